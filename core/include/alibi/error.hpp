@@ -1,0 +1,39 @@
+// Errors the core reports: a code a front end can branch on and a message a person can act on.
+// The core never lets an exception cross its API; every fallible call returns Result<T>.
+#pragma once
+
+#include <expected>
+#include <string>
+#include <utility>
+
+namespace alibi {
+
+enum class ErrorCode {
+    InvalidArgument,  // a parameter is out of range or malformed (CLI exit status 2)
+    BadInput,         // a file's content is malformed (CLI exit status 2)
+    TooLarge,         // the request exceeds the memory budget or a hard limit (CLI exit status 2)
+    Io,               // the operating system refused a read or write (CLI exit status 1)
+    Cancelled,        // the progress callback asked to stop
+    Internal,         // a bug; the message says what to report
+};
+
+struct Error {
+    ErrorCode code = ErrorCode::Internal;
+    std::string message;
+};
+
+template <class T>
+using Result = std::expected<T, Error>;
+
+// Shorthand for `return fail(ErrorCode::X, "...")` inside functions returning Result<T>.
+[[nodiscard]] inline std::unexpected<Error> fail(ErrorCode code, std::string message) {
+    return std::unexpected<Error>(Error{code, std::move(message)});
+}
+
+// True for the codes a CLI reports as "bad usage or bad input" (exit status 2).
+[[nodiscard]] constexpr bool isUserError(ErrorCode code) {
+    return code == ErrorCode::InvalidArgument || code == ErrorCode::BadInput ||
+           code == ErrorCode::TooLarge;
+}
+
+}  // namespace alibi

@@ -1,0 +1,286 @@
+// The bias tensor. Every row of a head is a slice of one per-head template (distance modes)
+// or a prefix of it followed by the mask (bloom, mpt), so rows are memory copies; every
+// template entry is computed once by biasValue's formula, so the fast path and the formula
+// agree bit for bit.
+#include <alibi/bias.hpp>
+#include <alibi/slopes.hpp>
+
+#include "parallel.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <mutex>
+
+namespace alibi {
+
+// ---------------------------------------------------------------------------
+// Cell formula
+
+std::optional<double> biasCell(BiasMode mode, double slope, std::int64_t queryPos, std::int64_t key,
+                               std::int64_t keyCount) {
+    const std::int64_t d = queryPos - key;
+    switch (mode) {
+        case BiasMode::Causal:
+            if (d < 0) return std::nullopt;
+            return -(slope * static_cast<double>(d));
+        case BiasMode::Symmetric: return -(slope * static_cast<double>(d < 0 ? -d : d));
+        case BiasMode::Clamped: return -(slope * static_cast<double>(std::max<std::int64_t>(d, 0)));
+        case BiasMode::Bloom:
+            if (d < 0) return std::nullopt;
+            return slope * static_cast<double>(key);
+        case BiasMode::Mpt:
+            if (d < 0) return std::nullopt;
+            return -(slope * static_cast<double>(keyCount - 1 - key));
+    }
+    return std::nullopt;
+}
+
+double biasValue(const BiasParams& params, double slope, std::int64_t /*head*/, std::int64_t query,
+                 std::int64_t key) {
+    const auto v = biasCell(params.mode, slope, params.queryPosition(query), key, params.keyCount());
+    return roundTo(params.dtype, v ? *v : maskDouble(params.mask, params.dtype));
+}
+
+Shape biasShape(const BiasParams& params) {
+    const std::int64_t h = params.slopes.heads, q = params.queries, k = params.keyCount();
+    switch (params.layout) {
+        case Layout::Hqk: return {h, q, k};
+        case Layout::Qkh: return {q, k, h};
+        case Layout::OneHqk: return {1, h, q, k};
+        case Layout::Flat: return {h * q * k};
+    }
+    return {h, q, k};
+}
+
+std::uint64_t layoutIndex(Layout layout, std::int64_t heads, std::int64_t queries, std::int64_t keys,
+                          std::int64_t h, std::int64_t i, std::int64_t j) {
+    if (layout == Layout::Qkh)
+        return (static_cast<std::uint64_t>(i) * keys + j) * heads + h;
+    return (static_cast<std::uint64_t>(h) * queries + i) * keys + j;
+}
+
+Result<std::vector<double>> validateBias(const BiasParams& params) {
+    auto slopes = computeSlopes(params.slopes);
+    if (!slopes) return slopes;
+    if (params.queries < 1 || params.queries > kMaxLength)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--seq must be between 1 and {}, got {}", kMaxLength, params.queries));
+    if (params.keys < 0 || params.keys > kMaxLength)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--keys must be between 1 and {} (or omitted to equal --seq), got {}",
+                                kMaxLength, params.keys));
+    if (params.mask.kind == MaskValue::Kind::Finite && !std::isfinite(params.mask.value))
+        return fail(ErrorCode::InvalidArgument, "--mask must be -1e9, -inf, min or a finite number");
+    return slopes;
+}
+
+std::map<std::string, std::string> biasMetadata(const BiasParams& params) {
+    std::map<std::string, std::string> m;
+    m["format"] = "alibi-explorer";
+    m["heads"] = std::to_string(params.slopes.heads);
+    m["queries"] = std::to_string(params.queries);
+    m["keys"] = std::to_string(params.keyCount());
+    m["scheme"] = std::string(schemeName(params.slopes.scheme));
+    m["max_bias"] = fmt::format("{}", params.slopes.maxBias);
+    if (params.slopes.scheme == SlopeScheme::Custom) {
+        std::string s;
+        for (std::size_t h = 0; h < params.slopes.custom.size(); ++h)
+            s += (h ? "," : "") + fmt::format("{}", params.slopes.custom[h]);
+        m["slopes"] = s;
+    }
+    m["mode"] = std::string(modeName(params.mode));
+    m["mask"] = maskName(params.mask);
+    m["layout"] = std::string(layoutName(params.layout));
+    m["dtype"] = std::string(dtypeName(params.dtype));
+    return m;
+}
+
+// ---------------------------------------------------------------------------
+// Row templates
+
+namespace {
+
+bool isDistanceMode(BiasMode mode) {
+    return mode == BiasMode::Causal || mode == BiasMode::Symmetric || mode == BiasMode::Clamped;
+}
+
+// The encoded template of one head.
+//  distance modes: u[n] is the cell at distance d = (K - 1) - n, n in [0, Q + K - 1); the row at
+//                  position p is u[K - 1 - p .. K - 1 - p + K).
+//  key modes:      u[j] is the allowed value of key j, n in [0, K); a row at position p is
+//                  u[0 .. p] followed by the mask.
+class HeadTemplate {
+public:
+    HeadTemplate(const BiasParams& params, double slope)
+        : m_params(params), m_es(dtypeSize(params.dtype)), m_keys(params.keyCount()) {
+        const double mask = roundTo(params.dtype, maskDouble(params.mask, params.dtype));
+        storeAs(params.dtype, mask, m_mask.data());
+        const std::int64_t k = m_keys;
+        const std::int64_t n = isDistanceMode(params.mode) ? params.queries + k - 1 : k;
+        m_bytes.resize(static_cast<std::size_t>(n) * m_es);
+        for (std::int64_t x = 0; x < n; ++x) {
+            // A query at position K - 1 facing key x: distance modes see d = K - 1 - x (x may pass
+            // K - 1, giving the negative distances of earlier rows); key modes see key x.
+            const auto v = biasCell(params.mode, slope, k - 1, x, k);
+            storeAs(params.dtype, v ? *v : mask, m_bytes.data() + static_cast<std::size_t>(x) * m_es);
+        }
+    }
+
+    // Writes keys [jBegin, jEnd) of query row i to out.
+    void writeRow(std::int64_t i, std::int64_t jBegin, std::int64_t jEnd, std::byte* out) const {
+        const std::int64_t p = m_params.queryPosition(i);
+        if (isDistanceMode(m_params.mode)) {
+            const std::int64_t start = (m_keys - 1 - p) + jBegin;
+            std::memcpy(out, m_bytes.data() + static_cast<std::size_t>(start) * m_es,
+                        static_cast<std::size_t>(jEnd - jBegin) * m_es);
+            return;
+        }
+        const std::int64_t allowedEnd = std::clamp<std::int64_t>(p + 1, jBegin, jEnd);
+        std::memcpy(out, m_bytes.data() + static_cast<std::size_t>(jBegin) * m_es,
+                    static_cast<std::size_t>(allowedEnd - jBegin) * m_es);
+        fillMask(out + static_cast<std::size_t>(allowedEnd - jBegin) * m_es, jEnd - allowedEnd);
+    }
+
+    // One cell, encoded (for the qkh gather).
+    [[nodiscard]] const std::byte* cell(std::int64_t i, std::int64_t j) const {
+        const std::int64_t p = m_params.queryPosition(i);
+        if (isDistanceMode(m_params.mode))
+            return m_bytes.data() + static_cast<std::size_t>(m_keys - 1 - p + j) * m_es;
+        return j <= p ? m_bytes.data() + static_cast<std::size_t>(j) * m_es : m_mask.data();
+    }
+
+private:
+    void fillMask(std::byte* out, std::int64_t count) const {
+        for (std::int64_t c = 0; c < count; ++c) std::memcpy(out + static_cast<std::size_t>(c) * m_es, m_mask.data(), m_es);
+    }
+
+    const BiasParams& m_params;
+    std::size_t m_es;
+    std::int64_t m_keys;
+    std::array<std::byte, 8> m_mask{};
+    std::vector<std::byte> m_bytes;
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Whole-tensor fill
+
+Result<void> fillBias(const BiasParams& params, std::span<std::byte> out, unsigned threads) {
+    auto slopes = validateBias(params);
+    if (!slopes) return std::unexpected(slopes.error());
+    const std::int64_t H = params.slopes.heads, Q = params.queries, K = params.keyCount();
+    const std::size_t es = dtypeSize(params.dtype);
+    const std::uint64_t total = static_cast<std::uint64_t>(H) * Q * K;
+    if (out.size() != total * es)
+        return fail(ErrorCode::Internal, fmt::format("fillBias: buffer holds {} bytes, the tensor needs {}",
+                                                     out.size(), total * es));
+    std::vector<HeadTemplate> templates;
+    templates.reserve(static_cast<std::size_t>(H));
+    for (std::int64_t h = 0; h < H; ++h) templates.emplace_back(params, (*slopes)[h]);
+
+    if (params.layout == Layout::Qkh) {
+        detail::parallelFor(static_cast<std::uint64_t>(Q) * K, threads, 4096, [&](std::uint64_t b, std::uint64_t e) {
+            for (std::uint64_t cell = b; cell < e; ++cell) {
+                const auto i = static_cast<std::int64_t>(cell / K), j = static_cast<std::int64_t>(cell % K);
+                std::byte* dst = out.data() + cell * H * es;
+                for (std::int64_t h = 0; h < H; ++h) std::memcpy(dst + h * es, templates[h].cell(i, j), es);
+            }
+        });
+        return {};
+    }
+    const std::uint64_t rows = static_cast<std::uint64_t>(H) * Q;
+    detail::parallelFor(rows, threads, 16, [&](std::uint64_t b, std::uint64_t e) {
+        for (std::uint64_t row = b; row < e; ++row) {
+            const auto h = static_cast<std::int64_t>(row / Q), i = static_cast<std::int64_t>(row % Q);
+            templates[h].writeRow(i, 0, K, out.data() + row * K * es);
+        }
+    });
+    return {};
+}
+
+Result<Tensor> buildBias(const BiasParams& params, std::uint64_t budget, unsigned threads) {
+    if (auto ok = validateBias(params); !ok) return std::unexpected(ok.error());
+    auto tensor = Tensor::allocate(biasShape(params), params.dtype, budget, "bias tensor");
+    if (!tensor) return tensor;
+    if (auto ok = fillBias(params, tensor->byteSpan(), threads); !ok) return std::unexpected(ok.error());
+    tensor->metadata = biasMetadata(params);
+    return tensor;
+}
+
+// ---------------------------------------------------------------------------
+// Streaming source
+
+namespace {
+
+class BiasSource final : public TensorSource {
+public:
+    BiasSource(BiasParams params, std::vector<double> slopes) : m_params(std::move(params)), m_slopes(std::move(slopes)) {}
+
+    Shape shape() const override { return biasShape(m_params); }
+    DType dtype() const override { return m_params.dtype; }
+    std::map<std::string, std::string> metadata() const override { return biasMetadata(m_params); }
+    std::uint64_t preferredChunk() const override {
+        const std::uint64_t inner = m_params.layout == Layout::Qkh ? static_cast<std::uint64_t>(m_params.slopes.heads)
+                                                                   : static_cast<std::uint64_t>(m_params.keyCount());
+        return std::max<std::uint64_t>(inner, (std::uint64_t{4} << 20) / inner * inner);
+    }
+
+    Result<void> read(std::uint64_t first, std::uint64_t count, std::byte* out) const override {
+        const std::int64_t H = m_params.slopes.heads, Q = m_params.queries, K = m_params.keyCount();
+        const std::size_t es = dtypeSize(m_params.dtype);
+        if (first + count > static_cast<std::uint64_t>(H) * Q * K)
+            return fail(ErrorCode::Internal, "bias source: read past the end");
+        std::lock_guard lock(m_mutex);
+        if (m_params.layout == Layout::Qkh) {
+            for (std::int64_t h = 0; h < H; ++h) ensureTemplate(h, /*all=*/true);
+            for (std::uint64_t e = first; e < first + count; ++e) {
+                const std::uint64_t cell = e / H;
+                const auto h = static_cast<std::int64_t>(e % H);
+                std::memcpy(out + (e - first) * es,
+                            m_templates[h]->cell(static_cast<std::int64_t>(cell / K), static_cast<std::int64_t>(cell % K)), es);
+            }
+            return {};
+        }
+        std::uint64_t e = first;
+        const std::uint64_t end = first + count;
+        while (e < end) {
+            const std::uint64_t row = e / K;
+            const auto h = static_cast<std::int64_t>(row / Q), i = static_cast<std::int64_t>(row % Q);
+            const auto jBegin = static_cast<std::int64_t>(e % K);
+            const auto jEnd = static_cast<std::int64_t>(std::min<std::uint64_t>(K, jBegin + (end - e)));
+            ensureTemplate(h, false);
+            m_templates[h]->writeRow(i, jBegin, jEnd, out + (e - first) * es);
+            e += static_cast<std::uint64_t>(jEnd - jBegin);
+        }
+        return {};
+    }
+
+private:
+    // Keeps one template (or all of them for qkh) so memory stays O(H * (Q + K)) at most.
+    void ensureTemplate(std::int64_t h, bool all) const {
+        if (m_templates.empty()) m_templates.resize(static_cast<std::size_t>(m_params.slopes.heads));
+        if (m_templates[h]) return;
+        if (!all)
+            for (auto& t : m_templates) t.reset();
+        m_templates[h] = std::make_unique<HeadTemplate>(m_params, m_slopes[h]);
+    }
+
+    BiasParams m_params;
+    std::vector<double> m_slopes;
+    mutable std::mutex m_mutex;
+    mutable std::vector<std::unique_ptr<HeadTemplate>> m_templates;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<TensorSource>> biasSource(const BiasParams& params) {
+    auto slopes = validateBias(params);
+    if (!slopes) return std::unexpected(slopes.error());
+    return std::make_unique<BiasSource>(params, std::move(*slopes));
+}
+
+}  // namespace alibi

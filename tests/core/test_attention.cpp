@@ -1,0 +1,1 @@
+// Tests for <alibi/attention.hpp> (to be written)

@@ -1,0 +1,1 @@
+// Tests for <alibi/colormap.hpp> (to be written)

@@ -1,0 +1,1 @@
+// Tests for <alibi/diagnose.hpp> (to be written)

@@ -1,0 +1,1 @@
+// Tests for <alibi/output_file.hpp> (to be written)

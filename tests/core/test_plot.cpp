@@ -1,0 +1,1 @@
+// Tests for <alibi/plot.hpp> (to be written)

@@ -1,0 +1,1 @@
+// Tests for <alibi/png.hpp> (to be written)

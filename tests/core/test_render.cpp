@@ -1,0 +1,1 @@
+// Tests for <alibi/render.hpp> (to be written)

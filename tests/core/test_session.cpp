@@ -1,0 +1,1 @@
+// Tests for <alibi/session.hpp> (to be written)

@@ -1,0 +1,1 @@
+// Tests for <alibi/stats.hpp> (to be written)

@@ -1,0 +1,1 @@
+// Tests for <alibi/tensor_io.hpp> (to be written)
