@@ -39,6 +39,7 @@ public:
 private:
     OutputFile() = default;
     Result<void> flushBuffer();
+    Result<void> writeRaw(const char* data, std::size_t size);
 
     std::string m_path;      // the target
     std::string m_tempPath;  // empty when writing in place
@@ -46,6 +47,7 @@ private:
     bool m_inPlace = false;
     bool m_ownsFd = true;
     std::string m_buffer;    // coalesces small writes
+    std::string m_targetPath;  // what the temporary file is renamed to (a symlink's target)
 };
 
 // Convenience: the whole content at once, atomically.
