@@ -47,8 +47,13 @@ struct Diagnosis {
     std::optional<std::vector<std::int64_t>> firstMismatchIndex;
     double firstMismatchActual = 0, firstMismatchExpected = 0;
     std::string summary;                  // a paragraph in words
-    // The best candidate's parameters (for rendering an error heatmap).
+    // The best candidate's parameters (for rendering an error heatmap). bestParams.layout is
+    // the order the data is really in (qkh for a layout-qkh-as-hqk tensor).
     std::optional<BiasParams> bestParams;
+    // Forms of the best candidate that BiasParams cannot express (the sign-flipped and
+    // top-left-aligned bugs); diagnosisError applies them.
+    bool bestSignFlipped = false;
+    bool bestTopLeft = false;
 };
 
 // Tolerance: entries agree when equal, or within 1e-6 relative (f32/f64), or within a
