@@ -161,9 +161,9 @@ SlopeRead readSlopes(const View& view, const Form& form) {
     out.estimate.assign(H, std::numeric_limits<double>::quiet_NaN());
     // The last row sees every distance from 0 to p, so it pins the slope best.
     const std::int64_t i = r.queries - 1;
+    std::vector<double> cellSlopes;
     for (std::size_t h = 0; h < H; ++h) {
-        double bestCoef = 0;
-        bool any = false;
+        cellSlopes.clear();
         for (std::int64_t j = 0; j < r.keys; ++j) {
             const auto coef = formCell(form, 1.0, i, j, r.keys);
             if (!coef || *coef == 0) continue;
@@ -176,16 +176,15 @@ SlopeRead readSlopes(const View& view, const Form& form) {
             const double slack = tolerance(dtype, v, 0) / std::fabs(*coef);
             out.lo[h] = std::max(out.lo[h], m - slack);
             out.hi[h] = std::min(out.hi[h], m + slack);
-            if (std::fabs(*coef) > std::fabs(bestCoef)) {
-                bestCoef = *coef;
-                out.estimate[h] = m;
-            }
-            any = true;
+            cellSlopes.push_back(m);
         }
-        if (!any) {
+        if (cellSlopes.empty()) {
             out.free = true;
             continue;
         }
+        // The median survives a few wrong cells, so a near-miss still names the right scheme.
+        std::nth_element(cellSlopes.begin(), cellSlopes.begin() + cellSlopes.size() / 2, cellSlopes.end());
+        out.estimate[h] = cellSlopes[cellSlopes.size() / 2];
         if (out.lo[h] <= out.hi[h] && out.hi[h] > 0) out.estimate[h] = 0.5 * (std::max(out.lo[h], 0.0) + out.hi[h]);
         if (!(out.estimate[h] > 0) || !std::isfinite(out.estimate[h])) out.valid = false;
     }
@@ -368,6 +367,16 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads) {
     }
 
     out.push_back({SlopeScheme::Custom, 8, m, {}, fmt::format("custom slopes ({})", slopeList(m))});
+
+    // For a near-miss, the nearest ordinary scheme is usually the better "closest candidate"
+    // than slopes fitted to wrong cells; these only matter when nothing matches.
+    for (const double b : {std::round(-c * std::log2(m[0])), 8.0}) {
+        if (!(b >= 0 && b <= 1000)) continue;
+        const bool have = std::any_of(out.begin(), out.end(), [&](const SlopeCandidate& x) {
+            return x.scheme == SlopeScheme::Press && x.maxBias == b;
+        });
+        if (!have) out.push_back({SlopeScheme::Press, b, pressSlopes(heads, b), {}, fmt::format("press slopes (max_bias {})", b)});
+    }
     return out;
 }
 
@@ -388,7 +397,8 @@ MaskRead readMask(const View& view, const Form& form) {
         const double v = view.at(0, i, r.keys - 1);
         const DType dtype = view.tensor().dtype();
         out.seen = true;
-        if (std::isnan(v) || v == kInf) {
+        // A "mask" of 0 is the clamped mode (future keys get 0), not a mask; nor is NaN or +inf.
+        if (std::isnan(v) || v == kInf || v == 0) {
             out.valid = false;
         } else if (v == -kInf) {
             out.mask = {MaskValue::Kind::NegInf, -kInf};
@@ -409,7 +419,8 @@ MaskRead readMask(const View& view, const Form& form) {
 // ---------------------------------------------------------------------------
 // Checking a candidate
 
-std::uint64_t sampleMismatches(const View& view, const Candidate& c) {
+// Stops counting once past `limit`: such a candidate can no longer be the best.
+std::uint64_t sampleMismatches(const View& view, const Candidate& c, std::uint64_t limit) {
     const std::uint64_t n = view.tensor().size();
     const std::uint64_t samples = std::min(n, kSampleCells);
     const DType dtype = view.tensor().dtype();
@@ -420,7 +431,7 @@ std::uint64_t sampleMismatches(const View& view, const Candidate& c) {
         std::int64_t h = 0, i = 0, j = 0;
         view.decode(idx, h, i, j);
         const double slope = c.slopes.slopes[static_cast<std::size_t>(h)];
-        if (!agrees(view.tensor().at(idx), expectedExact(c, dtype, h, i, j), dtype, slope)) ++bad;
+        if (!agrees(view.tensor().at(idx), expectedExact(c, dtype, h, i, j), dtype, slope) && ++bad > limit) break;
     }
     return bad;
 }
@@ -627,7 +638,7 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
                 c.maskSeen = mask.seen;
                 c.inferred = slopes.estimate;
                 c.order = order++;
-                c.sampleMismatches = sampleMismatches(view, c);
+                c.sampleMismatches = sampleMismatches(view, c, best ? best->sampleMismatches : kSampleCells);
                 const bool plausible = mask.valid && (slopes.valid || slopes.free);
                 if (plausible && c.sampleMismatches == 0 && fullCheck(view, c, true).ok) {
                     match = std::move(c);

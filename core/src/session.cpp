@@ -46,7 +46,7 @@ Result<std::int64_t> readInt(const Json& v, const std::string& path, std::int64_
     // where a count belongs means something else went wrong.
     if (v.is_number_unsigned()) {
         const auto u = v.get<std::uint64_t>();
-        if (u > static_cast<std::uint64_t>(hi)) return bad();
+        if (u > static_cast<std::uint64_t>(hi) || static_cast<std::int64_t>(u) < lo) return bad();
         return static_cast<std::int64_t>(u);
     }
     if (!v.is_number_integer()) return bad();
@@ -366,7 +366,9 @@ Result<Session> parseSession(std::string_view text) {
 std::string serializeSession(const Session& s) {
     const BiasParams& b = s.attention.bias;
     const ContentParams& c = s.attention.content;
-    Json bias = Json::object();
+    // ordered_json keeps the documented field order (nlohmann's default object sorts keys).
+    using Ordered = nlohmann::ordered_json;
+    Ordered bias = Ordered::object();
     bias["heads"] = b.slopes.heads;
     bias["queries"] = b.queries;
     bias["keys"] = b.keys;
@@ -380,7 +382,7 @@ std::string serializeSession(const Session& s) {
     bias["layout"] = std::string(layoutName(b.layout));
     bias["dtype"] = std::string(dtypeName(b.dtype));
 
-    Json attention = Json::object();
+    Ordered attention = Ordered::object();
     attention["content"] = std::string(contentName(c.kind));
     attention["seed"] = c.seed;
     attention["sigma"] = c.sigma;
@@ -388,7 +390,7 @@ std::string serializeSession(const Session& s) {
     attention["temperature"] = c.temperature;
     attention["query"] = s.queryRow;
 
-    Json view = Json::object();
+    Ordered view = Ordered::object();
     view["what"] = std::string(renderWhatName(s.what));
     view["head"] = s.head;
     view["colormap"] = std::string(colormapName(s.colormap));
@@ -397,12 +399,11 @@ std::string serializeSession(const Session& s) {
     view["height"] = s.height;
     view["train_length"] = s.trainLength;
 
-    // nlohmann's object keeps keys sorted; build the root in the documented order instead.
-    nlohmann::ordered_json root;
+    Ordered root = Ordered::object();
     root["version"] = kSessionVersion;
-    root["bias"] = nlohmann::ordered_json::parse(bias.dump());
-    root["attention"] = nlohmann::ordered_json::parse(attention.dump());
-    root["view"] = nlohmann::ordered_json::parse(view.dump());
+    root["bias"] = std::move(bias);
+    root["attention"] = std::move(attention);
+    root["view"] = std::move(view);
     root["max_memory"] = s.maxMemory;
     return root.dump(2) + "\n";
 }
