@@ -28,7 +28,8 @@ struct HeadStats {
 
 struct StatsResult {
     std::int64_t queryRow = 0;      // the row `row` describes
-    std::int64_t rowsAveraged = 0;  // rows that `mean` averages (all, or an even sample)
+    std::int64_t rowsAveraged = 0;  // rows that `mean` averages (all, or an even sample;
+                                    // rows whose every key is masked are left out)
     std::vector<HeadStats> heads;
 };
 
