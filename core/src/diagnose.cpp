@@ -443,27 +443,41 @@ struct FullCheck {
     double actual = 0, expected = 0;
 };
 
-// Every cell, in memory order. With stopEarly the scan ends at the first disagreement.
+// Every cell, in memory order (nested loops, no index arithmetic per cell). With stopEarly
+// the scan ends at the first disagreement.
 FullCheck fullCheck(const View& view, const Candidate& c, bool stopEarly) {
     FullCheck out;
     const DType dtype = view.tensor().dtype();
-    const std::uint64_t n = view.tensor().size();
-    for (std::uint64_t idx = 0; idx < n; ++idx) {
-        std::int64_t h = 0, i = 0, j = 0;
-        view.decode(idx, h, i, j);
-        const double stored = view.tensor().at(idx);
+    const Tensor& t = view.tensor();
+    const Reading& r = view.reading();
+    std::uint64_t idx = 0;
+    // Returns false to stop.
+    const auto visit = [&](std::int64_t h, std::int64_t i, std::int64_t j) {
+        const double stored = t.at(idx);
         const double exact = expectedExact(c, dtype, h, i, j);
+        ++idx;
+        if (stored == exact) return true;  // the common case, and the same infinity
         const double rounded = roundTo(dtype, exact);
         out.maxAbsError = std::max(out.maxAbsError, absError(stored, rounded));
-        if (!agrees(stored, exact, dtype, c.slopes.slopes[static_cast<std::size_t>(h)])) {
-            if (!out.firstMismatch) {
-                out.firstMismatch = idx;
-                out.actual = stored;
-                out.expected = rounded;
-            }
-            out.ok = false;
-            if (stopEarly) return out;
+        if (agrees(stored, exact, dtype, c.slopes.slopes[static_cast<std::size_t>(h)])) return true;
+        if (!out.firstMismatch) {
+            out.firstMismatch = idx - 1;
+            out.actual = stored;
+            out.expected = rounded;
         }
+        out.ok = false;
+        return !stopEarly;
+    };
+    if (r.memory == Layout::Qkh) {
+        for (std::int64_t i = 0; i < r.queries; ++i)
+            for (std::int64_t j = 0; j < r.keys; ++j)
+                for (std::int64_t h = 0; h < r.heads; ++h)
+                    if (!visit(h, i, j)) return out;
+    } else {
+        for (std::int64_t h = 0; h < r.heads; ++h)
+            for (std::int64_t i = 0; i < r.queries; ++i)
+                for (std::int64_t j = 0; j < r.keys; ++j)
+                    if (!visit(h, i, j)) return out;
     }
     return out;
 }
@@ -613,6 +627,7 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
 
     const DType dtype = tensor.dtype();
     std::optional<Candidate> match, best;
+    FullCheck matchCheck;
     std::uint64_t order = 0;
     for (const Reading& reading : reads) {
         if (match) break;
@@ -640,9 +655,13 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
                 c.order = order++;
                 c.sampleMismatches = sampleMismatches(view, c, best ? best->sampleMismatches : kSampleCells);
                 const bool plausible = mask.valid && (slopes.valid || slopes.free);
-                if (plausible && c.sampleMismatches == 0 && fullCheck(view, c, true).ok) {
-                    match = std::move(c);
-                    break;
+                if (plausible && c.sampleMismatches == 0) {
+                    FullCheck check = fullCheck(view, c, true);
+                    if (check.ok) {
+                        match = std::move(c);
+                        matchCheck = check;  // a passing check scanned every cell
+                        break;
+                    }
                 }
                 if (!best || c.sampleMismatches < best->sampleMismatches) best = std::move(c);
             }
@@ -651,7 +670,7 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
 
     const Candidate& chosen = match ? *match : *best;
     const View view(tensor, chosen.reading);
-    const FullCheck check = fullCheck(view, chosen, false);
+    const FullCheck check = match ? matchCheck : fullCheck(view, chosen, false);
 
     Diagnosis d;
     d.layout = chosen.reading.declared;

@@ -423,6 +423,13 @@ Result<void> saveSession(const Session& session, const std::string& path) {
 
 Result<void> validateSession(const Session& s) {
     const BiasParams& b = s.attention.bias;
+    // The one cross-field rule of the bias section, said in the session's own words (the core
+    // validators below speak of command-line flags).
+    if (b.slopes.scheme == SlopeScheme::Custom && b.slopes.custom.size() != static_cast<std::size_t>(b.slopes.heads))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("session field `bias.slopes`: {} slope(s) given but `bias.heads` is {}; give one slope "
+                                "per head (or drop `bias.heads`: it defaults to the number of slopes)",
+                                b.slopes.custom.size(), b.slopes.heads));
     if (auto ok = validateAttention(s.attention); !ok)
         return fail(ok.error().code, fmt::format("session: {}", ok.error().message));
     if (s.head < -1 || s.head >= b.slopes.heads)

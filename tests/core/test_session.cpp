@@ -142,7 +142,7 @@ TEST(Session, SlopesImplyCustomAndHeads) {
     expectError(R"({"version": 1, "bias": {"scheme": "press", "slopes": [0.5]}})", {"`bias.slopes`", "custom"});
     expectError(R"({"version": 1, "bias": {"slopes": [0.5, -1]}})", {"`bias.slopes[1]`", "positive"});
     expectError(R"({"version": 1, "bias": {"scheme": "custom"}})", {"`bias.slopes`"});
-    expectError(R"({"version": 1, "bias": {"heads": 4, "slopes": [0.5, 0.25]}})", {"session", "slope"});
+    expectError(R"({"version": 1, "bias": {"heads": 4, "slopes": [0.5, 0.25]}})", {"`bias.slopes`", "2 slope(s)", "`bias.heads` is 4"});
 }
 
 TEST(Session, EveryErrorNamesItsField) {
