@@ -106,7 +106,8 @@ private:
 };
 
 // Elements per chunk: a whole number of the source's preferred chunks when the byte budget
-// allows, otherwise a whole number of rows (the innermost axis), at least one row.
+// allows, otherwise a whole number of rows (the innermost axis) when one fits, otherwise just
+// the budget: memory stays bounded by chunkBytes whatever the shape.
 std::uint64_t chunkElements(const TensorSource& source, const Shape& shape, std::uint64_t count, std::size_t es,
                             std::uint64_t chunkBytes) {
     const std::uint64_t want = std::max<std::uint64_t>(1, chunkBytes / es);
@@ -117,7 +118,8 @@ std::uint64_t chunkElements(const TensorSource& source, const Shape& shape, std:
     } else {
         const std::uint64_t row =
             shape.empty() || shape.back() <= 0 ? 1 : static_cast<std::uint64_t>(shape.back());
-        n = want >= row ? want / row * row : row;
+        // Rows are split only when one row alone exceeds the budget (a flat tensor is one row).
+        n = want >= row ? want / row * row : want;
     }
     return std::max<std::uint64_t>(1, std::min(n, count));
 }
