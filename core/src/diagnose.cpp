@@ -85,6 +85,9 @@ struct SlopeCandidate {
     std::vector<double> slopes;
     std::vector<Finding> findings;
     std::string description;  // for the summary
+    // The slopes were rounded to the tensor's dtype before multiplying (PyTorch arithmetic in
+    // f16/bf16): the scheme is right, but buildBias (which multiplies in double) differs by an ulp.
+    bool roundedFirst = false;
 };
 
 struct Candidate {
@@ -236,7 +239,7 @@ std::vector<double> geometricOffByOne(int heads, double b) {
 }
 
 // Every slope vector worth trying for this read, most ordinary first.
-std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads) {
+std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DType dtype) {
     std::vector<SlopeCandidate> out;
     const bool pow2 = std::has_single_bit(static_cast<unsigned>(heads));
     const int c = static_cast<int>(std::bit_floor(static_cast<unsigned>(heads)));
@@ -253,20 +256,31 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads) {
                 out.push_back({scheme, b, std::move(s), {}, ""});
                 return true;
             }
+            if (dtype == DType::F16 || dtype == DType::BF16) {
+                for (auto& x : s) x = roundTo(dtype, x);
+                if (withinIntervals(read, s)) {
+                    out.push_back({scheme, b, std::move(s), {}, "", true});
+                    return true;
+                }
+            }
         }
         return false;
+    };
+    // The summary's words for a scheme match, noting slopes rounded to the dtype first.
+    const auto named = [&](SlopeCandidate& sc, const std::string& words) {
+        sc.description = sc.roundedFirst ? fmt::format("{} rounded to {} before multiplying", words, dtypeName(dtype)) : words;
     };
 
     if (withinIntervals(read, linearSlopes(heads)))
         out.push_back({SlopeScheme::Linear, 8, linearSlopes(heads), {}, "linear slopes (0.05 to 0.5)"});
 
     if (tryScheme(SlopeScheme::Press, -c * std::log2(m[0]), [&](double b) { return pressSlopes(heads, b); }))
-        out.back().description = fmt::format("press slopes (max_bias {})", out.back().maxBias);
+        named(out.back(), fmt::format("press slopes (max_bias {})", out.back().maxBias));
 
     if (!pow2 && tryScheme(SlopeScheme::Geometric, -heads * std::log2(m[0]),
                            [&](double b) { return geometricSlopes(heads, b); })) {
         auto& g = out.back();
-        g.description = fmt::format("geometric slopes (max_bias {})", g.maxBias);
+        named(g, fmt::format("geometric slopes (max_bias {})", g.maxBias));
         g.findings.push_back(
             {kNaiveSlopesNonPow2,
              fmt::format("The slopes are 2^(-B(h+1)/H) for all {} heads (geometric, max_bias {}). {} is not a power of "
@@ -285,7 +299,7 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads) {
             found = tryScheme(SlopeScheme::Custom, b0Press, [&](double b) { return pressOffByOne(heads, b); });
         if (found) {
             auto& o = out.back();
-            o.description = fmt::format("off-by-one slopes 2^(-B h/H) (max_bias {})", o.maxBias);
+            named(o, fmt::format("off-by-one slopes 2^(-B h/H) (max_bias {})", o.maxBias));
             o.findings.push_back(
                 {kSlopeOffByOne,
                  fmt::format("The slope exponent is off by one: head h has 2^(-{} h/{}) instead of 2^(-{} (h+1)/{}), so "
@@ -644,7 +658,7 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
             if (match) break;
             const SlopeRead slopes = readSlopes(view, form);
             const MaskRead mask = readMask(view, form);
-            for (auto& sc : slopeCandidates(slopes, static_cast<int>(reading.heads))) {
+            for (auto& sc : slopeCandidates(slopes, static_cast<int>(reading.heads), dtype)) {
                 Candidate c;
                 c.reading = reading;
                 c.form = form;
@@ -687,7 +701,10 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
     params.slopes.heads = static_cast<int>(chosen.reading.heads);
     params.slopes.scheme = chosen.slopes.scheme;
     params.slopes.maxBias = chosen.slopes.maxBias;
-    if (chosen.slopes.scheme == SlopeScheme::Custom) params.slopes.custom = chosen.slopes.slopes;
+    if (chosen.slopes.scheme == SlopeScheme::Custom || chosen.slopes.roundedFirst) {
+        params.slopes.scheme = SlopeScheme::Custom;
+        params.slopes.custom = chosen.slopes.slopes;
+    }
     params.queries = chosen.reading.queries;
     params.keys = chosen.reading.keys;
     params.mode = chosen.form.mode;

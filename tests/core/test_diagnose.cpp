@@ -213,6 +213,20 @@ TEST(Diagnose, OtherSchemesAndMaxBias) {
     }
 }
 
+// PyTorch arithmetic in half precision: the slopes are cast to f16 first, then multiplied in f16.
+TEST(Diagnose, SlopesRoundedToTheDtypeFirst) {
+    const auto slopes = pressRef(12, 8);
+    const auto t = hqkTensor(12, 24, 24, DType::F16, [&](auto h, auto i, auto j) {
+        return j <= i ? -roundTo(DType::F16, roundTo(DType::F16, slopes[h]) * static_cast<double>(i - j)) : -65504.0;
+    });
+    const auto d = run(t);
+    ASSERT_TRUE(d.match) << d.summary;
+    EXPECT_EQ(d.match->scheme, SlopeScheme::Press);
+    EXPECT_EQ(d.match->maxBias, 8);
+    EXPECT_EQ(d.maxAbsError, 0);
+    EXPECT_NE(d.summary.find("rounded to f16 before multiplying"), std::string::npos) << d.summary;
+}
+
 TEST(Diagnose, ToleratesTinyDifferencesButNotLargeOnes) {
     BiasParams p;
     p.dtype = DType::F64;
