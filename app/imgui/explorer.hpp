@@ -1,0 +1,112 @@
+// Explorer: the frame-by-frame glue between the AppState, the panels and the core.
+//
+// Each frame it (1) takes the results the workers finished, (2) lays out and draws every panel,
+// (3) refuses invalid edits (the previous valid session stays), (4) carries out the panels'
+// actions (open, save, export), and (5) submits a request to a worker only for results whose
+// parameters changed. It holds no GL code, so tests drive it with a bare ImGui context.
+#pragma once
+
+#include "app_state.hpp"
+#include "export_job.hpp"
+#include "model.hpp"
+#include "texture.hpp"
+#include "worker.hpp"
+
+#include <alibi/error.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace alibi::imgui {
+
+// Where a worker leaves its newest result for the UI thread.
+template <class T>
+class Mailbox {
+public:
+    void put(std::uint64_t generation, std::shared_ptr<const T> value) {
+        std::lock_guard lock(m_mutex);
+        if (generation <= m_generation) return;  // an older job finished late
+        m_generation = generation;
+        m_value = std::move(value);
+        m_fresh = true;
+    }
+    // The newest result and its generation, once.
+    std::shared_ptr<const T> take(std::uint64_t& generation) {
+        std::lock_guard lock(m_mutex);
+        if (!m_fresh) return nullptr;
+        m_fresh = false;
+        generation = m_generation;
+        return m_value;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::uint64_t m_generation = 0;
+    std::shared_ptr<const T> m_value;
+    bool m_fresh = false;
+};
+
+class Explorer {
+public:
+    // `textures` may be null (tests): results are then kept but never shown as images.
+    // `wake` is called from worker threads when a result is ready (the shell wakes its event loop).
+    explicit Explorer(TextureUploader* textures = nullptr, std::function<void()> wake = {});
+    ~Explorer();
+    Explorer(const Explorer&) = delete;
+    Explorer& operator=(const Explorer&) = delete;
+
+    [[nodiscard]] AppState& state() { return m_state; }
+    [[nodiscard]] const Model& model() const { return m_model; }
+
+    // Call between ImGui::NewFrame() and ImGui::Render().
+    void frame();
+    // Call once the frame is on screen: closes the latency samples of grids first shown in it.
+    void framePresented();
+
+    // Validates and installs a whole session (the --session flag, the Open button). On error the
+    // current session stays and the error is returned (the Open button also shows it in a popup).
+    Result<void> applySession(const Session& session);
+
+    // True while any result is being computed or an export runs (the shell then keeps polling).
+    [[nodiscard]] bool busy() const;
+
+private:
+    void collectResults();
+    void drawPanels();
+    void drawErrorPopup();
+    void validateEdits();
+    void runActions();
+    void submitRequests();
+    void syncTextFields();
+    void notify() const;
+
+    AppState m_state;
+    Model m_model;
+    TextureUploader* m_textures = nullptr;
+    std::function<void()> m_wake;
+    Session m_lastValid;
+
+    std::optional<GridRequest> m_lastGrid;
+    std::optional<CurvesRequest> m_lastCurves;
+    std::optional<StatsRequest> m_lastStats;
+    std::optional<HoverRowRequest> m_lastHover;
+    std::uint64_t m_gridGeneration = 0, m_curvesGeneration = 0, m_statsGeneration = 0, m_hoverGeneration = 0;
+    std::optional<Clock::time_point> m_shownRequestedAt;  // grid uploaded this frame, requested then
+
+    Mailbox<GridResult> m_gridBox;
+    Mailbox<CurvesResult> m_curvesBox;
+    Mailbox<StatsOutcome> m_statsBox;
+    Mailbox<HoverRow> m_hoverBox;
+    ExportJob m_export;
+
+    // Workers last: they are destroyed (joined) first, before the mailboxes their jobs write to.
+    LatestWorker m_gridWorker;
+    LatestWorker m_curvesWorker;
+    LatestWorker m_statsWorker;
+    LatestWorker m_hoverWorker;
+};
+
+}  // namespace alibi::imgui

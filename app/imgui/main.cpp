@@ -1,0 +1,342 @@
+// alibi-explorer-imgui: the GLFW + OpenGL 3.3 shell around the Explorer. It opens the window,
+// runs the frame loop, uploads textures, writes screenshots, and offers three scripted modes:
+//   --screenshot FILE.png --frames N   render N frames (and until every result is in), save, exit 0
+//   --bench-frames N                   vary max_bias every frame, print median frame time and latency
+//   --storm SECONDS                    random input and parameters, print frame gaps and memory
+// Without a display or an OpenGL 3.3 context it says so and exits with status 1.
+#include "explorer.hpp"
+#include "gl_texture.hpp"
+#include "storm.hpp"
+
+#include <alibi/png.hpp>
+#include <alibi/session.hpp>
+
+#include <CLI/CLI.hpp>
+#include <GL/gl.h>
+#include <GLFW/glfw3.h>
+#include <fmt/format.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using alibi::imgui::Clock;
+using alibi::imgui::Explorer;
+
+struct Options {
+    std::string session;
+    std::string screenshot;
+    std::string layout;  // JSON with the grid's screen rectangle (for the screenshot test)
+    int frames = 30;
+    int width = 1600;
+    int height = 1000;
+    int benchFrames = 0;
+    int heads = 0;             // > 0: overrides the session's H (benchmarks)
+    std::int64_t length = 0;   // > 0: overrides the session's T
+    double stormSeconds = 0;
+};
+
+// GLFW reports errors through a C callback without a user pointer; the last one is kept here so
+// the "cannot open a display" message can say what GLFW said.
+std::string g_glfwError;
+
+void onGlfwError(int code, const char* description) {
+    g_glfwError = fmt::format("{} (GLFW error {:#x})", description != nullptr ? description : "unknown", code);
+}
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0.0;
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
+
+double residentMiB() {
+    std::ifstream statm("/proc/self/statm");
+    long long size = 0, resident = 0;
+    statm >> size >> resident;
+    return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+// Reads the back buffer (call after rendering, before swapping) and writes it as a PNG.
+alibi::Result<void> captureWindow(GLFWwindow* window, const std::string& path) {
+    int width = 0, height = 0;
+    glfwGetFramebufferSize(window, &width, &height);
+    alibi::Image image;
+    image.width = width;
+    image.height = height;
+    image.pixels.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height));
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, image.pixels.data());
+    // OpenGL's first row is the bottom one; PNG's is the top.
+    for (int y = 0; y < height / 2; ++y) {
+        std::swap_ranges(image.pixels.begin() + static_cast<std::ptrdiff_t>(y) * width,
+                         image.pixels.begin() + static_cast<std::ptrdiff_t>(y + 1) * width,
+                         image.pixels.begin() + static_cast<std::ptrdiff_t>(height - 1 - y) * width);
+    }
+    for (alibi::Rgba& p : image.pixels) p.a = 255;
+    return alibi::writePng(image, path);
+}
+
+bool writeLayout(Explorer& explorer, const std::string& path, int width, int height) {
+    const alibi::imgui::AppState& state = explorer.state();
+    nlohmann::json doc;
+    doc["window"] = {{"width", width}, {"height", height}};
+    doc["grid"] = {{"x", state.gridRect.x}, {"y", state.gridRect.y}, {"width", state.gridRect.width},
+                   {"height", state.gridRect.height}};
+    if (const auto& grid = explorer.model().grid) doc["scale"] = {{"lo", grid->heatmap.lo}, {"hi", grid->heatmap.hi}};
+    std::ofstream out(path);
+    out << doc.dump(2) << '\n';
+    return static_cast<bool>(out);
+}
+
+void setUpStyle(ImGuiIO& io) {
+    ImGui::StyleColorsDark();
+    ImGuiStyle& style = ImGui::GetStyle();
+    style.WindowRounding = 0.0f;
+    style.FrameRounding = 3.0f;
+    style.GrabRounding = 3.0f;
+    style.WindowPadding = ImVec2(10, 8);
+    style.FramePadding = ImVec2(6, 3);
+    style.ItemSpacing = ImVec2(8, 5);
+    style.WindowBorderSize = 1.0f;
+    const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+    if (std::filesystem::exists(font)) io.Fonts->AddFontFromFileTTF(font, 15.0f);
+}
+
+enum class Mode { Interactive, Screenshot, Bench, Storm };
+
+int run(GLFWwindow* window, const Options& options, Mode mode) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // leave no imgui.ini behind
+    io.LogFilename = nullptr;
+    setUpStyle(io);
+    if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 330 core")) {
+        std::fprintf(stderr, "alibi-explorer-imgui: could not initialise the ImGui OpenGL 3.3 backend\n");
+        ImGui::DestroyContext();
+        return 1;
+    }
+
+    int status = 0;
+    {
+        alibi::imgui::GlTextureUploader textures;
+        Explorer explorer(&textures, [] { glfwPostEmptyEvent(); });
+        alibi::imgui::AppState& state = explorer.state();
+
+        if (!options.session.empty()) {
+            auto session = alibi::loadSession(options.session);
+            alibi::Result<void> applied = session ? explorer.applySession(*session) : std::unexpected(session.error());
+            if (!applied) {
+                std::fprintf(stderr, "alibi-explorer-imgui: %s: %s\n", options.session.c_str(),
+                             applied.error().message.c_str());
+                if (mode != Mode::Interactive) status = 2;
+                state.errorPopup = fmt::format("{}: {}", options.session, applied.error().message);
+            }
+            state.sessionPath = options.session;
+        }
+        if (options.heads > 0 || options.length > 0) {
+            alibi::Session session = state.session;
+            if (options.heads > 0) session.attention.bias.slopes.heads = options.heads;
+            if (options.length > 0) session.attention.bias.queries = options.length;
+            if (auto applied = explorer.applySession(session); !applied) {
+                std::fprintf(stderr, "alibi-explorer-imgui: %s\n", applied.error().message.c_str());
+                status = 2;
+            }
+        }
+
+        std::string scratch;
+        std::unique_ptr<alibi::imgui::Storm> storm;
+        if (mode == Mode::Storm) {
+            std::string pattern = (std::filesystem::temp_directory_path() / "alibi-storm-XXXXXX").string();
+            scratch = mkdtemp(pattern.data()) != nullptr ? pattern : std::filesystem::temp_directory_path().string();
+            storm = std::make_unique<alibi::imgui::Storm>(0x5eedULL, scratch);
+        }
+
+        std::vector<double> benchFrameMs;
+        double maxGapMs = 0, rssStart = residentMiB(), rssPeak = rssStart;
+        const Clock::time_point started = Clock::now();
+        Clock::time_point lastFrameEnd = started;
+        int frame = 0;
+        bool done = status != 0;
+
+        while (!done && !glfwWindowShouldClose(window)) {
+            if (mode == Mode::Interactive) {
+                // Idle frames cost nothing: sleep until input or a worker's result wakes the loop;
+                // keep ticking while an export's progress bar moves.
+                glfwWaitEventsTimeout(explorer.model().exportRunning ? 0.1 : 0.5);
+            } else {
+                glfwPollEvents();
+            }
+            const Clock::time_point frameStart = Clock::now();
+
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            if (storm) {
+                storm->injectInput(io);
+                storm->perturbState(state);
+            }
+            if (mode == Mode::Bench) {
+                // A new max_bias every frame: every frame asks the core for a new grid.
+                state.session.attention.bias.slopes.scheme = alibi::SlopeScheme::Press;
+                state.session.attention.bias.slopes.maxBias = 4.0 + 8.0 * (frame % 97) / 97.0;
+            }
+            ImGui::NewFrame();
+            explorer.frame();
+            ImGui::Render();
+
+            int fbWidth = 0, fbHeight = 0;
+            glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
+            glViewport(0, 0, fbWidth, fbHeight);
+            glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+            glClear(GL_COLOR_BUFFER_BIT);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+            if (state.actions.screenshot) {
+                state.actions.screenshot = false;
+                if (auto written = captureWindow(window, state.screenshotPath); !written) {
+                    state.errorPopup = written.error().message;
+                } else {
+                    state.statusMessage = fmt::format("saved {}", state.screenshotPath);
+                }
+            }
+            ++frame;
+            if (mode == Mode::Screenshot && frame >= options.frames) {
+                // Wait for every result so the picture shows the session, not "computing...".
+                const bool timedOut = msSince(started) > 120000.0;
+                if (!explorer.busy() || timedOut) {
+                    if (timedOut) std::fprintf(stderr, "alibi-explorer-imgui: results still computing after 120 s\n");
+                    if (auto written = captureWindow(window, options.screenshot); !written) {
+                        std::fprintf(stderr, "alibi-explorer-imgui: %s\n", written.error().message.c_str());
+                        status = 1;
+                    } else if (!options.layout.empty() && !writeLayout(explorer, options.layout, fbWidth, fbHeight)) {
+                        std::fprintf(stderr, "alibi-explorer-imgui: cannot write %s\n", options.layout.c_str());
+                        status = 1;
+                    }
+                    done = true;
+                }
+            }
+            glfwSwapBuffers(window);
+            explorer.framePresented();
+
+            const Clock::time_point frameEnd = Clock::now();
+            const double workMs = std::chrono::duration<double, std::milli>(frameEnd - frameStart).count();
+            state.frameMs.push(workMs);
+            maxGapMs = std::max(maxGapMs, std::chrono::duration<double, std::milli>(frameEnd - lastFrameEnd).count());
+            lastFrameEnd = frameEnd;
+
+            if (mode == Mode::Bench) {
+                if (frame > 10) benchFrameMs.push_back(workMs);
+                done = frame >= options.benchFrames + 10;
+            }
+            if (mode == Mode::Storm) {
+                rssPeak = std::max(rssPeak, residentMiB());
+                done = msSince(started) >= options.stormSeconds * 1000.0;
+            }
+        }
+
+        if (mode == Mode::Bench) {
+            const alibi::BiasParams& bias = state.session.attention.bias;
+            std::printf("bench: H=%d T=%lld window=%dx%d frames=%zu frame_ms_median=%.2f core_ms_median=%.2f "
+                        "change_to_grid_ms_median=%.1f (%zu grids)\n",
+                        bias.slopes.heads, static_cast<long long>(bias.queries), options.width, options.height,
+                        benchFrameMs.size(), median(benchFrameMs), state.coreMs.median(),
+                        state.gridLatencyMs.median(), state.gridLatencyMs.total());
+        }
+        if (mode == Mode::Storm) {
+            const double rssEnd = residentMiB();
+            const bool ok = maxGapMs < 2000.0 && rssPeak < 2048.0;
+            std::printf("storm: seconds=%.0f frames=%d edits=%llu exports=%llu max_frame_gap_ms=%.1f "
+                        "median_frame_ms=%.2f rss_start_mib=%.1f rss_peak_mib=%.1f rss_end_mib=%.1f %s\n",
+                        options.stormSeconds, frame, static_cast<unsigned long long>(storm->edits()),
+                        static_cast<unsigned long long>(storm->exportsStarted()), maxGapMs, state.frameMs.median(),
+                        rssStart, rssPeak, rssEnd, ok ? "ok" : "FAILED (limits: gap < 2000 ms, peak < 2048 MiB)");
+            if (!ok) status = 1;
+            std::error_code ignored;
+            if (!scratch.empty()) std::filesystem::remove_all(scratch, ignored);
+        }
+    }  // the Explorer (workers, textures) goes before the GL context and ImGui
+
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options options;
+    CLI::App cli{"ALiBi Explorer (Dear ImGui): scrub ALiBi parameters and see the bias, attention, curves "
+                 "and statistics the core computes."};
+    cli.add_option("--session", options.session, "Open this *.alibi.json session");
+    cli.add_option("--screenshot", options.screenshot, "Render, save the window to this PNG, and exit");
+    cli.add_option("--frames", options.frames, "Frames to render before --screenshot (at least)")
+        ->check(CLI::Range(1, 100000));
+    cli.add_option("--layout", options.layout, "With --screenshot: write the grid's screen rectangle as JSON");
+    cli.add_option("--width", options.width, "Window width in pixels")->check(CLI::Range(640, 16384));
+    cli.add_option("--height", options.height, "Window height in pixels")->check(CLI::Range(480, 16384));
+    cli.add_option("--bench-frames", options.benchFrames,
+                   "Vary max_bias every frame for N frames; print the median frame time and latency")
+        ->check(CLI::Range(1, 1000000));
+    cli.add_option("--heads", options.heads, "Override the session's H")->check(CLI::Range(1, 4096));
+    cli.add_option("--length", options.length, "Override the session's T")
+        ->check(CLI::Range(std::int64_t{1}, alibi::kMaxLength));
+    cli.add_option("--storm", options.stormSeconds, "Feed random input for SECONDS; print frame gaps and memory")
+        ->check(CLI::Range(0.1, 3600.0));
+    CLI11_PARSE(cli, argc, argv);
+
+    const Mode mode = options.stormSeconds > 0  ? Mode::Storm
+                      : options.benchFrames > 0 ? Mode::Bench
+                      : !options.screenshot.empty() ? Mode::Screenshot
+                                                    : Mode::Interactive;
+
+    glfwSetErrorCallback(onGlfwError);
+    if (glfwInit() == GLFW_FALSE) {
+        std::fprintf(stderr,
+                     "alibi-explorer-imgui: cannot open a display: %s\n"
+                     "Set DISPLAY to an X server, or run headless under `xvfb-run -a -s \"-screen 0 1920x1080x24\"`.\n",
+                     g_glfwError.c_str());
+        return 1;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_RESIZABLE, mode == Mode::Interactive ? GLFW_TRUE : GLFW_FALSE);
+    GLFWwindow* window = glfwCreateWindow(options.width, options.height, "ALiBi Explorer (ImGui)", nullptr, nullptr);
+    if (window == nullptr) {
+        std::fprintf(stderr,
+                     "alibi-explorer-imgui: cannot create an OpenGL 3.3 core window: %s\n"
+                     "This explorer needs OpenGL 3.3 (Mesa's llvmpipe provides it under Xvfb).\n",
+                     g_glfwError.c_str());
+        glfwTerminate();
+        return 1;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(mode == Mode::Interactive ? 1 : 0);
+
+    const int status = run(window, options, mode);
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return status;
+}

@@ -1,0 +1,240 @@
+// Requests derived from the AppState, and the compute functions the workers run. Everything
+// numeric is a core call; this file only picks parameters, times the calls and packages results.
+#include "model.hpp"
+
+#include "app_state.hpp"
+
+#include <alibi/slopes.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace alibi::imgui {
+
+namespace {
+
+bool sameSlopes(const SlopeParams& a, const SlopeParams& b) {
+    return a.heads == b.heads && a.scheme == b.scheme && a.maxBias == b.maxBias && a.custom == b.custom;
+}
+
+bool sameBias(const BiasParams& a, const BiasParams& b) {
+    return sameSlopes(a.slopes, b.slopes) && a.queries == b.queries && a.keys == b.keys && a.mode == b.mode &&
+           a.mask == b.mask && a.layout == b.layout && a.dtype == b.dtype;
+}
+
+bool sameContent(const ContentParams& a, const ContentParams& b) {
+    return a.kind == b.kind && a.seed == b.seed && a.sigma == b.sigma && a.dk == b.dk &&
+           a.temperature == b.temperature;
+}
+
+double millisecondsSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// The core's progress callback doubles as the cancellation check.
+ProgressFn cancelProgress(const CancelFlag& cancel) {
+    return [&cancel](std::uint64_t, std::uint64_t) { return !cancel.load(std::memory_order_relaxed); };
+}
+
+// Keeps about `columns` points of a series, evenly spaced in plotted x (linear, or signed log2 for
+// distances), plus the first and last: enough for one point per pixel column of the curves panel.
+// Done once here on the worker, so a frame draws a few hundred points per head, never 65536.
+void thinSeries(Series& series, bool logX, int columns) {
+    const std::size_t n = std::min(series.x.size(), series.y.size());
+    if (n <= static_cast<std::size_t>(columns) * 2) return;
+    auto mapped = [logX](double v) {
+        if (!logX) return v;
+        return v < 0 ? -std::log2(1.0 - v) : std::log2(1.0 + v);
+    };
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(series.x[i])) continue;
+        lo = std::min(lo, mapped(series.x[i]));
+        hi = std::max(hi, mapped(series.x[i]));
+    }
+    if (!(hi > lo)) return;
+    const double step = (hi - lo) / columns;
+    std::vector<double> x, y;
+    double last = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 0; i < n; ++i) {
+        const double m = mapped(series.x[i]);
+        if (i == 0 || i + 1 == n || !(std::abs(m - last) < step)) {
+            x.push_back(series.x[i]);
+            y.push_back(series.y[i]);
+            last = m;
+        }
+    }
+    series.x = std::move(x);
+    series.y = std::move(y);
+}
+
+}  // namespace
+
+bool sameAttention(const AttentionParams& a, const AttentionParams& b) {
+    return sameBias(a.bias, b.bias) && sameContent(a.content, b.content);
+}
+
+bool operator==(const GridRequest& a, const GridRequest& b) {
+    const HeatmapParams& x = a.heatmap;
+    const HeatmapParams& y = b.heatmap;
+    return sameAttention(x.attention, y.attention) && x.what == y.what && x.head == y.head &&
+           x.colormap == y.colormap && x.scale == y.scale && x.width == y.width && x.height == y.height &&
+           x.gap == y.gap;
+}
+
+bool operator==(const CurvesRequest& a, const CurvesRequest& b) {
+    return sameAttention(a.attention, b.attention) && a.queryRow == b.queryRow;
+}
+
+bool operator==(const StatsRequest& a, const StatsRequest& b) {
+    return sameAttention(a.stats.attention, b.stats.attention) && a.stats.queryRow == b.stats.queryRow &&
+           a.stats.maxRows == b.stats.maxRows;
+}
+
+bool operator==(const HoverRowRequest& a, const HoverRowRequest& b) {
+    return sameAttention(a.attention, b.attention) && a.head == b.head && a.query == b.query;
+}
+
+// ---------------------------------------------------------------------------
+// Requests
+
+std::optional<GridRequest> gridRequest(const AppState& state) {
+    if (state.gridWidth <= 0 || state.gridHeight <= 0) return std::nullopt;
+    const Session& s = state.session;
+    GridRequest request;
+    HeatmapParams& p = request.heatmap;
+    p.attention = s.attention;
+    // The grid shows heatmaps only; the slope and distance views are the curves panel's job.
+    p.what = s.what == RenderWhat::Attention ? RenderWhat::Attention : RenderWhat::Bias;
+    p.head = s.head;
+    p.colormap = s.colormap;
+    p.scale = s.scale;
+    p.width = state.gridWidth;
+    p.height = state.gridHeight;
+    return request;
+}
+
+CurvesRequest curvesRequest(const AppState& state) {
+    return CurvesRequest{state.session.attention, state.session.queryRow};
+}
+
+StatsRequest statsRequest(const AppState& state) {
+    StatsRequest request;
+    request.stats.attention = state.session.attention;
+    request.stats.queryRow = state.session.queryRow;
+    request.stats.maxRows = state.statsMaxRows;
+    return request;
+}
+
+std::optional<HoverRowRequest> hoverRowRequest(const AppState& state) {
+    if (!state.hoverCell || state.session.what != RenderWhat::Attention) return std::nullopt;
+    return HoverRowRequest{state.session.attention, state.hoverCell->head, state.hoverCell->query};
+}
+
+PlotRange seriesRange(const std::vector<Series>& series) {
+    double xMin = std::numeric_limits<double>::infinity();
+    double xMax = -xMin, yMin = xMin, yMax = -xMin;
+    for (const Series& s : series) {
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+            if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+            xMin = std::min(xMin, s.x[i]);
+            xMax = std::max(xMax, s.x[i]);
+            yMin = std::min(yMin, s.y[i]);
+            yMax = std::max(yMax, s.y[i]);
+        }
+    }
+    if (!(xMin <= xMax)) return PlotRange{};
+    return PlotRange{xMin, xMax, yMin, yMax};
+}
+
+// ---------------------------------------------------------------------------
+// Compute functions (worker threads)
+
+std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock::time_point requestedAt,
+                                              const CancelFlag& cancel) {
+    const Clock::time_point start = Clock::now();
+    auto result = std::make_shared<GridResult>();
+    result->request = request;
+    result->requestedAt = requestedAt;
+    if (auto slopes = computeSlopes(request.heatmap.attention.bias.slopes)) result->slopes = std::move(*slopes);
+    auto heatmap = renderHeatmap(request.heatmap, 0, cancelProgress(cancel));
+    if (!heatmap) {
+        if (heatmap.error().code == ErrorCode::Cancelled) return nullptr;
+        result->error = heatmap.error().message;
+    } else {
+        result->heatmap = std::move(*heatmap);
+        result->colorBar = renderColorBar(request.heatmap.colormap, 8, std::max(request.heatmap.height, 2), true);
+    }
+    result->coreMs = millisecondsSince(start);
+    return result;
+}
+
+std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, const CancelFlag& cancel) {
+    const Clock::time_point start = Clock::now();
+    auto result = std::make_shared<CurvesResult>();
+    result->request = request;
+    const BiasParams& bias = request.attention.bias;
+    result->maxDistance = std::clamp<std::int64_t>(bias.keyCount() - 1, 1, kMaxCurveDistance);
+
+    auto slopes = slopeSeries(bias.slopes);
+    if (!slopes) {
+        result->error = slopes.error().message;
+        return result;
+    }
+    result->slopes = std::move(*slopes);
+    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+
+    auto biasCurves = biasDistanceSeries(bias, result->maxDistance);
+    if (!biasCurves) {
+        result->error = biasCurves.error().message;
+        return result;
+    }
+    result->bias = std::move(*biasCurves);
+    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+
+    auto attention = attentionDistanceSeries(request.attention, request.queryRow);
+    if (!attention) {
+        result->error = attention.error().message;
+        return result;
+    }
+    result->attention = std::move(*attention);
+    result->slopeRange = seriesRange(result->slopes);
+    result->biasRange = seriesRange(result->bias);
+    result->attentionRange = seriesRange(result->attention);
+    for (Series& series : result->bias) thinSeries(series, false, kCurveColumns);
+    for (Series& series : result->attention) thinSeries(series, true, kCurveColumns);
+    result->coreMs = millisecondsSince(start);
+    return result;
+}
+
+std::shared_ptr<const StatsOutcome> computeStatsOutcome(const StatsRequest& request, const CancelFlag& cancel) {
+    const Clock::time_point start = Clock::now();
+    auto result = std::make_shared<StatsOutcome>();
+    result->request = request;
+    auto stats = computeStats(request.stats, 0, cancelProgress(cancel));
+    if (!stats) {
+        if (stats.error().code == ErrorCode::Cancelled) return nullptr;
+        result->error = stats.error().message;
+    } else {
+        result->stats = std::move(*stats);
+    }
+    result->coreMs = millisecondsSince(start);
+    return result;
+}
+
+std::shared_ptr<const HoverRow> computeHoverRow(const HoverRowRequest& request, const CancelFlag& cancel) {
+    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    auto result = std::make_shared<HoverRow>();
+    result->request = request;
+    auto row = attentionRow(request.attention, request.head, request.query);
+    if (!row) {
+        result->error = row.error().message;
+    } else {
+        result->probabilities = std::move(*row);
+    }
+    return result;
+}
+
+}  // namespace alibi::imgui

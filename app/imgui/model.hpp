@@ -1,0 +1,151 @@
+// The Model: core results computed from the AppState, and the requests that produce them.
+//
+// Each kind of result (grid, curves, statistics, one attention row for the hover read-out) has a
+// request struct derived from the state by a pure function, and a compute function that calls
+// only the core. The Explorer submits a request to a worker only when it differs from the last one
+// submitted, so idle frames cost nothing and the core is never asked twice for the same thing.
+#pragma once
+
+#include <alibi/attention.hpp>
+#include <alibi/plot.hpp>
+#include <alibi/render.hpp>
+#include <alibi/session.hpp>
+#include <alibi/stats.hpp>
+
+#include <imgui.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace alibi::imgui {
+
+struct AppState;
+using Clock = std::chrono::steady_clock;
+
+// Longest distance the bias curve spans: the bias is linear, so 4096 points show its shape while
+// H = 256 heads stay a few MiB.
+inline constexpr std::int64_t kMaxCurveDistance = 4096;
+// Points kept per curve after thinning (about one per pixel column of the curves panel).
+inline constexpr int kCurveColumns = 400;
+
+// ---------------------------------------------------------------------------
+// Requests
+
+struct GridRequest {
+    HeatmapParams heatmap;
+    friend bool operator==(const GridRequest&, const GridRequest&);
+};
+
+struct CurvesRequest {
+    AttentionParams attention;
+    std::int64_t queryRow = -1;
+    friend bool operator==(const CurvesRequest&, const CurvesRequest&);
+};
+
+struct StatsRequest {
+    StatsParams stats;
+    friend bool operator==(const StatsRequest&, const StatsRequest&);
+};
+
+struct HoverRowRequest {
+    AttentionParams attention;
+    int head = 0;
+    std::int64_t query = 0;
+    friend bool operator==(const HoverRowRequest&, const HoverRowRequest&);
+};
+
+// Field-by-field equality of the core's parameter structs (the core defines none for them).
+[[nodiscard]] bool sameAttention(const AttentionParams& a, const AttentionParams& b);
+
+// The requests the current state asks for. The grid request is empty until the grid panel has
+// measured its size; the hover request only exists over an attention grid.
+[[nodiscard]] std::optional<GridRequest> gridRequest(const AppState& state);
+[[nodiscard]] CurvesRequest curvesRequest(const AppState& state);
+[[nodiscard]] StatsRequest statsRequest(const AppState& state);
+[[nodiscard]] std::optional<HoverRowRequest> hoverRowRequest(const AppState& state);
+
+// ---------------------------------------------------------------------------
+// Results (immutable once published; shared between the worker and the UI by shared_ptr)
+
+struct GridResult {
+    GridRequest request;
+    Heatmap heatmap;
+    Image colorBar;
+    std::vector<double> slopes;
+    std::string error;  // non-empty: the core refused (heatmap empty)
+    double coreMs = 0;
+    Clock::time_point requestedAt;
+};
+
+// Data bounds of a set of series, found once by the worker so frames do not rescan them.
+struct PlotRange {
+    double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
+};
+[[nodiscard]] PlotRange seriesRange(const std::vector<Series>& series);
+
+struct CurvesResult {
+    CurvesRequest request;
+    std::vector<Series> slopes;
+    std::vector<Series> bias;
+    std::vector<Series> attention;
+    PlotRange slopeRange, biasRange, attentionRange;
+    std::int64_t maxDistance = 0;
+    std::string error;
+    double coreMs = 0;
+};
+
+struct StatsOutcome {
+    StatsRequest request;
+    StatsResult stats;
+    std::string error;
+    double coreMs = 0;
+};
+
+struct HoverRow {
+    HoverRowRequest request;
+    std::vector<double> probabilities;
+    std::string error;
+};
+
+// Cancellation flag the worker hands to a job; compute functions poll it through the core's
+// progress callback and return nullptr when cancelled.
+using CancelFlag = std::atomic<bool>;
+
+[[nodiscard]] std::shared_ptr<const GridResult> computeGrid(const GridRequest& request,
+                                                            Clock::time_point requestedAt,
+                                                            const CancelFlag& cancel);
+[[nodiscard]] std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request,
+                                                                const CancelFlag& cancel);
+[[nodiscard]] std::shared_ptr<const StatsOutcome> computeStatsOutcome(const StatsRequest& request,
+                                                                      const CancelFlag& cancel);
+[[nodiscard]] std::shared_ptr<const HoverRow> computeHoverRow(const HoverRowRequest& request,
+                                                              const CancelFlag& cancel);
+
+// ---------------------------------------------------------------------------
+// What the panels draw. The grid's texture is uploaded by the GL shell; panels only show it.
+
+struct Model {
+    std::shared_ptr<const GridResult> grid;
+    ImTextureID gridTexture = nullptr;
+    ImTextureID colorBarTexture = nullptr;
+    std::shared_ptr<const CurvesResult> curves;
+    std::shared_ptr<const StatsOutcome> stats;
+    std::shared_ptr<const HoverRow> hoverRow;
+    std::vector<double> slopes;  // of the current (valid) session, from the core's validation
+
+    // Work in flight: the panels say "computing..." while the previous result stays on screen.
+    bool gridPending = false;
+    bool curvesPending = false;
+    bool statsPending = false;
+
+    // The export running in the background, if any.
+    bool exportRunning = false;
+    std::uint64_t exportDone = 0;
+    std::uint64_t exportTotal = 0;
+};
+
+}  // namespace alibi::imgui

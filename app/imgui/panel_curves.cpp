@@ -1,0 +1,116 @@
+// The curves panel: slope per head (log2 axis), bias vs distance and attention vs distance for
+// every head, drawn with ImDrawList from the series the core computed (slopeSeries,
+// biasDistanceSeries, attentionDistanceSeries). The hovered head is drawn on top, thick, in every
+// plot; hovering a plot's slope points picks a head too.
+#include "panels.hpp"
+#include "plot_canvas.hpp"
+
+#include <imgui.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace alibi::imgui {
+
+namespace {
+
+// Draws every head faded, then the highlighted head on top.
+void drawFamily(const PlotCanvas& canvas, const std::vector<Series>& series, int highlight) {
+    const int heads = static_cast<int>(series.size());
+    const float alpha = heads > 64 ? 0.35f : heads > 16 ? 0.55f : 0.85f;
+    for (int h = 0; h < heads; ++h) {
+        if (h != highlight) canvas.drawSeries(series[h], headColor(h, heads, alpha), 1.0f);
+    }
+    if (highlight >= 0 && highlight < heads) canvas.drawSeries(series[highlight], kHighlightColor, 2.5f);
+}
+
+}  // namespace
+
+void drawCurvesPanel(AppState& state, const Model& model) {
+    const CurvesResult* curves = model.curves.get();
+    if (curves == nullptr) {
+        ImGui::TextDisabled("Computing the curves...");
+        return;
+    }
+    if (!curves->error.empty()) {
+        ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", curves->error.c_str());
+        return;
+    }
+    if (model.curvesPending) {
+        ImGui::TextDisabled("updating...");
+    } else {
+        const std::int64_t row = curves->request.queryRow;
+        ImGui::TextDisabled("query row %s   bias up to distance %lld", row < 0 ? "last" : fmt::format("{}", row).c_str(),
+                            static_cast<long long>(curves->maxDistance));
+    }
+
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float height = std::max(120.0f, (avail.y - 2.0f * spacing) / 3.0f);
+    const ImVec2 size(avail.x, height);
+    const int highlight = state.hoveredHead;
+
+    // Slopes: one point per head, joined in head order (press order is deliberately unsorted).
+    {
+        PlotAxes axes;
+        axes.title = "slope per head";
+        axes.xLabel = "head";
+        axes.yLabel = "m (log2)";
+        axes.xMin = -0.5;
+        axes.xMax = std::max(curves->slopeRange.xMax, 1.0) + 0.5;
+        axes.yMin = curves->slopeRange.yMin;
+        axes.yMax = curves->slopeRange.yMax;
+        axes.yKind = AxisKind::Log2;
+        PlotCanvas canvas(axes, size);
+        for (const Series& s : curves->slopes) canvas.drawSeries(s, IM_COL32(150, 150, 170, 160), 1.0f);
+        for (const Series& s : curves->slopes) {
+            for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+                const int head = static_cast<int>(std::lround(s.x[i]));
+                const int heads = static_cast<int>(s.x.size());
+                const bool lit = head == highlight;
+                ImGui::GetWindowDrawList()->AddCircleFilled(canvas.toScreen(s.x[i], s.y[i]), lit ? 5.0f : 2.5f,
+                                                            lit ? kHighlightColor : headColor(head, heads), 10);
+            }
+        }
+        if (canvas.hovered() && !curves->slopes.empty()) {
+            const int heads = static_cast<int>(curves->slopes.front().x.size());
+            const int head = static_cast<int>(std::lround(canvas.mouseX()));
+            for (const Series& s : curves->slopes) {
+                for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+                    if (head < 0 || head >= heads || std::lround(s.x[i]) != head) continue;
+                    state.nextHoveredHead = head;
+                    ImGui::SetTooltip("head %d: m = %.6g", head, s.y[i]);
+                }
+            }
+        }
+    }
+    {
+        PlotAxes axes;
+        axes.title = "bias vs distance";
+        axes.xLabel = "distance i - j";
+        axes.yLabel = "bias";
+        axes.xMin = curves->biasRange.xMin;
+        axes.xMax = curves->biasRange.xMax;
+        axes.yMin = curves->biasRange.yMin;
+        axes.yMax = curves->biasRange.yMax;
+        PlotCanvas canvas(axes, size);
+        drawFamily(canvas, curves->bias, highlight);
+    }
+    {
+        PlotAxes axes;
+        axes.title = "attention vs distance";
+        axes.xLabel = "distance i - j (log)";
+        axes.yLabel = "probability";
+        axes.xMin = curves->attentionRange.xMin;
+        axes.xMax = curves->attentionRange.xMax;
+        axes.yMin = 0.0;
+        axes.yMax = std::max(curves->attentionRange.yMax, 1e-6);
+        axes.xKind = AxisKind::SignedLog2;
+        PlotCanvas canvas(axes, size);
+        drawFamily(canvas, curves->attention, highlight);
+    }
+}
+
+}  // namespace alibi::imgui

@@ -1,0 +1,67 @@
+// The export panel: the current tensor (bias, or attention probabilities when the grid shows them)
+// in every format the core's exportTensor writes, streamed in the background with a progress bar
+// and a cancel button; and a PNG screenshot of the whole window.
+#include "panels.hpp"
+
+#include <alibi/tensor_io.hpp>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <array>
+#include <string>
+
+namespace alibi::imgui {
+
+namespace {
+
+constexpr std::array kFormats{FileFormat::Npy, FileFormat::Safetensors, FileFormat::Csv, FileFormat::Json,
+                              FileFormat::Raw, FileFormat::Text};
+
+// Swaps the file name's extension to the format's, so the default name follows the format.
+void matchExtension(std::string& path, FileFormat format) {
+    const std::string_view name = formatName(format);
+    const std::string extension = format == FileFormat::Text ? "txt" : std::string(name);
+    const std::size_t slash = path.find_last_of('/');
+    const std::size_t dot = path.find_last_of('.');
+    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) path.erase(dot);
+    path += "." + extension;
+}
+
+}  // namespace
+
+void drawExportPanel(AppState& state, const Model& model) {
+    const bool attention = state.session.what == RenderWhat::Attention;
+    ImGui::TextDisabled("Export the %s tensor", attention ? "attention" : "bias");
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6.5f);
+    const std::string current(formatName(state.exportFormat));
+    if (ImGui::BeginCombo("format", current.c_str())) {
+        for (FileFormat format : kFormats) {
+            const std::string name(formatName(format));
+            if (ImGui::Selectable(name.c_str(), format == state.exportFormat)) {
+                state.exportFormat = format;
+                matchExtension(state.exportPath, format);
+            }
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::SetNextItemWidth(-1);
+    ImGui::InputText("##export", &state.exportPath);
+    if (model.exportRunning) {
+        const float fraction = model.exportTotal > 0 ? static_cast<float>(model.exportDone) / model.exportTotal : 0.0f;
+        ImGui::ProgressBar(fraction, ImVec2(-ImGui::GetFontSize() * 5.0f, 0));
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) state.actions.cancelExport = true;
+    } else if (ImGui::Button("Export tensor")) {
+        state.actions.exportTensor = true;
+    }
+
+    ImGui::Spacing();
+    ImGui::TextDisabled("Screenshot of the window (PNG)");
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6.5f);
+    ImGui::InputText("##shot", &state.screenshotPath);
+    ImGui::SameLine();
+    if (ImGui::Button("Save PNG")) state.actions.screenshot = true;
+}
+
+}  // namespace alibi::imgui

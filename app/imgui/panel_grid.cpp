@@ -1,0 +1,167 @@
+// The head-grid panel: the core's heatmap (rendered by renderHeatmap at exactly the pixel size this
+// panel has room for, so nothing is scaled), its colour bar, and a read-out of the cell under the
+// mouse (head, query, key, distance, slope, value) found with the core's hitTest. The panel reports
+// its size in AppState; the Explorer asks the core for a grid of that size.
+#include "panels.hpp"
+
+#include <alibi/bias.hpp>
+
+#include <imgui.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace alibi::imgui {
+
+namespace {
+
+constexpr float kColorBarWidth = 14.0f;
+constexpr float kColorBarGap = 8.0f;
+
+std::string valueText(double value) {
+    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+    if (std::isnan(value)) return "NaN";
+    return fmt::format("{:.6g}", value);
+}
+
+void drawColorBar(const Model& model, const GridResult& grid, ImVec2 origin, float height) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 max(origin.x + kColorBarWidth, origin.y + height);
+    if (model.colorBarTexture != nullptr) {
+        draw->AddImage(model.colorBarTexture, origin, max);
+    } else {
+        draw->AddRectFilled(origin, max, IM_COL32(80, 80, 80, 255));
+    }
+    draw->AddRect(origin, max, IM_COL32(160, 160, 160, 255));
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const float labelX = max.x + 4.0f;
+    const float line = ImGui::GetTextLineHeight();
+    const double lo = grid.heatmap.lo;
+    const double hi = grid.heatmap.hi;
+    draw->AddText(ImVec2(labelX, origin.y), text, valueText(hi).c_str());
+    draw->AddText(ImVec2(labelX, origin.y + height * 0.5f - line * 0.5f), text, valueText(0.5 * (lo + hi)).c_str());
+    draw->AddText(ImVec2(labelX, max.y - line), text, valueText(lo).c_str());
+    // Masked cells have their own colour, outside the map.
+    const float swatchY = origin.y + height * 0.75f;
+    const Rgba masked = kMaskedColor;
+    draw->AddRectFilled(ImVec2(labelX, swatchY), ImVec2(labelX + 10, swatchY + 10),
+                        IM_COL32(masked.r, masked.g, masked.b, 255));
+    draw->AddText(ImVec2(labelX + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), "masked");
+}
+
+void drawReadout(const AppState& state, const Model& model, const GridResult& grid) {
+    if (!state.hoverCell) {
+        ImGui::TextDisabled("Hover the grid for head, query, key, distance, slope and value.");
+        return;
+    }
+    const HoverCell& cell = *state.hoverCell;
+    const HeatmapParams& params = grid.request.heatmap;
+    const BiasParams& bias = params.attention.bias;
+    const double slope = cell.head < static_cast<int>(grid.slopes.size()) ? grid.slopes[cell.head] : 0.0;
+    const std::int64_t distance = bias.queryPosition(cell.query) - cell.key;
+    ImGui::Text("head %d   slope m = %.6g   query %lld   key %lld   distance %lld", cell.head, slope,
+                static_cast<long long>(cell.query), static_cast<long long>(cell.key),
+                static_cast<long long>(distance));
+
+    if (params.what == RenderWhat::Attention) {
+        const HoverRow* row = model.hoverRow.get();
+        const bool current = row != nullptr && row->request.head == cell.head && row->request.query == cell.query &&
+                             sameAttention(row->request.attention, params.attention);
+        if (!current) {
+            ImGui::TextDisabled("attention probability: computing...");
+        } else if (!row->error.empty()) {
+            ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", row->error.c_str());
+        } else if (cell.key < static_cast<std::int64_t>(row->probabilities.size())) {
+            ImGui::Text("attention probability %s", valueText(row->probabilities[cell.key]).c_str());
+        }
+        return;
+    }
+    const double value = biasValue(bias, slope, cell.head, cell.query, cell.key);
+    const bool masked = !biasCell(bias.mode, slope, bias.queryPosition(cell.query), cell.key, bias.keyCount());
+    ImGui::Text("bias %s%s (%s)", valueText(value).c_str(), masked ? "  masked" : "",
+                std::string(dtypeName(bias.dtype)).c_str());
+}
+
+}  // namespace
+
+void drawGridPanel(AppState& state, const Model& model) {
+    const Session& session = state.session;
+    const BiasParams& bias = session.attention.bias;
+    ImGui::Text("%s   H = %d   T = %lld   K = %lld   %s   %s", session.what == RenderWhat::Attention ? "attention" : "bias",
+                bias.slopes.heads, static_cast<long long>(bias.queries), static_cast<long long>(bias.keyCount()),
+                std::string(modeName(bias.mode)).c_str(), std::string(schemeName(bias.slopes.scheme)).c_str());
+    if (model.gridPending) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("  computing...");
+    }
+
+    // Room for the grid: the colour bar and its labels on the right, two read-out lines below.
+    const float labelWidth = ImGui::CalcTextSize("-0.000000e+00").x;
+    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 2.0f + ImGui::GetStyle().ItemSpacing.y;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    state.gridWidth = std::max(0, static_cast<int>(avail.x - kColorBarGap - kColorBarWidth - labelWidth));
+    state.gridHeight = std::max(0, static_cast<int>(avail.y - readoutHeight));
+
+    const GridResult* grid = model.grid.get();
+    if (grid == nullptr) {
+        ImGui::Dummy(ImVec2(static_cast<float>(state.gridWidth), static_cast<float>(state.gridHeight)));
+        ImGui::TextDisabled("Rendering the first grid...");
+        return;
+    }
+    if (!grid->error.empty()) {
+        ImGui::Dummy(ImVec2(static_cast<float>(state.gridWidth), static_cast<float>(state.gridHeight)));
+        ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", grid->error.c_str());
+        state.hoverCell.reset();
+        return;
+    }
+
+    // The last finished grid stays on screen, at its own pixel size, while a newer one computes.
+    const Image& image = grid->heatmap.image;
+    const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    if (model.gridTexture != nullptr) {
+        ImGui::Image(model.gridTexture, size);
+    } else {
+        ImGui::Dummy(size);
+        ImGui::GetWindowDrawList()->AddRect(origin, ImVec2(origin.x + size.x, origin.y + size.y),
+                                            IM_COL32(128, 128, 128, 255));
+    }
+    state.gridRect = ScreenRect{origin.x, origin.y, size.x, size.y};
+    const bool hovered = ImGui::IsItemHovered();
+
+    state.hoverCell.reset();
+    if (hovered) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const int x = static_cast<int>(std::floor(mouse.x - origin.x));
+        const int y = static_cast<int>(std::floor(mouse.y - origin.y));
+        if (auto hit = hitTest(grid->heatmap, grid->request.heatmap, x, y)) {
+            state.hoverCell = HoverCell{hit->head, hit->query, hit->key};
+            state.nextHoveredHead = hit->head;
+        }
+    }
+
+    // Outline and label the highlighted head's tile (hovered here or in another panel).
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (const HeatmapTile& tile : grid->heatmap.tiles) {
+        const ImVec2 a(origin.x + static_cast<float>(tile.x), origin.y + static_cast<float>(tile.y));
+        const ImVec2 b(a.x + static_cast<float>(tile.width), a.y + static_cast<float>(tile.height));
+        if (tile.head == state.hoveredHead) draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
+                                                          kHighlightColor, 0.0f, 0, 2.0f);
+        if (tile.width >= 48 && tile.height >= 24 && grid->heatmap.tiles.size() > 1) {
+            const std::string label = fmt::format("h{}", tile.head);
+            draw->AddRectFilled(ImVec2(a.x + 2, a.y + 2),
+                                ImVec2(a.x + 6 + ImGui::CalcTextSize(label.c_str()).x, a.y + 2 + ImGui::GetTextLineHeight()),
+                                IM_COL32(0, 0, 0, 140));
+            draw->AddText(ImVec2(a.x + 4, a.y + 2), IM_COL32(255, 255, 255, 230), label.c_str());
+        }
+    }
+
+    const ImVec2 barOrigin(origin.x + size.x + kColorBarGap, origin.y);
+    drawColorBar(model, *grid, barOrigin, size.y);
+    drawReadout(state, model, *grid);
+}
+
+}  // namespace alibi::imgui

@@ -1,0 +1,131 @@
+// The per-head statistics panel: the core's computeStats result (slope, half-life, and entropy,
+// mean distance, 50% and 90% mass distances at the chosen row and averaged over rows) as a
+// sortable table. Hovering a row highlights that head in every panel.
+#include "panels.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace alibi::imgui {
+
+namespace {
+
+enum Column { kHead, kSlope, kHalfLife, kEntropy, kMeanDistance, kDistance50, kDistance90, kMeanEntropy,
+              kMeanMeanDistance, kColumnCount };
+
+double columnValue(const HeadStats& s, int column) {
+    switch (column) {
+        case kHead: return s.head;
+        case kSlope: return s.slope;
+        case kHalfLife: return s.halfLife;
+        case kEntropy: return s.row.entropy;
+        case kMeanDistance: return s.row.meanDistance;
+        case kDistance50: return s.row.distance50;
+        case kDistance90: return s.row.distance90;
+        case kMeanEntropy: return s.mean.entropy;
+        case kMeanMeanDistance: return s.mean.meanDistance;
+        default: return 0.0;
+    }
+}
+
+void sortRows(AppState& state, const std::vector<HeadStats>& heads) {
+    state.statsOrder.resize(heads.size());
+    std::iota(state.statsOrder.begin(), state.statsOrder.end(), 0);
+    const int column = state.statsSortColumn;
+    const bool ascending = state.statsSortAscending;
+    std::stable_sort(state.statsOrder.begin(), state.statsOrder.end(), [&](int a, int b) {
+        const double x = columnValue(heads[a], column);
+        const double y = columnValue(heads[b], column);
+        return ascending ? x < y : x > y;
+    });
+}
+
+}  // namespace
+
+void drawStatsPanel(AppState& state, const Model& model) {
+    const StatsOutcome* outcome = model.stats.get();
+    if (outcome == nullptr) {
+        ImGui::TextDisabled("Computing statistics...");
+        return;
+    }
+    if (!outcome->error.empty()) {
+        ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", outcome->error.c_str());
+        return;
+    }
+    const StatsResult& stats = outcome->stats;
+    ImGui::Text("row %lld; means over %lld rows; %.1f ms in the core", static_cast<long long>(stats.queryRow),
+                static_cast<long long>(stats.rowsAveraged), outcome->coreMs);
+    if (model.statsPending) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("  updating...");
+    }
+
+    constexpr ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                      ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp |
+                                      ImGuiTableFlags_Resizable;
+    if (!ImGui::BeginTable("stats", kColumnCount, flags)) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("head", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_WidthFixed, 0, kHead);
+    ImGui::TableSetupColumn("slope m", 0, 1.0f, kSlope);
+    ImGui::TableSetupColumn("half-life", 0, 1.0f, kHalfLife);
+    ImGui::TableSetupColumn("entropy", 0, 1.0f, kEntropy);
+    ImGui::TableSetupColumn("mean dist", 0, 1.0f, kMeanDistance);
+    ImGui::TableSetupColumn("50% dist", 0, 1.0f, kDistance50);
+    ImGui::TableSetupColumn("90% dist", 0, 1.0f, kDistance90);
+    ImGui::TableSetupColumn("entropy (avg)", 0, 1.2f, kMeanEntropy);
+    ImGui::TableSetupColumn("mean dist (avg)", 0, 1.3f, kMeanMeanDistance);
+    ImGui::TableHeadersRow();
+
+    if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs != nullptr && specs->SpecsCount > 0) {
+        state.statsSortColumn = static_cast<int>(specs->Specs[0].ColumnUserID);
+        state.statsSortAscending = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+        specs->SpecsDirty = false;
+    }
+    sortRows(state, stats.heads);
+
+    const int heads = static_cast<int>(stats.heads.size());
+    ImGuiListClipper clipper;
+    clipper.Begin(heads);
+    while (clipper.Step()) {
+        for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+            const HeadStats& s = stats.heads[state.statsOrder[r]];
+            ImGui::TableNextRow();
+            if (s.head == state.hoveredHead)
+                ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 96, 64, 70));
+            ImGui::TableNextColumn();
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float line = ImGui::GetTextLineHeight();
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 3), ImVec2(p.x + 8, p.y + line - 3),
+                                                      headColor(s.head, heads));
+            ImGui::SetCursorScreenPos(ImVec2(p.x + 12, p.y));
+            ImGui::Text("%d", s.head);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.6g", s.slope);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4g", s.halfLife);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4f", s.row.entropy);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4g", s.row.meanDistance);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.0f", s.row.distance50);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.0f", s.row.distance90);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4f", s.mean.entropy);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4g", s.mean.meanDistance);
+            // Whole-row hover: the row's rectangle spans from the first cell to the last.
+            const float rowTop = p.y;
+            const float rowBottom = p.y + line + ImGui::GetStyle().CellPadding.y;
+            const ImVec2 mouse = ImGui::GetIO().MousePos;
+            if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) && mouse.y >= rowTop && mouse.y < rowBottom)
+                state.nextHoveredHead = s.head;
+        }
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace alibi::imgui

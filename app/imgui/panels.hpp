@@ -1,0 +1,24 @@
+// One draw function per panel, each in its own panel_*.cpp. A panel draws the Model and edits the
+// AppState; it never computes ALiBi numbers itself (the core does, through the Explorer's workers),
+// and it never touches the graphics API (textures arrive as ImTextureID in the Model).
+#pragma once
+
+#include "app_state.hpp"
+#include "model.hpp"
+
+namespace alibi::imgui {
+
+void drawParametersPanel(AppState& state, const Model& model);
+void drawGridPanel(AppState& state, const Model& model);
+void drawCurvesPanel(AppState& state, const Model& model);
+void drawStatsPanel(AppState& state, const Model& model);
+void drawFrameTimePanel(AppState& state, const Model& model);
+void drawSessionPanel(AppState& state, const Model& model);
+void drawExportPanel(AppState& state, const Model& model);
+
+// A colour per head shared by every panel (curves, table swatches), so a head is recognisable.
+[[nodiscard]] ImU32 headColor(int head, int heads, float alpha = 1.0f);
+// The highlight colour of the hovered head.
+inline constexpr ImU32 kHighlightColor = IM_COL32(255, 96, 64, 255);
+
+}  // namespace alibi::imgui

@@ -1,0 +1,186 @@
+// PlotCanvas: axes, ticks and polylines on an ImDrawList; plus the per-head colour every panel uses.
+#include "plot_canvas.hpp"
+
+#include "panels.hpp"
+
+#include <alibi/colormap.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace alibi::imgui {
+
+namespace {
+
+constexpr float kLeftMargin = 58.0f;
+constexpr float kBottomMargin = 34.0f;
+constexpr float kTopMargin = 20.0f;
+constexpr float kRightMargin = 10.0f;
+
+double signedLog2(double v) { return v < 0 ? -std::log2(1.0 - v) : std::log2(1.0 + v); }
+
+double mapValue(AxisKind kind, double v) {
+    switch (kind) {
+        case AxisKind::Linear: return v;
+        case AxisKind::Log2: return std::log2(std::max(v, 1e-300));
+        case AxisKind::SignedLog2: return signedLog2(v);
+    }
+    return v;
+}
+
+// Ticks of a linear axis: steps of 1, 2 or 5 times a power of ten, about `target` of them.
+std::vector<double> linearTicks(double lo, double hi, int target) {
+    std::vector<double> ticks;
+    if (!(hi > lo)) return {lo};
+    const double raw = (hi - lo) / target;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        step = m * magnitude;
+        if (step >= raw) break;
+    }
+    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push_back(t);
+    return ticks;
+}
+
+std::string tickLabel(AxisKind kind, double mapped) {
+    switch (kind) {
+        case AxisKind::Linear: return fmt::format("{:.4g}", mapped);
+        case AxisKind::Log2: return fmt::format("2^{:.0f}", mapped);
+        case AxisKind::SignedLog2: {
+            const double v = mapped < 0 ? -(std::exp2(-mapped) - 1.0) : std::exp2(mapped) - 1.0;
+            return fmt::format("{:.0f}", v);
+        }
+    }
+    return {};
+}
+
+// Tick positions in mapped units.
+std::vector<double> axisTicks(AxisKind kind, double lo, double hi, int target) {
+    if (kind == AxisKind::Linear) return linearTicks(lo, hi, target);
+    if (kind == AxisKind::Log2) {
+        const double span = std::max(1.0, std::ceil((hi - lo) / target));
+        std::vector<double> ticks;
+        for (double t = std::ceil(lo / span) * span; t <= hi + 1e-9; t += span) ticks.push_back(t);
+        return ticks;
+    }
+    // SignedLog2: distances 0, 1, 4, 16, ... (powers of four), on both sides of zero.
+    std::vector<double> ticks;
+    for (double d : {0.0, 1.0, 4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0, 65536.0, 262144.0}) {
+        for (double m : {signedLog2(d), signedLog2(-d)}) {
+            if (m >= lo - 1e-9 && m <= hi + 1e-9) ticks.push_back(m);
+        }
+    }
+    std::sort(ticks.begin(), ticks.end());
+    ticks.erase(std::unique(ticks.begin(), ticks.end()), ticks.end());
+    return ticks;
+}
+
+}  // namespace
+
+ImU32 headColor(int head, int heads, float alpha) {
+    const double t = heads > 1 ? static_cast<double>(head) / (heads - 1) : 0.5;
+    // Magma's bright end would vanish against the dark background; stay inside [0.15, 0.95].
+    const Rgba c = colormapColor(Colormap::Viridis, 0.15 + 0.8 * t);
+    return IM_COL32(c.r, c.g, c.b, static_cast<int>(alpha * 255.0f));
+}
+
+PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
+    m_draw = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(size);
+    m_min = ImVec2(origin.x + kLeftMargin, origin.y + kTopMargin);
+    m_max = ImVec2(origin.x + size.x - kRightMargin, origin.y + size.y - kBottomMargin);
+    m_hovered = ImGui::IsItemHovered() && ImGui::IsMouseHoveringRect(m_min, m_max);
+
+    m_x0 = mapValue(axes.xKind, axes.xMin);
+    m_x1 = mapValue(axes.xKind, axes.xMax);
+    m_y0 = mapValue(axes.yKind, axes.yMin);
+    m_y1 = mapValue(axes.yKind, axes.yMax);
+    if (!(m_x1 > m_x0)) m_x1 = m_x0 + 1.0;
+    if (!(m_y1 > m_y0)) {
+        m_y0 -= 0.5;
+        m_y1 = m_y0 + 1.0;
+    }
+    // A little headroom so extreme points are not drawn on the frame.
+    const double pad = (m_y1 - m_y0) * 0.04;
+    m_y0 -= pad;
+    m_y1 += pad;
+
+    const ImU32 frame = ImGui::GetColorU32(ImGuiCol_Border);
+    const ImU32 grid = IM_COL32(255, 255, 255, 22);
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    m_draw->AddRectFilled(m_min, m_max, IM_COL32(18, 18, 22, 255));
+    m_draw->AddText(ImVec2(origin.x + 4.0f, origin.y + 1.0f), text, axes.title);
+
+    const float line = ImGui::GetTextLineHeight();
+    for (double t : axisTicks(axes.xKind, m_x0, m_x1, 5)) {
+        const float x = static_cast<float>(m_min.x + (t - m_x0) / (m_x1 - m_x0) * (m_max.x - m_min.x));
+        m_draw->AddLine(ImVec2(x, m_min.y), ImVec2(x, m_max.y), grid);
+        const std::string label = tickLabel(axes.xKind, t);
+        const float w = ImGui::CalcTextSize(label.c_str()).x;
+        m_draw->AddText(ImVec2(std::clamp(x - w * 0.5f, m_min.x - 20.0f, m_max.x - w), m_max.y + 2.0f), dim,
+                        label.c_str());
+    }
+    for (double t : axisTicks(axes.yKind, m_y0, m_y1, 4)) {
+        const float y = static_cast<float>(m_max.y - (t - m_y0) / (m_y1 - m_y0) * (m_max.y - m_min.y));
+        m_draw->AddLine(ImVec2(m_min.x, y), ImVec2(m_max.x, y), grid);
+        const std::string label = tickLabel(axes.yKind, t);
+        const float w = ImGui::CalcTextSize(label.c_str()).x;
+        m_draw->AddText(ImVec2(m_min.x - w - 4.0f, y - line * 0.5f), dim, label.c_str());
+    }
+    m_draw->AddRect(m_min, m_max, frame);
+    const float xw = ImGui::CalcTextSize(axes.xLabel).x;
+    m_draw->AddText(ImVec2(m_max.x - xw, m_max.y + line + 2.0f), dim, axes.xLabel);
+    const float yw = ImGui::CalcTextSize(axes.yLabel).x;
+    m_draw->AddText(ImVec2(m_max.x - yw, origin.y + 1.0f), dim, axes.yLabel);
+}
+
+double PlotCanvas::mapX(double x) const { return mapValue(m_axes.xKind, x); }
+double PlotCanvas::mapY(double y) const { return mapValue(m_axes.yKind, y); }
+
+ImVec2 PlotCanvas::toScreen(double x, double y) const {
+    const double fx = (mapX(x) - m_x0) / (m_x1 - m_x0);
+    double fy = (mapY(y) - m_y0) / (m_y1 - m_y0);
+    fy = std::clamp(fy, -0.02, 1.02);  // a -inf bias (masked) stays at the bottom edge
+    return ImVec2(static_cast<float>(m_min.x + fx * (m_max.x - m_min.x)),
+                  static_cast<float>(m_max.y - fy * (m_max.y - m_min.y)));
+}
+
+double PlotCanvas::mouseX() const {
+    const double f = (ImGui::GetIO().MousePos.x - m_min.x) / (m_max.x - m_min.x);
+    const double mapped = m_x0 + f * (m_x1 - m_x0);
+    switch (m_axes.xKind) {
+        case AxisKind::Linear: return mapped;
+        case AxisKind::Log2: return std::exp2(mapped);
+        case AxisKind::SignedLog2: return mapped < 0 ? -(std::exp2(-mapped) - 1.0) : std::exp2(mapped) - 1.0;
+    }
+    return mapped;
+}
+
+void PlotCanvas::drawSeries(const Series& series, ImU32 color, float thickness) const {
+    m_points.clear();
+    const std::size_t n = std::min(series.x.size(), series.y.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(series.x[i]) || std::isnan(series.y[i])) continue;
+        m_points.push_back(toScreen(series.x[i], series.y[i]));
+    }
+    if (m_points.size() == 1) m_draw->AddCircleFilled(m_points[0], thickness + 1.0f, color);
+    if (m_points.size() < 2) return;
+    m_draw->PushClipRect(m_min, m_max, true);
+    m_draw->AddPolyline(m_points.data(), static_cast<int>(m_points.size()), color, 0, thickness);
+    m_draw->PopClipRect();
+}
+
+void PlotCanvas::drawPoints(const Series& series, ImU32 color, float radius) const {
+    const std::size_t n = std::min(series.x.size(), series.y.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(series.x[i]) || !std::isfinite(series.y[i])) continue;
+        m_draw->AddCircleFilled(toScreen(series.x[i], series.y[i]), radius, color, 8);
+    }
+}
+
+}  // namespace alibi::imgui

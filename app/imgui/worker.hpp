@@ -1,0 +1,43 @@
+// LatestWorker: one background thread that runs the most recent job submitted to it.
+//
+// Submitting while a job is queued replaces the queued job; submitting while a job runs raises
+// that job's cancel flag, so a fast-moving slider never builds a backlog: the worker is always
+// busy with the newest parameters, and the last finished result stays on screen meanwhile.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace alibi::imgui {
+
+class LatestWorker {
+public:
+    using Job = std::function<void(const std::atomic<bool>& cancelled)>;
+
+    LatestWorker();
+    ~LatestWorker();
+    LatestWorker(const LatestWorker&) = delete;
+    LatestWorker& operator=(const LatestWorker&) = delete;
+
+    // Queues `job`, dropping any job still waiting and cancelling the running one.
+    void submit(Job job);
+    // True when nothing is queued or running.
+    [[nodiscard]] bool idle() const;
+
+private:
+    void run();
+
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    Job m_pending;
+    std::shared_ptr<std::atomic<bool>> m_runningCancel;  // flag of the job being run, if any
+    bool m_running = false;
+    bool m_stop = false;
+    std::thread m_thread;  // last member: starts after the others are constructed
+};
+
+}  // namespace alibi::imgui
