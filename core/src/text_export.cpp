@@ -294,15 +294,17 @@ Result<void> checkFinite(const Shape& shape, DType dtype, std::uint64_t first, s
         const char* what = std::isnan(v) ? "NaN" : (v < 0 ? "-inf" : "inf");
         std::string cause;
         if (std::isnan(v))
-            cause = "NaN usually comes from a fully masked softmax row or a NaN input";
+            cause = "NaN usually comes from a NaN input or an invalid operation upstream";
+        else if (v > 0)
+            cause = "It comes from a value beyond the dtype's range; export a wider dtype (f32 or f64)";
         else if (dtype == DType::F16)
-            cause = "in f16 a -inf comes from `--mask -inf` or from -1e9 overflowing f16 (whose largest value is "
-                    "65504); `--mask min` stores f16's lowest finite value instead";
+            cause = "In f16 the mask -1e9 overflows to -inf (f16's largest value is 65504), as `--mask -inf` does; use "
+                    "`--mask min` (f16's lowest finite value)";
         else
-            cause = "a -inf comes from `--mask -inf`; use `--mask -1e9` (or `--mask min`) for a finite mask";
+            cause = "It comes from `--mask -inf`; use `--mask -1e9` (or `--mask min`) for a finite mask";
         return fail(ErrorCode::BadInput,
                     fmt::format("cannot write {} as JSON: the tensor holds {} at index {}, and JSON has no infinity or "
-                                "NaN ({}). Or pass --allow-nonfinite to write -Infinity/Infinity/NaN as Python's json "
+                                "NaN. {}, or pass --allow-nonfinite to write -Infinity/Infinity/NaN as Python's json "
                                 "module does",
                                 path == "-" ? std::string("standard output") : path, what,
                                 multiIndex(shape, first + k), cause));
