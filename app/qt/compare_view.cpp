@@ -1,0 +1,194 @@
+// Compare view and the ImagePanel it shares with the diagnose view.
+#include "compare_view.hpp"
+
+#include "view_util.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace alibi::qt {
+
+// ---------------------------------------------------------------------------
+// ImagePanel
+
+ImagePanel::ImagePanel(QWidget* parent) : QWidget(parent) { setMinimumSize(240, 180); }
+
+void ImagePanel::setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map, double lo,
+                          double hi, const QString& barLabel) {
+    m_image = toQImage(image);
+    m_bar = toQImage(renderColorBar(map, 16, 256, true));
+    m_tiles = tiles;
+    m_lo = lo;
+    m_hi = hi;
+    m_barLabel = barLabel;
+    m_message.clear();
+    update();
+}
+
+void ImagePanel::setMessage(const QString& message) {
+    m_message = message;
+    update();
+}
+
+void ImagePanel::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    if (!m_message.isEmpty() || m_image.isNull()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect().adjusted(24, 24, -24, -24), Qt::AlignCenter | Qt::TextWordWrap,
+                   m_message.isEmpty() ? QString("Nothing to show yet") : m_message);
+        return;
+    }
+    const QRect area = rect().adjusted(8, 8, -110, -8);
+    QSizeF size = QSizeF(m_image.size()).scaled(area.size(), Qt::KeepAspectRatio);
+    const QRectF target(area.x(), area.y(), size.width(), size.height());
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    p.drawImage(target, m_image);
+    const double sx = target.width() / m_image.width(), sy = target.height() / m_image.height();
+    QFont f = font();
+    f.setPointSizeF(font().pointSizeF() * 0.9);
+    p.setFont(f);
+    const QFontMetrics fm(f);
+    for (const HeatmapTile& t : m_tiles) {
+        const QRectF tr(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
+        if (tr.width() < 24 || tr.height() < 16) continue;
+        const QString label = QString("h%1").arg(t.head);
+        const QRectF box(tr.x() + 3, tr.y() + 3, fm.horizontalAdvance(label) + 8, fm.height() + 2);
+        p.fillRect(box, QColor(0, 0, 0, 150));
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, label);
+    }
+    p.setFont(font());
+    const QRect bar(static_cast<int>(target.right()) + 20, area.y() + 24, 16, std::max(40, static_cast<int>(target.height()) - 48));
+    p.drawImage(bar, m_bar);
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawRect(bar.adjusted(0, 0, -1, -1));
+    p.drawText(QRect(bar.x() - 6, area.y(), 110, 18), Qt::AlignLeft, m_barLabel);
+    p.drawText(QRect(bar.right() + 6, bar.top() - 8, 80, 16), Qt::AlignLeft | Qt::AlignVCenter, valueText(m_hi));
+    p.drawText(QRect(bar.right() + 6, bar.center().y() - 8, 80, 16), Qt::AlignLeft | Qt::AlignVCenter, valueText(0.5 * (m_lo + m_hi)));
+    p.drawText(QRect(bar.right() + 6, bar.bottom() - 8, 80, 16), Qt::AlignLeft | Qt::AlignVCenter, valueText(m_lo));
+}
+
+// ---------------------------------------------------------------------------
+// CompareView
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    auto* form = new QFormLayout;
+    m_scheme = new QComboBox(this);
+    m_scheme->addItem("same as A", -1);
+    for (SlopeScheme s : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear})
+        m_scheme->addItem(QString::fromUtf8(schemeName(s).data()), static_cast<int>(s));
+    m_maxBias = new QDoubleSpinBox(this);
+    m_maxBias->setRange(-1, 64);
+    m_maxBias->setDecimals(2);
+    m_maxBias->setSingleStep(0.5);
+    m_maxBias->setSpecialValueText("same as A");
+    m_maxBias->setValue(-1);
+    m_dtype = new QComboBox(this);
+    m_dtype->addItem("same as A", -1);
+    for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16})
+        m_dtype->addItem(QString::fromUtf8(dtypeName(d).data()), static_cast<int>(d));
+    m_mode = new QComboBox(this);
+    m_mode->addItem("same as A", -1);
+    for (BiasMode m : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
+        m_mode->addItem(QString::fromUtf8(modeName(m).data()), static_cast<int>(m));
+    m_mask = new QComboBox(this);
+    m_mask->addItems({"same as A", "-1e9", "-inf", "min", "-10000"});
+    form->addRow("Slope scheme", m_scheme);
+    form->addRow("max_bias B", m_maxBias);
+    form->addRow("dtype", m_dtype);
+    form->addRow("mode", m_mode);
+    form->addRow("mask value", m_mask);
+    auto* box = new QGroupBox("B = A with …", this);
+    box->setLayout(form);
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setMinimumWidth(260);
+    auto* hint = new QLabel("Try: H = 12, press vs geometric (the non-power-of-two heads differ), or f32 vs f16/bf16 "
+                            "at long T with bloom mode (+m·j loses precision).",
+                            this);
+    hint->setWordWrap(true);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    auto* left = new QVBoxLayout;
+    left->addWidget(box);
+    left->addWidget(m_summary);
+    left->addWidget(hint);
+    left->addStretch(1);
+    m_image = new ImagePanel(this);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addLayout(left, 0);
+    layout->addWidget(m_image, 1);
+    setSpec(CompareSpec{});
+
+    auto changed = [this] { emit specChanged(spec()); };
+    connect(m_scheme, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_dtype, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_mask, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_maxBias, &QDoubleSpinBox::valueChanged, this, changed);
+}
+
+void CompareView::setSpec(const CompareSpec& spec) {
+    QSignalBlocker a(m_scheme), b(m_dtype), c(m_mode), d(m_mask), e(m_maxBias);
+    m_scheme->setCurrentIndex(std::max(0, m_scheme->findData(spec.scheme ? static_cast<int>(*spec.scheme) : -1)));
+    m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(spec.dtype ? static_cast<int>(*spec.dtype) : -1)));
+    m_mode->setCurrentIndex(std::max(0, m_mode->findData(spec.mode ? static_cast<int>(*spec.mode) : -1)));
+    m_mask->setCurrentIndex(spec.mask ? std::max(0, m_mask->findText(QString::fromStdString(maskName(*spec.mask)))) : 0);
+    m_maxBias->setValue(spec.maxBias ? *spec.maxBias : -1);
+}
+
+CompareSpec CompareView::spec() const {
+    CompareSpec s;
+    s.scheme.reset();
+    if (int v = m_scheme->currentData().toInt(); v >= 0) s.scheme = static_cast<SlopeScheme>(v);
+    if (int v = m_dtype->currentData().toInt(); v >= 0) s.dtype = static_cast<DType>(v);
+    if (int v = m_mode->currentData().toInt(); v >= 0) s.mode = static_cast<BiasMode>(v);
+    if (m_mask->currentIndex() > 0) s.mask = parseMask(m_mask->currentText().toStdString());
+    if (m_maxBias->value() >= 0) s.maxBias = m_maxBias->value();
+    return s;
+}
+
+QString CompareView::summary() const { return m_summary->text(); }
+
+void CompareView::setSnapshot(const SnapshotPtr& s) {
+    if (!s || !s->compare) return;
+    const CompareSnapshot& c = *s->compare;
+    if (!c.error.isEmpty()) {
+        m_summary->setText("<span style='color:#d33'>" + c.error.toHtmlEscaped() + "</span>");
+        m_image->setMessage(c.error);
+        return;
+    }
+    const bool same = c.maxAbsDifference == 0;
+    QString text = QString("<b>max |A − B| = %1</b>").arg(valueText(c.maxAbsDifference));
+    if (!same)
+        text += QString("<br>at head %1, query %2, key %3:<br>A = %4, B = %5")
+                    .arg(c.maxHead)
+                    .arg(c.maxQuery)
+                    .arg(c.maxKey)
+                    .arg(valueText(c.maxA))
+                    .arg(valueText(c.maxB));
+    else
+        text += "<br>A and B are identical for these parameters.";
+    const auto& b = c.sessionB.attention.bias;
+    text += QString("<br><br>B: %1 slopes, B = %2, %3, %4 mode, mask %5")
+                .arg(QString::fromUtf8(schemeName(b.slopes.scheme).data()))
+                .arg(b.slopes.maxBias)
+                .arg(QString::fromUtf8(dtypeName(b.dtype).data()))
+                .arg(QString::fromUtf8(modeName(b.mode).data()))
+                .arg(QString::fromStdString(maskName(b.mask)));
+    m_summary->setText(text);
+    const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
+    m_image->setImage(c.image, c.tiles, Colormap::Diverging, -range, range, "A − B");
+}
+
+}  // namespace alibi::qt

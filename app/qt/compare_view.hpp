@@ -1,0 +1,60 @@
+// Compare: parameter set B (the current set A with some parameters replaced) against A, the
+// difference A − B per head with the diverging colour map, and the largest absolute difference.
+#pragma once
+
+#include "model/snapshot.hpp"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+
+namespace alibi::qt {
+
+class ImagePanel;
+
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget* parent = nullptr);
+    void setSnapshot(const SnapshotPtr& snapshot);
+    void setSpec(const CompareSpec& spec);
+    [[nodiscard]] CompareSpec spec() const;
+    [[nodiscard]] QString summary() const;
+
+signals:
+    void specChanged(const alibi::qt::CompareSpec& spec);
+
+private:
+    QComboBox* m_scheme;
+    QComboBox* m_dtype;
+    QComboBox* m_mode;
+    QComboBox* m_mask;
+    QDoubleSpinBox* m_maxBias;
+    QLabel* m_summary;
+    ImagePanel* m_image;
+};
+
+// A core image drawn to fit, with head labels and a colour bar for [lo, hi].
+class ImagePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ImagePanel(QWidget* parent = nullptr);
+    void setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map, double lo, double hi,
+                  const QString& barLabel);
+    void setMessage(const QString& message);
+    [[nodiscard]] QSize sizeHint() const override { return {700, 500}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    QImage m_image;
+    QImage m_bar;
+    std::vector<HeatmapTile> m_tiles;
+    double m_lo = 0, m_hi = 1;
+    QString m_barLabel, m_message;
+};
+
+}  // namespace alibi::qt

@@ -1,0 +1,64 @@
+// Curves view: four plots over the core's series.
+#include "curves_view.hpp"
+
+#include "view_util.hpp"
+
+#include <QGridLayout>
+
+namespace alibi::qt {
+
+CurvesView::CurvesView(QWidget* parent) : QWidget(parent) {
+    m_slopes = new PlotWidget(this);
+    m_slopes->setTitle("Slope per head (log2 axis)");
+    m_slopes->setAxisLabels("head h", "slope m");
+    m_slopes->setLogY2(true);
+    m_slopes->setStyle(PlotWidget::Style::Bars);
+    m_slopes->setLegendLimit(0);
+    m_schemes = new PlotWidget(this);
+    m_schemes->setTitle("Scheme comparison for the same H and B");
+    m_schemes->setAxisLabels("head h", "slope m");
+    m_schemes->setLogY2(true);
+    m_schemes->setStyle(PlotWidget::Style::LinesAndMarkers);
+    m_schemes->setCategorical(true);
+    m_bias = new PlotWidget(this);
+    m_bias->setTitle("Bias vs distance, every head");
+    m_bias->setAxisLabels("distance i − j", "bias");
+    m_attention = new PlotWidget(this);
+    m_attention->setTitle("Attention vs distance at the query row");
+    m_attention->setAxisLabels("distance i − j", "probability");
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(8, 8, 8, 8);
+    grid->setSpacing(10);
+    grid->addWidget(m_slopes, 0, 0);
+    grid->addWidget(m_schemes, 0, 1);
+    grid->addWidget(m_bias, 1, 0);
+    grid->addWidget(m_attention, 1, 1);
+    for (PlotWidget* plot : {m_slopes, m_bias, m_attention})
+        connect(plot, &PlotWidget::seriesHovered, this, &CurvesView::headHovered);
+}
+
+void CurvesView::setSnapshot(const SnapshotPtr& s) {
+    if (!s) return;
+    // One bar per head, each its own series, so a head's index is its series index everywhere.
+    std::vector<Series> perHead;
+    for (const Series& ser : s->slopeCurves)
+        for (std::size_t n = 0; n < ser.x.size() && n < ser.y.size(); ++n)
+            perHead.push_back(Series{"head " + std::to_string(perHead.size()) + " (m = " +
+                                         slopeText(ser.y[n]).toStdString() + ")",
+                                     {ser.x[n]},
+                                     {ser.y[n]}});
+    m_slopes->setSeries(std::move(perHead));
+    m_schemes->setSeries(s->schemeCurves);
+    m_bias->setSeries(s->biasCurves);
+    m_attention->setSeries(s->attentionCurves);
+    m_attention->setTitle(QString("Attention vs distance at query row %1").arg(s->queryRow));
+    m_attention->setNote(s->grid->session.attention.content.kind == ContentKind::Zero
+                             ? "content: zero (the bias alone shapes attention)"
+                             : QString());
+}
+
+void CurvesView::setHighlightedHead(int head) {
+    for (PlotWidget* plot : {m_slopes, m_bias, m_attention}) plot->setHighlight(head);
+}
+
+}  // namespace alibi::qt

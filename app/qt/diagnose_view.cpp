@@ -1,0 +1,172 @@
+// Diagnose view: text and error heatmap of a DiagnosisReport.
+#include "diagnose_view.hpp"
+
+#include "compare_view.hpp"
+#include "view_util.hpp"
+
+#include <alibi/bias.hpp>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+
+namespace alibi::qt {
+
+namespace {
+constexpr QSize kErrorPixels{900, 600};
+
+QString html(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+}  // namespace
+
+QStringList buggyExampleCodes() { return {kSlopeOffByOne, kSignFlipped, kScaledBySqrtDk, kNaiveSlopesNonPow2}; }
+
+Result<Tensor> buggyExample(const QString& code) {
+    BiasParams p;
+    p.slopes.heads = 8;
+    p.queries = 16;
+    if (code == kSlopeOffByOne) {
+        // 2^(-8h/H) instead of 2^(-8(h+1)/H): head 0 gets slope 1.
+        p.slopes.scheme = SlopeScheme::Custom;
+        for (int h = 0; h < p.slopes.heads; ++h) p.slopes.custom.push_back(std::exp2(-8.0 * h / p.slopes.heads));
+        return buildBias(p);
+    }
+    if (code == kNaiveSlopesNonPow2) {
+        p.slopes.heads = 12;
+        p.slopes.scheme = SlopeScheme::Geometric;
+        return buildBias(p);
+    }
+    auto t = buildBias(p);
+    if (!t) return t;
+    for (std::uint64_t n = 0; n < t->size(); ++n) {
+        const double v = t->at(n);
+        if (v <= -1e8) continue;  // keep the mask
+        if (code == kSignFlipped) t->set(n, -v);
+        else if (code == kScaledBySqrtDk) t->set(n, v / 8.0);
+    }
+    return t;
+}
+
+DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
+    auto* open = new QPushButton("Open tensor…", this);
+    open->setToolTip("Open a .npy or .safetensors bias tensor (Ctrl+D), or drop one on the window");
+    auto* examples = new QComboBox(this);
+    examples->addItem("Load an example with a known bug…");
+    for (const QString& code : buggyExampleCodes()) examples->addItem(code);
+    m_status = new QLabel("Open a .npy or .safetensors file of your model's ALiBi bias, or drop it here.", this);
+    m_status->setWordWrap(true);
+    auto* top = new QHBoxLayout;
+    top->addWidget(open);
+    top->addWidget(examples);
+    top->addWidget(m_status, 1);
+    connect(open, &QPushButton::clicked, this, &DiagnoseView::openRequested);
+    connect(examples, &QComboBox::activated, this, [this, examples](int index) {
+        if (index > 0) openExample(examples->itemText(index));
+        examples->setCurrentIndex(0);
+    });
+
+    m_text = new QTextBrowser(this);
+    m_text->setOpenExternalLinks(false);
+    m_text->setMinimumWidth(320);
+    m_image = new ImagePanel(this);
+    m_image->setMessage("The error against the best match appears here.");
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_text);
+    split->addWidget(m_image);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+    connect(&m_watcher, &QFutureWatcher<Result<DiagnosisReport>>::finished, this,
+            [this] { show(m_watcher.result()); });
+}
+
+DiagnoseView::~DiagnoseView() { m_watcher.waitForFinished(); }
+
+QString DiagnoseView::summaryText() const { return m_text->toPlainText(); }
+
+void DiagnoseView::start(std::function<Result<DiagnosisReport>()> job) {
+    if (m_watcher.isRunning()) m_watcher.waitForFinished();
+    m_status->setText("Diagnosing…");
+    m_watcher.setFuture(QtConcurrent::run(std::move(job)));
+}
+
+void DiagnoseView::openFile(const QString& path) {
+    start([path] { return diagnoseFile(path, kErrorPixels); });
+}
+
+void DiagnoseView::openExample(const QString& code) {
+    start([code]() -> Result<DiagnosisReport> {
+        auto tensor = buggyExample(code);
+        if (!tensor) return std::unexpected(tensor.error());
+        return diagnoseTensor(*tensor, "example: " + code, kErrorPixels);
+    });
+}
+
+void DiagnoseView::show(const Result<DiagnosisReport>& report) {
+    m_codes.clear();
+    if (!report) {
+        const QString message = QString::fromStdString(report.error().message);
+        m_status->setText("<span style='color:#d33'>" + message.toHtmlEscaped() + "</span>");
+        emit failed(message);
+        return;
+    }
+    const Diagnosis& d = report->diagnosis;
+    m_status->setText(QString("<b>%1</b> · shape %2 · %3")
+                          .arg(report->source.toHtmlEscaped(), QString::fromStdString(shapeString(report->shape)),
+                               QString::fromUtf8(dtypeName(report->dtype).data())));
+    QString text = "<h3>Diagnosis</h3><p>" + html(d.summary) + "</p>";
+    text += QString("<p>Read as layout <b>%1</b>: %2 heads × %3 queries × %4 keys.</p>")
+                .arg(QString::fromUtf8(layoutName(d.layout).data()))
+                .arg(d.heads)
+                .arg(d.queries)
+                .arg(d.keys);
+    if (d.match)
+        text += QString("<p style='color:#2a2'><b>Reproduced by:</b> %1 slopes, max_bias %2, %3 mode, mask %4.</p>")
+                    .arg(QString::fromUtf8(schemeName(d.match->scheme).data()))
+                    .arg(d.match->maxBias)
+                    .arg(QString::fromUtf8(modeName(d.match->mode).data()))
+                    .arg(html(maskName(d.match->mask)));
+    else
+        text += "<p style='color:#d33'><b>No standard parameter set reproduces this tensor.</b></p>";
+    if (!d.findings.empty()) {
+        text += "<h3>Findings</h3><ul>";
+        for (const Finding& f : d.findings) {
+            m_codes << QString::fromStdString(f.code);
+            text += "<li><b>" + html(f.code) + "</b>: " + html(f.message) + "</li>";
+        }
+        text += "</ul>";
+    } else {
+        text += "<p>No known bug found.</p>";
+    }
+    if (!d.inferredSlopes.empty()) {
+        text += "<h3>Slopes read off the tensor</h3><p>";
+        for (std::size_t h = 0; h < d.inferredSlopes.size(); ++h)
+            text += QString("h%1: %2%3").arg(h).arg(slopeText(d.inferredSlopes[h])).arg(h + 1 < d.inferredSlopes.size() ? ", " : "");
+        text += "</p>";
+    }
+    text += QString("<p>Max |error| against the best candidate: %1</p>").arg(valueText(d.maxAbsError));
+    if (d.firstMismatchIndex) {
+        QStringList idx;
+        for (auto v : *d.firstMismatchIndex) idx << QString::number(v);
+        text += QString("<p>First mismatch at (%1): actual %2, expected %3.</p>")
+                    .arg(idx.join(", "), valueText(d.firstMismatchActual), valueText(d.firstMismatchExpected));
+    }
+    m_text->setHtml(text);
+    if (report->errorImage.width > 0)
+        m_image->setImage(report->errorImage, report->tiles, Colormap::Magma, 0,
+                          report->errorMax > 0 ? report->errorMax : 1.0, "|error|");
+    else
+        m_image->setMessage("No error heatmap: nothing comparable was found.");
+    emit diagnosed(m_codes);
+}
+
+}  // namespace alibi::qt

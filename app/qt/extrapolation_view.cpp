@@ -1,0 +1,114 @@
+// Extrapolation view over ExtrapolationSnapshot.
+#include "extrapolation_view.hpp"
+
+#include "compare_view.hpp"
+#include "plot_widget.hpp"
+#include "view_util.hpp"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace alibi::qt {
+
+ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
+    m_length = new QSpinBox(this);
+    m_length->setRange(0, 65536);
+    m_length->setSpecialValueText("same as T");
+    m_length->setToolTip("Training length L; the curves grow T from L to 16 L");
+    m_head = new QSpinBox(this);
+    m_head->setRange(0, 0);
+    m_caption = new QLabel(this);
+    m_caption->setWordWrap(true);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel("Training length L", this));
+    top->addWidget(m_length);
+    top->addSpacing(12);
+    top->addWidget(new QLabel("Head", this));
+    top->addWidget(m_head);
+    top->addSpacing(12);
+    top->addWidget(m_caption, 1);
+    connect(m_length, &QSpinBox::valueChanged, this, [this](int v) { emit trainLengthChanged(v); });
+    connect(m_head, &QSpinBox::valueChanged, this, &ExtrapolationView::headChosen);
+
+    m_headImage = new ImagePanel(this);
+    m_headImage->setMinimumWidth(300);
+    m_plot = new PlotWidget(this);
+    m_plot->setAxisLabels("distance i − j (log2)", "probability");
+    m_plot->setLogX2(true);
+    m_plot->setCategorical(true);
+    m_table = new QTableWidget(this);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->setDefaultSectionSize(22);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+
+    auto* upper = new QSplitter(Qt::Horizontal, this);
+    upper->addWidget(m_headImage);
+    upper->addWidget(m_plot);
+    upper->setStretchFactor(0, 2);
+    upper->setStretchFactor(1, 3);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(upper);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+}
+
+void ExtrapolationView::setTrainLength(std::int64_t length) {
+    QSignalBlocker block(m_length);
+    m_length->setValue(static_cast<int>(length));
+}
+
+void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
+    if (!s || !s->extrapolation) return;
+    const ExtrapolationSnapshot& e = *s->extrapolation;
+    {
+        QSignalBlocker block(m_head);
+        m_head->setRange(0, s->grid->session.attention.bias.slopes.heads - 1);
+        m_head->setValue(e.head);
+    }
+    setTrainLength(s->grid->session.trainLength);
+    if (!e.error.isEmpty()) m_caption->setText("<span style='color:#d33'>" + e.error.toHtmlEscaped() + "</span>");
+    else
+        m_caption->setText(QString("Last query row at each length. The bias keeps far keys down, so the head looks at "
+                                   "T = 16 L much as it did at T = L: little mass moves beyond distance L = %1.")
+                               .arg(e.trainLength));
+    m_plot->setTitle(QString("Head %1: attention vs distance as T grows").arg(e.head));
+    m_plot->setSeries(e.curves);
+    const auto& image = e.headAtL.image;
+    std::vector<HeatmapTile> tiles;
+    m_headImage->setImage(image, tiles, s->grid->session.colormap, e.headAtL.lo, e.headAtL.hi,
+                          QString("head %1, T = L").arg(e.head));
+
+    m_table->clear();
+    m_table->setRowCount(static_cast<int>(e.massBeyond.size()));
+    m_table->setColumnCount(static_cast<int>(e.lengths.size()) + 1);
+    QStringList headers{"slope m"};
+    for (std::int64_t t : e.lengths) headers << QString("mass beyond L at T = %1").arg(t);
+    m_table->setHorizontalHeaderLabels(headers);
+    QStringList rows;
+    for (std::size_t h = 0; h < e.massBeyond.size(); ++h) {
+        rows << QString("head %1").arg(h);
+        m_table->setItem(static_cast<int>(h), 0, new QTableWidgetItem(slopeText(s->grid->slopes[h])));
+        for (std::size_t n = 0; n < e.massBeyond[h].size(); ++n) {
+            const double mass = e.massBeyond[h][n];
+            auto* item = new QTableWidgetItem(QString::number(mass * 100, 'f', 2) + " %");
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            QColor bg = toQColor(colormapColor(Colormap::Magma, 0.25 + 0.7 * std::min(1.0, mass)));
+            bg.setAlpha(110);
+            item->setBackground(bg);
+            m_table->setItem(static_cast<int>(h), static_cast<int>(n) + 1, item);
+        }
+    }
+    m_table->setVerticalHeaderLabels(rows);
+}
+
+}  // namespace alibi::qt

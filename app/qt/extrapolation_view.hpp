@@ -1,0 +1,40 @@
+// Extrapolation: why ALiBi "trains short, tests long". For a training length L, the selected
+// head's attention vs distance as T grows from L to 16 L, the head at T = L beside it, and for
+// every head the attention mass beyond distance L at each length.
+#pragma once
+
+#include "model/snapshot.hpp"
+
+#include <QWidget>
+
+class QLabel;
+class QSpinBox;
+class QTableWidget;
+
+namespace alibi::qt {
+
+class ImagePanel;
+class PlotWidget;
+
+class ExtrapolationView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExtrapolationView(QWidget* parent = nullptr);
+    void setSnapshot(const SnapshotPtr& snapshot);
+    void setTrainLength(std::int64_t length);
+    [[nodiscard]] QTableWidget* table() const { return m_table; }
+
+signals:
+    void trainLengthChanged(std::int64_t length);
+    void headChosen(int head);
+
+private:
+    QSpinBox* m_length;
+    QSpinBox* m_head;
+    QLabel* m_caption;
+    ImagePanel* m_headImage;
+    PlotWidget* m_plot;
+    QTableWidget* m_table;
+};
+
+}  // namespace alibi::qt

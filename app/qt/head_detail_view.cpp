@@ -1,0 +1,198 @@
+// Head detail view: zoom and pan over a one-pixel-per-cell image drawn without smoothing.
+#include "head_detail_view.hpp"
+
+#include "view_util.hpp"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace alibi::qt {
+
+namespace {
+constexpr int kLeft = 64, kTop = 64, kRight = 24, kBottom = 24;
+}
+
+HeadDetailView::HeadDetailView(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setMinimumSize(320, 240);
+    setCursor(Qt::OpenHandCursor);
+}
+
+QRectF HeadDetailView::area() const {
+    return QRectF(kLeft, kTop, std::max(10, width() - kLeft - kRight), std::max(10, height() - kTop - kBottom));
+}
+
+void HeadDetailView::fit() {
+    if (m_queries <= 0 || m_keys <= 0) return;
+    const QRectF a = area();
+    m_cell = std::min(a.width() / static_cast<double>(m_keys), a.height() / static_cast<double>(m_queries));
+    m_origin = QPointF(a.x() + (a.width() - m_cell * m_keys) / 2, a.y());
+    m_fitted = true;
+}
+
+void HeadDetailView::resetView() {
+    fit();
+    update();
+}
+
+void HeadDetailView::resizeEvent(QResizeEvent*) {
+    if (m_fitted) fit();
+}
+
+void HeadDetailView::setSnapshot(SnapshotPtr snapshot) {
+    m_snapshot = std::move(snapshot);
+    if (!m_snapshot) return;
+    const auto& bias = m_snapshot->grid->session.attention.bias;
+    const bool reshaped = bias.queries != m_queries || bias.keyCount() != m_keys;
+    m_queries = bias.queries;
+    m_keys = bias.keyCount();
+    m_image = toQImage(m_snapshot->detail.image);
+    if (reshaped || m_fitted) fit();
+    update();
+}
+
+void HeadDetailView::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0) return;
+    const double factor = std::pow(1.25, steps);
+    const double next = std::clamp(m_cell * factor, 1e-3, 400.0);
+    const QPointF at = event->position();
+    m_origin = at - (at - m_origin) * (next / m_cell);
+    m_cell = next;
+    m_fitted = false;
+    update();
+}
+
+void HeadDetailView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    m_dragging = true;
+    m_dragStart = event->position();
+    setCursor(Qt::ClosedHandCursor);
+}
+
+void HeadDetailView::mouseReleaseEvent(QMouseEvent*) {
+    m_dragging = false;
+    setCursor(Qt::OpenHandCursor);
+}
+
+void HeadDetailView::mouseDoubleClickEvent(QMouseEvent*) { resetView(); }
+
+void HeadDetailView::mouseMoveEvent(QMouseEvent* event) {
+    if (m_dragging) {
+        m_origin += event->position() - m_dragStart;
+        m_dragStart = event->position();
+        m_fitted = false;
+        update();
+        return;
+    }
+    if (!m_snapshot) return;
+    const QPointF rel = (event->position() - m_origin) / m_cell;
+    const auto j = static_cast<std::int64_t>(std::floor(rel.x()));
+    const auto i = static_cast<std::int64_t>(std::floor(rel.y()));
+    if (i < 0 || j < 0 || i >= m_queries || j >= m_keys) {
+        emit cellHovered({});
+        return;
+    }
+    emit cellHovered(cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, false));
+    setToolTip(cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, true));
+}
+
+void HeadDetailView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    if (!m_snapshot || m_image.isNull()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, "Computing…");
+        return;
+    }
+    if (!m_fitted && m_cell <= 0) fit();
+    const Session& s = m_snapshot->grid->session;
+    const int head = m_snapshot->head;
+    const double m = m_snapshot->grid->slopes[static_cast<std::size_t>(head)];
+
+    QFont title = font();
+    title.setBold(true);
+    title.setPointSizeF(font().pointSizeF() * 1.1);
+    p.setFont(title);
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawText(QRect(12, 8, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
+               QString("Head %1 · slope m = %2 · half-life %3 keys  —  wheel to zoom, drag to pan, double-click to fit")
+                   .arg(head)
+                   .arg(slopeText(m))
+                   .arg(std::log(2.0) / m, 0, 'g', 4));
+    p.setFont(font());
+
+    const QRectF a = area();
+    const QRectF target(m_origin, QSizeF(m_cell * m_keys, m_cell * m_queries));
+    p.save();
+    p.setClipRect(a);
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    p.drawImage(target, m_image);
+
+    // Every cell's number when cells are large enough to read and values were fetched.
+    const auto& values = m_snapshot->detailValues;
+    if (!values.empty() && m_cell >= 26) {
+        QFont f = font();
+        f.setPointSizeF(std::clamp(m_cell / 4.2, 6.5, 12.0));
+        p.setFont(f);
+        const QFontMetrics fm(f);
+        for (std::int64_t i = 0; i < m_queries; ++i) {
+            for (std::int64_t j = 0; j < m_keys; ++j) {
+                const double v = values[static_cast<std::size_t>(i * m_keys + j)];
+                if (std::isnan(v)) continue;
+                const QRectF cell(m_origin.x() + j * m_cell, m_origin.y() + i * m_cell, m_cell, m_cell);
+                if (!cell.intersects(a)) continue;
+                const int px = static_cast<int>(static_cast<double>(j) * m_image.width() / m_keys);
+                const int py = static_cast<int>(static_cast<double>(i) * m_image.height() / m_queries);
+                p.setPen(contrastingText(m_image.pixelColor(px, py)));
+                QString text = s.what == RenderWhat::Attention ? QString::number(v, 'f', 2) : QString::number(v, 'g', 3);
+                if (text == "-0") text = "0";
+                if (fm.horizontalAdvance(text) > m_cell - 2) text = QString::number(v, 'g', 2);
+                p.drawText(cell, Qt::AlignCenter, text);
+            }
+        }
+        p.setFont(font());
+    }
+    // Grid lines between cells when they are big.
+    if (m_cell >= 12) {
+        p.setPen(QPen(QColor(0, 0, 0, 40), 1));
+        for (std::int64_t j = 0; j <= m_keys; ++j)
+            p.drawLine(QPointF(target.x() + j * m_cell, target.top()), QPointF(target.x() + j * m_cell, target.bottom()));
+        for (std::int64_t i = 0; i <= m_queries; ++i)
+            p.drawLine(QPointF(target.left(), target.y() + i * m_cell), QPointF(target.right(), target.y() + i * m_cell));
+    }
+    p.restore();
+
+    // Axis ticks: keys along the top, queries down the left.
+    p.setPen(palette().color(QPalette::WindowText));
+    const QFontMetrics fm(font());
+    const double minSpacing = 36;
+    auto tickStep = [&](std::int64_t count) {
+        // 1, 2, 5, 10, 20, 50, ... keys between labels, the first that leaves room for a label.
+        for (std::int64_t decade = 1;; decade *= 10)
+            for (std::int64_t f : {1, 2, 5})
+                if (f * decade * m_cell >= minSpacing || f * decade >= count) return f * decade;
+    };
+    const std::int64_t sj = tickStep(m_keys), si = tickStep(m_queries);
+    for (std::int64_t j = 0; j < m_keys; j += sj) {
+        const double x = m_origin.x() + (j + 0.5) * m_cell;
+        if (x < a.left() || x > a.right()) continue;
+        p.drawText(QRectF(x - 30, a.top() - 22, 60, 18), Qt::AlignCenter, QString::number(j));
+    }
+    for (std::int64_t i = 0; i < m_queries; i += si) {
+        const double y = m_origin.y() + (i + 0.5) * m_cell;
+        if (y < a.top() || y > a.bottom()) continue;
+        p.drawText(QRectF(4, y - 9, kLeft - 10, 18), Qt::AlignRight | Qt::AlignVCenter, QString::number(i));
+    }
+    p.drawText(QRectF(a.left(), a.top() - 42, a.width(), 18), Qt::AlignCenter, "key j →");
+    p.save();
+    p.translate(14, a.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-80, -9, 160, 18), Qt::AlignCenter, "query i →");
+    p.restore();
+}
+
+}  // namespace alibi::qt

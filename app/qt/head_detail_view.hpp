@@ -1,0 +1,47 @@
+// One head up close: the core's single-head heatmap with zoom (wheel) and pan (drag), axis
+// ticks, and at small T every cell's number, so the matrix reads like the paper's Figure 3.
+#pragma once
+
+#include "model/snapshot.hpp"
+
+#include <QImage>
+#include <QWidget>
+
+namespace alibi::qt {
+
+class HeadDetailView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeadDetailView(QWidget* parent = nullptr);
+    void setSnapshot(SnapshotPtr snapshot);
+    void resetView();
+    [[nodiscard]] double cellSize() const { return m_cell; }
+    [[nodiscard]] QSize sizeHint() const override { return {800, 700}; }
+
+signals:
+    void cellHovered(const QString& description);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    [[nodiscard]] QRectF area() const;
+    void fit();
+
+    SnapshotPtr m_snapshot;
+    QImage m_image;
+    std::int64_t m_queries = 0, m_keys = 0;
+    double m_cell = 1;   // logical pixels per cell
+    QPointF m_origin;    // logical position of cell (0, 0)
+    bool m_fitted = false;
+    bool m_dragging = false;
+    QPointF m_dragStart;
+};
+
+}  // namespace alibi::qt

@@ -1,0 +1,119 @@
+// The main window: parameters dock, the seven views as tabs, menus with shortcuts, settings
+// (recent files, last session, theme, geometry), export with a cancellable progress dialog,
+// drag and drop of tensors for diagnosis, and the --screenshot mode.
+#pragma once
+
+#include "model/presets.hpp"
+#include "model/session_model.hpp"
+#include "model/tasks.hpp"
+
+#include <QMainWindow>
+#include <QTimer>
+
+#include <atomic>
+
+class QLabel;
+class QMenu;
+class QTabWidget;
+
+namespace alibi::qt {
+
+class CompareView;
+class CurvesView;
+class DiagnoseView;
+class ExtrapolationView;
+class HeadDetailView;
+class HeadGridView;
+class ParametersPanel;
+class StagesView;
+
+enum class Theme { System, Light, Dark };
+void applyTheme(Theme theme);
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum Tab { GridTab, DetailTab, CurvesTab, StagesTab, CompareTab, ExtrapolationTab, DiagnoseTab, TabCount };
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Without interaction, errors go to the status bar and lastError() instead of dialogs
+    // (tests, the storm test and --screenshot).
+    void setInteractive(bool on) { m_interactive = on; }
+    [[nodiscard]] QString lastError() const { return m_lastError; }
+
+    // The actions behind the menus, callable with a file name (no file dialog).
+    bool openSession(const QString& path);
+    bool saveSessionTo(const QString& path);
+    void restoreLastSession();
+    // Exports with a progress dialog that can be cancelled; `observer` sees every progress
+    // step and cancels the export by returning false (the tests' stand-in for the Cancel button).
+    Result<void> exportTensorTo(const QString& path, ExportWhat what, FileFormat format,
+                                const ProgressFn& observer = {});
+    void cancelExport() { m_exportCancel = true; }
+    [[nodiscard]] bool exporting() const { return m_exporting; }
+    bool exportViewPng(const QString& path, int scale);
+    Result<void> exportCurvesSvg(const QString& path, int which);  // 0 slopes, 1 bias, 2 attention
+    QString copyCliCommand();
+    void diagnoseFile(const QString& path);
+    void setTheme(Theme theme);
+    // Renders every tab into DIR as PNG once the first results arrive, then calls `done`.
+    void takeScreenshots(const QString& dir, std::function<void(bool)> done);
+
+    [[nodiscard]] SessionModel* model() const { return m_model; }
+    [[nodiscard]] ParametersPanel* parameters() const { return m_parameters; }
+    [[nodiscard]] HeadGridView* gridView() const { return m_grid; }
+    [[nodiscard]] HeadDetailView* detailView() const { return m_detail; }
+    [[nodiscard]] CurvesView* curvesView() const { return m_curves; }
+    [[nodiscard]] StagesView* stagesView() const { return m_stages; }
+    [[nodiscard]] CompareView* compareView() const { return m_compare; }
+    [[nodiscard]] ExtrapolationView* extrapolationView() const { return m_extrapolation; }
+    [[nodiscard]] DiagnoseView* diagnoseView() const { return m_diagnose; }
+    [[nodiscard]] QTabWidget* tabs() const { return m_tabs; }
+    [[nodiscard]] QString hoverText() const;
+    [[nodiscard]] QString latencyText() const;
+    [[nodiscard]] const QString& currentFile() const { return m_currentFile; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void reportError(const QString& title, const QString& message);
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void scheduleSave();
+    void saveToSettings();
+    void setCurrentFile(const QString& path);
+    void onTabChanged(int index);
+    void exportTensorDialog();
+    void exportViewDialog();
+    void exportCurvesDialog();
+
+    SessionModel* m_model;
+    ParametersPanel* m_parameters;
+    QTabWidget* m_tabs;
+    HeadGridView* m_grid;
+    HeadDetailView* m_detail;
+    CurvesView* m_curves;
+    StagesView* m_stages;
+    CompareView* m_compare;
+    ExtrapolationView* m_extrapolation;
+    DiagnoseView* m_diagnose;
+    QLabel* m_hover;
+    QLabel* m_latency;
+    QMenu* m_recentMenu = nullptr;
+    QTimer m_saveTimer;
+    QString m_currentFile;
+    QString m_lastError;
+    bool m_interactive = true;
+    bool m_exporting = false;
+    bool m_screenshotMode = false;
+    std::atomic<bool> m_exportCancel{false};
+    Theme m_theme = Theme::System;
+};
+
+}  // namespace alibi::qt

@@ -1,0 +1,80 @@
+// Runs the core off the UI thread. A request carries the whole session plus the pixel sizes of
+// the views; the worker answers with immutable snapshots. Requests coalesce: while a job runs
+// only the newest pending request is kept, and a running job stops at its next checkpoint once
+// a newer request exists (its generation is no longer the latest), so dragging a slider never
+// queues work behind itself.
+#pragma once
+
+#include "snapshot.hpp"
+
+#include <QObject>
+#include <QSize>
+#include <QThread>
+
+#include <atomic>
+#include <functional>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+
+namespace alibi::qt {
+
+struct ComputeRequest {
+    std::uint64_t generation = 0;
+    Session session;
+    QSize gridPixels{1024, 768};   // device pixels of the grid image
+    double devicePixelRatio = 1;
+    bool wantCompare = false;
+    CompareSpec compare;
+    bool wantExtrapolation = false;
+};
+
+// The pieces of work, as plain functions so tests and exports can call them directly.
+namespace compute {
+[[nodiscard]] Result<GridSnapshot> grid(const ComputeRequest& request);
+// `cancelled` is polled between steps and inside long core calls.
+[[nodiscard]] Snapshot details(const ComputeRequest& request, GridPtr grid,
+                               const std::function<bool()>& cancelled);
+[[nodiscard]] CompareSnapshot compare(const Session& a, const CompareSpec& spec, QSize pixels,
+                                      const std::function<bool()>& cancelled);
+[[nodiscard]] ExtrapolationSnapshot extrapolation(const Session& session, int head,
+                                                  const std::function<bool()>& cancelled);
+// The query row a session means (-1: the last one), clamped into range.
+[[nodiscard]] std::int64_t resolvedQueryRow(const Session& session);
+// The session B of the compare view.
+[[nodiscard]] Session applyCompare(const Session& a, const CompareSpec& spec);
+}  // namespace compute
+
+class ComputeWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit ComputeWorker(QObject* parent = nullptr);
+    ~ComputeWorker() override;
+
+    // Thread-safe; replaces any pending request.
+    void submit(ComputeRequest request);
+    [[nodiscard]] bool busy() const { return m_busy.load(); }
+
+signals:
+    void gridReady(alibi::qt::GridPtr grid);
+    void resultReady(alibi::qt::SnapshotPtr snapshot);
+    void failed(quint64 generation, const QString& message);
+
+private:
+    void drain();  // on the worker thread
+    void run(const ComputeRequest& request);
+    [[nodiscard]] bool superseded(std::uint64_t generation) const {
+        return m_latest.load() != generation || m_stopping.load();
+    }
+
+    QThread m_thread;
+    QObject* m_runner = nullptr;  // lives in m_thread; drain() runs in its context
+    std::mutex m_mutex;
+    std::optional<ComputeRequest> m_pending;
+    bool m_scheduled = false;
+    std::atomic<std::uint64_t> m_latest{0};
+    std::atomic<bool> m_busy{false};
+    std::atomic<bool> m_stopping{false};
+};
+
+}  // namespace alibi::qt

@@ -1,0 +1,223 @@
+// SessionModel: validation through the core, request bookkeeping and latency measurement.
+#include "session_model.hpp"
+
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+
+namespace alibi::qt {
+
+SessionModel::SessionModel(QObject* parent) : QObject(parent), m_session(defaultSession()) {
+    m_worker = new ComputeWorker(this);
+    connect(m_worker, &ComputeWorker::gridReady, this, &SessionModel::onGrid);
+    connect(m_worker, &ComputeWorker::resultReady, this, &SessionModel::onResult);
+    connect(m_worker, &ComputeWorker::failed, this, &SessionModel::onFailed);
+    request();
+}
+
+SessionModel::~SessionModel() = default;
+
+bool SessionModel::apply(const QString& field, const std::function<void(Session&)>& change) {
+    Session next = m_session;
+    change(next);
+    if (auto ok = validateSession(next); !ok) {
+        emit errorOccurred(field, QString::fromStdString(ok.error().message));
+        return false;
+    }
+    emit errorCleared(field);
+    if (next == m_session) return true;
+    m_session = std::move(next);
+    emit sessionChanged();
+    request();
+    return true;
+}
+
+bool SessionModel::setSession(const Session& session) {
+    return apply("session", [&](Session& s) { s = session; });
+}
+
+bool SessionModel::setHeads(int heads) {
+    return apply("heads", [heads](Session& s) {
+        s.attention.bias.slopes.heads = heads;
+        if (s.head >= heads) s.head = heads - 1;
+    });
+}
+
+bool SessionModel::setQueries(std::int64_t queries) {
+    return apply("queries", [queries](Session& s) {
+        s.attention.bias.queries = queries;
+        if (s.queryRow >= queries) s.queryRow = -1;
+    });
+}
+
+bool SessionModel::setKeys(std::int64_t keys) {
+    return apply("keys", [keys](Session& s) { s.attention.bias.keys = keys; });
+}
+bool SessionModel::setMode(BiasMode mode) {
+    return apply("mode", [mode](Session& s) { s.attention.bias.mode = mode; });
+}
+bool SessionModel::setScheme(SlopeScheme scheme) {
+    return apply("scheme", [scheme](Session& s) { s.attention.bias.slopes.scheme = scheme; });
+}
+bool SessionModel::setMaxBias(double maxBias) {
+    return apply("maxBias", [maxBias](Session& s) { s.attention.bias.slopes.maxBias = maxBias; });
+}
+
+Result<std::vector<double>> SessionModel::parseSlopeList(const QString& text) {
+    std::vector<double> values;
+    const QStringList tokens = text.split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
+    for (const QString& token : tokens) {
+        bool ok = false;
+        double v = token.toDouble(&ok);
+        // Accept "1/8" and "2^-3" too: people write slopes that way.
+        if (!ok && token.contains('/')) {
+            const auto parts = token.split('/');
+            bool a = false, b = false;
+            if (parts.size() == 2) v = parts[0].toDouble(&a) / parts[1].toDouble(&b);
+            ok = a && b;
+        } else if (!ok && token.startsWith("2^")) {
+            v = std::exp2(token.mid(2).toDouble(&ok));
+        }
+        if (!ok) return fail(ErrorCode::InvalidArgument, "custom slopes: '" + token.toStdString() + "' is not a number");
+        values.push_back(v);
+    }
+    if (values.empty()) return fail(ErrorCode::InvalidArgument, "custom slopes: the list is empty");
+    return values;
+}
+
+bool SessionModel::setCustomSlopes(const QString& text) {
+    auto values = parseSlopeList(text);
+    if (!values) {
+        emit errorOccurred("custom", QString::fromStdString(values.error().message));
+        return false;
+    }
+    return apply("custom", [&](Session& s) {
+        s.attention.bias.slopes.custom = *values;
+        s.attention.bias.slopes.scheme = SlopeScheme::Custom;
+    });
+}
+
+bool SessionModel::setMask(const QString& text) {
+    auto mask = parseMask(text.trimmed().toStdString());
+    if (!mask) {
+        emit errorOccurred("mask", QString("mask: '%1' is not -inf, min or a finite number").arg(text));
+        return false;
+    }
+    return apply("mask", [&](Session& s) { s.attention.bias.mask = *mask; });
+}
+
+bool SessionModel::setDType(DType dtype) {
+    return apply("dtype", [dtype](Session& s) { s.attention.bias.dtype = dtype; });
+}
+bool SessionModel::setLayout(Layout layout) {
+    return apply("layout", [layout](Session& s) { s.attention.bias.layout = layout; });
+}
+bool SessionModel::setContentKind(ContentKind kind) {
+    return apply("content", [kind](Session& s) { s.attention.content.kind = kind; });
+}
+bool SessionModel::setSigma(double sigma) {
+    return apply("sigma", [sigma](Session& s) { s.attention.content.sigma = sigma; });
+}
+bool SessionModel::setDk(int dk) {
+    return apply("dk", [dk](Session& s) { s.attention.content.dk = dk; });
+}
+bool SessionModel::setSeed(std::uint64_t seed) {
+    return apply("seed", [seed](Session& s) { s.attention.content.seed = seed; });
+}
+bool SessionModel::setTemperature(double temperature) {
+    return apply("temperature", [temperature](Session& s) { s.attention.content.temperature = temperature; });
+}
+bool SessionModel::setQueryRow(std::int64_t row) {
+    return apply("queryRow", [row](Session& s) { s.queryRow = row; });
+}
+bool SessionModel::setColormap(Colormap map) {
+    return apply("colormap", [map](Session& s) { s.colormap = map; });
+}
+bool SessionModel::setScaleMode(ScaleMode scale) {
+    return apply("scale", [scale](Session& s) { s.scale = scale; });
+}
+bool SessionModel::setWhat(RenderWhat what) {
+    return apply("what", [what](Session& s) { s.what = what; });
+}
+bool SessionModel::setSelectedHead(int head) {
+    return apply("head", [head](Session& s) { s.head = head; });
+}
+bool SessionModel::setTrainLength(std::int64_t length) {
+    return apply("trainLength", [length](Session& s) { s.trainLength = length; });
+}
+
+void SessionModel::setCompareSpec(const CompareSpec& spec) {
+    if (spec == m_compare) return;
+    m_compare = spec;
+    if (m_wantCompare) request();
+}
+
+void SessionModel::setGridPixels(QSize devicePixels, double devicePixelRatio) {
+    devicePixels = devicePixels.expandedTo(QSize(16, 16));
+    if (devicePixels == m_gridPixels && devicePixelRatio == m_dpr) return;
+    m_gridPixels = devicePixels;
+    m_dpr = devicePixelRatio;
+    request();
+}
+
+void SessionModel::setCompareEnabled(bool on) {
+    if (on == m_wantCompare) return;
+    m_wantCompare = on;
+    if (on) request();
+}
+
+void SessionModel::setExtrapolationEnabled(bool on) {
+    if (on == m_wantExtrapolation) return;
+    m_wantExtrapolation = on;
+    if (on) request();
+}
+
+double SessionModel::latencyMedianMs() const {
+    if (m_latencies.empty()) return -1;
+    std::vector<double> sorted(m_latencies.begin(), m_latencies.end());
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+void SessionModel::request() {
+    ComputeRequest r;
+    r.generation = ++m_generation;
+    r.session = m_session;
+    r.gridPixels = m_gridPixels;
+    r.devicePixelRatio = m_dpr;
+    r.wantCompare = m_wantCompare;
+    r.compare = m_compare;
+    r.wantExtrapolation = m_wantExtrapolation;
+    m_sinceRequest.start();
+    m_worker->submit(std::move(r));
+}
+
+void SessionModel::onGrid(GridPtr grid) {
+    if (grid->generation != m_generation) return;  // superseded while in flight
+    m_grid = grid;
+    if (m_measuredGeneration != m_generation) {
+        m_measuredGeneration = m_generation;
+        m_latencies.push_back(static_cast<double>(m_sinceRequest.nsecsElapsed()) / 1e6);
+        while (m_latencies.size() > kLatencySamples) m_latencies.pop_front();
+        emit latencyMeasured(m_latencies.back(), latencyMedianMs());
+    }
+    emit gridReady(std::move(grid));
+}
+
+void SessionModel::onResult(SnapshotPtr snapshot) {
+    if (snapshot->grid->generation != m_generation) return;
+    m_resultGeneration = m_generation;
+    m_snapshot = snapshot;
+    emit resultReady(std::move(snapshot));
+}
+
+void SessionModel::onFailed(quint64 generation, const QString& message) {
+    if (generation != m_generation) return;
+    m_resultGeneration = m_generation;
+    emit computeFailed(message);
+}
+
+}  // namespace alibi::qt

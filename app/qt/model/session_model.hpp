@@ -1,0 +1,109 @@
+// SessionModel: the explorer's state as a Qt-Core object. It holds the current alibi::Session,
+// validates every change through the core (an invalid value keeps the previous valid session
+// and reports the core's message for that field), asks the ComputeWorker for fresh snapshots,
+// and measures the time from a change to the grid that shows it.
+#pragma once
+
+#include "compute_worker.hpp"
+#include "snapshot.hpp"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QSize>
+#include <QString>
+
+#include <deque>
+#include <functional>
+
+namespace alibi::qt {
+
+class SessionModel : public QObject {
+    Q_OBJECT
+public:
+    explicit SessionModel(QObject* parent = nullptr);
+    ~SessionModel() override;
+
+    [[nodiscard]] const Session& session() const { return m_session; }
+    [[nodiscard]] GridPtr grid() const { return m_grid; }
+    [[nodiscard]] SnapshotPtr snapshot() const { return m_snapshot; }
+    [[nodiscard]] const CompareSpec& compareSpec() const { return m_compare; }
+    [[nodiscard]] std::uint64_t generation() const { return m_generation; }
+    // True while a request has not yet produced its full result.
+    [[nodiscard]] bool pending() const { return m_resultGeneration != m_generation; }
+
+    // Replaces the whole session (after validation). Returns false and emits errorOccurred
+    // ("session", message) when the core refuses it.
+    bool setSession(const Session& session);
+
+    // One setter per parameter; each returns whether the value was accepted.
+    bool setHeads(int heads);
+    bool setQueries(std::int64_t queries);
+    bool setKeys(std::int64_t keys);  // 0: same as queries
+    bool setMode(BiasMode mode);
+    bool setScheme(SlopeScheme scheme);
+    bool setMaxBias(double maxBias);
+    bool setCustomSlopes(const QString& text);  // "0.5, 0.25, ..."
+    bool setMask(const QString& text);          // "-1e9", "-inf", "min" or a number
+    bool setDType(DType dtype);
+    bool setLayout(Layout layout);
+    bool setContentKind(ContentKind kind);
+    bool setSigma(double sigma);
+    bool setDk(int dk);
+    bool setSeed(std::uint64_t seed);
+    bool setTemperature(double temperature);
+    bool setQueryRow(std::int64_t row);  // -1: last
+    bool setColormap(Colormap map);
+    bool setScaleMode(ScaleMode scale);
+    bool setWhat(RenderWhat what);
+    bool setSelectedHead(int head);
+    bool setTrainLength(std::int64_t length);
+    void setCompareSpec(const CompareSpec& spec);
+
+    // View state that is not part of the session.
+    void setGridPixels(QSize devicePixels, double devicePixelRatio);
+    void setCompareEnabled(bool on);
+    void setExtrapolationEnabled(bool on);
+
+    // Median time from a change to its grid, over the last kLatencySamples changes (ms);
+    // negative before the first measurement.
+    [[nodiscard]] double latencyMedianMs() const;
+    [[nodiscard]] double lastLatencyMs() const { return m_latencies.empty() ? -1 : m_latencies.back(); }
+    static constexpr std::size_t kLatencySamples = 31;
+
+    // Parses a comma/space separated list of numbers; nullopt with a message on a bad token.
+    [[nodiscard]] static Result<std::vector<double>> parseSlopeList(const QString& text);
+
+signals:
+    void sessionChanged();
+    // `field` names the control ("heads", "custom", "mask", ..., or "session").
+    void errorOccurred(const QString& field, const QString& message);
+    void errorCleared(const QString& field);
+    void gridReady(alibi::qt::GridPtr grid);
+    void resultReady(alibi::qt::SnapshotPtr snapshot);
+    void computeFailed(const QString& message);
+    void latencyMeasured(double lastMs, double medianMs);
+
+private:
+    bool apply(const QString& field, const std::function<void(Session&)>& change);
+    void request();
+    void onGrid(GridPtr grid);
+    void onResult(SnapshotPtr snapshot);
+    void onFailed(quint64 generation, const QString& message);
+
+    Session m_session;
+    CompareSpec m_compare;
+    QSize m_gridPixels{1024, 768};
+    double m_dpr = 1;
+    bool m_wantCompare = false;
+    bool m_wantExtrapolation = false;
+    std::uint64_t m_generation = 0;
+    std::uint64_t m_resultGeneration = 0;
+    std::uint64_t m_measuredGeneration = 0;
+    QElapsedTimer m_sinceRequest;
+    std::deque<double> m_latencies;
+    GridPtr m_grid;
+    SnapshotPtr m_snapshot;
+    ComputeWorker* m_worker = nullptr;
+};
+
+}  // namespace alibi::qt

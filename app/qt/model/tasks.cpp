@@ -1,0 +1,106 @@
+// Export and diagnosis tasks over the core.
+#include "tasks.hpp"
+
+#include <alibi/attention.hpp>
+#include <alibi/bias.hpp>
+#include <alibi/slopes.hpp>
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cmath>
+
+namespace alibi::qt {
+
+Result<Tensor> slopesTensor(const SlopeParams& params) {
+    auto slopes = computeSlopes(params);
+    if (!slopes) return std::unexpected(slopes.error());
+    Tensor t(Shape{static_cast<std::int64_t>(slopes->size())}, DType::F64);
+    for (std::size_t h = 0; h < slopes->size(); ++h) t.set(h, (*slopes)[h]);
+    t.metadata["what"] = "slopes";
+    t.metadata["scheme"] = std::string(schemeName(params.scheme));
+    t.metadata["heads"] = std::to_string(params.heads);
+    return t;
+}
+
+Result<void> exportSessionTensor(const Session& session, ExportWhat what, const std::string& path, FileFormat format,
+                                 const ProgressFn& progress) {
+    ExportOptions options;
+    options.format = format;
+    options.progress = progress;
+    options.allowNonFinite = true;
+    switch (what) {
+        case ExportWhat::Bias: {
+            auto source = biasSource(session.attention.bias);
+            if (!source) return std::unexpected(source.error());
+            options.tensorName = "bias";
+            return exportTensor(**source, path, options);
+        }
+        case ExportWhat::Attention: {
+            auto source = attentionSource(session.attention);
+            if (!source) return std::unexpected(source.error());
+            options.tensorName = "attention";
+            return exportTensor(**source, path, options);
+        }
+        case ExportWhat::Slopes: {
+            auto tensor = slopesTensor(session.attention.bias.slopes);
+            if (!tensor) return std::unexpected(tensor.error());
+            options.tensorName = "slopes";
+            return exportTensor(*tensorSource(*tensor), path, options);
+        }
+    }
+    return fail(ErrorCode::Internal, "unknown export kind");
+}
+
+Result<DiagnosisReport> diagnoseTensor(const Tensor& tensor, const QString& source, QSize pixels) {
+    DiagnosisReport report;
+    report.source = source;
+    report.shape = tensor.shape();
+    report.dtype = tensor.dtype();
+    auto diagnosis = diagnose(tensor);
+    if (!diagnosis) return std::unexpected(diagnosis.error());
+    report.diagnosis = std::move(*diagnosis);
+    const Diagnosis& d = report.diagnosis;
+    if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return report;
+    auto error = diagnosisError(tensor, d);
+    if (!error) return report;  // the words still stand without the heatmap
+
+    const std::int64_t heads = d.heads, q = d.queries, k = d.keys;
+    double maxError = 0;
+    for (std::uint64_t n = 0; n < error->size(); ++n) {
+        const double e = error->at(n);
+        if (std::isfinite(e)) maxError = std::max(maxError, e);
+    }
+    report.errorMax = maxError;
+    const int width = std::max(16, pixels.width()), height = std::max(16, pixels.height());
+    const GridLayout layout = gridLayout(static_cast<int>(heads), width, height);
+    const int gap = 4;
+    const int tw = std::max(1, (width - gap * (layout.columns - 1)) / layout.columns);
+    const int th = std::max(1, (height - gap * (layout.rows - 1)) / layout.rows);
+    report.errorImage.width = width;
+    report.errorImage.height = height;
+    report.errorImage.pixels.assign(static_cast<std::size_t>(width) * height, Rgba{0, 0, 0, 0});
+    const double hi = maxError > 0 ? maxError : 1.0;
+    for (int h = 0; h < heads; ++h) {
+        HeatmapTile tile{h, (h % layout.columns) * (tw + gap), (h / layout.columns) * (th + gap), tw, th, 0, hi};
+        report.tiles.push_back(tile);
+        for (int y = 0; y < th && tile.y + y < height; ++y) {
+            const std::int64_t i = std::min<std::int64_t>(q - 1, std::int64_t{y} * q / th);
+            for (int x = 0; x < tw && tile.x + x < width; ++x) {
+                const std::int64_t j = std::min<std::int64_t>(k - 1, std::int64_t{x} * k / tw);
+                const double e = error->at((static_cast<std::uint64_t>(h) * q + i) * k + j);
+                report.errorImage.at(tile.x + x, tile.y + y) =
+                    std::isfinite(e) ? valueColor(Colormap::Magma, e, 0, hi) : kMaskedColor;
+            }
+        }
+    }
+    return report;
+}
+
+Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels, std::uint64_t budget) {
+    auto loaded = loadTensor(path.toStdString(), budget);
+    if (!loaded) return std::unexpected(loaded.error());
+    return diagnoseTensor(loaded->tensor, QFileInfo(path).fileName(), pixels);
+}
+
+}  // namespace alibi::qt

@@ -1,0 +1,42 @@
+// The explorer's one-shot tasks, as plain functions over the core so the menus, the tests and
+// the storm test all take the same path: exporting the current tensor (streamed, atomic,
+// cancellable through the progress callback) and diagnosing a user's tensor file.
+#pragma once
+
+#include <alibi/diagnose.hpp>
+#include <alibi/render.hpp>
+#include <alibi/session.hpp>
+#include <alibi/tensor_io.hpp>
+
+#include <QSize>
+#include <QString>
+
+#include <string>
+
+namespace alibi::qt {
+
+enum class ExportWhat { Bias, Attention, Slopes };
+
+// Streams the session's bias, attention probabilities or slopes to `path` in `format`.
+// The progress callback returning false cancels; the core then leaves no file behind.
+[[nodiscard]] Result<void> exportSessionTensor(const Session& session, ExportWhat what, const std::string& path,
+                                               FileFormat format, const ProgressFn& progress = {});
+
+// The slopes as a 1-D tensor (H,) in f64, exactly as computeSlopes returns them.
+[[nodiscard]] Result<Tensor> slopesTensor(const SlopeParams& params);
+
+struct DiagnosisReport {
+    QString source;         // file name, or a description for in-memory tensors
+    Shape shape;
+    DType dtype = DType::F32;
+    Diagnosis diagnosis;
+    Image errorImage;       // |tensor - best match| per head, grid layout, magma
+    std::vector<HeatmapTile> tiles;
+    double errorMax = 0;
+};
+
+[[nodiscard]] Result<DiagnosisReport> diagnoseTensor(const Tensor& tensor, const QString& source, QSize pixels);
+[[nodiscard]] Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels,
+                                                   std::uint64_t budget = kDefaultMemoryBudget);
+
+}  // namespace alibi::qt

@@ -1,0 +1,308 @@
+// Parameters panel: controls -> SessionModel setters; model errors -> red lines under controls.
+#include "parameters_panel.hpp"
+
+#include "view_util.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+namespace alibi::qt {
+
+namespace {
+
+template <class E>
+QComboBox* enumCombo(QWidget* parent, std::initializer_list<E> values, std::string_view (*name)(E)) {
+    auto* box = new QComboBox(parent);
+    for (E v : values) box->addItem(QString::fromUtf8(name(v).data(), static_cast<int>(name(v).size())), static_cast<int>(v));
+    return box;
+}
+
+template <class E>
+void selectData(QComboBox* box, E value) {
+    QSignalBlocker block(box);
+    box->setCurrentIndex(std::max(0, box->findData(static_cast<int>(value))));
+}
+
+std::string_view whatName(RenderWhat w) { return w == RenderWhat::Attention ? "attention probabilities" : "bias"; }
+std::string_view scaleName(ScaleMode s) { return s == ScaleMode::PerHead ? "per head" : "shared by all heads"; }
+
+}  // namespace
+
+int ParametersPanel::lengthToSlider(std::int64_t t) {
+    return static_cast<int>(std::lround(100.0 * std::log2(static_cast<double>(std::clamp<std::int64_t>(t, 1, 65536)))));
+}
+
+std::int64_t ParametersPanel::sliderToLength(int position) {
+    return std::clamp<std::int64_t>(std::llround(std::exp2(position / 100.0)), 1, 65536);
+}
+
+QLabel* ParametersPanel::errorLabel(const QString& field) {
+    auto* label = new QLabel(this);
+    label->setWordWrap(true);
+    label->setStyleSheet("color: #e0433b;");
+    label->setVisible(false);
+    label->setObjectName("error-" + field);
+    m_errors.insert(field, label);
+    return label;
+}
+
+QString ParametersPanel::errorText(const QString& field) const {
+    const QLabel* label = m_errors.value(field);
+    return label && !label->isHidden() ? label->text() : QString();
+}
+
+void ParametersPanel::showError(const QString& field, const QString& message) {
+    QLabel* label = m_errors.value(field, m_errors.value("session"));
+    if (!label) return;
+    label->setText(message);
+    label->setVisible(!message.isEmpty());
+}
+
+ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> presets, QWidget* parent)
+    : QWidget(parent), m_model(model), m_presets(std::move(presets)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(8);
+    auto group = [&](const QString& title) {
+        auto* box = new QGroupBox(title, this);
+        auto* form = new QFormLayout(box);
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+        form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        layout->addWidget(box);
+        return form;
+    };
+    auto withError = [&](QFormLayout* form, const QString& label, QWidget* control, const QString& field) {
+        form->addRow(label, control);
+        form->addRow(errorLabel(field));
+    };
+
+    // Model presets.
+    auto* presetForm = group("Model preset");
+    presetBox = new QComboBox(this);
+    presetBox->addItem("— choose a model —");
+    for (const Preset& p : m_presets) presetBox->addItem(p.name);
+    m_presetSource = new QLabel(this);
+    m_presetSource->setWordWrap(true);
+    m_presetSource->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_presetSource->setForegroundRole(QPalette::PlaceholderText);
+    presetForm->addRow(presetBox);
+    presetForm->addRow(m_presetSource);
+    connect(presetBox, &QComboBox::activated, this, [this](int index) {
+        if (index <= 0 || index > static_cast<int>(m_presets.size())) return;
+        const Preset& p = m_presets[static_cast<std::size_t>(index - 1)];
+        m_presetSource->setText(p.notes + (p.notes.isEmpty() ? "" : "\n") + "Source: " + p.source);
+        m_model->setSession(applyPreset(m_model->session(), p));
+    });
+
+    // Shape.
+    auto* shape = group("Shape");
+    headsSlider = new QSlider(Qt::Horizontal, this);
+    headsSlider->setRange(1, 256);
+    headsBox = new QSpinBox(this);
+    headsBox->setRange(1, 100000);
+    headsBox->setToolTip("Heads H (the core accepts 1..4096)");
+    auto* headsRow = new QHBoxLayout;
+    headsRow->addWidget(headsSlider, 1);
+    headsRow->addWidget(headsBox);
+    shape->addRow("Heads H", headsRow);
+    shape->addRow(errorLabel("heads"));
+    lengthSlider = new QSlider(Qt::Horizontal, this);
+    lengthSlider->setRange(0, 1600);
+    lengthSlider->setToolTip("Sequence length T on a log scale");
+    lengthBox = new QSpinBox(this);
+    lengthBox->setRange(1, std::numeric_limits<int>::max());
+    lengthBox->setToolTip("Queries T (keys too, unless K is set)");
+    auto* lengthRow = new QHBoxLayout;
+    lengthRow->addWidget(lengthSlider, 1);
+    lengthRow->addWidget(lengthBox);
+    shape->addRow("Length T", lengthRow);
+    shape->addRow(errorLabel("queries"));
+    keysBox = new QSpinBox(this);
+    keysBox->setRange(0, std::numeric_limits<int>::max());
+    keysBox->setSpecialValueText("same as T");
+    keysBox->setToolTip("Keys K (KV cache); queries sit bottom-right: p_i = i + K − Q");
+    withError(shape, "Keys K", keysBox, "keys");
+
+    // Slopes.
+    auto* slopes = group("Slopes");
+    schemeBox = enumCombo(this, {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}, schemeName);
+    withError(slopes, "Scheme", schemeBox, "scheme");
+    maxBiasBox = new QDoubleSpinBox(this);
+    maxBiasBox->setRange(0, 64);
+    maxBiasBox->setDecimals(2);
+    maxBiasBox->setSingleStep(0.5);
+    withError(slopes, "max_bias B", maxBiasBox, "maxBias");
+    customEdit = new QLineEdit(this);
+    customEdit->setPlaceholderText("e.g. 1/2, 1/4, 0.125, 2^-4");
+    customEdit->setToolTip("H positive numbers separated by commas; Enter applies them (scheme becomes custom)");
+    withError(slopes, "Custom", customEdit, "custom");
+    connect(customEdit, &QLineEdit::returnPressed, this, [this] { m_model->setCustomSlopes(customEdit->text()); });
+
+    // Bias.
+    auto* biasForm = group("Bias");
+    modeBox = enumCombo(this, {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt}, modeName);
+    modeBox->setToolTip("causal −m(i−j) · symmetric −m|i−j| · clamped −m·max(i−j,0) · bloom +m·j · mpt −m(K−1−j)");
+    withError(biasForm, "Mode", modeBox, "mode");
+    maskBox = new QComboBox(this);
+    maskBox->setEditable(true);
+    maskBox->addItems({"-1e9", "-inf", "min", "-10000"});
+    maskBox->setToolTip("Value of masked entries: a finite number, -inf, or min (the dtype's lowest)");
+    withError(biasForm, "Mask", maskBox, "mask");
+    connect(maskBox, &QComboBox::activated, this, [this] { applyMask(); });
+    connect(maskBox->lineEdit(), &QLineEdit::editingFinished, this, [this] { applyMask(); });
+    dtypeBox = enumCombo(this, {DType::F32, DType::F64, DType::F16, DType::BF16}, dtypeName);
+    withError(biasForm, "dtype", dtypeBox, "dtype");
+    layoutBox = enumCombo(this, {Layout::Hqk, Layout::Qkh, Layout::OneHqk, Layout::Flat}, layoutName);
+    layoutBox->setToolTip("Layout of exported tensors");
+    withError(biasForm, "Export layout", layoutBox, "layout");
+
+    // Attention content.
+    auto* content = group("Attention");
+    contentBox = enumCombo(this, {ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk}, contentName);
+    contentBox->setToolTip("Content logits before the bias: zero, N(0, σ²), or q·k/√d_k");
+    withError(content, "Content", contentBox, "content");
+    sigmaBox = new QDoubleSpinBox(this);
+    sigmaBox->setRange(0, 100);
+    sigmaBox->setSingleStep(0.25);
+    withError(content, "σ (gaussian)", sigmaBox, "sigma");
+    dkBox = new QSpinBox(this);
+    dkBox->setRange(1, 4096);
+    withError(content, "d_k (qk)", dkBox, "dk");
+    seedBox = new QSpinBox(this);
+    seedBox->setRange(0, std::numeric_limits<int>::max());
+    withError(content, "Seed", seedBox, "seed");
+    temperatureBox = new QDoubleSpinBox(this);
+    temperatureBox->setRange(0.01, 100);
+    temperatureBox->setSingleStep(0.1);
+    withError(content, "Temperature", temperatureBox, "temperature");
+    queryRowBox = new QSpinBox(this);
+    queryRowBox->setRange(-1, std::numeric_limits<int>::max());
+    queryRowBox->setSpecialValueText("last");
+    queryRowBox->setToolTip("Query row for curves, stages and statistics");
+    withError(content, "Query row", queryRowBox, "queryRow");
+
+    // Display.
+    auto* display = group("Display");
+    whatBox = enumCombo(this, {RenderWhat::Bias, RenderWhat::Attention}, whatName);
+    withError(display, "Show", whatBox, "what");
+    colormapBox = enumCombo(this, {Colormap::Viridis, Colormap::Magma, Colormap::Cividis}, colormapName);
+    withError(display, "Colour map", colormapBox, "colormap");
+    scaleBox = enumCombo(this, {ScaleMode::Shared, ScaleMode::PerHead}, scaleName);
+    withError(display, "Colour scale", scaleBox, "scale");
+    layout->addWidget(errorLabel("session"));
+    layout->addStretch(1);
+
+    // Controls -> model. Sliders track while dragged: every step is a request.
+    connect(headsSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setHeads(v); });
+    connect(headsBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setHeads(v); });
+    connect(lengthSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setQueries(sliderToLength(v)); });
+    connect(lengthBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setQueries(v); });
+    connect(keysBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setKeys(v); });
+    connect(schemeBox, &QComboBox::activated, this, [this] {
+        const auto scheme = static_cast<SlopeScheme>(schemeBox->currentData().toInt());
+        if (scheme == SlopeScheme::Custom) {
+            if (customEdit->text().trimmed().isEmpty()) {
+                // Start from the current slopes so the list has the right length.
+                QStringList values;
+                if (auto grid = m_model->grid())
+                    for (double m : grid->slopes) values << QString::number(m, 'g', 8);
+                customEdit->setText(values.join(", "));
+            }
+            m_model->setCustomSlopes(customEdit->text());
+        } else {
+            m_model->setScheme(scheme);
+        }
+    });
+    connect(maxBiasBox, &QDoubleSpinBox::valueChanged, this, [this](double v) { m_model->setMaxBias(v); });
+    connect(modeBox, &QComboBox::activated, this, [this] { m_model->setMode(static_cast<BiasMode>(modeBox->currentData().toInt())); });
+    connect(dtypeBox, &QComboBox::activated, this, [this] { m_model->setDType(static_cast<DType>(dtypeBox->currentData().toInt())); });
+    connect(layoutBox, &QComboBox::activated, this, [this] { m_model->setLayout(static_cast<Layout>(layoutBox->currentData().toInt())); });
+    connect(contentBox, &QComboBox::activated, this, [this] {
+        m_model->setContentKind(static_cast<ContentKind>(contentBox->currentData().toInt()));
+    });
+    connect(sigmaBox, &QDoubleSpinBox::valueChanged, this, [this](double v) { m_model->setSigma(v); });
+    connect(dkBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setDk(v); });
+    connect(seedBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSeed(static_cast<std::uint64_t>(v)); });
+    connect(temperatureBox, &QDoubleSpinBox::valueChanged, this, [this](double v) { m_model->setTemperature(v); });
+    connect(queryRowBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setQueryRow(v); });
+    connect(whatBox, &QComboBox::activated, this, [this] { m_model->setWhat(static_cast<RenderWhat>(whatBox->currentData().toInt())); });
+    connect(colormapBox, &QComboBox::activated, this, [this] { m_model->setColormap(static_cast<Colormap>(colormapBox->currentData().toInt())); });
+    connect(scaleBox, &QComboBox::activated, this, [this] { m_model->setScaleMode(static_cast<ScaleMode>(scaleBox->currentData().toInt())); });
+
+    // Model -> controls.
+    connect(m_model, &SessionModel::sessionChanged, this, &ParametersPanel::syncFromSession);
+    connect(m_model, &SessionModel::errorOccurred, this, &ParametersPanel::showError);
+    connect(m_model, &SessionModel::errorCleared, this, [this](const QString& field) {
+        showError(field, {});
+        if (field == "session")
+            for (QLabel* label : m_errors) label->setVisible(false);
+    });
+    syncFromSession();
+}
+
+void ParametersPanel::applyMask() { m_model->setMask(maskBox->currentText()); }
+
+void ParametersPanel::syncFromSession() {
+    const Session& s = m_model->session();
+    const auto& b = s.attention.bias;
+    const auto& c = s.attention.content;
+    auto setInt = [](QSpinBox* box, std::int64_t v) {
+        QSignalBlocker block(box);
+        box->setValue(static_cast<int>(std::clamp<std::int64_t>(v, box->minimum(), box->maximum())));
+    };
+    auto setDouble = [](QDoubleSpinBox* box, double v) {
+        QSignalBlocker block(box);
+        box->setValue(v);
+    };
+    {
+        QSignalBlocker a(headsSlider), l(lengthSlider);
+        headsSlider->setValue(std::clamp(b.slopes.heads, 1, 256));
+        // Keep the slider where the user put it when it already maps to this length.
+        if (sliderToLength(lengthSlider->value()) != b.queries) lengthSlider->setValue(lengthToSlider(b.queries));
+    }
+    setInt(headsBox, b.slopes.heads);
+    setInt(lengthBox, b.queries);
+    setInt(keysBox, b.keys);
+    selectData(schemeBox, b.slopes.scheme);
+    setDouble(maxBiasBox, b.slopes.maxBias);
+    if (b.slopes.scheme == SlopeScheme::Custom && !customEdit->hasFocus()) {
+        QStringList values;
+        for (double m : b.slopes.custom) values << QString::number(m, 'g', 8);
+        QSignalBlocker block(customEdit);
+        customEdit->setText(values.join(", "));
+    }
+    selectData(modeBox, b.mode);
+    if (!maskBox->lineEdit()->hasFocus()) {
+        QSignalBlocker block(maskBox);
+        maskBox->setCurrentText(QString::fromStdString(maskName(b.mask)));
+    }
+    selectData(dtypeBox, b.dtype);
+    selectData(layoutBox, b.layout);
+    selectData(contentBox, c.kind);
+    setDouble(sigmaBox, c.sigma);
+    setInt(dkBox, c.dk);
+    setInt(seedBox, static_cast<std::int64_t>(std::min<std::uint64_t>(c.seed, std::numeric_limits<int>::max())));
+    setDouble(temperatureBox, c.temperature);
+    setInt(queryRowBox, s.queryRow);
+    queryRowBox->setMaximum(static_cast<int>(std::min<std::int64_t>(b.queries - 1, std::numeric_limits<int>::max())));
+    selectData(whatBox, s.what);
+    selectData(colormapBox, s.colormap);
+    selectData(scaleBox, s.scale);
+    sigmaBox->setEnabled(c.kind == ContentKind::Gaussian);
+    dkBox->setEnabled(c.kind == ContentKind::Qk);
+    customEdit->setEnabled(true);
+    maxBiasBox->setEnabled(b.slopes.scheme == SlopeScheme::Press || b.slopes.scheme == SlopeScheme::Geometric);
+}
+
+}  // namespace alibi::qt

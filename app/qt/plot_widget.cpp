@@ -1,0 +1,262 @@
+// PlotWidget: axes, ticks, decimated polylines, bars and a legend.
+#include "plot_widget.hpp"
+
+#include "view_util.hpp"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <cmath>
+#include <limits>
+
+namespace alibi::qt {
+
+namespace {
+
+// 1-2-5 ticks covering [lo, hi] with about `target` labels.
+std::vector<double> niceTicks(double lo, double hi, int target) {
+    std::vector<double> ticks;
+    if (!(hi > lo)) return {lo};
+    const double raw = (hi - lo) / std::max(1, target);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = mag;
+    for (double f : {1.0, 2.0, 5.0, 10.0})
+        if (f * mag >= raw) { step = f * mag; break; }
+    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
+    return ticks;
+}
+
+QString log2Label(double e) {
+    const auto k = static_cast<long long>(std::llround(e));
+    if (k == 0) return "1";
+    if (k < 0 && k > -20) return QString("1/%1").arg(1LL << (-k));
+    return QString("2^%1").arg(k);
+}
+
+}  // namespace
+
+PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
+
+void PlotWidget::setSeries(std::vector<Series> series) {
+    m_series = std::move(series);
+    if (m_highlight >= static_cast<int>(m_series.size())) m_highlight = -1;
+    computeRanges();
+    update();
+}
+
+void PlotWidget::setHighlight(int index) {
+    if (index == m_highlight) return;
+    m_highlight = index;
+    update();
+}
+
+bool PlotWidget::usable(double x, double y) const {
+    if (!std::isfinite(x) || !std::isfinite(y)) return false;
+    if (m_logX && x <= 0) return false;
+    if (m_logY && y <= 0) return false;
+    return true;
+}
+
+void PlotWidget::computeRanges() {
+    double xl = std::numeric_limits<double>::infinity(), xh = -xl, yl = xl, yh = -xl;
+    for (const Series& s : m_series)
+        for (std::size_t n = 0; n < s.x.size() && n < s.y.size(); ++n) {
+            if (!usable(s.x[n], s.y[n])) continue;
+            const double x = m_logX ? std::log2(s.x[n]) : s.x[n];
+            const double y = m_logY ? std::log2(s.y[n]) : s.y[n];
+            xl = std::min(xl, x), xh = std::max(xh, x), yl = std::min(yl, y), yh = std::max(yh, y);
+        }
+    if (!std::isfinite(xl)) xl = 0, xh = 1, yl = 0, yh = 1;
+    if (xh <= xl) xh = xl + 1, xl -= m_style == Style::Bars ? 1 : 0;
+    if (yh <= yl) {
+        const double pad = std::max(1e-12, std::abs(yl) * 0.1 + (yl == 0 ? 1 : 0));
+        yl -= pad, yh += pad;
+    }
+    if (m_style == Style::Bars) {
+        xl -= 0.5, xh += 0.5;
+        yl = std::min(yl, 0.0), yh = std::max(yh, 0.0);
+    }
+    if (m_logY) yl = std::floor(yl - 0.25), yh = std::ceil(yh + 0.25);
+    else {
+        const double pad = 0.05 * (yh - yl);
+        yl -= (yl == 0 ? 0 : pad), yh += (yh == 0 ? 0 : pad);
+    }
+    m_x = {xl, xh};
+    m_y = {yl, yh};
+}
+
+QRectF PlotWidget::plotArea() const {
+    const bool legend = !m_series.empty() && static_cast<int>(m_series.size()) <= m_legendLimit;
+    const double legendWidth = legend ? 150 : 0;
+    return QRectF(68, 34, std::max(40.0, width() - 68 - 16 - legendWidth), std::max(40.0, height() - 34.0 - 48.0));
+}
+
+double PlotWidget::mapX(double x) const {
+    const QRectF a = plotArea();
+    const double v = m_logX ? std::log2(x) : x;
+    return a.left() + (v - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
+}
+
+double PlotWidget::mapY(double y) const {
+    const QRectF a = plotArea();
+    const double v = m_logY ? std::log2(y) : y;
+    return a.bottom() - (v - m_y.lo) / (m_y.hi - m_y.lo) * a.height();
+}
+
+void PlotWidget::mouseMoveEvent(QMouseEvent* event) {
+    const QPointF pos = event->position();
+    int best = -1;
+    double bestDist = 10.0;  // pixels
+    for (std::size_t s = 0; s < m_series.size(); ++s) {
+        const Series& ser = m_series[s];
+        const std::size_t n = ser.x.size();
+        const std::size_t step = std::max<std::size_t>(1, n / 2000);
+        for (std::size_t k = 0; k < n; k += step) {
+            if (!usable(ser.x[k], ser.y[k])) continue;
+            const double d = std::hypot(mapX(ser.x[k]) - pos.x(), mapY(ser.y[k]) - pos.y());
+            if (d < bestDist) bestDist = d, best = static_cast<int>(s);
+        }
+    }
+    setHighlight(best);
+    emit seriesHovered(best);
+    if (best >= 0) setToolTip(QString::fromStdString(m_series[static_cast<std::size_t>(best)].label));
+}
+
+void PlotWidget::leaveEvent(QEvent*) {
+    setHighlight(-1);
+    emit seriesHovered(-1);
+}
+
+void PlotWidget::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    const QRectF a = plotArea();
+    const QColor text = palette().color(QPalette::WindowText);
+    QColor gridColor = text;
+    gridColor.setAlpha(35);
+
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    p.setFont(titleFont);
+    p.setPen(text);
+    p.drawText(QRectF(8, 6, width() - 16, 22), Qt::AlignLeft | Qt::AlignVCenter, m_title);
+    p.setFont(font());
+
+    // Ticks and grid.
+    const QFontMetrics fm(font());
+    std::vector<double> xt, yt;
+    if (m_logX) for (double e = std::ceil(m_x.lo); e <= m_x.hi; e += std::max(1.0, std::ceil((m_x.hi - m_x.lo) / 8))) xt.push_back(e);
+    else xt = niceTicks(m_x.lo, m_x.hi, std::max(2, static_cast<int>(a.width() / 90)));
+    if (m_logY) for (double e = std::ceil(m_y.lo); e <= m_y.hi; e += std::max(1.0, std::ceil((m_y.hi - m_y.lo) / 10))) yt.push_back(e);
+    else yt = niceTicks(m_y.lo, m_y.hi, std::max(2, static_cast<int>(a.height() / 45)));
+    for (double t : xt) {
+        const double x = a.left() + (t - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
+        p.setPen(gridColor);
+        p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
+        p.setPen(text);
+        const QString label = m_logX ? QString::number(std::exp2(t), 'g', 6) : valueText(t);
+        p.drawText(QRectF(x - 40, a.bottom() + 4, 80, 16), Qt::AlignHCenter | Qt::AlignTop, label);
+    }
+    for (double t : yt) {
+        const double y = a.bottom() - (t - m_y.lo) / (m_y.hi - m_y.lo) * a.height();
+        p.setPen(gridColor);
+        p.drawLine(QPointF(a.left(), y), QPointF(a.right(), y));
+        p.setPen(text);
+        const QString label = m_logY ? log2Label(t) : valueText(t);
+        p.drawText(QRectF(0, y - 8, a.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter, label);
+    }
+    p.setPen(QPen(text, 1));
+    p.drawRect(a);
+    p.drawText(QRectF(a.left(), a.bottom() + 22, a.width(), 18), Qt::AlignCenter, m_xLabel);
+    p.save();
+    p.translate(12, a.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-a.height() / 2, -9, a.height(), 18), Qt::AlignCenter, m_yLabel);
+    p.restore();
+
+    if (m_series.empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(a, Qt::AlignCenter, "no data");
+        return;
+    }
+
+    // Series: faded ones first, the highlighted one last and thick.
+    p.save();
+    p.setClipRect(a.adjusted(-4, -4, 4, 4));
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const int count = static_cast<int>(m_series.size());
+    auto drawOne = [&](int s, bool emphasised) {
+        const Series& ser = m_series[static_cast<std::size_t>(s)];
+        QColor c = seriesColor(s, count, m_categorical);
+        if (m_highlight >= 0 && !emphasised) c.setAlpha(50);
+        const double widthPx = emphasised && m_highlight >= 0 ? 3.0 : (count > 16 ? 1.2 : 2.0);
+        const std::size_t n = std::min(ser.x.size(), ser.y.size());
+        if (m_style == Style::Bars) {
+            const double bw = std::max(1.0, 0.8 * a.width() / std::max<double>(1.0, m_x.hi - m_x.lo));
+            const double y0 = mapY(m_logY ? std::exp2(m_y.lo) : 0.0);
+            for (std::size_t k = 0; k < n; ++k) {
+                if (!usable(ser.x[k], ser.y[k])) continue;
+                const double x = mapX(ser.x[k]), y = mapY(ser.y[k]);
+                p.fillRect(QRectF(x - bw / 2, std::min(y, y0), bw, std::abs(y0 - y)), c);
+            }
+            return;
+        }
+        // Decimate to about two points per horizontal pixel: keep each bucket's extremes.
+        QPainterPath path;
+        bool open = false;
+        const std::size_t step = std::max<std::size_t>(1, n / static_cast<std::size_t>(std::max(1.0, 2 * a.width())));
+        for (std::size_t k = 0; k < n; k += step) {
+            std::size_t lo = k, hi = k;
+            for (std::size_t q = k; q < std::min(n, k + step); ++q) {
+                if (!usable(ser.x[q], ser.y[q])) continue;
+                if (!usable(ser.x[lo], ser.y[lo]) || ser.y[q] < ser.y[lo]) lo = q;
+                if (!usable(ser.x[hi], ser.y[hi]) || ser.y[q] > ser.y[hi]) hi = q;
+            }
+            for (std::size_t q : {std::min(lo, hi), std::max(lo, hi)}) {
+                if (!usable(ser.x[q], ser.y[q])) { open = false; continue; }
+                const QPointF pt(mapX(ser.x[q]), mapY(ser.y[q]));
+                if (open) path.lineTo(pt);
+                else path.moveTo(pt), open = true;
+                if (step == 1) break;
+            }
+        }
+        p.setPen(QPen(c, widthPx, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        if (m_style == Style::LinesAndMarkers && n <= 300) {
+            p.setBrush(c);
+            for (std::size_t k = 0; k < n; ++k)
+                if (usable(ser.x[k], ser.y[k])) p.drawEllipse(QPointF(mapX(ser.x[k]), mapY(ser.y[k])), 3.2, 3.2);
+        }
+    };
+    for (int s = 0; s < count; ++s)
+        if (s != m_highlight) drawOne(s, false);
+    if (m_highlight >= 0) drawOne(m_highlight, true);
+    p.restore();
+
+    // Legend, or the highlighted series' name when there are too many for a legend.
+    if (count <= m_legendLimit) {
+        double y = a.top() + 4;
+        for (int s = 0; s < count; ++s) {
+            QColor c = seriesColor(s, count, m_categorical);
+            if (m_highlight >= 0 && s != m_highlight) c.setAlpha(80);
+            p.fillRect(QRectF(a.right() + 12, y + 5, 16, 4), c);
+            p.setPen(text);
+            p.drawText(QRectF(a.right() + 32, y - 2, width() - a.right() - 36, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                       fm.elidedText(QString::fromStdString(m_series[static_cast<std::size_t>(s)].label), Qt::ElideRight,
+                                     static_cast<int>(width() - a.right() - 36)));
+            y += 18;
+        }
+    } else if (m_highlight >= 0) {
+        p.setPen(text);
+        p.drawText(QRectF(a.left() + 8, a.top() + 4, a.width() - 16, 18), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::fromStdString(m_series[static_cast<std::size_t>(m_highlight)].label));
+    }
+    if (!m_note.isEmpty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(QRectF(a.left() + 8, a.bottom() - 22, a.width() - 16, 18), Qt::AlignLeft | Qt::AlignVCenter, m_note);
+    }
+}
+
+}  // namespace alibi::qt

@@ -1,0 +1,60 @@
+// A small QPainter line/bar plot for the core's Series: linear or log2 axes, 1-2-5 ticks,
+// a legend, and linked highlighting (hovering a series reports its index; setHighlight
+// emphasises one and fades the rest).
+#pragma once
+
+#include <alibi/plot.hpp>
+
+#include <QWidget>
+
+#include <vector>
+
+namespace alibi::qt {
+
+class PlotWidget : public QWidget {
+    Q_OBJECT
+public:
+    enum class Style { Lines, LinesAndMarkers, Bars };
+    explicit PlotWidget(QWidget* parent = nullptr);
+
+    void setSeries(std::vector<Series> series);
+    void setTitle(const QString& title) { m_title = title; update(); }
+    void setAxisLabels(const QString& x, const QString& y) { m_xLabel = x; m_yLabel = y; update(); }
+    void setLogY2(bool on) { m_logY = on; update(); }
+    void setLogX2(bool on) { m_logX = on; update(); }
+    void setStyle(Style style) { m_style = style; update(); }
+    void setCategorical(bool on) { m_categorical = on; update(); }  // distinct colours vs. viridis by order
+    void setNote(const QString& note) { m_note = note; update(); }
+    void setHighlight(int index);
+    void setLegendLimit(int n) { m_legendLimit = n; update(); }
+    [[nodiscard]] const std::vector<Series>& series() const { return m_series; }
+    [[nodiscard]] QString title() const { return m_title; }
+    [[nodiscard]] QSize sizeHint() const override { return {520, 340}; }
+    [[nodiscard]] QSize minimumSizeHint() const override { return {240, 180}; }
+
+signals:
+    void seriesHovered(int index);  // -1: none
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    struct Range { double lo = 0, hi = 1; };
+    [[nodiscard]] QRectF plotArea() const;
+    [[nodiscard]] double mapX(double x) const;
+    [[nodiscard]] double mapY(double y) const;
+    [[nodiscard]] bool usable(double x, double y) const;
+    void computeRanges();
+
+    std::vector<Series> m_series;
+    QString m_title, m_xLabel, m_yLabel, m_note;
+    bool m_logY = false, m_logX = false, m_categorical = false;
+    Style m_style = Style::Lines;
+    int m_highlight = -1;
+    int m_legendLimit = 10;
+    Range m_x, m_y;  // in axis units (log2 when logarithmic)
+};
+
+}  // namespace alibi::qt

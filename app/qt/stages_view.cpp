@@ -1,0 +1,136 @@
+// Stages view: four plots of one row and a statistics table.
+#include "stages_view.hpp"
+
+#include "view_util.hpp"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace alibi::qt {
+
+namespace {
+QStandardItem* numberItem(double value, const QString& text) {
+    auto* item = new QStandardItem(text);
+    item->setData(value, Qt::UserRole);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setEditable(false);
+    return item;
+}
+QString fixed(double v) { return std::isfinite(v) ? QString::number(v, 'f', 3) : valueText(v); }
+}  // namespace
+
+StagesView::StagesView(QWidget* parent) : QWidget(parent) {
+    auto* top = new QHBoxLayout;
+    m_head = new QSpinBox(this);
+    m_head->setRange(0, 0);
+    m_head->setToolTip("The head whose row is shown (click a head in the grid to choose it too)");
+    m_caption = new QLabel(this);
+    m_caption->setWordWrap(true);
+    top->addWidget(new QLabel("Head", this));
+    top->addWidget(m_head);
+    top->addSpacing(16);
+    top->addWidget(m_caption, 1);
+    connect(m_head, &QSpinBox::valueChanged, this, &StagesView::headChosen);
+
+    auto* plots = new QWidget(this);
+    auto* row = new QHBoxLayout(plots);
+    row->setContentsMargins(0, 0, 0, 0);
+    const char* titles[4] = {"1 · content logits", "2 · + ALiBi bias", "3 · masked", "4 · softmax"};
+    const char* yLabels[4] = {"logit", "logit + bias", "masked logit", "probability"};
+    for (int n = 0; n < 4; ++n) {
+        m_plots[n] = new PlotWidget(plots);
+        m_plots[n]->setTitle(titles[n]);
+        m_plots[n]->setAxisLabels("key j", yLabels[n]);
+        m_plots[n]->setLegendLimit(0);
+        m_plots[n]->setCategorical(true);
+        row->addWidget(m_plots[n]);
+    }
+
+    m_model = new QStandardItemModel(0, ColumnCount, this);
+    m_model->setHorizontalHeaderLabels({"head", "slope m", "half-life ln2/m", "entropy (nats)", "mean distance",
+                                        "50% mass within", "90% mass within", "entropy, mean of rows",
+                                        "mean distance, mean of rows"});
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(Qt::UserRole);
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(Head, Qt::AscendingOrder);
+    m_table->setAlternatingRowColors(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        emit headChosen(m_proxy->index(index.row(), Head).data(Qt::UserRole).toInt());
+    });
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(plots);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+}
+
+void StagesView::setSnapshot(const SnapshotPtr& s) {
+    if (!s) return;
+    const auto& session = s->grid->session;
+    {
+        QSignalBlocker block(m_head);
+        m_head->setRange(0, session.attention.bias.slopes.heads - 1);
+        m_head->setValue(s->head);
+    }
+    const double m = s->grid->slopes[static_cast<std::size_t>(s->head)];
+    m_caption->setText(QString("Query row i = %1 of head %2 (m = %3). Softmax turns the biased, masked logits into "
+                               "probabilities; T = %4 divides the logits first.")
+                           .arg(s->queryRow)
+                           .arg(s->head)
+                           .arg(slopeText(m))
+                           .arg(session.attention.content.temperature));
+    if (s->stages) {
+        const std::vector<double>* rows[4] = {&s->stages->content, &s->stages->withBias, &s->stages->masked,
+                                              &s->stages->probabilities};
+        for (int n = 0; n < 4; ++n) {
+            Series ser;
+            ser.label = "row";
+            int masked = 0;
+            for (std::size_t j = 0; j < rows[n]->size(); ++j) {
+                ser.x.push_back(static_cast<double>(j));
+                ser.y.push_back((*rows[n])[j]);
+                masked += std::isinf((*rows[n])[j]) ? 1 : 0;
+            }
+            m_plots[n]->setStyle(ser.x.size() <= 64 ? PlotWidget::Style::Bars : PlotWidget::Style::Lines);
+            m_plots[n]->setNote(masked ? QString("%1 masked keys (−∞) not drawn").arg(masked) : QString());
+            m_plots[n]->setSeries({ser});
+        }
+    }
+    m_model->removeRows(0, m_model->rowCount());
+    if (s->stats) {
+        for (const HeadStats& h : s->stats->heads) {
+            QList<QStandardItem*> items;
+            items << numberItem(h.head, QString::number(h.head)) << numberItem(h.slope, slopeText(h.slope))
+                  << numberItem(h.halfLife, fixed(h.halfLife)) << numberItem(h.row.entropy, fixed(h.row.entropy))
+                  << numberItem(h.row.meanDistance, fixed(h.row.meanDistance))
+                  << numberItem(h.row.distance50, QString::number(h.row.distance50))
+                  << numberItem(h.row.distance90, QString::number(h.row.distance90))
+                  << numberItem(h.mean.entropy, fixed(h.mean.entropy))
+                  << numberItem(h.mean.meanDistance, fixed(h.mean.meanDistance));
+            m_model->appendRow(items);
+        }
+    }
+}
+
+}  // namespace alibi::qt

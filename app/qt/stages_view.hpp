@@ -1,0 +1,42 @@
+// Attention stages for the selected head and query row (content -> + bias -> masked -> softmax,
+// side by side, from attentionStages) and the per-head statistics (computeStats) as a sortable
+// table.
+#pragma once
+
+#include "model/snapshot.hpp"
+#include "plot_widget.hpp"
+
+#include <QWidget>
+
+class QLabel;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QStandardItemModel;
+class QTableView;
+
+namespace alibi::qt {
+
+class StagesView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StagesView(QWidget* parent = nullptr);
+    void setSnapshot(const SnapshotPtr& snapshot);
+    [[nodiscard]] QStandardItemModel* statsModel() const { return m_model; }
+    [[nodiscard]] QTableView* statsTable() const { return m_table; }
+    [[nodiscard]] QSpinBox* headBox() const { return m_head; }
+    // Column indices of the statistics table.
+    enum Column { Head, Slope, HalfLife, Entropy, MeanDistance, Distance50, Distance90, MeanEntropy, MeanMeanDistance, ColumnCount };
+
+signals:
+    void headChosen(int head);
+
+private:
+    PlotWidget* m_plots[4];
+    QSpinBox* m_head;
+    QLabel* m_caption;
+    QStandardItemModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_table;
+};
+
+}  // namespace alibi::qt
