@@ -295,17 +295,19 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
         const double b0Geo = -heads * std::log2(m[1]);
         const double b0Press = -c * std::log2(m[1]);
         bool found = tryScheme(SlopeScheme::Custom, b0Geo, [&](double b) { return geometricOffByOne(heads, b); });
+        // The press rule with the same slip in its power-of-two helper: 2^(-B h/c) for the first c heads.
+        const int n = found ? heads : c;
         if (!found && !pow2)
             found = tryScheme(SlopeScheme::Custom, b0Press, [&](double b) { return pressOffByOne(heads, b); });
         if (found) {
             auto& o = out.back();
-            named(o, fmt::format("off-by-one slopes 2^(-B h/H) (max_bias {})", o.maxBias));
+            named(o, fmt::format("off-by-one slopes 2^(-B h/{}) (max_bias {})", n, o.maxBias));
             o.findings.push_back(
                 {kSlopeOffByOne,
                  fmt::format("The slope exponent is off by one: head h has 2^(-{} h/{}) instead of 2^(-{} (h+1)/{}), so "
                              "head 0 has slope 1.0 and every head is one step steeper than ALiBi's. Compute the slopes "
                              "from h + 1 (or use --scheme press).",
-                             o.maxBias, heads, o.maxBias, heads)});
+                             o.maxBias, n, o.maxBias, n)});
         }
     }
 

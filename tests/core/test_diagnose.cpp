@@ -4,6 +4,7 @@
 #include <alibi/bias.hpp>
 #include <alibi/diagnose.hpp>
 #include <alibi/slopes.hpp>
+#include <alibi/tensor_io.hpp>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -452,4 +453,46 @@ TEST(Diagnose, ErrorTensorLocatesTheDifference) {
         else
             EXPECT_EQ(err->at(n), 0.0) << n;  // includes the masked cells: -inf vs -inf is no error
     }
+}
+
+// ---------------------------------------------------------------------------
+// Files written by NumPy (tests/data/make_diagnose_fixtures.py): another library's float32
+// arithmetic and casts, read through loadTensor as a user's file would be.
+
+TEST(DiagnoseFiles, NumpyQkhFloat32Arithmetic) {
+    auto loaded = loadTensor(std::string(ALIBI_TEST_DATA_DIR) + "/diagnose_qkh_numpy_f32.npy");
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    const auto d = run(loaded->tensor);
+    ASSERT_TRUE(d.match) << d.summary;
+    EXPECT_EQ(d.layout, Layout::Qkh);
+    EXPECT_EQ(d.heads, 12);
+    EXPECT_EQ(d.queries, 8);
+    EXPECT_EQ(d.match->scheme, SlopeScheme::Press);
+    EXPECT_EQ(d.match->maxBias, 8);
+    EXPECT_EQ(d.match->mode, BiasMode::Causal);
+    EXPECT_EQ(d.match->mask.kind, MaskValue::Kind::NegInf);
+    EXPECT_LT(d.maxAbsError, 1e-6);  // float32 products differ from correctly rounded ones by an ulp at most
+    EXPECT_TRUE(d.findings.empty()) << codes(d);
+}
+
+TEST(DiagnoseFiles, NumpyReshapedInsteadOfTransposed) {
+    auto loaded = loadTensor(std::string(ALIBI_TEST_DATA_DIR) + "/diagnose_qkh_reshaped_as_hqk.npy");
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    ASSERT_EQ(loaded->tensor.shape(), (Shape{12, 8, 8}));
+    const auto d = run(loaded->tensor);
+    ASSERT_TRUE(d.match) << d.summary;
+    EXPECT_TRUE(hasFinding(d, kLayoutQkhAsHqk)) << codes(d);
+    EXPECT_EQ(d.heads, 12);
+}
+
+TEST(DiagnoseFiles, NumpyHalfPrecisionMaskOverflow) {
+    auto loaded = loadTensor(std::string(ALIBI_TEST_DATA_DIR) + "/diagnose_f16_overflow.npy");
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    const auto d = run(loaded->tensor);
+    ASSERT_TRUE(d.match) << d.summary;
+    EXPECT_EQ(d.dtype, DType::F16);
+    EXPECT_EQ(d.heads, 6);
+    EXPECT_EQ(d.match->scheme, SlopeScheme::Press);
+    EXPECT_TRUE(hasFinding(d, kFp16MaskOverflow)) << codes(d);
+    EXPECT_EQ(d.maxAbsError, 0);
 }
