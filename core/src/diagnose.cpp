@@ -311,7 +311,9 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
         }
     }
 
-    // Slopes divided by sqrt(d_k) together with the logits.
+    // Slopes divided by sqrt(d_k) together with the logits: a known scheme times 1/sqrt(d) for an
+    // integer d. With two heads or more, B comes from the ratio of the first two slopes (which the
+    // scaling leaves alone); with one head only the common B = 8 is tried.
     {
         struct Base {
             SlopeScheme scheme;
@@ -319,16 +321,12 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
             std::vector<double> (*make)(int, double);
         };
         std::vector<Base> bases;
-        if (heads >= 2) {
-            const double ratio = m[1] / m[0];
-            bases.push_back({SlopeScheme::Press, -c * std::log2(ratio), &pressSlopes});
-            if (!pow2) bases.push_back({SlopeScheme::Geometric, -heads * std::log2(ratio), &geometricSlopes});
-        } else {
-            bases.push_back({SlopeScheme::Press, 8.0, &pressSlopes});
-        }
+        const double ratio = heads >= 2 ? m[1] / m[0] : 0;
+        bases.push_back({SlopeScheme::Press, heads >= 2 ? -c * std::log2(ratio) : 8.0, &pressSlopes});
+        if (!pow2) bases.push_back({SlopeScheme::Geometric, -heads * std::log2(ratio), &geometricSlopes});
+        bases.push_back({SlopeScheme::Linear, 8.0, [](int h, double) { return linearSlopes(h); }});
         bool found = false;
         for (const auto& base : bases) {
-            if (found) break;
             for (const double b : niceValues(base.b0)) {
                 const auto s = base.make(heads, b);
                 const double d0 = (s[0] / m[0]) * (s[0] / m[0]);
@@ -337,34 +335,21 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
                 std::vector<double> scaled = s;
                 for (auto& x : scaled) x /= std::sqrt(d);
                 if (!withinIntervals(read, scaled)) continue;
-                const auto name = schemeName(base.scheme);
+                const std::string name = base.scheme == SlopeScheme::Linear
+                                             ? std::string("linear slopes")
+                                             : fmt::format("{} slopes (max_bias {})", schemeName(base.scheme), b);
                 out.push_back({SlopeScheme::Custom, b, std::move(scaled),
                                {{kScaledBySqrtDk,
-                                 fmt::format("The slopes are {} slopes (max_bias {}) divided by sqrt({}) = {:.6g}: the "
-                                             "bias was scaled by 1/sqrt(d_k) together with the logits, with d_k = {}. "
-                                             "ALiBi adds the bias after the scaling (paper, footnote 10), so each head "
-                                             "is {:.6g} times flatter than intended.",
-                                             name, b, d, std::sqrt(d), d, std::sqrt(d))}},
-                               fmt::format("{} slopes (max_bias {}) / sqrt({})", name, b, d)});
+                                 fmt::format("The slopes are {} divided by sqrt({}) = {:.6g}: the bias was scaled by "
+                                             "1/sqrt(d_k) together with the logits, with d_k = {}. ALiBi adds the bias "
+                                             "after the scaling (paper, footnote 10), so each head is {:.6g} times "
+                                             "flatter than intended.",
+                                             name, d, std::sqrt(d), d, std::sqrt(d))}},
+                               fmt::format("{} / sqrt({})", name, d)});
                 found = true;
                 break;
             }
-        }
-        if (!found) {
-            const auto s = linearSlopes(heads);
-            const double d0 = (s[0] / m[0]) * (s[0] / m[0]);
-            const double d = std::round(d0);
-            if (d >= 2 && d <= 65536 && std::fabs(d0 - d) <= 1e-3 * d) {
-                std::vector<double> scaled = s;
-                for (auto& x : scaled) x /= std::sqrt(d);
-                if (withinIntervals(read, scaled))
-                    out.push_back({SlopeScheme::Custom, 8, std::move(scaled),
-                                   {{kScaledBySqrtDk,
-                                     fmt::format("The slopes are linear slopes divided by sqrt({}): the bias was scaled "
-                                                 "by 1/sqrt(d_k) with d_k = {}. ALiBi adds the bias after the scaling.",
-                                                 d, d)}},
-                                   fmt::format("linear slopes / sqrt({})", d)});
-            }
+            if (found) break;
         }
     }
 

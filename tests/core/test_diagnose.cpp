@@ -342,6 +342,17 @@ TEST(DiagnoseBugs, ScaledBySqrtDk) {
     }
 }
 
+TEST(DiagnoseBugs, ScaledBySqrtDkLinearSlopes) {
+    // Seed 004's linspace(0.05, 0.5) slopes, divided by sqrt(32).
+    const auto t = hqkTensor(5, 8, 8, DType::F64, [](auto h, auto i, auto j) {
+        return causal((0.05 + static_cast<double>(h) * (0.45 / 4)) / std::sqrt(32.0), i, j);
+    });
+    const auto d = run(t);
+    ASSERT_TRUE(d.match) << d.summary;
+    EXPECT_TRUE(hasFinding(d, kScaledBySqrtDk)) << codes(d);
+    EXPECT_NE(d.summary.find("linear slopes / sqrt(32)"), std::string::npos) << d.summary;
+}
+
 TEST(DiagnoseBugs, Fp16MaskOverflow) {
     const auto slopes = pressRef(4, 8);
     // What a framework does: -1e9 cast to half.
