@@ -1,0 +1,48 @@
+// `alibi bias`: the ALiBi bias tensor, streamed to .npy, .safetensors, .csv, .json or .raw.
+#include "commands.hpp"
+#include "options.hpp"
+#include "tensor_export.hpp"
+
+#include <alibi/bias.hpp>
+
+#include <array>
+#include <memory>
+
+namespace alibi::cli {
+namespace {
+
+constexpr std::array kFormats{FileFormat::Npy, FileFormat::Safetensors, FileFormat::Csv, FileFormat::Json,
+                              FileFormat::Raw};
+
+struct BiasCommand {
+    SessionFlags flags;
+    OutputFlags output;
+};
+
+Result<void> run(const BiasCommand& c) {
+    auto settings = buildSettings(c.flags);
+    if (!settings) return std::unexpected(settings.error());
+    auto target = resolveOutput(c.output, kFormats, std::nullopt);
+    if (!target) return std::unexpected(target.error());
+    // The source validates every parameter before anything is opened for writing.
+    auto source = biasSource(settings->session.attention.bias);
+    if (!source) return std::unexpected(source.error());
+    return exportSource(**source, *target, "bias", c.output.allowNonFinite);
+}
+
+}  // namespace
+
+RunFn addBiasCommand(CLI::App& root) {
+    auto* cmd = root.add_subcommand("bias", "The ALiBi bias tensor, streamed to a file of any size");
+    auto state = std::make_shared<BiasCommand>();
+    addSessionFlags(*cmd, state->flags, FlagLevel::Bias);
+    addOutputFlags(*cmd, state->output, kFormats, /*required=*/true, /*tensorExport=*/true);
+    cmd->footer(R"(Examples:
+  alibi bias --heads 8 --seq 128 -o bias.npy                       # (8, 128, 128) f32, causal, -1e9 mask
+  alibi bias --heads 12 --seq 64 --mode bloom --mask -inf -o bias.safetensors
+  alibi bias --heads 4 --seq 8 --keys 32 --layout qkh --dtype bf16 -o kv.npy
+  alibi bias --heads 2 --seq 4 --format csv -o -                  # to stdout)");
+    return [state] { return run(*state); };
+}
+
+}  // namespace alibi::cli

@@ -1,0 +1,127 @@
+// `alibi diagnose FILE`: load a user's .npy or .safetensors tensor and report which ALiBi
+// parameters reproduce it, and which known bug it shows, as text or JSON.
+#include "commands.hpp"
+#include "options.hpp"
+
+#include <alibi/diagnose.hpp>
+#include <alibi/tensor_io.hpp>
+
+#include <array>
+#include <filesystem>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+namespace alibi::cli {
+namespace {
+
+constexpr std::array kFormats{FileFormat::Text, FileFormat::Json};
+
+struct DiagnoseCommand {
+    SessionFlags flags;  // --config, --max-memory
+    OutputFlags output;
+    std::string file;
+};
+
+nlohmann::ordered_json jsonDocument(const Diagnosis& d, const std::string& file, const Shape& shape) {
+    nlohmann::ordered_json doc;
+    doc["file"] = file;
+    doc["shape"] = shape;
+    doc["layout"] = layoutName(d.layout);
+    doc["heads"] = d.heads;
+    doc["queries"] = d.queries;
+    doc["keys"] = d.keys;
+    doc["dtype"] = dtypeName(d.dtype);
+    if (d.match) {
+        nlohmann::ordered_json m;
+        m["scheme"] = schemeName(d.match->scheme);
+        m["max_bias"] = d.match->maxBias;
+        m["mode"] = modeName(d.match->mode);
+        m["mask"] = maskName(d.match->mask);
+        m["slopes"] = d.match->slopes;
+        doc["match"] = std::move(m);
+    } else {
+        doc["match"] = nullptr;
+    }
+    doc["max_abs_error"] = d.maxAbsError;
+    auto& codes = doc["findings"] = nlohmann::ordered_json::array();
+    auto& details = doc["finding_details"] = nlohmann::ordered_json::array();
+    for (const Finding& f : d.findings) {
+        codes.push_back(f.code);
+        details.push_back({{"code", f.code}, {"message", f.message}});
+    }
+    doc["inferred_slopes"] = d.inferredSlopes;
+    doc["summary"] = d.summary;
+    if (!d.match && d.firstMismatchIndex)
+        doc["first_mismatch"] = {{"index", *d.firstMismatchIndex},
+                                 {"actual", d.firstMismatchActual},
+                                 {"expected", d.firstMismatchExpected}};
+    else
+        doc["first_mismatch"] = nullptr;
+    return doc;
+}
+
+std::string textReport(const Diagnosis& d, const std::string& file, const Shape& shape) {
+    std::string out = fmt::format("file:     {}\n", file);
+    out += fmt::format("tensor:   {} {}, read as layout {}: H={} Q={} K={}\n", shapeString(shape), dtypeName(d.dtype),
+                       layoutName(d.layout), d.heads, d.queries, d.keys);
+    if (d.match)
+        out += fmt::format("match:    scheme {}, max_bias {}, mode {}, mask {} (max abs error {})\n",
+                           schemeName(d.match->scheme), d.match->maxBias, modeName(d.match->mode),
+                           maskName(d.match->mask), d.maxAbsError);
+    else
+        out += fmt::format("match:    none (best candidate's max abs error {})\n", d.maxAbsError);
+    if (!d.match && d.firstMismatchIndex) {
+        std::string index;
+        for (const auto i : *d.firstMismatchIndex) index += fmt::format("{}{}", index.empty() ? "" : ", ", i);
+        out += fmt::format("first mismatch at [{}]: actual {}, expected {}\n", index, d.firstMismatchActual,
+                           d.firstMismatchExpected);
+    }
+    if (d.findings.empty()) out += "findings: none\n";
+    for (const Finding& f : d.findings) out += fmt::format("finding:  {}: {}\n", f.code, f.message);
+    if (!d.summary.empty()) out += fmt::format("\n{}\n", d.summary);
+    return out;
+}
+
+Result<void> run(const DiagnoseCommand& c) {
+    auto settings = buildSettings(c.flags);
+    if (!settings) return std::unexpected(settings.error());
+    auto target = resolveOutput(c.output, kFormats, FileFormat::Text);
+    if (!target) return std::unexpected(target.error());
+    std::error_code ec;
+    const auto status = std::filesystem::status(c.file, ec);
+    if (ec || !std::filesystem::exists(status))
+        return fail(ErrorCode::InvalidArgument, fmt::format("diagnose: FILE '{}' does not exist", c.file));
+    if (std::filesystem::is_directory(status))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("diagnose: FILE '{}' is a folder; give a .npy or .safetensors file", c.file));
+
+    auto loaded = loadTensor(c.file, settings->session.maxMemory);
+    if (!loaded) return fail(loaded.error().code, fmt::format("{}: {}", c.file, loaded.error().message));
+    auto diagnosis = diagnose(loaded->tensor);
+    if (!diagnosis) return std::unexpected(diagnosis.error());
+    const Shape& shape = loaded->tensor.shape();
+    if (target->format == FileFormat::Json)
+        return writeText(target->path, jsonDocument(*diagnosis, c.file, shape).dump(2) + "\n");
+    return writeText(target->path, textReport(*diagnosis, c.file, shape));
+}
+
+}  // namespace
+
+RunFn addDiagnoseCommand(CLI::App& root) {
+    auto* cmd = root.add_subcommand(
+        "diagnose", "Which ALiBi variant reproduces a .npy/.safetensors tensor, and which known bug it shows");
+    auto state = std::make_shared<DiagnoseCommand>();
+    cmd->add_option("FILE", state->file, "The tensor to diagnose (.npy or .safetensors). Example: my_bias.npy")
+        ->required();
+    addCommonFlags(*cmd, state->flags);
+    addOutputFlags(*cmd, state->output, kFormats, /*required=*/false, /*tensorExport=*/false);
+    cmd->footer(R"(Examples:
+  alibi diagnose bias.npy                       # a readable report
+  alibi diagnose model_alibi.safetensors --format json
+Finding codes: slope-off-by-one, naive-slopes-non-pow2, sign-flipped, layout-qkh-as-hqk,
+single-slope-all-heads, scaled-by-sqrt-dk, fp16-mask-overflow, top-left-aligned.)");
+    return [state] { return run(*state); };
+}
+
+}  // namespace alibi::cli

@@ -1,0 +1,98 @@
+// `alibi slopes`: the per-head slopes of a scheme as a text table, JSON, CSV or an (H,) tensor.
+// Values are those stored in --dtype (default f32), so every format agrees with the .npy.
+#include "commands.hpp"
+#include "options.hpp"
+#include "tensor_export.hpp"
+
+#include <alibi/slopes.hpp>
+#include <alibi/tensor.hpp>
+#include <alibi/tensor_io.hpp>
+
+#include <array>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+namespace alibi::cli {
+namespace {
+
+constexpr std::array kFormats{FileFormat::Text, FileFormat::Json, FileFormat::Csv,
+                              FileFormat::Npy,  FileFormat::Safetensors, FileFormat::Raw};
+
+struct SlopesCommand {
+    SessionFlags flags;
+    OutputFlags output;
+};
+
+std::string textTable(const SlopeParams& params, DType dtype, const std::vector<double>& stored) {
+    std::string out = fmt::format("# {} heads, scheme {}, max_bias {}, values as stored in {}\n", params.heads,
+                                  schemeName(params.scheme), params.maxBias, dtypeName(dtype));
+    out += fmt::format("{:>5}  {:<24}  {}\n", "head", "slope", "half_life");
+    for (std::size_t h = 0; h < stored.size(); ++h)
+        out += fmt::format("{:>5}  {:<24}  {}\n", h, stored[h], halfLife(stored[h]));
+    return out;
+}
+
+std::string jsonDocument(const SlopeParams& params, DType dtype, const std::vector<double>& stored) {
+    nlohmann::ordered_json doc;
+    doc["heads"] = params.heads;
+    doc["scheme"] = schemeName(params.scheme);
+    doc["max_bias"] = params.maxBias;
+    doc["dtype"] = dtypeName(dtype);
+    doc["slopes"] = stored;
+    std::vector<double> halfLives;
+    for (const double m : stored) halfLives.push_back(halfLife(m));
+    doc["half_lives"] = halfLives;
+    return doc.dump(2) + "\n";
+}
+
+std::string csvTable(const std::vector<double>& stored) {
+    std::string out = "head,slope,half_life\n";
+    for (std::size_t h = 0; h < stored.size(); ++h) out += fmt::format("{},{},{}\n", h, stored[h], halfLife(stored[h]));
+    return out;
+}
+
+Result<void> run(const SlopesCommand& c) {
+    auto settings = buildSettings(c.flags);
+    if (!settings) return std::unexpected(settings.error());
+    const BiasParams& bias = settings->session.attention.bias;
+    auto target = resolveOutput(c.output, kFormats, FileFormat::Text);
+    if (!target) return std::unexpected(target.error());
+    auto slopes = computeSlopes(bias.slopes);
+    if (!slopes) return std::unexpected(slopes.error());
+
+    std::vector<double> stored;
+    for (const double m : *slopes) stored.push_back(roundTo(bias.dtype, m));
+    switch (target->format) {
+        case FileFormat::Text: return writeText(target->path, textTable(bias.slopes, bias.dtype, stored));
+        case FileFormat::Json: return writeText(target->path, jsonDocument(bias.slopes, bias.dtype, stored));
+        case FileFormat::Csv: return writeText(target->path, csvTable(stored));
+        default: break;
+    }
+    Tensor tensor(Shape{bias.slopes.heads}, bias.dtype);
+    for (std::size_t h = 0; h < slopes->size(); ++h) tensor.set(h, (*slopes)[h]);
+    tensor.metadata = {{"format", "alibi-explorer"},
+                       {"kind", "slopes"},
+                       {"heads", std::to_string(bias.slopes.heads)},
+                       {"scheme", std::string(schemeName(bias.slopes.scheme))},
+                       {"max_bias", fmt::format("{}", bias.slopes.maxBias)},
+                       {"dtype", std::string(dtypeName(bias.dtype))}};
+    return exportSource(*tensorSource(tensor), *target, "slopes", false);
+}
+
+}  // namespace
+
+RunFn addSlopesCommand(CLI::App& root) {
+    auto* cmd = root.add_subcommand("slopes", "Per-head ALiBi slopes of a scheme (text table, JSON, CSV or an (H,) tensor)");
+    auto state = std::make_shared<SlopesCommand>();
+    addSessionFlags(*cmd, state->flags, FlagLevel::Slopes);
+    addOutputFlags(*cmd, state->output, kFormats, /*required=*/false, /*tensorExport=*/false);
+    cmd->footer(R"(Examples:
+  alibi slopes --heads 12                          # head, slope, half-life table on stdout
+  alibi slopes --heads 12 --scheme geometric --format json
+  alibi slopes --slopes 0.5,0.25,0.125 -o slopes.csv
+  alibi slopes --heads 16 --dtype f64 -o slopes.npy)");
+    return [state] { return run(*state); };
+}
+
+}  // namespace alibi::cli

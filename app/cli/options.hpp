@@ -1,0 +1,79 @@
+// The flags shared by several subcommands, registered by ONE function per group so every
+// subcommand spells and documents them identically, and turned into an alibi::Session applied
+// on top of --config (or defaultSession()): a flag given on the command line wins.
+#pragma once
+
+#include <alibi/error.hpp>
+#include <alibi/session.hpp>
+#include <alibi/tensor_io.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace alibi::cli {
+
+// One flag's raw text, kept as text so the CLI (not CLI11) words every conversion error.
+struct Flag {
+    std::string name;  // "--heads", for messages
+    std::string value;
+    CLI::Option* option = nullptr;
+    [[nodiscard]] bool given() const { return option != nullptr && option->count() > 0; }
+};
+
+// Which groups a subcommand takes; each level includes the ones before it.
+enum class FlagLevel { Slopes, Bias, Attention, Stats, Render };
+
+struct SessionFlags {
+    Flag config, maxMemory, threads;
+    Flag heads, scheme, maxBias, slopes, dtype;        // slopes
+    Flag seq, keys, mode, mask, layout;                // bias
+    Flag content, seed, sigma, dk, temperature;        // attention
+    Flag query;                                        // stats, render
+    Flag what, head, colormap, width, height, scale;   // render
+};
+
+// The session plus the few settings that live only on the command line.
+struct Settings {
+    Session session;
+    unsigned threads = 0;            // 0: every core
+    bool attentionDistance = false;  // render --what attention-distance
+};
+
+// --config and --max-memory: every subcommand takes them (addSessionFlags includes them).
+void addCommonFlags(CLI::App& cmd, SessionFlags& flags);
+void addSessionFlags(CLI::App& cmd, SessionFlags& flags, FlagLevel level);
+[[nodiscard]] Result<Settings> buildSettings(const SessionFlags& flags);
+
+// -o/--output, --format (and --allow-nonfinite for tensor exports).
+struct OutputFlags {
+    Flag output, format;
+    bool allowNonFinite = false;
+};
+void addOutputFlags(CLI::App& cmd, OutputFlags& flags, std::span<const FileFormat> formats, bool required,
+                    bool tensorExport);
+
+// Where and in which format to write. `fallback` is the format when neither --format nor an
+// output file decides (nullopt: -o is required).
+struct OutputTarget {
+    std::string path;  // "-" for stdout
+    FileFormat format = FileFormat::Text;
+    [[nodiscard]] bool toStdout() const { return path == "-"; }
+};
+[[nodiscard]] Result<OutputTarget> resolveOutput(const OutputFlags& flags, std::span<const FileFormat> formats,
+                                                 std::optional<FileFormat> fallback);
+
+// Whole text content to a file atomically, or to stdout for "-".
+[[nodiscard]] Result<void> writeText(const std::string& path, std::string_view text);
+
+// Number parsing with messages that name the flag.
+[[nodiscard]] Result<std::int64_t> parseIntegerFlag(const Flag& flag);
+[[nodiscard]] Result<double> parseNumberFlag(const Flag& flag);
+// "2G", "512M", "1.5GiB", "1000000": binary multiples.
+[[nodiscard]] Result<std::uint64_t> parseByteSize(const Flag& flag);
+
+[[nodiscard]] bool isTextFormat(FileFormat format);
+
+}  // namespace alibi::cli
