@@ -10,11 +10,15 @@
 #include <alibi/diagnose.hpp>
 #include <alibi/slopes.hpp>
 
+#include "parallel.hpp"
+
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
+#include <mutex>
 
 namespace alibi {
 namespace {
@@ -444,42 +448,66 @@ struct FullCheck {
     double actual = 0, expected = 0;
 };
 
-// Every cell, in memory order (nested loops, no index arithmetic per cell). With stopEarly
-// the scan ends at the first disagreement.
+// Every cell, in blocks of whole memory rows on the core's threads. With stopEarly the scan
+// ends soon after the first disagreement; the reported first mismatch is always the one with
+// the lowest memory index.
 FullCheck fullCheck(const View& view, const Candidate& c, bool stopEarly) {
-    FullCheck out;
     const DType dtype = view.tensor().dtype();
     const Tensor& t = view.tensor();
     const Reading& r = view.reading();
-    std::uint64_t idx = 0;
-    // Returns false to stop.
-    const auto visit = [&](std::int64_t h, std::int64_t i, std::int64_t j) {
-        const double stored = t.at(idx);
-        const double exact = expectedExact(c, dtype, h, i, j);
-        ++idx;
-        if (stored == exact) return true;  // the common case, and the same infinity
-        const double rounded = roundTo(dtype, exact);
-        out.maxAbsError = std::max(out.maxAbsError, absError(stored, rounded));
-        if (agrees(stored, exact, dtype, c.slopes.slopes[static_cast<std::size_t>(h)])) return true;
-        if (!out.firstMismatch) {
-            out.firstMismatch = idx - 1;
-            out.actual = stored;
-            out.expected = rounded;
+    const bool qkh = r.memory == Layout::Qkh;
+    // A memory row: the K keys of (h, i) in hqk order, the H heads of (i, j) in qkh order.
+    const std::uint64_t rows = qkh ? static_cast<std::uint64_t>(r.queries) * static_cast<std::uint64_t>(r.keys)
+                                   : static_cast<std::uint64_t>(r.heads) * static_cast<std::uint64_t>(r.queries);
+    const auto rowLength = static_cast<std::uint64_t>(qkh ? r.heads : r.keys);
+    std::atomic<std::uint64_t> firstBad{std::numeric_limits<std::uint64_t>::max()};
+    std::mutex merge;
+    FullCheck out;
+
+    detail::parallelFor(rows, 0, std::max<std::uint64_t>(1, 65536 / rowLength), [&](std::uint64_t b, std::uint64_t e) {
+        FullCheck local;
+        for (std::uint64_t row = b; row < e; ++row) {
+            if (stopEarly && row * rowLength > firstBad.load(std::memory_order_relaxed)) break;
+            for (std::uint64_t k = 0; k < rowLength; ++k) {
+                std::int64_t h = 0, i = 0, j = 0;
+                if (qkh) {
+                    i = static_cast<std::int64_t>(row / static_cast<std::uint64_t>(r.keys));
+                    j = static_cast<std::int64_t>(row % static_cast<std::uint64_t>(r.keys));
+                    h = static_cast<std::int64_t>(k);
+                } else {
+                    h = static_cast<std::int64_t>(row / static_cast<std::uint64_t>(r.queries));
+                    i = static_cast<std::int64_t>(row % static_cast<std::uint64_t>(r.queries));
+                    j = static_cast<std::int64_t>(k);
+                }
+                const std::uint64_t idx = row * rowLength + k;
+                const double stored = t.at(idx);
+                const double exact = expectedExact(c, dtype, h, i, j);
+                if (stored == exact) continue;  // the common case, and the same infinity
+                const double rounded = roundTo(dtype, exact);
+                local.maxAbsError = std::max(local.maxAbsError, absError(stored, rounded));
+                if (agrees(stored, exact, dtype, c.slopes.slopes[static_cast<std::size_t>(h)])) continue;
+                local.ok = false;
+                if (!local.firstMismatch) {
+                    local.firstMismatch = idx;
+                    local.actual = stored;
+                    local.expected = rounded;
+                    std::uint64_t seen = firstBad.load(std::memory_order_relaxed);
+                    while (idx < seen && !firstBad.compare_exchange_weak(seen, idx, std::memory_order_relaxed)) {
+                    }
+                }
+                if (stopEarly) break;
+            }
+            if (stopEarly && !local.ok) break;
         }
-        out.ok = false;
-        return !stopEarly;
-    };
-    if (r.memory == Layout::Qkh) {
-        for (std::int64_t i = 0; i < r.queries; ++i)
-            for (std::int64_t j = 0; j < r.keys; ++j)
-                for (std::int64_t h = 0; h < r.heads; ++h)
-                    if (!visit(h, i, j)) return out;
-    } else {
-        for (std::int64_t h = 0; h < r.heads; ++h)
-            for (std::int64_t i = 0; i < r.queries; ++i)
-                for (std::int64_t j = 0; j < r.keys; ++j)
-                    if (!visit(h, i, j)) return out;
-    }
+        const std::lock_guard lock(merge);
+        out.ok = out.ok && local.ok;
+        out.maxAbsError = std::max(out.maxAbsError, local.maxAbsError);
+        if (local.firstMismatch && (!out.firstMismatch || *local.firstMismatch < *out.firstMismatch)) {
+            out.firstMismatch = local.firstMismatch;
+            out.actual = local.actual;
+            out.expected = local.expected;
+        }
+    });
     return out;
 }
 
