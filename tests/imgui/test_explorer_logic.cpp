@@ -1,0 +1,196 @@
+// Logic tests of the ImGui explorer without any backend: a bare ImGui context (font atlas built,
+// display size set), the Explorer drawing every panel, and mouse input fed through io.MousePos /
+// io.MouseDown. They check that dragging a slider or typing into a field changes the AppState,
+// that the requests the Explorer sends to the core follow, and that invalid input is refused with
+// the previous valid state kept.
+#include "explorer.hpp"
+#include "model.hpp"
+
+#include <alibi/session.hpp>
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <chrono>
+#include <optional>
+#include <thread>
+
+namespace alibi::imgui {
+namespace {
+
+class ExplorerLogic : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1600, 1000);
+        io.DeltaTime = 1.0f / 60.0f;
+        unsigned char* pixels = nullptr;
+        int width = 0, height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);  // builds the default font atlas
+        io.MousePos = ImVec2(-1, -1);
+        m_explorer.emplace();
+        frame();
+        frame();
+    }
+    void TearDown() override {
+        m_explorer.reset();  // joins the workers while the context still exists
+        ImGui::DestroyContext();
+    }
+
+    void frame() {
+        ImGui::NewFrame();
+        m_explorer->frame();
+        ImGui::Render();
+        m_explorer->framePresented();
+    }
+
+    // Runs frames until the workers have delivered every result (bounded, so a bug cannot hang).
+    void settle() {
+        for (int i = 0; i < 2000 && m_explorer->busy(); ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            frame();
+        }
+        frame();
+        ASSERT_FALSE(m_explorer->busy());
+    }
+
+    // Finds a screen point over the item `label` of window `window` by moving the mouse down a
+    // column and asking ImGui which item is hovered (the test does not assume the panel layout).
+    std::optional<ImVec2> findItem(const char* window, const char* label, float xFraction) {
+        ImGuiWindow* w = ImGui::FindWindowByName(window);
+        if (w == nullptr) return std::nullopt;
+        const ImGuiID id = w->GetID(label);
+        ImGuiIO& io = ImGui::GetIO();
+        const float x = w->Pos.x + w->Size.x * xFraction;
+        for (float y = w->Pos.y; y < w->Pos.y + w->Size.y; y += 3.0f) {
+            io.MousePos = ImVec2(x, y);
+            frame();
+            if (ImGui::GetCurrentContext()->HoveredId == id) return io.MousePos;
+        }
+        return std::nullopt;
+    }
+
+    void drag(ImVec2 from, ImVec2 to) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = from;
+        io.MouseDown[0] = true;
+        frame();
+        for (int step = 1; step <= 8; ++step) {
+            const float t = static_cast<float>(step) / 8.0f;
+            io.MousePos = ImVec2(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
+            frame();
+        }
+        io.MouseDown[0] = false;
+        frame();
+    }
+
+    AppState& state() { return m_explorer->state(); }
+
+    std::optional<Explorer> m_explorer;
+};
+
+TEST_F(ExplorerLogic, StartsOnTheDefaultSession) {
+    EXPECT_TRUE(state().session == defaultSession());
+    EXPECT_GT(state().gridWidth, 100);  // the grid panel measured its room
+    EXPECT_GT(state().gridHeight, 100);
+    const auto grid = gridRequest(state());
+    ASSERT_TRUE(grid.has_value());
+    EXPECT_EQ(grid->heatmap.width, state().gridWidth);
+    EXPECT_EQ(grid->heatmap.attention.bias.slopes.heads, 8);
+}
+
+TEST_F(ExplorerLogic, DraggingTheHeadsSliderChangesStateAndCoreRequests) {
+    const auto slider = findItem("Parameters", "H (heads)", 0.3f);
+    ASSERT_TRUE(slider.has_value()) << "the H slider was not found under the mouse";
+    ImGuiWindow* window = ImGui::FindWindowByName("Parameters");
+
+    // Far past the right end: the slider clamps to its maximum.
+    drag(*slider, ImVec2(window->Pos.x + window->Size.x + 200.0f, slider->y));
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, kSliderMaxHeads);
+    auto grid = gridRequest(state());
+    ASSERT_TRUE(grid.has_value());
+    EXPECT_EQ(grid->heatmap.attention.bias.slopes.heads, kSliderMaxHeads);
+    EXPECT_EQ(curvesRequest(state()).attention.bias.slopes.heads, kSliderMaxHeads);
+    EXPECT_EQ(statsRequest(state()).stats.attention.bias.slopes.heads, kSliderMaxHeads);
+
+    // Back past the left end: H = 1.
+    const auto again = findItem("Parameters", "H (heads)", 0.3f);
+    ASSERT_TRUE(again.has_value());
+    drag(*again, ImVec2(window->Pos.x - 200.0f, again->y));
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 1);
+    grid = gridRequest(state());
+    ASSERT_TRUE(grid.has_value());
+    EXPECT_EQ(grid->heatmap.attention.bias.slopes.heads, 1);
+
+    // The model follows: once the workers finish, the grid and statistics describe one head.
+    settle();
+    ASSERT_NE(m_explorer->model().grid, nullptr);
+    EXPECT_EQ(m_explorer->model().grid->request.heatmap.attention.bias.slopes.heads, 1);
+    ASSERT_NE(m_explorer->model().stats, nullptr);
+    EXPECT_EQ(m_explorer->model().stats->stats.heads.size(), 1u);
+    ASSERT_EQ(m_explorer->model().slopes.size(), 1u);
+    EXPECT_DOUBLE_EQ(m_explorer->model().slopes[0], 1.0 / 256.0);  // REFERENCES.md: H = 1 -> 1/256
+}
+
+TEST_F(ExplorerLogic, TypingAnInvalidMaskShowsAnErrorAndKeepsTheMask) {
+    const auto field = findItem("Parameters", "mask", 0.3f);
+    ASSERT_TRUE(field.has_value());
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = *field;
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+    io.AddInputCharactersUTF8("x");
+    frame();
+    frame();
+    EXPECT_FALSE(state().maskError.empty());
+    EXPECT_EQ(state().session.attention.bias.mask, defaultSession().attention.bias.mask);
+}
+
+TEST_F(ExplorerLogic, InvalidEditIsRefusedAndThePreviousSessionStays) {
+    const Session before = state().session;
+    state().session.attention.bias.slopes.scheme = SlopeScheme::Custom;
+    state().session.attention.bias.slopes.custom = {0.5, -1.0};  // wrong count, negative slope
+    frame();
+    EXPECT_TRUE(state().session == before);
+    EXPECT_FALSE(state().validationError.empty());
+
+    state().session.attention.content.temperature = 0.0;  // must be > 0
+    frame();
+    EXPECT_TRUE(state().session == before);
+}
+
+TEST_F(ExplorerLogic, IdleFramesSubmitNothing) {
+    settle();
+    const auto grid = m_explorer->model().grid;
+    const auto stats = m_explorer->model().stats;
+    for (int i = 0; i < 20; ++i) frame();
+    EXPECT_FALSE(m_explorer->busy());
+    // Same result objects: nothing was recomputed for frames whose parameters did not change.
+    EXPECT_EQ(m_explorer->model().grid, grid);
+    EXPECT_EQ(m_explorer->model().stats, stats);
+}
+
+TEST_F(ExplorerLogic, HoveringTheGridReportsACellAndHighlightsItsHead) {
+    settle();
+    const ScreenRect rect = state().gridRect;
+    ASSERT_GT(rect.width, 0);
+    const auto& tiles = m_explorer->model().grid->heatmap.tiles;
+    ASSERT_EQ(tiles.size(), 8u);
+    // The centre of head 5's tile.
+    const HeatmapTile& tile = tiles[5];
+    ImGui::GetIO().MousePos = ImVec2(rect.x + static_cast<float>(tile.x + tile.width / 2),
+                                     rect.y + static_cast<float>(tile.y + tile.height / 2));
+    frame();
+    ASSERT_TRUE(state().hoverCell.has_value());
+    EXPECT_EQ(state().hoverCell->head, tile.head);
+    frame();
+    EXPECT_EQ(state().hoveredHead, tile.head);
+}
+
+}  // namespace
+}  // namespace alibi::imgui
