@@ -1,0 +1,375 @@
+// The main window driven through its controls under the offscreen platform: sliders, spin boxes
+// and combos change the views to the core's numbers; exports through the menu's code path match
+// the core's files; a cancelled export leaves no file; each known-bug tensor, built here from the
+// formulas, shows its finding in the diagnose view.
+#include "compare_view.hpp"
+#include "diagnose_view.hpp"
+#include "head_grid_view.hpp"
+#include "main_window.hpp"
+#include "parameters_panel.hpp"
+#include "stages_view.hpp"
+#include "view_util.hpp"
+
+#include <alibi/bias.hpp>
+#include <alibi/stats.hpp>
+#include <alibi/tensor_io.hpp>
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <functional>
+
+using namespace alibi;
+using namespace alibi::qt;
+
+namespace {
+
+bool settled(MainWindow& w, int timeoutMs = 30000) {
+    return QTest::qWaitFor([&] { return w.model()->snapshot() && !w.model()->pending(); }, timeoutMs);
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// An (H, Q, K) f32 tensor from a formula, the way a user's framework would have built it.
+Tensor hqk(std::int64_t heads, std::int64_t n, DType dtype, const std::function<double(std::int64_t, std::int64_t, std::int64_t)>& f) {
+    Tensor t(Shape{heads, n, n}, dtype);
+    for (std::int64_t h = 0; h < heads; ++h)
+        for (std::int64_t i = 0; i < n; ++i)
+            for (std::int64_t j = 0; j < n; ++j) t.set(static_cast<std::uint64_t>((h * n + i) * n + j), f(h, i, j));
+    return t;
+}
+
+double causal(double m, std::int64_t i, std::int64_t j) { return j <= i ? -(m * static_cast<double>(i - j)) : -1e9; }
+
+std::vector<double> press(int heads) {
+    int c = 1;
+    while (c * 2 <= heads) c *= 2;
+    std::vector<double> out;
+    for (int h = 0; h < c; ++h) out.push_back(std::exp2(-8.0 * (h + 1) / c));
+    for (int k = 0; k < heads - c; ++k) out.push_back(std::exp2(-8.0 * (2 * k + 1) / (2 * c)));
+    return out;
+}
+
+void activate(QComboBox* box, int data) {
+    const int index = box->findData(data);
+    QVERIFY(index >= 0);
+    box->setCurrentIndex(index);
+    emit box->activated(index);
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("alibi-test");
+        QCoreApplication::setApplicationName("alibi-explorer-test");
+        QSettings().clear();
+    }
+
+    void defaultViewShowsEightHeadsWithLabels() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::GridTab));
+        const auto grid = w.gridView()->grid();
+        QVERIFY(grid);
+        QCOMPARE(grid->grid.tiles.size(), std::size_t{8});
+        // The image is rendered at the widget's device-pixel size.
+        QCOMPARE(QSize(grid->grid.image.width, grid->grid.image.height), w.gridView()->imagePixels());
+        QCOMPARE(slopeText(grid->slopes[0]), QString("1/2"));
+        QCOMPARE(slopeText(grid->slopes[7]), QString("1/256"));
+    }
+
+    void slidersAndSpinBoxesDriveTheStatistics() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        w.parameters()->headsSlider->setValue(12);
+        QCOMPARE(w.parameters()->headsBox->value(), 12);
+        w.parameters()->lengthBox->setValue(40);
+        QCOMPARE(w.parameters()->lengthSlider->value(), ParametersPanel::lengthToSlider(40));
+        activate(w.parameters()->contentBox, static_cast<int>(ContentKind::Gaussian));
+        w.parameters()->queryRowBox->setValue(30);
+        QVERIFY(settled(w));
+        QCOMPARE(w.model()->session().attention.bias.slopes.heads, 12);
+        QCOMPARE(w.model()->session().attention.bias.queries, std::int64_t{40});
+
+        // The table holds the core's statistics for the same parameters; slopes follow the formula.
+        QStandardItemModel* table = w.stagesView()->statsModel();
+        QCOMPARE(table->rowCount(), 12);
+        StatsParams p;
+        p.attention = w.model()->session().attention;
+        p.queryRow = 30;
+        auto expected = computeStats(p);
+        QVERIFY(expected.has_value());
+        const auto slopes = press(12);
+        for (int r = 0; r < 12; ++r) {
+            const int head = table->item(r, StagesView::Head)->data(Qt::UserRole).toInt();
+            QCOMPARE(table->item(r, StagesView::Slope)->data(Qt::UserRole).toDouble(), slopes[static_cast<std::size_t>(head)]);
+            QCOMPARE(table->item(r, StagesView::Entropy)->data(Qt::UserRole).toDouble(),
+                     expected->heads[static_cast<std::size_t>(head)].row.entropy);
+            QCOMPARE(table->item(r, StagesView::Distance50)->data(Qt::UserRole).toDouble(),
+                     expected->heads[static_cast<std::size_t>(head)].row.distance50);
+        }
+    }
+
+    void hoverShowsTheFormulaWithNumbers() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        w.parameters()->headsSlider->setValue(2);  // slopes 1/16, 1/256
+        QVERIFY(settled(w));
+        HeadGridView* view = w.gridView();
+        const auto grid = view->grid();
+        QVERIFY(grid);
+        const HeatmapTile& tile = grid->grid.tiles.at(0);
+        const double dpr = grid->devicePixelRatio;
+        // Bottom-left cell of head 0: query 15, key 0, distance 15.
+        const QPoint at(view->imageRect().x() + static_cast<int>((tile.x + 2) / dpr),
+                        view->imageRect().y() + static_cast<int>((tile.y + tile.height - 3) / dpr));
+        QTest::mouseMove(view, at);
+        QTRY_VERIFY(!w.hoverText().isEmpty());
+        const QString text = w.hoverText();
+        QVERIFY2(text.contains("head 0"), qPrintable(text));
+        QVERIFY2(text.contains("query i = 15"), qPrintable(text));
+        QVERIFY2(text.contains("key j = 0"), qPrintable(text));
+        QVERIFY2(text.contains("0.0625"), qPrintable(text));
+        // -1/16 * 15 = -0.9375
+        QVERIFY2(text.contains(QString::fromUtf8("= −0.0625 × 15 = −0.9375")), qPrintable(text));
+    }
+
+    void comboBoxesChangeModeAndShow() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        activate(w.parameters()->modeBox, static_cast<int>(BiasMode::Symmetric));
+        activate(w.parameters()->whatBox, static_cast<int>(RenderWhat::Attention));
+        QVERIFY(settled(w));
+        QCOMPARE(w.model()->session().attention.bias.mode, BiasMode::Symmetric);
+        QCOMPARE(w.gridView()->grid()->gridParams.what, RenderWhat::Attention);
+        // Probabilities: the colour scale spans [0, something <= 1].
+        QVERIFY(w.gridView()->grid()->grid.lo >= 0);
+        QVERIFY(w.gridView()->grid()->grid.hi <= 1.0 + 1e-12);
+    }
+
+    void invalidCustomSlopesShowAnErrorNextToTheField() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        const Session before = w.model()->session();
+        w.parameters()->customEdit->setText("0.5, oops");
+        emit w.parameters()->customEdit->returnPressed();
+        QVERIFY(!w.parameters()->errorText("custom").isEmpty());
+        QVERIFY(w.model()->session() == before);
+        w.parameters()->customEdit->setText("-1, 1, 1, 1, 1, 1, 1, 1");
+        emit w.parameters()->customEdit->returnPressed();
+        QVERIFY(!w.parameters()->errorText("custom").isEmpty());
+        w.parameters()->customEdit->setText("1, 1/2, 1/4, 1/8, 1/16, 1/32, 1/64, 1/128");
+        emit w.parameters()->customEdit->returnPressed();
+        QVERIFY(w.parameters()->errorText("custom").isEmpty());
+        QVERIFY(settled(w));
+        QCOMPARE(w.gridView()->grid()->slopes.front(), 1.0);
+        // T beyond the core's limit, typed in the spin box: refused, previous T kept.
+        w.parameters()->lengthBox->setValue(1000000000);
+        QVERIFY(!w.parameters()->errorText("queries").isEmpty());
+        QCOMPARE(w.model()->session().attention.bias.queries, std::int64_t{16});
+    }
+
+    void exportThroughTheMenuPathMatchesTheCore() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        w.parameters()->headsSlider->setValue(6);
+        w.parameters()->lengthBox->setValue(33);
+        QVERIFY(settled(w));
+        const Session s = w.model()->session();
+        for (FileFormat f : {FileFormat::Npy, FileFormat::Safetensors, FileFormat::Csv, FileFormat::Json}) {
+            const QString ours = dir.filePath(QString("ours.%1").arg(QString::fromUtf8(formatName(f).data())));
+            const QString core = dir.filePath(QString("core.%1").arg(QString::fromUtf8(formatName(f).data())));
+            auto result = w.exportTensorTo(ours, ExportWhat::Bias, f);
+            QVERIFY2(result.has_value(), result ? "" : result.error().message.c_str());
+            auto source = biasSource(s.attention.bias);
+            QVERIFY(source.has_value());
+            ExportOptions options;
+            options.format = f;
+            options.tensorName = "bias";
+            options.allowNonFinite = true;
+            QVERIFY(exportTensor(**source, core.toStdString(), options).has_value());
+            QVERIFY(!readAll(ours).isEmpty());
+            QCOMPARE(readAll(ours), readAll(core));
+        }
+        // Slopes: the file holds the formula's values.
+        const QString slopesPath = dir.filePath("slopes.npy");
+        QVERIFY(w.exportTensorTo(slopesPath, ExportWhat::Slopes, FileFormat::Npy).has_value());
+        auto loaded = loadTensor(slopesPath.toStdString());
+        QVERIFY(loaded.has_value());
+        const auto slopes = press(6);
+        QCOMPARE(loaded->tensor.size(), std::uint64_t{6});
+        for (std::size_t h = 0; h < 6; ++h) QCOMPARE(loaded->tensor.at(h), slopes[h]);
+        // Bias values follow the formula too (spot check the .npy).
+        auto bias = loadTensor(dir.filePath("ours.npy").toStdString());
+        QVERIFY(bias.has_value());
+        QCOMPARE(bias->tensor.at((std::uint64_t{1} * 33 + 20) * 33 + 5), static_cast<double>(static_cast<float>(-(slopes[1] * 15))));
+    }
+
+    void cancelledExportLeavesNoFile() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        w.parameters()->headsBox->setValue(16);
+        w.parameters()->lengthBox->setValue(2048);  // 256 MiB of f32
+        QVERIFY(settled(w));
+        const QString path = dir.filePath("big.npy");
+        int calls = 0;
+        auto result = w.exportTensorTo(path, ExportWhat::Bias, FileFormat::Npy, [&](std::uint64_t done, std::uint64_t) {
+            ++calls;
+            return done == 0;  // cancel as soon as the first chunk is written
+        });
+        QVERIFY(!result.has_value());
+        QCOMPARE(result.error().code, ErrorCode::Cancelled);
+        QVERIFY(calls >= 1);
+        QVERIFY(!QFile::exists(path));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 0);  // no temporary left
+        QVERIFY(!w.exporting());
+        // The explorer goes on: a small export afterwards works.
+        w.parameters()->lengthBox->setValue(8);
+        QVERIFY(w.exportTensorTo(dir.filePath("small.npy"), ExportWhat::Bias, FileFormat::Npy).has_value());
+    }
+
+    void diagnoseShowsEachKnownBug() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        const auto p8 = press(8);
+        struct Case {
+            const char* code;
+            Tensor tensor;
+        };
+        std::vector<Case> cases;
+        cases.push_back({kSlopeOffByOne, hqk(8, 12, DType::F32, [](auto h, auto i, auto j) {
+                             return causal(std::exp2(-8.0 * static_cast<double>(h) / 8), i, j);
+                         })});
+        cases.push_back({kNaiveSlopesNonPow2, hqk(12, 10, DType::F32, [](auto h, auto i, auto j) {
+                             return causal(std::exp2(-8.0 * static_cast<double>(h + 1) / 12), i, j);
+                         })});
+        cases.push_back({kSignFlipped, hqk(8, 10, DType::F32, [&](auto h, auto i, auto j) {
+                             return j <= i ? p8[static_cast<std::size_t>(h)] * static_cast<double>(i - j) : -1e9;
+                         })});
+        cases.push_back({kSingleSlopeAllHeads, hqk(4, 8, DType::F32, [](auto, auto i, auto j) { return causal(0.5, i, j); })});
+        cases.push_back({kScaledBySqrtDk, hqk(8, 10, DType::F32, [&](auto h, auto i, auto j) {
+                             return causal(p8[static_cast<std::size_t>(h)] / 8.0, i, j);
+                         })});
+        cases.push_back({kFp16MaskOverflow, hqk(4, 8, DType::F16, [&](auto h, auto i, auto j) {
+                             return causal(press(4)[static_cast<std::size_t>(h)], i, j);
+                         })});
+        for (Case& c : cases) {
+            const QString path = dir.filePath(QString("%1.npy").arg(c.code));
+            ExportOptions options;
+            options.format = FileFormat::Npy;
+            options.allowNonFinite = true;
+            QVERIFY(exportTensor(*tensorSource(c.tensor), path.toStdString(), options).has_value());
+            QSignalSpy done(w.diagnoseView(), &DiagnoseView::diagnosed);
+            w.diagnoseFile(path);
+            QVERIFY2(done.wait(30000), c.code);
+            QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::DiagnoseTab));
+            const QStringList codes = w.diagnoseView()->findingCodes();
+            QVERIFY2(codes.contains(c.code), qPrintable(QString("%1: got %2").arg(c.code, codes.join(", "))));
+            QVERIFY(w.diagnoseView()->summaryText().contains(c.code));
+        }
+        // An unreadable file: a clear message, no crash.
+        const QString junk = dir.filePath("junk.npy");
+        QFile f(junk);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a numpy file at all");
+        f.close();
+        QSignalSpy failed(w.diagnoseView(), &DiagnoseView::failed);
+        w.diagnoseFile(junk);
+        QVERIFY(failed.wait(30000));
+        QVERIFY(!failed.at(0).at(0).toString().isEmpty());
+        QVERIFY(!w.lastError().isEmpty());
+    }
+
+    void sessionsRoundTripAndCliCommand() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        w.parameters()->headsSlider->setValue(5);
+        activate(w.parameters()->modeBox, static_cast<int>(BiasMode::Mpt));
+        const Session saved = w.model()->session();
+        const QString path = dir.filePath("s.alibi.json");
+        QVERIFY(w.saveSessionTo(path));
+        w.parameters()->headsSlider->setValue(9);
+        QVERIFY(!(w.model()->session() == saved));
+        QVERIFY(w.openSession(path));
+        QVERIFY(w.model()->session() == saved);
+        QCOMPARE(w.parameters()->headsBox->value(), 5);
+        QVERIFY(QSettings().value("recentFiles").toStringList().contains(QFileInfo(path).absoluteFilePath()));
+        QCOMPARE(w.copyCliCommand(), QString::fromStdString(cliCommand(saved, "bias", "bias.npy")));
+        QVERIFY(!w.openSession(dir.filePath("missing.alibi.json")));
+        QVERIFY(w.model()->session() == saved);
+        // The last session is kept in the settings on quit.
+        w.close();
+        auto restored = parseSession(QSettings().value("session").toString().toStdString());
+        QVERIFY(restored.has_value());
+        QVERIFY(*restored == saved);
+    }
+
+    void compareTabReportsTheMaximum() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        w.parameters()->headsSlider->setValue(12);
+        w.tabs()->setCurrentIndex(MainWindow::CompareTab);
+        QVERIFY(QTest::qWaitFor([&] { return w.model()->snapshot() && w.model()->snapshot()->compare && !w.model()->pending(); }, 30000));
+        const double expected = 15 * (std::exp2(-0.5) - std::exp2(-6.0));
+        const double got = w.model()->snapshot()->compare->maxAbsDifference;
+        QVERIFY(std::abs(got - expected) < 1e-5);
+        QVERIFY(w.compareView()->summary().contains("head 8"));
+    }
+
+    void viewExportsWriteFiles() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        QVERIFY(w.exportViewPng(dir.filePath("grid.png"), 2));
+        QImage image(dir.filePath("grid.png"));
+        QCOMPARE(image.width(), w.tabs()->currentWidget()->width() * 2);
+        QVERIFY(w.exportCurvesSvg(dir.filePath("slopes.svg"), 0).has_value());
+        QVERIFY(readAll(dir.filePath("slopes.svg")).startsWith("<"));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_mainwindow.moc"
