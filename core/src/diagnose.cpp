@@ -12,11 +12,11 @@
 
 #include "parallel.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 #include <mutex>
 
@@ -72,14 +72,14 @@ struct Reading {
     Layout memory = Layout::Hqk;    // the order the data is in (Hqk or Qkh)
     std::int64_t heads = 1, queries = 1, keys = 1;
     bool qkhAsHqk = false;
-    bool noHeadAxis = false;        // a 2-D (Q, K) tensor
+    bool noHeadAxis = false;  // a 2-D (Q, K) tensor
 };
 
 // Everything about a candidate but its slopes and mask.
 struct Form {
     BiasMode mode = BiasMode::Causal;
-    double sign = 1;             // -1: the sign-flipped bug
-    std::int64_t offset = 0;     // query i sits at p_i = i + offset (K - Q is right; 0 is top-left)
+    double sign = 1;          // -1: the sign-flipped bug
+    std::int64_t offset = 0;  // query i sits at p_i = i + offset (K - Q is right; 0 is top-left)
     bool topLeft = false;
 };
 
@@ -102,7 +102,6 @@ struct Candidate {
     bool maskSeen = false;  // false: the tensor has no masked entry, so any mask reproduces it
     std::vector<double> inferred;
     std::uint64_t sampleMismatches = 0;
-    std::uint64_t order = 0;  // preference, lower first
 };
 
 // Reads the tensor under one Reading.
@@ -154,8 +153,8 @@ double expectedExact(const Candidate& c, DType dtype, std::int64_t h, std::int64
 
 struct SlopeRead {
     std::vector<double> lo, hi, estimate;
-    bool valid = true;   // every head has a positive, finite, self-consistent slope
-    bool free = false;   // the tensor holds no cell that depends on the slope
+    bool valid = true;  // every head has a positive, finite, self-consistent slope
+    bool free = false;  // the tensor holds no cell that depends on the slope
 };
 
 SlopeRead readSlopes(const View& view, const Form& form) {
@@ -272,7 +271,8 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
     };
     // The summary's words for a scheme match, noting slopes rounded to the dtype first.
     const auto named = [&](SlopeCandidate& sc, const std::string& words) {
-        sc.description = sc.roundedFirst ? fmt::format("{} rounded to {} before multiplying", words, dtypeName(dtype)) : words;
+        sc.description =
+            sc.roundedFirst ? fmt::format("{} rounded to {} before multiplying", words, dtypeName(dtype)) : words;
     };
 
     if (withinIntervals(read, linearSlopes(heads)))
@@ -287,11 +287,12 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
         named(g, fmt::format("geometric slopes (max_bias {})", g.maxBias));
         g.findings.push_back(
             {kNaiveSlopesNonPow2,
-             fmt::format("The slopes are 2^(-B(h+1)/H) for all {} heads (geometric, max_bias {}). {} is not a power of "
-                         "two: the paper's reference code, BLOOM and MPT use the press rule instead (the first {} slopes "
-                         "of the {}-head list, then every other slope of the {}-head list). Use --scheme press unless "
-                         "you mean to reproduce a geometric implementation.",
-                         heads, g.maxBias, heads, c, c, 2 * c)});
+             fmt::format(
+                 "The slopes are 2^(-B(h+1)/H) for all {} heads (geometric, max_bias {}). {} is not a power of "
+                 "two: the paper's reference code, BLOOM and MPT use the press rule instead (the first {} slopes "
+                 "of the {}-head list, then every other slope of the {}-head list). Use --scheme press unless "
+                 "you mean to reproduce a geometric implementation.",
+                 heads, g.maxBias, heads, c, c, 2 * c)});
     }
 
     // Slope exponent off by one: head 0 gets 2^0 = 1.
@@ -308,10 +309,11 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
             named(o, fmt::format("off-by-one slopes 2^(-B h/{}) (max_bias {})", n, o.maxBias));
             o.findings.push_back(
                 {kSlopeOffByOne,
-                 fmt::format("The slope exponent is off by one: head h has 2^(-{} h/{}) instead of 2^(-{} (h+1)/{}), so "
-                             "head 0 has slope 1.0 and every head is one step steeper than ALiBi's. Compute the slopes "
-                             "from h + 1 (or use --scheme press).",
-                             o.maxBias, n, o.maxBias, n)});
+                 fmt::format(
+                     "The slope exponent is off by one: head h has 2^(-{} h/{}) instead of 2^(-{} (h+1)/{}), so "
+                     "head 0 has slope 1.0 and every head is one step steeper than ALiBi's. Compute the slopes "
+                     "from h + 1 (or use --scheme press).",
+                     o.maxBias, n, o.maxBias, n)});
         }
     }
 
@@ -342,7 +344,9 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
                 const std::string name = base.scheme == SlopeScheme::Linear
                                              ? std::string("linear slopes")
                                              : fmt::format("{} slopes (max_bias {})", schemeName(base.scheme), b);
-                out.push_back({SlopeScheme::Custom, b, std::move(scaled),
+                out.push_back({SlopeScheme::Custom,
+                               b,
+                               std::move(scaled),
                                {{kScaledBySqrtDk,
                                  fmt::format("The slopes are {} divided by sqrt({}) = {:.6g}: the bias was scaled by "
                                              "1/sqrt(d_k) together with the logits, with d_k = {}. ALiBi adds the bias "
@@ -380,7 +384,9 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
         const bool have = std::any_of(out.begin(), out.end(), [&](const SlopeCandidate& x) {
             return x.scheme == SlopeScheme::Press && x.maxBias == b;
         });
-        if (!have) out.push_back({SlopeScheme::Press, b, pressSlopes(heads, b), {}, fmt::format("press slopes (max_bias {})", b)});
+        if (!have)
+            out.push_back(
+                {SlopeScheme::Press, b, pressSlopes(heads, b), {}, fmt::format("press slopes (max_bias {})", b)});
     }
     return out;
 }
@@ -534,13 +540,16 @@ std::vector<Reading> readings(const Shape& shape, Result<void>& error) {
                 add(r);
             }
             if (out.empty())
-                error = fail(ErrorCode::InvalidArgument,
-                             fmt::format("cannot diagnose a flat tensor of {} elements: a flat ALiBi tensor holds H*T*T "
-                                         "values with 1 <= H <= {}",
-                                         n, kMaxHeads));
+                error =
+                    fail(ErrorCode::InvalidArgument,
+                         fmt::format("cannot diagnose a flat tensor of {} elements: a flat ALiBi tensor holds H*T*T "
+                                     "values with 1 <= H <= {}",
+                                     n, kMaxHeads));
             break;
         }
-        case 2: add({Layout::Hqk, Layout::Hqk, 1, shape[0], shape[1], false, true}); break;
+        case 2:
+            add({Layout::Hqk, Layout::Hqk, 1, shape[0], shape[1], false, true});
+            break;
         case 3:
             add({Layout::Hqk, Layout::Hqk, shape[0], shape[1], shape[2], false, false});
             add({Layout::Qkh, Layout::Qkh, shape[2], shape[0], shape[1], false, false});
@@ -548,17 +557,18 @@ std::vector<Reading> readings(const Shape& shape, Result<void>& error) {
             break;
         case 4:
             if (shape[0] != 1) {
-                error = fail(ErrorCode::InvalidArgument,
-                             fmt::format("cannot diagnose a tensor of shape {}: a 4-D ALiBi tensor is (1, H, Q, K) with a "
-                                         "leading 1; for a batch, save one element (x[0])",
-                                         shapeString(shape)));
+                error =
+                    fail(ErrorCode::InvalidArgument,
+                         fmt::format("cannot diagnose a tensor of shape {}: a 4-D ALiBi tensor is (1, H, Q, K) with a "
+                                     "leading 1; for a batch, save one element (x[0])",
+                                     shapeString(shape)));
                 return {};
             }
             add({Layout::OneHqk, Layout::Hqk, shape[1], shape[2], shape[3], false, false});
             break;
         default:
-            error = fail(ErrorCode::InvalidArgument,
-                         fmt::format("cannot diagnose a {}-D tensor of shape {}: {}", shape.size(), shapeString(shape), expected));
+            error = fail(ErrorCode::InvalidArgument, fmt::format("cannot diagnose a {}-D tensor of shape {}: {}",
+                                                                 shape.size(), shapeString(shape), expected));
             return {};
     }
     if (out.empty() && error)
@@ -591,26 +601,29 @@ std::vector<Finding> formFindings(const Candidate& c, DType dtype) {
                        "The allowed entries are +m (i - j) instead of -m (i - j): the sign is flipped, so attention "
                        "grows with distance and heads attend to the far past. Negate the bias (or the slopes)."});
     if (c.form.topLeft)
-        out.push_back({kTopLeftAligned,
-                       fmt::format("Query i sits at position i (top-left alignment) although there are {} queries and {} "
-                                   "keys. With a KV cache the last query faces the last key: query i is at i + K - Q = "
-                                   "i + {}, as in FlashAttention, MPT and llama.cpp.",
-                                   r.queries, r.keys, r.keys - r.queries)});
+        out.push_back(
+            {kTopLeftAligned,
+             fmt::format("Query i sits at position i (top-left alignment) although there are {} queries and {} "
+                         "keys. With a KV cache the last query faces the last key: query i is at i + K - Q = "
+                         "i + {}, as in FlashAttention, MPT and llama.cpp.",
+                         r.queries, r.keys, r.keys - r.queries)});
     if (dtype == DType::F16 && c.maskSeen && c.mask.kind == MaskValue::Kind::NegInf)
-        out.push_back({kFp16MaskOverflow,
-                       "The masked entries are -inf in an f16 tensor: a -1e9 mask overflows f16 (largest finite value "
-                       "65504) and becomes -inf. Use --mask min (-65504) for a finite mask, or --mask -inf deliberately; "
-                       "with -inf a fully masked row (for example a query before every key, or padding) gives NaN after "
-                       "softmax unless it is handled."});
+        out.push_back(
+            {kFp16MaskOverflow,
+             "The masked entries are -inf in an f16 tensor: a -1e9 mask overflows f16 (largest finite value "
+             "65504) and becomes -inf. Use --mask min (-65504) for a finite mask, or --mask -inf deliberately; "
+             "with -inf a fully masked row (for example a query before every key, or padding) gives NaN after "
+             "softmax unless it is handled."});
     if (c.reading.heads >= 2) {
         bool same = true;
         for (const double s : c.slopes.slopes) same = same && s == c.slopes.slopes[0];
         if (same)
-            out.push_back({kSingleSlopeAllHeads,
-                           fmt::format("Every one of the {} heads has the same slope {:.6g}: the per-head slopes were not "
-                                       "broadcast over the head axis (or max_bias is 0). ALiBi needs a different slope "
-                                       "per head, from steep (local) to flat (global).",
-                                       c.reading.heads, c.slopes.slopes[0])});
+            out.push_back(
+                {kSingleSlopeAllHeads,
+                 fmt::format("Every one of the {} heads has the same slope {:.6g}: the per-head slopes were not "
+                             "broadcast over the head axis (or max_bias is 0). ALiBi needs a different slope "
+                             "per head, from steep (local) to flat (global).",
+                             c.reading.heads, c.slopes.slopes[0])});
     }
     return out;
 }
@@ -645,7 +658,8 @@ std::string describeCandidate(const Candidate& c) {
 
 Result<Diagnosis> diagnose(const Tensor& tensor) {
     if (tensor.size() == 0)
-        return fail(ErrorCode::InvalidArgument, fmt::format("cannot diagnose an empty tensor of shape {}", shapeString(tensor.shape())));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("cannot diagnose an empty tensor of shape {}", shapeString(tensor.shape())));
     Result<void> shapeError;
     const auto reads = readings(tensor.shape(), shapeError);
     if (!shapeError) return std::unexpected(shapeError.error());
@@ -657,7 +671,8 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
     const DType dtype = tensor.dtype();
     std::optional<Candidate> match, best;
     FullCheck matchCheck;
-    std::uint64_t order = 0;
+    // Candidates come from the most ordinary to the most unusual; the first that reproduces
+    // every cell wins, so a correct tensor is never reported as a bug.
     for (const Reading& reading : reads) {
         if (match) break;
         const View view(tensor, reading);
@@ -666,8 +681,8 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
         if (reading.queries < reading.keys) offsets.push_back(0);
         for (const std::int64_t offset : offsets)
             for (const double sign : {1.0, -1.0})
-                for (const BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom,
-                                            BiasMode::Mpt})
+                for (const BiasMode mode :
+                     {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
                     forms.push_back({mode, sign, offset, offset != reading.keys - reading.queries});
         for (const Form& form : forms) {
             if (match) break;
@@ -681,7 +696,6 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
                 c.mask = mask.mask;
                 c.maskSeen = mask.seen;
                 c.inferred = slopes.estimate;
-                c.order = order++;
                 c.sampleMismatches = sampleMismatches(view, c, best ? best->sampleMismatches : kSampleCells);
                 const bool plausible = mask.valid && (slopes.valid || slopes.free);
                 if (plausible && c.sampleMismatches == 0) {
@@ -735,7 +749,8 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
                                  chosen.slopes.slopes};
         d.findings = chosen.slopes.findings;
         for (auto& f : formFindings(chosen, dtype)) {
-            const bool dup = std::any_of(d.findings.begin(), d.findings.end(), [&](const Finding& g) { return g.code == f.code; });
+            const bool dup =
+                std::any_of(d.findings.begin(), d.findings.end(), [&](const Finding& g) { return g.code == f.code; });
             if (!dup) d.findings.push_back(std::move(f));
         }
         d.summary = fmt::format("{} Matches {}, max abs error {:.6g}.", head, describeCandidate(chosen), d.maxAbsError);
@@ -755,9 +770,10 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
         d.firstMismatchActual = check.actual;
         d.firstMismatchExpected = check.expected;
     }
-    d.summary = fmt::format("{} No combination of scheme, max_bias, mode, mask and dtype reproduces it. Closest: {}, "
-                            "max abs error {:.6g}",
-                            head, describeCandidate(chosen), d.maxAbsError);
+    d.summary = fmt::format(
+        "{} No combination of scheme, max_bias, mode, mask and dtype reproduces it. Closest: {}, "
+        "max abs error {:.6g}",
+        head, describeCandidate(chosen), d.maxAbsError);
     if (d.firstMismatchIndex)
         d.summary += fmt::format("; the first differing entry is {} = {:.9g}, expected {:.9g}",
                                  indexString(*d.firstMismatchIndex), d.firstMismatchActual, d.firstMismatchExpected);

@@ -7,8 +7,8 @@
 #include <alibi/output_file.hpp>
 #include <alibi/session.hpp>
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -40,7 +40,8 @@ std::string shown(const Json& v) {
 
 Result<std::int64_t> readInt(const Json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
     const auto bad = [&] {
-        return std::unexpected(fieldError(path, fmt::format("expected an integer from {} to {}, got {}", lo, hi, shown(v))));
+        return std::unexpected(
+            fieldError(path, fmt::format("expected an integer from {} to {}, got {}", lo, hi, shown(v))));
     };
     // Floats such as 8.0 or 1e9 are refused: a session is written by a program, and a float
     // where a count belongs means something else went wrong.
@@ -64,7 +65,8 @@ Result<std::uint64_t> readUnsigned(const Json& v, const std::string& path, std::
 
 Result<double> readNumber(const Json& v, const std::string& path, double lo, double hi, bool loOpen,
                           const char* expected) {
-    if (!v.is_number()) return std::unexpected(fieldError(path, fmt::format("expected {}, got {}", expected, shown(v))));
+    if (!v.is_number())
+        return std::unexpected(fieldError(path, fmt::format("expected {}, got {}", expected, shown(v))));
     const double x = v.get<double>();
     if (!std::isfinite(x) || x < lo || x > hi || (loOpen && x == lo))
         return std::unexpected(fieldError(path, fmt::format("expected {}, got {}", expected, shown(v))));
@@ -75,10 +77,12 @@ template <class Parse>
 auto readName(const Json& v, const std::string& path, const char* kind, const char* expected, Parse parse)
     -> Result<typename std::invoke_result_t<Parse, std::string_view>::value_type> {
     if (!v.is_string())
-        return std::unexpected(fieldError(path, fmt::format("expected a string naming the {} ({}), got {}", kind, expected, shown(v))));
+        return std::unexpected(
+            fieldError(path, fmt::format("expected a string naming the {} ({}), got {}", kind, expected, shown(v))));
     const auto& s = v.get_ref<const std::string&>();
     auto parsed = parse(std::string_view(s));
-    if (!parsed) return std::unexpected(fieldError(path, fmt::format("unknown {} '{}' (expected {})", kind, s, expected)));
+    if (!parsed)
+        return std::unexpected(fieldError(path, fmt::format("unknown {} '{}' (expected {})", kind, s, expected)));
     return *parsed;
 }
 
@@ -90,8 +94,8 @@ Result<void> checkKnown(const Json& object, const std::string& prefix, std::init
         if (!found) {
             std::string list;
             for (const auto k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-            return fail(ErrorCode::BadInput, fmt::format("session: unknown field `{}{}` (known fields here: {})",
-                                                         prefix, key, list));
+            return fail(ErrorCode::BadInput,
+                        fmt::format("session: unknown field `{}{}` (known fields here: {})", prefix, key, list));
         }
     }
     return {};
@@ -118,14 +122,15 @@ std::string parseErrorDetail(const std::string& what) {
 // ---------------------------------------------------------------------------
 // Sections
 
-#define ALIBI_TRY(var, expr)                                   \
-    auto var##_r = (expr);                                     \
-    if (!var##_r) return std::unexpected(var##_r.error());     \
+#define ALIBI_TRY(var, expr)                               \
+    auto var##_r = (expr);                                 \
+    if (!var##_r) return std::unexpected(var##_r.error()); \
     auto var = std::move(*var##_r)
 
 Result<void> parseBias(const Json& b, BiasParams& p) {
-    if (auto ok = checkKnown(b, "bias.", {"heads", "queries", "keys", "scheme", "max_bias", "slopes", "mode", "mask",
-                                          "layout", "dtype"});
+    if (auto ok =
+            checkKnown(b, "bias.",
+                       {"heads", "queries", "keys", "scheme", "max_bias", "slopes", "mode", "mask", "layout", "dtype"});
         !ok)
         return ok;
     bool schemeGiven = false, headsGiven = false;
@@ -154,19 +159,21 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
     if (b.contains("slopes")) {
         const Json& s = b["slopes"];
         if (!s.is_array() || s.size() > static_cast<std::size_t>(kMaxHeads))
-            return std::unexpected(fieldError("bias.slopes", fmt::format("expected a list of at most {} positive numbers, got {}",
-                                                                        kMaxHeads, shown(s))));
+            return std::unexpected(
+                fieldError("bias.slopes",
+                           fmt::format("expected a list of at most {} positive numbers, got {}", kMaxHeads, shown(s))));
         std::vector<double> slopes;
         for (std::size_t h = 0; h < s.size(); ++h) {
-            ALIBI_TRY(m, readNumber(s[h], fmt::format("bias.slopes[{}]", h), 0, std::numeric_limits<double>::max(), true,
-                                    "a positive finite number"));
+            ALIBI_TRY(m, readNumber(s[h], fmt::format("bias.slopes[{}]", h), 0, std::numeric_limits<double>::max(),
+                                    true, "a positive finite number"));
             slopes.push_back(m);
         }
         if (!slopes.empty()) {
             if (schemeGiven && p.slopes.scheme != SlopeScheme::Custom)
-                return std::unexpected(fieldError("bias.slopes", fmt::format("slopes are given but `bias.scheme` is '{}'; "
-                                                                             "slopes imply scheme custom: drop one of the two",
-                                                                             schemeName(p.slopes.scheme))));
+                return std::unexpected(
+                    fieldError("bias.slopes", fmt::format("slopes are given but `bias.scheme` is '{}'; "
+                                                          "slopes imply scheme custom: drop one of the two",
+                                                          schemeName(p.slopes.scheme))));
             p.slopes.scheme = SlopeScheme::Custom;
             if (!headsGiven) p.slopes.heads = static_cast<int>(slopes.size());
         }
@@ -179,8 +186,9 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
     if (b.contains("mask")) {
         const Json& m = b["mask"];
         if (m.is_number()) {
-            ALIBI_TRY(x, readNumber(m, "bias.mask", std::numeric_limits<double>::lowest(),
-                                    std::numeric_limits<double>::max(), false, "a finite number or \"-1e9\", \"-inf\", \"min\""));
+            ALIBI_TRY(
+                x, readNumber(m, "bias.mask", std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max(),
+                              false, "a finite number or \"-1e9\", \"-inf\", \"min\""));
             p.mask = MaskValue{MaskValue::Kind::Finite, x};
         } else {
             ALIBI_TRY(x, readName(m, "bias.mask", "mask", "\"-1e9\", \"-inf\", \"min\" or a finite number", parseMask));
@@ -201,7 +209,8 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
 }
 
 Result<void> parseAttention(const Json& a, Session& s) {
-    if (auto ok = checkKnown(a, "attention.", {"content", "seed", "sigma", "dk", "temperature", "query"}); !ok) return ok;
+    if (auto ok = checkKnown(a, "attention.", {"content", "seed", "sigma", "dk", "temperature", "query"}); !ok)
+        return ok;
     ContentParams& c = s.attention.content;
     if (a.contains("content")) {
         ALIBI_TRY(k, readName(a["content"], "attention.content", "content", "zero, gaussian, qk", parseContent));
@@ -220,7 +229,8 @@ Result<void> parseAttention(const Json& a, Session& s) {
         c.dk = static_cast<int>(x);
     }
     if (a.contains("temperature")) {
-        ALIBI_TRY(x, readNumber(a["temperature"], "attention.temperature", 0, 1e6, true, "a positive number up to 1e6"));
+        ALIBI_TRY(x,
+                  readNumber(a["temperature"], "attention.temperature", 0, 1e6, true, "a positive number up to 1e6"));
         c.temperature = x;
     }
     if (a.contains("query")) {
@@ -242,7 +252,8 @@ Result<void> parseView(const Json& v, Session& s) {
         s.head = static_cast<int>(x);
     }
     if (v.contains("colormap")) {
-        ALIBI_TRY(x, readName(v["colormap"], "view.colormap", "colormap", "viridis, magma, cividis, diverging", parseColormap));
+        ALIBI_TRY(x, readName(v["colormap"], "view.colormap", "colormap", "viridis, magma, cividis, diverging",
+                              parseColormap));
         s.colormap = x;
     }
     if (v.contains("scale")) {
@@ -269,8 +280,9 @@ Result<void> parseView(const Json& v, Session& s) {
 
 // Quotes an argument for a POSIX shell when it holds anything but safe characters.
 std::string shellQuote(std::string_view arg) {
-    const bool safe = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                            "0123456789-_./,:=+@%") == std::string_view::npos;
+    const bool safe = !arg.empty() && arg.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_./,:=+@%") == std::string_view::npos;
     if (safe) return std::string(arg);
     std::string out = "'";
     for (const char c : arg) {
@@ -292,12 +304,13 @@ bool operator==(const Session& a, const Session& b) {
     const BiasParams& y = b.attention.bias;
     const ContentParams& c = a.attention.content;
     const ContentParams& d = b.attention.content;
-    return x.slopes.heads == y.slopes.heads && x.slopes.scheme == y.slopes.scheme && x.slopes.maxBias == y.slopes.maxBias &&
-           x.slopes.custom == y.slopes.custom && x.queries == y.queries && x.keys == y.keys && x.mode == y.mode &&
-           x.mask == y.mask && x.layout == y.layout && x.dtype == y.dtype && c.kind == d.kind && c.seed == d.seed &&
-           c.sigma == d.sigma && c.dk == d.dk && c.temperature == d.temperature && a.queryRow == b.queryRow &&
-           a.what == b.what && a.head == b.head && a.colormap == b.colormap && a.scale == b.scale &&
-           a.width == b.width && a.height == b.height && a.trainLength == b.trainLength && a.maxMemory == b.maxMemory;
+    return x.slopes.heads == y.slopes.heads && x.slopes.scheme == y.slopes.scheme &&
+           x.slopes.maxBias == y.slopes.maxBias && x.slopes.custom == y.slopes.custom && x.queries == y.queries &&
+           x.keys == y.keys && x.mode == y.mode && x.mask == y.mask && x.layout == y.layout && x.dtype == y.dtype &&
+           c.kind == d.kind && c.seed == d.seed && c.sigma == d.sigma && c.dk == d.dk &&
+           c.temperature == d.temperature && a.queryRow == b.queryRow && a.what == b.what && a.head == b.head &&
+           a.colormap == b.colormap && a.scale == b.scale && a.width == b.width && a.height == b.height &&
+           a.trainLength == b.trainLength && a.maxMemory == b.maxMemory;
 }
 
 Session defaultSession() {
@@ -313,22 +326,24 @@ Result<Session> parseSession(std::string_view text) {
     try {
         root = Json::parse(text.begin(), text.end());
     } catch (const Json::parse_error& e) {
-        return fail(ErrorCode::BadInput,
-                    fmt::format("not a session file: JSON parse error at byte {}: {}", e.byte, parseErrorDetail(e.what())));
+        return fail(ErrorCode::BadInput, fmt::format("not a session file: JSON parse error at byte {}: {}", e.byte,
+                                                     parseErrorDetail(e.what())));
     } catch (const std::exception& e) {
         return fail(ErrorCode::BadInput, fmt::format("not a session file: {}", e.what()));
     }
     try {
         if (!root.is_object())
-            return fail(ErrorCode::BadInput,
-                        fmt::format("not a session file: expected a JSON object with a `version` field, got {}", shown(root)));
+            return fail(
+                ErrorCode::BadInput,
+                fmt::format("not a session file: expected a JSON object with a `version` field, got {}", shown(root)));
         if (!root.contains("version"))
             return fail(ErrorCode::BadInput,
                         fmt::format("session: missing field `version` (this program reads and writes version {})",
                                     kSessionVersion));
         const Json& version = root["version"];
         if (!version.is_number_integer() || version.get<std::int64_t>() < 1)
-            return std::unexpected(fieldError("version", fmt::format("expected {}, got {}", kSessionVersion, shown(version))));
+            return std::unexpected(
+                fieldError("version", fmt::format("expected {}, got {}", kSessionVersion, shown(version))));
         if (version.get<std::int64_t>() > kSessionVersion)
             return fail(ErrorCode::BadInput,
                         fmt::format("session: version {} is newer than this program supports ({}); "
@@ -437,18 +452,21 @@ Result<void> validateSession(const Session& s) {
                     fmt::format("session field `view.head`: expected -1 (every head) or a head from 0 to {}, got {}",
                                 b.slopes.heads - 1, s.head));
     if (s.queryRow < -1 || s.queryRow >= b.queries)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("session field `attention.query`: expected -1 (the last row) or a row from 0 to {}, got {}",
-                                b.queries - 1, s.queryRow));
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("session field `attention.query`: expected -1 (the last row) or a row from 0 to {}, got {}",
+                        b.queries - 1, s.queryRow));
     if (s.width < 1 || s.width > kMaxImageSide || s.height < 1 || s.height > kMaxImageSide)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("session field `view.width`/`view.height`: expected 1 to {} pixels each, got {} x {}",
                                 kMaxImageSide, s.width, s.height));
     if (s.trainLength < 0 || s.trainLength > kMaxLength)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("session field `view.train_length`: expected 0 to {}, got {}", kMaxLength, s.trainLength));
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("session field `view.train_length`: expected 0 to {}, got {}", kMaxLength, s.trainLength));
     if (s.maxMemory == 0)
-        return fail(ErrorCode::InvalidArgument, "session field `max_memory`: expected a positive number of bytes, got 0");
+        return fail(ErrorCode::InvalidArgument,
+                    "session field `max_memory`: expected a positive number of bytes, got 0");
     return {};
 }
 
@@ -493,8 +511,7 @@ std::string cliCommand(const Session& s, std::string_view subcommand, std::strin
         if (c.kind == ContentKind::Qk && c.dk != dc.dk) add("--dk", std::to_string(c.dk));
         if (c.temperature != dc.temperature) add("--temperature", fmt::format("{}", c.temperature));
     }
-    if (subcommand == "stats" && s.queryRow != ds.queryRow)
-        add("--query", std::to_string(s.queryRow));
+    if (subcommand == "stats" && s.queryRow != ds.queryRow) add("--query", std::to_string(s.queryRow));
     if (subcommand == "render") {
         if (s.what != ds.what) add("--what", renderWhatName(s.what));
         if (s.head != ds.head) add("--head", std::to_string(s.head));

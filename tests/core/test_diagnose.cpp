@@ -44,11 +44,15 @@ Tensor handTensor(const Shape& shape, DType dtype, std::int64_t H, std::int64_t 
 // (H, Q, K) in hqk order.
 Tensor hqkTensor(std::int64_t H, std::int64_t Q, std::int64_t K, DType dtype,
                  const std::function<double(std::int64_t, std::int64_t, std::int64_t)>& f) {
-    return handTensor({H, Q, K}, dtype, H, Q, K, [=](auto h, auto i, auto j) { return static_cast<std::uint64_t>((h * Q + i) * K + j); }, f);
+    return handTensor(
+        {H, Q, K}, dtype, H, Q, K,
+        [=](auto h, auto i, auto j) { return static_cast<std::uint64_t>((h * Q + i) * K + j); }, f);
 }
 
 // A causal tensor with the given slopes, position p_i = i + K - Q, mask -1e9, in double.
-double causal(double m, std::int64_t p, std::int64_t j) { return j <= p ? -m * static_cast<double>(p - j) : -1e9; }
+double causal(double m, std::int64_t p, std::int64_t j) {
+    return j <= p ? -m * static_cast<double>(p - j) : -1e9;
+}
 
 // Press slopes written out from REFERENCES.md (independent of slopes.cpp).
 std::vector<double> pressRef(int H, double B) {
@@ -94,7 +98,8 @@ TEST(Diagnose, EveryModeLayoutDtypeMask) {
         {"-10000", {MaskValue::Kind::Finite, -10000}},
     };
     for (const int H : {1, 2, 3, 8, 12})
-        for (const BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
+        for (const BiasMode mode :
+             {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
             for (const Layout layout : {Layout::Hqk, Layout::Qkh, Layout::OneHqk, Layout::Flat})
                 for (const DType dtype : {DType::F32, DType::F64, DType::F16, DType::BF16})
                     for (const auto& [maskText, mask] : masks) {
@@ -108,8 +113,8 @@ TEST(Diagnose, EveryModeLayoutDtypeMask) {
                         p.mask = mask;
                         auto t = buildBias(p);
                         ASSERT_TRUE(t);
-                        const std::string what = fmt::format("H={} {} {} {} mask {}", H, modeName(mode), layoutName(layout),
-                                                             dtypeName(dtype), maskText);
+                        const std::string what = fmt::format("H={} {} {} {} mask {}", H, modeName(mode),
+                                                             layoutName(layout), dtypeName(dtype), maskText);
                         const auto d = run(*t);
                         ASSERT_TRUE(d.match) << what << ": " << d.summary;
                         EXPECT_EQ(d.maxAbsError, 0) << what;
@@ -127,19 +132,22 @@ TEST(Diagnose, EveryModeLayoutDtypeMask) {
                                                        ? MaskValue{MaskValue::Kind::NegInf, -kInf}
                                                        : mask;
                             EXPECT_EQ(maskName(d.match->mask), maskName(want)) << what;
-                            EXPECT_EQ(hasFinding(d, kFp16MaskOverflow), want.kind == MaskValue::Kind::NegInf && dtype == DType::F16)
+                            EXPECT_EQ(hasFinding(d, kFp16MaskOverflow),
+                                      want.kind == MaskValue::Kind::NegInf && dtype == DType::F16)
                                 << what << " " << codes(d);
                         } else {
                             EXPECT_TRUE(d.findings.empty()) << what << " " << codes(d);
                         }
-                        if (!(dtype == DType::F16 && modeMasks(mode) && d.match->mask.kind == MaskValue::Kind::NegInf)) {
+                        if (!(dtype == DType::F16 && modeMasks(mode) &&
+                              d.match->mask.kind == MaskValue::Kind::NegInf)) {
                             EXPECT_TRUE(d.findings.empty()) << what << " " << codes(d);
                         }
                     }
 }
 
 TEST(Diagnose, KvCacheShapesEveryMode) {
-    for (const BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt}) {
+    for (const BiasMode mode :
+         {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt}) {
         BiasParams p;
         p.slopes.heads = 4;
         p.queries = 3;
@@ -294,9 +302,10 @@ TEST(DiagnoseBugs, LayoutQkhAsHqk) {
     const std::int64_t H = 8, Q = 12, K = 12;
     const auto slopes = pressRef(8, 8);
     // Shape (H, Q, K), memory in (Q, K, H) order: a [seq, seq, heads] tensor reshaped, not transposed.
-    const auto t = handTensor({H, Q, K}, DType::F32, H, Q, K,
-                              [=](auto h, auto i, auto j) { return static_cast<std::uint64_t>((i * K + j) * H + h); },
-                              [&](auto h, auto i, auto j) { return causal(slopes[h], i, j); });
+    const auto t = handTensor(
+        {H, Q, K}, DType::F32, H, Q, K,
+        [=](auto h, auto i, auto j) { return static_cast<std::uint64_t>((i * K + j) * H + h); },
+        [&](auto h, auto i, auto j) { return causal(slopes[h], i, j); });
     const auto d = run(t);
     ASSERT_TRUE(d.match) << d.summary;
     EXPECT_TRUE(hasFinding(d, kLayoutQkhAsHqk)) << codes(d);
@@ -337,7 +346,8 @@ TEST(DiagnoseBugs, ScaledBySqrtDk) {
         const auto d = run(t);
         ASSERT_TRUE(d.match) << d.summary;
         ASSERT_TRUE(hasFinding(d, kScaledBySqrtDk)) << dk << ": " << codes(d);
-        const auto& f = *std::find_if(d.findings.begin(), d.findings.end(), [](const Finding& x) { return x.code == kScaledBySqrtDk; });
+        const auto& f = *std::find_if(d.findings.begin(), d.findings.end(),
+                                      [](const Finding& x) { return x.code == kScaledBySqrtDk; });
         EXPECT_NE(f.message.find("d_k = " + std::to_string(dk)), std::string::npos) << f.message;
     }
 }

@@ -18,7 +18,8 @@ namespace {
 void expectError(const std::string& json, std::initializer_list<const char*> fragments) {
     auto s = parseSession(json);
     ASSERT_FALSE(s) << "accepted: " << json;
-    for (const char* f : fragments) EXPECT_NE(s.error().message.find(f), std::string::npos) << s.error().message << "\n  wanted: " << f;
+    for (const char* f : fragments)
+        EXPECT_NE(s.error().message.find(f), std::string::npos) << s.error().message << "\n  wanted: " << f;
 }
 
 Session everyFieldChanged() {
@@ -89,12 +90,31 @@ TEST(Session, RoundTripDefaultAndEveryField) {
 
 TEST(Session, SerializationWritesEveryFieldPretty) {
     const std::string text = serializeSession(defaultSession());
-    for (const char* key : {"\"version\": 1", "\"heads\": 8", "\"queries\": 16", "\"keys\": 0", "\"scheme\": \"press\"",
-                            "\"max_bias\": 8.0", "\"slopes\": []", "\"mode\": \"causal\"", "\"mask\": \"-1e9\"",
-                            "\"layout\": \"hqk\"", "\"dtype\": \"f32\"", "\"content\": \"zero\"", "\"seed\": 0",
-                            "\"sigma\": 1.0", "\"dk\": 64", "\"temperature\": 1.0", "\"query\": -1", "\"what\": \"bias\"",
-                            "\"head\": -1", "\"colormap\": \"viridis\"", "\"scale\": \"shared\"", "\"width\": 1024",
-                            "\"height\": 768", "\"train_length\": 0", "\"max_memory\": 2147483648"})
+    for (const char* key : {"\"version\": 1",
+                            "\"heads\": 8",
+                            "\"queries\": 16",
+                            "\"keys\": 0",
+                            "\"scheme\": \"press\"",
+                            "\"max_bias\": 8.0",
+                            "\"slopes\": []",
+                            "\"mode\": \"causal\"",
+                            "\"mask\": \"-1e9\"",
+                            "\"layout\": \"hqk\"",
+                            "\"dtype\": \"f32\"",
+                            "\"content\": \"zero\"",
+                            "\"seed\": 0",
+                            "\"sigma\": 1.0",
+                            "\"dk\": 64",
+                            "\"temperature\": 1.0",
+                            "\"query\": -1",
+                            "\"what\": \"bias\"",
+                            "\"head\": -1",
+                            "\"colormap\": \"viridis\"",
+                            "\"scale\": \"shared\"",
+                            "\"width\": 1024",
+                            "\"height\": 768",
+                            "\"train_length\": 0",
+                            "\"max_memory\": 2147483648"})
         EXPECT_NE(text.find(key), std::string::npos) << key << "\n" << text;
     EXPECT_EQ(text.rfind("{\n  \"version\": 1,\n  \"bias\": {\n    \"heads\": 8,", 0), 0U) << text;
 }
@@ -142,7 +162,8 @@ TEST(Session, SlopesImplyCustomAndHeads) {
     expectError(R"({"version": 1, "bias": {"scheme": "press", "slopes": [0.5]}})", {"`bias.slopes`", "custom"});
     expectError(R"({"version": 1, "bias": {"slopes": [0.5, -1]}})", {"`bias.slopes[1]`", "positive"});
     expectError(R"({"version": 1, "bias": {"scheme": "custom"}})", {"`bias.slopes`"});
-    expectError(R"({"version": 1, "bias": {"heads": 4, "slopes": [0.5, 0.25]}})", {"`bias.slopes`", "2 slope(s)", "`bias.heads` is 4"});
+    expectError(R"({"version": 1, "bias": {"heads": 4, "slopes": [0.5, 0.25]}})",
+                {"`bias.slopes`", "2 slope(s)", "`bias.heads` is 4"});
 }
 
 TEST(Session, EveryErrorNamesItsField) {
@@ -268,7 +289,8 @@ TEST(Session, CliCommand) {
     EXPECT_EQ(cliCommand(s, "bias", "my file.npy"),
               "alibi bias --heads 12 --seq 16 --keys 32 --scheme geometric --max-bias 16 --mode bloom --mask -inf "
               "--layout flat --dtype f16 -o 'my file.npy'");
-    EXPECT_EQ(cliCommand(s, "slopes", "-"), "alibi slopes --heads 12 --scheme geometric --max-bias 16 --dtype f16 -o -");
+    EXPECT_EQ(cliCommand(s, "slopes", "-"),
+              "alibi slopes --heads 12 --scheme geometric --max-bias 16 --dtype f16 -o -");
 
     Session c = defaultSession();
     c.attention.bias.slopes.heads = 2;
@@ -280,9 +302,10 @@ TEST(Session, CliCommand) {
     c.attention.content.sigma = 2;
     c.attention.content.temperature = 0.5;
     c.queryRow = 3;
-    EXPECT_EQ(cliCommand(c, "attention", "a.npy"),
-              "alibi attention --heads 2 --seq 16 --slopes 0.5,0.125 --mask -10000 --content gaussian --seed 7 --sigma 2 "
-              "--temperature 0.5 -o a.npy");
+    EXPECT_EQ(
+        cliCommand(c, "attention", "a.npy"),
+        "alibi attention --heads 2 --seq 16 --slopes 0.5,0.125 --mask -10000 --content gaussian --seed 7 --sigma 2 "
+        "--temperature 0.5 -o a.npy");
     EXPECT_EQ(cliCommand(c, "stats", "-"),
               "alibi stats --heads 2 --seq 16 --slopes 0.5,0.125 --mask -10000 --content gaussian --seed 7 --sigma 2 "
               "--temperature 0.5 --query 3 -o -");
@@ -291,6 +314,7 @@ TEST(Session, CliCommand) {
     r.head = 3;
     r.colormap = Colormap::Magma;
     r.width = 512;
-    EXPECT_EQ(cliCommand(r, "render", "it's.png"),
-              "alibi render --heads 8 --seq 16 --what attention --head 3 --colormap magma --width 512 -o 'it'\\''s.png'");
+    EXPECT_EQ(
+        cliCommand(r, "render", "it's.png"),
+        "alibi render --heads 8 --seq 16 --what attention --head 3 --colormap magma --width 512 -o 'it'\\''s.png'");
 }

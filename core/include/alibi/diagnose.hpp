@@ -42,11 +42,11 @@ struct Diagnosis {
     std::optional<DiagnosisMatch> match;  // nullopt: nothing reproduces the tensor
     double maxAbsError = 0;               // against the best candidate (match or not)
     std::vector<Finding> findings;
-    std::vector<double> inferredSlopes;   // per head, read off the tensor
+    std::vector<double> inferredSlopes;  // per head, read off the tensor
     // When nothing matches: the first differing entry against the best candidate.
     std::optional<std::vector<std::int64_t>> firstMismatchIndex;
     double firstMismatchActual = 0, firstMismatchExpected = 0;
-    std::string summary;                  // a paragraph in words
+    std::string summary;  // a paragraph in words
     // The best candidate's parameters (for rendering an error heatmap). bestParams.layout is
     // the order the data is really in (qkh for a layout-qkh-as-hqk tensor).
     std::optional<BiasParams> bestParams;
