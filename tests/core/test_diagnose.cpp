@@ -3,6 +3,7 @@
 // so the diagnosis is checked against an independent construction, never against itself.
 #include <alibi/bias.hpp>
 #include <alibi/diagnose.hpp>
+#include <alibi/session.hpp>
 #include <alibi/slopes.hpp>
 #include <alibi/tensor_io.hpp>
 
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <limits>
 
@@ -516,4 +518,29 @@ TEST(DiagnoseFiles, NumpyHalfPrecisionMaskOverflow) {
     EXPECT_EQ(d.match->scheme, SlopeScheme::Press);
     EXPECT_TRUE(hasFinding(d, kFp16MaskOverflow)) << codes(d);
     EXPECT_EQ(d.maxAbsError, 0);
+}
+
+// End to end: the tensor of every example session is recognised as what the session says.
+TEST(DiagnoseFiles, ExampleSessionsAreRecognised) {
+    const std::filesystem::path dir = std::filesystem::path(ALIBI_TEST_DATA_DIR) / ".." / ".." / "assets" / "sessions";
+    for (const char* file : {"default.alibi.json", "bloom-176b.alibi.json", "mpt-7b.alibi.json",
+                             "press-vs-geometric-12.alibi.json", "fp16-mask-overflow.alibi.json"}) {
+        auto session = loadSession((dir / file).string());
+        ASSERT_TRUE(session) << file << ": " << session.error().message;
+        const BiasParams& p = session->attention.bias;
+        auto t = buildBias(p);
+        ASSERT_TRUE(t) << file;
+        const auto d = run(*t);
+        ASSERT_TRUE(d.match) << file << ": " << d.summary;
+        EXPECT_EQ(d.heads, p.slopes.heads) << file;
+        EXPECT_EQ(d.match->scheme, p.slopes.scheme) << file;
+        EXPECT_EQ(d.match->maxBias, p.slopes.maxBias) << file;
+        EXPECT_EQ(d.match->mode, p.mode) << file;
+        EXPECT_EQ(d.maxAbsError, 0) << file;
+        const bool overflow = p.dtype == DType::F16 && maskName(p.mask) == "-1e9";
+        EXPECT_EQ(hasFinding(d, kFp16MaskOverflow), overflow) << file << ": " << codes(d);
+        if (!overflow) {
+            EXPECT_EQ(maskName(d.match->mask), maskName(p.mask)) << file;
+        }
+    }
 }
