@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""Writes the seed corpora in tests/fuzz/corpus/ (a few small valid and broken files per reader).
+Run with Debian's /usr/bin/python3 (it has NumPy); the files are committed, so this only needs
+to run again when the seeds should change."""
+import io, json, os, shutil, struct
+import numpy as np
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.join(here, "corpus")
+
+def put(kind, name, data):
+    os.makedirs(os.path.join(root, kind), exist_ok=True)
+    with open(os.path.join(root, kind, name), "wb") as f:
+        f.write(data)
+
+def npy(a, **kw):
+    b = io.BytesIO()
+    np.save(b, a, **kw)
+    return b.getvalue()
+
+# .npy: every dtype the reader takes, a scalar, a v2 header, and broken files.
+bias = -np.abs(np.arange(4)[:, None] - np.arange(4)[None, :]).astype(np.float32) / 4
+put("npy", "f32_hqk.npy", npy(bias[None]))
+put("npy", "f64_flat.npy", npy(bias.astype(np.float64).ravel()))
+put("npy", "f16_mask_inf.npy", npy(np.array([[0, -np.inf], [-0.5, 0]], dtype=np.float16)))
+put("npy", "bf16_u2.npy", npy(np.array([0x3f80, 0xbf00, 0xff80], dtype=np.uint16)))
+put("npy", "f8_big_endian.npy", npy(np.array([1.5, -2.0], dtype=">f8")))
+put("npy", "scalar.npy", npy(np.float32(3.0)))
+put("npy", "empty.npy", npy(np.zeros((0, 3), dtype=np.float32)))
+b = io.BytesIO()
+np.lib.format.write_array(b, np.ones((2, 2), dtype=np.float32), version=(2, 0))
+put("npy", "v2.npy", b.getvalue())
+good = npy(np.ones((2, 3), dtype=np.float32))
+put("npy", "bad_truncated.npy", good[:-5])
+put("npy", "bad_fortran.npy", npy(np.asfortranarray(np.ones((2, 3), dtype=np.float32))))
+put("npy", "bad_int64.npy", npy(np.arange(3, dtype=np.int64)))
+def npy_by_hand(d, data=b""):
+    h = d.encode()
+    h += b" " * (63 - (10 + len(h)) % 64) + b"\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h + data
+put("npy", "bad_huge_shape.npy", npy_by_hand("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000000000,), }"))
+put("npy", "bad_negative.npy", npy_by_hand("{'descr': '<f4', 'fortran_order': False, 'shape': (2, -1), }"))
+
+# .safetensors: single tensor with metadata, several tensors, and broken headers.
+def st(tensors, metadata=None, pad=True):
+    header, data = {}, b""
+    if metadata is not None:
+        header["__metadata__"] = metadata
+    for name, (dtype, shape, raw) in tensors.items():
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [len(data), len(data) + len(raw)]}
+        data += raw
+    text = json.dumps(header, separators=(",", ":")).encode()
+    if pad:
+        text += b" " * ((8 - len(text) % 8) % 8)
+    return struct.pack("<Q", len(text)) + text + data
+
+meta = {"format": "alibi-explorer", "heads": "1", "queries": "4", "keys": "4", "layout": "hqk", "dtype": "f32"}
+put("safetensors", "bias_f32.safetensors", st({"bias": ("F32", [1, 4, 4], bias.tobytes())}, meta))
+put("safetensors", "two_tensors.safetensors",
+    st({"alibi": ("F16", [2], np.array([1, -1], np.float16).tobytes()), "x": ("I64", [1], b"\0" * 8)}))
+put("safetensors", "bf16.safetensors", st({"t": ("BF16", [3], np.array([0x3f80, 0, 0xff80], np.uint16).tobytes())}))
+put("safetensors", "f64_scalar.safetensors", st({"bias": ("F64", [], np.float64(2.5).tobytes())}))
+put("safetensors", "bad_offsets.safetensors",
+    struct.pack("<Q", 80) + b'{"bias":{"dtype":"F32","shape":[2,2],"data_offsets":[0,12]}}'.ljust(80) + b"\0" * 12)
+put("safetensors", "bad_overlap.safetensors",
+    st({"a": ("F32", [1], b"\0" * 4), "b": ("F32", [1], b"\0" * 4)}).replace(b"[4,8]", b"[2,6]"))
+put("safetensors", "bad_json.safetensors", struct.pack("<Q", 16) + b'{"bias": {"dtyp' + b"\0" * 4)
+put("safetensors", "bad_length.safetensors", struct.pack("<Q", 1 << 40) + b"{}")
+
+# Session files: the shipped examples and a few broken ones.
+sessions = os.path.join(here, "..", "..", "assets", "sessions")
+for name in ("default.alibi.json", "fp16-mask-overflow.alibi.json", "press-vs-geometric-12.alibi.json"):
+    path = os.path.join(sessions, name)
+    if os.path.exists(path):
+        shutil.copy(path, os.path.join(root, "session", name))
+put("session", "minimal.alibi.json", b'{"version": 1}')
+put("session", "custom_slopes.alibi.json",
+    b'{"version": 1, "bias": {"heads": 3, "scheme": "custom", "slopes": [0.5, 0.25, 0.125], "mask": "-inf"}}')
+put("session", "bad_field.alibi.json", b'{"version": 1, "bias": {"mode": "sideways"}}')
+put("session", "bad_version.alibi.json", b'{"version": 99}')
+put("session", "bad_types.alibi.json", b'{"version": 1, "bias": {"heads": "eight", "queries": -5}, "view": []}')
