@@ -29,6 +29,8 @@ struct Finding {
 
 struct DiagnosisMatch {
     SlopeScheme scheme = SlopeScheme::Press;
+    // B of press/geometric, and of the scheme behind slope-off-by-one and scaled-by-sqrt-dk
+    // (reported as custom); left at 8 for linear and plain custom slopes, where it means nothing.
     double maxBias = 8.0;
     BiasMode mode = BiasMode::Causal;
     MaskValue mask;
@@ -40,7 +42,8 @@ struct Diagnosis {
     std::int64_t heads = 0, queries = 0, keys = 0;
     DType dtype = DType::F32;
     std::optional<DiagnosisMatch> match;  // nullopt: nothing reproduces the tensor
-    double maxAbsError = 0;               // against the best candidate (match or not)
+    double maxAbsError = 0;               // against the best candidate (match or not); +inf when
+                                          // a finite entry faces an infinite one (or NaN)
     std::vector<Finding> findings;
     std::vector<double> inferredSlopes;  // per head, read off the tensor
     // When nothing matches: the first differing entry against the best candidate.
