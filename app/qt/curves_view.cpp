@@ -49,11 +49,14 @@ void CurvesView::setSnapshot(const SnapshotPtr& s) {
                                      {ser.y[n]}});
     m_slopes->setSeries(std::move(perHead));
     m_schemes->setSeries(s->schemeCurves);
+    const int heads = s->grid->session.attention.bias.slopes.heads;
+    m_schemes->setNote((heads & (heads - 1)) == 0 ? QString("H = %1 is a power of two: press = geometric").arg(heads)
+                                                  : QString("H = %1: press interleaves, geometric does not").arg(heads));
     m_bias->setSeries(s->biasCurves);
     m_attention->setSeries(s->attentionCurves);
     m_attention->setTitle(QString("Attention vs distance at query row %1").arg(s->queryRow));
     m_attention->setNote(s->grid->session.attention.content.kind == ContentKind::Zero
-                             ? "content: zero (the bias alone shapes attention)"
+                             ? "zero content: the bias alone shapes attention"
                              : QString());
 }
 

@@ -294,8 +294,11 @@ void ParametersPanel::syncFromSession() {
     setInt(dkBox, c.dk);
     setInt(seedBox, static_cast<std::int64_t>(std::min<std::uint64_t>(c.seed, std::numeric_limits<int>::max())));
     setDouble(temperatureBox, c.temperature);
+    {
+        QSignalBlocker block(queryRowBox);
+        queryRowBox->setMaximum(static_cast<int>(std::min<std::int64_t>(b.queries - 1, std::numeric_limits<int>::max())));
+    }
     setInt(queryRowBox, s.queryRow);
-    queryRowBox->setMaximum(static_cast<int>(std::min<std::int64_t>(b.queries - 1, std::numeric_limits<int>::max())));
     selectData(whatBox, s.what);
     selectData(colormapBox, s.colormap);
     selectData(scaleBox, s.scale);

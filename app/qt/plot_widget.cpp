@@ -190,7 +190,10 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         const Series& ser = m_series[static_cast<std::size_t>(s)];
         QColor c = seriesColor(s, count, m_categorical);
         if (m_highlight >= 0 && !emphasised) c.setAlpha(50);
-        const double widthPx = emphasised && m_highlight >= 0 ? 3.0 : (count > 16 ? 1.2 : 2.0);
+        double widthPx = emphasised && m_highlight >= 0 ? 3.0 : (count > 16 ? 1.2 : 2.0);
+        // Categorical overlays draw earlier series wider, so identical curves stay visible
+        // (press and geometric coincide when H is a power of two).
+        if (m_categorical && count <= 8 && !(emphasised && m_highlight >= 0)) widthPx += 2.5 * (count - 1 - s);
         const std::size_t n = std::min(ser.x.size(), ser.y.size());
         if (m_style == Style::Bars) {
             const double bw = std::max(1.0, 0.8 * a.width() / std::max<double>(1.0, m_x.hi - m_x.lo));
@@ -226,8 +229,10 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         p.drawPath(path);
         if (m_style == Style::LinesAndMarkers && n <= 300) {
             p.setBrush(c);
+            p.setPen(Qt::NoPen);
+            const double r = 2.2 + widthPx / 2;
             for (std::size_t k = 0; k < n; ++k)
-                if (usable(ser.x[k], ser.y[k])) p.drawEllipse(QPointF(mapX(ser.x[k]), mapY(ser.y[k])), 3.2, 3.2);
+                if (usable(ser.x[k], ser.y[k])) p.drawEllipse(QPointF(mapX(ser.x[k]), mapY(ser.y[k])), r, r);
         }
     };
     for (int s = 0; s < count; ++s)
@@ -254,8 +259,15 @@ void PlotWidget::paintEvent(QPaintEvent*) {
                    QString::fromStdString(m_series[static_cast<std::size_t>(m_highlight)].label));
     }
     if (!m_note.isEmpty()) {
+        QFont small = font();
+        small.setPointSizeF(font().pointSizeF() * 0.9);
+        p.setFont(small);
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(QRectF(a.left() + 8, a.bottom() - 22, a.width() - 16, 18), Qt::AlignLeft | Qt::AlignVCenter, m_note);
+        const double titleWidth = QFontMetrics(titleFont).horizontalAdvance(m_title) + 24;
+        const QRectF box(8 + titleWidth, 6, width() - 16 - titleWidth, 22);
+        p.drawText(box, Qt::AlignRight | Qt::AlignVCenter,
+                   QFontMetrics(small).elidedText(m_note, Qt::ElideRight, static_cast<int>(box.width())));
+        p.setFont(font());
     }
 }
 

@@ -123,7 +123,7 @@ private slots:
                 case 13: w.model()->setSelectedHead(pick({-1, 0, 5, 300})); break;
                 case 14: p->sigmaBox->setValue(pick({0, 1, 50})); break;
                 case 15: {
-                    if (w.exporting() || rng->bounded(8) != 0) break;
+                    if (w.exporting() || rng->bounded(4) != 0) break;
                     // An export of whatever is current, cancelled after a random amount of work.
                     const QString path = dir.filePath(QString("storm-%1.npy").arg(changes));
                     const std::uint64_t cancelAt = rng->bounded(3) == 0 ? 0 : (std::uint64_t{1} << rng->bounded(27));
