@@ -457,10 +457,15 @@ Result<OutputTarget> resolveOutput(const OutputFlags& flags, std::span<const Fil
         target.format = *format;
     } else if (target.toStdout()) {
         // stdout: the command's text default, if it has one.
-        if (!fallback || !isTextFormat(*fallback))
+        if (!fallback || !isTextFormat(*fallback)) {
+            std::string textNames;
+            for (const FileFormat format : formats)
+                if (isTextFormat(format))
+                    textNames += fmt::format("{}{}", textNames.empty() ? "" : " or ", formatName(format));
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("-o - writes to stdout, which needs a text --format ({}); give one, or -o FILE",
-                                    names));
+                                    textNames));
+        }
         target.format = *fallback;
     } else {
         const auto format = formatFromPath(target.path);

@@ -96,7 +96,9 @@ def bias_hqk(slopes, queries, keys, mode, mask_value):
         value, allowed = -(m * (keys - 1 - jf)), d >= 0
     else:
         raise ValueError(mode)
-    allowed = np.broadcast_to(allowed, value.shape)
+    shape = (m.shape[0], queries, keys)
+    value = np.broadcast_to(value, shape)
+    allowed = np.broadcast_to(allowed, shape)
     return np.where(allowed, value, mask_value), allowed
 
 
@@ -125,7 +127,8 @@ def stored(values, dtype):
     if dtype == "f64":
         return values.astype(np.float64)
     if dtype == "f16":
-        return values.astype(np.float16)  # round to nearest even, from the double
+        with np.errstate(over="ignore"):  # -1e9 becomes -inf in f16, on purpose
+            return values.astype(np.float16)  # round to nearest even, from the double
     if dtype == "bf16":
         return bf16_bits(values)
     raise ValueError(dtype)

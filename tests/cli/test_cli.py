@@ -405,10 +405,11 @@ class OutputTests(CliTestCase):
     def test_fifo_written_in_place(self):
         fifo = self.path("pipe.npy")
         os.mkfifo(fifo)
-        proc = subprocess.Popen([ALIBI, "bias", "--heads", 2, "--seq", 4, "-o", fifo], stderr=subprocess.PIPE)
+        proc = subprocess.Popen([ALIBI, "bias", "--heads", "2", "--seq", "4", "-o", fifo], stderr=subprocess.PIPE)
         with open(fifo, "rb") as f:
             data = f.read()
-        self.assertEqual(proc.wait(timeout=30), 0, proc.stderr.read().decode())
+        _, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 0, err.decode())
         with open(self.path("copy.npy"), "wb") as f:
             f.write(data)
         self.assertTrue(np.array_equal(np.load(self.path("copy.npy")), self.expected_bias(2, 4)))
@@ -424,7 +425,7 @@ class OutputTests(CliTestCase):
 
     def _start_big_export(self, out):
         # (64, 4096, 4096) f32 = 4 GiB: far more than can be written in the time allowed.
-        return subprocess.Popen([ALIBI, "bias", "--heads", 64, "--seq", 4096, "-o", out],
+        return subprocess.Popen([ALIBI, "bias", "--heads", "64", "--seq", "4096", "-o", out],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def _wait_for_temp(self, proc):
@@ -443,7 +444,7 @@ class OutputTests(CliTestCase):
         self._wait_for_temp(proc)
         time.sleep(0.3)
         proc.kill()
-        proc.wait(timeout=30)
+        proc.communicate(timeout=30)
         self.assertEqual(proc.returncode, -signal.SIGKILL, "the export finished before it could be killed")
         with open(out, "rb") as f:
             self.assertEqual(f.read(), before, "SIGKILL during an export changed the previous file")
@@ -456,7 +457,7 @@ class OutputTests(CliTestCase):
         self._wait_for_temp(proc)
         time.sleep(0.3)
         proc.kill()
-        proc.wait(timeout=30)
+        proc.communicate(timeout=30)
         self.assertFalse(os.path.exists(out))
         others = os.listdir(self.tmp)
         self.assertTrue(all(n.startswith(".") for n in others), f"non-hidden leftovers: {others}")
