@@ -10,9 +10,15 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fmt/format.h>
 #include <mutex>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define ALIBI_BIAS_X86 1
+#endif
 
 namespace alibi {
 
@@ -88,7 +94,7 @@ std::map<std::string, std::string> biasMetadata(const BiasParams& params) {
     if (params.slopes.scheme == SlopeScheme::Custom) {
         std::string s;
         for (std::size_t h = 0; h < params.slopes.custom.size(); ++h)
-            s += (h ? "," : "") + fmt::format("{}", params.slopes.custom[h]);
+            s += fmt::format("{}{}", h ? "," : "", params.slopes.custom[h]);
         m["slopes"] = s;
     }
     m["mode"] = std::string(modeName(params.mode));
@@ -99,9 +105,114 @@ std::map<std::string, std::string> biasMetadata(const BiasParams& params) {
 }
 
 // ---------------------------------------------------------------------------
-// Row templates
+// Row copies
+//
+// A whole bias tensor is written once and is far larger than the caches, so its rows are
+// copied with streaming (non-temporal) stores: a normal store first reads each destination
+// cache line (read-for-ownership), which spends half the memory bandwidth on data that is
+// about to be overwritten. The source of every copy is a per-head template of a few KiB to
+// a few MiB that stays in the caches, so unaligned loads from it are cheap; the destination
+// is aligned with a short plain head and finished with a plain tail. The widest store the CPU
+// has is picked at run time, so the default build still runs on any x86-64.
 
 namespace {
+
+using CopyFn = void (*)(std::byte* dst, const std::byte* src, std::size_t bytes);
+
+void copyPlain(std::byte* dst, const std::byte* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
+
+// Below this size the tensor fits in the caches and plain stores (which keep it there for
+// whoever reads it next) are as fast as streaming ones.
+constexpr std::uint64_t kStreamingThreshold = std::uint64_t{8} << 20;
+
+#ifdef ALIBI_BIAS_X86
+
+// Bytes from dst to its next `align` boundary, at most `bytes`.
+std::size_t headBytes(const std::byte* dst, std::size_t align, std::size_t bytes) {
+    const auto mis = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(dst) & (align - 1));
+    return std::min(bytes, mis ? align - mis : 0);
+}
+
+void copyStreamSse2(std::byte* dst, const std::byte* src, std::size_t bytes) {
+    const std::size_t head = headBytes(dst, 16, bytes);
+    std::memcpy(dst, src, head);
+    dst += head, src += head, bytes -= head;
+    for (; bytes >= 64; bytes -= 64, dst += 64, src += 64) {
+        const auto* s = reinterpret_cast<const __m128i*>(src);
+        auto* d = reinterpret_cast<__m128i*>(dst);
+        const __m128i a = _mm_loadu_si128(s), b = _mm_loadu_si128(s + 1);
+        const __m128i c = _mm_loadu_si128(s + 2), e = _mm_loadu_si128(s + 3);
+        _mm_stream_si128(d, a);
+        _mm_stream_si128(d + 1, b);
+        _mm_stream_si128(d + 2, c);
+        _mm_stream_si128(d + 3, e);
+    }
+    for (; bytes >= 16; bytes -= 16, dst += 16, src += 16)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(dst), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
+    std::memcpy(dst, src, bytes);
+}
+
+__attribute__((target("avx2"))) void copyStreamAvx2(std::byte* dst, const std::byte* src, std::size_t bytes) {
+    const std::size_t head = headBytes(dst, 32, bytes);
+    std::memcpy(dst, src, head);
+    dst += head, src += head, bytes -= head;
+    for (; bytes >= 128; bytes -= 128, dst += 128, src += 128) {
+        const auto* s = reinterpret_cast<const __m256i*>(src);
+        auto* d = reinterpret_cast<__m256i*>(dst);
+        const __m256i a = _mm256_loadu_si256(s), b = _mm256_loadu_si256(s + 1);
+        const __m256i c = _mm256_loadu_si256(s + 2), e = _mm256_loadu_si256(s + 3);
+        _mm256_stream_si256(d, a);
+        _mm256_stream_si256(d + 1, b);
+        _mm256_stream_si256(d + 2, c);
+        _mm256_stream_si256(d + 3, e);
+    }
+    for (; bytes >= 32; bytes -= 32, dst += 32, src += 32)
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(dst), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src)));
+    std::memcpy(dst, src, bytes);
+}
+
+__attribute__((target("avx512f"))) void copyStreamAvx512(std::byte* dst, const std::byte* src, std::size_t bytes) {
+    const std::size_t head = headBytes(dst, 64, bytes);
+    std::memcpy(dst, src, head);
+    dst += head, src += head, bytes -= head;
+    for (; bytes >= 128; bytes -= 128, dst += 128, src += 128) {
+        const __m512i a = _mm512_loadu_si512(src), b = _mm512_loadu_si512(src + 64);
+        _mm512_stream_si512(reinterpret_cast<__m512i*>(dst), a);
+        _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + 64), b);
+    }
+    if (bytes >= 64) {
+        _mm512_stream_si512(reinterpret_cast<__m512i*>(dst), _mm512_loadu_si512(src));
+        dst += 64, src += 64, bytes -= 64;
+    }
+    std::memcpy(dst, src, bytes);
+}
+
+#endif  // ALIBI_BIAS_X86
+
+CopyFn streamingCopy() {
+#ifdef ALIBI_BIAS_X86
+    static const CopyFn picked = [] {
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx512f")) return &copyStreamAvx512;
+        if (__builtin_cpu_supports("avx2")) return &copyStreamAvx2;
+        return &copyStreamSse2;
+    }();
+    return picked;
+#else
+    return &copyPlain;
+#endif
+}
+
+// Streaming stores are weakly ordered: each writer fences before its thread is joined, so the
+// joining thread sees every byte.
+void streamingFence() {
+#ifdef ALIBI_BIAS_X86
+    _mm_sfence();
+#endif
+}
+
+// ---------------------------------------------------------------------------
+// Row templates
 
 bool isDistanceMode(BiasMode mode) {
     return mode == BiasMode::Causal || mode == BiasMode::Symmetric || mode == BiasMode::Clamped;
@@ -110,8 +221,8 @@ bool isDistanceMode(BiasMode mode) {
 // The encoded template of one head.
 //  distance modes: u[n] is the cell at distance d = (K - 1) - n, n in [0, Q + K - 1); the row at
 //                  position p is u[K - 1 - p .. K - 1 - p + K).
-//  key modes:      u[j] is the allowed value of key j, n in [0, K); a row at position p is
-//                  u[0 .. p] followed by the mask.
+//  key modes:      u[j] is the allowed value of key j for j in [0, K), followed by K mask
+//                  values; a row at position p is u[0 .. p] followed by the mask, both copies.
 class HeadTemplate {
 public:
     HeadTemplate(const BiasParams& params, double slope)
@@ -120,28 +231,34 @@ public:
         storeAs(params.dtype, mask, m_mask.data());
         const std::int64_t k = m_keys;
         const std::int64_t n = isDistanceMode(params.mode) ? params.queries + k - 1 : k;
-        m_bytes.resize(static_cast<std::size_t>(n) * m_es);
+        m_bytes.resize(static_cast<std::size_t>(isDistanceMode(params.mode) ? n : 2 * k) * m_es);
         for (std::int64_t x = 0; x < n; ++x) {
             // A query at position K - 1 facing key x: distance modes see d = K - 1 - x (x may pass
             // K - 1, giving the negative distances of earlier rows); key modes see key x.
             const auto v = biasCell(params.mode, slope, k - 1, x, k);
             storeAs(params.dtype, v ? *v : mask, m_bytes.data() + static_cast<std::size_t>(x) * m_es);
         }
+        if (!isDistanceMode(params.mode))
+            for (std::int64_t x = k; x < 2 * k; ++x)
+                std::memcpy(m_bytes.data() + static_cast<std::size_t>(x) * m_es, m_mask.data(), m_es);
     }
 
     // Writes keys [jBegin, jEnd) of query row i to out.
-    void writeRow(std::int64_t i, std::int64_t jBegin, std::int64_t jEnd, std::byte* out) const {
+    void writeRow(std::int64_t i, std::int64_t jBegin, std::int64_t jEnd, std::byte* out,
+                  CopyFn copy = &copyPlain) const {
         const std::int64_t p = m_params.queryPosition(i);
         if (isDistanceMode(m_params.mode)) {
             const std::int64_t start = (m_keys - 1 - p) + jBegin;
-            std::memcpy(out, m_bytes.data() + static_cast<std::size_t>(start) * m_es,
-                        static_cast<std::size_t>(jEnd - jBegin) * m_es);
+            copy(out, m_bytes.data() + static_cast<std::size_t>(start) * m_es,
+                 static_cast<std::size_t>(jEnd - jBegin) * m_es);
             return;
         }
         const std::int64_t allowedEnd = std::clamp<std::int64_t>(p + 1, jBegin, jEnd);
-        std::memcpy(out, m_bytes.data() + static_cast<std::size_t>(jBegin) * m_es,
-                    static_cast<std::size_t>(allowedEnd - jBegin) * m_es);
-        fillMask(out + static_cast<std::size_t>(allowedEnd - jBegin) * m_es, jEnd - allowedEnd);
+        copy(out, m_bytes.data() + static_cast<std::size_t>(jBegin) * m_es,
+             static_cast<std::size_t>(allowedEnd - jBegin) * m_es);
+        copy(out + static_cast<std::size_t>(allowedEnd - jBegin) * m_es,
+             m_bytes.data() + static_cast<std::size_t>(m_keys) * m_es,
+             static_cast<std::size_t>(jEnd - allowedEnd) * m_es);
     }
 
     // One cell, encoded (for the qkh gather).
@@ -153,16 +270,27 @@ public:
     }
 
 private:
-    void fillMask(std::byte* out, std::int64_t count) const {
-        for (std::int64_t c = 0; c < count; ++c) std::memcpy(out + static_cast<std::size_t>(c) * m_es, m_mask.data(), m_es);
-    }
-
     const BiasParams& m_params;
     std::size_t m_es;
     std::int64_t m_keys;
     std::array<std::byte, 8> m_mask{};
     std::vector<std::byte> m_bytes;
 };
+
+// Writes elements [first, end) of an (H, Q, K)-ordered tensor whose element 0 is at `base`.
+void writeElements(const std::vector<HeadTemplate>& templates, std::int64_t Q, std::int64_t K, std::size_t es,
+                   std::uint64_t first, std::uint64_t end, std::byte* base, CopyFn copy) {
+    std::uint64_t e = first;
+    while (e < end) {
+        const std::uint64_t row = e / static_cast<std::uint64_t>(K);
+        const auto h = static_cast<std::int64_t>(row / static_cast<std::uint64_t>(Q));
+        const auto i = static_cast<std::int64_t>(row % static_cast<std::uint64_t>(Q));
+        const auto jBegin = static_cast<std::int64_t>(e % static_cast<std::uint64_t>(K));
+        const auto jEnd = static_cast<std::int64_t>(std::min<std::uint64_t>(K, jBegin + (end - e)));
+        templates[static_cast<std::size_t>(h)].writeRow(i, jBegin, jEnd, base + e * es, copy);
+        e += static_cast<std::uint64_t>(jEnd - jBegin);
+    }
+}
 
 }  // namespace
 
@@ -192,12 +320,17 @@ Result<void> fillBias(const BiasParams& params, std::span<std::byte> out, unsign
         });
         return {};
     }
-    const std::uint64_t rows = static_cast<std::uint64_t>(H) * Q;
-    detail::parallelFor(rows, threads, 16, [&](std::uint64_t b, std::uint64_t e) {
-        for (std::uint64_t row = b; row < e; ++row) {
-            const auto h = static_cast<std::int64_t>(row / Q), i = static_cast<std::int64_t>(row % Q);
-            templates[h].writeRow(i, 0, K, out.data() + row * K * es);
-        }
+    // The split is by 64-byte lines of the output, not by rows, so the threads get equal byte
+    // counts whatever H, Q and K are (one long row is split too), and every block after the
+    // first starts on a cache line. es divides 64, so line boundaries are element boundaries.
+    const std::uint64_t bytes = total * es;
+    const bool streaming = bytes >= kStreamingThreshold;
+    const CopyFn copy = streaming ? streamingCopy() : &copyPlain;
+    constexpr std::uint64_t kLine = 64;
+    detail::parallelFor((bytes + kLine - 1) / kLine, threads, 1024, [&](std::uint64_t lb, std::uint64_t le) {
+        const std::uint64_t first = lb * kLine / es, end = std::min(total, le * kLine / es);
+        writeElements(templates, Q, K, es, first, end, out.data(), copy);
+        if (streaming) streamingFence();
     });
     return {};
 }

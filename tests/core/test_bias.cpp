@@ -5,9 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 using namespace alibi;
 
@@ -180,4 +184,91 @@ TEST(Bias, InvalidLengths) {
     EXPECT_FALSE(buildBias(params(2, 0, 0, BiasMode::Causal)));
     EXPECT_FALSE(buildBias(params(2, 1000000000, 0, BiasMode::Causal)));
     EXPECT_FALSE(buildBias(params(2, 4, -3, BiasMode::Causal)));
+}
+
+// ---------------------------------------------------------------------------
+// The fast path (row copies with streaming stores above 8 MiB, split by cache lines across
+// threads) against the plain formula, on shapes that do not divide the vector width, the
+// cache line or the thread count, large enough to take the streaming path.
+
+namespace {
+
+// Every cell of a filled buffer against referenceCell, bit for bit, in hqk order.
+void expectBufferMatchesReference(const BiasParams& p, const std::vector<std::byte>& buffer) {
+    const auto slopes = *computeSlopes(p.slopes);
+    const long H = p.slopes.heads, Q = p.queries, K = p.keyCount();
+    const double mask = maskDouble(p.mask, p.dtype);
+    const std::size_t es = dtypeSize(p.dtype);
+    ASSERT_EQ(buffer.size(), static_cast<std::size_t>(H * Q * K) * es);
+    std::array<std::byte, 8> want{};
+    for (long h = 0; h < H; ++h)
+        for (long i = 0; i < Q; ++i)
+            for (long j = 0; j < K; ++j) {
+                storeAs(p.dtype, referenceCell(p.mode, slopes[h], i + (K - Q), j, K, mask), want.data());
+                const std::size_t at = static_cast<std::size_t>((h * Q + i) * K + j) * es;
+                ASSERT_EQ(std::memcmp(buffer.data() + at, want.data(), es), 0)
+                    << modeName(p.mode) << " " << dtypeName(p.dtype) << " H=" << H << " Q=" << Q << " K=" << K
+                    << " h=" << h << " i=" << i << " j=" << j;
+            }
+}
+
+}  // namespace
+
+TEST(BiasFastPath, LargeOddShapesEveryModeAndDtypeMatchReference) {
+    // 3 * 1001 * 1003 f32 is 12 MB (streaming path); rows of 4012 bytes start at every
+    // alignment modulo 64, and each thread's first row is a partial one. 3 rows of 1000003
+    // keys: the split between threads falls inside a row.
+    struct Case { int heads; long q, k; };
+    for (Case c : {Case{3, 1001, 1003}, Case{1, 3, 1'000'003}})
+        for (BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
+            for (DType dtype : {DType::F32, DType::F64, DType::F16, DType::BF16}) {
+                auto p = params(c.heads, c.q, c.k, mode, Layout::Hqk, dtype);
+                const std::size_t bytes = static_cast<std::size_t>(c.heads * c.q * c.k) * dtypeSize(dtype);
+                // The destination starts 8 bytes past a cache line, as a caller's buffer may.
+                std::vector<std::byte> storage(bytes + 64 + 8);
+                auto* base = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(storage.data()) + 63) / 64 * 64) + 8;
+                for (unsigned threads : dtype == DType::F32 ? std::vector<unsigned>{2, 3} : std::vector<unsigned>{3}) {
+                    std::fill(storage.begin(), storage.end(), std::byte{0x5A});
+                    auto ok = fillBias(p, {base, bytes}, threads);
+                    ASSERT_TRUE(ok) << ok.error().message;
+                    expectBufferMatchesReference(p, std::vector<std::byte>(base, base + bytes));
+                    if (HasFatalFailure()) return;
+                    EXPECT_EQ(storage.back(), std::byte{0x5A}) << "wrote past the end";
+                }
+            }
+}
+
+TEST(BiasFastPath, UnalignedDestinationAndSmallShapes) {
+    // A destination that starts 4 bytes past a cache line, and shapes from 1x1 up.
+    for (long t : {1L, 2L, 3L, 7L, 15L, 16L, 17L, 31L, 33L, 63L, 65L, 127L, 129L})
+        for (int heads : {1, 3, 4}) {
+            auto p = params(heads, t, t + 2, BiasMode::Causal);
+            const std::size_t bytes = static_cast<std::size_t>(heads * t * (t + 2)) * 4;
+            std::vector<std::byte> storage(bytes + 64 + 4);
+            auto* base = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(storage.data()) + 63) / 64 * 64) + 4;
+            ASSERT_TRUE(fillBias(p, {base, bytes}, 2));
+            std::vector<std::byte> copy(base, base + bytes);
+            expectBufferMatchesReference(p, copy);
+            if (HasFatalFailure()) return;
+        }
+}
+
+TEST(BiasFastPath, ThreadCountsDoNotChangeBitsOnTheStreamingPath) {
+    // 7 * 523 * 1031 f32 is 15 MB; thread counts that divide nothing in it.
+    auto p = params(7, 523, 1031, BiasMode::Mpt, Layout::OneHqk, DType::F32);
+    auto one = buildBias(p, kDefaultMemoryBudget, 1);
+    ASSERT_TRUE(one);
+    for (unsigned threads : {2U, 3U, 5U, 64U}) {
+        auto many = buildBias(p, kDefaultMemoryBudget, threads);
+        ASSERT_TRUE(many);
+        EXPECT_EQ(std::memcmp(one->bytes(), many->bytes(), one->byteSize()), 0) << threads;
+    }
+}
+
+TEST(BiasFastPath, WrongBufferSizeIsRefused) {
+    auto p = params(2, 4, 0, BiasMode::Causal);
+    std::vector<std::byte> small(2 * 4 * 4 * 4 - 1);
+    auto ok = fillBias(p, small, 2);
+    ASSERT_FALSE(ok);
+    EXPECT_NE(ok.error().message.find("needs 128"), std::string::npos) << ok.error().message;
 }

@@ -1,0 +1,85 @@
+// The bias against the memory limit. BM_MemsetBaseline fills an already-mapped buffer with a
+// non-zero byte on kThreads threads (one std::memset per thread over its half, the threads
+// started per call exactly as fillBias starts them); BM_FillBias builds the causal f32 bias
+// into a pre-touched buffer of the same size; BM_BuildBias allocates a fresh tensor each time
+// (page faults included). scripts/bench divides FillBias by MemsetBaseline for each (H, T).
+#include "bench_common.hpp"
+
+#include <alibi/bias.hpp>
+#include <alibi/tensor.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace alibi::bench {
+namespace {
+
+void shapes(benchmark::internal::Benchmark* b) {
+    for (auto [h, t] : {std::pair{8, 1024}, {16, 2048}, {32, 2048}, {16, 4096}}) b->Args({h, t});
+    b->ArgNames({"H", "T"})->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
+// A buffer whose pages are all mapped (touched once), so no page fault is timed.
+Buffer pretouched(std::uint64_t bytes) {
+    Buffer buffer(static_cast<std::size_t>(bytes));
+    std::memset(buffer.data(), 1, buffer.size());
+    return buffer;
+}
+
+void parallelMemset(std::byte* data, std::uint64_t bytes, unsigned threads) {
+    std::vector<std::jthread> workers;
+    auto part = [&](unsigned t) { return bytes * t / threads / 64 * 64; };
+    for (unsigned t = 1; t < threads; ++t)
+        workers.emplace_back([=] { std::memset(data + part(t), 0x5A, (t + 1 == threads ? bytes : part(t + 1)) - part(t)); });
+    std::memset(data, 0x5A, threads > 1 ? part(1) : bytes);
+}
+
+void BM_MemsetBaseline(benchmark::State& state) {
+    const std::uint64_t bytes = tensorBytes(state.range(0), state.range(1));
+    Buffer buffer = pretouched(bytes);
+    for (auto _ : state) {
+        parallelMemset(buffer.data(), bytes, kThreads);
+        benchmark::DoNotOptimize(buffer.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+}
+BENCHMARK(BM_MemsetBaseline)->Apply(shapes);
+
+void BM_FillBias(benchmark::State& state) {
+    const BiasParams params = causalF32(state.range(0), state.range(1));
+    const std::uint64_t bytes = tensorBytes(state.range(0), state.range(1));
+    Buffer buffer = pretouched(bytes);
+    for (auto _ : state) {
+        if (auto ok = fillBias(params, {buffer.data(), buffer.size()}, kThreads); !ok) {
+            state.SkipWithError(ok.error().message.c_str());
+            break;
+        }
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+}
+BENCHMARK(BM_FillBias)->Apply(shapes);
+
+// A new tensor every time: mmap, huge-page faults (the kernel zeroes each page), the fill,
+// and munmap when the tensor goes out of scope at the end of the iteration.
+void BM_BuildBias(benchmark::State& state) {
+    const BiasParams params = causalF32(state.range(0), state.range(1));
+    const std::uint64_t bytes = tensorBytes(state.range(0), state.range(1));
+    for (auto _ : state) {
+        auto tensor = buildBias(params, std::uint64_t{4} << 30, kThreads);
+        if (!tensor) {
+            state.SkipWithError(tensor.error().message.c_str());
+            break;
+        }
+        benchmark::DoNotOptimize(tensor->bytes());
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+}
+BENCHMARK(BM_BuildBias)->Args({16, 4096})->ArgNames({"H", "T"})->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace alibi::bench

@@ -1,0 +1,27 @@
+// Entry point: Google Benchmark's usual flags, plus --alibi_large_export, which adds the
+// 16 GiB streaming export (H = 64, T = 8192, f32 to /tmp). That case writes 16 GiB to disk
+// and reports the process's peak resident memory, so it never runs by default and should run
+// alone (scripts/bench --large): an earlier case's 1 GiB buffers would raise the peak.
+#include "bench_common.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <vector>
+
+int main(int argc, char** argv) {
+    std::vector<char*> args;
+    for (int i = 0; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--alibi_large_export") == 0) {
+            alibi::bench::registerLargeExport();
+            continue;
+        }
+        args.push_back(argv[i]);
+    }
+    int count = static_cast<int>(args.size());
+    benchmark::Initialize(&count, args.data());
+    if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
