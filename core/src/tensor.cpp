@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
@@ -66,11 +67,18 @@ Result<void> checkBudget(std::uint64_t bytes, std::uint64_t budget, const std::s
 Buffer::Buffer(std::size_t bytes) : m_size(bytes) {
     if (bytes == 0) return;
     if (bytes >= kHugePageThreshold) {
+        // Huge pages only back 2 MiB-aligned ranges, and mmap promises 4 KiB alignment only:
+        // map one huge page more, then give back the unaligned slack at both ends.
         const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-        void* p = mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void* p = mmap(nullptr, rounded + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
-        madvise(p, rounded, MADV_HUGEPAGE);  // a hint; ignored where THP is off
-        m_data = static_cast<std::byte*>(p);
+        const auto raw = reinterpret_cast<std::uintptr_t>(p);
+        const std::uintptr_t aligned = (raw + kHugePage - 1) / kHugePage * kHugePage;
+        if (aligned > raw) munmap(p, aligned - raw);
+        if (const std::size_t tail = kHugePage - (aligned - raw); tail > 0)
+            munmap(reinterpret_cast<void*>(aligned + rounded), tail);
+        madvise(reinterpret_cast<void*>(aligned), rounded, MADV_HUGEPAGE);  // a hint; ignored where THP is off
+        m_data = reinterpret_cast<std::byte*>(aligned);
         m_mapped = true;
         return;
     }
