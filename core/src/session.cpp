@@ -9,10 +9,9 @@
 
 #include <fmt/format.h>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <set>
+#include <type_traits>
 
 namespace alibi {
 
