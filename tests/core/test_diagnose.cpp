@@ -494,7 +494,9 @@ TEST(DiagnoseFiles, NumpyQkhFloat32Arithmetic) {
     EXPECT_EQ(d.match->maxBias, 8);
     EXPECT_EQ(d.match->mode, BiasMode::Causal);
     EXPECT_EQ(d.match->mask.kind, MaskValue::Kind::NegInf);
-    EXPECT_LT(d.maxAbsError, 1e-6);  // float32 products differ from correctly rounded ones by an ulp at most
+    // ggml-style float32 powers land an ulp away from correctly rounded slopes: tolerated, and reported.
+    EXPECT_GT(d.maxAbsError, 0);
+    EXPECT_LT(d.maxAbsError, 1e-6);
     EXPECT_TRUE(d.findings.empty()) << codes(d);
 }
 

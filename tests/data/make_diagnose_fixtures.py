@@ -9,8 +9,14 @@ def press(n, B=8.0):
     return np.array(s + pow2(2 * c)[0::2][: n - c])
 
 # 1. seed 003 style: get_bias returns [seq, seq, heads] (qkh); float32 arithmetic throughout; mask -inf.
+#    Slopes in the ggml form (powers of m0 and m1 in float32), which land an ulp or so away from
+#    correctly rounded values: the diagnosis must tolerate that.
 T, H = 8, 12
-slopes = press(H).astype(np.float32)
+n2 = 8
+m0 = np.float32(2.0 ** (-8.0 / n2))
+m1 = np.float32(2.0 ** (-4.0 / n2))
+slopes = np.array([m0 ** np.float32(h + 1) if h < n2 else m1 ** np.float32(2 * (h - n2) + 1) for h in range(H)],
+                  dtype=np.float32)
 i = np.arange(T, dtype=np.float32)[:, None]
 j = np.arange(T, dtype=np.float32)[None, :]
 dist = (i - j).astype(np.float32)
