@@ -143,8 +143,9 @@ Result<OutputFile> OutputFile::open(const std::string& path) {
                 std::free(real);
             }
         }
-        // Overwriting keeps the old file's permission bits, as a shell redirection would.
-        mode = st.st_mode & 07777;
+        // Overwriting keeps the old file's permission bits, as a shell redirection would
+        // (but never set-user-ID or set-group-ID bits on new content).
+        mode = st.st_mode & 0777;
     }
 
     const auto [folder, name] = splitPath(target);

@@ -292,6 +292,10 @@ int readAt(int fd, std::uint64_t offset, std::byte* out, std::uint64_t size) {
 }  // namespace
 
 Result<LoadedTensor> loadTensor(const std::string& path, std::uint64_t budget) {
+    return loadTensor(path, std::string(), budget);
+}
+
+Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tensorName, std::uint64_t budget) {
     const auto prefixed = [&](Error e) {
         e.message = fmt::format("cannot load {}: {}", path, e.message);
         return std::unexpected(std::move(e));
@@ -342,7 +346,7 @@ Result<LoadedTensor> loadTensor(const std::string& path, std::uint64_t budget) {
     }
     if (const int err = readAt(fd, 0, header.data(), header.size()); err != 0)
         return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
-    auto plan = npy ? detail::planNpy(header, fileSize, budget) : detail::planSafetensors(header, fileSize, {}, budget);
+    auto plan = npy ? detail::planNpy(header, fileSize, budget) : detail::planSafetensors(header, fileSize, tensorName, budget);
     if (!plan) return prefixed(plan.error());
     if (npy) {
         const auto slash = path.find_last_of('/');

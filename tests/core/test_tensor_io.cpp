@@ -834,6 +834,12 @@ TEST_F(TensorIoTest, LoadTensorDispatchesAndNamesTheFile) {
     auto byGuess = loadTensor(path("b.weights"));
     ASSERT_TRUE(byGuess) << byGuess.error().message;
     EXPECT_EQ(byGuess->tensor.at(0), 1.0);
+    auto byName = loadTensor(path("b.weights"), "bias");
+    ASSERT_TRUE(byName) << byName.error().message;
+    auto wrongName = loadTensor(path("b.weights"), "mask");
+    ASSERT_FALSE(wrongName);
+    EXPECT_NE(wrongName.error().message.find("no tensor named 'mask'; it holds 'bias'"), std::string::npos)
+        << wrongName.error().message;
 
     auto missing = loadTensor(path("missing.npy"));
     ASSERT_FALSE(missing);

@@ -56,5 +56,8 @@ struct LoadedTensor {
 // Reads and parses by extension (or magic bytes when the extension says nothing).
 [[nodiscard]] Result<LoadedTensor> loadTensor(const std::string& path,
                                               std::uint64_t budget = kDefaultMemoryBudget);
+// The same, choosing a tensor of a multi-tensor .safetensors file by name (ignored for .npy).
+[[nodiscard]] Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tensorName,
+                                              std::uint64_t budget = kDefaultMemoryBudget);
 
 }  // namespace alibi
