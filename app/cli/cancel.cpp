@@ -29,6 +29,8 @@ void installInterruptHandlers() {
     action.sa_flags = 0;
     sigaction(SIGINT, &action, nullptr);
     sigaction(SIGTERM, &action, nullptr);
+    // The terminal went away (ssh dropped, window closed): same clean cancellation.
+    sigaction(SIGHUP, &action, nullptr);
 }
 
 int interruptSignal() { return static_cast<int>(g_signal); }

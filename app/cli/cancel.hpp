@@ -1,4 +1,4 @@
-// SIGINT/SIGTERM handling: the first signal only sets a flag, which the progress callbacks turn
+// SIGINT/SIGTERM/SIGHUP handling: the first signal only sets a flag, which the progress callbacks turn
 // into ErrorCode::Cancelled, so the core stops and removes its temporary file; a second signal
 // of the same kind terminates at once (the escape hatch when something blocks).
 #pragma once
@@ -6,7 +6,7 @@
 namespace alibi::cli {
 
 void installInterruptHandlers();
-// The signal received (SIGINT, SIGTERM), or 0.
+// The signal received (SIGINT, SIGTERM, SIGHUP), or 0.
 [[nodiscard]] int interruptSignal();
 [[nodiscard]] inline bool interrupted() { return interruptSignal() != 0; }
 

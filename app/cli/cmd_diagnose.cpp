@@ -113,6 +113,7 @@ RunFn addDiagnoseCommand(CLI::App& root) {
         "diagnose", "Which ALiBi variant reproduces a .npy/.safetensors tensor, and which known bug it shows");
     auto state = std::make_shared<DiagnoseCommand>();
     cmd->add_option("FILE", state->file, "The tensor to diagnose (.npy or .safetensors). Example: my_bias.npy")
+        ->type_name("")
         ->required();
     addCommonFlags(*cmd, state->flags);
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/false, /*tensorExport=*/false);

@@ -15,7 +15,7 @@ int reportError(const Error& error) {
     // A signal wins over whatever error the interrupted call produced (EINTR, Cancelled): the
     // user asked to stop, and the core has already removed any temporary file.
     if (const int sig = interruptSignal(); sig != 0 || error.code == ErrorCode::Cancelled) {
-        const char* name = sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : nullptr;
+        const char* name = sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : nullptr;
         fmt::print(stderr, "alibi: cancelled{}; no partial file was left behind\n",
                    name ? fmt::format(" by {}", name) : std::string());
         return sig != 0 ? 128 + sig : kExitRuntime;

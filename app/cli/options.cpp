@@ -22,8 +22,9 @@
 namespace alibi::cli {
 namespace {
 
-void addFlag(CLI::App& cmd, Flag& flag, const std::string& names, const std::string& help) {
-    flag.option = cmd.add_option(names, flag.value, help);
+void addFlag(CLI::App& cmd, Flag& flag, const std::string& names, const std::string& typeName,
+             const std::string& help) {
+    flag.option = cmd.add_option(names, flag.value, help)->type_name(typeName);
     flag.name = flag.option->get_name(false, true);
     // get_name lists every spelling ("-o,--output"); messages use the long one.
     if (const auto comma = flag.name.rfind(','); comma != std::string::npos) flag.name = flag.name.substr(comma + 1);
@@ -139,10 +140,10 @@ Result<std::uint64_t> parseByteSize(const Flag& flag) {
 // Registration
 
 void addCommonFlags(CLI::App& cmd, SessionFlags& f) {
-    addFlag(cmd, f.config, "--config",
+    addFlag(cmd, f.config, "--config", "FILE",
             "Start from a session file (*.alibi.json); flags on the command line override it. "
             "Example: --config run.alibi.json");
-    addFlag(cmd, f.maxMemory, "--max-memory",
+    addFlag(cmd, f.maxMemory, "--max-memory", "BYTES",
             "In-memory budget for any tensor held whole (default 2G); file exports stream and need far less. "
             "Example: --max-memory 512M");
 }
@@ -150,58 +151,58 @@ void addCommonFlags(CLI::App& cmd, SessionFlags& f) {
 void addSessionFlags(CLI::App& cmd, SessionFlags& f, FlagLevel level) {
     const auto at = [level](FlagLevel l) { return static_cast<int>(level) >= static_cast<int>(l); };
     addCommonFlags(cmd, f);
-    addFlag(cmd, f.heads, "--heads",
+    addFlag(cmd, f.heads, "--heads", "H",
             "Number of attention heads H (default 8; with --slopes, the number of slopes). Example: --heads 12");
-    addFlag(cmd, f.scheme, "--scheme",
+    addFlag(cmd, f.scheme, "--scheme", "NAME",
             "Slope scheme: press (default; the paper's rule, unsorted for non-powers of two), geometric "
             "(2^(-B(h+1)/H) for every H), linear (0.05 to 0.5), custom (needs --slopes). Example: --scheme geometric");
-    addFlag(cmd, f.maxBias, "--max-bias",
+    addFlag(cmd, f.maxBias, "--max-bias", "B",
             "B, the largest exponent for press and geometric slopes (default 8). Example: --max-bias 8");
-    addFlag(cmd, f.slopes, "--slopes",
+    addFlag(cmd, f.slopes, "--slopes", "M,M,...",
             "Custom slopes, comma-separated positive numbers, one per head; implies --scheme custom and sets "
             "--heads to their count. Example: --slopes 0.5,0.25,0.125,0.0625");
-    addFlag(cmd, f.dtype, "--dtype",
+    addFlag(cmd, f.dtype, "--dtype", "DTYPE",
             "Storage dtype: f32 (default), f64, f16, bf16 (round to nearest even; bf16 .npy files hold '<u2' bits). "
             "Example: --dtype f16");
     if (at(FlagLevel::Bias)) {
-        addFlag(cmd, f.seq, "--seq", "Number of queries Q (default 16). Example: --seq 128");
-        addFlag(cmd, f.keys, "--keys",
+        addFlag(cmd, f.seq, "--seq", "Q", "Number of queries Q (default 16). Example: --seq 128");
+        addFlag(cmd, f.keys, "--keys", "K",
                 "Number of keys K (default: equal to --seq); query i sits at position i + K - Q (KV-cache "
                 "alignment). Example: --keys 256");
-        addFlag(cmd, f.mode, "--mode",
+        addFlag(cmd, f.mode, "--mode", "MODE",
                 "Bias form: causal (default), symmetric, clamped, bloom, mpt (see REFERENCES.md). Example: --mode bloom");
-        addFlag(cmd, f.mask, "--mask",
+        addFlag(cmd, f.mask, "--mask", "VALUE",
                 "Value of masked entries: -1e9 (default), -inf, min (the dtype's lowest finite value), or any finite "
                 "number. Example: --mask -inf");
-        addFlag(cmd, f.layout, "--layout",
+        addFlag(cmd, f.layout, "--layout", "LAYOUT",
                 "Tensor layout: hqk (H,Q,K; default), qkh (Q,K,H), 1hqk (1,H,Q,K), flat (H*Q*K,). Example: --layout qkh");
     }
     if (at(FlagLevel::Attention)) {
-        addFlag(cmd, f.content, "--content",
+        addFlag(cmd, f.content, "--content", "KIND",
                 "Content logits added to the bias: zero (default; the pure ALiBi prior), gaussian (N(0, sigma^2)), "
                 "qk (random q.k/sqrt(dk)). Example: --content gaussian");
-        addFlag(cmd, f.seed, "--seed", "Seed of the platform-independent generator (default 0). Example: --seed 42");
-        addFlag(cmd, f.sigma, "--sigma", "Standard deviation of gaussian content (default 1). Example: --sigma 2.5");
-        addFlag(cmd, f.dk, "--dk", "Head dimension of qk content, 1..4096 (default 64). Example: --dk 128");
-        addFlag(cmd, f.temperature, "--temperature",
+        addFlag(cmd, f.seed, "--seed", "N", "Seed of the platform-independent generator (default 0). Example: --seed 42");
+        addFlag(cmd, f.sigma, "--sigma", "S", "Standard deviation of gaussian content (default 1). Example: --sigma 2.5");
+        addFlag(cmd, f.dk, "--dk", "D", "Head dimension of qk content, 1..4096 (default 64). Example: --dk 128");
+        addFlag(cmd, f.temperature, "--temperature", "T",
                 "Divides the whole logit (content + bias) before softmax (default 1). Example: --temperature 0.5");
-        addFlag(cmd, f.threads, "--threads", "Worker threads (default 0: every core). Example: --threads 2");
+        addFlag(cmd, f.threads, "--threads", "N", "Worker threads (default 0: every core). Example: --threads 2");
     }
     if (at(FlagLevel::Stats))
-        addFlag(cmd, f.query, "--query",
+        addFlag(cmd, f.query, "--query", "I",
                 "Query row for the per-row figures, 0..Q-1 or -1 for the last row (default -1). Example: --query 15");
     if (at(FlagLevel::Render)) {
-        addFlag(cmd, f.what, "--what",
+        addFlag(cmd, f.what, "--what", "WHAT",
                 "What to draw: bias or attention (PNG heatmap), slopes, distance (bias vs distance) or "
                 "attention-distance (attention vs distance for --query) as SVG curves. Example: --what attention");
-        addFlag(cmd, f.head, "--head",
+        addFlag(cmd, f.head, "--head", "N",
                 "One head alone instead of the grid of every head (curves: highlight it). Example: --head 3");
-        addFlag(cmd, f.colormap, "--colormap",
+        addFlag(cmd, f.colormap, "--colormap", "MAP",
                 "Colour map: viridis (default), magma, cividis (colour-blind safe), diverging. Example: --colormap magma");
-        addFlag(cmd, f.scale, "--scale",
+        addFlag(cmd, f.scale, "--scale", "SCALE",
                 "Colour scale of a grid: shared (default) or per-head. Example: --scale per-head");
-        addFlag(cmd, f.width, "--width", "Image width in pixels (default 1024). Example: --width 800");
-        addFlag(cmd, f.height, "--height", "Image height in pixels (default 768). Example: --height 600");
+        addFlag(cmd, f.width, "--width", "PIXELS", "Image width in pixels (default 1024). Example: --width 800");
+        addFlag(cmd, f.height, "--height", "PIXELS", "Image height in pixels (default 768). Example: --height 600");
     }
 }
 
@@ -209,12 +210,12 @@ void addOutputFlags(CLI::App& cmd, OutputFlags& flags, std::span<const FileForma
                     bool tensorExport) {
     std::string names;
     for (const FileFormat format : formats) names += fmt::format("{}{}", names.empty() ? "" : ", ", formatName(format));
-    addFlag(cmd, flags.output, "-o,--output",
+    addFlag(cmd, flags.output, "-o,--output", "FILE",
             std::string(required ? "Output file (required)" : "Output file (default: stdout)") +
                 "; '-' writes a text format to stdout. The format follows the extension unless --format is given. "
                 "Example: -o " +
                 (tensorExport ? "bias.npy" : required ? "grid.png" : "out.json"));
-    addFlag(cmd, flags.format, "--format",
+    addFlag(cmd, flags.format, "--format", "FORMAT",
             fmt::format("Output format: {} (default: from -o's extension). Example: --format {}", names,
                         formatName(formats.size() > 1 ? formats[1] : formats[0])));
     if (tensorExport)
