@@ -2,6 +2,7 @@
 // colour bar beneath), or SVG curves (slopes on a log2 axis, bias vs distance, attention vs
 // distance). Pixels and curves come from the core; this file only composes and writes them.
 #include "commands.hpp"
+#include "label_font.hpp"
 #include "options.hpp"
 #include "progress_bar.hpp"
 
@@ -19,6 +20,7 @@ namespace {
 
 constexpr std::array kFormats{FileFormat::Png, FileFormat::Svg};
 constexpr Rgba kBackground{255, 255, 255, 255};
+constexpr Rgba kLabel{32, 32, 32, 255};
 
 struct RenderCommand {
     SessionFlags flags;
@@ -30,11 +32,14 @@ void blit(Image& dst, const Image& src, int x0, int y0) {
         for (int x = 0; x < src.width && x0 + x < dst.width; ++x) dst.at(x0 + x, y0 + y) = src.at(x, y);
 }
 
-// The heatmap over a horizontal colour bar, in exactly width x height pixels.
+// The heatmap over a horizontal colour bar with its range written beneath, head numbers in
+// the tiles, in exactly width x height pixels.
 Result<Image> heatmapWithBar(const Settings& settings) {
     const Session& s = settings.session;
     const int margin = std::max(4, s.height / 100);
     const int barHeight = std::clamp(s.height / 30, 6, 24);
+    const int textScale = std::clamp(std::min(s.width, s.height) / 256, 1, 3);
+    const int labelHeight = s.height >= 120 ? textHeight(textScale) : 0;  // no room for text on tiny images
     HeatmapParams params;
     params.attention = s.attention;
     params.what = s.what;
@@ -42,7 +47,7 @@ Result<Image> heatmapWithBar(const Settings& settings) {
     params.colormap = s.colormap;
     params.scale = s.scale;
     params.width = s.width;
-    params.height = s.height - barHeight - 2 * margin;
+    params.height = s.height - barHeight - 2 * margin - (labelHeight ? labelHeight + margin : 0);
     ProgressBar bar("rendering");
     auto map = renderHeatmap(params, settings.threads, bar.callback());
     bar.finish();
@@ -53,8 +58,23 @@ Result<Image> heatmapWithBar(const Settings& settings) {
     out.height = s.height;
     out.pixels.assign(static_cast<std::size_t>(out.width) * out.height, kBackground);
     blit(out, map->image, 0, 0);
+    const int barY = params.height + margin;
     const Image colorBar = renderColorBar(s.colormap, s.width - 2 * margin, barHeight, /*vertical=*/false);
-    blit(out, colorBar, margin, params.height + margin);
+    blit(out, colorBar, margin, barY);
+    if (labelHeight == 0) return out;
+
+    const int pad = textScale;
+    for (const HeatmapTile& tile : map->tiles) {
+        const std::string label = fmt::format("h{}", tile.head);
+        const int w = textWidth(label, textScale);
+        if (tile.width < w + 4 * pad || tile.height < labelHeight + 4 * pad) continue;
+        fillRect(out, tile.x + pad, tile.y + pad, w + 2 * pad, labelHeight + 2 * pad, kBackground);
+        drawText(out, tile.x + 2 * pad, tile.y + 2 * pad, label, textScale, kLabel);
+    }
+    const std::string lo = fmt::format("{:.4g}", map->lo), hi = fmt::format("{:.4g}", map->hi);
+    const int textY = barY + barHeight + margin / 2;
+    drawText(out, margin, textY, lo, textScale, kLabel);
+    drawText(out, s.width - margin - textWidth(hi, textScale), textY, hi, textScale, kLabel);
     return out;
 }
 
