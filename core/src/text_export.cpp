@@ -202,7 +202,10 @@ public:
         // With no elements there are no chunks: write the empty nesting now ([] or [[], []]).
         if (elementCount(m_shape).value_or(0) == 0) {
             if (m_shape.empty()) return fail(ErrorCode::Internal, "JSON export: a scalar with no element");
-            emptyNesting(head, 0);
+            if (!emptyNesting(head, 0))
+                return fail(ErrorCode::TooLarge, fmt::format("the empty tensor {} would need more than 64 MiB of "
+                                                             "JSON brackets; export it as .npy instead",
+                                                             shapeString(m_shape)));
         }
         return out.write(head);
     }
@@ -243,16 +246,17 @@ public:
     Result<void> end(OutputFile& out) override { return out.write("}\n"); }
 
 private:
-    void emptyNesting(std::string& out, std::size_t d) const {
+    // [] or [[], []] and so on; false when absurd shapes such as (10^9, 0) would not stay small.
+    bool emptyNesting(std::string& out, std::size_t d) const {
         out += '[';
         if (d + 1 < m_shape.size()) {
             for (std::int64_t i = 0; i < m_shape[d]; ++i) {
                 if (i) out += ", ";
-                emptyNesting(out, d + 1);
-                if (out.size() > (std::size_t{64} << 20)) break;  // absurd (1e9, 0) shapes stay bounded
+                if (!emptyNesting(out, d + 1) || out.size() > (std::size_t{64} << 20)) return false;
             }
         }
         out += ']';
+        return true;
     }
 
     Shape m_shape;
