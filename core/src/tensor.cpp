@@ -8,7 +8,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <mutex>
 #include <new>
+#include <vector>
 
 namespace alibi {
 namespace {
@@ -16,6 +18,74 @@ namespace {
 // Above this size a buffer is mmap'ed and offered transparent huge pages.
 constexpr std::size_t kHugePageThreshold = std::size_t{4} << 20;
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+// Freed large mappings, kept for the next buffer of the same size. Writing into new memory
+// costs a page fault per page (the kernel zeroes it, and in a virtual machine the host may
+// fault too), which caps a fresh tensor far below memory bandwidth; the GUIs rebuild a tensor
+// of the same shape on every slider step, so handing back the pages they just freed makes
+// that rebuild run at the speed of a fill. The cache holds at most kCacheBytes, and a request
+// of another size empties it, so memory is kept only while the same shape keeps coming back.
+class MappingCache {
+public:
+    static MappingCache& instance() {
+        static auto* cache = new MappingCache;  // never destroyed: buffers may be freed after exit starts
+        return *cache;
+    }
+
+    // A cached mapping of exactly `rounded` bytes, or nullptr.
+    void* take(std::size_t rounded) {
+        std::vector<Entry> dropped;
+        void* found = nullptr;
+        {
+            std::lock_guard lock(m_mutex);
+            for (auto it = m_entries.begin(); it != m_entries.end(); ++it)
+                if (it->bytes == rounded) {
+                    found = it->data;
+                    m_bytes -= it->bytes;
+                    m_entries.erase(it);
+                    break;
+                }
+            if (!found) {
+                dropped.swap(m_entries);
+                m_bytes = 0;
+            }
+        }
+        for (const Entry& e : dropped) munmap(e.data, e.bytes);
+        return found;
+    }
+
+    // Keeps a freed mapping, or unmaps it (and older ones) to stay within the limit.
+    void give(void* data, std::size_t rounded) {
+        if (rounded > kCacheBytes) {
+            munmap(data, rounded);
+            return;
+        }
+        std::vector<Entry> dropped;
+        {
+            std::lock_guard lock(m_mutex);
+            while (!m_entries.empty() && (m_bytes + rounded > kCacheBytes || m_entries.size() >= kCacheEntries)) {
+                dropped.push_back(m_entries.front());
+                m_bytes -= m_entries.front().bytes;
+                m_entries.erase(m_entries.begin());
+            }
+            m_entries.push_back({data, rounded});
+            m_bytes += rounded;
+        }
+        for (const Entry& e : dropped) munmap(e.data, e.bytes);
+    }
+
+private:
+    struct Entry {
+        void* data;
+        std::size_t bytes;
+    };
+    static constexpr std::size_t kCacheBytes = std::size_t{1} << 30;
+    static constexpr std::size_t kCacheEntries = 4;
+
+    std::mutex m_mutex;
+    std::vector<Entry> m_entries;
+    std::size_t m_bytes = 0;
+};
 
 }  // namespace
 
@@ -70,6 +140,11 @@ Buffer::Buffer(std::size_t bytes) : m_size(bytes) {
         // Huge pages only back 2 MiB-aligned ranges, and mmap promises 4 KiB alignment only:
         // map one huge page more, then give back the unaligned slack at both ends.
         const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+        if (void* reused = MappingCache::instance().take(rounded)) {
+            m_data = static_cast<std::byte*>(reused);
+            m_mapped = true;
+            return;
+        }
         void* p = mmap(nullptr, rounded + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
         const auto raw = reinterpret_cast<std::uintptr_t>(p);
@@ -89,7 +164,7 @@ Buffer::Buffer(std::size_t bytes) : m_size(bytes) {
 Buffer::~Buffer() {
     if (!m_data) return;
     if (m_mapped)
-        munmap(m_data, (m_size + kHugePage - 1) / kHugePage * kHugePage);
+        MappingCache::instance().give(m_data, (m_size + kHugePage - 1) / kHugePage * kHugePage);
     else
         std::free(m_data);
 }

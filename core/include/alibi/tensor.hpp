@@ -30,8 +30,9 @@ inline constexpr std::uint64_t kDefaultMemoryBudget = std::uint64_t{2} << 30;  /
 // streaming to a file. `what` names the tensor ("bias tensor (8, 65536, 65536) f32").
 [[nodiscard]] Result<void> checkBudget(std::uint64_t bytes, std::uint64_t budget, const std::string& what);
 
-// 64-byte aligned, zero-initialised-on-demand storage. Large buffers ask the kernel for
-// transparent huge pages, which cuts the page-fault cost of first touch by ~512x.
+// 64-byte aligned storage whose contents are unspecified (write before reading). Large
+// buffers ask the kernel for transparent huge pages, which cuts the page-fault cost of first
+// touch by ~512x, and reuse a just-freed mapping of the same size when there is one.
 class Buffer {
 public:
     Buffer() = default;
