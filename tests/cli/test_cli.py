@@ -475,6 +475,58 @@ class OutputTests(CliTestCase):
             self.assertEqual(os.listdir(self.tmp), [], "a cancelled export left a file behind")
 
 
+class ProgressTests(CliTestCase):
+    """The progress bar: on stderr only when it is a terminal and the work takes over ~1 s."""
+
+    # (Q, K, H) gathers element by element: slow enough to run for seconds, then be cancelled.
+    SLOW = ["bias", "--heads", "64", "--seq", "4096", "--layout", "qkh"]
+
+    def test_bar_on_a_terminal_then_cleared(self):
+        import pty
+        import select
+        master, slave = pty.openpty()
+        out = self.path("b.npy")
+        proc = subprocess.Popen([ALIBI, *self.SLOW, "-o", out], stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        seen = b""
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and b"%" not in seen:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                seen += os.read(master, 4096)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+        while True:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if not ready:
+                break
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        os.close(master)
+        text = seen.decode(errors="replace")
+        self.assertIn("%", text, "no progress bar on a terminal")
+        self.assertIn("\r\x1b[K", text, "the bar was not cleared")
+        self.assertIn("cancelled", text)
+        self.assertEqual(proc.returncode, 130)
+        self.assertEqual(os.listdir(self.tmp), [])
+
+    def test_no_bar_when_stderr_is_a_pipe(self):
+        out = self.path("b.npy")
+        proc = subprocess.Popen([ALIBI, *self.SLOW, "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(1.6)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 130, err.decode())
+        self.assertNotIn("%", err.decode())
+        self.assertNotIn("\r", err.decode())
+        self.assertEqual(os.listdir(self.tmp), [])
+
+
 class LimitTests(CliTestCase):
     """Issue 6.4: every resource limit gives a clear message and exit status 2."""
 
