@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -609,6 +610,25 @@ TEST_F(TensorIoTest, ExportToDevFullFailsClearlyAndToDevNullSucceeds) {
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.error().code, ErrorCode::Io);
     EXPECT_NE(missing.error().message.find("does not exist"), std::string::npos);
+}
+
+TEST_F(TensorIoTest, ExportToAFifoWritesInPlace) {
+    auto bias = buildBias(smallBias(DType::F16));
+    ASSERT_TRUE(bias);
+    const std::string fifo = path("pipe.npy");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::string received;
+    std::thread reader([&] { received = slurp(fifo); });
+    auto result = exportTo(*bias, fifo, FileFormat::Npy);
+    reader.join();
+    ASSERT_TRUE(result) << result.error().message;
+    auto parsed = parseNpy(bytesOf(received));
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    EXPECT_TRUE(sameBytes(parsed->tensor, *bias));
+    struct stat st {};
+    ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
+    EXPECT_EQ(entries(), std::vector<std::string>{"pipe.npy"});
 }
 
 // ---------------------------------------------------------------------------
