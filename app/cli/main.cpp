@@ -63,9 +63,8 @@ int run(int argc, char** argv) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
         std::string command = "alibi";
         for (const auto* sub : app.get_subcommands()) command += " " + sub->get_name();
-        fmt::print(stderr, "alibi: error: {}\nRun '{} --help' for every flag and an example of each.\n", e.what(),
-                   command);
-        return kExitUsage;
+        return reportError(
+            usageError(fmt::format("{}\nRun '{} --help' for every flag and an example of each.", e.what(), command)));
     }
 
     for (auto& [cmd, fn] : commands) {
