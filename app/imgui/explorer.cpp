@@ -49,7 +49,7 @@ Explorer::~Explorer() {
 
 bool Explorer::busy() const {
     return m_model.gridPending || m_model.curvesPending || m_model.statsPending || m_model.exportRunning ||
-           !m_hoverWorker.idle();
+           m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() || !m_hoverWorker.idle();
 }
 
 Result<void> Explorer::applySession(const Session& session) {
@@ -258,7 +258,21 @@ void Explorer::submitRequests() {
             }
         });
     }
-    if (auto curves = curvesRequest(m_state); curves != m_lastCurves) {
+    // Curves and statistics are slower than the grid and matter less mid-drag: while their worker
+    // is still busy, a changed request waits until the parameters rest for kSettleTime, so a drag
+    // leaves the cores to the grid instead of starting and cancelling statistics every frame.
+    const Clock::time_point now = Clock::now();
+    auto ready = [&](bool changed, const LatestWorker& worker, std::optional<Clock::time_point>& changedAt) {
+        if (!changed) {
+            changedAt.reset();
+            return false;
+        }
+        if (!changedAt) changedAt = now;
+        return worker.idle() || now - *changedAt >= kSettleTime;
+    };
+    const CurvesRequest curves = curvesRequest(m_state);
+    if (ready(curves != m_lastCurves, m_curvesWorker, m_curvesChangedAt)) {
+        m_curvesChangedAt.reset();
         m_lastCurves = curves;
         const std::uint64_t generation = ++m_curvesGeneration;
         m_model.curvesPending = true;
@@ -269,7 +283,9 @@ void Explorer::submitRequests() {
             }
         });
     }
-    if (auto stats = statsRequest(m_state); stats != m_lastStats) {
+    const StatsRequest stats = statsRequest(m_state);
+    if (ready(stats != m_lastStats, m_statsWorker, m_statsChangedAt)) {
+        m_statsChangedAt.reset();
         m_lastStats = stats;
         const std::uint64_t generation = ++m_statsGeneration;
         m_model.statsPending = true;

@@ -22,6 +22,9 @@
 
 namespace alibi::imgui {
 
+// How long parameters must rest before a busy curves or statistics worker gets the new request.
+inline constexpr std::chrono::milliseconds kSettleTime{150};
+
 // Where a worker leaves its newest result for the UI thread.
 template <class T>
 class Mailbox {
@@ -94,6 +97,8 @@ private:
     std::optional<StatsRequest> m_lastStats;
     std::optional<HoverRowRequest> m_lastHover;
     std::uint64_t m_gridGeneration = 0, m_curvesGeneration = 0, m_statsGeneration = 0, m_hoverGeneration = 0;
+    std::optional<Clock::time_point> m_curvesChangedAt;  // a changed request waiting to settle
+    std::optional<Clock::time_point> m_statsChangedAt;
     std::optional<Clock::time_point> m_shownRequestedAt;  // grid uploaded this frame, requested then
 
     Mailbox<GridResult> m_gridBox;
@@ -103,10 +108,11 @@ private:
     ExportJob m_export;
 
     // Workers last: they are destroyed (joined) first, before the mailboxes their jobs write to.
-    LatestWorker m_gridWorker;
-    LatestWorker m_curvesWorker;
-    LatestWorker m_statsWorker;
-    LatestWorker m_hoverWorker;
+    // The grid is what a drag waits for; curves and statistics may trail it.
+    LatestWorker m_gridWorker{4};
+    LatestWorker m_curvesWorker{10};
+    LatestWorker m_statsWorker{10};
+    LatestWorker m_hoverWorker{4};
 };
 
 }  // namespace alibi::imgui

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -182,8 +183,8 @@ int run(GLFWwindow* window, const Options& options, Mode mode) {
         while (!done && !glfwWindowShouldClose(window)) {
             if (mode == Mode::Interactive) {
                 // Idle frames cost nothing: sleep until input or a worker's result wakes the loop;
-                // keep ticking while an export's progress bar moves.
-                glfwWaitEventsTimeout(explorer.model().exportRunning ? 0.1 : 0.5);
+                // tick while work is in flight (deferred requests, an export's progress bar).
+                glfwWaitEventsTimeout(explorer.busy() ? 0.03 : 0.5);
             } else {
                 glfwPollEvents();
             }
@@ -191,6 +192,12 @@ int run(GLFWwindow* window, const Options& options, Mode mode) {
 
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
+            if (mode == Mode::Screenshot || mode == Mode::Bench) {
+                // Scripted runs ignore wherever the X pointer happens to be, so pictures and
+                // timings do not depend on it.
+                io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+                for (bool& down : io.MouseDown) down = false;
+            }
             if (storm) {
                 storm->injectInput(io);
                 storm->perturbState(state);

@@ -41,9 +41,10 @@ void drawColorBar(const Model& model, const GridResult& grid, ImVec2 origin, flo
     const float line = ImGui::GetTextLineHeight();
     const double lo = grid.heatmap.lo;
     const double hi = grid.heatmap.hi;
-    draw->AddText(ImVec2(labelX, origin.y), text, valueText(hi).c_str());
+    // The scale's labels drop the sign of zero (the diagonal's -0.0); the read-out keeps it.
+    draw->AddText(ImVec2(labelX, origin.y), text, valueText(hi + 0.0).c_str());
     draw->AddText(ImVec2(labelX, origin.y + height * 0.5f - line * 0.5f), text, valueText(0.5 * (lo + hi)).c_str());
-    draw->AddText(ImVec2(labelX, max.y - line), text, valueText(lo).c_str());
+    draw->AddText(ImVec2(labelX, max.y - line), text, valueText(lo + 0.0).c_str());
     // Masked cells have their own colour, outside the map.
     const float swatchY = origin.y + height * 0.75f;
     const Rgba masked = kMaskedColor;

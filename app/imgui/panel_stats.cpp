@@ -71,11 +71,11 @@ void drawStatsPanel(AppState& state, const Model& model) {
     ImGui::TableSetupColumn("slope m", 0, 1.0f, kSlope);
     ImGui::TableSetupColumn("half-life", 0, 1.0f, kHalfLife);
     ImGui::TableSetupColumn("entropy", 0, 1.0f, kEntropy);
-    ImGui::TableSetupColumn("mean dist", 0, 1.0f, kMeanDistance);
-    ImGui::TableSetupColumn("50% dist", 0, 1.0f, kDistance50);
-    ImGui::TableSetupColumn("90% dist", 0, 1.0f, kDistance90);
-    ImGui::TableSetupColumn("entropy (avg)", 0, 1.2f, kMeanEntropy);
-    ImGui::TableSetupColumn("mean dist (avg)", 0, 1.3f, kMeanMeanDistance);
+    ImGui::TableSetupColumn("mean d", 0, 1.0f, kMeanDistance);
+    ImGui::TableSetupColumn("d50%", 0, 1.0f, kDistance50);
+    ImGui::TableSetupColumn("d90%", 0, 1.0f, kDistance90);
+    ImGui::TableSetupColumn("avg entropy", 0, 1.1f, kMeanEntropy);
+    ImGui::TableSetupColumn("avg mean d", 0, 1.1f, kMeanMeanDistance);
     ImGui::TableHeadersRow();
 
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs != nullptr && specs->SpecsCount > 0) {

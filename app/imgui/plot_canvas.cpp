@@ -47,11 +47,11 @@ std::vector<double> linearTicks(double lo, double hi, int target) {
 
 std::string tickLabel(AxisKind kind, double mapped) {
     switch (kind) {
-        case AxisKind::Linear: return fmt::format("{:.4g}", mapped);
+        case AxisKind::Linear: return fmt::format("{:.4g}", mapped + 0.0);  // + 0.0: no "-0" tick
         case AxisKind::Log2: return fmt::format("2^{:.0f}", mapped);
         case AxisKind::SignedLog2: {
             const double v = mapped < 0 ? -(std::exp2(-mapped) - 1.0) : std::exp2(mapped) - 1.0;
-            return fmt::format("{:.0f}", v);
+            return fmt::format("{:.0f}", v + 0.0);
         }
     }
     return {};

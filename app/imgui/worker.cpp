@@ -1,11 +1,14 @@
 // LatestWorker: a single background thread with a one-slot, latest-wins queue.
 #include "worker.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <utility>
 
 namespace alibi::imgui {
 
-LatestWorker::LatestWorker() : m_thread([this] { run(); }) {}
+LatestWorker::LatestWorker(int niceness) : m_thread([this, niceness] { run(niceness); }) {}
 
 LatestWorker::~LatestWorker() {
     {
@@ -32,7 +35,10 @@ bool LatestWorker::idle() const {
     return !m_running && !m_pending;
 }
 
-void LatestWorker::run() {
+void LatestWorker::run(int niceness) {
+    // Linux keeps a nice value per thread (inherited by threads created from this one); a failure
+    // only means the worker competes with the frame loop as an equal.
+    if (niceness > 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), niceness);
     std::unique_lock lock(m_mutex);
     for (;;) {
         m_wake.wait(lock, [this] { return m_stop || static_cast<bool>(m_pending); });

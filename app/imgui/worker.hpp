@@ -18,7 +18,9 @@ class LatestWorker {
 public:
     using Job = std::function<void(const std::atomic<bool>& cancelled)>;
 
-    LatestWorker();
+    // `niceness` (0..19) lowers the thread's scheduling priority, and that of the threads the core
+    // starts from it, so the frame loop and the GL driver's threads win the CPU on a busy machine.
+    explicit LatestWorker(int niceness = 0);
     ~LatestWorker();
     LatestWorker(const LatestWorker&) = delete;
     LatestWorker& operator=(const LatestWorker&) = delete;
@@ -29,7 +31,7 @@ public:
     [[nodiscard]] bool idle() const;
 
 private:
-    void run();
+    void run(int niceness);
 
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
