@@ -783,6 +783,12 @@ TEST(SafetensorsImportTest, SelectsTheRightTensor) {
     auto a = parseSafetensors(bytesOf(ambiguous), "b");
     ASSERT_TRUE(a);
     EXPECT_EQ(a->tensor.at(0), 2.0);
+
+    // JSON allows an empty key: the only tensor is still found.
+    auto unnamed = parseSafetensors(bytesOf(safetensorsFile("{\"\":" + entry("F32", "[]", 0, 4) + "}", floats({7}))));
+    ASSERT_TRUE(unnamed) << unnamed.error().message;
+    EXPECT_EQ(unnamed->name, "");
+    EXPECT_EQ(unnamed->tensor.at(0), 7.0);
 }
 
 TEST(SafetensorsImportTest, MalformedFilesAreRefusedClearly) {
