@@ -38,7 +38,7 @@ Result<Image> heatmapWithBar(const Settings& settings) {
     const Session& s = settings.session;
     const int margin = std::max(4, s.height / 100);
     const int barHeight = std::clamp(s.height / 30, 6, 24);
-    const int textScale = std::clamp(std::min(s.width, s.height) / 256, 1, 3);
+    const int textScale = std::clamp(std::min(s.width, s.height) / 180, 1, 4);
     const int labelHeight = s.height >= 120 ? textHeight(textScale) : 0;  // no room for text on tiny images
     HeatmapParams params;
     params.attention = s.attention;
