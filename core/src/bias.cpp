@@ -16,6 +16,7 @@
 #include <mutex>
 
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define ALIBI_BIAS_X86 1
 #endif
@@ -121,9 +122,11 @@ using CopyFn = void (*)(std::byte* dst, const std::byte* src, std::size_t bytes)
 
 void copyPlain(std::byte* dst, const std::byte* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
 
-// Below this size the tensor fits in the caches and plain stores (which keep it there for
-// whoever reads it next) are as fast as streaming ones.
-constexpr std::uint64_t kStreamingThreshold = std::uint64_t{8} << 20;
+// Up to this size a tensor stays in the cores' L2 caches, where plain stores keep it cached for
+// its reader. Above it streaming stores win even where the tensor would fit in L3: on the
+// machines of issue 5 (2 MiB L2 per core, a VM reporting 480 MiB of L3), a 32 MiB fill ran
+// about 1.5x faster streamed than with rep movsb and 2x faster than with memcpy's stores.
+constexpr std::uint64_t kStreamingThreshold = std::uint64_t{4} << 20;
 
 #ifdef ALIBI_BIAS_X86
 
@@ -187,7 +190,27 @@ __attribute__((target("avx512f"))) void copyStreamAvx512(std::byte* dst, const s
     std::memcpy(dst, src, bytes);
 }
 
+// `rep movsb` on CPUs with fast strings (ERMS) writes whole cache lines without reading them
+// first, like memset's `rep stosb`, yet leaves them cached: the right copy while the tensor
+// fits in the cache.
+void copyRepMovsb(std::byte* dst, const std::byte* src, std::size_t bytes) {
+    asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(bytes) : : "memory");
+}
+
 #endif  // ALIBI_BIAS_X86
+
+CopyFn cachedCopy() {
+#ifdef ALIBI_BIAS_X86
+    static const CopyFn picked = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        const bool erms = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1U << 9)) != 0;
+        return erms ? &copyRepMovsb : &copyPlain;
+    }();
+    return picked;
+#else
+    return &copyPlain;
+#endif
+}
 
 CopyFn streamingCopy() {
 #ifdef ALIBI_BIAS_X86
@@ -298,6 +321,10 @@ void writeElements(const std::vector<HeadTemplate>& templates, std::int64_t Q, s
 // Whole-tensor fill
 
 Result<void> fillBias(const BiasParams& params, std::span<std::byte> out, unsigned threads) {
+    return fillBias(params, out, threads, StoreMode::Auto);
+}
+
+Result<void> fillBias(const BiasParams& params, std::span<std::byte> out, unsigned threads, StoreMode stores) {
     auto slopes = validateBias(params);
     if (!slopes) return std::unexpected(slopes.error());
     const std::int64_t H = params.slopes.heads, Q = params.queries, K = params.keyCount();
@@ -324,8 +351,8 @@ Result<void> fillBias(const BiasParams& params, std::span<std::byte> out, unsign
     // counts whatever H, Q and K are (one long row is split too), and every block after the
     // first starts on a cache line. es divides 64, so line boundaries are element boundaries.
     const std::uint64_t bytes = total * es;
-    const bool streaming = bytes >= kStreamingThreshold;
-    const CopyFn copy = streaming ? streamingCopy() : &copyPlain;
+    const bool streaming = stores == StoreMode::Streaming || (stores == StoreMode::Auto && bytes > kStreamingThreshold);
+    const CopyFn copy = streaming ? streamingCopy() : cachedCopy();
     constexpr std::uint64_t kLine = 64;
     detail::parallelFor((bytes + kLine - 1) / kLine, threads, 1024, [&](std::uint64_t lb, std::uint64_t le) {
         const std::uint64_t first = lb * kLine / es, end = std::min(total, le * kLine / es);

@@ -187,82 +187,99 @@ TEST(Bias, InvalidLengths) {
 }
 
 // ---------------------------------------------------------------------------
-// The fast path (row copies with streaming stores above 8 MiB, split by cache lines across
-// threads) against the plain formula, on shapes that do not divide the vector width, the
-// cache line or the thread count, large enough to take the streaming path.
+// The fast path (row copies, with streaming stores for tensors larger than the cache, split
+// by cache lines across threads) against the plain formula, on shapes that do not divide the
+// vector width, the cache line or the thread count, with each store mode forced.
 
 namespace {
 
 // Every cell of a filled buffer against referenceCell, bit for bit, in hqk order.
-void expectBufferMatchesReference(const BiasParams& p, const std::vector<std::byte>& buffer) {
+void expectBufferMatchesReference(const BiasParams& p, const std::byte* buffer) {
     const auto slopes = *computeSlopes(p.slopes);
     const long H = p.slopes.heads, Q = p.queries, K = p.keyCount();
     const double mask = maskDouble(p.mask, p.dtype);
     const std::size_t es = dtypeSize(p.dtype);
-    ASSERT_EQ(buffer.size(), static_cast<std::size_t>(H * Q * K) * es);
     std::array<std::byte, 8> want{};
     for (long h = 0; h < H; ++h)
         for (long i = 0; i < Q; ++i)
             for (long j = 0; j < K; ++j) {
                 storeAs(p.dtype, referenceCell(p.mode, slopes[h], i + (K - Q), j, K, mask), want.data());
                 const std::size_t at = static_cast<std::size_t>((h * Q + i) * K + j) * es;
-                ASSERT_EQ(std::memcmp(buffer.data() + at, want.data(), es), 0)
+                ASSERT_EQ(std::memcmp(buffer + at, want.data(), es), 0)
                     << modeName(p.mode) << " " << dtypeName(p.dtype) << " H=" << H << " Q=" << Q << " K=" << K
                     << " h=" << h << " i=" << i << " j=" << j;
             }
 }
 
+// A buffer whose first byte sits `offset` bytes past a cache line, with guard bytes after.
+struct OffsetBuffer {
+    OffsetBuffer(std::size_t bytes, std::size_t offset) : storage(bytes + 64 + offset + 64), size(bytes) {
+        base = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(storage.data()) + 63) / 64 * 64) + offset;
+    }
+    void poison() { std::fill(storage.begin(), storage.end(), std::byte{0x5A}); }
+    [[nodiscard]] bool guardIntact() const {
+        const auto end = static_cast<std::size_t>(base - storage.data()) + size;
+        return std::all_of(storage.begin() + static_cast<std::ptrdiff_t>(end), storage.end(),
+                           [](std::byte b) { return b == std::byte{0x5A}; });
+    }
+    std::vector<std::byte> storage;
+    std::size_t size;
+    std::byte* base;
+};
+
 }  // namespace
 
-TEST(BiasFastPath, LargeOddShapesEveryModeAndDtypeMatchReference) {
-    // 3 * 1001 * 1003 f32 is 12 MB (streaming path); rows of 4012 bytes start at every
-    // alignment modulo 64, and each thread's first row is a partial one. 3 rows of 1000003
-    // keys: the split between threads falls inside a row.
+TEST(BiasFastPath, EveryStoreModeModeAndDtypeMatchesReference) {
+    // Rows of 4 * 251 bytes start at every alignment modulo 64; 3 rows of 20011 keys put the
+    // split between threads inside a row; the destination starts 8 bytes past a cache line.
     struct Case { int heads; long q, k; };
-    for (Case c : {Case{3, 1001, 1003}, Case{1, 3, 1'000'003}})
+    for (Case c : {Case{3, 97, 251}, Case{1, 3, 20011}, Case{2, 1, 1}})
         for (BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
-            for (DType dtype : {DType::F32, DType::F64, DType::F16, DType::BF16}) {
-                auto p = params(c.heads, c.q, c.k, mode, Layout::Hqk, dtype);
-                const std::size_t bytes = static_cast<std::size_t>(c.heads * c.q * c.k) * dtypeSize(dtype);
-                // The destination starts 8 bytes past a cache line, as a caller's buffer may.
-                std::vector<std::byte> storage(bytes + 64 + 8);
-                auto* base = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(storage.data()) + 63) / 64 * 64) + 8;
-                for (unsigned threads : dtype == DType::F32 ? std::vector<unsigned>{2, 3} : std::vector<unsigned>{3}) {
-                    std::fill(storage.begin(), storage.end(), std::byte{0x5A});
-                    auto ok = fillBias(p, {base, bytes}, threads);
-                    ASSERT_TRUE(ok) << ok.error().message;
-                    expectBufferMatchesReference(p, std::vector<std::byte>(base, base + bytes));
-                    if (HasFatalFailure()) return;
-                    EXPECT_EQ(storage.back(), std::byte{0x5A}) << "wrote past the end";
-                }
+            for (DType dtype : {DType::F32, DType::F64, DType::F16, DType::BF16})
+                for (StoreMode stores : {StoreMode::Cached, StoreMode::Streaming, StoreMode::Auto})
+                    for (unsigned threads : {1U, 2U, 3U}) {
+                        auto p = params(c.heads, c.q, c.k, mode, Layout::Hqk, dtype);
+                        OffsetBuffer buffer(static_cast<std::size_t>(c.heads * c.q * c.k) * dtypeSize(dtype), 8);
+                        buffer.poison();
+                        auto ok = fillBias(p, {buffer.base, buffer.size}, threads, stores);
+                        ASSERT_TRUE(ok) << ok.error().message;
+                        expectBufferMatchesReference(p, buffer.base);
+                        if (HasFatalFailure()) return;
+                        EXPECT_TRUE(buffer.guardIntact()) << "wrote past the end";
+                    }
+}
+
+TEST(BiasFastPath, EveryDestinationAlignmentAndSmallShapes) {
+    for (std::size_t offset : {0, 2, 4, 12, 36})
+        for (long t : {1L, 2L, 7L, 16L, 17L, 33L, 65L, 129L})
+            for (StoreMode stores : {StoreMode::Cached, StoreMode::Streaming}) {
+                auto p = params(3, t, t + 2, BiasMode::Causal, Layout::Hqk, offset % 4 ? DType::F16 : DType::F32);
+                OffsetBuffer buffer(static_cast<std::size_t>(3 * t * (t + 2)) * dtypeSize(p.dtype), offset);
+                buffer.poison();
+                ASSERT_TRUE(fillBias(p, {buffer.base, buffer.size}, 2, stores));
+                expectBufferMatchesReference(p, buffer.base);
+                if (HasFatalFailure()) return;
+                EXPECT_TRUE(buffer.guardIntact()) << "wrote past the end";
             }
 }
 
-TEST(BiasFastPath, UnalignedDestinationAndSmallShapes) {
-    // A destination that starts 4 bytes past a cache line, and shapes from 1x1 up.
-    for (long t : {1L, 2L, 3L, 7L, 15L, 16L, 17L, 31L, 33L, 63L, 65L, 127L, 129L})
-        for (int heads : {1, 3, 4}) {
-            auto p = params(heads, t, t + 2, BiasMode::Causal);
-            const std::size_t bytes = static_cast<std::size_t>(heads * t * (t + 2)) * 4;
-            std::vector<std::byte> storage(bytes + 64 + 4);
-            auto* base = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(storage.data()) + 63) / 64 * 64) + 4;
-            ASSERT_TRUE(fillBias(p, {base, bytes}, 2));
-            std::vector<std::byte> copy(base, base + bytes);
-            expectBufferMatchesReference(p, copy);
-            if (HasFatalFailure()) return;
-        }
-}
-
-TEST(BiasFastPath, ThreadCountsDoNotChangeBitsOnTheStreamingPath) {
-    // 7 * 523 * 1031 f32 is 15 MB; thread counts that divide nothing in it.
-    auto p = params(7, 523, 1031, BiasMode::Mpt, Layout::OneHqk, DType::F32);
-    auto one = buildBias(p, kDefaultMemoryBudget, 1);
-    ASSERT_TRUE(one);
-    for (unsigned threads : {2U, 3U, 5U, 64U}) {
-        auto many = buildBias(p, kDefaultMemoryBudget, threads);
-        ASSERT_TRUE(many);
-        EXPECT_EQ(std::memcmp(one->bytes(), many->bytes(), one->byteSize()), 0) << threads;
+TEST(BiasFastPath, LargeTensorTakesTheAutomaticPathWithSameBits) {
+    // 7 * 1531 * 2047 f32 is 88 MB, above any cache clamp: Auto streams; thread counts that
+    // divide nothing in it give the same bytes as one thread with plain stores.
+    auto p = params(7, 1531, 2047, BiasMode::Mpt, Layout::OneHqk, DType::F32);
+    const std::size_t bytes = std::size_t{7} * 1531 * 2047 * 4;
+    std::vector<std::byte> plain(bytes), fast(bytes);
+    ASSERT_TRUE(fillBias(p, plain, 1, StoreMode::Cached));
+    for (unsigned threads : {2U, 3U, 5U}) {
+        std::fill(fast.begin(), fast.end(), std::byte{0});
+        ASSERT_TRUE(fillBias(p, fast, threads));
+        EXPECT_EQ(std::memcmp(plain.data(), fast.data(), bytes), 0) << threads;
     }
+    // And the plain single-thread fill is itself the formula (spot check along one head).
+    const auto slopes = *computeSlopes(p.slopes);
+    float v = 0;
+    std::memcpy(&v, plain.data() + ((std::size_t{6} * 1531 + 1000) * 2047 + 3) * 4, 4);
+    EXPECT_EQ(v, static_cast<float>(-(slopes[6] * static_cast<double>(2047 - 1 - 3))));
 }
 
 TEST(BiasFastPath, WrongBufferSizeIsRefused) {

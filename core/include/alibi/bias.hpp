@@ -37,6 +37,14 @@ namespace alibi {
 [[nodiscard]] Result<void> fillBias(const BiasParams& params, std::span<std::byte> out,
                                     unsigned threads = 0);
 
+// How fillBias writes. Auto: plain stores for a small tensor (it stays cached for whoever
+// reads it next), streaming (non-temporal) stores above a few MiB, which skip reading each
+// destination line first. The other two force one kind (tests, benchmarks); every mode
+// writes the same bytes.
+enum class StoreMode { Auto, Cached, Streaming };
+[[nodiscard]] Result<void> fillBias(const BiasParams& params, std::span<std::byte> out, unsigned threads,
+                                    StoreMode stores);
+
 // Allocates (within the budget) and fills a new tensor, with provenance metadata.
 [[nodiscard]] Result<Tensor> buildBias(const BiasParams& params,
                                        std::uint64_t budget = kDefaultMemoryBudget,
