@@ -101,8 +101,10 @@ Result<std::int64_t> parseIntegerFlag(const Flag& flag) {
     const auto [ptr, ec] = std::from_chars(first, last, value);
     if (ec == std::errc() && ptr == last && first != last) return value;
     // Accept integral numbers written in scientific form ("1e9"), refuse everything else.
-    if (const auto d = toDouble(text); d && std::isfinite(*d) && std::floor(*d) == *d && std::fabs(*d) < 9.2e18)
-        return static_cast<std::int64_t>(*d);
+    if (const auto d = toDouble(text); d && std::isfinite(*d) && std::floor(*d) == *d) {
+        if (std::fabs(*d) < 9.2e18) return static_cast<std::int64_t>(*d);
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} is out of range: '{}'", flag.name, flag.value));
+    }
     return fail(ErrorCode::InvalidArgument, fmt::format("{} must be a whole number, got '{}'", flag.name, flag.value));
 }
 
