@@ -423,9 +423,10 @@ class OutputTests(CliTestCase):
         self.assertEqual(np.load(out).shape, (3, 4, 4))
         self.assertEqual(os.listdir(self.tmp), ["b.npy"])
 
-    def _start_big_export(self, out):
-        # (64, 4096, 4096) f32 = 4 GiB: far more than can be written in the time allowed.
-        return subprocess.Popen([ALIBI, "bias", "--heads", "64", "--seq", "4096", "-o", out],
+    def _start_big_export(self, out, layout="hqk"):
+        # (64, 4096, 4096) f32 = 4 GiB: far more than can be written in the time allowed
+        # (qkh, gathered element by element, is slower still: for the signal tests).
+        return subprocess.Popen([ALIBI, "bias", "--heads", "64", "--seq", "4096", "--layout", layout, "-o", out],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def _wait_for_temp(self, proc):
@@ -465,7 +466,7 @@ class OutputTests(CliTestCase):
     def test_sigint_and_sigterm_cancel_and_clean_up(self):
         for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
             out = self.path("b.npy")
-            proc = self._start_big_export(out)
+            proc = self._start_big_export(out, layout="qkh")
             self._wait_for_temp(proc)
             time.sleep(0.2)
             proc.send_signal(sig)
