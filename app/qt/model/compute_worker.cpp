@@ -52,7 +52,7 @@ Session applyCompare(const Session& a, const CompareSpec& spec) {
     return b;
 }
 
-Result<GridSnapshot> grid(const ComputeRequest& request) {
+Result<GridSnapshot> grid(const ComputeRequest& request, const std::function<bool()>& cancelled) {
     GridSnapshot out;
     out.generation = request.generation;
     out.session = request.session;
@@ -70,7 +70,7 @@ Result<GridSnapshot> grid(const ComputeRequest& request) {
     p.width = std::max(16, request.gridPixels.width());
     p.height = std::max(16, request.gridPixels.height());
     p.gap = std::max(2, static_cast<int>(std::lround(6 * request.devicePixelRatio)));
-    auto map = renderHeatmap(p, 2);
+    auto map = renderHeatmap(p, 2, [&](std::uint64_t, std::uint64_t) { return !cancelled || !cancelled(); });
     if (!map) return std::unexpected(map.error());
     out.grid = std::move(*map);
     return out;
@@ -211,7 +211,8 @@ ExtrapolationSnapshot extrapolation(const Session& session, int head,
     hp.width = static_cast<int>(std::clamp<std::int64_t>(length, 64, 512));
     hp.height = hp.width;
     hp.gap = 0;
-    if (auto map = renderHeatmap(hp, 2)) out.headAtL = std::move(*map);
+    if (auto map = renderHeatmap(hp, 2, [&](std::uint64_t, std::uint64_t) { return !cancelled(); }))
+        out.headAtL = std::move(*map);
     return out;
 }
 
@@ -231,12 +232,16 @@ Snapshot details(const ComputeRequest& request, GridPtr gridSnapshot, const std:
     // The selected head alone, one pixel per cell when it fits.
     out.detailParams = out.grid->gridParams;
     out.detailParams.head = out.head;
-    out.detailParams.width = static_cast<int>(std::clamp<std::int64_t>(k, 1, kDetailMaxPixels));
-    out.detailParams.height = static_cast<int>(std::clamp<std::int64_t>(q, 1, kDetailMaxPixels));
+    // Attention rows with content cost O(K * d_k) each: fewer rows keep the detail image cheap.
+    const bool costlyRows = out.detailParams.what == RenderWhat::Attention && s.attention.content.kind != ContentKind::Zero;
+    const int maxPixels = costlyRows ? kDetailMaxPixels / 8 : kDetailMaxPixels;
+    out.detailParams.width = static_cast<int>(std::clamp<std::int64_t>(k, 1, maxPixels));
+    out.detailParams.height = static_cast<int>(std::clamp<std::int64_t>(q, 1, maxPixels));
     out.detailParams.gap = 0;
     out.detailParams.scale = ScaleMode::PerHead;
-    if (auto map = renderHeatmap(out.detailParams, 2)) out.detail = std::move(*map);
-    else note("detail", map.error());
+    auto progress = [&](std::uint64_t, std::uint64_t) { return !cancelled(); };
+    if (auto map = renderHeatmap(out.detailParams, 2, progress)) out.detail = std::move(*map);
+    else if (map.error().code != ErrorCode::Cancelled) note("detail", map.error());
     if (cancelled()) return out;
 
     if (q <= kDetailValuesMax && k <= kDetailValuesMax) {
@@ -348,7 +353,9 @@ void ComputeWorker::drain() {
 
 void ComputeWorker::run(const ComputeRequest& request) {
     const std::uint64_t generation = request.generation;
-    auto gridResult = compute::grid(request);
+    auto cancelled = [this, generation] { return superseded(generation); };
+    auto gridResult = compute::grid(request, cancelled);
+    if (!gridResult && gridResult.error().code == ErrorCode::Cancelled) return;
     if (!gridResult) {
         emit failed(generation, QString::fromStdString(gridResult.error().message));
         return;
@@ -356,7 +363,6 @@ void ComputeWorker::run(const ComputeRequest& request) {
     if (superseded(generation)) return;
     auto grid = std::make_shared<const GridSnapshot>(std::move(*gridResult));
     emit gridReady(grid);
-    auto cancelled = [this, generation] { return superseded(generation); };
     auto snapshot = std::make_shared<Snapshot>(compute::details(request, grid, cancelled));
     if (superseded(generation)) return;
     emit resultReady(std::move(snapshot));

@@ -31,7 +31,7 @@ struct ComputeRequest {
 
 // The pieces of work, as plain functions so tests and exports can call them directly.
 namespace compute {
-[[nodiscard]] Result<GridSnapshot> grid(const ComputeRequest& request);
+[[nodiscard]] Result<GridSnapshot> grid(const ComputeRequest& request, const std::function<bool()>& cancelled = {});
 // `cancelled` is polled between steps and inside long core calls.
 [[nodiscard]] Snapshot details(const ComputeRequest& request, GridPtr grid,
                                const std::function<bool()>& cancelled);
