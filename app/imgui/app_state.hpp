@@ -72,7 +72,7 @@ struct AppState {
     int nextHoveredHead = -1;  // collected while this frame's panels draw; becomes hoveredHead next frame
 
     // ---- statistics table
-    std::int64_t statsMaxRows = 64;  // rows averaged for the per-head means (keeps big T interactive)
+    std::int64_t statsMaxRows = 16;  // rows averaged for the per-head means (few keep big T interactive)
     std::vector<int> statsOrder;     // row order after sorting (reused, so no per-frame allocation)
     int statsSortColumn = 0;
     bool statsSortAscending = true;

@@ -42,16 +42,28 @@ void sortRows(AppState& state, const std::vector<HeadStats>& heads) {
     });
 }
 
+// The averages cost rows x H x K softmax terms; the user trades their precision for speed.
+void drawRowsControl(AppState& state) {
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::GetFontSize() * 13.0f);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+    const std::int64_t lo = 1;
+    const std::int64_t hi = 1024;
+    ImGui::SliderScalar("rows averaged", ImGuiDataType_S64, &state.statsMaxRows, &lo, &hi, "%lld",
+                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+}
+
 }  // namespace
 
 void drawStatsPanel(AppState& state, const Model& model) {
     const StatsOutcome* outcome = model.stats.get();
     if (outcome == nullptr) {
         ImGui::TextDisabled("Computing statistics...");
+        drawRowsControl(state);
         return;
     }
     if (!outcome->error.empty()) {
         ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", outcome->error.c_str());
+        drawRowsControl(state);
         return;
     }
     const StatsResult& stats = outcome->stats;
@@ -61,6 +73,7 @@ void drawStatsPanel(AppState& state, const Model& model) {
         ImGui::SameLine();
         ImGui::TextDisabled("  updating...");
     }
+    drawRowsControl(state);
 
     constexpr ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                       ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp |

@@ -45,12 +45,12 @@ void Storm::injectInput(ImGuiIO& io) {
 void Storm::perturbState(AppState& state) {
     // Dismiss error popups now and then, as a user clicking OK would.
     if (!state.errorPopup.empty() && std::bernoulli_distribution(0.2)(m_rng)) state.errorPopup.clear();
-    if (m_frame % 4 != 0) return;
+    if (m_frame % 2 != 0) return;
     ++m_edits;
     Session& s = state.session;
     BiasParams& bias = s.attention.bias;
     ContentParams& content = s.attention.content;
-    switch (std::uniform_int_distribution<int>(0, 15)(m_rng)) {
+    switch (std::uniform_int_distribution<int>(0, 16)(m_rng)) {
         case 0: bias.slopes.heads = pickHeads(); break;
         case 1: bias.queries = pickLength(); break;
         case 2: bias.keys = std::bernoulli_distribution(0.5)(m_rng) ? 0 : pickLength(); break;
@@ -100,11 +100,18 @@ void Storm::perturbState(AppState& state) {
             s.scale = std::bernoulli_distribution(0.5)(m_rng) ? ScaleMode::Shared : ScaleMode::PerHead;
             break;
         case 13: s.queryRow = std::uniform_int_distribution<std::int64_t>(-1, bias.queries)(m_rng); break;
-        case 14: {
+        case 14:
+        case 15: {
             ++m_exports;
-            state.exportPath = std::bernoulli_distribution(0.8)(m_rng)
+            // Real files only for tensors up to 256 MiB, so the storm cannot fill the disk; the
+            // others go to paths that must fail cleanly (no folder, /dev/full).
+            const double bytes = static_cast<double>(bias.slopes.heads) * static_cast<double>(bias.queries) *
+                                 static_cast<double>(bias.keyCount()) * 8.0;
+            const bool small = bytes <= 256.0 * 1024 * 1024;
+            state.exportPath = small && std::bernoulli_distribution(0.8)(m_rng)
                                    ? fmt::format("{}/storm_{}.npy", m_scratchDir, m_exports % 4)
-                                   : "/nonexistent-folder/storm.npy";
+                               : std::bernoulli_distribution(0.5)(m_rng) ? "/nonexistent-folder/storm.npy"
+                                                                         : "/dev/full";
             state.exportFormat = FileFormat::Npy;
             state.actions.exportTensor = true;
             break;
