@@ -357,6 +357,30 @@ private slots:
         QVERIFY(w.compareView()->summary().contains("head 8"));
     }
 
+    void presetsComeFromTheAssetFiles() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        QComboBox* box = w.parameters()->presetBox;
+        QVERIFY2(box->count() >= 5, "assets/presets/*.json not found");
+        const int bloom = box->findText("BLOOM-176B");
+        QVERIFY(bloom > 0);
+        box->setCurrentIndex(bloom);
+        emit box->activated(bloom);
+        const Session& s = w.model()->session();
+        QCOMPARE(s.attention.bias.slopes.heads, 112);  // bigscience/bloom config.json n_head
+        QCOMPARE(s.attention.bias.mode, BiasMode::Bloom);
+        QCOMPARE(s.attention.bias.slopes.maxBias, 8.0);
+        QCOMPARE(s.trainLength, std::int64_t{2048});
+        const int mpt = box->findText("MPT-7B");
+        QVERIFY(mpt > 0);
+        emit box->activated(mpt);
+        QCOMPARE(w.model()->session().attention.bias.slopes.heads, 32);
+        QCOMPARE(w.model()->session().attention.bias.mode, BiasMode::Mpt);
+        for (const Preset& p : loadPresets(presetFolders())) QVERIFY2(!p.source.isEmpty(), qPrintable(p.name));
+    }
+
     void viewExportsWriteFiles() {
         QTemporaryDir dir;
         MainWindow w;
