@@ -148,10 +148,13 @@ int run(GLFWwindow* window, const Options& options, Mode mode) {
             auto session = alibi::loadSession(options.session);
             alibi::Result<void> applied = session ? explorer.applySession(*session) : std::unexpected(session.error());
             if (!applied) {
-                std::fprintf(stderr, "alibi-explorer-imgui: %s: %s\n", options.session.c_str(),
-                             applied.error().message.c_str());
+                // The loader's messages name the file already; validation messages do not.
+                const std::string& message = applied.error().message;
+                state.errorPopup = message.find(options.session) != std::string::npos
+                                       ? message
+                                       : fmt::format("{}: {}", options.session, message);
+                std::fprintf(stderr, "alibi-explorer-imgui: %s\n", state.errorPopup.c_str());
                 if (mode != Mode::Interactive) status = 2;
-                state.errorPopup = fmt::format("{}: {}", options.session, applied.error().message);
             }
             state.sessionPath = options.session;
         }

@@ -7,12 +7,17 @@
 #include "model.hpp"
 
 #include <alibi/session.hpp>
+#include <alibi/tensor_io.hpp>
 
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <thread>
 
@@ -190,6 +195,53 @@ TEST_F(ExplorerLogic, HoveringTheGridReportsACellAndHighlightsItsHead) {
     EXPECT_EQ(state().hoverCell->head, tile.head);
     frame();
     EXPECT_EQ(state().hoveredHead, tile.head);
+}
+
+TEST_F(ExplorerLogic, SessionFilesRoundTripAndABadFileKeepsTheState) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("alibi-imgui-logic-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    state().sessionPath = (dir / "s.alibi.json").string();
+    state().session.attention.bias.slopes.heads = 12;
+    state().session.attention.bias.mode = BiasMode::Symmetric;
+    frame();
+    state().actions.saveSession = true;
+    frame();
+    ASSERT_TRUE(state().errorPopup.empty()) << state().errorPopup;
+    ASSERT_TRUE(std::filesystem::exists(state().sessionPath));
+
+    state().session = defaultSession();
+    frame();
+    state().actions.openSession = true;
+    frame();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 12);
+    EXPECT_EQ(state().session.attention.bias.mode, BiasMode::Symmetric);
+
+    // A malformed file: the popup says why, and the session stays as it was.
+    { std::ofstream(dir / "bad.alibi.json") << "{\"version\": 1, \"bias\": {\"heads\": \"many\"}}"; }
+    state().sessionPath = (dir / "bad.alibi.json").string();
+    state().actions.openSession = true;
+    frame();
+    EXPECT_FALSE(state().errorPopup.empty());
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 12);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_F(ExplorerLogic, ExportWritesTheCurrentBiasTensor) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("alibi-imgui-export-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    state().exportPath = (dir / "bias.npy").string();
+    state().exportFormat = FileFormat::Npy;
+    state().actions.exportTensor = true;
+    frame();
+    settle();
+    EXPECT_TRUE(state().errorPopup.empty()) << state().errorPopup;
+    ASSERT_TRUE(std::filesystem::exists(state().exportPath));
+    // Default session: H = 8, T = 16, f32 -> 8 * 16 * 16 * 4 bytes after the .npy header.
+    const auto size = std::filesystem::file_size(state().exportPath);
+    EXPECT_EQ(size - npyHeader({8, 16, 16}, DType::F32).size(), 8u * 16u * 16u * 4u);
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace
