@@ -14,7 +14,7 @@ namespace alibi::qt {
 
 namespace {
 constexpr int kMargin = 12;
-constexpr int kHeader = 30;
+constexpr int kHeader = 50;  // title and a one-line explanation
 constexpr int kBarWidth = 16;
 constexpr int kBarArea = 96;  // colour bar plus its labels
 }  // namespace
@@ -101,6 +101,7 @@ void HeadGridView::paintColorBar(QPainter& p, const QRect& bar) {
     if (!m_grid) return;
     const QRect barRect(bar.x(), bar.y() + 20, kBarWidth, bar.height() - 40);
     p.drawImage(barRect, m_colorBar);
+    p.setBrush(Qt::NoBrush);
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(barRect.adjusted(0, 0, -1, -1));
     p.setPen(palette().color(QPalette::WindowText));
@@ -160,9 +161,27 @@ void HeadGridView::paintEvent(QPaintEvent*) {
                                .arg(QString::fromUtf8(schemeName(bias.slopes.scheme).data()))
                                .arg(bias.slopes.maxBias)
                                .arg(QString::fromUtf8(dtypeName(bias.dtype).data()));
-    p.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, kHeader - 6), Qt::AlignLeft | Qt::AlignVCenter,
-               fontMetrics().elidedText(header, Qt::ElideRight, width() - 2 * kMargin));
+    p.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, 22), Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetrics(title).elidedText(header, Qt::ElideRight, width() - 2 * kMargin));
     p.setFont(font());
+
+    // One line that says what the picture means, in the mode's own formula.
+    QString formula;
+    switch (bias.mode) {
+        case BiasMode::Causal: formula = "bias(i, j) = −m·(i − j) for keys j ≤ i, future keys masked"; break;
+        case BiasMode::Symmetric: formula = "bias(i, j) = −m·|i − j| in both directions (encoders)"; break;
+        case BiasMode::Clamped: formula = "bias(i, j) = −m·max(i − j, 0): future keys get 0, not a mask"; break;
+        case BiasMode::Bloom: formula = "bias(i, j) = +m·j for j ≤ i (a row constant away from causal: same softmax)"; break;
+        case BiasMode::Mpt: formula = "bias(i, j) = −m·(K − 1 − j) for j ≤ i (same softmax as causal)"; break;
+    }
+    if (m_grid->gridParams.what == RenderWhat::Attention)
+        formula = "p(i, j) = softmax over keys j of (content + bias) / temperature, with " + formula;
+    const QString explain = formula + "  ·  one slope m per head: steep = local, flat = global  ·  rows: queries i, "
+                                      "columns: keys j  ·  hover a cell, click a head";
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(QRect(kMargin, kMargin + 22, width() - 2 * kMargin, 20), Qt::AlignLeft | Qt::AlignVCenter,
+               fontMetrics().elidedText(explain, Qt::ElideRight, width() - 2 * kMargin));
+    p.setPen(palette().color(QPalette::WindowText));
 
     // The image at 1:1 device pixels (scaled only while a resize is in flight).
     const QSizeF logical = m_image.deviceIndependentSize();
