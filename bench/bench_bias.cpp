@@ -107,6 +107,25 @@ void BM_FillBias(benchmark::State& state) {
 }
 BENCHMARK(BM_FillBias)->Apply(shapes);
 
+// The fill with each store kind forced, to check where fillBias's automatic switch belongs.
+void fillWith(benchmark::State& state, StoreMode stores) {
+    const BiasParams params = causalF32(state.range(0), state.range(1));
+    const std::uint64_t bytes = tensorBytes(state.range(0), state.range(1));
+    Buffer buffer = pretouched(bytes);
+    for (auto _ : state) {
+        if (auto ok = fillBias(params, {buffer.data(), buffer.size()}, kThreads, stores); !ok) {
+            state.SkipWithError(ok.error().message.c_str());
+            break;
+        }
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+}
+void BM_FillBiasCachedStores(benchmark::State& state) { fillWith(state, StoreMode::Cached); }
+void BM_FillBiasStreamingStores(benchmark::State& state) { fillWith(state, StoreMode::Streaming); }
+BENCHMARK(BM_FillBiasCachedStores)->Apply(shapes);
+BENCHMARK(BM_FillBiasStreamingStores)->Apply(shapes);
+
 // A new tensor every time, as a GUI rebuilds it on each slider step: Buffer hands back the
 // mapping the previous tensor freed, so after the first iteration no page is faulted.
 void BM_BuildBias(benchmark::State& state) {
