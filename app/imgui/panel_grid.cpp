@@ -27,7 +27,7 @@ std::string valueText(double value) {
     return fmt::format("{:.6g}", value);
 }
 
-void drawColorBar(const Model& model, const GridResult& grid, ImVec2 origin, float height) {
+void drawColorBar(const AppState& state, const Model& model, const GridResult& grid, ImVec2 origin, float height) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 max(origin.x + kColorBarWidth, origin.y + height);
     if (model.colorBarTexture != nullptr) {
@@ -39,8 +39,17 @@ void drawColorBar(const Model& model, const GridResult& grid, ImVec2 origin, flo
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
     const float labelX = max.x + 4.0f;
     const float line = ImGui::GetTextLineHeight();
-    const double lo = grid.heatmap.lo;
-    const double hi = grid.heatmap.hi;
+    // Per-head scales: the bar labels the hovered head's own range (else the union of all).
+    double lo = grid.heatmap.lo;
+    double hi = grid.heatmap.hi;
+    if (grid.request.heatmap.scale == ScaleMode::PerHead && state.hoveredHead >= 0) {
+        for (const HeatmapTile& tile : grid.heatmap.tiles) {
+            if (tile.head != state.hoveredHead) continue;
+            lo = tile.lo;
+            hi = tile.hi;
+            draw->AddText(ImVec2(origin.x, max.y + 2.0f), kHighlightColor, fmt::format("h{}", tile.head).c_str());
+        }
+    }
     // The scale's labels drop the sign of zero (the diagonal's -0.0); the read-out keeps it.
     draw->AddText(ImVec2(labelX, origin.y), text, valueText(hi + 0.0).c_str());
     draw->AddText(ImVec2(labelX, origin.y + height * 0.5f - line * 0.5f), text, valueText(0.5 * (lo + hi)).c_str());
@@ -161,7 +170,7 @@ void drawGridPanel(AppState& state, const Model& model) {
     }
 
     const ImVec2 barOrigin(origin.x + size.x + kColorBarGap, origin.y);
-    drawColorBar(model, *grid, barOrigin, size.y);
+    drawColorBar(state, model, *grid, barOrigin, size.y);
     drawReadout(state, model, *grid);
 }
 

@@ -114,6 +114,10 @@ void Storm::perturbState(AppState& state) {
                                                                          : "/dev/full";
             state.exportFormat = FileFormat::Npy;
             state.actions.exportTensor = true;
+            if (std::bernoulli_distribution(0.2)(m_rng)) {
+                state.screenshotPath = fmt::format("{}/storm.png", m_scratchDir);
+                state.actions.screenshot = true;
+            }
             break;
         }
         default: state.actions.cancelExport = true; break;
