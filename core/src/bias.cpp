@@ -194,6 +194,10 @@ __attribute__((target("avx512f"))) void copyStreamAvx512(std::byte* dst, const s
 // first, like memset's `rep stosb`, yet leaves them cached: the right copy while the tensor
 // fits in the cache.
 void copyRepMovsb(std::byte* dst, const std::byte* src, std::size_t bytes) {
+    if (bytes < 512) {  // short rows: the string instruction's start-up costs more than the copy
+        std::memcpy(dst, src, bytes);
+        return;
+    }
     asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(bytes) : : "memory");
 }
 
