@@ -2,6 +2,7 @@
 #include "extrapolation_view.hpp"
 
 #include "compare_view.hpp"
+#include "number_table.hpp"
 #include "plot_widget.hpp"
 #include "view_util.hpp"
 
@@ -10,7 +11,7 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace alibi::qt {
@@ -41,8 +42,9 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     m_plot->setAxisLabels("distance i − j (log2)", "probability");
     m_plot->setLogX2(true);
     m_plot->setCategorical(true);
-    m_table = new QTableWidget(this);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_model = new NumberTable(this);
+    m_table = new QTableView(this);
+    m_table->setModel(m_model);
     m_table->verticalHeader()->setDefaultSectionSize(22);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
 
@@ -88,27 +90,30 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     m_headImage->setImage(image, tiles, s->grid->session.colormap, e.headAtL.lo, e.headAtL.hi,
                           QString("head %1, T = L").arg(e.head));
 
-    m_table->clear();
-    m_table->setRowCount(static_cast<int>(e.massBeyond.size()));
-    m_table->setColumnCount(static_cast<int>(e.lengths.size()) + 1);
     QStringList headers{"slope m"};
-    for (std::int64_t t : e.lengths) headers << QString("mass beyond L at T = %1").arg(t);
-    m_table->setHorizontalHeaderLabels(headers);
-    QStringList rows;
-    for (std::size_t h = 0; h < e.massBeyond.size(); ++h) {
-        rows << QString("head %1").arg(h);
-        m_table->setItem(static_cast<int>(h), 0, new QTableWidgetItem(slopeText(s->grid->slopes[h])));
-        for (std::size_t n = 0; n < e.massBeyond[h].size(); ++n) {
-            const double mass = e.massBeyond[h][n];
-            auto* item = new QTableWidgetItem(QString::number(mass * 100, 'f', 2) + " %");
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    std::vector<NumberTable::Format> formats{slopeText};
+    std::vector<NumberTable::Shade> shades{{}};
+    for (std::int64_t t : e.lengths) {
+        headers << QString("mass beyond L at T = %1").arg(t);
+        formats.push_back([](double mass) { return QString::number(mass * 100, 'f', 2) + " %"; });
+        shades.push_back([](double mass) {
             QColor bg = toQColor(colormapColor(Colormap::Magma, 0.25 + 0.7 * std::min(1.0, mass)));
             bg.setAlpha(110);
-            item->setBackground(bg);
-            m_table->setItem(static_cast<int>(h), static_cast<int>(n) + 1, item);
-        }
+            return bg;
+        });
     }
-    m_table->setVerticalHeaderLabels(rows);
+    m_model->setColumns(headers, std::move(formats), std::move(shades));
+    QStringList rows;
+    std::vector<std::vector<double>> values;
+    values.reserve(e.massBeyond.size());
+    for (std::size_t h = 0; h < e.massBeyond.size(); ++h) {
+        rows << QString("head %1").arg(h);
+        std::vector<double> row{s->grid->slopes[h]};
+        row.insert(row.end(), e.massBeyond[h].begin(), e.massBeyond[h].end());
+        values.push_back(std::move(row));
+    }
+    m_model->setRowHeaders(rows);
+    m_model->setValues(std::move(values));
 }
 
 }  // namespace alibi::qt

@@ -9,7 +9,7 @@
 
 class QLabel;
 class QSpinBox;
-class QTableWidget;
+class QTableView;
 
 namespace alibi::qt {
 
@@ -22,7 +22,7 @@ public:
     explicit ExtrapolationView(QWidget* parent = nullptr);
     void setSnapshot(const SnapshotPtr& snapshot);
     void setTrainLength(std::int64_t length);
-    [[nodiscard]] QTableWidget* table() const { return m_table; }
+    [[nodiscard]] QTableView* table() const { return m_table; }
 
 signals:
     void trainLengthChanged(std::int64_t length);
@@ -34,7 +34,8 @@ private:
     QLabel* m_caption;
     ImagePanel* m_headImage;
     PlotWidget* m_plot;
-    QTableWidget* m_table;
+    QTableView* m_table;
+    class NumberTable* m_model;
 };
 
 }  // namespace alibi::qt

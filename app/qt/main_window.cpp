@@ -185,12 +185,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_grid, &HeadGridView::pixelSizeChanged, m_model, &SessionModel::setGridPixels);
     connect(m_model, &SessionModel::gridReady, m_grid, &HeadGridView::setGrid);
     connect(m_model, &SessionModel::resultReady, this, [this](const SnapshotPtr& s) {
+        QElapsedTimer spent;
+        spent.start();
         m_grid->setSelectedHead(s->grid->session.head);
         m_detail->setSnapshot(s);
         m_curves->setSnapshot(s);
         m_stages->setSnapshot(s);
         m_compare->setSnapshot(s);
         m_extrapolation->setSnapshot(s);
+        if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
+            std::fprintf(stderr, "views updated in %lld ms (H = %d, T = %lld)\n", static_cast<long long>(spent.elapsed()),
+                         s->grid->session.attention.bias.slopes.heads,
+                         static_cast<long long>(s->grid->session.attention.bias.queries));
         if (!s->error.isEmpty()) statusBar()->showMessage(s->error, 8000);
     });
     connect(m_model, &SessionModel::computeFailed, this, [this](const QString& message) {

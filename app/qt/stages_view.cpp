@@ -9,7 +9,6 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -18,14 +17,8 @@
 namespace alibi::qt {
 
 namespace {
-QStandardItem* numberItem(double value, const QString& text) {
-    auto* item = new QStandardItem(text);
-    item->setData(value, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    item->setEditable(false);
-    return item;
-}
 QString fixed(double v) { return std::isfinite(v) ? QString::number(v, 'f', 3) : valueText(v); }
+QString whole(double v) { return QString::number(v, 'g', 10); }
 }  // namespace
 
 StagesView::StagesView(QWidget* parent) : QWidget(parent) {
@@ -55,10 +48,10 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
         row->addWidget(m_plots[n]);
     }
 
-    m_model = new QStandardItemModel(0, ColumnCount, this);
-    m_model->setHorizontalHeaderLabels({"head", "slope m", "half-life ln2/m", "entropy (nats)", "mean distance",
-                                        "50% mass within", "90% mass within", "entropy, mean of rows",
-                                        "mean distance, mean of rows"});
+    m_model = new NumberTable(this);
+    m_model->setColumns({"head", "slope m", "half-life ln2/m", "entropy (nats)", "mean distance", "50% mass within",
+                         "90% mass within", "entropy, mean of rows", "mean distance, mean of rows"},
+                        {whole, slopeText, fixed, fixed, fixed, whole, whole, fixed, fixed});
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(Qt::UserRole);
@@ -117,20 +110,14 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
             m_plots[n]->setSeries({ser});
         }
     }
-    m_model->removeRows(0, m_model->rowCount());
+    std::vector<std::vector<double>> rows;
     if (s->stats) {
-        for (const HeadStats& h : s->stats->heads) {
-            QList<QStandardItem*> items;
-            items << numberItem(h.head, QString::number(h.head)) << numberItem(h.slope, slopeText(h.slope))
-                  << numberItem(h.halfLife, fixed(h.halfLife)) << numberItem(h.row.entropy, fixed(h.row.entropy))
-                  << numberItem(h.row.meanDistance, fixed(h.row.meanDistance))
-                  << numberItem(h.row.distance50, QString::number(h.row.distance50))
-                  << numberItem(h.row.distance90, QString::number(h.row.distance90))
-                  << numberItem(h.mean.entropy, fixed(h.mean.entropy))
-                  << numberItem(h.mean.meanDistance, fixed(h.mean.meanDistance));
-            m_model->appendRow(items);
-        }
+        rows.reserve(s->stats->heads.size());
+        for (const HeadStats& h : s->stats->heads)
+            rows.push_back({static_cast<double>(h.head), h.slope, h.halfLife, h.row.entropy, h.row.meanDistance,
+                            h.row.distance50, h.row.distance90, h.mean.entropy, h.mean.meanDistance});
     }
+    m_model->setValues(std::move(rows));
 }
 
 }  // namespace alibi::qt

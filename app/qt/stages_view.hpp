@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/snapshot.hpp"
+#include "number_table.hpp"
 #include "plot_widget.hpp"
 
 #include <QWidget>
@@ -11,7 +12,6 @@
 class QLabel;
 class QSortFilterProxyModel;
 class QSpinBox;
-class QStandardItemModel;
 class QTableView;
 
 namespace alibi::qt {
@@ -21,7 +21,7 @@ class StagesView : public QWidget {
 public:
     explicit StagesView(QWidget* parent = nullptr);
     void setSnapshot(const SnapshotPtr& snapshot);
-    [[nodiscard]] QStandardItemModel* statsModel() const { return m_model; }
+    [[nodiscard]] NumberTable* statsModel() const { return m_model; }
     [[nodiscard]] QTableView* statsTable() const { return m_table; }
     [[nodiscard]] QSpinBox* headBox() const { return m_head; }
     // Column indices of the statistics table.
@@ -34,7 +34,7 @@ private:
     PlotWidget* m_plots[4];
     QSpinBox* m_head;
     QLabel* m_caption;
-    QStandardItemModel* m_model;
+    NumberTable* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_table;
 };

@@ -22,7 +22,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
-#include <QStandardItemModel>
+#include "number_table.hpp"
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -113,7 +113,7 @@ private slots:
         QCOMPARE(w.model()->session().attention.bias.queries, std::int64_t{40});
 
         // The table holds the core's statistics for the same parameters; slopes follow the formula.
-        QStandardItemModel* table = w.stagesView()->statsModel();
+        NumberTable* table = w.stagesView()->statsModel();
         QCOMPARE(table->rowCount(), 12);
         StatsParams p;
         p.attention = w.model()->session().attention;
@@ -122,11 +122,11 @@ private slots:
         QVERIFY(expected.has_value());
         const auto slopes = press(12);
         for (int r = 0; r < 12; ++r) {
-            const int head = table->item(r, StagesView::Head)->data(Qt::UserRole).toInt();
-            QCOMPARE(table->item(r, StagesView::Slope)->data(Qt::UserRole).toDouble(), slopes[static_cast<std::size_t>(head)]);
-            QCOMPARE(table->item(r, StagesView::Entropy)->data(Qt::UserRole).toDouble(),
-                     expected->heads[static_cast<std::size_t>(head)].row.entropy);
-            QCOMPARE(table->item(r, StagesView::Distance50)->data(Qt::UserRole).toDouble(),
+            const int head = static_cast<int>(table->value(r, StagesView::Head));
+            QCOMPARE(table->index(r, StagesView::Slope).data(Qt::UserRole).toDouble(), slopes[static_cast<std::size_t>(head)]);
+            QCOMPARE(table->index(r, StagesView::Slope).data().toString(), slopeText(slopes[static_cast<std::size_t>(head)]));
+            QCOMPARE(table->value(r, StagesView::Entropy), expected->heads[static_cast<std::size_t>(head)].row.entropy);
+            QCOMPARE(table->index(r, StagesView::Distance50).data(Qt::UserRole).toDouble(),
                      expected->heads[static_cast<std::size_t>(head)].row.distance50);
         }
     }

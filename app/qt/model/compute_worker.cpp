@@ -24,12 +24,40 @@ constexpr int kDetailMaxPixels = 2048;
 constexpr std::int64_t kDetailValuesMax = 32;
 // The compare view builds A and B in memory; above this many cells it asks for a smaller T.
 constexpr std::uint64_t kCompareMaxCells = std::uint64_t{1} << 24;
+// Attention-vs-distance curves hold H * K points; above this they are skipped (about 256 MiB).
+constexpr std::uint64_t kCurveCells = std::uint64_t{1} << 24;
 
 QString toQString(const Error& error) { return QString::fromStdString(error.message); }
 
 Result<Tensor> buildTensor(const AttentionParams& params, RenderWhat what, std::uint64_t budget) {
     if (what == RenderWhat::Attention) return computeAttention(params, budget, 2);
     return buildBias(params.bias, budget, 2);
+}
+
+// Curves are drawn a few thousand pixels wide at most: keep each bucket's lowest and highest
+// point (in x order), so peaks survive and the views never walk millions of points.
+void decimate(std::vector<Series>& all, std::size_t maxPoints = 4096) {
+    for (Series& s : all) {
+        const std::size_t n = std::min(s.x.size(), s.y.size());
+        if (n <= maxPoints) continue;
+        const std::size_t bucket = (n + maxPoints / 2 - 1) / (maxPoints / 2);
+        Series out;
+        out.label = s.label;
+        for (std::size_t start = 0; start < n; start += bucket) {
+            const std::size_t end = std::min(n, start + bucket);
+            std::size_t lo = start, hi = start;
+            for (std::size_t k = start; k < end; ++k) {
+                if (s.y[k] < s.y[lo] || std::isnan(s.y[lo])) lo = k;
+                if (s.y[k] > s.y[hi] || std::isnan(s.y[hi])) hi = k;
+            }
+            for (std::size_t k : {std::min(lo, hi), std::max(lo, hi)}) {
+                if (!out.x.empty() && k == std::max(lo, hi) && lo == hi) break;
+                out.x.push_back(s.x[k]);
+                out.y.push_back(s.y[k]);
+            }
+        }
+        s = std::move(out);
+    }
 }
 
 }  // namespace
@@ -175,8 +203,13 @@ ExtrapolationSnapshot extrapolation(const Session& session, int head,
         session.trainLength > 0 ? session.trainLength : session.attention.bias.queries;
     out.trainLength = length;
     out.head = head;
-    for (std::int64_t t = length; t <= 16 * length && t <= kMaxLength; t *= 2) out.lengths.push_back(t);
     const int heads = session.attention.bias.slopes.heads;
+    for (std::int64_t t = length; t <= 16 * length && t <= kMaxLength; t *= 2)
+        if (static_cast<std::uint64_t>(heads) * static_cast<std::uint64_t>(t) <= kCurveCells) out.lengths.push_back(t);
+    if (out.lengths.empty()) {
+        out.error = "H × L is too large for the extrapolation curves; lower H or L";
+        return out;
+    }
     out.massBeyond.assign(static_cast<std::size_t>(heads), std::vector<double>(out.lengths.size(), 0.0));
     for (std::size_t n = 0; n < out.lengths.size(); ++n) {
         if (cancelled()) return out;
@@ -198,7 +231,9 @@ ExtrapolationSnapshot extrapolation(const Session& session, int head,
         if (head < static_cast<int>(series->size())) {
             Series curve = (*series)[static_cast<std::size_t>(head)];
             curve.label = "T = " + std::to_string(out.lengths[n]) + (n == 0 ? " (= L)" : "");
-            out.curves.push_back(std::move(curve));
+            std::vector<Series> one{std::move(curve)};
+            decimate(one);
+            out.curves.push_back(std::move(one.front()));
         }
     }
     HeatmapParams hp;
@@ -287,10 +322,18 @@ Snapshot details(const ComputeRequest& request, GridPtr gridSnapshot, const std:
         }
         out.schemeCurves.push_back(std::move(line));
     }
-    if (auto c = biasDistanceSeries(bias, std::min<std::int64_t>(k - 1, 4096))) out.biasCurves = std::move(*c);
+    // Bias curves are straight lines: fewer points per head when there are many heads.
+    const std::int64_t maxDistance = std::min<std::int64_t>({k - 1, 4096, std::max<std::int64_t>(16, (1 << 20) / heads)});
+    if (auto c = biasDistanceSeries(bias, maxDistance)) out.biasCurves = std::move(*c);
     else note("bias curves", c.error());
     if (cancelled()) return out;
-    if (auto c = attentionDistanceSeries(s.attention, out.queryRow)) out.attentionCurves = std::move(*c);
+    // H x K doubles twice over: above kCurveCells the curves would cost hundreds of MiB.
+    if (static_cast<std::uint64_t>(heads) * static_cast<std::uint64_t>(k) > kCurveCells) {
+        if (out.error.isEmpty()) out.error = "attention curves skipped: H × K is too large (lower H or T)";
+    } else if (auto c = attentionDistanceSeries(s.attention, out.queryRow)) {
+        out.attentionCurves = std::move(*c);
+        decimate(out.attentionCurves);
+    }
     else note("attention curves", c.error());
     if (auto st = attentionStages(s.attention, out.head, out.queryRow)) out.stages = std::move(*st);
     else note("stages", st.error());
