@@ -203,8 +203,10 @@ std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, 
     result->slopeRange = seriesRange(result->slopes);
     result->biasRange = seriesRange(result->bias);
     result->attentionRange = seriesRange(result->attention);
-    for (Series& series : result->bias) thinSeries(series, false, kCurveColumns);
-    for (Series& series : result->attention) thinSeries(series, true, kCurveColumns);
+    const int heads = std::max(1, bias.slopes.heads);
+    const int columns = std::clamp(kCurvePointBudget / heads, 96, kCurveColumns);
+    for (Series& series : result->bias) thinSeries(series, false, columns);
+    for (Series& series : result->attention) thinSeries(series, true, columns);
     result->coreMs = millisecondsSince(start);
     return result;
 }

@@ -29,8 +29,10 @@ using Clock = std::chrono::steady_clock;
 // Longest distance the bias curve spans: the bias is linear, so 4096 points show its shape while
 // H = 256 heads stay a few MiB.
 inline constexpr std::int64_t kMaxCurveDistance = 4096;
-// Points kept per curve after thinning (about one per pixel column of the curves panel).
+// Points kept per curve after thinning: about one per pixel column of the curves panel, fewer
+// when there are many heads, so one plot stays within a fixed vertex budget per frame.
 inline constexpr int kCurveColumns = 400;
+inline constexpr int kCurvePointBudget = 32768;
 
 // ---------------------------------------------------------------------------
 // Requests

@@ -20,9 +20,14 @@ namespace {
 void drawFamily(const PlotCanvas& canvas, const std::vector<Series>& series, int highlight) {
     const int heads = static_cast<int>(series.size());
     const float alpha = heads > 64 ? 0.35f : heads > 16 ? 0.55f : 0.85f;
+    // Many faded lines need no anti-aliasing, and without it each segment costs half the vertices.
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImDrawListFlags flags = draw->Flags;
+    if (heads > 32) draw->Flags &= ~ImDrawListFlags_AntiAliasedLines;
     for (int h = 0; h < heads; ++h) {
         if (h != highlight) canvas.drawSeries(series[h], headColor(h, heads, alpha), 1.0f);
     }
+    draw->Flags = flags;
     if (highlight >= 0 && highlight < heads) canvas.drawSeries(series[highlight], kHighlightColor, 2.5f);
 }
 

@@ -42,6 +42,7 @@ public:
     void clear() {
         m_count = 0;
         m_next = 0;
+        m_total = 0;
     }
 
 private:
