@@ -15,7 +15,7 @@ CurvesView::CurvesView(QWidget* parent) : QWidget(parent) {
     m_slopes->setStyle(PlotWidget::Style::Bars);
     m_slopes->setLegendLimit(0);
     m_schemes = new PlotWidget(this);
-    m_schemes->setTitle("Scheme comparison for the same H and B");
+    m_schemes->setTitle("Slope schemes, same H and B");
     m_schemes->setAxisLabels("head h", "slope m");
     m_schemes->setLogY2(true);
     m_schemes->setStyle(PlotWidget::Style::LinesAndMarkers);
@@ -50,13 +50,13 @@ void CurvesView::setSnapshot(const SnapshotPtr& s) {
     m_slopes->setSeries(std::move(perHead));
     m_schemes->setSeries(s->schemeCurves);
     const int heads = s->grid->session.attention.bias.slopes.heads;
-    m_schemes->setNote((heads & (heads - 1)) == 0 ? QString("H = %1 is a power of two: press = geometric").arg(heads)
-                                                  : QString("H = %1: press interleaves, geometric does not").arg(heads));
+    m_schemes->setNote((heads & (heads - 1)) == 0 ? QString("H = %1 = 2^k: press = geometric").arg(heads)
+                                                  : QString("H = %1: press ≠ geometric").arg(heads));
     m_bias->setSeries(s->biasCurves);
     m_attention->setSeries(s->attentionCurves);
     m_attention->setTitle(QString("Attention vs distance at query row %1").arg(s->queryRow));
     m_attention->setNote(s->grid->session.attention.content.kind == ContentKind::Zero
-                             ? "zero content: the bias alone shapes attention"
+                             ? "zero content: bias only"
                              : QString());
 }
 

@@ -176,8 +176,8 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     }
     if (m_grid->gridParams.what == RenderWhat::Attention)
         formula = "p(i, j) = softmax over keys j of (content + bias) / temperature, with " + formula;
-    const QString explain = formula + "  ·  one slope m per head: steep = local, flat = global  ·  rows: queries i, "
-                                      "columns: keys j  ·  hover a cell, click a head";
+    const QString explain = formula + "  ·  one slope m per head: steep = local, flat = global  ·  rows: query i, "
+                                      "columns: key j";
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QRect(kMargin, kMargin + 22, width() - 2 * kMargin, 20), Qt::AlignLeft | Qt::AlignVCenter,
                fontMetrics().elidedText(explain, Qt::ElideRight, width() - 2 * kMargin));

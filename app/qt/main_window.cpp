@@ -478,12 +478,20 @@ Result<void> MainWindow::exportTensorTo(const QString& path, ExportWhat what, Fi
     const Session session = m_model->session();
     const std::string target = path.toStdString();
     auto job = [this, progress, session, what, target, format, observer]() -> Result<void> {
-        return exportSessionTensor(session, what, target, format, [&](std::uint64_t done, std::uint64_t total) {
-            progress->done = done;
-            progress->total = total;
-            if (observer && !observer(done, total)) return false;
-            return !m_exportCancel.load();
-        });
+        // The core reports errors as values; a stray exception (e.g. bad_alloc) must still end
+        // as a message, not as a crash of the explorer.
+        try {
+            return exportSessionTensor(session, what, target, format, [&](std::uint64_t done, std::uint64_t total) {
+                progress->done = done;
+                progress->total = total;
+                if (observer && !observer(done, total)) return false;
+                return !m_exportCancel.load();
+            });
+        } catch (const std::bad_alloc&) {
+            return fail(ErrorCode::TooLarge, "export ran out of memory; lower H or T, or export the bias instead of attention");
+        } catch (const std::exception& e) {
+            return fail(ErrorCode::Internal, std::string("export failed unexpectedly: ") + e.what());
+        }
     };
     QFutureWatcher<Result<void>> watcher;
     QProgressDialog dialog(QString("Exporting to %1…").arg(QFileInfo(path).fileName()), "Cancel", 0, 1000, this);

@@ -141,6 +141,7 @@ private slots:
                         if (QFile::exists(path)) ++leftovers;
                     } else {
                         ++exportsRefused;
+                        std::printf("storm: export refused: %s\n", result.error().message.c_str());
                         if (QFile::exists(path)) ++leftovers;
                     }
                     break;

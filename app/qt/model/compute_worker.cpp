@@ -390,7 +390,15 @@ void ComputeWorker::drain() {
             m_pending.reset();
             m_busy = true;
         }
-        run(request);
+        // The core returns errors as values; anything thrown anyway (bad_alloc at extreme sizes)
+        // becomes a message for this request instead of terminating the application.
+        try {
+            run(request);
+        } catch (const std::bad_alloc&) {
+            emit failed(request.generation, "out of memory while computing the views; lower H or T");
+        } catch (const std::exception& e) {
+            emit failed(request.generation, QString("unexpected error: %1").arg(e.what()));
+        }
     }
 }
 
