@@ -225,11 +225,12 @@ void Explorer::runActions() {
     if (actions.exportTensor) {
         actions.exportTensor = false;
         const AttentionParams& attention = m_lastValid.attention;
-        auto source = m_lastValid.what == RenderWhat::Attention ? attentionSource(attention)
-                                                                 : biasSource(attention.bias);
+        const bool probabilities = m_lastValid.what == RenderWhat::Attention;
+        auto source = probabilities ? attentionSource(attention) : biasSource(attention.bias);
         if (!source) {
             m_state.errorPopup = source.error().message;
-        } else if (!m_export.start(std::move(*source), m_state.exportPath, m_state.exportFormat)) {
+        } else if (!m_export.start(std::move(*source), m_state.exportPath, m_state.exportFormat,
+                                   probabilities ? "attention" : "bias")) {
             m_state.errorPopup = "An export is already running; wait for it or cancel it first.";
         } else {
             m_model.exportRunning = true;

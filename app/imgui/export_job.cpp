@@ -14,7 +14,8 @@ void ExportJob::join() {
     if (m_thread.joinable()) m_thread.join();
 }
 
-bool ExportJob::start(std::unique_ptr<TensorSource> source, std::string path, FileFormat format) {
+bool ExportJob::start(std::unique_ptr<TensorSource> source, std::string path, FileFormat format,
+                      std::string tensorName) {
     if (m_running.load()) return false;
     join();  // the previous export has finished; reclaim its thread
     m_path = std::move(path);
@@ -22,9 +23,10 @@ bool ExportJob::start(std::unique_ptr<TensorSource> source, std::string path, Fi
     m_done.store(0);
     m_total.store(0);
     m_running.store(true);
-    m_thread = std::thread([this, source = std::move(source), format] {
+    m_thread = std::thread([this, source = std::move(source), format, name = std::move(tensorName)] {
         ExportOptions options;
         options.format = format;
+        options.tensorName = name;
         options.progress = [this](std::uint64_t done, std::uint64_t total) {
             m_done.store(done);
             m_total.store(total);

@@ -23,8 +23,9 @@ public:
     ExportJob(const ExportJob&) = delete;
     ExportJob& operator=(const ExportJob&) = delete;
 
-    // Starts streaming `source` to `path`. Refused (false) while another export runs.
-    bool start(std::unique_ptr<TensorSource> source, std::string path, FileFormat format);
+    // Starts streaming `source` to `path` (`tensorName` keys it in safetensors). Refused (false)
+    // while another export runs.
+    bool start(std::unique_ptr<TensorSource> source, std::string path, FileFormat format, std::string tensorName);
     void cancel() { m_cancel.store(true); }
 
     [[nodiscard]] bool running() const { return m_running.load(); }

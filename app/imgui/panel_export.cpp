@@ -15,13 +15,13 @@ namespace alibi::imgui {
 
 namespace {
 
+// Every tensor format of the core's exportTensor (images and plots are not tensors).
 constexpr std::array kFormats{FileFormat::Npy, FileFormat::Safetensors, FileFormat::Csv, FileFormat::Json,
-                              FileFormat::Raw, FileFormat::Text};
+                              FileFormat::Raw};
 
 // Swaps the file name's extension to the format's, so the default name follows the format.
 void matchExtension(std::string& path, FileFormat format) {
-    const std::string_view name = formatName(format);
-    const std::string extension = format == FileFormat::Text ? "txt" : std::string(name);
+    const std::string extension(formatName(format));
     const std::size_t slash = path.find_last_of('/');
     const std::size_t dot = path.find_last_of('.');
     if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) path.erase(dot);
