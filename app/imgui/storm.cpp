@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <string_view>
 
 namespace alibi::imgui {
 
@@ -40,6 +41,25 @@ void Storm::injectInput(ImGuiIO& io) {
     io.MouseDown[0] = m_dragging;
     io.MouseDown[1] = std::bernoulli_distribution(0.01)(m_rng);
     io.MouseWheel = std::bernoulli_distribution(0.05)(m_rng) ? std::uniform_real_distribution<float>(-3, 3)(m_rng) : 0.0f;
+
+    // Keys: release last frame's key, sometimes press another (navigation, editing, Escape), and
+    // type characters into whichever text field has focus.
+    if (m_key >= 0) io.KeysDown[m_key] = false;
+    m_key = -1;
+    if (std::bernoulli_distribution(0.05)(m_rng)) {
+        constexpr std::array keys{ImGuiKey_Tab, ImGuiKey_Enter, ImGuiKey_Escape, ImGuiKey_LeftArrow,
+                                  ImGuiKey_RightArrow, ImGuiKey_UpArrow, ImGuiKey_DownArrow, ImGuiKey_Backspace,
+                                  ImGuiKey_Delete, ImGuiKey_Home, ImGuiKey_End};
+        const int index = io.KeyMap[keys[std::uniform_int_distribution<std::size_t>(0, keys.size() - 1)(m_rng)]];
+        if (index >= 0 && index < static_cast<int>(IM_ARRAYSIZE(io.KeysDown))) {
+            io.KeysDown[index] = true;
+            m_key = index;
+        }
+    }
+    if (std::bernoulli_distribution(0.05)(m_rng)) {
+        constexpr std::string_view typed = "0123456789.-e,; nanixyz";
+        io.AddInputCharacter(static_cast<unsigned>(typed[std::uniform_int_distribution<std::size_t>(0, typed.size() - 1)(m_rng)]));
+    }
 }
 
 void Storm::perturbState(AppState& state) {

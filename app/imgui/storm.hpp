@@ -38,6 +38,7 @@ private:
     std::uint64_t m_edits = 0;
     std::uint64_t m_exports = 0;
     bool m_dragging = false;
+    int m_key = -1;  // key held down since the previous frame, if any
 };
 
 }  // namespace alibi::imgui
