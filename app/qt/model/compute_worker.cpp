@@ -34,6 +34,11 @@ Result<Tensor> buildTensor(const AttentionParams& params, RenderWhat what, std::
     return buildBias(params.bias, budget, 2);
 }
 
+// Relative cost of one attention cell: q.k content draws d_k normals per query and key.
+double cellCost(const AttentionParams& p) {
+    return p.content.kind == ContentKind::Qk ? static_cast<double>(std::max(1, p.content.dk)) : 1.0;
+}
+
 // Curves are drawn a few thousand pixels wide at most: keep each bucket's lowest and highest
 // point (in x order), so peaks survive and the views never walk millions of points.
 void decimate(std::vector<Series>& all, std::size_t maxPoints = 4096) {
@@ -205,7 +210,8 @@ ExtrapolationSnapshot extrapolation(const Session& session, int head,
     out.head = head;
     const int heads = session.attention.bias.slopes.heads;
     for (std::int64_t t = length; t <= 16 * length && t <= kMaxLength; t *= 2)
-        if (static_cast<std::uint64_t>(heads) * static_cast<std::uint64_t>(t) <= kCurveCells) out.lengths.push_back(t);
+        if (static_cast<double>(heads) * static_cast<double>(t) * cellCost(session.attention) <= kCurveCells)
+            out.lengths.push_back(t);
     if (out.lengths.empty()) {
         out.error = "H × L is too large for the extrapolation curves; lower H or L";
         return out;
@@ -299,8 +305,8 @@ Snapshot details(const ComputeRequest& request, GridPtr gridSnapshot, const std:
     StatsParams sp;
     sp.attention = s.attention;
     sp.queryRow = out.queryRow;
-    const double rowCost = static_cast<double>(heads) * static_cast<double>(k);
-    sp.maxRows = static_cast<std::int64_t>(std::clamp(double(1 << 23) / rowCost, 4.0, 256.0));
+    const double rowCost = static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention);
+    sp.maxRows = static_cast<std::int64_t>(std::clamp(double(1 << 23) / rowCost, 1.0, 256.0));
     auto stats = computeStats(sp, 2, [&](std::uint64_t, std::uint64_t) { return !cancelled(); });
     if (stats) out.stats = std::move(*stats);
     else if (stats.error().code != ErrorCode::Cancelled) note("statistics", stats.error());
@@ -328,7 +334,7 @@ Snapshot details(const ComputeRequest& request, GridPtr gridSnapshot, const std:
     else note("bias curves", c.error());
     if (cancelled()) return out;
     // H x K doubles twice over: above kCurveCells the curves would cost hundreds of MiB.
-    if (static_cast<std::uint64_t>(heads) * static_cast<std::uint64_t>(k) > kCurveCells) {
+    if (static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention) > kCurveCells) {
         if (out.error.isEmpty()) out.error = "attention curves skipped: H × K is too large (lower H or T)";
     } else if (auto c = attentionDistanceSeries(s.attention, out.queryRow)) {
         out.attentionCurves = std::move(*c);
