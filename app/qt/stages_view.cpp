@@ -12,6 +12,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace alibi::qt {
@@ -49,8 +50,8 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
     }
 
     m_model = new NumberTable(this);
-    m_model->setColumns({"head", "slope m", "half-life ln2/m", "entropy (nats)", "mean distance", "50% mass within",
-                         "90% mass within", "entropy, mean of rows", "mean distance, mean of rows"},
+    m_model->setColumns({"head", "slope m", "half-life", "entropy", "mean dist.", "50% within", "90% within",
+                         "entropy (avg)", "mean dist. (avg)"},
                         {whole, slopeText, fixed, fixed, fixed, whole, whole, fixed, fixed});
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
@@ -88,7 +89,7 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
     }
     const double m = s->grid->slopes[static_cast<std::size_t>(s->head)];
     m_caption->setText(QString("Query row i = %1 of head %2 (m = %3). Softmax turns the biased, masked logits into "
-                               "probabilities; T = %4 divides the logits first.")
+                               "probabilities; the temperature τ = %4 divides the logits first. Columns marked (avg) average the statistics over rows.")
                            .arg(s->queryRow)
                            .arg(s->head)
                            .arg(slopeText(m))
@@ -106,7 +107,9 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
                 masked += std::isinf((*rows[n])[j]) ? 1 : 0;
             }
             m_plots[n]->setStyle(ser.x.size() <= 64 ? PlotWidget::Style::Bars : PlotWidget::Style::Lines);
-            m_plots[n]->setNote(masked ? QString("%1 masked keys (−∞) not drawn").arg(masked) : QString());
+            const bool allZero = std::all_of(rows[n]->begin(), rows[n]->end(), [](double v) { return v == 0; });
+            m_plots[n]->setNote(masked ? QString("%1 masked keys (−∞) not drawn").arg(masked)
+                                       : allZero ? QString("all zero (content: zero)") : QString());
             m_plots[n]->setSeries({ser});
         }
     }

@@ -109,7 +109,7 @@ QString cellDescription(const Session& session, const std::vector<double>& slope
     QString text = where + sep + formula;
     if (session.what == RenderWhat::Attention) {
         if (auto row = attentionRow(session.attention, head, query); row && key < static_cast<std::int64_t>(row->size()))
-            text += sep + QString("attention p = softmax((content + bias) / T)[j] = %1").arg(valueText((*row)[static_cast<std::size_t>(key)]));
+            text += sep + QString("attention p = softmax((content + bias) / τ)[j] = %1").arg(valueText((*row)[static_cast<std::size_t>(key)]));
     }
     return text;
 }
