@@ -55,10 +55,12 @@ void decimate(std::vector<Series>& all, std::size_t maxPoints = 4096) {
                 if (s.y[k] < s.y[lo] || std::isnan(s.y[lo])) lo = k;
                 if (s.y[k] > s.y[hi] || std::isnan(s.y[hi])) hi = k;
             }
-            for (std::size_t k : {std::min(lo, hi), std::max(lo, hi)}) {
-                if (!out.x.empty() && k == std::max(lo, hi) && lo == hi) break;
-                out.x.push_back(s.x[k]);
-                out.y.push_back(s.y[k]);
+            const std::size_t first = std::min(lo, hi), second = std::max(lo, hi);
+            out.x.push_back(s.x[first]);
+            out.y.push_back(s.y[first]);
+            if (second != first) {
+                out.x.push_back(s.x[second]);
+                out.y.push_back(s.y[second]);
             }
         }
         s = std::move(out);
