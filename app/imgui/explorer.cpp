@@ -16,8 +16,12 @@ namespace alibi::imgui {
 
 namespace {
 
+// The panels tile the whole window, so they draw no background of their own: the shell clears
+// to the panel colour instead. On a software rasteriser (llvmpipe under Xvfb) that saves one
+// blended full-window pass per frame.
 constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                         ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+                                         ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                         ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoBringToFrontOnFocus;
 
 // Positions the next panel window at a fixed rectangle of the display.
 bool beginPanel(const char* title, float x, float y, float width, float height) {

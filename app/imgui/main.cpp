@@ -228,7 +228,9 @@ int run(GLFWwindow* window, const Options& options, Mode mode) {
             int fbWidth = 0, fbHeight = 0;
             glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
             glViewport(0, 0, fbWidth, fbHeight);
-            glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+            // The panels draw no background (see explorer.cpp); the clear colour is theirs.
+            const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+            glClearColor(background.x, background.y, background.z, 1.0f);
             glClear(GL_COLOR_BUFFER_BIT);
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 

@@ -31,8 +31,8 @@ using Clock = std::chrono::steady_clock;
 inline constexpr std::int64_t kMaxCurveDistance = 4096;
 // Points kept per curve after thinning: about one per pixel column of the curves panel, fewer
 // when there are many heads, so one plot stays within a fixed vertex budget per frame.
-inline constexpr int kCurveColumns = 400;
-inline constexpr int kCurvePointBudget = 32768;
+inline constexpr int kCurveColumns = 200;
+inline constexpr int kCurvePointBudget = 16384;
 
 // ---------------------------------------------------------------------------
 // Requests
