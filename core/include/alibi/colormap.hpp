@@ -24,4 +24,12 @@ struct Rgba {
 // Masked cells: a neutral grey that none of the maps produces.
 inline constexpr Rgba kMaskedColor{96, 96, 96, 255};
 
+// The 256-entry table every colour comes from: entry i is the colour at t = i / 255.
+// colormapColor(map, t) is colormapLut(map)[round(t * 255)].
+inline constexpr int kColormapLutSize = 256;
+[[nodiscard]] const std::array<Rgba, kColormapLutSize>& colormapLut(Colormap map);
+
+// True for maps meant for signed data (a scale symmetric around 0).
+[[nodiscard]] constexpr bool colormapDiverging(Colormap map) { return map == Colormap::Diverging; }
+
 }  // namespace alibi
