@@ -1,1 +1,69 @@
-// Tests for <alibi/plot.hpp> (to be written)
+// Tests for <alibi/plot.hpp>: series values from the formulas, and the SVG's structure.
+#include <alibi/plot.hpp>
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+using namespace alibi;
+
+namespace {
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+}  // namespace
+
+TEST(Plot, SlopeSeriesIsThePressRule) {
+    auto s = slopeSeries({8, SlopeScheme::Press, 8.0, {}});
+    ASSERT_TRUE(s);
+    ASSERT_EQ(s->size(), 1U);
+    EXPECT_EQ((*s)[0].y.front(), 0.5);
+    EXPECT_EQ((*s)[0].y.back(), 1.0 / 256);
+}
+
+TEST(Plot, BiasDistanceIsMinusSlopeTimesDistance) {
+    BiasParams p;
+    p.slopes.heads = 2;
+    auto s = biasDistanceSeries(p, 10);
+    ASSERT_TRUE(s);
+    ASSERT_EQ(s->size(), 2U);
+    EXPECT_EQ((*s)[0].y[10], -10.0 / 16);
+    EXPECT_EQ((*s)[1].y[4], -4.0 / 256);
+    EXPECT_FALSE(biasDistanceSeries(p, -1));
+}
+
+TEST(Plot, AttentionDistanceSumsToOne) {
+    AttentionParams a;
+    a.bias.slopes.heads = 3;
+    a.bias.queries = 9;
+    auto s = attentionDistanceSeries(a, -1);
+    ASSERT_TRUE(s) << s.error().message;
+    for (const auto& series : *s) {
+        double sum = 0;
+        for (double v : series.y) sum += v;
+        EXPECT_NEAR(sum, 1.0, 1e-9);
+        EXPECT_EQ(series.x.front(), 0.0);  // nearest key first
+    }
+    EXPECT_FALSE(attentionDistanceSeries(a, 9));
+}
+
+TEST(Plot, SvgHasOnePolylinePerSeriesAndEscapes) {
+    std::vector<Series> series{{"a<b & c", {0, 1, 2}, {1, 2, 3}}, {"second", {0, 1}, {3, 1}}};
+    const std::string svg = plotSvg(series, {"Title \"x\"", "distance", "bias", false, 600, 400, -1});
+    EXPECT_EQ(svg.rfind("<?xml", 0), 0U);
+    EXPECT_NE(svg.find("xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
+    EXPECT_EQ(count(svg, "<polyline"), 2U);
+    EXPECT_NE(svg.find("a&lt;b &amp; c"), std::string::npos);
+    EXPECT_NE(svg.find("Title &quot;x&quot;"), std::string::npos);
+    EXPECT_EQ(svg.find("a<b"), std::string::npos);
+}
+
+TEST(Plot, Log2AxisTicksArePowersOfTwo) {
+    auto s = slopeSeries({8, SlopeScheme::Press, 8.0, {}});
+    const std::string svg = plotSvg(*s, {"slopes", "head", "slope", true, 600, 400, -1});
+    EXPECT_NE(svg.find(">2^-1<"), std::string::npos);
+    EXPECT_NE(svg.find(">2^-8<"), std::string::npos);
+    EXPECT_EQ(count(svg, "<circle"), 8U);
+}
