@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir_fixture.hpp"
+
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
@@ -24,42 +26,14 @@
 namespace fs = std::filesystem;
 using namespace alibi;
 
+using alibi::test::slurp;
+using alibi::test::spit;
+
 namespace {
 
-// A fresh folder per test, removed afterwards.
-class OutputFileTest : public ::testing::Test {
-protected:
-    void SetUp() override {
-        std::string pattern = (fs::temp_directory_path() / "alibi-output-file-XXXXXX").string();
-        ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-        m_dir = pattern;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-    }
-    std::string path(const std::string& name) const { return (m_dir / name).string(); }
-    // Every entry of the folder, to check no temporary file is left.
-    std::vector<std::string> entries() const {
-        std::vector<std::string> names;
-        for (const auto& e : fs::directory_iterator(m_dir)) names.push_back(e.path().filename().string());
-        std::sort(names.begin(), names.end());
-        return names;
-    }
-    fs::path m_dir;
-};
+class OutputFileTest : public alibi::test::TempDirTest {};
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
-void spit(const std::string& path, const std::string& content) {
-    std::ofstream out(path, std::ios::binary);
-    out << content;
-}
 
 bool isCharDevice(const char* path) {
     struct stat st {};

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir_fixture.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,40 +30,14 @@
 namespace fs = std::filesystem;
 using namespace alibi;
 
+using alibi::test::slurp;
+using alibi::test::spit;
+
 namespace {
 
-class TensorIoTest : public ::testing::Test {
-protected:
-    void SetUp() override {
-        std::string pattern = (fs::temp_directory_path() / "alibi-tensor-io-XXXXXX").string();
-        ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-        m_dir = pattern;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-    }
-    std::string path(const std::string& name) const { return (m_dir / name).string(); }
-    std::vector<std::string> entries() const {
-        std::vector<std::string> names;
-        for (const auto& e : fs::directory_iterator(m_dir)) names.push_back(e.path().filename().string());
-        std::sort(names.begin(), names.end());
-        return names;
-    }
-    fs::path m_dir;
-};
+class TensorIoTest : public alibi::test::TempDirTest {};
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
-void spit(const std::string& path, const std::string& content) {
-    std::ofstream out(path, std::ios::binary);
-    out << content;
-}
 
 std::span<const std::byte> bytesOf(const std::string& s) {
     return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
