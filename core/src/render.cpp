@@ -241,6 +241,34 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     return map;
 }
 
+Heatmap renderValueGrid(const ValueGridParams& params,
+                        const std::function<double(int, std::int64_t, std::int64_t)>& value) {
+    HeatmapParams placement;
+    placement.width = std::max(params.width, 1);
+    placement.height = std::max(params.height, 1);
+    placement.gap = params.gap;
+    std::vector<int> heads;
+    for (int h = 0; h < std::max(params.heads, 1); ++h) heads.push_back(h);
+    Heatmap map;
+    map.tiles = placeTiles(placement, heads, map);
+    map.lo = params.lo;
+    map.hi = params.hi;
+    map.image.width = placement.width;
+    map.image.height = placement.height;
+    map.image.pixels.assign(static_cast<std::size_t>(placement.width) * placement.height, Rgba{0, 0, 0, 0});
+    for (auto& tile : map.tiles) {
+        tile.lo = params.lo;
+        tile.hi = params.hi;
+        for (int y = 0; y < tile.height; ++y) {
+            const std::int64_t i = cellAt(y, tile.height, params.queries);
+            for (int x = 0; x < tile.width; ++x)
+                map.image.at(tile.x + x, tile.y + y) =
+                    valueColor(params.colormap, value(tile.head, i, cellAt(x, tile.width, params.keys)), params.lo, params.hi);
+        }
+    }
+    return map;
+}
+
 std::optional<CellHit> hitTest(const Heatmap& map, const HeatmapParams& params, int x, int y) {
     const std::int64_t Q = params.attention.bias.queries, K = params.attention.bias.keyCount();
     for (const auto& t : map.tiles)

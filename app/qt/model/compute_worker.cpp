@@ -170,36 +170,14 @@ CompareSnapshot compare(const Session& a, const CompareSpec& spec, QSize pixels,
     }
     out.maxAbsDifference = maxAbs;
 
-    // Small multiples in the core's grid layout, each pixel sampling its cell.
-    const int width = std::max(16, pixels.width()), height = std::max(16, pixels.height());
-    const GridLayout layout = gridLayout(static_cast<int>(heads), width, height);
-    const int gap = 4;
-    const int tw = std::max(1, (width - gap * (layout.columns - 1)) / layout.columns);
-    const int th = std::max(1, (height - gap * (layout.rows - 1)) / layout.rows);
-    out.image.width = width;
-    out.image.height = height;
-    out.image.pixels.assign(static_cast<std::size_t>(width) * height, Rgba{0, 0, 0, 0});
+    // Small multiples in the core's grid layout, on a scale symmetric around 0.
     const double range = maxAbs > 0 ? maxAbs : 1.0;
-    for (int h = 0; h < heads; ++h) {
-        HeatmapTile tile;
-        tile.head = h;
-        tile.x = (h % layout.columns) * (tw + gap);
-        tile.y = (h / layout.columns) * (th + gap);
-        tile.width = tw;
-        tile.height = th;
-        tile.lo = -range;
-        tile.hi = range;
-        out.tiles.push_back(tile);
-        for (int y = 0; y < th && tile.y + y < height; ++y) {
-            const std::int64_t i = std::min<std::int64_t>(q - 1, static_cast<std::int64_t>(y) * q / th);
-            for (int x = 0; x < tw && tile.x + x < width; ++x) {
-                const std::int64_t j = std::min<std::int64_t>(k - 1, static_cast<std::int64_t>(x) * k / tw);
-                const double d = diff[(static_cast<std::uint64_t>(h) * q + i) * k + j];
-                out.image.at(tile.x + x, tile.y + y) =
-                    std::isnan(d) ? kMaskedColor : valueColor(Colormap::Diverging, d, -range, range);
-            }
-        }
-    }
+    const Heatmap map = renderValueGrid(
+        {static_cast<int>(heads), q, k, Colormap::Diverging, -range, range, std::max(16, pixels.width()),
+         std::max(16, pixels.height()), 4},
+        [&](int h, std::int64_t i, std::int64_t j) { return diff[(static_cast<std::uint64_t>(h) * q + i) * k + j]; });
+    out.image = map.image;
+    out.tiles = map.tiles;
     return out;
 }
 

@@ -72,28 +72,12 @@ Result<DiagnosisReport> diagnoseTensor(const Tensor& tensor, const QString& sour
         if (std::isfinite(e)) maxError = std::max(maxError, e);
     }
     report.errorMax = maxError;
-    const int width = std::max(16, pixels.width()), height = std::max(16, pixels.height());
-    const GridLayout layout = gridLayout(static_cast<int>(heads), width, height);
-    const int gap = 4;
-    const int tw = std::max(1, (width - gap * (layout.columns - 1)) / layout.columns);
-    const int th = std::max(1, (height - gap * (layout.rows - 1)) / layout.rows);
-    report.errorImage.width = width;
-    report.errorImage.height = height;
-    report.errorImage.pixels.assign(static_cast<std::size_t>(width) * height, Rgba{0, 0, 0, 0});
     const double hi = maxError > 0 ? maxError : 1.0;
-    for (int h = 0; h < heads; ++h) {
-        HeatmapTile tile{h, (h % layout.columns) * (tw + gap), (h / layout.columns) * (th + gap), tw, th, 0, hi};
-        report.tiles.push_back(tile);
-        for (int y = 0; y < th && tile.y + y < height; ++y) {
-            const std::int64_t i = std::min<std::int64_t>(q - 1, std::int64_t{y} * q / th);
-            for (int x = 0; x < tw && tile.x + x < width; ++x) {
-                const std::int64_t j = std::min<std::int64_t>(k - 1, std::int64_t{x} * k / tw);
-                const double e = error->at((static_cast<std::uint64_t>(h) * q + i) * k + j);
-                report.errorImage.at(tile.x + x, tile.y + y) =
-                    std::isfinite(e) ? valueColor(Colormap::Magma, e, 0, hi) : kMaskedColor;
-            }
-        }
-    }
+    const Heatmap map = renderValueGrid(
+        {static_cast<int>(heads), q, k, Colormap::Magma, 0, hi, std::max(16, pixels.width()), std::max(16, pixels.height()), 4},
+        [&](int h, std::int64_t i, std::int64_t j) { return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j); });
+    report.errorImage = map.image;
+    report.tiles = map.tiles;
     return report;
 }
 

@@ -9,6 +9,7 @@
 #include <alibi/progress.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,6 +69,20 @@ struct GridLayout { int columns = 1; int rows = 1; };
 struct CellHit { int head = 0; std::int64_t query = 0; std::int64_t key = 0; };
 [[nodiscard]] std::optional<CellHit> hitTest(const Heatmap& map, const HeatmapParams& params,
                                              int x, int y);
+
+// Small multiples of any (H, Q, K) array (a difference, an error) with a fixed [lo, hi]:
+// the same tile placement and pixel-to-cell sampling as renderHeatmap; non-finite values
+// are drawn in kMaskedColor.
+struct ValueGridParams {
+    int heads = 1;
+    std::int64_t queries = 1, keys = 1;
+    Colormap colormap = Colormap::Diverging;
+    double lo = -1, hi = 1;
+    int width = 1024, height = 768;
+    int gap = 4;
+};
+[[nodiscard]] Heatmap renderValueGrid(const ValueGridParams& params,
+                                      const std::function<double(int head, std::int64_t query, std::int64_t key)>& value);
 
 // A horizontal or vertical colour bar image for [lo, hi].
 [[nodiscard]] Image renderColorBar(Colormap map, int width, int height, bool vertical);
