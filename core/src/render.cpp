@@ -1,15 +1,17 @@
 // Rasterising heatmaps at pixel resolution. Each pixel samples the cell under its centre, so
 // the work is O(pixels) whatever T is; values come from the core's own formulas (biasCell,
-// attentionRow), colours from the colour map's 256-entry table.
+// the reference attention rows), colours from the colour map's 256-entry table.
 #include <alibi/attention.hpp>
 #include <alibi/bias.hpp>
 #include <alibi/render.hpp>
 
+#include "attention_detail.hpp"
 #include "parallel.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -147,46 +149,63 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     for (int x = 0; x < tileW; ++x) keyOf[x] = cellAt(x, tileW, K);
     const bool roundSlowly = bias.dtype == DType::F16 || bias.dtype == DType::BF16;
 
-    auto fillTileRow = [&](std::size_t tile, int y) {
+    auto fillBiasRow = [&](std::size_t tile, int y) {
         const int h = map.tiles[tile].head;
         const double m = (*slopes)[static_cast<std::size_t>(h)];
-        const std::int64_t q = cellAt(y, tileH, Q);
-        const std::int64_t pos = bias.queryPosition(q);
+        const std::int64_t pos = bias.queryPosition(cellAt(y, tileH, Q));
         double* out = values.data() + (tile * tileH + y) * static_cast<std::size_t>(tileW);
-        if (params.what == RenderWhat::Bias) {
-            for (int x = 0; x < tileW; ++x) {
-                const auto v = biasCell(bias.mode, m, pos, keyOf[x], K);
-                if (!v) {
-                    out[x] = kMaskedValue;
-                    continue;
-                }
-                out[x] = bias.dtype == DType::F32 ? static_cast<double>(static_cast<float>(*v))
-                         : roundSlowly           ? roundTo(bias.dtype, *v)
-                                                 : *v;
-            }
-            return;
-        }
-        auto row = attentionRow(params.attention, h, q);
         for (int x = 0; x < tileW; ++x) {
-            const bool masked = modeMasks(bias.mode) && keyOf[x] > pos;
-            out[x] = (!row || masked) ? kMaskedValue : (*row)[static_cast<std::size_t>(keyOf[x])];
+            const auto v = biasCell(bias.mode, m, pos, keyOf[x], K);
+            if (!v) {
+                out[x] = kMaskedValue;
+                continue;
+            }
+            out[x] = bias.dtype == DType::F32 ? static_cast<double>(static_cast<float>(*v))
+                     : roundSlowly           ? roundTo(bias.dtype, *v)
+                                             : *v;
         }
     };
 
     const std::uint64_t tileRows = map.tiles.size() * static_cast<std::uint64_t>(tileH);
     if (params.what == RenderWhat::Bias) {
         detail::parallelFor(tileRows, threads, 8, [&](std::uint64_t b, std::uint64_t e) {
-            for (std::uint64_t r = b; r < e; ++r) fillTileRow(r / tileH, static_cast<int>(r % tileH));
+            for (std::uint64_t r = b; r < e; ++r) fillBiasRow(r / tileH, static_cast<int>(r % tileH));
         });
     } else {
-        // Attention rows are expensive: one tile at a time, so progress and cancel stay prompt.
-        for (std::size_t t = 0; t < map.tiles.size(); ++t) {
-            if (progress && !progress(t, map.tiles.size()))
-                return fail(ErrorCode::Cancelled, "rendering cancelled");
-            detail::parallelFor(static_cast<std::uint64_t>(tileH), threads, 1, [&](std::uint64_t b, std::uint64_t e) {
-                for (std::uint64_t y = b; y < e; ++y) fillTileRow(t, static_cast<int>(y));
-            });
-        }
+        // Attention rows cost O(K * d_k) each. Every block walks its tile rows in order with
+        // its own reference rows, which keep the head's key vectors, and reuses the last row
+        // when several pixel rows show the same query. The calling thread reports progress
+        // row by row; a cancel stops every block at its next row.
+        std::atomic<std::uint64_t> rowsDone{0};
+        std::atomic<bool> stop{false};
+        detail::parallelFor(tileRows, threads, 1, [&](std::uint64_t b, std::uint64_t e) {
+            detail::ReferenceRows rows(params.attention, *slopes);
+            std::vector<double> row(static_cast<std::size_t>(K));
+            std::int64_t rowHead = -1, rowQuery = -1;
+            for (std::uint64_t r = b; r < e; ++r) {
+                if (stop.load(std::memory_order_relaxed)) return;
+                if (b == 0 && progress && !progress(rowsDone.load(std::memory_order_relaxed), tileRows)) {
+                    stop = true;
+                    return;
+                }
+                const std::size_t tile = r / tileH;
+                const int y = static_cast<int>(r % tileH);
+                const std::int64_t h = map.tiles[tile].head, q = cellAt(y, tileH, Q);
+                if (h != rowHead || q != rowQuery) {
+                    rows.probabilities(h, q, row);
+                    rowHead = h;
+                    rowQuery = q;
+                }
+                const std::int64_t pos = bias.queryPosition(q);
+                double* out = values.data() + r * static_cast<std::size_t>(tileW);
+                for (int x = 0; x < tileW; ++x) {
+                    const bool masked = modeMasks(bias.mode) && keyOf[x] > pos;
+                    out[x] = masked ? kMaskedValue : row[static_cast<std::size_t>(keyOf[x])];
+                }
+                rowsDone.fetch_add(1, std::memory_order_relaxed);
+            }
+        });
+        if (stop) return fail(ErrorCode::Cancelled, "rendering cancelled");
     }
 
     // Scale: the range of each tile's finite, unmasked values.
@@ -237,7 +256,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
             }
         }
     });
-    if (progress) progress(map.tiles.size(), map.tiles.size());
+    if (progress) progress(tileRows, tileRows);
     return map;
 }
 
