@@ -194,7 +194,10 @@ std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, 
     result->bias = std::move(*biasCurves);
     if (cancel.load(std::memory_order_relaxed)) return nullptr;
 
-    auto attention = attentionDistanceSeries(request.attention, request.queryRow);
+    auto attention = attentionDistanceSeries(request.attention, request.queryRow, [&](std::uint64_t, std::uint64_t) {
+        return !cancel.load(std::memory_order_relaxed);
+    });
+    if (cancel.load(std::memory_order_relaxed)) return nullptr;
     if (!attention) {
         result->error = attention.error().message;
         return result;

@@ -47,7 +47,8 @@ Result<std::vector<Series>> biasDistanceSeries(const BiasParams& params, std::in
     return out;
 }
 
-Result<std::vector<Series>> attentionDistanceSeries(const AttentionParams& params, std::int64_t query) {
+Result<std::vector<Series>> attentionDistanceSeries(const AttentionParams& params, std::int64_t query,
+                                                    const ProgressFn& progress) {
     auto slopes = validateAttention(params);
     if (!slopes) return std::unexpected(slopes.error());
     const std::int64_t Q = params.bias.queries;
@@ -56,7 +57,10 @@ Result<std::vector<Series>> attentionDistanceSeries(const AttentionParams& param
         return fail(ErrorCode::InvalidArgument, fmt::format("--query {} is beyond the last row {}", query, Q - 1));
     const std::int64_t pos = params.bias.queryPosition(query);
     std::vector<Series> out;
+    const auto heads = static_cast<std::uint64_t>(params.bias.slopes.heads);
     for (int h = 0; h < params.bias.slopes.heads; ++h) {
+        if (progress && !progress(static_cast<std::uint64_t>(h), heads))
+            return fail(ErrorCode::Cancelled, "attention curves cancelled");
         auto row = attentionRow(params, h, query);
         if (!row) return std::unexpected(row.error());
         Series s{fmt::format("head {} (m = {:.4g})", h, (*slopes)[static_cast<std::size_t>(h)]), {}, {}};

@@ -49,6 +49,21 @@ TEST(Plot, AttentionDistanceSumsToOne) {
     EXPECT_FALSE(attentionDistanceSeries(a, 9));
 }
 
+TEST(Plot, AttentionDistanceStopsWhenCancelled) {
+    AttentionParams a;
+    a.bias.slopes.heads = 8;
+    a.bias.queries = 16;
+    std::uint64_t calls = 0;
+    auto s = attentionDistanceSeries(a, -1, [&](std::uint64_t done, std::uint64_t total) {
+        EXPECT_EQ(total, 8U);
+        ++calls;
+        return done < 2;  // two heads, then cancel
+    });
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.error().code, ErrorCode::Cancelled);
+    EXPECT_EQ(calls, 3U);
+}
+
 TEST(Plot, SvgHasOnePolylinePerSeriesAndEscapes) {
     std::vector<Series> series{{"a<b & c", {0, 1, 2}, {1, 2, 3}}, {"second", {0, 1}, {3, 1}}};
     const std::string svg = plotSvg(series, {"Title \"x\"", "distance", "bias", false, 600, 400, -1});

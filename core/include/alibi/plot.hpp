@@ -4,6 +4,7 @@
 
 #include <alibi/error.hpp>
 #include <alibi/params.hpp>
+#include <alibi/progress.hpp>
 
 #include <string>
 #include <vector>
@@ -21,8 +22,10 @@ struct Series {
 [[nodiscard]] Result<std::vector<Series>> biasDistanceSeries(const BiasParams& params,
                                                              std::int64_t maxDistance);
 // Attention probability vs distance p_i - j for query row `query` (-1: last), every head.
+// `progress` counts heads; a row with q.k content costs K * d_k, so many heads take a while.
 [[nodiscard]] Result<std::vector<Series>> attentionDistanceSeries(const AttentionParams& params,
-                                                                  std::int64_t query);
+                                                                  std::int64_t query,
+                                                                  const ProgressFn& progress = {});
 
 struct PlotStyle {
     std::string title;
