@@ -5,14 +5,17 @@
 
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace alibi::qt {
 
 namespace {
+
+// Up to this many series are drawn antialiased with wide pens; beyond it, crisp 1-pixel lines.
+constexpr int kSmoothSeries = 16;
 
 // 1-2-5 ticks covering [lo, hi] with about `target` labels.
 std::vector<double> niceTicks(double lo, double hi, int target) {
@@ -92,20 +95,74 @@ QRectF PlotWidget::plotArea() const {
     return QRectF(68, 34, std::max(40.0, width() - 68 - 16 - legendWidth), std::max(40.0, height() - 34.0 - 48.0));
 }
 
-double PlotWidget::mapX(double x) const {
-    const QRectF a = plotArea();
+double PlotWidget::mapX(double x, const QRectF& a) const {
     const double v = m_logX ? std::log2(x) : x;
     return a.left() + (v - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
 }
 
-double PlotWidget::mapY(double y) const {
-    const QRectF a = plotArea();
+double PlotWidget::mapY(double y, const QRectF& a) const {
     const double v = m_logY ? std::log2(y) : y;
     return a.bottom() - (v - m_y.lo) / (m_y.hi - m_y.lo) * a.height();
 }
 
+std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const QRectF& a) const {
+    // Keep, per pixel column, the first, lowest, highest and last point: the polyline looks
+    // the same as the full one and costs at most four points per column, however long the
+    // series is.
+    const double scaleX = a.width() / (m_x.hi - m_x.lo), scaleY = a.height() / (m_y.hi - m_y.lo);
+    auto screenX = [&](double x) { return a.left() + ((m_logX ? std::log2(x) : x) - m_x.lo) * scaleX; };
+    auto screenY = [&](double y) { return a.bottom() - ((m_logY ? std::log2(y) : y) - m_y.lo) * scaleY; };
+    std::vector<QPolygonF> lines;
+    QPolygonF line;
+    auto append = [&](QPointF pt) {
+        // Exact comparison: QPointF's operator== is fuzzy and costs more than the drawing.
+        if (line.isEmpty() || line.constLast().x() != pt.x() || line.constLast().y() != pt.y()) line.append(pt);
+    };
+    constexpr long kNoColumn = std::numeric_limits<long>::min();
+    long column = kNoColumn;
+    QPointF first, last, low, high;
+    std::size_t lowAt = 0, highAt = 0;
+    auto flushColumn = [&] {
+        if (column == kNoColumn) return;
+        append(first);
+        append(lowAt <= highAt ? low : high);
+        append(lowAt <= highAt ? high : low);
+        append(last);
+        column = kNoColumn;
+    };
+    auto breakLine = [&] {
+        flushColumn();
+        if (line.size() == 1) line.append(line.constFirst());  // a lone point still shows as a dot
+        if (!line.isEmpty()) lines.push_back(std::move(line));
+        line = QPolygonF();
+    };
+    const std::size_t n = std::min(series.x.size(), series.y.size());
+    for (std::size_t k = 0; k < n; ++k) {
+        if (!usable(series.x[k], series.y[k])) {
+            breakLine();
+            continue;
+        }
+        const QPointF pt(screenX(series.x[k]), screenY(series.y[k]));
+        const double clamped = std::clamp(pt.x(), -1e9, 1e9);
+        auto index = static_cast<long>(clamped);  // floor, without a libm call per point
+        if (static_cast<double>(index) > clamped) --index;
+        if (index != column) {
+            flushColumn();
+            column = index;
+            first = low = high = pt;
+            lowAt = highAt = k;
+        }
+        if (pt.y() > low.y()) low = pt, lowAt = k;  // screen y grows downwards
+        if (pt.y() < high.y()) high = pt, highAt = k;
+        last = pt;
+    }
+    breakLine();
+    return lines;
+}
+
 void PlotWidget::mouseMoveEvent(QMouseEvent* event) {
     const QPointF pos = event->position();
+    const QRectF a = plotArea();
     int best = -1;
     double bestDist = 10.0;  // pixels
     for (std::size_t s = 0; s < m_series.size(); ++s) {
@@ -114,7 +171,7 @@ void PlotWidget::mouseMoveEvent(QMouseEvent* event) {
         const std::size_t step = std::max<std::size_t>(1, n / 2000);
         for (std::size_t k = 0; k < n; k += step) {
             if (!usable(ser.x[k], ser.y[k])) continue;
-            const double d = std::hypot(mapX(ser.x[k]) - pos.x(), mapY(ser.y[k]) - pos.y());
+            const double d = std::hypot(mapX(ser.x[k], a) - pos.x(), mapY(ser.y[k], a) - pos.y());
             if (d < bestDist) bestDist = d, best = static_cast<int>(s);
         }
     }
@@ -185,9 +242,9 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     p.save();
     p.setClipRect(a.adjusted(-4, -4, 4, 4));
     const int count = static_cast<int>(m_series.size());
-    // Antialiasing hundreds of long polylines costs tens of milliseconds a frame; many heads
-    // are drawn crisp instead, so the UI stays responsive while sliders move.
-    p.setRenderHint(QPainter::Antialiasing, count <= 32);
+    // Antialiasing hundreds of polylines costs tens of milliseconds a frame; many heads are
+    // drawn crisp instead, so the UI stays responsive while sliders move.
+    p.setRenderHint(QPainter::Antialiasing, count <= kSmoothSeries);
     auto drawOne = [&](int s, bool emphasised) {
         const Series& ser = m_series[static_cast<std::size_t>(s)];
         QColor c = seriesColor(s, count, m_categorical);
@@ -199,43 +256,33 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         const std::size_t n = std::min(ser.x.size(), ser.y.size());
         if (m_style == Style::Bars) {
             const double bw = std::max(1.0, 0.8 * a.width() / std::max<double>(1.0, m_x.hi - m_x.lo));
-            const double y0 = mapY(m_logY ? std::exp2(m_y.lo) : 0.0);
+            const double y0 = mapY(m_logY ? std::exp2(m_y.lo) : 0.0, a);
             for (std::size_t k = 0; k < n; ++k) {
                 if (!usable(ser.x[k], ser.y[k])) continue;
-                const double x = mapX(ser.x[k]), y = mapY(ser.y[k]);
+                const double x = mapX(ser.x[k], a), y = mapY(ser.y[k], a);
                 p.fillRect(QRectF(x - bw / 2, std::min(y, y0), bw, std::abs(y0 - y)), c);
             }
             return;
         }
-        // Decimate to about two points per horizontal pixel: keep each bucket's extremes.
-        QPainterPath path;
-        bool open = false;
-        const double perPixel = count > 32 ? 0.5 : 2.0;  // many heads: fewer points each
-        const std::size_t step = std::max<std::size_t>(1, n / static_cast<std::size_t>(std::max(1.0, perPixel * a.width())));
-        for (std::size_t k = 0; k < n; k += step) {
-            std::size_t lo = k, hi = k;
-            for (std::size_t q = k; q < std::min(n, k + step); ++q) {
-                if (!usable(ser.x[q], ser.y[q])) continue;
-                if (!usable(ser.x[lo], ser.y[lo]) || ser.y[q] < ser.y[lo]) lo = q;
-                if (!usable(ser.x[hi], ser.y[hi]) || ser.y[q] > ser.y[hi]) hi = q;
-            }
-            for (std::size_t q : {std::min(lo, hi), std::max(lo, hi)}) {
-                if (!usable(ser.x[q], ser.y[q])) { open = false; continue; }
-                const QPointF pt(mapX(ser.x[q]), mapY(ser.y[q]));
-                if (open) path.lineTo(pt);
-                else path.moveTo(pt), open = true;
-                if (step == 1) break;
-            }
-        }
-        p.setPen(QPen(c, widthPx, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        // Pens wider than one pixel go through Qt's path stroker, whose cost explodes on a
+        // zigzag (noisy logits: 1252 points took 390 ms). One-pixel pens take the raster
+        // engine's fast path, so they are used for many heads and for any curve that turns
+        // back on itself within a pixel column.
+        const std::vector<QPolygonF> lines = screenPolylines(ser, a);
+        qsizetype points = 0;
+        for (const QPolygonF& line : lines) points += line.size();
+        const bool jagged = static_cast<double>(points) > 1.5 * a.width();
+        const bool thin = jagged || (count > kSmoothSeries && !(emphasised && m_highlight >= 0));
+        p.setPen(thin ? QPen(c, emphasised && m_highlight >= 0 ? 1.0 : 0.0)
+                      : QPen(c, widthPx, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
         p.setBrush(Qt::NoBrush);
-        p.drawPath(path);
+        for (const QPolygonF& line : lines) p.drawPolyline(line);
         if (m_style == Style::LinesAndMarkers && n <= 300) {
             p.setBrush(c);
             p.setPen(Qt::NoPen);
             const double r = 2.2 + widthPx / 2;
             for (std::size_t k = 0; k < n; ++k)
-                if (usable(ser.x[k], ser.y[k])) p.drawEllipse(QPointF(mapX(ser.x[k]), mapY(ser.y[k])), r, r);
+                if (usable(ser.x[k], ser.y[k])) p.drawEllipse(QPointF(mapX(ser.x[k], a), mapY(ser.y[k], a)), r, r);
         }
     };
     // Beyond 256 series every n-th is drawn (the highlighted one always), so a frame stays cheap.

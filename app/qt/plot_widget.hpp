@@ -5,6 +5,7 @@
 
 #include <alibi/plot.hpp>
 
+#include <QPolygonF>
 #include <QWidget>
 
 #include <vector>
@@ -43,8 +44,10 @@ protected:
 private:
     struct Range { double lo = 0, hi = 1; };
     [[nodiscard]] QRectF plotArea() const;
-    [[nodiscard]] double mapX(double x) const;
-    [[nodiscard]] double mapY(double y) const;
+    [[nodiscard]] double mapX(double x, const QRectF& area) const;
+    [[nodiscard]] double mapY(double y, const QRectF& area) const;
+    // The series in widget pixels, decimated per pixel column; split where a value is unusable.
+    [[nodiscard]] std::vector<QPolygonF> screenPolylines(const Series& series, const QRectF& area) const;
     [[nodiscard]] bool usable(double x, double y) const;
     void computeRanges();
 

@@ -7,6 +7,9 @@
 
 #include <QMetaObject>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -37,6 +40,12 @@ Result<Tensor> buildTensor(const AttentionParams& params, RenderWhat what, std::
 // Relative cost of one attention cell: q.k content draws d_k normals per query and key.
 double cellCost(const AttentionParams& p) {
     return p.content.kind == ContentKind::Qk ? static_cast<double>(std::max(1, p.content.dk)) : 1.0;
+}
+
+// Points per curve when every head is drawn: the UI thread walks all of them on each repaint,
+// so many heads get fewer points each (2^18 in all; 1024 per head at H = 256).
+std::size_t curvePoints(int heads) {
+    return std::clamp<std::size_t>((std::size_t{1} << 18) / static_cast<std::size_t>(std::max(1, heads)), 1024, 4096);
 }
 
 // Curves are drawn a few thousand pixels wide at most: keep each bucket's lowest and highest
@@ -202,7 +211,8 @@ ExtrapolationSnapshot extrapolation(const Session& session, int head,
         AttentionParams p = session.attention;
         p.bias.queries = out.lengths[n];
         p.bias.keys = 0;
-        auto series = attentionDistanceSeries(p, -1);
+        auto series = attentionDistanceSeries(p, -1, [&](std::uint64_t, std::uint64_t) { return !cancelled(); });
+        if (cancelled()) return out;
         if (!series) {
             out.error = toQString(series.error());
             return out;
@@ -310,17 +320,20 @@ Snapshot details(const ComputeRequest& request, GridPtr gridSnapshot, const std:
     }
     // Bias curves are straight lines: fewer points per head when there are many heads.
     const std::int64_t maxDistance = std::min<std::int64_t>({k - 1, 4096, std::max<std::int64_t>(16, (1 << 20) / heads)});
-    if (auto c = biasDistanceSeries(bias, maxDistance)) out.biasCurves = std::move(*c);
-    else note("bias curves", c.error());
+    if (auto c = biasDistanceSeries(bias, maxDistance)) {
+        out.biasCurves = std::move(*c);
+        decimate(out.biasCurves, curvePoints(heads));
+    } else note("bias curves", c.error());
     if (cancelled()) return out;
     // H x K doubles twice over: above kCurveCells the curves would cost hundreds of MiB.
     if (static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention) > kCurveCells) {
         if (out.error.isEmpty()) out.error = "attention curves skipped: H × K is too large (lower H or T)";
-    } else if (auto c = attentionDistanceSeries(s.attention, out.queryRow)) {
+    } else if (auto c = attentionDistanceSeries(s.attention, out.queryRow,
+                                                [&](std::uint64_t, std::uint64_t) { return !cancelled(); })) {
         out.attentionCurves = std::move(*c);
-        decimate(out.attentionCurves);
-    }
-    else note("attention curves", c.error());
+        decimate(out.attentionCurves, curvePoints(heads));
+    } else note("attention curves", c.error());
+    if (cancelled()) return out;
     if (auto st = attentionStages(s.attention, out.head, out.queryRow)) out.stages = std::move(*st);
     else note("stages", st.error());
     if (cancelled()) return out;
@@ -344,6 +357,11 @@ ComputeWorker::ComputeWorker(QObject* parent) : QObject(parent) {
     m_runner->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_runner, &QObject::deleteLater);
     m_thread.start();
+    // Linux keeps a nice value per thread, inherited by the threads the core starts from this
+    // one: on a busy machine the UI thread then wins the CPU and keeps answering. A failure
+    // only means the worker competes with the UI as an equal.
+    QMetaObject::invokeMethod(
+        m_runner, [] { (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 4); }, Qt::QueuedConnection);
 }
 
 ComputeWorker::~ComputeWorker() {
