@@ -207,7 +207,7 @@ std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, 
     result->biasRange = seriesRange(result->bias);
     result->attentionRange = seriesRange(result->attention);
     const int heads = std::max(1, bias.slopes.heads);
-    const int columns = std::clamp(kCurvePointBudget / heads, 64, kCurveColumns);
+    const int columns = std::clamp(kCurvePointBudget / heads, 16, kCurveColumns);
     for (Series& series : result->bias) thinSeries(series, false, columns);
     for (Series& series : result->attention) thinSeries(series, true, columns);
     result->coreMs = millisecondsSince(start);
