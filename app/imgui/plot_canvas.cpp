@@ -30,21 +30,6 @@ double mapValue(AxisKind kind, double v) {
     return v;
 }
 
-// Ticks of a linear axis: steps of 1, 2 or 5 times a power of ten, about `target` of them.
-std::vector<double> linearTicks(double lo, double hi, int target) {
-    std::vector<double> ticks;
-    if (!(hi > lo)) return {lo};
-    const double raw = (hi - lo) / target;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = magnitude;
-    for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        step = m * magnitude;
-        if (step >= raw) break;
-    }
-    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push_back(t);
-    return ticks;
-}
-
 std::string tickLabel(AxisKind kind, double mapped) {
     switch (kind) {
         case AxisKind::Linear: return fmt::format("{:.4g}", mapped + 0.0);  // + 0.0: no "-0" tick
@@ -59,7 +44,7 @@ std::string tickLabel(AxisKind kind, double mapped) {
 
 // Tick positions in mapped units.
 std::vector<double> axisTicks(AxisKind kind, double lo, double hi, int target) {
-    if (kind == AxisKind::Linear) return linearTicks(lo, hi, target);
+    if (kind == AxisKind::Linear) return niceTicks(lo, hi, target);
     if (kind == AxisKind::Log2) {
         const double span = std::max(1.0, std::ceil((hi - lo) / target));
         std::vector<double> ticks;

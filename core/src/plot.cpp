@@ -93,15 +93,6 @@ std::string escapeXml(std::string_view text) {
     return out;
 }
 
-// 1, 2 or 5 times a power of ten: ticks people can read.
-double niceStep(double span, int targetTicks) {
-    const double raw = span / std::max(targetTicks, 1);
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double f : {1.0, 2.0, 5.0, 10.0})
-        if (raw <= f * mag) return f * mag;
-    return 10 * mag;
-}
-
 std::string tickLabel(double v) {
     if (std::fabs(v) < 1e-12) return "0";
     return fmt::format("{:.4g}", v);
@@ -114,6 +105,31 @@ Rgba seriesColor(std::size_t n, std::size_t count) {
 }
 
 }  // namespace
+
+std::vector<double> niceTicks(double lo, double hi, int target) {
+    constexpr int kMaxTicks = 64;
+    if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo)) return {lo};
+    const double raw = (hi - lo) / std::clamp(target, 1, kMaxTicks);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * magnitude;
+    for (double f : {1.0, 2.0, 5.0})
+        if (raw <= f * magnitude) {
+            step = f * magnitude;
+            break;
+        }
+    const double first = std::ceil(lo / step) * step;
+    // Ticks are counted, not accumulated: when step is below the resolution of doubles near lo,
+    // first + step == first and a loop adding step would never end.
+    if (!std::isfinite(first) || first + step == first) return {lo};
+    std::vector<double> ticks;
+    for (int n = 0; n <= kMaxTicks; ++n) {
+        const double t = first + n * step;
+        if (t > hi + step * 1e-9) break;
+        ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);  // no "-0" or 1e-17 at zero
+    }
+    if (ticks.empty()) ticks.push_back(lo);
+    return ticks;
+}
 
 std::string plotSvg(const std::vector<Series>& series, const PlotStyle& style) {
     const int W = std::max(style.width, 200), H = std::max(style.height, 150);
@@ -150,8 +166,7 @@ std::string plotSvg(const std::vector<Series>& series, const PlotStyle& style) {
 
     // Grid and ticks.
     svg += "<g class=\"x-ticks\" stroke=\"#ddd\">\n";
-    const double xs = niceStep(xmax - xmin, 8);
-    for (double x = std::ceil(xmin / xs) * xs; x <= xmax + 1e-9 * xs; x += xs)
+    for (double x : niceTicks(xmin, xmax, 8))
         svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\"/>"
                            "<text x=\"{0:.1f}\" y=\"{3:.1f}\" stroke=\"none\" fill=\"#333\" text-anchor=\"middle\">{4}</text>\n",
                            px(x), top, top + ph, top + ph + 16, tickLabel(x));
@@ -163,8 +178,7 @@ std::string plotSvg(const std::vector<Series>& series, const PlotStyle& style) {
                                "<text x=\"{3:.1f}\" y=\"{4:.1f}\" stroke=\"none\" fill=\"#333\" text-anchor=\"end\">2^{5}</text>\n",
                                left, py(std::exp2(e)), left + pw, left - 6, py(std::exp2(e)) + 4, tickLabel(e));
     } else {
-        const double ys = niceStep(ymax - ymin, 6);
-        for (double y = std::ceil(ymin / ys) * ys; y <= ymax + 1e-9 * ys; y += ys)
+        for (double y : niceTicks(ymin, ymax, 6))
             svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\"/>"
                                "<text x=\"{3:.1f}\" y=\"{4:.1f}\" stroke=\"none\" fill=\"#333\" text-anchor=\"end\">{5}</text>\n",
                                left, py(y), left + pw, left - 6, py(y) + 4, tickLabel(y));

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <regex>
 
 using namespace alibi;
@@ -62,6 +64,26 @@ TEST(Plot, AttentionDistanceStopsWhenCancelled) {
     ASSERT_FALSE(s);
     EXPECT_EQ(s.error().code, ErrorCode::Cancelled);
     EXPECT_EQ(calls, 3U);
+}
+
+TEST(Plot, NiceTicksAreOneTwoFiveStepsInsideTheRange) {
+    EXPECT_EQ(niceTicks(0, 10, 5), (std::vector<double>{0, 2, 4, 6, 8, 10}));
+    EXPECT_EQ(niceTicks(-7.5, 0.3, 4), (std::vector<double>{-6, -4, -2, 0}));
+    EXPECT_EQ(niceTicks(0.013, 0.049, 4), (std::vector<double>{0.02, 0.03, 0.04}));
+    // 0 comes out as 0, not -0 or a rounding residue such as 2.8e-17.
+    for (double t : niceTicks(-0.3, 0.3, 6)) EXPECT_FALSE(t != 0 && std::fabs(t) < 1e-12) << t;
+}
+
+TEST(Plot, NiceTicksEndOnSpansTooSmallForTheirMagnitude) {
+    // The step (1e-16) is below the spacing of doubles near 1e9, so adding it would not move
+    // the tick: the answer is one tick, promptly, instead of an endless loop.
+    EXPECT_EQ(niceTicks(-1e9, -1e9 + 1e-7, 6), (std::vector<double>{-1e9}));
+    EXPECT_EQ(niceTicks(1.0, std::nextafter(1.0, 2.0), 6).size(), 1U);
+    EXPECT_EQ(niceTicks(3, 3, 5), (std::vector<double>{3}));
+    EXPECT_EQ(niceTicks(5, 1, 5), (std::vector<double>{5}));
+    EXPECT_EQ(niceTicks(0, std::numeric_limits<double>::infinity(), 5).size(), 1U);
+    EXPECT_EQ(niceTicks(std::nan(""), 1, 5).size(), 1U);
+    EXPECT_LE(niceTicks(0, 1, 100000).size(), 65U);
 }
 
 TEST(Plot, SvgHasOnePolylinePerSeriesAndEscapes) {

@@ -27,6 +27,11 @@ struct Series {
                                                                   std::int64_t query,
                                                                   const ProgressFn& progress = {});
 
+// Axis ticks at 1, 2 or 5 times a power of ten covering [lo, hi], about `target` of them, at
+// most 64. A span too small to resolve at its magnitude (adding the step would not move the
+// value) or a non-finite bound gives the single tick lo.
+[[nodiscard]] std::vector<double> niceTicks(double lo, double hi, int target);
+
 struct PlotStyle {
     std::string title;
     std::string xLabel;
