@@ -17,19 +17,6 @@ namespace {
 // Up to this many series are drawn antialiased with wide pens; beyond it, crisp 1-pixel lines.
 constexpr int kSmoothSeries = 16;
 
-// 1-2-5 ticks covering [lo, hi] with about `target` labels.
-std::vector<double> niceTicks(double lo, double hi, int target) {
-    std::vector<double> ticks;
-    if (!(hi > lo)) return {lo};
-    const double raw = (hi - lo) / std::max(1, target);
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = mag;
-    for (double f : {1.0, 2.0, 5.0, 10.0})
-        if (f * mag >= raw) { step = f * mag; break; }
-    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
-    return ticks;
-}
-
 QString log2Label(double e) {
     const auto k = static_cast<long long>(std::llround(e));
     if (k == 0) return "1";
@@ -105,10 +92,10 @@ double PlotWidget::mapY(double y, const QRectF& a) const {
     return a.bottom() - (v - m_y.lo) / (m_y.hi - m_y.lo) * a.height();
 }
 
-std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const QRectF& a) const {
-    // Keep, per pixel column, the first, lowest, highest and last point: the polyline looks
-    // the same as the full one and costs at most four points per column, however long the
-    // series is.
+std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const QRectF& a, double columnWidth) const {
+    // Keep, per column of `columnWidth` pixels, the first, lowest, highest and last point: the
+    // polyline looks the same as the full one and costs at most four points per column,
+    // however long the series is.
     const double scaleX = a.width() / (m_x.hi - m_x.lo), scaleY = a.height() / (m_y.hi - m_y.lo);
     auto screenX = [&](double x) { return a.left() + ((m_logX ? std::log2(x) : x) - m_x.lo) * scaleX; };
     auto screenY = [&](double y) { return a.bottom() - ((m_logY ? std::log2(y) : y) - m_y.lo) * scaleY; };
@@ -119,16 +106,16 @@ std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const Q
         if (line.isEmpty() || line.constLast().x() != pt.x() || line.constLast().y() != pt.y()) line.append(pt);
     };
     constexpr long kNoColumn = std::numeric_limits<long>::min();
-    long column = kNoColumn;
+    long current = kNoColumn;
     QPointF first, last, low, high;
     std::size_t lowAt = 0, highAt = 0;
     auto flushColumn = [&] {
-        if (column == kNoColumn) return;
+        if (current == kNoColumn) return;
         append(first);
         append(lowAt <= highAt ? low : high);
         append(lowAt <= highAt ? high : low);
         append(last);
-        column = kNoColumn;
+        current = kNoColumn;
     };
     auto breakLine = [&] {
         flushColumn();
@@ -143,12 +130,12 @@ std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const Q
             continue;
         }
         const QPointF pt(screenX(series.x[k]), screenY(series.y[k]));
-        const double clamped = std::clamp(pt.x(), -1e9, 1e9);
+        const double clamped = std::clamp(pt.x() / columnWidth, -1e9, 1e9);
         auto index = static_cast<long>(clamped);  // floor, without a libm call per point
         if (static_cast<double>(index) > clamped) --index;
-        if (index != column) {
+        if (index != current) {
             flushColumn();
-            column = index;
+            current = index;
             first = low = high = pt;
             lowAt = highAt = k;
         }
@@ -248,11 +235,12 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     auto drawOne = [&](int s, bool emphasised) {
         const Series& ser = m_series[static_cast<std::size_t>(s)];
         QColor c = seriesColor(s, count, m_categorical);
+        const bool highlighted = emphasised && m_highlight >= 0;
         if (m_highlight >= 0 && !emphasised) c.setAlpha(50);
-        double widthPx = emphasised && m_highlight >= 0 ? 3.0 : (count > 16 ? 1.2 : 2.0);
+        double widthPx = highlighted ? 3.0 : 2.0;
         // Categorical overlays draw earlier series wider, so identical curves stay visible
         // (press and geometric coincide when H is a power of two).
-        if (m_categorical && count <= 8 && !(emphasised && m_highlight >= 0)) widthPx += 2.5 * (count - 1 - s);
+        if (m_categorical && count <= 8 && !highlighted) widthPx += 2.5 * (count - 1 - s);
         const std::size_t n = std::min(ser.x.size(), ser.y.size());
         if (m_style == Style::Bars) {
             const double bw = std::max(1.0, 0.8 * a.width() / std::max<double>(1.0, m_x.hi - m_x.lo));
@@ -264,17 +252,21 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             }
             return;
         }
-        // Pens wider than one pixel go through Qt's path stroker, whose cost explodes on a
-        // zigzag (noisy logits: 1252 points took 390 ms). One-pixel pens take the raster
-        // engine's fast path, so they are used for many heads and for any curve that turns
-        // back on itself within a pixel column.
-        const std::vector<QPolygonF> lines = screenPolylines(ser, a);
+        // Pens wider than one pixel go through Qt's path stroker, whose cost grows with the
+        // points stroked and explodes on a zigzag (noisy logits: 1252 points took 390 ms).
+        // A wide pen shows no detail finer than half its width, so its curve is decimated to
+        // columns that wide; a curve that still turns back on itself in most columns, or one
+        // of many heads, is drawn with a one-pixel pen, which takes the raster engine's fast
+        // path at full detail.
+        const bool wide = widthPx > 1.0 && (count <= kSmoothSeries || highlighted);
+        const double column = wide ? std::max(1.0, widthPx / 2) : 1.0;
+        std::vector<QPolygonF> lines = screenPolylines(ser, a, column);
         qsizetype points = 0;
         for (const QPolygonF& line : lines) points += line.size();
-        const bool jagged = static_cast<double>(points) > 1.5 * a.width();
-        const bool thin = jagged || (count > kSmoothSeries && !(emphasised && m_highlight >= 0));
-        p.setPen(thin ? QPen(c, emphasised && m_highlight >= 0 ? 1.0 : 0.0)
-                      : QPen(c, widthPx, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        const bool jagged = static_cast<double>(points) > 1.5 * a.width() / column;
+        if (wide && jagged) lines = screenPolylines(ser, a, 1.0);
+        p.setPen(wide && !jagged ? QPen(c, widthPx, Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin)
+                                 : QPen(c, highlighted ? 1.0 : 0.0));
         p.setBrush(Qt::NoBrush);
         for (const QPolygonF& line : lines) p.drawPolyline(line);
         if (m_style == Style::LinesAndMarkers && n <= 300) {

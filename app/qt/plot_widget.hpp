@@ -46,8 +46,10 @@ private:
     [[nodiscard]] QRectF plotArea() const;
     [[nodiscard]] double mapX(double x, const QRectF& area) const;
     [[nodiscard]] double mapY(double y, const QRectF& area) const;
-    // The series in widget pixels, decimated per pixel column; split where a value is unusable.
-    [[nodiscard]] std::vector<QPolygonF> screenPolylines(const Series& series, const QRectF& area) const;
+    // The series in widget pixels, decimated per column `columnWidth` pixels wide; split where a
+    // value is unusable.
+    [[nodiscard]] std::vector<QPolygonF> screenPolylines(const Series& series, const QRectF& area,
+                                                         double columnWidth) const;
     [[nodiscard]] bool usable(double x, double y) const;
     void computeRanges();
 
