@@ -16,6 +16,24 @@ namespace {
 
 // Up to this many series are drawn antialiased with wide pens; beyond it, crisp 1-pixel lines.
 constexpr int kSmoothSeries = 16;
+// A curve that changes vertical direction more often than this is drawn with a one-pixel pen.
+constexpr int kSmoothTurns = 8;
+
+// How often the polylines change vertical direction: ALiBi's bias and attention curves are
+// monotone on each side of the query (a turn or two); noisy content turns at most points.
+int turns(const std::vector<QPolygonF>& lines) {
+    int count = 0;
+    for (const QPolygonF& line : lines) {
+        double previous = 0;
+        for (qsizetype k = 1; k < line.size(); ++k) {
+            const double dy = line[k].y() - line[k - 1].y();
+            if (dy == 0) continue;
+            if (previous != 0 && (dy > 0) != (previous > 0)) ++count;
+            previous = dy;
+        }
+    }
+    return count;
+}
 
 QString log2Label(double e) {
     const auto k = static_cast<long long>(std::llround(e));
@@ -252,18 +270,16 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             }
             return;
         }
-        // Pens wider than one pixel go through Qt's path stroker, whose cost grows with the
-        // points stroked and explodes on a zigzag (noisy logits: 1252 points took 390 ms).
-        // A wide pen shows no detail finer than half its width, so its curve is decimated to
-        // columns that wide; a curve that still turns back on itself in most columns, or one
-        // of many heads, is drawn with a one-pixel pen, which takes the raster engine's fast
-        // path at full detail.
+        // Pens wider than one pixel go through Qt's path stroker and antialiased fill, whose
+        // cost explodes on a zigzag (noisy logits: 1252 points took 390 ms, 7 curves of 64
+        // noisy points 30 ms). A wide pen shows no detail finer than half its width, so its
+        // curve is decimated to columns that wide, and it is kept only for smooth curves: a
+        // curve that turns up and down more than a few times, or one of many heads, is drawn
+        // with a one-pixel pen, which takes the raster engine's fast path at full detail.
         const bool wide = widthPx > 1.0 && (count <= kSmoothSeries || highlighted);
         const double column = wide ? std::max(1.0, widthPx / 2) : 1.0;
         std::vector<QPolygonF> lines = screenPolylines(ser, a, column);
-        qsizetype points = 0;
-        for (const QPolygonF& line : lines) points += line.size();
-        const bool jagged = static_cast<double>(points) > 1.5 * a.width() / column;
+        const bool jagged = turns(lines) > kSmoothTurns;
         if (wide && jagged) lines = screenPolylines(ser, a, 1.0);
         p.setPen(wide && !jagged ? QPen(c, widthPx, Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin)
                                  : QPen(c, highlighted ? 1.0 : 0.0));
