@@ -94,7 +94,7 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     std::vector<NumberTable::Format> formats{slopeText};
     std::vector<NumberTable::Shade> shades{{}};
     for (std::int64_t t : e.lengths) {
-        headers << QString("mass beyond L at T = %1").arg(t);
+        headers << QString("mass beyond L\nat T = %1").arg(t);
         formats.push_back([](double mass) { return QString::number(mass * 100, 'f', 2) + " %"; });
         shades.push_back([](double mass) {
             QColor bg = toQColor(colormapColor(Colormap::Magma, 0.25 + 0.7 * std::min(1.0, mass)));
