@@ -1,8 +1,7 @@
 // LatestWorker: a single background thread with a one-slot, latest-wins queue.
 #include "worker.hpp"
 
-#include <sys/resource.h>
-#include <unistd.h>
+#include <alibi/thread_priority.hpp>
 
 #include <utility>
 
@@ -36,9 +35,7 @@ bool LatestWorker::idle() const {
 }
 
 void LatestWorker::run(int niceness) {
-    // Linux keeps a nice value per thread (inherited by threads created from this one); a failure
-    // only means the worker competes with the frame loop as an equal.
-    if (niceness > 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), niceness);
+    lowerThisThreadPriority(niceness);
     std::unique_lock lock(m_mutex);
     for (;;) {
         m_wake.wait(lock, [this] { return m_stop || static_cast<bool>(m_pending); });

@@ -7,8 +7,7 @@
 
 #include <QMetaObject>
 
-#include <sys/resource.h>
-#include <unistd.h>
+#include <alibi/thread_priority.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -357,11 +356,8 @@ ComputeWorker::ComputeWorker(QObject* parent) : QObject(parent) {
     m_runner->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_runner, &QObject::deleteLater);
     m_thread.start();
-    // Linux keeps a nice value per thread, inherited by the threads the core starts from this
-    // one: on a busy machine the UI thread then wins the CPU and keeps answering. A failure
-    // only means the worker competes with the UI as an equal.
-    QMetaObject::invokeMethod(
-        m_runner, [] { (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 4); }, Qt::QueuedConnection);
+    // On a busy machine the UI thread then wins the CPU and keeps answering.
+    QMetaObject::invokeMethod(m_runner, [] { lowerThisThreadPriority(4); }, Qt::QueuedConnection);
 }
 
 ComputeWorker::~ComputeWorker() {
