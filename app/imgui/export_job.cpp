@@ -1,6 +1,8 @@
 // ExportJob: runs alibi::exportTensor on a thread of its own and reports progress through atomics.
 #include "export_job.hpp"
 
+#include <alibi/thread_priority.hpp>
+
 #include <utility>
 
 namespace alibi::imgui {
@@ -24,6 +26,8 @@ bool ExportJob::start(std::unique_ptr<TensorSource> source, std::string path, Fi
     m_total.store(0);
     m_running.store(true);
     m_thread = std::thread([this, source = std::move(source), format, name = std::move(tensorName)] {
+        // An export can run for minutes; the frames (and the X server drawing them) come first.
+        lowerThisThreadPriority(kExportNiceness);
         ExportOptions options;
         options.format = format;
         options.tensorName = name;

@@ -16,6 +16,9 @@
 
 namespace alibi::imgui {
 
+// Nice value of the export thread: below the frame loop and the display server.
+inline constexpr int kExportNiceness = 10;
+
 class ExportJob {
 public:
     ExportJob() = default;

@@ -13,6 +13,7 @@
 
 #include <alibi/output_file.hpp>
 #include <alibi/plot.hpp>
+#include <alibi/thread_priority.hpp>
 
 #include <QActionGroup>
 #include <QApplication>
@@ -480,6 +481,9 @@ Result<void> MainWindow::exportTensorTo(const QString& path, ExportWhat what, Fi
     auto job = [this, progress, session, what, target, format, observer]() -> Result<void> {
         // The core reports errors as values; a stray exception (e.g. bad_alloc) must still end
         // as a message, not as a crash of the explorer.
+        // Exports run on a pool thread, at low priority (it stays so for later pool jobs, all of
+        // them background work): the UI comes first.
+        lowerThisThreadPriority(10);
         try {
             return exportSessionTensor(session, what, target, format, [&](std::uint64_t done, std::uint64_t total) {
                 progress->done = done;
