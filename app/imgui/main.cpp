@@ -5,11 +5,13 @@
 //   --storm SECONDS                    random input and parameters, print frame gaps and memory
 // Without a display or an OpenGL 3.3 context it says so and exits with status 1.
 #include "explorer.hpp"
+#include "export_job.hpp"
 #include "gl_texture.hpp"
 #include "storm.hpp"
 
 #include <alibi/png.hpp>
 #include <alibi/session.hpp>
+#include <alibi/thread_priority.hpp>
 
 #include <CLI/CLI.hpp>
 #include <GL/gl.h>
@@ -30,6 +32,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -37,6 +40,9 @@ namespace {
 
 using alibi::imgui::Clock;
 using alibi::imgui::Explorer;
+
+// The storm fails when two frames lie further apart than this.
+constexpr double kStormMaxGapMs = 250.0;
 
 struct Options {
     std::string session;
@@ -84,8 +90,8 @@ double residentMiB() {
     return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
 }
 
-// Reads the back buffer (call after rendering, before swapping) and writes it as a PNG.
-alibi::Result<void> captureWindow(GLFWwindow* window, const std::string& path) {
+// Reads the back buffer (call after rendering, before swapping) as an image, top row first.
+alibi::Image readBackBuffer(GLFWwindow* window) {
     int width = 0, height = 0;
     glfwGetFramebufferSize(window, &width, &height);
     alibi::Image image;
@@ -102,8 +108,44 @@ alibi::Result<void> captureWindow(GLFWwindow* window, const std::string& path) {
                          image.pixels.begin() + static_cast<std::ptrdiff_t>(height - 1 - y) * width);
     }
     for (alibi::Rgba& p : image.pixels) p.a = 255;
-    return alibi::writePng(image, path);
+    return image;
 }
+
+// Screenshots asked for from the UI: the frame loop reads the pixels (the GL context is its
+// own), and a background thread encodes and writes the PNG, which takes about 100 ms for a
+// 1600x1000 window, so no frame waits for it. Every request is written; none is dropped.
+class ScreenshotWriter {
+public:
+    void write(alibi::Image image, std::string path) {
+        auto written = std::async(std::launch::async, [image = std::move(image), path] {
+            alibi::lowerThisThreadPriority(alibi::imgui::kExportNiceness);
+            return alibi::writePng(image, path);
+        });
+        m_pending.push_back({std::move(path), std::move(written)});
+    }
+
+    // Reports the screenshots written since the last call into the status line or error popup.
+    void report(alibi::imgui::AppState& state) {
+        std::erase_if(m_pending, [&state](Pending& p) {
+            if (p.written.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+            if (auto result = p.written.get(); !result) state.errorPopup = result.error().message;
+            else state.statusMessage = fmt::format("saved {}", p.path);
+            return true;
+        });
+    }
+
+    // Waits for every screenshot still being written.
+    void finish() {
+        for (Pending& p : m_pending) p.written.wait();
+    }
+
+private:
+    struct Pending {
+        std::string path;
+        std::future<alibi::Result<void>> written;  // its destructor waits: nothing is lost at exit
+    };
+    std::vector<Pending> m_pending;
+};
 
 bool writeLayout(Explorer& explorer, const std::string& path, int width, int height) {
     const alibi::imgui::AppState& state = explorer.state();
@@ -184,6 +226,7 @@ int run(GLFWwindow* window, const Options& options, Mode mode) {
             storm = std::make_unique<alibi::imgui::Storm>(0x5eedULL, scratch);
         }
 
+        ScreenshotWriter screenshots;
         std::vector<double> benchFrameMs;
         std::vector<double> benchCpuMs;  // the frame loop thread's CPU time per frame
         bool benchStarted = false;
@@ -236,19 +279,16 @@ int run(GLFWwindow* window, const Options& options, Mode mode) {
 
             if (state.actions.screenshot) {
                 state.actions.screenshot = false;
-                if (auto written = captureWindow(window, state.screenshotPath); !written) {
-                    state.errorPopup = written.error().message;
-                } else {
-                    state.statusMessage = fmt::format("saved {}", state.screenshotPath);
-                }
+                screenshots.write(readBackBuffer(window), state.screenshotPath);
             }
+            screenshots.report(state);
             ++frame;
             if (mode == Mode::Screenshot && frame >= options.frames) {
                 // Wait for every result so the picture shows the session, not "computing...".
                 const bool timedOut = msSince(started) > 120000.0;
                 if (!explorer.busy() || timedOut) {
                     if (timedOut) std::fprintf(stderr, "alibi-explorer-imgui: results still computing after 120 s\n");
-                    if (auto written = captureWindow(window, options.screenshot); !written) {
+                    if (auto written = alibi::writePng(readBackBuffer(window), options.screenshot); !written) {
                         std::fprintf(stderr, "alibi-explorer-imgui: %s\n", written.error().message.c_str());
                         status = 1;
                     } else if (!options.layout.empty() && !writeLayout(explorer, options.layout, fbWidth, fbHeight)) {
@@ -296,13 +336,16 @@ int run(GLFWwindow* window, const Options& options, Mode mode) {
         }
         if (mode == Mode::Storm) {
             const double rssEnd = residentMiB();
-            const bool ok = maxGapMs < 2000.0 && rssPeak < 2048.0;
+            // Frames are rasterised in software under Xvfb, on the same two cores as the workers:
+            // the largest gap measured was 46 ms on a quiet machine, 88 ms beside two busy loops.
+            const bool ok = maxGapMs < kStormMaxGapMs && rssPeak < 2048.0;
             std::printf("storm: seconds=%.0f frames=%d edits=%llu exports=%llu max_frame_gap_ms=%.1f "
                         "median_frame_ms=%.2f rss_start_mib=%.1f rss_peak_mib=%.1f rss_end_mib=%.1f %s\n",
                         options.stormSeconds, frame, static_cast<unsigned long long>(storm->edits()),
                         static_cast<unsigned long long>(storm->exportsStarted()), maxGapMs, state.frameMs.median(),
-                        rssStart, rssPeak, rssEnd, ok ? "ok" : "FAILED (limits: gap < 2000 ms, peak < 2048 MiB)");
+                        rssStart, rssPeak, rssEnd, ok ? "ok" : "FAILED (limits: frame gap < 250 ms, peak < 2048 MiB)");
             if (!ok) status = 1;
+            screenshots.finish();
             std::error_code ignored;
             if (!scratch.empty()) std::filesystem::remove_all(scratch, ignored);
         }
