@@ -126,12 +126,15 @@ public:
 
     // Reports the screenshots written since the last call into the status line or error popup.
     void report(alibi::imgui::AppState& state) {
-        std::erase_if(m_pending, [&state](Pending& p) {
-            if (p.written.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
-            if (auto result = p.written.get(); !result) state.errorPopup = result.error().message;
-            else state.statusMessage = fmt::format("saved {}", p.path);
-            return true;
-        });
+        for (auto p = m_pending.begin(); p != m_pending.end();) {
+            if (p->written.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+                ++p;
+                continue;
+            }
+            if (auto result = p->written.get(); !result) state.errorPopup = result.error().message;
+            else state.statusMessage = fmt::format("saved {}", p->path);
+            p = m_pending.erase(p);
+        }
     }
 
     // Waits for every screenshot still being written.
