@@ -122,6 +122,7 @@ public:
             return alibi::writePng(image, path);
         });
         m_pending.push_back({std::move(path), std::move(written)});
+        ++m_requested;
     }
 
     // Reports the screenshots written since the last call into the status line or error popup.
@@ -131,8 +132,12 @@ public:
                 ++p;
                 continue;
             }
-            if (auto result = p->written.get(); !result) state.errorPopup = result.error().message;
-            else state.statusMessage = fmt::format("saved {}", p->path);
+            if (auto result = p->written.get(); !result) {
+                state.errorPopup = result.error().message;
+            } else {
+                state.statusMessage = fmt::format("saved {}", p->path);
+                ++m_saved;
+            }
             p = m_pending.erase(p);
         }
     }
@@ -142,12 +147,17 @@ public:
         for (Pending& p : m_pending) p.written.wait();
     }
 
+    [[nodiscard]] int requested() const { return m_requested; }
+    [[nodiscard]] int saved() const { return m_saved; }  // written and reported
+
 private:
     struct Pending {
         std::string path;
         std::future<alibi::Result<void>> written;  // its destructor waits: nothing is lost at exit
     };
     std::vector<Pending> m_pending;
+    int m_requested = 0;
+    int m_saved = 0;
 };
 
 bool writeLayout(Explorer& explorer, const std::string& path, int width, int height) {
@@ -338,17 +348,22 @@ int run(GLFWwindow* window, const Options& options, Mode mode) {
                         state.gridLatencyMs.median(), state.gridLatencyMs.total());
         }
         if (mode == Mode::Storm) {
+            screenshots.finish();
+            screenshots.report(state);
             const double rssEnd = residentMiB();
             // Frames are rasterised in software under Xvfb, on the same two cores as the workers:
             // the largest gap measured was 46 ms on a quiet machine, 88 ms beside two busy loops.
-            const bool ok = maxGapMs < kStormMaxGapMs && rssPeak < 2048.0;
-            std::printf("storm: seconds=%.0f frames=%d edits=%llu exports=%llu max_frame_gap_ms=%.1f "
-                        "median_frame_ms=%.2f rss_start_mib=%.1f rss_peak_mib=%.1f rss_end_mib=%.1f %s\n",
+            // Every screenshot asked for (into the scratch folder) must have been written.
+            const bool ok = maxGapMs < kStormMaxGapMs && rssPeak < 2048.0 &&
+                            screenshots.saved() == screenshots.requested();
+            std::printf("storm: seconds=%.0f frames=%d edits=%llu exports=%llu screenshots=%d/%d "
+                        "max_frame_gap_ms=%.1f median_frame_ms=%.2f rss_start_mib=%.1f rss_peak_mib=%.1f "
+                        "rss_end_mib=%.1f %s\n",
                         options.stormSeconds, frame, static_cast<unsigned long long>(storm->edits()),
-                        static_cast<unsigned long long>(storm->exportsStarted()), maxGapMs, state.frameMs.median(),
-                        rssStart, rssPeak, rssEnd, ok ? "ok" : "FAILED (limits: frame gap < 250 ms, peak < 2048 MiB)");
+                        static_cast<unsigned long long>(storm->exportsStarted()), screenshots.saved(),
+                        screenshots.requested(), maxGapMs, state.frameMs.median(), rssStart, rssPeak, rssEnd,
+                        ok ? "ok" : "FAILED (limits: frame gap < 250 ms, peak < 2048 MiB, every screenshot saved)");
             if (!ok) status = 1;
-            screenshots.finish();
             std::error_code ignored;
             if (!scratch.empty()) std::filesystem::remove_all(scratch, ignored);
         }
