@@ -12,8 +12,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 namespace alibi {
 
@@ -203,6 +205,13 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                     out[x] = masked ? kMaskedValue : row[static_cast<std::size_t>(keyOf[x])];
                 }
                 rowsDone.fetch_add(1, std::memory_order_relaxed);
+            }
+            // The calling thread's block may finish first (causal rows near the top are cheap):
+            // it keeps answering progress and cancel until the other blocks are done.
+            while (b == 0 && progress && !stop.load(std::memory_order_relaxed) &&
+                   rowsDone.load(std::memory_order_relaxed) < tileRows) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                if (!progress(rowsDone.load(std::memory_order_relaxed), tileRows)) stop = true;
             }
         });
         if (stop) return fail(ErrorCode::Cancelled, "rendering cancelled");

@@ -99,6 +99,25 @@ TEST(Render, AttentionRowsSumToOneAcrossAWideTile) {
     EXPECT_EQ(map->image.at(1, 0), kMaskedColor);
 }
 
+TEST(Render, AttentionHeatmapHonoursACancelLateInTheRender) {
+    // Two threads split the rows; in a causal head the calling thread's (top) half is the cheap
+    // one. A cancel asked for after three quarters of the rows must still stop the render, and
+    // the rows counted must be the tile's rows. Rows of 16384 keys take long enough that the
+    // last quarter cannot slip past between two of the caller's 2 ms checks.
+    auto p = small(1, 16384, 256, 256);
+    p.head = 0;
+    p.what = RenderWhat::Attention;
+    p.attention.content.kind = ContentKind::Gaussian;
+    std::uint64_t lastTotal = 0;
+    auto map = renderHeatmap(p, 2, [&](std::uint64_t done, std::uint64_t total) {
+        lastTotal = total;
+        return done * 4 < total * 3;
+    });
+    ASSERT_FALSE(map);
+    EXPECT_EQ(map.error().code, ErrorCode::Cancelled);
+    EXPECT_EQ(lastTotal, 256U);
+}
+
 TEST(Render, DivergingScaleIsSymmetric) {
     auto p = small(1, 6, 6, 6);
     p.head = 0;
