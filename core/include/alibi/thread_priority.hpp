@@ -3,7 +3,8 @@
 
 namespace alibi {
 
-// Lowers the calling thread's scheduling priority by `niceness` (1..19). Linux keeps a nice
+// Sets the calling thread's nice value `niceness` above the main thread's (at most 19), so the
+// thread runs below the UI even when the application was started with `nice`. Linux keeps a nice
 // value per thread, inherited by the threads started from it (the core's parallel loops), so
 // on a busy machine the UI thread, and the display server drawing it, win the CPU. Failure is
 // ignored: the worker then merely competes with the UI as an equal.
