@@ -111,6 +111,7 @@ void applyTheme(Theme theme) {
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    m_exportPool.setMaxThreadCount(1);
     setWindowTitle("ALiBi Explorer");
     setWindowIcon(QIcon(":/alibi-explorer.svg"));
     setAcceptDrops(true);
@@ -481,9 +482,7 @@ Result<void> MainWindow::exportTensorTo(const QString& path, ExportWhat what, Fi
     auto job = [this, progress, session, what, target, format, observer]() -> Result<void> {
         // The core reports errors as values; a stray exception (e.g. bad_alloc) must still end
         // as a message, not as a crash of the explorer.
-        // Exports run on a pool thread, at low priority (it stays so for later pool jobs, all of
-        // them background work): the UI comes first.
-        lowerThisThreadPriority(10);
+        lowerThisThreadPriority(10);  // the export pool's thread; the UI comes first
         try {
             return exportSessionTensor(session, what, target, format, [&](std::uint64_t done, std::uint64_t total) {
                 progress->done = done;
@@ -516,7 +515,7 @@ Result<void> MainWindow::exportTensorTo(const QString& path, ExportWhat what, Fi
     });
     QEventLoop loop;
     connect(&watcher, &QFutureWatcher<Result<void>>::finished, &loop, &QEventLoop::quit);
-    watcher.setFuture(QtConcurrent::run(job));
+    watcher.setFuture(QtConcurrent::run(&m_exportPool, job));
     poll.start();
     dialog.setValue(0);
     if (!watcher.isFinished()) loop.exec();

@@ -8,6 +8,7 @@
 #include "model/tasks.hpp"
 
 #include <QMainWindow>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <atomic>
@@ -113,6 +114,9 @@ private:
     bool m_exporting = false;
     bool m_screenshotMode = false;
     std::atomic<bool> m_exportCancel{false};
+    // Exports run here at low priority, apart from the global pool that interactive jobs
+    // (diagnosis) use; one thread, since one export runs at a time.
+    QThreadPool m_exportPool;
     Theme m_theme = Theme::System;
 };
 
