@@ -34,6 +34,7 @@
 #include <fstream>
 #include <future>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace {
@@ -113,49 +114,60 @@ alibi::Image readBackBuffer(GLFWwindow* window) {
 
 // Screenshots asked for from the UI: the frame loop reads the pixels (the GL context is its
 // own), and a background thread encodes and writes the PNG, which takes about 100 ms for a
-// 1600x1000 window, so no frame waits for it. Every request is written; none is dropped.
+// 1600x1000 window, so no frame waits for it. Every request is written, in the order asked
+// (each write waits for the one before, so the newest picture ends up in the file), and
+// reported in that order.
 class ScreenshotWriter {
 public:
     void write(alibi::Image image, std::string path) {
-        auto written = std::async(std::launch::async, [image = std::move(image), path] {
-            alibi::lowerThisThreadPriority(alibi::imgui::kExportNiceness);
-            return alibi::writePng(image, path);
-        });
-        m_pending.push_back({std::move(path), std::move(written)});
         ++m_requested;
+        Written previous = m_pending.empty() ? Written{} : m_pending.back().written;
+        try {
+            Written written = std::async(std::launch::async, [image = std::move(image), path, previous] {
+                                  alibi::lowerThisThreadPriority(alibi::imgui::kExportNiceness);
+                                  if (previous.valid()) previous.wait();
+                                  return alibi::writePng(image, path);
+                              }).share();
+            m_pending.push_back({std::move(path), std::move(written)});
+        } catch (const std::system_error& e) {
+            m_failures.push_back(fmt::format("cannot start writing {}: {}", path, e.what()));
+        }
     }
 
     // Reports the screenshots written since the last call into the status line or error popup.
     void report(alibi::imgui::AppState& state) {
-        for (auto p = m_pending.begin(); p != m_pending.end();) {
-            if (p->written.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-                ++p;
-                continue;
-            }
-            if (auto result = p->written.get(); !result) {
+        for (std::string& failure : m_failures) state.errorPopup = std::move(failure);
+        m_failures.clear();
+        while (!m_pending.empty() &&
+               m_pending.front().written.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+            const Pending& done = m_pending.front();
+            if (const auto& result = done.written.get(); !result) {
                 state.errorPopup = result.error().message;
             } else {
-                state.statusMessage = fmt::format("saved {}", p->path);
+                state.statusMessage = fmt::format("saved {}", done.path);
                 ++m_saved;
             }
-            p = m_pending.erase(p);
+            m_pending.erase(m_pending.begin());
         }
     }
 
     // Waits for every screenshot still being written.
     void finish() {
-        for (Pending& p : m_pending) p.written.wait();
+        if (!m_pending.empty()) m_pending.back().written.wait();  // each waits for the one before
     }
 
     [[nodiscard]] int requested() const { return m_requested; }
     [[nodiscard]] int saved() const { return m_saved; }  // written and reported
 
 private:
+    // The last reference to a std::async state waits for its thread: nothing is lost at exit.
+    using Written = std::shared_future<alibi::Result<void>>;
     struct Pending {
         std::string path;
-        std::future<alibi::Result<void>> written;  // its destructor waits: nothing is lost at exit
+        Written written;
     };
     std::vector<Pending> m_pending;
+    std::vector<std::string> m_failures;
     int m_requested = 0;
     int m_saved = 0;
 };
