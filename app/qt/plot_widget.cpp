@@ -137,7 +137,6 @@ std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const Q
     };
     auto breakLine = [&] {
         flushColumn();
-        if (line.size() == 1) line.append(line.constFirst());  // a lone point still shows as a dot
         if (!line.isEmpty()) lines.push_back(std::move(line));
         line = QPolygonF();
     };
@@ -148,7 +147,8 @@ std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const Q
             continue;
         }
         const QPointF pt(screenX(series.x[k]), screenY(series.y[k]));
-        const double clamped = std::clamp(pt.x() / columnWidth, -1e9, 1e9);
+        // NaN (an x range beyond what doubles resolve) joins column 0 instead of reaching the cast.
+        const double clamped = std::isnan(pt.x()) ? 0.0 : std::clamp(pt.x() / columnWidth, -1e9, 1e9);
         auto index = static_cast<long>(clamped);  // floor, without a libm call per point
         if (static_cast<double>(index) > clamped) --index;
         if (index != current) {
@@ -284,7 +284,22 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         p.setPen(wide && !jagged ? QPen(c, widthPx, Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin)
                                  : QPen(c, highlighted ? 1.0 : 0.0));
         p.setBrush(Qt::NoBrush);
-        for (const QPolygonF& line : lines) p.drawPolyline(line);
+        for (const QPolygonF& line : lines)
+            if (line.size() > 1) p.drawPolyline(line);
+        // A point alone (T = 1, or between two unusable values) draws no line: show it as a
+        // dot, or as a pixel when there are so many that dots would cost a frame.
+        QPolygonF alone;
+        for (const QPolygonF& line : lines)
+            if (line.size() == 1) alone.append(line.constFirst());
+        if (alone.size() > 256) {
+            p.setPen(QPen(c, 0));
+            p.drawPoints(alone);
+        } else {
+            p.setPen(Qt::NoPen);
+            p.setBrush(c);
+            const double dot = std::max(1.5, widthPx / 2 + 0.5);
+            for (const QPointF& point : alone) p.drawEllipse(point, dot, dot);
+        }
         if (m_style == Style::LinesAndMarkers && n <= 300) {
             p.setBrush(c);
             p.setPen(Qt::NoPen);
