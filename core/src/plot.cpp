@@ -122,7 +122,7 @@ std::vector<double> niceTicks(double lo, double hi, int target) {
     // first + step == first and a loop adding step would never end.
     if (!std::isfinite(first) || first + step == first) return {lo};
     std::vector<double> ticks;
-    for (int n = 0; n <= kMaxTicks; ++n) {
+    for (int n = 0; n < kMaxTicks; ++n) {
         const double t = first + n * step;
         if (t > hi + step * 1e-9) break;
         ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);  // no "-0" or 1e-17 at zero
