@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace alibi::qt {
 
@@ -97,19 +98,32 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
     if (s->stages) {
         const std::vector<double>* rows[4] = {&s->stages->content, &s->stages->withBias, &s->stages->masked,
                                               &s->stages->probabilities};
+        const std::vector<double>& maskedStage = s->stages->masked;
         for (int n = 0; n < 4; ++n) {
             Series ser;
             ser.label = "row";
             int masked = 0;
+            int maskValues = 0;
             for (std::size_t j = 0; j < rows[n]->size(); ++j) {
+                double v = (*rows[n])[j];
+                masked += std::isinf(v) ? 1 : 0;
+                // Stage 2 holds the mask value itself (-1e9 by default) at the keys stage 3
+                // masks; drawn, it would stretch the axis to 1e9 and flatten the ALiBi slope.
+                if (n == 1 && std::isfinite(v) && j < maskedStage.size() && std::isinf(maskedStage[j])) {
+                    v = std::numeric_limits<double>::quiet_NaN();
+                    ++maskValues;
+                }
                 ser.x.push_back(static_cast<double>(j));
-                ser.y.push_back((*rows[n])[j]);
-                masked += std::isinf((*rows[n])[j]) ? 1 : 0;
+                ser.y.push_back(v);
             }
             m_plots[n]->setStyle(ser.x.size() <= 64 ? PlotWidget::Style::Bars : PlotWidget::Style::Lines);
             const bool allZero = std::all_of(rows[n]->begin(), rows[n]->end(), [](double v) { return v == 0; });
-            m_plots[n]->setNote(masked ? QString("%1 masked keys (−∞) not drawn").arg(masked)
-                                       : allZero ? QString("all zero (content: zero)") : QString());
+            m_plots[n]->setNote(maskValues ? QString("%1 masked (%2) hidden")
+                                                 .arg(maskValues)
+                                                 .arg(QString::fromStdString(maskName(session.attention.bias.mask)))
+                                : masked ? QString("%1 masked (−∞) hidden").arg(masked)
+                                : allZero ? QString("all zero (content: zero)")
+                                          : QString());
             m_plots[n]->setSeries({ser});
         }
     }
