@@ -36,29 +36,33 @@ constexpr float kP4 = 1.6666665459e-1f;
 constexpr float kP5 = 5.0000001201e-1f;
 
 // ---------------------------------------------------------------------------
-// Generic
+// Portable
 
-float logitsMaxGeneric(float* row, const float* content, float alpha, const float* bias, std::int64_t n) {
-    float m = -std::numeric_limits<float>::infinity();
+// The portable loops, for float (when no vector unit is found) and for double (always).
+template <class T>
+T logitsMaxPortable(T* row, const T* content, T alpha, const T* bias, std::int64_t n) {
+    T m = -std::numeric_limits<T>::infinity();
     for (std::int64_t j = 0; j < n; ++j) {
-        const float x = content ? content[j] * alpha + bias[j] : bias[j];
+        const T x = content ? content[j] * alpha + bias[j] : bias[j];
         row[j] = x;
         if (x > m) m = x;
     }
     return m;
 }
 
-double expSumGeneric(float* row, float max, std::int64_t n) {
+template <class T>
+double expSumPortable(T* row, T max, std::int64_t n) {
     double sum = 0;
     for (std::int64_t j = 0; j < n; ++j) {
-        const float e = std::exp(row[j] - max);
+        const T e = std::exp(row[j] - max);
         row[j] = e;
         sum += e;
     }
     return sum;
 }
 
-void scaleRowGeneric(float* row, float factor, std::int64_t n) {
+template <class T>
+void scaleRowPortable(T* row, T factor, std::int64_t n) {
     for (std::int64_t j = 0; j < n; ++j) row[j] *= factor;
 }
 
@@ -259,7 +263,7 @@ Kernels pickKernels() {
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         return {logitsMax256, expSum256, scaleRow256, "avx2"};
 #endif
-    return {logitsMaxGeneric, expSumGeneric, scaleRowGeneric, "generic"};
+    return {logitsMaxPortable<float>, expSumPortable<float>, scaleRowPortable<float>, "generic"};
 }
 
 const Kernels& kernels() {
@@ -277,26 +281,9 @@ void scaleRow(float* row, float factor, std::int64_t n) { kernels().scaleRow(row
 const char* softmaxKernelName() { return kernels().name; }
 
 double logitsMax(double* row, const double* content, double alpha, const double* bias, std::int64_t n) {
-    double m = -std::numeric_limits<double>::infinity();
-    for (std::int64_t j = 0; j < n; ++j) {
-        const double x = content ? content[j] * alpha + bias[j] : bias[j];
-        row[j] = x;
-        if (x > m) m = x;
-    }
-    return m;
+    return logitsMaxPortable(row, content, alpha, bias, n);
 }
-
-double expSum(double* row, double max, std::int64_t n) {
-    double sum = 0;
-    for (std::int64_t j = 0; j < n; ++j) {
-        row[j] = std::exp(row[j] - max);
-        sum += row[j];
-    }
-    return sum;
-}
-
-void scaleRow(double* row, double factor, std::int64_t n) {
-    for (std::int64_t j = 0; j < n; ++j) row[j] *= factor;
-}
+double expSum(double* row, double max, std::int64_t n) { return expSumPortable(row, max, n); }
+void scaleRow(double* row, double factor, std::int64_t n) { scaleRowPortable(row, factor, n); }
 
 }  // namespace alibi::detail
