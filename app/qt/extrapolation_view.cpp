@@ -12,7 +12,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
-#include <QVBoxLayout>
 
 namespace alibi::qt {
 
@@ -53,15 +52,7 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     upper->addWidget(m_plot);
     upper->setStretchFactor(0, 2);
     upper->setStretchFactor(1, 3);
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(upper);
-    split->addWidget(m_table);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(8, 8, 8, 8);
-    layout->addLayout(top);
-    layout->addWidget(split, 1);
+    layoutControlsPlotsTable(this, top, upper, m_table);
 }
 
 void ExtrapolationView::setTrainLength(std::int64_t length) {

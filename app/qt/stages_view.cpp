@@ -8,9 +8,7 @@
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTableView>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -69,15 +67,7 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
         emit headChosen(m_proxy->index(index.row(), Head).data(Qt::UserRole).toInt());
     });
 
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(plots);
-    split->addWidget(m_table);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(8, 8, 8, 8);
-    layout->addLayout(top);
-    layout->addWidget(split, 1);
+    layoutControlsPlotsTable(this, top, plots, m_table);
 }
 
 void StagesView::setSnapshot(const SnapshotPtr& s) {

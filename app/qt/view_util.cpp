@@ -5,6 +5,9 @@
 #include <alibi/bias.hpp>
 #include <alibi/colormap.hpp>
 
+#include <QSplitter>
+#include <QVBoxLayout>
+
 #include <cmath>
 
 namespace alibi::qt {
@@ -112,6 +115,18 @@ QString cellDescription(const Session& session, const std::vector<double>& slope
             text += sep + QString("attention p = softmax((content + bias) / τ)[j] = %1").arg(valueText((*row)[static_cast<std::size_t>(key)]));
     }
     return text;
+}
+
+void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, QWidget* table) {
+    auto* split = new QSplitter(Qt::Vertical, view);
+    split->addWidget(upper);
+    split->addWidget(table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(view);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addLayout(controls);
+    layout->addWidget(split, 1);
 }
 
 }  // namespace alibi::qt
