@@ -3,7 +3,7 @@
 // per call (the softmax and the bias are not counted), so it reads as GFLOP/s of the products.
 #include "bench_common.hpp"
 
-#include <alibi/attention.hpp>
+#include <alibi/model/attention.hpp>
 
 #include <benchmark/benchmark.h>
 

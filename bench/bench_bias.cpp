@@ -5,8 +5,8 @@
 // (page faults included). scripts/bench divides FillBias by MemsetBaseline for each (H, T).
 #include "bench_common.hpp"
 
-#include <alibi/bias.hpp>
-#include <alibi/tensor.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/base/tensor.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -2,7 +2,7 @@
 // parameter set for (H, T).
 #pragma once
 
-#include <alibi/params.hpp>
+#include <alibi/model/params.hpp>
 
 #include <cstdint>
 

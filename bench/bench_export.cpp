@@ -3,8 +3,8 @@
 // (getrusage ru_maxrss) as a counter. The file is deleted after each case.
 #include "bench_common.hpp"
 
-#include <alibi/bias.hpp>
-#include <alibi/tensor_io.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>

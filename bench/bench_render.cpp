@@ -3,7 +3,7 @@
 // T <= 65536, because the work is per pixel, not per cell.
 #include "bench_common.hpp"
 
-#include <alibi/render.hpp>
+#include <alibi/render/render.hpp>
 
 #include <benchmark/benchmark.h>
 

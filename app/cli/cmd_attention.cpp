@@ -4,7 +4,7 @@
 #include "options.hpp"
 #include "tensor_export.hpp"
 
-#include <alibi/attention.hpp>
+#include <alibi/model/attention.hpp>
 
 #include <array>
 #include <memory>

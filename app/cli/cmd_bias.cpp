@@ -3,7 +3,7 @@
 #include "options.hpp"
 #include "tensor_export.hpp"
 
-#include <alibi/bias.hpp>
+#include <alibi/model/bias.hpp>
 
 #include <array>
 #include <memory>

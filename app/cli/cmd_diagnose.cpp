@@ -3,8 +3,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include <alibi/diagnose.hpp>
-#include <alibi/tensor_io.hpp>
+#include <alibi/analysis/diagnose.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <array>
 #include <filesystem>

@@ -6,9 +6,9 @@
 #include "options.hpp"
 #include "progress_bar.hpp"
 
-#include <alibi/plot.hpp>
-#include <alibi/png.hpp>
-#include <alibi/render.hpp>
+#include <alibi/render/plot.hpp>
+#include <alibi/render/png.hpp>
+#include <alibi/render/render.hpp>
 
 #include <algorithm>
 #include <array>

@@ -4,9 +4,9 @@
 #include "options.hpp"
 #include "tensor_export.hpp"
 
-#include <alibi/slopes.hpp>
-#include <alibi/tensor.hpp>
-#include <alibi/tensor_io.hpp>
+#include <alibi/model/slopes.hpp>
+#include <alibi/base/tensor.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <array>
 #include <fmt/format.h>

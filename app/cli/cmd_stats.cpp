@@ -5,7 +5,7 @@
 #include "options.hpp"
 #include "progress_bar.hpp"
 
-#include <alibi/stats.hpp>
+#include <alibi/model/stats.hpp>
 
 #include <array>
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 // are reported by errors.cpp.
 #pragma once
 
-#include <alibi/error.hpp>
+#include <alibi/base/error.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -2,7 +2,7 @@
 // 0 success, 2 bad usage or bad input, 1 an I/O or runtime failure, 128 + signal when cancelled.
 #pragma once
 
-#include <alibi/error.hpp>
+#include <alibi/base/error.hpp>
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // range). Just digits and the few characters numbers and labels need; no font library.
 #pragma once
 
-#include <alibi/render.hpp>
+#include <alibi/render/render.hpp>
 
 #include <string_view>
 

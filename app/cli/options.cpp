@@ -4,9 +4,9 @@
 
 #include "errors.hpp"
 
-#include <alibi/output_file.hpp>
-#include <alibi/params.hpp>
-#include <alibi/render.hpp>
+#include <alibi/io/output_file.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/render/render.hpp>
 
 #include <cctype>
 #include <cerrno>

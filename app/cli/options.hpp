@@ -3,9 +3,9 @@
 // on top of --config (or defaultSession()): a flag given on the command line wins.
 #pragma once
 
-#include <alibi/error.hpp>
-#include <alibi/session.hpp>
-#include <alibi/tensor_io.hpp>
+#include <alibi/base/error.hpp>
+#include <alibi/io/session.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <CLI/CLI.hpp>
 

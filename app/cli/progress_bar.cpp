@@ -3,7 +3,7 @@
 
 #include "cancel.hpp"
 
-#include <alibi/tensor.hpp>
+#include <alibi/base/tensor.hpp>
 
 #include <algorithm>
 #include <cstdio>

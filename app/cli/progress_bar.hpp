@@ -3,7 +3,7 @@
 // callback also carries cancellation: it returns false once SIGINT/SIGTERM has arrived.
 #pragma once
 
-#include <alibi/progress.hpp>
+#include <alibi/base/progress.hpp>
 
 #include <chrono>
 #include <cstdint>

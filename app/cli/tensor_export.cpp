@@ -4,7 +4,7 @@
 
 #include "progress_bar.hpp"
 
-#include <alibi/tensor_io.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <fmt/format.h>
 

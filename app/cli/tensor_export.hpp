@@ -4,8 +4,8 @@
 
 #include "options.hpp"
 
-#include <alibi/error.hpp>
-#include <alibi/tensor.hpp>
+#include <alibi/base/error.hpp>
+#include <alibi/base/tensor.hpp>
 
 #include <string>
 

@@ -6,9 +6,9 @@
 
 #include "rolling_stats.hpp"
 
-#include <alibi/render.hpp>
-#include <alibi/session.hpp>
-#include <alibi/tensor_io.hpp>
+#include <alibi/render/render.hpp>
+#include <alibi/io/session.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -3,9 +3,9 @@
 
 #include "panels.hpp"
 
-#include <alibi/attention.hpp>
-#include <alibi/bias.hpp>
-#include <alibi/slopes.hpp>
+#include <alibi/model/attention.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/slopes.hpp>
 
 #include <fmt/format.h>
 

@@ -12,7 +12,7 @@
 #include "texture.hpp"
 #include "worker.hpp"
 
-#include <alibi/error.hpp>
+#include <alibi/base/error.hpp>
 
 #include <cstdint>
 #include <functional>

@@ -1,7 +1,7 @@
 // ExportJob: runs alibi::exportTensor on a thread of its own and reports progress through atomics.
 #include "export_job.hpp"
 
-#include <alibi/thread_priority.hpp>
+#include <alibi/base/thread_priority.hpp>
 
 #include <utility>
 

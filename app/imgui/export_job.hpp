@@ -3,8 +3,8 @@
 // atomically; cancelling leaves no file behind.
 #pragma once
 
-#include <alibi/tensor.hpp>
-#include <alibi/tensor_io.hpp>
+#include <alibi/base/tensor.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <atomic>
 #include <cstdint>

@@ -9,9 +9,9 @@
 #include "gl_texture.hpp"
 #include "storm.hpp"
 
-#include <alibi/png.hpp>
-#include <alibi/session.hpp>
-#include <alibi/thread_priority.hpp>
+#include <alibi/render/png.hpp>
+#include <alibi/io/session.hpp>
+#include <alibi/base/thread_priority.hpp>
 
 #include <CLI/CLI.hpp>
 #include <GL/gl.h>

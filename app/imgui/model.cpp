@@ -4,7 +4,7 @@
 
 #include "app_state.hpp"
 
-#include <alibi/slopes.hpp>
+#include <alibi/model/slopes.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -6,11 +6,11 @@
 // submitted, so idle frames cost nothing and the core is never asked twice for the same thing.
 #pragma once
 
-#include <alibi/attention.hpp>
-#include <alibi/plot.hpp>
-#include <alibi/render.hpp>
-#include <alibi/session.hpp>
-#include <alibi/stats.hpp>
+#include <alibi/model/attention.hpp>
+#include <alibi/render/plot.hpp>
+#include <alibi/render/render.hpp>
+#include <alibi/io/session.hpp>
+#include <alibi/model/stats.hpp>
 
 #include <imgui.h>
 

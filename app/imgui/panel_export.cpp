@@ -3,7 +3,7 @@
 // and a cancel button; and a PNG screenshot of the whole window.
 #include "panels.hpp"
 
-#include <alibi/tensor_io.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>

@@ -4,7 +4,7 @@
 // its size in AppState; the Explorer asks the core for a grid of that size.
 #include "panels.hpp"
 
-#include <alibi/bias.hpp>
+#include <alibi/model/bias.hpp>
 
 #include <imgui.h>
 

@@ -4,10 +4,10 @@
 // and a refused value shows inline while the previous valid one stays in force.
 #include "panels.hpp"
 
-#include <alibi/attention.hpp>
-#include <alibi/colormap.hpp>
-#include <alibi/params.hpp>
-#include <alibi/session.hpp>
+#include <alibi/model/attention.hpp>
+#include <alibi/render/colormap.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/io/session.hpp>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>

@@ -3,7 +3,7 @@
 
 #include "panels.hpp"
 
-#include <alibi/colormap.hpp>
+#include <alibi/render/colormap.hpp>
 
 #include <fmt/format.h>
 

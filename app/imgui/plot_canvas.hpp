@@ -2,7 +2,7 @@
 // curves panel. It draws series the core computed; it computes nothing about ALiBi.
 #pragma once
 
-#include <alibi/plot.hpp>
+#include <alibi/render/plot.hpp>
 
 #include <imgui.h>
 

@@ -4,7 +4,7 @@
 // placeholder, so the panel code never includes a GL header.
 #pragma once
 
-#include <alibi/render.hpp>
+#include <alibi/render/render.hpp>
 
 #include <imgui.h>
 

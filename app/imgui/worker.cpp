@@ -1,7 +1,7 @@
 // LatestWorker: a single background thread with a one-slot, latest-wins queue.
 #include "worker.hpp"
 
-#include <alibi/thread_priority.hpp>
+#include <alibi/base/thread_priority.hpp>
 
 #include <utility>
 

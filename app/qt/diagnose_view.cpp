@@ -4,7 +4,7 @@
 #include "compare_view.hpp"
 #include "view_util.hpp"
 
-#include <alibi/bias.hpp>
+#include <alibi/model/bias.hpp>
 
 #include <QComboBox>
 #include <QHBoxLayout>

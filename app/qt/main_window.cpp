@@ -11,9 +11,9 @@
 #include "stages_view.hpp"
 #include "view_util.hpp"
 
-#include <alibi/output_file.hpp>
-#include <alibi/plot.hpp>
-#include <alibi/thread_priority.hpp>
+#include <alibi/io/output_file.hpp>
+#include <alibi/render/plot.hpp>
+#include <alibi/base/thread_priority.hpp>
 
 #include <QActionGroup>
 #include <QApplication>

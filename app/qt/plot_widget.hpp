@@ -3,7 +3,7 @@
 // emphasises one and fades the rest).
 #pragma once
 
-#include <alibi/plot.hpp>
+#include <alibi/render/plot.hpp>
 
 #include <QPolygonF>
 #include <QWidget>

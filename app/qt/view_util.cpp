@@ -1,9 +1,9 @@
 // View helpers: formatting and colour conversion only; values come from the core.
 #include "view_util.hpp"
 
-#include <alibi/attention.hpp>
-#include <alibi/bias.hpp>
-#include <alibi/colormap.hpp>
+#include <alibi/model/attention.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/render/colormap.hpp>
 
 #include <QSplitter>
 #include <QVBoxLayout>

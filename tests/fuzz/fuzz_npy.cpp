@@ -1,7 +1,7 @@
 // libFuzzer target for the .npy reader: any bytes must give a tensor or a clean error, never a
 // crash, an out-of-bounds read, a leak or a huge allocation. A file that loads must load again,
 // to the same bytes, once written back with npyHeader (the writer and reader agree).
-#include <alibi/tensor_io.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <cstddef>
 #include <cstdint>

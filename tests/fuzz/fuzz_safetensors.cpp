@@ -1,9 +1,9 @@
 // libFuzzer target for the .safetensors reader: any bytes must give a tensor or a clean error,
 // never a crash, an out-of-bounds read, a leak or a huge allocation. A tensor that loads must
 // load again, to the same bytes and metadata, once written back with the exporter's header.
-#include <alibi/tensor_io.hpp>
+#include <alibi/io/tensor_io.hpp>
 
-#include "tensor_io_detail.hpp"
+#include "io/tensor_io_detail.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // libFuzzer target for the session-file reader (*.alibi.json): any text must give a session or
 // a clean error naming the field, never a crash, a hang or a leak. A session that parses must
 // survive serializeSession -> parseSession unchanged, so what a GUI saves it reads back.
-#include <alibi/session.hpp>
+#include <alibi/io/session.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -6,8 +6,8 @@
 #include "explorer.hpp"
 #include "model.hpp"
 
-#include <alibi/session.hpp>
-#include <alibi/tensor_io.hpp>
+#include <alibi/io/session.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <gtest/gtest.h>
 #include <imgui.h>

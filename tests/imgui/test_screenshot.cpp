@@ -3,10 +3,10 @@
 // --screenshot, and checks the PNG: the window's size, not blank, and at the centre of chosen
 // cells the colour the core's colormap gives the bias REFERENCES.md defines for that cell, with
 // the scale computed here from the formula (lo = -m_0 (T - 1), hi = 0).
-#include <alibi/bias.hpp>
-#include <alibi/png.hpp>
-#include <alibi/render.hpp>
-#include <alibi/session.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/render/png.hpp>
+#include <alibi/render/render.hpp>
+#include <alibi/io/session.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

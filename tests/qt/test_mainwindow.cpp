@@ -10,9 +10,9 @@
 #include "stages_view.hpp"
 #include "view_util.hpp"
 
-#include <alibi/bias.hpp>
-#include <alibi/stats.hpp>
-#include <alibi/tensor_io.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/stats.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <QComboBox>
 #include <QDir>

@@ -3,8 +3,8 @@
 // Golden slopes come from the formula in REFERENCES.md, computed here.
 #include "model/session_model.hpp"
 
-#include <alibi/bias.hpp>
-#include <alibi/stats.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/stats.hpp>
 
 #include <QSignalSpy>
 #include <QTest>

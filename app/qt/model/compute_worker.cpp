@@ -2,12 +2,12 @@
 // (the head grid first, then statistics, curves, stages and the optional views).
 #include "compute_worker.hpp"
 
-#include <alibi/bias.hpp>
-#include <alibi/slopes.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/slopes.hpp>
 
 #include <QMetaObject>
 
-#include <alibi/thread_priority.hpp>
+#include <alibi/base/thread_priority.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 // mode, slope scheme, max_bias and training length of a session and nothing else.
 #pragma once
 
-#include <alibi/session.hpp>
+#include <alibi/io/session.hpp>
 
 #include <QString>
 #include <QStringList>

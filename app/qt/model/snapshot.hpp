@@ -4,11 +4,11 @@
 // one it is showing while a newer one is being computed.
 #pragma once
 
-#include <alibi/attention.hpp>
-#include <alibi/plot.hpp>
-#include <alibi/render.hpp>
-#include <alibi/session.hpp>
-#include <alibi/stats.hpp>
+#include <alibi/model/attention.hpp>
+#include <alibi/render/plot.hpp>
+#include <alibi/render/render.hpp>
+#include <alibi/io/session.hpp>
+#include <alibi/model/stats.hpp>
 
 #include <QMetaType>
 #include <QString>

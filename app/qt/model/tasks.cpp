@@ -1,9 +1,9 @@
 // Export and diagnosis tasks over the core.
 #include "tasks.hpp"
 
-#include <alibi/attention.hpp>
-#include <alibi/bias.hpp>
-#include <alibi/slopes.hpp>
+#include <alibi/model/attention.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/slopes.hpp>
 
 #include <QFileInfo>
 

@@ -3,10 +3,10 @@
 // cancellable through the progress callback) and diagnosing a user's tensor file.
 #pragma once
 
-#include <alibi/diagnose.hpp>
-#include <alibi/render.hpp>
-#include <alibi/session.hpp>
-#include <alibi/tensor_io.hpp>
+#include <alibi/analysis/diagnose.hpp>
+#include <alibi/render/render.hpp>
+#include <alibi/io/session.hpp>
+#include <alibi/io/tensor_io.hpp>
 
 #include <QSize>
 #include <QString>

@@ -1,0 +1,71 @@
+// Diagnosis of a user's bias tensor: which parameters reproduce it, and which known bug it shows.
+#pragma once
+
+#include <alibi/base/error.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/base/tensor.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace alibi {
+
+// Codes for the known bugs of REFERENCES.md.
+inline constexpr const char* kSlopeOffByOne = "slope-off-by-one";
+inline constexpr const char* kNaiveSlopesNonPow2 = "naive-slopes-non-pow2";
+inline constexpr const char* kSignFlipped = "sign-flipped";
+inline constexpr const char* kLayoutQkhAsHqk = "layout-qkh-as-hqk";
+inline constexpr const char* kSingleSlopeAllHeads = "single-slope-all-heads";
+inline constexpr const char* kScaledBySqrtDk = "scaled-by-sqrt-dk";
+inline constexpr const char* kFp16MaskOverflow = "fp16-mask-overflow";
+inline constexpr const char* kTopLeftAligned = "top-left-aligned";
+
+struct Finding {
+    std::string code;     // one of the codes above
+    std::string message;  // what it means and how to fix it
+};
+
+struct DiagnosisMatch {
+    SlopeScheme scheme = SlopeScheme::Press;
+    // B of press/geometric, and of the scheme behind slope-off-by-one and scaled-by-sqrt-dk
+    // (reported as custom); left at 8 for linear and plain custom slopes, where it means nothing.
+    double maxBias = 8.0;
+    BiasMode mode = BiasMode::Causal;
+    MaskValue mask;
+    std::vector<double> slopes;  // the slopes of the match (custom when no scheme fits)
+};
+
+struct Diagnosis {
+    Layout layout = Layout::Hqk;
+    std::int64_t heads = 0, queries = 0, keys = 0;
+    DType dtype = DType::F32;
+    std::optional<DiagnosisMatch> match;  // nullopt: nothing reproduces the tensor
+    double maxAbsError = 0;               // against the best candidate (match or not); +inf when
+                                          // a finite entry faces an infinite one (or NaN)
+    std::vector<Finding> findings;
+    std::vector<double> inferredSlopes;  // per head, read off the tensor
+    // When nothing matches: the first differing entry against the best candidate.
+    std::optional<std::vector<std::int64_t>> firstMismatchIndex;
+    double firstMismatchActual = 0, firstMismatchExpected = 0;
+    std::string summary;  // a paragraph in words
+    // The best candidate's parameters (for rendering an error heatmap). bestParams.layout is
+    // the order the data is really in (qkh for a layout-qkh-as-hqk tensor).
+    std::optional<BiasParams> bestParams;
+    // Forms of the best candidate that BiasParams cannot express (the sign-flipped and
+    // top-left-aligned bugs); diagnosisError applies them.
+    bool bestSignFlipped = false;
+    bool bestTopLeft = false;
+};
+
+// Tolerance: entries agree when equal, or within 1e-6 relative (f32/f64), or within a
+// half-ulp of the dtype (f16/bf16).
+[[nodiscard]] Result<Diagnosis> diagnose(const Tensor& tensor);
+
+// |tensor - expected| per (h, i, j) of the best match, as an (H, Q, K) f32 tensor, for the
+// Qt explorer's error heatmap.
+[[nodiscard]] Result<Tensor> diagnosisError(const Tensor& tensor, const Diagnosis& diagnosis,
+                                            std::uint64_t budget = kDefaultMemoryBudget);
+
+}  // namespace alibi

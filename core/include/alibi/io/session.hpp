@@ -1,0 +1,52 @@
+// Session files (*.alibi.json): every parameter as one JSON document with a `version` field,
+// read and written identically by the CLI and both GUIs.
+#pragma once
+
+#include <alibi/render/colormap.hpp>
+#include <alibi/base/error.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/render/render.hpp>
+#include <alibi/base/tensor.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace alibi {
+
+inline constexpr int kSessionVersion = 1;
+
+struct Session {
+    AttentionParams attention;            // bias + content parameters
+    std::int64_t queryRow = -1;           // -1: the last row
+    RenderWhat what = RenderWhat::Bias;
+    int head = -1;                        // -1: every head (grid)
+    Colormap colormap = Colormap::Viridis;
+    ScaleMode scale = ScaleMode::Shared;
+    int width = 1024, height = 768;       // render size
+    std::int64_t trainLength = 0;         // extrapolation view; 0: use the sequence length
+    std::uint64_t maxMemory = kDefaultMemoryBudget;
+
+    friend bool operator==(const Session&, const Session&);
+};
+
+// The built-in default: H = 8, T = 16, causal, press, -1e9, f32, viridis.
+[[nodiscard]] Session defaultSession();
+
+// Parses a session document; an unknown or invalid field gives an error naming the field
+// ("session field `bias.mode`: unknown mode 'foo' (expected causal, symmetric, ...)").
+// Missing fields keep their defaults.
+[[nodiscard]] Result<Session> parseSession(std::string_view json);
+[[nodiscard]] std::string serializeSession(const Session& session);
+
+[[nodiscard]] Result<Session> loadSession(const std::string& path);
+[[nodiscard]] Result<void> saveSession(const Session& session, const std::string& path);
+
+// Validates everything the session holds (delegates to validateAttention etc.).
+[[nodiscard]] Result<void> validateSession(const Session& session);
+
+// The `alibi` command line that reproduces the session's tensor.
+[[nodiscard]] std::string cliCommand(const Session& session, std::string_view subcommand,
+                                     std::string_view output);
+
+}  // namespace alibi

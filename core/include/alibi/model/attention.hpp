@@ -1,0 +1,85 @@
+// The attention simulation: probabilities softmax((content + bias) / temperature) per row.
+#pragma once
+
+#include <alibi/base/error.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/base/progress.hpp>
+#include <alibi/base/tensor.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace alibi {
+
+// Counter-based generator shared by every platform: SplitMix64 over (seed, stream, index)
+// for uniforms, Box-Muller in double for normals. Any element can be drawn independently,
+// so rows, heads and chunks give the same numbers in any order and on any thread count.
+// The exact recipe (all integer arithmetic modulo 2^64, so NumPy uint64 arrays reproduce it):
+//
+//   splitMix64(x):  z = x + 0x9E3779B97F4A7C15
+//                   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+//                   z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+//                   return z ^ (z >> 31)
+//   uniform01(seed, stream, index):
+//                   key = splitMix64(splitMix64(seed) + stream)
+//                   u   = (splitMix64(key + index) >> 11) * 2^-53       (53 random bits)
+//                   return u, except u == 0 returns 2^-54, so the result is in (0, 1) strictly
+//   standardNormal(seed, stream, index):  Box-Muller on the pair n = index >> 1
+//                   u1 = uniform01(seed, stream, 2n), u2 = uniform01(seed, stream, 2n + 1)
+//                   r = sqrt(-2 ln u1), t = 2 pi u2
+//                   return r cos t for an even index, r sin t for an odd index
+//
+// Streams and indices (H heads, Q queries, K keys, d = dk):
+//   gaussian content of (h, i, j):  stream kStreamGaussian, index h*Q*K + i*K + j, logit sigma * N
+//   qk: query vector entry q[h, i, c]: stream kStreamQueries, index (h*Q + i)*d + c
+//       key vector entry   k[h, j, c]: stream kStreamKeys,    index (h*K + j)*d + c
+//       logit (sum_c q[h,i,c] k[h,j,c]) / sqrt(d)
+inline constexpr std::uint64_t kStreamGaussian = 1;
+inline constexpr std::uint64_t kStreamQueries = 2;
+inline constexpr std::uint64_t kStreamKeys = 3;
+
+[[nodiscard]] std::uint64_t splitMix64(std::uint64_t x);
+[[nodiscard]] double uniform01(std::uint64_t seed, std::uint64_t stream, std::uint64_t index);
+[[nodiscard]] double standardNormal(std::uint64_t seed, std::uint64_t stream, std::uint64_t index);
+
+// Validates bias and content parameters (sigma >= 0 finite, dk in 1..4096, temperature > 0).
+[[nodiscard]] Result<std::vector<double>> validateAttention(const AttentionParams& params);
+
+// The content logit of (h, i, j) before bias and temperature: 0, N(0, sigma^2), or q.k/sqrt(dk).
+[[nodiscard]] double contentLogit(const AttentionParams& params, std::int64_t head,
+                                  std::int64_t query, std::int64_t key);
+
+// One row of probabilities (K values, in double) for head h and query row i.
+// A row whose every key is masked is all zeros, never NaN.
+[[nodiscard]] Result<std::vector<double>> attentionRow(const AttentionParams& params,
+                                                       std::int64_t head, std::int64_t query);
+
+// The pre-softmax stages of one row, for teaching (K values each): content; withBias =
+// content + bias as the bias tensor holds it (masked keys carry the mask value); masked = the
+// softmax input, (content + bias) / temperature with -inf where the mode masks; and the
+// probabilities.
+struct AttentionStages {
+    std::vector<double> content;
+    std::vector<double> withBias;
+    std::vector<double> masked;
+    std::vector<double> probabilities;
+};
+[[nodiscard]] Result<AttentionStages> attentionStages(const AttentionParams& params,
+                                                      std::int64_t head, std::int64_t query);
+
+// The whole (H, Q, K) probabilities tensor in params.bias.layout and dtype, within the budget.
+// Computed in float for f32/f16/bf16 and in double for f64, then rounded to the dtype.
+// Progress is reported in rows (of H * Q); cancelling returns ErrorCode::Cancelled.
+[[nodiscard]] Result<Tensor> computeAttention(const AttentionParams& params,
+                                              std::uint64_t budget = kDefaultMemoryBudget,
+                                              unsigned threads = 0, const ProgressFn& progress = {});
+
+// A streaming source of the probabilities, row by row, for exports of any size; its numbers
+// equal computeAttention's.
+[[nodiscard]] Result<std::unique_ptr<TensorSource>> attentionSource(const AttentionParams& params);
+
+[[nodiscard]] std::map<std::string, std::string> attentionMetadata(const AttentionParams& params);
+
+}  // namespace alibi

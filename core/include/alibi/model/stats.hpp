@@ -1,0 +1,48 @@
+// Per-head statistics of the attention distribution.
+#pragma once
+
+#include <alibi/base/error.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/base/progress.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace alibi {
+
+struct RowStats {
+    double entropy = 0;       // nats
+    double meanDistance = 0;  // sum_j p_j |p_i - j|
+    double distance50 = 0;    // smallest d with mass(|p_i - j| <= d) >= 0.5
+    double distance90 = 0;    // same for 0.9
+};
+
+struct HeadStats {
+    int head = 0;
+    double slope = 0;
+    double halfLife = 0;  // ln 2 / m
+    RowStats row;         // at the chosen query row
+    RowStats mean;        // averaged over the sampled rows
+};
+
+struct StatsResult {
+    std::int64_t queryRow = 0;      // the row `row` describes
+    std::int64_t rowsAveraged = 0;  // rows that `mean` averages (all, or an even sample;
+                                    // rows whose every key is masked are left out)
+    std::vector<HeadStats> heads;
+};
+
+// Statistics of one probability row whose query sits at absolute position queryPos.
+[[nodiscard]] RowStats rowStats(std::span<const double> probabilities, std::int64_t queryPos);
+
+struct StatsParams {
+    AttentionParams attention;
+    std::int64_t queryRow = -1;    // -1: the last row
+    std::int64_t maxRows = 256;    // average over at most this many evenly spaced rows
+};
+
+[[nodiscard]] Result<StatsResult> computeStats(const StatsParams& params, unsigned threads = 0,
+                                               const ProgressFn& progress = {});
+
+}  // namespace alibi

@@ -1,0 +1,48 @@
+// Curves as SVG documents: slopes per head (log2 axis), bias vs distance, attention vs distance.
+// The data functions are shared with the GUIs, which draw the same series natively.
+#pragma once
+
+#include <alibi/base/error.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/base/progress.hpp>
+
+#include <string>
+#include <vector>
+
+namespace alibi {
+
+struct Series {
+    std::string label;           // "head 0 (m = 0.5)"
+    std::vector<double> x, y;
+};
+
+// Slope per head, x = head index, y = slope (plotted on a log2 axis).
+[[nodiscard]] Result<std::vector<Series>> slopeSeries(const SlopeParams& params);
+// Bias vs distance d = 0..maxDistance for every head (the mode's allowed side).
+[[nodiscard]] Result<std::vector<Series>> biasDistanceSeries(const BiasParams& params,
+                                                             std::int64_t maxDistance);
+// Attention probability vs distance p_i - j for query row `query` (-1: last), every head.
+// `progress` counts heads; a row with q.k content costs K * d_k, so many heads take a while.
+[[nodiscard]] Result<std::vector<Series>> attentionDistanceSeries(const AttentionParams& params,
+                                                                  std::int64_t query,
+                                                                  const ProgressFn& progress = {});
+
+// Axis ticks at 1, 2 or 5 times a power of ten covering [lo, hi], about `target` of them, at
+// most 64. A span too small to resolve at its magnitude (adding the step would not move the
+// value) or a non-finite bound gives the single tick lo.
+[[nodiscard]] std::vector<double> niceTicks(double lo, double hi, int target);
+
+struct PlotStyle {
+    std::string title;
+    std::string xLabel;
+    std::string yLabel;
+    bool logY2 = false;  // log2 y axis (slopes)
+    int width = 800;
+    int height = 500;
+    int highlight = -1;  // series drawn emphasised, others faded
+};
+
+// A standalone SVG 1.1 document.
+[[nodiscard]] std::string plotSvg(const std::vector<Series>& series, const PlotStyle& style);
+
+}  // namespace alibi

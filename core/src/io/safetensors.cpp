@@ -1,0 +1,274 @@
+// The .safetensors format (Hugging Face): an 8-byte little-endian header length N, N bytes of
+// JSON naming each tensor's dtype, shape and byte range, then the raw little-endian data.
+// Writing produces one tensor plus __metadata__ (every parameter as strings); reading validates
+// the whole header (ranges, sizes, overlaps, every tensor) before selecting and allocating one.
+#include <alibi/io/tensor_io.hpp>
+
+#include "io/tensor_io_detail.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace alibi {
+namespace {
+
+constexpr std::uint64_t kMaxHeader = std::uint64_t{100} << 20;  // the limit of the reference implementation
+constexpr int kMaxDepth = 64;  // a safetensors header is 3 levels deep; refuse pathological nesting early
+
+// Item sizes of every dtype the safetensors specification names (sub-byte ones excluded), so a
+// file's other tensors can be checked even when they are not of a dtype we load.
+std::optional<std::uint64_t> itemSize(std::string_view dtype) {
+    if (dtype == "BOOL" || dtype == "U8" || dtype == "I8" || dtype == "F8_E5M2" || dtype == "F8_E4M3" ||
+        dtype == "F8_E8M0")
+        return 1;
+    if (dtype == "I16" || dtype == "U16" || dtype == "F16" || dtype == "BF16") return 2;
+    if (dtype == "I32" || dtype == "U32" || dtype == "F32") return 4;
+    if (dtype == "I64" || dtype == "U64" || dtype == "F64" || dtype == "C64") return 8;
+    return std::nullopt;
+}
+
+std::optional<DType> loadableDType(std::string_view dtype) {
+    if (dtype == "F32") return DType::F32;
+    if (dtype == "F64") return DType::F64;
+    if (dtype == "F16") return DType::F16;
+    if (dtype == "BF16") return DType::BF16;
+    return std::nullopt;
+}
+
+// Nesting depth of a JSON text (strings skipped), so deep input never reaches a recursive parser.
+int jsonDepth(std::string_view text) {
+    int depth = 0, worst = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            worst = std::max(worst, ++depth);
+            if (worst > kMaxDepth) return worst;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return worst;
+}
+
+std::unexpected<Error> bad(std::string message) {
+    return fail(ErrorCode::BadInput, "safetensors header: " + std::move(message));
+}
+
+struct Entry {
+    std::string name;
+    std::string dtype;
+    Shape shape;
+    std::uint64_t begin = 0, end = 0;
+};
+
+}  // namespace
+
+namespace detail {
+
+std::string safetensorsHeader(const Shape& shape, DType dtype, const std::string& tensorName,
+                              const std::map<std::string, std::string>& metadata) {
+    // ordered_json keeps __metadata__ first, as the reference writer does.
+    nlohmann::ordered_json header = nlohmann::ordered_json::object();
+    if (!metadata.empty()) {
+        nlohmann::ordered_json meta = nlohmann::ordered_json::object();
+        for (const auto& [key, value] : metadata) meta[key] = value;
+        header["__metadata__"] = std::move(meta);
+    }
+    const std::uint64_t bytes = elementCount(shape).value_or(0) * dtypeSize(dtype);
+    header[tensorName] = {{"dtype", std::string(safetensorsDTypeName(dtype))},
+                          {"shape", shape},
+                          {"data_offsets", {std::uint64_t{0}, bytes}}};
+    // Invalid UTF-8 in a metadata value is replaced rather than thrown on.
+    std::string text = header.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    // The data that follows starts 8-byte aligned: pad the JSON with spaces.
+    text.append((8 - text.size() % 8) % 8, ' ');
+    std::string out(8, '\0');
+    for (int b = 0; b < 8; ++b) out[b] = static_cast<char>((static_cast<std::uint64_t>(text.size()) >> (8 * b)) & 0xff);
+    return out + text;
+}
+
+Result<std::uint64_t> safetensorsHeaderEnd(std::span<const std::byte> prefix, std::uint64_t fileSize) {
+    if (fileSize < 8 || prefix.size() < 8)
+        return fail(ErrorCode::BadInput,
+                    fmt::format("not a safetensors file: {} bytes, shorter than the 8-byte header length", fileSize));
+    std::uint64_t n = 0;
+    for (int b = 0; b < 8; ++b) n |= static_cast<std::uint64_t>(static_cast<unsigned char>(prefix[b])) << (8 * b);
+    if (n > fileSize - 8)
+        return fail(ErrorCode::BadInput,
+                    fmt::format("safetensors header length {} goes beyond the end of the file ({} bytes): the file "
+                                "is truncated or not a safetensors file",
+                                n, fileSize));
+    if (n > kMaxHeader)
+        return fail(ErrorCode::TooLarge, fmt::format("safetensors header of {} is above the 100 MiB limit of the "
+                                                     "format; the file is damaged",
+                                                     humanBytes(n)));
+    return 8 + n;
+}
+
+Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize,
+                                   const std::string& name, std::uint64_t budget) {
+    const auto end = safetensorsHeaderEnd(header, fileSize);
+    if (!end) return std::unexpected(end.error());
+    if (header.size() < *end) return fail(ErrorCode::Internal, "planSafetensors: the header bytes were not all read");
+    const std::string_view text(reinterpret_cast<const char*>(header.data()) + 8, static_cast<std::size_t>(*end - 8));
+    if (text.empty() || text.front() != '{')
+        return bad("it does not start with '{' (the JSON object); the file is damaged or not safetensors");
+    if (jsonDepth(text) > kMaxDepth) return bad("the JSON is nested implausibly deep; the file is damaged");
+
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        return bad(fmt::format("invalid JSON ({})", e.what()));
+    }
+    if (!doc.is_object()) return bad("the JSON is not an object");
+
+    const std::uint64_t dataSize = fileSize - *end;
+    std::map<std::string, std::string> metadata;
+    std::vector<Entry> entries;
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+        const std::string& key = it.key();
+        const auto& value = it.value();
+        if (key == "__metadata__") {
+            if (!value.is_object()) return bad("__metadata__ must be an object mapping strings to strings");
+            for (auto m = value.begin(); m != value.end(); ++m) {
+                if (!m.value().is_string())
+                    return bad(fmt::format("__metadata__ entry '{}' is {}, not a string (safetensors metadata maps "
+                                           "strings to strings)",
+                                           m.key(), m.value().type_name()));
+                metadata[m.key()] = m.value().get<std::string>();
+            }
+            continue;
+        }
+        if (!value.is_object()) return bad(fmt::format("tensor '{}' must be an object with dtype, shape and data_offsets", key));
+        Entry e;
+        e.name = key;
+        const auto dtype = value.find("dtype");
+        if (dtype == value.end() || !dtype->is_string())
+            return bad(fmt::format("tensor '{}' has no \"dtype\" string", key));
+        e.dtype = dtype->get<std::string>();
+        const auto shape = value.find("shape");
+        if (shape == value.end() || !shape->is_array())
+            return bad(fmt::format("tensor '{}' has no \"shape\" list", key));
+        for (const auto& d : *shape) {
+            if (!d.is_number_integer() || (d.is_number_unsigned() && d.get<std::uint64_t>() >
+                                                                         static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())))
+                return bad(fmt::format("tensor '{}': \"shape\" must list non-negative integers, got {}", key,
+                                       d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+            const auto v = d.get<std::int64_t>();
+            if (v < 0) return bad(fmt::format("tensor '{}': \"shape\" has a negative dimension ({})", key, v));
+            e.shape.push_back(v);
+        }
+        const auto offsets = value.find("data_offsets");
+        if (offsets == value.end() || !offsets->is_array() || offsets->size() != 2 ||
+            !(*offsets)[0].is_number_unsigned() || !(*offsets)[1].is_number_unsigned())
+            return bad(fmt::format("tensor '{}' needs \"data_offsets\": [begin, end] with two non-negative integers",
+                                   key));
+        e.begin = (*offsets)[0].get<std::uint64_t>();
+        e.end = (*offsets)[1].get<std::uint64_t>();
+        if (e.begin > e.end || e.end > dataSize)
+            return bad(fmt::format("tensor '{}': data_offsets [{}, {}] fall outside the {} bytes of data after the "
+                                   "header; the file is truncated or damaged",
+                                   key, e.begin, e.end, dataSize));
+        const auto size = itemSize(e.dtype);
+        if (size) {
+            const auto count = elementCount(e.shape);
+            if (!count || *count > std::numeric_limits<std::uint64_t>::max() / *size)
+                return fail(ErrorCode::TooLarge, fmt::format("safetensors header: tensor '{}' declares shape {}, more "
+                                                             "elements than can be addressed; the file is damaged",
+                                                             key, shapeString(e.shape)));
+            if (e.end - e.begin != *count * *size)
+                return bad(fmt::format("tensor '{}': data_offsets [{}, {}] span {} bytes, but shape {} {} needs {}",
+                                       key, e.begin, e.end, e.end - e.begin, shapeString(e.shape), e.dtype,
+                                       *count * *size));
+        } else if (loadableDType(e.dtype)) {
+            return fail(ErrorCode::Internal, "safetensors: a loadable dtype without an item size");
+        }
+        entries.push_back(std::move(e));
+    }
+    if (entries.empty()) return bad("the file holds no tensor");
+
+    // No two tensors may share bytes.
+    std::vector<const Entry*> sorted;
+    for (const auto& e : entries) sorted.push_back(&e);
+    std::sort(sorted.begin(), sorted.end(), [](const Entry* a, const Entry* b) {
+        return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+    });
+    for (std::size_t i = 1; i < sorted.size(); ++i) {
+        if (sorted[i]->begin < sorted[i - 1]->end)
+            return bad(fmt::format("tensors '{}' and '{}' overlap (data_offsets [{}, {}] and [{}, {}]); the file is "
+                                   "damaged",
+                                   sorted[i - 1]->name, sorted[i]->name, sorted[i - 1]->begin, sorted[i - 1]->end,
+                                   sorted[i]->begin, sorted[i]->end));
+    }
+
+    // Choose the tensor.
+    const auto names = [&] {
+        std::string list;
+        std::size_t shown = 0;
+        for (const auto& e : entries) {
+            if (shown == 20) {
+                list += fmt::format(", and {} more", entries.size() - shown);
+                break;
+            }
+            list += (shown++ ? ", " : "") + ("'" + e.name + "'");
+        }
+        return list;
+    };
+    const Entry* chosen = nullptr;
+    const auto find = [&](const std::string& n) -> const Entry* {
+        for (const auto& e : entries)
+            if (e.name == n) return &e;
+        return nullptr;
+    };
+    if (!name.empty()) {
+        chosen = find(name);
+        if (!chosen)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("the safetensors file has no tensor named '{}'; it holds {}", name, names()));
+    } else if (entries.size() == 1) {
+        chosen = &entries.front();
+    } else if (!(chosen = find("bias")) && !(chosen = find("alibi"))) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("the safetensors file holds {} tensors and none is named 'bias' or 'alibi'; choose "
+                                "one by name: {}",
+                                entries.size(), names()));
+    }
+
+    const auto dtype = loadableDType(chosen->dtype);
+    if (!dtype)
+        return bad(fmt::format("tensor '{}' has dtype \"{}\", which is not supported (supported: F64, F32, F16, BF16); "
+                               "convert it, e.g. t.to(torch.float32)",
+                               chosen->name, chosen->dtype));
+    const std::uint64_t bytes = chosen->end - chosen->begin;
+    if (auto ok = checkBudget(bytes, budget,
+                              fmt::format("safetensors tensor '{}' {} {}", chosen->name, shapeString(chosen->shape),
+                                          chosen->dtype));
+        !ok)
+        return std::unexpected(ok.error());
+
+    TensorPlan plan;
+    plan.shape = chosen->shape;
+    plan.dtype = *dtype;
+    plan.dataOffset = *end + chosen->begin;
+    plan.dataBytes = bytes;
+    plan.name = chosen->name;
+    plan.metadata = std::move(metadata);
+    return plan;
+}
+
+}  // namespace detail
+}  // namespace alibi

@@ -1,0 +1,364 @@
+// Tensor files: format names, the streaming export driver (chunks of bounded size from a
+// TensorSource into an atomic OutputFile, with progress and cancellation) and validated import
+// of .npy and .safetensors. The formats themselves live in npy.cpp, safetensors.cpp and
+// text_export.cpp; import always validates a header into a plan before reading or allocating data.
+#include <alibi/io/tensor_io.hpp>
+
+#include <alibi/io/output_file.hpp>
+
+#include "io/tensor_io_detail.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <limits>
+#include <new>
+#include <vector>
+
+namespace alibi {
+
+static_assert(std::endian::native == std::endian::little,
+              "tensor files are little-endian and are written straight from memory");
+
+// ---------------------------------------------------------------------------
+// Format names
+
+std::string_view formatName(FileFormat format) {
+    switch (format) {
+        case FileFormat::Npy: return "npy";
+        case FileFormat::Safetensors: return "safetensors";
+        case FileFormat::Csv: return "csv";
+        case FileFormat::Json: return "json";
+        case FileFormat::Raw: return "raw";
+        case FileFormat::Text: return "text";
+        case FileFormat::Png: return "png";
+        case FileFormat::Svg: return "svg";
+    }
+    return "npy";
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool isTensorFormat(FileFormat f) {
+    return f == FileFormat::Npy || f == FileFormat::Safetensors || f == FileFormat::Csv || f == FileFormat::Json ||
+           f == FileFormat::Raw;
+}
+
+bool isTextFormat(FileFormat f) { return f == FileFormat::Csv || f == FileFormat::Json; }
+
+}  // namespace
+
+std::optional<FileFormat> parseFormat(std::string_view name) {
+    const std::string n = lower(name);
+    if (n == "npy") return FileFormat::Npy;
+    if (n == "safetensors") return FileFormat::Safetensors;
+    if (n == "csv") return FileFormat::Csv;
+    if (n == "json") return FileFormat::Json;
+    if (n == "raw" || n == "bin") return FileFormat::Raw;
+    if (n == "text" || n == "txt") return FileFormat::Text;
+    if (n == "png") return FileFormat::Png;
+    if (n == "svg") return FileFormat::Svg;
+    return std::nullopt;
+}
+
+std::optional<FileFormat> formatFromPath(std::string_view path) {
+    const auto slash = path.find_last_of('/');
+    const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    const auto dot = name.find_last_of('.');
+    if (dot == std::string_view::npos || dot + 1 == name.size()) return std::nullopt;
+    const std::string ext = lower(name.substr(dot + 1));
+    if (ext == "text") return std::nullopt;  // ".txt" is the text extension; "text" is only a --format name
+    return parseFormat(ext);
+}
+
+// ---------------------------------------------------------------------------
+// Export
+
+namespace {
+
+// Binary formats: a prologue, then the elements' bytes as they are in memory (little-endian).
+class BinaryWriter final : public detail::ChunkWriter {
+public:
+    BinaryWriter(std::string prologue, std::size_t elementSize)
+        : m_prologue(std::move(prologue)), m_elementSize(elementSize) {}
+    Result<void> begin(OutputFile& out) override { return out.write(m_prologue); }
+    Result<void> chunk(OutputFile& out, std::uint64_t, std::uint64_t count, const std::byte* data) override {
+        return out.write(std::span<const std::byte>(data, count * m_elementSize));
+    }
+    Result<void> end(OutputFile&) override { return {}; }
+
+private:
+    std::string m_prologue;
+    std::size_t m_elementSize;
+};
+
+// Elements per chunk: a whole number of the source's preferred chunks when the byte budget
+// allows, otherwise a whole number of rows (the innermost axis) when one fits, otherwise just
+// the budget: memory stays bounded by chunkBytes whatever the shape.
+std::uint64_t chunkElements(const TensorSource& source, const Shape& shape, std::uint64_t count, std::size_t es,
+                            std::uint64_t chunkBytes) {
+    const std::uint64_t want = std::max<std::uint64_t>(1, chunkBytes / es);
+    const std::uint64_t preferred = std::max<std::uint64_t>(1, source.preferredChunk());
+    std::uint64_t n;
+    if (want >= preferred) {
+        n = want / preferred * preferred;
+    } else {
+        const std::uint64_t row =
+            shape.empty() || shape.back() <= 0 ? 1 : static_cast<std::uint64_t>(shape.back());
+        // Rows are split only when one row alone exceeds the budget (a flat tensor is one row).
+        n = want >= row ? want / row * row : want;
+    }
+    return std::max<std::uint64_t>(1, std::min(n, count));
+}
+
+// Reads the whole source once to find a non-finite value before anything is written: for a
+// target written in place (stdout, a FIFO), where a failure half way could not be undone.
+Result<void> prescanFinite(const TensorSource& source, const Shape& shape, std::uint64_t count, std::uint64_t chunk,
+                           std::vector<std::byte>& buffer, const std::string& path) {
+    const DType dtype = source.dtype();
+    for (std::uint64_t first = 0; first < count; first += chunk) {
+        const std::uint64_t n = std::min(chunk, count - first);
+        if (auto ok = source.read(first, n, buffer.data()); !ok) return ok;
+        if (auto ok = detail::checkFinite(shape, dtype, first, n, buffer.data(), path); !ok) return ok;
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<void> exportTensor(const TensorSource& source, const std::string& path, const ExportOptions& options) {
+    const FileFormat format = options.format;
+    if (!isTensorFormat(format))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("format '{}' is not a tensor format: tensors export to npy, safetensors, csv, json or "
+                                "raw (images and plots come from the render commands)",
+                                formatName(format)));
+    if (path == "-" && !isTextFormat(format))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("cannot write {} to standard output ('-'): it is a binary format; give a file name "
+                                "with -o FILE (csv and json can go to standard output)",
+                                formatName(format)));
+    if (format == FileFormat::Safetensors && (options.tensorName.empty() || options.tensorName == "__metadata__"))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("'{}' cannot name a safetensors tensor; choose another tensor name",
+                                options.tensorName));
+
+    const Shape shape = source.shape();
+    const DType dtype = source.dtype();
+    const std::size_t es = dtypeSize(dtype);
+    const auto counted = elementCount(shape);
+    if (!counted || *counted > std::numeric_limits<std::uint64_t>::max() / 8)
+        return fail(ErrorCode::TooLarge,
+                    fmt::format("a tensor of shape {} has too many elements to write", shapeString(shape)));
+    const std::uint64_t count = *counted;
+    const std::uint64_t totalBytes = count * es;
+    const auto metadata = source.metadata();
+
+    std::unique_ptr<detail::ChunkWriter> writer;
+    switch (format) {
+        case FileFormat::Npy: writer = std::make_unique<BinaryWriter>(npyHeader(shape, dtype), es); break;
+        case FileFormat::Safetensors:
+            writer = std::make_unique<BinaryWriter>(detail::safetensorsHeader(shape, dtype, options.tensorName, metadata), es);
+            break;
+        case FileFormat::Raw: writer = std::make_unique<BinaryWriter>(std::string(), es); break;
+        case FileFormat::Csv: writer = detail::makeCsvWriter(shape, dtype, metadata); break;
+        case FileFormat::Json:
+            writer = detail::makeJsonWriter(shape, dtype, metadata, options.allowNonFinite, path);
+            break;
+        default: return fail(ErrorCode::Internal, "exportTensor: unhandled format");
+    }
+
+    const std::uint64_t chunk = chunkElements(source, shape, count, es, options.chunkBytes);
+    std::vector<std::byte> buffer;
+    try {
+        buffer.resize(static_cast<std::size_t>(count == 0 ? 0 : chunk * es));
+    } catch (const std::bad_alloc&) {
+        return fail(ErrorCode::TooLarge, fmt::format("cannot allocate a {} export buffer; lower the chunk size",
+                                                     humanBytes(chunk * es)));
+    }
+
+    auto file = OutputFile::open(path);
+    if (!file) return std::unexpected(file.error());
+    const std::string shown = path == "-" ? std::string("standard output") : path;
+    if (format == FileFormat::Json && !options.allowNonFinite && file->inPlace()) {
+        if (auto ok = prescanFinite(source, shape, count, chunk, buffer, path); !ok) return ok;
+    }
+
+    const auto cancelled = [&] {
+        return fail(ErrorCode::Cancelled,
+                    file->inPlace()
+                        ? fmt::format("export to {} cancelled; {} is written in place, so what was written before "
+                                      "cancelling stays there",
+                                      shown, shown)
+                        : fmt::format("export to {} cancelled; nothing was written at {}", path, path));
+    };
+    if (options.progress && !options.progress(0, totalBytes)) return cancelled();
+    if (auto ok = writer->begin(*file); !ok) return ok;
+    for (std::uint64_t first = 0; first < count; first += chunk) {
+        const std::uint64_t n = std::min(chunk, count - first);
+        if (auto ok = source.read(first, n, buffer.data()); !ok) return ok;
+        if (auto ok = writer->chunk(*file, first, n, buffer.data()); !ok) return ok;
+        if (options.progress && !options.progress((first + n) * es, totalBytes)) return cancelled();
+    }
+    if (auto ok = writer->end(*file); !ok) return ok;
+    return file->commit();
+}
+
+// ---------------------------------------------------------------------------
+// Import
+
+namespace detail {
+
+void byteSwap(std::span<std::byte> data, std::size_t elementSize) {
+    for (std::size_t i = 0; i + elementSize <= data.size(); i += elementSize)
+        std::reverse(data.begin() + static_cast<std::ptrdiff_t>(i),
+                     data.begin() + static_cast<std::ptrdiff_t>(i + elementSize));
+}
+
+}  // namespace detail
+
+namespace {
+
+// Allocates the planned tensor (within the budget) and lets `fill` put the data bytes in.
+template <class Fill>
+Result<LoadedTensor> materializePlan(detail::TensorPlan& plan, std::uint64_t budget, Fill&& fill) {
+    auto tensor = Tensor::allocate(plan.shape, plan.dtype, budget, "the loaded tensor");
+    if (!tensor) return std::unexpected(tensor.error());
+    if (tensor->byteSize() != plan.dataBytes)
+        return fail(ErrorCode::Internal, "tensor import: the plan and the allocation disagree on the size");
+    if (auto ok = fill(tensor->byteSpan()); !ok) return std::unexpected(ok.error());
+    if (plan.byteSwap) detail::byteSwap(tensor->byteSpan(), dtypeSize(plan.dtype));
+    tensor->metadata = std::move(plan.metadata);
+    LoadedTensor loaded;
+    loaded.tensor = std::move(*tensor);
+    loaded.name = std::move(plan.name);
+    loaded.bf16FromU2 = plan.bf16FromU2;
+    return loaded;
+}
+
+Result<LoadedTensor> fromMemory(std::span<const std::byte> bytes, detail::TensorPlan plan, std::uint64_t budget) {
+    return materializePlan(plan, budget, [&](std::span<std::byte> out) -> Result<void> {
+        if (plan.dataOffset > bytes.size() || out.size() > bytes.size() - plan.dataOffset)
+            return fail(ErrorCode::Internal, "tensor import: the data lies outside the buffer");
+        if (!out.empty()) std::memcpy(out.data(), bytes.data() + plan.dataOffset, out.size());
+        return {};
+    });
+}
+
+}  // namespace
+
+Result<LoadedTensor> parseNpy(std::span<const std::byte> bytes, std::uint64_t budget) {
+    auto plan = detail::planNpy(bytes, bytes.size(), budget);
+    if (!plan) return std::unexpected(plan.error());
+    return fromMemory(bytes, std::move(*plan), budget);
+}
+
+Result<LoadedTensor> parseSafetensors(std::span<const std::byte> bytes, const std::string& name, std::uint64_t budget) {
+    auto plan = detail::planSafetensors(bytes, bytes.size(), name, budget);
+    if (!plan) return std::unexpected(plan.error());
+    return fromMemory(bytes, std::move(*plan), budget);
+}
+
+namespace {
+
+// Reads exactly `size` bytes at `offset`; 0 or an errno (EIO when the file ends early).
+int readAt(int fd, std::uint64_t offset, std::byte* out, std::uint64_t size) {
+    while (size > 0) {
+        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(size, std::uint64_t{1} << 30));
+        const ssize_t n = ::pread(fd, out, want, static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return errno;
+        if (n == 0) return EIO;  // shrank while we read
+        out += n;
+        offset += static_cast<std::uint64_t>(n);
+        size -= static_cast<std::uint64_t>(n);
+    }
+    return 0;
+}
+
+}  // namespace
+
+Result<LoadedTensor> loadTensor(const std::string& path, std::uint64_t budget) {
+    return loadTensor(path, std::string(), budget);
+}
+
+Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tensorName, std::uint64_t budget) {
+    const auto prefixed = [&](Error e) {
+        e.message = fmt::format("cannot load {}: {}", path, e.message);
+        return std::unexpected(std::move(e));
+    };
+    int fd;
+    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(errno)));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(errno)));
+    if (!S_ISREG(st.st_mode))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("cannot load {}: it is not a regular file; give a .npy or .safetensors file", path));
+    const auto fileSize = static_cast<std::uint64_t>(st.st_size);
+
+    std::byte prefix[detail::kPrefixBytes] = {};
+    const auto prefixSize = static_cast<std::size_t>(std::min<std::uint64_t>(fileSize, sizeof prefix));
+    if (const int err = readAt(fd, 0, prefix, prefixSize); err != 0)
+        return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
+    const std::span<const std::byte> head(prefix, prefixSize);
+
+    // The magic bytes decide when they are there; then the extension; then a safetensors guess.
+    const bool npyMagic = prefixSize >= 6 && std::memcmp(prefix, "\x93NUMPY", 6) == 0;
+    const auto ext = formatFromPath(path);
+    bool npy;
+    if (npyMagic || ext == FileFormat::Npy) {
+        npy = true;
+    } else if (ext == FileFormat::Safetensors || (prefixSize > 8 && static_cast<char>(prefix[8]) == '{')) {
+        npy = false;
+    } else {
+        return fail(ErrorCode::BadInput,
+                    fmt::format("cannot load {}: it is neither a .npy file (no \\x93NUMPY magic) nor a safetensors "
+                                "file; tensors load from .npy or .safetensors",
+                                path));
+    }
+
+    const auto end = npy ? detail::npyHeaderEnd(head, fileSize) : detail::safetensorsHeaderEnd(head, fileSize);
+    if (!end) return prefixed(end.error());
+    std::vector<std::byte> header;
+    try {
+        header.resize(static_cast<std::size_t>(*end));
+    } catch (const std::bad_alloc&) {
+        return fail(ErrorCode::TooLarge, fmt::format("cannot load {}: out of memory for its header", path));
+    }
+    if (const int err = readAt(fd, 0, header.data(), header.size()); err != 0)
+        return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
+    auto plan = npy ? detail::planNpy(header, fileSize, budget) : detail::planSafetensors(header, fileSize, tensorName, budget);
+    if (!plan) return prefixed(plan.error());
+    if (npy) {
+        const auto slash = path.find_last_of('/');
+        plan->name = slash == std::string::npos ? path : path.substr(slash + 1);
+    }
+    auto loaded = materializePlan(*plan, budget, [&](std::span<std::byte> out) -> Result<void> {
+        if (const int err = readAt(fd, plan->dataOffset, out.data(), out.size()); err != 0)
+            return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
+        return {};
+    });
+    if (!loaded && loaded.error().code != ErrorCode::Io) return prefixed(loaded.error());
+    return loaded;
+}
+
+}  // namespace alibi

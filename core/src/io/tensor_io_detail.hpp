@@ -1,0 +1,81 @@
+// Internals shared by the tensor file formats (npy.cpp, safetensors.cpp, text_export.cpp) and the
+// driver in tensor_io.cpp. Import is split in two steps so a file is never read blindly: a
+// format's header is validated into a TensorPlan (shape, dtype, where the data is) before a
+// single byte of data is read or allocated. Export goes through a ChunkWriter that receives the
+// tensor's bytes in row-major chunks.
+#pragma once
+
+#include <alibi/base/error.hpp>
+#include <alibi/io/output_file.hpp>
+#include <alibi/base/tensor.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace alibi::detail {
+
+// What a validated header says about the data that follows.
+struct TensorPlan {
+    Shape shape;
+    DType dtype = DType::F32;
+    bool byteSwap = false;    // big-endian data ('>f4'): swap each element after reading
+    bool bf16FromU2 = false;  // .npy '<u2' taken as bfloat16 bits
+    std::uint64_t dataOffset = 0;  // from the start of the file
+    std::uint64_t dataBytes = 0;   // exactly elementCount(shape) * dtypeSize(dtype)
+    std::string name;
+    std::map<std::string, std::string> metadata;
+};
+
+// The minimum number of leading bytes a format needs to find where its header ends.
+inline constexpr std::size_t kPrefixBytes = 12;
+
+// .npy: from the first min(kPrefixBytes, fileSize) bytes, the offset where the data starts.
+[[nodiscard]] Result<std::uint64_t> npyHeaderEnd(std::span<const std::byte> prefix, std::uint64_t fileSize);
+// .npy: validates bytes [0, headerEnd) of a file of `fileSize` bytes.
+[[nodiscard]] Result<TensorPlan> planNpy(std::span<const std::byte> header, std::uint64_t fileSize,
+                                         std::uint64_t budget);
+
+// .safetensors: same two steps; `name` selects a tensor (empty: the only one, or bias/alibi).
+[[nodiscard]] Result<std::uint64_t> safetensorsHeaderEnd(std::span<const std::byte> prefix, std::uint64_t fileSize);
+[[nodiscard]] Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize,
+                                                 const std::string& name, std::uint64_t budget);
+// The safetensors header (length prefix, JSON, space padding to a multiple of 8).
+[[nodiscard]] std::string safetensorsHeader(const Shape& shape, DType dtype, const std::string& tensorName,
+                                            const std::map<std::string, std::string>& metadata);
+
+// Reverses the byte order of every element in place.
+void byteSwap(std::span<std::byte> data, std::size_t elementSize);
+
+// ---------------------------------------------------------------------------
+// Export
+
+class ChunkWriter {
+public:
+    virtual ~ChunkWriter() = default;
+    [[nodiscard]] virtual Result<void> begin(OutputFile& out) = 0;
+    // Elements [first, first + count) in row-major order, encoded in the tensor's dtype.
+    [[nodiscard]] virtual Result<void> chunk(OutputFile& out, std::uint64_t first, std::uint64_t count,
+                                             const std::byte* data) = 0;
+    [[nodiscard]] virtual Result<void> end(OutputFile& out) = 0;
+};
+
+[[nodiscard]] std::unique_ptr<ChunkWriter> makeCsvWriter(const Shape& shape, DType dtype,
+                                                         const std::map<std::string, std::string>& metadata);
+[[nodiscard]] std::unique_ptr<ChunkWriter> makeJsonWriter(const Shape& shape, DType dtype,
+                                                          const std::map<std::string, std::string>& metadata,
+                                                          bool allowNonFinite, const std::string& path);
+
+// The first non-finite element among `count`, as an error naming it; {} when all are finite.
+[[nodiscard]] Result<void> checkFinite(const Shape& shape, DType dtype, std::uint64_t first, std::uint64_t count,
+                                       const std::byte* data, const std::string& path);
+
+// Appends the shortest text that reads back as exactly `value` (std::to_chars), "-0.0" for
+// negative zero, and the non-finite spellings of CSV (inf, -inf, nan) or Python's json module
+// (Infinity, -Infinity, NaN).
+void appendNumber(std::string& out, double value, bool jsonSpelling);
+
+}  // namespace alibi::detail

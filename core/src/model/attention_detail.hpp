@@ -1,0 +1,55 @@
+// Internals of the attention simulation shared by attention.cpp and stats.cpp: bulk normal
+// draws and the double-precision reference rows (the simple path every fast path is checked
+// against, and what statistics are computed from).
+#pragma once
+
+#include <alibi/model/params.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace alibi::detail {
+
+// out[k] = T(scale * standardNormal(seed, stream, first + k)) for k in [0, count), drawing
+// each Box-Muller pair once.
+template <class T>
+void fillNormals(std::uint64_t seed, std::uint64_t stream, std::uint64_t first, std::uint64_t count,
+                 double scale, T* out);
+
+// Keys of row i that the mode leaves unmasked: [0, allowedKeys(i)).
+[[nodiscard]] std::int64_t allowedKeys(const BiasParams& params, std::int64_t i);
+
+// Rows of the attention in double, straight from the formulas: content from the generator,
+// bias from biasValue (dtype-rounded), (content + bias) / temperature, softmax.
+// Caches one head's key vectors for qk, so consecutive rows of a head are cheap.
+class ReferenceRows {
+public:
+    // `params` must have passed validateAttention, which returned `slopes`.
+    ReferenceRows(const AttentionParams& params, std::vector<double> slopes);
+
+    [[nodiscard]] const AttentionParams& params() const { return m_params; }
+    [[nodiscard]] double slope(std::int64_t head) const { return m_slopes[static_cast<std::size_t>(head)]; }
+
+    // Content logits of (h, i, j) for every key j (K values).
+    void content(std::int64_t head, std::int64_t query, std::span<double> out);
+    // Probabilities (K values); masked keys 0; a row with nothing to attend to is all zeros.
+    void probabilities(std::int64_t head, std::int64_t query, std::span<double> out);
+
+private:
+    const double* keys(std::int64_t head);
+
+    AttentionParams m_params;
+    std::vector<double> m_slopes;
+    std::int64_t m_keysHead = -1;
+    std::vector<double> m_keys;  // (K, dk) of m_keysHead, when small enough to cache
+    std::vector<double> m_q;
+    std::vector<double> m_k;
+};
+
+// The softmax every path agrees on, over logits x[0, n) (the rest of the row is masked and
+// set to 0): -inf logits get 0; if every logit is -inf the row is all zeros; if some are +inf
+// they share the mass equally; otherwise exp(x - max) / sum.
+void softmaxReference(std::span<double> x, std::int64_t n);
+
+}  // namespace alibi::detail

@@ -1,0 +1,289 @@
+// Row passes of the attention softmax. The float versions are written three times (AVX-512,
+// AVX2+FMA, plain C++) and picked once at run time from the CPU's features, so the default
+// build needs no -march flag. The vector exponential is the Cephes expf polynomial (about
+// 1 ulp); inputs are x - max <= 0, so only underflow needs care: -inf and anything below
+// exp(-87.3) (the normal float range) give exactly 0.
+#include "model/attention_kernel.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#if defined(__x86_64__) || defined(__i386__)
+// GCC 12's AVX-512 intrinsics seed their results with _mm512_undefined_*(), which trips
+// -Wuninitialized inside the header itself (GCC bug 105593); nothing here reads those values.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#define ALIBI_X86 1
+#endif
+
+namespace alibi::detail {
+namespace {
+
+// Cephes expf: exp(x) = 2^n * exp(r), n = round(x / ln 2), r = x - n ln 2 (ln 2 split in two
+// parts so n * C1 is exact), exp(r) = 1 + r + r^2 * P(r).
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kC1 = 0.693359375f;
+constexpr float kC2 = -2.12194440e-4f;
+constexpr float kP0 = 1.9875691500e-4f;
+constexpr float kP1 = 1.3981999507e-3f;
+constexpr float kP2 = 8.3334519073e-3f;
+constexpr float kP3 = 4.1665795894e-2f;
+constexpr float kP4 = 1.6666665459e-1f;
+constexpr float kP5 = 5.0000001201e-1f;
+
+// ---------------------------------------------------------------------------
+// Portable
+
+// The portable loops, for float (when no vector unit is found) and for double (always).
+template <class T>
+T logitsMaxPortable(T* row, const T* content, T alpha, const T* bias, std::int64_t n) {
+    T m = -std::numeric_limits<T>::infinity();
+    for (std::int64_t j = 0; j < n; ++j) {
+        const T x = content ? content[j] * alpha + bias[j] : bias[j];
+        row[j] = x;
+        if (x > m) m = x;
+    }
+    return m;
+}
+
+template <class T>
+double expSumPortable(T* row, T max, std::int64_t n) {
+    double sum = 0;
+    for (std::int64_t j = 0; j < n; ++j) {
+        const T e = std::exp(row[j] - max);
+        row[j] = e;
+        sum += e;
+    }
+    return sum;
+}
+
+template <class T>
+void scaleRowPortable(T* row, T factor, std::int64_t n) {
+    for (std::int64_t j = 0; j < n; ++j) row[j] *= factor;
+}
+
+#if ALIBI_X86
+
+// ---------------------------------------------------------------------------
+// AVX-512
+
+__attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {
+    // Results below the normal range are flushed to 0 (as in the AVX2 version): subnormal
+    // results cost a microcode assist each, and they are far below what a row can resolve.
+    // max(lo, x) returns x when x is NaN, so a NaN reaches the sum and the caller sees it.
+    const __mmask16 normal = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.3f), _CMP_NLT_UQ);
+    x = _mm512_max_ps(_mm512_set1_ps(-87.3f), x);
+    const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(kLog2e)),
+                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kC1), x);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kC2), r);
+    __m512 p = _mm512_set1_ps(kP0);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP1));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP2));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP3));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP4));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP5));
+    const __m512 y = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+    return _mm512_maskz_mov_ps(normal, _mm512_scalef_ps(y, n));
+}
+
+__attribute__((target("avx512f"))) inline __m512d sumHalves512(__m512 v) {
+    const __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+    const __m512d hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+    return _mm512_add_pd(lo, hi);
+}
+
+__attribute__((target("avx512f"))) float logitsMax512(float* row, const float* content, float alpha,
+                                                       const float* bias, std::int64_t n) {
+    __m512 acc = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+    const __m512 a = _mm512_set1_ps(alpha);
+    std::int64_t j = 0;
+    if (content) {
+        for (; j + 16 <= n; j += 16) {
+            const __m512 x = _mm512_fmadd_ps(_mm512_loadu_ps(content + j), a, _mm512_loadu_ps(bias + j));
+            _mm512_storeu_ps(row + j, x);
+            acc = _mm512_max_ps(acc, x);
+        }
+    } else {
+        for (; j + 16 <= n; j += 16) {
+            const __m512 x = _mm512_loadu_ps(bias + j);
+            _mm512_storeu_ps(row + j, x);
+            acc = _mm512_max_ps(acc, x);
+        }
+    }
+    if (j < n) {
+        const auto m = static_cast<__mmask16>((1U << (n - j)) - 1U);
+        __m512 x = _mm512_maskz_loadu_ps(m, bias + j);
+        if (content) x = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, content + j), a, x);
+        _mm512_mask_storeu_ps(row + j, m, x);
+        acc = _mm512_mask_max_ps(acc, m, acc, x);
+    }
+    return _mm512_reduce_max_ps(acc);
+}
+
+__attribute__((target("avx512f"))) double expSum512(float* row, float max, std::int64_t n) {
+    const __m512 mx = _mm512_set1_ps(max);
+    __m512d sum = _mm512_setzero_pd();
+    std::int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m512 e = exp512(_mm512_sub_ps(_mm512_loadu_ps(row + j), mx));
+        _mm512_storeu_ps(row + j, e);
+        sum = _mm512_add_pd(sum, sumHalves512(e));
+    }
+    if (j < n) {
+        const auto m = static_cast<__mmask16>((1U << (n - j)) - 1U);
+        const __m512 e = _mm512_maskz_mov_ps(m, exp512(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, row + j), mx)));
+        _mm512_mask_storeu_ps(row + j, m, e);
+        sum = _mm512_add_pd(sum, sumHalves512(e));
+    }
+    return _mm512_reduce_add_pd(sum);
+}
+
+__attribute__((target("avx512f"))) void scaleRow512(float* row, float factor, std::int64_t n) {
+    const __m512 f = _mm512_set1_ps(factor);
+    std::int64_t j = 0;
+    for (; j + 16 <= n; j += 16) _mm512_storeu_ps(row + j, _mm512_mul_ps(_mm512_loadu_ps(row + j), f));
+    if (j < n) {
+        const auto m = static_cast<__mmask16>((1U << (n - j)) - 1U);
+        _mm512_mask_storeu_ps(row + j, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, row + j), f));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// AVX2 + FMA. Tails go through a small padded buffer so every element takes the same path.
+
+__attribute__((target("avx2,fma"))) inline __m256 exp256(__m256 x) {
+    // 2^n is built from the exponent bits, valid for n >= -126: below -87.3 the result is 0
+    // (values under 1e-38 are far below anything a probability row can resolve).
+    const __m256 lo = _mm256_set1_ps(-87.3f);
+    const __m256 tooSmall = _mm256_cmp_ps(x, lo, _CMP_LT_OQ);
+    x = _mm256_max_ps(lo, x);
+    const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(kLog2e)),
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kC1), x);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kC2), r);
+    __m256 p = _mm256_set1_ps(kP0);
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP1));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP2));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP3));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP4));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP5));
+    const __m256 y = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+    const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    return _mm256_andnot_ps(tooSmall, _mm256_mul_ps(y, _mm256_castsi256_ps(bits)));
+}
+
+__attribute__((target("avx2,fma"))) inline __m256d sumHalves256(__m256 v) {
+    return _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(v)), _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+}
+
+__attribute__((target("avx2,fma"))) inline double hsum256d(__m256d v) {
+    alignas(32) double t[4];
+    _mm256_store_pd(t, v);
+    return (t[0] + t[1]) + (t[2] + t[3]);
+}
+
+__attribute__((target("avx2,fma"))) inline float hmax256(__m256 v) {
+    alignas(32) float t[8];
+    _mm256_store_ps(t, v);
+    float m = t[0];
+    for (int k = 1; k < 8; ++k) m = t[k] > m ? t[k] : m;
+    return m;
+}
+
+__attribute__((target("avx2,fma"))) float logitsMax256(float* row, const float* content, float alpha,
+                                                        const float* bias, std::int64_t n) {
+    __m256 acc = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
+    const __m256 a = _mm256_set1_ps(alpha);
+    std::int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m256 b = _mm256_loadu_ps(bias + j);
+        const __m256 x = content ? _mm256_fmadd_ps(_mm256_loadu_ps(content + j), a, b) : b;
+        _mm256_storeu_ps(row + j, x);
+        acc = _mm256_max_ps(acc, x);
+    }
+    float m = hmax256(acc);
+    for (; j < n; ++j) {  // same fused multiply-add as the vector lanes
+        const float x = content ? std::fma(content[j], alpha, bias[j]) : bias[j];
+        row[j] = x;
+        if (x > m) m = x;
+    }
+    return m;
+}
+
+__attribute__((target("avx2,fma"))) double expSum256(float* row, float max, std::int64_t n) {
+    const __m256 mx = _mm256_set1_ps(max);
+    __m256d sum = _mm256_setzero_pd();
+    std::int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m256 e = exp256(_mm256_sub_ps(_mm256_loadu_ps(row + j), mx));
+        _mm256_storeu_ps(row + j, e);
+        sum = _mm256_add_pd(sum, sumHalves256(e));
+    }
+    if (j < n) {
+        alignas(32) float t[8];
+        const auto rest = static_cast<std::size_t>(n - j);
+        for (int k = 0; k < 8; ++k) t[k] = -std::numeric_limits<float>::infinity();
+        std::memcpy(t, row + j, rest * sizeof(float));
+        const __m256 e = exp256(_mm256_sub_ps(_mm256_load_ps(t), mx));
+        _mm256_store_ps(t, e);
+        std::memcpy(row + j, t, rest * sizeof(float));
+        sum = _mm256_add_pd(sum, sumHalves256(e));
+    }
+    return hsum256d(sum);
+}
+
+__attribute__((target("avx2,fma"))) void scaleRow256(float* row, float factor, std::int64_t n) {
+    const __m256 f = _mm256_set1_ps(factor);
+    std::int64_t j = 0;
+    for (; j + 8 <= n; j += 8) _mm256_storeu_ps(row + j, _mm256_mul_ps(_mm256_loadu_ps(row + j), f));
+    for (; j < n; ++j) row[j] *= factor;
+}
+
+#endif  // ALIBI_X86
+
+// ---------------------------------------------------------------------------
+// Dispatch, decided once.
+
+struct Kernels {
+    float (*logitsMax)(float*, const float*, float, const float*, std::int64_t);
+    double (*expSum)(float*, float, std::int64_t);
+    void (*scaleRow)(float*, float, std::int64_t);
+    const char* name;
+};
+
+Kernels pickKernels() {
+#if ALIBI_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return {logitsMax512, expSum512, scaleRow512, "avx512"};
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return {logitsMax256, expSum256, scaleRow256, "avx2"};
+#endif
+    return {logitsMaxPortable<float>, expSumPortable<float>, scaleRowPortable<float>, "generic"};
+}
+
+const Kernels& kernels() {
+    static const Kernels k = pickKernels();
+    return k;
+}
+
+}  // namespace
+
+float logitsMax(float* row, const float* content, float alpha, const float* bias, std::int64_t n) {
+    return kernels().logitsMax(row, content, alpha, bias, n);
+}
+double expSum(float* row, float max, std::int64_t n) { return kernels().expSum(row, max, n); }
+void scaleRow(float* row, float factor, std::int64_t n) { kernels().scaleRow(row, factor, n); }
+const char* softmaxKernelName() { return kernels().name; }
+
+double logitsMax(double* row, const double* content, double alpha, const double* bias, std::int64_t n) {
+    return logitsMaxPortable(row, content, alpha, bias, n);
+}
+double expSum(double* row, double max, std::int64_t n) { return expSumPortable(row, max, n); }
+void scaleRow(double* row, double factor, std::int64_t n) { scaleRowPortable(row, factor, n); }
+
+}  // namespace alibi::detail

@@ -1,0 +1,99 @@
+// Names of every enumerated parameter, shared by the CLI, session files and GUIs.
+#include <alibi/model/params.hpp>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace alibi {
+namespace {
+
+template <class E, std::size_t N>
+std::string_view nameOf(const std::array<std::pair<E, std::string_view>, N>& table, E value) {
+    for (const auto& [e, name] : table)
+        if (e == value) return name;
+    return table[0].second;
+}
+
+template <class E, std::size_t N>
+std::optional<E> parseOf(const std::array<std::pair<E, std::string_view>, N>& table, std::string_view name) {
+    for (const auto& [e, n] : table)
+        if (n == name) return e;
+    return std::nullopt;
+}
+
+constexpr std::array<std::pair<SlopeScheme, std::string_view>, 4> kSchemes{{
+    {SlopeScheme::Press, "press"},
+    {SlopeScheme::Geometric, "geometric"},
+    {SlopeScheme::Linear, "linear"},
+    {SlopeScheme::Custom, "custom"},
+}};
+constexpr std::array<std::pair<BiasMode, std::string_view>, 5> kModes{{
+    {BiasMode::Causal, "causal"},
+    {BiasMode::Symmetric, "symmetric"},
+    {BiasMode::Clamped, "clamped"},
+    {BiasMode::Bloom, "bloom"},
+    {BiasMode::Mpt, "mpt"},
+}};
+constexpr std::array<std::pair<Layout, std::string_view>, 4> kLayouts{{
+    {Layout::Hqk, "hqk"},
+    {Layout::Qkh, "qkh"},
+    {Layout::OneHqk, "1hqk"},
+    {Layout::Flat, "flat"},
+}};
+constexpr std::array<std::pair<ContentKind, std::string_view>, 3> kContents{{
+    {ContentKind::Zero, "zero"},
+    {ContentKind::Gaussian, "gaussian"},
+    {ContentKind::Qk, "qk"},
+}};
+
+}  // namespace
+
+std::string_view schemeName(SlopeScheme scheme) { return nameOf(kSchemes, scheme); }
+std::optional<SlopeScheme> parseScheme(std::string_view name) { return parseOf(kSchemes, name); }
+std::string_view modeName(BiasMode mode) { return nameOf(kModes, mode); }
+std::optional<BiasMode> parseMode(std::string_view name) { return parseOf(kModes, name); }
+std::string_view layoutName(Layout layout) { return nameOf(kLayouts, layout); }
+std::optional<Layout> parseLayout(std::string_view name) { return parseOf(kLayouts, name); }
+std::string_view contentName(ContentKind kind) { return nameOf(kContents, kind); }
+std::optional<ContentKind> parseContent(std::string_view name) { return parseOf(kContents, name); }
+
+std::string maskName(const MaskValue& mask) {
+    switch (mask.kind) {
+        case MaskValue::Kind::NegInf: return "-inf";
+        case MaskValue::Kind::Lowest: return "min";
+        case MaskValue::Kind::Finite: break;
+    }
+    if (mask.value == -1e9) return "-1e9";
+    // Shortest text that reads back to the same double.
+    std::array<char, 32> buf{};
+    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), mask.value);
+    (void)ec;
+    return std::string(buf.data(), end);
+}
+
+std::optional<MaskValue> parseMask(std::string_view text) {
+    if (text == "-inf" || text == "-infinity" || text == "-Infinity")
+        return MaskValue{MaskValue::Kind::NegInf, -std::numeric_limits<double>::infinity()};
+    if (text == "min" || text == "lowest") return MaskValue{MaskValue::Kind::Lowest, 0.0};
+    double value = 0;
+    const char* first = text.data();
+    const char* last = first + text.size();
+    if (!text.empty() && text.front() == '+') ++first;
+    auto [ptr, ec] = std::from_chars(first, last, value);
+    if (ec != std::errc() || ptr != last || first == last || !std::isfinite(value)) return std::nullopt;
+    return MaskValue{MaskValue::Kind::Finite, value};
+}
+
+double maskDouble(const MaskValue& mask, DType dtype) {
+    switch (mask.kind) {
+        case MaskValue::Kind::NegInf: return -std::numeric_limits<double>::infinity();
+        case MaskValue::Kind::Lowest: return dtypeLowest(dtype);
+        case MaskValue::Kind::Finite: return mask.value;
+    }
+    return mask.value;
+}
+
+}  // namespace alibi

@@ -1,0 +1,106 @@
+// Tests for <alibi/plot.hpp>: series values from the formulas, and the SVG's structure.
+#include <alibi/render/plot.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <regex>
+
+using namespace alibi;
+
+namespace {
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+}  // namespace
+
+TEST(Plot, SlopeSeriesIsThePressRule) {
+    auto s = slopeSeries({8, SlopeScheme::Press, 8.0, {}});
+    ASSERT_TRUE(s);
+    ASSERT_EQ(s->size(), 1U);
+    EXPECT_EQ((*s)[0].y.front(), 0.5);
+    EXPECT_EQ((*s)[0].y.back(), 1.0 / 256);
+}
+
+TEST(Plot, BiasDistanceIsMinusSlopeTimesDistance) {
+    BiasParams p;
+    p.slopes.heads = 2;
+    auto s = biasDistanceSeries(p, 10);
+    ASSERT_TRUE(s);
+    ASSERT_EQ(s->size(), 2U);
+    EXPECT_EQ((*s)[0].y[10], -10.0 / 16);
+    EXPECT_EQ((*s)[1].y[4], -4.0 / 256);
+    EXPECT_FALSE(biasDistanceSeries(p, -1));
+}
+
+TEST(Plot, AttentionDistanceSumsToOne) {
+    AttentionParams a;
+    a.bias.slopes.heads = 3;
+    a.bias.queries = 9;
+    auto s = attentionDistanceSeries(a, -1);
+    ASSERT_TRUE(s) << s.error().message;
+    for (const auto& series : *s) {
+        double sum = 0;
+        for (double v : series.y) sum += v;
+        EXPECT_NEAR(sum, 1.0, 1e-9);
+        EXPECT_EQ(series.x.front(), 0.0);  // nearest key first
+    }
+    EXPECT_FALSE(attentionDistanceSeries(a, 9));
+}
+
+TEST(Plot, AttentionDistanceStopsWhenCancelled) {
+    AttentionParams a;
+    a.bias.slopes.heads = 8;
+    a.bias.queries = 16;
+    std::uint64_t calls = 0;
+    auto s = attentionDistanceSeries(a, -1, [&](std::uint64_t done, std::uint64_t total) {
+        EXPECT_EQ(total, 8U);
+        ++calls;
+        return done < 2;  // two heads, then cancel
+    });
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.error().code, ErrorCode::Cancelled);
+    EXPECT_EQ(calls, 3U);
+}
+
+TEST(Plot, NiceTicksAreOneTwoFiveStepsInsideTheRange) {
+    EXPECT_EQ(niceTicks(0, 10, 5), (std::vector<double>{0, 2, 4, 6, 8, 10}));
+    EXPECT_EQ(niceTicks(-7.5, 0.3, 4), (std::vector<double>{-6, -4, -2, 0}));
+    EXPECT_EQ(niceTicks(0.013, 0.049, 4), (std::vector<double>{0.02, 0.03, 0.04}));
+    // 0 comes out as 0, not -0 or a rounding residue such as 2.8e-17.
+    for (double t : niceTicks(-0.3, 0.3, 6)) EXPECT_FALSE(t != 0 && std::fabs(t) < 1e-12) << t;
+}
+
+TEST(Plot, NiceTicksEndOnSpansTooSmallForTheirMagnitude) {
+    // The step (1e-16) is below the spacing of doubles near 1e9, so adding it would not move
+    // the tick: the answer is one tick, promptly, instead of an endless loop.
+    EXPECT_EQ(niceTicks(-1e9, -1e9 + 1e-7, 6), (std::vector<double>{-1e9}));
+    EXPECT_EQ(niceTicks(1.0, std::nextafter(1.0, 2.0), 6).size(), 1U);
+    EXPECT_EQ(niceTicks(3, 3, 5), (std::vector<double>{3}));
+    EXPECT_EQ(niceTicks(5, 1, 5), (std::vector<double>{5}));
+    EXPECT_EQ(niceTicks(0, std::numeric_limits<double>::infinity(), 5).size(), 1U);
+    EXPECT_EQ(niceTicks(std::nan(""), 1, 5).size(), 1U);
+    EXPECT_LE(niceTicks(0, 1, 100000).size(), 64U);
+}
+
+TEST(Plot, SvgHasOnePolylinePerSeriesAndEscapes) {
+    std::vector<Series> series{{"a<b & c", {0, 1, 2}, {1, 2, 3}}, {"second", {0, 1}, {3, 1}}};
+    const std::string svg = plotSvg(series, {"Title \"x\"", "distance", "bias", false, 600, 400, -1});
+    EXPECT_EQ(svg.rfind("<?xml", 0), 0U);
+    EXPECT_NE(svg.find("xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
+    EXPECT_EQ(count(svg, "<polyline"), 2U);
+    EXPECT_NE(svg.find("a&lt;b &amp; c"), std::string::npos);
+    EXPECT_NE(svg.find("Title &quot;x&quot;"), std::string::npos);
+    EXPECT_EQ(svg.find("a<b"), std::string::npos);
+}
+
+TEST(Plot, Log2AxisTicksArePowersOfTwo) {
+    auto s = slopeSeries({8, SlopeScheme::Press, 8.0, {}});
+    const std::string svg = plotSvg(*s, {"slopes", "head", "slope", true, 600, 400, -1});
+    EXPECT_NE(svg.find(">2^-1<"), std::string::npos);
+    EXPECT_NE(svg.find(">2^-8<"), std::string::npos);
+    EXPECT_EQ(count(svg, "<circle"), 8U);
+}

@@ -1,0 +1,152 @@
+// Tests for <alibi/render.hpp>: tile layout, pixel colours against the formula, masking,
+// scales, sampling at T far beyond the image, hit testing.
+#include <alibi/render/render.hpp>
+#include <alibi/model/slopes.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace alibi;
+
+namespace {
+HeatmapParams small(int heads, long t, int w, int h) {
+    HeatmapParams p;
+    p.attention.bias.slopes.heads = heads;
+    p.attention.bias.queries = t;
+    p.width = w;
+    p.height = h;
+    return p;
+}
+}  // namespace
+
+TEST(Render, GridLayoutIsNearSquare) {
+    EXPECT_EQ(gridLayout(8, 800, 400).columns, 4);
+    EXPECT_EQ(gridLayout(8, 800, 400).rows, 2);
+    EXPECT_EQ(gridLayout(1, 300, 300).columns, 1);
+    const auto g = gridLayout(12, 1200, 900);
+    EXPECT_EQ(g.columns * g.rows >= 12, true);
+    EXPECT_EQ(g.columns, 4);
+}
+
+TEST(Render, SingleHeadPixelsFollowTheFormula) {
+    // One head, T = 4 on a 4x4 image: pixel (x, y) is cell (y, x). H = 1: m = 1/256.
+    auto p = small(1, 4, 4, 4);
+    p.head = 0;
+    auto map = renderHeatmap(p);
+    ASSERT_TRUE(map) << map.error().message;
+    const double m = 1.0 / 256, lo = -3 * m, hi = 0;
+    EXPECT_DOUBLE_EQ(map->lo, lo);
+    EXPECT_DOUBLE_EQ(map->hi, hi);
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) {
+            const Rgba want = x > y ? kMaskedColor : valueColor(Colormap::Viridis, -m * (y - x), lo, hi);
+            EXPECT_EQ(map->image.at(x, y), want) << x << "," << y;
+        }
+    EXPECT_EQ(map->image.at(0, 3), colormapColor(Colormap::Viridis, 0.0));  // most negative -> 0
+}
+
+TEST(Render, SharedAndPerHeadScales) {
+    auto p = small(2, 8, 40, 20);  // slopes 1/16, 1/256
+    auto shared = renderHeatmap(p);
+    ASSERT_TRUE(shared);
+    ASSERT_EQ(shared->tiles.size(), 2U);
+    EXPECT_DOUBLE_EQ(shared->tiles[1].lo, -7.0 / 16);
+    p.scale = ScaleMode::PerHead;
+    auto per = renderHeatmap(p);
+    ASSERT_TRUE(per);
+    EXPECT_DOUBLE_EQ(per->tiles[0].lo, -7.0 / 16);
+    EXPECT_DOUBLE_EQ(per->tiles[1].lo, -7.0 / 256);
+}
+
+TEST(Render, HugeTSamplesAtPixelResolution) {
+    auto p = small(4, 65536, 256, 256);
+    auto map = renderHeatmap(p);
+    ASSERT_TRUE(map) << map.error().message;
+    const auto& t = map->tiles[3];
+    // Bottom-left pixel of the last head: query and key near 65535 and 0.
+    auto hit = hitTest(*map, p, t.x, t.y + t.height - 1);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->head, 3);
+    EXPECT_GT(hit->query, 65000);
+    EXPECT_LT(hit->key, 600);
+    const double m = std::pow(2.0, -8.0);
+    EXPECT_EQ(map->image.at(t.x, t.y + t.height - 1),
+              valueColor(Colormap::Viridis, static_cast<float>(-m * (hit->query - hit->key)), map->lo, map->hi));
+}
+
+TEST(Render, HitTestOutsideTilesAndErrors) {
+    auto p = small(8, 16, 100, 50);
+    auto map = renderHeatmap(p);
+    ASSERT_TRUE(map);
+    EXPECT_FALSE(hitTest(*map, p, 99, 49 + 10));
+    auto tooSmall = small(256, 16, 10, 10);
+    EXPECT_FALSE(renderHeatmap(tooSmall));
+    auto badHead = small(2, 4, 10, 10);
+    badHead.head = 5;
+    EXPECT_FALSE(renderHeatmap(badHead));
+}
+
+TEST(Render, AttentionRowsSumToOneAcrossAWideTile) {
+    auto p = small(1, 5, 5, 5);
+    p.head = 0;
+    p.what = RenderWhat::Attention;
+    auto map = renderHeatmap(p);
+    ASSERT_TRUE(map) << map.error().message;
+    // Row 0 of a causal head attends only to key 0: probability 1, the top of the scale.
+    EXPECT_DOUBLE_EQ(map->hi, 1.0);
+    EXPECT_EQ(map->image.at(0, 0), colormapColor(Colormap::Viridis, 1.0));
+    EXPECT_EQ(map->image.at(1, 0), kMaskedColor);
+}
+
+TEST(Render, AttentionHeatmapHonoursACancelLateInTheRender) {
+    // Two threads split the rows; in a causal head the calling thread's (top) half is the cheap
+    // one. A cancel asked for after three quarters of the rows must still stop the render, and
+    // the rows counted must be the tile's rows. Rows of 16384 keys take long enough that the
+    // last quarter cannot slip past between two of the caller's 2 ms checks.
+    auto p = small(1, 16384, 256, 256);
+    p.head = 0;
+    p.what = RenderWhat::Attention;
+    p.attention.content.kind = ContentKind::Gaussian;
+    std::uint64_t lastTotal = 0;
+    auto map = renderHeatmap(p, 2, [&](std::uint64_t done, std::uint64_t total) {
+        lastTotal = total;
+        return done * 4 < total * 3;
+    });
+    ASSERT_FALSE(map);
+    EXPECT_EQ(map.error().code, ErrorCode::Cancelled);
+    EXPECT_EQ(lastTotal, 256U);
+}
+
+TEST(Render, DivergingScaleIsSymmetric) {
+    auto p = small(1, 6, 6, 6);
+    p.head = 0;
+    p.colormap = Colormap::Diverging;
+    p.attention.bias.mode = BiasMode::Symmetric;
+    auto map = renderHeatmap(p);
+    ASSERT_TRUE(map);
+    EXPECT_DOUBLE_EQ(map->lo, -map->hi);
+}
+
+TEST(Render, ColorBarRunsLowToHigh) {
+    const Image bar = renderColorBar(Colormap::Magma, 4, 100, true);
+    EXPECT_EQ(bar.at(0, 99), colormapColor(Colormap::Magma, 0.0));
+    EXPECT_EQ(bar.at(0, 0), colormapColor(Colormap::Magma, 1.0));
+    EXPECT_EQ(renderWhatName(*parseRenderWhat("attention")), "attention");
+    EXPECT_EQ(parseScaleMode("per-head"), ScaleMode::PerHead);
+}
+
+TEST(Render, ValueGridColoursEachCellAndMasksNonFinite) {
+    // Two heads of a 2x2 array: head 0 holds i - j, head 1 is all NaN.
+    const Heatmap map = renderValueGrid({2, 2, 2, Colormap::Diverging, -1, 1, 20, 10, 0},
+                                        [](int h, std::int64_t i, std::int64_t j) {
+                                            return h == 0 ? static_cast<double>(i - j) : std::nan("");
+                                        });
+    ASSERT_EQ(map.tiles.size(), 2U);
+    const auto& t0 = map.tiles[0];
+    EXPECT_EQ(map.image.at(t0.x, t0.y + t0.height - 1), colormapColor(Colormap::Diverging, 1.0));  // i=1, j=0
+    EXPECT_EQ(map.image.at(t0.x + t0.width - 1, t0.y), colormapColor(Colormap::Diverging, 0.0));  // i=0, j=1
+    EXPECT_EQ(map.image.at(t0.x, t0.y), colormapColor(Colormap::Diverging, 0.5));
+    const auto& t1 = map.tiles[1];
+    EXPECT_EQ(map.image.at(t1.x + 1, t1.y + 1), kMaskedColor);
+}
