@@ -10,6 +10,7 @@
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 
+#include "model/attention_closed_form.hpp"
 #include "model/attention_detail.hpp"
 #include "model/attention_kernel.hpp"
 #include "base/parallel.hpp"
@@ -112,6 +113,14 @@ Result<std::vector<double>> validateAttention(const AttentionParams& params) {
     return slopes;
 }
 
+FullyMaskedRows fullyMaskedRows(const AttentionParams& params) {
+    const BiasParams& b = params.bias;
+    FullyMaskedRows r;
+    if (modeMasks(b.mode)) r.count = std::max<std::int64_t>(0, b.queries - b.keyCount());
+    r.nan = r.count > 0 && detail::maskLogit(b) == -std::numeric_limits<double>::infinity();
+    return r;
+}
+
 std::map<std::string, std::string> attentionMetadata(const AttentionParams& params) {
     auto m = biasMetadata(params.bias);
     m["kind"] = "attention";
@@ -128,36 +137,36 @@ std::map<std::string, std::string> attentionMetadata(const AttentionParams& para
 
 namespace detail {
 
+double maskLogit(const BiasParams& params) { return roundTo(params.dtype, maskDouble(params.mask, params.dtype)); }
+
 std::int64_t allowedKeys(const BiasParams& params, std::int64_t i) {
     const std::int64_t K = params.keyCount();
     if (!modeMasks(params.mode)) return K;
     return std::clamp<std::int64_t>(params.queryPosition(i) + 1, 0, K);
 }
 
-void softmaxReference(std::span<double> x, std::int64_t n) {
+void softmaxReference(std::span<double> x) {
     constexpr double inf = std::numeric_limits<double>::infinity();
-    const auto un = static_cast<std::size_t>(n);
     double max = -inf;
-    for (std::size_t j = 0; j < un; ++j) {
-        if (std::isnan(x[j])) x[j] = -inf;  // only from +inf content meeting a -inf bias
-        max = std::max(max, x[j]);
+    for (double& v : x) {
+        if (std::isnan(v)) v = -inf;  // only from +inf content meeting a -inf bias
+        max = std::max(max, v);
     }
-    std::fill(x.begin() + static_cast<std::ptrdiff_t>(un), x.end(), 0.0);
-    if (max == -inf) {
-        std::fill(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(un), 0.0);
+    if (max == -inf) {  // every logit -inf: 0/0, as in every framework
+        std::fill(x.begin(), x.end(), std::numeric_limits<double>::quiet_NaN());
         return;
     }
     if (max == inf) {
-        const auto count = static_cast<double>(std::count(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(un), inf));
-        for (std::size_t j = 0; j < un; ++j) x[j] = x[j] == inf ? 1.0 / count : 0.0;
+        const auto count = static_cast<double>(std::count(x.begin(), x.end(), inf));
+        for (double& v : x) v = v == inf ? 1.0 / count : 0.0;
         return;
     }
     double sum = 0;
-    for (std::size_t j = 0; j < un; ++j) {
-        x[j] = std::exp(x[j] - max);
-        sum += x[j];
+    for (double& v : x) {
+        v = std::exp(v - max);
+        sum += v;
     }
-    for (std::size_t j = 0; j < un; ++j) x[j] /= sum;
+    for (double& v : x) v /= sum;
 }
 
 namespace {
@@ -212,7 +221,17 @@ void ReferenceRows::content(std::int64_t head, std::int64_t query, std::span<dou
 }
 
 void ReferenceRows::probabilities(std::int64_t head, std::int64_t query, std::span<double> out) {
-    const std::int64_t n = allowedKeys(m_params.bias, query);
+    const double slope = m_slopes[static_cast<std::size_t>(head)];
+    if (closedFormApplies(m_params)) {
+        GeometricRow(m_params, slope, query).probabilities(out);
+        return;
+    }
+    logits(head, query, out);
+    softmaxReference(out);
+}
+
+void ReferenceRows::logits(std::int64_t head, std::int64_t query, std::span<double> out) {
+    const std::int64_t n = allowedKeys(m_params.bias, query), K = m_params.bias.keyCount();
     content(head, query, out);
     const double slope = m_slopes[static_cast<std::size_t>(head)];
     for (std::int64_t j = 0; j < n; ++j) {
@@ -221,7 +240,9 @@ void ReferenceRows::probabilities(std::int64_t head, std::int64_t query, std::sp
         // A -inf bias (an f16 overflow) is a mask as the model sees it, whatever the content.
         x = b == -std::numeric_limits<double>::infinity() ? b : (x + b) / m_params.content.temperature;
     }
-    softmaxReference(out, n);
+    // Masked keys hold the mask value itself (as masked_fill leaves it), not content + mask.
+    const double mask = maskLogit(m_params.bias);
+    for (std::int64_t j = n; j < K; ++j) out[static_cast<std::size_t>(j)] = mask;
 }
 
 }  // namespace detail
@@ -280,14 +301,10 @@ Result<AttentionStages> attentionStages(const AttentionParams& params, std::int6
     s.content.resize(K);
     rows.content(head, query, s.content);
     s.withBias.resize(K);
+    for (std::size_t j = 0; j < K; ++j)
+        s.withBias[j] = s.content[j] + biasValue(params.bias, slope, head, query, static_cast<std::int64_t>(j));
     s.masked.resize(K);
-    const auto n = static_cast<std::size_t>(detail::allowedKeys(params.bias, query));
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    for (std::size_t j = 0; j < K; ++j) {
-        const double b = biasValue(params.bias, slope, head, query, static_cast<std::int64_t>(j));
-        s.withBias[j] = s.content[j] + b;
-        s.masked[j] = j >= n ? -inf : b == -inf ? -inf : s.withBias[j] / params.content.temperature;
-    }
+    rows.logits(head, query, s.masked);
     s.probabilities.resize(K);
     rows.probabilities(head, query, s.probabilities);
     return s;
@@ -352,6 +369,7 @@ public:
         m_alpha = static_cast<T>(params.content.kind == ContentKind::Qk
                                      ? 1.0 / (std::sqrt(static_cast<double>(m_dk)) * t)
                                      : 1.0 / t);
+        m_mask = static_cast<T>(detail::maskLogit(params.bias));
         m_cacheKeys = params.content.kind == ContentKind::Qk &&
                       static_cast<std::uint64_t>(m_keys) * m_dk * sizeof(T) <= kKeyCacheBytes;
     }
@@ -423,26 +441,32 @@ public:
         for (std::int64_t i = i0; i < i1; ++i) {
             T* row = out + (i - i0) * m_keys;
             const std::int64_t n = detail::allowedKeys(b, i);
+            const std::int64_t masked = m_keys - n;
             const T* bias = d.bias.data() + (isDistanceMode(b.mode) ? m_keys - 1 - b.queryPosition(i) : 0);
-            bool ok = true;
-            if (n > 0) {
-                const T max = detail::logitsMax(row, hasContent ? row : nullptr, m_alpha, bias, n);
-                ok = std::isfinite(max);
+            // Masked keys take the mask value (see ReferenceRows::logits); under -inf they get
+            // exactly 0, under a finite mask exp(mask - max) / sum each.
+            T max = n > 0 ? detail::logitsMax(row, hasContent ? row : nullptr, m_alpha, bias, n)
+                          : -std::numeric_limits<T>::infinity();
+            if (masked > 0) max = std::max(max, m_mask);
+            bool ok = std::isfinite(max);
+            if (ok) {
+                const double maskWeight = masked > 0 ? std::exp(static_cast<double>(m_mask) - static_cast<double>(max)) : 0.0;
+                const double sum = detail::expSum(row, max, n) + static_cast<double>(masked) * maskWeight;
+                ok = std::isfinite(sum) && sum > 0;
                 if (ok) {
-                    const double sum = detail::expSum(row, max, n);
-                    ok = std::isfinite(sum) && sum > 0;
-                    if (ok) detail::scaleRow(row, static_cast<T>(1.0 / sum), n);
+                    detail::scaleRow(row, static_cast<T>(1.0 / sum), n);
+                    std::fill(row + n, row + m_keys, static_cast<T>(maskWeight / sum));
                 }
             }
             if (!ok) {
                 // Rare: infinite logits (an overflowing dtype bias, a huge sigma or a tiny
-                // temperature). The reference path gives the defined answer.
+                // temperature) or a fully -inf-masked row. The reference path gives the
+                // defined answer.
                 if (!s.reference) s.reference.emplace(m_params, m_slopes);
                 s.row.resize(static_cast<std::size_t>(m_keys));
                 s.reference->probabilities(h, i, s.row);
-                for (std::int64_t j = 0; j < n; ++j) row[j] = static_cast<T>(s.row[static_cast<std::size_t>(j)]);
+                for (std::int64_t j = 0; j < m_keys; ++j) row[j] = static_cast<T>(s.row[static_cast<std::size_t>(j)]);
             }
-            std::fill(row + n, row + m_keys, T(0));
         }
     }
 
@@ -456,6 +480,7 @@ private:
     std::int64_t m_heads, m_queries, m_keys, m_dk;
     std::int64_t m_blockRows = 1;
     T m_alpha{};
+    T m_mask{};  // the masked keys' logit
     bool m_cacheKeys = false;
 };
 
