@@ -10,12 +10,11 @@
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 
+#include "model/attention_blas.hpp"
 #include "model/attention_closed_form.hpp"
 #include "model/attention_detail.hpp"
 #include "model/attention_kernel.hpp"
 #include "base/parallel.hpp"
-
-#include <cblas.h>
 
 #include <algorithm>
 #include <atomic>
@@ -111,6 +110,10 @@ Result<std::vector<double>> validateAttention(const AttentionParams& params) {
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--temperature must be a finite number > 0, got {}", c.temperature));
     return slopes;
+}
+
+std::string attentionKernelDescription() {
+    return fmt::format("matrix product: {}; softmax: {}", detail::blasDescription(), detail::softmaxKernelName());
 }
 
 FullyMaskedRows fullyMaskedRows(const AttentionParams& params) {
@@ -322,19 +325,8 @@ constexpr std::int64_t kMaxBlockRows = 256;
 constexpr std::uint64_t kKeyCacheBytes = std::uint64_t{64} << 20;
 constexpr std::int64_t kKeyPanel = 1024;
 
-void gemm(int m, int n, int k, const float* a, const float* b, float* c, int ldc) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a, k, b, k, 0.0f, c, ldc);
-}
-void gemm(int m, int n, int k, const double* a, const double* b, double* c, int ldc) {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0, a, k, b, k, 0.0, c, ldc);
-}
-
-// We parallelise over (head, row block) ourselves; BLAS threads on top would oversubscribe
-// the cores, and a single-threaded product gives the same bits on any thread count.
-void singleThreadedBlas() {
-    static std::once_flag once;
-    std::call_once(once, [] { openblas_set_num_threads(1); });
-}
+void gemm(int m, int n, int k, const float* a, const float* b, float* c, int ldc) { detail::gemmNT(m, n, k, a, b, c, ldc); }
+void gemm(int m, int n, int k, const double* a, const double* b, double* c, int ldc) { detail::gemmNT(m, n, k, a, b, c, ldc); }
 
 bool isDistanceMode(BiasMode mode) {
     return mode == BiasMode::Causal || mode == BiasMode::Symmetric || mode == BiasMode::Clamped;
@@ -507,7 +499,6 @@ constexpr bool computesInPlace(const BiasParams& b) {
 template <class T>
 Result<void> runAttention(const AttentionParams& params, const std::vector<double>& slopes, Tensor& tensor,
                           unsigned threads, const ProgressFn& progress) {
-    singleThreadedBlas();
     const BiasParams& b = params.bias;
     const std::int64_t H = b.slopes.heads, Q = b.queries, K = b.keyCount(), dk = params.content.dk;
     const BlockKernel<T> kernel(params, slopes);
@@ -639,8 +630,7 @@ public:
         if (first + count > static_cast<std::uint64_t>(H) * Q * K)
             return fail(ErrorCode::Internal, "attention source: read past the end");
         std::lock_guard lock(m_mutex);
-        singleThreadedBlas();
-        try {
+            try {
             const std::uint64_t end = first + count;
             if (b.layout != Layout::Qkh) {
                 for (std::uint64_t e = first; e < end;) {
