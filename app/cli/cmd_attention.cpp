@@ -47,7 +47,7 @@ Result<void> run(const AttentionCommand& c) {
                    fm.nan ? "with a -inf mask their probabilities are NaN (0/0), as in PyTorch"
                           : "with a finite mask their probabilities are uniform over all keys, as in PyTorch");
     }
-    auto source = attentionSource(a);
+    auto source = attentionSource(a, settings->threads);
     if (!source) return std::unexpected(source.error());
     return exportSource(**source, *target, "attention", c.output.allowNonFinite);
 }

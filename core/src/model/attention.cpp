@@ -604,12 +604,17 @@ constexpr std::uint64_t kSourceCacheBytes = std::uint64_t{256} << 20;
 template <class T>
 class AttentionSource final : public TensorSource {
 public:
-    AttentionSource(AttentionParams params, std::vector<double> slopes)
-        : m_params(std::move(params)), m_slopes(std::move(slopes)), m_kernel(m_params, m_slopes) {
+    AttentionSource(AttentionParams params, std::vector<double> slopes, unsigned threads)
+        : m_params(std::move(params)), m_slopes(std::move(slopes)), m_kernel(m_params, m_slopes),
+          m_threads(detail::resolveThreads(threads)) {
         const BiasParams& b = m_params.bias;
         const std::uint64_t blockBytes =
             static_cast<std::uint64_t>(m_kernel.blockRows()) * b.keyCount() * sizeof(T);
-        m_blockSlots = std::max<std::uint64_t>(1, kSourceCacheBytes / 2 / blockBytes);
+        // A sequential reader (hqk, 1hqk, flat) needs the blocks of one batch at a time; qkh
+        // needs every head's block of the current query rows, kept while they fit.
+        m_batch = b.layout == Layout::Qkh ? 1 : std::max<std::int64_t>(1, 2 * static_cast<std::int64_t>(m_threads));
+        m_blockSlots = b.layout == Layout::Qkh ? std::max<std::uint64_t>(1, kSourceCacheBytes / 2 / blockBytes)
+                                               : 2 * static_cast<std::uint64_t>(m_batch);
         m_headSlots = std::max<std::uint64_t>(1, kSourceCacheBytes / 2 / std::max<std::uint64_t>(m_kernel.headBytes(), 1));
     }
 
@@ -676,18 +681,49 @@ private:
         HeadData<T> data;
     };
 
-    // Row i of head h, computing (and caching) its block when needed.
+    // Row i of head h, computing (and caching) its block when needed, together with the next
+    // blocks of the head that a sequential reader asks for next, on the source's threads.
+    // Evicted blocks lend their buffers to new ones, so memory is touched once, not per block.
     const T* rowOf(std::int64_t h, std::int64_t i) const {
         const std::int64_t B = m_kernel.blockRows(), K = m_params.bias.keyCount();
         const std::int64_t index = i / B;
+        if (const T* v = cached(h, index)) return v + (i - index * B) * K;
+        const HeadData<T>& d = headData(h);
+        std::vector<std::size_t> slots;
+        for (std::int64_t x = index; x < std::min(m_kernel.blockCount(), index + m_batch); ++x)
+            if (x == index || !cached(h, x)) slots.push_back(takeSlot(h, x));
+        detail::parallelFor(slots.size(), m_threads, 1, [&](std::uint64_t b0, std::uint64_t b1) {
+            Scratch<T> scratch;
+            for (std::uint64_t k = b0; k < b1; ++k) {
+                Block& blk = m_blocks[slots[k]];
+                const std::int64_t i0 = blk.index * B, i1 = std::min(m_params.bias.queries, i0 + B);
+                m_kernel.compute(h, i0, i1, d, blk.values.data(), scratch);
+            }
+        });
+        return m_blocks[slots.front()].values.data() + (i - index * B) * K;
+    }
+
+    const T* cached(std::int64_t h, std::int64_t index) const {
         for (const auto& blk : m_blocks)
-            if (blk.head == h && blk.index == index) return blk.values.data() + (i - index * B) * K;
-        if (m_blocks.size() >= m_blockSlots) m_blocks.erase(m_blocks.begin());
-        const std::int64_t i0 = index * B, i1 = std::min(m_params.bias.queries, i0 + B);
-        Block blk{h, index, std::vector<T>(static_cast<std::size_t>((i1 - i0) * K))};
-        m_kernel.compute(h, i0, i1, headData(h), blk.values.data(), m_scratch);
-        m_blocks.push_back(std::move(blk));
-        return m_blocks.back().values.data() + (i - i0) * K;
+            if (blk.head == h && blk.index == index) return blk.values.data();
+        return nullptr;
+    }
+
+    // A block slot for (h, index): a new one while there is room, else the oldest, reused.
+    std::size_t takeSlot(std::int64_t h, std::int64_t index) const {
+        const std::int64_t B = m_kernel.blockRows(), K = m_params.bias.keyCount();
+        const auto size = static_cast<std::size_t>((std::min(m_params.bias.queries, (index + 1) * B) - index * B) * K);
+        std::size_t slot = m_blocks.size();
+        if (m_blocks.size() < m_blockSlots) {
+            m_blocks.push_back(Block{h, index, {}});
+        } else {
+            slot = m_nextVictim;
+            m_nextVictim = (m_nextVictim + 1) % m_blocks.size();
+            m_blocks[slot].head = h;
+            m_blocks[slot].index = index;
+        }
+        m_blocks[slot].values.resize(size);
+        return slot;
     }
 
     const HeadData<T>& headData(std::int64_t h) const {
@@ -708,22 +744,24 @@ private:
     AttentionParams m_params;
     std::vector<double> m_slopes;
     BlockKernel<T> m_kernel;
+    unsigned m_threads = 1;
+    std::int64_t m_batch = 1;
     std::uint64_t m_blockSlots = 1;
+    mutable std::size_t m_nextVictim = 0;
     std::uint64_t m_headSlots = 1;
     mutable std::mutex m_mutex;
     mutable std::vector<Block> m_blocks;
     mutable std::vector<Head> m_headCache;
-    mutable Scratch<T> m_scratch;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<TensorSource>> attentionSource(const AttentionParams& params) {
+Result<std::unique_ptr<TensorSource>> attentionSource(const AttentionParams& params, unsigned threads) {
     auto slopes = validateAttention(params);
     if (!slopes) return std::unexpected(slopes.error());
     if (params.bias.dtype == DType::F64)
-        return std::make_unique<AttentionSource<double>>(params, std::move(*slopes));
-    return std::make_unique<AttentionSource<float>>(params, std::move(*slopes));
+        return std::make_unique<AttentionSource<double>>(params, std::move(*slopes), threads);
+    return std::make_unique<AttentionSource<float>>(params, std::move(*slopes), threads);
 }
 
 }  // namespace alibi

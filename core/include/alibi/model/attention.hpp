@@ -80,8 +80,9 @@ struct AttentionStages {
                                               unsigned threads = 0, const ProgressFn& progress = {});
 
 // A streaming source of the probabilities, row by row, for exports of any size; its numbers
-// equal computeAttention's.
-[[nodiscard]] Result<std::unique_ptr<TensorSource>> attentionSource(const AttentionParams& params);
+// equal computeAttention's. Blocks are computed on `threads` threads (0: every core).
+[[nodiscard]] Result<std::unique_ptr<TensorSource>> attentionSource(const AttentionParams& params,
+                                                                    unsigned threads = 0);
 
 [[nodiscard]] std::map<std::string, std::string> attentionMetadata(const AttentionParams& params);
 
