@@ -35,6 +35,10 @@ public:
     [[nodiscard]] double probability(std::int64_t key) const;
     // Every probability, in out[0, K).
     void probabilities(std::span<double> out) const;
+    // The total and the largest probability of keys [first, last), in O(1): what a heatmap
+    // pixel covering those keys shows (sum, mean = sum / count, or max), at pixel cost.
+    [[nodiscard]] double sumBetween(std::int64_t first, std::int64_t last) const;
+    [[nodiscard]] double maxBetween(std::int64_t first, std::int64_t last) const;
     // Entropy, mean distance and the distances holding 50% and 90% of the mass, as rowStats
     // computes them from the probabilities (all zero for a NaN row).
     [[nodiscard]] RowStats stats() const;

@@ -5,6 +5,8 @@
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
+#include "model/attention_closed_form.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -313,6 +315,34 @@ TEST(ClosedForm, AgreesWithTheDirectSoftmaxToOneInATrillion) {
                         }
                 }
     EXPECT_GT(checked, 100000);
+}
+
+TEST(ClosedForm, RangeSumsAndMaximaForHeatmapPixels) {
+    // What a pixel covering keys [a, b) shows, in O(1), against sums over the row.
+    for (auto mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
+        for (long keys : {0L, 5L, 60L}) {
+            auto a = attention(1, 40, keys, mode);
+            a.bias.dtype = DType::F64;
+            a.bias.mask = MaskValue{MaskValue::Kind::Finite, -3};
+            a.bias.slopes.scheme = SlopeScheme::Custom;
+            a.bias.slopes.custom = {0.2};
+            const long K = a.bias.keyCount();
+            for (long i : {0L, 17L, 39L}) {
+                const detail::GeometricRow row(a, 0.2, i);
+                std::vector<double> p(static_cast<std::size_t>(K));
+                row.probabilities(p);
+                for (long first = 0; first < K; first += 3)
+                    for (long last = first + 1; last <= K; last += 4) {
+                        double sum = 0, max = 0;
+                        for (long j = first; j < last; ++j) {
+                            sum += p[static_cast<std::size_t>(j)];
+                            max = std::max(max, p[static_cast<std::size_t>(j)]);
+                        }
+                        ASSERT_NEAR(row.sumBetween(first, last), sum, 1e-13) << modeName(mode) << K << " " << i;
+                        ASSERT_DOUBLE_EQ(row.maxBetween(first, last), max) << modeName(mode) << K << " " << i;
+                    }
+            }
+        }
 }
 
 // ---------------------------------------------------------------------------
