@@ -1,6 +1,6 @@
-// Internals of the attention simulation shared by attention.cpp and stats.cpp: bulk normal
-// draws and the double-precision reference rows (the simple path every fast path is checked
-// against, and what statistics are computed from).
+// Internals of the attention simulation shared by its files (attention_*.cpp), stats.cpp and
+// render.cpp: bulk normal draws and the double-precision reference rows (the simple path every
+// fast path is checked against, and what statistics and pictures are computed from).
 #pragma once
 
 #include <alibi/model/params.hpp>
