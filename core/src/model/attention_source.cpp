@@ -52,9 +52,12 @@ public:
     std::map<std::string, std::string> metadata() const override { return attentionMetadata(m_params); }
     std::uint64_t preferredChunk() const override {
         const BiasParams& b = m_params.bias;
-        const std::uint64_t row = static_cast<std::uint64_t>(b.keyCount()) *
-                                  (b.layout == Layout::Qkh ? static_cast<std::uint64_t>(b.slopes.heads) : 1);
-        return std::max<std::uint64_t>(row, (std::uint64_t{4} << 20) / row * row);
+        // Whole blocks for the sequential layouts, so read() can compute them in place.
+        const std::uint64_t unit =
+            static_cast<std::uint64_t>(b.keyCount()) *
+            (b.layout == Layout::Qkh ? static_cast<std::uint64_t>(b.slopes.heads)
+                                     : static_cast<std::uint64_t>(std::min(m_kernel.blockRows(), b.queries)));
+        return std::max<std::uint64_t>(unit, (std::uint64_t{4} << 20) / unit * unit);
     }
 
     Result<void> read(std::uint64_t first, std::uint64_t count, std::byte* out) const override {
@@ -64,13 +67,25 @@ public:
         if (first + count > static_cast<std::uint64_t>(H) * Q * K)
             return fail(ErrorCode::Internal, "attention source: read past the end");
         std::lock_guard lock(m_mutex);
-            try {
+        try {
             const std::uint64_t end = first + count;
             if (b.layout != Layout::Qkh) {
+                // Whole blocks inside the range are computed straight into `out` (no cache, no
+                // copy), all blocks of a head at once on the source's threads; the pieces of
+                // blocks at either end go through the block cache.
+                const std::int64_t B = m_kernel.blockRows();
+                std::vector<Direct> direct;
                 for (std::uint64_t e = first; e < end;) {
                     const std::uint64_t row = e / K;
                     const auto h = static_cast<std::int64_t>(row / Q), i = static_cast<std::int64_t>(row % Q);
                     const auto j0 = static_cast<std::int64_t>(e % K);
+                    const std::int64_t i1 = std::min(Q, i + B);
+                    if (computesInPlace<T>(b) && j0 == 0 && i % B == 0 &&
+                        e + static_cast<std::uint64_t>((i1 - i) * K) <= end) {
+                        direct.push_back(Direct{h, i, i1, reinterpret_cast<T*>(out + (e - first) * es)});
+                        e += static_cast<std::uint64_t>((i1 - i) * K);
+                        continue;
+                    }
                     const auto j1 = static_cast<std::int64_t>(std::min<std::uint64_t>(K, j0 + (end - e)));
                     const T* values = rowOf(h, i);
                     std::byte* dst = out + (e - first) * es;
@@ -81,6 +96,7 @@ public:
                             storeAs(b.dtype, static_cast<double>(values[j]), dst + static_cast<std::size_t>(j - j0) * es);
                     e += static_cast<std::uint64_t>(j1 - j0);
                 }
+                computeDirect(direct);
                 return {};
             }
             // qkh: element e is cell e / H of head e % H. Heads outermost, so each head's block
@@ -109,6 +125,27 @@ private:
         std::int64_t head;
         HeadData<T> data;
     };
+
+    struct Direct {
+        std::int64_t head, i0, i1;
+        T* out;
+    };
+
+    // Blocks written straight into the reader's buffer, grouped by head (their head data is
+    // fetched once per head, before the threads start).
+    void computeDirect(const std::vector<Direct>& direct) const {
+        for (std::size_t g0 = 0; g0 < direct.size();) {
+            std::size_t g1 = g0;
+            while (g1 < direct.size() && direct[g1].head == direct[g0].head) ++g1;
+            const HeadData<T>& d = headData(direct[g0].head);
+            detail::parallelFor(g1 - g0, m_threads, 1, [&](std::uint64_t b0, std::uint64_t b1) {
+                Scratch<T> scratch;
+                for (std::uint64_t k = g0 + b0; k < g0 + b1; ++k)
+                    m_kernel.compute(direct[k].head, direct[k].i0, direct[k].i1, d, direct[k].out, scratch);
+            });
+            g0 = g1;
+        }
+    }
 
     // Row i of head h, computing (and caching) its block when needed, together with the next
     // blocks of the head that a sequential reader asks for next, on the source's threads.

@@ -704,3 +704,28 @@ TEST(Source, StreamsTheSameBytesFromAnyOffset) {
             EXPECT_FALSE((*src)->read(t->size() - 1, 2, out.data()));
         }
 }
+
+TEST(Source, WholeBlockChunksAreComputedInPlaceWithTheSameBytes) {
+    // The exporter's chunks (preferredChunk) cover whole blocks, which read() computes straight
+    // into the buffer; a Q that is not a multiple of the block rows leaves short blocks at the
+    // end of each head, and chunk sizes that are not multiples mix both paths.
+    for (auto dtype : {DType::F32, DType::F64, DType::BF16})
+        for (long q : {600L, 70L}) {
+            auto a = attention(3, q, 600, BiasMode::Causal, ContentKind::Qk);
+            a.content.dk = 5;
+            a.bias.dtype = dtype;
+            auto t = computeAttention(a);
+            auto src = attentionSource(a, 2);
+            ASSERT_TRUE(t && src);
+            const std::size_t es = dtypeSize(dtype);
+            for (std::uint64_t chunk : {(*src)->preferredChunk(), std::uint64_t{600 * 218 * 2 + 600}}) {
+                std::vector<std::byte> out(t->byteSize());
+                for (std::uint64_t first = 0; first < t->size();) {
+                    const std::uint64_t n = std::min(chunk, t->size() - first);
+                    ASSERT_TRUE((*src)->read(first, n, out.data() + first * es));
+                    first += n;
+                }
+                EXPECT_EQ(std::memcmp(out.data(), t->bytes(), out.size()), 0) << dtypeName(dtype) << " Q=" << q << " chunk " << chunk;
+            }
+        }
+}
