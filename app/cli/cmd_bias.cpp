@@ -41,7 +41,9 @@ RunFn addBiasCommand(CLI::App& root) {
   alibi bias --heads 8 --seq 128 -o bias.npy                       # (8, 128, 128) f32, causal, -1e9 mask
   alibi bias --heads 12 --seq 64 --mode bloom --mask -inf -o bias.safetensors
   alibi bias --heads 4 --seq 8 --keys 32 --layout qkh --dtype bf16 -o kv.npy
-  alibi bias --heads 2 --seq 4 --format csv -o -                  # to stdout)");
+  alibi bias --heads 2 --seq 4 --format csv -o -                  # to stdout
+  alibi bias --heads 112 --seq 1 --keys 2048 --mode bloom -o decode.npy   # BLOOM's (H, 1, T) decode shape
+  alibi bias --heads 32 --seq 64 --mode mpt --mask min --arith llm-foundry --dtype bf16 -o mpt.npy)");
     return [state] { return run(*state); };
 }
 

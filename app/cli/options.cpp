@@ -166,6 +166,10 @@ void addSessionFlags(CLI::App& cmd, SessionFlags& f, FlagLevel level) {
     addFlag(cmd, f.dtype, "--dtype", "DTYPE",
             "Storage dtype: f32 (default), f64, f16, bf16 (round to nearest even; bf16 .npy files hold '<u2' bits). "
             "Example: --dtype f16");
+    addFlag(cmd, f.arith, "--arith", "PROFILE",
+            "Whose float arithmetic: exact (default; the formula rounded once), hf-bloom, hf-falcon, llm-foundry, "
+            "fairseq, ggml (that code's float32 slopes and products, bit for bit; docs/ARITHMETIC.md). "
+            "Example: --arith llm-foundry");
     if (at(FlagLevel::Bias)) {
         addFlag(cmd, f.seq, "--seq", "Q", "Number of queries Q (default 16). Example: --seq 128");
         addFlag(cmd, f.keys, "--keys", "K",
@@ -294,6 +298,11 @@ Result<Settings> buildSettings(const SessionFlags& f) {
         auto maxBias = parseNumberFlag(f.maxBias);
         if (!maxBias) return std::unexpected(maxBias.error());
         sl.maxBias = *maxBias;
+    }
+    if (f.arith.given()) {
+        auto arith = enumFlag<Arith>(f.arith, parseArith, "exact, hf-bloom, hf-falcon, llm-foundry, fairseq, ggml");
+        if (!arith) return std::unexpected(arith.error());
+        sl.arith = *arith;
     }
     if (f.dtype.given()) {
         auto dtype = enumFlag<DType>(f.dtype, parseDType, "f32, f64, f16, bf16");

@@ -28,7 +28,7 @@ enum class FlagLevel { Slopes, Bias, Attention, Stats, Render };
 
 struct SessionFlags {
     Flag config, maxMemory, threads;
-    Flag heads, scheme, maxBias, slopes, dtype;        // slopes
+    Flag heads, scheme, maxBias, slopes, dtype, arith; // slopes
     Flag seq, keys, mode, mask, layout;                // bias
     Flag content, seed, sigma, dk, temperature;        // attention
     Flag query;                                        // stats, render

@@ -129,7 +129,8 @@ std::string parseErrorDetail(const std::string& what) {
 Result<void> parseBias(const Json& b, BiasParams& p) {
     if (auto ok =
             checkKnown(b, "bias.",
-                       {"heads", "queries", "keys", "scheme", "max_bias", "slopes", "mode", "mask", "layout", "dtype"});
+                       {"heads", "queries", "keys", "scheme", "max_bias", "slopes", "mode", "mask", "layout", "dtype",
+                        "arith"});
         !ok)
         return ok;
     bool schemeGiven = false, headsGiven = false;
@@ -201,6 +202,11 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
     if (b.contains("dtype")) {
         ALIBI_TRY(d, readName(b["dtype"], "bias.dtype", "dtype", "f32, f64, f16, bf16", parseDType));
         p.dtype = d;
+    }
+    if (b.contains("arith")) {
+        ALIBI_TRY(a, readName(b["arith"], "bias.arith", "arithmetic profile",
+                              "exact, hf-bloom, hf-falcon, llm-foundry, fairseq, ggml", parseArith));
+        p.slopes.arith = a;
     }
     if (p.slopes.scheme == SlopeScheme::Custom && p.slopes.custom.empty())
         return std::unexpected(fieldError("bias.slopes", "scheme custom needs a list of slopes, one per head"));
@@ -395,6 +401,7 @@ std::string serializeSession(const Session& s) {
     bias["mask"] = maskName(b.mask);
     bias["layout"] = std::string(layoutName(b.layout));
     bias["dtype"] = std::string(dtypeName(b.dtype));
+    if (b.slopes.arith != Arith::Exact) bias["arith"] = std::string(arithName(b.slopes.arith));
 
     Ordered attention = Ordered::object();
     attention["content"] = std::string(contentName(c.kind));
