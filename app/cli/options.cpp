@@ -346,6 +346,15 @@ Result<Settings> buildSettings(const SessionFlags& f) {
         b.layout = *layout;
     }
 
+    if ((f.seq.given() || f.keys.given()) && b.queries > b.keyCount())
+        // Valid (the first Q - K rows sit before every key and are fully masked in the causal
+        // forms), but rarely meant: a KV cache has at least as many keys as queries.
+        fmt::print(stderr,
+                   "alibi: warning: --seq {} is larger than --keys {}: query i sits at position i + K - Q, so the "
+                   "first {} row(s) face no earlier key (fully masked in causal, bloom and mpt); did you mean "
+                   "--seq {} --keys {}?\n",
+                   b.queries, b.keyCount(), b.queries - b.keyCount(), b.keyCount(), b.queries);
+
     // Attention content.
     if (f.content.given()) {
         auto content = enumFlag<ContentKind>(f.content, parseContent, "zero, gaussian, qk");
