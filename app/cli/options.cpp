@@ -5,6 +5,7 @@
 #include "errors.hpp"
 
 #include <alibi/io/output_file.hpp>
+#include <alibi/io/preset.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
 
@@ -15,6 +16,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <fmt/format.h>
 #include <limits>
 #include <system_error>
@@ -87,6 +90,19 @@ Result<std::vector<double>> parseSlopeList(const Flag& flag) {
     return slopes;
 }
 
+// Where --preset looks: next to the program (installed and build trees), then the source tree.
+std::vector<std::filesystem::path> presetFolders() {
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
+    std::vector<std::filesystem::path> folders;
+    if (!ec)
+        folders = {exe / "../share/alibi-explorer/presets", exe / "presets", exe / "../../../assets/presets"};
+#ifdef ALIBI_SOURCE_ASSETS
+    folders.emplace_back(std::filesystem::path(ALIBI_SOURCE_ASSETS) / "presets");
+#endif
+    return folders;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -145,6 +161,13 @@ void addCommonFlags(CLI::App& cmd, SessionFlags& f) {
     addFlag(cmd, f.config, "--config", "FILE",
             "Start from a session file (*.alibi.json); flags on the command line override it. "
             "Example: --config run.alibi.json");
+    addFlag(cmd, f.preset, "--preset", "NAME",
+            "Heads, max_bias, bias form, training length and arithmetic of a published ALiBi model (assets/presets: "
+            "bloom-176b, mpt-7b, mpt-7b-storywriter, baichuan2-13b, jais-13b, poro-34b, ...; or a preset .json file); "
+            "applied after --config, before the other flags. Example: --preset bloom-176b");
+    addFlag(cmd, f.fromConfig, "--from-config", "FILE",
+            "Read heads, max_bias, bias form and training length from a Hugging Face config.json (BLOOM, Falcon, MPT, "
+            "Baichuan, JAIS, jina/MosaicBERT keys). Example: --from-config bloom/config.json");
     addFlag(cmd, f.maxMemory, "--max-memory", "BYTES",
             "In-memory budget for any tensor held whole (default 2G); file exports stream and need far less. "
             "Example: --max-memory 512M");
@@ -248,6 +271,23 @@ Result<Settings> buildSettings(const SessionFlags& f) {
         if (!loaded)
             return fail(loaded.error().code, fmt::format("--config {}: {}", f.config.value, loaded.error().message));
         s = std::move(*loaded);
+    }
+    if (f.preset.given()) {
+        auto preset = findPreset(f.preset.value, presetFolders());
+        if (!preset) return fail(preset.error().code, fmt::format("--preset: {}", preset.error().message));
+        applyPreset(s, *preset);
+    }
+    if (f.fromConfig.given()) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(f.fromConfig.value, ec))
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--from-config: '{}' is not a readable file", f.fromConfig.value));
+        std::ifstream in(f.fromConfig.value, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        auto preset = presetFromHfConfig(text.str(), f.fromConfig.value);
+        if (!preset) return fail(preset.error().code, fmt::format("--from-config: {}", preset.error().message));
+        applyPreset(s, *preset);
     }
     BiasParams& b = s.attention.bias;
     SlopeParams& sl = b.slopes;

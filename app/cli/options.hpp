@@ -27,7 +27,7 @@ struct Flag {
 enum class FlagLevel { Slopes, Bias, Attention, Stats, Render };
 
 struct SessionFlags {
-    Flag config, maxMemory, threads;
+    Flag config, preset, fromConfig, maxMemory, threads;
     Flag heads, scheme, maxBias, slopes, dtype, arith; // slopes
     Flag seq, keys, mode, mask, layout;                // bias
     Flag content, seed, sigma, dk, temperature;        // attention

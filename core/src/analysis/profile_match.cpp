@@ -109,12 +109,13 @@ std::string describeProfiles(const std::vector<ArithDistance>& distances) {
         out = fmt::format("Bit-identical to {}", profileLabel(same->arith));
     else
         out = "Bit-identical to no --arith profile";
-    std::string others;
+    std::string alsoSame, others;
     for (const ArithDistance& d : distances) {
         if (same != distances.end() && d.arith == same->arith) continue;
-        others += fmt::format("{}{} {}", others.empty() ? "" : ", ", arithName(d.arith),
-                              d.identical ? std::string("0") : fmt::format("{}", d.maxUlp));
+        if (d.identical) alsoSame += fmt::format("{}{}", alsoSame.empty() ? "" : ", ", arithName(d.arith));
+        else others += fmt::format("{}{} {}", others.empty() ? "" : ", ", arithName(d.arith), d.maxUlp);
     }
+    if (!alsoSame.empty()) out += fmt::format(", and to {}", alsoSame);
     if (!others.empty()) out += fmt::format("; max ulp distance to {}", others);
     return out + ".";
 }
