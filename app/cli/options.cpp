@@ -235,6 +235,24 @@ void addSessionFlags(CLI::App& cmd, SessionFlags& f, FlagLevel level) {
     }
 }
 
+void addBatchFlags(CLI::App& cmd, SessionFlags& f) {
+    addFlag(cmd, f.lengths, "--lengths", "L1,L2,...",
+            "A batch: one sequence per row with this many real tokens, padded to --seq; the tensor becomes "
+            "(B, H, T, T) (layout bhqk). Example: --lengths 5,8,3 --seq 8");
+    addFlag(cmd, f.padding, "--padding", "SIDE",
+            "Where padding goes: right (default) or left (generation batches). Example: --padding left");
+    addFlag(cmd, f.documents, "--documents", "D1,D2,...",
+            "Packed documents in every row (lengths in tokens): keys of another document are masked, as "
+            "llm-foundry's sequence_id does. Example: --documents 3,5");
+    addFlag(cmd, f.window, "--window", "W",
+            "Sliding-window attention: keys at distance W or more are masked. Example: --window 4");
+    addFlag(cmd, f.prefix, "--prefix", "P",
+            "Prefix-LM: the first P tokens attend to each other in both directions. Example: --prefix 3");
+    addFlag(cmd, f.positions, "--positions", "RULE",
+            "ALiBi positions: mask (default; BLOOM's cumsum(attention_mask) - 1, padding-independent), naive (the raw "
+            "index: the left-padding bug), document (restart in each packed document). Example: --positions naive");
+}
+
 void addOutputFlags(CLI::App& cmd, OutputFlags& flags, std::span<const FileFormat> formats, bool required,
                     bool tensorExport) {
     std::string names;
@@ -380,8 +398,11 @@ Result<Settings> buildSettings(const SessionFlags& f) {
                         fmt::format("--mask must be -1e9, -inf, min or a finite number, got '{}'", f.mask.value));
         b.mask = *mask;
     }
-    if (f.layout.given()) {
-        auto layout = enumFlag<Layout>(f.layout, parseLayout, "hqk, qkh, 1hqk, flat");
+    if (f.layout.given() && f.layout.value == "bhqk" && f.lengths.option != nullptr) {
+        settings.batchLayout = true;
+    } else if (f.layout.given()) {
+        auto layout = enumFlag<Layout>(f.layout, parseLayout,
+                                       f.lengths.option ? "hqk, qkh, 1hqk, flat, bhqk" : "hqk, qkh, 1hqk, flat");
         if (!layout) return std::unexpected(layout.error());
         b.layout = *layout;
     }
@@ -394,6 +415,64 @@ Result<Settings> buildSettings(const SessionFlags& f) {
                    "first {} row(s) face no earlier key (fully masked in causal, bloom and mpt); did you mean "
                    "--seq {} --keys {}?\n",
                    b.queries, b.keyCount(), b.queries - b.keyCount(), b.keyCount(), b.queries);
+
+    // Batches.
+    const auto intList = [](const Flag& flag) -> Result<std::vector<std::int64_t>> {
+        std::vector<std::int64_t> out;
+        std::string_view rest = flag.value;
+        for (std::size_t index = 1;; ++index) {
+            const auto comma = rest.find(',');
+            const std::string_view item = trim(rest.substr(0, comma));
+            std::int64_t v = 0;
+            const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+            if (ec != std::errc() || ptr != item.data() + item.size() || item.empty() || v < 1)
+                return fail(ErrorCode::InvalidArgument,
+                            fmt::format("{}: value {} ('{}') is not a positive whole number; give lengths separated by "
+                                        "commas, e.g. {} 5,8,3",
+                                        flag.name, index, item, flag.name));
+            out.push_back(v);
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
+        }
+        return out;
+    };
+    BatchParams& batch = settings.batch;
+    if (f.lengths.given()) {
+        auto list = intList(f.lengths);
+        if (!list) return std::unexpected(list.error());
+        batch.lengths = std::move(*list);
+    }
+    if (f.documents.given()) {
+        auto list = intList(f.documents);
+        if (!list) return std::unexpected(list.error());
+        batch.documents = std::move(*list);
+    }
+    if (f.padding.given()) {
+        auto padding = enumFlag<Padding>(f.padding, parsePadding, "left, right");
+        if (!padding) return std::unexpected(padding.error());
+        batch.padding = *padding;
+    }
+    if (f.positions.given()) {
+        auto rule = enumFlag<PositionRule>(f.positions, parsePositionRule, "mask, naive, document");
+        if (!rule) return std::unexpected(rule.error());
+        batch.positions = *rule;
+    }
+    if (f.window.given()) {
+        auto w = parseIntegerFlag(f.window);
+        if (!w) return std::unexpected(w.error());
+        batch.window = *w;
+    }
+    if (f.prefix.given()) {
+        auto p = parseIntegerFlag(f.prefix);
+        if (!p) return std::unexpected(p.error());
+        batch.prefix = *p;
+    }
+    // Any batch flag (even --padding or --positions alone) asks for a (B, H, T, T) batch tensor.
+    if (f.lengths.given() || f.documents.given() || f.padding.given() || f.positions.given() || f.window.given() ||
+        f.prefix.given())
+        settings.batchLayout = true;
+    if (batch.active() || settings.batchLayout)
+        if (auto ok = validateBatch(b, batch); !ok) return std::unexpected(ok.error());
 
     // Attention content.
     if (f.content.given()) {
