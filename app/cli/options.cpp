@@ -437,6 +437,8 @@ Result<Settings> buildSettings(const SessionFlags& f) {
         return out;
     };
     BatchParams& batch = settings.batch;
+    batch = s.batch;  // a session's batch section, overridden flag by flag
+    if (batch.active() && f.lengths.option != nullptr) settings.batchLayout = true;
     if (f.lengths.given()) {
         auto list = intList(f.lengths);
         if (!list) return std::unexpected(list.error());

@@ -160,6 +160,19 @@ class BatchTests(CliCase):
         self.assertEqual(header["bias"]["shape"], [1, 2, 4, 4])
         self.assertEqual(header["__metadata__"]["layout"], "bhqk")
 
+    def test_session_batch_section(self):
+        path = os.path.join(self.tmp, "s.alibi.json")
+        with open(path, "w") as f:
+            json.dump({"version": 1, "bias": {"heads": 8, "queries": 6, "arith": "ggml"},
+                       "batch": {"lengths": [6, 2], "padding": "left", "positions": "naive"}}, f)
+        got = self.bias("--config", path)
+        self.same(got, expected_batch(self.POW2, 6, [6, 2], "left", positions="naive"), "session batch")
+        with open(path, "w") as f:
+            json.dump({"version": 1, "batch": {"lengths": [99]}}, f)
+        r = run("bias", "--config", path, "-o", os.path.join(self.tmp, "x.npy"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("batch", r.stderr.decode())
+
     def test_bad_batches(self):
         self.usage_error("bias", "--seq", 4, "--lengths", "5", "-o", "x.npy", mentions=["--lengths"])
         self.usage_error("bias", "--seq", 4, "--lengths", "2,x", "-o", "x.npy", mentions=["--lengths"])

@@ -30,6 +30,7 @@ struct BatchParams {
     std::int64_t prefix = 0;              // prefix-LM: the first P tokens see each other both ways
     PositionRule positions = PositionRule::Mask;
 
+    friend bool operator==(const BatchParams&, const BatchParams&) = default;
     [[nodiscard]] std::int64_t batchSize() const { return lengths.empty() ? 1 : static_cast<std::int64_t>(lengths.size()); }
     [[nodiscard]] bool active() const {
         return !lengths.empty() || !documents.empty() || window > 0 || prefix > 0;
