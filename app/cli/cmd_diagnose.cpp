@@ -47,6 +47,15 @@ nlohmann::ordered_json jsonDocument(const Diagnosis& d, const std::string& file,
         doc["match"] = nullptr;
     }
     doc["slope_vector"] = d.slopeVector;
+    if (d.batch) {
+        doc["batch"] = {{"lengths", d.batch->lengths},
+                        {"padding", paddingName(d.batch->padding)},
+                        {"documents", d.batch->documents},
+                        {"window", d.batch->window},
+                        {"positions", positionRuleName(d.batch->positions)}};
+    } else {
+        doc["batch"] = nullptr;
+    }
     if (d.arith) doc["arith"] = arithName(*d.arith);
     else doc["arith"] = nullptr;
     auto& distances = doc["arith_distances"] = nlohmann::ordered_json::object();

@@ -183,6 +183,35 @@ class BatchTests(CliCase):
         self.usage_error("bias", "--seq", 4, "--positions", "document", "-o", os.path.join(self.tmp, "x.npy"), mentions=["--documents"])
 
 
+class BatchDiagnoseTests(CliCase):
+    def diagnose(self, *args):
+        out = os.path.join(self.tmp, "b.npy")
+        self.ok("bias", *args, "-o", out)
+        return json.loads(self.ok("diagnose", out, "--format", "json").stdout)
+
+    def test_left_padding_position_bug(self):
+        doc = self.diagnose("--preset", "bloom-560m", "--seq", 8, "--lengths", "8,5,3", "--padding", "left",
+                            "--mask", "min", "--positions", "naive")
+        self.assertEqual(doc["batch"]["lengths"], [8, 5, 3])
+        self.assertEqual(doc["batch"]["padding"], "left")
+        self.assertEqual(doc["batch"]["positions"], "naive")
+        self.assertIn("left-padding-positions", doc["findings"])
+        self.assertEqual(doc["arith"], "hf-bloom")
+        doc = self.diagnose("--preset", "bloom-560m", "--seq", 8, "--lengths", "8,5,3", "--padding", "left",
+                            "--mask", "min")
+        self.assertEqual(doc["batch"]["positions"], "mask")
+        self.assertNotIn("left-padding-positions", doc["findings"])
+
+    def test_window_and_documents(self):
+        doc = self.diagnose("--heads", 4, "--seq", 12, "--lengths", "12,9", "--documents", "5,7", "--window", 3,
+                            "--arith", "llm-foundry")
+        self.assertEqual(doc["batch"]["documents"], [5, 7])
+        self.assertEqual(doc["batch"]["window"], 3)
+        self.assertIn("sliding-window", doc["findings"])
+        self.assertIn("packed-documents", doc["findings"])
+        self.assertIsNotNone(doc["match"])
+
+
 class PresetTests(CliCase):
     def test_preset_on_every_command(self):
         doc = json.loads(self.ok("slopes", "--preset", "bloom-176b", "--dtype", "f64", "--format", "json").stdout)

@@ -10,6 +10,7 @@
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/model/slopes.hpp>
 
+#include "analysis/batch_match.hpp"
 #include "analysis/profile_match.hpp"
 #include "base/parallel.hpp"
 
@@ -663,6 +664,8 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
                     fmt::format("cannot diagnose an empty tensor of shape {}", shapeString(tensor.shape())));
     // A bare (H,) vector of positive numbers is a slope vector, not a flat bias of H cells.
     if (auto slopes = detail::diagnoseSlopeVector(tensor)) return std::move(*slopes);
+    // A (B, H, T, T) batch with B > 1 (padding, documents, window, position rule).
+    if (auto batch = detail::diagnoseBatch(tensor)) return std::move(*batch);
     Result<void> shapeError;
     const auto reads = readings(tensor.shape(), shapeError);
     if (!shapeError) return std::unexpected(shapeError.error());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
+#include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/base/tensor.hpp>
 
@@ -21,6 +22,9 @@ inline constexpr const char* kSingleSlopeAllHeads = "single-slope-all-heads";
 inline constexpr const char* kScaledBySqrtDk = "scaled-by-sqrt-dk";
 inline constexpr const char* kFp16MaskOverflow = "fp16-mask-overflow";
 inline constexpr const char* kTopLeftAligned = "top-left-aligned";
+inline constexpr const char* kLeftPaddingPositions = "left-padding-positions";
+inline constexpr const char* kWindowMask = "sliding-window";
+inline constexpr const char* kDocumentMask = "packed-documents";
 
 struct Finding {
     std::string code;     // one of the codes above
@@ -74,6 +78,9 @@ struct Diagnosis {
     // A 1-D tensor of positive numbers read as a slope vector (H,), not as a flat bias:
     // heads is its length, queries and keys are 0.
     bool slopeVector = false;
+    // A (B, H, T, T) batch (layout bhqk): the padding, documents, window and position rule that
+    // reproduce it; nullopt for a single sequence.
+    std::optional<BatchParams> batch;
 };
 
 // Tolerance: entries agree when equal, or within 1e-6 relative (f32/f64), or within a
