@@ -82,25 +82,27 @@ class SlopesTests(CliTestCase):
     def test_json_every_h(self):
         for h in ref.HEADS:
             doc = json.loads(self.ok("slopes", "--heads", h, "--dtype", "f64", "--format", "json").stdout)
-            self.assertEqual(doc["heads"], h)
-            self.assertEqual(doc["scheme"], "press")
-            self.assertEqual(doc["slopes"], ref.press_slopes(h), f"H={h}")
+            # The common export schema: shape, dtype, params (strings), data; half-lives extra.
+            self.assertEqual(doc["shape"], [h])
+            self.assertEqual(doc["params"]["scheme"], "press")
+            self.assertEqual(doc["data"], ref.press_slopes(h), f"H={h}")
+            self.assertEqual(len(doc["half_lives"]), h)
 
     def test_press_is_unsorted_for_h12(self):
         doc = json.loads(self.ok("slopes", "--heads", 12, "--dtype", "f64", "--format", "json").stdout)
-        self.assertEqual(doc["slopes"][:8], [2.0 ** -(k + 1) for k in range(8)])
-        self.assertEqual(doc["slopes"][8:], [2.0 ** -0.5, 2.0 ** -1.5, 2.0 ** -2.5, 2.0 ** -3.5])
+        self.assertEqual(doc["data"][:8], [2.0 ** -(k + 1) for k in range(8)])
+        self.assertEqual(doc["data"][8:], [2.0 ** -0.5, 2.0 ** -1.5, 2.0 ** -2.5, 2.0 ** -3.5])
 
     def test_geometric_and_linear(self):
         doc = json.loads(self.ok("slopes", "--heads", 12, "--scheme", "geometric", "--dtype", "f64",
                                  "--format", "json").stdout)
-        self.assertEqual(doc["slopes"], ref.geometric_slopes(12))
+        self.assertEqual(doc["data"], ref.geometric_slopes(12))
         doc = json.loads(self.ok("slopes", "--heads", 5, "--scheme", "linear", "--dtype", "f64",
                                  "--format", "json").stdout)
-        np.testing.assert_allclose(doc["slopes"], ref.linear_slopes(5), rtol=0, atol=1e-15)
+        np.testing.assert_allclose(doc["data"], ref.linear_slopes(5), rtol=0, atol=1e-15)
         doc = json.loads(self.ok("slopes", "--heads", 4, "--max-bias", 4, "--dtype", "f64",
                                  "--format", "json").stdout)
-        self.assertEqual(doc["slopes"], ref.press_slopes(4, 4.0))
+        self.assertEqual(doc["data"], ref.press_slopes(4, 4.0))
 
     def test_text_default_to_stdout(self):
         out = self.ok("slopes", "--heads", 8).stdout.decode()
@@ -133,14 +135,14 @@ class SlopesTests(CliTestCase):
     def test_f32_is_the_default_dtype_everywhere(self):
         doc = json.loads(self.ok("slopes", "--heads", 12, "--format", "json").stdout)
         expected = np.array(ref.press_slopes(12)).astype(np.float32).astype(np.float64)
-        np.testing.assert_array_equal(doc["slopes"], expected)
+        np.testing.assert_array_equal(doc["data"], expected)
 
     def test_custom_slopes(self):
         doc = json.loads(self.ok("slopes", "--slopes", "0.5,0.25,0.125", "--dtype", "f64", "--format",
                                  "json").stdout)
-        self.assertEqual(doc["heads"], 3)
-        self.assertEqual(doc["scheme"], "custom")
-        self.assertEqual(doc["slopes"], [0.5, 0.25, 0.125])
+        self.assertEqual(doc["shape"], [3])
+        self.assertEqual(doc["params"]["scheme"], "custom")
+        self.assertEqual(doc["data"], [0.5, 0.25, 0.125])
         self.ok("slopes", "--slopes", "0.5,0.25", "--heads", "2")
 
     def test_custom_slopes_errors(self):
@@ -622,7 +624,7 @@ class ConfigTests(CliTestCase):
     def test_session_custom_slopes_and_stats(self):
         session = self.write_session({"version": 1, "bias": {"scheme": "custom", "heads": 2, "slopes": [0.5, 0.125]}})
         doc = json.loads(self.ok("slopes", "--config", session, "--dtype", "f64", "--format", "json").stdout)
-        self.assertEqual(doc["slopes"], [0.5, 0.125])
+        self.assertEqual(doc["data"], [0.5, 0.125])
         doc = json.loads(self.ok("stats", "--config", session, "--format", "json").stdout)
         self.assertEqual([h["slope"] for h in doc["heads"]], [0.5, 0.125])
 

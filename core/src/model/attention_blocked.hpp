@@ -89,9 +89,9 @@ public:
         const double slope = m_slopes[static_cast<std::size_t>(h)];
         d.bias.resize(static_cast<std::size_t>(templateLength()));
         for (std::int64_t x = 0; x < templateLength(); ++x) {
-            const auto cell = biasCell(b.mode, slope, m_keys - 1, x, m_keys);
+            const auto cell = biasAllowedValue(b, slope, h, m_keys - 1, x);
             // Cells past the last key in causal distance templates are never read.
-            const double v = cell ? roundTo(b.dtype, *cell) : 0.0;
+            const double v = cell ? *cell : 0.0;
             d.bias[static_cast<std::size_t>(x)] = static_cast<T>(v / m_params.content.temperature);
         }
     }
