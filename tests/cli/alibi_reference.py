@@ -177,3 +177,12 @@ def softmax_rows(logits, allowed):
     e = np.where(allowed, np.exp(z - top), 0.0)
     s = e.sum(axis=-1, keepdims=True)
     return np.divide(e, s, out=np.zeros_like(e), where=s > 0)
+
+
+def framework_softmax(logits):
+    """Softmax over whole rows as PyTorch computes it: masked entries already hold the mask value;
+    a row of -inf is 0/0 = NaN, a row of one finite mask value is uniform."""
+    top = np.max(logits, axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        e = np.exp(logits - top)
+        return e / e.sum(axis=-1, keepdims=True)

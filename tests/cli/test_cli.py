@@ -319,14 +319,22 @@ class AttentionTests(CliTestCase):
             np.testing.assert_allclose(got.sum(axis=-1), 1.0, rtol=0, atol=1e-5)
             self.assertTrue(np.all(got[:, 0, 1:] == 0), "causal: future keys get probability 0")
 
-    def test_fully_masked_rows_are_zero_not_nan(self):
+    def test_fully_masked_rows_follow_the_framework_softmax(self):
         # K < Q: the first Q - K queries sit before every key; every entry of their rows is masked.
-        out = self.path("masked.npy")
-        self.ok("attention", "--heads", 2, "--seq", 6, "--keys", 2, "--dtype", "f64", "-o", out)
-        got = np.load(out)
-        self.assertFalse(np.any(np.isnan(got)))
-        np.testing.assert_array_equal(got[:, :4, :], 0.0)
-        np.testing.assert_allclose(got[:, 4:, :].sum(axis=-1), 1.0, rtol=0, atol=1e-12)
+        # As in PyTorch: uniform under a finite mask, NaN under -inf; and a finite mask such as -1
+        # leaves masked keys some mass (issue 11's example).
+        for mask in ("-1e9", "-1", "min", "-inf"):
+            out = self.path(f"masked{mask}.npy")
+            r = self.ok("attention", "--heads", 2, "--seq", 6, "--keys", 2, "--dtype", "f64", "--mask", mask, "-o", out)
+            self.assertIn("query rows 0..3 of every head see no unmasked key", r.stderr.decode())
+            got = np.load(out)
+            mask_value = {"-1e9": -1e9, "-1": -1.0, "min": np.finfo(np.float64).min, "-inf": -np.inf}[mask]
+            values, _ = ref.bias_hqk(ref.press_slopes(2), 6, 2, "causal", mask_value)
+            want = ref.framework_softmax(values)
+            self.assertEqual(np.isnan(got[:, :4, :]).all(), mask == "-inf")
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15, equal_nan=True, err_msg=mask)
+        self.usage_error("attention", "--heads", 2, "--seq", 6, "--keys", 2, "--mask", "-inf", "--format", "json",
+                   "-o", self.path("masked.json"), mentions=["NaN", "--mask min"])
 
     def test_seeded_content_is_reproducible(self):
         a, b = self.path("a.npy"), self.path("b.npy")
@@ -570,8 +578,7 @@ class LimitTests(CliTestCase):
         self.ok("attention", "--heads", 1, "--seq", 5, "--keys", 1, "-o", out)
         got = np.load(out)
         self.assertEqual(got.shape, (1, 5, 1))
-        np.testing.assert_array_equal(got[0, :4, 0], 0.0)
-        self.assertEqual(got[0, 4, 0], 1.0)
+        np.testing.assert_array_equal(got[0, :, 0], 1.0)  # one key: uniform rows are 1 under a finite mask
 
     def test_memory_budget(self):
         # Streaming exports ignore the in-memory budget; a render at a tiny budget still works
