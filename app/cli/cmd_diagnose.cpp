@@ -84,8 +84,15 @@ nlohmann::ordered_json jsonDocument(const Diagnosis& d, const std::string& file,
 
 std::string textReport(const Diagnosis& d, const std::string& file, const Shape& shape) {
     std::string out = fmt::format("file:     {}\n", file);
-    out += fmt::format("tensor:   {} {}, read as layout {}: H={} Q={} K={}\n", shapeString(shape), dtypeName(d.dtype),
-                       layoutName(d.layout), d.heads, d.queries, d.keys);
+    if (d.slopeVector)
+        out += fmt::format("tensor:   {} {}, read as a slope vector: H={}\n", shapeString(shape), dtypeName(d.dtype),
+                           d.heads);
+    else if (d.batch)
+        out += fmt::format("tensor:   {} {}, read as a batch (layout bhqk): B={} H={} T={}\n", shapeString(shape),
+                           dtypeName(d.dtype), shape[0], d.heads, d.queries);
+    else
+        out += fmt::format("tensor:   {} {}, read as layout {}: H={} Q={} K={}\n", shapeString(shape),
+                           dtypeName(d.dtype), layoutName(d.layout), d.heads, d.queries, d.keys);
     if (!d.match)
         out += fmt::format("match:    none (best candidate's max abs error {})\n", d.maxAbsError);
     else if (d.slopeVector)
