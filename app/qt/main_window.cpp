@@ -182,10 +182,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(m_grid, "Head grid");
     m_tabs->addTab(detailPage, "Head detail");
     m_tabs->addTab(m_curves, "Slopes && curves");
-    m_tabs->addTab(m_stages, "Attention stages");
-    m_tabs->addTab(m_compare, "Compare");
-    m_tabs->addTab(m_extrapolation, "Extrapolation");
-    m_tabs->addTab(m_diagnose, "Diagnose");
+    // Views with controls side by side scroll inside their tab on a small screen instead of
+    // widening the window past it (1280x720 projectors).
+    const auto scrolling = [this](QWidget* page) {
+        auto* area = new QScrollArea(this);
+        area->setWidget(page);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        return area;
+    };
+    m_tabs->addTab(scrolling(m_stages), "Attention stages");
+    m_tabs->addTab(scrolling(m_compare), "Compare");
+    m_tabs->addTab(scrolling(m_extrapolation), "Extrapolation");
+    m_tabs->addTab(scrolling(m_diagnose), "Diagnose");
     setCentralWidget(m_tabs);
 
     m_hover = new QLabel(this);
