@@ -709,10 +709,18 @@ bool MainWindow::exportViewPng(const QString& path, int scale) {
     QImage image(view->size() * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(palette().color(QPalette::Window));
+    // The dashed frame of the selected head is a screen aid, not part of the picture.
+    const int selected = m_model->session().head;
+    const bool grid = m_tabs->currentIndex() == GridTab;
+    if (grid) {
+        m_grid->setSelectedHead(-1);
+        m_grid->setHighlightedHead(-1);
+    }
     {
         QPainter painter(&image);
         view->render(&painter);
     }
+    if (grid) m_grid->setSelectedHead(selected);
     if (!image.save(path, "PNG")) {
         reportError("Cannot export view", "could not write " + path + " (check the folder exists and is writable)");
         return false;
@@ -779,6 +787,8 @@ QString MainWindow::copyCliCommand() {
 
 void MainWindow::takeScreenshots(const QString& dir, std::function<void(bool)> done) {
     m_screenshotMode = true;
+    // Screenshots keep one size whatever the (virtual) screen is, so they compare across runs.
+    resize(1400, 900);
     m_model->setCompareEnabled(true);
     m_model->setExtrapolationEnabled(true);
     m_diagnose->openExample(kSlopeOffByOne);
