@@ -49,7 +49,8 @@ Result<void> run(const AttentionCommand& c) {
     }
     auto source = attentionSource(a, settings->threads);
     if (!source) return std::unexpected(source.error());
-    return exportSource(**source, *target, "attention", c.output.allowNonFinite);
+    return exportSource(**source, *target, "attention", c.output.allowNonFinite,
+                        settings->session.attention.bias.layout);
 }
 
 }  // namespace

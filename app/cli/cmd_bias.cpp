@@ -3,6 +3,7 @@
 #include "options.hpp"
 #include "tensor_export.hpp"
 
+#include <alibi/io/export_plan.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/base/tensor.hpp>
@@ -30,12 +31,15 @@ Result<void> run(const BiasCommand& c) {
         // A batch is built whole (within --max-memory), then streamed like any tensor.
         auto tensor = buildBatchBias(settings->session.attention.bias, settings->batch, settings->session.maxMemory);
         if (!tensor) return std::unexpected(tensor.error());
-        return exportSource(*tensorSource(*tensor), *target, "bias", c.output.allowNonFinite);
+        // Padding and document boundaries hold the mask whatever the mode.
+        return exportSource(*tensorSource(*tensor), *target, "bias", c.output.allowNonFinite, std::nullopt,
+                            settings->session.attention.bias.mask);
     }
     // The source validates every parameter before anything is opened for writing.
     auto source = biasSource(settings->session.attention.bias);
     if (!source) return std::unexpected(source.error());
-    return exportSource(**source, *target, "bias", c.output.allowNonFinite);
+    const BiasParams& b = settings->session.attention.bias;
+    return exportSource(**source, *target, "bias", c.output.allowNonFinite, b.layout, storedMask(b));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "view_util.hpp"
 
+#include <QCoreApplication>
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -250,15 +251,24 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     // Antialiasing hundreds of polylines costs tens of milliseconds a frame; many heads are
     // drawn crisp instead, so the UI stays responsive while sliders move.
     p.setRenderHint(QPainter::Antialiasing, count <= kSmoothSeries);
+    // Viridis starts near black, so on a dark theme the steepest heads would vanish: start the
+    // ramp higher there. Presentation mode scales every line (application property).
+    const bool dark = palette().color(QPalette::Base).lightness() < 100;
+    const double lineScale = std::clamp(qApp->property("alibiLineScale").toDouble(), 1.0, 4.0);
+    const auto colourOf = [&](int s) {
+        if (m_categorical || !dark) return seriesColor(s, count, m_categorical);
+        return toQColor(colormapColor(Colormap::Viridis, 0.3 + 0.65 * (count > 1 ? double(s) / (count - 1) : 0.0)));
+    };
     auto drawOne = [&](int s, bool emphasised) {
         const Series& ser = m_series[static_cast<std::size_t>(s)];
-        QColor c = seriesColor(s, count, m_categorical);
+        QColor c = colourOf(s);
         const bool highlighted = emphasised && m_highlight >= 0;
         if (m_highlight >= 0 && !emphasised) c.setAlpha(50);
         double widthPx = highlighted ? 3.0 : 2.0;
         // Categorical overlays draw earlier series wider, so identical curves stay visible
         // (press and geometric coincide when H is a power of two).
         if (m_categorical && count <= 8 && !highlighted) widthPx += 2.5 * (count - 1 - s);
+        widthPx *= lineScale;
         const std::size_t n = std::min(ser.x.size(), ser.y.size());
         if (m_style == Style::Bars) {
             const double bw = std::max(1.0, 0.8 * a.width() / std::max<double>(1.0, m_x.hi - m_x.lo));
@@ -319,7 +329,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     if (count <= m_legendLimit) {
         double y = a.top() + 4;
         for (int s = 0; s < count; ++s) {
-            QColor c = seriesColor(s, count, m_categorical);
+            QColor c = colourOf(s);
             if (m_highlight >= 0 && s != m_highlight) c.setAlpha(80);
             p.fillRect(QRectF(a.right() + 12, y + 5, 16, 4), c);
             p.setPen(text);

@@ -72,10 +72,12 @@ QString cellDescription(const Session& session, const std::vector<double>& slope
     const QString minus = QString::fromUtf8("−");
     const QString times = QString::fromUtf8(" × ");
     const QString mText = QString::number(m, 'g', 6);
-    QString where = QString("head %1, query i = %2, key j = %3, distance i%4j = %5, slope m = %6")
+    // With a KV cache the distance is measured from the query's position p_i, not from i.
+    QString where = QString("head %1, query i = %2, key j = %3, distance %4%5j = %6, slope m = %7")
                         .arg(head)
                         .arg(query)
                         .arg(key)
+                        .arg(p != query ? "p_i" : "i")
                         .arg(minus)
                         .arg(d)
                         .arg(slopeText(m) == mText ? mText : slopeText(m) + " = " + mText);
