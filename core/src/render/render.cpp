@@ -520,6 +520,8 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     return map;
 }
 
+void clearHeatmapCaches() { detail::clearPictureKeyCache(); }
+
 Heatmap renderValueGrid(const ValueGridParams& params,
                         const std::function<double(int, std::int64_t, std::int64_t)>& value) {
     HeatmapParams placement;
