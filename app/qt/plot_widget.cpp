@@ -4,6 +4,8 @@
 #include "view_util.hpp"
 
 #include <QCoreApplication>
+#include <alibi/explore/ticks.hpp>
+
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -34,13 +36,6 @@ int turns(const std::vector<QPolygonF>& lines) {
         }
     }
     return count;
-}
-
-QString log2Label(double e) {
-    const auto k = static_cast<long long>(std::llround(e));
-    if (k == 0) return "1";
-    if (k < 0 && k > -20) return QString("1/%1").arg(1LL << (-k));
-    return QString("2^%1").arg(k);
 }
 
 }  // namespace
@@ -208,25 +203,31 @@ void PlotWidget::paintEvent(QPaintEvent*) {
 
     // Ticks and grid.
     const QFontMetrics fm(font());
-    std::vector<double> xt, yt;
-    if (m_logX) for (double e = std::ceil(m_x.lo); e <= m_x.hi; e += std::max(1.0, std::ceil((m_x.hi - m_x.lo) / 8))) xt.push_back(e);
-    else xt = niceTicks(m_x.lo, m_x.hi, std::max(2, static_cast<int>(a.width() / 90)));
-    if (m_logY) for (double e = std::ceil(m_y.lo); e <= m_y.hi; e += std::max(1.0, std::ceil((m_y.hi - m_y.lo) / 10))) yt.push_back(e);
-    else yt = niceTicks(m_y.lo, m_y.hi, std::max(2, static_cast<int>(a.height() / 45)));
-    for (double t : xt) {
+    // Ticks and labels from the core (explore::axisTicks), in axis units (log2 when logarithmic).
+    std::vector<explore::Tick> xt = m_logX ? explore::axisTicks(explore::AxisScale::Log2, std::exp2(m_x.lo), std::exp2(m_x.hi), 8)
+                                           : explore::axisTicks(explore::AxisScale::Linear, m_x.lo, m_x.hi,
+                                                                std::max(2, static_cast<int>(a.width() / 90)));
+    std::vector<explore::Tick> yt = m_logY ? explore::axisTicks(explore::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10)
+                                           : explore::axisTicks(explore::AxisScale::Linear, m_y.lo, m_y.hi,
+                                                                std::max(2, static_cast<int>(a.height() / 45)));
+    if (m_logX) for (auto& t : xt) t.value = std::log2(t.value);
+    if (m_logY) for (auto& t : yt) t.value = std::log2(t.value);
+    for (const explore::Tick& tick : xt) {
+        const double t = tick.value;
         const double x = a.left() + (t - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
         p.setPen(gridColor);
         p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
         p.setPen(text);
-        const QString label = m_logX ? QString::number(std::exp2(t), 'g', 6) : valueText(t);
+        const QString label = QString::fromStdString(tick.label);
         p.drawText(QRectF(x - 40, a.bottom() + 4, 80, 16), Qt::AlignHCenter | Qt::AlignTop, label);
     }
-    for (double t : yt) {
+    for (const explore::Tick& tick : yt) {
+        const double t = tick.value;
         const double y = a.bottom() - (t - m_y.lo) / (m_y.hi - m_y.lo) * a.height();
         p.setPen(gridColor);
         p.drawLine(QPointF(a.left(), y), QPointF(a.right(), y));
         p.setPen(text);
-        const QString label = m_logY ? log2Label(t) : valueText(t);
+        const QString label = QString::fromStdString(tick.label);
         p.drawText(QRectF(0, y - 8, a.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter, label);
     }
     p.setPen(QPen(text, 1));

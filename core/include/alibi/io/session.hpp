@@ -55,7 +55,7 @@ struct Session {
     // Compare's B (JSON section `compare`); nullopt: the explorer's default B.
     std::optional<CompareOverrides> compare;
 
-    friend bool operator==(const Session&, const Session&);
+    friend bool operator==(const Session&, const Session&) = default;
 };
 
 // The view to open: `view` when set, else the curves for `what` = slopes, else the grid (so
