@@ -25,9 +25,10 @@ for built in "$build/app/cli/alibi" "$build/app/qt/alibi-explorer" "$build/app/i
 done
 grep -qF -- '\-\-heads' "$prefix/share/man/man1/alibi.1" || fail "alibi.1 does not document --heads"
 
-site=$(grep -o 'lib/python[^"]*-packages' "$build/CMakeCache.txt" | head -1)
-[ -n "$site" ] || fail "no ALIBI_PYTHON_INSTALL_DIR in the cache"
-# -I would drop PYTHONPATH too, so clear it explicitly and run from / so the build tree is not found.
+site=$(sed -n 's/^ALIBI_PYTHON_INSTALL_DIR:STRING=//p' "$build/CMakeCache.txt")
+if grep -q '^ALIBI_BUILD_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
+  [ -n "$site" ] || fail "no ALIBI_PYTHON_INSTALL_DIR in the cache"
+# Only the installed copy is on the path: PYTHONPATH is the prefix alone, and / is the working folder.
 (cd / && env -u PYTHONPATH PYTHONPATH="$prefix/$site" "$python" -c "
 import alibi_explorer as ax, sys
 assert ax.__file__.startswith('$prefix/'), ax.__file__
@@ -35,6 +36,7 @@ b = ax.bias(heads=4, seq=8)
 assert b.shape == (4, 8, 8) and ax.diagnose(b).match['scheme'] == 'press'
 print('imported', ax.__file__, ax.__version__)
 ") || fail "the installed module does not import"
+fi
 
 desktop="$prefix/share/applications/alibi-explorer.desktop"
 [ -f "$desktop" ] || fail "no desktop file"

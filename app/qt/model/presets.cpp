@@ -47,6 +47,11 @@ QStringList presetFolders() {
     return folders;
 }
 
+QString exampleSessionFolder() {
+    const auto dir = findDataDir("sessions");
+    return dir ? QString::fromStdString(dir->string()) : QString();
+}
+
 std::vector<Preset> loadPresets(const QStringList& folders, QStringList* problems) {
     std::vector<Preset> out;
     for (const QString& folder : folders) {

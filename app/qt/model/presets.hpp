@@ -31,6 +31,8 @@ struct Preset {
 // The folders searched: share/alibi-explorer/presets relative to the executable (installed and
 // build trees alike; see alibi/base/data_dir.hpp).
 [[nodiscard]] QStringList presetFolders();
+// The example sessions (share/alibi-explorer/sessions), where File > Open starts; empty if none.
+[[nodiscard]] QString exampleSessionFolder();
 [[nodiscard]] Session applyPreset(Session session, const Preset& preset);
 
 }  // namespace alibi::qt
