@@ -87,7 +87,8 @@ def bias(heads=None, seq=None, keys=None, *, mode=None, mask=None, dtype=None, l
     position i + K - Q), mode="causal" (causal, symmetric, clamped, bloom, mpt),
     mask="-1e9" ("-inf", "min", or any finite number), dtype="f32" (f32, f64, f16, bf16 as
     uint16 bits), layout="hqk" (hqk, qkh, 1hqk, flat), scheme/max_bias/slopes as in slopes(),
-    arith="exact", max_memory=2 GiB (bytes), threads=0 (every core), session=None (start from a
+    arith="exact" (or a framework's float arithmetic: hf-bloom, hf-falcon, llm-foundry, fairseq,
+    ggml, as ``--arith``), max_memory=2 GiB (bytes), threads=0 (every core), session=None (start from a
     Session, like --config), progress=None (callback(done, total)).
 
     The array views memory the core owns: ``b.base`` is an ``alibi_explorer.Tensor``.

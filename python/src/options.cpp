@@ -177,11 +177,10 @@ void applyOptions(Session& s, const py::dict& options) {
     }
     if (const py::object v = get("max_bias"); !v.is_none()) sl.maxBias = finiteNumber("max_bias", v);
     if (const py::object v = get("dtype"); !v.is_none()) b.dtype = dtypeOption(v);
-    // No arithmetic profiles exist in the core yet: the exact one (double, rounded once) is all.
-    if (const py::object v = get("arith"); !v.is_none()) {
-        const std::string a = text("arith", v);
-        if (a != "exact") bad(fmt::format("arith must be one of exact, got '{}'", a));
-    }
+    if (const py::object v = get("arith"); !v.is_none())
+        sl.arith = choice<Arith>("arith", v, parseArith,
+                                 known<Arith>(arithName, {Arith::Exact, Arith::HfBloom, Arith::HfFalcon,
+                                                          Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml}));
 
     // Bias.
     if (const py::object v = get("seq"); !v.is_none()) b.queries = wholeInRange("seq", v, 1, kMaxLength);

@@ -20,6 +20,8 @@ BIAS_CASES = [
     dict(heads=3, seq=9, mode="symmetric", layout="1hqk", dtype="f64", scheme="geometric", max_bias=6.5),
     dict(heads=4, seq=6, mode="clamped", layout="flat", mask="-inf", scheme="linear"),
     dict(seq=5, slopes=[0.5, 0.1, 0.03], mask=-123.5),
+    dict(heads=12, seq=20, mode="bloom", arith="hf-bloom"),
+    dict(heads=6, seq=11, mode="mpt", arith="llm-foundry", dtype="bf16"),
 ]
 
 
