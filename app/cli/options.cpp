@@ -4,6 +4,7 @@
 
 #include "errors.hpp"
 
+#include <alibi/base/data_dir.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/preset.hpp>
 #include <alibi/model/params.hpp>
@@ -90,16 +91,11 @@ Result<std::vector<double>> parseSlopeList(const Flag& flag) {
     return slopes;
 }
 
-// Where --preset looks: next to the program (installed and build trees), then the source tree.
+// Where --preset looks: share/alibi-explorer/presets relative to the program, which holds for
+// an installed copy and the build tree alike (alibi/base/data_dir.hpp).
 std::vector<std::filesystem::path> presetFolders() {
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
     std::vector<std::filesystem::path> folders;
-    if (!ec)
-        folders = {exe / "../share/alibi-explorer/presets", exe / "presets", exe / "../../../assets/presets"};
-#ifdef ALIBI_SOURCE_ASSETS
-    folders.emplace_back(std::filesystem::path(ALIBI_SOURCE_ASSETS) / "presets");
-#endif
+    for (const auto& dir : dataDirs()) folders.push_back(dir / "presets");
     return folders;
 }
 

@@ -293,7 +293,7 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open session…", QKeySequence::Open, this, [this] {
         if (!confirmDiscard()) return;
-        const QString path = QFileDialog::getOpenFileName(this, "Open session", {},
+        const QString path = QFileDialog::getOpenFileName(this, "Open session", exampleSessionFolder(),
                                                           "ALiBi sessions (*.alibi.json *.json);;All files (*)");
         if (!path.isEmpty()) openSession(path);
     });

@@ -1,7 +1,8 @@
 // Preset files: parsing and lookup.
 #include "presets.hpp"
 
-#include <QCoreApplication>
+#include <alibi/base/data_dir.hpp>
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -41,12 +42,14 @@ Result<Preset> parsePreset(const QByteArray& json, const QString& origin) {
 }
 
 QStringList presetFolders() {
-    const QString exe = QCoreApplication::applicationDirPath();
-    QStringList folders{exe + "/../share/alibi-explorer/presets", exe + "/presets", exe + "/../../../assets/presets"};
-#ifdef ALIBI_SOURCE_ASSETS
-    folders << QStringLiteral(ALIBI_SOURCE_ASSETS) + "/presets";
-#endif
+    QStringList folders;
+    for (const auto& dir : dataDirs()) folders << QString::fromStdString((dir / "presets").string());
     return folders;
+}
+
+QString exampleSessionFolder() {
+    const auto dir = findDataDir("sessions");
+    return dir ? QString::fromStdString(dir->string()) : QString();
 }
 
 std::vector<Preset> loadPresets(const QStringList& folders, QStringList* problems) {

@@ -28,8 +28,11 @@ struct Preset {
 // Every *.json in the first folder of `folders` that exists, sorted by name; bad files are
 // skipped and described in `problems`.
 [[nodiscard]] std::vector<Preset> loadPresets(const QStringList& folders, QStringList* problems = nullptr);
-// The folders searched: next to the executable (installed and build trees), then the source tree.
+// The folders searched: share/alibi-explorer/presets relative to the executable (installed and
+// build trees alike; see alibi/base/data_dir.hpp).
 [[nodiscard]] QStringList presetFolders();
+// The example sessions (share/alibi-explorer/sessions), where File > Open starts; empty if none.
+[[nodiscard]] QString exampleSessionFolder();
 [[nodiscard]] Session applyPreset(Session session, const Preset& preset);
 
 }  // namespace alibi::qt

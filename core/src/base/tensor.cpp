@@ -161,8 +161,16 @@ Buffer::Buffer(std::size_t bytes) : m_size(bytes) {
     if (!m_data) throw std::bad_alloc();
 }
 
+Buffer Buffer::borrow(std::byte* data, std::size_t bytes) {
+    Buffer b;
+    b.m_data = data;
+    b.m_size = bytes;
+    b.m_borrowed = true;
+    return b;
+}
+
 Buffer::~Buffer() {
-    if (!m_data) return;
+    if (!m_data || m_borrowed) return;
     if (m_mapped)
         MappingCache::instance().give(m_data, (m_size + kHugePage - 1) / kHugePage * kHugePage);
     else
@@ -172,7 +180,8 @@ Buffer::~Buffer() {
 Buffer::Buffer(Buffer&& other) noexcept
     : m_data(std::exchange(other.m_data, nullptr)),
       m_size(std::exchange(other.m_size, 0)),
-      m_mapped(std::exchange(other.m_mapped, false)) {}
+      m_mapped(std::exchange(other.m_mapped, false)),
+      m_borrowed(std::exchange(other.m_borrowed, false)) {}
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
     if (this != &other) {
@@ -180,6 +189,7 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
         m_data = std::exchange(other.m_data, nullptr);
         m_size = std::exchange(other.m_size, 0);
         m_mapped = std::exchange(other.m_mapped, false);
+        m_borrowed = std::exchange(other.m_borrowed, false);
     }
     return *this;
 }
@@ -190,6 +200,15 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 Tensor::Tensor(Shape shape, DType dtype)
     : m_shape(std::move(shape)), m_dtype(dtype), m_count(elementCount(m_shape).value_or(0)),
       m_buffer(static_cast<std::size_t>(m_count * dtypeSize(dtype))) {}
+
+Tensor Tensor::borrow(Shape shape, DType dtype, std::span<std::byte> bytes) {
+    Tensor t;
+    t.m_count = elementCount(shape).value_or(0);
+    t.m_shape = std::move(shape);
+    t.m_dtype = dtype;
+    t.m_buffer = Buffer::borrow(bytes.data(), bytes.size());
+    return t;
+}
 
 Result<Tensor> Tensor::allocate(Shape shape, DType dtype, std::uint64_t budget, const std::string& what) {
     const auto count = elementCount(shape);

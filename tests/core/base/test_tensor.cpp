@@ -50,3 +50,17 @@ TEST(Tensor, SourceAndMaterialize) {
     for (std::uint64_t k = 0; k < 6; ++k) EXPECT_EQ(copy->at(k), t.at(k));
     EXPECT_FALSE(materialize(*src, 4));
 }
+
+TEST(Tensor, BorrowReadsAndWritesForeignMemoryWithoutOwningIt) {
+    alignas(8) float memory[6] = {1, 2, 3, 4, 5, 6};
+    {
+        Tensor t = Tensor::borrow({2, 3}, DType::F32, std::as_writable_bytes(std::span(memory)));
+        EXPECT_EQ(t.bytes(), reinterpret_cast<std::byte*>(memory));
+        EXPECT_EQ(t.size(), 6U);
+        EXPECT_EQ(t.at(4), 5.0);
+        t.set(0, -1.0);
+        Tensor moved = std::move(t);  // a move keeps it borrowed
+        EXPECT_EQ(moved.at(5), 6.0);
+    }  // destruction must not free the caller's (stack) memory
+    EXPECT_EQ(memory[0], -1.0F);
+}

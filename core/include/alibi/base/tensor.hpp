@@ -37,6 +37,8 @@ class Buffer {
 public:
     Buffer() = default;
     explicit Buffer(std::size_t bytes);
+    // Memory someone else owns and frees (a NumPy array, a mapped file); it must outlive the buffer.
+    [[nodiscard]] static Buffer borrow(std::byte* data, std::size_t bytes);
     ~Buffer();
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
@@ -51,6 +53,7 @@ private:
     std::byte* m_data = nullptr;
     std::size_t m_size = 0;
     bool m_mapped = false;
+    bool m_borrowed = false;
 };
 
 class Tensor {
@@ -61,6 +64,10 @@ public:
     [[nodiscard]] static Result<Tensor> allocate(Shape shape, DType dtype,
                                                  std::uint64_t budget = kDefaultMemoryBudget,
                                                  const std::string& what = "tensor");
+    // A tensor over `bytes` of memory someone else owns (it must outlive the tensor), so the
+    // core reads a caller's array without a copy. `bytes` must hold elementCount(shape) elements
+    // of `dtype`, aligned for the dtype. Writes through the tensor reach the caller's memory.
+    [[nodiscard]] static Tensor borrow(Shape shape, DType dtype, std::span<std::byte> bytes);
 
     Tensor(const Tensor&) = delete;
     Tensor& operator=(const Tensor&) = delete;

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-namespace alibi::cli {
+namespace alibi::detail {
 namespace {
 
 struct Glyph {
@@ -52,4 +52,4 @@ void drawText(Image& image, int x, int y, std::string_view text, int scale, Rgba
     }
 }
 
-}  // namespace alibi::cli
+}  // namespace alibi::detail

@@ -1,12 +1,12 @@
-// A tiny 3x5 bitmap font for the labels the CLI puts on its PNGs (head numbers, colour-bar
-// range). Just digits and the few characters numbers and labels need; no font library.
+// A tiny 3x5 bitmap font for the labels on rendered figures (head numbers, colour-bar range;
+// render/figure.hpp). Just digits and the few characters numbers and labels need; no font library.
 #pragma once
 
 #include <alibi/render/render.hpp>
 
 #include <string_view>
 
-namespace alibi::cli {
+namespace alibi::detail {
 
 // Width in pixels of `text` at integer `scale` (each glyph is 3x5 plus one column of spacing).
 [[nodiscard]] int textWidth(std::string_view text, int scale);
@@ -19,4 +19,4 @@ void drawText(Image& image, int x, int y, std::string_view text, int scale, Rgba
 // Fills a rectangle, clipped to the image (a backdrop that keeps labels legible on any colour).
 void fillRect(Image& image, int x, int y, int width, int height, Rgba color);
 
-}  // namespace alibi::cli
+}  // namespace alibi::detail

@@ -1,0 +1,111 @@
+// The finished figures of figure.hpp: composition of the core's heatmap, colour bar, label font
+// and SVG plot.
+#include <alibi/render/figure.hpp>
+
+#include <alibi/render/plot.hpp>
+
+#include "label_font.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace alibi {
+namespace {
+
+constexpr Rgba kBackground{255, 255, 255, 255};
+constexpr Rgba kLabel{32, 32, 32, 255};
+
+void blit(Image& dst, const Image& src, int x0, int y0) {
+    for (int y = 0; y < src.height && y0 + y < dst.height; ++y)
+        for (int x = 0; x < src.width && x0 + x < dst.width; ++x) dst.at(x0 + x, y0 + y) = src.at(x, y);
+}
+
+}  // namespace
+
+// The heatmap over a horizontal colour bar with its range written beneath, head numbers in
+// the tiles, in exactly width x height pixels.
+Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads, const ProgressFn& progress) {
+    using detail::drawText;
+    using detail::fillRect;
+    using detail::textHeight;
+    using detail::textWidth;
+    const int width = figure.width, height = figure.height;
+    const int margin = std::max(4, height / 100);
+    const int barHeight = std::clamp(height / 30, 6, 24);
+    const int textScale = std::clamp(std::min(width, height) / 180, 1, 4);
+    const int labelHeight = height >= 120 ? textHeight(textScale) : 0;  // no room for text on tiny images
+    HeatmapParams params = figure;
+    params.height = height - barHeight - 2 * margin - (labelHeight ? labelHeight + margin : 0);
+    auto map = renderHeatmap(params, threads, progress);
+    if (!map) return std::unexpected(map.error());
+
+    Image out;
+    out.width = width;
+    out.height = height;
+    out.pixels.assign(static_cast<std::size_t>(out.width) * out.height, kBackground);
+    blit(out, map->image, 0, 0);
+    const int barY = params.height + margin;
+    const Image colorBar = renderColorBar(params.colormap, width - 2 * margin, barHeight, /*vertical=*/false);
+    blit(out, colorBar, margin, barY);
+    if (labelHeight == 0) return out;
+
+    const int pad = textScale;
+    for (const HeatmapTile& tile : map->tiles) {
+        const std::string label = fmt::format("h{}", tile.head);
+        const int w = textWidth(label, textScale);
+        if (tile.width < w + 4 * pad || tile.height < labelHeight + 4 * pad) continue;
+        fillRect(out, tile.x + pad, tile.y + pad, w + 2 * pad, labelHeight + 2 * pad, kBackground);
+        drawText(out, tile.x + 2 * pad, tile.y + 2 * pad, label, textScale, kLabel);
+    }
+    const std::string lo = fmt::format("{:.4g}", map->lo), hi = fmt::format("{:.4g}", map->hi);
+    const int textY = barY + barHeight + margin / 2;
+    drawText(out, margin, textY, lo, textScale, kLabel);
+    drawText(out, width - margin - textWidth(hi, textScale), textY, hi, textScale, kLabel);
+    return out;
+}
+
+std::string_view curveKindName(CurveKind kind) {
+    switch (kind) {
+        case CurveKind::Slopes: return "slopes";
+        case CurveKind::BiasDistance: return "distance";
+        case CurveKind::AttentionDistance: return "attention-distance";
+    }
+    return "slopes";
+}
+
+std::optional<CurveKind> parseCurveKind(std::string_view name) {
+    for (const CurveKind kind : {CurveKind::Slopes, CurveKind::BiasDistance, CurveKind::AttentionDistance})
+        if (name == curveKindName(kind)) return kind;
+    return std::nullopt;
+}
+
+Result<std::string> renderCurvesSvg(const CurvesParams& params, const ProgressFn& progress) {
+    const BiasParams& b = params.attention.bias;
+    PlotStyle style;
+    style.width = params.width;
+    style.height = params.height;
+    style.highlight = params.head;
+    Result<std::vector<Series>> series = std::vector<Series>{};
+    if (params.kind == CurveKind::Slopes) {
+        series = slopeSeries(b.slopes);
+        style.title = fmt::format("ALiBi slopes, {} heads, scheme {}", b.slopes.heads, schemeName(b.slopes.scheme));
+        style.xLabel = "head";
+        style.yLabel = "slope m (log2 axis)";
+        style.logY2 = true;
+    } else if (params.kind == CurveKind::AttentionDistance) {
+        series = attentionDistanceSeries(params.attention, params.query, progress);
+        style.title = fmt::format("Attention vs distance, query {}, {} content", params.query,
+                                  contentName(params.attention.content.kind));
+        style.xLabel = "distance p_i - j";
+        style.yLabel = "probability";
+    } else {
+        series = biasDistanceSeries(b, std::max<std::int64_t>(1, std::max(b.queries, b.keyCount()) - 1));
+        style.title = fmt::format("Bias vs distance, mode {}", modeName(b.mode));
+        style.xLabel = "distance";
+        style.yLabel = "bias";
+    }
+    if (!series) return std::unexpected(series.error());
+    return plotSvg(*series, style);
+}
+
+}  // namespace alibi

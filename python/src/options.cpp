@@ -1,0 +1,256 @@
+// Keyword arguments -> Session (options.hpp). Ranges and messages follow the CLI's flags, with
+// the Python keyword in place of the flag name.
+#include "options.hpp"
+
+#include <alibi/base/dtype.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/render/colormap.hpp>
+#include <alibi/render/figure.hpp>
+#include <alibi/render/render.hpp>
+
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace alibi::python {
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { throw py::value_error(message); }
+
+std::string reprOf(const py::handle& value) { return py::repr(value).cast<std::string>(); }
+
+std::int64_t wholeNumber(const std::string& name, const py::handle& value) {
+    if (py::isinstance<py::bool_>(value)) bad(fmt::format("{} must be a whole number, got {}", name, reprOf(value)));
+    if (py::isinstance<py::int_>(value) || py::hasattr(value, "__index__")) {
+        try {
+            return py::int_(py::reinterpret_borrow<py::object>(value)).cast<std::int64_t>();
+        } catch (const py::cast_error&) {
+            bad(fmt::format("{} is out of range: {}", name, reprOf(value)));
+        }
+    }
+    if (py::isinstance<py::float_>(value)) {
+        const double d = value.cast<double>();
+        if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.2e18) return static_cast<std::int64_t>(d);
+    }
+    bad(fmt::format("{} must be a whole number, got {}", name, reprOf(value)));
+}
+
+std::int64_t wholeInRange(const std::string& name, const py::handle& value, std::int64_t lo, std::int64_t hi,
+                          std::string_view unit = {}) {
+    const std::int64_t v = wholeNumber(name, value);
+    if (v < lo || v > hi) bad(fmt::format("{} must be between {} and {}{}, got {}", name, lo, hi, unit, v));
+    return v;
+}
+
+double finiteNumber(const std::string& name, const py::handle& value) {
+    if (!py::isinstance<py::bool_>(value) && (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value) ||
+                                              py::hasattr(value, "__float__"))) {
+        const double d = py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
+        if (std::isfinite(d)) return d;
+    }
+    bad(fmt::format("{} must be a finite number, got {}", name, reprOf(value)));
+}
+
+std::string text(const std::string& name, const py::handle& value) {
+    if (!py::isinstance<py::str>(value)) bad(fmt::format("{} must be a string, got {}", name, reprOf(value)));
+    return value.cast<std::string>();
+}
+
+// Every name an enum's core parser accepts, for the message: the values the core names.
+template <class Enum, class NameFn>
+std::string known(NameFn nameOf, std::initializer_list<Enum> values) {
+    std::string out;
+    for (const Enum v : values) out += fmt::format("{}{}", out.empty() ? "" : ", ", nameOf(v));
+    return out;
+}
+
+template <class Enum, class ParseFn>
+Enum choice(const std::string& name, const py::handle& value, ParseFn parse, const std::string& expected) {
+    const std::string s = text(name, value);
+    if (auto parsed = parse(std::string_view(s))) return *parsed;
+    bad(fmt::format("{} must be one of {}, got '{}'", name, expected, s));
+}
+
+DType dtypeOption(const py::handle& value) {
+    // NumPy dtypes and scalar types are accepted by name (np.float16 -> "float16").
+    if (!py::isinstance<py::str>(value)) {
+        try {
+            const py::object dt = py::module_::import("numpy").attr("dtype")(value);
+            if (auto parsed = parseDType(dt.attr("name").cast<std::string>())) return *parsed;
+        } catch (const py::error_already_set&) {
+        }
+        bad(fmt::format("dtype must be one of f32, f64, f16, bf16, got {}", reprOf(value)));
+    }
+    return choice<DType>("dtype", value, parseDType, "f32, f64, f16, bf16");
+}
+
+MaskValue maskOption(const py::handle& value) {
+    if (py::isinstance<py::str>(value)) {
+        const std::string s = value.cast<std::string>();
+        if (auto mask = parseMask(s)) return *mask;
+        bad(fmt::format("mask must be -1e9, -inf, min or a finite number, got '{}'", s));
+    }
+    if (!py::isinstance<py::bool_>(value) && (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value))) {
+        const double d = py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
+        if (std::isinf(d) && d < 0) return MaskValue{MaskValue::Kind::NegInf, d};
+        if (std::isfinite(d)) return MaskValue{MaskValue::Kind::Finite, d};
+    }
+    bad(fmt::format("mask must be -1e9, -inf, min or a finite number, got {}", reprOf(value)));
+}
+
+std::vector<double> slopeList(const py::handle& value) {
+    if (py::isinstance<py::str>(value) || (!py::isinstance<py::sequence>(value) && !py::hasattr(value, "__iter__")))
+        bad(fmt::format("slopes must be a sequence of positive numbers, one per head, got {}", reprOf(value)));
+    std::vector<double> out;
+    std::size_t index = 1;
+    for (const py::handle item : py::iter(value)) {
+        double d = 0;
+        try {
+            d = finiteNumber("slopes", item);
+        } catch (const py::value_error&) {
+            bad(fmt::format("slopes: value {} ({}) is not a finite number; give positive numbers, e.g. "
+                            "slopes=[0.5, 0.25, 0.125]",
+                            index, reprOf(item)));
+        }
+        if (d <= 0) bad(fmt::format("slopes: value {} is {}; every slope must be a positive finite number", index, d));
+        out.push_back(d);
+        ++index;
+    }
+    if (out.empty()) bad("slopes is empty: give one positive slope per head");
+    if (out.size() > static_cast<std::size_t>(kMaxHeads))
+        bad(fmt::format("slopes lists {} slopes; at most {} heads are supported", out.size(), kMaxHeads));
+    return out;
+}
+
+}  // namespace
+
+unsigned threadCount(const py::object& threads) {
+    if (threads.is_none()) return 0;
+    return static_cast<unsigned>(wholeInRange("threads", threads, 0, 1024));
+}
+
+void applyOptions(Session& s, const py::dict& options) {
+    BiasParams& b = s.attention.bias;
+    SlopeParams& sl = b.slopes;
+    ContentParams& c = s.attention.content;
+    const auto get = [&](const char* key) -> py::object {
+        if (!options.contains(key)) return py::none();
+        return py::reinterpret_borrow<py::object>(options[key]);
+    };
+    for (const auto& [key, value] : options) {
+        static const char* const kKnown[] = {"heads", "scheme", "max_bias", "slopes", "dtype", "seq", "keys", "mode",
+                                             "mask", "layout", "content", "seed", "sigma", "dk", "temperature",
+                                             "query", "what", "head", "colormap", "scale", "width", "height",
+                                             "max_memory", "arith"};
+        const std::string k = key.cast<std::string>();
+        bool ok = false;
+        for (const char* name : kKnown) ok = ok || k == name;
+        if (!ok) throw py::type_error(fmt::format("unknown option '{}'", k));
+    }
+
+    // Slopes: slopes= implies the custom scheme and gives heads its default, as --slopes does.
+    const py::object slopes = get("slopes");
+    if (const py::object v = get("scheme"); !v.is_none()) {
+        const auto scheme = choice<SlopeScheme>("scheme", v, parseScheme,
+                                                known<SlopeScheme>(schemeName, {SlopeScheme::Press, SlopeScheme::Geometric,
+                                                                                SlopeScheme::Linear, SlopeScheme::Custom}));
+        if (!slopes.is_none() && scheme != SlopeScheme::Custom)
+            bad(fmt::format("slopes implies scheme='custom', but scheme='{}' was given: drop one of them",
+                            schemeName(scheme)));
+        sl.scheme = scheme;
+    }
+    const py::object heads = get("heads");
+    if (!heads.is_none()) sl.heads = static_cast<int>(wholeInRange("heads", heads, 1, kMaxHeads));
+    if (!slopes.is_none()) {
+        auto list = slopeList(slopes);
+        if (!heads.is_none() && static_cast<std::size_t>(sl.heads) != list.size())
+            bad(fmt::format("heads={} disagrees with slopes, which lists {} slope(s): give one slope per head, or "
+                            "drop heads (it defaults to the number of slopes)",
+                            sl.heads, list.size()));
+        sl.scheme = SlopeScheme::Custom;
+        sl.heads = static_cast<int>(list.size());
+        sl.custom = std::move(list);
+    }
+    if (const py::object v = get("max_bias"); !v.is_none()) sl.maxBias = finiteNumber("max_bias", v);
+    if (const py::object v = get("dtype"); !v.is_none()) b.dtype = dtypeOption(v);
+    if (const py::object v = get("arith"); !v.is_none())
+        sl.arith = choice<Arith>("arith", v, parseArith,
+                                 known<Arith>(arithName, {Arith::Exact, Arith::HfBloom, Arith::HfFalcon,
+                                                          Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml}));
+
+    // Bias.
+    if (const py::object v = get("seq"); !v.is_none()) b.queries = wholeInRange("seq", v, 1, kMaxLength);
+    if (const py::object v = get("keys"); !v.is_none())
+        b.keys = wholeInRange("keys", v, 1, kMaxLength, " (or None to equal seq)");
+    if (const py::object v = get("mode"); !v.is_none())
+        b.mode = choice<BiasMode>("mode", v, parseMode,
+                                  known<BiasMode>(modeName, {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped,
+                                                             BiasMode::Bloom, BiasMode::Mpt}));
+    if (const py::object v = get("mask"); !v.is_none()) b.mask = maskOption(v);
+    if (const py::object v = get("layout"); !v.is_none())
+        b.layout = choice<Layout>("layout", v, parseLayout,
+                                  known<Layout>(layoutName, {Layout::Hqk, Layout::Qkh, Layout::OneHqk, Layout::Flat}));
+
+    // Attention content.
+    if (const py::object v = get("content"); !v.is_none())
+        c.kind = choice<ContentKind>("content", v, parseContent,
+                                     known<ContentKind>(contentName, {ContentKind::Zero, ContentKind::Gaussian,
+                                                                      ContentKind::Qk}));
+    if (const py::object v = get("seed"); !v.is_none()) {
+        if (py::isinstance<py::bool_>(v) || !py::isinstance<py::int_>(v))
+            bad(fmt::format("seed must be a whole number from 0 to 2**64-1, got {}", reprOf(v)));
+        try {
+            if (v.cast<py::int_>() < py::int_(0)) throw py::cast_error();
+            c.seed = v.cast<std::uint64_t>();
+        } catch (const py::cast_error&) {
+            bad(fmt::format("seed must be a whole number from 0 to 2**64-1, got {}", reprOf(v)));
+        }
+    }
+    if (const py::object v = get("sigma"); !v.is_none()) {
+        c.sigma = finiteNumber("sigma", v);
+        if (c.sigma < 0) bad(fmt::format("sigma must be zero or positive, got {}", c.sigma));
+    }
+    if (const py::object v = get("dk"); !v.is_none()) c.dk = static_cast<int>(wholeInRange("dk", v, 1, 4096));
+    if (const py::object v = get("temperature"); !v.is_none()) {
+        c.temperature = finiteNumber("temperature", v);
+        if (c.temperature <= 0) bad(fmt::format("temperature must be positive, got {}", c.temperature));
+    }
+
+    // Stats and render.
+    if (const py::object v = get("query"); !v.is_none()) s.queryRow = wholeNumber("query", v);
+    if (s.queryRow < -1 || s.queryRow >= b.queries)
+        bad(fmt::format("query must be between 0 and {} (seq - 1), or -1 for the last row; got {}", b.queries - 1,
+                        s.queryRow));
+    if (const py::object v = get("what"); !v.is_none())
+        s.what = choice<RenderWhat>("what", v, parseRenderWhat,
+                                    known<RenderWhat>(renderWhatName, {RenderWhat::Bias, RenderWhat::Attention,
+                                                                       RenderWhat::Slopes, RenderWhat::Distance}));
+    if (const py::object v = get("head"); !v.is_none()) {
+        const std::int64_t h = wholeNumber("head", v);
+        if (h < -1 || h >= sl.heads)
+            bad(fmt::format("head must be between 0 and {} (heads - 1), or -1 for every head; got {}", sl.heads - 1, h));
+        s.head = static_cast<int>(h);
+    }
+    if (const py::object v = get("colormap"); !v.is_none())
+        s.colormap = choice<Colormap>("colormap", v, parseColormap,
+                                      known<Colormap>(colormapName, {Colormap::Viridis, Colormap::Magma,
+                                                                     Colormap::Cividis, Colormap::Diverging}));
+    if (const py::object v = get("scale"); !v.is_none())
+        s.scale = choice<ScaleMode>("scale", v, parseScaleMode,
+                                    known<ScaleMode>(scaleModeName, {ScaleMode::Shared, ScaleMode::PerHead}));
+    if (const py::object v = get("width"); !v.is_none())
+        s.width = static_cast<int>(wholeInRange("width", v, 16, 16384, " pixels"));
+    if (const py::object v = get("height"); !v.is_none())
+        s.height = static_cast<int>(wholeInRange("height", v, 16, 16384, " pixels"));
+    if (const py::object v = get("max_memory"); !v.is_none()) {
+        const std::int64_t bytes = wholeNumber("max_memory", v);
+        if (bytes <= 0) bad(fmt::format("max_memory must be a positive number of bytes, got {}", bytes));
+        s.maxMemory = static_cast<std::uint64_t>(bytes);
+    }
+}
+
+}  // namespace alibi::python

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Install test: `cmake --install` of the build tree into a temporary prefix, then use what was
+# installed as a user would: the installed `alibi --version`, the installed Python module
+# imported with that prefix on its path (and only that copy), the desktop entry through
+# desktop-file-validate, the man pages, and the shared data beside the programs.
+# Usage: test_install.sh BUILD_DIR PYTHON
+set -euo pipefail
+build=$1
+python=$2
+prefix=$(mktemp -d /tmp/alibi-install-test.XXXXXX)
+trap 'rm -rf "$prefix"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+version=$("$prefix/bin/alibi" --version)
+echo "installed: $version"
+[[ $version == "alibi "* ]] || fail "alibi --version printed '$version'"
+# Every program the build made is installed, with a man page generated from its --help.
+for built in "$build/app/cli/alibi" "$build/app/qt/alibi-explorer" "$build/app/imgui/alibi-explorer-imgui"; do
+  [ -x "$built" ] || continue
+  program=$(basename "$built")
+  [ -x "$prefix/bin/$program" ] || fail "$program is not installed"
+  [ -s "$prefix/share/man/man1/$program.1" ] || fail "no man page for $program"
+done
+grep -qF -- '\-\-heads' "$prefix/share/man/man1/alibi.1" || fail "alibi.1 does not document --heads"
+
+site=$(sed -n 's/^ALIBI_PYTHON_INSTALL_DIR:STRING=//p' "$build/CMakeCache.txt")
+if grep -q '^ALIBI_BUILD_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
+  [ -n "$site" ] || fail "no ALIBI_PYTHON_INSTALL_DIR in the cache"
+# Only the installed copy is on the path: PYTHONPATH is the prefix alone, and / is the working folder.
+(cd / && env -u PYTHONPATH PYTHONPATH="$prefix/$site" "$python" -c "
+import alibi_explorer as ax, sys
+assert ax.__file__.startswith('$prefix/'), ax.__file__
+b = ax.bias(heads=4, seq=8)
+assert b.shape == (4, 8, 8) and ax.diagnose(b).match['scheme'] == 'press'
+print('imported', ax.__file__, ax.__version__)
+") || fail "the installed module does not import"
+fi
+
+desktop="$prefix/share/applications/alibi-explorer.desktop"
+[ -f "$desktop" ] || fail "no desktop file"
+desktop-file-validate "$desktop" || fail "desktop-file-validate rejected $desktop"
+exec_name=$(sed -n 's/^Exec=\([^ ]*\).*/\1/p' "$desktop")
+[ -x "$prefix/bin/$exec_name" ] || [ ! -e "$build/app/qt" ] || fail "the desktop file runs '$exec_name', which is not installed"
+[ -f "$prefix/share/icons/hicolor/scalable/apps/alibi-explorer.svg" ] || fail "no icon"
+
+[ -n "$(ls "$prefix/share/alibi-explorer/presets/"*.json)" ] || fail "no presets installed"
+[ -n "$(ls "$prefix/share/alibi-explorer/sessions/"*.alibi.json)" ] || fail "no example sessions installed"
+# The installed CLI reads an installed example session.
+"$prefix/bin/alibi" slopes --config "$prefix/share/alibi-explorer/sessions/mpt-7b.alibi.json" >/dev/null \
+  || fail "the installed alibi cannot read the installed sessions"
+echo "install test passed ($prefix)"
