@@ -7,6 +7,8 @@
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/session.hpp>
 
+#include "io/read_limits.hpp"
+
 #include <fmt/format.h>
 #include <cmath>
 #include <limits>
@@ -31,10 +33,13 @@ Error fieldError(const std::string& path, const std::string& what) {
 }
 
 // JSON text of a value as the user wrote it, shortened so one bad field cannot flood a message.
+// Never dumps a whole string, list or object (a 16 MiB string, a deep or long list): a short
+// escaped excerpt of a string, a count for a container.
 std::string shown(const Json& v) {
-    std::string s = v.dump();
-    if (s.size() > 60) s = s.substr(0, 57) + "...";
-    return s;
+    if (v.is_string()) return "\"" + detail::excerpt(v.get_ref<const std::string&>()) + "\"";
+    if (v.is_array()) return fmt::format("a list of {} item(s)", v.size());
+    if (v.is_object()) return fmt::format("an object with {} field(s)", v.size());
+    return v.dump();  // a number, true, false or null: short
 }
 
 Result<std::int64_t> readInt(const Json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
@@ -72,6 +77,11 @@ Result<double> readNumber(const Json& v, const std::string& path, double lo, dou
     return x;
 }
 
+// The same within one of the shared parameter limits (params.hpp).
+Result<double> readNumber(const Json& v, const std::string& path, NumberRange range, const char* expected) {
+    return readNumber(v, path, range.min, range.max, range.minOpen, expected);
+}
+
 template <class Parse>
 auto readName(const Json& v, const std::string& path, const char* kind, const char* expected, Parse parse)
     -> Result<typename std::invoke_result_t<Parse, std::string_view>::value_type> {
@@ -81,7 +91,8 @@ auto readName(const Json& v, const std::string& path, const char* kind, const ch
     const auto& s = v.get_ref<const std::string&>();
     auto parsed = parse(std::string_view(s));
     if (!parsed)
-        return std::unexpected(fieldError(path, fmt::format("unknown {} '{}' (expected {})", kind, s, expected)));
+        return std::unexpected(
+            fieldError(path, fmt::format("unknown {} '{}' (expected {})", kind, detail::excerpt(s), expected)));
     return *parsed;
 }
 
@@ -93,8 +104,8 @@ Result<void> checkKnown(const Json& object, const std::string& prefix, std::init
         if (!found) {
             std::string list;
             for (const auto k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-            return fail(ErrorCode::BadInput,
-                        fmt::format("session: unknown field `{}{}` (known fields here: {})", prefix, key, list));
+            return fail(ErrorCode::BadInput, fmt::format("session: unknown field `{}{}` (known fields here: {})", prefix,
+                                                         detail::excerpt(key), list));
         }
     }
     return {};
@@ -152,7 +163,7 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
         schemeGiven = true;
     }
     if (b.contains("max_bias")) {
-        ALIBI_TRY(m, readNumber(b["max_bias"], "bias.max_bias", 0, 1000, false, "a number from 0 to 1000"));
+        ALIBI_TRY(m, readNumber(b["max_bias"], "bias.max_bias", kMaxBiasRange, "a number from 0 to 1000"));
         p.slopes.maxBias = m;
     }
     if (b.contains("slopes")) {
@@ -163,8 +174,8 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
                            fmt::format("expected a list of at most {} positive numbers, got {}", kMaxHeads, shown(s))));
         std::vector<double> slopes;
         for (std::size_t h = 0; h < s.size(); ++h) {
-            ALIBI_TRY(m, readNumber(s[h], fmt::format("bias.slopes[{}]", h), 0, std::numeric_limits<double>::max(),
-                                    true, "a positive finite number"));
+            ALIBI_TRY(m, readNumber(s[h], fmt::format("bias.slopes[{}]", h), kSlopeRange,
+                                    "a positive number up to 1e5"));
             slopes.push_back(m);
         }
         if (!slopes.empty()) {
@@ -220,16 +231,16 @@ Result<void> parseAttention(const Json& a, Session& s) {
         c.seed = x;
     }
     if (a.contains("sigma")) {
-        ALIBI_TRY(x, readNumber(a["sigma"], "attention.sigma", 0, 1e6, false, "a number from 0 to 1e6"));
+        ALIBI_TRY(x, readNumber(a["sigma"], "attention.sigma", kSigmaRange, "a number from 0 to 1e6"));
         c.sigma = x;
     }
     if (a.contains("dk")) {
-        ALIBI_TRY(x, readInt(a["dk"], "attention.dk", 1, 4096));
+        ALIBI_TRY(x, readInt(a["dk"], "attention.dk", 1, kMaxDk));
         c.dk = static_cast<int>(x);
     }
     if (a.contains("temperature")) {
         ALIBI_TRY(x,
-                  readNumber(a["temperature"], "attention.temperature", 0, 1e6, true, "a positive number up to 1e6"));
+                  readNumber(a["temperature"], "attention.temperature", kTemperatureRange, "a number from 1e-6 to 1e6"));
         c.temperature = x;
     }
     if (a.contains("query")) {
@@ -321,14 +332,20 @@ Session defaultSession() {
 }
 
 Result<Session> parseSession(std::string_view text) {
+    // The depth is checked before parsing: a value nested 100,000 levels deep would overflow
+    // the stack of any recursive walk over it (dump, compare) later on.
+    if (detail::jsonDepth(text) > detail::kMaxJsonDepth)
+        return fail(ErrorCode::BadInput,
+                    fmt::format("not a session file: the JSON is nested more than {} levels deep (a session has 3)",
+                                detail::kMaxJsonDepth));
     Json root;
     try {
         root = Json::parse(text.begin(), text.end());
     } catch (const Json::parse_error& e) {
         return fail(ErrorCode::BadInput, fmt::format("not a session file: JSON parse error at byte {}: {}", e.byte,
-                                                     parseErrorDetail(e.what())));
+                                                     detail::excerpt(parseErrorDetail(e.what()), 160)));
     } catch (const std::exception& e) {
-        return fail(ErrorCode::BadInput, fmt::format("not a session file: {}", e.what()));
+        return fail(ErrorCode::BadInput, fmt::format("not a session file: {}", detail::excerpt(e.what(), 160)));
     }
     try {
         if (!root.is_object())
