@@ -17,9 +17,10 @@
 
 namespace alibi::imgui {
 
-// Upper ends of the sliders (issue 4: any H up to 256 and T up to 65536).
+// Upper ends of the sliders (issue 4: any H up to 256; issue 14: T up to the core's 1,048,576,
+// which bias and zero-content attention draw at pixel cost).
 inline constexpr int kSliderMaxHeads = 256;
-inline constexpr std::int64_t kSliderMaxLength = 65536;
+inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
 
 // The cell under the mouse in the head grid (from the core's hitTest).
 struct HoverCell {

@@ -9,6 +9,7 @@
 #include "gl_texture.hpp"
 #include "storm.hpp"
 
+#include <alibi/model/attention.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/base/thread_priority.hpp>
@@ -393,6 +394,9 @@ int main(int argc, char** argv) {
     Options options;
     CLI::App cli{"ALiBi Explorer (Dear ImGui): scrub ALiBi parameters and see the bias, attention, curves "
                  "and statistics the core computes."};
+    cli.set_version_flag(
+        "--version", [] { return "alibi-imgui (ALiBi Explorer)\n" + alibi::attentionKernelDescription(); },
+        "Print the attention kernels in use and exit");
     cli.add_option("--session", options.session, "Open this *.alibi.json session");
     cli.add_option("--screenshot", options.screenshot, "Render, save the window to this PNG, and exit");
     cli.add_option("--frames", options.frames, "Frames to render before --screenshot (at least)")

@@ -11,6 +11,7 @@
 #include "stages_view.hpp"
 #include "view_util.hpp"
 
+#include <alibi/model/attention.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/base/thread_priority.hpp>
@@ -326,7 +327,9 @@ void MainWindow::buildMenus() {
         QMessageBox::about(this, "About ALiBi Explorer",
                            "<h3>ALiBi Explorer</h3><p>See, compare and check Attention with Linear Biases: slopes, "
                            "bias tensors, attention, statistics, exports and diagnosis of your own tensors.</p>"
-                           "<p>Every number comes from the same core library as the <tt>alibi</tt> command line.</p>");
+                           "<p>Every number comes from the same core library as the <tt>alibi</tt> command line.</p>"
+                           "<p>Attention kernels: " +
+                               QString::fromStdString(attentionKernelDescription()).toHtmlEscaped() + "</p>");
     });
 }
 

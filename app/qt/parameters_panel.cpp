@@ -40,11 +40,11 @@ std::string_view scaleName(ScaleMode s) { return s == ScaleMode::PerHead ? "per 
 }  // namespace
 
 int ParametersPanel::lengthToSlider(std::int64_t t) {
-    return static_cast<int>(std::lround(100.0 * std::log2(static_cast<double>(std::clamp<std::int64_t>(t, 1, 65536)))));
+    return static_cast<int>(std::lround(100.0 * std::log2(static_cast<double>(std::clamp<std::int64_t>(t, 1, kMaxLength)))));
 }
 
 std::int64_t ParametersPanel::sliderToLength(int position) {
-    return std::clamp<std::int64_t>(std::llround(std::exp2(position / 100.0)), 1, 65536);
+    return std::clamp<std::int64_t>(std::llround(std::exp2(position / 100.0)), 1, kMaxLength);
 }
 
 QLabel* ParametersPanel::errorLabel(const QString& field) {
@@ -118,7 +118,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     shape->addRow("Heads H", headsRow);
     shape->addRow(errorLabel("heads"));
     lengthSlider = new QSlider(Qt::Horizontal, this);
-    lengthSlider->setRange(0, 1600);
+    lengthSlider->setRange(0, 2000);  // 2^20 = kMaxLength
     lengthSlider->setToolTip("Sequence length T on a log scale");
     lengthBox = new QSpinBox(this);
     lengthBox->setRange(1, std::numeric_limits<int>::max());

@@ -26,7 +26,7 @@ public:
     void syncFromSession();
     [[nodiscard]] QString errorText(const QString& field) const;
 
-    // T slider positions: 100 steps per doubling, 1 .. 65536.
+    // T slider positions: 100 steps per doubling, 1 .. kMaxLength (1,048,576).
     [[nodiscard]] static int lengthToSlider(std::int64_t t);
     [[nodiscard]] static std::int64_t sliderToLength(int position);
 

@@ -5,6 +5,7 @@
 #include <alibi/model/bias.hpp>
 #include <alibi/render/render.hpp>
 
+#include "model/attention_closed_form.hpp"
 #include "model/attention_detail.hpp"
 #include "base/parallel.hpp"
 
@@ -180,9 +181,11 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         // row by row; a cancel stops every block at its next row.
         std::atomic<std::uint64_t> rowsDone{0};
         std::atomic<bool> stop{false};
+        // Zero content (f32/f64) is in closed form: each pixel costs O(1), whatever K is.
+        const bool closedForm = detail::closedFormApplies(params.attention);
         detail::parallelFor(tileRows, threads, 1, [&](std::uint64_t b, std::uint64_t e) {
             detail::ReferenceRows rows(params.attention, *slopes);
-            std::vector<double> row(static_cast<std::size_t>(K));
+            std::vector<double> row(closedForm ? 0 : static_cast<std::size_t>(K));
             std::int64_t rowHead = -1, rowQuery = -1;
             for (std::uint64_t r = b; r < e; ++r) {
                 if (stop.load(std::memory_order_relaxed)) return;
@@ -193,6 +196,15 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                 const std::size_t tile = r / tileH;
                 const int y = static_cast<int>(r % tileH);
                 const std::int64_t h = map.tiles[tile].head, q = cellAt(y, tileH, Q);
+                if (closedForm) {
+                    const detail::GeometricRow g(params.attention, rows.slope(h), q);
+                    const std::int64_t pos = bias.queryPosition(q);
+                    double* out = values.data() + r * static_cast<std::size_t>(tileW);
+                    for (int x = 0; x < tileW; ++x)
+                        out[x] = modeMasks(bias.mode) && keyOf[x] > pos ? kMaskedValue : g.probability(keyOf[x]);
+                    rowsDone.fetch_add(1, std::memory_order_relaxed);
+                    continue;
+                }
                 if (h != rowHead || q != rowQuery) {
                     rows.probabilities(h, q, row);
                     rowHead = h;

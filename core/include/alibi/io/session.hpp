@@ -4,6 +4,7 @@
 
 #include <alibi/render/colormap.hpp>
 #include <alibi/base/error.hpp>
+#include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/base/tensor.hpp>
@@ -26,6 +27,7 @@ struct Session {
     int width = 1024, height = 768;       // render size
     std::int64_t trainLength = 0;         // extrapolation view; 0: use the sequence length
     std::uint64_t maxMemory = kDefaultMemoryBudget;
+    BatchParams batch;                    // section `batch` (alibi bias); inactive: one sequence
 
     friend bool operator==(const Session&, const Session&);
 };
