@@ -1,6 +1,8 @@
 // Signal handlers that only touch a sig_atomic_t (async-signal-safe); see cancel.hpp.
 #include "cancel.hpp"
 
+#include <alibi/base/interrupt.hpp>
+
 #include <csignal>
 
 namespace alibi::cli {
@@ -16,6 +18,9 @@ extern "C" void onInterrupt(int sig) {
         return;
     }
     g_signal = sig;
+    // The core's system-call loops stop retrying EINTR from now on: a blocking open of a FIFO,
+    // a read or a write ends on this first signal.
+    alibi::requestInterrupt();
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// SIGINT/SIGTERM/SIGHUP handling: the first signal only sets a flag, which the progress callbacks turn
-// into ErrorCode::Cancelled, so the core stops and removes its temporary file; a second signal
-// of the same kind terminates at once (the escape hatch when something blocks).
+// SIGINT/SIGTERM/SIGHUP handling: the first signal only sets flags, which the progress callbacks
+// turn into ErrorCode::Cancelled and the core's system-call loops into an end of their EINTR
+// retries (alibi/base/interrupt.hpp), so the core stops, even inside a blocking call, and drops
+// its temporary file; a second signal terminates at once (the last resort).
 #pragma once
 
 namespace alibi::cli {

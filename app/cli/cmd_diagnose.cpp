@@ -1,6 +1,7 @@
 // `alibi diagnose FILE`: load a user's .npy or .safetensors tensor and report which ALiBi
 // parameters reproduce it, and which known bug it shows, as text or JSON.
 #include "commands.hpp"
+#include "inputs.hpp"
 #include "options.hpp"
 
 #include <alibi/analysis/diagnose.hpp>
@@ -21,11 +22,13 @@ struct DiagnoseCommand {
     SessionFlags flags;  // --config, --max-memory
     OutputFlags output;
     std::string file;
+    std::string tensor;  // --tensor: a tensor of a multi-tensor .safetensors file
 };
 
 Result<void> run(const DiagnoseCommand& c) {
     auto settings = buildSettings(c.flags);
     if (!settings) return std::unexpected(settings.error());
+    noteInput(c.file);  // before resolveOutput, which refuses an output that is an input
     auto target = resolveOutput(c.output, kFormats, FileFormat::Text);
     if (!target) return std::unexpected(target.error());
     std::error_code ec;
@@ -36,8 +39,9 @@ Result<void> run(const DiagnoseCommand& c) {
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("diagnose: FILE '{}' is a folder; give a .npy or .safetensors file", c.file));
 
-    auto loaded = loadTensor(c.file, settings->session.maxMemory);
-    if (!loaded) return fail(loaded.error().code, fmt::format("{}: {}", c.file, loaded.error().message));
+    // A FIFO or device is refused by loadTensor before it is opened; its messages name the file.
+    auto loaded = loadTensor(c.file, c.tensor, settings->session.maxMemory);
+    if (!loaded) return std::unexpected(loaded.error());
     auto diagnosis = diagnose(loaded->tensor);
     if (!diagnosis) return std::unexpected(diagnosis.error());
     const Shape& shape = loaded->tensor.shape();
@@ -55,11 +59,16 @@ RunFn addDiagnoseCommand(CLI::App& root) {
     cmd->add_option("FILE", state->file, "The tensor to diagnose (.npy or .safetensors). Example: my_bias.npy")
         ->type_name("")
         ->required();
+    cmd->add_option("--tensor", state->tensor,
+                    "Which tensor of a .safetensors file holding several to diagnose (default: the only one, or "
+                    "the one named bias or alibi). Example: --tensor model.layers.0.alibi")
+        ->type_name("NAME");
     addCommonFlags(*cmd, state->flags);
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/false, /*tensorExport=*/false);
     cmd->footer(R"(Examples:
   alibi diagnose bias.npy                       # a readable report
   alibi diagnose model_alibi.safetensors --format json
+  alibi diagnose model.safetensors --tensor layers.0.alibi   # one tensor of several
 Finding codes: slope-off-by-one, naive-slopes-non-pow2, sign-flipped, layout-qkh-as-hqk,
 single-slope-all-heads, scaled-by-sqrt-dk, fp16-mask-overflow, top-left-aligned.)");
     return [state] { return run(*state); };

@@ -3,6 +3,7 @@
 #include "options.hpp"
 
 #include "errors.hpp"
+#include "inputs.hpp"
 
 #include <alibi/base/data_dir.hpp>
 #include <alibi/io/output_file.hpp>
@@ -283,8 +284,9 @@ Result<Settings> buildSettings(const SessionFlags& f) {
                                     f.config.value));
         auto loaded = loadSession(f.config.value);
         if (!loaded)
-            return fail(loaded.error().code, fmt::format("--config {}: {}", f.config.value, loaded.error().message));
+            return fail(loaded.error().code, fmt::format("--config: {}", loaded.error().message));  // names the file
         s = std::move(*loaded);
+        noteInput(f.config.value);
     }
     if (f.preset.given()) {
         auto preset = findPreset(f.preset.value, presetFolders());
@@ -502,10 +504,7 @@ Result<Settings> buildSettings(const SessionFlags& f) {
     if (f.temperature.given()) {
         auto temperature = parseNumberFlag(f.temperature);
         if (!temperature) return std::unexpected(temperature.error());
-        if (*temperature <= 0)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--temperature must be positive, got {}", f.temperature.value));
-        c.temperature = *temperature;
+        c.temperature = *temperature;  // its range is checked with every other one (checkParameterLimits)
     }
 
     // Stats and render.
@@ -581,6 +580,7 @@ Result<OutputTarget> resolveOutput(const OutputFlags& flags, std::span<const Fil
 
     OutputTarget target;
     target.path = flags.output.given() ? flags.output.value : "-";
+    if (auto ok = checkNotAnInput(target.path); !ok) return std::unexpected(ok.error());
     if (flags.output.given() && flags.output.value.empty())
         return fail(ErrorCode::InvalidArgument, "-o/--output is empty: give a file name, or '-' for stdout");
     if (!flags.output.given() && !fallback)

@@ -7,15 +7,54 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+namespace {
+
+void describeApplication() {
+    QCoreApplication::setOrganizationName("alibi");
+    QCoreApplication::setApplicationName("alibi-explorer");
+    QCoreApplication::setApplicationVersion("0.1.0");
+}
+
+// --help and --version need no display: answer them before a QApplication (which aborts
+// without one) exists.
+bool wantsOnlyText(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--help" || a == "-h" || a == "-?" || a == "--help-all" || a == "--version" || a == "-v") return true;
+    }
+    return false;
+}
+
+// The platform Qt will use: -platform NAME, else QT_QPA_PLATFORM, else the default (xcb or wayland).
+std::string_view platformName(int argc, char** argv) {
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "-platform") == 0 || std::strcmp(argv[i], "--platform") == 0) return argv[i + 1];
+    const char* env = std::getenv("QT_QPA_PLATFORM");
+    return env ? env : "";
+}
+
+bool isSet(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v;
+}
+
+// Without a display Qt prints "could not load the Qt platform plugin" and aborts (exit 134);
+// say instead what is missing and the two ways to run anyway, as the ImGui explorer does.
+bool displayAvailable(int argc, char** argv) {
+    const std::string_view platform = platformName(argc, argv);
+    const bool x11 = platform.empty() || platform.starts_with("xcb");
+    const bool wayland = platform.empty() || platform.starts_with("wayland");
+    if (!x11 && !wayland) return true;  // offscreen, minimal, vnc, eglfs: no display needed
+    return (x11 && isSet("DISPLAY")) || (wayland && isSet("WAYLAND_DISPLAY"));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName("alibi");
-    QApplication::setApplicationName("alibi-explorer");
-    QApplication::setApplicationDisplayName("ALiBi Explorer");
-    QApplication::setApplicationVersion("0.1.0");
-    QApplication::setDesktopFileName("alibi-explorer");
-
     QCommandLineParser parser;
     parser.setApplicationDescription("See, compare and check ALiBi attention biases.");
     parser.addHelpOption();
@@ -25,6 +64,25 @@ int main(int argc, char** argv) {
     QCommandLineOption theme("theme", "Theme for this run: system, light or dark.", "THEME");
     parser.addOption(screenshot);
     parser.addOption(theme);
+
+    if (wantsOnlyText(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        describeApplication();
+        parser.process(core);  // prints and exits
+        return 0;
+    }
+    if (!displayAvailable(argc, argv)) {
+        std::fprintf(stderr,
+                     "alibi-explorer: cannot open a display: DISPLAY is not set (nor WAYLAND_DISPLAY).\n"
+                     "Set DISPLAY to an X server, run headless under `xvfb-run -a -s \"-screen 0 1920x1080x24\"`, or "
+                     "use Qt's offscreen platform (QT_QPA_PLATFORM=offscreen, e.g. with --screenshot DIR).\n");
+        return 1;
+    }
+
+    QApplication app(argc, argv);
+    describeApplication();
+    QApplication::setApplicationDisplayName("ALiBi Explorer");
+    QApplication::setDesktopFileName("alibi-explorer");
     parser.process(app);
 
     using alibi::qt::Theme;

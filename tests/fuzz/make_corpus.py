@@ -79,3 +79,50 @@ put("session", "custom_slopes.alibi.json",
 put("session", "bad_field.alibi.json", b'{"version": 1, "bias": {"mode": "sideways"}}')
 put("session", "bad_version.alibi.json", b'{"version": 99}')
 put("session", "bad_types.alibi.json", b'{"version": 1, "bias": {"heads": "eight", "queries": -5}, "view": []}')
+
+# Issue 16: seeds that reach the limits. Nesting around and beyond the depth limit (64), several
+# tensors of every dtype the safetensors specification names (so the tiling check runs over
+# many ranges), every .npy dtype and byte order, many dimensions, long headers and names.
+put("session", "nested_60.alibi.json", b'{"version": 1, "bias": {"heads": ' + b"[" * 60 + b"]" * 60 + b"}}")
+put("session", "nested_deep.alibi.json", b'{"version": 1, "bias": {"heads": ' + b"[" * 20000 + b"]" * 20000 + b"}}")
+put("session", "nested_top.alibi.json", b"[" * 70 + b"]" * 70)
+put("session", "long_string.alibi.json", b'{"version": 1, "bias": {"scheme": "' + b"x" * 60000 + b'"}}')
+put("session", "every_field.alibi.json", json.dumps({
+    "version": 1,
+    "bias": {"heads": 4, "scheme": "geometric", "max_bias": 8.0, "queries": 16, "keys": 32, "mode": "mpt",
+             "mask": -10000, "layout": "qkh", "dtype": "bf16"},
+    "attention": {"content": "qk", "seed": 7, "sigma": 2.0, "dk": 16, "temperature": 1e-6, "query": 3},
+    "view": {"head": 1, "width": 640, "height": 480, "train_length": 8}, "max_memory": 1 << 30}).encode())
+put("session", "non_utf8.alibi.json", b'{"version": 1, "bias": {"scheme": "\xff\xfe\x1b[2J"}}')
+
+every = {"BOOL": (1, b"\x01"), "U8": (1, b"\x02"), "I8": (1, b"\xff"), "F8_E5M2": (1, b"\x3c"),
+         "F8_E4M3": (1, b"\x38"), "F8_E8M0": (1, b"\x7f"), "I16": (2, b"\1\0"), "U16": (2, b"\2\0"),
+         "F16": (2, np.float16(1).tobytes()), "BF16": (2, b"\x80\x3f"), "I32": (4, b"\1\0\0\0"),
+         "U32": (4, b"\2\0\0\0"), "F32": (4, np.float32(-1).tobytes()), "I64": (8, b"\1" + b"\0" * 7),
+         "U64": (8, b"\2" + b"\0" * 7), "F64": (8, np.float64(0.5).tobytes()), "C64": (8, b"\0" * 8)}
+put("safetensors", "every_dtype.safetensors",
+    st({f"t_{d.lower()}": (d, [1], raw) for d, (_, raw) in every.items()}, {"note": "every dtype"}))
+put("safetensors", "sub_byte.safetensors", st({"bias": ("F32", [1], b"\0" * 4), "q4": ("F4", [4], b"\x12\x34"),
+                                               "q6": ("F6_E2M3", [4], b"\1\2\3")}))
+put("safetensors", "many_tensors.safetensors",
+    st({f"layers.{i}.alibi": ("F32", [2, 2], np.full(4, -i, np.float32).tobytes()) for i in range(40)}))
+put("safetensors", "zero_sized.safetensors", st({"a": ("F32", [0, 3], b""), "bias": ("F16", [2], b"\0\0\0\0")}))
+put("safetensors", "many_dims.safetensors", st({"bias": ("F32", [1] * 64, b"\0" * 4)}))
+put("safetensors", "long_metadata.safetensors", st({"bias": ("F32", [1], b"\0" * 4)}, {"k" * 300: "v" * 20000}))
+put("safetensors", "bad_gap.safetensors",
+    st({"a": ("F32", [1], b"\0" * 4), "b": ("F32", [1], b"\0" * 4)}).replace(b"[4,8]", b"[8,12]") + b"\0" * 4)
+put("safetensors", "bad_trailing.safetensors", st({"bias": ("F32", [1], b"\0" * 4)}) + b"\0")
+shifted = bytearray(st({"bias": ("F32", [2], b"\0" * 8)}))
+shifted[0] -= 1
+put("safetensors", "bad_header_minus_one.safetensors", bytes(shifted))
+deep = b'{"bias":{"dtype":"F32","shape":' + b"[" * 100 + b"]" * 100 + b',"data_offsets":[0,4]}}'
+put("safetensors", "bad_nested.safetensors", struct.pack("<Q", len(deep)) + deep + b"\0" * 4)
+
+for descr in ("<f2", ">f2", "<f4", ">f4", "<f8", "=f8", "<u2", ">u2"):
+    put("npy", f"dtype_{descr[0].replace('<', 'le').replace('>', 'be').replace('=', 'ne')}{descr[1:]}.npy",
+        npy_by_hand("{'descr': '%s', 'fortran_order': False, 'shape': (2,), }" % descr,
+                    b"\0" * (2 * int(descr[2]))))
+put("npy", "many_dims.npy", npy(np.zeros((1,) * 32, dtype=np.float32)))
+put("npy", "bad_escape.npy", npy_by_hand("{'descr': '<f\\4', 'fortran_order': False, 'shape': (1,), }", b"\0" * 4))
+put("npy", "bad_too_many_dims.npy",
+    npy_by_hand("{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % ("1, " * 70), b"\0" * 4))

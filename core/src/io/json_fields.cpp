@@ -1,6 +1,8 @@
 // The strict JSON field readers of session files (see json_fields.hpp).
 #include "json_fields.hpp"
 
+#include "io/read_limits.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -11,10 +13,13 @@ Error fieldError(const std::string& path, const std::string& what) {
     return Error{ErrorCode::BadInput, fmt::format("session field `{}`: {}", path, what)};
 }
 
+// Never dumps a whole string, list or object (a 16 MiB string, a deep or long list would flood
+// the message or overflow the stack): a short escaped excerpt of a string, a count for a container.
 std::string shown(const Json& v) {
-    std::string s = v.dump();
-    if (s.size() > 60) s = s.substr(0, 57) + "...";
-    return s;
+    if (v.is_string()) return "\"" + excerpt(v.get_ref<const std::string&>()) + "\"";
+    if (v.is_array()) return fmt::format("a list of {} item(s)", v.size());
+    if (v.is_object()) return fmt::format("an object with {} field(s)", v.size());
+    return v.dump();  // a number, true, false or null: short
 }
 
 Result<std::int64_t> readInt(const Json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
@@ -52,6 +57,10 @@ Result<double> readNumber(const Json& v, const std::string& path, double lo, dou
     return x;
 }
 
+Result<double> readNumber(const Json& v, const std::string& path, NumberRange range, const char* expected) {
+    return readNumber(v, path, range.min, range.max, range.minOpen, expected);
+}
+
 Result<void> checkKnown(const Json& object, const std::string& prefix, std::initializer_list<std::string_view> known) {
     for (const auto& [key, value] : object.items()) {
         bool found = false;
@@ -60,7 +69,7 @@ Result<void> checkKnown(const Json& object, const std::string& prefix, std::init
             std::string list;
             for (const auto k : known) list += (list.empty() ? "" : ", ") + std::string(k);
             return fail(ErrorCode::BadInput,
-                        fmt::format("session: unknown field `{}{}` (known fields here: {})", prefix, key, list));
+                        fmt::format("session: unknown field `{}{}` (known fields here: {})", prefix, excerpt(key), list));
         }
     }
     return {};

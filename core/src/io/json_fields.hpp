@@ -4,6 +4,9 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
+#include <alibi/model/params.hpp>
+
+#include "io/read_limits.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +32,8 @@ using Json = nlohmann::json;
 // A finite number in [lo, hi] (or (lo, hi] when loOpen); `expected` words the range.
 [[nodiscard]] Result<double> readNumber(const Json& v, const std::string& path, double lo, double hi, bool loOpen,
                                         const char* expected);
+// The same within one of the shared parameter limits (params.hpp).
+[[nodiscard]] Result<double> readNumber(const Json& v, const std::string& path, NumberRange range, const char* expected);
 
 // A string naming one value of an enumeration, parsed by `parse` (nullopt: unknown name).
 template <class Parse>
@@ -41,7 +46,7 @@ auto readName(const Json& v, const std::string& path, const char* kind, const ch
     auto parsed = parse(std::string_view(s));
     if (!parsed)
         return std::unexpected(
-            fieldError(path, "unknown " + std::string(kind) + " '" + s + "' (expected " + expected + ")"));
+            fieldError(path, "unknown " + std::string(kind) + " '" + excerpt(s) + "' (expected " + expected + ")"));
     return *parsed;
 }
 

@@ -5,6 +5,7 @@
 // writes bf16 (NumPy has no bfloat16 dtype).
 #include <alibi/io/tensor_io.hpp>
 
+#include "io/read_limits.hpp"
 #include "io/tensor_io_detail.hpp"
 
 #include <cstring>
@@ -53,7 +54,7 @@ public:
             auto key = string();
             if (!key) return std::unexpected(key.error());
             skipSpace();
-            if (!eat(':')) return error(fmt::format("expected ':' after the key '{}'", *key));
+            if (!eat(':')) return error(fmt::format("expected ':' after the key '{}'", detail::excerpt(*key)));
             auto value = this->value();
             if (!value) return std::unexpected(value.error());
             items.emplace_back(std::move(*key), std::move(*value));
@@ -93,7 +94,7 @@ private:
             ++m_pos;
         }
         if (m_pos == start) return error(fmt::format("unexpected character '{}'", printable(c)));
-        return LiteralValue(OtherValue{std::string(m_text.substr(start, std::min<std::size_t>(m_pos - start, 60)))});
+        return LiteralValue(OtherValue{detail::excerpt(m_text.substr(start, m_pos - start))});
     }
 
     Result<LiteralValue> tuple() {
@@ -116,6 +117,8 @@ private:
             eat('L');  // Python 2 long literals, as old NumPy wrote them
             if (negative) return error(fmt::format("the shape has a negative dimension (-{})", v));
             t.values.push_back(static_cast<std::int64_t>(v));
+            if (t.values.size() > detail::kMaxDims)
+                return error(fmt::format("the shape has more than {} dimensions", detail::kMaxDims));
             skipSpace();
             if (eat(')')) break;
             if (!eat(',')) return error("expected ',' or ')' in the shape");
@@ -129,7 +132,9 @@ private:
         const char quote = m_text[m_pos++];
         std::string s;
         while (m_pos < m_text.size() && m_text[m_pos] != quote) {
-            if (m_text[m_pos] == '\\' && m_pos + 1 < m_text.size()) ++m_pos;
+            // Python would read an escape such as '<f\4' as '<f' + chr(4); NumPy never writes
+            // one, so refuse rather than guess.
+            if (m_text[m_pos] == '\\') return error("a string in the header holds a backslash escape");
             s += m_text[m_pos++];
             if (s.size() > 256) return error("a string in the header is implausibly long");
         }
@@ -299,7 +304,7 @@ Result<TensorPlan> planNpy(std::span<const std::byte> header, std::uint64_t file
             return fail(ErrorCode::BadInput,
                         fmt::format(".npy header: unexpected key '{}' (NumPy writes only descr, fortran_order and "
                                     "shape)",
-                                    key));
+                                    detail::excerpt(key)));
         }
     }
     if (!descr) return fail(ErrorCode::BadInput, ".npy header: the 'descr' (dtype) key is missing");
@@ -314,23 +319,24 @@ Result<TensorPlan> planNpy(std::span<const std::byte> header, std::uint64_t file
         return fail(ErrorCode::BadInput,
                     fmt::format(".npy header: dtype '{}' is not supported (supported: '<f4' float32, '<f8' float64, "
                                 "'<f2' float16, '<u2' bfloat16 bits); convert with a.astype(np.float32)",
-                                *descr));
+                                detail::excerpt(*descr)));
 
     const auto count = elementCount(*shape);
     const std::size_t es = dtypeSize(info->dtype);
-    const std::string what = fmt::format("the .npy array {} {}", shapeString(*shape), *descr);
+    const std::string what = fmt::format("the .npy array {} {}", detail::excerpt(shapeString(*shape)), *descr);
     if (!count || *count > std::numeric_limits<std::uint64_t>::max() / 8)
         return fail(ErrorCode::TooLarge, fmt::format("{} declares more elements than can be addressed; the header "
                                                      "is damaged",
                                                      what));
     const std::uint64_t bytes = *count * es;
-    if (auto ok = checkBudget(bytes, budget, what); !ok) return std::unexpected(ok.error());
+    if (auto ok = checkImportBudget(bytes, budget, what); !ok) return std::unexpected(ok.error());
     const std::uint64_t held = fileSize - *end;
     if (held != bytes)
         return fail(ErrorCode::BadInput,
                     fmt::format(".npy data: the file holds {} bytes of data after the header, but shape {} {} needs "
                                 "{}; the file is {} or its header is wrong",
-                                held, shapeString(*shape), *descr, bytes, held < bytes ? "truncated" : "too long"));
+                                held, detail::excerpt(shapeString(*shape)), *descr, bytes,
+                                held < bytes ? "truncated" : "too long"));
     TensorPlan plan;
     plan.shape = std::move(*shape);
     plan.dtype = info->dtype;

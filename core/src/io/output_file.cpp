@@ -1,19 +1,28 @@
-// OutputFile: honest file writing. A regular-file target is written to a temporary file created
-// beside it (same folder, so the final rename(2) is atomic and never crosses file systems), and
-// only a complete, fsync'ed file is renamed over the target. Anything that stops before commit()
-// (an error, a cancelled export, an exception unwinding the stack) removes the temporary file, so
-// the target is either the old file or the complete new one, never a partial one. Devices
-// (/dev/null, /dev/full), FIFOs and stdout ("-") cannot be replaced by a rename: they are written
-// in place and never deleted.
+// OutputFile: honest file writing. A regular-file target is written to an unnamed O_TMPFILE file
+// in its folder (the kernel frees it if the process dies, even by SIGKILL), which is linked
+// under a temporary name and renamed over the target only once complete and fsync'ed (rename(2)
+// is atomic and never crosses file systems). Where O_TMPFILE is missing, a named temporary file
+// takes its place, and the stale ones a killed process left (our naming pattern, our uid, a dead
+// pid, untouched for minutes) are removed. Replacing keeps the old file's mode, owner and group,
+// and is refused where a shell redirect would be. Devices (/dev/null, /dev/full), FIFOs and
+// stdout ("-") cannot be replaced by a rename: they are written in place and never deleted.
 #include <alibi/io/output_file.hpp>
+#include <alibi/base/interrupt.hpp>
 #include <alibi/base/tensor.hpp>
 
+#include "io/input_file.hpp"
+
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
+#include <ctime>
+#include <random>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +37,9 @@ namespace {
 constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
 
 std::string errnoText(int err) { return std::strerror(err); }
+
+// A path short enough for a message.
+std::string excerptPath(const std::string& path) { return path.size() <= 80 ? path : path.substr(0, 77) + "..."; }
 
 // The folder holding `path` ("." for a bare name) and the bare file name.
 std::pair<std::string, std::string> splitPath(const std::string& path) {
@@ -81,10 +93,10 @@ int writeAll(int fd, const char* data, std::size_t size) {
             size -= static_cast<std::size_t>(n);
             continue;
         }
-        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EINTR && !interruptRequested()) continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             pollfd p{fd, POLLOUT, 0};
-            ::poll(&p, 1, -1);
+            if (::poll(&p, 1, -1) < 0 && errno == EINTR && interruptRequested()) return EINTR;
             continue;
         }
         return n < 0 ? errno : EIO;  // a zero-byte write of a non-empty buffer: report, never spin
@@ -95,9 +107,115 @@ int writeAll(int fd, const char* data, std::size_t size) {
 }  // namespace
 
 // ---------------------------------------------------------------------------
+// Resolving the target
+
+namespace {
+
+// A symbolic link the kernel's fs.protected_symlinks rule would not follow: it lies in a sticky,
+// world-writable folder (/tmp) and belongs to neither the user nor the folder's owner. Another
+// user could have planted it there to make us replace a file of their choosing.
+bool isProtectedSymlink(const struct stat& link, const std::string& folder) {
+    if (link.st_uid == ::geteuid()) return false;
+    struct stat dir {};
+    if (::stat(folder.c_str(), &dir) != 0) return false;
+    const bool stickyWorldWritable = (dir.st_mode & S_ISVTX) && (dir.st_mode & S_IWOTH);
+    return stickyWorldWritable && dir.st_uid != link.st_uid;
+}
+
+struct Target {
+    std::string path;     // the file to replace (or create): the end of any chain of links
+    bool exists = false;
+    struct stat st {};    // when it exists
+};
+
+// Follows symbolic links one at a time (checking each against the protected-symlink rule) to
+// the file a shell redirect would write; a dangling link names the file to create.
+Result<Target> resolveTarget(const std::string& path) {
+    Target t;
+    t.path = path;
+    for (int hops = 0;; ++hops) {
+        if (hops > 40)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("cannot write {}: too many levels of symbolic links", path));
+        struct stat lst {};
+        if (::lstat(t.path.c_str(), &lst) != 0) return t;  // a new file (the folder is checked on creation)
+        if (!S_ISLNK(lst.st_mode)) {
+            t.exists = true;
+            t.st = lst;
+            return t;
+        }
+        const auto folder = splitPath(t.path).first;
+        if (isProtectedSymlink(lst, folder))
+            return fail(ErrorCode::Io,
+                        fmt::format("cannot write {}: {} is a symbolic link in the shared folder '{}' (sticky and "
+                                    "writable by everyone) that belongs to another user (uid {}); following it could "
+                                    "replace a file of that user's choosing, which the kernel refuses too "
+                                    "(fs.protected_symlinks). Write to the file it points to directly",
+                                    path, t.path, folder, lst.st_uid));
+        std::string link(PATH_MAX, '\0');
+        const ssize_t n = ::readlink(t.path.c_str(), link.data(), link.size());
+        if (n < 0 || static_cast<std::size_t>(n) >= link.size())
+            return fail(ErrorCode::Io, fmt::format("cannot write {}: cannot read the symbolic link {}", path, t.path));
+        link.resize(static_cast<std::size_t>(n));
+        t.path = link.front() == '/' ? link : folder + "/" + link;
+    }
+}
+
+// What the temporary files of `name` are called: ".NAME.alibi-tmp-PID-XXXXXX" (a long name is
+// cut so the temporary name still fits in NAME_MAX).
+std::string temporaryPrefix(const std::string& name) {
+    return "." + name.substr(0, 160) + ".alibi-tmp-";
+}
+
+// A named temporary file is stale when a process killed before commit() left it: our naming
+// pattern for this target, a regular file of ours with no other link, its writer's pid gone,
+// and untouched for this long (so a writer on another host or in another pid namespace, whose
+// pid we cannot check, is never disturbed: a live export keeps writing).
+constexpr std::time_t kStaleSeconds = 600;
+
+void removeStaleTemporaries(int dirFd, const std::string& prefix) {
+    const int listFd = ::openat(dirFd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (listFd < 0) return;
+    DIR* dir = ::fdopendir(listFd);
+    if (!dir) {
+        ::close(listFd);
+        return;
+    }
+    const std::time_t now = std::time(nullptr);
+    while (const dirent* entry = ::readdir(dir)) {
+        const std::string_view name = entry->d_name;
+        if (name.substr(0, prefix.size()) != prefix) continue;
+        const std::string_view rest = name.substr(prefix.size());  // "PID-XXXXXX"
+        const auto dash = rest.find('-');
+        if (dash == std::string_view::npos || dash == 0 || rest.size() - dash - 1 != 6) continue;
+        long pid = 0;
+        const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + dash, pid);
+        if (ec != std::errc() || ptr != rest.data() + dash || pid <= 0 || pid == ::getpid()) continue;
+        struct stat st {};
+        if (::fstatat(dirFd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid() || st.st_nlink != 1) continue;
+        if (now - st.st_mtime < kStaleSeconds) continue;
+        if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+        ::unlinkat(dirFd, entry->d_name, 0);
+    }
+    ::closedir(dir);
+}
+
+// A fresh name for a temporary file of `prefix` in the folder.
+std::string temporaryName(const std::string& prefix) {
+    static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    thread_local std::mt19937_64 random{std::random_device{}()};
+    std::string name = prefix + std::to_string(::getpid()) + "-";
+    for (int i = 0; i < 6; ++i) name += kChars[random() % (sizeof kChars - 1)];
+    return name;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
 // Opening
 
-Result<OutputFile> OutputFile::open(const std::string& path) {
+Result<OutputFile> OutputFile::open(const std::string& path, const OutputOptions& options) {
     if (path.empty()) return fail(ErrorCode::InvalidArgument, "no output path given; name a file with -o FILE");
     OutputFile file;
     file.m_path = path;
@@ -107,21 +225,29 @@ Result<OutputFile> OutputFile::open(const std::string& path) {
         file.m_ownsFd = false;
         return file;
     }
+    if (path.size() >= PATH_MAX)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("cannot write {}...: the path is {} bytes, longer than the {} the system allows; "
+                                "choose a shorter path",
+                                path.substr(0, 60), path.size(), PATH_MAX - 1));
 
-    std::string target = path;
-    struct stat st {};
-    bool exists = ::stat(path.c_str(), &st) == 0;
-    if (exists && S_ISDIR(st.st_mode))
+    auto target = resolveTarget(path);
+    if (!target) return std::unexpected(target.error());
+    const struct stat& st = target->st;
+    if (target->exists && S_ISDIR(st.st_mode))
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("cannot write {}: it is a folder; give a file name inside it", path));
-    if (exists && !S_ISREG(st.st_mode)) {
+    if (target->exists && !S_ISREG(st.st_mode)) {
         // A device, FIFO or socket: write in place. Opening a FIFO blocks until a reader comes,
-        // which is what a shell redirection does too.
+        // which is what a shell redirection does too; the first Ctrl-C ends the wait.
         int fd;
-        do fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-        while (fd < 0 && errno == EINTR);
+        do fd = ::open(target->path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        while (fd < 0 && errno == EINTR && !interruptRequested());
         if (fd < 0) {
             const int err = errno;
+            if (err == EINTR)
+                return fail(ErrorCode::Cancelled,
+                            fmt::format("cancelled while waiting for a reader of {}; nothing was written", path));
             if (err == ENXIO)
                 return fail(ErrorCode::Io, fmt::format("cannot write {}: it is a socket (or a FIFO with no reader), "
                                                        "which cannot be opened as a file; choose a regular file",
@@ -133,65 +259,111 @@ Result<OutputFile> OutputFile::open(const std::string& path) {
         return file;
     }
 
-    // A symbolic link to a regular file: replace the file it points to, keep the link.
+    const auto [folder, name] = splitPath(target->path);
+    if (name.empty() || name == "." || name == "..")
+        return fail(ErrorCode::InvalidArgument, fmt::format("cannot write {}: the path names no file", path));
+    if (name.size() > NAME_MAX)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("cannot write {}: the file name is {} bytes, longer than the {} a file system allows; "
+                                "choose a shorter name",
+                                excerptPath(path), name.size(), NAME_MAX));
+
+    // Replacing an existing file: refused where `> file` in a shell would be (no write
+    // permission on it), and the new file gets the old one's permission bits (never set-user-ID
+    // or set-group-ID ones), owner and group, as far as this process may set them.
     mode_t mode = 0666 & ~currentUmask();
-    if (exists) {
-        struct stat lst {};
-        if (::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-            if (char* real = ::realpath(path.c_str(), nullptr)) {
-                target = real;
-                std::free(real);
-            }
+    if (target->exists) {
+        if (::faccessat(AT_FDCWD, target->path.c_str(), W_OK, AT_EACCESS) != 0) {
+            const int err = errno;
+            return fail(ErrorCode::Io,
+                        fmt::format("cannot write {}: {}; the file is read-only for you (a shell redirect would be "
+                                    "refused too): make it writable (chmod u+w) or choose another name",
+                                    path, errnoText(err)));
         }
-        // Overwriting keeps the old file's permission bits, as a shell redirection would
-        // (but never set-user-ID or set-group-ID bits on new content).
         mode = st.st_mode & 0777;
     }
 
-    const auto [folder, name] = splitPath(target);
-    if (name.empty())
-        return fail(ErrorCode::InvalidArgument, fmt::format("cannot write {}: the path names no file", path));
-    std::string temp = fmt::format("{}/.{}.tmp-XXXXXX", folder, name);
-    if (temp.size() >= PATH_MAX)
-        return fail(ErrorCode::InvalidArgument, fmt::format("cannot write {}: the path is too long", path));
-    const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
-    if (fd < 0) {
+    const int dirFd = ::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd < 0) {
         const int err = errno;
         return fail(ErrorCode::Io, fmt::format("cannot write {}: {}", path, folderAdvice(err, folder)));
     }
-    if (::fchmod(fd, mode) != 0) {
-        // Not fatal: the file is still complete and ours; keep mkstemp's 0600.
+    file.m_dirFd = dirFd;
+    file.m_folder = folder;
+    file.m_targetName = name;
+    const std::string prefix = temporaryPrefix(name);
+    removeStaleTemporaries(dirFd, prefix);
+
+    int fd = -1;
+    if (!options.namedTemporary) {
+        fd = ::openat(dirFd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            file.m_unnamed = true;
+        } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+            const int err = errno;
+            return fail(ErrorCode::Io, fmt::format("cannot write {}: {}", path, folderAdvice(err, folder)));
+        }
+    }
+    if (fd < 0) {
+        // No O_TMPFILE here: a named temporary file, which a killed process leaves behind until
+        // removeStaleTemporaries() finds it.
+        for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+            std::string temp = temporaryName(prefix);
+            fd = ::openat(dirFd, temp.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
+            if (fd >= 0) file.m_tempName = std::move(temp);
+            else if (errno != EEXIST) break;
+        }
+        if (fd < 0) {
+            const int err = errno;
+            return fail(ErrorCode::Io, fmt::format("cannot write {}: {}", path, folderAdvice(err, folder)));
+        }
     }
     file.m_fd = fd;
-    file.m_tempPath = std::move(temp);
-    file.m_targetPath = std::move(target);
+    if (target->exists && ::fchown(fd, st.st_uid, st.st_gid) != 0) {
+        // Not ours to give away (an unprivileged user): keep at least the group when we may.
+        (void)!::fchown(fd, static_cast<uid_t>(-1), st.st_gid);
+    }
+    if (::fchmod(fd, mode) != 0) {
+        // Not fatal: the file is still complete and ours; it keeps the 0600 it was made with.
+    }
     return file;
 }
 
-OutputFile::OutputFile(OutputFile&& other) noexcept
-    : m_path(std::move(other.m_path)),
-      m_tempPath(std::exchange(other.m_tempPath, {})),
-      m_fd(std::exchange(other.m_fd, -1)),
-      m_inPlace(other.m_inPlace),
-      m_ownsFd(other.m_ownsFd),
-      m_buffer(std::move(other.m_buffer)),
-      m_targetPath(std::move(other.m_targetPath)) {}
+Result<void> refuseSameFile(const std::string& output, const std::string& input) {
+    if (output == "-" || output.empty()) return {};
+    struct stat out {}, in {};
+    if (::stat(output.c_str(), &out) != 0 || ::stat(input.c_str(), &in) != 0) return {};
+    if (out.st_dev != in.st_dev || out.st_ino != in.st_ino) return {};
+    return fail(ErrorCode::InvalidArgument,
+                fmt::format("refusing to write {}: it is the input file {}{}, which the output would replace; "
+                            "choose another output name",
+                            output, input, output == input ? "" : " (the same file under another name or link)"));
+}
+
+OutputFile::OutputFile(OutputFile&& other) noexcept { *this = std::move(other); }
 
 OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
     if (this != &other) {
         abort();
+        if (m_dirFd >= 0) ::close(m_dirFd);
         m_path = std::move(other.m_path);
-        m_tempPath = std::exchange(other.m_tempPath, {});
+        m_folder = std::move(other.m_folder);
+        m_targetName = std::move(other.m_targetName);
+        m_tempName = std::exchange(other.m_tempName, {});
+        m_dirFd = std::exchange(other.m_dirFd, -1);
         m_fd = std::exchange(other.m_fd, -1);
         m_inPlace = other.m_inPlace;
         m_ownsFd = other.m_ownsFd;
+        m_unnamed = other.m_unnamed;
         m_buffer = std::move(other.m_buffer);
-        m_targetPath = std::move(other.m_targetPath);
     }
     return *this;
 }
 
-OutputFile::~OutputFile() { abort(); }
+OutputFile::~OutputFile() {
+    abort();
+    if (m_dirFd >= 0) ::close(m_dirFd);
+}
 
 // ---------------------------------------------------------------------------
 // Writing
@@ -209,7 +381,7 @@ Result<void> OutputFile::writeRaw(const char* data, std::size_t size) {
     if (const int err = writeAll(m_fd, data, size); err != 0) {
         const std::string shown = m_path == "-" ? std::string("standard output") : m_path;
         std::string message = fmt::format("cannot write {}: {}", shown, errnoText(err));
-        if (!m_tempPath.empty()) {
+        if (!m_inPlace) {
             message += fmt::format(" (nothing was written at {}", m_path);
             message += err == ENOSPC || err == EDQUOT ? "; free some space or choose another folder)" : ")";
         }
@@ -239,7 +411,7 @@ Result<void> OutputFile::write(std::string_view text) {
 Result<void> OutputFile::commit() {
     if (m_fd < 0) return fail(ErrorCode::Internal, fmt::format("commit() of {} twice or after abort()", m_path));
     if (auto ok = flushBuffer(); !ok) return ok;
-    if (m_tempPath.empty()) {
+    if (m_inPlace) {
         // In place: a device or FIFO may not support fsync (EINVAL); stdout is not ours to close.
         if (m_ownsFd) {
             const int fd = std::exchange(m_fd, -1);
@@ -252,26 +424,45 @@ Result<void> OutputFile::commit() {
     }
     // fsync reports the delayed errors (ENOSPC on some file systems, EIO) before the rename
     // makes the file visible; close can report them too (NFS).
-    const int fd = std::exchange(m_fd, -1);
     int err = 0;
-    while (::fsync(fd) != 0) {
-        if (errno != EINTR) {
+    while (::fsync(m_fd) != 0) {
+        if (errno != EINTR || interruptRequested()) {
             err = errno;
             break;
         }
     }
-    if (::close(fd) != 0 && err == 0 && errno != EINTR) err = errno;
-    if (err == 0 && ::rename(m_tempPath.c_str(), m_targetPath.c_str()) != 0) err = errno;
+    if (err == 0 && m_unnamed) {
+        // Give the O_TMPFILE file a temporary name (link(2) cannot replace the target), then
+        // rename it over the target. /proc/self/fd works unprivileged; AT_EMPTY_PATH is the
+        // fallback where /proc is not mounted.
+        const std::string proc = fmt::format("/proc/self/fd/{}", m_fd);
+        const std::string prefix = temporaryPrefix(m_targetName);
+        err = EEXIST;
+        for (int attempt = 0; err == EEXIST && attempt < 100; ++attempt) {
+            std::string temp = temporaryName(prefix);
+            if (::linkat(AT_FDCWD, proc.c_str(), m_dirFd, temp.c_str(), AT_SYMLINK_FOLLOW) == 0 ||
+                (errno == ENOENT && ::linkat(m_fd, "", m_dirFd, temp.c_str(), AT_EMPTY_PATH) == 0)) {
+                m_tempName = std::move(temp);
+                err = 0;
+            } else {
+                err = errno;
+            }
+        }
+    }
+    if (::close(std::exchange(m_fd, -1)) != 0 && err == 0 && errno != EINTR) err = errno;
+    if (err == 0 && ::renameat(m_dirFd, m_tempName.c_str(), m_dirFd, m_targetName.c_str()) != 0) err = errno;
     if (err != 0) {
-        ::unlink(m_tempPath.c_str());
-        m_tempPath.clear();
+        if (!m_tempName.empty()) ::unlinkat(m_dirFd, m_tempName.c_str(), 0);
+        m_tempName.clear();
+        if (err == EINTR && interruptRequested())
+            return fail(ErrorCode::Cancelled, fmt::format("export to {} cancelled; nothing was written at {}", m_path,
+                                                          m_path));
         return fail(ErrorCode::Io,
                     fmt::format("cannot write {}: {} (nothing was written at {})", m_path, errnoText(err), m_path));
     }
-    m_tempPath.clear();
+    m_tempName.clear();
     // Make the rename itself durable; best effort (some file systems refuse fsync on folders).
-    const auto folder = splitPath(m_targetPath).first;
-    const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const int dir = ::openat(m_dirFd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir >= 0) {
         ::fsync(dir);
         ::close(dir);
@@ -281,11 +472,11 @@ Result<void> OutputFile::commit() {
 
 void OutputFile::abort() {
     m_buffer.clear();
-    if (m_fd >= 0 && m_ownsFd) ::close(m_fd);
+    if (m_fd >= 0 && m_ownsFd) ::close(m_fd);  // an O_TMPFILE file vanishes with its last descriptor
     m_fd = -1;
-    if (!m_tempPath.empty()) {
-        ::unlink(m_tempPath.c_str());
-        m_tempPath.clear();
+    if (!m_tempName.empty()) {
+        ::unlinkat(m_dirFd, m_tempName.c_str(), 0);
+        m_tempName.clear();
     }
 }
 
@@ -300,40 +491,16 @@ Result<void> writeFileAtomic(const std::string& path, std::string_view content) 
 }
 
 Result<std::string> readFileText(const std::string& path, std::size_t maxBytes) {
-    int fd;
-    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) return fail(ErrorCode::Io, fmt::format("cannot read {}: {}", path, errnoText(errno)));
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
-
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) return fail(ErrorCode::Io, fmt::format("cannot read {}: {}", path, errnoText(errno)));
-    if (S_ISDIR(st.st_mode))
-        return fail(ErrorCode::InvalidArgument, fmt::format("cannot read {}: it is a folder, not a file", path));
-    const auto tooLarge = [&](std::uint64_t size) {
+    auto file = detail::InputFile::open(path);
+    if (!file)
+        return fail(file.error().code, fmt::format("cannot read {}: {}", path, file.error().message));
+    if (file->size() > maxBytes)
         return fail(ErrorCode::TooLarge, fmt::format("{} is {}, above the {} this reader accepts; is it the right file?",
-                                                     path, humanBytes(size), humanBytes(maxBytes)));
-    };
-    std::string text;
-    if (S_ISREG(st.st_mode)) {
-        if (static_cast<std::uint64_t>(st.st_size) > maxBytes) return tooLarge(static_cast<std::uint64_t>(st.st_size));
-        text.reserve(static_cast<std::size_t>(st.st_size));
-    }
-    char chunk[65536];
-    for (;;) {
-        const ssize_t n = ::read(fd, chunk, sizeof chunk);
-        if (n == 0) break;
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return fail(ErrorCode::Io, fmt::format("cannot read {}: {}", path, errnoText(errno)));
-        }
-        // A file that grows while we read, or a pipe, is held to the same limit.
-        if (text.size() + static_cast<std::size_t>(n) > maxBytes) return tooLarge(text.size() + static_cast<std::size_t>(n));
-        text.append(chunk, static_cast<std::size_t>(n));
-    }
+                                                     path, humanBytes(file->size()), humanBytes(maxBytes)));
+    std::string text(static_cast<std::size_t>(file->size()), '\0');
+    if (const int err = file->readAt(0, reinterpret_cast<std::byte*>(text.data()), text.size()); err != 0)
+        return fail(err == EINTR ? ErrorCode::Cancelled : ErrorCode::Io,
+                    fmt::format("cannot read {}: {}", path, errnoText(err)));
     return text;
 }
 

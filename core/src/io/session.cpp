@@ -9,6 +9,7 @@
 #include <alibi/io/session.hpp>
 
 #include "json_fields.hpp"
+#include "io/read_limits.hpp"
 
 #include <fmt/format.h>
 
@@ -61,8 +62,7 @@ Result<std::vector<double>> readSlopeList(const Json& s, const std::string& path
             path, fmt::format("expected a list of at most {} positive numbers, got {}", kMaxHeads, shown(s))));
     std::vector<double> slopes;
     for (std::size_t h = 0; h < s.size(); ++h) {
-        ALIBI_TRY(m, readNumber(s[h], fmt::format("{}[{}]", path, h), 0, std::numeric_limits<double>::max(), true,
-                                "a positive finite number"));
+        ALIBI_TRY(m, readNumber(s[h], fmt::format("{}[{}]", path, h), kSlopeRange, "a positive number up to 1e5"));
         slopes.push_back(m);
     }
     return slopes;
@@ -104,7 +104,7 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
         schemeGiven = true;
     }
     if (b.contains("max_bias")) {
-        ALIBI_TRY(m, readNumber(b["max_bias"], "bias.max_bias", 0, 1000, false, "a number from 0 to 1000"));
+        ALIBI_TRY(m, readNumber(b["max_bias"], "bias.max_bias", kMaxBiasRange, "a number from 0 to 1000"));
         p.slopes.maxBias = m;
     }
     if (b.contains("slopes")) {
@@ -196,16 +196,16 @@ Result<void> parseAttention(const Json& a, Session& s) {
         c.seed = x;
     }
     if (a.contains("sigma")) {
-        ALIBI_TRY(x, readNumber(a["sigma"], "attention.sigma", 0, 1e6, false, "a number from 0 to 1e6"));
+        ALIBI_TRY(x, readNumber(a["sigma"], "attention.sigma", kSigmaRange, "a number from 0 to 1e6"));
         c.sigma = x;
     }
     if (a.contains("dk")) {
-        ALIBI_TRY(x, readInt(a["dk"], "attention.dk", 1, 4096));
+        ALIBI_TRY(x, readInt(a["dk"], "attention.dk", 1, kMaxDk));
         c.dk = static_cast<int>(x);
     }
     if (a.contains("temperature")) {
         ALIBI_TRY(x,
-                  readNumber(a["temperature"], "attention.temperature", 0, 1e6, true, "a positive number up to 1e6"));
+                  readNumber(a["temperature"], "attention.temperature", kTemperatureRange, "a number from 1e-6 to 1e6"));
         c.temperature = x;
     }
     if (a.contains("query")) {
@@ -333,14 +333,20 @@ Session defaultSession() {
 }
 
 Result<Session> parseSession(std::string_view text) {
+    // The depth is checked before parsing: a value nested 100,000 levels deep would overflow
+    // the stack of any recursive walk over it (dump, compare) later on.
+    if (detail::jsonDepth(text) > detail::kMaxJsonDepth)
+        return fail(ErrorCode::BadInput,
+                    fmt::format("not a session file: the JSON is nested more than {} levels deep (a session has 3)",
+                                detail::kMaxJsonDepth));
     Json root;
     try {
         root = Json::parse(text.begin(), text.end());
     } catch (const Json::parse_error& e) {
         return fail(ErrorCode::BadInput, fmt::format("not a session file: JSON parse error at byte {}: {}", e.byte,
-                                                     detail::parseErrorDetail(e.what())));
+                                                     detail::excerpt(detail::parseErrorDetail(e.what()), 160)));
     } catch (const std::exception& e) {
-        return fail(ErrorCode::BadInput, fmt::format("not a session file: {}", e.what()));
+        return fail(ErrorCode::BadInput, fmt::format("not a session file: {}", detail::excerpt(e.what(), 160)));
     }
     try {
         if (!root.is_object())

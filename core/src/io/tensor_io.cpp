@@ -6,6 +6,7 @@
 
 #include <alibi/io/output_file.hpp>
 
+#include "io/input_file.hpp"
 #include "io/tensor_io_detail.hpp"
 
 #include <fcntl.h>
@@ -222,6 +223,14 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
 
 namespace detail {
 
+Result<void> checkImportBudget(std::uint64_t bytes, std::uint64_t budget, const std::string& what) {
+    if (bytes <= budget) return {};
+    return fail(ErrorCode::TooLarge,
+                fmt::format("{} needs {} in memory, above the {} budget; a tensor is read whole, so raise the budget "
+                            "with --max-memory (or a session's max_memory) if the machine has the memory",
+                            what, humanBytes(bytes), humanBytes(budget)));
+}
+
 void byteSwap(std::span<std::byte> data, std::size_t elementSize) {
     for (std::size_t i = 0; i + elementSize <= data.size(); i += elementSize)
         std::reverse(data.begin() + static_cast<std::ptrdiff_t>(i),
@@ -272,25 +281,6 @@ Result<LoadedTensor> parseSafetensors(std::span<const std::byte> bytes, const st
     return fromMemory(bytes, std::move(*plan), budget);
 }
 
-namespace {
-
-// Reads exactly `size` bytes at `offset`; 0 or an errno (EIO when the file ends early).
-int readAt(int fd, std::uint64_t offset, std::byte* out, std::uint64_t size) {
-    while (size > 0) {
-        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(size, std::uint64_t{1} << 30));
-        const ssize_t n = ::pread(fd, out, want, static_cast<off_t>(offset));
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return errno;
-        if (n == 0) return EIO;  // shrank while we read
-        out += n;
-        offset += static_cast<std::uint64_t>(n);
-        size -= static_cast<std::uint64_t>(n);
-    }
-    return 0;
-}
-
-}  // namespace
-
 Result<LoadedTensor> loadTensor(const std::string& path, std::uint64_t budget) {
     return loadTensor(path, std::string(), budget);
 }
@@ -300,24 +290,22 @@ Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tens
         e.message = fmt::format("cannot load {}: {}", path, e.message);
         return std::unexpected(std::move(e));
     };
-    int fd;
-    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(errno)));
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(errno)));
-    if (!S_ISREG(st.st_mode))
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("cannot load {}: it is not a regular file; give a .npy or .safetensors file", path));
-    const auto fileSize = static_cast<std::uint64_t>(st.st_size);
+    // A FIFO or device is refused before it is opened: nothing here ever waits for a writer.
+    auto file = detail::InputFile::open(path);
+    if (!file) {
+        Error e = file.error();
+        e.message = fmt::format("cannot load {}: {}{}", path, e.message,
+                                e.code == ErrorCode::InvalidArgument ? "; give a .npy or .safetensors file" : "");
+        return std::unexpected(std::move(e));
+    }
+    const std::uint64_t fileSize = file->size();
+    const auto readAt = [&](std::uint64_t offset, std::byte* out, std::uint64_t size) {
+        return file->readAt(offset, out, size);
+    };
 
     std::byte prefix[detail::kPrefixBytes] = {};
     const auto prefixSize = static_cast<std::size_t>(std::min<std::uint64_t>(fileSize, sizeof prefix));
-    if (const int err = readAt(fd, 0, prefix, prefixSize); err != 0)
+    if (const int err = readAt(0, prefix, prefixSize); err != 0)
         return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
     const std::span<const std::byte> head(prefix, prefixSize);
 
@@ -344,7 +332,7 @@ Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tens
     } catch (const std::bad_alloc&) {
         return fail(ErrorCode::TooLarge, fmt::format("cannot load {}: out of memory for its header", path));
     }
-    if (const int err = readAt(fd, 0, header.data(), header.size()); err != 0)
+    if (const int err = readAt(0, header.data(), header.size()); err != 0)
         return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
     auto plan = npy ? detail::planNpy(header, fileSize, budget) : detail::planSafetensors(header, fileSize, tensorName, budget);
     if (!plan) return prefixed(plan.error());
@@ -353,7 +341,7 @@ Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tens
         plan->name = slash == std::string::npos ? path : path.substr(slash + 1);
     }
     auto loaded = materializePlan(*plan, budget, [&](std::span<std::byte> out) -> Result<void> {
-        if (const int err = readAt(fd, plan->dataOffset, out.data(), out.size()); err != 0)
+        if (const int err = readAt(plan->dataOffset, out.data(), out.size()); err != 0)
             return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
         return {};
     });

@@ -47,6 +47,10 @@ inline constexpr std::size_t kPrefixBytes = 12;
 [[nodiscard]] std::string safetensorsHeader(const Shape& shape, DType dtype, const std::string& tensorName,
                                             const std::map<std::string, std::string>& metadata);
 
+// Refuses a tensor to load above the memory budget, saying how to raise it (a loaded tensor is
+// held whole; unlike an export it cannot be streamed).
+[[nodiscard]] Result<void> checkImportBudget(std::uint64_t bytes, std::uint64_t budget, const std::string& what);
+
 // Reverses the byte order of every element in place.
 void byteSwap(std::span<std::byte> data, std::size_t elementSize);
 

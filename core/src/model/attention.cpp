@@ -21,15 +21,7 @@ namespace alibi {
 Result<std::vector<double>> validateAttention(const AttentionParams& params) {
     auto slopes = validateBias(params.bias);
     if (!slopes) return slopes;
-    const ContentParams& c = params.content;
-    if (!std::isfinite(c.sigma) || c.sigma < 0)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--sigma must be a finite number >= 0, got {}", c.sigma));
-    if (c.dk < 1 || c.dk > 4096)
-        return fail(ErrorCode::InvalidArgument, fmt::format("--dk must be between 1 and 4096, got {}", c.dk));
-    if (!std::isfinite(c.temperature) || c.temperature <= 0)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--temperature must be a finite number > 0, got {}", c.temperature));
+    if (auto ok = checkContentLimits(params.content); !ok) return std::unexpected(ok.error());
     return slopes;
 }
 

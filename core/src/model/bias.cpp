@@ -108,6 +108,8 @@ std::uint64_t layoutIndex(Layout layout, std::int64_t heads, std::int64_t querie
 }
 
 Result<std::vector<double>> validateBias(const BiasParams& params) {
+    // Every range first (params.hpp); the custom slopes' count and the rest below.
+    if (auto ok = checkBiasLimits(params); !ok) return std::unexpected(ok.error());
     auto slopes = computeSlopes(params.slopes);
     if (!slopes) return slopes;
     if (params.queries < 1 || params.queries > kMaxLength)

@@ -1,8 +1,10 @@
-// Names of every enumerated parameter, shared by the CLI, session files and GUIs.
+// Names of every enumerated parameter and the limits of every numeric one, shared by the CLI,
+// session files and GUIs.
 #include <alibi/model/params.hpp>
 
 #include <array>
 #include <charconv>
+#include <fmt/format.h>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -104,6 +106,51 @@ double maskDouble(const MaskValue& mask, DType dtype) {
         case MaskValue::Kind::Finite: return mask.value;
     }
     return mask.value;
+}
+
+// ---------------------------------------------------------------------------
+// Limits
+
+namespace {
+
+Result<void> checkRange(double x, NumberRange r, const char* flag, const char* field) {
+    if (inRange(x, r)) return {};
+    return fail(ErrorCode::InvalidArgument,
+                fmt::format("{} (session field `{}`) must be a number {} {} and at most {}, got {}", flag, field,
+                            r.minOpen ? "above" : "from", r.min, r.max, x));
+}
+
+Result<void> checkCount(std::int64_t x, std::int64_t lo, std::int64_t hi, const char* flag, const char* field) {
+    if (x >= lo && x <= hi) return {};
+    return fail(ErrorCode::InvalidArgument,
+                fmt::format("{} (session field `{}`) must be between {} and {}, got {}", flag, field, lo, hi, x));
+}
+
+}  // namespace
+
+Result<void> checkBiasLimits(const BiasParams& p) {
+    if (auto ok = checkCount(p.slopes.heads, 1, kMaxHeads, "--heads", "bias.heads"); !ok) return ok;
+    if (auto ok = checkRange(p.slopes.maxBias, kMaxBiasRange, "--max-bias", "bias.max_bias"); !ok) return ok;
+    if (p.slopes.scheme == SlopeScheme::Custom)
+        for (const double m : p.slopes.custom)
+            if (auto ok = checkRange(m, kSlopeRange, "--slopes", "bias.slopes"); !ok) return ok;
+    if (auto ok = checkCount(p.queries, 1, kMaxLength, "--seq", "bias.queries"); !ok) return ok;
+    if (p.keys != 0)
+        if (auto ok = checkCount(p.keys, 1, kMaxLength, "--keys", "bias.keys"); !ok) return ok;
+    if (p.mask.kind == MaskValue::Kind::Finite && !std::isfinite(p.mask.value))
+        return fail(ErrorCode::InvalidArgument, "--mask must be -1e9, -inf, min or a finite number");
+    return {};
+}
+
+Result<void> checkContentLimits(const ContentParams& c) {
+    if (auto ok = checkRange(c.sigma, kSigmaRange, "--sigma", "attention.sigma"); !ok) return ok;
+    if (auto ok = checkCount(c.dk, 1, kMaxDk, "--dk", "attention.dk"); !ok) return ok;
+    return checkRange(c.temperature, kTemperatureRange, "--temperature", "attention.temperature");
+}
+
+Result<void> checkParameterLimits(const AttentionParams& params) {
+    if (auto ok = checkBiasLimits(params.bias); !ok) return ok;
+    return checkContentLimits(params.content);
 }
 
 }  // namespace alibi

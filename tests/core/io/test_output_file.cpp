@@ -2,6 +2,7 @@
 // old file intact, no temporary left behind), in-place writing of devices and FIFOs, and clear
 // errors naming the path for missing folders, read-only folders and a full disk (/dev/full).
 #include <alibi/io/output_file.hpp>
+#include <alibi/base/interrupt.hpp>
 
 #include <gtest/gtest.h>
 
@@ -10,10 +11,16 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <grp.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <climits>
+#include <ctime>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -48,10 +55,9 @@ TEST_F(OutputFileTest, WritesAndCommitsANewFile) {
     EXPECT_FALSE(file->inPlace());
     ASSERT_TRUE(file->write("hello "));
     ASSERT_TRUE(file->write(std::string_view("world\n")));
-    // Before commit the target does not exist; only the temporary file beside it.
+    // Before commit the target does not exist, nor any name: the file is an unnamed O_TMPFILE one.
     EXPECT_FALSE(fs::exists(path("out.txt")));
-    ASSERT_EQ(entries().size(), 1u);
-    EXPECT_EQ(entries()[0].rfind(".out.txt.tmp-", 0), 0u) << entries()[0];
+    EXPECT_TRUE(entries().empty()) << entries()[0];
     ASSERT_TRUE(file->commit());
     EXPECT_EQ(slurp(path("out.txt")), "hello world\n");
     EXPECT_EQ(entries(), std::vector<std::string>{"out.txt"});
@@ -83,7 +89,7 @@ TEST_F(OutputFileTest, WithoutCommitNothingAppearsAndTheOldFileStays) {
         auto file = OutputFile::open(path("old.txt"));
         ASSERT_TRUE(file);
         ASSERT_TRUE(file->write(std::string(3 << 20, 'x')));  // beyond the buffer: really on disk
-        EXPECT_EQ(entries().size(), 2u);
+        EXPECT_EQ(entries().size(), 1u);
     }  // destroyed without commit
     EXPECT_EQ(slurp(path("old.txt")), "previous content");
     EXPECT_EQ(entries(), std::vector<std::string>{"old.txt"});
@@ -277,22 +283,234 @@ TEST_F(OutputFileTest, ReadFileTextRoundTripAndLimits) {
     EXPECT_EQ(folder.error().code, ErrorCode::InvalidArgument);
 }
 
-TEST_F(OutputFileTest, ReadFileTextFromAPipeIsBoundedToo) {
+TEST_F(OutputFileTest, ReadFileTextRefusesAFifoWithoutWaitingForAWriter) {
     const std::string fifo = path("pipe");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    // The reader gives up early; the writer then gets EPIPE, which must not kill the test.
-    const auto oldHandler = std::signal(SIGPIPE, SIG_IGN);
-    std::thread writer([&] {
-        const int fd = ::open(fifo.c_str(), O_WRONLY);
-        const std::string data(10000, 'q');
-        if (fd >= 0) {
-            (void)!::write(fd, data.data(), data.size());
-            ::close(fd);
-        }
-    });
-    auto text = readFileText(fifo, 100);
-    writer.join();
-    std::signal(SIGPIPE, oldHandler);
+    auto text = readFileText(fifo, 100);  // no writer: opening it would block forever
     ASSERT_FALSE(text);
-    EXPECT_EQ(text.error().code, ErrorCode::TooLarge);
+    EXPECT_EQ(text.error().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(text.error().message.find("FIFO"), std::string::npos) << text.error().message;
+}
+
+// ---------------------------------------------------------------------------
+// Issue 16: temporaries that cannot outlive the process, and replacing as a shell redirect would
+
+namespace {
+
+constexpr uid_t kNobody = 65534;
+
+// The pid of a process that has exited (and been reaped).
+pid_t deadPid() {
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return child;
+}
+
+void makeOld(const std::string& file) {
+    const timespec times[2] = {{std::time(nullptr) - 3600, 0}, {std::time(nullptr) - 3600, 0}};
+    ::utimensat(AT_FDCWD, file.c_str(), times, AT_SYMLINK_NOFOLLOW);
+}
+
+// Runs `body` in a child process as `nobody`; true when it returned true.
+template <class Body>
+bool asNobody(Body body) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        if (::setgroups(0, nullptr) != 0 || ::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) ::_exit(3);
+        ::_exit(body() ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+}  // namespace
+
+TEST_F(OutputFileTest, NamedFallbackTemporaryIsVisibleThenRenamed) {
+    OutputOptions options;
+    options.namedTemporary = true;
+    auto file = OutputFile::open(path("out.txt"), options);
+    ASSERT_TRUE(file) << file.error().message;
+    ASSERT_TRUE(file->write("named"));
+    ASSERT_EQ(entries().size(), 1u);
+    const std::string prefix = ".out.txt.alibi-tmp-" + std::to_string(::getpid()) + "-";
+    EXPECT_EQ(entries()[0].rfind(prefix, 0), 0u) << entries()[0];
+    ASSERT_TRUE(file->commit());
+    EXPECT_EQ(entries(), std::vector<std::string>{"out.txt"});
+    EXPECT_EQ(slurp(path("out.txt")), "named");
+}
+
+TEST_F(OutputFileTest, StaleTemporariesOfAKilledWriterAreRemovedAndNothingElse) {
+    const pid_t dead = deadPid();
+    const std::string stale = ".out.npy.alibi-tmp-" + std::to_string(dead) + "-AbC123";
+    const std::string recent = ".out.npy.alibi-tmp-" + std::to_string(dead) + "-XyZ789";  // may still be written
+    const std::string alive = ".out.npy.alibi-tmp-1-QwE456";                             // pid 1 is running
+    const std::string otherTarget = ".other.npy.alibi-tmp-" + std::to_string(dead) + "-AbC123";
+    const std::string notOurs = ".out.npy.alibi-tmp-" + std::to_string(dead) + "-toolong7";
+    for (const auto& name : {stale, recent, alive, otherTarget, notOurs}) spit(path(name), "partial");
+    for (const auto& name : {stale, alive, otherTarget, notOurs}) makeOld(path(name));
+    // A symbolic link with the pattern is never followed nor removed.
+    const std::string link = ".out.npy.alibi-tmp-" + std::to_string(dead) + "-LnK000";
+    fs::create_symlink(path(otherTarget), path(link));
+    makeOld(path(link));
+
+    ASSERT_TRUE(writeFileAtomic(path("out.npy"), "new"));
+    std::vector<std::string> expected{recent, alive, otherTarget, notOurs, link, "out.npy"};
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(entries(), expected);
+    EXPECT_EQ(slurp(path(otherTarget)), "partial");
+}
+
+TEST_F(OutputFileTest, KilledWriterLeavesNothingBehind) {
+    // The writer is SIGKILLed with half a file written: the unnamed temporary file dies with it.
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    const std::string target = path("big.bin");
+    const pid_t child = ::fork();
+    if (child == 0) {
+        auto file = OutputFile::open(target);
+        if (!file || !file->write(std::string(8 << 20, 'x'))) ::_exit(1);
+        (void)!::write(ready[1], "r", 1);
+        ::pause();
+        ::_exit(0);
+    }
+    char c = 0;
+    ASSERT_EQ(::read(ready[0], &c, 1), 1);
+    EXPECT_TRUE(entries().empty());
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ::close(ready[0]);
+    ::close(ready[1]);
+    EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(OutputFileTest, ReplacingKeepsModeOwnerAndGroup) {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to own a file as another user";
+    spit(path("theirs.txt"), "old");
+    ASSERT_EQ(::chown(path("theirs.txt").c_str(), kNobody, kNobody), 0);
+    ASSERT_EQ(::chmod(path("theirs.txt").c_str(), 0640), 0);
+    ASSERT_TRUE(writeFileAtomic(path("theirs.txt"), "new"));
+    struct stat st {};
+    ASSERT_EQ(::stat(path("theirs.txt").c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, kNobody);
+    EXPECT_EQ(st.st_gid, kNobody);
+    EXPECT_EQ(st.st_mode & 07777, 0640u);
+    EXPECT_EQ(slurp(path("theirs.txt")), "new");
+}
+
+TEST_F(OutputFileTest, ReadOnlyFileIsRefusedAsAShellRedirectWouldBe) {
+    spit(path("ro.txt"), "old");
+    ASSERT_EQ(::chmod(path("ro.txt").c_str(), 0444), 0);
+    if (::geteuid() == 0) {
+        ASSERT_EQ(::chmod(m_dir.c_str(), 0777), 0);
+        ASSERT_EQ(::chown(path("ro.txt").c_str(), kNobody, kNobody), 0);
+        const std::string target = path("ro.txt");
+        EXPECT_TRUE(asNobody([&] {
+            auto result = writeFileAtomic(target, "new");
+            return !result && result.error().code == ErrorCode::Io &&
+                   result.error().message.find("read-only") != std::string::npos;
+        }));
+    } else {
+        auto result = writeFileAtomic(path("ro.txt"), "new");
+        ASSERT_FALSE(result);
+        EXPECT_NE(result.error().message.find("read-only"), std::string::npos) << result.error().message;
+    }
+    EXPECT_EQ(slurp(path("ro.txt")), "old");
+    EXPECT_EQ(entries(), std::vector<std::string>{"ro.txt"});
+}
+
+TEST_F(OutputFileTest, SymlinkPlantedByAnotherUserInAStickyFolderIsRefused) {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to plant a link as another user";
+    fs::create_directory(path("shared"));
+    ASSERT_EQ(::chmod(path("shared").c_str(), 01777), 0);
+    spit(path("secret"), "root only");
+    const std::string link = path("shared/out.npy");
+    fs::create_symlink(path("secret"), link);
+    ASSERT_EQ(::lchown(link.c_str(), kNobody, kNobody), 0);
+    auto result = writeFileAtomic(link, "overwritten");
+    ASSERT_FALSE(result);
+    EXPECT_NE(result.error().message.find("fs.protected_symlinks"), std::string::npos) << result.error().message;
+    EXPECT_EQ(slurp(path("secret")), "root only");
+
+    // The folder's owner may follow links in it, and anyone their own.
+    ASSERT_EQ(::lchown(link.c_str(), 0, 0), 0);
+    EXPECT_TRUE(writeFileAtomic(link, "mine"));
+    EXPECT_EQ(slurp(path("secret")), "mine");
+}
+
+TEST_F(OutputFileTest, DanglingSymlinkCreatesItsTargetAndStaysALink) {
+    fs::create_symlink("made.txt", path("link.txt"));
+    ASSERT_TRUE(writeFileAtomic(path("link.txt"), "new"));
+    EXPECT_TRUE(fs::is_symlink(path("link.txt")));
+    EXPECT_EQ(slurp(path("made.txt")), "new");
+    // A chain of links is followed link by link.
+    fs::create_symlink("link.txt", path("link2.txt"));
+    ASSERT_TRUE(writeFileAtomic(path("link2.txt"), "newer"));
+    EXPECT_EQ(slurp(path("made.txt")), "newer");
+    EXPECT_TRUE(fs::is_symlink(path("link2.txt")));
+}
+
+TEST_F(OutputFileTest, HardLinksKeepTheOldContent) {
+    // Documented behaviour: an atomic replacement is a new file under the given name.
+    spit(path("a.txt"), "old");
+    fs::create_hard_link(path("a.txt"), path("b.txt"));
+    ASSERT_TRUE(writeFileAtomic(path("a.txt"), "new"));
+    EXPECT_EQ(slurp(path("a.txt")), "new");
+    EXPECT_EQ(slurp(path("b.txt")), "old");
+}
+
+TEST_F(OutputFileTest, SameFileIsRecognisedThroughLinks) {
+    spit(path("in.npy"), "data");
+    fs::create_symlink(path("in.npy"), path("sym.npy"));
+    fs::create_hard_link(path("in.npy"), path("hard.npy"));
+    spit(path("other.npy"), "data");
+    for (const auto& out : {path("in.npy"), path("sym.npy"), path("hard.npy"), m_dir.string() + "/./in.npy"}) {
+        auto r = refuseSameFile(out, path("in.npy"));
+        ASSERT_FALSE(r) << out;
+        EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);
+    }
+    EXPECT_TRUE(refuseSameFile(path("other.npy"), path("in.npy")));
+    EXPECT_TRUE(refuseSameFile(path("new.npy"), path("in.npy")));
+    EXPECT_TRUE(refuseSameFile("-", path("in.npy")));
+}
+
+TEST_F(OutputFileTest, LongNamesAndPathsAreUsageErrors) {
+    auto longName = OutputFile::open(path(std::string(300, 'n')));
+    ASSERT_FALSE(longName);
+    EXPECT_EQ(longName.error().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(longName.error().message.find("255"), std::string::npos) << longName.error().message;
+    std::string deep = m_dir.string();
+    while (deep.size() < PATH_MAX + 10) deep += "/d";
+    auto longPath = OutputFile::open(deep);
+    ASSERT_FALSE(longPath);
+    EXPECT_EQ(longPath.error().code, ErrorCode::InvalidArgument);
+    EXPECT_LT(longPath.error().message.size(), 400u);
+}
+
+namespace {
+extern "C" void onTestInterrupt(int) { alibi::requestInterrupt(); }
+}  // namespace
+
+TEST_F(OutputFileTest, OneSignalEndsTheWaitForAFifoReader) {
+    const std::string fifo = path("pipe");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    struct sigaction action {}, old {};
+    action.sa_handler = onTestInterrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART, as the CLI installs it
+    ASSERT_EQ(::sigaction(SIGUSR1, &action, &old), 0);
+    const pthread_t self = ::pthread_self();
+    std::thread signaller([self] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        ::pthread_kill(self, SIGUSR1);
+    });
+    auto file = OutputFile::open(fifo);  // no reader: blocks until the signal
+    signaller.join();
+    ::sigaction(SIGUSR1, &old, nullptr);
+    alibi::clearInterrupt();
+    ASSERT_FALSE(file);
+    EXPECT_EQ(file.error().code, ErrorCode::Cancelled) << file.error().message;
 }

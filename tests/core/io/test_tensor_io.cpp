@@ -175,10 +175,15 @@ TEST(NpyHeaderTest, SwitchesToVersion2WhenTheHeaderIsLong) {
     std::uint32_t length = 0;
     std::memcpy(&length, h.data() + 8, 4);
     EXPECT_EQ(length + 12, h.size());
+    // Reading it back stops at the dimension limit of every reader (issue 16); a version 2.0
+    // file within the limits loads.
     auto loaded = parseNpy(bytesOf(h + floats({1.5f})));
-    ASSERT_TRUE(loaded) << loaded.error().message;
-    EXPECT_EQ(loaded->tensor.shape(), shape);
-    EXPECT_EQ(loaded->tensor.at(0), 1.5);
+    ASSERT_FALSE(loaded);
+    EXPECT_NE(loaded.error().message.find("more than 64 dimensions"), std::string::npos) << loaded.error().message;
+    auto v2 = parseNpy(bytesOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1), }", floats({1.5f}), 2)));
+    ASSERT_TRUE(v2) << v2.error().message;
+    EXPECT_EQ(v2->tensor.shape(), Shape({1, 1}));
+    EXPECT_EQ(v2->tensor.at(0), 1.5);
 }
 
 TEST_F(TensorIoTest, NpyMatchesNumPySaveWhenNumPyIsInstalled) {
@@ -652,6 +657,31 @@ TEST(NpyImportTest, ValidFilesLoad) {
     ASSERT_TRUE(v2) << v2.error().message;
 }
 
+TEST(NpyImportTest, EscapesDimensionsAndExcerpts) {
+    // Python reads '<f\4' as '<f' + chr(4), which NumPy refuses: never as '<f4'.
+    expectNpyError(npyFile("{'descr': '<f\\4', 'fortran_order': False, 'shape': (1,), }", floats({1})),
+                   ErrorCode::BadInput, "backslash");
+    std::string dims = "(";
+    for (int i = 0; i < 100001; ++i) dims += "1, ";
+    auto many = parseNpy(bytesOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': " + dims + "), }",
+                                         floats({1}), 2)));
+    ASSERT_FALSE(many);
+    EXPECT_NE(many.error().message.find("more than 64 dimensions"), std::string::npos) << many.error().message;
+    EXPECT_LT(many.error().message.size(), 400u);
+    // A hostile descr is quoted short and escaped.
+    auto hostile = parseNpy(bytesOf(npyFile("{'descr': '\xff\x1b[2J', 'fortran_order': False, 'shape': (1,), }",
+                                            floats({1}))));
+    ASSERT_FALSE(hostile);
+    EXPECT_EQ(hostile.error().message.find('\x1b'), std::string::npos) << hostile.error().message;
+    // Over the budget: the advice is --max-memory, not streaming an export.
+    auto big = parseNpy(bytesOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }",
+                                        floats({1, 2, 3, 4}))),
+                        8);
+    ASSERT_FALSE(big);
+    EXPECT_NE(big.error().message.find("--max-memory"), std::string::npos);
+    EXPECT_EQ(big.error().message.find("alibi bias"), std::string::npos) << big.error().message;
+}
+
 TEST(NpyImportTest, MalformedFilesAreRefusedClearly) {
     const std::string good = npyFile(kGoodDict, floats({1, 2, 3, 4}));
     expectNpyError("", ErrorCode::BadInput, "magic");
@@ -755,7 +785,7 @@ TEST(SafetensorsImportTest, SelectsTheRightTensor) {
     const std::string ambiguous =
         safetensorsFile("{\"a\":" + entry("F32", "[1]", 0, 4) + ",\"b\":" + entry("F32", "[1]", 4, 8) + "}",
                         floats({1, 2}));
-    expectStError(ambiguous, ErrorCode::InvalidArgument, "choose one by name: 'a', 'b'");
+    expectStError(ambiguous, ErrorCode::InvalidArgument, "--tensor NAME): 'a', 'b'");
     auto a = parseSafetensors(bytesOf(ambiguous), "b");
     ASSERT_TRUE(a);
     EXPECT_EQ(a->tensor.at(0), 2.0);
@@ -777,7 +807,7 @@ TEST(SafetensorsImportTest, MalformedFilesAreRefusedClearly) {
     expectStError(le64(1000) + json, ErrorCode::BadInput, "beyond the end of the file");
     std::string hugeHeader = le64(std::uint64_t{101} << 20);
     hugeHeader.resize(hugeHeader.size() + (std::size_t{101} << 20), ' ');
-    expectStError(hugeHeader, ErrorCode::TooLarge, "100 MiB");
+    expectStError(hugeHeader, ErrorCode::TooLarge, "100,000,000-byte limit");
     hugeHeader = {};
     expectStError(safetensorsFile("[1, 2]", ""), ErrorCode::BadInput, "does not start with '{'");
     expectStError(safetensorsFile("{\"bias\": {", ""), ErrorCode::BadInput, "invalid JSON");
@@ -796,7 +826,7 @@ TEST(SafetensorsImportTest, MalformedFilesAreRefusedClearly) {
     expectStError(safetensorsFile("{\"bias\":" + entry("F32", "[2,2]", 0, 12) + "}", floats({1, 2, 3})),
                   ErrorCode::BadInput, "span 12 bytes, but shape (2, 2) F32 needs 16");
     expectStError(safetensorsFile("{\"bias\":" + entry("F32", "[1]", 4, 0) + "}", floats({1})), ErrorCode::BadInput,
-                  "fall outside");
+                  "end before they begin");
     expectStError(safetensorsFile("{\"bias\":" + entry("F32", "[-1]", 0, 4) + "}", floats({1})), ErrorCode::BadInput,
                   "negative dimension");
     expectStError(safetensorsFile("{\"bias\":" + entry("F32", "[1.5]", 0, 4) + "}", floats({1})), ErrorCode::BadInput,
@@ -815,6 +845,59 @@ TEST(SafetensorsImportTest, MalformedFilesAreRefusedClearly) {
     EXPECT_EQ(r.error().code, ErrorCode::TooLarge);
 }
 
+TEST(SafetensorsImportTest, TensorsMustTileTheDataAreaExactly) {
+    // As the reference implementation: sorted by offset, each starts where the previous ended.
+    const std::string two = "{\"a\":" + entry("F32", "[1]", 0, 4) + ",\"b\":" + entry("F32", "[1]", 4, 8) + "}";
+    ASSERT_TRUE(parseSafetensors(bytesOf(safetensorsFile(two, floats({1, 2}))), "a"));
+    // Listed out of order in the JSON: still a tiling.
+    const std::string swapped = "{\"b\":" + entry("F32", "[1]", 4, 8) + ",\"a\":" + entry("F32", "[1]", 0, 4) + "}";
+    ASSERT_TRUE(parseSafetensors(bytesOf(safetensorsFile(swapped, floats({1, 2}))), "b"));
+    // A trailing byte, a gap, data not starting at 0.
+    expectStError(safetensorsFile(two, floats({1, 2}) + "x"), ErrorCode::BadInput, "1 bytes follow the last tensor", "a");
+    const std::string gap = "{\"a\":" + entry("F32", "[1]", 0, 4) + ",\"b\":" + entry("F32", "[1]", 8, 12) + "}";
+    expectStError(safetensorsFile(gap, floats({1, 2, 3})), ErrorCode::BadInput, "4 unexplained bytes lie before tensor 'b'",
+                  "a");
+    const std::string late = "{\"a\":" + entry("F32", "[1]", 4, 8) + "}";
+    expectStError(safetensorsFile(late, floats({1, 2})), ErrorCode::BadInput, "4 unexplained bytes lie before tensor 'a'");
+    // The header length lowered by one: the data shifts by a byte, a trailing byte appears.
+    const std::string json = "{\"bias\":" + entry("F32", "[2]", 0, 8) + "}  ";
+    std::string shifted = safetensorsFile(json, floats({1, 2}));
+    shifted[0] = static_cast<char>(shifted[0] - 1);
+    expectStError(shifted, ErrorCode::BadInput, "follow the last tensor");
+    // Zero-sized tensors tile at any offset inside the area.
+    const std::string empty = "{\"a\":" + entry("F32", "[0]", 0, 0) + ",\"b\":" + entry("F32", "[1]", 0, 4) + "}";
+    ASSERT_TRUE(parseSafetensors(bytesOf(safetensorsFile(empty, floats({5}))), "b"));
+}
+
+TEST(SafetensorsImportTest, LimitsAndExcerpts) {
+    // Every dtype of the specification is known (a sub-byte one needs whole bytes), others are not.
+    const std::string f4 = "{\"bias\":" + entry("F32", "[1]", 0, 4) + ",\"q\":" + entry("F4", "[4]", 4, 6) + "}";
+    ASSERT_TRUE(parseSafetensors(bytesOf(safetensorsFile(f4, floats({1}) + "zz")), "bias"));
+    const std::string odd = "{\"bias\":" + entry("F32", "[1]", 0, 4) + ",\"q\":" + entry("F4", "[3]", 4, 6) + "}";
+    expectStError(safetensorsFile(odd, floats({1}) + "zz"), ErrorCode::BadInput, "whole number of bytes", "bias");
+    expectStError(safetensorsFile("{\"bias\":" + entry("F32X", "[1]", 0, 4) + "}", floats({1})), ErrorCode::BadInput,
+                  "does not define");
+    // 65 dimensions of 1.
+    std::string dims = "[1";
+    for (int i = 0; i < 64; ++i) dims += ",1";
+    expectStError(safetensorsFile("{\"bias\":" + entry("F32", dims + "]", 0, 4) + "}", floats({1})),
+                  ErrorCode::BadInput, "65 dimensions");
+    // A hostile tensor name is quoted short and escaped.
+    const std::string name = "\\u001b[2J" + std::string(10000, 'n');  // JSON for ESC [2J nnn...
+    const std::string file = safetensorsFile("{\"" + name + "\":" + entry("F32", "[1]", 0, 4) + "}", floats({1}));
+    auto r = parseSafetensors(bytesOf(file), "other");
+    ASSERT_FALSE(r);
+    EXPECT_LT(r.error().message.size(), 400u) << r.error().message;
+    EXPECT_EQ(r.error().message.find('\x1b'), std::string::npos);
+    EXPECT_NE(r.error().message.find("\\x1b[2J"), std::string::npos) << r.error().message;
+    // Bytes that are not UTF-8 make the JSON invalid (as in the reference); the parser's own
+    // message is cut and escaped too.
+    auto bad = parseSafetensors(bytesOf(safetensorsFile("{\"\xff" + std::string(10000, 'n') + "\":1}", "")));
+    ASSERT_FALSE(bad);
+    EXPECT_LT(bad.error().message.size(), 400u) << bad.error().message;
+    EXPECT_EQ(bad.error().message.find('\xff'), std::string::npos);
+}
+
 TEST(SafetensorsImportTest, EveryTruncationIsAnErrorNotACrash) {
     const std::string good = safetensorsFile("{\"bias\":" + entry("F32", "[2,2]", 0, 16) + "}", floats({1, 2, 3, 4}));
     for (std::size_t n = 0; n < good.size(); ++n) EXPECT_FALSE(parseSafetensors(bytesOf(good.substr(0, n)))) << n;
@@ -822,6 +905,21 @@ TEST(SafetensorsImportTest, EveryTruncationIsAnErrorNotACrash) {
 
 // ---------------------------------------------------------------------------
 // loadTensor
+
+TEST_F(TensorIoTest, LoadTensorRefusesNonRegularFilesWithoutOpeningThem) {
+    const std::string fifo = path("f.npy");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto r = loadTensor(fifo);  // opening it for reading would wait for a writer forever
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(r.error().message.find("FIFO"), std::string::npos) << r.error().message;
+    auto dev = loadTensor("/dev/zero");
+    ASSERT_FALSE(dev);
+    EXPECT_EQ(dev.error().code, ErrorCode::InvalidArgument);
+    auto folder = loadTensor(m_dir.string());
+    ASSERT_FALSE(folder);
+    EXPECT_EQ(folder.error().code, ErrorCode::InvalidArgument);
+}
 
 TEST_F(TensorIoTest, LoadTensorDispatchesAndNamesTheFile) {
     const Tensor t = makeTensor({2}, DType::F32, {1, 2});

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <alibi/base/dtype.hpp>
+#include <alibi/base/error.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -91,6 +92,34 @@ struct AttentionParams {
 [[nodiscard]] std::optional<MaskValue> parseMask(std::string_view text);
 // The double the mask stands for once the dtype is known (-1e9, -inf, or dtypeLowest).
 [[nodiscard]] double maskDouble(const MaskValue& mask, DType dtype);
+
+// ---------------------------------------------------------------------------
+// Limits: the one range of every numeric parameter, checked by checkParameterLimits for the
+// core validators and so for the CLI, session files and both GUIs alike. Chosen so every logit
+// stays finite in float whatever the combination: |bias| <= kSlopeRange.max * kMaxLength ~ 1e11,
+// |q.k / sqrt(dk)| ~ kSigmaRange.max^2 * 100, divided by at least kTemperatureRange.min, stays far below
+// float's 3.4e38, so every unmasked row has a finite maximum and its probabilities sum to 1
+// (a row whose keys are all masked is all zeros: see attention.hpp).
+
+struct NumberRange {
+    double min;
+    double max;
+    bool minOpen = false;  // min itself excluded
+};
+inline constexpr NumberRange kMaxBiasRange{0, 1000};
+inline constexpr NumberRange kSlopeRange{0, 1e5, true};         // custom slopes
+inline constexpr NumberRange kSigmaRange{0, 1e6};
+inline constexpr NumberRange kTemperatureRange{1e-6, 1e6};
+inline constexpr int kMaxDk = 4096;
+
+[[nodiscard]] constexpr bool inRange(double x, NumberRange r) {
+    return x >= r.min && x <= r.max && !(r.minOpen && x == r.min);  // false for NaN
+}
+
+// Every numeric parameter against its limit; the message names the flag and the session field.
+[[nodiscard]] Result<void> checkBiasLimits(const BiasParams& params);
+[[nodiscard]] Result<void> checkContentLimits(const ContentParams& params);
+[[nodiscard]] Result<void> checkParameterLimits(const AttentionParams& params);
 
 // True when the mode masks future keys (causal, bloom, mpt).
 [[nodiscard]] constexpr bool modeMasks(BiasMode mode) {
