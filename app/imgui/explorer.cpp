@@ -1,6 +1,8 @@
 // Explorer: results in, panels drawn, edits validated, actions run, changed requests submitted.
 #include "explorer.hpp"
 
+#include "edit_rules.hpp"
+#include "keys.hpp"
 #include "panels.hpp"
 
 #include <alibi/model/attention.hpp>
@@ -11,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 namespace alibi::imgui {
 
@@ -39,31 +42,91 @@ std::string slopesText(const std::vector<double>& slopes) {
 }  // namespace
 
 Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
-    : m_textures(textures), m_wake(std::move(wake)), m_lastValid(m_state.session) {
+    : m_textures(textures), m_wake(std::move(wake)), m_lastValid(m_state.session), m_history(m_state.session) {
     if (auto slopes = computeSlopes(m_state.session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
+    m_model.presets = loadPresets(presetFolders());
     syncTextFields();
 }
 
 Explorer::~Explorer() {
     if (m_textures != nullptr) {
-        if (m_model.gridTexture != nullptr) m_textures->release(m_model.gridTexture);
-        if (m_model.colorBarTexture != nullptr) m_textures->release(m_model.colorBarTexture);
+        for (ImTextureID texture : {m_model.gridTexture, m_model.colorBarTexture, m_model.detailTexture,
+                                    m_model.detailColorBarTexture})
+            if (texture != nullptr) m_textures->release(texture);
     }
 }
 
 bool Explorer::busy() const {
-    return m_model.gridPending || m_model.curvesPending || m_model.statsPending || m_model.exportRunning ||
-           m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() || !m_hoverWorker.idle();
+    return m_model.gridPending || m_model.detailPending || m_model.curvesPending || m_model.statsPending ||
+           m_model.exportRunning || m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() ||
+           !m_hoverWorker.idle();
+}
+
+void Explorer::installSession(const Session& session) {
+    const bool slopesChanged = !(session.attention.bias.slopes.heads == m_lastValid.attention.bias.slopes.heads &&
+                                 session.attention.bias.slopes.scheme == m_lastValid.attention.bias.slopes.scheme &&
+                                 session.attention.bias.slopes.maxBias == m_lastValid.attention.bias.slopes.maxBias &&
+                                 session.attention.bias.slopes.custom == m_lastValid.attention.bias.slopes.custom);
+    m_state.session = session;
+    m_lastValid = session;
+    m_state.validationError.clear();
+    m_state.draft = {};
+    if (slopesChanged || m_model.slopes.empty()) {
+        if (auto slopes = computeSlopes(session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
+    }
+    syncTextFields();
+    if (m_state.hoveredHead >= session.attention.bias.slopes.heads) m_state.hoveredHead = -1;
 }
 
 Result<void> Explorer::applySession(const Session& session) {
     if (auto valid = validateSession(session); !valid) return std::unexpected(valid.error());
-    m_state.session = session;
-    m_lastValid = session;
-    m_state.validationError.clear();
-    if (auto slopes = computeSlopes(session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
-    syncTextFields();
+    installSession(session);
+    m_history.record(session);
     return {};
+}
+
+Result<void> Explorer::openSession(const Session& session, const std::string& path) {
+    if (auto valid = validateSession(session); !valid) return std::unexpected(valid.error());
+    installSession(session);
+    m_history.reset(session);
+    m_heldClamps = {};
+    m_state.sessionPath = path;
+    return {};
+}
+
+void Explorer::undo() {
+    if (auto session = m_history.undo()) {
+        installSession(*session);
+        m_state.statusMessage = "undone";
+    }
+}
+
+void Explorer::redo() {
+    if (auto session = m_history.redo()) {
+        installSession(*session);
+        m_state.statusMessage = "redone";
+    }
+}
+
+void Explorer::resetToDefaults() {
+    Session defaults = defaultSession();
+    installSession(defaults);
+    m_history.record(defaults);
+    m_state.statusMessage = "parameters reset to the defaults (Ctrl+Z brings them back)";
+}
+
+std::string Explorer::windowTitle() const {
+    const std::string name = std::filesystem::path(m_state.sessionPath).filename().string();
+    return fmt::format("{}{} - {} - ALiBi Explorer (ImGui)", name.empty() ? "untitled" : name,
+                       m_history.modified() ? " *" : "", viewTitle(m_state.view));
+}
+
+void Explorer::requestQuit() {
+    if (!m_history.modified()) {
+        m_state.quitApproved = true;
+        return;
+    }
+    m_state.confirm = Confirm::Quit;
 }
 
 void Explorer::syncTextFields() {
@@ -83,7 +146,12 @@ void Explorer::frame() {
     m_state.nextHoveredHead = -1;
 
     collectResults();
-    drawPanels();
+    handleShortcuts();
+    const float top = drawMenuBar();
+    drawPanels(top);
+    drawHelpWindow();
+    drawConfirmPopup();
+    drawErrorPopup();
     validateEdits();
     runActions();
     submitRequests();
@@ -109,6 +177,18 @@ void Explorer::collectResults() {
             m_model.colorBarTexture = m_textures->upload(grid->colorBar, m_model.colorBarTexture);
         }
     }
+    if (auto detail = m_detailBox.take(generation)) {
+        m_model.detail = detail;
+        m_model.detailPending = generation != m_detailGeneration;
+        if (m_textures != nullptr && detail->error.empty()) {
+            m_model.detailTexture = m_textures->upload(detail->heatmap.image, m_model.detailTexture);
+            m_model.detailColorBarTexture = m_textures->upload(detail->colorBar, m_model.detailColorBarTexture);
+        }
+    }
+    const std::uint64_t total = m_gridProgress->total.load(std::memory_order_relaxed);
+    m_model.gridProgress =
+        total > 0 ? static_cast<float>(m_gridProgress->done.load(std::memory_order_relaxed)) / static_cast<float>(total)
+                  : 0.0f;
     if (auto curves = m_curvesBox.take(generation)) {
         m_model.curves = curves;
         m_model.curvesPending = generation != m_curvesGeneration;
@@ -131,35 +211,163 @@ void Explorer::collectResults() {
     }
 }
 
-void Explorer::drawPanels() {
+void Explorer::handleShortcuts() {
+    const ImGuiIO& io = ImGui::GetIO();
+    // A focused text field keeps its own keys (its own undo included).
+    if (io.WantTextInput || !m_state.errorPopup.empty() || m_state.confirm != Confirm::None) return;
+    auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+    if (pressed(keys::kF11)) m_state.fullScreen = !m_state.fullScreen;
+    if (pressed(keys::kF1)) m_state.showHelp = !m_state.showHelp;
+    if (!io.KeyCtrl) return;
+    if (pressed(keys::kZ)) io.KeyShift ? redo() : undo();
+    if (pressed(keys::kY)) redo();
+    if (pressed(keys::kR)) resetToDefaults();
+    if (pressed(keys::kO)) m_state.actions.openSession = true;
+    if (pressed(keys::kS)) m_state.actions.saveSession = true;
+    if (pressed(keys::kQ)) requestQuit();
+    if (pressed(keys::kC) && io.KeyShift) m_state.actions.copyCli = true;
+    if (pressed(keys::kEqual) || pressed(keys::kKeypadAdd)) m_state.zoom = std::min(kMaxZoom, m_state.zoom * 1.25f);
+    if (pressed(keys::kMinus) || pressed(keys::kKeypadSubtract))
+        m_state.zoom = std::max(kMinZoom, m_state.zoom / 1.25f);
+    if (pressed(keys::kDigit0)) m_state.zoom = 1.0f;
+    for (std::size_t v = 0; v < kAllViews.size(); ++v)
+        if (pressed(keys::kDigit0 + 1 + static_cast<int>(v))) m_state.view = kAllViews[v];
+}
+
+float Explorer::drawMenuBar() {
+    if (!ImGui::BeginMainMenuBar()) return 0.0f;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Open session", "Ctrl+O")) m_state.actions.openSession = true;
+        if (ImGui::MenuItem("Save session", "Ctrl+S")) m_state.actions.saveSession = true;
+        ImGui::Separator();
+        if (ImGui::MenuItem("Export tensor", nullptr, false, !m_model.exportRunning)) m_state.actions.exportTensor = true;
+        if (ImGui::MenuItem("Save window as PNG")) m_state.actions.screenshot = true;
+        if (ImGui::MenuItem("Export curves as SVG")) m_state.actions.exportSvg = true;
+        if (ImGui::MenuItem("Copy as CLI command", "Ctrl+Shift+C")) m_state.actions.copyCli = true;
+        ImGui::Separator();
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) requestQuit();
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Edit")) {
+        if (ImGui::MenuItem("Undo", "Ctrl+Z", false, m_history.canUndo())) undo();
+        if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, m_history.canRedo())) redo();
+        ImGui::Separator();
+        if (ImGui::MenuItem("Reset to defaults", "Ctrl+R")) resetToDefaults();
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        for (std::size_t v = 0; v < kAllViews.size(); ++v) {
+            const std::string name(viewTitle(kAllViews[v]));
+            const std::string shortcut = fmt::format("Ctrl+{}", v + 1);
+            if (ImGui::MenuItem(name.c_str(), shortcut.c_str(), m_state.view == kAllViews[v])) m_state.view = kAllViews[v];
+        }
+        ImGui::Separator();
+        if (ImGui::MenuItem("Zoom in", "Ctrl+=", false, m_state.zoom < kMaxZoom))
+            m_state.zoom = std::min(kMaxZoom, m_state.zoom * 1.25f);
+        if (ImGui::MenuItem("Zoom out", "Ctrl+-", false, m_state.zoom > kMinZoom))
+            m_state.zoom = std::max(kMinZoom, m_state.zoom / 1.25f);
+        if (ImGui::MenuItem("Reset zoom", "Ctrl+0")) m_state.zoom = 1.0f;
+        if (ImGui::MenuItem("Presentation (large text, full screen)")) {
+            m_state.zoom = 2.0f;
+            m_state.fullScreen = true;
+        }
+        ImGui::MenuItem("Full screen", "F11", &m_state.fullScreen);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+        ImGui::MenuItem("What is ALiBi?", "F1", &m_state.showHelp);
+        ImGui::EndMenu();
+    }
+    // The status line sits at the right of the menu bar, where every view can see it.
+    if (!m_state.statusMessage.empty()) {
+        ImGui::SameLine(0, ImGui::GetFontSize() * 2.0f);
+        ImGui::TextDisabled("%s", m_state.statusMessage.c_str());
+    }
+    const float height = ImGui::GetWindowSize().y;
+    ImGui::EndMainMenuBar();
+    return height;
+}
+
+void Explorer::drawPanels(float top) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const float width = std::max(display.x, 640.0f);
-    const float height = std::max(display.y, 480.0f);
-    const float left = std::clamp(width * 0.23f, 330.0f, 420.0f);
-    const float right = std::clamp(width * 0.27f, 360.0f, 520.0f);
+    const float height = std::max(display.y, 480.0f) - top;
+    const float em = ImGui::GetFontSize();  // panel widths follow the zoom
+    const float left = std::clamp(width * 0.23f, 22.0f * em, 28.0f * em);
+    // The curves get a column of their own on wide screens; on narrow ones (1280x720) they are a
+    // view of the centre panel only, so the grid and the statistics keep their room.
+    const bool curvesColumn = width >= 100.0f * em;
+    const float right = curvesColumn ? std::clamp(width * 0.24f, 24.0f * em, 34.0f * em) : 0.0f;
     const float centre = std::max(width - left - right, 200.0f);
-    const float top = std::floor(height * 0.64f);
-    const float frameStrip = 92.0f;
+    const float split = std::floor(height * 0.64f);
+    const float frameStrip = 6.0f * em;
+    const bool statsBelow = m_state.view == View::Grid || m_state.view == View::Curves;
 
-    if (beginPanel("Parameters", 0, 0, left, top)) drawParametersPanel(m_state, m_model);
+    if (beginPanel("Parameters", 0, top, left, split)) drawParametersPanel(m_state, m_model);
     ImGui::End();
-    if (beginPanel("Session and export", 0, top, left, height - top)) {
+    if (beginPanel("Session and export", 0, top + split, left, height - split)) {
         drawSessionPanel(m_state, m_model);
         ImGui::Separator();
         drawExportPanel(m_state, m_model);
     }
     ImGui::End();
-    if (beginPanel("Head grid", left, 0, centre, top)) drawGridPanel(m_state, m_model);
+    const float viewHeight = statsBelow ? split : height;
+    if (beginPanel("Views", left, top, centre, viewHeight)) drawViewsPanel(m_state, m_model);
     ImGui::End();
-    if (beginPanel("Per-head statistics", left, top, centre, height - top)) drawStatsPanel(m_state, m_model);
-    ImGui::End();
-    if (beginPanel("Curves", left + centre, 0, right, height - frameStrip)) drawCurvesPanel(m_state, m_model);
-    ImGui::End();
-    if (beginPanel("Frame time", left + centre, height - frameStrip, right, frameStrip))
-        drawFrameTimePanel(m_state, m_model);
-    ImGui::End();
+    if (statsBelow) {
+        if (beginPanel("Per-head statistics", left, top + split, centre, height - split))
+            drawStatsPanel(m_state, m_model);
+        ImGui::End();
+    }
+    if (curvesColumn) {
+        if (beginPanel("Curves", left + centre, top, right, height - frameStrip)) drawCurvesPanel(m_state, m_model);
+        ImGui::End();
+        if (beginPanel("Frame time", left + centre, top + height - frameStrip, right, frameStrip))
+            drawFrameTimePanel(m_state, m_model);
+        ImGui::End();
+    }
+}
 
-    drawErrorPopup();
+void Explorer::drawHelpWindow() {
+    if (!m_state.showHelp) return;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.45f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(display.x * 0.8f, ImGui::GetFontSize() * 44.0f), 0), ImGuiCond_Appearing);
+    if (ImGui::Begin("What is ALiBi?", &m_state.showHelp, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+        drawHelpText();
+    }
+    ImGui::End();
+}
+
+void Explorer::drawConfirmPopup() {
+    if (m_state.confirm == Confirm::None) return;
+    if (!ImGui::IsPopupOpen("Unsaved changes")) ImGui::OpenPopup("Unsaved changes");
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    if (ImGui::BeginPopupModal("Unsaved changes", nullptr,
+                               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+        const bool quitting = m_state.confirm == Confirm::Quit;
+        ImGui::TextUnformatted(quitting ? "The parameters have changed since the session was opened or saved."
+                                        : "Opening a session replaces the parameters, which have unsaved changes.");
+        ImGui::TextUnformatted("Discard the changes?");
+        ImGui::Spacing();
+        const float button = ImGui::GetFontSize() * 9.0f;
+        if (ImGui::Button(quitting ? "Discard and quit" : "Discard and open", ImVec2(button, 0))) {
+            if (quitting) {
+                m_state.quitApproved = true;
+            } else {
+                openSessionFile();
+            }
+            m_state.confirm = Confirm::None;
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel", ImVec2(button, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+            m_state.confirm = Confirm::None;
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndPopup();
+    }
 }
 
 void Explorer::drawErrorPopup() {
@@ -182,40 +390,66 @@ void Explorer::drawErrorPopup() {
 }
 
 void Explorer::validateEdits() {
-    if (m_state.session == m_lastValid) return;
-    if (auto valid = validateSession(m_state.session); !valid) {
-        // The previous valid state stays; the parameters panel shows why the edit was refused.
-        m_state.validationError = valid.error().message;
-        m_state.session = m_lastValid;
-        return;
+    // A slider held down or a field being typed into: its changes are not committed yet.
+    const bool editing = ImGui::IsAnyItemActive();
+    const bool changed = !(m_state.session == m_lastValid);
+    if (changed || (!editing && m_heldClamps.any())) {
+        Session candidate = m_state.session;
+        if (!editing) {
+            // Dependents clamped only because of a value the drag passed through come back first.
+            const Session& before = m_history.current();
+            if (m_heldClamps.queryRow) candidate.queryRow = before.queryRow;
+            if (m_heldClamps.head) candidate.head = before.head;
+            if (m_heldClamps.custom) candidate.attention.bias.slopes.custom = before.attention.bias.slopes.custom;
+            m_heldClamps = {};
+        }
+        const Session unclamped = candidate;
+        const std::string note = clampDependents(candidate);
+        if (editing) {
+            m_heldClamps.queryRow |= candidate.queryRow != unclamped.queryRow;
+            m_heldClamps.head |= candidate.head != unclamped.head;
+            m_heldClamps.custom |= candidate.attention.bias.slopes.custom != unclamped.attention.bias.slopes.custom;
+        }
+        if (auto valid = validateSession(candidate); !valid) {
+            // The previous valid state stays; the parameters panel shows why the edit was refused.
+            m_state.validationError = valid.error().message;
+            m_state.session = m_lastValid;
+        } else {
+            if (!editing && !note.empty()) m_state.statusMessage = note;
+            const bool custom = candidate.attention.bias.slopes.scheme == SlopeScheme::Custom;
+            const bool listChanged = candidate.attention.bias.slopes.custom != m_lastValid.attention.bias.slopes.custom ||
+                                     candidate.attention.bias.slopes.heads != m_lastValid.attention.bias.slopes.heads;
+            const std::string customText = m_state.customSlopesText;
+            const std::string maskText = m_state.maskText;
+            installSession(candidate);
+            // Keep what the user typed in the text fields unless the values they stand for moved.
+            if (custom && !listChanged) m_state.customSlopesText = customText;
+            m_state.maskText = maskText;
+        }
     }
-    m_state.validationError.clear();
-    const bool slopesChanged = m_state.session.attention.bias.slopes.heads != m_lastValid.attention.bias.slopes.heads ||
-                               m_state.session.attention.bias.slopes.scheme != m_lastValid.attention.bias.slopes.scheme ||
-                               m_state.session.attention.bias.slopes.maxBias != m_lastValid.attention.bias.slopes.maxBias ||
-                               m_state.session.attention.bias.slopes.custom != m_lastValid.attention.bias.slopes.custom;
-    m_lastValid = m_state.session;
-    if (slopesChanged) {
-        if (auto slopes = computeSlopes(m_state.session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
-        // Keep the custom-slopes field showing the slopes in use, so switching to `custom` starts
-        // from them (unless the user is typing a custom list right now).
-        if (m_state.session.attention.bias.slopes.scheme != SlopeScheme::Custom)
-            m_state.customSlopesText = slopesText(m_model.slopes);
+    // One undo step per committed change: a drag becomes a step when the slider is released.
+    if (!editing && !(m_lastValid == m_history.current())) m_history.record(m_lastValid);
+}
+
+void Explorer::openSessionFile() {
+    if (auto session = loadSession(m_state.sessionPath); !session) {
+        m_state.errorPopup = session.error().message;
+    } else if (auto opened = openSession(*session, m_state.sessionPath); !opened) {
+        m_state.errorPopup = fmt::format("{}: {}", m_state.sessionPath, opened.error().message);
+    } else {
+        m_state.statusMessage = fmt::format("opened {}", m_state.sessionPath);
     }
-    // Keep the hovered head in range when H shrinks.
-    if (m_state.hoveredHead >= m_state.session.attention.bias.slopes.heads) m_state.hoveredHead = -1;
 }
 
 void Explorer::runActions() {
     Actions& actions = m_state.actions;
     if (actions.openSession) {
         actions.openSession = false;
-        if (auto session = loadSession(m_state.sessionPath); !session) {
-            m_state.errorPopup = session.error().message;
-        } else if (auto applied = applySession(*session); !applied) {
-            m_state.errorPopup = fmt::format("{}: {}", m_state.sessionPath, applied.error().message);
+        // Unsaved changes are discarded only once the user says so.
+        if (m_history.modified()) {
+            m_state.confirm = Confirm::OpenSession;
         } else {
-            m_state.statusMessage = fmt::format("opened {}", m_state.sessionPath);
+            openSessionFile();
         }
     }
     if (actions.saveSession) {
@@ -223,6 +457,7 @@ void Explorer::runActions() {
         if (auto saved = saveSession(m_lastValid, m_state.sessionPath); !saved) {
             m_state.errorPopup = saved.error().message;
         } else {
+            m_history.markSaved(m_lastValid);
             m_state.statusMessage = fmt::format("saved {}", m_state.sessionPath);
         }
     }
@@ -241,6 +476,14 @@ void Explorer::runActions() {
             m_state.statusMessage.clear();
         }
     }
+    if (actions.copyCli) {
+        actions.copyCli = false;
+        const bool attention = m_lastValid.what == RenderWhat::Attention;
+        m_state.lastCliCommand =
+            cliCommand(m_lastValid, attention ? "attention" : "bias", attention ? "attention.npy" : "bias.npy");
+        ImGui::SetClipboardText(m_state.lastCliCommand.c_str());
+        m_state.statusMessage = "copied: " + m_state.lastCliCommand;
+    }
     if (actions.cancelExport) {
         actions.cancelExport = false;
         m_export.cancel();
@@ -257,8 +500,20 @@ void Explorer::submitRequests() {
         const std::uint64_t generation = ++m_gridGeneration;
         m_model.gridPending = true;
         m_gridWorker.submit([this, request = *grid, generation, at = Clock::now()](const CancelFlag& cancel) {
-            if (auto result = computeGrid(request, at, cancel)) {
+            if (auto result = computeGrid(request, at, cancel, m_gridProgress.get())) {
                 m_gridBox.put(generation, std::move(result));
+                notify();
+            }
+        });
+    }
+    // The detail view's head is computed only while the view is shown (it reports its size then).
+    if (auto detail = detailRequest(m_state); detail && detail != m_lastDetail) {
+        m_lastDetail = detail;
+        const std::uint64_t generation = ++m_detailGeneration;
+        m_model.detailPending = true;
+        m_detailWorker.submit([this, request = *detail, generation, at = Clock::now()](const CancelFlag& cancel) {
+            if (auto result = computeGrid(request, at, cancel)) {
+                m_detailBox.put(generation, std::move(result));
                 notify();
             }
         });

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "app_state.hpp"
+#include "edit_history.hpp"
 #include "export_job.hpp"
 #include "model.hpp"
 #include "texture.hpp"
@@ -69,18 +70,40 @@ public:
     // Call once the frame is on screen: closes the latency samples of grids first shown in it.
     void framePresented();
 
-    // Validates and installs a whole session (the --session flag, the Open button). On error the
-    // current session stays and the error is returned (the Open button also shows it in a popup).
+    // Validates and installs a whole session as one undoable step. On error the current session
+    // stays and the error is returned.
     Result<void> applySession(const Session& session);
+    // Installs a session read from `path` (the --session flag, File > Open): a fresh start of
+    // the undo history, unmodified, in the view the session names.
+    Result<void> openSession(const Session& session, const std::string& path);
+
+    // Edit > Undo / Redo / Reset to defaults (also Ctrl+Z, Ctrl+Shift+Z, Ctrl+R).
+    void undo();
+    void redo();
+    void resetToDefaults();
+    [[nodiscard]] const EditHistory& history() const { return m_history; }
+    [[nodiscard]] bool modified() const { return m_history.modified(); }
+
+    // The window's title: the session file, a mark when modified, what the centre view shows.
+    [[nodiscard]] std::string windowTitle() const;
+    // The window's close button: quits at once when nothing is unsaved, otherwise asks first
+    // (state().quitApproved turns true once the user agreed).
+    void requestQuit();
 
     // True while any result is being computed or an export runs (the shell then keeps polling).
     [[nodiscard]] bool busy() const;
 
 private:
     void collectResults();
-    void drawPanels();
+    void handleShortcuts();
+    float drawMenuBar();
+    void drawPanels(float top);
     void drawErrorPopup();
+    void drawConfirmPopup();
+    void drawHelpWindow();
     void validateEdits();
+    void installSession(const Session& session);
+    void openSessionFile();
     void runActions();
     void submitRequests();
     void syncTextFields();
@@ -91,8 +114,19 @@ private:
     TextureUploader* m_textures = nullptr;
     std::function<void()> m_wake;
     Session m_lastValid;
+    EditHistory m_history;
+    // Dependents clamped silently while a slider is held (restored, then clamped with a note,
+    // when the drag ends): dragging T from 128 to 2 and back leaves query row 40 where it was.
+    struct HeldClamps {
+        bool queryRow = false, head = false, custom = false;
+        [[nodiscard]] bool any() const { return queryRow || head || custom; }
+    } m_heldClamps;
 
     std::optional<GridRequest> m_lastGrid;
+    std::optional<GridRequest> m_lastDetail;
+    std::uint64_t m_detailGeneration = 0;
+    Mailbox<GridResult> m_detailBox;
+    std::shared_ptr<GridProgress> m_gridProgress = std::make_shared<GridProgress>();
     std::optional<CurvesRequest> m_lastCurves;
     std::optional<StatsRequest> m_lastStats;
     std::optional<HoverRowRequest> m_lastHover;
@@ -113,6 +147,7 @@ private:
     LatestWorker m_curvesWorker{10};
     LatestWorker m_statsWorker{10};
     LatestWorker m_hoverWorker{4};
+    LatestWorker m_detailWorker{4};
 };
 
 }  // namespace alibi::imgui

@@ -3,6 +3,7 @@
 // mouse (head, query, key, distance, slope, value) found with the core's hitTest. The panel reports
 // its size in AppState; the Explorer asks the core for a grid of that size.
 #include "panels.hpp"
+#include "view_common.hpp"
 
 #include <alibi/model/bias.hpp>
 
@@ -18,27 +19,7 @@ namespace alibi::imgui {
 
 namespace {
 
-constexpr float kColorBarWidth = 14.0f;
-constexpr float kColorBarGap = 8.0f;
-
-std::string valueText(double value) {
-    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-    if (std::isnan(value)) return "NaN";
-    return fmt::format("{:.6g}", value);
-}
-
-void drawColorBar(const AppState& state, const Model& model, const GridResult& grid, ImVec2 origin, float height) {
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec2 max(origin.x + kColorBarWidth, origin.y + height);
-    if (model.colorBarTexture != nullptr) {
-        draw->AddImage(model.colorBarTexture, origin, max);
-    } else {
-        draw->AddRectFilled(origin, max, IM_COL32(80, 80, 80, 255));
-    }
-    draw->AddRect(origin, max, IM_COL32(160, 160, 160, 255));
-    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-    const float labelX = max.x + 4.0f;
-    const float line = ImGui::GetTextLineHeight();
+void drawGridColorBar(const AppState& state, const Model& model, const GridResult& grid, ImVec2 origin, float height) {
     // Per-head scales: the bar labels the hovered head's own range (else the union of all).
     double lo = grid.heatmap.lo;
     double hi = grid.heatmap.hi;
@@ -47,19 +28,11 @@ void drawColorBar(const AppState& state, const Model& model, const GridResult& g
             if (tile.head != state.hoveredHead) continue;
             lo = tile.lo;
             hi = tile.hi;
-            draw->AddText(ImVec2(origin.x, max.y + 2.0f), kHighlightColor, fmt::format("h{}", tile.head).c_str());
+            ImGui::GetWindowDrawList()->AddText(ImVec2(origin.x, origin.y + height + 2.0f), kHighlightColor,
+                                                fmt::format("h{}", tile.head).c_str());
         }
     }
-    // The scale's labels drop the sign of zero (the diagonal's -0.0); the read-out keeps it.
-    draw->AddText(ImVec2(labelX, origin.y), text, valueText(hi + 0.0).c_str());
-    draw->AddText(ImVec2(labelX, origin.y + height * 0.5f - line * 0.5f), text, valueText(0.5 * (lo + hi)).c_str());
-    draw->AddText(ImVec2(labelX, max.y - line), text, valueText(lo + 0.0).c_str());
-    // Masked cells have their own colour, outside the map.
-    const float swatchY = origin.y + height * 0.75f;
-    const Rgba masked = kMaskedColor;
-    draw->AddRectFilled(ImVec2(labelX, swatchY), ImVec2(labelX + 10, swatchY + 10),
-                        IM_COL32(masked.r, masked.g, masked.b, 255));
-    draw->AddText(ImVec2(labelX + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), "masked");
+    drawColorBar(model.colorBarTexture, origin, height, lo, hi);
 }
 
 void drawReadout(const AppState& state, const Model& model, const GridResult& grid) {
@@ -98,24 +71,25 @@ void drawReadout(const AppState& state, const Model& model, const GridResult& gr
 }  // namespace
 
 void drawGridPanel(AppState& state, const Model& model) {
-    const Session& session = state.session;
-    const BiasParams& bias = session.attention.bias;
-    ImGui::Text("%s   H = %d   T = %lld   K = %lld   %s   %s", session.what == RenderWhat::Attention ? "attention" : "bias",
-                bias.slopes.heads, static_cast<long long>(bias.queries), static_cast<long long>(bias.keyCount()),
-                std::string(modeName(bias.mode)).c_str(), std::string(schemeName(bias.slopes.scheme)).c_str());
-    if (model.gridPending) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("  computing...");
+    const GridResult* grid = model.grid.get();
+    // The title describes what is drawn (the finished grid), not what was asked for.
+    if (grid != nullptr) {
+        const HeatmapParams& shown = grid->request.heatmap;
+        const BiasParams& bias = shown.attention.bias;
+        ImGui::Text("%s   H = %d   T = %lld   K = %lld   %s   %s",
+                    shown.what == RenderWhat::Attention ? "attention" : "bias", bias.slopes.heads,
+                    static_cast<long long>(bias.queries), static_cast<long long>(bias.keyCount()),
+                    std::string(modeName(bias.mode)).c_str(), std::string(schemeName(bias.slopes.scheme)).c_str());
+    } else {
+        ImGui::TextDisabled("head grid");
     }
 
     // Room for the grid: the colour bar and its labels on the right, two read-out lines below.
-    const float labelWidth = ImGui::CalcTextSize("-0.000000e+00").x;
     const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 2.0f + ImGui::GetStyle().ItemSpacing.y;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    state.gridWidth = std::max(0, static_cast<int>(avail.x - kColorBarGap - kColorBarWidth - labelWidth));
+    state.gridWidth = std::max(0, static_cast<int>(avail.x - colorBarWidth()));
     state.gridHeight = std::max(0, static_cast<int>(avail.y - readoutHeight));
 
-    const GridResult* grid = model.grid.get();
     if (grid == nullptr) {
         ImGui::Dummy(ImVec2(static_cast<float>(state.gridWidth), static_cast<float>(state.gridHeight)));
         ImGui::TextDisabled("Rendering the first grid...");
@@ -123,7 +97,7 @@ void drawGridPanel(AppState& state, const Model& model) {
     }
     if (!grid->error.empty()) {
         ImGui::Dummy(ImVec2(static_cast<float>(state.gridWidth), static_cast<float>(state.gridHeight)));
-        ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", grid->error.c_str());
+        ImGui::TextColored(kErrorTextColor, "%s", grid->error.c_str());
         state.hoverCell.reset();
         return;
     }
@@ -150,6 +124,11 @@ void drawGridPanel(AppState& state, const Model& model) {
         if (auto hit = hitTest(grid->heatmap, grid->request.heatmap, x, y)) {
             state.hoverCell = HoverCell{hit->head, hit->query, hit->key};
             state.nextHoveredHead = hit->head;
+            // A click opens the head in the detail view, as in the Qt explorer.
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+                state.session.head = hit->head;
+                state.view = View::Detail;
+            }
         }
     }
 
@@ -169,8 +148,9 @@ void drawGridPanel(AppState& state, const Model& model) {
         }
     }
 
+    if (model.gridPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), model.gridProgress);
     const ImVec2 barOrigin(origin.x + size.x + kColorBarGap, origin.y);
-    drawColorBar(state, model, *grid, barOrigin, size.y);
+    drawGridColorBar(state, model, *grid, barOrigin, size.y);
     drawReadout(state, model, *grid);
 }
 
