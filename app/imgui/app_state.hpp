@@ -112,6 +112,14 @@ struct AppState {
     int hoveredHead = -1;     // head highlighted in every panel this frame (-1: none)
     int nextHoveredHead = -1;  // collected while this frame's panels draw; becomes hoveredHead next frame
 
+    // ---- diagnose view
+    std::string diagnosePath = "bias.npy";  // a tensor file to diagnose
+    std::string diagnoseExample;            // or an example with a known bug
+    bool diagnoseUseExample = false;
+    std::uint64_t diagnoseSerial = 0;       // bumped by each "Diagnose" click (0: none yet)
+    int diagnoseWidth = 0, diagnoseHeight = 0;  // error heatmap pixels
+    bool openCorrected = false;             // the "Open the corrected parameters" button
+
     // ---- statistics table
     std::int64_t statsMaxRows = 16;  // rows averaged for the per-head means (few keep big T interactive)
     std::vector<int> statsOrder;     // row order after sorting (reused, so no per-frame allocation)

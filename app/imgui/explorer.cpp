@@ -46,18 +46,21 @@ Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
     if (auto slopes = computeSlopes(m_state.session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
     m_model.presets = loadPresets(presetFolders());
     syncTextFields();
+    m_stages = std::make_unique<AsyncView<StagesRequest, StagesResult>>(computeStagesResult, m_wake);
+    m_diagnose = std::make_unique<AsyncView<DiagnoseRequest, DiagnoseResult>>(computeDiagnosis, m_wake);
 }
 
 Explorer::~Explorer() {
     if (m_textures != nullptr) {
         for (ImTextureID texture : {m_model.gridTexture, m_model.colorBarTexture, m_model.detailTexture,
-                                    m_model.detailColorBarTexture})
+                                    m_model.detailColorBarTexture, m_model.diagnosisTexture})
             if (texture != nullptr) m_textures->release(texture);
     }
 }
 
 bool Explorer::busy() const {
     return m_model.gridPending || m_model.detailPending || m_model.curvesPending || m_model.statsPending ||
+           m_model.stagesPending || m_model.diagnosisPending ||
            m_model.exportRunning || m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() ||
            !m_hoverWorker.idle();
 }
@@ -185,6 +188,15 @@ void Explorer::collectResults() {
             m_model.detailColorBarTexture = m_textures->upload(detail->colorBar, m_model.detailColorBarTexture);
         }
     }
+    m_stages->collect();
+    m_model.stages = m_stages->result();
+    m_model.stagesPending = m_stages->pending();
+    const auto previousDiagnosis = m_model.diagnosis;
+    m_diagnose->collect();
+    m_model.diagnosis = m_diagnose->result();
+    m_model.diagnosisPending = m_diagnose->pending();
+    if (m_model.diagnosis != previousDiagnosis && m_textures != nullptr && m_model.diagnosis->errorMap.image.width > 0)
+        m_model.diagnosisTexture = m_textures->upload(m_model.diagnosis->errorMap.image, m_model.diagnosisTexture);
     const std::uint64_t total = m_gridProgress->total.load(std::memory_order_relaxed);
     m_model.gridProgress =
         total > 0 ? static_cast<float>(m_gridProgress->done.load(std::memory_order_relaxed)) / static_cast<float>(total)
@@ -301,7 +313,7 @@ void Explorer::drawPanels(float top) {
     const float centre = std::max(width - left - right, 200.0f);
     const float split = std::floor(height * 0.64f);
     const float frameStrip = 6.0f * em;
-    const bool statsBelow = m_state.view == View::Grid || m_state.view == View::Curves;
+    const bool statsBelow = m_state.view == View::Grid || m_state.view == View::Curves || m_state.view == View::Stages;
 
     if (beginPanel("Parameters", 0, top, left, split)) drawParametersPanel(m_state, m_model);
     ImGui::End();
@@ -476,6 +488,19 @@ void Explorer::runActions() {
             m_state.statusMessage.clear();
         }
     }
+    if (m_state.openCorrected) {
+        m_state.openCorrected = false;
+        if (m_model.diagnosis && m_model.diagnosis->diagnosis) {
+            if (auto corrected = correctedSession(m_lastValid, *m_model.diagnosis->diagnosis)) {
+                if (auto applied = applySession(*corrected); !applied) {
+                    m_state.errorPopup = applied.error().message;
+                } else {
+                    m_state.view = View::Grid;
+                    m_state.statusMessage = "opened the corrected parameters (Ctrl+Z goes back)";
+                }
+            }
+        }
+    }
     if (actions.copyCli) {
         actions.copyCli = false;
         const bool attention = m_lastValid.what == RenderWhat::Attention;
@@ -518,6 +543,10 @@ void Explorer::submitRequests() {
             }
         });
     }
+    // Views compute only while shown (a diagnosis only once asked for).
+    if (m_state.view == View::Stages) m_stages->submit(stagesRequest(m_state));
+    if (auto diagnose = diagnoseRequest(m_state)) m_diagnose->submit(*diagnose);
+
     // Curves and statistics are slower than the grid and matter less mid-drag: while their worker
     // is still busy, a changed request waits until the parameters rest for kSettleTime, so a drag
     // leaves the cores to the grid instead of starting and cancelling statistics every frame.

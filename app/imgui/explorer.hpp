@@ -7,10 +7,13 @@
 #pragma once
 
 #include "app_state.hpp"
+#include "async_view.hpp"
+#include "mailbox.hpp"
 #include "edit_history.hpp"
 #include "export_job.hpp"
 #include "model.hpp"
 #include "texture.hpp"
+#include "view_models.hpp"
 #include "worker.hpp"
 
 #include <alibi/base/error.hpp>
@@ -25,33 +28,6 @@ namespace alibi::imgui {
 
 // How long parameters must rest before a busy curves or statistics worker gets the new request.
 inline constexpr std::chrono::milliseconds kSettleTime{150};
-
-// Where a worker leaves its newest result for the UI thread.
-template <class T>
-class Mailbox {
-public:
-    void put(std::uint64_t generation, std::shared_ptr<const T> value) {
-        std::lock_guard lock(m_mutex);
-        if (generation <= m_generation) return;  // an older job finished late
-        m_generation = generation;
-        m_value = std::move(value);
-        m_fresh = true;
-    }
-    // The newest result and its generation, once.
-    std::shared_ptr<const T> take(std::uint64_t& generation) {
-        std::lock_guard lock(m_mutex);
-        if (!m_fresh) return nullptr;
-        m_fresh = false;
-        generation = m_generation;
-        return m_value;
-    }
-
-private:
-    std::mutex m_mutex;
-    std::uint64_t m_generation = 0;
-    std::shared_ptr<const T> m_value;
-    bool m_fresh = false;
-};
 
 class Explorer {
 public:
@@ -148,6 +124,8 @@ private:
     LatestWorker m_statsWorker{10};
     LatestWorker m_hoverWorker{4};
     LatestWorker m_detailWorker{4};
+    std::unique_ptr<AsyncView<StagesRequest, StagesResult>> m_stages;
+    std::unique_ptr<AsyncView<DiagnoseRequest, DiagnoseResult>> m_diagnose;
 };
 
 }  // namespace alibi::imgui

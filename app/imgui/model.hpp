@@ -26,6 +26,8 @@
 namespace alibi::imgui {
 
 struct AppState;
+struct StagesResult;    // view_models.hpp
+struct DiagnoseResult;  // view_models.hpp
 using Clock = std::chrono::steady_clock;
 
 // Longest distance the bias curve spans: the bias is linear, so 4096 points show its shape while
@@ -164,6 +166,11 @@ struct Model {
     ImTextureID detailColorBarTexture = nullptr;
     bool detailPending = false;
     float gridProgress = 0.0f;   // of the grid being computed (0..1)
+    std::shared_ptr<const StagesResult> stages;
+    bool stagesPending = false;
+    std::shared_ptr<const DiagnoseResult> diagnosis;
+    ImTextureID diagnosisTexture = nullptr;
+    bool diagnosisPending = false;
 
     // Work in flight: the panels say "computing..." while the previous result stays on screen.
     bool gridPending = false;

@@ -36,6 +36,8 @@ std::string_view viewSlug(View view) {
 void drawViewsPanel(AppState& state, const Model& model) {
     state.detailWidth = 0;
     state.detailHeight = 0;
+    state.diagnoseWidth = 0;
+    state.diagnoseHeight = 0;
     if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
     const bool switched = state.view != state.tabShown;
     for (View view : kAllViews) {

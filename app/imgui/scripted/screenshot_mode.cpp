@@ -39,7 +39,12 @@ public:
         if (!m_options.viewsDir.empty()) {
             std::error_code ignored;
             std::filesystem::create_directories(m_options.viewsDir, ignored);
-            explorer.state().view = kAllViews[0];
+            AppState& state = explorer.state();
+            state.view = kAllViews[0];
+            // The Diagnose view shows the first example with a known bug (as the Qt screenshots do).
+            state.diagnoseExample = diagnoseExamples().front();
+            state.diagnoseUseExample = true;
+            state.diagnoseSerial = 1;
         }
     }
 

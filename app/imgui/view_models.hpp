@@ -1,0 +1,67 @@
+// Requests and results of the views computed on demand: attention stages of one row, and the
+// diagnosis of a tensor (a file or a built-in example with a known bug). Like model.hpp, each
+// request is derived from the AppState by a pure function and each result comes from core calls.
+#pragma once
+
+#include "model.hpp"
+
+#include <alibi/analysis/diagnose.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace alibi::imgui {
+
+struct StagesRequest {
+    AttentionParams attention;
+    int head = 0;
+    std::int64_t query = 0;  // resolved (never -1)
+    friend bool operator==(const StagesRequest&, const StagesRequest&);
+};
+
+struct StagesResult {
+    StagesRequest request;
+    AttentionStages stages;
+    double slope = 0;
+    std::string error;
+};
+
+[[nodiscard]] StagesRequest stagesRequest(const AppState& state);
+[[nodiscard]] std::shared_ptr<const StagesResult> computeStagesResult(const StagesRequest& request,
+                                                                      const CancelFlag& cancel);
+
+// The examples the Diagnose view offers (the same codes as the Qt explorer's).
+[[nodiscard]] const std::vector<std::string>& diagnoseExamples();
+// The bias tensor of an example: default parameters (H = 8, T = 16) with the bug `code` built in.
+[[nodiscard]] Result<Tensor> buggyExample(const std::string& code);
+
+struct DiagnoseRequest {
+    std::string path;     // a .npy or .safetensors file, or
+    std::string example;  // an example code (when path is empty)
+    std::uint64_t serial = 0;  // bumped by each "Diagnose" click, so the same file can be re-read
+    int width = 0, height = 0;  // error heatmap pixels
+    friend bool operator==(const DiagnoseRequest&, const DiagnoseRequest&) = default;
+};
+
+struct DiagnoseResult {
+    DiagnoseRequest request;
+    std::string source;  // file name or "example: code"
+    Shape shape;
+    DType dtype = DType::F32;
+    std::optional<Diagnosis> diagnosis;
+    Heatmap errorMap;  // |tensor - best match| per cell, magma, [0, errorMax]
+    double errorMax = 0;
+    std::string error;  // the file could not be read or diagnosed
+};
+
+// Nothing until the user asked for a diagnosis.
+[[nodiscard]] std::optional<DiagnoseRequest> diagnoseRequest(const AppState& state);
+[[nodiscard]] std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& request,
+                                                                     const CancelFlag& cancel);
+// The session set to the diagnosis' match ("Open the corrected parameters"): correct ALiBi with
+// the shape, mode, mask and dtype read off the tensor, and the scheme that fits (press when the
+// tensor shows a known slope bug).
+[[nodiscard]] std::optional<Session> correctedSession(const Session& current, const Diagnosis& diagnosis);
+
+}  // namespace alibi::imgui
