@@ -298,20 +298,6 @@ std::string shellQuote(std::string_view arg) {
 // ---------------------------------------------------------------------------
 // Public API
 
-bool operator==(const Session& a, const Session& b) {
-    const BiasParams& x = a.attention.bias;
-    const BiasParams& y = b.attention.bias;
-    const ContentParams& c = a.attention.content;
-    const ContentParams& d = b.attention.content;
-    return x.slopes.heads == y.slopes.heads && x.slopes.scheme == y.slopes.scheme &&
-           x.slopes.maxBias == y.slopes.maxBias && x.slopes.custom == y.slopes.custom && x.queries == y.queries &&
-           x.keys == y.keys && x.mode == y.mode && x.mask == y.mask && x.layout == y.layout && x.dtype == y.dtype &&
-           c.kind == d.kind && c.seed == d.seed && c.sigma == d.sigma && c.dk == d.dk &&
-           c.temperature == d.temperature && a.queryRow == b.queryRow && a.what == b.what && a.head == b.head &&
-           a.colormap == b.colormap && a.scale == b.scale && a.width == b.width && a.height == b.height &&
-           a.trainLength == b.trainLength && a.maxMemory == b.maxMemory;
-}
-
 Session defaultSession() {
     // Every default lives in the parameter structs; this names the combination a session starts from.
     Session s;

@@ -1,12 +1,15 @@
-// Rasterising heatmaps at pixel resolution. Each pixel samples the cell under its centre, so
-// the work is O(pixels) whatever T is; values come from the core's own formulas (biasCell,
-// the reference attention rows), colours from the colour map's 256-entry table.
+// Rasterising heatmaps at pixel resolution. A pixel that covers several cells shows their mean
+// (bias, in closed form, so the work stays O(pixels) whatever T is) or the maximum, sum or mean
+// over the keys of one exact query row (attention, rows computed on the float path); colours
+// come from the colour map's 256-entry table over the exact range of the values shown.
+#include <alibi/explore/color_scale.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/render/render.hpp>
 
-#include "model/attention_detail.hpp"
 #include "base/parallel.hpp"
+#include "model/attention_detail.hpp"
+#include "render/attention_rows.hpp"
 
 #include <fmt/format.h>
 
@@ -15,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <thread>
 
 namespace alibi {
@@ -79,6 +83,22 @@ Image renderColorBar(Colormap map, int width, int height, bool vertical) {
     return image;
 }
 
+std::string_view reduceName(Reduce reduce) {
+    switch (reduce) {
+        case Reduce::Auto: return "auto";
+        case Reduce::Mean: return "mean";
+        case Reduce::Max: return "max";
+        case Reduce::Sum: return "sum";
+    }
+    return "auto";
+}
+
+std::optional<Reduce> parseReduce(std::string_view name) {
+    for (auto r : {Reduce::Auto, Reduce::Mean, Reduce::Max, Reduce::Sum})
+        if (reduceName(r) == name) return r;
+    return std::nullopt;
+}
+
 namespace {
 
 // Cell index under the centre of pixel p of a tile `pixels` wide showing `cells` cells.
@@ -87,13 +107,28 @@ std::int64_t cellAt(int p, int pixels, std::int64_t cells) {
     return std::clamp<std::int64_t>(c, 0, cells - 1);
 }
 
+}  // namespace
+
+CellSpan pixelCells(int p, int pixels, std::int64_t cells) {
+    if (cells <= pixels) {
+        const std::int64_t c = cellAt(p, pixels, cells);
+        return {c, c};
+    }
+    // Exact integer bounds: pixel p covers [floor(p * cells / pixels), floor((p + 1) * cells / pixels)).
+    const std::int64_t first = static_cast<std::int64_t>(p) * cells / pixels;
+    const std::int64_t end = static_cast<std::int64_t>(p + 1) * cells / pixels;
+    return {first, std::max(first, end - 1)};
+}
+
+namespace {
+
 constexpr double kMaskedValue = std::numeric_limits<double>::quiet_NaN();
 
 std::vector<HeatmapTile> placeTiles(const HeatmapParams& params, std::vector<int> heads, Heatmap& map) {
     std::vector<HeatmapTile> tiles;
     if (heads.size() == 1) {
         map.columns = map.rows = 1;
-        tiles.push_back({heads[0], 0, 0, params.width, params.height, 0, 0});
+        tiles.push_back({heads[0], 0, 0, params.width, params.height, 0, 0, 0});
         return tiles;
     }
     const auto grid = gridLayout(static_cast<int>(heads.size()), params.width, params.height);
@@ -104,9 +139,123 @@ std::vector<HeatmapTile> placeTiles(const HeatmapParams& params, std::vector<int
     const int tileH = (params.height - gap * (grid.rows - 1)) / grid.rows;
     for (std::size_t n = 0; n < heads.size(); ++n) {
         const int c = static_cast<int>(n) % grid.columns, r = static_cast<int>(n) / grid.columns;
-        tiles.push_back({heads[n], c * (tileW + gap), r * (tileH + gap), tileW, tileH, 0, 0});
+        tiles.push_back({heads[n], c * (tileW + gap), r * (tileH + gap), tileW, tileH, 0, 0, 0});
     }
     return tiles;
+}
+
+// ---------------------------------------------------------------------------
+// The mean of the bias over a block of cells, in closed form.
+
+// Sums over the cells (p, j) with p in [p0, p1], j in [j0, j1] and d = p - j in [dlo, dhi]:
+// the count, the sum of d and the sum of j. Per row p the keys form one interval
+// [max(j0, p - dhi), min(j1, p - dlo)] whose ends are linear in p, so the rows split into at
+// most three runs over which count, sum of j and sum of d are polynomials of degree <= 2 in p.
+struct BandSums {
+    double n = 0, d = 0, j = 0;
+};
+
+double powerSum(double a, double b, int k) {  // sum of p^k for integer p in [a, b]
+    auto s = [k](double x) {  // sum over [0, x] (x >= -1), extended as a polynomial
+        if (k == 0) return x + 1;
+        if (k == 1) return x * (x + 1) / 2;
+        return x * (x + 1) * (2 * x + 1) / 6;
+    };
+    return s(b) - s(a - 1);
+}
+
+BandSums bandSums(std::int64_t p0, std::int64_t p1, std::int64_t j0, std::int64_t j1, std::int64_t dlo,
+                  std::int64_t dhi) {
+    BandSums out;
+    // Breakpoints: the lower end switches from j0 to p - dhi after pA, the upper end from
+    // p - dlo to j1 at pB.
+    const std::int64_t pA = j0 + dhi, pB = j1 + dlo;
+    std::int64_t cuts[4] = {p0, std::clamp(pA + 1, p0, p1 + 1), std::clamp(pB, p0, p1 + 1), p1 + 1};
+    std::sort(cuts + 1, cuts + 3);
+    for (int s = 0; s < 3; ++s) {
+        std::int64_t a = cuts[s], b = cuts[s + 1] - 1;
+        if (a > b) continue;
+        const std::int64_t mid = a;  // which branch each end takes is the same over the run
+        const double l1 = mid > pA ? 1 : 0, l0 = mid > pA ? static_cast<double>(-dhi) : static_cast<double>(j0);
+        const double u1 = mid < pB ? 1 : 0, u0 = mid < pB ? static_cast<double>(-dlo) : static_cast<double>(j1);
+        // count(p) = (u0 - l0 + 1) + (u1 - l1) p must be >= 1: keep the rows where it is.
+        const double c0 = u0 - l0 + 1, c1 = u1 - l1;
+        double lo = static_cast<double>(a), hi = static_cast<double>(b);
+        if (c1 == 0) {
+            if (c0 < 1) continue;
+        } else if (c1 > 0) {
+            lo = std::max(lo, std::ceil((1 - c0) / c1));
+        } else {
+            hi = std::min(hi, std::floor((1 - c0) / c1));
+        }
+        if (lo > hi) continue;
+        const double S0 = powerSum(lo, hi, 0), S1 = powerSum(lo, hi, 1), S2 = powerSum(lo, hi, 2);
+        out.n += c0 * S0 + c1 * S1;
+        // sum of j over [L, U] = (U(U + 1) - L(L - 1)) / 2 with U = u0 + u1 p, L = l0 + l1 p.
+        const double q0 = u0 * u0 + u0 - l0 * l0 + l0, q1 = 2 * u0 * u1 + u1 - 2 * l0 * l1 + l1,
+                     q2 = u1 * u1 - l1 * l1;
+        const double sumJ = (q0 * S0 + q1 * S1 + q2 * S2) / 2;
+        out.j += sumJ;
+        out.d += c0 * S1 + c1 * S2 - sumJ;  // sum of p * count(p) - sum of j
+    }
+    return out;
+}
+
+constexpr std::int64_t kFar = std::int64_t{1} << 40;  // a distance bound that never binds
+
+// Mean bias over rows at positions [p0, p1] and keys [j0, j1]; NaN when every cell is masked.
+double meanBias(BiasMode mode, double m, std::int64_t p0, std::int64_t p1, std::int64_t j0, std::int64_t j1,
+                std::int64_t K) {
+    const double cells = static_cast<double>(p1 - p0 + 1) * static_cast<double>(j1 - j0 + 1);
+    const double pc = 0.5 * static_cast<double>(p0 + p1), jc = 0.5 * static_cast<double>(j0 + j1);
+    // Fast paths: the block lies on one side of the diagonal, where the bias is linear, so its
+    // mean is the value at the block's centre.
+    if (p0 - j1 >= 0) {  // every cell has j <= p
+        switch (mode) {
+            case BiasMode::Causal:
+            case BiasMode::Symmetric:
+            case BiasMode::Clamped: return -(m * (pc - jc));
+            case BiasMode::Bloom: return m * jc;
+            case BiasMode::Mpt: return -(m * (static_cast<double>(K - 1) - jc));
+        }
+    }
+    if (p1 - j0 < 0) {  // every cell has j > p
+        switch (mode) {
+            case BiasMode::Symmetric: return -(m * (jc - pc));
+            case BiasMode::Clamped: return 0.0;
+            default: return kMaskedValue;
+        }
+    }
+    const BandSums past = bandSums(p0, p1, j0, j1, 0, kFar);  // j <= p
+    switch (mode) {
+        case BiasMode::Causal: return past.n > 0 ? -(m * past.d) / past.n : kMaskedValue;
+        case BiasMode::Bloom: return past.n > 0 ? m * past.j / past.n : kMaskedValue;
+        case BiasMode::Mpt: return past.n > 0 ? -(m * (static_cast<double>(K - 1) * past.n - past.j)) / past.n : kMaskedValue;
+        case BiasMode::Clamped: return -(m * past.d) / cells;
+        case BiasMode::Symmetric: {
+            const BandSums future = bandSums(p0, p1, j0, j1, -kFar, -1);  // j > p, d < 0
+            return -(m * (past.d - future.d)) / cells;
+        }
+    }
+    return kMaskedValue;
+}
+
+std::string countText(double cells) {
+    const double r = std::round(cells);
+    return std::abs(cells - r) < 1e-9 ? fmt::format("{}", static_cast<long long>(r)) : fmt::format("{:.3g}", cells);
+}
+
+std::string summaryText(const Heatmap& map, bool attention) {
+    const double kx = map.cellsPerPixelX, qy = map.cellsPerPixelY;
+    if (kx <= 1 && qy <= 1)
+        return fmt::format("1 cell = {} x {} px", countText(1 / kx), countText(1 / qy));
+    std::string text = fmt::format("1 px = {} x {} cells, {}", countText(std::max(kx, 1.0)), countText(std::max(qy, 1.0)),
+                                   reduceName(map.reduce));
+    if (attention) {
+        text += map.reduce == Reduce::Mean ? " over keys" : map.reduce == Reduce::Sum ? " of the keys' mass" : " over keys";
+        if (map.rowsSampled) text += fmt::format(", 1 exact query row of {} per pixel row", countText(qy));
+    }
+    return text;
 }
 
 }  // namespace
@@ -118,8 +267,8 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("image size {}x{} is out of range: --width and --height must be 1..16384",
                                 params.width, params.height));
-    auto slopes = params.what == RenderWhat::Attention ? validateAttention(params.attention)
-                                                       : validateBias(params.attention.bias);
+    const bool attention = params.what == RenderWhat::Attention;
+    auto slopes = attention ? validateAttention(params.attention) : validateBias(params.attention.bias);
     if (!slopes) return std::unexpected(slopes.error());
     const BiasParams& bias = params.attention.bias;
     const int H = bias.slopes.heads;
@@ -143,71 +292,168 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     map.image.width = params.width;
     map.image.height = params.height;
     map.image.pixels.assign(static_cast<std::size_t>(params.width) * params.height, Rgba{0, 0, 0, 0});
+    const int tileW = map.tiles.front().width, tileH = map.tiles.front().height;
+    map.cellsPerPixelX = static_cast<double>(K) / tileW;
+    map.cellsPerPixelY = static_cast<double>(Q) / tileH;
+    map.reduce = !attention ? Reduce::Mean : params.reduce == Reduce::Auto ? Reduce::Max : params.reduce;
+    map.rowsSampled = attention && Q > tileH;
+    map.log = attention && params.logScale;
+    map.summary = summaryText(map, attention);
 
     // Pass 1: the value of every tile pixel (NaN where masked), one tile row at a time.
-    const int tileW = map.tiles.front().width, tileH = map.tiles.front().height;
     std::vector<double> values(map.tiles.size() * static_cast<std::size_t>(tileW) * tileH);
-    std::vector<std::int64_t> keyOf(static_cast<std::size_t>(tileW));
-    for (int x = 0; x < tileW; ++x) keyOf[x] = cellAt(x, tileW, K);
+    std::vector<CellSpan> keySpan(static_cast<std::size_t>(tileW));
+    for (int x = 0; x < tileW; ++x) keySpan[static_cast<std::size_t>(x)] = pixelCells(x, tileW, K);
     const bool roundSlowly = bias.dtype == DType::F16 || bias.dtype == DType::BF16;
-
-    auto fillBiasRow = [&](std::size_t tile, int y) {
-        const int h = map.tiles[tile].head;
-        const double m = (*slopes)[static_cast<std::size_t>(h)];
-        const std::int64_t pos = bias.queryPosition(cellAt(y, tileH, Q));
-        double* out = values.data() + (tile * tileH + y) * static_cast<std::size_t>(tileW);
-        for (int x = 0; x < tileW; ++x) {
-            const auto v = biasCell(bias.mode, m, pos, keyOf[x], K);
-            if (!v) {
-                out[x] = kMaskedValue;
-                continue;
-            }
-            out[x] = bias.dtype == DType::F32 ? static_cast<double>(static_cast<float>(*v))
-                     : roundSlowly           ? roundTo(bias.dtype, *v)
-                                             : *v;
-        }
-    };
-
     const std::uint64_t tileRows = map.tiles.size() * static_cast<std::uint64_t>(tileH);
-    if (params.what == RenderWhat::Bias) {
+
+    // Per tile: the exact range of the shown values, and the smallest positive one (log scale).
+    struct TileRange {
+        double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
+        double positive = std::numeric_limits<double>::infinity();
+    };
+    std::vector<TileRange> ranges(map.tiles.size());
+
+    if (!attention) {
+        auto fillBiasRow = [&](std::size_t tile, int y) {
+            const int h = map.tiles[tile].head;
+            const double m = (*slopes)[static_cast<std::size_t>(h)];
+            const CellSpan rows = pixelCells(y, tileH, Q);
+            const std::int64_t p0 = bias.queryPosition(rows.first), p1 = bias.queryPosition(rows.last);
+            double* out = values.data() + (tile * tileH + y) * static_cast<std::size_t>(tileW);
+            for (int x = 0; x < tileW; ++x) {
+                const CellSpan keys = keySpan[static_cast<std::size_t>(x)];
+                if (p0 == p1 && keys.first == keys.last) {
+                    // One cell: its stored value, exactly as the tensor holds it.
+                    const auto v = biasCell(bias.mode, m, p0, keys.first, K);
+                    out[x] = !v                          ? kMaskedValue
+                             : bias.dtype == DType::F32 ? static_cast<double>(static_cast<float>(*v))
+                             : roundSlowly              ? roundTo(bias.dtype, *v)
+                                                        : *v;
+                } else {
+                    out[x] = meanBias(bias.mode, m, p0, p1, keys.first, keys.last, K);
+                }
+            }
+        };
         detail::parallelFor(tileRows, threads, 8, [&](std::uint64_t b, std::uint64_t e) {
             for (std::uint64_t r = b; r < e; ++r) fillBiasRow(r / tileH, static_cast<int>(r % tileH));
         });
+        // The exact range of the stored cells, in closed form.
+        for (std::size_t t = 0; t < map.tiles.size(); ++t) {
+            const auto range = explore::biasRange(bias, *slopes, map.tiles[t].head);
+            if (!range.empty) {
+                ranges[t].lo = range.lo;
+                ranges[t].hi = range.hi;
+            }
+        }
     } else {
-        // Attention rows cost O(K * d_k) each. Every block walks its tile rows in order with
-        // its own reference rows, which keep the head's key vectors, and reuses the last row
-        // when several pixel rows show the same query. The calling thread reports progress
-        // row by row; a cancel stops every block at its next row.
+        // Attention rows cost O(K * d_k) each: one exact row per distinct query a pixel row
+        // shows, computed in chunks per tile on the float path, each pixel then summarising
+        // the keys it covers. The calling thread reports progress; a cancel stops every block
+        // at its next chunk.
+        struct Chunk {
+            std::size_t tile;
+            int y0, y1;  // pixel rows [y0, y1)
+        };
+        std::vector<Chunk> chunks;
+        detail::PictureRows probe(params.attention, *slopes);
+        const std::int64_t chunkRows = probe.chunkRows();
+        for (std::size_t t = 0; t < map.tiles.size(); ++t) {
+            int y = 0;
+            while (y < tileH) {
+                // Up to chunkRows distinct queries per chunk.
+                int y1 = y;
+                std::int64_t distinct = 0, last = -1;
+                while (y1 < tileH) {
+                    const std::int64_t q = cellAt(y1, tileH, Q);
+                    if (q != last) {
+                        if (distinct == chunkRows) break;
+                        ++distinct;
+                        last = q;
+                    }
+                    ++y1;
+                }
+                chunks.push_back({t, y, y1});
+                y = y1;
+            }
+        }
         std::atomic<std::uint64_t> rowsDone{0};
         std::atomic<bool> stop{false};
-        detail::parallelFor(tileRows, threads, 1, [&](std::uint64_t b, std::uint64_t e) {
-            detail::ReferenceRows rows(params.attention, *slopes);
-            std::vector<double> row(static_cast<std::size_t>(K));
-            std::int64_t rowHead = -1, rowQuery = -1;
-            for (std::uint64_t r = b; r < e; ++r) {
-                if (stop.load(std::memory_order_relaxed)) return;
+        std::mutex rangeMutex;
+        detail::parallelFor(chunks.size(), threads, 1, [&](std::uint64_t b, std::uint64_t e) {
+            detail::PictureRows rows(params.attention, *slopes);
+            std::vector<float> block;
+            std::vector<std::int64_t> queries;
+            std::vector<TileRange> local(map.tiles.size());
+            for (std::uint64_t c = b; c < e; ++c) {
+                if (stop.load(std::memory_order_relaxed)) break;
                 if (b == 0 && progress && !progress(rowsDone.load(std::memory_order_relaxed), tileRows)) {
                     stop = true;
-                    return;
+                    break;
                 }
-                const std::size_t tile = r / tileH;
-                const int y = static_cast<int>(r % tileH);
-                const std::int64_t h = map.tiles[tile].head, q = cellAt(y, tileH, Q);
-                if (h != rowHead || q != rowQuery) {
-                    rows.probabilities(h, q, row);
-                    rowHead = h;
-                    rowQuery = q;
+                const Chunk& chunk = chunks[c];
+                const int h = map.tiles[chunk.tile].head;
+                queries.clear();
+                for (int y = chunk.y0; y < chunk.y1; ++y) {
+                    const std::int64_t q = cellAt(y, tileH, Q);
+                    if (queries.empty() || queries.back() != q) queries.push_back(q);
                 }
-                const std::int64_t pos = bias.queryPosition(q);
-                double* out = values.data() + r * static_cast<std::size_t>(tileW);
-                for (int x = 0; x < tileW; ++x) {
-                    const bool masked = modeMasks(bias.mode) && keyOf[x] > pos;
-                    out[x] = masked ? kMaskedValue : row[static_cast<std::size_t>(keyOf[x])];
+                block.resize(queries.size() * static_cast<std::size_t>(K));
+                rows.compute(h, queries, block);
+                TileRange& range = local[chunk.tile];
+                std::size_t r = 0;
+                for (int y = chunk.y0; y < chunk.y1; ++y) {
+                    const std::int64_t q = cellAt(y, tileH, Q);
+                    while (queries[r] != q) ++r;
+                    const float* row = block.data() + r * static_cast<std::size_t>(K);
+                    const std::int64_t n = detail::allowedKeys(bias, q);
+                    if (y == chunk.y0 || cellAt(y - 1, tileH, Q) != q) {
+                        if (map.reduce != Reduce::Sum)
+                            for (std::int64_t j = 0; j < n; ++j) {
+                                const double v = row[j];
+                                range.lo = std::min(range.lo, v);
+                                range.hi = std::max(range.hi, v);
+                                if (v > 0) range.positive = std::min(range.positive, v);
+                            }
+                    }
+                    double* out = values.data() + (chunk.tile * tileH + y) * static_cast<std::size_t>(tileW);
+                    for (int x = 0; x < tileW; ++x) {
+                        const CellSpan keys = keySpan[static_cast<std::size_t>(x)];
+                        const std::int64_t last = std::min(keys.last, n - 1);
+                        if (keys.first > last) {
+                            out[x] = kMaskedValue;
+                            continue;
+                        }
+                        double v = 0;
+                        if (map.reduce == Reduce::Max) {
+                            float best = row[keys.first];
+                            for (std::int64_t j = keys.first + 1; j <= last; ++j) best = std::max(best, row[j]);
+                            v = best;
+                        } else {
+                            double sum = 0;
+                            for (std::int64_t j = keys.first; j <= last; ++j) sum += row[j];
+                            v = map.reduce == Reduce::Sum ? sum : sum / static_cast<double>(last - keys.first + 1);
+                        }
+                        out[x] = v;
+                        if (map.reduce == Reduce::Sum) {
+                            range.lo = std::min(range.lo, v);
+                            range.hi = std::max(range.hi, v);
+                            if (v > 0) range.positive = std::min(range.positive, v);
+                        }
+                    }
                 }
-                rowsDone.fetch_add(1, std::memory_order_relaxed);
+                rowsDone.fetch_add(static_cast<std::uint64_t>(chunk.y1 - chunk.y0), std::memory_order_relaxed);
             }
-            // The calling thread's block may finish first (causal rows near the top are cheap):
-            // it keeps answering progress and cancel until the other blocks are done.
+            {
+                std::lock_guard lock(rangeMutex);
+                for (std::size_t t = 0; t < local.size(); ++t) {
+                    ranges[t].lo = std::min(ranges[t].lo, local[t].lo);
+                    ranges[t].hi = std::max(ranges[t].hi, local[t].hi);
+                    ranges[t].positive = std::min(ranges[t].positive, local[t].positive);
+                }
+            }
+            // The calling thread's block may finish first: it keeps answering progress and
+            // cancel until the other blocks are done.
             while (b == 0 && progress && !stop.load(std::memory_order_relaxed) &&
                    rowsDone.load(std::memory_order_relaxed) < tileRows) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -217,33 +463,34 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         if (stop) return fail(ErrorCode::Cancelled, "rendering cancelled");
     }
 
-    // Scale: the range of each tile's finite, unmasked values.
+    // Scale: each tile's exact range; shared scale is their union.
     const bool diverging = colormapDiverging(params.colormap);
     map.lo = std::numeric_limits<double>::infinity();
     map.hi = -std::numeric_limits<double>::infinity();
+    double positive = std::numeric_limits<double>::infinity();
     for (std::size_t t = 0; t < map.tiles.size(); ++t) {
-        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-        const double* v = values.data() + t * static_cast<std::size_t>(tileW) * tileH;
-        for (std::size_t k = 0; k < static_cast<std::size_t>(tileW) * tileH; ++k)
-            if (std::isfinite(v[k])) {
-                lo = std::min(lo, v[k]);
-                hi = std::max(hi, v[k]);
-            }
+        double lo = ranges[t].lo, hi = ranges[t].hi;
         if (lo > hi) lo = hi = 0;  // every cell masked
         if (diverging) {
             const double a = std::max(std::fabs(lo), std::fabs(hi));
             lo = -a;
             hi = a;
         }
-        map.tiles[t].lo = lo;
-        map.tiles[t].hi = hi;
+        auto& tile = map.tiles[t];
+        tile.lo = lo;
+        tile.hi = hi;
+        tile.logLo = std::max(std::isfinite(ranges[t].positive) ? ranges[t].positive : hi,
+                              hi * std::pow(10.0, -kLogScaleDecades));
         map.lo = std::min(map.lo, lo);
         map.hi = std::max(map.hi, hi);
+        positive = std::min(positive, ranges[t].positive);
     }
+    map.logLo = std::max(std::isfinite(positive) ? positive : map.hi, map.hi * std::pow(10.0, -kLogScaleDecades));
     if (params.scale == ScaleMode::Shared)
         for (auto& tile : map.tiles) {
             tile.lo = map.lo;
             tile.hi = map.hi;
+            tile.logLo = map.logLo;
         }
 
     // Pass 2: colours through the 256-entry table.
@@ -253,14 +500,18 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
             const auto& tile = map.tiles[r / tileH];
             const int y = static_cast<int>(r % tileH);
             const double* v = values.data() + r * static_cast<std::size_t>(tileW);
-            const double scale = tile.hi > tile.lo ? (kColormapLutSize - 1) / (tile.hi - tile.lo) : 0.0;
             Rgba* px = &map.image.at(tile.x, tile.y + y);
+            const bool log = map.log && tile.hi > 0;
+            const double lo = log ? std::log10(tile.logLo) : tile.lo;
+            const double hi = log ? std::log10(tile.hi) : tile.hi;
+            const double scale = hi > lo ? (kColormapLutSize - 1) / (hi - lo) : 0.0;
             for (int x = 0; x < tileW; ++x) {
-                if (!std::isfinite(v[x])) {
+                if (std::isnan(v[x])) {
                     px[x] = kMaskedColor;
                     continue;
                 }
-                const double idx = scale > 0 ? (v[x] - tile.lo) * scale : (kColormapLutSize - 1) / 2.0;
+                const double value = log ? (v[x] > 0 ? std::log10(v[x]) : lo) : v[x];
+                const double idx = scale > 0 ? (value - lo) * scale : (kColormapLutSize - 1) / 2.0;
                 px[x] = lut[static_cast<std::size_t>(std::clamp(idx + 0.5, 0.0, kColormapLutSize - 1.0))];
             }
         }
@@ -284,14 +535,23 @@ Heatmap renderValueGrid(const ValueGridParams& params,
     map.image.width = placement.width;
     map.image.height = placement.height;
     map.image.pixels.assign(static_cast<std::size_t>(placement.width) * placement.height, Rgba{0, 0, 0, 0});
+    // A pixel covering several cells shows the one farthest from zero, so a lone difference
+    // or error survives any amount of downsampling; NaN only when all of them are NaN.
     for (auto& tile : map.tiles) {
         tile.lo = params.lo;
         tile.hi = params.hi;
         for (int y = 0; y < tile.height; ++y) {
-            const std::int64_t i = cellAt(y, tile.height, params.queries);
-            for (int x = 0; x < tile.width; ++x)
-                map.image.at(tile.x + x, tile.y + y) =
-                    valueColor(params.colormap, value(tile.head, i, cellAt(x, tile.width, params.keys)), params.lo, params.hi);
+            const CellSpan rows = pixelCells(y, tile.height, params.queries);
+            for (int x = 0; x < tile.width; ++x) {
+                const CellSpan keys = pixelCells(x, tile.width, params.keys);
+                double peak = std::numeric_limits<double>::quiet_NaN();
+                for (std::int64_t i = rows.first; i <= rows.last; ++i)
+                    for (std::int64_t j = keys.first; j <= keys.last; ++j) {
+                        const double v = value(tile.head, i, j);
+                        if (std::isnan(peak) || (!std::isnan(v) && std::fabs(v) > std::fabs(peak))) peak = v;
+                    }
+                map.image.at(tile.x + x, tile.y + y) = valueColor(params.colormap, peak, params.lo, params.hi);
+            }
         }
     }
     return map;

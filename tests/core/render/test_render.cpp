@@ -1,6 +1,7 @@
 // Tests for <alibi/render.hpp>: tile layout, pixel colours against the formula, masking,
 // scales, sampling at T far beyond the image, hit testing.
 #include <alibi/render/render.hpp>
+#include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include <gtest/gtest.h>
@@ -149,4 +150,97 @@ TEST(Render, ValueGridColoursEachCellAndMasksNonFinite) {
     EXPECT_EQ(map.image.at(t0.x, t0.y), colormapColor(Colormap::Diverging, 0.5));
     const auto& t1 = map.tiles[1];
     EXPECT_EQ(map.image.at(t1.x + 1, t1.y + 1), kMaskedColor);
+}
+
+// ---------------------------------------------------------------------------
+// Downsampling that keeps every peak, and exact ranges.
+
+TEST(Render, OneCellDiagonalLightsEveryPixelRowAt65536) {
+    // All the mass on the diagonal: slope 1000 makes exp(-1000 d) vanish for every d >= 1.
+    HeatmapParams p;
+    p.attention.bias.slopes.heads = 1;
+    p.attention.bias.slopes.scheme = SlopeScheme::Custom;
+    p.attention.bias.slopes.custom = {1000};
+    p.attention.bias.queries = 65536;
+    p.what = RenderWhat::Attention;
+    p.width = p.height = 256;
+    auto map = renderHeatmap(p);
+    ASSERT_TRUE(map) << map.error().message;
+    EXPECT_EQ(map->reduce, Reduce::Max);
+    EXPECT_TRUE(map->rowsSampled);
+    EXPECT_EQ(map->summary, "1 px = 256 x 256 cells, max over keys, 1 exact query row of 256 per pixel row");
+    EXPECT_EQ(map->hi, 1.0);
+    const Rgba top = colormapColor(Colormap::Viridis, 1.0);
+    for (int y = 0; y < 256; ++y) {
+        int lit = 0;
+        for (int x = 0; x < 256; ++x) lit += map->image.at(x, y) == top ? 1 : 0;
+        EXPECT_EQ(lit, 1) << "pixel row " << y;
+        EXPECT_EQ(map->image.at(y, y), top) << "pixel row " << y;  // on the diagonal
+    }
+}
+
+TEST(Render, BiasPixelsShowTheMeanOfTheirCells) {
+    // T = 64 on 8 x 8 pixels: each pixel is the mean of 8 x 8 cells (masked ones left out),
+    // computed here by brute force for every mode, against the closed form in the renderer.
+    for (BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt}) {
+        HeatmapParams p;
+        p.attention.bias.slopes.heads = 1;
+        p.attention.bias.queries = 48;
+        p.attention.bias.keys = 64;
+        p.attention.bias.mode = mode;
+        p.head = 0;
+        p.width = 8;
+        p.height = 6;
+        auto map = renderHeatmap(p);
+        ASSERT_TRUE(map) << map.error().message;
+        EXPECT_EQ(map->summary, "1 px = 8 x 8 cells, mean");
+        const double m = 1.0 / 256;
+        const BiasParams& b = p.attention.bias;
+        for (int y = 0; y < 6; ++y)
+            for (int x = 0; x < 8; ++x) {
+                double sum = 0;
+                int n = 0;
+                for (int i = 8 * y; i < 8 * y + 8; ++i)
+                    for (int j = 8 * x; j < 8 * x + 8; ++j)
+                        if (auto v = biasCell(mode, m, b.queryPosition(i), j, 64)) {
+                            sum += *v;
+                            ++n;
+                        }
+                const Rgba want = n == 0 ? kMaskedColor : valueColor(Colormap::Viridis, sum / n, map->lo, map->hi);
+                EXPECT_EQ(map->image.at(x, y), want) << modeName(mode) << " pixel " << x << "," << y;
+            }
+    }
+}
+
+TEST(Render, RangeIsTheTensorsNotThePixels) {
+    HeatmapParams p = small(12, 4096, 1920, 1080);
+    auto map = renderHeatmap(p);
+    ASSERT_TRUE(map) << map.error().message;
+    EXPECT_EQ(map->lo, static_cast<double>(static_cast<float>(-std::sqrt(0.5) * 4095)));
+    EXPECT_EQ(map->hi, 0.0);
+    p.scale = ScaleMode::PerHead;
+    map = renderHeatmap(p);
+    ASSERT_TRUE(map);
+    const auto slopes = computeSlopes(p.attention.bias.slopes).value();
+    for (const HeatmapTile& t : map->tiles)
+        EXPECT_EQ(t.lo, static_cast<double>(static_cast<float>(-slopes[static_cast<std::size_t>(t.head)] * 4095)));
+}
+
+TEST(Render, LogScaleSpansThePositiveValues) {
+    HeatmapParams p = small(2, 64, 128, 64);
+    p.what = RenderWhat::Attention;
+    p.logScale = true;
+    auto map = renderHeatmap(p);
+    ASSERT_TRUE(map) << map.error().message;
+    EXPECT_TRUE(map->log);
+    EXPECT_GT(map->logLo, 0);
+    EXPECT_GE(map->logLo, map->hi * 1e-12);
+    EXPECT_LE(map->hi, 1.0);
+    p.reduce = Reduce::Sum;
+    p.logScale = false;
+    p.head = 0;
+    p.width = 128;
+    map = renderHeatmap(p);
+    ASSERT_TRUE(map);
+    EXPECT_EQ(map->summary, "1 cell = 2 x 1 px");
 }

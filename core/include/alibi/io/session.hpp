@@ -27,7 +27,7 @@ struct Session {
     std::int64_t trainLength = 0;         // extrapolation view; 0: use the sequence length
     std::uint64_t maxMemory = kDefaultMemoryBudget;
 
-    friend bool operator==(const Session&, const Session&);
+    friend bool operator==(const Session&, const Session&) = default;
 };
 
 // The built-in default: H = 8, T = 16, causal, press, -1e9, f32, viridis.

@@ -26,6 +26,7 @@ struct SlopeParams {
     SlopeScheme scheme = SlopeScheme::Press;
     double maxBias = 8.0;         // B: applies to press and geometric
     std::vector<double> custom;   // scheme Custom: exactly `heads` positive finite numbers
+    friend bool operator==(const SlopeParams&, const SlopeParams&) = default;
 };
 
 struct MaskValue {
@@ -43,6 +44,7 @@ struct BiasParams {
     MaskValue mask;
     Layout layout = Layout::Hqk;
     DType dtype = DType::F32;
+    friend bool operator==(const BiasParams&, const BiasParams&) = default;
 
     [[nodiscard]] std::int64_t keyCount() const { return keys > 0 ? keys : queries; }
     // Absolute position of query row i: bottom-right alignment, p_i = i + K - Q.
@@ -55,11 +57,15 @@ struct ContentParams {
     double sigma = 1.0;        // gaussian: logits ~ N(0, sigma^2)
     int dk = 64;               // qk: head dimension; logits q.k / sqrt(dk)
     double temperature = 1.0;  // divides the whole logit (content + bias)
+    friend bool operator==(const ContentParams&, const ContentParams&) = default;
 };
 
+// Every parameter struct compares member by member (doubles by value: -0 == 0, NaN never
+// equal), so the front ends ask "did anything change?" with one operator.
 struct AttentionParams {
     BiasParams bias;
     ContentParams content;
+    friend bool operator==(const AttentionParams&, const AttentionParams&) = default;
 };
 
 // ---------------------------------------------------------------------------

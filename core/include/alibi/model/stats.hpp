@@ -40,6 +40,7 @@ struct StatsParams {
     AttentionParams attention;
     std::int64_t queryRow = -1;    // -1: the last row
     std::int64_t maxRows = 256;    // average over at most this many evenly spaced rows
+    friend bool operator==(const StatsParams&, const StatsParams&) = default;
 };
 
 [[nodiscard]] Result<StatsResult> computeStats(const StatsParams& params, unsigned threads = 0,

@@ -1,6 +1,7 @@
 // Rasterising heatmaps (a head grid or one head) and colour bars into RGBA images, at the
-// requested pixel size: when T exceeds the pixel size each pixel samples its cell, so the
-// work is O(pixels), never O(H * T * T).
+// requested pixel size. When a pixel covers several cells it shows a summary of all of them
+// (the mean for the bias, the maximum or sum over the keys for attention), so no peak hides
+// between pixels; the colour range is the exact minimum and maximum of the values shown.
 #pragma once
 
 #include <alibi/render/colormap.hpp>
@@ -28,6 +29,16 @@ struct Image {
 enum class RenderWhat { Bias, Attention, Slopes, Distance };
 enum class ScaleMode { Shared, PerHead };
 
+// How a pixel that covers several cells summarises them.
+//   Mean: the mean of its unmasked cells (bias default; closed form, so O(pixels)).
+//   Max:  the largest unmasked cell (attention default: a one-cell diagonal or sink stays lit).
+//   Sum:  the probability mass of the keys it covers (attention).
+// Attention rows cost O(K * d_k) each, so when a pixel covers several query rows one exact
+// row per pixel row is computed (the row under its centre); Heatmap::summary says so.
+enum class Reduce { Auto, Mean, Max, Sum };
+[[nodiscard]] std::string_view reduceName(Reduce reduce);
+[[nodiscard]] std::optional<Reduce> parseReduce(std::string_view name);
+
 [[nodiscard]] std::string_view renderWhatName(RenderWhat what);
 [[nodiscard]] std::optional<RenderWhat> parseRenderWhat(std::string_view name);
 [[nodiscard]] std::string_view scaleModeName(ScaleMode mode);
@@ -42,20 +53,39 @@ struct HeatmapParams {
     int width = 1024;                    // whole image, pixels
     int height = 768;
     int gap = 2;                         // pixels between grid tiles
+    Reduce reduce = Reduce::Auto;        // Auto: Mean for bias, Max for attention
+    bool logScale = false;               // attention: log10 colour scale (bias ignores it)
+    friend bool operator==(const HeatmapParams&, const HeatmapParams&) = default;
 };
 
+// Log colour scales span at most this many decades below the maximum.
+inline constexpr double kLogScaleDecades = 12;
+
 // Where a head sits in a grid image, and the value range its colours span.
+// lo/hi: the exact minimum and maximum of the tile's shown values (every unmasked cell for
+// the bias; the computed rows for attention), lo = hi = 0 when all are masked.
+// With a log scale, colours span [logLo, hi]: logLo is the smallest positive value shown,
+// raised to hi * 10^-kLogScaleDecades at most; values below it take the lowest colour.
 struct HeatmapTile {
     int head = 0;
     int x = 0, y = 0, width = 0, height = 0;
     double lo = 0, hi = 0;
+    double logLo = 0;
 };
 
 struct Heatmap {
     Image image;
     std::vector<HeatmapTile> tiles;
     double lo = 0, hi = 0;  // the shared scale (union of tiles when per-head)
+    double logLo = 0;       // the shared log scale's low end
     int columns = 1, rows = 1;
+    Reduce reduce = Reduce::Mean;      // what each pixel shows (Auto resolved)
+    bool log = false;                  // colours on a log10 scale
+    bool rowsSampled = false;          // one exact query row per pixel row (attention)
+    double cellsPerPixelX = 1, cellsPerPixelY = 1;  // keys and queries per pixel (>= 1: pixels repeat cells)
+    // In words, for the view's subtitle: "1 px = 16 x 16 cells, max over keys, 1 exact row
+    // of 16 per pixel row" or "1 cell = 3 x 3 px".
+    std::string summary;
 };
 
 // Grid layout: columns x rows with near-square tiles for H heads in a width x height image.
@@ -71,8 +101,8 @@ struct CellHit { int head = 0; std::int64_t query = 0; std::int64_t key = 0; };
                                              int x, int y);
 
 // Small multiples of any (H, Q, K) array (a difference, an error) with a fixed [lo, hi]:
-// the same tile placement and pixel-to-cell sampling as renderHeatmap; non-finite values
-// are drawn in kMaskedColor.
+// the same tile placement and pixel-to-cell mapping as renderHeatmap; a pixel covering
+// several cells shows the one farthest from zero; non-finite values are drawn in kMaskedColor.
 struct ValueGridParams {
     int heads = 1;
     std::int64_t queries = 1, keys = 1;
@@ -86,6 +116,12 @@ struct ValueGridParams {
 
 // A horizontal or vertical colour bar image for [lo, hi].
 [[nodiscard]] Image renderColorBar(Colormap map, int width, int height, bool vertical);
+
+// The pixel-to-cell mapping every heatmap uses: pixel p of a tile `pixels` wide showing
+// `cells` cells covers cells [first, last] (one cell, the one under its centre, when cells
+// are fewer than pixels).
+struct CellSpan { std::int64_t first = 0, last = 0; };
+[[nodiscard]] CellSpan pixelCells(int p, int pixels, std::int64_t cells);
 
 // Maps a value into the colour of `map` for range [lo, hi]; -inf or masked -> kMaskedColor.
 [[nodiscard]] Rgba valueColor(Colormap map, double value, double lo, double hi);

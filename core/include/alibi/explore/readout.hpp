@@ -1,0 +1,32 @@
+// The hover read-out: one text for the cell under the mouse, the same in every front end
+// (Qt shows it in the status bar and tooltip, ImGui under the grid).
+#pragma once
+
+#include <alibi/model/params.hpp>
+#include <alibi/render/render.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace alibi::explore {
+
+// Lines joined by '\n':
+//   "head 3 · query i = 5 · key j = 2 · distance i - j = 3 · slope m = 1/16 = 0.0625"
+//   "bias = -m·(i - j) = -0.0625 × 3 = -0.1875"      (the mode's own formula, numbers filled in;
+//                                                     "(stored in f16: ...)" when rounding moved it)
+//   "attention p = 0.123457"                         (what == Attention only; "attention p:
+//                                                     computing..." while `probability` is unset)
+// With KV cache (K > Q) line 1 adds ", position p_i = i + K - Q = 9" and the formulas use p_i.
+// `slopes` as computeSlopes returns them; an unknown head gives "".
+[[nodiscard]] std::string cellReadout(const AttentionParams& params, RenderWhat what, std::span<const double> slopes,
+                                      int head, std::int64_t query, std::int64_t key,
+                                      std::optional<double> probability = std::nullopt);
+
+// cellReadout with the probability computed here (one attention row: O(K * d_k)).
+[[nodiscard]] std::string cellReadoutComputed(const AttentionParams& params, RenderWhat what,
+                                              std::span<const double> slopes, int head, std::int64_t query,
+                                              std::int64_t key);
+
+}  // namespace alibi::explore
