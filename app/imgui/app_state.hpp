@@ -6,6 +6,7 @@
 
 #include "rolling_stats.hpp"
 
+#include <alibi/explore/snapshot.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
@@ -86,6 +87,8 @@ struct AppState {
     std::string exportPath = "alibi_tensor.npy";
     FileFormat exportFormat = FileFormat::Npy;
     std::string screenshotPath = "alibi_explorer.png";
+    std::string svgPath = "curves.svg";
+    int svgCurves = 0;  // 0 slopes per head, 1 bias vs distance, 2 attention vs distance
     Actions actions;
     std::string statusMessage;         // last success ("saved session.alibi.json")
     std::string errorPopup;            // non-empty: the error popup shows this message
@@ -106,11 +109,17 @@ struct AppState {
     int gridWidth = 0;   // pixels the grid panel has room for (the renderer's target size)
     int gridHeight = 0;
     ScreenRect gridRect;                 // where the grid image was drawn last frame
+    bool logColors = false;  // attention: log10 colour scale (probabilities span orders of magnitude)
     int detailWidth = 0;  // pixels the head detail view has room for (0 while it is not shown)
     int detailHeight = 0;
     std::optional<HoverCell> hoverCell;  // cell under the mouse, if any
+    std::string hoverReadout;            // the read-out text shown for it (the explore layer's)
     int hoveredHead = -1;     // head highlighted in every panel this frame (-1: none)
     int nextHoveredHead = -1;  // collected while this frame's panels draw; becomes hoveredHead next frame
+
+    // ---- compare view: B is A with these replacements
+    explore::CompareSpec compareB;
+    int compareWidth = 0, compareHeight = 0;  // difference heatmap pixels (0 while hidden)
 
     // ---- diagnose view
     std::string diagnosePath = "bias.npy";  // a tensor file to diagnose

@@ -5,6 +5,7 @@
 #include "keys.hpp"
 #include "panels.hpp"
 
+#include <alibi/io/output_file.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
@@ -27,10 +28,10 @@ constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFl
                                          ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoBringToFrontOnFocus;
 
 // Positions the next panel window at a fixed rectangle of the display.
-bool beginPanel(const char* title, float x, float y, float width, float height) {
+bool beginPanel(const char* title, float x, float y, float width, float height, ImGuiWindowFlags extra = 0) {
     ImGui::SetNextWindowPos(ImVec2(std::floor(x), std::floor(y)));
     ImGui::SetNextWindowSize(ImVec2(std::floor(width), std::floor(height)));
-    return ImGui::Begin(title, nullptr, kPanelFlags);
+    return ImGui::Begin(title, nullptr, kPanelFlags | extra);
 }
 
 std::string slopesText(const std::vector<double>& slopes) {
@@ -48,19 +49,25 @@ Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
     syncTextFields();
     m_stages = std::make_unique<AsyncView<StagesRequest, StagesResult>>(computeStagesResult, m_wake);
     m_diagnose = std::make_unique<AsyncView<DiagnoseRequest, DiagnoseResult>>(computeDiagnosis, m_wake);
+    m_compare = std::make_unique<AsyncView<CompareRequest, CompareResult>>(computeCompareResult, m_wake);
+    m_extrapolation =
+        std::make_unique<AsyncView<ExtrapolationRequest, ExtrapolationResult>>(computeExtrapolationResult, m_wake);
 }
 
 Explorer::~Explorer() {
     if (m_textures != nullptr) {
         for (ImTextureID texture : {m_model.gridTexture, m_model.colorBarTexture, m_model.detailTexture,
-                                    m_model.detailColorBarTexture, m_model.diagnosisTexture})
+                                    m_model.detailColorBarTexture, m_model.diagnosisTexture,
+                                    m_model.diagnosisBarTexture, m_model.compareTexture, m_model.compareBarTexture,
+                                    m_model.extrapolationTexture})
             if (texture != nullptr) m_textures->release(texture);
     }
 }
 
 bool Explorer::busy() const {
     return m_model.gridPending || m_model.detailPending || m_model.curvesPending || m_model.statsPending ||
-           m_model.stagesPending || m_model.diagnosisPending ||
+           m_model.stagesPending || m_model.diagnosisPending || m_model.comparePending ||
+           m_model.extrapolationPending ||
            m_model.exportRunning || m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() ||
            !m_hoverWorker.idle();
 }
@@ -188,15 +195,7 @@ void Explorer::collectResults() {
             m_model.detailColorBarTexture = m_textures->upload(detail->colorBar, m_model.detailColorBarTexture);
         }
     }
-    m_stages->collect();
-    m_model.stages = m_stages->result();
-    m_model.stagesPending = m_stages->pending();
-    const auto previousDiagnosis = m_model.diagnosis;
-    m_diagnose->collect();
-    m_model.diagnosis = m_diagnose->result();
-    m_model.diagnosisPending = m_diagnose->pending();
-    if (m_model.diagnosis != previousDiagnosis && m_textures != nullptr && m_model.diagnosis->errorMap.image.width > 0)
-        m_model.diagnosisTexture = m_textures->upload(m_model.diagnosis->errorMap.image, m_model.diagnosisTexture);
+    collectViews();
     const std::uint64_t total = m_gridProgress->total.load(std::memory_order_relaxed);
     m_model.gridProgress =
         total > 0 ? static_cast<float>(m_gridProgress->done.load(std::memory_order_relaxed)) / static_cast<float>(total)
@@ -221,6 +220,41 @@ void Explorer::collectResults() {
             m_state.errorPopup = *outcome;
         }
     }
+}
+
+void Explorer::collectViews() {
+    // Uploads `image` when `result` is new (textures stay null in tests).
+    auto upload = [this](const Image& image, ImTextureID& texture) {
+        if (m_textures != nullptr && image.width > 0) texture = m_textures->upload(image, texture);
+    };
+    m_stages->collect();
+    m_model.stages = m_stages->result();
+    m_model.stagesPending = m_stages->pending();
+
+    const auto previousDiagnosis = m_model.diagnosis;
+    m_diagnose->collect();
+    m_model.diagnosis = m_diagnose->result();
+    m_model.diagnosisPending = m_diagnose->pending();
+    if (m_model.diagnosis != previousDiagnosis) {
+        upload(m_model.diagnosis->errorMap.image, m_model.diagnosisTexture);
+        upload(m_model.diagnosis->colorBar, m_model.diagnosisBarTexture);
+    }
+
+    const auto previousCompare = m_model.compare;
+    m_compare->collect();
+    m_model.compare = m_compare->result();
+    m_model.comparePending = m_compare->pending();
+    if (m_model.compare != previousCompare) {
+        upload(m_model.compare->snapshot.image, m_model.compareTexture);
+        upload(m_model.compare->colorBar, m_model.compareBarTexture);
+    }
+
+    const auto previousExtrapolation = m_model.extrapolation;
+    m_extrapolation->collect();
+    m_model.extrapolation = m_extrapolation->result();
+    m_model.extrapolationPending = m_extrapolation->pending();
+    if (m_model.extrapolation != previousExtrapolation)
+        upload(m_model.extrapolation->snapshot.headAtL.image, m_model.extrapolationTexture);
 }
 
 void Explorer::handleShortcuts() {
@@ -324,7 +358,10 @@ void Explorer::drawPanels(float top) {
     }
     ImGui::End();
     const float viewHeight = statsBelow ? split : height;
-    if (beginPanel("Views", left, top, centre, viewHeight)) drawViewsPanel(m_state, m_model);
+    // The views size their pictures to the room they have: a scroll bar coming and going with the
+    // text under a picture would change that room every other frame and restart the core's work.
+    if (beginPanel("Views", left, top, centre, viewHeight, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+        drawViewsPanel(m_state, m_model);
     ImGui::End();
     if (statsBelow) {
         if (beginPanel("Per-head statistics", left, top + split, centre, height - split))
@@ -443,6 +480,40 @@ void Explorer::validateEdits() {
     if (!editing && !(m_lastValid == m_history.current())) m_history.record(m_lastValid);
 }
 
+void Explorer::exportCurvesSvg() {
+    const CurvesResult* curves = m_model.curves.get();
+    if (curves == nullptr || !curves->error.empty() || m_model.curvesPending) {
+        m_state.errorPopup = "The curves are still being computed; save the SVG once they are drawn.";
+        return;
+    }
+    PlotStyle style;
+    const std::vector<Series>* series = &curves->slopes;
+    if (m_state.svgCurves == 0) {
+        style.title = "Slopes per head";
+        style.xLabel = "head";
+        style.yLabel = "slope m";
+        style.logY2 = true;
+    } else if (m_state.svgCurves == 1) {
+        series = &curves->bias;
+        style.title = "Bias vs distance";
+        style.xLabel = "distance i - j";
+        style.yLabel = "bias";
+    } else {
+        series = &curves->attention;
+        const std::int64_t row = curves->request.queryRow;
+        style.title = row < 0 ? std::string("Attention vs distance, last query row")
+                              : fmt::format("Attention vs distance, query row {}", row);
+        style.xLabel = "distance i - j";
+        style.yLabel = "probability";
+    }
+    style.highlight = m_state.hoveredHead;
+    if (auto written = writeFileAtomic(m_state.svgPath, plotSvg(*series, style)); !written) {
+        m_state.errorPopup = written.error().message;
+    } else {
+        m_state.statusMessage = fmt::format("saved {}", m_state.svgPath);
+    }
+}
+
 void Explorer::openSessionFile() {
     if (auto session = loadSession(m_state.sessionPath); !session) {
         m_state.errorPopup = session.error().message;
@@ -501,6 +572,10 @@ void Explorer::runActions() {
             }
         }
     }
+    if (actions.exportSvg) {
+        actions.exportSvg = false;
+        exportCurvesSvg();
+    }
     if (actions.copyCli) {
         actions.copyCli = false;
         const bool attention = m_lastValid.what == RenderWhat::Attention;
@@ -546,6 +621,8 @@ void Explorer::submitRequests() {
     // Views compute only while shown (a diagnosis only once asked for).
     if (m_state.view == View::Stages) m_stages->submit(stagesRequest(m_state));
     if (auto diagnose = diagnoseRequest(m_state)) m_diagnose->submit(*diagnose);
+    if (auto compare = compareRequest(m_state)) m_compare->submit(*compare);
+    if (m_state.view == View::Extrapolation) m_extrapolation->submit(extrapolationRequest(m_state));
 
     // Curves and statistics are slower than the grid and matter less mid-drag: while their worker
     // is still busy, a changed request waits until the parameters rest for kSettleTime, so a drag

@@ -80,6 +80,8 @@ private:
     void validateEdits();
     void installSession(const Session& session);
     void openSessionFile();
+    void collectViews();
+    void exportCurvesSvg();
     void runActions();
     void submitRequests();
     void syncTextFields();
@@ -126,6 +128,8 @@ private:
     LatestWorker m_detailWorker{4};
     std::unique_ptr<AsyncView<StagesRequest, StagesResult>> m_stages;
     std::unique_ptr<AsyncView<DiagnoseRequest, DiagnoseResult>> m_diagnose;
+    std::unique_ptr<AsyncView<CompareRequest, CompareResult>> m_compare;
+    std::unique_ptr<AsyncView<ExtrapolationRequest, ExtrapolationResult>> m_extrapolation;
 };
 
 }  // namespace alibi::imgui

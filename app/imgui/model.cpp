@@ -4,6 +4,8 @@
 
 #include "app_state.hpp"
 
+#include <alibi/explore/compute.hpp>
+#include <alibi/explore/decimate.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
@@ -36,39 +38,6 @@ double millisecondsSince(Clock::time_point start) {
 // The core's progress callback doubles as the cancellation check.
 ProgressFn cancelProgress(const CancelFlag& cancel) {
     return [&cancel](std::uint64_t, std::uint64_t) { return !cancel.load(std::memory_order_relaxed); };
-}
-
-// Keeps about `columns` points of a series, evenly spaced in plotted x (linear, or signed log2 for
-// distances), plus the first and last: enough for one point per pixel column of the curves panel.
-// Done once here on the worker, so a frame draws a few hundred points per head, never 65536.
-void thinSeries(Series& series, bool logX, int columns) {
-    const std::size_t n = std::min(series.x.size(), series.y.size());
-    if (n <= static_cast<std::size_t>(columns) * 2) return;
-    auto mapped = [logX](double v) {
-        if (!logX) return v;
-        return v < 0 ? -std::log2(1.0 - v) : std::log2(1.0 + v);
-    };
-    double lo = std::numeric_limits<double>::infinity();
-    double hi = -lo;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!std::isfinite(series.x[i])) continue;
-        lo = std::min(lo, mapped(series.x[i]));
-        hi = std::max(hi, mapped(series.x[i]));
-    }
-    if (!(hi > lo)) return;
-    const double step = (hi - lo) / columns;
-    std::vector<double> x, y;
-    double last = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t i = 0; i < n; ++i) {
-        const double m = mapped(series.x[i]);
-        if (i == 0 || i + 1 == n || !(std::abs(m - last) < step)) {
-            x.push_back(series.x[i]);
-            y.push_back(series.y[i]);
-            last = m;
-        }
-    }
-    series.x = std::move(x);
-    series.y = std::move(y);
 }
 
 // Every number of one small head: the bias from the core's biasValue, or attention rows from
@@ -140,6 +109,7 @@ std::optional<GridRequest> gridRequest(const AppState& state) {
     p.head = -1;
     p.colormap = s.colormap;
     p.scale = s.scale;
+    p.logScale = state.logColors && p.what == RenderWhat::Attention;
     p.width = state.gridWidth;
     p.height = state.gridHeight;
     return request;
@@ -159,6 +129,7 @@ std::optional<GridRequest> detailRequest(const AppState& state) {
     p.head = detailHead(s);
     p.colormap = s.colormap;
     p.scale = s.scale;
+    p.logScale = state.logColors && p.what == RenderWhat::Attention;
     p.width = state.detailWidth;
     p.height = state.detailHeight;
     const BiasParams& bias = s.attention.bias;
@@ -226,6 +197,8 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
     } else {
         result->heatmap = std::move(*heatmap);
         result->colorBar = renderColorBar(request.heatmap.colormap, 8, std::max(request.heatmap.height, 2), true);
+        result->title = explore::heatmapTitle(request.heatmap);
+        result->subtitle = explore::heatmapSubtitle(request.heatmap, result->heatmap);
         if (request.values) {
             if (auto values = headValues(request.heatmap, result->slopes, cancel)) {
                 result->values = std::move(*values);
@@ -277,8 +250,10 @@ std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, 
     result->attentionRange = seriesRange(result->attention);
     const int heads = std::max(1, bias.slopes.heads);
     const int columns = std::clamp(kCurvePointBudget / heads, 16, kCurveColumns);
-    for (Series& series : result->bias) thinSeries(series, false, columns);
-    for (Series& series : result->attention) thinSeries(series, true, columns);
+    // The core's min/max decimation: a frame draws a few hundred points per head, never 65536,
+    // and every peak survives.
+    explore::decimateSeries(result->bias, static_cast<std::size_t>(columns));
+    explore::decimateSeries(result->attention, static_cast<std::size_t>(columns));
     result->coreMs = millisecondsSince(start);
     return result;
 }

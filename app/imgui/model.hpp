@@ -28,6 +28,8 @@ namespace alibi::imgui {
 struct AppState;
 struct StagesResult;    // view_models.hpp
 struct DiagnoseResult;  // view_models.hpp
+struct CompareResult;   // view_models.hpp
+struct ExtrapolationResult;  // view_models.hpp
 using Clock = std::chrono::steady_clock;
 
 // Longest distance the bias curve spans: the bias is linear, so 4096 points show its shape while
@@ -91,6 +93,8 @@ struct GridResult {
     GridRequest request;
     Heatmap heatmap;
     std::vector<double> values;  // request.values: Q x K numbers of the head, row-major
+    std::string title;           // what is drawn, in words (the explore layer's heatmapTitle)
+    std::string subtitle;        // the formula and how pixels summarise cells
     Image colorBar;
     std::vector<double> slopes;
     std::string error;  // non-empty: the core refused (heatmap empty)
@@ -170,7 +174,15 @@ struct Model {
     bool stagesPending = false;
     std::shared_ptr<const DiagnoseResult> diagnosis;
     ImTextureID diagnosisTexture = nullptr;
+    ImTextureID diagnosisBarTexture = nullptr;
     bool diagnosisPending = false;
+    std::shared_ptr<const CompareResult> compare;
+    ImTextureID compareTexture = nullptr;
+    ImTextureID compareBarTexture = nullptr;
+    bool comparePending = false;
+    std::shared_ptr<const ExtrapolationResult> extrapolation;
+    ImTextureID extrapolationTexture = nullptr;
+    bool extrapolationPending = false;
 
     // Work in flight: the panels say "computing..." while the previous result stays on screen.
     bool gridPending = false;

@@ -4,6 +4,10 @@
 #include "panels.hpp"
 #include "view_common.hpp"
 
+#include <alibi/explore/color_scale.hpp>
+#include <alibi/explore/compute.hpp>
+#include <alibi/explore/readout.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -53,18 +57,17 @@ void drawDetailView(AppState& state, const Model& model) {
     const int head = detailHead(session);
     const GridResult* detail = model.detail.get();
     if (detail != nullptr) {
+        // What is drawn: the explore layer's head title over the heatmap's own title.
         const HeatmapParams& shown = detail->request.heatmap;
-        const BiasParams& bias = shown.attention.bias;
         const double slope = shown.head < static_cast<int>(detail->slopes.size()) ? detail->slopes[shown.head] : 0.0;
-        ImGui::Text("head %d of %d   slope m = %s   %s   T = %lld   K = %lld", shown.head, bias.slopes.heads,
-                    valueText(slope).c_str(), shown.what == RenderWhat::Attention ? "attention" : "bias",
-                    static_cast<long long>(bias.queries), static_cast<long long>(bias.keyCount()));
+        ImGui::TextUnformatted(explore::headTitle(shown.head, slope).c_str());
+        ImGui::TextDisabled("%s", detail->title.c_str());
     } else {
         ImGui::TextDisabled("head %d", head);
     }
     if (session.head < 0) ImGui::TextDisabled("No head selected: showing head 0 (click a head in the grid, or set 'head').");
 
-    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 2.0f;
+    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 3.0f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // A single head reads best square.
     const float side = std::max(0.0f, std::min(avail.x - colorBarWidth(), avail.y - readoutHeight));
@@ -90,8 +93,9 @@ void drawDetailView(AppState& state, const Model& model) {
     drawCellNumbers(*detail, origin);
     const bool stale = model.detailPending || detail->request.heatmap.head != head;
     if (stale) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
-    drawColorBar(model.detailColorBarTexture, ImVec2(origin.x + size.x + kColorBarGap, origin.y), size.y,
-                 detail->heatmap.lo, detail->heatmap.hi);
+    const float barHeight = size.y - 3.4f * ImGui::GetTextLineHeight();
+    drawColorBarBeside(model.detailColorBarTexture, origin, size,
+                       explore::heatmapColorBar(detail->heatmap, detail->request.heatmap, -1, colorBarTicks(barHeight)));
 
     if (!hovered) return;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -99,14 +103,13 @@ void drawDetailView(AppState& state, const Model& model) {
                              static_cast<int>(std::floor(mouse.y - origin.y)));
     if (!hit) return;
     const BiasParams& bias = detail->request.heatmap.attention.bias;
-    std::string value = "";
-    if (!detail->values.empty()) {
-        const double v = detail->values[static_cast<std::size_t>(hit->query * bias.keyCount() + hit->key)];
-        value = std::isnan(v) ? "masked" : valueText(v);
-    }
-    ImGui::Text("query %lld   key %lld   distance p_i - j = %lld   %s", static_cast<long long>(hit->query),
-                static_cast<long long>(hit->key), static_cast<long long>(bias.queryPosition(hit->query) - hit->key),
-                value.c_str());
+    // The same read-out as the grid's (and the Qt explorer's); attention values come with the image.
+    std::optional<double> probability;
+    if (!detail->values.empty() && detail->request.heatmap.what == RenderWhat::Attention)
+        probability = detail->values[static_cast<std::size_t>(hit->query * bias.keyCount() + hit->key)];
+    ImGui::TextUnformatted(explore::cellReadout(detail->request.heatmap.attention, detail->request.heatmap.what,
+                                                detail->slopes, hit->head, hit->query, hit->key, probability)
+                               .c_str());
 }
 
 }  // namespace alibi::imgui

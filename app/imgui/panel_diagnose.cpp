@@ -119,8 +119,8 @@ void drawDiagnoseView(AppState& state, const Model& model) {
             ImGui::Dummy(size);
         }
         if (model.diagnosisPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
-        drawColorBar(nullptr, ImVec2(origin.x + size.x + kColorBarGap, origin.y), size.y, 0.0,
-                     result->errorMax > 0 ? result->errorMax : 1.0);
+        drawColorBar(model.diagnosisBarTexture, ImVec2(origin.x + size.x + kColorBarGap, origin.y), size.y, 0.0,
+                     result->errorMax > 0 ? result->errorMax : 1.0, "");
     } else {
         ImGui::TextDisabled("No error heatmap: nothing comparable was found.");
     }

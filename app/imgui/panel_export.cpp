@@ -62,6 +62,16 @@ void drawExportPanel(AppState& state, const Model& model) {
     ImGui::InputText("##shot", &state.screenshotPath);
     ImGui::SameLine();
     if (ImGui::Button("Save PNG")) state.actions.screenshot = true;
+
+    ImGui::Spacing();
+    ImGui::TextDisabled("Curves as SVG");
+    constexpr const char* kCurves[] = {"slopes per head", "bias vs distance", "attention vs distance"};
+    ImGui::SetNextItemWidth(-1);
+    ImGui::Combo("##svgCurves", &state.svgCurves, kCurves, IM_ARRAYSIZE(kCurves));
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6.5f);
+    ImGui::InputText("##svg", &state.svgPath);
+    ImGui::SameLine();
+    if (ImGui::Button("Save SVG")) state.actions.exportSvg = true;
 }
 
 }  // namespace alibi::imgui

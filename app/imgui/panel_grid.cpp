@@ -5,6 +5,9 @@
 #include "panels.hpp"
 #include "view_common.hpp"
 
+#include <alibi/explore/color_scale.hpp>
+#include <alibi/explore/format.hpp>
+#include <alibi/explore/readout.hpp>
 #include <alibi/model/bias.hpp>
 
 #include <imgui.h>
@@ -19,53 +22,47 @@ namespace alibi::imgui {
 
 namespace {
 
-void drawGridColorBar(const AppState& state, const Model& model, const GridResult& grid, ImVec2 origin, float height) {
-    // Per-head scales: the bar labels the hovered head's own range (else the union of all).
-    double lo = grid.heatmap.lo;
-    double hi = grid.heatmap.hi;
+void drawGridColorBar(const AppState& state, const Model& model, const GridResult& grid, ImVec2 origin, ImVec2 size) {
+    // Per-head scales: the bar shows the hovered head's own range (else the shared one); every
+    // tile's range is also written in its corner.
+    int tileIndex = -1;
     if (grid.request.heatmap.scale == ScaleMode::PerHead && state.hoveredHead >= 0) {
-        for (const HeatmapTile& tile : grid.heatmap.tiles) {
-            if (tile.head != state.hoveredHead) continue;
-            lo = tile.lo;
-            hi = tile.hi;
-            ImGui::GetWindowDrawList()->AddText(ImVec2(origin.x, origin.y + height + 2.0f), kHighlightColor,
-                                                fmt::format("h{}", tile.head).c_str());
-        }
+        for (std::size_t t = 0; t < grid.heatmap.tiles.size(); ++t)
+            if (grid.heatmap.tiles[t].head == state.hoveredHead) tileIndex = static_cast<int>(t);
     }
-    drawColorBar(model.colorBarTexture, origin, height, lo, hi);
+    const float height = size.y - 3.4f * ImGui::GetTextLineHeight();
+    const explore::ColorBar bar =
+        explore::heatmapColorBar(grid.heatmap, grid.request.heatmap, tileIndex, colorBarTicks(height));
+    drawColorBarBeside(model.colorBarTexture, origin, size, bar);
 }
 
-void drawReadout(const AppState& state, const Model& model, const GridResult& grid) {
-    if (!state.hoverCell) {
-        ImGui::TextDisabled("Hover the grid for head, query, key, distance, slope and value.");
-        return;
-    }
-    const HoverCell& cell = *state.hoverCell;
+// The read-out of the cell under the mouse: the explore layer's text, the same as the Qt
+// explorer's for the same cell.
+std::string readoutText(const Model& model, const GridResult& grid, const HoverCell& cell) {
     const HeatmapParams& params = grid.request.heatmap;
-    const BiasParams& bias = params.attention.bias;
-    const double slope = cell.head < static_cast<int>(grid.slopes.size()) ? grid.slopes[cell.head] : 0.0;
-    const std::int64_t distance = bias.queryPosition(cell.query) - cell.key;
-    ImGui::Text("head %d   slope m = %.6g   query %lld   key %lld   distance %lld", cell.head, slope,
-                static_cast<long long>(cell.query), static_cast<long long>(cell.key),
-                static_cast<long long>(distance));
-
+    std::optional<double> probability;
+    std::string rowError;
     if (params.what == RenderWhat::Attention) {
         const HoverRow* row = model.hoverRow.get();
         const bool current = row != nullptr && row->request.head == cell.head && row->request.query == cell.query &&
-                             sameAttention(row->request.attention, params.attention);
-        if (!current) {
-            ImGui::TextDisabled("attention probability: computing...");
-        } else if (!row->error.empty()) {
-            ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", row->error.c_str());
-        } else if (cell.key < static_cast<std::int64_t>(row->probabilities.size())) {
-            ImGui::Text("attention probability %s", valueText(row->probabilities[cell.key]).c_str());
-        }
+                             row->request.attention == params.attention;
+        if (current && row->error.empty() && cell.key < std::ssize(row->probabilities))
+            probability = row->probabilities[static_cast<std::size_t>(cell.key)];
+        if (current && !row->error.empty()) rowError = "\n" + row->error;
+    }
+    return explore::cellReadout(params.attention, params.what, grid.slopes, cell.head, cell.query, cell.key,
+                                probability) +
+           rowError;
+}
+
+void drawReadout(AppState& state, const Model& model, const GridResult& grid) {
+    state.hoverReadout.clear();
+    if (!state.hoverCell) {
+        ImGui::TextDisabled("Hover the grid for head, query, key, distance, slope and value; click a head for its numbers.");
         return;
     }
-    const double value = biasValue(bias, slope, cell.head, cell.query, cell.key);
-    const bool masked = !biasCell(bias.mode, slope, bias.queryPosition(cell.query), cell.key, bias.keyCount());
-    ImGui::Text("bias %s%s (%s)", valueText(value).c_str(), masked ? "  masked" : "",
-                std::string(dtypeName(bias.dtype)).c_str());
+    state.hoverReadout = readoutText(model, grid, *state.hoverCell);
+    ImGui::TextUnformatted(state.hoverReadout.c_str());
 }
 
 }  // namespace
@@ -73,19 +70,16 @@ void drawReadout(const AppState& state, const Model& model, const GridResult& gr
 void drawGridPanel(AppState& state, const Model& model) {
     const GridResult* grid = model.grid.get();
     // The title describes what is drawn (the finished grid), not what was asked for.
-    if (grid != nullptr) {
-        const HeatmapParams& shown = grid->request.heatmap;
-        const BiasParams& bias = shown.attention.bias;
-        ImGui::Text("%s   H = %d   T = %lld   K = %lld   %s   %s",
-                    shown.what == RenderWhat::Attention ? "attention" : "bias", bias.slopes.heads,
-                    static_cast<long long>(bias.queries), static_cast<long long>(bias.keyCount()),
-                    std::string(modeName(bias.mode)).c_str(), std::string(schemeName(bias.slopes.scheme)).c_str());
+    if (grid != nullptr && grid->error.empty()) {
+        ImGui::TextUnformatted(grid->title.c_str());
+        ImGui::TextDisabled("%s", grid->subtitle.c_str());
     } else {
         ImGui::TextDisabled("head grid");
+        ImGui::TextDisabled(" ");
     }
 
     // Room for the grid: the colour bar and its labels on the right, two read-out lines below.
-    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 2.0f + ImGui::GetStyle().ItemSpacing.y;
+    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 3.0f + ImGui::GetStyle().ItemSpacing.y;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     state.gridWidth = std::max(0, static_cast<int>(avail.x - colorBarWidth()));
     state.gridHeight = std::max(0, static_cast<int>(avail.y - readoutHeight));
@@ -140,7 +134,14 @@ void drawGridPanel(AppState& state, const Model& model) {
         if (tile.head == state.hoveredHead) draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
                                                           kHighlightColor, 0.0f, 0, 2.0f);
         if (tile.width >= 48 && tile.height >= 24 && grid->heatmap.tiles.size() > 1) {
-            const std::string label = fmt::format("h{}", tile.head);
+            const bool perHead = grid->request.heatmap.scale == ScaleMode::PerHead;
+            std::string label = fmt::format("h{}", tile.head);
+            // Per-head scale: each tile's own exact range (fits when the tile is wide enough).
+            if (perHead) {
+                const std::string ranged = fmt::format("h{} {}..{}", tile.head, explore::formatValue(tile.lo),
+                                                       explore::formatValue(tile.hi));
+                if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) label = ranged;
+            }
             draw->AddRectFilled(ImVec2(a.x + 2, a.y + 2),
                                 ImVec2(a.x + 6 + ImGui::CalcTextSize(label.c_str()).x, a.y + 2 + ImGui::GetTextLineHeight()),
                                 IM_COL32(0, 0, 0, 140));
@@ -149,8 +150,7 @@ void drawGridPanel(AppState& state, const Model& model) {
     }
 
     if (model.gridPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), model.gridProgress);
-    const ImVec2 barOrigin(origin.x + size.x + kColorBarGap, origin.y);
-    drawGridColorBar(state, model, *grid, barOrigin, size.y);
+    drawGridColorBar(state, model, *grid, origin, size);
     drawReadout(state, model, *grid);
 }
 

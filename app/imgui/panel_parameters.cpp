@@ -268,6 +268,9 @@ void drawViewSettings(AppState& state) {
     enumCombo("colormap", session.colormap, maps, colormapName);
     constexpr std::array scales{ScaleMode::Shared, ScaleMode::PerHead};
     enumCombo("scale", session.scale, scales, scaleModeName);
+    ImGui::BeginDisabled(session.what != RenderWhat::Attention);
+    ImGui::Checkbox("log colours (attention)", &state.logColors);
+    ImGui::EndDisabled();
 }
 
 }  // namespace

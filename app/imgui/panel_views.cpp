@@ -38,6 +38,8 @@ void drawViewsPanel(AppState& state, const Model& model) {
     state.detailHeight = 0;
     state.diagnoseWidth = 0;
     state.diagnoseHeight = 0;
+    state.compareWidth = 0;
+    state.compareHeight = 0;
     if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
     const bool switched = state.view != state.tabShown;
     for (View view : kAllViews) {

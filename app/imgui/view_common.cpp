@@ -1,17 +1,16 @@
-// Stale mark, colour bar and value text shared by the views.
+// Stale mark and colour bar shared by the views.
 #include "view_common.hpp"
+
+#include <alibi/explore/format.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace alibi::imgui {
 
-std::string valueText(double value) {
-    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-    if (std::isnan(value)) return "NaN";
-    return fmt::format("{:.6g}", value);
-}
+std::string valueText(double value) { return explore::formatValue(value); }
 
 void drawStaleMark(ImVec2 min, ImVec2 max, float progress) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -28,10 +27,14 @@ void drawStaleMark(ImVec2 min, ImVec2 max, float progress) {
 }
 
 float colorBarWidth() {
-    return kColorBarGap + kColorBarWidth + 4.0f + ImGui::CalcTextSize("-0.000000e+00").x;
+    return kColorBarGap + kColorBarWidth + 6.0f + ImGui::CalcTextSize("-0.00781250").x;
 }
 
-void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, double hi) {
+int colorBarTicks(float height) {
+    return std::clamp(static_cast<int>(height / (ImGui::GetTextLineHeight() * 3.0f)), 2, 10);
+}
+
+void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const explore::ColorBar& bar) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 max(origin.x + kColorBarWidth, origin.y + height);
     if (texture != nullptr) {
@@ -41,18 +44,42 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, d
     }
     draw->AddRect(origin, max, IM_COL32(160, 160, 160, 255));
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-    const float labelX = max.x + 4.0f;
+    const float labelX = max.x + 6.0f;
     const float line = ImGui::GetTextLineHeight();
-    // The scale's labels drop the sign of zero (the diagonal's -0.0); the read-out keeps it.
-    draw->AddText(ImVec2(labelX, origin.y), text, valueText(hi + 0.0).c_str());
-    draw->AddText(ImVec2(labelX, origin.y + height * 0.5f - line * 0.5f), text, valueText(0.5 * (lo + hi)).c_str());
-    draw->AddText(ImVec2(labelX, max.y - line), text, valueText(lo + 0.0).c_str());
-    // Masked cells have their own colour, outside the map.
-    const float swatchY = origin.y + height * 0.75f;
-    const Rgba masked = kMaskedColor;
-    draw->AddRectFilled(ImVec2(labelX, swatchY), ImVec2(labelX + 10, swatchY + 10),
-                        IM_COL32(masked.r, masked.g, masked.b, 255));
-    draw->AddText(ImVec2(labelX + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), "masked");
+    // Ticks at their exact positions (the top is hi); labels kept inside the bar's height.
+    for (const explore::Tick& tick : bar.ticks) {
+        const float y = max.y - static_cast<float>(explore::colorBarPosition(bar, tick.value)) * height;
+        draw->AddLine(ImVec2(max.x, y), ImVec2(max.x + 4.0f, y), text);
+        const float labelY = std::clamp(y - line * 0.5f, origin.y - line * 0.5f, max.y - line * 0.5f);
+        draw->AddText(ImVec2(labelX, labelY), text, tick.label.c_str());
+    }
+    if (!bar.title.empty() || !bar.head.empty()) {
+        const std::string title = bar.head.empty() ? bar.title : bar.title + " " + bar.head;
+        draw->AddText(ImVec2(origin.x, origin.y - line * 1.6f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                      title.c_str());
+    }
+    if (bar.maskedSwatch) {
+        // Masked cells have their own colour, outside the map's range.
+        const float swatchY = max.y + line * 0.6f;
+        const Rgba masked = kMaskedColor;
+        draw->AddRectFilled(ImVec2(origin.x, swatchY), ImVec2(origin.x + 10, swatchY + 10),
+                            IM_COL32(masked.r, masked.g, masked.b, 255));
+        draw->AddText(ImVec2(origin.x + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), "masked");
+    }
+}
+
+void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSize, const explore::ColorBar& bar) {
+    const float line = ImGui::GetTextLineHeight();
+    const float height = std::max(imageSize.y - 3.4f * line, 2.0f * line);
+    drawColorBar(texture, ImVec2(imageOrigin.x + imageSize.x + kColorBarGap, imageOrigin.y + line * 1.8f), height, bar);
+}
+
+void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, double hi, const char* title) {
+    // Labelled at f32 precision: the ends are computed differences, not stored values, and eight
+    // digits fit beside the bar.
+    explore::ColorBar bar = explore::makeColorBar(lo, hi, false, DType::F32, colorBarTicks(height));
+    bar.title = title;
+    drawColorBar(texture, origin, height, bar);
 }
 
 }  // namespace alibi::imgui

@@ -3,6 +3,7 @@
 
 #include "app_state.hpp"
 
+#include <alibi/explore/compute.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
@@ -36,6 +37,36 @@ std::shared_ptr<const StagesResult> computeStagesResult(const StagesRequest& req
     } else {
         result->stages = std::move(*stages);
     }
+    return result;
+}
+
+std::optional<CompareRequest> compareRequest(const AppState& state) {
+    if (state.compareWidth <= 0 || state.compareHeight <= 0) return std::nullopt;
+    return CompareRequest{state.session, state.compareB, state.compareWidth, state.compareHeight};
+}
+
+std::shared_ptr<const CompareResult> computeCompareResult(const CompareRequest& request, const CancelFlag& cancel) {
+    auto cancelled = [&cancel] { return cancel.load(std::memory_order_relaxed); };
+    auto result = std::make_shared<CompareResult>();
+    result->request = request;
+    result->snapshot = explore::computeCompare(request.a, request.spec, request.width, request.height, cancelled);
+    if (cancelled()) return nullptr;
+    result->colorBar = renderColorBar(Colormap::Diverging, 8, std::max(request.height, 2), true);
+    return result;
+}
+
+ExtrapolationRequest extrapolationRequest(const AppState& state) {
+    return ExtrapolationRequest{state.session, detailHead(state.session)};
+}
+
+std::shared_ptr<const ExtrapolationResult> computeExtrapolationResult(const ExtrapolationRequest& request,
+                                                                      const CancelFlag& cancel) {
+    auto cancelled = [&cancel] { return cancel.load(std::memory_order_relaxed); };
+    auto result = std::make_shared<ExtrapolationResult>();
+    result->request = request;
+    result->snapshot = explore::computeExtrapolation(request.session, request.head, cancelled);
+    if (cancelled()) return nullptr;
+    if (auto slopes = computeSlopes(request.session.attention.bias.slopes)) result->slopes = std::move(*slopes);
     return result;
 }
 
@@ -119,6 +150,7 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
         if (std::isfinite(e)) maxError = std::max(maxError, e);
     }
     result->errorMax = maxError;
+    result->colorBar = renderColorBar(Colormap::Magma, 8, std::max(request.height, 2), true);
     result->errorMap = renderValueGrid(
         {static_cast<int>(d.heads), q, k, Colormap::Magma, 0, maxError > 0 ? maxError : 1.0, request.width,
          request.height, 4},

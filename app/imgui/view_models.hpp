@@ -6,6 +6,7 @@
 #include "model.hpp"
 
 #include <alibi/analysis/diagnose.hpp>
+#include <alibi/explore/snapshot.hpp>
 
 #include <optional>
 #include <string>
@@ -31,6 +32,41 @@ struct StagesResult {
 [[nodiscard]] std::shared_ptr<const StagesResult> computeStagesResult(const StagesRequest& request,
                                                                       const CancelFlag& cancel);
 
+// Compare: A (the session) against B (A with the spec's replacements), A - B per cell.
+struct CompareRequest {
+    Session a;
+    explore::CompareSpec spec;
+    int width = 0, height = 0;
+    friend bool operator==(const CompareRequest&, const CompareRequest&) = default;
+};
+
+struct CompareResult {
+    CompareRequest request;
+    explore::CompareSnapshot snapshot;
+    Image colorBar;  // the diverging map, for the bar beside the difference
+};
+
+[[nodiscard]] std::optional<CompareRequest> compareRequest(const AppState& state);
+[[nodiscard]] std::shared_ptr<const CompareResult> computeCompareResult(const CompareRequest& request,
+                                                                        const CancelFlag& cancel);
+
+// Extrapolation: the selected head's attention as T grows from L to 16 L.
+struct ExtrapolationRequest {
+    Session session;
+    int head = 0;
+    friend bool operator==(const ExtrapolationRequest&, const ExtrapolationRequest&) = default;
+};
+
+struct ExtrapolationResult {
+    ExtrapolationRequest request;
+    explore::ExtrapolationSnapshot snapshot;
+    std::vector<double> slopes;
+};
+
+[[nodiscard]] ExtrapolationRequest extrapolationRequest(const AppState& state);
+[[nodiscard]] std::shared_ptr<const ExtrapolationResult> computeExtrapolationResult(const ExtrapolationRequest& request,
+                                                                                    const CancelFlag& cancel);
+
 // The examples the Diagnose view offers (the same codes as the Qt explorer's).
 [[nodiscard]] const std::vector<std::string>& diagnoseExamples();
 // The bias tensor of an example: default parameters (H = 8, T = 16) with the bug `code` built in.
@@ -51,6 +87,7 @@ struct DiagnoseResult {
     DType dtype = DType::F32;
     std::optional<Diagnosis> diagnosis;
     Heatmap errorMap;  // |tensor - best match| per cell, magma, [0, errorMax]
+    Image colorBar;    // magma, for the bar beside it
     double errorMax = 0;
     std::string error;  // the file could not be read or diagnosed
 };

@@ -59,18 +59,28 @@ public:
 
     // Runs frames until the workers have delivered every result (bounded, so a bug cannot hang).
     void settle() {
-        for (int i = 0; i < 2000 && m_explorer->busy(); ++i) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        // A few frames first: a view switched to programmatically submits its work only once its
+        // tab is drawn, and the shown results arrive a frame after the workers finish.
+        for (int i = 0; i < 2000; ++i) {
             frame();
+            if (i >= 4 && !m_explorer->busy()) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         frame();
-        ASSERT_FALSE(m_explorer->busy());
+        const Model& m = m_explorer->model();
+        ASSERT_FALSE(m_explorer->busy()) << "grid " << m.gridPending << " detail " << m.detailPending << " curves "
+                                         << m.curvesPending << " stats " << m.statsPending << " stages "
+                                         << m.stagesPending << " diagnosis " << m.diagnosisPending << " compare "
+                                         << m.comparePending << " extrapolation " << m.extrapolationPending;
     }
 
     // Finds a screen point over the item `label` of window `window` by moving the mouse down a
     // column and asking ImGui which item is hovered (the test does not assume the panel layout).
+    // `window` may name a child window by the start of its name ("Views/report").
     std::optional<ImVec2> findItem(const char* window, const char* label, float xFraction) {
         ImGuiWindow* w = ImGui::FindWindowByName(window);
+        for (ImGuiWindow* candidate : ImGui::GetCurrentContext()->Windows)
+            if (w == nullptr && std::string(candidate->Name).starts_with(window)) w = candidate;
         if (w == nullptr) return std::nullopt;
         const ImGuiID id = w->GetID(label);
         ImGuiIO& io = ImGui::GetIO();

@@ -1,5 +1,0 @@
-#include "panels.hpp"
-namespace alibi::imgui {
-void drawCompareView(AppState&, const Model&) { ImGui::TextDisabled("compare"); }
-void drawExtrapolationView(AppState&, const Model&) { ImGui::TextDisabled("extrapolation"); }
-}
