@@ -27,7 +27,8 @@ Result<void> run(const AttentionCommand& c) {
     if (!target) return std::unexpected(target.error());
     auto source = attentionSource(settings->session.attention);
     if (!source) return std::unexpected(source.error());
-    return exportSource(**source, *target, "attention", c.output.allowNonFinite);
+    return exportSource(**source, *target, "attention", c.output.allowNonFinite,
+                        settings->session.attention.bias.layout);
 }
 
 }  // namespace

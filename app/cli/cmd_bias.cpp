@@ -3,6 +3,7 @@
 #include "options.hpp"
 #include "tensor_export.hpp"
 
+#include <alibi/io/export_plan.hpp>
 #include <alibi/model/bias.hpp>
 
 #include <array>
@@ -27,7 +28,8 @@ Result<void> run(const BiasCommand& c) {
     // The source validates every parameter before anything is opened for writing.
     auto source = biasSource(settings->session.attention.bias);
     if (!source) return std::unexpected(source.error());
-    return exportSource(**source, *target, "bias", c.output.allowNonFinite);
+    const BiasParams& b = settings->session.attention.bias;
+    return exportSource(**source, *target, "bias", c.output.allowNonFinite, b.layout, storedMask(b));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "progress_bar.hpp"
 
+#include <alibi/io/export_plan.hpp>
 #include <alibi/io/tensor_io.hpp>
 
 #include <fmt/format.h>
@@ -11,7 +12,15 @@
 namespace alibi::cli {
 
 Result<void> exportSource(const TensorSource& source, const OutputTarget& target, const std::string& tensorName,
-                          bool allowNonFinite) {
+                          bool allowNonFinite, std::optional<Layout> layout, std::optional<MaskValue> mask) {
+    ExportRequest request;
+    request.path = target.path;
+    request.format = target.format;
+    request.tensorName = tensorName;
+    request.allowNonFinite = allowNonFinite;
+    request.layout = layout;
+    request.mask = mask;
+    if (auto ok = planExport(source, request).check(); !ok) return ok;
     ProgressBar bar(fmt::format("writing {}", target.toStdout() ? std::string("stdout") : target.path),
                     ProgressBar::Unit::Bytes);
     ExportOptions options;

@@ -60,6 +60,8 @@ class CliTestCase(unittest.TestCase):
     def load_bias(self, heads, seq, keys=None, mode="causal", layout="hqk", dtype="f32", mask="-1e9",
                   extra=()):
         out = self.path(f"b_{heads}_{seq}_{mode}_{layout}_{dtype}.npy")
+        if dtype == "f16" and mask == "-1e9":
+            mask = "-inf"  # f16 cannot hold -1e9, so that export is refused; -inf stores the same bits
         args = ["bias", "--heads", heads, "--seq", seq, "--mode", mode, "--layout", layout, "--dtype", dtype,
                 "--mask", mask, "-o", out, *extra]
         if keys is not None:
@@ -184,8 +186,16 @@ class BiasNpyTests(CliTestCase):
                     want = self.expected_bias(3, 5, mode=mode, dtype=dtype, mask=mask)
                     self.assertTrue(np.array_equal(got, want), f"{dtype} {mask} {mode}")
 
-    def test_f16_mask_overflows_to_minus_inf(self):
-        got = self.load_bias(2, 4, dtype="f16")
+    def test_f16_mask_that_overflows_is_refused(self):
+        out = self.path("f16.npy")
+        for fmt in ("npy", "safetensors", "json"):
+            self.usage_error("bias", "--heads", 2, "--seq", 4, "--dtype", "f16", "--format", fmt, "-o", out,
+                             mentions=("f16 cannot hold the mask -1e9", "largest finite value is 65504",
+                                       "the mask min", "-65504", "the mask -inf"))
+            self.assertFalse(os.path.exists(out))
+        # Nothing is masked in symmetric mode, and -inf asked for is written as asked.
+        self.ok("bias", "--heads", 2, "--seq", 4, "--dtype", "f16", "--mode", "symmetric", "-o", out)
+        got = self.load_bias(2, 4, dtype="f16", mask="-inf")
         self.assertTrue(np.isneginf(got[0, 0, 1]))
 
     def test_kv_cache_alignment(self):
@@ -219,12 +229,13 @@ class FormatTests(CliTestCase):
             for layout in ref.LAYOUTS:
                 out = self.path(f"b_{dtype}_{layout}.safetensors")
                 self.ok("bias", "--heads", 5, "--seq", 6, "--mode", "mpt", "--layout", layout, "--dtype", dtype,
-                        "-o", out)
+                        *(("--mask", "min") if dtype == "f16" else ()), "-o", out)
                 header, data = parse_safetensors(out)
                 meta = header.pop("__metadata__")
                 self.assertEqual(list(header), ["bias"])
                 t = header["bias"]
-                want = self.expected_bias(5, 6, mode="mpt", layout=layout, dtype=dtype)
+                mask = "min" if dtype == "f16" else "-1e9"
+                want = self.expected_bias(5, 6, mode="mpt", layout=layout, dtype=dtype, mask=mask)
                 self.assertEqual(t["dtype"], st_name)
                 self.assertEqual(tuple(t["shape"]), want.shape)
                 begin, end = t["data_offsets"]
@@ -233,7 +244,7 @@ class FormatTests(CliTestCase):
                 self.assertTrue(np.array_equal(got, want), f"{dtype} {layout}")
                 self.assertTrue(all(isinstance(v, str) for v in meta.values()))
                 for key, value in (("heads", "5"), ("queries", "6"), ("keys", "6"), ("mode", "mpt"),
-                                   ("layout", layout), ("dtype", dtype), ("scheme", "press"), ("mask", "-1e9")):
+                                   ("layout", layout), ("dtype", dtype), ("scheme", "press"), ("mask", mask)):
                     self.assertEqual(meta.get(key), value, key)
 
     def test_csv(self):
@@ -636,7 +647,7 @@ class DiagnoseTests(CliTestCase):
                                        (5, "symmetric", "1hqk", "f32"), (3, "mpt", "hqk", "f16")):
             out = self.path(f"d_{h}.npy")
             self.ok("bias", "--heads", h, "--seq", 16, "--mode", mode, "--layout", layout, "--dtype", dtype,
-                    "-o", out)
+                    *(("--mask", "-inf") if dtype == "f16" else ()), "-o", out)
             doc = self.diagnose_json(out)
             msg = f"{h} {mode} {layout} {dtype}: {doc.get('summary')}"
             for key in ("layout", "heads", "queries", "keys", "dtype", "match", "max_abs_error", "findings"):

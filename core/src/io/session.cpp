@@ -7,116 +7,44 @@
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/session.hpp>
 
+#include "json_fields.hpp"
+
 #include <fmt/format.h>
+
+#include <array>
 #include <cmath>
 #include <limits>
-#include <nlohmann/json.hpp>
-#include <type_traits>
+#include <utility>
 
 namespace alibi {
 
-using Json = nlohmann::json;
-
 namespace {
+
+using detail::checkKnown;
+using detail::fieldError;
+using detail::Json;
+using detail::readInt;
+using detail::readName;
+using detail::readNumber;
+using detail::readObject;
+using detail::readUnsigned;
+using detail::shown;
+
+constexpr std::array<std::pair<ExplorerView, std::string_view>, 8> kViews{{
+    {ExplorerView::Grid, "grid"},
+    {ExplorerView::Detail, "detail"},
+    {ExplorerView::Curves, "curves"},
+    {ExplorerView::Stages, "stages"},
+    {ExplorerView::Compare, "compare"},
+    {ExplorerView::Extrapolation, "extrapolation"},
+    {ExplorerView::Diagnose, "diagnose"},
+    {ExplorerView::Stats, "stats"},
+}};
+constexpr const char* kViewNames = "grid, detail, curves, stages, compare, extrapolation, diagnose, stats";
 
 // Session files are hand-edited and small; anything larger is not a session.
 constexpr std::size_t kMaxSessionBytes = std::size_t{16} << 20;
 constexpr int kMaxImageSide = 16384;
-
-// ---------------------------------------------------------------------------
-// Field readers. Each returns an error naming the field's dotted path.
-
-Error fieldError(const std::string& path, const std::string& what) {
-    return Error{ErrorCode::BadInput, fmt::format("session field `{}`: {}", path, what)};
-}
-
-// JSON text of a value as the user wrote it, shortened so one bad field cannot flood a message.
-std::string shown(const Json& v) {
-    std::string s = v.dump();
-    if (s.size() > 60) s = s.substr(0, 57) + "...";
-    return s;
-}
-
-Result<std::int64_t> readInt(const Json& v, const std::string& path, std::int64_t lo, std::int64_t hi) {
-    const auto bad = [&] {
-        return std::unexpected(
-            fieldError(path, fmt::format("expected an integer from {} to {}, got {}", lo, hi, shown(v))));
-    };
-    // Floats such as 8.0 or 1e9 are refused: a session is written by a program, and a float
-    // where a count belongs means something else went wrong.
-    if (v.is_number_unsigned()) {
-        const auto u = v.get<std::uint64_t>();
-        if (u > static_cast<std::uint64_t>(hi) || static_cast<std::int64_t>(u) < lo) return bad();
-        return static_cast<std::int64_t>(u);
-    }
-    if (!v.is_number_integer()) return bad();
-    const auto x = v.get<std::int64_t>();
-    if (x < lo || x > hi) return bad();
-    return x;
-}
-
-Result<std::uint64_t> readUnsigned(const Json& v, const std::string& path, std::uint64_t lo) {
-    if (v.is_number_unsigned() && v.get<std::uint64_t>() >= lo) return v.get<std::uint64_t>();
-    if (v.is_number_integer() && v.get<std::int64_t>() >= 0 && static_cast<std::uint64_t>(v.get<std::int64_t>()) >= lo)
-        return static_cast<std::uint64_t>(v.get<std::int64_t>());
-    return std::unexpected(fieldError(path, fmt::format("expected an integer of at least {}, got {}", lo, shown(v))));
-}
-
-Result<double> readNumber(const Json& v, const std::string& path, double lo, double hi, bool loOpen,
-                          const char* expected) {
-    if (!v.is_number())
-        return std::unexpected(fieldError(path, fmt::format("expected {}, got {}", expected, shown(v))));
-    const double x = v.get<double>();
-    if (!std::isfinite(x) || x < lo || x > hi || (loOpen && x == lo))
-        return std::unexpected(fieldError(path, fmt::format("expected {}, got {}", expected, shown(v))));
-    return x;
-}
-
-template <class Parse>
-auto readName(const Json& v, const std::string& path, const char* kind, const char* expected, Parse parse)
-    -> Result<typename std::invoke_result_t<Parse, std::string_view>::value_type> {
-    if (!v.is_string())
-        return std::unexpected(
-            fieldError(path, fmt::format("expected a string naming the {} ({}), got {}", kind, expected, shown(v))));
-    const auto& s = v.get_ref<const std::string&>();
-    auto parsed = parse(std::string_view(s));
-    if (!parsed)
-        return std::unexpected(fieldError(path, fmt::format("unknown {} '{}' (expected {})", kind, s, expected)));
-    return *parsed;
-}
-
-// Rejects any key of `object` outside `known`, naming it with its full path.
-Result<void> checkKnown(const Json& object, const std::string& prefix, std::initializer_list<std::string_view> known) {
-    for (const auto& [key, value] : object.items()) {
-        bool found = false;
-        for (const auto k : known) found = found || k == key;
-        if (!found) {
-            std::string list;
-            for (const auto k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-            return fail(ErrorCode::BadInput,
-                        fmt::format("session: unknown field `{}{}` (known fields here: {})", prefix, key, list));
-        }
-    }
-    return {};
-}
-
-Result<const Json*> readObject(const Json& root, const char* name) {
-    const auto it = root.find(name);
-    if (it == root.end()) return nullptr;
-    if (!it->is_object())
-        return std::unexpected(fieldError(name, fmt::format("expected an object, got {}", shown(*it))));
-    return &*it;
-}
-
-// Parse error text without nlohmann's "[json.exception.parse_error.101] parse error at line 1,
-// column 17: " prefix (the byte offset is given separately).
-std::string parseErrorDetail(const std::string& what) {
-    std::string s = what;
-    if (const auto close = s.find("] "); close != std::string::npos) s = s.substr(close + 2);
-    if (s.rfind("parse error", 0) == 0)
-        if (const auto colon = s.find(": "); colon != std::string::npos) s = s.substr(colon + 2);
-    return s;
-}
 
 // ---------------------------------------------------------------------------
 // Sections
@@ -125,6 +53,28 @@ std::string parseErrorDetail(const std::string& what) {
     auto var##_r = (expr);                                 \
     if (!var##_r) return std::unexpected(var##_r.error()); \
     auto var = std::move(*var##_r)
+
+Result<std::vector<double>> readSlopeList(const Json& s, const std::string& path) {
+    if (!s.is_array() || s.size() > static_cast<std::size_t>(kMaxHeads))
+        return std::unexpected(fieldError(
+            path, fmt::format("expected a list of at most {} positive numbers, got {}", kMaxHeads, shown(s))));
+    std::vector<double> slopes;
+    for (std::size_t h = 0; h < s.size(); ++h) {
+        ALIBI_TRY(m, readNumber(s[h], fmt::format("{}[{}]", path, h), 0, std::numeric_limits<double>::max(), true,
+                                "a positive finite number"));
+        slopes.push_back(m);
+    }
+    return slopes;
+}
+
+Result<MaskValue> readMask(const Json& m, const std::string& path) {
+    if (m.is_number()) {
+        ALIBI_TRY(x, readNumber(m, path, std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max(),
+                                false, "a finite number or \"-1e9\", \"-inf\", \"min\""));
+        return MaskValue{MaskValue::Kind::Finite, x};
+    }
+    return readName(m, path, "mask", "\"-1e9\", \"-inf\", \"min\" or a finite number", parseMask);
+}
 
 Result<void> parseBias(const Json& b, BiasParams& p) {
     if (auto ok =
@@ -156,17 +106,7 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
         p.slopes.maxBias = m;
     }
     if (b.contains("slopes")) {
-        const Json& s = b["slopes"];
-        if (!s.is_array() || s.size() > static_cast<std::size_t>(kMaxHeads))
-            return std::unexpected(
-                fieldError("bias.slopes",
-                           fmt::format("expected a list of at most {} positive numbers, got {}", kMaxHeads, shown(s))));
-        std::vector<double> slopes;
-        for (std::size_t h = 0; h < s.size(); ++h) {
-            ALIBI_TRY(m, readNumber(s[h], fmt::format("bias.slopes[{}]", h), 0, std::numeric_limits<double>::max(),
-                                    true, "a positive finite number"));
-            slopes.push_back(m);
-        }
+        ALIBI_TRY(slopes, readSlopeList(b["slopes"], "bias.slopes"));
         if (!slopes.empty()) {
             if (schemeGiven && p.slopes.scheme != SlopeScheme::Custom)
                 return std::unexpected(
@@ -183,16 +123,8 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
         p.mode = m;
     }
     if (b.contains("mask")) {
-        const Json& m = b["mask"];
-        if (m.is_number()) {
-            ALIBI_TRY(
-                x, readNumber(m, "bias.mask", std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max(),
-                              false, "a finite number or \"-1e9\", \"-inf\", \"min\""));
-            p.mask = MaskValue{MaskValue::Kind::Finite, x};
-        } else {
-            ALIBI_TRY(x, readName(m, "bias.mask", "mask", "\"-1e9\", \"-inf\", \"min\" or a finite number", parseMask));
-            p.mask = x;
-        }
+        ALIBI_TRY(m, readMask(b["mask"], "bias.mask"));
+        p.mask = m;
     }
     if (b.contains("layout")) {
         ALIBI_TRY(l, readName(b["layout"], "bias.layout", "layout", "hqk, qkh, 1hqk, flat", parseLayout));
@@ -240,8 +172,13 @@ Result<void> parseAttention(const Json& a, Session& s) {
 }
 
 Result<void> parseView(const Json& v, Session& s) {
-    if (auto ok = checkKnown(v, "view.", {"what", "head", "colormap", "scale", "width", "height", "train_length"}); !ok)
+    if (auto ok = checkKnown(v, "view.", {"open", "what", "head", "colormap", "scale", "width", "height", "train_length"});
+        !ok)
         return ok;
+    if (v.contains("open")) {
+        ALIBI_TRY(x, readName(v["open"], "view.open", "view", kViewNames, parseExplorerView));
+        s.view = x;
+    }
     if (v.contains("what")) {
         ALIBI_TRY(x, readName(v["what"], "view.what", "view", "bias, attention, slopes, distance", parseRenderWhat));
         s.what = x;
@@ -274,29 +211,74 @@ Result<void> parseView(const Json& v, Session& s) {
     return {};
 }
 
-// ---------------------------------------------------------------------------
-// Command-line rendering
-
-// Quotes an argument for a POSIX shell when it holds anything but safe characters.
-std::string shellQuote(std::string_view arg) {
-    const bool safe = !arg.empty() && arg.find_first_not_of(
-                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                          "0123456789-_./,:=+@%") == std::string_view::npos;
-    if (safe) return std::string(arg);
-    std::string out = "'";
-    for (const char c : arg) {
-        if (c == '\'')
-            out += "'\\''";
-        else
-            out += c;
+Result<void> parseCompare(const Json& c, Session& s) {
+    if (auto ok = checkKnown(c, "compare.", {"scheme", "max_bias", "slopes", "mode", "mask", "dtype"}); !ok) return ok;
+    CompareOverrides b;
+    if (c.contains("scheme")) {
+        ALIBI_TRY(x, readName(c["scheme"], "compare.scheme", "scheme", "press, geometric, linear, custom", parseScheme));
+        b.scheme = x;
     }
-    return out + "'";
+    if (c.contains("max_bias")) {
+        ALIBI_TRY(x, readNumber(c["max_bias"], "compare.max_bias", 0, 1000, false, "a number from 0 to 1000"));
+        b.maxBias = x;
+    }
+    if (c.contains("slopes")) {
+        ALIBI_TRY(x, readSlopeList(c["slopes"], "compare.slopes"));
+        b.custom = std::move(x);
+    }
+    if (c.contains("mode")) {
+        ALIBI_TRY(x, readName(c["mode"], "compare.mode", "mode", "causal, symmetric, clamped, bloom, mpt", parseMode));
+        b.mode = x;
+    }
+    if (c.contains("mask")) {
+        ALIBI_TRY(x, readMask(c["mask"], "compare.mask"));
+        b.mask = x;
+    }
+    if (c.contains("dtype")) {
+        ALIBI_TRY(x, readName(c["dtype"], "compare.dtype", "dtype", "f32, f64, f16, bf16", parseDType));
+        b.dtype = x;
+    }
+    if (b.scheme == SlopeScheme::Custom && b.custom.empty())
+        return std::unexpected(fieldError("compare.slopes", "scheme custom needs a list of slopes, one per head"));
+    if (!b.custom.empty() && b.scheme != SlopeScheme::Custom)
+        return std::unexpected(fieldError("compare.slopes", "slopes are given but `compare.scheme` is not custom: "
+                                                            "set it to custom or drop the slopes"));
+    s.compare = std::move(b);
+    return {};
 }
 
 }  // namespace
 
 // ---------------------------------------------------------------------------
 // Public API
+
+std::string_view explorerViewName(ExplorerView view) {
+    for (const auto& [v, name] : kViews)
+        if (v == view) return name;
+    return kViews[0].second;
+}
+
+std::optional<ExplorerView> parseExplorerView(std::string_view name) {
+    for (const auto& [v, n] : kViews)
+        if (n == name) return v;
+    return std::nullopt;
+}
+
+BiasParams applyOverrides(const BiasParams& a, const CompareOverrides& b) {
+    BiasParams p = a;
+    if (b.scheme) p.slopes.scheme = *b.scheme;
+    if (p.slopes.scheme == SlopeScheme::Custom && !b.custom.empty()) p.slopes.custom = b.custom;
+    if (b.maxBias) p.slopes.maxBias = *b.maxBias;
+    if (b.dtype) p.dtype = *b.dtype;
+    if (b.mode) p.mode = *b.mode;
+    if (b.mask) p.mask = *b.mask;
+    return p;
+}
+
+ExplorerView openView(const Session& s) {
+    if (s.view) return *s.view;
+    return s.what == RenderWhat::Slopes ? ExplorerView::Curves : ExplorerView::Grid;
+}
 
 Session defaultSession() {
     // Every default lives in the parameter structs; this names the combination a session starts from.
@@ -312,7 +294,7 @@ Result<Session> parseSession(std::string_view text) {
         root = Json::parse(text.begin(), text.end());
     } catch (const Json::parse_error& e) {
         return fail(ErrorCode::BadInput, fmt::format("not a session file: JSON parse error at byte {}: {}", e.byte,
-                                                     parseErrorDetail(e.what())));
+                                                     detail::parseErrorDetail(e.what())));
     } catch (const std::exception& e) {
         return fail(ErrorCode::BadInput, fmt::format("not a session file: {}", e.what()));
     }
@@ -334,11 +316,11 @@ Result<Session> parseSession(std::string_view text) {
                         fmt::format("session: version {} is newer than this program supports ({}); "
                                     "update ALiBi Explorer or save the session again from an older version",
                                     version.get<std::int64_t>(), kSessionVersion));
-        if (auto ok = checkKnown(root, "", {"version", "bias", "attention", "view", "max_memory"}); !ok)
+        if (auto ok = checkKnown(root, "", {"version", "bias", "attention", "view", "compare", "max_memory"}); !ok)
             return std::unexpected(ok.error());
 
         Session s = defaultSession();
-        for (const char* section : {"bias", "attention", "view"}) {
+        for (const char* section : {"bias", "attention", "view", "compare"}) {
             auto obj = readObject(root, section);
             if (!obj) return std::unexpected(obj.error());
             if (!*obj) continue;
@@ -347,6 +329,8 @@ Result<Session> parseSession(std::string_view text) {
                 ok = parseBias(**obj, s.attention.bias);
             else if (std::string_view(section) == "attention")
                 ok = parseAttention(**obj, s);
+            else if (std::string_view(section) == "compare")
+                ok = parseCompare(**obj, s);
             else
                 ok = parseView(**obj, s);
             if (!ok) return std::unexpected(ok.error());
@@ -391,6 +375,7 @@ std::string serializeSession(const Session& s) {
     attention["query"] = s.queryRow;
 
     Ordered view = Ordered::object();
+    if (s.view) view["open"] = std::string(explorerViewName(*s.view));
     view["what"] = std::string(renderWhatName(s.what));
     view["head"] = s.head;
     view["colormap"] = std::string(colormapName(s.colormap));
@@ -404,6 +389,17 @@ std::string serializeSession(const Session& s) {
     root["bias"] = std::move(bias);
     root["attention"] = std::move(attention);
     root["view"] = std::move(view);
+    if (s.compare) {
+        const CompareOverrides& o = *s.compare;
+        Ordered compare = Ordered::object();
+        if (o.scheme) compare["scheme"] = std::string(schemeName(*o.scheme));
+        if (o.maxBias) compare["max_bias"] = *o.maxBias;
+        if (o.scheme == SlopeScheme::Custom) compare["slopes"] = o.custom;
+        if (o.mode) compare["mode"] = std::string(modeName(*o.mode));
+        if (o.mask) compare["mask"] = maskName(*o.mask);
+        if (o.dtype) compare["dtype"] = std::string(dtypeName(*o.dtype));
+        root["compare"] = std::move(compare);
+    }
     root["max_memory"] = s.maxMemory;
     return root.dump(2) + "\n";
 }
@@ -453,59 +449,6 @@ Result<void> validateSession(const Session& s) {
         return fail(ErrorCode::InvalidArgument,
                     "session field `max_memory`: expected a positive number of bytes, got 0");
     return {};
-}
-
-std::string cliCommand(const Session& s, std::string_view subcommand, std::string_view output) {
-    const BiasParams& b = s.attention.bias;
-    const ContentParams& c = s.attention.content;
-    const ContentParams dc;
-    const BiasParams db;
-    const Session ds;
-    const bool slopesOnly = subcommand == "slopes";
-    const bool content = subcommand == "attention" || subcommand == "stats" || subcommand == "render";
-
-    std::string cmd = fmt::format("alibi {}", subcommand);
-    const auto add = [&cmd](std::string_view flag, std::string_view value) {
-        cmd += fmt::format(" {} {}", flag, shellQuote(value));
-    };
-    add("--heads", std::to_string(b.slopes.heads));
-    if (!slopesOnly) {
-        add("--seq", std::to_string(b.queries));
-        if (b.keys != 0 && b.keys != b.queries) add("--keys", std::to_string(b.keys));
-    }
-    if (b.slopes.scheme == SlopeScheme::Custom) {
-        std::string list;
-        for (const double m : b.slopes.custom) list += (list.empty() ? "" : ",") + fmt::format("{}", m);
-        add("--slopes", list);
-    } else if (b.slopes.scheme != db.slopes.scheme) {
-        add("--scheme", schemeName(b.slopes.scheme));
-    }
-    const bool usesMaxBias = b.slopes.scheme == SlopeScheme::Press || b.slopes.scheme == SlopeScheme::Geometric;
-    if (usesMaxBias && b.slopes.maxBias != db.slopes.maxBias) add("--max-bias", fmt::format("{}", b.slopes.maxBias));
-    if (!slopesOnly) {
-        if (b.mode != db.mode) add("--mode", modeName(b.mode));
-        if (!(b.mask == db.mask)) add("--mask", maskName(b.mask));
-        if (b.layout != db.layout) add("--layout", layoutName(b.layout));
-    }
-    if (b.dtype != db.dtype) add("--dtype", dtypeName(b.dtype));
-    if (content) {
-        if (c.kind != dc.kind) add("--content", contentName(c.kind));
-        // Only the content source that uses a parameter gets it, so the line stays minimal.
-        if (c.kind != ContentKind::Zero && c.seed != dc.seed) add("--seed", std::to_string(c.seed));
-        if (c.kind == ContentKind::Gaussian && c.sigma != dc.sigma) add("--sigma", fmt::format("{}", c.sigma));
-        if (c.kind == ContentKind::Qk && c.dk != dc.dk) add("--dk", std::to_string(c.dk));
-        if (c.temperature != dc.temperature) add("--temperature", fmt::format("{}", c.temperature));
-    }
-    if (subcommand == "stats" && s.queryRow != ds.queryRow) add("--query", std::to_string(s.queryRow));
-    if (subcommand == "render") {
-        if (s.what != ds.what) add("--what", renderWhatName(s.what));
-        if (s.head != ds.head) add("--head", std::to_string(s.head));
-        if (s.colormap != ds.colormap) add("--colormap", colormapName(s.colormap));
-        if (s.width != ds.width) add("--width", std::to_string(s.width));
-        if (s.height != ds.height) add("--height", std::to_string(s.height));
-    }
-    if (!output.empty()) add("-o", output);
-    return cmd;
 }
 
 #undef ALIBI_TRY

@@ -50,6 +50,9 @@ Session everyFieldChanged() {
     s.height = 480;
     s.trainLength = 4;
     s.maxMemory = 123456789;
+    s.view = ExplorerView::Compare;
+    s.compare = CompareOverrides{SlopeScheme::Custom, 3.5, DType::F16, BiasMode::Bloom,
+                                 MaskValue{MaskValue::Kind::Lowest, 0}, {0.25, 0.125, 0.0625}};
     return s;
 }
 
@@ -272,6 +275,52 @@ TEST(Session, ExampleSessionsLoad) {
     auto d = loadSession((dir / "default.alibi.json").string());
     ASSERT_TRUE(d);
     EXPECT_TRUE(*d == defaultSession());
+}
+
+TEST(Session, ViewFieldsRoundTripAndOldFilesPickAView) {
+    // Written only when set, so files of older versions and of the CLI stay as they were.
+    const std::string plain = serializeSession(defaultSession());
+    EXPECT_EQ(plain.find("\"open\""), std::string::npos) << plain;
+    EXPECT_EQ(plain.find("\"compare\""), std::string::npos) << plain;
+
+    const std::string text = serializeSession(everyFieldChanged());
+    EXPECT_NE(text.find("\"open\": \"compare\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"compare\": {\n    \"scheme\": \"custom\",\n    \"max_bias\": 3.5,\n    \"slopes\": [\n"),
+              std::string::npos)
+        << text;
+
+    auto s = parseSession(R"({"version": 1, "view": {"what": "slopes"}})");
+    ASSERT_TRUE(s);
+    EXPECT_FALSE(s->view);
+    EXPECT_EQ(openView(*s), ExplorerView::Curves);
+    s = parseSession(R"({"version": 1, "view": {"what": "attention", "open": "stages"}})");
+    ASSERT_TRUE(s);
+    EXPECT_EQ(openView(*s), ExplorerView::Stages);
+    EXPECT_EQ(openView(defaultSession()), ExplorerView::Grid);
+    for (const ExplorerView v : {ExplorerView::Grid, ExplorerView::Detail, ExplorerView::Curves, ExplorerView::Stages,
+                                 ExplorerView::Compare, ExplorerView::Extrapolation, ExplorerView::Diagnose,
+                                 ExplorerView::Stats})
+        EXPECT_EQ(parseExplorerView(explorerViewName(v)), v);
+
+    s = parseSession(R"({"version": 1, "compare": {"scheme": "geometric", "mask": "min"}})");
+    ASSERT_TRUE(s);
+    ASSERT_TRUE(s->compare);
+    EXPECT_EQ(s->compare->scheme, SlopeScheme::Geometric);
+    EXPECT_FALSE(s->compare->dtype);
+    const BiasParams b = applyOverrides(s->attention.bias, *s->compare);
+    EXPECT_EQ(b.slopes.scheme, SlopeScheme::Geometric);
+    EXPECT_EQ(b.mask.kind, MaskValue::Kind::Lowest);
+    EXPECT_EQ(b.dtype, s->attention.bias.dtype);
+}
+
+TEST(Session, ViewFieldErrorsNameTheField) {
+    expectError(R"({"version": 1, "view": {"open": "table"}})", {"`view.open`", "'table'", "grid, detail"});
+    expectError(R"({"version": 1, "compare": {"scheme": "wild"}})", {"`compare.scheme`", "'wild'"});
+    expectError(R"({"version": 1, "compare": {"scheme": "custom"}})", {"`compare.slopes`", "one per head"});
+    expectError(R"({"version": 1, "compare": {"slopes": [0.5]}})", {"`compare.slopes`", "not custom"});
+    expectError(R"({"version": 1, "compare": {"max_bias": -1}})", {"`compare.max_bias`"});
+    expectError(R"({"version": 1, "compare": {"heads": 4}})", {"`compare.heads`", "known fields here"});
+    expectError(R"({"version": 1, "compare": []})", {"`compare`", "expected an object"});
 }
 
 TEST(Session, CliCommand) {

@@ -9,12 +9,34 @@
 #include <alibi/base/tensor.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace alibi {
 
 inline constexpr int kSessionVersion = 1;
+
+// The explorer views a session can open on (both GUIs map these to their own tabs or panels).
+enum class ExplorerView { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, Stats };
+// "grid", "detail", "curves", "stages", "compare", "extrapolation", "diagnose", "stats".
+[[nodiscard]] std::string_view explorerViewName(ExplorerView view);
+[[nodiscard]] std::optional<ExplorerView> parseExplorerView(std::string_view name);
+
+// Compare's B: the session's own parameters (A) with some replaced; unset means "same as A".
+struct CompareOverrides {
+    std::optional<SlopeScheme> scheme;
+    std::optional<double> maxBias;
+    std::optional<DType> dtype;
+    std::optional<BiasMode> mode;
+    std::optional<MaskValue> mask;
+    std::vector<double> custom;  // scheme Custom: B's slopes, one per head of A
+    friend bool operator==(const CompareOverrides&, const CompareOverrides&) = default;
+};
+
+// B's bias parameters: A's with the overrides applied.
+[[nodiscard]] BiasParams applyOverrides(const BiasParams& a, const CompareOverrides& b);
 
 struct Session {
     AttentionParams attention;            // bias + content parameters
@@ -26,9 +48,17 @@ struct Session {
     int width = 1024, height = 768;       // render size
     std::int64_t trainLength = 0;         // extrapolation view; 0: use the sequence length
     std::uint64_t maxMemory = kDefaultMemoryBudget;
+    // The view the explorer shows (JSON `view.open`); nullopt: chosen from `what` (see openView).
+    std::optional<ExplorerView> view;
+    // Compare's B (JSON section `compare`); nullopt: the explorer's default B.
+    std::optional<CompareOverrides> compare;
 
     friend bool operator==(const Session&, const Session&) = default;
 };
+
+// The view to open: `view` when set, else the curves for `what` = slopes, else the grid (so
+// files written before `view.open` existed still open on what they show).
+[[nodiscard]] ExplorerView openView(const Session& session);
 
 // The built-in default: H = 8, T = 16, causal, press, -1e9, f32, viridis.
 [[nodiscard]] Session defaultSession();
