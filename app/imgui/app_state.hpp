@@ -128,6 +128,7 @@ struct AppState {
     std::uint64_t diagnoseSerial = 0;       // bumped by each "Diagnose" click (0: none yet)
     int diagnoseWidth = 0, diagnoseHeight = 0;  // error heatmap pixels
     bool openCorrected = false;             // the "Open the corrected parameters" button
+    bool useMaskMin = false;                // the export refusal's one-click fix
 
     // ---- statistics table
     std::int64_t statsMaxRows = 16;  // rows averaged for the per-head means (few keep big T interactive)

@@ -95,8 +95,15 @@ Result<void> Explorer::applySession(const Session& session) {
     return {};
 }
 
-Result<void> Explorer::openSession(const Session& session, const std::string& path) {
-    if (auto valid = validateSession(session); !valid) return std::unexpected(valid.error());
+Result<void> Explorer::openSession(const Session& opened, const std::string& path) {
+    if (auto valid = validateSession(opened); !valid) return std::unexpected(valid.error());
+    // The view and Compare's B are the explorer's state, not parameters: they open as saved, and
+    // switching tabs is neither an undo step nor an unsaved change.
+    m_state.view = fromExplorerView(openView(opened));
+    if (opened.compare) m_state.compareB = fromOverrides(*opened.compare);
+    Session session = opened;
+    session.view.reset();
+    session.compare.reset();
     installSession(session);
     m_history.reset(session);
     m_heldClamps = {};
@@ -537,7 +544,10 @@ void Explorer::runActions() {
     }
     if (actions.saveSession) {
         actions.saveSession = false;
-        if (auto saved = saveSession(m_lastValid, m_state.sessionPath); !saved) {
+        Session out = m_lastValid;
+        out.view = toExplorerView(m_state.view);
+        out.compare = toOverrides(m_state.compareB);
+        if (auto saved = saveSession(out, m_state.sessionPath); !saved) {
             m_state.errorPopup = saved.error().message;
         } else {
             m_history.markSaved(m_lastValid);
@@ -546,10 +556,14 @@ void Explorer::runActions() {
     }
     if (actions.exportTensor) {
         actions.exportTensor = false;
+        // The core's export rules first (the CLI refuses the same files with the same words).
+        const ExportPlan plan = planSessionExport(m_lastValid, m_state.exportPath, m_state.exportFormat);
         const AttentionParams& attention = m_lastValid.attention;
         const bool probabilities = m_lastValid.what == RenderWhat::Attention;
         auto source = probabilities ? attentionSource(attention) : biasSource(attention.bias);
-        if (!source) {
+        if (!plan.allowed()) {
+            m_state.errorPopup = plan.reason;
+        } else if (!source) {
             m_state.errorPopup = source.error().message;
         } else if (!m_export.start(std::move(*source), m_state.exportPath, m_state.exportFormat,
                                    probabilities ? "attention" : "bias")) {
@@ -558,6 +572,12 @@ void Explorer::runActions() {
             m_model.exportRunning = true;
             m_state.statusMessage.clear();
         }
+    }
+    if (m_state.useMaskMin) {
+        m_state.useMaskMin = false;
+        m_state.session.attention.bias.mask = MaskValue{MaskValue::Kind::Lowest, 0};
+        m_state.maskText = maskName(m_state.session.attention.bias.mask);
+        m_state.statusMessage = "mask = min (the dtype's lowest value): the export can go ahead";
     }
     if (m_state.openCorrected) {
         m_state.openCorrected = false;
@@ -583,6 +603,12 @@ void Explorer::runActions() {
             cliCommand(m_lastValid, attention ? "attention" : "bias", attention ? "attention.npy" : "bias.npy");
         ImGui::SetClipboardText(m_state.lastCliCommand.c_str());
         m_state.statusMessage = "copied: " + m_state.lastCliCommand;
+    }
+    // The export panel's read-out of what the export would write, re-planned when its inputs move.
+    ExportPlanKey key{m_lastValid, m_state.exportPath, m_state.exportFormat};
+    if (!m_exportPlanKey || !(*m_exportPlanKey == key)) {
+        m_exportPlanKey = key;
+        m_model.exportPlan = planSessionExport(m_lastValid, m_state.exportPath, m_state.exportFormat);
     }
     if (actions.cancelExport) {
         actions.cancelExport = false;

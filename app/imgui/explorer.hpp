@@ -118,6 +118,13 @@ private:
     Mailbox<StatsOutcome> m_statsBox;
     Mailbox<HoverRow> m_hoverBox;
     ExportJob m_export;
+    struct ExportPlanKey {
+        Session session;
+        std::string path;
+        FileFormat format;
+        friend bool operator==(const ExportPlanKey&, const ExportPlanKey&) = default;
+    };
+    std::optional<ExportPlanKey> m_exportPlanKey;
 
     // Workers last: they are destroyed (joined) first, before the mailboxes their jobs write to.
     // The grid is what a drag waits for; curves and statistics may trail it.

@@ -14,6 +14,8 @@
 
 #include "presets.hpp"
 
+#include <alibi/io/export_plan.hpp>
+
 #include <imgui.h>
 
 #include <atomic>
@@ -193,6 +195,7 @@ struct Model {
     bool exportRunning = false;
     std::uint64_t exportDone = 0;
     std::uint64_t exportTotal = 0;
+    ExportPlan exportPlan;  // what "Export tensor" would write, or why it is refused
 };
 
 }  // namespace alibi::imgui

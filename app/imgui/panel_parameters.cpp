@@ -254,11 +254,10 @@ void drawContent(AppState& state) {
 void drawViewSettings(AppState& state) {
     Session& session = state.session;
     sectionHeader("Shown");
-    int what = session.what == RenderWhat::Attention ? 1 : 0;
-    ImGui::RadioButton("bias", &what, 0);
+    // Only a click changes `what` (a session may hold `slopes`, which the grid draws as the bias).
+    if (ImGui::RadioButton("bias", session.what != RenderWhat::Attention)) session.what = RenderWhat::Bias;
     ImGui::SameLine();
-    ImGui::RadioButton("attention", &what, 1);
-    session.what = what == 1 ? RenderWhat::Attention : RenderWhat::Bias;
+    if (ImGui::RadioButton("attention", session.what == RenderWhat::Attention)) session.what = RenderWhat::Attention;
 
     const int heads = session.attention.bias.slopes.heads;
     slider(state, "head", ImGuiDataType_S32, &session.head, -1, heads - 1, session.head < 0 ? "none" : "%d");

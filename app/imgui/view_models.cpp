@@ -5,6 +5,7 @@
 
 #include <alibi/explore/compute.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
@@ -68,6 +69,64 @@ std::shared_ptr<const ExtrapolationResult> computeExtrapolationResult(const Extr
     if (cancelled()) return nullptr;
     if (auto slopes = computeSlopes(request.session.attention.bias.slopes)) result->slopes = std::move(*slopes);
     return result;
+}
+
+ExportPlan planSessionExport(const Session& session, const std::string& path, FileFormat format,
+                              const FreeSpaceFn& freeSpace) {
+    const bool attention = session.what == RenderWhat::Attention;
+    ExportRequest request;
+    if (attention) {
+        request.path = path;
+        request.format = format;
+        request.tensorName = "attention";
+        request.layout = session.attention.bias.layout;
+    } else {
+        request = biasExportRequest(session.attention.bias, path, format);
+    }
+    request.allowNonFinite = true;  // the explorer's exports keep -inf masks in JSON as the file format allows
+    auto source = attention ? attentionSource(session.attention) : biasSource(session.attention.bias);
+    if (!source) {
+        ExportPlan refused;
+        refused.refusal = ExportRefusal::NoSpace;
+        refused.reason = source.error().message;
+        return refused;
+    }
+    return planExport(**source, request, freeSpace);
+}
+
+ExplorerView toExplorerView(View view) {
+    switch (view) {
+        case View::Grid: return ExplorerView::Grid;
+        case View::Detail: return ExplorerView::Detail;
+        case View::Curves: return ExplorerView::Curves;
+        case View::Stages: return ExplorerView::Stages;
+        case View::Compare: return ExplorerView::Compare;
+        case View::Extrapolation: return ExplorerView::Extrapolation;
+        case View::Diagnose: return ExplorerView::Diagnose;
+    }
+    return ExplorerView::Grid;
+}
+
+View fromExplorerView(ExplorerView view) {
+    switch (view) {
+        case ExplorerView::Grid: return View::Grid;
+        case ExplorerView::Detail: return View::Detail;
+        case ExplorerView::Curves: return View::Curves;
+        case ExplorerView::Stages: return View::Stages;
+        case ExplorerView::Compare: return View::Compare;
+        case ExplorerView::Extrapolation: return View::Extrapolation;
+        case ExplorerView::Diagnose: return View::Diagnose;
+        case ExplorerView::Stats: return View::Grid;
+    }
+    return View::Grid;
+}
+
+CompareOverrides toOverrides(const explore::CompareSpec& spec) {
+    return CompareOverrides{spec.scheme, spec.maxBias, spec.dtype, spec.mode, spec.mask, spec.custom};
+}
+
+explore::CompareSpec fromOverrides(const CompareOverrides& o) {
+    return explore::CompareSpec{o.scheme, o.maxBias, o.dtype, o.mode, o.mask, o.custom};
 }
 
 const std::vector<std::string>& diagnoseExamples() {

@@ -3,10 +3,12 @@
 // request is derived from the AppState by a pure function and each result comes from core calls.
 #pragma once
 
+#include "app_state.hpp"
 #include "model.hpp"
 
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/explore/snapshot.hpp>
+#include <alibi/io/export_plan.hpp>
 
 #include <optional>
 #include <string>
@@ -66,6 +68,20 @@ struct ExtrapolationResult {
 [[nodiscard]] ExtrapolationRequest extrapolationRequest(const AppState& state);
 [[nodiscard]] std::shared_ptr<const ExtrapolationResult> computeExtrapolationResult(const ExtrapolationRequest& request,
                                                                                     const CancelFlag& cancel);
+
+// What "Export tensor" would write, and whether the core's export rules allow it (the same
+// planExport the CLI runs): shape, dtype, layout, bytes and free space, or the refusal and its fix.
+// `freeSpace` stands for the file system in tests (empty: the real one).
+[[nodiscard]] ExportPlan planSessionExport(const Session& session, const std::string& path, FileFormat format,
+                                           const FreeSpaceFn& freeSpace = {});
+
+// The explorer's views and the session's `view.open` names, both ways (the statistics have no view
+// of their own here: they sit under the grid).
+[[nodiscard]] ExplorerView toExplorerView(View view);
+[[nodiscard]] View fromExplorerView(ExplorerView view);
+// Compare's B as a session holds it, both ways.
+[[nodiscard]] CompareOverrides toOverrides(const explore::CompareSpec& spec);
+[[nodiscard]] explore::CompareSpec fromOverrides(const CompareOverrides& overrides);
 
 // The examples the Diagnose view offers (the same codes as the Qt explorer's).
 [[nodiscard]] const std::vector<std::string>& diagnoseExamples();
