@@ -27,6 +27,7 @@ struct Options {
     int heads = 0;             // > 0: overrides the session's H (benchmarks, screenshots)
     std::int64_t length = 0;   // > 0: overrides the session's T
     double stormSeconds = 0;
+    float zoom = 1.0f;         // font scale to start with (View > Zoom)
 };
 
 // GLFW reports errors through a C callback without a user pointer; the last one is kept here so
@@ -41,6 +42,7 @@ void onGlfwError(int code, const char* description) {
 // popup and go on; scripted runs stop with status 2.
 int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
     alibi::imgui::AppState& state = explorer.state();
+    state.zoom = options.zoom;
     int status = 0;
     if (!options.session.empty()) {
         auto session = alibi::loadSession(options.session);
@@ -91,6 +93,8 @@ int main(int argc, char** argv) {
     cli.add_option("--heads", options.heads, "Override the session's H")->check(CLI::Range(1, 4096));
     cli.add_option("--length", options.length, "Override the session's T")
         ->check(CLI::Range(std::int64_t{1}, alibi::kMaxLength));
+    cli.add_option("--zoom", options.zoom, "Start with this font scale (View > Zoom; a projector wants 1.5 to 2)")
+        ->check(CLI::Range(alibi::imgui::kMinZoom, alibi::imgui::kMaxZoom));
     cli.add_option("--storm", options.stormSeconds, "Feed random input for SECONDS; print frame gaps and memory")
         ->check(CLI::Range(0.1, 3600.0));
     CLI11_PARSE(cli, argc, argv);
