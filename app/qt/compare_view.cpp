@@ -23,12 +23,17 @@ ImagePanel::ImagePanel(QWidget* parent) : QWidget(parent) { setMinimumSize(240, 
 
 void ImagePanel::setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map, double lo,
                           double hi, const QString& barLabel) {
+    explore::ColorBar bar = explore::makeColorBar(lo, hi, false, DType::F32, 5);
+    bar.title = barLabel.toStdString();
+    setImage(image, tiles, map, bar);
+}
+
+void ImagePanel::setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map,
+                          const explore::ColorBar& bar) {
     m_image = toQImage(image);
-    m_bar = toQImage(renderColorBar(map, 16, 256, true));
+    m_map = map;
+    m_bar = bar;
     m_tiles = tiles;
-    m_lo = lo;
-    m_hi = hi;
-    m_barLabel = barLabel;
     m_message.clear();
     update();
 }
@@ -67,14 +72,9 @@ void ImagePanel::paintEvent(QPaintEvent*) {
         p.drawText(box, Qt::AlignCenter, label);
     }
     p.setFont(font());
-    const QRect bar(static_cast<int>(target.right()) + 20, area.y() + 24, 16, std::max(40, static_cast<int>(target.height()) - 48));
-    p.drawImage(bar, m_bar);
-    p.setPen(palette().color(QPalette::WindowText));
-    p.drawRect(bar.adjusted(0, 0, -1, -1));
-    p.drawText(QRect(bar.x() - 6, area.y(), 110, 18), Qt::AlignLeft, m_barLabel);
-    p.drawText(QRect(bar.right() + 6, bar.top() - 8, 80, 16), Qt::AlignLeft | Qt::AlignVCenter, valueText(m_hi));
-    p.drawText(QRect(bar.right() + 6, bar.center().y() - 8, 80, 16), Qt::AlignLeft | Qt::AlignVCenter, valueText(0.5 * (m_lo + m_hi)));
-    p.drawText(QRect(bar.right() + 6, bar.bottom() - 8, 80, 16), Qt::AlignLeft | Qt::AlignVCenter, valueText(m_lo));
+    const QRect bar(static_cast<int>(target.right()) + 20, area.y() + 26, 16,
+                    std::max(40, static_cast<int>(target.height()) - 56));
+    paintColorBar(p, bar, m_bar, m_map, palette(), 90);
 }
 
 // ---------------------------------------------------------------------------
@@ -128,6 +128,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(8, 8, 8, 8);
     layout->addLayout(left, 0);
     layout->addWidget(m_image, 1);
+    m_stale = new StaleOverlay(this);
     setSpec(CompareSpec{});
 
     auto changed = [this] { emit specChanged(spec()); };
@@ -160,25 +161,19 @@ CompareSpec CompareView::spec() const {
 
 QString CompareView::summary() const { return m_summary->text(); }
 
+void CompareView::markStale() { m_stale->markStale(); }
+
 void CompareView::setSnapshot(const SnapshotPtr& s) {
     if (!s || !s->compare) return;
+    m_stale->clear();
     const CompareSnapshot& c = *s->compare;
-    if (!c.error.isEmpty()) {
-        m_summary->setText("<span style='color:#d33'>" + c.error.toHtmlEscaped() + "</span>");
-        m_image->setMessage(c.error);
+    if (!c.error.empty()) {
+        const QString error = QString::fromStdString(c.error);
+        m_summary->setText("<span style='color:#d33'>" + error.toHtmlEscaped() + "</span>");
+        m_image->setMessage(error);
         return;
     }
-    const bool same = c.maxAbsDifference == 0;
-    QString text = QString("<b>max |A − B| = %1</b>").arg(valueText(c.maxAbsDifference));
-    if (!same)
-        text += QString("<br>at head %1, query %2, key %3:<br>A = %4, B = %5")
-                    .arg(c.maxHead)
-                    .arg(c.maxQuery)
-                    .arg(c.maxKey)
-                    .arg(valueText(c.maxA))
-                    .arg(valueText(c.maxB));
-    else
-        text += "<br>A and B are identical for these parameters.";
+    QString text = "<b>" + QString::fromStdString(c.summary).toHtmlEscaped() + "</b>";
     const auto& b = c.sessionB.attention.bias;
     text += QString("<br><br>B: %1 slopes, B = %2, %3, %4 mode, mask %5")
                 .arg(QString::fromUtf8(schemeName(b.slopes.scheme).data()))
@@ -188,7 +183,10 @@ void CompareView::setSnapshot(const SnapshotPtr& s) {
                 .arg(QString::fromStdString(maskName(b.mask)));
     m_summary->setText(text);
     const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
-    m_image->setImage(c.image, c.tiles, Colormap::Diverging, -range, range, "A − B");
+    explore::ColorBar bar = explore::makeColorBar(-range, range, false, DType::F32, 5);  // the difference is kept in float
+    bar.title = "A - B";
+    bar.maskedSwatch = true;  // grey: masked in one of A and B only
+    m_image->setImage(c.image, c.tiles, Colormap::Diverging, bar);
 }
 
 }  // namespace alibi::qt

@@ -4,6 +4,8 @@
 
 #include "model/snapshot.hpp"
 
+#include <alibi/explore/color_scale.hpp>
+
 #include <QWidget>
 
 class QComboBox;
@@ -19,6 +21,7 @@ class CompareView : public QWidget {
 public:
     explicit CompareView(QWidget* parent = nullptr);
     void setSnapshot(const SnapshotPtr& snapshot);
+    void markStale();
     void setSpec(const CompareSpec& spec);
     [[nodiscard]] CompareSpec spec() const;
     [[nodiscard]] QString summary() const;
@@ -34,6 +37,7 @@ private:
     QDoubleSpinBox* m_maxBias;
     QLabel* m_summary;
     ImagePanel* m_image;
+    class StaleOverlay* m_stale;
 };
 
 // A core image drawn to fit, with head labels and a colour bar for [lo, hi].
@@ -43,6 +47,9 @@ public:
     explicit ImagePanel(QWidget* parent = nullptr);
     void setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map, double lo, double hi,
                   const QString& barLabel);
+    // The image with the core's colour bar (exact ends, round ticks, masked swatch).
+    void setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map,
+                  const explore::ColorBar& bar);
     void setMessage(const QString& message);
     [[nodiscard]] QSize sizeHint() const override { return {700, 500}; }
 
@@ -51,10 +58,10 @@ protected:
 
 private:
     QImage m_image;
-    QImage m_bar;
+    Colormap m_map = Colormap::Viridis;
+    explore::ColorBar m_bar;
     std::vector<HeatmapTile> m_tiles;
-    double m_lo = 0, m_hi = 1;
-    QString m_barLabel, m_message;
+    QString m_message;
 };
 
 }  // namespace alibi::qt

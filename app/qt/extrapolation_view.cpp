@@ -6,6 +6,8 @@
 #include "plot_widget.hpp"
 #include "view_util.hpp"
 
+#include <alibi/explore/format.hpp>
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -53,7 +55,11 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     upper->setStretchFactor(0, 2);
     upper->setStretchFactor(1, 3);
     layoutControlsPlotsTable(this, top, upper, m_table);
+    m_stale = new StaleOverlay(this);
+    m_headImage->setMessage("Computing the extrapolation (attention rows at L, 2 L, ..., 16 L)...");
 }
+
+void ExtrapolationView::markStale() { m_stale->markStale(); }
 
 void ExtrapolationView::setTrainLength(std::int64_t length) {
     QSignalBlocker block(m_length);
@@ -62,6 +68,7 @@ void ExtrapolationView::setTrainLength(std::int64_t length) {
 
 void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     if (!s || !s->extrapolation) return;
+    m_stale->clear();
     const ExtrapolationSnapshot& e = *s->extrapolation;
     {
         QSignalBlocker block(m_head);
@@ -69,24 +76,24 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
         m_head->setValue(e.head);
     }
     setTrainLength(s->grid->session.trainLength);
-    if (!e.error.isEmpty()) m_caption->setText("<span style='color:#d33'>" + e.error.toHtmlEscaped() + "</span>");
+    if (!e.error.empty())
+        m_caption->setText("<span style='color:#d33'>" + QString::fromStdString(e.error).toHtmlEscaped() + "</span>");
     else
         m_caption->setText(QString("Last query row at each length. The bias keeps far keys down, so the head looks at "
                                    "T = 16 L much as it did at T = L: little mass moves beyond distance L = %1.")
                                .arg(e.trainLength));
     m_plot->setTitle(QString("Head %1: attention vs distance as T grows").arg(e.head));
     m_plot->setSeries(e.curves);
-    const auto& image = e.headAtL.image;
-    std::vector<HeatmapTile> tiles;
-    m_headImage->setImage(image, tiles, s->grid->session.colormap, e.headAtL.lo, e.headAtL.hi,
-                          QString("head %1, T = L").arg(e.head));
+    explore::ColorBar bar = explore::heatmapColorBar(e.headAtL, e.headAtLParams, -1, 5);
+    bar.head = "head " + std::to_string(e.head) + ", T = L";
+    m_headImage->setImage(e.headAtL.image, {}, s->grid->session.colormap, bar);
 
     QStringList headers{"slope m"};
     std::vector<NumberTable::Format> formats{slopeText};
     std::vector<NumberTable::Shade> shades{{}};
     for (std::int64_t t : e.lengths) {
         headers << QString("mass beyond L\nat T = %1").arg(t);
-        formats.push_back([](double mass) { return QString::number(mass * 100, 'f', 2) + " %"; });
+        formats.push_back([](double mass) { return QString::fromStdString(explore::formatPercent(mass)); });
         shades.push_back([](double mass) {
             QColor bg = toQColor(colormapColor(Colormap::Magma, 0.25 + 0.7 * std::min(1.0, mass)));
             bg.setAlpha(110);

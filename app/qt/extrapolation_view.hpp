@@ -21,6 +21,7 @@ class ExtrapolationView : public QWidget {
 public:
     explicit ExtrapolationView(QWidget* parent = nullptr);
     void setSnapshot(const SnapshotPtr& snapshot);
+    void markStale();
     void setTrainLength(std::int64_t length);
     [[nodiscard]] QTableView* table() const { return m_table; }
 
@@ -36,6 +37,7 @@ private:
     PlotWidget* m_plot;
     QTableView* m_table;
     class NumberTable* m_model;
+    class StaleOverlay* m_stale;
 };
 
 }  // namespace alibi::qt

@@ -3,6 +3,9 @@
 
 #include "view_util.hpp"
 
+#include <alibi/explore/compute.hpp>
+#include <alibi/explore/ticks.hpp>
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
@@ -12,14 +15,17 @@
 namespace alibi::qt {
 
 namespace {
-constexpr int kLeft = 64, kTop = 64, kRight = 24, kBottom = 24;
+constexpr int kLeft = 64, kTop = 86, kRight = 24, kBottom = 24;
 }
 
 HeadDetailView::HeadDetailView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setMinimumSize(320, 240);
     setCursor(Qt::OpenHandCursor);
+    m_stale = new StaleOverlay(this);
 }
+
+void HeadDetailView::markStale() { m_stale->markStale(); }
 
 QRectF HeadDetailView::area() const {
     return QRectF(kLeft, kTop, std::max(10, width() - kLeft - kRight), std::max(10, height() - kTop - kBottom));
@@ -45,6 +51,7 @@ void HeadDetailView::resizeEvent(QResizeEvent*) {
 void HeadDetailView::setSnapshot(SnapshotPtr snapshot) {
     m_snapshot = std::move(snapshot);
     if (!m_snapshot) return;
+    m_stale->clear();
     const auto& bias = m_snapshot->grid->session.attention.bias;
     const bool reshaped = bias.queries != m_queries || bias.keyCount() != m_keys;
     m_queries = bias.queries;
@@ -110,8 +117,6 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     }
     if (!m_fitted && m_cell <= 0) fit();
     const Session& s = m_snapshot->grid->session;
-    const int head = m_snapshot->head;
-    const double m = m_snapshot->grid->slopes[static_cast<std::size_t>(head)];
 
     QFont title = font();
     title.setBold(true);
@@ -119,11 +124,13 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     p.setFont(title);
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(QRect(12, 8, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
-               QString("Head %1 · slope m = %2 · half-life %3 keys  —  wheel to zoom, drag to pan, double-click to fit")
-                   .arg(head)
-                   .arg(slopeText(m))
-                   .arg(std::log(2.0) / m, 0, 'g', 4));
+               QString::fromStdString(m_snapshot->detailTitle) + "  -  wheel to zoom, drag to pan, double-click to fit");
     p.setFont(font());
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(QRect(12, 30, width() - 24, 18), Qt::AlignLeft | Qt::AlignVCenter,
+               fontMetrics().elidedText(QString::fromStdString(explore::heatmapTitle(m_snapshot->detailParams) + " · " +
+                                                               m_snapshot->detail.summary),
+                                        Qt::ElideRight, width() - 24));
 
     const QRectF a = area();
     const QRectF target(m_origin, QSizeF(m_cell * m_keys, m_cell * m_queries));
@@ -170,19 +177,12 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::WindowText));
     const QFontMetrics fm(font());
     const double minSpacing = 36;
-    auto tickStep = [&](std::int64_t count) {
-        // 1, 2, 5, 10, 20, 50, ... keys between labels, the first that leaves room for a label.
-        for (std::int64_t decade = 1;; decade *= 10)
-            for (std::int64_t f : {1, 2, 5})
-                if (f * decade * m_cell >= minSpacing || f * decade >= count) return f * decade;
-    };
-    const std::int64_t sj = tickStep(m_keys), si = tickStep(m_queries);
-    for (std::int64_t j = 0; j < m_keys; j += sj) {
+    for (std::int64_t j : explore::indexTicks(m_keys, m_cell, minSpacing)) {
         const double x = m_origin.x() + (j + 0.5) * m_cell;
         if (x < a.left() || x > a.right()) continue;
         p.drawText(QRectF(x - 30, a.top() - 22, 60, 18), Qt::AlignCenter, QString::number(j));
     }
-    for (std::int64_t i = 0; i < m_queries; i += si) {
+    for (std::int64_t i : explore::indexTicks(m_queries, m_cell, 22)) {
         const double y = m_origin.y() + (i + 0.5) * m_cell;
         if (y < a.top() || y > a.bottom()) continue;
         p.drawText(QRectF(4, y - 9, kLeft - 10, 18), Qt::AlignRight | Qt::AlignVCenter, QString::number(i));

@@ -14,6 +14,7 @@ class HeadDetailView : public QWidget {
 public:
     explicit HeadDetailView(QWidget* parent = nullptr);
     void setSnapshot(SnapshotPtr snapshot);
+    void markStale();
     void resetView();
     [[nodiscard]] double cellSize() const { return m_cell; }
     [[nodiscard]] QSize sizeHint() const override { return {800, 700}; }
@@ -42,6 +43,7 @@ private:
     bool m_fitted = false;
     bool m_dragging = false;
     QPointF m_dragStart;
+    class StaleOverlay* m_stale;
 };
 
 }  // namespace alibi::qt

@@ -3,9 +3,14 @@
 
 #include "view_util.hpp"
 
+#include <alibi/explore/color_scale.hpp>
+#include <alibi/explore/format.hpp>
+
+#include <QCheckBox>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QTimer>
 #include <QToolTip>
 
 #include <cmath>
@@ -16,13 +21,36 @@ namespace {
 constexpr int kMargin = 12;
 constexpr int kHeader = 50;  // title and a one-line explanation
 constexpr int kBarWidth = 16;
-constexpr int kBarArea = 96;  // colour bar plus its labels
+constexpr int kBarArea = 110;  // colour bar plus its labels
 }  // namespace
 
 HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setMinimumSize(320, 240);
     setAttribute(Qt::WA_OpaquePaintEvent, false);
+    m_staleTimer = new QTimer(this);
+    m_staleTimer->setSingleShot(true);
+    m_staleTimer->setInterval(60);
+    connect(m_staleTimer, &QTimer::timeout, this, [this] {
+        if (!m_staleAsked) return;
+        m_stale = true;
+        update();
+    });
+    m_log = new QCheckBox("log colours", this);
+    m_log->setToolTip("Attention: colours on a log10 scale (probabilities span many orders of magnitude)");
+    m_log->setVisible(false);
+    connect(m_log, &QCheckBox::toggled, this, &HeadGridView::logScaleToggled);
+}
+
+void HeadGridView::markStale() {
+    m_staleAsked = true;
+    m_progress = -1;
+    if (!m_staleTimer->isActive() && !m_stale) m_staleTimer->start();
+}
+
+void HeadGridView::setProgress(double fraction) {
+    m_progress = fraction;
+    if (m_stale) update();
 }
 
 QRect HeadGridView::imageRect() const {
@@ -39,10 +67,14 @@ QSize HeadGridView::imagePixels() const {
 void HeadGridView::setGrid(GridPtr grid) {
     m_grid = std::move(grid);
     m_image = m_grid ? toQImage(m_grid->grid.image, m_grid->devicePixelRatio) : QImage();
+    m_staleAsked = m_stale = false;
+    m_staleTimer->stop();
+    m_progress = -1;
     if (m_grid) {
-        const double dpr = devicePixelRatioF();
-        const int h = static_cast<int>(std::max(16.0, (imageRect().height() - 40) * dpr));
-        m_colorBar = toQImage(renderColorBar(m_grid->session.colormap, static_cast<int>(kBarWidth * dpr), h, true), dpr);
+        const bool attention = m_grid->gridParams.what == RenderWhat::Attention;
+        m_log->setVisible(attention);
+        QSignalBlocker block(m_log);
+        m_log->setChecked(m_grid->grid.log);
     }
     update();
 }
@@ -59,7 +91,11 @@ void HeadGridView::setSelectedHead(int head) {
     update();
 }
 
-void HeadGridView::resizeEvent(QResizeEvent*) { emit pixelSizeChanged(imagePixels(), devicePixelRatioF()); }
+void HeadGridView::resizeEvent(QResizeEvent*) {
+    m_log->adjustSize();
+    m_log->move(width() - kMargin - m_log->width(), kMargin + kHeader - m_log->height() - 2);
+    emit pixelSizeChanged(imagePixels(), devicePixelRatioF());
+}
 
 void HeadGridView::changeEvent(QEvent* event) { QWidget::changeEvent(event); }
 
@@ -99,35 +135,19 @@ void HeadGridView::leaveEvent(QEvent*) {
 
 void HeadGridView::paintColorBar(QPainter& p, const QRect& bar) {
     if (!m_grid) return;
-    const QRect barRect(bar.x(), bar.y() + 20, kBarWidth, bar.height() - 40);
-    p.drawImage(barRect, m_colorBar);
-    p.setBrush(Qt::NoBrush);
-    p.setPen(palette().color(QPalette::Mid));
-    p.drawRect(barRect.adjusted(0, 0, -1, -1));
-    p.setPen(palette().color(QPalette::WindowText));
-    const double lo = m_grid->grid.lo, hi = m_grid->grid.hi;
-    const QFontMetrics fm(font());
-    auto label = [&](double v, int y) {
-        p.drawText(QRect(barRect.right() + 6, y - fm.height() / 2, kBarArea - kBarWidth - 8, fm.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, valueText(v));
-    };
-    label(hi, barRect.top());
-    label(0.5 * (lo + hi), barRect.center().y());
-    label(lo, barRect.bottom());
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.85);
-    p.setFont(small);
-    const bool attention = m_grid->gridParams.what == RenderWhat::Attention;
-    p.drawText(QRect(bar.x() - 4, bar.y(), kBarArea, 18), Qt::AlignLeft | Qt::AlignVCenter,
-               attention ? "probability" : "bias");
-    if (m_grid->session.scale == ScaleMode::PerHead)
-        p.drawText(QRect(bar.x() - 4, barRect.bottom() + 4, kBarArea, 16), Qt::AlignLeft, "per-head scale");
-    if (modeMasks(m_grid->session.attention.bias.mode)) {
-        const QRect swatch(bar.x(), barRect.bottom() + 20, 12, 12);
-        p.fillRect(swatch, toQColor(kMaskedColor));
-        p.drawText(QRect(swatch.right() + 5, swatch.y() - 2, kBarArea, 16), Qt::AlignLeft | Qt::AlignVCenter, "masked");
+    // Per-head scale: the bar shows the hovered (else selected, else first) tile's own range;
+    // every tile also carries its range in its label.
+    int tile = -1;
+    if (m_grid->session.scale == ScaleMode::PerHead && !m_grid->grid.tiles.empty()) {
+        const int want = m_highlight >= 0 ? m_highlight : std::max(m_selected, 0);
+        for (std::size_t t = 0; t < m_grid->grid.tiles.size(); ++t)
+            if (m_grid->grid.tiles[t].head == want) tile = static_cast<int>(t);
+        if (tile < 0) tile = 0;
     }
-    p.setFont(font());
+    const QRect barRect(bar.x(), bar.y() + 28, kBarWidth, std::max(16, bar.height() - 60));
+    const int ticks = std::clamp(barRect.height() / 60, 2, 10);
+    const explore::ColorBar colorBar = explore::heatmapColorBar(m_grid->grid, m_grid->gridParams, tile, ticks);
+    qt::paintColorBar(p, barRect, colorBar, m_grid->session.colormap, palette(), kBarArea - kBarWidth - 8);
 }
 
 void HeadGridView::paintEvent(QPaintEvent*) {
@@ -141,46 +161,23 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     // Moved to a screen with another scale: ask for an image at the new device-pixel size.
     if (m_grid->devicePixelRatio != devicePixelRatioF())
         QMetaObject::invokeMethod(this, [this] { emit pixelSizeChanged(imagePixels(), devicePixelRatioF()); }, Qt::QueuedConnection);
-    const Session& s = m_grid->session;
-    const auto& bias = s.attention.bias;
     const QRect r = imageRect();
 
-    // Header: what is shown, in words.
+    // Header: what is drawn (the core's title of the snapshot, not of the pending parameters).
     QFont title = font();
     title.setBold(true);
     title.setPointSizeF(font().pointSizeF() * 1.1);
     p.setFont(title);
     p.setPen(palette().color(QPalette::WindowText));
-    const QString what = m_grid->gridParams.what == RenderWhat::Attention ? "Attention probabilities" : "ALiBi bias";
-    const QString header = QString("%1 · %2 heads · %3 queries × %4 keys · %5 mode · %6 slopes (B = %7) · %8")
-                               .arg(what)
-                               .arg(bias.slopes.heads)
-                               .arg(bias.queries)
-                               .arg(bias.keyCount())
-                               .arg(QString::fromUtf8(modeName(bias.mode).data()))
-                               .arg(QString::fromUtf8(schemeName(bias.slopes.scheme).data()))
-                               .arg(bias.slopes.maxBias)
-                               .arg(QString::fromUtf8(dtypeName(bias.dtype).data()));
-    p.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, 22), Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetrics(title).elidedText(header, Qt::ElideRight, width() - 2 * kMargin));
+    const QString header = QString::fromStdString(m_grid->title);
+    const int headerWidth = width() - 2 * kMargin - (m_log->isVisible() ? m_log->width() + 8 : 0);
+    p.drawText(QRect(kMargin, kMargin, headerWidth, 22), Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetrics(title).elidedText(header, Qt::ElideRight, headerWidth));
     p.setFont(font());
-
-    // One line that says what the picture means, in the mode's own formula.
-    QString formula;
-    switch (bias.mode) {
-        case BiasMode::Causal: formula = "bias(i, j) = −m·(i − j) for keys j ≤ i, future keys masked"; break;
-        case BiasMode::Symmetric: formula = "bias(i, j) = −m·|i − j| in both directions (encoders)"; break;
-        case BiasMode::Clamped: formula = "bias(i, j) = −m·max(i − j, 0): future keys get 0, not a mask"; break;
-        case BiasMode::Bloom: formula = "bias(i, j) = +m·j for j ≤ i (a row constant away from causal: same softmax)"; break;
-        case BiasMode::Mpt: formula = "bias(i, j) = −m·(K − 1 − j) for j ≤ i (same softmax as causal)"; break;
-    }
-    if (m_grid->gridParams.what == RenderWhat::Attention)
-        formula = "p(i, j) = softmax over keys j of (content + bias) / temperature, with " + formula;
-    const QString explain = formula + "  ·  one slope m per head: steep = local, flat = global  ·  rows: query i, "
-                                      "columns: key j";
+    const QString explain = QString::fromStdString(m_grid->subtitle);
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(QRect(kMargin, kMargin + 22, width() - 2 * kMargin, 20), Qt::AlignLeft | Qt::AlignVCenter,
-               fontMetrics().elidedText(explain, Qt::ElideRight, width() - 2 * kMargin));
+    p.drawText(QRect(kMargin, kMargin + 22, headerWidth, 20), Qt::AlignLeft | Qt::AlignVCenter,
+               fontMetrics().elidedText(explain, Qt::ElideRight, headerWidth));
     p.setPen(palette().color(QPalette::WindowText));
 
     // The image at 1:1 device pixels (scaled only while a resize is in flight).
@@ -196,7 +193,9 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     labelFont.setPointSizeF(font().pointSizeF() * 0.9);
     const QFontMetrics fm(labelFont);
     p.setFont(labelFont);
-    for (const HeatmapTile& t : m_grid->grid.tiles) {
+    const bool perHead = m_grid->session.scale == ScaleMode::PerHead && m_grid->grid.tiles.size() > 1;
+    for (int tileIndex = 0; tileIndex < static_cast<int>(m_grid->grid.tiles.size()); ++tileIndex) {
+        const HeatmapTile& t = m_grid->grid.tiles[static_cast<std::size_t>(tileIndex)];
         const QRectF tr(r.x() + t.x / dpr, r.y() + t.y / dpr, t.width / dpr, t.height / dpr);
         if (t.head == m_selected || t.head == m_highlight) {
             QPen pen(t.head == m_highlight ? palette().color(QPalette::Highlight) : palette().color(QPalette::WindowText),
@@ -208,6 +207,16 @@ void HeadGridView::paintEvent(QPaintEvent*) {
         if (tr.width() < 24 || tr.height() < 16) continue;
         const double m = t.head < static_cast<int>(m_grid->slopes.size()) ? m_grid->slopes[static_cast<std::size_t>(t.head)] : 0;
         QString label = QString("h%1  m = %2").arg(t.head).arg(slopeText(m));
+        if (perHead) {
+            // Each tile's own colour range, exact ends as on the bar.
+            const explore::ColorBar own = explore::heatmapColorBar(m_grid->grid, m_grid->gridParams, tileIndex, 2);
+            const QString range = QString("  [%1, %2]")
+                                      .arg(QString::fromStdString(own.ticks.front().label),
+                                           QString::fromStdString(own.ticks.back().label));
+            if (fm.horizontalAdvance(label + range) + 10 <= tr.width()) label += range;
+            else if (fm.horizontalAdvance(QString("h%1").arg(t.head) + range) + 10 <= tr.width())
+                label = QString("h%1").arg(t.head) + range;
+        }
         if (fm.horizontalAdvance(label) + 10 > tr.width()) label = QString("h%1").arg(t.head);
         if (fm.horizontalAdvance(label) + 10 > tr.width()) label = QString::number(t.head);
         const QRectF box(tr.x() + 4, tr.y() + 4, fm.horizontalAdvance(label) + 10, fm.height() + 4);
@@ -220,6 +229,7 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     p.setFont(font());
     p.setRenderHint(QPainter::Antialiasing, false);
     paintColorBar(p, QRect(r.right() + 16, r.y(), kBarArea - 16, r.height()));
+    if (m_stale) paintStale(p, r, m_progress, palette());
 }
 
 }  // namespace alibi::qt

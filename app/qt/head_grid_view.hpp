@@ -1,11 +1,16 @@
-// The head grid: the core's heatmap of every head at the widget's device-pixel size, with head
-// labels (index and slope), a colour bar, hover read-out and click-to-open.
+// The head grid: the core's heatmap of every head at the widget's device-pixel size, with the
+// core's title and subtitle, head labels (index, slope, and each tile's range on a per-head
+// scale), the core's colour bar with exact ends, hover read-out, click-to-open, and a stale mark
+// ("updating..." with progress) while the picture is older than the parameters.
 #pragma once
 
 #include "model/snapshot.hpp"
 
 #include <QImage>
 #include <QWidget>
+
+class QCheckBox;
+class QTimer;
 
 namespace alibi::qt {
 
@@ -17,6 +22,11 @@ public:
     void setGrid(GridPtr grid);
     void setHighlightedHead(int head);  // linked hover from other views; -1: none
     void setSelectedHead(int head);
+    // The parameters changed: unless a new grid arrives within 60 ms, dim the picture and say
+    // "updating..." (the mark shows within 100 ms of the change).
+    void markStale();
+    void setProgress(double fraction);
+    [[nodiscard]] bool stale() const { return m_stale; }
     [[nodiscard]] GridPtr grid() const { return m_grid; }
     // The rectangle the heatmap image fills, in widget coordinates.
     [[nodiscard]] QRect imageRect() const;
@@ -29,6 +39,7 @@ signals:
     void cellHovered(const QString& description);  // empty when leaving
     void headHovered(int head);
     void headClicked(int head);
+    void logScaleToggled(bool on);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -44,9 +55,13 @@ private:
 
     GridPtr m_grid;
     QImage m_image;
-    QImage m_colorBar;
     int m_highlight = -1;
     int m_selected = -1;
+    bool m_staleAsked = false;  // a change is pending (the mark shows once m_staleTimer fires)
+    bool m_stale = false;
+    double m_progress = -1;
+    QTimer* m_staleTimer = nullptr;
+    QCheckBox* m_log = nullptr;
 };
 
 }  // namespace alibi::qt

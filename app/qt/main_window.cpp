@@ -199,7 +199,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             std::fprintf(stderr, "views updated in %lld ms (H = %d, T = %lld)\n", static_cast<long long>(spent.elapsed()),
                          s->grid->session.attention.bias.slopes.heads,
                          static_cast<long long>(s->grid->session.attention.bias.queries));
-        if (!s->error.isEmpty()) statusBar()->showMessage(s->error, 8000);
+        if (!s->error.empty()) statusBar()->showMessage(QString::fromStdString(s->error), 8000);
     });
     connect(m_model, &SessionModel::computeFailed, this, [this](const QString& message) {
         m_lastError = message;
@@ -216,6 +216,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (field == "session") reportError("Invalid session", message);
     });
     connect(m_model, &SessionModel::sessionChanged, this, &MainWindow::scheduleSave);
+    // Stale feedback: views keep their last picture, dimmed with "updating..." until the new one.
+    connect(m_model, &SessionModel::sessionChanged, m_grid, &HeadGridView::markStale);
+    connect(m_model, &SessionModel::sessionChanged, m_detail, &HeadDetailView::markStale);
+    connect(m_model, &SessionModel::sessionChanged, m_stages, &StagesView::markStale);
+    connect(m_model, &SessionModel::sessionChanged, m_compare, &CompareView::markStale);
+    connect(m_model, &SessionModel::sessionChanged, m_extrapolation, &ExtrapolationView::markStale);
+    connect(m_model, &SessionModel::computeProgress, m_grid, &HeadGridView::setProgress);
+    connect(m_grid, &HeadGridView::logScaleToggled, m_model, &SessionModel::setLogScale);
 
     // Hover read-outs and linked highlighting.
     connect(m_grid, &HeadGridView::cellHovered, m_hover, &QLabel::setText);

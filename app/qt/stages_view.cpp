@@ -68,10 +68,14 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
     });
 
     layoutControlsPlotsTable(this, top, plots, m_table);
+    m_stale = new StaleOverlay(this);
 }
+
+void StagesView::markStale() { m_stale->markStale(); }
 
 void StagesView::setSnapshot(const SnapshotPtr& s) {
     if (!s) return;
+    m_stale->clear();
     const auto& session = s->grid->session;
     {
         QSignalBlocker block(m_head);

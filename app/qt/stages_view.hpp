@@ -21,6 +21,7 @@ class StagesView : public QWidget {
 public:
     explicit StagesView(QWidget* parent = nullptr);
     void setSnapshot(const SnapshotPtr& snapshot);
+    void markStale();
     [[nodiscard]] NumberTable* statsModel() const { return m_model; }
     [[nodiscard]] QTableView* statsTable() const { return m_table; }
     [[nodiscard]] QSpinBox* headBox() const { return m_head; }
@@ -37,6 +38,7 @@ private:
     NumberTable* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_table;
+    class StaleOverlay* m_stale;
 };
 
 }  // namespace alibi::qt

@@ -1,14 +1,20 @@
-// View helpers: formatting and colour conversion only; values come from the core.
+// View helpers: conversions and painting only; values and texts come from the core.
 #include "view_util.hpp"
 
-#include <alibi/model/attention.hpp>
-#include <alibi/model/bias.hpp>
+#include <alibi/explore/format.hpp>
+#include <alibi/explore/readout.hpp>
 #include <alibi/render/colormap.hpp>
 
+#include <QPainter>
+
+#include <QEvent>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace alibi::qt {
 
@@ -21,28 +27,9 @@ QImage toQImage(const Image& image, double devicePixelRatio) {
     return copy;
 }
 
-QString slopeText(double slope) {
-    if (!(slope > 0) || !std::isfinite(slope)) return QString::number(slope, 'g', 4);
-    const double e = std::log2(slope);
-    const double rounded = std::round(e);
-    if (std::abs(e - rounded) < 1e-12) {
-        if (rounded == 0) return "1";
-        if (rounded < 0) return QString("1/%1").arg(static_cast<qint64>(std::exp2(-rounded)));
-        return QString::number(static_cast<qint64>(std::exp2(rounded)));
-    }
-    const double half = std::round(e * 2) / 2;
-    if (std::abs(e - half) < 1e-12) return QString("2^%1").arg(half, 0, 'g', 4);
-    return QString::number(slope, 'g', 4);
-}
+QString slopeText(double slope) { return QString::fromStdString(explore::formatSlope(slope)); }
 
-QString valueText(double value) {
-    if (std::isnan(value)) return "NaN";
-    if (std::isinf(value)) return value < 0 ? QString::fromUtf8("−∞") : QString::fromUtf8("+∞");
-    if (value == 0) return "0";
-    QString s = QString::number(value, 'g', 6);
-    if (s.startsWith('-')) s.replace(0, 1, QString::fromUtf8("−"));
-    return s;
-}
+QString valueText(double value) { return QString::fromStdString(explore::formatValue(value)); }
 
 QColor toQColor(const Rgba& c) { return QColor(c.r, c.g, c.b, c.a); }
 
@@ -62,59 +49,118 @@ QColor seriesColor(int n, int count, bool categorical) {
 
 QString cellDescription(const Session& session, const std::vector<double>& slopes, int head, std::int64_t query,
                         std::int64_t key, bool html) {
-    const BiasParams& bias = session.attention.bias;
-    if (head < 0 || head >= static_cast<int>(slopes.size())) return {};
-    const double m = slopes[static_cast<std::size_t>(head)];
-    const std::int64_t k = bias.keyCount();
-    const std::int64_t p = bias.queryPosition(query);
-    const std::int64_t d = p - key;
-    const QString sep = html ? "<br>" : "   ";
-    const QString minus = QString::fromUtf8("−");
-    const QString times = QString::fromUtf8(" × ");
-    const QString mText = QString::number(m, 'g', 6);
-    QString where = QString("head %1, query i = %2, key j = %3, distance i%4j = %5, slope m = %6")
-                        .arg(head)
-                        .arg(query)
-                        .arg(key)
-                        .arg(minus)
-                        .arg(d)
-                        .arg(slopeText(m) == mText ? mText : slopeText(m) + " = " + mText);
-    if (p != query) where += QString(", position p_i = i + K %1 Q = %2").arg(minus).arg(p);
-    const auto exact = biasCell(bias.mode, m, p, key, k);
-    const double stored = biasValue(bias, m, head, query, key);
-    const QString pi = p != query ? "p_i" : "i";
-    QString formula;
-    if (!exact) {
-        formula = QString("j > %1: masked, bias = mask = %2").arg(pi, valueText(stored));
-    } else {
-        switch (bias.mode) {
-            case BiasMode::Causal:
-                formula = QString("bias = %1m·(%2%1j) = %1%3%4%5 = %6").arg(minus, pi, mText, times).arg(d).arg(valueText(*exact));
-                break;
-            case BiasMode::Symmetric:
-                formula = QString("bias = %1m·|%2%1j| = %1%3%4%5 = %6").arg(minus, pi, mText, times).arg(std::abs(d)).arg(valueText(*exact));
-                break;
-            case BiasMode::Clamped:
-                formula = QString("bias = %1m·max(%2%1j, 0) = %1%3%4%5 = %6")
-                              .arg(minus, pi, mText, times)
-                              .arg(std::max<std::int64_t>(d, 0))
-                              .arg(valueText(*exact));
-                break;
-            case BiasMode::Bloom:
-                formula = QString("bias = +m·j = %1%2%3 = %4").arg(mText, times).arg(key).arg(valueText(*exact));
-                break;
-            case BiasMode::Mpt:
-                formula = QString("bias = %1m·(K%1 1%1j) = %1%2%3%4 = %5").arg(minus, mText, times).arg(k - 1 - key).arg(valueText(*exact));
-                break;
-        }
-        if (stored != *exact) formula += QString(" (stored in %1: %2)").arg(QString::fromUtf8(dtypeName(bias.dtype).data())).arg(valueText(stored));
+    const QString text = QString::fromStdString(
+        explore::cellReadoutComputed(session.attention, session.what, slopes, head, query, key));
+    if (html) return text.toHtmlEscaped().replace('\n', "<br>");
+    return QString(text).replace('\n', "   ");
+}
+
+void paintColorBar(QPainter& p, const QRect& bar, const explore::ColorBar& colorBar, Colormap map,
+                   const QPalette& palette, int labelWidth) {
+    if (bar.height() < 8) return;
+    const Image gradient = renderColorBar(map, 1, bar.height(), true);
+    p.drawImage(bar, toQImage(gradient));
+    p.setBrush(Qt::NoBrush);
+    p.setPen(palette.color(QPalette::Mid));
+    p.drawRect(bar.adjusted(0, 0, -1, -1));
+    const QFontMetrics fm(p.font());
+    p.setPen(palette.color(QPalette::WindowText));
+    // Ends first (they must show), then the round ticks that do not collide with a label.
+    std::vector<const explore::Tick*> order;
+    if (!colorBar.ticks.empty()) {
+        order.push_back(&colorBar.ticks.back());
+        if (colorBar.ticks.size() > 1) order.push_back(&colorBar.ticks.front());
+        for (std::size_t n = 1; n + 1 < colorBar.ticks.size(); ++n) order.push_back(&colorBar.ticks[n]);
     }
-    QString text = where + sep + formula;
-    if (session.what == RenderWhat::Attention) {
-        if (auto row = attentionRow(session.attention, head, query); row && key < static_cast<std::int64_t>(row->size()))
-            text += sep + QString("attention p = softmax((content + bias) / τ)[j] = %1").arg(valueText((*row)[static_cast<std::size_t>(key)]));
+    std::vector<int> used;
+    for (const explore::Tick* t : order) {
+        const double pos = explore::colorBarPosition(colorBar, t->value);
+        const int y = bar.bottom() - static_cast<int>(std::lround(pos * (bar.height() - 1)));
+        const bool clash = std::any_of(used.begin(), used.end(), [&](int u) { return std::abs(u - y) < fm.height(); });
+        if (clash) continue;
+        used.push_back(y);
+        // The tick mark sits on the bar's edge, so it never reads as a minus sign of its label.
+        p.drawLine(bar.right() - 3, y, bar.right(), y);
+        p.drawText(QRect(bar.right() + 5, y - fm.height() / 2, labelWidth, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   QString::fromStdString(t->label));
     }
-    return text;
+    QFont small = p.font();
+    small.setPointSizeF(p.font().pointSizeF() * 0.85);
+    const QFont normal = p.font();
+    p.setFont(small);
+    QString title = QString::fromStdString(colorBar.title);
+    if (!colorBar.head.empty()) title += "  " + QString::fromStdString(colorBar.head);
+    p.drawText(QRect(bar.x() - 4, bar.y() - 20, labelWidth + bar.width() + 8, 18), Qt::AlignLeft | Qt::AlignVCenter, title);
+    if (colorBar.maskedSwatch) {
+        const QRect swatch(bar.x(), bar.bottom() + 8, 12, 12);
+        p.fillRect(swatch, toQColor(kMaskedColor));
+        p.drawText(QRect(swatch.right() + 5, swatch.y() - 2, labelWidth, 16), Qt::AlignLeft | Qt::AlignVCenter,
+                   "masked");
+    }
+    p.setFont(normal);
+}
+
+void paintStale(QPainter& p, const QRect& area, double progress, const QPalette& palette) {
+    QColor veil = palette.color(QPalette::Base);
+    veil.setAlpha(150);
+    p.fillRect(area, veil);
+    const QString text = progress >= 0 ? QString("updating... %1 %").arg(std::lround(progress * 100))
+                                       : QString("updating...");
+    QFont bold = p.font();
+    bold.setBold(true);
+    const QFont normal = p.font();
+    p.setFont(bold);
+    const QFontMetrics fm(bold);
+    const QRect box(area.center().x() - fm.horizontalAdvance(text) / 2 - 12, area.center().y() - fm.height() / 2 - 6,
+                    fm.horizontalAdvance(text) + 24, fm.height() + 12);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0, 0, 0, 170));
+    p.drawRoundedRect(box, 6, 6);
+    p.setPen(Qt::white);
+    p.drawText(box, Qt::AlignCenter, text);
+    p.setFont(normal);
+}
+
+StaleOverlay::StaleOverlay(QWidget* parent) : QWidget(parent), m_timer(new QTimer(this)) {
+    setAttribute(Qt::WA_TransparentForMouseEvents);
+    setAttribute(Qt::WA_NoSystemBackground);
+    hide();
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(60);
+    QObject::connect(m_timer, &QTimer::timeout, this, [this] {
+        if (!m_asked) return;
+        setGeometry(parentWidget()->rect());
+        raise();
+        show();
+    });
+    parent->installEventFilter(this);
+}
+
+void StaleOverlay::markStale() {
+    m_asked = true;
+    m_progress = -1;
+    if (!m_timer->isActive() && !isVisible()) m_timer->start();
+}
+
+void StaleOverlay::clear() {
+    m_asked = false;
+    m_timer->stop();
+    hide();
+}
+
+void StaleOverlay::setProgress(double fraction) {
+    m_progress = fraction;
+    if (isVisible()) update();
+}
+
+void StaleOverlay::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    paintStale(p, rect(), m_progress, palette());
+}
+
+bool StaleOverlay::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == parentWidget() && event->type() == QEvent::Resize) setGeometry(parentWidget()->rect());
+    return QWidget::eventFilter(watched, event);
 }
 
 void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, QWidget* table) {

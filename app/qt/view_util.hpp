@@ -1,9 +1,11 @@
-// Small helpers shared by the views: wrapping core images as QImages, and the number formats
-// every label uses (slopes as 1/2^k when exact, values with six significant digits), and the
-// layout the views with a table share.
+// Small helpers shared by the views: wrapping core images as QImages, the core's number formats
+// and hover read-out as QStrings, painting a core ColorBar and the stale mark, and the layout the
+// views with a table share. No ALiBi logic: every number and text comes from the core.
 #pragma once
 
 #include "model/snapshot.hpp"
+
+#include <alibi/explore/color_scale.hpp>
 
 #include <QColor>
 #include <QImage>
@@ -11,21 +13,53 @@
 #include <QString>
 #include <QWidget>
 
+class QTimer;
+
 namespace alibi::qt {
 
 // A deep copy of a core RGBA image, tagged with the device pixel ratio it was rendered for.
 [[nodiscard]] QImage toQImage(const Image& image, double devicePixelRatio = 1.0);
-// "1/2", "1/256", "2^-1.5", or "0.0731" for slopes that are no power of two.
+// explore::formatSlope: "1/2", "1/256", "2^-1.5", or "0.0731" for slopes that are no power of two.
 [[nodiscard]] QString slopeText(double slope);
-// A value as a person reads it: "-1.5", "-1e+09", "−∞", "0.0123".
+// explore::formatValue: "-1.5", "-1e+09", "-inf", "0.0123".
 [[nodiscard]] QString valueText(double value);
 [[nodiscard]] QColor toQColor(const Rgba& rgba);
 // Black or white, whichever reads better on `background`.
 [[nodiscard]] QColor contrastingText(const QColor& background);
-// The description of one cell (head, query, key, distance, slope, value and the formula with
-// numbers filled in), as the status bar and the tooltip show it. `html` adds line breaks.
+// The core's hover read-out (explore::cellReadoutComputed) of one cell, as the status bar (one
+// line, parts separated by wide gaps) or the tooltip (`html`: line breaks) shows it.
 [[nodiscard]] QString cellDescription(const Session& session, const std::vector<double>& slopes, int head,
                                       std::int64_t query, std::int64_t key, bool html);
+
+// Paints a core colour bar: the gradient in `bar` (vertical, high end on top), a tick mark and
+// label at each of its ticks (the ends exact), its title above and the masked swatch below.
+// Labels go right of the bar, within `labelWidth` pixels.
+void paintColorBar(class QPainter& painter, const QRect& bar, const explore::ColorBar& colorBar, Colormap map,
+                   const QPalette& palette, int labelWidth);
+// The stale mark over a view whose picture is older than the parameters: the area dimmed and
+// "updating..." (with the percentage when `progress` >= 0) in its centre.
+void paintStale(class QPainter& painter, const QRect& area, double progress, const QPalette& palette);
+// A see-through child that covers its parent and, once marked stale for 60 ms without being
+// cleared, dims it with "updating..." (so the mark shows within 100 ms of a change, and a fast
+// answer never flickers). Views call markStale() on a change and clear() with the new snapshot.
+class StaleOverlay : public QWidget {
+public:
+    explicit StaleOverlay(QWidget* parent);
+    void markStale();
+    void clear();
+    void setProgress(double fraction);
+    [[nodiscard]] bool stale() const { return isVisible(); }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QTimer* m_timer;
+    bool m_asked = false;
+    double m_progress = -1;
+};
+
 // The layout of a view with a table: a row of controls on top, then `upper` over `table` in a
 // vertical splitter sharing the height 3:2.
 void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, QWidget* table);

@@ -157,7 +157,7 @@ private slots:
         QVERIFY(waitForSettled(model));
         const auto s = model.snapshot();
         QVERIFY(s->compare.has_value());
-        QVERIFY2(s->compare->error.isEmpty(), qPrintable(s->compare->error));
+        QVERIFY2(s->compare->error.empty(), s->compare->error.c_str());
         // press vs geometric at H = 12: head 8 is 2^-0.5 vs 2^(-8*9/12) = 2^-6; the largest
         // difference sits at the last row, key 0, distance 15.
         const double expected = 15 * (std::exp2(-0.5) - std::exp2(-6.0));

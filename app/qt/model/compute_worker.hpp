@@ -1,11 +1,13 @@
-// Runs the core off the UI thread. A request carries the whole session plus the pixel sizes of
-// the views; the worker answers with immutable snapshots. Requests coalesce: while a job runs
+// Runs the core's explorer layer (<alibi/explore/compute.hpp>) off the UI thread. A request carries
+// the whole session plus the pixel sizes of the views; the worker answers with immutable snapshots. Requests coalesce: while a job runs
 // only the newest pending request is kept, and a running job stops at its next checkpoint once
 // a newer request exists (its generation is no longer the latest), so dragging a slider never
 // queues work behind itself.
 #pragma once
 
 #include "snapshot.hpp"
+
+#include <alibi/explore/compute.hpp>
 
 #include <QObject>
 #include <QSize>
@@ -27,22 +29,19 @@ struct ComputeRequest {
     bool wantCompare = false;
     CompareSpec compare;
     bool wantExtrapolation = false;
+    bool logScale = false;  // attention: log10 colours
 };
 
-// The pieces of work, as plain functions so tests and exports can call them directly.
+// The pieces of work: the explorer layer's functions over the request in core form.
 namespace compute {
-[[nodiscard]] Result<GridSnapshot> grid(const ComputeRequest& request, const std::function<bool()>& cancelled = {});
+[[nodiscard]] explore::Request toCore(const ComputeRequest& request);
+[[nodiscard]] Result<GridSnapshot> grid(const ComputeRequest& request, const std::function<bool()>& cancelled = {},
+                                        const ProgressFn& progress = {});
 // `cancelled` is polled between steps and inside long core calls.
 [[nodiscard]] Snapshot details(const ComputeRequest& request, GridPtr grid,
                                const std::function<bool()>& cancelled);
-[[nodiscard]] CompareSnapshot compare(const Session& a, const CompareSpec& spec, QSize pixels,
-                                      const std::function<bool()>& cancelled);
-[[nodiscard]] ExtrapolationSnapshot extrapolation(const Session& session, int head,
-                                                  const std::function<bool()>& cancelled);
-// The query row a session means (-1: the last one), clamped into range.
-[[nodiscard]] std::int64_t resolvedQueryRow(const Session& session);
-// The session B of the compare view.
-[[nodiscard]] Session applyCompare(const Session& a, const CompareSpec& spec);
+using explore::applyCompare;
+using explore::resolvedQueryRow;
 }  // namespace compute
 
 class ComputeWorker : public QObject {
@@ -59,6 +58,8 @@ signals:
     void gridReady(alibi::qt::GridPtr grid);
     void resultReady(alibi::qt::SnapshotPtr snapshot);
     void failed(quint64 generation, const QString& message);
+    // Fraction of the grid of `generation` done so far, at most every 50 ms while it computes.
+    void progress(quint64 generation, double fraction);
 
 private:
     void drain();  // on the worker thread

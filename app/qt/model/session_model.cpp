@@ -14,6 +14,9 @@ SessionModel::SessionModel(QObject* parent) : QObject(parent), m_session(default
     connect(m_worker, &ComputeWorker::gridReady, this, &SessionModel::onGrid);
     connect(m_worker, &ComputeWorker::resultReady, this, &SessionModel::onResult);
     connect(m_worker, &ComputeWorker::failed, this, &SessionModel::onFailed);
+    connect(m_worker, &ComputeWorker::progress, this, [this](quint64 generation, double fraction) {
+        if (generation == m_generation) emit computeProgress(fraction);
+    });
     request();
 }
 
@@ -174,6 +177,12 @@ void SessionModel::setExtrapolationEnabled(bool on) {
     if (on) request();
 }
 
+void SessionModel::setLogScale(bool on) {
+    if (on == m_logScale) return;
+    m_logScale = on;
+    request();
+}
+
 double SessionModel::latencyMedianMs() const {
     if (m_latencies.empty()) return -1;
     std::vector<double> sorted(m_latencies.begin(), m_latencies.end());
@@ -191,6 +200,7 @@ void SessionModel::request() {
     r.wantCompare = m_wantCompare;
     r.compare = m_compare;
     r.wantExtrapolation = m_wantExtrapolation;
+    r.logScale = m_logScale;
     m_sinceRequest.start();
     m_worker->submit(std::move(r));
 }

@@ -63,6 +63,8 @@ public:
     void setGridPixels(QSize devicePixels, double devicePixelRatio);
     void setCompareEnabled(bool on);
     void setExtrapolationEnabled(bool on);
+    void setLogScale(bool on);  // attention grid: log10 colours
+    [[nodiscard]] bool logScale() const { return m_logScale; }
 
     // Median time from a change to its grid, over the last kLatencySamples changes (ms);
     // negative before the first measurement.
@@ -82,6 +84,8 @@ signals:
     void resultReady(alibi::qt::SnapshotPtr snapshot);
     void computeFailed(const QString& message);
     void latencyMeasured(double lastMs, double medianMs);
+    // Fraction of the current request's grid computed so far (while it takes longer than 50 ms).
+    void computeProgress(double fraction);
 
 private:
     bool apply(const QString& field, const std::function<void(Session&)>& change);
@@ -96,6 +100,7 @@ private:
     double m_dpr = 1;
     bool m_wantCompare = false;
     bool m_wantExtrapolation = false;
+    bool m_logScale = false;
     std::uint64_t m_generation = 0;
     std::uint64_t m_resultGeneration = 0;
     std::uint64_t m_measuredGeneration = 0;

@@ -102,7 +102,7 @@ std::string headTitle(int head, double slope) {
                        fmt::format("{:.4g}", std::log(2.0) / slope));
 }
 
-Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled) {
+Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled, const ProgressFn& progress) {
     GridSnapshot out;
     out.generation = request.generation;
     out.session = request.session;
@@ -122,7 +122,9 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
     p.gap = std::max(2, static_cast<int>(std::lround(6 * request.devicePixelRatio)));
     p.reduce = request.reduce;
     p.logScale = request.logScale;
-    auto map = renderHeatmap(p, 2, progressOf(cancelled));
+    auto map = renderHeatmap(p, 2, [&](std::uint64_t done, std::uint64_t total) {
+        return !stopped(cancelled) && (!progress || progress(done, total));
+    });
     if (!map) return std::unexpected(map.error());
     out.grid = std::move(*map);
     out.title = heatmapTitle(p);

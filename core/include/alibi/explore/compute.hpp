@@ -12,8 +12,10 @@ namespace alibi::explore {
 
 using CancelledFn = std::function<bool()>;
 
-// The grid heatmap at the request's pixel size, with its title and subtitle.
-[[nodiscard]] Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled = {});
+// The grid heatmap at the request's pixel size, with its title and subtitle. `progress`
+// (optional) counts the grid's pixel rows; returning false cancels too.
+[[nodiscard]] Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled = {},
+                                               const ProgressFn& progress = {});
 // Everything but the grid (which the caller computed first and passes in).
 [[nodiscard]] Snapshot computeDetails(const Request& request, GridPtr grid, const CancelledFn& cancelled = {});
 // A - B per cell over the whole tensor (both built in memory, up to 2^24 cells).
