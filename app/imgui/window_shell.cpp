@@ -201,6 +201,12 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
                 title = wanted;
                 glfwSetWindowTitle(window, title.c_str());
             }
+            // Scripted runs keep their window as asked (a storm's random click may hit View > Full
+            // screen or File > Quit; neither may change the picture's size or end the run).
+            if (!driver.waitsForEvents()) {
+                state.fullScreen = fullScreen;
+                state.quitApproved = false;
+            }
             if (state.fullScreen != fullScreen) {
                 fullScreen = state.fullScreen;
                 GLFWmonitor* monitor = glfwGetPrimaryMonitor();
