@@ -36,13 +36,34 @@ nlohmann::ordered_json jsonDocument(const Diagnosis& d, const std::string& file,
         nlohmann::ordered_json m;
         m["scheme"] = schemeName(d.match->scheme);
         m["max_bias"] = d.match->maxBias;
-        m["mode"] = modeName(d.match->mode);
-        m["mask"] = maskName(d.match->mask);
+        if (d.slopeVector) m["mode"] = nullptr;
+        else m["mode"] = modeName(d.match->mode);
+        // null when no entry is masked: the file says nothing about the mask value.
+        if (d.match->masked) m["mask"] = maskName(d.match->mask);
+        else m["mask"] = nullptr;
         m["slopes"] = d.match->slopes;
         doc["match"] = std::move(m);
     } else {
         doc["match"] = nullptr;
     }
+    doc["slope_vector"] = d.slopeVector;
+    if (d.batch) {
+        doc["batch"] = {{"lengths", d.batch->lengths},
+                        {"padding", paddingName(d.batch->padding)},
+                        {"documents", d.batch->documents},
+                        {"window", d.batch->window},
+                        {"positions", positionRuleName(d.batch->positions)}};
+    } else {
+        doc["batch"] = nullptr;
+    }
+    if (d.arith) doc["arith"] = arithName(*d.arith);
+    else doc["arith"] = nullptr;
+    auto& distances = doc["arith_distances"] = nlohmann::ordered_json::object();
+    for (const ArithDistance& a : d.arithDistances)
+        distances[std::string(arithName(a.arith))] = {{"identical", a.identical},
+                                                      {"max_ulp", a.maxUlp},
+                                                      {"cells_differing", a.cellsDiffering},
+                                                      {"cells_compared", a.cellsCompared}};
     doc["max_abs_error"] = d.maxAbsError;
     auto& codes = doc["findings"] = nlohmann::ordered_json::array();
     auto& details = doc["finding_details"] = nlohmann::ordered_json::array();
@@ -63,14 +84,35 @@ nlohmann::ordered_json jsonDocument(const Diagnosis& d, const std::string& file,
 
 std::string textReport(const Diagnosis& d, const std::string& file, const Shape& shape) {
     std::string out = fmt::format("file:     {}\n", file);
-    out += fmt::format("tensor:   {} {}, read as layout {}: H={} Q={} K={}\n", shapeString(shape), dtypeName(d.dtype),
-                       layoutName(d.layout), d.heads, d.queries, d.keys);
-    if (d.match)
+    if (d.slopeVector)
+        out += fmt::format("tensor:   {} {}, read as a slope vector: H={}\n", shapeString(shape), dtypeName(d.dtype),
+                           d.heads);
+    else if (d.batch)
+        out += fmt::format("tensor:   {} {}, read as a batch (layout bhqk): B={} H={} T={}\n", shapeString(shape),
+                           dtypeName(d.dtype), shape[0], d.heads, d.queries);
+    else
+        out += fmt::format("tensor:   {} {}, read as layout {}: H={} Q={} K={}\n", shapeString(shape),
+                           dtypeName(d.dtype), layoutName(d.layout), d.heads, d.queries, d.keys);
+    if (!d.match)
+        out += fmt::format("match:    none (best candidate's max abs error {})\n", d.maxAbsError);
+    else if (d.slopeVector)
+        out += fmt::format("match:    slope vector, scheme {}, max_bias {}\n", schemeName(d.match->scheme),
+                           d.match->maxBias);
+    else
         out += fmt::format("match:    scheme {}, max_bias {}, mode {}, mask {} (max abs error {})\n",
                            schemeName(d.match->scheme), d.match->maxBias, modeName(d.match->mode),
-                           maskName(d.match->mask), d.maxAbsError);
-    else
-        out += fmt::format("match:    none (best candidate's max abs error {})\n", d.maxAbsError);
+                           d.match->masked ? maskName(d.match->mask) : std::string("none (no entry is masked)"),
+                           d.maxAbsError);
+    if (d.match) {
+        std::string slopes;
+        for (const double m : d.match->slopes) slopes += fmt::format("{}{:.9g}", slopes.empty() ? "" : " ", m);
+        out += fmt::format("slopes:   {}\n", slopes);
+    }
+    for (const ArithDistance& a : d.arithDistances)
+        out += fmt::format("arith:    {:<12} {}\n", arithName(a.arith),
+                           a.identical ? fmt::format("bit-identical ({} cells)", a.cellsCompared)
+                                       : fmt::format("{} of {} cells differ, up to {} ulp", a.cellsDiffering,
+                                                     a.cellsCompared, a.maxUlp));
     if (!d.match && d.firstMismatchIndex) {
         std::string index;
         for (const auto i : *d.firstMismatchIndex) index += fmt::format("{}{}", index.empty() ? "" : ", ", i);

@@ -6,11 +6,14 @@
 #include "options.hpp"
 #include "progress_bar.hpp"
 
+#include <alibi/explore/compute.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/render/render.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <array>
 #include <fmt/format.h>
 #include <memory>
@@ -108,15 +111,127 @@ Result<std::string> curvesSvg(const Settings& settings) {
     return plotSvg(*series, style);
 }
 
-Result<void> run(const RenderCommand& c) {
+// The explorer views beyond the heatmaps and the three curve plots, drawn by the same core
+// functions the GUIs call (<alibi/explore/compute.hpp>).
+enum class ExtraView { None, Schemes, Stages, Extrapolation, Compare };
+
+ExtraView extraView(const std::string& what) {
+    if (what == "schemes") return ExtraView::Schemes;
+    if (what == "stages") return ExtraView::Stages;
+    if (what == "extrapolation") return ExtraView::Extrapolation;
+    if (what == "compare") return ExtraView::Compare;
+    return ExtraView::None;
+}
+
+// Several plots stacked in one SVG document (each a nested <svg> at its own offset).
+std::string stackSvg(const std::vector<std::string>& plots, int width, int height) {
+    std::string out = fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                                  "width=\"{}\" height=\"{}\">\n", width, height * static_cast<int>(plots.size()));
+    for (std::size_t n = 0; n < plots.size(); ++n) {
+        std::string body = plots[n];
+        if (auto at = body.find("<svg"); at != std::string::npos) body = body.substr(at);
+        body.insert(4, fmt::format(" x=\"0\" y=\"{}\"", static_cast<int>(n) * height));
+        out += body + "\n";
+    }
+    return out + "</svg>\n";
+}
+
+Result<std::string> extraSvg(const Settings& settings, ExtraView view) {
+    const Session& s = settings.session;
+    PlotStyle style;
+    style.width = s.width;
+    style.height = s.height;
+    const int head = std::max(s.head, 0);
+    if (view == ExtraView::Schemes) {
+        // The scheme overlay of the curves view: press, geometric, linear (and custom) for H, B.
+        std::vector<Series> lines;
+        for (SlopeScheme scheme : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}) {
+            SlopeParams p = s.attention.bias.slopes;
+            p.scheme = scheme;
+            if (scheme == SlopeScheme::Custom && static_cast<int>(p.custom.size()) != p.heads) continue;
+            auto one = slopeSeries(p);
+            if (!one) return std::unexpected(one.error());
+            one->front().label = std::string(schemeName(scheme));
+            lines.push_back(std::move(one->front()));
+        }
+        style.title = fmt::format("Slope schemes, H = {}, B = {}", s.attention.bias.slopes.heads,
+                                  s.attention.bias.slopes.maxBias);
+        style.xLabel = "head";
+        style.yLabel = "slope m (log2 axis)";
+        style.logY2 = true;
+        return plotSvg(lines, style);
+    }
+    if (view == ExtraView::Stages) {
+        const std::int64_t query = explore::resolvedQueryRow(s);
+        auto stages = attentionStages(s.attention, head, query);
+        if (!stages) return std::unexpected(stages.error());
+        const std::vector<double>* rows[4] = {&stages->content, &stages->withBias, &stages->masked, &stages->probabilities};
+        const char* titles[4] = {"1 - content logits", "2 - + ALiBi bias (masked keys hidden)", "3 - masked, / temperature",
+                                 "4 - softmax"};
+        std::vector<std::string> plots;
+        style.height = std::max(150, s.height / 4);
+        for (int n = 0; n < 4; ++n) {
+            Series ser{fmt::format("head {}, query {}", head, query), {}, {}};
+            for (std::size_t j = 0; j < rows[n]->size(); ++j) {
+                double v = (*rows[n])[j];
+                // As the GUIs: stage 2's mask value would flatten the slope; -inf is not drawn.
+                if (!std::isfinite(v) || (n == 1 && std::isinf(stages->masked[j]))) continue;
+                ser.x.push_back(static_cast<double>(j));
+                ser.y.push_back(v);
+            }
+            style.title = titles[n];
+            style.xLabel = "key j";
+            style.yLabel = n == 3 ? "probability" : "logit";
+            plots.push_back(plotSvg({ser}, style));
+        }
+        return stackSvg(plots, style.width, style.height);
+    }
+    // Extrapolation: attention vs distance of the head as T grows from L to 16 L.
+    const auto e = explore::computeExtrapolation(s, head);
+    if (!e.error.empty()) return fail(ErrorCode::InvalidArgument, e.error);
+    style.title = fmt::format("Head {}: attention vs distance as T grows (L = {})", head, e.trainLength);
+    style.xLabel = "distance i - j";
+    style.yLabel = "probability";
+    return plotSvg(e.curves, style);
+}
+
+Result<Image> comparePng(const Settings& settings) {
+    const Session& s = settings.session;
+    const auto c = explore::computeCompare(s, explore::CompareSpec{}, s.width, s.height);
+    if (!c.error.empty()) return fail(ErrorCode::InvalidArgument, c.error);
+    std::fprintf(stderr, "%s (B = A with geometric slopes)\n", c.summary.c_str());
+    return c.image;
+}
+
+Result<void> run(const RenderCommand& original) {
+    // The extra views ride on the session flags: their base --what picks the tensor.
+    RenderCommand c = original;
+    const ExtraView view = c.flags.what.given() ? extraView(c.flags.what.value) : ExtraView::None;
+    if (view != ExtraView::None) c.flags.what.value = view == ExtraView::Compare ? "bias" : "attention";
     auto settings = buildSettings(c.flags);
     if (!settings) return std::unexpected(settings.error());
     const Session& s = settings->session;
     if (!c.flags.what.given() && !c.flags.config.given())
         return fail(ErrorCode::InvalidArgument,
-                    "--what is required: bias, attention, slopes, distance or attention-distance");
+                    "--what is required: bias, attention, slopes, distance, attention-distance, schemes, stages, "
+                    "extrapolation or compare");
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
     if (!target) return std::unexpected(target.error());
+    if (view != ExtraView::None) {
+        const bool png = view == ExtraView::Compare;
+        if ((target->format == FileFormat::Png) != png)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--what {} is written as {}: use -o FILE.{}", original.flags.what.value,
+                                    png ? "PNG" : "SVG", png ? "png" : "svg"));
+        if (png) {
+            auto image = comparePng(*settings);
+            if (!image) return std::unexpected(image.error());
+            return writePng(*image, target->path);
+        }
+        auto svg = extraSvg(*settings, view);
+        if (!svg) return std::unexpected(svg.error());
+        return writeText(target->path, *svg);
+    }
     const bool heatmap = s.what == RenderWhat::Bias || s.what == RenderWhat::Attention;
     const std::string whatText = settings->attentionDistance ? "attention-distance" : std::string(renderWhatName(s.what));
     if (heatmap && target->format != FileFormat::Png)
@@ -152,7 +267,11 @@ RunFn addRenderCommand(CLI::App& root) {
   alibi render --heads 8 --seq 64 --what attention --head 0 --colormap magma -o head0.png
   alibi render --heads 12 --what slopes -o slopes.svg                    # log2 axis
   alibi render --heads 8 --seq 128 --what distance -o distance.svg
-  alibi render --heads 8 --seq 128 --what attention-distance --query 100 -o attn.svg)");
+  alibi render --heads 8 --seq 128 --what attention-distance --query 100 -o attn.svg
+  alibi render --heads 12 --what schemes -o schemes.svg                  # press, geometric, linear
+  alibi render --heads 8 --seq 64 --what stages --head 2 --query 40 -o stages.svg
+  alibi render --heads 8 --seq 64 --what extrapolation --head 3 -o extrapolation.svg
+  alibi render --heads 12 --seq 64 --what compare -o compare.png         # A - B, B: geometric slopes)");
     return [state] { return run(*state); };
 }
 

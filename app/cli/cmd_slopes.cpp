@@ -4,11 +4,13 @@
 #include "options.hpp"
 #include "tensor_export.hpp"
 
+#include <alibi/model/params.hpp>
 #include <alibi/model/slopes.hpp>
 #include <alibi/base/tensor.hpp>
 #include <alibi/io/tensor_io.hpp>
 
 #include <array>
+#include <map>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -24,22 +26,35 @@ struct SlopesCommand {
     OutputFlags output;
 };
 
+std::map<std::string, std::string> slopesMetadata(const SlopeParams& params, DType dtype) {
+    std::map<std::string, std::string> m{{"format", "alibi-explorer"},
+                                         {"kind", "slopes"},
+                                         {"heads", std::to_string(params.heads)},
+                                         {"scheme", std::string(schemeName(params.scheme))},
+                                         {"max_bias", fmt::format("{}", params.maxBias)},
+                                         {"dtype", std::string(dtypeName(dtype))}};
+    if (params.arith != Arith::Exact) m["arith"] = std::string(arithName(params.arith));
+    return m;
+}
+
 std::string textTable(const SlopeParams& params, DType dtype, const std::vector<double>& stored) {
-    std::string out = fmt::format("# {} heads, scheme {}, max_bias {}, values as stored in {}\n", params.heads,
-                                  schemeName(params.scheme), params.maxBias, dtypeName(dtype));
+    std::string out = fmt::format("# {} heads, scheme {}, max_bias {}, arith {}, values as stored in {}\n",
+                                  params.heads, schemeName(params.scheme), params.maxBias, arithName(params.arith),
+                                  dtypeName(dtype));
     out += fmt::format("{:>5}  {:<24}  {}\n", "head", "slope", "half_life");
     for (std::size_t h = 0; h < stored.size(); ++h)
         out += fmt::format("{:>5}  {:<24}  {}\n", h, stored[h], halfLife(stored[h]));
     return out;
 }
 
+// The common JSON export schema of every tensor ({"shape", "dtype", "params", "data"}), plus the
+// half-lives ln 2 / m as an extra field.
 std::string jsonDocument(const SlopeParams& params, DType dtype, const std::vector<double>& stored) {
     nlohmann::ordered_json doc;
-    doc["heads"] = params.heads;
-    doc["scheme"] = schemeName(params.scheme);
-    doc["max_bias"] = params.maxBias;
+    doc["shape"] = std::vector<int>{params.heads};
     doc["dtype"] = dtypeName(dtype);
-    doc["slopes"] = stored;
+    doc["params"] = slopesMetadata(params, dtype);
+    doc["data"] = stored;
     std::vector<double> halfLives;
     for (const double m : stored) halfLives.push_back(halfLife(m));
     doc["half_lives"] = halfLives;
@@ -71,12 +86,7 @@ Result<void> run(const SlopesCommand& c) {
     }
     Tensor tensor(Shape{bias.slopes.heads}, bias.dtype);
     for (std::size_t h = 0; h < slopes->size(); ++h) tensor.set(h, (*slopes)[h]);
-    tensor.metadata = {{"format", "alibi-explorer"},
-                       {"kind", "slopes"},
-                       {"heads", std::to_string(bias.slopes.heads)},
-                       {"scheme", std::string(schemeName(bias.slopes.scheme))},
-                       {"max_bias", fmt::format("{}", bias.slopes.maxBias)},
-                       {"dtype", std::string(dtypeName(bias.dtype))}};
+    tensor.metadata = slopesMetadata(bias.slopes, bias.dtype);
     return exportSource(*tensorSource(tensor), *target, "slopes", false);
 }
 
@@ -91,7 +101,8 @@ RunFn addSlopesCommand(CLI::App& root) {
   alibi slopes --heads 12                          # head, slope, half-life table on stdout
   alibi slopes --heads 12 --scheme geometric --format json
   alibi slopes --slopes 0.5,0.25,0.125 -o slopes.csv
-  alibi slopes --heads 16 --dtype f64 -o slopes.npy)");
+  alibi slopes --heads 16 --dtype f64 -o slopes.npy
+  alibi slopes --heads 112 --arith hf-bloom --format json   # BLOOM-176B's float32 slopes, bit for bit)");
     return [state] { return run(*state); };
 }
 

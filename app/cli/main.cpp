@@ -4,6 +4,8 @@
 #include "commands.hpp"
 #include "errors.hpp"
 
+#include <alibi/model/attention.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -39,7 +41,9 @@ int run(int argc, char** argv) {
 
     CLI::App app{"alibi: compute, export, render and diagnose ALiBi attention biases (Press et al., ICLR 2022).",
                  "alibi"};
-    app.set_version_flag("--version", std::string("alibi ") + ALIBI_VERSION, "Print the version and exit");
+    app.set_version_flag(
+        "--version", [] { return std::string("alibi ") + ALIBI_VERSION + "\n" + alibi::attentionKernelDescription(); },
+        "Print the version and the attention kernels in use, and exit");
     app.require_subcommand(1, 1);
     app.footer(kFooter);
     // A flag given twice keeps its last value, as in most Unix tools (handy when appending overrides).

@@ -5,6 +5,7 @@
 #include "errors.hpp"
 
 #include <alibi/io/output_file.hpp>
+#include <alibi/io/preset.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
 
@@ -15,6 +16,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <fmt/format.h>
 #include <limits>
 #include <system_error>
@@ -87,6 +90,19 @@ Result<std::vector<double>> parseSlopeList(const Flag& flag) {
     return slopes;
 }
 
+// Where --preset looks: next to the program (installed and build trees), then the source tree.
+std::vector<std::filesystem::path> presetFolders() {
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
+    std::vector<std::filesystem::path> folders;
+    if (!ec)
+        folders = {exe / "../share/alibi-explorer/presets", exe / "presets", exe / "../../../assets/presets"};
+#ifdef ALIBI_SOURCE_ASSETS
+    folders.emplace_back(std::filesystem::path(ALIBI_SOURCE_ASSETS) / "presets");
+#endif
+    return folders;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -145,6 +161,13 @@ void addCommonFlags(CLI::App& cmd, SessionFlags& f) {
     addFlag(cmd, f.config, "--config", "FILE",
             "Start from a session file (*.alibi.json); flags on the command line override it. "
             "Example: --config run.alibi.json");
+    addFlag(cmd, f.preset, "--preset", "NAME",
+            "Heads, max_bias, bias form, training length and arithmetic of a published ALiBi model (assets/presets: "
+            "bloom-176b, mpt-7b, mpt-7b-storywriter, baichuan2-13b, jais-13b, poro-34b, ...; or a preset .json file); "
+            "applied after --config, before the other flags. Example: --preset bloom-176b");
+    addFlag(cmd, f.fromConfig, "--from-config", "FILE",
+            "Read heads, max_bias, bias form and training length from a Hugging Face config.json (BLOOM, Falcon, MPT, "
+            "Baichuan, JAIS, jina/MosaicBERT keys). Example: --from-config bloom/config.json");
     addFlag(cmd, f.maxMemory, "--max-memory", "BYTES",
             "In-memory budget for any tensor held whole (default 2G); file exports stream and need far less. "
             "Example: --max-memory 512M");
@@ -166,6 +189,10 @@ void addSessionFlags(CLI::App& cmd, SessionFlags& f, FlagLevel level) {
     addFlag(cmd, f.dtype, "--dtype", "DTYPE",
             "Storage dtype: f32 (default), f64, f16, bf16 (round to nearest even; bf16 .npy files hold '<u2' bits). "
             "Example: --dtype f16");
+    addFlag(cmd, f.arith, "--arith", "PROFILE",
+            "Whose float arithmetic: exact (default; the formula rounded once), hf-bloom, hf-falcon, llm-foundry, "
+            "fairseq, ggml (that code's float32 slopes and products, bit for bit; docs/ARITHMETIC.md). "
+            "Example: --arith llm-foundry");
     if (at(FlagLevel::Bias)) {
         addFlag(cmd, f.seq, "--seq", "Q", "Number of queries Q (default 16). Example: --seq 128");
         addFlag(cmd, f.keys, "--keys", "K",
@@ -208,6 +235,24 @@ void addSessionFlags(CLI::App& cmd, SessionFlags& f, FlagLevel level) {
     }
 }
 
+void addBatchFlags(CLI::App& cmd, SessionFlags& f) {
+    addFlag(cmd, f.lengths, "--lengths", "L1,L2,...",
+            "A batch: one sequence per row with this many real tokens, padded to --seq; the tensor becomes "
+            "(B, H, T, T) (layout bhqk). Example: --lengths 5,8,3 --seq 8");
+    addFlag(cmd, f.padding, "--padding", "SIDE",
+            "Where padding goes: right (default) or left (generation batches). Example: --padding left");
+    addFlag(cmd, f.documents, "--documents", "D1,D2,...",
+            "Packed documents in every row (lengths in tokens): keys of another document are masked, as "
+            "llm-foundry's sequence_id does. Example: --documents 3,5");
+    addFlag(cmd, f.window, "--window", "W",
+            "Sliding-window attention: keys at distance W or more are masked. Example: --window 4");
+    addFlag(cmd, f.prefix, "--prefix", "P",
+            "Prefix-LM: the first P tokens attend to each other in both directions. Example: --prefix 3");
+    addFlag(cmd, f.positions, "--positions", "RULE",
+            "ALiBi positions: mask (default; BLOOM's cumsum(attention_mask) - 1, padding-independent), naive (the raw "
+            "index: the left-padding bug), document (restart in each packed document). Example: --positions naive");
+}
+
 void addOutputFlags(CLI::App& cmd, OutputFlags& flags, std::span<const FileFormat> formats, bool required,
                     bool tensorExport) {
     std::string names;
@@ -244,6 +289,23 @@ Result<Settings> buildSettings(const SessionFlags& f) {
         if (!loaded)
             return fail(loaded.error().code, fmt::format("--config {}: {}", f.config.value, loaded.error().message));
         s = std::move(*loaded);
+    }
+    if (f.preset.given()) {
+        auto preset = findPreset(f.preset.value, presetFolders());
+        if (!preset) return fail(preset.error().code, fmt::format("--preset: {}", preset.error().message));
+        applyPreset(s, *preset);
+    }
+    if (f.fromConfig.given()) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(f.fromConfig.value, ec))
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--from-config: '{}' is not a readable file", f.fromConfig.value));
+        std::ifstream in(f.fromConfig.value, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        auto preset = presetFromHfConfig(text.str(), f.fromConfig.value);
+        if (!preset) return fail(preset.error().code, fmt::format("--from-config: {}", preset.error().message));
+        applyPreset(s, *preset);
     }
     BiasParams& b = s.attention.bias;
     SlopeParams& sl = b.slopes;
@@ -295,6 +357,11 @@ Result<Settings> buildSettings(const SessionFlags& f) {
         if (!maxBias) return std::unexpected(maxBias.error());
         sl.maxBias = *maxBias;
     }
+    if (f.arith.given()) {
+        auto arith = enumFlag<Arith>(f.arith, parseArith, "exact, hf-bloom, hf-falcon, llm-foundry, fairseq, ggml");
+        if (!arith) return std::unexpected(arith.error());
+        sl.arith = *arith;
+    }
     if (f.dtype.given()) {
         auto dtype = enumFlag<DType>(f.dtype, parseDType, "f32, f64, f16, bf16");
         if (!dtype) return std::unexpected(dtype.error());
@@ -331,11 +398,83 @@ Result<Settings> buildSettings(const SessionFlags& f) {
                         fmt::format("--mask must be -1e9, -inf, min or a finite number, got '{}'", f.mask.value));
         b.mask = *mask;
     }
-    if (f.layout.given()) {
-        auto layout = enumFlag<Layout>(f.layout, parseLayout, "hqk, qkh, 1hqk, flat");
+    if (f.layout.given() && f.layout.value == "bhqk" && f.lengths.option != nullptr) {
+        settings.batchLayout = true;
+    } else if (f.layout.given()) {
+        auto layout = enumFlag<Layout>(f.layout, parseLayout,
+                                       f.lengths.option ? "hqk, qkh, 1hqk, flat, bhqk" : "hqk, qkh, 1hqk, flat");
         if (!layout) return std::unexpected(layout.error());
         b.layout = *layout;
     }
+
+    if ((f.seq.given() || f.keys.given()) && b.queries > b.keyCount())
+        // Valid (the first Q - K rows sit before every key and are fully masked in the causal
+        // forms), but rarely meant: a KV cache has at least as many keys as queries.
+        fmt::print(stderr,
+                   "alibi: warning: --seq {} is larger than --keys {}: query i sits at position i + K - Q, so the "
+                   "first {} row(s) face no earlier key (fully masked in causal, bloom and mpt); did you mean "
+                   "--seq {} --keys {}?\n",
+                   b.queries, b.keyCount(), b.queries - b.keyCount(), b.keyCount(), b.queries);
+
+    // Batches.
+    const auto intList = [](const Flag& flag) -> Result<std::vector<std::int64_t>> {
+        std::vector<std::int64_t> out;
+        std::string_view rest = flag.value;
+        for (std::size_t index = 1;; ++index) {
+            const auto comma = rest.find(',');
+            const std::string_view item = trim(rest.substr(0, comma));
+            std::int64_t v = 0;
+            const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+            if (ec != std::errc() || ptr != item.data() + item.size() || item.empty() || v < 1)
+                return fail(ErrorCode::InvalidArgument,
+                            fmt::format("{}: value {} ('{}') is not a positive whole number; give lengths separated by "
+                                        "commas, e.g. {} 5,8,3",
+                                        flag.name, index, item, flag.name));
+            out.push_back(v);
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
+        }
+        return out;
+    };
+    BatchParams& batch = settings.batch;
+    batch = s.batch;  // a session's batch section, overridden flag by flag
+    if (batch.active() && f.lengths.option != nullptr) settings.batchLayout = true;
+    if (f.lengths.given()) {
+        auto list = intList(f.lengths);
+        if (!list) return std::unexpected(list.error());
+        batch.lengths = std::move(*list);
+    }
+    if (f.documents.given()) {
+        auto list = intList(f.documents);
+        if (!list) return std::unexpected(list.error());
+        batch.documents = std::move(*list);
+    }
+    if (f.padding.given()) {
+        auto padding = enumFlag<Padding>(f.padding, parsePadding, "left, right");
+        if (!padding) return std::unexpected(padding.error());
+        batch.padding = *padding;
+    }
+    if (f.positions.given()) {
+        auto rule = enumFlag<PositionRule>(f.positions, parsePositionRule, "mask, naive, document");
+        if (!rule) return std::unexpected(rule.error());
+        batch.positions = *rule;
+    }
+    if (f.window.given()) {
+        auto w = parseIntegerFlag(f.window);
+        if (!w) return std::unexpected(w.error());
+        batch.window = *w;
+    }
+    if (f.prefix.given()) {
+        auto p = parseIntegerFlag(f.prefix);
+        if (!p) return std::unexpected(p.error());
+        batch.prefix = *p;
+    }
+    // Any batch flag (even --padding or --positions alone) asks for a (B, H, T, T) batch tensor.
+    if (f.lengths.given() || f.documents.given() || f.padding.given() || f.positions.given() || f.window.given() ||
+        f.prefix.given())
+        settings.batchLayout = true;
+    if (batch.active() || settings.batchLayout)
+        if (auto ok = validateBatch(b, batch); !ok) return std::unexpected(ok.error());
 
     // Attention content.
     if (f.content.given()) {

@@ -6,6 +6,7 @@
 #include <alibi/base/error.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/model/batch.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -27,12 +28,13 @@ struct Flag {
 enum class FlagLevel { Slopes, Bias, Attention, Stats, Render };
 
 struct SessionFlags {
-    Flag config, maxMemory, threads;
-    Flag heads, scheme, maxBias, slopes, dtype;        // slopes
+    Flag config, preset, fromConfig, maxMemory, threads;
+    Flag heads, scheme, maxBias, slopes, dtype, arith; // slopes
     Flag seq, keys, mode, mask, layout;                // bias
     Flag content, seed, sigma, dk, temperature;        // attention
     Flag query;                                        // stats, render
     Flag what, head, colormap, width, height, scale;   // render
+    Flag lengths, padding, documents, window, prefix, positions;  // batches (addBatchFlags)
 };
 
 // The session plus the few settings that live only on the command line.
@@ -40,11 +42,15 @@ struct Settings {
     Session session;
     unsigned threads = 0;            // 0: every core
     bool attentionDistance = false;  // render --what attention-distance
+    BatchParams batch;               // --lengths, --padding, ... (alibi bias only)
+    bool batchLayout = false;        // --layout bhqk: a (B, H, T, T) batch tensor even with B = 1
 };
 
 // --config and --max-memory: every subcommand takes them (addSessionFlags includes them).
 void addCommonFlags(CLI::App& cmd, SessionFlags& flags);
 void addSessionFlags(CLI::App& cmd, SessionFlags& flags, FlagLevel level);
+// Padded and packed batches, windows and prefix-LM (alibi bias).
+void addBatchFlags(CLI::App& cmd, SessionFlags& flags);
 [[nodiscard]] Result<Settings> buildSettings(const SessionFlags& flags);
 
 // -o/--output, --format (and --allow-nonfinite for tensor exports).

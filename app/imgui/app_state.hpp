@@ -20,9 +20,10 @@
 
 namespace alibi::imgui {
 
-// Upper ends of the sliders (issue 4: any H up to 256 and T up to 65536).
+// Upper ends of the sliders (issue 4: any H up to 256; issue 14: T up to the core's 1,048,576,
+// which bias and zero-content attention draw at pixel cost).
 inline constexpr int kSliderMaxHeads = 256;
-inline constexpr std::int64_t kSliderMaxLength = 65536;
+inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
 
 // The views of the centre panel, the same as the Qt explorer's tabs.
 enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose };

@@ -4,6 +4,7 @@
 #include "scripted/scripted_modes.hpp"
 #include "window_shell.hpp"
 
+#include <alibi/model/attention.hpp>
 #include <alibi/io/session.hpp>
 
 #include <CLI/CLI.hpp>
@@ -77,6 +78,9 @@ int main(int argc, char** argv) {
     Options options;
     CLI::App cli{"ALiBi Explorer (Dear ImGui): scrub ALiBi parameters and see the bias, attention, curves "
                  "and statistics the core computes."};
+    cli.set_version_flag(
+        "--version", [] { return "alibi-imgui (ALiBi Explorer)\n" + alibi::attentionKernelDescription(); },
+        "Print the attention kernels in use and exit");
     cli.add_option("--session", options.session, "Open this *.alibi.json session");
     cli.add_option("--screenshot", options.screenshot.path, "Render, save the window to this PNG, and exit");
     cli.add_option("--screenshot-views", options.screenshot.viewsDir,

@@ -78,10 +78,22 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     setTrainLength(s->grid->session.trainLength);
     if (!e.error.empty())
         m_caption->setText("<span style='color:#d33'>" + QString::fromStdString(e.error).toHtmlEscaped() + "</span>");
-    else
-        m_caption->setText(QString("Last query row at each length. The bias keeps far keys down, so the head looks at "
-                                   "T = 16 L much as it did at T = L: little mass moves beyond distance L = %1.")
-                               .arg(e.trainLength));
+    else {
+        // Say what the table says: the head's mass beyond L at the longest length.
+        const std::size_t h = static_cast<std::size_t>(e.head);
+        const bool known = h < e.massBeyond.size() && !e.massBeyond[h].empty() && !e.lengths.empty();
+        const double beyond = known ? e.massBeyond[h].back() : 0.0;
+        m_caption->setText(
+            known ? QString("Last query row at each length. At T = %1, head %2 puts %3 % of its attention beyond "
+                            "distance L = %4 (the table lists every head): %5.")
+                        .arg(e.lengths.back())
+                        .arg(e.head)
+                        .arg(beyond * 100, 0, 'f', 2)
+                        .arg(e.trainLength)
+                        .arg(beyond < 0.05 ? "the bias keeps far keys down, so it looks much as it did at T = L"
+                                           : "a flat slope lets attention spread past the trained length")
+                  : QString("Last query row at each length."));
+    }
     m_plot->setTitle(QString("Head %1: attention vs distance as T grows").arg(e.head));
     m_plot->setSeries(e.curves);
     explore::ColorBar bar = explore::heatmapColorBar(e.headAtL, e.headAtLParams, -1, 5);

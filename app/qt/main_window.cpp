@@ -4,6 +4,7 @@
 #include "compare_view.hpp"
 #include "curves_view.hpp"
 #include "diagnose_view.hpp"
+#include "export_controller.hpp"
 #include "extrapolation_view.hpp"
 #include "head_detail_view.hpp"
 #include "head_grid_view.hpp"
@@ -11,6 +12,7 @@
 #include "stages_view.hpp"
 #include "view_util.hpp"
 
+#include <alibi/model/attention.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/base/thread_priority.hpp>
@@ -39,6 +41,7 @@
 #include <QPainter>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
@@ -70,6 +73,12 @@ QString whatIsAlibi() {
            "<p>The <b>head grid</b> shows this bias for every head: bright on the diagonal (distance 0), darker "
            "with distance, grey where future keys are masked. Hover a cell to see the formula with its numbers; "
            "click a head to read its matrix cell by cell.</p>";
+}
+
+Session parametersOnly(Session s) {
+    s.view.reset();
+    s.compare.reset();
+    return s;
 }
 
 struct ExportProgress {
@@ -112,10 +121,14 @@ void applyTheme(Theme theme) {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_exportPool.setMaxThreadCount(1);
-    setWindowTitle("ALiBi Explorer");
+    setWindowTitle("ALiBi Explorer[*]");
     setWindowIcon(QIcon(":/alibi-explorer.svg"));
     setAcceptDrops(true);
-    resize(1400, 900);
+    // The first window fits the screen's available area (a 1280x720 projector included).
+    const QRect available = QGuiApplication::primaryScreen() ? QGuiApplication::primaryScreen()->availableGeometry()
+                                                             : QRect(0, 0, 1400, 900);
+    resize(std::min(1400, available.width() - 16), std::min(900, available.height() - 40));
+    m_baseFontPt = QApplication::font().pointSizeF();
     m_model = new SessionModel(this);
 
     QStringList problems;
@@ -170,10 +183,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(m_grid, "Head grid");
     m_tabs->addTab(detailPage, "Head detail");
     m_tabs->addTab(m_curves, "Slopes && curves");
-    m_tabs->addTab(m_stages, "Attention stages");
-    m_tabs->addTab(m_compare, "Compare");
-    m_tabs->addTab(m_extrapolation, "Extrapolation");
-    m_tabs->addTab(m_diagnose, "Diagnose");
+    // Views with controls side by side scroll inside their tab on a small screen instead of
+    // widening the window past it (1280x720 projectors).
+    const auto scrolling = [this](QWidget* page) {
+        auto* area = new QScrollArea(this);
+        area->setWidget(page);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        return area;
+    };
+    m_tabs->addTab(scrolling(m_stages), "Attention stages");
+    m_tabs->addTab(scrolling(m_compare), "Compare");
+    m_tabs->addTab(scrolling(m_extrapolation), "Extrapolation");
+    m_tabs->addTab(scrolling(m_diagnose), "Diagnose");
     setCentralWidget(m_tabs);
 
     m_hover = new QLabel(this);
@@ -216,6 +238,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (field == "session") reportError("Invalid session", message);
     });
     connect(m_model, &SessionModel::sessionChanged, this, &MainWindow::scheduleSave);
+    connect(m_model, &SessionModel::adjusted, this, [this](const QString& note) { statusBar()->showMessage(note, 6000); });
+    connect(m_model, &SessionModel::historyChanged, this, [this] { setWindowModified(m_model->modified()); });
     // Stale feedback: views keep their last picture, dimmed with "updating..." until the new one.
     connect(m_model, &SessionModel::sessionChanged, m_grid, &HeadGridView::markStale);
     connect(m_model, &SessionModel::sessionChanged, m_detail, &HeadDetailView::markStale);
@@ -244,6 +268,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (!path.isEmpty()) diagnoseFile(path);
     });
     connect(m_diagnose, &DiagnoseView::failed, this, [this](const QString& message) {
+        if (!m_lastDiagnosed.isEmpty()) removeRecent(m_lastDiagnosed);
         reportError("Cannot diagnose", message);
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onTabChanged);
@@ -267,6 +292,7 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open session…", QKeySequence::Open, this, [this] {
+        if (!confirmDiscard()) return;
         const QString path = QFileDialog::getOpenFileName(this, "Open session", {},
                                                           "ALiBi sessions (*.alibi.json *.json);;All files (*)");
         if (!path.isEmpty()) openSession(path);
@@ -293,16 +319,32 @@ void MainWindow::buildMenus() {
                                                           "Tensors (*.npy *.safetensors);;All files (*)");
         if (!path.isEmpty()) diagnoseFile(path);
     });
-    file->addAction("&Export tensor…", QKeySequence("Ctrl+E"), this, &MainWindow::exportTensorDialog);
+    file->addAction("&Export tensor…", QKeySequence("Ctrl+E"), this, [this] { exportTensorDialog(); });
     file->addAction("Export view as &PNG…", QKeySequence("Ctrl+Shift+P"), this, &MainWindow::exportViewDialog);
     file->addAction("Export curves as S&VG…", QKeySequence("Ctrl+Shift+G"), this, &MainWindow::exportCurvesDialog);
     file->addAction("&Copy as CLI command", QKeySequence("Ctrl+Shift+C"), this, [this] { copyCliCommand(); });
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
+    QMenu* edit = menuBar()->addMenu("&Edit");
+    QAction* undo = edit->addAction("&Undo", QKeySequence::Undo, m_model, [this] { m_model->undo(); });
+    QAction* redo = edit->addAction("&Redo", QKeySequence("Ctrl+Shift+Z"), m_model, [this] { m_model->redo(); });
+    redo->setShortcuts({QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")});
+    edit->addSeparator();
+    edit->addAction("Reset to &defaults", QKeySequence("Ctrl+Shift+R"), this, [this] {
+        m_model->setSession(defaultSession());
+        statusBar()->showMessage("Parameters reset to the defaults (Ctrl+Z brings them back)", 6000);
+    });
+    const auto history = [this, undo, redo] {
+        undo->setEnabled(m_model->canUndo());
+        redo->setEnabled(m_model->canRedo());
+    };
+    connect(m_model, &SessionModel::historyChanged, this, history);
+    history();
+
     QMenu* view = menuBar()->addMenu("&View");
     for (int t = 0; t < TabCount; ++t) {
-        const QString name = m_tabs->tabText(t).replace("&&", "&");
+        const QString name = m_tabs->tabText(t);  // "&&" stays escaped: no stray mnemonic
         view->addAction(name, QKeySequence(QString("Ctrl+%1").arg(t + 1)), this, [this, t] { m_tabs->setCurrentIndex(t); });
     }
     view->addSeparator();
@@ -316,7 +358,19 @@ void MainWindow::buildMenus() {
         a->setChecked(value == static_cast<Theme>(QSettings().value("theme", 0).toInt()));
         group->addAction(a);
     }
-    view->addAction("&Reset view", QKeySequence("Ctrl+0"), this, [this] {
+    view->addSeparator();
+    view->addAction("Zoom &in", QKeySequence("Ctrl+="), this, [this] { setZoom(m_zoom * 1.15); })
+        ->setShortcuts({QKeySequence("Ctrl+="), QKeySequence("Ctrl++")});
+    view->addAction("Zoom &out", QKeySequence("Ctrl+-"), this, [this] { setZoom(m_zoom / 1.15); });
+    view->addAction("Reset &zoom", QKeySequence("Ctrl+0"), this, [this] { setZoom(1); });
+    QAction* presentation = view->addAction("&Presentation (large fonts, thick lines)", QKeySequence("Ctrl+Shift+F5"));
+    presentation->setCheckable(true);
+    connect(presentation, &QAction::toggled, this, &MainWindow::setPresentation);
+    view->addAction("&Full screen", QKeySequence(Qt::Key_F11), this, [this] {
+        setWindowState(windowState() ^ Qt::WindowFullScreen);
+    });
+    view->addSeparator();
+    view->addAction("&Deselect head", QKeySequence(Qt::Key_Escape), this, [this] {
         m_detail->resetView();
         m_model->setSelectedHead(-1);
         m_grid->setHighlightedHead(-1);
@@ -334,7 +388,9 @@ void MainWindow::buildMenus() {
         QMessageBox::about(this, "About ALiBi Explorer",
                            "<h3>ALiBi Explorer</h3><p>See, compare and check Attention with Linear Biases: slopes, "
                            "bias tensors, attention, statistics, exports and diagnosis of your own tensors.</p>"
-                           "<p>Every number comes from the same core library as the <tt>alibi</tt> command line.</p>");
+                           "<p>Every number comes from the same core library as the <tt>alibi</tt> command line.</p>"
+                           "<p>Attention kernels: " +
+                               QString::fromStdString(attentionKernelDescription()).toHtmlEscaped() + "</p>");
     });
 }
 
@@ -351,20 +407,27 @@ bool MainWindow::openSession(const QString& path) {
     auto session = loadSession(path.toStdString());
     if (!session) {
         reportError("Cannot open session", QString::fromStdString(session.error().message));
+        removeRecent(path);
         return false;
     }
-    if (!m_model->setSession(*session)) return false;
+    // The model holds the parameters; the view fields go to the window.
+    if (!m_model->loadSession(parametersOnly(*session))) {
+        removeRecent(path);
+        return false;
+    }
     m_extrapolation->setTrainLength(session->trainLength);
+    applyView(*session);
     setCurrentFile(path);
     addRecent(path);
     return true;
 }
 
 bool MainWindow::saveSessionTo(const QString& path) {
-    if (auto ok = saveSession(m_model->session(), path.toStdString()); !ok) {
+    if (auto ok = saveSession(sessionWithView(), path.toStdString()); !ok) {
         reportError("Cannot save session", QString::fromStdString(ok.error().message));
         return false;
     }
+    m_model->markSaved();
     setCurrentFile(path);
     addRecent(path);
     statusBar()->showMessage("Saved " + path, 4000);
@@ -376,14 +439,17 @@ void MainWindow::restoreLastSession() {
     if (text.isEmpty()) return;
     auto session = parseSession(text.toStdString());
     if (session && validateSession(*session)) {
-        m_model->setSession(*session);
+        m_model->loadSession(parametersOnly(*session));
         m_extrapolation->setTrainLength(session->trainLength);
+        applyView(*session);
     }
 }
 
 void MainWindow::setCurrentFile(const QString& path) {
     m_currentFile = path;
-    setWindowTitle(path.isEmpty() ? "ALiBi Explorer" : QFileInfo(path).fileName() + " — ALiBi Explorer");
+    // [*] shows the modified mark (setWindowModified follows the model's history).
+    setWindowTitle(path.isEmpty() ? "ALiBi Explorer[*]" : QFileInfo(path).fileName() + "[*] — ALiBi Explorer");
+    setWindowModified(m_model->modified());
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -393,6 +459,14 @@ void MainWindow::addRecent(const QString& path) {
     recent.removeAll(absolute);
     recent.prepend(absolute);
     while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::removeRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    if (recent.removeAll(QFileInfo(path).absoluteFilePath()) == 0) return;
     settings.setValue("recentFiles", recent);
     rebuildRecentMenu();
 }
@@ -407,7 +481,7 @@ void MainWindow::rebuildRecentMenu() {
         m_recentMenu->addAction(QString("&%1 %2").arg(n).arg(QFileInfo(path).fileName()),
                                 QKeySequence(QString("Alt+Shift+%1").arg(n)), this, [this, path] {
                                     if (path.endsWith(".npy") || path.endsWith(".safetensors")) diagnoseFile(path);
-                                    else openSession(path);
+                                    else if (confirmDiscard()) openSession(path);
                                 });
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
@@ -417,7 +491,87 @@ void MainWindow::scheduleSave() { m_saveTimer.start(); }
 
 void MainWindow::saveToSettings() {
     QSettings settings;
-    settings.setValue("session", QString::fromStdString(serializeSession(m_model->session())));
+    settings.setValue("session", QString::fromStdString(serializeSession(sessionWithView())));
+}
+
+bool MainWindow::confirmDiscard() {
+    if (!m_model->modified()) return true;
+    DiscardChoice choice = DiscardChoice::Cancel;
+    if (m_discardPrompt) {
+        choice = m_discardPrompt();
+    } else if (!m_interactive || m_screenshotMode) {
+        return true;  // nobody to ask (screenshots, the storm test)
+    } else {
+        const auto answer = QMessageBox::question(
+            this, "Unsaved changes",
+            QString("The parameters of %1 have changed. Save them before going on?")
+                .arg(m_currentFile.isEmpty() ? QString("this session") : QFileInfo(m_currentFile).fileName()),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        choice = answer == QMessageBox::Save      ? DiscardChoice::Save
+                 : answer == QMessageBox::Discard ? DiscardChoice::Discard
+                                                  : DiscardChoice::Cancel;
+    }
+    if (choice == DiscardChoice::Cancel) return false;
+    if (choice == DiscardChoice::Discard) return true;
+    QString path = m_currentFile;
+    if (path.isEmpty())
+        path = QFileDialog::getSaveFileName(this, "Save session", "session.alibi.json", "ALiBi sessions (*.alibi.json)");
+    return !path.isEmpty() && saveSessionTo(path);
+}
+
+Session MainWindow::sessionWithView() const {
+    Session s = m_model->session();
+    static constexpr ExplorerView kTabViews[TabCount] = {ExplorerView::Grid,   ExplorerView::Detail,
+                                                         ExplorerView::Curves, ExplorerView::Stages,
+                                                         ExplorerView::Compare, ExplorerView::Extrapolation,
+                                                         ExplorerView::Diagnose};
+    s.view = kTabViews[std::clamp(m_tabs->currentIndex(), 0, TabCount - 1)];
+    const CompareSpec spec = m_compare->spec();
+    s.compare = CompareOverrides{spec.scheme, spec.maxBias, spec.dtype, spec.mode, spec.mask, spec.custom};
+    return s;
+}
+
+void MainWindow::applyView(const Session& session) {
+    int tab = GridTab;
+    switch (openView(session)) {
+        case ExplorerView::Grid: tab = GridTab; break;
+        case ExplorerView::Detail: tab = DetailTab; break;
+        case ExplorerView::Curves: tab = CurvesTab; break;
+        case ExplorerView::Stages:
+        case ExplorerView::Stats: tab = StagesTab; break;  // the stages view holds the row statistics
+        case ExplorerView::Compare: tab = CompareTab; break;
+        case ExplorerView::Extrapolation: tab = ExtrapolationTab; break;
+        case ExplorerView::Diagnose: tab = DiagnoseTab; break;
+    }
+    if (session.compare) {
+        const CompareOverrides& o = *session.compare;
+        CompareSpec spec;
+        spec.scheme = o.scheme;
+        spec.maxBias = o.maxBias;
+        spec.dtype = o.dtype;
+        spec.mode = o.mode;
+        spec.mask = o.mask;
+        spec.custom = o.custom;
+        m_compare->setSpec(spec);
+        m_model->setCompareSpec(spec);
+    }
+    m_tabs->setCurrentIndex(tab);
+}
+
+void MainWindow::setZoom(double zoom) {
+    m_zoom = std::clamp(zoom, 0.5, 4.0);
+    QFont font = QApplication::font();
+    font.setPointSizeF(m_baseFontPt * m_zoom);
+    // The application font reaches every widget and every plot label drawn with the widget's font.
+    QApplication::setFont(font);
+    statusBar()->showMessage(QString("Zoom %1%").arg(std::lround(m_zoom * 100)), 2000);
+}
+
+void MainWindow::setPresentation(bool on) {
+    // Large fonts for the back row; the plots draw their lines thicker with the larger font.
+    qApp->setProperty("alibiLineScale", on ? 2.5 : 1.0);
+    setZoom(on ? 1.75 : 1.0);
+    update();
 }
 
 void MainWindow::setTheme(Theme theme) {
@@ -427,6 +581,10 @@ void MainWindow::setTheme(Theme theme) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmDiscard()) {
+        event->ignore();
+        return;
+    }
     m_saveTimer.stop();
     saveToSettings();
     QSettings settings;
@@ -450,6 +608,7 @@ QString MainWindow::latencyText() const { return m_latency->text(); }
 // Diagnose, drag and drop
 
 void MainWindow::diagnoseFile(const QString& path) {
+    m_lastDiagnosed = path;
     m_tabs->setCurrentIndex(DiagnoseTab);
     m_diagnose->openFile(path);
     addRecent(path);
@@ -469,7 +628,9 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     for (const QUrl& url : event->mimeData()->urls()) {
         const QString path = url.toLocalFile();
-        if (path.endsWith(".json")) openSession(path);
+        if (path.endsWith(".json")) {
+            if (confirmDiscard()) openSession(path);
+        }
         else if (!path.isEmpty()) diagnoseFile(path);
         event->acceptProposedAction();
         return;
@@ -482,6 +643,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
 Result<void> MainWindow::exportTensorTo(const QString& path, ExportWhat what, FileFormat format,
                                         const ProgressFn& observer) {
     if (m_exporting) return fail(ErrorCode::InvalidArgument, "an export is already running; wait for it or cancel it");
+    // The same rules as the CLI, before anything is opened for writing.
+    auto plan = planSessionExport(m_model->session(), what, path.toStdString(), format, m_freeSpace);
+    if (!plan) return std::unexpected(plan.error());
+    if (auto ok = plan->check(); !ok) return ok;
     m_exporting = true;
     m_exportCancel = false;
     auto progress = std::make_shared<ExportProgress>();
@@ -535,37 +700,17 @@ Result<void> MainWindow::exportTensorTo(const QString& path, ExportWhat what, Fi
     return result;
 }
 
-void MainWindow::exportTensorDialog() {
-    QDialog dialog(this);
-    dialog.setWindowTitle("Export tensor");
-    auto* form = new QFormLayout(&dialog);
-    auto* what = new QComboBox(&dialog);
-    what->addItem("Bias", static_cast<int>(ExportWhat::Bias));
-    what->addItem("Attention probabilities", static_cast<int>(ExportWhat::Attention));
-    what->addItem("Slopes", static_cast<int>(ExportWhat::Slopes));
-    auto* format = new QComboBox(&dialog);
-    for (FileFormat f : {FileFormat::Npy, FileFormat::Safetensors, FileFormat::Csv, FileFormat::Json, FileFormat::Raw, FileFormat::Text})
-        format->addItem(QString::fromUtf8(formatName(f).data()), static_cast<int>(f));
-    const auto& b = m_model->session().attention.bias;
-    auto* info = new QLabel(QString("Shape in layout %1, dtype %2. Large tensors are streamed; the file appears only "
-                                    "when complete.")
-                                .arg(QString::fromUtf8(layoutName(b.layout).data()), QString::fromUtf8(dtypeName(b.dtype).data())),
-                            &dialog);
-    info->setWordWrap(true);
-    form->addRow("Export", what);
-    form->addRow("Format", format);
-    form->addRow(info);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    if (dialog.exec() != QDialog::Accepted) return;
-    const auto f = static_cast<FileFormat>(format->currentData().toInt());
-    const QString ext = f == FileFormat::Text ? "txt" : QString::fromUtf8(formatName(f).data());
-    const QString base = what->currentIndex() == 0 ? "bias" : what->currentIndex() == 1 ? "attention" : "slopes";
-    const QString path = QFileDialog::getSaveFileName(this, "Export tensor", base + "." + ext);
-    if (path.isEmpty()) return;
-    auto result = exportTensorTo(path, static_cast<ExportWhat>(what->currentData().toInt()), f);
+void MainWindow::exportTensorDialog(const std::function<void(ExportDialog&)>& drive) {
+    ExportDialog dialog(m_model, m_freeSpace, this);
+    if (drive) {
+        // Tests: act on the open dialog, then go on as if its button had been pressed.
+        dialog.show();
+        drive(dialog);
+        if (dialog.result() != QDialog::Accepted) return;
+    } else if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    auto result = exportTensorTo(dialog.path(), dialog.what(), dialog.format());
     if (!result && result.error().code != ErrorCode::Cancelled)
         reportError("Export failed", QString::fromStdString(result.error().message));
 }
@@ -575,10 +720,18 @@ bool MainWindow::exportViewPng(const QString& path, int scale) {
     QImage image(view->size() * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(palette().color(QPalette::Window));
+    // The dashed frame of the selected head is a screen aid, not part of the picture.
+    const int selected = m_model->session().head;
+    const bool grid = m_tabs->currentIndex() == GridTab;
+    if (grid) {
+        m_grid->setSelectedHead(-1);
+        m_grid->setHighlightedHead(-1);
+    }
     {
         QPainter painter(&image);
         view->render(&painter);
     }
+    if (grid) m_grid->setSelectedHead(selected);
     if (!image.save(path, "PNG")) {
         reportError("Cannot export view", "could not write " + path + " (check the folder exists and is writable)");
         return false;
@@ -645,6 +798,8 @@ QString MainWindow::copyCliCommand() {
 
 void MainWindow::takeScreenshots(const QString& dir, std::function<void(bool)> done) {
     m_screenshotMode = true;
+    // Screenshots keep one size whatever the (virtual) screen is, so they compare across runs.
+    resize(1400, 900);
     m_model->setCompareEnabled(true);
     m_model->setExtrapolationEnabled(true);
     m_diagnose->openExample(kSlopeOffByOne);

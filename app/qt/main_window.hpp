@@ -7,11 +7,14 @@
 #include "model/session_model.hpp"
 #include "model/tasks.hpp"
 
+#include <alibi/io/export_plan.hpp>
+
 #include <QMainWindow>
 #include <QThreadPool>
 #include <QTimer>
 
 #include <atomic>
+#include <functional>
 
 class QLabel;
 class QMenu;
@@ -59,6 +62,26 @@ public:
     QString copyCliCommand();
     void diagnoseFile(const QString& path);
     void setTheme(Theme theme);
+    // The file system's free space as the export plan sees it (tests stand in a small disk).
+    void setFreeSpaceQuery(FreeSpaceFn query) { m_freeSpace = std::move(query); }
+    // The export dialog, as the menu opens it; `drive` (tests) acts on it while it is open.
+    void exportTensorDialog(const std::function<void(class ExportDialog&)>& drive = {});
+
+    // What to do with unsaved changes before they would be lost (open, quit).
+    enum class DiscardChoice { Save, Discard, Cancel };
+    // Tests answer the prompt themselves; without an answerer the prompt is a message box.
+    void setDiscardPrompt(std::function<DiscardChoice()> answer) { m_discardPrompt = std::move(answer); }
+    // True when nothing unsaved would be lost (saved, discarded, or unmodified).
+    bool confirmDiscard();
+
+    // Lecture-hall mode: every font and plot label scaled by zoom (1 = the system size).
+    void setZoom(double zoom);
+    [[nodiscard]] double zoom() const { return m_zoom; }
+    void setPresentation(bool on);
+    // The session as it would be saved: parameters plus the open view and Compare's B.
+    [[nodiscard]] Session sessionWithView() const;
+    void applyView(const Session& session);
+
     // Renders every tab into DIR as PNG once the first results arrive, then calls `done`.
     void takeScreenshots(const QString& dir, std::function<void(bool)> done);
 
@@ -85,12 +108,12 @@ private:
     void buildMenus();
     void reportError(const QString& title, const QString& message);
     void addRecent(const QString& path);
+    void removeRecent(const QString& path);
     void rebuildRecentMenu();
     void scheduleSave();
     void saveToSettings();
     void setCurrentFile(const QString& path);
     void onTabChanged(int index);
-    void exportTensorDialog();
     void exportViewDialog();
     void exportCurvesDialog();
 
@@ -118,6 +141,11 @@ private:
     // (diagnosis) use; one thread, since one export runs at a time.
     QThreadPool m_exportPool;
     Theme m_theme = Theme::System;
+    FreeSpaceFn m_freeSpace;
+    std::function<DiscardChoice()> m_discardPrompt;
+    double m_zoom = 1;
+    double m_baseFontPt = 0;
+    QString m_lastDiagnosed;
 };
 
 }  // namespace alibi::qt

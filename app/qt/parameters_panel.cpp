@@ -3,7 +3,11 @@
 
 #include "view_util.hpp"
 
+#include <QAbstractScrollArea>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QTimer>
+#include <QWheelEvent>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -40,11 +44,11 @@ std::string_view scaleName(ScaleMode s) { return s == ScaleMode::PerHead ? "per 
 }  // namespace
 
 int ParametersPanel::lengthToSlider(std::int64_t t) {
-    return static_cast<int>(std::lround(100.0 * std::log2(static_cast<double>(std::clamp<std::int64_t>(t, 1, 65536)))));
+    return static_cast<int>(std::lround(100.0 * std::log2(static_cast<double>(std::clamp<std::int64_t>(t, 1, kMaxLength)))));
 }
 
 std::int64_t ParametersPanel::sliderToLength(int position) {
-    return std::clamp<std::int64_t>(std::llround(std::exp2(position / 100.0)), 1, 65536);
+    return std::clamp<std::int64_t>(std::llround(std::exp2(position / 100.0)), 1, kMaxLength);
 }
 
 QLabel* ParametersPanel::errorLabel(const QString& field) {
@@ -102,7 +106,9 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
         if (index <= 0 || index > static_cast<int>(m_presets.size())) return;
         const Preset& p = m_presets[static_cast<std::size_t>(index - 1)];
         m_presetSource->setText(p.notes + (p.notes.isEmpty() ? "" : "\n") + "Source: " + p.source);
-        m_model->setSession(applyPreset(m_model->session(), p));
+        const Session next = applyPreset(m_model->session(), p);
+        m_presetSession = next;
+        m_model->setSession(next);
     });
 
     // Shape.
@@ -118,7 +124,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     shape->addRow("Heads H", headsRow);
     shape->addRow(errorLabel("heads"));
     lengthSlider = new QSlider(Qt::Horizontal, this);
-    lengthSlider->setRange(0, 1600);
+    lengthSlider->setRange(0, 2000);  // 2^20 = kMaxLength
     lengthSlider->setToolTip("Sequence length T on a log scale");
     lengthBox = new QSpinBox(this);
     lengthBox->setRange(1, std::numeric_limits<int>::max());
@@ -147,7 +153,16 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     customEdit->setPlaceholderText("e.g. 1/2, 1/4, 0.125, 2^-4");
     customEdit->setToolTip("H positive numbers separated by commas; Enter applies them (scheme becomes custom)");
     withError(slopes, "Custom", customEdit, "custom");
-    connect(customEdit, &QLineEdit::returnPressed, this, [this] { m_model->setCustomSlopes(customEdit->text()); });
+    // Enter or leaving the box after typing applies the list (and sets H from its length), once.
+    connect(customEdit, &QLineEdit::returnPressed, this, [this] {
+        customEdit->setModified(false);
+        m_model->setCustomSlopes(customEdit->text());
+    });
+    connect(customEdit, &QLineEdit::editingFinished, this, [this] {
+        if (!customEdit->isModified()) return;
+        customEdit->setModified(false);
+        m_model->setCustomSlopes(customEdit->text());
+    });
 
     // Bias.
     auto* biasForm = group("Bias");
@@ -203,7 +218,14 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     layout->addWidget(errorLabel("session"));
     layout->addStretch(1);
 
-    // Controls -> model. Sliders track while dragged: every step is a request.
+    // Controls -> model. Sliders track while dragged: every step is a request, and the whole
+    // drag is one undo step. Spin boxes apply a typed number as a whole (keyboard tracking
+    // off: on Enter, on leaving the box, or after a pause), never digit by digit.
+    for (QSlider* slider : {headsSlider, lengthSlider}) {
+        connect(slider, &QSlider::sliderPressed, m_model, &SessionModel::beginStep);
+        connect(slider, &QSlider::sliderReleased, m_model, &SessionModel::endStep);
+    }
+    guardControls();
     connect(headsSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setHeads(v); });
     connect(headsBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setHeads(v); });
     connect(lengthSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setQueries(sliderToLength(v)); });
@@ -253,8 +275,56 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
 
 void ParametersPanel::applyMask() { m_model->setMask(maskBox->currentText()); }
 
+void ParametersPanel::commitAfterPause(QAbstractSpinBox* box) {
+    box->setKeyboardTracking(false);
+    auto* pause = new QTimer(box);
+    pause->setSingleShot(true);
+    pause->setInterval(kTypingPauseMs);
+    connect(pause, &QTimer::timeout, box, [box] {
+        if (box->hasAcceptableInput()) box->interpretText();
+    });
+    // The spin box's own textChanged waits for the value, like valueChanged; the editor inside
+    // sees every key.
+    if (auto* editor = box->findChild<QLineEdit*>())
+        connect(editor, &QLineEdit::textEdited, pause, qOverload<>(&QTimer::start));
+    connect(box, &QAbstractSpinBox::editingFinished, pause, &QTimer::stop);
+}
+
+void ParametersPanel::guardControls() {
+    for (QWidget* w : findChildren<QWidget*>()) {
+        const bool spin = qobject_cast<QAbstractSpinBox*>(w) != nullptr;
+        if (!spin && !qobject_cast<QComboBox*>(w) && !qobject_cast<QSlider*>(w)) continue;
+        // StrongFocus: the wheel no longer gives these controls focus (WheelFocus would).
+        w->setFocusPolicy(Qt::StrongFocus);
+        w->installEventFilter(this);
+        if (spin) commitAfterPause(static_cast<QAbstractSpinBox*>(w));
+    }
+}
+
+bool ParametersPanel::eventFilter(QObject* watched, QEvent* event) {
+    auto* w = qobject_cast<QWidget*>(watched);
+    if (event->type() != QEvent::Wheel || !w || w->hasFocus()) return QWidget::eventFilter(watched, event);
+    // Hand the wheel to the scroll area around the panel; without one, just drop it.
+    for (QWidget* p = parentWidget(); p; p = p->parentWidget())
+        if (auto* area = qobject_cast<QAbstractScrollArea*>(p)) {
+            QCoreApplication::sendEvent(area->viewport(), event);
+            break;
+        }
+    return true;
+}
+
 void ParametersPanel::syncFromSession() {
     const Session& s = m_model->session();
+    // The preset box names a model only while the parameters are still that model's.
+    const auto& ps = m_presetSession ? m_presetSession->attention.bias : s.attention.bias;
+    const auto& b0 = s.attention.bias;
+    if (m_presetSession && (ps.slopes.heads != b0.slopes.heads || ps.slopes.scheme != b0.slopes.scheme ||
+                            ps.slopes.maxBias != b0.slopes.maxBias || ps.mode != b0.mode)) {
+        m_presetSession.reset();
+        QSignalBlocker block(presetBox);
+        presetBox->setCurrentIndex(0);
+        m_presetSource->clear();
+    }
     const auto& b = s.attention.bias;
     const auto& c = s.attention.content;
     auto setInt = [](QSpinBox* box, std::int64_t v) {

@@ -6,8 +6,11 @@
 #include "model/session_model.hpp"
 
 #include <QHash>
+
+#include <optional>
 #include <QWidget>
 
+class QAbstractSpinBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -26,7 +29,11 @@ public:
     void syncFromSession();
     [[nodiscard]] QString errorText(const QString& field) const;
 
-    // T slider positions: 100 steps per doubling, 1 .. 65536.
+    // How long a typed number waits for the next key before it applies (Enter and leaving the
+    // box apply at once).
+    static constexpr int kTypingPauseMs = 900;
+
+    // T slider positions: 100 steps per doubling, 1 .. kMaxLength (1,048,576).
     [[nodiscard]] static int lengthToSlider(std::int64_t t);
     [[nodiscard]] static std::int64_t sliderToLength(int position);
 
@@ -54,7 +61,13 @@ public:
     QComboBox* scaleBox;
     QComboBox* whatBox;
 
+protected:
+    // The wheel over an unfocused control scrolls the panel instead of changing the value.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void guardControls();
+    void commitAfterPause(QAbstractSpinBox* box);
     QLabel* errorLabel(const QString& field);
     void showError(const QString& field, const QString& message);
     void applyMask();
@@ -63,6 +76,7 @@ private:
     std::vector<Preset> m_presets;
     QHash<QString, QLabel*> m_errors;
     QLabel* m_presetSource = nullptr;
+    std::optional<Session> m_presetSession;  // what the chosen preset set, until something differs
 };
 
 }  // namespace alibi::qt

@@ -3,6 +3,9 @@
 
 #include "view_util.hpp"
 
+#include <QCoreApplication>
+#include <alibi/explore/ticks.hpp>
+
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -33,13 +36,6 @@ int turns(const std::vector<QPolygonF>& lines) {
         }
     }
     return count;
-}
-
-QString log2Label(double e) {
-    const auto k = static_cast<long long>(std::llround(e));
-    if (k == 0) return "1";
-    if (k < 0 && k > -20) return QString("1/%1").arg(1LL << (-k));
-    return QString("2^%1").arg(k);
 }
 
 }  // namespace
@@ -207,25 +203,31 @@ void PlotWidget::paintEvent(QPaintEvent*) {
 
     // Ticks and grid.
     const QFontMetrics fm(font());
-    std::vector<double> xt, yt;
-    if (m_logX) for (double e = std::ceil(m_x.lo); e <= m_x.hi; e += std::max(1.0, std::ceil((m_x.hi - m_x.lo) / 8))) xt.push_back(e);
-    else xt = niceTicks(m_x.lo, m_x.hi, std::max(2, static_cast<int>(a.width() / 90)));
-    if (m_logY) for (double e = std::ceil(m_y.lo); e <= m_y.hi; e += std::max(1.0, std::ceil((m_y.hi - m_y.lo) / 10))) yt.push_back(e);
-    else yt = niceTicks(m_y.lo, m_y.hi, std::max(2, static_cast<int>(a.height() / 45)));
-    for (double t : xt) {
+    // Ticks and labels from the core (explore::axisTicks), in axis units (log2 when logarithmic).
+    std::vector<explore::Tick> xt = m_logX ? explore::axisTicks(explore::AxisScale::Log2, std::exp2(m_x.lo), std::exp2(m_x.hi), 8)
+                                           : explore::axisTicks(explore::AxisScale::Linear, m_x.lo, m_x.hi,
+                                                                std::max(2, static_cast<int>(a.width() / 90)));
+    std::vector<explore::Tick> yt = m_logY ? explore::axisTicks(explore::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10)
+                                           : explore::axisTicks(explore::AxisScale::Linear, m_y.lo, m_y.hi,
+                                                                std::max(2, static_cast<int>(a.height() / 45)));
+    if (m_logX) for (auto& t : xt) t.value = std::log2(t.value);
+    if (m_logY) for (auto& t : yt) t.value = std::log2(t.value);
+    for (const explore::Tick& tick : xt) {
+        const double t = tick.value;
         const double x = a.left() + (t - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
         p.setPen(gridColor);
         p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
         p.setPen(text);
-        const QString label = m_logX ? QString::number(std::exp2(t), 'g', 6) : valueText(t);
+        const QString label = QString::fromStdString(tick.label);
         p.drawText(QRectF(x - 40, a.bottom() + 4, 80, 16), Qt::AlignHCenter | Qt::AlignTop, label);
     }
-    for (double t : yt) {
+    for (const explore::Tick& tick : yt) {
+        const double t = tick.value;
         const double y = a.bottom() - (t - m_y.lo) / (m_y.hi - m_y.lo) * a.height();
         p.setPen(gridColor);
         p.drawLine(QPointF(a.left(), y), QPointF(a.right(), y));
         p.setPen(text);
-        const QString label = m_logY ? log2Label(t) : valueText(t);
+        const QString label = QString::fromStdString(tick.label);
         p.drawText(QRectF(0, y - 8, a.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter, label);
     }
     p.setPen(QPen(text, 1));
@@ -250,15 +252,24 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     // Antialiasing hundreds of polylines costs tens of milliseconds a frame; many heads are
     // drawn crisp instead, so the UI stays responsive while sliders move.
     p.setRenderHint(QPainter::Antialiasing, count <= kSmoothSeries);
+    // Viridis starts near black, so on a dark theme the steepest heads would vanish: start the
+    // ramp higher there. Presentation mode scales every line (application property).
+    const bool dark = palette().color(QPalette::Base).lightness() < 100;
+    const double lineScale = std::clamp(qApp->property("alibiLineScale").toDouble(), 1.0, 4.0);
+    const auto colourOf = [&](int s) {
+        if (m_categorical || !dark) return seriesColor(s, count, m_categorical);
+        return toQColor(colormapColor(Colormap::Viridis, 0.3 + 0.65 * (count > 1 ? double(s) / (count - 1) : 0.0)));
+    };
     auto drawOne = [&](int s, bool emphasised) {
         const Series& ser = m_series[static_cast<std::size_t>(s)];
-        QColor c = seriesColor(s, count, m_categorical);
+        QColor c = colourOf(s);
         const bool highlighted = emphasised && m_highlight >= 0;
         if (m_highlight >= 0 && !emphasised) c.setAlpha(50);
         double widthPx = highlighted ? 3.0 : 2.0;
         // Categorical overlays draw earlier series wider, so identical curves stay visible
         // (press and geometric coincide when H is a power of two).
         if (m_categorical && count <= 8 && !highlighted) widthPx += 2.5 * (count - 1 - s);
+        widthPx *= lineScale;
         const std::size_t n = std::min(ser.x.size(), ser.y.size());
         if (m_style == Style::Bars) {
             const double bw = std::max(1.0, 0.8 * a.width() / std::max<double>(1.0, m_x.hi - m_x.lo));
@@ -319,7 +330,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     if (count <= m_legendLimit) {
         double y = a.top() + 4;
         for (int s = 0; s < count; ++s) {
-            QColor c = seriesColor(s, count, m_categorical);
+            QColor c = colourOf(s);
             if (m_highlight >= 0 && s != m_highlight) c.setAlpha(80);
             p.fillRect(QRectF(a.right() + 12, y + 5, 16, 4), c);
             p.setPen(text);

@@ -90,7 +90,7 @@ void paintColorBar(QPainter& p, const QRect& bar, const explore::ColorBar& color
     p.setFont(small);
     QString title = QString::fromStdString(colorBar.title);
     if (!colorBar.head.empty()) title += "  " + QString::fromStdString(colorBar.head);
-    p.drawText(QRect(bar.x() - 4, bar.y() - 20, labelWidth + bar.width() + 8, 18), Qt::AlignLeft | Qt::AlignVCenter, title);
+    p.drawText(QRect(bar.x() - 4, bar.y() - 28, labelWidth + bar.width() + 8, 18), Qt::AlignLeft | Qt::AlignVCenter, title);
     if (colorBar.maskedSwatch) {
         const QRect swatch(bar.x(), bar.bottom() + 8, 12, 12);
         p.fillRect(swatch, toQColor(kMaskedColor));

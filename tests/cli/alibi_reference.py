@@ -6,6 +6,8 @@ program's output: slopes as 2 raised to their exact exponent, the bias with np.w
 """
 
 import math
+from decimal import Decimal, localcontext
+from fractions import Fraction
 
 import numpy as np
 
@@ -17,16 +19,33 @@ HEADS = (1, 2, 3, 5, 8, 12, 16, 40, 112)
 _exp2 = getattr(math, "exp2", lambda x: 2.0 ** x)  # math.exp2 exists from Python 3.11
 
 
+class ExactSlopes(list):
+    """Slopes as doubles (a plain list) that also carry each exact value 2^x as a 60-digit
+    Decimal, so the bias can be rounded once from the exact product m * n."""
+
+    def __init__(self, values, exact):
+        super().__init__(values)
+        self.exact = exact
+
+
+def _exact_pow2(num, den):
+    with localcontext() as ctx:
+        ctx.prec = 60
+        return Decimal(2) ** (Decimal(num) / Decimal(den))  # correctly rounded to 60 digits
+
+
 def geometric_slopes(n, max_bias=8.0):
-    return [_exp2(-max_bias * (h + 1) / n) for h in range(n)]
+    return ExactSlopes([_exp2(-max_bias * (h + 1) / n) for h in range(n)],
+                       [_exact_pow2(-max_bias * (h + 1), n) for h in range(n)])
 
 
 def press_slopes(heads, max_bias=8.0):
     """The paper's rule: c = 2^floor(log2 H) geometric slopes, then the even-indexed press(2c)."""
     c = 1 << (heads.bit_length() - 1)
     slopes = geometric_slopes(c, max_bias)
-    slopes += [_exp2(-max_bias * (2 * k + 1) / (2 * c)) for k in range(heads - c)]
-    return slopes
+    extra = range(heads - c)
+    return ExactSlopes(list(slopes) + [_exp2(-max_bias * (2 * k + 1) / (2 * c)) for k in extra],
+                       slopes.exact + [_exact_pow2(-max_bias * (2 * k + 1), 2 * c) for k in extra])
 
 
 def linear_slopes(heads):
@@ -84,19 +103,28 @@ def bias_hqk(slopes, queries, keys, mode, mask_value):
     p = i + (keys - queries)  # bottom-right alignment
     d = (p - j).astype(np.float64)
     jf = j.astype(np.float64)
+    # m * (0 - n): a zero distance gives +0.0, as frameworks store it (never -0.0).
     if mode == "causal":
-        value, allowed = -(m * d), d >= 0
+        value, allowed = m * (0.0 - d), d >= 0
     elif mode == "symmetric":
-        value, allowed = -(m * np.abs(d)), np.ones_like(d, dtype=bool)
+        value, allowed = m * (0.0 - np.abs(d)), np.ones_like(d, dtype=bool)
     elif mode == "clamped":
-        value, allowed = -(m * np.maximum(d, 0.0)), np.ones_like(d, dtype=bool)
+        value, allowed = m * (0.0 - np.maximum(d, 0.0)), np.ones_like(d, dtype=bool)
     elif mode == "bloom":
         value, allowed = m * jf, d >= 0
     elif mode == "mpt":
-        value, allowed = -(m * (keys - 1 - jf)), d >= 0
+        value, allowed = m * (0.0 - (keys - 1 - jf)), d >= 0
     else:
         raise ValueError(mode)
     shape = (m.shape[0], queries, keys)
+    exact = getattr(slopes, "exact", None)
+    if exact is not None:
+        # Exact slopes: each value is the exact product m * n rounded once to double.
+        n = np.rint(np.broadcast_to(value / m, shape)).astype(np.int64) if value.size else None
+        top = int(np.abs(n).max()) if n is not None and n.size else 0
+        table = np.array([[float(Fraction(e) * k) for k in range(top + 1)] for e in exact])
+        h = np.arange(m.shape[0])[:, None, None]
+        value = np.where(n < 0, -table[h, np.abs(n)], table[h, np.abs(n)])
     value = np.broadcast_to(value, shape)
     allowed = np.broadcast_to(allowed, shape)
     return np.where(allowed, value, mask_value), allowed
@@ -149,3 +177,12 @@ def softmax_rows(logits, allowed):
     e = np.where(allowed, np.exp(z - top), 0.0)
     s = e.sum(axis=-1, keepdims=True)
     return np.divide(e, s, out=np.zeros_like(e), where=s > 0)
+
+
+def framework_softmax(logits):
+    """Softmax over whole rows as PyTorch computes it: masked entries already hold the mask value;
+    a row of -inf is 0/0 = NaN, a row of one finite mask value is uniform."""
+    top = np.max(logits, axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        e = np.exp(logits - top)
+        return e / e.sum(axis=-1, keepdims=True)

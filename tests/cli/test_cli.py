@@ -84,25 +84,27 @@ class SlopesTests(CliTestCase):
     def test_json_every_h(self):
         for h in ref.HEADS:
             doc = json.loads(self.ok("slopes", "--heads", h, "--dtype", "f64", "--format", "json").stdout)
-            self.assertEqual(doc["heads"], h)
-            self.assertEqual(doc["scheme"], "press")
-            self.assertEqual(doc["slopes"], ref.press_slopes(h), f"H={h}")
+            # The common export schema: shape, dtype, params (strings), data; half-lives extra.
+            self.assertEqual(doc["shape"], [h])
+            self.assertEqual(doc["params"]["scheme"], "press")
+            self.assertEqual(doc["data"], ref.press_slopes(h), f"H={h}")
+            self.assertEqual(len(doc["half_lives"]), h)
 
     def test_press_is_unsorted_for_h12(self):
         doc = json.loads(self.ok("slopes", "--heads", 12, "--dtype", "f64", "--format", "json").stdout)
-        self.assertEqual(doc["slopes"][:8], [2.0 ** -(k + 1) for k in range(8)])
-        self.assertEqual(doc["slopes"][8:], [2.0 ** -0.5, 2.0 ** -1.5, 2.0 ** -2.5, 2.0 ** -3.5])
+        self.assertEqual(doc["data"][:8], [2.0 ** -(k + 1) for k in range(8)])
+        self.assertEqual(doc["data"][8:], [2.0 ** -0.5, 2.0 ** -1.5, 2.0 ** -2.5, 2.0 ** -3.5])
 
     def test_geometric_and_linear(self):
         doc = json.loads(self.ok("slopes", "--heads", 12, "--scheme", "geometric", "--dtype", "f64",
                                  "--format", "json").stdout)
-        self.assertEqual(doc["slopes"], ref.geometric_slopes(12))
+        self.assertEqual(doc["data"], ref.geometric_slopes(12))
         doc = json.loads(self.ok("slopes", "--heads", 5, "--scheme", "linear", "--dtype", "f64",
                                  "--format", "json").stdout)
-        np.testing.assert_allclose(doc["slopes"], ref.linear_slopes(5), rtol=0, atol=1e-15)
+        np.testing.assert_allclose(doc["data"], ref.linear_slopes(5), rtol=0, atol=1e-15)
         doc = json.loads(self.ok("slopes", "--heads", 4, "--max-bias", 4, "--dtype", "f64",
                                  "--format", "json").stdout)
-        self.assertEqual(doc["slopes"], ref.press_slopes(4, 4.0))
+        self.assertEqual(doc["data"], ref.press_slopes(4, 4.0))
 
     def test_text_default_to_stdout(self):
         out = self.ok("slopes", "--heads", 8).stdout.decode()
@@ -135,14 +137,14 @@ class SlopesTests(CliTestCase):
     def test_f32_is_the_default_dtype_everywhere(self):
         doc = json.loads(self.ok("slopes", "--heads", 12, "--format", "json").stdout)
         expected = np.array(ref.press_slopes(12)).astype(np.float32).astype(np.float64)
-        np.testing.assert_array_equal(doc["slopes"], expected)
+        np.testing.assert_array_equal(doc["data"], expected)
 
     def test_custom_slopes(self):
         doc = json.loads(self.ok("slopes", "--slopes", "0.5,0.25,0.125", "--dtype", "f64", "--format",
                                  "json").stdout)
-        self.assertEqual(doc["heads"], 3)
-        self.assertEqual(doc["scheme"], "custom")
-        self.assertEqual(doc["slopes"], [0.5, 0.25, 0.125])
+        self.assertEqual(doc["shape"], [3])
+        self.assertEqual(doc["params"]["scheme"], "custom")
+        self.assertEqual(doc["data"], [0.5, 0.25, 0.125])
         self.ok("slopes", "--slopes", "0.5,0.25", "--heads", "2")
 
     def test_custom_slopes_errors(self):
@@ -328,14 +330,22 @@ class AttentionTests(CliTestCase):
             np.testing.assert_allclose(got.sum(axis=-1), 1.0, rtol=0, atol=1e-5)
             self.assertTrue(np.all(got[:, 0, 1:] == 0), "causal: future keys get probability 0")
 
-    def test_fully_masked_rows_are_zero_not_nan(self):
+    def test_fully_masked_rows_follow_the_framework_softmax(self):
         # K < Q: the first Q - K queries sit before every key; every entry of their rows is masked.
-        out = self.path("masked.npy")
-        self.ok("attention", "--heads", 2, "--seq", 6, "--keys", 2, "--dtype", "f64", "-o", out)
-        got = np.load(out)
-        self.assertFalse(np.any(np.isnan(got)))
-        np.testing.assert_array_equal(got[:, :4, :], 0.0)
-        np.testing.assert_allclose(got[:, 4:, :].sum(axis=-1), 1.0, rtol=0, atol=1e-12)
+        # As in PyTorch: uniform under a finite mask, NaN under -inf; and a finite mask such as -1
+        # leaves masked keys some mass (issue 11's example).
+        for mask in ("-1e9", "-1", "min", "-inf"):
+            out = self.path(f"masked{mask}.npy")
+            r = self.ok("attention", "--heads", 2, "--seq", 6, "--keys", 2, "--dtype", "f64", "--mask", mask, "-o", out)
+            self.assertIn("query rows 0..3 of every head see no unmasked key", r.stderr.decode())
+            got = np.load(out)
+            mask_value = {"-1e9": -1e9, "-1": -1.0, "min": np.finfo(np.float64).min, "-inf": -np.inf}[mask]
+            values, _ = ref.bias_hqk(ref.press_slopes(2), 6, 2, "causal", mask_value)
+            want = ref.framework_softmax(values)
+            self.assertEqual(np.isnan(got[:, :4, :]).all(), mask == "-inf")
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15, equal_nan=True, err_msg=mask)
+        self.usage_error("attention", "--heads", 2, "--seq", 6, "--keys", 2, "--mask", "-inf", "--format", "json",
+                   "-o", self.path("masked.json"), mentions=["NaN", "--mask min"])
 
     def test_seeded_content_is_reproducible(self):
         a, b = self.path("a.npy"), self.path("b.npy")
@@ -579,8 +589,7 @@ class LimitTests(CliTestCase):
         self.ok("attention", "--heads", 1, "--seq", 5, "--keys", 1, "-o", out)
         got = np.load(out)
         self.assertEqual(got.shape, (1, 5, 1))
-        np.testing.assert_array_equal(got[0, :4, 0], 0.0)
-        self.assertEqual(got[0, 4, 0], 1.0)
+        np.testing.assert_array_equal(got[0, :, 0], 1.0)  # one key: uniform rows are 1 under a finite mask
 
     def test_memory_budget(self):
         # Streaming exports ignore the in-memory budget; a render at a tiny budget still works
@@ -626,7 +635,7 @@ class ConfigTests(CliTestCase):
     def test_session_custom_slopes_and_stats(self):
         session = self.write_session({"version": 1, "bias": {"scheme": "custom", "heads": 2, "slopes": [0.5, 0.125]}})
         doc = json.loads(self.ok("slopes", "--config", session, "--dtype", "f64", "--format", "json").stdout)
-        self.assertEqual(doc["slopes"], [0.5, 0.125])
+        self.assertEqual(doc["data"], [0.5, 0.125])
         doc = json.loads(self.ok("stats", "--config", session, "--format", "json").stdout)
         self.assertEqual([h["slope"] for h in doc["heads"]], [0.5, 0.125])
 

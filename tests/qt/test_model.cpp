@@ -100,7 +100,7 @@ private slots:
         QVERIFY(!model.setQueries(std::int64_t{1000000000}));
         QVERIFY(!model.setQueries(-5));
         QVERIFY(!model.setCustomSlopes("0.5, abc"));
-        QVERIFY(!model.setCustomSlopes("0.5, 0.25"));            // 2 values for 6 heads
+        QVERIFY(!model.setCustomSlopes("0, 0.25"));              // a zero slope (any length sets H)
         QVERIFY(!model.setCustomSlopes("-1, 1, 1, 1, 1, 1"));    // negative slope
         QVERIFY(!model.setCustomSlopes("nan, 1, 1, 1, 1, 1"));
         QVERIFY(!model.setMask("banana"));

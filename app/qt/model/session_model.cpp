@@ -9,7 +9,7 @@
 
 namespace alibi::qt {
 
-SessionModel::SessionModel(QObject* parent) : QObject(parent), m_session(defaultSession()) {
+SessionModel::SessionModel(QObject* parent) : QObject(parent), m_session(defaultSession()), m_clean(m_session) {
     m_worker = new ComputeWorker(this);
     connect(m_worker, &ComputeWorker::gridReady, this, &SessionModel::onGrid);
     connect(m_worker, &ComputeWorker::resultReady, this, &SessionModel::onResult);
@@ -22,37 +22,150 @@ SessionModel::SessionModel(QObject* parent) : QObject(parent), m_session(default
 
 SessionModel::~SessionModel() = default;
 
+QString SessionModel::controlMessage(const QString& field, const std::string& coreMessage) {
+    QString m = QString::fromStdString(coreMessage);
+    if (m.startsWith("session: ")) m = m.mid(9);
+    // The core speaks in flags and file fields; the panel has labels.
+    static const std::pair<const char*, const char*> kNames[] = {
+        {"session field `bias.slopes`", "Custom slopes"},
+        {"session field `view.head`", "Selected head"},
+        {"session field `attention.query`", "Query row"},
+        {"`bias.heads`", "Heads H"},
+        {"--max-bias", "max_bias B"},
+        {"--heads", "Heads H"},
+        {"--seq", "Length T"},
+        {"--keys", "Keys K"},
+        {"--slopes", "Custom slopes"},
+        {"--mask", "Mask"},
+        {"--sigma", "σ"},
+        {"--dk", "d_k"},
+        {"--temperature", "Temperature"},
+        {"--query", "Query row"},
+        {"--head", "Selected head"},
+    };
+    for (const auto& [from, to] : kNames) m.replace(QString::fromUtf8(from), QString::fromUtf8(to));
+    m.replace("(or drop Heads H; it defaults to the number of slopes)", "");
+    m.replace("(or drop Heads H: it defaults to the number of slopes)", "");
+    m.replace("(or omitted to equal Length T)", "(0: same as T)");
+    (void)field;
+    return m.trimmed();
+}
+
+QStringList SessionModel::clampDependents(const Session& before, Session& next) {
+    QStringList notes;
+    const int heads = next.attention.bias.slopes.heads;
+    if (next.head >= heads) {
+        notes << QString("selected head %1 → %2 (H = %3 has heads 0–%2)").arg(next.head).arg(heads - 1).arg(heads);
+        next.head = heads - 1;
+    }
+    const std::int64_t queries = next.attention.bias.queries;
+    if (next.queryRow >= queries) {
+        notes << QString("query row %1 → %2 (T = %3 has rows 0–%2)").arg(next.queryRow).arg(queries - 1).arg(queries);
+        next.queryRow = queries - 1;
+    }
+    // A custom list follows H: cut to H, or continued with the ratio of its last two slopes.
+    auto& slopes = next.attention.bias.slopes;
+    if (slopes.scheme == SlopeScheme::Custom && !slopes.custom.empty() &&
+        slopes.custom.size() != static_cast<std::size_t>(heads) &&
+        before.attention.bias.slopes.heads != heads) {
+        const std::size_t had = slopes.custom.size();
+        const double ratio = had >= 2 ? slopes.custom[had - 1] / slopes.custom[had - 2] : 0.5;
+        while (slopes.custom.size() < static_cast<std::size_t>(heads))
+            slopes.custom.push_back(slopes.custom.back() * (std::isfinite(ratio) && ratio > 0 ? ratio : 0.5));
+        slopes.custom.resize(static_cast<std::size_t>(heads));
+        notes << (had > slopes.custom.size()
+                      ? QString("custom slopes cut to the first %1").arg(heads)
+                      : QString("custom slopes continued to %1 heads").arg(heads));
+    }
+    return notes;
+}
+
 bool SessionModel::apply(const QString& field, const std::function<void(Session&)>& change) {
     Session next = m_session;
     change(next);
+    const QStringList notes = clampDependents(m_session, next);
     if (auto ok = validateSession(next); !ok) {
-        emit errorOccurred(field, QString::fromStdString(ok.error().message));
+        emit errorOccurred(field, controlMessage(field, ok.error().message));
         return false;
     }
     emit errorCleared(field);
     if (next == m_session) return true;
+    if (m_stepDepth == 0 || !m_stepPushed) {
+        m_undo.push_back(m_session);
+        if (m_undo.size() > kMaxUndo) m_undo.erase(m_undo.begin());
+        m_stepPushed = m_stepDepth > 0;
+    }
+    m_redo.clear();
+    replace(std::move(next));
+    if (!notes.isEmpty()) emit adjusted("Adjusted: " + notes.join("; "));
+    return true;
+}
+
+void SessionModel::replace(Session next) {
     m_session = std::move(next);
     emit sessionChanged();
+    emit historyChanged();
     request();
-    return true;
 }
 
 bool SessionModel::setSession(const Session& session) {
     return apply("session", [&](Session& s) { s = session; });
 }
 
+bool SessionModel::loadSession(const Session& session) {
+    if (auto ok = validateSession(session); !ok) {
+        emit errorOccurred("session", QString::fromStdString(ok.error().message));
+        return false;
+    }
+    emit errorCleared("session");
+    m_undo.clear();
+    m_redo.clear();
+    m_clean = session;
+    if (session == m_session) {
+        emit historyChanged();
+        return true;
+    }
+    replace(session);
+    return true;
+}
+
+bool SessionModel::undo() {
+    if (m_undo.empty()) return false;
+    m_redo.push_back(m_session);
+    Session previous = std::move(m_undo.back());
+    m_undo.pop_back();
+    replace(std::move(previous));
+    return true;
+}
+
+bool SessionModel::redo() {
+    if (m_redo.empty()) return false;
+    m_undo.push_back(m_session);
+    Session next = std::move(m_redo.back());
+    m_redo.pop_back();
+    replace(std::move(next));
+    return true;
+}
+
+void SessionModel::beginStep() {
+    if (m_stepDepth++ == 0) m_stepPushed = false;
+}
+
+void SessionModel::endStep() {
+    if (m_stepDepth > 0) --m_stepDepth;
+}
+
+void SessionModel::markSaved() {
+    m_clean = m_session;
+    emit historyChanged();
+}
+
 bool SessionModel::setHeads(int heads) {
-    return apply("heads", [heads](Session& s) {
-        s.attention.bias.slopes.heads = heads;
-        if (s.head >= heads) s.head = heads - 1;
-    });
+    return apply("heads", [heads](Session& s) { s.attention.bias.slopes.heads = heads; });
 }
 
 bool SessionModel::setQueries(std::int64_t queries) {
-    return apply("queries", [queries](Session& s) {
-        s.attention.bias.queries = queries;
-        if (s.queryRow >= queries) s.queryRow = -1;
-    });
+    return apply("queries", [queries](Session& s) { s.attention.bias.queries = queries; });
 }
 
 bool SessionModel::setKeys(std::int64_t keys) {
@@ -83,10 +196,16 @@ Result<std::vector<double>> SessionModel::parseSlopeList(const QString& text) {
         } else if (!ok && token.startsWith("2^")) {
             v = std::exp2(token.mid(2).toDouble(&ok));
         }
-        if (!ok) return fail(ErrorCode::InvalidArgument, "custom slopes: '" + token.toStdString() + "' is not a number");
+        if (!ok)
+            return fail(ErrorCode::InvalidArgument,
+                        "Custom slopes: '" + token.toStdString() + "' is not a number (write e.g. 0.5, 1/4 or 2^-3)");
+        if (!(v > 0) || !std::isfinite(v))
+            return fail(ErrorCode::InvalidArgument,
+                        "Custom slopes: '" + token.toStdString() + "' is not a positive number; every slope must be > 0");
         values.push_back(v);
     }
-    if (values.empty()) return fail(ErrorCode::InvalidArgument, "custom slopes: the list is empty");
+    if (values.empty())
+        return fail(ErrorCode::InvalidArgument, "Custom slopes: the list is empty; give one slope per head, e.g. 0.5, 0.25");
     return values;
 }
 
@@ -96,16 +215,26 @@ bool SessionModel::setCustomSlopes(const QString& text) {
         emit errorOccurred("custom", QString::fromStdString(values.error().message));
         return false;
     }
+    // The list sets H, as `alibi --slopes` does.
+    if (values->size() > static_cast<std::size_t>(kMaxHeads)) {
+        emit errorOccurred("custom", QString("Custom slopes: %1 slopes given; at most %2 heads are supported")
+                                         .arg(values->size())
+                                         .arg(kMaxHeads));
+        return false;
+    }
     return apply("custom", [&](Session& s) {
         s.attention.bias.slopes.custom = *values;
         s.attention.bias.slopes.scheme = SlopeScheme::Custom;
+        s.attention.bias.slopes.heads = static_cast<int>(values->size());
     });
 }
 
 bool SessionModel::setMask(const QString& text) {
     auto mask = parseMask(text.trimmed().toStdString());
     if (!mask) {
-        emit errorOccurred("mask", QString("mask: '%1' is not -inf, min or a finite number").arg(text));
+        emit errorOccurred("mask", QString("Mask: '%1' is not a number; type a finite number such as -1e9, or choose "
+                                           "-inf or min (the dtype's lowest finite value)")
+                                       .arg(text));
         return false;
     }
     return apply("mask", [&](Session& s) { s.attention.bias.mask = *mask; });

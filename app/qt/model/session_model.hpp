@@ -11,9 +11,11 @@
 #include <QObject>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <deque>
 #include <functional>
+#include <vector>
 
 namespace alibi::qt {
 
@@ -32,8 +34,23 @@ public:
     [[nodiscard]] bool pending() const { return m_resultGeneration != m_generation; }
 
     // Replaces the whole session (after validation). Returns false and emits errorOccurred
-    // ("session", message) when the core refuses it.
+    // ("session", message) when the core refuses it. An undoable step like any other change.
     bool setSession(const Session& session);
+    // Replaces the session and starts a fresh history, with this session as the unmodified
+    // state (opening or restoring a session file).
+    bool loadSession(const Session& session);
+
+    // Undo and redo of every accepted change. Between beginStep() and endStep() (a slider
+    // drag), all changes form one step.
+    [[nodiscard]] bool canUndo() const { return !m_undo.empty(); }
+    [[nodiscard]] bool canRedo() const { return !m_redo.empty(); }
+    bool undo();
+    bool redo();
+    void beginStep();
+    void endStep();
+    // Modified: the session differs from the one last opened or saved (markSaved).
+    [[nodiscard]] bool modified() const { return !(m_session == m_clean); }
+    void markSaved();
 
     // One setter per parameter; each returns whether the value was accepted.
     bool setHeads(int heads);
@@ -74,6 +91,10 @@ public:
 
     // Parses a comma/space separated list of numbers; nullopt with a message on a bad token.
     [[nodiscard]] static Result<std::vector<double>> parseSlopeList(const QString& text);
+    // A core message reworded for the control that caused it: flag and session-field names
+    // become the panel's labels ("--heads" -> "Heads H").
+    [[nodiscard]] static QString controlMessage(const QString& field, const std::string& coreMessage);
+    static constexpr std::size_t kMaxUndo = 500;
 
 signals:
     void sessionChanged();
@@ -84,17 +105,28 @@ signals:
     void resultReady(alibi::qt::SnapshotPtr snapshot);
     void computeFailed(const QString& message);
     void latencyMeasured(double lastMs, double medianMs);
+    // A dependent choice had to change because it became invalid (query row beyond T, head
+    // beyond H, ...): a one-line note for the status bar.
+    void adjusted(const QString& note);
+    void historyChanged();
     // Fraction of the current request's grid computed so far (while it takes longer than 50 ms).
     void computeProgress(double fraction);
 
 private:
     bool apply(const QString& field, const std::function<void(Session&)>& change);
+    // Clamps what depends on H and T into range; returns the notes for what moved.
+    static QStringList clampDependents(const Session& before, Session& next);
+    void replace(Session next);
     void request();
     void onGrid(GridPtr grid);
     void onResult(SnapshotPtr snapshot);
     void onFailed(quint64 generation, const QString& message);
 
     Session m_session;
+    Session m_clean;
+    std::vector<Session> m_undo, m_redo;
+    int m_stepDepth = 0;
+    bool m_stepPushed = false;
     CompareSpec m_compare;
     QSize m_gridPixels{1024, 768};
     double m_dpr = 1;

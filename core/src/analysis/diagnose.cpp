@@ -10,6 +10,8 @@
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/model/slopes.hpp>
 
+#include "analysis/batch_match.hpp"
+#include "analysis/profile_match.hpp"
 #include "base/parallel.hpp"
 
 #include <fmt/format.h>
@@ -660,6 +662,10 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
     if (tensor.size() == 0)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("cannot diagnose an empty tensor of shape {}", shapeString(tensor.shape())));
+    // A bare (H,) vector of positive numbers is a slope vector, not a flat bias of H cells.
+    if (auto slopes = detail::diagnoseSlopeVector(tensor)) return std::move(*slopes);
+    // A (B, H, T, T) batch with B > 1 (padding, documents, window, position rule).
+    if (auto batch = detail::diagnoseBatch(tensor)) return std::move(*batch);
     Result<void> shapeError;
     const auto reads = readings(tensor.shape(), shapeError);
     if (!shapeError) return std::unexpected(shapeError.error());
@@ -746,14 +752,28 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
                                          d.queries, d.keys, layoutName(d.layout), dtypeName(dtype));
     if (match) {
         d.match = DiagnosisMatch{chosen.slopes.scheme, chosen.slopes.maxBias, chosen.form.mode, chosen.mask,
-                                 chosen.slopes.slopes};
+                                 chosen.maskSeen, chosen.slopes.slopes};
         d.findings = chosen.slopes.findings;
         for (auto& f : formFindings(chosen, dtype)) {
             const bool dup =
                 std::any_of(d.findings.begin(), d.findings.end(), [&](const Finding& g) { return g.code == f.code; });
             if (!dup) d.findings.push_back(std::move(f));
         }
+        // Whose float arithmetic: only a plain match (no sign or alignment bug) can be rebuilt.
+        if (!d.bestSignFlipped && !d.bestTopLeft && !chosen.reading.qkhAsHqk) {
+            BiasParams rebuilt = params;
+            rebuilt.slopes.scheme = chosen.slopes.scheme;
+            rebuilt.slopes.custom = chosen.slopes.scheme == SlopeScheme::Custom ? chosen.slopes.slopes : std::vector<double>{};
+            d.arithDistances = detail::compareProfiles(tensor, rebuilt);
+            for (const ArithDistance& a : d.arithDistances)
+                if (a.identical) {
+                    d.arith = a.arith;
+                    d.maxAbsError = 0;  // the tensor is exactly that profile's build
+                    break;
+                }
+        }
         d.summary = fmt::format("{} Matches {}, max abs error {:.6g}.", head, describeCandidate(chosen), d.maxAbsError);
+        if (!d.arithDistances.empty()) d.summary += " " + detail::describeProfiles(d.arithDistances);
         if (!d.findings.empty()) {
             std::string codes;
             for (const auto& f : d.findings) codes += (codes.empty() ? "" : ", ") + f.code;

@@ -3,6 +3,7 @@
 // ("hedas") or a value of the wrong type is an error naming the field by its dotted path,
 // because a silently ignored typo would show the wrong tensor with no hint why.
 #include <alibi/model/attention.hpp>
+#include <alibi/model/batch.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/session.hpp>
@@ -79,7 +80,8 @@ Result<MaskValue> readMask(const Json& m, const std::string& path) {
 Result<void> parseBias(const Json& b, BiasParams& p) {
     if (auto ok =
             checkKnown(b, "bias.",
-                       {"heads", "queries", "keys", "scheme", "max_bias", "slopes", "mode", "mask", "layout", "dtype"});
+                       {"heads", "queries", "keys", "scheme", "max_bias", "slopes", "mode", "mask", "layout", "dtype",
+                        "arith"});
         !ok)
         return ok;
     bool schemeGiven = false, headsGiven = false;
@@ -134,8 +136,50 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
         ALIBI_TRY(d, readName(b["dtype"], "bias.dtype", "dtype", "f32, f64, f16, bf16", parseDType));
         p.dtype = d;
     }
+    if (b.contains("arith")) {
+        ALIBI_TRY(a, readName(b["arith"], "bias.arith", "arithmetic profile",
+                              "exact, hf-bloom, hf-falcon, llm-foundry, fairseq, ggml", parseArith));
+        p.slopes.arith = a;
+    }
     if (p.slopes.scheme == SlopeScheme::Custom && p.slopes.custom.empty())
         return std::unexpected(fieldError("bias.slopes", "scheme custom needs a list of slopes, one per head"));
+    return {};
+}
+
+// Section `batch`: lengths, padding, documents, window, prefix, positions (see model/batch.hpp).
+Result<void> parseBatch(const Json& j, BatchParams& p) {
+    if (auto ok = checkKnown(j, "batch.", {"lengths", "padding", "documents", "window", "prefix", "positions"}); !ok)
+        return ok;
+    for (const char* key : {"lengths", "documents"}) {
+        if (!j.contains(key)) continue;
+        const Json& list = j[key];
+        const std::string path = fmt::format("batch.{}", key);
+        if (!list.is_array() || list.size() > 4096)
+            return std::unexpected(fieldError(path, fmt::format("expected a list of positive lengths, got {}", shown(list))));
+        std::vector<std::int64_t> values;
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            ALIBI_TRY(v, readInt(list[k], fmt::format("{}[{}]", path, k), 1, kMaxLength));
+            values.push_back(v);
+        }
+        (std::string_view(key) == "lengths" ? p.lengths : p.documents) = std::move(values);
+    }
+    if (j.contains("padding")) {
+        ALIBI_TRY(x, readName(j["padding"], "batch.padding", "padding side", "left, right", parsePadding));
+        p.padding = x;
+    }
+    if (j.contains("positions")) {
+        ALIBI_TRY(x, readName(j["positions"], "batch.positions", "position rule", "mask, naive, document",
+                              parsePositionRule));
+        p.positions = x;
+    }
+    if (j.contains("window")) {
+        ALIBI_TRY(x, readInt(j["window"], "batch.window", 0, kMaxLength));
+        p.window = x;
+    }
+    if (j.contains("prefix")) {
+        ALIBI_TRY(x, readInt(j["prefix"], "batch.prefix", 0, kMaxLength));
+        p.prefix = x;
+    }
     return {};
 }
 
@@ -316,7 +360,8 @@ Result<Session> parseSession(std::string_view text) {
                         fmt::format("session: version {} is newer than this program supports ({}); "
                                     "update ALiBi Explorer or save the session again from an older version",
                                     version.get<std::int64_t>(), kSessionVersion));
-        if (auto ok = checkKnown(root, "", {"version", "bias", "attention", "view", "compare", "max_memory"}); !ok)
+        if (auto ok = checkKnown(root, "", {"version", "bias", "attention", "view", "compare", "max_memory", "batch"});
+            !ok)
             return std::unexpected(ok.error());
 
         Session s = defaultSession();
@@ -334,6 +379,11 @@ Result<Session> parseSession(std::string_view text) {
             else
                 ok = parseView(**obj, s);
             if (!ok) return std::unexpected(ok.error());
+        }
+        if (auto obj = readObject(root, "batch"); !obj) {
+            return std::unexpected(obj.error());
+        } else if (*obj) {
+            if (auto ok = parseBatch(**obj, s.batch); !ok) return std::unexpected(ok.error());
         }
         if (root.contains("max_memory")) {
             ALIBI_TRY(m, readUnsigned(root["max_memory"], "max_memory", 1));
@@ -365,6 +415,7 @@ std::string serializeSession(const Session& s) {
     bias["mask"] = maskName(b.mask);
     bias["layout"] = std::string(layoutName(b.layout));
     bias["dtype"] = std::string(dtypeName(b.dtype));
+    if (b.slopes.arith != Arith::Exact) bias["arith"] = std::string(arithName(b.slopes.arith));
 
     Ordered attention = Ordered::object();
     attention["content"] = std::string(contentName(c.kind));
@@ -401,6 +452,16 @@ std::string serializeSession(const Session& s) {
         root["compare"] = std::move(compare);
     }
     root["max_memory"] = s.maxMemory;
+    if (s.batch.active()) {
+        Ordered batch = Ordered::object();
+        batch["lengths"] = s.batch.lengths;
+        batch["padding"] = std::string(paddingName(s.batch.padding));
+        batch["documents"] = s.batch.documents;
+        batch["window"] = s.batch.window;
+        batch["prefix"] = s.batch.prefix;
+        batch["positions"] = std::string(positionRuleName(s.batch.positions));
+        root["batch"] = std::move(batch);
+    }
     return root.dump(2) + "\n";
 }
 
@@ -428,6 +489,9 @@ Result<void> validateSession(const Session& s) {
                                 b.slopes.custom.size(), b.slopes.heads));
     if (auto ok = validateAttention(s.attention); !ok)
         return fail(ok.error().code, fmt::format("session: {}", ok.error().message));
+    if (s.batch.active())
+        if (auto ok = validateBatch(b, s.batch); !ok)
+            return fail(ok.error().code, fmt::format("session section `batch`: {}", ok.error().message));
     if (s.head < -1 || s.head >= b.slopes.heads)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("session field `view.head`: expected -1 (every head) or a head from 0 to {}, got {}",

@@ -1,6 +1,6 @@
-// Internals of the attention simulation shared by attention.cpp and stats.cpp: bulk normal
-// draws and the double-precision reference rows (the simple path every fast path is checked
-// against, and what statistics are computed from).
+// Internals of the attention simulation shared by its files (attention_*.cpp), stats.cpp and
+// render.cpp: bulk normal draws and the double-precision reference rows (the simple path every
+// fast path is checked against, and what statistics and pictures are computed from).
 #pragma once
 
 #include <alibi/model/params.hpp>
@@ -20,8 +20,14 @@ void fillNormals(std::uint64_t seed, std::uint64_t stream, std::uint64_t first, 
 // Keys of row i that the mode leaves unmasked: [0, allowedKeys(i)).
 [[nodiscard]] std::int64_t allowedKeys(const BiasParams& params, std::int64_t i);
 
+// The softmax input of a masked key: the mask value as the dtype holds it (-1e9, -inf or the
+// dtype's lowest value; -1e9 is -inf in f16), neither added to the content nor divided by the
+// temperature, as a framework's masked_fill leaves it.
+[[nodiscard]] double maskLogit(const BiasParams& params);
+
 // Rows of the attention in double, straight from the formulas: content from the generator,
-// bias from biasValue (dtype-rounded), (content + bias) / temperature, softmax.
+// bias from biasValue (dtype-rounded), (content + bias) / temperature, masked keys at the mask
+// value, softmax over the whole row. Zero content in f32/f64 takes the closed form instead.
 // Caches one head's key vectors for qk, so consecutive rows of a head are cheap.
 class ReferenceRows {
 public:
@@ -33,7 +39,10 @@ public:
 
     // Content logits of (h, i, j) for every key j (K values).
     void content(std::int64_t head, std::int64_t query, std::span<double> out);
-    // Probabilities (K values); masked keys 0; a row with nothing to attend to is all zeros.
+    // The softmax input of every key (K values).
+    void logits(std::int64_t head, std::int64_t query, std::span<double> out);
+    // Probabilities (K values). A fully masked row is uniform under a finite mask and NaN
+    // under -inf, as in a framework's softmax.
     void probabilities(std::int64_t head, std::int64_t query, std::span<double> out);
 
 private:
@@ -47,9 +56,9 @@ private:
     std::vector<double> m_k;
 };
 
-// The softmax every path agrees on, over logits x[0, n) (the rest of the row is masked and
-// set to 0): -inf logits get 0; if every logit is -inf the row is all zeros; if some are +inf
-// they share the mass equally; otherwise exp(x - max) / sum.
-void softmaxReference(std::span<double> x, std::int64_t n);
+// The softmax every path agrees on, over the whole row x: -inf logits get 0; if every logit is
+// -inf the row is NaN (0/0, as PyTorch gives); if some are +inf they share the mass equally;
+// otherwise exp(x - max) / sum.
+void softmaxReference(std::span<double> x);
 
 }  // namespace alibi::detail

@@ -1,8 +1,8 @@
 // Row passes of the attention softmax. The float versions are written three times (AVX-512,
 // AVX2+FMA, plain C++) and picked once at run time from the CPU's features, so the default
 // build needs no -march flag. The vector exponential is the Cephes expf polynomial (about
-// 1 ulp); inputs are x - max <= 0, so only underflow needs care: -inf and anything below
-// exp(-87.3) (the normal float range) give exactly 0.
+// 1 ulp); inputs are x - max <= 0, so only underflow needs care: results in the subnormal
+// range are kept (as PyTorch's float softmax keeps them) and -inf gives exactly 0.
 #include "model/attention_kernel.hpp"
 
 #include <cmath>
@@ -34,6 +34,8 @@ constexpr float kP2 = 8.3334519073e-3f;
 constexpr float kP3 = 4.1665795894e-2f;
 constexpr float kP4 = 1.6666665459e-1f;
 constexpr float kP5 = 5.0000001201e-1f;
+// exp(x) for x below this is under half the smallest subnormal float and rounds to 0.
+constexpr float kExpZero = -104.0f;
 
 // ---------------------------------------------------------------------------
 // Portable
@@ -72,11 +74,11 @@ void scaleRowPortable(T* row, T factor, std::int64_t n) {
 // AVX-512
 
 __attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {
-    // Results below the normal range are flushed to 0 (as in the AVX2 version): subnormal
-    // results cost a microcode assist each, and they are far below what a row can resolve.
+    // Subnormal results are kept (PyTorch keeps them): scalef rounds y * 2^n into the subnormal
+    // range correctly. Below kExpZero the exact result rounds to 0 anyway.
     // max(lo, x) returns x when x is NaN, so a NaN reaches the sum and the caller sees it.
-    const __mmask16 normal = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.3f), _CMP_NLT_UQ);
-    x = _mm512_max_ps(_mm512_set1_ps(-87.3f), x);
+    const __mmask16 nonzero = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpZero), _CMP_NLT_UQ);
+    x = _mm512_max_ps(_mm512_set1_ps(kExpZero), x);
     const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(kLog2e)),
                                           _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kC1), x);
@@ -88,7 +90,7 @@ __attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {
     p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP4));
     p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP5));
     const __m512 y = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
-    return _mm512_maskz_mov_ps(normal, _mm512_scalef_ps(y, n));
+    return _mm512_maskz_mov_ps(nonzero, _mm512_scalef_ps(y, n));
 }
 
 __attribute__((target("avx512f"))) inline __m512d sumHalves512(__m512 v) {
@@ -157,9 +159,10 @@ __attribute__((target("avx512f"))) void scaleRow512(float* row, float factor, st
 // AVX2 + FMA. Tails go through a small padded buffer so every element takes the same path.
 
 __attribute__((target("avx2,fma"))) inline __m256 exp256(__m256 x) {
-    // 2^n is built from the exponent bits, valid for n >= -126: below -87.3 the result is 0
-    // (values under 1e-38 are far below anything a probability row can resolve).
-    const __m256 lo = _mm256_set1_ps(-87.3f);
+    // 2^n is built from exponent bits as 2^(n + 64) * 2^-64: the first product is exact, the
+    // second rounds once into the subnormal range when the result is that small (subnormals are
+    // kept, as PyTorch keeps them), and is exact otherwise. Below kExpZero the result is 0.
+    const __m256 lo = _mm256_set1_ps(kExpZero);
     const __m256 tooSmall = _mm256_cmp_ps(x, lo, _CMP_LT_OQ);
     x = _mm256_max_ps(lo, x);
     const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(kLog2e)),
@@ -173,8 +176,10 @@ __attribute__((target("avx2,fma"))) inline __m256 exp256(__m256 x) {
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP4));
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP5));
     const __m256 y = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
-    const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-    return _mm256_andnot_ps(tooSmall, _mm256_mul_ps(y, _mm256_castsi256_ps(bits)));
+    const __m256i bits =
+        _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127 + 64)), 23);
+    const __m256 scaled = _mm256_mul_ps(_mm256_mul_ps(y, _mm256_castsi256_ps(bits)), _mm256_set1_ps(0x1p-64f));
+    return _mm256_andnot_ps(tooSmall, scaled);
 }
 
 __attribute__((target("avx2,fma"))) inline __m256d sumHalves256(__m256 v) {

@@ -4,6 +4,7 @@
 // agree bit for bit.
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/model/arith.hpp>
 
 #include "base/parallel.hpp"
 
@@ -26,29 +27,66 @@ namespace alibi {
 // ---------------------------------------------------------------------------
 // Cell formula
 
-std::optional<double> biasCell(BiasMode mode, double slope, std::int64_t queryPos, std::int64_t key,
-                               std::int64_t keyCount) {
+std::optional<std::int64_t> biasMultiplier(BiasMode mode, std::int64_t queryPos, std::int64_t key,
+                                           std::int64_t keyCount) {
     const std::int64_t d = queryPos - key;
     switch (mode) {
         case BiasMode::Causal:
             if (d < 0) return std::nullopt;
-            return -(slope * static_cast<double>(d));
-        case BiasMode::Symmetric: return -(slope * static_cast<double>(d < 0 ? -d : d));
-        case BiasMode::Clamped: return -(slope * static_cast<double>(std::max<std::int64_t>(d, 0)));
+            return -d;
+        case BiasMode::Symmetric: return d < 0 ? d : -d;
+        case BiasMode::Clamped: return -std::max<std::int64_t>(d, 0);
         case BiasMode::Bloom:
             if (d < 0) return std::nullopt;
-            return slope * static_cast<double>(key);
+            return key;
         case BiasMode::Mpt:
             if (d < 0) return std::nullopt;
-            return -(slope * static_cast<double>(keyCount - 1 - key));
+            return -(keyCount - 1 - key);
     }
     return std::nullopt;
 }
 
-double biasValue(const BiasParams& params, double slope, std::int64_t /*head*/, std::int64_t query,
+std::optional<double> biasCell(BiasMode mode, double slope, std::int64_t queryPos, std::int64_t key,
+                               std::int64_t keyCount) {
+    const auto n = biasMultiplier(mode, queryPos, key, keyCount);
+    if (!n) return std::nullopt;
+    // slope * n with n a signed integer: a zero distance gives +0.0, as every framework stores it.
+    return slope * static_cast<double>(*n);
+}
+
+namespace {
+
+// The low part of head `head`'s exact slope when `slope` is that head's slope (see
+// exactSlopeTails); zero otherwise. Cached per thread: biasValue is called cell by cell.
+double slopeTail(const SlopeParams& params, double slope, std::int64_t head) {
+    if (params.arith != Arith::Exact || (params.scheme != SlopeScheme::Press && params.scheme != SlopeScheme::Geometric))
+        return 0.0;
+    thread_local SlopeParams key{0, SlopeScheme::Press, 0.0, {}, Arith::Exact};
+    thread_local std::vector<double> slopes, tails;
+    if (key.heads != params.heads || key.scheme != params.scheme || key.maxBias != params.maxBias) {
+        auto computed = computeSlopes(params);
+        if (!computed) return 0.0;
+        key = params;
+        slopes = std::move(*computed);
+        tails = exactSlopeTails(params);
+    }
+    const auto h = static_cast<std::size_t>(head);
+    return h < slopes.size() && slopes[h] == slope ? tails[h] : 0.0;
+}
+
+}  // namespace
+
+std::optional<double> biasAllowedValue(const BiasParams& params, double slope, std::int64_t head,
+                                       std::int64_t queryPos, std::int64_t key) {
+    const auto n = biasMultiplier(params.mode, queryPos, key, params.keyCount());
+    if (!n) return std::nullopt;
+    return arithProduct(params.slopes.arith, params.dtype, slope, slopeTail(params.slopes, slope, head), *n);
+}
+
+double biasValue(const BiasParams& params, double slope, std::int64_t head, std::int64_t query,
                  std::int64_t key) {
-    const auto v = biasCell(params.mode, slope, params.queryPosition(query), key, params.keyCount());
-    return roundTo(params.dtype, v ? *v : maskDouble(params.mask, params.dtype));
+    const auto v = biasAllowedValue(params, slope, head, params.queryPosition(query), key);
+    return v ? *v : roundTo(params.dtype, maskDouble(params.mask, params.dtype));
 }
 
 Shape biasShape(const BiasParams& params) {
@@ -101,6 +139,7 @@ std::map<std::string, std::string> biasMetadata(const BiasParams& params) {
     m["mode"] = std::string(modeName(params.mode));
     m["mask"] = maskName(params.mask);
     m["layout"] = std::string(layoutName(params.layout));
+    if (params.slopes.arith != Arith::Exact) m["arith"] = std::string(arithName(params.slopes.arith));
     m["dtype"] = std::string(dtypeName(params.dtype));
     return m;
 }
@@ -252,7 +291,7 @@ bool isDistanceMode(BiasMode mode) {
 //                  values; a row at position p is u[0 .. p] followed by the mask, both copies.
 class HeadTemplate {
 public:
-    HeadTemplate(const BiasParams& params, double slope)
+    HeadTemplate(const BiasParams& params, double slope, double slopeLo)
         : m_params(params), m_es(dtypeSize(params.dtype)), m_keys(params.keyCount()) {
         const double mask = roundTo(params.dtype, maskDouble(params.mask, params.dtype));
         storeAs(params.dtype, mask, m_mask.data());
@@ -262,8 +301,9 @@ public:
         for (std::int64_t x = 0; x < n; ++x) {
             // A query at position K - 1 facing key x: distance modes see d = K - 1 - x (x may pass
             // K - 1, giving the negative distances of earlier rows); key modes see key x.
-            const auto v = biasCell(params.mode, slope, k - 1, x, k);
-            storeAs(params.dtype, v ? *v : mask, m_bytes.data() + static_cast<std::size_t>(x) * m_es);
+            const auto n = biasMultiplier(params.mode, k - 1, x, k);
+            const double v = n ? arithProduct(params.slopes.arith, params.dtype, slope, slopeLo, *n) : mask;
+            storeAs(params.dtype, v, m_bytes.data() + static_cast<std::size_t>(x) * m_es);
         }
         if (!isDistanceMode(params.mode))
             for (std::int64_t x = k; x < 2 * k; ++x)
@@ -339,7 +379,8 @@ Result<void> fillBias(const BiasParams& params, std::span<std::byte> out, unsign
                                                      out.size(), total * es));
     std::vector<HeadTemplate> templates;
     templates.reserve(static_cast<std::size_t>(H));
-    for (std::int64_t h = 0; h < H; ++h) templates.emplace_back(params, (*slopes)[h]);
+    const std::vector<double> tails = exactSlopeTails(params.slopes);
+    for (std::int64_t h = 0; h < H; ++h) templates.emplace_back(params, (*slopes)[h], tails[h]);
 
     if (params.layout == Layout::Qkh) {
         detail::parallelFor(static_cast<std::uint64_t>(Q) * K, threads, 4096, [&](std::uint64_t b, std::uint64_t e) {
@@ -382,7 +423,8 @@ namespace {
 
 class BiasSource final : public TensorSource {
 public:
-    BiasSource(BiasParams params, std::vector<double> slopes) : m_params(std::move(params)), m_slopes(std::move(slopes)) {}
+    BiasSource(BiasParams params, std::vector<double> slopes)
+        : m_params(std::move(params)), m_slopes(std::move(slopes)), m_tails(exactSlopeTails(m_params.slopes)) {}
 
     Shape shape() const override { return biasShape(m_params); }
     DType dtype() const override { return m_params.dtype; }
@@ -430,11 +472,12 @@ private:
         if (m_templates[h]) return;
         if (!all)
             for (auto& t : m_templates) t.reset();
-        m_templates[h] = std::make_unique<HeadTemplate>(m_params, m_slopes[h]);
+        m_templates[h] = std::make_unique<HeadTemplate>(m_params, m_slopes[h], m_tails[h]);
     }
 
     BiasParams m_params;
     std::vector<double> m_slopes;
+    std::vector<double> m_tails;
     mutable std::mutex m_mutex;
     mutable std::vector<std::unique_ptr<HeadTemplate>> m_templates;
 };

@@ -48,6 +48,14 @@ constexpr std::array<std::pair<ContentKind, std::string_view>, 3> kContents{{
     {ContentKind::Gaussian, "gaussian"},
     {ContentKind::Qk, "qk"},
 }};
+constexpr std::array<std::pair<Arith, std::string_view>, 6> kAriths{{
+    {Arith::Exact, "exact"},
+    {Arith::HfBloom, "hf-bloom"},
+    {Arith::HfFalcon, "hf-falcon"},
+    {Arith::LlmFoundry, "llm-foundry"},
+    {Arith::Fairseq, "fairseq"},
+    {Arith::Ggml, "ggml"},
+}};
 
 }  // namespace
 
@@ -59,6 +67,8 @@ std::string_view layoutName(Layout layout) { return nameOf(kLayouts, layout); }
 std::optional<Layout> parseLayout(std::string_view name) { return parseOf(kLayouts, name); }
 std::string_view contentName(ContentKind kind) { return nameOf(kContents, kind); }
 std::optional<ContentKind> parseContent(std::string_view name) { return parseOf(kContents, name); }
+std::string_view arithName(Arith arith) { return nameOf(kAriths, arith); }
+std::optional<Arith> parseArith(std::string_view name) { return parseOf(kAriths, name); }
 
 std::string maskName(const MaskValue& mask) {
     switch (mask.kind) {

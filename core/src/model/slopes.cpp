@@ -1,6 +1,7 @@
 // Slope schemes. Every slope is 2 raised to its exact exponent (never repeated powers of m0,
 // which accumulate rounding: REFERENCES.md, "ggml form of press").
 #include <alibi/model/slopes.hpp>
+#include <alibi/model/arith.hpp>
 
 #include <bit>
 #include <cmath>
@@ -44,6 +45,14 @@ Result<std::vector<double>> computeSlopes(const SlopeParams& params) {
     if (!std::isfinite(params.maxBias) || params.maxBias < 0 || params.maxBias > 1000)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--max-bias must be a finite number between 0 and 1000, got {}", params.maxBias));
+    if (params.arith != Arith::Exact) {
+        if (params.scheme != SlopeScheme::Press)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--arith {} computes the framework's own press slopes; --scheme {} has no {} "
+                                    "equivalent (drop --scheme, or use --arith exact)",
+                                    arithName(params.arith), schemeName(params.scheme), arithName(params.arith)));
+        return frameworkSlopes(params.arith, params.heads, params.maxBias);
+    }
     switch (params.scheme) {
         case SlopeScheme::Press: return pressSlopes(params.heads, params.maxBias);
         case SlopeScheme::Geometric: return geometricSlopes(params.heads, params.maxBias);

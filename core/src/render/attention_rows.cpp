@@ -1,13 +1,13 @@
 // PictureRows: sampled float attention rows with cached key vectors.
 #include "render/attention_rows.hpp"
 
+#include "model/attention_blas.hpp"
 #include "model/attention_detail.hpp"
 #include "model/attention_kernel.hpp"
 
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 
-#include <cblas.h>
 
 #include <algorithm>
 #include <cmath>
@@ -123,8 +123,6 @@ struct PictureRows::Impl {
 };
 
 PictureRows::PictureRows(const AttentionParams& params, std::vector<double> slopes) : m_impl(std::make_unique<Impl>()) {
-    static std::once_flag once;
-    std::call_once(once, [] { openblas_set_num_threads(1); });
     Impl& d = *m_impl;
     d.params = params;
     d.slopes = std::move(slopes);
@@ -167,8 +165,8 @@ void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::
                 fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * d.Q + queries[static_cast<std::size_t>(r)]) * d.dk,
                             static_cast<std::uint64_t>(d.dk), 1.0, d.q.data() + r * d.dk);
             const auto keys = cachedKeys(c.seed, d.dk, K, head);
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(M), static_cast<int>(nMax), d.dk, 1.0f,
-                        d.q.data(), d.dk, keys->keys.data(), d.dk, 0.0f, out.data(), static_cast<int>(K));
+            gemmNT(static_cast<int>(M), static_cast<int>(nMax), d.dk, d.q.data(), keys->keys.data(), out.data(),
+                   static_cast<int>(K));
             break;
         }
     }

@@ -8,6 +8,7 @@
 #include <alibi/render/render.hpp>
 
 #include "base/parallel.hpp"
+#include "model/attention_closed_form.hpp"
 #include "model/attention_detail.hpp"
 #include "render/attention_rows.hpp"
 
@@ -380,6 +381,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         std::atomic<std::uint64_t> rowsDone{0};
         std::atomic<bool> stop{false};
         std::mutex rangeMutex;
+        const bool closedForm = detail::closedFormApplies(params.attention);
         detail::parallelFor(chunks.size(), threads, 1, [&](std::uint64_t b, std::uint64_t e) {
             detail::PictureRows rows(params.attention, *slopes);
             std::vector<float> block;
@@ -398,9 +400,47 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                     const std::int64_t q = cellAt(y, tileH, Q);
                     if (queries.empty() || queries.back() != q) queries.push_back(q);
                 }
+                TileRange& range = local[chunk.tile];
+                if (closedForm) {
+                    // Zero content (f32/f64): each row is a truncated geometric distribution,
+                    // so every pixel's max, sum or mean over its keys costs O(1) whatever K is.
+                    const double slope = (*slopes)[static_cast<std::size_t>(h)];
+                    for (int y = chunk.y0; y < chunk.y1; ++y) {
+                        const std::int64_t q = cellAt(y, tileH, Q);
+                        const detail::GeometricRow g(params.attention, slope, q);
+                        const std::int64_t n = detail::allowedKeys(bias, q);
+                        double* out = values.data() + (chunk.tile * tileH + y) * static_cast<std::size_t>(tileW);
+                        if (n > 0 && !g.isNaN() && map.reduce != Reduce::Sum) {
+                            // Unimodal rows: the smallest probability sits at an end of the allowed keys.
+                            const double lo = std::min(g.probability(0), g.probability(n - 1)), hi = g.maxBetween(0, n);
+                            range.lo = std::min(range.lo, lo);
+                            range.hi = std::max(range.hi, hi);
+                            if (lo > 0) range.positive = std::min(range.positive, lo);
+                        }
+                        for (int x = 0; x < tileW; ++x) {
+                            const CellSpan keys = keySpan[static_cast<std::size_t>(x)];
+                            const std::int64_t last = std::min(keys.last, n - 1);
+                            if (keys.first > last || g.isNaN()) {
+                                out[x] = kMaskedValue;
+                                continue;
+                            }
+                            const double v = map.reduce == Reduce::Max ? g.maxBetween(keys.first, last + 1)
+                                             : map.reduce == Reduce::Sum
+                                                 ? g.sumBetween(keys.first, last + 1)
+                                                 : g.sumBetween(keys.first, last + 1) / static_cast<double>(last - keys.first + 1);
+                            out[x] = v;
+                            if (map.reduce == Reduce::Sum) {
+                                range.lo = std::min(range.lo, v);
+                                range.hi = std::max(range.hi, v);
+                                if (v > 0) range.positive = std::min(range.positive, v);
+                            }
+                        }
+                    }
+                    rowsDone.fetch_add(static_cast<std::uint64_t>(chunk.y1 - chunk.y0), std::memory_order_relaxed);
+                    continue;
+                }
                 block.resize(queries.size() * static_cast<std::size_t>(K));
                 rows.compute(h, queries, block);
-                TileRange& range = local[chunk.tile];
                 std::size_t r = 0;
                 for (int y = chunk.y0; y < chunk.y1; ++y) {
                     const std::int64_t q = cellAt(y, tileH, Q);
@@ -519,6 +559,8 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     if (progress) progress(tileRows, tileRows);
     return map;
 }
+
+void clearHeatmapCaches() { detail::clearPictureKeyCache(); }
 
 Heatmap renderValueGrid(const ValueGridParams& params,
                         const std::function<double(int, std::int64_t, std::int64_t)>& value) {

@@ -83,9 +83,13 @@ TEST(Diagnose, DefaultTensorSummary) {
     ASSERT_TRUE(t);
     const auto d = run(*t);
     ASSERT_TRUE(d.match) << d.summary;
+    // Powers of two: every --arith profile builds the same bits.
     EXPECT_EQ(d.summary,
               "8 heads, 16 x 16, layout hqk, f32. Matches press slopes (max_bias 8), causal mode, mask -1e9, max abs "
-              "error 0.");
+              "error 0. Bit-identical to the exact formula (--arith exact), and to hf-bloom, hf-falcon, llm-foundry, "
+              "fairseq, ggml.");
+    ASSERT_TRUE(d.arith);
+    EXPECT_EQ(*d.arith, Arith::Exact);
     EXPECT_TRUE(d.findings.empty()) << codes(d);
     ASSERT_EQ(d.inferredSlopes.size(), 8U);
     for (int h = 0; h < 8; ++h) EXPECT_NEAR(d.inferredSlopes[h], std::pow(2.0, -(h + 1)), 1e-6);
@@ -449,10 +453,11 @@ TEST(Diagnose, UnsupportedShapesGiveClearErrors) {
     Tensor empty({0, 4, 4}, DType::F32);
     EXPECT_FALSE(diagnose(empty));
 
-    Tensor flat({7}, DType::F32);  // 7 = 7 heads of 1 x 1: a trivial reading, all cells -0.0 expected
+    Tensor flat({7}, DType::F32);  // positive numbers: read as a slope vector, which no scheme gives
     for (int n = 0; n < 7; ++n) flat.set(n, 1.0);
     d = diagnose(flat);
     ASSERT_TRUE(d) << d.error().message;
+    EXPECT_TRUE(d->slopeVector);
     EXPECT_FALSE(d->match);
 }
 
@@ -545,4 +550,39 @@ TEST(DiagnoseFiles, ExampleSessionsAreRecognised) {
             EXPECT_EQ(maskName(d.match->mask), maskName(p.mask)) << file;
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Arithmetic profiles and slope vectors (issue 11)
+
+TEST(Diagnose, NamesTheProfileWhoseBitsATensorCarries) {
+    BiasParams p;
+    p.slopes.heads = 12;
+    p.mode = BiasMode::Mpt;
+    p.mask = {MaskValue::Kind::Lowest, 0};
+    p.slopes.arith = Arith::LlmFoundry;
+    auto t = buildBias(p);
+    ASSERT_TRUE(t);
+    const auto d = run(*t);
+    ASSERT_TRUE(d.match) << d.summary;
+    ASSERT_TRUE(d.arith) << d.summary;
+    EXPECT_EQ(*d.arith, Arith::LlmFoundry) << d.summary;
+    EXPECT_NE(d.summary.find("llm-foundry's build_alibi_bias"), std::string::npos) << d.summary;
+    bool exactDiffers = false;
+    for (const auto& a : d.arithDistances)
+        if (a.arith == Arith::Exact) exactDiffers = !a.identical && a.maxUlp >= 1;
+    EXPECT_TRUE(exactDiffers) << d.summary;  // 2^-0.5 * n rounds differently somewhere
+}
+
+TEST(Diagnose, BareSlopeVectorIsReadAsSlopes) {
+    auto slopes = computeSlopes({12, SlopeScheme::Press, 8.0, {}, Arith::HfBloom});
+    ASSERT_TRUE(slopes);
+    Tensor v({12}, DType::F32);
+    for (int h = 0; h < 12; ++h) v.set(static_cast<std::uint64_t>(h), (*slopes)[static_cast<std::size_t>(h)]);
+    const auto d = run(v);
+    EXPECT_TRUE(d.slopeVector);
+    ASSERT_TRUE(d.match) << d.summary;
+    EXPECT_EQ(d.match->scheme, SlopeScheme::Press);
+    EXPECT_FALSE(d.match->masked);
+    EXPECT_EQ(d.heads, 12);
 }

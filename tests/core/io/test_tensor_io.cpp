@@ -339,12 +339,12 @@ TEST_F(TensorIoTest, CsvOfACausalBiasByHand) {
     ASSERT_TRUE(exportTo(*bias, path("b.csv"), FileFormat::Csv));
     EXPECT_EQ(slurp(path("b.csv")),
               "head,query,k0,k1,k2\n"
-              "0,0,-0.0,-1e+09,-1e+09\n"
-              "0,1,-0.0625,-0.0,-1e+09\n"
-              "0,2,-0.125,-0.0625,-0.0\n"
-              "1,0,-0.0,-1e+09,-1e+09\n"
-              "1,1,-0.00390625,-0.0,-1e+09\n"
-              "1,2,-0.0078125,-0.00390625,-0.0\n");
+              "0,0,0,-1e+09,-1e+09\n"
+              "0,1,-0.0625,0,-1e+09\n"
+              "0,2,-0.125,-0.0625,0\n"
+              "1,0,0,-1e+09,-1e+09\n"
+              "1,1,-0.00390625,0,-1e+09\n"
+              "1,2,-0.0078125,-0.00390625,0\n");
 
     // The same numbers as (Q, K, H): one row per (query, key), one column per head.
     p.layout = Layout::Qkh;
@@ -353,15 +353,15 @@ TEST_F(TensorIoTest, CsvOfACausalBiasByHand) {
     ASSERT_TRUE(exportTo(*qkh, path("q.csv"), FileFormat::Csv));
     EXPECT_EQ(slurp(path("q.csv")),
               "query,key,h0,h1\n"
-              "0,0,-0.0,-0.0\n"
+              "0,0,0,0\n"
               "0,1,-1e+09,-1e+09\n"
               "0,2,-1e+09,-1e+09\n"
               "1,0,-0.0625,-0.00390625\n"
-              "1,1,-0.0,-0.0\n"
+              "1,1,0,0\n"
               "1,2,-1e+09,-1e+09\n"
               "2,0,-0.125,-0.0078125\n"
               "2,1,-0.0625,-0.00390625\n"
-              "2,2,-0.0,-0.0\n");
+              "2,2,0,0\n");
 
     // 1hqk and flat read exactly like hqk.
     const std::string hqkText = slurp(path("b.csv"));
@@ -428,7 +428,7 @@ TEST_F(TensorIoTest, JsonRefusesNonFiniteUnlessAllowed) {
     EXPECT_EQ(entries(), std::vector<std::string>{"old.json"});
 
     ASSERT_TRUE(exportTo(*bias, path("old.json"), FileFormat::Json, /*allowNonFinite=*/true));
-    EXPECT_NE(slurp(path("old.json")).find("\"data\": [[[-0.0, -Infinity],\n[-0.00390625, -0.0]]]"), std::string::npos)
+    EXPECT_NE(slurp(path("old.json")).find("\"data\": [[[0, -Infinity],\n[-0.00390625, 0]]]"), std::string::npos)
         << slurp(path("old.json"));
 
     const Tensor odd = makeTensor({3}, DType::F32, {std::numeric_limits<double>::infinity(), std::nan(""), 1});

@@ -5,6 +5,8 @@
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
+#include "model/attention_closed_form.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -66,19 +68,21 @@ double testContent(const AttentionParams& a, long h, long i, long j) {
     return dot / std::sqrt(static_cast<double>(d));
 }
 
-// softmax((content + dtype-rounded bias) / temperature) over unmasked keys, in double.
+// The softmax a framework computes, in double: (content + dtype-rounded bias) / temperature on
+// unmasked keys, the dtype's mask value itself on masked keys, softmax over the whole row (a row
+// of -inf is 0/0, NaN).
 std::vector<double> testRow(const AttentionParams& a, long h, long i) {
     const auto slopes = *computeSlopes(a.bias.slopes);
     const long K = a.bias.keyCount(), p = i + K - a.bias.queries;
-    std::vector<double> x(static_cast<std::size_t>(K), -kInf);
+    const double mask = roundTo(a.bias.dtype, maskDouble(a.bias.mask, a.bias.dtype));
+    std::vector<double> x(static_cast<std::size_t>(K), mask);
     double max = -kInf;
     for (long j = 0; j < K; ++j) {
         const auto b = referenceBias(a.bias.mode, slopes[static_cast<std::size_t>(h)], p, j, K);
-        if (!b) continue;
-        x[static_cast<std::size_t>(j)] = (testContent(a, h, i, j) + roundTo(a.bias.dtype, *b)) / a.content.temperature;
+        if (b) x[static_cast<std::size_t>(j)] = (testContent(a, h, i, j) + roundTo(a.bias.dtype, *b)) / a.content.temperature;
         max = std::max(max, x[static_cast<std::size_t>(j)]);
     }
-    std::vector<double> out(x.size(), 0.0);
+    std::vector<double> out(x.size(), std::numeric_limits<double>::quiet_NaN());
     if (max == -kInf) return out;
     double sum = 0;
     for (std::size_t j = 0; j < x.size(); ++j) sum += out[j] = std::exp(x[j] - max);
@@ -268,6 +272,79 @@ TEST(ZeroContent, TemperatureDividesTheWholeLogit) {
     EXPECT_NEAR((*row)[3], std::exp(-0.25 * 3 / 2.5) / sum, 1e-15);
 }
 
+// Zero content in closed form against the direct softmax
+
+TEST(ClosedForm, AgreesWithTheDirectSoftmaxToOneInATrillion) {
+    // f64, every mode, K < Q (fully masked rows), K = Q, K > Q, every mask kind, temperatures,
+    // slopes from tiny to steep: attentionRow takes the closed form, testRow the direct sum.
+    struct Shape2 {
+        long q, k;
+    };
+    const Shape2 shapes[] = {{1, 1}, {2, 1}, {9, 4}, {17, 17}, {5, 40}, {300, 300}, {64, 2500}};
+    const MaskValue masks[] = {MaskValue{}, MaskValue{MaskValue::Kind::Finite, -1}, MaskValue{MaskValue::Kind::Finite, 3},
+                               MaskValue{MaskValue::Kind::NegInf, 0}, MaskValue{MaskValue::Kind::Lowest, 0}};
+    long checked = 0;
+    for (auto mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
+        for (auto shape : shapes)
+            for (const auto& mask : masks)
+                for (double temperature : {1.0, 0.3, 7.0}) {
+                    auto a = attention(4, shape.q, shape.k, mode);
+                    a.bias.dtype = DType::F64;
+                    a.bias.mask = mask;
+                    a.bias.slopes.scheme = SlopeScheme::Custom;
+                    a.bias.slopes.custom = {1e-9, 1.0 / 256, 0.37, 6.0};
+                    a.content.temperature = temperature;
+                    for (long h = 0; h < 4; ++h)
+                        for (long i : {0L, 1L, shape.q / 2, shape.q - 1}) {
+                            if (i >= shape.q) continue;
+                            auto got = attentionRow(a, h, i);
+                            ASSERT_TRUE(got);
+                            const auto want = testRow(a, h, i);
+                            for (long j = 0; j < shape.k; ++j) {
+                                const double g = (*got)[static_cast<std::size_t>(j)], w = want[static_cast<std::size_t>(j)];
+                                if (std::isnan(w)) {
+                                    ASSERT_TRUE(std::isnan(g));
+                                    continue;
+                                }
+                                ASSERT_LE(std::fabs(g - w), 1e-12 * w + 1e-300)
+                                    << modeName(mode) << " Q=" << shape.q << " K=" << shape.k << " mask "
+                                    << maskName(mask) << " T=" << temperature << " h=" << h << " i=" << i << " j=" << j
+                                    << " got " << g << " want " << w;
+                                ++checked;
+                            }
+                        }
+                }
+    EXPECT_GT(checked, 100000);
+}
+
+TEST(ClosedForm, RangeSumsAndMaximaForHeatmapPixels) {
+    // What a pixel covering keys [a, b) shows, in O(1), against sums over the row.
+    for (auto mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
+        for (long keys : {0L, 5L, 60L}) {
+            auto a = attention(1, 40, keys, mode);
+            a.bias.dtype = DType::F64;
+            a.bias.mask = MaskValue{MaskValue::Kind::Finite, -3};
+            a.bias.slopes.scheme = SlopeScheme::Custom;
+            a.bias.slopes.custom = {0.2};
+            const long K = a.bias.keyCount();
+            for (long i : {0L, 17L, 39L}) {
+                const detail::GeometricRow row(a, 0.2, i);
+                std::vector<double> p(static_cast<std::size_t>(K));
+                row.probabilities(p);
+                for (long first = 0; first < K; first += 3)
+                    for (long last = first + 1; last <= K; last += 4) {
+                        double sum = 0, max = 0;
+                        for (long j = first; j < last; ++j) {
+                            sum += p[static_cast<std::size_t>(j)];
+                            max = std::max(max, p[static_cast<std::size_t>(j)]);
+                        }
+                        ASSERT_NEAR(row.sumBetween(first, last), sum, 1e-13) << modeName(mode) << K << " " << i;
+                        ASSERT_DOUBLE_EQ(row.maxBetween(first, last), max) << modeName(mode) << K << " " << i;
+                    }
+            }
+        }
+}
+
 // ---------------------------------------------------------------------------
 // Content sources
 
@@ -340,30 +417,87 @@ TEST(Content, ThreadCountDoesNotChangeAnyBit) {
 // ---------------------------------------------------------------------------
 // Masking
 
-TEST(Masking, FullyMaskedRowsAreZerosNotNaN) {
-    // Q = 6, K = 3: queries 0..2 sit at positions -3..-1 and see no key.
-    for (auto kind : {ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk})
-        for (auto mode : {BiasMode::Causal, BiasMode::Bloom, BiasMode::Mpt}) {
-            auto a = attention(2, 6, 3, mode, kind);
-            auto t = computeAttention(a);
-            ASSERT_TRUE(t);
-            for (long h = 0; h < 2; ++h)
-                for (long i = 0; i < 6; ++i) {
-                    double sum = 0;
-                    for (long j = 0; j < 3; ++j) {
-                        const double v = t->at(static_cast<std::uint64_t>((h * 6 + i) * 3 + j));
-                        ASSERT_FALSE(std::isnan(v));
-                        sum += v;
-                    }
-                    EXPECT_NEAR(sum, i < 3 ? 0.0 : 1.0, 1e-6) << i;
+TEST(Masking, FullyMaskedRowsAreUniformOrNaNAsInAFramework) {
+    // Q = 6, K = 3: queries 0..2 sit at positions -3..-1 and see no key. PyTorch's softmax
+    // gives a uniform row under a finite mask (or the dtype's lowest) and NaN under -inf.
+    for (auto mask : {MaskValue{}, MaskValue{MaskValue::Kind::Lowest, 0}, MaskValue{MaskValue::Kind::NegInf, 0}})
+        for (auto kind : {ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk})
+            for (auto mode : {BiasMode::Causal, BiasMode::Bloom, BiasMode::Mpt})
+                for (auto dtype : {DType::F32, DType::F64}) {
+                    auto a = attention(2, 6, 3, mode, kind);
+                    a.bias.mask = mask;
+                    a.bias.dtype = dtype;
+                    const bool nan = mask.kind == MaskValue::Kind::NegInf;
+                    const FullyMaskedRows fm = fullyMaskedRows(a);
+                    EXPECT_EQ(fm.first, 0);
+                    EXPECT_EQ(fm.count, 3);
+                    EXPECT_EQ(fm.nan, nan);
+                    auto t = computeAttention(a);
+                    ASSERT_TRUE(t);
+                    for (long h = 0; h < 2; ++h)
+                        for (long i = 0; i < 6; ++i) {
+                            auto row = attentionRow(a, h, i);
+                            ASSERT_TRUE(row);
+                            for (long j = 0; j < 3; ++j) {
+                                const double v = t->at(static_cast<std::uint64_t>((h * 6 + i) * 3 + j));
+                                const double r = (*row)[static_cast<std::size_t>(j)];
+                                if (i < 3 && nan) {
+                                    EXPECT_TRUE(std::isnan(v) && std::isnan(r)) << maskName(mask) << i;
+                                } else if (i < 3) {
+                                    EXPECT_NEAR(v, 1.0 / 3, 1e-7) << maskName(mask) << i;
+                                    EXPECT_NEAR(r, 1.0 / 3, 1e-15);
+                                } else {
+                                    EXPECT_NEAR(v, r, 1e-6);
+                                }
+                            }
+                        }
                 }
-            auto row = attentionRow(a, 1, 0);
-            ASSERT_TRUE(row);
-            for (double v : *row) EXPECT_EQ(v, 0.0);
-        }
+    // Nothing is fully masked when K >= Q or the mode does not mask.
+    EXPECT_EQ(fullyMaskedRows(attention(1, 4, 6)).count, 0);
+    EXPECT_EQ(fullyMaskedRows(attention(1, 6, 3, BiasMode::Symmetric)).count, 0);
 }
 
-TEST(Masking, MaskValueDoesNotChangeProbabilities) {
+TEST(Masking, AFiniteMaskLeavesMassOnMaskedKeys) {
+    // Issue 11's example: --heads 1 --seq 3 --mask -1 --content zero --dtype f64 gives row 0 =
+    // softmax([0, -1, -1]) = [0.576, 0.212, 0.212], what HF and llm-foundry compute.
+    for (auto dtype : {DType::F64, DType::F32}) {
+        auto a = attention(1, 3);
+        a.bias.mask = MaskValue{MaskValue::Kind::Finite, -1};
+        a.bias.dtype = dtype;
+        const double e = std::exp(-1.0);
+        auto row = attentionRow(a, 0, 0);
+        ASSERT_TRUE(row);
+        EXPECT_NEAR((*row)[0], 1 / (1 + 2 * e), 1e-15);
+        EXPECT_NEAR((*row)[1], e / (1 + 2 * e), 1e-15);
+        EXPECT_NEAR((*row)[2], e / (1 + 2 * e), 1e-15);
+        EXPECT_NEAR((*row)[0], 0.576, 5e-4);
+        auto t = computeAttention(a);
+        ASSERT_TRUE(t);
+        for (long j = 0; j < 3; ++j) EXPECT_NEAR(t->at(static_cast<std::uint64_t>(j)), (*row)[static_cast<std::size_t>(j)], 1e-7);
+        a.content.kind = ContentKind::Gaussian;
+        expectTensorMatches(a, 1e-6);
+    }
+}
+
+TEST(Masking, FloatAttentionKeepsSubnormals) {
+    // Symmetric, slope 1, zero content: key j of row 0 has probability e^-j / Z, subnormal in
+    // float for j in 88..103 (PyTorch's float softmax keeps these; the old kernel flushed them).
+    auto a = attention(1, 110, 0, BiasMode::Symmetric);
+    a.bias.slopes.scheme = SlopeScheme::Custom;
+    a.bias.slopes.custom = {1.0};
+    auto t = computeAttention(a);
+    ASSERT_TRUE(t);
+    const double z = 1 / (1 - std::exp(-1.0));
+    for (long j = 88; j <= 102; ++j) {
+        const double want = static_cast<double>(static_cast<float>(std::exp(-static_cast<double>(j)) / z));
+        const double got = t->at(static_cast<std::uint64_t>(j));
+        EXPECT_GT(got, 0.0) << j;
+        EXPECT_LT(got, static_cast<double>(std::numeric_limits<float>::min())) << j;
+        EXPECT_NEAR(got, want, want * 1e-3 + 2 * static_cast<double>(std::numeric_limits<float>::denorm_min())) << j;
+    }
+}
+
+TEST(Masking, MaskValuesFarBelowTheLogitsAgree) {
     auto a = attention(4, 12, 0, BiasMode::Causal, ContentKind::Gaussian);
     auto base = computeAttention(a);
     ASSERT_TRUE(base);
@@ -391,7 +525,7 @@ TEST(Masking, StagesShowEachStep) {
         if (j <= 1)
             EXPECT_DOUBLE_EQ(s->masked[uj], (c + bias) / 2);
         else
-            EXPECT_EQ(s->masked[uj], -kInf);
+            EXPECT_EQ(s->masked[uj], -1e9);  // the mask value itself, as masked_fill leaves it
     }
     auto row = attentionRow(a, 1, 1);
     ASSERT_TRUE(row);
@@ -568,5 +702,30 @@ TEST(Source, StreamsTheSameBytesFromAnyOffset) {
             }
             EXPECT_EQ(std::memcmp(out.data(), t->bytes(), out.size()), 0) << layoutName(layout) << " " << dtypeName(dtype);
             EXPECT_FALSE((*src)->read(t->size() - 1, 2, out.data()));
+        }
+}
+
+TEST(Source, WholeBlockChunksAreComputedInPlaceWithTheSameBytes) {
+    // The exporter's chunks (preferredChunk) cover whole blocks, which read() computes straight
+    // into the buffer; a Q that is not a multiple of the block rows leaves short blocks at the
+    // end of each head, and chunk sizes that are not multiples mix both paths.
+    for (auto dtype : {DType::F32, DType::F64, DType::BF16})
+        for (long q : {600L, 70L}) {
+            auto a = attention(3, q, 600, BiasMode::Causal, ContentKind::Qk);
+            a.content.dk = 5;
+            a.bias.dtype = dtype;
+            auto t = computeAttention(a);
+            auto src = attentionSource(a, 2);
+            ASSERT_TRUE(t && src);
+            const std::size_t es = dtypeSize(dtype);
+            for (std::uint64_t chunk : {(*src)->preferredChunk(), std::uint64_t{600 * 218 * 2 + 600}}) {
+                std::vector<std::byte> out(t->byteSize());
+                for (std::uint64_t first = 0; first < t->size();) {
+                    const std::uint64_t n = std::min(chunk, t->size() - first);
+                    ASSERT_TRUE((*src)->read(first, n, out.data() + first * es));
+                    first += n;
+                }
+                EXPECT_EQ(std::memcmp(out.data(), t->bytes(), out.size()), 0) << dtypeName(dtype) << " Q=" << q << " chunk " << chunk;
+            }
         }
 }

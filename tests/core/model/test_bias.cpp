@@ -20,13 +20,14 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // REFERENCES.md, "Bias forms", evaluated literally.
+// Zeros are +0.0 (an integer zero times the slope), as frameworks store them.
 double referenceCell(BiasMode mode, double m, long p, long j, long K, double mask) {
     switch (mode) {
-        case BiasMode::Causal: return j <= p ? -m * static_cast<double>(p - j) : mask;
-        case BiasMode::Symmetric: return -m * static_cast<double>(std::labs(p - j));
-        case BiasMode::Clamped: return -m * static_cast<double>(std::max(p - j, 0L));
+        case BiasMode::Causal: return j <= p ? m * static_cast<double>(j - p) : mask;
+        case BiasMode::Symmetric: return m * static_cast<double>(-std::labs(p - j));
+        case BiasMode::Clamped: return m * static_cast<double>(-std::max(p - j, 0L));
         case BiasMode::Bloom: return j <= p ? m * static_cast<double>(j) : mask;
-        case BiasMode::Mpt: return j <= p ? -m * static_cast<double>(K - 1 - j) : mask;
+        case BiasMode::Mpt: return j <= p ? m * static_cast<double>(j - (K - 1)) : mask;
     }
     return 0;
 }
@@ -86,11 +87,59 @@ TEST(Bias, Seed000ExampleH2) {
     for (std::size_t k = 0; k < want.size(); ++k) EXPECT_EQ(t->as<float>()[k], want[k]) << k;
 }
 
-TEST(Bias, DiagonalIsNegativeZeroLikeNumPy) {
-    // -slopes * distance in NumPy gives -0.0 at distance 0; so do we, bit for bit.
-    auto t = buildBias(params(1, 2, 0, BiasMode::Causal));
+TEST(Bias, ZerosArePositiveLikeFrameworks) {
+    // llm-foundry and HF store an integer 0 times a positive slope: +0.0, in every mode.
+    for (const BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
+        for (const DType dtype : {DType::F32, DType::F64, DType::F16, DType::BF16}) {
+            auto p = params(2, 3, 0, mode);
+            p.dtype = dtype;
+            auto t = buildBias(p);
+            ASSERT_TRUE(t);
+            for (std::uint64_t k = 0; k < t->size(); ++k)
+                if (t->at(k) == 0) {
+                    EXPECT_FALSE(std::signbit(t->at(k))) << modeName(mode) << " " << dtypeName(dtype);
+                }
+        }
+}
+
+TEST(Bias, ExactProfileRoundsTheExactProductOnce) {
+    // slope 2^-0.5 (H = 12, head 8): compare with a 64-bit long double product; the result must
+    // be the double nearest to it (ties cannot happen for an irrational slope).
+    auto p = params(12, 1, 0, BiasMode::Bloom);
+    p.keys = 4000;
+    p.dtype = DType::F64;
+    auto t = buildBias(p);
     ASSERT_TRUE(t);
-    EXPECT_TRUE(std::signbit(t->as<float>()[0]));
+    const long double m = std::sqrt(0.5L);
+    int naiveMisses = 0;
+    for (long j = 0; j < 4000; ++j) {
+        const long double exact = m * j;
+        const double got = t->at(static_cast<std::uint64_t>(8 * 4000 + j));
+        const double below = std::nextafter(got, 0.0), above = std::nextafter(got, 1e300);
+        EXPECT_LE(std::fabs(static_cast<long double>(got) - exact), std::fabs(static_cast<long double>(below) - exact)) << j;
+        EXPECT_LE(std::fabs(static_cast<long double>(got) - exact), std::fabs(static_cast<long double>(above) - exact)) << j;
+        naiveMisses += std::sqrt(0.5) * static_cast<double>(j) != got;
+    }
+    EXPECT_GT(naiveMisses, 0);  // double(m) * j alone is not correctly rounded somewhere
+}
+
+TEST(Bias, FrameworkProducts) {
+    // fairseq, H = 12, head 8, j = 9: round32(round32(2^-0.5) * 9) (issue 11's example).
+    auto p = params(12, 10, 0, BiasMode::Bloom);
+    p.slopes.arith = Arith::Fairseq;
+    auto t = buildBias(p);
+    ASSERT_TRUE(t);
+    const float m32 = static_cast<float>(std::sqrt(0.5));
+    EXPECT_EQ(t->at((8 * 10 + 9) * 10 + 9), static_cast<double>(m32 * 9.0f));
+    EXPECT_EQ(static_cast<float>(t->at((8 * 10 + 9) * 10 + 9)), 6.36396074f);
+    // Falcon: positions become bfloat16, so key 257 counts as 256.
+    p = params(1, 1, 0, BiasMode::Bloom);
+    p.keys = 300;
+    p.slopes.arith = Arith::HfFalcon;
+    t = buildBias(p);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->at(257), 256.0 / 256);
+    EXPECT_EQ(t->at(256), 256.0 / 256);
 }
 
 TEST(Bias, EveryModeLayoutDtypeMatchesReference) {

@@ -1,5 +1,6 @@
 // Tests for <alibi/slopes.hpp>. Golden values come from REFERENCES.md's formulas, written out
 // by hand here (powers of two), never from the code under test.
+#include <alibi/model/arith.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include <gtest/gtest.h>
@@ -98,3 +99,36 @@ TEST(Slopes, InvalidHeadsAndBias) {
 }
 
 TEST(Slopes, HalfLife) { EXPECT_DOUBLE_EQ(halfLife(0.5), 2 * std::numbers::ln2); }
+
+// ---------------------------------------------------------------------------
+// Framework profiles (the full bit-for-bit emulation is tests/cli/test_arith.py)
+
+TEST(FrameworkSlopes, PowersOfTwoAreExactEverywhere) {
+    for (const Arith arith : allAriths()) {
+        auto r = computeSlopes({8, SlopeScheme::Press, 8.0, {}, arith});
+        ASSERT_TRUE(r) << arithName(arith);
+        for (int h = 0; h < 8; ++h) EXPECT_EQ((*r)[h], std::ldexp(1.0, -(h + 1))) << arithName(arith) << " " << h;
+    }
+}
+
+TEST(FrameworkSlopes, Float32ValuesAndOrder) {
+    const double root = static_cast<float>(std::sqrt(0.5));  // float32 of 2^-0.5
+    auto fairseq = computeSlopes({12, SlopeScheme::Press, 8.0, {}, Arith::Fairseq});
+    ASSERT_TRUE(fairseq);
+    EXPECT_EQ((*fairseq)[8], root);
+    // llm-foundry: 16 slopes 2^-(k/2), reordered odd-indexed first: 2^-1, 2^-2, ... then 2^-0.5.
+    auto foundry = computeSlopes({12, SlopeScheme::Press, 8.0, {}, Arith::LlmFoundry});
+    ASSERT_TRUE(foundry);
+    for (int h = 0; h < 8; ++h) EXPECT_EQ((*foundry)[h], std::ldexp(1.0, -(h + 1)));
+    EXPECT_EQ((*foundry)[8], root);
+    EXPECT_EQ(static_cast<double>(static_cast<float>((*foundry)[9])), (*foundry)[9]);
+}
+
+TEST(FrameworkSlopes, RefusedCombinations) {
+    EXPECT_FALSE(computeSlopes({8, SlopeScheme::Press, 16.0, {}, Arith::HfBloom}));
+    EXPECT_FALSE(computeSlopes({8, SlopeScheme::Geometric, 8.0, {}, Arith::Ggml}));
+    EXPECT_TRUE(computeSlopes({8, SlopeScheme::Press, 16.0, {}, Arith::Ggml}));
+    auto r = computeSlopes({8, SlopeScheme::Press, 0.0, {}, Arith::Ggml});
+    ASSERT_TRUE(r);
+    EXPECT_EQ((*r)[3], 1.0);  // ggml: slope 1 when max_bias is 0
+}

@@ -1,6 +1,8 @@
 // Tests for <alibi/stats.hpp>: row statistics on hand-made rows, half-lives, and per-head
 // statistics against averages computed here from attentionRow.
 #include <alibi/model/attention.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/slopes.hpp>
 #include <alibi/model/stats.hpp>
 
 #include <gtest/gtest.h>
@@ -22,7 +24,67 @@ StatsParams statsParams(int heads, long q, long k = 0, BiasMode mode = BiasMode:
     return s;
 }
 
+// The zero-content row straight from the bias tensor's values: softmax over the whole row,
+// masked keys at the mask value (independent of the closed form under test).
+std::vector<double> directRow(const AttentionParams& a, const Tensor& bias, int h, long i) {
+    const long K = a.bias.keyCount(), Q = a.bias.queries;
+    std::vector<double> x(static_cast<std::size_t>(K));
+    double max = -INFINITY;
+    for (long j = 0; j < K; ++j) {
+        const double b = bias.at(static_cast<std::uint64_t>((h * Q + i) * K + j));
+        const bool masked = modeMasks(a.bias.mode) && j > i + K - Q;
+        x[static_cast<std::size_t>(j)] = masked ? b : b / a.content.temperature;
+        max = std::max(max, x[static_cast<std::size_t>(j)]);
+    }
+    double sum = 0;
+    for (auto& v : x) sum += v = std::exp(v - max);
+    for (auto& v : x) v /= sum;
+    return x;
+}
+
 }  // namespace
+
+TEST(Stats, ZeroContentClosedFormMatchesTheDirectRows) {
+    // f64 zero content takes the closed form; every sampled row's statistics must equal
+    // rowStats of the direct softmax (distances exactly, the rest to 1e-10 relative).
+    for (auto mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
+        for (long k : {0L, 7L, 300L})
+            for (auto mask : {MaskValue{}, MaskValue{MaskValue::Kind::Finite, -2}}) {
+                auto s = statsParams(5, 120, k, mode);
+                s.attention.bias.dtype = DType::F64;
+                s.attention.bias.mask = mask;
+                s.attention.content.temperature = 1.7;
+                s.maxRows = 1000;
+                auto r = computeStats(s, 2);
+                ASSERT_TRUE(r) << r.error().message;
+                auto bias = buildBias(s.attention.bias);
+                ASSERT_TRUE(bias);
+                const long K = s.attention.bias.keyCount();
+                long first = 0;
+                if (modeMasks(mode)) first = std::max(0L, 120 - K);
+                ASSERT_EQ(r->rowsAveraged, 120 - first);
+                for (int h = 0; h < 5; ++h) {
+                    RowStats mean;
+                    for (long i = first; i < 120; ++i) {
+                        const RowStats want = rowStats(directRow(s.attention, *bias, h, i), i + K - 120);
+                        mean.entropy += want.entropy / static_cast<double>(120 - first);
+                        mean.meanDistance += want.meanDistance / static_cast<double>(120 - first);
+                        mean.distance50 += want.distance50 / static_cast<double>(120 - first);
+                        mean.distance90 += want.distance90 / static_cast<double>(120 - first);
+                        if (i == 119) {
+                            EXPECT_NEAR(r->heads[h].row.entropy, want.entropy, 1e-10 * (1 + want.entropy));
+                            EXPECT_NEAR(r->heads[h].row.meanDistance, want.meanDistance, 1e-10 * (1 + want.meanDistance));
+                            EXPECT_EQ(r->heads[h].row.distance50, want.distance50);
+                            EXPECT_EQ(r->heads[h].row.distance90, want.distance90);
+                        }
+                    }
+                    EXPECT_NEAR(r->heads[h].mean.entropy, mean.entropy, 1e-10 * (1 + mean.entropy)) << modeName(mode) << k;
+                    EXPECT_NEAR(r->heads[h].mean.meanDistance, mean.meanDistance, 1e-10 * (1 + mean.meanDistance));
+                    EXPECT_NEAR(r->heads[h].mean.distance50, mean.distance50, 1e-9);
+                    EXPECT_NEAR(r->heads[h].mean.distance90, mean.distance90, 1e-9);
+                }
+            }
+}
 
 TEST(RowStats, UniformRowHasEntropyLnN) {
     for (int n : {1, 2, 5, 100}) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
+#include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/base/tensor.hpp>
 
@@ -21,6 +22,9 @@ inline constexpr const char* kSingleSlopeAllHeads = "single-slope-all-heads";
 inline constexpr const char* kScaledBySqrtDk = "scaled-by-sqrt-dk";
 inline constexpr const char* kFp16MaskOverflow = "fp16-mask-overflow";
 inline constexpr const char* kTopLeftAligned = "top-left-aligned";
+inline constexpr const char* kLeftPaddingPositions = "left-padding-positions";
+inline constexpr const char* kWindowMask = "sliding-window";
+inline constexpr const char* kDocumentMask = "packed-documents";
 
 struct Finding {
     std::string code;     // one of the codes above
@@ -34,7 +38,17 @@ struct DiagnosisMatch {
     double maxBias = 8.0;
     BiasMode mode = BiasMode::Causal;
     MaskValue mask;
+    bool masked = true;          // false: no entry is masked, so `mask` was not seen (JSON null)
     std::vector<double> slopes;  // the slopes of the match (custom when no scheme fits)
+};
+
+// How far a tensor is from what one arithmetic profile builds with the matched parameters.
+struct ArithDistance {
+    Arith arith = Arith::Exact;
+    bool identical = false;      // every compared cell has the same bits
+    std::uint64_t maxUlp = 0;    // largest distance in units in the last place of the dtype
+    std::uint64_t cellsDiffering = 0;
+    std::uint64_t cellsCompared = 0;  // every cell, or a strided sample of a huge tensor
 };
 
 struct Diagnosis {
@@ -57,6 +71,16 @@ struct Diagnosis {
     // top-left-aligned bugs); diagnosisError applies them.
     bool bestSignFlipped = false;
     bool bestTopLeft = false;
+    // The profiles of --arith compared bit for bit with the match (empty without a plain match),
+    // and the first one whose bits the tensor carries.
+    std::vector<ArithDistance> arithDistances;
+    std::optional<Arith> arith;
+    // A 1-D tensor of positive numbers read as a slope vector (H,), not as a flat bias:
+    // heads is its length, queries and keys are 0.
+    bool slopeVector = false;
+    // A (B, H, T, T) batch (layout bhqk): the padding, documents, window and position rule that
+    // reproduce it; nullopt for a single sequence.
+    std::optional<BatchParams> batch;
 };
 
 // Tolerance: entries agree when equal, or within 1e-6 relative (f32/f64), or within a

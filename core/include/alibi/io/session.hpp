@@ -4,6 +4,7 @@
 
 #include <alibi/render/colormap.hpp>
 #include <alibi/base/error.hpp>
+#include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/base/tensor.hpp>
@@ -48,6 +49,7 @@ struct Session {
     int width = 1024, height = 768;       // render size
     std::int64_t trainLength = 0;         // extrapolation view; 0: use the sequence length
     std::uint64_t maxMemory = kDefaultMemoryBudget;
+    BatchParams batch;                    // section `batch` (alibi bias); inactive: one sequence
     // The view the explorer shows (JSON `view.open`); nullopt: chosen from `what` (see openView).
     std::optional<ExplorerView> view;
     // Compare's B (JSON section `compare`); nullopt: the explorer's default B.

@@ -52,13 +52,16 @@ inline constexpr std::uint64_t kStreamKeys = 3;
                                   std::int64_t query, std::int64_t key);
 
 // One row of probabilities (K values, in double) for head h and query row i.
-// A row whose every key is masked is all zeros, never NaN.
+// The softmax sees what a framework's softmax sees: masked keys hold the mask value (finite,
+// -inf or the dtype's lowest), so a finite mask leaves them a little mass, and a row whose every
+// key is masked is uniform under a finite mask and NaN under -inf (see fullyMaskedRows).
+// Zero content in f32/f64 is computed in closed form (a truncated geometric distribution).
 [[nodiscard]] Result<std::vector<double>> attentionRow(const AttentionParams& params,
                                                        std::int64_t head, std::int64_t query);
 
 // The pre-softmax stages of one row, for teaching (K values each): content; withBias =
 // content + bias as the bias tensor holds it (masked keys carry the mask value); masked = the
-// softmax input, (content + bias) / temperature with -inf where the mode masks; and the
+// softmax input, (content + bias) / temperature, and the mask value itself where the mode masks; and the
 // probabilities.
 struct AttentionStages {
     std::vector<double> content;
@@ -77,9 +80,24 @@ struct AttentionStages {
                                               unsigned threads = 0, const ProgressFn& progress = {});
 
 // A streaming source of the probabilities, row by row, for exports of any size; its numbers
-// equal computeAttention's.
-[[nodiscard]] Result<std::unique_ptr<TensorSource>> attentionSource(const AttentionParams& params);
+// equal computeAttention's. Blocks are computed on `threads` threads (0: every core).
+[[nodiscard]] Result<std::unique_ptr<TensorSource>> attentionSource(const AttentionParams& params,
+                                                                    unsigned threads = 0);
 
 [[nodiscard]] std::map<std::string, std::string> attentionMetadata(const AttentionParams& params);
+
+// Query rows [first, first + count) of every head have no unmasked key (a masking mode with
+// K < Q): count is 0 when there are none. Their probabilities are uniform under a finite mask
+// and NaN under -inf; `nan` says which.
+struct FullyMaskedRows {
+    std::int64_t first = 0;
+    std::int64_t count = 0;
+    bool nan = false;
+};
+[[nodiscard]] FullyMaskedRows fullyMaskedRows(const AttentionParams& params);
+
+// Which matrix-product and softmax kernels this machine runs, e.g. "BLAS: OpenBLAS 0.3.21
+// (SkylakeX); softmax: avx512", for --version and About boxes.
+[[nodiscard]] std::string attentionKernelDescription();
 
 }  // namespace alibi

@@ -18,11 +18,22 @@ namespace alibi {
 // the slopes, so callers validate and compute slopes in one step.
 [[nodiscard]] Result<std::vector<double>> validateBias(const BiasParams& params);
 
-// The exact (double) bias of one cell before dtype rounding, or nullopt when the mode masks
-// it. `queryPos` is the query's absolute position p_i; K is the key count.
-// Signs follow REFERENCES.md literally: causal -(m * (p - j)), so the diagonal is -0.0.
+// The signed whole number n a mode multiplies the slope by in one cell (bias = m * n): -(p - j)
+// causal, -|p - j| symmetric, -max(p - j, 0) clamped, +j bloom, -(K - 1 - j) mpt; nullopt when
+// the mode masks the cell. `queryPos` is the query's absolute position p_i; K is the key count.
+[[nodiscard]] std::optional<std::int64_t> biasMultiplier(BiasMode mode, std::int64_t queryPos, std::int64_t key,
+                                                         std::int64_t keyCount);
+
+// The bias of one cell in double (slope * n, one rounding) before dtype rounding, or nullopt
+// when the mode masks it. Zero is +0.0 (the diagonal, mpt's last key), as frameworks store it.
 [[nodiscard]] std::optional<double> biasCell(BiasMode mode, double slope, std::int64_t queryPos,
                                              std::int64_t key, std::int64_t keyCount);
+
+// The stored value of an allowed cell under params.slopes.arith (exact: the exact product
+// rounded once into the dtype), or nullopt when the mode masks it. `slope` is head `head`'s
+// entry of computeSlopes.
+[[nodiscard]] std::optional<double> biasAllowedValue(const BiasParams& params, double slope, std::int64_t head,
+                                                     std::int64_t queryPos, std::int64_t key);
 
 // The stored value of one cell (mask applied, rounded to the dtype), as a double.
 [[nodiscard]] double biasValue(const BiasParams& params, double slope, std::int64_t head,

@@ -16,6 +16,9 @@ enum class SlopeScheme { Press, Geometric, Linear, Custom };
 enum class BiasMode { Causal, Symmetric, Clamped, Bloom, Mpt };
 enum class Layout { Hqk, Qkh, OneHqk, Flat };
 enum class ContentKind { Zero, Gaussian, Qk };
+// Whose float arithmetic produces the numbers (docs/ARITHMETIC.md): the exact formula rounded
+// once (default), or one framework's float32 operations in that framework's order.
+enum class Arith { Exact, HfBloom, HfFalcon, LlmFoundry, Fairseq, Ggml };
 
 // Hard limits that keep every size computation far from integer overflow.
 inline constexpr int kMaxHeads = 4096;
@@ -26,6 +29,7 @@ struct SlopeParams {
     SlopeScheme scheme = SlopeScheme::Press;
     double maxBias = 8.0;         // B: applies to press and geometric
     std::vector<double> custom;   // scheme Custom: exactly `heads` positive finite numbers
+    Arith arith = Arith::Exact;   // slope computation and bias product (model/arith.hpp)
     friend bool operator==(const SlopeParams&, const SlopeParams&) = default;
 };
 
@@ -79,6 +83,8 @@ struct AttentionParams {
 [[nodiscard]] std::optional<Layout> parseLayout(std::string_view name);
 [[nodiscard]] std::string_view contentName(ContentKind kind);
 [[nodiscard]] std::optional<ContentKind> parseContent(std::string_view name);
+[[nodiscard]] std::string_view arithName(Arith arith);
+[[nodiscard]] std::optional<Arith> parseArith(std::string_view name);
 
 // Mask spelling: "-1e9" (or any finite number), "-inf", "min".
 [[nodiscard]] std::string maskName(const MaskValue& mask);

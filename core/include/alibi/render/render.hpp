@@ -95,6 +95,10 @@ struct GridLayout { int columns = 1; int rows = 1; };
 [[nodiscard]] Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads = 0,
                                             const ProgressFn& progress = {});
 
+// Attention heatmaps keep recent heads' q.k key vectors (up to 96 MiB), so a change that leaves
+// seed, d_k and K alone draws none. This empties that cache (benchmarks of the cold path).
+void clearHeatmapCaches();
+
 // Which (head, query, key) is under pixel (x, y) of a heatmap, if any.
 struct CellHit { int head = 0; std::int64_t query = 0; std::int64_t key = 0; };
 [[nodiscard]] std::optional<CellHit> hitTest(const Heatmap& map, const HeatmapParams& params,

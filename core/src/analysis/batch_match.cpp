@@ -1,0 +1,180 @@
+// Batch diagnosis (see batch_match.hpp). The structure comes from the masked cells alone: a real
+// key always sees itself (the diagonal), so row b's real tokens are its unmasked diagonal cells;
+// the first key a real query sees marks document starts and the window. The numbers then decide
+// between the candidates, bit for bit, so a wrong guess can only lead to "no match".
+#include "analysis/batch_match.hpp"
+#include "analysis/profile_match.hpp"
+
+#include <alibi/model/arith.hpp>
+#include <alibi/model/batch.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/slopes.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+
+namespace alibi::detail {
+namespace {
+
+struct Shape4 {
+    std::int64_t b, h, t;
+};
+
+double cell(const Tensor& x, const Shape4& s, std::int64_t b, std::int64_t h, std::int64_t i, std::int64_t j) {
+    return x.at(static_cast<std::uint64_t>(((b * s.h + h) * s.t + i) * s.t + j));
+}
+
+std::string list(const std::vector<std::int64_t>& v) {
+    std::string out;
+    for (const auto x : v) out += fmt::format("{}{}", out.empty() ? "" : ",", x);
+    return out;
+}
+
+}  // namespace
+
+std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
+    const Shape& shape = tensor.shape();
+    if (shape.size() != 4 || shape[0] < 2 || shape[2] != shape[3] || shape[1] < 1 || shape[1] > kMaxHeads ||
+        shape[2] < 1 || shape[2] > kMaxLength)
+        return std::nullopt;
+    const Shape4 s{shape[0], shape[1], shape[2]};
+    const DType dtype = tensor.dtype();
+
+    // The mask value: the smallest value in the tensor (masked cells hold it).
+    double maskValue = std::numeric_limits<double>::infinity();
+    for (std::uint64_t k = 0; k < tensor.size(); ++k) maskValue = std::min(maskValue, tensor.at(k));
+    const auto masked = [&](double v) { return v == maskValue; };
+
+    // Lengths and padding side from the diagonals.
+    BatchParams batch;
+    bool left = false, right = false;
+    for (std::int64_t b = 0; b < s.b; ++b) {
+        std::int64_t first = -1, last = -1, count = 0;
+        for (std::int64_t j = 0; j < s.t; ++j)
+            if (!masked(cell(tensor, s, b, 0, j, j))) {
+                if (first < 0) first = j;
+                last = j;
+                ++count;
+            }
+        if (count == 0 || last - first + 1 != count) return std::nullopt;  // not one contiguous run
+        batch.lengths.push_back(count);
+        if (count < s.t) (first == 0 ? right : left) = true;
+    }
+    if (left && right) return std::nullopt;
+    batch.padding = left ? Padding::Left : Padding::Right;
+
+    // Documents and window from the longest row: the first key each real query sees.
+    const auto longest = static_cast<std::int64_t>(std::max_element(batch.lengths.begin(), batch.lengths.end()) -
+                                                   batch.lengths.begin());
+    const std::int64_t length = batch.lengths[static_cast<std::size_t>(longest)];
+    const std::int64_t start = batch.padding == Padding::Left ? s.t - length : 0;
+    std::vector<std::int64_t> starts{0};
+    std::int64_t widest = 0;
+    for (std::int64_t i = start; i < start + length; ++i) {
+        std::int64_t firstSeen = i;
+        for (std::int64_t j = start; j <= i; ++j)
+            if (!masked(cell(tensor, s, longest, 0, i, j))) {
+                firstSeen = j;
+                break;
+            }
+        widest = std::max(widest, i - firstSeen + 1);
+        if (firstSeen == i && i > start && !masked(cell(tensor, s, longest, 0, i - 1, i - 1)) &&
+            masked(cell(tensor, s, longest, 0, i, i - 1)))
+            starts.push_back(i - start);
+    }
+    // A window of 1 would make every token a document of its own: read that as a window.
+    if (starts.size() > 1 && static_cast<std::int64_t>(starts.size()) < length) {
+        for (std::size_t k = 0; k + 1 < starts.size(); ++k) batch.documents.push_back(starts[k + 1] - starts[k]);
+        batch.documents.push_back(length - starts.back());
+    }
+    const std::int64_t longestDocument =
+        batch.documents.empty() ? length : *std::max_element(batch.documents.begin(), batch.documents.end());
+    if (widest < longestDocument) batch.window = widest;
+
+    MaskValue mask{MaskValue::Kind::Finite, maskValue};
+    if (std::isinf(maskValue)) mask = {MaskValue::Kind::NegInf, maskValue};
+    else if (maskValue == dtypeLowest(dtype)) mask = {MaskValue::Kind::Lowest, 0};
+
+    // Every candidate, bit for bit: forms, position rules, profiles.
+    struct Best {
+        BiasParams bias;
+        BatchParams batch;
+        std::uint64_t maxUlp = std::numeric_limits<std::uint64_t>::max();
+    };
+    std::optional<Best> best;
+    std::vector<PositionRule> rules{PositionRule::Mask, PositionRule::Naive};
+    if (!batch.documents.empty()) rules.push_back(PositionRule::Document);
+    // The first bit-identical candidate ends the search (the most ordinary comes first).
+    const auto exact = [&] { return best && best->maxUlp == 0; };
+    for (const BiasMode mode : {BiasMode::Causal, BiasMode::Bloom, BiasMode::Mpt, BiasMode::Symmetric, BiasMode::Clamped})
+        for (const PositionRule rule : rules)
+            for (const Arith arith : allAriths()) {
+                if (exact()) break;
+                BiasParams p;
+                p.slopes.heads = static_cast<int>(s.h);
+                p.slopes.arith = arith;
+                p.queries = s.t;
+                p.mode = mode;
+                p.mask = mask;
+                p.dtype = dtype;
+                BatchParams q = batch;
+                q.positions = rule;
+                auto built = buildBatchBias(p, q, tensor.size() * 8 + 4096);
+                if (!built) continue;
+                std::uint64_t worst = 0;
+                for (std::uint64_t k = 0; k < tensor.size() && worst <= (best ? best->maxUlp : worst); ++k) {
+                    const double a = tensor.at(k), e = built->at(k);
+                    if (a == e && std::signbit(a) == std::signbit(e)) continue;
+                    worst = std::max(worst, a == e ? std::uint64_t{1} : ulpDistance(dtype, a, e));
+                }
+                if (!best || worst < best->maxUlp) best = Best{p, q, worst};
+            }
+    Diagnosis d;
+    d.layout = Layout::Hqk;
+    d.heads = s.h;
+    d.queries = d.keys = s.t;
+    d.dtype = dtype;
+    d.batch = batch;
+    const std::string head = fmt::format("A batch of {} rows (B, H, T, T) = {}, layout bhqk, {}; {} padding, lengths {}{}{}.",
+                                         s.b, shapeString(shape), dtypeName(dtype), paddingName(batch.padding),
+                                         list(batch.lengths),
+                                         batch.documents.empty() ? "" : fmt::format(", packed documents {}", list(batch.documents)),
+                                         batch.window ? fmt::format(", sliding window {}", batch.window) : "");
+    const std::uint64_t allowed = dtype == DType::F32 || dtype == DType::F64 ? 64 : 1;
+    if (!best || best->maxUlp > allowed) {
+        d.summary = head + " No bias form, position rule or --arith profile reproduces its values.";
+        return d;
+    }
+    d.batch = best->batch;
+    d.bestParams = best->bias;
+    d.match = DiagnosisMatch{SlopeScheme::Press, 8.0, best->bias.mode, mask, true, {}};
+    if (auto slopes = computeSlopes(best->bias.slopes)) d.match->slopes = *slopes;
+    if (best->maxUlp == 0) d.arith = best->bias.slopes.arith;
+    const bool leftPadded = batch.padding == Padding::Left &&
+                            std::any_of(batch.lengths.begin(), batch.lengths.end(), [&](auto l) { return l < s.t; });
+    if (leftPadded && best->batch.positions == PositionRule::Naive)
+        d.findings.push_back({kLeftPaddingPositions,
+                              "positions count the padding: with left padding every shorter row's bias is shifted by "
+                              "its padding length. Take positions from the attention mask ((cumsum(mask) - 1) * mask, "
+                              "as HF BLOOM does): alibi bias --positions mask"});
+    if (batch.window)
+        d.findings.push_back({kWindowMask, fmt::format("a sliding window of {} keys masks older keys", batch.window)});
+    if (!batch.documents.empty())
+        d.findings.push_back({kDocumentMask, fmt::format("packed documents {} (block-diagonal mask, llm-foundry's "
+                                                         "sequence_id); positions {}",
+                                                         list(batch.documents), positionRuleName(best->batch.positions))});
+    d.summary = fmt::format("{} Matches press slopes (max_bias 8), {} mode, positions {}, mask {}{}.", head,
+                            modeName(best->bias.mode), positionRuleName(best->batch.positions), maskName(mask),
+                            best->maxUlp == 0 ? fmt::format(", bit-identical under --arith {}", arithName(best->bias.slopes.arith))
+                                              : fmt::format(", within {} ulp", best->maxUlp));
+    if (!d.findings.empty()) {
+        std::string codes;
+        for (const auto& f : d.findings) codes += (codes.empty() ? "" : ", ") + f.code;
+        d.summary += fmt::format(" Findings: {}.", codes);
+    }
+    return d;
+}
+
+}  // namespace alibi::detail

@@ -1,0 +1,173 @@
+// Batched ALiBi (see batch.hpp). Every cell is computed from its tokens: whether the key is real,
+// which document each token belongs to, and the positions the chosen rule gives them; the value
+// goes through the same arithProduct as a single sequence, so profiles and +0.0 carry over.
+#include <alibi/model/arith.hpp>
+#include <alibi/model/batch.hpp>
+#include <alibi/model/bias.hpp>
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <numeric>
+
+namespace alibi {
+
+std::string_view paddingName(Padding padding) { return padding == Padding::Left ? "left" : "right"; }
+
+std::optional<Padding> parsePadding(std::string_view name) {
+    if (name == "right") return Padding::Right;
+    if (name == "left") return Padding::Left;
+    return std::nullopt;
+}
+
+std::string_view positionRuleName(PositionRule rule) {
+    switch (rule) {
+        case PositionRule::Mask: return "mask";
+        case PositionRule::Naive: return "naive";
+        case PositionRule::Document: return "document";
+    }
+    return "mask";
+}
+
+std::optional<PositionRule> parsePositionRule(std::string_view name) {
+    if (name == "mask") return PositionRule::Mask;
+    if (name == "naive") return PositionRule::Naive;
+    if (name == "document") return PositionRule::Document;
+    return std::nullopt;
+}
+
+Result<void> validateBatch(const BiasParams& bias, const BatchParams& batch) {
+    const std::int64_t t = bias.queries;
+    if (bias.keyCount() != t)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("a batch (--lengths, --documents, --window, --prefix) needs --keys equal to --seq (one "
+                                "length T per row), got --seq {} --keys {}",
+                                t, bias.keyCount()));
+    if (batch.lengths.size() > 4096)
+        return fail(ErrorCode::InvalidArgument, fmt::format("--lengths lists {} rows; at most 4096", batch.lengths.size()));
+    for (std::size_t b = 0; b < batch.lengths.size(); ++b)
+        if (batch.lengths[b] < 1 || batch.lengths[b] > t)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--lengths: row {} has length {}; every length must be between 1 and --seq {} "
+                                    "(the padded length)",
+                                    b, batch.lengths[b], t));
+    std::int64_t sum = 0;
+    for (std::size_t k = 0; k < batch.documents.size(); ++k) {
+        if (batch.documents[k] < 1)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--documents: document {} has length {}; lengths must be positive", k, batch.documents[k]));
+        sum += batch.documents[k];
+        if (sum > t)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--documents add up to more than --seq {} (the packed length)", t));
+    }
+    if (batch.window < 0 || batch.window > t)
+        return fail(ErrorCode::InvalidArgument, fmt::format("--window must be between 0 (none) and --seq {}, got {}", t, batch.window));
+    if (batch.prefix < 0 || batch.prefix > t)
+        return fail(ErrorCode::InvalidArgument, fmt::format("--prefix must be between 0 (none) and --seq {}, got {}", t, batch.prefix));
+    if (batch.positions == PositionRule::Document && batch.documents.empty())
+        return fail(ErrorCode::InvalidArgument, "--positions document restarts positions per packed document: give --documents too");
+    return {};
+}
+
+std::vector<TokenInfo> batchTokens(const BiasParams& bias, const BatchParams& batch, std::int64_t row) {
+    const std::int64_t t = bias.queries;
+    const std::int64_t length = batch.lengths.empty() ? t : batch.lengths[static_cast<std::size_t>(row)];
+    const std::int64_t first = batch.padding == Padding::Left ? t - length : 0;
+    std::vector<TokenInfo> tokens(static_cast<std::size_t>(t));
+    std::int64_t seen = 0, document = 0, documentStart = 0;
+    for (std::int64_t x = 0; x < t; ++x) {
+        TokenInfo& tok = tokens[static_cast<std::size_t>(x)];
+        tok.real = x >= first && x < first + length;
+        if (!tok.real) {
+            // (cumsum(mask) - 1) * mask: padding sits at position 0 under the mask rule.
+            tok.position = batch.positions == PositionRule::Naive ? x : 0;
+            tok.document = -1;
+            continue;
+        }
+        // Documents cover the real tokens in order; tokens past the listed ones form one more.
+        while (document < static_cast<std::int64_t>(batch.documents.size()) &&
+               seen >= documentStart + batch.documents[static_cast<std::size_t>(document)]) {
+            documentStart += batch.documents[static_cast<std::size_t>(document)];
+            ++document;
+        }
+        tok.document = batch.documents.empty() ? 0 : document;
+        switch (batch.positions) {
+            case PositionRule::Mask: tok.position = seen; break;
+            case PositionRule::Naive: tok.position = x; break;
+            case PositionRule::Document: tok.position = seen - documentStart; break;
+        }
+        ++seen;
+    }
+    return tokens;
+}
+
+Result<Tensor> buildBatchBias(const BiasParams& bias, const BatchParams& batch, std::uint64_t budget) {
+    auto slopes = validateBias(bias);
+    if (!slopes) return std::unexpected(slopes.error());
+    if (auto ok = validateBatch(bias, batch); !ok) return std::unexpected(ok.error());
+    const std::int64_t B = batch.batchSize(), H = bias.slopes.heads, T = bias.queries;
+    auto tensor = Tensor::allocate({B, H, T, T}, bias.dtype, budget, "batch bias tensor");
+    if (!tensor) return tensor;
+    const std::vector<double> tails = exactSlopeTails(bias.slopes);
+    const double mask = roundTo(bias.dtype, maskDouble(bias.mask, bias.dtype));
+    const std::size_t es = dtypeSize(bias.dtype);
+    std::byte* out = tensor->byteSpan().data();
+    std::uint64_t cell = 0;
+    for (std::int64_t b = 0; b < B; ++b) {
+        const auto tokens = batchTokens(bias, batch, b);
+        std::int64_t lastPosition = 0;
+        for (const TokenInfo& tok : tokens)
+            if (tok.real) lastPosition = std::max(lastPosition, tok.position);
+        for (std::int64_t h = 0; h < H; ++h) {
+            const double slope = (*slopes)[static_cast<std::size_t>(h)];
+            const double tail = tails[static_cast<std::size_t>(h)];
+            for (std::int64_t i = 0; i < T; ++i) {
+                const TokenInfo& q = tokens[static_cast<std::size_t>(i)];
+                for (std::int64_t j = 0; j < T; ++j, ++cell) {
+                    const TokenInfo& k = tokens[static_cast<std::size_t>(j)];
+                    bool allowed = k.real && (batch.documents.empty() || q.document == k.document);
+                    const bool bothInPrefix = i < batch.prefix && j < batch.prefix;
+                    if (modeMasks(bias.mode) && j > i && !bothInPrefix) allowed = false;
+                    if (batch.window > 0 && (i > j ? i - j : j - i) >= batch.window) allowed = false;
+                    double v = mask;
+                    if (allowed) {
+                        const std::int64_t d = q.position - k.position;
+                        std::int64_t n = 0;
+                        switch (bias.mode) {
+                            case BiasMode::Causal: n = -(d < 0 ? -d : d); break;  // -|d|: d < 0 only in a prefix
+                            case BiasMode::Symmetric: n = -(d < 0 ? -d : d); break;
+                            case BiasMode::Clamped: n = -std::max<std::int64_t>(d, 0); break;
+                            case BiasMode::Bloom: n = k.position; break;
+                            case BiasMode::Mpt: n = -(lastPosition - k.position); break;
+                        }
+                        v = arithProduct(bias.slopes.arith, bias.dtype, slope, tail, n);
+                    }
+                    storeAs(bias.dtype, v, out + cell * es);
+                }
+            }
+        }
+    }
+    tensor->metadata = biasMetadata(bias);
+    for (auto& [key, value] : batchMetadata(batch)) tensor->metadata[key] = value;
+    return tensor;
+}
+
+std::map<std::string, std::string> batchMetadata(const BatchParams& batch) {
+    const auto list = [](const std::vector<std::int64_t>& v) {
+        std::string s;
+        for (const auto x : v) s += fmt::format("{}{}", s.empty() ? "" : ",", x);
+        return s;
+    };
+    std::map<std::string, std::string> m;
+    m["layout"] = "bhqk";
+    m["batch"] = std::to_string(batch.batchSize());
+    if (!batch.lengths.empty()) m["lengths"] = list(batch.lengths);
+    m["padding"] = std::string(paddingName(batch.padding));
+    if (!batch.documents.empty()) m["documents"] = list(batch.documents);
+    if (batch.window > 0) m["window"] = std::to_string(batch.window);
+    if (batch.prefix > 0) m["prefix"] = std::to_string(batch.prefix);
+    m["positions"] = std::string(positionRuleName(batch.positions));
+    return m;
+}
+
+}  // namespace alibi
