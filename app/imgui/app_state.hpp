@@ -6,12 +6,15 @@
 
 #include "rolling_stats.hpp"
 
+#include <alibi/explore/snapshot.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
 
+#include <array>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,17 @@ namespace alibi::imgui {
 // which bias and zero-content attention draw at pixel cost).
 inline constexpr int kSliderMaxHeads = 256;
 inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
+
+// The views of the centre panel, the same as the Qt explorer's tabs.
+enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose };
+inline constexpr std::array kAllViews{View::Grid,    View::Detail,        View::Curves,  View::Stages,
+                                      View::Compare, View::Extrapolation, View::Diagnose};
+[[nodiscard]] std::string_view viewTitle(View view);  // "Head grid"
+[[nodiscard]] std::string_view viewSlug(View view);   // "head-grid" (file names)
+
+// Zoom steps of View > Zoom in / out (font and every style size scale together).
+inline constexpr float kMinZoom = 0.75f;
+inline constexpr float kMaxZoom = 3.0f;
 
 // The cell under the mouse in the head grid (from the core's hitTest).
 struct HoverCell {
@@ -42,6 +56,18 @@ struct Actions {
     bool exportTensor = false;
     bool cancelExport = false;
     bool screenshot = false;  // the GL shell writes the framebuffer after this frame
+    bool exportSvg = false;   // the curves of the curves view as SVG files
+    bool copyCli = false;     // copy the `alibi` command reproducing the tensor to the clipboard
+};
+
+// A question the Explorer asks before it discards unsaved changes.
+enum class Confirm { None, OpenSession, Quit };
+
+// A number being typed into a slider or field: held here, not in the session, until Enter or a
+// focus change commits it (so T passing through 2 and 25 on the way to 256 changes nothing).
+struct NumberDraft {
+    unsigned id = 0;  // ImGuiID of the widget; 0: none
+    std::array<unsigned char, 8> bytes{};
 };
 
 struct AppState {
@@ -54,23 +80,56 @@ struct AppState {
     std::string maskText = "-1e9";
     std::string maskError;
     std::string validationError;    // why the last edit was refused (session kept as it was)
+    NumberDraft draft;
+    std::string presetNote;         // source and notes of the preset last applied
 
     // ---- session files and exports
     std::string sessionPath = "session.alibi.json";
     std::string exportPath = "alibi_tensor.npy";
     FileFormat exportFormat = FileFormat::Npy;
     std::string screenshotPath = "alibi_explorer.png";
+    std::string svgPath = "curves.svg";
+    int svgCurves = 0;  // 0 slopes per head, 1 bias vs distance, 2 attention vs distance
     Actions actions;
     std::string statusMessage;         // last success ("saved session.alibi.json")
     std::string errorPopup;            // non-empty: the error popup shows this message
+    std::string lastCliCommand;        // what "Copy as CLI command" put on the clipboard
+    Confirm confirm = Confirm::None;   // the unsaved-changes prompt showing, if any
+    bool quitApproved = false;         // the shell ends the frame loop
+    int screenshotsRequested = 0;      // "Save PNG" pictures asked for / written (the shell counts)
+    int screenshotsSaved = 0;
+
+    // ---- window
+    View view = View::Grid;  // the centre panel's view (a session holds it)
+    View tabShown = View::Grid;  // the tab the tab bar selected last (differs after a menu or key)
+    float zoom = 1.0f;       // font scale (View > Zoom)
+    bool fullScreen = false;
+    bool showHelp = false;   // the "What is ALiBi?" window
 
     // ---- head grid
     int gridWidth = 0;   // pixels the grid panel has room for (the renderer's target size)
     int gridHeight = 0;
     ScreenRect gridRect;                 // where the grid image was drawn last frame
+    bool logColors = false;  // attention: log10 colour scale (probabilities span orders of magnitude)
+    int detailWidth = 0;  // pixels the head detail view has room for (0 while it is not shown)
+    int detailHeight = 0;
     std::optional<HoverCell> hoverCell;  // cell under the mouse, if any
+    std::string hoverReadout;            // the read-out text shown for it (the explore layer's)
     int hoveredHead = -1;     // head highlighted in every panel this frame (-1: none)
     int nextHoveredHead = -1;  // collected while this frame's panels draw; becomes hoveredHead next frame
+
+    // ---- compare view: B is A with these replacements
+    explore::CompareSpec compareB;
+    int compareWidth = 0, compareHeight = 0;  // difference heatmap pixels (0 while hidden)
+
+    // ---- diagnose view
+    std::string diagnosePath = "bias.npy";  // a tensor file to diagnose
+    std::string diagnoseExample;            // or an example with a known bug
+    bool diagnoseUseExample = false;
+    std::uint64_t diagnoseSerial = 0;       // bumped by each "Diagnose" click (0: none yet)
+    int diagnoseWidth = 0, diagnoseHeight = 0;  // error heatmap pixels
+    bool openCorrected = false;             // the "Open the corrected parameters" button
+    bool useMaskMin = false;                // the export refusal's one-click fix
 
     // ---- statistics table
     std::int64_t statsMaxRows = 16;  // rows averaged for the per-head means (few keep big T interactive)

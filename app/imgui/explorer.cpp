@@ -1,8 +1,11 @@
-// Explorer: results in, panels drawn, edits validated, actions run, changed requests submitted.
+// Explorer: results in, panels drawn, edits validated and recorded, actions run, changed requests
+// submitted (menus, shortcuts and popups are in explorer_menus.cpp).
 #include "explorer.hpp"
 
+#include "edit_rules.hpp"
 #include "panels.hpp"
 
+#include <alibi/io/output_file.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
@@ -11,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 namespace alibi::imgui {
 
@@ -24,10 +28,10 @@ constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFl
                                          ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoBringToFrontOnFocus;
 
 // Positions the next panel window at a fixed rectangle of the display.
-bool beginPanel(const char* title, float x, float y, float width, float height) {
+bool beginPanel(const char* title, float x, float y, float width, float height, ImGuiWindowFlags extra = 0) {
     ImGui::SetNextWindowPos(ImVec2(std::floor(x), std::floor(y)));
     ImGui::SetNextWindowSize(ImVec2(std::floor(width), std::floor(height)));
-    return ImGui::Begin(title, nullptr, kPanelFlags);
+    return ImGui::Begin(title, nullptr, kPanelFlags | extra);
 }
 
 std::string slopesText(const std::vector<double>& slopes) {
@@ -39,31 +43,107 @@ std::string slopesText(const std::vector<double>& slopes) {
 }  // namespace
 
 Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
-    : m_textures(textures), m_wake(std::move(wake)), m_lastValid(m_state.session) {
+    : m_textures(textures), m_wake(std::move(wake)), m_lastValid(m_state.session), m_history(m_state.session) {
     if (auto slopes = computeSlopes(m_state.session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
+    m_model.presets = loadPresets(presetFolders());
     syncTextFields();
+    m_stages = std::make_unique<AsyncView<StagesRequest, StagesResult>>(computeStagesResult, m_wake);
+    m_diagnose = std::make_unique<AsyncView<DiagnoseRequest, DiagnoseResult>>(computeDiagnosis, m_wake);
+    m_compare = std::make_unique<AsyncView<CompareRequest, CompareResult>>(computeCompareResult, m_wake);
+    m_extrapolation =
+        std::make_unique<AsyncView<ExtrapolationRequest, ExtrapolationResult>>(computeExtrapolationResult, m_wake);
 }
 
 Explorer::~Explorer() {
     if (m_textures != nullptr) {
-        if (m_model.gridTexture != nullptr) m_textures->release(m_model.gridTexture);
-        if (m_model.colorBarTexture != nullptr) m_textures->release(m_model.colorBarTexture);
+        for (ImTextureID texture : {m_model.gridTexture, m_model.colorBarTexture, m_model.detailTexture,
+                                    m_model.detailColorBarTexture, m_model.diagnosisTexture,
+                                    m_model.diagnosisBarTexture, m_model.compareTexture, m_model.compareBarTexture,
+                                    m_model.extrapolationTexture})
+            if (texture != nullptr) m_textures->release(texture);
     }
 }
 
 bool Explorer::busy() const {
-    return m_model.gridPending || m_model.curvesPending || m_model.statsPending || m_model.exportRunning ||
-           m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() || !m_hoverWorker.idle();
+    return m_model.gridPending || m_model.detailPending || m_model.curvesPending || m_model.statsPending ||
+           m_model.stagesPending || m_model.diagnosisPending || m_model.comparePending ||
+           m_model.extrapolationPending ||
+           m_model.exportRunning || m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() ||
+           !m_hoverWorker.idle();
+}
+
+void Explorer::installSession(const Session& session) {
+    const bool slopesChanged = !(session.attention.bias.slopes.heads == m_lastValid.attention.bias.slopes.heads &&
+                                 session.attention.bias.slopes.scheme == m_lastValid.attention.bias.slopes.scheme &&
+                                 session.attention.bias.slopes.maxBias == m_lastValid.attention.bias.slopes.maxBias &&
+                                 session.attention.bias.slopes.custom == m_lastValid.attention.bias.slopes.custom);
+    m_state.session = session;
+    m_lastValid = session;
+    m_state.validationError.clear();
+    m_state.draft = {};
+    if (slopesChanged || m_model.slopes.empty()) {
+        if (auto slopes = computeSlopes(session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
+    }
+    syncTextFields();
+    if (m_state.hoveredHead >= session.attention.bias.slopes.heads) m_state.hoveredHead = -1;
 }
 
 Result<void> Explorer::applySession(const Session& session) {
     if (auto valid = validateSession(session); !valid) return std::unexpected(valid.error());
-    m_state.session = session;
-    m_lastValid = session;
-    m_state.validationError.clear();
-    if (auto slopes = computeSlopes(session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
-    syncTextFields();
+    installSession(session);
+    m_history.record(session);
     return {};
+}
+
+Result<void> Explorer::openSession(const Session& opened, const std::string& path) {
+    if (auto valid = validateSession(opened); !valid) return std::unexpected(valid.error());
+    // The view and Compare's B are the explorer's state, not parameters: they open as saved, and
+    // switching tabs is neither an undo step nor an unsaved change.
+    m_state.view = fromExplorerView(openView(opened));
+    if (opened.compare) m_state.compareB = fromOverrides(*opened.compare);
+    Session session = opened;
+    session.view.reset();
+    session.compare.reset();
+    installSession(session);
+    m_history.reset(session);
+    m_heldClamps = {};
+    m_state.sessionPath = path;
+    return {};
+}
+
+void Explorer::undo() {
+    if (auto session = m_history.undo()) {
+        installSession(*session);
+        m_state.statusMessage = "undone";
+    }
+}
+
+void Explorer::redo() {
+    if (auto session = m_history.redo()) {
+        installSession(*session);
+        m_state.statusMessage = "redone";
+    }
+}
+
+void Explorer::resetToDefaults() {
+    Session defaults = defaultSession();
+    installSession(defaults);
+    m_history.record(defaults);
+    m_state.statusMessage = "parameters reset to the defaults (Ctrl+Z brings them back)";
+}
+
+std::string Explorer::windowTitle() const {
+    const std::string name = std::filesystem::path(m_state.sessionPath).filename().string();
+    return fmt::format("{}{} - {} - ALiBi Explorer (ImGui)", name.empty() ? "untitled" : name,
+                       m_history.modified() ? " *" : "", viewTitle(m_state.view));
+}
+
+void Explorer::requestQuit() {
+    if (!m_history.modified()) {
+        m_state.quitApproved = true;
+        return;
+    }
+    m_state.confirm = Confirm::Quit;
 }
 
 void Explorer::syncTextFields() {
@@ -83,7 +163,12 @@ void Explorer::frame() {
     m_state.nextHoveredHead = -1;
 
     collectResults();
-    drawPanels();
+    handleShortcuts();
+    const float top = drawMenuBar();
+    drawPanels(top);
+    drawHelpWindow();
+    drawConfirmPopup();
+    drawErrorPopup();
     validateEdits();
     runActions();
     submitRequests();
@@ -109,6 +194,19 @@ void Explorer::collectResults() {
             m_model.colorBarTexture = m_textures->upload(grid->colorBar, m_model.colorBarTexture);
         }
     }
+    if (auto detail = m_detailBox.take(generation)) {
+        m_model.detail = detail;
+        m_model.detailPending = generation != m_detailGeneration;
+        if (m_textures != nullptr && detail->error.empty()) {
+            m_model.detailTexture = m_textures->upload(detail->heatmap.image, m_model.detailTexture);
+            m_model.detailColorBarTexture = m_textures->upload(detail->colorBar, m_model.detailColorBarTexture);
+        }
+    }
+    collectViews();
+    const std::uint64_t total = m_gridProgress->total.load(std::memory_order_relaxed);
+    m_model.gridProgress =
+        total > 0 ? static_cast<float>(m_gridProgress->done.load(std::memory_order_relaxed)) / static_cast<float>(total)
+                  : 0.0f;
     if (auto curves = m_curvesBox.take(generation)) {
         m_model.curves = curves;
         m_model.curvesPending = generation != m_curvesGeneration;
@@ -131,107 +229,203 @@ void Explorer::collectResults() {
     }
 }
 
-void Explorer::drawPanels() {
+void Explorer::collectViews() {
+    // Uploads `image` when `result` is new (textures stay null in tests).
+    auto upload = [this](const Image& image, ImTextureID& texture) {
+        if (m_textures != nullptr && image.width > 0) texture = m_textures->upload(image, texture);
+    };
+    m_stages->collect();
+    m_model.stages = m_stages->result();
+    m_model.stagesPending = m_stages->pending();
+
+    const auto previousDiagnosis = m_model.diagnosis;
+    m_diagnose->collect();
+    m_model.diagnosis = m_diagnose->result();
+    m_model.diagnosisPending = m_diagnose->pending();
+    if (m_model.diagnosis != previousDiagnosis) {
+        upload(m_model.diagnosis->errorMap.image, m_model.diagnosisTexture);
+        upload(m_model.diagnosis->colorBar, m_model.diagnosisBarTexture);
+    }
+
+    const auto previousCompare = m_model.compare;
+    m_compare->collect();
+    m_model.compare = m_compare->result();
+    m_model.comparePending = m_compare->pending();
+    if (m_model.compare != previousCompare) {
+        upload(m_model.compare->snapshot.image, m_model.compareTexture);
+        upload(m_model.compare->colorBar, m_model.compareBarTexture);
+    }
+
+    const auto previousExtrapolation = m_model.extrapolation;
+    m_extrapolation->collect();
+    m_model.extrapolation = m_extrapolation->result();
+    m_model.extrapolationPending = m_extrapolation->pending();
+    if (m_model.extrapolation != previousExtrapolation)
+        upload(m_model.extrapolation->snapshot.headAtL.image, m_model.extrapolationTexture);
+}
+
+void Explorer::drawPanels(float top) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const float width = std::max(display.x, 640.0f);
-    const float height = std::max(display.y, 480.0f);
-    const float left = std::clamp(width * 0.23f, 330.0f, 420.0f);
-    const float right = std::clamp(width * 0.27f, 360.0f, 520.0f);
+    const float height = std::max(display.y, 480.0f) - top;
+    const float em = ImGui::GetFontSize();  // panel widths follow the zoom
+    const float left = std::clamp(width * 0.23f, 22.0f * em, 28.0f * em);
+    // The curves get a column of their own on wide screens; on narrow ones (1280x720) they are a
+    // view of the centre panel only, so the grid and the statistics keep their room.
+    const bool curvesColumn = width >= 100.0f * em;
+    const float right = curvesColumn ? std::clamp(width * 0.24f, 24.0f * em, 34.0f * em) : 0.0f;
     const float centre = std::max(width - left - right, 200.0f);
-    const float top = std::floor(height * 0.64f);
-    const float frameStrip = 92.0f;
+    const float split = std::floor(height * 0.64f);
+    const float frameStrip = 6.0f * em;
+    const bool statsBelow = m_state.view == View::Grid || m_state.view == View::Curves || m_state.view == View::Stages;
 
-    if (beginPanel("Parameters", 0, 0, left, top)) drawParametersPanel(m_state, m_model);
+    if (beginPanel("Parameters", 0, top, left, split)) drawParametersPanel(m_state, m_model);
     ImGui::End();
-    if (beginPanel("Session and export", 0, top, left, height - top)) {
+    if (beginPanel("Session and export", 0, top + split, left, height - split)) {
         drawSessionPanel(m_state, m_model);
         ImGui::Separator();
         drawExportPanel(m_state, m_model);
     }
     ImGui::End();
-    if (beginPanel("Head grid", left, 0, centre, top)) drawGridPanel(m_state, m_model);
+    const float viewHeight = statsBelow ? split : height;
+    // The views size their pictures to the room they have: a scroll bar coming and going with the
+    // text under a picture would change that room every other frame and restart the core's work.
+    if (beginPanel("Views", left, top, centre, viewHeight, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+        drawViewsPanel(m_state, m_model);
     ImGui::End();
-    if (beginPanel("Per-head statistics", left, top, centre, height - top)) drawStatsPanel(m_state, m_model);
-    ImGui::End();
-    if (beginPanel("Curves", left + centre, 0, right, height - frameStrip)) drawCurvesPanel(m_state, m_model);
-    ImGui::End();
-    if (beginPanel("Frame time", left + centre, height - frameStrip, right, frameStrip))
-        drawFrameTimePanel(m_state, m_model);
-    ImGui::End();
-
-    drawErrorPopup();
-}
-
-void Explorer::drawErrorPopup() {
-    if (m_state.errorPopup.empty()) return;
-    if (!ImGui::IsPopupOpen("Error")) ImGui::OpenPopup("Error");
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSizeConstraints(ImVec2(360, 0), ImVec2(std::max(display.x * 0.6f, 360.0f), display.y));
-    if (ImGui::BeginPopupModal("Error", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
-        ImGui::PushTextWrapPos(std::max(display.x * 0.55f, 340.0f));
-        ImGui::TextUnformatted(m_state.errorPopup.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::Spacing();
-        if (ImGui::Button("OK", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-            m_state.errorPopup.clear();
-            ImGui::CloseCurrentPopup();
-        }
-        ImGui::EndPopup();
+    if (statsBelow) {
+        if (beginPanel("Per-head statistics", left, top + split, centre, height - split))
+            drawStatsPanel(m_state, m_model);
+        ImGui::End();
+    }
+    if (curvesColumn) {
+        if (beginPanel("Curves", left + centre, top, right, height - frameStrip)) drawCurvesPanel(m_state, m_model);
+        ImGui::End();
+        if (beginPanel("Frame time", left + centre, top + height - frameStrip, right, frameStrip))
+            drawFrameTimePanel(m_state, m_model);
+        ImGui::End();
     }
 }
 
 void Explorer::validateEdits() {
-    if (m_state.session == m_lastValid) return;
-    if (auto valid = validateSession(m_state.session); !valid) {
-        // The previous valid state stays; the parameters panel shows why the edit was refused.
-        m_state.validationError = valid.error().message;
-        m_state.session = m_lastValid;
+    // A slider held down or a field being typed into: its changes are not committed yet.
+    const bool editing = ImGui::IsAnyItemActive();
+    const bool changed = !(m_state.session == m_lastValid);
+    if (changed || (!editing && m_heldClamps.any())) {
+        Session candidate = m_state.session;
+        if (!editing) {
+            // Dependents clamped only because of a value the drag passed through come back first.
+            const Session& before = m_history.current();
+            if (m_heldClamps.queryRow) candidate.queryRow = before.queryRow;
+            if (m_heldClamps.head) candidate.head = before.head;
+            if (m_heldClamps.custom) candidate.attention.bias.slopes.custom = before.attention.bias.slopes.custom;
+            m_heldClamps = {};
+        }
+        const Session unclamped = candidate;
+        const std::string note = clampDependents(candidate);
+        if (editing) {
+            m_heldClamps.queryRow |= candidate.queryRow != unclamped.queryRow;
+            m_heldClamps.head |= candidate.head != unclamped.head;
+            m_heldClamps.custom |= candidate.attention.bias.slopes.custom != unclamped.attention.bias.slopes.custom;
+        }
+        if (auto valid = validateSession(candidate); !valid) {
+            // The previous valid state stays; the parameters panel shows why the edit was refused.
+            m_state.validationError = valid.error().message;
+            m_state.session = m_lastValid;
+        } else {
+            if (!editing && !note.empty()) m_state.statusMessage = note;
+            const bool custom = candidate.attention.bias.slopes.scheme == SlopeScheme::Custom;
+            const bool listChanged = candidate.attention.bias.slopes.custom != m_lastValid.attention.bias.slopes.custom ||
+                                     candidate.attention.bias.slopes.heads != m_lastValid.attention.bias.slopes.heads;
+            const std::string customText = m_state.customSlopesText;
+            const std::string maskText = m_state.maskText;
+            installSession(candidate);
+            // Keep what the user typed in the text fields unless the values they stand for moved.
+            if (custom && !listChanged) m_state.customSlopesText = customText;
+            m_state.maskText = maskText;
+        }
+    }
+    // One undo step per committed change: a drag becomes a step when the slider is released.
+    if (!editing && !(m_lastValid == m_history.current())) m_history.record(m_lastValid);
+}
+
+void Explorer::exportCurvesSvg() {
+    const CurvesResult* curves = m_model.curves.get();
+    if (curves == nullptr || !curves->error.empty() || m_model.curvesPending) {
+        m_state.errorPopup = "The curves are still being computed; save the SVG once they are drawn.";
         return;
     }
-    m_state.validationError.clear();
-    const bool slopesChanged = m_state.session.attention.bias.slopes.heads != m_lastValid.attention.bias.slopes.heads ||
-                               m_state.session.attention.bias.slopes.scheme != m_lastValid.attention.bias.slopes.scheme ||
-                               m_state.session.attention.bias.slopes.maxBias != m_lastValid.attention.bias.slopes.maxBias ||
-                               m_state.session.attention.bias.slopes.custom != m_lastValid.attention.bias.slopes.custom;
-    m_lastValid = m_state.session;
-    if (slopesChanged) {
-        if (auto slopes = computeSlopes(m_state.session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
-        // Keep the custom-slopes field showing the slopes in use, so switching to `custom` starts
-        // from them (unless the user is typing a custom list right now).
-        if (m_state.session.attention.bias.slopes.scheme != SlopeScheme::Custom)
-            m_state.customSlopesText = slopesText(m_model.slopes);
+    PlotStyle style;
+    const std::vector<Series>* series = &curves->slopes;
+    if (m_state.svgCurves == 0) {
+        style.title = "Slopes per head";
+        style.xLabel = "head";
+        style.yLabel = "slope m";
+        style.logY2 = true;
+    } else if (m_state.svgCurves == 1) {
+        series = &curves->bias;
+        style.title = "Bias vs distance";
+        style.xLabel = "distance i - j";
+        style.yLabel = "bias";
+    } else {
+        series = &curves->attention;
+        const std::int64_t row = curves->request.queryRow;
+        style.title = row < 0 ? std::string("Attention vs distance, last query row")
+                              : fmt::format("Attention vs distance, query row {}", row);
+        style.xLabel = "distance i - j";
+        style.yLabel = "probability";
     }
-    // Keep the hovered head in range when H shrinks.
-    if (m_state.hoveredHead >= m_state.session.attention.bias.slopes.heads) m_state.hoveredHead = -1;
+    style.highlight = m_state.hoveredHead;
+    if (auto written = writeFileAtomic(m_state.svgPath, plotSvg(*series, style)); !written) {
+        m_state.errorPopup = written.error().message;
+    } else {
+        m_state.statusMessage = fmt::format("saved {}", m_state.svgPath);
+    }
+}
+
+void Explorer::openSessionFile() {
+    if (auto session = loadSession(m_state.sessionPath); !session) {
+        m_state.errorPopup = session.error().message;
+    } else if (auto opened = openSession(*session, m_state.sessionPath); !opened) {
+        m_state.errorPopup = fmt::format("{}: {}", m_state.sessionPath, opened.error().message);
+    } else {
+        m_state.statusMessage = fmt::format("opened {}", m_state.sessionPath);
+    }
 }
 
 void Explorer::runActions() {
     Actions& actions = m_state.actions;
     if (actions.openSession) {
         actions.openSession = false;
-        if (auto session = loadSession(m_state.sessionPath); !session) {
-            m_state.errorPopup = session.error().message;
-        } else if (auto applied = applySession(*session); !applied) {
-            m_state.errorPopup = fmt::format("{}: {}", m_state.sessionPath, applied.error().message);
+        // Unsaved changes are discarded only once the user says so.
+        if (m_history.modified()) {
+            m_state.confirm = Confirm::OpenSession;
         } else {
-            m_state.statusMessage = fmt::format("opened {}", m_state.sessionPath);
+            openSessionFile();
         }
     }
     if (actions.saveSession) {
         actions.saveSession = false;
-        if (auto saved = saveSession(m_lastValid, m_state.sessionPath); !saved) {
+        Session out = m_lastValid;
+        out.view = toExplorerView(m_state.view);
+        out.compare = toOverrides(m_state.compareB);
+        if (auto saved = saveSession(out, m_state.sessionPath); !saved) {
             m_state.errorPopup = saved.error().message;
         } else {
+            m_history.markSaved(m_lastValid);
             m_state.statusMessage = fmt::format("saved {}", m_state.sessionPath);
         }
     }
     if (actions.exportTensor) {
         actions.exportTensor = false;
+        // The core's export rules first (the CLI refuses the same files with the same words).
+        const ExportPlan plan = planSessionExport(m_lastValid, m_state.exportPath, m_state.exportFormat);
         const AttentionParams& attention = m_lastValid.attention;
         const bool probabilities = m_lastValid.what == RenderWhat::Attention;
         auto source = probabilities ? attentionSource(attention) : biasSource(attention.bias);
-        if (!source) {
+        if (!plan.allowed()) {
+            m_state.errorPopup = plan.reason;
+        } else if (!source) {
             m_state.errorPopup = source.error().message;
         } else if (!m_export.start(std::move(*source), m_state.exportPath, m_state.exportFormat,
                                    probabilities ? "attention" : "bias")) {
@@ -240,6 +434,43 @@ void Explorer::runActions() {
             m_model.exportRunning = true;
             m_state.statusMessage.clear();
         }
+    }
+    if (m_state.useMaskMin) {
+        m_state.useMaskMin = false;
+        m_state.session.attention.bias.mask = MaskValue{MaskValue::Kind::Lowest, 0};
+        m_state.maskText = maskName(m_state.session.attention.bias.mask);
+        m_state.statusMessage = "mask = min (the dtype's lowest value): the export can go ahead";
+    }
+    if (m_state.openCorrected) {
+        m_state.openCorrected = false;
+        if (m_model.diagnosis && m_model.diagnosis->diagnosis) {
+            if (auto corrected = correctedSession(m_lastValid, *m_model.diagnosis->diagnosis)) {
+                if (auto applied = applySession(*corrected); !applied) {
+                    m_state.errorPopup = applied.error().message;
+                } else {
+                    m_state.view = View::Grid;
+                    m_state.statusMessage = "opened the corrected parameters (Ctrl+Z goes back)";
+                }
+            }
+        }
+    }
+    if (actions.exportSvg) {
+        actions.exportSvg = false;
+        exportCurvesSvg();
+    }
+    if (actions.copyCli) {
+        actions.copyCli = false;
+        const bool attention = m_lastValid.what == RenderWhat::Attention;
+        m_state.lastCliCommand =
+            cliCommand(m_lastValid, attention ? "attention" : "bias", attention ? "attention.npy" : "bias.npy");
+        ImGui::SetClipboardText(m_state.lastCliCommand.c_str());
+        m_state.statusMessage = "copied: " + m_state.lastCliCommand;
+    }
+    // The export panel's read-out of what the export would write, re-planned when its inputs move.
+    ExportPlanKey key{m_lastValid, m_state.exportPath, m_state.exportFormat};
+    if (!m_exportPlanKey || !(*m_exportPlanKey == key)) {
+        m_exportPlanKey = key;
+        m_model.exportPlan = planSessionExport(m_lastValid, m_state.exportPath, m_state.exportFormat);
     }
     if (actions.cancelExport) {
         actions.cancelExport = false;
@@ -257,12 +488,30 @@ void Explorer::submitRequests() {
         const std::uint64_t generation = ++m_gridGeneration;
         m_model.gridPending = true;
         m_gridWorker.submit([this, request = *grid, generation, at = Clock::now()](const CancelFlag& cancel) {
-            if (auto result = computeGrid(request, at, cancel)) {
+            if (auto result = computeGrid(request, at, cancel, m_gridProgress.get())) {
                 m_gridBox.put(generation, std::move(result));
                 notify();
             }
         });
     }
+    // The detail view's head is computed only while the view is shown (it reports its size then).
+    if (auto detail = detailRequest(m_state); detail && detail != m_lastDetail) {
+        m_lastDetail = detail;
+        const std::uint64_t generation = ++m_detailGeneration;
+        m_model.detailPending = true;
+        m_detailWorker.submit([this, request = *detail, generation, at = Clock::now()](const CancelFlag& cancel) {
+            if (auto result = computeGrid(request, at, cancel)) {
+                m_detailBox.put(generation, std::move(result));
+                notify();
+            }
+        });
+    }
+    // Views compute only while shown (a diagnosis only once asked for).
+    if (m_state.view == View::Stages) m_stages->submit(stagesRequest(m_state));
+    if (auto diagnose = diagnoseRequest(m_state)) m_diagnose->submit(*diagnose);
+    if (auto compare = compareRequest(m_state)) m_compare->submit(*compare);
+    if (m_state.view == View::Extrapolation) m_extrapolation->submit(extrapolationRequest(m_state));
+
     // Curves and statistics are slower than the grid and matter less mid-drag: while their worker
     // is still busy, a changed request waits until the parameters rest for kSettleTime, so a drag
     // leaves the cores to the grid instead of starting and cancelling statistics every frame.

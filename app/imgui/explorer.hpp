@@ -7,9 +7,13 @@
 #pragma once
 
 #include "app_state.hpp"
+#include "async_view.hpp"
+#include "mailbox.hpp"
+#include "edit_history.hpp"
 #include "export_job.hpp"
 #include "model.hpp"
 #include "texture.hpp"
+#include "view_models.hpp"
 #include "worker.hpp"
 
 #include <alibi/base/error.hpp>
@@ -24,33 +28,6 @@ namespace alibi::imgui {
 
 // How long parameters must rest before a busy curves or statistics worker gets the new request.
 inline constexpr std::chrono::milliseconds kSettleTime{150};
-
-// Where a worker leaves its newest result for the UI thread.
-template <class T>
-class Mailbox {
-public:
-    void put(std::uint64_t generation, std::shared_ptr<const T> value) {
-        std::lock_guard lock(m_mutex);
-        if (generation <= m_generation) return;  // an older job finished late
-        m_generation = generation;
-        m_value = std::move(value);
-        m_fresh = true;
-    }
-    // The newest result and its generation, once.
-    std::shared_ptr<const T> take(std::uint64_t& generation) {
-        std::lock_guard lock(m_mutex);
-        if (!m_fresh) return nullptr;
-        m_fresh = false;
-        generation = m_generation;
-        return m_value;
-    }
-
-private:
-    std::mutex m_mutex;
-    std::uint64_t m_generation = 0;
-    std::shared_ptr<const T> m_value;
-    bool m_fresh = false;
-};
 
 class Explorer {
 public:
@@ -69,18 +46,42 @@ public:
     // Call once the frame is on screen: closes the latency samples of grids first shown in it.
     void framePresented();
 
-    // Validates and installs a whole session (the --session flag, the Open button). On error the
-    // current session stays and the error is returned (the Open button also shows it in a popup).
+    // Validates and installs a whole session as one undoable step. On error the current session
+    // stays and the error is returned.
     Result<void> applySession(const Session& session);
+    // Installs a session read from `path` (the --session flag, File > Open): a fresh start of
+    // the undo history, unmodified, in the view the session names.
+    Result<void> openSession(const Session& session, const std::string& path);
+
+    // Edit > Undo / Redo / Reset to defaults (also Ctrl+Z, Ctrl+Shift+Z, Ctrl+R).
+    void undo();
+    void redo();
+    void resetToDefaults();
+    [[nodiscard]] const EditHistory& history() const { return m_history; }
+    [[nodiscard]] bool modified() const { return m_history.modified(); }
+
+    // The window's title: the session file, a mark when modified, what the centre view shows.
+    [[nodiscard]] std::string windowTitle() const;
+    // The window's close button: quits at once when nothing is unsaved, otherwise asks first
+    // (state().quitApproved turns true once the user agreed).
+    void requestQuit();
 
     // True while any result is being computed or an export runs (the shell then keeps polling).
     [[nodiscard]] bool busy() const;
 
 private:
     void collectResults();
-    void drawPanels();
+    void handleShortcuts();
+    float drawMenuBar();
+    void drawPanels(float top);
     void drawErrorPopup();
+    void drawConfirmPopup();
+    void drawHelpWindow();
     void validateEdits();
+    void installSession(const Session& session);
+    void openSessionFile();
+    void collectViews();
+    void exportCurvesSvg();
     void runActions();
     void submitRequests();
     void syncTextFields();
@@ -91,8 +92,19 @@ private:
     TextureUploader* m_textures = nullptr;
     std::function<void()> m_wake;
     Session m_lastValid;
+    EditHistory m_history;
+    // Dependents clamped silently while a slider is held (restored, then clamped with a note,
+    // when the drag ends): dragging T from 128 to 2 and back leaves query row 40 where it was.
+    struct HeldClamps {
+        bool queryRow = false, head = false, custom = false;
+        [[nodiscard]] bool any() const { return queryRow || head || custom; }
+    } m_heldClamps;
 
     std::optional<GridRequest> m_lastGrid;
+    std::optional<GridRequest> m_lastDetail;
+    std::uint64_t m_detailGeneration = 0;
+    Mailbox<GridResult> m_detailBox;
+    std::shared_ptr<GridProgress> m_gridProgress = std::make_shared<GridProgress>();
     std::optional<CurvesRequest> m_lastCurves;
     std::optional<StatsRequest> m_lastStats;
     std::optional<HoverRowRequest> m_lastHover;
@@ -106,6 +118,13 @@ private:
     Mailbox<StatsOutcome> m_statsBox;
     Mailbox<HoverRow> m_hoverBox;
     ExportJob m_export;
+    struct ExportPlanKey {
+        Session session;
+        std::string path;
+        FileFormat format;
+        friend bool operator==(const ExportPlanKey&, const ExportPlanKey&) = default;
+    };
+    std::optional<ExportPlanKey> m_exportPlanKey;
 
     // Workers last: they are destroyed (joined) first, before the mailboxes their jobs write to.
     // The grid is what a drag waits for; curves and statistics may trail it.
@@ -113,6 +132,11 @@ private:
     LatestWorker m_curvesWorker{10};
     LatestWorker m_statsWorker{10};
     LatestWorker m_hoverWorker{4};
+    LatestWorker m_detailWorker{4};
+    std::unique_ptr<AsyncView<StagesRequest, StagesResult>> m_stages;
+    std::unique_ptr<AsyncView<DiagnoseRequest, DiagnoseResult>> m_diagnose;
+    std::unique_ptr<AsyncView<CompareRequest, CompareResult>> m_compare;
+    std::unique_ptr<AsyncView<ExtrapolationRequest, ExtrapolationResult>> m_extrapolation;
 };
 
 }  // namespace alibi::imgui

@@ -4,6 +4,9 @@
 
 #include "app_state.hpp"
 
+#include <alibi/explore/compute.hpp>
+#include <alibi/explore/decimate.hpp>
+#include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include <algorithm>
@@ -37,37 +40,31 @@ ProgressFn cancelProgress(const CancelFlag& cancel) {
     return [&cancel](std::uint64_t, std::uint64_t) { return !cancel.load(std::memory_order_relaxed); };
 }
 
-// Keeps about `columns` points of a series, evenly spaced in plotted x (linear, or signed log2 for
-// distances), plus the first and last: enough for one point per pixel column of the curves panel.
-// Done once here on the worker, so a frame draws a few hundred points per head, never 65536.
-void thinSeries(Series& series, bool logX, int columns) {
-    const std::size_t n = std::min(series.x.size(), series.y.size());
-    if (n <= static_cast<std::size_t>(columns) * 2) return;
-    auto mapped = [logX](double v) {
-        if (!logX) return v;
-        return v < 0 ? -std::log2(1.0 - v) : std::log2(1.0 + v);
-    };
-    double lo = std::numeric_limits<double>::infinity();
-    double hi = -lo;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!std::isfinite(series.x[i])) continue;
-        lo = std::min(lo, mapped(series.x[i]));
-        hi = std::max(hi, mapped(series.x[i]));
-    }
-    if (!(hi > lo)) return;
-    const double step = (hi - lo) / columns;
-    std::vector<double> x, y;
-    double last = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t i = 0; i < n; ++i) {
-        const double m = mapped(series.x[i]);
-        if (i == 0 || i + 1 == n || !(std::abs(m - last) < step)) {
-            x.push_back(series.x[i]);
-            y.push_back(series.y[i]);
-            last = m;
+// Every number of one small head: the bias from the core's biasValue, or attention rows from
+// attentionRow (masked cells are NaN for the bias, probability 0 for attention).
+Result<std::vector<double>> headValues(const HeatmapParams& params, const std::vector<double>& slopes,
+                                       const CancelFlag& cancel) {
+    const BiasParams& bias = params.attention.bias;
+    const std::int64_t queries = bias.queries;
+    const std::int64_t keys = bias.keyCount();
+    const int head = params.head;
+    std::vector<double> values(static_cast<std::size_t>(queries * keys));
+    const double slope = head < static_cast<int>(slopes.size()) ? slopes[static_cast<std::size_t>(head)] : 0.0;
+    for (std::int64_t i = 0; i < queries; ++i) {
+        if (cancel.load(std::memory_order_relaxed)) return fail(ErrorCode::Cancelled, "cancelled");
+        double* row = values.data() + i * keys;
+        if (params.what == RenderWhat::Attention) {
+            auto probabilities = attentionRow(params.attention, head, i);
+            if (!probabilities) return std::unexpected(probabilities.error());
+            std::copy_n(probabilities->begin(), std::min<std::int64_t>(keys, std::ssize(*probabilities)), row);
+        } else {
+            for (std::int64_t j = 0; j < keys; ++j) {
+                const bool shown = biasCell(bias.mode, slope, bias.queryPosition(i), j, keys).has_value();
+                row[j] = shown ? biasValue(bias, slope, head, i, j) : std::numeric_limits<double>::quiet_NaN();
+            }
         }
     }
-    series.x = std::move(x);
-    series.y = std::move(y);
+    return values;
 }
 
 }  // namespace
@@ -81,7 +78,7 @@ bool operator==(const GridRequest& a, const GridRequest& b) {
     const HeatmapParams& y = b.heatmap;
     return sameAttention(x.attention, y.attention) && x.what == y.what && x.head == y.head &&
            x.colormap == y.colormap && x.scale == y.scale && x.width == y.width && x.height == y.height &&
-           x.gap == y.gap;
+           x.gap == y.gap && a.values == b.values;
 }
 
 bool operator==(const CurvesRequest& a, const CurvesRequest& b) {
@@ -108,11 +105,35 @@ std::optional<GridRequest> gridRequest(const AppState& state) {
     p.attention = s.attention;
     // The grid shows heatmaps only; the slope and distance views are the curves panel's job.
     p.what = s.what == RenderWhat::Attention ? RenderWhat::Attention : RenderWhat::Bias;
-    p.head = s.head;
+    // The grid always shows every head; the session's head is the detail view's (as in Qt).
+    p.head = -1;
     p.colormap = s.colormap;
     p.scale = s.scale;
+    p.logScale = state.logColors && p.what == RenderWhat::Attention;
     p.width = state.gridWidth;
     p.height = state.gridHeight;
+    return request;
+}
+
+int detailHead(const Session& session) {
+    return std::clamp(session.head, 0, std::max(0, session.attention.bias.slopes.heads - 1));
+}
+
+std::optional<GridRequest> detailRequest(const AppState& state) {
+    if (state.detailWidth <= 0 || state.detailHeight <= 0) return std::nullopt;
+    const Session& s = state.session;
+    GridRequest request;
+    HeatmapParams& p = request.heatmap;
+    p.attention = s.attention;
+    p.what = s.what == RenderWhat::Attention ? RenderWhat::Attention : RenderWhat::Bias;
+    p.head = detailHead(s);
+    p.colormap = s.colormap;
+    p.scale = s.scale;
+    p.logScale = state.logColors && p.what == RenderWhat::Attention;
+    p.width = state.detailWidth;
+    p.height = state.detailHeight;
+    const BiasParams& bias = s.attention.bias;
+    request.values = bias.queries <= kDetailValuesMax && bias.keyCount() <= kDetailValuesMax;
     return request;
 }
 
@@ -153,19 +174,40 @@ PlotRange seriesRange(const std::vector<Series>& series) {
 // Compute functions (worker threads)
 
 std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock::time_point requestedAt,
-                                              const CancelFlag& cancel) {
+                                              const CancelFlag& cancel, GridProgress* progress) {
     const Clock::time_point start = Clock::now();
     auto result = std::make_shared<GridResult>();
     result->request = request;
     result->requestedAt = requestedAt;
     if (auto slopes = computeSlopes(request.heatmap.attention.bias.slopes)) result->slopes = std::move(*slopes);
-    auto heatmap = renderHeatmap(request.heatmap, 0, cancelProgress(cancel));
+    if (progress != nullptr) {
+        progress->done.store(0);
+        progress->total.store(0);
+    }
+    auto heatmap = renderHeatmap(request.heatmap, 0, [&cancel, progress](std::uint64_t done, std::uint64_t total) {
+        if (progress != nullptr) {
+            progress->total.store(total, std::memory_order_relaxed);
+            progress->done.store(done, std::memory_order_relaxed);
+        }
+        return !cancel.load(std::memory_order_relaxed);
+    });
     if (!heatmap) {
         if (heatmap.error().code == ErrorCode::Cancelled) return nullptr;
         result->error = heatmap.error().message;
     } else {
         result->heatmap = std::move(*heatmap);
         result->colorBar = renderColorBar(request.heatmap.colormap, 8, std::max(request.heatmap.height, 2), true);
+        result->title = explore::heatmapTitle(request.heatmap);
+        result->subtitle = explore::heatmapSubtitle(request.heatmap, result->heatmap);
+        if (request.values) {
+            if (auto values = headValues(request.heatmap, result->slopes, cancel)) {
+                result->values = std::move(*values);
+            } else if (cancel.load(std::memory_order_relaxed)) {
+                return nullptr;
+            } else {
+                result->error = values.error().message;
+            }
+        }
     }
     result->coreMs = millisecondsSince(start);
     return result;
@@ -208,8 +250,10 @@ std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, 
     result->attentionRange = seriesRange(result->attention);
     const int heads = std::max(1, bias.slopes.heads);
     const int columns = std::clamp(kCurvePointBudget / heads, 16, kCurveColumns);
-    for (Series& series : result->bias) thinSeries(series, false, columns);
-    for (Series& series : result->attention) thinSeries(series, true, columns);
+    // The core's min/max decimation: a frame draws a few hundred points per head, never 65536,
+    // and every peak survives.
+    explore::decimateSeries(result->bias, static_cast<std::size_t>(columns));
+    explore::decimateSeries(result->attention, static_cast<std::size_t>(columns));
     result->coreMs = millisecondsSince(start);
     return result;
 }

@@ -12,6 +12,10 @@
 #include <alibi/io/session.hpp>
 #include <alibi/model/stats.hpp>
 
+#include "presets.hpp"
+
+#include <alibi/io/export_plan.hpp>
+
 #include <imgui.h>
 
 #include <atomic>
@@ -24,6 +28,10 @@
 namespace alibi::imgui {
 
 struct AppState;
+struct StagesResult;    // view_models.hpp
+struct DiagnoseResult;  // view_models.hpp
+struct CompareResult;   // view_models.hpp
+struct ExtrapolationResult;  // view_models.hpp
 using Clock = std::chrono::steady_clock;
 
 // Longest distance the bias curve spans: the bias is linear, so 4096 points show its shape while
@@ -39,8 +47,12 @@ inline constexpr int kCurvePointBudget = 8192;
 // ---------------------------------------------------------------------------
 // Requests
 
+// Cells of one head up to which the detail view prints every value (32 x 32 numbers).
+inline constexpr std::int64_t kDetailValuesMax = 32;
+
 struct GridRequest {
     HeatmapParams heatmap;
+    bool values = false;  // also every cell's number (one head, at most kDetailValuesMax^2 cells)
     friend bool operator==(const GridRequest&, const GridRequest&);
 };
 
@@ -68,6 +80,10 @@ struct HoverRowRequest {
 // The requests the current state asks for. The grid request is empty until the grid panel has
 // measured its size; the hover request only exists over an attention grid.
 [[nodiscard]] std::optional<GridRequest> gridRequest(const AppState& state);
+// The head detail view: the selected head (0 when none is) at the detail panel's size.
+[[nodiscard]] std::optional<GridRequest> detailRequest(const AppState& state);
+// The head the detail and stages views describe.
+[[nodiscard]] int detailHead(const Session& session);
 [[nodiscard]] CurvesRequest curvesRequest(const AppState& state);
 [[nodiscard]] StatsRequest statsRequest(const AppState& state);
 [[nodiscard]] std::optional<HoverRowRequest> hoverRowRequest(const AppState& state);
@@ -78,6 +94,9 @@ struct HoverRowRequest {
 struct GridResult {
     GridRequest request;
     Heatmap heatmap;
+    std::vector<double> values;  // request.values: Q x K numbers of the head, row-major
+    std::string title;           // what is drawn, in words (the explore layer's heatmapTitle)
+    std::string subtitle;        // the formula and how pixels summarise cells
     Image colorBar;
     std::vector<double> slopes;
     std::string error;  // non-empty: the core refused (heatmap empty)
@@ -115,13 +134,20 @@ struct HoverRow {
     std::string error;
 };
 
+// How far the grid being computed has got (the stale mark's progress), written by the worker.
+struct GridProgress {
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<std::uint64_t> total{0};
+};
+
 // Cancellation flag the worker hands to a job; compute functions poll it through the core's
 // progress callback and return nullptr when cancelled.
 using CancelFlag = std::atomic<bool>;
 
 [[nodiscard]] std::shared_ptr<const GridResult> computeGrid(const GridRequest& request,
                                                             Clock::time_point requestedAt,
-                                                            const CancelFlag& cancel);
+                                                            const CancelFlag& cancel,
+                                                            GridProgress* progress = nullptr);
 [[nodiscard]] std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request,
                                                                 const CancelFlag& cancel);
 [[nodiscard]] std::shared_ptr<const StatsOutcome> computeStatsOutcome(const StatsRequest& request,
@@ -140,6 +166,25 @@ struct Model {
     std::shared_ptr<const StatsOutcome> stats;
     std::shared_ptr<const HoverRow> hoverRow;
     std::vector<double> slopes;  // of the current (valid) session, from the core's validation
+    std::vector<Preset> presets;  // read once at start
+    std::shared_ptr<const GridResult> detail;
+    ImTextureID detailTexture = nullptr;
+    ImTextureID detailColorBarTexture = nullptr;
+    bool detailPending = false;
+    float gridProgress = 0.0f;   // of the grid being computed (0..1)
+    std::shared_ptr<const StagesResult> stages;
+    bool stagesPending = false;
+    std::shared_ptr<const DiagnoseResult> diagnosis;
+    ImTextureID diagnosisTexture = nullptr;
+    ImTextureID diagnosisBarTexture = nullptr;
+    bool diagnosisPending = false;
+    std::shared_ptr<const CompareResult> compare;
+    ImTextureID compareTexture = nullptr;
+    ImTextureID compareBarTexture = nullptr;
+    bool comparePending = false;
+    std::shared_ptr<const ExtrapolationResult> extrapolation;
+    ImTextureID extrapolationTexture = nullptr;
+    bool extrapolationPending = false;
 
     // Work in flight: the panels say "computing..." while the previous result stays on screen.
     bool gridPending = false;
@@ -150,6 +195,7 @@ struct Model {
     bool exportRunning = false;
     std::uint64_t exportDone = 0;
     std::uint64_t exportTotal = 0;
+    ExportPlan exportPlan;  // what "Export tensor" would write, or why it is refused
 };
 
 }  // namespace alibi::imgui

@@ -3,6 +3,7 @@
 // and a cancel button; and a PNG screenshot of the whole window.
 #include "panels.hpp"
 
+#include <alibi/io/export_plan.hpp>
 #include <alibi/io/tensor_io.hpp>
 
 #include <imgui.h>
@@ -45,15 +46,40 @@ void drawExportPanel(AppState& state, const Model& model) {
         }
         ImGui::EndCombo();
     }
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6.5f);
+    constexpr std::array layouts{Layout::Hqk, Layout::Qkh, Layout::OneHqk, Layout::Flat};
+    const std::string currentLayout(layoutName(state.session.attention.bias.layout));
+    if (ImGui::BeginCombo("layout", currentLayout.c_str())) {
+        for (Layout layout : layouts) {
+            const std::string name(layoutName(layout));
+            if (ImGui::Selectable(name.c_str(), layout == state.session.attention.bias.layout))
+                state.session.attention.bias.layout = layout;
+        }
+        ImGui::EndCombo();
+    }
     ImGui::SetNextItemWidth(-1);
     ImGui::InputText("##export", &state.exportPath);
+
+    // What the export would write, from the core's planExport (the CLI's rules), before it starts.
+    const ExportPlan& plan = model.exportPlan;
+    ImGui::PushTextWrapPos(0.0f);
+    if (plan.allowed()) {
+        ImGui::TextDisabled("%s", plan.summary().c_str());
+        if (!plan.warning.empty()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", plan.warning.c_str());
+    } else {
+        ImGui::TextColored(ImVec4(1.0f, 0.42f, 0.36f, 1.0f), "Refused: %s", plan.reason.c_str());
+    }
+    ImGui::PopTextWrapPos();
+    if (plan.fix == ExportFix::UseMaskMin && ImGui::Button("Use mask = min")) state.useMaskMin = true;
     if (model.exportRunning) {
         const float fraction = model.exportTotal > 0 ? static_cast<float>(model.exportDone) / model.exportTotal : 0.0f;
         ImGui::ProgressBar(fraction, ImVec2(-ImGui::GetFontSize() * 5.0f, 0));
         ImGui::SameLine();
         if (ImGui::Button("Cancel")) state.actions.cancelExport = true;
-    } else if (ImGui::Button("Export tensor")) {
-        state.actions.exportTensor = true;
+    } else {
+        ImGui::BeginDisabled(!plan.allowed());
+        if (ImGui::Button("Export tensor")) state.actions.exportTensor = true;
+        ImGui::EndDisabled();
     }
 
     ImGui::Spacing();
@@ -62,6 +88,16 @@ void drawExportPanel(AppState& state, const Model& model) {
     ImGui::InputText("##shot", &state.screenshotPath);
     ImGui::SameLine();
     if (ImGui::Button("Save PNG")) state.actions.screenshot = true;
+
+    ImGui::Spacing();
+    ImGui::TextDisabled("Curves as SVG");
+    constexpr const char* kCurves[] = {"slopes per head", "bias vs distance", "attention vs distance"};
+    ImGui::SetNextItemWidth(-1);
+    ImGui::Combo("##svgCurves", &state.svgCurves, kCurves, IM_ARRAYSIZE(kCurves));
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6.5f);
+    ImGui::InputText("##svg", &state.svgPath);
+    ImGui::SameLine();
+    if (ImGui::Button("Save SVG")) state.actions.exportSvg = true;
 }
 
 }  // namespace alibi::imgui

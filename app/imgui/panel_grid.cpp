@@ -3,7 +3,11 @@
 // mouse (head, query, key, distance, slope, value) found with the core's hitTest. The panel reports
 // its size in AppState; the Explorer asks the core for a grid of that size.
 #include "panels.hpp"
+#include "view_common.hpp"
 
+#include <alibi/explore/color_scale.hpp>
+#include <alibi/explore/format.hpp>
+#include <alibi/explore/readout.hpp>
 #include <alibi/model/bias.hpp>
 
 #include <imgui.h>
@@ -18,104 +22,68 @@ namespace alibi::imgui {
 
 namespace {
 
-constexpr float kColorBarWidth = 14.0f;
-constexpr float kColorBarGap = 8.0f;
-
-std::string valueText(double value) {
-    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-    if (std::isnan(value)) return "NaN";
-    return fmt::format("{:.6g}", value);
-}
-
-void drawColorBar(const AppState& state, const Model& model, const GridResult& grid, ImVec2 origin, float height) {
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec2 max(origin.x + kColorBarWidth, origin.y + height);
-    if (model.colorBarTexture != nullptr) {
-        draw->AddImage(model.colorBarTexture, origin, max);
-    } else {
-        draw->AddRectFilled(origin, max, IM_COL32(80, 80, 80, 255));
-    }
-    draw->AddRect(origin, max, IM_COL32(160, 160, 160, 255));
-    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-    const float labelX = max.x + 4.0f;
-    const float line = ImGui::GetTextLineHeight();
-    // Per-head scales: the bar labels the hovered head's own range (else the union of all).
-    double lo = grid.heatmap.lo;
-    double hi = grid.heatmap.hi;
+void drawGridColorBar(const AppState& state, const Model& model, const GridResult& grid, ImVec2 origin, ImVec2 size) {
+    // Per-head scales: the bar shows the hovered head's own range (else the shared one); every
+    // tile's range is also written in its corner.
+    int tileIndex = -1;
     if (grid.request.heatmap.scale == ScaleMode::PerHead && state.hoveredHead >= 0) {
-        for (const HeatmapTile& tile : grid.heatmap.tiles) {
-            if (tile.head != state.hoveredHead) continue;
-            lo = tile.lo;
-            hi = tile.hi;
-            draw->AddText(ImVec2(origin.x, max.y + 2.0f), kHighlightColor, fmt::format("h{}", tile.head).c_str());
-        }
+        for (std::size_t t = 0; t < grid.heatmap.tiles.size(); ++t)
+            if (grid.heatmap.tiles[t].head == state.hoveredHead) tileIndex = static_cast<int>(t);
     }
-    // The scale's labels drop the sign of zero (the diagonal's -0.0); the read-out keeps it.
-    draw->AddText(ImVec2(labelX, origin.y), text, valueText(hi + 0.0).c_str());
-    draw->AddText(ImVec2(labelX, origin.y + height * 0.5f - line * 0.5f), text, valueText(0.5 * (lo + hi)).c_str());
-    draw->AddText(ImVec2(labelX, max.y - line), text, valueText(lo + 0.0).c_str());
-    // Masked cells have their own colour, outside the map.
-    const float swatchY = origin.y + height * 0.75f;
-    const Rgba masked = kMaskedColor;
-    draw->AddRectFilled(ImVec2(labelX, swatchY), ImVec2(labelX + 10, swatchY + 10),
-                        IM_COL32(masked.r, masked.g, masked.b, 255));
-    draw->AddText(ImVec2(labelX + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), "masked");
+    const float height = size.y - 3.4f * ImGui::GetTextLineHeight();
+    const explore::ColorBar bar =
+        explore::heatmapColorBar(grid.heatmap, grid.request.heatmap, tileIndex, colorBarTicks(height));
+    drawColorBarBeside(model.colorBarTexture, origin, size, bar);
 }
 
-void drawReadout(const AppState& state, const Model& model, const GridResult& grid) {
-    if (!state.hoverCell) {
-        ImGui::TextDisabled("Hover the grid for head, query, key, distance, slope and value.");
-        return;
-    }
-    const HoverCell& cell = *state.hoverCell;
+// The read-out of the cell under the mouse: the explore layer's text, the same as the Qt
+// explorer's for the same cell.
+std::string readoutText(const Model& model, const GridResult& grid, const HoverCell& cell) {
     const HeatmapParams& params = grid.request.heatmap;
-    const BiasParams& bias = params.attention.bias;
-    const double slope = cell.head < static_cast<int>(grid.slopes.size()) ? grid.slopes[cell.head] : 0.0;
-    const std::int64_t distance = bias.queryPosition(cell.query) - cell.key;
-    ImGui::Text("head %d   slope m = %.6g   query %lld   key %lld   distance %lld", cell.head, slope,
-                static_cast<long long>(cell.query), static_cast<long long>(cell.key),
-                static_cast<long long>(distance));
-
+    std::optional<double> probability;
+    std::string rowError;
     if (params.what == RenderWhat::Attention) {
         const HoverRow* row = model.hoverRow.get();
         const bool current = row != nullptr && row->request.head == cell.head && row->request.query == cell.query &&
-                             sameAttention(row->request.attention, params.attention);
-        if (!current) {
-            ImGui::TextDisabled("attention probability: computing...");
-        } else if (!row->error.empty()) {
-            ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", row->error.c_str());
-        } else if (cell.key < static_cast<std::int64_t>(row->probabilities.size())) {
-            ImGui::Text("attention probability %s", valueText(row->probabilities[cell.key]).c_str());
-        }
+                             row->request.attention == params.attention;
+        if (current && row->error.empty() && cell.key < std::ssize(row->probabilities))
+            probability = row->probabilities[static_cast<std::size_t>(cell.key)];
+        if (current && !row->error.empty()) rowError = "\n" + row->error;
+    }
+    return explore::cellReadout(params.attention, params.what, grid.slopes, cell.head, cell.query, cell.key,
+                                probability) +
+           rowError;
+}
+
+void drawReadout(AppState& state, const Model& model, const GridResult& grid) {
+    state.hoverReadout.clear();
+    if (!state.hoverCell) {
+        ImGui::TextDisabled("Hover the grid for head, query, key, distance, slope and value; click a head for its numbers.");
         return;
     }
-    const double value = biasValue(bias, slope, cell.head, cell.query, cell.key);
-    const bool masked = !biasCell(bias.mode, slope, bias.queryPosition(cell.query), cell.key, bias.keyCount());
-    ImGui::Text("bias %s%s (%s)", valueText(value).c_str(), masked ? "  masked" : "",
-                std::string(dtypeName(bias.dtype)).c_str());
+    state.hoverReadout = readoutText(model, grid, *state.hoverCell);
+    ImGui::TextUnformatted(state.hoverReadout.c_str());
 }
 
 }  // namespace
 
 void drawGridPanel(AppState& state, const Model& model) {
-    const Session& session = state.session;
-    const BiasParams& bias = session.attention.bias;
-    ImGui::Text("%s   H = %d   T = %lld   K = %lld   %s   %s", session.what == RenderWhat::Attention ? "attention" : "bias",
-                bias.slopes.heads, static_cast<long long>(bias.queries), static_cast<long long>(bias.keyCount()),
-                std::string(modeName(bias.mode)).c_str(), std::string(schemeName(bias.slopes.scheme)).c_str());
-    if (model.gridPending) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("  computing...");
+    const GridResult* grid = model.grid.get();
+    // The title describes what is drawn (the finished grid), not what was asked for.
+    if (grid != nullptr && grid->error.empty()) {
+        ImGui::TextUnformatted(grid->title.c_str());
+        ImGui::TextDisabled("%s", grid->subtitle.c_str());
+    } else {
+        ImGui::TextDisabled("head grid");
+        ImGui::TextDisabled(" ");
     }
 
     // Room for the grid: the colour bar and its labels on the right, two read-out lines below.
-    const float labelWidth = ImGui::CalcTextSize("-0.000000e+00").x;
-    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 2.0f + ImGui::GetStyle().ItemSpacing.y;
+    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 3.0f + ImGui::GetStyle().ItemSpacing.y;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    state.gridWidth = std::max(0, static_cast<int>(avail.x - kColorBarGap - kColorBarWidth - labelWidth));
+    state.gridWidth = std::max(0, static_cast<int>(avail.x - colorBarWidth()));
     state.gridHeight = std::max(0, static_cast<int>(avail.y - readoutHeight));
 
-    const GridResult* grid = model.grid.get();
     if (grid == nullptr) {
         ImGui::Dummy(ImVec2(static_cast<float>(state.gridWidth), static_cast<float>(state.gridHeight)));
         ImGui::TextDisabled("Rendering the first grid...");
@@ -123,7 +91,7 @@ void drawGridPanel(AppState& state, const Model& model) {
     }
     if (!grid->error.empty()) {
         ImGui::Dummy(ImVec2(static_cast<float>(state.gridWidth), static_cast<float>(state.gridHeight)));
-        ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", grid->error.c_str());
+        ImGui::TextColored(kErrorTextColor, "%s", grid->error.c_str());
         state.hoverCell.reset();
         return;
     }
@@ -150,6 +118,11 @@ void drawGridPanel(AppState& state, const Model& model) {
         if (auto hit = hitTest(grid->heatmap, grid->request.heatmap, x, y)) {
             state.hoverCell = HoverCell{hit->head, hit->query, hit->key};
             state.nextHoveredHead = hit->head;
+            // A click opens the head in the detail view, as in the Qt explorer.
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+                state.session.head = hit->head;
+                state.view = View::Detail;
+            }
         }
     }
 
@@ -161,7 +134,14 @@ void drawGridPanel(AppState& state, const Model& model) {
         if (tile.head == state.hoveredHead) draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
                                                           kHighlightColor, 0.0f, 0, 2.0f);
         if (tile.width >= 48 && tile.height >= 24 && grid->heatmap.tiles.size() > 1) {
-            const std::string label = fmt::format("h{}", tile.head);
+            const bool perHead = grid->request.heatmap.scale == ScaleMode::PerHead;
+            std::string label = fmt::format("h{}", tile.head);
+            // Per-head scale: each tile's own exact range (fits when the tile is wide enough).
+            if (perHead) {
+                const std::string ranged = fmt::format("h{} {}..{}", tile.head, explore::formatValue(tile.lo),
+                                                       explore::formatValue(tile.hi));
+                if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) label = ranged;
+            }
             draw->AddRectFilled(ImVec2(a.x + 2, a.y + 2),
                                 ImVec2(a.x + 6 + ImGui::CalcTextSize(label.c_str()).x, a.y + 2 + ImGui::GetTextLineHeight()),
                                 IM_COL32(0, 0, 0, 140));
@@ -169,8 +149,8 @@ void drawGridPanel(AppState& state, const Model& model) {
         }
     }
 
-    const ImVec2 barOrigin(origin.x + size.x + kColorBarGap, origin.y);
-    drawColorBar(state, model, *grid, barOrigin, size.y);
+    if (model.gridPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), model.gridProgress);
+    drawGridColorBar(state, model, *grid, origin, size);
     drawReadout(state, model, *grid);
 }
 

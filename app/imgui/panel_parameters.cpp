@@ -1,22 +1,27 @@
-// The parameters panel: every ALiBi parameter of the session (shape, slopes, bias mode, mask,
-// dtype, attention content, view). Sliders are clamped to the ranges the explorer supports; text
-// fields (custom slopes, mask) are parsed and validated by the core before they reach the session,
-// and a refused value shows inline while the previous valid one stays in force.
+// The parameters panel: model presets and every ALiBi parameter of the session (shape, slopes,
+// bias mode, mask, dtype, attention content, view). Sliders update live while dragged; a number
+// typed into a slider or field, the mask and the custom slope list apply as a whole on Enter or
+// when focus leaves, never per keystroke. The core validates every committed value; a refused one
+// shows inline, worded for its control, while the previous valid value stays in force.
 #include "panels.hpp"
 
+#include "edit_rules.hpp"
+#include "presets.hpp"
+
 #include <alibi/model/attention.hpp>
-#include <alibi/render/colormap.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/io/session.hpp>
+#include <alibi/render/colormap.hpp>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -46,6 +51,52 @@ bool enumCombo(const char* label, Enum& value, const std::array<Enum, N>& values
     return changed;
 }
 
+// Runs `widget` on a copy of `*value` and decides when the copy reaches the session: at once
+// for a drag or a click, but while a number is being typed (`typing()` after the widget) the copy
+// waits in state.draft and is committed, clamped to [lo, hi], when typing ends (Enter, Tab, a
+// click elsewhere; Escape restores the old text first, so it commits nothing).
+template <class T, class Widget, class Typing>
+bool committedNumber(AppState& state, const char* label, T* value, T lo, T hi, Widget widget, Typing typing) {
+    static_assert(sizeof(T) <= sizeof(NumberDraft::bytes));
+    const ImGuiID id = ImGui::GetID(label);
+    NumberDraft& draft = state.draft;
+    T shown = *value;
+    if (draft.id == id) std::memcpy(&shown, draft.bytes.data(), sizeof(T));
+    const bool changed = widget(&shown);
+    if (typing(id)) {
+        draft.id = id;
+        std::memcpy(draft.bytes.data(), &shown, sizeof(T));
+        return false;
+    }
+    if (draft.id == id) {
+        draft.id = 0;
+        shown = std::clamp(shown, lo, hi);
+        if (shown == *value) return false;
+        *value = shown;
+        return true;
+    }
+    if (changed) *value = shown;
+    return changed;
+}
+
+// A slider: live while dragged, typed numbers (Ctrl+click) committed as a whole.
+template <class T>
+bool slider(AppState& state, const char* label, ImGuiDataType type, T* value, T lo, T hi, const char* format,
+            ImGuiSliderFlags flags = 0) {
+    return committedNumber(
+        state, label, value, lo, hi,
+        [&](T* v) { return ImGui::SliderScalar(label, type, v, &lo, &hi, format, flags | ImGuiSliderFlags_AlwaysClamp); },
+        [](ImGuiID id) { return ImGui::TempInputIsActive(id); });
+}
+
+// A typed-only number field, committed as a whole.
+template <class T>
+bool numberField(AppState& state, const char* label, ImGuiDataType type, T* value, T lo, T hi, const char* format) {
+    return committedNumber(
+        state, label, value, lo, hi, [&](T* v) { return ImGui::InputScalar(label, type, v, nullptr, nullptr, format); },
+        [](ImGuiID) { return ImGui::IsItemActive(); });
+}
+
 void sectionHeader(const char* title) {
     ImGui::Spacing();
     ImGui::TextDisabled("%s", title);
@@ -59,30 +110,6 @@ void inlineError(const std::string& message) {
     ImGui::PopStyleColor();
 }
 
-// "0.5, 0.25 0.125": numbers separated by commas, spaces or semicolons. Returns an error message
-// naming the first token that is not a number; range checks are the core's (validateSession).
-std::string parseNumberList(const std::string& text, std::vector<double>& out) {
-    out.clear();
-    std::size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && (text[i] == ',' || text[i] == ';' || text[i] == ' ' || text[i] == '\t')) ++i;
-        if (i >= text.size()) break;
-        std::size_t end = i;
-        while (end < text.size() && text[end] != ',' && text[end] != ';' && text[end] != ' ' && text[end] != '\t')
-            ++end;
-        const std::string token = text.substr(i, end - i);
-        char* parsedEnd = nullptr;
-        errno = 0;
-        const double value = std::strtod(token.c_str(), &parsedEnd);
-        if (parsedEnd != token.c_str() + token.size() || errno == ERANGE)
-            return fmt::format("custom slopes: '{}' is not a number", token);
-        out.push_back(value);
-        i = end;
-    }
-    if (out.empty()) return "custom slopes: enter one positive number per head";
-    return {};
-}
-
 // Installs `candidate` if the core accepts it; otherwise returns the core's message.
 std::string tryCommit(AppState& state, const Session& candidate) {
     if (auto valid = validateSession(candidate); !valid) return valid.error().message;
@@ -90,31 +117,77 @@ std::string tryCommit(AppState& state, const Session& candidate) {
     return {};
 }
 
+void drawPresets(AppState& state, const Model& model) {
+    sectionHeader("Model preset");
+    const Preset* matched = nullptr;
+    for (const Preset& p : model.presets)
+        if (matchesPreset(state.session, p)) matched = &p;
+    // The box names a preset only while the session still has its settings.
+    const char* current = matched != nullptr ? matched->name.c_str() : "(custom settings)";
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##preset", current)) {
+        for (const Preset& p : model.presets) {
+            if (ImGui::Selectable(p.name.c_str(), &p == matched)) {
+                state.session = applyPreset(state.session, p);
+                state.presetNote = p.notes + (p.notes.empty() ? "" : "\n") + "Source: " + p.source;
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.source.c_str());
+        }
+        if (model.presets.empty()) ImGui::TextDisabled("No preset files found (assets/presets)");
+        ImGui::EndCombo();
+    }
+    if (matched != nullptr && !state.presetNote.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", state.presetNote.c_str());
+        ImGui::PopTextWrapPos();
+    }
+}
+
 void drawShape(AppState& state) {
     BiasParams& bias = state.session.attention.bias;
     sectionHeader("Shape");
-    ImGui::SliderInt("H (heads)", &bias.slopes.heads, 1, kSliderMaxHeads, "%d", ImGuiSliderFlags_AlwaysClamp);
+    slider(state, "H (heads)", ImGuiDataType_S32, &bias.slopes.heads, 1, kSliderMaxHeads, "%d");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Drag, or Ctrl+click and type a number (applies on Enter)");
 
-    const std::int64_t one = 1;
     const std::int64_t maxLength = kSliderMaxLength;
-    ImGui::SliderScalar("T (queries)", ImGuiDataType_S64, &bias.queries, &one, &maxLength, "%lld",
-                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    slider(state, "T (queries)", ImGuiDataType_S64, &bias.queries, std::int64_t{1}, maxLength, "%lld",
+           ImGuiSliderFlags_Logarithmic);
 
     bool keysEqual = bias.keys <= 0;
     if (ImGui::Checkbox("K = T", &keysEqual)) bias.keys = keysEqual ? 0 : bias.queries;
     if (!keysEqual) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(-ImGui::CalcTextSize("K (keys)").x - ImGui::GetStyle().ItemInnerSpacing.x);
-        ImGui::SliderScalar("K (keys)", ImGuiDataType_S64, &bias.keys, &one, &maxLength, "%lld",
-                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+        slider(state, "K (keys)", ImGuiDataType_S64, &bias.keys, std::int64_t{1}, maxLength, "%lld",
+               ImGuiSliderFlags_Logarithmic);
     }
 
-    const std::int64_t lastRow = -1;
-    const std::int64_t maxRow = bias.queries - 1;
-    state.session.queryRow = std::min(state.session.queryRow, maxRow);
-    ImGui::SliderScalar("query row", ImGuiDataType_S64, &state.session.queryRow, &lastRow, &maxRow,
-                        state.session.queryRow < 0 ? "last" : "%lld", ImGuiSliderFlags_AlwaysClamp);
+    // The row slider's range follows T; a row past it is clamped when T is committed, not here.
+    const std::int64_t maxRow = std::max<std::int64_t>(bias.queries - 1, 0);
+    slider(state, "query row", ImGuiDataType_S64, &state.session.queryRow, std::int64_t{-1}, maxRow,
+           state.session.queryRow < 0 ? "last" : "%lld");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Row the curves and the statistics' 'row' columns describe");
+}
+
+void drawCustomSlopes(AppState& state) {
+    SlopeParams& slopes = state.session.attention.bias.slopes;
+    // Enter commits (Ctrl+Enter starts a new line); so does leaving the field.
+    const bool enter = ImGui::InputTextMultiline(
+        "##custom", &state.customSlopesText, ImVec2(-1, ImGui::GetTextLineHeight() * 3.5f),
+        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CtrlEnterForNewLine);
+    const bool commit = enter || ImGui::IsItemDeactivatedAfterEdit();
+    std::vector<double> values;
+    const std::string parseError = parseSlopeList(state.customSlopesText, values);
+    if (ImGui::IsItemActive()) state.customSlopesError = parseError;  // say what is wrong while typing
+    if (commit) {
+        state.customSlopesError = parseError;
+        if (parseError.empty()) {
+            const std::string refused = tryCommit(state, withCustomSlopes(state.session, values));
+            state.customSlopesError = refused.empty() ? "" : "custom slopes: " + refused;
+        }
+    }
+    ImGui::TextDisabled("%d slopes = %d heads; Enter applies", slopes.heads, slopes.heads);
+    inlineError(state.customSlopesError);
 }
 
 void drawSlopes(AppState& state) {
@@ -125,54 +198,37 @@ void drawSlopes(AppState& state) {
     if (enumCombo("scheme", scheme, schemes, schemeName)) {
         if (scheme == SlopeScheme::Custom) {
             // Start the custom list from the slopes in use, so switching is always valid.
-            Session candidate = state.session;
             std::vector<double> values;
-            if (parseNumberList(state.customSlopesText, values).empty()) {
-                candidate.attention.bias.slopes.custom = values;
-                candidate.attention.bias.slopes.scheme = SlopeScheme::Custom;
-                state.customSlopesError = tryCommit(state, candidate);
-            }
+            if (parseSlopeList(state.customSlopesText, values).empty())
+                state.customSlopesError = tryCommit(state, withCustomSlopes(state.session, values));
         } else {
             slopes.scheme = scheme;
             state.customSlopesError.clear();
         }
     }
-    if (slopes.scheme == SlopeScheme::Press || slopes.scheme == SlopeScheme::Geometric) {
-        const double lo = 0.0;
-        const double hi = 16.0;
-        ImGui::SliderScalar("max_bias (B)", ImGuiDataType_Double, &slopes.maxBias, &lo, &hi, "%.3f",
-                            ImGuiSliderFlags_AlwaysClamp);
-    }
-    if (slopes.scheme == SlopeScheme::Custom) {
-        if (ImGui::InputTextMultiline("##custom", &state.customSlopesText,
-                                      ImVec2(-1, ImGui::GetTextLineHeight() * 3.5f))) {
-            std::vector<double> values;
-            state.customSlopesError = parseNumberList(state.customSlopesText, values);
-            if (state.customSlopesError.empty()) {
-                Session candidate = state.session;
-                candidate.attention.bias.slopes.custom = values;
-                state.customSlopesError = tryCommit(state, candidate);
-            }
-        }
-        ImGui::TextDisabled("custom slopes: %d positive numbers", slopes.heads);
-        inlineError(state.customSlopesError);
-    }
+    if (slopes.scheme == SlopeScheme::Press || slopes.scheme == SlopeScheme::Geometric)
+        slider(state, "max_bias (B)", ImGuiDataType_Double, &slopes.maxBias, 0.0, 16.0, "%.3f");
+    if (slopes.scheme == SlopeScheme::Custom) drawCustomSlopes(state);
 
     BiasParams& bias = state.session.attention.bias;
     constexpr std::array modes{BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom,
                                BiasMode::Mpt};
     enumCombo("mode", bias.mode, modes, modeName);
 
-    if (ImGui::InputText("mask", &state.maskText)) {
-        if (auto mask = parseMask(state.maskText); !mask) {
-            state.maskError = "mask: expected a finite number (e.g. -1e9), -inf or min";
-        } else {
-            Session candidate = state.session;
-            candidate.attention.bias.mask = *mask;
-            state.maskError = tryCommit(state, candidate);
-        }
-    }
+    const bool enter = ImGui::InputText("mask", &state.maskText, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool commit = enter || ImGui::IsItemDeactivatedAfterEdit();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("-1e9, -inf, min (the dtype's lowest), or any finite number");
+    const auto mask = parseMask(state.maskText);
+    if (!mask) {
+        state.maskError = "mask: expected a finite number (e.g. -1e9), -inf or min";
+    } else if (commit) {
+        Session candidate = state.session;
+        candidate.attention.bias.mask = *mask;
+        const std::string refused = tryCommit(state, candidate);
+        state.maskError = refused.empty() ? "" : "mask: " + refused;
+    } else if (!ImGui::IsItemActive()) {
+        state.maskError.clear();
+    }
     inlineError(state.maskError);
 
     constexpr std::array dtypes{DType::F32, DType::F64, DType::F16, DType::BF16};
@@ -184,50 +240,47 @@ void drawContent(AppState& state) {
     sectionHeader("Attention content");
     constexpr std::array kinds{ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk};
     enumCombo("content", content.kind, kinds, contentName);
-    if (content.kind == ContentKind::Gaussian) {
-        const double lo = 0.0;
-        const double hi = 10.0;
-        ImGui::SliderScalar("sigma", ImGuiDataType_Double, &content.sigma, &lo, &hi, "%.3f",
-                            ImGuiSliderFlags_AlwaysClamp);
-    }
-    if (content.kind == ContentKind::Qk) ImGui::SliderInt("d_k", &content.dk, 1, 4096, "%d",
-                                                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    if (content.kind == ContentKind::Gaussian)
+        slider(state, "sigma", ImGuiDataType_Double, &content.sigma, 0.0, 10.0, "%.3f");
+    if (content.kind == ContentKind::Qk)
+        slider(state, "d_k", ImGuiDataType_S32, &content.dk, 1, 4096, "%d", ImGuiSliderFlags_Logarithmic);
     if (content.kind != ContentKind::Zero)
-        ImGui::InputScalar("seed", ImGuiDataType_U64, &content.seed, nullptr, nullptr, "%llu");
-    const double tLo = 0.01;
-    const double tHi = 100.0;
-    ImGui::SliderScalar("temperature", ImGuiDataType_Double, &content.temperature, &tLo, &tHi, "%.3f",
-                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+        numberField(state, "seed", ImGuiDataType_U64, &content.seed, std::uint64_t{0},
+                    std::numeric_limits<std::uint64_t>::max(), "%llu");
+    slider(state, "temperature", ImGuiDataType_Double, &content.temperature, 0.01, 100.0, "%.3f",
+           ImGuiSliderFlags_Logarithmic);
 }
 
-void drawView(AppState& state) {
+void drawViewSettings(AppState& state) {
     Session& session = state.session;
-    sectionHeader("View");
-    int what = session.what == RenderWhat::Attention ? 1 : 0;
-    ImGui::RadioButton("bias", &what, 0);
+    sectionHeader("Shown");
+    // Only a click changes `what` (a session may hold `slopes`, which the grid draws as the bias).
+    if (ImGui::RadioButton("bias", session.what != RenderWhat::Attention)) session.what = RenderWhat::Bias;
     ImGui::SameLine();
-    ImGui::RadioButton("attention", &what, 1);
-    session.what = what == 1 ? RenderWhat::Attention : RenderWhat::Bias;
+    if (ImGui::RadioButton("attention", session.what == RenderWhat::Attention)) session.what = RenderWhat::Attention;
 
     const int heads = session.attention.bias.slopes.heads;
-    session.head = std::min(session.head, heads - 1);
-    ImGui::SliderInt("head", &session.head, -1, heads - 1, session.head < 0 ? "all (grid)" : "%d",
-                     ImGuiSliderFlags_AlwaysClamp);
+    slider(state, "head", ImGuiDataType_S32, &session.head, -1, heads - 1, session.head < 0 ? "none" : "%d");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The head the detail and stages views show (click one in the grid)");
 
     constexpr std::array maps{Colormap::Viridis, Colormap::Magma, Colormap::Cividis, Colormap::Diverging};
     enumCombo("colormap", session.colormap, maps, colormapName);
     constexpr std::array scales{ScaleMode::Shared, ScaleMode::PerHead};
     enumCombo("scale", session.scale, scales, scaleModeName);
+    ImGui::BeginDisabled(session.what != RenderWhat::Attention);
+    ImGui::Checkbox("log colours (attention)", &state.logColors);
+    ImGui::EndDisabled();
 }
 
 }  // namespace
 
-void drawParametersPanel(AppState& state, const Model& /*model*/) {
+void drawParametersPanel(AppState& state, const Model& model) {
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.0f);
+    drawPresets(state, model);
     drawShape(state);
     drawSlopes(state);
     drawContent(state);
-    drawView(state);
+    drawViewSettings(state);
     ImGui::PopItemWidth();
     if (!state.validationError.empty()) {
         ImGui::Spacing();

@@ -75,12 +75,17 @@ void drawStatsPanel(AppState& state, const Model& model) {
     }
     drawRowsControl(state);
 
-    constexpr ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                      ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp |
-                                      ImGuiTableFlags_Resizable;
+    // Narrow windows (1280x720, a large zoom) scroll the table sideways instead of squeezing
+    // every column until its numbers are cut; the head column stays in view.
+    const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 52.0f;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
+                                  (narrow ? ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit
+                                          : ImGuiTableFlags_SizingStretchProp);
     if (!ImGui::BeginTable("stats", kColumnCount, flags)) return;
-    ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("head", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_WidthFixed, 0, kHead);
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("head", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_WidthFixed,
+                            ImGui::CalcTextSize("head 0000").x, kHead);
     ImGui::TableSetupColumn("slope m", 0, 1.0f, kSlope);
     ImGui::TableSetupColumn("half-life", 0, 1.0f, kHalfLife);
     ImGui::TableSetupColumn("entropy", 0, 1.0f, kEntropy);

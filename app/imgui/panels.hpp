@@ -16,6 +16,16 @@ void drawFrameTimePanel(AppState& state, const Model& model);
 void drawSessionPanel(AppState& state, const Model& model);
 void drawExportPanel(AppState& state, const Model& model);
 
+// The centre panel: a tab per view (the Qt explorer's tabs), each drawn by its own function.
+void drawViewsPanel(AppState& state, const Model& model);
+void drawDetailView(AppState& state, const Model& model);
+void drawStagesView(AppState& state, const Model& model);
+void drawCompareView(AppState& state, const Model& model);
+void drawExtrapolationView(AppState& state, const Model& model);
+void drawDiagnoseView(AppState& state, const Model& model);
+// Help > What is ALiBi? (the same text as the Qt explorer's).
+void drawHelpText();
+
 // A colour per head shared by every panel (curves, table swatches), so a head is recognisable.
 [[nodiscard]] ImU32 headColor(int head, int heads, float alpha = 1.0f);
 // The highlight colour of the hovered head.

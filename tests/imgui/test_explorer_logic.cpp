@@ -3,8 +3,7 @@
 // io.MouseDown. They check that dragging a slider or typing into a field changes the AppState,
 // that the requests the Explorer sends to the core follow, and that invalid input is refused with
 // the previous valid state kept.
-#include "explorer.hpp"
-#include "model.hpp"
+#include "explorer_fixture.hpp"
 
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
@@ -23,79 +22,6 @@
 
 namespace alibi::imgui {
 namespace {
-
-class ExplorerLogic : public ::testing::Test {
-protected:
-    void SetUp() override {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(1600, 1000);
-        io.DeltaTime = 1.0f / 60.0f;
-        unsigned char* pixels = nullptr;
-        int width = 0, height = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);  // builds the default font atlas
-        io.MousePos = ImVec2(-1, -1);
-        m_explorer.emplace();
-        frame();
-        frame();
-    }
-    void TearDown() override {
-        m_explorer.reset();  // joins the workers while the context still exists
-        ImGui::DestroyContext();
-    }
-
-    void frame() {
-        ImGui::NewFrame();
-        m_explorer->frame();
-        ImGui::Render();
-        m_explorer->framePresented();
-    }
-
-    // Runs frames until the workers have delivered every result (bounded, so a bug cannot hang).
-    void settle() {
-        for (int i = 0; i < 2000 && m_explorer->busy(); ++i) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-            frame();
-        }
-        frame();
-        ASSERT_FALSE(m_explorer->busy());
-    }
-
-    // Finds a screen point over the item `label` of window `window` by moving the mouse down a
-    // column and asking ImGui which item is hovered (the test does not assume the panel layout).
-    std::optional<ImVec2> findItem(const char* window, const char* label, float xFraction) {
-        ImGuiWindow* w = ImGui::FindWindowByName(window);
-        if (w == nullptr) return std::nullopt;
-        const ImGuiID id = w->GetID(label);
-        ImGuiIO& io = ImGui::GetIO();
-        const float x = w->Pos.x + w->Size.x * xFraction;
-        for (float y = w->Pos.y; y < w->Pos.y + w->Size.y; y += 3.0f) {
-            io.MousePos = ImVec2(x, y);
-            frame();
-            if (ImGui::GetCurrentContext()->HoveredId == id) return io.MousePos;
-        }
-        return std::nullopt;
-    }
-
-    void drag(ImVec2 from, ImVec2 to) {
-        ImGuiIO& io = ImGui::GetIO();
-        io.MousePos = from;
-        io.MouseDown[0] = true;
-        frame();
-        for (int step = 1; step <= 8; ++step) {
-            const float t = static_cast<float>(step) / 8.0f;
-            io.MousePos = ImVec2(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
-            frame();
-        }
-        io.MouseDown[0] = false;
-        frame();
-    }
-
-    AppState& state() { return m_explorer->state(); }
-
-    std::optional<Explorer> m_explorer;
-};
 
 TEST_F(ExplorerLogic, StartsOnTheDefaultSession) {
     EXPECT_TRUE(state().session == defaultSession());
@@ -210,10 +136,18 @@ TEST_F(ExplorerLogic, SessionFilesRoundTripAndABadFileKeepsTheState) {
     ASSERT_TRUE(state().errorPopup.empty()) << state().errorPopup;
     ASSERT_TRUE(std::filesystem::exists(state().sessionPath));
 
-    state().session = defaultSession();
+    m_explorer->resetToDefaults();
     frame();
+    // The defaults are unsaved changes: opening asks first, and Cancel keeps them.
     state().actions.openSession = true;
     frame();
+    EXPECT_EQ(state().confirm, Confirm::OpenSession);
+    ASSERT_TRUE(click("Unsaved changes", "Cancel", 0.3f));
+    EXPECT_EQ(state().confirm, Confirm::None);
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 8);
+    state().actions.openSession = true;
+    frame();
+    ASSERT_TRUE(click("Unsaved changes", "Discard and open", 0.1f));
     EXPECT_EQ(state().session.attention.bias.slopes.heads, 12);
     EXPECT_EQ(state().session.attention.bias.mode, BiasMode::Symmetric);
 

@@ -142,6 +142,50 @@ TEST_F(ImguiScreenshot, GridCellsHaveTheCoreColourOfTheirBias) {
     EXPECT_EQ(checked, kHeads * 7);
 }
 
+// Every view at H = 12, T = 16 (bias) and at H = 133, T = 4096 (attention, qk content), saved
+// under the build folder (ALIBI_IMGUI_SCREENSHOT_DIR) for a person to look at: each picture has
+// the window's size and is not blank.
+void shootEveryView(const std::string& name, const alibi::Session& session) {
+    const fs::path dir = fs::path(ALIBI_IMGUI_SCREENSHOT_DIR) / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string file = (dir / "session.alibi.json").string();
+    ASSERT_TRUE(alibi::saveSession(session, file));
+    const std::string command = std::string("'") + ALIBI_EXPLORER_IMGUI + "' --session '" + file +
+                                "' --screenshot-views '" + dir.string() + "' --frames 10 --width 1600 --height 1000";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    int views = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".png") continue;
+        ++views;
+        auto image = alibi::readPng(entry.path().string());
+        ASSERT_TRUE(image) << image.error().message;
+        EXPECT_EQ(image->width, 1600);
+        EXPECT_EQ(image->height, 1000);
+        std::set<std::uint32_t> colours;
+        for (const alibi::Rgba& p : image->pixels)
+            colours.insert(static_cast<std::uint32_t>(p.r) << 16 | static_cast<std::uint32_t>(p.g) << 8 | p.b);
+        EXPECT_GT(colours.size(), 50u) << entry.path();
+    }
+    EXPECT_EQ(views, 7);
+}
+
+TEST(ImguiScreenshotViews, EveryViewAtH12T16) {
+    alibi::Session session = alibi::defaultSession();
+    session.attention.bias.slopes.heads = 12;
+    session.attention.bias.queries = 16;
+    shootEveryView("h12-t16", session);
+}
+
+TEST(ImguiScreenshotViews, EveryViewAtH133T4096AttentionQk) {
+    alibi::Session session = alibi::defaultSession();
+    session.attention.bias.slopes.heads = 133;
+    session.attention.bias.queries = 4096;
+    session.attention.content.kind = alibi::ContentKind::Qk;
+    session.what = alibi::RenderWhat::Attention;
+    shootEveryView("h133-t4096-attention-qk", session);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {

@@ -1,0 +1,24 @@
+// Key indices of io.KeysDown. Dear ImGui 1.86's GLFW backend indexes io.KeysDown by GLFW key code
+// (GLFW_KEY_*, ASCII for letters and digits); these constants name the ones the explorer's
+// shortcuts use, so the panel code includes no GLFW header and the logic tests can press them.
+#pragma once
+
+namespace alibi::imgui::keys {
+
+inline constexpr int kDigit0 = 48;  // '0'; '1'..'7' follow
+inline constexpr int kC = 67;
+inline constexpr int kE = 69;
+inline constexpr int kO = 79;
+inline constexpr int kQ = 81;
+inline constexpr int kR = 82;
+inline constexpr int kS = 83;
+inline constexpr int kY = 89;
+inline constexpr int kZ = 90;
+inline constexpr int kMinus = 45;
+inline constexpr int kEqual = 61;
+inline constexpr int kF1 = 290;
+inline constexpr int kF11 = 300;
+inline constexpr int kKeypadSubtract = 333;
+inline constexpr int kKeypadAdd = 334;
+
+}  // namespace alibi::imgui::keys

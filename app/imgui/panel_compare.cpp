@@ -1,0 +1,103 @@
+// The compare view: A (the session) against B, which is A with some parameters replaced (scheme,
+// max_bias, mode, dtype); the explore layer computes A - B per cell over the whole tensor and
+// says where the largest difference sits. The difference is drawn on a diverging map whose bar
+// spans +-max |A - B|.
+#include "panels.hpp"
+#include "view_common.hpp"
+#include "view_models.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+
+namespace alibi::imgui {
+
+namespace {
+
+// A combo over "same as A" plus every value of an enum.
+template <class Enum, std::size_t N, class NameFn>
+void optionalCombo(const char* label, std::optional<Enum>& value, const std::array<Enum, N>& values, NameFn name) {
+    const std::string current = value ? std::string(name(*value)) : std::string("same as A");
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+    if (!ImGui::BeginCombo(label, current.c_str())) return;
+    if (ImGui::Selectable("same as A", !value)) value.reset();
+    for (Enum candidate : values) {
+        const std::string text(name(candidate));
+        if (ImGui::Selectable(text.c_str(), value && *value == candidate)) value = candidate;
+    }
+    ImGui::EndCombo();
+}
+
+void drawSpec(explore::CompareSpec& spec) {
+    ImGui::TextDisabled("B = A with:");
+    ImGui::SameLine();
+    optionalCombo("scheme##B", spec.scheme,
+                  std::array{SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear}, schemeName);
+    ImGui::SameLine();
+    bool ownBias = spec.maxBias.has_value();
+    if (ImGui::Checkbox("max_bias##ownB", &ownBias)) spec.maxBias = ownBias ? std::optional<double>(8.0) : std::nullopt;
+    if (spec.maxBias) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+        double value = *spec.maxBias;
+        const double lo = 0.0, hi = 16.0;
+        // Applied when released: B is a whole tensor, recomputed per change.
+        ImGui::SliderScalar("##maxBiasB", ImGuiDataType_Double, &value, &lo, &hi, "%.3f", ImGuiSliderFlags_AlwaysClamp);
+        if (ImGui::IsItemDeactivatedAfterEdit() || (!ImGui::IsItemActive() && value != *spec.maxBias)) spec.maxBias = value;
+    }
+    ImGui::SameLine();
+    optionalCombo("mode##B", spec.mode,
+                  std::array{BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt},
+                  modeName);
+    ImGui::SameLine();
+    optionalCombo("dtype##B", spec.dtype, std::array{DType::F32, DType::F64, DType::F16, DType::BF16}, dtypeName);
+}
+
+}  // namespace
+
+void drawCompareView(AppState& state, const Model& model) {
+    drawSpec(state.compareB);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    state.compareWidth = std::max(16, static_cast<int>(avail.x - colorBarWidth()));
+    state.compareHeight = std::max(16, static_cast<int>(avail.y - 3.0f * line));
+
+    const CompareResult* result = model.compare.get();
+    if (result == nullptr) {
+        ImGui::TextDisabled("Computing A - B...");
+        return;
+    }
+    const explore::CompareSnapshot& c = result->snapshot;
+    if (!c.error.empty()) {
+        ImGui::TextColored(kErrorTextColor, "%s", c.error.c_str());
+        return;
+    }
+    ImGui::TextWrapped("%s", c.summary.c_str());
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 size(static_cast<float>(c.image.width), static_cast<float>(c.image.height));
+    if (model.compareTexture != nullptr) {
+        ImGui::Image(model.compareTexture, size);
+    } else {
+        ImGui::Dummy(size);
+    }
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (const HeatmapTile& tile : c.tiles) {
+        if (tile.width < 40 || tile.height < 20 || c.tiles.size() < 2) continue;
+        const std::string label = fmt::format("h{}", tile.head);
+        const ImVec2 at(origin.x + static_cast<float>(tile.x) + 2, origin.y + static_cast<float>(tile.y) + 2);
+        draw->AddRectFilled(at, ImVec2(at.x + ImGui::CalcTextSize(label.c_str()).x + 4, at.y + ImGui::GetTextLineHeight()),
+                            IM_COL32(0, 0, 0, 140));
+        draw->AddText(ImVec2(at.x + 2, at.y), IM_COL32(255, 255, 255, 230), label.c_str());
+    }
+    if (model.comparePending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
+    const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
+    explore::ColorBar bar = explore::makeColorBar(-range, range, false, DType::F32,
+                                                  colorBarTicks(size.y - 3.4f * ImGui::GetTextLineHeight()));
+    bar.title = "A - B";
+    drawColorBarBeside(model.compareBarTexture, origin, size, bar);
+}
+
+}  // namespace alibi::imgui

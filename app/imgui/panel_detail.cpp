@@ -1,0 +1,115 @@
+// The head detail view: the selected head alone at the panel's size, its colour bar, and, when the
+// head is small enough (Q and K up to kDetailValuesMax), every cell's number printed in the cell
+// (the values come from the core with the picture). Hovering a cell reads it out.
+#include "panels.hpp"
+#include "view_common.hpp"
+
+#include <alibi/explore/color_scale.hpp>
+#include <alibi/explore/compute.hpp>
+#include <alibi/explore/readout.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace alibi::imgui {
+
+namespace {
+
+// Prints each value in its cell when the cells are wide enough for the text.
+void drawCellNumbers(const GridResult& detail, ImVec2 origin) {
+    if (detail.values.empty() || detail.heatmap.tiles.empty()) return;
+    const HeatmapTile& tile = detail.heatmap.tiles.front();
+    const BiasParams& bias = detail.request.heatmap.attention.bias;
+    const std::int64_t queries = bias.queries;
+    const std::int64_t keys = bias.keyCount();
+    const float cellWidth = static_cast<float>(tile.width) / static_cast<float>(keys);
+    const float cellHeight = static_cast<float>(tile.height) / static_cast<float>(queries);
+    if (cellWidth < ImGui::CalcTextSize("-0.0").x + 2.0f || cellHeight < ImGui::GetTextLineHeight()) {
+        ImGui::TextDisabled("Widen the window (or zoom out) to print every number in its cell.");
+        return;
+    }
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const bool attention = detail.request.heatmap.what == RenderWhat::Attention;
+    for (std::int64_t i = 0; i < queries; ++i) {
+        for (std::int64_t j = 0; j < keys; ++j) {
+            const double value = detail.values[static_cast<std::size_t>(i * keys + j)];
+            if (std::isnan(value)) continue;  // masked: the grey cell says it
+            const std::string text = attention ? fmt::format("{:.3f}", value) : fmt::format("{:.3g}", value + 0.0);
+            const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+            if (size.x > cellWidth - 2.0f) continue;
+            const float x = origin.x + static_cast<float>(tile.x) + (static_cast<float>(j) + 0.5f) * cellWidth;
+            const float y = origin.y + static_cast<float>(tile.y) + (static_cast<float>(i) + 0.5f) * cellHeight;
+            // Light text on dark cells, dark on light (the colormaps run dark to light).
+            const double lo = tile.lo, hi = tile.hi;
+            const double t = hi > lo ? (value - lo) / (hi - lo) : 0.5;
+            const ImU32 color = t > 0.6 ? IM_COL32(0, 0, 0, 230) : IM_COL32(255, 255, 255, 230);
+            draw->AddText(ImVec2(std::floor(x - size.x * 0.5f), std::floor(y - size.y * 0.5f)), color, text.c_str());
+        }
+    }
+}
+
+}  // namespace
+
+void drawDetailView(AppState& state, const Model& model) {
+    const Session& session = state.session;
+    const int head = detailHead(session);
+    const GridResult* detail = model.detail.get();
+    if (detail != nullptr) {
+        // What is drawn: the explore layer's head title over the heatmap's own title.
+        const HeatmapParams& shown = detail->request.heatmap;
+        const double slope = shown.head < static_cast<int>(detail->slopes.size()) ? detail->slopes[shown.head] : 0.0;
+        ImGui::TextUnformatted(explore::headTitle(shown.head, slope).c_str());
+        ImGui::TextDisabled("%s", detail->title.c_str());
+    } else {
+        ImGui::TextDisabled("head %d", head);
+    }
+    if (session.head < 0) ImGui::TextDisabled("No head selected: showing head 0 (click a head in the grid, or set 'head').");
+
+    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 3.0f;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // A single head reads best square.
+    const float side = std::max(0.0f, std::min(avail.x - colorBarWidth(), avail.y - readoutHeight));
+    state.detailWidth = static_cast<int>(side);
+    state.detailHeight = static_cast<int>(side);
+    if (detail == nullptr) {
+        ImGui::TextDisabled("Rendering the head...");
+        return;
+    }
+    if (!detail->error.empty()) {
+        ImGui::TextColored(kErrorTextColor, "%s", detail->error.c_str());
+        return;
+    }
+    const Image& image = detail->heatmap.image;
+    const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    if (model.detailTexture != nullptr) {
+        ImGui::Image(model.detailTexture, size);
+    } else {
+        ImGui::Dummy(size);
+    }
+    const bool hovered = ImGui::IsItemHovered();
+    drawCellNumbers(*detail, origin);
+    const bool stale = model.detailPending || detail->request.heatmap.head != head;
+    if (stale) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
+    const float barHeight = size.y - 3.4f * ImGui::GetTextLineHeight();
+    drawColorBarBeside(model.detailColorBarTexture, origin, size,
+                       explore::heatmapColorBar(detail->heatmap, detail->request.heatmap, -1, colorBarTicks(barHeight)));
+
+    if (!hovered) return;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const auto hit = hitTest(detail->heatmap, detail->request.heatmap, static_cast<int>(std::floor(mouse.x - origin.x)),
+                             static_cast<int>(std::floor(mouse.y - origin.y)));
+    if (!hit) return;
+    const BiasParams& bias = detail->request.heatmap.attention.bias;
+    // The same read-out as the grid's (and the Qt explorer's); attention values come with the image.
+    std::optional<double> probability;
+    if (!detail->values.empty() && detail->request.heatmap.what == RenderWhat::Attention)
+        probability = detail->values[static_cast<std::size_t>(hit->query * bias.keyCount() + hit->key)];
+    ImGui::TextUnformatted(explore::cellReadout(detail->request.heatmap.attention, detail->request.heatmap.what,
+                                                detail->slopes, hit->head, hit->query, hit->key, probability)
+                               .c_str());
+}
+
+}  // namespace alibi::imgui

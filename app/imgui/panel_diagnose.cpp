@@ -1,0 +1,130 @@
+// The diagnose view: a bias tensor from a file (.npy, .safetensors) or a built-in example with a
+// known bug, checked by the core's diagnose: what reproduces it, which known bug it shows, the
+// slopes read off it, and |error| per cell against correct ALiBi as a heatmap. "Open the
+// corrected parameters" sets the explorer to the correct variant (undoable).
+#include "panels.hpp"
+#include "view_common.hpp"
+#include "view_models.hpp"
+
+#include <imgui_stdlib.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace alibi::imgui {
+
+namespace {
+
+std::string shapeText(const Shape& shape) {
+    std::string text = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i) text += fmt::format("{}{}", i == 0 ? "" : ", ", shape[i]);
+    return text + ")";
+}
+
+void drawReport(AppState& state, const DiagnoseResult& result) {
+    const Diagnosis& d = *result.diagnosis;
+    ImGui::Text("%s   shape %s   %s", result.source.c_str(), shapeText(result.shape).c_str(),
+                std::string(dtypeName(result.dtype)).c_str());
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(d.summary.c_str());
+    ImGui::Text("Read as layout %s: %lld heads x %lld queries x %lld keys.", std::string(layoutName(d.layout)).c_str(),
+                static_cast<long long>(d.heads), static_cast<long long>(d.queries), static_cast<long long>(d.keys));
+    if (d.match) {
+        ImGui::TextColored(ImVec4(0.4f, 0.85f, 0.4f, 1), "Reproduced by: %s slopes, max_bias %s, %s mode, mask %s.",
+                           std::string(schemeName(d.match->scheme)).c_str(), valueText(d.match->maxBias).c_str(),
+                           std::string(modeName(d.match->mode)).c_str(), maskName(d.match->mask).c_str());
+    } else {
+        ImGui::TextColored(kErrorTextColor, "No standard parameter set reproduces this tensor.");
+    }
+    if (d.findings.empty()) {
+        ImGui::TextUnformatted("No known bug found.");
+    } else {
+        ImGui::Spacing();
+        ImGui::TextDisabled("Findings");
+        for (const Finding& f : d.findings) {
+            ImGui::Bullet();
+            ImGui::TextWrapped("%s: %s", f.code.c_str(), f.message.c_str());
+        }
+    }
+    if (!d.inferredSlopes.empty()) {
+        std::string slopes;
+        for (std::size_t h = 0; h < d.inferredSlopes.size(); ++h)
+            slopes += fmt::format("{}h{}: {}", h == 0 ? "" : ", ", h, valueText(d.inferredSlopes[h]));
+        ImGui::Spacing();
+        ImGui::TextDisabled("Slopes read off the tensor");
+        ImGui::TextUnformatted(slopes.c_str());
+    }
+    ImGui::Text("Max |error| against the best candidate: %s", valueText(d.maxAbsError).c_str());
+    ImGui::PopTextWrapPos();
+    if (!d.findings.empty() || !d.match) {
+        if (ImGui::Button("Open the corrected parameters")) state.openCorrected = true;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype");
+    }
+}
+
+}  // namespace
+
+void drawDiagnoseView(AppState& state, const Model& model) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18.0f);
+    ImGui::InputText("##diagnose-path", &state.diagnosePath);
+    ImGui::SameLine();
+    if (ImGui::Button("Diagnose file")) {
+        state.diagnoseUseExample = false;
+        ++state.diagnoseSerial;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+    if (ImGui::BeginCombo("##examples", "Example with a known bug...")) {
+        for (const std::string& code : diagnoseExamples()) {
+            if (ImGui::Selectable(code.c_str())) {
+                state.diagnoseExample = code;
+                state.diagnoseUseExample = true;
+                ++state.diagnoseSerial;
+            }
+        }
+        ImGui::EndCombo();
+    }
+
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float textWidth = std::max(avail.x * 0.42f, ImGui::GetFontSize() * 18.0f);
+    state.diagnoseWidth = std::max(16, static_cast<int>(avail.x - textWidth - colorBarWidth()));
+    state.diagnoseHeight = std::max(16, static_cast<int>(avail.y - ImGui::GetTextLineHeightWithSpacing()));
+
+    const DiagnoseResult* result = model.diagnosis.get();
+    if (result == nullptr) {
+        ImGui::TextWrapped(model.diagnosisPending ? "Diagnosing..."
+                                                  : "Type the path of a .npy or .safetensors file of your model's "
+                                                    "ALiBi bias and press 'Diagnose file', or load an example.");
+        return;
+    }
+    if (!result->error.empty()) {
+        ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
+        return;
+    }
+    ImGui::BeginChild("report", ImVec2(textWidth, 0), false);
+    drawReport(state, *result);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("|error| per cell against the best candidate");
+    const Image& image = result->errorMap.image;
+    if (image.width > 0) {
+        const ImVec2 origin = ImGui::GetCursorScreenPos();
+        const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
+        if (model.diagnosisTexture != nullptr) {
+            ImGui::Image(model.diagnosisTexture, size);
+        } else {
+            ImGui::Dummy(size);
+        }
+        if (model.diagnosisPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
+        drawColorBar(model.diagnosisBarTexture, ImVec2(origin.x + size.x + kColorBarGap, origin.y), size.y, 0.0,
+                     result->errorMax > 0 ? result->errorMax : 1.0, "");
+    } else {
+        ImGui::TextDisabled("No error heatmap: nothing comparable was found.");
+    }
+    ImGui::EndGroup();
+}
+
+}  // namespace alibi::imgui

@@ -1,0 +1,134 @@
+// The extrapolation view: how the selected head's attention (last query row) changes as T grows
+// from the training length L to 16 L, the head at T = L, and a table of the attention mass beyond
+// distance L per head and length, all from the explore layer's computeExtrapolation.
+#include "panels.hpp"
+#include "plot_canvas.hpp"
+#include "view_common.hpp"
+#include "view_models.hpp"
+
+#include <alibi/explore/format.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace alibi::imgui {
+
+namespace {
+
+void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size) {
+    PlotAxes axes;
+    const std::string title = fmt::format("head {}: attention vs distance as T grows", e.head);
+    axes.title = title.c_str();
+    axes.xLabel = "distance i - j (log)";
+    axes.yLabel = "probability";
+    double xMax = 1, yMax = 1e-6;
+    for (const Series& s : e.curves) {
+        for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+            if (std::isfinite(s.x[i])) xMax = std::max(xMax, s.x[i]);
+            if (std::isfinite(s.y[i])) yMax = std::max(yMax, s.y[i]);
+        }
+    }
+    axes.xMin = 0;
+    axes.xMax = xMax;
+    axes.yMin = 0;
+    axes.yMax = yMax;
+    axes.xKind = AxisKind::SignedLog2;
+    PlotCanvas canvas(axes, size);
+    const int count = static_cast<int>(e.curves.size());
+    for (int n = 0; n < count; ++n) canvas.drawSeries(e.curves[n], headColor(n, std::max(count, 2)), 1.5f);
+    // Legend: one line per length, in the curve's colour.
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 at = canvas.toScreen(xMax, yMax);
+    for (int n = 0; n < count; ++n) {
+        const std::string& label = e.curves[n].label;
+        const float width = ImGui::CalcTextSize(label.c_str()).x;
+        draw->AddText(ImVec2(at.x - width - 6.0f, at.y + 4.0f + n * ImGui::GetTextLineHeight()),
+                      headColor(n, std::max(count, 2)), label.c_str());
+    }
+}
+
+void drawMassTable(const ExtrapolationResult& result) {
+    const explore::ExtrapolationSnapshot& e = result.snapshot;
+    const int columns = 2 + static_cast<int>(e.lengths.size());
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("mass beyond L", columns, flags)) return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("head");
+    ImGui::TableSetupColumn("slope m");
+    std::vector<std::string> headers;
+    for (std::int64_t t : e.lengths) headers.push_back(fmt::format("beyond L at T = {}", t));
+    for (const std::string& h : headers) ImGui::TableSetupColumn(h.c_str());
+    ImGui::TableHeadersRow();
+    for (std::size_t h = 0; h < e.massBeyond.size(); ++h) {
+        ImGui::TableNextRow();
+        if (static_cast<int>(h) == e.head) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 96, 64, 60));
+        ImGui::TableNextColumn();
+        ImGui::Text("%zu", h);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(h < result.slopes.size() ? explore::formatSlope(result.slopes[h]).c_str() : "");
+        for (double mass : e.massBeyond[h]) {
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(explore::formatPercent(mass).c_str());
+        }
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void drawExtrapolationView(AppState& state, const Model& model) {
+    Session& session = state.session;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+    std::int64_t length = session.trainLength;
+    // Typed as a whole: applied on Enter or when the field loses focus.
+    if (ImGui::InputScalar("training length L (0: T)", ImGuiDataType_S64, &length, nullptr, nullptr, "%lld",
+                           ImGuiInputTextFlags_EnterReturnsTrue) ||
+        ImGui::IsItemDeactivatedAfterEdit())
+        session.trainLength = std::clamp<std::int64_t>(length, 0, kMaxLength);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+    int head = detailHead(session);
+    if (ImGui::SliderInt("head##extrapolation", &head, 0, session.attention.bias.slopes.heads - 1, "%d",
+                         ImGuiSliderFlags_AlwaysClamp))
+        session.head = head;
+
+    const ExtrapolationResult* result = model.extrapolation.get();
+    if (result == nullptr) {
+        ImGui::TextDisabled("Computing the extrapolation curves...");
+        return;
+    }
+    const explore::ExtrapolationSnapshot& e = result->snapshot;
+    if (!e.error.empty()) {
+        ImGui::TextColored(kErrorTextColor, "%s", e.error.c_str());
+        return;
+    }
+    ImGui::TextWrapped("Last query row at each length, T = L = %lld to %lld. The table gives the attention mass "
+                       "beyond distance L.",
+                       static_cast<long long>(e.trainLength),
+                       static_cast<long long>(e.lengths.empty() ? e.trainLength : e.lengths.back()));
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float upper = std::floor(avail.y * 0.6f);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    // The head at T = L (left), the curves (right).
+    const float side = std::max(16.0f, std::min(upper - ImGui::GetTextLineHeightWithSpacing(), avail.x * 0.38f));
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("head %d at T = L", e.head);
+    // Shown at the room it has (nearest-neighbour texture: cells stay crisp squares).
+    const ImVec2 imageSize(side, side);
+    if (model.extrapolationTexture != nullptr) {
+        ImGui::Image(model.extrapolationTexture, imageSize);
+    } else {
+        ImGui::Dummy(imageSize);
+    }
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper));
+    if (model.extrapolationPending) drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + upper), 0.0f);
+    drawMassTable(*result);
+}
+
+}  // namespace alibi::imgui

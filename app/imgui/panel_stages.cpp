@@ -1,0 +1,137 @@
+// The attention stages view: one query row of the selected head through the four steps of ALiBi
+// attention (content logits, + bias, masked, softmax), as four plots side by side, from the
+// core's attentionStages. Stage 2 hides the keys that hold the mask value (drawn, -1e9 would
+// flatten the ALiBi slope); each plot says how many keys it hides. The per-head statistics table
+// sits beneath (the Explorer's layout), as in the Qt explorer.
+#include "panels.hpp"
+#include "plot_canvas.hpp"
+#include "view_common.hpp"
+#include "view_models.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace alibi::imgui {
+
+namespace {
+
+struct StagePlot {
+    const char* title;
+    const char* yLabel;
+};
+constexpr StagePlot kStagePlots[4] = {{"1 - content logits", "logit"},
+                                      {"2 - + ALiBi bias", "logit + bias"},
+                                      {"3 - masked", "masked logit"},
+                                      {"4 - softmax", "probability"}};
+
+void drawStage(int n, const StagesResult& result, const Session& session, ImVec2 size) {
+    const AttentionStages& stages = result.stages;
+    const std::vector<double>* rows[4] = {&stages.content, &stages.withBias, &stages.masked, &stages.probabilities};
+    const std::vector<double>& values = *rows[n];
+    Series series;
+    int hiddenInf = 0, hiddenMask = 0;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (std::size_t j = 0; j < values.size(); ++j) {
+        double v = values[j];
+        if (std::isinf(v)) {
+            ++hiddenInf;
+            v = std::numeric_limits<double>::quiet_NaN();
+        } else if (n == 1 && j < stages.masked.size() && std::isinf(stages.masked[j])) {
+            ++hiddenMask;
+            v = std::numeric_limits<double>::quiet_NaN();
+        }
+        series.x.push_back(static_cast<double>(j));
+        series.y.push_back(v);
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    }
+    if (!(lo <= hi)) lo = hi = 0.0;
+    if (n == 3) lo = 0.0;
+    if (hi - lo < 1e-12) {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    PlotAxes axes;
+    axes.title = kStagePlots[n].title;
+    axes.xLabel = "key j";
+    axes.yLabel = kStagePlots[n].yLabel;
+    axes.xMin = -0.5;
+    axes.xMax = static_cast<double>(std::max<std::size_t>(values.size(), 1)) - 0.5;
+    axes.yMin = lo;
+    axes.yMax = hi;
+    PlotCanvas canvas(axes, size);
+    const ImU32 color = IM_COL32(88, 166, 255, 255);
+    if (values.size() <= 64) {
+        // Few keys: one bar per key, from zero (or the axis) to the value.
+        ImDrawList* draw = ImGui::GetWindowDrawList();
+        const double base = std::clamp(0.0, lo, hi);
+        for (std::size_t j = 0; j < values.size(); ++j) {
+            if (!std::isfinite(series.y[j])) continue;
+            const ImVec2 a = canvas.toScreen(static_cast<double>(j) - 0.35, base);
+            const ImVec2 b = canvas.toScreen(static_cast<double>(j) + 0.35, series.y[j]);
+            draw->AddRectFilled(ImVec2(std::min(a.x, b.x), std::min(a.y, b.y)),
+                                ImVec2(std::max(a.x, b.x), std::max(a.y, b.y)), color);
+        }
+    } else {
+        canvas.drawSeries(series, color, 1.5f);
+    }
+    const bool allZero = std::all_of(values.begin(), values.end(), [](double v) { return v == 0.0; });
+    if (hiddenMask > 0) {
+        ImGui::TextDisabled("%d masked (%s) hidden", hiddenMask, maskName(session.attention.bias.mask).c_str());
+    } else if (hiddenInf > 0) {
+        ImGui::TextDisabled("%d masked (-inf) hidden", hiddenInf);
+    } else if (allZero) {
+        ImGui::TextDisabled("all zero (content: zero)");
+    } else {
+        ImGui::TextDisabled(" ");
+    }
+    (void)result;
+}
+
+}  // namespace
+
+void drawStagesView(AppState& state, const Model& model) {
+    const int heads = state.session.attention.bias.slopes.heads;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+    int head = detailHead(state.session);
+    if (ImGui::SliderInt("head##stages", &head, 0, heads - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
+        state.session.head = head;
+    const StagesResult* result = model.stages.get();
+    if (result == nullptr) {
+        ImGui::TextDisabled("Computing the stages...");
+        return;
+    }
+    ImGui::SameLine();
+    ImGui::TextWrapped("Query row i = %lld of head %d (m = %s). Softmax turns the biased, masked logits into "
+                       "probabilities; the temperature %s divides the logits first.",
+                       static_cast<long long>(result->request.query), result->request.head,
+                       valueText(result->slope).c_str(), valueText(result->request.attention.content.temperature).c_str());
+    if (!result->error.empty()) {
+        ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
+        return;
+    }
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    // Four plots in a row when there is room, else two by two.
+    const int columns = avail.x >= 4 * 16.0f * ImGui::GetFontSize() ? 4 : 2;
+    const int rows = 4 / columns;
+    const ImVec2 size((avail.x - spacing * static_cast<float>(columns - 1)) / static_cast<float>(columns),
+                      std::max(80.0f, (avail.y - rows * line) / static_cast<float>(rows) - spacing));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    for (int n = 0; n < 4; ++n) {
+        if (n % columns != 0) ImGui::SameLine();
+        ImGui::BeginGroup();
+        drawStage(n, *result, state.session, size);
+        ImGui::EndGroup();
+    }
+    if (model.stagesPending)
+        drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + rows * (size.y + line)), 0.0f);
+}
+
+}  // namespace alibi::imgui

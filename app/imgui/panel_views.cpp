@@ -1,0 +1,93 @@
+// The centre panel: one tab per view, in the Qt explorer's order. Switching by tab, by the View
+// menu or by Ctrl+1..7 all set AppState::view; views not shown report no size, so their core
+// work waits until they are opened again.
+#include "panels.hpp"
+
+#include <string>
+
+namespace alibi::imgui {
+
+std::string_view viewTitle(View view) {
+    switch (view) {
+        case View::Grid: return "Head grid";
+        case View::Detail: return "Head detail";
+        case View::Curves: return "Curves";
+        case View::Stages: return "Attention stages";
+        case View::Compare: return "Compare";
+        case View::Extrapolation: return "Extrapolation";
+        case View::Diagnose: return "Diagnose";
+    }
+    return "Head grid";
+}
+
+std::string_view viewSlug(View view) {
+    switch (view) {
+        case View::Grid: return "head-grid";
+        case View::Detail: return "head-detail";
+        case View::Curves: return "curves";
+        case View::Stages: return "stages";
+        case View::Compare: return "compare";
+        case View::Extrapolation: return "extrapolation";
+        case View::Diagnose: return "diagnose";
+    }
+    return "head-grid";
+}
+
+void drawViewsPanel(AppState& state, const Model& model) {
+    state.detailWidth = 0;
+    state.detailHeight = 0;
+    state.diagnoseWidth = 0;
+    state.diagnoseHeight = 0;
+    state.compareWidth = 0;
+    state.compareHeight = 0;
+    if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
+    const bool switched = state.view != state.tabShown;
+    for (View view : kAllViews) {
+        const std::string title(viewTitle(view));
+        const ImGuiTabItemFlags flags = switched && view == state.view ? ImGuiTabItemFlags_SetSelected : 0;
+        if (!ImGui::BeginTabItem(title.c_str(), nullptr, flags)) continue;
+        // A click on a tab selects it; a menu or key choice waits until its tab is the one drawn.
+        if (!switched) state.view = view;
+        if (view == state.view) state.tabShown = view;
+        switch (view) {
+            case View::Grid: drawGridPanel(state, model); break;
+            case View::Detail: drawDetailView(state, model); break;
+            case View::Curves: drawCurvesPanel(state, model); break;
+            case View::Stages: drawStagesView(state, model); break;
+            case View::Compare: drawCompareView(state, model); break;
+            case View::Extrapolation: drawExtrapolationView(state, model); break;
+            case View::Diagnose: drawDiagnoseView(state, model); break;
+        }
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+}
+
+void drawHelpText() {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(
+        "Attention with Linear Biases (Press, Smith, Lewis, Train Short, Test Long, ICLR 2022) replaces position "
+        "embeddings with a fixed penalty added to each attention logit:");
+    ImGui::Spacing();
+    ImGui::Indent();
+    ImGui::TextUnformatted("score(h, i, j) = q_i . k_j / sqrt(d_k)  -  m_h * (i - j)");
+    ImGui::Unindent();
+    ImGui::Spacing();
+    ImGui::TextUnformatted(
+        "The further key j lies behind query i, the lower its score. Each head h has its own slope m_h: with 8 "
+        "heads they are 1/2, 1/4, ..., 1/256. Steep heads look only at nearby tokens; flat heads look far back. "
+        "Because the penalty keeps growing with distance, a model trained on short inputs still behaves sensibly "
+        "on longer ones.");
+    ImGui::Spacing();
+    ImGui::TextUnformatted(
+        "The head grid shows this bias for every head: bright on the diagonal (distance 0), darker with "
+        "distance, grey where future keys are masked. Hover a cell to see its numbers; click a head to read its "
+        "matrix cell by cell in the head detail view.");
+    ImGui::Spacing();
+    ImGui::TextDisabled("Keys: Ctrl+Z / Ctrl+Shift+Z undo and redo, Ctrl+R reset to defaults, Ctrl+1..7 views,");
+    ImGui::TextDisabled("Ctrl+= / Ctrl+- / Ctrl+0 zoom, F11 full screen, Ctrl+Shift+C copy as CLI command.");
+    ImGui::TextDisabled("Typed numbers (Ctrl+click a slider) apply on Enter or when the field loses focus.");
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace alibi::imgui

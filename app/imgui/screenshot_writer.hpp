@@ -1,0 +1,43 @@
+// ScreenshotWriter: the "Save PNG" button's pictures of the window. The frame loop reads the
+// pixels (the GL context is its own), and a background thread encodes and writes the PNG, which
+// takes about 100 ms for a 1600x1000 window, so no frame waits for it. Every request is written,
+// in the order asked (each write waits for the one before, so the newest picture ends up in the
+// file), and reported in that order.
+#pragma once
+
+#include "app_state.hpp"
+
+#include <alibi/base/error.hpp>
+#include <alibi/render/render.hpp>
+
+#include <future>
+#include <string>
+#include <vector>
+
+namespace alibi::imgui {
+
+class ScreenshotWriter {
+public:
+    void write(Image image, std::string path);
+    // Reports the screenshots written since the last call into the status line or error popup.
+    void report(AppState& state);
+    // Waits for every screenshot still being written.
+    void finish();
+
+    [[nodiscard]] int requested() const { return m_requested; }
+    [[nodiscard]] int saved() const { return m_saved; }  // written and reported
+
+private:
+    // The last reference to a std::async state waits for its thread: nothing is lost at exit.
+    using Written = std::shared_future<Result<void>>;
+    struct Pending {
+        std::string path;
+        Written written;
+    };
+    std::vector<Pending> m_pending;
+    std::vector<std::string> m_failures;
+    int m_requested = 0;
+    int m_saved = 0;
+};
+
+}  // namespace alibi::imgui

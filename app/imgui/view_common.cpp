@@ -1,0 +1,85 @@
+// Stale mark and colour bar shared by the views.
+#include "view_common.hpp"
+
+#include <alibi/explore/format.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace alibi::imgui {
+
+std::string valueText(double value) { return explore::formatValue(value); }
+
+void drawStaleMark(ImVec2 min, ImVec2 max, float progress) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(min, max, IM_COL32(20, 22, 28, 150));
+    const std::string text = progress > 0.0f && progress < 1.0f
+                                 ? fmt::format("updating... {:.0f}%", 100.0 * progress)
+                                 : std::string("updating...");
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    const ImVec2 at(std::floor((min.x + max.x - size.x) * 0.5f), std::floor((min.y + max.y - size.y) * 0.5f));
+    const float pad = ImGui::GetFontSize() * 0.5f;
+    draw->AddRectFilled(ImVec2(at.x - pad, at.y - pad), ImVec2(at.x + size.x + pad, at.y + size.y + pad),
+                        IM_COL32(0, 0, 0, 200), 4.0f);
+    draw->AddText(at, IM_COL32(255, 255, 255, 255), text.c_str());
+}
+
+float colorBarWidth() {
+    return kColorBarGap + kColorBarWidth + 6.0f + ImGui::CalcTextSize("-0.00781250").x;
+}
+
+int colorBarTicks(float height) {
+    return std::clamp(static_cast<int>(height / (ImGui::GetTextLineHeight() * 3.0f)), 2, 10);
+}
+
+void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const explore::ColorBar& bar) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 max(origin.x + kColorBarWidth, origin.y + height);
+    if (texture != nullptr) {
+        draw->AddImage(texture, origin, max);
+    } else {
+        draw->AddRectFilled(origin, max, IM_COL32(80, 80, 80, 255));
+    }
+    draw->AddRect(origin, max, IM_COL32(160, 160, 160, 255));
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const float labelX = max.x + 6.0f;
+    const float line = ImGui::GetTextLineHeight();
+    // Ticks at their exact positions (the top is hi); labels kept inside the bar's height.
+    for (const explore::Tick& tick : bar.ticks) {
+        const float y = max.y - static_cast<float>(explore::colorBarPosition(bar, tick.value)) * height;
+        draw->AddLine(ImVec2(max.x, y), ImVec2(max.x + 4.0f, y), text);
+        const float labelY = std::clamp(y - line * 0.5f, origin.y - line * 0.5f, max.y - line * 0.5f);
+        draw->AddText(ImVec2(labelX, labelY), text, tick.label.c_str());
+    }
+    if (!bar.title.empty() || !bar.head.empty()) {
+        const std::string title = bar.head.empty() ? bar.title : bar.title + " " + bar.head;
+        draw->AddText(ImVec2(origin.x, origin.y - line * 1.6f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                      title.c_str());
+    }
+    if (bar.maskedSwatch) {
+        // Masked cells have their own colour, outside the map's range.
+        const float swatchY = max.y + line * 0.6f;
+        const Rgba masked = kMaskedColor;
+        draw->AddRectFilled(ImVec2(origin.x, swatchY), ImVec2(origin.x + 10, swatchY + 10),
+                            IM_COL32(masked.r, masked.g, masked.b, 255));
+        draw->AddText(ImVec2(origin.x + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), "masked");
+    }
+}
+
+void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSize, const explore::ColorBar& bar) {
+    const float line = ImGui::GetTextLineHeight();
+    const float height = std::max(imageSize.y - 3.4f * line, 2.0f * line);
+    drawColorBar(texture, ImVec2(imageOrigin.x + imageSize.x + kColorBarGap, imageOrigin.y + line * 1.8f), height, bar);
+}
+
+void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, double hi, const char* title) {
+    // Labelled at f32 precision: the ends are computed differences, not stored values, and eight
+    // digits fit beside the bar.
+    explore::ColorBar bar = explore::makeColorBar(lo, hi, false, DType::F32, colorBarTicks(height));
+    bar.title = title;
+    drawColorBar(texture, origin, height, bar);
+}
+
+}  // namespace alibi::imgui

@@ -1,0 +1,39 @@
+// Drawing pieces several views share: the stale mark over a picture whose parameters have moved
+// on, and the colour bar beside a heatmap (its range and ticks from the core's explore layer).
+#pragma once
+
+#include <alibi/explore/color_scale.hpp>
+#include <alibi/render/render.hpp>
+
+#include <imgui.h>
+
+#include <string>
+
+namespace alibi::imgui {
+
+inline constexpr float kColorBarWidth = 14.0f;
+inline constexpr float kColorBarGap = 8.0f;
+inline const ImVec4 kErrorTextColor{1.0f, 0.42f, 0.36f, 1.0f};
+
+// The explore layer's number format ("-0.5", "-inf", "NaN"; both zeros read "0").
+[[nodiscard]] std::string valueText(double value);
+
+// Dims [min, max] and writes "updating..." (with the fraction done, when known) in its middle:
+// the picture underneath belongs to older parameters.
+void drawStaleMark(ImVec2 min, ImVec2 max, float progress);
+
+// Ticks a colour bar `height` pixels tall has room for.
+[[nodiscard]] int colorBarTicks(float height);
+// A vertical colour bar at `origin`: the gradient `texture` (may be null in tests), the bar's
+// ticks at their exact positions (ends labelled exactly), its title above and the masked swatch
+// below when the bar has one.
+void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const explore::ColorBar& bar);
+// The bar to the right of an image at `imageOrigin` of `imageSize`, leaving a line above for its
+// title and one below for the masked swatch.
+void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSize, const explore::ColorBar& bar);
+// A bar for a fixed [lo, hi] (differences, errors).
+void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, double hi, const char* title);
+// Width the colour bar and its labels take.
+[[nodiscard]] float colorBarWidth();
+
+}  // namespace alibi::imgui

@@ -1,0 +1,246 @@
+// Stages and diagnosis: requests from the state, results from the core.
+#include "view_models.hpp"
+
+#include "app_state.hpp"
+
+#include <alibi/explore/compute.hpp>
+#include <alibi/io/tensor_io.hpp>
+#include <alibi/model/attention.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/slopes.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace alibi::imgui {
+
+bool operator==(const StagesRequest& a, const StagesRequest& b) {
+    return sameAttention(a.attention, b.attention) && a.head == b.head && a.query == b.query;
+}
+
+StagesRequest stagesRequest(const AppState& state) {
+    const Session& s = state.session;
+    const std::int64_t queries = s.attention.bias.queries;
+    const std::int64_t row = s.queryRow < 0 || s.queryRow >= queries ? queries - 1 : s.queryRow;
+    return StagesRequest{s.attention, detailHead(s), row};
+}
+
+std::shared_ptr<const StagesResult> computeStagesResult(const StagesRequest& request, const CancelFlag& cancel) {
+    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    auto result = std::make_shared<StagesResult>();
+    result->request = request;
+    if (auto slopes = computeSlopes(request.attention.bias.slopes); slopes && request.head < std::ssize(*slopes))
+        result->slope = (*slopes)[static_cast<std::size_t>(request.head)];
+    auto stages = attentionStages(request.attention, request.head, request.query);
+    if (!stages) {
+        result->error = stages.error().message;
+    } else {
+        result->stages = std::move(*stages);
+    }
+    return result;
+}
+
+std::optional<CompareRequest> compareRequest(const AppState& state) {
+    if (state.compareWidth <= 0 || state.compareHeight <= 0) return std::nullopt;
+    return CompareRequest{state.session, state.compareB, state.compareWidth, state.compareHeight};
+}
+
+std::shared_ptr<const CompareResult> computeCompareResult(const CompareRequest& request, const CancelFlag& cancel) {
+    auto cancelled = [&cancel] { return cancel.load(std::memory_order_relaxed); };
+    auto result = std::make_shared<CompareResult>();
+    result->request = request;
+    result->snapshot = explore::computeCompare(request.a, request.spec, request.width, request.height, cancelled);
+    if (cancelled()) return nullptr;
+    result->colorBar = renderColorBar(Colormap::Diverging, 8, std::max(request.height, 2), true);
+    return result;
+}
+
+ExtrapolationRequest extrapolationRequest(const AppState& state) {
+    return ExtrapolationRequest{state.session, detailHead(state.session)};
+}
+
+std::shared_ptr<const ExtrapolationResult> computeExtrapolationResult(const ExtrapolationRequest& request,
+                                                                      const CancelFlag& cancel) {
+    auto cancelled = [&cancel] { return cancel.load(std::memory_order_relaxed); };
+    auto result = std::make_shared<ExtrapolationResult>();
+    result->request = request;
+    result->snapshot = explore::computeExtrapolation(request.session, request.head, cancelled);
+    if (cancelled()) return nullptr;
+    if (auto slopes = computeSlopes(request.session.attention.bias.slopes)) result->slopes = std::move(*slopes);
+    return result;
+}
+
+ExportPlan planSessionExport(const Session& session, const std::string& path, FileFormat format,
+                              const FreeSpaceFn& freeSpace) {
+    const bool attention = session.what == RenderWhat::Attention;
+    ExportRequest request;
+    if (attention) {
+        request.path = path;
+        request.format = format;
+        request.tensorName = "attention";
+        request.layout = session.attention.bias.layout;
+    } else {
+        request = biasExportRequest(session.attention.bias, path, format);
+    }
+    request.allowNonFinite = true;  // the explorer's exports keep -inf masks in JSON as the file format allows
+    auto source = attention ? attentionSource(session.attention) : biasSource(session.attention.bias);
+    if (!source) {
+        ExportPlan refused;
+        refused.refusal = ExportRefusal::NoSpace;
+        refused.reason = source.error().message;
+        return refused;
+    }
+    return planExport(**source, request, freeSpace);
+}
+
+ExplorerView toExplorerView(View view) {
+    switch (view) {
+        case View::Grid: return ExplorerView::Grid;
+        case View::Detail: return ExplorerView::Detail;
+        case View::Curves: return ExplorerView::Curves;
+        case View::Stages: return ExplorerView::Stages;
+        case View::Compare: return ExplorerView::Compare;
+        case View::Extrapolation: return ExplorerView::Extrapolation;
+        case View::Diagnose: return ExplorerView::Diagnose;
+    }
+    return ExplorerView::Grid;
+}
+
+View fromExplorerView(ExplorerView view) {
+    switch (view) {
+        case ExplorerView::Grid: return View::Grid;
+        case ExplorerView::Detail: return View::Detail;
+        case ExplorerView::Curves: return View::Curves;
+        case ExplorerView::Stages: return View::Stages;
+        case ExplorerView::Compare: return View::Compare;
+        case ExplorerView::Extrapolation: return View::Extrapolation;
+        case ExplorerView::Diagnose: return View::Diagnose;
+        case ExplorerView::Stats: return View::Grid;
+    }
+    return View::Grid;
+}
+
+CompareOverrides toOverrides(const explore::CompareSpec& spec) {
+    return CompareOverrides{spec.scheme, spec.maxBias, spec.dtype, spec.mode, spec.mask, spec.custom};
+}
+
+explore::CompareSpec fromOverrides(const CompareOverrides& o) {
+    return explore::CompareSpec{o.scheme, o.maxBias, o.dtype, o.mode, o.mask, o.custom};
+}
+
+const std::vector<std::string>& diagnoseExamples() {
+    static const std::vector<std::string> codes{kSlopeOffByOne, kSignFlipped, kScaledBySqrtDk, kNaiveSlopesNonPow2};
+    return codes;
+}
+
+Result<Tensor> buggyExample(const std::string& code) {
+    BiasParams p;
+    p.slopes.heads = 8;
+    p.queries = 16;
+    if (code == kSlopeOffByOne) {
+        // 2^(-8h/H) instead of 2^(-8(h+1)/H): head 0 gets slope 1.
+        p.slopes.scheme = SlopeScheme::Custom;
+        for (int h = 0; h < p.slopes.heads; ++h) p.slopes.custom.push_back(std::exp2(-8.0 * h / p.slopes.heads));
+        return buildBias(p);
+    }
+    if (code == kNaiveSlopesNonPow2) {
+        p.slopes.heads = 12;
+        p.slopes.scheme = SlopeScheme::Geometric;
+        return buildBias(p);
+    }
+    if (code != kSignFlipped && code != kScaledBySqrtDk) return fail(ErrorCode::InvalidArgument, "unknown example " + code);
+    auto t = buildBias(p);
+    if (!t) return t;
+    for (std::uint64_t n = 0; n < t->size(); ++n) {
+        const double v = t->at(n);
+        if (v <= -1e8) continue;  // keep the mask
+        t->set(n, code == kSignFlipped ? -v : v / 8.0);
+    }
+    return t;
+}
+
+std::optional<DiagnoseRequest> diagnoseRequest(const AppState& state) {
+    if (state.diagnoseSerial == 0 || state.diagnoseWidth <= 0 || state.diagnoseHeight <= 0) return std::nullopt;
+    return DiagnoseRequest{state.diagnoseUseExample ? std::string() : state.diagnosePath,
+                           state.diagnoseUseExample ? state.diagnoseExample : std::string(), state.diagnoseSerial,
+                           state.diagnoseWidth, state.diagnoseHeight};
+}
+
+std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& request, const CancelFlag& cancel) {
+    auto result = std::make_shared<DiagnoseResult>();
+    result->request = request;
+    Tensor tensor;
+    if (request.path.empty()) {
+        auto built = buggyExample(request.example);
+        if (!built) {
+            result->error = built.error().message;
+            return result;
+        }
+        tensor = std::move(*built);
+        result->source = "example: " + request.example;
+    } else {
+        auto loaded = loadTensor(request.path);
+        if (!loaded) {
+            result->error = loaded.error().message;
+            return result;
+        }
+        tensor = std::move(loaded->tensor);
+        result->source = std::filesystem::path(request.path).filename().string();
+    }
+    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    result->shape = tensor.shape();
+    result->dtype = tensor.dtype();
+    auto diagnosis = diagnose(tensor);
+    if (!diagnosis) {
+        result->error = diagnosis.error().message;
+        return result;
+    }
+    result->diagnosis = std::move(*diagnosis);
+    const Diagnosis& d = *result->diagnosis;
+    if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return result;
+    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    auto error = diagnosisError(tensor, d);
+    if (!error) return result;  // the words still stand without the heatmap
+    const std::int64_t q = d.queries, k = d.keys;
+    double maxError = 0;
+    for (std::uint64_t n = 0; n < error->size(); ++n) {
+        const double e = error->at(n);
+        if (std::isfinite(e)) maxError = std::max(maxError, e);
+    }
+    result->errorMax = maxError;
+    result->colorBar = renderColorBar(Colormap::Magma, 8, std::max(request.height, 2), true);
+    result->errorMap = renderValueGrid(
+        {static_cast<int>(d.heads), q, k, Colormap::Magma, 0, maxError > 0 ? maxError : 1.0, request.width,
+         request.height, 4},
+        [&](int h, std::int64_t i, std::int64_t j) { return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j); });
+    return result;
+}
+
+std::optional<Session> correctedSession(const Session& current, const Diagnosis& d) {
+    if (d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return std::nullopt;
+    Session s = current;
+    BiasParams& bias = s.attention.bias;
+    bias.slopes.heads = static_cast<int>(d.heads);
+    bias.queries = d.queries;
+    bias.keys = d.keys == d.queries ? 0 : d.keys;
+    bias.dtype = d.dtype;
+    bias.layout = Layout::Hqk;
+    bias.slopes.scheme = SlopeScheme::Press;  // correct ALiBi
+    bias.slopes.maxBias = 8.0;
+    bias.slopes.custom.clear();
+    if (d.match) {
+        bias.mode = d.match->mode;
+        bias.mask = d.match->mask;
+        // A clean match keeps its own scheme; a known slope bug goes back to the paper's slopes.
+        if (d.findings.empty() && d.match->scheme != SlopeScheme::Custom) {
+            bias.slopes.scheme = d.match->scheme;
+            bias.slopes.maxBias = d.match->maxBias;
+        }
+    }
+    s.head = std::min(s.head, bias.slopes.heads - 1);
+    s.queryRow = std::min(s.queryRow, bias.queries - 1);
+    return s;
+}
+
+}  // namespace alibi::imgui

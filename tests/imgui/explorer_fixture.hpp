@@ -1,0 +1,161 @@
+// The fixture of the ImGui explorer's logic tests: a bare ImGui context (font atlas built, display
+// size set, Enter/Escape/Tab mapped) with the Explorer drawing every panel, driven by mouse and
+// keyboard input fed through ImGuiIO, as a person would.
+#pragma once
+
+#include "explorer.hpp"
+#include "keys.hpp"
+#include "model.hpp"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace alibi::imgui {
+
+// Key indices the fixture maps ImGui's navigation keys to (GLFW's codes, as the real backend).
+inline constexpr int kKeyEnter = 257;
+inline constexpr int kKeyEscape = 256;
+inline constexpr int kKeyTab = 258;
+inline constexpr int kKeyBackspace = 259;
+
+class ExplorerLogic : public ::testing::Test {
+public:
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1600, 1000);
+        io.DeltaTime = 1.0f / 60.0f;
+        unsigned char* pixels = nullptr;
+        int width = 0, height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);  // builds the default font atlas
+        io.MousePos = ImVec2(-1, -1);
+        io.KeyMap[ImGuiKey_Enter] = kKeyEnter;
+        io.KeyMap[ImGuiKey_Escape] = kKeyEscape;
+        io.KeyMap[ImGuiKey_Tab] = kKeyTab;
+        io.KeyMap[ImGuiKey_Backspace] = kKeyBackspace;
+        io.KeyMap[ImGuiKey_A] = 'A';
+        m_explorer.emplace();
+        frame();
+        frame();
+    }
+    void TearDown() override {
+        m_explorer.reset();  // joins the workers while the context still exists
+        ImGui::DestroyContext();
+    }
+
+    void frame() {
+        ImGui::NewFrame();
+        m_explorer->frame();
+        ImGui::Render();
+        m_explorer->framePresented();
+    }
+
+    // Runs frames until the workers have delivered every result (bounded, so a bug cannot hang).
+    void settle() {
+        // A few frames first: a view switched to programmatically submits its work only once its
+        // tab is drawn, and the shown results arrive a frame after the workers finish.
+        for (int i = 0; i < 2000; ++i) {
+            frame();
+            if (i >= 4 && !m_explorer->busy()) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        frame();
+        const Model& m = m_explorer->model();
+        ASSERT_FALSE(m_explorer->busy()) << "grid " << m.gridPending << " detail " << m.detailPending << " curves "
+                                         << m.curvesPending << " stats " << m.statsPending << " stages "
+                                         << m.stagesPending << " diagnosis " << m.diagnosisPending << " compare "
+                                         << m.comparePending << " extrapolation " << m.extrapolationPending;
+    }
+
+    // Finds a screen point over the item `label` of window `window` by moving the mouse down a
+    // column and asking ImGui which item is hovered (the test does not assume the panel layout).
+    // `window` may name a child window by the start of its name ("Views/report").
+    std::optional<ImVec2> findItem(const char* window, const char* label, float xFraction) {
+        ImGuiWindow* w = ImGui::FindWindowByName(window);
+        for (ImGuiWindow* candidate : ImGui::GetCurrentContext()->Windows)
+            if (w == nullptr && std::string(candidate->Name).starts_with(window)) w = candidate;
+        if (w == nullptr) return std::nullopt;
+        const ImGuiID id = w->GetID(label);
+        ImGuiIO& io = ImGui::GetIO();
+        const float x = w->Pos.x + w->Size.x * xFraction;
+        for (float y = w->Pos.y; y < w->Pos.y + w->Size.y; y += 3.0f) {
+            io.MousePos = ImVec2(x, y);
+            frame();
+            if (ImGui::GetCurrentContext()->HoveredId == id) return io.MousePos;
+        }
+        return std::nullopt;
+    }
+
+    void drag(ImVec2 from, ImVec2 to) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = from;
+        io.MouseDown[0] = true;
+        frame();
+        for (int step = 1; step <= 8; ++step) {
+            const float t = static_cast<float>(step) / 8.0f;
+            io.MousePos = ImVec2(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
+            frame();
+        }
+        io.MouseDown[0] = false;
+        frame();
+    }
+
+    AppState& state() { return m_explorer->state(); }
+
+    // A click on the item `label` of `window` (with Ctrl held when `ctrl`).
+    bool click(const char* window, const char* label, float xFraction = 0.3f, bool ctrl = false) {
+        frame();  // a popup opened last frame has its size now
+        frame();
+        const auto at = findItem(window, label, xFraction);
+        if (!at) return false;
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = *at;
+        io.KeyCtrl = ctrl;
+        io.MouseDown[0] = true;
+        frame();
+        io.MouseDown[0] = false;
+        frame();
+        io.KeyCtrl = false;
+        return true;
+    }
+
+    // Presses and releases key `index` (an io.KeysDown index), with modifiers.
+    void press(int index, bool ctrl = false, bool shift = false) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.KeyCtrl = ctrl;
+        io.KeyShift = shift;
+        io.KeysDown[index] = true;
+        frame();
+        io.KeysDown[index] = false;
+        frame();
+        io.KeyCtrl = false;
+        io.KeyShift = false;
+    }
+
+    // Types `text` one character per frame, as a person would (each keystroke is a frame).
+    void type(const std::string& text) {
+        for (char c : text) {
+            const char one[2] = {c, 0};
+            ImGui::GetIO().AddInputCharactersUTF8(one);
+            frame();
+        }
+    }
+
+    // Ctrl+click on a slider turns it into a number field with its text selected; types `text`.
+    bool typeIntoSlider(const char* label, const std::string& text) {
+        if (!click("Parameters", label, 0.3f, true)) return false;
+        type(text);
+        return true;
+    }
+
+    std::optional<Explorer> m_explorer;
+};
+
+}  // namespace alibi::imgui

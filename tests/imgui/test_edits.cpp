@@ -1,0 +1,215 @@
+// Issue 10 in the ImGui explorer, driven as a person would: typed numbers commit as a whole,
+// dependent selections are clamped only when invalid (with a note), undo/redo (a drag is one step),
+// reset to defaults, the modified mark, the unsaved-changes prompts, custom slopes set H, zoom.
+#include "edit_rules.hpp"
+#include "explorer_fixture.hpp"
+
+#include <alibi/io/session.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+namespace alibi::imgui {
+namespace {
+
+using Edits = ExplorerLogic;
+
+Session withShape(int heads, std::int64_t queries) {
+    Session s = defaultSession();
+    s.attention.bias.slopes.heads = heads;
+    s.attention.bias.queries = queries;
+    return s;
+}
+
+TEST_F(Edits, TypingIntoTheLengthAppliesOnEnterAndKeepsTheQueryRow) {
+    Session start = withShape(8, 128);
+    start.queryRow = 40;
+    ASSERT_TRUE(m_explorer->openSession(start, "start.alibi.json"));
+    frame();
+    ASSERT_TRUE(typeIntoSlider("T (queries)", "256"));
+    // Mid-typing nothing has reached the session: T did not pass through 2 and 25.
+    EXPECT_EQ(state().session.attention.bias.queries, 128);
+    EXPECT_EQ(state().session.queryRow, 40);
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.attention.bias.queries, 256);
+    EXPECT_EQ(state().session.queryRow, 40);
+    // One undo step for the whole number.
+    m_explorer->undo();
+    EXPECT_EQ(state().session.attention.bias.queries, 128);
+    EXPECT_FALSE(m_explorer->history().canUndo());
+}
+
+TEST_F(Edits, TypingIntoTheHeadsKeepsTheSelectedHead) {
+    Session start = withShape(32, 16);
+    start.head = 20;
+    ASSERT_TRUE(m_explorer->openSession(start, "start.alibi.json"));
+    frame();
+    ASSERT_TRUE(typeIntoSlider("H (heads)", "24"));
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 32);  // "2" has not been applied
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 24);
+    EXPECT_EQ(state().session.head, 20);
+}
+
+TEST_F(Edits, EscapeAbandonsATypedNumber) {
+    ASSERT_TRUE(typeIntoSlider("H (heads)", "3"));
+    press(kKeyEscape);
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 8);
+    EXPECT_FALSE(m_explorer->history().canUndo());
+}
+
+TEST_F(Edits, AnInvalidDependentIsClampedToTheNearestValueWithANote) {
+    Session start = withShape(8, 128);
+    start.queryRow = 100;
+    start.head = 6;
+    ASSERT_TRUE(m_explorer->openSession(start, "start.alibi.json"));
+    frame();
+    ASSERT_TRUE(typeIntoSlider("T (queries)", "64"));
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.attention.bias.queries, 64);
+    EXPECT_EQ(state().session.queryRow, 63);  // nearest valid row, not "last"
+    EXPECT_NE(state().statusMessage.find("query row 100"), std::string::npos) << state().statusMessage;
+    ASSERT_TRUE(typeIntoSlider("H (heads)", "4"));
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.head, 3);
+    EXPECT_NE(state().statusMessage.find("head 6"), std::string::npos) << state().statusMessage;
+}
+
+TEST_F(Edits, ADragIsOneUndoStepAndRestoresWhatItPassedThrough) {
+    Session start = withShape(8, 16);
+    start.head = 5;
+    ASSERT_TRUE(m_explorer->openSession(start, "start.alibi.json"));
+    frame();
+    const auto slider = findItem("Parameters", "H (heads)", 0.3f);
+    ASSERT_TRUE(slider.has_value());
+    ImGuiWindow* window = ImGui::FindWindowByName("Parameters");
+    // Drag far left (H = 1 on the way: head 5 is invalid there) and back to the start.
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = *slider;
+    io.MouseDown[0] = true;
+    frame();
+    io.MousePos = ImVec2(window->Pos.x - 200.0f, slider->y);
+    frame();
+    frame();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 1);
+    io.MousePos = ImVec2(window->Pos.x + window->Size.x + 200.0f, slider->y);
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, kSliderMaxHeads);
+    EXPECT_EQ(state().session.head, 5);  // clamped only while H was below it
+    // The whole drag is one step.
+    m_explorer->undo();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 8);
+    EXPECT_FALSE(m_explorer->history().canUndo());
+    m_explorer->redo();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, kSliderMaxHeads);
+}
+
+TEST_F(Edits, UndoAndRedoShortcutsAndResetToDefaults) {
+    state().session.attention.bias.mode = BiasMode::Symmetric;
+    frame();
+    state().session.attention.bias.slopes.heads = 12;
+    frame();
+    press(keys::kZ, true);
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 8);
+    EXPECT_EQ(state().session.attention.bias.mode, BiasMode::Symmetric);
+    press(keys::kZ, true);
+    EXPECT_EQ(state().session.attention.bias.mode, BiasMode::Causal);
+    press(keys::kZ, true, true);  // Ctrl+Shift+Z
+    EXPECT_EQ(state().session.attention.bias.mode, BiasMode::Symmetric);
+    press(keys::kR, true);  // reset to defaults, itself undoable
+    EXPECT_TRUE(state().session == defaultSession());
+    press(keys::kZ, true);
+    EXPECT_EQ(state().session.attention.bias.mode, BiasMode::Symmetric);
+}
+
+TEST_F(Edits, TheTitleMarksUnsavedChangesAndSavingClearsTheMark) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("alibi-imgui-edits-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    state().sessionPath = (dir / "mine.alibi.json").string();
+    EXPECT_EQ(m_explorer->windowTitle().find(" *"), std::string::npos);
+    state().session.attention.bias.slopes.heads = 12;
+    frame();
+    EXPECT_NE(m_explorer->windowTitle().find("mine.alibi.json *"), std::string::npos) << m_explorer->windowTitle();
+    press(keys::kS, true);
+    EXPECT_TRUE(state().errorPopup.empty()) << state().errorPopup;
+    EXPECT_EQ(m_explorer->windowTitle().find(" *"), std::string::npos) << m_explorer->windowTitle();
+    std::filesystem::remove_all(dir);
+}
+
+TEST_F(Edits, QuittingWithUnsavedChangesAsksFirst) {
+    m_explorer->requestQuit();
+    EXPECT_TRUE(state().quitApproved);  // nothing to lose
+    state().quitApproved = false;
+    state().session.attention.bias.slopes.heads = 12;
+    frame();
+    m_explorer->requestQuit();
+    frame();
+    EXPECT_FALSE(state().quitApproved);
+    EXPECT_EQ(state().confirm, Confirm::Quit);
+    ASSERT_TRUE(click("Unsaved changes", "Cancel", 0.3f));
+    EXPECT_FALSE(state().quitApproved);
+    m_explorer->requestQuit();
+    frame();
+    ASSERT_TRUE(click("Unsaved changes", "Discard and quit", 0.1f));
+    EXPECT_TRUE(state().quitApproved);
+}
+
+TEST_F(Edits, CustomSlopesSetTheHeadCountOnEnter) {
+    state().session.attention.bias.slopes.scheme = SlopeScheme::Custom;
+    state().session.attention.bias.slopes.custom = std::vector<double>(8, 0.5);
+    frame();
+    ASSERT_EQ(state().session.attention.bias.slopes.scheme, SlopeScheme::Custom);
+    ASSERT_TRUE(click("Parameters", "##custom", 0.5f));
+    ImGui::GetIO().KeyCtrl = true;
+    press('A', true);  // select all
+    type("0.5, 0.25, 0.125");
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 8);  // nothing applied while typing
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 3);
+    EXPECT_EQ(state().session.attention.bias.slopes.custom, (std::vector<double>{0.5, 0.25, 0.125}));
+    EXPECT_TRUE(state().customSlopesError.empty()) << state().customSlopesError;
+}
+
+TEST_F(Edits, ABadCustomSlopeIsNamedForTheField) {
+    std::vector<double> out;
+    const std::string message = parseSlopeList("0.5, abc", out);
+    EXPECT_NE(message.find("'abc' is not a number"), std::string::npos);
+    EXPECT_EQ(message.find("session field"), std::string::npos);
+}
+
+TEST_F(Edits, ChangingHUnderCustomSlopesResizesTheListWithANote) {
+    Session s = withCustomSlopes(defaultSession(), {0.5, 0.25, 0.125, 0.0625});
+    s.attention.bias.slopes.heads = 2;
+    const std::string note = clampDependents(s);
+    EXPECT_EQ(s.attention.bias.slopes.custom, (std::vector<double>{0.5, 0.25}));
+    EXPECT_NE(note.find("cut to the first 2 of 4"), std::string::npos) << note;
+    s.attention.bias.slopes.heads = 3;
+    EXPECT_FALSE(clampDependents(s).empty());
+    EXPECT_EQ(s.attention.bias.slopes.custom, (std::vector<double>{0.5, 0.25, 0.25}));
+}
+
+TEST_F(Edits, ZoomKeysScaleTheFontWithinLimits) {
+    press(keys::kEqual, true);
+    EXPECT_FLOAT_EQ(state().zoom, 1.25f);
+    for (int i = 0; i < 20; ++i) press(keys::kEqual, true);
+    EXPECT_FLOAT_EQ(state().zoom, kMaxZoom);
+    press(keys::kDigit0, true);
+    EXPECT_FLOAT_EQ(state().zoom, 1.0f);
+    press(keys::kMinus, true);
+    EXPECT_FLOAT_EQ(state().zoom, 0.8f);
+}
+
+TEST_F(Edits, CopyAsCliCommandGivesTheCoresCommandForTheSession) {
+    state().session.attention.bias.slopes.heads = 12;
+    frame();
+    press(keys::kC, true, true);
+    EXPECT_EQ(state().lastCliCommand, cliCommand(state().session, "bias", "bias.npy"));
+    EXPECT_NE(state().lastCliCommand.find("12"), std::string::npos) << state().lastCliCommand;
+}
+
+}  // namespace
+}  // namespace alibi::imgui

@@ -1,0 +1,202 @@
+// Every view of the ImGui explorer driven through its panel: the grid's hover read-out is the
+// explore layer's text, a click opens the head detail with every number (checked against the
+// REFERENCES.md formula), stages, compare, extrapolation and diagnose deliver their results,
+// presets apply, and the layout fits 1280x720 with the statistics table usable.
+#include "explorer_fixture.hpp"
+#include "presets.hpp"
+#include "view_models.hpp"
+
+#include <alibi/explore/readout.hpp>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace alibi::imgui {
+namespace {
+
+using Views = ExplorerLogic;
+
+// Hovers the centre of `head`'s tile in the grid and returns the read-out text.
+std::string hoverTile(Views& test, int head, double qFraction = 0.75, double kFraction = 0.25) {
+    const ScreenRect rect = test.state().gridRect;
+    const HeatmapTile& tile = test.m_explorer->model().grid->heatmap.tiles.at(static_cast<std::size_t>(head));
+    ImGui::GetIO().MousePos = ImVec2(rect.x + static_cast<float>(tile.x + tile.width * kFraction),
+                                     rect.y + static_cast<float>(tile.y + tile.height * qFraction));
+    test.frame();
+    test.frame();
+    return test.state().hoverReadout;
+}
+
+TEST_F(Views, TheHoverReadOutIsTheCoresText) {
+    settle();
+    const std::string text = hoverTile(*this, 3);
+    ASSERT_TRUE(state().hoverCell.has_value());
+    const HoverCell cell = *state().hoverCell;
+    const auto& grid = *m_explorer->model().grid;
+    EXPECT_EQ(text, explore::cellReadout(grid.request.heatmap.attention, RenderWhat::Bias, grid.slopes, cell.head,
+                                         cell.query, cell.key));
+    EXPECT_NE(text.find("1/16"), std::string::npos) << text;  // head 3 of 8: m = 2^-4, written as in Qt
+}
+
+TEST_F(Views, ClickingAHeadOpensItsDetailWithEveryNumber) {
+    settle();
+    hoverTile(*this, 2);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    io.MousePos = ImVec2(-1, -1);
+    frame();
+    EXPECT_EQ(state().view, View::Detail);
+    EXPECT_EQ(state().session.head, 2);
+    for (int i = 0; i < 4; ++i) frame();
+    settle();
+    const auto detail = m_explorer->model().detail;
+    ASSERT_NE(detail, nullptr);
+    EXPECT_EQ(detail->request.heatmap.head, 2);
+    ASSERT_EQ(detail->values.size(), 16u * 16u);
+    // REFERENCES.md: causal bias -(m (i - j)) for j <= i with m_2 = 2^-(8 * 3 / 8) = 1/8; masked above.
+    const double m = 1.0 / 8.0;
+    for (int i = 0; i < 16; ++i) {
+        for (int j = 0; j < 16; ++j) {
+            const double v = detail->values[static_cast<std::size_t>(i * 16 + j)];
+            if (j > i) {
+                EXPECT_TRUE(std::isnan(v)) << i << "," << j;
+            } else {
+                EXPECT_EQ(v, -(m * (i - j))) << i << "," << j;
+            }
+        }
+    }
+}
+
+TEST_F(Views, EveryViewIsReachableByKeyAndDeliversItsResult) {
+    for (std::size_t v = 0; v < kAllViews.size(); ++v) {
+        press(keys::kDigit0 + 1 + static_cast<int>(v), true);
+        frame();
+        frame();
+        EXPECT_EQ(state().view, kAllViews[v]);
+        EXPECT_EQ(state().tabShown, kAllViews[v]);
+    }
+    state().session.attention.bias.slopes.heads = 12;  // press and geometric differ for H = 12
+    state().view = View::Stages;
+    frame();
+    frame();
+    settle();
+    ASSERT_NE(m_explorer->model().stages, nullptr);
+    const AttentionStages& stages = m_explorer->model().stages->stages;
+    double sum = 0;
+    for (double p : stages.probabilities) sum += p;
+    EXPECT_NEAR(sum, 1.0, 1e-12);
+
+    state().view = View::Compare;
+    frame();
+    frame();
+    settle();
+    ASSERT_NE(m_explorer->model().compare, nullptr);
+    EXPECT_TRUE(m_explorer->model().compare->snapshot.error.empty()) << m_explorer->model().compare->snapshot.error;
+    EXPECT_GT(m_explorer->model().compare->snapshot.maxAbsDifference, 0.0);
+
+    state().view = View::Extrapolation;
+    frame();
+    frame();
+    settle();
+    ASSERT_NE(m_explorer->model().extrapolation, nullptr);
+    const auto& e = m_explorer->model().extrapolation->snapshot;
+    EXPECT_TRUE(e.error.empty()) << e.error;
+    EXPECT_EQ(e.massBeyond.size(), 12u);
+    EXPECT_FALSE(e.lengths.empty());
+}
+
+TEST_F(Views, DiagnoseFindsTheExampleBugAndOpensTheCorrectedParameters) {
+    state().view = View::Diagnose;
+    frame();
+    frame();
+    state().diagnoseExample = kSlopeOffByOne;
+    state().diagnoseUseExample = true;
+    ++state().diagnoseSerial;
+    frame();
+    settle();
+    const auto result = m_explorer->model().diagnosis;
+    ASSERT_NE(result, nullptr);
+    ASSERT_TRUE(result->diagnosis.has_value()) << result->error;
+    ASSERT_FALSE(result->diagnosis->findings.empty());
+    EXPECT_EQ(result->diagnosis->findings.front().code, kSlopeOffByOne);
+    ASSERT_TRUE(click("Views/report", "Open the corrected parameters", 0.1f));
+    const SlopeParams& slopes = state().session.attention.bias.slopes;
+    EXPECT_EQ(slopes.scheme, SlopeScheme::Press);
+    EXPECT_EQ(slopes.heads, 8);
+    EXPECT_EQ(state().session.attention.bias.queries, 16);
+    EXPECT_EQ(state().view, View::Grid);
+}
+
+TEST_F(Views, PresetsComeFromTheAssetsAndApplyTheirSettings) {
+    const auto& presets = m_explorer->model().presets;
+    ASSERT_GE(presets.size(), 5u);
+    const auto bloom = std::find_if(presets.begin(), presets.end(),
+                                    [](const Preset& p) { return p.name.find("BLOOM") != std::string::npos; });
+    ASSERT_NE(bloom, presets.end());
+    const Session applied = applyPreset(state().session, *bloom);
+    EXPECT_EQ(applied.attention.bias.slopes.heads, bloom->heads);
+    EXPECT_TRUE(matchesPreset(applied, *bloom));
+    EXPECT_FALSE(matchesPreset(defaultSession(), *bloom));
+    auto bad = parsePreset(R"({"name": "x", "source": "y", "heads": 0})", "bad.json");
+    ASSERT_FALSE(bad.has_value());
+    EXPECT_NE(bad.error().message.find("bad.json"), std::string::npos);
+}
+
+TEST_F(Views, AChangeMarksTheGridStaleAtOnce) {
+    settle();
+    state().session.attention.bias.slopes.heads = 5;
+    frame();
+    // Submitted in the same frame: the next frame draws the old grid dimmed, "updating...".
+    EXPECT_TRUE(m_explorer->model().gridPending);
+    settle();
+    EXPECT_FALSE(m_explorer->model().gridPending);
+    EXPECT_EQ(m_explorer->model().grid->request.heatmap.attention.bias.slopes.heads, 5);
+}
+
+TEST_F(Views, TheLayoutFits1280x720) {
+    ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+    for (int i = 0; i < 4; ++i) frame();
+    for (const char* name : {"Parameters", "Views", "Per-head statistics", "Session and export"}) {
+        ImGuiWindow* w = ImGui::FindWindowByName(name);
+        ASSERT_NE(w, nullptr) << name;
+        EXPECT_LE(w->Pos.x + w->Size.x, 1280.0f + 0.5f) << name;
+        EXPECT_LE(w->Pos.y + w->Size.y, 720.0f + 0.5f) << name;
+        EXPECT_GT(w->Size.x, 250.0f) << name;
+    }
+    // The grid keeps a usable size, and the statistics table scrolls sideways rather than cutting.
+    EXPECT_GT(state().gridWidth, 400);
+    EXPECT_GT(state().gridHeight, 200);
+}
+
+}  // namespace
+}  // namespace alibi::imgui
+
+namespace alibi::imgui {
+namespace {
+
+TEST_F(Views, CurvesExportAsAnSvgFile) {
+    settle();
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("alibi-imgui-curves-" + std::to_string(::getpid()) + ".svg"))
+                                 .string();
+    state().svgPath = path;
+    state().svgCurves = 1;
+    state().actions.exportSvg = true;
+    frame();
+    EXPECT_TRUE(state().errorPopup.empty()) << state().errorPopup;
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_NE(text.str().find("<svg"), std::string::npos);
+    EXPECT_NE(text.str().find("Bias vs distance"), std::string::npos);
+    std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace alibi::imgui
