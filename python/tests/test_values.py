@@ -16,7 +16,7 @@ def same_bits(a, b):
 BIAS_CASES = [
     dict(heads=8, seq=16),
     dict(heads=12, seq=33, mode="bloom", dtype="bf16", mask="min"),
-    dict(heads=5, seq=7, keys=19, mode="mpt", layout="qkh", dtype="f16"),
+    dict(heads=5, seq=7, keys=19, mode="mpt", layout="qkh", dtype="f16", mask="min"),
     dict(heads=3, seq=9, mode="symmetric", layout="1hqk", dtype="f64", scheme="geometric", max_bias=6.5),
     dict(heads=4, seq=6, mode="clamped", layout="flat", mask="-inf", scheme="linear"),
     dict(seq=5, slopes=[0.5, 0.1, 0.03], mask=-123.5),

@@ -451,9 +451,17 @@ class OutputTests(CliTestCase):
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def _wait_for_temp(self, proc):
+        # The export's temporary is either a named file beside the target or (O_TMPFILE) an
+        # unnamed one, visible only as an open descriptor of the process into this folder.
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and proc.poll() is None:
             if any(n != "b.npy" for n in os.listdir(self.tmp)):
+                return
+            try:
+                fds = [os.readlink(f"/proc/{proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{proc.pid}/fd")]
+            except OSError:
+                fds = []
+            if any(link.startswith(self.tmp) and link.endswith("(deleted)") for link in fds):
                 return
             time.sleep(0.02)
 

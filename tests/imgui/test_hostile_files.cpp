@@ -60,7 +60,10 @@ protected:
 };
 
 TEST_F(HostileSessionFiles, EachIsRefusedWithAShortMessageAndTheSessionKept) {
-    state().session.attention.bias.slopes.heads = 12;
+    // A session the user opened (unmodified, so opening another asks no question first).
+    Session start = defaultSession();
+    start.attention.bias.slopes.heads = 12;
+    ASSERT_TRUE(m_explorer->openSession(start, "start.alibi.json"));
     frame();
     const Session before = state().session;
     const std::string deep = "{\"version\":1,\"bias\":{\"heads\":" + std::string(100000, '[') +

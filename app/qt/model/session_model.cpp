@@ -25,6 +25,9 @@ SessionModel::~SessionModel() = default;
 QString SessionModel::controlMessage(const QString& field, const std::string& coreMessage) {
     QString m = QString::fromStdString(coreMessage);
     if (m.startsWith("session: ")) m = m.mid(9);
+    // "--heads (session field `bias.heads`) must be ...": the control has one name, not two.
+    static const QRegularExpression kFieldAside(" \\(session field `[^`]*`\\)");
+    m.remove(kFieldAside);
     // The core speaks in flags and file fields; the panel has labels.
     static const std::pair<const char*, const char*> kNames[] = {
         {"session field `bias.slopes`", "Custom slopes"},
