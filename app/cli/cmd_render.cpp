@@ -29,17 +29,8 @@ struct RenderCommand {
 };
 
 Result<Image> heatmapFigure(const Settings& settings) {
-    const Session& s = settings.session;
-    HeatmapParams params;
-    params.attention = s.attention;
-    params.what = s.what;
-    params.head = s.head;
-    params.colormap = s.colormap;
-    params.scale = s.scale;
-    params.width = s.width;
-    params.height = s.height;
     ProgressBar bar("rendering");
-    auto image = renderHeatmapFigure(params, settings.threads, bar.callback());
+    auto image = renderHeatmapFigure(heatmapParams(settings.session), settings.threads, bar.callback());
     bar.finish();
     return image;
 }

@@ -101,14 +101,11 @@ std::optional<GridRequest> gridRequest(const AppState& state) {
     if (state.gridWidth <= 0 || state.gridHeight <= 0) return std::nullopt;
     const Session& s = state.session;
     GridRequest request;
-    HeatmapParams& p = request.heatmap;
-    p.attention = s.attention;
+    HeatmapParams& p = request.heatmap = heatmapParams(s);
     // The grid shows heatmaps only; the slope and distance views are the curves panel's job.
     p.what = s.what == RenderWhat::Attention ? RenderWhat::Attention : RenderWhat::Bias;
     // The grid always shows every head; the session's head is the detail view's (as in Qt).
     p.head = -1;
-    p.colormap = s.colormap;
-    p.scale = s.scale;
     p.logScale = state.logColors && p.what == RenderWhat::Attention;
     p.width = state.gridWidth;
     p.height = state.gridHeight;
@@ -123,12 +120,9 @@ std::optional<GridRequest> detailRequest(const AppState& state) {
     if (state.detailWidth <= 0 || state.detailHeight <= 0) return std::nullopt;
     const Session& s = state.session;
     GridRequest request;
-    HeatmapParams& p = request.heatmap;
-    p.attention = s.attention;
+    HeatmapParams& p = request.heatmap = heatmapParams(s);
     p.what = s.what == RenderWhat::Attention ? RenderWhat::Attention : RenderWhat::Bias;
     p.head = detailHead(s);
-    p.colormap = s.colormap;
-    p.scale = s.scale;
     p.logScale = state.logColors && p.what == RenderWhat::Attention;
     p.width = state.detailWidth;
     p.height = state.detailHeight;

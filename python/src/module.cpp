@@ -147,14 +147,7 @@ py::tuple renderHeatmap(const py::object& base, const py::dict& options, const p
     const unsigned n = threadCount(threads);
     if (s.what != RenderWhat::Bias && s.what != RenderWhat::Attention)
         throw py::value_error("what must be bias or attention for a heatmap");
-    HeatmapParams params;
-    params.attention = s.attention;
-    params.what = s.what;
-    params.head = s.head;
-    params.colormap = s.colormap;
-    params.scale = s.scale;
-    params.width = s.width;
-    params.height = s.height;
+    const HeatmapParams params = heatmapParams(s);
     Progress progress(callback);
     Result<Image> image;
     Result<std::vector<std::uint8_t>> png;

@@ -367,3 +367,26 @@ TEST(Session, CliCommand) {
         cliCommand(r, "render", "it's.png"),
         "alibi render --heads 8 --seq 16 --what attention --head 3 --colormap magma --width 512 -o 'it'\\''s.png'");
 }
+
+namespace {
+
+TEST(SessionHeatmap, CarriesEveryFieldOfTheSession) {
+    alibi::Session s = alibi::defaultSession();
+    s.attention.bias.slopes.heads = 5;
+    s.what = alibi::RenderWhat::Attention;
+    s.head = 3;
+    s.colormap = alibi::Colormap::Magma;
+    s.scale = alibi::ScaleMode::PerHead;
+    s.width = 321;
+    s.height = 123;
+    const alibi::HeatmapParams p = alibi::heatmapParams(s);
+    EXPECT_EQ(p.attention, s.attention);
+    EXPECT_EQ(p.what, alibi::RenderWhat::Attention);
+    EXPECT_EQ(p.head, 3);
+    EXPECT_EQ(p.colormap, alibi::Colormap::Magma);
+    EXPECT_EQ(p.scale, alibi::ScaleMode::PerHead);
+    EXPECT_EQ(p.width, 321);
+    EXPECT_EQ(p.height, 123);
+}
+
+}  // namespace

@@ -65,6 +65,11 @@ struct Session {
 // The built-in default: H = 8, T = 16, causal, press, -1e9, f32, viridis.
 [[nodiscard]] Session defaultSession();
 
+// The heatmap a session describes: its tensor, quantity, head, colour map, scale and size.
+// Callers that draw something else (every head of a grid, a detail pane's size) change the
+// fields they own afterwards.
+[[nodiscard]] HeatmapParams heatmapParams(const Session& session);
+
 // Parses a session document; an unknown or invalid field gives an error naming the field
 // ("session field `bias.mode`: unknown mode 'foo' (expected causal, symmetric, ...)").
 // Missing fields keep their defaults.
