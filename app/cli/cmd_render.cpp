@@ -29,8 +29,13 @@ struct RenderCommand {
 };
 
 Result<Image> heatmapFigure(const Settings& settings) {
+    HeatmapParams params = heatmapParams(settings.session);
+    params.reduce = settings.reduce;
+    params.logScale = settings.logScale;
+    if (settings.batch.active() || settings.batchLayout)
+        return renderBatchHeatmapFigure(params, settings.batch, settings.batchRow);
     ProgressBar bar("rendering");
-    auto image = renderHeatmapFigure(heatmapParams(settings.session), settings.threads, bar.callback());
+    auto image = renderHeatmapFigure(params, settings.threads, bar.callback());
     bar.finish();
     return image;
 }
@@ -199,6 +204,7 @@ RunFn addRenderCommand(CLI::App& root) {
         "render", "Heatmap PNG of the bias or attention (head grid or one head), or SVG curves");
     auto state = std::make_shared<RenderCommand>();
     addSessionFlags(*cmd, state->flags, FlagLevel::Render);
+    addBatchFlags(*cmd, state->flags);
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/true, /*tensorExport=*/false);
     cmd->footer(R"(Examples:
   alibi render --heads 8 --seq 64 --what bias -o grid.png                # every head, shared scale
@@ -209,7 +215,8 @@ RunFn addRenderCommand(CLI::App& root) {
   alibi render --heads 12 --what schemes -o schemes.svg                  # press, geometric, linear
   alibi render --heads 8 --seq 64 --what stages --head 2 --query 40 -o stages.svg
   alibi render --heads 8 --seq 64 --what extrapolation --head 3 -o extrapolation.svg
-  alibi render --heads 12 --seq 64 --what compare -o compare.png         # A - B, B: geometric slopes)");
+  alibi render --heads 12 --seq 64 --what compare -o compare.png         # A - B, B: geometric slopes
+  alibi render --heads 4 --seq 16 --what bias --lengths 16,9 --padding left --batch-row 1 -o row1.png)");
     return [state] { return run(*state); };
 }
 
