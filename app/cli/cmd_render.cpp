@@ -17,6 +17,8 @@
 #include <array>
 #include <fmt/format.h>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace alibi::cli {
 namespace {
@@ -138,11 +140,26 @@ Result<std::string> extraSvg(const Settings& settings, ExtraView view) {
     return plotSvg(e.curves, style);
 }
 
+// What B replaces, in words: "A with scheme geometric", "A with scheme linear, max_bias 4".
+std::string compareBText(const CompareOverrides& b) {
+    std::vector<std::string> parts;
+    if (b.scheme) parts.push_back(fmt::format("scheme {}", schemeName(*b.scheme)));
+    if (b.scheme == SlopeScheme::Custom && !b.custom.empty()) parts.push_back(fmt::format("{} custom slopes", b.custom.size()));
+    if (b.maxBias) parts.push_back(fmt::format("max_bias {}", *b.maxBias));
+    if (b.mode) parts.push_back(fmt::format("mode {}", modeName(*b.mode)));
+    if (b.dtype) parts.push_back(fmt::format("dtype {}", dtypeName(*b.dtype)));
+    if (b.mask) parts.push_back(fmt::format("mask {}", maskName(*b.mask)));
+    if (parts.empty()) return "the same as A";
+    std::string text = "A with ";
+    for (std::size_t n = 0; n < parts.size(); ++n) text += (n ? ", " : "") + parts[n];
+    return text;
+}
+
 Result<Image> comparePng(const Settings& settings) {
     const Session& s = settings.session;
-    const auto c = explore::computeCompare(s, explore::CompareSpec{}, s.width, s.height);
+    const auto c = explore::computeCompare(s, settings.compareB, s.width, s.height);
     if (!c.error.empty()) return fail(ErrorCode::InvalidArgument, c.error);
-    std::fprintf(stderr, "%s (B = A with geometric slopes)\n", c.summary.c_str());
+    std::fprintf(stderr, "%s (B: %s)\n", c.summary.c_str(), compareBText(settings.compareB).c_str());
     return c.image;
 }
 
@@ -216,6 +233,7 @@ RunFn addRenderCommand(CLI::App& root) {
   alibi render --heads 8 --seq 64 --what stages --head 2 --query 40 -o stages.svg
   alibi render --heads 8 --seq 64 --what extrapolation --head 3 -o extrapolation.svg
   alibi render --heads 12 --seq 64 --what compare -o compare.png         # A - B, B: geometric slopes
+  alibi render --heads 12 --seq 64 --what compare --b-scheme same --b-dtype bf16 -o rounding.png
   alibi render --heads 4 --seq 16 --what bias --lengths 16,9 --padding left --batch-row 1 -o row1.png)");
     return [state] { return run(*state); };
 }

@@ -8,6 +8,7 @@
 #include <alibi/base/data_dir.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/preset.hpp>
+#include <alibi/explore/snapshot.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
 
@@ -213,6 +214,21 @@ Apply finiteNumber(Setter<double> set) {
 template <class E>
 Apply oneOf(std::optional<E> (*parse)(std::string_view), std::string expected, Setter<E> set) {
     return [=](const Flag& flag, const SessionFlags&, Settings& s) -> Result<void> {
+        auto value = enumFlag<E>(flag, parse, expected);
+        if (!value) return std::unexpected(value.error());
+        set(s, *value);
+        return {};
+    };
+}
+
+// One of the names, or "same" (unset: B keeps A's value).
+template <class E>
+Apply sameOr(std::optional<E> (*parse)(std::string_view), std::string expected, Setter<std::optional<E>> set) {
+    return [=](const Flag& flag, const SessionFlags&, Settings& s) -> Result<void> {
+        if (flag.value == "same") {
+            set(s, std::nullopt);
+            return {};
+        }
         auto value = enumFlag<E>(flag, parse, expected);
         if (!value) return std::unexpected(value.error());
         set(s, *value);
@@ -470,6 +486,65 @@ const std::vector<FlagSpec>& flagTable() {
              s.logScale = true;
              return {};
          }},
+        // Compare (render --what compare): B is A with these replaced; "same" keeps A's.
+        {&F::bScheme, Group::Render, "--b-scheme", "NAME",
+         "Compare's B: slope scheme press, geometric (default), linear, custom (needs --b-slopes), or same (A's). "
+         "Example: --b-scheme linear",
+         sameOr<SlopeScheme>(parseScheme, "press, geometric, linear, custom, same",
+                             [](S& s, std::optional<SlopeScheme> v) { s.compareB.scheme = v; })},
+        {&F::bMaxBias, Group::Render, "--b-max-bias", "B",
+         "Compare's B: max_bias (default: A's), or same. Example: --b-max-bias 16",
+         [](const Flag& flag, const SessionFlags&, S& s) -> Result<void> {
+             if (flag.value == "same") {
+                 s.compareB.maxBias.reset();
+                 return {};
+             }
+             auto value = parseNumberFlag(flag);
+             if (!value) return std::unexpected(value.error());
+             s.compareB.maxBias = *value;  // its range: checkParameterLimits on B
+             return {};
+         }},
+        {&F::bSlopes, Group::Render, "--b-slopes", "M,M,...",
+         "Compare's B: custom slopes, one per head of A; implies --b-scheme custom. Example: --b-slopes 0.5,0.25",
+         [](const Flag& flag, const SessionFlags& f, S& s) -> Result<void> {
+             auto list = parseSlopeList(flag);
+             if (!list) return std::unexpected(list.error());
+             const int heads = s.session.attention.bias.slopes.heads;
+             if (static_cast<int>(list->size()) != heads)
+                 return fail(ErrorCode::InvalidArgument,
+                             fmt::format("--b-slopes lists {} slope(s) but A has {} head(s): give one slope per head",
+                                         list->size(), heads));
+             if (f.bScheme.given() && s.compareB.scheme != SlopeScheme::Custom)
+                 return fail(ErrorCode::InvalidArgument,
+                             fmt::format("--b-slopes implies --b-scheme custom, but --b-scheme {} was given: drop one "
+                                         "of them",
+                                         f.bScheme.value));
+             s.compareB.scheme = SlopeScheme::Custom;
+             s.compareB.custom = std::move(*list);
+             return {};
+         }},
+        {&F::bMode, Group::Render, "--b-mode", "MODE",
+         "Compare's B: bias form causal, symmetric, clamped, bloom, mpt, or same (default). Example: --b-mode bloom",
+         sameOr<BiasMode>(parseMode, "causal, symmetric, clamped, bloom, mpt, same",
+                          [](S& s, std::optional<BiasMode> v) { s.compareB.mode = v; })},
+        {&F::bDtype, Group::Render, "--b-dtype", "DTYPE",
+         "Compare's B: dtype f32, f64, f16, bf16, or same (default). Example: --b-dtype bf16",
+         sameOr<DType>(parseDType, "f32, f64, f16, bf16, same", [](S& s, std::optional<DType> v) { s.compareB.dtype = v; })},
+        {&F::bMask, Group::Render, "--b-mask", "VALUE",
+         "Compare's B: mask value -1e9, -inf, min, a finite number, or same (default). Example: --b-mask min",
+         [](const Flag& flag, const SessionFlags&, S& s) -> Result<void> {
+             if (flag.value == "same") {
+                 s.compareB.mask.reset();
+                 return {};
+             }
+             auto mask = parseMask(flag.value);
+             if (!mask)
+                 return fail(ErrorCode::InvalidArgument,
+                             fmt::format("--b-mask must be -1e9, -inf, min, a finite number or same, got '{}'",
+                                         flag.value));
+             s.compareB.mask = *mask;
+             return {};
+         }},
         // Batches.
         {&F::lengths, Group::Batch, "--lengths", "L1,L2,...",
          "A batch: one sequence per row with this many real tokens, padded to --seq; the tensor becomes "
@@ -578,6 +653,8 @@ Result<Settings> buildSettings(const SessionFlags& f) {
         if (!preset) return fail(preset.error().code, fmt::format("--from-config: {}", preset.error().message));
         applyPreset(s, *preset);
     }
+    // Compare's B: the session's, else geometric slopes (as both explorers), overridden flag by flag.
+    settings.compareB = s.compare.value_or(explore::geometricCompare());
     // A session's batch section, overridden flag by flag.
     settings.batch = s.batch;
     if (settings.batch.active() && f.lengths.option != nullptr) settings.batchLayout = true;

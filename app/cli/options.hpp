@@ -37,6 +37,7 @@ struct SessionFlags {
     Flag query, batchRow;                              // stats, render
     Flag what, head, colormap, width, height, scale;   // render
     Flag reduce, logScale;                             // render
+    Flag bScheme, bMaxBias, bSlopes, bMode, bDtype, bMask;  // render --what compare: B
     Flag lengths, padding, documents, window, prefix, positions;  // batches (addBatchFlags)
 };
 
@@ -50,6 +51,7 @@ struct Settings {
     std::int64_t batchRow = 0;       // stats, render --batch-row: the batch row measured or drawn
     Reduce reduce = Reduce::Auto;    // render --reduce: what a pixel covering several cells shows
     bool logScale = false;           // render --log-scale: attention colours on a log10 scale
+    CompareOverrides compareB;       // render --what compare: B (--b-scheme, ...; default geometric slopes)
 };
 
 // --config and --max-memory: every subcommand takes them (addSessionFlags includes them).

@@ -482,8 +482,7 @@ Session MainWindow::sessionWithView() const {
                                                          ExplorerView::Compare, ExplorerView::Extrapolation,
                                                          ExplorerView::Diagnose};
     s.view = kTabViews[std::clamp(m_tabs->currentIndex(), 0, TabCount - 1)];
-    const CompareSpec spec = m_compare->spec();
-    s.compare = CompareOverrides{spec.scheme, spec.maxBias, spec.dtype, spec.mode, spec.mask, spec.custom};
+    s.compare = m_compare->spec();
     return s;
 }
 
@@ -500,16 +499,8 @@ void MainWindow::applyView(const Session& session) {
         case ExplorerView::Diagnose: tab = DiagnoseTab; break;
     }
     if (session.compare) {
-        const CompareOverrides& o = *session.compare;
-        CompareSpec spec;
-        spec.scheme = o.scheme;
-        spec.maxBias = o.maxBias;
-        spec.dtype = o.dtype;
-        spec.mode = o.mode;
-        spec.mask = o.mask;
-        spec.custom = o.custom;
-        m_compare->setSpec(spec);
-        m_model->setCompareSpec(spec);
+        m_compare->setSpec(*session.compare);
+        m_model->setCompareSpec(*session.compare);
     }
     m_tabs->setCurrentIndex(tab);
 }
