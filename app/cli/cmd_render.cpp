@@ -119,8 +119,11 @@ Result<std::string> extraSvg(const Settings& settings, ExtraView view) {
             Series ser{fmt::format("head {}, query {}", head, query), {}, {}};
             for (std::size_t j = 0; j < rows[n]->size(); ++j) {
                 double v = (*rows[n])[j];
-                // As the GUIs: stage 2's mask value would flatten the slope; -inf is not drawn.
-                if (!std::isfinite(v) || (n == 1 && std::isinf(stages->masked[j]))) continue;
+                // Stage 2 holds the mask value itself (-1e9 by default) at the keys the mode masks;
+                // drawn, it would flatten the ALiBi slope. -inf is not drawn.
+                const bool maskedKey = modeMasks(s.attention.bias.mode) &&
+                                       static_cast<std::int64_t>(j) > s.attention.bias.queryPosition(query);
+                if (!std::isfinite(v) || (n == 1 && maskedKey)) continue;
                 ser.x.push_back(static_cast<double>(j));
                 ser.y.push_back(v);
             }
