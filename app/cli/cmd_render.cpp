@@ -34,8 +34,15 @@ Result<Image> heatmapFigure(const Settings& settings) {
     HeatmapParams params = heatmapParams(settings.session);
     params.reduce = settings.reduce;
     params.logScale = settings.logScale;
-    if (settings.batch.active() || settings.batchLayout)
+    if (settings.batch.active() || settings.batchLayout) {
+        // A batch row's pixels show the cell farthest from zero (renderBatchHeatmapFigure): say
+        // so rather than ignore a flag that would change nothing.
+        if (settings.reduce != Reduce::Auto || settings.logScale)
+            return fail(ErrorCode::InvalidArgument,
+                        "--reduce and --log-scale apply to single-sequence heatmaps; a batch row is drawn with each "
+                        "pixel showing its cell farthest from zero: drop them, or drop the batch flags");
         return renderBatchHeatmapFigure(params, settings.batch, settings.batchRow);
+    }
     ProgressBar bar("rendering");
     auto image = renderHeatmapFigure(params, settings.threads, bar.callback());
     bar.finish();

@@ -228,6 +228,8 @@ class BatchRenderTests(BatchViewCase):
     def test_bad_batch_row(self):
         self.usage_error("render", "--seq", 6, "--lengths", "6,3", "--batch-row", 5, "--what", "bias",
                          "-o", os.path.join(self.tmp, "x.png"), mentions=["--batch-row"])
+        self.usage_error("render", "--seq", 6, "--lengths", "6,3", "--what", "attention", "--log-scale",
+                         "-o", os.path.join(self.tmp, "x.png"), mentions=["--log-scale"])
         self.assertEqual(os.listdir(self.tmp), [])
 
 
