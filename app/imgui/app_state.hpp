@@ -79,6 +79,9 @@ struct AppState {
     std::string customSlopesError;  // inline error under the field; empty when valid
     std::string maskText = "-1e9";
     std::string maskError;
+    std::string batchLengthsText;   // "16, 12, 9": the batch rows' real lengths (empty: one sequence)
+    std::string batchDocumentsText; // packed documents' lengths (empty: none)
+    std::string batchError;         // inline error under the batch fields
     std::string validationError;    // why the last edit was refused (session kept as it was)
     NumberDraft draft;
     std::string presetNote;         // source and notes of the preset last applied

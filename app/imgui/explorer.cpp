@@ -152,6 +152,9 @@ void Explorer::syncTextFields() {
     m_state.customSlopesError.clear();
     m_state.maskText = maskName(m_state.session.attention.bias.mask);
     m_state.maskError.clear();
+    m_state.batchLengthsText = lengthListText(m_state.session.batch.lengths);
+    m_state.batchDocumentsText = lengthListText(m_state.session.batch.documents);
+    m_state.batchError.clear();
 }
 
 void Explorer::frame() {
@@ -319,6 +322,10 @@ void Explorer::validateEdits() {
             if (m_heldClamps.queryRow) candidate.queryRow = before.queryRow;
             if (m_heldClamps.head) candidate.head = before.head;
             if (m_heldClamps.custom) candidate.attention.bias.slopes.custom = before.attention.bias.slopes.custom;
+            if (m_heldClamps.batch) {
+                candidate.batch = before.batch;
+                candidate.batchRow = before.batchRow;
+            }
             m_heldClamps = {};
         }
         const Session unclamped = candidate;
@@ -327,6 +334,7 @@ void Explorer::validateEdits() {
             m_heldClamps.queryRow |= candidate.queryRow != unclamped.queryRow;
             m_heldClamps.head |= candidate.head != unclamped.head;
             m_heldClamps.custom |= candidate.attention.bias.slopes.custom != unclamped.attention.bias.slopes.custom;
+            m_heldClamps.batch |= candidate.batch != unclamped.batch || candidate.batchRow != unclamped.batchRow;
         }
         if (auto valid = validateSession(candidate); !valid) {
             // The previous valid state stays; the parameters panel shows why the edit was refused.

@@ -9,6 +9,7 @@
 #include "presets.hpp"
 
 #include <alibi/model/attention.hpp>
+#include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/render/colormap.hpp>
@@ -251,6 +252,54 @@ void drawContent(AppState& state) {
            ImGuiSliderFlags_Logarithmic);
 }
 
+// A list of lengths ("16, 12, 9") applied on Enter or when focus leaves; parsed by the core.
+void lengthListField(AppState& state, const char* label, std::string& text, std::vector<std::int64_t> BatchParams::*list,
+                     const char* tooltip) {
+    const bool enter = ImGui::InputTextWithHint(label, "none", &text, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+    if (!(enter || ImGui::IsItemDeactivatedAfterEdit())) return;
+    auto values = parseLengthList(text, label);
+    if (!values) {
+        state.batchError = values.error().message;
+        return;
+    }
+    Session candidate = state.session;
+    candidate.batch.*list = std::move(*values);
+    if (candidate.batchRow >= candidate.batch.batchSize()) candidate.batchRow = candidate.batch.batchSize() - 1;
+    state.batchError = tryCommit(state, candidate);
+}
+
+void drawBatch(AppState& state) {
+    Session& session = state.session;
+    BatchParams& batch = session.batch;
+    sectionHeader("Batch");
+    lengthListField(state, "lengths", state.batchLengthsText, &BatchParams::lengths,
+                    "Real tokens of each batch row, padded to T (alibi bias --lengths); Enter applies");
+    constexpr std::array paddings{Padding::Right, Padding::Left};
+    enumCombo("padding", batch.padding, paddings, paddingName);
+    lengthListField(state, "documents", state.batchDocumentsText, &BatchParams::documents,
+                    "Packed documents' lengths in every row: keys of another document are masked (--documents)");
+    numberField(state, "window", ImGuiDataType_S64, &batch.window, std::int64_t{0}, kMaxLength,
+                "%lld");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Sliding window W: key j is masked when |i - j| >= W (0: none)");
+    numberField(state, "prefix", ImGuiDataType_S64, &batch.prefix, std::int64_t{0}, kMaxLength,
+                "%lld");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Prefix-LM: the first P tokens see each other both ways (0: none)");
+    constexpr std::array rules{PositionRule::Mask, PositionRule::Naive, PositionRule::Document};
+    enumCombo("positions", batch.positions, rules, positionRuleName);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the left-padding "
+                          "bug), or restarting per document");
+    const std::int64_t rows = batch.batchSize();
+    ImGui::BeginDisabled(rows <= 1);
+    slider(state, "batch row", ImGuiDataType_S64, &session.batchRow, std::int64_t{0}, std::max<std::int64_t>(rows - 1, 0),
+           "%lld");
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("The batch row the grid and detail views show");
+    inlineError(state.batchError);
+}
+
 void drawViewSettings(AppState& state) {
     Session& session = state.session;
     sectionHeader("Shown");
@@ -280,6 +329,7 @@ void drawParametersPanel(AppState& state, const Model& model) {
     drawShape(state);
     drawSlopes(state);
     drawContent(state);
+    drawBatch(state);
     drawViewSettings(state);
     ImGui::PopItemWidth();
     if (!state.validationError.empty()) {

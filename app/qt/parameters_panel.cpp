@@ -207,6 +207,38 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     queryRowBox->setToolTip("Query row for curves, stages and statistics");
     withError(content, "Query row", queryRowBox, "queryRow");
 
+    // Batch: B padded sequences, packed documents, window, prefix; the views show one row.
+    auto* batchForm = group("Batch");
+    lengthsEdit = new QLineEdit(this);
+    lengthsEdit->setPlaceholderText("one sequence (e.g. 16, 12, 9)");
+    lengthsEdit->setToolTip("Real tokens of each batch row, padded to T; Enter applies (alibi bias --lengths)");
+    withError(batchForm, "Lengths", lengthsEdit, "lengths");
+    paddingBox = enumCombo(this, {Padding::Right, Padding::Left}, paddingName);
+    paddingBox->setToolTip("Side the padding goes on (--padding)");
+    withError(batchForm, "Padding", paddingBox, "padding");
+    documentsEdit = new QLineEdit(this);
+    documentsEdit->setPlaceholderText("none (e.g. 6, 10)");
+    documentsEdit->setToolTip("Packed documents' lengths in every row: keys of another document are masked (--documents)");
+    withError(batchForm, "Documents", documentsEdit, "documents");
+    windowBox = new QSpinBox(this);
+    windowBox->setRange(0, static_cast<int>(kMaxLength));
+    windowBox->setSpecialValueText("none");
+    windowBox->setToolTip("Sliding window W: key j is masked when |i − j| ≥ W (--window)");
+    withError(batchForm, "Window", windowBox, "window");
+    prefixBox = new QSpinBox(this);
+    prefixBox->setRange(0, static_cast<int>(kMaxLength));
+    prefixBox->setSpecialValueText("none");
+    prefixBox->setToolTip("Prefix-LM: the first P tokens see each other both ways (--prefix)");
+    withError(batchForm, "Prefix", prefixBox, "prefix");
+    positionsBox = enumCombo(this, {PositionRule::Mask, PositionRule::Naive, PositionRule::Document}, positionRuleName);
+    positionsBox->setToolTip("ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the "
+                             "left-padding bug), or restarting per document (--positions)");
+    withError(batchForm, "Positions", positionsBox, "positions");
+    batchRowBox = new QSpinBox(this);
+    batchRowBox->setRange(0, 0);
+    batchRowBox->setToolTip("The batch row the grid and detail views show");
+    withError(batchForm, "Batch row", batchRowBox, "batchRow");
+
     // Display.
     auto* display = group("Display");
     whatBox = enumCombo(this, {RenderWhat::Bias, RenderWhat::Attention}, whatName);
@@ -262,6 +294,16 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     connect(colormapBox, &QComboBox::activated, this, [this] { m_model->setColormap(static_cast<Colormap>(colormapBox->currentData().toInt())); });
     connect(scaleBox, &QComboBox::activated, this, [this] { m_model->setScaleMode(static_cast<ScaleMode>(scaleBox->currentData().toInt())); });
 
+    applyListOnCommit(lengthsEdit, &SessionModel::setBatchLengths);
+    applyListOnCommit(documentsEdit, &SessionModel::setBatchDocuments);
+    connect(paddingBox, &QComboBox::activated, this,
+            [this] { m_model->setBatchPadding(static_cast<Padding>(paddingBox->currentData().toInt())); });
+    connect(positionsBox, &QComboBox::activated, this,
+            [this] { m_model->setBatchPositions(static_cast<PositionRule>(positionsBox->currentData().toInt())); });
+    connect(windowBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setBatchWindow(v); });
+    connect(prefixBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setBatchPrefix(v); });
+    connect(batchRowBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setBatchRow(v); });
+
     // Model -> controls.
     connect(m_model, &SessionModel::sessionChanged, this, &ParametersPanel::syncFromSession);
     connect(m_model, &SessionModel::errorOccurred, this, &ParametersPanel::showError);
@@ -274,6 +316,18 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
 }
 
 void ParametersPanel::applyMask() { m_model->setMask(maskBox->currentText()); }
+
+void ParametersPanel::applyListOnCommit(QLineEdit* edit, bool (SessionModel::*setter)(const QString&)) {
+    connect(edit, &QLineEdit::returnPressed, this, [this, edit, setter] {
+        edit->setModified(false);
+        (m_model->*setter)(edit->text());
+    });
+    connect(edit, &QLineEdit::editingFinished, this, [this, edit, setter] {
+        if (!edit->isModified()) return;
+        edit->setModified(false);
+        (m_model->*setter)(edit->text());
+    });
+}
 
 void ParametersPanel::commitAfterPause(QAbstractSpinBox* box) {
     box->setKeyboardTracking(false);
@@ -369,6 +423,22 @@ void ParametersPanel::syncFromSession() {
         queryRowBox->setMaximum(static_cast<int>(std::min<std::int64_t>(b.queries - 1, std::numeric_limits<int>::max())));
     }
     setInt(queryRowBox, s.queryRow);
+    const BatchParams& batch = s.batch;
+    for (auto [edit, values] : {std::pair{lengthsEdit, &batch.lengths}, std::pair{documentsEdit, &batch.documents}})
+        if (!edit->hasFocus()) {
+            QSignalBlocker block(edit);
+            edit->setText(QString::fromStdString(lengthListText(*values)));
+        }
+    selectData(paddingBox, batch.padding);
+    selectData(positionsBox, batch.positions);
+    setInt(windowBox, batch.window);
+    setInt(prefixBox, batch.prefix);
+    {
+        QSignalBlocker block(batchRowBox);
+        batchRowBox->setMaximum(static_cast<int>(batch.batchSize() - 1));
+    }
+    setInt(batchRowBox, s.batchRow);
+    batchRowBox->setEnabled(batch.batchSize() > 1);
     selectData(whatBox, s.what);
     selectData(colormapBox, s.colormap);
     selectData(scaleBox, s.scale);

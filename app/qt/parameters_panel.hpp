@@ -60,6 +60,14 @@ public:
     QComboBox* colormapBox;
     QComboBox* scaleBox;
     QComboBox* whatBox;
+    // Batch (the session's `batch` section) and the batch row the views show.
+    QLineEdit* lengthsEdit;
+    QComboBox* paddingBox;
+    QLineEdit* documentsEdit;
+    QSpinBox* windowBox;
+    QSpinBox* prefixBox;
+    QComboBox* positionsBox;
+    QSpinBox* batchRowBox;
 
 protected:
     // The wheel over an unfocused control scrolls the panel instead of changing the value.
@@ -71,6 +79,8 @@ private:
     QLabel* errorLabel(const QString& field);
     void showError(const QString& field, const QString& message);
     void applyMask();
+    // Enter, or leaving the field after typing, applies a batch list once.
+    void applyListOnCommit(QLineEdit* edit, bool (SessionModel::*setter)(const QString&));
 
     SessionModel* m_model;
     std::vector<Preset> m_presets;
