@@ -122,15 +122,16 @@ void drawPresets(AppState& state, const Model& model) {
     sectionHeader("Model preset");
     const Preset* matched = nullptr;
     for (const Preset& p : model.presets)
-        if (matchesPreset(state.session, p)) matched = &p;
+        if (presetMatches(state.session, p)) matched = &p;
     // The box names a preset only while the session still has its settings.
     const char* current = matched != nullptr ? matched->name.c_str() : "(custom settings)";
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##preset", current)) {
         for (const Preset& p : model.presets) {
             if (ImGui::Selectable(p.name.c_str(), &p == matched)) {
-                state.session = applyPreset(state.session, p);
-                state.presetNote = p.notes + (p.notes.empty() ? "" : "\n") + "Source: " + p.source;
+                state.session = withPreset(state.session, p);
+                state.presetNote = p.notes + (p.notes.empty() ? "" : "\n") + "Source: " + p.source +
+                                   "\nArithmetic: " + std::string(arithName(p.arith));
             }
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.source.c_str());
         }
@@ -210,6 +211,11 @@ void drawSlopes(AppState& state) {
     if (slopes.scheme == SlopeScheme::Press || slopes.scheme == SlopeScheme::Geometric)
         slider(state, "max_bias (B)", ImGuiDataType_Double, &slopes.maxBias, 0.0, 16.0, "%.3f");
     if (slopes.scheme == SlopeScheme::Custom) drawCustomSlopes(state);
+    constexpr std::array ariths{Arith::Exact, Arith::HfBloom, Arith::HfFalcon, Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml};
+    enumCombo("arithmetic", slopes.arith, ariths, arithName);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Whose float arithmetic makes the numbers: exact (rounded once) or one framework's float32 "
+                          "operations (--arith; a preset sets its model's)");
 
     BiasParams& bias = state.session.attention.bias;
     constexpr std::array modes{BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom,

@@ -95,7 +95,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     auto* presetForm = group("Model preset");
     presetBox = new QComboBox(this);
     presetBox->addItem("— choose a model —");
-    for (const Preset& p : m_presets) presetBox->addItem(p.name);
+    for (const Preset& p : m_presets) presetBox->addItem(QString::fromStdString(p.name));
     m_presetSource = new QLabel(this);
     m_presetSource->setWordWrap(true);
     m_presetSource->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -105,10 +105,9 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     connect(presetBox, &QComboBox::activated, this, [this](int index) {
         if (index <= 0 || index > static_cast<int>(m_presets.size())) return;
         const Preset& p = m_presets[static_cast<std::size_t>(index - 1)];
-        m_presetSource->setText(p.notes + (p.notes.isEmpty() ? "" : "\n") + "Source: " + p.source);
-        const Session next = applyPreset(m_model->session(), p);
-        m_presetSession = next;
-        m_model->setSession(next);
+        m_presetSource->setText(QString::fromStdString(p.notes + (p.notes.empty() ? "" : "\n") + "Source: " + p.source +
+                                                       "\nArithmetic: " + std::string(arithName(p.arith))));
+        m_model->setSession(withPreset(m_model->session(), p));
     });
 
     // Shape.
@@ -149,6 +148,11 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     maxBiasBox->setDecimals(2);
     maxBiasBox->setSingleStep(0.5);
     withError(slopes, "max_bias B", maxBiasBox, "maxBias");
+    arithBox = enumCombo(this, {Arith::Exact, Arith::HfBloom, Arith::HfFalcon, Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml},
+                         arithName);
+    arithBox->setToolTip("Whose float arithmetic makes the numbers: exact (rounded once) or one framework's "
+                         "float32 operations (--arith; a preset sets its model's)");
+    withError(slopes, "Arithmetic", arithBox, "arith");
     customEdit = new QLineEdit(this);
     customEdit->setPlaceholderText("e.g. 1/2, 1/4, 0.125, 2^-4");
     customEdit->setToolTip("H positive numbers separated by commas; Enter applies them (scheme becomes custom)");
@@ -279,6 +283,8 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
         }
     });
     connect(maxBiasBox, &QDoubleSpinBox::valueChanged, this, [this](double v) { m_model->setMaxBias(v); });
+    connect(arithBox, &QComboBox::activated, this,
+            [this] { m_model->setArith(static_cast<Arith>(arithBox->currentData().toInt())); });
     connect(modeBox, &QComboBox::activated, this, [this] { m_model->setMode(static_cast<BiasMode>(modeBox->currentData().toInt())); });
     connect(dtypeBox, &QComboBox::activated, this, [this] { m_model->setDType(static_cast<DType>(dtypeBox->currentData().toInt())); });
     connect(layoutBox, &QComboBox::activated, this, [this] { m_model->setLayout(static_cast<Layout>(layoutBox->currentData().toInt())); });
@@ -369,12 +375,11 @@ bool ParametersPanel::eventFilter(QObject* watched, QEvent* event) {
 
 void ParametersPanel::syncFromSession() {
     const Session& s = m_model->session();
-    // The preset box names a model only while the parameters are still that model's.
-    const auto& ps = m_presetSession ? m_presetSession->attention.bias : s.attention.bias;
-    const auto& b0 = s.attention.bias;
-    if (m_presetSession && (ps.slopes.heads != b0.slopes.heads || ps.slopes.scheme != b0.slopes.scheme ||
-                            ps.slopes.maxBias != b0.slopes.maxBias || ps.mode != b0.mode)) {
-        m_presetSession.reset();
+    // The preset box names a model only while the parameters are still that model's (the core's
+    // presetMatches: heads, scheme, max_bias, mode, training length and arithmetic).
+    const int presetIndex = presetBox->currentIndex();
+    if (presetIndex > 0 && presetIndex <= static_cast<int>(m_presets.size()) &&
+        !presetMatches(s, m_presets[static_cast<std::size_t>(presetIndex - 1)])) {
         QSignalBlocker block(presetBox);
         presetBox->setCurrentIndex(0);
         m_presetSource->clear();
@@ -400,6 +405,7 @@ void ParametersPanel::syncFromSession() {
     setInt(keysBox, b.keys);
     selectData(schemeBox, b.slopes.scheme);
     setDouble(maxBiasBox, b.slopes.maxBias);
+    selectData(arithBox, b.slopes.arith);
     if (b.slopes.scheme == SlopeScheme::Custom && !customEdit->hasFocus()) {
         QStringList values;
         for (double m : b.slopes.custom) values << QString::number(m, 'g', 8);

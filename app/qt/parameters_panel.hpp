@@ -7,7 +7,6 @@
 
 #include <QHash>
 
-#include <optional>
 #include <QWidget>
 
 class QAbstractSpinBox;
@@ -47,6 +46,7 @@ public:
     QComboBox* modeBox;
     QComboBox* schemeBox;
     QDoubleSpinBox* maxBiasBox;
+    QComboBox* arithBox;
     QLineEdit* customEdit;
     QComboBox* maskBox;
     QComboBox* dtypeBox;
@@ -86,7 +86,6 @@ private:
     std::vector<Preset> m_presets;
     QHash<QString, QLabel*> m_errors;
     QLabel* m_presetSource = nullptr;
-    std::optional<Session> m_presetSession;  // what the chosen preset set, until something differs
 };
 
 }  // namespace alibi::qt

@@ -381,7 +381,7 @@ private slots:
         emit box->activated(mpt);
         QCOMPARE(w.model()->session().attention.bias.slopes.heads, 32);
         QCOMPARE(w.model()->session().attention.bias.mode, BiasMode::Mpt);
-        for (const Preset& p : loadPresets(presetFolders())) QVERIFY2(!p.source.isEmpty(), qPrintable(p.name));
+        for (const Preset& p : loadPresets(presetFolders())) QVERIFY2(!p.source.empty(), p.name.c_str());
     }
 
     void batchControlsShowOneRowWithItsMasks() {

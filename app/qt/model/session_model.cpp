@@ -45,6 +45,7 @@ QString SessionModel::controlMessage(const QString& field, const std::string& co
         {"--temperature", "Temperature"},
         {"--query", "Query row"},
         {"--head", "Selected head"},
+        {"--arith", "Arithmetic"},
         {"session section `batch`: ", ""},
         {"session field `batch.row`", "Batch row"},
         {"--lengths", "Lengths"},
@@ -197,6 +198,10 @@ bool SessionModel::setScheme(SlopeScheme scheme) {
 }
 bool SessionModel::setMaxBias(double maxBias) {
     return apply("maxBias", [maxBias](Session& s) { s.attention.bias.slopes.maxBias = maxBias; });
+}
+
+bool SessionModel::setArith(Arith arith) {
+    return apply("arith", [arith](Session& s) { s.attention.bias.slopes.arith = arith; });
 }
 
 Result<std::vector<double>> SessionModel::parseSlopeList(const QString& text) {

@@ -59,6 +59,7 @@ public:
     bool setMode(BiasMode mode);
     bool setScheme(SlopeScheme scheme);
     bool setMaxBias(double maxBias);
+    bool setArith(Arith arith);
     bool setCustomSlopes(const QString& text);  // "0.5, 0.25, ..."
     bool setMask(const QString& text);          // "-1e9", "-inf", "min" or a number
     bool setDType(DType dtype);
