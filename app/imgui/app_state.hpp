@@ -20,9 +20,9 @@
 
 namespace alibi::imgui {
 
-// Upper ends of the sliders (issue 4: any H up to 256; issue 14: T up to the core's 1,048,576,
-// which bias and zero-content attention draw at pixel cost).
-inline constexpr int kSliderMaxHeads = 256;
+// Upper ends of the sliders: the core's limits (model/params.hpp), so a typed H of 4096 or T of
+// 1,048,576 (drawn at pixel cost, issue 14) is what the CLI and sessions accept too.
+inline constexpr int kSliderMaxHeads = kMaxHeads;
 inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
 
 // The views of the centre panel, the same as the Qt explorer's tabs.

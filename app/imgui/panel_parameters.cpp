@@ -148,7 +148,8 @@ void drawPresets(AppState& state, const Model& model) {
 void drawShape(AppState& state) {
     BiasParams& bias = state.session.attention.bias;
     sectionHeader("Shape");
-    slider(state, "H (heads)", ImGuiDataType_S32, &bias.slopes.heads, 1, kSliderMaxHeads, "%d");
+    slider(state, "H (heads)", ImGuiDataType_S32, &bias.slopes.heads, 1, kSliderMaxHeads, "%d",
+           ImGuiSliderFlags_Logarithmic);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Drag, or Ctrl+click and type a number (applies on Enter)");
 
     const std::int64_t maxLength = kSliderMaxLength;
@@ -209,7 +210,8 @@ void drawSlopes(AppState& state) {
         }
     }
     if (slopes.scheme == SlopeScheme::Press || slopes.scheme == SlopeScheme::Geometric)
-        slider(state, "max_bias (B)", ImGuiDataType_Double, &slopes.maxBias, 0.0, 16.0, "%.3f");
+        slider(state, "max_bias (B)", ImGuiDataType_Double, &slopes.maxBias, kMaxBiasRange.min, kMaxBiasRange.max, "%.3f",
+               ImGuiSliderFlags_Logarithmic);
     if (slopes.scheme == SlopeScheme::Custom) drawCustomSlopes(state);
     constexpr std::array ariths{Arith::Exact, Arith::HfBloom, Arith::HfFalcon, Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml};
     enumCombo("arithmetic", slopes.arith, ariths, arithName);
@@ -248,13 +250,15 @@ void drawContent(AppState& state) {
     constexpr std::array kinds{ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk};
     enumCombo("content", content.kind, kinds, contentName);
     if (content.kind == ContentKind::Gaussian)
-        slider(state, "sigma", ImGuiDataType_Double, &content.sigma, 0.0, 10.0, "%.3f");
+        slider(state, "sigma", ImGuiDataType_Double, &content.sigma, kSigmaRange.min, kSigmaRange.max, "%.3f",
+               ImGuiSliderFlags_Logarithmic);
     if (content.kind == ContentKind::Qk)
-        slider(state, "d_k", ImGuiDataType_S32, &content.dk, 1, 4096, "%d", ImGuiSliderFlags_Logarithmic);
+        slider(state, "d_k", ImGuiDataType_S32, &content.dk, 1, kMaxDk, "%d", ImGuiSliderFlags_Logarithmic);
     if (content.kind != ContentKind::Zero)
         numberField(state, "seed", ImGuiDataType_U64, &content.seed, std::uint64_t{0},
                     std::numeric_limits<std::uint64_t>::max(), "%llu");
-    slider(state, "temperature", ImGuiDataType_Double, &content.temperature, 0.01, 100.0, "%.3f",
+    slider(state, "temperature", ImGuiDataType_Double, &content.temperature, kTemperatureRange.min,
+           kTemperatureRange.max, "%.6g",
            ImGuiSliderFlags_Logarithmic);
 }
 

@@ -113,10 +113,10 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     // Shape.
     auto* shape = group("Shape");
     headsSlider = new QSlider(Qt::Horizontal, this);
-    headsSlider->setRange(1, 256);
+    headsSlider->setRange(1, std::min(kMaxHeads, 256));  // the drag span; the box takes every H
     headsBox = new QSpinBox(this);
-    headsBox->setRange(1, 100000);
-    headsBox->setToolTip("Heads H (the core accepts 1..4096)");
+    headsBox->setRange(1, kMaxHeads);
+    headsBox->setToolTip(QString("Heads H (1..%1)").arg(kMaxHeads));
     auto* headsRow = new QHBoxLayout;
     headsRow->addWidget(headsSlider, 1);
     headsRow->addWidget(headsBox);
@@ -126,7 +126,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     lengthSlider->setRange(0, 2000);  // 2^20 = kMaxLength
     lengthSlider->setToolTip("Sequence length T on a log scale");
     lengthBox = new QSpinBox(this);
-    lengthBox->setRange(1, std::numeric_limits<int>::max());
+    lengthBox->setRange(1, static_cast<int>(kMaxLength));
     lengthBox->setToolTip("Queries T (keys too, unless K is set)");
     auto* lengthRow = new QHBoxLayout;
     lengthRow->addWidget(lengthSlider, 1);
@@ -134,7 +134,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     shape->addRow("Length T", lengthRow);
     shape->addRow(errorLabel("queries"));
     keysBox = new QSpinBox(this);
-    keysBox->setRange(0, std::numeric_limits<int>::max());
+    keysBox->setRange(0, static_cast<int>(kMaxLength));
     keysBox->setSpecialValueText("same as T");
     keysBox->setToolTip("Keys K (KV cache); queries sit bottom-right: p_i = i + K − Q");
     withError(shape, "Keys K", keysBox, "keys");
@@ -144,7 +144,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     schemeBox = enumCombo(this, {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}, schemeName);
     withError(slopes, "Scheme", schemeBox, "scheme");
     maxBiasBox = new QDoubleSpinBox(this);
-    maxBiasBox->setRange(0, 64);
+    maxBiasBox->setRange(kMaxBiasRange.min, kMaxBiasRange.max);
     maxBiasBox->setDecimals(2);
     maxBiasBox->setSingleStep(0.5);
     withError(slopes, "max_bias B", maxBiasBox, "maxBias");
@@ -192,21 +192,23 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     contentBox->setToolTip("Content logits before the bias: zero, N(0, σ²), or q·k/√d_k");
     withError(content, "Content", contentBox, "content");
     sigmaBox = new QDoubleSpinBox(this);
-    sigmaBox->setRange(0, 100);
+    sigmaBox->setRange(kSigmaRange.min, kSigmaRange.max);
     sigmaBox->setSingleStep(0.25);
     withError(content, "σ (gaussian)", sigmaBox, "sigma");
     dkBox = new QSpinBox(this);
-    dkBox->setRange(1, 4096);
+    dkBox->setRange(1, kMaxDk);
     withError(content, "d_k (qk)", dkBox, "dk");
     seedBox = new QSpinBox(this);
     seedBox->setRange(0, std::numeric_limits<int>::max());
     withError(content, "Seed", seedBox, "seed");
     temperatureBox = new QDoubleSpinBox(this);
-    temperatureBox->setRange(0.01, 100);
+    // Six decimals reach the core's smallest temperature (kTemperatureRange.min = 1e-6).
+    temperatureBox->setDecimals(6);
+    temperatureBox->setRange(kTemperatureRange.min, kTemperatureRange.max);
     temperatureBox->setSingleStep(0.1);
     withError(content, "Temperature", temperatureBox, "temperature");
     queryRowBox = new QSpinBox(this);
-    queryRowBox->setRange(-1, std::numeric_limits<int>::max());
+    queryRowBox->setRange(-1, static_cast<int>(kMaxLength - 1));
     queryRowBox->setSpecialValueText("last");
     queryRowBox->setToolTip("Query row for curves, stages and statistics");
     withError(content, "Query row", queryRowBox, "queryRow");
@@ -239,7 +241,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
                              "left-padding bug), or restarting per document (--positions)");
     withError(batchForm, "Positions", positionsBox, "positions");
     batchRowBox = new QSpinBox(this);
-    batchRowBox->setRange(0, 0);
+    batchRowBox->setRange(0, 0);  // 0..B-1, B <= kMaxBatchRows: set from the session
     batchRowBox->setToolTip("The batch row the grid and detail views show");
     withError(batchForm, "Batch row", batchRowBox, "batchRow");
 
