@@ -6,6 +6,7 @@
 #include <alibi/explore/color_scale.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/io/session.hpp>
+#include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/slopes.hpp>
@@ -255,4 +256,28 @@ TEST(BatchView, SessionKeepsTheBatchRow) {
     const auto refused = validateSession(s);
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("`batch.row`: expected a batch row from 0 to 2, got 3"), std::string::npos);
+}
+
+TEST(BatchView, SessionExportsTheWholeBatchAndItsCommandLine) {
+    Session s = defaultSession();
+    s.batch.lengths = {16, 5};
+    s.batch.padding = Padding::Left;
+    auto e = sessionBiasExport(s, "b.npy", FileFormat::Npy);
+    ASSERT_TRUE(e) << e.error().message;
+    EXPECT_EQ(e->source->shape(), (Shape{2, 8, 16, 16}));
+    EXPECT_EQ(e->source->metadata().at("layout"), "bhqk");
+    EXPECT_EQ(e->request.mask, s.attention.bias.mask);
+    const Tensor got = materialize(*e->source, kDefaultMemoryBudget).value();
+    const Tensor want = buildBatchBias(s.attention.bias, s.batch).value();
+    ASSERT_EQ(got.size(), want.size());
+    for (std::uint64_t n = 0; n < want.size(); ++n) ASSERT_EQ(got.at(n), want.at(n)) << n;
+    EXPECT_EQ(cliCommand(s, "bias", "b.npy"), "alibi bias --heads 8 --seq 16 --lengths 16,5 --padding left -o b.npy");
+    // A batch's attention is shown, not exported: the message says what to export instead.
+    const auto attention = sessionAttentionExport(s, "a.npy", FileFormat::Npy);
+    ASSERT_FALSE(attention);
+    EXPECT_NE(attention.error().message.find("export the bias"), std::string::npos);
+    s.maxMemory = 1000;
+    const auto big = sessionBiasExport(s, "b.npy", FileFormat::Npy);
+    ASSERT_FALSE(big);
+    EXPECT_NE(big.error().message.find("memory budget"), std::string::npos);
 }
