@@ -27,7 +27,10 @@ void drawStaleMark(ImVec2 min, ImVec2 max, float progress) {
 }
 
 float colorBarWidth() {
-    return kColorBarGap + kColorBarWidth + 6.0f + ImGui::CalcTextSize("-0.00781250").x;
+    // Room for the tick labels beside the bar, and for the swatches' words under it.
+    const float labels = kColorBarWidth + 6.0f + ImGui::CalcTextSize("-0.00781250").x;
+    const float legend = 14.0f + ImGui::CalcTextSize("fully masked row").x;
+    return kColorBarGap + std::max(labels, legend);
 }
 
 int colorBarTicks(float height) {

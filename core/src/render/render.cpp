@@ -640,6 +640,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         }
 
     // Pass 2: colours through the 256-entry table.
+    const bool onePixelPerCell = map.cellsPerPixelX == 1.0 && map.cellsPerPixelY == 1.0;
     const auto& lut = colormapLut(params.colormap);
     detail::parallelFor(tileRows, threads, 8, [&](std::uint64_t b, std::uint64_t e) {
         for (std::uint64_t r = b; r < e; ++r) {
@@ -652,7 +653,10 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
             const double hi = log ? std::log10(tile.hi) : tile.hi;
             const double scale = hi > lo ? (kColormapLutSize - 1) / (hi - lo) : 0.0;
             if (fullyMasked[static_cast<std::size_t>(y)]) {
-                for (int x = 0; x < tileW; ++x) px[x] = fullyMaskedStripe(tile.x + x, tile.y + y);
+                // One pixel per cell is an image views magnify (a detail pane): stripes there would
+                // turn into blotches, so the row takes the stripes' own colour, solid.
+                for (int x = 0; x < tileW; ++x)
+                    px[x] = onePixelPerCell ? kFullyMaskedColor : fullyMaskedStripe(tile.x + x, tile.y + y);
                 continue;
             }
             for (int x = 0; x < tileW; ++x) {

@@ -192,6 +192,12 @@ TEST(BatchView, FullyMaskedRowsWithoutABatch) {
     const auto slopes = computeSlopes(p.attention.bias.slopes).value();
     EXPECT_NE(heatmapReadoutComputed(p, slopes, 0, 1, 0).find("fully masked row: query i = 1"), std::string::npos);
     EXPECT_EQ(heatmapReadoutComputed(p, slopes, 0, 2, 0).find("fully masked"), std::string::npos);
+    // One pixel per cell (an image a view magnifies): the row is solid, the stripes' own colour.
+    p.width = 4;
+    p.height = 6;
+    const Heatmap small = renderHeatmap(p).value();
+    EXPECT_EQ(small.image.at(2, 1), kFullyMaskedColor);
+    EXPECT_NE(small.image.at(2, 2), kFullyMaskedColor);
     p.attention.bias.keys = 0;
     EXPECT_FALSE(renderHeatmap(p).value().fullyMaskedRows);
 }
