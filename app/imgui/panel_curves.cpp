@@ -5,6 +5,8 @@
 #include "panels.hpp"
 #include "plot_canvas.hpp"
 
+#include <alibi/explore/batch_view.hpp>
+
 #include <imgui.h>
 
 #include <fmt/format.h>
@@ -42,6 +44,11 @@ void drawCurvesPanel(AppState& state, const Model& model) {
     if (!curves->error.empty()) {
         ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", curves->error.c_str());
         return;
+    }
+    if (const std::string note = explore::batchScopeNote(state.session.batch, state.session.batchRow); !note.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", note.c_str());
+        ImGui::PopTextWrapPos();
     }
     if (model.curvesPending) {
         ImGui::TextDisabled("updating...");

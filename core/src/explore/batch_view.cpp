@@ -89,6 +89,13 @@ std::string batchCellReadout(const HeatmapParams& params, std::span<const double
     return text;
 }
 
+std::string batchScopeNote(const BatchParams& batch, std::int64_t row) {
+    if (!batch.active()) return {};
+    return fmt::format("One unpadded sequence of T tokens: the batch (row {} of {}) is drawn in the head grid and "
+                       "detail views only.",
+                       row, batch.batchSize());
+}
+
 std::vector<double> batchCellValues(const HeatmapParams& params, std::span<const double> slopes, int head) {
     const BiasParams& bias = params.attention.bias;
     const BatchParams& batch = params.batch;

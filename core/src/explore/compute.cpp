@@ -365,6 +365,9 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     if (request.wantCompare) out.compare = computeCompare(s, request.compare, request.gridWidth, request.gridHeight, cancelled);
     if (stopped(cancelled)) return out;
     if (request.wantExtrapolation) out.extrapolation = computeExtrapolation(s, out.head, cancelled);
+    // Statistics, curves and stages describe one sequence; with a batch, the status line says so
+    // (unless a real error needs it).
+    if (out.error.empty()) out.error = batchScopeNote(s.batch, s.batchRow);
     return out;
 }
 

@@ -4,6 +4,7 @@
 // parser and fitBatch, and the session's `batch.row`.
 #include <alibi/explore/batch_view.hpp>
 #include <alibi/explore/color_scale.hpp>
+#include <alibi/explore/compute.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/session_export.hpp>
@@ -286,4 +287,24 @@ TEST(BatchView, SessionExportsTheWholeBatchAndItsCommandLine) {
     const auto big = sessionBiasExport(s, "b.npy", FileFormat::Npy);
     ASSERT_FALSE(big);
     EXPECT_NE(big.error().message.find("memory budget"), std::string::npos);
+}
+
+TEST(BatchView, DetailsShowTheRowAndSayWhatTheBatchDoesNotReach) {
+    Request r;
+    r.session = defaultSession();
+    r.session.batch.lengths = {16, 4};
+    r.session.batchRow = 1;
+    r.gridWidth = 256;
+    r.gridHeight = 256;
+    auto grid = computeGrid(r);
+    ASSERT_TRUE(grid) << grid.error().message;
+    EXPECT_NE(grid->title.find("batch row 1 of 2: 4 real tokens, right padding"), std::string::npos) << grid->title;
+    const Snapshot snap = computeDetails(r, std::make_shared<const GridSnapshot>(std::move(*grid)));
+    EXPECT_EQ(snap.error, batchScopeNote(r.session.batch, 1));
+    EXPECT_NE(snap.error.find("row 1 of 2"), std::string::npos);
+    const auto want = batchCellValues(snap.detailParams, snap.grid->slopes, snap.head);
+    ASSERT_EQ(snap.detailValues.size(), want.size());
+    for (std::size_t n = 0; n < want.size(); ++n)
+        EXPECT_TRUE(snap.detailValues[n] == want[n] || (std::isnan(snap.detailValues[n]) && std::isnan(want[n]))) << n;
+    EXPECT_TRUE(batchScopeNote(BatchParams{}, 0).empty());
 }

@@ -28,6 +28,11 @@ namespace alibi::explore {
                                            std::int64_t query, std::int64_t key,
                                            std::optional<double> probability = std::nullopt);
 
+// What the views that do not draw batches (statistics, curves, stages) say while a batch is set:
+// "" without a batch, else "One unpadded sequence of T tokens: the batch (row 1 of 3) is drawn in
+// the head grid and detail views only."
+[[nodiscard]] std::string batchScopeNote(const BatchParams& batch, std::int64_t row);
+
 // Q*K values of `head` in batch row params.batchRow (bias as stored, or probabilities), NaN
 // where masked; empty on an invalid batch.
 [[nodiscard]] std::vector<double> batchCellValues(const HeatmapParams& params, std::span<const double> slopes, int head);
