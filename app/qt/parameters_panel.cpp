@@ -241,7 +241,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
                              "left-padding bug), or restarting per document (--positions)");
     withError(batchForm, "Positions", positionsBox, "positions");
     batchRowBox = new QSpinBox(this);
-    batchRowBox->setRange(0, 0);  // 0..B-1, B <= kMaxBatchRows: set from the session
+    batchRowBox->setRange(0, 0);  // 0..B-1, set from the session
     batchRowBox->setToolTip("The batch row the grid and detail views show");
     withError(batchForm, "Batch row", batchRowBox, "batchRow");
 
