@@ -89,8 +89,7 @@ struct Heatmap {
     bool rowsSampled = false;          // one exact query row per pixel row (attention)
     bool cellsSampled = false;         // batch bias: a pixel averages up to 4 x 4 sampled cells
     // Some pixel rows show only fully masked query rows (no key to attend to): drawn with
-    // fullyMaskedStripe (solid kFullyMaskedColor at one pixel per cell), and the colour bar's
-    // legend names them.
+    // fullyMaskedStripe, and the colour bar's legend names them.
     bool fullyMaskedRows = false;
     double cellsPerPixelX = 1, cellsPerPixelY = 1;  // keys and queries per pixel (>= 1: pixels repeat cells)
     // In words, for the view's subtitle: "1 px = 16 x 16 cells, max over keys, 1 exact row
