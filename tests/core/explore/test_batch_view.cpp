@@ -279,14 +279,25 @@ TEST(BatchView, SessionExportsTheWholeBatchAndItsCommandLine) {
     ASSERT_EQ(got.size(), want.size());
     for (std::uint64_t n = 0; n < want.size(); ++n) ASSERT_EQ(got.at(n), want.at(n)) << n;
     EXPECT_EQ(cliCommand(s, "bias", "b.npy"), "alibi bias --heads 8 --seq 16 --lengths 16,5 --padding left -o b.npy");
-    // A batch's attention is shown, not exported: the message says what to export instead.
-    const auto attention = sessionAttentionExport(s, "a.npy", FileFormat::Npy);
-    ASSERT_FALSE(attention);
-    EXPECT_NE(attention.error().message.find("export the bias"), std::string::npos);
+    // The batch's attention: every row the softmax batchAttentionRow gives, rounded once to f32.
+    auto attention = sessionAttentionExport(s, "a.npy", FileFormat::Npy);
+    ASSERT_TRUE(attention) << attention.error().message;
+    EXPECT_EQ(attention->source->shape(), (Shape{2, 8, 16, 16}));
+    const Tensor probabilities = materialize(*attention->source, kDefaultMemoryBudget).value();
+    for (std::int64_t b = 0; b < 2; ++b)
+        for (std::int64_t h = 0; h < 8; h += 3)
+            for (std::int64_t i = 0; i < 16; i += 5) {
+                const auto row = batchAttentionRow(s.attention, s.batch, b, h, i).value();
+                for (std::int64_t j = 0; j < 16; ++j)
+                    ASSERT_EQ(probabilities.at(static_cast<std::uint64_t>(((b * 8 + h) * 16 + i) * 16 + j)),
+                              static_cast<double>(static_cast<float>(row[static_cast<std::size_t>(j)])))
+                        << b << " " << h << " " << i << " " << j;
+            }
     s.maxMemory = 1000;
     const auto big = sessionBiasExport(s, "b.npy", FileFormat::Npy);
     ASSERT_FALSE(big);
     EXPECT_NE(big.error().message.find("memory budget"), std::string::npos);
+    EXPECT_FALSE(sessionAttentionExport(s, "a.npy", FileFormat::Npy));
 }
 
 TEST(BatchView, DetailsShowTheRowAndSayWhatTheBatchDoesNotReach) {

@@ -22,8 +22,9 @@ struct SessionExport {
 // streamed (H, Q, K) in the session's layout.
 [[nodiscard]] Result<SessionExport> sessionBiasExport(const Session& session, std::string path, FileFormat format);
 
-// The attention probabilities (streamed); a session with a batch is refused with a message that
-// says what to export instead (the batch's attention is shown, not yet exported).
+// The attention probabilities: streamed (H, Q, K); with a batch, the (B, H, T, T) softmax of each
+// batch row (masked keys at the mask value, computed in double, rounded once to the dtype), built
+// whole on the first read within session.maxMemory.
 [[nodiscard]] Result<SessionExport> sessionAttentionExport(const Session& session, std::string path,
                                                            FileFormat format);
 
