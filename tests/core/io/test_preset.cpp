@@ -45,6 +45,9 @@ TEST(Preset, ShippedNumbersMatchThePublishedConfigs) {
         {"mpt-7b-storywriter", 32, 16, 65536, BiasMode::Mpt, Arith::LlmFoundry},  // alibi_bias_max 16, max_seq_len 65536
         {"mpt-30b", 64, 8, 8192, BiasMode::Mpt, Arith::LlmFoundry},          // n_heads 64, max_seq_len 8192
         {"replit-code-v1-3b", 32, 8, 2048, BiasMode::Mpt, Arith::LlmFoundry},  // n_heads 32, max_seq_len 2048
+        {"replit-code-v1.5-3b", 24, 8, 4096, BiasMode::Mpt, Arith::LlmFoundry},  // n_heads 24, max_seq_len 4096
+        {"baichuan-13b", 40, 8, 4096, BiasMode::Bloom, Arith::Fairseq},      // num_attention_heads 40, model_max_length 4096
+        {"baichuan2-13b", 40, 8, 4096, BiasMode::Bloom, Arith::Fairseq},     // num_attention_heads 40, model_max_length 4096
         {"falcon-rw-1b", 32, 8, 2048, BiasMode::Bloom, Arith::HfFalcon},     // alibi true, n_head 32
         {"falcon-rw-7b", 64, 8, 2048, BiasMode::Bloom, Arith::HfFalcon},     // alibi true, n_head 64
         {"jina-embeddings-v2-small-en", 8, 8, 512, BiasMode::Symmetric, Arith::Exact},  // num_attention_heads 8
