@@ -89,8 +89,9 @@ std::string batchCellReadout(const HeatmapParams& params, std::span<const double
     return text;
 }
 
-std::string batchScopeNote(const BatchParams& batch, std::int64_t row) {
+std::string batchScopeNote(const BatchParams& batch, std::int64_t row, bool brief) {
     if (!batch.active()) return {};
+    if (brief) return fmt::format("unpadded sequence, not batch row {}", row);
     return fmt::format("One unpadded sequence of T tokens: the batch (row {} of {}) is drawn in the head grid and "
                        "detail views only.",
                        row, batch.batchSize());

@@ -318,4 +318,5 @@ TEST(BatchView, DetailsShowTheRowAndSayWhatTheBatchDoesNotReach) {
     for (std::size_t n = 0; n < want.size(); ++n)
         EXPECT_TRUE(snap.detailValues[n] == want[n] || (std::isnan(snap.detailValues[n]) && std::isnan(want[n]))) << n;
     EXPECT_TRUE(batchScopeNote(BatchParams{}, 0).empty());
+    EXPECT_EQ(batchScopeNote(r.session.batch, 1, true), "unpadded sequence, not batch row 1");
 }

@@ -30,8 +30,9 @@ namespace alibi::explore {
 
 // What the views that do not draw batches (statistics, curves, stages) say while a batch is set:
 // "" without a batch, else "One unpadded sequence of T tokens: the batch (row 1 of 3) is drawn in
-// the head grid and detail views only."
-[[nodiscard]] std::string batchScopeNote(const BatchParams& batch, std::int64_t row);
+// the head grid and detail views only."; `brief` for a plot's corner: "unpadded sequence, not
+// batch row 1".
+[[nodiscard]] std::string batchScopeNote(const BatchParams& batch, std::int64_t row, bool brief = false);
 
 // Q*K values of `head` in batch row params.batchRow (bias as stored, or probabilities), NaN
 // where masked; empty on an invalid batch.
