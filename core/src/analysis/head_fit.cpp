@@ -270,6 +270,7 @@ Result<std::vector<HeadFit>> fitHeads(const AttentionMaps& maps, const HeadFitOp
                 fit.slopeHigh = e.high;
                 fit.slopeAtBound = e.atBound;
                 fit.kl = meanKl(acc.rows, e.slope);
+                if (fit.configuredSlope) fit.configuredKl = meanKl(acc.rows, *fit.configuredSlope);
                 fit.sinkMass = acc.sink / n;
                 fit.diagonalMass = acc.diagonal / n;
                 fit.entropy = acc.entropy / n;

@@ -56,6 +56,9 @@ struct HeadFit {
     double distance90 = 0;      // mean over rows of the smallest D with mass(d <= D) >= 0.9
     std::int64_t rows = 0;      // rows used (all-zero rows are skipped)
     std::optional<double> configuredSlope;
+    // Mean KL of the rows from the configured slope's prior: how much worse the model's own
+    // slope explains the head than m* does (kl is the floor).
+    std::optional<double> configuredKl;
     // Mean attention by distance (sum over rows of the mass at distance d, normalised to sum 1),
     // d = 0 .. K-1: the head's "attention vs distance" profile.
     std::vector<double> profile;
