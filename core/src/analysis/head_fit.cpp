@@ -206,6 +206,26 @@ void accumulateRow(HeadAccumulator& acc, std::span<const double> p, std::int64_t
 
 }  // namespace
 
+std::vector<double> priorProfile(double slope, std::int64_t queries, std::int64_t keys, bool causal,
+                                 std::int64_t firstRow, std::int64_t lastRow) {
+    std::vector<double> profile(static_cast<std::size_t>(std::max<std::int64_t>(keys, 0)), 0.0);
+    const std::int64_t last = lastRow < 0 ? queries : std::min(lastRow, queries);
+    for (std::int64_t q = std::max<std::int64_t>(firstRow, 0); q < last; ++q) {
+        const std::int64_t i = q + keys - queries;
+        if (causal && i < 0) continue;
+        const RowSummary r = supportOf(i, keys, causal);
+        const double logZ = priorMoments(slope, blocksOf(r)).logZ;
+        for (int b = 0; b < r.blockCount; ++b)
+            for (std::int64_t d = r.blocks[b].offset; d < r.blocks[b].offset + r.blocks[b].count && d < keys; ++d)
+                profile[static_cast<std::size_t>(d)] += std::exp(-slope * static_cast<double>(d) - logZ);
+    }
+    double total = 0;
+    for (const double v : profile) total += v;
+    if (total > 0)
+        for (double& v : profile) v /= total;
+    return profile;
+}
+
 Result<std::vector<HeadFit>> fitHeads(const AttentionMaps& maps, const HeadFitOptions& options,
                                       const std::vector<double>& configured) {
     const std::int64_t queries = maps.queries(), keys = maps.keys();

@@ -1,6 +1,9 @@
 // Heatmaps of saved attention maps and of head similarity (see the header).
 #include <alibi/render/attention_maps_render.hpp>
 
+#include <alibi/render/figure.hpp>
+#include <alibi/render/plot.hpp>
+
 #include "base/parallel.hpp"
 
 #include <algorithm>
@@ -162,6 +165,49 @@ Heatmap renderSimilarity(const DistanceMatrix& distances, const std::vector<int>
         if (distances.n == 0) return std::numeric_limits<double>::quiet_NaN();
         return distances.at(index[static_cast<std::size_t>(a)], index[static_cast<std::size_t>(b)]);
     });
+}
+
+Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads) {
+    return heatmapFigure(params.width, params.height, params.colormap, [&](int width, int height) {
+        MapsHeatmapParams p = params;
+        p.width = width;
+        p.height = height;
+        return renderAttentionMaps(maps, p, threads);
+    });
+}
+
+std::string fitProfileSvg(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow, std::int64_t lastRow,
+                          int width, int height) {
+    // Distances up to where the head and its priors hold almost all their mass.
+    const auto keys = static_cast<std::int64_t>(fit.profile.size());
+    const std::int64_t shown = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(3 * fit.distance90)) + 8, 8,
+                                                        std::max<std::int64_t>(keys, 1));
+    const auto series = [&](std::string label, const std::vector<double>& profile) {
+        Series s;
+        s.label = std::move(label);
+        for (std::int64_t d = 0; d < shown && d < static_cast<std::int64_t>(profile.size()); ++d) {
+            s.x.push_back(static_cast<double>(d));
+            s.y.push_back(profile[static_cast<std::size_t>(d)]);
+        }
+        return s;
+    };
+    std::vector<Series> all;
+    all.push_back(series(fmt::format("layer {} head {} (observed)", fit.layer, fit.head), fit.profile));
+    all.push_back(series(fmt::format("fitted prior, m* = {:.4g}", fit.slope),
+                         priorProfile(fit.slope, maps.queries(), maps.keys(), maps.causal(), firstRow, lastRow)));
+    if (fit.configuredSlope)
+        all.push_back(series(fmt::format("configured prior, m = {:.4g}", *fit.configuredSlope),
+                             priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(), maps.causal(), firstRow,
+                                          lastRow)));
+    PlotStyle style;
+    style.width = width;
+    style.height = height;
+    style.title = fmt::format("Layer {} head {}: attention vs distance, KL {:.3g} nats from softmax(-m* d)", fit.layer,
+                              fit.head, fit.kl);
+    style.xLabel = maps.causal() ? "distance i - j" : "distance |i - j|";
+    style.yLabel = "share of attention (all rows)";
+    style.highlight = 0;
+    return plotSvg(all, style);
 }
 
 }  // namespace alibi

@@ -22,21 +22,18 @@ void blit(Image& dst, const Image& src, int x0, int y0) {
 
 }  // namespace
 
-// The heatmap over a horizontal colour bar with its range written beneath, head numbers in
-// the tiles, in exactly width x height pixels.
-Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads, const ProgressFn& progress) {
+Result<Image> heatmapFigure(int width, int height, Colormap colormap,
+                            const std::function<Result<Heatmap>(int width, int height)>& draw) {
     using detail::drawText;
     using detail::fillRect;
     using detail::textHeight;
     using detail::textWidth;
-    const int width = figure.width, height = figure.height;
     const int margin = std::max(4, height / 100);
     const int barHeight = std::clamp(height / 30, 6, 24);
     const int textScale = std::clamp(std::min(width, height) / 180, 1, 4);
     const int labelHeight = height >= 120 ? textHeight(textScale) : 0;  // no room for text on tiny images
-    HeatmapParams params = figure;
-    params.height = height - barHeight - 2 * margin - (labelHeight ? labelHeight + margin : 0);
-    auto map = renderHeatmap(params, threads, progress);
+    const int mapHeight = height - barHeight - 2 * margin - (labelHeight ? labelHeight + margin : 0);
+    auto map = draw(width, mapHeight);
     if (!map) return std::unexpected(map.error());
 
     Image out;
@@ -44,8 +41,8 @@ Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads,
     out.height = height;
     out.pixels.assign(static_cast<std::size_t>(out.width) * out.height, kBackground);
     blit(out, map->image, 0, 0);
-    const int barY = params.height + margin;
-    const Image colorBar = renderColorBar(params.colormap, width - 2 * margin, barHeight, /*vertical=*/false);
+    const int barY = mapHeight + margin;
+    const Image colorBar = renderColorBar(colormap, width - 2 * margin, barHeight, /*vertical=*/false);
     blit(out, colorBar, margin, barY);
     if (labelHeight == 0) return out;
 
@@ -62,6 +59,17 @@ Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads,
     drawText(out, margin, textY, lo, textScale, kLabel);
     drawText(out, width - margin - textWidth(hi, textScale), textY, hi, textScale, kLabel);
     return out;
+}
+
+// The heatmap over a horizontal colour bar with its range written beneath, head numbers in
+// the tiles, in exactly width x height pixels.
+Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads, const ProgressFn& progress) {
+    return heatmapFigure(figure.width, figure.height, figure.colormap, [&](int width, int height) {
+        HeatmapParams params = figure;
+        params.width = width;
+        params.height = height;
+        return renderHeatmap(params, threads, progress);
+    });
 }
 
 std::string_view curveKindName(CurveKind kind) {

@@ -65,6 +65,10 @@ TEST(HeadFit, RecoversPaperSlopesOnThePurePrior) {
         EXPECT_DOUBLE_EQ(*f.configuredSlope, m);
         // The diagonal's mass is the prior's 1/Z averaged over rows: at least that of the last row.
         EXPECT_GE(f.diagonalMass, 1 - std::exp(-m) - 1e-6);
+        // The observed profile is the prior's (f32 storage aside).
+        const auto prior = alibi::priorProfile(m, t, t, true);
+        ASSERT_EQ(prior.size(), f.profile.size());
+        for (std::size_t d = 0; d < prior.size(); ++d) EXPECT_NEAR(f.profile[d], prior[d], 1e-6) << d;
     }
 }
 

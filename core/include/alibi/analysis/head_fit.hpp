@@ -74,6 +74,12 @@ inline constexpr double kFitSlopeMax = 30.0;
 [[nodiscard]] Result<std::vector<HeadFit>> fitHeads(const AttentionMaps& maps, const HeadFitOptions& options,
                                                     const std::vector<double>& configured = {});
 
+// The profile (mass by distance d = 0 .. K-1 summed over query rows [firstRow, lastRow),
+// normalised to sum 1) that the content-free prior softmax(-m d) gives on maps of this shape:
+// what HeadFit::profile would be if the head followed slope m exactly.
+[[nodiscard]] std::vector<double> priorProfile(double slope, std::int64_t queries, std::int64_t keys, bool causal,
+                                               std::int64_t firstRow = 0, std::int64_t lastRow = -1);
+
 // The fit of one head from per-row statistics, exposed for tests: rows' mean distances and
 // supports. Returns m*, its interval and the mean cross-entropy term.
 struct SlopeEstimate {

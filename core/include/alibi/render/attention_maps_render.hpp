@@ -12,6 +12,7 @@
 #include <alibi/render/render.hpp>
 
 #include <optional>
+#include <string>
 
 namespace alibi {
 
@@ -36,5 +37,14 @@ struct MapsHeatmapParams {
 // it is empty), colours from 0 to the largest distance.
 [[nodiscard]] Heatmap renderSimilarity(const DistanceMatrix& distances, const std::vector<int>& order,
                                        Colormap colormap, int width, int height);
+
+// The same picture as a finished figure (colour bar, range, head labels), width x height in all.
+[[nodiscard]] Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHeatmapParams& params,
+                                                      unsigned threads = 0);
+
+// One head's attention vs distance (HeadFit::profile) with the fitted prior softmax(-m* d) and,
+// when known, the configured slope's prior on the same rows, as a standalone SVG.
+[[nodiscard]] std::string fitProfileSvg(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
+                                        std::int64_t lastRow, int width, int height);
 
 }  // namespace alibi

@@ -10,6 +10,7 @@
 #include <alibi/render/render.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,11 @@ namespace alibi {
 // and its labels leave. Progress counts what renderHeatmap counts.
 [[nodiscard]] Result<Image> renderHeatmapFigure(const HeatmapParams& params, unsigned threads = 0,
                                                 const ProgressFn& progress = {});
+
+// The frame of every heatmap figure: `draw(w, h)` renders the heatmap into the w x h pixels the
+// colour bar (of `colormap`) and its range labels leave; head labels go into the tiles.
+[[nodiscard]] Result<Image> heatmapFigure(int width, int height, Colormap colormap,
+                                          const std::function<Result<Heatmap>(int width, int height)>& draw);
 
 enum class CurveKind { Slopes, BiasDistance, AttentionDistance };
 // "slopes", "distance", "attention-distance": the CLI's --what spellings.
