@@ -200,6 +200,33 @@ class FitTests(unittest.TestCase):
             self.assertEqual(r.returncode, 2, f"{args}: {r.stderr.decode()}")
             self.assertIn(words, r.stderr.decode(), args)
 
+    def test_render_file_views(self):
+        t = 64
+        maps = prior_maps([2.0, 0.5, 0.1, 0.02], t)
+        np.save(self.path("r.npy"), np.stack([maps, maps[::-1]]).astype(np.float32))
+        r = run("render", self.path("r.npy"), "--layer", "1", "--what", "attention", "--width", "400", "--height",
+                "300", "-o", self.path("grid.png"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        with open(self.path("grid.png"), "rb") as f:
+            head = f.read(24)
+        self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n")
+        self.assertEqual(struct.unpack(">II", head[16:24]), (400, 300))
+        r = run("render", self.path("r.npy"), "--what", "similarity", "-o", self.path("sim.png"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        r = run("render", self.path("r.npy"), "--what", "fit", "--head", "1", "--heads", "4", "-o", self.path("fit.svg"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        with open(self.path("fit.svg")) as f:
+            svg = f.read()
+        self.assertIn("Layer 0 head 1", svg)
+        self.assertIn("fitted prior, m* = 0.5", svg)
+        self.assertIn("configured prior, m = 0.0625", svg)  # press slopes of H = 4: 2^-2 (h+1)
+        for args, words in ((["--what", "fit", "-o", self.path("x.png")], "FILE.svg"),
+                            (["--what", "bias", "-o", self.path("x.png")], "expected attention, similarity or fit"),
+                            (["--layer", "5", "--what", "attention", "-o", self.path("x.png")], "no layer 5")):
+            r = run("render", self.path("r.npy"), *args)
+            self.assertEqual(r.returncode, 2, f"{args}: {r.stderr.decode()}")
+            self.assertIn(words, r.stderr.decode(), args)
+
     def test_example_assets_open_and_name_the_drifted_heads(self):
         root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "attention")
         for name in ("trained-like-4x8x64.npy", "trained-like-4x8x64.safetensors"):
