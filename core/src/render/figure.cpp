@@ -85,6 +85,14 @@ Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads,
     return composeFigure(*map, params.colormap, figure.width, figure.height, layout);
 }
 
+Result<Image> heatmapFigure(int width, int height, Colormap colormap,
+                            const std::function<Result<Heatmap>(int width, int height)>& draw) {
+    const FigureLayout layout = figureLayout(width, height);
+    auto map = draw(width, layout.mapHeight);
+    if (!map) return std::unexpected(map.error());
+    return composeFigure(*map, colormap, width, height, layout);
+}
+
 Result<Image> renderBatchHeatmapFigure(const HeatmapParams& figure, const BatchParams& batch, std::int64_t row) {
     const FigureLayout layout = figureLayout(figure.width, figure.height);
     auto values = figure.what == RenderWhat::Attention ? batchRowAttention(figure.attention, batch, row)
