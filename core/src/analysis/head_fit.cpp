@@ -276,6 +276,7 @@ Result<std::vector<HeadFit>> fitHeads(const AttentionMaps& maps, const HeadFitOp
                     if (mass == 0 || (maps.causal() && i < 0)) continue;  // padding or fully masked row
                     accumulateRow(acc, row, i, maps.causal());
                 }
+                maps.release(layer, static_cast<int>(h));  // bounded memory on files larger than RAM
                 HeadFit& fit = fits[h];
                 fit.layerIndex = layer;
                 fit.layer = maps.layerInfo()[static_cast<std::size_t>(layer)].number;

@@ -411,16 +411,18 @@ Result<void> AttentionMaps::detect(const AttentionOpenOptions& options) {
     return {};
 }
 
-void AttentionMaps::release(int layer) const {
-    if (!m_mapping || !m_mapping->mapped || layer < 0 || layer >= layers()) return;
-    // Whole pages inside the layer's block only: a neighbouring layer's pages stay.
+void AttentionMaps::release(int layer, int head) const {
+    if (!m_mapping || !m_mapping->mapped || layer < 0 || layer >= layers() || head >= m_heads) return;
+    // Whole pages inside the block only: a neighbouring block's pages stay.
     const std::uint64_t page = 4096;
-    const std::uint64_t block = static_cast<std::uint64_t>(m_heads) * static_cast<std::uint64_t>(m_queries) *
-                                static_cast<std::uint64_t>(m_keys) * dtypeSize(m_dtype);
-    const std::uint64_t begin = (m_layers[static_cast<std::size_t>(layer)].offset + page - 1) / page * page;
-    const std::uint64_t end = (m_layers[static_cast<std::size_t>(layer)].offset + block) / page * page;
-    if (end > begin)
-        ::madvise(const_cast<std::byte*>(m_mapping->data) + begin, end - begin, MADV_DONTNEED);
+    const std::uint64_t headBytes =
+        static_cast<std::uint64_t>(m_queries) * static_cast<std::uint64_t>(m_keys) * dtypeSize(m_dtype);
+    const std::uint64_t start = m_layers[static_cast<std::size_t>(layer)].offset +
+                                (head < 0 ? 0 : static_cast<std::uint64_t>(head) * headBytes);
+    const std::uint64_t bytes = head < 0 ? headBytes * static_cast<std::uint64_t>(m_heads) : headBytes;
+    const std::uint64_t begin = (start + page - 1) / page * page;
+    const std::uint64_t end = (start + bytes) / page * page;
+    if (end > begin) ::madvise(const_cast<std::byte*>(m_mapping->data) + begin, end - begin, MADV_DONTNEED);
 }
 
 }  // namespace alibi
