@@ -83,6 +83,7 @@ Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmap
                     v[static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) + static_cast<std::size_t>(x)] = out;
                 }
             }
+            maps.release(params.layerIndex, tile.head);  // bounded memory: the page cache keeps it warm
         }
     });
     if (error) return std::unexpected(*error);
