@@ -45,6 +45,7 @@ std::map<std::string, std::string> attentionMetadata(const AttentionParams& para
     m["sigma"] = fmt::format("{}", params.content.sigma);
     m["dk"] = std::to_string(params.content.dk);
     m["temperature"] = fmt::format("{}", params.content.temperature);
+    m["generator"] = std::to_string(params.content.generator);
     return m;
 }
 

@@ -99,7 +99,8 @@ public:
     // Key vectors [j0, j1) of head h.
     void drawKeys(std::int64_t h, std::int64_t j0, std::int64_t j1, T* out) const {
         detail::fillNormals(m_params.content.seed, kStreamKeys, static_cast<std::uint64_t>(h * m_keys + j0) * m_dk,
-                            static_cast<std::uint64_t>((j1 - j0) * m_dk), 1.0, out);
+                            static_cast<std::uint64_t>((j1 - j0) * m_dk), 1.0, out,
+                            m_params.content.generator);
     }
 
     // Probabilities of rows [i0, i1) of head h into out (row stride K).
@@ -116,13 +117,13 @@ public:
                 for (std::int64_t i = i0; i < i1; ++i)
                     detail::fillNormals(c.seed, kStreamGaussian, static_cast<std::uint64_t>(h * m_queries + i) * m_keys,
                                         static_cast<std::uint64_t>(detail::allowedKeys(b, i)), c.sigma,
-                                        out + (i - i0) * m_keys);
+                                        out + (i - i0) * m_keys, c.generator);
                 break;
             case ContentKind::Qk:
                 if (nMax == 0) break;
                 s.q.resize(static_cast<std::size_t>(M * m_dk));
                 detail::fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(h * m_queries + i0) * m_dk,
-                                    static_cast<std::uint64_t>(M * m_dk), 1.0, s.q.data());
+                                    static_cast<std::uint64_t>(M * m_dk), 1.0, s.q.data(), c.generator);
                 if (!d.keys.empty()) {
                     gemm(static_cast<int>(M), static_cast<int>(nMax), static_cast<int>(m_dk), s.q.data(),
                          d.keys.data(), out, static_cast<int>(m_keys));
