@@ -8,6 +8,7 @@
 
 #include "base/parallel.hpp"
 #include "model/attention_blas.hpp"
+#include "model/attention_detail.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -95,6 +96,28 @@ void BM_LogitsProduct(benchmark::State& state) {
                                                  benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_LogitsProduct)->Args({16, 2048})->ArgNames({"H", "T"})->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The Gaussian generator alone, one thread: 2^20 float draws per iteration, by recipe 1 (the C
+// library, kernel "libm") and by each kernel of recipe 2 this CPU runs (all give the same bits).
+void BM_GaussianDraws(benchmark::State& state) {
+    const auto which = state.range(0);
+    const auto kernel = static_cast<detail::GeneratorKernel>(which == 3 ? 0 : which);
+    const int generator = which == 3 ? kGeneratorLibm : kGeneratorPolynomial;
+    if (!detail::generatorKernelRuns(kernel)) {
+        state.SkipWithError("kernel not supported by this CPU");
+        return;
+    }
+    state.SetLabel(which == 3 ? "libm (recipe 1)" : detail::generatorKernelName(kernel));
+    std::vector<float> out(std::size_t{1} << 20);
+    std::uint64_t first = 1;  // odd, as a row of the Gaussian content may start
+    for (auto _ : state) {
+        detail::fillNormalsWith(kernel, 7, kStreamQueries, first, out.size(), 1.0, out.data(), generator);
+        first += out.size();
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * out.size()));
+}
+BENCHMARK(BM_GaussianDraws)->DenseRange(0, 3)->ArgName("kernel")->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // Zero-content statistics in closed form: the table `alibi stats` prints (256 sampled rows and
 // the last row per head), for the scaling table and the issue-14 target (H = 64, T = 2^20).
