@@ -110,8 +110,9 @@ struct FullyMaskedRows {
 };
 [[nodiscard]] FullyMaskedRows fullyMaskedRows(const AttentionParams& params);
 
-// Which matrix-product and softmax kernels this machine runs, e.g. "BLAS: OpenBLAS 0.3.21
-// (SkylakeX); softmax: avx512", for --version and About boxes.
+// Which matrix-product, softmax and generator kernels this machine runs, e.g. "matrix product:
+// f32 packed AVX-512 kernel, f64 OpenBLAS 0.3.21, SkylakeX kernels (...); softmax: avx512;
+// Gaussian generator: avx512 (recipe 2)", for --version and About boxes.
 [[nodiscard]] std::string attentionKernelDescription();
 
 }  // namespace alibi
