@@ -254,29 +254,29 @@ __attribute__((target("avx2,fma"))) void scaleRow256(float* row, float factor, s
 // ---------------------------------------------------------------------------
 // Dispatch, decided once.
 
-struct Kernels {
-    float (*logitsMax)(float*, const float*, float, const float*, std::int64_t);
-    double (*expSum)(float*, float, std::int64_t);
-    void (*scaleRow)(float*, float, std::int64_t);
-    const char* name;
-};
+using Kernels = SoftmaxKernels;
 
-Kernels pickKernels() {
+// Widest first.
+std::vector<Kernels> runnable() {
+    std::vector<Kernels> all;
 #if ALIBI_X86
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return {logitsMax512, expSum512, scaleRow512, "avx512"};
+    if (__builtin_cpu_supports("avx512f")) all.push_back({logitsMax512, expSum512, scaleRow512, "avx512"});
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return {logitsMax256, expSum256, scaleRow256, "avx2"};
+        all.push_back({logitsMax256, expSum256, scaleRow256, "avx2"});
 #endif
-    return {logitsMaxPortable<float>, expSumPortable<float>, scaleRowPortable<float>, "generic"};
+    all.push_back({logitsMaxPortable<float>, expSumPortable<float>, scaleRowPortable<float>, "generic"});
+    return all;
 }
 
 const Kernels& kernels() {
-    static const Kernels k = pickKernels();
+    static const Kernels k = runnable().front();
     return k;
 }
 
 }  // namespace
+
+std::vector<SoftmaxKernels> runnableSoftmaxKernels() { return runnable(); }
 
 float logitsMax(float* row, const float* content, float alpha, const float* bias, std::int64_t n) {
     return kernels().logitsMax(row, content, alpha, bias, n);
