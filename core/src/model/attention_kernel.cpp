@@ -14,7 +14,9 @@
 // -Wuninitialized inside the header itself (GCC bug 105593); nothing here reads those values.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)  // clang has no such warning (and warns about the unknown name)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 #define ALIBI_X86 1
