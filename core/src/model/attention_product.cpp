@@ -35,6 +35,10 @@ constexpr std::int64_t kTilePanels = 4;
 template <int R, int P>
 __attribute__((target("avx512f"))) void tile(std::int64_t dk, const float* q, const float* packed, float* c,
                                              std::int64_t ldc, __mmask16 lastLanes) {
+    // C is usually cold (the export's buffer, the tensor): ask for its lines now, so the read
+    // for ownership overlaps the d_k loop instead of stalling the stores at the end.
+    for (int r = 0; r < R; ++r)
+        for (int p = 0; p < P; ++p) __builtin_prefetch(c + r * ldc + p * kPanel, 1, 3);
     __m512 acc[R][P];
     for (int r = 0; r < R; ++r)
         for (int p = 0; p < P; ++p) acc[r][p] = _mm512_setzero_ps();
