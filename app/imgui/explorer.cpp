@@ -100,7 +100,7 @@ Result<void> Explorer::openSession(const Session& opened, const std::string& pat
     // The view and Compare's B are the explorer's state, not parameters: they open as saved, and
     // switching tabs is neither an undo step nor an unsaved change.
     m_state.view = fromExplorerView(openView(opened));
-    if (opened.compare) m_state.compareB = fromOverrides(*opened.compare);
+    if (opened.compare) m_state.compareB = *opened.compare;
     Session session = opened;
     session.view.reset();
     session.compare.reset();
@@ -408,7 +408,7 @@ void Explorer::runActions() {
         actions.saveSession = false;
         Session out = m_lastValid;
         out.view = toExplorerView(m_state.view);
-        out.compare = toOverrides(m_state.compareB);
+        out.compare = m_state.compareB;
         if (auto saved = saveSession(out, m_state.sessionPath); !saved) {
             m_state.errorPopup = saved.error().message;
         } else {

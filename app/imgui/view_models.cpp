@@ -121,14 +121,6 @@ View fromExplorerView(ExplorerView view) {
     return View::Grid;
 }
 
-CompareOverrides toOverrides(const explore::CompareSpec& spec) {
-    return CompareOverrides{spec.scheme, spec.maxBias, spec.dtype, spec.mode, spec.mask, spec.custom};
-}
-
-explore::CompareSpec fromOverrides(const CompareOverrides& o) {
-    return explore::CompareSpec{o.scheme, o.maxBias, o.dtype, o.mode, o.mask, o.custom};
-}
-
 const std::vector<std::string>& diagnoseExamples() {
     static const std::vector<std::string> codes{kSlopeOffByOne, kSignFlipped, kScaledBySqrtDk, kNaiveSlopesNonPow2};
     return codes;

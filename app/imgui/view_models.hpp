@@ -37,7 +37,7 @@ struct StagesResult {
 // Compare: A (the session) against B (A with the spec's replacements), A - B per cell.
 struct CompareRequest {
     Session a;
-    explore::CompareSpec spec;
+    CompareOverrides spec = explore::geometricCompare();
     int width = 0, height = 0;
     friend bool operator==(const CompareRequest&, const CompareRequest&) = default;
 };
@@ -80,8 +80,6 @@ struct ExtrapolationResult {
 [[nodiscard]] ExplorerView toExplorerView(View view);
 [[nodiscard]] View fromExplorerView(ExplorerView view);
 // Compare's B as a session holds it, both ways.
-[[nodiscard]] CompareOverrides toOverrides(const explore::CompareSpec& spec);
-[[nodiscard]] explore::CompareSpec fromOverrides(const CompareOverrides& overrides);
 
 // The examples the Diagnose view offers (the same codes as the Qt explorer's).
 [[nodiscard]] const std::vector<std::string>& diagnoseExamples();

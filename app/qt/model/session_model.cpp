@@ -283,7 +283,7 @@ bool SessionModel::setTrainLength(std::int64_t length) {
     return apply("trainLength", [length](Session& s) { s.trainLength = length; });
 }
 
-void SessionModel::setCompareSpec(const CompareSpec& spec) {
+void SessionModel::setCompareSpec(const CompareOverrides& spec) {
     if (spec == m_compare) return;
     m_compare = spec;
     if (m_wantCompare) request();

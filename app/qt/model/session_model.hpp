@@ -28,7 +28,7 @@ public:
     [[nodiscard]] const Session& session() const { return m_session; }
     [[nodiscard]] GridPtr grid() const { return m_grid; }
     [[nodiscard]] SnapshotPtr snapshot() const { return m_snapshot; }
-    [[nodiscard]] const CompareSpec& compareSpec() const { return m_compare; }
+    [[nodiscard]] const CompareOverrides& compareSpec() const { return m_compare; }
     [[nodiscard]] std::uint64_t generation() const { return m_generation; }
     // True while a request has not yet produced its full result.
     [[nodiscard]] bool pending() const { return m_resultGeneration != m_generation; }
@@ -74,7 +74,7 @@ public:
     bool setWhat(RenderWhat what);
     bool setSelectedHead(int head);
     bool setTrainLength(std::int64_t length);
-    void setCompareSpec(const CompareSpec& spec);
+    void setCompareSpec(const CompareOverrides& spec);
 
     // View state that is not part of the session.
     void setGridPixels(QSize devicePixels, double devicePixelRatio);
@@ -127,7 +127,7 @@ private:
     std::vector<Session> m_undo, m_redo;
     int m_stepDepth = 0;
     bool m_stepPushed = false;
-    CompareSpec m_compare;
+    CompareOverrides m_compare = explore::geometricCompare();
     QSize m_gridPixels{1024, 768};
     double m_dpr = 1;
     bool m_wantCompare = false;
