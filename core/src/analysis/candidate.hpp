@@ -46,6 +46,9 @@ struct SlopeCandidate {
     // The slopes were rounded to the tensor's dtype before multiplying (PyTorch arithmetic in
     // f16/bf16): the scheme is right, but buildBias (which multiplies in double) differs by an ulp.
     bool roundedFirst = false;
+    // The scheme correct ALiBi has here (with maxBias): press unless the slopes are linear, whose
+    // only possible bug is the 1/sqrt(d_k) scaling. Diagnosis::correctParams takes it.
+    SlopeScheme correctScheme = SlopeScheme::Press;
 };
 
 struct Candidate {

@@ -21,10 +21,34 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace alibi {
 
 using namespace detail;
+
+namespace {
+
+// Correct ALiBi for what a candidate read off the tensor (see Diagnosis::correctParams).
+BiasParams correctParamsFor(const Candidate& c, DType dtype) {
+    BiasParams p;
+    p.slopes.heads = static_cast<int>(c.reading.heads);
+    p.slopes.scheme = c.slopes.correctScheme;
+    p.slopes.maxBias = c.slopes.maxBias;
+    p.queries = c.reading.queries;
+    p.keys = c.reading.keys == c.reading.queries ? 0 : c.reading.keys;
+    p.mode = c.form.mode;
+    p.mask = c.mask;
+    // The fp16-mask-overflow fix, and a mask no masked cell showed that the dtype cannot hold.
+    const bool overflowed = c.maskSeen && dtype == DType::F16 && c.mask.kind == MaskValue::Kind::NegInf;
+    const bool unholdable = c.mask.kind == MaskValue::Kind::Finite && std::isinf(roundTo(dtype, c.mask.value));
+    if (overflowed || unholdable) p.mask = {MaskValue::Kind::Lowest, 0.0};
+    p.layout = c.reading.declared;
+    p.dtype = dtype;
+    return p;
+}
+
+}  // namespace
 
 Result<Diagnosis> diagnose(const Tensor& tensor) {
     if (tensor.size() == 0)
@@ -32,8 +56,10 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
                     fmt::format("cannot diagnose an empty tensor of shape {}", shapeString(tensor.shape())));
     // A bare (H,) vector of positive numbers is a slope vector, not a flat bias of H cells.
     if (auto slopes = detail::diagnoseSlopeVector(tensor)) return std::move(*slopes);
-    // A (B, H, T, T) batch with B > 1 (padding, documents, window, position rule).
-    if (auto batch = detail::diagnoseBatch(tensor)) return std::move(*batch);
+    // A (B, H, T, T) batch (padding, documents, window, prefix, position rule). One row with such
+    // a mask pattern counts only when it matches; otherwise it is read as a plain (1, H, Q, K).
+    if (auto batch = detail::diagnoseBatch(tensor); batch && (batch->match || tensor.shape()[0] > 1))
+        return std::move(*batch);
     Result<void> shapeError;
     const auto reads = readings(tensor.shape(), shapeError);
     if (!shapeError) return std::unexpected(shapeError.error());
@@ -115,6 +141,7 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
     params.layout = chosen.reading.qkhAsHqk ? Layout::Qkh : chosen.reading.declared;
     params.dtype = dtype;
     d.bestParams = params;
+    d.correctParams = correctParamsFor(chosen, dtype);
 
     const std::string head = fmt::format("{} head{}, {} x {}, layout {}, {}.", d.heads, d.heads == 1 ? "" : "s",
                                          d.queries, d.keys, layoutName(d.layout), dtypeName(dtype));

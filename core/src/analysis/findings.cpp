@@ -10,13 +10,15 @@ namespace alibi::detail {
 std::vector<Finding> formFindings(const Candidate& c, DType dtype) {
     std::vector<Finding> out;
     const Reading& r = c.reading;
-    if (r.qkhAsHqk)
-        out.push_back({kLayoutQkhAsHqk,
-                       fmt::format("The shape says (H, Q, K) = ({}, {}, {}), but the data is in (Q, K, H) order: a "
-                                   "[seq, seq, heads] tensor was reshaped instead of transposed. Use "
-                                   "x.permute(2, 0, 1) (or np.transpose(x, (2, 0, 1))) instead of reshape/view, or "
-                                   "save it with --layout qkh.",
-                                   r.heads, r.queries, r.keys)});
+    if (r.qkhAsHqk) {
+        const std::string what =
+            fmt::format("The shape says (H, Q, K) = ({}, {}, {}), but the data is in (Q, K, H) order: a "
+                        "[seq, seq, heads] tensor was reshaped instead of transposed. Use "
+                        "x.permute(2, 0, 1) (or np.transpose(x, (2, 0, 1))) instead of reshape/view, or ",
+                        r.heads, r.queries, r.keys);
+        out.push_back({kLayoutQkhAsHqk, what + "save it with --layout qkh.",
+                       what + "export it with Export layout qkh and read it as (Q, K, H)."});
+    }
     if (r.noHeadAxis)
         out.push_back({kSingleSlopeAllHeads,
                        fmt::format("The tensor is 2-D ({} x {}) with no head axis: every head would share one slope. "
@@ -39,7 +41,11 @@ std::vector<Finding> formFindings(const Candidate& c, DType dtype) {
              "The masked entries are -inf in an f16 tensor: a -1e9 mask overflows f16 (largest finite value "
              "65504) and becomes -inf. Use --mask min (-65504) for a finite mask, or --mask -inf deliberately; "
              "with -inf a fully masked row (for example a query before every key, or padding) gives NaN after "
-             "softmax unless it is handled."});
+             "softmax unless it is handled.",
+             "The masked entries are -inf in an f16 tensor: a -1e9 mask overflows f16 (largest finite value "
+             "65504) and becomes -inf. Set Mask to min (-65504) for a finite mask (Open the corrected parameters "
+             "does), or to -inf deliberately; with -inf a fully masked row (for example a query before every key, "
+             "or padding) gives NaN after softmax unless it is handled."});
     if (c.reading.heads >= 2) {
         bool same = true;
         for (const double s : c.slopes.slopes) same = same && s == c.slopes.slopes[0];

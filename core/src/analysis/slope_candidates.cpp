@@ -84,7 +84,8 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
     };
 
     if (withinIntervals(read, linearSlopes(heads)))
-        out.push_back({SlopeScheme::Linear, 8, linearSlopes(heads), {}, "linear slopes (0.05 to 0.5)"});
+        out.push_back({SlopeScheme::Linear, 8, linearSlopes(heads), {}, "linear slopes (0.05 to 0.5)", false,
+                       SlopeScheme::Linear});
 
     if (tryScheme(SlopeScheme::Press, -c * std::log2(m[0]), [&](double b) { return pressSlopes(heads, b); }))
         named(out.back(), fmt::format("press slopes (max_bias {})", out.back().maxBias));
@@ -93,14 +94,15 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
                            [&](double b) { return geometricSlopes(heads, b); })) {
         auto& g = out.back();
         named(g, fmt::format("geometric slopes (max_bias {})", g.maxBias));
+        const std::string what = fmt::format(
+            "The slopes are 2^(-B(h+1)/H) for all {} heads (geometric, max_bias {}). {} is not a power of "
+            "two: the paper's reference code, BLOOM and MPT use the press rule instead (the first {} slopes "
+            "of the {}-head list, then every other slope of the {}-head list).",
+            heads, g.maxBias, heads, c, c, 2 * c);
         g.findings.push_back(
-            {kNaiveSlopesNonPow2,
-             fmt::format(
-                 "The slopes are 2^(-B(h+1)/H) for all {} heads (geometric, max_bias {}). {} is not a power of "
-                 "two: the paper's reference code, BLOOM and MPT use the press rule instead (the first {} slopes "
-                 "of the {}-head list, then every other slope of the {}-head list). Use --scheme press unless "
-                 "you mean to reproduce a geometric implementation.",
-                 heads, g.maxBias, heads, c, c, 2 * c)});
+            {kNaiveSlopesNonPow2, what + " Use --scheme press unless you mean to reproduce a geometric implementation.",
+             what + " Set Scheme to press (Open the corrected parameters does) unless you mean to reproduce a "
+                    "geometric implementation."});
     }
 
     // Slope exponent off by one: head 0 gets 2^0 = 1.
@@ -115,13 +117,13 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
         if (found) {
             auto& o = out.back();
             named(o, fmt::format("off-by-one slopes 2^(-B h/{}) (max_bias {})", n, o.maxBias));
-            o.findings.push_back(
-                {kSlopeOffByOne,
-                 fmt::format(
-                     "The slope exponent is off by one: head h has 2^(-{} h/{}) instead of 2^(-{} (h+1)/{}), so "
-                     "head 0 has slope 1.0 and every head is one step steeper than ALiBi's. Compute the slopes "
-                     "from h + 1 (or use --scheme press).",
-                     o.maxBias, n, o.maxBias, n)});
+            const std::string what = fmt::format(
+                "The slope exponent is off by one: head h has 2^(-{} h/{}) instead of 2^(-{} (h+1)/{}), so "
+                "head 0 has slope 1.0 and every head is one step steeper than ALiBi's. Compute the slopes "
+                "from h + 1",
+                o.maxBias, n, o.maxBias, n);
+            o.findings.push_back({kSlopeOffByOne, what + " (or use --scheme press).",
+                                  what + "; Open the corrected parameters shows the press slopes they should be."});
         }
     }
 
@@ -161,7 +163,9 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
                                              "after the scaling (paper, footnote 10), so each head is {:.6g} times "
                                              "flatter than intended.",
                                              name, d, std::sqrt(d), d, std::sqrt(d))}},
-                               fmt::format("{} / sqrt({})", name, d)});
+                               fmt::format("{} / sqrt({})", name, d),
+                               false,
+                               base.scheme == SlopeScheme::Linear ? SlopeScheme::Linear : SlopeScheme::Press});
                 found = true;
                 break;
             }
