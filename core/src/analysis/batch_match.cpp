@@ -185,6 +185,7 @@ std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
     }
     if (!matched) {
         d.summary = head + " No bias form, position rule or --arith profile reproduces its values.";
+        d.explorerSummary = head + " No bias form, position rule or framework's arithmetic reproduces its values.";
         return d;
     }
     d.batch = best->batch;
@@ -213,14 +214,21 @@ std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
         d.findings.push_back({kDocumentMask, fmt::format("packed documents {} (block-diagonal mask, llm-foundry's "
                                                          "sequence_id); positions {}",
                                                          list(batch.documents), positionRuleName(best->batch.positions))});
-    d.summary = fmt::format("{} Matches press slopes (max_bias 8), {} mode, positions {}, mask {}{}.", head,
-                            modeName(best->bias.mode), positionRuleName(best->batch.positions), maskName(mask),
-                            best->maxUlp == 0 ? fmt::format(", bit-identical under --arith {}", arithName(best->bias.slopes.arith))
-                                              : fmt::format(", within {} ulp", best->maxUlp));
+    const auto matches = [&](bool flags) {
+        const std::string bits =
+            best->maxUlp != 0 ? fmt::format(", within {} ulp", best->maxUlp)
+            : flags           ? fmt::format(", bit-identical under --arith {}", arithName(best->bias.slopes.arith))
+                              : fmt::format(", bit-identical to {}", profileName(best->bias.slopes.arith, false));
+        return fmt::format("{} Matches press slopes (max_bias 8), {} mode, positions {}, mask {}{}.", head,
+                           modeName(best->bias.mode), positionRuleName(best->batch.positions), maskName(mask), bits);
+    };
+    d.summary = matches(true);
+    d.explorerSummary = matches(false);
     if (!d.findings.empty()) {
         std::string codes;
         for (const auto& f : d.findings) codes += (codes.empty() ? "" : ", ") + f.code;
         d.summary += fmt::format(" Findings: {}.", codes);
+        d.explorerSummary += fmt::format(" Findings: {}.", codes);
     }
     return d;
 }

@@ -168,11 +168,17 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
                 }
         }
         d.summary = fmt::format("{} Matches {}, max abs error {:.6g}.", head, describeCandidate(chosen), d.maxAbsError);
-        if (!d.arithDistances.empty()) d.summary += " " + detail::describeProfiles(d.arithDistances);
+        d.explorerSummary = d.summary;
+        if (!d.arithDistances.empty()) {
+            d.summary += " " + detail::describeProfiles(d.arithDistances);
+            d.explorerSummary += " " + detail::describeProfiles(d.arithDistances, false);
+        }
         if (!d.findings.empty()) {
             std::string codes;
             for (const auto& f : d.findings) codes += (codes.empty() ? "" : ", ") + f.code;
-            d.summary += fmt::format(" Known bug{}: {}.", d.findings.size() == 1 ? "" : "s", codes);
+            const std::string bugs = fmt::format(" Known bug{}: {}.", d.findings.size() == 1 ? "" : "s", codes);
+            d.summary += bugs;
+            d.explorerSummary += bugs;
         }
         return d;
     }

@@ -2,6 +2,7 @@
 // compares a user's tensor with correct ALiBi, not with the buggy reproduction that matched it.
 // The buggy tensors and every expected error are written here from REFERENCES.md's formulas
 // (plain loops in double), never taken from the code under test.
+#include <alibi/analysis/corrected_session.hpp>
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/model/batch.hpp>
 
@@ -255,10 +256,39 @@ TEST(CorrectAlibiError, ExplorerWordsNameNoFlags) {
     for (const Tensor& t : tensors) {
         const Diagnosis d = run(t);
         ASSERT_FALSE(d.findings.empty()) << d.summary;
+        EXPECT_EQ(d.explorerSummaryText().find("--"), std::string::npos) << d.explorerSummaryText();
         for (const Finding& f : d.findings) {
             EXPECT_EQ(f.explorerMessage().find("--"), std::string::npos) << f.code << ": " << f.explorerMessage();
             flagged += f.message.find("--") != std::string::npos;
         }
     }
     EXPECT_EQ(flagged, 3);  // off-by-one, naive geometric and fp16 mask all name a flag for the CLI
+}
+
+// "Open the corrected parameters" opens correct ALiBi, keeping what is not about the tensor.
+TEST(CorrectedSession, SetsTheCorrectBiasAndClampsTheSelection) {
+    const Tensor t = hqk(8, 16, 16, DType::F32,
+                         [](auto h, auto i, auto j) { return j <= i ? -std::exp2(-double(h)) * double(i - j) : -1e9; });
+    const Diagnosis d = run(t);
+    Session current;
+    current.attention.bias.slopes.heads = 32;
+    current.attention.bias.queries = 128;
+    current.attention.content.kind = ContentKind::Gaussian;
+    current.head = 20;
+    current.queryRow = 100;
+    current.colormap = Colormap::Magma;
+    current.batch.lengths = {128, 64};
+    const auto s = correctedSession(current, d);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->attention.bias, *d.correctParams);
+    EXPECT_EQ(s->attention.bias.slopes.scheme, SlopeScheme::Press);
+    EXPECT_EQ(s->attention.bias.slopes.heads, 8);
+    EXPECT_EQ(s->attention.bias.queries, 16);
+    EXPECT_FALSE(s->batch.active());
+    EXPECT_EQ(s->head, 7);
+    EXPECT_EQ(s->queryRow, 15);
+    EXPECT_EQ(s->attention.content.kind, ContentKind::Gaussian);
+    EXPECT_EQ(s->colormap, Colormap::Magma);
+    EXPECT_TRUE(validateSession(*s)) << validateSession(*s).error().message;
+    EXPECT_EQ(correctAlibiSummary(d), "press slopes (max_bias 8), causal mode, mask -1e9");
 }

@@ -75,6 +75,8 @@ struct Diagnosis {
     std::optional<std::vector<std::int64_t>> firstMismatchIndex;
     double firstMismatchActual = 0, firstMismatchExpected = 0;
     std::string summary;  // a paragraph in words
+    // The same worded for the explorers (no CLI flags); empty when it would be the same.
+    std::string explorerSummary;
     // The best candidate's parameters (for rendering an error heatmap). bestParams.layout is
     // the order the data is really in (qkh for a layout-qkh-as-hqk tensor).
     std::optional<BiasParams> bestParams;
@@ -100,6 +102,10 @@ struct Diagnosis {
     // corrected parameters" opens it and their error map compares with it.
     std::optional<BiasParams> correctParams;
     std::optional<BatchParams> correctBatch;
+
+    [[nodiscard]] const std::string& explorerSummaryText() const {
+        return explorerSummary.empty() ? summary : explorerSummary;
+    }
 };
 
 // Tolerance: entries agree when equal, or within 1e-6 relative (f32/f64), or within a
