@@ -12,6 +12,7 @@
 #include "stages_view.hpp"
 #include "view_util.hpp"
 
+#include <alibi/analysis/corrected_session.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/render/plot.hpp>
@@ -75,9 +76,10 @@ QString whatIsAlibi() {
            "click a head to read its matrix cell by cell.</p>";
 }
 
+// The model's session: parameters and Compare's B (an undoable, saved choice), not the open tab.
 Session parametersOnly(Session s) {
     s.view.reset();
-    s.compare.reset();
+    s.compare = sessionCompare(compareSpecOf(s.compare));
     return s;
 }
 
@@ -262,10 +264,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_extrapolation, &ExtrapolationView::headChosen, m_model, &SessionModel::setSelectedHead);
     connect(m_extrapolation, &ExtrapolationView::trainLengthChanged, m_model, &SessionModel::setTrainLength);
     connect(m_compare, &CompareView::specChanged, m_model, &SessionModel::setCompareSpec);
+    connect(m_model, &SessionModel::compareSpecChanged, m_compare, &CompareView::setSpec);
     connect(m_diagnose, &DiagnoseView::openRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open tensor to diagnose", {},
                                                           "Tensors (*.npy *.safetensors);;All files (*)");
         if (!path.isEmpty()) diagnoseFile(path);
+    });
+    connect(m_diagnose, &DiagnoseView::openCorrectedRequested, this, [this] {
+        if (!m_diagnose->diagnosis()) return;
+        // One undo step, like any edit; the grid shows what was opened.
+        if (auto corrected = correctedSession(m_model->session(), *m_diagnose->diagnosis());
+            corrected && m_model->setSession(*corrected)) {
+            m_tabs->setCurrentIndex(GridTab);
+            statusBar()->showMessage("Opened the corrected parameters (Ctrl+Z goes back)", 6000);
+        }
     });
     connect(m_diagnose, &DiagnoseView::failed, this, [this](const QString& message) {
         if (!m_lastDiagnosed.isEmpty()) removeRecent(m_lastDiagnosed);
@@ -717,6 +729,8 @@ void MainWindow::exportTensorDialog(const std::function<void(ExportDialog&)>& dr
 
 bool MainWindow::exportViewPng(const QString& path, int scale) {
     QWidget* view = m_tabs->currentWidget();
+    // A wide tab sits in a scroll area: the picture is its whole page, not the visible part.
+    if (auto* area = qobject_cast<QScrollArea*>(view); area && area->widget()) view = area->widget();
     QImage image(view->size() * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(palette().color(QPalette::Window));
@@ -758,6 +772,7 @@ Result<void> MainWindow::exportCurvesSvg(const QString& path, int which) {
         style.xLabel = "head";
         style.yLabel = "slope";
         style.logY2 = true;
+        style.bars = true;  // as the Curves tab shows them
     } else if (which == 1) {
         series = &s->biasCurves;
         style.title = "Bias vs distance";

@@ -83,6 +83,17 @@ QStringList SessionModel::clampDependents(const Session& before, Session& next) 
     return notes;
 }
 
+std::optional<CompareOverrides> sessionCompare(const CompareSpec& spec) {
+    if (spec == CompareSpec{}) return std::nullopt;
+    return CompareOverrides{spec.scheme, spec.maxBias, spec.dtype, spec.mode, spec.mask, spec.custom};
+}
+
+CompareSpec compareSpecOf(const std::optional<CompareOverrides>& overrides) {
+    if (!overrides) return {};
+    const CompareOverrides& o = *overrides;
+    return CompareSpec{o.scheme, o.maxBias, o.dtype, o.mode, o.mask, o.custom};
+}
+
 bool SessionModel::apply(const QString& field, const std::function<void(Session&)>& change) {
     Session next = m_session;
     change(next);
@@ -106,6 +117,10 @@ bool SessionModel::apply(const QString& field, const std::function<void(Session&
 
 void SessionModel::replace(Session next) {
     m_session = std::move(next);
+    if (CompareSpec spec = compareSpecOf(m_session.compare); !(spec == m_compare)) {
+        m_compare = std::move(spec);
+        emit compareSpecChanged(m_compare);
+    }
     emit sessionChanged();
     emit historyChanged();
     request();
@@ -284,9 +299,8 @@ bool SessionModel::setTrainLength(std::int64_t length) {
 }
 
 void SessionModel::setCompareSpec(const CompareSpec& spec) {
-    if (spec == m_compare) return;
-    m_compare = spec;
-    if (m_wantCompare) request();
+    // B is saved with the session: a change is an undo step and marks the session modified.
+    apply("compare", [&](Session& s) { s.compare = sessionCompare(spec); });
 }
 
 void SessionModel::setGridPixels(QSize devicePixels, double devicePixelRatio) {

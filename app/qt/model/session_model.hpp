@@ -74,6 +74,7 @@ public:
     bool setWhat(RenderWhat what);
     bool setSelectedHead(int head);
     bool setTrainLength(std::int64_t length);
+    // Compare's B, kept in the session (Session::compare): an undoable, saved change.
     void setCompareSpec(const CompareSpec& spec);
 
     // View state that is not part of the session.
@@ -109,6 +110,8 @@ signals:
     // beyond H, ...): a one-line note for the status bar.
     void adjusted(const QString& note);
     void historyChanged();
+    // B changed by undo, redo or a loaded session (the Compare view shows it).
+    void compareSpecChanged(const alibi::qt::CompareSpec& spec);
     // Fraction of the current request's grid computed so far (while it takes longer than 50 ms).
     void computeProgress(double fraction);
 
@@ -142,5 +145,9 @@ private:
     SnapshotPtr m_snapshot;
     ComputeWorker* m_worker = nullptr;
 };
+
+// Session::compare for a Compare view's B: nullopt for the default B (a fresh session's), and back.
+[[nodiscard]] std::optional<CompareOverrides> sessionCompare(const CompareSpec& spec);
+[[nodiscard]] CompareSpec compareSpecOf(const std::optional<CompareOverrides>& overrides);
 
 }  // namespace alibi::qt
