@@ -2,9 +2,11 @@
 // row by row to a file.
 #include "commands.hpp"
 #include "options.hpp"
+#include "progress_bar.hpp"
 #include "tensor_export.hpp"
 
 #include <alibi/model/attention.hpp>
+#include <alibi/model/batch_attention.hpp>
 
 #include <array>
 #include <cstdio>
@@ -28,6 +30,14 @@ Result<void> run(const AttentionCommand& c) {
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
     if (!target) return std::unexpected(target.error());
     const AttentionParams& a = settings->session.attention;
+    if (settings->batch.active() || settings->batchLayout) {
+        // A batch is built whole (within --max-memory), then streamed like any tensor.
+        ProgressBar bar("computing batch attention");
+        auto tensor = buildBatchAttention(a, settings->batch, settings->session.maxMemory, bar.callback());
+        bar.finish();
+        if (!tensor) return std::unexpected(tensor.error());
+        return exportSource(*tensorSource(*tensor), *target, "attention", c.output.allowNonFinite, std::nullopt);
+    }
     // Rows with no unmasked key are a finding, not an error: a framework's softmax gives them a
     // uniform row under a finite mask and NaN (0/0) under -inf, and so does this export.
     if (const FullyMaskedRows fm = fullyMaskedRows(a); fm.count > 0) {
@@ -60,11 +70,13 @@ RunFn addAttentionCommand(CLI::App& root) {
         "attention", "Attention probabilities softmax((content + bias) / temperature), streamed to a file");
     auto state = std::make_shared<AttentionCommand>();
     addSessionFlags(*cmd, state->flags, FlagLevel::Attention);
+    addBatchFlags(*cmd, state->flags);
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/true, /*tensorExport=*/true);
     cmd->footer(R"(Examples:
   alibi attention --heads 8 --seq 64 -o attn.npy                   # the pure ALiBi prior (zero content)
   alibi attention --heads 8 --seq 64 --content qk --dk 128 --seed 7 -o attn.safetensors
-  alibi attention --heads 4 --seq 32 --content gaussian --sigma 2 --temperature 0.5 -o attn.npy)");
+  alibi attention --heads 4 --seq 32 --content gaussian --sigma 2 --temperature 0.5 -o attn.npy
+  alibi attention --heads 4 --seq 8 --lengths 8,5,3 --padding left --mask min -o batch.npy   # (3, 4, 8, 8))");
     return [state] { return run(*state); };
 }
 

@@ -17,6 +17,8 @@
 #include <array>
 #include <fmt/format.h>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace alibi::cli {
 namespace {
@@ -29,8 +31,20 @@ struct RenderCommand {
 };
 
 Result<Image> heatmapFigure(const Settings& settings) {
+    HeatmapParams params = heatmapParams(settings.session);
+    params.reduce = settings.reduce;
+    params.logScale = settings.logScale;
+    if (settings.batch.active() || settings.batchLayout) {
+        // A batch row's pixels show the cell farthest from zero (renderBatchHeatmapFigure): say
+        // so rather than ignore a flag that would change nothing.
+        if (settings.reduce != Reduce::Auto || settings.logScale)
+            return fail(ErrorCode::InvalidArgument,
+                        "--reduce and --log-scale apply to single-sequence heatmaps; a batch row is drawn with each "
+                        "pixel showing its cell farthest from zero: drop them, or drop the batch flags");
+        return renderBatchHeatmapFigure(params, settings.batch, settings.batchRow);
+    }
     ProgressBar bar("rendering");
-    auto image = renderHeatmapFigure(heatmapParams(settings.session), settings.threads, bar.callback());
+    auto image = renderHeatmapFigure(params, settings.threads, bar.callback());
     bar.finish();
     return image;
 }
@@ -112,8 +126,11 @@ Result<std::string> extraSvg(const Settings& settings, ExtraView view) {
             Series ser{fmt::format("head {}, query {}", head, query), {}, {}};
             for (std::size_t j = 0; j < rows[n]->size(); ++j) {
                 double v = (*rows[n])[j];
-                // As the GUIs: stage 2's mask value would flatten the slope; -inf is not drawn.
-                if (!std::isfinite(v) || (n == 1 && std::isinf(stages->masked[j]))) continue;
+                // Stage 2 holds the mask value itself (-1e9 by default) at the keys the mode masks;
+                // drawn, it would flatten the ALiBi slope. -inf is not drawn.
+                const bool maskedKey = modeMasks(s.attention.bias.mode) &&
+                                       static_cast<std::int64_t>(j) > s.attention.bias.queryPosition(query);
+                if (!std::isfinite(v) || (n == 1 && maskedKey)) continue;
                 ser.x.push_back(static_cast<double>(j));
                 ser.y.push_back(v);
             }
@@ -133,11 +150,26 @@ Result<std::string> extraSvg(const Settings& settings, ExtraView view) {
     return plotSvg(e.curves, style);
 }
 
+// What B replaces, in words: "A with scheme geometric", "A with scheme linear, max_bias 4".
+std::string compareBText(const CompareOverrides& b) {
+    std::vector<std::string> parts;
+    if (b.scheme) parts.push_back(fmt::format("scheme {}", schemeName(*b.scheme)));
+    if (b.scheme == SlopeScheme::Custom && !b.custom.empty()) parts.push_back(fmt::format("{} custom slopes", b.custom.size()));
+    if (b.maxBias) parts.push_back(fmt::format("max_bias {}", *b.maxBias));
+    if (b.mode) parts.push_back(fmt::format("mode {}", modeName(*b.mode)));
+    if (b.dtype) parts.push_back(fmt::format("dtype {}", dtypeName(*b.dtype)));
+    if (b.mask) parts.push_back(fmt::format("mask {}", maskName(*b.mask)));
+    if (parts.empty()) return "the same as A";
+    std::string text = "A with ";
+    for (std::size_t n = 0; n < parts.size(); ++n) text += (n ? ", " : "") + parts[n];
+    return text;
+}
+
 Result<Image> comparePng(const Settings& settings) {
     const Session& s = settings.session;
-    const auto c = explore::computeCompare(s, explore::CompareSpec{}, s.width, s.height);
+    const auto c = explore::computeCompare(s, settings.compareB, s.width, s.height);
     if (!c.error.empty()) return fail(ErrorCode::InvalidArgument, c.error);
-    std::fprintf(stderr, "%s (B = A with geometric slopes)\n", c.summary.c_str());
+    std::fprintf(stderr, "%s (B: %s)\n", c.summary.c_str(), compareBText(settings.compareB).c_str());
     return c.image;
 }
 
@@ -199,6 +231,7 @@ RunFn addRenderCommand(CLI::App& root) {
         "render", "Heatmap PNG of the bias or attention (head grid or one head), or SVG curves");
     auto state = std::make_shared<RenderCommand>();
     addSessionFlags(*cmd, state->flags, FlagLevel::Render);
+    addBatchFlags(*cmd, state->flags);
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/true, /*tensorExport=*/false);
     cmd->footer(R"(Examples:
   alibi render --heads 8 --seq 64 --what bias -o grid.png                # every head, shared scale
@@ -209,7 +242,9 @@ RunFn addRenderCommand(CLI::App& root) {
   alibi render --heads 12 --what schemes -o schemes.svg                  # press, geometric, linear
   alibi render --heads 8 --seq 64 --what stages --head 2 --query 40 -o stages.svg
   alibi render --heads 8 --seq 64 --what extrapolation --head 3 -o extrapolation.svg
-  alibi render --heads 12 --seq 64 --what compare -o compare.png         # A - B, B: geometric slopes)");
+  alibi render --heads 12 --seq 64 --what compare -o compare.png         # A - B, B: geometric slopes
+  alibi render --heads 12 --seq 64 --what compare --b-scheme same --b-dtype bf16 -o rounding.png
+  alibi render --heads 4 --seq 16 --what bias --lengths 16,9 --padding left --batch-row 1 -o row1.png)");
     return [state] { return run(*state); };
 }
 

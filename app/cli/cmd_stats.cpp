@@ -5,6 +5,7 @@
 #include "options.hpp"
 #include "progress_bar.hpp"
 
+#include <alibi/model/batch_attention.hpp>
 #include <alibi/model/stats.hpp>
 #include <alibi/model/stats_report.hpp>
 
@@ -33,7 +34,12 @@ Result<void> run(const StatsCommand& c) {
     params.attention = s.attention;
     params.queryRow = s.queryRow;
     ProgressBar bar("computing statistics");
-    auto stats = computeStats(params, settings->threads, bar.callback());
+    const bool batch = settings->batch.active() || settings->batchLayout;
+    if (batch)
+        fmt::print(stderr, "alibi: statistics of batch row {} of {} (its real tokens; --batch-row picks another)\n",
+                   settings->batchRow, settings->batch.batchSize());
+    auto stats = batch ? computeBatchStats(params, settings->batch, settings->batchRow, s.maxMemory)
+                       : computeStats(params, settings->threads, bar.callback());
     bar.finish();
     if (!stats) return std::unexpected(stats.error());
 
@@ -51,11 +57,13 @@ RunFn addStatsCommand(CLI::App& root) {
         "stats", "Per-head attention statistics: entropy, mean distance, 50%/90% mass distances, half-life");
     auto state = std::make_shared<StatsCommand>();
     addSessionFlags(*cmd, state->flags, FlagLevel::Stats);
+    addBatchFlags(*cmd, state->flags);
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/false, /*tensorExport=*/false);
     cmd->footer(R"(Examples:
   alibi stats --heads 8 --seq 512                          # table on stdout, last query row
   alibi stats --heads 8 --seq 512 --query 100 --format json
-  alibi stats --heads 12 --seq 256 --content qk -o stats.csv)");
+  alibi stats --heads 12 --seq 256 --content qk -o stats.csv
+  alibi stats --heads 8 --seq 16 --lengths 16,9 --padding left --batch-row 1   # batch row 1's real tokens)");
     return [state] { return run(*state); };
 }
 

@@ -1,12 +1,14 @@
-// The flags shared by several subcommands, registered by ONE function per group so every
-// subcommand spells and documents them identically, and turned into an alibi::Session applied
-// on top of --config (or defaultSession()): a flag given on the command line wins.
+// The flags shared by several subcommands, in ONE table (options.cpp: names, help, which
+// commands take them, how their text is checked and applied) so every subcommand spells and
+// documents them identically, turned into an alibi::Session applied on top of --config (or
+// defaultSession()): a flag given on the command line wins.
 #pragma once
 
 #include <alibi/base/error.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/batch.hpp>
+#include <alibi/render/render.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -32,8 +34,10 @@ struct SessionFlags {
     Flag heads, scheme, maxBias, slopes, dtype, arith; // slopes
     Flag seq, keys, mode, mask, layout;                // bias
     Flag content, seed, sigma, dk, temperature;        // attention
-    Flag query;                                        // stats, render
+    Flag query, batchRow;                              // stats, render
     Flag what, head, colormap, width, height, scale;   // render
+    Flag reduce, logScale;                             // render
+    Flag bScheme, bMaxBias, bSlopes, bMode, bDtype, bMask;  // render --what compare: B
     Flag lengths, padding, documents, window, prefix, positions;  // batches (addBatchFlags)
 };
 
@@ -42,14 +46,18 @@ struct Settings {
     Session session;
     unsigned threads = 0;            // 0: every core
     bool attentionDistance = false;  // render --what attention-distance
-    BatchParams batch;               // --lengths, --padding, ... (alibi bias only)
-    bool batchLayout = false;        // --layout bhqk: a (B, H, T, T) batch tensor even with B = 1
+    BatchParams batch;               // --lengths, --padding, ... (bias, attention, stats, render)
+    bool batchLayout = false;        // --layout bhqk or any batch flag: a (B, H, T, T) batch tensor even with B = 1
+    std::int64_t batchRow = 0;       // stats, render --batch-row: the batch row measured or drawn
+    Reduce reduce = Reduce::Auto;    // render --reduce: what a pixel covering several cells shows
+    bool logScale = false;           // render --log-scale: attention colours on a log10 scale
+    CompareOverrides compareB;       // render --what compare: B (--b-scheme, ...; default geometric slopes)
 };
 
 // --config and --max-memory: every subcommand takes them (addSessionFlags includes them).
 void addCommonFlags(CLI::App& cmd, SessionFlags& flags);
 void addSessionFlags(CLI::App& cmd, SessionFlags& flags, FlagLevel level);
-// Padded and packed batches, windows and prefix-LM (alibi bias).
+// Padded and packed batches, windows and prefix-LM (bias, attention, stats, render).
 void addBatchFlags(CLI::App& cmd, SessionFlags& flags);
 [[nodiscard]] Result<Settings> buildSettings(const SessionFlags& flags);
 

@@ -124,7 +124,7 @@ struct AppState {
     int nextHoveredHead = -1;  // collected while this frame's panels draw; becomes hoveredHead next frame
 
     // ---- compare view: B is A with these replacements
-    explore::CompareSpec compareB;
+    CompareOverrides compareB = explore::geometricCompare();
     int compareWidth = 0, compareHeight = 0;  // difference heatmap pixels (0 while hidden)
 
     // ---- diagnose view

@@ -80,7 +80,7 @@ void Explorer::installSession(const Session& session) {
     m_state.session = session;
     m_lastValid = session;
     // Compare's B is part of the session's history (undo, the modified mark), shown by the spec.
-    m_state.compareB = session.compare ? fromOverrides(*session.compare) : explore::CompareSpec{};
+    m_state.compareB = session.compare ? *session.compare : explore::geometricCompare();
     m_state.validationError.clear();
     m_state.draft = {};
     if (slopesChanged || m_model.slopes.empty()) {
@@ -105,7 +105,7 @@ Result<void> Explorer::openSession(const Session& opened, const std::string& pat
     m_state.view = fromExplorerView(openView(opened));
     Session session = opened;
     session.view.reset();
-    session.compare = opened.compare ? sessionCompare(fromOverrides(*opened.compare)) : std::nullopt;
+    session.compare = opened.compare ? sessionCompare(*opened.compare) : std::nullopt;
     installSession(session);
     m_history.reset(session);
     m_heldClamps = {};
@@ -412,7 +412,7 @@ void Explorer::runActions() {
         actions.saveSession = false;
         Session out = m_lastValid;
         out.view = toExplorerView(m_state.view);
-        out.compare = toOverrides(m_state.compareB);
+        out.compare = m_state.compareB;
         if (auto saved = saveSession(out, m_state.sessionPath); !saved) {
             m_state.errorPopup = saved.error().message;
         } else {

@@ -31,7 +31,7 @@ void optionalCombo(const char* label, std::optional<Enum>& value, const std::arr
     ImGui::EndCombo();
 }
 
-void drawSpec(explore::CompareSpec& spec) {
+void drawSpec(CompareOverrides& spec) {
     ImGui::TextDisabled("B = A with:");
     ImGui::SameLine();
     optionalCombo("scheme##B", spec.scheme,

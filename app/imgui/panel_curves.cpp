@@ -4,6 +4,7 @@
 // plot; hovering a plot's slope points picks a head too.
 #include "panels.hpp"
 #include "plot_canvas.hpp"
+#include "view_common.hpp"
 
 #include <imgui.h>
 
@@ -43,16 +44,14 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", curves->error.c_str());
         return;
     }
-    if (model.curvesPending) {
-        ImGui::TextDisabled("updating...");
-    } else {
-        const std::int64_t row = curves->request.queryRow;
-        ImGui::TextDisabled("query row %s   bias up to distance %lld", row < 0 ? "last" : fmt::format("{}", row).c_str(),
-                            static_cast<long long>(curves->maxDistance));
-    }
+    // What is drawn (the pending change's curves replace it when they arrive, dimmed until then).
+    const std::int64_t row = curves->request.queryRow;
+    ImGui::TextDisabled("query row %s   bias up to distance %lld", row < 0 ? "last" : fmt::format("{}", row).c_str(),
+                        static_cast<long long>(curves->maxDistance));
 
     const float spacing = ImGui::GetStyle().ItemSpacing.y;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float height = std::max(120.0f, (avail.y - 2.0f * spacing) / 3.0f);
     const ImVec2 size(avail.x, height);
     const int highlight = state.hoveredHead;
@@ -116,6 +115,8 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         PlotCanvas canvas(axes, size);
         drawFamily(canvas, curves->attention, highlight);
     }
+    if (model.curvesPending)
+        drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + 3.0f * height + 2.0f * spacing), 0.0f);
 }
 
 }  // namespace alibi::imgui

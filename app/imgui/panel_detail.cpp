@@ -6,9 +6,9 @@
 
 #include <alibi/explore/color_scale.hpp>
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/format.hpp>
 #include <alibi/explore/readout.hpp>
 
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -36,8 +36,12 @@ void drawCellNumbers(const GridResult& detail, ImVec2 origin) {
         for (std::int64_t j = 0; j < keys; ++j) {
             const double value = detail.values[static_cast<std::size_t>(i * keys + j)];
             if (std::isnan(value)) continue;  // masked: the grey cell says it
-            const std::string text = attention ? fmt::format("{:.3f}", value) : fmt::format("{:.3g}", value + 0.0);
-            const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+            std::string text = explore::formatCellValue(value, attention);
+            ImVec2 size = ImGui::CalcTextSize(text.c_str());
+            if (size.x > cellWidth - 2.0f) {
+                text = explore::formatCellValue(value, attention, /*narrow=*/true);
+                size = ImGui::CalcTextSize(text.c_str());
+            }
             if (size.x > cellWidth - 2.0f) continue;
             const float x = origin.x + static_cast<float>(tile.x) + (static_cast<float>(j) + 0.5f) * cellWidth;
             const float y = origin.y + static_cast<float>(tile.y) + (static_cast<float>(i) + 0.5f) * cellHeight;

@@ -125,17 +125,9 @@ View fromExplorerView(ExplorerView view) {
     return View::Grid;
 }
 
-CompareOverrides toOverrides(const explore::CompareSpec& spec) {
-    return CompareOverrides{spec.scheme, spec.maxBias, spec.dtype, spec.mode, spec.mask, spec.custom};
-}
-
-std::optional<CompareOverrides> sessionCompare(const explore::CompareSpec& spec) {
-    if (spec == explore::CompareSpec{}) return std::nullopt;
-    return toOverrides(spec);
-}
-
-explore::CompareSpec fromOverrides(const CompareOverrides& o) {
-    return explore::CompareSpec{o.scheme, o.maxBias, o.dtype, o.mode, o.mask, o.custom};
+std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b) {
+    if (b == explore::geometricCompare()) return std::nullopt;
+    return b;
 }
 
 const std::vector<std::string>& diagnoseExamples() {

@@ -38,7 +38,7 @@ struct StagesResult {
 // Compare: A (the session) against B (A with the spec's replacements), A - B per cell.
 struct CompareRequest {
     Session a;
-    explore::CompareSpec spec;
+    CompareOverrides spec = explore::geometricCompare();
     int width = 0, height = 0;
     friend bool operator==(const CompareRequest&, const CompareRequest&) = default;
 };
@@ -81,10 +81,8 @@ struct ExtrapolationResult {
 [[nodiscard]] ExplorerView toExplorerView(View view);
 [[nodiscard]] View fromExplorerView(ExplorerView view);
 // Compare's B as a session holds it, both ways.
-[[nodiscard]] CompareOverrides toOverrides(const explore::CompareSpec& spec);
-[[nodiscard]] explore::CompareSpec fromOverrides(const CompareOverrides& overrides);
 // Session::compare for B: nullopt for the explorer's default B (a fresh session's value).
-[[nodiscard]] std::optional<CompareOverrides> sessionCompare(const explore::CompareSpec& spec);
+[[nodiscard]] std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b);
 
 // The examples the Diagnose view offers (the same codes as the Qt explorer's).
 [[nodiscard]] const std::vector<std::string>& diagnoseExamples();

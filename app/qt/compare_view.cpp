@@ -130,7 +130,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     layout->addLayout(left, 0);
     layout->addWidget(m_image, 1);
     m_stale = new StaleOverlay(this);
-    setSpec(CompareSpec{});
+    setSpec(explore::geometricCompare());
 
     auto changed = [this] { emit specChanged(spec()); };
     connect(m_scheme, &QComboBox::currentIndexChanged, this, changed);
@@ -140,7 +140,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     connect(m_maxBias, &QDoubleSpinBox::valueChanged, this, changed);
 }
 
-void CompareView::setSpec(const CompareSpec& spec) {
+void CompareView::setSpec(const CompareOverrides& spec) {
     QSignalBlocker a(m_scheme), b(m_dtype), c(m_mode), d(m_mask), e(m_maxBias);
     m_scheme->setCurrentIndex(std::max(0, m_scheme->findData(spec.scheme ? static_cast<int>(*spec.scheme) : -1)));
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(spec.dtype ? static_cast<int>(*spec.dtype) : -1)));
@@ -149,9 +149,8 @@ void CompareView::setSpec(const CompareSpec& spec) {
     m_maxBias->setValue(spec.maxBias ? *spec.maxBias : -1);
 }
 
-CompareSpec CompareView::spec() const {
-    CompareSpec s;
-    s.scheme.reset();
+CompareOverrides CompareView::spec() const {
+    CompareOverrides s;
     if (int v = m_scheme->currentData().toInt(); v >= 0) s.scheme = static_cast<SlopeScheme>(v);
     if (int v = m_dtype->currentData().toInt(); v >= 0) s.dtype = static_cast<DType>(v);
     if (int v = m_mode->currentData().toInt(); v >= 0) s.mode = static_cast<BiasMode>(v);

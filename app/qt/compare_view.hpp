@@ -22,12 +22,12 @@ public:
     explicit CompareView(QWidget* parent = nullptr);
     void setSnapshot(const SnapshotPtr& snapshot);
     void markStale();
-    void setSpec(const CompareSpec& spec);
-    [[nodiscard]] CompareSpec spec() const;
+    void setSpec(const CompareOverrides& spec);
+    [[nodiscard]] CompareOverrides spec() const;
     [[nodiscard]] QString summary() const;
 
 signals:
-    void specChanged(const alibi::qt::CompareSpec& spec);
+    void specChanged(const alibi::CompareOverrides& spec);
 
 private:
     QComboBox* m_scheme;

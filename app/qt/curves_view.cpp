@@ -35,10 +35,15 @@ CurvesView::CurvesView(QWidget* parent) : QWidget(parent) {
     grid->addWidget(m_attention, 1, 1);
     for (PlotWidget* plot : {m_slopes, m_bias, m_attention})
         connect(plot, &PlotWidget::seriesHovered, this, &CurvesView::headHovered);
+    m_stale = new StaleOverlay(this);
 }
+
+void CurvesView::markStale() { m_stale->markStale(); }
+bool CurvesView::stale() const { return m_stale->stale(); }
 
 void CurvesView::setSnapshot(const SnapshotPtr& s) {
     if (!s) return;
+    m_stale->clear();
     // One bar per head, each its own series, so a head's index is its series index everywhere.
     std::vector<Series> perHead;
     for (const Series& ser : s->slopeCurves)

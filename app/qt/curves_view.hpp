@@ -16,6 +16,9 @@ public:
     explicit CurvesView(QWidget* parent = nullptr);
     void setSnapshot(const SnapshotPtr& snapshot);
     void setHighlightedHead(int head);
+    // Dims the curves with "updating..." until the next snapshot (as every other view).
+    void markStale();
+    [[nodiscard]] bool stale() const;
     [[nodiscard]] PlotWidget* slopesPlot() const { return m_slopes; }
     [[nodiscard]] PlotWidget* schemesPlot() const { return m_schemes; }
     [[nodiscard]] PlotWidget* biasPlot() const { return m_bias; }
@@ -29,6 +32,7 @@ private:
     PlotWidget* m_schemes;
     PlotWidget* m_bias;
     PlotWidget* m_attention;
+    class StaleOverlay* m_stale;
 };
 
 }  // namespace alibi::qt

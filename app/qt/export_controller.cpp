@@ -1,19 +1,32 @@
 // Export planning and the export dialog (see export_controller.hpp).
 #include "export_controller.hpp"
 
+#include "head_grid_view.hpp"
+
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
+#include <alibi/base/thread_priority.hpp>
+#include <alibi/io/output_file.hpp>
+#include <alibi/render/plot.hpp>
 
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
+#include <QProgressDialog>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace alibi::qt {
 
@@ -139,6 +152,166 @@ void ExportDialog::refresh() {
     problemLabel->setVisible(!problem.isEmpty());
     fixButton->setVisible(m_plan->fix == ExportFix::UseMaskMin);
     ok->setEnabled(m_plan->allowed() && !path().isEmpty());
+}
+
+// ---------------------------------------------------------------------------
+// The controller
+
+namespace {
+
+struct ExportProgress {
+    std::atomic<std::uint64_t> done{0}, total{0};
+};
+
+}  // namespace
+
+ExportController::ExportController(SessionModel* model, QWidget* window)
+    : QObject(window), m_model(model), m_window(window) {
+    m_pool.setMaxThreadCount(1);
+}
+
+Result<void> ExportController::exportTensorTo(const QString& path, ExportWhat what, FileFormat format,
+                                        const ProgressFn& observer) {
+    if (m_exporting) return fail(ErrorCode::InvalidArgument, "an export is already running; wait for it or cancel it");
+    // The same rules as the CLI, before anything is opened for writing.
+    auto plan = planSessionExport(m_model->session(), what, path.toStdString(), format, m_freeSpace);
+    if (!plan) return std::unexpected(plan.error());
+    if (auto ok = plan->check(); !ok) return ok;
+    m_exporting = true;
+    m_cancel = false;
+    auto progress = std::make_shared<ExportProgress>();
+    const Session session = m_model->session();
+    const std::string target = path.toStdString();
+    auto job = [this, progress, session, what, target, format, observer]() -> Result<void> {
+        // The core reports errors as values; a stray exception (e.g. bad_alloc) must still end
+        // as a message, not as a crash of the explorer.
+        lowerThisThreadPriority(10);  // the export pool's thread; the UI comes first
+        try {
+            return exportSessionTensor(session, what, target, format, [&](std::uint64_t done, std::uint64_t total) {
+                progress->done = done;
+                progress->total = total;
+                if (observer && !observer(done, total)) return false;
+                return !m_cancel.load();
+            });
+        } catch (const std::bad_alloc&) {
+            return fail(ErrorCode::TooLarge, "export ran out of memory; lower H or T, or export the bias instead of attention");
+        } catch (const std::exception& e) {
+            return fail(ErrorCode::Internal, std::string("export failed unexpectedly: ") + e.what());
+        }
+    };
+    QFutureWatcher<Result<void>> watcher;
+    QProgressDialog dialog(QString("Exporting to %1…").arg(QFileInfo(path).fileName()), "Cancel", 0, 1000, m_window);
+    dialog.setWindowTitle("Export tensor");
+    dialog.setWindowModality(Qt::WindowModal);
+    dialog.setMinimumDuration(400);
+    dialog.setAutoClose(false);
+    dialog.setAutoReset(false);
+    connect(&dialog, &QProgressDialog::canceled, this, [this] { m_cancel = true; });
+    QTimer poll;
+    poll.setInterval(50);
+    connect(&poll, &QTimer::timeout, &dialog, [&dialog, progress] {
+        const std::uint64_t total = progress->total.load();
+        if (total > 0) dialog.setValue(static_cast<int>(1000.0 * static_cast<double>(progress->done.load()) / static_cast<double>(total)));
+        dialog.setLabelText(QString("Exporting… %1 of %2")
+                                .arg(QString::fromStdString(humanBytes(progress->done.load())))
+                                .arg(QString::fromStdString(humanBytes(total))));
+    });
+    QEventLoop loop;
+    connect(&watcher, &QFutureWatcher<Result<void>>::finished, &loop, &QEventLoop::quit);
+    watcher.setFuture(QtConcurrent::run(&m_pool, job));
+    poll.start();
+    dialog.setValue(0);
+    if (!watcher.isFinished()) loop.exec();
+    poll.stop();
+    Result<void> result = watcher.result();
+    m_exporting = false;
+    if (result) emit statusMessage("Exported " + path, 5000);
+    else if (result.error().code == ErrorCode::Cancelled) emit statusMessage("Export cancelled; no file written", 5000);
+    return result;
+}
+
+void ExportController::exportTensorDialog(const std::function<void(ExportDialog&)>& drive) {
+    ExportDialog dialog(m_model, m_freeSpace, m_window);
+    if (drive) {
+        // Tests: act on the open dialog, then go on as if its button had been pressed.
+        dialog.show();
+        drive(dialog);
+        if (dialog.result() != QDialog::Accepted) return;
+    } else if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    auto result = exportTensorTo(dialog.path(), dialog.what(), dialog.format());
+    if (!result && result.error().code != ErrorCode::Cancelled)
+        emit failed("Export failed", QString::fromStdString(result.error().message));
+}
+
+bool ExportController::exportViewPng(QWidget* view, HeadGridView* grid, const QString& path, int scale) {
+    // A wide tab sits in a scroll area: the picture is its whole page, not the visible part.
+    if (auto* area = qobject_cast<QScrollArea*>(view); area && area->widget()) view = area->widget();
+    QImage image(view->size() * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(m_window->palette().color(QPalette::Window));
+    // The dashed frame of the selected head is a screen aid, not part of the picture.
+    const int selected = m_model->session().head;
+    if (grid) {
+        grid->setSelectedHead(-1);
+        grid->setHighlightedHead(-1);
+    }
+    {
+        QPainter painter(&image);
+        view->render(&painter);
+    }
+    if (grid) grid->setSelectedHead(selected);
+    if (!image.save(path, "PNG")) {
+        emit failed("Cannot export view", "could not write " + path + " (check the folder exists and is writable)");
+        return false;
+    }
+    emit statusMessage("Saved " + path, 4000);
+    return true;
+}
+
+void ExportController::exportViewDialog(QWidget* view, HeadGridView* grid) {
+    bool ok = false;
+    const QString choice = QInputDialog::getItem(m_window, "Export view as PNG", "Scale", {"1x", "2x", "4x"}, 1, false, &ok);
+    if (!ok) return;
+    const QString path = QFileDialog::getSaveFileName(m_window, "Export view as PNG", "view.png", "PNG images (*.png)");
+    if (!path.isEmpty()) exportViewPng(view, grid, path, choice.left(1).toInt());
+}
+
+Result<void> ExportController::exportCurvesSvg(const QString& path, int which) {
+    const SnapshotPtr s = m_model->snapshot();
+    if (!s) return fail(ErrorCode::InvalidArgument, "no curves computed yet");
+    PlotStyle style;
+    const std::vector<Series>* series = &s->slopeCurves;
+    if (which == 0) {
+        style.title = "ALiBi slopes per head";
+        style.xLabel = "head";
+        style.yLabel = "slope";
+        style.logY2 = true;
+        style.bars = true;  // as the Curves tab shows them
+    } else if (which == 1) {
+        series = &s->biasCurves;
+        style.title = "Bias vs distance";
+        style.xLabel = "distance i - j";
+        style.yLabel = "bias";
+    } else {
+        series = &s->attentionCurves;
+        style.title = "Attention vs distance, query row " + std::to_string(s->queryRow);
+        style.xLabel = "distance i - j";
+        style.yLabel = "probability";
+    }
+    auto result = writeFileAtomic(path.toStdString(), plotSvg(*series, style));
+    if (!result) emit failed("Cannot export curves", QString::fromStdString(result.error().message));
+    return result;
+}
+
+void ExportController::exportCurvesDialog() {
+    bool ok = false;
+    const QStringList choices{"Slopes per head", "Bias vs distance", "Attention vs distance"};
+    const QString choice = QInputDialog::getItem(m_window, "Export curves as SVG", "Curves", choices, 0, false, &ok);
+    if (!ok) return;
+    const QString path = QFileDialog::getSaveFileName(m_window, "Export curves as SVG", "curves.svg", "SVG (*.svg)");
+    if (!path.isEmpty()) (void)exportCurvesSvg(path, static_cast<int>(choices.indexOf(choice)));
 }
 
 }  // namespace alibi::qt

@@ -1,6 +1,7 @@
 // Tensor export from the explorer: the plan the core makes for the current session (what the
 // file will hold, its size, the free space where it goes, and whether it can work at all), and
-// the export dialog that shows that plan before anything is written and offers the fix.
+// the export dialog that shows that plan before anything is written and offers the fix, and the
+// controller that runs exports (tensor with a cancellable progress dialog, view PNG, curves SVG).
 #pragma once
 
 #include "model/session_model.hpp"
@@ -9,6 +10,10 @@
 #include <alibi/io/export_plan.hpp>
 
 #include <QDialog>
+#include <QThreadPool>
+
+#include <atomic>
+#include <functional>
 
 class QComboBox;
 class QDialogButtonBox;
@@ -17,6 +22,8 @@ class QLineEdit;
 class QPushButton;
 
 namespace alibi::qt {
+
+class HeadGridView;
 
 // The core's export plan for the session's bias, attention or slopes (the same rules as
 // `alibi bias/attention/slopes -o PATH`). `freeSpace` empty: the real file system.
@@ -51,6 +58,48 @@ private:
     SessionModel* m_model;
     FreeSpaceFn m_freeSpace;
     std::optional<ExportPlan> m_plan;
+};
+
+// Runs the window's exports. Tensor exports run on their own low-priority thread behind a
+// progress dialog; problems go out as `failed` (the window shows them), progress notes as
+// `statusMessage`.
+class ExportController : public QObject {
+    Q_OBJECT
+public:
+    // `window` parents the dialogs and gives the background colour of view PNGs.
+    ExportController(SessionModel* model, QWidget* window);
+
+    // Exports with a progress dialog that can be cancelled; `observer` sees every progress
+    // step and cancels the export by returning false (the tests' stand-in for the Cancel button).
+    Result<void> exportTensorTo(const QString& path, ExportWhat what, FileFormat format,
+                                const ProgressFn& observer = {});
+    void cancel() { m_cancel = true; }
+    [[nodiscard]] bool exporting() const { return m_exporting; }
+    // The file system's free space as the export plan sees it (tests stand in a small disk).
+    void setFreeSpaceQuery(FreeSpaceFn query) { m_freeSpace = std::move(query); }
+    // The export dialog, as the menu opens it; `drive` (tests) acts on it while it is open.
+    void exportTensorDialog(const std::function<void(ExportDialog&)>& drive = {});
+
+    // `view` rendered at `scale`; `grid`, when the view is the head grid, loses its selection
+    // frame in the picture.
+    bool exportViewPng(QWidget* view, HeadGridView* grid, const QString& path, int scale);
+    void exportViewDialog(QWidget* view, HeadGridView* grid);
+    Result<void> exportCurvesSvg(const QString& path, int which);  // 0 slopes, 1 bias, 2 attention
+    void exportCurvesDialog();
+
+signals:
+    void statusMessage(const QString& text, int timeoutMs);
+    void failed(const QString& title, const QString& message);
+
+private:
+    SessionModel* m_model;
+    QWidget* m_window;
+    FreeSpaceFn m_freeSpace;
+    bool m_exporting = false;
+    std::atomic<bool> m_cancel{false};
+    // Exports run here at low priority, apart from the global pool that interactive jobs
+    // (diagnosis) use; one thread, since one export runs at a time.
+    QThreadPool m_pool;
 };
 
 }  // namespace alibi::qt

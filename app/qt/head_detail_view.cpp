@@ -4,6 +4,7 @@
 #include "view_util.hpp"
 
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/format.hpp>
 #include <alibi/explore/ticks.hpp>
 
 #include <QFontMetrics>
@@ -186,9 +187,10 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                 const int px = static_cast<int>(static_cast<double>(j) * m_image.width() / m_keys);
                 const int py = static_cast<int>(static_cast<double>(i) * m_image.height() / m_queries);
                 p.setPen(contrastingText(m_image.pixelColor(px, py)));
-                QString text = s.what == RenderWhat::Attention ? QString::number(v, 'f', 2) : QString::number(v, 'g', 3);
-                if (text == "-0") text = "0";
-                if (fm.horizontalAdvance(text) > m_cell - 2) text = QString::number(v, 'g', 2);
+                const bool probability = s.what == RenderWhat::Attention;
+                QString text = QString::fromStdString(explore::formatCellValue(v, probability));
+                if (fm.horizontalAdvance(text) > m_cell - 2)
+                    text = QString::fromStdString(explore::formatCellValue(v, probability, /*narrow=*/true));
                 p.drawText(cell, Qt::AlignCenter, text);
             }
         }

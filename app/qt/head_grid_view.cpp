@@ -19,9 +19,29 @@ namespace alibi::qt {
 
 namespace {
 constexpr int kMargin = 12;
-constexpr int kHeader = 50;  // title and a one-line explanation
+constexpr int kTitleLine = 22;
+constexpr int kSubtitleLine = 18;
+constexpr int kHeader = kTitleLine + 2 * kSubtitleLine + 4;  // the title and up to two lines of explanation
 constexpr int kBarWidth = 16;
 constexpr int kBarArea = 110;  // colour bar plus its labels
+
+// The subtitle in at most two lines, broken after a " · " where the next part would not fit
+// (the formula, the axes and the pixel summary stay whole at 1280 px and up). A last line that
+// still does not fit loses its middle, so the pixel summary at its end stays readable. The second
+// line is `lastWidth` wide (the log-colours box sits at its right).
+QStringList wrapSubtitle(const QString& text, const QFontMetrics& fm, int width, int lastWidth) {
+    const QString separator = QString::fromUtf8(" · ");
+    QStringList lines{QString()};
+    for (const QString& part : text.split(separator)) {
+        QString& line = lines.back();
+        const QString joined = line.isEmpty() ? part : line + separator + part;
+        if (line.isEmpty() || lines.size() == 2 || fm.horizontalAdvance(joined) <= width) line = joined;
+        else lines.append(part);
+    }
+    lines.front() = fm.elidedText(lines.front(), Qt::ElideRight, width);
+    if (lines.size() == 2) lines.back() = fm.elidedText(lines.back(), Qt::ElideMiddle, lastWidth);
+    return lines;
+}
 }  // namespace
 
 HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent) {
@@ -170,14 +190,17 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     p.setFont(title);
     p.setPen(palette().color(QPalette::WindowText));
     const QString header = QString::fromStdString(m_grid->title);
-    const int headerWidth = width() - 2 * kMargin - (m_log->isVisible() ? m_log->width() + 8 : 0);
-    p.drawText(QRect(kMargin, kMargin, headerWidth, 22), Qt::AlignLeft | Qt::AlignVCenter,
+    // The log-colours box sits at the right of the header's last line; the lines above use the whole width.
+    const int headerWidth = width() - 2 * kMargin;
+    const int lastLineWidth = headerWidth - (m_log->isVisible() ? m_log->width() + 8 : 0);
+    p.drawText(QRect(kMargin, kMargin, headerWidth, kTitleLine), Qt::AlignLeft | Qt::AlignVCenter,
                QFontMetrics(title).elidedText(header, Qt::ElideRight, headerWidth));
     p.setFont(font());
-    const QString explain = QString::fromStdString(m_grid->subtitle);
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(QRect(kMargin, kMargin + 22, headerWidth, 20), Qt::AlignLeft | Qt::AlignVCenter,
-               fontMetrics().elidedText(explain, Qt::ElideRight, headerWidth));
+    const QStringList explain = wrapSubtitle(QString::fromStdString(m_grid->subtitle), fontMetrics(), headerWidth, lastLineWidth);
+    for (int n = 0; n < static_cast<int>(explain.size()); ++n)
+        p.drawText(QRect(kMargin, kMargin + kTitleLine + n * kSubtitleLine, headerWidth, kSubtitleLine),
+                   Qt::AlignLeft | Qt::AlignVCenter, explain[n]);
     p.setPen(palette().color(QPalette::WindowText));
 
     // The image at 1:1 device pixels (scaled only while a resize is in flight).

@@ -9,14 +9,13 @@
 #include "head_detail_view.hpp"
 #include "head_grid_view.hpp"
 #include "parameters_panel.hpp"
+#include "recent_files.hpp"
+#include "screenshot_driver.hpp"
 #include "stages_view.hpp"
 #include "view_util.hpp"
 
 #include <alibi/analysis/corrected_session.hpp>
 #include <alibi/model/attention.hpp>
-#include <alibi/io/output_file.hpp>
-#include <alibi/render/plot.hpp>
-#include <alibi/base/thread_priority.hpp>
 
 #include <QActionGroup>
 #include <QApplication>
@@ -25,22 +24,16 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPainter>
-#include <QProgressDialog>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -51,15 +44,12 @@
 #include <QStyleFactory>
 #include <QTabWidget>
 #include <QUrl>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cstdio>
 
 namespace alibi::qt {
 
 namespace {
-
-constexpr int kMaxRecent = 8;
 
 QString whatIsAlibi() {
     return "<h3>What is ALiBi?</h3>"
@@ -82,10 +72,6 @@ Session parametersOnly(Session s) {
     s.compare = sessionCompare(compareSpecOf(s.compare));
     return s;
 }
-
-struct ExportProgress {
-    std::atomic<std::uint64_t> done{0}, total{0};
-};
 
 }  // namespace
 
@@ -122,7 +108,6 @@ void applyTheme(Theme theme) {
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-    m_exportPool.setMaxThreadCount(1);
     setWindowTitle("ALiBi Explorer[*]");
     setWindowIcon(QIcon(":/alibi-explorer.svg"));
     setAcceptDrops(true);
@@ -132,6 +117,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resize(std::min(1400, available.width() - 16), std::min(900, available.height() - 40));
     m_baseFontPt = QApplication::font().pointSizeF();
     m_model = new SessionModel(this);
+    m_export = new ExportController(m_model, this);
+    connect(m_export, &ExportController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(m_export, &ExportController::failed, this, &MainWindow::reportError);
+    m_recent = new RecentFiles([this](const QString& path) {
+        if (path.endsWith(".npy") || path.endsWith(".safetensors")) diagnoseFile(path);
+        else if (confirmDiscard()) openSession(path);
+    }, this);
 
     QStringList problems;
     auto presets = loadPresets(presetFolders(), &problems);
@@ -245,6 +237,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Stale feedback: views keep their last picture, dimmed with "updating..." until the new one.
     connect(m_model, &SessionModel::sessionChanged, m_grid, &HeadGridView::markStale);
     connect(m_model, &SessionModel::sessionChanged, m_detail, &HeadDetailView::markStale);
+    connect(m_model, &SessionModel::sessionChanged, m_curves, &CurvesView::markStale);
     connect(m_model, &SessionModel::sessionChanged, m_stages, &StagesView::markStale);
     connect(m_model, &SessionModel::sessionChanged, m_compare, &CompareView::markStale);
     connect(m_model, &SessionModel::sessionChanged, m_extrapolation, &ExtrapolationView::markStale);
@@ -280,7 +273,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         }
     });
     connect(m_diagnose, &DiagnoseView::failed, this, [this](const QString& message) {
-        if (!m_lastDiagnosed.isEmpty()) removeRecent(m_lastDiagnosed);
+        if (!m_lastDiagnosed.isEmpty()) m_recent->remove(m_lastDiagnosed);
         reportError("Cannot diagnose", message);
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onTabChanged);
@@ -323,8 +316,7 @@ void MainWindow::buildMenus() {
                                                           "ALiBi sessions (*.alibi.json)");
         if (!path.isEmpty()) saveSessionTo(path);
     });
-    m_recentMenu = file->addMenu("&Recent files");
-    rebuildRecentMenu();
+    m_recent->setMenu(file->addMenu("&Recent files"));
     file->addSeparator();
     file->addAction("Open tensor to &diagnose…", QKeySequence("Ctrl+D"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open tensor to diagnose", {},
@@ -332,8 +324,8 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) diagnoseFile(path);
     });
     file->addAction("&Export tensor…", QKeySequence("Ctrl+E"), this, [this] { exportTensorDialog(); });
-    file->addAction("Export view as &PNG…", QKeySequence("Ctrl+Shift+P"), this, &MainWindow::exportViewDialog);
-    file->addAction("Export curves as S&VG…", QKeySequence("Ctrl+Shift+G"), this, &MainWindow::exportCurvesDialog);
+    file->addAction("Export view as &PNG…", QKeySequence("Ctrl+Shift+P"), this, [this] { m_export->exportViewDialog(m_tabs->currentWidget(), m_tabs->currentIndex() == GridTab ? m_grid : nullptr); });
+    file->addAction("Export curves as S&VG…", QKeySequence("Ctrl+Shift+G"), m_export, &ExportController::exportCurvesDialog);
     file->addAction("&Copy as CLI command", QKeySequence("Ctrl+Shift+C"), this, [this] { copyCliCommand(); });
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
@@ -419,18 +411,18 @@ bool MainWindow::openSession(const QString& path) {
     auto session = loadSession(path.toStdString());
     if (!session) {
         reportError("Cannot open session", QString::fromStdString(session.error().message));
-        removeRecent(path);
+        m_recent->remove(path);
         return false;
     }
     // The model holds the parameters; the view fields go to the window.
     if (!m_model->loadSession(parametersOnly(*session))) {
-        removeRecent(path);
+        m_recent->remove(path);
         return false;
     }
     m_extrapolation->setTrainLength(session->trainLength);
     applyView(*session);
     setCurrentFile(path);
-    addRecent(path);
+    m_recent->add(path);
     return true;
 }
 
@@ -441,7 +433,7 @@ bool MainWindow::saveSessionTo(const QString& path) {
     }
     m_model->markSaved();
     setCurrentFile(path);
-    addRecent(path);
+    m_recent->add(path);
     statusBar()->showMessage("Saved " + path, 4000);
     return true;
 }
@@ -462,41 +454,6 @@ void MainWindow::setCurrentFile(const QString& path) {
     // [*] shows the modified mark (setWindowModified follows the model's history).
     setWindowTitle(path.isEmpty() ? "ALiBi Explorer[*]" : QFileInfo(path).fileName() + "[*] — ALiBi Explorer");
     setWindowModified(m_model->modified());
-}
-
-void MainWindow::addRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value("recentFiles").toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue("recentFiles", recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::removeRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value("recentFiles").toStringList();
-    if (recent.removeAll(QFileInfo(path).absoluteFilePath()) == 0) return;
-    settings.setValue("recentFiles", recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    if (!m_recentMenu) return;
-    m_recentMenu->clear();
-    const QStringList recent = QSettings().value("recentFiles").toStringList();
-    int n = 0;
-    for (const QString& path : recent) {
-        ++n;
-        m_recentMenu->addAction(QString("&%1 %2").arg(n).arg(QFileInfo(path).fileName()),
-                                QKeySequence(QString("Alt+Shift+%1").arg(n)), this, [this, path] {
-                                    if (path.endsWith(".npy") || path.endsWith(".safetensors")) diagnoseFile(path);
-                                    else if (confirmDiscard()) openSession(path);
-                                });
-    }
-    m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::scheduleSave() { m_saveTimer.start(); }
@@ -538,8 +495,7 @@ Session MainWindow::sessionWithView() const {
                                                          ExplorerView::Compare, ExplorerView::Extrapolation,
                                                          ExplorerView::Diagnose};
     s.view = kTabViews[std::clamp(m_tabs->currentIndex(), 0, TabCount - 1)];
-    const CompareSpec spec = m_compare->spec();
-    s.compare = CompareOverrides{spec.scheme, spec.maxBias, spec.dtype, spec.mode, spec.mask, spec.custom};
+    s.compare = m_compare->spec();
     return s;
 }
 
@@ -556,16 +512,8 @@ void MainWindow::applyView(const Session& session) {
         case ExplorerView::Diagnose: tab = DiagnoseTab; break;
     }
     if (session.compare) {
-        const CompareOverrides& o = *session.compare;
-        CompareSpec spec;
-        spec.scheme = o.scheme;
-        spec.maxBias = o.maxBias;
-        spec.dtype = o.dtype;
-        spec.mode = o.mode;
-        spec.mask = o.mask;
-        spec.custom = o.custom;
-        m_compare->setSpec(spec);
-        m_model->setCompareSpec(spec);
+        m_compare->setSpec(*session.compare);
+        m_model->setCompareSpec(*session.compare);
     }
     m_tabs->setCurrentIndex(tab);
 }
@@ -602,7 +550,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue("geometry", saveGeometry());
     settings.setValue("windowState", saveState());
-    if (m_exporting) m_exportCancel = true;
+    if (m_export->exporting()) m_export->cancel();
     QMainWindow::closeEvent(event);
 }
 
@@ -623,7 +571,7 @@ void MainWindow::diagnoseFile(const QString& path) {
     m_lastDiagnosed = path;
     m_tabs->setCurrentIndex(DiagnoseTab);
     m_diagnose->openFile(path);
-    addRecent(path);
+    m_recent->add(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -654,149 +602,21 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 Result<void> MainWindow::exportTensorTo(const QString& path, ExportWhat what, FileFormat format,
                                         const ProgressFn& observer) {
-    if (m_exporting) return fail(ErrorCode::InvalidArgument, "an export is already running; wait for it or cancel it");
-    // The same rules as the CLI, before anything is opened for writing.
-    auto plan = planSessionExport(m_model->session(), what, path.toStdString(), format, m_freeSpace);
-    if (!plan) return std::unexpected(plan.error());
-    if (auto ok = plan->check(); !ok) return ok;
-    m_exporting = true;
-    m_exportCancel = false;
-    auto progress = std::make_shared<ExportProgress>();
-    const Session session = m_model->session();
-    const std::string target = path.toStdString();
-    auto job = [this, progress, session, what, target, format, observer]() -> Result<void> {
-        // The core reports errors as values; a stray exception (e.g. bad_alloc) must still end
-        // as a message, not as a crash of the explorer.
-        lowerThisThreadPriority(10);  // the export pool's thread; the UI comes first
-        try {
-            return exportSessionTensor(session, what, target, format, [&](std::uint64_t done, std::uint64_t total) {
-                progress->done = done;
-                progress->total = total;
-                if (observer && !observer(done, total)) return false;
-                return !m_exportCancel.load();
-            });
-        } catch (const std::bad_alloc&) {
-            return fail(ErrorCode::TooLarge, "export ran out of memory; lower H or T, or export the bias instead of attention");
-        } catch (const std::exception& e) {
-            return fail(ErrorCode::Internal, std::string("export failed unexpectedly: ") + e.what());
-        }
-    };
-    QFutureWatcher<Result<void>> watcher;
-    QProgressDialog dialog(QString("Exporting to %1…").arg(QFileInfo(path).fileName()), "Cancel", 0, 1000, this);
-    dialog.setWindowTitle("Export tensor");
-    dialog.setWindowModality(Qt::WindowModal);
-    dialog.setMinimumDuration(400);
-    dialog.setAutoClose(false);
-    dialog.setAutoReset(false);
-    connect(&dialog, &QProgressDialog::canceled, this, [this] { m_exportCancel = true; });
-    QTimer poll;
-    poll.setInterval(50);
-    connect(&poll, &QTimer::timeout, &dialog, [&dialog, progress] {
-        const std::uint64_t total = progress->total.load();
-        if (total > 0) dialog.setValue(static_cast<int>(1000.0 * static_cast<double>(progress->done.load()) / static_cast<double>(total)));
-        dialog.setLabelText(QString("Exporting… %1 of %2")
-                                .arg(QString::fromStdString(humanBytes(progress->done.load())))
-                                .arg(QString::fromStdString(humanBytes(total))));
-    });
-    QEventLoop loop;
-    connect(&watcher, &QFutureWatcher<Result<void>>::finished, &loop, &QEventLoop::quit);
-    watcher.setFuture(QtConcurrent::run(&m_exportPool, job));
-    poll.start();
-    dialog.setValue(0);
-    if (!watcher.isFinished()) loop.exec();
-    poll.stop();
-    Result<void> result = watcher.result();
-    m_exporting = false;
-    if (result) statusBar()->showMessage("Exported " + path, 5000);
-    else if (result.error().code == ErrorCode::Cancelled) statusBar()->showMessage("Export cancelled; no file written", 5000);
-    return result;
+    return m_export->exportTensorTo(path, what, format, observer);
 }
 
-void MainWindow::exportTensorDialog(const std::function<void(ExportDialog&)>& drive) {
-    ExportDialog dialog(m_model, m_freeSpace, this);
-    if (drive) {
-        // Tests: act on the open dialog, then go on as if its button had been pressed.
-        dialog.show();
-        drive(dialog);
-        if (dialog.result() != QDialog::Accepted) return;
-    } else if (dialog.exec() != QDialog::Accepted) {
-        return;
-    }
-    auto result = exportTensorTo(dialog.path(), dialog.what(), dialog.format());
-    if (!result && result.error().code != ErrorCode::Cancelled)
-        reportError("Export failed", QString::fromStdString(result.error().message));
-}
+void MainWindow::exportTensorDialog(const std::function<void(ExportDialog&)>& drive) { m_export->exportTensorDialog(drive); }
+
+void MainWindow::cancelExport() { m_export->cancel(); }
+bool MainWindow::exporting() const { return m_export->exporting(); }
+void MainWindow::setFreeSpaceQuery(FreeSpaceFn query) { m_export->setFreeSpaceQuery(std::move(query)); }
 
 bool MainWindow::exportViewPng(const QString& path, int scale) {
-    QWidget* view = m_tabs->currentWidget();
-    // A wide tab sits in a scroll area: the picture is its whole page, not the visible part.
-    if (auto* area = qobject_cast<QScrollArea*>(view); area && area->widget()) view = area->widget();
-    QImage image(view->size() * scale, QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(scale);
-    image.fill(palette().color(QPalette::Window));
     // The dashed frame of the selected head is a screen aid, not part of the picture.
-    const int selected = m_model->session().head;
-    const bool grid = m_tabs->currentIndex() == GridTab;
-    if (grid) {
-        m_grid->setSelectedHead(-1);
-        m_grid->setHighlightedHead(-1);
-    }
-    {
-        QPainter painter(&image);
-        view->render(&painter);
-    }
-    if (grid) m_grid->setSelectedHead(selected);
-    if (!image.save(path, "PNG")) {
-        reportError("Cannot export view", "could not write " + path + " (check the folder exists and is writable)");
-        return false;
-    }
-    statusBar()->showMessage("Saved " + path, 4000);
-    return true;
+    return m_export->exportViewPng(m_tabs->currentWidget(), m_tabs->currentIndex() == GridTab ? m_grid : nullptr, path, scale);
 }
 
-void MainWindow::exportViewDialog() {
-    bool ok = false;
-    const QString choice = QInputDialog::getItem(this, "Export view as PNG", "Scale", {"1x", "2x", "4x"}, 1, false, &ok);
-    if (!ok) return;
-    const QString path = QFileDialog::getSaveFileName(this, "Export view as PNG", "view.png", "PNG images (*.png)");
-    if (!path.isEmpty()) exportViewPng(path, choice.left(1).toInt());
-}
-
-Result<void> MainWindow::exportCurvesSvg(const QString& path, int which) {
-    const SnapshotPtr s = m_model->snapshot();
-    if (!s) return fail(ErrorCode::InvalidArgument, "no curves computed yet");
-    PlotStyle style;
-    const std::vector<Series>* series = &s->slopeCurves;
-    if (which == 0) {
-        style.title = "ALiBi slopes per head";
-        style.xLabel = "head";
-        style.yLabel = "slope";
-        style.logY2 = true;
-        style.bars = true;  // as the Curves tab shows them
-    } else if (which == 1) {
-        series = &s->biasCurves;
-        style.title = "Bias vs distance";
-        style.xLabel = "distance i - j";
-        style.yLabel = "bias";
-    } else {
-        series = &s->attentionCurves;
-        style.title = "Attention vs distance, query row " + std::to_string(s->queryRow);
-        style.xLabel = "distance i - j";
-        style.yLabel = "probability";
-    }
-    auto result = writeFileAtomic(path.toStdString(), plotSvg(*series, style));
-    if (!result) reportError("Cannot export curves", QString::fromStdString(result.error().message));
-    return result;
-}
-
-void MainWindow::exportCurvesDialog() {
-    bool ok = false;
-    const QStringList choices{"Slopes per head", "Bias vs distance", "Attention vs distance"};
-    const QString choice = QInputDialog::getItem(this, "Export curves as SVG", "Curves", choices, 0, false, &ok);
-    if (!ok) return;
-    const QString path = QFileDialog::getSaveFileName(this, "Export curves as SVG", "curves.svg", "SVG (*.svg)");
-    if (!path.isEmpty()) (void)exportCurvesSvg(path, static_cast<int>(choices.indexOf(choice)));
-}
+Result<void> MainWindow::exportCurvesSvg(const QString& path, int which) { return m_export->exportCurvesSvg(path, which); }
 
 QString MainWindow::copyCliCommand() {
     const Session& s = m_model->session();
@@ -813,41 +633,7 @@ QString MainWindow::copyCliCommand() {
 
 void MainWindow::takeScreenshots(const QString& dir, std::function<void(bool)> done) {
     m_screenshotMode = true;
-    // Screenshots keep one size whatever the (virtual) screen is, so they compare across runs.
-    resize(1400, 900);
-    m_model->setCompareEnabled(true);
-    m_model->setExtrapolationEnabled(true);
-    m_diagnose->openExample(kSlopeOffByOne);
-    QDir().mkpath(dir);
-    auto shoot = std::make_shared<std::function<void()>>();
-    auto timer = std::make_shared<QElapsedTimer>();
-    timer->start();
-    *shoot = [this, dir, done, shoot, timer] {
-        const SnapshotPtr s = m_model->snapshot();
-        const bool ready = s && !m_model->pending() && s->compare && s->extrapolation && !m_diagnose->busy();
-        if (!ready) {
-            if (timer->elapsed() > 60000) {
-                std::fprintf(stderr, "alibi-explorer: no results after 60 s, giving up on screenshots\n");
-                done(false);
-                return;
-            }
-            QTimer::singleShot(50, this, *shoot);
-            return;
-        }
-        const char* names[TabCount] = {"1-head-grid", "2-head-detail", "3-curves", "4-stages", "5-compare", "6-extrapolation", "7-diagnose"};
-        bool ok = true;
-        for (int t = 0; t < TabCount; ++t) {
-            m_tabs->setCurrentIndex(t);
-            QApplication::processEvents();
-            const QString file = QDir(dir).filePath(QString("%1.png").arg(names[t]));
-            ok = grab().save(file, "PNG") && ok;
-            std::fprintf(stdout, "screenshot: %s\n", qPrintable(file));
-        }
-        m_tabs->setCurrentIndex(GridTab);
-        std::fprintf(stdout, "latency: change -> grid median %.2f ms (first render included)\n", m_model->latencyMedianMs());
-        done(ok);
-    };
-    QTimer::singleShot(200, this, *shoot);
+    runScreenshots(*this, dir, std::move(done));
 }
 
 }  // namespace alibi::qt

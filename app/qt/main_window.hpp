@@ -10,10 +10,8 @@
 #include <alibi/io/export_plan.hpp>
 
 #include <QMainWindow>
-#include <QThreadPool>
 #include <QTimer>
 
-#include <atomic>
 #include <functional>
 
 class QLabel;
@@ -25,10 +23,12 @@ namespace alibi::qt {
 class CompareView;
 class CurvesView;
 class DiagnoseView;
+class ExportController;
 class ExtrapolationView;
 class HeadDetailView;
 class HeadGridView;
 class ParametersPanel;
+class RecentFiles;
 class StagesView;
 
 enum class Theme { System, Light, Dark };
@@ -55,15 +55,15 @@ public:
     // step and cancels the export by returning false (the tests' stand-in for the Cancel button).
     Result<void> exportTensorTo(const QString& path, ExportWhat what, FileFormat format,
                                 const ProgressFn& observer = {});
-    void cancelExport() { m_exportCancel = true; }
-    [[nodiscard]] bool exporting() const { return m_exporting; }
+    void cancelExport();
+    [[nodiscard]] bool exporting() const;
     bool exportViewPng(const QString& path, int scale);
     Result<void> exportCurvesSvg(const QString& path, int which);  // 0 slopes, 1 bias, 2 attention
     QString copyCliCommand();
     void diagnoseFile(const QString& path);
     void setTheme(Theme theme);
     // The file system's free space as the export plan sees it (tests stand in a small disk).
-    void setFreeSpaceQuery(FreeSpaceFn query) { m_freeSpace = std::move(query); }
+    void setFreeSpaceQuery(FreeSpaceFn query);
     // The export dialog, as the menu opens it; `drive` (tests) acts on it while it is open.
     void exportTensorDialog(const std::function<void(class ExportDialog&)>& drive = {});
 
@@ -107,15 +107,10 @@ protected:
 private:
     void buildMenus();
     void reportError(const QString& title, const QString& message);
-    void addRecent(const QString& path);
-    void removeRecent(const QString& path);
-    void rebuildRecentMenu();
     void scheduleSave();
     void saveToSettings();
     void setCurrentFile(const QString& path);
     void onTabChanged(int index);
-    void exportViewDialog();
-    void exportCurvesDialog();
 
     SessionModel* m_model;
     ParametersPanel* m_parameters;
@@ -129,19 +124,14 @@ private:
     DiagnoseView* m_diagnose;
     QLabel* m_hover;
     QLabel* m_latency;
-    QMenu* m_recentMenu = nullptr;
+    ExportController* m_export;
+    RecentFiles* m_recent;
     QTimer m_saveTimer;
     QString m_currentFile;
     QString m_lastError;
     bool m_interactive = true;
-    bool m_exporting = false;
     bool m_screenshotMode = false;
-    std::atomic<bool> m_exportCancel{false};
-    // Exports run here at low priority, apart from the global pool that interactive jobs
-    // (diagnosis) use; one thread, since one export runs at a time.
-    QThreadPool m_exportPool;
     Theme m_theme = Theme::System;
-    FreeSpaceFn m_freeSpace;
     std::function<DiscardChoice()> m_discardPrompt;
     double m_zoom = 1;
     double m_baseFontPt = 0;

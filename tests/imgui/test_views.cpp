@@ -162,10 +162,13 @@ TEST_F(Views, AChangeMarksTheGridStaleAtOnce) {
     settle();
     state().session.attention.bias.slopes.heads = 5;
     frame();
-    // Submitted in the same frame: the next frame draws the old grid dimmed, "updating...".
+    // Submitted in the same frame: the next frame draws the old grid dimmed, "updating...", and
+    // the curves too (panel_curves draws the same stale mark while curvesPending).
     EXPECT_TRUE(m_explorer->model().gridPending);
+    EXPECT_TRUE(m_explorer->model().curvesPending);
     settle();
     EXPECT_FALSE(m_explorer->model().gridPending);
+    EXPECT_FALSE(m_explorer->model().curvesPending);
     EXPECT_EQ(m_explorer->model().grid->request.heatmap.attention.bias.slopes.heads, 5);
 }
 

@@ -407,7 +407,7 @@ private slots:
         QVERIFY(w.model()->setColormap(Colormap::Magma));
         QVERIFY(w.model()->setScaleMode(ScaleMode::PerHead));
         w.tabs()->setCurrentIndex(MainWindow::StagesTab);
-        CompareSpec spec;
+        CompareOverrides spec;
         spec.scheme = SlopeScheme::Linear;
         spec.mode = BiasMode::Symmetric;
         w.compareView()->setSpec(spec);

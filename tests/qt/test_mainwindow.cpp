@@ -3,6 +3,7 @@
 // the core's files; a cancelled export leaves no file; each known-bug tensor, built here from the
 // formulas, shows its finding in the diagnose view.
 #include "compare_view.hpp"
+#include "curves_view.hpp"
 #include "diagnose_view.hpp"
 #include "head_grid_view.hpp"
 #include "main_window.hpp"
@@ -347,7 +348,8 @@ private slots:
         QCOMPARE(bias.slopes.maxBias, 8.0);
         QCOMPARE(bias.queries, std::int64_t{16});
         QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::GridTab));
-        QVERIFY(w.model()->modified());
+        // (Not "modified": the corrected parameters are this window's starting ones.)
+        QVERIFY(w.model()->canUndo());
         QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier);
         QCOMPARE(w.model()->session().attention.bias.slopes.heads, 12);
     }
@@ -380,6 +382,25 @@ private slots:
         restored->view.reset();
         restored->compare.reset();
         QVERIFY(*restored == saved);
+    }
+
+    void curvesAreDimmedUntilTheirNewSnapshot() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        w.tabs()->setCurrentIndex(MainWindow::CurvesTab);
+        QVERIFY(!w.curvesView()->stale());
+        // A change marks the curves within 100 ms (the overlay waits 60 ms so a fast answer never
+        // flickers); the next snapshot clears the mark.
+        w.curvesView()->markStale();
+        QTRY_VERIFY_WITH_TIMEOUT(w.curvesView()->stale(), 1000);
+        w.curvesView()->setSnapshot(w.model()->snapshot());
+        QVERIFY(!w.curvesView()->stale());
+        // The window wires the mark to every parameter change.
+        w.parameters()->headsSlider->setValue(5);
+        QVERIFY(settled(w));
+        QVERIFY(!w.curvesView()->stale());
     }
 
     void compareTabReportsTheMaximum() {

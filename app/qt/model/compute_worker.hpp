@@ -27,7 +27,7 @@ struct ComputeRequest {
     QSize gridPixels{1024, 768};   // device pixels of the grid image
     double devicePixelRatio = 1;
     bool wantCompare = false;
-    CompareSpec compare;
+    CompareOverrides compare = explore::geometricCompare();
     bool wantExtrapolation = false;
     bool logScale = false;  // attention: log10 colours
 };

@@ -83,15 +83,13 @@ QStringList SessionModel::clampDependents(const Session& before, Session& next) 
     return notes;
 }
 
-std::optional<CompareOverrides> sessionCompare(const CompareSpec& spec) {
-    if (spec == CompareSpec{}) return std::nullopt;
-    return CompareOverrides{spec.scheme, spec.maxBias, spec.dtype, spec.mode, spec.mask, spec.custom};
+std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b) {
+    if (b == explore::geometricCompare()) return std::nullopt;
+    return b;
 }
 
-CompareSpec compareSpecOf(const std::optional<CompareOverrides>& overrides) {
-    if (!overrides) return {};
-    const CompareOverrides& o = *overrides;
-    return CompareSpec{o.scheme, o.maxBias, o.dtype, o.mode, o.mask, o.custom};
+CompareOverrides compareSpecOf(const std::optional<CompareOverrides>& b) {
+    return b.value_or(explore::geometricCompare());
 }
 
 bool SessionModel::apply(const QString& field, const std::function<void(Session&)>& change) {
@@ -117,7 +115,7 @@ bool SessionModel::apply(const QString& field, const std::function<void(Session&
 
 void SessionModel::replace(Session next) {
     m_session = std::move(next);
-    if (CompareSpec spec = compareSpecOf(m_session.compare); !(spec == m_compare)) {
+    if (CompareOverrides spec = compareSpecOf(m_session.compare); !(spec == m_compare)) {
         m_compare = std::move(spec);
         emit compareSpecChanged(m_compare);
     }
@@ -298,7 +296,7 @@ bool SessionModel::setTrainLength(std::int64_t length) {
     return apply("trainLength", [length](Session& s) { s.trainLength = length; });
 }
 
-void SessionModel::setCompareSpec(const CompareSpec& spec) {
+void SessionModel::setCompareSpec(const CompareOverrides& spec) {
     // B is saved with the session: a change is an undo step and marks the session modified.
     apply("compare", [&](Session& s) { s.compare = sessionCompare(spec); });
 }

@@ -28,7 +28,7 @@ public:
     [[nodiscard]] const Session& session() const { return m_session; }
     [[nodiscard]] GridPtr grid() const { return m_grid; }
     [[nodiscard]] SnapshotPtr snapshot() const { return m_snapshot; }
-    [[nodiscard]] const CompareSpec& compareSpec() const { return m_compare; }
+    [[nodiscard]] const CompareOverrides& compareSpec() const { return m_compare; }
     [[nodiscard]] std::uint64_t generation() const { return m_generation; }
     // True while a request has not yet produced its full result.
     [[nodiscard]] bool pending() const { return m_resultGeneration != m_generation; }
@@ -75,7 +75,7 @@ public:
     bool setSelectedHead(int head);
     bool setTrainLength(std::int64_t length);
     // Compare's B, kept in the session (Session::compare): an undoable, saved change.
-    void setCompareSpec(const CompareSpec& spec);
+    void setCompareSpec(const CompareOverrides& spec);
 
     // View state that is not part of the session.
     void setGridPixels(QSize devicePixels, double devicePixelRatio);
@@ -111,7 +111,7 @@ signals:
     void adjusted(const QString& note);
     void historyChanged();
     // B changed by undo, redo or a loaded session (the Compare view shows it).
-    void compareSpecChanged(const alibi::qt::CompareSpec& spec);
+    void compareSpecChanged(const alibi::CompareOverrides& spec);
     // Fraction of the current request's grid computed so far (while it takes longer than 50 ms).
     void computeProgress(double fraction);
 
@@ -130,7 +130,7 @@ private:
     std::vector<Session> m_undo, m_redo;
     int m_stepDepth = 0;
     bool m_stepPushed = false;
-    CompareSpec m_compare;
+    CompareOverrides m_compare = explore::geometricCompare();
     QSize m_gridPixels{1024, 768};
     double m_dpr = 1;
     bool m_wantCompare = false;
@@ -147,7 +147,7 @@ private:
 };
 
 // Session::compare for a Compare view's B: nullopt for the default B (a fresh session's), and back.
-[[nodiscard]] std::optional<CompareOverrides> sessionCompare(const CompareSpec& spec);
-[[nodiscard]] CompareSpec compareSpecOf(const std::optional<CompareOverrides>& overrides);
+[[nodiscard]] std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b);
+[[nodiscard]] CompareOverrides compareSpecOf(const std::optional<CompareOverrides>& b);
 
 }  // namespace alibi::qt

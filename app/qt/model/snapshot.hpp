@@ -12,7 +12,6 @@
 namespace alibi::qt {
 
 using explore::CompareSnapshot;
-using explore::CompareSpec;
 using explore::ExtrapolationSnapshot;
 using explore::GridPtr;
 using explore::GridSnapshot;

@@ -54,16 +54,10 @@ std::int64_t resolvedQueryRow(const Session& session) {
     return session.queryRow;
 }
 
-Session applyCompare(const Session& a, const CompareSpec& spec) {
-    Session b = a;
-    auto& bias = b.attention.bias;
-    if (spec.scheme) bias.slopes.scheme = *spec.scheme;
-    if (spec.maxBias) bias.slopes.maxBias = *spec.maxBias;
-    if (spec.dtype) bias.dtype = *spec.dtype;
-    if (spec.mode) bias.mode = *spec.mode;
-    if (spec.mask) bias.mask = *spec.mask;
-    if (bias.slopes.scheme == SlopeScheme::Custom && !spec.custom.empty()) bias.slopes.custom = spec.custom;
-    return b;
+Session applyCompare(const Session& a, const CompareOverrides& b) {
+    Session out = a;
+    out.attention.bias = applyOverrides(a.attention.bias, b);
+    return out;
 }
 
 std::string heatmapTitle(const HeatmapParams& p) {
@@ -132,10 +126,10 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
     return out;
 }
 
-CompareSnapshot computeCompare(const Session& a, const CompareSpec& spec, int width, int height,
+CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,
                                const CancelledFn& cancelled) {
     CompareSnapshot out;
-    out.sessionB = applyCompare(a, spec);
+    out.sessionB = applyCompare(a, b);
     auto pa = a.attention;
     auto pb = out.sessionB.attention;
     pa.bias.layout = Layout::Hqk;

@@ -69,4 +69,13 @@ std::string formatPercent(double fraction) {
     return fmt::format("{:.2f} %", fraction * 100);
 }
 
+std::string formatCellValue(double value, bool probability, bool narrow) {
+    if (!std::isfinite(value)) return nonFinite(value);
+    const std::string text = narrow        ? fmt::format("{:.2g}", value)
+                             : probability ? fmt::format("{:.2f}", value)
+                                           : fmt::format("{:.3g}", value);
+    // Both zeros, and a tiny negative rounded to zero, read "0".
+    return text.find_first_not_of("-0.") == std::string::npos ? std::string("0") : text;
+}
+
 }  // namespace alibi::explore

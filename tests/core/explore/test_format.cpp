@@ -45,3 +45,17 @@ TEST(Format, TicksUseTheDecimalsTheirStepNeeds) {
     EXPECT_EQ(formatTick(-1e-17, 0.5), "0");
     EXPECT_EQ(formatPercent(0.1234), "12.34 %");
 }
+
+TEST(Format, CellValuesAreTheSameTextInEveryExplorer) {
+    EXPECT_EQ(formatCellValue(0.25, true), "0.25");
+    EXPECT_EQ(formatCellValue(1.0, true), "1.00");
+    EXPECT_EQ(formatCellValue(0.004, true), "0");  // rounds to zero: no "0.00"
+    EXPECT_EQ(formatCellValue(-7.5, false), "-7.5");
+    EXPECT_EQ(formatCellValue(-0.0, false), "0");
+    EXPECT_EQ(formatCellValue(-1e9, false), "-1e+09");
+    EXPECT_EQ(formatCellValue(-0.0625 * 15, false), "-0.938");
+    EXPECT_EQ(formatCellValue(-12.25, false, /*narrow=*/true), "-12");
+    EXPECT_EQ(formatCellValue(0.126, true, /*narrow=*/true), "0.13");
+    EXPECT_EQ(formatCellValue(-std::numeric_limits<double>::infinity(), false), "-inf");
+}
+

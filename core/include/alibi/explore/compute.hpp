@@ -19,7 +19,7 @@ using CancelledFn = std::function<bool()>;
 // Everything but the grid (which the caller computed first and passes in).
 [[nodiscard]] Snapshot computeDetails(const Request& request, GridPtr grid, const CancelledFn& cancelled = {});
 // A - B per cell over the whole tensor (both built in memory, up to 2^24 cells).
-[[nodiscard]] CompareSnapshot computeCompare(const Session& a, const CompareSpec& spec, int width, int height,
+[[nodiscard]] CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,
                                              const CancelledFn& cancelled = {});
 // Attention vs distance of `head` as T grows from L to 16 L, and the mass beyond L per head.
 [[nodiscard]] ExtrapolationSnapshot computeExtrapolation(const Session& session, int head,
@@ -28,7 +28,7 @@ using CancelledFn = std::function<bool()>;
 // The query row a session means (-1: the last one), clamped into range.
 [[nodiscard]] std::int64_t resolvedQueryRow(const Session& session);
 // The session B of the compare view.
-[[nodiscard]] Session applyCompare(const Session& a, const CompareSpec& spec);
+[[nodiscard]] Session applyCompare(const Session& a, const CompareOverrides& b);
 
 // Titles: what a heatmap shows, in words ("Attention probabilities · 12 heads · 16 queries x
 // 16 keys · causal · press slopes (B = 8) · f32"), and the line beneath it (the mode's formula

@@ -27,4 +27,10 @@ namespace alibi::explore {
 // A fraction as a percentage with two decimals: 0.1234 -> "12.34 %".
 [[nodiscard]] std::string formatPercent(double fraction);
 
+// The number printed inside a head-detail cell, the same in every explorer: a probability with
+// two decimals ("0.25", "1.00"), a bias value with three significant digits ("-7.5", "-1e+09");
+// `narrow` (the text does not fit the cell) gives two significant digits ("-12" -> "-12",
+// "0.125" -> "0.12"). Both zeros read "0"; "-inf", "inf", "NaN".
+[[nodiscard]] std::string formatCellValue(double value, bool probability, bool narrow = false);
+
 }  // namespace alibi::explore

@@ -19,16 +19,14 @@
 
 namespace alibi::explore {
 
-// B of the compare view: A with some parameters replaced (unset: "same as A").
-struct CompareSpec {
-    std::optional<SlopeScheme> scheme = SlopeScheme::Geometric;
-    std::optional<double> maxBias;
-    std::optional<DType> dtype;
-    std::optional<BiasMode> mode;
-    std::optional<MaskValue> mask;
-    std::vector<double> custom;  // used when scheme == Custom
-    friend bool operator==(const CompareSpec&, const CompareSpec&) = default;
-};
+// The compare view's B when nothing else is asked for (both explorers, `alibi render --what
+// compare`): A with geometric slopes, the scheme readers most often compare press against.
+// (B itself is io/session.hpp's CompareOverrides: unset fields are "same as A".)
+[[nodiscard]] inline CompareOverrides geometricCompare() {
+    CompareOverrides b;
+    b.scheme = SlopeScheme::Geometric;
+    return b;
+}
 
 struct Request {
     std::uint64_t generation = 0;
@@ -38,7 +36,7 @@ struct Request {
     Reduce reduce = Reduce::Auto;            // how grid pixels summarise cells
     bool logScale = false;                   // attention: log10 colours
     bool wantCompare = false;
-    CompareSpec compare;
+    CompareOverrides compare = geometricCompare();  // B of the compare view (io/session.hpp)
     bool wantExtrapolation = false;
     friend bool operator==(const Request&, const Request&) = default;
 };

@@ -6,6 +6,7 @@
 
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
+#include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
 
@@ -20,6 +21,12 @@ namespace alibi {
 // and its labels leave. Progress counts what renderHeatmap counts.
 [[nodiscard]] Result<Image> renderHeatmapFigure(const HeatmapParams& params, unsigned threads = 0,
                                                 const ProgressFn& progress = {});
+// The same figure for row `row` of a batch (model/batch.hpp): the bias or attention of that row
+// (params.what), masked cells (padding, other documents, window, future keys) in kMaskedColor,
+// the colour range the exact extremes of the unmasked shown cells. A pixel covering several
+// cells shows the one farthest from zero (renderValueGrid); reduce and logScale do not apply.
+[[nodiscard]] Result<Image> renderBatchHeatmapFigure(const HeatmapParams& params, const BatchParams& batch,
+                                                     std::int64_t row);
 
 enum class CurveKind { Slopes, BiasDistance, AttentionDistance };
 // "slopes", "distance", "attention-distance": the CLI's --what spellings.

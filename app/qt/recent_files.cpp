@@ -1,0 +1,58 @@
+// Recent files: the list lives in QSettings so every window and the next start see it.
+#include "recent_files.hpp"
+
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenu>
+#include <QSettings>
+#include <QStringList>
+
+namespace alibi::qt {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+
+}  // namespace
+
+RecentFiles::RecentFiles(std::function<void(const QString&)> open, QObject* parent)
+    : QObject(parent), m_open(std::move(open)) {}
+
+void RecentFiles::setMenu(QMenu* menu) {
+    m_menu = menu;
+    rebuildMenu();
+}
+
+void RecentFiles::add(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildMenu();
+}
+
+void RecentFiles::remove(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    if (recent.removeAll(QFileInfo(path).absoluteFilePath()) == 0) return;
+    settings.setValue("recentFiles", recent);
+    rebuildMenu();
+}
+
+void RecentFiles::rebuildMenu() {
+    if (!m_menu) return;
+    m_menu->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    int n = 0;
+    for (const QString& path : recent) {
+        ++n;
+        m_menu->addAction(QString("&%1 %2").arg(n).arg(QFileInfo(path).fileName()),
+                          QKeySequence(QString("Alt+Shift+%1").arg(n)), this, [this, path] { m_open(path); });
+    }
+    m_menu->setEnabled(!recent.isEmpty());
+}
+
+}  // namespace alibi::qt
