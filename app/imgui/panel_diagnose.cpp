@@ -93,7 +93,8 @@ void drawDiagnoseView(AppState& state, const Model& model) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float textWidth = std::max(avail.x * 0.42f, ImGui::GetFontSize() * 18.0f);
     state.diagnoseWidth = std::max(16, static_cast<int>(avail.x - textWidth - colorBarWidth()));
-    state.diagnoseHeight = std::max(16, static_cast<int>(avail.y - ImGui::GetTextLineHeightWithSpacing()));
+    // Two lines above the map: its caption may wrap.
+    state.diagnoseHeight = std::max(16, static_cast<int>(avail.y - 2 * ImGui::GetTextLineHeightWithSpacing()));
 
     const DiagnoseResult* result = model.diagnosis.get();
     if (result == nullptr) {
@@ -112,7 +113,9 @@ void drawDiagnoseView(AppState& state, const Model& model) {
     ImGui::SameLine();
     ImGui::BeginGroup();
     const std::string against = result->diagnosis ? correctAlibiSummary(*result->diagnosis) : std::string();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + static_cast<float>(state.diagnoseWidth) + colorBarWidth());
     ImGui::TextDisabled("|error| per cell against correct ALiBi%s%s", against.empty() ? "" : ": ", against.c_str());
+    ImGui::PopTextWrapPos();
     const Image& image = result->errorMap.image;
     if (image.width > 0) {
         const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -160,7 +160,7 @@ void drawShape(AppState& state) {
     BiasParams& bias = state.session.attention.bias;
     sectionHeader("Shape");
     slider(state, "H (heads)", ImGuiDataType_S32, &bias.slopes.heads, 1, kSliderMaxHeads, "%d");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Drag, or Ctrl+click and type a number (applies on Enter)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Drag, or Ctrl+click and type a number (applies on Enter or after a short pause)");
 
     const std::int64_t maxLength = kSliderMaxLength;
     slider(state, "T (queries)", ImGuiDataType_S64, &bias.queries, std::int64_t{1}, maxLength, "%lld",
