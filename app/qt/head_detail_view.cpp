@@ -155,8 +155,11 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     const int line = fontMetrics().height() + 2;
     p.setFont(title);
     p.setPen(palette().color(QPalette::WindowText));
+    // Elided, so a large (presentation) font loses the hint's end, not half a word at the edge.
     p.drawText(QRect(12, bands.title, width() - 24, bands.subtitle - bands.title), Qt::AlignLeft | Qt::AlignVCenter,
-               QString::fromStdString(m_snapshot->detailTitle) + "  -  wheel to zoom, drag to pan, double-click to fit");
+               QFontMetrics(title).elidedText(QString::fromStdString(m_snapshot->detailTitle) +
+                                                  "  -  wheel to zoom, drag to pan, double-click to fit",
+                                              Qt::ElideRight, width() - 24));
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QRect(12, bands.subtitle, width() - 24, line), Qt::AlignLeft | Qt::AlignVCenter,
