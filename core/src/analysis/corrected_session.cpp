@@ -12,6 +12,7 @@ std::optional<Session> correctedSession(const Session& current, const Diagnosis&
     Session s = current;
     s.attention.bias = *diagnosis.correctParams;
     s.batch = diagnosis.correctBatch.value_or(BatchParams{});
+    s.batchRow = std::clamp<std::int64_t>(s.batchRow, 0, s.batch.batchSize() - 1);
     s.head = std::min(s.head, s.attention.bias.slopes.heads - 1);
     if (s.queryRow >= s.attention.bias.queries) s.queryRow = s.attention.bias.queries - 1;
     return s;

@@ -278,6 +278,7 @@ TEST(CorrectedSession, SetsTheCorrectBiasAndClampsTheSelection) {
     current.queryRow = 100;
     current.colormap = Colormap::Magma;
     current.batch.lengths = {128, 64};
+    current.batchRow = 1;
     const auto s = correctedSession(current, d);
     ASSERT_TRUE(s);
     EXPECT_EQ(s->attention.bias, *d.correctParams);
@@ -285,6 +286,7 @@ TEST(CorrectedSession, SetsTheCorrectBiasAndClampsTheSelection) {
     EXPECT_EQ(s->attention.bias.slopes.heads, 8);
     EXPECT_EQ(s->attention.bias.queries, 16);
     EXPECT_FALSE(s->batch.active());
+    EXPECT_EQ(s->batchRow, 0);
     EXPECT_EQ(s->head, 7);
     EXPECT_EQ(s->queryRow, 15);
     EXPECT_EQ(s->attention.content.kind, ContentKind::Gaussian);
