@@ -68,7 +68,12 @@ enum class Confirm { None, OpenSession, Quit };
 struct NumberDraft {
     unsigned id = 0;  // ImGuiID of the widget; 0: none
     std::array<unsigned char, 8> bytes{};
+    bool pending = false;  // typed but not applied yet: applies after kTypingPause without a key
+    double editedAt = 0;   // ImGui time of the last keystroke that changed the number
 };
+
+// A typed number applies after this long without a keystroke, as in the Qt explorer.
+inline constexpr double kTypingPause = 0.9;
 
 struct AppState {
     // ---- ALiBi parameters: the last valid session (invalid edits never reach it)

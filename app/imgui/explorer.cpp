@@ -70,7 +70,7 @@ bool Explorer::busy() const {
            m_model.stagesPending || m_model.diagnosisPending || m_model.comparePending ||
            m_model.extrapolationPending ||
            m_model.exportRunning || m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() ||
-           !m_hoverWorker.idle();
+           !m_hoverWorker.idle() || m_state.draft.pending;  // a typed number applies after a pause
 }
 
 void Explorer::installSession(const Session& session) {
@@ -80,6 +80,8 @@ void Explorer::installSession(const Session& session) {
                                  session.attention.bias.slopes.custom == m_lastValid.attention.bias.slopes.custom);
     m_state.session = session;
     m_lastValid = session;
+    // Compare's B is part of the session's history (undo, the modified mark), shown by the spec.
+    m_state.compareB = session.compare ? *session.compare : explore::geometricCompare();
     m_state.validationError.clear();
     m_state.draft = {};
     if (slopesChanged || m_model.slopes.empty()) {
@@ -98,13 +100,13 @@ Result<void> Explorer::applySession(const Session& session) {
 
 Result<void> Explorer::openSession(const Session& opened, const std::string& path) {
     if (auto valid = validateSession(opened); !valid) return std::unexpected(valid.error());
-    // The view and Compare's B are the explorer's state, not parameters: they open as saved, and
-    // switching tabs is neither an undo step nor an unsaved change.
+    // The view is the explorer's state, not a parameter: it opens as saved, and switching tabs is
+    // neither an undo step nor an unsaved change. Compare's B is kept in the session, so changing
+    // it is both (installSession shows it).
     m_state.view = fromExplorerView(openView(opened));
-    if (opened.compare) m_state.compareB = *opened.compare;
     Session session = opened;
     session.view.reset();
-    session.compare.reset();
+    session.compare = opened.compare ? sessionCompare(*opened.compare) : std::nullopt;
     installSession(session);
     m_history.reset(session);
     m_heldClamps = {};
@@ -312,6 +314,8 @@ void Explorer::drawPanels(float top) {
 }
 
 void Explorer::validateEdits() {
+    // Compare's B, edited in its view, reaches the session here like any other parameter.
+    m_state.session.compare = sessionCompare(m_state.compareB);
     // A slider held down or a field being typed into: its changes are not committed yet.
     const bool editing = ImGui::IsAnyItemActive();
     const bool changed = !(m_state.session == m_lastValid);

@@ -1,7 +1,8 @@
 // The diagnose view: a bias tensor from a file (.npy, .safetensors) or a built-in example with a
 // known bug, checked by the core's diagnose: what reproduces it, which known bug it shows, the
-// slopes read off it, and |error| per cell against correct ALiBi as a heatmap. "Open the
-// corrected parameters" sets the explorer to the correct variant (undoable).
+// slopes read off it, and |error| per cell against correct ALiBi (the core's correctAlibiError,
+// not the buggy reproduction that matched) as a heatmap. "Open the corrected parameters" sets the
+// explorer to that correct ALiBi (undoable).
 #include "panels.hpp"
 #include "view_common.hpp"
 #include "view_models.hpp"
@@ -27,7 +28,7 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
     ImGui::Text("%s   shape %s   %s", result.source.c_str(), shapeText(result.shape).c_str(),
                 std::string(dtypeName(result.dtype)).c_str());
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(d.summary.c_str());
+    ImGui::TextUnformatted(d.explorerSummaryText().c_str());
     ImGui::Text("Read as layout %s: %lld heads x %lld queries x %lld keys.", std::string(layoutName(d.layout)).c_str(),
                 static_cast<long long>(d.heads), static_cast<long long>(d.queries), static_cast<long long>(d.keys));
     if (d.match) {
@@ -44,7 +45,7 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
         ImGui::TextDisabled("Findings");
         for (const Finding& f : d.findings) {
             ImGui::Bullet();
-            ImGui::TextWrapped("%s: %s", f.code.c_str(), f.message.c_str());
+            ImGui::TextWrapped("%s: %s", f.code.c_str(), f.explorerMessage().c_str());
         }
     }
     if (!d.inferredSlopes.empty()) {
@@ -57,10 +58,12 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
     }
     ImGui::Text("Max |error| against the best candidate: %s", valueText(d.maxAbsError).c_str());
     ImGui::PopTextWrapPos();
-    if (!d.findings.empty() || !d.match) {
+    if (d.correctParams && (!d.findings.empty() || !d.match)) {
         if (ImGui::Button("Open the corrected parameters")) state.openCorrected = true;
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype");
+            ImGui::SetTooltip("Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype "
+                              "(%s); Ctrl+Z goes back",
+                              correctAlibiSummary(d).c_str());
     }
 }
 
@@ -90,7 +93,8 @@ void drawDiagnoseView(AppState& state, const Model& model) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float textWidth = std::max(avail.x * 0.42f, ImGui::GetFontSize() * 18.0f);
     state.diagnoseWidth = std::max(16, static_cast<int>(avail.x - textWidth - colorBarWidth()));
-    state.diagnoseHeight = std::max(16, static_cast<int>(avail.y - ImGui::GetTextLineHeightWithSpacing()));
+    // Two lines above the map: its caption may wrap.
+    state.diagnoseHeight = std::max(16, static_cast<int>(avail.y - 2 * ImGui::GetTextLineHeightWithSpacing()));
 
     const DiagnoseResult* result = model.diagnosis.get();
     if (result == nullptr) {
@@ -108,7 +112,10 @@ void drawDiagnoseView(AppState& state, const Model& model) {
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::TextDisabled("|error| per cell against the best candidate");
+    const std::string against = result->diagnosis ? correctAlibiSummary(*result->diagnosis) : std::string();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + static_cast<float>(state.diagnoseWidth) + colorBarWidth());
+    ImGui::TextDisabled("|error| per cell against correct ALiBi%s%s", against.empty() ? "" : ": ", against.c_str());
+    ImGui::PopTextWrapPos();
     const Image& image = result->errorMap.image;
     if (image.width > 0) {
         const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -1,7 +1,8 @@
 // The parameters panel: model presets and every ALiBi parameter of the session (shape, slopes,
 // bias mode, mask, dtype, attention content, view). Sliders update live while dragged; a number
-// typed into a slider or field, the mask and the custom slope list apply as a whole on Enter or
-// when focus leaves, never per keystroke. The core validates every committed value; a refused one
+// typed into a slider or field applies as a whole on Enter, when focus leaves or after a short
+// pause in the typing; the mask and the custom slope list on Enter or when focus leaves; never
+// per keystroke. The core validates every committed value; a refused one
 // shows inline, worded for its control, while the previous valid value stays in force.
 #include "panels.hpp"
 
@@ -55,7 +56,8 @@ bool enumCombo(const char* label, Enum& value, const std::array<Enum, N>& values
 // Runs `widget` on a copy of `*value` and decides when the copy reaches the session: at once
 // for a drag or a click, but while a number is being typed (`typing()` after the widget) the copy
 // waits in state.draft and is committed, clamped to [lo, hi], when typing ends (Enter, Tab, a
-// click elsewhere; Escape restores the old text first, so it commits nothing).
+// click elsewhere; Escape restores the old text first, so it commits nothing) or after a pause
+// of kTypingPause in the typing (the field stays open for more).
 template <class T, class Widget, class Typing>
 bool committedNumber(AppState& state, const char* label, T* value, T lo, T hi, Widget widget, Typing typing) {
     static_assert(sizeof(T) <= sizeof(NumberDraft::bytes));
@@ -65,10 +67,21 @@ bool committedNumber(AppState& state, const char* label, T* value, T lo, T hi, W
     if (draft.id == id) std::memcpy(&shown, draft.bytes.data(), sizeof(T));
     const bool changed = widget(&shown);
     if (typing(id)) {
+        if (draft.id != id) draft.pending = false;
         draft.id = id;
         std::memcpy(draft.bytes.data(), &shown, sizeof(T));
-        return false;
+        if (changed) {
+            draft.pending = true;
+            draft.editedAt = ImGui::GetTime();
+        }
+        if (!draft.pending || ImGui::GetTime() - draft.editedAt < kTypingPause) return false;
+        draft.pending = false;
+        const T paused = std::clamp(shown, lo, hi);
+        if (paused == *value) return false;
+        *value = paused;
+        return true;
     }
+    draft.pending = draft.pending && draft.id != id;
     if (draft.id == id) {
         draft.id = 0;
         shown = std::clamp(shown, lo, hi);
@@ -150,7 +163,8 @@ void drawShape(AppState& state) {
     sectionHeader("Shape");
     slider(state, "H (heads)", ImGuiDataType_S32, &bias.slopes.heads, 1, kSliderMaxHeads, "%d",
            ImGuiSliderFlags_Logarithmic);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Drag, or Ctrl+click and type a number (applies on Enter)");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Drag, or Ctrl+click and type a number (applies on Enter or after a short pause)");
 
     const std::int64_t maxLength = kSliderMaxLength;
     slider(state, "T (queries)", ImGuiDataType_S64, &bias.queries, std::int64_t{1}, maxLength, "%lld",

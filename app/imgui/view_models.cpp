@@ -44,7 +44,9 @@ std::shared_ptr<const StagesResult> computeStagesResult(const StagesRequest& req
 
 std::optional<CompareRequest> compareRequest(const AppState& state) {
     if (state.compareWidth <= 0 || state.compareHeight <= 0) return std::nullopt;
-    return CompareRequest{state.session, state.compareB, state.compareWidth, state.compareHeight};
+    Session a = state.session;
+    a.compare.reset();  // B is the spec; A's copy of it would only re-run an unchanged picture
+    return CompareRequest{std::move(a), state.compareB, state.compareWidth, state.compareHeight};
 }
 
 std::shared_ptr<const CompareResult> computeCompareResult(const CompareRequest& request, const CancelFlag& cancel) {
@@ -58,7 +60,9 @@ std::shared_ptr<const CompareResult> computeCompareResult(const CompareRequest& 
 }
 
 ExtrapolationRequest extrapolationRequest(const AppState& state) {
-    return ExtrapolationRequest{state.session, detailHead(state.session)};
+    Session session = state.session;
+    session.compare.reset();  // Compare's B does not change the extrapolation
+    return ExtrapolationRequest{std::move(session), detailHead(state.session)};
 }
 
 std::shared_ptr<const ExtrapolationResult> computeExtrapolationResult(const ExtrapolationRequest& request,
@@ -112,6 +116,11 @@ View fromExplorerView(ExplorerView view) {
         case ExplorerView::Stats: return View::Grid;
     }
     return View::Grid;
+}
+
+std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b) {
+    if (b == explore::geometricCompare()) return std::nullopt;
+    return b;
 }
 
 const std::vector<std::string>& diagnoseExamples() {
@@ -185,9 +194,11 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
     const Diagnosis& d = *result->diagnosis;
     if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return result;
     if (cancel.load(std::memory_order_relaxed)) return nullptr;
-    auto error = diagnosisError(tensor, d);
+    // Against correct ALiBi, not the (possibly buggy) reproduction that matched.
+    auto error = correctAlibiError(tensor, d);
     if (!error) return result;  // the words still stand without the heatmap
-    const std::int64_t q = d.queries, k = d.keys;
+    const Shape& shape = error->shape();  // (H, Q, K), or (B*H, T, T) for a batch
+    const std::int64_t q = shape[1], k = shape[2];
     double maxError = 0;
     for (std::uint64_t n = 0; n < error->size(); ++n) {
         const double e = error->at(n);
@@ -196,36 +207,10 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
     result->errorMax = maxError;
     result->colorBar = renderColorBar(Colormap::Magma, 8, std::max(request.height, 2), true);
     result->errorMap = renderValueGrid(
-        {static_cast<int>(d.heads), q, k, Colormap::Magma, 0, maxError > 0 ? maxError : 1.0, request.width,
+        {static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, maxError > 0 ? maxError : 1.0, request.width,
          request.height, 4},
         [&](int h, std::int64_t i, std::int64_t j) { return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j); });
     return result;
-}
-
-std::optional<Session> correctedSession(const Session& current, const Diagnosis& d) {
-    if (d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return std::nullopt;
-    Session s = current;
-    BiasParams& bias = s.attention.bias;
-    bias.slopes.heads = static_cast<int>(d.heads);
-    bias.queries = d.queries;
-    bias.keys = d.keys == d.queries ? 0 : d.keys;
-    bias.dtype = d.dtype;
-    bias.layout = Layout::Hqk;
-    bias.slopes.scheme = SlopeScheme::Press;  // correct ALiBi
-    bias.slopes.maxBias = 8.0;
-    bias.slopes.custom.clear();
-    if (d.match) {
-        bias.mode = d.match->mode;
-        bias.mask = d.match->mask;
-        // A clean match keeps its own scheme; a known slope bug goes back to the paper's slopes.
-        if (d.findings.empty() && d.match->scheme != SlopeScheme::Custom) {
-            bias.slopes.scheme = d.match->scheme;
-            bias.slopes.maxBias = d.match->maxBias;
-        }
-    }
-    s.head = std::min(s.head, bias.slopes.heads - 1);
-    s.queryRow = std::min(s.queryRow, bias.queries - 1);
-    return s;
 }
 
 }  // namespace alibi::imgui

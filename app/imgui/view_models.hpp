@@ -6,6 +6,7 @@
 #include "app_state.hpp"
 #include "model.hpp"
 
+#include <alibi/analysis/corrected_session.hpp>
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/explore/snapshot.hpp>
 #include <alibi/io/export_plan.hpp>
@@ -80,6 +81,8 @@ struct ExtrapolationResult {
 [[nodiscard]] ExplorerView toExplorerView(View view);
 [[nodiscard]] View fromExplorerView(ExplorerView view);
 // Compare's B as a session holds it, both ways.
+// Session::compare for B: nullopt for the explorer's default B (a fresh session's value).
+[[nodiscard]] std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b);
 
 // The examples the Diagnose view offers (the same codes as the Qt explorer's).
 [[nodiscard]] const std::vector<std::string>& diagnoseExamples();
@@ -100,7 +103,7 @@ struct DiagnoseResult {
     Shape shape;
     DType dtype = DType::F32;
     std::optional<Diagnosis> diagnosis;
-    Heatmap errorMap;  // |tensor - best match| per cell, magma, [0, errorMax]
+    Heatmap errorMap;  // |tensor - correct ALiBi| per cell, magma, [0, errorMax]
     Image colorBar;    // magma, for the bar beside it
     double errorMax = 0;
     std::string error;  // the file could not be read or diagnosed
@@ -110,9 +113,5 @@ struct DiagnoseResult {
 [[nodiscard]] std::optional<DiagnoseRequest> diagnoseRequest(const AppState& state);
 [[nodiscard]] std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& request,
                                                                      const CancelFlag& cancel);
-// The session set to the diagnosis' match ("Open the corrected parameters"): correct ALiBi with
-// the shape, mode, mask and dtype read off the tensor, and the scheme that fits (press when the
-// tensor shows a known slope bug).
-[[nodiscard]] std::optional<Session> correctedSession(const Session& current, const Diagnosis& diagnosis);
 
 }  // namespace alibi::imgui

@@ -92,6 +92,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_maxBias->setSingleStep(0.5);
     m_maxBias->setSpecialValueText("same as A");
     m_maxBias->setValue(-1);
+    m_maxBias->setKeyboardTracking(false);  // a typed B is one change (and one undo step), not one per key
     m_dtype = new QComboBox(this);
     m_dtype->addItem("same as A", -1);
     for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16})

@@ -1,9 +1,10 @@
-// Diagnose view: text and error heatmap of a DiagnosisReport.
+// Diagnose view: text, error heatmap (against correct ALiBi) and the fix of a DiagnosisReport.
 #include "diagnose_view.hpp"
 
 #include "compare_view.hpp"
 #include "view_util.hpp"
 
+#include <alibi/analysis/corrected_session.hpp>
 #include <alibi/model/bias.hpp>
 
 #include <QComboBox>
@@ -74,11 +75,29 @@ DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
     m_text = new QTextBrowser(this);
     m_text->setOpenExternalLinks(false);
     m_text->setMinimumWidth(320);
+    m_correct = new QPushButton("Open the corrected parameters", this);
+    m_correct->setToolTip("Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype "
+                          "(Ctrl+Z goes back)");
+    m_correct->setVisible(false);
+    connect(m_correct, &QPushButton::clicked, this, &DiagnoseView::openCorrectedRequested);
+    auto* words = new QWidget(this);
+    auto* wordsLayout = new QVBoxLayout(words);
+    wordsLayout->setContentsMargins(0, 0, 0, 0);
+    wordsLayout->addWidget(m_text, 1);
+    wordsLayout->addWidget(m_correct, 0, Qt::AlignLeft);
+
+    m_caption = new QLabel(this);
+    m_caption->setWordWrap(true);
     m_image = new ImagePanel(this);
-    m_image->setMessage("The error against the best match appears here.");
+    m_image->setMessage("The error against correct ALiBi appears here.");
+    auto* picture = new QWidget(this);
+    auto* pictureLayout = new QVBoxLayout(picture);
+    pictureLayout->setContentsMargins(0, 0, 0, 0);
+    pictureLayout->addWidget(m_caption);
+    pictureLayout->addWidget(m_image, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_text);
-    split->addWidget(m_image);
+    split->addWidget(words);
+    split->addWidget(picture);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
@@ -113,6 +132,10 @@ void DiagnoseView::openExample(const QString& code) {
 
 void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     m_codes.clear();
+    m_diagnosis.reset();
+    m_errorMax = 0;
+    m_correct->setVisible(false);
+    m_caption->clear();
     if (!report) {
         const QString message = QString::fromStdString(report.error().message);
         m_status->setText("<span style='color:#d33'>" + message.toHtmlEscaped() + "</span>");
@@ -123,7 +146,7 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     m_status->setText(QString("<b>%1</b> · shape %2 · %3")
                           .arg(report->source.toHtmlEscaped(), QString::fromStdString(shapeString(report->shape)),
                                QString::fromUtf8(dtypeName(report->dtype).data())));
-    QString text = "<h3>Diagnosis</h3><p>" + html(d.summary) + "</p>";
+    QString text = "<h3>Diagnosis</h3><p>" + html(d.explorerSummaryText()) + "</p>";
     text += QString("<p>Read as layout <b>%1</b>: %2 heads × %3 queries × %4 keys.</p>")
                 .arg(QString::fromUtf8(layoutName(d.layout).data()))
                 .arg(d.heads)
@@ -141,7 +164,7 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
         text += "<h3>Findings</h3><ul>";
         for (const Finding& f : d.findings) {
             m_codes << QString::fromStdString(f.code);
-            text += "<li><b>" + html(f.code) + "</b>: " + html(f.message) + "</li>";
+            text += "<li><b>" + html(f.code) + "</b>: " + html(f.explorerMessage()) + "</li>";
         }
         text += "</ul>";
     } else {
@@ -161,6 +184,12 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
                     .arg(idx.join(", "), valueText(d.firstMismatchActual), valueText(d.firstMismatchExpected));
     }
     m_text->setHtml(text);
+    m_diagnosis = d;
+    m_errorMax = report->errorImage.width > 0 ? report->errorMax : 0.0;
+    // A fix to open when something is wrong (a finding, or nothing reproduces the tensor).
+    m_correct->setVisible(d.correctParams && (!d.findings.empty() || !d.match));
+    if (d.correctParams)
+        m_caption->setText("|error| per cell against correct ALiBi: " + html(correctAlibiSummary(d)));
     if (report->errorImage.width > 0)
         m_image->setImage(report->errorImage, report->tiles, Colormap::Magma, 0,
                           report->errorMax > 0 ? report->errorMax : 1.0, "|error|");

@@ -1,6 +1,7 @@
 // Diagnose: a user's .npy or .safetensors bias tensor (opened, dropped on the window, or one of
 // the built-in buggy examples), the core's diagnosis in words with its findings, and a heatmap
-// of the error against the best match. Loading and diagnosis run off the UI thread.
+// of the error against correct ALiBi, with a button that opens the corrected parameters. Loading
+// and diagnosis run off the UI thread.
 #pragma once
 
 #include "model/tasks.hpp"
@@ -8,7 +9,10 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
+class QPushButton;
 class QTextBrowser;
 
 namespace alibi::qt {
@@ -28,11 +32,16 @@ public:
     [[nodiscard]] bool busy() const { return m_watcher.isRunning(); }
     [[nodiscard]] QStringList findingCodes() const { return m_codes; }
     [[nodiscard]] QString summaryText() const;
+    // The last diagnosis shown (for "Open the corrected parameters").
+    [[nodiscard]] const std::optional<Diagnosis>& diagnosis() const { return m_diagnosis; }
+    // The largest finite |error| against correct ALiBi in the map (0 without a map).
+    [[nodiscard]] double errorMax() const { return m_errorMax; }
 
 signals:
     void diagnosed(const QStringList& findingCodes);
     void failed(const QString& message);
     void openRequested();
+    void openCorrectedRequested();
 
 private:
     void start(std::function<Result<DiagnosisReport>()> job);
@@ -42,7 +51,11 @@ private:
     QTextBrowser* m_text;
     ImagePanel* m_image;
     QLabel* m_status;
+    QLabel* m_caption;
+    QPushButton* m_correct;
     QStringList m_codes;
+    std::optional<Diagnosis> m_diagnosis;
+    double m_errorMax = 0;
 };
 
 // The examples' bias tensors, each with one known bug of REFERENCES.md (for teaching and tests).

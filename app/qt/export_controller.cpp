@@ -25,6 +25,7 @@
 #include <QPainter>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -239,6 +240,8 @@ void ExportController::exportTensorDialog(const std::function<void(ExportDialog&
 }
 
 bool ExportController::exportViewPng(QWidget* view, HeadGridView* grid, const QString& path, int scale) {
+    // A wide tab sits in a scroll area: the picture is its whole page, not the visible part.
+    if (auto* area = qobject_cast<QScrollArea*>(view); area && area->widget()) view = area->widget();
     QImage image(view->size() * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(m_window->palette().color(QPalette::Window));
@@ -279,6 +282,7 @@ Result<void> ExportController::exportCurvesSvg(const QString& path, int which) {
         style.xLabel = "head";
         style.yLabel = "slope";
         style.logY2 = true;
+        style.bars = true;  // as the Curves tab shows them
     } else if (which == 1) {
         series = &s->biasCurves;
         style.title = "Bias vs distance";

@@ -7,6 +7,7 @@
 #include <alibi/explore/format.hpp>
 #include <alibi/explore/ticks.hpp>
 
+#include <QFontMetrics>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
@@ -16,7 +17,34 @@
 namespace alibi::qt {
 
 namespace {
-constexpr int kLeft = 64, kTop = 86, kRight = 24, kBottom = 24;
+constexpr int kRight = 24, kBottom = 24;
+
+// The bands above the picture, from the fonts (so a zoomed font moves them apart instead of
+// onto each other): title, subtitle, a gap, the "key j" label, the key ticks.
+struct TopBands {
+    int title, subtitle, keyLabel, ticks, area;
+};
+
+TopBands topBands(const QFont& font) {
+    QFont bold = font;
+    bold.setBold(true);
+    bold.setPointSizeF(font.pointSizeF() * 1.1);
+    const int titleHeight = QFontMetrics(bold).height() + 4;
+    const int line = QFontMetrics(font).height() + 2;
+    TopBands b{};
+    b.title = 8;
+    b.subtitle = b.title + titleHeight;
+    b.keyLabel = b.subtitle + line + line / 2;
+    b.ticks = b.keyLabel + line;
+    b.area = b.ticks + line + 2;
+    return b;
+}
+
+// Room for the rotated "query i" label and the widest row number.
+int leftMargin(const QFont& font, std::int64_t queries) {
+    const QFontMetrics fm(font);
+    return fm.height() + 10 + fm.horizontalAdvance(QString::number(std::max<std::int64_t>(queries - 1, 0))) + 8;
+}
 }
 
 HeadDetailView::HeadDetailView(QWidget* parent) : QWidget(parent) {
@@ -29,7 +57,8 @@ HeadDetailView::HeadDetailView(QWidget* parent) : QWidget(parent) {
 void HeadDetailView::markStale() { m_stale->markStale(); }
 
 QRectF HeadDetailView::area() const {
-    return QRectF(kLeft, kTop, std::max(10, width() - kLeft - kRight), std::max(10, height() - kTop - kBottom));
+    const int left = leftMargin(font(), m_queries), top = topBands(font()).area;
+    return QRectF(left, top, std::max(10, width() - left - kRight), std::max(10, height() - top - kBottom));
 }
 
 void HeadDetailView::fit() {
@@ -122,13 +151,18 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     QFont title = font();
     title.setBold(true);
     title.setPointSizeF(font().pointSizeF() * 1.1);
+    const TopBands bands = topBands(font());
+    const int line = fontMetrics().height() + 2;
     p.setFont(title);
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(QRect(12, 8, width() - 24, 24), Qt::AlignLeft | Qt::AlignVCenter,
-               QString::fromStdString(m_snapshot->detailTitle) + "  -  wheel to zoom, drag to pan, double-click to fit");
+    // Elided, so a large (presentation) font loses the hint's end, not half a word at the edge.
+    p.drawText(QRect(12, bands.title, width() - 24, bands.subtitle - bands.title), Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetrics(title).elidedText(QString::fromStdString(m_snapshot->detailTitle) +
+                                                  "  -  wheel to zoom, drag to pan, double-click to fit",
+                                              Qt::ElideRight, width() - 24));
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(QRect(12, 30, width() - 24, 18), Qt::AlignLeft | Qt::AlignVCenter,
+    p.drawText(QRect(12, bands.subtitle, width() - 24, line), Qt::AlignLeft | Qt::AlignVCenter,
                fontMetrics().elidedText(QString::fromStdString(explore::heatmapTitle(m_snapshot->detailParams) + " · " +
                                                                m_snapshot->detail.summary),
                                         Qt::ElideRight, width() - 24));
@@ -182,18 +216,19 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     for (std::int64_t j : explore::indexTicks(m_keys, m_cell, minSpacing)) {
         const double x = m_origin.x() + (j + 0.5) * m_cell;
         if (x < a.left() || x > a.right()) continue;
-        p.drawText(QRectF(x - 30, a.top() - 22, 60, 18), Qt::AlignCenter, QString::number(j));
+        p.drawText(QRectF(x - 40, bands.ticks, 80, line), Qt::AlignCenter, QString::number(j));
     }
-    for (std::int64_t i : explore::indexTicks(m_queries, m_cell, 22)) {
+    for (std::int64_t i : explore::indexTicks(m_queries, m_cell, line + 4)) {
         const double y = m_origin.y() + (i + 0.5) * m_cell;
         if (y < a.top() || y > a.bottom()) continue;
-        p.drawText(QRectF(4, y - 9, kLeft - 10, 18), Qt::AlignRight | Qt::AlignVCenter, QString::number(i));
+        p.drawText(QRectF(4, y - line / 2.0, a.left() - 10, line), Qt::AlignRight | Qt::AlignVCenter, QString::number(i));
     }
-    p.drawText(QRectF(a.left(), a.top() - 42, a.width(), 18), Qt::AlignCenter, "key j →");
+    p.drawText(QRectF(a.left(), bands.keyLabel, a.width(), line), Qt::AlignCenter, "key j →");
+    // Turned clockwise, so the text reads downwards and its arrow points the way i grows.
     p.save();
-    p.translate(14, a.center().y());
-    p.rotate(-90);
-    p.drawText(QRectF(-80, -9, 160, 18), Qt::AlignCenter, "query i →");
+    p.translate(4 + line / 2.0, a.center().y());
+    p.rotate(90);
+    p.drawText(QRectF(-100, -line / 2.0, 200, line), Qt::AlignCenter, "query i →");
     p.restore();
 }
 

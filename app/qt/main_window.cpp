@@ -14,6 +14,7 @@
 #include "stages_view.hpp"
 #include "view_util.hpp"
 
+#include <alibi/analysis/corrected_session.hpp>
 #include <alibi/model/attention.hpp>
 
 #include <QActionGroup>
@@ -65,9 +66,10 @@ QString whatIsAlibi() {
            "click a head to read its matrix cell by cell.</p>";
 }
 
+// The model's session: parameters and Compare's B (an undoable, saved choice), not the open tab.
 Session parametersOnly(Session s) {
     s.view.reset();
-    s.compare.reset();
+    s.compare = sessionCompare(compareSpecOf(s.compare));
     return s;
 }
 
@@ -255,10 +257,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_extrapolation, &ExtrapolationView::headChosen, m_model, &SessionModel::setSelectedHead);
     connect(m_extrapolation, &ExtrapolationView::trainLengthChanged, m_model, &SessionModel::setTrainLength);
     connect(m_compare, &CompareView::specChanged, m_model, &SessionModel::setCompareSpec);
+    connect(m_model, &SessionModel::compareSpecChanged, m_compare, &CompareView::setSpec);
     connect(m_diagnose, &DiagnoseView::openRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open tensor to diagnose", {},
                                                           "Tensors (*.npy *.safetensors);;All files (*)");
         if (!path.isEmpty()) diagnoseFile(path);
+    });
+    connect(m_diagnose, &DiagnoseView::openCorrectedRequested, this, [this] {
+        if (!m_diagnose->diagnosis()) return;
+        // One undo step, like any edit; the grid shows what was opened.
+        if (auto corrected = correctedSession(m_model->session(), *m_diagnose->diagnosis());
+            corrected && m_model->setSession(*corrected)) {
+            m_tabs->setCurrentIndex(GridTab);
+            statusBar()->showMessage("Opened the corrected parameters (Ctrl+Z goes back)", 6000);
+        }
     });
     connect(m_diagnose, &DiagnoseView::failed, this, [this](const QString& message) {
         if (!m_lastDiagnosed.isEmpty()) m_recent->remove(m_lastDiagnosed);

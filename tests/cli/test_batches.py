@@ -211,6 +211,21 @@ class BatchDiagnoseTests(CliCase):
         self.assertIn("packed-documents", doc["findings"])
         self.assertIsNotNone(doc["match"])
 
+    def test_prefix_lm(self):
+        doc = self.diagnose("--heads", 4, "--seq", 10, "--lengths", "10,7", "--prefix", 4)
+        self.assertEqual(doc["batch"]["prefix"], 4)
+        self.assertIn("prefix-lm", doc["findings"])
+        self.assertIsNotNone(doc["match"])
+        # One sequence with a prefix is (1, H, T, T): still read as a batch, since a plain bias has no prefix.
+        doc = self.diagnose("--heads", 4, "--seq", 10, "--prefix", 6, "--mask", "-inf")
+        self.assertEqual(doc["shape"], [1, 4, 10, 10])
+        self.assertEqual(doc["batch"]["prefix"], 6)
+        self.assertIsNotNone(doc["match"])
+        # Without a prefix the field is 0 and the finding absent.
+        doc = self.diagnose("--heads", 4, "--seq", 10, "--lengths", "10,7")
+        self.assertEqual(doc["batch"]["prefix"], 0)
+        self.assertNotIn("prefix-lm", doc["findings"])
+
 
 class PresetTests(CliCase):
     def test_preset_on_every_command(self):

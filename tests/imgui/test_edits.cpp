@@ -52,6 +52,31 @@ TEST_F(Edits, TypingIntoTheHeadsKeepsTheSelectedHead) {
     EXPECT_EQ(state().session.head, 20);
 }
 
+// Issue 10.1: a typed number also applies after a short pause, as in Qt, while the field stays
+// open; the selected head is kept, and the whole edit is one undo step.
+TEST_F(Edits, ATypedNumberAppliesAfterAPause) {
+    Session start = withShape(32, 16);
+    start.head = 20;
+    ASSERT_TRUE(m_explorer->openSession(start, "start.alibi.json"));
+    frame();
+    ASSERT_TRUE(typeIntoSlider("H (heads)", "24"));
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 32);
+    EXPECT_TRUE(m_explorer->busy());  // the shell keeps ticking while a number waits
+    // Frames of 1/60 s: just under the pause nothing has applied, just over it the number has.
+    const int pauseFrames = static_cast<int>(kTypingPause * 60.0);
+    for (int n = 0; n < pauseFrames - 3; ++n) frame();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 32);
+    for (int n = 0; n < 6; ++n) frame();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 24);
+    EXPECT_EQ(state().session.head, 20);
+    EXPECT_TRUE(ImGui::IsAnyItemActive());  // still typing: more digits may follow
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 24);
+    m_explorer->undo();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 32);
+    EXPECT_FALSE(m_explorer->history().canUndo());
+}
+
 // Issue 16 item 6: the sliders' ends are the core's limits, so a typed number is clamped to what
 // the CLI and sessions accept, never to a narrower range of the panel's own.
 TEST_F(Edits, TypedNumbersAreClampedToTheCoresLimits) {

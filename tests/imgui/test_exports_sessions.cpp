@@ -82,6 +82,21 @@ TEST_F(ExportsAndSessions, ASessionOpensInItsViewWithComparesB) {
     EXPECT_EQ(state().session.attention.bias.slopes.heads, 12);
     EXPECT_FALSE(m_explorer->modified());
 
+    // Issue 10: changing B is an undo step and an unsaved change, like any parameter.
+    state().compareB.scheme = SlopeScheme::Linear;
+    frame();
+    EXPECT_TRUE(m_explorer->modified());
+    EXPECT_NE(m_explorer->windowTitle().find(" *"), std::string::npos) << m_explorer->windowTitle();
+    m_explorer->undo();
+    frame();
+    EXPECT_EQ(state().compareB.scheme, std::optional<SlopeScheme>(SlopeScheme::Geometric));
+    EXPECT_FALSE(m_explorer->modified());
+    m_explorer->redo();
+    frame();
+    EXPECT_EQ(state().compareB.scheme, std::optional<SlopeScheme>(SlopeScheme::Linear));
+    m_explorer->undo();
+    frame();
+
     // Saved with the view and B, and opened again as saved.
     const std::filesystem::path dir =
         std::filesystem::temp_directory_path() / ("alibi-imgui-view-" + std::to_string(::getpid()));

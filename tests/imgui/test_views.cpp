@@ -112,6 +112,8 @@ TEST_F(Views, EveryViewIsReachableByKeyAndDeliversItsResult) {
 }
 
 TEST_F(Views, DiagnoseFindsTheExampleBugAndOpensTheCorrectedParameters) {
+    state().session.attention.bias.slopes.heads = 12;  // something the corrected parameters change
+    settle();
     state().view = View::Diagnose;
     frame();
     frame();
@@ -125,12 +127,20 @@ TEST_F(Views, DiagnoseFindsTheExampleBugAndOpensTheCorrectedParameters) {
     ASSERT_TRUE(result->diagnosis.has_value()) << result->error;
     ASSERT_FALSE(result->diagnosis->findings.empty());
     EXPECT_EQ(result->diagnosis->findings.front().code, kSlopeOffByOne);
+    // The map compares with correct ALiBi: head h is off by (i - j) 2^-(h+1), largest 15/2 at
+    // head 0, row 15, key 0 (it was all black against the matching buggy reproduction).
+    EXPECT_EQ(result->errorMax, 7.5);
+    EXPECT_GT(result->errorMap.image.width, 0);
     ASSERT_TRUE(click("Views/report", "Open the corrected parameters", 0.1f));
     const SlopeParams& slopes = state().session.attention.bias.slopes;
     EXPECT_EQ(slopes.scheme, SlopeScheme::Press);
     EXPECT_EQ(slopes.heads, 8);
     EXPECT_EQ(state().session.attention.bias.queries, 16);
     EXPECT_EQ(state().view, View::Grid);
+    // One undo step back to what was there.
+    m_explorer->undo();
+    frame();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 12);
 }
 
 TEST_F(Views, PresetsComeFromTheAssetsAndApplyTheirSettings) {

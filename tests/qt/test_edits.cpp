@@ -389,6 +389,30 @@ private slots:
         QVERIFY(w.height() <= available.height());
     }
 
+    // Compare's B is saved with the session, so changing it is an undo step and an unsaved change.
+    void compareBIsAnUndoStep() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openSession(assetSession("press-vs-geometric-12.alibi.json")));
+        QVERIFY(!w.model()->modified());
+        QComboBox* scheme = w.compareView()->findChildren<QComboBox*>().value(0);  // B's slope scheme
+        QVERIFY(scheme != nullptr);
+        QCOMPARE(scheme->currentData().toInt(), static_cast<int>(SlopeScheme::Geometric));
+        scheme->setFocus();
+        QTest::keyClick(scheme, Qt::Key_Down);  // geometric -> linear
+        QVERIFY(w.model()->session().compare.has_value());
+        QCOMPARE(w.model()->session().compare->scheme, std::optional<SlopeScheme>(SlopeScheme::Linear));
+        QVERIFY(w.model()->modified());
+        QVERIFY(w.isWindowModified());
+        QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(scheme->currentData().toInt(), static_cast<int>(SlopeScheme::Geometric));
+        QVERIFY(!w.model()->modified());
+        QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(scheme->currentData().toInt(), static_cast<int>(SlopeScheme::Linear));
+    }
+
     // press-vs-geometric-12 opens on Compare with B = geometric; the view round-trips.
     void sessionsHoldTheView() {
         QTemporaryDir dir;

@@ -19,6 +19,7 @@
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -316,6 +317,42 @@ private slots:
         QVERIFY(failed.wait(30000));
         QVERIFY(!failed.at(0).at(0).toString().isEmpty());
         QVERIFY(!w.lastError().isEmpty());
+    }
+
+    // Issue 10.8: the error map compares with correct ALiBi, the advice names controls, not flags,
+    // and "Open the corrected parameters" opens them as one undoable step.
+    void diagnoseOffersTheCorrectedParameters() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        w.parameters()->headsSlider->setValue(12);
+        QVERIFY(settled(w));
+        QSignalSpy done(w.diagnoseView(), &DiagnoseView::diagnosed);
+        w.diagnoseView()->openExample(kSlopeOffByOne);
+        QVERIFY(done.wait(30000));
+        QVERIFY(w.diagnoseView()->findingCodes().contains(kSlopeOffByOne));
+        QVERIFY2(!w.diagnoseView()->summaryText().contains("--"), qPrintable(w.diagnoseView()->summaryText()));
+        // Head 0 of the example has slope 1 where ALiBi has 1/2: 15 x 1/2 at row 15, key 0.
+        QCOMPARE(w.diagnoseView()->errorMax(), 7.5);
+        QPushButton* open = nullptr;
+        for (auto* b : w.diagnoseView()->findChildren<QPushButton*>())
+            if (b->text() == "Open the corrected parameters") open = b;
+        QVERIFY(open != nullptr);
+        w.tabs()->setCurrentIndex(MainWindow::DiagnoseTab);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTRY_VERIFY(open->isVisible());
+        QTest::mouseClick(open, Qt::LeftButton);
+        const BiasParams& bias = w.model()->session().attention.bias;
+        QCOMPARE(bias.slopes.heads, 8);
+        QCOMPARE(bias.slopes.scheme, SlopeScheme::Press);
+        QCOMPARE(bias.slopes.maxBias, 8.0);
+        QCOMPARE(bias.queries, std::int64_t{16});
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::GridTab));
+        // (Not "modified": the corrected parameters are this window's starting ones.)
+        QVERIFY(w.model()->canUndo());
+        QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(w.model()->session().attention.bias.slopes.heads, 12);
     }
 
     void sessionsRoundTripAndCliCommand() {

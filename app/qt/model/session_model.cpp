@@ -99,6 +99,15 @@ QStringList SessionModel::clampDependents(const Session& before, Session& next) 
     return notes;
 }
 
+std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b) {
+    if (b == explore::geometricCompare()) return std::nullopt;
+    return b;
+}
+
+CompareOverrides compareSpecOf(const std::optional<CompareOverrides>& b) {
+    return b.value_or(explore::geometricCompare());
+}
+
 bool SessionModel::apply(const QString& field, const std::function<void(Session&)>& change) {
     Session next = m_session;
     change(next);
@@ -122,6 +131,10 @@ bool SessionModel::apply(const QString& field, const std::function<void(Session&
 
 void SessionModel::replace(Session next) {
     m_session = std::move(next);
+    if (CompareOverrides spec = compareSpecOf(m_session.compare); !(spec == m_compare)) {
+        m_compare = std::move(spec);
+        emit compareSpecChanged(m_compare);
+    }
     emit sessionChanged();
     emit historyChanged();
     request();
@@ -336,9 +349,8 @@ bool SessionModel::setBatchRow(std::int64_t row) {
 }
 
 void SessionModel::setCompareSpec(const CompareOverrides& spec) {
-    if (spec == m_compare) return;
-    m_compare = spec;
-    if (m_wantCompare) request();
+    // B is saved with the session: a change is an undo step and marks the session modified.
+    apply("compare", [&](Session& s) { s.compare = sessionCompare(spec); });
 }
 
 void SessionModel::setGridPixels(QSize devicePixels, double devicePixelRatio) {

@@ -83,6 +83,7 @@ public:
     bool setBatchWindow(std::int64_t window);  // 0: none
     bool setBatchPrefix(std::int64_t prefix);  // 0: none
     bool setBatchRow(std::int64_t row);
+    // Compare's B, kept in the session (Session::compare): an undoable, saved change.
     void setCompareSpec(const CompareOverrides& spec);
 
     // View state that is not part of the session.
@@ -118,6 +119,8 @@ signals:
     // beyond H, ...): a one-line note for the status bar.
     void adjusted(const QString& note);
     void historyChanged();
+    // B changed by undo, redo or a loaded session (the Compare view shows it).
+    void compareSpecChanged(const alibi::CompareOverrides& spec);
     // Fraction of the current request's grid computed so far (while it takes longer than 50 ms).
     void computeProgress(double fraction);
 
@@ -151,5 +154,9 @@ private:
     SnapshotPtr m_snapshot;
     ComputeWorker* m_worker = nullptr;
 };
+
+// Session::compare for a Compare view's B: nullopt for the default B (a fresh session's), and back.
+[[nodiscard]] std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b);
+[[nodiscard]] CompareOverrides compareSpecOf(const std::optional<CompareOverrides>& b);
 
 }  // namespace alibi::qt

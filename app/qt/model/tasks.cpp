@@ -59,10 +59,12 @@ Result<DiagnosisReport> diagnoseTensor(const Tensor& tensor, const QString& sour
     report.diagnosis = std::move(*diagnosis);
     const Diagnosis& d = report.diagnosis;
     if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return report;
-    auto error = diagnosisError(tensor, d);
+    // Against correct ALiBi, not the (possibly buggy) reproduction that matched.
+    auto error = correctAlibiError(tensor, d);
     if (!error) return report;  // the words still stand without the heatmap
 
-    const std::int64_t heads = d.heads, q = d.queries, k = d.keys;
+    const Shape& shape = error->shape();  // (H, Q, K), or (B*H, T, T) for a batch
+    const std::int64_t q = shape[1], k = shape[2];
     double maxError = 0;
     for (std::uint64_t n = 0; n < error->size(); ++n) {
         const double e = error->at(n);
@@ -71,7 +73,7 @@ Result<DiagnosisReport> diagnoseTensor(const Tensor& tensor, const QString& sour
     report.errorMax = maxError;
     const double hi = maxError > 0 ? maxError : 1.0;
     const Heatmap map = renderValueGrid(
-        {static_cast<int>(heads), q, k, Colormap::Magma, 0, hi, std::max(16, pixels.width()), std::max(16, pixels.height()), 4},
+        {static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, hi, std::max(16, pixels.width()), std::max(16, pixels.height()), 4},
         [&](int h, std::int64_t i, std::int64_t j) { return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j); });
     report.errorImage = map.image;
     report.tiles = map.tiles;

@@ -30,7 +30,7 @@ struct DiagnosisReport {
     Shape shape;
     DType dtype = DType::F32;
     Diagnosis diagnosis;
-    Image errorImage;       // |tensor - best match| per head, grid layout, magma
+    Image errorImage;       // |tensor - correct ALiBi| per head, grid layout, magma
     std::vector<HeatmapTile> tiles;
     double errorMax = 0;
 };

@@ -37,6 +37,7 @@ std::string diagnosisJson(const Diagnosis& d, std::string_view file, const Shape
                         {"padding", paddingName(d.batch->padding)},
                         {"documents", d.batch->documents},
                         {"window", d.batch->window},
+                        {"prefix", d.batch->prefix},
                         {"positions", positionRuleName(d.batch->positions)}};
     } else {
         doc["batch"] = nullptr;

@@ -101,14 +101,19 @@ std::vector<ArithDistance> compareProfiles(const Tensor& tensor, const BiasParam
     return out;
 }
 
-std::string describeProfiles(const std::vector<ArithDistance>& distances) {
+std::string profileName(Arith arith, bool flags) {
+    const std::string_view label = profileLabel(arith);
+    return std::string(flags ? label : label.substr(0, label.find(" (--arith")));
+}
+
+std::string describeProfiles(const std::vector<ArithDistance>& distances, bool flags) {
     if (distances.empty()) return {};
     std::string out;
     const auto same = std::find_if(distances.begin(), distances.end(), [](const ArithDistance& d) { return d.identical; });
     if (same != distances.end())
-        out = fmt::format("Bit-identical to {}", profileLabel(same->arith));
+        out = fmt::format("Bit-identical to {}", profileName(same->arith, flags));
     else
-        out = "Bit-identical to no --arith profile";
+        out = flags ? "Bit-identical to no --arith profile" : "Bit-identical to no framework's arithmetic";
     std::string alsoSame, others;
     for (const ArithDistance& d : distances) {
         if (same != distances.end() && d.arith == same->arith) continue;
@@ -194,6 +199,9 @@ std::optional<Diagnosis> diagnoseSlopeVector(const Tensor& tensor) {
     d.summary = fmt::format("{} Matches {} slopes{}. {}", head, schemeName(m.scheme),
                             m.scheme == SlopeScheme::Linear ? std::string() : fmt::format(" (max_bias {})", m.maxBias),
                             describeProfiles(d.arithDistances));
+    d.explorerSummary = fmt::format("{} Matches {} slopes{}. {}", head, schemeName(m.scheme),
+                            m.scheme == SlopeScheme::Linear ? std::string() : fmt::format(" (max_bias {})", m.maxBias),
+                            describeProfiles(d.arithDistances, false));
     return d;
 }
 

@@ -22,7 +22,10 @@ namespace alibi::detail {
 // it (press, geometric or linear slopes, max_bias, profile), or nullopt when it is not one.
 [[nodiscard]] std::optional<Diagnosis> diagnoseSlopeVector(const Tensor& tensor);
 
-// "bit-identical to llm-foundry (gen_slopes/build_alibi_bias)", and the ulp distances to the others.
-[[nodiscard]] std::string describeProfiles(const std::vector<ArithDistance>& distances);
+// "Bit-identical to llm-foundry's build_alibi_bias (--arith llm-foundry)", and the ulp distances to
+// the others; without `flags` the same for the explorers, naming no CLI flag.
+[[nodiscard]] std::string describeProfiles(const std::vector<ArithDistance>& distances, bool flags = true);
+// "HF BLOOM's build_alibi_tensor (--arith hf-bloom)", or without the flag.
+[[nodiscard]] std::string profileName(Arith arith, bool flags);
 
 }  // namespace alibi::detail

@@ -150,6 +150,12 @@ std::string plotSvg(const std::vector<Series>& series, const PlotStyle& style) {
     if (xmin > xmax) xmin = 0, xmax = 1, ymin = 0, ymax = 1;
     if (xmax == xmin) xmin -= 0.5, xmax += 0.5;
     if (ymax == ymin) ymin -= 0.5, ymax += 0.5;
+    if (style.bars) {
+        xmin -= 0.5, xmax += 0.5;
+        // Bars stand on the bottom of a log axis: leave room below the smallest, or it has no height.
+        if (style.logY2) ymin -= 0.25;
+        else ymin = std::min(ymin, 0.0), ymax = std::max(ymax, 0.0);
+    }
     if (style.logY2) ymin = std::floor(ymin), ymax = std::ceil(ymax);
     auto px = [&](double x) { return left + (x - xmin) / (xmax - xmin) * pw; };
     auto py = [&](double y) { return top + ph - (ty(y) - ymin) / (ymax - ymin) * ph; };
@@ -200,6 +206,22 @@ std::string plotSvg(const std::vector<Series>& series, const PlotStyle& style) {
         const auto& s = series[n];
         const Rgba c = seriesColor(n, series.size());
         const bool emphasised = style.highlight < 0 || static_cast<std::size_t>(style.highlight) == n;
+        if (style.bars) {
+            const double width = 0.8 * pw / (xmax - xmin);
+            const double base = style.logY2 ? top + ph : py(0.0);
+            svg += fmt::format("<g class=\"bars\" fill=\"#{:02x}{:02x}{:02x}\" fill-opacity=\"{}\">\n", c.r, c.g, c.b,
+                               emphasised ? 1.0 : 0.3);
+            for (std::size_t k = 0; k < std::min(s.x.size(), s.y.size()); ++k) {
+                if (!std::isfinite(s.x[k]) || !std::isfinite(s.y[k]) || (style.logY2 && s.y[k] <= 0)) continue;
+                const double y = py(s.y[k]);
+                svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\">"
+                                   "<title>{} at {}: {}</title></rect>\n",
+                                   px(s.x[k]) - width / 2, std::min(y, base), width, std::fabs(base - y),
+                                   escapeXml(s.label), tickLabel(s.x[k]), fmt::format("{:.6g}", s.y[k]));
+            }
+            svg += "</g>\n";
+            continue;
+        }
         std::string points;
         for (std::size_t k = 0; k < std::min(s.x.size(), s.y.size()); ++k) {
             if (!std::isfinite(s.x[k]) || !std::isfinite(s.y[k]) || (style.logY2 && s.y[k] <= 0)) continue;

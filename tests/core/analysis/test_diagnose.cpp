@@ -445,7 +445,8 @@ TEST(Diagnose, UnsupportedShapesGiveClearErrors) {
     EXPECT_NE(d.error().message.find("5-D"), std::string::npos) << d.error().message;
     EXPECT_NE(d.error().message.find("(1, 1, 2, 4, 4)"), std::string::npos) << d.error().message;
 
-    Tensor batch({2, 2, 4, 4}, DType::F32);
+    Tensor batch({2, 2, 4, 4}, DType::F32);  // all zero: no batch structure to read
+    for (std::uint64_t n = 0; n < batch.size(); ++n) batch.set(n, 0.0);  // Tensor leaves memory unset
     d = diagnose(batch);
     ASSERT_FALSE(d);
     EXPECT_NE(d.error().message.find("(1, H, Q, K)"), std::string::npos) << d.error().message;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <regex>
 
@@ -103,4 +104,28 @@ TEST(Plot, Log2AxisTicksArePowersOfTwo) {
     EXPECT_NE(svg.find(">2^-1<"), std::string::npos);
     EXPECT_NE(svg.find(">2^-8<"), std::string::npos);
     EXPECT_EQ(count(svg, "<circle"), 8U);
+}
+
+// The slopes as the explorers show them: one bar per head from the bottom of the log2 axis to
+// the slope, no polyline.
+TEST(Plot, BarsStyleDrawsOneBarPerPoint) {
+    auto s = slopeSeries({8, SlopeScheme::Press, 8.0, {}});
+    PlotStyle style{"slopes", "head", "slope", true, 600, 400, -1};
+    style.bars = true;
+    const std::string svg = plotSvg(*s, style);
+    EXPECT_EQ(count(svg, "<polyline"), 0U);
+    EXPECT_EQ(count(svg, "<circle"), 0U);
+    EXPECT_EQ(count(svg, "<rect x="), 8U + 1U);  // the bars and the plot frame
+    EXPECT_NE(svg.find("<title>press slopes at 7: 0.00390625</title>"), std::string::npos);
+    // The bars stand on the bottom of the plot (y + height = top + plot height = 44 + 300).
+    EXPECT_NE(svg.find("height=\"300\""), std::string::npos) << svg;  // the frame: 400 - 44 - 56
+    const auto first = svg.find("<rect x=", svg.find("class=\"bars\""));
+    ASSERT_NE(first, std::string::npos);
+    double x = 0, y = 0, w = 0, h = 0;
+    ASSERT_EQ(std::sscanf(svg.c_str() + first, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &w, &h), 4);
+    EXPECT_NEAR(y + h, 344.0, 0.01);
+    EXPECT_GT(w, 10.0);
+    // The flattest head (2^-8, the axis' lowest power before padding) still has a visible bar.
+    EXPECT_EQ(svg.find("height=\"0.00\""), std::string::npos);
+    EXPECT_NE(svg.find(">2^-9<"), std::string::npos);
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace alibi {
@@ -25,10 +26,20 @@ inline constexpr const char* kTopLeftAligned = "top-left-aligned";
 inline constexpr const char* kLeftPaddingPositions = "left-padding-positions";
 inline constexpr const char* kWindowMask = "sliding-window";
 inline constexpr const char* kDocumentMask = "packed-documents";
+inline constexpr const char* kPrefixLm = "prefix-lm";
 
 struct Finding {
+    Finding() = default;
+    Finding(std::string code_, std::string message_, std::string explorer_ = {})
+        : code(std::move(code_)), message(std::move(message_)), explorer(std::move(explorer_)) {}
+
     std::string code;     // one of the codes above
-    std::string message;  // what it means and how to fix it
+    std::string message;  // what it means and how to fix it, with the CLI's flags
+    // The same worded for the explorers (their controls instead of flags); empty when the
+    // message names no flag.
+    std::string explorer;
+
+    [[nodiscard]] const std::string& explorerMessage() const { return explorer.empty() ? message : explorer; }
 };
 
 struct DiagnosisMatch {
@@ -64,6 +75,8 @@ struct Diagnosis {
     std::optional<std::vector<std::int64_t>> firstMismatchIndex;
     double firstMismatchActual = 0, firstMismatchExpected = 0;
     std::string summary;  // a paragraph in words
+    // The same worded for the explorers (no CLI flags); empty when it would be the same.
+    std::string explorerSummary;
     // The best candidate's parameters (for rendering an error heatmap). bestParams.layout is
     // the order the data is really in (qkh for a layout-qkh-as-hqk tensor).
     std::optional<BiasParams> bestParams;
@@ -78,18 +91,38 @@ struct Diagnosis {
     // A 1-D tensor of positive numbers read as a slope vector (H,), not as a flat bias:
     // heads is its length, queries and keys are 0.
     bool slopeVector = false;
-    // A (B, H, T, T) batch (layout bhqk): the padding, documents, window and position rule that
-    // reproduce it; nullopt for a single sequence.
+    // A (B, H, T, T) batch (layout bhqk): the padding, documents, window, prefix and position rule
+    // that reproduce it; nullopt for a single sequence without them.
     std::optional<BatchParams> batch;
+    // Correct ALiBi for what was read off the tensor: its heads, lengths, mode, dtype and layout
+    // (the one its shape declares), with the matched scheme's max_bias, press slopes (linear when
+    // the slopes are linear), the right sign, bottom-right alignment and a mask the dtype holds
+    // (min instead of an overflowed -inf in f16). For a batch, its padding, documents, window and
+    // prefix with positions from the mask. nullopt for a slope vector. The explorers' "Open the
+    // corrected parameters" opens it and their error map compares with it.
+    std::optional<BiasParams> correctParams;
+    std::optional<BatchParams> correctBatch;
+
+    [[nodiscard]] const std::string& explorerSummaryText() const {
+        return explorerSummary.empty() ? summary : explorerSummary;
+    }
 };
 
 // Tolerance: entries agree when equal, or within 1e-6 relative (f32/f64), or within a
 // half-ulp of the dtype (f16/bf16).
 [[nodiscard]] Result<Diagnosis> diagnose(const Tensor& tensor);
 
-// |tensor - expected| per (h, i, j) of the best match, as an (H, Q, K) f32 tensor, for the
-// Qt explorer's error heatmap.
+// |tensor - expected| per (h, i, j) of the best match, as an (H, Q, K) f32 tensor: where the
+// tensor departs from its closest reproduction (all zero when a known bug matches exactly).
 [[nodiscard]] Result<Tensor> diagnosisError(const Tensor& tensor, const Diagnosis& diagnosis,
                                             std::uint64_t budget = kDefaultMemoryBudget);
+
+// |tensor - correct ALiBi| per cell, as an f32 tensor: (H, Q, K) with the tensor read in the
+// layout its shape declares, or (B*H, T, T) for a batch (row b's heads first). Correct ALiBi is
+// diagnosis.correctParams (and correctBatch) by the exact formula, rounded once to the tensor's
+// dtype. The same infinity is no error; a finite value against an infinite one (or NaN) is +inf.
+// This is the explorers' Diagnose error map.
+[[nodiscard]] Result<Tensor> correctAlibiError(const Tensor& tensor, const Diagnosis& diagnosis,
+                                               std::uint64_t budget = kDefaultMemoryBudget);
 
 }  // namespace alibi

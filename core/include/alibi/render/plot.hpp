@@ -40,6 +40,9 @@ struct PlotStyle {
     int width = 800;
     int height = 500;
     int highlight = -1;  // series drawn emphasised, others faded
+    // Each point as a bar from the axis (from the bottom on a log2 axis), as the explorers draw
+    // the slopes per head; x is then categorical (a head index), padded half a bar each side.
+    bool bars = false;
 };
 
 // A standalone SVG 1.1 document.
