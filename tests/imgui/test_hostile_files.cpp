@@ -29,6 +29,9 @@ protected:
         io.IniFilename = nullptr;
         io.DisplaySize = ImVec2(1600, 1000);
         io.DeltaTime = 1.0f / 60.0f;
+        // As the OpenGL 3 backend does (GL >= 3.2): a grid of thousands of heads needs more than
+        // 65536 vertices, which ImGui then splits over draw commands instead of asserting.
+        io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
         unsigned char* pixels = nullptr;
         int width = 0, height = 0;
         io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
