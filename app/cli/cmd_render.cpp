@@ -7,6 +7,7 @@
 #include "render_maps.hpp"
 
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/stages.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/figure.hpp>
 #include <alibi/render/png.hpp>
@@ -161,19 +162,18 @@ Result<std::string> extraSvg(const Settings& settings, ExtraView view) {
         auto stages = attentionStages(s.attention, head, query);
         if (!stages) return std::unexpected(stages.error());
         const std::vector<double>* rows[4] = {&stages->content, &stages->withBias, &stages->masked, &stages->probabilities};
-        const char* titles[4] = {"1 - content logits", "2 - + ALiBi bias (masked keys hidden)", "3 - masked, / temperature",
+        const char* titles[4] = {"1 - content logits", "2 - + ALiBi bias (masked keys hidden)", "3 - masked, / temperature (masked keys hidden)",
                                  "4 - softmax"};
+        const std::vector<bool> maskedKey = explore::stageMaskedKeys(s.attention, query);
         std::vector<std::string> plots;
         style.height = std::max(150, s.height / 4);
         for (int n = 0; n < 4; ++n) {
             Series ser{fmt::format("head {}, query {}", head, query), {}, {}};
             for (std::size_t j = 0; j < rows[n]->size(); ++j) {
                 double v = (*rows[n])[j];
-                // Stage 2 holds the mask value itself (-1e9 by default) at the keys the mode masks;
+                // Stages 2 and 3 hold the mask value itself (-1e9 by default) at masked keys;
                 // drawn, it would flatten the ALiBi slope. -inf is not drawn.
-                const bool maskedKey = modeMasks(s.attention.bias.mode) &&
-                                       static_cast<std::int64_t>(j) > s.attention.bias.queryPosition(query);
-                if (!std::isfinite(v) || (n == 1 && maskedKey)) continue;
+                if (!std::isfinite(v) || (explore::stageHoldsMaskValue(n) && maskedKey[j])) continue;
                 ser.x.push_back(static_cast<double>(j));
                 ser.y.push_back(v);
             }

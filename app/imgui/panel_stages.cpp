@@ -1,12 +1,14 @@
 // The attention stages view: one query row of the selected head through the four steps of ALiBi
 // attention (content logits, + bias, masked, softmax), as four plots side by side, from the
-// core's attentionStages. Stage 2 hides the keys that hold the mask value (drawn, -1e9 would
+// core's attentionStages. Stages 2 and 3 hide the keys that hold the mask value (drawn, -1e9 would
 // flatten the ALiBi slope); each plot says how many keys it hides. The per-head statistics table
 // sits beneath (the Explorer's layout), as in the Qt explorer.
 #include "panels.hpp"
 #include "plot_canvas.hpp"
 #include "view_common.hpp"
 #include "view_models.hpp"
+
+#include <alibi/explore/stages.hpp>
 
 #include <fmt/format.h>
 
@@ -31,6 +33,8 @@ void drawStage(int n, const StagesResult& result, const Session& session, ImVec2
     const AttentionStages& stages = result.stages;
     const std::vector<double>* rows[4] = {&stages.content, &stages.withBias, &stages.masked, &stages.probabilities};
     const std::vector<double>& values = *rows[n];
+    // Stages 2 and 3 hold the mask value itself at masked keys: left out, counted in the note.
+    const std::vector<bool> maskedKey = explore::stageMaskedKeys(result.request.attention, result.request.query);
     Series series;
     int hiddenInf = 0, hiddenMask = 0;
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -39,7 +43,7 @@ void drawStage(int n, const StagesResult& result, const Session& session, ImVec2
         if (std::isinf(v)) {
             ++hiddenInf;
             v = std::numeric_limits<double>::quiet_NaN();
-        } else if (n == 1 && j < stages.masked.size() && std::isinf(stages.masked[j])) {
+        } else if (explore::stageHoldsMaskValue(n) && j < maskedKey.size() && maskedKey[j]) {
             ++hiddenMask;
             v = std::numeric_limits<double>::quiet_NaN();
         }

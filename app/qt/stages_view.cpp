@@ -1,6 +1,8 @@
 // Stages view: four plots of one row and a statistics table.
 #include "stages_view.hpp"
 
+#include <alibi/explore/stages.hpp>
+
 #include "view_util.hpp"
 
 #include <QHBoxLayout>
@@ -92,7 +94,7 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
     if (s->stages) {
         const std::vector<double>* rows[4] = {&s->stages->content, &s->stages->withBias, &s->stages->masked,
                                               &s->stages->probabilities};
-        const std::vector<double>& maskedStage = s->stages->masked;
+        const std::vector<bool> maskedKey = explore::stageMaskedKeys(session.attention, s->queryRow);
         for (int n = 0; n < 4; ++n) {
             Series ser;
             ser.label = "row";
@@ -101,9 +103,9 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
             for (std::size_t j = 0; j < rows[n]->size(); ++j) {
                 double v = (*rows[n])[j];
                 masked += std::isinf(v) ? 1 : 0;
-                // Stage 2 holds the mask value itself (-1e9 by default) at the keys stage 3
-                // masks; drawn, it would stretch the axis to 1e9 and flatten the ALiBi slope.
-                if (n == 1 && std::isfinite(v) && j < maskedStage.size() && std::isinf(maskedStage[j])) {
+                // Stages 2 and 3 hold the mask value itself (-1e9 by default) at masked keys;
+                // drawn, it would stretch the axis to 1e9 and flatten the ALiBi slope.
+                if (explore::stageHoldsMaskValue(n) && std::isfinite(v) && j < maskedKey.size() && maskedKey[j]) {
                     v = std::numeric_limits<double>::quiet_NaN();
                     ++maskValues;
                 }

@@ -123,7 +123,8 @@ class ViewTests(ViewCase):
                 "--temperature", 2, "-o", out)
         stages = plots(out)
         self.assertEqual([p.title for p in stages], ["1 - content logits", "2 - + ALiBi bias (masked keys hidden)",
-                                                    "3 - masked, / temperature", "4 - softmax"])
+                                                    "3 - masked, / temperature (masked keys hidden)",
+                                                    "4 - softmax"])
         m = ref.geometric_slopes(8)[2]  # press = geometric for a power of two: 1/8
         j = np.arange(16)
         allowed = j <= 10
@@ -133,6 +134,9 @@ class ViewTests(ViewCase):
         x, y = stages[1].series["head 2, query 10"]
         np.testing.assert_allclose(x, j[allowed], atol=0.01)  # masked keys are hidden at stage 2
         np.testing.assert_allclose(y, bias[allowed], atol=1e-3)
+        x, y = stages[2].series["head 2, query 10"]
+        np.testing.assert_allclose(x, j[allowed], atol=0.01)  # and at stage 3
+        np.testing.assert_allclose(y, bias[allowed] / 2, atol=1e-3)
         x, y = stages[3].series["head 2, query 10"]
         want = ref.framework_softmax(np.where(allowed, bias / 2, -1e9))
         np.testing.assert_allclose(x, j, atol=0.01)
