@@ -286,6 +286,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     QSettings settings;
     if (settings.contains("geometry")) restoreGeometry(settings.value("geometry").toByteArray());
     if (settings.contains("windowState")) restoreState(settings.value("windowState").toByteArray());
+    // A size saved on a larger screen must not overflow this one (a 1280x720 projector).
+    if (width() > available.width() - 16 || height() > available.height() - 40) {
+        resize(std::min(width(), available.width() - 16), std::min(height(), available.height() - 40));
+        move(available.topLeft());
+    }
     m_theme = static_cast<Theme>(std::clamp(settings.value("theme", 0).toInt(), 0, 2));
 }
 

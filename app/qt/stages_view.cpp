@@ -47,6 +47,8 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
         m_plots[n]->setAxisLabels("key j", yLabels[n]);
         m_plots[n]->setLegendLimit(0);
         m_plots[n]->setCategorical(true);
+        // Four plots side by side beside the parameters must fit a 1280x720 projector.
+        m_plots[n]->setMinimumSize(150, 180);
         row->addWidget(m_plots[n]);
     }
 
