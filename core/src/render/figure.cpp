@@ -25,68 +25,57 @@ void blit(Image& dst, const Image& src, int x0, int y0) {
 
 }  // namespace
 
-namespace {
-
-// Where the parts of a heatmap figure go in width x height pixels.
-struct FigureLayout {
-    int margin = 0, barHeight = 0, textScale = 1, labelHeight = 0;
-    int mapHeight = 0;  // what the colour bar and its labels leave for the heatmap
-};
-
-FigureLayout figureLayout(int width, int height) {
-    FigureLayout l;
-    l.margin = std::max(4, height / 100);
-    l.barHeight = std::clamp(height / 30, 6, 24);
-    l.textScale = std::clamp(std::min(width, height) / 180, 1, 4);
-    l.labelHeight = height >= 120 ? detail::textHeight(l.textScale) : 0;  // no room for text on tiny images
-    l.mapHeight = height - l.barHeight - 2 * l.margin - (l.labelHeight ? l.labelHeight + l.margin : 0);
-    return l;
-}
-
-// The heatmap over a horizontal colour bar with its range written beneath, head numbers in
-// the tiles.
-Image composeFigure(const Heatmap& map, Colormap colormap, int width, int height, const FigureLayout& l) {
+Result<Image> heatmapFigure(int width, int height, Colormap colormap,
+                            const std::function<Result<Heatmap>(int width, int height)>& draw) {
     using detail::drawText;
     using detail::fillRect;
+    using detail::textHeight;
     using detail::textWidth;
+    const int margin = std::max(4, height / 100);
+    const int barHeight = std::clamp(height / 30, 6, 24);
+    const int textScale = std::clamp(std::min(width, height) / 180, 1, 4);
+    const int labelHeight = height >= 120 ? textHeight(textScale) : 0;  // no room for text on tiny images
+    const int mapHeight = height - barHeight - 2 * margin - (labelHeight ? labelHeight + margin : 0);
+    auto map = draw(width, mapHeight);
+    if (!map) return std::unexpected(map.error());
+
     Image out;
     out.width = width;
     out.height = height;
     out.pixels.assign(static_cast<std::size_t>(out.width) * out.height, kBackground);
-    blit(out, map.image, 0, 0);
-    const int barY = l.mapHeight + l.margin;
-    const Image colorBar = renderColorBar(colormap, width - 2 * l.margin, l.barHeight, /*vertical=*/false);
-    blit(out, colorBar, l.margin, barY);
-    if (l.labelHeight == 0) return out;
+    blit(out, map->image, 0, 0);
+    const int barY = mapHeight + margin;
+    const Image colorBar = renderColorBar(colormap, width - 2 * margin, barHeight, /*vertical=*/false);
+    blit(out, colorBar, margin, barY);
+    if (labelHeight == 0) return out;
 
-    const int pad = l.textScale;
-    for (const HeatmapTile& tile : map.tiles) {
+    const int pad = textScale;
+    for (const HeatmapTile& tile : map->tiles) {
         const std::string label = fmt::format("h{}", tile.head);
-        const int w = textWidth(label, l.textScale);
-        if (tile.width < w + 4 * pad || tile.height < l.labelHeight + 4 * pad) continue;
-        fillRect(out, tile.x + pad, tile.y + pad, w + 2 * pad, l.labelHeight + 2 * pad, kBackground);
-        drawText(out, tile.x + 2 * pad, tile.y + 2 * pad, label, l.textScale, kLabel);
+        const int w = textWidth(label, textScale);
+        if (tile.width < w + 4 * pad || tile.height < labelHeight + 4 * pad) continue;
+        fillRect(out, tile.x + pad, tile.y + pad, w + 2 * pad, labelHeight + 2 * pad, kBackground);
+        drawText(out, tile.x + 2 * pad, tile.y + 2 * pad, label, textScale, kLabel);
     }
-    const std::string lo = fmt::format("{:.4g}", map.lo), hi = fmt::format("{:.4g}", map.hi);
-    const int textY = barY + l.barHeight + l.margin / 2;
-    drawText(out, l.margin, textY, lo, l.textScale, kLabel);
-    drawText(out, width - l.margin - textWidth(hi, l.textScale), textY, hi, l.textScale, kLabel);
+    const std::string lo = fmt::format("{:.4g}", map->lo), hi = fmt::format("{:.4g}", map->hi);
+    const int textY = barY + barHeight + margin / 2;
+    drawText(out, margin, textY, lo, textScale, kLabel);
+    drawText(out, width - margin - textWidth(hi, textScale), textY, hi, textScale, kLabel);
     return out;
 }
 
-}  // namespace
-
+// The heatmap over a horizontal colour bar with its range written beneath, head numbers in
+// the tiles, in exactly width x height pixels.
 Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads, const ProgressFn& progress) {
-    const FigureLayout layout = figureLayout(figure.width, figure.height);
-    HeatmapParams params = figure;
-    params.height = layout.mapHeight;
-    auto map = renderHeatmap(params, threads, progress);
-    if (!map) return std::unexpected(map.error());
-    return composeFigure(*map, params.colormap, figure.width, figure.height, layout);
+    return heatmapFigure(figure.width, figure.height, figure.colormap, [&](int width, int height) {
+        HeatmapParams params = figure;
+        params.width = width;
+        params.height = height;
+        return renderHeatmap(params, threads, progress);
+    });
 }
 
 Result<Image> renderBatchHeatmapFigure(const HeatmapParams& figure, const BatchParams& batch, std::int64_t row) {
-    const FigureLayout layout = figureLayout(figure.width, figure.height);
     auto values = figure.what == RenderWhat::Attention ? batchRowAttention(figure.attention, batch, row)
                                                        : batchRowBias(figure.attention.bias, batch, row);
     if (!values) return std::unexpected(values.error());
@@ -104,23 +93,25 @@ Result<Image> renderBatchHeatmapFigure(const HeatmapParams& figure, const BatchP
                 hi = std::max(hi, values->values[n]);
             }
     if (lo > hi) lo = hi = 0;  // every cell masked
-    ValueGridParams grid;
-    grid.heads = shown;
-    grid.queries = grid.keys = T;
-    grid.colormap = figure.colormap;
-    grid.lo = lo;
-    grid.hi = hi;
-    grid.width = figure.width;
-    grid.height = layout.mapHeight;
-    grid.gap = figure.gap;
-    Heatmap map = renderValueGrid(grid, [&](int h, std::int64_t i, std::int64_t j) {
-        const std::size_t n = values->index(first + h, i, j);
-        return values->masked[n] ? std::numeric_limits<double>::quiet_NaN() : values->values[n];  // NaN: the mask grey
+    return heatmapFigure(figure.width, figure.height, figure.colormap, [&](int width, int height) -> Result<Heatmap> {
+        ValueGridParams grid;
+        grid.heads = shown;
+        grid.queries = grid.keys = T;
+        grid.colormap = figure.colormap;
+        grid.lo = lo;
+        grid.hi = hi;
+        grid.width = width;
+        grid.height = height;
+        grid.gap = figure.gap;
+        Heatmap map = renderValueGrid(grid, [&](int h, std::int64_t i, std::int64_t j) {
+            const std::size_t n = values->index(first + h, i, j);
+            return values->masked[n] ? std::numeric_limits<double>::quiet_NaN() : values->values[n];  // NaN: the mask grey
+        });
+        for (HeatmapTile& tile : map.tiles) tile.head += first;
+        map.lo = lo;
+        map.hi = hi;
+        return map;
     });
-    for (HeatmapTile& tile : map.tiles) tile.head += first;
-    map.lo = lo;
-    map.hi = hi;
-    return composeFigure(map, figure.colormap, figure.width, figure.height, layout);
 }
 
 std::string_view curveKindName(CurveKind kind) {

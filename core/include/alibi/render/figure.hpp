@@ -11,6 +11,7 @@
 #include <alibi/render/render.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,11 @@ namespace alibi {
 // cells shows the one farthest from zero (renderValueGrid); reduce and logScale do not apply.
 [[nodiscard]] Result<Image> renderBatchHeatmapFigure(const HeatmapParams& params, const BatchParams& batch,
                                                      std::int64_t row);
+
+// The frame of every heatmap figure: `draw(w, h)` renders the heatmap into the w x h pixels the
+// colour bar (of `colormap`) and its range labels leave; head labels go into the tiles.
+[[nodiscard]] Result<Image> heatmapFigure(int width, int height, Colormap colormap,
+                                          const std::function<Result<Heatmap>(int width, int height)>& draw);
 
 enum class CurveKind { Slopes, BiasDistance, AttentionDistance };
 // "slopes", "distance", "attention-distance": the CLI's --what spellings.
