@@ -200,15 +200,13 @@ class BatchStatsTests(BatchViewCase):
 
 def longest_run(mask):
     """(start, end) of the longest run of True in a sequence of booleans, end exclusive."""
-    best, start = (0, 0), None
-    for x, on in enumerate(list(mask) + [False]):
-        if on and start is None:
-            start = x
-        elif not on and start is not None:
-            if x - start > best[1] - best[0]:
-                best = (start, x)
-            start = None
-    return best
+    padded = np.concatenate(([False], np.asarray(mask, dtype=bool), [False])).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    if len(edges) == 0:
+        return (0, 0)
+    starts, ends = edges[0::2], edges[1::2]
+    k = int(np.argmax(ends - starts))
+    return (int(starts[k]), int(ends[k]))
 
 
 def tile_box(image):

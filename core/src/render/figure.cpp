@@ -42,8 +42,11 @@ void blit(Image& dst, const Image& src, int x0, int y0) {
 }
 
 // `text` in at most two lines of `width` pixels, broken after a " · " where the next part
-// would not fit; the second line is elided at its end (the Qt grid's subtitle rule).
-std::vector<std::string> wrapLines(const std::string& text, double size, int width, FontWeight weight) {
+// would not fit; the second line is elided at its end (the Qt grid's subtitle rule). Measured
+// at 1x (`size` and `width` divided by `scale`), so every pixel ratio breaks the same lines.
+std::vector<std::string> wrapLines(const std::string& text, double size, int width, FontWeight weight, int scale) {
+    size /= scale;
+    width /= scale;
     if (text.empty()) return {};
     const std::string separator = " · ";
     std::vector<std::string> lines{std::string()};
@@ -224,7 +227,7 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
 
     // The frame's parts around the map, outside in.
     const int inner = width - 2 * m.margin;
-    const std::vector<std::string> titleLines = text ? wrapLines(frame.title, m.title, inner, FontWeight::Bold)
+    const std::vector<std::string> titleLines = text ? wrapLines(frame.title, m.title, inner, FontWeight::Bold, scale)
                                                      : std::vector<std::string>{};
     // Bar labels are only known once the map is drawn: room for the longest exact f32 end.
     const int barWidth = text ? static_cast<int>(std::lround(0.9 * m.font / scale)) * scale : std::max(6, width / 40);
@@ -285,7 +288,7 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     }
     if (hasCaption) {
         y += m.gap;
-        for (const std::string& line : wrapLines(frame.caption(*map), m.small, inner, FontWeight::Regular)) {
+        for (const std::string& line : wrapLines(frame.caption(*map), m.small, inner, FontWeight::Regular, scale)) {
             drawText(out, m.margin, y, line, m.small, kCaption);
             y += m.smallLine;
         }
