@@ -20,9 +20,9 @@
 
 namespace alibi::imgui {
 
-// Upper ends of the sliders (issue 4: any H up to 256; issue 14: T up to the core's 1,048,576,
-// which bias and zero-content attention draw at pixel cost).
-inline constexpr int kSliderMaxHeads = 256;
+// Upper ends of the sliders: the core's limits (model/params.hpp), so a typed H of 4096 or T of
+// 1,048,576 (drawn at pixel cost, issue 14) is what the CLI and sessions accept too.
+inline constexpr int kSliderMaxHeads = kMaxHeads;
 inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
 
 // The views of the centre panel, the same as the Qt explorer's tabs.
@@ -79,6 +79,9 @@ struct AppState {
     std::string customSlopesError;  // inline error under the field; empty when valid
     std::string maskText = "-1e9";
     std::string maskError;
+    std::string batchLengthsText;   // "16, 12, 9": the batch rows' real lengths (empty: one sequence)
+    std::string batchDocumentsText; // packed documents' lengths (empty: none)
+    std::string batchError;         // inline error under the batch fields
     std::string validationError;    // why the last edit was refused (session kept as it was)
     NumberDraft draft;
     std::string presetNote;         // source and notes of the preset last applied

@@ -16,6 +16,9 @@ std::string clampDependents(Session& session) {
         add(fmt::format("query row {} is past T = {}: now row {}", session.queryRow, queries, queries - 1));
         session.queryRow = queries - 1;
     }
+    // A batch follows T (the core's fitBatch: lengths, documents, window, prefix, row).
+    if (session.batch.active())
+        for (const std::string& text : fitBatch(session.batch, session.batchRow, queries)) add(text);
     SlopeParams& slopes = session.attention.bias.slopes;
     if (session.head >= slopes.heads) {
         add(fmt::format("head {} is past H = {}: now head {}", session.head, slopes.heads, slopes.heads - 1));

@@ -1,5 +1,5 @@
 // What a committed edit does to the choices that depend on it. A dependent selection (query row,
-// selected head, custom slope list) changes only when the edit made it invalid, and then to the
+// selected head, custom slope list, batch lengths and row) changes only when the edit made it invalid, and then to the
 // nearest valid value, with a note for the status line; it is never reset to a default.
 #pragma once
 

@@ -6,6 +6,7 @@
 #include "panels.hpp"
 
 #include <alibi/io/output_file.hpp>
+#include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
@@ -152,6 +153,9 @@ void Explorer::syncTextFields() {
     m_state.customSlopesError.clear();
     m_state.maskText = maskName(m_state.session.attention.bias.mask);
     m_state.maskError.clear();
+    m_state.batchLengthsText = lengthListText(m_state.session.batch.lengths);
+    m_state.batchDocumentsText = lengthListText(m_state.session.batch.documents);
+    m_state.batchError.clear();
 }
 
 void Explorer::frame() {
@@ -319,6 +323,10 @@ void Explorer::validateEdits() {
             if (m_heldClamps.queryRow) candidate.queryRow = before.queryRow;
             if (m_heldClamps.head) candidate.head = before.head;
             if (m_heldClamps.custom) candidate.attention.bias.slopes.custom = before.attention.bias.slopes.custom;
+            if (m_heldClamps.batch) {
+                candidate.batch = before.batch;
+                candidate.batchRow = before.batchRow;
+            }
             m_heldClamps = {};
         }
         const Session unclamped = candidate;
@@ -327,6 +335,7 @@ void Explorer::validateEdits() {
             m_heldClamps.queryRow |= candidate.queryRow != unclamped.queryRow;
             m_heldClamps.head |= candidate.head != unclamped.head;
             m_heldClamps.custom |= candidate.attention.bias.slopes.custom != unclamped.attention.bias.slopes.custom;
+            m_heldClamps.batch |= candidate.batch != unclamped.batch || candidate.batchRow != unclamped.batchRow;
         }
         if (auto valid = validateSession(candidate); !valid) {
             // The previous valid state stays; the parameters panel shows why the edit was refused.
@@ -420,14 +429,15 @@ void Explorer::runActions() {
         actions.exportTensor = false;
         // The core's export rules first (the CLI refuses the same files with the same words).
         const ExportPlan plan = planSessionExport(m_lastValid, m_state.exportPath, m_state.exportFormat);
-        const AttentionParams& attention = m_lastValid.attention;
         const bool probabilities = m_lastValid.what == RenderWhat::Attention;
-        auto source = probabilities ? attentionSource(attention) : biasSource(attention.bias);
+        // A session's batch exports as the whole (B, H, T, T) batch, as `alibi bias` writes it.
+        auto e = probabilities ? sessionAttentionExport(m_lastValid, m_state.exportPath, m_state.exportFormat)
+                               : sessionBiasExport(m_lastValid, m_state.exportPath, m_state.exportFormat);
         if (!plan.allowed()) {
             m_state.errorPopup = plan.reason;
-        } else if (!source) {
-            m_state.errorPopup = source.error().message;
-        } else if (!m_export.start(std::move(*source), m_state.exportPath, m_state.exportFormat,
+        } else if (!e) {
+            m_state.errorPopup = e.error().message;
+        } else if (!m_export.start(std::move(e->source), m_state.exportPath, m_state.exportFormat,
                                    probabilities ? "attention" : "bias")) {
             m_state.errorPopup = "An export is already running; wait for it or cancel it first.";
         } else {

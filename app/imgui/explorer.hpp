@@ -96,8 +96,8 @@ private:
     // Dependents clamped silently while a slider is held (restored, then clamped with a note,
     // when the drag ends): dragging T from 128 to 2 and back leaves query row 40 where it was.
     struct HeldClamps {
-        bool queryRow = false, head = false, custom = false;
-        [[nodiscard]] bool any() const { return queryRow || head || custom; }
+        bool queryRow = false, head = false, custom = false, batch = false;
+        [[nodiscard]] bool any() const { return queryRow || head || custom || batch; }
     } m_heldClamps;
 
     std::optional<GridRequest> m_lastGrid;

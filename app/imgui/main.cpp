@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     cli.add_option("--bench-frames", options.benchFrames,
                    "Vary max_bias every frame for N frames; print the median frame time and latency")
         ->check(CLI::Range(1, 1000000));
-    cli.add_option("--heads", options.heads, "Override the session's H")->check(CLI::Range(1, 4096));
+    cli.add_option("--heads", options.heads, "Override the session's H")->check(CLI::Range(1, alibi::kMaxHeads));
     cli.add_option("--length", options.length, "Override the session's T")
         ->check(CLI::Range(std::int64_t{1}, alibi::kMaxLength));
     cli.add_option("--zoom", options.zoom, "Start with this font scale (View > Zoom; a projector wants 1.5 to 2)")

@@ -4,6 +4,7 @@
 
 #include "app_state.hpp"
 
+#include <alibi/explore/batch_view.hpp>
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/decimate.hpp>
 #include <alibi/model/bias.hpp>
@@ -18,7 +19,8 @@ namespace alibi::imgui {
 namespace {
 
 bool sameSlopes(const SlopeParams& a, const SlopeParams& b) {
-    return a.heads == b.heads && a.scheme == b.scheme && a.maxBias == b.maxBias && a.custom == b.custom;
+    return a.heads == b.heads && a.scheme == b.scheme && a.maxBias == b.maxBias && a.custom == b.custom &&
+           a.arith == b.arith;
 }
 
 bool sameBias(const BiasParams& a, const BiasParams& b) {
@@ -48,6 +50,7 @@ Result<std::vector<double>> headValues(const HeatmapParams& params, const std::v
     const std::int64_t queries = bias.queries;
     const std::int64_t keys = bias.keyCount();
     const int head = params.head;
+    if (params.batch.active()) return explore::batchCellValues(params, slopes, head);
     std::vector<double> values(static_cast<std::size_t>(queries * keys));
     const double slope = head < static_cast<int>(slopes.size()) ? slopes[static_cast<std::size_t>(head)] : 0.0;
     for (std::int64_t i = 0; i < queries; ++i) {
@@ -78,7 +81,8 @@ bool operator==(const GridRequest& a, const GridRequest& b) {
     const HeatmapParams& y = b.heatmap;
     return sameAttention(x.attention, y.attention) && x.what == y.what && x.head == y.head &&
            x.colormap == y.colormap && x.scale == y.scale && x.width == y.width && x.height == y.height &&
-           x.gap == y.gap && a.values == b.values;
+           x.gap == y.gap && x.reduce == y.reduce && x.logScale == y.logScale && x.batch == y.batch &&
+           x.batchRow == y.batchRow && a.values == b.values;
 }
 
 bool operator==(const CurvesRequest& a, const CurvesRequest& b) {
@@ -91,7 +95,8 @@ bool operator==(const StatsRequest& a, const StatsRequest& b) {
 }
 
 bool operator==(const HoverRowRequest& a, const HoverRowRequest& b) {
-    return sameAttention(a.attention, b.attention) && a.head == b.head && a.query == b.query;
+    return sameAttention(a.attention, b.attention) && a.head == b.head && a.query == b.query && a.batch == b.batch &&
+           a.batchRow == b.batchRow;
 }
 
 // ---------------------------------------------------------------------------
@@ -145,7 +150,8 @@ StatsRequest statsRequest(const AppState& state) {
 
 std::optional<HoverRowRequest> hoverRowRequest(const AppState& state) {
     if (!state.hoverCell || state.session.what != RenderWhat::Attention) return std::nullopt;
-    return HoverRowRequest{state.session.attention, state.hoverCell->head, state.hoverCell->query};
+    return HoverRowRequest{state.session.attention, state.hoverCell->head, state.hoverCell->query,
+                           state.session.batch.active() ? state.session.batch : BatchParams{}, state.session.batchRow};
 }
 
 PlotRange seriesRange(const std::vector<Series>& series) {
@@ -271,7 +277,9 @@ std::shared_ptr<const HoverRow> computeHoverRow(const HoverRowRequest& request, 
     if (cancel.load(std::memory_order_relaxed)) return nullptr;
     auto result = std::make_shared<HoverRow>();
     result->request = request;
-    auto row = attentionRow(request.attention, request.head, request.query);
+    auto row = request.batch.active()
+                   ? batchAttentionRow(request.attention, request.batch, request.batchRow, request.head, request.query)
+                   : attentionRow(request.attention, request.head, request.query);
     if (!row) {
         result->error = row.error().message;
     } else {

@@ -71,6 +71,8 @@ struct HoverRowRequest {
     AttentionParams attention;
     int head = 0;
     std::int64_t query = 0;
+    BatchParams batch;  // active: the row is batch row `batchRow`'s
+    std::int64_t batchRow = 0;
     friend bool operator==(const HoverRowRequest&, const HoverRowRequest&);
 };
 

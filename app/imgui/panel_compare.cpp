@@ -43,9 +43,10 @@ void drawSpec(CompareOverrides& spec) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
         double value = *spec.maxBias;
-        const double lo = 0.0, hi = 16.0;
+        const double lo = kMaxBiasRange.min, hi = kMaxBiasRange.max;
         // Applied when released: B is a whole tensor, recomputed per change.
-        ImGui::SliderScalar("##maxBiasB", ImGuiDataType_Double, &value, &lo, &hi, "%.3f", ImGuiSliderFlags_AlwaysClamp);
+        ImGui::SliderScalar("##maxBiasB", ImGuiDataType_Double, &value, &lo, &hi, "%.3f",
+                            ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
         if (ImGui::IsItemDeactivatedAfterEdit() || (!ImGui::IsItemActive() && value != *spec.maxBias)) spec.maxBias = value;
     }
     ImGui::SameLine();

@@ -6,6 +6,8 @@
 #include "plot_canvas.hpp"
 #include "view_common.hpp"
 
+#include <alibi/explore/batch_view.hpp>
+
 #include <imgui.h>
 
 #include <fmt/format.h>
@@ -43,6 +45,11 @@ void drawCurvesPanel(AppState& state, const Model& model) {
     if (!curves->error.empty()) {
         ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", curves->error.c_str());
         return;
+    }
+    if (const std::string note = explore::batchScopeNote(state.session.batch, state.session.batchRow); !note.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", note.c_str());
+        ImGui::PopTextWrapPos();
     }
     // What is drawn (the pending change's curves replace it when they arrive, dimmed until then).
     const std::int64_t row = curves->request.queryRow;

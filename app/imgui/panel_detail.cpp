@@ -111,9 +111,9 @@ void drawDetailView(AppState& state, const Model& model) {
     std::optional<double> probability;
     if (!detail->values.empty() && detail->request.heatmap.what == RenderWhat::Attention)
         probability = detail->values[static_cast<std::size_t>(hit->query * bias.keyCount() + hit->key)];
-    ImGui::TextUnformatted(explore::cellReadout(detail->request.heatmap.attention, detail->request.heatmap.what,
-                                                detail->slopes, hit->head, hit->query, hit->key, probability)
-                               .c_str());
+    ImGui::TextUnformatted(
+        explore::heatmapReadout(detail->request.heatmap, detail->slopes, hit->head, hit->query, hit->key, probability)
+            .c_str());
 }
 
 }  // namespace alibi::imgui

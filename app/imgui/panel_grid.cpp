@@ -45,13 +45,14 @@ std::string readoutText(const Model& model, const GridResult& grid, const HoverC
     if (params.what == RenderWhat::Attention) {
         const HoverRow* row = model.hoverRow.get();
         const bool current = row != nullptr && row->request.head == cell.head && row->request.query == cell.query &&
-                             row->request.attention == params.attention;
+                             row->request.attention == params.attention &&
+                             row->request.batch == (params.batch.active() ? params.batch : BatchParams{}) &&
+                             row->request.batchRow == params.batchRow;
         if (current && row->error.empty() && cell.key < std::ssize(row->probabilities))
             probability = row->probabilities[static_cast<std::size_t>(cell.key)];
         if (current && !row->error.empty()) rowError = "\n" + row->error;
     }
-    return explore::cellReadout(params.attention, params.what, grid.slopes, cell.head, cell.query, cell.key,
-                                probability) +
+    return explore::heatmapReadout(params, grid.slopes, cell.head, cell.query, cell.key, probability) +
            rowError;
 }
 

@@ -9,6 +9,7 @@
 #include "presets.hpp"
 
 #include <alibi/model/attention.hpp>
+#include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/render/colormap.hpp>
@@ -121,15 +122,16 @@ void drawPresets(AppState& state, const Model& model) {
     sectionHeader("Model preset");
     const Preset* matched = nullptr;
     for (const Preset& p : model.presets)
-        if (matchesPreset(state.session, p)) matched = &p;
+        if (presetMatches(state.session, p)) matched = &p;
     // The box names a preset only while the session still has its settings.
     const char* current = matched != nullptr ? matched->name.c_str() : "(custom settings)";
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##preset", current)) {
         for (const Preset& p : model.presets) {
             if (ImGui::Selectable(p.name.c_str(), &p == matched)) {
-                state.session = applyPreset(state.session, p);
-                state.presetNote = p.notes + (p.notes.empty() ? "" : "\n") + "Source: " + p.source;
+                state.session = withPreset(state.session, p);
+                state.presetNote = p.notes + (p.notes.empty() ? "" : "\n") + "Source: " + p.source +
+                                   "\nArithmetic: " + std::string(arithName(p.arith));
             }
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.source.c_str());
         }
@@ -146,7 +148,8 @@ void drawPresets(AppState& state, const Model& model) {
 void drawShape(AppState& state) {
     BiasParams& bias = state.session.attention.bias;
     sectionHeader("Shape");
-    slider(state, "H (heads)", ImGuiDataType_S32, &bias.slopes.heads, 1, kSliderMaxHeads, "%d");
+    slider(state, "H (heads)", ImGuiDataType_S32, &bias.slopes.heads, 1, kSliderMaxHeads, "%d",
+           ImGuiSliderFlags_Logarithmic);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Drag, or Ctrl+click and type a number (applies on Enter)");
 
     const std::int64_t maxLength = kSliderMaxLength;
@@ -207,8 +210,14 @@ void drawSlopes(AppState& state) {
         }
     }
     if (slopes.scheme == SlopeScheme::Press || slopes.scheme == SlopeScheme::Geometric)
-        slider(state, "max_bias (B)", ImGuiDataType_Double, &slopes.maxBias, 0.0, 16.0, "%.3f");
+        slider(state, "max_bias (B)", ImGuiDataType_Double, &slopes.maxBias, kMaxBiasRange.min, kMaxBiasRange.max, "%.3f",
+               ImGuiSliderFlags_Logarithmic);
     if (slopes.scheme == SlopeScheme::Custom) drawCustomSlopes(state);
+    constexpr std::array ariths{Arith::Exact, Arith::HfBloom, Arith::HfFalcon, Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml};
+    enumCombo("arithmetic", slopes.arith, ariths, arithName);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Whose float arithmetic makes the numbers: exact (rounded once) or one framework's float32 "
+                          "operations (--arith; a preset sets its model's)");
 
     BiasParams& bias = state.session.attention.bias;
     constexpr std::array modes{BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom,
@@ -241,14 +250,64 @@ void drawContent(AppState& state) {
     constexpr std::array kinds{ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk};
     enumCombo("content", content.kind, kinds, contentName);
     if (content.kind == ContentKind::Gaussian)
-        slider(state, "sigma", ImGuiDataType_Double, &content.sigma, 0.0, 10.0, "%.3f");
+        slider(state, "sigma", ImGuiDataType_Double, &content.sigma, kSigmaRange.min, kSigmaRange.max, "%.3f",
+               ImGuiSliderFlags_Logarithmic);
     if (content.kind == ContentKind::Qk)
-        slider(state, "d_k", ImGuiDataType_S32, &content.dk, 1, 4096, "%d", ImGuiSliderFlags_Logarithmic);
+        slider(state, "d_k", ImGuiDataType_S32, &content.dk, 1, kMaxDk, "%d", ImGuiSliderFlags_Logarithmic);
     if (content.kind != ContentKind::Zero)
         numberField(state, "seed", ImGuiDataType_U64, &content.seed, std::uint64_t{0},
                     std::numeric_limits<std::uint64_t>::max(), "%llu");
-    slider(state, "temperature", ImGuiDataType_Double, &content.temperature, 0.01, 100.0, "%.3f",
+    slider(state, "temperature", ImGuiDataType_Double, &content.temperature, kTemperatureRange.min,
+           kTemperatureRange.max, "%.6g",
            ImGuiSliderFlags_Logarithmic);
+}
+
+// A list of lengths ("16, 12, 9") applied on Enter or when focus leaves; parsed by the core.
+void lengthListField(AppState& state, const char* label, std::string& text, std::vector<std::int64_t> BatchParams::*list,
+                     const char* tooltip) {
+    const bool enter = ImGui::InputTextWithHint(label, "none", &text, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+    if (!(enter || ImGui::IsItemDeactivatedAfterEdit())) return;
+    auto values = parseLengthList(text, label);
+    if (!values) {
+        state.batchError = values.error().message;
+        return;
+    }
+    Session candidate = state.session;
+    candidate.batch.*list = std::move(*values);
+    if (candidate.batchRow >= candidate.batch.batchSize()) candidate.batchRow = candidate.batch.batchSize() - 1;
+    state.batchError = tryCommit(state, candidate);
+}
+
+void drawBatch(AppState& state) {
+    Session& session = state.session;
+    BatchParams& batch = session.batch;
+    sectionHeader("Batch");
+    lengthListField(state, "lengths", state.batchLengthsText, &BatchParams::lengths,
+                    "Real tokens of each batch row, padded to T (alibi bias --lengths); Enter applies");
+    constexpr std::array paddings{Padding::Right, Padding::Left};
+    enumCombo("padding", batch.padding, paddings, paddingName);
+    lengthListField(state, "documents", state.batchDocumentsText, &BatchParams::documents,
+                    "Packed documents' lengths in every row: keys of another document are masked (--documents)");
+    numberField(state, "window", ImGuiDataType_S64, &batch.window, std::int64_t{0}, kMaxLength,
+                "%lld");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Sliding window W: key j is masked when |i - j| >= W (0: none)");
+    numberField(state, "prefix", ImGuiDataType_S64, &batch.prefix, std::int64_t{0}, kMaxLength,
+                "%lld");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Prefix-LM: the first P tokens see each other both ways (0: none)");
+    constexpr std::array rules{PositionRule::Mask, PositionRule::Naive, PositionRule::Document};
+    enumCombo("positions", batch.positions, rules, positionRuleName);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the left-padding "
+                          "bug), or restarting per document");
+    const std::int64_t rows = batch.batchSize();
+    ImGui::BeginDisabled(rows <= 1);
+    slider(state, "batch row", ImGuiDataType_S64, &session.batchRow, std::int64_t{0}, std::max<std::int64_t>(rows - 1, 0),
+           "%lld");
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("The batch row the grid and detail views show");
+    inlineError(state.batchError);
 }
 
 void drawViewSettings(AppState& state) {
@@ -280,6 +339,7 @@ void drawParametersPanel(AppState& state, const Model& model) {
     drawShape(state);
     drawSlopes(state);
     drawContent(state);
+    drawBatch(state);
     drawViewSettings(state);
     ImGui::PopItemWidth();
     if (!state.validationError.empty()) {

@@ -3,6 +3,8 @@
 // sortable table. Hovering a row highlights that head in every panel.
 #include "panels.hpp"
 
+#include <alibi/explore/batch_view.hpp>
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -67,6 +69,8 @@ void drawStatsPanel(AppState& state, const Model& model) {
         return;
     }
     const StatsResult& stats = outcome->stats;
+    if (const std::string note = explore::batchScopeNote(state.session.batch, state.session.batchRow); !note.empty())
+        ImGui::TextDisabled("%s", note.c_str());
     ImGui::Text("row %lld; means over %lld rows; %.1f ms in the core", static_cast<long long>(stats.queryRow),
                 static_cast<long long>(stats.rowsAveraged), outcome->coreMs);
     if (model.statsPending) {

@@ -27,7 +27,10 @@ void drawStaleMark(ImVec2 min, ImVec2 max, float progress) {
 }
 
 float colorBarWidth() {
-    return kColorBarGap + kColorBarWidth + 6.0f + ImGui::CalcTextSize("-0.00781250").x;
+    // Room for the tick labels beside the bar, and for the swatches' words under it.
+    const float labels = kColorBarWidth + 6.0f + ImGui::CalcTextSize("-0.00781250").x;
+    const float legend = 14.0f + ImGui::CalcTextSize("fully masked row").x;
+    return kColorBarGap + std::max(labels, legend);
 }
 
 int colorBarTicks(float height) {
@@ -66,11 +69,25 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const explor
                             IM_COL32(masked.r, masked.g, masked.b, 255));
         draw->AddText(ImVec2(origin.x + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), "masked");
     }
+    if (bar.fullyMaskedSwatch) {
+        // Fully masked rows are striped (the core's fullyMaskedStripe), one pixel at a time.
+        const float swatchY = max.y + line * (bar.maskedSwatch ? 1.7f : 0.6f);
+        for (int y = 0; y < 10; ++y)
+            for (int x = 0; x < 10; ++x) {
+                const Rgba c = fullyMaskedStripe(x, y);
+                draw->AddRectFilled(ImVec2(origin.x + x, swatchY + y), ImVec2(origin.x + x + 1, swatchY + y + 1),
+                                    IM_COL32(c.r, c.g, c.b, 255));
+            }
+        draw->AddText(ImVec2(origin.x + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                      "fully masked row");
+    }
 }
 
 void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSize, const explore::ColorBar& bar) {
     const float line = ImGui::GetTextLineHeight();
-    const float height = std::max(imageSize.y - 3.4f * line, 2.0f * line);
+    // Below the bar: one line per swatch (masked, fully masked row).
+    const float below = bar.fullyMaskedSwatch ? 4.5f : 3.4f;
+    const float height = std::max(imageSize.y - below * line, 2.0f * line);
     drawColorBar(texture, ImVec2(imageOrigin.x + imageSize.x + kColorBarGap, imageOrigin.y + line * 1.8f), height, bar);
 }
 

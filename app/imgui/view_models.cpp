@@ -4,6 +4,7 @@
 #include "app_state.hpp"
 
 #include <alibi/explore/compute.hpp>
+#include <alibi/io/session_export.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
@@ -74,24 +75,16 @@ std::shared_ptr<const ExtrapolationResult> computeExtrapolationResult(const Extr
 ExportPlan planSessionExport(const Session& session, const std::string& path, FileFormat format,
                               const FreeSpaceFn& freeSpace) {
     const bool attention = session.what == RenderWhat::Attention;
-    ExportRequest request;
-    if (attention) {
-        request.path = path;
-        request.format = format;
-        request.tensorName = "attention";
-        request.layout = session.attention.bias.layout;
-    } else {
-        request = biasExportRequest(session.attention.bias, path, format);
-    }
-    request.allowNonFinite = true;  // the explorer's exports keep -inf masks in JSON as the file format allows
-    auto source = attention ? attentionSource(session.attention) : biasSource(session.attention.bias);
-    if (!source) {
+    // A session's batch plans as the whole (B, H, T, T) batch, as `alibi bias` writes it.
+    auto e = attention ? sessionAttentionExport(session, path, format) : sessionBiasExport(session, path, format);
+    if (!e) {
         ExportPlan refused;
         refused.refusal = ExportRefusal::NoSpace;
-        refused.reason = source.error().message;
+        refused.reason = e.error().message;
         return refused;
     }
-    return planExport(**source, request, freeSpace);
+    e->request.allowNonFinite = true;  // the explorer's exports keep -inf masks in JSON as the file format allows
+    return planExport(*e->source, e->request, freeSpace);
 }
 
 ExplorerView toExplorerView(View view) {

@@ -3,6 +3,8 @@
 
 #include "view_util.hpp"
 
+#include <alibi/explore/batch_view.hpp>
+
 #include <QGridLayout>
 
 namespace alibi::qt {
@@ -60,9 +62,13 @@ void CurvesView::setSnapshot(const SnapshotPtr& s) {
     m_bias->setSeries(s->biasCurves);
     m_attention->setSeries(s->attentionCurves);
     m_attention->setTitle(QString("Attention vs distance at query row %1").arg(s->queryRow));
-    m_attention->setNote(s->grid->session.attention.content.kind == ContentKind::Zero
-                             ? "zero content: bias only"
-                             : QString());
+    // With a batch, these curves still describe one unpadded sequence: the core's note says so.
+    const Session& session = s->grid->session;
+    const QString batchNote = QString::fromStdString(explore::batchScopeNote(session.batch, session.batchRow, true));
+    m_bias->setNote(batchNote);
+    m_attention->setNote(!batchNote.isEmpty() ? batchNote
+                         : session.attention.content.kind == ContentKind::Zero ? "zero content: bias only"
+                                                                               : QString());
 }
 
 void CurvesView::setHighlightedHead(int head) {

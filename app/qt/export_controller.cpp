@@ -4,6 +4,7 @@
 #include "head_grid_view.hpp"
 
 #include <alibi/explore/compute.hpp>
+#include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/base/thread_priority.hpp>
@@ -35,20 +36,13 @@ Result<ExportPlan> planSessionExport(const Session& session, ExportWhat what, co
                                      FileFormat format, const FreeSpaceFn& freeSpace) {
     const BiasParams& b = session.attention.bias;
     switch (what) {
-        case ExportWhat::Bias: {
-            auto source = biasSource(b);
-            if (!source) return std::unexpected(source.error());
-            return planExport(**source, biasExportRequest(b, path, format), freeSpace);
-        }
+        case ExportWhat::Bias:
         case ExportWhat::Attention: {
-            auto source = attentionSource(session.attention);
-            if (!source) return std::unexpected(source.error());
-            ExportRequest r;
-            r.path = path;
-            r.format = format;
-            r.tensorName = "attention";
-            r.layout = b.layout;
-            return planExport(**source, r, freeSpace);
+            // A session's batch exports as the whole (B, H, T, T) batch, as `alibi bias` writes it.
+            auto e = what == ExportWhat::Bias ? sessionBiasExport(session, path, format)
+                                              : sessionAttentionExport(session, path, format);
+            if (!e) return std::unexpected(e.error());
+            return planExport(*e->source, e->request, freeSpace);
         }
         case ExportWhat::Slopes: {
             auto tensor = slopesTensor(b.slopes);

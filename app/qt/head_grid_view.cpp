@@ -169,7 +169,9 @@ void HeadGridView::paintColorBar(QPainter& p, const QRect& bar) {
             if (m_grid->grid.tiles[t].head == want) tile = static_cast<int>(t);
         if (tile < 0) tile = 0;
     }
-    const QRect barRect(bar.x(), bar.y() + 28, kBarWidth, std::max(16, bar.height() - 60));
+    // Below the bar: the masked swatch, and the fully-masked-row swatch when the grid has such rows.
+    const int below = m_grid->grid.fullyMaskedRows ? 80 : 60;
+    const QRect barRect(bar.x(), bar.y() + 28, kBarWidth, std::max(16, bar.height() - below));
     const int ticks = std::clamp(barRect.height() / 60, 2, 10);
     const explore::ColorBar colorBar = explore::heatmapColorBar(m_grid->grid, m_grid->gridParams, tile, ticks);
     qt::paintColorBar(p, barRect, colorBar, m_grid->session.colormap, palette(), kBarArea - kBarWidth - 8);

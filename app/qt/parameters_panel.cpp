@@ -95,7 +95,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     auto* presetForm = group("Model preset");
     presetBox = new QComboBox(this);
     presetBox->addItem("— choose a model —");
-    for (const Preset& p : m_presets) presetBox->addItem(p.name);
+    for (const Preset& p : m_presets) presetBox->addItem(QString::fromStdString(p.name));
     m_presetSource = new QLabel(this);
     m_presetSource->setWordWrap(true);
     m_presetSource->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -105,19 +105,18 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     connect(presetBox, &QComboBox::activated, this, [this](int index) {
         if (index <= 0 || index > static_cast<int>(m_presets.size())) return;
         const Preset& p = m_presets[static_cast<std::size_t>(index - 1)];
-        m_presetSource->setText(p.notes + (p.notes.isEmpty() ? "" : "\n") + "Source: " + p.source);
-        const Session next = applyPreset(m_model->session(), p);
-        m_presetSession = next;
-        m_model->setSession(next);
+        m_presetSource->setText(QString::fromStdString(p.notes + (p.notes.empty() ? "" : "\n") + "Source: " + p.source +
+                                                       "\nArithmetic: " + std::string(arithName(p.arith))));
+        m_model->setSession(withPreset(m_model->session(), p));
     });
 
     // Shape.
     auto* shape = group("Shape");
     headsSlider = new QSlider(Qt::Horizontal, this);
-    headsSlider->setRange(1, 256);
+    headsSlider->setRange(1, std::min(kMaxHeads, 256));  // the drag span; the box takes every H
     headsBox = new QSpinBox(this);
-    headsBox->setRange(1, 100000);
-    headsBox->setToolTip("Heads H (the core accepts 1..4096)");
+    headsBox->setRange(1, kMaxHeads);
+    headsBox->setToolTip(QString("Heads H (1..%1)").arg(kMaxHeads));
     auto* headsRow = new QHBoxLayout;
     headsRow->addWidget(headsSlider, 1);
     headsRow->addWidget(headsBox);
@@ -127,7 +126,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     lengthSlider->setRange(0, 2000);  // 2^20 = kMaxLength
     lengthSlider->setToolTip("Sequence length T on a log scale");
     lengthBox = new QSpinBox(this);
-    lengthBox->setRange(1, std::numeric_limits<int>::max());
+    lengthBox->setRange(1, static_cast<int>(kMaxLength));
     lengthBox->setToolTip("Queries T (keys too, unless K is set)");
     auto* lengthRow = new QHBoxLayout;
     lengthRow->addWidget(lengthSlider, 1);
@@ -135,7 +134,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     shape->addRow("Length T", lengthRow);
     shape->addRow(errorLabel("queries"));
     keysBox = new QSpinBox(this);
-    keysBox->setRange(0, std::numeric_limits<int>::max());
+    keysBox->setRange(0, static_cast<int>(kMaxLength));
     keysBox->setSpecialValueText("same as T");
     keysBox->setToolTip("Keys K (KV cache); queries sit bottom-right: p_i = i + K − Q");
     withError(shape, "Keys K", keysBox, "keys");
@@ -145,10 +144,15 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     schemeBox = enumCombo(this, {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}, schemeName);
     withError(slopes, "Scheme", schemeBox, "scheme");
     maxBiasBox = new QDoubleSpinBox(this);
-    maxBiasBox->setRange(0, 64);
+    maxBiasBox->setRange(kMaxBiasRange.min, kMaxBiasRange.max);
     maxBiasBox->setDecimals(2);
     maxBiasBox->setSingleStep(0.5);
     withError(slopes, "max_bias B", maxBiasBox, "maxBias");
+    arithBox = enumCombo(this, {Arith::Exact, Arith::HfBloom, Arith::HfFalcon, Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml},
+                         arithName);
+    arithBox->setToolTip("Whose float arithmetic makes the numbers: exact (rounded once) or one framework's "
+                         "float32 operations (--arith; a preset sets its model's)");
+    withError(slopes, "Arithmetic", arithBox, "arith");
     customEdit = new QLineEdit(this);
     customEdit->setPlaceholderText("e.g. 1/2, 1/4, 0.125, 2^-4");
     customEdit->setToolTip("H positive numbers separated by commas; Enter applies them (scheme becomes custom)");
@@ -188,24 +192,58 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     contentBox->setToolTip("Content logits before the bias: zero, N(0, σ²), or q·k/√d_k");
     withError(content, "Content", contentBox, "content");
     sigmaBox = new QDoubleSpinBox(this);
-    sigmaBox->setRange(0, 100);
+    sigmaBox->setRange(kSigmaRange.min, kSigmaRange.max);
     sigmaBox->setSingleStep(0.25);
     withError(content, "σ (gaussian)", sigmaBox, "sigma");
     dkBox = new QSpinBox(this);
-    dkBox->setRange(1, 4096);
+    dkBox->setRange(1, kMaxDk);
     withError(content, "d_k (qk)", dkBox, "dk");
     seedBox = new QSpinBox(this);
     seedBox->setRange(0, std::numeric_limits<int>::max());
     withError(content, "Seed", seedBox, "seed");
     temperatureBox = new QDoubleSpinBox(this);
-    temperatureBox->setRange(0.01, 100);
+    // Six decimals reach the core's smallest temperature (kTemperatureRange.min = 1e-6).
+    temperatureBox->setDecimals(6);
+    temperatureBox->setRange(kTemperatureRange.min, kTemperatureRange.max);
     temperatureBox->setSingleStep(0.1);
     withError(content, "Temperature", temperatureBox, "temperature");
     queryRowBox = new QSpinBox(this);
-    queryRowBox->setRange(-1, std::numeric_limits<int>::max());
+    queryRowBox->setRange(-1, static_cast<int>(kMaxLength - 1));
     queryRowBox->setSpecialValueText("last");
     queryRowBox->setToolTip("Query row for curves, stages and statistics");
     withError(content, "Query row", queryRowBox, "queryRow");
+
+    // Batch: B padded sequences, packed documents, window, prefix; the views show one row.
+    auto* batchForm = group("Batch");
+    lengthsEdit = new QLineEdit(this);
+    lengthsEdit->setPlaceholderText("one sequence (e.g. 16, 12, 9)");
+    lengthsEdit->setToolTip("Real tokens of each batch row, padded to T; Enter applies (alibi bias --lengths)");
+    withError(batchForm, "Lengths", lengthsEdit, "lengths");
+    paddingBox = enumCombo(this, {Padding::Right, Padding::Left}, paddingName);
+    paddingBox->setToolTip("Side the padding goes on (--padding)");
+    withError(batchForm, "Padding", paddingBox, "padding");
+    documentsEdit = new QLineEdit(this);
+    documentsEdit->setPlaceholderText("none (e.g. 6, 10)");
+    documentsEdit->setToolTip("Packed documents' lengths in every row: keys of another document are masked (--documents)");
+    withError(batchForm, "Documents", documentsEdit, "documents");
+    windowBox = new QSpinBox(this);
+    windowBox->setRange(0, static_cast<int>(kMaxLength));
+    windowBox->setSpecialValueText("none");
+    windowBox->setToolTip("Sliding window W: key j is masked when |i − j| ≥ W (--window)");
+    withError(batchForm, "Window", windowBox, "window");
+    prefixBox = new QSpinBox(this);
+    prefixBox->setRange(0, static_cast<int>(kMaxLength));
+    prefixBox->setSpecialValueText("none");
+    prefixBox->setToolTip("Prefix-LM: the first P tokens see each other both ways (--prefix)");
+    withError(batchForm, "Prefix", prefixBox, "prefix");
+    positionsBox = enumCombo(this, {PositionRule::Mask, PositionRule::Naive, PositionRule::Document}, positionRuleName);
+    positionsBox->setToolTip("ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the "
+                             "left-padding bug), or restarting per document (--positions)");
+    withError(batchForm, "Positions", positionsBox, "positions");
+    batchRowBox = new QSpinBox(this);
+    batchRowBox->setRange(0, 0);  // 0..B-1, set from the session
+    batchRowBox->setToolTip("The batch row the grid and detail views show");
+    withError(batchForm, "Batch row", batchRowBox, "batchRow");
 
     // Display.
     auto* display = group("Display");
@@ -247,6 +285,8 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
         }
     });
     connect(maxBiasBox, &QDoubleSpinBox::valueChanged, this, [this](double v) { m_model->setMaxBias(v); });
+    connect(arithBox, &QComboBox::activated, this,
+            [this] { m_model->setArith(static_cast<Arith>(arithBox->currentData().toInt())); });
     connect(modeBox, &QComboBox::activated, this, [this] { m_model->setMode(static_cast<BiasMode>(modeBox->currentData().toInt())); });
     connect(dtypeBox, &QComboBox::activated, this, [this] { m_model->setDType(static_cast<DType>(dtypeBox->currentData().toInt())); });
     connect(layoutBox, &QComboBox::activated, this, [this] { m_model->setLayout(static_cast<Layout>(layoutBox->currentData().toInt())); });
@@ -262,6 +302,16 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     connect(colormapBox, &QComboBox::activated, this, [this] { m_model->setColormap(static_cast<Colormap>(colormapBox->currentData().toInt())); });
     connect(scaleBox, &QComboBox::activated, this, [this] { m_model->setScaleMode(static_cast<ScaleMode>(scaleBox->currentData().toInt())); });
 
+    applyListOnCommit(lengthsEdit, &SessionModel::setBatchLengths);
+    applyListOnCommit(documentsEdit, &SessionModel::setBatchDocuments);
+    connect(paddingBox, &QComboBox::activated, this,
+            [this] { m_model->setBatchPadding(static_cast<Padding>(paddingBox->currentData().toInt())); });
+    connect(positionsBox, &QComboBox::activated, this,
+            [this] { m_model->setBatchPositions(static_cast<PositionRule>(positionsBox->currentData().toInt())); });
+    connect(windowBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setBatchWindow(v); });
+    connect(prefixBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setBatchPrefix(v); });
+    connect(batchRowBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setBatchRow(v); });
+
     // Model -> controls.
     connect(m_model, &SessionModel::sessionChanged, this, &ParametersPanel::syncFromSession);
     connect(m_model, &SessionModel::errorOccurred, this, &ParametersPanel::showError);
@@ -274,6 +324,18 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
 }
 
 void ParametersPanel::applyMask() { m_model->setMask(maskBox->currentText()); }
+
+void ParametersPanel::applyListOnCommit(QLineEdit* edit, bool (SessionModel::*setter)(const QString&)) {
+    connect(edit, &QLineEdit::returnPressed, this, [this, edit, setter] {
+        edit->setModified(false);
+        (m_model->*setter)(edit->text());
+    });
+    connect(edit, &QLineEdit::editingFinished, this, [this, edit, setter] {
+        if (!edit->isModified()) return;
+        edit->setModified(false);
+        (m_model->*setter)(edit->text());
+    });
+}
 
 void ParametersPanel::commitAfterPause(QAbstractSpinBox* box) {
     box->setKeyboardTracking(false);
@@ -315,12 +377,11 @@ bool ParametersPanel::eventFilter(QObject* watched, QEvent* event) {
 
 void ParametersPanel::syncFromSession() {
     const Session& s = m_model->session();
-    // The preset box names a model only while the parameters are still that model's.
-    const auto& ps = m_presetSession ? m_presetSession->attention.bias : s.attention.bias;
-    const auto& b0 = s.attention.bias;
-    if (m_presetSession && (ps.slopes.heads != b0.slopes.heads || ps.slopes.scheme != b0.slopes.scheme ||
-                            ps.slopes.maxBias != b0.slopes.maxBias || ps.mode != b0.mode)) {
-        m_presetSession.reset();
+    // The preset box names a model only while the parameters are still that model's (the core's
+    // presetMatches: heads, scheme, max_bias, mode, training length and arithmetic).
+    const int presetIndex = presetBox->currentIndex();
+    if (presetIndex > 0 && presetIndex <= static_cast<int>(m_presets.size()) &&
+        !presetMatches(s, m_presets[static_cast<std::size_t>(presetIndex - 1)])) {
         QSignalBlocker block(presetBox);
         presetBox->setCurrentIndex(0);
         m_presetSource->clear();
@@ -346,6 +407,7 @@ void ParametersPanel::syncFromSession() {
     setInt(keysBox, b.keys);
     selectData(schemeBox, b.slopes.scheme);
     setDouble(maxBiasBox, b.slopes.maxBias);
+    selectData(arithBox, b.slopes.arith);
     if (b.slopes.scheme == SlopeScheme::Custom && !customEdit->hasFocus()) {
         QStringList values;
         for (double m : b.slopes.custom) values << QString::number(m, 'g', 8);
@@ -369,6 +431,22 @@ void ParametersPanel::syncFromSession() {
         queryRowBox->setMaximum(static_cast<int>(std::min<std::int64_t>(b.queries - 1, std::numeric_limits<int>::max())));
     }
     setInt(queryRowBox, s.queryRow);
+    const BatchParams& batch = s.batch;
+    for (auto [edit, values] : {std::pair{lengthsEdit, &batch.lengths}, std::pair{documentsEdit, &batch.documents}})
+        if (!edit->hasFocus()) {
+            QSignalBlocker block(edit);
+            edit->setText(QString::fromStdString(lengthListText(*values)));
+        }
+    selectData(paddingBox, batch.padding);
+    selectData(positionsBox, batch.positions);
+    setInt(windowBox, batch.window);
+    setInt(prefixBox, batch.prefix);
+    {
+        QSignalBlocker block(batchRowBox);
+        batchRowBox->setMaximum(static_cast<int>(batch.batchSize() - 1));
+    }
+    setInt(batchRowBox, s.batchRow);
+    batchRowBox->setEnabled(batch.batchSize() > 1);
     selectData(whatBox, s.what);
     selectData(colormapBox, s.colormap);
     selectData(scaleBox, s.scale);

@@ -7,7 +7,6 @@
 
 #include <QHash>
 
-#include <optional>
 #include <QWidget>
 
 class QAbstractSpinBox;
@@ -47,6 +46,7 @@ public:
     QComboBox* modeBox;
     QComboBox* schemeBox;
     QDoubleSpinBox* maxBiasBox;
+    QComboBox* arithBox;
     QLineEdit* customEdit;
     QComboBox* maskBox;
     QComboBox* dtypeBox;
@@ -60,6 +60,14 @@ public:
     QComboBox* colormapBox;
     QComboBox* scaleBox;
     QComboBox* whatBox;
+    // Batch (the session's `batch` section) and the batch row the views show.
+    QLineEdit* lengthsEdit;
+    QComboBox* paddingBox;
+    QLineEdit* documentsEdit;
+    QSpinBox* windowBox;
+    QSpinBox* prefixBox;
+    QComboBox* positionsBox;
+    QSpinBox* batchRowBox;
 
 protected:
     // The wheel over an unfocused control scrolls the panel instead of changing the value.
@@ -71,12 +79,13 @@ private:
     QLabel* errorLabel(const QString& field);
     void showError(const QString& field, const QString& message);
     void applyMask();
+    // Enter, or leaving the field after typing, applies a batch list once.
+    void applyListOnCommit(QLineEdit* edit, bool (SessionModel::*setter)(const QString&));
 
     SessionModel* m_model;
     std::vector<Preset> m_presets;
     QHash<QString, QLabel*> m_errors;
     QLabel* m_presetSource = nullptr;
-    std::optional<Session> m_presetSession;  // what the chosen preset set, until something differs
 };
 
 }  // namespace alibi::qt

@@ -50,7 +50,7 @@ QColor seriesColor(int n, int count, bool categorical) {
 QString cellDescription(const Session& session, const std::vector<double>& slopes, int head, std::int64_t query,
                         std::int64_t key, bool html) {
     const QString text = QString::fromStdString(
-        explore::cellReadoutComputed(session.attention, session.what, slopes, head, query, key));
+        explore::heatmapReadoutComputed(heatmapParams(session), slopes, head, query, key));
     if (html) return text.toHtmlEscaped().replace('\n', "<br>");
     return QString(text).replace('\n', "   ");
 }
@@ -96,6 +96,14 @@ void paintColorBar(QPainter& p, const QRect& bar, const explore::ColorBar& color
         p.fillRect(swatch, toQColor(kMaskedColor));
         p.drawText(QRect(swatch.right() + 5, swatch.y() - 2, labelWidth, 16), Qt::AlignLeft | Qt::AlignVCenter,
                    "masked");
+    }
+    if (colorBar.fullyMaskedSwatch) {
+        const QRect swatch(bar.x(), bar.bottom() + (colorBar.maskedSwatch ? 26 : 8), 12, 12);
+        for (int y = 0; y < swatch.height(); ++y)
+            for (int x = 0; x < swatch.width(); ++x)
+                p.fillRect(swatch.x() + x, swatch.y() + y, 1, 1, toQColor(fullyMaskedStripe(x, y)));
+        p.drawText(QRect(swatch.right() + 5, swatch.y() - 2, labelWidth, 16), Qt::AlignLeft | Qt::AlignVCenter,
+                   "fully masked row");
     }
     p.setFont(normal);
 }

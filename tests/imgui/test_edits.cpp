@@ -52,6 +52,21 @@ TEST_F(Edits, TypingIntoTheHeadsKeepsTheSelectedHead) {
     EXPECT_EQ(state().session.head, 20);
 }
 
+// Issue 16 item 6: the sliders' ends are the core's limits, so a typed number is clamped to what
+// the CLI and sessions accept, never to a narrower range of the panel's own.
+TEST_F(Edits, TypedNumbersAreClampedToTheCoresLimits) {
+    ASSERT_TRUE(typeIntoSlider("H (heads)", "5000"));
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, kMaxHeads);
+    ASSERT_TRUE(typeIntoSlider("max_bias (B)", "900"));
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.attention.bias.slopes.maxBias, 900.0);  // the core allows up to 1000
+    ASSERT_TRUE(typeIntoSlider("temperature", "0.000001"));
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.attention.content.temperature, kTemperatureRange.min);
+    EXPECT_TRUE(state().validationError.empty()) << state().validationError;
+}
+
 TEST_F(Edits, EscapeAbandonsATypedNumber) {
     ASSERT_TRUE(typeIntoSlider("H (heads)", "3"));
     press(kKeyEscape);

@@ -139,10 +139,11 @@ TEST_F(Views, PresetsComeFromTheAssetsAndApplyTheirSettings) {
     const auto bloom = std::find_if(presets.begin(), presets.end(),
                                     [](const Preset& p) { return p.name.find("BLOOM") != std::string::npos; });
     ASSERT_NE(bloom, presets.end());
-    const Session applied = applyPreset(state().session, *bloom);
+    const Session applied = withPreset(state().session, *bloom);
     EXPECT_EQ(applied.attention.bias.slopes.heads, bloom->heads);
-    EXPECT_TRUE(matchesPreset(applied, *bloom));
-    EXPECT_FALSE(matchesPreset(defaultSession(), *bloom));
+    EXPECT_EQ(applied.attention.bias.slopes.arith, Arith::HfBloom);  // the preset's arithmetic comes along
+    EXPECT_TRUE(presetMatches(applied, *bloom));
+    EXPECT_FALSE(presetMatches(defaultSession(), *bloom));
     auto bad = parsePreset(R"({"name": "x", "source": "y", "heads": 0})", "bad.json");
     ASSERT_FALSE(bad.has_value());
     EXPECT_NE(bad.error().message.find("bad.json"), std::string::npos);

@@ -328,11 +328,42 @@ private slots:
         const QString error = w.parameters()->errorText("custom");
         QVERIFY2(error.startsWith("Custom slopes: '-1' is not a positive number"), qPrintable(error));
         QVERIFY(!error.contains("session field"));
+        // H past the core's limit cannot even be typed: the box's range is the core's (1..kMaxHeads),
+        // so "5000" stops at "500".
         w.parameters()->headsBox->setFocus();
         typeInto(w.parameters()->headsBox, "5000");
         QTest::keyClick(w.parameters()->headsBox, Qt::Key_Return);
-        QVERIFY2(w.parameters()->errorText("heads").startsWith("Heads H must be between 1 and 4096"),
-                 qPrintable(w.parameters()->errorText("heads")));
+        QCOMPARE(w.parameters()->headsBox->maximum(), kMaxHeads);
+        QVERIFY(w.model()->session().attention.bias.slopes.heads <= kMaxHeads);
+        QVERIFY(w.parameters()->errorText("heads").isEmpty());
+    }
+
+    // Issue 16 item 6: every numeric control's range is the core's one set of limits.
+    void controlRangesAreTheCoresLimits() {
+        MainWindow w;
+        w.setInteractive(false);
+        const ParametersPanel* p = w.parameters();
+        QCOMPARE(p->headsBox->minimum(), 1);
+        QCOMPARE(p->headsBox->maximum(), kMaxHeads);
+        QCOMPARE(p->lengthBox->maximum(), static_cast<int>(kMaxLength));
+        QCOMPARE(p->keysBox->maximum(), static_cast<int>(kMaxLength));
+        QCOMPARE(p->maxBiasBox->minimum(), kMaxBiasRange.min);
+        QCOMPARE(p->maxBiasBox->maximum(), kMaxBiasRange.max);
+        QCOMPARE(p->sigmaBox->minimum(), kSigmaRange.min);
+        QCOMPARE(p->sigmaBox->maximum(), kSigmaRange.max);
+        QCOMPARE(p->dkBox->maximum(), kMaxDk);
+        QCOMPARE(p->temperatureBox->minimum(), kTemperatureRange.min);
+        QCOMPARE(p->temperatureBox->maximum(), kTemperatureRange.max);
+        QCOMPARE(p->windowBox->maximum(), static_cast<int>(kMaxLength));
+        QCOMPARE(p->prefixBox->maximum(), static_cast<int>(kMaxLength));
+        // Both ends are accepted by the core as they are.
+        Session s = defaultSession();
+        s.attention.content.temperature = p->temperatureBox->minimum();
+        s.attention.content.sigma = p->sigmaBox->maximum();
+        s.attention.bias.slopes.maxBias = p->maxBiasBox->maximum();
+        s.attention.bias.slopes.heads = p->headsBox->maximum();
+        s.attention.content.dk = p->dkBox->maximum();
+        QVERIFY(validateSession(s));
     }
 
     void zoomScalesFontsAndCtrlZeroResets() {

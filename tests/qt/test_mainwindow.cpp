@@ -191,10 +191,11 @@ private slots:
         QVERIFY(w.parameters()->errorText("custom").isEmpty());
         QVERIFY(settled(w));
         QCOMPARE(w.gridView()->grid()->slopes.front(), 1.0);
-        // T beyond the core's limit, typed in the spin box: refused, previous T kept.
+        // T beyond the core's limit: the box stops at the core's kMaxLength, which the core takes.
         w.parameters()->lengthBox->setValue(1000000000);
-        QVERIFY(!w.parameters()->errorText("queries").isEmpty());
-        QCOMPARE(w.model()->session().attention.bias.queries, std::int64_t{16});
+        QCOMPARE(w.parameters()->lengthBox->value(), static_cast<int>(kMaxLength));
+        QVERIFY(w.parameters()->errorText("queries").isEmpty());
+        QCOMPARE(w.model()->session().attention.bias.queries, kMaxLength);
     }
 
     void exportThroughTheMenuPathMatchesTheCore() {
@@ -401,7 +402,73 @@ private slots:
         emit box->activated(mpt);
         QCOMPARE(w.model()->session().attention.bias.slopes.heads, 32);
         QCOMPARE(w.model()->session().attention.bias.mode, BiasMode::Mpt);
-        for (const Preset& p : loadPresets(presetFolders())) QVERIFY2(!p.source.isEmpty(), qPrintable(p.name));
+        for (const Preset& p : loadPresets(presetFolders())) QVERIFY2(!p.source.empty(), p.name.c_str());
+    }
+
+    void batchControlsShowOneRowWithItsMasks() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        ParametersPanel* p = w.parameters();
+        QVERIFY(!p->batchRowBox->isEnabled());  // one sequence: nothing to choose
+        // Lengths typed and applied with Enter, as a user would.
+        p->lengthsEdit->setFocus();
+        QTest::keyClicks(p->lengthsEdit, "16, 9 4");
+        QTest::keyClick(p->lengthsEdit, Qt::Key_Return);
+        QCOMPARE(w.model()->session().batch.lengths, (std::vector<std::int64_t>{16, 9, 4}));
+        QCOMPARE(p->batchRowBox->maximum(), 2);
+        QVERIFY(p->batchRowBox->isEnabled());
+        activate(p->paddingBox, static_cast<int>(Padding::Left));
+        QCOMPARE(w.model()->session().batch.padding, Padding::Left);
+        p->batchRowBox->setValue(2);
+        QCOMPARE(w.model()->session().batchRow, std::int64_t{2});
+        QVERIFY(settled(w));
+        const GridPtr grid = w.gridView()->grid();
+        QVERIFY2(grid->title.find("batch row 2 of 3: 4 real tokens, left padding") != std::string::npos, grid->title.c_str());
+        // Row 2 holds 12 padding tokens on the left: under the causal mask queries 0..11 see only
+        // padding keys, fully masked rows, striped; the real queries' padding keys are masked.
+        const HeatmapTile& tile = grid->grid.tiles.front();
+        QVERIFY(grid->grid.fullyMaskedRows);
+        const int x = tile.x + tile.width / 32, top = tile.y + tile.height / 32;
+        QCOMPARE(grid->grid.image.at(x, top), fullyMaskedStripe(x, top));
+        const int bottom = tile.y + tile.height - 1 - tile.height / 32;
+        QCOMPARE(grid->grid.image.at(x, bottom), kMaskedColor);  // query 15, key 0: padding
+        const QString padding = cellDescription(w.model()->session(), grid->slopes, 0, 15, 0, false);
+        QVERIFY2(padding.contains("masked (padding key)"), qPrintable(padding));
+        const QString full = cellDescription(w.model()->session(), grid->slopes, 0, 3, 0, false);
+        QVERIFY2(full.contains("fully masked row"), qPrintable(full));
+        const QString allowed = cellDescription(w.model()->session(), grid->slopes, 0, 15, 13, false);
+        QVERIFY2(allowed.contains("bias = -m·|p_i - p_j|"), qPrintable(allowed));
+        // Window and documents through their controls.
+        p->windowBox->setValue(3);
+        QCOMPARE(w.model()->session().batch.window, std::int64_t{3});
+        p->documentsEdit->setFocus();
+        QTest::keyClicks(p->documentsEdit, "2, 2");
+        QTest::keyClick(p->documentsEdit, Qt::Key_Return);
+        QCOMPARE(w.model()->session().batch.documents, (std::vector<std::int64_t>{2, 2}));
+        activate(p->positionsBox, static_cast<int>(PositionRule::Document));
+        QCOMPARE(w.model()->session().batch.positions, PositionRule::Document);
+        // Bad input: the core's message under the field, the session kept.
+        p->lengthsEdit->selectAll();
+        QTest::keyClicks(p->lengthsEdit, "16, x");
+        QTest::keyClick(p->lengthsEdit, Qt::Key_Return);
+        QVERIFY2(p->errorText("lengths").startsWith("Lengths: 'x' is not a whole number"), qPrintable(p->errorText("lengths")));
+        QCOMPARE(w.model()->session().batch.lengths.size(), std::size_t{3});
+        p->lengthsEdit->selectAll();
+        QTest::keyClicks(p->lengthsEdit, "20");
+        QTest::keyClick(p->lengthsEdit, Qt::Key_Return);
+        QVERIFY2(p->errorText("lengths").contains("row 0 has length 20"), qPrintable(p->errorText("lengths")));
+        // A shorter T keeps the batch valid (the core's fitBatch) and says so.
+        QSignalSpy adjusted(w.model(), &SessionModel::adjusted);
+        p->lengthBox->setValue(8);
+        QCOMPARE(w.model()->session().batch.lengths, (std::vector<std::int64_t>{8, 8, 4}));
+        QCOMPARE(adjusted.count(), 1);
+        QVERIFY(settled(w));
+        // The session written holds the batch and its row; the CLI reads it.
+        const std::string text = serializeSession(w.model()->session());
+        QVERIFY2(text.find("\"row\": 2") != std::string::npos, text.c_str());
+        QCOMPARE(parseSession(text).value(), w.model()->session());
     }
 
     void viewExportsWriteFiles() {

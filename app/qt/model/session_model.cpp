@@ -45,6 +45,15 @@ QString SessionModel::controlMessage(const QString& field, const std::string& co
         {"--temperature", "Temperature"},
         {"--query", "Query row"},
         {"--head", "Selected head"},
+        {"--arith", "Arithmetic"},
+        {"session section `batch`: ", ""},
+        {"session field `batch.row`", "Batch row"},
+        {"--lengths", "Lengths"},
+        {"--documents", "Documents"},
+        {"--window", "Window"},
+        {"--prefix", "Prefix"},
+        {"--positions", "Positions"},
+        {"--padding", "Padding"},
     };
     for (const auto& [from, to] : kNames) m.replace(QString::fromUtf8(from), QString::fromUtf8(to));
     m.replace("(or drop Heads H; it defaults to the number of slopes)", "");
@@ -65,6 +74,13 @@ QStringList SessionModel::clampDependents(const Session& before, Session& next) 
     if (next.queryRow >= queries) {
         notes << QString("query row %1 → %2 (T = %3 has rows 0–%2)").arg(next.queryRow).arg(queries - 1).arg(queries);
         next.queryRow = queries - 1;
+    }
+    // A batch follows T: lengths, documents, window and prefix stay within it (core fitBatch).
+    if (next.batch.active() && before.attention.bias.queries != queries)
+        for (const std::string& note : fitBatch(next.batch, next.batchRow, queries)) notes << QString::fromStdString(note);
+    if (next.batchRow >= next.batch.batchSize()) {
+        notes << QString("batch row %1 → %2 (B = %3)").arg(next.batchRow).arg(next.batch.batchSize() - 1).arg(next.batch.batchSize());
+        next.batchRow = next.batch.batchSize() - 1;
     }
     // A custom list follows H: cut to H, or continued with the ratio of its last two slopes.
     auto& slopes = next.attention.bias.slopes;
@@ -184,6 +200,10 @@ bool SessionModel::setMaxBias(double maxBias) {
     return apply("maxBias", [maxBias](Session& s) { s.attention.bias.slopes.maxBias = maxBias; });
 }
 
+bool SessionModel::setArith(Arith arith) {
+    return apply("arith", [arith](Session& s) { s.attention.bias.slopes.arith = arith; });
+}
+
 Result<std::vector<double>> SessionModel::parseSlopeList(const QString& text) {
     std::vector<double> values;
     const QStringList tokens = text.split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
@@ -281,6 +301,38 @@ bool SessionModel::setSelectedHead(int head) {
 }
 bool SessionModel::setTrainLength(std::int64_t length) {
     return apply("trainLength", [length](Session& s) { s.trainLength = length; });
+}
+
+bool SessionModel::setBatchLengths(const QString& text) {
+    auto values = parseLengthList(text.toStdString(), "Lengths");
+    if (!values) {
+        emit errorOccurred("lengths", QString::fromStdString(values.error().message));
+        return false;
+    }
+    return apply("lengths", [&](Session& s) { s.batch.lengths = *values; });
+}
+bool SessionModel::setBatchDocuments(const QString& text) {
+    auto values = parseLengthList(text.toStdString(), "Documents");
+    if (!values) {
+        emit errorOccurred("documents", QString::fromStdString(values.error().message));
+        return false;
+    }
+    return apply("documents", [&](Session& s) { s.batch.documents = *values; });
+}
+bool SessionModel::setBatchPadding(Padding padding) {
+    return apply("padding", [padding](Session& s) { s.batch.padding = padding; });
+}
+bool SessionModel::setBatchPositions(PositionRule rule) {
+    return apply("positions", [rule](Session& s) { s.batch.positions = rule; });
+}
+bool SessionModel::setBatchWindow(std::int64_t window) {
+    return apply("window", [window](Session& s) { s.batch.window = window; });
+}
+bool SessionModel::setBatchPrefix(std::int64_t prefix) {
+    return apply("prefix", [prefix](Session& s) { s.batch.prefix = prefix; });
+}
+bool SessionModel::setBatchRow(std::int64_t row) {
+    return apply("batchRow", [row](Session& s) { s.batchRow = row; });
 }
 
 void SessionModel::setCompareSpec(const CompareOverrides& spec) {

@@ -59,6 +59,7 @@ public:
     bool setMode(BiasMode mode);
     bool setScheme(SlopeScheme scheme);
     bool setMaxBias(double maxBias);
+    bool setArith(Arith arith);
     bool setCustomSlopes(const QString& text);  // "0.5, 0.25, ..."
     bool setMask(const QString& text);          // "-1e9", "-inf", "min" or a number
     bool setDType(DType dtype);
@@ -74,6 +75,14 @@ public:
     bool setWhat(RenderWhat what);
     bool setSelectedHead(int head);
     bool setTrainLength(std::int64_t length);
+    // The session's `batch` section ("16, 12, 9" lists; an empty list: one sequence / no documents).
+    bool setBatchLengths(const QString& text);
+    bool setBatchDocuments(const QString& text);
+    bool setBatchPadding(Padding padding);
+    bool setBatchPositions(PositionRule rule);
+    bool setBatchWindow(std::int64_t window);  // 0: none
+    bool setBatchPrefix(std::int64_t prefix);  // 0: none
+    bool setBatchRow(std::int64_t row);
     void setCompareSpec(const CompareOverrides& spec);
 
     // View state that is not part of the session.

@@ -1,6 +1,7 @@
 // Export and diagnosis tasks over the core.
 #include "tasks.hpp"
 
+#include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
@@ -30,17 +31,13 @@ Result<void> exportSessionTensor(const Session& session, ExportWhat what, const 
     options.progress = progress;
     options.allowNonFinite = true;
     switch (what) {
-        case ExportWhat::Bias: {
-            auto source = biasSource(session.attention.bias);
-            if (!source) return std::unexpected(source.error());
-            options.tensorName = "bias";
-            return exportTensor(**source, path, options);
-        }
+        case ExportWhat::Bias:
         case ExportWhat::Attention: {
-            auto source = attentionSource(session.attention);
-            if (!source) return std::unexpected(source.error());
-            options.tensorName = "attention";
-            return exportTensor(**source, path, options);
+            auto e = what == ExportWhat::Bias ? sessionBiasExport(session, path, format)
+                                              : sessionAttentionExport(session, path, format);
+            if (!e) return std::unexpected(e.error());
+            options.tensorName = e->request.tensorName;
+            return exportTensor(*e->source, path, options);
         }
         case ExportWhat::Slopes: {
             auto tensor = slopesTensor(session.attention.bias.slopes);

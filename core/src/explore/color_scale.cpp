@@ -79,7 +79,8 @@ ColorBar heatmapColorBar(const Heatmap& map, const HeatmapParams& params, int ti
     // Attention is computed in float unless the tensor is f64; the bias is stored in its dtype.
     const DType dtype = attention && params.attention.bias.dtype != DType::F64 ? DType::F32 : params.attention.bias.dtype;
     ColorBar bar = makeColorBar(lo, hi, map.log, dtype, targetTicks);
-    bar.maskedSwatch = modeMasks(params.attention.bias.mode);
+    bar.maskedSwatch = modeMasks(params.attention.bias.mode) || params.batch.active();
+    bar.fullyMaskedSwatch = map.fullyMaskedRows;
     bar.title = !attention ? "bias" : map.reduce == Reduce::Sum ? "probability mass" : "probability";
     if (bar.log) bar.title += " (log)";
     if (t) bar.head = "h" + std::to_string(t->head);

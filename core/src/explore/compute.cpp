@@ -1,5 +1,6 @@
 // The explorer's computations, in the order the user sees them: the head grid first, then the
 // detail image, statistics, curves and stages, then the optional compare and extrapolation.
+#include <alibi/explore/batch_view.hpp>
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/decimate.hpp>
 #include <alibi/explore/format.hpp>
@@ -75,6 +76,7 @@ std::string heatmapTitle(const HeatmapParams& p) {
         if (c.temperature != 1) title += fmt::format(" · T = {}", formatValue(c.temperature));
     }
     if (p.scale == ScaleMode::PerHead && p.head < 0) title += " · per-head scale";
+    if (p.batch.active()) title += " · " + batchRowTitle(p.batch, p.batchRow, b.queries);
     return title;
 }
 
@@ -88,6 +90,10 @@ std::string heatmapSubtitle(const HeatmapParams& p, const Heatmap& map) {
         case BiasMode::Mpt: formula = "bias(i, j) = -m·(K - 1 - j) for j <= i (same softmax as causal)"; break;
     }
     if (p.what == RenderWhat::Attention) formula = "p(i, j) = softmax_j((content + bias) / T), " + formula;
+    if (p.batch.active())
+        formula += fmt::format(" on the tokens' positions ({} rule); padding, other documents, the window and future keys "
+                               "are masked",
+                               positionRuleName(p.batch.positions));
     return formula + " · rows: query i, columns: key j · " + map.summary;
 }
 
@@ -116,6 +122,8 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
     p.gap = std::max(2, static_cast<int>(std::lround(6 * request.devicePixelRatio)));
     p.reduce = request.reduce;
     p.logScale = request.logScale;
+    p.batch = request.session.batch;
+    p.batchRow = request.session.batchRow;
     auto map = renderHeatmap(p, 2, [&](std::uint64_t done, std::uint64_t total) {
         return !stopped(cancelled) && (!progress || progress(done, total));
     });
@@ -280,7 +288,9 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     if (stopped(cancelled)) return out;
     out.detailTitle = headTitle(out.head, out.grid->slopes[static_cast<std::size_t>(out.head)]);
 
-    if (q <= kDetailValuesMax && k <= kDetailValuesMax) {
+    if (q <= kDetailValuesMax && k <= kDetailValuesMax && out.detailParams.batch.active()) {
+        out.detailValues = batchCellValues(out.detailParams, out.grid->slopes, out.head);
+    } else if (q <= kDetailValuesMax && k <= kDetailValuesMax) {
         out.detailValues.assign(static_cast<std::size_t>(q * k), std::numeric_limits<double>::quiet_NaN());
         const double slope = out.grid->slopes[static_cast<std::size_t>(out.head)];
         for (std::int64_t i = 0; i < q; ++i) {
@@ -349,6 +359,9 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     if (request.wantCompare) out.compare = computeCompare(s, request.compare, request.gridWidth, request.gridHeight, cancelled);
     if (stopped(cancelled)) return out;
     if (request.wantExtrapolation) out.extrapolation = computeExtrapolation(s, out.head, cancelled);
+    // Statistics, curves and stages describe one sequence; with a batch, the status line says so
+    // (unless a real error needs it).
+    if (out.error.empty()) out.error = batchScopeNote(s.batch, s.batchRow);
     return out;
 }
 

@@ -1,4 +1,5 @@
 // The hover read-out text, built once here for every front end.
+#include <alibi/explore/batch_view.hpp>
 #include <alibi/explore/format.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/model/attention.hpp>
@@ -63,6 +64,10 @@ std::string cellReadout(const AttentionParams& params, RenderWhat what, std::spa
     if (shifted) text += fmt::format(", position p_i = i + K - Q = {}", p);
     const auto exact = biasCell(bias.mode, m, p, key, bias.keyCount());
     text += "\n" + formula(bias, m, p, key, shifted, exact, biasValue(bias, m, head, query, key));
+    if (const FullyMaskedRows fm = fullyMaskedRows(params); query >= fm.first && query < fm.first + fm.count)
+        text += fmt::format("\nfully masked row: query i = {} sits before every key (p_i = {} < 0); the softmax sees "
+                            "only the mask value, so this row is {}",
+                            query, p, fm.nan ? "NaN (mask -inf)" : fmt::format("uniform, 1/{} per key", bias.keyCount()));
     if (what == RenderWhat::Attention) {
         if (probability) text += "\nattention p = softmax((content + bias) / T)[j] = " + formatValue(*probability);
         else text += "\nattention p: computing...";
@@ -79,6 +84,23 @@ std::string cellReadoutComputed(const AttentionParams& params, RenderWhat what, 
         if (key >= 0 && key < static_cast<std::int64_t>(row->size())) probability = (*row)[static_cast<std::size_t>(key)];
     }
     return cellReadout(params, what, slopes, head, query, key, probability);
+}
+
+std::string heatmapReadout(const HeatmapParams& params, std::span<const double> slopes, int head, std::int64_t query,
+                           std::int64_t key, std::optional<double> probability) {
+    if (params.batch.active()) return batchCellReadout(params, slopes, head, query, key, probability);
+    return cellReadout(params.attention, params.what, slopes, head, query, key, probability);
+}
+
+std::string heatmapReadoutComputed(const HeatmapParams& params, std::span<const double> slopes, int head,
+                                   std::int64_t query, std::int64_t key) {
+    if (!params.batch.active()) return cellReadoutComputed(params.attention, params.what, slopes, head, query, key);
+    std::optional<double> probability;
+    if (params.what == RenderWhat::Attention)
+        if (auto row = batchAttentionRow(params.attention, params.batch, params.batchRow, head, query);
+            row && key >= 0 && key < static_cast<std::int64_t>(row->size()))
+            probability = (*row)[static_cast<std::size_t>(key)];
+    return batchCellReadout(params, slopes, head, query, key, probability);
 }
 
 }  // namespace alibi::explore

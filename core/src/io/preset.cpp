@@ -140,6 +140,28 @@ Result<std::vector<Preset>> loadPresetFolder(const std::filesystem::path& folder
     return out;
 }
 
+std::vector<Preset> loadPresets(const std::vector<std::filesystem::path>& folders, std::vector<std::string>* problems) {
+    for (const auto& folder : folders) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(folder, ec)) continue;
+        std::vector<Preset> out;
+        for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+            if (entry.path().extension() != ".json" || !entry.is_regular_file()) continue;
+            auto text = readSmallFile(entry.path());
+            auto preset = text ? parsePreset(*text, entry.path().string()) : Result<Preset>(std::unexpected(text.error()));
+            if (!preset) {
+                if (problems) problems->push_back(preset.error().message);
+                continue;
+            }
+            preset->id = entry.path().stem().string();
+            out.push_back(std::move(*preset));
+        }
+        std::sort(out.begin(), out.end(), [](const Preset& a, const Preset& b) { return a.id < b.id; });
+        if (!out.empty()) return out;
+    }
+    return {};
+}
+
 Result<Preset> findPreset(std::string_view name, const std::vector<std::filesystem::path>& folders) {
     std::error_code ec;
     if (name.ends_with(".json") && std::filesystem::is_regular_file(std::filesystem::path(name), ec)) {
@@ -266,6 +288,13 @@ void applyPreset(Session& session, const Preset& preset) {
     session.attention.bias.mode = preset.mode;
     session.trainLength = preset.trainLength;
     if (session.head >= preset.heads) session.head = -1;
+}
+
+bool presetMatches(const Session& session, const Preset& preset) {
+    const SlopeParams& slopes = session.attention.bias.slopes;
+    return slopes.heads == preset.heads && slopes.scheme == preset.scheme && slopes.maxBias == preset.maxBias &&
+           slopes.arith == preset.arith && session.attention.bias.mode == preset.mode &&
+           session.trainLength == preset.trainLength;
 }
 
 }  // namespace alibi

@@ -147,8 +147,8 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
 }
 
 // Section `batch`: lengths, padding, documents, window, prefix, positions (see model/batch.hpp).
-Result<void> parseBatch(const Json& j, BatchParams& p) {
-    if (auto ok = checkKnown(j, "batch.", {"lengths", "padding", "documents", "window", "prefix", "positions"}); !ok)
+Result<void> parseBatch(const Json& j, BatchParams& p, std::int64_t& row) {
+    if (auto ok = checkKnown(j, "batch.", {"lengths", "padding", "documents", "window", "prefix", "positions", "row"}); !ok)
         return ok;
     for (const char* key : {"lengths", "documents"}) {
         if (!j.contains(key)) continue;
@@ -179,6 +179,10 @@ Result<void> parseBatch(const Json& j, BatchParams& p) {
     if (j.contains("prefix")) {
         ALIBI_TRY(x, readInt(j["prefix"], "batch.prefix", 0, kMaxLength));
         p.prefix = x;
+    }
+    if (j.contains("row")) {
+        ALIBI_TRY(x, readInt(j["row"], "batch.row", 0, 4095));
+        row = x;
     }
     return {};
 }
@@ -333,6 +337,8 @@ HeatmapParams heatmapParams(const Session& session) {
     p.scale = session.scale;
     p.width = session.width;
     p.height = session.height;
+    p.batch = session.batch;
+    p.batchRow = session.batchRow;
     return p;
 }
 
@@ -401,7 +407,7 @@ Result<Session> parseSession(std::string_view text) {
         if (auto obj = readObject(root, "batch"); !obj) {
             return std::unexpected(obj.error());
         } else if (*obj) {
-            if (auto ok = parseBatch(**obj, s.batch); !ok) return std::unexpected(ok.error());
+            if (auto ok = parseBatch(**obj, s.batch, s.batchRow); !ok) return std::unexpected(ok.error());
         }
         if (root.contains("max_memory")) {
             ALIBI_TRY(m, readUnsigned(root["max_memory"], "max_memory", 1));
@@ -478,6 +484,7 @@ std::string serializeSession(const Session& s) {
         batch["window"] = s.batch.window;
         batch["prefix"] = s.batch.prefix;
         batch["positions"] = std::string(positionRuleName(s.batch.positions));
+        batch["row"] = s.batchRow;
         root["batch"] = std::move(batch);
     }
     return root.dump(2) + "\n";
@@ -510,6 +517,10 @@ Result<void> validateSession(const Session& s) {
     if (s.batch.active())
         if (auto ok = validateBatch(b, s.batch); !ok)
             return fail(ok.error().code, fmt::format("session section `batch`: {}", ok.error().message));
+    if (s.batchRow < 0 || s.batchRow >= s.batch.batchSize())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("session field `batch.row`: expected a batch row from 0 to {}, got {}",
+                                s.batch.batchSize() - 1, s.batchRow));
     if (s.head < -1 || s.head >= b.slopes.heads)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("session field `view.head`: expected -1 (every head) or a head from 0 to {}, got {}",

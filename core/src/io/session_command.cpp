@@ -67,6 +67,20 @@ std::string cliCommand(const Session& s, std::string_view subcommand, std::strin
         if (c.kind == ContentKind::Qk && c.dk != dc.dk) add("--dk", std::to_string(c.dk));
         if (c.temperature != dc.temperature) add("--temperature", fmt::format("{}", c.temperature));
     }
+    // The batch flags (alibi bias takes them; `lengthListText` spaces are dropped for one argument).
+    if (subcommand == "bias" && s.batch.active()) {
+        const auto list = [](const std::vector<std::int64_t>& v) {
+            std::string out;
+            for (const auto x : v) out += (out.empty() ? "" : ",") + std::to_string(x);
+            return out;
+        };
+        if (!s.batch.lengths.empty()) add("--lengths", list(s.batch.lengths));
+        if (s.batch.padding != Padding::Right) add("--padding", paddingName(s.batch.padding));
+        if (!s.batch.documents.empty()) add("--documents", list(s.batch.documents));
+        if (s.batch.window > 0) add("--window", std::to_string(s.batch.window));
+        if (s.batch.prefix > 0) add("--prefix", std::to_string(s.batch.prefix));
+        if (s.batch.positions != PositionRule::Mask) add("--positions", positionRuleName(s.batch.positions));
+    }
     if (subcommand == "stats" && s.queryRow != ds.queryRow) add("--query", std::to_string(s.queryRow));
     if (subcommand == "render") {
         if (s.what != ds.what) add("--what", renderWhatName(s.what));

@@ -6,6 +6,7 @@
 #include <alibi/model/bias.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <fmt/format.h>
 #include <numeric>
 
@@ -33,6 +34,78 @@ std::optional<PositionRule> parsePositionRule(std::string_view name) {
     if (name == "naive") return PositionRule::Naive;
     if (name == "document") return PositionRule::Document;
     return std::nullopt;
+}
+
+Result<std::vector<std::int64_t>> parseLengthList(std::string_view text, std::string_view what) {
+    std::vector<std::int64_t> out;
+    const auto separator = [](char c) { return c == ',' || c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && separator(text[i])) ++i;
+        if (i >= text.size()) break;
+        std::size_t end = i;
+        while (end < text.size() && !separator(text[end])) ++end;
+        const std::string_view token = text.substr(i, end - i);
+        std::int64_t value = 0;
+        const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+        if (ec != std::errc{} || ptr != token.data() + token.size() || value < 1 || value > kMaxLength) {
+            const std::string shown = token.size() > 24 ? std::string(token.substr(0, 24)) + "..." : std::string(token);
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("{}: '{}' is not a whole number from 1 to {}; give lengths separated by commas, "
+                                    "e.g. 16, 12, 9",
+                                    what, shown, kMaxLength));
+        }
+        if (out.size() == 4096)
+            return fail(ErrorCode::InvalidArgument, fmt::format("{}: more than 4096 values", what));
+        out.push_back(value);
+        i = end;
+    }
+    return out;
+}
+
+std::string lengthListText(const std::vector<std::int64_t>& values) {
+    std::string s;
+    for (const auto x : values) s += fmt::format("{}{}", s.empty() ? "" : ", ", x);
+    return s;
+}
+
+std::vector<std::string> fitBatch(BatchParams& batch, std::int64_t& row, std::int64_t length) {
+    std::vector<std::string> notes;
+    bool capped = false;
+    for (auto& l : batch.lengths)
+        if (l > length) {
+            l = length;
+            capped = true;
+        }
+    if (capped) notes.push_back(fmt::format("batch lengths capped at T = {}", length));
+    std::int64_t sum = 0;
+    for (std::size_t k = 0; k < batch.documents.size(); ++k) {
+        if (sum + batch.documents[k] > length) {
+            if (sum < length) {
+                batch.documents[k] = length - sum;
+                ++k;
+            }
+            batch.documents.resize(k);
+            notes.push_back(fmt::format("packed documents cut at T = {}", length));
+            break;
+        }
+        sum += batch.documents[k];
+    }
+    if (batch.positions == PositionRule::Document && batch.documents.empty()) batch.positions = PositionRule::Mask;
+    if (batch.window > length) {
+        batch.window = length;
+        notes.push_back(fmt::format("window capped at T = {}", length));
+    }
+    if (batch.prefix > length) {
+        batch.prefix = length;
+        notes.push_back(fmt::format("prefix capped at T = {}", length));
+    }
+    if (row >= batch.batchSize() || row < 0) {
+        const std::int64_t to = std::clamp<std::int64_t>(row, 0, batch.batchSize() - 1);
+        notes.push_back(fmt::format("batch row {} → {} (B = {})", row, to, batch.batchSize()));
+        row = to;
+    }
+    return notes;
 }
 
 Result<void> validateBatch(const BiasParams& bias, const BatchParams& batch) {
@@ -101,6 +174,81 @@ std::vector<TokenInfo> batchTokens(const BiasParams& bias, const BatchParams& ba
     return tokens;
 }
 
+std::string_view maskReasonText(MaskReason reason) {
+    switch (reason) {
+        case MaskReason::None: return "";
+        case MaskReason::Padding: return "padding key";
+        case MaskReason::Document: return "another document";
+        case MaskReason::Future: return "future key (causal)";
+        case MaskReason::Window: return "outside the window";
+    }
+    return "";
+}
+
+BatchRow batchRow(const BiasParams& bias, const BatchParams& batch, std::int64_t row) {
+    BatchRow r;
+    r.tokens = batchTokens(bias, batch, row);
+    bool seenReal = false;
+    for (std::int64_t x = 0; x < static_cast<std::int64_t>(r.tokens.size()); ++x) {
+        const TokenInfo& tok = r.tokens[static_cast<std::size_t>(x)];
+        if (!tok.real) continue;
+        if (!seenReal) r.realFirst = x;
+        seenReal = true;
+        r.realLast = x;
+        r.lastPosition = std::max(r.lastPosition, tok.position);
+        const auto d = static_cast<std::size_t>(tok.document);
+        if (d >= r.documentFirst.size()) {
+            r.documentFirst.resize(d + 1, x);
+            r.documentLast.resize(d + 1, x);
+        }
+        r.documentLast[d] = x;
+    }
+    return r;
+}
+
+MaskReason batchCellMask(const BiasParams& bias, const BatchParams& batch, const BatchRow& row, std::int64_t i,
+                         std::int64_t j) {
+    const TokenInfo& q = row.tokens[static_cast<std::size_t>(i)];
+    const TokenInfo& k = row.tokens[static_cast<std::size_t>(j)];
+    if (!k.real) return MaskReason::Padding;
+    if (!batch.documents.empty() && q.document != k.document) return MaskReason::Document;
+    const bool bothInPrefix = i < batch.prefix && j < batch.prefix;
+    if (modeMasks(bias.mode) && j > i && !bothInPrefix) return MaskReason::Future;
+    if (batch.window > 0 && (i > j ? i - j : j - i) >= batch.window) return MaskReason::Window;
+    return MaskReason::None;
+}
+
+std::int64_t batchCellMultiplier(const BiasParams& bias, const BatchRow& row, std::int64_t i, std::int64_t j) {
+    const TokenInfo& q = row.tokens[static_cast<std::size_t>(i)];
+    const TokenInfo& k = row.tokens[static_cast<std::size_t>(j)];
+    const std::int64_t d = q.position - k.position;
+    switch (bias.mode) {
+        case BiasMode::Causal: return -(d < 0 ? -d : d);  // -|d|: d < 0 only in a prefix
+        case BiasMode::Symmetric: return -(d < 0 ? -d : d);
+        case BiasMode::Clamped: return -std::max<std::int64_t>(d, 0);
+        case BiasMode::Bloom: return k.position;
+        case BiasMode::Mpt: return -(row.lastPosition - k.position);
+    }
+    return 0;
+}
+
+KeyRange batchAllowedKeys(const BiasParams& bias, const BatchParams& batch, const BatchRow& row, std::int64_t i) {
+    const TokenInfo& q = row.tokens[static_cast<std::size_t>(i)];
+    // Real keys of the query's document (every real key without documents; none for a padding
+    // query when documents are given, since its document matches no key's).
+    KeyRange r{row.realFirst, row.realLast};
+    if (!batch.documents.empty()) {
+        if (!q.real) return {};
+        r = {row.documentFirst[static_cast<std::size_t>(q.document)], row.documentLast[static_cast<std::size_t>(q.document)]};
+    }
+    if (modeMasks(bias.mode)) r.last = std::min(r.last, i < batch.prefix ? batch.prefix - 1 : i);
+    if (batch.window > 0) {
+        r.first = std::max(r.first, i - batch.window + 1);
+        r.last = std::min(r.last, i + batch.window - 1);
+    }
+    return r;
+}
+
 Result<Tensor> buildBatchBias(const BiasParams& bias, const BatchParams& batch, std::uint64_t budget) {
     auto slopes = validateBias(bias);
     if (!slopes) return std::unexpected(slopes.error());
@@ -114,37 +262,18 @@ Result<Tensor> buildBatchBias(const BiasParams& bias, const BatchParams& batch, 
     std::byte* out = tensor->byteSpan().data();
     std::uint64_t cell = 0;
     for (std::int64_t b = 0; b < B; ++b) {
-        const auto tokens = batchTokens(bias, batch, b);
-        std::int64_t lastPosition = 0;
-        for (const TokenInfo& tok : tokens)
-            if (tok.real) lastPosition = std::max(lastPosition, tok.position);
+        const BatchRow row = batchRow(bias, batch, b);
         for (std::int64_t h = 0; h < H; ++h) {
             const double slope = (*slopes)[static_cast<std::size_t>(h)];
             const double tail = tails[static_cast<std::size_t>(h)];
-            for (std::int64_t i = 0; i < T; ++i) {
-                const TokenInfo& q = tokens[static_cast<std::size_t>(i)];
+            for (std::int64_t i = 0; i < T; ++i)
                 for (std::int64_t j = 0; j < T; ++j, ++cell) {
-                    const TokenInfo& k = tokens[static_cast<std::size_t>(j)];
-                    bool allowed = k.real && (batch.documents.empty() || q.document == k.document);
-                    const bool bothInPrefix = i < batch.prefix && j < batch.prefix;
-                    if (modeMasks(bias.mode) && j > i && !bothInPrefix) allowed = false;
-                    if (batch.window > 0 && (i > j ? i - j : j - i) >= batch.window) allowed = false;
-                    double v = mask;
-                    if (allowed) {
-                        const std::int64_t d = q.position - k.position;
-                        std::int64_t n = 0;
-                        switch (bias.mode) {
-                            case BiasMode::Causal: n = -(d < 0 ? -d : d); break;  // -|d|: d < 0 only in a prefix
-                            case BiasMode::Symmetric: n = -(d < 0 ? -d : d); break;
-                            case BiasMode::Clamped: n = -std::max<std::int64_t>(d, 0); break;
-                            case BiasMode::Bloom: n = k.position; break;
-                            case BiasMode::Mpt: n = -(lastPosition - k.position); break;
-                        }
-                        v = arithProduct(bias.slopes.arith, bias.dtype, slope, tail, n);
-                    }
+                    const double v = batchCellMask(bias, batch, row, i, j) != MaskReason::None
+                                         ? mask
+                                         : arithProduct(bias.slopes.arith, bias.dtype, slope, tail,
+                                                        batchCellMultiplier(bias, row, i, j));
                     storeAs(bias.dtype, v, out + cell * es);
                 }
-            }
         }
     }
     tensor->metadata = biasMetadata(bias);

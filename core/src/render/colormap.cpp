@@ -68,6 +68,9 @@ constexpr bool lutAvoids(const Lut& lut, Rgba colour) {
 static_assert(lutAvoids(kViridisLut, kMaskedColor) && lutAvoids(kMagmaLut, kMaskedColor) &&
                   lutAvoids(kCividisLut, kMaskedColor) && lutAvoids(kDivergingLut, kMaskedColor),
               "kMaskedColor must differ from every colour a map produces");
+static_assert(lutAvoids(kViridisLut, kFullyMaskedColor) && lutAvoids(kMagmaLut, kFullyMaskedColor) &&
+                  lutAvoids(kCividisLut, kFullyMaskedColor) && lutAvoids(kDivergingLut, kFullyMaskedColor),
+              "kFullyMaskedColor must differ from every colour a map produces");
 
 constexpr std::array<std::pair<Colormap, std::string_view>, 4> kNames{{
     {Colormap::Viridis, "viridis"},

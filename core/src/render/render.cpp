@@ -3,6 +3,7 @@
 // over the keys of one exact query row (attention, rows computed on the float path); colours
 // come from the colour map's 256-entry table over the exact range of the values shown.
 #include <alibi/explore/color_scale.hpp>
+#include <alibi/model/arith.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/render/render.hpp>
@@ -10,7 +11,9 @@
 #include "base/parallel.hpp"
 #include "model/attention_closed_form.hpp"
 #include "model/attention_detail.hpp"
+#include "model/batch_attention_rows.hpp"
 #include "render/attention_rows.hpp"
+#include "render/batch_pixels.hpp"
 
 #include <fmt/format.h>
 
@@ -256,6 +259,7 @@ std::string summaryText(const Heatmap& map, bool attention) {
         text += map.reduce == Reduce::Mean ? " over keys" : map.reduce == Reduce::Sum ? " of the keys' mass" : " over keys";
         if (map.rowsSampled) text += fmt::format(", 1 exact query row of {} per pixel row", countText(qy));
     }
+    if (map.cellsSampled) text += " of up to 4 x 4 sampled allowed cells";
     return text;
 }
 
@@ -276,6 +280,14 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     const std::int64_t Q = bias.queries, K = bias.keyCount();
     if (params.head >= H)
         return fail(ErrorCode::InvalidArgument, fmt::format("--head {} does not exist: heads are 0..{}", params.head, H - 1));
+    const BatchParams& batch = params.batch;
+    const bool batched = batch.active();
+    if (batched) {
+        if (auto ok = validateBatch(bias, batch); !ok) return std::unexpected(ok.error());
+        if (params.batchRow < 0 || params.batchRow >= batch.batchSize())
+            return fail(ErrorCode::InvalidArgument, fmt::format("batch row {} does not exist: rows are 0..{}",
+                                                                params.batchRow, batch.batchSize() - 1));
+    }
 
     std::vector<int> heads;
     if (params.head >= 0) {
@@ -298,6 +310,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     map.cellsPerPixelY = static_cast<double>(Q) / tileH;
     map.reduce = !attention ? Reduce::Mean : params.reduce == Reduce::Auto ? Reduce::Max : params.reduce;
     map.rowsSampled = attention && Q > tileH;
+    map.cellsSampled = batched && !attention && (map.cellsPerPixelX > detail::kBatchSamples || map.cellsPerPixelY > detail::kBatchSamples);
     map.log = attention && params.logScale;
     map.summary = summaryText(map, attention);
 
@@ -315,7 +328,100 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     };
     std::vector<TileRange> ranges(map.tiles.size());
 
-    if (!attention) {
+    // Pixel rows that show only fully masked queries are striped in pass 2.
+    const BatchRow tokens = batched ? batchRow(bias, batch, params.batchRow) : BatchRow{};
+    const std::vector<char> fullyMasked =
+        detail::fullyMaskedPixelRows(params.attention, batch, batched ? &tokens : nullptr, tileH);
+    map.fullyMaskedRows = std::find(fullyMasked.begin(), fullyMasked.end(), 1) != fullyMasked.end();
+
+    if (batched && !attention) {
+        // A batch row: sampled cells per pixel, the exact range of each head in O(T).
+        const std::vector<double> tails = exactSlopeTails(bias.slopes);
+        detail::parallelFor(tileRows, threads, 8, [&](std::uint64_t b, std::uint64_t e) {
+            for (std::uint64_t r = b; r < e; ++r) {
+                const std::size_t tile = r / tileH;
+                const auto h = static_cast<std::size_t>(map.tiles[tile].head);
+                detail::fillBatchBiasRow(bias, batch, tokens, (*slopes)[h], tails[h],
+                                         pixelCells(static_cast<int>(r % tileH), tileH, Q), keySpan,
+                                         values.data() + r * static_cast<std::size_t>(tileW));
+            }
+        });
+        for (std::size_t t = 0; t < map.tiles.size(); ++t) {
+            const auto h = static_cast<std::size_t>(map.tiles[t].head);
+            const auto range = detail::batchBiasRange(bias, batch, tokens, (*slopes)[h], tails[h]);
+            if (!range.empty) {
+                ranges[t].lo = range.lo;
+                ranges[t].hi = range.hi;
+            }
+        }
+    } else if (batched) {
+        // Attention of a batch row: one exact row per distinct query a pixel row shows.
+        std::atomic<bool> stop{false};
+        std::mutex rangeMutex;
+        detail::parallelFor(tileRows, threads, 4, [&](std::uint64_t b, std::uint64_t e) {
+            detail::BatchAttentionRows rows(params.attention, batch, *slopes, params.batchRow);
+            std::vector<double> row(static_cast<std::size_t>(K));
+            std::vector<TileRange> local(map.tiles.size());
+            std::int64_t lastQuery = -1;
+            int lastHead = -1;
+            for (std::uint64_t r = b; r < e; ++r) {
+                if (stop.load(std::memory_order_relaxed)) break;
+                if (b == 0 && progress && !progress(r, tileRows)) {
+                    stop = true;
+                    break;
+                }
+                const std::size_t tile = r / tileH;
+                const int y = static_cast<int>(r % tileH);
+                const int h = map.tiles[tile].head;
+                const std::int64_t q = cellAt(y, tileH, Q);
+                const KeyRange allowed = batchAllowedKeys(bias, batch, tokens, q);
+                const bool fresh = q != lastQuery || h != lastHead;
+                if (fresh) {
+                    rows.probabilities(h, q, row);
+                    lastQuery = q;
+                    lastHead = h;
+                    if (map.reduce != Reduce::Sum)
+                        for (std::int64_t j = allowed.first; j <= allowed.last; ++j) {
+                            const double v = row[static_cast<std::size_t>(j)];
+                            local[tile].lo = std::min(local[tile].lo, v);
+                            local[tile].hi = std::max(local[tile].hi, v);
+                            if (v > 0) local[tile].positive = std::min(local[tile].positive, v);
+                        }
+                }
+                double* out = values.data() + r * static_cast<std::size_t>(tileW);
+                for (int x = 0; x < tileW; ++x) {
+                    const CellSpan keys = keySpan[static_cast<std::size_t>(x)];
+                    const std::int64_t first = std::max(keys.first, allowed.first), last = std::min(keys.last, allowed.last);
+                    if (first > last) {
+                        out[x] = kMaskedValue;
+                        continue;
+                    }
+                    double best = 0, sum = 0;
+                    for (std::int64_t j = first; j <= last; ++j) {
+                        const double v = row[static_cast<std::size_t>(j)];
+                        best = std::max(best, v);
+                        sum += v;
+                    }
+                    const double v = map.reduce == Reduce::Max   ? best
+                                     : map.reduce == Reduce::Sum ? sum
+                                                                 : sum / static_cast<double>(last - first + 1);
+                    out[x] = v;
+                    if (map.reduce == Reduce::Sum) {
+                        local[tile].lo = std::min(local[tile].lo, v);
+                        local[tile].hi = std::max(local[tile].hi, v);
+                        if (v > 0) local[tile].positive = std::min(local[tile].positive, v);
+                    }
+                }
+            }
+            std::lock_guard lock(rangeMutex);
+            for (std::size_t t = 0; t < local.size(); ++t) {
+                ranges[t].lo = std::min(ranges[t].lo, local[t].lo);
+                ranges[t].hi = std::max(ranges[t].hi, local[t].hi);
+                ranges[t].positive = std::min(ranges[t].positive, local[t].positive);
+            }
+        });
+        if (stop) return fail(ErrorCode::Cancelled, "rendering cancelled");
+    } else if (!attention) {
         auto fillBiasRow = [&](std::size_t tile, int y) {
             const int h = map.tiles[tile].head;
             const double m = (*slopes)[static_cast<std::size_t>(h)];
@@ -534,6 +640,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         }
 
     // Pass 2: colours through the 256-entry table.
+    const bool onePixelPerCell = map.cellsPerPixelX == 1.0 && map.cellsPerPixelY == 1.0;
     const auto& lut = colormapLut(params.colormap);
     detail::parallelFor(tileRows, threads, 8, [&](std::uint64_t b, std::uint64_t e) {
         for (std::uint64_t r = b; r < e; ++r) {
@@ -545,6 +652,13 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
             const double lo = log ? std::log10(tile.logLo) : tile.lo;
             const double hi = log ? std::log10(tile.hi) : tile.hi;
             const double scale = hi > lo ? (kColormapLutSize - 1) / (hi - lo) : 0.0;
+            if (fullyMasked[static_cast<std::size_t>(y)]) {
+                // One pixel per cell is an image views magnify (a detail pane): stripes there would
+                // turn into blotches, so the row takes the stripes' own colour, solid.
+                for (int x = 0; x < tileW; ++x)
+                    px[x] = onePixelPerCell ? kFullyMaskedColor : fullyMaskedStripe(tile.x + x, tile.y + y);
+                continue;
+            }
             for (int x = 0; x < tileW; ++x) {
                 if (std::isnan(v[x])) {
                     px[x] = kMaskedColor;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace alibi;
@@ -24,6 +25,59 @@ TEST(Preset, EveryShippedPresetParsesAndBuilds) {
                            "replit-code-v1.5-3b", "jina-embeddings-v2-small-en", "mosaic-bert-base", "jais-30b",
                            "poro-34b"})
         EXPECT_TRUE(ids.count(id)) << id;
+}
+
+// The numbers each preset must carry, as the models' published config.json files give them
+// (heads, max_bias / alibi_bias_max, training length), read from those files for this test.
+TEST(Preset, ShippedNumbersMatchThePublishedConfigs) {
+    struct Want {
+        const char* id;
+        int heads;
+        double maxBias;
+        std::int64_t trainLength;
+        BiasMode mode;
+        Arith arith;
+    };
+    const Want wants[] = {
+        {"bloom-560m", 16, 8, 2048, BiasMode::Bloom, Arith::HfBloom},        // bigscience/bloom-560m n_head 16
+        {"bloom-176b", 112, 8, 2048, BiasMode::Bloom, Arith::HfBloom},       // bigscience/bloom n_head 112
+        {"mpt-7b", 32, 8, 2048, BiasMode::Mpt, Arith::LlmFoundry},           // mosaicml/mpt-7b alibi_bias_max 8
+        {"mpt-7b-storywriter", 32, 16, 65536, BiasMode::Mpt, Arith::LlmFoundry},  // alibi_bias_max 16, max_seq_len 65536
+        {"mpt-30b", 64, 8, 8192, BiasMode::Mpt, Arith::LlmFoundry},          // n_heads 64, max_seq_len 8192
+        {"replit-code-v1-3b", 32, 8, 2048, BiasMode::Mpt, Arith::LlmFoundry},  // n_heads 32, max_seq_len 2048
+        {"replit-code-v1.5-3b", 24, 8, 4096, BiasMode::Mpt, Arith::LlmFoundry},  // n_heads 24, max_seq_len 4096
+        {"baichuan-13b", 40, 8, 4096, BiasMode::Bloom, Arith::Fairseq},      // num_attention_heads 40, model_max_length 4096
+        {"baichuan2-13b", 40, 8, 4096, BiasMode::Bloom, Arith::Fairseq},     // num_attention_heads 40, model_max_length 4096
+        {"falcon-rw-1b", 32, 8, 2048, BiasMode::Bloom, Arith::HfFalcon},     // alibi true, n_head 32
+        {"falcon-rw-7b", 64, 8, 2048, BiasMode::Bloom, Arith::HfFalcon},     // alibi true, n_head 64
+        {"jina-embeddings-v2-small-en", 8, 8, 512, BiasMode::Symmetric, Arith::Exact},  // num_attention_heads 8
+        {"jina-bert-v2", 12, 8, 512, BiasMode::Symmetric, Arith::Exact},     // base: num_attention_heads 12
+        {"jais-13b", 40, 8, 2048, BiasMode::Causal, Arith::Exact},           // n_head 40, n_positions 2048
+        {"jais-30b", 56, 8, 2048, BiasMode::Causal, Arith::Exact},           // jais-30b-v1: n_head 56, n_positions 2048
+    };
+    for (const Want& w : wants) {
+        auto p = findPreset(w.id, {ALIBI_PRESET_DIR});
+        ASSERT_TRUE(p) << w.id << ": " << p.error().message;
+        EXPECT_EQ(p->heads, w.heads) << w.id;
+        EXPECT_EQ(p->maxBias, w.maxBias) << w.id;
+        EXPECT_EQ(p->trainLength, w.trainLength) << w.id;
+        EXPECT_EQ(p->mode, w.mode) << w.id;
+        EXPECT_EQ(p->arith, w.arith) << w.id;
+    }
+}
+
+TEST(Preset, ExplorerListSkipsBadFilesAndMatches) {
+    std::vector<std::string> problems;
+    const auto presets = loadPresets({"/nonexistent-folder", ALIBI_PRESET_DIR}, &problems);
+    ASSERT_GE(presets.size(), 22u);
+    EXPECT_TRUE(problems.empty());
+    EXPECT_TRUE(std::is_sorted(presets.begin(), presets.end(), [](const Preset& a, const Preset& b) { return a.id < b.id; }));
+    Session s = defaultSession();
+    applyPreset(s, presets.front());
+    EXPECT_TRUE(presetMatches(s, presets.front()));
+    s.attention.bias.slopes.arith = Arith::Exact == presets.front().arith ? Arith::Fairseq : Arith::Exact;
+    EXPECT_FALSE(presetMatches(s, presets.front()));  // arith is part of the preset
+    EXPECT_TRUE(loadPresets({"/nonexistent-folder"}).empty());
 }
 
 TEST(Preset, FindByIdOrNameAndApply) {

@@ -29,6 +29,7 @@ struct ColorBar {
     bool log = false;           // log10 colour scale
     std::vector<Tick> ticks;    // ascending; the first is lo and the last hi, labelled exactly
     bool maskedSwatch = false;  // masked cells are drawn in kMaskedColor: show its swatch
+    bool fullyMaskedSwatch = false;  // fully masked rows are striped: show that swatch too
     std::string title;          // "bias", "probability", "probability (log)", "A - B"
     std::string head;           // "h3" when the bar is one tile's range (per-head scale)
 };

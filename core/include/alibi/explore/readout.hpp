@@ -18,6 +18,7 @@ namespace alibi::explore {
 //                                                     "(stored in f16: ...)" when rounding moved it)
 //   "attention p = 0.123457"                         (what == Attention only; "attention p:
 //                                                     computing..." while `probability` is unset)
+//   "fully masked row: ..."                          (a query with no unmasked key, K < Q)
 // With KV cache (K > Q) line 1 adds ", position p_i = i + K - Q = 9" and the formulas use p_i.
 // `slopes` as computeSlopes returns them; an unknown head gives "".
 [[nodiscard]] std::string cellReadout(const AttentionParams& params, RenderWhat what, std::span<const double> slopes,
@@ -28,5 +29,14 @@ namespace alibi::explore {
 [[nodiscard]] std::string cellReadoutComputed(const AttentionParams& params, RenderWhat what,
                                               std::span<const double> slopes, int head, std::int64_t query,
                                               std::int64_t key);
+
+// The read-out of a heatmap's cell, whatever it shows: a batch row (params.batch active) reads
+// out as batchCellReadout, anything else as cellReadout. With `Computed`, the probability is
+// computed here (one attention row).
+[[nodiscard]] std::string heatmapReadout(const HeatmapParams& params, std::span<const double> slopes, int head,
+                                         std::int64_t query, std::int64_t key,
+                                         std::optional<double> probability = std::nullopt);
+[[nodiscard]] std::string heatmapReadoutComputed(const HeatmapParams& params, std::span<const double> slopes, int head,
+                                                 std::int64_t query, std::int64_t key);
 
 }  // namespace alibi::explore

@@ -35,6 +35,11 @@ struct Preset {
 // Every *.json of `folder`, sorted by id; a bad file is an error naming it.
 [[nodiscard]] Result<std::vector<Preset>> loadPresetFolder(const std::filesystem::path& folder);
 
+// The explorers' list: the presets of the first of `folders` that holds any, sorted by id; a bad
+// file is skipped and its message added to `problems` (so one broken file hides no other).
+[[nodiscard]] std::vector<Preset> loadPresets(const std::vector<std::filesystem::path>& folders,
+                                              std::vector<std::string>* problems = nullptr);
+
 // The preset called `name` (its id, or its display name, case-insensitive) in the first of
 // `folders` that holds presets, or a path to a preset file. The error lists the known ids.
 [[nodiscard]] Result<Preset> findPreset(std::string_view name, const std::vector<std::filesystem::path>& folders);
@@ -45,5 +50,8 @@ struct Preset {
 
 // Heads, scheme, max_bias, mode, training length and arithmetic of the session; nothing else.
 void applyPreset(Session& session, const Preset& preset);
+// True while the session still has every setting applyPreset gave it (an explorer names the
+// preset only then).
+[[nodiscard]] bool presetMatches(const Session& session, const Preset& preset);
 
 }  // namespace alibi

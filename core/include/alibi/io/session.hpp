@@ -50,6 +50,7 @@ struct Session {
     std::int64_t trainLength = 0;         // extrapolation view; 0: use the sequence length
     std::uint64_t maxMemory = kDefaultMemoryBudget;
     BatchParams batch;                    // section `batch` (alibi bias); inactive: one sequence
+    std::int64_t batchRow = 0;            // `batch.row`: the batch row the explorers show
     // The view the explorer shows (JSON `view.open`); nullopt: chosen from `what` (see openView).
     std::optional<ExplorerView> view;
     // Compare's B (JSON section `compare`); nullopt: the explorer's default B.

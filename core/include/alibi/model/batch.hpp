@@ -46,6 +46,17 @@ struct BatchParams {
 // most T; window and prefix within 0..T) with messages naming the flag.
 [[nodiscard]] Result<void> validateBatch(const BiasParams& bias, const BatchParams& batch);
 
+// "16, 12 9": whole numbers separated by commas, spaces or semicolons, as the explorers' batch
+// fields take them (an empty text is an empty list). `what` names the field in the message.
+[[nodiscard]] Result<std::vector<std::int64_t>> parseLengthList(std::string_view text, std::string_view what);
+// "16, 12, 9"
+[[nodiscard]] std::string lengthListText(const std::vector<std::int64_t>& values);
+
+// Keeps a batch valid for a new length T (queries = keys = T): lengths above T become T, documents
+// past T are cut, window and prefix capped at T, `row` kept inside the batch. Returns a note per
+// change ("batch lengths capped at T = 8"), empty when nothing moved.
+[[nodiscard]] std::vector<std::string> fitBatch(BatchParams& batch, std::int64_t& row, std::int64_t length);
+
 // Whether row b's token t is a real token (not padding), its ALiBi position, and its document.
 struct TokenInfo {
     bool real = true;
@@ -54,11 +65,49 @@ struct TokenInfo {
 };
 [[nodiscard]] std::vector<TokenInfo> batchTokens(const BiasParams& bias, const BatchParams& batch, std::int64_t row);
 
+// Why a cell of a batch row is masked, in the order the checks apply: a padding key, a key of
+// another packed document (or a padding query when documents are given), a future key (causal
+// forms, outside the prefix), a key outside the sliding window.
+enum class MaskReason { None, Padding, Document, Future, Window };
+// "padding key", "another document", "future key (causal)", "outside the window"; "" for None.
+[[nodiscard]] std::string_view maskReasonText(MaskReason reason);
+
+// One batch row's tokens, with what makes a cell's mask and a query's allowed keys O(1): the
+// token range of every document and the last real position (mpt's reference point).
+struct BatchRow {
+    std::vector<TokenInfo> tokens;
+    std::vector<std::int64_t> documentFirst, documentLast;  // token index range of document d
+    std::int64_t realFirst = 0, realLast = -1;              // the real tokens' index range
+    std::int64_t lastPosition = 0;
+};
+[[nodiscard]] BatchRow batchRow(const BiasParams& bias, const BatchParams& batch, std::int64_t row);
+
+[[nodiscard]] MaskReason batchCellMask(const BiasParams& bias, const BatchParams& batch, const BatchRow& row,
+                                       std::int64_t query, std::int64_t key);
+// The integer n of an allowed cell (its value is slope * n under the arithmetic profile): -|d|,
+// -max(d, 0), p_j or -(last - p_j) from the tokens' positions and bias.mode.
+[[nodiscard]] std::int64_t batchCellMultiplier(const BiasParams& bias, const BatchRow& row, std::int64_t query,
+                                               std::int64_t key);
+// The keys query `query` may see form one contiguous range [first, last] (empty when first >
+// last: the row is fully masked, and a softmax over it sees only the mask value).
+struct KeyRange {
+    std::int64_t first = 0, last = -1;
+    [[nodiscard]] bool empty() const { return first > last; }
+};
+[[nodiscard]] KeyRange batchAllowedKeys(const BiasParams& bias, const BatchParams& batch, const BatchRow& row,
+                                        std::int64_t query);
+
 // The (B, H, T, T) tensor: allowed cells hold slope * n under bias.slopes.arith (n from the
 // tokens' positions and bias.mode), masked cells the mask value. Padding keys, other documents'
 // keys, keys outside the window and future keys (causal forms, outside the prefix) are masked.
 [[nodiscard]] Result<Tensor> buildBatchBias(const BiasParams& bias, const BatchParams& batch,
                                             std::uint64_t budget = kDefaultMemoryBudget);
+
+// One attention row of batch row `row`: softmax((content + bias) / temperature) over every key,
+// with the batch row's masked keys at the mask value (so a fully masked row is uniform under a
+// finite mask and NaN under -inf, as a framework's softmax gives).
+[[nodiscard]] Result<std::vector<double>> batchAttentionRow(const AttentionParams& params, const BatchParams& batch,
+                                                            std::int64_t row, std::int64_t head, std::int64_t query);
 
 // Every batch parameter as strings for export metadata (added to biasMetadata's).
 [[nodiscard]] std::map<std::string, std::string> batchMetadata(const BatchParams& batch);

@@ -23,6 +23,13 @@ struct Rgba {
 
 // Masked cells: a neutral grey that none of the maps produces.
 inline constexpr Rgba kMaskedColor{96, 96, 96, 255};
+// Fully masked query rows (no key left to attend to): diagonal stripes of this dark red and
+// kMaskedColor, so such a row never looks like an ordinary masked region.
+inline constexpr Rgba kFullyMaskedColor{150, 40, 40, 255};
+// The stripe colour of pixel (x, y) of a fully masked row: 4-pixel diagonal bands.
+[[nodiscard]] constexpr Rgba fullyMaskedStripe(int x, int y) {
+    return ((x + y) / 4) % 2 == 0 ? kFullyMaskedColor : kMaskedColor;
+}
 
 // The 256-entry table every colour comes from: entry i is the colour at t = i / 255.
 // colormapColor(map, t) is colormapLut(map)[round(t * 255)].

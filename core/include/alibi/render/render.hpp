@@ -6,6 +6,7 @@
 
 #include <alibi/render/colormap.hpp>
 #include <alibi/base/error.hpp>
+#include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/base/progress.hpp>
 
@@ -55,6 +56,10 @@ struct HeatmapParams {
     int gap = 2;                         // pixels between grid tiles
     Reduce reduce = Reduce::Auto;        // Auto: Mean for bias, Max for attention
     bool logScale = false;               // attention: log10 colour scale (bias ignores it)
+    // A batch (active()): the image shows batch row `batchRow` of the (B, H, T, T) tensor, its
+    // padding, other documents, window and future keys drawn as masked cells.
+    BatchParams batch;
+    std::int64_t batchRow = 0;
     friend bool operator==(const HeatmapParams&, const HeatmapParams&) = default;
 };
 
@@ -82,6 +87,10 @@ struct Heatmap {
     Reduce reduce = Reduce::Mean;      // what each pixel shows (Auto resolved)
     bool log = false;                  // colours on a log10 scale
     bool rowsSampled = false;          // one exact query row per pixel row (attention)
+    bool cellsSampled = false;         // batch bias: a pixel averages up to 4 x 4 sampled cells
+    // Some pixel rows show only fully masked query rows (no key to attend to): drawn with
+    // fullyMaskedStripe, and the colour bar's legend names them.
+    bool fullyMaskedRows = false;
     double cellsPerPixelX = 1, cellsPerPixelY = 1;  // keys and queries per pixel (>= 1: pixels repeat cells)
     // In words, for the view's subtitle: "1 px = 16 x 16 cells, max over keys, 1 exact row
     // of 16 per pixel row" or "1 cell = 3 x 3 px".
