@@ -222,7 +222,8 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     if (auto font = detail::loadLabelFont(); !font) return std::unexpected(font.error());
     const int scale = std::max(frame.scale, 1);
     const bool text = width / scale >= 240 && height / scale >= 180;  // smaller: the heatmap and the bar only
-    const Metrics m = figureMetrics(width, height, scale);
+    Metrics m = figureMetrics(width, height, scale);
+    if (!text) m.margin = std::max(1, std::min(width, height) / (50 * scale)) * scale;  // tiny: the map gets the room
     const bool axes = text && frame.queries > 0 && frame.keys > 0;
 
     // The frame's parts around the map, outside in.
@@ -242,7 +243,7 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     int bottom = m.margin + (hasCaption ? 2 * m.smallLine + m.gap : 0);
     if (axes) bottom += m.tick + m.smallLine + m.gap + m.line;
     const int mapWidth = width - left - right, mapHeight = height - top - bottom;
-    if (mapWidth < 8 || mapHeight < 8)
+    if (mapWidth < 1 || mapHeight < 1)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("a {} x {} figure leaves no room for the heatmap: use a larger --width and --height",
                                 width, height));

@@ -112,6 +112,11 @@ TEST(Figure, TinyFiguresKeepOnlyTheHeatmapAndTheBar) {
     ASSERT_TRUE(image) << image.error().message;
     EXPECT_EQ(textPixels(*image, 0, 0, image->width, image->height), 0);
     EXPECT_GT(draw.width, 80);
+    // The smallest size the CLI takes (16 x 16) still gets a heatmap.
+    auto smallest = heatmapFigure(16, 16, fullFrame(1), std::ref(draw));
+    ASSERT_TRUE(smallest) << smallest.error().message;
+    EXPECT_GT(draw.width, 0);
+    EXPECT_GT(draw.height, 0);
 }
 
 TEST(Figure, MissingFontSaysWhichPackageToInstall) {
