@@ -8,10 +8,18 @@
 
 #include "base/parallel.hpp"
 #include "model/attention_blas.hpp"
+#include "model/attention_detail.hpp"
+#include "model/attention_product.hpp"
 
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 #include <vector>
 
 namespace alibi::bench {
@@ -75,26 +83,104 @@ void BM_AttentionSource(benchmark::State& state) {
 }
 BENCHMARK(BM_AttentionSource)->Args({16, 2048})->ArgNames({"H", "T"})->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// The machine's fp32 FMA peak on `threads` cores: cores x GHz (the first "cpu MHz" of
+// /proc/cpuinfo) x 16 AVX-512 lanes x 2 FMA units x 2 FLOP per FMA. Two 512-bit FMA units is
+// what Xeon Scalable parts from Skylake-SP Gold on have; the figure is an upper bound where
+// the clock runs below the nominal one under AVX-512 load. 0 when the clock is unknown.
+double fmaPeak(unsigned threads) {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("cpu MHz", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon == std::string::npos) break;
+            const double mhz = std::strtod(line.c_str() + colon + 1, nullptr);
+            return threads * mhz * 1e6 * 16 * 2 * 2;
+        }
+    return 0;
+}
+
+// User + system time of every thread of this process, in seconds.
+double processCpuSeconds() {
+    rusage r{};
+    getrusage(RUSAGE_SELF, &r);
+    return static_cast<double>(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
+           1e-6 * static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
+}
+
 // The logits product alone: every (256-row block x 2048 keys x d_k 64) product of (16, 2048), as
-// the kernel issues them, on kThreads threads. FLOPS reads as GFLOP/s of the product, to
-// compare with the machine's FMA peak.
+// the kernel issues them, on kThreads threads; kernel 0 is what attention uses on this CPU (the
+// packed AVX-512 kernel where there is AVX-512), 1 is OpenBLAS (gemmNT) for comparison. FLOPS
+// reads as FLOP/s of the product; of_peak divides it by fmaPeak(kThreads), of_peak_cpu divides
+// FLOP per CPU-second by one core's peak.
 void BM_LogitsProduct(benchmark::State& state) {
     const int H = static_cast<int>(state.range(0)), T = static_cast<int>(state.range(1)), dk = 64, B = 256;
-    std::vector<float> q(static_cast<std::size_t>(T) * dk, 0.5f), k(static_cast<std::size_t>(T) * dk, 0.25f);
+    const bool packed = state.range(2) == 0 && detail::packedProductRuns();
+    std::vector<float> q(static_cast<std::size_t>(T) * dk), k(static_cast<std::size_t>(T) * dk);
+    for (std::size_t x = 0; x < q.size(); ++x) {
+        q[x] = static_cast<float>(standardNormal(1, kStreamQueries, x));
+        k[x] = static_cast<float>(standardNormal(1, kStreamKeys, x));
+    }
+    std::vector<float> kp(detail::packedKeysSize(T, dk));
+    detail::packKeys(k.data(), T, dk, kp.data());
+    state.SetLabel(packed ? "packed avx512 kernel" : detail::blasDescription());
+    double seconds = 0;
+    const double cpu0 = processCpuSeconds();
     for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
         detail::parallelFor(static_cast<std::uint64_t>(H) * (T / B), kThreads, 1, [&](std::uint64_t b0, std::uint64_t b1) {
             std::vector<float> c(static_cast<std::size_t>(B) * T);
             for (std::uint64_t b = b0; b < b1; ++b) {
                 const auto i0 = static_cast<std::size_t>(b % static_cast<std::uint64_t>(T / B)) * B;
-                detail::gemmNT(B, T, dk, q.data() + i0 * dk, k.data(), c.data(), T);
+                if (packed)
+                    detail::packedProduct(B, T, dk, q.data() + i0 * dk, kp.data(), c.data(), T);
+                else
+                    detail::gemmNT(B, T, dk, q.data() + i0 * dk, k.data(), c.data(), T);
             }
             benchmark::DoNotOptimize(c.data());
         });
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    state.counters["FLOPS"] = benchmark::Counter(2.0 * H * T * static_cast<double>(T) * dk * static_cast<double>(state.iterations()),
-                                                 benchmark::Counter::kIsRate);
+    const double cpu = processCpuSeconds() - cpu0;
+    const double flops = 2.0 * H * T * static_cast<double>(T) * dk * static_cast<double>(state.iterations());
+    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+    const double peak = fmaPeak(kThreads);
+    if (peak > 0 && seconds > 0) {
+        state.counters["peak_FLOPS"] = peak;
+        state.counters["of_peak"] = flops / seconds / peak;
+        // Per CPU-second of every thread against one core's peak: what the kernel makes of the
+        // core time it gets, which a shared machine's load does not change.
+        if (cpu > 0) state.counters["of_peak_cpu"] = flops / cpu / (peak / kThreads);
+    }
 }
-BENCHMARK(BM_LogitsProduct)->Args({16, 2048})->ArgNames({"H", "T"})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LogitsProduct)
+    ->Args({16, 2048, 0})
+    ->Args({16, 2048, 1})
+    ->ArgNames({"H", "T", "blas"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// The Gaussian generator alone, one thread: 2^20 float draws per iteration, by recipe 1 (the C
+// library, kernel "libm") and by each kernel of recipe 2 this CPU runs (all give the same bits).
+void BM_GaussianDraws(benchmark::State& state) {
+    const auto which = state.range(0);
+    const auto kernel = static_cast<detail::GeneratorKernel>(which == 3 ? 0 : which);
+    const int generator = which == 3 ? kGeneratorLibm : kGeneratorPolynomial;
+    if (!detail::generatorKernelRuns(kernel)) {
+        state.SkipWithError("kernel not supported by this CPU");
+        return;
+    }
+    state.SetLabel(which == 3 ? "libm (recipe 1)" : detail::generatorKernelName(kernel));
+    std::vector<float> out(std::size_t{1} << 20);
+    std::uint64_t first = 1;  // odd, as a row of the Gaussian content may start
+    for (auto _ : state) {
+        detail::fillNormalsWith(kernel, 7, kStreamQueries, first, out.size(), 1.0, out.data(), generator);
+        first += out.size();
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * out.size()));
+}
+BENCHMARK(BM_GaussianDraws)->DenseRange(0, 3)->ArgName("kernel")->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // Zero-content statistics in closed form: the table `alibi stats` prints (256 sampled rows and
 // the last row per head), for the scaling table and the issue-14 target (H = 64, T = 2^20).

@@ -27,7 +27,8 @@ inline constexpr unsigned kThreads = 2;
            static_cast<std::uint64_t>(length) * 4;
 }
 
-// Set by bench_main.cpp from --alibi_large_export.
+// Set by bench_main.cpp from --alibi_large_export and --alibi_scaling.
 void registerLargeExport();
+void registerScaling();
 
 }  // namespace alibi::bench

@@ -2,6 +2,7 @@
 // 16 GiB streaming export (H = 64, T = 8192, f32 to /tmp). That case writes 16 GiB to disk
 // and reports the process's peak resident memory, so it never runs by default and should run
 // alone (scripts/bench --large): an earlier case's 1 GiB buffers would raise the peak.
+// --alibi_scaling adds the README's scaling rows (bench_scaling.cpp), which take minutes.
 #include "bench_common.hpp"
 
 #include <benchmark/benchmark.h>
@@ -14,6 +15,10 @@ int main(int argc, char** argv) {
     for (int i = 0; i < argc; ++i) {
         if (std::strcmp(argv[i], "--alibi_large_export") == 0) {
             alibi::bench::registerLargeExport();
+            continue;
+        }
+        if (std::strcmp(argv[i], "--alibi_scaling") == 0) {
+            alibi::bench::registerScaling();
             continue;
         }
         args.push_back(argv[i]);

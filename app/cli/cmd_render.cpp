@@ -4,12 +4,14 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "progress_bar.hpp"
+#include "render_maps.hpp"
 
 #include <alibi/explore/compute.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/figure.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/render/render.hpp>
+#include <alibi/model/slopes.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +30,48 @@ constexpr std::array kFormats{FileFormat::Png, FileFormat::Svg};
 struct RenderCommand {
     SessionFlags flags;
     OutputFlags output;
+    // A trained model's saved attention maps (render_maps.hpp): FILE, then which part of it.
+    std::string file;
+    std::string tensor, values;
+    std::optional<int> layer;
+    int batch = 0;
 };
+
+// `alibi render FILE --what attention|similarity|fit`: the session flags give the picture's
+// size, colours, head and (when named) the model's slopes; the maps come from the file.
+Result<void> renderFile(const RenderCommand& original) {
+    RenderCommand c = original;
+    const std::string what = c.flags.what.given() ? c.flags.what.value : "attention";
+    c.flags.what.value = "attention";  // the session flags know no similarity or fit
+    auto settings = buildSettings(c.flags);
+    if (!settings) return std::unexpected(settings.error());
+    auto target = resolveOutput(c.output, kFormats, std::nullopt);
+    if (!target) return std::unexpected(target.error());
+    const Session& s = settings->session;
+    RenderMapsRequest r;
+    r.file = c.file;
+    r.what = what;
+    r.tensor = c.tensor;
+    r.layer = c.layer;
+    r.batch = c.batch;
+    r.values = c.values;
+    r.head = c.flags.head.given() ? s.head : -1;
+    r.colormap = s.colormap;
+    r.scale = s.scale;
+    r.reduce = settings->reduce;
+    r.logScale = settings->logScale;
+    r.width = s.width;
+    r.height = s.height;
+    r.threads = settings->threads;
+    r.output = target->path;
+    const SessionFlags& f = c.flags;
+    if (f.config.given() || f.preset.given() || f.fromConfig.given() || f.heads.given() || f.slopes.given()) {
+        auto slopes = computeSlopes(s.attention.bias.slopes);
+        if (!slopes) return std::unexpected(slopes.error());
+        r.configured = std::move(*slopes);
+    }
+    return renderAttentionFile(r);
+}
 
 Result<Image> heatmapFigure(const Settings& settings) {
     HeatmapParams params = heatmapParams(settings.session);
@@ -175,6 +218,7 @@ Result<Image> comparePng(const Settings& settings) {
 }
 
 Result<void> run(const RenderCommand& original) {
+    if (!original.file.empty()) return renderFile(original);
     // The extra views ride on the session flags: their base --what picks the tensor.
     RenderCommand c = original;
     const ExtraView view = c.flags.what.given() ? extraView(c.flags.what.value) : ExtraView::None;
@@ -242,8 +286,21 @@ RunFn addRenderCommand(CLI::App& root) {
     addSessionFlags(*cmd, state->flags, FlagLevel::Render);
     addBatchFlags(*cmd, state->flags);
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/true, /*tensorExport=*/false);
+    cmd->add_option("FILE", state->file,
+                    "A trained model's saved attention maps (.npy or .safetensors, as `alibi fit` reads them): draw "
+                    "--what attention (one layer's heads, or --head), similarity (PNG) or fit (SVG)")
+        ->type_name("");
+    cmd->add_option("--layer", state->layer, "With FILE: the layer to draw, by its number (default: the first)")
+        ->type_name("N");
+    cmd->add_option("--tensor", state->tensor, "With FILE: one tensor (layer) of a .safetensors file")->type_name("NAME");
+    cmd->add_option("--batch", state->batch, "With FILE: the batch element of a batched file (default 0)")
+        ->type_name("B");
+    cmd->add_option("--values", state->values, "With FILE: probabilities or scores (default: detected)")
+        ->type_name("KIND");
     cmd->footer(R"(Examples:
   alibi render --heads 8 --seq 64 --what bias -o grid.png                # every head, shared scale
+  alibi render attn.npy --layer 3 --what attention -o layer3.png         # a trained model's maps
+  alibi render attn.npy --layer 3 --what fit --head 5 --heads 16 -o h5.svg
   alibi render --heads 8 --seq 64 --what attention --head 0 --colormap magma -o head0.png
   alibi render --heads 8 --seq 64 --what bias --pixel-ratio 2 -o slide.png  # 2048 x 1536, sharp
   alibi render --heads 12 --what slopes -o slopes.svg                    # log2 axis

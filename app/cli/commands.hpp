@@ -19,5 +19,6 @@ using RunFn = std::function<Result<void>()>;
 [[nodiscard]] RunFn addStatsCommand(CLI::App& root);
 [[nodiscard]] RunFn addRenderCommand(CLI::App& root);
 [[nodiscard]] RunFn addDiagnoseCommand(CLI::App& root);
+[[nodiscard]] RunFn addFitCommand(CLI::App& root);
 
 }  // namespace alibi::cli

@@ -29,6 +29,7 @@ constexpr const char* kFooter = R"(Examples:
   alibi stats --heads 8 --seq 512 --format json            # entropy, distances per head
   alibi render --heads 8 --seq 64 --what bias -o grid.png  # head grid heatmap
   alibi diagnose my_bias.npy                               # which ALiBi variant is this?
+  alibi fit attentions.npy --preset bloom-560m             # does each trained head follow its slope?
   alibi bias --config run.alibi.json --dtype f16 -o bias.npy
 
 Exit status: 0 success, 2 bad usage or bad input, 1 I/O or runtime failure,
@@ -60,6 +61,7 @@ int run(int argc, char** argv) {
     add(addStatsCommand, "stats");
     add(addRenderCommand, "render");
     add(addDiagnoseCommand, "diagnose");
+    add(addFitCommand, "fit");
 
     try {
         app.parse(argc, argv);

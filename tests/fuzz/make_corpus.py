@@ -126,3 +126,25 @@ put("npy", "many_dims.npy", npy(np.zeros((1,) * 32, dtype=np.float32)))
 put("npy", "bad_escape.npy", npy_by_hand("{'descr': '<f\\4', 'fortran_order': False, 'shape': (1,), }", b"\0" * 4))
 put("npy", "bad_too_many_dims.npy",
     npy_by_hand("{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % ("1, " * 70), b"\0" * 4))
+
+# Attention maps (fuzz_attention): the first byte picks the format (even: .npy, odd:
+# .safetensors), the rest is the file. Probabilities and scores, stacked layers and batches,
+# per-layer safetensors tensors named by layer, f16 and bf16.
+def causal_probs(h, t, m=0.5):
+    i = np.arange(t)[:, None]
+    j = np.arange(t)[None, :]
+    logits = np.where(j <= i, -m * (i - j), -np.inf)
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return np.broadcast_to(p / p.sum(axis=1, keepdims=True), (h, t, t)).copy()
+
+p = causal_probs(2, 4)
+put("attention", "npy_hqk.bin", b"\0" + npy(p.astype(np.float32)))
+put("attention", "npy_lhqk_f16.bin", b"\0" + npy(np.stack([p, p]).astype(np.float16)))
+put("attention", "npy_blhqk.bin", b"\0" + npy(np.stack([np.stack([p])] * 2).astype(np.float32)))
+with np.errstate(divide="ignore"):
+    put("attention", "npy_scores.bin", b"\0" + npy(np.log(p).astype(np.float32)))
+put("attention", "npy_bf16.bin", b"\0" + npy((p.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)))
+blob = p.astype(np.float32).tobytes()
+put("attention", "st_layers.bin", b"\1" + st({"model.layers.1.attn": ("F32", [2, 4, 4], blob),
+                                               "model.layers.0.attn": ("F32", [2, 4, 4], blob)}))
+put("attention", "st_batched.bin", b"\1" + st({"attentions.0": ("F32", [1, 2, 4, 4], blob)}))

@@ -105,8 +105,17 @@ Result<std::uint64_t> safetensorsHeaderEnd(std::span<const std::byte> prefix, st
     return 8 + n;
 }
 
-Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize,
-                                   const std::string& name, std::uint64_t budget) {
+namespace {
+
+// A header validated whole: every tensor's entry (in file order), the metadata, and where the
+// data area starts.
+struct ParsedHeader {
+    std::vector<Entry> entries;
+    std::map<std::string, std::string> metadata;
+    std::uint64_t dataStart = 0;
+};
+
+Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_t fileSize) {
     const auto end = safetensorsHeaderEnd(header, fileSize);
     if (!end) return std::unexpected(end.error());
     if (header.size() < *end) return fail(ErrorCode::Internal, "planSafetensors: the header bytes were not all read");
@@ -234,6 +243,41 @@ Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint6
         return bad(fmt::format("{} bytes follow the last tensor's data (the tensors cover {} of the {} bytes after "
                                "the header): the header length or the offsets are wrong; the file is damaged",
                                dataSize - covered, covered, dataSize));
+
+    return ParsedHeader{std::move(entries), std::move(metadata), *end};
+}
+
+}  // namespace
+
+Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> header, std::uint64_t fileSize) {
+    auto parsed = parseHeader(header, fileSize);
+    if (!parsed) return std::unexpected(parsed.error());
+    std::vector<TensorPlan> plans;
+    for (const Entry& e : parsed->entries) {
+        const auto dtype = loadableDType(e.dtype);
+        if (!dtype)
+            return bad(fmt::format("tensor {} has dtype \"{}\", which is not supported (supported: F64, F32, F16, "
+                                   "BF16); convert it, e.g. t.to(torch.float32)",
+                                   quotedName(e.name), e.dtype));
+        TensorPlan plan;
+        plan.shape = e.shape;
+        plan.dtype = *dtype;
+        plan.dataOffset = parsed->dataStart + e.begin;
+        plan.dataBytes = e.end - e.begin;
+        plan.name = e.name;
+        plan.metadata = parsed->metadata;
+        plans.push_back(std::move(plan));
+    }
+    return plans;
+}
+
+Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize,
+                                   const std::string& name, std::uint64_t budget) {
+    auto parsed = parseHeader(header, fileSize);
+    if (!parsed) return std::unexpected(parsed.error());
+    const std::vector<Entry>& entries = parsed->entries;
+    std::map<std::string, std::string>& metadata = parsed->metadata;
+    const std::uint64_t* end = &parsed->dataStart;
 
     // Choose the tensor.
     const auto names = [&] {

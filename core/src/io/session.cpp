@@ -188,7 +188,7 @@ Result<void> parseBatch(const Json& j, BatchParams& p, std::int64_t& row) {
 }
 
 Result<void> parseAttention(const Json& a, Session& s) {
-    if (auto ok = checkKnown(a, "attention.", {"content", "seed", "sigma", "dk", "temperature", "query"}); !ok)
+    if (auto ok = checkKnown(a, "attention.", {"content", "seed", "sigma", "dk", "temperature", "query", "generator"}); !ok)
         return ok;
     ContentParams& c = s.attention.content;
     if (a.contains("content")) {
@@ -211,6 +211,10 @@ Result<void> parseAttention(const Json& a, Session& s) {
         ALIBI_TRY(x,
                   readNumber(a["temperature"], "attention.temperature", kTemperatureRange, "a number from 1e-6 to 1e6"));
         c.temperature = x;
+    }
+    if (a.contains("generator")) {
+        ALIBI_TRY(x, readInt(a["generator"], "attention.generator", kGeneratorLibm, kGeneratorLatest));
+        c.generator = static_cast<int>(x);
     }
     if (a.contains("query")) {
         ALIBI_TRY(x, readInt(a["query"], "attention.query", -1, kMaxLength - 1));
@@ -389,6 +393,9 @@ Result<Session> parseSession(std::string_view text) {
             return std::unexpected(ok.error());
 
         Session s = defaultSession();
+        // A session without `attention.generator` was written before recipe 2 of the Gaussian
+        // generator: its numbers came from recipe 1, and it keeps them.
+        s.attention.content.generator = kGeneratorLibm;
         for (const char* section : {"bias", "attention", "view", "compare"}) {
             auto obj = readObject(root, section);
             if (!obj) return std::unexpected(obj.error());
@@ -447,6 +454,7 @@ std::string serializeSession(const Session& s) {
     attention["sigma"] = c.sigma;
     attention["dk"] = c.dk;
     attention["temperature"] = c.temperature;
+    attention["generator"] = c.generator;
     attention["query"] = s.queryRow;
 
     Ordered view = Ordered::object();

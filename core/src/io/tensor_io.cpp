@@ -10,6 +10,8 @@
 #include "io/tensor_io_detail.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +21,11 @@
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <utility>
 #include <limits>
 #include <new>
 #include <vector>
@@ -125,6 +132,84 @@ std::uint64_t chunkElements(const TensorSource& source, const Shape& shape, std:
     return std::max<std::uint64_t>(1, std::min(n, count));
 }
 
+// Reads chunks of a source on one helper thread, one chunk ahead of the writer: start() hands
+// it a read, finish() waits for it and returns its result. The thread blocks every signal, and
+// so do the source's workers it starts, so an interrupt still reaches the calling thread, whose
+// blocked write returns EINTR as before. Destruction waits for a read under way, so an early
+// return never leaves the helper filling a buffer that is going away.
+class ReadAhead {
+public:
+    explicit ReadAhead(const TensorSource& source) : m_source(source), m_thread([this] { run(); }) {}
+    ReadAhead(const ReadAhead&) = delete;
+    ReadAhead& operator=(const ReadAhead&) = delete;
+    ~ReadAhead() {
+        {
+            std::unique_lock lock(m_mutex);
+            m_done.wait(lock, [this] { return !m_busy; });
+            m_stop = true;
+        }
+        m_wake.notify_one();
+        m_thread.join();
+    }
+
+    void start(std::uint64_t first, std::uint64_t count, std::byte* out) {
+        {
+            std::lock_guard lock(m_mutex);
+            m_job = Job{first, count, out};
+            m_busy = true;
+            m_result = {};
+        }
+        m_wake.notify_one();
+    }
+
+    Result<void> finish() {
+        std::unique_lock lock(m_mutex);
+        m_done.wait(lock, [this] { return !m_busy; });
+        if (m_error) std::rethrow_exception(std::exchange(m_error, nullptr));
+        return m_result;
+    }
+
+private:
+    struct Job {
+        std::uint64_t first = 0, count = 0;
+        std::byte* out = nullptr;
+    };
+
+    void run() {
+        sigset_t all;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, nullptr);
+        std::unique_lock lock(m_mutex);
+        for (;;) {
+            m_wake.wait(lock, [this] { return m_stop || m_busy; });
+            if (m_stop) return;
+            const Job job = m_job;
+            lock.unlock();
+            Result<void> result;
+            std::exception_ptr error;
+            try {
+                result = m_source.read(job.first, job.count, job.out);
+            } catch (...) {
+                error = std::current_exception();
+            }
+            lock.lock();
+            m_result = std::move(result);
+            m_error = error;
+            m_busy = false;
+            m_done.notify_one();
+        }
+    }
+
+    const TensorSource& m_source;
+    std::mutex m_mutex;
+    std::condition_variable m_wake, m_done;
+    Job m_job;
+    bool m_busy = false, m_stop = false;
+    Result<void> m_result;
+    std::exception_ptr m_error;
+    std::thread m_thread;  // last: started once every member above exists
+};
+
 // Reads the whole source once to find a non-finite value before anything is written: for a
 // target written in place (stdout, a FIFO), where a failure half way could not be undone.
 Result<void> prescanFinite(const TensorSource& source, const Shape& shape, std::uint64_t count, std::uint64_t chunk,
@@ -183,11 +268,13 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
     }
 
     const std::uint64_t chunk = chunkElements(source, shape, count, es, options.chunkBytes);
-    std::vector<std::byte> buffer;
+    // Two chunk buffers, reused: the source fills one while the other is written out.
+    std::vector<std::byte> buffer, spare;
     try {
         buffer.resize(static_cast<std::size_t>(count == 0 ? 0 : chunk * es));
+        if (count > chunk) spare.resize(buffer.size());
     } catch (const std::bad_alloc&) {
-        return fail(ErrorCode::TooLarge, fmt::format("cannot allocate a {} export buffer; lower the chunk size",
+        return fail(ErrorCode::TooLarge, fmt::format("cannot allocate two {} export buffers; lower the chunk size",
                                                      humanBytes(chunk * es)));
     }
 
@@ -208,11 +295,20 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
     };
     if (options.progress && !options.progress(0, totalBytes)) return cancelled();
     if (auto ok = writer->begin(*file); !ok) return ok;
-    for (std::uint64_t first = 0; first < count; first += chunk) {
-        const std::uint64_t n = std::min(chunk, count - first);
-        if (auto ok = source.read(first, n, buffer.data()); !ok) return ok;
-        if (auto ok = writer->chunk(*file, first, n, buffer.data()); !ok) return ok;
-        if (options.progress && !options.progress((first + n) * es, totalBytes)) return cancelled();
+    // Compute and writing overlap: the helper computes chunk k + 1 (on the source's workers)
+    // while this thread writes chunk k, so formatting and the write system calls cost no
+    // compute time. The buffers alternate and are reused; writes stay on this thread.
+    if (count > 0) {
+        ReadAhead ahead(source);
+        ahead.start(0, std::min(chunk, count), buffer.data());
+        for (std::uint64_t first = 0; first < count; first += chunk) {
+            const std::uint64_t n = std::min(chunk, count - first);
+            if (auto ok = ahead.finish(); !ok) return ok;
+            if (first + n < count) ahead.start(first + n, std::min(chunk, count - first - n), spare.data());
+            if (auto ok = writer->chunk(*file, first, n, buffer.data()); !ok) return ok;
+            if (options.progress && !options.progress((first + n) * es, totalBytes)) return cancelled();
+            buffer.swap(spare);
+        }
     }
     if (auto ok = writer->end(*file); !ok) return ok;
     return file->commit();

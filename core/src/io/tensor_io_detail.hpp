@@ -15,6 +15,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace alibi::detail {
 
@@ -43,6 +44,10 @@ inline constexpr std::size_t kPrefixBytes = 12;
 [[nodiscard]] Result<std::uint64_t> safetensorsHeaderEnd(std::span<const std::byte> prefix, std::uint64_t fileSize);
 [[nodiscard]] Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize,
                                                  const std::string& name, std::uint64_t budget);
+// .safetensors: every tensor of a validated header, in file order (no budget: for readers that
+// map the file instead of loading it). A tensor of a dtype we cannot decode is an error.
+[[nodiscard]] Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> header,
+                                                                 std::uint64_t fileSize);
 // The safetensors header (length prefix, JSON, space padding to a multiple of 8).
 [[nodiscard]] std::string safetensorsHeader(const Shape& shape, DType dtype, const std::string& tensorName,
                                             const std::map<std::string, std::string>& metadata);

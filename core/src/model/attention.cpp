@@ -3,13 +3,15 @@
 // attention_generator.cpp (the Gaussian generator), attention_reference.cpp (the double
 // reference rows), attention_closed_form.cpp (zero content), attention_blocked.cpp
 // (computeAttention), attention_source.cpp (streaming exports), attention_kernel.cpp (the
-// vectorised softmax passes) and attention_blas.cpp (the matrix product).
+// vectorised softmax passes), attention_product.cpp (the packed AVX-512 product) and
+// attention_blas.cpp (the BLAS product).
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 
 #include "model/attention_blas.hpp"
 #include "model/attention_detail.hpp"
 #include "model/attention_kernel.hpp"
+#include "model/attention_product.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +28,12 @@ Result<std::vector<double>> validateAttention(const AttentionParams& params) {
 }
 
 std::string attentionKernelDescription() {
-    return fmt::format("matrix product: {}; softmax: {}", detail::blasDescription(), detail::softmaxKernelName());
+    const std::string product = detail::packedProductRuns()
+                                    ? fmt::format("f32 packed AVX-512 kernel, f64 {}", detail::blasDescription())
+                                    : detail::blasDescription();
+    return fmt::format("matrix product: {}; softmax: {}; Gaussian generator: {} (recipe {})", product,
+                       detail::softmaxKernelName(), detail::generatorKernelName(detail::generatorKernel()),
+                       kGeneratorLatest);
 }
 
 FullyMaskedRows fullyMaskedRows(const AttentionParams& params) {
@@ -45,6 +52,7 @@ std::map<std::string, std::string> attentionMetadata(const AttentionParams& para
     m["sigma"] = fmt::format("{}", params.content.sigma);
     m["dk"] = std::to_string(params.content.dk);
     m["temperature"] = fmt::format("{}", params.content.temperature);
+    m["generator"] = std::to_string(params.content.generator);
     return m;
 }
 

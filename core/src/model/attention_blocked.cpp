@@ -54,7 +54,7 @@ Result<void> runAttention(const AttentionParams& params, const std::vector<doubl
             heads.assign(static_cast<std::size_t>(h1 - h0), {});
             for (std::int64_t h = h0; h < h1; ++h) {
                 kernel.buildTemplate(h, heads[static_cast<std::size_t>(h - h0)]);
-                if (kernel.cachesKeys()) heads[static_cast<std::size_t>(h - h0)].keys.resize(static_cast<std::size_t>(K * dk));
+                if (kernel.cachesKeys()) heads[static_cast<std::size_t>(h - h0)].keys.resize(kernel.keySize(K));
             }
         } catch (const std::bad_alloc&) {
             return fail(ErrorCode::TooLarge, "out of memory for the attention working buffers");

@@ -13,6 +13,7 @@
 #include "model/attention_blas.hpp"
 #include "model/attention_detail.hpp"
 #include "model/attention_kernel.hpp"
+#include "model/attention_product.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -44,7 +45,7 @@ inline bool isDistanceMode(BiasMode mode) {
 template <class T>
 struct HeadData {
     std::vector<T> bias;
-    std::vector<T> keys;  // (K, dk) or empty
+    std::vector<T> keys;  // (K, dk), or packed in panels (keySize), or empty
 };
 
 template <class T>
@@ -69,16 +70,15 @@ public:
                                      ? 1.0 / (std::sqrt(static_cast<double>(m_dk)) * t)
                                      : 1.0 / t);
         m_mask = static_cast<T>(detail::maskLogit(params.bias));
-        m_cacheKeys = params.content.kind == ContentKind::Qk &&
-                      static_cast<std::uint64_t>(m_keys) * m_dk * sizeof(T) <= kKeyCacheBytes;
+        m_packed = std::is_same_v<T, float> && params.content.kind == ContentKind::Qk && detail::packedProductRuns();
+        m_cacheKeys = params.content.kind == ContentKind::Qk && keySize(m_keys) * sizeof(T) <= kKeyCacheBytes;
     }
 
     [[nodiscard]] std::int64_t blockRows() const { return m_blockRows; }
     [[nodiscard]] std::int64_t blockCount() const { return (m_queries + m_blockRows - 1) / m_blockRows; }
     [[nodiscard]] bool cachesKeys() const { return m_cacheKeys; }
     [[nodiscard]] std::uint64_t headBytes() const {
-        const std::uint64_t n = static_cast<std::uint64_t>(templateLength()) +
-                                (m_cacheKeys ? static_cast<std::uint64_t>(m_keys) * m_dk : 0);
+        const std::uint64_t n = static_cast<std::uint64_t>(templateLength()) + (m_cacheKeys ? keySize(m_keys) : 0);
         return n * sizeof(T);
     }
 
@@ -96,10 +96,27 @@ public:
         }
     }
 
-    // Key vectors [j0, j1) of head h.
+    // Values that n key vectors take in storage: n * dk, or whole packed panels.
+    [[nodiscard]] std::size_t keySize(std::int64_t n) const {
+        return m_packed ? detail::packedKeysSize(n, m_dk) : static_cast<std::size_t>(n * m_dk);
+    }
+
+    // Key vectors [j0, j1) of head h, at out (packed for the packed product, where keys from
+    // j0 = a multiple of 16 land exactly where the whole head's packing puts them).
     void drawKeys(std::int64_t h, std::int64_t j0, std::int64_t j1, T* out) const {
-        detail::fillNormals(m_params.content.seed, kStreamKeys, static_cast<std::uint64_t>(h * m_keys + j0) * m_dk,
-                            static_cast<std::uint64_t>((j1 - j0) * m_dk), 1.0, out);
+        const auto first = static_cast<std::uint64_t>(h * m_keys + j0) * m_dk;
+        const auto count = static_cast<std::uint64_t>((j1 - j0) * m_dk);
+        if constexpr (std::is_same_v<T, float>) {
+            if (m_packed) {
+                thread_local std::vector<float> plain;
+                plain.resize(count);
+                detail::fillNormals(m_params.content.seed, kStreamKeys, first, count, 1.0, plain.data(),
+                                    m_params.content.generator);
+                detail::packKeys(plain.data(), j1 - j0, m_dk, out);
+                return;
+            }
+        }
+        detail::fillNormals(m_params.content.seed, kStreamKeys, first, count, 1.0, out, m_params.content.generator);
     }
 
     // Probabilities of rows [i0, i1) of head h into out (row stride K).
@@ -116,23 +133,21 @@ public:
                 for (std::int64_t i = i0; i < i1; ++i)
                     detail::fillNormals(c.seed, kStreamGaussian, static_cast<std::uint64_t>(h * m_queries + i) * m_keys,
                                         static_cast<std::uint64_t>(detail::allowedKeys(b, i)), c.sigma,
-                                        out + (i - i0) * m_keys);
+                                        out + (i - i0) * m_keys, c.generator);
                 break;
             case ContentKind::Qk:
                 if (nMax == 0) break;
                 s.q.resize(static_cast<std::size_t>(M * m_dk));
                 detail::fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(h * m_queries + i0) * m_dk,
-                                    static_cast<std::uint64_t>(M * m_dk), 1.0, s.q.data());
+                                    static_cast<std::uint64_t>(M * m_dk), 1.0, s.q.data(), c.generator);
                 if (!d.keys.empty()) {
-                    gemm(static_cast<int>(M), static_cast<int>(nMax), static_cast<int>(m_dk), s.q.data(),
-                         d.keys.data(), out, static_cast<int>(m_keys));
+                    product(M, nMax, s.q.data(), d.keys.data(), out);
                 } else {
-                    s.k.resize(static_cast<std::size_t>(kKeyPanel * m_dk));
+                    s.k.resize(keySize(kKeyPanel));
                     for (std::int64_t j0 = 0; j0 < nMax; j0 += kKeyPanel) {
                         const std::int64_t j1 = std::min(nMax, j0 + kKeyPanel);
                         drawKeys(h, j0, j1, s.k.data());
-                        gemm(static_cast<int>(M), static_cast<int>(j1 - j0), static_cast<int>(m_dk), s.q.data(),
-                             s.k.data(), out + j0, static_cast<int>(m_keys));
+                        product(M, j1 - j0, s.q.data(), s.k.data(), out + j0);
                     }
                 }
                 break;
@@ -170,6 +185,17 @@ public:
     }
 
 private:
+    // out (row stride K) = the M query vectors times n keys from keyStorage.
+    void product(std::int64_t M, std::int64_t n, const T* q, const T* keys, T* out) const {
+        if constexpr (std::is_same_v<T, float>) {
+            if (m_packed) {
+                detail::packedProduct(M, n, m_dk, q, keys, out, m_keys);
+                return;
+            }
+        }
+        gemm(static_cast<int>(M), static_cast<int>(n), static_cast<int>(m_dk), q, keys, out, static_cast<int>(m_keys));
+    }
+
     [[nodiscard]] std::int64_t templateLength() const {
         return isDistanceMode(m_params.bias.mode) ? m_queries + m_keys - 1 : m_keys;
     }
@@ -181,6 +207,7 @@ private:
     T m_alpha{};
     T m_mask{};  // the masked keys' logit
     bool m_cacheKeys = false;
+    bool m_packed = false;  // float qk on AVX-512: keys packed, product by packedProduct
 };
 
 // Writes a computed block (rows [i0, i1) of head h, row stride K) into a tensor's bytes in

@@ -11,11 +11,20 @@
 
 namespace alibi::detail {
 
-// out[k] = T(scale * standardNormal(seed, stream, first + k)) for k in [0, count), drawing
-// each Box-Muller pair once.
+// out[k] = T(scale * standardNormal(seed, stream, first + k, generator)) for k in [0, count),
+// drawing each Box-Muller pair once; recipe 2 runs the vector kernel the CPU supports.
 template <class T>
 void fillNormals(std::uint64_t seed, std::uint64_t stream, std::uint64_t first, std::uint64_t count,
-                 double scale, T* out);
+                 double scale, T* out, int generator);
+
+// The implementations of recipe 2, all giving the same bits (the tests compare them).
+enum class GeneratorKernel { Scalar, Avx2, Avx512 };
+[[nodiscard]] GeneratorKernel generatorKernel();  // the one fillNormals uses on this CPU
+[[nodiscard]] bool generatorKernelRuns(GeneratorKernel kernel);
+[[nodiscard]] const char* generatorKernelName(GeneratorKernel kernel);
+template <class T>
+void fillNormalsWith(GeneratorKernel kernel, std::uint64_t seed, std::uint64_t stream, std::uint64_t first,
+                     std::uint64_t count, double scale, T* out, int generator);
 
 // Keys of row i that the mode leaves unmasked: [0, allowedKeys(i)).
 [[nodiscard]] std::int64_t allowedKeys(const BiasParams& params, std::int64_t i);

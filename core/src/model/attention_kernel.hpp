@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace alibi::detail {
 
@@ -26,5 +27,15 @@ void scaleRow(double* row, double factor, std::int64_t n);
 
 // Which float implementation the dispatcher picked: "avx512", "avx2" or "generic".
 [[nodiscard]] const char* softmaxKernelName();
+
+// Every float implementation this CPU can run, by name, for the tests that compare each one
+// with the reference (the dispatcher uses only the widest).
+struct SoftmaxKernels {
+    float (*logitsMax)(float*, const float*, float, const float*, std::int64_t);
+    double (*expSum)(float*, float, std::int64_t);
+    void (*scaleRow)(float*, float, std::int64_t);
+    const char* name;
+};
+[[nodiscard]] std::vector<SoftmaxKernels> runnableSoftmaxKernels();
 
 }  // namespace alibi::detail

@@ -63,7 +63,7 @@ const double* ReferenceRows::keys(std::int64_t head) {
     if (m_keysHead != head) {
         m_keys.resize(static_cast<std::size_t>(K * dk));
         fillNormals(m_params.content.seed, kStreamKeys, static_cast<std::uint64_t>(head * K) * dk,
-                    static_cast<std::uint64_t>(K * dk), 1.0, m_keys.data());
+                    static_cast<std::uint64_t>(K * dk), 1.0, m_keys.data(), m_params.content.generator);
         m_keysHead = head;
     }
     return m_keys.data();
@@ -76,13 +76,13 @@ void ReferenceRows::content(std::int64_t head, std::int64_t query, std::span<dou
         case ContentKind::Zero: std::fill(out.begin(), out.end(), 0.0); return;
         case ContentKind::Gaussian:
             fillNormals(c.seed, kStreamGaussian, static_cast<std::uint64_t>(head * Q + query) * K,
-                        static_cast<std::uint64_t>(K), c.sigma, out.data());
+                        static_cast<std::uint64_t>(K), c.sigma, out.data(), c.generator);
             return;
         case ContentKind::Qk: break;
     }
     const auto dk = static_cast<std::size_t>(c.dk);
     m_q.resize(dk);
-    fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * Q + query) * dk, dk, 1.0, m_q.data());
+    fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * Q + query) * dk, dk, 1.0, m_q.data(), c.generator);
     const double* cached = keys(head);
     const double scale = std::sqrt(static_cast<double>(c.dk));
     for (std::int64_t j = 0; j < K; ++j) {
@@ -91,7 +91,7 @@ void ReferenceRows::content(std::int64_t head, std::int64_t query, std::span<dou
             k += static_cast<std::size_t>(j) * dk;
         } else {
             m_k.resize(dk);
-            fillNormals(c.seed, kStreamKeys, static_cast<std::uint64_t>(head * K + j) * dk, dk, 1.0, m_k.data());
+            fillNormals(c.seed, kStreamKeys, static_cast<std::uint64_t>(head * K + j) * dk, dk, 1.0, m_k.data(), c.generator);
             k = m_k.data();
         }
         double dot = 0;
@@ -134,13 +134,13 @@ double contentLogit(const AttentionParams& params, std::int64_t head, std::int64
         case ContentKind::Zero: return 0.0;
         case ContentKind::Gaussian:
             return c.sigma * standardNormal(c.seed, kStreamGaussian,
-                                            static_cast<std::uint64_t>(head * Q + query) * K + key);
+                                            static_cast<std::uint64_t>(head * Q + query) * K + key, c.generator);
         case ContentKind::Qk: break;
     }
     const auto dk = static_cast<std::size_t>(c.dk);
     std::vector<double> q(dk), k(dk);
-    detail::fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * Q + query) * dk, dk, 1.0, q.data());
-    detail::fillNormals(c.seed, kStreamKeys, static_cast<std::uint64_t>(head * K + key) * dk, dk, 1.0, k.data());
+    detail::fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * Q + query) * dk, dk, 1.0, q.data(), c.generator);
+    detail::fillNormals(c.seed, kStreamKeys, static_cast<std::uint64_t>(head * K + key) * dk, dk, 1.0, k.data(), c.generator);
     double dot = 0;
     for (std::size_t x = 0; x < dk; ++x) dot += q[x] * k[x];
     return dot / std::sqrt(static_cast<double>(c.dk));

@@ -200,7 +200,7 @@ private:
         m_kernel.buildTemplate(h, hd.data);
         if (m_kernel.cachesKeys()) {
             const std::int64_t K = m_params.bias.keyCount();
-            hd.data.keys.resize(static_cast<std::size_t>(K * m_params.content.dk));
+            hd.data.keys.resize(m_kernel.keySize(K));
             m_kernel.drawKeys(h, 0, K, hd.data.keys.data());
         }
         m_headCache.push_back(std::move(hd));

@@ -145,6 +145,9 @@ Result<void> checkBiasLimits(const BiasParams& p) {
 Result<void> checkContentLimits(const ContentParams& c) {
     if (auto ok = checkRange(c.sigma, kSigmaRange, "--sigma", "attention.sigma"); !ok) return ok;
     if (auto ok = checkCount(c.dk, 1, kMaxDk, "--dk", "attention.dk"); !ok) return ok;
+    if (auto ok = checkCount(c.generator, kGeneratorLibm, kGeneratorLatest, "the generator recipe", "attention.generator");
+        !ok)
+        return ok;
     return checkRange(c.temperature, kTemperatureRange, "--temperature", "attention.temperature");
 }
 

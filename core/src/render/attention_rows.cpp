@@ -25,7 +25,7 @@ constexpr std::size_t kKeyCacheBytes = std::size_t{96} << 20;
 // Scratch of one call: rows x K floats.
 constexpr std::size_t kChunkBytes = std::size_t{512} << 10;
 
-using KeyId = std::tuple<std::uint64_t, int, std::int64_t, int>;  // seed, d_k, K, head
+using KeyId = std::tuple<std::uint64_t, int, std::int64_t, int, int>;  // seed, d_k, K, head, generator
 
 struct KeyEntry {
     std::once_flag drawn;
@@ -44,8 +44,8 @@ KeyCache& keyCache() {
     return cache;
 }
 
-std::shared_ptr<const KeyEntry> cachedKeys(std::uint64_t seed, int dk, std::int64_t K, int head) {
-    const KeyId id{seed, dk, K, head};
+std::shared_ptr<const KeyEntry> cachedKeys(std::uint64_t seed, int dk, std::int64_t K, int head, int generator) {
+    const KeyId id{seed, dk, K, head, generator};
     const std::size_t size = static_cast<std::size_t>(K) * static_cast<std::size_t>(dk) * sizeof(float);
     std::shared_ptr<KeyEntry> entry;
     {
@@ -74,7 +74,7 @@ std::shared_ptr<const KeyEntry> cachedKeys(std::uint64_t seed, int dk, std::int6
     std::call_once(entry->drawn, [&] {
         entry->keys.resize(static_cast<std::size_t>(K) * static_cast<std::size_t>(dk));
         fillNormals(seed, kStreamKeys, static_cast<std::uint64_t>(head) * static_cast<std::uint64_t>(K) * dk,
-                    static_cast<std::uint64_t>(K) * dk, 1.0, entry->keys.data());
+                    static_cast<std::uint64_t>(K) * dk, 1.0, entry->keys.data(), generator);
     });
     return entry;
 }
@@ -156,15 +156,15 @@ void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::
             for (std::int64_t r = 0; r < M; ++r)
                 fillNormals(c.seed, kStreamGaussian, static_cast<std::uint64_t>(head * d.Q + queries[static_cast<std::size_t>(r)]) * K,
                             static_cast<std::uint64_t>(allowedKeys(b, queries[static_cast<std::size_t>(r)])), c.sigma,
-                            out.data() + r * K);
+                            out.data() + r * K, c.generator);
             break;
         case ContentKind::Qk: {
             if (nMax == 0) break;
             d.q.resize(static_cast<std::size_t>(M * d.dk));
             for (std::int64_t r = 0; r < M; ++r)
                 fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * d.Q + queries[static_cast<std::size_t>(r)]) * d.dk,
-                            static_cast<std::uint64_t>(d.dk), 1.0, d.q.data() + r * d.dk);
-            const auto keys = cachedKeys(c.seed, d.dk, K, head);
+                            static_cast<std::uint64_t>(d.dk), 1.0, d.q.data() + r * d.dk, c.generator);
+            const auto keys = cachedKeys(c.seed, d.dk, K, head, c.generator);
             gemmNT(static_cast<int>(M), static_cast<int>(nMax), d.dk, d.q.data(), keys->keys.data(), out.data(),
                    static_cast<int>(K));
             break;

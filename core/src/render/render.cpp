@@ -713,6 +713,17 @@ Heatmap renderValueGrid(const ValueGridParams& params,
     return map;
 }
 
+std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height, int gap,
+                                           Heatmap& map) {
+    HeatmapParams placement;
+    placement.width = std::max(width, 1);
+    placement.height = std::max(height, 1);
+    placement.gap = gap;
+    return placeTiles(placement, heads, map);
+}
+
+std::string heatmapSummary(const Heatmap& map, bool attention) { return summaryText(map, attention); }
+
 std::optional<CellHit> hitTest(const Heatmap& map, const HeatmapParams& params, int x, int y) {
     const std::int64_t Q = params.attention.bias.queries, K = params.attention.bias.keyCount();
     for (const auto& t : map.tiles)

@@ -125,7 +125,9 @@ TEST(Session, SerializationWritesEveryFieldPretty) {
 TEST(Session, MissingFieldsKeepDefaults) {
     auto s = parseSession(R"({"version": 1})");
     ASSERT_TRUE(s) << s.error().message;
-    EXPECT_TRUE(*s == defaultSession());
+    Session old = defaultSession();
+    old.attention.content.generator = kGeneratorLibm;  // see GeneratorRecipeOfOldSessions
+    EXPECT_TRUE(*s == old);
     s = parseSession(R"({"version": 1, "bias": {"heads": 12, "mode": "bloom"}, "view": {"colormap": "magma"}})");
     ASSERT_TRUE(s) << s.error().message;
     EXPECT_EQ(s->attention.bias.slopes.heads, 12);
@@ -133,6 +135,25 @@ TEST(Session, MissingFieldsKeepDefaults) {
     EXPECT_EQ(s->attention.bias.queries, 16);
     EXPECT_EQ(s->colormap, Colormap::Magma);
     EXPECT_EQ(s->width, 1024);
+}
+
+TEST(Session, GeneratorRecipeOfOldSessions) {
+    // Sessions from before recipe 2 of the Gaussian generator have no `attention.generator`:
+    // they keep recipe 1 (the C library's functions), so their content is what it was.
+    auto s = parseSession(R"({"version": 1, "attention": {"content": "qk", "seed": 4}})");
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->attention.content.generator, kGeneratorLibm);
+    EXPECT_EQ(defaultSession().attention.content.generator, kGeneratorPolynomial);
+    const std::string text = serializeSession(defaultSession());
+    EXPECT_NE(text.find("\"generator\": 2"), std::string::npos) << text;
+    s = parseSession(text);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->attention.content.generator, kGeneratorPolynomial);
+    s = parseSession(serializeSession(*parseSession(R"({"version": 1})")));
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->attention.content.generator, kGeneratorLibm);  // saved again, still recipe 1
+    expectError(R"({"version": 1, "attention": {"generator": 3}})", {"`attention.generator`"});
+    expectError(R"({"version": 1, "attention": {"generator": "new"}})", {"`attention.generator`"});
 }
 
 TEST(Session, MaskAsNumberOrString) {

@@ -10,10 +10,13 @@
 
 #include "temp_dir_fixture.hpp"
 
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -568,6 +571,62 @@ TEST_F(TensorIoTest, CancellingLeavesNoFileAndTheOldFileIntact) {
         EXPECT_NE(over.error().message.find("nothing was written"), std::string::npos);
         EXPECT_EQ(slurp(path("old.out")), "the previous export");
         EXPECT_EQ(entries(), std::vector<std::string>{"old.out"});
+    }
+}
+
+namespace {
+
+// Fails at one chunk, and records where its reads ran: on a thread that blocks SIGINT (so an
+// interrupt reaches the writing thread), and never two at a time.
+class FailingSource final : public TensorSource {
+public:
+    explicit FailingSource(std::uint64_t failAt) : m_failAt(failAt) {}
+    Shape shape() const override { return {100, 100}; }
+    DType dtype() const override { return DType::F64; }
+    Result<void> read(std::uint64_t first, std::uint64_t count, std::byte* out) const override {
+        EXPECT_EQ(m_active.fetch_add(1), 0);
+        sigset_t mask;
+        pthread_sigmask(SIG_BLOCK, nullptr, &mask);
+        if (!sigismember(&mask, SIGINT)) m_signalsReachReads = true;
+        if (std::this_thread::get_id() == m_caller) m_readOnCaller = true;
+        for (std::uint64_t k = 0; k < count; ++k) storeAs(DType::F64, static_cast<double>(first + k), out + 8 * k);
+        m_reads++;
+        m_active--;
+        if (first >= m_failAt) return fail(ErrorCode::Internal, "the source broke");
+        return {};
+    }
+    std::uint64_t m_failAt;
+    std::thread::id m_caller = std::this_thread::get_id();
+    mutable std::atomic<int> m_active{0};
+    mutable std::atomic<int> m_reads{0};
+    mutable std::atomic<bool> m_signalsReachReads{false}, m_readOnCaller{false};
+};
+
+}  // namespace
+
+TEST_F(TensorIoTest, ReadsRunAheadOnAThreadThatLeavesSignalsToTheWriter) {
+    for (auto format : {FileFormat::Npy, FileFormat::Csv}) {
+        fs::remove_all(m_dir);
+        fs::create_directory(m_dir);
+        ExportOptions options;
+        options.format = format;
+        options.chunkBytes = 8000;  // 10 rows per chunk, 10 chunks
+        FailingSource fine(~std::uint64_t{0});
+        ASSERT_TRUE(exportTensor(fine, path("ok.out"), options));
+        EXPECT_EQ(fine.m_reads, 10);
+        EXPECT_FALSE(fine.m_signalsReachReads);
+        EXPECT_FALSE(fine.m_readOnCaller);
+        if (format == FileFormat::Npy) {  // the chunks, filled ahead into two buffers, land in order
+            auto loaded = loadTensor(path("ok.out"));
+            ASSERT_TRUE(loaded) << loaded.error().message;
+            for (std::uint64_t i = 0; i < 10000; ++i) ASSERT_EQ(loaded->tensor.at(i), static_cast<double>(i));
+        }
+        // A failure in a chunk read ahead is still the export's error, and leaves no file.
+        FailingSource broken(5000);
+        auto r = exportTensor(broken, path("broken.out"), options);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().message, "the source broke");
+        EXPECT_EQ(entries(), std::vector<std::string>{"ok.out"}) << formatName(format);
     }
 }
 

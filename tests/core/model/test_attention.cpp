@@ -5,6 +5,7 @@
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
+#include "generator_reference.hpp"
 #include "model/attention_closed_form.hpp"
 
 #include <gtest/gtest.h>
@@ -44,12 +45,9 @@ std::optional<double> referenceBias(BiasMode mode, double m, long p, long j, lon
     return std::nullopt;
 }
 
-// Box-Muller on the documented uniforms, written out here.
-double testNormal(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-    const std::uint64_t n = index / 2;
-    const double u1 = uniform01(seed, stream, 2 * n), u2 = uniform01(seed, stream, 2 * n + 1);
-    const double r = std::sqrt(-2.0 * std::log(u1)), t = 2.0 * std::numbers::pi * u2;
-    return index % 2 == 0 ? r * std::cos(t) : r * std::sin(t);
+// The documented recipe, written out in generator_reference.hpp.
+double testNormal(std::uint64_t seed, std::uint64_t stream, std::uint64_t index, int generator = kGeneratorLatest) {
+    return test::referenceNormal(seed, stream, index, generator);
 }
 
 // The content logit, from the header's description of the streams.
@@ -58,13 +56,14 @@ double testContent(const AttentionParams& a, long h, long i, long j) {
     switch (a.content.kind) {
         case ContentKind::Zero: return 0;
         case ContentKind::Gaussian:
-            return a.content.sigma * testNormal(a.content.seed, kStreamGaussian, static_cast<std::uint64_t>((h * Q + i) * K + j));
+            return a.content.sigma * testNormal(a.content.seed, kStreamGaussian, static_cast<std::uint64_t>((h * Q + i) * K + j),
+                                                 a.content.generator);
         case ContentKind::Qk: break;
     }
     double dot = 0;
     for (long c = 0; c < d; ++c)
-        dot += testNormal(a.content.seed, kStreamQueries, static_cast<std::uint64_t>((h * Q + i) * d + c)) *
-               testNormal(a.content.seed, kStreamKeys, static_cast<std::uint64_t>((h * K + j) * d + c));
+        dot += testNormal(a.content.seed, kStreamQueries, static_cast<std::uint64_t>((h * Q + i) * d + c), a.content.generator) *
+               testNormal(a.content.seed, kStreamKeys, static_cast<std::uint64_t>((h * K + j) * d + c), a.content.generator);
     return dot / std::sqrt(static_cast<double>(d));
 }
 
@@ -400,6 +399,27 @@ TEST(Content, GaussianProbabilities) {
     a.content.sigma = 1.5;
     a.content.temperature = 0.7;
     expectTensorMatches(a, 1e-5);
+}
+
+TEST(Content, SessionsOfTheLibmRecipeKeepTheirNumbers) {
+    // A session written before recipe 2 reads with generator = 1: its content comes from the C
+    // library's log, cos and sin as before, through every path (tensor, rows, contentLogit).
+    for (auto kind : {ContentKind::Gaussian, ContentKind::Qk}) {
+        auto a = attention(2, 9, 13, BiasMode::Causal, kind);
+        a.content.generator = kGeneratorLibm;
+        a.content.dk = 5;
+        for (long j = 0; j < 13; ++j)
+            EXPECT_DOUBLE_EQ(contentLogit(a, 1, 4, j), testContent(a, 1, 4, j)) << j;
+        expectTensorMatches(a, 1e-5);
+        auto b = a;
+        b.content.generator = kGeneratorPolynomial;
+        EXPECT_NE(contentLogit(a, 1, 4, 3), contentLogit(b, 1, 4, 3));
+    }
+    auto bad = attention(1, 4);
+    bad.content.generator = 3;
+    auto r = validateAttention(bad);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("attention.generator"), std::string::npos) << r.error().message;
 }
 
 TEST(Content, ThreadCountDoesNotChangeAnyBit) {

@@ -26,10 +26,23 @@ namespace alibi {
 //                   key = splitMix64(splitMix64(seed) + stream)
 //                   u   = (splitMix64(key + index) >> 11) * 2^-53       (53 random bits)
 //                   return u, except u == 0 returns 2^-54, so the result is in (0, 1) strictly
-//   standardNormal(seed, stream, index):  Box-Muller on the pair n = index >> 1
-//                   u1 = uniform01(seed, stream, 2n), u2 = uniform01(seed, stream, 2n + 1)
-//                   r = sqrt(-2 ln u1), t = 2 pi u2
-//                   return r cos t for an even index, r sin t for an odd index
+//   standardNormal(seed, stream, index):  Box-Muller on the pair n = index >> 1,
+//                   returning r cos t for an even index and r sin t for an odd index, with
+//                   u1 = uniform01(seed, stream, 2n), b2 = splitMix64(key + 2n + 1) >> 11 and,
+//     recipe 2 (ContentParams::generator, the default): every step one IEEE double operation
+//                   (no fused multiply-add, no C library call), so every machine gives the same
+//                   bits; the constants are in attention_generator.cpp as hexadecimal literals.
+//                   r = sqrt(-2 L), L = e * LN2_HI + (e * LN2_LO + s * P(s^2)) where
+//                   u1 = 2^e m with m in [1, 2), then m > sqrt(2) halved (e + 1); s = (m - 1) / (m + 1);
+//                   P(z) = sum_{k=0..10} 2/(2k+1) z^k by Horner from k = 10 down.
+//                   t = (pi/2) (k + f): k = (b2 + 2^50) >> 51, f = (b2 - k 2^51) * 2^-51 in
+//                   [-1/2, 1/2); with g = f^2, S = f * sum_{k=0..8} (-1)^k (pi/2)^(2k+1)/(2k+1)! g^k and
+//                   C = sum_{k=0..9} (-1)^k (pi/2)^(2k)/(2k)! g^k (Horner from the top coefficient);
+//                   (cos t, sin t) = (C, S), (-S, C), (-C, -S), (S, -C) for k mod 4 = 0, 1, 2, 3;
+//                   the results are r * cos t and r * sin t (a scaled draw is scale * (r * cos t)).
+//     recipe 1 (sessions written before recipe 2): u2 = uniform01(seed, stream, 2n + 1),
+//                   r = sqrt(-2 ln u1), t = 2 pi u2 with the C library's log, cos and sin, whose
+//                   last bit may differ between C libraries and processors.
 //
 // Streams and indices (H heads, Q queries, K keys, d = dk):
 //   gaussian content of (h, i, j):  stream kStreamGaussian, index h*Q*K + i*K + j, logit sigma * N
@@ -42,7 +55,8 @@ inline constexpr std::uint64_t kStreamKeys = 3;
 
 [[nodiscard]] std::uint64_t splitMix64(std::uint64_t x);
 [[nodiscard]] double uniform01(std::uint64_t seed, std::uint64_t stream, std::uint64_t index);
-[[nodiscard]] double standardNormal(std::uint64_t seed, std::uint64_t stream, std::uint64_t index);
+[[nodiscard]] double standardNormal(std::uint64_t seed, std::uint64_t stream, std::uint64_t index,
+                                    int generator = kGeneratorLatest);
 
 // Validates bias and content parameters (sigma >= 0 finite, dk in 1..4096, temperature > 0).
 [[nodiscard]] Result<std::vector<double>> validateAttention(const AttentionParams& params);
@@ -96,8 +110,9 @@ struct FullyMaskedRows {
 };
 [[nodiscard]] FullyMaskedRows fullyMaskedRows(const AttentionParams& params);
 
-// Which matrix-product and softmax kernels this machine runs, e.g. "BLAS: OpenBLAS 0.3.21
-// (SkylakeX); softmax: avx512", for --version and About boxes.
+// Which matrix-product, softmax and generator kernels this machine runs, e.g. "matrix product:
+// f32 packed AVX-512 kernel, f64 OpenBLAS 0.3.21, SkylakeX kernels (...); softmax: avx512;
+// Gaussian generator: avx512 (recipe 2)", for --version and About boxes.
 [[nodiscard]] std::string attentionKernelDescription();
 
 }  // namespace alibi

@@ -56,12 +56,20 @@ struct BiasParams {
     [[nodiscard]] std::int64_t queryPosition(std::int64_t i) const { return i + keyCount() - queries; }
 };
 
+// Recipes of the Gaussian generator (see attention.hpp). 2 evaluates log, sin and cos with the
+// generator's own polynomials, so every x86-64 gives the same bits; 1 used the C library's,
+// whose last bit may differ between libraries and CPUs. Sessions written before recipe 2 keep 1.
+inline constexpr int kGeneratorLibm = 1;
+inline constexpr int kGeneratorPolynomial = 2;
+inline constexpr int kGeneratorLatest = kGeneratorPolynomial;
+
 struct ContentParams {
     ContentKind kind = ContentKind::Zero;
     std::uint64_t seed = 0;
     double sigma = 1.0;        // gaussian: logits ~ N(0, sigma^2)
     int dk = 64;               // qk: head dimension; logits q.k / sqrt(dk)
     double temperature = 1.0;  // divides the whole logit (content + bias)
+    int generator = kGeneratorLatest;  // recipe of the normal draws (gaussian and qk content)
     friend bool operator==(const ContentParams&, const ContentParams&) = default;
 };
 

@@ -127,6 +127,14 @@ struct ValueGridParams {
 [[nodiscard]] Heatmap renderValueGrid(const ValueGridParams& params,
                                       const std::function<double(int head, std::int64_t query, std::int64_t key)>& value);
 
+// The tile placement every heatmap uses, for other pictures built on it (saved attention
+// maps): `heads` in order, in a width x height image with `gap` pixels between tiles; sets
+// map.columns and map.rows.
+[[nodiscard]] std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height,
+                                                         int gap, Heatmap& map);
+// The subtitle text of a heatmap's pixel-to-cell mapping ("1 px = 16 x 16 cells, max over keys, ...").
+[[nodiscard]] std::string heatmapSummary(const Heatmap& map, bool attention);
+
 // A horizontal or vertical colour bar image for [lo, hi].
 [[nodiscard]] Image renderColorBar(Colormap map, int width, int height, bool vertical);
 

@@ -1,0 +1,93 @@
+// `alibi render FILE`: pictures of saved attention maps (see the header); every picture comes
+// from the core (render/attention_maps_render.hpp), this file only chooses and writes it.
+#include "render_maps.hpp"
+
+#include "inputs.hpp"
+#include "options.hpp"
+
+#include <alibi/analysis/head_fit.hpp>
+#include <alibi/analysis/head_similarity.hpp>
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/render/png.hpp>
+
+#include <fmt/format.h>
+
+namespace alibi::cli {
+
+Result<void> renderAttentionFile(const RenderMapsRequest& r) {
+    noteInput(r.file);
+    if (auto ok = checkNotAnInput(r.output); !ok) return ok;
+    AttentionOpenOptions open;
+    open.tensor = r.tensor;
+    open.batch = r.batch;
+    if (!r.values.empty()) {
+        open.values = parseAttentionValues(r.values);
+        if (!open.values)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--values: '{}' is unknown (expected probabilities or scores)", r.values));
+    }
+    auto maps = AttentionMaps::open(r.file, open);
+    if (!maps) return std::unexpected(maps.error());
+
+    int layerIndex = 0;
+    if (r.layer) {
+        layerIndex = -1;
+        for (int l = 0; l < maps->layers(); ++l)
+            if (maps->layerInfo()[static_cast<std::size_t>(l)].number == *r.layer) layerIndex = l;
+        if (layerIndex < 0)
+            return fail(ErrorCode::InvalidArgument, fmt::format("--layer: the file has no layer {} (it holds {} layers, "
+                                                                "numbered from {})",
+                                                                *r.layer, maps->layers(), maps->layerInfo()[0].number));
+    }
+    const auto format = formatFromPath(r.output);
+    const auto needs = [&](FileFormat f, const char* what) -> Result<void> {
+        if (format != f)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--what {} draws {}; give -o FILE.{}", r.what, what, f == FileFormat::Png ? "png" : "svg"));
+        return {};
+    };
+
+    if (r.what == "attention") {
+        if (auto ok = needs(FileFormat::Png, "a PNG heatmap"); !ok) return ok;
+        MapsHeatmapParams params;
+        params.layerIndex = layerIndex;
+        params.head = r.head;
+        params.colormap = r.colormap;
+        params.scale = r.scale;
+        params.reduce = r.reduce;
+        params.logScale = r.logScale;
+        params.width = r.width;
+        params.height = r.height;
+        auto image = renderAttentionMapsFigure(*maps, params, r.threads);
+        if (!image) return std::unexpected(image.error());
+        return writePng(*image, r.output);
+    }
+    HeadFitOptions options;
+    options.layers = {layerIndex};
+    options.threads = r.threads;
+    if (r.what == "similarity") {
+        if (auto ok = needs(FileFormat::Png, "a PNG heatmap"); !ok) return ok;
+        auto fits = fitHeads(*maps, options);
+        if (!fits) return std::unexpected(fits.error());
+        const DistanceMatrix d = profileDistances(*fits);
+        const Heatmap map = renderSimilarity(d, clusterOrder(d), r.colormap, r.width, r.height);
+        return writePng(map.image, r.output);
+    }
+    if (r.what == "fit") {
+        if (auto ok = needs(FileFormat::Svg, "an SVG plot"); !ok) return ok;
+        const int head = r.head < 0 ? 0 : r.head;
+        if (head >= maps->heads())
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--head {}: the maps have {} heads (0 to {})", head, maps->heads(), maps->heads() - 1));
+        auto fits = fitHeads(*maps, options, r.configured);
+        if (!fits) return std::unexpected(fits.error());
+        const std::string svg = fitProfileSvg((*fits)[static_cast<std::size_t>(head)], *maps, 0, -1, r.width, r.height);
+        return writeText(r.output, svg);
+    }
+    return fail(ErrorCode::InvalidArgument,
+                fmt::format("--what '{}' cannot draw attention maps from a file (expected attention, similarity or fit)",
+                            r.what));
+}
+
+}  // namespace alibi::cli

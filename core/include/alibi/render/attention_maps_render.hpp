@@ -1,0 +1,50 @@
+// Pictures of a trained model's saved attention maps with the same honest pixel pipeline as the
+// synthetic heatmaps: one layer's heads as small multiples (or one head), a pixel covering
+// several keys showing their maximum (or mass, or mean), one exact query row per pixel row when
+// rows outnumber pixels, keys after a causal query in the mask colour, and colour ranges that are
+// the exact minimum and maximum of what is shown. And the heads' similarity matrix.
+#pragma once
+
+#include <alibi/analysis/head_similarity.hpp>
+#include <alibi/base/error.hpp>
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/render/colormap.hpp>
+#include <alibi/render/render.hpp>
+
+#include <optional>
+#include <string>
+
+namespace alibi {
+
+struct MapsHeatmapParams {
+    int layerIndex = 0;  // position in AttentionMaps (not the layer's number)
+    int head = -1;       // -1: every head of the layer
+    Colormap colormap = Colormap::Viridis;
+    ScaleMode scale = ScaleMode::Shared;
+    Reduce reduce = Reduce::Max;  // Auto means Max
+    bool logScale = false;
+    int width = 1024, height = 768;
+    int gap = 2;
+};
+
+[[nodiscard]] Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmapParams& params,
+                                                  unsigned threads = 0);
+
+// Which (head, query row, key) is under pixel (x, y) of such a picture.
+[[nodiscard]] std::optional<CellHit> mapsHitTest(const Heatmap& map, const AttentionMaps& maps, int x, int y);
+
+// The H x H distance matrix as one heatmap tile (rows and columns in `order`, or by index when
+// it is empty), colours from 0 to the largest distance.
+[[nodiscard]] Heatmap renderSimilarity(const DistanceMatrix& distances, const std::vector<int>& order,
+                                       Colormap colormap, int width, int height);
+
+// The same picture as a finished figure (colour bar, range, head labels), width x height in all.
+[[nodiscard]] Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHeatmapParams& params,
+                                                      unsigned threads = 0);
+
+// One head's attention vs distance (HeadFit::profile) with the fitted prior softmax(-m* d) and,
+// when known, the configured slope's prior on the same rows, as a standalone SVG.
+[[nodiscard]] std::string fitProfileSvg(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
+                                        std::int64_t lastRow, int width, int height);
+
+}  // namespace alibi

@@ -1,0 +1,214 @@
+// Heatmaps of saved attention maps and of head similarity (see the header).
+#include <alibi/render/attention_maps_render.hpp>
+
+#include <alibi/render/figure.hpp>
+#include <alibi/render/plot.hpp>
+
+#include "base/parallel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <mutex>
+
+namespace alibi {
+
+Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads) {
+    if (params.layerIndex < 0 || params.layerIndex >= maps.layers())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("layer index {} does not exist: the maps hold {} layers", params.layerIndex, maps.layers()));
+    if (params.head < -1 || params.head >= maps.heads())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("head {} does not exist: the maps hold {} heads (0 to {})", params.head, maps.heads(),
+                                maps.heads() - 1));
+    if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("picture size {} x {} is outside 1..16384 pixels", params.width, params.height));
+    std::vector<int> heads;
+    if (params.head >= 0)
+        heads.push_back(params.head);
+    else
+        for (int h = 0; h < maps.heads(); ++h) heads.push_back(h);
+
+    Heatmap map;
+    map.tiles = placeHeatmapTiles(heads, params.width, params.height, params.gap, map);
+    map.reduce = params.reduce == Reduce::Auto ? Reduce::Max : params.reduce;
+    map.log = params.logScale;
+    map.image.width = params.width;
+    map.image.height = params.height;
+    map.image.pixels.assign(static_cast<std::size_t>(params.width) * static_cast<std::size_t>(params.height),
+                            Rgba{0, 0, 0, 0});
+    const std::int64_t Q = maps.queries(), K = maps.keys();
+    const HeatmapTile& first = map.tiles.front();
+    map.cellsPerPixelX = static_cast<double>(K) / std::max(first.width, 1);
+    map.cellsPerPixelY = static_cast<double>(Q) / std::max(first.height, 1);
+    map.rowsSampled = Q > first.height;
+
+    // Values first (NaN: every key under the pixel is after a causal query), colours once the
+    // ranges are known.
+    std::vector<std::vector<double>> values(map.tiles.size());
+    std::mutex lock;
+    std::optional<Error> error;
+    detail::parallelFor(map.tiles.size(), threads, 1, [&](std::uint64_t begin, std::uint64_t end) {
+        std::vector<double> row(static_cast<std::size_t>(K));
+        for (std::uint64_t t = begin; t < end; ++t) {
+            HeatmapTile& tile = map.tiles[t];
+            auto& v = values[t];
+            v.assign(static_cast<std::size_t>(tile.width) * static_cast<std::size_t>(std::max(tile.height, 0)),
+                     std::numeric_limits<double>::quiet_NaN());
+            std::int64_t lastRow = -1;
+            for (int y = 0; y < tile.height; ++y) {
+                const CellSpan rows = pixelCells(y, tile.height, Q);
+                const std::int64_t q = (rows.first + rows.last) / 2;  // one exact row per pixel row
+                if (q != lastRow) {
+                    if (auto ok = maps.probabilities(params.layerIndex, tile.head, q, row); !ok) {
+                        std::lock_guard guard(lock);
+                        if (!error) error = ok.error();
+                        return;
+                    }
+                    lastRow = q;
+                }
+                const std::int64_t position = q + K - Q;
+                for (int x = 0; x < tile.width; ++x) {
+                    const CellSpan keys = pixelCells(x, tile.width, K);
+                    const std::int64_t lastKey = maps.causal() ? std::min(keys.last, position) : keys.last;
+                    if (lastKey < keys.first) continue;  // after the query: masked
+                    double out = map.reduce == Reduce::Max ? -std::numeric_limits<double>::infinity() : 0.0;
+                    for (std::int64_t j = keys.first; j <= lastKey; ++j) {
+                        const double p = row[static_cast<std::size_t>(j)];
+                        out = map.reduce == Reduce::Max ? std::max(out, p) : out + p;
+                    }
+                    if (map.reduce == Reduce::Mean) out /= static_cast<double>(lastKey - keys.first + 1);
+                    v[static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) + static_cast<std::size_t>(x)] = out;
+                }
+            }
+            maps.release(params.layerIndex, tile.head);  // bounded memory: the page cache keeps it warm
+        }
+    });
+    if (error) return std::unexpected(*error);
+
+    // Exact ranges of what is shown, per tile and shared.
+    map.lo = std::numeric_limits<double>::infinity();
+    map.hi = -std::numeric_limits<double>::infinity();
+    double smallestPositive = std::numeric_limits<double>::infinity();
+    for (std::size_t t = 0; t < map.tiles.size(); ++t) {
+        HeatmapTile& tile = map.tiles[t];
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo, pos = lo;
+        for (const double v : values[t]) {
+            if (std::isnan(v)) continue;
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+            if (v > 0) pos = std::min(pos, v);
+        }
+        if (lo > hi) lo = hi = 0;
+        tile.lo = lo;
+        tile.hi = hi;
+        tile.logLo = std::isfinite(pos) ? std::max(pos, hi * std::pow(10.0, -kLogScaleDecades)) : hi;
+        map.lo = std::min(map.lo, lo);
+        map.hi = std::max(map.hi, hi);
+        smallestPositive = std::min(smallestPositive, pos);
+    }
+    map.logLo = std::isfinite(smallestPositive) ? std::max(smallestPositive, map.hi * std::pow(10.0, -kLogScaleDecades))
+                                                : map.hi;
+    for (std::size_t t = 0; t < map.tiles.size(); ++t) {
+        const HeatmapTile& tile = map.tiles[t];
+        const bool shared = params.scale == ScaleMode::Shared;
+        const double lo = shared ? map.lo : tile.lo, hi = shared ? map.hi : tile.hi;
+        const double logLo = shared ? map.logLo : tile.logLo;
+        for (int y = 0; y < tile.height; ++y)
+            for (int x = 0; x < tile.width; ++x) {
+                const double v =
+                    values[t][static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) + static_cast<std::size_t>(x)];
+                Rgba colour = kMaskedColor;
+                if (!std::isnan(v))
+                    colour = params.logScale
+                                 ? valueColor(params.colormap, std::log10(std::max(v, logLo)), std::log10(logLo),
+                                              std::log10(std::max(hi, logLo)))
+                                 : valueColor(params.colormap, v, lo, hi);
+                map.image.at(tile.x + x, tile.y + y) = colour;
+            }
+    }
+    map.summary = heatmapSummary(map, /*attention=*/true);
+    return map;
+}
+
+std::optional<CellHit> mapsHitTest(const Heatmap& map, const AttentionMaps& maps, int x, int y) {
+    for (const auto& t : map.tiles)
+        if (x >= t.x && y >= t.y && x < t.x + t.width && y < t.y + t.height) {
+            const CellSpan rows = pixelCells(y - t.y, t.height, maps.queries());
+            const CellSpan keys = pixelCells(x - t.x, t.width, maps.keys());
+            return CellHit{t.head, (rows.first + rows.last) / 2, keys.first};
+        }
+    return std::nullopt;
+}
+
+Heatmap renderSimilarity(const DistanceMatrix& distances, const std::vector<int>& order, Colormap colormap, int width,
+                         int height) {
+    std::vector<int> index = order;
+    if (index.size() != static_cast<std::size_t>(distances.n)) {
+        index.clear();
+        for (int h = 0; h < distances.n; ++h) index.push_back(h);
+    }
+    double top = 0;
+    for (const double v : distances.values) top = std::max(top, v);
+    ValueGridParams grid;
+    grid.heads = 1;
+    grid.queries = grid.keys = std::max(distances.n, 1);
+    grid.colormap = colormap;
+    grid.lo = 0;
+    grid.hi = top > 0 ? top : 1;
+    grid.width = width;
+    grid.height = height;
+    // renderValueGrid keeps the cell farthest from zero when a pixel covers several: the most
+    // dissimilar pair under it stays visible.
+    return renderValueGrid(grid, [&](int, std::int64_t a, std::int64_t b) {
+        if (distances.n == 0) return std::numeric_limits<double>::quiet_NaN();
+        return distances.at(index[static_cast<std::size_t>(a)], index[static_cast<std::size_t>(b)]);
+    });
+}
+
+Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads) {
+    return heatmapFigure(params.width, params.height, params.colormap, [&](int width, int height) {
+        MapsHeatmapParams p = params;
+        p.width = width;
+        p.height = height;
+        return renderAttentionMaps(maps, p, threads);
+    });
+}
+
+std::string fitProfileSvg(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow, std::int64_t lastRow,
+                          int width, int height) {
+    // Distances up to where the head and its priors hold almost all their mass.
+    const auto keys = static_cast<std::int64_t>(fit.profile.size());
+    const std::int64_t shown = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(3 * fit.distance90)) + 8, 8,
+                                                        std::max<std::int64_t>(keys, 1));
+    const auto series = [&](std::string label, const std::vector<double>& profile) {
+        Series s;
+        s.label = std::move(label);
+        for (std::int64_t d = 0; d < shown && d < static_cast<std::int64_t>(profile.size()); ++d) {
+            s.x.push_back(static_cast<double>(d));
+            s.y.push_back(profile[static_cast<std::size_t>(d)]);
+        }
+        return s;
+    };
+    std::vector<Series> all;
+    all.push_back(series(fmt::format("layer {} head {} (observed)", fit.layer, fit.head), fit.profile));
+    all.push_back(series(fmt::format("fitted prior, m* = {:.4g}", fit.slope),
+                         priorProfile(fit.slope, maps.queries(), maps.keys(), maps.causal(), firstRow, lastRow)));
+    if (fit.configuredSlope)
+        all.push_back(series(fmt::format("configured prior, m = {:.4g}", *fit.configuredSlope),
+                             priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(), maps.causal(), firstRow,
+                                          lastRow)));
+    PlotStyle style;
+    style.width = width;
+    style.height = height;
+    style.title = fmt::format("Layer {} head {}: attention vs distance, KL {:.3g} nats from softmax(-m* d)", fit.layer,
+                              fit.head, fit.kl);
+    style.xLabel = maps.causal() ? "distance i - j" : "distance |i - j|";
+    style.yLabel = "share of attention (all rows)";
+    style.highlight = 0;
+    return plotSvg(all, style);
+}
+
+}  // namespace alibi

@@ -1,0 +1,246 @@
+"""`alibi fit`: effective slopes of saved attention maps, checked through the binary.
+
+Usage: test_fit.py --alibi PATH/TO/alibi [unittest arguments]
+
+The maps are made here in NumPy from known slopes (softmax of -m (i - j) over the causal keys,
+plus Gaussian content where stated) and written as .npy (np.save) and .safetensors (by hand,
+one tensor per layer), so nothing under test produces its inputs. The expected slopes are the
+ones the maps were made from.
+"""
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+ALIBI = None
+
+
+def run(*args):
+    return subprocess.run([ALIBI, *map(str, args)], capture_output=True, timeout=120)
+
+
+def prior_maps(slopes, t, sigma=0.0, seed=0, keys=None):
+    """(H, Q, K) causal softmax(-m (i - j) + N(0, sigma^2)), query i at position i + K - Q."""
+    keys = keys or t
+    rng = np.random.default_rng(seed)
+    i = (np.arange(t) + keys - t)[:, None]
+    j = np.arange(keys)[None, :]
+    out = np.empty((len(slopes), t, keys))
+    for h, m in enumerate(slopes):
+        logits = -m * (i - j) + (rng.normal(0, sigma, (t, keys)) if sigma else 0.0)
+        logits = np.where(j <= i, logits, -np.inf)
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        out[h] = p / p.sum(axis=1, keepdims=True)
+    return out
+
+
+def write_safetensors(path, tensors, dtype="F32"):
+    header, blobs, offset = {}, [], 0
+    for name, array in tensors:
+        blob = np.ascontiguousarray(array, {"F32": "<f4", "F16": "<f2", "F64": "<f8"}[dtype]).tobytes()
+        header[name] = {"dtype": dtype, "shape": list(array.shape), "data_offsets": [offset, offset + len(blob)]}
+        offset += len(blob)
+        blobs.append(blob)
+    text = json.dumps(header)
+    text += " " * ((8 - len(text) % 8) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text.encode() + b"".join(blobs))
+
+
+PAPER_8 = [2.0 ** (-(h + 1)) for h in range(8)]  # 2^(-8 (h+1) / 8)
+
+
+class FitTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def path(self, name):
+        return os.path.join(self.dir.name, name)
+
+    def fit_json(self, *args):
+        r = run("fit", *args, "--format", "json")
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        return json.loads(r.stdout)
+
+    def test_pure_prior_slopes_within_one_percent(self):
+        maps = np.stack([prior_maps(PAPER_8, 128), prior_maps(PAPER_8[::-1], 128)])  # (L=2, H, T, T)
+        np.save(self.path("a.npy"), maps.astype(np.float32))
+        doc = self.fit_json(self.path("a.npy"), "--heads", "8")
+        self.assertEqual(doc["layers"], 2)
+        self.assertEqual(doc["values"], "probabilities")
+        self.assertTrue(doc["causal"])
+        self.assertEqual(len(doc["heads"]), 16)
+        for entry in doc["heads"]:
+            for key in ("layer", "head", "slope", "slope_low", "slope_high", "kl", "sink_mass", "entropy",
+                        "mean_distance", "distance_90", "configured_slope"):
+                self.assertIn(key, entry)
+            truth = (PAPER_8 if entry["layer"] == 0 else PAPER_8[::-1])[entry["head"]]
+            self.assertAlmostEqual(entry["slope"], truth, delta=0.01 * truth)
+            self.assertEqual(entry["configured_slope"], PAPER_8[entry["head"]])
+            self.assertLess(entry["kl"], 1e-5)
+            # Entropy and mean distance of the maps, computed here.
+        layer0 = maps[0]
+        i = np.arange(128)[:, None]
+        j = np.arange(128)[None, :]
+        d = np.where(j <= i, i - j, 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            entropy = -np.nansum(np.where(layer0 > 0, layer0 * np.log(layer0), 0), axis=2).mean(axis=1)
+        mean_distance = (layer0 * d).sum(axis=2).mean(axis=1)
+        for entry in doc["heads"][:8]:
+            self.assertAlmostEqual(entry["entropy"], entropy[entry["head"]], delta=1e-5)
+            self.assertAlmostEqual(entry["mean_distance"], mean_distance[entry["head"]], delta=1e-4)
+            self.assertAlmostEqual(entry["sink_mass"], layer0[entry["head"], :, 0].mean(), delta=1e-6)
+
+    def test_content_slope_inside_interval(self):
+        slopes = [0.5, 0.125, 0.03125]
+        np.save(self.path("c.npy"), prior_maps(slopes, 256, sigma=1.0, seed=5).astype(np.float32))
+        doc = self.fit_json(self.path("c.npy"))
+        for entry, truth in zip(doc["heads"], slopes):
+            self.assertLessEqual(entry["slope_low"], truth)
+            self.assertGreaterEqual(entry["slope_high"], truth)
+            self.assertNotIn("configured_slope", entry)
+
+    def test_safetensors_layers_numbered_by_name_and_scores(self):
+        # Pre-softmax scores (log-probabilities, -inf masked) in f16, one (1, H, T, T) tensor per layer.
+        t = 64
+        tensors = []
+        for layer, scale in ((12, 1.0), (3, 2.0), (7, 4.0)):
+            p = prior_maps([s * scale / 4 for s in PAPER_8[:4]], t)
+            with np.errstate(divide="ignore"):
+                tensors.append((f"transformer.h.{layer}.attn", np.log(p)[None]))
+        write_safetensors(self.path("s.safetensors"), tensors, "F32")
+        doc = self.fit_json(self.path("s.safetensors"))
+        self.assertEqual(doc["values"], "scores")
+        self.assertEqual([h["layer"] for h in doc["heads"]], [3] * 4 + [7] * 4 + [12] * 4)
+        self.assertAlmostEqual(doc["heads"][0]["slope"], PAPER_8[0] * 2 / 4, delta=0.005 * PAPER_8[0])
+        one = self.fit_json(self.path("s.safetensors"), "--layer", "7")
+        self.assertEqual({h["layer"] for h in one["heads"]}, {7})
+        named = self.fit_json(self.path("s.safetensors"), "--tensor", "transformer.h.12.attn")
+        self.assertEqual({h["layer"] for h in named["heads"]}, {12})
+
+    def test_batched_stack_and_csv(self):
+        maps = np.stack([np.stack([prior_maps([0.5, 0.25], 32)]), np.stack([prior_maps([0.125, 0.0625], 32)])])
+        np.save(self.path("b.npy"), maps.astype(np.float32))  # (B=2, L=1, H=2, T, T)
+        doc = self.fit_json(self.path("b.npy"), "--batch", "1")
+        self.assertAlmostEqual(doc["heads"][0]["slope"], 0.125, delta=0.00125)
+        r = run("fit", self.path("b.npy"), "-o", self.path("fit.csv"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        with open(self.path("fit.csv")) as f:
+            rows = f.read().splitlines()
+        self.assertTrue(rows[0].startswith("layer,head,slope,slope_low,slope_high"))
+        self.assertEqual(len(rows), 3)
+        self.assertAlmostEqual(float(rows[1].split(",")[2]), 0.5, delta=0.005)
+
+    def test_similarity_order_puts_identical_heads_together(self):
+        maps = prior_maps([0.5, 0.01, 0.01, 0.5, 0.1], 64)
+        np.save(self.path("sim.npy"), maps.astype(np.float32))
+        for basis in ("profile", "map"):
+            doc = self.fit_json(self.path("sim.npy"), "--order", "similarity", "--similarity", basis)
+            order = doc["similarity"][0]["order"]
+            self.assertEqual(abs(order.index(0) - order.index(3)), 1, basis)
+            self.assertEqual(abs(order.index(1) - order.index(2)), 1, basis)
+            self.assertEqual([h["head"] for h in doc["heads"]], order)
+            dist = np.array(doc["similarity"][0]["distances"])
+            self.assertAlmostEqual(dist[0, 3], 0.0, delta=1e-6)
+            # Profile JSD of heads 0 and 1, computed here from the maps.
+            if basis == "profile":
+                def profile(h):
+                    prof = np.zeros(64)
+                    for i in range(64):
+                        prof[: i + 1] += maps[h, i, i::-1]
+                    return prof / prof.sum()
+                a, b = profile(0), profile(1)
+                mix = (a + b) / 2
+                jsd = 0.5 * np.sum(np.where(a > 0, a * np.log2(a / mix), 0)) + 0.5 * np.sum(
+                    np.where(b > 0, b * np.log2(b / mix), 0))
+                self.assertAlmostEqual(dist[0, 1], np.sqrt(jsd), delta=1e-9)
+
+    def test_bad_files_exit_2_with_a_message(self):
+        good = prior_maps([0.5], 8).astype(np.float32)
+        np.save(self.path("rank.npy"), good[0])
+        nan = good.copy()
+        nan[0, 3, 1] = np.nan
+        np.save(self.path("nan.npy"), nan)
+        np.save(self.path("half.npy"), good * 0.5)
+        np.save(self.path("huge.npy"), np.zeros((5000, 1, 1), np.float32))
+        np.save(self.path("trunc.npy"), good)
+        with open(self.path("trunc.npy"), "r+b") as f:
+            f.truncate(os.path.getsize(self.path("trunc.npy")) - 5)
+        write_safetensors(self.path("overlap.safetensors"), [("l.0", good), ("l.1", good)])
+        with open(self.path("overlap.safetensors"), "r+b") as f:
+            data = bytearray(f.read())
+            data = data.replace(b"[256, 512]", b"[200, 456]")
+            f.seek(0)
+            f.write(data)
+        cases = [
+            ("rank.npy", [], "dimensions"),
+            ("nan.npy", [], "NaN"),
+            ("half.npy", ["--values", "probabilities"], "not 1"),
+            ("huge.npy", [], "limits"),
+            ("trunc.npy", [], "truncated"),
+            ("overlap.safetensors", [], "overlap"),
+        ]
+        for name, extra, words in cases:
+            r = run("fit", self.path(name), *extra)
+            self.assertEqual(r.returncode, 2, f"{name}: {r.stderr.decode()}")
+            self.assertIn(words, r.stderr.decode(), name)
+            self.assertNotIn("Traceback", r.stderr.decode())
+        for args, words in ((["--layer", "9"], "no layer 9"), (["--rows", "x"], "row range"),
+                            (["--order", "nope"], "expected index"), (["--heads", "3"], "head count")):
+            np.save(self.path("ok.npy"), good)
+            r = run("fit", self.path("ok.npy"), *args)
+            self.assertEqual(r.returncode, 2, f"{args}: {r.stderr.decode()}")
+            self.assertIn(words, r.stderr.decode(), args)
+
+    def test_render_file_views(self):
+        t = 64
+        maps = prior_maps([2.0, 0.5, 0.1, 0.02], t)
+        np.save(self.path("r.npy"), np.stack([maps, maps[::-1]]).astype(np.float32))
+        r = run("render", self.path("r.npy"), "--layer", "1", "--what", "attention", "--width", "400", "--height",
+                "300", "-o", self.path("grid.png"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        with open(self.path("grid.png"), "rb") as f:
+            head = f.read(24)
+        self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n")
+        self.assertEqual(struct.unpack(">II", head[16:24]), (400, 300))
+        r = run("render", self.path("r.npy"), "--what", "similarity", "-o", self.path("sim.png"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        r = run("render", self.path("r.npy"), "--what", "fit", "--head", "1", "--heads", "4", "-o", self.path("fit.svg"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        with open(self.path("fit.svg")) as f:
+            svg = f.read()
+        self.assertIn("Layer 0 head 1", svg)
+        self.assertIn("fitted prior, m* = 0.5", svg)
+        self.assertIn("configured prior, m = 0.0625", svg)  # press slopes of H = 4: 2^-2 (h+1)
+        for args, words in ((["--what", "fit", "-o", self.path("x.png")], "FILE.svg"),
+                            (["--what", "bias", "-o", self.path("x.png")], "expected attention, similarity or fit"),
+                            (["--layer", "5", "--what", "attention", "-o", self.path("x.png")], "no layer 5")):
+            r = run("render", self.path("r.npy"), *args)
+            self.assertEqual(r.returncode, 2, f"{args}: {r.stderr.decode()}")
+            self.assertIn(words, r.stderr.decode(), args)
+
+    def test_example_assets_open_and_name_the_drifted_heads(self):
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "attention")
+        for name in ("trained-like-4x8x64.npy", "trained-like-4x8x64.safetensors"):
+            r = run("fit", os.path.join(root, name), "--heads", "8")
+            self.assertEqual(r.returncode, 0, r.stderr.decode())
+            text = r.stdout.decode()
+            self.assertIn("follows its slope", text)
+            self.assertIn("drifted: 4x flatter", text)  # layer 1 head 6 was made with m / 4
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    if "--alibi" in args:
+        k = args.index("--alibi")
+        ALIBI = args[k + 1]
+        del args[k:k + 2]
+    unittest.main(argv=[sys.argv[0], *args])

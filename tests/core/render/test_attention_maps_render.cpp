@@ -1,0 +1,95 @@
+// Heatmaps of saved attention maps: the diagonal of a steep head survives downsampling, keys
+// after a causal query are drawn masked, and the colour range is the exact range of the rows shown.
+#include <alibi/render/attention_maps_render.hpp>
+
+#include "../attention_maps_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+using namespace alibi::test;
+
+TEST(AttentionMapsRender, SteepDiagonalLightsEveryPixelRowAndTheRangeIsExact) {
+    const std::int64_t t = 1024;
+    const double m = 2.0;
+    const std::string file = npyBytes({1, t, t}, causalMaps({m}, t, 0.0, 1));
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps) << maps.error().message;
+    alibi::MapsHeatmapParams params;
+    params.width = params.height = 128;  // 8 x 8 cells per pixel
+    auto map = alibi::renderAttentionMaps(*maps, params, 1);
+    ASSERT_TRUE(map) << map.error().message;
+    EXPECT_TRUE(map->rowsSampled);
+    EXPECT_NE(map->summary.find("1 px = 8 x 8 cells, max over keys"), std::string::npos) << map->summary;
+    // Row q's diagonal holds (1 - r) / (1 - r^(q+1)), r = e^-m: the largest value of the row. The
+    // picture's maximum is the largest over the sampled rows (one per pixel row, its centre).
+    const double r = std::exp(-m);
+    double hi = 0;
+    for (int y = 0; y < 128; ++y) {
+        const auto rows = alibi::pixelCells(y, 128, t);
+        const double q = static_cast<double>((rows.first + rows.last) / 2);
+        hi = std::max(hi, (1 - r) / (1 - std::pow(r, q + 1)));
+    }
+    EXPECT_NEAR(map->hi, hi, 1e-6);  // f32 storage
+    const alibi::Rgba top = alibi::valueColor(alibi::Colormap::Viridis, map->hi, map->lo, map->hi);
+    for (int y = 0; y < 128; ++y) {
+        const auto& diagonal = map->image.at(y, y);
+        // Every pixel row's diagonal pixel holds its row's peak, near the top of the scale.
+        EXPECT_NEAR(diagonal.r, top.r, 3) << y;
+        EXPECT_NEAR(diagonal.g, top.g, 3) << y;
+        if (y + 1 < 128) {
+            const auto& after = map->image.at(y + 1, y);
+            EXPECT_EQ(after.r, alibi::kMaskedColor.r) << y;  // keys after the query are masked
+            EXPECT_EQ(after.g, alibi::kMaskedColor.g) << y;
+        }
+    }
+    const auto hit = alibi::mapsHitTest(*map, *maps, 10, 20);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->query, (20 * 8 + 20 * 8 + 7) / 2);
+    EXPECT_EQ(hit->key, 80);
+}
+
+TEST(AttentionMapsRender, GridOfHeadsAndBadRequests) {
+    const std::int64_t t = 32;
+    const std::string file = npyBytes({2, 4, t, t}, [&] {
+        auto a = causalMaps({0.5, 0.25, 0.125, 0.0625}, t, 0.0, 1);
+        auto b = causalMaps({0.0625, 0.125, 0.25, 0.5}, t, 0.0, 1);
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+    }());
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps);
+    alibi::MapsHeatmapParams params;
+    params.layerIndex = 1;
+    params.width = 400;
+    params.height = 300;
+    params.scale = alibi::ScaleMode::PerHead;
+    auto map = alibi::renderAttentionMaps(*maps, params);
+    ASSERT_TRUE(map) << map.error().message;
+    ASSERT_EQ(map->tiles.size(), 4u);
+    EXPECT_EQ(map->columns * map->rows >= 4, true);
+    EXPECT_FALSE(map->rowsSampled);  // 32 rows into ~140-pixel tiles: every row drawn
+    for (const auto& tile : map->tiles) EXPECT_DOUBLE_EQ(tile.hi, 1.0);  // row 0 puts everything on key 0
+    params.layerIndex = 2;
+    EXPECT_FALSE(alibi::renderAttentionMaps(*maps, params));
+    params.layerIndex = 0;
+    params.head = 4;
+    EXPECT_FALSE(alibi::renderAttentionMaps(*maps, params));
+}
+
+TEST(AttentionMapsRender, SimilarityMatrixInClusterOrder) {
+    alibi::DistanceMatrix d;
+    d.n = 3;
+    d.values = {0, 0.9, 0.1, 0.9, 0, 0.8, 0.1, 0.8, 0};
+    const auto map = alibi::renderSimilarity(d, {0, 2, 1}, alibi::Colormap::Viridis, 3, 3);
+    // Row 0 column 2 of the picture is heads 0 and 1: the largest distance, the top colour.
+    const auto top = alibi::valueColor(alibi::Colormap::Viridis, 0.9, 0, 0.9);
+    EXPECT_EQ(map.image.at(2, 0).r, top.r);
+    EXPECT_EQ(map.image.at(2, 0).g, top.g);
+    EXPECT_DOUBLE_EQ(map.hi, 0.9);
+}
+
+}  // namespace
