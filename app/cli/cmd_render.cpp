@@ -45,6 +45,10 @@ Result<void> renderFile(const RenderCommand& original) {
     c.flags.what.value = "attention";  // the session flags know no similarity or fit
     auto settings = buildSettings(c.flags);
     if (!settings) return std::unexpected(settings.error());
+    if (c.flags.pixelRatio.given())
+        return fail(ErrorCode::InvalidArgument,
+                    "--pixel-ratio applies to the generated heatmaps; a FILE's attention maps are drawn at 1x: drop "
+                    "--pixel-ratio and raise --width/--height instead");
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
     if (!target) return std::unexpected(target.error());
     const Session& s = settings->session;

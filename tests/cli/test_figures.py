@@ -130,6 +130,11 @@ class FigureTests(FigureCase):
         r = run("render", "--heads", 2, "--what", "bias", "--width", 8000, "--pixel-ratio", 4, "-o", self.path("x.png"))
         self.assertEqual(r.returncode, 2, r.stderr.decode())
         self.assertIn("16384", r.stderr.decode())
+        # Saved attention maps (render FILE) are not drawn at other ratios yet: refused, not ignored.
+        np.save(self.path("maps.npy"), np.full((1, 1, 4, 4), 0.25, dtype=np.float32))
+        r = run("render", self.path("maps.npy"), "--what", "attention", "--pixel-ratio", 2, "-o", self.path("m.png"))
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertIn("--pixel-ratio", r.stderr.decode())
 
 
 if __name__ == "__main__":
