@@ -1,5 +1,5 @@
-// `alibi render`: a heatmap PNG of the bias or the attention (head grid or one head, with a
-// colour bar beneath), or SVG curves (slopes on a log2 axis, bias vs distance, attention vs
+// `alibi render`: a heatmap PNG of the bias or the attention (head grid or one head, with title,
+// axes, colour bar and formula caption, at 1x/2x/4x pixels), or SVG curves (slopes on a log2 axis, bias vs distance, attention vs
 // distance). Figures come whole from the core (render/figure.hpp); this file only writes them.
 #include "commands.hpp"
 #include "options.hpp"
@@ -46,6 +46,10 @@ Result<void> renderFile(const RenderCommand& original) {
     c.flags.what.value = "attention";  // the session flags know no similarity or fit
     auto settings = buildSettings(c.flags);
     if (!settings) return std::unexpected(settings.error());
+    if (c.flags.pixelRatio.given())
+        return fail(ErrorCode::InvalidArgument,
+                    "--pixel-ratio applies to the generated heatmaps; a FILE's attention maps are drawn at 1x: drop "
+                    "--pixel-ratio and raise --width/--height instead");
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
     if (!target) return std::unexpected(target.error());
     const Session& s = settings->session;
@@ -85,10 +89,10 @@ Result<Image> heatmapFigure(const Settings& settings) {
             return fail(ErrorCode::InvalidArgument,
                         "--reduce and --log-scale apply to single-sequence heatmaps; a batch row is drawn with each "
                         "pixel showing its cell farthest from zero: drop them, or drop the batch flags");
-        return renderBatchHeatmapFigure(params, settings.batch, settings.batchRow);
+        return renderBatchHeatmapFigure(params, settings.batch, settings.batchRow, settings.pixelRatio);
     }
     ProgressBar bar("rendering");
-    auto image = renderHeatmapFigure(params, settings.threads, bar.callback());
+    auto image = renderHeatmapFigure(params, settings.threads, bar.callback(), settings.pixelRatio);
     bar.finish();
     return image;
 }
@@ -210,7 +214,8 @@ std::string compareBText(const CompareOverrides& b) {
 
 Result<Image> comparePng(const Settings& settings) {
     const Session& s = settings.session;
-    const auto c = explore::computeCompare(s, settings.compareB, s.width, s.height);
+    const auto c = explore::computeCompare(s, settings.compareB, s.width * settings.pixelRatio,
+                                           s.height * settings.pixelRatio);
     if (!c.error.empty()) return fail(ErrorCode::InvalidArgument, c.error);
     std::fprintf(stderr, "%s (B: %s)\n", c.summary.c_str(), compareBText(settings.compareB).c_str());
     return c.image;
@@ -231,6 +236,14 @@ Result<void> run(const RenderCommand& original) {
                     "extrapolation or compare");
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
     if (!target) return std::unexpected(target.error());
+    if (c.flags.pixelRatio.given() && target->format != FileFormat::Png)
+        return fail(ErrorCode::InvalidArgument,
+                    "--pixel-ratio applies to PNG figures; SVG is vector and sharp at any size: drop --pixel-ratio");
+    if (const int longest = std::max(s.width, s.height) * settings->pixelRatio; longest > 16384)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--width/--height {} at --pixel-ratio {} make {} pixels, more than 16384: lower the "
+                                "size or the ratio",
+                                std::max(s.width, s.height), settings->pixelRatio, longest));
     if (view != ExtraView::None) {
         const bool png = view == ExtraView::Compare;
         if ((target->format == FileFormat::Png) != png)
@@ -293,6 +306,7 @@ RunFn addRenderCommand(CLI::App& root) {
   alibi render attn.npy --layer 3 --what attention -o layer3.png         # a trained model's maps
   alibi render attn.npy --layer 3 --what fit --head 5 --heads 16 -o h5.svg
   alibi render --heads 8 --seq 64 --what attention --head 0 --colormap magma -o head0.png
+  alibi render --heads 8 --seq 64 --what bias --pixel-ratio 2 -o slide.png  # 2048 x 1536, sharp
   alibi render --heads 12 --what slopes -o slopes.svg                    # log2 axis
   alibi render --heads 8 --seq 128 --what distance -o distance.svg
   alibi render --heads 8 --seq 128 --what attention-distance --query 100 -o attn.svg

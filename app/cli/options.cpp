@@ -486,6 +486,19 @@ const std::vector<FlagSpec>& flagTable() {
              s.logScale = true;
              return {};
          }},
+        {&F::pixelRatio, Group::Render, "--pixel-ratio", "N",
+         "PNG figures drawn at N times the pixels of --width x --height, 1 (default), 2 or 4: text, lines and "
+         "the heatmap rendered at that resolution (for slides and print), not an upscaled image. Example: "
+         "--pixel-ratio 2",
+         [](const Flag& flag, const SessionFlags&, S& s) -> Result<void> {
+             auto value = parseIntegerFlag(flag);
+             if (!value) return std::unexpected(value.error());
+             if (*value != 1 && *value != 2 && *value != 4)
+                 return fail(ErrorCode::InvalidArgument,
+                             fmt::format("--pixel-ratio must be 1, 2 or 4 (got {}). Example: --pixel-ratio 2", flag.value));
+             s.pixelRatio = static_cast<int>(*value);
+             return {};
+         }},
         // Compare (render --what compare): B is A with these replaced; "same" keeps A's.
         {&F::bScheme, Group::Render, "--b-scheme", "NAME",
          "Compare's B: slope scheme press, geometric (default), linear, custom (needs --b-slopes), or same (A's). "

@@ -36,7 +36,7 @@ struct SessionFlags {
     Flag content, seed, sigma, dk, temperature;        // attention
     Flag query, batchRow;                              // stats, render
     Flag what, head, colormap, width, height, scale;   // render
-    Flag reduce, logScale;                             // render
+    Flag reduce, logScale, pixelRatio;                 // render
     Flag bScheme, bMaxBias, bSlopes, bMode, bDtype, bMask;  // render --what compare: B
     Flag lengths, padding, documents, window, prefix, positions;  // batches (addBatchFlags)
 };
@@ -51,6 +51,7 @@ struct Settings {
     std::int64_t batchRow = 0;       // stats, render --batch-row: the batch row measured or drawn
     Reduce reduce = Reduce::Auto;    // render --reduce: what a pixel covering several cells shows
     bool logScale = false;           // render --log-scale: attention colours on a log10 scale
+    int pixelRatio = 1;              // render --pixel-ratio: PNG pixels per --width/--height pixel (1, 2, 4)
     CompareOverrides compareB;       // render --what compare: B (--b-scheme, ...; default geometric slopes)
 };
 

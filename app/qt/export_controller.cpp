@@ -3,6 +3,7 @@
 
 #include "head_grid_view.hpp"
 
+#include <alibi/explore/compute.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
@@ -10,6 +11,7 @@
 #include <alibi/io/output_file.hpp>
 #include <alibi/render/plot.hpp>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -245,6 +247,28 @@ bool ExportController::exportViewPng(QWidget* view, HeadGridView* grid, const QS
     QImage image(view->size() * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(m_window->palette().color(QPalette::Window));
+    // The heatmap is rendered again at the export's pixel size (a 2x PNG shows twice the cells
+    // per side where the tensor has them), not the on-screen image scaled up.
+    const GridPtr shown = grid ? grid->grid() : nullptr;
+    GridPtr sharp;
+    if (shown && shown->devicePixelRatio != scale) {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        explore::Request request;
+        request.session = shown->session;
+        request.gridWidth = grid->imageRect().width() * scale;
+        request.gridHeight = grid->imageRect().height() * scale;
+        request.devicePixelRatio = scale;
+        request.reduce = shown->gridParams.reduce;
+        request.logScale = shown->gridParams.logScale;
+        auto rendered = explore::computeGrid(request);
+        QApplication::restoreOverrideCursor();
+        if (!rendered) {
+            emit failed("Cannot export view", QString::fromStdString(rendered.error().message));
+            return false;
+        }
+        sharp = std::make_shared<const explore::GridSnapshot>(std::move(*rendered));
+        grid->swapGridForExport(sharp);
+    }
     // The dashed frame of the selected head is a screen aid, not part of the picture.
     const int selected = m_model->session().head;
     if (grid) {
@@ -256,6 +280,7 @@ bool ExportController::exportViewPng(QWidget* view, HeadGridView* grid, const QS
         view->render(&painter);
     }
     if (grid) grid->setSelectedHead(selected);
+    if (sharp) grid->swapGridForExport(shown);
     if (!image.save(path, "PNG")) {
         emit failed("Cannot export view", "could not write " + path + " (check the folder exists and is writable)");
         return false;

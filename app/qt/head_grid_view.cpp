@@ -99,6 +99,11 @@ void HeadGridView::setGrid(GridPtr grid) {
     update();
 }
 
+void HeadGridView::swapGridForExport(GridPtr grid) {
+    m_grid = std::move(grid);
+    m_image = m_grid ? toQImage(m_grid->grid.image, m_grid->devicePixelRatio) : QImage();
+}
+
 void HeadGridView::setHighlightedHead(int head) {
     if (head == m_highlight) return;
     m_highlight = head;

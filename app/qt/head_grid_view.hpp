@@ -20,6 +20,9 @@ public:
     explicit HeadGridView(QWidget* parent = nullptr);
 
     void setGrid(GridPtr grid);
+    // Exports at another pixel ratio: paints `grid` (rendered for that ratio) in place of the
+    // shown one until called with the shown one again; the stale mark and log box stay as they are.
+    void swapGridForExport(GridPtr grid);
     void setHighlightedHead(int head);  // linked hover from other views; -1: none
     void setSelectedHead(int head);
     // The parameters changed: unless a new grid arrives within 60 ms, dim the picture and say

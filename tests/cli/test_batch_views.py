@@ -198,6 +198,27 @@ class BatchStatsTests(BatchViewCase):
         self.usage_error("stats", "--seq", 6, "--lengths", "6,3", "--batch-row", 2, mentions=["--batch-row", "0 and 1"])
 
 
+def longest_run(mask):
+    """(start, end) of the longest run of True in a sequence of booleans, end exclusive."""
+    padded = np.concatenate(([False], np.asarray(mask, dtype=bool), [False])).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    if len(edges) == 0:
+        return (0, 0)
+    starts, ends = edges[0::2], edges[1::2]
+    k = int(np.argmax(ends - starts))
+    return (int(starts[k]), int(ends[k]))
+
+
+def tile_box(image):
+    """left, right, top, bottom (inclusive) of the single heatmap tile of a one-head figure."""
+    white = (image == 255).all(axis=2)
+    runs = [longest_run(~row) for row in white]
+    top, end = longest_run([b - a >= image.shape[1] // 2 for a, b in runs])
+    bottom = end - 1
+    left, end = runs[(top + bottom) // 2]
+    return left, end - 1, top, bottom
+
+
 class BatchRenderTests(BatchViewCase):
     def test_masked_cells_are_grey_exactly_where_the_batch_masks(self):
         for what in ("bias", "attention"):
@@ -206,15 +227,9 @@ class BatchRenderTests(BatchViewCase):
                     "--what", what, "--head", 0, "--width", 320, "--height", 360, "-o", out)
             image = read_png(out)[:, :, :3]
             self.assertEqual(image.shape[:2], (360, 320))
-            # The tile: the block of non-white pixels at the top (the colour bar sits below a white gap).
-            white = (image == 255).all(axis=2)
-            rows = np.flatnonzero(~white.all(axis=1))
-            top = rows[0]
-            bottom = top
-            while bottom + 1 < image.shape[0] and not white[bottom + 1].all():
-                bottom += 1
-            cols = np.flatnonzero(~white[top:bottom + 1].all(axis=0))
-            left, right = cols[0], cols[-1]
+            # The tile: the tallest block of rows whose longest run of non-white pixels spans half
+            # the width or more (a line of text may too, the colour bar never does), and that run's columns.
+            left, right, top, bottom = tile_box(image)
             bias = batches.expected_batch(POW2[:2], 8, [8, 3], documents=(2, 6))
             _, masked = expected_attention(bias, -1e9)
             h, w = bottom - top + 1, right - left + 1

@@ -1,0 +1,147 @@
+"""The heatmap figures of `alibi render` (issue 13, "figures a lecturer can drop into slides"):
+exact size at --pixel-ratio 1, 2 and 4, text pixels where the title, axes, colour-bar labels and
+caption belong, a 2x figure rendered at 2x (every pixel shows its own cell, which an upscaled 1x
+image cannot), and a clear message when the label font is missing.
+
+Usage: test_figures.py --alibi PATH/TO/alibi [unittest arguments]
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_batch_views import read_png, tile_box  # noqa: E402
+
+ALIBI = None
+MASKED_GREY = (96, 96, 96)
+
+
+def run(*args, env=None):
+    return subprocess.run([ALIBI, *map(str, args)], capture_output=True, timeout=300, env=env)
+
+
+def text_pixels(image):
+    """Label pixels: grey (r = g = b) and darker than the background, anti-aliased near-black text;
+    the mask grey (96, 96, 96) is excluded by the callers' regions (no masked cells there)."""
+    rgb = image[:, :, :3].astype(int)
+    return (rgb[:, :, 0] == rgb[:, :, 1]) & (rgb[:, :, 1] == rgb[:, :, 2]) & (rgb[:, :, 0] < 160)
+
+
+class FigureCase(unittest.TestCase):
+    def setUp(self):
+        self.tmpdir = tempfile.TemporaryDirectory()
+        self.tmp = self.tmpdir.name
+
+    def tearDown(self):
+        self.tmpdir.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def ok(self, *args, env=None):
+        r = run(*args, env=env)
+        self.assertEqual(r.returncode, 0, f"alibi {' '.join(map(str, args))} failed:\n{r.stderr.decode()}")
+        return r
+
+    def render(self, name, *args):
+        out = self.path(name)
+        self.ok("render", *args, "-o", out)
+        return read_png(out)
+
+
+class FigureTests(FigureCase):
+    def test_size_at_each_pixel_ratio(self):
+        for ratio in (1, 2, 4):
+            image = self.render(f"r{ratio}.png", "--heads", 4, "--seq", 32, "--what", "bias", "--width", 400,
+                                "--height", 300, "--pixel-ratio", ratio)
+            self.assertEqual(image.shape[:2], (300 * ratio, 400 * ratio))
+
+    def test_text_where_the_labels_belong(self):
+        image = self.render("one.png", "--heads", 4, "--seq", 32, "--what", "bias", "--head", 1, "--width", 640,
+                            "--height", 480)
+        left, right, top, bottom = tile_box(image[:, :, :3])
+        text = text_pixels(image)
+        self.assertGreater(right - left, 300)
+        # The title above the tile, the query ticks and axis label left of it, the key ticks, axis
+        # label and caption below it, the colour bar's labels right of it.
+        self.assertGreater(text[:top, :].sum(), 100, "title")
+        self.assertGreater(text[top:bottom + 1, :left].sum(), 60, "query axis")
+        self.assertGreater(text[bottom + 1:, left:right + 1].sum(), 150, "key axis and caption")
+        self.assertGreater(text[top:(top + bottom) // 2, right + 1:].sum(), 40, "colour bar labels")
+        # The first query tick "0" sits level with the middle of row 0 (32 rows in the tile).
+        row0 = top + int(0.5 * (bottom - top + 1) / 32)
+        self.assertGreater(text[row0 - 3:row0 + 4, :left].sum(), 3, "tick label 0 at query row 0")
+        # Text is anti-aliased: grey levels between the ink and the white background occur.
+        rgb = image[:, :, 0][:top]
+        self.assertGreater(((rgb > 60) & (rgb < 200)).sum(), 20)
+
+    def test_2x_is_rendered_not_upscaled(self):
+        # 600 keys: at 1x a pixel of the ~470 px tile covers more than one key, at 2x each pixel
+        # shows exactly one cell. Every 2x pixel is masked grey exactly when its own cell is
+        # masked (j > i): an upscaled 1x image draws the causal staircase in 2-pixel steps and
+        # fails here; and 2x2 blocks straddling the diagonal differ inside (no uniform blocks).
+        T = 600
+        one = self.render("one.png", "--heads", 2, "--seq", T, "--what", "bias", "--head", 0, "--width", 640,
+                          "--height", 640)[:, :, :3]
+        two = self.render("two.png", "--heads", 2, "--seq", T, "--what", "bias", "--head", 0, "--width", 640,
+                          "--height", 640, "--pixel-ratio", 2)[:, :, :3]
+        self.assertEqual(two.shape[:2], (2 * one.shape[0], 2 * one.shape[1]))
+        l1, r1, t1, b1 = tile_box(one)
+        l2, r2, t2, b2 = tile_box(two)
+        w1, h1, w2, h2 = r1 - l1 + 1, b1 - t1 + 1, r2 - l2 + 1, b2 - t2 + 1
+        self.assertEqual((w2, h2), (2 * w1, 2 * h1), "the 2x tile has twice the pixels each way")
+        self.assertLess(w1, T)
+        self.assertGreaterEqual(w2, T)
+        tile = two[t2:b2 + 1, l2:r2 + 1]
+        grey = (tile == MASKED_GREY).all(axis=2)
+        ys, xs = np.mgrid[0:h2, 0:w2]
+        i = np.minimum(((ys + 0.5) * T / h2).astype(int), T - 1)
+        j = np.minimum(((xs + 0.5) * T / w2).astype(int), T - 1)
+        body = ys > h2 // 8  # the head label's box sits in the top-left corner
+        mismatched = (grey != (j > i)) & body
+        self.assertEqual(int(mismatched.sum()), 0, "2x pixels that do not show their own cell's mask")
+        # Neighbouring pixels inside one 1x pixel's 2x2 block differ along the diagonal.
+        blocks = grey[:h2 // 2 * 2, :w2 // 2 * 2].reshape(h2 // 2, 2, w2 // 2, 2)
+        mixed = blocks.any(axis=(1, 3)) & ~blocks.all(axis=(1, 3))
+        self.assertGreater(int(mixed[h2 // 16:].sum()), h2 // 4)
+
+    def test_missing_font_names_the_package(self):
+        env = dict(os.environ, ALIBI_FONT_DIR=os.path.join(self.tmp, "no-fonts"))
+        out = self.path("x.png")
+        r = run("render", "--heads", 2, "--seq", 8, "--what", "bias", "-o", out, env=env)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("fonts-dejavu-core", r.stderr.decode())
+        self.assertIn("DejaVuSans.ttf", r.stderr.decode())
+        self.assertFalse(os.path.exists(out), "no partial file")
+
+    def test_bad_pixel_ratio(self):
+        for args, word in (((3,), "1, 2 or 4"), ((2,), "SVG")):
+            what = "slopes" if word == "SVG" else "bias"
+            ext = "svg" if word == "SVG" else "png"
+            r = run("render", "--heads", 2, "--what", what, "--pixel-ratio", *args, "-o", self.path(f"x.{ext}"))
+            self.assertEqual(r.returncode, 2, r.stderr.decode())
+            self.assertIn("--pixel-ratio", r.stderr.decode())
+            self.assertIn(word, r.stderr.decode())
+        r = run("render", "--heads", 2, "--what", "bias", "--width", 8000, "--pixel-ratio", 4, "-o", self.path("x.png"))
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertIn("16384", r.stderr.decode())
+        # Saved attention maps (render FILE) are not drawn at other ratios yet: refused, not ignored.
+        np.save(self.path("maps.npy"), np.full((1, 1, 4, 4), 0.25, dtype=np.float32))
+        r = run("render", self.path("maps.npy"), "--what", "attention", "--pixel-ratio", 2, "-o", self.path("m.png"))
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertIn("--pixel-ratio", r.stderr.decode())
+
+
+if __name__ == "__main__":
+    argv = sys.argv[:]
+    if "--alibi" not in argv:
+        sys.exit("usage: test_figures.py --alibi PATH [unittest args]")
+    i = argv.index("--alibi")
+    ALIBI = os.path.abspath(argv[i + 1])
+    del argv[i:i + 2]
+    unittest.main(argv=argv, verbosity=2)
