@@ -57,11 +57,17 @@ void drawMassTable(const ExtrapolationResult& result) {
                                   ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("mass beyond L", columns, flags)) return;
     ImGui::TableSetupScrollFreeze(1, 1);
-    ImGui::TableSetupColumn("head");
-    ImGui::TableSetupColumn("slope m");
+    // Widths from the header texts: fitted to the contents, the columns were sized while the
+    // table was still empty and stayed a few pixels wide.
+    const auto fixedColumn = [](const char* label, const char* widest) {
+        const float width = std::max(ImGui::CalcTextSize(label).x, ImGui::CalcTextSize(widest).x);
+        ImGui::TableSetupColumn(label, ImGuiTableColumnFlags_WidthFixed, width);
+    };
+    fixedColumn("head", "0000");
+    fixedColumn("slope m", "1/65536");
     std::vector<std::string> headers;
     for (std::int64_t t : e.lengths) headers.push_back(fmt::format("beyond L at T = {}", t));
-    for (const std::string& h : headers) ImGui::TableSetupColumn(h.c_str());
+    for (const std::string& h : headers) fixedColumn(h.c_str(), "100.00%");
     ImGui::TableHeadersRow();
     for (std::size_t h = 0; h < e.massBeyond.size(); ++h) {
         ImGui::TableNextRow();

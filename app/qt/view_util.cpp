@@ -175,6 +175,8 @@ void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, 
     auto* split = new QSplitter(Qt::Vertical, view);
     split->addWidget(upper);
     split->addWidget(table);
+    // At 1280x720 the plots would otherwise squeeze the table to its header and one row.
+    table->setMinimumHeight(140);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(view);
