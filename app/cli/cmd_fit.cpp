@@ -82,15 +82,9 @@ Result<void> run(const FitCommand& c) {
     if (c.layer.given()) {
         auto n = parseIntegerFlag(c.layer);
         if (!n) return std::unexpected(n.error());
-        std::string numbers;
-        for (int l = 0; l < maps->layers(); ++l) {
-            if (maps->layerInfo()[static_cast<std::size_t>(l)].number == *n) options.layers.push_back(l);
-            if (l < 30) numbers += fmt::format("{}{}", l ? ", " : "", maps->layerInfo()[static_cast<std::size_t>(l)].number);
-        }
-        if (options.layers.empty())
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--layer: the file has no layer {}; its layers are {}{}", *n, numbers,
-                                    maps->layers() > 30 ? ", ..." : ""));
+        auto index = maps->layerIndexOf(*n >= 0 && *n <= 1'000'000 ? static_cast<int>(*n) : -1);
+        if (!index) return std::unexpected(index.error());
+        options.layers.push_back(*index);
     }
     if (c.rows.given()) {
         auto rows = parseRows(c.rows);

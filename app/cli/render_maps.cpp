@@ -32,13 +32,9 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
 
     int layerIndex = 0;
     if (r.layer) {
-        layerIndex = -1;
-        for (int l = 0; l < maps->layers(); ++l)
-            if (maps->layerInfo()[static_cast<std::size_t>(l)].number == *r.layer) layerIndex = l;
-        if (layerIndex < 0)
-            return fail(ErrorCode::InvalidArgument, fmt::format("--layer: the file has no layer {} (it holds {} layers, "
-                                                                "numbered from {})",
-                                                                *r.layer, maps->layers(), maps->layerInfo()[0].number));
+        auto index = maps->layerIndexOf(*r.layer);
+        if (!index) return std::unexpected(index.error());
+        layerIndex = *index;
     }
     const auto format = formatFromPath(r.output);
     const auto needs = [&](FileFormat f, const char* what) -> Result<void> {

@@ -246,6 +246,16 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
     return maps;
 }
 
+Result<int> AttentionMaps::layerIndexOf(int number) const {
+    std::string numbers;
+    for (std::size_t l = 0; l < m_info.size(); ++l) {
+        if (m_info[l].number == number) return static_cast<int>(l);
+        if (l < 30) numbers += fmt::format("{}{}", l ? ", " : "", m_info[l].number);
+    }
+    return fail(ErrorCode::InvalidArgument, fmt::format("--layer: the file has no layer {}; its layers are {}{}", number,
+                                                        numbers, m_info.size() > 30 ? ", ..." : ""));
+}
+
 std::uint64_t AttentionMaps::mapBytes() const {
     return m_layers.size() * static_cast<std::uint64_t>(m_heads) * static_cast<std::uint64_t>(m_queries) *
            static_cast<std::uint64_t>(m_keys) * dtypeSize(m_dtype);

@@ -58,6 +58,8 @@ public:
 
     [[nodiscard]] int layers() const { return static_cast<int>(m_layers.size()); }
     [[nodiscard]] const std::vector<AttentionLayerInfo>& layerInfo() const { return m_info; }
+    // The index of the layer numbered `number`; an error listing the layers' numbers when none is.
+    [[nodiscard]] Result<int> layerIndexOf(int number) const;
     [[nodiscard]] int heads() const { return m_heads; }
     [[nodiscard]] std::int64_t queries() const { return m_queries; }
     [[nodiscard]] std::int64_t keys() const { return m_keys; }
