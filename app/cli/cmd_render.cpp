@@ -46,13 +46,17 @@ Result<void> renderFile(const RenderCommand& original) {
     c.flags.what.value = "attention";  // the session flags know no similarity or fit
     auto settings = buildSettings(c.flags);
     if (!settings) return std::unexpected(settings.error());
-    if (c.flags.pixelRatio.given())
-        return fail(ErrorCode::InvalidArgument,
-                    "--pixel-ratio applies to the generated heatmaps; a FILE's attention maps are drawn at 1x: drop "
-                    "--pixel-ratio and raise --width/--height instead");
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
     if (!target) return std::unexpected(target.error());
+    if (c.flags.pixelRatio.given() && target->format != FileFormat::Png)
+        return fail(ErrorCode::InvalidArgument,
+                    "--pixel-ratio applies to PNG figures; SVG is vector and sharp at any size: drop --pixel-ratio");
     const Session& s = settings->session;
+    if (const int longest = std::max(s.width, s.height) * settings->pixelRatio; longest > 16384)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--width/--height {} at --pixel-ratio {} make {} pixels, more than 16384: lower the "
+                                "size or the ratio",
+                                std::max(s.width, s.height), settings->pixelRatio, longest));
     RenderMapsRequest r;
     r.file = c.file;
     r.what = what;
@@ -67,6 +71,7 @@ Result<void> renderFile(const RenderCommand& original) {
     r.logScale = settings->logScale;
     r.width = s.width;
     r.height = s.height;
+    r.pixelRatio = settings->pixelRatio;
     r.threads = settings->threads;
     r.output = target->path;
     const SessionFlags& f = c.flags;

@@ -55,7 +55,7 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
         params.logScale = r.logScale;
         params.width = r.width;
         params.height = r.height;
-        auto image = renderAttentionMapsFigure(*maps, params, r.threads);
+        auto image = renderAttentionMapsFigure(*maps, params, r.threads, r.pixelRatio);
         if (!image) return std::unexpected(image.error());
         return writePng(*image, r.output);
     }
@@ -67,8 +67,12 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
         auto fits = fitHeads(*maps, options);
         if (!fits) return std::unexpected(fits.error());
         const DistanceMatrix d = profileDistances(*fits);
-        const Heatmap map = renderSimilarity(d, clusterOrder(d), r.colormap, r.width, r.height);
-        return writePng(map.image, r.output);
+        const std::string title =
+            fmt::format("Head similarity · layer {} · attention-vs-distance profiles · heads in clustering order",
+                        maps->layerInfo()[static_cast<std::size_t>(layerIndex)].number);
+        auto image = renderSimilarityFigure(d, clusterOrder(d), title, r.colormap, r.width, r.height, r.pixelRatio);
+        if (!image) return std::unexpected(image.error());
+        return writePng(*image, r.output);
     }
     if (r.what == "fit") {
         if (auto ok = needs(FileFormat::Svg, "an SVG plot"); !ok) return ok;

@@ -28,6 +28,7 @@ struct RenderMapsRequest {
     Reduce reduce = Reduce::Auto;
     bool logScale = false;
     int width = 1024, height = 768;
+    int pixelRatio = 1;  // PNG figures: device pixels per layout pixel (1, 2, 4)
     unsigned threads = 0;
     std::string output;  // .png (attention, similarity) or .svg (fit)
 };

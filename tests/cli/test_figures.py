@@ -130,11 +130,47 @@ class FigureTests(FigureCase):
         r = run("render", "--heads", 2, "--what", "bias", "--width", 8000, "--pixel-ratio", 4, "-o", self.path("x.png"))
         self.assertEqual(r.returncode, 2, r.stderr.decode())
         self.assertIn("16384", r.stderr.decode())
-        # Saved attention maps (render FILE) are not drawn at other ratios yet: refused, not ignored.
+        # Saved attention maps (render FILE): SVG has no pixel ratio, and the size limit holds.
         np.save(self.path("maps.npy"), np.full((1, 1, 4, 4), 0.25, dtype=np.float32))
-        r = run("render", self.path("maps.npy"), "--what", "attention", "--pixel-ratio", 2, "-o", self.path("m.png"))
+        r = run("render", self.path("maps.npy"), "--what", "fit", "--pixel-ratio", 2, "-o", self.path("m.svg"))
         self.assertEqual(r.returncode, 2, r.stderr.decode())
-        self.assertIn("--pixel-ratio", r.stderr.decode())
+        self.assertIn("SVG", r.stderr.decode())
+        r = run("render", self.path("maps.npy"), "--width", 8000, "--pixel-ratio", 4, "-o", self.path("m.png"))
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertIn("16384", r.stderr.decode())
+
+    def test_saved_attention_at_2x_is_drawn_not_upscaled(self):
+        # One head whose 16 x 16 map alternates along each row (a checkerboard under the causal
+        # mask): at 1x each cell spans several pixels; at 2x the figure has twice the pixels
+        # each way, and neighbouring pixels inside one cell are equal while cells stay distinct.
+        t = 16
+        p = np.zeros((1, 1, t, t), dtype=np.float32)
+        for i in range(t):
+            w = np.array([2.0 if (i + j) % 2 == 0 else 1.0 for j in range(i + 1)])
+            p[0, 0, i, : i + 1] = w / w.sum()
+        np.save(self.path("checker.npy"), p)
+        sizes = {}
+        for ratio in (1, 2):
+            out = self.path(f"checker{ratio}.png")
+            r = run("render", self.path("checker.npy"), "--width", 400, "--height", 300, "--pixel-ratio", ratio,
+                    "-o", out)
+            self.assertEqual(r.returncode, 0, r.stderr.decode())
+            sizes[ratio] = read_png(out).shape[:2]
+        self.assertEqual(sizes[1], (300, 400))
+        self.assertEqual(sizes[2], (600, 800))
+        one = tile_box(read_png(self.path("checker1.png"))[:, :, :3])
+        img = read_png(self.path("checker2.png"))[:, :, :3].astype(int)
+        left, right, top, bottom = tile_box(img)
+        # The map has twice the 1x map's pixels each way (within the layout's rounding).
+        self.assertLessEqual(abs((right - left + 1) - 2 * (one[1] - one[0] + 1)), 4)
+        self.assertLessEqual(abs((bottom - top + 1) - 2 * (one[3] - one[2] + 1)), 4)
+        # The map's last row (query 15, every key unmasked): colour changes only at cell edges,
+        # 15 of them between 16 cells, and every cell is a run of many equal pixels (no blur).
+        row = img[bottom - 2, left:right + 1]
+        changes = np.nonzero(np.any(row[1:] != row[:-1], axis=1))[0]
+        self.assertEqual(len(changes), t - 1, changes)
+        runs = np.diff(np.concatenate(([-1], changes, [len(row) - 1])))
+        self.assertTrue(np.all(runs >= (right - left) // t - 1), runs)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // Heatmaps of saved attention maps and of head similarity (see the header).
 #include <alibi/render/attention_maps_render.hpp>
 
+#include <alibi/explore/color_scale.hpp>
 #include <alibi/render/figure.hpp>
 #include <alibi/render/plot.hpp>
 
@@ -168,12 +169,68 @@ Heatmap renderSimilarity(const DistanceMatrix& distances, const std::vector<int>
     });
 }
 
-Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads) {
-    return heatmapFigure(params.width, params.height, params.colormap, [&](int width, int height) {
+Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads,
+                                        int scale) {
+    scale = std::max(scale, 1);
+    if (params.layerIndex < 0 || params.layerIndex >= maps.layers())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("layer index {} does not exist: the maps hold {} layers", params.layerIndex, maps.layers()));
+    FigureFrame frame;
+    frame.colormap = params.colormap;
+    frame.title = attentionMapsTitle(maps, params);
+    frame.queries = maps.queries();
+    frame.keys = maps.keys();
+    frame.tileRanges = params.scale == ScaleMode::PerHead;
+    frame.caption = [&](const Heatmap& map) { return attentionMapsCaption(maps, map); };
+    frame.scale = scale;
+    return heatmapFigure(params.width * scale, params.height * scale, frame, [&](int width, int height) {
         MapsHeatmapParams p = params;
         p.width = width;
         p.height = height;
         return renderAttentionMaps(maps, p, threads);
+    });
+}
+
+std::string attentionMapsTitle(const AttentionMaps& maps, const MapsHeatmapParams& params) {
+    const int layer = maps.layerInfo()[static_cast<std::size_t>(params.layerIndex)].number;
+    const std::string heads = params.head < 0 ? fmt::format("{} heads", maps.heads()) : fmt::format("head {}", params.head);
+    return fmt::format("Saved attention · layer {} of {} · {} · {} queries x {} keys", layer, maps.layers(), heads,
+                       maps.queries(), maps.keys());
+}
+
+std::string attentionMapsCaption(const AttentionMaps& maps, const Heatmap& map) {
+    const char* reduce = map.reduce == Reduce::Mean ? "mean" : map.reduce == Reduce::Sum ? "mass" : "maximum";
+    std::string caption = fmt::format("{} ({}); {}", maps.layoutText(), attentionValuesName(maps.values()),
+                                      maps.valuesReason());
+    if (map.cellsPerPixelX > 1) caption += fmt::format(" · a pixel shows the {} of its keys", reduce);
+    if (map.rowsSampled) caption += " · one exact query row per pixel row";
+    if (maps.causal()) caption += " · causal: keys after the query in the mask colour";
+    return caption;
+}
+
+Result<Image> renderSimilarityFigure(const DistanceMatrix& distances, const std::vector<int>& order,
+                                     const std::string& title, Colormap colormap, int width, int height, int scale) {
+    scale = std::max(scale, 1);
+    FigureFrame frame;
+    frame.colormap = colormap;
+    frame.title = title;
+    frame.headLabels = false;
+    frame.colorBar = [](const Heatmap& map, int, int ticks) {
+        explore::ColorBar bar = explore::makeColorBar(map.lo, map.hi, false, DType::F32, ticks);
+        bar.title = "JS distance";
+        return bar;
+    };
+    std::string rows;
+    for (std::size_t k = 0; k < order.size() && k < 64; ++k) rows += fmt::format("{}h{}", k ? " " : "", order[k]);
+    if (order.size() > 64) rows += " ...";
+    frame.caption = [rows](const Heatmap&) {
+        return fmt::format("Jensen-Shannon distance (natural log, 0 to sqrt(ln 2)) between heads · rows and columns, "
+                           "top/left first: {}",
+                           rows.empty() ? "by index" : rows);
+    };
+    frame.scale = scale;
+    return heatmapFigure(width * scale, height * scale, frame, [&](int w, int h) -> Result<Heatmap> {
+        return renderSimilarity(distances, order, colormap, w, h);
     });
 }
 

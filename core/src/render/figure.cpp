@@ -270,7 +270,7 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
         return out;
     }
     drawColorBar(out, bar, frame.colormap, m, barX, top, barWidth, tilesBottom - swatch);
-    drawHeadLabels(out, *map, frame, m, left, top);
+    if (frame.headLabels) drawHeadLabels(out, *map, frame, m, left, top);
 
     int y = m.margin;
     for (const std::string& line : titleLines) {

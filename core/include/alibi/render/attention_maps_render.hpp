@@ -38,9 +38,19 @@ struct MapsHeatmapParams {
 [[nodiscard]] Heatmap renderSimilarity(const DistanceMatrix& distances, const std::vector<int>& order,
                                        Colormap colormap, int width, int height);
 
-// The same picture as a finished figure (colour bar, range, head labels), width x height in all.
+// The same picture as a finished figure, the way the explorers export it: title (layer, heads,
+// shape), axes, head labels, colour bar with exact ends, and a caption saying what the file
+// holds and how pixels summarise cells. params.width x params.height is the figure at 1x; it
+// has `scale` (1, 2, 4) times the pixels each way, drawn at that size.
 [[nodiscard]] Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHeatmapParams& params,
-                                                      unsigned threads = 0);
+                                                      unsigned threads = 0, int scale = 1);
+[[nodiscard]] std::string attentionMapsTitle(const AttentionMaps& maps, const MapsHeatmapParams& params);
+[[nodiscard]] std::string attentionMapsCaption(const AttentionMaps& maps, const Heatmap& map);
+
+// The similarity matrix as a finished figure (title, colour bar, caption), width x height at 1x.
+[[nodiscard]] Result<Image> renderSimilarityFigure(const DistanceMatrix& distances, const std::vector<int>& order,
+                                                   const std::string& title, Colormap colormap, int width, int height,
+                                                   int scale = 1);
 
 // One head's attention vs distance (HeadFit::profile) with the fitted prior softmax(-m* d) and,
 // when known, the configured slope's prior on the same rows, as a standalone SVG.

@@ -35,6 +35,7 @@ struct FigureFrame {
     // own range (the per-tile "[lo, hi]" of `tileRanges`). Empty: the map's lo..hi, exact in f64.
     std::function<explore::ColorBar(const Heatmap& map, int tile, int targetTicks)> colorBar;
     bool tileRanges = false;  // per-head scale: each tile's label carries its own range
+    bool headLabels = true;   // "h3" in each tile (off for pictures whose tiles are not heads)
     // The caption under the figure (the formula line); empty function: none.
     std::function<std::string(const Heatmap& map)> caption;
     // Device pixels per layout pixel (1, 2, 4): a 2x figure is the 1x layout with twice the
