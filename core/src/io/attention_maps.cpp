@@ -95,8 +95,10 @@ Result<AttentionMaps> AttentionMaps::open(const std::string& path, const Attenti
     mapping->data = static_cast<const std::byte*>(base);
     mapping->size = file->size();
     mapping->mapped = true;
-    // Rows are read in order, layer by layer: let the kernel read ahead.
-    ::madvise(base, file->size(), MADV_SEQUENTIAL);
+    // Opening reads the header and a few scattered sample rows: no read-ahead, so opening a
+    // large file stays cheap in time and resident memory (read ahead again below, for the
+    // passes that read rows in order, layer by layer).
+    ::madvise(base, file->size(), MADV_RANDOM);
 
     const bool npyMagic = std::memcmp(mapping->data, "\x93NUMPY", 6) == 0;
     const auto ext = formatFromPath(path);
@@ -244,6 +246,8 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
     }
     maps.m_mapping = std::move(mapping);
     if (auto ok = maps.detect(options); !ok) return std::unexpected(ok.error());
+    if (maps.m_mapping->mapped)  // from here rows are read in order, layer by layer
+        ::madvise(const_cast<std::byte*>(maps.m_mapping->data), maps.m_mapping->size, MADV_SEQUENTIAL);
     return maps;
 }
 
