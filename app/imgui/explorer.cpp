@@ -286,7 +286,10 @@ void Explorer::drawPanels(float top) {
     const float centre = std::max(width - left - right, 200.0f);
     const float split = std::floor(height * 0.64f);
     const float frameStrip = 6.0f * em;
-    const bool statsBelow = m_state.view == View::Grid || m_state.view == View::Curves || m_state.view == View::Stages;
+    // During a lesson the curves view keeps the whole height: the strip below takes the room the
+    // statistics had, and its three plots must stay readable on a projector.
+    const bool statsBelow = m_state.view == View::Grid || m_state.view == View::Stages ||
+                            (m_state.view == View::Curves && !m_lessons.active());
 
     if (beginPanel("Parameters", 0, top, left, split)) drawParametersPanel(m_state, m_model);
     ImGui::End();

@@ -54,7 +54,8 @@ void Explorer::applyLessonStep() {
     if (auto ok = applySession(parameters); !ok) m_state.errorPopup = ok.error().message;
     if (step.explorerView) m_state.view = fromExplorerView(*step.explorerView);
     m_state.lessonNote = step.explorerView ? std::string() : missingViewNote(step);
-    m_state.lessonMark = lessonMarkOf(step);
+    // A step whose view this explorer lacks marks nothing: its head and cell belong to that view.
+    m_state.lessonMark = step.explorerView ? lessonMarkOf(step) : LessonMark{};
 }
 
 bool Explorer::lessonNext() {

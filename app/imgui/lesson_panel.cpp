@@ -101,9 +101,10 @@ float LessonPanel::height(float available) const {
     if (!m_state) return 0.0f;
     ImFont* font = lessonFont();
     const float line = (font != nullptr ? font->FontSize * textScale : ImGui::GetFontSize() * 2.0f) * 1.25f;
-    // The bar, a note line and about five lines of text; never more than 40 % of the window.
-    const float wanted = ImGui::GetFrameHeightWithSpacing() * 2.4f + line * 5.2f;
-    return std::floor(std::clamp(wanted, 0.22f * available, 0.40f * available));
+    // The bar and about four and a half lines of text (a step is a few sentences); never more
+    // than 40 % of the window.
+    const float wanted = ImGui::GetFrameHeightWithSpacing() * 2.0f + line * 4.5f;
+    return std::floor(std::clamp(wanted, 0.18f * available, 0.40f * available));
 }
 
 LessonPanel::Action LessonPanel::draw(float x, float y, float width, float height, const Session& current,

@@ -289,9 +289,11 @@ void LessonPanel::showStep() {
 void LessonPanel::applyHighlight() {
     const LessonStep& step = m_state->step();
     HeadGridView::LessonMark mark;
-    mark.heads = step.highlight.heads;
     int cellHead = -1;
-    if (step.highlight.cell) {
+    // A step whose view this explorer lacks marks nothing: its head and cell belong to that view
+    // (a model's attention maps), not to the ALiBi views on screen.
+    if (step.explorerView) mark.heads = step.highlight.heads;
+    if (step.explorerView && step.highlight.cell) {
         cellHead = step.highlight.cellHead(step.session);
         mark.cellHead = cellHead;
         mark.query = step.highlight.cell->first;
@@ -299,7 +301,7 @@ void LessonPanel::applyHighlight() {
     }
     m_window->gridView()->setLessonMark(mark);
     m_window->detailView()->setLessonCell(cellHead, mark.query, mark.key);
-    m_window->curvesView()->setLessonHeads(step.highlight.heads);
+    m_window->curvesView()->setLessonHeads(mark.heads);
 }
 
 void LessonPanel::updateBackButton() {
