@@ -185,7 +185,7 @@ void HeadGridView::paintColorBar(QPainter& p, const QRect& bar) {
 // A lesson's outline is orange and thicker than the hover highlight, so it reads on a projector;
 // the marked cell is framed in the same colour (at least 7 px, however small the cell).
 void HeadGridView::paintLessonMark(QPainter& p, const HeatmapTile& t, const QRectF& tr) const {
-    if (!m_grid) return;
+    if (!m_grid || (m_lesson.heads.empty() && m_lesson.cellHead < 0)) return;
     const QColor orange(255, 140, 0);
     const double pen = std::max(3.0, fontMetrics().height() / 5.0);
     if (std::find(m_lesson.heads.begin(), m_lesson.heads.end(), t.head) != m_lesson.heads.end()) {
