@@ -181,10 +181,10 @@ LessonPanel::Action LessonPanel::drawList(bool* open) {
     if (ImGui::Begin("Lessons", open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         if (m_entries.empty()) ImGui::TextDisabled("No lessons found.");
         for (const LessonEntry& e : m_entries) {
-            ImGui::PushID(e.path.c_str());
             if (e.error.empty()) {
+                // The path after "##" keeps two lessons with one title apart.
                 const std::string label =
-                    fmt::format("{}  ({} steps){}", e.title, e.steps, e.user ? "  - your folder" : "");
+                    fmt::format("{}  ({} steps){}##{}", e.title, e.steps, e.user ? "  - your folder" : "", e.path);
                 if (ImGui::Selectable(label.c_str())) {
                     m_chosen = e.path;
                     action = Action::Open;
@@ -195,7 +195,6 @@ LessonPanel::Action LessonPanel::drawList(bool* open) {
                 ImGui::TextDisabled("%s: cannot be read", e.name.c_str());
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.error.c_str());
             }
-            ImGui::PopID();
         }
         ImGui::Separator();
         ImGui::PushTextWrapPos(0.0f);

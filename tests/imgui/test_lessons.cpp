@@ -133,6 +133,18 @@ TEST_F(Lessons, BackToTheStepAndOneUndoPerStep) {
     EXPECT_TRUE(explore::sameParameters(state().session, before));
 }
 
+TEST_F(Lessons, HelpLessonsListsAndOpens) {
+    state().showLessons = true;
+    frame();
+    const auto path = resolveLesson("slopes", lessonFolders());
+    ASSERT_TRUE(path);
+    ASSERT_TRUE(click("Lessons", ("Slopes  (5 steps)##" + *path).c_str(), 0.2f));
+    EXPECT_FALSE(state().showLessons);
+    ASSERT_TRUE(m_explorer->lessons().active());
+    EXPECT_EQ(m_explorer->lessons().state()->lesson().title, "Slopes");
+    EXPECT_EQ(state().view, View::Curves);
+}
+
 TEST_F(Lessons, UnknownLessonNamesTheOnesThereAre) {
     auto missing = m_explorer->openLesson("rope");
     ASSERT_FALSE(missing);

@@ -12,6 +12,10 @@
 #include <alibi/io/lesson.hpp>
 
 #include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QListWidget>
+#include <QTimer>
 #include <QDir>
 #include <QPushButton>
 #include <QSettings>
@@ -197,6 +201,31 @@ private slots:
         const double pt = w.lessonPanel()->textPointSize();
         w.lessonPanel()->setTextPointSize(pt * 1.5);
         QCOMPARE(w.lessonPanel()->textView()->font().pointSizeF(), pt * 1.5);
+    }
+
+    // Help > Lessons: the list names every bundled lesson; choosing one opens it.
+    void helpLessonsListsAndOpens() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList listed;
+        QTimer::singleShot(0, &w, [&] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog != nullptr);
+            auto* list = dialog->findChild<QListWidget*>();
+            QVERIFY(list != nullptr);
+            for (int row = 0; row < list->count(); ++row) listed << list->item(row)->text();
+            for (int row = 0; row < list->count(); ++row)
+                if (list->item(row)->text().startsWith("Slopes")) list->setCurrentRow(row);
+            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open)->click();
+        });
+        w.lessonPanel()->chooseLesson();
+        QVERIFY2(listed.size() >= 5, qPrintable(listed.join(" | ")));
+        QVERIFY(listed.front().startsWith("ALiBi in five steps  (6 steps)"));
+        QVERIFY(w.lessonPanel()->active());
+        QCOMPARE(QString::fromStdString(w.lessonPanel()->state()->lesson().title), QString("Slopes"));
+        QCOMPARE(w.tabs()->currentIndex(), static_cast<int>(MainWindow::CurvesTab));
     }
 
 private:
