@@ -216,6 +216,8 @@ private slots:
             auto* list = dialog->findChild<QListWidget*>();
             QVERIFY(list != nullptr);
             for (int row = 0; row < list->count(); ++row) listed << list->item(row)->text();
+            QDir().mkpath(QString(ALIBI_LESSON_SHOTS));
+            dialog->grab().save(QString(ALIBI_LESSON_SHOTS) + "/help-lessons-dialog.png");
             for (int row = 0; row < list->count(); ++row)
                 if (list->item(row)->text().startsWith("Slopes")) list->setCurrentRow(row);
             dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open)->click();
