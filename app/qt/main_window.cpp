@@ -64,7 +64,9 @@ QString whatIsAlibi() {
            "short inputs still behaves sensibly on longer ones.</p>"
            "<p>The <b>head grid</b> shows this bias for every head: bright on the diagonal (distance 0), darker "
            "with distance, grey where future keys are masked. Hover a cell to see the formula with its numbers; "
-           "click a head to read its matrix cell by cell.</p>";
+           "click a head to read its matrix cell by cell.</p>"
+           "<p><b>Help &gt; Lessons</b> (Ctrl+L) walks through ALiBi step by step; Page Down / Page Up "
+           "step through a lesson.</p>";
 }
 
 // The model's session: parameters and Compare's B (an undoable, saved choice), not the open tab.
