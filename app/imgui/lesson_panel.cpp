@@ -190,7 +190,7 @@ LessonPanel::Action LessonPanel::drawList(bool* open) {
                     action = Action::Open;
                     *open = false;
                 }
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.path.c_str());
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", e.description.c_str(), e.path.c_str());
             } else {
                 ImGui::TextDisabled("%s: cannot be read", e.name.c_str());
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.error.c_str());

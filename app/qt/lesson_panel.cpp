@@ -182,7 +182,7 @@ void LessonPanel::chooseLesson() {
                               .arg(QString::fromStdString(e.title))
                               .arg(e.steps)
                               .arg(e.user ? "  · your folder" : ""));
-            item->setToolTip(QString::fromStdString(e.path));
+            item->setToolTip(QString::fromStdString(e.description + "\n" + e.path));
         } else {
             item->setText(QString("%1: cannot be read").arg(QString::fromStdString(e.name)));
             item->setToolTip(QString::fromStdString(e.error));

@@ -447,6 +447,7 @@ std::vector<LessonEntry> listLessons(const std::vector<std::filesystem::path>& f
             e.user = f > 0;
             if (auto lesson = loadLesson(e.path)) {
                 e.title = lesson->title;
+                e.description = lesson->description;
                 e.steps = lesson->steps.size();
             } else {
                 e.error = lesson.error().message;

@@ -37,6 +37,7 @@ TEST(Lesson, EveryBundledLessonLoadsAndEveryStepIsValid) {
     for (const auto& entry : entries) {
         SCOPED_TRACE(entry.path);
         EXPECT_TRUE(entry.error.empty()) << entry.error;
+        EXPECT_FALSE(entry.description.empty());
         auto lesson = loadLesson(entry.path);
         ASSERT_TRUE(lesson) << lesson.error().message;
         EXPECT_FALSE(lesson->title.empty());

@@ -96,6 +96,7 @@ struct LessonEntry {
     std::string name;
     std::string path;
     std::string title;  // empty when the file is broken
+    std::string description;
     std::size_t steps = 0;
     std::string error;  // the loader's message when it is broken
     bool user = false;  // from the user's folder
