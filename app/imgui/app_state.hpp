@@ -43,6 +43,14 @@ struct HoverCell {
     std::int64_t key = 0;
 };
 
+// What the current lesson step points at (lesson_panel.hpp): heads outlined and emphasised, one
+// cell (of cellHead) marked; empty without a lesson.
+struct LessonMark {
+    std::vector<int> heads;
+    int cellHead = -1;
+    std::int64_t query = 0, key = 0;
+};
+
 // Screen rectangle of the grid image in the last frame; used by the screenshot test to find cells.
 struct ScreenRect {
     float x = 0, y = 0, width = 0, height = 0;
@@ -113,6 +121,9 @@ struct AppState {
     float zoom = 1.0f;       // font scale (View > Zoom)
     bool fullScreen = false;
     bool showHelp = false;   // the "What is ALiBi?" window
+    bool showLessons = false;  // Help > Lessons
+    LessonMark lessonMark;     // the current lesson step's highlight
+    std::string lessonNote;    // the step's view is one this explorer lacks: what to say instead
 
     // ---- head grid
     int gridWidth = 0;   // pixels the grid panel has room for (the renderer's target size)

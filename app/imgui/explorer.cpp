@@ -169,6 +169,7 @@ void Explorer::frame() {
     m_state.nextHoveredHead = -1;
 
     collectResults();
+    handleLessonKeys();
     handleShortcuts();
     const float top = drawMenuBar();
     drawPanels(top);
@@ -273,8 +274,10 @@ void Explorer::collectViews() {
 void Explorer::drawPanels(float top) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const float width = std::max(display.x, 640.0f);
-    const float height = std::max(display.y, 480.0f) - top;
     const float em = ImGui::GetFontSize();  // panel widths follow the zoom
+    // A lesson takes a strip along the bottom; the panels share what is left.
+    const float lesson = m_lessons.height(std::max(display.y, 480.0f) - top);
+    const float height = std::max(display.y, 480.0f) - top - lesson;
     const float left = std::clamp(width * 0.23f, 22.0f * em, 28.0f * em);
     // The curves get a column of their own on wide screens; on narrow ones (1280x720) they are a
     // view of the centre panel only, so the grid and the statistics keep their room.
@@ -283,7 +286,10 @@ void Explorer::drawPanels(float top) {
     const float centre = std::max(width - left - right, 200.0f);
     const float split = std::floor(height * 0.64f);
     const float frameStrip = 6.0f * em;
-    const bool statsBelow = m_state.view == View::Grid || m_state.view == View::Curves || m_state.view == View::Stages;
+    // During a lesson the curves view keeps the whole height: the strip below takes the room the
+    // statistics had, and its three plots must stay readable on a projector.
+    const bool statsBelow = m_state.view == View::Grid || m_state.view == View::Stages ||
+                            (m_state.view == View::Curves && !m_lessons.active());
 
     if (beginPanel("Parameters", 0, top, left, split)) drawParametersPanel(m_state, m_model);
     ImGui::End();
@@ -310,6 +316,18 @@ void Explorer::drawPanels(float top) {
         if (beginPanel("Frame time", left + centre, top + height - frameStrip, right, frameStrip))
             drawFrameTimePanel(m_state, m_model);
         ImGui::End();
+    }
+    if (m_lessons.active()) {
+        switch (m_lessons.draw(0, top + height, width, lesson, m_state.session, m_state.lessonNote)) {
+            case LessonPanel::Action::Next: lessonNext(); break;
+            case LessonPanel::Action::Previous: lessonPrevious(); break;
+            case LessonPanel::Action::Back: lessonBackToStep(); break;
+            case LessonPanel::Action::Close: closeLesson(); break;
+            default: break;
+        }
+    }
+    if (m_lessons.drawList(&m_state.showLessons) == LessonPanel::Action::Open) {
+        if (auto ok = openLesson(m_lessons.chosenPath()); !ok) m_state.errorPopup = ok.error().message;
     }
 }
 

@@ -11,6 +11,7 @@
 #include "mailbox.hpp"
 #include "edit_history.hpp"
 #include "export_job.hpp"
+#include "lesson_panel.hpp"
 #include "model.hpp"
 #include "texture.hpp"
 #include "view_models.hpp"
@@ -66,6 +67,16 @@ public:
     // (state().quitApproved turns true once the user agreed).
     void requestQuit();
 
+    // Guided lessons (Help > Lessons, --lesson NAME): opens a lesson by name or path and applies
+    // its first step. Stepping applies the step's parameters as one undoable edit.
+    Result<void> openLesson(const std::string& nameOrPath);
+    bool lessonNext();
+    bool lessonPrevious();
+    void lessonBackToStep();
+    void closeLesson();
+    [[nodiscard]] const LessonPanel& lessons() const { return m_lessons; }
+    [[nodiscard]] LessonPanel& lessons() { return m_lessons; }
+
     // True while any result is being computed or an export runs (the shell then keeps polling).
     [[nodiscard]] bool busy() const;
 
@@ -77,6 +88,8 @@ private:
     void drawErrorPopup();
     void drawConfirmPopup();
     void drawHelpWindow();
+    void applyLessonStep();
+    void handleLessonKeys();
     void validateEdits();
     void installSession(const Session& session);
     void openSessionFile();
@@ -93,6 +106,7 @@ private:
     std::function<void()> m_wake;
     Session m_lastValid;
     EditHistory m_history;
+    LessonPanel m_lessons;
     // Dependents clamped silently while a slider is held (restored, then clamped with a note,
     // when the drag ends): dragging T from 128 to 2 and back leaves query row 40 where it was.
     struct HeldClamps {

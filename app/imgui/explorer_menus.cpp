@@ -28,6 +28,7 @@ void Explorer::handleShortcuts() {
     if (pressed(keys::kO)) m_state.actions.openSession = true;
     if (pressed(keys::kS)) m_state.actions.saveSession = true;
     if (pressed(keys::kQ)) requestQuit();
+    if (pressed(keys::kL)) m_state.showLessons = !m_state.showLessons;
     if (pressed(keys::kC) && io.KeyShift) m_state.actions.copyCli = true;
     if (pressed(keys::kEqual) || pressed(keys::kKeypadAdd)) m_state.zoom = std::min(kMaxZoom, m_state.zoom * 1.25f);
     if (pressed(keys::kMinus) || pressed(keys::kKeypadSubtract))
@@ -79,6 +80,8 @@ float Explorer::drawMenuBar() {
     }
     if (ImGui::BeginMenu("Help")) {
         ImGui::MenuItem("What is ALiBi?", "F1", &m_state.showHelp);
+        ImGui::MenuItem("Lessons", "Ctrl+L", &m_state.showLessons);
+        if (m_lessons.active() && ImGui::MenuItem("Close lesson")) closeLesson();
         ImGui::EndMenu();
     }
     // The status line sits at the right of the menu bar, where every view can see it.

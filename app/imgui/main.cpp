@@ -21,6 +21,7 @@ using alibi::imgui::Explorer;
 
 struct Options {
     std::string session;
+    std::string lesson;  // --lesson NAME or path
     alibi::imgui::ScreenshotOptions screenshot;
     int width = 1600;
     int height = 1000;
@@ -60,6 +61,13 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
         }
         state.sessionPath = options.session;
     }
+    if (!options.lesson.empty()) {
+        if (auto opened = explorer.openLesson(options.lesson); !opened) {
+            state.errorPopup = opened.error().message;
+            std::fprintf(stderr, "alibi-explorer-imgui: %s\n", state.errorPopup.c_str());
+            if (!interactive) status = 2;
+        }
+    }
     if (options.heads > 0 || options.length > 0) {
         alibi::Session session = state.session;
         if (options.heads > 0) session.attention.bias.slopes.heads = options.heads;
@@ -82,6 +90,8 @@ int main(int argc, char** argv) {
         "--version", [] { return "alibi-imgui (ALiBi Explorer)\n" + alibi::attentionKernelDescription(); },
         "Print the attention kernels in use and exit");
     cli.add_option("--session", options.session, "Open this *.alibi.json session");
+    cli.add_option("--lesson", options.lesson,
+                   "Start the guided lesson NAME (e.g. alibi-in-five-steps) or the lesson file at a path");
     cli.add_option("--screenshot", options.screenshot.path, "Render, save the window to this PNG, and exit");
     cli.add_option("--screenshot-views", options.screenshot.viewsDir,
                    "Render every view in turn, save each as DIR/<n>-<view>.png, and exit");

@@ -2,6 +2,7 @@
 // every head, drawn with ImDrawList from the series the core computed (slopeSeries,
 // biasDistanceSeries, attentionDistanceSeries). The hovered head is drawn on top, thick, in every
 // plot; hovering a plot's slope points picks a head too.
+#include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "plot_canvas.hpp"
 #include "view_common.hpp"
@@ -20,7 +21,7 @@ namespace alibi::imgui {
 namespace {
 
 // Draws every head faded, then the highlighted head on top.
-void drawFamily(const PlotCanvas& canvas, const std::vector<Series>& series, int highlight) {
+void drawFamily(const PlotCanvas& canvas, const std::vector<Series>& series, int highlight, const LessonMark& lesson) {
     const int heads = static_cast<int>(series.size());
     const float alpha = heads > 64 ? 0.35f : heads > 16 ? 0.55f : 0.85f;
     // Many faded lines need no anti-aliasing, and without it each segment costs half the vertices.
@@ -31,6 +32,9 @@ void drawFamily(const PlotCanvas& canvas, const std::vector<Series>& series, int
         if (h != highlight) canvas.drawSeries(series[h], headColor(h, heads, alpha), 1.0f);
     }
     draw->Flags = flags;
+    // A lesson's heads: thick, in their own colours, over the rest.
+    for (int h : lesson.heads)
+        if (h >= 0 && h < heads && h != highlight) canvas.drawSeries(series[h], headColor(h, heads), 4.5f);
     if (highlight >= 0 && highlight < heads) canvas.drawSeries(series[highlight], kHighlightColor, 2.5f);
 }
 
@@ -81,8 +85,10 @@ void drawCurvesPanel(AppState& state, const Model& model) {
                 const int head = static_cast<int>(std::lround(s.x[i]));
                 const int heads = static_cast<int>(s.x.size());
                 const bool lit = head == highlight;
-                ImGui::GetWindowDrawList()->AddCircleFilled(canvas.toScreen(s.x[i], s.y[i]), lit ? 5.0f : 2.5f,
-                                                            lit ? kHighlightColor : headColor(head, heads), 10);
+                const bool lesson = lessonMarks(state.lessonMark, head);
+                ImGui::GetWindowDrawList()->AddCircleFilled(canvas.toScreen(s.x[i], s.y[i]),
+                                                            lit ? 5.0f : lesson ? 6.5f : 2.5f,
+                                                            lit ? kHighlightColor : lesson ? kLessonColor : headColor(head, heads), 10);
             }
         }
         if (canvas.hovered() && !curves->slopes.empty()) {
@@ -107,7 +113,7 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.yMin = curves->biasRange.yMin;
         axes.yMax = curves->biasRange.yMax;
         PlotCanvas canvas(axes, size);
-        drawFamily(canvas, curves->bias, highlight);
+        drawFamily(canvas, curves->bias, highlight, state.lessonMark);
     }
     {
         PlotAxes axes;
@@ -120,7 +126,7 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.yMax = std::max(curves->attentionRange.yMax, 1e-6);
         axes.xKind = AxisKind::SignedLog2;
         PlotCanvas canvas(axes, size);
-        drawFamily(canvas, curves->attention, highlight);
+        drawFamily(canvas, curves->attention, highlight, state.lessonMark);
     }
     if (model.curvesPending)
         drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + 3.0f * height + 2.0f * spacing), 0.0f);

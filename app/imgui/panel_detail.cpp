@@ -1,6 +1,7 @@
 // The head detail view: the selected head alone at the panel's size, its colour bar, and, when the
 // head is small enough (Q and K up to kDetailValuesMax), every cell's number printed in the cell
 // (the values come from the core with the picture). Hovering a cell reads it out.
+#include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 
@@ -95,6 +96,7 @@ void drawDetailView(AppState& state, const Model& model) {
     }
     const bool hovered = ImGui::IsItemHovered();
     drawCellNumbers(*detail, origin);
+    drawLessonMark(state.lessonMark, detail->heatmap, detail->request.heatmap, origin);
     const bool stale = model.detailPending || detail->request.heatmap.head != head;
     if (stale) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
     const float barHeight = size.y - 3.4f * ImGui::GetTextLineHeight();

@@ -2,6 +2,7 @@
 // panel has room for, so nothing is scaled), its colour bar, and a read-out of the cell under the
 // mouse (head, query, key, distance, slope, value) found with the core's hitTest. The panel reports
 // its size in AppState; the Explorer asks the core for a grid of that size.
+#include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 
@@ -150,6 +151,7 @@ void drawGridPanel(AppState& state, const Model& model) {
         }
     }
 
+    drawLessonMark(state.lessonMark, grid->heatmap, grid->request.heatmap, origin);
     if (model.gridPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), model.gridProgress);
     drawGridColorBar(state, model, *grid, origin, size);
     drawReadout(state, model, *grid);

@@ -87,6 +87,7 @@ void drawHelpText() {
     ImGui::TextDisabled("Keys: Ctrl+Z / Ctrl+Shift+Z undo and redo, Ctrl+R reset to defaults, Ctrl+1..7 views,");
     ImGui::TextDisabled("Ctrl+= / Ctrl+- / Ctrl+0 zoom, F11 full screen, Ctrl+Shift+C copy as CLI command.");
     ImGui::TextDisabled("Typed numbers (Ctrl+click a slider) apply on Enter or when the field loses focus.");
+    ImGui::TextDisabled("Help > Lessons (Ctrl+L): guided lessons; Page Down / Page Up step through them.");
     ImGui::PopTextWrapPos();
 }
 

@@ -3,6 +3,7 @@
 #include "window_shell.hpp"
 
 #include "gl_texture.hpp"
+#include "lesson_panel.hpp"
 #include "screenshot_writer.hpp"
 
 #include <GL/gl.h>
@@ -80,6 +81,8 @@ public:
         io.Fonts->Clear();
         if (std::filesystem::exists(kFontFile)) {
             io.Fonts->AddFontFromFileTTF(kFontFile, std::round(kBaseFontPixels * zoom));
+            // The lesson strip's large font, drawn scaled down (A- / A+), so it stays sharp.
+            addLessonFont(*io.Fonts, kFontFile, std::round(std::min(40.0f * zoom, 72.0f)));
         } else {
             ImFontConfig config;
             config.SizePixels = std::round(13.0f * zoom);

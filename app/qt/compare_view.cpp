@@ -142,6 +142,14 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 
 void CompareView::setSpec(const CompareOverrides& spec) {
     QSignalBlocker a(m_scheme), b(m_dtype), c(m_mode), d(m_mask), e(m_maxBias);
+    // Custom slopes for B come only from a session or a lesson (the off-by-one 2^(-8h/H), say):
+    // kept as given and offered as "custom" until another B replaces them.
+    m_customB = spec.scheme == SlopeScheme::Custom ? spec.custom : std::vector<double>{};
+    const int customItem = m_scheme->findData(static_cast<int>(SlopeScheme::Custom));
+    if (!m_customB.empty() && customItem < 0)
+        m_scheme->addItem("custom (from the session)", static_cast<int>(SlopeScheme::Custom));
+    else if (m_customB.empty() && customItem >= 0)
+        m_scheme->removeItem(customItem);
     m_scheme->setCurrentIndex(std::max(0, m_scheme->findData(spec.scheme ? static_cast<int>(*spec.scheme) : -1)));
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(spec.dtype ? static_cast<int>(*spec.dtype) : -1)));
     m_mode->setCurrentIndex(std::max(0, m_mode->findData(spec.mode ? static_cast<int>(*spec.mode) : -1)));
@@ -152,6 +160,7 @@ void CompareView::setSpec(const CompareOverrides& spec) {
 CompareOverrides CompareView::spec() const {
     CompareOverrides s;
     if (int v = m_scheme->currentData().toInt(); v >= 0) s.scheme = static_cast<SlopeScheme>(v);
+    if (s.scheme == SlopeScheme::Custom) s.custom = m_customB;
     if (int v = m_dtype->currentData().toInt(); v >= 0) s.dtype = static_cast<DType>(v);
     if (int v = m_mode->currentData().toInt(); v >= 0) s.mode = static_cast<BiasMode>(v);
     if (m_mask->currentIndex() > 0) s.mask = parseMask(m_mask->currentText().toStdString());

@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include <vector>
+
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -35,6 +37,8 @@ private:
     QComboBox* m_mode;
     QComboBox* m_mask;
     QDoubleSpinBox* m_maxBias;
+    // B's custom slopes when a session or lesson gave some (the combo then offers "custom").
+    std::vector<double> m_customB;
     QLabel* m_summary;
     ImagePanel* m_image;
     class StaleOverlay* m_stale;

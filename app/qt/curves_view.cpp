@@ -76,3 +76,11 @@ void CurvesView::setHighlightedHead(int head) {
 }
 
 }  // namespace alibi::qt
+
+namespace alibi::qt {
+
+void CurvesView::setLessonHeads(const std::vector<int>& heads) {
+    for (PlotWidget* plot : {m_slopes, m_bias, m_attention}) plot->setEmphasis(heads);
+}
+
+}  // namespace alibi::qt

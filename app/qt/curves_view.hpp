@@ -16,6 +16,8 @@ public:
     explicit CurvesView(QWidget* parent = nullptr);
     void setSnapshot(const SnapshotPtr& snapshot);
     void setHighlightedHead(int head);
+    // The heads a lesson step points at, emphasised in every plot (empty: none).
+    void setLessonHeads(const std::vector<int>& heads);
     // Dims the curves with "updating..." until the next snapshot (as every other view).
     void markStale();
     [[nodiscard]] bool stale() const;

@@ -137,6 +137,13 @@ void HeadDetailView::mouseMoveEvent(QMouseEvent* event) {
     setToolTip(cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, true));
 }
 
+void HeadDetailView::setLessonCell(int head, std::int64_t query, std::int64_t key) {
+    m_lessonHead = head;
+    m_lessonQuery = query;
+    m_lessonKey = key;
+    update();
+}
+
 void HeadDetailView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
@@ -206,6 +213,16 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
             p.drawLine(QPointF(target.x() + j * m_cell, target.top()), QPointF(target.x() + j * m_cell, target.bottom()));
         for (std::int64_t i = 0; i <= m_queries; ++i)
             p.drawLine(QPointF(target.left(), target.y() + i * m_cell), QPointF(target.right(), target.y() + i * m_cell));
+    }
+    if (m_lessonHead >= 0 && m_lessonHead == m_snapshot->head && m_lessonQuery < m_queries && m_lessonKey < m_keys) {
+        // A lesson's marked cell: an orange frame (with a dark edge so it shows on any colour).
+        const double pen = std::max(3.0, fontMetrics().height() / 5.0);
+        const QRectF cell(m_origin.x() + m_lessonKey * m_cell, m_origin.y() + m_lessonQuery * m_cell, m_cell, m_cell);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(QColor(0, 0, 0, 200), pen + 2));
+        p.drawRect(cell);
+        p.setPen(QPen(QColor(255, 140, 0), pen));
+        p.drawRect(cell);
     }
     p.restore();
 

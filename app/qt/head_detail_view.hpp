@@ -16,6 +16,8 @@ public:
     void setSnapshot(SnapshotPtr snapshot);
     void markStale();
     void resetView();
+    // A cell a lesson step points at, marked when the detail shows `head` (head -1: none).
+    void setLessonCell(int head, std::int64_t query, std::int64_t key);
     [[nodiscard]] double cellSize() const { return m_cell; }
     [[nodiscard]] QSize sizeHint() const override { return {800, 700}; }
 
@@ -41,6 +43,8 @@ private:
     double m_cell = 1;   // logical pixels per cell
     QPointF m_origin;    // logical position of cell (0, 0)
     bool m_fitted = false;
+    int m_lessonHead = -1;
+    std::int64_t m_lessonQuery = 0, m_lessonKey = 0;
     bool m_dragging = false;
     QPointF m_dragStart;
     class StaleOverlay* m_stale;

@@ -110,6 +110,11 @@ void HeadGridView::setHighlightedHead(int head) {
     update();
 }
 
+void HeadGridView::setLessonMark(LessonMark mark) {
+    m_lesson = std::move(mark);
+    update();
+}
+
 void HeadGridView::setSelectedHead(int head) {
     if (head == m_selected) return;
     m_selected = head;
@@ -177,6 +182,34 @@ void HeadGridView::paintColorBar(QPainter& p, const QRect& bar) {
     qt::paintColorBar(p, barRect, colorBar, m_grid->session.colormap, palette(), kBarArea - kBarWidth - 8);
 }
 
+// A lesson's outline is orange and thicker than the hover highlight, so it reads on a projector;
+// the marked cell is framed in the same colour (at least 7 px, however small the cell).
+void HeadGridView::paintLessonMark(QPainter& p, const HeatmapTile& t, const QRectF& tr) const {
+    if (!m_grid || (m_lesson.heads.empty() && m_lesson.cellHead < 0)) return;
+    const QColor orange(255, 140, 0);
+    const double pen = std::max(3.0, fontMetrics().height() / 5.0);
+    if (std::find(m_lesson.heads.begin(), m_lesson.heads.end(), t.head) != m_lesson.heads.end()) {
+        p.setPen(QPen(orange, pen));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(tr.adjusted(-pen / 2 - 1, -pen / 2 - 1, pen / 2 + 1, pen / 2 + 1));
+    }
+    const std::int64_t Q = m_grid->gridParams.attention.bias.queries, K = m_grid->gridParams.attention.bias.keyCount();
+    if (t.head != m_lesson.cellHead || m_lesson.query >= Q || m_lesson.key >= K || Q <= 0 || K <= 0) return;
+    // Cell c of n covers [c * size / n, (c + 1) * size / n) of its tile (render.cpp's pixelCells).
+    const double x0 = tr.x() + tr.width() * static_cast<double>(m_lesson.key) / static_cast<double>(K);
+    const double x1 = tr.x() + tr.width() * static_cast<double>(m_lesson.key + 1) / static_cast<double>(K);
+    const double y0 = tr.y() + tr.height() * static_cast<double>(m_lesson.query) / static_cast<double>(Q);
+    const double y1 = tr.y() + tr.height() * static_cast<double>(m_lesson.query + 1) / static_cast<double>(Q);
+    QRectF cell(x0, y0, x1 - x0, y1 - y0);
+    const double grow = std::max(0.0, (7.0 - std::min(cell.width(), cell.height())) / 2);
+    cell.adjust(-grow, -grow, grow, grow);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(QColor(0, 0, 0, 200), pen + 2));
+    p.drawRect(cell);
+    p.setPen(QPen(orange, pen));
+    p.drawRect(cell);
+}
+
 void HeadGridView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
@@ -234,6 +267,7 @@ void HeadGridView::paintEvent(QPaintEvent*) {
             p.setBrush(Qt::NoBrush);
             p.drawRect(tr.adjusted(-1.5, -1.5, 1.5, 1.5));
         }
+        paintLessonMark(p, t, tr);
         if (tr.width() < 24 || tr.height() < 16) continue;
         const double m = t.head < static_cast<int>(m_grid->slopes.size()) ? m_grid->slopes[static_cast<std::size_t>(t.head)] : 0;
         QString label = QString("h%1  m = %2").arg(t.head).arg(slopeText(m));

@@ -9,6 +9,8 @@
 #include <QImage>
 #include <QWidget>
 
+#include <vector>
+
 class QCheckBox;
 class QTimer;
 
@@ -25,6 +27,13 @@ public:
     void swapGridForExport(GridPtr grid);
     void setHighlightedHead(int head);  // linked hover from other views; -1: none
     void setSelectedHead(int head);
+    // What a lesson step points at: heads outlined, and one cell (head, query, key) marked.
+    struct LessonMark {
+        std::vector<int> heads;
+        int cellHead = -1;
+        std::int64_t query = 0, key = 0;
+    };
+    void setLessonMark(LessonMark mark);
     // The parameters changed: unless a new grid arrives within 60 ms, dim the picture and say
     // "updating..." (the mark shows within 100 ms of the change).
     void markStale();
@@ -55,11 +64,13 @@ protected:
 private:
     [[nodiscard]] std::optional<CellHit> hitAt(QPointF pos) const;
     void paintColorBar(class QPainter& painter, const QRect& bar);
+    void paintLessonMark(class QPainter& painter, const HeatmapTile& tile, const QRectF& tileRect) const;
 
     GridPtr m_grid;
     QImage m_image;
     int m_highlight = -1;
     int m_selected = -1;
+    LessonMark m_lesson;
     bool m_staleAsked = false;  // a change is pending (the mark shows once m_staleTimer fires)
     bool m_stale = false;
     double m_progress = -1;

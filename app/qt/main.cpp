@@ -62,7 +62,10 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument("session", "A session file (*.alibi.json) to open.", "[SESSION]");
     QCommandLineOption screenshot("screenshot", "Render every view to PNG files in DIR once results arrive, then exit.", "DIR");
     QCommandLineOption theme("theme", "Theme for this run: system, light or dark.", "THEME");
+    QCommandLineOption lesson("lesson", "Start the guided lesson NAME (e.g. alibi-in-five-steps) or the lesson file at a path.",
+                              "NAME");
     parser.addOption(screenshot);
+    parser.addOption(lesson);
     parser.addOption(theme);
 
     if (wantsOnlyText(argc, argv)) {
@@ -106,6 +109,10 @@ int main(int argc, char** argv) {
         window.restoreLastSession();
     }
     window.show();
+    if (parser.isSet(lesson) && !window.openLesson(parser.value(lesson))) {
+        std::fprintf(stderr, "alibi-explorer: %s\n", qPrintable(window.lastError()));
+        if (shots) return 2;
+    }
     if (shots) {
         window.takeScreenshots(parser.value(screenshot), [](bool ok) { QApplication::exit(ok ? 0 : 1); });
     }

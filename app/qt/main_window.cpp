@@ -8,6 +8,7 @@
 #include "extrapolation_view.hpp"
 #include "head_detail_view.hpp"
 #include "head_grid_view.hpp"
+#include "lesson_panel.hpp"
 #include "parameters_panel.hpp"
 #include "recent_files.hpp"
 #include "screenshot_driver.hpp"
@@ -63,7 +64,9 @@ QString whatIsAlibi() {
            "short inputs still behaves sensibly on longer ones.</p>"
            "<p>The <b>head grid</b> shows this bias for every head: bright on the diagonal (distance 0), darker "
            "with distance, grey where future keys are masked. Hover a cell to see the formula with its numbers; "
-           "click a head to read its matrix cell by cell.</p>";
+           "click a head to read its matrix cell by cell.</p>"
+           "<p><b>Help &gt; Lessons</b> (Ctrl+L) walks through ALiBi step by step; Page Down / Page Up "
+           "step through a lesson.</p>";
 }
 
 // The model's session: parameters and Compare's B (an undoable, saved choice), not the open tab.
@@ -282,6 +285,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_saveTimer.setInterval(400);
     connect(&m_saveTimer, &QTimer::timeout, this, &MainWindow::saveToSettings);
 
+    m_lessons = new LessonPanel(this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_lessons);
+    connect(m_lessons, &LessonPanel::failed, this, &MainWindow::reportError);
     buildMenus();
     QSettings settings;
     if (settings.contains("geometry")) restoreGeometry(settings.value("geometry").toByteArray());
@@ -292,6 +298,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         move(available.topLeft());
     }
     m_theme = static_cast<Theme>(std::clamp(settings.value("theme", 0).toInt(), 0, 2));
+    m_lessons->hide();  // a saved window state may show the dock; a lesson opens it
+}
+
+bool MainWindow::openLesson(const QString& nameOrPath) {
+    if (auto ok = m_lessons->openLesson(nameOrPath); !ok) {
+        reportError("Cannot open lesson", QString::fromStdString(ok.error().message));
+        return false;
+    }
+    return true;
 }
 
 MainWindow::~MainWindow() = default;
@@ -386,6 +401,7 @@ void MainWindow::buildMenus() {
     });
 
     QMenu* help = menuBar()->addMenu("&Help");
+    help->addAction("&Lessons…", QKeySequence("Ctrl+L"), m_lessons, &LessonPanel::chooseLesson);
     help->addAction("&What is ALiBi?", QKeySequence::HelpContents, this, [this] {
         QMessageBox box(this);
         box.setWindowTitle("What is ALiBi?");

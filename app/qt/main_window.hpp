@@ -27,6 +27,7 @@ class ExportController;
 class ExtrapolationView;
 class HeadDetailView;
 class HeadGridView;
+class LessonPanel;
 class ParametersPanel;
 class RecentFiles;
 class StagesView;
@@ -94,6 +95,9 @@ public:
     [[nodiscard]] CompareView* compareView() const { return m_compare; }
     [[nodiscard]] ExtrapolationView* extrapolationView() const { return m_extrapolation; }
     [[nodiscard]] DiagnoseView* diagnoseView() const { return m_diagnose; }
+    // Guided lessons (Help > Lessons, --lesson NAME): a name or path; errors as for a session.
+    bool openLesson(const QString& nameOrPath);
+    [[nodiscard]] LessonPanel* lessonPanel() const { return m_lessons; }
     [[nodiscard]] QTabWidget* tabs() const { return m_tabs; }
     [[nodiscard]] QString hoverText() const;
     [[nodiscard]] QString latencyText() const;
@@ -122,6 +126,7 @@ private:
     CompareView* m_compare;
     ExtrapolationView* m_extrapolation;
     DiagnoseView* m_diagnose;
+    LessonPanel* m_lessons = nullptr;
     QLabel* m_hover;
     QLabel* m_latency;
     ExportController* m_export;

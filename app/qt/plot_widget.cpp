@@ -49,6 +49,12 @@ void PlotWidget::setSeries(std::vector<Series> series) {
     update();
 }
 
+void PlotWidget::setEmphasis(std::vector<int> indices) {
+    if (indices == m_emphasis) return;
+    m_emphasis = std::move(indices);
+    update();
+}
+
 void PlotWidget::setHighlight(int index) {
     if (index == m_highlight) return;
     m_highlight = index;
@@ -260,12 +266,15 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         if (m_categorical || !dark) return seriesColor(s, count, m_categorical);
         return toQColor(colormapColor(Colormap::Viridis, 0.3 + 0.65 * (count > 1 ? double(s) / (count - 1) : 0.0)));
     };
+    const auto isEmphasised = [this](int s) { return std::find(m_emphasis.begin(), m_emphasis.end(), s) != m_emphasis.end(); };
     auto drawOne = [&](int s, bool emphasised) {
         const Series& ser = m_series[static_cast<std::size_t>(s)];
         QColor c = colourOf(s);
-        const bool highlighted = emphasised && m_highlight >= 0;
+        const bool lessonMark = m_highlight < 0 && isEmphasised(s);
+        const bool highlighted = (emphasised && m_highlight >= 0) || lessonMark;
         if (m_highlight >= 0 && !emphasised) c.setAlpha(50);
-        double widthPx = highlighted ? 3.0 : 2.0;
+        else if (m_highlight < 0 && !m_emphasis.empty() && !lessonMark) c.setAlpha(70);
+        double widthPx = lessonMark ? 4.5 : highlighted ? 3.0 : 2.0;
         // Categorical overlays draw earlier series wider, so identical curves stay visible
         // (press and geometric coincide when H is a power of two).
         if (m_categorical && count <= 8 && !highlighted) widthPx += 2.5 * (count - 1 - s);
@@ -322,7 +331,9 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     // Beyond 256 series every n-th is drawn (the highlighted one always), so a frame stays cheap.
     const int stride = std::max(1, count / 256);
     for (int s = 0; s < count; s += stride)
-        if (s != m_highlight) drawOne(s, false);
+        if (s != m_highlight && !isEmphasised(s)) drawOne(s, false);
+    for (int s : m_emphasis)
+        if (s != m_highlight && s >= 0 && s < count) drawOne(s, false);
     if (m_highlight >= 0) drawOne(m_highlight, true);
     p.restore();
 

@@ -27,6 +27,8 @@ public:
     void setCategorical(bool on) { m_categorical = on; update(); }  // distinct colours vs. viridis by order
     void setNote(const QString& note) { m_note = note; update(); }
     void setHighlight(int index);
+    // Series a lesson points at: drawn thick on top, the others faded (a hover highlight wins).
+    void setEmphasis(std::vector<int> indices);
     void setLegendLimit(int n) { m_legendLimit = n; update(); }
     [[nodiscard]] const std::vector<Series>& series() const { return m_series; }
     [[nodiscard]] QString title() const { return m_title; }
@@ -58,6 +60,7 @@ private:
     bool m_logY = false, m_logX = false, m_categorical = false;
     Style m_style = Style::Lines;
     int m_highlight = -1;
+    std::vector<int> m_emphasis;
     int m_legendLimit = 10;
     Range m_x, m_y;  // in axis units (log2 when logarithmic)
 };

@@ -47,6 +47,8 @@ exec_name=$(sed -n 's/^Exec=\([^ ]*\).*/\1/p' "$desktop")
 
 [ -n "$(ls "$prefix/share/alibi-explorer/presets/"*.json)" ] || fail "no presets installed"
 [ -n "$(ls "$prefix/share/alibi-explorer/sessions/"*.alibi.json)" ] || fail "no example sessions installed"
+[ -n "$(ls "$prefix/share/alibi-explorer/lessons/"*.lesson.json)" ] || fail "no lessons installed"
+[ -f "$prefix/share/alibi-explorer/attention/trained-like-4x8x64.npy" ] || fail "no example attention maps installed (the lesson 'Reading a real model' opens them)"
 # The installed CLI reads an installed example session.
 "$prefix/bin/alibi" slopes --config "$prefix/share/alibi-explorer/sessions/mpt-7b.alibi.json" >/dev/null \
   || fail "the installed alibi cannot read the installed sessions"

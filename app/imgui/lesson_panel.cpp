@@ -1,0 +1,210 @@
+// The ImGui lesson panel (see lesson_panel.hpp).
+#include "lesson_panel.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace alibi::imgui {
+
+namespace {
+
+// The lesson font, when the shell built one (the logic tests draw with the default font).
+ImFont* lessonFont() {
+    ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+    return atlas->Fonts.Size > 1 ? atlas->Fonts[1] : nullptr;
+}
+
+// Text in the lesson font at `scale` (wrapped at the window's edge).
+void lessonText(const std::string& text, float scale) {
+    ImFont* font = lessonFont();
+    if (font != nullptr) ImGui::PushFont(font);
+    ImGui::SetWindowFontScale(font != nullptr ? scale : std::max(1.0f, scale * 2.2f));
+    ImGui::PushTextWrapPos(0.0f);
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        ImGui::TextUnformatted(text.data() + start, text.data() + end);
+        start = end + 1;
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::SetWindowFontScale(1.0f);
+    if (font != nullptr) ImGui::PopFont();
+}
+
+}  // namespace
+
+void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels) {
+    // The ranges must outlive the atlas build: kept for the program's life.
+    static ImVector<ImWchar> ranges;
+    if (ranges.empty()) {
+        ImFontGlyphRangesBuilder builder;
+        for (const auto& [lo, hi] : lessonCharacterRanges())
+            for (char32_t c = lo; c <= hi && c <= 0xFFFF; ++c) builder.AddChar(static_cast<ImWchar>(c));
+        builder.BuildRanges(&ranges);
+    }
+    ImFontConfig config;
+    config.OversampleH = 1;  // a large font needs no oversampling, and keeps the atlas small
+    atlas.AddFontFromFileTTF(ttf, pixels, &config, ranges.Data);
+}
+
+LessonMark lessonMarkOf(const LessonStep& step) {
+    LessonMark mark;
+    mark.heads = step.highlight.heads;
+    if (step.highlight.cell) {
+        mark.cellHead = step.highlight.cellHead(step.session);
+        mark.query = step.highlight.cell->first;
+        mark.key = step.highlight.cell->second;
+    }
+    return mark;
+}
+
+void drawLessonMark(const LessonMark& mark, const Heatmap& map, const HeatmapParams& params, ImVec2 origin) {
+    if (mark.heads.empty() && mark.cellHead < 0) return;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float pen = std::max(3.0f, ImGui::GetFontSize() / 5.0f);
+    const std::int64_t Q = params.attention.bias.queries, K = params.attention.bias.keyCount();
+    for (const HeatmapTile& t : map.tiles) {
+        const ImVec2 a(origin.x + static_cast<float>(t.x), origin.y + static_cast<float>(t.y));
+        const ImVec2 b(a.x + static_cast<float>(t.width), a.y + static_cast<float>(t.height));
+        // Only a grid of several heads gets outlines: a single head (detail) is the one shown.
+        if (map.tiles.size() > 1 && lessonMarks(mark, t.head))
+            draw->AddRect(ImVec2(a.x - pen / 2 - 1, a.y - pen / 2 - 1), ImVec2(b.x + pen / 2 + 1, b.y + pen / 2 + 1),
+                          kLessonColor, 0.0f, 0, pen);
+        if (t.head != mark.cellHead || mark.query >= Q || mark.key >= K || Q <= 0 || K <= 0) continue;
+        // Cell c of n covers [c * size / n, (c + 1) * size / n) of its tile (render.cpp's pixelCells).
+        const auto at = [](float from, float size, std::int64_t c, std::int64_t n) {
+            return from + size * static_cast<float>(c) / static_cast<float>(n);
+        };
+        ImVec2 c0(at(a.x, b.x - a.x, mark.key, K), at(a.y, b.y - a.y, mark.query, Q));
+        ImVec2 c1(at(a.x, b.x - a.x, mark.key + 1, K), at(a.y, b.y - a.y, mark.query + 1, Q));
+        const float grow = std::max(0.0f, (7.0f - std::min(c1.x - c0.x, c1.y - c0.y)) / 2);
+        c0 = ImVec2(c0.x - grow, c0.y - grow);
+        c1 = ImVec2(c1.x + grow, c1.y + grow);
+        draw->AddRect(c0, c1, IM_COL32(0, 0, 0, 200), 0.0f, 0, pen + 2);
+        draw->AddRect(c0, c1, kLessonColor, 0.0f, 0, pen);
+    }
+}
+
+Result<void> LessonPanel::open(const std::string& nameOrPath) {
+    auto path = resolveLesson(nameOrPath, lessonFolders());
+    if (!path) return std::unexpected(path.error());
+    auto lesson = loadLesson(*path);
+    if (!lesson) return std::unexpected(lesson.error());
+    m_state = std::make_unique<explore::LessonState>(std::move(*lesson));
+    return {};
+}
+
+float LessonPanel::height(float available) const {
+    if (!m_state) return 0.0f;
+    ImFont* font = lessonFont();
+    const float line = (font != nullptr ? font->FontSize * textScale : ImGui::GetFontSize() * 2.0f) * 1.25f;
+    // The bar and about four and a half lines of text (a step is a few sentences); never more
+    // than 40 % of the window.
+    const float wanted = ImGui::GetFrameHeightWithSpacing() * 2.0f + line * 4.5f;
+    return std::floor(std::clamp(wanted, 0.18f * available, 0.40f * available));
+}
+
+LessonPanel::Action LessonPanel::draw(float x, float y, float width, float height, const Session& current,
+                                      const std::string& note) {
+    m_focused = false;
+    if (!m_state) return Action::None;
+    Action action = Action::None;
+    ImGui::SetNextWindowPos(ImVec2(std::floor(x), std::floor(y)));
+    ImGui::SetNextWindowSize(ImVec2(std::floor(width), std::floor(height)));
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoTitleBar |
+                                   ImGuiWindowFlags_NoBringToFrontOnFocus;
+    if (ImGui::Begin("Lesson", nullptr, flags)) {
+        m_focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
+        const LessonStep& step = m_state->step();
+        const Lesson& lesson = m_state->lesson();
+        // The bar: lesson and step title, counter, buttons.
+        ImFont* font = lessonFont();
+        if (font != nullptr) ImGui::PushFont(font);
+        ImGui::SetWindowFontScale(font != nullptr ? std::max(textScale * 0.8f, 0.45f) : 1.3f);
+        ImGui::TextUnformatted(step.title.empty() ? lesson.title.c_str() : step.title.c_str());
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", m_state->counter().c_str());
+        ImGui::SetWindowFontScale(1.0f);
+        if (font != nullptr) ImGui::PopFont();
+        ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+        ImGui::BeginDisabled(m_state->atFirst());
+        if (ImGui::Button("< Previous")) action = Action::Previous;
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        ImGui::BeginDisabled(m_state->atLast());
+        if (ImGui::Button("Next >")) action = Action::Next;
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        ImGui::BeginDisabled(!m_state->changedFrom(current));
+        if (ImGui::Button("Back to the step")) action = Action::Back;
+        ImGui::EndDisabled();
+        ImGui::SameLine(0, ImGui::GetFontSize());
+        if (ImGui::Button("A-")) textScale = std::max(kMinScale, textScale / 1.15f);
+        ImGui::SameLine();
+        if (ImGui::Button("A+")) textScale = std::min(kMaxScale, textScale * 1.15f);
+        ImGui::SameLine(0, ImGui::GetFontSize());
+        if (ImGui::Button("Close lesson")) action = Action::Close;
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", lesson.title.c_str());
+        if (!note.empty()) {
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.0f, 1.0f), "%s", note.c_str());
+            ImGui::PopTextWrapPos();
+        }
+        ImGui::Separator();
+        if (ImGui::BeginChild("lesson text", ImVec2(0, 0), false)) {
+            lessonText(step.text, textScale);
+        }
+        ImGui::EndChild();
+    }
+    ImGui::End();
+    return action;
+}
+
+LessonPanel::Action LessonPanel::drawList(bool* open) {
+    if (!*open) {
+        m_listed = false;
+        return Action::None;
+    }
+    if (!m_listed) {
+        m_entries = listLessons(lessonFolders());
+        m_listed = true;
+    }
+    Action action = Action::None;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(display.x * 0.8f, ImGui::GetFontSize() * 40.0f), 0), ImGuiCond_Appearing);
+    if (ImGui::Begin("Lessons", open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+        if (m_entries.empty()) ImGui::TextDisabled("No lessons found.");
+        for (const LessonEntry& e : m_entries) {
+            if (e.error.empty()) {
+                // The path after "##" keeps two lessons with one title apart.
+                const std::string label =
+                    fmt::format("{}  ({} steps){}##{}", e.title, e.steps, e.user ? "  - your folder" : "", e.path);
+                if (ImGui::Selectable(label.c_str())) {
+                    m_chosen = e.path;
+                    action = Action::Open;
+                    *open = false;
+                }
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", e.description.c_str(), e.path.c_str());
+            } else {
+                ImGui::TextDisabled("%s: cannot be read", e.name.c_str());
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.error.c_str());
+            }
+        }
+        ImGui::Separator();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("Your own lessons go in %s (format: docs/LESSONS.md); --lesson NAME or a path opens one. "
+                            "Page Down / Page Up step through a lesson.",
+                            userLessonDir().string().c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::End();
+    return action;
+}
+
+}  // namespace alibi::imgui

@@ -1,0 +1,70 @@
+// The ImGui explorer's lesson panel: a guided lesson (alibi/io/lesson.hpp) in a strip under the
+// views, its text in a large font (A− / A+ scale it), with Previous / Next, the step counter,
+// "Back to the step" and Close; Help > Lessons lists the lessons found. The Explorer applies a
+// step's parameters through its normal edit path (one undo step); this class keeps the lesson,
+// draws it, and says what the user asked for. It also draws a step's highlight in the views.
+#pragma once
+
+#include "app_state.hpp"
+
+#include <alibi/explore/lesson_state.hpp>
+#include <alibi/io/lesson.hpp>
+
+#include <imgui.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace alibi::imgui {
+
+// The orange of a lesson's marks (outlines, marked cells, emphasised curves).
+inline constexpr ImU32 kLessonColor = IM_COL32(255, 140, 0, 255);
+
+// Adds the lesson font to `atlas`: DejaVu Sans at a large size (`pixels`) with every character
+// lesson text may use (lessonCharacterRanges). Call after the main font, while building fonts.
+void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels);
+
+// The mark of the current step for the views (heads and a cell); empty without a lesson.
+[[nodiscard]] LessonMark lessonMarkOf(const LessonStep& step);
+// Draws `mark` over a heatmap drawn at `origin` (its tiles and its Q x K cells).
+void drawLessonMark(const LessonMark& mark, const Heatmap& map, const HeatmapParams& params, ImVec2 origin);
+[[nodiscard]] inline bool lessonMarks(const LessonMark& mark, int head) {
+    for (int h : mark.heads)
+        if (h == head) return true;
+    return false;
+}
+
+class LessonPanel {
+public:
+    enum class Action { None, Next, Previous, Back, Close, Open };
+
+    Result<void> open(const std::string& nameOrPath);
+    void close() { m_state.reset(); }
+    [[nodiscard]] bool active() const { return m_state != nullptr; }
+    [[nodiscard]] explore::LessonState* state() { return m_state.get(); }
+    [[nodiscard]] const explore::LessonState* state() const { return m_state.get(); }
+
+    // Height of the strip at the bottom of a window `available` pixels tall (0 without a lesson).
+    [[nodiscard]] float height(float available) const;
+    // Draws the strip; `current` tells whether the user changed the step's parameters. Returns
+    // what was clicked.
+    Action draw(float x, float y, float width, float height, const Session& current, const std::string& note);
+    // Help > Lessons: the list of lessons; returns Open with chosenPath() set when one was picked.
+    Action drawList(bool* open);
+    [[nodiscard]] const std::string& chosenPath() const { return m_chosen; }
+    // True when the lesson strip had keyboard focus in the last frame.
+    [[nodiscard]] bool focused() const { return m_focused; }
+
+    float textScale = 0.75f;  // of the lesson font (A− / A+)
+    static constexpr float kMinScale = 0.35f, kMaxScale = 1.6f;
+
+private:
+    std::unique_ptr<explore::LessonState> m_state;
+    std::vector<LessonEntry> m_entries;
+    bool m_listed = false;
+    std::string m_chosen;
+    bool m_focused = false;
+};
+
+}  // namespace alibi::imgui

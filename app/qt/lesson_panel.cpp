@@ -1,0 +1,343 @@
+// The lesson panel (see lesson_panel.hpp): the step's text and buttons, the keys, and the hooks
+// that apply a step to the main window's model and views.
+#include "lesson_panel.hpp"
+
+#include "curves_view.hpp"
+#include "extrapolation_view.hpp"
+#include "head_detail_view.hpp"
+#include "head_grid_view.hpp"
+#include "main_window.hpp"
+
+#include <QAbstractItemView>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace alibi::qt {
+
+namespace {
+
+constexpr double kMinTextPt = 10, kMaxTextPt = 60;
+
+// A view id of lesson files that this explorer does not have, in words for the note.
+QString missingViewName(const std::string& id) {
+    if (id == "attention-grid") return "the attention maps' layer grid";
+    if (id == "attention-detail") return "one head of the attention maps";
+    if (id == "attention-distance") return "the attention maps' attention against distance";
+    if (id == "attention-row") return "one query row of the attention maps";
+    if (id == "similarity") return "the similarity of the attention maps' heads";
+    if (id == "fit-table") return "the table of fitted slopes";
+    if (id == "schemes") return "ALiBi beside the other position schemes";
+    return QString::fromStdString(id);
+}
+
+QString paragraphsHtml(const std::string& text) {
+    QString html;
+    for (const QString& paragraph : QString::fromStdString(text).split('\n', Qt::SkipEmptyParts))
+        html += "<p style='margin-top:0; margin-bottom:0.5em'>" + paragraph.toHtmlEscaped() + "</p>";
+    return html;
+}
+
+bool usesArrows(const QWidget* w) {
+    if (qobject_cast<const QAbstractSpinBox*>(w) || qobject_cast<const QLineEdit*>(w) ||
+        qobject_cast<const QComboBox*>(w) || qobject_cast<const QAbstractSlider*>(w) ||
+        qobject_cast<const QAbstractItemView*>(w))
+        return true;
+    if (const auto* text = qobject_cast<const QTextEdit*>(w)) return !text->isReadOnly();
+    return false;
+}
+
+}  // namespace
+
+LessonPanel::LessonPanel(MainWindow* window) : QDockWidget("Lesson", window), m_window(window) {
+    setObjectName("lesson");
+    setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    auto* body = new QWidget(this);
+    m_title = new QLabel(body);
+    m_title->setObjectName("lessonTitle");
+    m_title->setWordWrap(true);
+    m_counter = new QLabel(body);
+    m_counter->setObjectName("lessonCounter");
+    m_note = new QLabel(body);
+    m_note->setObjectName("lessonNote");
+    m_note->setWordWrap(true);
+    m_note->setStyleSheet("color: #e07000");
+    m_note->hide();
+    m_text = new QTextBrowser(body);
+    m_text->setObjectName("lessonText");
+    m_text->setOpenLinks(false);
+    m_text->setFrameShape(QFrame::NoFrame);
+    m_previous = new QPushButton("◀ Previous", body);
+    m_next = new QPushButton("Next ▶", body);
+    m_back = new QPushButton("Back to the step", body);
+    m_back->setObjectName("lessonBack");
+    m_back->setToolTip("Restore this step's parameters and view (Ctrl+Z undoes it)");
+    auto* smaller = new QPushButton("A−", body);
+    auto* larger = new QPushButton("A+", body);
+    smaller->setToolTip("Smaller lesson text");
+    larger->setToolTip("Larger lesson text");
+    auto* close = new QPushButton("Close lesson", body);
+    for (QPushButton* b : {smaller, larger}) b->setMaximumWidth(b->fontMetrics().horizontalAdvance("A+") * 3);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_title, 1);
+    bar->addWidget(m_counter);
+    bar->addSpacing(12);
+    bar->addWidget(m_previous);
+    bar->addWidget(m_next);
+    bar->addWidget(m_back);
+    bar->addSpacing(12);
+    bar->addWidget(smaller);
+    bar->addWidget(larger);
+    bar->addWidget(close);
+    auto* column = new QVBoxLayout(body);
+    column->setContentsMargins(10, 4, 10, 6);
+    column->addLayout(bar);
+    column->addWidget(m_note);
+    column->addWidget(m_text, 1);
+    setWidget(body);
+
+    connect(m_previous, &QPushButton::clicked, this, &LessonPanel::previous);
+    connect(m_next, &QPushButton::clicked, this, &LessonPanel::next);
+    connect(m_back, &QPushButton::clicked, this, &LessonPanel::backToStep);
+    connect(close, &QPushButton::clicked, this, &LessonPanel::closeLesson);
+    connect(smaller, &QPushButton::clicked, this, [this] { setTextPointSize(m_textPt / 1.15); });
+    connect(larger, &QPushButton::clicked, this, [this] { setTextPointSize(m_textPt * 1.15); });
+    connect(m_window->model(), &SessionModel::sessionChanged, this, &LessonPanel::updateBackButton);
+    // The dock's own close button ends the lesson too.
+    connect(toggleViewAction(), &QAction::toggled, this, [this](bool shown) {
+        if (!shown && m_state && !isVisible()) closeLesson();
+    });
+
+    const double base = QApplication::font().pointSizeF() > 0 ? QApplication::font().pointSizeF() : 10;
+    setTextPointSize(QSettings().value("lessons/textPt", std::max(20.0, base * 2)).toDouble());
+    qApp->installEventFilter(this);
+    hide();
+}
+
+LessonPanel::~LessonPanel() { qApp->removeEventFilter(this); }
+
+void LessonPanel::setTextPointSize(double pt) {
+    m_textPt = std::clamp(pt, kMinTextPt, kMaxTextPt);
+    QFont text = font();
+    text.setPointSizeF(m_textPt);
+    m_text->document()->setDefaultFont(text);
+    m_text->setFont(text);
+    QFont heading = font();
+    heading.setPointSizeF(std::max(font().pointSizeF(), m_textPt * 0.75));
+    heading.setBold(true);
+    m_title->setFont(heading);
+    m_counter->setFont(heading);
+    QFont note = font();
+    note.setPointSizeF(std::max(font().pointSizeF(), m_textPt * 0.6));
+    m_note->setFont(note);
+    // Room for about five lines of text, so a step's few sentences show without scrolling.
+    m_text->setMinimumHeight(QFontMetrics(text).lineSpacing() * 3);
+    QSettings().setValue("lessons/textPt", m_textPt);
+}
+
+Result<void> LessonPanel::openLesson(const QString& nameOrPath) {
+    auto path = resolveLesson(nameOrPath.toStdString(), lessonFolders());
+    if (!path) return std::unexpected(path.error());
+    auto lesson = loadLesson(*path);
+    if (!lesson) return std::unexpected(lesson.error());
+    m_state = std::make_unique<explore::LessonState>(std::move(*lesson));
+    show();
+    raise();
+    // Room for the bar and about six lines of text, at most 40 % of the window (1280x720 keeps
+    // two thirds for the views).
+    const int lines = QFontMetrics(m_text->font()).lineSpacing() * 6 + m_previous->sizeHint().height() * 2;
+    if (!isFloating()) m_window->resizeDocks({this}, {std::min(lines, m_window->height() * 2 / 5)}, Qt::Vertical);
+    showStep();
+    return {};
+}
+
+void LessonPanel::chooseLesson() {
+    QDialog dialog(m_window);
+    dialog.setWindowTitle("Lessons");
+    auto* list = new QListWidget(&dialog);
+    const auto entries = listLessons(lessonFolders());
+    for (const LessonEntry& e : entries) {
+        auto* item = new QListWidgetItem(list);
+        if (e.error.empty()) {
+            item->setText(QString("%1  (%2 steps)%3")
+                              .arg(QString::fromStdString(e.title))
+                              .arg(e.steps)
+                              .arg(e.user ? "  · your folder" : ""));
+            item->setToolTip(QString::fromStdString(e.description + "\n" + e.path));
+        } else {
+            item->setText(QString("%1: cannot be read").arg(QString::fromStdString(e.name)));
+            item->setToolTip(QString::fromStdString(e.error));
+            item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+        }
+        item->setData(Qt::UserRole, QString::fromStdString(e.path));
+    }
+    if (list->count() > 0) list->setCurrentRow(0);
+    const QString user = QString::fromStdString(userLessonDir().string());
+    auto* hint = new QLabel(QString("Your own lessons go in %1 (the format is in docs/LESSONS.md). "
+                                    "Page Down / Page Up step through a lesson.")
+                                .arg(user.toHtmlEscaped()),
+                            &dialog);
+    hint->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, &dialog);
+    auto* file = buttons->addButton("Open file…", QDialogButtonBox::ActionRole);
+    auto* column = new QVBoxLayout(&dialog);
+    column->addWidget(list, 1);
+    column->addWidget(hint);
+    column->addWidget(buttons);
+    dialog.resize(640, 360);
+    QString chosen;
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        if (list->currentItem() && (list->currentItem()->flags() & Qt::ItemIsEnabled))
+            chosen = list->currentItem()->data(Qt::UserRole).toString();
+        dialog.accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(list, &QListWidget::itemActivated, &dialog, [&](QListWidgetItem* item) {
+        chosen = item->data(Qt::UserRole).toString();
+        dialog.accept();
+    });
+    connect(file, &QPushButton::clicked, &dialog, [&] {
+        const QString path = QFileDialog::getOpenFileName(&dialog, "Open lesson", user, "Lessons (*.lesson.json);;JSON (*.json)");
+        if (path.isEmpty()) return;
+        chosen = path;
+        dialog.accept();
+    });
+    if (dialog.exec() != QDialog::Accepted || chosen.isEmpty()) return;
+    if (auto ok = openLesson(chosen); !ok) emit failed("Cannot open lesson", QString::fromStdString(ok.error().message));
+}
+
+void LessonPanel::closeLesson() {
+    m_state.reset();
+    m_window->gridView()->setLessonMark({});
+    m_window->detailView()->setLessonCell(-1, 0, 0);
+    m_window->curvesView()->setLessonHeads({});
+    hide();
+}
+
+bool LessonPanel::next() {
+    if (!m_state || !m_state->next()) return false;
+    showStep();
+    return true;
+}
+
+bool LessonPanel::previous() {
+    if (!m_state || !m_state->previous()) return false;
+    showStep();
+    return true;
+}
+
+void LessonPanel::backToStep() {
+    if (m_state) showStep();
+}
+
+QString LessonPanel::counterText() const { return m_counter->text(); }
+QString LessonPanel::noteText() const { return m_note->isHidden() ? QString() : m_note->text(); }
+
+void LessonPanel::showStep() {
+    const LessonStep& step = m_state->step();
+    const Lesson& lesson = m_state->lesson();
+    setWindowTitle("Lesson: " + QString::fromStdString(lesson.title));
+    m_title->setText(QString::fromStdString(step.title.empty() ? lesson.title : step.title));
+    m_counter->setText(QString::fromStdString(m_state->counter()));
+    m_text->setHtml(paragraphsHtml(step.text));
+    m_previous->setEnabled(!m_state->atFirst());
+    m_next->setEnabled(!m_state->atLast());
+
+    // The model holds the parameters (with Compare's B) and the window the view, as when a
+    // session file opens; setSession is one undoable edit.
+    Session parameters = step.session;
+    parameters.view.reset();
+    parameters.compare = sessionCompare(compareSpecOf(parameters.compare));
+    m_window->model()->setSession(parameters);
+    m_window->extrapolationView()->setTrainLength(parameters.trainLength);
+    if (step.explorerView) {
+        m_window->applyView(step.session);
+        m_note->clear();
+        m_note->hide();
+    } else {
+        QString note = QString("This step opens %1 (view “%2”), which this explorer does not have yet; the text "
+                               "describes what it shows.")
+                           .arg(missingViewName(step.view), QString::fromStdString(step.view));
+        if (!step.attentionMaps.empty())
+            note += QString(" File: %1, layer %2.").arg(QFileInfo(QString::fromStdString(step.attentionMaps)).fileName()).arg(step.layer);
+        m_note->setText(note);
+        m_note->show();
+    }
+    applyHighlight();
+    updateBackButton();
+}
+
+void LessonPanel::applyHighlight() {
+    const LessonStep& step = m_state->step();
+    HeadGridView::LessonMark mark;
+    int cellHead = -1;
+    // A step whose view this explorer lacks marks nothing: its head and cell belong to that view
+    // (a model's attention maps), not to the ALiBi views on screen.
+    if (step.explorerView) mark.heads = step.highlight.heads;
+    if (step.explorerView && step.highlight.cell) {
+        cellHead = step.highlight.cellHead(step.session);
+        mark.cellHead = cellHead;
+        mark.query = step.highlight.cell->first;
+        mark.key = step.highlight.cell->second;
+    }
+    m_window->gridView()->setLessonMark(mark);
+    m_window->detailView()->setLessonCell(cellHead, mark.query, mark.key);
+    m_window->curvesView()->setLessonHeads(mark.heads);
+}
+
+void LessonPanel::updateBackButton() {
+    m_back->setEnabled(m_state && m_state->changedFrom(m_window->model()->session()));
+}
+
+bool LessonPanel::arrowsAllowed() const {
+    const QWidget* focus = QApplication::focusWidget();
+    if (focus == nullptr) return true;
+    if (usesArrows(focus)) return false;
+    return isAncestorOf(focus) || focus == this || m_window->tabs()->isAncestorOf(focus) || focus == m_window->tabs() ||
+           focus == m_window;
+}
+
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (!m_state || event->type() != QEvent::KeyPress) return false;
+    auto* widget = qobject_cast<QWidget*>(watched);
+    // Keys typed into another window (a dialog, a menu) are theirs.
+    if (widget == nullptr || (widget->window() != m_window && widget->window() != window()) ||
+        QApplication::activeModalWidget() != nullptr || QApplication::activePopupWidget() != nullptr)
+        return false;
+    const auto* key = static_cast<QKeyEvent*>(event);
+    if ((key->modifiers() & ~Qt::KeypadModifier) != Qt::NoModifier) return false;
+    switch (key->key()) {
+        case Qt::Key_PageDown: next(); return true;
+        case Qt::Key_PageUp: previous(); return true;
+        case Qt::Key_Right:
+            if (!arrowsAllowed()) return false;
+            next();
+            return true;
+        case Qt::Key_Left:
+            if (!arrowsAllowed()) return false;
+            previous();
+            return true;
+        default: return false;
+    }
+}
+
+}  // namespace alibi::qt

@@ -1,0 +1,74 @@
+// The lesson panel: a guided lesson (alibi/io/lesson.hpp) shown in a dock under the views, in
+// text large enough for the back of a room (A− / A+ change it), with Previous / Next, the step
+// counter, "Back to the step" and Close. Page Up / Page Down always step (presenter remotes send
+// them, even while a spin box has focus); Left / Right step when the lesson panel or a view has
+// focus, never while a field that uses the arrows is being edited. A step applies its parameters
+// through the model as one undoable edit, opens its view and draws its highlight in the views.
+#pragma once
+
+#include <alibi/explore/lesson_state.hpp>
+
+#include <QDockWidget>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+
+namespace alibi::qt {
+
+class MainWindow;
+
+class LessonPanel : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit LessonPanel(MainWindow* window);
+    ~LessonPanel() override;
+
+    // Opens a lesson by name ("slopes", "02-slopes") or path and shows its first step.
+    Result<void> openLesson(const QString& nameOrPath);
+    // Help > Lessons: the lessons found (built-in and the user's folder), or a file; opens the choice.
+    void chooseLesson();
+    void closeLesson();
+
+    bool next();
+    bool previous();
+    // Applies the current step again: its parameters (one undoable edit), its view, its highlight.
+    void backToStep();
+
+    [[nodiscard]] bool active() const { return m_state != nullptr; }
+    [[nodiscard]] const explore::LessonState* state() const { return m_state.get(); }
+    [[nodiscard]] QString counterText() const;
+    [[nodiscard]] QString noteText() const;  // the note shown when the step's view is missing
+    [[nodiscard]] QPushButton* backButton() const { return m_back; }
+    [[nodiscard]] QTextBrowser* textView() const { return m_text; }
+    [[nodiscard]] double textPointSize() const { return m_textPt; }
+    void setTextPointSize(double pt);
+
+signals:
+    void failed(const QString& title, const QString& message);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void showStep();
+    void applyHighlight();
+    void updateBackButton();
+    [[nodiscard]] bool arrowsAllowed() const;
+
+    MainWindow* m_window;
+    std::unique_ptr<explore::LessonState> m_state;
+    QLabel* m_title;
+    QLabel* m_counter;
+    QLabel* m_note;
+    QTextBrowser* m_text;
+    QPushButton* m_previous;
+    QPushButton* m_next;
+    QPushButton* m_back;
+    double m_textPt = 0;
+};
+
+}  // namespace alibi::qt

@@ -1,0 +1,156 @@
+// Guided lessons in the ImGui explorer (issue 13 item 1): each bundled lesson loads and steps
+// through with Page Down, every step sets its parameters and opens its view (or notes the view
+// this explorer lacks) and marks its highlight; Page Down works while a number is being typed, the
+// arrows only when no widget is in use; "Back to the step" restores the step; a step is one undo.
+#include "explorer_fixture.hpp"
+
+#include <alibi/explore/lesson_state.hpp>
+#include <alibi/io/lesson.hpp>
+
+#include <cstdlib>
+
+namespace alibi::imgui {
+namespace {
+
+class Lessons : public ExplorerLogic {
+public:
+    void SetUp() override {
+        ::setenv("ALIBI_DATA_DIR", ALIBI_SOURCE_ASSETS, 1);
+        ::setenv("XDG_DATA_HOME", "/nonexistent-alibi-test", 1);  // no user lessons
+        ExplorerLogic::SetUp();
+    }
+
+    // A button of the lesson strip's top bar: its place depends on the step title's width, so
+    // the bar's first lines are searched at several columns.
+    std::optional<ImVec2> findInBar(const char* label) {
+        ImGuiWindow* w = ImGui::FindWindowByName("Lesson");
+        if (w == nullptr) return std::nullopt;
+        const ImGuiID id = w->GetID(label);
+        ImGuiIO& io = ImGui::GetIO();
+        for (float fx = 0.05f; fx < 1.0f; fx += 0.015f) {
+            for (float y = w->Pos.y + 2; y < w->Pos.y + 3.0f * ImGui::GetFrameHeight(); y += 4.0f) {
+                io.MousePos = ImVec2(w->Pos.x + w->Size.x * fx, y);
+                frame();
+                if (ImGui::GetCurrentContext()->HoveredId == id) return io.MousePos;
+            }
+        }
+        return std::nullopt;
+    }
+    bool clickInBar(const char* label) {
+        const auto at = findInBar(label);
+        if (!at) return false;
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = *at;
+        io.MouseDown[0] = true;
+        frame();
+        io.MouseDown[0] = false;
+        frame();
+        return true;
+    }
+};
+
+TEST_F(Lessons, EveryLessonStepsThroughWithPageDown) {
+    const auto entries = listLessons(lessonFolders());
+    ASSERT_GE(entries.size(), 5u);
+    for (const LessonEntry& entry : entries) {
+        SCOPED_TRACE(entry.name);
+        ASSERT_TRUE(entry.error.empty()) << entry.error;
+        auto lesson = loadLesson(entry.path);
+        ASSERT_TRUE(lesson);
+        ASSERT_TRUE(m_explorer->openLesson(entry.name));
+        for (std::size_t n = 0; n < lesson->steps.size(); ++n) {
+            SCOPED_TRACE("step " + std::to_string(n + 1));
+            const LessonStep& step = lesson->steps[n];
+            settle();
+            ASSERT_EQ(m_explorer->lessons().state()->index(), static_cast<int>(n));
+            EXPECT_TRUE(explore::sameParameters(state().session, step.session));
+            if (step.explorerView) {
+                EXPECT_EQ(state().view, fromExplorerView(*step.explorerView));
+                EXPECT_TRUE(state().lessonNote.empty());
+            } else {
+                EXPECT_NE(state().lessonNote.find(step.view), std::string::npos) << state().lessonNote;
+            }
+            const bool shown = step.explorerView.has_value();
+            EXPECT_EQ(state().lessonMark.heads, shown ? step.highlight.heads : std::vector<int>{});
+            EXPECT_EQ(state().lessonMark.cellHead,
+                      shown && step.highlight.cell ? step.highlight.cellHead(step.session) : -1);
+            if (n == 0) {
+                EXPECT_TRUE(findInBar("Next >").has_value());
+            }
+            press(keys::kPageDown);
+        }
+        EXPECT_EQ(m_explorer->lessons().state()->index(), static_cast<int>(lesson->steps.size()) - 1);
+        m_explorer->closeLesson();
+        frame();
+        EXPECT_FALSE(m_explorer->lessons().active());
+    }
+}
+
+TEST_F(Lessons, PageKeysWorkWhileTypingArrowsOnlyWhenIdle) {
+    ASSERT_TRUE(m_explorer->openLesson("alibi-in-five-steps"));
+    settle();
+    // A number half typed into H: Page Down still steps, and the typed text is dropped.
+    ASSERT_TRUE(typeIntoSlider("H (heads)", "3"));
+    ASSERT_TRUE(ImGui::GetIO().WantTextInput);
+    press(keys::kPageDown);
+    EXPECT_EQ(m_explorer->lessons().state()->index(), 1);
+    frame();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 8);
+    press(keys::kPageUp);
+    EXPECT_EQ(m_explorer->lessons().state()->index(), 0);
+    // Typing again: the arrows move the text cursor, not the lesson.
+    ASSERT_TRUE(typeIntoSlider("H (heads)", "1"));
+    press(keys::kRight);
+    EXPECT_EQ(m_explorer->lessons().state()->index(), 0);
+    press(kKeyEscape);
+    frame();
+    // After a click in the lesson strip the arrows step.
+    ASSERT_TRUE(clickInBar("Next >"));
+    EXPECT_EQ(m_explorer->lessons().state()->index(), 1);
+    press(keys::kRight);
+    EXPECT_EQ(m_explorer->lessons().state()->index(), 2);
+    press(keys::kLeft);
+    EXPECT_EQ(m_explorer->lessons().state()->index(), 1);
+}
+
+TEST_F(Lessons, BackToTheStepAndOneUndoPerStep) {
+    ASSERT_TRUE(m_explorer->openLesson("slopes"));
+    settle();
+    ASSERT_TRUE(m_explorer->lessonNext());  // H = 12
+    const Session step = m_explorer->lessons().state()->step().session;
+    const Session before = m_explorer->history().current();
+    ASSERT_TRUE(typeIntoSlider("H (heads)", "5"));
+    press(kKeyEnter);
+    frame();
+    ASSERT_EQ(state().session.attention.bias.slopes.heads, 5);
+    EXPECT_TRUE(m_explorer->lessons().state()->changedFrom(state().session));
+    ASSERT_TRUE(clickInBar("Back to the step"));
+    EXPECT_TRUE(explore::sameParameters(state().session, step));
+    EXPECT_FALSE(m_explorer->lessons().state()->changedFrom(state().session));
+    m_explorer->undo();
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, 5);
+    m_explorer->undo();
+    EXPECT_TRUE(explore::sameParameters(state().session, before));
+}
+
+TEST_F(Lessons, HelpLessonsListsAndOpens) {
+    state().showLessons = true;
+    frame();
+    const auto path = resolveLesson("slopes", lessonFolders());
+    ASSERT_TRUE(path);
+    ASSERT_TRUE(click("Lessons", ("Slopes  (5 steps)##" + *path).c_str(), 0.2f));
+    EXPECT_FALSE(state().showLessons);
+    ASSERT_TRUE(m_explorer->lessons().active());
+    EXPECT_EQ(m_explorer->lessons().state()->lesson().title, "Slopes");
+    EXPECT_EQ(state().view, View::Curves);
+}
+
+TEST_F(Lessons, UnknownLessonNamesTheOnesThereAre) {
+    auto missing = m_explorer->openLesson("rope");
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().message.find("alibi-in-five-steps"), std::string::npos);
+    EXPECT_FALSE(m_explorer->lessons().active());
+}
+
+}  // namespace
+}  // namespace alibi::imgui

@@ -1,0 +1,238 @@
+// Guided lessons (issue 13 item 1), driven as a lecturer would under the offscreen platform:
+// every step of every bundled lesson opens its view and sets its parameters (a screenshot per
+// step goes to screenshots/lessons/ of this build folder: look at them); Page Down / Page Up
+// always step, even from a spin box, and the arrows only from the lesson panel or a view; "Back
+// to the step" restores the step after the user changed it; a step is one undo step.
+#include "head_grid_view.hpp"
+#include "lesson_panel.hpp"
+#include "main_window.hpp"
+#include "parameters_panel.hpp"
+
+#include <alibi/explore/lesson_state.hpp>
+#include <alibi/io/lesson.hpp>
+
+#include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QListWidget>
+#include <QTimer>
+#include <QDir>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+
+using namespace alibi;
+using namespace alibi::qt;
+
+namespace {
+
+int tabOf(ExplorerView view) {
+    switch (view) {
+        case ExplorerView::Grid: return MainWindow::GridTab;
+        case ExplorerView::Detail: return MainWindow::DetailTab;
+        case ExplorerView::Curves: return MainWindow::CurvesTab;
+        case ExplorerView::Stages:
+        case ExplorerView::Stats: return MainWindow::StagesTab;
+        case ExplorerView::Compare: return MainWindow::CompareTab;
+        case ExplorerView::Extrapolation: return MainWindow::ExtrapolationTab;
+        case ExplorerView::Diagnose: return MainWindow::DiagnoseTab;
+    }
+    return -1;
+}
+
+QString lessonPath(const char* name) { return QString(ALIBI_ASSETS_DIR) + "/lessons/" + name; }
+
+}  // namespace
+
+class TestLessons : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("alibi-test");
+        QCoreApplication::setApplicationName("alibi-explorer-test-lessons");
+        QSettings().clear();
+        // The bundled lessons and example maps of the source tree; no user lessons.
+        qputenv("ALIBI_DATA_DIR", ALIBI_ASSETS_DIR);
+        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
+    }
+
+    // Every step of every lesson: its parameters, its view (or the note for a view this
+    // explorer lacks), its counter, and a screenshot at a projector's 1280x720.
+    void walkEveryStepOfEveryLesson() {
+        const auto entries = listLessons(lessonFolders());
+        QVERIFY(entries.size() >= 5);
+        const QString shots = QString(ALIBI_LESSON_SHOTS);
+        for (const LessonEntry& entry : entries) {
+            QVERIFY2(entry.error.empty(), entry.error.c_str());
+            MainWindow w;
+            w.setInteractive(false);
+            w.resize(1280, 720);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY2(w.openLesson(QString::fromStdString(entry.path)), qPrintable(w.lastError()));
+            LessonPanel* panel = w.lessonPanel();
+            QVERIFY(panel->isVisible());
+            const auto lesson = loadLesson(entry.path);
+            QVERIFY(lesson);
+            QDir().mkpath(shots + "/" + QString::fromStdString(entry.name));
+            for (std::size_t n = 0; n < lesson->steps.size(); ++n) {
+                const LessonStep& step = lesson->steps[n];
+                const QString where = QString("%1 step %2").arg(QString::fromStdString(entry.name)).arg(n + 1);
+                QCOMPARE(panel->state()->index(), static_cast<int>(n));
+                QCOMPARE(panel->counterText(), QString("%1 / %2").arg(n + 1).arg(lesson->steps.size()));
+                QVERIFY2(explore::sameParameters(w.model()->session(), step.session), qPrintable(where));
+                if (step.explorerView) {
+                    QVERIFY2(w.tabs()->currentIndex() == tabOf(*step.explorerView), qPrintable(where));
+                    QVERIFY2(panel->noteText().isEmpty(), qPrintable(where));
+                } else {
+                    QVERIFY2(panel->noteText().contains(QString::fromStdString(step.view)), qPrintable(where));
+                }
+                QVERIFY(panel->textView()->toPlainText().startsWith(
+                    QString::fromStdString(step.text.substr(0, step.text.find('\n')).substr(0, 20))));
+                QTRY_VERIFY_WITH_TIMEOUT(!w.model()->pending(), 30000);
+                QTest::qWait(150);  // the views repaint from the last result
+                const QString file = QString("%1/%2/%3.png").arg(shots, QString::fromStdString(entry.name)).arg(n + 1, 2, 10, QChar('0'));
+                QVERIFY2(w.grab().save(file), qPrintable(file));
+                if (n + 1 < lesson->steps.size()) QVERIFY(panel->next());
+            }
+            QVERIFY(!panel->next());  // the last step stays
+        }
+    }
+
+    // Page Down / Page Up step even while a spin box has focus (a presenter remote), and do not
+    // change the box; the arrows step from the lesson panel and from a view, not from the box.
+    void keysStepTheLesson() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openLesson(lessonPath("01-alibi-in-five-steps.lesson.json")));
+        LessonPanel* panel = w.lessonPanel();
+        QSpinBox* heads = w.parameters()->headsBox;
+        heads->setFocus();
+        QTRY_VERIFY(heads->hasFocus());
+        QTest::keyClick(heads, Qt::Key_PageDown);
+        QCOMPARE(panel->state()->index(), 1);
+        QCOMPARE(heads->value(), 8);
+        QCOMPARE(w.tabs()->currentIndex(), static_cast<int>(MainWindow::DetailTab));
+        QTest::keyClick(heads, Qt::Key_PageUp);
+        QCOMPARE(panel->state()->index(), 0);
+        QCOMPARE(heads->value(), 8);
+        // The box keeps its arrows.
+        QTest::keyClick(heads, Qt::Key_Right);
+        QTest::keyClick(heads, Qt::Key_Left);
+        QCOMPARE(panel->state()->index(), 0);
+        // From the lesson text and from a view the arrows step.
+        panel->textView()->setFocus();
+        QTRY_VERIFY(panel->textView()->hasFocus());
+        QTest::keyClick(panel->textView(), Qt::Key_Right);
+        QCOMPARE(panel->state()->index(), 1);
+        QTest::keyClick(panel->textView(), Qt::Key_Left);
+        QCOMPARE(panel->state()->index(), 0);
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        w.gridView()->setFocusPolicy(Qt::StrongFocus);
+        w.gridView()->setFocus();
+        QTRY_VERIFY(w.gridView()->hasFocus());
+        QTest::keyClick(w.gridView(), Qt::Key_Right);
+        QCOMPARE(panel->state()->index(), 1);
+        QTest::keyClick(w.gridView(), Qt::Key_PageDown);
+        QCOMPARE(panel->state()->index(), 2);
+        QCOMPARE(panel->counterText(), QString("3 / 6"));
+        // Past the end nothing moves; closing ends the lesson and its keys.
+        for (int k = 0; k < 10; ++k) QTest::keyClick(w.gridView(), Qt::Key_PageDown);
+        QCOMPARE(panel->state()->index(), 5);
+        panel->closeLesson();
+        QVERIFY(!panel->active());
+        QVERIFY(!panel->isVisible());
+        const int tab = w.tabs()->currentIndex();
+        QTest::keyClick(w.gridView(), Qt::Key_PageUp);
+        QCOMPARE(w.tabs()->currentIndex(), tab);
+    }
+
+    // The user changes a step's parameters; "Back to the step" restores them (one undo step).
+    void backToTheStep() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openLesson("slopes"));
+        LessonPanel* panel = w.lessonPanel();
+        QVERIFY(panel->next());  // H = 12
+        const Session step = panel->state()->step().session;
+        QVERIFY(!panel->backButton()->isEnabled());
+        QVERIFY(w.model()->setHeads(5));
+        QVERIFY(w.model()->setMaxBias(4));
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        QVERIFY(panel->backButton()->isEnabled());
+        QTest::mouseClick(panel->backButton(), Qt::LeftButton);
+        QVERIFY(explore::sameParameters(w.model()->session(), step));
+        QCOMPARE(w.tabs()->currentIndex(), static_cast<int>(MainWindow::CurvesTab));
+        QVERIFY(!panel->backButton()->isEnabled());
+        // Undo takes back the restore as one step, then each of the user's edits.
+        QVERIFY(w.model()->undo());
+        QCOMPARE(w.model()->session().attention.bias.slopes.maxBias, 4.0);
+        QCOMPARE(w.model()->session().attention.bias.slopes.heads, 5);
+        // Stepping is one undo step too: from step 2 to step 3 and back with one Ctrl+Z.
+        panel->backToStep();
+        const Session before = w.model()->session();
+        QVERIFY(panel->next());
+        QVERIFY(!explore::sameParameters(w.model()->session(), before));
+        QVERIFY(w.model()->undo());
+        QVERIFY(explore::sameParameters(w.model()->session(), before));
+    }
+
+    // --lesson with an unknown name says which lessons there are; a step's highlight reaches the grid.
+    void unknownLessonAndHighlight() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.openLesson("rope"));
+        QVERIFY(w.lastError().contains("no lesson 'rope'"));
+        QVERIFY(w.lastError().contains("alibi-in-five-steps"));
+        QVERIFY(!w.lessonPanel()->active());
+        QVERIFY(w.openLesson("same-model-different-code"));
+        QCOMPARE(w.lessonPanel()->counterText(), QString("1 / 7"));
+        QVERIFY(w.lessonPanel()->textPointSize() >= 18);
+        const double pt = w.lessonPanel()->textPointSize();
+        w.lessonPanel()->setTextPointSize(pt * 1.5);
+        QCOMPARE(w.lessonPanel()->textView()->font().pointSizeF(), pt * 1.5);
+    }
+
+    // Help > Lessons: the list names every bundled lesson; choosing one opens it.
+    void helpLessonsListsAndOpens() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList listed;
+        QTimer::singleShot(0, &w, [&] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog != nullptr);
+            auto* list = dialog->findChild<QListWidget*>();
+            QVERIFY(list != nullptr);
+            for (int row = 0; row < list->count(); ++row) listed << list->item(row)->text();
+            QDir().mkpath(QString(ALIBI_LESSON_SHOTS));
+            dialog->grab().save(QString(ALIBI_LESSON_SHOTS) + "/help-lessons-dialog.png");
+            for (int row = 0; row < list->count(); ++row)
+                if (list->item(row)->text().startsWith("Slopes")) list->setCurrentRow(row);
+            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open)->click();
+        });
+        w.lessonPanel()->chooseLesson();
+        QVERIFY2(listed.size() >= 5, qPrintable(listed.join(" | ")));
+        QVERIFY(listed.front().startsWith("ALiBi in five steps  (6 steps)"));
+        QVERIFY(w.lessonPanel()->active());
+        QCOMPARE(QString::fromStdString(w.lessonPanel()->state()->lesson().title), QString("Slopes"));
+        QCOMPARE(w.tabs()->currentIndex(), static_cast<int>(MainWindow::CurvesTab));
+    }
+
+private:
+    QTemporaryDir m_home;
+};
+
+QTEST_MAIN(TestLessons)
+#include "test_lessons.moc"
