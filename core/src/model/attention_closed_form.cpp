@@ -21,6 +21,11 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// e^x, without calling exp where it underflows to 0 (x < ln 2^-1075 = -745.13...): far from
+// the query most of a long row's probabilities underflow, and exp's underflow path (which
+// sets errno) cost a heatmap more than all the rest of a pixel. The result is exp's own.
+inline double expOrZero(double x) { return x < -746.0 ? 0.0 : std::exp(x); }
+
 // sum_{k=0}^{n-1} e^{-a k}
 double geometricSum(double a, std::int64_t n) {
     if (n <= 0) return 0;
@@ -101,11 +106,11 @@ GeometricRow::GeometricRow(const AttentionParams& params, double slope, std::int
 double GeometricRow::probability(std::int64_t j) const {
     if (m_nan) return kNaN;
     if (j > m_pos) {
-        if (j >= m_visible) return m_blocks[1].count > 0 ? std::exp(m_blocks[1].logit - m_max) / m_total : 0.0;
-        if (m_symmetric) return std::exp(-m_a * static_cast<double>(j - m_pos) - m_max) / m_total;
-        return std::exp(m_blocks[0].logit - m_max) / m_total;  // clamped's future keys
+        if (j >= m_visible) return m_blocks[1].count > 0 ? expOrZero(m_blocks[1].logit - m_max) / m_total : 0.0;
+        if (m_symmetric) return expOrZero(-m_a * static_cast<double>(j - m_pos) - m_max) / m_total;
+        return expOrZero(m_blocks[0].logit - m_max) / m_total;  // clamped's future keys
     }
-    return std::exp(m_runs[0].offset - m_a * static_cast<double>(m_pos - j) - m_max) / m_total;
+    return expOrZero(m_runs[0].offset - m_a * static_cast<double>(m_pos - j) - m_max) / m_total;
 }
 
 void GeometricRow::probabilities(std::span<double> out) const {
@@ -122,12 +127,12 @@ double GeometricRow::sumBetween(std::int64_t first, std::int64_t last) const {
     const std::int64_t past = std::clamp<std::int64_t>(m_pos + 1, 0, m_keys);
     if (const std::int64_t a = first, b = std::min(last, past); a < b) {
         const double d0 = static_cast<double>(m_pos - (b - 1));
-        sum += std::exp(m_runs[0].offset - m_a * d0 - m_max) * geometricSum(m_a, b - a);
+        sum += expOrZero(m_runs[0].offset - m_a * d0 - m_max) * geometricSum(m_a, b - a);
     }
     // Keys after the query: symmetric's right run, or one block of equal logits.
     if (const std::int64_t a = std::max(first, past), b = last; a < b) {
         if (m_symmetric)
-            sum += std::exp(-m_a * static_cast<double>(a - m_pos) - m_max) * geometricSum(m_a, b - a);
+            sum += expOrZero(-m_a * static_cast<double>(a - m_pos) - m_max) * geometricSum(m_a, b - a);
         else
             sum += static_cast<double>(b - a) * probability(a) * m_total;
     }
