@@ -112,14 +112,6 @@ double fmaPeak(unsigned threads) {
     return 0;
 }
 
-// User + system time of every thread of this process, in seconds.
-double processCpuSeconds() {
-    rusage r{};
-    getrusage(RUSAGE_SELF, &r);
-    return static_cast<double>(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
-           1e-6 * static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
-}
-
 // CPU time of the calling thread, in seconds.
 double threadCpuSeconds() {
     timespec t{};

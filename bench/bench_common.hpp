@@ -8,6 +8,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
+
 #include <cstdint>
 
 namespace alibi::bench {
@@ -31,6 +33,14 @@ inline constexpr unsigned kThreads = 2;
            static_cast<std::uint64_t>(length) * 4;
 }
 
+// User + system time of every thread of this process, in seconds.
+[[nodiscard]] inline double processCpuSeconds() {
+    rusage r{};
+    getrusage(RUSAGE_SELF, &r);
+    return static_cast<double>(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
+           1e-6 * static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
+}
+
 // A 1920x1080 grid of every head of a causal f32 (H, T): the bias, or attention with zero or
 // q.k (d_k = 64) content.
 [[nodiscard]] inline HeatmapParams gridParams(std::int64_t heads, std::int64_t length, RenderWhat what,
@@ -47,9 +57,12 @@ inline constexpr unsigned kThreads = 2;
 }
 
 // One finished image per iteration. `change` runs before each frame, inside the timed loop:
-// it is part of what a change costs (a new max_bias, emptied caches).
+// it is part of what a change costs (a new max_bias, emptied caches). process_cpu_ms: CPU time
+// of every thread per frame; on a shared machine, where the wall clock mostly measures waiting
+// for a core, half of it is what a frame would take on 2 idle cores with the work split evenly.
 template <typename Change>
 void renderFrames(benchmark::State& state, HeatmapParams& params, Change change) {
+    const double cpu0 = processCpuSeconds();
     for (auto _ : state) {
         change(params);
         auto map = renderHeatmap(params, kThreads);
@@ -59,6 +72,8 @@ void renderFrames(benchmark::State& state, HeatmapParams& params, Change change)
         }
         benchmark::DoNotOptimize(map->image.pixels.data());
     }
+    if (state.iterations() > 0)
+        state.counters["process_cpu_ms"] = 1e3 * (processCpuSeconds() - cpu0) / static_cast<double>(state.iterations());
 }
 
 inline void renderFrames(benchmark::State& state, HeatmapParams& params) {

@@ -21,11 +21,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// e^x, without calling exp where it underflows to 0 (x < ln 2^-1075 = -745.13...): far from
-// the query most of a long row's probabilities underflow, and exp's underflow path (which
-// sets errno) cost a heatmap more than all the rest of a pixel. The result is exp's own.
-inline double expOrZero(double x) { return x < -746.0 ? 0.0 : std::exp(x); }
-
 // sum_{k=0}^{n-1} e^{-a k}
 double geometricSum(double a, std::int64_t n) {
     if (n <= 0) return 0;
@@ -103,16 +98,6 @@ GeometricRow::GeometricRow(const AttentionParams& params, double slope, std::int
     }
 }
 
-double GeometricRow::probability(std::int64_t j) const {
-    if (m_nan) return kNaN;
-    if (j > m_pos) {
-        if (j >= m_visible) return m_blocks[1].count > 0 ? expOrZero(m_blocks[1].logit - m_max) / m_total : 0.0;
-        if (m_symmetric) return expOrZero(-m_a * static_cast<double>(j - m_pos) - m_max) / m_total;
-        return expOrZero(m_blocks[0].logit - m_max) / m_total;  // clamped's future keys
-    }
-    return expOrZero(m_runs[0].offset - m_a * static_cast<double>(m_pos - j) - m_max) / m_total;
-}
-
 void GeometricRow::probabilities(std::span<double> out) const {
     for (std::int64_t j = 0; j < m_keys; ++j) out[static_cast<std::size_t>(j)] = probability(j);
 }
@@ -137,18 +122,6 @@ double GeometricRow::sumBetween(std::int64_t first, std::int64_t last) const {
             sum += static_cast<double>(b - a) * probability(a) * m_total;
     }
     return sum / m_total;
-}
-
-double GeometricRow::maxBetween(std::int64_t first, std::int64_t last) const {
-    if (m_nan) return kNaN;
-    first = std::max<std::int64_t>(first, 0);
-    last = std::min(last, m_keys);
-    if (first >= last) return 0;
-    // Probabilities rise towards the query on each side and are flat in the blocks, so the
-    // largest one sits at an end of the range or at the query itself.
-    double best = std::max(probability(first), probability(last - 1));
-    if (m_pos >= first && m_pos < last) best = std::max(best, probability(m_pos));
-    return best;
 }
 
 double GeometricRow::runMass(const Run& r, std::int64_t maxDistance) const {
