@@ -80,8 +80,9 @@ inline void renderFrames(benchmark::State& state, HeatmapParams& params) {
     renderFrames(state, params, [](HeatmapParams&) {});
 }
 
-// Set by bench_main.cpp from --alibi_large_export and --alibi_scaling.
+// Set by bench_main.cpp from --alibi_large_export, --alibi_scaling and --alibi_large_attention.
 void registerLargeExport();
 void registerScaling();
+void registerLargeAttention();
 
 }  // namespace alibi::bench
