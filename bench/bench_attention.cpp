@@ -14,6 +14,18 @@
 #include <benchmark/benchmark.h>
 
 #include <sys/resource.h>
+#include <time.h>
+
+#if defined(__x86_64__)
+// GCC 12's AVX-512 intrinsics trip -Wuninitialized inside the header (GCC bug 105593).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -100,19 +112,89 @@ double fmaPeak(unsigned threads) {
     return 0;
 }
 
-// User + system time of every thread of this process, in seconds.
-double processCpuSeconds() {
-    rusage r{};
-    getrusage(RUSAGE_SELF, &r);
-    return static_cast<double>(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
-           1e-6 * static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
+// CPU time of the calling thread, in seconds.
+double threadCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
+
+#if defined(__x86_64__)
+// n steps of 24 independent AVX-512 FMA chains (enough to cover 2 units x 4 cycles of latency
+// with room to spare): the most FLOP a core can do per cycle, whatever its clock or FMA units.
+__attribute__((target("avx512f"), noinline)) float fmaLoop(std::int64_t n, float seed) {
+    // Unrolled, so the accumulators live in registers (a loop over the array kept it in memory).
+    __m512 acc[24];
+#pragma GCC unroll 24
+    for (int i = 0; i < 24; ++i) acc[i] = _mm512_set1_ps(seed + static_cast<float>(i));
+    const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
+    for (std::int64_t s = 0; s < n; ++s) {
+#pragma GCC unroll 24
+        for (int i = 0; i < 24; ++i) acc[i] = _mm512_fmadd_ps(acc[i], a, b);
+    }
+    __m512 sum = acc[0];
+#pragma GCC unroll 24
+    for (int i = 1; i < 24; ++i) sum = _mm512_add_ps(sum, acc[i]);
+    return _mm512_reduce_add_ps(sum);
+}
+#endif
+
+// FLOP per CPU-second of the FMA loop on one thread: the measured peak of one core (the best of
+// a few runs of about 20 ms of CPU time; CPU time, so a loaded machine's waiting does not count,
+// though a hyperthread sibling's work would). 0 without AVX-512.
+double measuredCorePeak() {
+#if defined(__x86_64__)
+    static const double peak = [] {
+        if (!detail::packedProductRuns()) return 0.0;
+        constexpr std::int64_t kSteps = 1 << 20;  // 24 * 16 * 2 * 2^20 = 0.8 GFLOP per run
+        double best = 0;
+        for (int run = 0; run < 5; ++run) {
+            const double t0 = threadCpuSeconds();
+            benchmark::DoNotOptimize(fmaLoop(kSteps, static_cast<float>(run)));
+            const double t = threadCpuSeconds() - t0;
+            if (t > 0) best = std::max(best, 24.0 * 16 * 2 * static_cast<double>(kSteps) / t);
+        }
+        return best;
+    }();
+    return peak;
+#else
+    return 0;
+#endif
+}
+
+// The FMA loop alone on kThreads threads: FLOPS (wall clock) and FLOPS_cpu (per CPU-second of
+// all threads), the ceiling BM_LogitsProduct is measured against.
+void BM_FmaPeak(benchmark::State& state) {
+#if defined(__x86_64__)
+    if (!detail::packedProductRuns()) {
+        state.SkipWithError("no AVX-512");
+        return;
+    }
+    constexpr std::int64_t kSteps = 1 << 18;
+    const double cpu0 = processCpuSeconds();
+    for (auto _ : state)
+        detail::parallelFor(kThreads, kThreads, 1, [&](std::uint64_t b, std::uint64_t) {
+            benchmark::DoNotOptimize(fmaLoop(kSteps, static_cast<float>(b)));
+        });
+    const double cpu = processCpuSeconds() - cpu0;
+    const double flops = 24.0 * 16 * 2 * static_cast<double>(kSteps) * kThreads * static_cast<double>(state.iterations());
+    state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+    if (cpu > 0) state.counters["FLOPS_cpu"] = flops / cpu;
+    state.counters["peak_FLOPS"] = fmaPeak(kThreads);
+#else
+    state.SkipWithError("not x86-64");
+#endif
+}
+BENCHMARK(BM_FmaPeak)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // The logits product alone: every (256-row block x 2048 keys x d_k 64) product of (16, 2048), as
 // the kernel issues them, on kThreads threads; kernel 0 is what attention uses on this CPU (the
 // packed AVX-512 kernel where there is AVX-512), 1 is OpenBLAS (gemmNT) for comparison. FLOPS
 // reads as FLOP/s of the product; of_peak divides it by fmaPeak(kThreads), of_peak_cpu divides
-// FLOP per CPU-second by one core's peak.
+// FLOP per CPU-second by one core's nominal peak, of_fma_loop_cpu by the FMA loop's measured
+// FLOP per CPU-second on one core (measuredCorePeak: the real clock and FMA units). Each
+// thread's C block is allocated once, outside the timed loop: the product alone is timed, not
+// page faults and zeroing of a fresh 2 MB buffer per block.
 void BM_LogitsProduct(benchmark::State& state) {
     const int H = static_cast<int>(state.range(0)), T = static_cast<int>(state.range(1)), dk = 64, B = 256;
     const bool packed = state.range(2) == 0 && detail::packedProductRuns();
@@ -124,12 +206,15 @@ void BM_LogitsProduct(benchmark::State& state) {
     std::vector<float> kp(detail::packedKeysSize(T, dk));
     detail::packKeys(k.data(), T, dk, kp.data());
     state.SetLabel(packed ? "packed avx512 kernel" : detail::blasDescription());
+    const double corePeak = measuredCorePeak();
+    const auto items = static_cast<std::uint64_t>(H) * (T / B);
+    std::vector<std::vector<float>> blocks(kThreads, std::vector<float>(static_cast<std::size_t>(B) * T));
     double seconds = 0;
     const double cpu0 = processCpuSeconds();
     for (auto _ : state) {
         const auto start = std::chrono::steady_clock::now();
-        detail::parallelFor(static_cast<std::uint64_t>(H) * (T / B), kThreads, 1, [&](std::uint64_t b0, std::uint64_t b1) {
-            std::vector<float> c(static_cast<std::size_t>(B) * T);
+        detail::parallelFor(items, kThreads, 1, [&](std::uint64_t b0, std::uint64_t b1) {
+            std::vector<float>& c = blocks[b0 * kThreads / items];  // one C per block of the split
             for (std::uint64_t b = b0; b < b1; ++b) {
                 const auto i0 = static_cast<std::size_t>(b % static_cast<std::uint64_t>(T / B)) * B;
                 if (packed)
@@ -152,6 +237,7 @@ void BM_LogitsProduct(benchmark::State& state) {
         // core time it gets, which a shared machine's load does not change.
         if (cpu > 0) state.counters["of_peak_cpu"] = flops / cpu / (peak / kThreads);
     }
+    if (cpu > 0 && corePeak > 0) state.counters["of_fma_loop_cpu"] = flops / cpu / corePeak;
 }
 BENCHMARK(BM_LogitsProduct)
     ->Args({16, 2048, 0})

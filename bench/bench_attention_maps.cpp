@@ -75,15 +75,6 @@ std::span<const std::byte> asBytes(const std::string& s) {
     return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
 }
 
-// CPU time of every thread of the process: on a shared machine the wall clock measures the
-// load, this measures the code.
-double processCpuSeconds() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-           1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-}
-
 // The layer switch as the explorers do it: the whole layer's grid at 1920x1080.
 void renderLayers(benchmark::State& state, const AttentionMaps& maps) {
     MapsHeatmapParams params;

@@ -22,40 +22,13 @@ namespace {
 constexpr std::int64_t kHeads[] = {8, 64, 256};
 
 void BM_ScaleHeadGrid(benchmark::State& state) {
-    HeatmapParams params;
-    params.attention.bias = causalF32(state.range(0), state.range(1));
-    params.what = RenderWhat::Bias;
-    params.head = -1;
-    params.width = 1920;
-    params.height = 1080;
-    for (auto _ : state) {
-        auto map = renderHeatmap(params, kThreads);
-        if (!map) {
-            state.SkipWithError(map.error().message.c_str());
-            break;
-        }
-        benchmark::DoNotOptimize(map->image.pixels.data());
-    }
+    auto params = gridParams(state.range(0), state.range(1), RenderWhat::Bias);
+    renderFrames(state, params);
 }
 
 void BM_ScaleQkGrid(benchmark::State& state) {
-    HeatmapParams params;
-    params.attention.bias = causalF32(state.range(0), state.range(1));
-    params.attention.content.kind = ContentKind::Qk;
-    params.attention.content.dk = 64;
-    params.what = RenderWhat::Attention;
-    params.head = -1;
-    params.width = 1920;
-    params.height = 1080;
-    for (auto _ : state) {
-        clearHeatmapCaches();
-        auto map = renderHeatmap(params, kThreads);
-        if (!map) {
-            state.SkipWithError(map.error().message.c_str());
-            break;
-        }
-        benchmark::DoNotOptimize(map->image.pixels.data());
-    }
+    auto params = gridParams(state.range(0), state.range(1), RenderWhat::Attention, ContentKind::Qk);
+    renderFrames(state, params, [](HeatmapParams&) { clearHeatmapCaches(); });
 }
 
 // range(2): 0 bias, 1 zero-content attention, 2 q.k attention; bytes_per_second gives the

@@ -78,6 +78,9 @@ Result<void> runAttention(const AttentionParams& params, const std::vector<doubl
             try {
                 Scratch<T> s;
                 if (!inPlace) s.block.resize(static_cast<std::size_t>(B * K));
+                // The calling thread asks once before taking work: pool threads may take every
+                // item before it takes one, and a cancel must still be heard.
+                if (w == 0 && progress && !progress(rowsDone.load(), totalRows)) cancelled = true;
                 for (std::uint64_t it = next++; it < items && !cancelled; it = next++) {
                     const std::int64_t h = h0 + static_cast<std::int64_t>(it / nb);
                     const std::int64_t i0 = static_cast<std::int64_t>(it % nb) * B, i1 = std::min(Q, i0 + B);

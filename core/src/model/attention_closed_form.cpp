@@ -98,16 +98,6 @@ GeometricRow::GeometricRow(const AttentionParams& params, double slope, std::int
     }
 }
 
-double GeometricRow::probability(std::int64_t j) const {
-    if (m_nan) return kNaN;
-    if (j > m_pos) {
-        if (j >= m_visible) return m_blocks[1].count > 0 ? std::exp(m_blocks[1].logit - m_max) / m_total : 0.0;
-        if (m_symmetric) return std::exp(-m_a * static_cast<double>(j - m_pos) - m_max) / m_total;
-        return std::exp(m_blocks[0].logit - m_max) / m_total;  // clamped's future keys
-    }
-    return std::exp(m_runs[0].offset - m_a * static_cast<double>(m_pos - j) - m_max) / m_total;
-}
-
 void GeometricRow::probabilities(std::span<double> out) const {
     for (std::int64_t j = 0; j < m_keys; ++j) out[static_cast<std::size_t>(j)] = probability(j);
 }
@@ -122,28 +112,16 @@ double GeometricRow::sumBetween(std::int64_t first, std::int64_t last) const {
     const std::int64_t past = std::clamp<std::int64_t>(m_pos + 1, 0, m_keys);
     if (const std::int64_t a = first, b = std::min(last, past); a < b) {
         const double d0 = static_cast<double>(m_pos - (b - 1));
-        sum += std::exp(m_runs[0].offset - m_a * d0 - m_max) * geometricSum(m_a, b - a);
+        sum += expOrZero(m_runs[0].offset - m_a * d0 - m_max) * geometricSum(m_a, b - a);
     }
     // Keys after the query: symmetric's right run, or one block of equal logits.
     if (const std::int64_t a = std::max(first, past), b = last; a < b) {
         if (m_symmetric)
-            sum += std::exp(-m_a * static_cast<double>(a - m_pos) - m_max) * geometricSum(m_a, b - a);
+            sum += expOrZero(-m_a * static_cast<double>(a - m_pos) - m_max) * geometricSum(m_a, b - a);
         else
             sum += static_cast<double>(b - a) * probability(a) * m_total;
     }
     return sum / m_total;
-}
-
-double GeometricRow::maxBetween(std::int64_t first, std::int64_t last) const {
-    if (m_nan) return kNaN;
-    first = std::max<std::int64_t>(first, 0);
-    last = std::min(last, m_keys);
-    if (first >= last) return 0;
-    // Probabilities rise towards the query on each side and are flat in the blocks, so the
-    // largest one sits at an end of the range or at the query itself.
-    double best = std::max(probability(first), probability(last - 1));
-    if (m_pos >= first && m_pos < last) best = std::max(best, probability(m_pos));
-    return best;
 }
 
 double GeometricRow::runMass(const Run& r, std::int64_t maxDistance) const {

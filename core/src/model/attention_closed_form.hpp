@@ -14,11 +14,19 @@
 #include <alibi/model/params.hpp>
 #include <alibi/model/stats.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 
 namespace alibi::detail {
+
+// e^x, without calling exp where it underflows to 0 (x < ln 2^-1075 = -745.13...): far from
+// the query most of a long row's probabilities underflow, and exp's underflow path (which
+// sets errno) cost a heatmap more than all the rest of a pixel. The result is exp's own.
+[[nodiscard]] inline double expOrZero(double x) { return x < -746.0 ? 0.0 : std::exp(x); }
 
 // True when zero-content rows of these parameters are computed in closed form.
 [[nodiscard]] bool closedFormApplies(const AttentionParams& params);
@@ -31,14 +39,33 @@ public:
     // True when every key is masked with -inf: the softmax is 0/0, NaN in every framework.
     [[nodiscard]] bool isNaN() const { return m_nan; }
     [[nodiscard]] std::int64_t keys() const { return m_keys; }
-    // The probability of key j (NaN for a NaN row).
-    [[nodiscard]] double probability(std::int64_t key) const;
+    // The probability of key j (NaN for a NaN row). Inline, with maxBetween: a heatmap calls
+    // them for every pixel.
+    [[nodiscard]] double probability(std::int64_t key) const {
+        if (m_nan) return std::numeric_limits<double>::quiet_NaN();
+        if (key > m_pos) {
+            if (key >= m_visible) return m_blocks[1].count > 0 ? expOrZero(m_blocks[1].logit - m_max) / m_total : 0.0;
+            if (m_symmetric) return expOrZero(-m_a * static_cast<double>(key - m_pos) - m_max) / m_total;
+            return expOrZero(m_blocks[0].logit - m_max) / m_total;  // clamped's future keys
+        }
+        return expOrZero(m_runs[0].offset - m_a * static_cast<double>(m_pos - key) - m_max) / m_total;
+    }
     // Every probability, in out[0, K).
     void probabilities(std::span<double> out) const;
     // The total and the largest probability of keys [first, last), in O(1): what a heatmap
     // pixel covering those keys shows (sum, mean = sum / count, or max), at pixel cost.
     [[nodiscard]] double sumBetween(std::int64_t first, std::int64_t last) const;
-    [[nodiscard]] double maxBetween(std::int64_t first, std::int64_t last) const;
+    [[nodiscard]] double maxBetween(std::int64_t first, std::int64_t last) const {
+        if (m_nan) return std::numeric_limits<double>::quiet_NaN();
+        first = std::max<std::int64_t>(first, 0);
+        last = std::min(last, m_keys);
+        if (first >= last) return 0;
+        // Probabilities rise towards the query on each side and are flat in the blocks, so the
+        // largest one sits at an end of the range or at the query itself.
+        double best = std::max(probability(first), probability(last - 1));
+        if (m_pos >= first && m_pos < last) best = std::max(best, probability(m_pos));
+        return best;
+    }
     // Entropy, mean distance and the distances holding 50% and 90% of the mass, as rowStats
     // computes them from the probabilities (all zero for a NaN row).
     [[nodiscard]] RowStats stats() const;

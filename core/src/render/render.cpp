@@ -23,6 +23,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace alibi {
@@ -315,7 +316,13 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     map.summary = summaryText(map, attention);
 
     // Pass 1: the value of every tile pixel (NaN where masked), one tile row at a time.
-    std::vector<double> values(map.tiles.size() * static_cast<std::size_t>(tileW) * tileH);
+    // Where every tile's range is known without the pixels (the bias, and zero-content
+    // attention shown by max or mean, in closed form), the two passes are fused row by row
+    // instead: no frame-sized buffer of values is written and read back (that traffic, not
+    // the arithmetic, was most of a 1920x1080 frame's time).
+    const bool closedForm = attention && detail::closedFormApplies(params.attention);
+    const bool fused = !batched && (!attention || (closedForm && map.reduce != Reduce::Sum));
+    std::vector<double> values(fused ? 0 : map.tiles.size() * static_cast<std::size_t>(tileW) * tileH);
     std::vector<CellSpan> keySpan(static_cast<std::size_t>(tileW));
     for (int x = 0; x < tileW; ++x) keySpan[static_cast<std::size_t>(x)] = pixelCells(x, tileW, K);
     const bool roundSlowly = bias.dtype == DType::F16 || bias.dtype == DType::BF16;
@@ -333,6 +340,186 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     const std::vector<char> fullyMasked =
         detail::fullyMaskedPixelRows(params.attention, batch, batched ? &tokens : nullptr, tileH);
     map.fullyMaskedRows = std::find(fullyMasked.begin(), fullyMasked.end(), 1) != fullyMasked.end();
+
+    // The bias of pixel row y of a tile, into out[0, tileW).
+    auto fillBiasRow = [&](std::size_t tile, int y, double* out) {
+        const int h = map.tiles[tile].head;
+        const double m = (*slopes)[static_cast<std::size_t>(h)];
+        const CellSpan rows = pixelCells(y, tileH, Q);
+        const std::int64_t p0 = bias.queryPosition(rows.first), p1 = bias.queryPosition(rows.last);
+        for (int x = 0; x < tileW; ++x) {
+            const CellSpan keys = keySpan[static_cast<std::size_t>(x)];
+            if (p0 == p1 && keys.first == keys.last) {
+                // One cell: its stored value, exactly as the tensor holds it.
+                const auto v = biasCell(bias.mode, m, p0, keys.first, K);
+                out[x] = !v                          ? kMaskedValue
+                         : bias.dtype == DType::F32 ? static_cast<double>(static_cast<float>(*v))
+                         : roundSlowly              ? roundTo(bias.dtype, *v)
+                                                    : *v;
+            } else {
+                out[x] = meanBias(bias.mode, m, p0, p1, keys.first, keys.last, K);
+            }
+        }
+    };
+
+    // Zero content (f32/f64): each row is a truncated geometric distribution, so every pixel's
+    // max, sum or mean over its keys costs O(1) whatever K is. Pixel row y of a tile:
+    auto geometricRow = [&](std::size_t tile, int y) {
+        const int h = map.tiles[tile].head;
+        return detail::GeometricRow(params.attention, (*slopes)[static_cast<std::size_t>(h)], cellAt(y, tileH, Q));
+    };
+    // What a row adds to its tile's range under max or mean: its allowed keys' extremes
+    // (the rows are unimodal, so the smallest probability sits at an end).
+    auto addGeometricRange = [&](const detail::GeometricRow& g, std::int64_t n, TileRange& range) {
+        if (n <= 0 || g.isNaN()) return;
+        const double lo = std::min(g.probability(0), g.probability(n - 1)), hi = g.maxBetween(0, n);
+        range.lo = std::min(range.lo, lo);
+        range.hi = std::max(range.hi, hi);
+        if (lo > 0) range.positive = std::min(range.positive, lo);
+    };
+    // The row's pixels into out[0, tileW) (n: its allowed keys); under Sum they widen `range`.
+    auto fillGeometricRow = [&](const detail::GeometricRow& g, std::int64_t n, double* out, TileRange& range) {
+        for (int x = 0; x < tileW; ++x) {
+            const CellSpan keys = keySpan[static_cast<std::size_t>(x)];
+            const std::int64_t last = std::min(keys.last, n - 1);
+            if (keys.first > last || g.isNaN()) {
+                out[x] = kMaskedValue;
+                continue;
+            }
+            const double v = map.reduce == Reduce::Max ? g.maxBetween(keys.first, last + 1)
+                             : map.reduce == Reduce::Sum
+                                 ? g.sumBetween(keys.first, last + 1)
+                                 : g.sumBetween(keys.first, last + 1) / static_cast<double>(last - keys.first + 1);
+            out[x] = v;
+            if (map.reduce == Reduce::Sum) {
+                range.lo = std::min(range.lo, v);
+                range.hi = std::max(range.hi, v);
+                if (v > 0) range.positive = std::min(range.positive, v);
+            }
+        }
+    };
+
+    // Scale: each tile's exact range; shared scale is their union.
+    auto setScales = [&] {
+        const bool diverging = colormapDiverging(params.colormap);
+        map.lo = std::numeric_limits<double>::infinity();
+        map.hi = -std::numeric_limits<double>::infinity();
+        double positive = std::numeric_limits<double>::infinity();
+        for (std::size_t t = 0; t < map.tiles.size(); ++t) {
+            double lo = ranges[t].lo, hi = ranges[t].hi;
+            if (lo > hi) lo = hi = 0;  // every cell masked
+            if (diverging) {
+                const double a = std::max(std::fabs(lo), std::fabs(hi));
+                lo = -a;
+                hi = a;
+            }
+            auto& tile = map.tiles[t];
+            tile.lo = lo;
+            tile.hi = hi;
+            tile.logLo = std::max(std::isfinite(ranges[t].positive) ? ranges[t].positive : hi,
+                                  hi * std::pow(10.0, -kLogScaleDecades));
+            map.lo = std::min(map.lo, lo);
+            map.hi = std::max(map.hi, hi);
+            positive = std::min(positive, ranges[t].positive);
+        }
+        map.logLo = std::max(std::isfinite(positive) ? positive : map.hi, map.hi * std::pow(10.0, -kLogScaleDecades));
+        if (params.scale == ScaleMode::Shared)
+            for (auto& tile : map.tiles) {
+                tile.lo = map.lo;
+                tile.hi = map.hi;
+                tile.logLo = map.logLo;
+            }
+    };
+
+    // Pass 2: colours of tile row r (of all tiles' rows) through the 256-entry table.
+    const bool onePixelPerCell = map.cellsPerPixelX == 1.0 && map.cellsPerPixelY == 1.0;
+    const auto& lut = colormapLut(params.colormap);
+    auto colourRow = [&](std::uint64_t r, const double* v) {
+        const auto& tile = map.tiles[r / tileH];
+        const int y = static_cast<int>(r % tileH);
+        Rgba* px = &map.image.at(tile.x, tile.y + y);
+        const bool log = map.log && tile.hi > 0;
+        const double lo = log ? std::log10(tile.logLo) : tile.lo;
+        const double hi = log ? std::log10(tile.hi) : tile.hi;
+        const double scale = hi > lo ? (kColormapLutSize - 1) / (hi - lo) : 0.0;
+        if (fullyMasked[static_cast<std::size_t>(y)]) {
+            // One pixel per cell is an image views magnify (a detail pane): stripes there would
+            // turn into blotches, so the row takes the stripes' own colour, solid.
+            for (int x = 0; x < tileW; ++x)
+                px[x] = onePixelPerCell ? kFullyMaskedColor : fullyMaskedStripe(tile.x + x, tile.y + y);
+            return;
+        }
+        for (int x = 0; x < tileW; ++x) {
+            if (std::isnan(v[x])) {
+                px[x] = kMaskedColor;
+                continue;
+            }
+            const double value = log ? (v[x] > 0 ? std::log10(v[x]) : lo) : v[x];
+            const double idx = scale > 0 ? (value - lo) * scale : (kColormapLutSize - 1) / 2.0;
+            px[x] = lut[static_cast<std::size_t>(std::clamp(idx + 0.5, 0.0, kColormapLutSize - 1.0))];
+        }
+    };
+
+    if (fused) {
+        if (!attention) {
+            // The exact range of the stored cells, in closed form.
+            for (std::size_t t = 0; t < map.tiles.size(); ++t) {
+                const auto range = explore::biasRange(bias, *slopes, map.tiles[t].head);
+                if (!range.empty) {
+                    ranges[t].lo = range.lo;
+                    ranges[t].hi = range.hi;
+                }
+            }
+        }
+        // Zero-content rows: each pixel row's range first (a few exponentials per row), the
+        // rows kept for the pixels.
+        std::vector<std::optional<detail::GeometricRow>> geometric(attention ? tileRows : 0);
+        if (attention) {
+            std::mutex rangeMutex;
+            detail::parallelFor(tileRows, threads, 64, [&](std::uint64_t b, std::uint64_t e) {
+                std::vector<TileRange> local(map.tiles.size());
+                for (std::uint64_t r = b; r < e; ++r) {
+                    const std::size_t tile = r / tileH;
+                    const int y = static_cast<int>(r % tileH);
+                    const auto& g = geometric[r].emplace(geometricRow(tile, y));
+                    addGeometricRange(g, detail::allowedKeys(bias, cellAt(y, tileH, Q)), local[tile]);
+                }
+                std::lock_guard lock(rangeMutex);
+                for (std::size_t t = 0; t < local.size(); ++t) {
+                    ranges[t].lo = std::min(ranges[t].lo, local[t].lo);
+                    ranges[t].hi = std::max(ranges[t].hi, local[t].hi);
+                    ranges[t].positive = std::min(ranges[t].positive, local[t].positive);
+                }
+            });
+        }
+        setScales();
+        std::atomic<std::uint64_t> rowsDone{0};
+        std::atomic<bool> stop{false};
+        detail::parallelFor(tileRows, threads, 8, [&](std::uint64_t b, std::uint64_t e) {
+            std::vector<double> row(static_cast<std::size_t>(tileW));
+            TileRange unused;
+            for (std::uint64_t r = b; r < e; ++r) {
+                if (stop.load(std::memory_order_relaxed)) break;
+                const std::size_t tile = r / tileH;
+                const int y = static_cast<int>(r % tileH);
+                if (!attention) {
+                    fillBiasRow(tile, y, row.data());
+                } else {
+                    if (b == 0 && progress && (r - b) % 64 == 0 &&
+                        !progress(rowsDone.load(std::memory_order_relaxed), tileRows)) {
+                        stop = true;
+                        break;
+                    }
+                    fillGeometricRow(*geometric[r], detail::allowedKeys(bias, cellAt(y, tileH, Q)), row.data(), unused);
+                    rowsDone.fetch_add(1, std::memory_order_relaxed);
+                }
+                colourRow(r, row.data());
+            }
+        });
+        if (stop) return fail(ErrorCode::Cancelled, "rendering cancelled");
+        if (progress) progress(tileRows, tileRows);
+        return map;
+    }
 
     if (batched && !attention) {
         // A batch row: sampled cells per pixel, the exact range of each head in O(T).
@@ -421,38 +608,6 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
             }
         });
         if (stop) return fail(ErrorCode::Cancelled, "rendering cancelled");
-    } else if (!attention) {
-        auto fillBiasRow = [&](std::size_t tile, int y) {
-            const int h = map.tiles[tile].head;
-            const double m = (*slopes)[static_cast<std::size_t>(h)];
-            const CellSpan rows = pixelCells(y, tileH, Q);
-            const std::int64_t p0 = bias.queryPosition(rows.first), p1 = bias.queryPosition(rows.last);
-            double* out = values.data() + (tile * tileH + y) * static_cast<std::size_t>(tileW);
-            for (int x = 0; x < tileW; ++x) {
-                const CellSpan keys = keySpan[static_cast<std::size_t>(x)];
-                if (p0 == p1 && keys.first == keys.last) {
-                    // One cell: its stored value, exactly as the tensor holds it.
-                    const auto v = biasCell(bias.mode, m, p0, keys.first, K);
-                    out[x] = !v                          ? kMaskedValue
-                             : bias.dtype == DType::F32 ? static_cast<double>(static_cast<float>(*v))
-                             : roundSlowly              ? roundTo(bias.dtype, *v)
-                                                        : *v;
-                } else {
-                    out[x] = meanBias(bias.mode, m, p0, p1, keys.first, keys.last, K);
-                }
-            }
-        };
-        detail::parallelFor(tileRows, threads, 8, [&](std::uint64_t b, std::uint64_t e) {
-            for (std::uint64_t r = b; r < e; ++r) fillBiasRow(r / tileH, static_cast<int>(r % tileH));
-        });
-        // The exact range of the stored cells, in closed form.
-        for (std::size_t t = 0; t < map.tiles.size(); ++t) {
-            const auto range = explore::biasRange(bias, *slopes, map.tiles[t].head);
-            if (!range.empty) {
-                ranges[t].lo = range.lo;
-                ranges[t].hi = range.hi;
-            }
-        }
     } else {
         // Attention rows cost O(K * d_k) each: one exact row per distinct query a pixel row
         // shows, computed in chunks per tile on the float path, each pixel then summarising
@@ -487,7 +642,6 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         std::atomic<std::uint64_t> rowsDone{0};
         std::atomic<bool> stop{false};
         std::mutex rangeMutex;
-        const bool closedForm = detail::closedFormApplies(params.attention);
         detail::parallelFor(chunks.size(), threads, 1, [&](std::uint64_t b, std::uint64_t e) {
             detail::PictureRows rows(params.attention, *slopes);
             std::vector<float> block;
@@ -507,40 +661,12 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                     if (queries.empty() || queries.back() != q) queries.push_back(q);
                 }
                 TileRange& range = local[chunk.tile];
-                if (closedForm) {
-                    // Zero content (f32/f64): each row is a truncated geometric distribution,
-                    // so every pixel's max, sum or mean over its keys costs O(1) whatever K is.
-                    const double slope = (*slopes)[static_cast<std::size_t>(h)];
+                if (closedForm) {  // here only under Sum: the other reductions are fused above
                     for (int y = chunk.y0; y < chunk.y1; ++y) {
-                        const std::int64_t q = cellAt(y, tileH, Q);
-                        const detail::GeometricRow g(params.attention, slope, q);
-                        const std::int64_t n = detail::allowedKeys(bias, q);
-                        double* out = values.data() + (chunk.tile * tileH + y) * static_cast<std::size_t>(tileW);
-                        if (n > 0 && !g.isNaN() && map.reduce != Reduce::Sum) {
-                            // Unimodal rows: the smallest probability sits at an end of the allowed keys.
-                            const double lo = std::min(g.probability(0), g.probability(n - 1)), hi = g.maxBetween(0, n);
-                            range.lo = std::min(range.lo, lo);
-                            range.hi = std::max(range.hi, hi);
-                            if (lo > 0) range.positive = std::min(range.positive, lo);
-                        }
-                        for (int x = 0; x < tileW; ++x) {
-                            const CellSpan keys = keySpan[static_cast<std::size_t>(x)];
-                            const std::int64_t last = std::min(keys.last, n - 1);
-                            if (keys.first > last || g.isNaN()) {
-                                out[x] = kMaskedValue;
-                                continue;
-                            }
-                            const double v = map.reduce == Reduce::Max ? g.maxBetween(keys.first, last + 1)
-                                             : map.reduce == Reduce::Sum
-                                                 ? g.sumBetween(keys.first, last + 1)
-                                                 : g.sumBetween(keys.first, last + 1) / static_cast<double>(last - keys.first + 1);
-                            out[x] = v;
-                            if (map.reduce == Reduce::Sum) {
-                                range.lo = std::min(range.lo, v);
-                                range.hi = std::max(range.hi, v);
-                                if (v > 0) range.positive = std::min(range.positive, v);
-                            }
-                        }
+                        const auto g = geometricRow(chunk.tile, y);
+                        const std::int64_t n = detail::allowedKeys(bias, cellAt(y, tileH, Q));
+                        if (map.reduce != Reduce::Sum) addGeometricRange(g, n, range);
+                        fillGeometricRow(g, n, values.data() + (chunk.tile * tileH + y) * static_cast<std::size_t>(tileW), range);
                     }
                     rowsDone.fetch_add(static_cast<std::uint64_t>(chunk.y1 - chunk.y0), std::memory_order_relaxed);
                     continue;
@@ -609,66 +735,9 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         if (stop) return fail(ErrorCode::Cancelled, "rendering cancelled");
     }
 
-    // Scale: each tile's exact range; shared scale is their union.
-    const bool diverging = colormapDiverging(params.colormap);
-    map.lo = std::numeric_limits<double>::infinity();
-    map.hi = -std::numeric_limits<double>::infinity();
-    double positive = std::numeric_limits<double>::infinity();
-    for (std::size_t t = 0; t < map.tiles.size(); ++t) {
-        double lo = ranges[t].lo, hi = ranges[t].hi;
-        if (lo > hi) lo = hi = 0;  // every cell masked
-        if (diverging) {
-            const double a = std::max(std::fabs(lo), std::fabs(hi));
-            lo = -a;
-            hi = a;
-        }
-        auto& tile = map.tiles[t];
-        tile.lo = lo;
-        tile.hi = hi;
-        tile.logLo = std::max(std::isfinite(ranges[t].positive) ? ranges[t].positive : hi,
-                              hi * std::pow(10.0, -kLogScaleDecades));
-        map.lo = std::min(map.lo, lo);
-        map.hi = std::max(map.hi, hi);
-        positive = std::min(positive, ranges[t].positive);
-    }
-    map.logLo = std::max(std::isfinite(positive) ? positive : map.hi, map.hi * std::pow(10.0, -kLogScaleDecades));
-    if (params.scale == ScaleMode::Shared)
-        for (auto& tile : map.tiles) {
-            tile.lo = map.lo;
-            tile.hi = map.hi;
-            tile.logLo = map.logLo;
-        }
-
-    // Pass 2: colours through the 256-entry table.
-    const bool onePixelPerCell = map.cellsPerPixelX == 1.0 && map.cellsPerPixelY == 1.0;
-    const auto& lut = colormapLut(params.colormap);
+    setScales();
     detail::parallelFor(tileRows, threads, 8, [&](std::uint64_t b, std::uint64_t e) {
-        for (std::uint64_t r = b; r < e; ++r) {
-            const auto& tile = map.tiles[r / tileH];
-            const int y = static_cast<int>(r % tileH);
-            const double* v = values.data() + r * static_cast<std::size_t>(tileW);
-            Rgba* px = &map.image.at(tile.x, tile.y + y);
-            const bool log = map.log && tile.hi > 0;
-            const double lo = log ? std::log10(tile.logLo) : tile.lo;
-            const double hi = log ? std::log10(tile.hi) : tile.hi;
-            const double scale = hi > lo ? (kColormapLutSize - 1) / (hi - lo) : 0.0;
-            if (fullyMasked[static_cast<std::size_t>(y)]) {
-                // One pixel per cell is an image views magnify (a detail pane): stripes there would
-                // turn into blotches, so the row takes the stripes' own colour, solid.
-                for (int x = 0; x < tileW; ++x)
-                    px[x] = onePixelPerCell ? kFullyMaskedColor : fullyMaskedStripe(tile.x + x, tile.y + y);
-                continue;
-            }
-            for (int x = 0; x < tileW; ++x) {
-                if (std::isnan(v[x])) {
-                    px[x] = kMaskedColor;
-                    continue;
-                }
-                const double value = log ? (v[x] > 0 ? std::log10(v[x]) : lo) : v[x];
-                const double idx = scale > 0 ? (value - lo) * scale : (kColormapLutSize - 1) / 2.0;
-                px[x] = lut[static_cast<std::size_t>(std::clamp(idx + 0.5, 0.0, kColormapLutSize - 1.0))];
-            }
-        }
+        for (std::uint64_t r = b; r < e; ++r) colourRow(r, values.data() + r * static_cast<std::size_t>(tileW));
     });
     if (progress) progress(tileRows, tileRows);
     return map;

@@ -6,7 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
 
 using namespace alibi;
 
@@ -243,4 +247,55 @@ TEST(Render, LogScaleSpansThePositiveValues) {
     map = renderHeatmap(p);
     ASSERT_TRUE(map);
     EXPECT_EQ(map->summary, "1 cell = 2 x 1 px");
+}
+
+TEST(Render, ZeroContentAttentionPixelsMatchTheDirectSoftmax) {
+    // Zero-content attention grids are drawn in closed form (max and mean fused with the
+    // colouring, sum in two passes). Here every pixel of an odd-sized tile is recomputed from
+    // the softmax written out directly, in every mode and reduction.
+    for (BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
+        for (Reduce reduce : {Reduce::Max, Reduce::Mean, Reduce::Sum}) {
+            HeatmapParams p = small(4, 53, 11, 7);
+            p.attention.bias.mode = mode;
+            p.what = RenderWhat::Attention;
+            p.reduce = reduce;
+            p.head = 2;
+            auto map = renderHeatmap(p);
+            ASSERT_TRUE(map) << map.error().message;
+            const HeatmapTile& tile = map->tiles.at(0);
+            const double m = computeSlopes(p.attention.bias.slopes).value()[2];
+            const std::int64_t T = 53;
+            double hi = 0;
+            for (int y = 0; y < tile.height; ++y) {
+                const auto q = std::clamp<std::int64_t>(
+                    static_cast<std::int64_t>((y + 0.5) * static_cast<double>(T) / tile.height), 0, T - 1);
+                std::vector<std::optional<double>> logit(T);
+                double top = -std::numeric_limits<double>::infinity();
+                for (std::int64_t j = 0; j < T; ++j) {
+                    logit[static_cast<std::size_t>(j)] = biasCell(mode, m, q, j, T);
+                    if (logit[static_cast<std::size_t>(j)]) top = std::max(top, *logit[static_cast<std::size_t>(j)]);
+                }
+                double total = 0;
+                for (const auto& l : logit)
+                    if (l) total += std::exp(*l - top);
+                for (int x = 0; x < tile.width; ++x) {
+                    const CellSpan keys = pixelCells(x, tile.width, T);
+                    double best = 0, sum = 0;
+                    int n = 0;
+                    for (std::int64_t j = keys.first; j <= keys.last; ++j)
+                        if (const auto& l = logit[static_cast<std::size_t>(j)]) {
+                            const double prob = std::exp(*l - top) / total;
+                            best = std::max(best, prob);
+                            sum += prob;
+                            ++n;
+                        }
+                    const double v = reduce == Reduce::Max ? best : reduce == Reduce::Sum ? sum : sum / n;
+                    if (n > 0) hi = std::max(hi, reduce == Reduce::Sum ? v : best);
+                    const Rgba want = n == 0 ? kMaskedColor : valueColor(Colormap::Viridis, v, map->lo, map->hi);
+                    EXPECT_EQ(map->image.at(tile.x + x, tile.y + y), want)
+                        << modeName(mode) << " " << reduceName(reduce) << " pixel " << x << "," << y;
+                }
+            }
+            EXPECT_NEAR(map->hi, hi, 1e-12) << modeName(mode) << " " << reduceName(reduce);
+        }
 }
