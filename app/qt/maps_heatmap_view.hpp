@@ -1,0 +1,79 @@
+// One picture of saved attention maps (a layer's heads, every layer, one head, or the heads'
+// similarity matrix): the core's heatmap rendered at the widget's device-pixel size and drawn
+// 1:1, a title and subtitle, a label per tile, optional head labels along the axes (similarity),
+// the core's colour bar with the exact ends of what is shown, and the device pixel under the
+// mouse for the owner's hover read-out. What to render is the owner's callback.
+#pragma once
+
+#include <alibi/render/render.hpp>
+
+#include <QImage>
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace alibi::qt {
+
+class MapsHeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    using Renderer = std::function<Result<Heatmap>(QSize devicePixels)>;
+    explicit MapsHeatmapView(QWidget* parent = nullptr);
+
+    // The picture's source; rendered now and again on every resize. Null: `message` only.
+    void setRenderer(Renderer renderer);
+    void refresh();
+    void setHeader(const QString& title, const QString& subtitle);
+    void setMessage(const QString& message);
+    void setColormap(Colormap map) { m_colormap = map; }
+    void setColorBarTitle(const QString& title) { m_barTitle = title; }
+    void setMaskedSwatch(bool on) { m_maskedSwatch = on; }
+    void setTileLabels(std::vector<QString> labels);
+    // Labels of the single tile's rows and columns (the similarity matrix's heads, in order).
+    void setAxisLabels(QStringList labels);
+    void setHighlightedTile(int tile);
+
+    [[nodiscard]] const Heatmap& heatmap() const { return m_map; }
+    [[nodiscard]] bool hasPicture() const { return !m_image.isNull(); }
+    [[nodiscard]] QRect imageRect() const;
+    [[nodiscard]] QSize imagePixels() const;
+    // The device pixel of the heatmap under widget position `pos`, if any.
+    [[nodiscard]] std::optional<QPoint> devicePixelAt(QPointF pos) const;
+    // The widget position of the centre of device pixel `p` (tests, xdotool).
+    [[nodiscard]] QPoint widgetPosOf(QPoint devicePixel) const;
+    [[nodiscard]] QString lastError() const { return m_error; }
+    [[nodiscard]] QSize sizeHint() const override { return {800, 600}; }
+    [[nodiscard]] QSize minimumSizeHint() const override { return {240, 180}; }
+
+signals:
+    void hovered(QPoint devicePixel);  // (-1, -1): none
+    void clicked(QPoint devicePixel);
+    void wheelSteps(int steps);
+    void renderFailed(const QString& message);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    [[nodiscard]] int axisMargin() const;
+
+    Renderer m_renderer;
+    Heatmap m_map;
+    QImage m_image;
+    QString m_title, m_subtitle, m_message, m_error, m_barTitle = "probability";
+    Colormap m_colormap = Colormap::Viridis;
+    std::vector<QString> m_tileLabels;
+    QStringList m_axisLabels;
+    int m_highlight = -1;
+    bool m_maskedSwatch = false;
+    double m_renderedRatio = 1;
+};
+
+}  // namespace alibi::qt
