@@ -50,7 +50,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_model = new AttentionMapsModel(this);
 
     // --- The file's controls (first row) and the position and fit controls (second row).
-    auto* open = new QPushButton("Open attention maps…", this);
+    auto* open = new QPushButton("Open…", this);
     open->setToolTip("Open a .npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K) or a .safetensors file with one "
                      "tensor per layer (Ctrl+Shift+O), or drop one on this tab");
     m_file = new QLabel("No attention maps open.", this);
@@ -59,14 +59,20 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_file->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_tensor = new QComboBox(this);
     m_tensor->setToolTip("The safetensors file's layer tensors, ordered by layer number: all of them, or one");
-    m_tensor->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Combos as wide as a short entry (their lists open as wide as needed): the tab fits 1280 px.
+    m_tensor->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_tensor->setMinimumContentsLength(14);
     m_batchLabel = label("Batch", this);
     m_batch = new QSpinBox(this);
     m_batch->setToolTip("Which element of the batched array to read");
     m_values = new QComboBox(this);
     m_values->setToolTip("Whether the file holds probabilities (rows sum to 1) or pre-softmax scores: detected from "
                          "sampled rows, or as you say");
+    m_values->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_values->setMinimumContentsLength(14);
     m_prior = new QComboBox(this);
+    m_prior->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_prior->setMinimumContentsLength(16);
     m_prior->setToolTip("The model's ALiBi parameters, so each head's configured slope shows beside its fitted one "
                         "(only parameters with the maps' head count pair)");
     auto* row1 = new QHBoxLayout;
@@ -82,9 +88,8 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_layer = new QSpinBox(this);
     m_layer->setToolTip("Layer (position in the file; PageUp / PageDown, or the wheel over the grid)");
     m_layerSlider = new QSlider(Qt::Horizontal, this);
-    m_layerSlider->setMinimumWidth(60);
-    m_layerSlider->setMaximumWidth(160);
-    m_layerName = new QLabel(this);
+    m_layerSlider->setMinimumWidth(40);
+    m_layerSlider->setMaximumWidth(90);
     m_head = new QSpinBox(this);
     m_head->setToolTip("Head shown in the head, distance and row views (click a tile, or the wheel over the head view)");
     m_row = new QSpinBox(this);
@@ -100,19 +105,19 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_cancel = new QPushButton("Cancel", this);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(120);
+    m_progress->setMaximumWidth(80);
     m_progress->setTextVisible(true);
     m_progress->setFormat("%p %");
     m_exportCsv = new QPushButton("CSV…", this);
     m_exportCsv->setToolTip("Export the fit table as CSV (the same bytes as alibi fit --format csv)");
     m_exportJson = new QPushButton("JSON…", this);
+    for (QPushButton* b : {m_fit, m_cancel, m_exportCsv, m_exportJson})
+        b->setMaximumWidth(b->fontMetrics().horizontalAdvance(b->text()) + 24);
     m_exportJson->setToolTip("Export the fit table as JSON (the same bytes as alibi fit --format json)");
     auto* row2 = new QHBoxLayout;
     row2->addWidget(label("Layer", this));
     row2->addWidget(m_layer);
     row2->addWidget(m_layerSlider);
-    row2->addWidget(m_layerName);
-    row2->addSpacing(8);
     row2->addWidget(label("Head", this));
     row2->addWidget(m_head);
     row2->addWidget(label("Row", this));
@@ -133,6 +138,8 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     // --- The views.
     m_views = new QTabWidget(this);
     m_views->setDocumentMode(true);
+    // The pictures scale to what is left: the tab never needs more than a small window.
+    m_views->setMinimumSize(320, 240);
     m_grid = new MapsHeatmapView(this);
     m_overview = new MapsHeatmapView(this);
     m_headView = new MapsHeatmapView(this);
@@ -392,6 +399,7 @@ void AttentionMapsPage::onOpened() {
         QSignalBlocker b1(m_layer), b2(m_layerSlider), b3(m_head), b4(m_row), b5(m_tensor), b6(m_batch), b7(m_values),
             b8(m_prior), b9(m_firstRow), b10(m_lastRow);
         m_layer->setRange(0, maps->layers() - 1);
+        m_layer->setSuffix(QString(" / %1").arg(maps->layers() - 1));
         m_layerSlider->setRange(0, maps->layers() - 1);
         m_layer->setValue(std::min(m_layer->value(), maps->layers() - 1));
         m_layerSlider->setValue(m_layer->value());
@@ -440,6 +448,8 @@ void AttentionMapsPage::onOpened() {
             p.logScale = m_log->isChecked();
             p.width = std::max(px.width(), 16);
             p.height = std::max(px.height(), 16);
+            // One head of a square map: square cells.
+            if (head >= 0 && maps->queries() == maps->keys()) p.width = p.height = std::min(p.width, p.height);
             return renderAttentionMaps(*maps, p);
         };
     };
@@ -462,8 +472,7 @@ void AttentionMapsPage::onOpened() {
                                  .arg(m_overviewMap.map.tiles[n].head));
         m_overview->setTileLabels(std::move(labels));
         m_overview->setHeader(QString("All %1 layers x %2 heads").arg(maps->layers()).arg(maps->heads()),
-                              "one row per layer, one column per head · " + qs(m_overviewMap.map.summary) +
-                                  " · click a tile to open that layer and head");
+                              "one row per layer, one column per head · click a tile to open that layer and head");
         return m_overviewMap.map;
     });
     m_distances = DistanceMatrix();
@@ -512,7 +521,7 @@ void AttentionMapsPage::refreshLayer() {
     if (!maps) return;
     const int layer = m_layer->value(), head = m_head->value();
     const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
-    m_layerName->setText(QString("%1 of %2").arg(layerLabel).arg(maps->layers()));
+    m_layer->setToolTip(QString("%1 of %2 (PageUp / PageDown, or the wheel over the grid)").arg(layerLabel).arg(maps->layers()));
     m_grid->refresh();
     std::vector<QString> labels;
     for (const HeatmapTile& t : m_grid->heatmap().tiles) {
@@ -525,7 +534,7 @@ void AttentionMapsPage::refreshLayer() {
     m_grid->setTileLabels(std::move(labels));
     m_grid->setHighlightedTile(head);
     m_grid->setHeader(QString("%1: its %2 heads").arg(layerLabel).arg(maps->heads()),
-                      qs(m_grid->heatmap().summary) + " · " + priorText() +
+                      priorText() +
                           " · hover for the file's value · click a tile for its head · PageUp/PageDown or wheel: layer");
     m_headView->refresh();
     const explore::HeadSlopes s = slopesOf(layer, head);
@@ -533,8 +542,7 @@ void AttentionMapsPage::refreshLayer() {
     if (s.fitted) slopes += " · fitted m* = " + valueText(*s.fitted);
     if (s.configured) slopes += " · configured m = " + slopeText(*s.configured);
     m_headView->setHeader(QString("%1, head %2%3").arg(layerLabel).arg(head).arg(slopes),
-                          qs(m_headView->heatmap().summary) + " · hover for the exact cell · click a row to inspect it · "
-                                                               "wheel: head");
+                          "hover for the exact cell · click a row to inspect it · wheel: head");
     // The overview highlights the shown layer's head.
     for (std::size_t n = 0; n < m_overviewMap.tileLayer.size(); ++n)
         if (m_overviewMap.tileLayer[n] == layer && m_overviewMap.map.tiles[n].head == head)

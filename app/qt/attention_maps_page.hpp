@@ -103,7 +103,6 @@ private:
     QComboBox* m_prior;
     QSpinBox* m_layer;
     QSlider* m_layerSlider;
-    QLabel* m_layerName;
     QSpinBox* m_head;
     QSpinBox* m_row;
     QCheckBox* m_log;

@@ -16,7 +16,7 @@ namespace alibi::qt {
 namespace {
 constexpr int kMargin = 10;
 constexpr int kBarWidth = 16;
-constexpr int kBarArea = 118;  // colour bar plus its labels
+constexpr int kBarArea = 140;  // colour bar plus its labels (an exact f32 end: "5.4119814e-05")
 }  // namespace
 
 MapsHeatmapView::MapsHeatmapView(QWidget* parent) : QWidget(parent) {
@@ -144,8 +144,11 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
                QFontMetrics(bold).elidedText(m_title, Qt::ElideRight, textWidth));
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
+    // The picture's own pixel-to-cell summary first (it changes with every resize).
+    const QString summary = m_image.isNull() ? QString() : QString::fromStdString(m_map.summary);
+    const QString subtitle = summary.isEmpty() ? m_subtitle : m_subtitle.isEmpty() ? summary : summary + " · " + m_subtitle;
     p.drawText(QRect(kMargin, kMargin + line, textWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
-               fontMetrics().elidedText(m_subtitle, Qt::ElideMiddle, textWidth));
+               fontMetrics().elidedText(subtitle, Qt::ElideMiddle, textWidth));
     if (m_image.isNull()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         const QString text = !m_error.isEmpty() ? m_error : m_message;
@@ -205,7 +208,7 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
     const QRect barArea(r.right() + 18, r.y(), kBarArea - 18, r.height());
     const QRect bar(barArea.x(), barArea.y() + 28, kBarWidth, std::max(16, barArea.height() - 60));
     const bool log = m_map.log;
-    explore::ColorBar colorBar = explore::makeColorBar(log ? m_map.logLo : m_map.lo, m_map.hi, log, DType::F64,
+    explore::ColorBar colorBar = explore::makeColorBar(log ? m_map.logLo : m_map.lo, m_map.hi, log, m_barDType,
                                                        std::clamp(bar.height() / 60, 2, 10));
     colorBar.title = (m_barTitle + (log ? " (log)" : "")).toStdString();
     colorBar.maskedSwatch = m_maskedSwatch;

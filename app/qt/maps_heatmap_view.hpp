@@ -25,11 +25,14 @@ public:
     // The picture's source; rendered now and again on every resize. Null: `message` only.
     void setRenderer(Renderer renderer);
     void refresh();
+    // The subtitle follows the heatmap's own pixel summary ("1 cell = 3 x 3 px · ...").
     void setHeader(const QString& title, const QString& subtitle);
     void setMessage(const QString& message);
     void setColormap(Colormap map) { m_colormap = map; }
     void setColorBarTitle(const QString& title) { m_barTitle = title; }
     void setMaskedSwatch(bool on) { m_maskedSwatch = on; }
+    // The colour bar's ends read in this dtype's shortest exact text (the file's dtype).
+    void setBarDType(DType dtype) { m_barDType = dtype; }
     void setTileLabels(std::vector<QString> labels);
     // Labels of the single tile's rows and columns (the similarity matrix's heads, in order).
     void setAxisLabels(QStringList labels);
@@ -73,6 +76,7 @@ private:
     QStringList m_axisLabels;
     int m_highlight = -1;
     bool m_maskedSwatch = false;
+    DType m_barDType = DType::F32;  // the shown values are doubles; f32 text keeps the bar readable
     double m_renderedRatio = 1;
 };
 

@@ -49,7 +49,14 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
     *shoot = [w, model, dir, done, shoot, timer] {
         const SnapshotPtr s = model->snapshot();
         const AttentionMapsModel* maps = w->attentionPage()->model();
-        const bool mapsReady = !maps->opening() && !maps->fitting() && (!maps->maps() || !maps->fits().empty());
+        bool mapsReady = !maps->opening() && !maps->fitting() && (!maps->maps() || !maps->fits().empty());
+        // Paired with the session's slopes (the example has the default 8 heads), so the configured
+        // slopes show beside the fitted ones.
+        if (mapsReady && maps->maps() && maps->configured().empty() &&
+            maps->maps()->heads() == model->session().attention.bias.slopes.heads) {
+            w->attentionPage()->choosePrior(1);
+            mapsReady = false;
+        }
         const bool ready = s && !model->pending() && s->compare && s->extrapolation && !w->diagnoseView()->busy() && mapsReady;
         if (!ready) {
             if (timer->elapsed() > 60000) {

@@ -67,8 +67,8 @@ Result<std::string> mapsCellReadout(const AttentionMaps& maps, int layerIndex, i
     const double p = row[static_cast<std::size_t>(key)];
     const bool scores = maps.values() == AttentionValues::Scores;
     text += fmt::format("\nfile value = {} ({} {}) · p = {} ({})", formatExact(stored[static_cast<std::size_t>(key)], maps.dtype()),
-                        dtypeName(maps.dtype()), scores ? "score" : "probability", formatExact(p, DType::F64),
-                        scores ? "softmax of the row's scores" : "the row renormalised to sum 1");
+                        dtypeName(maps.dtype()), scores ? "score" : "probability", formatValue(p),
+                        scores ? "softmax of the row" : "row renormalised to sum 1");
     std::string prior;
     const auto at = [&](double m) {
         return formatValue(priorRow(m, query, maps.queries(), maps.keys(), maps.causal())[static_cast<std::size_t>(key)]);
@@ -77,7 +77,7 @@ Result<std::string> mapsCellReadout(const AttentionMaps& maps, int layerIndex, i
     if (slopes.configured)
         prior += fmt::format("{}configured m = {} -> {}", prior.empty() ? "" : ", ", formatSlope(*slopes.configured),
                              at(*slopes.configured));
-    if (!prior.empty()) text += "\nALiBi prior softmax(-m d) at this cell: " + prior;
+    if (!prior.empty()) text += "\nALiBi prior softmax(-m d) here: " + prior;
     return text;
 }
 

@@ -40,9 +40,9 @@ struct HeadSlopes {
 
 // Lines joined by '\n':
 //   "layer 2 (model.layers.2.self_attention) · head 3 · query i = 10 · key j = 7 · distance 3"
-//   "file value = 0.04544 (f16 probability) · p = 0.0454378... (the row renormalised to sum 1)"
-//   (or "(f32 score) · p = ... (softmax of the row's scores)")
-//   "ALiBi prior softmax(-m d) at this cell: m* = 0.25 -> 0.0123, configured m = 1/4 -> 0.0123"
+//   "file value = 0.04544 (f16 probability) · p = 0.0454378 (row renormalised to sum 1)"
+//   (or "(f32 score) · p = ... (softmax of the row)")
+//   "ALiBi prior softmax(-m d) here: m* = 0.25 -> 0.0123, configured m = 1/4 -> 0.0123"
 //   "masked: key after the query (causal)"    for a key the row cannot see
 // The file value is the stored number exactly (formatExact in its dtype); p is what the views
 // and the fit use (probabilities()).
