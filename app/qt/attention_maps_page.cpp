@@ -286,6 +286,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     connect(m_order, &QComboBox::activated, this, [this] { refreshSimilarity(); });
     connect(m_views, &QTabWidget::currentChanged, this, [this](int index) {
         if (index == SimilarityView) refreshSimilarity();
+        if (isVisible()) m_views->currentWidget()->setFocus();  // PageUp / PageDown work at once
     });
 
     for (MapsHeatmapView* v : {m_grid, m_overview, m_headView, m_similarity}) {
@@ -480,6 +481,7 @@ void AttentionMapsPage::onOpened() {
     refreshTable();
     refreshLayer();
     startFit();
+    if (isVisible()) m_views->currentWidget()->setFocus();  // PageUp / PageDown step layers at once
 }
 
 void AttentionMapsPage::startFit() {

@@ -5,6 +5,7 @@
 
 #include <alibi/explore/color_scale.hpp>
 
+#include <QCursor>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
@@ -22,6 +23,8 @@ constexpr int kBarArea = 140;  // colour bar plus its labels (an exact f32 end: 
 MapsHeatmapView::MapsHeatmapView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setMinimumSize(240, 180);
+    // Focusable, so the tab's PageUp / PageDown reach it after a click or an open.
+    setFocusPolicy(Qt::StrongFocus);
 }
 
 int MapsHeatmapView::axisMargin() const { return m_axisLabels.isEmpty() ? 0 : fontMetrics().height() + 8; }
@@ -64,6 +67,11 @@ void MapsHeatmapView::refresh() {
         m_image = toQImage(m_map.image, m_renderedRatio);
     }
     update();
+    // A new picture under a still mouse (a layer switched by key or wheel): read out what is now there.
+    if (underMouse()) {
+        const auto p = devicePixelAt(mapFromGlobal(QCursor::pos()));
+        emit hovered(p ? *p : QPoint(-1, -1));
+    }
 }
 
 void MapsHeatmapView::setHeader(const QString& title, const QString& subtitle) {

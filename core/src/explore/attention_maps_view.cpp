@@ -59,9 +59,10 @@ Result<std::string> mapsCellReadout(const AttentionMaps& maps, int layerIndex, i
     std::vector<double> row(static_cast<std::size_t>(maps.keys()));
     if (auto ok = maps.probabilities(layerIndex, head, query, row); !ok) return std::unexpected(ok.error());
     const std::int64_t d = mapsDistance(maps, query, key);
-    std::string text = fmt::format("{} · head {} · query i = {} · key j = {} · distance {}", mapsLayerLabel(maps, layerIndex),
-                                   head, query, key, d);
-    if (maps.causal() && d < 0) return text + "\nmasked: key after the query (causal)";
+    const std::string where = fmt::format("{} · head {} · query i = {} · key j = {}", mapsLayerLabel(maps, layerIndex), head,
+                                          query, key);
+    if (maps.causal() && d < 0) return where + "\nmasked: the key comes after the query (causal maps)";
+    std::string text = fmt::format("{} · distance {}", where, d);
     std::vector<double> stored(row.size());
     if (auto ok = maps.storedRow(layerIndex, head, query, stored); !ok) return std::unexpected(ok.error());
     const double p = row[static_cast<std::size_t>(key)];
