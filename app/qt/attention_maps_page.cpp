@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCursor>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -35,6 +36,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <cstdio>
 
 namespace alibi::qt {
 
@@ -523,6 +525,8 @@ void AttentionMapsPage::refreshLayer() {
     if (!maps) return;
     const int layer = m_layer->value(), head = m_head->value();
     const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
+    QElapsedTimer spent;
+    spent.start();
     m_layer->setToolTip(QString("%1 of %2 (PageUp / PageDown, or the wheel over the grid)").arg(layerLabel).arg(maps->layers()));
     m_grid->refresh();
     std::vector<QString> labels;
@@ -538,6 +542,11 @@ void AttentionMapsPage::refreshLayer() {
     m_grid->setHeader(QString("%1: its %2 heads").arg(layerLabel).arg(maps->heads()),
                       priorText() +
                           " · hover for the file's value · click a tile for its head · PageUp/PageDown or wheel: layer");
+    if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
+        std::fprintf(stderr, "attention maps: layer index %d grid redrawn in %lld ms (%d x %d px, H = %d, Q = %lld, K = %lld)\n",
+                     layer, static_cast<long long>(spent.elapsed()), m_grid->imagePixels().width(),
+                     m_grid->imagePixels().height(), maps->heads(), static_cast<long long>(maps->queries()),
+                     static_cast<long long>(maps->keys()));
     m_headView->refresh();
     const explore::HeadSlopes s = slopesOf(layer, head);
     QString slopes;

@@ -38,7 +38,10 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
     // The Attention maps tab shows the example file (the Help menu's first example), fitted.
     AttentionMapsPage* page = window.attentionPage();
     if (const auto folder = findDataDir("attention")) {
-        const QString file = QDir(QString::fromStdString(folder->string())).filePath("trained-like-4x8x64.safetensors");
+        // ALIBI_SCREENSHOT_ATTENTION=FILE shows another file (timing a large one with ALIBI_LOG_LATENCY).
+        const QString file = qEnvironmentVariableIsSet("ALIBI_SCREENSHOT_ATTENTION")
+                                 ? qEnvironmentVariable("ALIBI_SCREENSHOT_ATTENTION")
+                                 : QDir(QString::fromStdString(folder->string())).filePath("trained-like-4x8x64.safetensors");
         if (QFileInfo::exists(file)) page->openFile(file);
     }
     QDir().mkpath(dir);
