@@ -195,6 +195,10 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
             formats.push_back([column](double v) { return qs(explore::formatFitColumn(column, v)); });
         }
         m_tableModel->setColumns(headers, formats);
+        QStringList tips;
+        for (int c = 0; c < explore::kFitColumnCount; ++c)
+            tips << qs(std::string(explore::fitColumnToolTip(static_cast<explore::FitColumn>(c))));
+        m_tableModel->setHeaderToolTips(tips);
     }
     m_sorted = new QSortFilterProxyModel(this);
     m_sorted->setSourceModel(m_tableModel);

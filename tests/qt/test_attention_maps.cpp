@@ -178,6 +178,10 @@ private slots:
         QTableView* table = w.attentionPage()->table();
         QAbstractItemModel* model = table->model();
         QCOMPARE(model->rowCount(), 32);
+        // Each header says what its column means.
+        QVERIFY(model->headerData(static_cast<int>(explore::FitColumn::Kl), Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains("KL"));
         const int slope = static_cast<int>(explore::FitColumn::Slope);
         table->sortByColumn(slope, Qt::DescendingOrder);
         for (int r = 1; r < model->rowCount(); ++r)
