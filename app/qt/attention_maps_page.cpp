@@ -11,7 +11,6 @@
 #include <alibi/explore/format.hpp>
 #include <alibi/model/slopes.hpp>
 
-#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCursor>
@@ -304,6 +303,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
             else QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace('\n', "<br>"), v);
         });
     }
+    connect(m_grid, &MapsHeatmapView::pictureShown, this, &AttentionMapsPage::onGridShown);
     connect(m_grid, &MapsHeatmapView::clicked, this, [this](QPoint p) {
         if (!m_model->maps()) return;
         if (const auto hit = mapsHitTest(m_grid->heatmap(), *m_model->maps(), p.x(), p.y())) {
@@ -445,42 +445,53 @@ void AttentionMapsPage::onOpened() {
     // A session prior that matches the head count pairs at once (the model's own slopes).
     updateControls();
     m_overviewMap = MapsOverview();
-    const auto renderer = [this](int head) {
-        return [this, head](QSize px) -> Result<Heatmap> {
-            const MapsPtr maps = m_model->maps();
-            if (!maps) return fail(ErrorCode::InvalidArgument, "no attention maps open");
+    // Each renderer captures the current state on the UI thread; its job renders on the view's worker.
+    const auto renderer = [this](bool oneHead) {
+        return [this, oneHead](QSize px) -> MapsHeatmapView::RenderJob {
             MapsHeatmapParams p;
             p.layerIndex = m_layer->value();
-            p.head = head < 0 ? -1 : m_head->value();
+            p.head = oneHead ? m_head->value() : -1;
             p.logScale = m_log->isChecked();
             p.width = std::max(px.width(), 16);
             p.height = std::max(px.height(), 16);
-            // One head of a square map: square cells.
-            if (head >= 0 && maps->queries() == maps->keys()) p.width = p.height = std::min(p.width, p.height);
-            return renderAttentionMaps(*maps, p);
+            return [this, maps = m_model->maps(), p]() mutable {
+                if (!maps) return MapsPicture{fail(ErrorCode::InvalidArgument, "no attention maps open"), -1, {}};
+                // One head of a square map: square cells.
+                if (p.head >= 0 && maps->queries() == maps->keys()) p.width = p.height = std::min(p.width, p.height);
+                std::function<void()> shown;
+                if (p.head >= 0) shown = [this, layer = p.layerIndex, head = p.head] { setHeadHeader(layer, head); };
+                return MapsPicture{renderAttentionMaps(*maps, p), p.layerIndex, std::move(shown)};
+            };
         };
     };
-    m_grid->setRenderer(renderer(-1));
-    m_headView->setRenderer(renderer(0));
-    m_overview->setRenderer([this](QSize px) -> Result<Heatmap> {
-        const MapsPtr maps = m_model->maps();
-        if (!maps) return fail(ErrorCode::InvalidArgument, "no attention maps open");
+    m_grid->setRenderer(renderer(false));
+    m_headView->setRenderer(renderer(true));
+    m_overview->setRenderer([this](QSize px) -> MapsHeatmapView::RenderJob {
         MapsHeatmapParams p;
         p.logScale = m_log->isChecked();
         p.width = std::max(px.width(), 16);
         p.height = std::max(px.height(), 16);
-        auto overview = renderAttentionOverview(*maps, p);
-        if (!overview) return std::unexpected(overview.error());
-        m_overviewMap = std::move(*overview);
-        std::vector<QString> labels;
-        for (std::size_t n = 0; n < m_overviewMap.tileLayer.size(); ++n)
-            labels.push_back(QString("L%1 h%2")
-                                 .arg(maps->layerInfo()[static_cast<std::size_t>(m_overviewMap.tileLayer[n])].number)
-                                 .arg(m_overviewMap.map.tiles[n].head));
-        m_overview->setTileLabels(std::move(labels));
-        m_overview->setHeader(QString("All %1 layers x %2 heads").arg(maps->layers()).arg(maps->heads()),
-                              "one row per layer, one column per head · click a tile to open that layer and head");
-        return m_overviewMap.map;
+        return [this, maps = m_model->maps(), p]() -> MapsPicture {
+            if (!maps) return {fail(ErrorCode::InvalidArgument, "no attention maps open"), -1, {}};
+            auto overview = renderAttentionOverview(*maps, p);
+            if (!overview) return {std::unexpected(overview.error()), -1, {}};
+            std::vector<QString> labels;
+            for (std::size_t n = 0; n < overview->tileLayer.size(); ++n)
+                labels.push_back(QString("L%1 h%2")
+                                     .arg(maps->layerInfo()[static_cast<std::size_t>(overview->tileLayer[n])].number)
+                                     .arg(overview->map.tiles[n].head));
+            Heatmap map = overview->map;
+            // Runs on the UI thread once shown: the hit test and labels of this very picture.
+            auto shown = [this, maps, overview = std::make_shared<MapsOverview>(std::move(*overview)),
+                          labels = std::move(labels)]() mutable {
+                m_overviewMap = std::move(*overview);
+                m_overview->setTileLabels(std::move(labels));
+                m_overview->setHeader(QString("All %1 layers x %2 heads").arg(maps->layers()).arg(maps->heads()),
+                                      "one row per layer, one column per head · click a tile to open that layer and head");
+                highlightOverview();
+            };
+            return {std::move(map), -1, std::move(shown)};
+        };
     });
     m_distances = DistanceMatrix();
     m_similarityOrder.clear();
@@ -527,12 +538,40 @@ QString AttentionMapsPage::priorText() const {
 void AttentionMapsPage::refreshLayer() {
     const MapsPtr maps = m_model->maps();
     if (!maps) return;
-    const int layer = m_layer->value(), head = m_head->value();
+    const int layer = m_layer->value();
     const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
-    QElapsedTimer spent;
-    spent.start();
     m_layer->setToolTip(QString("%1 of %2 (PageUp / PageDown, or the wheel over the grid)").arg(layerLabel).arg(maps->layers()));
-    m_grid->refresh();
+    m_grid->refresh();  // returns at once; the labels and header follow the picture (onGridShown)
+    m_gridRequested.start();
+    m_headView->refresh();
+    highlightOverview();
+    refreshPlots();
+}
+
+void AttentionMapsPage::setHeadHeader(int layer, int head) {
+    const MapsPtr maps = m_model->maps();
+    if (!maps || layer < 0 || layer >= maps->layers()) return;
+    const explore::HeadSlopes s = slopesOf(layer, head);
+    QString slopes;
+    if (s.fitted) slopes += " · fitted m* = " + valueText(*s.fitted);
+    if (s.configured) slopes += " · configured m = " + slopeText(*s.configured);
+    m_headView->setHeader(QString("%1, head %2%3").arg(qs(explore::mapsLayerLabel(*maps, layer))).arg(head).arg(slopes),
+                          "hover for the exact cell · click a row to inspect it · wheel: head");
+}
+
+void AttentionMapsPage::highlightOverview() {
+    // The overview highlights the current layer's head.
+    const int layer = m_layer->value(), head = m_head->value();
+    for (std::size_t n = 0; n < m_overviewMap.tileLayer.size(); ++n)
+        if (m_overviewMap.tileLayer[n] == layer && m_overviewMap.map.tiles[n].head == head)
+            m_overview->setHighlightedTile(static_cast<int>(n));
+}
+
+void AttentionMapsPage::onGridShown() {
+    const MapsPtr maps = m_model->maps();
+    const int layer = m_grid->shownLayer();
+    if (!maps || layer < 0 || layer >= maps->layers()) return;
+    const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
     std::vector<QString> labels;
     for (const HeatmapTile& t : m_grid->heatmap().tiles) {
         const explore::HeadSlopes s = slopesOf(layer, t.head);
@@ -542,27 +581,21 @@ void AttentionMapsPage::refreshLayer() {
         labels.push_back(text);
     }
     m_grid->setTileLabels(std::move(labels));
-    m_grid->setHighlightedTile(head);
+    m_grid->setHighlightedTile(m_head->value());
     m_grid->setHeader(QString("%1: its %2 heads").arg(layerLabel).arg(maps->heads()),
                       priorText() +
                           " · hover for the file's value · click a tile for its head · PageUp/PageDown or wheel: layer");
     if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
-        std::fprintf(stderr, "attention maps: layer index %d grid redrawn in %lld ms (%d x %d px, H = %d, Q = %lld, K = %lld)\n",
-                     layer, static_cast<long long>(spent.elapsed()), m_grid->imagePixels().width(),
+        std::fprintf(stderr, "attention maps: layer index %d grid shown %lld ms after the request (%d x %d px, H = %d, Q = %lld, K = %lld)\n",
+                     layer, static_cast<long long>(m_gridRequested.elapsed()), m_grid->imagePixels().width(),
                      m_grid->imagePixels().height(), maps->heads(), static_cast<long long>(maps->queries()),
                      static_cast<long long>(maps->keys()));
-    m_headView->refresh();
-    const explore::HeadSlopes s = slopesOf(layer, head);
-    QString slopes;
-    if (s.fitted) slopes += " · fitted m* = " + valueText(*s.fitted);
-    if (s.configured) slopes += " · configured m = " + slopeText(*s.configured);
-    m_headView->setHeader(QString("%1, head %2%3").arg(layerLabel).arg(head).arg(slopes),
-                          "hover for the exact cell · click a row to inspect it · wheel: head");
-    // The overview highlights the shown layer's head.
-    for (std::size_t n = 0; n < m_overviewMap.tileLayer.size(); ++n)
-        if (m_overviewMap.tileLayer[n] == layer && m_overviewMap.map.tiles[n].head == head)
-            m_overview->setHighlightedTile(static_cast<int>(n));
-    refreshPlots();
+}
+
+bool AttentionMapsPage::picturesPending() const {
+    for (const MapsHeatmapView* v : {m_grid, m_overview, m_headView, m_similarity})
+        if (v->pending()) return true;
+    return false;
 }
 
 void AttentionMapsPage::refreshPlots() {
@@ -607,24 +640,11 @@ void AttentionMapsPage::refreshSimilarity() {
     const MapsPtr maps = m_model->maps();
     if (!maps) return;
     const int layer = m_layer->value();
-    const std::vector<HeadFit> fits = explore::layerFits(m_model->fits(), layer);
+    std::vector<HeadFit> fits = explore::layerFits(m_model->fits(), layer);
     const bool full = m_basis->currentIndex() == 1;
-    m_distances = DistanceMatrix();
-    m_similarityOrder.clear();
-    if (full) {
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        auto d = mapDistances(*maps, layer, m_model->fitFirstRow(), m_model->fitLastRow());
-        QApplication::restoreOverrideCursor();
-        if (!d) {
-            m_similarity->setRenderer({});
-            m_similarity->setMessage(qs(d.error().message));
-            return;
-        }
-        m_distances = std::move(*d);
-    } else if (!fits.empty()) {
-        m_distances = profileDistances(fits);
-    }
-    if (m_distances.n == 0) {
+    if (!full && fits.empty()) {
+        m_distances = DistanceMatrix();
+        m_similarityOrder.clear();
         m_similarity->setRenderer({});
         m_similarity->setMessage(m_model->fitting() ? "Fitting… the profile distances come from the fit."
                                                     : "Fit the heads first: the profile distances come from the fit.");
@@ -633,21 +653,42 @@ void AttentionMapsPage::refreshSimilarity() {
     const HeadOrder order = m_order->currentIndex() == 1   ? HeadOrder::Slope
                             : m_order->currentIndex() == 2 ? HeadOrder::Similarity
                                                            : HeadOrder::Index;
-    m_similarityOrder = explore::similarityHeadOrder(fits, order, m_distances);
-    QStringList axis;
-    for (int h : m_similarityOrder) axis << QString::number(h);
-    m_similarity->setAxisLabels(axis);
-    m_similarity->setRenderer([this](QSize px) -> Result<Heatmap> {
+    const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
+    // The distances (over full maps: every row of every head pair, slow for a large file) are
+    // computed once on the view's worker and reused by the re-renders after a resize; jobs of one
+    // view run one after another, so only that worker touches the cache.
+    struct Distances {
+        std::optional<Result<DistanceMatrix>> matrix;
+        std::vector<int> order;
+    };
+    auto cache = std::make_shared<Distances>();
+    const std::int64_t first = m_model->fitFirstRow(), last = m_model->fitLastRow();
+    m_similarity->setRenderer([=, this, fits = std::move(fits)](QSize px) -> MapsHeatmapView::RenderJob {
         // Square: the matrix's cells stay square whatever the tab's shape.
         const int side = std::max(16, std::min(px.width(), px.height()));
-        return renderSimilarity(m_distances, m_similarityOrder, Colormap::Magma, side, side);
+        return [=, this]() -> MapsPicture {
+            if (!cache->matrix) {
+                if (full) cache->matrix = mapDistances(*maps, layer, first, last);
+                else cache->matrix.emplace(profileDistances(fits));
+                if (*cache->matrix) cache->order = explore::similarityHeadOrder(fits, order, **cache->matrix);
+            }
+            if (!*cache->matrix) return {std::unexpected(cache->matrix->error()), -1, {}};
+            const DistanceMatrix& d = **cache->matrix;
+            auto picture = renderSimilarity(d, cache->order, Colormap::Magma, side, side);
+            // On the UI thread once shown: the hover's distances and the axis labels of this picture.
+            auto shown = [this, d, headOrder = cache->order] {
+                m_distances = d;
+                m_similarityOrder = headOrder;
+                QStringList axis;
+                for (int h : m_similarityOrder) axis << QString::number(h);
+                m_similarity->setAxisLabels(axis);
+            };
+            return {std::move(picture), layer, std::move(shown)};
+        };
     });
-    m_similarityNote->setText(QString("%1 · %2 heads · 0 = same distribution, 1 = disjoint")
-                                  .arg(qs(explore::mapsLayerLabel(*maps, layer)))
-                                  .arg(m_distances.n));
+    m_similarityNote->setText(QString("%1 · %2 heads · 0 = same distribution, 1 = disjoint").arg(layerLabel).arg(maps->heads()));
     m_similarity->setHeader(QString("%1: head x head Jensen-Shannon distance between %2")
-                                .arg(qs(explore::mapsLayerLabel(*maps, layer)),
-                                     full ? "full maps" : "attention-vs-distance profiles"),
+                                .arg(layerLabel, full ? "full maps" : "attention-vs-distance profiles"),
                             QString("heads ordered %1 · hover a cell for the pair's distance")
                                 .arg(order == HeadOrder::Slope        ? "by fitted slope, steepest first"
                                      : order == HeadOrder::Similarity ? "in average-linkage clustering order"
@@ -678,7 +719,8 @@ QString AttentionMapsPage::hoverAt(MapsHeatmapView* view, QPoint p) {
         const int b = m_similarityOrder[static_cast<std::size_t>(pixelCells(p.x() - t.x, t.width, m_distances.n).first)];
         return QString("head %1 vs head %2: Jensen-Shannon distance %3").arg(a).arg(b).arg(valueText(m_distances.at(a, b)));
     }
-    int layer = m_layer->value();
+    // The layer of the picture under the mouse (a newer one may be pending): the read-out is of what is shown.
+    int layer = view->shownLayer() >= 0 ? view->shownLayer() : m_layer->value();
     std::optional<CellHit> hit;
     if (view == m_overview) {
         if (const auto h = overviewHitTest(m_overviewMap, *maps, p.x(), p.y())) {

@@ -12,6 +12,7 @@
 #include <alibi/io/preset.hpp>
 #include <alibi/render/attention_maps_render.hpp>
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <functional>
@@ -72,6 +73,8 @@ public:
     [[nodiscard]] QString summaryText() const;
     // The read-out of the cell under device pixel `p` of a view, as hovering shows it.
     QString hoverAt(MapsHeatmapView* view, QPoint devicePixel);
+    // A picture (grid, overview, head, similarity) is still being rendered in the background.
+    [[nodiscard]] bool picturesPending() const;
 
 signals:
     void openRequested();
@@ -84,6 +87,9 @@ private:
     void onFitted();
     void refreshLayer();      // grid, head view, plots after a layer, head, row or fit change
     void refreshPlots();
+    void onGridShown();                        // the grid's labels and header, for the shown layer
+    void setHeadHeader(int layer, int head);   // the head view's header, for the shown head
+    void highlightOverview();
     void refreshSimilarity();
     void refreshTable();
     void updateControls();
@@ -133,6 +139,7 @@ private:
     DistanceMatrix m_distances;
     std::vector<int> m_similarityOrder;
     QString m_hoverText;
+    QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
     int m_priorItem = 0;
 };
 

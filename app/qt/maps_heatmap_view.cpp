@@ -3,9 +3,11 @@
 
 #include "view_util.hpp"
 
+#include <alibi/base/thread_priority.hpp>
 #include <alibi/explore/color_scale.hpp>
 
 #include <QCursor>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
@@ -25,6 +27,17 @@ MapsHeatmapView::MapsHeatmapView(QWidget* parent) : QWidget(parent) {
     setMinimumSize(240, 180);
     // Focusable, so the tab's PageUp / PageDown reach it after a click or an open.
     setFocusPolicy(Qt::StrongFocus);
+    m_pool.setMaxThreadCount(1);
+    m_pool.setObjectName("alibi-maps-render");
+    m_watcher = new QFutureWatcher<MapsPicture>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &MapsHeatmapView::onRendered);
+    m_stale = new StaleOverlay(this);
+}
+
+MapsHeatmapView::~MapsHeatmapView() {
+    m_queued.reset();
+    m_watcher->disconnect(this);
+    m_pool.waitForDone();  // a running job only holds what it captured; let it end before the pool goes
 }
 
 int MapsHeatmapView::axisMargin() const { return m_axisLabels.isEmpty() ? 0 : fontMetrics().height() + 8; }
@@ -48,24 +61,70 @@ void MapsHeatmapView::setRenderer(Renderer renderer) {
 }
 
 void MapsHeatmapView::refresh() {
-    m_error.clear();
+    ++m_generation;
     if (!m_renderer) {
+        m_queued.reset();
+        m_shownGeneration = m_generation;
+        m_error.clear();
         m_image = QImage();
         m_map = Heatmap();
+        m_shownLayer = -1;
+        m_stale->clear();
         update();
         return;
     }
-    m_renderedRatio = devicePixelRatioF();
-    auto map = m_renderer(imagePixels());
-    if (!map) {
-        m_error = QString::fromStdString(map.error().message);
+    m_requestedPixels = imagePixels();
+    m_queued = Queued{m_generation, m_renderer(m_requestedPixels), devicePixelRatioF()};
+    if (!m_image.isNull()) m_stale->markStale();
+    startNext();
+}
+
+void MapsHeatmapView::startNext() {
+    if (!m_queued || m_watcher->isRunning()) return;
+    Queued next = std::move(*m_queued);
+    m_queued.reset();
+    m_runningGeneration = next.generation;
+    m_runningRatio = next.ratio;
+    m_watcher->setFuture(QtConcurrent::run(&m_pool, [job = std::move(next.job)]() -> MapsPicture {
+        // Below the UI thread, so dragging a control stays smooth while rows are read.
+        lowerThisThreadPriority(4);
+        // The core returns errors as values; anything thrown anyway becomes this picture's message.
+        try {
+            return job();
+        } catch (const std::bad_alloc&) {
+            return MapsPicture{fail(ErrorCode::TooLarge, "out of memory while rendering the picture; use a smaller window"),
+                               -1, {}};
+        } catch (const std::exception& e) {
+            return MapsPicture{fail(ErrorCode::Internal, std::string("unexpected error while rendering: ") + e.what()), -1, {}};
+        }
+    }));
+}
+
+void MapsHeatmapView::onRendered() {
+    // Only the latest request's picture is shown; an older one is dropped.
+    if (m_runningGeneration == m_generation && m_watcher->future().resultCount() > 0)
+        show(m_watcher->result(), m_runningRatio);
+    startNext();
+}
+
+void MapsHeatmapView::show(MapsPicture picture, double ratio) {
+    m_shownGeneration = m_runningGeneration;
+    m_error.clear();
+    m_renderedRatio = ratio;
+    if (!picture.map) {
+        m_error = QString::fromStdString(picture.map.error().message);
         m_image = QImage();
         m_map = Heatmap();
-        emit renderFailed(m_error);
+        m_shownLayer = -1;
     } else {
-        m_map = std::move(*map);
+        m_map = std::move(*picture.map);
         m_image = toQImage(m_map.image, m_renderedRatio);
+        m_shownLayer = picture.layerIndex;
     }
+    m_stale->clear();
+    if (picture.shown) picture.shown();
+    if (!m_error.isEmpty()) emit renderFailed(m_error);
+    emit pictureShown();
     update();
     // A new picture under a still mouse (a layer switched by key or wheel): read out what is now there.
     if (underMouse()) {
@@ -117,7 +176,7 @@ QPoint MapsHeatmapView::widgetPosOf(QPoint p) const {
 }
 
 void MapsHeatmapView::resizeEvent(QResizeEvent*) {
-    if (m_renderer && imagePixels() != QSize(m_map.image.width, m_map.image.height)) refresh();
+    if (m_renderer && imagePixels() != m_requestedPixels) refresh();
 }
 
 void MapsHeatmapView::mouseMoveEvent(QMouseEvent* event) {

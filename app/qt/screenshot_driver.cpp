@@ -91,6 +91,10 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
         for (int v = 0; v < AttentionMapsPage::ViewCount; ++v) {
             page->views()->setCurrentIndex(v);
             QApplication::processEvents();
+            // The pictures render in the background: shoot them, not the "updating..." mark.
+            QElapsedTimer waited;
+            waited.start();
+            while (page->picturesPending() && waited.elapsed() < 60000) QApplication::processEvents(QEventLoop::AllEvents, 20);
             MapsHeatmapView* hover = v == AttentionMapsPage::GridView ? page->gridView()
                                      : v == AttentionMapsPage::HeadView ? page->headView()
                                                                         : nullptr;

@@ -14,6 +14,7 @@
 #include <QFloat16>
 #include <QMimeData>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -96,10 +97,10 @@ private slots:
         QCOMPARE(maps->heads(), 8);
         // The layer grid: one tile per head; the overview: one per layer and head.
         page->views()->setCurrentIndex(AttentionMapsPage::GridView);
-        QTRY_VERIFY(page->gridView()->hasPicture());
+        QTRY_VERIFY(page->gridView()->hasPicture() && !page->gridView()->pending());
         QCOMPARE(int(page->gridView()->heatmap().tiles.size()), 8);
         page->views()->setCurrentIndex(AttentionMapsPage::OverviewView);
-        QTRY_VERIFY(page->overviewView()->hasPicture());
+        QTRY_VERIFY(page->overviewView()->hasPicture() && !page->overviewView()->pending());
         QCOMPARE(int(page->overviewView()->heatmap().tiles.size()), 4 * 8);
         // Safetensors layers are listed by their number; the fit covers every layer and head.
         QCOMPARE(page->model()->tensorNames().size(), 4);
@@ -118,9 +119,11 @@ private slots:
         AttentionMapsPage* page = w.attentionPage();
         page->views()->setCurrentIndex(AttentionMapsPage::GridView);
         page->setLayerIndex(0);
+        QTRY_VERIFY(page->gridView()->hasPicture() && !page->gridView()->pending());
         const std::vector<Rgba> layer0 = page->gridView()->heatmap().image.pixels;
         page->setLayerIndex(2);
         QCOMPARE(page->layerIndex(), 2);
+        QTRY_VERIFY(!page->gridView()->pending());
         QVERIFY(page->gridView()->heatmap().image.pixels != layer0);
         // PageDown steps to the next layer, PageUp back.
         page->gridView()->setFocus();
@@ -135,6 +138,51 @@ private slots:
         QCOMPARE(page->layerIndex(), 3);
     }
 
+    // The pictures render off the UI thread: a layer switch returns before its picture exists
+    // (the old one stays shown), and of rapid switches only the last one's picture is shown.
+    void layerSwitchRendersInTheBackground() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->views()->setCurrentIndex(AttentionMapsPage::GridView);
+        MapsHeatmapView* grid = page->gridView();
+        page->setLayerIndex(0);
+        QTRY_VERIFY(grid->hasPicture() && !grid->pending());
+        QCOMPARE(grid->shownLayer(), 0);
+        const std::vector<Rgba> layer0 = grid->heatmap().image.pixels;
+
+        QSignalSpy shown(grid, &MapsHeatmapView::pictureShown);
+        page->setLayerIndex(2);
+        // Back here before the new picture exists: pending, the layer-0 picture still shown.
+        QVERIFY(grid->pending());
+        QCOMPARE(shown.count(), 0);
+        QCOMPARE(grid->shownLayer(), 0);
+        QVERIFY(grid->heatmap().image.pixels == layer0);
+        QTRY_COMPARE(shown.count(), 1);
+        QVERIFY(!grid->pending());
+        QCOMPARE(grid->shownLayer(), 2);
+        QVERIFY(grid->heatmap().image.pixels != layer0);
+
+        // Rapid switches without returning to the event loop: one picture, the last layer's.
+        shown.clear();
+        for (int layer : {1, 3, 0, 2, 1, 3}) page->setLayerIndex(layer);
+        QVERIFY(grid->pending());
+        QTRY_VERIFY(!grid->pending());
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(grid->shownLayer(), 3);
+        // The very pixels the core renders for layer 3 at the view's size (not an older request's).
+        MapsHeatmapParams p;
+        p.layerIndex = 3;
+        p.width = grid->imagePixels().width();
+        p.height = grid->imagePixels().height();
+        const auto expected = renderAttentionMaps(*page->model()->maps(), p);
+        QVERIFY(expected);
+        QVERIFY(grid->heatmap().image.pixels == expected->image.pixels);
+    }
+
     void hoveredCellReadsTheFilesValue() {
         MainWindow w;
         w.setInteractive(false);
@@ -146,7 +194,7 @@ private slots:
         page->setHead(3);
         page->views()->setCurrentIndex(AttentionMapsPage::HeadView);
         MapsHeatmapView* view = page->headView();
-        QTRY_VERIFY(view->hasPicture());
+        QTRY_VERIFY(view->hasPicture() && !view->pending());
         const HeatmapTile& t = view->heatmap().tiles.front();
         QCOMPARE(t.head, 3);
         // A pixel a little below the tile's diagonal: query rows below the keys.
@@ -251,6 +299,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         QVERIFY(openAndFit(w, kNpy));
+        QTRY_VERIFY(w.attentionPage()->gridView()->hasPicture());  // rendered in the background
         AttentionMapsModel* m = w.attentionPage()->model();
         const QByteArray good = readAll(kNpy);
         const auto write = [&](const QString& name, const QByteArray& bytes) {
@@ -331,14 +380,17 @@ private slots:
         AttentionMapsPage* page = w.attentionPage();
         page->views()->setCurrentIndex(AttentionMapsPage::SimilarityView);
         page->setSimilarity(SimilarityBasis::Profile, HeadOrder::Index);
+        QTRY_VERIFY(!page->similarityView()->pending());
         QCOMPARE(page->similarityOrder(), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
         QVERIFY(page->similarityView()->hasPicture());
         page->setSimilarity(SimilarityBasis::Profile, HeadOrder::Slope);
+        QTRY_VERIFY(!page->similarityView()->pending());
         const auto fits = explore::layerFits(page->model()->fits(), page->layerIndex());
         const auto& order = page->similarityOrder();
         for (std::size_t k = 1; k < order.size(); ++k)
             QVERIFY(fits[static_cast<std::size_t>(order[k - 1])].slope >= fits[static_cast<std::size_t>(order[k])].slope);
         page->setSimilarity(SimilarityBasis::Map, HeadOrder::Similarity);
+        QTRY_VERIFY(!page->similarityView()->pending());
         QCOMPARE(int(page->similarityOrder().size()), 8);
         QVERIFY(page->similarityView()->hasPicture());
     }
