@@ -100,14 +100,12 @@ Result<void> run(const FitCommand& c) {
                         fmt::format("--order: '{}' is unknown (expected index, slope or similarity)", c.order.value));
         order = *parsed;
     }
-    std::optional<SimilarityBasis> basis;
+    std::optional<SimilarityBasis> basis;  // none: makeFitReport uses profiles for --order similarity
     if (c.similarity.given()) {
         basis = parseSimilarityBasis(c.similarity.value);
         if (!basis)
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("--similarity: '{}' is unknown (expected profile or map)", c.similarity.value));
-    } else if (order == HeadOrder::Similarity) {
-        basis = SimilarityBasis::Profile;
     }
 
     // The model's prior, when the user named it: a preset, a config, or explicit slope flags.
@@ -130,33 +128,18 @@ Result<void> run(const FitCommand& c) {
     bar.finish();
     if (!fits) return std::unexpected(fits.error());
 
-    FitReport report;
-    report.file = c.file;
-    if (basis) {
-        for (std::size_t begin = 0; begin < fits->size();) {
-            std::size_t end = begin;
-            while (end < fits->size() && (*fits)[end].layerIndex == (*fits)[begin].layerIndex) ++end;
-            LayerSimilarity s;
-            s.layer = (*fits)[begin].layer;
-            s.basis = *basis;
-            if (*basis == SimilarityBasis::Map) {
-                auto d = mapDistances(*maps, (*fits)[begin].layerIndex, options.firstRow, options.lastRow,
-                                      settings->threads);
-                if (!d) return std::unexpected(d.error());
-                s.distances = std::move(*d);
-            } else {
-                s.distances = profileDistances(std::span(*fits).subspan(begin, end - begin));
-            }
-            s.order = clusterOrder(s.distances);
-            report.similarity.push_back(std::move(s));
-            begin = end;
-        }
-    }
-    report.heads = orderHeads(std::move(*fits), order, report.similarity);
+    FitReportOptions reportOptions;
+    reportOptions.order = order;
+    reportOptions.similarity = basis;
+    reportOptions.firstRow = options.firstRow;
+    reportOptions.lastRow = options.lastRow;
+    reportOptions.threads = settings->threads;
+    auto report = makeFitReport(*maps, std::move(*fits), c.file, reportOptions);
+    if (!report) return std::unexpected(report.error());
     switch (target->format) {
-    case FileFormat::Json: return writeText(target->path, fitJson(report, *maps));
-    case FileFormat::Csv: return writeText(target->path, fitCsv(report));
-    default: return writeText(target->path, fitText(report, *maps));
+    case FileFormat::Json: return writeText(target->path, fitJson(*report, *maps));
+    case FileFormat::Csv: return writeText(target->path, fitCsv(*report));
+    default: return writeText(target->path, fitText(*report, *maps));
     }
 }
 

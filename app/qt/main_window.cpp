@@ -1,6 +1,7 @@
 // Main window: wiring between the model, the views, the menus and the settings.
 #include "main_window.hpp"
 
+#include "attention_maps_page.hpp"
 #include "compare_view.hpp"
 #include "curves_view.hpp"
 #include "diagnose_view.hpp"
@@ -16,6 +17,8 @@
 #include "view_util.hpp"
 
 #include <alibi/analysis/corrected_session.hpp>
+#include <alibi/base/data_dir.hpp>
+#include <alibi/io/attention_maps.hpp>
 #include <alibi/model/attention.hpp>
 
 #include <QActionGroup>
@@ -25,6 +28,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFileDialog>
@@ -133,6 +137,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     for (const QString& problem : problems) std::fprintf(stderr, "alibi-explorer: preset skipped: %s\n", qPrintable(problem));
 
     // Parameters dock, always visible (it can be undocked, not closed).
+    const std::vector<Preset> priorPresets = presets;  // the Attention maps tab pairs maps with them
     m_parameters = new ParametersPanel(m_model, std::move(presets), this);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(m_parameters);
@@ -177,6 +182,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_compare = new CompareView(this);
     m_extrapolation = new ExtrapolationView(this);
     m_diagnose = new DiagnoseView(this);
+    m_attention = new AttentionMapsPage(this);
+    m_attention->setPriorSources([this] { return m_model->session().attention.bias.slopes; }, priorPresets);
     m_tabs->addTab(m_grid, "Head grid");
     m_tabs->addTab(detailPage, "Head detail");
     m_tabs->addTab(m_curves, "Slopes && curves");
@@ -193,6 +200,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(scrolling(m_compare), "Compare");
     m_tabs->addTab(scrolling(m_extrapolation), "Extrapolation");
     m_tabs->addTab(scrolling(m_diagnose), "Diagnose");
+    m_tabs->addTab(m_attention, "Attention maps");
     setCentralWidget(m_tabs);
 
     m_hover = new QLabel(this);
@@ -250,6 +258,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Hover read-outs and linked highlighting.
     connect(m_grid, &HeadGridView::cellHovered, m_hover, &QLabel::setText);
     connect(m_detail, &HeadDetailView::cellHovered, m_hover, &QLabel::setText);
+    connect(m_attention, &AttentionMapsPage::cellHovered, m_hover, &QLabel::setText);
+    connect(m_attention, &AttentionMapsPage::failed, this, &MainWindow::reportError);
+    connect(m_attention, &AttentionMapsPage::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(m_attention, &AttentionMapsPage::openRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Open attention maps", {},
+                                                          "Attention maps (*.npy *.safetensors);;All files (*)");
+        if (!path.isEmpty()) openAttentionMaps(path);
+    });
     connect(m_grid, &HeadGridView::headHovered, m_curves, &CurvesView::setHighlightedHead);
     connect(m_curves, &CurvesView::headHovered, m_grid, &HeadGridView::setHighlightedHead);
     connect(m_grid, &HeadGridView::headClicked, this, [this](int head) {
@@ -343,6 +359,12 @@ void MainWindow::buildMenus() {
                                                           "Tensors (*.npy *.safetensors);;All files (*)");
         if (!path.isEmpty()) diagnoseFile(path);
     });
+    file->addAction("Open &attention maps…", QKeySequence("Ctrl+Shift+O"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, "Open attention maps", {},
+            "Attention maps (*.npy *.safetensors);;All files (*)");
+        if (!path.isEmpty()) openAttentionMaps(path);
+    });
     file->addAction("&Export tensor…", QKeySequence("Ctrl+E"), this, [this] { exportTensorDialog(); });
     file->addAction("Export view as &PNG…", QKeySequence("Ctrl+Shift+P"), this, [this] { m_export->exportViewDialog(m_tabs->currentWidget(), m_tabs->currentIndex() == GridTab ? m_grid : nullptr); });
     file->addAction("Export curves as S&VG…", QKeySequence("Ctrl+Shift+G"), m_export, &ExportController::exportCurvesDialog);
@@ -409,6 +431,15 @@ void MainWindow::buildMenus() {
         box.setText(whatIsAlibi());
         box.exec();
     });
+    QMenu* examples = help->addMenu("Example &attention maps");
+    if (const auto folder = findDataDir("attention")) {
+        QStringList files = QDir(QString::fromStdString(folder->string())).entryList({"*.npy", "*.safetensors"}, QDir::Files, QDir::Name);
+        for (const QString& name : files) {
+            const QString path = QDir(QString::fromStdString(folder->string())).filePath(name);
+            examples->addAction(name, this, [this, path] { openAttentionMaps(path); });
+        }
+    }
+    if (examples->isEmpty()) examples->addAction("(no examples found: share/alibi-explorer/attention)")->setEnabled(false);
     help->addAction("&About ALiBi Explorer", QKeySequence("Ctrl+Shift+A"), this, [this] {
         QMessageBox::about(this, "About ALiBi Explorer",
                            "<h3>ALiBi Explorer</h3><p>See, compare and check Attention with Linear Biases: slopes, "
@@ -514,7 +545,7 @@ Session MainWindow::sessionWithView() const {
     static constexpr ExplorerView kTabViews[TabCount] = {ExplorerView::Grid,   ExplorerView::Detail,
                                                          ExplorerView::Curves, ExplorerView::Stages,
                                                          ExplorerView::Compare, ExplorerView::Extrapolation,
-                                                         ExplorerView::Diagnose};
+                                                         ExplorerView::Diagnose, ExplorerView::Grid};
     s.view = kTabViews[std::clamp(m_tabs->currentIndex(), 0, TabCount - 1)];
     s.compare = m_compare->spec();
     return s;
@@ -595,6 +626,54 @@ void MainWindow::diagnoseFile(const QString& path) {
     m_recent->add(path);
 }
 
+void MainWindow::openAttentionMaps(const QString& path) {
+    m_tabs->setCurrentIndex(AttentionTab);
+    m_attention->openFile(path);
+}
+
+void MainWindow::handleDroppedFile(const QString& path) {
+    if (path.endsWith(".json")) {
+        if (confirmDiscard()) openSession(path);
+        return;
+    }
+    // Dropped on the Attention maps tab: attention maps, no question.
+    if (m_tabs->currentIndex() == AttentionTab) {
+        openAttentionMaps(path);
+        return;
+    }
+    // Elsewhere the same file could be a bias to diagnose or saved attention: rows that sum to 1
+    // are attention, anything else (scores, a bias, an unreadable file) goes to the diagnosis.
+    auto maps = AttentionMaps::open(path.toStdString());
+    const bool attention = maps && maps->values() == AttentionValues::Probabilities;
+    DropChoice choice = attention ? DropChoice::AttentionMaps : DropChoice::Diagnose;
+    if (m_dropPrompt) {
+        choice = m_dropPrompt(path);
+    } else if (m_interactive && !m_screenshotMode) {
+        QMessageBox box(QMessageBox::Question, "Open the dropped file",
+                        QString("What is %1?").arg(QFileInfo(path).fileName()), QMessageBox::Cancel, this);
+        box.setInformativeText(attention ? "Its rows sum to 1, so it looks like saved attention maps."
+                                         : "It does not read as attention probabilities, so it looks like a bias tensor.");
+        QPushButton* asMaps = box.addButton("Attention maps", QMessageBox::AcceptRole);
+        QPushButton* asBias = box.addButton("Bias to diagnose", QMessageBox::AcceptRole);
+        box.setDefaultButton(attention ? asMaps : asBias);
+        box.exec();
+        choice = box.clickedButton() == asMaps ? DropChoice::AttentionMaps
+                 : box.clickedButton() == asBias ? DropChoice::Diagnose
+                                                 : DropChoice::Cancel;
+    }
+    if (choice == DropChoice::AttentionMaps) {
+        openAttentionMaps(path);
+        statusBar()->showMessage("Opened the dropped file as attention maps (its rows sum to 1); to diagnose it as a "
+                                 "bias use File > Open tensor to diagnose",
+                                 8000);
+    } else if (choice == DropChoice::Diagnose) {
+        diagnoseFile(path);
+        statusBar()->showMessage("Opened the dropped file for diagnosis; to read it as attention maps drop it on the "
+                                 "Attention maps tab or use File > Open attention maps (Ctrl+Shift+O)",
+                                 8000);
+    }
+}
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (!event->mimeData()->hasUrls()) return;
     for (const QUrl& url : event->mimeData()->urls()) {
@@ -609,11 +688,9 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     for (const QUrl& url : event->mimeData()->urls()) {
         const QString path = url.toLocalFile();
-        if (path.endsWith(".json")) {
-            if (confirmDiscard()) openSession(path);
-        }
-        else if (!path.isEmpty()) diagnoseFile(path);
+        if (path.isEmpty()) continue;
         event->acceptProposedAction();
+        handleDroppedFile(path);
         return;
     }
 }

@@ -1,6 +1,6 @@
 // The main window: parameters dock, the seven views as tabs, menus with shortcuts, settings
 // (recent files, last session, theme, geometry), export with a cancellable progress dialog,
-// drag and drop of tensors for diagnosis, and the --screenshot mode.
+// drag and drop of tensors for diagnosis or as attention maps, and the --screenshot mode.
 #pragma once
 
 #include "model/presets.hpp"
@@ -20,6 +20,7 @@ class QTabWidget;
 
 namespace alibi::qt {
 
+class AttentionMapsPage;
 class CompareView;
 class CurvesView;
 class DiagnoseView;
@@ -38,7 +39,7 @@ void applyTheme(Theme theme);
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Tab { GridTab, DetailTab, CurvesTab, StagesTab, CompareTab, ExtrapolationTab, DiagnoseTab, TabCount };
+    enum Tab { GridTab, DetailTab, CurvesTab, StagesTab, CompareTab, ExtrapolationTab, DiagnoseTab, AttentionTab, TabCount };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -62,6 +63,15 @@ public:
     Result<void> exportCurvesSvg(const QString& path, int which);  // 0 slopes, 1 bias, 2 attention
     QString copyCliCommand();
     void diagnoseFile(const QString& path);
+    // Opens a trained model's saved attention maps in the Attention maps tab (in the background).
+    void openAttentionMaps(const QString& path);
+    // What a dropped .npy / .safetensors file is for, when dropped outside the Attention maps tab
+    // (a bias to diagnose or attention maps): tests answer themselves; without an answerer the
+    // question is a message box (or, with nobody to ask, the file's rank and name decide).
+    enum class DropChoice { Diagnose, AttentionMaps, Cancel };
+    void setDropPrompt(std::function<DropChoice(const QString&)> answer) { m_dropPrompt = std::move(answer); }
+    // The drop as dropEvent handles it (tests call it without a QDropEvent).
+    void handleDroppedFile(const QString& path);
     void setTheme(Theme theme);
     // The file system's free space as the export plan sees it (tests stand in a small disk).
     void setFreeSpaceQuery(FreeSpaceFn query);
@@ -98,6 +108,7 @@ public:
     // Guided lessons (Help > Lessons, --lesson NAME): a name or path; errors as for a session.
     bool openLesson(const QString& nameOrPath);
     [[nodiscard]] LessonPanel* lessonPanel() const { return m_lessons; }
+    [[nodiscard]] AttentionMapsPage* attentionPage() const { return m_attention; }
     [[nodiscard]] QTabWidget* tabs() const { return m_tabs; }
     [[nodiscard]] QString hoverText() const;
     [[nodiscard]] QString latencyText() const;
@@ -127,6 +138,7 @@ private:
     ExtrapolationView* m_extrapolation;
     DiagnoseView* m_diagnose;
     LessonPanel* m_lessons = nullptr;
+    AttentionMapsPage* m_attention;
     QLabel* m_hover;
     QLabel* m_latency;
     ExportController* m_export;
@@ -138,6 +150,7 @@ private:
     bool m_screenshotMode = false;
     Theme m_theme = Theme::System;
     std::function<DiscardChoice()> m_discardPrompt;
+    std::function<DropChoice(const QString&)> m_dropPrompt;
     double m_zoom = 1;
     double m_baseFontPt = 0;
     QString m_lastDiagnosed;

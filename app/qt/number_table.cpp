@@ -39,6 +39,8 @@ QVariant NumberTable::data(const QModelIndex& index, int role) const {
 }
 
 QVariant NumberTable::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal)
+        return section < m_headerToolTips.size() ? m_headerToolTips[section] : QVariant();
     if (role != Qt::DisplayRole) return {};
     if (orientation == Qt::Horizontal) return section < m_headers.size() ? m_headers[section] : QVariant();
     return section < m_rowHeaders.size() ? m_rowHeaders[section] : QVariant(section);

@@ -22,6 +22,8 @@ public:
 
     void setColumns(QStringList headers, std::vector<Format> formats, std::vector<Shade> shades = {});
     void setRowHeaders(QStringList headers) { m_rowHeaders = std::move(headers); }
+    // What each column means, shown when the mouse rests on its header.
+    void setHeaderToolTips(QStringList tips) { m_headerToolTips = std::move(tips); }
     // values[row][column]
     void setValues(std::vector<std::vector<double>> values);
     [[nodiscard]] double value(int row, int column) const { return m_values[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)]; }
@@ -36,7 +38,7 @@ public:
     [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
-    QStringList m_headers, m_rowHeaders;
+    QStringList m_headers, m_rowHeaders, m_headerToolTips;
     std::vector<Format> m_formats;
     std::vector<Shade> m_shades;
     std::vector<std::vector<double>> m_values;

@@ -56,6 +56,35 @@ std::vector<HeadFit> orderHeads(std::vector<HeadFit> heads, HeadOrder order,
     return heads;
 }
 
+Result<FitReport> makeFitReport(const AttentionMaps& maps, std::vector<HeadFit> fits, std::string file,
+                                const FitReportOptions& options) {
+    FitReport report;
+    report.file = std::move(file);
+    std::optional<SimilarityBasis> basis = options.similarity;
+    if (!basis && options.order == HeadOrder::Similarity) basis = SimilarityBasis::Profile;
+    if (basis) {
+        for (std::size_t begin = 0; begin < fits.size();) {
+            std::size_t end = begin;
+            while (end < fits.size() && fits[end].layerIndex == fits[begin].layerIndex) ++end;
+            LayerSimilarity s;
+            s.layer = fits[begin].layer;
+            s.basis = *basis;
+            if (*basis == SimilarityBasis::Map) {
+                auto d = mapDistances(maps, fits[begin].layerIndex, options.firstRow, options.lastRow, options.threads);
+                if (!d) return std::unexpected(d.error());
+                s.distances = std::move(*d);
+            } else {
+                s.distances = profileDistances(std::span(fits).subspan(begin, end - begin));
+            }
+            s.order = clusterOrder(s.distances);
+            report.similarity.push_back(std::move(s));
+            begin = end;
+        }
+    }
+    report.heads = orderHeads(std::move(fits), options.order, report.similarity);
+    return report;
+}
+
 namespace {
 
 nlohmann::ordered_json headJson(const HeadFit& h) {

@@ -15,29 +15,17 @@
 
 namespace alibi {
 
-Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads) {
-    if (params.layerIndex < 0 || params.layerIndex >= maps.layers())
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("layer index {} does not exist: the maps hold {} layers", params.layerIndex, maps.layers()));
-    if (params.head < -1 || params.head >= maps.heads())
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("head {} does not exist: the maps hold {} heads (0 to {})", params.head, maps.heads(),
-                                maps.heads() - 1));
-    if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("picture size {} x {} is outside 1..16384 pixels", params.width, params.height));
-    std::vector<int> heads;
-    if (params.head >= 0)
-        heads.push_back(params.head);
-    else
-        for (int h = 0; h < maps.heads(); ++h) heads.push_back(h);
+namespace {
 
-    Heatmap map;
-    map.tiles = placeHeatmapTiles(heads, params.width, params.height, params.gap, map);
-    map.reduce = params.reduce == Reduce::Auto ? Reduce::Max : params.reduce;
-    map.log = params.logScale;
+// Values, exact ranges and colours of every tile of `map` (already placed), tile t showing the
+// head tile.head of layer tileLayers[t]: one exact query row per pixel row, keys under a pixel
+// reduced (max, mass or mean), keys after a causal query masked.
+Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& tileLayers,
+                                  const MapsHeatmapParams& params, unsigned threads, Heatmap& map) {
     map.image.width = params.width;
     map.image.height = params.height;
+    map.reduce = params.reduce == Reduce::Auto ? Reduce::Max : params.reduce;
+    map.log = params.logScale;
     map.image.pixels.assign(static_cast<std::size_t>(params.width) * static_cast<std::size_t>(params.height),
                             Rgba{0, 0, 0, 0});
     const std::int64_t Q = maps.queries(), K = maps.keys();
@@ -63,7 +51,7 @@ Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmap
                 const CellSpan rows = pixelCells(y, tile.height, Q);
                 const std::int64_t q = (rows.first + rows.last) / 2;  // one exact row per pixel row
                 if (q != lastRow) {
-                    if (auto ok = maps.probabilities(params.layerIndex, tile.head, q, row); !ok) {
+                    if (auto ok = maps.probabilities(tileLayers[t], tile.head, q, row); !ok) {
                         std::lock_guard guard(lock);
                         if (!error) error = ok.error();
                         return;
@@ -84,7 +72,7 @@ Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmap
                     v[static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) + static_cast<std::size_t>(x)] = out;
                 }
             }
-            maps.release(params.layerIndex, tile.head);  // bounded memory: the page cache keeps it warm
+            maps.release(tileLayers[t], tile.head);  // bounded memory: the page cache keeps it warm
         }
     });
     if (error) return std::unexpected(*error);
@@ -131,7 +119,78 @@ Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmap
             }
     }
     map.summary = heatmapSummary(map, /*attention=*/true);
+    return {};
+}
+
+}  // namespace
+
+Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads) {
+    if (params.layerIndex < 0 || params.layerIndex >= maps.layers())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("layer index {} does not exist: the maps hold {} layers", params.layerIndex, maps.layers()));
+    if (params.head < -1 || params.head >= maps.heads())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("head {} does not exist: the maps hold {} heads (0 to {})", params.head, maps.heads(),
+                                maps.heads() - 1));
+    if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("picture size {} x {} is outside 1..16384 pixels", params.width, params.height));
+    std::vector<int> heads;
+    if (params.head >= 0)
+        heads.push_back(params.head);
+    else
+        for (int h = 0; h < maps.heads(); ++h) heads.push_back(h);
+
+    Heatmap map;
+    map.tiles = placeHeatmapTiles(heads, params.width, params.height, params.gap, map);
+    if (auto ok = fillMapsTiles(maps, std::vector<int>(map.tiles.size(), params.layerIndex), params, threads, map); !ok)
+        return std::unexpected(ok.error());
     return map;
+}
+
+Result<MapsOverview> renderAttentionOverview(const AttentionMaps& maps, const MapsHeatmapParams& params,
+                                             unsigned threads) {
+    if (maps.layers() < 1 || maps.heads() < 1) return fail(ErrorCode::InvalidArgument, "the maps hold no layer or head");
+    if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("picture size {} x {} is outside 1..16384 pixels", params.width, params.height));
+    const int L = maps.layers(), H = maps.heads();
+    const int gap = std::max(params.gap, 0);
+    // Square tiles: the smaller of what the width and the height leave per head and per layer.
+    const int side = std::max(1, std::min((params.width - (H - 1) * gap) / H, (params.height - (L - 1) * gap) / L));
+    MapsOverview out;
+    Heatmap& map = out.map;
+    map.columns = H;
+    map.rows = L;
+    for (int l = 0; l < L; ++l)
+        for (int h = 0; h < H; ++h) {
+            HeatmapTile t;
+            t.head = h;
+            t.x = h * (side + gap);
+            t.y = l * (side + gap);
+            t.width = t.height = side;
+            if (t.x + side > params.width || t.y + side > params.height) continue;  // a tiny picture: what fits
+            map.tiles.push_back(t);
+            out.tileLayer.push_back(l);
+        }
+    if (map.tiles.empty())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("picture size {} x {} is too small for {} layers x {} heads", params.width,
+                                params.height, L, H));
+    if (auto ok = fillMapsTiles(maps, out.tileLayer, params, threads, map); !ok) return std::unexpected(ok.error());
+    return out;
+}
+
+std::optional<MapsCellHit> overviewHitTest(const MapsOverview& overview, const AttentionMaps& maps, int x, int y) {
+    for (std::size_t n = 0; n < overview.map.tiles.size(); ++n) {
+        const HeatmapTile& t = overview.map.tiles[n];
+        if (x >= t.x && y >= t.y && x < t.x + t.width && y < t.y + t.height) {
+            const CellSpan rows = pixelCells(y - t.y, t.height, maps.queries());
+            const CellSpan keys = pixelCells(x - t.x, t.width, maps.keys());
+            return MapsCellHit{overview.tileLayer[n], CellHit{t.head, (rows.first + rows.last) / 2, keys.first}};
+        }
+    }
+    return std::nullopt;
 }
 
 std::optional<CellHit> mapsHitTest(const Heatmap& map, const AttentionMaps& maps, int x, int y) {
@@ -234,8 +293,8 @@ Result<Image> renderSimilarityFigure(const DistanceMatrix& distances, const std:
     });
 }
 
-std::string fitProfileSvg(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow, std::int64_t lastRow,
-                          int width, int height) {
+std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
+                                     std::int64_t lastRow) {
     // Distances up to where the head and its priors hold almost all their mass.
     const auto keys = static_cast<std::int64_t>(fit.profile.size());
     const std::int64_t shown = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(3 * fit.distance90)) + 8, 8,
@@ -257,6 +316,12 @@ std::string fitProfileSvg(const HeadFit& fit, const AttentionMaps& maps, std::in
         all.push_back(series(fmt::format("configured prior, m = {:.4g}", *fit.configuredSlope),
                              priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(), maps.causal(), firstRow,
                                           lastRow)));
+    return all;
+}
+
+std::string fitProfileSvg(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow, std::int64_t lastRow,
+                          int width, int height) {
+    const std::vector<Series> all = fitProfileSeries(fit, maps, firstRow, lastRow);
     PlotStyle style;
     style.width = width;
     style.height = height;

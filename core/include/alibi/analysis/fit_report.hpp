@@ -6,6 +6,7 @@
 #include <alibi/analysis/head_similarity.hpp>
 #include <alibi/io/attention_maps.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,22 @@ struct FitReport {
 // (steepest first), or by the clustering order of `similarity` (the layer's entry).
 [[nodiscard]] std::vector<HeadFit> orderHeads(std::vector<HeadFit> heads, HeadOrder order,
                                               const std::vector<LayerSimilarity>& similarity);
+
+// How fitted heads become a report: the table's head order and, when asked, each layer's
+// similarity (profile distances from the fits, or full-map distances read from `maps` over the
+// rows the fit used).
+struct FitReportOptions {
+    HeadOrder order = HeadOrder::Index;
+    std::optional<SimilarityBasis> similarity;  // nullopt: none (order Similarity implies Profile)
+    std::int64_t firstRow = 0;                  // the fit's rows, for map distances
+    std::int64_t lastRow = -1;
+    unsigned threads = 0;
+};
+
+// The report `alibi fit` prints and the explorers export (one function, so the bytes agree).
+// `fits` as fitHeads returns them (grouped by layer).
+[[nodiscard]] Result<FitReport> makeFitReport(const AttentionMaps& maps, std::vector<HeadFit> fits, std::string file,
+                                              const FitReportOptions& options);
 
 [[nodiscard]] std::string fitText(const FitReport& report, const AttentionMaps& maps);
 // {"file", "layout", "values", "values_reason", "causal", "layers", "heads_per_layer", "queries",

@@ -9,10 +9,12 @@
 #include <alibi/base/error.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/render/colormap.hpp>
+#include <alibi/render/plot.hpp>
 #include <alibi/render/render.hpp>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace alibi {
 
@@ -29,6 +31,16 @@ struct MapsHeatmapParams {
 
 [[nodiscard]] Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmapParams& params,
                                                   unsigned threads = 0);
+
+// Every layer at once: one row of tiles per layer (in file order), one column per head, square
+// tiles as large as width x height allows; params.layerIndex and params.head are ignored. The
+// colour scale is shared by every tile (or per tile), exact as for one layer.
+struct MapsOverview {
+    Heatmap map;
+    std::vector<int> tileLayer;  // the layer index each tile of map.tiles shows
+};
+[[nodiscard]] Result<MapsOverview> renderAttentionOverview(const AttentionMaps& maps, const MapsHeatmapParams& params,
+                                                           unsigned threads = 0);
 
 // Which (head, query row, key) is under pixel (x, y) of such a picture.
 [[nodiscard]] std::optional<CellHit> mapsHitTest(const Heatmap& map, const AttentionMaps& maps, int x, int y);
@@ -51,6 +63,20 @@ struct MapsHeatmapParams {
 [[nodiscard]] Result<Image> renderSimilarityFigure(const DistanceMatrix& distances, const std::vector<int>& order,
                                                    const std::string& title, Colormap colormap, int width, int height,
                                                    int scale = 1);
+
+// A hit on the overview: the layer index and the cell.
+struct MapsCellHit {
+    int layerIndex = 0;
+    CellHit cell;
+};
+[[nodiscard]] std::optional<MapsCellHit> overviewHitTest(const MapsOverview& overview, const AttentionMaps& maps, int x,
+                                                         int y);
+
+// The curves of fitProfileSvg as series (x = distance 0 .. shown - 1): the observed profile,
+// the fitted prior and, when known, the configured slope's prior; distances up to where the
+// head and its priors hold almost all their mass.
+[[nodiscard]] std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& maps,
+                                                   std::int64_t firstRow, std::int64_t lastRow);
 
 // One head's attention vs distance (HeadFit::profile) with the fitted prior softmax(-m* d) and,
 // when known, the configured slope's prior on the same rows, as a standalone SVG.

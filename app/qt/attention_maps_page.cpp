@@ -1,0 +1,797 @@
+// The Attention maps tab: controls and views over AttentionMapsModel; pictures, texts, rows and
+// table columns from the core (render/attention_maps_render.hpp, explore/attention_maps_view.hpp).
+#include "attention_maps_page.hpp"
+
+#include "maps_heatmap_view.hpp"
+#include "number_table.hpp"
+#include "plot_widget.hpp"
+#include "view_util.hpp"
+
+#include <alibi/explore/attention_maps_view.hpp>
+#include <alibi/explore/format.hpp>
+#include <alibi/model/slopes.hpp>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCursor>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSlider>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <cstdio>
+
+namespace alibi::qt {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QLabel* label(const QString& text, QWidget* parent) { return new QLabel(text, parent); }
+
+}  // namespace
+
+AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
+    m_model = new AttentionMapsModel(this);
+
+    // --- The file's controls (first row) and the position and fit controls (second row).
+    auto* open = new QPushButton("Open…", this);
+    open->setToolTip("Open a .npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K) or a .safetensors file with one "
+                     "tensor per layer (Ctrl+Shift+O), or drop one on this tab");
+    m_file = new QLabel("No attention maps open.", this);
+    m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_file->setMinimumWidth(100);
+    m_file->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_tensor = new QComboBox(this);
+    m_tensor->setToolTip("The safetensors file's layer tensors, ordered by layer number: all of them, or one");
+    // Combos as wide as a short entry (their lists open as wide as needed): the tab fits 1280 px.
+    m_tensor->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_tensor->setMinimumContentsLength(14);
+    m_batchLabel = label("Batch", this);
+    m_batch = new QSpinBox(this);
+    m_batch->setToolTip("Which element of the batched array to read");
+    m_values = new QComboBox(this);
+    m_values->setToolTip("Whether the file holds probabilities (rows sum to 1) or pre-softmax scores: detected from "
+                         "sampled rows, or as you say");
+    m_values->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_values->setMinimumContentsLength(14);
+    m_prior = new QComboBox(this);
+    m_prior->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_prior->setMinimumContentsLength(16);
+    m_prior->setToolTip("The model's ALiBi parameters, so each head's configured slope shows beside its fitted one "
+                        "(only parameters with the maps' head count pair)");
+    auto* row1 = new QHBoxLayout;
+    row1->addWidget(open);
+    row1->addWidget(m_tensor);
+    row1->addWidget(m_batchLabel);
+    row1->addWidget(m_batch);
+    row1->addWidget(m_values);
+    row1->addWidget(label("Prior", this));
+    row1->addWidget(m_prior);
+    row1->addWidget(m_file, 1);
+
+    m_layer = new QSpinBox(this);
+    m_layer->setToolTip("Layer (position in the file; PageUp / PageDown, or the wheel over the grid)");
+    m_layerSlider = new QSlider(Qt::Horizontal, this);
+    m_layerSlider->setMinimumWidth(40);
+    m_layerSlider->setMaximumWidth(90);
+    m_head = new QSpinBox(this);
+    m_head->setToolTip("Head shown in the head, distance and row views (click a tile, or the wheel over the head view)");
+    m_row = new QSpinBox(this);
+    m_row->setToolTip("Query row shown in the row view (click a row in the head view)");
+    m_log = new QCheckBox("log colours", this);
+    m_log->setToolTip("Colours on a log10 scale (probabilities span many orders of magnitude)");
+    m_firstRow = new QSpinBox(this);
+    m_firstRow->setToolTip("Fit on query rows from this one…");
+    m_lastRow = new QSpinBox(this);
+    m_lastRow->setToolTip("…up to (not including) this one");
+    m_fit = new QPushButton("Fit", this);
+    m_fit->setToolTip("Fit every head's effective slope m* on the chosen rows (in the background)");
+    m_cancel = new QPushButton("Cancel", this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(80);
+    m_progress->setTextVisible(true);
+    m_progress->setFormat("%p %");
+    m_exportCsv = new QPushButton("CSV…", this);
+    m_exportCsv->setToolTip("Export the fit table as CSV (the same bytes as alibi fit --format csv)");
+    m_exportJson = new QPushButton("JSON…", this);
+    for (QPushButton* b : {m_fit, m_cancel, m_exportCsv, m_exportJson})
+        b->setMaximumWidth(b->fontMetrics().horizontalAdvance(b->text()) + 24);
+    m_exportJson->setToolTip("Export the fit table as JSON (the same bytes as alibi fit --format json)");
+    auto* row2 = new QHBoxLayout;
+    row2->addWidget(label("Layer", this));
+    row2->addWidget(m_layer);
+    row2->addWidget(m_layerSlider);
+    row2->addWidget(label("Head", this));
+    row2->addWidget(m_head);
+    row2->addWidget(label("Row", this));
+    row2->addWidget(m_row);
+    row2->addWidget(m_log);
+    row2->addStretch(1);
+    row2->addWidget(label("Fit rows", this));
+    row2->addWidget(m_firstRow);
+    row2->addWidget(label("to", this));
+    row2->addWidget(m_lastRow);
+    row2->addWidget(m_fit);
+    row2->addWidget(m_cancel);
+    row2->addWidget(m_progress);
+    row2->addWidget(label("Table", this));
+    row2->addWidget(m_exportCsv);
+    row2->addWidget(m_exportJson);
+
+    // --- The views.
+    m_views = new QTabWidget(this);
+    m_views->setDocumentMode(true);
+    // The pictures scale to what is left: the tab never needs more than a small window.
+    m_views->setMinimumSize(320, 240);
+    m_grid = new MapsHeatmapView(this);
+    m_overview = new MapsHeatmapView(this);
+    m_headView = new MapsHeatmapView(this);
+    for (MapsHeatmapView* v : {m_grid, m_overview, m_headView}) {
+        v->setMessage("Open attention maps (File > Open attention maps…, Ctrl+Shift+O), drop a .npy or .safetensors "
+                      "file here, or open an example from the Help menu.");
+        v->setMaskedSwatch(true);
+    }
+    m_profile = new PlotWidget(this);
+    m_profile->setAxisLabels("distance i − j", "share of attention (all rows)");
+    m_profile->setCategorical(true);
+    m_rowPlot = new PlotWidget(this);
+    m_rowPlot->setAxisLabels("key j", "probability");
+    m_rowPlot->setCategorical(true);
+    auto* distance = new QSplitter(Qt::Vertical, this);
+    distance->addWidget(m_profile);
+    distance->addWidget(m_rowPlot);
+
+    auto* similarityPage = new QWidget(this);
+    m_basis = new QComboBox(similarityPage);
+    m_basis->addItem("attention-vs-distance profiles (JS distance)");
+    m_basis->addItem("full maps (JS distance, row by row)");
+    m_order = new QComboBox(similarityPage);
+    m_order->addItem("heads by index");
+    m_order->addItem("heads by fitted slope (steepest first)");
+    m_order->addItem("heads in clustering order");
+    m_order->setCurrentIndex(2);
+    m_similarity = new MapsHeatmapView(similarityPage);
+    m_similarity->setColorBarTitle("JS distance");
+    m_similarity->setColormap(Colormap::Magma);
+    m_similarity->setMessage("Fit the heads first: the profile distances come from the fit.");
+    m_similarityNote = new QLabel(similarityPage);
+    m_similarityNote->setWordWrap(true);
+    auto* simBar = new QHBoxLayout;
+    simBar->addWidget(label("Between", similarityPage));
+    simBar->addWidget(m_basis);
+    simBar->addWidget(m_order);
+    simBar->addWidget(m_similarityNote, 1);
+    auto* simLayout = new QVBoxLayout(similarityPage);
+    simLayout->setContentsMargins(0, 4, 0, 0);
+    simLayout->addLayout(simBar);
+    simLayout->addWidget(m_similarity, 1);
+
+    m_tableModel = new NumberTable(this);
+    {
+        QStringList headers;
+        std::vector<NumberTable::Format> formats;
+        for (int c = 0; c < explore::kFitColumnCount; ++c) {
+            const auto column = static_cast<explore::FitColumn>(c);
+            headers << qs(std::string(explore::fitColumnTitle(column)));
+            formats.push_back([column](double v) { return qs(explore::formatFitColumn(column, v)); });
+        }
+        m_tableModel->setColumns(headers, formats);
+        QStringList tips;
+        for (int c = 0; c < explore::kFitColumnCount; ++c)
+            tips << qs(std::string(explore::fitColumnToolTip(static_cast<explore::FitColumn>(c))));
+        m_tableModel->setHeaderToolTips(tips);
+    }
+    m_sorted = new QSortFilterProxyModel(this);
+    m_sorted->setSourceModel(m_tableModel);
+    m_sorted->setSortRole(Qt::UserRole);
+    m_table = new QTableView(this);
+    m_table->setModel(m_sorted);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);  // file order until a header is clicked
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setToolTip("Click a header to sort; select a row to show that head in the other views");
+
+    m_views->addTab(m_grid, "Layer grid");
+    m_views->addTab(m_overview, "All layers");
+    m_views->addTab(m_headView, "Head");
+    m_views->addTab(distance, "Distance && rows");
+    m_views->addTab(similarityPage, "Similarity");
+    m_views->addTab(m_table, "Fit table");
+
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 4);
+    layout->addLayout(row1);
+    layout->addLayout(row2);
+    layout->addWidget(m_views, 1);
+    layout->addWidget(m_status);
+
+    // --- Wiring.
+    connect(open, &QPushButton::clicked, this, &AttentionMapsPage::openRequested);
+    connect(m_model, &AttentionMapsModel::opened, this, &AttentionMapsPage::onOpened);
+    connect(m_model, &AttentionMapsModel::openFailed, this, [this](const QString& message) {
+        m_status->setText("Cannot open attention maps: " + message + (m_model->maps() ? "  (the open file stays)" : ""));
+        emit failed("Cannot open attention maps", message);
+    });
+    connect(m_model, &AttentionMapsModel::fitProgress, this, [this](double f) {
+        m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
+    });
+    connect(m_model, &AttentionMapsModel::fitted, this, &AttentionMapsPage::onFitted);
+    connect(m_model, &AttentionMapsModel::fitFailed, this, [this](const QString& message) {
+        updateControls();
+        m_status->setText(message == "fit cancelled" ? "Fit cancelled: the table shows the last finished fit."
+                                                     : "Fit failed: " + message);
+        if (message != "fit cancelled") emit failed("Cannot fit the heads", message);
+    });
+    connect(m_model, &AttentionMapsModel::configuredChanged, this, [this] {
+        refreshTable();
+        refreshLayer();
+    });
+    connect(m_tensor, &QComboBox::activated, this, [this](int item) {
+        AttentionOpenOptions options = m_model->options();
+        options.tensor = item <= 0 ? std::string() : m_tensor->itemText(item).toStdString();
+        m_model->reopen(options);
+    });
+    connect(m_batch, &QSpinBox::editingFinished, this, [this] {
+        if (!m_model->maps() || m_batch->value() == m_model->maps()->batch()) return;
+        AttentionOpenOptions options = m_model->options();
+        options.batch = m_batch->value();
+        m_model->reopen(options);
+    });
+    connect(m_values, &QComboBox::activated, this, [this](int item) {
+        AttentionOpenOptions options = m_model->options();
+        options.values = item == 1   ? std::optional(AttentionValues::Probabilities)
+                         : item == 2 ? std::optional(AttentionValues::Scores)
+                                     : std::nullopt;
+        m_model->reopen(options);
+    });
+    connect(m_prior, &QComboBox::activated, this, [this](int item) { choosePrior(item); });
+    connect(m_layer, &QSpinBox::valueChanged, this, [this](int v) {
+        QSignalBlocker block(m_layerSlider);
+        m_layerSlider->setValue(v);
+        refreshLayer();
+        refreshSimilarity();
+    });
+    connect(m_layerSlider, &QSlider::valueChanged, m_layer, &QSpinBox::setValue);
+    connect(m_head, &QSpinBox::valueChanged, this, [this] { refreshLayer(); });
+    connect(m_row, &QSpinBox::valueChanged, this, [this] { refreshPlots(); });
+    connect(m_log, &QCheckBox::toggled, this, [this] {
+        m_grid->refresh();
+        m_overview->refresh();
+        m_headView->refresh();
+    });
+    connect(m_fit, &QPushButton::clicked, this, &AttentionMapsPage::startFit);
+    connect(m_cancel, &QPushButton::clicked, m_model, &AttentionMapsModel::cancelFit);
+    connect(m_exportCsv, &QPushButton::clicked, this, [this] { exportDialog(FileFormat::Csv); });
+    connect(m_exportJson, &QPushButton::clicked, this, [this] { exportDialog(FileFormat::Json); });
+    connect(m_basis, &QComboBox::activated, this, [this] { refreshSimilarity(); });
+    connect(m_order, &QComboBox::activated, this, [this] { refreshSimilarity(); });
+    connect(m_views, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index == SimilarityView) refreshSimilarity();
+        if (isVisible()) m_views->currentWidget()->setFocus();  // PageUp / PageDown work at once
+    });
+
+    for (MapsHeatmapView* v : {m_grid, m_overview, m_headView, m_similarity}) {
+        connect(v, &MapsHeatmapView::hovered, this, [this, v](QPoint p) {
+            const QString text = p.x() < 0 ? QString() : hoverAt(v, p);
+            m_hoverText = text;
+            emit cellHovered(QString(text).replace('\n', "   "));
+            if (text.isEmpty()) QToolTip::hideText();
+            else QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace('\n', "<br>"), v);
+        });
+    }
+    connect(m_grid, &MapsHeatmapView::pictureShown, this, &AttentionMapsPage::onGridShown);
+    connect(m_grid, &MapsHeatmapView::clicked, this, [this](QPoint p) {
+        if (!m_model->maps()) return;
+        if (const auto hit = mapsHitTest(m_grid->heatmap(), *m_model->maps(), p.x(), p.y())) {
+            setHead(hit->head);
+            setRow(hit->query);
+        }
+    });
+    connect(m_overview, &MapsHeatmapView::clicked, this, [this](QPoint p) {
+        if (!m_model->maps()) return;
+        if (const auto hit = overviewHitTest(m_overviewMap, *m_model->maps(), p.x(), p.y())) {
+            setLayerIndex(hit->layerIndex);
+            setHead(hit->cell.head);
+            setRow(hit->cell.query);
+        }
+    });
+    connect(m_headView, &MapsHeatmapView::clicked, this, [this](QPoint p) {
+        if (!m_model->maps()) return;
+        if (const auto hit = mapsHitTest(m_headView->heatmap(), *m_model->maps(), p.x(), p.y())) setRow(hit->query);
+    });
+    connect(m_grid, &MapsHeatmapView::wheelSteps, this, [this](int steps) { m_layer->setValue(m_layer->value() - steps); });
+    connect(m_overview, &MapsHeatmapView::wheelSteps, this, [this](int steps) { m_layer->setValue(m_layer->value() - steps); });
+    connect(m_headView, &MapsHeatmapView::wheelSteps, this, [this](int steps) { m_head->setValue(m_head->value() - steps); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
+        if (!index.isValid()) return;
+        const QModelIndex source = m_sorted->mapToSource(index);
+        const auto& fits = m_model->fits();
+        if (source.row() < 0 || source.row() >= static_cast<int>(fits.size())) return;
+        const HeadFit& f = fits[static_cast<std::size_t>(source.row())];
+        setLayerIndex(f.layerIndex);
+        setHead(f.head);
+    });
+
+    // PageUp / PageDown step through the layers wherever the focus is in this tab.
+    auto* up = new QShortcut(QKeySequence(Qt::Key_PageUp), this);
+    up->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(up, &QShortcut::activated, this, [this] { m_layer->setValue(m_layer->value() - 1); });
+    auto* down = new QShortcut(QKeySequence(Qt::Key_PageDown), this);
+    down->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(down, &QShortcut::activated, this, [this] { m_layer->setValue(m_layer->value() + 1); });
+
+    m_prior->addItem("no ALiBi prior");
+    updateControls();
+}
+
+void AttentionMapsPage::setPriorSources(std::function<SlopeParams()> session, std::vector<Preset> presets) {
+    m_sessionSlopes = std::move(session);
+    m_presets = std::move(presets);
+    m_prior->clear();
+    m_prior->addItem("no ALiBi prior");
+    m_prior->addItem("current session's slopes");
+    for (const Preset& p : m_presets) m_prior->addItem(QString("%1 (H = %2)").arg(qs(p.name)).arg(p.heads));
+    updateControls();
+}
+
+void AttentionMapsPage::openFile(const QString& path) {
+    m_status->setText("Opening " + QFileInfo(path).fileName() + "…");
+    m_model->open(path);
+}
+
+QString AttentionMapsPage::summaryText() const { return m_file->toolTip(); }
+
+int AttentionMapsPage::layerIndex() const { return m_layer->value(); }
+int AttentionMapsPage::head() const { return m_head->value(); }
+std::int64_t AttentionMapsPage::row() const { return m_row->value(); }
+
+void AttentionMapsPage::setLayerIndex(int layerIndex) { m_layer->setValue(layerIndex); }
+void AttentionMapsPage::setHead(int head) { m_head->setValue(head); }
+void AttentionMapsPage::setRow(std::int64_t row) { m_row->setValue(static_cast<int>(row)); }
+
+void AttentionMapsPage::updateControls() {
+    const MapsPtr maps = m_model->maps();
+    const bool have = maps != nullptr;
+    for (QWidget* w : std::initializer_list<QWidget*>{m_values, m_prior, m_layer, m_layerSlider, m_head, m_row, m_log,
+                                                      m_firstRow, m_lastRow})
+        w->setEnabled(have);
+    m_fit->setEnabled(have && !m_model->fitting());
+    m_cancel->setEnabled(m_model->fitting());
+    m_exportCsv->setEnabled(have && !m_model->fits().empty() && !m_model->fitting());
+    m_exportJson->setEnabled(m_exportCsv->isEnabled());
+    const QStringList names = m_model->tensorNames();
+    m_tensor->setVisible(names.size() > 1);
+    const bool batched = have && maps->batches() > 1;
+    m_batch->setVisible(batched);
+    m_batchLabel->setVisible(batched);
+    // Presets whose head count differs cannot pair: greyed out, with the reason.
+    for (int item = 2; item < m_prior->count(); ++item) {
+        const Preset& p = m_presets[static_cast<std::size_t>(item - 2)];
+        const bool fits = !have || p.heads == maps->heads();
+        if (auto* model = qobject_cast<QStandardItemModel*>(m_prior->model()))
+            if (QStandardItem* it = model->item(item)) {
+                it->setEnabled(fits);
+                it->setToolTip(fits ? QString() : QString("%1 heads; the maps have %2").arg(p.heads).arg(maps->heads()));
+            }
+    }
+}
+
+void AttentionMapsPage::onOpened() {
+    const MapsPtr maps = m_model->maps();
+    {
+        QSignalBlocker b1(m_layer), b2(m_layerSlider), b3(m_head), b4(m_row), b5(m_tensor), b6(m_batch), b7(m_values),
+            b8(m_prior), b9(m_firstRow), b10(m_lastRow);
+        m_layer->setRange(0, maps->layers() - 1);
+        m_layer->setSuffix(QString(" / %1").arg(maps->layers() - 1));
+        m_layerSlider->setRange(0, maps->layers() - 1);
+        m_layer->setValue(std::min(m_layer->value(), maps->layers() - 1));
+        m_layerSlider->setValue(m_layer->value());
+        m_head->setRange(0, maps->heads() - 1);
+        const int lastRow = static_cast<int>(std::min<std::int64_t>(maps->queries(), 1 << 30));
+        m_row->setRange(0, lastRow - 1);
+        if (m_row->value() == 0 || m_row->value() >= lastRow) m_row->setValue(lastRow - 1);
+        m_firstRow->setRange(0, lastRow - 1);
+        m_firstRow->setValue(0);
+        m_lastRow->setRange(1, lastRow);
+        m_lastRow->setValue(lastRow);
+        m_tensor->clear();
+        const QStringList names = m_model->tensorNames();
+        m_tensor->addItem(QString("all %1 layer tensors").arg(names.size()));
+        m_tensor->addItems(names);
+        m_tensor->setCurrentIndex(m_model->options().tensor.empty() ? 0
+                                                                    : names.indexOf(qs(m_model->options().tensor)) + 1);
+        m_batch->setRange(0, maps->batches() - 1);
+        m_batch->setValue(maps->batch());
+        m_values->clear();
+        m_values->addItem(QString("%1 (detected)").arg(qs(std::string(attentionValuesName(maps->values())))));
+        m_values->addItem("probabilities");
+        m_values->addItem("scores (pre-softmax)");
+        m_values->setCurrentIndex(!m_model->options().values                                  ? 0
+                                  : *m_model->options().values == AttentionValues::Probabilities ? 1
+                                                                                                 : 2);
+        m_values->setItemData(0, qs(maps->valuesReason()), Qt::ToolTipRole);
+        if (m_model->configured().empty()) m_prior->setCurrentIndex(0);
+    }
+    const QString name = QFileInfo(m_model->path()).fileName();
+    const QString summary = qs(explore::mapsSummary(*maps));
+    m_file->setText(QString("<b>%1</b> · %2").arg(name.toHtmlEscaped(), summary.toHtmlEscaped()));
+    m_file->setToolTip(m_model->path() + "\n" + summary);
+    m_status->setText(QString("Opened %1: %2 · values: %3 (%4)")
+                          .arg(name, summary, qs(std::string(attentionValuesName(maps->values()))), qs(maps->valuesReason())));
+    // A session prior that matches the head count pairs at once (the model's own slopes).
+    updateControls();
+    m_overviewMap = MapsOverview();
+    // Each renderer captures the current state on the UI thread; its job renders on the view's worker.
+    const auto renderer = [this](bool oneHead) {
+        return [this, oneHead](QSize px) -> MapsHeatmapView::RenderJob {
+            MapsHeatmapParams p;
+            p.layerIndex = m_layer->value();
+            p.head = oneHead ? m_head->value() : -1;
+            p.logScale = m_log->isChecked();
+            p.width = std::max(px.width(), 16);
+            p.height = std::max(px.height(), 16);
+            return [this, maps = m_model->maps(), p]() mutable {
+                if (!maps) return MapsPicture{fail(ErrorCode::InvalidArgument, "no attention maps open"), -1, {}};
+                // One head of a square map: square cells.
+                if (p.head >= 0 && maps->queries() == maps->keys()) p.width = p.height = std::min(p.width, p.height);
+                std::function<void()> shown;
+                if (p.head >= 0) shown = [this, layer = p.layerIndex, head = p.head] { setHeadHeader(layer, head); };
+                return MapsPicture{renderAttentionMaps(*maps, p), p.layerIndex, std::move(shown)};
+            };
+        };
+    };
+    m_grid->setRenderer(renderer(false));
+    m_headView->setRenderer(renderer(true));
+    m_overview->setRenderer([this](QSize px) -> MapsHeatmapView::RenderJob {
+        MapsHeatmapParams p;
+        p.logScale = m_log->isChecked();
+        p.width = std::max(px.width(), 16);
+        p.height = std::max(px.height(), 16);
+        return [this, maps = m_model->maps(), p]() -> MapsPicture {
+            if (!maps) return {fail(ErrorCode::InvalidArgument, "no attention maps open"), -1, {}};
+            auto overview = renderAttentionOverview(*maps, p);
+            if (!overview) return {std::unexpected(overview.error()), -1, {}};
+            std::vector<QString> labels;
+            for (std::size_t n = 0; n < overview->tileLayer.size(); ++n)
+                labels.push_back(QString("L%1 h%2")
+                                     .arg(maps->layerInfo()[static_cast<std::size_t>(overview->tileLayer[n])].number)
+                                     .arg(overview->map.tiles[n].head));
+            Heatmap map = overview->map;
+            // Runs on the UI thread once shown: the hit test and labels of this very picture.
+            auto shown = [this, maps, overview = std::make_shared<MapsOverview>(std::move(*overview)),
+                          labels = std::move(labels)]() mutable {
+                m_overviewMap = std::move(*overview);
+                m_overview->setTileLabels(std::move(labels));
+                m_overview->setHeader(QString("All %1 layers x %2 heads").arg(maps->layers()).arg(maps->heads()),
+                                      "one row per layer, one column per head · click a tile to open that layer and head");
+                highlightOverview();
+            };
+            return {std::move(map), -1, std::move(shown)};
+        };
+    });
+    m_distances = DistanceMatrix();
+    m_similarityOrder.clear();
+    refreshTable();
+    refreshLayer();
+    startFit();
+    if (isVisible()) m_views->currentWidget()->setFocus();  // PageUp / PageDown step layers at once
+}
+
+void AttentionMapsPage::startFit() {
+    if (!m_model->maps()) return;
+    m_progress->setValue(0);
+    m_model->startFit(m_firstRow->value(), m_lastRow->value() >= m_lastRow->maximum() ? -1 : m_lastRow->value());
+    m_status->setText(QString("Fitting every head on query rows %1 to %2…").arg(m_firstRow->value()).arg(m_lastRow->value() - 1));
+    updateControls();
+}
+
+void AttentionMapsPage::onFitted() {
+    m_progress->setValue(1000);
+    updateControls();
+    const auto& fits = m_model->fits();
+    m_status->setText(QString("Fitted %1 heads on query rows %2 to %3%4.")
+                          .arg(fits.size())
+                          .arg(m_model->fitFirstRow())
+                          .arg(m_model->fitLastRow() < 0 ? m_model->maps()->queries() - 1 : m_model->fitLastRow() - 1)
+                          .arg(m_model->configured().empty() ? QString() : ", beside the slopes of " + m_model->configuredSource()));
+    refreshTable();
+    refreshLayer();
+    if (m_views->currentIndex() == SimilarityView) refreshSimilarity();
+}
+
+explore::HeadSlopes AttentionMapsPage::slopesOf(int layerIndex, int head) const {
+    explore::HeadSlopes s;
+    if (const HeadFit* f = m_model->fitOf(layerIndex, head)) s.fitted = f->slope;
+    const auto& configured = m_model->configured();
+    if (head >= 0 && head < static_cast<int>(configured.size())) s.configured = configured[static_cast<std::size_t>(head)];
+    return s;
+}
+
+QString AttentionMapsPage::priorText() const {
+    return m_model->configured().empty() ? QString("no ALiBi prior paired") : "prior: " + m_model->configuredSource();
+}
+
+void AttentionMapsPage::refreshLayer() {
+    const MapsPtr maps = m_model->maps();
+    if (!maps) return;
+    const int layer = m_layer->value();
+    const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
+    m_layer->setToolTip(QString("%1 of %2 (PageUp / PageDown, or the wheel over the grid)").arg(layerLabel).arg(maps->layers()));
+    m_grid->refresh();  // returns at once; the labels and header follow the picture (onGridShown)
+    m_gridRequested.start();
+    m_headView->refresh();
+    highlightOverview();
+    refreshPlots();
+}
+
+void AttentionMapsPage::setHeadHeader(int layer, int head) {
+    const MapsPtr maps = m_model->maps();
+    if (!maps || layer < 0 || layer >= maps->layers()) return;
+    const explore::HeadSlopes s = slopesOf(layer, head);
+    QString slopes;
+    if (s.fitted) slopes += " · fitted m* = " + valueText(*s.fitted);
+    if (s.configured) slopes += " · configured m = " + slopeText(*s.configured);
+    m_headView->setHeader(QString("%1, head %2%3").arg(qs(explore::mapsLayerLabel(*maps, layer))).arg(head).arg(slopes),
+                          "hover for the exact cell · click a row to inspect it · wheel: head");
+}
+
+void AttentionMapsPage::highlightOverview() {
+    // The overview highlights the current layer's head.
+    const int layer = m_layer->value(), head = m_head->value();
+    for (std::size_t n = 0; n < m_overviewMap.tileLayer.size(); ++n)
+        if (m_overviewMap.tileLayer[n] == layer && m_overviewMap.map.tiles[n].head == head)
+            m_overview->setHighlightedTile(static_cast<int>(n));
+}
+
+void AttentionMapsPage::onGridShown() {
+    const MapsPtr maps = m_model->maps();
+    const int layer = m_grid->shownLayer();
+    if (!maps || layer < 0 || layer >= maps->layers()) return;
+    const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
+    std::vector<QString> labels;
+    for (const HeatmapTile& t : m_grid->heatmap().tiles) {
+        const explore::HeadSlopes s = slopesOf(layer, t.head);
+        QString text = QString("h%1").arg(t.head);
+        if (s.fitted) text += QString("  m* %1").arg(valueText(*s.fitted));
+        if (s.configured) text += QString("  m %1").arg(slopeText(*s.configured));
+        labels.push_back(text);
+    }
+    m_grid->setTileLabels(std::move(labels));
+    m_grid->setHighlightedTile(m_head->value());
+    m_grid->setHeader(QString("%1: its %2 heads").arg(layerLabel).arg(maps->heads()),
+                      priorText() +
+                          " · hover for the file's value · click a tile for its head · PageUp/PageDown or wheel: layer");
+    if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
+        std::fprintf(stderr, "attention maps: layer index %d grid shown %lld ms after the request (%d x %d px, H = %d, Q = %lld, K = %lld)\n",
+                     layer, static_cast<long long>(m_gridRequested.elapsed()), m_grid->imagePixels().width(),
+                     m_grid->imagePixels().height(), maps->heads(), static_cast<long long>(maps->queries()),
+                     static_cast<long long>(maps->keys()));
+}
+
+bool AttentionMapsPage::picturesPending() const {
+    for (const MapsHeatmapView* v : {m_grid, m_overview, m_headView, m_similarity})
+        if (v->pending()) return true;
+    return false;
+}
+
+void AttentionMapsPage::refreshPlots() {
+    const MapsPtr maps = m_model->maps();
+    if (!maps) return;
+    const int layer = m_layer->value(), head = m_head->value();
+    const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
+    if (const HeadFit* f = m_model->fitOf(layer, head)) {
+        m_profile->setSeries(fitProfileSeries(*f, *maps, m_model->fitFirstRow(), m_model->fitLastRow()));
+        m_profile->setTitle(QString("%1 head %2: attention vs distance, KL %3 nats from softmax(−m* d)")
+                                .arg(layerLabel)
+                                .arg(head)
+                                .arg(valueText(f->kl)));
+        m_profile->setNote(f->configuredSlope ? QString() : "pair an ALiBi prior (Prior) to see the configured slope");
+    } else {
+        m_profile->setSeries({});
+        m_profile->setTitle(QString("%1 head %2: attention vs distance").arg(layerLabel).arg(head));
+        m_profile->setNote(m_model->fitting() ? "fitting…" : "fit the heads to see the profile and its priors");
+    }
+    m_profile->setAxisLabels(maps->causal() ? "distance i − j" : "distance |i − j|", "share of attention (all rows)");
+    auto rows = explore::mapsRowSeries(*maps, layer, head, m_row->value(), slopesOf(layer, head));
+    if (rows) {
+        m_rowPlot->setSeries(std::move(*rows));
+        m_rowPlot->setNote({});
+    } else {
+        m_rowPlot->setSeries({});
+        m_rowPlot->setNote(qs(rows.error().message));
+    }
+    m_rowPlot->setTitle(QString("%1 head %2, query row %3: probability by key, with the ALiBi prior of the row")
+                            .arg(layerLabel)
+                            .arg(head)
+                            .arg(m_row->value()));
+}
+
+void AttentionMapsPage::setSimilarity(SimilarityBasis basis, HeadOrder order) {
+    m_basis->setCurrentIndex(basis == SimilarityBasis::Map ? 1 : 0);
+    m_order->setCurrentIndex(order == HeadOrder::Slope ? 1 : order == HeadOrder::Similarity ? 2 : 0);
+    refreshSimilarity();
+}
+
+void AttentionMapsPage::refreshSimilarity() {
+    const MapsPtr maps = m_model->maps();
+    if (!maps) return;
+    const int layer = m_layer->value();
+    std::vector<HeadFit> fits = explore::layerFits(m_model->fits(), layer);
+    const bool full = m_basis->currentIndex() == 1;
+    if (!full && fits.empty()) {
+        m_distances = DistanceMatrix();
+        m_similarityOrder.clear();
+        m_similarity->setRenderer({});
+        m_similarity->setMessage(m_model->fitting() ? "Fitting… the profile distances come from the fit."
+                                                    : "Fit the heads first: the profile distances come from the fit.");
+        return;
+    }
+    const HeadOrder order = m_order->currentIndex() == 1   ? HeadOrder::Slope
+                            : m_order->currentIndex() == 2 ? HeadOrder::Similarity
+                                                           : HeadOrder::Index;
+    const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
+    // The distances (over full maps: every row of every head pair, slow for a large file) are
+    // computed once on the view's worker and reused by the re-renders after a resize; jobs of one
+    // view run one after another, so only that worker touches the cache.
+    struct Distances {
+        std::optional<Result<DistanceMatrix>> matrix;
+        std::vector<int> order;
+    };
+    auto cache = std::make_shared<Distances>();
+    const std::int64_t first = m_model->fitFirstRow(), last = m_model->fitLastRow();
+    m_similarity->setRenderer([=, this, fits = std::move(fits)](QSize px) -> MapsHeatmapView::RenderJob {
+        // Square: the matrix's cells stay square whatever the tab's shape.
+        const int side = std::max(16, std::min(px.width(), px.height()));
+        return [=, this]() -> MapsPicture {
+            if (!cache->matrix) {
+                if (full) cache->matrix = mapDistances(*maps, layer, first, last);
+                else cache->matrix.emplace(profileDistances(fits));
+                if (*cache->matrix) cache->order = explore::similarityHeadOrder(fits, order, **cache->matrix);
+            }
+            if (!*cache->matrix) return {std::unexpected(cache->matrix->error()), -1, {}};
+            const DistanceMatrix& d = **cache->matrix;
+            auto picture = renderSimilarity(d, cache->order, Colormap::Magma, side, side);
+            // On the UI thread once shown: the hover's distances and the axis labels of this picture.
+            auto shown = [this, d, headOrder = cache->order] {
+                m_distances = d;
+                m_similarityOrder = headOrder;
+                QStringList axis;
+                for (int h : m_similarityOrder) axis << QString::number(h);
+                m_similarity->setAxisLabels(axis);
+            };
+            return {std::move(picture), layer, std::move(shown)};
+        };
+    });
+    m_similarityNote->setText(QString("%1 · %2 heads · 0 = same distribution, 1 = disjoint").arg(layerLabel).arg(maps->heads()));
+    m_similarity->setHeader(QString("%1: head x head Jensen-Shannon distance between %2")
+                                .arg(layerLabel, full ? "full maps" : "attention-vs-distance profiles"),
+                            QString("heads ordered %1 · hover a cell for the pair's distance")
+                                .arg(order == HeadOrder::Slope        ? "by fitted slope, steepest first"
+                                     : order == HeadOrder::Similarity ? "in average-linkage clustering order"
+                                                                      : "by index"));
+}
+
+void AttentionMapsPage::refreshTable() {
+    std::vector<std::vector<double>> values;
+    for (const HeadFit& f : m_model->fits()) {
+        std::vector<double> row;
+        for (int c = 0; c < explore::kFitColumnCount; ++c)
+            row.push_back(explore::fitColumnValue(f, static_cast<explore::FitColumn>(c)));
+        values.push_back(std::move(row));
+    }
+    m_tableModel->setValues(std::move(values));
+}
+
+QString AttentionMapsPage::hoverAt(MapsHeatmapView* view, QPoint p) {
+    const MapsPtr maps = m_model->maps();
+    if (!maps) return {};
+    if (view == m_similarity) {
+        const Heatmap& map = view->heatmap();
+        if (map.tiles.empty() || m_distances.n == 0 || m_similarityOrder.size() != static_cast<std::size_t>(m_distances.n))
+            return {};
+        const HeatmapTile& t = map.tiles.front();
+        if (p.x() < t.x || p.y() < t.y || p.x() >= t.x + t.width || p.y() >= t.y + t.height) return {};
+        const int a = m_similarityOrder[static_cast<std::size_t>(pixelCells(p.y() - t.y, t.height, m_distances.n).first)];
+        const int b = m_similarityOrder[static_cast<std::size_t>(pixelCells(p.x() - t.x, t.width, m_distances.n).first)];
+        return QString("head %1 vs head %2: Jensen-Shannon distance %3").arg(a).arg(b).arg(valueText(m_distances.at(a, b)));
+    }
+    // The layer of the picture under the mouse (a newer one may be pending): the read-out is of what is shown.
+    int layer = view->shownLayer() >= 0 ? view->shownLayer() : m_layer->value();
+    std::optional<CellHit> hit;
+    if (view == m_overview) {
+        if (const auto h = overviewHitTest(m_overviewMap, *maps, p.x(), p.y())) {
+            layer = h->layerIndex;
+            hit = h->cell;
+        }
+    } else {
+        hit = mapsHitTest(view->heatmap(), *maps, p.x(), p.y());
+    }
+    if (!hit) return {};
+    auto text = explore::mapsCellReadout(*maps, layer, hit->head, hit->query, hit->key, slopesOf(layer, hit->head));
+    return text ? qs(*text) : qs(text.error().message);
+}
+
+bool AttentionMapsPage::choosePrior(int item) {
+    const MapsPtr maps = m_model->maps();
+    const auto refuse = [this](const QString& message) {
+        QSignalBlocker block(m_prior);
+        m_prior->setCurrentIndex(m_priorItem);
+        m_status->setText(message);
+        emit failed("Cannot pair the ALiBi prior", message);
+        return false;
+    };
+    if (item <= 0) {
+        (void)m_model->setConfigured({}, {});
+        m_priorItem = 0;
+        return true;
+    }
+    SlopeParams params;
+    QString source;
+    if (item == 1) {
+        if (!m_sessionSlopes) return refuse("no session to take the slopes from");
+        params = m_sessionSlopes();
+        source = "the current session";
+    } else if (item - 2 < static_cast<int>(m_presets.size())) {
+        Session s;
+        applyPreset(s, m_presets[static_cast<std::size_t>(item - 2)]);
+        params = s.attention.bias.slopes;
+        source = "preset " + qs(m_presets[static_cast<std::size_t>(item - 2)].id);
+    } else {
+        return refuse("unknown prior");
+    }
+    if (maps)
+        if (auto ok = explore::checkPairing(*maps, params.heads, source.toStdString()); !ok)
+            return refuse(qs(ok.error().message));
+    auto slopes = computeSlopes(params);
+    if (!slopes) return refuse(qs(slopes.error().message));
+    if (auto ok = m_model->setConfigured(std::move(*slopes), source); !ok) return refuse(qs(ok.error().message));
+    m_priorItem = item;
+    {
+        QSignalBlocker block(m_prior);
+        m_prior->setCurrentIndex(item);
+    }
+    m_status->setText("Paired with the ALiBi slopes of " + source + "; refitting for the configured KL…");
+    updateControls();
+    return true;
+}
+
+Result<void> AttentionMapsPage::exportTable(const QString& path, FileFormat format) {
+    auto ok = m_model->exportTable(path, format);
+    if (ok) emit statusMessage("Exported the fit table to " + path, 6000);
+    else emit failed("Cannot export the fit table", qs(ok.error().message));
+    return ok;
+}
+
+void AttentionMapsPage::exportDialog(FileFormat format) {
+    const bool csv = format == FileFormat::Csv;
+    const QString base = QFileInfo(m_model->path()).completeBaseName() + (csv ? "-fit.csv" : "-fit.json");
+    const QString path = QFileDialog::getSaveFileName(this, "Export the fit table", base,
+                                                      csv ? "CSV (*.csv)" : "JSON (*.json)");
+    if (!path.isEmpty()) (void)exportTable(path, format);
+}
+
+}  // namespace alibi::qt

@@ -1,0 +1,146 @@
+// The "Attention maps" tab: a trained model's saved attention maps (AttentionMapsModel) with
+// the file's controls (tensor, batch element, probabilities or scores, the ALiBi prior it is
+// paired with, the layer, head and query row, the fit's rows) over six views: the layer's heads
+// as small multiples, every layer at once, one head, attention vs distance and one row against
+// their priors, the heads' similarity matrix, and the sortable, exportable fit table. The views
+// draw the core's pictures and texts; this file only wires them.
+#pragma once
+
+#include "model/attention_maps_model.hpp"
+
+#include <alibi/explore/attention_maps_view.hpp>
+#include <alibi/io/preset.hpp>
+#include <alibi/render/attention_maps_render.hpp>
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+
+namespace alibi::qt {
+
+class MapsHeatmapView;
+class NumberTable;
+class PlotWidget;
+
+class AttentionMapsPage : public QWidget {
+    Q_OBJECT
+public:
+    enum View { GridView, OverviewView, HeadView, DistanceView, SimilarityView, TableView, ViewCount };
+
+    explicit AttentionMapsPage(QWidget* parent = nullptr);
+
+    [[nodiscard]] AttentionMapsModel* model() const { return m_model; }
+    // Where the "current session" prior comes from, and the presets offered as priors.
+    void setPriorSources(std::function<SlopeParams()> session, std::vector<Preset> presets);
+
+    // Opens a file in the background (File > Open attention maps, drops, Help > examples).
+    void openFile(const QString& path);
+    void setLayerIndex(int layerIndex);
+    void setHead(int head);
+    void setRow(std::int64_t row);
+    // The prior: 0 none, 1 the current session, 2 + n preset n. False (and failed()) when refused.
+    bool choosePrior(int item);
+    void setSimilarity(SimilarityBasis basis, HeadOrder order);
+    void startFit();
+    Result<void> exportTable(const QString& path, FileFormat format);
+
+    [[nodiscard]] int layerIndex() const;
+    [[nodiscard]] int head() const;
+    [[nodiscard]] std::int64_t row() const;
+    [[nodiscard]] QTabWidget* views() const { return m_views; }
+    [[nodiscard]] MapsHeatmapView* gridView() const { return m_grid; }
+    [[nodiscard]] MapsHeatmapView* overviewView() const { return m_overview; }
+    [[nodiscard]] MapsHeatmapView* headView() const { return m_headView; }
+    [[nodiscard]] MapsHeatmapView* similarityView() const { return m_similarity; }
+    [[nodiscard]] PlotWidget* profilePlot() const { return m_profile; }
+    [[nodiscard]] PlotWidget* rowPlot() const { return m_rowPlot; }
+    [[nodiscard]] QTableView* table() const { return m_table; }
+    [[nodiscard]] const std::vector<int>& similarityOrder() const { return m_similarityOrder; }
+    [[nodiscard]] QString hoverText() const { return m_hoverText; }
+    [[nodiscard]] QString summaryText() const;
+    // The read-out of the cell under device pixel `p` of a view, as hovering shows it.
+    QString hoverAt(MapsHeatmapView* view, QPoint devicePixel);
+    // A picture (grid, overview, head, similarity) is still being rendered in the background.
+    [[nodiscard]] bool picturesPending() const;
+
+signals:
+    void openRequested();
+    void cellHovered(const QString& text);  // one line, for the status bar; empty: none
+    void failed(const QString& title, const QString& message);
+    void statusMessage(const QString& text, int timeoutMs);
+
+private:
+    void onOpened();
+    void onFitted();
+    void refreshLayer();      // grid, head view, plots after a layer, head, row or fit change
+    void refreshPlots();
+    void onGridShown();                        // the grid's labels and header, for the shown layer
+    void setHeadHeader(int layer, int head);   // the head view's header, for the shown head
+    void highlightOverview();
+    void refreshSimilarity();
+    void refreshTable();
+    void updateControls();
+    [[nodiscard]] explore::HeadSlopes slopesOf(int layerIndex, int head) const;
+    [[nodiscard]] QString priorText() const;
+    void exportDialog(FileFormat format);
+
+    AttentionMapsModel* m_model;
+    std::function<SlopeParams()> m_sessionSlopes;
+    std::vector<Preset> m_presets;
+
+    QLabel* m_file;
+    QComboBox* m_tensor;
+    QSpinBox* m_batch;
+    QLabel* m_batchLabel;
+    QComboBox* m_values;
+    QComboBox* m_prior;
+    QSpinBox* m_layer;
+    QSlider* m_layerSlider;
+    QSpinBox* m_head;
+    QSpinBox* m_row;
+    QCheckBox* m_log;
+    QSpinBox* m_firstRow;
+    QSpinBox* m_lastRow;
+    QPushButton* m_fit;
+    QPushButton* m_cancel;
+    QProgressBar* m_progress;
+    QPushButton* m_exportCsv;
+    QPushButton* m_exportJson;
+    QLabel* m_status;
+
+    QTabWidget* m_views;
+    MapsHeatmapView* m_grid;
+    MapsHeatmapView* m_overview;
+    MapsHeatmapView* m_headView;
+    PlotWidget* m_profile;
+    PlotWidget* m_rowPlot;
+    QComboBox* m_basis;
+    QComboBox* m_order;
+    MapsHeatmapView* m_similarity;
+    QLabel* m_similarityNote;
+    NumberTable* m_tableModel;
+    QSortFilterProxyModel* m_sorted;
+    QTableView* m_table;
+
+    MapsOverview m_overviewMap;  // the last overview, for its hit test
+    DistanceMatrix m_distances;
+    std::vector<int> m_similarityOrder;
+    QString m_hoverText;
+    QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
+    int m_priorItem = 0;
+};
+
+}  // namespace alibi::qt

@@ -1,0 +1,285 @@
+// A saved-attention-maps picture: rendered by the owner's callback at device pixels, drawn 1:1.
+#include "maps_heatmap_view.hpp"
+
+#include "view_util.hpp"
+
+#include <alibi/base/thread_priority.hpp>
+#include <alibi/explore/color_scale.hpp>
+
+#include <QCursor>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace alibi::qt {
+
+namespace {
+constexpr int kMargin = 10;
+constexpr int kBarWidth = 16;
+constexpr int kBarArea = 140;  // colour bar plus its labels (an exact f32 end: "5.4119814e-05")
+}  // namespace
+
+MapsHeatmapView::MapsHeatmapView(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setMinimumSize(240, 180);
+    // Focusable, so the tab's PageUp / PageDown reach it after a click or an open.
+    setFocusPolicy(Qt::StrongFocus);
+    m_pool.setMaxThreadCount(1);
+    m_pool.setObjectName("alibi-maps-render");
+    m_watcher = new QFutureWatcher<MapsPicture>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &MapsHeatmapView::onRendered);
+    m_stale = new StaleOverlay(this);
+}
+
+MapsHeatmapView::~MapsHeatmapView() {
+    m_queued.reset();
+    m_watcher->disconnect(this);
+    m_pool.waitForDone();  // a running job only holds what it captured; let it end before the pool goes
+}
+
+int MapsHeatmapView::axisMargin() const { return m_axisLabels.isEmpty() ? 0 : fontMetrics().height() + 8; }
+
+QRect MapsHeatmapView::imageRect() const {
+    const int line = fontMetrics().height() + 4;
+    const int top = kMargin + 2 * line + axisMargin();
+    const int left = kMargin + axisMargin();
+    return QRect(left, top, std::max(16, width() - left - kMargin - kBarArea), std::max(16, height() - top - kMargin));
+}
+
+QSize MapsHeatmapView::imagePixels() const {
+    const double dpr = devicePixelRatioF();
+    const QRect r = imageRect();
+    return QSize(static_cast<int>(std::floor(r.width() * dpr)), static_cast<int>(std::floor(r.height() * dpr)));
+}
+
+void MapsHeatmapView::setRenderer(Renderer renderer) {
+    m_renderer = std::move(renderer);
+    refresh();
+}
+
+void MapsHeatmapView::refresh() {
+    ++m_generation;
+    if (!m_renderer) {
+        m_queued.reset();
+        m_shownGeneration = m_generation;
+        m_error.clear();
+        m_image = QImage();
+        m_map = Heatmap();
+        m_shownLayer = -1;
+        m_stale->clear();
+        update();
+        return;
+    }
+    m_requestedPixels = imagePixels();
+    m_queued = Queued{m_generation, m_renderer(m_requestedPixels), devicePixelRatioF()};
+    if (!m_image.isNull()) m_stale->markStale();
+    startNext();
+}
+
+void MapsHeatmapView::startNext() {
+    if (!m_queued || m_watcher->isRunning()) return;
+    Queued next = std::move(*m_queued);
+    m_queued.reset();
+    m_runningGeneration = next.generation;
+    m_runningRatio = next.ratio;
+    m_watcher->setFuture(QtConcurrent::run(&m_pool, [job = std::move(next.job)]() -> MapsPicture {
+        // Below the UI thread, so dragging a control stays smooth while rows are read.
+        lowerThisThreadPriority(4);
+        // The core returns errors as values; anything thrown anyway becomes this picture's message.
+        try {
+            return job();
+        } catch (const std::bad_alloc&) {
+            return MapsPicture{fail(ErrorCode::TooLarge, "out of memory while rendering the picture; use a smaller window"),
+                               -1, {}};
+        } catch (const std::exception& e) {
+            return MapsPicture{fail(ErrorCode::Internal, std::string("unexpected error while rendering: ") + e.what()), -1, {}};
+        }
+    }));
+}
+
+void MapsHeatmapView::onRendered() {
+    // Only the latest request's picture is shown; an older one is dropped.
+    if (m_runningGeneration == m_generation && m_watcher->future().resultCount() > 0)
+        show(m_watcher->result(), m_runningRatio);
+    startNext();
+}
+
+void MapsHeatmapView::show(MapsPicture picture, double ratio) {
+    m_shownGeneration = m_runningGeneration;
+    m_error.clear();
+    m_renderedRatio = ratio;
+    if (!picture.map) {
+        m_error = QString::fromStdString(picture.map.error().message);
+        m_image = QImage();
+        m_map = Heatmap();
+        m_shownLayer = -1;
+    } else {
+        m_map = std::move(*picture.map);
+        m_image = toQImage(m_map.image, m_renderedRatio);
+        m_shownLayer = picture.layerIndex;
+    }
+    m_stale->clear();
+    if (picture.shown) picture.shown();
+    if (!m_error.isEmpty()) emit renderFailed(m_error);
+    emit pictureShown();
+    update();
+    // A new picture under a still mouse (a layer switched by key or wheel): read out what is now there.
+    if (underMouse()) {
+        const auto p = devicePixelAt(mapFromGlobal(QCursor::pos()));
+        emit hovered(p ? *p : QPoint(-1, -1));
+    }
+}
+
+void MapsHeatmapView::setHeader(const QString& title, const QString& subtitle) {
+    m_title = title;
+    m_subtitle = subtitle;
+    update();
+}
+
+void MapsHeatmapView::setMessage(const QString& message) {
+    m_message = message;
+    update();
+}
+
+void MapsHeatmapView::setTileLabels(std::vector<QString> labels) {
+    m_tileLabels = std::move(labels);
+    update();
+}
+
+void MapsHeatmapView::setAxisLabels(QStringList labels) {
+    m_axisLabels = std::move(labels);
+    update();
+}
+
+void MapsHeatmapView::setHighlightedTile(int tile) {
+    if (tile == m_highlight) return;
+    m_highlight = tile;
+    update();
+}
+
+std::optional<QPoint> MapsHeatmapView::devicePixelAt(QPointF pos) const {
+    if (m_image.isNull()) return std::nullopt;
+    const QRect r = imageRect();
+    const int x = static_cast<int>(std::floor((pos.x() - r.x()) * m_renderedRatio));
+    const int y = static_cast<int>(std::floor((pos.y() - r.y()) * m_renderedRatio));
+    if (x < 0 || y < 0 || x >= m_map.image.width || y >= m_map.image.height) return std::nullopt;
+    return QPoint(x, y);
+}
+
+QPoint MapsHeatmapView::widgetPosOf(QPoint p) const {
+    const QRect r = imageRect();
+    return QPoint(r.x() + static_cast<int>((p.x() + 0.5) / m_renderedRatio),
+                  r.y() + static_cast<int>((p.y() + 0.5) / m_renderedRatio));
+}
+
+void MapsHeatmapView::resizeEvent(QResizeEvent*) {
+    if (m_renderer && imagePixels() != m_requestedPixels) refresh();
+}
+
+void MapsHeatmapView::mouseMoveEvent(QMouseEvent* event) {
+    const auto p = devicePixelAt(event->position());
+    emit hovered(p ? *p : QPoint(-1, -1));
+}
+
+void MapsHeatmapView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    if (const auto p = devicePixelAt(event->position())) emit clicked(*p);
+}
+
+void MapsHeatmapView::wheelEvent(QWheelEvent* event) {
+    const int steps = event->angleDelta().y() / 120;
+    if (steps == 0) return;
+    emit wheelSteps(steps);
+    event->accept();
+}
+
+void MapsHeatmapView::leaveEvent(QEvent*) { emit hovered(QPoint(-1, -1)); }
+
+void MapsHeatmapView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    const int line = fontMetrics().height() + 4;
+    QFont bold = font();
+    bold.setBold(true);
+    p.setFont(bold);
+    p.setPen(palette().color(QPalette::WindowText));
+    const int textWidth = width() - 2 * kMargin;
+    p.drawText(QRect(kMargin, kMargin, textWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetrics(bold).elidedText(m_title, Qt::ElideRight, textWidth));
+    p.setFont(font());
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    // The picture's own pixel-to-cell summary first (it changes with every resize).
+    const QString summary = m_image.isNull() ? QString() : QString::fromStdString(m_map.summary);
+    const QString subtitle = summary.isEmpty() ? m_subtitle : m_subtitle.isEmpty() ? summary : summary + " · " + m_subtitle;
+    p.drawText(QRect(kMargin, kMargin + line, textWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
+               fontMetrics().elidedText(subtitle, Qt::ElideMiddle, textWidth));
+    if (m_image.isNull()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        const QString text = !m_error.isEmpty() ? m_error : m_message;
+        p.drawText(imageRect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, text);
+        return;
+    }
+    const QRect r = imageRect();
+    p.drawImage(QRectF(r.topLeft(), m_image.deviceIndependentSize().boundedTo(QSizeF(r.size()))), m_image,
+                QRectF(0, 0, std::min<double>(m_image.width(), r.width() * m_renderedRatio),
+                       std::min<double>(m_image.height(), r.height() * m_renderedRatio)));
+
+    // Tile labels and the highlighted tile's frame.
+    const double dpr = m_renderedRatio;
+    QFont labelFont = font();
+    labelFont.setPointSizeF(font().pointSizeF() * 0.9);
+    const QFontMetrics fm(labelFont);
+    p.setFont(labelFont);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (int n = 0; n < static_cast<int>(m_map.tiles.size()); ++n) {
+        const HeatmapTile& t = m_map.tiles[static_cast<std::size_t>(n)];
+        const QRectF tr(r.x() + t.x / dpr, r.y() + t.y / dpr, t.width / dpr, t.height / dpr);
+        if (n == m_highlight) {
+            p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(tr.adjusted(-1.5, -1.5, 1.5, 1.5));
+        }
+        if (n >= static_cast<int>(m_tileLabels.size())) continue;
+        const QString label = m_tileLabels[static_cast<std::size_t>(n)];
+        if (label.isEmpty() || fm.horizontalAdvance(label) + 10 > tr.width() || fm.height() + 4 > tr.height()) continue;
+        const QRectF box(tr.x() + 3, tr.y() + 3, fm.horizontalAdvance(label) + 8, fm.height() + 2);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0, 0, 0, 150));
+        p.drawRoundedRect(box, 3, 3);
+        p.setPen(QColor(255, 255, 255));
+        p.drawText(box, Qt::AlignCenter, label);
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+
+    // Head labels along the single tile's axes (similarity), thinned to what fits.
+    if (!m_axisLabels.isEmpty() && !m_map.tiles.empty()) {
+        const HeatmapTile& t = m_map.tiles.front();
+        const int n = static_cast<int>(m_axisLabels.size());
+        const double cell = t.width / dpr / n;
+        const int every = std::max(1, static_cast<int>(std::ceil((fm.horizontalAdvance("000") + 4) / std::max(cell, 1e-9))));
+        p.setPen(palette().color(QPalette::WindowText));
+        for (int k = 0; k < n; k += every) {
+            const double x = r.x() + t.x / dpr + (k + 0.5) * cell;
+            const double y = r.y() + t.y / dpr + (k + 0.5) * (t.height / dpr / n);
+            p.drawText(QRectF(x - 30, r.y() - axisMargin(), 60, axisMargin()), Qt::AlignCenter, m_axisLabels[k]);
+            p.drawText(QRectF(r.x() - axisMargin() - 4, y - fm.height() / 2.0, axisMargin(), fm.height()),
+                       Qt::AlignRight | Qt::AlignVCenter, m_axisLabels[k]);
+        }
+    }
+    p.setFont(font());
+
+    // The colour bar: the exact range of what is shown.
+    const QRect barArea(r.right() + 18, r.y(), kBarArea - 18, r.height());
+    const QRect bar(barArea.x(), barArea.y() + 28, kBarWidth, std::max(16, barArea.height() - 60));
+    const bool log = m_map.log;
+    explore::ColorBar colorBar = explore::makeColorBar(log ? m_map.logLo : m_map.lo, m_map.hi, log, m_barDType,
+                                                       std::clamp(bar.height() / 60, 2, 10));
+    colorBar.title = (m_barTitle + (log ? " (log)" : "")).toStdString();
+    colorBar.maskedSwatch = m_maskedSwatch;
+    paintColorBar(p, bar, colorBar, m_colormap, palette(), kBarArea - kBarWidth - 26);
+}
+
+}  // namespace alibi::qt

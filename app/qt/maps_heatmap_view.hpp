@@ -1,0 +1,127 @@
+// One picture of saved attention maps (a layer's heads, every layer, one head, or the heads'
+// similarity matrix): the core's heatmap rendered at the widget's device-pixel size and drawn
+// 1:1, a title and subtitle, a label per tile, optional head labels along the axes (similarity),
+// the core's colour bar with the exact ends of what is shown, and the device pixel under the
+// mouse for the owner's hover read-out. What to render is the owner's callback.
+// Rendering runs off the UI thread (a niced worker, one job at a time): the latest request wins,
+// an older result is dropped, and the shown picture stays, dimmed with "updating...", until the
+// new one arrives, so reading rows of a large file never freezes the window.
+#pragma once
+
+#include <alibi/render/render.hpp>
+
+#include <QFutureWatcher>
+#include <QImage>
+#include <QThreadPool>
+#include <QWidget>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace alibi::qt {
+
+class StaleOverlay;
+
+// What a render job hands back: the heatmap, the layer it shows (hover read-outs read that
+// layer, so they stay exact while a newer picture is pending), and what to set on the UI thread
+// once it is shown (labels, headers that describe this picture).
+struct MapsPicture {
+    Result<Heatmap> map;
+    int layerIndex = -1;
+    std::function<void()> shown;
+};
+
+class MapsHeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    // Runs on the worker thread: reads only what it captured (the maps are const and memory-mapped).
+    using RenderJob = std::function<MapsPicture()>;
+    // Called on the UI thread with the pixel size: captures the current state into a job.
+    using Renderer = std::function<RenderJob(QSize devicePixels)>;
+    explicit MapsHeatmapView(QWidget* parent = nullptr);
+    ~MapsHeatmapView() override;
+
+    // The picture's source; rendered now and again on every resize. Null: `message` only.
+    void setRenderer(Renderer renderer);
+    // Asks for a new picture; returns at once (pending() until it is shown).
+    void refresh();
+    // A requested picture has not been shown yet (the shown one, if any, is marked "updating...").
+    [[nodiscard]] bool pending() const { return m_shownGeneration != m_generation; }
+    // The layer of the shown picture (-1: none, or not a one-layer picture).
+    [[nodiscard]] int shownLayer() const { return m_shownLayer; }
+    // The subtitle follows the heatmap's own pixel summary ("1 cell = 3 x 3 px · ...").
+    void setHeader(const QString& title, const QString& subtitle);
+    void setMessage(const QString& message);
+    void setColormap(Colormap map) { m_colormap = map; }
+    void setColorBarTitle(const QString& title) { m_barTitle = title; }
+    void setMaskedSwatch(bool on) { m_maskedSwatch = on; }
+    // The colour bar's ends read in this dtype's shortest exact text (the file's dtype).
+    void setBarDType(DType dtype) { m_barDType = dtype; }
+    void setTileLabels(std::vector<QString> labels);
+    // Labels of the single tile's rows and columns (the similarity matrix's heads, in order).
+    void setAxisLabels(QStringList labels);
+    void setHighlightedTile(int tile);
+
+    [[nodiscard]] const Heatmap& heatmap() const { return m_map; }
+    [[nodiscard]] bool hasPicture() const { return !m_image.isNull(); }
+    [[nodiscard]] QRect imageRect() const;
+    [[nodiscard]] QSize imagePixels() const;
+    // The device pixel of the heatmap under widget position `pos`, if any.
+    [[nodiscard]] std::optional<QPoint> devicePixelAt(QPointF pos) const;
+    // The widget position of the centre of device pixel `p` (tests, xdotool).
+    [[nodiscard]] QPoint widgetPosOf(QPoint devicePixel) const;
+    [[nodiscard]] QString lastError() const { return m_error; }
+    [[nodiscard]] QSize sizeHint() const override { return {800, 600}; }
+    [[nodiscard]] QSize minimumSizeHint() const override { return {240, 180}; }
+
+signals:
+    void hovered(QPoint devicePixel);  // (-1, -1): none
+    void clicked(QPoint devicePixel);
+    void wheelSteps(int steps);
+    void renderFailed(const QString& message);
+    void pictureShown();  // the latest requested picture (or its error) is now shown
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    [[nodiscard]] int axisMargin() const;
+    void startNext();
+    void onRendered();
+    void show(MapsPicture picture, double ratio);
+
+    struct Queued {
+        std::uint64_t generation = 0;
+        RenderJob job;
+        double ratio = 1;
+    };
+    QThreadPool m_pool;  // one worker: jobs of this view run one after another
+    QFutureWatcher<MapsPicture>* m_watcher;
+    StaleOverlay* m_stale;
+    std::optional<Queued> m_queued;  // the newest request not yet started (older ones are dropped)
+    std::uint64_t m_generation = 0, m_shownGeneration = 0, m_runningGeneration = 0;
+    double m_runningRatio = 1;
+    QSize m_requestedPixels;
+    int m_shownLayer = -1;
+
+    Renderer m_renderer;
+    Heatmap m_map;
+    QImage m_image;
+    QString m_title, m_subtitle, m_message, m_error, m_barTitle = "probability";
+    Colormap m_colormap = Colormap::Viridis;
+    std::vector<QString> m_tileLabels;
+    QStringList m_axisLabels;
+    int m_highlight = -1;
+    bool m_maskedSwatch = false;
+    DType m_barDType = DType::F32;  // the shown values are doubles; f32 text keeps the bar readable
+    double m_renderedRatio = 1;
+};
+
+}  // namespace alibi::qt

@@ -1,0 +1,203 @@
+// Attention maps state: background open and fit over the core, results handed back by value.
+#include "attention_maps_model.hpp"
+
+#include <alibi/io/output_file.hpp>
+
+#include <QCoreApplication>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <chrono>
+
+namespace alibi::qt {
+
+AttentionMapsModel::AttentionMapsModel(QObject* parent) : QObject(parent) {
+    connect(&m_open, &QFutureWatcher<Opened>::finished, this, &AttentionMapsModel::onOpened);
+    connect(&m_fit, &QFutureWatcher<FitOutcome>::finished, this, &AttentionMapsModel::onFitted);
+}
+
+AttentionMapsModel::~AttentionMapsModel() {
+    if (m_cancel) m_cancel->store(true);
+    m_open.waitForFinished();
+    m_fit.waitForFinished();
+}
+
+void AttentionMapsModel::open(const QString& path, const AttentionOpenOptions& options) {
+    waitForOpen();  // one open at a time; the core's open only maps and validates, it is quick
+    m_pendingPath = path;
+    m_pendingOptions = options;
+    m_openPending = true;
+    const std::string file = path.toStdString();
+    m_open.setFuture(QtConcurrent::run([file, options] {
+        Opened out;
+        auto maps = AttentionMaps::open(file, options);
+        if (!maps) {
+            out.error = QString::fromStdString(maps.error().message);
+            return out;
+        }
+        for (const AttentionLayerInfo& info : maps->layerInfo())
+            if (!info.name.empty()) out.tensorNames << QString::fromStdString(info.name);
+        out.maps = std::make_shared<const AttentionMaps>(std::move(*maps));
+        return out;
+    }));
+}
+
+void AttentionMapsModel::reopen(const AttentionOpenOptions& options) {
+    if (!m_path.isEmpty()) open(m_path, options);
+}
+
+void AttentionMapsModel::waitForOpen() {
+    if (!m_openPending) return;
+    m_open.waitForFinished();
+    QCoreApplication::sendPostedEvents(&m_open);  // deliver finished() now, in order
+}
+
+void AttentionMapsModel::onOpened() {
+    if (!m_openPending) return;  // delivered already (waitForOpen)
+    m_openPending = false;
+    const Opened out = m_open.result();
+    if (!out.maps) {
+        emit openFailed(QString("%1: %2").arg(m_pendingPath, out.error));
+        return;
+    }
+    cancelFit();
+    ++m_generation;
+    const bool sameFile = m_pendingPath == m_path;
+    m_maps = out.maps;
+    m_path = m_pendingPath;
+    m_options = m_pendingOptions;
+    // The tensor list comes from the file opened whole; one tensor of it keeps the list.
+    if (m_options.tensor.empty() || !sameFile) m_tensorNames = out.tensorNames;
+    m_fits.clear();
+    if (!m_configured.empty() && static_cast<int>(m_configured.size()) != m_maps->heads()) {
+        m_configured.clear();
+        m_configuredSource.clear();
+    }
+    emit opened();
+}
+
+Result<void> AttentionMapsModel::setConfigured(std::vector<double> slopes, const QString& source) {
+    if (m_maps && !slopes.empty() && static_cast<int>(slopes.size()) != m_maps->heads())
+        return fail(ErrorCode::InvalidArgument,
+                    QString("%1 gives %2 slopes but the maps have %3 heads")
+                        .arg(source)
+                        .arg(slopes.size())
+                        .arg(m_maps->heads())
+                        .toStdString());
+    m_configured = std::move(slopes);
+    m_configuredSource = m_configured.empty() ? QString() : source;
+    // The fits carry the configured slope and its KL (a pass over the rows): the slope shows at
+    // once, the KL with the refit started here.
+    for (HeadFit& f : m_fits) {
+        f.configuredSlope.reset();
+        f.configuredKl.reset();
+        if (f.head < static_cast<int>(m_configured.size())) f.configuredSlope = m_configured[static_cast<std::size_t>(f.head)];
+    }
+    emit configuredChanged();
+    if (!m_fits.empty() || fitting()) startFit(m_askedFirst, m_askedLast);
+    return {};
+}
+
+void AttentionMapsModel::startFit(std::int64_t firstRow, std::int64_t lastRow) {
+    if (!m_maps) return;
+    cancelFit();
+    m_fit.waitForFinished();
+    QCoreApplication::sendPostedEvents(&m_fit);  // the cancelled fit's finished(), before the new one starts
+    m_askedFirst = firstRow;
+    m_askedLast = lastRow;
+    m_fitPending = true;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const auto cancel = m_cancel;
+    const MapsPtr maps = m_maps;
+    const std::vector<double> configured = m_configured;
+    const std::uint64_t generation = m_generation;
+    QPointer<AttentionMapsModel> self(this);
+    m_fit.setFuture(QtConcurrent::run([=] {
+        FitOutcome out;
+        out.generation = generation;
+        out.firstRow = firstRow;
+        out.lastRow = lastRow;
+        HeadFitOptions options;
+        options.firstRow = firstRow;
+        options.lastRow = lastRow;
+        // Progress at most every 50 ms, queued to the UI thread; false cancels.
+        auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        options.progress = [&, self](std::uint64_t done, std::uint64_t total) {
+            if (cancel->load()) return false;
+            const auto now = std::chrono::steady_clock::now();
+            if (now - last > std::chrono::milliseconds(50) || done == total) {
+                last = now;
+                const double fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+                if (self)
+                    QMetaObject::invokeMethod(
+                        self.data(), [self, fraction] { if (self) emit self->fitProgress(fraction); }, Qt::QueuedConnection);
+            }
+            return true;
+        };
+        auto fits = fitHeads(*maps, options, configured);
+        if (cancel->load()) out.cancelled = true;
+        else if (!fits) out.error = QString::fromStdString(fits.error().message);
+        else out.fits = std::move(*fits);
+        return out;
+    }));
+}
+
+void AttentionMapsModel::cancelFit() {
+    if (m_cancel) m_cancel->store(true);
+}
+
+void AttentionMapsModel::waitForFit() {
+    if (!m_fitPending) return;
+    m_fit.waitForFinished();
+    QCoreApplication::sendPostedEvents(&m_fit);
+}
+
+void AttentionMapsModel::onFitted() {
+    if (!m_fitPending) return;
+    FitOutcome out = m_fit.result();
+    if (out.generation != m_generation) {  // for maps no longer open
+        m_fitPending = false;
+        return;
+    }
+    m_fitPending = false;
+    if (out.cancelled) {
+        emit fitFailed("fit cancelled");
+        return;
+    }
+    if (!out.error.isEmpty()) {
+        emit fitFailed(out.error);
+        return;
+    }
+    m_fits = std::move(out.fits);
+    m_fitFirst = out.firstRow;
+    m_fitLast = out.lastRow;
+    emit fitted();
+}
+
+const HeadFit* AttentionMapsModel::fitOf(int layerIndex, int head) const {
+    for (const HeadFit& f : m_fits)
+        if (f.layerIndex == layerIndex && f.head == head) return &f;
+    return nullptr;
+}
+
+Result<std::string> AttentionMapsModel::tableText(FileFormat format) const {
+    if (!m_maps || m_fits.empty())
+        return fail(ErrorCode::InvalidArgument, "nothing to export: open attention maps and fit them first");
+    if (fitting()) return fail(ErrorCode::InvalidArgument, "a fit is under way: export once it has finished");
+    FitReportOptions options;
+    options.firstRow = m_fitFirst;
+    options.lastRow = m_fitLast;
+    auto report = makeFitReport(*m_maps, m_fits, m_path.toStdString(), options);
+    if (!report) return std::unexpected(report.error());
+    if (format == FileFormat::Json) return fitJson(*report, *m_maps);
+    if (format == FileFormat::Csv) return fitCsv(*report);
+    return fitText(*report, *m_maps);
+}
+
+Result<void> AttentionMapsModel::exportTable(const QString& path, FileFormat format) const {
+    auto text = tableText(format);
+    if (!text) return std::unexpected(text.error());
+    return writeFileAtomic(path.toStdString(), *text);
+}
+
+}  // namespace alibi::qt

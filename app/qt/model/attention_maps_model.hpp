@@ -1,0 +1,112 @@
+// The Qt explorer's state for a trained model's saved attention maps (Qt Core only, testable
+// without a window): the open file (memory-mapped by the core, opened off the UI thread, the
+// previous file kept when a new one fails), the ALiBi slopes it is paired with, and the per-head
+// fit, run in the background with progress and cancel. Every number comes from the core.
+#pragma once
+
+#include <alibi/analysis/fit_report.hpp>
+#include <alibi/analysis/head_fit.hpp>
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/io/tensor_io.hpp>
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace alibi::qt {
+
+using MapsPtr = std::shared_ptr<const AttentionMaps>;
+
+class AttentionMapsModel : public QObject {
+    Q_OBJECT
+public:
+    explicit AttentionMapsModel(QObject* parent = nullptr);
+    ~AttentionMapsModel() override;
+
+    // Opens `path` in the background; opened() or openFailed() follows. On failure the maps
+    // open before (if any) stay as they were.
+    void open(const QString& path, const AttentionOpenOptions& options = {});
+    // The same file again with other options (a safetensors tensor, a batch element, values).
+    void reopen(const AttentionOpenOptions& options);
+    // True from open() until opened() or openFailed() has been emitted.
+    [[nodiscard]] bool opening() const { return m_openPending; }
+    void waitForOpen();
+
+    [[nodiscard]] MapsPtr maps() const { return m_maps; }
+    [[nodiscard]] const QString& path() const { return m_path; }
+    [[nodiscard]] const AttentionOpenOptions& options() const { return m_options; }
+    // Every tensor (layer) name of the file when it was last opened with all layers (safetensors).
+    [[nodiscard]] const QStringList& tensorNames() const { return m_tensorNames; }
+
+    // The ALiBi slopes the maps are paired with (one per head; empty: none) and where they come
+    // from ("current session", "preset bloom-560m"). A pairing whose head count differs is refused.
+    Result<void> setConfigured(std::vector<double> slopes, const QString& source);
+    [[nodiscard]] const std::vector<double>& configured() const { return m_configured; }
+    [[nodiscard]] const QString& configuredSource() const { return m_configuredSource; }
+
+    // Fits every head of every layer over query rows [firstRow, lastRow) in the background
+    // (cancelling a fit under way); fitProgress() reports, fitted() / fitFailed() follow.
+    void startFit(std::int64_t firstRow = 0, std::int64_t lastRow = -1);
+    void cancelFit();
+    // True from startFit() until fitted() or fitFailed() has been emitted.
+    [[nodiscard]] bool fitting() const { return m_fitPending; }
+    void waitForFit();
+    [[nodiscard]] const std::vector<HeadFit>& fits() const { return m_fits; }
+    [[nodiscard]] std::int64_t fitFirstRow() const { return m_fitFirst; }
+    [[nodiscard]] std::int64_t fitLastRow() const { return m_fitLast; }
+    // The fit of (layer index, head), when fitted.
+    [[nodiscard]] const HeadFit* fitOf(int layerIndex, int head) const;
+
+    // The table as `alibi fit FILE --format csv|json` prints it for the same file, rows and
+    // slopes (index order, no similarity), written atomically to `path`.
+    [[nodiscard]] Result<void> exportTable(const QString& path, FileFormat format) const;
+    [[nodiscard]] Result<std::string> tableText(FileFormat format) const;
+
+signals:
+    void opened();
+    void openFailed(const QString& message);
+    void configuredChanged();
+    void fitProgress(double fraction);
+    void fitted();
+    void fitFailed(const QString& message);
+
+private:
+    struct Opened {
+        std::shared_ptr<const AttentionMaps> maps;  // null: failed
+        QString error;
+        QStringList tensorNames;
+    };
+    struct FitOutcome {
+        std::vector<HeadFit> fits;
+        QString error;  // empty: fitted (or cancelled)
+        bool cancelled = false;
+        std::uint64_t generation = 0;
+        std::int64_t firstRow = 0, lastRow = -1;
+    };
+    void onOpened();
+    void onFitted();
+
+    QFutureWatcher<Opened> m_open;
+    QFutureWatcher<FitOutcome> m_fit;
+    QString m_pendingPath;
+    AttentionOpenOptions m_pendingOptions;
+    MapsPtr m_maps;
+    QString m_path;
+    AttentionOpenOptions m_options;
+    QStringList m_tensorNames;
+    std::vector<double> m_configured;
+    QString m_configuredSource;
+    std::vector<HeadFit> m_fits;
+    std::int64_t m_fitFirst = 0, m_fitLast = -1;    // the rows of m_fits
+    std::int64_t m_askedFirst = 0, m_askedLast = -1;  // the rows of the last fit started
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::uint64_t m_generation = 0;
+    bool m_openPending = false;
+    bool m_fitPending = false;  // bumped by every open and pairing: older fits are dropped
+};
+
+}  // namespace alibi::qt

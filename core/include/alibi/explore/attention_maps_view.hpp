@@ -1,0 +1,101 @@
+// The GUI-neutral layer of the explorers' attention-maps views (a trained model's saved maps):
+// what a layer is called, the file in one line, the hover read-out of one cell as the file
+// holds it, one query row beside its ALiBi priors, the fit table's columns (titles, values,
+// sort keys, formats), the heads' order for the similarity matrix, and which ALiBi prior a file
+// can be paired with. Both explorers call these, so they show the same texts and numbers.
+#pragma once
+
+#include <alibi/analysis/fit_report.hpp>
+#include <alibi/analysis/head_fit.hpp>
+#include <alibi/analysis/head_similarity.hpp>
+#include <alibi/base/error.hpp>
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/render/plot.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace alibi::explore {
+
+// "layer 7 (model.layers.7.attn)" for a safetensors tensor, "layer 7" for a stacked array.
+[[nodiscard]] std::string mapsLayerLabel(const AttentionMaps& maps, int layerIndex);
+
+// The file in one line: "4 layers x 8 heads x 64 queries x 64 keys · (1, 8, 64, 64) bf16
+// .safetensors · probabilities (rows sum to 1 ...) · causal".
+[[nodiscard]] std::string mapsSummary(const AttentionMaps& maps);
+
+// How far key j lies from query row q: position - j with position = q + K - Q (causal; negative
+// for a key after the query, which a causal row masks), |position - j| otherwise.
+[[nodiscard]] std::int64_t mapsDistance(const AttentionMaps& maps, std::int64_t query, std::int64_t key);
+
+// The slopes known for one head, for read-outs and plots.
+struct HeadSlopes {
+    std::optional<double> fitted;      // m* (once fitted)
+    std::optional<double> configured;  // the paired ALiBi parameters' slope
+};
+
+// Lines joined by '\n':
+//   "layer 2 (model.layers.2.self_attention) · head 3 · query i = 10 · key j = 7 · distance 3"
+//   "file value = 0.04544 (f16 probability) · p = 0.0454378 (row renormalised to sum 1)"
+//   (or "(f32 score) · p = ... (softmax of the row)")
+//   "ALiBi prior softmax(-m d) here: m* = 0.25 -> 0.0123, configured m = 1/4 -> 0.0123"
+//   "masked: key after the query (causal)"    for a key the row cannot see
+// The file value is the stored number exactly (formatExact in its dtype); p is what the views
+// and the fit use (probabilities()).
+[[nodiscard]] Result<std::string> mapsCellReadout(const AttentionMaps& maps, int layerIndex, int head,
+                                                  std::int64_t query, std::int64_t key, const HeadSlopes& slopes);
+
+// softmax(-m d) over the keys query row q can see (the others 0): the content-free ALiBi prior
+// of one row, key by key.
+[[nodiscard]] std::vector<double> priorRow(double slope, std::int64_t query, std::int64_t queries, std::int64_t keys,
+                                           bool causal);
+
+// One query row of one head against key j: the file's probabilities, then the prior at the
+// fitted and the configured slope when known (same keys, same x).
+[[nodiscard]] Result<std::vector<Series>> mapsRowSeries(const AttentionMaps& maps, int layerIndex, int head,
+                                                        std::int64_t query, const HeadSlopes& slopes);
+
+// ---------------------------------------------------------------------------
+// The fit table: one row per layer and head, these columns (the CSV's, plus configured KL).
+
+enum class FitColumn {
+    Layer,
+    Head,
+    Slope,
+    SlopeLow,
+    SlopeHigh,
+    Kl,
+    ConfiguredSlope,
+    ConfiguredKl,
+    SinkMass,
+    DiagonalMass,
+    Entropy,
+    MeanDistance,
+    Distance90,
+    Rows,
+};
+inline constexpr int kFitColumnCount = 14;
+
+[[nodiscard]] std::string_view fitColumnTitle(FitColumn column);    // "m*", "KL (nats)", ...
+[[nodiscard]] std::string_view fitColumnToolTip(FitColumn column);  // what the column means
+// The column's value for sorting and reading; NaN when unknown (no configured slope).
+[[nodiscard]] double fitColumnValue(const HeadFit& fit, FitColumn column);
+// As the table shows it ("" for NaN); slopes also as powers of two where they are one.
+[[nodiscard]] std::string formatFitColumn(FitColumn column, double value);
+
+// The fits of one layer (by index), in head order.
+[[nodiscard]] std::vector<HeadFit> layerFits(std::span<const HeadFit> fits, int layerIndex);
+
+// The order heads are drawn in along the similarity matrix's axes: by index, by fitted slope
+// (steepest first, as orderHeads), or in `distances`' clustering order.
+[[nodiscard]] std::vector<int> similarityHeadOrder(std::span<const HeadFit> layer, HeadOrder order,
+                                                   const DistanceMatrix& distances);
+
+// Whether slopes for `heads` heads can pair with the maps (same head count), and if not why.
+[[nodiscard]] Result<void> checkPairing(const AttentionMaps& maps, int heads, std::string_view source);
+
+}  // namespace alibi::explore

@@ -1,0 +1,129 @@
+// The explorers' attention-maps layer: the hover read-out gives the file's own value, a row's
+// prior is softmax(-m d) over the keys it sees (computed here from the formula), the similarity
+// order by slope is steepest first, the table's columns give NaN (shown empty) for an unknown
+// configured slope, and the all-layers overview places one tile per layer and head.
+#include <alibi/explore/attention_maps_view.hpp>
+#include <alibi/render/attention_maps_render.hpp>
+
+#include "../attention_maps_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+using namespace alibi::test;
+namespace explore = alibi::explore;
+
+TEST(AttentionMapsView, PriorRowIsTheSoftmaxOfTheDistancePenalty) {
+    const double m = 0.5;
+    // Query 3 of 4 (K = 4, causal): keys 0..3 at distances 3, 2, 1, 0.
+    const auto row = explore::priorRow(m, 3, 4, 4, true);
+    double z = 0;
+    for (int d = 0; d <= 3; ++d) z += std::exp(-m * d);
+    for (int j = 0; j <= 3; ++j) EXPECT_NEAR(row[static_cast<std::size_t>(j)], std::exp(-m * (3 - j)) / z, 1e-15);
+    // Query 1: keys after it get nothing.
+    const auto early = explore::priorRow(m, 1, 4, 4, true);
+    EXPECT_EQ(early[2], 0.0);
+    EXPECT_EQ(early[3], 0.0);
+    EXPECT_NEAR(early[0] + early[1], 1.0, 1e-15);
+    // Bidirectional: distance |i - j|, symmetric around the query.
+    const auto both = explore::priorRow(m, 2, 5, 5, false);
+    EXPECT_NEAR(both[1], both[3], 1e-15);
+    EXPECT_NEAR(both[0], both[4], 1e-15);
+}
+
+TEST(AttentionMapsView, CellReadoutGivesTheFilesValueAndMasksKeysAfterTheQuery) {
+    const std::int64_t t = 16;
+    const std::vector<float> data = causalMaps({0.5, 0.125}, t, 0.0, 1);
+    const std::string file = npyBytes({2, t, t}, data);
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps) << maps.error().message;
+    auto text = explore::mapsCellReadout(*maps, 0, 1, 9, 4, {0.125, 0.125});
+    ASSERT_TRUE(text) << text.error().message;
+    EXPECT_NE(text->find("head 1 · query i = 9 · key j = 4 · distance 5"), std::string::npos) << *text;
+    const double stored = data[static_cast<std::size_t>((1 * t + 9) * t + 4)];
+    const auto at = text->find("file value = ");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_EQ(static_cast<float>(std::stod(text->substr(at + 13))), static_cast<float>(stored));
+    EXPECT_NE(text->find("ALiBi prior"), std::string::npos);
+    auto masked = explore::mapsCellReadout(*maps, 0, 0, 3, 7, {});
+    ASSERT_TRUE(masked);
+    EXPECT_NE(masked->find("masked"), std::string::npos) << *masked;
+    EXPECT_FALSE(explore::mapsCellReadout(*maps, 0, 2, 0, 0, {}));  // no head 2
+}
+
+TEST(AttentionMapsView, RowSeriesHoldsTheFileRowAndItsPriors) {
+    const std::int64_t t = 8;
+    const std::vector<float> data = causalMaps({0.25}, t, 0.0, 1);
+    const std::string file = npyBytes({1, t, t}, data);
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps);
+    auto series = explore::mapsRowSeries(*maps, 0, 0, 5, {0.25, 1.0});
+    ASSERT_TRUE(series) << series.error().message;
+    ASSERT_EQ(series->size(), 3u);
+    ASSERT_EQ((*series)[0].x.size(), 6u);  // keys 0..5
+    for (int j = 0; j <= 5; ++j) {
+        // The row as the fit reads it: the stored f32 renormalised to sum 1.
+        EXPECT_NEAR((*series)[0].y[static_cast<std::size_t>(j)], data[static_cast<std::size_t>(5 * t + j)], 1e-7);
+        // The file is the pure prior at m = 0.25, so the fitted-prior curve matches it (f32).
+        EXPECT_NEAR((*series)[1].y[static_cast<std::size_t>(j)], data[static_cast<std::size_t>(5 * t + j)], 1e-6);
+    }
+}
+
+TEST(AttentionMapsView, FitColumnsAndOrders) {
+    alibi::HeadFit a, b, c;
+    a.head = 0, a.slope = 0.1;
+    b.head = 1, b.slope = 0.9;
+    c.head = 2, c.slope = 0.5;
+    EXPECT_TRUE(std::isnan(explore::fitColumnValue(a, explore::FitColumn::ConfiguredSlope)));
+    EXPECT_EQ(explore::formatFitColumn(explore::FitColumn::ConfiguredSlope, std::nan("")), "");
+    a.configuredSlope = 0.25;
+    EXPECT_EQ(explore::fitColumnValue(a, explore::FitColumn::ConfiguredSlope), 0.25);
+    EXPECT_EQ(explore::formatFitColumn(explore::FitColumn::ConfiguredSlope, 0.25), "1/4");
+    const std::vector<alibi::HeadFit> layer{a, b, c};
+    EXPECT_EQ(explore::similarityHeadOrder(layer, alibi::HeadOrder::Slope, {}), (std::vector<int>{1, 2, 0}));
+    EXPECT_EQ(explore::similarityHeadOrder(layer, alibi::HeadOrder::Index, {}), (std::vector<int>{0, 1, 2}));
+    for (int col = 0; col < explore::kFitColumnCount; ++col)
+        EXPECT_FALSE(explore::fitColumnTitle(static_cast<explore::FitColumn>(col)).empty());
+}
+
+TEST(AttentionMapsView, OverviewHasOneTilePerLayerAndHead) {
+    const std::int64_t t = 16;
+    const std::vector<std::vector<float>> layers{causalMaps({0.5, 0.25, 2.0}, t, 0.0, 1),
+                                                 causalMaps({0.5, 0.25, 2.0}, t, 0.3, 2)};
+    const std::string file = safetensorsBytes({"model.layers.1.attn", "model.layers.0.attn"}, {3, t, t}, layers);
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), true);
+    ASSERT_TRUE(maps) << maps.error().message;
+    alibi::MapsHeatmapParams params;
+    params.width = 300;
+    params.height = 200;
+    auto overview = alibi::renderAttentionOverview(*maps, params, 1);
+    ASSERT_TRUE(overview) << overview.error().message;
+    ASSERT_EQ(overview->map.tiles.size(), 6u);
+    EXPECT_EQ(overview->tileLayer, (std::vector<int>{0, 0, 0, 1, 1, 1}));
+    // Tile (layer 1, head 2): its centre hits that layer and head.
+    const alibi::HeatmapTile& tile = overview->map.tiles[5];
+    EXPECT_EQ(tile.head, 2);
+    EXPECT_EQ(tile.width, tile.height);
+    const auto hit = alibi::overviewHitTest(*overview, *maps, tile.x + tile.width / 2, tile.y + tile.height / 2);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->layerIndex, 1);
+    EXPECT_EQ(hit->cell.head, 2);
+    // The shared range is the union of the layers' own grids.
+    alibi::MapsHeatmapParams one = params;
+    double lo = 1, hi = 0;
+    for (int l = 0; l < 2; ++l) {
+        one.layerIndex = l;
+        auto grid = alibi::renderAttentionMaps(*maps, one, 1);
+        ASSERT_TRUE(grid);
+        lo = std::min(lo, grid->lo);
+        hi = std::max(hi, grid->hi);
+    }
+    EXPECT_LE(overview->map.lo, lo + 1e-12);
+    EXPECT_GE(overview->map.hi, hi - 1e-12);
+    EXPECT_EQ(explore::mapsLayerLabel(*maps, 0), "layer 0 (model.layers.0.attn)");
+}
+
+}  // namespace

@@ -1,0 +1,400 @@
+// Issue 12 in the Qt explorer: the Attention maps tab over the example files. Opening (menu
+// path, drag and drop, the Help examples' folder), the layer grid's L x H tiles and the layer
+// switch (spin box, PageDown), a hovered cell reading the file's own value (decoded here with
+// Qt's qfloat16, not the core), the sortable table, CSV/JSON exports byte-equal to `alibi fit`,
+// and hostile files that leave a message and the previous maps in place.
+#include "attention_maps_page.hpp"
+#include "main_window.hpp"
+#include "maps_heatmap_view.hpp"
+
+#include <alibi/explore/attention_maps_view.hpp>
+
+#include <QDropEvent>
+#include <QFile>
+#include <QFloat16>
+#include <QMimeData>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include <bit>
+#include <cmath>
+
+using namespace alibi;
+using namespace alibi::qt;
+
+namespace {
+
+const QString kAssets = QString(ALIBI_ASSETS_DIR) + "/attention/";
+const QString kNpy = kAssets + "trained-like-4x8x64.npy";
+const QString kSafetensors = kAssets + "trained-like-4x8x64.safetensors";
+
+bool openAndFit(MainWindow& w, const QString& path) {
+    w.openAttentionMaps(path);
+    AttentionMapsModel* m = w.attentionPage()->model();
+    return QTest::qWaitFor([&] { return !m->opening() && m->maps() && m->path() == path && !m->fitting() && !m->fits().empty(); },
+                           30000);
+}
+
+// The (layer, head, query, key) value of the f16 example .npy, read straight from its bytes.
+double npyValue(int layer, int head, int q, int k) {
+    QFile f(kNpy);
+    if (!f.open(QIODevice::ReadOnly)) return std::nan("");
+    const QByteArray bytes = f.readAll();
+    const int headerLen = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+    const qsizetype index = ((static_cast<qsizetype>(layer) * 8 + head) * 64 + q) * 64 + k;
+    const qsizetype at = 10 + headerLen + 2 * index;
+    quint16 bits = static_cast<unsigned char>(bytes[at]) | (static_cast<unsigned char>(bytes[at + 1]) << 8);
+    return static_cast<double>(static_cast<float>(std::bit_cast<qfloat16>(bits)));
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QByteArray runCli(const QStringList& args, const QString& out) {
+    QProcess p;
+    p.start(ALIBI_CLI, args + QStringList{"-o", out});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0) {
+        qWarning() << "alibi" << args << "failed:" << p.readAllStandardError();
+        return {};
+    }
+    return readAll(out);
+}
+
+void drop(QWidget& target, const QString& path) {
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    const QPoint at = target.rect().center();
+    QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&target, &enter);
+    QDropEvent dropped(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&target, &dropped);
+}
+
+}  // namespace
+
+class TestAttentionMaps : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QCoreApplication::setApplicationName("alibi-explorer-test-attention"); }
+
+    void opensTheExampleAsLayersTimesHeads() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndFit(w, kSafetensors));
+        AttentionMapsPage* page = w.attentionPage();
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::AttentionTab));
+        const MapsPtr maps = page->model()->maps();
+        QCOMPARE(maps->layers(), 4);
+        QCOMPARE(maps->heads(), 8);
+        // The layer grid: one tile per head; the overview: one per layer and head.
+        page->views()->setCurrentIndex(AttentionMapsPage::GridView);
+        QTRY_VERIFY(page->gridView()->hasPicture() && !page->gridView()->pending());
+        QCOMPARE(int(page->gridView()->heatmap().tiles.size()), 8);
+        page->views()->setCurrentIndex(AttentionMapsPage::OverviewView);
+        QTRY_VERIFY(page->overviewView()->hasPicture() && !page->overviewView()->pending());
+        QCOMPARE(int(page->overviewView()->heatmap().tiles.size()), 4 * 8);
+        // Safetensors layers are listed by their number; the fit covers every layer and head.
+        QCOMPARE(page->model()->tensorNames().size(), 4);
+        QCOMPARE(int(page->model()->fits().size()), 32);
+        // The colour bar spans the exact range of what is shown: probabilities within [0, 1].
+        const Heatmap& grid = page->gridView()->heatmap();
+        QVERIFY(grid.lo >= 0 && grid.hi <= 1 && grid.hi > grid.lo);
+    }
+
+    void layerSwitchRedrawsTheGrid() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->views()->setCurrentIndex(AttentionMapsPage::GridView);
+        page->setLayerIndex(0);
+        QTRY_VERIFY(page->gridView()->hasPicture() && !page->gridView()->pending());
+        const std::vector<Rgba> layer0 = page->gridView()->heatmap().image.pixels;
+        page->setLayerIndex(2);
+        QCOMPARE(page->layerIndex(), 2);
+        QTRY_VERIFY(!page->gridView()->pending());
+        QVERIFY(page->gridView()->heatmap().image.pixels != layer0);
+        // PageDown steps to the next layer, PageUp back.
+        page->gridView()->setFocus();
+        QTest::keyClick(page->gridView(), Qt::Key_PageDown);
+        QCOMPARE(page->layerIndex(), 3);
+        QTest::keyClick(page->gridView(), Qt::Key_PageUp);
+        QCOMPARE(page->layerIndex(), 2);
+        // The wheel over the grid steps layers too (down: next).
+        QWheelEvent wheel(QPointF(50, 50), page->gridView()->mapToGlobal(QPointF(50, 50)), QPoint(), QPoint(0, -120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(page->gridView(), &wheel);
+        QCOMPARE(page->layerIndex(), 3);
+    }
+
+    // The pictures render off the UI thread: a layer switch returns before its picture exists
+    // (the old one stays shown), and of rapid switches only the last one's picture is shown.
+    void layerSwitchRendersInTheBackground() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->views()->setCurrentIndex(AttentionMapsPage::GridView);
+        MapsHeatmapView* grid = page->gridView();
+        page->setLayerIndex(0);
+        QTRY_VERIFY(grid->hasPicture() && !grid->pending());
+        QCOMPARE(grid->shownLayer(), 0);
+        const std::vector<Rgba> layer0 = grid->heatmap().image.pixels;
+
+        QSignalSpy shown(grid, &MapsHeatmapView::pictureShown);
+        page->setLayerIndex(2);
+        // Back here before the new picture exists: pending, the layer-0 picture still shown.
+        QVERIFY(grid->pending());
+        QCOMPARE(shown.count(), 0);
+        QCOMPARE(grid->shownLayer(), 0);
+        QVERIFY(grid->heatmap().image.pixels == layer0);
+        QTRY_COMPARE(shown.count(), 1);
+        QVERIFY(!grid->pending());
+        QCOMPARE(grid->shownLayer(), 2);
+        QVERIFY(grid->heatmap().image.pixels != layer0);
+
+        // Rapid switches without returning to the event loop: one picture, the last layer's.
+        shown.clear();
+        for (int layer : {1, 3, 0, 2, 1, 3}) page->setLayerIndex(layer);
+        QVERIFY(grid->pending());
+        QTRY_VERIFY(!grid->pending());
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(grid->shownLayer(), 3);
+        // The very pixels the core renders for layer 3 at the view's size (not an older request's).
+        MapsHeatmapParams p;
+        p.layerIndex = 3;
+        p.width = grid->imagePixels().width();
+        p.height = grid->imagePixels().height();
+        const auto expected = renderAttentionMaps(*page->model()->maps(), p);
+        QVERIFY(expected);
+        QVERIFY(grid->heatmap().image.pixels == expected->image.pixels);
+    }
+
+    void hoveredCellReadsTheFilesValue() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->setLayerIndex(1);
+        page->setHead(3);
+        page->views()->setCurrentIndex(AttentionMapsPage::HeadView);
+        MapsHeatmapView* view = page->headView();
+        QTRY_VERIFY(view->hasPicture() && !view->pending());
+        const HeatmapTile& t = view->heatmap().tiles.front();
+        QCOMPARE(t.head, 3);
+        // A pixel a little below the tile's diagonal: query rows below the keys.
+        const QPoint device(t.x + t.width / 4, t.y + t.height / 2);
+        const QPoint pos = view->widgetPosOf(device);
+        QTest::mouseMove(view, pos);
+        QTRY_VERIFY(!page->hoverText().isEmpty());
+        const QString text = page->hoverText();
+        const auto hit = mapsHitTest(view->heatmap(), *page->model()->maps(), device.x(), device.y());
+        QVERIFY(hit);
+        QVERIFY2(text.contains(QString("query i = %1 · key j = %2").arg(hit->query).arg(hit->key)), qPrintable(text));
+        // "file value = VALUE (f16 probability)": VALUE is the f16 in the file, exactly.
+        const qsizetype at = text.indexOf("file value = ");
+        QVERIFY(at >= 0);
+        // The shortest text that reads back as the stored f16: read back, it is that f16.
+        const double shown = text.mid(at + 13).section(' ', 0, 0).toDouble();
+        const double stored = npyValue(1, 3, static_cast<int>(hit->query), static_cast<int>(hit->key));
+        QVERIFY(stored > 0);
+        QCOMPARE(static_cast<double>(static_cast<float>(qfloat16(static_cast<float>(shown)))), stored);
+        // The status bar gets the same read-out on one line.
+        QVERIFY(w.hoverText().contains("f16 probability"));
+    }
+
+    void tableSortsByAnyColumn() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndFit(w, kNpy));
+        QTableView* table = w.attentionPage()->table();
+        QAbstractItemModel* model = table->model();
+        QCOMPARE(model->rowCount(), 32);
+        // Each header says what its column means.
+        QVERIFY(model->headerData(static_cast<int>(explore::FitColumn::Kl), Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains("KL"));
+        const int slope = static_cast<int>(explore::FitColumn::Slope);
+        table->sortByColumn(slope, Qt::DescendingOrder);
+        for (int r = 1; r < model->rowCount(); ++r)
+            QVERIFY(model->index(r - 1, slope).data(Qt::UserRole).toDouble() >=
+                    model->index(r, slope).data(Qt::UserRole).toDouble());
+        const int sink = static_cast<int>(explore::FitColumn::SinkMass);
+        table->sortByColumn(sink, Qt::AscendingOrder);
+        for (int r = 1; r < model->rowCount(); ++r)
+            QVERIFY(model->index(r - 1, sink).data(Qt::UserRole).toDouble() <=
+                    model->index(r, sink).data(Qt::UserRole).toDouble());
+        // Selecting a row shows that layer and head.
+        table->selectRow(5);
+        const int layer = model->index(5, static_cast<int>(explore::FitColumn::Layer)).data(Qt::UserRole).toInt();
+        const int head = model->index(5, static_cast<int>(explore::FitColumn::Head)).data(Qt::UserRole).toInt();
+        QCOMPARE(w.attentionPage()->layerIndex(), layer);
+        QCOMPARE(w.attentionPage()->head(), head);
+    }
+
+    void exportsEqualTheCli() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(openAndFit(w, kSafetensors));
+        AttentionMapsPage* page = w.attentionPage();
+        QVERIFY(page->exportTable(dir.filePath("gui.csv"), FileFormat::Csv));
+        QVERIFY(page->exportTable(dir.filePath("gui.json"), FileFormat::Json));
+        const QByteArray cliCsv = runCli({"fit", kSafetensors, "--format", "csv"}, dir.filePath("cli.csv"));
+        const QByteArray cliJson = runCli({"fit", kSafetensors, "--format", "json"}, dir.filePath("cli.json"));
+        QVERIFY(!cliCsv.isEmpty() && !cliJson.isEmpty());
+        QCOMPARE(readAll(dir.filePath("gui.csv")), cliCsv);
+        QCOMPARE(readAll(dir.filePath("gui.json")), cliJson);
+
+        // Paired with the session's slopes (8 heads, the defaults) and fitted on rows 16 to 63:
+        // the same as --heads 8 --rows 16:.
+        QCOMPARE(w.model()->session().attention.bias.slopes.heads, 8);
+        QVERIFY(page->choosePrior(1));
+        AttentionMapsModel* m = page->model();
+        QTRY_VERIFY_WITH_TIMEOUT(!m->fitting() && !m->fits().empty(), 30000);
+        QVERIFY(m->fits().front().configuredKl.has_value());
+        m->startFit(16, -1);
+        QTRY_VERIFY_WITH_TIMEOUT(!m->fitting() && m->fitFirstRow() == 16, 30000);
+        QVERIFY(page->exportTable(dir.filePath("gui2.csv"), FileFormat::Csv));
+        QVERIFY(page->exportTable(dir.filePath("gui2.json"), FileFormat::Json));
+        QCOMPARE(readAll(dir.filePath("gui2.csv")),
+                 runCli({"fit", kSafetensors, "--heads", "8", "--rows", "16:", "--format", "csv"}, dir.filePath("cli2.csv")));
+        QCOMPARE(readAll(dir.filePath("gui2.json")),
+                 runCli({"fit", kSafetensors, "--heads", "8", "--rows", "16:", "--format", "json"}, dir.filePath("cli2.json")));
+        QVERIFY(readAll(dir.filePath("gui2.csv")).contains("configured_slope"));
+    }
+
+    void fitCanBeCancelled() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsModel* m = w.attentionPage()->model();
+        const auto before = m->fits().size();
+        m->startFit(0, -1);
+        m->cancelFit();
+        m->waitForFit();
+        // Cancelled or (if it was quicker than the cancel) finished: never a half table.
+        QCOMPARE(m->fits().size(), before);
+    }
+
+    void hostileFilesKeepThePreviousMaps() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(openAndFit(w, kNpy));
+        QTRY_VERIFY(w.attentionPage()->gridView()->hasPicture());  // rendered in the background
+        AttentionMapsModel* m = w.attentionPage()->model();
+        const QByteArray good = readAll(kNpy);
+        const auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile f(dir.filePath(name));
+            if (f.open(QIODevice::WriteOnly)) f.write(bytes);
+            return dir.filePath(name);
+        };
+        const auto npy = [](const QByteArray& descr, const QByteArray& shape, const QByteArray& data) {
+            QByteArray header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+            while ((10 + header.size() + 1) % 64) header += ' ';
+            header += '\n';
+            QByteArray out("\x93NUMPY\x01\x00", 8);
+            out += char(header.size() & 0xff);
+            out += char(header.size() >> 8);
+            return out + header + data;
+        };
+        QByteArray nan(16, '\0');
+        const float q = std::nanf("");
+        for (int i = 0; i < 4; ++i) std::memcpy(nan.data() + 4 * i, &q, 4);
+        const QStringList files = {
+            write("truncated.npy", good.left(good.size() / 2)),
+            write("rank2.npy", npy("<f4", "(2, 2)", QByteArray(16, '\0'))),
+            write("nan.npy", npy("<f4", "(1, 2, 2)", nan)),
+            write("junk.safetensors", "garbage"),
+        };
+        for (const QString& path : files) {
+            w.openAttentionMaps(path);
+            m->waitForOpen();
+            QVERIFY2(!w.lastError().isEmpty(), qPrintable(path));
+            QVERIFY2(w.lastError().contains(QFileInfo(path).fileName()), qPrintable(w.lastError()));
+            // The previous maps stay open and drawn.
+            QCOMPARE(m->path(), kNpy);
+            QCOMPARE(m->maps()->layers(), 4);
+            QCOMPARE(int(m->fits().size()), 32);
+            QVERIFY(w.attentionPage()->gridView()->hasPicture());
+        }
+    }
+
+    void dragAndDrop() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        AttentionMapsModel* m = w.attentionPage()->model();
+        // On the Attention maps tab: opened as attention maps, no question.
+        w.tabs()->setCurrentIndex(MainWindow::AttentionTab);
+        drop(w, kNpy);
+        QTRY_VERIFY(!m->opening() && m->path() == kNpy);
+        // Elsewhere with someone to ask: the answer decides.
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        QString asked;
+        w.setDropPrompt([&](const QString& path) {
+            asked = path;
+            return MainWindow::DropChoice::AttentionMaps;
+        });
+        drop(w, kSafetensors);
+        QCOMPARE(asked, kSafetensors);
+        QTRY_VERIFY(!m->opening() && m->path() == kSafetensors);
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::AttentionTab));
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        w.setDropPrompt([](const QString&) { return MainWindow::DropChoice::Diagnose; });
+        drop(w, kNpy);
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::DiagnoseTab));
+        QCOMPARE(m->path(), kSafetensors);
+        // Nobody to ask: rows summing to 1 read as attention maps, and the status bar says so.
+        w.setDropPrompt({});
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        drop(w, kNpy);
+        QTRY_VERIFY(!m->opening() && m->path() == kNpy);
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::AttentionTab));
+    }
+
+    void similarityOrders() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->views()->setCurrentIndex(AttentionMapsPage::SimilarityView);
+        page->setSimilarity(SimilarityBasis::Profile, HeadOrder::Index);
+        QTRY_VERIFY(!page->similarityView()->pending());
+        QCOMPARE(page->similarityOrder(), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+        QVERIFY(page->similarityView()->hasPicture());
+        page->setSimilarity(SimilarityBasis::Profile, HeadOrder::Slope);
+        QTRY_VERIFY(!page->similarityView()->pending());
+        const auto fits = explore::layerFits(page->model()->fits(), page->layerIndex());
+        const auto& order = page->similarityOrder();
+        for (std::size_t k = 1; k < order.size(); ++k)
+            QVERIFY(fits[static_cast<std::size_t>(order[k - 1])].slope >= fits[static_cast<std::size_t>(order[k])].slope);
+        page->setSimilarity(SimilarityBasis::Map, HeadOrder::Similarity);
+        QTRY_VERIFY(!page->similarityView()->pending());
+        QCOMPARE(int(page->similarityOrder().size()), 8);
+        QVERIFY(page->similarityView()->hasPicture());
+    }
+};
+
+QTEST_MAIN(TestAttentionMaps)
+#include "test_attention_maps.moc"
