@@ -7,10 +7,13 @@
 #include "plot_widget.hpp"
 #include "view_util.hpp"
 
+#include <alibi/base/thread_priority.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/format.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/png.hpp>
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCursor>
@@ -21,6 +24,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
@@ -31,11 +36,13 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
 #include <cmath>
 #include <cstdio>
+#include <thread>
 
 namespace alibi::qt {
 
@@ -85,6 +92,17 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     row1->addWidget(label("Prior", this));
     row1->addWidget(m_prior);
     row1->addWidget(m_file, 1);
+    // The shown layer (or head) as a finished figure for slides, drawn at 1x, 2x or 4x.
+    m_figure = new QToolButton(this);
+    m_figure->setText("Figure");
+    m_figure->setToolTip("Save the layer grid (or, on the Head tab, the head) as a PNG figure with title, axes, colour "
+                         "bar and caption, rendered at 1x, 2x or 4x the view's size (the same as alibi render FILE)");
+    m_figure->setPopupMode(QToolButton::InstantPopup);
+    auto* figureMenu = new QMenu(m_figure);
+    for (const int scale : {1, 2, 4})
+        figureMenu->addAction(QString("PNG at %1x…").arg(scale), this, [this, scale] { exportFigureDialog(scale); });
+    m_figure->setMenu(figureMenu);
+    row1->addWidget(m_figure);
 
     m_layer = new QSpinBox(this);
     m_layer->setToolTip("Layer (position in the file; PageUp / PageDown, or the wheel over the grid)");
@@ -358,6 +376,27 @@ void AttentionMapsPage::setPriorSources(std::function<SlopeParams()> session, st
     updateControls();
 }
 
+void AttentionMapsPage::showLessonTarget(const LessonTarget& target) {
+    m_lessonTarget = target;
+    const bool open = m_model->maps() && QFileInfo(m_model->path()).canonicalFilePath() ==
+                                             QFileInfo(target.path).canonicalFilePath();
+    if (open)
+        applyLessonTarget();
+    else
+        openFile(target.path);  // onOpened applies it
+}
+
+void AttentionMapsPage::applyLessonTarget() {
+    const MapsPtr maps = m_model->maps();
+    if (!m_lessonTarget || !maps) return;
+    const LessonTarget t = *m_lessonTarget;
+    m_lessonTarget.reset();
+    if (auto index = maps->layerIndexOf(t.layerNumber)) setLayerIndex(*index);
+    if (t.head >= 0 && t.head < maps->heads()) setHead(t.head);
+    if (t.row >= 0 && t.row < maps->queries()) setRow(t.row);
+    if (t.view >= 0 && t.view < m_views->count()) m_views->setCurrentIndex(t.view);
+}
+
 void AttentionMapsPage::openFile(const QString& path) {
     m_status->setText("Opening " + QFileInfo(path).fileName() + "…");
     m_model->open(path);
@@ -498,6 +537,7 @@ void AttentionMapsPage::onOpened() {
     refreshTable();
     refreshLayer();
     startFit();
+    applyLessonTarget();
     if (isVisible()) m_views->currentWidget()->setFocus();  // PageUp / PageDown step layers at once
 }
 
@@ -776,6 +816,50 @@ bool AttentionMapsPage::choosePrior(int item) {
     }
     m_status->setText("Paired with the ALiBi slopes of " + source + "; refitting for the configured KL…");
     updateControls();
+    return true;
+}
+
+void AttentionMapsPage::exportFigureDialog(int scale) {
+    const MapsPtr maps = m_model->maps();
+    if (!maps) return;
+    const bool oneHead = m_views->currentWidget() == m_headView;
+    const QString base = QFileInfo(m_model->path()).completeBaseName() +
+                         (oneHead ? QString("-layer%1-head%2").arg(m_layer->value()).arg(m_head->value())
+                                  : QString("-layer%1").arg(m_layer->value())) +
+                         (scale > 1 ? QString("@%1x.png").arg(scale) : QString(".png"));
+    const QString path = QFileDialog::getSaveFileName(this, "Save the figure", base, "PNG image (*.png)");
+    if (path.isEmpty()) return;
+    MapsHeatmapParams p;
+    p.layerIndex = m_layer->value();
+    p.head = oneHead ? m_head->value() : -1;
+    p.logScale = m_log->isChecked();
+    const QWidget* view = oneHead ? static_cast<QWidget*>(m_headView) : static_cast<QWidget*>(m_grid);
+    p.width = std::max(view->width(), 320);
+    p.height = std::max(view->height(), 240);
+    (void)exportFigure(path, p, scale);
+}
+
+bool AttentionMapsPage::exportFigure(const QString& path, const MapsHeatmapParams& params, int scale) {
+    const MapsPtr maps = m_model->maps();
+    if (!maps) return false;
+    emit statusMessage(QString("Drawing the figure at %1x…").arg(scale), 0);
+    // Drawn on a worker thread (a large file's rows are read from disk); the result comes back
+    // to the page through its event loop, or is dropped if the page is gone.
+    QPointer<AttentionMapsPage> self(this);
+    std::thread([self, maps, params, scale, path] {
+        lowerThisThreadPriority(4);
+        Result<void> ok = [&]() -> Result<void> {
+            auto image = renderAttentionMapsFigure(*maps, params, 0, scale);
+            if (!image) return std::unexpected(image.error());
+            return writePng(*image, path.toStdString());
+        }();
+        QMetaObject::invokeMethod(qApp, [self, ok, path] {
+            if (!self) return;
+            if (ok) emit self->statusMessage("Saved the figure to " + path, 6000);
+            else emit self->failed("Cannot save the figure", QString::fromStdString(ok.error().message));
+            emit self->figureSaved(static_cast<bool>(ok));
+        }, Qt::QueuedConnection);
+    }).detach();
     return true;
 }
 

@@ -28,6 +28,7 @@ class QSortFilterProxyModel;
 class QSpinBox;
 class QTabWidget;
 class QTableView;
+class QToolButton;
 
 namespace alibi::qt {
 
@@ -48,6 +49,18 @@ public:
 
     // Opens a file in the background (File > Open attention maps, drops, Help > examples).
     void openFile(const QString& path);
+    // A lesson step over attention maps: opens `path` unless it is already open, then shows the
+    // layer numbered `layerNumber` in view `view` (an index of views(): grid, all layers, head,
+    // distance and rows, similarity, fit table), with that head (-1: keep) and query row
+    // (-1: keep). Applied once the file is open.
+    struct LessonTarget {
+        QString path;
+        int layerNumber = 0;
+        int view = 0;
+        int head = -1;
+        std::int64_t row = -1;
+    };
+    void showLessonTarget(const LessonTarget& target);
     void setLayerIndex(int layerIndex);
     void setHead(int head);
     void setRow(std::int64_t row);
@@ -56,6 +69,9 @@ public:
     void setSimilarity(SimilarityBasis basis, HeadOrder order);
     void startFit();
     Result<void> exportTable(const QString& path, FileFormat format);
+    // Saves the figure of `params` (layer, head or -1, size at 1x) at `scale` in the background;
+    // figureSaved tells when it is written (or failed). False when no maps are open.
+    bool exportFigure(const QString& path, const MapsHeatmapParams& params, int scale);
 
     [[nodiscard]] int layerIndex() const;
     [[nodiscard]] int head() const;
@@ -81,8 +97,11 @@ signals:
     void cellHovered(const QString& text);  // one line, for the status bar; empty: none
     void failed(const QString& title, const QString& message);
     void statusMessage(const QString& text, int timeoutMs);
+    void figureSaved(bool ok);
 
 private:
+    void applyLessonTarget();
+    void exportFigureDialog(int scale);
     void onOpened();
     void onFitted();
     void refreshLayer();      // grid, head view, plots after a layer, head, row or fit change
@@ -119,6 +138,7 @@ private:
     QProgressBar* m_progress;
     QPushButton* m_exportCsv;
     QPushButton* m_exportJson;
+    QToolButton* m_figure;
     QLabel* m_status;
 
     QTabWidget* m_views;
@@ -141,6 +161,7 @@ private:
     QString m_hoverText;
     QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
     int m_priorItem = 0;
+    std::optional<LessonTarget> m_lessonTarget;  // waiting for its file to open
 };
 
 }  // namespace alibi::qt

@@ -2,6 +2,8 @@
 // that apply a step to the main window's model and views.
 #include "lesson_panel.hpp"
 
+#include "attention_maps_page.hpp"
+
 #include "curves_view.hpp"
 #include "extrapolation_view.hpp"
 #include "head_detail_view.hpp"
@@ -47,6 +49,16 @@ QString missingViewName(const std::string& id) {
     if (id == "fit-table") return "the table of fitted slopes";
     if (id == "schemes") return "ALiBi beside the other position schemes";
     return QString::fromStdString(id);
+}
+
+// The attention-maps page's view (AttentionMapsPage::views() index) for a lesson view id; -1: none.
+int attentionViewIndex(const std::string& id) {
+    if (id == "attention-grid") return AttentionMapsPage::GridView;
+    if (id == "attention-detail") return AttentionMapsPage::HeadView;
+    if (id == "attention-distance" || id == "attention-row") return AttentionMapsPage::DistanceView;
+    if (id == "similarity") return AttentionMapsPage::SimilarityView;
+    if (id == "fit-table") return AttentionMapsPage::TableView;
+    return -1;
 }
 
 QString paragraphsHtml(const std::string& text) {
@@ -271,6 +283,17 @@ void LessonPanel::showStep() {
     m_window->extrapolationView()->setTrainLength(parameters.trainLength);
     if (step.explorerView) {
         m_window->applyView(step.session);
+        m_note->clear();
+        m_note->hide();
+    } else if (const int view = attentionViewIndex(step.view); view >= 0 && !step.attentionMaps.empty()) {
+        AttentionMapsPage::LessonTarget target;
+        target.path = QString::fromStdString(step.attentionMaps);
+        target.layerNumber = step.layer;
+        target.view = view;
+        target.head = step.session.head;
+        target.row = step.session.queryRow;
+        m_window->attentionPage()->showLessonTarget(target);
+        m_window->tabs()->setCurrentWidget(m_window->attentionPage());
         m_note->clear();
         m_note->hide();
     } else {

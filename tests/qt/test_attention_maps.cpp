@@ -12,6 +12,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QFloat16>
+#include <QImage>
 #include <QMimeData>
 #include <QProcess>
 #include <QSignalSpy>
@@ -108,6 +109,35 @@ private slots:
         // The colour bar spans the exact range of what is shown: probabilities within [0, 1].
         const Heatmap& grid = page->gridView()->heatmap();
         QVERIFY(grid.lo >= 0 && grid.hi <= 1 && grid.hi > grid.lo);
+    }
+
+    // Figure > PNG at 2x: the figure of the shown layer, drawn at twice the pixels (the core's
+    // figure, so the same as alibi render FILE), written in the background.
+    void figureAtTwiceThePixels() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        QTemporaryDir dir;
+        const QString out = dir.filePath("layer1@2x.png");
+        MapsHeatmapParams p;
+        p.layerIndex = 1;
+        p.width = 400;
+        p.height = 300;
+        QSignalSpy saved(page, &AttentionMapsPage::figureSaved);
+        QVERIFY(page->exportFigure(out, p, 2));
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
+        QCOMPARE(saved.at(0).at(0).toBool(), true);
+        const QImage image(out);
+        QCOMPARE(image.size(), QSize(800, 600));
+        // The same bytes as the CLI draws for that layer at that size and ratio.
+        const QByteArray cli = runCli({"render", kNpy, "--layer", "1", "--width", "400", "--height", "300",
+                                       "--pixel-ratio", "2"},
+                                      dir.filePath("cli.png"));
+        QVERIFY(!cli.isEmpty());
+        QCOMPARE(readAll(out), cli);
     }
 
     void layerSwitchRedrawsTheGrid() {

@@ -3,6 +3,7 @@
 // step goes to screenshots/lessons/ of this build folder: look at them); Page Down / Page Up
 // always step, even from a spin box, and the arrows only from the lesson panel or a view; "Back
 // to the step" restores the step after the user changed it; a step is one undo step.
+#include "attention_maps_page.hpp"
 #include "head_grid_view.hpp"
 #include "lesson_panel.hpp"
 #include "main_window.hpp"
@@ -88,6 +89,18 @@ private slots:
                 if (step.explorerView) {
                     QVERIFY2(w.tabs()->currentIndex() == tabOf(*step.explorerView), qPrintable(where));
                     QVERIFY2(panel->noteText().isEmpty(), qPrintable(where));
+                } else if (!step.attentionMaps.empty()) {
+                    // A step over a model's attention maps opens them at its layer, head and row,
+                    // in the view it names, on the Attention maps tab.
+                    QVERIFY2(w.tabs()->currentWidget() == w.attentionPage(), qPrintable(where));
+                    QVERIFY2(panel->noteText().isEmpty(), qPrintable(where));
+                    AttentionMapsPage* page = w.attentionPage();
+                    QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr, 30000);
+                    QTRY_COMPARE_WITH_TIMEOUT(page->model()->maps()->layerInfo()[static_cast<std::size_t>(page->layerIndex())].number,
+                                              step.layer, 30000);
+                    if (step.session.head >= 0) QCOMPARE(page->head(), step.session.head);
+                    if (step.session.queryRow >= 0) QCOMPARE(page->row(), step.session.queryRow);
+                    QTRY_VERIFY_WITH_TIMEOUT(!page->picturesPending(), 30000);
                 } else {
                     QVERIFY2(panel->noteText().contains(QString::fromStdString(step.view)), qPrintable(where));
                 }
