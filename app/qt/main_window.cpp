@@ -3,6 +3,7 @@
 
 #include "compare_view.hpp"
 #include "curves_view.hpp"
+#include "position_schemes_view.hpp"
 #include "diagnose_view.hpp"
 #include "export_controller.hpp"
 #include "extrapolation_view.hpp"
@@ -174,6 +175,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_compare = new CompareView(this);
     m_extrapolation = new ExtrapolationView(this);
     m_diagnose = new DiagnoseView(this);
+    m_positionSchemes = new PositionSchemesView(this);
     m_tabs->addTab(m_grid, "Head grid");
     m_tabs->addTab(detailPage, "Head detail");
     m_tabs->addTab(m_curves, "Slopes && curves");
@@ -190,6 +192,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(scrolling(m_compare), "Compare");
     m_tabs->addTab(scrolling(m_extrapolation), "Extrapolation");
     m_tabs->addTab(scrolling(m_diagnose), "Diagnose");
+    m_tabs->addTab(m_positionSchemes, "Position schemes");
     setCentralWidget(m_tabs);
 
     m_hover = new QLabel(this);
@@ -211,6 +214,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_stages->setSnapshot(s);
         m_compare->setSnapshot(s);
         m_extrapolation->setSnapshot(s);
+        m_positionSchemes->setSnapshot(s);
         if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
             std::fprintf(stderr, "views updated in %lld ms (H = %d, T = %lld)\n", static_cast<long long>(spent.elapsed()),
                          s->grid->session.attention.bias.slopes.heads,
@@ -498,7 +502,7 @@ Session MainWindow::sessionWithView() const {
     static constexpr ExplorerView kTabViews[TabCount] = {ExplorerView::Grid,   ExplorerView::Detail,
                                                          ExplorerView::Curves, ExplorerView::Stages,
                                                          ExplorerView::Compare, ExplorerView::Extrapolation,
-                                                         ExplorerView::Diagnose};
+                                                         ExplorerView::Diagnose, ExplorerView::PositionSchemes};
     s.view = kTabViews[std::clamp(m_tabs->currentIndex(), 0, TabCount - 1)];
     s.compare = m_compare->spec();
     return s;
@@ -515,6 +519,7 @@ void MainWindow::applyView(const Session& session) {
         case ExplorerView::Compare: tab = CompareTab; break;
         case ExplorerView::Extrapolation: tab = ExtrapolationTab; break;
         case ExplorerView::Diagnose: tab = DiagnoseTab; break;
+        case ExplorerView::PositionSchemes: tab = PositionSchemesTab; break;
     }
     if (session.compare) {
         m_compare->setSpec(*session.compare);

@@ -22,6 +22,7 @@ namespace alibi::qt {
 
 class CompareView;
 class CurvesView;
+class PositionSchemesView;
 class DiagnoseView;
 class ExportController;
 class ExtrapolationView;
@@ -37,7 +38,7 @@ void applyTheme(Theme theme);
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Tab { GridTab, DetailTab, CurvesTab, StagesTab, CompareTab, ExtrapolationTab, DiagnoseTab, TabCount };
+    enum Tab { GridTab, DetailTab, CurvesTab, StagesTab, CompareTab, ExtrapolationTab, DiagnoseTab, PositionSchemesTab, TabCount };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -90,6 +91,7 @@ public:
     [[nodiscard]] HeadGridView* gridView() const { return m_grid; }
     [[nodiscard]] HeadDetailView* detailView() const { return m_detail; }
     [[nodiscard]] CurvesView* curvesView() const { return m_curves; }
+    [[nodiscard]] PositionSchemesView* positionSchemesView() const { return m_positionSchemes; }
     [[nodiscard]] StagesView* stagesView() const { return m_stages; }
     [[nodiscard]] CompareView* compareView() const { return m_compare; }
     [[nodiscard]] ExtrapolationView* extrapolationView() const { return m_extrapolation; }
@@ -118,6 +120,7 @@ private:
     HeadGridView* m_grid;
     HeadDetailView* m_detail;
     CurvesView* m_curves;
+    PositionSchemesView* m_positionSchemes;
     StagesView* m_stages;
     CompareView* m_compare;
     ExtrapolationView* m_extrapolation;
