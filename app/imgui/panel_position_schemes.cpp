@@ -110,7 +110,11 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
     const ImVec2 plotOrigin = ImGui::GetCursorScreenPos();
     state.schemesPlotRect = ScreenRect{plotOrigin.x, plotOrigin.y, plotSize.x, plotSize.y};
     PlotCanvas canvas(axes, plotSize);
+    // Beyond 64 heads every n-th ALiBi head is drawn (the first and last always): thousands of
+    // lines would cost the frame and show nothing more.
+    const int stride = std::max(1, heads / 64);
     for (const PositionCurve& c : s.curves) {
+        if (c.scheme == PositionScheme::ALiBi && c.head % stride != 0 && c.head != heads - 1) continue;
         const ImU32 color = toImColor(positionCurveColor(c, heads));
         const float thickness = c.scheme == PositionScheme::ALiBi ? 1.5f : 2.0f;
         if (positionCurveDashed(c)) drawDashed(canvas, c, color, thickness);
@@ -138,21 +142,26 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
         ImGui::TableSetupColumn("curve", ImGuiTableColumnFlags_WidthStretch, 3.0f);
         ImGui::TableSetupColumn(valueHeader.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.6f);
         ImGui::TableHeadersRow();
-        for (const PositionCurve& c : s.curves) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            const ImVec2 at = ImGui::GetCursorScreenPos();
-            const float h = ImGui::GetTextLineHeight();
-            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + h * 0.35f), ImVec2(at.x + h, at.y + h * 0.65f),
-                                                      toImColor(positionCurveColor(c, heads)));
-            ImGui::Dummy(ImVec2(h, h));
-            ImGui::SameLine();
-            ImGui::TextUnformatted(c.name.c_str());
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", c.formula.c_str(), c.source.c_str());
-            ImGui::TableNextColumn();
-            if (state.schemesHoverDistance)
-                if (const auto v = curveValueAt(c, *state.schemesHoverDistance))
-                    ImGui::TextUnformatted(valueText(*v).c_str());
+        ImGuiListClipper clipper;  // only the visible rows (H may be 4096)
+        clipper.Begin(static_cast<int>(s.curves.size()));
+        while (clipper.Step()) {
+            for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+                const PositionCurve& c = s.curves[static_cast<std::size_t>(row)];
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                const ImVec2 at = ImGui::GetCursorScreenPos();
+                const float h = ImGui::GetTextLineHeight();
+                ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + h * 0.35f), ImVec2(at.x + h, at.y + h * 0.65f),
+                                                          toImColor(positionCurveColor(c, heads)));
+                ImGui::Dummy(ImVec2(h, h));
+                ImGui::SameLine();
+                ImGui::TextUnformatted(c.name.c_str());
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", c.formula.c_str(), c.source.c_str());
+                ImGui::TableNextColumn();
+                if (state.schemesHoverDistance)
+                    if (const auto v = curveValueAt(c, *state.schemesHoverDistance))
+                        ImGui::TextUnformatted(valueText(*v).c_str());
+            }
         }
         ImGui::EndTable();
     }

@@ -113,7 +113,15 @@ void PositionSchemesView::setSnapshot(const SnapshotPtr& s) {
     const SlopeParams& slopes = s->grid->session.attention.bias.slopes;
     if (slopes == m_params.slopes) return;
     m_params.slopes = slopes;
-    recompute();
+    // A hidden view waits until it is shown: a storm of edits at H = 4096 would otherwise rebuild
+    // thousands of curves and table rows on every snapshot nobody looks at.
+    m_dirty = true;
+    if (isVisible()) recompute();
+}
+
+void PositionSchemesView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_dirty) recompute();
 }
 
 void PositionSchemesView::setMaxDistance(int d) {
@@ -133,6 +141,7 @@ void PositionSchemesView::setQuantity(SchemeQuantity quantity) {
 }
 
 void PositionSchemesView::recompute() {
+    m_dirty = false;
     auto result = positionSchemeCurves(m_params);
     if (!result) {
         m_error = QString::fromStdString(result.error().message);

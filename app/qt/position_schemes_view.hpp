@@ -39,11 +39,15 @@ public:
     [[nodiscard]] QLabel* formulas() const { return m_formulas; }
     [[nodiscard]] QString error() const { return m_error; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void recompute();
 
     PositionSchemesParams m_params;
     PositionSchemes m_schemes;
+    bool m_dirty = false;  // the session's slopes changed while the view was hidden
     QString m_error;
     PlotWidget* m_plot;
     QTableWidget* m_table;

@@ -351,9 +351,9 @@ Result<std::string> renderPositionSchemesSvg(const PositionSchemesFigure& figure
     svg += fmt::format("<text class=\"y-label\" transform=\"translate({:.1f} {:.1f}) rotate(-90)\" text-anchor=\"middle\" "
                        "font-size=\"{:.1f}\">{}</text>\n",
                        L.margin + L.font, (L.top + L.bottom) / 2, L.font, escapeXml(L.yLabel));
-    svg += fmt::format("<clipPath id=\"plot\"><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"/></clipPath>\n",
-                       L.left, L.top, L.right - L.left, L.bottom - L.top);
-    svg += "<g class=\"curves\" clip-path=\"url(#plot)\" fill=\"none\" stroke-linejoin=\"round\">\n";
+    // No clip path: every point lies inside the frame (the ranges cover every curve; attention
+    // below the floor is drawn on it), and some SVG renderers drop clipped groups entirely.
+    svg += "<g class=\"curves\" fill=\"none\" stroke-linejoin=\"round\">\n";
     for (const PositionCurve& c : schemes->curves) {
         std::string points;
         for (const auto& [x, y] : screenPoints(c, L)) points += fmt::format("{:.2f},{:.2f} ", x, y);
