@@ -2,7 +2,8 @@
 // session's slopes with the six labels, a hover over the plot fills the read-out with each
 // curve's value at the hovered distance (checked against the formulas computed here), the D
 // control and the logit/attention toggle, sessions opening on the view, and screenshots of the
-// tab at 1280x720 and 1920x1080 in the build folder (screenshots/position-schemes-*.png).
+// tab at 1280x720 and 1920x1080, logit and attention, in the build folder
+// (screenshots/position-schemes-*.png).
 #include "main_window.hpp"
 #include "plot_widget.hpp"
 #include "position_schemes_view.hpp"
@@ -168,6 +169,13 @@ private slots:
             const QString file = QDir(ALIBI_QT_SCREENSHOT_DIR)
                                      .filePath(QString("position-schemes-%1x%2.png").arg(size.width()).arg(size.height()));
             QVERIFY(w.grab().save(file, "PNG"));
+            // The attention toggle: zero-content attention on a log2 axis.
+            auto* quantity = w.positionSchemesView()->findChild<QComboBox*>("schemesQuantity");
+            quantity->setCurrentIndex(quantity->findData(static_cast<int>(SchemeQuantity::Attention)));
+            QApplication::processEvents();
+            QVERIFY(w.grab().save(QDir(ALIBI_QT_SCREENSHOT_DIR)
+                                      .filePath(QString("position-schemes-attention-%1x%2.png").arg(size.width()).arg(size.height())),
+                                  "PNG"));
         }
     }
 };
