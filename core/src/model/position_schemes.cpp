@@ -236,7 +236,7 @@ Result<PositionSchemes> positionSchemeCurves(const PositionSchemesParams& p) {
                       numberText(p.kerplePowerR1), numberText(p.kerplePowerR2)),
           kerpleSource, 1, [&](double d) { return kerplePowerBias(d, p.kerplePowerR1, p.kerplePowerR2); });
     curve(PositionScheme::Sandwich, "Sandwich", fmt::format("Sandwich, lambda = {}", numberText(p.sandwichLambda)),
-          fmt::format("lambda·(p_i·p_j - d_model/2), d_model = {}, lambda = {} (per head 8h/H in the paper)", p.sinusoidalDim,
+          fmt::format("lambda·(p_i·p_j - d_model/2), d_model = {}, lambda = {} (a stated choice; the paper varies the scale per head)", p.sinusoidalDim,
                       numberText(p.sandwichLambda)),
           "Chi, Fan, Rudnicky, Ramadge 2023, Dissecting Transformer Length Extrapolation (ACL 2023)", 0,
           [&](double d) { return sandwichBias(d, p.sinusoidalDim, p.sandwichLambda); });

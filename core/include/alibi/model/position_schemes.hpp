@@ -43,7 +43,8 @@ enum class PositionScheme { ALiBi, RoPE, Sinusoidal, T5, KERPLE, Sandwich };
 // only on d = i - j: sum_{k=0}^{dim/2-1} cos(d / 10000^(2k/dim)) (dim/2 at d = 0).
 [[nodiscard]] double sinusoidalInnerProduct(double d, int dim);
 // Sandwich (Chi et al. 2023): lambda (p_i . p_j - dim/2), the sinusoidal inner product shifted to
-// 0 at d = 0 and scaled by the head's lambda (the paper's 8h/H-style per-head compression).
+// 0 at d = 0 and scaled by lambda (the paper varies the scale per head; its exact rule is not
+// reproduced here, see docs/POSITION_SCHEMES.md).
 [[nodiscard]] double sandwichBias(double d, int dim, double lambda);
 // RoPE (Su et al., RoFormer) with theta_k = 10000^(-2k/dim): for random content q = k with i.i.d.
 // unit-variance components, E[q . R(d) k] = 2 sum_{k=0}^{dim/2-1} cos(d theta_k); this returns
@@ -73,7 +74,7 @@ struct PositionSchemesParams {
     int t5MaxDistance = 128;
     double kerpleLogR1 = 2.0, kerpleLogR2 = 1.0;      // illustrative, not learned
     double kerplePowerR1 = 1.0, kerplePowerR2 = 0.5;  // illustrative, not learned
-    double sandwichLambda = 1.0;                      // 8h/H for the head h = H/8
+    double sandwichLambda = 1.0;                      // a stated choice (see docs/POSITION_SCHEMES.md)
     friend bool operator==(const PositionSchemesParams&, const PositionSchemesParams&) = default;
 };
 
