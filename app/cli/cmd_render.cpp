@@ -11,6 +11,7 @@
 #include <alibi/render/plot.hpp>
 #include <alibi/render/figure.hpp>
 #include <alibi/render/png.hpp>
+#include <alibi/render/position_schemes_figure.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/model/slopes.hpp>
 
@@ -36,6 +37,9 @@ struct RenderCommand {
     std::string tensor, values;
     std::optional<int> layer;
     int batch = 0;
+    // --what schemes: the distance axis d = 0..D and what is drawn on it.
+    std::optional<std::int64_t> maxDistance;
+    std::optional<std::string> quantity;
 };
 
 // `alibi render FILE --what attention|similarity|fit`: the session flags give the picture's
@@ -118,10 +122,11 @@ Result<std::string> curvesSvg(const Settings& settings) {
 
 // The explorer views beyond the heatmaps and the three curve plots, drawn by the same core
 // functions the GUIs call (<alibi/explore/compute.hpp>).
-enum class ExtraView { None, Schemes, Stages, Extrapolation, Compare };
+enum class ExtraView { None, SlopeSchemes, PositionSchemes, Stages, Extrapolation, Compare };
 
 ExtraView extraView(const std::string& what) {
-    if (what == "schemes") return ExtraView::Schemes;
+    if (what == "slope-schemes") return ExtraView::SlopeSchemes;
+    if (what == "schemes") return ExtraView::PositionSchemes;
     if (what == "stages") return ExtraView::Stages;
     if (what == "extrapolation") return ExtraView::Extrapolation;
     if (what == "compare") return ExtraView::Compare;
@@ -147,8 +152,8 @@ Result<std::string> extraSvg(const Settings& settings, ExtraView view) {
     style.width = s.width;
     style.height = s.height;
     const int head = std::max(s.head, 0);
-    if (view == ExtraView::Schemes) {
-        // The scheme overlay of the curves view: press, geometric, linear (and custom) for H, B.
+    if (view == ExtraView::SlopeSchemes) {
+        // The slope-scheme overlay of the curves view: press, geometric, linear (and custom) for H, B.
         std::vector<Series> lines;
         for (SlopeScheme scheme : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}) {
             SlopeParams p = s.attention.bias.slopes;
@@ -226,6 +231,34 @@ Result<Image> comparePng(const Settings& settings) {
     return c.image;
 }
 
+// ALiBi beside RoPE, sinusoidal, T5, KERPLE and Sandwich on one distance axis, as SVG or PNG.
+Result<void> writePositionSchemes(const RenderCommand& c, const Settings& settings, const OutputTarget& target) {
+    const Session& s = settings.session;
+    PositionSchemesFigure figure;
+    figure.schemes.slopes = s.attention.bias.slopes;
+    if (c.maxDistance) figure.schemes.maxDistance = *c.maxDistance;
+    if (c.quantity) {
+        if (*c.quantity == "logit") figure.schemes.quantity = SchemeQuantity::Logit;
+        else if (*c.quantity == "attention") figure.schemes.quantity = SchemeQuantity::Attention;
+        else
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--quantity {} is not known: use logit (what each scheme adds to the logit) or "
+                                    "attention (softmax of the bias alone, zero content)",
+                                    *c.quantity));
+    }
+    figure.width = s.width;
+    figure.height = s.height;
+    figure.scale = settings.pixelRatio;
+    if (target.format == FileFormat::Png) {
+        auto image = renderPositionSchemesPng(figure);
+        if (!image) return std::unexpected(image.error());
+        return writePng(*image, target.path);
+    }
+    auto svg = renderPositionSchemesSvg(figure);
+    if (!svg) return std::unexpected(svg.error());
+    return writeText(target.path, *svg);
+}
+
 Result<void> run(const RenderCommand& original) {
     if (!original.file.empty()) return renderFile(original);
     // The extra views ride on the session flags: their base --what picks the tensor.
@@ -237,8 +270,12 @@ Result<void> run(const RenderCommand& original) {
     const Session& s = settings->session;
     if (!c.flags.what.given() && !c.flags.config.given())
         return fail(ErrorCode::InvalidArgument,
-                    "--what is required: bias, attention, slopes, distance, attention-distance, schemes, stages, "
-                    "extrapolation or compare");
+                    "--what is required: bias, attention, slopes, distance, attention-distance, schemes, "
+                    "slope-schemes, stages, extrapolation or compare");
+    if ((c.maxDistance || c.quantity) && view != ExtraView::PositionSchemes)
+        return fail(ErrorCode::InvalidArgument,
+                    "--max-distance and --quantity belong to --what schemes (the position-schemes figure): drop them "
+                    "or add --what schemes");
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
     if (!target) return std::unexpected(target.error());
     if (c.flags.pixelRatio.given() && target->format != FileFormat::Png)
@@ -249,6 +286,7 @@ Result<void> run(const RenderCommand& original) {
                     fmt::format("--width/--height {} at --pixel-ratio {} make {} pixels, more than 16384: lower the "
                                 "size or the ratio",
                                 std::max(s.width, s.height), settings->pixelRatio, longest));
+    if (view == ExtraView::PositionSchemes) return writePositionSchemes(c, *settings, *target);
     if (view != ExtraView::None) {
         const bool png = view == ExtraView::Compare;
         if ((target->format == FileFormat::Png) != png)
@@ -306,6 +344,13 @@ RunFn addRenderCommand(CLI::App& root) {
         ->type_name("B");
     cmd->add_option("--values", state->values, "With FILE: probabilities or scores (default: detected)")
         ->type_name("KIND");
+    cmd->add_option("--max-distance", state->maxDistance,
+                    "With --what schemes: the distance axis d = 0..D (default 128, at most 65536)")
+        ->type_name("D");
+    cmd->add_option("--quantity", state->quantity,
+                    "With --what schemes: logit (default; what each scheme adds to the logit) or attention (softmax "
+                    "of the bias alone over d = 0..D, zero content)")
+        ->type_name("KIND");
     cmd->footer(R"(Examples:
   alibi render --heads 8 --seq 64 --what bias -o grid.png                # every head, shared scale
   alibi render attn.npy --layer 3 --what attention -o layer3.png         # a trained model's maps
@@ -315,7 +360,9 @@ RunFn addRenderCommand(CLI::App& root) {
   alibi render --heads 12 --what slopes -o slopes.svg                    # log2 axis
   alibi render --heads 8 --seq 128 --what distance -o distance.svg
   alibi render --heads 8 --seq 128 --what attention-distance --query 100 -o attn.svg
-  alibi render --heads 12 --what schemes -o schemes.svg                  # press, geometric, linear
+  alibi render --heads 8 --what schemes -o schemes.svg                   # ALiBi beside RoPE, T5, KERPLE...
+  alibi render --heads 8 --what schemes --max-distance 512 --quantity attention --pixel-ratio 2 -o s.png
+  alibi render --heads 12 --what slope-schemes -o slope-schemes.svg      # press, geometric, linear
   alibi render --heads 8 --seq 64 --what stages --head 2 --query 40 -o stages.svg
   alibi render --heads 8 --seq 64 --what extrapolation --head 3 -o extrapolation.svg
   alibi render --heads 12 --seq 64 --what compare -o compare.png         # A - B, B: geometric slopes

@@ -461,7 +461,9 @@ const std::vector<FlagSpec>& flagTable() {
         // Render.
         {&F::what, Group::Render, "--what", "WHAT",
          "What to draw: bias or attention (PNG heatmap), slopes, distance (bias vs distance) or "
-         "attention-distance (attention vs distance for --query) as SVG curves. Example: --what attention",
+         "attention-distance (attention vs distance for --query) as SVG curves; render also draws schemes (ALiBi "
+         "beside RoPE, sinusoidal, T5, KERPLE, Sandwich; SVG or PNG), slope-schemes, stages, extrapolation (SVG) and "
+         "compare (PNG). Example: --what attention",
          applyWhat},
         {&F::head, Group::Render, "--head", "N",
          "One head alone instead of the grid of every head (curves: highlight it). Example: --head 3", applyHead},

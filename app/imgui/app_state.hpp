@@ -10,6 +10,7 @@
 #include <alibi/render/render.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/model/position_schemes.hpp>
 
 #include <array>
 #include <cstdint>
@@ -26,9 +27,9 @@ inline constexpr int kSliderMaxHeads = kMaxHeads;
 inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
 
 // The views of the centre panel, the same as the Qt explorer's tabs.
-enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose };
-inline constexpr std::array kAllViews{View::Grid,    View::Detail,        View::Curves,  View::Stages,
-                                      View::Compare, View::Extrapolation, View::Diagnose};
+enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, PositionSchemes };
+inline constexpr std::array kAllViews{View::Grid,    View::Detail,        View::Curves,   View::Stages,
+                                      View::Compare, View::Extrapolation, View::Diagnose, View::PositionSchemes};
 [[nodiscard]] std::string_view viewTitle(View view);  // "Head grid"
 [[nodiscard]] std::string_view viewSlug(View view);   // "head-grid" (file names)
 
@@ -140,6 +141,12 @@ struct AppState {
     // ---- compare view: B is A with these replacements
     CompareOverrides compareB = explore::geometricCompare();
     int compareWidth = 0, compareHeight = 0;  // difference heatmap pixels (0 while hidden)
+
+    // ---- position schemes view: ALiBi beside RoPE, sinusoidal, T5, KERPLE, Sandwich
+    std::int64_t schemesMaxDistance = 128;  // the distance axis d = 0..D
+    SchemeQuantity schemesQuantity = SchemeQuantity::Logit;
+    std::optional<double> schemesHoverDistance;  // the distance under the mouse last frame
+    ScreenRect schemesPlotRect;  // where the plot was drawn last frame (tests hover it)
 
     // ---- diagnose view
     std::string diagnosePath = "bias.npy";  // a tensor file to diagnose

@@ -4,6 +4,7 @@
 
 #include "edit_rules.hpp"
 #include "panels.hpp"
+#include "position_schemes_model.hpp"
 
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/session_export.hpp>
@@ -543,6 +544,11 @@ void Explorer::submitRequests() {
     if (auto diagnose = diagnoseRequest(m_state)) m_diagnose->submit(*diagnose);
     if (auto compare = compareRequest(m_state)) m_compare->submit(*compare);
     if (m_state.view == View::Extrapolation) m_extrapolation->submit(extrapolationRequest(m_state));
+    if (m_state.view == View::PositionSchemes) {
+        const PositionSchemesParams request = positionSchemesRequest(m_state);
+        if (!m_model.positionSchemes || !(m_model.positionSchemes->request == request))
+            m_model.positionSchemes = computePositionSchemes(request);
+    }
 
     // Curves and statistics are slower than the grid and matter less mid-drag: while their worker
     // is still busy, a changed request waits until the parameters rest for kSettleTime, so a drag

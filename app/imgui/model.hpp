@@ -32,6 +32,7 @@ struct StagesResult;    // view_models.hpp
 struct DiagnoseResult;  // view_models.hpp
 struct CompareResult;   // view_models.hpp
 struct ExtrapolationResult;  // view_models.hpp
+struct PositionSchemesResult;  // position_schemes_model.hpp
 using Clock = std::chrono::steady_clock;
 
 // Longest distance the bias curve spans: the bias is linear, so 4096 points show its shape while
@@ -187,6 +188,7 @@ struct Model {
     std::shared_ptr<const ExtrapolationResult> extrapolation;
     ImTextureID extrapolationTexture = nullptr;
     bool extrapolationPending = false;
+    std::shared_ptr<const PositionSchemesResult> positionSchemes;  // while the view is shown
 
     // Work in flight: the panels say "computing..." while the previous result stays on screen.
     bool gridPending = false;

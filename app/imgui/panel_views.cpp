@@ -1,5 +1,5 @@
 // The centre panel: one tab per view, in the Qt explorer's order. Switching by tab, by the View
-// menu or by Ctrl+1..7 all set AppState::view; views not shown report no size, so their core
+// menu or by Ctrl+1..8 all set AppState::view; views not shown report no size, so their core
 // work waits until they are opened again.
 #include "panels.hpp"
 
@@ -16,6 +16,7 @@ std::string_view viewTitle(View view) {
         case View::Compare: return "Compare";
         case View::Extrapolation: return "Extrapolation";
         case View::Diagnose: return "Diagnose";
+        case View::PositionSchemes: return "Position schemes";
     }
     return "Head grid";
 }
@@ -29,6 +30,7 @@ std::string_view viewSlug(View view) {
         case View::Compare: return "compare";
         case View::Extrapolation: return "extrapolation";
         case View::Diagnose: return "diagnose";
+        case View::PositionSchemes: return "position-schemes";
     }
     return "head-grid";
 }
@@ -57,6 +59,7 @@ void drawViewsPanel(AppState& state, const Model& model) {
             case View::Compare: drawCompareView(state, model); break;
             case View::Extrapolation: drawExtrapolationView(state, model); break;
             case View::Diagnose: drawDiagnoseView(state, model); break;
+            case View::PositionSchemes: drawPositionSchemesView(state, model); break;
         }
         ImGui::EndTabItem();
     }
@@ -84,7 +87,7 @@ void drawHelpText() {
         "distance, grey where future keys are masked. Hover a cell to see its numbers; click a head to read its "
         "matrix cell by cell in the head detail view.");
     ImGui::Spacing();
-    ImGui::TextDisabled("Keys: Ctrl+Z / Ctrl+Shift+Z undo and redo, Ctrl+R reset to defaults, Ctrl+1..7 views,");
+    ImGui::TextDisabled("Keys: Ctrl+Z / Ctrl+Shift+Z undo and redo, Ctrl+R reset to defaults, Ctrl+1..8 views,");
     ImGui::TextDisabled("Ctrl+= / Ctrl+- / Ctrl+0 zoom, F11 full screen, Ctrl+Shift+C copy as CLI command.");
     ImGui::TextDisabled("Typed numbers (Ctrl+click a slider) apply on Enter or when the field loses focus.");
     ImGui::TextDisabled("Help > Lessons (Ctrl+L): guided lessons; Page Down / Page Up step through them.");

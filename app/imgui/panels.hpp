@@ -23,6 +23,8 @@ void drawStagesView(AppState& state, const Model& model);
 void drawCompareView(AppState& state, const Model& model);
 void drawExtrapolationView(AppState& state, const Model& model);
 void drawDiagnoseView(AppState& state, const Model& model);
+// ALiBi beside the other position schemes (panel_position_schemes.cpp).
+void drawPositionSchemesView(AppState& state, const Model& model);
 // Help > What is ALiBi? (the same text as the Qt explorer's).
 void drawHelpText();
 

@@ -100,6 +100,7 @@ ExplorerView toExplorerView(View view) {
         case View::Compare: return ExplorerView::Compare;
         case View::Extrapolation: return ExplorerView::Extrapolation;
         case View::Diagnose: return ExplorerView::Diagnose;
+        case View::PositionSchemes: return ExplorerView::PositionSchemes;
     }
     return ExplorerView::Grid;
 }
@@ -114,6 +115,7 @@ View fromExplorerView(ExplorerView view) {
         case ExplorerView::Extrapolation: return View::Extrapolation;
         case ExplorerView::Diagnose: return View::Diagnose;
         case ExplorerView::Stats: return View::Grid;
+        case ExplorerView::PositionSchemes: return View::PositionSchemes;
     }
     return View::Grid;
 }

@@ -4,6 +4,7 @@
 #include "attention_maps_page.hpp"
 #include "compare_view.hpp"
 #include "curves_view.hpp"
+#include "position_schemes_view.hpp"
 #include "diagnose_view.hpp"
 #include "export_controller.hpp"
 #include "extrapolation_view.hpp"
@@ -182,6 +183,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_compare = new CompareView(this);
     m_extrapolation = new ExtrapolationView(this);
     m_diagnose = new DiagnoseView(this);
+    m_positionSchemes = new PositionSchemesView(this);
     m_attention = new AttentionMapsPage(this);
     m_attention->setPriorSources([this] { return m_model->session().attention.bias.slopes; }, priorPresets);
     m_tabs->addTab(m_grid, "Head grid");
@@ -200,6 +202,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(scrolling(m_compare), "Compare");
     m_tabs->addTab(scrolling(m_extrapolation), "Extrapolation");
     m_tabs->addTab(scrolling(m_diagnose), "Diagnose");
+    m_tabs->addTab(m_positionSchemes, "Position schemes");
     m_tabs->addTab(m_attention, "Attention maps");
     setCentralWidget(m_tabs);
 
@@ -222,6 +225,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_stages->setSnapshot(s);
         m_compare->setSnapshot(s);
         m_extrapolation->setSnapshot(s);
+        m_positionSchemes->setSnapshot(s);
         if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
             std::fprintf(stderr, "views updated in %lld ms (H = %d, T = %lld)\n", static_cast<long long>(spent.elapsed()),
                          s->grid->session.attention.bias.slopes.heads,
@@ -545,7 +549,8 @@ Session MainWindow::sessionWithView() const {
     static constexpr ExplorerView kTabViews[TabCount] = {ExplorerView::Grid,   ExplorerView::Detail,
                                                          ExplorerView::Curves, ExplorerView::Stages,
                                                          ExplorerView::Compare, ExplorerView::Extrapolation,
-                                                         ExplorerView::Diagnose, ExplorerView::Grid};
+                                                         ExplorerView::Diagnose, ExplorerView::PositionSchemes,
+                                                         ExplorerView::Grid};
     s.view = kTabViews[std::clamp(m_tabs->currentIndex(), 0, TabCount - 1)];
     s.compare = m_compare->spec();
     return s;
@@ -562,6 +567,7 @@ void MainWindow::applyView(const Session& session) {
         case ExplorerView::Compare: tab = CompareTab; break;
         case ExplorerView::Extrapolation: tab = ExtrapolationTab; break;
         case ExplorerView::Diagnose: tab = DiagnoseTab; break;
+        case ExplorerView::PositionSchemes: tab = PositionSchemesTab; break;
     }
     if (session.compare) {
         m_compare->setSpec(*session.compare);

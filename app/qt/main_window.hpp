@@ -23,6 +23,7 @@ namespace alibi::qt {
 class AttentionMapsPage;
 class CompareView;
 class CurvesView;
+class PositionSchemesView;
 class DiagnoseView;
 class ExportController;
 class ExtrapolationView;
@@ -39,7 +40,10 @@ void applyTheme(Theme theme);
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Tab { GridTab, DetailTab, CurvesTab, StagesTab, CompareTab, ExtrapolationTab, DiagnoseTab, AttentionTab, TabCount };
+    enum Tab {
+        GridTab, DetailTab, CurvesTab, StagesTab, CompareTab, ExtrapolationTab, DiagnoseTab, PositionSchemesTab,
+        AttentionTab, TabCount
+    };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -101,6 +105,7 @@ public:
     [[nodiscard]] HeadGridView* gridView() const { return m_grid; }
     [[nodiscard]] HeadDetailView* detailView() const { return m_detail; }
     [[nodiscard]] CurvesView* curvesView() const { return m_curves; }
+    [[nodiscard]] PositionSchemesView* positionSchemesView() const { return m_positionSchemes; }
     [[nodiscard]] StagesView* stagesView() const { return m_stages; }
     [[nodiscard]] CompareView* compareView() const { return m_compare; }
     [[nodiscard]] ExtrapolationView* extrapolationView() const { return m_extrapolation; }
@@ -133,6 +138,7 @@ private:
     HeadGridView* m_grid;
     HeadDetailView* m_detail;
     CurvesView* m_curves;
+    PositionSchemesView* m_positionSchemes;
     StagesView* m_stages;
     CompareView* m_compare;
     ExtrapolationView* m_extrapolation;

@@ -167,8 +167,16 @@ std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const Q
     return lines;
 }
 
+std::optional<double> PlotWidget::dataXAt(QPointF position) const {
+    const QRectF a = plotArea();
+    if (!a.contains(position) || a.width() <= 0) return std::nullopt;
+    const double v = m_x.lo + (position.x() - a.left()) / a.width() * (m_x.hi - m_x.lo);
+    return m_logX ? std::exp2(v) : v;
+}
+
 void PlotWidget::mouseMoveEvent(QMouseEvent* event) {
     const QPointF pos = event->position();
+    emit xHovered(dataXAt(pos));
     const QRectF a = plotArea();
     int best = -1;
     double bestDist = 10.0;  // pixels
@@ -190,6 +198,7 @@ void PlotWidget::mouseMoveEvent(QMouseEvent* event) {
 void PlotWidget::leaveEvent(QEvent*) {
     setHighlight(-1);
     emit seriesHovered(-1);
+    emit xHovered(std::nullopt);
 }
 
 void PlotWidget::paintEvent(QPaintEvent*) {
@@ -263,6 +272,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     const bool dark = palette().color(QPalette::Base).lightness() < 100;
     const double lineScale = std::clamp(qApp->property("alibiLineScale").toDouble(), 1.0, 4.0);
     const auto colourOf = [&](int s) {
+        if (s < static_cast<int>(m_colors.size())) return m_colors[static_cast<std::size_t>(s)];
         if (m_categorical || !dark) return seriesColor(s, count, m_categorical);
         return toQColor(colormapColor(Colormap::Viridis, 0.3 + 0.65 * (count > 1 ? double(s) / (count - 1) : 0.0)));
     };
@@ -301,8 +311,9 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         std::vector<QPolygonF> lines = screenPolylines(ser, a, column);
         const bool jagged = turns(lines) > kSmoothTurns;
         if (wide && jagged) lines = screenPolylines(ser, a, 1.0);
-        p.setPen(wide && !jagged ? QPen(c, widthPx, Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin)
-                                 : QPen(c, highlighted ? 1.0 : 0.0));
+        const bool dashed = static_cast<std::size_t>(s) < m_dashed.size() && m_dashed[static_cast<std::size_t>(s)];
+        p.setPen(wide && !jagged ? QPen(c, widthPx, dashed ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin)
+                                 : QPen(c, highlighted ? 1.0 : 0.0, dashed ? Qt::DashLine : Qt::SolidLine));
         p.setBrush(Qt::NoBrush);
         for (const QPolygonF& line : lines)
             if (line.size() > 1) p.drawPolyline(line);
@@ -335,6 +346,11 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     for (int s : m_emphasis)
         if (s != m_highlight && s >= 0 && s < count) drawOne(s, false);
     if (m_highlight >= 0) drawOne(m_highlight, true);
+    if (m_cursorX && *m_cursorX >= (m_logX ? std::exp2(m_x.lo) : m_x.lo) && *m_cursorX <= (m_logX ? std::exp2(m_x.hi) : m_x.hi)) {
+        const double x = mapX(*m_cursorX, a);
+        p.setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DotLine));
+        p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
+    }
     p.restore();
 
     // Legend, or the highlighted series' name when there are too many for a legend.

@@ -8,6 +8,7 @@
 #include <QPolygonF>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 namespace alibi::qt {
@@ -30,6 +31,14 @@ public:
     // Series a lesson points at: drawn thick on top, the others faded (a hover highlight wins).
     void setEmphasis(std::vector<int> indices);
     void setLegendLimit(int n) { m_legendLimit = n; update(); }
+    // Fixed colours and dashes per series (empty: the default ramp, solid), for views whose
+    // series belong to named families (the position schemes).
+    void setSeriesColors(std::vector<QColor> colors) { m_colors = std::move(colors); update(); }
+    void setSeriesDashed(std::vector<bool> dashed) { m_dashed = std::move(dashed); update(); }
+    // A vertical line at data x (the hovered distance); nullopt: none.
+    void setCursorX(std::optional<double> x) { m_cursorX = x; update(); }
+    // The data x under widget position `pixelX`, or nullopt outside the plotting area.
+    [[nodiscard]] std::optional<double> dataXAt(QPointF position) const;
     [[nodiscard]] const std::vector<Series>& series() const { return m_series; }
     [[nodiscard]] QString title() const { return m_title; }
     [[nodiscard]] QSize sizeHint() const override { return {520, 340}; }
@@ -37,6 +46,7 @@ public:
 
 signals:
     void seriesHovered(int index);  // -1: none
+    void xHovered(std::optional<double> x);  // data x under the mouse (nullopt: outside the plot)
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -62,6 +72,9 @@ private:
     int m_highlight = -1;
     std::vector<int> m_emphasis;
     int m_legendLimit = 10;
+    std::vector<QColor> m_colors;
+    std::vector<bool> m_dashed;
+    std::optional<double> m_cursorX;
     Range m_x, m_y;  // in axis units (log2 when logarithmic)
 };
 

@@ -70,7 +70,9 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
             QTimer::singleShot(50, w, *shoot);
             return;
         }
-        const char* names[MainWindow::TabCount] = {"1-head-grid", "2-head-detail", "3-curves", "4-stages", "5-compare", "6-extrapolation", "7-diagnose", "8-attention-grid"};
+        const char* names[MainWindow::TabCount] = {"1-head-grid",     "2-head-detail",  "3-curves",
+                                                   "4-stages",        "5-compare",      "6-extrapolation",
+                                                   "7-diagnose",      "8-position-schemes", "9-attention-grid"};
         bool ok = true;
         for (int t = 0; t < MainWindow::AttentionTab; ++t) {
             w->tabs()->setCurrentIndex(t);
@@ -86,8 +88,8 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
         w->tabs()->setCurrentIndex(MainWindow::AttentionTab);
         if (page->model()->maps() && page->model()->maps()->layers() > 1) page->setLayerIndex(1);
         page->setHead(std::min(2, page->model()->maps() ? page->model()->maps()->heads() - 1 : 0));
-        const char* viewNames[AttentionMapsPage::ViewCount] = {"8-attention-grid", "8b-attention-overview", "8c-attention-head",
-                                                              "8d-attention-distance", "8e-attention-similarity", "8f-attention-fit-table"};
+        const char* viewNames[AttentionMapsPage::ViewCount] = {"9-attention-grid", "9b-attention-overview", "9c-attention-head",
+                                                              "9d-attention-distance", "9e-attention-similarity", "9f-attention-fit-table"};
         for (int v = 0; v < AttentionMapsPage::ViewCount; ++v) {
             page->views()->setCurrentIndex(v);
             QApplication::processEvents();

@@ -1,4 +1,4 @@
-"""The explorer views `alibi render` draws besides the heatmaps and curves: --what schemes,
+"""The explorer views `alibi render` draws besides the heatmaps and curves: --what slope-schemes,
 stages, extrapolation and compare (with B's flags), and the heatmap flags --reduce and
 --log-scale, checked through the binary.
 
@@ -102,10 +102,12 @@ class ViewCase(unittest.TestCase):
 
 
 class ViewTests(ViewCase):
-    def test_schemes(self):
+    def test_slope_schemes(self):
+        # The slope-scheme comparison moved from --what schemes (now ALiBi beside the other position
+        # schemes, test_position_schemes.py) to --what slope-schemes, and draws what it drew.
         for heads, max_bias in ((12, 8), (5, 16), (8, 8)):
-            out = self.path("schemes.svg")
-            self.ok("render", "--heads", heads, "--max-bias", max_bias, "--what", "schemes", "-o", out)
+            out = self.path("slope-schemes.svg")
+            self.ok("render", "--heads", heads, "--max-bias", max_bias, "--what", "slope-schemes", "-o", out)
             (plot,) = plots(out)
             self.assertEqual(plot.title, f"Slope schemes, H = {heads}, B = {max_bias}")
             want = {"press": ref.press_slopes(heads, max_bias), "geometric": ref.geometric_slopes(heads, max_bias),
@@ -216,7 +218,7 @@ class ViewTests(ViewCase):
         self.assertFalse(os.path.exists(out))
 
     def test_views_refuse_the_wrong_extension(self):
-        self.usage_error("render", "--what", "schemes", "-o", self.path("x.png"), mentions=[".svg"])
+        self.usage_error("render", "--what", "slope-schemes", "-o", self.path("x.png"), mentions=[".svg"])
         self.usage_error("render", "--what", "compare", "-o", self.path("x.svg"), mentions=[".png"])
         self.assertEqual(os.listdir(self.tmp), [])
 

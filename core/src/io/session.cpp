@@ -32,7 +32,7 @@ using detail::readObject;
 using detail::readUnsigned;
 using detail::shown;
 
-constexpr std::array<std::pair<ExplorerView, std::string_view>, 8> kViews{{
+constexpr std::array<std::pair<ExplorerView, std::string_view>, 9> kViews{{
     {ExplorerView::Grid, "grid"},
     {ExplorerView::Detail, "detail"},
     {ExplorerView::Curves, "curves"},
@@ -41,8 +41,9 @@ constexpr std::array<std::pair<ExplorerView, std::string_view>, 8> kViews{{
     {ExplorerView::Extrapolation, "extrapolation"},
     {ExplorerView::Diagnose, "diagnose"},
     {ExplorerView::Stats, "stats"},
+    {ExplorerView::PositionSchemes, "position-schemes"},
 }};
-constexpr const char* kViewNames = "grid, detail, curves, stages, compare, extrapolation, diagnose, stats";
+constexpr const char* kViewNames = "grid, detail, curves, stages, compare, extrapolation, diagnose, stats, position-schemes";
 
 // Session files are hand-edited and small; anything larger is not a session.
 constexpr std::size_t kMaxSessionBytes = std::size_t{16} << 20;

@@ -20,8 +20,9 @@ namespace alibi {
 inline constexpr int kSessionVersion = 1;
 
 // The explorer views a session can open on (both GUIs map these to their own tabs or panels).
-enum class ExplorerView { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, Stats };
-// "grid", "detail", "curves", "stages", "compare", "extrapolation", "diagnose", "stats".
+enum class ExplorerView { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, Stats, PositionSchemes };
+// "grid", "detail", "curves", "stages", "compare", "extrapolation", "diagnose", "stats",
+// "position-schemes" (ALiBi beside RoPE, sinusoidal, T5, KERPLE, Sandwich).
 [[nodiscard]] std::string_view explorerViewName(ExplorerView view);
 [[nodiscard]] std::optional<ExplorerView> parseExplorerView(std::string_view name);
 

@@ -1,0 +1,214 @@
+// Position schemes view: controls, plot, legend-and-read-out table and formulas over the core's
+// curves (position_schemes.hpp) in the figure's colours (position_schemes_figure.hpp).
+#include "position_schemes_view.hpp"
+
+#include "plot_widget.hpp"
+#include "view_util.hpp"
+
+#include <alibi/render/position_schemes_figure.hpp>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPixmap>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace alibi::qt {
+
+namespace {
+
+// The explorers offer D up to this (the core allows kMaxSchemeDistance): enough to see every
+// scheme's long-range shape, and instant to compute on the UI thread.
+constexpr int kViewMaxDistance = 4096;
+
+}  // namespace
+
+PositionSchemesView::PositionSchemesView(QWidget* parent) : QWidget(parent) {
+    setObjectName("positionSchemesView");
+    m_quantity = new QComboBox(this);
+    m_quantity->setObjectName("schemesQuantity");
+    m_quantity->addItem("Logit contribution", static_cast<int>(SchemeQuantity::Logit));
+    m_quantity->addItem("Attention vs distance (zero content)", static_cast<int>(SchemeQuantity::Attention));
+    m_maxDistance = new QSpinBox(this);
+    m_maxDistance->setObjectName("schemesMaxDistance");
+    m_maxDistance->setRange(1, kViewMaxDistance);
+    m_maxDistance->setValue(static_cast<int>(m_params.maxDistance));
+    m_maxDistance->setKeyboardTracking(false);
+    m_maxDistance->setToolTip(QString("The distance axis d = 0..D (1 to %1)").arg(kViewMaxDistance));
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel("Show", this));
+    bar->addWidget(m_quantity);
+    bar->addSpacing(16);
+    bar->addWidget(new QLabel("Max distance D", this));
+    bar->addWidget(m_maxDistance);
+    bar->addStretch(1);
+
+    m_plot = new PlotWidget(this);
+    m_plot->setObjectName("schemesPlot");
+    m_plot->setLegendLimit(0);  // the table beside the plot is the legend
+    m_table = new QTableWidget(0, 2, this);
+    m_table->setObjectName("schemesReadout");
+    m_table->setHorizontalHeaderLabels({"curve", "value"});
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->setMinimumWidth(300);
+    m_table->setMaximumWidth(420);
+    auto* middle = new QHBoxLayout;
+    middle->addWidget(m_plot, 1);
+    middle->addWidget(m_table);
+
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_formulas = new QLabel(this);
+    m_formulas->setObjectName("schemesFormulas");
+    m_formulas->setWordWrap(true);
+    m_formulas->setTextFormat(Qt::RichText);
+    m_formulas->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    // The formulas under the plot scroll when the window is small (1280x720), and the splitter
+    // lets the plot take the room back.
+    auto* notes = new QWidget(this);
+    auto* notesLayout = new QVBoxLayout(notes);
+    notesLayout->setContentsMargins(0, 0, 0, 0);
+    notesLayout->addWidget(m_note);
+    notesLayout->addWidget(m_formulas);
+    notesLayout->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(notes);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* top = new QWidget(this);
+    top->setLayout(middle);
+    middle->setContentsMargins(0, 0, 0, 0);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(top);
+    split->addWidget(scroll);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    auto* col = new QVBoxLayout(this);
+    col->setContentsMargins(8, 8, 8, 8);
+    col->addLayout(bar);
+    col->addWidget(split, 1);
+
+    connect(m_quantity, &QComboBox::currentIndexChanged, this,
+            [this] { setQuantity(static_cast<SchemeQuantity>(m_quantity->currentData().toInt())); });
+    connect(m_maxDistance, &QSpinBox::valueChanged, this, &PositionSchemesView::setMaxDistance);
+    connect(m_plot, &PlotWidget::xHovered, this, &PositionSchemesView::showDistance);
+    recompute();
+}
+
+void PositionSchemesView::setSnapshot(const SnapshotPtr& s) {
+    if (!s) return;
+    const SlopeParams& slopes = s->grid->session.attention.bias.slopes;
+    if (slopes == m_params.slopes) return;
+    m_params.slopes = slopes;
+    // A hidden view waits until it is shown: a storm of edits at H = 4096 would otherwise rebuild
+    // thousands of curves and table rows on every snapshot nobody looks at.
+    m_dirty = true;
+    if (isVisible()) recompute();
+}
+
+void PositionSchemesView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_dirty) recompute();
+}
+
+void PositionSchemesView::setMaxDistance(int d) {
+    d = std::clamp(d, 1, kViewMaxDistance);
+    if (m_maxDistance->value() != d) m_maxDistance->setValue(d);  // comes back here through valueChanged
+    if (m_params.maxDistance == d) return;
+    m_params.maxDistance = d;
+    recompute();
+}
+
+void PositionSchemesView::setQuantity(SchemeQuantity quantity) {
+    const int index = m_quantity->findData(static_cast<int>(quantity));
+    if (m_quantity->currentIndex() != index) m_quantity->setCurrentIndex(index);
+    if (m_params.quantity == quantity) return;
+    m_params.quantity = quantity;
+    recompute();
+}
+
+void PositionSchemesView::recompute() {
+    m_dirty = false;
+    auto result = positionSchemeCurves(m_params);
+    if (!result) {
+        m_error = QString::fromStdString(result.error().message);
+        m_schemes = {};
+        m_plot->setSeries({});
+        m_note->setText(m_error);
+        return;
+    }
+    m_error.clear();
+    m_schemes = std::move(*result);
+    int heads = 0;
+    for (const PositionCurve& c : m_schemes.curves) heads += c.scheme == PositionScheme::ALiBi;
+    std::vector<Series> series;
+    std::vector<QColor> colors;
+    std::vector<bool> dashed;
+    m_table->setRowCount(static_cast<int>(m_schemes.curves.size()));
+    for (std::size_t n = 0; n < m_schemes.curves.size(); ++n) {
+        const PositionCurve& c = m_schemes.curves[n];
+        Series shown{c.name, c.x, c.y};
+        // Attention spans tens of octaves: a log2 axis, with what lies below the figure's floor on it.
+        if (m_schemes.quantity == SchemeQuantity::Attention)
+            for (double& y : shown.y) y = std::max(y, kSchemesAttentionFloor);
+        series.push_back(std::move(shown));
+        colors.push_back(toQColor(positionCurveColor(c, heads)));
+        dashed.push_back(positionCurveDashed(c));
+        QPixmap swatch(14, 14);
+        swatch.fill(colors.back());
+        auto* name = new QTableWidgetItem(QIcon(swatch), QString::fromStdString(c.name));
+        name->setToolTip(QString::fromStdString(c.formula + "\n" + c.source));
+        m_table->setItem(static_cast<int>(n), 0, name);
+        m_table->setItem(static_cast<int>(n), 1, new QTableWidgetItem(QString()));
+    }
+    m_plot->setLogY2(m_schemes.quantity == SchemeQuantity::Attention);
+    m_plot->setSeries(std::move(series));
+    m_plot->setSeriesColors(std::move(colors));
+    m_plot->setSeriesDashed(std::move(dashed));
+    m_plot->setTitle(QString::fromStdString(positionSchemesTitle(m_schemes)));
+    m_plot->setAxisLabels("distance d = i − j", QString::fromStdString(positionSchemesYLabel(m_schemes)));
+    m_note->setText(QString::fromStdString(m_schemes.note));
+    QString html;
+    for (const SchemeNote& note : schemeNotes(m_schemes)) {
+        QColor colour;
+        for (const PositionCurve& c : m_schemes.curves)
+            if (c.legend == note.legend) {
+                colour = toQColor(positionCurveColor(c, heads));
+                break;
+            }
+        html += QString("<span style='color:%1'>&#9632;</span> <b>%2</b>: %3. <i>%4</i><br>")
+                    .arg(colour.name(), QString::fromStdString(note.legend).toHtmlEscaped(),
+                         QString::fromStdString(note.formula).toHtmlEscaped(),
+                         QString::fromStdString(note.source).toHtmlEscaped());
+    }
+    m_formulas->setText(html);
+    showDistance(std::nullopt);
+}
+
+void PositionSchemesView::showDistance(std::optional<double> d) {
+    std::optional<double> at;
+    if (d) at = std::clamp(std::round(*d), 0.0, static_cast<double>(m_schemes.maxDistance));
+    m_plot->setCursorX(at);
+    m_table->setHorizontalHeaderLabels({"curve", at ? QString("value at d = %1").arg(*at) : QString("value (hover the plot)")});
+    for (std::size_t n = 0; n < m_schemes.curves.size(); ++n) {
+        QTableWidgetItem* item = m_table->item(static_cast<int>(n), 1);
+        if (!item) continue;
+        const std::optional<double> v = at ? curveValueAt(m_schemes.curves[n], *at) : std::nullopt;
+        item->setText(v ? valueText(*v) : QString());
+    }
+}
+
+}  // namespace alibi::qt
