@@ -100,6 +100,10 @@ ExplorerView toExplorerView(View view) {
         case View::Compare: return ExplorerView::Compare;
         case View::Extrapolation: return ExplorerView::Extrapolation;
         case View::Diagnose: return ExplorerView::Diagnose;
+        // The attention maps are a file the session does not hold: a session saved there opens
+        // on the head grid.
+        case View::Maps:
+        case View::Fit: return ExplorerView::Grid;
     }
     return ExplorerView::Grid;
 }

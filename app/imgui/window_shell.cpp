@@ -17,6 +17,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace alibi::imgui {
 
@@ -99,6 +101,17 @@ private:
     float m_applied = 0.0f;
 };
 
+// Files dropped on the window go to the Explorer (GLFW's callback has only the window; the
+// Explorer sits in its user pointer while the frame loop runs).
+void onDrop(GLFWwindow* window, int count, const char** paths) {
+    auto* explorer = static_cast<Explorer*>(glfwGetWindowUserPointer(window));
+    if (explorer == nullptr || paths == nullptr) return;
+    std::vector<std::string> files;
+    for (int i = 0; i < count; ++i)
+        if (paths[i] != nullptr) files.emplace_back(paths[i]);
+    explorer->dropFiles(std::move(files));
+}
+
 }  // namespace
 
 GLFWwindow* openWindow(const WindowOptions& options) {
@@ -146,6 +159,8 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
         GlTextureUploader textures;
         Explorer explorer(&textures, [] { glfwPostEmptyEvent(); });
         AppState& state = explorer.state();
+        glfwSetWindowUserPointer(window, &explorer);
+        glfwSetDropCallback(window, onDrop);
         status = setUp ? setUp(explorer) : 0;
         const bool stopEarly = status != 0 && !driver.waitsForEvents();
         if (!stopEarly) driver.start(explorer);
@@ -227,6 +242,8 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
             driver.afterFrame(explorer, workMs, threadCpuMs() - cpuStart);
             done = driver.done() || state.quitApproved;
         }
+        glfwSetDropCallback(window, nullptr);
+        glfwSetWindowUserPointer(window, nullptr);
         screenshots.finish();
         screenshots.report(state);
         if (!stopEarly) status = std::max(status, driver.finish(explorer));

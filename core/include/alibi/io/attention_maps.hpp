@@ -85,6 +85,11 @@ public:
     // or above-1 probability, or a row that does not sum to 1. A row that is all zeros (a
     // padding query, or one with every key masked) is returned as zeros: callers skip it.
     [[nodiscard]] Result<void> probabilities(int layer, int head, std::int64_t q, std::span<double> out) const;
+    // Row q as the file stores it, converted to double with nothing else done (no softmax, no
+    // renormalisation of stored rounding): the number an explorer's read-out shows as the file's.
+    [[nodiscard]] Result<void> storedRow(int layer, int head, std::int64_t q, std::span<double> out) const {
+        return decode(layer, head, q, out);
+    }
     // Gives the pages of a layer (or of one head of it) back to the kernel once they have been
     // read, so a pass over a file larger than memory keeps a bounded resident size.
     void release(int layer, int head = -1) const;
