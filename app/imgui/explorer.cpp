@@ -78,7 +78,7 @@ bool Explorer::busy() const {
            m_model.stagesPending || m_model.diagnosisPending || m_model.comparePending ||
            m_model.extrapolationPending || m_model.maps.opening || m_model.maps.gridPending ||
            m_model.maps.headPending || m_model.maps.layerFitPending || m_model.maps.rowPending ||
-           m_model.maps.similarityPending || m_model.maps.fitRunning ||
+           m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() ||
            m_model.exportRunning || m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() ||
            !m_hoverWorker.idle() || m_state.draft.pending;  // a typed number applies after a pause
 }

@@ -106,6 +106,7 @@ private:
     void updateMapsHover();
     void exportFitTable(bool json);
     void handleMapsKeys();
+    [[nodiscard]] bool mapsGridAwaited() const;
     void drawMapsOpenDialog();
 
     AppState m_state;

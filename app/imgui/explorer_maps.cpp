@@ -65,6 +65,14 @@ void Explorer::dropFiles(std::vector<std::string> paths) {
     for (std::string& p : paths) m_state.droppedFiles.push_back(std::move(p));
 }
 
+bool Explorer::mapsGridAwaited() const {
+    // Maps just opened on the maps view: their first grid is on its way even before the panel
+    // has reported its size (the frame the view's tab switches).
+    const MapsModel& maps = m_model.maps;
+    return m_state.view == View::Maps && maps.file && maps.file->maps &&
+           (!maps.grid || maps.grid->request.maps != maps.file->maps);
+}
+
 void Explorer::handleDrops() {
     std::vector<std::string> dropped = std::exchange(m_state.droppedFiles, {});
     for (const std::string& path : dropped) {

@@ -34,13 +34,14 @@ void drawFitControls(AppState& state, const Model& model, const AttentionMaps& m
     ImGui::BeginDisabled(s.fitAllRows);
     const int lastRow = static_cast<int>(std::min<std::int64_t>(maps.queries(), 1 << 30));
     int first = static_cast<int>(s.fitFirst), last = static_cast<int>(s.fitLast);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-    if (ImGui::DragIntRange2("##fit-rows", &first, &last, 1.0f, 0, lastRow, "from %d", "to %d (exclusive)",
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+    if (ImGui::DragIntRange2("##fit-rows", &first, &last, 1.0f, 0, lastRow, "from %d", "to %d",
                              ImGuiSliderFlags_AlwaysClamp)) {
         s.fitFirst = std::clamp(first, 0, lastRow - 1);
         s.fitLast = std::clamp<std::int64_t>(last, s.fitFirst + 1, lastRow);
     }
     ImGui::EndDisabled();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("query rows FIRST to END-1 (alibi fit --rows FIRST:END)");
     ImGui::SameLine();
     if (ImGui::Button("Fit every layer")) s.runFit = true;
     ImGui::EndDisabled();
@@ -76,12 +77,8 @@ void drawTable(AppState& state, const FitTableResult& fit) {
     ImGui::TableSetupScrollFreeze(2, 1);
     for (std::size_t c = 0; c < columns.size(); ++c) {
         const std::string title(explore::fitColumnTitle(columns[c]));
-        ImGuiTableColumnFlags cf = 0;
-        if (c == 0) cf |= ImGuiTableColumnFlags_DefaultSort;
-        const float width = std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.5f,
-                                     columns[c] == explore::FitColumn::Interval ? ImGui::GetFontSize() * 9.0f
-                                                                                : ImGui::GetFontSize() * 3.5f);
-        ImGui::TableSetupColumn(title.c_str(), cf, width);
+        // Fixed-fit columns size themselves to their widest cell (header included).
+        ImGui::TableSetupColumn(title.c_str(), c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0);
     }
     // Headers one by one, so each can explain itself and tell tests where it is.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);

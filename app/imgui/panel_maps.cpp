@@ -192,8 +192,11 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     s.gridHeight = std::max(0, static_cast<int>(size.y - ImGui::GetTextLineHeightWithSpacing()));
     // The subtitle: what a pixel shows.
     if (grid != nullptr && grid->error.empty()) {
-        ImGui::TextDisabled("%s%s", grid->request.overview ? "every layer, each block its own range; " : "",
+        // The core's time first: the summary may be cut at the panel's edge.
+        ImGui::TextDisabled("drawn in %.0f ms; %s%s", grid->ms,
+                            grid->request.overview ? "every layer, each block its own range; " : "",
                             grid->heatmap.summary.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", grid->heatmap.summary.c_str());
     } else {
         ImGui::TextDisabled(" ");
     }

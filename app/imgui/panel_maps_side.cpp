@@ -152,9 +152,11 @@ void drawDistanceTab(AppState& state, const Model& model) {
     axes.xKind = maps.keys() > 64 ? AxisKind::SignedLog2 : AxisKind::Linear;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     PlotCanvas canvas(axes, ImVec2(avail.x, std::max(avail.y, 80.0f)));
+    // The file underneath, the priors on top: where a head follows its prior the lines coincide
+    // and the thinner prior stays visible over the file's line.
+    canvas.drawSeries(lines[0], kFileColor, 3.0f);
     if (!lines[2].y.empty()) canvas.drawSeries(lines[2], kConfiguredColor, 1.5f);
     canvas.drawSeries(lines[1], kFittedColor, 1.5f);
-    canvas.drawSeries(lines[0], kFileColor, 2.0f);
     if (canvas.hovered()) {
         const auto d = static_cast<std::int64_t>(std::llround(std::max(canvas.mouseX(), 0.0)));
         if (d < std::ssize(head.profile)) {
@@ -215,9 +217,9 @@ void drawRowTab(AppState& state, const Model& model) {
     axes.yMax = top > 0 ? top * 1.05 : 1;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     PlotCanvas canvas(axes, ImVec2(avail.x, std::max(avail.y, 80.0f)));
+    canvas.drawSeries(lines[0], kFileColor, 3.0f);
     if (!lines[2].y.empty()) canvas.drawSeries(lines[2], kConfiguredColor, 1.5f);
     if (!lines[1].y.empty()) canvas.drawSeries(lines[1], kFittedColor, 1.5f);
-    canvas.drawSeries(lines[0], kFileColor, 2.0f);
     if (canvas.hovered()) {
         const auto j = static_cast<std::int64_t>(std::llround(std::max(canvas.mouseX(), 0.0)));
         if (j < std::ssize(result->probabilities)) {
@@ -233,12 +235,12 @@ void drawRowTab(AppState& state, const Model& model) {
 
 void drawSimilarityTab(AppState& state, const Model& model) {
     MapsState& s = state.maps;
-    constexpr std::array kBasis{"profiles (attention vs distance)", "full maps"};
+    constexpr std::array kBasis{"profiles", "full maps"};
     constexpr std::array kOrder{"by index", "by fitted slope", "by clustering"};
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11.0f);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
     ImGui::Combo("##basis", &s.similarityBasis, kBasis.data(), static_cast<int>(kBasis.size()));
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
     ImGui::Combo("##order", &s.similarityOrder, kOrder.data(), static_cast<int>(kOrder.size()));
     const LayerFitResult* fit = currentFit(model, s);
     if (fit == nullptr) return;
@@ -246,15 +248,17 @@ void drawSimilarityTab(AppState& state, const Model& model) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // A square matrix, room left for the head labels and the colour bar.
     const float side = std::floor(std::max(
-        std::min(avail.x - colorBarWidth() - ImGui::CalcTextSize("h000 ").x, avail.y - 2.5f * line), 16.0f));
+        std::min(avail.x - colorBarWidth() - ImGui::CalcTextSize("h000 ").x, avail.y - 3.5f * line), 16.0f));
     s.similarityWidth = s.similarityHeight = static_cast<int>(side);
     const SimilarityResult* sim = model.maps.similarity.get();
     if (sim == nullptr || sim->request.fit.get() != fit) {
         ImGui::TextDisabled("ordering the heads...");
         return;
     }
-    ImGui::TextDisabled("Jensen-Shannon distance between heads (%s), 0 = identical, 1 = disjoint",
-                        s.similarityBasis == 0 ? "attention vs distance" : "full maps");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Jensen-Shannon distance between the heads' %s: 0 same, 1 disjoint",
+                        s.similarityBasis == 0 ? "attention-vs-distance profiles" : "full maps");
+    ImGui::PopTextWrapPos();
     const Image& image = sim->heatmap.image;
     const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
     const float labels = ImGui::CalcTextSize("h000 ").x;

@@ -315,6 +315,31 @@ TEST_F(AttentionMapsView, SafetensorsListsLayersAndTheValuesCanBeOverridden) {
     EXPECT_EQ(state().maps.valuesChoice, 2);
 }
 
+TEST_F(AttentionMapsView, TheBatchPickerReadsAnotherElement) {
+    // (B, L, H, Q, K) = (2, 1, 1, 2, 2): row 1 is (0.25, 0.75) in element 0, (0.5, 0.5) in element 1.
+    const std::string path =
+        write("batched.npy", npyBytes("(2, 1, 1, 2, 2)", {1.0f, 0.0f, 0.25f, 0.75f, 1.0f, 0.0f, 0.5f, 0.5f}));
+    open(path);
+    ASSERT_NE(maps().file, nullptr);
+    ASSERT_NE(maps().file->maps, nullptr) << state().errorPopup;
+    EXPECT_EQ(maps().file->maps->batches(), 2);
+    state().maps.open = MapsOpenAsk{path, "", 1, 0, true};  // the batch field's choice
+    frame();
+    settle();
+    EXPECT_EQ(maps().file->maps->batch(), 1);
+    EXPECT_EQ(state().maps.batch, 1);
+    std::vector<double> row(2);
+    ASSERT_TRUE(maps().file->maps->storedRow(0, 0, 1, row));
+    EXPECT_EQ(row[0], 0.5);
+    // An element that does not exist: a message, element 1 stays.
+    state().maps.open = MapsOpenAsk{path, "", 5, 0, true};
+    frame();
+    settle();
+    EXPECT_FALSE(state().errorPopup.empty());
+    EXPECT_EQ(maps().file->maps->batch(), 1);
+    EXPECT_EQ(state().maps.batch, 1);
+}
+
 TEST_F(AttentionMapsView, SidePicturesDeliverTheirResults) {
     open(kExampleNpy);
     state().maps.head = 2;

@@ -28,6 +28,13 @@ bool writeLayout(Explorer& explorer, const std::string& path, int width, int hei
     doc["grid"] = {{"x", state.gridRect.x}, {"y", state.gridRect.y}, {"width", state.gridRect.width},
                    {"height", state.gridRect.height}};
     if (const auto& grid = explorer.model().grid) doc["scale"] = {{"lo", grid->heatmap.lo}, {"hi", grid->heatmap.hi}};
+    // The attention maps' grid, when maps are open and shown (--attention).
+    if (const auto& maps = explorer.model().maps.grid; maps && state.view == View::Maps && maps->error.empty())
+        doc["maps"] = {{"x", state.maps.gridX},
+                       {"y", state.maps.gridY},
+                       {"width", maps->heatmap.image.width},
+                       {"height", maps->heatmap.image.height},
+                       {"layer", maps->request.layer}};
     std::ofstream out(path);
     out << doc.dump(2) << '\n';
     return static_cast<bool>(out);
