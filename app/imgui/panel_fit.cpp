@@ -77,8 +77,17 @@ void drawTable(AppState& state, const FitTableResult& fit) {
     ImGui::TableSetupScrollFreeze(2, 1);
     for (std::size_t c = 0; c < columns.size(); ++c) {
         const std::string title(explore::fitColumnTitle(columns[c]));
-        // Fixed-fit columns size themselves to their widest cell (header included).
-        ImGui::TableSetupColumn(title.c_str(), c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0);
+        // Widths from the header and the widest text the column can hold (ImGui's own fit left
+        // these fixed columns a few pixels wide in a scrolling table, as in the extrapolation view).
+        const char* widest = columns[c] == explore::FitColumn::Interval ? "[-0.0000000, -0.0000000]"
+                             : columns[c] == explore::FitColumn::Layer || columns[c] == explore::FitColumn::Head
+                                 ? "0000"
+                                 : "-0.00000000";
+        const float width = std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.2f,
+                                     ImGui::CalcTextSize(widest).x);
+        ImGui::TableSetupColumn(title.c_str(),
+                                ImGuiTableColumnFlags_WidthFixed | (c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0),
+                                width);
     }
     // Headers one by one, so each can explain itself and tell tests where it is.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
