@@ -27,8 +27,9 @@ inline constexpr unsigned kThreads = 2;
            static_cast<std::uint64_t>(length) * 4;
 }
 
-// Set by bench_main.cpp from --alibi_large_export and --alibi_scaling.
+// Set by bench_main.cpp from --alibi_large_export, --alibi_scaling and --alibi_large_attention.
 void registerLargeExport();
 void registerScaling();
+void registerLargeAttention();
 
 }  // namespace alibi::bench

@@ -3,6 +3,7 @@
 // and reports the process's peak resident memory, so it never runs by default and should run
 // alone (scripts/bench --large): an earlier case's 1 GiB buffers would raise the peak.
 // --alibi_scaling adds the README's scaling rows (bench_scaling.cpp), which take minutes.
+// --alibi_large_attention adds issue 12's 6 GiB attention-maps rows (bench_attention_maps.cpp).
 #include "bench_common.hpp"
 
 #include <benchmark/benchmark.h>
@@ -15,6 +16,10 @@ int main(int argc, char** argv) {
     for (int i = 0; i < argc; ++i) {
         if (std::strcmp(argv[i], "--alibi_large_export") == 0) {
             alibi::bench::registerLargeExport();
+            continue;
+        }
+        if (std::strcmp(argv[i], "--alibi_large_attention") == 0) {
+            alibi::bench::registerLargeAttention();
             continue;
         }
         if (std::strcmp(argv[i], "--alibi_scaling") == 0) {

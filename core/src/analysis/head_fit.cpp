@@ -8,6 +8,7 @@
 // so the fit costs a few exponentials per row and iteration, whatever K is.
 #include <alibi/analysis/head_fit.hpp>
 
+#include "analysis/row_summary.hpp"
 #include "base/parallel.hpp"
 
 #include <algorithm>
@@ -170,38 +171,20 @@ struct HeadAccumulator {
     std::vector<double> profile;
 };
 
+// Adds row p of a query at position i; a row without mass (padding, or every key masked) is
+// skipped.
 void accumulateRow(HeadAccumulator& acc, std::span<const double> p, std::int64_t i, bool causal) {
-    const auto keys = static_cast<std::int64_t>(p.size());
-    RowSummary r = supportOf(i, keys, causal);
-    const std::int64_t lastKey = causal ? std::min(i, keys - 1) : keys - 1;
-    double entropy = 0, distance = 0;
-    for (std::int64_t j = 0; j <= lastKey; ++j) {
-        const double v = p[static_cast<std::size_t>(j)];
-        if (v <= 0) continue;
-        entropy -= v * std::log(v);
-        const std::int64_t d = i >= j ? i - j : j - i;
-        distance += v * static_cast<double>(d);
-        if (d < keys) acc.profile[static_cast<std::size_t>(d)] += v;
-    }
-    // The smallest D with mass(d <= D) >= 0.9, walking outwards from the query.
-    double cumulative = 0;
-    std::int64_t d90 = 0;
-    const std::int64_t farthest = std::max(i, keys - 1 - i) + (i < 0 ? -i : 0);
-    for (std::int64_t d = 0; d <= farthest; ++d) {
-        const std::int64_t before = i - d, after = i + d;
-        if (before >= 0 && before < keys && before <= lastKey) cumulative += p[static_cast<std::size_t>(before)];
-        if (d > 0 && !causal && after >= 0 && after < keys) cumulative += p[static_cast<std::size_t>(after)];
-        d90 = d;
-        if (cumulative >= 0.9 - 1e-12) break;
-    }
-    r.meanDistance = distance;
-    r.entropy = entropy;
+    const detail::RowTotals totals = detail::summariseRow(p, i, causal, acc.profile);
+    if (totals.mass == 0) return;
+    RowSummary r = supportOf(i, static_cast<std::int64_t>(p.size()), causal);
+    r.meanDistance = totals.distance;
+    r.entropy = totals.entropy;
     acc.rows.push_back(r);
     acc.sink += p[0];
-    if (i >= 0 && i < keys) acc.diagonal += p[static_cast<std::size_t>(i)];
-    acc.entropy += entropy;
-    acc.distance += distance;
-    acc.distance90 += static_cast<double>(d90);
+    if (i >= 0 && i < static_cast<std::int64_t>(p.size())) acc.diagonal += p[static_cast<std::size_t>(i)];
+    acc.entropy += totals.entropy;
+    acc.distance += totals.distance;
+    acc.distance90 += static_cast<double>(totals.distance90);
 }
 
 }  // namespace
@@ -271,9 +254,7 @@ Result<std::vector<HeadFit>> fitHeads(const AttentionMaps& maps, const HeadFitOp
                         return;
                     }
                     const std::int64_t i = q + keys - queries;  // KV-cache alignment
-                    double mass = 0;
-                    for (const double v : row) mass += v;
-                    if (mass == 0 || (maps.causal() && i < 0)) continue;  // padding or fully masked row
+                    if (maps.causal() && i < 0) continue;          // a query before every key
                     accumulateRow(acc, row, i, maps.causal());
                 }
                 maps.release(layer, static_cast<int>(h));  // bounded memory on files larger than RAM

@@ -6,6 +6,7 @@
 #include <alibi/io/tensor_io.hpp>
 
 #include "io/input_file.hpp"
+#include "io/probability_rows.hpp"
 #include "io/read_limits.hpp"
 #include "io/tensor_io_detail.hpp"
 
@@ -261,16 +262,24 @@ std::uint64_t AttentionMaps::mapBytes() const {
            static_cast<std::uint64_t>(m_keys) * dtypeSize(m_dtype);
 }
 
-Result<void> AttentionMaps::decode(int layer, int head, std::int64_t q, std::span<double> out) const {
+Result<void> AttentionMaps::checkRowIndex(int layer, int head, std::int64_t q, std::size_t size) const {
     if (layer < 0 || layer >= layers() || head < 0 || head >= m_heads || q < 0 || q >= m_queries ||
-        out.size() != static_cast<std::size_t>(m_keys))
+        size != static_cast<std::size_t>(m_keys))
         return fail(ErrorCode::Internal, "AttentionMaps: row out of range");
+    return {};
+}
+
+const std::byte* AttentionMaps::rowData(int layer, int head, std::int64_t q) const {
+    return m_mapping->data + m_layers[static_cast<std::size_t>(layer)].offset +
+           ((static_cast<std::uint64_t>(head) * static_cast<std::uint64_t>(m_queries) + static_cast<std::uint64_t>(q)) *
+            static_cast<std::uint64_t>(m_keys)) *
+               dtypeSize(m_dtype);
+}
+
+Result<void> AttentionMaps::decode(int layer, int head, std::int64_t q, std::span<double> out) const {
+    if (auto ok = checkRowIndex(layer, head, q, out.size()); !ok) return ok;
     const std::size_t es = dtypeSize(m_dtype);
-    const std::byte* row = m_mapping->data + m_layers[static_cast<std::size_t>(layer)].offset +
-                           ((static_cast<std::uint64_t>(head) * static_cast<std::uint64_t>(m_queries) +
-                             static_cast<std::uint64_t>(q)) *
-                            static_cast<std::uint64_t>(m_keys)) *
-                               es;
+    const std::byte* row = rowData(layer, head, q);
     const std::size_t n = out.size();
     if (m_byteSwap) {
         std::byte element[8];
@@ -309,7 +318,9 @@ Result<void> AttentionMaps::decode(int layer, int head, std::int64_t q, std::spa
 }
 
 Result<void> AttentionMaps::probabilities(int layer, int head, std::int64_t q, std::span<double> out) const {
-    if (auto ok = decode(layer, head, q, out); !ok) return ok;
+    // Stored f32 probabilities (the common case) are widened, checked and summed in one pass.
+    const bool fused = m_values == AttentionValues::Probabilities && m_dtype == DType::F32 && !m_byteSwap;
+    if (auto ok = fused ? checkRowIndex(layer, head, q, out.size()) : decode(layer, head, q, out); !ok) return ok;
     const auto where = [&](std::size_t k) {
         return fmt::format("layer {} head {} query row {} key {}", m_info[static_cast<std::size_t>(layer)].number, head,
                            q, k);
@@ -332,23 +343,23 @@ Result<void> AttentionMaps::probabilities(int layer, int head, std::int64_t q, s
         return {};
     }
     const double tolerance = sumTolerance(m_dtype);
-    double sum = 0;
-    for (std::size_t k = 0; k < out.size(); ++k) {
-        const double v = out[k];
-        if (!(v >= -tolerance && v <= 1 + tolerance))
-            return fail(ErrorCode::BadInput,
-                        fmt::format("attention maps: {} is {}, not a probability; if the file holds pre-softmax "
-                                    "scores, say so (--values scores)",
-                                    where(k), v));
-        sum += v;
-    }
+    const detail::RowCheck check = fused ? detail::widenCheckF32(rowData(layer, head, q), out.data(), out.size(), tolerance)
+                                         : detail::checkRow(out.data(), out.size(), tolerance);
+    if (check.outside)  // the offending key is looked for only when there is one
+        for (std::size_t k = 0; k < out.size(); ++k)
+            if (!(out[k] >= -tolerance && out[k] <= 1 + tolerance))
+                return fail(ErrorCode::BadInput,
+                            fmt::format("attention maps: {} is {}, not a probability; if the file holds pre-softmax "
+                                        "scores, say so (--values scores)",
+                                        where(k), out[k]));
+    const double sum = check.sum;
     if (sum == 0) return {};  // a padding query or a row with every key masked: the caller skips it
     if (std::abs(sum - 1) > tolerance)
         return fail(ErrorCode::BadInput,
                     fmt::format("attention maps: layer {} head {} query row {} sums to {:.6g}, not 1; if the file holds "
                                 "pre-softmax scores, say so (--values scores)",
                                 m_info[static_cast<std::size_t>(layer)].number, head, q, sum));
-    for (double& v : out) v = std::max(v, 0.0) / sum;  // stored rounding: renormalise
+    detail::normaliseRow(out.data(), out.size(), sum);  // stored rounding: renormalise
     return {};
 }
 

@@ -103,6 +103,8 @@ private:
     [[nodiscard]] static Result<AttentionMaps> build(std::shared_ptr<Mapping> mapping, bool safetensors,
                                                      const AttentionOpenOptions& options);
     [[nodiscard]] Result<void> detect(const AttentionOpenOptions& options);
+    [[nodiscard]] Result<void> checkRowIndex(int layer, int head, std::int64_t q, std::size_t size) const;
+    [[nodiscard]] const std::byte* rowData(int layer, int head, std::int64_t q) const;  // index checked
     [[nodiscard]] Result<void> decode(int layer, int head, std::int64_t q, std::span<double> out) const;
 
     std::shared_ptr<Mapping> m_mapping;
