@@ -4,6 +4,7 @@
 // turns it into core requests (see model.hpp), so nothing here is ever computed by a panel.
 #pragma once
 
+#include "maps_state.hpp"
 #include "rolling_stats.hpp"
 
 #include <alibi/explore/snapshot.hpp>
@@ -27,9 +28,11 @@ inline constexpr int kSliderMaxHeads = kMaxHeads;
 inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
 
 // The views of the centre panel, the same as the Qt explorer's tabs.
-enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, PositionSchemes };
-inline constexpr std::array kAllViews{View::Grid,    View::Detail,        View::Curves,   View::Stages,
-                                      View::Compare, View::Extrapolation, View::Diagnose, View::PositionSchemes};
+// Maps and Fit show a trained model's saved attention maps (issue 12), not the session's ALiBi.
+enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, PositionSchemes, Maps, Fit };
+inline constexpr std::array kAllViews{View::Grid,     View::Detail,          View::Curves, View::Stages,
+                                      View::Compare,  View::Extrapolation,   View::Diagnose,
+                                      View::PositionSchemes, View::Maps, View::Fit};
 [[nodiscard]] std::string_view viewTitle(View view);  // "Head grid"
 [[nodiscard]] std::string_view viewSlug(View view);   // "head-grid" (file names)
 
@@ -162,6 +165,10 @@ struct AppState {
     std::vector<int> statsOrder;     // row order after sorting (reused, so no per-frame allocation)
     int statsSortColumn = 0;
     bool statsSortAscending = true;
+
+    // ---- a trained model's attention maps (the Maps and Fit views)
+    MapsState maps;
+    std::vector<std::string> droppedFiles;  // dropped on the window this frame (the shell adds them)
 
     // ---- frame timing (filled by the shell and the Explorer)
     RollingStats frameMs{240};       // wall time per frame

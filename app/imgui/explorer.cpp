@@ -54,6 +54,11 @@ Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
     m_compare = std::make_unique<AsyncView<CompareRequest, CompareResult>>(computeCompareResult, m_wake);
     m_extrapolation =
         std::make_unique<AsyncView<ExtrapolationRequest, ExtrapolationResult>>(computeExtrapolationResult, m_wake);
+    m_mapsGrid = std::make_unique<AsyncView<MapsGridRequest, MapsGridResult>>(computeMapsGrid, m_wake, 4);
+    m_mapsHead = std::make_unique<AsyncView<MapsGridRequest, MapsGridResult>>(computeMapsGrid, m_wake, 4);
+    m_layerFit = std::make_unique<AsyncView<LayerFitRequest, LayerFitResult>>(computeLayerFit, m_wake);
+    m_mapsRow = std::make_unique<AsyncView<MapsRowRequest, MapsRowResult>>(computeMapsRow, m_wake);
+    m_similarity = std::make_unique<AsyncView<SimilarityRequest, SimilarityResult>>(computeSimilarity, m_wake);
 }
 
 Explorer::~Explorer() {
@@ -61,7 +66,10 @@ Explorer::~Explorer() {
         for (ImTextureID texture : {m_model.gridTexture, m_model.colorBarTexture, m_model.detailTexture,
                                     m_model.detailColorBarTexture, m_model.diagnosisTexture,
                                     m_model.diagnosisBarTexture, m_model.compareTexture, m_model.compareBarTexture,
-                                    m_model.extrapolationTexture})
+                                    m_model.extrapolationTexture, m_model.maps.gridTexture,
+                                    m_model.maps.gridBarTexture, m_model.maps.headTexture,
+                                    m_model.maps.headBarTexture, m_model.maps.similarityTexture,
+                                    m_model.maps.similarityBarTexture})
             if (texture != nullptr) m_textures->release(texture);
     }
 }
@@ -69,7 +77,9 @@ Explorer::~Explorer() {
 bool Explorer::busy() const {
     return m_model.gridPending || m_model.detailPending || m_model.curvesPending || m_model.statsPending ||
            m_model.stagesPending || m_model.diagnosisPending || m_model.comparePending ||
-           m_model.extrapolationPending ||
+           m_model.extrapolationPending || m_model.maps.opening || m_model.maps.gridPending ||
+           m_model.maps.headPending || m_model.maps.layerFitPending || m_model.maps.rowPending ||
+           m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() ||
            m_model.exportRunning || m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() ||
            !m_hoverWorker.idle() || m_state.draft.pending;  // a typed number applies after a pause
 }
@@ -171,15 +181,23 @@ void Explorer::frame() {
 
     collectResults();
     handleLessonKeys();
+    collectMaps();
+    handleDrops();
     handleShortcuts();
+    handleMapsKeys();
+    updateMapsPrior();
     const float top = drawMenuBar();
     drawPanels(top);
     drawHelpWindow();
+    drawMapsOpenDialog();
     drawConfirmPopup();
     drawErrorPopup();
     validateEdits();
     runActions();
+    runMapsActions();
     submitRequests();
+    submitMapsRequests();
+    updateMapsHover();
 }
 
 void Explorer::framePresented() {

@@ -24,11 +24,16 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace alibi::imgui {
 
 // How long parameters must rest before a busy curves or statistics worker gets the new request.
 inline constexpr std::chrono::milliseconds kSettleTime{150};
+
+// The example attention maps (assets/attention, found like the presets), sorted; empty when none.
+[[nodiscard]] std::vector<std::string> attentionExamples();
 
 class Explorer {
 public:
@@ -76,6 +81,11 @@ public:
     void closeLesson();
     [[nodiscard]] const LessonPanel& lessons() const { return m_lessons; }
     [[nodiscard]] LessonPanel& lessons() { return m_lessons; }
+    // Opens `path` as a trained model's attention maps on a worker (--attention, Help > examples);
+    // the previous maps stay until it has opened, and stay for good when it cannot be.
+    void openAttentionMaps(const std::string& path);
+    // Files dropped on the window (the shell's drop callback): opened when the next frame runs.
+    void dropFiles(std::vector<std::string> paths);
 
     // True while any result is being computed or an export runs (the shell then keeps polling).
     [[nodiscard]] bool busy() const;
@@ -99,6 +109,17 @@ private:
     void submitRequests();
     void syncTextFields();
     void notify() const;
+    // The attention maps (explorer_maps.cpp).
+    void handleDrops();
+    void collectMaps();
+    void runMapsActions();
+    void submitMapsRequests();
+    void updateMapsPrior();
+    void updateMapsHover();
+    void exportFitTable(bool json);
+    void handleMapsKeys();
+    [[nodiscard]] bool mapsGridAwaited() const;
+    void drawMapsOpenDialog();
 
     AppState m_state;
     Model m_model;
@@ -140,6 +161,14 @@ private:
     };
     std::optional<ExportPlanKey> m_exportPlanKey;
 
+    Mailbox<MapsOpenResult> m_mapsOpenBox;
+    std::uint64_t m_mapsOpenGeneration = 0;
+    Mailbox<FitTableResult> m_fitBox;
+    std::uint64_t m_fitGeneration = 0;
+    std::shared_ptr<FitProgress> m_fitProgress = std::make_shared<FitProgress>();
+    std::optional<MapsCell> m_mapsHoverShown;  // the cell the read-out was made for
+    std::shared_ptr<const MapsOpenResult> m_mapsHoverFile;
+
     // Workers last: they are destroyed (joined) first, before the mailboxes their jobs write to.
     // The grid is what a drag waits for; curves and statistics may trail it.
     LatestWorker m_gridWorker{4};
@@ -151,6 +180,13 @@ private:
     std::unique_ptr<AsyncView<DiagnoseRequest, DiagnoseResult>> m_diagnose;
     std::unique_ptr<AsyncView<CompareRequest, CompareResult>> m_compare;
     std::unique_ptr<AsyncView<ExtrapolationRequest, ExtrapolationResult>> m_extrapolation;
+    LatestWorker m_mapsOpenWorker{2};
+    LatestWorker m_fitWorker{10};
+    std::unique_ptr<AsyncView<MapsGridRequest, MapsGridResult>> m_mapsGrid;
+    std::unique_ptr<AsyncView<MapsGridRequest, MapsGridResult>> m_mapsHead;
+    std::unique_ptr<AsyncView<LayerFitRequest, LayerFitResult>> m_layerFit;
+    std::unique_ptr<AsyncView<MapsRowRequest, MapsRowResult>> m_mapsRow;
+    std::unique_ptr<AsyncView<SimilarityRequest, SimilarityResult>> m_similarity;
 };
 
 }  // namespace alibi::imgui

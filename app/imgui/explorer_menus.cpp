@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 
 namespace alibi::imgui {
@@ -43,6 +44,8 @@ float Explorer::drawMenuBar() {
     if (ImGui::BeginMenu("File")) {
         if (ImGui::MenuItem("Open session", "Ctrl+O")) m_state.actions.openSession = true;
         if (ImGui::MenuItem("Save session", "Ctrl+S")) m_state.actions.saveSession = true;
+        ImGui::Separator();
+        if (ImGui::MenuItem("Open attention maps...")) m_state.maps.openDialog = true;
         ImGui::Separator();
         if (ImGui::MenuItem("Export tensor", nullptr, false, !m_model.exportRunning)) m_state.actions.exportTensor = true;
         if (ImGui::MenuItem("Save window as PNG")) m_state.actions.screenshot = true;
@@ -82,6 +85,15 @@ float Explorer::drawMenuBar() {
         ImGui::MenuItem("What is ALiBi?", "F1", &m_state.showHelp);
         ImGui::MenuItem("Lessons", "Ctrl+L", &m_state.showLessons);
         if (m_lessons.active() && ImGui::MenuItem("Close lesson")) closeLesson();
+        ImGui::Separator();
+        // The example attention maps of a synthetic "trained-like" model (assets/attention).
+        const std::vector<std::string> examples = attentionExamples();
+        if (examples.empty()) ImGui::MenuItem("Example attention maps: not installed", nullptr, false, false);
+        for (const std::string& path : examples) {
+            const std::string label =
+                "Open example attention maps: " + std::filesystem::path(path).filename().string();
+            if (ImGui::MenuItem(label.c_str())) openAttentionMaps(path);
+        }
         ImGui::EndMenu();
     }
     // The status line sits at the right of the menu bar, where every view can see it.

@@ -22,6 +22,7 @@ using alibi::imgui::Explorer;
 struct Options {
     std::string session;
     std::string lesson;  // --lesson NAME or path
+    std::string attention;     // attention maps to open (issue 12)
     alibi::imgui::ScreenshotOptions screenshot;
     int width = 1600;
     int height = 1000;
@@ -68,6 +69,7 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
             if (!interactive) status = 2;
         }
     }
+    if (!options.attention.empty()) explorer.openAttentionMaps(options.attention);
     if (options.heads > 0 || options.length > 0) {
         alibi::Session session = state.session;
         if (options.heads > 0) session.attention.bias.slopes.heads = options.heads;
@@ -92,6 +94,9 @@ int main(int argc, char** argv) {
     cli.add_option("--session", options.session, "Open this *.alibi.json session");
     cli.add_option("--lesson", options.lesson,
                    "Start the guided lesson NAME (e.g. alibi-in-five-steps) or the lesson file at a path");
+    cli.add_option("--attention", options.attention,
+                   "Open a trained model's saved attention maps (.npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K), or "
+                   ".safetensors with one tensor per layer) in the Attention maps view");
     cli.add_option("--screenshot", options.screenshot.path, "Render, save the window to this PNG, and exit");
     cli.add_option("--screenshot-views", options.screenshot.viewsDir,
                    "Render every view in turn, save each as DIR/<n>-<view>.png, and exit");

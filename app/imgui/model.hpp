@@ -12,6 +12,7 @@
 #include <alibi/io/session.hpp>
 #include <alibi/model/stats.hpp>
 
+#include "maps_model.hpp"
 #include "presets.hpp"
 
 #include <alibi/io/export_plan.hpp>
@@ -200,6 +201,9 @@ struct Model {
     std::uint64_t exportDone = 0;
     std::uint64_t exportTotal = 0;
     ExportPlan exportPlan;  // what "Export tensor" would write, or why it is refused
+
+    // A trained model's attention maps (issue 12).
+    MapsModel maps;
 };
 
 }  // namespace alibi::imgui

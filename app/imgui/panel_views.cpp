@@ -17,6 +17,8 @@ std::string_view viewTitle(View view) {
         case View::Extrapolation: return "Extrapolation";
         case View::Diagnose: return "Diagnose";
         case View::PositionSchemes: return "Position schemes";
+        case View::Maps: return "Attention maps";
+        case View::Fit: return "Head fit";
     }
     return "Head grid";
 }
@@ -31,6 +33,8 @@ std::string_view viewSlug(View view) {
         case View::Extrapolation: return "extrapolation";
         case View::Diagnose: return "diagnose";
         case View::PositionSchemes: return "position-schemes";
+        case View::Maps: return "attention-maps";
+        case View::Fit: return "head-fit";
     }
     return "head-grid";
 }
@@ -42,6 +46,12 @@ void drawViewsPanel(AppState& state, const Model& model) {
     state.diagnoseHeight = 0;
     state.compareWidth = 0;
     state.compareHeight = 0;
+    state.maps.gridWidth = state.maps.gridHeight = 0;
+    state.maps.headWidth = state.maps.headHeight = 0;
+    state.maps.similarityWidth = state.maps.similarityHeight = 0;
+    state.maps.hover.reset();
+    state.maps.similarityHover[0].reset();
+    state.maps.similarityHover[1].reset();
     if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
     const bool switched = state.view != state.tabShown;
     for (View view : kAllViews) {
@@ -60,6 +70,8 @@ void drawViewsPanel(AppState& state, const Model& model) {
             case View::Extrapolation: drawExtrapolationView(state, model); break;
             case View::Diagnose: drawDiagnoseView(state, model); break;
             case View::PositionSchemes: drawPositionSchemesView(state, model); break;
+            case View::Maps: drawMapsView(state, model); break;
+            case View::Fit: drawFitView(state, model); break;
         }
         ImGui::EndTabItem();
     }
@@ -87,10 +99,13 @@ void drawHelpText() {
         "distance, grey where future keys are masked. Hover a cell to see its numbers; click a head to read its "
         "matrix cell by cell in the head detail view.");
     ImGui::Spacing();
-    ImGui::TextDisabled("Keys: Ctrl+Z / Ctrl+Shift+Z undo and redo, Ctrl+R reset to defaults, Ctrl+1..8 views,");
+    ImGui::TextDisabled("Keys: Ctrl+Z / Ctrl+Shift+Z undo and redo, Ctrl+R reset to defaults, Ctrl+1..9 views,");
     ImGui::TextDisabled("Ctrl+= / Ctrl+- / Ctrl+0 zoom, F11 full screen, Ctrl+Shift+C copy as CLI command.");
     ImGui::TextDisabled("Typed numbers (Ctrl+click a slider) apply on Enter or when the field loses focus.");
-    ImGui::TextDisabled("Help > Lessons (Ctrl+L): guided lessons; Page Down / Page Up step through them.");
+    ImGui::TextDisabled("Attention maps: Page Up / Page Down (or the wheel over the grid) step layers, Home / End");
+    ImGui::TextDisabled("jump to the first / last; drop a .npy or .safetensors file on the window to open it.");
+    ImGui::TextDisabled("Help > Lessons (Ctrl+L): guided lessons; Page Down / Page Up step through them (while a");
+    ImGui::TextDisabled("lesson is open, they step the lesson, not the layers).");
     ImGui::PopTextWrapPos();
 }
 

@@ -25,6 +25,12 @@ void drawExtrapolationView(AppState& state, const Model& model);
 void drawDiagnoseView(AppState& state, const Model& model);
 // ALiBi beside the other position schemes (panel_position_schemes.cpp).
 void drawPositionSchemesView(AppState& state, const Model& model);
+// A trained model's saved attention maps: the file, the layer's heads (or every layer) and the
+// side pictures (one head, attention vs distance with the prior, one row, head similarity).
+void drawMapsView(AppState& state, const Model& model);
+void drawMapsSide(AppState& state, const Model& model);
+// The per-head fit table of every layer: run, cancel, sort, export.
+void drawFitView(AppState& state, const Model& model);
 // Help > What is ALiBi? (the same text as the Qt explorer's).
 void drawHelpText();
 

@@ -101,6 +101,10 @@ ExplorerView toExplorerView(View view) {
         case View::Extrapolation: return ExplorerView::Extrapolation;
         case View::Diagnose: return ExplorerView::Diagnose;
         case View::PositionSchemes: return ExplorerView::PositionSchemes;
+        // The attention maps are a file the session does not hold: a session saved there opens
+        // on the head grid.
+        case View::Maps:
+        case View::Fit: return ExplorerView::Grid;
     }
     return ExplorerView::Grid;
 }

@@ -18,6 +18,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace alibi::imgui {
 
@@ -102,6 +105,43 @@ private:
     float m_applied = 0.0f;
 };
 
+// What the shell's GLFW callbacks need, in the window's user pointer while the frame loop runs
+// (GLFW callbacks carry only the window).
+struct ShellContext {
+    Explorer* explorer = nullptr;
+    // Dear ImGui 1.86 reads keys as a state sampled once per frame: a press and its release between
+    // two frames (a quick tap while a frame takes 150 ms on a software rasteriser, or xdotool) would
+    // never be seen. The release of a key pressed since the last frame is held back one frame.
+    struct KeyEvent {
+        int key = 0, scancode = 0, action = 0, mods = 0;
+    };
+    std::vector<int> pressedSinceFrame;
+    std::vector<KeyEvent> heldReleases;
+};
+
+// Files dropped on the window go to the Explorer.
+void onDrop(GLFWwindow* window, int count, const char** paths) {
+    auto* context = static_cast<ShellContext*>(glfwGetWindowUserPointer(window));
+    if (context == nullptr || context->explorer == nullptr || paths == nullptr) return;
+    std::vector<std::string> files;
+    for (int i = 0; i < count; ++i)
+        if (paths[i] != nullptr) files.emplace_back(paths[i]);
+    context->explorer->dropFiles(std::move(files));
+}
+
+void onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    auto* context = static_cast<ShellContext*>(glfwGetWindowUserPointer(window));
+    if (context != nullptr) {
+        auto& pressed = context->pressedSinceFrame;
+        if (action == GLFW_PRESS) pressed.push_back(key);
+        if (action == GLFW_RELEASE && std::find(pressed.begin(), pressed.end(), key) != pressed.end()) {
+            context->heldReleases.push_back({key, scancode, action, mods});
+            return;
+        }
+    }
+    ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+}
+
 }  // namespace
 
 GLFWwindow* openWindow(const WindowOptions& options) {
@@ -149,6 +189,10 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
         GlTextureUploader textures;
         Explorer explorer(&textures, [] { glfwPostEmptyEvent(); });
         AppState& state = explorer.state();
+        ShellContext context{&explorer, {}, {}};
+        glfwSetWindowUserPointer(window, &context);
+        glfwSetDropCallback(window, onDrop);
+        glfwSetKeyCallback(window, onKey);  // forwards to ImGui's own key callback
         status = setUp ? setUp(explorer) : 0;
         const bool stopEarly = status != 0 && !driver.waitsForEvents();
         if (!stopEarly) driver.start(explorer);
@@ -183,6 +227,10 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
             ImGui::NewFrame();
             explorer.frame();
             ImGui::Render();
+            // This frame saw the keys pressed since the last one; their held releases apply now.
+            context.pressedSinceFrame.clear();
+            for (const ShellContext::KeyEvent& e : std::exchange(context.heldReleases, {}))
+                ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
 
             glViewport(0, 0, frameIo.framebufferWidth, frameIo.framebufferHeight);
             // The panels draw no background (see explorer.cpp); the clear colour is theirs.
@@ -230,6 +278,9 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
             driver.afterFrame(explorer, workMs, threadCpuMs() - cpuStart);
             done = driver.done() || state.quitApproved;
         }
+        glfwSetDropCallback(window, nullptr);
+        glfwSetKeyCallback(window, ImGui_ImplGlfw_KeyCallback);
+        glfwSetWindowUserPointer(window, nullptr);
         screenshots.finish();
         screenshots.report(state);
         if (!stopEarly) status = std::max(status, driver.finish(explorer));

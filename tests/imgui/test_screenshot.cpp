@@ -3,7 +3,9 @@
 // --screenshot, and checks the PNG: the window's size, not blank, and at the centre of chosen
 // cells the colour the core's colormap gives the bias REFERENCES.md defines for that cell, with
 // the scale computed here from the formula (lo = -m_0 (T - 1), hi = 0).
+#include <alibi/io/attention_maps.hpp>
 #include <alibi/model/bias.hpp>
+#include <alibi/render/attention_maps_render.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/io/session.hpp>
@@ -18,6 +20,7 @@
 #include <set>
 #include <unistd.h>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -167,7 +170,7 @@ void shootEveryView(const std::string& name, const alibi::Session& session) {
             colours.insert(static_cast<std::uint32_t>(p.r) << 16 | static_cast<std::uint32_t>(p.g) << 8 | p.b);
         EXPECT_GT(colours.size(), 50u) << entry.path();
     }
-    EXPECT_EQ(views, 8);  // kAllViews: the seven views and Position schemes
+    EXPECT_EQ(views, 14);  // 7 session views, Position schemes, 5 of the attention maps (grid, sides, all layers), the fit
 }
 
 TEST(ImguiScreenshotViews, EveryViewAtH12T16) {
@@ -184,6 +187,52 @@ TEST(ImguiScreenshotViews, EveryViewAtH133T4096AttentionQk) {
     session.attention.content.kind = alibi::ContentKind::Qk;
     session.what = alibi::RenderWhat::Attention;
     shootEveryView("h133-t4096-attention-qk", session);
+}
+
+// Issue 12: --attention opens the example maps in the Attention maps view; the picture on screen
+// is the core's renderAttentionMaps at the size the panel reported, pixel for pixel (checked at
+// the centre of every head's tile), so nothing is scaled between the core and the screen.
+TEST(ImguiScreenshotAttention, TheMapsGridIsTheCoresPicture) {
+    const fs::path dir = fs::temp_directory_path() / ("alibi-imgui-maps-shot-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string maps = std::string(ALIBI_SOURCE_ASSETS) + "/attention/trained-like-4x8x64.npy";
+    const std::string png = (dir / "maps.png").string(), layout = (dir / "layout.json").string();
+    const std::string command = std::string("'") + ALIBI_EXPLORER_IMGUI + "' --attention '" + maps +
+                                "' --screenshot '" + png + "' --frames 20 --layout '" + layout +
+                                "' --width 1280 --height 860";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    auto image = alibi::readPng(png);
+    ASSERT_TRUE(image) << image.error().message;
+    std::ifstream in(layout);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    ASSERT_TRUE(doc.contains("maps")) << doc.dump();
+    const auto& m = doc["maps"];
+    auto opened = alibi::AttentionMaps::open(maps);
+    ASSERT_TRUE(opened) << opened.error().message;
+    alibi::MapsHeatmapParams params;
+    params.layerIndex = m["layer"].get<int>();
+    params.width = m["width"].get<int>();
+    params.height = m["height"].get<int>();
+    auto core = alibi::renderAttentionMaps(*opened, params);
+    ASSERT_TRUE(core) << core.error().message;
+    ASSERT_EQ(core->tiles.size(), 8u);
+    const int x0 = static_cast<int>(m["x"].get<double>()), y0 = static_cast<int>(m["y"].get<double>());
+    int checked = 0;
+    for (const alibi::HeatmapTile& tile : core->tiles) {
+        // Points inside the tile away from its label (top-left corner): centre and lower right.
+        for (const auto& [fx, fy] : {std::pair{0.5, 0.5}, std::pair{0.75, 0.9}, std::pair{0.3, 0.7}}) {
+            const int x = tile.x + static_cast<int>(tile.width * fx), y = tile.y + static_cast<int>(tile.height * fy);
+            const alibi::Rgba want = core->image.at(x, y);
+            const alibi::Rgba got = image->at(x0 + x, y0 + y);
+            EXPECT_NEAR(got.r, want.r, 2) << "head " << tile.head << " at " << x << "," << y;
+            EXPECT_NEAR(got.g, want.g, 2) << "head " << tile.head << " at " << x << "," << y;
+            EXPECT_NEAR(got.b, want.b, 2) << "head " << tile.head << " at " << x << "," << y;
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked, 24);
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
 }
 
 }  // namespace

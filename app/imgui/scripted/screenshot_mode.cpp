@@ -6,11 +6,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 namespace alibi::imgui {
 
@@ -25,14 +28,46 @@ bool writeLayout(Explorer& explorer, const std::string& path, int width, int hei
     doc["grid"] = {{"x", state.gridRect.x}, {"y", state.gridRect.y}, {"width", state.gridRect.width},
                    {"height", state.gridRect.height}};
     if (const auto& grid = explorer.model().grid) doc["scale"] = {{"lo", grid->heatmap.lo}, {"hi", grid->heatmap.hi}};
+    // The attention maps' grid, when maps are open and shown (--attention).
+    if (const auto& maps = explorer.model().maps.grid; maps && state.view == View::Maps && maps->error.empty())
+        doc["maps"] = {{"x", state.maps.gridX},
+                       {"y", state.maps.gridY},
+                       {"width", maps->heatmap.image.width},
+                       {"height", maps->heatmap.image.height},
+                       {"layer", maps->request.layer}};
     std::ofstream out(path);
     out << doc.dump(2) << '\n';
     return static_cast<bool>(out);
 }
 
+// One picture of --screenshot-views: a view, and for the attention maps view which side tab and
+// whether every layer is shown.
+struct ViewShot {
+    View view = View::Grid;
+    MapsSide side = MapsSide::Head;
+    bool overview = false;
+    std::string slug;
+};
+
+std::vector<ViewShot> viewShots() {
+    std::vector<ViewShot> shots;
+    for (View view : kAllViews) {
+        if (view == View::Maps) {
+            shots.push_back({view, MapsSide::Head, false, "attention-maps"});
+            shots.push_back({view, MapsSide::Distance, false, "attention-maps-distance"});
+            shots.push_back({view, MapsSide::Row, false, "attention-maps-row"});
+            shots.push_back({view, MapsSide::Similarity, false, "attention-maps-similarity"});
+            shots.push_back({view, MapsSide::Head, true, "attention-maps-all-layers"});
+        } else {
+            shots.push_back({view, MapsSide::Head, false, std::string(viewSlug(view))});
+        }
+    }
+    return shots;
+}
+
 class ScreenshotDriver final : public FrameDriver {
 public:
-    explicit ScreenshotDriver(ScreenshotOptions options) : m_options(std::move(options)) {}
+    explicit ScreenshotDriver(ScreenshotOptions options) : m_options(std::move(options)), m_shots(viewShots()) {}
 
     void start(Explorer& explorer) override {
         m_started = std::chrono::steady_clock::now();
@@ -45,6 +80,14 @@ public:
             state.diagnoseExample = diagnoseExamples().front();
             state.diagnoseUseExample = true;
             state.diagnoseSerial = 1;
+            // The attention views show the example maps unless --attention named a file.
+            if (!state.maps.open && !explorer.model().maps.file) {
+                const auto examples = attentionExamples();
+                const auto npy = std::find_if(examples.begin(), examples.end(),
+                                              [](const std::string& p) { return p.ends_with(".npy"); });
+                if (npy != examples.end()) explorer.openAttentionMaps(*npy);
+            }
+            apply(state, m_shots.front());
         }
     }
 
@@ -68,7 +111,7 @@ public:
         std::string path = m_options.path;
         if (!m_options.viewsDir.empty()) {
             path = (std::filesystem::path(m_options.viewsDir) /
-                    fmt::format("{}-{}.png", m_viewIndex + 1, viewSlug(state.view)))
+                    fmt::format("{}-{}.png", m_viewIndex + 1, m_shots[m_viewIndex].slug))
                        .string();
         }
         if (auto written = writePng(frame.readFrame(), path); !written) {
@@ -83,11 +126,12 @@ public:
             m_status = 1;
         }
         ++m_viewIndex;
-        if (m_options.viewsDir.empty() || m_viewIndex >= kAllViews.size() || timedOut) {
+        if (m_options.viewsDir.empty() || m_viewIndex >= m_shots.size() || timedOut) {
             m_done = true;
             return;
         }
-        state.view = kAllViews[m_viewIndex];
+        apply(state, m_shots[m_viewIndex]);
+        if (state.view == View::Fit && !explorer.model().maps.fit) state.maps.runFit = true;
         m_framesInView = 0;
     }
 
@@ -95,7 +139,14 @@ public:
     int finish(Explorer& /*explorer*/) override { return m_status; }
 
 private:
+    static void apply(AppState& state, const ViewShot& shot) {
+        state.view = shot.view;
+        state.maps.side = shot.side;
+        state.maps.overview = shot.overview;
+    }
+
     ScreenshotOptions m_options;
+    std::vector<ViewShot> m_shots;
     std::chrono::steady_clock::time_point m_started;
     int m_frame = 0;
     int m_framesInView = 0;

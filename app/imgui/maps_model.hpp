@@ -1,0 +1,193 @@
+// The attention maps' requests and results (issue 12): opening a file, the layer's head grid (or
+// every layer at once), one head's picture, one layer's per-head fit with its priors and head
+// similarity, one query row beside its priors, the similarity matrix picture, and the whole fit
+// table. Each request is plain data compared with ==; each compute function calls only the core
+// (AttentionMaps, fitHeads, renderAttentionMaps, ...) and runs on a worker thread.
+#pragma once
+
+#include "maps_state.hpp"
+
+#include <alibi/analysis/head_fit.hpp>
+#include <alibi/analysis/head_similarity.hpp>
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/render/render.hpp>
+
+#include <imgui.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace alibi::imgui {
+
+using CancelFlag = std::atomic<bool>;
+
+// ---------------------------------------------------------------------------
+// Opening
+
+struct MapsOpenResult {
+    MapsOpenAsk ask;
+    std::shared_ptr<const AttentionMaps> maps;  // null on error
+    std::vector<std::string> tensors;  // a safetensors file's layer tensors, in layer order ("" entries: none)
+    std::string error;                 // why the file cannot be opened (the previous maps stay)
+    double ms = 0;
+};
+[[nodiscard]] std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask);
+
+// ---------------------------------------------------------------------------
+// Pictures of the maps
+
+struct MapsGridRequest {
+    std::shared_ptr<const AttentionMaps> maps;
+    int layer = 0;          // layer index
+    int head = -1;          // -1: every head of the layer
+    bool overview = false;  // every layer, one block each (head ignored)
+    int width = 0, height = 0;
+    bool log = false;
+    bool perHead = false;
+    friend bool operator==(const MapsGridRequest&, const MapsGridRequest&) = default;
+};
+
+// One layer's grid inside the overview picture.
+struct MapsBlock {
+    int layer = 0;  // layer index
+    int x = 0, y = 0;
+    Heatmap map;  // its image was copied into the overview picture (and emptied)
+};
+
+struct MapsGridResult {
+    MapsGridRequest request;
+    Heatmap heatmap;                // the picture (overview: the composed image; tiles empty)
+    std::vector<MapsBlock> blocks;  // overview only
+    Image colorBar;
+    std::string error;
+    double ms = 0;
+};
+[[nodiscard]] std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& request,
+                                                                    const CancelFlag& cancel);
+// The cell under pixel (x, y) of a grid result (any picture: one layer, one head, the overview).
+[[nodiscard]] std::optional<MapsCell> mapsCellAt(const MapsGridResult& grid, int x, int y);
+// The heatmap a pixel belongs to (the overview's block, else the picture itself), for its range.
+[[nodiscard]] const Heatmap* mapsHeatmapAt(const MapsGridResult& grid, int x, int y);
+
+// ---------------------------------------------------------------------------
+// One layer's fit: every head's m*, statistics and profile, the priors to draw beside the
+// profiles, and the heads' similarity (profile or full-map Jensen-Shannon distances).
+
+struct LayerFitRequest {
+    std::shared_ptr<const AttentionMaps> maps;
+    int layer = 0;
+    std::int64_t first = 0, last = -1;  // query rows
+    std::vector<double> configured;     // one slope per head, or empty
+    int basis = 0;                      // similarity: 0 profile, 1 full map
+    friend bool operator==(const LayerFitRequest&, const LayerFitRequest&) = default;
+};
+
+struct LayerFitResult {
+    LayerFitRequest request;
+    std::vector<HeadFit> fits;  // by head
+    std::vector<std::vector<double>> fittedPrior;      // per head: priorProfile at m*
+    std::vector<std::vector<double>> configuredPrior;  // per head at the configured slope (empty: unknown)
+    DistanceMatrix distances;
+    std::vector<int> cluster;  // clusterOrder(distances)
+    std::string error;
+};
+[[nodiscard]] std::shared_ptr<const LayerFitResult> computeLayerFit(const LayerFitRequest& request,
+                                                                    const CancelFlag& cancel);
+
+struct SimilarityRequest {
+    std::shared_ptr<const LayerFitResult> fit;
+    int order = 0;  // 0 index, 1 fitted slope (steepest first), 2 clustering
+    int width = 0, height = 0;
+    friend bool operator==(const SimilarityRequest&, const SimilarityRequest&) = default;
+};
+
+struct SimilarityResult {
+    SimilarityRequest request;
+    Heatmap heatmap;
+    std::vector<int> order;  // heads along both axes
+    Image colorBar;
+};
+[[nodiscard]] std::shared_ptr<const SimilarityResult> computeSimilarity(const SimilarityRequest& request,
+                                                                        const CancelFlag& cancel);
+
+struct MapsRowRequest {
+    std::shared_ptr<const AttentionMaps> maps;
+    int layer = 0, head = 0;
+    std::int64_t row = 0;
+    std::optional<double> fitted, configured;
+    friend bool operator==(const MapsRowRequest&, const MapsRowRequest&) = default;
+};
+
+struct MapsRowResult {
+    MapsRowRequest request;
+    std::vector<double> probabilities;  // the file's row (after softmax for scores)
+    std::vector<double> fittedPrior, configuredPrior;  // per key; empty when the slope is unknown
+    std::string error;
+};
+[[nodiscard]] std::shared_ptr<const MapsRowResult> computeMapsRow(const MapsRowRequest& request,
+                                                                  const CancelFlag& cancel);
+
+// ---------------------------------------------------------------------------
+// The fit table: every layer and head
+
+struct FitTableRequest {
+    std::shared_ptr<const AttentionMaps> maps;
+    std::int64_t first = 0, last = -1;
+    std::vector<double> configured;
+};
+
+struct FitTableResult {
+    FitTableRequest request;
+    std::vector<HeadFit> fits;  // layer by layer, heads by index (the CLI's default order)
+    std::string error;
+    bool cancelled = false;
+    double ms = 0;
+};
+
+struct FitProgress {
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<std::uint64_t> total{0};
+    std::atomic<bool> cancel{false};  // the Cancel button
+};
+
+// Runs fitHeads over every layer; null when the worker's flag cancelled it (a newer job).
+[[nodiscard]] std::shared_ptr<const FitTableResult> computeFitTable(const FitTableRequest& request,
+                                                                    const CancelFlag& cancel, FitProgress& progress);
+
+// ---------------------------------------------------------------------------
+// What the panels draw
+
+struct MapsModel {
+    std::shared_ptr<const MapsOpenResult> file;  // the maps shown (null: none opened yet)
+    bool opening = false;                        // an open is running (the previous maps stay)
+    std::string openingPath;
+
+    std::vector<double> configured;  // the paired prior's slope per head (empty: none)
+    std::string priorNote;           // what the prior is, or why there is none
+
+    std::shared_ptr<const MapsGridResult> grid;
+    ImTextureID gridTexture = nullptr, gridBarTexture = nullptr;
+    bool gridPending = false;
+    std::shared_ptr<const MapsGridResult> head;
+    ImTextureID headTexture = nullptr, headBarTexture = nullptr;
+    bool headPending = false;
+    std::shared_ptr<const LayerFitResult> layerFit;
+    bool layerFitPending = false;
+    std::shared_ptr<const MapsRowResult> row;
+    bool rowPending = false;
+    std::shared_ptr<const SimilarityResult> similarity;
+    ImTextureID similarityTexture = nullptr, similarityBarTexture = nullptr;
+    bool similarityPending = false;
+
+    std::shared_ptr<const FitTableResult> fit;
+    bool fitRunning = false;
+    float fitProgress = 0.0f;
+
+    std::string hoverReadout;  // the read-out of AppState::maps.hover (the core's text)
+};
+
+}  // namespace alibi::imgui

@@ -1,0 +1,91 @@
+// MapsState: what the explorer remembers about the trained model's attention maps it shows
+// (issue 12): the file to open and how, the layer, head and row looked at, the fit's row range,
+// the table's sort and the export's path. Plain data with in-class defaults; the Explorer turns
+// it into core requests (maps_model.hpp), panels only edit it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace alibi::imgui {
+
+// Which ALiBi prior the maps are paired with (the configured slope of each head).
+enum class MapsPrior { None, Session, Preset };
+
+// The side pictures of the attention maps view.
+enum class MapsSide { Head, Distance, Row, Similarity };
+
+// The cell of the maps under the mouse (the core's mapsHitTest).
+struct MapsCell {
+    int layer = 0;  // layer index
+    int head = 0;
+    std::int64_t query = 0;
+    std::int64_t key = 0;
+    friend bool operator==(const MapsCell&, const MapsCell&) = default;
+};
+
+// A screen rectangle (the fit table's header cells, for tests that click them).
+struct MapsRect {
+    float x = 0, y = 0, width = 0, height = 0;
+};
+
+// A file to open as attention maps, raised by a panel, a menu, a drop or the command line.
+struct MapsOpenAsk {
+    std::string path;
+    std::string tensor;  // "": every layer of a safetensors file
+    int batch = 0;
+    int values = 0;      // 0 detect, 1 probabilities, 2 scores
+    bool keepView = false;  // a re-open of the same file (values, batch, tensor): keep the layer
+};
+
+struct MapsState {
+    // ---- opening
+    std::string path = "attention.npy";  // the path field
+    int valuesChoice = 0;                // 0 detect, 1 probabilities, 2 scores
+    int batch = 0;
+    std::string tensor;                  // "" every layer
+    std::optional<MapsOpenAsk> open;     // one-shot: opened by the Explorer after the panels draw
+    bool openDialog = false;             // File > Open attention maps: the path prompt is showing
+
+    // ---- pairing with ALiBi parameters
+    MapsPrior prior = MapsPrior::None;
+    int presetIndex = 0;  // into Model::presets when prior == Preset
+
+    // ---- what is looked at
+    int layer = 0;         // layer index (not the layer's number)
+    bool overview = false; // every layer at once
+    int head = 0;
+    std::int64_t row = -1;  // query row inspected (-1: the last)
+    bool logColors = false;
+    bool perHead = false;   // per-head colour scales
+    MapsSide side = MapsSide::Head;
+    MapsSide sideShown = MapsSide::Head;  // the side tab drawn last (differs after a programmatic choice)
+    int similarityBasis = 0;  // 0 profile, 1 full map
+    int similarityOrder = 0;  // 0 index, 1 fitted slope, 2 clustering
+
+    // ---- sizes the panels had room for (0 while hidden); where pictures were drawn
+    int gridWidth = 0, gridHeight = 0;
+    int headWidth = 0, headHeight = 0;
+    int similarityWidth = 0, similarityHeight = 0;
+    float gridX = 0, gridY = 0;  // screen position of the grid image last frame
+    std::optional<MapsCell> hover;  // cell under the mouse this frame (grid or head picture)
+    std::optional<int> similarityHover[2];  // heads (a, b) under the mouse in the similarity matrix
+
+    // ---- the fit table
+    bool fitAllRows = true;
+    std::int64_t fitFirst = 0, fitLast = 0;  // query rows [first, last) when not all
+    bool runFit = false;     // one-shot
+    bool cancelFit = false;  // one-shot
+    int sortColumn = 0;      // explore::kFitColumns index
+    bool sortAscending = true;
+    std::vector<int> tableOrder;  // rows after sorting
+    int selectedRow = -1;         // into the fit result's heads
+    std::vector<MapsRect> headerRects;  // where each column's header was drawn last frame
+    std::string exportPath = "head_fit.csv";
+    bool exportCsv = false;   // one-shot
+    bool exportJson = false;  // one-shot
+};
+
+}  // namespace alibi::imgui

@@ -1,0 +1,174 @@
+// The head fit view (issue 12): fit every layer's heads (all query rows or a range) on a worker
+// with progress and cancel, then a sortable layer x head table of the core's per-head fit (m*, its
+// interval, KL, the configured slope, sink, diagonal, entropy, mean and 90% distance) and its
+// export as CSV or JSON through the core's writers (the bytes `alibi fit --format csv|json`
+// writes). Selecting a row shows that head in the attention maps view.
+#include "panels.hpp"
+#include "view_common.hpp"
+
+#include <alibi/explore/attention_fit_view.hpp>
+#include <alibi/explore/format.hpp>
+
+#include <fmt/format.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <string>
+
+namespace alibi::imgui {
+
+namespace {
+
+const ImVec4 kFollowsColor{0.45f, 0.85f, 0.45f, 1.0f};
+const ImVec4 kDriftedColor{1.0f, 0.65f, 0.3f, 1.0f};
+
+void drawFitControls(AppState& state, const Model& model, const AttentionMaps& maps) {
+    MapsState& s = state.maps;
+    const MapsModel& m = model.maps;
+    ImGui::BeginDisabled(m.fitRunning);
+    if (ImGui::RadioButton("all query rows", s.fitAllRows)) s.fitAllRows = true;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("rows", !s.fitAllRows)) s.fitAllRows = false;
+    ImGui::SameLine();
+    ImGui::BeginDisabled(s.fitAllRows);
+    const int lastRow = static_cast<int>(std::min<std::int64_t>(maps.queries(), 1 << 30));
+    int first = static_cast<int>(s.fitFirst), last = static_cast<int>(s.fitLast);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+    if (ImGui::DragIntRange2("##fit-rows", &first, &last, 1.0f, 0, lastRow, "from %d", "to %d",
+                             ImGuiSliderFlags_AlwaysClamp)) {
+        s.fitFirst = std::clamp(first, 0, lastRow - 1);
+        s.fitLast = std::clamp<std::int64_t>(last, s.fitFirst + 1, lastRow);
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("query rows FIRST to END-1 (alibi fit --rows FIRST:END)");
+    ImGui::SameLine();
+    if (ImGui::Button("Fit every layer")) s.runFit = true;
+    ImGui::EndDisabled();
+    if (m.fitRunning) {
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) s.cancelFit = true;
+        ImGui::SameLine();
+        ImGui::ProgressBar(m.fitProgress, ImVec2(ImGui::GetFontSize() * 10.0f, 0));
+    }
+    ImGui::TextDisabled("ALiBi prior: %s", m.priorNote.c_str());
+
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+    ImGui::InputText("##fit-export", &s.exportPath);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(m.fit == nullptr);
+    if (ImGui::Button("Export CSV")) s.exportCsv = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Export JSON")) s.exportJson = true;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::TextDisabled("the same bytes as alibi fit FILE --format csv|json");
+}
+
+void drawTable(AppState& state, const FitTableResult& fit) {
+    MapsState& s = state.maps;
+    const auto& columns = explore::kFitColumns;
+    constexpr ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                                      ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                      ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
+    s.headerRects.assign(columns.size(), MapsRect{});
+    if (!ImGui::BeginTable("fit-table", static_cast<int>(columns.size()), flags, ImGui::GetContentRegionAvail()))
+        return;
+    ImGui::TableSetupScrollFreeze(2, 1);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        const std::string title(explore::fitColumnTitle(columns[c]));
+        // Widths from the header and the widest text the column can hold (ImGui's own fit left
+        // these fixed columns a few pixels wide in a scrolling table, as in the extrapolation view).
+        const char* widest = columns[c] == explore::FitColumn::Interval ? "[-0.0000000, -0.0000000]"
+                             : columns[c] == explore::FitColumn::Layer || columns[c] == explore::FitColumn::Head
+                                 ? "0000"
+                                 : "-0.00000000";
+        const float width = std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.2f,
+                                     ImGui::CalcTextSize(widest).x);
+        ImGui::TableSetupColumn(title.c_str(),
+                                ImGuiTableColumnFlags_WidthFixed | (c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0),
+                                width);
+    }
+    // Headers one by one, so each can explain itself and tell tests where it is.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (!ImGui::TableSetColumnIndex(static_cast<int>(c))) continue;
+        ImGui::TableHeader(ImGui::TableGetColumnName(static_cast<int>(c)));
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        s.headerRects[c] = MapsRect{a.x, a.y, b.x - a.x, b.y - a.y};
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(explore::fitColumnHelp(columns[c])).c_str());
+    }
+    if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
+        specs != nullptr && (specs->SpecsDirty || s.tableOrder.size() != fit.fits.size())) {
+        if (specs->SpecsCount > 0) {
+            s.sortColumn = specs->Specs[0].ColumnIndex;
+            s.sortAscending = specs->Specs[0].SortDirection != ImGuiSortDirection_Descending;
+        }
+        s.tableOrder = explore::sortFits(fit.fits, columns[static_cast<std::size_t>(s.sortColumn)], s.sortAscending);
+        specs->SpecsDirty = false;
+    }
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(s.tableOrder.size()));
+    while (clipper.Step()) {
+        for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+            const int index = s.tableOrder[static_cast<std::size_t>(r)];
+            const HeadFit& h = fit.fits[static_cast<std::size_t>(index)];
+            ImGui::TableNextRow();
+            ImGui::PushID(index);
+            for (std::size_t c = 0; c < columns.size(); ++c) {
+                ImGui::TableSetColumnIndex(static_cast<int>(c));
+                const std::string text = explore::fitCellText(h, columns[c]);
+                if (c == 0) {
+                    // The row is one selectable: a click shows the head in the maps view.
+                    if (ImGui::Selectable(text.c_str(), s.selectedRow == index,
+                                          ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick)) {
+                        s.selectedRow = index;
+                        s.layer = h.layerIndex;
+                        s.head = h.head;
+                        s.overview = false;
+                        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+                            state.view = View::Maps;
+                            s.side = MapsSide::Distance;
+                        }
+                    }
+                    if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: this head in the maps view; double-click: go there");
+                } else if (columns[c] == explore::FitColumn::Configured && h.configuredSlope) {
+                    // Green when the configured slope lies in m*'s 95% interval: the head follows it.
+                    const bool follows = *h.configuredSlope >= h.slopeLow && *h.configuredSlope <= h.slopeHigh;
+                    ImGui::TextColored(follows ? kFollowsColor : kDriftedColor, "%s", text.c_str());
+                } else {
+                    ImGui::TextUnformatted(text.c_str());
+                }
+            }
+            ImGui::PopID();
+        }
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void drawFitView(AppState& state, const Model& model) {
+    const MapsOpenResult* file = model.maps.file.get();
+    if (file == nullptr) {
+        ImGui::TextWrapped("No attention maps are open: open a file in the Attention maps view (or Help > Open "
+                           "example attention maps), then fit every head here.");
+        return;
+    }
+    const AttentionMaps& maps = *file->maps;
+    drawFitControls(state, model, maps);
+    const FitTableResult* fit = model.maps.fit.get();
+    if (fit == nullptr) {
+        ImGui::TextDisabled(model.maps.fitRunning ? "fitting %d layers x %d heads..."
+                                                  : "Fit every layer to fill the table (%d layers x %d heads).",
+                            maps.layers(), maps.heads());
+        return;
+    }
+    const std::int64_t last = fit->request.last < 0 ? maps.queries() : fit->request.last;
+    ImGui::Text("%zu heads, query rows %lld..%lld; the configured slope is green inside m*'s 95%% interval, orange "
+                "outside it",
+                fit->fits.size(), static_cast<long long>(fit->request.first), static_cast<long long>(last - 1));
+    drawTable(state, *fit);
+}
+
+}  // namespace alibi::imgui

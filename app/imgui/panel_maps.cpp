@@ -1,0 +1,309 @@
+// The attention maps view (issue 12): the open file (path, values detected or overridden, batch,
+// tensor, the ALiBi prior paired with it), a layer selector, and the layer's heads as small
+// multiples rendered by the core at this panel's pixel size (or every layer at once), with the
+// colour bar from the numbers and the exact read-out of the file's value under the mouse. The
+// side pictures (one head, attention vs distance, one row, similarity) are in panel_maps_side.cpp.
+#include "panels.hpp"
+#include "view_common.hpp"
+
+#include <alibi/explore/color_scale.hpp>
+#include <alibi/explore/format.hpp>
+
+#include <fmt/format.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+namespace alibi::imgui {
+
+namespace {
+
+constexpr const char* kValuesChoices[] = {"detect", "probabilities", "scores (softmax)"};
+
+// The bar of a maps picture: the hovered tile's (per-head) or block's (overview) range, else the
+// picture's shared range.
+explore::ColorBar mapsColorBar(const AttentionMaps& maps, const Heatmap& map, const HeatmapTile* tile,
+                               const std::string& label, float height) {
+    const double hi = tile != nullptr ? tile->hi : map.hi;
+    const double lo = tile != nullptr ? (map.log ? tile->logLo : tile->lo) : (map.log ? map.logLo : map.lo);
+    // Probabilities shown are the stored numbers (exact in the file's dtype); softmaxed scores are
+    // computed, labelled at f32 precision.
+    const DType dtype = maps.values() == AttentionValues::Probabilities ? maps.dtype() : DType::F32;
+    explore::ColorBar bar = explore::makeColorBar(lo, std::max(hi, lo), map.log, dtype, colorBarTicks(height));
+    bar.title = map.log ? "probability (log)" : "probability";
+    bar.head = label;
+    bar.maskedSwatch = maps.causal();
+    return bar;
+}
+
+void drawFileBar(AppState& state, const Model& model) {
+    MapsState& s = state.maps;
+    const MapsOpenResult* file = model.maps.file.get();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
+    const bool enter = ImGui::InputText("##maps-path", &s.path, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if (ImGui::Button("Open maps") || enter) s.open = MapsOpenAsk{s.path, "", 0, 0, false};
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(".npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K), or .safetensors with one tensor per "
+                          "layer; or drop the file on the window");
+    if (model.maps.opening) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("opening %s...", std::filesystem::path(model.maps.openingPath).filename().string().c_str());
+    }
+    if (file == nullptr) return;
+    const AttentionMaps& maps = *file->maps;
+    ImGui::SameLine();
+    ImGui::Text("%s  %s%s", std::filesystem::path(file->ask.path).filename().string().c_str(),
+                maps.layoutText().c_str(), maps.causal() ? ", causal" : ", bidirectional");
+
+    // Values: detected with the reason, or overridden (a re-open of the same file).
+    const float combo = ImGui::GetFontSize() * 8.5f;
+    ImGui::SetNextItemWidth(combo);
+    int values = s.valuesChoice;
+    if (ImGui::Combo("values", &values, kValuesChoices, 3) && values != s.valuesChoice) {
+        s.valuesChoice = values;
+        s.open = MapsOpenAsk{file->ask.path, s.tensor, s.batch, values, true};
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s: %s", std::string(attentionValuesName(maps.values())).c_str(), maps.valuesReason().c_str());
+    if (maps.batches() > 1) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+        int batch = s.batch;
+        if (ImGui::InputInt("batch", &batch, 1, 1, ImGuiInputTextFlags_EnterReturnsTrue)) {
+            batch = std::clamp(batch, 0, maps.batches() - 1);
+            if (batch != s.batch) s.open = MapsOpenAsk{file->ask.path, s.tensor, batch, s.valuesChoice, true};
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("of %d", maps.batches());
+    }
+    if (!file->tensors.empty()) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11.0f);
+        const std::string preview = s.tensor.empty() ? fmt::format("all {} layers", file->tensors.size()) : s.tensor;
+        if (ImGui::BeginCombo("tensors", preview.c_str())) {
+            if (ImGui::Selectable("all layers", s.tensor.empty()) && !s.tensor.empty())
+                s.open = MapsOpenAsk{file->ask.path, "", s.batch, s.valuesChoice, false};
+            for (const std::string& name : file->tensors)
+                if (ImGui::Selectable(name.c_str(), name == s.tensor) && name != s.tensor)
+                    s.open = MapsOpenAsk{file->ask.path, name, s.batch, s.valuesChoice, false};
+            ImGui::EndCombo();
+        }
+    }
+
+    // The ALiBi prior the maps are paired with: none, the session's slopes, or a preset's.
+    ImGui::SetNextItemWidth(combo);
+    std::string prior = s.prior == MapsPrior::None      ? std::string("none")
+                        : s.prior == MapsPrior::Session ? std::string("session")
+                        : s.presetIndex < static_cast<int>(model.presets.size())
+                            ? model.presets[static_cast<std::size_t>(s.presetIndex)].name
+                            : std::string("preset");
+    if (ImGui::BeginCombo("ALiBi prior", prior.c_str())) {
+        if (ImGui::Selectable("none", s.prior == MapsPrior::None)) s.prior = MapsPrior::None;
+        if (ImGui::Selectable("the session's parameters", s.prior == MapsPrior::Session)) s.prior = MapsPrior::Session;
+        for (std::size_t p = 0; p < model.presets.size(); ++p) {
+            const Preset& preset = model.presets[p];
+            const bool fits = preset.heads == maps.heads();
+            const std::string label = fmt::format("{} (H = {})", preset.name, preset.heads);
+            if (ImGui::Selectable(label.c_str(), s.prior == MapsPrior::Preset && s.presetIndex == static_cast<int>(p),
+                                  fits ? 0 : ImGuiSelectableFlags_Disabled)) {
+                s.prior = MapsPrior::Preset;
+                s.presetIndex = static_cast<int>(p);
+            }
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", model.maps.priorNote.c_str());
+}
+
+void drawLayerBar(AppState& state, const AttentionMaps& maps) {
+    MapsState& s = state.maps;
+    const auto& info = maps.layerInfo();
+    const int layers = maps.layers();
+    s.layer = std::clamp(s.layer, 0, layers - 1);
+    const AttentionLayerInfo& current = info[static_cast<std::size_t>(s.layer)];
+    const std::string label = current.name.empty() ? fmt::format("layer {}", current.number)
+                                                   : fmt::format("layer {} ({})", current.number, current.name);
+    ImGui::BeginDisabled(s.overview || layers < 2);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+    ImGui::SliderInt("##layer", &s.layer, 0, layers - 1, label.c_str(), ImGuiSliderFlags_AlwaysClamp);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::Checkbox("all layers", &s.overview);
+    ImGui::SameLine();
+    ImGui::Checkbox("log colours", &s.logColors);
+    ImGui::SameLine();
+    ImGui::Checkbox("per-head scale", &s.perHead);
+    ImGui::SameLine();
+    ImGui::TextDisabled("Page Up/Down, wheel: layer");
+}
+
+// Outlines the selected head (and labels the tiles, or the overview's layers).
+void drawGridLabels(const MapsState& s, const MapsGridResult& grid, const AttentionMaps& maps, ImVec2 origin) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    auto label = [&](float x, float y, const std::string& text) {
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        draw->AddRectFilled(ImVec2(x + 2, y + 2), ImVec2(x + 6 + size.x, y + 2 + size.y), IM_COL32(0, 0, 0, 150));
+        draw->AddText(ImVec2(x + 4, y + 2), IM_COL32(255, 255, 255, 230), text.c_str());
+    };
+    if (grid.request.overview) {
+        for (const MapsBlock& block : grid.blocks) {
+            const float x = origin.x + static_cast<float>(block.x), y = origin.y + static_cast<float>(block.y);
+            const int number = maps.layerInfo()[static_cast<std::size_t>(block.layer)].number;
+            if (block.layer == s.layer && !block.map.tiles.empty()) {
+                float right = x, bottom = y;
+                for (const HeatmapTile& t : block.map.tiles) {
+                    right = std::max(right, x + static_cast<float>(t.x + t.width));
+                    bottom = std::max(bottom, y + static_cast<float>(t.y + t.height));
+                }
+                draw->AddRect(ImVec2(x - 2, y - 2), ImVec2(right + 2, bottom + 2), kHighlightColor, 0.0f, 0, 2.0f);
+            }
+            label(x, y, fmt::format("L{}", number));
+        }
+        return;
+    }
+    for (const HeatmapTile& tile : grid.heatmap.tiles) {
+        const ImVec2 a(origin.x + static_cast<float>(tile.x), origin.y + static_cast<float>(tile.y));
+        const ImVec2 b(a.x + static_cast<float>(tile.width), a.y + static_cast<float>(tile.height));
+        if (tile.head == s.head)
+            draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), kHighlightColor, 0.0f, 0, 2.0f);
+        if (tile.width >= 40 && tile.height >= 24) {
+            std::string text = fmt::format("h{}", tile.head);
+            if (s.perHead) {
+                const std::string ranged = fmt::format("h{} {}..{}", tile.head, explore::formatValue(tile.lo),
+                                                       explore::formatValue(tile.hi));
+                if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) text = ranged;
+            }
+            label(a.x, a.y, text);
+        }
+    }
+}
+
+void drawGrid(AppState& state, const Model& model, ImVec2 size) {
+    MapsState& s = state.maps;
+    const MapsGridResult* grid = model.maps.grid.get();
+    const AttentionMaps& maps = *model.maps.file->maps;
+    s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
+    s.gridHeight = std::max(0, static_cast<int>(size.y - ImGui::GetTextLineHeightWithSpacing()));
+    // The subtitle: what a pixel shows.
+    if (grid != nullptr && grid->error.empty()) {
+        // The core's time first: the summary may be cut at the panel's edge.
+        ImGui::TextDisabled("drawn in %.0f ms; %s%s", grid->ms,
+                            grid->request.overview ? "every layer, each block its own range; " : "",
+                            grid->heatmap.summary.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", grid->heatmap.summary.c_str());
+    } else {
+        ImGui::TextDisabled(" ");
+    }
+    const bool current = grid != nullptr && grid->request.maps == model.maps.file->maps;
+    if (grid == nullptr || !current) {
+        ImGui::Dummy(ImVec2(static_cast<float>(s.gridWidth), static_cast<float>(s.gridHeight)));
+        return;
+    }
+    if (!grid->error.empty()) {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
+        ImGui::TextColored(kErrorTextColor, "%s", grid->error.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    const Image& image = grid->heatmap.image;
+    const ImVec2 imageSize(static_cast<float>(image.width), static_cast<float>(image.height));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    if (model.maps.gridTexture != nullptr) {
+        ImGui::Image(model.maps.gridTexture, imageSize);
+    } else {
+        ImGui::Dummy(imageSize);
+    }
+    s.gridX = origin.x;
+    s.gridY = origin.y;
+    const bool hovered = ImGui::IsItemHovered();
+    const HeatmapTile* barTile = nullptr;
+    const Heatmap* barMap = &grid->heatmap;
+    std::string barLabel;
+    if (hovered) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const int x = static_cast<int>(std::floor(mouse.x - origin.x));
+        const int y = static_cast<int>(std::floor(mouse.y - origin.y));
+        if (auto cell = mapsCellAt(*grid, x, y)) {
+            s.hover = cell;
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+                s.layer = cell->layer;
+                s.head = cell->head;
+                s.row = cell->query;
+                s.overview = false;  // a click on a layer of the overview opens it
+            }
+            if (const Heatmap* map = mapsHeatmapAt(*grid, x, y)) {
+                barMap = map;
+                if (grid->request.overview)
+                    barLabel = fmt::format("L{}", maps.layerInfo()[static_cast<std::size_t>(cell->layer)].number);
+                if (s.perHead)
+                    for (const HeatmapTile& t : map->tiles)
+                        if (t.head == cell->head) barTile = &t;
+                if (barTile != nullptr) barLabel += fmt::format("{}h{}", barLabel.empty() ? "" : " ", cell->head);
+            }
+        }
+        // The wheel steps through the layers.
+        const float wheel = ImGui::GetIO().MouseWheel;
+        if (wheel != 0.0f && !s.overview)
+            s.layer = std::clamp(s.layer + (wheel < 0 ? 1 : -1), 0, maps.layers() - 1);
+    }
+    if (grid->request.overview && barLabel.empty()) {
+        // Not hovering: the selected layer's block.
+        for (const MapsBlock& block : grid->blocks)
+            if (block.layer == s.layer) barMap = &block.map;
+        barLabel = fmt::format("L{}", maps.layerInfo()[static_cast<std::size_t>(s.layer)].number);
+    }
+    drawGridLabels(s, *grid, maps, origin);
+    if (model.maps.gridPending) drawStaleMark(origin, ImVec2(origin.x + imageSize.x, origin.y + imageSize.y), 0.0f);
+    const float line = ImGui::GetTextLineHeight();
+    const float barHeight = std::max(imageSize.y - 3.4f * line, 2.0f * line);
+    drawColorBarBeside(model.maps.gridBarTexture, origin, imageSize,
+                       mapsColorBar(maps, *barMap, barTile, barLabel, barHeight));
+}
+
+}  // namespace
+
+void drawMapsView(AppState& state, const Model& model) {
+    drawFileBar(state, model);
+    const MapsOpenResult* file = model.maps.file.get();
+    if (file == nullptr) {
+        ImGui::Spacing();
+        ImGui::TextWrapped("No attention maps are open. Type a path above, use File > Open attention maps, drop a "
+                           ".npy or .safetensors file on the window, or open an example from the Help menu.");
+        ImGui::TextDisabled("Save them from a Hugging Face ALiBi model (BLOOM, MPT) with output_attentions=True: "
+                            "see scripts/ and docs/FIT.md.");
+        return;
+    }
+    const AttentionMaps& maps = *file->maps;
+    drawLayerBar(state, maps);
+
+    // The grid on the left, the side pictures on the right, the read-out below both.
+    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float sideWidth = std::floor(std::clamp(avail.x * 0.42f, ImGui::GetFontSize() * 18.0f, avail.x * 0.5f));
+    const ImVec2 gridSize(avail.x - sideWidth - ImGui::GetStyle().ItemSpacing.x, avail.y - readoutHeight);
+    ImGui::BeginGroup();
+    drawGrid(state, model, gridSize);
+    ImGui::EndGroup();
+    ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x + gridSize.x +
+                                         ImGui::GetStyle().ItemSpacing.x,
+                                     ImGui::GetItemRectMin().y));
+    ImGui::BeginChild("maps-side", ImVec2(sideWidth, gridSize.y), false, ImGuiWindowFlags_NoScrollbar);
+    drawMapsSide(state, model);
+    ImGui::EndChild();
+    ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x,
+                                     ImGui::GetItemRectMax().y + ImGui::GetStyle().ItemSpacing.y));
+    if (!model.maps.hoverReadout.empty()) {
+        ImGui::TextUnformatted(model.maps.hoverReadout.c_str());
+    } else {
+        ImGui::TextDisabled("Hover the maps for the file's value, its distance and the ALiBi prior there; click a "
+                            "head to inspect it.");
+    }
+}
+
+}  // namespace alibi::imgui

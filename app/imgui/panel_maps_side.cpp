@@ -1,0 +1,330 @@
+// The side pictures of the attention maps view, one tab each: the selected head alone (the core's
+// picture at this size, exact read-out under the mouse), its attention vs distance with the ALiBi
+// prior at the fitted slope m* and at the configured slope, one query row of the file against the
+// same priors, and the layer's head similarity matrix (Jensen-Shannon distances, ordered by index,
+// fitted slope or clustering). Everything drawn is a core result; this file only lays it out.
+#include "panels.hpp"
+#include "plot_canvas.hpp"
+#include "view_common.hpp"
+
+#include <alibi/explore/color_scale.hpp>
+#include <alibi/explore/format.hpp>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+namespace alibi::imgui {
+
+namespace {
+
+constexpr ImU32 kFileColor = IM_COL32(240, 240, 240, 255);
+constexpr ImU32 kFittedColor = IM_COL32(90, 200, 250, 255);
+constexpr ImU32 kConfiguredColor = IM_COL32(255, 170, 60, 255);
+
+void legendSwatch(ImU32 color, const char* text) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float line = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + line * 0.4f), ImVec2(at.x + line, at.y + line * 0.6f),
+                                              color);
+    ImGui::Dummy(ImVec2(line, line));
+    ImGui::SameLine(0, 4);
+    ImGui::TextUnformatted(text);
+}
+
+Series series(const char* label, const std::vector<double>& y) {
+    Series s;
+    s.label = label;
+    s.x.resize(y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) s.x[i] = static_cast<double>(i);
+    s.y = y;
+    return s;
+}
+
+void headPicker(MapsState& s, const AttentionMaps& maps) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+    ImGui::SliderInt("head", &s.head, 0, maps.heads() - 1, "head %d", ImGuiSliderFlags_AlwaysClamp);
+}
+
+// The layer's fit, when it is the current layer's (else a note that it is computing).
+const LayerFitResult* currentFit(const Model& model, const MapsState& s) {
+    const LayerFitResult* fit = model.maps.layerFit.get();
+    if (fit == nullptr || fit->request.maps != model.maps.file->maps || fit->request.layer != s.layer) {
+        ImGui::TextDisabled("fitting the layer's heads...");
+        return nullptr;
+    }
+    if (!fit->error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kErrorTextColor, "%s", fit->error.c_str());
+        ImGui::PopTextWrapPos();
+        return nullptr;
+    }
+    if (s.head >= static_cast<int>(fit->fits.size())) return nullptr;
+    return fit;
+}
+
+void fitSummary(const HeadFit& h) {
+    ImGui::Text("m* = %s%s  [%s, %s]  KL %s", h.slopeAtBound ? ">= " : "", explore::formatValue(h.slope).c_str(),
+                explore::formatValue(h.slopeLow).c_str(), explore::formatValue(h.slopeHigh).c_str(),
+                explore::formatValue(h.kl).c_str());
+    if (h.configuredSlope)
+        ImGui::Text("configured m = %s  (m*/m %s, KL at m %s)", explore::formatSlope(*h.configuredSlope).c_str(),
+                    explore::formatValue(h.slope / *h.configuredSlope).c_str(),
+                    explore::formatValue(h.configuredKl.value_or(0)).c_str());
+    else
+        ImGui::TextDisabled("configured m unknown: pair an ALiBi prior above");
+}
+
+void drawHeadTab(AppState& state, const Model& model) {
+    MapsState& s = state.maps;
+    const AttentionMaps& maps = *model.maps.file->maps;
+    headPicker(s, maps);
+    const MapsGridResult* head = model.maps.head.get();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    s.headWidth = std::max(0, static_cast<int>(avail.x - colorBarWidth()));
+    s.headHeight = std::max(0, static_cast<int>(avail.y - ImGui::GetTextLineHeightWithSpacing()));
+    if (head == nullptr || head->request.maps != model.maps.file->maps || !head->error.empty()) {
+        if (head != nullptr && !head->error.empty()) ImGui::TextColored(kErrorTextColor, "%s", head->error.c_str());
+        return;
+    }
+    ImGui::TextDisabled("%s", head->heatmap.summary.c_str());
+    const Image& image = head->heatmap.image;
+    const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    if (model.maps.headTexture != nullptr) {
+        ImGui::Image(model.maps.headTexture, size);
+    } else {
+        ImGui::Dummy(size);
+    }
+    if (ImGui::IsItemHovered()) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        if (auto cell = mapsCellAt(*head, static_cast<int>(std::floor(mouse.x - origin.x)),
+                                   static_cast<int>(std::floor(mouse.y - origin.y)))) {
+            s.hover = cell;
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) s.row = cell->query;
+        }
+    }
+    if (model.maps.headPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
+    const Heatmap& map = head->heatmap;
+    const float height = std::max(size.y - 3.4f * ImGui::GetTextLineHeight(), 2.0f * ImGui::GetTextLineHeight());
+    const DType dtype = maps.values() == AttentionValues::Probabilities ? maps.dtype() : DType::F32;
+    explore::ColorBar bar = explore::makeColorBar(map.log ? map.logLo : map.lo, map.hi, map.log, dtype,
+                                                  colorBarTicks(height));
+    bar.title = map.log ? "probability (log)" : "probability";
+    bar.head = fmt::format("h{}", head->request.head);
+    bar.maskedSwatch = maps.causal();
+    drawColorBarBeside(model.maps.headBarTexture, origin, size, bar);
+}
+
+void drawDistanceTab(AppState& state, const Model& model) {
+    MapsState& s = state.maps;
+    const AttentionMaps& maps = *model.maps.file->maps;
+    headPicker(s, maps);
+    const LayerFitResult* fit = currentFit(model, s);
+    if (fit == nullptr) return;
+    const auto h = static_cast<std::size_t>(s.head);
+    const HeadFit& head = fit->fits[h];
+    fitSummary(head);
+    legendSwatch(kFileColor, "the file: mean attention by distance");
+    ImGui::SameLine();
+    legendSwatch(kFittedColor, "prior at m*");
+    if (!fit->configuredPrior[h].empty()) {
+        ImGui::SameLine();
+        legendSwatch(kConfiguredColor, "prior at configured m");
+    }
+    const std::vector<Series> lines{series("file", head.profile), series("m*", fit->fittedPrior[h]),
+                                    series("configured", fit->configuredPrior[h])};
+    double top = 0;
+    for (const Series& line : lines)
+        for (double v : line.y) top = std::max(top, v);
+    PlotAxes axes;
+    axes.title = "attention vs distance";
+    axes.xLabel = maps.causal() ? "distance i - j" : "distance |i - j|";
+    axes.yLabel = "mass";
+    axes.xMin = 0;
+    axes.xMax = static_cast<double>(std::max<std::int64_t>(maps.keys() - 1, 1));
+    axes.yMin = 0;
+    axes.yMax = top > 0 ? top * 1.05 : 1;
+    axes.xKind = maps.keys() > 64 ? AxisKind::SignedLog2 : AxisKind::Linear;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    PlotCanvas canvas(axes, ImVec2(avail.x, std::max(avail.y, 80.0f)));
+    // The file underneath, the priors on top: where a head follows its prior the lines coincide
+    // and the thinner prior stays visible over the file's line.
+    canvas.drawSeries(lines[0], kFileColor, 3.0f);
+    if (!lines[2].y.empty()) canvas.drawSeries(lines[2], kConfiguredColor, 1.5f);
+    canvas.drawSeries(lines[1], kFittedColor, 1.5f);
+    if (canvas.hovered()) {
+        const auto d = static_cast<std::int64_t>(std::llround(std::max(canvas.mouseX(), 0.0)));
+        if (d < std::ssize(head.profile)) {
+            const auto k = static_cast<std::size_t>(d);
+            std::string tip = fmt::format("distance {}\nfile {}\nprior at m* {}", d, explore::formatValue(head.profile[k]),
+                                          explore::formatValue(fit->fittedPrior[h][k]));
+            if (!fit->configuredPrior[h].empty())
+                tip += fmt::format("\nprior at configured m {}", explore::formatValue(fit->configuredPrior[h][k]));
+            ImGui::SetTooltip("%s", tip.c_str());
+        }
+    }
+}
+
+void drawRowTab(AppState& state, const Model& model) {
+    MapsState& s = state.maps;
+    const AttentionMaps& maps = *model.maps.file->maps;
+    headPicker(s, maps);
+    ImGui::SameLine();
+    const int lastRow = static_cast<int>(std::min<std::int64_t>(maps.queries() - 1, 1 << 30));
+    int row = s.row < 0 ? lastRow : static_cast<int>(std::min<std::int64_t>(s.row, lastRow));
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+    if (ImGui::SliderInt("##row", &row, 0, lastRow, "query row %d", ImGuiSliderFlags_AlwaysClamp)) s.row = row;
+    const MapsRowResult* result = model.maps.row.get();
+    if (result == nullptr || result->request.maps != model.maps.file->maps) {
+        ImGui::TextDisabled("reading the row...");
+        return;
+    }
+    if (!result->error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    const MapsRowRequest& r = result->request;
+    ImGui::Text("layer %d · head %d · query row %lld", maps.layerInfo()[static_cast<std::size_t>(r.layer)].number,
+                r.head, static_cast<long long>(r.row));
+    legendSwatch(kFileColor, "the file's row");
+    if (!result->fittedPrior.empty()) {
+        ImGui::SameLine();
+        legendSwatch(kFittedColor, fmt::format("prior at m* = {}", explore::formatValue(*r.fitted)).c_str());
+    }
+    if (!result->configuredPrior.empty()) {
+        ImGui::SameLine();
+        legendSwatch(kConfiguredColor, fmt::format("at m = {}", explore::formatSlope(*r.configured)).c_str());
+    }
+    const std::vector<Series> lines{series("file", result->probabilities), series("m*", result->fittedPrior),
+                                    series("configured", result->configuredPrior)};
+    double top = 0;
+    for (const Series& line : lines)
+        for (double v : line.y) top = std::max(top, v);
+    PlotAxes axes;
+    axes.title = "attention over keys";
+    axes.xLabel = "key j";
+    axes.yLabel = "p";
+    axes.xMin = 0;
+    axes.xMax = static_cast<double>(std::max<std::int64_t>(maps.keys() - 1, 1));
+    axes.yMin = 0;
+    axes.yMax = top > 0 ? top * 1.05 : 1;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    PlotCanvas canvas(axes, ImVec2(avail.x, std::max(avail.y, 80.0f)));
+    canvas.drawSeries(lines[0], kFileColor, 3.0f);
+    if (!lines[2].y.empty()) canvas.drawSeries(lines[2], kConfiguredColor, 1.5f);
+    if (!lines[1].y.empty()) canvas.drawSeries(lines[1], kFittedColor, 1.5f);
+    if (canvas.hovered()) {
+        const auto j = static_cast<std::int64_t>(std::llround(std::max(canvas.mouseX(), 0.0)));
+        if (j < std::ssize(result->probabilities)) {
+            const auto k = static_cast<std::size_t>(j);
+            std::string tip = fmt::format("key {}\np = {}", j, explore::formatValue(result->probabilities[k]));
+            if (!result->fittedPrior.empty()) tip += fmt::format("\nprior at m* {}", explore::formatValue(result->fittedPrior[k]));
+            if (!result->configuredPrior.empty())
+                tip += fmt::format("\nprior at configured m {}", explore::formatValue(result->configuredPrior[k]));
+            ImGui::SetTooltip("%s", tip.c_str());
+        }
+    }
+}
+
+void drawSimilarityTab(AppState& state, const Model& model) {
+    MapsState& s = state.maps;
+    constexpr std::array kBasis{"profiles", "full maps"};
+    constexpr std::array kOrder{"by index", "by fitted slope", "by clustering"};
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+    ImGui::Combo("##basis", &s.similarityBasis, kBasis.data(), static_cast<int>(kBasis.size()));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+    ImGui::Combo("##order", &s.similarityOrder, kOrder.data(), static_cast<int>(kOrder.size()));
+    const LayerFitResult* fit = currentFit(model, s);
+    if (fit == nullptr) return;
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // A square matrix, room left for the head labels and the colour bar.
+    const float side = std::floor(std::max(
+        std::min(avail.x - colorBarWidth() - ImGui::CalcTextSize("h000 ").x, avail.y - 3.5f * line), 16.0f));
+    s.similarityWidth = s.similarityHeight = static_cast<int>(side);
+    const SimilarityResult* sim = model.maps.similarity.get();
+    if (sim == nullptr || sim->request.fit.get() != fit) {
+        ImGui::TextDisabled("ordering the heads...");
+        return;
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Jensen-Shannon distance between the heads' %s: 0 same, 1 disjoint",
+                        s.similarityBasis == 0 ? "attention-vs-distance profiles" : "full maps");
+    ImGui::PopTextWrapPos();
+    const Image& image = sim->heatmap.image;
+    const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
+    const float labels = ImGui::CalcTextSize("h000 ").x;
+    const ImVec2 cursor = ImGui::GetCursorScreenPos();
+    const ImVec2 origin(cursor.x + labels, cursor.y);
+    ImGui::SetCursorScreenPos(origin);
+    if (model.maps.similarityTexture != nullptr) {
+        ImGui::Image(model.maps.similarityTexture, size);
+    } else {
+        ImGui::Dummy(size);
+    }
+    const int n = static_cast<int>(sim->order.size());
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    if (n > 0) {
+        // Head labels along the rows, where each has room.
+        const float cell = size.y / static_cast<float>(n);
+        const int step = std::max(1, static_cast<int>(std::ceil(ImGui::GetTextLineHeight() / std::max(cell, 1.0f))));
+        for (int k = 0; k < n; k += step) {
+            const std::string text = fmt::format("h{}", sim->order[static_cast<std::size_t>(k)]);
+            draw->AddText(ImVec2(cursor.x, origin.y + cell * (static_cast<float>(k) + 0.5f) - ImGui::GetTextLineHeight() * 0.5f),
+                          ImGui::GetColorU32(ImGuiCol_TextDisabled), text.c_str());
+        }
+    }
+    if (ImGui::IsItemHovered() && n > 0) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const int col = std::clamp(static_cast<int>((mouse.x - origin.x) / size.x * static_cast<float>(n)), 0, n - 1);
+        const int row = std::clamp(static_cast<int>((mouse.y - origin.y) / size.y * static_cast<float>(n)), 0, n - 1);
+        const int a = sim->order[static_cast<std::size_t>(row)], b = sim->order[static_cast<std::size_t>(col)];
+        s.similarityHover[0] = a;
+        s.similarityHover[1] = b;
+        ImGui::SetTooltip("h%d vs h%d: JS distance %s\nm* %s vs %s", a, b,
+                          explore::formatValue(fit->distances.at(a, b)).c_str(),
+                          explore::formatValue(fit->fits[static_cast<std::size_t>(a)].slope).c_str(),
+                          explore::formatValue(fit->fits[static_cast<std::size_t>(b)].slope).c_str());
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) s.head = a;
+    }
+    // The bar's range: 0 to the largest distance (renderSimilarity's scale).
+    double top = 0;
+    for (double v : fit->distances.values) top = std::max(top, v);
+    const float text = ImGui::GetTextLineHeight();
+    drawColorBar(model.maps.similarityBarTexture, ImVec2(origin.x + size.x + kColorBarGap, origin.y + text * 1.8f),
+                 std::max(size.y - 3.4f * text, 2.0f * text), 0.0, top > 0 ? top : 1.0, "JS distance");
+}
+
+}  // namespace
+
+void drawMapsSide(AppState& state, const Model& model) {
+    MapsState& s = state.maps;
+    if (!ImGui::BeginTabBar("maps-side")) return;
+    constexpr std::array kTabs{std::pair{MapsSide::Head, "Head"}, std::pair{MapsSide::Distance, "vs distance"},
+                               std::pair{MapsSide::Row, "Row"}, std::pair{MapsSide::Similarity, "Similarity"}};
+    const bool switched = s.side != s.sideShown;
+    for (const auto& [side, title] : kTabs) {
+        const ImGuiTabItemFlags flags = switched && side == s.side ? ImGuiTabItemFlags_SetSelected : 0;
+        if (!ImGui::BeginTabItem(title, nullptr, flags)) continue;
+        if (!switched) s.side = side;
+        if (side == s.side) s.sideShown = side;
+        switch (side) {
+            case MapsSide::Head: drawHeadTab(state, model); break;
+            case MapsSide::Distance: drawDistanceTab(state, model); break;
+            case MapsSide::Row: drawRowTab(state, model); break;
+            case MapsSide::Similarity: drawSimilarityTab(state, model); break;
+        }
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+}
+
+}  // namespace alibi::imgui

@@ -1,0 +1,372 @@
+// Issue 12 in the ImGui explorer: a trained model's saved attention maps (the example files under
+// assets/attention) opened, drawn and fitted through the Explorer as a person drives it: the
+// layer's heads as tiles, layer keys, the hover read-out against the file's bytes read here, the
+// fit table sorted by a header click, its CSV and JSON exports against `alibi fit`, drops, the
+// safetensors tensor picker and the values override, and hostile files (truncated, wrong rank,
+// NaN) that give a message and keep the maps that were open.
+#include "explorer_fixture.hpp"
+
+#include <alibi/explore/attention_fit_view.hpp>
+#include <alibi/explore/format.hpp>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+namespace alibi::imgui {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kExampleNpy = std::string(ALIBI_SOURCE_ASSETS) + "/attention/trained-like-4x8x64.npy";
+const std::string kExampleSafetensors = std::string(ALIBI_SOURCE_ASSETS) + "/attention/trained-like-4x8x64.safetensors";
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A .npy v1 file of little-endian f32 values with the given shape.
+std::string npyBytes(const std::string& shape, const std::vector<float>& values) {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+    while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+    header += '\n';
+    std::string bytes = "\x93NUMPY\x01";
+    bytes += '\0';
+    bytes += static_cast<char>(header.size() & 0xff);
+    bytes += static_cast<char>(header.size() >> 8);
+    bytes += header;
+    bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+    return bytes;
+}
+
+// The value at (layer, head, query, key) of the example .npy ('<f2', shape (4, 8, 64, 64)), read
+// from its bytes and decoded from IEEE half precision here.
+double exampleValue(int layer, int head, std::int64_t q, std::int64_t k) {
+    const std::string bytes = readFile(kExampleNpy);
+    EXPECT_NE(bytes.find("'descr': '<f2'"), std::string::npos);
+    const auto headerLength = static_cast<std::size_t>(static_cast<unsigned char>(bytes[8]) |
+                                                       (static_cast<unsigned char>(bytes[9]) << 8));
+    const std::size_t index = ((static_cast<std::size_t>(layer) * 8 + static_cast<std::size_t>(head)) * 64 +
+                               static_cast<std::size_t>(q)) * 64 + static_cast<std::size_t>(k);
+    const std::size_t at = 10 + headerLength + index * 2;
+    const unsigned bits = static_cast<unsigned char>(bytes[at]) | (static_cast<unsigned char>(bytes[at + 1]) << 8);
+    const int exponent = static_cast<int>((bits >> 10) & 0x1f);
+    const double mantissa = static_cast<double>(bits & 0x3ff);
+    const double magnitude = exponent == 0 ? std::ldexp(mantissa, -24) : std::ldexp(1024.0 + mantissa, exponent - 25);
+    return (bits & 0x8000) != 0 ? -magnitude : magnitude;
+}
+
+class AttentionMapsView : public ExplorerLogic {
+protected:
+    void SetUp() override {
+        ExplorerLogic::SetUp();
+        m_dir = fs::temp_directory_path() / ("alibi-imgui-maps-" + std::to_string(::getpid()));
+        fs::create_directories(m_dir);
+        io().KeyMap[ImGuiKey_PageUp] = keys::kPageUp;
+        io().KeyMap[ImGuiKey_PageDown] = keys::kPageDown;
+        io().KeyMap[ImGuiKey_Home] = keys::kHome;
+        io().KeyMap[ImGuiKey_End] = keys::kEnd;
+    }
+    void TearDown() override {
+        ExplorerLogic::TearDown();
+        std::error_code ignored;
+        fs::remove_all(m_dir, ignored);
+    }
+    static ImGuiIO& io() { return ImGui::GetIO(); }
+
+    // Opens `path` as a person would (the path field's Open), waits for every result.
+    void open(const std::string& path) {
+        state().view = View::Maps;
+        frame();
+        state().maps.path = path;
+        state().maps.open = MapsOpenAsk{path, "", 0, 0, false};
+        frame();
+        settle();
+    }
+    const MapsModel& maps() { return m_explorer->model().maps; }
+    std::string write(const std::string& name, const std::string& bytes) {
+        const std::string path = (m_dir / name).string();
+        std::ofstream(path, std::ios::binary) << bytes;
+        return path;
+    }
+    void fitAll() {
+        state().view = View::Fit;
+        frame();
+        state().maps.runFit = true;
+        frame();
+        settle();
+        frame();
+        ASSERT_NE(maps().fit, nullptr);
+    }
+    // Runs `alibi fit` with `arguments` into `out`; returns the file's bytes.
+    std::string cli(const std::string& arguments, const std::string& out) {
+        const std::string command = std::string("'") + ALIBI_CLI + "' fit '" + kExampleNpy + "' " + arguments +
+                                    " -o '" + out + "' 2>/dev/null";
+        EXPECT_EQ(std::system(command.c_str()), 0) << command;
+        return readFile(out);
+    }
+
+    fs::path m_dir;
+};
+
+TEST_F(AttentionMapsView, OpensTheExampleWithATilePerHead) {
+    open(kExampleNpy);
+    ASSERT_NE(maps().file, nullptr);
+    ASSERT_NE(maps().file->maps, nullptr) << maps().file->error;
+    EXPECT_EQ(maps().file->maps->layers(), 4);
+    EXPECT_EQ(maps().file->maps->heads(), 8);
+    ASSERT_NE(maps().grid, nullptr);
+    EXPECT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+    EXPECT_EQ(maps().grid->heatmap.tiles.size(), 8u);
+    EXPECT_EQ(maps().grid->request.layer, 0);
+    EXPECT_TRUE(state().errorPopup.empty()) << state().errorPopup;
+    // The overview: one block per layer, each with every head.
+    state().maps.overview = true;
+    frame();
+    settle();
+    ASSERT_EQ(maps().grid->blocks.size(), 4u);
+    for (const MapsBlock& block : maps().grid->blocks) EXPECT_EQ(block.map.tiles.size(), 8u);
+}
+
+TEST_F(AttentionMapsView, LayerKeysStepTheLayerAndTheGridFollows) {
+    open(kExampleNpy);
+    press(keys::kPageDown);
+    settle();
+    EXPECT_EQ(state().maps.layer, 1);
+    EXPECT_EQ(maps().grid->request.layer, 1);
+    press(keys::kEnd);
+    settle();
+    EXPECT_EQ(state().maps.layer, 3);
+    EXPECT_EQ(maps().grid->request.layer, 3);
+    press(keys::kPageDown);  // stays on the last layer
+    EXPECT_EQ(state().maps.layer, 3);
+    press(keys::kPageUp);
+    EXPECT_EQ(state().maps.layer, 2);
+    press(keys::kHome);
+    EXPECT_EQ(state().maps.layer, 0);
+}
+
+TEST_F(AttentionMapsView, HoverReadsTheFilesExactValue) {
+    open(kExampleNpy);
+    press(keys::kPageDown);  // layer 1
+    settle();
+    const MapsGridResult& grid = *maps().grid;
+    const HeatmapTile& tile = grid.heatmap.tiles.at(5);
+    io().MousePos = ImVec2(state().maps.gridX + static_cast<float>(tile.x) + static_cast<float>(tile.width) * 0.3f,
+                           state().maps.gridY + static_cast<float>(tile.y) + static_cast<float>(tile.height) * 0.8f);
+    frame();
+    frame();
+    ASSERT_TRUE(state().maps.hover.has_value());
+    const MapsCell cell = *state().maps.hover;
+    EXPECT_EQ(cell.layer, 1);
+    EXPECT_EQ(cell.head, 5);
+    const double stored = exampleValue(cell.layer, cell.head, cell.query, cell.key);
+    const std::string& text = maps().hoverReadout;
+    // The f16 number itself, written exactly (shortest text that reads back as it in f16).
+    EXPECT_NE(text.find("file value " + explore::formatExact(stored, DType::F16) + " (f16)"), std::string::npos)
+        << text << "\nexpected " << stored;
+    EXPECT_NE(text.find("head 5 · query i = " + std::to_string(cell.query) + " · key j = " + std::to_string(cell.key)),
+              std::string::npos)
+        << text;
+}
+
+TEST_F(AttentionMapsView, TheTableSortsByAHeaderClick) {
+    open(kExampleNpy);
+    fitAll();
+    ASSERT_EQ(maps().fit->fits.size(), 32u);
+    const std::vector<HeadFit>& fits = maps().fit->fits;
+    auto clickHeader = [&](explore::FitColumn column) {
+        const auto c = static_cast<std::size_t>(std::find(explore::kFitColumns.begin(), explore::kFitColumns.end(), column) -
+                                                explore::kFitColumns.begin());
+        ASSERT_LT(c, state().maps.headerRects.size());
+        const MapsRect r = state().maps.headerRects[c];
+        ASSERT_GT(r.width, 0.0f) << "header " << c << " not drawn";
+        io().MousePos = ImVec2(r.x + r.width * 0.5f, r.y + r.height * 0.5f);
+        frame();
+        io().MouseDown[0] = true;
+        frame();
+        io().MouseDown[0] = false;
+        frame();
+        frame();
+    };
+    clickHeader(explore::FitColumn::Slope);
+    ASSERT_EQ(state().maps.tableOrder.size(), 32u);
+    for (std::size_t r = 1; r < 32; ++r)
+        EXPECT_LE(fits[static_cast<std::size_t>(state().maps.tableOrder[r - 1])].slope,
+                  fits[static_cast<std::size_t>(state().maps.tableOrder[r])].slope);
+    clickHeader(explore::FitColumn::Slope);  // again: descending
+    for (std::size_t r = 1; r < 32; ++r)
+        EXPECT_GE(fits[static_cast<std::size_t>(state().maps.tableOrder[r - 1])].slope,
+                  fits[static_cast<std::size_t>(state().maps.tableOrder[r])].slope);
+    EXPECT_NE(state().maps.tableOrder.front(), 0);  // not the index order any more
+}
+
+TEST_F(AttentionMapsView, ExportsAreTheBytesAlibiFitWrites) {
+    open(kExampleNpy);
+    fitAll();
+    const std::string csv = (m_dir / "gui.csv").string();
+    state().maps.exportPath = csv;
+    state().maps.exportCsv = true;
+    frame();
+    EXPECT_TRUE(state().errorPopup.empty()) << state().errorPopup;
+    EXPECT_EQ(readFile(csv), cli("--format csv", (m_dir / "cli.csv").string()));
+
+    // With a preset's slopes as the prior and a row range, as JSON.
+    const auto& presets = m_explorer->model().presets;
+    const auto preset = std::find_if(presets.begin(), presets.end(),
+                                     [](const Preset& p) { return p.id == "alibi-paper-wikitext103"; });
+    ASSERT_NE(preset, presets.end());
+    state().maps.prior = MapsPrior::Preset;
+    state().maps.presetIndex = static_cast<int>(preset - presets.begin());
+    state().maps.fitAllRows = false;
+    state().maps.fitFirst = 8;
+    state().maps.fitLast = 40;
+    fitAll();
+    ASSERT_TRUE(maps().fit->fits.front().configuredSlope.has_value());
+    const std::string json = (m_dir / "gui.json").string();
+    state().maps.exportPath = json;
+    state().maps.exportJson = true;
+    frame();
+    EXPECT_TRUE(state().errorPopup.empty()) << state().errorPopup;
+    const std::string gui = readFile(json);
+    EXPECT_NE(gui.find("configured_slope"), std::string::npos);
+    EXPECT_EQ(gui, cli("--preset alibi-paper-wikitext103 --rows 8:40 --format json", (m_dir / "cli.json").string()));
+}
+
+TEST_F(AttentionMapsView, HostileFilesGiveAMessageAndKeepTheOpenMaps) {
+    open(kExampleNpy);
+    const auto opened = maps().file;
+    ASSERT_NE(opened, nullptr);
+    std::vector<float> row{0.5f, 0.5f, 0.25f, 0.75f};
+    const std::string good = npyBytes("(1, 2, 2)", row);
+    std::vector<float> nan = row;
+    nan[2] = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<std::string> hostile{
+        write("truncated.npy", good.substr(0, good.size() - 6)),
+        write("rank2.npy", npyBytes("(2, 2)", row)),
+        write("nan.npy", npyBytes("(1, 2, 2)", nan)),
+        write("garbage.safetensors", std::string("\x10\x00\x00\x00\x00\x00\x00\x00{\"a\":", 13)),
+        (m_dir / "missing.npy").string(),
+    };
+    for (const std::string& path : hostile) {
+        open(path);
+        EXPECT_FALSE(state().errorPopup.empty()) << path;
+        EXPECT_LT(state().errorPopup.size(), 1200u) << state().errorPopup;
+        EXPECT_EQ(maps().file, opened) << path << ": the previous maps must stay";
+        EXPECT_NE(state().errorPopup.find("Still showing"), std::string::npos) << state().errorPopup;
+        state().errorPopup.clear();
+        frame();
+        frame();
+        // Still drawing the example.
+        EXPECT_EQ(maps().grid->request.maps, opened->maps);
+    }
+}
+
+TEST_F(AttentionMapsView, DropsOpenMapsOrADiagnosis) {
+    state().droppedFiles = {kExampleNpy};
+    frame();
+    settle();
+    ASSERT_NE(maps().file, nullptr);
+    EXPECT_EQ(maps().file->ask.path, kExampleNpy);
+    EXPECT_EQ(state().view, View::Maps);
+    // On the Diagnose view, a tensor is a bias to check.
+    state().view = View::Diagnose;
+    frame();
+    frame();
+    state().droppedFiles = {kExampleSafetensors};
+    frame();
+    EXPECT_EQ(state().diagnosePath, kExampleSafetensors);
+    EXPECT_EQ(maps().file->ask.path, kExampleNpy);
+    settle();
+}
+
+TEST_F(AttentionMapsView, SafetensorsListsLayersAndTheValuesCanBeOverridden) {
+    open(kExampleSafetensors);
+    ASSERT_NE(maps().file, nullptr);
+    ASSERT_NE(maps().file->maps, nullptr);
+    const std::vector<std::string> tensors = maps().file->tensors;
+    ASSERT_EQ(tensors.size(), 4u);
+    std::vector<int> numbers;
+    for (const AttentionLayerInfo& info : maps().file->maps->layerInfo()) numbers.push_back(info.number);
+    EXPECT_TRUE(std::is_sorted(numbers.begin(), numbers.end()));
+    // One tensor (the tensor picker's choice): one layer, the list kept.
+    state().maps.open = MapsOpenAsk{kExampleSafetensors, tensors[2], 0, 0, false};
+    frame();
+    settle();
+    EXPECT_EQ(maps().file->maps->layers(), 1);
+    EXPECT_EQ(maps().file->maps->layerInfo().front().name, tensors[2]);
+    EXPECT_EQ(maps().file->tensors, tensors);
+    // The values override: read as scores (softmax) instead of the detected probabilities.
+    EXPECT_EQ(maps().file->maps->values(), AttentionValues::Probabilities);
+    state().maps.open = MapsOpenAsk{kExampleSafetensors, tensors[2], 0, 2, true};
+    frame();
+    settle();
+    EXPECT_EQ(maps().file->maps->values(), AttentionValues::Scores);
+    EXPECT_EQ(state().maps.valuesChoice, 2);
+}
+
+TEST_F(AttentionMapsView, TheBatchPickerReadsAnotherElement) {
+    // (B, L, H, Q, K) = (2, 1, 1, 2, 2): row 1 is (0.25, 0.75) in element 0, (0.5, 0.5) in element 1.
+    const std::string path =
+        write("batched.npy", npyBytes("(2, 1, 1, 2, 2)", {1.0f, 0.0f, 0.25f, 0.75f, 1.0f, 0.0f, 0.5f, 0.5f}));
+    open(path);
+    ASSERT_NE(maps().file, nullptr);
+    ASSERT_NE(maps().file->maps, nullptr) << state().errorPopup;
+    EXPECT_EQ(maps().file->maps->batches(), 2);
+    state().maps.open = MapsOpenAsk{path, "", 1, 0, true};  // the batch field's choice
+    frame();
+    settle();
+    EXPECT_EQ(maps().file->maps->batch(), 1);
+    EXPECT_EQ(state().maps.batch, 1);
+    std::vector<double> row(2);
+    ASSERT_TRUE(maps().file->maps->storedRow(0, 0, 1, row));
+    EXPECT_EQ(row[0], 0.5);
+    // An element that does not exist: a message, element 1 stays.
+    state().maps.open = MapsOpenAsk{path, "", 5, 0, true};
+    frame();
+    settle();
+    EXPECT_FALSE(state().errorPopup.empty());
+    EXPECT_EQ(maps().file->maps->batch(), 1);
+    EXPECT_EQ(state().maps.batch, 1);
+}
+
+TEST_F(AttentionMapsView, SidePicturesDeliverTheirResults) {
+    open(kExampleNpy);
+    state().maps.head = 2;
+    for (MapsSide side : {MapsSide::Head, MapsSide::Distance, MapsSide::Row, MapsSide::Similarity}) {
+        state().maps.side = side;
+        frame();
+        frame();
+        settle();
+    }
+    ASSERT_NE(maps().head, nullptr);
+    EXPECT_EQ(maps().head->heatmap.tiles.size(), 1u);
+    ASSERT_NE(maps().layerFit, nullptr);
+    EXPECT_TRUE(maps().layerFit->error.empty()) << maps().layerFit->error;
+    EXPECT_EQ(maps().layerFit->fits.size(), 8u);
+    ASSERT_NE(maps().row, nullptr);
+    EXPECT_EQ(maps().row->probabilities.size(), 64u);
+    EXPECT_EQ(maps().row->fittedPrior.size(), 64u);
+    ASSERT_NE(maps().similarity, nullptr);
+    EXPECT_EQ(maps().similarity->order.size(), 8u);
+    // Ordered by clustering: a permutation of the heads.
+    state().maps.similarityOrder = 2;
+    frame();
+    settle();
+    std::vector<int> order = maps().similarity->order;
+    std::sort(order.begin(), order.end());
+    for (int h = 0; h < 8; ++h) EXPECT_EQ(order[static_cast<std::size_t>(h)], h);
+}
+
+}  // namespace
+}  // namespace alibi::imgui
