@@ -84,6 +84,9 @@ public:
     // Opens `path` as a trained model's attention maps on a worker (--attention, Help > examples);
     // the previous maps stay until it has opened, and stay for good when it cannot be.
     void openAttentionMaps(const std::string& path);
+    // A lesson step over attention maps: opens `path` unless it is open, then looks where
+    // `target` says (layer number, head, row, side picture).
+    void showLessonMaps(const std::string& path, const MapsLessonTarget& target);
     // Files dropped on the window (the shell's drop callback): opened when the next frame runs.
     void dropFiles(std::vector<std::string> paths);
 
@@ -118,6 +121,7 @@ private:
     void updateMapsHover();
     void exportFitTable(bool json);
     void handleMapsKeys();
+    void applyMapsLessonTarget(const AttentionMaps& maps);
     [[nodiscard]] bool mapsGridAwaited() const;
     void drawMapsOpenDialog();
 

@@ -18,6 +18,21 @@ namespace alibi::imgui {
 
 namespace {
 
+// The attention-maps view (and side picture) of a lesson view id; nullopt: not one of them.
+struct MapsView {
+    View view;
+    std::optional<MapsSide> side;
+};
+std::optional<MapsView> mapsViewOf(std::string_view id) {
+    if (id == "attention-grid") return MapsView{View::Maps, std::nullopt};
+    if (id == "attention-detail") return MapsView{View::Maps, MapsSide::Head};
+    if (id == "attention-distance") return MapsView{View::Maps, MapsSide::Distance};
+    if (id == "attention-row") return MapsView{View::Maps, MapsSide::Row};
+    if (id == "similarity") return MapsView{View::Maps, MapsSide::Similarity};
+    if (id == "fit-table") return MapsView{View::Fit, std::nullopt};
+    return std::nullopt;
+}
+
 std::string missingViewNote(const LessonStep& step) {
     std::string_view what = step.view;
     if (step.view == "attention-grid") what = "the attention maps' layer grid";
@@ -53,6 +68,19 @@ void Explorer::applyLessonStep() {
     parameters.compare = parameters.compare ? sessionCompare(*parameters.compare) : std::nullopt;
     if (auto ok = applySession(parameters); !ok) m_state.errorPopup = ok.error().message;
     if (step.explorerView) m_state.view = fromExplorerView(*step.explorerView);
+    if (const auto maps = mapsViewOf(step.view); maps && !step.attentionMaps.empty()) {
+        // A step over a model's attention maps: its file, layer, head and row, in its view.
+        MapsLessonTarget target;
+        target.layerNumber = step.layer;
+        target.head = step.session.head;
+        target.row = step.session.queryRow;
+        target.side = maps->side;
+        m_state.view = maps->view;
+        showLessonMaps(step.attentionMaps, target);
+        m_state.lessonNote.clear();
+        m_state.lessonMark = {};
+        return;
+    }
     m_state.lessonNote = step.explorerView ? std::string() : missingViewNote(step);
     // A step whose view this explorer lacks marks nothing: its head and cell belong to that view.
     m_state.lessonMark = step.explorerView ? lessonMarkOf(step) : LessonMark{};

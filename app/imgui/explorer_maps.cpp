@@ -168,6 +168,7 @@ void Explorer::collectMaps() {
                 s.fitFirst = 0;
                 s.fitLast = m.queries();
             }
+            if (s.lessonTarget) applyMapsLessonTarget(m);
             s.layer = std::clamp(s.layer, 0, m.layers() - 1);
             s.head = std::clamp(s.head, 0, m.heads() - 1);
             s.fitFirst = std::clamp<std::int64_t>(s.fitFirst, 0, m.queries() - 1);
@@ -236,6 +237,28 @@ void Explorer::collectMaps() {
     maps.fitProgress =
         total > 0 ? static_cast<float>(m_fitProgress->done.load(std::memory_order_relaxed)) / static_cast<float>(total)
                   : 0.0f;
+}
+
+void Explorer::applyMapsLessonTarget(const AttentionMaps& maps) {
+    MapsState& s = m_state.maps;
+    if (!s.lessonTarget) return;
+    const MapsLessonTarget t = *s.lessonTarget;
+    s.lessonTarget.reset();
+    if (auto index = maps.layerIndexOf(t.layerNumber)) s.layer = *index;
+    s.overview = false;
+    if (t.head >= 0 && t.head < maps.heads()) s.head = t.head;
+    if (t.row >= 0 && t.row < maps.queries()) s.row = t.row;
+    if (t.side) s.side = *t.side;
+}
+
+void Explorer::showLessonMaps(const std::string& path, const MapsLessonTarget& target) {
+    m_state.maps.lessonTarget = target;
+    const auto& file = m_model.maps.file;
+    std::error_code ec;
+    if (file && file->maps && std::filesystem::equivalent(file->ask.path, path, ec))
+        applyMapsLessonTarget(*file->maps);
+    else
+        openAttentionMaps(path);  // collectMaps applies the target once it is open
 }
 
 void Explorer::handleMapsKeys() {

@@ -40,6 +40,14 @@ struct MapsOpenAsk {
     bool keepView = false;  // a re-open of the same file (values, batch, tensor): keep the layer
 };
 
+// Where a lesson step over attention maps looks: applied once its file is open.
+struct MapsLessonTarget {
+    int layerNumber = 0;            // the layer's number (AttentionLayerInfo::number)
+    int head = -1;                  // -1: keep
+    std::int64_t row = -1;          // -1: keep
+    std::optional<MapsSide> side;   // the side picture to show; nullopt: keep
+};
+
 struct MapsState {
     // ---- opening
     std::string path = "attention.npy";  // the path field
@@ -47,6 +55,7 @@ struct MapsState {
     int batch = 0;
     std::string tensor;                  // "" every layer
     std::optional<MapsOpenAsk> open;     // one-shot: opened by the Explorer after the panels draw
+    std::optional<MapsLessonTarget> lessonTarget;  // waiting for the file a lesson step opens
     bool openDialog = false;             // File > Open attention maps: the path prompt is showing
 
     // ---- pairing with ALiBi parameters

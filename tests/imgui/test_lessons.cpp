@@ -7,7 +7,9 @@
 #include <alibi/explore/lesson_state.hpp>
 #include <alibi/io/lesson.hpp>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace alibi::imgui {
 namespace {
@@ -67,6 +69,19 @@ TEST_F(Lessons, EveryLessonStepsThroughWithPageDown) {
             if (step.explorerView) {
                 EXPECT_EQ(state().view, fromExplorerView(*step.explorerView));
                 EXPECT_TRUE(state().lessonNote.empty());
+            } else if (!step.attentionMaps.empty()) {
+                // A step over a model's attention maps opens them at its layer, head and row.
+                EXPECT_TRUE(state().lessonNote.empty()) << state().lessonNote;
+                EXPECT_EQ(state().view, step.view == "fit-table" ? View::Fit : View::Maps);
+                for (int f = 0; f < 2000 && !(m_explorer->model().maps.file && !state().maps.lessonTarget); ++f) {
+                    frame();
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                }
+                const auto& file = m_explorer->model().maps.file;
+                ASSERT_TRUE(file && file->maps);
+                EXPECT_EQ(file->maps->layerInfo()[static_cast<std::size_t>(state().maps.layer)].number, step.layer);
+                if (step.session.head >= 0) EXPECT_EQ(state().maps.head, step.session.head);
+                if (step.session.queryRow >= 0) EXPECT_EQ(state().maps.row, step.session.queryRow);
             } else {
                 EXPECT_NE(state().lessonNote.find(step.view), std::string::npos) << state().lessonNote;
             }
