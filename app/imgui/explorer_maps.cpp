@@ -408,7 +408,7 @@ void Explorer::updateMapsHover() {
             if (h.layerIndex == cell->layer && h.head == cell->head) fitted = h.slope;
     const auto k = static_cast<std::size_t>(cell->key);
     maps.hoverReadout =
-        explore::mapsCellReadout(m, cell->layer, cell->head, cell->query, cell->key, stored[k], row[k], fitted, configured);
+        explore::mapsCellText(m, cell->layer, cell->head, cell->query, cell->key, stored[k], row[k], fitted, configured);
 }
 
 void Explorer::drawMapsOpenDialog() {

@@ -231,10 +231,10 @@ std::shared_ptr<const MapsRowResult> computeMapsRow(const MapsRowRequest& reques
         return result;
     }
     if (request.fitted)
-        result->fittedPrior = explore::priorRow(*request.fitted, maps.queries(), maps.keys(), maps.causal(), request.row);
+        result->fittedPrior = explore::queryRowPrior(*request.fitted, maps.queries(), maps.keys(), maps.causal(), request.row);
     if (request.configured)
         result->configuredPrior =
-            explore::priorRow(*request.configured, maps.queries(), maps.keys(), maps.causal(), request.row);
+            explore::queryRowPrior(*request.configured, maps.queries(), maps.keys(), maps.causal(), request.row);
     return result;
 }
 

@@ -67,7 +67,7 @@ void drawFitControls(AppState& state, const Model& model, const AttentionMaps& m
 
 void drawTable(AppState& state, const FitTableResult& fit) {
     MapsState& s = state.maps;
-    const auto& columns = explore::kFitColumns;
+    const auto& columns = explore::kFitTableColumns;
     constexpr ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                       ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                       ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
@@ -76,11 +76,11 @@ void drawTable(AppState& state, const FitTableResult& fit) {
         return;
     ImGui::TableSetupScrollFreeze(2, 1);
     for (std::size_t c = 0; c < columns.size(); ++c) {
-        const std::string title(explore::fitColumnTitle(columns[c]));
+        const std::string title(explore::fitTableColumnTitle(columns[c]));
         // Widths from the header and the widest text the column can hold (ImGui's own fit left
         // these fixed columns a few pixels wide in a scrolling table, as in the extrapolation view).
-        const char* widest = columns[c] == explore::FitColumn::Interval ? "[-0.0000000, -0.0000000]"
-                             : columns[c] == explore::FitColumn::Layer || columns[c] == explore::FitColumn::Head
+        const char* widest = columns[c] == explore::FitTableColumn::Interval ? "[-0.0000000, -0.0000000]"
+                             : columns[c] == explore::FitTableColumn::Layer || columns[c] == explore::FitTableColumn::Head
                                  ? "0000"
                                  : "-0.00000000";
         const float width = std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.2f,
@@ -96,7 +96,7 @@ void drawTable(AppState& state, const FitTableResult& fit) {
         ImGui::TableHeader(ImGui::TableGetColumnName(static_cast<int>(c)));
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
         s.headerRects[c] = MapsRect{a.x, a.y, b.x - a.x, b.y - a.y};
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(explore::fitColumnHelp(columns[c])).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(explore::fitTableColumnHelp(columns[c])).c_str());
     }
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
         specs != nullptr && (specs->SpecsDirty || s.tableOrder.size() != fit.fits.size())) {
@@ -132,7 +132,7 @@ void drawTable(AppState& state, const FitTableResult& fit) {
                         }
                     }
                     if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: this head in the maps view; double-click: go there");
-                } else if (columns[c] == explore::FitColumn::Configured && h.configuredSlope) {
+                } else if (columns[c] == explore::FitTableColumn::Configured && h.configuredSlope) {
                     // Green when the configured slope lies in m*'s 95% interval: the head follows it.
                     const bool follows = *h.configuredSlope >= h.slopeLow && *h.configuredSlope <= h.slopeHigh;
                     ImGui::TextColored(follows ? kFollowsColor : kDriftedColor, "%s", text.c_str());

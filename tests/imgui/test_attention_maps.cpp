@@ -185,9 +185,9 @@ TEST_F(AttentionMapsView, TheTableSortsByAHeaderClick) {
     fitAll();
     ASSERT_EQ(maps().fit->fits.size(), 32u);
     const std::vector<HeadFit>& fits = maps().fit->fits;
-    auto clickHeader = [&](explore::FitColumn column) {
-        const auto c = static_cast<std::size_t>(std::find(explore::kFitColumns.begin(), explore::kFitColumns.end(), column) -
-                                                explore::kFitColumns.begin());
+    auto clickHeader = [&](explore::FitTableColumn column) {
+        const auto c = static_cast<std::size_t>(std::find(explore::kFitTableColumns.begin(), explore::kFitTableColumns.end(), column) -
+                                                explore::kFitTableColumns.begin());
         ASSERT_LT(c, state().maps.headerRects.size());
         const MapsRect r = state().maps.headerRects[c];
         ASSERT_GT(r.width, 0.0f) << "header " << c << " not drawn";
@@ -199,12 +199,12 @@ TEST_F(AttentionMapsView, TheTableSortsByAHeaderClick) {
         frame();
         frame();
     };
-    clickHeader(explore::FitColumn::Slope);
+    clickHeader(explore::FitTableColumn::Slope);
     ASSERT_EQ(state().maps.tableOrder.size(), 32u);
     for (std::size_t r = 1; r < 32; ++r)
         EXPECT_LE(fits[static_cast<std::size_t>(state().maps.tableOrder[r - 1])].slope,
                   fits[static_cast<std::size_t>(state().maps.tableOrder[r])].slope);
-    clickHeader(explore::FitColumn::Slope);  // again: descending
+    clickHeader(explore::FitTableColumn::Slope);  // again: descending
     for (std::size_t r = 1; r < 32; ++r)
         EXPECT_GE(fits[static_cast<std::size_t>(state().maps.tableOrder[r - 1])].slope,
                   fits[static_cast<std::size_t>(state().maps.tableOrder[r])].slope);

@@ -12,86 +12,86 @@
 
 namespace alibi::explore {
 
-std::string_view fitColumnTitle(FitColumn column) {
+std::string_view fitTableColumnTitle(FitTableColumn column) {
     switch (column) {
-        case FitColumn::Layer: return "layer";
-        case FitColumn::Head: return "head";
-        case FitColumn::Slope: return "slope m*";
-        case FitColumn::Interval: return "95% interval";
-        case FitColumn::Kl: return "KL";
-        case FitColumn::Configured: return "configured m";
-        case FitColumn::SlopeRatio: return "m*/m";
-        case FitColumn::ConfiguredKl: return "KL at m";
-        case FitColumn::Sink: return "sink";
-        case FitColumn::Diagonal: return "diagonal";
-        case FitColumn::Entropy: return "entropy";
-        case FitColumn::MeanDistance: return "mean dist";
-        case FitColumn::Distance90: return "90% dist";
+        case FitTableColumn::Layer: return "layer";
+        case FitTableColumn::Head: return "head";
+        case FitTableColumn::Slope: return "slope m*";
+        case FitTableColumn::Interval: return "95% interval";
+        case FitTableColumn::Kl: return "KL";
+        case FitTableColumn::Configured: return "configured m";
+        case FitTableColumn::SlopeRatio: return "m*/m";
+        case FitTableColumn::ConfiguredKl: return "KL at m";
+        case FitTableColumn::Sink: return "sink";
+        case FitTableColumn::Diagonal: return "diagonal";
+        case FitTableColumn::Entropy: return "entropy";
+        case FitTableColumn::MeanDistance: return "mean dist";
+        case FitTableColumn::Distance90: return "90% dist";
     }
     return "";
 }
 
-std::string_view fitColumnHelp(FitColumn column) {
+std::string_view fitTableColumnHelp(FitTableColumn column) {
     switch (column) {
-        case FitColumn::Layer: return "The layer's number (file order for a stacked array, the tensor name's number)";
-        case FitColumn::Head: return "The head's index in its layer";
-        case FitColumn::Slope:
+        case FitTableColumn::Layer: return "The layer's number (file order for a stacked array, the tensor name's number)";
+        case FitTableColumn::Head: return "The head's index in its layer";
+        case FitTableColumn::Slope:
             return "The effective slope m*: the ALiBi slope whose content-free prior softmax(-m* d) best explains "
                    "the head's rows (maximum likelihood)";
-        case FitColumn::Interval: return "95% interval of m* (sorted by its width)";
-        case FitColumn::Kl:
+        case FitTableColumn::Interval: return "95% interval of m* (sorted by its width)";
+        case FitTableColumn::Kl:
             return "Goodness of fit: mean KL divergence (nats) of the rows from the fitted prior; 0 is a head that "
                    "is exactly ALiBi";
-        case FitColumn::Configured: return "The head's configured ALiBi slope (pair the maps with ALiBi parameters)";
-        case FitColumn::SlopeRatio: return "m* / configured slope: near 1 for a head that follows its slope";
-        case FitColumn::ConfiguredKl:
+        case FitTableColumn::Configured: return "The head's configured ALiBi slope (pair the maps with ALiBi parameters)";
+        case FitTableColumn::SlopeRatio: return "m* / configured slope: near 1 for a head that follows its slope";
+        case FitTableColumn::ConfiguredKl:
             return "Mean KL of the rows from the configured slope's prior (KL is the floor): how much worse the "
                    "model's own slope explains the head";
-        case FitColumn::Sink: return "Mean probability on key 0 (attention sink)";
-        case FitColumn::Diagonal: return "Mean probability on the query's own position";
-        case FitColumn::Entropy: return "Mean row entropy, nats";
-        case FitColumn::MeanDistance: return "Mean over rows of the expected distance sum_j p_j d_j";
-        case FitColumn::Distance90: return "Mean over rows of the smallest distance D holding 90% of the mass";
+        case FitTableColumn::Sink: return "Mean probability on key 0 (attention sink)";
+        case FitTableColumn::Diagonal: return "Mean probability on the query's own position";
+        case FitTableColumn::Entropy: return "Mean row entropy, nats";
+        case FitTableColumn::MeanDistance: return "Mean over rows of the expected distance sum_j p_j d_j";
+        case FitTableColumn::Distance90: return "Mean over rows of the smallest distance D holding 90% of the mass";
     }
     return "";
 }
 
-std::optional<double> fitSortKey(const HeadFit& fit, FitColumn column) {
+std::optional<double> fitSortKey(const HeadFit& fit, FitTableColumn column) {
     switch (column) {
-        case FitColumn::Layer: return fit.layer;
-        case FitColumn::Head: return fit.head;
-        case FitColumn::Slope: return fit.slope;
-        case FitColumn::Interval: return fit.slopeHigh - fit.slopeLow;
-        case FitColumn::Kl: return fit.kl;
-        case FitColumn::Configured: return fit.configuredSlope;
-        case FitColumn::SlopeRatio:
+        case FitTableColumn::Layer: return fit.layer;
+        case FitTableColumn::Head: return fit.head;
+        case FitTableColumn::Slope: return fit.slope;
+        case FitTableColumn::Interval: return fit.slopeHigh - fit.slopeLow;
+        case FitTableColumn::Kl: return fit.kl;
+        case FitTableColumn::Configured: return fit.configuredSlope;
+        case FitTableColumn::SlopeRatio:
             if (!fit.configuredSlope || *fit.configuredSlope == 0) return std::nullopt;
             return fit.slope / *fit.configuredSlope;
-        case FitColumn::ConfiguredKl: return fit.configuredKl;
-        case FitColumn::Sink: return fit.sinkMass;
-        case FitColumn::Diagonal: return fit.diagonalMass;
-        case FitColumn::Entropy: return fit.entropy;
-        case FitColumn::MeanDistance: return fit.meanDistance;
-        case FitColumn::Distance90: return fit.distance90;
+        case FitTableColumn::ConfiguredKl: return fit.configuredKl;
+        case FitTableColumn::Sink: return fit.sinkMass;
+        case FitTableColumn::Diagonal: return fit.diagonalMass;
+        case FitTableColumn::Entropy: return fit.entropy;
+        case FitTableColumn::MeanDistance: return fit.meanDistance;
+        case FitTableColumn::Distance90: return fit.distance90;
     }
     return std::nullopt;
 }
 
-std::string fitCellText(const HeadFit& fit, FitColumn column) {
-    if (fit.rows == 0 && column != FitColumn::Layer && column != FitColumn::Head) return "no rows";
+std::string fitCellText(const HeadFit& fit, FitTableColumn column) {
+    if (fit.rows == 0 && column != FitTableColumn::Layer && column != FitTableColumn::Head) return "no rows";
     switch (column) {
-        case FitColumn::Layer: return fmt::format("{}", fit.layer);
-        case FitColumn::Head: return fmt::format("{}", fit.head);
-        case FitColumn::Slope: return fit.slopeAtBound ? ">= " + formatValue(fit.slope) : formatValue(fit.slope);
-        case FitColumn::Interval: return fmt::format("[{}, {}]", formatValue(fit.slopeLow), formatValue(fit.slopeHigh));
-        case FitColumn::Configured: return fit.configuredSlope ? formatSlope(*fit.configuredSlope) : std::string();
+        case FitTableColumn::Layer: return fmt::format("{}", fit.layer);
+        case FitTableColumn::Head: return fmt::format("{}", fit.head);
+        case FitTableColumn::Slope: return fit.slopeAtBound ? ">= " + formatValue(fit.slope) : formatValue(fit.slope);
+        case FitTableColumn::Interval: return fmt::format("[{}, {}]", formatValue(fit.slopeLow), formatValue(fit.slopeHigh));
+        case FitTableColumn::Configured: return fit.configuredSlope ? formatSlope(*fit.configuredSlope) : std::string();
         default: break;
     }
     const auto key = fitSortKey(fit, column);
     return key ? formatValue(*key) : std::string();
 }
 
-std::vector<int> sortFits(std::span<const HeadFit> fits, FitColumn column, bool ascending) {
+std::vector<int> sortFits(std::span<const HeadFit> fits, FitTableColumn column, bool ascending) {
     std::vector<int> order(fits.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
@@ -103,7 +103,7 @@ std::vector<int> sortFits(std::span<const HeadFit> fits, FitColumn column, bool 
     return order;
 }
 
-std::vector<double> priorRow(double slope, std::int64_t queries, std::int64_t keys, bool causal, std::int64_t q) {
+std::vector<double> queryRowPrior(double slope, std::int64_t queries, std::int64_t keys, bool causal, std::int64_t q) {
     const std::int64_t i = q + keys - queries;
     const std::int64_t last = causal ? std::min(i, keys - 1) : keys - 1;
     if (keys <= 0 || last < 0) return {};
@@ -122,7 +122,7 @@ std::vector<double> priorRow(double slope, std::int64_t queries, std::int64_t ke
     return row;
 }
 
-std::string mapsCellReadout(const AttentionMaps& maps, int layerIndex, int head, std::int64_t query, std::int64_t key,
+std::string mapsCellText(const AttentionMaps& maps, int layerIndex, int head, std::int64_t query, std::int64_t key,
                             double stored, double probability, std::optional<double> fitted,
                             std::optional<double> configured) {
     const AttentionLayerInfo& info = maps.layerInfo().at(static_cast<std::size_t>(layerIndex));
@@ -145,7 +145,7 @@ std::string mapsCellReadout(const AttentionMaps& maps, int layerIndex, int head,
     }
     if (!future && (fitted || configured)) {
         auto prior = [&](double m) {
-            const auto row = priorRow(m, maps.queries(), maps.keys(), maps.causal(), query);
+            const auto row = queryRowPrior(m, maps.queries(), maps.keys(), maps.causal(), query);
             return key < std::ssize(row) ? row[static_cast<std::size_t>(key)] : 0.0;
         };
         text += "\nprior";

@@ -1,8 +1,9 @@
 // The GUI-neutral pieces of an explorer's view of a trained model's saved attention maps: the
 // columns of the per-head fit table (titles, cell texts, sort keys and the sorted order), the
 // content-free ALiBi prior of one query row over its keys (drawn beside the row the file holds),
-// and the hover read-out of one cell of the maps. Added for the ImGui explorer (issue 12); the
-// numbers themselves come from analysis/head_fit.hpp.
+// and the hover read-out of one cell of the maps. Added for the ImGui explorer (issue 12), beside
+// explore/attention_maps_view.hpp (the Qt explorer's, with its own fit columns): the two are to
+// become one. The numbers themselves come from analysis/head_fit.hpp.
 #pragma once
 
 #include <alibi/analysis/head_fit.hpp>
@@ -19,7 +20,7 @@
 namespace alibi::explore {
 
 // The fit table's columns, in the order a table shows them.
-enum class FitColumn {
+enum class FitTableColumn {
     Layer,
     Head,
     Slope,           // m*
@@ -34,30 +35,30 @@ enum class FitColumn {
     MeanDistance,
     Distance90,
 };
-inline constexpr std::array kFitColumns{FitColumn::Layer,        FitColumn::Head,     FitColumn::Slope,
-                                        FitColumn::Interval,     FitColumn::Kl,       FitColumn::Configured,
-                                        FitColumn::SlopeRatio,   FitColumn::ConfiguredKl, FitColumn::Sink,
-                                        FitColumn::Diagonal,     FitColumn::Entropy,  FitColumn::MeanDistance,
-                                        FitColumn::Distance90};
+inline constexpr std::array kFitTableColumns{FitTableColumn::Layer,        FitTableColumn::Head,     FitTableColumn::Slope,
+                                        FitTableColumn::Interval,     FitTableColumn::Kl,       FitTableColumn::Configured,
+                                        FitTableColumn::SlopeRatio,   FitTableColumn::ConfiguredKl, FitTableColumn::Sink,
+                                        FitTableColumn::Diagonal,     FitTableColumn::Entropy,  FitTableColumn::MeanDistance,
+                                        FitTableColumn::Distance90};
 
 // "slope m*", "KL (nats)", ...
-[[nodiscard]] std::string_view fitColumnTitle(FitColumn column);
+[[nodiscard]] std::string_view fitTableColumnTitle(FitTableColumn column);
 // What the column means, for a tooltip.
-[[nodiscard]] std::string_view fitColumnHelp(FitColumn column);
+[[nodiscard]] std::string_view fitTableColumnHelp(FitTableColumn column);
 // The cell's text ("0.25", "[0.248, 0.252]", "" when the configured slope is unknown; a slope at
 // the search bound reads ">= 30").
-[[nodiscard]] std::string fitCellText(const HeadFit& fit, FitColumn column);
+[[nodiscard]] std::string fitCellText(const HeadFit& fit, FitTableColumn column);
 // The number the column sorts by; nullopt when unknown (no configured slope).
-[[nodiscard]] std::optional<double> fitSortKey(const HeadFit& fit, FitColumn column);
+[[nodiscard]] std::optional<double> fitSortKey(const HeadFit& fit, FitTableColumn column);
 // Positions into `fits` sorted by `column` (unknown values last in either direction; ties keep
 // the layer-and-head order of `fits`).
-[[nodiscard]] std::vector<int> sortFits(std::span<const HeadFit> fits, FitColumn column, bool ascending);
+[[nodiscard]] std::vector<int> sortFits(std::span<const HeadFit> fits, FitTableColumn column, bool ascending);
 
 // The content-free ALiBi prior of query row q of maps of this shape, one probability per key:
 // softmax(-slope * d_j) over the keys the row may attend to (d_j = i - j for keys j <= i when
 // causal, |i - j| otherwise, with the query at position i = q + keys - queries), 0 elsewhere:
 // the row analysis/head_fit.hpp's fit compares each row with. Empty for a row with no key.
-[[nodiscard]] std::vector<double> priorRow(double slope, std::int64_t queries, std::int64_t keys, bool causal,
+[[nodiscard]] std::vector<double> queryRowPrior(double slope, std::int64_t queries, std::int64_t keys, bool causal,
                                            std::int64_t q);
 
 // The read-out of one cell of the maps, lines joined by '\n':
@@ -68,7 +69,7 @@ inline constexpr std::array kFitColumns{FitColumn::Layer,        FitColumn::Head
 //   "prior at m* = 0.25: 0.0917 · at configured m = 1/4: 0.0917"   (when known)
 // `stored` is the file's number at the cell (AttentionMaps::storedRow), `probability` the row's
 // probability there (AttentionMaps::probabilities); `fitted` and `configured` the head's slopes.
-[[nodiscard]] std::string mapsCellReadout(const AttentionMaps& maps, int layerIndex, int head, std::int64_t query,
+[[nodiscard]] std::string mapsCellText(const AttentionMaps& maps, int layerIndex, int head, std::int64_t query,
                                           std::int64_t key, double stored, double probability,
                                           std::optional<double> fitted, std::optional<double> configured);
 
