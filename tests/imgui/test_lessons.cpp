@@ -80,8 +80,12 @@ TEST_F(Lessons, EveryLessonStepsThroughWithPageDown) {
                 const auto& file = m_explorer->model().maps.file;
                 ASSERT_TRUE(file && file->maps);
                 EXPECT_EQ(file->maps->layerInfo()[static_cast<std::size_t>(state().maps.layer)].number, step.layer);
-                if (step.session.head >= 0) EXPECT_EQ(state().maps.head, step.session.head);
-                if (step.session.queryRow >= 0) EXPECT_EQ(state().maps.row, step.session.queryRow);
+                if (step.session.head >= 0) {
+                    EXPECT_EQ(state().maps.head, step.session.head);
+                }
+                if (step.session.queryRow >= 0) {
+                    EXPECT_EQ(state().maps.row, step.session.queryRow);
+                }
             } else {
                 EXPECT_NE(state().lessonNote.find(step.view), std::string::npos) << state().lessonNote;
             }

@@ -41,6 +41,7 @@ int tabOf(ExplorerView view) {
         case ExplorerView::Compare: return MainWindow::CompareTab;
         case ExplorerView::Extrapolation: return MainWindow::ExtrapolationTab;
         case ExplorerView::Diagnose: return MainWindow::DiagnoseTab;
+        case ExplorerView::PositionSchemes: return MainWindow::PositionSchemesTab;
     }
     return -1;
 }
