@@ -22,7 +22,7 @@ struct Stored {
 Stored store(const std::vector<float>& values) {
     Stored s;
     s.bytes.resize(values.size() * 4 + 1);
-    std::memcpy(s.bytes.data() + 1, values.data(), values.size() * 4);
+    if (!values.empty()) std::memcpy(s.bytes.data() + 1, values.data(), values.size() * 4);
     return s;
 }
 
