@@ -68,6 +68,13 @@ QByteArray runCli(const QStringList& args, const QString& out) {
     return readAll(out);
 }
 
+// Every case's window: no dialogs, the screenshots' size, shown.
+void showWindow(MainWindow& w) {
+    w.setInteractive(false);
+    w.resize(1400, 900);
+    w.show();
+}
+
 void drop(QWidget& target, const QString& path) {
     QMimeData mime;
     mime.setUrls({QUrl::fromLocalFile(path)});
@@ -87,9 +94,7 @@ private slots:
 
     void opensTheExampleAsLayersTimesHeads() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1400, 900);
-        w.show();
+        showWindow(w);
         QVERIFY(openAndFit(w, kSafetensors));
         AttentionMapsPage* page = w.attentionPage();
         QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::AttentionTab));
@@ -115,9 +120,7 @@ private slots:
     // figure, so the same as alibi render FILE), written in the background.
     void figureAtTwiceThePixels() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1400, 900);
-        w.show();
+        showWindow(w);
         QVERIFY(openAndFit(w, kNpy));
         AttentionMapsPage* page = w.attentionPage();
         QTemporaryDir dir;
@@ -142,9 +145,7 @@ private slots:
 
     void layerSwitchRedrawsTheGrid() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1400, 900);
-        w.show();
+        showWindow(w);
         QVERIFY(openAndFit(w, kNpy));
         AttentionMapsPage* page = w.attentionPage();
         page->views()->setCurrentIndex(AttentionMapsPage::GridView);
@@ -172,9 +173,7 @@ private slots:
     // (the old one stays shown), and of rapid switches only the last one's picture is shown.
     void layerSwitchRendersInTheBackground() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1400, 900);
-        w.show();
+        showWindow(w);
         QVERIFY(openAndFit(w, kNpy));
         AttentionMapsPage* page = w.attentionPage();
         page->views()->setCurrentIndex(AttentionMapsPage::GridView);
@@ -215,9 +214,7 @@ private slots:
 
     void hoveredCellReadsTheFilesValue() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1400, 900);
-        w.show();
+        showWindow(w);
         QVERIFY(openAndFit(w, kNpy));
         AttentionMapsPage* page = w.attentionPage();
         page->setLayerIndex(1);
@@ -403,9 +400,7 @@ private slots:
 
     void similarityOrders() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1400, 900);
-        w.show();
+        showWindow(w);
         QVERIFY(openAndFit(w, kNpy));
         AttentionMapsPage* page = w.attentionPage();
         page->views()->setCurrentIndex(AttentionMapsPage::SimilarityView);
