@@ -3,6 +3,7 @@
 // every head the attention mass beyond distance L at each length.
 #pragma once
 
+#include "lesson_mark.hpp"
 #include "model/snapshot.hpp"
 
 #include <QWidget>
@@ -24,12 +25,19 @@ public:
     void markStale();
     void setTrainLength(std::int64_t length);
     [[nodiscard]] QTableView* table() const { return m_table; }
+    [[nodiscard]] PlotWidget* plot() const { return m_plot; }
+    // A lesson step's heads: their rows of the mass-beyond table marked, and the curves drawn
+    // thick when the shown head is one of them.
+    void setLessonMark(LessonMark mark);
+    [[nodiscard]] const LessonRowsProxy* lessonRows() const { return m_lessonRows; }
 
 signals:
     void trainLengthChanged(std::int64_t length);
     void headChosen(int head);
 
 private:
+    void applyLessonHeads();
+
     QSpinBox* m_length;
     QSpinBox* m_head;
     QLabel* m_caption;
@@ -37,6 +45,10 @@ private:
     PlotWidget* m_plot;
     QTableView* m_table;
     class NumberTable* m_model;
+    LessonRowsProxy* m_lessonRows;
+    LessonMark m_lesson;
+    int m_shownHead = -1;
+    std::size_t m_curveCount = 0;
     class StaleOverlay* m_stale;
 };
 
