@@ -224,7 +224,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
                                                                 std::max(2, static_cast<int>(a.width() / 90)));
     std::vector<explore::Tick> yt = m_logY ? explore::axisTicks(explore::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10)
                                            : explore::axisTicks(explore::AxisScale::Linear, m_y.lo, m_y.hi,
-                                                                std::max(2, static_cast<int>(a.height() / 45)));
+                                                                std::max(3, static_cast<int>(a.height() / 45)));
     if (m_logX) for (auto& t : xt) t.value = std::log2(t.value);
     if (m_logY) for (auto& t : yt) t.value = std::log2(t.value);
     for (const explore::Tick& tick : xt) {
