@@ -23,6 +23,10 @@ class CompareView : public QWidget {
     Q_OBJECT
 public:
     explicit CompareView(QWidget* parent = nullptr);
+    // Inside its tab's scroll area the view fills the room there is (down to its minimum size):
+    // the word-wrapped caption would otherwise make QScrollArea size it by height-for-width, the
+    // preferred height, and push the lower half out of sight at 1280x720 with a lesson open.
+    [[nodiscard]] int heightForWidth(int) const override { return -1; }
     void setSnapshot(const SnapshotPtr& snapshot);
     void markStale();
     void setSpec(const CompareOverrides& spec);

@@ -81,6 +81,9 @@ void ExtrapolationView::applyLessonHeads() {
     if (m_shownHead >= 0 && m_lesson.marksHead(m_shownHead))
         for (std::size_t n = 0; n < m_curveCount; ++n) all.push_back(static_cast<int>(n));
     m_plot->setEmphasis(std::move(all));
+    // The first marked head's row in sight (8 heads do not fit the table at 1280x720).
+    if (!m_lesson.heads.empty() && m_lesson.heads.front() < m_lessonRows->rowCount())
+        m_table->scrollTo(m_lessonRows->index(m_lesson.heads.front(), 0), QAbstractItemView::EnsureVisible);
 }
 
 void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
@@ -115,7 +118,6 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     m_plot->setSeries(e.curves);
     m_shownHead = e.error.empty() ? e.head : -1;
     m_curveCount = e.curves.size();
-    applyLessonHeads();
     explore::ColorBar bar = explore::heatmapColorBar(e.headAtL, e.headAtLParams, -1, 5);
     bar.head = "head " + std::to_string(e.head) + ", T = L";
     m_headImage->setImage(e.headAtL.image, {}, s->grid->session.colormap, bar);
@@ -144,6 +146,7 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     }
     m_model->setRowHeaders(rows);
     m_model->setValues(std::move(values));
+    applyLessonHeads();
 }
 
 }  // namespace alibi::qt

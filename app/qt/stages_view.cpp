@@ -84,6 +84,16 @@ void StagesView::setLessonMark(LessonMark mark) {
     m_lesson = std::move(mark);
     m_lessonRows->setHeads(m_lesson.heads);
     applyLessonCell();
+    scrollToLessonRow();
+}
+
+void StagesView::scrollToLessonRow() {
+    if (m_lesson.heads.empty()) return;
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        if (m_proxy->index(row, Head).data(Qt::UserRole).toInt() == m_lesson.heads.front()) {
+            m_table->scrollTo(m_proxy->index(row, Head), QAbstractItemView::EnsureVisible);
+            return;
+        }
 }
 
 void StagesView::applyLessonCell() {
@@ -153,6 +163,7 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
                             h.row.distance50, h.row.distance90, h.mean.entropy, h.mean.meanDistance});
     }
     m_model->setValues(std::move(rows));
+    scrollToLessonRow();
 }
 
 }  // namespace alibi::qt

@@ -21,6 +21,10 @@ class StagesView : public QWidget {
     Q_OBJECT
 public:
     explicit StagesView(QWidget* parent = nullptr);
+    // Inside its tab's scroll area the view fills the room there is (down to its minimum size):
+    // the word-wrapped caption would otherwise make QScrollArea size it by height-for-width, the
+    // preferred height, and push the lower half out of sight at 1280x720 with a lesson open.
+    [[nodiscard]] int heightForWidth(int) const override { return -1; }
     void setSnapshot(const SnapshotPtr& snapshot);
     void markStale();
     [[nodiscard]] NumberTable* statsModel() const { return m_model; }
@@ -39,6 +43,7 @@ signals:
 
 private:
     void applyLessonCell();
+    void scrollToLessonRow();  // the first marked head's statistics in sight
 
     PlotWidget* m_plots[4];
     QSpinBox* m_head;
