@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace alibi::imgui {
 
@@ -73,8 +74,15 @@ void drawMassTable(const ExtrapolationResult& result, const LessonMark& mark) {
     ImGui::TableHeadersRow();
     for (std::size_t h = 0; h < e.massBeyond.size(); ++h) {
         ImGui::TableNextRow();
-        if (lessonMarks(mark, static_cast<int>(h)))
+        if (lessonMarks(mark, static_cast<int>(h))) {
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kLessonRowColor);
+            // The first marked head's row scrolled into sight once per mark (then the user scrolls).
+            static std::vector<int> scrolledFor;
+            if (static_cast<int>(h) == mark.heads.front() && scrolledFor != mark.heads) {
+                scrolledFor = mark.heads;
+                ImGui::SetScrollHereY(0.5f);
+            }
+        }
         else if (static_cast<int>(h) == e.head)
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 96, 64, 60));
         ImGui::TableNextColumn();

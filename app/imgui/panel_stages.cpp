@@ -136,8 +136,11 @@ void drawStagesView(AppState& state, const Model& model) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float line = ImGui::GetTextLineHeightWithSpacing();
-    // Four plots in a row when there is room, else two by two.
-    const int columns = avail.x >= 4 * 16.0f * ImGui::GetFontSize() ? 4 : 2;
+    // Four plots in a row when there is room, else two by two; a shallow panel (1280x720 with a
+    // lesson strip) keeps one row, or two rows would leave each plot a few pixels high.
+    const float em = ImGui::GetFontSize();
+    const bool shallow = avail.y < 24.0f * em;
+    const int columns = avail.x >= 4 * 16.0f * em || (shallow && avail.x >= 4 * 10.0f * em) ? 4 : 2;
     const int rows = 4 / columns;
     const ImVec2 size((avail.x - spacing * static_cast<float>(columns - 1)) / static_cast<float>(columns),
                       std::max(80.0f, (avail.y - rows * line) / static_cast<float>(rows) - spacing));
