@@ -3,11 +3,11 @@
 
 #include "app_state.hpp"
 
+#include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/explore/compute.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/attention.hpp>
-#include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include <algorithm>
@@ -129,37 +129,6 @@ std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b) {
     return b;
 }
 
-const std::vector<std::string>& diagnoseExamples() {
-    static const std::vector<std::string> codes{kSlopeOffByOne, kSignFlipped, kScaledBySqrtDk, kNaiveSlopesNonPow2};
-    return codes;
-}
-
-Result<Tensor> buggyExample(const std::string& code) {
-    BiasParams p;
-    p.slopes.heads = 8;
-    p.queries = 16;
-    if (code == kSlopeOffByOne) {
-        // 2^(-8h/H) instead of 2^(-8(h+1)/H): head 0 gets slope 1.
-        p.slopes.scheme = SlopeScheme::Custom;
-        for (int h = 0; h < p.slopes.heads; ++h) p.slopes.custom.push_back(std::exp2(-8.0 * h / p.slopes.heads));
-        return buildBias(p);
-    }
-    if (code == kNaiveSlopesNonPow2) {
-        p.slopes.heads = 12;
-        p.slopes.scheme = SlopeScheme::Geometric;
-        return buildBias(p);
-    }
-    if (code != kSignFlipped && code != kScaledBySqrtDk) return fail(ErrorCode::InvalidArgument, "unknown example " + code);
-    auto t = buildBias(p);
-    if (!t) return t;
-    for (std::uint64_t n = 0; n < t->size(); ++n) {
-        const double v = t->at(n);
-        if (v <= -1e8) continue;  // keep the mask
-        t->set(n, code == kSignFlipped ? -v : v / 8.0);
-    }
-    return t;
-}
-
 std::optional<DiagnoseRequest> diagnoseRequest(const AppState& state) {
     if (state.diagnoseSerial == 0 || state.diagnoseWidth <= 0 || state.diagnoseHeight <= 0) return std::nullopt;
     return DiagnoseRequest{state.diagnoseUseExample ? std::string() : state.diagnosePath,
@@ -172,7 +141,7 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
     result->request = request;
     Tensor tensor;
     if (request.path.empty()) {
-        auto built = buggyExample(request.example);
+        auto built = buildBuggyExample(request.example);
         if (!built) {
             result->error = built.error().message;
             return result;
