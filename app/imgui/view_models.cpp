@@ -5,13 +5,13 @@
 
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/diagnosis_error_map.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 
 namespace alibi::imgui {
@@ -166,25 +166,12 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
         return result;
     }
     result->diagnosis = std::move(*diagnosis);
-    const Diagnosis& d = *result->diagnosis;
-    if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return result;
     if (cancel.load(std::memory_order_relaxed)) return nullptr;
-    // Against correct ALiBi, not the (possibly buggy) reproduction that matched.
-    auto error = correctAlibiError(tensor, d);
+    auto error = explore::diagnosisErrorMap(tensor, *result->diagnosis, request.width, request.height);
     if (!error) return result;  // the words still stand without the heatmap
-    const Shape& shape = error->shape();  // (H, Q, K), or (B*H, T, T) for a batch
-    const std::int64_t q = shape[1], k = shape[2];
-    double maxError = 0;
-    for (std::uint64_t n = 0; n < error->size(); ++n) {
-        const double e = error->at(n);
-        if (std::isfinite(e)) maxError = std::max(maxError, e);
-    }
-    result->errorMax = maxError;
+    result->errorMax = error->errorMax;
+    result->errorMap = std::move(error->map);
     result->colorBar = renderColorBar(Colormap::Magma, 8, std::max(request.height, 2), true);
-    result->errorMap = renderValueGrid(
-        {static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, maxError > 0 ? maxError : 1.0, request.width,
-         request.height, 4},
-        [&](int h, std::int64_t i, std::int64_t j) { return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j); });
     return result;
 }
 
