@@ -145,12 +145,9 @@ Result<StatsResult> computeBatchStats(const StatsParams& params, const BatchPara
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--query must be between 0 and {} (or -1 for the last real token), got {}", T - 1,
                                 params.queryRow));
-    const auto count = static_cast<std::int64_t>(valid.size());
-    const std::int64_t n = std::min(count, params.maxRows);
-    std::vector<std::int64_t> rows(static_cast<std::size_t>(n));
-    for (std::int64_t k = 0; k < n; ++k)
-        rows[static_cast<std::size_t>(k)] = valid[static_cast<std::size_t>(
-            n == count ? k : n == 1 ? count - 1 : (k * (count - 1) + (n - 1) / 2) / (n - 1))];
+    std::vector<std::int64_t> rows = evenlySpacedPicks(static_cast<std::int64_t>(valid.size()), params.maxRows);
+    for (std::int64_t& pick : rows) pick = valid[static_cast<std::size_t>(pick)];
+    const auto n = static_cast<std::int64_t>(rows.size());
 
     auto slopes = computeSlopes(params.attention.bias.slopes);
     if (!slopes) return std::unexpected(slopes.error());
@@ -158,6 +155,7 @@ Result<StatsResult> computeBatchStats(const StatsParams& params, const BatchPara
     out.queryRow = queryRow;
     out.rowsAveraged = n;
     out.heads.resize(static_cast<std::size_t>(H));
+    std::vector<RowStats> sampled(rows.size());
     const auto probabilities = [&](std::int64_t h, std::int64_t i) {
         return std::span<const double>(values->values).subspan(values->index(h, i, 0), static_cast<std::size_t>(T));
     };
@@ -167,18 +165,8 @@ Result<StatsResult> computeBatchStats(const StatsParams& params, const BatchPara
         hs.slope = (*slopes)[static_cast<std::size_t>(h)];
         hs.halfLife = halfLife(hs.slope);
         hs.row = rowStats(probabilities(h, queryRow), queryRow);
-        for (const std::int64_t i : rows) {
-            const RowStats r = rowStats(probabilities(h, i), i);
-            hs.mean.entropy += r.entropy;
-            hs.mean.meanDistance += r.meanDistance;
-            hs.mean.distance50 += r.distance50;
-            hs.mean.distance90 += r.distance90;
-        }
-        const auto dn = static_cast<double>(n);
-        hs.mean.entropy /= dn;
-        hs.mean.meanDistance /= dn;
-        hs.mean.distance50 /= dn;
-        hs.mean.distance90 /= dn;
+        for (std::size_t k = 0; k < rows.size(); ++k) sampled[k] = rowStats(probabilities(h, rows[k]), rows[k]);
+        hs.mean = meanRowStats(sampled);
     }
     return out;
 }
