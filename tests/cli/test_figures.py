@@ -165,6 +165,23 @@ class FigureTests(FigureCase):
         varying = (blocks.max(axis=(1, 3)) != blocks.min(axis=(1, 3))).any(axis=-1).mean()
         self.assertGreater(varying, 0.05)
 
+    def test_diagnose_figure(self):
+        # `alibi diagnose FILE --figure OUT.png`: the error map against correct ALiBi, at each ratio.
+        bias = self.path("b.npy")
+        self.ok("bias", "--heads", 4, "--seq", 32, "--scheme", "geometric", "--max-bias", 4, "-o", bias)
+        for ratio in (1, 2):
+            out = self.path(f"d{ratio}.png")
+            self.ok("diagnose", bias, "--figure", out, "--pixel-ratio", ratio)
+            image = read_png(out)
+            self.assertEqual(image.shape[:2], (768 * ratio, 1024 * ratio))
+            self.assertTrue(text_pixels(image).any())
+        r = run("diagnose", bias, "--figure", self.path("d.svg"))
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertIn("OUT.png", r.stderr.decode())
+        r = run("diagnose", bias, "--pixel-ratio", 2)
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertIn("--figure", r.stderr.decode())
+
     def test_same_session_same_bytes(self):
         # The figure is a pure function of the session: two runs write the same bytes.
         for what in ("curves", "compare"):

@@ -348,10 +348,10 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
         bar.title = "|error|";
         return bar;
     };
-    // The summary's sentences as the frame's " · " break points (it keeps two lines).
+    // The summary's sentences joined by " · ", the frame's break points (it keeps two lines).
     std::string summary = d.explorerSummaryText();
-    for (std::size_t at = summary.find(". "); at != std::string::npos; at = summary.find(". ", at + 4))
-        summary.replace(at, 2, ". · ");
+    for (std::size_t at = summary.find(". "); at != std::string::npos; at = summary.find(". ", at + 3))
+        summary.replace(at, 2, " · ");
     frame.caption = [&](const Heatmap&) { return summary; };
     const double hi = maxError > 0 ? maxError : 1.0;
     return heatmapFigure(request.width * request.scale, request.height * request.scale, frame,
