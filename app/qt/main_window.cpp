@@ -743,6 +743,7 @@ std::optional<FigureSubject> MainWindow::figureSubject(QString* why) const {
     ViewFigureRequest& r = subject.request;
     r.session = sessionWithView();  // the parameters, the open view and Compare's B
     r.view = openView(r.session);
+    if (tab == GridTab) r.logScale = m_model->logScale();  // the grid's "log colours" box (attention)
     if (tab == PositionSchemesTab) {
         if (const auto* d = m_positionSchemes->findChild<QSpinBox*>("schemesMaxDistance")) r.schemesMaxDistance = d->value();
         if (const auto* q = m_positionSchemes->findChild<QComboBox*>("schemesQuantity"))

@@ -8,6 +8,7 @@
 #include "compare_view.hpp"
 #include "diagnose_view.hpp"
 #include "figure_export_dialog.hpp"
+#include "head_grid_view.hpp"
 #include "main_window.hpp"
 #include "position_schemes_view.hpp"
 #include "stages_view.hpp"
@@ -17,6 +18,7 @@
 #include <alibi/render/png.hpp>
 #include <alibi/render/view_figure.hpp>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -166,8 +168,11 @@ private slots:
         ViewFigureRequest expected = prepareTab(w, static_cast<ExplorerView>(view));
         QVERIFY(settled(w));
         expected.curves = static_cast<CurveKind>(curves);
-        // Small figures keep the test quick; the four stages side by side need 1000 x 400.
-        const QSize size1x = expected.view == ExplorerView::Stages ? QSize(1000, 420) : QSize(480, 360);
+        // Small figures keep the test quick; the four stages side by side need 1000 x 400, the
+        // position schemes' caption (every formula) 900 x 700.
+        const QSize size1x = expected.view == ExplorerView::Stages            ? QSize(1000, 420)
+                             : expected.view == ExplorerView::PositionSchemes ? QSize(900, 700)
+                                                                              : QSize(480, 360);
         expected.session.width = size1x.width();
         expected.session.height = size1x.height();
 
@@ -283,6 +288,40 @@ private slots:
             QTest::mouseClick(d.buttons->button(QDialogButtonBox::Cancel), Qt::LeftButton);
         });
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"from-dialog.png"});
+    }
+
+    // The head grid's "log colours" box (attention) is part of what the grid's figure draws.
+    void gridLogColoursFollowTheGridsBox() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        QVERIFY(w.model()->setWhat(RenderWhat::Attention));
+        QVERIFY(settled(w));
+        ViewFigureRequest expected = prepareTab(w, ExplorerView::Grid);
+        QCheckBox* log = nullptr;
+        for (QCheckBox* box : w.gridView()->findChildren<QCheckBox*>())
+            if (box->text().contains("log", Qt::CaseInsensitive)) log = box;
+        QVERIFY(log);
+        log->setChecked(true);
+        QVERIFY(settled(w));
+        expected.logScale = true;
+        expected.session.width = 480;
+        expected.session.height = 360;
+        expected.scale = 2;
+        const auto subject = w.figureSubject();
+        QVERIFY(subject);
+        FigureJob job{*subject, false, dir.filePath("log.png")};
+        job.subject.request.session.width = 480;
+        job.subject.request.session.height = 360;
+        job.subject.request.scale = 2;
+        QVERIFY(w.exportFigure(job).has_value());
+        const QByteArray file = readAll(job.path), core = corePng(expected);
+        QVERIFY2(!core.startsWith("error"), core.constData());
+        QVERIFY(file == core);
+        expected.logScale = false;
+        QVERIFY(file != corePng(expected));  // the box changes the picture
     }
 
     // A path that cannot be written: the error names the problem, and nothing is left behind
