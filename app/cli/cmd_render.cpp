@@ -1,13 +1,12 @@
-// `alibi render`: a heatmap PNG of the bias or the attention (head grid or one head, with title,
-// axes, colour bar and formula caption, at 1x/2x/4x pixels), or SVG curves (slopes on a log2 axis, bias vs distance, attention vs
-// distance). Figures come whole from the core (render/figure.hpp); this file only writes them.
+// `alibi render`: every explorer view as the finished figure the explorers export
+// (render/view_figure.hpp): PNG at 1x/2x/4x for all, SVG too for the views drawn from lines and
+// text. Figures come whole from the core; this file maps the flags to a request and writes them.
 #include "commands.hpp"
 #include "options.hpp"
 #include "progress_bar.hpp"
 #include "render_maps.hpp"
 
 #include <alibi/explore/compute.hpp>
-#include <alibi/explore/stages.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/figure.hpp>
 #include <alibi/render/png.hpp>
@@ -244,7 +243,8 @@ Result<void> run(const RenderCommand& original) {
 
 RunFn addRenderCommand(CLI::App& root) {
     auto* cmd = root.add_subcommand(
-        "render", "Heatmap PNG of the bias or attention (head grid or one head), or SVG curves");
+        "render", "An explorer view as a finished figure: PNG (--pixel-ratio 1|2|4) for every view, SVG too for the "
+                  "curves, stages, extrapolation and schemes");
     auto state = std::make_shared<RenderCommand>();
     addSessionFlags(*cmd, state->flags, FlagLevel::Render);
     addBatchFlags(*cmd, state->flags);
@@ -280,6 +280,7 @@ RunFn addRenderCommand(CLI::App& root) {
   alibi render --heads 8 --what schemes --max-distance 512 --quantity attention --pixel-ratio 2 -o s.png
   alibi render --heads 12 --what slope-schemes -o slope-schemes.svg      # press, geometric, linear
   alibi render --heads 8 --seq 64 --what stages --head 2 --query 40 -o stages.svg
+  alibi render --heads 12 --what slopes --pixel-ratio 2 -o slopes.png   # any view as PNG at 1x/2x/4x
   alibi render --heads 8 --seq 64 --what extrapolation --head 3 -o extrapolation.svg
   alibi render --heads 12 --seq 64 --what compare -o compare.png         # A - B, B: geometric slopes
   alibi render --heads 12 --seq 64 --what compare --b-scheme same --b-dtype bf16 -o rounding.png
