@@ -101,13 +101,15 @@ void DiagnoseView::openExample(const QString& code) {
     start([code]() -> Result<DiagnosisReport> {
         auto tensor = buildBuggyExample(code.toStdString());
         if (!tensor) return std::unexpected(tensor.error());
-        return diagnoseTensor(*tensor, "example: " + code, kErrorPixels);
+        return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), "example: " + code, kErrorPixels);
     });
 }
 
 void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     m_codes.clear();
     m_diagnosis.reset();
+    m_tensor.reset();
+    m_source.clear();
     m_errorMax = 0;
     m_correct->setVisible(false);
     m_caption->clear();
@@ -160,6 +162,8 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     }
     m_text->setHtml(text);
     m_diagnosis = d;
+    m_tensor = report->tensor;
+    m_source = report->source;
     m_errorMax = report->errorImage.width > 0 ? report->errorMax : 0.0;
     // A fix to open when something is wrong (a finding, or nothing reproduces the tensor).
     m_correct->setVisible(d.correctParams && (!d.findings.empty() || !d.match));

@@ -34,6 +34,9 @@ public:
     [[nodiscard]] QString summaryText() const;
     // The last diagnosis shown (for "Open the corrected parameters").
     [[nodiscard]] const std::optional<Diagnosis>& diagnosis() const { return m_diagnosis; }
+    // The tensor of that diagnosis and its name (File > Export figure draws them).
+    [[nodiscard]] const std::shared_ptr<const Tensor>& tensor() const { return m_tensor; }
+    [[nodiscard]] const QString& source() const { return m_source; }
     // The largest finite |error| against correct ALiBi in the map (0 without a map).
     [[nodiscard]] double errorMax() const { return m_errorMax; }
 
@@ -55,6 +58,8 @@ private:
     QPushButton* m_correct;
     QStringList m_codes;
     std::optional<Diagnosis> m_diagnosis;
+    std::shared_ptr<const Tensor> m_tensor;
+    QString m_source;
     double m_errorMax = 0;
 };
 

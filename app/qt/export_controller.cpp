@@ -1,17 +1,14 @@
 // Export planning and the export dialog (see export_controller.hpp).
 #include "export_controller.hpp"
 
-#include "head_grid_view.hpp"
 
-#include <alibi/explore/compute.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/base/thread_priority.hpp>
 #include <alibi/io/output_file.hpp>
-#include <alibi/render/plot.hpp>
 
-#include <QApplication>
+#include <QBuffer>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -21,13 +18,10 @@
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPainter>
 #include <QProgressDialog>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -173,31 +167,53 @@ Result<void> ExportController::exportTensorTo(const QString& path, ExportWhat wh
     auto plan = planSessionExport(m_model->session(), what, path.toStdString(), format, m_freeSpace);
     if (!plan) return std::unexpected(plan.error());
     if (auto ok = plan->check(); !ok) return ok;
+    const Session session = m_model->session();
+    const std::string target = path.toStdString();
+    Result<void> result = runInBackground(
+        "Export tensor", QString("Exporting to %1…").arg(QFileInfo(path).fileName()),
+        [session, what, target, format](const ProgressFn& progress) {
+            return exportSessionTensor(session, what, target, format, progress);
+        },
+        [](std::uint64_t done, std::uint64_t total) {
+            return QString("Exporting… %1 of %2")
+                .arg(QString::fromStdString(humanBytes(done)))
+                .arg(QString::fromStdString(humanBytes(total)));
+        },
+        observer);
+    if (result) emit statusMessage("Exported " + path, 5000);
+    else if (result.error().code == ErrorCode::Cancelled) emit statusMessage("Export cancelled; no file written", 5000);
+    return result;
+}
+
+Result<void> ExportController::runInBackground(const QString& title, const QString& label,
+                                               std::function<Result<void>(const ProgressFn&)> work,
+                                               std::function<QString(std::uint64_t, std::uint64_t)> describe,
+                                               const ProgressFn& observer) {
     m_exporting = true;
     m_cancel = false;
     auto progress = std::make_shared<ExportProgress>();
-    const Session session = m_model->session();
-    const std::string target = path.toStdString();
-    auto job = [this, progress, session, what, target, format, observer]() -> Result<void> {
+    auto job = [this, progress, work = std::move(work), observer]() -> Result<void> {
         // The core reports errors as values; a stray exception (e.g. bad_alloc) must still end
         // as a message, not as a crash of the explorer.
         lowerThisThreadPriority(10);  // the export pool's thread; the UI comes first
         try {
-            return exportSessionTensor(session, what, target, format, [&](std::uint64_t done, std::uint64_t total) {
+            return work([&](std::uint64_t done, std::uint64_t total) {
                 progress->done = done;
                 progress->total = total;
                 if (observer && !observer(done, total)) return false;
                 return !m_cancel.load();
             });
         } catch (const std::bad_alloc&) {
-            return fail(ErrorCode::TooLarge, "export ran out of memory; lower H or T, or export the bias instead of attention");
+            return fail(ErrorCode::TooLarge, "export ran out of memory; lower H or T, or the figure's size or scale");
         } catch (const std::exception& e) {
             return fail(ErrorCode::Internal, std::string("export failed unexpectedly: ") + e.what());
         }
     };
+    // The UI keeps running in this loop while the pool works; the dialog appears only for
+    // exports slower than 400 ms.
     QFutureWatcher<Result<void>> watcher;
-    QProgressDialog dialog(QString("Exporting to %1…").arg(QFileInfo(path).fileName()), "Cancel", 0, 1000, m_window);
-    dialog.setWindowTitle("Export tensor");
+    QProgressDialog dialog(label, "Cancel", 0, 1000, m_window);
+    dialog.setWindowTitle(title);
     dialog.setWindowModality(Qt::WindowModal);
     dialog.setMinimumDuration(400);
     dialog.setAutoClose(false);
@@ -205,12 +221,10 @@ Result<void> ExportController::exportTensorTo(const QString& path, ExportWhat wh
     connect(&dialog, &QProgressDialog::canceled, this, [this] { m_cancel = true; });
     QTimer poll;
     poll.setInterval(50);
-    connect(&poll, &QTimer::timeout, &dialog, [&dialog, progress] {
-        const std::uint64_t total = progress->total.load();
-        if (total > 0) dialog.setValue(static_cast<int>(1000.0 * static_cast<double>(progress->done.load()) / static_cast<double>(total)));
-        dialog.setLabelText(QString("Exporting… %1 of %2")
-                                .arg(QString::fromStdString(humanBytes(progress->done.load())))
-                                .arg(QString::fromStdString(humanBytes(total))));
+    connect(&poll, &QTimer::timeout, &dialog, [&dialog, progress, &describe] {
+        const std::uint64_t total = progress->total.load(), done = progress->done.load();
+        if (total > 0) dialog.setValue(static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)));
+        dialog.setLabelText(describe(done, total));
     });
     QEventLoop loop;
     connect(&watcher, &QFutureWatcher<Result<void>>::finished, &loop, &QEventLoop::quit);
@@ -221,8 +235,6 @@ Result<void> ExportController::exportTensorTo(const QString& path, ExportWhat wh
     poll.stop();
     Result<void> result = watcher.result();
     m_exporting = false;
-    if (result) emit statusMessage("Exported " + path, 5000);
-    else if (result.error().code == ErrorCode::Cancelled) emit statusMessage("Export cancelled; no file written", 5000);
     return result;
 }
 
@@ -241,96 +253,72 @@ void ExportController::exportTensorDialog(const std::function<void(ExportDialog&
         emit failed("Export failed", QString::fromStdString(result.error().message));
 }
 
-bool ExportController::exportViewPng(QWidget* view, HeadGridView* grid, const QString& path, int scale) {
-    // A wide tab sits in a scroll area: the picture is its whole page, not the visible part.
-    if (auto* area = qobject_cast<QScrollArea*>(view); area && area->widget()) view = area->widget();
-    QImage image(view->size() * scale, QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(scale);
-    image.fill(m_window->palette().color(QPalette::Window));
-    // The heatmap is rendered again at the export's pixel size (a 2x PNG shows twice the cells
-    // per side where the tensor has them), not the on-screen image scaled up.
-    const GridPtr shown = grid ? grid->grid() : nullptr;
-    GridPtr sharp;
-    if (shown && shown->devicePixelRatio != scale) {
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        explore::Request request;
-        request.session = shown->session;
-        request.gridWidth = grid->imageRect().width() * scale;
-        request.gridHeight = grid->imageRect().height() * scale;
-        request.devicePixelRatio = scale;
-        request.reduce = shown->gridParams.reduce;
-        request.logScale = shown->gridParams.logScale;
-        auto rendered = explore::computeGrid(request);
-        QApplication::restoreOverrideCursor();
-        if (!rendered) {
-            emit failed("Cannot export view", QString::fromStdString(rendered.error().message));
-            return false;
-        }
-        sharp = std::make_shared<const explore::GridSnapshot>(std::move(*rendered));
-        grid->swapGridForExport(sharp);
-    }
-    // The dashed frame of the selected head is a screen aid, not part of the picture.
-    const int selected = m_model->session().head;
-    if (grid) {
-        grid->setSelectedHead(-1);
-        grid->setHighlightedHead(-1);
-    }
-    {
-        QPainter painter(&image);
-        view->render(&painter);
-    }
-    if (grid) grid->setSelectedHead(selected);
-    if (sharp) grid->swapGridForExport(shown);
-    if (!image.save(path, "PNG")) {
-        emit failed("Cannot export view", "could not write " + path + " (check the folder exists and is writable)");
-        return false;
-    }
-    emit statusMessage("Saved " + path, 4000);
-    return true;
+Result<QSize> ExportController::exportFigure(const FigureJob& job, const ProgressFn& observer) {
+    const auto refuse = [this](const Error& error) -> Result<QSize> {
+        if (error.code == ErrorCode::Cancelled) emit statusMessage("Figure export cancelled; no file written", 5000);
+        else emit failed("Cannot export the figure", QString::fromStdString(error.message));
+        return std::unexpected(error);
+    };
+    if (m_exporting) return refuse({ErrorCode::InvalidArgument, "an export is already running; wait for it or cancel it"});
+    if (job.path.isEmpty()) return refuse({ErrorCode::InvalidArgument, "no file name given for the figure"});
+    if (job.svg && !job.svgOffered())
+        return refuse({ErrorCode::InvalidArgument, "this view is a heatmap: export it as PNG (1x, 2x or 4x)"});
+    const std::string target = job.path.toStdString();
+    const QSize pixels = job.pixelSize();
+    Result<void> result = runInBackground(
+        "Export figure", QString("Drawing %1…").arg(QFileInfo(job.path).fileName()),
+        [job, target](const ProgressFn& progress) -> Result<void> {
+            auto bytes = renderFigureFile(job, progress);
+            if (!bytes) return std::unexpected(bytes.error());
+            // Drawn whole, then written atomically: a failure never leaves a partial file.
+            return writeFileAtomic(target, *bytes);
+        },
+        [](std::uint64_t done, std::uint64_t total) {
+            return total > 0 ? QString("Drawing the figure… %1%").arg(100 * done / total)
+                             : QString("Drawing the figure…");
+        },
+        observer);
+    if (!result) return refuse(result.error());
+    emit statusMessage(QString("Saved %1 (%2 x %3 %4)")
+                           .arg(job.path)
+                           .arg(pixels.width())
+                           .arg(pixels.height())
+                           .arg(job.svg ? "SVG" : "px"),
+                       8000);
+    return pixels;
 }
 
-void ExportController::exportViewDialog(QWidget* view, HeadGridView* grid) {
-    bool ok = false;
-    const QString choice = QInputDialog::getItem(m_window, "Export view as PNG", "Scale", {"1x", "2x", "4x"}, 1, false, &ok);
-    if (!ok) return;
-    const QString path = QFileDialog::getSaveFileName(m_window, "Export view as PNG", "view.png", "PNG images (*.png)");
-    if (!path.isEmpty()) exportViewPng(view, grid, path, choice.left(1).toInt());
+void ExportController::exportFigureDialog(const FigureSubject& subject,
+                                          const std::function<void(FigureExportDialog&)>& drive) {
+    FigureExportDialog dialog(subject, m_window);
+    if (drive) {
+        // Tests: act on the open dialog, then go on as if its button had been pressed.
+        dialog.show();
+        drive(dialog);
+        if (dialog.result() != QDialog::Accepted) return;
+    } else if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    dialog.remember();
+    (void)exportFigure(dialog.job());
 }
 
-Result<void> ExportController::exportCurvesSvg(const QString& path, int which) {
-    const SnapshotPtr s = m_model->snapshot();
-    if (!s) return fail(ErrorCode::InvalidArgument, "no curves computed yet");
-    PlotStyle style;
-    const std::vector<Series>* series = &s->slopeCurves;
-    if (which == 0) {
-        style.title = "ALiBi slopes per head";
-        style.xLabel = "head";
-        style.yLabel = "slope";
-        style.logY2 = true;
-        style.bars = true;  // as the Curves tab shows them
-    } else if (which == 1) {
-        series = &s->biasCurves;
-        style.title = "Bias vs distance";
-        style.xLabel = "distance i - j";
-        style.yLabel = "bias";
-    } else {
-        series = &s->attentionCurves;
-        style.title = "Attention vs distance, query row " + std::to_string(s->queryRow);
-        style.xLabel = "distance i - j";
-        style.yLabel = "probability";
-    }
-    auto result = writeFileAtomic(path.toStdString(), plotSvg(*series, style));
-    if (!result) emit failed("Cannot export curves", QString::fromStdString(result.error().message));
+Result<void> ExportController::exportWindowPng(QWidget* window, const QString& path) {
+    // A screenshot of the window as it is on screen (controls, tables and all), at the
+    // screen's pixel ratio; figures for slides come from exportFigure.
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!window->grab().save(&buffer, "PNG")) return fail(ErrorCode::Internal, "could not encode the window as PNG");
+    auto result = writeFileAtomic(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    if (result) emit statusMessage("Saved " + path, 5000);
+    else emit failed("Cannot save the window", QString::fromStdString(result.error().message));
     return result;
 }
 
-void ExportController::exportCurvesDialog() {
-    bool ok = false;
-    const QStringList choices{"Slopes per head", "Bias vs distance", "Attention vs distance"};
-    const QString choice = QInputDialog::getItem(m_window, "Export curves as SVG", "Curves", choices, 0, false, &ok);
-    if (!ok) return;
-    const QString path = QFileDialog::getSaveFileName(m_window, "Export curves as SVG", "curves.svg", "SVG (*.svg)");
-    if (!path.isEmpty()) (void)exportCurvesSvg(path, static_cast<int>(choices.indexOf(choice)));
+void ExportController::exportWindowDialog(QWidget* window) {
+    const QString path = QFileDialog::getSaveFileName(m_window, "Export window as PNG", "window.png", "PNG images (*.png)");
+    if (!path.isEmpty()) (void)exportWindowPng(window, path);
 }
 
 }  // namespace alibi::qt

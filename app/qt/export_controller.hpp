@@ -1,9 +1,11 @@
 // Tensor export from the explorer: the plan the core makes for the current session (what the
 // file will hold, its size, the free space where it goes, and whether it can work at all), and
 // the export dialog that shows that plan before anything is written and offers the fix, and the
-// controller that runs exports (tensor with a cancellable progress dialog, view PNG, curves SVG).
+// controller that runs exports on a low-priority thread (tensors, and the open tab as a finished
+// figure drawn by the core, both behind a progress dialog with Cancel) and window screenshots.
 #pragma once
 
+#include "figure_export_dialog.hpp"
 #include "model/session_model.hpp"
 #include "model/tasks.hpp"
 
@@ -22,8 +24,6 @@ class QLineEdit;
 class QPushButton;
 
 namespace alibi::qt {
-
-class HeadGridView;
 
 // The core's export plan for the session's bias, attention or slopes (the same rules as
 // `alibi bias/attention/slopes -o PATH`). `freeSpace` empty: the real file system.
@@ -60,13 +60,13 @@ private:
     std::optional<ExportPlan> m_plan;
 };
 
-// Runs the window's exports. Tensor exports run on their own low-priority thread behind a
-// progress dialog; problems go out as `failed` (the window shows them), progress notes as
-// `statusMessage`.
+// Runs the window's exports. Tensor and figure exports run on their own low-priority thread
+// behind a progress dialog, one at a time; problems go out as `failed` (the window shows them),
+// progress notes as `statusMessage`.
 class ExportController : public QObject {
     Q_OBJECT
 public:
-    // `window` parents the dialogs and gives the background colour of view PNGs.
+    // `window` parents the dialogs.
     ExportController(SessionModel* model, QWidget* window);
 
     // Exports with a progress dialog that can be cancelled; `observer` sees every progress
@@ -80,18 +80,31 @@ public:
     // The export dialog, as the menu opens it; `drive` (tests) acts on it while it is open.
     void exportTensorDialog(const std::function<void(ExportDialog&)>& drive = {});
 
-    // `view` rendered at `scale`; `grid`, when the view is the head grid, loses its selection
-    // frame in the picture.
-    bool exportViewPng(QWidget* view, HeadGridView* grid, const QString& path, int scale);
-    void exportViewDialog(QWidget* view, HeadGridView* grid);
-    Result<void> exportCurvesSvg(const QString& path, int which);  // 0 slopes, 1 bias, 2 attention
-    void exportCurvesDialog();
+    // The figure of `job` drawn by the core on the export thread and written atomically to
+    // job.path, behind a progress dialog (after 400 ms) whose Cancel stops it; `observer` as for
+    // tensors. The PNG's pixel size (the SVG's user units) on success; on failure the message
+    // also goes out as `failed` (a cancel as a status message), and no file is left.
+    Result<QSize> exportFigure(const FigureJob& job, const ProgressFn& observer = {});
+    // The figure dialog for `subject` (File > Export figure); `drive` (tests) acts on it while it
+    // is open.
+    void exportFigureDialog(const FigureSubject& subject, const std::function<void(FigureExportDialog&)>& drive = {});
+
+    // A screenshot of `window` as the screen shows it (File > Export window as PNG).
+    Result<void> exportWindowPng(QWidget* window, const QString& path);
+    void exportWindowDialog(QWidget* window);
 
 signals:
     void statusMessage(const QString& text, int timeoutMs);
     void failed(const QString& title, const QString& message);
 
 private:
+    // Runs `work` on the export pool while the UI goes on, with a progress dialog labelled by
+    // `describe(done, total)` that appears for slow work; Cancel and `observer` stop it.
+    Result<void> runInBackground(const QString& title, const QString& label,
+                                 std::function<Result<void>(const ProgressFn&)> work,
+                                 std::function<QString(std::uint64_t, std::uint64_t)> describe,
+                                 const ProgressFn& observer);
+
     SessionModel* m_model;
     QWidget* m_window;
     FreeSpaceFn m_freeSpace;

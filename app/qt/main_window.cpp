@@ -37,6 +37,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -49,6 +50,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QUrl>
 
 #include <cstdio>
@@ -370,11 +372,25 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) openAttentionMaps(path);
     });
     file->addAction("&Export tensor…", QKeySequence("Ctrl+E"), this, [this] { exportTensorDialog(); });
-    file->addAction("Export view as &PNG…", QKeySequence("Ctrl+Shift+P"), this, [this] { m_export->exportViewDialog(m_tabs->currentWidget(), m_tabs->currentIndex() == GridTab ? m_grid : nullptr); });
-    file->addAction("Export curves as S&VG…", QKeySequence("Ctrl+Shift+G"), m_export, &ExportController::exportCurvesDialog);
+    file->addAction("Export &figure…", QKeySequence("Ctrl+Shift+P"), this, [this] { exportFigureDialog(); });
+    file->addAction("Export &window as PNG…", this, [this] { m_export->exportWindowDialog(this); });
     file->addAction("&Copy as CLI command", QKeySequence("Ctrl+Shift+C"), this, [this] { copyCliCommand(); });
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+    // A right click on a view offers its figure too (the Attention maps tab has its own menu).
+    for (int t = 0; t < TabCount; ++t) {
+        if (t == AttentionTab) continue;
+        QWidget* page = m_tabs->widget(t);
+        if (auto* area = qobject_cast<QScrollArea*>(page)) page = area->widget();
+        page->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(page, &QWidget::customContextMenuRequested, this, [this, page](const QPoint& pos) {
+            QMenu menu(this);
+            menu.addAction("Export &figure…", this, [this] { exportFigureDialog(); });
+            menu.addAction("Export &window as PNG…", this, [this] { m_export->exportWindowDialog(this); });
+            menu.exec(page->mapToGlobal(pos));
+        });
+    }
 
     QMenu* edit = menuBar()->addMenu("&Edit");
     QAction* undo = edit->addAction("&Undo", QKeySequence::Undo, m_model, [this] { m_model->undo(); });
@@ -715,12 +731,53 @@ void MainWindow::cancelExport() { m_export->cancel(); }
 bool MainWindow::exporting() const { return m_export->exporting(); }
 void MainWindow::setFreeSpaceQuery(FreeSpaceFn query) { m_export->setFreeSpaceQuery(std::move(query)); }
 
-bool MainWindow::exportViewPng(const QString& path, int scale) {
-    // The dashed frame of the selected head is a screen aid, not part of the picture.
-    return m_export->exportViewPng(m_tabs->currentWidget(), m_tabs->currentIndex() == GridTab ? m_grid : nullptr, path, scale);
+std::optional<FigureSubject> MainWindow::figureSubject(QString* why) const {
+    const auto none = [why](const QString& reason) -> std::optional<FigureSubject> {
+        if (why) *why = reason;
+        return std::nullopt;
+    };
+    const int tab = m_tabs->currentIndex();
+    if (tab == AttentionTab) return none("the Attention maps tab saves its figures from its Figure menu");
+    FigureSubject subject;
+    subject.tabName = m_tabs->tabText(tab).replace("&&", "&");
+    ViewFigureRequest& r = subject.request;
+    r.session = sessionWithView();  // the parameters, the open view and Compare's B
+    r.view = openView(r.session);
+    if (tab == GridTab) r.logScale = m_model->logScale();  // the grid's "log colours" box (attention)
+    if (tab == PositionSchemesTab) {
+        if (const auto* d = m_positionSchemes->findChild<QSpinBox*>("schemesMaxDistance")) r.schemesMaxDistance = d->value();
+        if (const auto* q = m_positionSchemes->findChild<QComboBox*>("schemesQuantity"))
+            r.schemesQuantity = static_cast<SchemeQuantity>(q->currentData().toInt());
+    }
+    if (tab == DiagnoseTab) {
+        if (!m_diagnose->tensor() || !m_diagnose->diagnosis())
+            return none("nothing diagnosed yet: open a tensor with File > Open tensor to diagnose (Ctrl+D)");
+        subject.kind = FigureSubject::Kind::Diagnosis;
+        subject.tensor = m_diagnose->tensor();
+        subject.diagnosis = m_diagnose->diagnosis();
+        subject.source = m_diagnose->source().toStdString();
+    }
+    return subject;
 }
 
-Result<void> MainWindow::exportCurvesSvg(const QString& path, int which) { return m_export->exportCurvesSvg(path, which); }
+Result<QSize> MainWindow::exportFigure(const FigureJob& job, const ProgressFn& observer) {
+    return m_export->exportFigure(job, observer);
+}
+
+void MainWindow::exportFigureDialog(const std::function<void(FigureExportDialog&)>& drive) {
+    if (m_tabs->currentIndex() == AttentionTab) {
+        // The same as that tab's Figure menu (PNG at 1x, 2x, 4x of the shown layer or head).
+        for (auto* button : m_attention->findChildren<QToolButton*>())
+            if (button->menu() && button->text() == "Figure") {
+                button->menu()->popup(button->mapToGlobal(QPoint(0, button->height())));
+                return;
+            }
+        return;
+    }
+    QString why;
+    if (auto subject = figureSubject(&why)) m_export->exportFigureDialog(*subject, drive);
+    else reportError("No figure to export", why);
+}
 
 QString MainWindow::copyCliCommand() {
     const Session& s = m_model->session();

@@ -3,6 +3,7 @@
 // drag and drop of tensors for diagnosis or as attention maps, and the --screenshot mode.
 #pragma once
 
+#include "figure_export_dialog.hpp"
 #include "model/presets.hpp"
 #include "model/session_model.hpp"
 #include "model/tasks.hpp"
@@ -63,8 +64,15 @@ public:
                                 const ProgressFn& observer = {});
     void cancelExport();
     [[nodiscard]] bool exporting() const;
-    bool exportViewPng(const QString& path, int scale);
-    Result<void> exportCurvesSvg(const QString& path, int which);  // 0 slopes, 1 bias, 2 attention
+    // What File > Export figure draws from the open tab: the view with the tab's own state
+    // (head, query row, Compare's B, train length, the position schemes' D and quantity) or the
+    // Diagnose tab's tensor; nullopt, with the reason in `why`, where there is none (nothing
+    // diagnosed yet; the Attention maps tab, which has its own Figure menu).
+    [[nodiscard]] std::optional<FigureSubject> figureSubject(QString* why = nullptr) const;
+    Result<QSize> exportFigure(const FigureJob& job, const ProgressFn& observer = {});
+    // File > Export figure (Ctrl+Shift+P): the dialog for the open tab, or on the Attention
+    // maps tab that tab's Figure menu; `drive` (tests) acts on the dialog while it is open.
+    void exportFigureDialog(const std::function<void(FigureExportDialog&)>& drive = {});
     QString copyCliCommand();
     void diagnoseFile(const QString& path);
     // Opens a trained model's saved attention maps in the Attention maps tab (in the background).

@@ -47,8 +47,10 @@ Result<void> exportSessionTensor(const Session& session, ExportWhat what, const 
     return fail(ErrorCode::Internal, "unknown export kind");
 }
 
-Result<DiagnosisReport> diagnoseTensor(const Tensor& tensor, const QString& source, QSize pixels) {
+Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const QString& source, QSize pixels) {
+    const Tensor& tensor = *kept;
     DiagnosisReport report;
+    report.tensor = std::move(kept);
     report.source = source;
     report.shape = tensor.shape();
     report.dtype = tensor.dtype();
@@ -66,7 +68,7 @@ Result<DiagnosisReport> diagnoseTensor(const Tensor& tensor, const QString& sour
 Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels, std::uint64_t budget) {
     auto loaded = loadTensor(path.toStdString(), budget);
     if (!loaded) return std::unexpected(loaded.error());
-    return diagnoseTensor(loaded->tensor, QFileInfo(path).fileName(), pixels);
+    return diagnoseTensor(std::make_shared<const Tensor>(std::move(loaded->tensor)), QFileInfo(path).fileName(), pixels);
 }
 
 }  // namespace alibi::qt

@@ -11,6 +11,7 @@
 #include <QSize>
 #include <QString>
 
+#include <memory>
 #include <string>
 
 namespace alibi::qt {
@@ -33,9 +34,11 @@ struct DiagnosisReport {
     Image errorImage;       // |tensor - correct ALiBi| per head, grid layout, magma
     std::vector<HeatmapTile> tiles;
     double errorMax = 0;
+    std::shared_ptr<const Tensor> tensor;  // the tensor diagnosed (File > Export figure draws it)
 };
 
-[[nodiscard]] Result<DiagnosisReport> diagnoseTensor(const Tensor& tensor, const QString& source, QSize pixels);
+[[nodiscard]] Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> tensor, const QString& source,
+                                                     QSize pixels);
 [[nodiscard]] Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels,
                                                    std::uint64_t budget = kDefaultMemoryBudget);
 

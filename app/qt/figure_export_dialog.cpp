@@ -1,0 +1,214 @@
+// The figure export dialog and the figure file of a job (see figure_export_dialog.hpp).
+#include "figure_export_dialog.hpp"
+
+#include <alibi/render/png.hpp>
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSpinBox>
+
+namespace alibi::qt {
+
+namespace {
+
+constexpr const char* kGroup = "figureExport";
+// The size spin boxes' range at 1x; the core refuses what it cannot draw (a side over its
+// limit at the chosen scale) with a message, shown when the export runs.
+constexpr int kMinSide = 64;
+constexpr int kMaxSide = 16384;
+
+// The format box's items: PNG at a scale (1, 2, 4), or SVG (0).
+constexpr int kSvgItem = 0;
+
+QString extensionOf(bool svg) { return svg ? "svg" : "png"; }
+
+}  // namespace
+
+bool FigureJob::svgOffered() const {
+    return subject.kind == FigureSubject::Kind::View && viewFigureIsVector(subject.request.view);
+}
+
+QString FigureJob::defaultFileName() const {
+    if (subject.kind == FigureSubject::Kind::Diagnosis) {
+        // "example: slope-off-by-one" or "my_bias.npy" -> a plain file name
+        QString stem = QFileInfo(QString::fromStdString(subject.source)).completeBaseName();
+        stem.remove(QRegularExpression("^example: *"));
+        stem.replace(QRegularExpression("[^A-Za-z0-9_.-]+"), "-");
+        return (stem.isEmpty() ? QString("diagnosis") : "diagnosis-" + stem) + ".png";
+    }
+    return QString::fromStdString(viewFigureFileName(subject.request, svg));
+}
+
+Result<std::string> renderFigureFile(const FigureJob& job, const ProgressFn& progress) {
+    const FigureSubject& s = job.subject;
+    if (s.kind == FigureSubject::Kind::Diagnosis) {
+        if (!s.tensor || !s.diagnosis)
+            return fail(ErrorCode::InvalidArgument, "no tensor diagnosed yet: open one with File > Open tensor to diagnose");
+        if (job.svg) return fail(ErrorCode::InvalidArgument, "the diagnosis figure is a heatmap: export it as PNG");
+        DiagnosisFigureRequest r;
+        r.tensor = s.tensor.get();
+        r.diagnosis = &*s.diagnosis;
+        r.source = s.source;
+        r.width = s.request.session.width;
+        r.height = s.request.session.height;
+        r.scale = s.request.scale;
+        auto image = renderDiagnosisFigure(r);
+        if (!image) return std::unexpected(image.error());
+        auto png = encodePng(*image);
+        if (!png) return std::unexpected(png.error());
+        return std::string(png->begin(), png->end());
+    }
+    ViewFigureRequest request = s.request;
+    request.progress = progress;
+    if (job.svg) return renderViewFigureSvg(request);
+    auto image = renderViewFigurePng(request);
+    if (!image) return std::unexpected(image.error());
+    auto png = encodePng(*image);
+    if (!png) return std::unexpected(png.error());
+    return std::string(png->begin(), png->end());
+}
+
+FigureExportDialog::FigureExportDialog(FigureSubject subject, QWidget* parent)
+    : QDialog(parent), m_subject(std::move(subject)) {
+    setWindowTitle("Export figure — " + m_subject.tabName);
+    QSettings settings;
+    settings.beginGroup(kGroup);
+    auto* form = new QFormLayout(this);
+
+    plotBox = new QComboBox(this);
+    plotBox->addItem("Slopes per head", static_cast<int>(CurveKind::Slopes));
+    plotBox->addItem("Bias vs distance", static_cast<int>(CurveKind::BiasDistance));
+    plotBox->addItem("Attention vs distance", static_cast<int>(CurveKind::AttentionDistance));
+    plotBox->setCurrentIndex(std::max(0, plotBox->findData(settings.value("curves", 0).toInt())));
+
+    formatBox = new QComboBox(this);
+    for (const int scale : {1, 2, 4}) formatBox->addItem(QString("PNG %1x").arg(scale), scale);
+    FigureJob probe{m_subject, false, {}};
+    if (probe.svgOffered()) formatBox->addItem("SVG", kSvgItem);
+    formatBox->setToolTip("PNG: the figure drawn at 1, 2 or 4 times its size (text, lines and heatmaps at that "
+                          "resolution, not an upscaled picture); SVG for views drawn from lines and text");
+    const int remembered = formatBox->findData(settings.value("format", 2).toInt());
+    formatBox->setCurrentIndex(remembered >= 0 ? remembered : formatBox->findData(2));
+
+    widthBox = new QSpinBox(this);
+    heightBox = new QSpinBox(this);
+    for (QSpinBox* box : {widthBox, heightBox}) {
+        box->setRange(kMinSide, kMaxSide);
+        box->setSuffix(" px");
+        box->setKeyboardTracking(true);
+    }
+    widthBox->setValue(settings.value("width", m_subject.request.session.width).toInt());
+    heightBox->setValue(settings.value("height", m_subject.request.session.height).toInt());
+    widthBox->setToolTip("The figure's width at 1x: its layout (fonts, margins) is this size, drawn at the scale");
+    heightBox->setToolTip("The figure's height at 1x");
+    auto* sizeRow = new QHBoxLayout;
+    sizeRow->addWidget(widthBox);
+    sizeRow->addWidget(new QLabel("×", this));
+    sizeRow->addWidget(heightBox);
+    sizeRow->addStretch(1);
+
+    const QString folder = settings.value("folder", QDir::currentPath()).toString();
+    pathEdit = new QLineEdit(this);
+    browseButton = new QPushButton("Browse…", this);
+    auto* pathRow = new QHBoxLayout;
+    pathRow->addWidget(pathEdit, 1);
+    pathRow->addWidget(browseButton);
+
+    pixelsLabel = new QLabel(this);
+    pixelsLabel->setObjectName("figurePixels");
+    buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText("Export");
+
+    const bool curves = m_subject.kind == FigureSubject::Kind::View && m_subject.request.view == ExplorerView::Curves;
+    if (curves) form->addRow("Plot", plotBox);
+    else plotBox->hide();
+    form->addRow("Format", formatBox);
+    form->addRow("Size at 1x", sizeRow);
+    form->addRow("File", pathRow);
+    form->addRow("Writes", pixelsLabel);
+    form->addRow(buttons);
+    setMinimumWidth(520);
+
+    m_defaultName = job().defaultFileName();
+    pathEdit->setText(QDir(folder).filePath(m_defaultName));
+    refresh();
+
+    connect(plotBox, &QComboBox::currentIndexChanged, this, [this] {
+        followFileName();
+        refresh();
+    });
+    connect(formatBox, &QComboBox::currentIndexChanged, this, [this] {
+        followFileName();
+        refresh();
+    });
+    connect(widthBox, &QSpinBox::valueChanged, this, &FigureExportDialog::refresh);
+    connect(heightBox, &QSpinBox::valueChanged, this, &FigureExportDialog::refresh);
+    connect(pathEdit, &QLineEdit::textChanged, this, &FigureExportDialog::refresh);
+    connect(browseButton, &QPushButton::clicked, this, [this] {
+        const bool svg = job().svg;
+        const QString chosen = QFileDialog::getSaveFileName(this, windowTitle(), pathEdit->text().trimmed(),
+                                                            svg ? "SVG (*.svg)" : "PNG images (*.png)");
+        if (!chosen.isEmpty()) pathEdit->setText(chosen);
+    });
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        if (!pathEdit->text().trimmed().isEmpty()) accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+FigureJob FigureExportDialog::job() const {
+    FigureJob j;
+    j.subject = m_subject;
+    ViewFigureRequest& r = j.subject.request;
+    r.session.width = widthBox->value();
+    r.session.height = heightBox->value();
+    if (r.view == ExplorerView::Curves) r.curves = static_cast<CurveKind>(plotBox->currentData().toInt());
+    const int item = formatBox->currentData().toInt();
+    j.svg = item == kSvgItem;
+    r.scale = j.svg ? 1 : item;
+    j.path = pathEdit->text().trimmed();
+    return j;
+}
+
+void FigureExportDialog::remember() const {
+    QSettings settings;
+    settings.beginGroup(kGroup);
+    settings.setValue("format", formatBox->currentData().toInt());
+    if (!plotBox->isHidden()) settings.setValue("curves", plotBox->currentData().toInt());
+    settings.setValue("width", widthBox->value());
+    settings.setValue("height", heightBox->value());
+    const QString path = pathEdit->text().trimmed();
+    if (!path.isEmpty()) settings.setValue("folder", QFileInfo(path).absolutePath());
+}
+
+void FigureExportDialog::followFileName() {
+    // The default name follows the choice; a name the user typed keeps its stem and only
+    // changes its extension.
+    const FigureJob j = job();
+    const QFileInfo info(j.path);
+    const QString folder = j.path.contains('/') ? info.path() : QString();
+    const QString next = j.defaultFileName();
+    QString name = info.fileName() == m_defaultName ? next : info.completeBaseName() + "." + extensionOf(j.svg);
+    m_defaultName = next;
+    pathEdit->setText(folder.isEmpty() ? name : QDir(folder).filePath(name));
+}
+
+void FigureExportDialog::refresh() {
+    const FigureJob j = job();
+    const QSize px = j.pixelSize();
+    pixelsLabel->setText(j.svg ? QString("SVG, %1 x %2 (scalable)").arg(px.width()).arg(px.height())
+                               : QString("%1 x %2 px").arg(px.width()).arg(px.height()));
+    buttons->button(QDialogButtonBox::Ok)->setEnabled(!j.path.isEmpty());
+}
+
+}  // namespace alibi::qt
