@@ -82,6 +82,10 @@ struct FigureExportState {
     int width = 0, height = 0;  // the figure at 1x; 0: the session's width x height
     std::string path;           // the file; follows the default name until the user edits it
     bool pathEdited = false;
+    // The default name the typed path replaced: another figure (view, head, plot) gets its own
+    // default name in the typed path's folder, so it never overwrites the last one. Empty: the
+    // path is for whatever figure is open (scripted runs).
+    std::string pathFor;
     bool start = false;         // one-shot: export now
     bool cancel = false;        // one-shot: cancel the export running
     std::string status;         // "Saved PATH (W x H px)", or why the figure was not written

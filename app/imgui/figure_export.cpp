@@ -48,6 +48,11 @@ std::string withExtension(const std::string& path, bool svg) {
     return p.string();
 }
 
+// Default names of the same figure: they differ at most in the extension (PNG or SVG).
+bool sameFigureName(const std::string& a, const std::string& b) {
+    return std::filesystem::path(a).replace_extension() == std::filesystem::path(b).replace_extension();
+}
+
 // "attention" from "assets/attention/attention.npy".
 std::string fileStem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
@@ -182,7 +187,14 @@ FigurePlan planFigure(const AppState& state, const Session& session, const Model
     if (!ok) return plan;
     plan.svgRefused = task.svg && !plan.vector;
     if (!plan.vector && plan.defaultPath.ends_with(".svg")) plan.defaultPath = withExtension(plan.defaultPath, false);
-    task.path = f.pathEdited ? f.path : plan.defaultPath;
+    task.path = plan.defaultPath;
+    if (f.pathEdited) {
+        if (f.pathFor.empty() || sameFigureName(f.pathFor, plan.defaultPath)) {
+            task.path = f.path;
+        } else {
+            task.path = (std::filesystem::path(f.path).parent_path() / plan.defaultPath).string();
+        }
+    }
     plan.task = std::move(task);
     return plan;
 }
@@ -392,6 +404,7 @@ void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& pl
     if (path != task.path || (enter && path.empty())) {
         f.pathEdited = !path.empty();
         f.path = path;
+        f.pathFor = plan.defaultPath;
     }
 
     // What the export makes.
