@@ -9,7 +9,7 @@
 
 #include <alibi/analysis/fit_report.hpp>
 #include <alibi/base/data_dir.hpp>
-#include <alibi/explore/attention_fit_view.hpp>
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/format.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/model/slopes.hpp>
@@ -110,25 +110,23 @@ void Explorer::updateMapsPrior() {
         maps.priorNote.clear();
         return;
     }
-    const int heads = maps.file->maps->heads();
     const MapsState& s = m_state.maps;
     if (s.prior == MapsPrior::None) {
         maps.priorNote = "no ALiBi parameters paired: fitted slopes only";
     } else if (s.prior == MapsPrior::Session) {
         const SlopeParams& p = m_lastValid.attention.bias.slopes;
-        if (static_cast<int>(m_model.slopes.size()) == heads) {
+        if (auto paired = explore::checkPairing(*maps.file->maps, static_cast<int>(m_model.slopes.size()), "the session");
+            !paired) {
+            maps.priorNote = paired.error().message;
+        } else {
             maps.configured = m_model.slopes;
             maps.priorNote = fmt::format("the session's slopes: H = {}, {}, max_bias {}", p.heads,
                                          schemeName(p.scheme), explore::formatValue(p.maxBias));
-        } else {
-            maps.priorNote = fmt::format("the session has H = {} but the maps have {} heads: set H = {} in "
-                                         "Parameters to pair them",
-                                         p.heads, heads, heads);
         }
     } else if (s.presetIndex >= 0 && s.presetIndex < static_cast<int>(m_model.presets.size())) {
         const Preset& preset = m_model.presets[static_cast<std::size_t>(s.presetIndex)];
-        if (preset.heads != heads) {
-            maps.priorNote = fmt::format("{} has {} heads but the maps have {}", preset.name, preset.heads, heads);
+        if (auto paired = explore::checkPairing(*maps.file->maps, preset.heads, preset.name); !paired) {
+            maps.priorNote = paired.error().message;
         } else if (auto slopes = computeSlopes(withPreset(defaultSession(), preset).attention.bias.slopes)) {
             maps.configured = std::move(*slopes);
             maps.priorNote = fmt::format("{}'s slopes ({})", preset.name, preset.id);
@@ -387,28 +385,18 @@ void Explorer::updateMapsHover() {
     m_mapsHoverShown = cell;
     m_mapsHoverFile = maps.file;
     const AttentionMaps& m = *maps.file->maps;
-    // One row of the file: a few KiB even for T = 2048, read here so the read-out is exact and
-    // immediate (the pictures show maxima over the keys a pixel covers).
-    std::vector<double> row(static_cast<std::size_t>(m.keys())), stored(row.size());
-    if (auto ok = m.probabilities(cell->layer, cell->head, cell->query, row); !ok) {
-        maps.hoverReadout = ok.error().message;
-        return;
-    }
-    if (auto ok = m.storedRow(cell->layer, cell->head, cell->query, stored); !ok) {
-        maps.hoverReadout = ok.error().message;
-        return;
-    }
-    std::optional<double> fitted, configured;
-    if (!maps.configured.empty()) configured = maps.configured[static_cast<std::size_t>(cell->head)];
+    explore::HeadSlopes slopes;
+    if (!maps.configured.empty()) slopes.configured = maps.configured[static_cast<std::size_t>(cell->head)];
     if (const LayerFitResult* f = maps.layerFit.get();
         f != nullptr && f->request.maps == maps.file->maps && f->request.layer == cell->layer && f->error.empty())
-        fitted = f->fits.at(static_cast<std::size_t>(cell->head)).slope;
+        slopes.fitted = f->fits.at(static_cast<std::size_t>(cell->head)).slope;
     else if (const FitTableResult* t = maps.fit.get(); t != nullptr && t->request.maps == maps.file->maps)
         for (const HeadFit& h : t->fits)
-            if (h.layerIndex == cell->layer && h.head == cell->head) fitted = h.slope;
-    const auto k = static_cast<std::size_t>(cell->key);
-    maps.hoverReadout =
-        explore::mapsCellText(m, cell->layer, cell->head, cell->query, cell->key, stored[k], row[k], fitted, configured);
+            if (h.layerIndex == cell->layer && h.head == cell->head) slopes.fitted = h.slope;
+    // The core reads the cell's row (a few KiB even for T = 2048), so the read-out is exact and
+    // immediate (the pictures show maxima over the keys a pixel covers).
+    auto text = explore::mapsCellReadout(m, cell->layer, cell->head, cell->query, cell->key, slopes);
+    maps.hoverReadout = text ? std::move(*text) : text.error().message;
 }
 
 void Explorer::drawMapsOpenDialog() {

@@ -2,7 +2,7 @@
 #include "maps_model.hpp"
 
 #include <alibi/analysis/fit_report.hpp>
-#include <alibi/explore/attention_fit_view.hpp>
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/render/attention_maps_render.hpp>
 
 #include <fmt/format.h>
@@ -193,7 +193,6 @@ std::shared_ptr<const LayerFitResult> computeLayerFit(const LayerFitRequest& req
     } else {
         result->distances = profileDistances(result->fits);
     }
-    result->cluster = clusterOrder(result->distances);
     return result;
 }
 
@@ -202,18 +201,11 @@ std::shared_ptr<const SimilarityResult> computeSimilarity(const SimilarityReques
     result->request = request;
     const LayerFitResult& fit = *request.fit;
     if (!fit.error.empty() || fit.fits.empty()) return result;
-    if (request.order == 0) {
-        for (int h = 0; h < fit.distances.n; ++h) result->order.push_back(h);
-    } else {
-        // The core's orders, the same as `alibi fit --order slope|similarity`.
-        LayerSimilarity layer;
-        layer.layer = fit.fits.front().layer;
-        layer.distances = fit.distances;
-        layer.order = fit.cluster;
-        const auto ordered =
-            orderHeads(fit.fits, request.order == 1 ? HeadOrder::Slope : HeadOrder::Similarity, {layer});
-        for (const HeadFit& h : ordered) result->order.push_back(h.head);
-    }
+    // The core's orders, the same as `alibi fit --order index|slope|similarity`.
+    const HeadOrder order = request.order == 1   ? HeadOrder::Slope
+                            : request.order == 2 ? HeadOrder::Similarity
+                                                 : HeadOrder::Index;
+    result->order = explore::similarityHeadOrder(fit.fits, order, fit.distances);
     result->heatmap = renderSimilarity(fit.distances, result->order, Colormap::Viridis, std::max(request.width, 1),
                                        std::max(request.height, 1));
     result->colorBar = renderColorBar(Colormap::Viridis, 8, std::max(request.height, 2), true);
@@ -231,10 +223,10 @@ std::shared_ptr<const MapsRowResult> computeMapsRow(const MapsRowRequest& reques
         return result;
     }
     if (request.fitted)
-        result->fittedPrior = explore::queryRowPrior(*request.fitted, maps.queries(), maps.keys(), maps.causal(), request.row);
+        result->fittedPrior = explore::priorRow(*request.fitted, request.row, maps.queries(), maps.keys(), maps.causal());
     if (request.configured)
         result->configuredPrior =
-            explore::queryRowPrior(*request.configured, maps.queries(), maps.keys(), maps.causal(), request.row);
+            explore::priorRow(*request.configured, request.row, maps.queries(), maps.keys(), maps.causal());
     return result;
 }
 

@@ -92,7 +92,6 @@ struct LayerFitResult {
     std::vector<std::vector<double>> fittedPrior;      // per head: priorProfile at m*
     std::vector<std::vector<double>> configuredPrior;  // per head at the configured slope (empty: unknown)
     DistanceMatrix distances;
-    std::vector<int> cluster;  // clusterOrder(distances)
     std::string error;
 };
 [[nodiscard]] std::shared_ptr<const LayerFitResult> computeLayerFit(const LayerFitRequest& request,

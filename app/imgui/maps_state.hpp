@@ -87,7 +87,7 @@ struct MapsState {
     std::int64_t fitFirst = 0, fitLast = 0;  // query rows [first, last) when not all
     bool runFit = false;     // one-shot
     bool cancelFit = false;  // one-shot
-    int sortColumn = 0;      // explore::kFitTableColumns index
+    int sortColumn = 0;      // an explore::FitColumn
     bool sortAscending = true;
     std::vector<int> tableOrder;  // rows after sorting
     int selectedRow = -1;         // into the fit result's heads

@@ -7,6 +7,8 @@
 #include "view_common.hpp"
 #include "view_models.hpp"
 
+#include <alibi/analysis/buggy_examples.hpp>
+
 #include <imgui_stdlib.h>
 
 #include <fmt/format.h>
@@ -80,12 +82,14 @@ void drawDiagnoseView(AppState& state, const Model& model) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
     if (ImGui::BeginCombo("##examples", "Example with a known bug...")) {
-        for (const std::string& code : diagnoseExamples()) {
+        for (const BuggyExample& example : buggyExamples()) {
+            const std::string code(example.code);
             if (ImGui::Selectable(code.c_str())) {
                 state.diagnoseExample = code;
                 state.diagnoseUseExample = true;
                 ++state.diagnoseSerial;
             }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(example.description).c_str());
         }
         ImGui::EndCombo();
     }

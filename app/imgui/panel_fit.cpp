@@ -1,12 +1,13 @@
 // The head fit view (issue 12): fit every layer's heads (all query rows or a range) on a worker
 // with progress and cancel, then a sortable layer x head table of the core's per-head fit (m*, its
-// interval, KL, the configured slope, sink, diagonal, entropy, mean and 90% distance) and its
+// interval, KL, the configured slope, sink, diagonal, entropy, mean and 90% distance: the
+// columns of explore/attention_maps_view.hpp, the Qt explorer's too) and its
 // export as CSV or JSON through the core's writers (the bytes `alibi fit --format csv|json`
 // writes). Selecting a row shows that head in the attention maps view.
 #include "panels.hpp"
 #include "view_common.hpp"
 
-#include <alibi/explore/attention_fit_view.hpp>
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/format.hpp>
 
 #include <fmt/format.h>
@@ -67,22 +68,22 @@ void drawFitControls(AppState& state, const Model& model, const AttentionMaps& m
 
 void drawTable(AppState& state, const FitTableResult& fit) {
     MapsState& s = state.maps;
-    const auto& columns = explore::kFitTableColumns;
+    using explore::FitColumn;
+    constexpr int columns = explore::kFitColumnCount;
     constexpr ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                       ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                       ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
-    s.headerRects.assign(columns.size(), MapsRect{});
-    if (!ImGui::BeginTable("fit-table", static_cast<int>(columns.size()), flags, ImGui::GetContentRegionAvail()))
+    s.headerRects.assign(columns, MapsRect{});
+    if (!ImGui::BeginTable("fit-table", columns, flags, ImGui::GetContentRegionAvail()))
         return;
     ImGui::TableSetupScrollFreeze(2, 1);
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-        const std::string title(explore::fitTableColumnTitle(columns[c]));
+    for (int c = 0; c < columns; ++c) {
+        const auto column = static_cast<FitColumn>(c);
+        const std::string title(explore::fitColumnTitle(column));
         // Widths from the header and the widest text the column can hold (ImGui's own fit left
         // these fixed columns a few pixels wide in a scrolling table, as in the extrapolation view).
-        const char* widest = columns[c] == explore::FitTableColumn::Interval ? "[-0.0000000, -0.0000000]"
-                             : columns[c] == explore::FitTableColumn::Layer || columns[c] == explore::FitTableColumn::Head
-                                 ? "0000"
-                                 : "-0.00000000";
+        const char* widest =
+            column == FitColumn::Layer || column == FitColumn::Head || column == FitColumn::Rows ? "0000" : "-0.0000e-00";
         const float width = std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.2f,
                                      ImGui::CalcTextSize(widest).x);
         ImGui::TableSetupColumn(title.c_str(),
@@ -91,12 +92,13 @@ void drawTable(AppState& state, const FitTableResult& fit) {
     }
     // Headers one by one, so each can explain itself and tell tests where it is.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-        if (!ImGui::TableSetColumnIndex(static_cast<int>(c))) continue;
-        ImGui::TableHeader(ImGui::TableGetColumnName(static_cast<int>(c)));
+    for (int c = 0; c < columns; ++c) {
+        if (!ImGui::TableSetColumnIndex(c)) continue;
+        ImGui::TableHeader(ImGui::TableGetColumnName(c));
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        s.headerRects[c] = MapsRect{a.x, a.y, b.x - a.x, b.y - a.y};
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(explore::fitTableColumnHelp(columns[c])).c_str());
+        s.headerRects[static_cast<std::size_t>(c)] = MapsRect{a.x, a.y, b.x - a.x, b.y - a.y};
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", std::string(explore::fitColumnToolTip(static_cast<FitColumn>(c))).c_str());
     }
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
         specs != nullptr && (specs->SpecsDirty || s.tableOrder.size() != fit.fits.size())) {
@@ -104,7 +106,7 @@ void drawTable(AppState& state, const FitTableResult& fit) {
             s.sortColumn = specs->Specs[0].ColumnIndex;
             s.sortAscending = specs->Specs[0].SortDirection != ImGuiSortDirection_Descending;
         }
-        s.tableOrder = explore::sortFits(fit.fits, columns[static_cast<std::size_t>(s.sortColumn)], s.sortAscending);
+        s.tableOrder = explore::sortFits(fit.fits, static_cast<FitColumn>(s.sortColumn), s.sortAscending);
         specs->SpecsDirty = false;
     }
     ImGuiListClipper clipper;
@@ -115,9 +117,10 @@ void drawTable(AppState& state, const FitTableResult& fit) {
             const HeadFit& h = fit.fits[static_cast<std::size_t>(index)];
             ImGui::TableNextRow();
             ImGui::PushID(index);
-            for (std::size_t c = 0; c < columns.size(); ++c) {
-                ImGui::TableSetColumnIndex(static_cast<int>(c));
-                const std::string text = explore::fitCellText(h, columns[c]);
+            for (int c = 0; c < columns; ++c) {
+                ImGui::TableSetColumnIndex(c);
+                const auto column = static_cast<FitColumn>(c);
+                const std::string text = explore::fitCellText(h, column);
                 if (c == 0) {
                     // The row is one selectable: a click shows the head in the maps view.
                     if (ImGui::Selectable(text.c_str(), s.selectedRow == index,
@@ -132,7 +135,7 @@ void drawTable(AppState& state, const FitTableResult& fit) {
                         }
                     }
                     if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: this head in the maps view; double-click: go there");
-                } else if (columns[c] == explore::FitTableColumn::Configured && h.configuredSlope) {
+                } else if (column == FitColumn::ConfiguredSlope && h.configuredSlope) {
                     // Green when the configured slope lies in m*'s 95% interval: the head follows it.
                     const bool follows = *h.configuredSlope >= h.slopeLow && *h.configuredSlope <= h.slopeHigh;
                     ImGui::TextColored(follows ? kFollowsColor : kDriftedColor, "%s", text.c_str());

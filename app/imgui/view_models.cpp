@@ -3,15 +3,15 @@
 
 #include "app_state.hpp"
 
+#include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/diagnosis_error_map.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/attention.hpp>
-#include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 
 namespace alibi::imgui {
@@ -129,37 +129,6 @@ std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b) {
     return b;
 }
 
-const std::vector<std::string>& diagnoseExamples() {
-    static const std::vector<std::string> codes{kSlopeOffByOne, kSignFlipped, kScaledBySqrtDk, kNaiveSlopesNonPow2};
-    return codes;
-}
-
-Result<Tensor> buggyExample(const std::string& code) {
-    BiasParams p;
-    p.slopes.heads = 8;
-    p.queries = 16;
-    if (code == kSlopeOffByOne) {
-        // 2^(-8h/H) instead of 2^(-8(h+1)/H): head 0 gets slope 1.
-        p.slopes.scheme = SlopeScheme::Custom;
-        for (int h = 0; h < p.slopes.heads; ++h) p.slopes.custom.push_back(std::exp2(-8.0 * h / p.slopes.heads));
-        return buildBias(p);
-    }
-    if (code == kNaiveSlopesNonPow2) {
-        p.slopes.heads = 12;
-        p.slopes.scheme = SlopeScheme::Geometric;
-        return buildBias(p);
-    }
-    if (code != kSignFlipped && code != kScaledBySqrtDk) return fail(ErrorCode::InvalidArgument, "unknown example " + code);
-    auto t = buildBias(p);
-    if (!t) return t;
-    for (std::uint64_t n = 0; n < t->size(); ++n) {
-        const double v = t->at(n);
-        if (v <= -1e8) continue;  // keep the mask
-        t->set(n, code == kSignFlipped ? -v : v / 8.0);
-    }
-    return t;
-}
-
 std::optional<DiagnoseRequest> diagnoseRequest(const AppState& state) {
     if (state.diagnoseSerial == 0 || state.diagnoseWidth <= 0 || state.diagnoseHeight <= 0) return std::nullopt;
     return DiagnoseRequest{state.diagnoseUseExample ? std::string() : state.diagnosePath,
@@ -172,7 +141,7 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
     result->request = request;
     Tensor tensor;
     if (request.path.empty()) {
-        auto built = buggyExample(request.example);
+        auto built = buildBuggyExample(request.example);
         if (!built) {
             result->error = built.error().message;
             return result;
@@ -197,25 +166,12 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
         return result;
     }
     result->diagnosis = std::move(*diagnosis);
-    const Diagnosis& d = *result->diagnosis;
-    if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return result;
     if (cancel.load(std::memory_order_relaxed)) return nullptr;
-    // Against correct ALiBi, not the (possibly buggy) reproduction that matched.
-    auto error = correctAlibiError(tensor, d);
+    auto error = explore::diagnosisErrorMap(tensor, *result->diagnosis, request.width, request.height);
     if (!error) return result;  // the words still stand without the heatmap
-    const Shape& shape = error->shape();  // (H, Q, K), or (B*H, T, T) for a batch
-    const std::int64_t q = shape[1], k = shape[2];
-    double maxError = 0;
-    for (std::uint64_t n = 0; n < error->size(); ++n) {
-        const double e = error->at(n);
-        if (std::isfinite(e)) maxError = std::max(maxError, e);
-    }
-    result->errorMax = maxError;
+    result->errorMax = error->errorMax;
+    result->errorMap = std::move(error->map);
     result->colorBar = renderColorBar(Colormap::Magma, 8, std::max(request.height, 2), true);
-    result->errorMap = renderValueGrid(
-        {static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, maxError > 0 ? maxError : 1.0, request.width,
-         request.height, 4},
-        [&](int h, std::int64_t i, std::int64_t j) { return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j); });
     return result;
 }
 

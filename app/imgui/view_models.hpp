@@ -84,11 +84,6 @@ struct ExtrapolationResult {
 // Session::compare for B: nullopt for the explorer's default B (a fresh session's value).
 [[nodiscard]] std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b);
 
-// The examples the Diagnose view offers (the same codes as the Qt explorer's).
-[[nodiscard]] const std::vector<std::string>& diagnoseExamples();
-// The bias tensor of an example: default parameters (H = 8, T = 16) with the bug `code` built in.
-[[nodiscard]] Result<Tensor> buggyExample(const std::string& code);
-
 struct DiagnoseRequest {
     std::string path;     // a .npy or .safetensors file, or
     std::string example;  // an example code (when path is empty)

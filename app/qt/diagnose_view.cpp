@@ -5,7 +5,7 @@
 #include "view_util.hpp"
 
 #include <alibi/analysis/corrected_session.hpp>
-#include <alibi/model/bias.hpp>
+#include <alibi/analysis/buggy_examples.hpp>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -16,8 +16,6 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <cmath>
-
 namespace alibi::qt {
 
 namespace {
@@ -26,40 +24,17 @@ constexpr QSize kErrorPixels{900, 600};
 QString html(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 }  // namespace
 
-QStringList buggyExampleCodes() { return {kSlopeOffByOne, kSignFlipped, kScaledBySqrtDk, kNaiveSlopesNonPow2}; }
-
-Result<Tensor> buggyExample(const QString& code) {
-    BiasParams p;
-    p.slopes.heads = 8;
-    p.queries = 16;
-    if (code == kSlopeOffByOne) {
-        // 2^(-8h/H) instead of 2^(-8(h+1)/H): head 0 gets slope 1.
-        p.slopes.scheme = SlopeScheme::Custom;
-        for (int h = 0; h < p.slopes.heads; ++h) p.slopes.custom.push_back(std::exp2(-8.0 * h / p.slopes.heads));
-        return buildBias(p);
-    }
-    if (code == kNaiveSlopesNonPow2) {
-        p.slopes.heads = 12;
-        p.slopes.scheme = SlopeScheme::Geometric;
-        return buildBias(p);
-    }
-    auto t = buildBias(p);
-    if (!t) return t;
-    for (std::uint64_t n = 0; n < t->size(); ++n) {
-        const double v = t->at(n);
-        if (v <= -1e8) continue;  // keep the mask
-        if (code == kSignFlipped) t->set(n, -v);
-        else if (code == kScaledBySqrtDk) t->set(n, v / 8.0);
-    }
-    return t;
-}
-
 DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
     auto* open = new QPushButton("Open tensor…", this);
     open->setToolTip("Open a .npy or .safetensors bias tensor (Ctrl+D), or drop one on the window");
     auto* examples = new QComboBox(this);
     examples->addItem("Load an example with a known bug…");
-    for (const QString& code : buggyExampleCodes()) examples->addItem(code);
+    for (const BuggyExample& example : buggyExamples()) {
+        examples->addItem(QString::fromUtf8(example.code.data(), static_cast<qsizetype>(example.code.size())));
+        examples->setItemData(examples->count() - 1,
+                              QString::fromUtf8(example.description.data(), static_cast<qsizetype>(example.description.size())),
+                              Qt::ToolTipRole);
+    }
     m_status = new QLabel("Open a .npy or .safetensors file of your model's ALiBi bias, or drop it here.", this);
     m_status->setWordWrap(true);
     auto* top = new QHBoxLayout;
@@ -124,7 +99,7 @@ void DiagnoseView::openFile(const QString& path) {
 
 void DiagnoseView::openExample(const QString& code) {
     start([code]() -> Result<DiagnosisReport> {
-        auto tensor = buggyExample(code);
+        auto tensor = buildBuggyExample(code.toStdString());
         if (!tensor) return std::unexpected(tensor.error());
         return diagnoseTensor(*tensor, "example: " + code, kErrorPixels);
     });

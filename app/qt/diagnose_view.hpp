@@ -58,8 +58,4 @@ private:
     double m_errorMax = 0;
 };
 
-// The examples' bias tensors, each with one known bug of REFERENCES.md (for teaching and tests).
-[[nodiscard]] Result<Tensor> buggyExample(const QString& code);
-[[nodiscard]] QStringList buggyExampleCodes();
-
 }  // namespace alibi::qt

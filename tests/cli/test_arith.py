@@ -15,16 +15,13 @@ import ctypes
 import json
 import math
 import os
-import subprocess
-import sys
-import tempfile
-import unittest
 from decimal import Decimal, getcontext
 from fractions import Fraction
 
 import numpy as np
 
-ALIBI = None  # set from --alibi
+import cli_harness as cli
+
 HEADS = (1, 3, 8, 12, 40, 112, 128)
 DTYPES = ("f32", "f16", "bf16", "f64")
 
@@ -270,27 +267,8 @@ def exact_stored(value, dtype):
 # ---------------------------------------------------------------------------
 
 
-def run(*args):
-    return subprocess.run([ALIBI, *map(str, args)], capture_output=True, timeout=120)
-
-
-class ArithCase(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="alibi-arith-")
-        self.tmp = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def ok(self, *args):
-        r = run(*args)
-        self.assertEqual(r.returncode, 0, f"alibi {' '.join(map(str, args))} failed:\n{r.stderr.decode()}")
-        return r
-
-    def bias(self, *args):
-        out = os.path.join(self.tmp, "b.npy")
-        self.ok("bias", *args, "-o", out)
-        return np.load(out)
+class ArithCase(cli.CliCase):
+    TMP_PREFIX = "alibi-arith-"
 
 
 class ArithSlopesTests(ArithCase):
@@ -324,13 +302,13 @@ class ArithSlopesTests(ArithCase):
 
     def test_max_bias_refused_where_hard_coded(self):
         for arith in ("hf-bloom", "hf-falcon", "fairseq"):
-            r = run("slopes", "--arith", arith, "--heads", 8, "--max-bias", 16)
+            r = cli.run("slopes", "--arith", arith, "--heads", 8, "--max-bias", 16)
             self.assertEqual(r.returncode, 2)
             self.assertIn("max_bias 8", r.stderr.decode())
-        r = run("slopes", "--arith", "ggml", "--scheme", "geometric", "--heads", 12)
+        r = cli.run("slopes", "--arith", "ggml", "--scheme", "geometric", "--heads", 12)
         self.assertEqual(r.returncode, 2)
         self.assertIn("--scheme", r.stderr.decode())
-        r = run("slopes", "--arith", "pytorch")
+        r = cli.run("slopes", "--arith", "pytorch")
         self.assertEqual(r.returncode, 2)
         self.assertIn("llm-foundry", r.stderr.decode())
 
@@ -437,10 +415,4 @@ class ExactTests(ArithCase):
 
 
 if __name__ == "__main__":
-    argv = sys.argv[:]
-    if "--alibi" not in argv:
-        sys.exit("usage: test_arith.py --alibi PATH [unittest args]")
-    i = argv.index("--alibi")
-    ALIBI = os.path.abspath(argv[i + 1])
-    del argv[i:i + 2]
-    unittest.main(argv=argv, verbosity=2)
+    cli.main()

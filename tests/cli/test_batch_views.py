@@ -12,25 +12,18 @@ alibi_reference.framework_softmax), and the statistics from REFERENCES.md's form
 import json
 import os
 import struct
-import subprocess
 import sys
-import tempfile
-import unittest
 import zlib
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import alibi_reference as ref  # noqa: E402
+import cli_harness as cli  # noqa: E402
 import test_batches as batches  # noqa: E402  (expected_batch)
 
-ALIBI = None
 POW2 = np.array([2.0 ** -(h + 1) for h in range(8)], np.float32)  # H = 8: products exact in f32 and f64
 MASKED_GREY = (96, 96, 96)
-
-
-def run(*args):
-    return subprocess.run([ALIBI, *map(str, args)], capture_output=True, timeout=120)
 
 
 def expected_attention(bias, mask, temperature=1.0):
@@ -104,24 +97,8 @@ def read_png(path):
     return out.reshape(height, width, channels).astype(np.uint8)
 
 
-class BatchViewCase(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="alibi-batch-views-")
-        self.tmp = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def ok(self, *args):
-        r = run(*args)
-        self.assertEqual(r.returncode, 0, f"alibi {' '.join(map(str, args))} failed:\n{r.stderr.decode()}")
-        return r
-
-    def usage_error(self, *args, mentions=()):
-        r = run(*args)
-        self.assertEqual(r.returncode, 2, f"alibi {' '.join(map(str, args))}: {r.stderr.decode()}")
-        for word in mentions:
-            self.assertIn(word, r.stderr.decode())
+class BatchViewCase(cli.CliCase):
+    TMP_PREFIX = "alibi-batch-views-"
 
 
 class BatchAttentionTests(BatchViewCase):
@@ -249,11 +226,4 @@ class BatchRenderTests(BatchViewCase):
 
 
 if __name__ == "__main__":
-    argv = sys.argv[:]
-    if "--alibi" not in argv:
-        sys.exit("usage: test_batch_views.py --alibi PATH [unittest args]")
-    i = argv.index("--alibi")
-    ALIBI = os.path.abspath(argv[i + 1])
-    batches.ALIBI = ALIBI
-    del argv[i:i + 2]
-    unittest.main(argv=argv, verbosity=2)
+    cli.main()

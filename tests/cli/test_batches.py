@@ -10,21 +10,13 @@ prefix), never from the program.
 
 import json
 import os
-import subprocess
 import sys
-import tempfile
-import unittest
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_harness as cli  # noqa: E402
 import test_arith as arith  # noqa: E402  (the framework slope emulations)
-
-ALIBI = None
-
-
-def run(*args):
-    return subprocess.run([ALIBI, *map(str, args)], capture_output=True, timeout=120)
 
 
 def expected_batch(slopes, t, lengths=None, padding="right", documents=(), window=0, prefix=0,
@@ -74,29 +66,8 @@ def expected_batch(slopes, t, lengths=None, padding="right", documents=(), windo
     return out
 
 
-class CliCase(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="alibi-batch-")
-        self.tmp = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def ok(self, *args):
-        r = run(*args)
-        self.assertEqual(r.returncode, 0, f"alibi {' '.join(map(str, args))} failed:\n{r.stderr.decode()}")
-        return r
-
-    def usage_error(self, *args, mentions=()):
-        r = run(*args)
-        self.assertEqual(r.returncode, 2, f"alibi {' '.join(map(str, args))}: {r.stderr.decode()}")
-        for word in mentions:
-            self.assertIn(word, r.stderr.decode())
-
-    def bias(self, *args):
-        out = os.path.join(self.tmp, "b.npy")
-        self.ok("bias", *args, "-o", out)
-        return np.load(out)
+class CliCase(cli.CliCase):
+    TMP_PREFIX = "alibi-batch-"
 
     def same(self, got, want, msg=""):
         self.assertEqual(got.shape, want.shape, msg)
@@ -169,7 +140,7 @@ class BatchTests(CliCase):
         self.same(got, expected_batch(self.POW2, 6, [6, 2], "left", positions="naive"), "session batch")
         with open(path, "w") as f:
             json.dump({"version": 1, "batch": {"lengths": [99]}}, f)
-        r = run("bias", "--config", path, "-o", os.path.join(self.tmp, "x.npy"))
+        r = cli.run("bias", "--config", path, "-o", os.path.join(self.tmp, "x.npy"))
         self.assertEqual(r.returncode, 2)
         self.assertIn("batch", r.stderr.decode())
 
@@ -282,11 +253,4 @@ class GapTests(CliCase):
 
 
 if __name__ == "__main__":
-    argv = sys.argv[:]
-    if "--alibi" not in argv:
-        sys.exit("usage: test_batches.py --alibi PATH [unittest args]")
-    i = argv.index("--alibi")
-    ALIBI = os.path.abspath(argv[i + 1])
-    arith.ALIBI = ALIBI
-    del argv[i:i + 2]
-    unittest.main(argv=argv, verbosity=2)
+    cli.main()

@@ -13,7 +13,6 @@ import stat
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 import xml.etree.ElementTree as ET
@@ -22,41 +21,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import alibi_reference as ref  # noqa: E402
-
-ALIBI = None  # set from --alibi
-
-
-def run(*args, stdin=None, timeout=120):
-    return subprocess.run([ALIBI, *map(str, args)], input=stdin, capture_output=True, timeout=timeout)
+import cli_harness as cli  # noqa: E402
 
 
-class CliTestCase(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="alibi-cli-")
-        self.tmp = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
-
-    def ok(self, *args, **kw):
-        r = run(*args, **kw)
-        self.assertEqual(r.returncode, 0, f"alibi {' '.join(map(str, args))} failed:\n{r.stderr.decode()}")
-        return r
-
-    def usage_error(self, *args, mentions=()):
-        """Exit status 2 with a message on stderr naming every string in `mentions`."""
-        r = run(*args)
-        err = r.stderr.decode()
-        self.assertEqual(r.returncode, 2, f"alibi {' '.join(map(str, args))}: expected exit 2, got "
-                                          f"{r.returncode}\nstderr: {err}")
-        for word in mentions:
-            self.assertIn(word, err, f"alibi {' '.join(map(str, args))}: message should mention {word!r}")
-        self.assertNotIn("Traceback", err)
-        return err
-
+class CliTestCase(cli.CliCase):
     def load_bias(self, heads, seq, keys=None, mode="causal", layout="hqk", dtype="f32", mask="-1e9",
                   extra=()):
         out = self.path(f"b_{heads}_{seq}_{mode}_{layout}_{dtype}.npy")
@@ -412,13 +380,13 @@ class OutputTests(CliTestCase):
 
     @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
     def test_dev_full(self):
-        r = run("bias", "--heads", 4, "--seq", 64, "--format", "npy", "-o", "/dev/full")
+        r = cli.run("bias", "--heads", 4, "--seq", 64, "--format", "npy", "-o", "/dev/full")
         self.assertEqual(r.returncode, 1, r.stderr.decode())
         self.assertIn("No space left", r.stderr.decode())
 
     def test_missing_folder(self):
         target = self.path("no/such/folder/b.npy")
-        r = run("bias", "--heads", 2, "--seq", 3, "-o", target)
+        r = cli.run("bias", "--heads", 2, "--seq", 3, "-o", target)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("no/such/folder", r.stderr.decode())
         self.assertFalse(os.path.exists(self.path("no")))
@@ -426,7 +394,7 @@ class OutputTests(CliTestCase):
     def test_fifo_written_in_place(self):
         fifo = self.path("pipe.npy")
         os.mkfifo(fifo)
-        proc = subprocess.Popen([ALIBI, "bias", "--heads", "2", "--seq", "4", "-o", fifo], stderr=subprocess.PIPE)
+        proc = subprocess.Popen([cli.ALIBI, "bias", "--heads", "2", "--seq", "4", "-o", fifo], stderr=subprocess.PIPE)
         with open(fifo, "rb") as f:
             data = f.read()
         _, err = proc.communicate(timeout=30)
@@ -447,7 +415,7 @@ class OutputTests(CliTestCase):
     def _start_big_export(self, out, layout="hqk"):
         # (64, 4096, 4096) f32 = 4 GiB: far more than can be written in the time allowed
         # (qkh, gathered element by element, is slower still: for the signal tests).
-        return subprocess.Popen([ALIBI, "bias", "--heads", "64", "--seq", "4096", "--layout", layout, "-o", out],
+        return subprocess.Popen([cli.ALIBI, "bias", "--heads", "64", "--seq", "4096", "--layout", layout, "-o", out],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def _wait_for_temp(self, proc):
@@ -516,7 +484,7 @@ class ProgressTests(CliTestCase):
         import select
         master, slave = pty.openpty()
         out = self.path("b.npy")
-        proc = subprocess.Popen([ALIBI, *self.SLOW, "-o", out], stdout=subprocess.DEVNULL, stderr=slave)
+        proc = subprocess.Popen([cli.ALIBI, *self.SLOW, "-o", out], stdout=subprocess.DEVNULL, stderr=slave)
         os.close(slave)
         seen = b""
         deadline = time.monotonic() + 15
@@ -547,7 +515,7 @@ class ProgressTests(CliTestCase):
 
     def test_no_bar_when_stderr_is_a_pipe(self):
         out = self.path("b.npy")
-        proc = subprocess.Popen([ALIBI, *self.SLOW, "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen([cli.ALIBI, *self.SLOW, "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(1.6)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
@@ -702,22 +670,13 @@ class DiagnoseTests(CliTestCase):
         self.assertIn("causal", text)
 
 
-def png_size(path):
-    with open(path, "rb") as f:
-        blob = f.read(33)
-    assert blob[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG signature"
-    length, kind = struct.unpack(">I4s", blob[8:16])
-    assert kind == b"IHDR" and length == 13
-    return struct.unpack(">II", blob[16:24])
-
-
 class RenderTests(CliTestCase):
     def test_png_heatmaps(self):
         for what, extra in (("bias", ()), ("attention", ("--head", 2, "--colormap", "magma"))):
             out = self.path(f"{what}.png")
             self.ok("render", "--heads", 8, "--seq", 32, "--what", what, "--width", 320, "--height", 200, "-o", out,
                     *extra)
-            self.assertEqual(png_size(out), (320, 200))
+            self.assertEqual(cli.png_size(out), (320, 200))
 
     def test_svg_curves(self):
         for what in ("slopes", "distance", "attention-distance"):
@@ -765,10 +724,4 @@ class HelpTests(CliTestCase):
 
 
 if __name__ == "__main__":
-    argv = sys.argv[:]
-    if "--alibi" not in argv:
-        sys.exit("usage: test_cli.py --alibi PATH [unittest args]")
-    i = argv.index("--alibi")
-    ALIBI = os.path.abspath(argv[i + 1])
-    del argv[i:i + 2]
-    unittest.main(argv=argv, verbosity=2)
+    cli.main()

@@ -11,18 +11,12 @@ ones the maps were made from.
 import json
 import os
 import struct
-import subprocess
 import sys
-import tempfile
-import unittest
 
 import numpy as np
 
-ALIBI = None
-
-
-def run(*args):
-    return subprocess.run([ALIBI, *map(str, args)], capture_output=True, timeout=120)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_harness as cli  # noqa: E402
 
 
 def prior_maps(slopes, t, sigma=0.0, seed=0, keys=None):
@@ -41,32 +35,18 @@ def prior_maps(slopes, t, sigma=0.0, seed=0, keys=None):
     return out
 
 
-def write_safetensors(path, tensors, dtype="F32"):
-    header, blobs, offset = {}, [], 0
-    for name, array in tensors:
-        blob = np.ascontiguousarray(array, {"F32": "<f4", "F16": "<f2", "F64": "<f8"}[dtype]).tobytes()
-        header[name] = {"dtype": dtype, "shape": list(array.shape), "data_offsets": [offset, offset + len(blob)]}
-        offset += len(blob)
-        blobs.append(blob)
-    text = json.dumps(header)
-    text += " " * ((8 - len(text) % 8) % 8)
+def write_safetensors(path, tensors):
+    """One F32 tensor per (name, array), in order."""
     with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text.encode() + b"".join(blobs))
+        f.write(cli.safetensors_bytes([(name, np.asarray(array, np.float32), None) for name, array in tensors]))
 
 
 PAPER_8 = [2.0 ** (-(h + 1)) for h in range(8)]  # 2^(-8 (h+1) / 8)
 
 
-class FitTests(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-
-    def path(self, name):
-        return os.path.join(self.dir.name, name)
-
+class FitTests(cli.CliCase):
     def fit_json(self, *args):
-        r = run("fit", *args, "--format", "json")
+        r = cli.run("fit", *args, "--format", "json")
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         return json.loads(r.stdout)
 
@@ -116,7 +96,7 @@ class FitTests(unittest.TestCase):
             p = prior_maps([s * scale / 4 for s in PAPER_8[:4]], t)
             with np.errstate(divide="ignore"):
                 tensors.append((f"transformer.h.{layer}.attn", np.log(p)[None]))
-        write_safetensors(self.path("s.safetensors"), tensors, "F32")
+        write_safetensors(self.path("s.safetensors"), tensors)
         doc = self.fit_json(self.path("s.safetensors"))
         self.assertEqual(doc["values"], "scores")
         self.assertEqual([h["layer"] for h in doc["heads"]], [3] * 4 + [7] * 4 + [12] * 4)
@@ -131,7 +111,7 @@ class FitTests(unittest.TestCase):
         np.save(self.path("b.npy"), maps.astype(np.float32))  # (B=2, L=1, H=2, T, T)
         doc = self.fit_json(self.path("b.npy"), "--batch", "1")
         self.assertAlmostEqual(doc["heads"][0]["slope"], 0.125, delta=0.00125)
-        r = run("fit", self.path("b.npy"), "-o", self.path("fit.csv"))
+        r = cli.run("fit", self.path("b.npy"), "-o", self.path("fit.csv"))
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         with open(self.path("fit.csv")) as f:
             rows = f.read().splitlines()
@@ -189,14 +169,14 @@ class FitTests(unittest.TestCase):
             ("overlap.safetensors", [], "overlap"),
         ]
         for name, extra, words in cases:
-            r = run("fit", self.path(name), *extra)
+            r = cli.run("fit", self.path(name), *extra)
             self.assertEqual(r.returncode, 2, f"{name}: {r.stderr.decode()}")
             self.assertIn(words, r.stderr.decode(), name)
             self.assertNotIn("Traceback", r.stderr.decode())
         for args, words in ((["--layer", "9"], "no layer 9"), (["--rows", "x"], "row range"),
                             (["--order", "nope"], "expected index"), (["--heads", "3"], "head count")):
             np.save(self.path("ok.npy"), good)
-            r = run("fit", self.path("ok.npy"), *args)
+            r = cli.run("fit", self.path("ok.npy"), *args)
             self.assertEqual(r.returncode, 2, f"{args}: {r.stderr.decode()}")
             self.assertIn(words, r.stderr.decode(), args)
 
@@ -204,16 +184,16 @@ class FitTests(unittest.TestCase):
         t = 64
         maps = prior_maps([2.0, 0.5, 0.1, 0.02], t)
         np.save(self.path("r.npy"), np.stack([maps, maps[::-1]]).astype(np.float32))
-        r = run("render", self.path("r.npy"), "--layer", "1", "--what", "attention", "--width", "400", "--height",
+        r = cli.run("render", self.path("r.npy"), "--layer", "1", "--what", "attention", "--width", "400", "--height",
                 "300", "-o", self.path("grid.png"))
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         with open(self.path("grid.png"), "rb") as f:
             head = f.read(24)
         self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n")
         self.assertEqual(struct.unpack(">II", head[16:24]), (400, 300))
-        r = run("render", self.path("r.npy"), "--what", "similarity", "-o", self.path("sim.png"))
+        r = cli.run("render", self.path("r.npy"), "--what", "similarity", "-o", self.path("sim.png"))
         self.assertEqual(r.returncode, 0, r.stderr.decode())
-        r = run("render", self.path("r.npy"), "--what", "fit", "--head", "1", "--heads", "4", "-o", self.path("fit.svg"))
+        r = cli.run("render", self.path("r.npy"), "--what", "fit", "--head", "1", "--heads", "4", "-o", self.path("fit.svg"))
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         with open(self.path("fit.svg")) as f:
             svg = f.read()
@@ -223,14 +203,14 @@ class FitTests(unittest.TestCase):
         for args, words in ((["--what", "fit", "-o", self.path("x.png")], "FILE.svg"),
                             (["--what", "bias", "-o", self.path("x.png")], "expected attention, similarity or fit"),
                             (["--layer", "5", "--what", "attention", "-o", self.path("x.png")], "no layer 5")):
-            r = run("render", self.path("r.npy"), *args)
+            r = cli.run("render", self.path("r.npy"), *args)
             self.assertEqual(r.returncode, 2, f"{args}: {r.stderr.decode()}")
             self.assertIn(words, r.stderr.decode(), args)
 
     def test_example_assets_open_and_name_the_drifted_heads(self):
         root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "attention")
         for name in ("trained-like-4x8x64.npy", "trained-like-4x8x64.safetensors"):
-            r = run("fit", os.path.join(root, name), "--heads", "8")
+            r = cli.run("fit", os.path.join(root, name), "--heads", "8")
             self.assertEqual(r.returncode, 0, r.stderr.decode())
             text = r.stdout.decode()
             self.assertIn("follows its slope", text)
@@ -238,9 +218,4 @@ class FitTests(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if "--alibi" in args:
-        k = args.index("--alibi")
-        ALIBI = args[k + 1]
-        del args[k:k + 2]
-    unittest.main(argv=[sys.argv[0], *args])
+    cli.main()

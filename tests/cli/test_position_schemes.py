@@ -79,6 +79,13 @@ def rope_bound(d, dim=128):
     return np.abs(s).sum(axis=1) / (dim // 2)
 
 
+def sandwich_bias(d, head, heads, dbar=128):
+    """Sandwich as NVIDIA NeMo's SandwichRelativePositionEmbedding computes it (commit c42ec1b):
+    sum_{k=1}^{dbar/2} cos(d / 10000^(2k/dbar)) - dbar/2, divided by 8h/H for the 1-based head h."""
+    inv_freq = 1.0 / 10000.0 ** (2 * np.arange(1, dbar // 2 + 1) / dbar)
+    return (np.cos(np.outer(d, inv_freq)).sum(axis=1) - dbar / 2) / ((head + 1) * 8 / heads)
+
+
 def expected_logits(d, heads=8):
     out = {f"ALiBi h{h} (m = 1/{2 ** (h + 1)})": -(2.0 ** -(h + 1)) * d for h in range(heads)}
     out["RoPE E[q·R(d)q]/sqrt(d_k)"] = rope_expected(d)
@@ -88,7 +95,8 @@ def expected_logits(d, heads=8):
     out["T5 encoder"] = t5_profile(np.array([t5_bucket(-int(x), True) for x in d], float))
     out["KERPLE log"] = -2 * np.log1p(d)  # r1 = 2, r2 = 1
     out["KERPLE power"] = -np.sqrt(d)
-    out["Sandwich"] = sinusoidal_pp(d) - 64
+    out["Sandwich h0 (scale 1)"] = sandwich_bias(d, 0, heads)
+    out[f"Sandwich h{heads - 1} (scale 1/8)"] = sandwich_bias(d, heads - 1, heads)
     return out
 
 
@@ -152,7 +160,7 @@ class PositionSchemesTests(unittest.TestCase):
         for label in LABELS:
             self.assertTrue(any(text.startswith(label) for text in fig.legend), f"{label} not in {fig.legend}")
         for words in ("Press, Smith, Lewis", "RoFormer", "Vaswani", "_relative_position_bucket",
-                      "illustrative, not learned", "KERPLE (NeurIPS 2022)", "ACL 2023"):
+                      "illustrative, not learned", "KERPLE (NeurIPS 2022)", "ACL 2023", "NeMo", "(8h/H)"):
             self.assertIn(words, fig.caption)
 
     def test_svg_curves_match_the_formulas(self):
@@ -182,6 +190,8 @@ class PositionSchemesTests(unittest.TestCase):
         logits = {f"ALiBi h{h} (m = 1/{4 ** (h + 1)})": -(4.0 ** -(h + 1)) * d for h in range(4)}
         logits["KERPLE log"] = -2 * np.log1p(d)
         logits["T5 decoder"] = t5_profile(np.array([t5_bucket(-int(x), False) for x in d], float))
+        logits["Sandwich h0 (scale 1/2)"] = sandwich_bias(d, 0, 4)  # 8h/H = 2 for h = 1 of 4
+        logits["Sandwich h3 (scale 1/8)"] = sandwich_bias(d, 3, 4)
         self.assertTrue(fig.log_y)
         for name, z in logits.items():
             p = np.exp(z - z.max())

@@ -11,57 +11,23 @@ import signal
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 import numpy as np
 
-ALIBI = None  # set from --alibi
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_harness as cli  # noqa: E402
+
 NOBODY = 65534
 
 
-def run(*args, timeout=60, user=None, **kw):
-    cmd = [ALIBI, *map(str, args)]
-    if user is not None:
-        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
-    return subprocess.run(cmd, capture_output=True, timeout=timeout, **kw)
+class ReliabilityCase(cli.CliCase):
+    TMP_PREFIX = "alibi-rel-"
 
-
-def safetensors_bytes(tensors, header_delta=0, trailing=b"", pad=True):
-    """A .safetensors file from [(name, array, begin_or_None)], written as the reference does."""
-    header, data, offset = {}, b"", 0
-    for name, array, begin in tensors:
-        raw = np.ascontiguousarray(array).tobytes()
-        begin = offset if begin is None else begin
-        data = data.ljust(begin, b"\0") + raw if begin >= len(data) else data
-        header[name] = {"dtype": {"float32": "F32", "float16": "F16", "float64": "F64"}[str(array.dtype)],
-                        "shape": list(array.shape), "data_offsets": [begin, begin + len(raw)]}
-        offset = begin + len(raw)
-    text = json.dumps(header).encode()
-    if pad:
-        text += b" " * (-len(text) % 8)
-    return struct.pack("<Q", len(text) + header_delta) + text + data + trailing
-
-
-def npy_bytes(array):
-    import io
-    buf = io.BytesIO()
-    np.save(buf, array)
-    return buf.getvalue()
-
-
-class ReliabilityCase(unittest.TestCase):
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="alibi-rel-")
-        self.tmp = self._tmp.name
+        super().setUp()
         os.chmod(self.tmp, 0o755)  # so `nobody` can reach files inside
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
 
     def write(self, name, content, mode="wb"):
         with open(self.path(name), mode) as f:
@@ -84,17 +50,17 @@ class DeepNestingTests(ReliabilityCase):
             with self.subTest(depth=depth):
                 cfg = self.write("d.alibi.json", '{"version":1,"bias":{"heads":' + "[" * depth + "]" * depth + "}}",
                                  "w")
-                err = self.refused(run("bias", "--config", cfg, "-o", self.path("o.npy")), mentions=["nested"])
+                err = self.refused(cli.run("bias", "--config", cfg, "-o", self.path("o.npy")), mentions=["nested"])
                 self.assertLess(len(err), 1000)
                 self.assertFalse(os.path.exists(self.path("o.npy")))
 
     def test_deep_top_level_list_is_refused(self):
         cfg = self.write("d.alibi.json", "[" * 100_000 + "]" * 100_000, "w")
-        self.refused(run("bias", "--config", cfg, "-o", self.path("o.npy")), mentions=["nested"])
+        self.refused(cli.run("bias", "--config", cfg, "-o", self.path("o.npy")), mentions=["nested"])
 
     def test_moderate_nesting_is_reported_as_a_wrong_type(self):
         cfg = self.write("d.alibi.json", '{"version":1,"bias":{"heads":' + "[" * 30 + "]" * 30 + "}}", "w")
-        err = self.refused(run("bias", "--config", cfg, "-o", self.path("o.npy")), mentions=["bias.heads"])
+        err = self.refused(cli.run("bias", "--config", cfg, "-o", self.path("o.npy")), mentions=["bias.heads"])
         self.assertLess(len(err), 1000)
 
 
@@ -103,21 +69,21 @@ class NonRegularInputTests(ReliabilityCase):
     def test_fifo_input_is_refused_before_opening(self):
         fifo = self.path("f")
         os.mkfifo(fifo)
-        err = self.refused(run("diagnose", fifo, timeout=20), mentions=["FIFO", fifo])
+        err = self.refused(cli.run("diagnose", fifo, timeout=20), mentions=["FIFO", fifo])
         self.assertEqual(err.count(fifo), 1, "the path is printed once")
 
     def test_fifo_session_is_refused_before_opening(self):
         fifo = self.path("s.alibi.json")
         os.mkfifo(fifo)
-        self.refused(run("bias", "--config", fifo, "-o", self.path("o.npy"), timeout=20), mentions=["--config"])
+        self.refused(cli.run("bias", "--config", fifo, "-o", self.path("o.npy"), timeout=20), mentions=["--config"])
 
     def test_device_input_is_refused(self):
-        self.refused(run("diagnose", "/dev/zero", timeout=20), mentions=["character device"])
+        self.refused(cli.run("diagnose", "/dev/zero", timeout=20), mentions=["character device"])
 
     def test_first_sigint_ends_a_wait_for_a_fifo_reader(self):
         fifo = self.path("out")
         os.mkfifo(fifo)
-        p = subprocess.Popen([ALIBI, "bias", "--heads", "2", "--seq", "8", "--format", "npy", "-o", fifo],
+        p = subprocess.Popen([cli.ALIBI, "bias", "--heads", "2", "--seq", "8", "--format", "npy", "-o", fifo],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         time.sleep(0.5)
         self.assertIsNone(p.poll(), "still waiting for a reader")
@@ -134,19 +100,19 @@ class NonRegularInputTests(ReliabilityCase):
 # 3. An output equal to an input replaced it.
 class OutputIsInputTests(ReliabilityCase):
     def test_diagnose_refuses_to_overwrite_its_tensor(self):
-        src = self.write("in.npy", npy_bytes(np.zeros((2, 4, 4), np.float32)))
+        src = self.write("in.npy", cli.npy_bytes(np.zeros((2, 4, 4), np.float32)))
         before = open(src, "rb").read()
         os.symlink(src, self.path("link.npy"))
         os.link(src, self.path("hard.npy"))
         for out in (src, self.path("link.npy"), self.path("hard.npy"), os.path.join(self.tmp, ".", "in.npy")):
             with self.subTest(out=out):
-                self.refused(run("diagnose", src, "--format", "json", "-o", out), mentions=["input"])
+                self.refused(cli.run("diagnose", src, "--format", "json", "-o", out), mentions=["input"])
                 self.assertEqual(open(src, "rb").read(), before)
 
     def test_bias_refuses_to_overwrite_its_session(self):
         cfg = self.write("s.alibi.json", json.dumps({"version": 1, "bias": {"heads": 2, "queries": 4}}), "w")
         before = open(cfg).read()
-        self.refused(run("bias", "--config", cfg, "--format", "json", "-o", cfg), mentions=["input"])
+        self.refused(cli.run("bias", "--config", cfg, "--format", "json", "-o", cfg), mentions=["input"])
         self.assertEqual(open(cfg).read(), before)
 
 
@@ -157,7 +123,7 @@ class KilledExportTests(ReliabilityCase):
         os.mkdir(out_dir)
         self.write("out/keep.txt", b"x")
         before = sorted(os.listdir(out_dir))
-        p = subprocess.Popen([ALIBI, "bias", "--heads", "16", "--seq", "8192", "-o", os.path.join(out_dir, "big.npy")],
+        p = subprocess.Popen([cli.ALIBI, "bias", "--heads", "16", "--seq", "8192", "-o", os.path.join(out_dir, "big.npy")],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         # Wait until the export has really written data (the process's disk writes grow).
         deadline = time.time() + 30
@@ -186,26 +152,26 @@ class SafetensorsStrictTests(ReliabilityCase):
         self.b = np.ones((1, 3, 3), np.float16)
 
     def diagnose(self, content, *extra):
-        return run("diagnose", self.write("t.safetensors", content), *extra)
+        return cli.run("diagnose", self.write("t.safetensors", content), *extra)
 
     def test_a_valid_file_is_read(self):
-        r = self.diagnose(safetensors_bytes([("bias", self.a, None)]))
+        r = self.diagnose(cli.safetensors_bytes([("bias", self.a, None)]))
         self.assertEqual(r.returncode, 0, r.stderr.decode())
 
     def test_header_length_lowered_by_one_is_refused(self):
-        self.refused(self.diagnose(safetensors_bytes([("bias", self.a, None)], header_delta=-1)),
+        self.refused(self.diagnose(cli.safetensors_bytes([("bias", self.a, None)], header_delta=-1)),
                      mentions=["follow the last tensor"])
 
     def test_trailing_bytes_are_refused(self):
-        self.refused(self.diagnose(safetensors_bytes([("bias", self.a, None)], trailing=b"\0")),
+        self.refused(self.diagnose(cli.safetensors_bytes([("bias", self.a, None)], trailing=b"\0")),
                      mentions=["1 bytes follow"])
 
     def test_a_gap_between_tensors_is_refused(self):
-        content = safetensors_bytes([("bias", self.a, None), ("other", self.b, self.a.nbytes + 8)])
+        content = cli.safetensors_bytes([("bias", self.a, None), ("other", self.b, self.a.nbytes + 8)])
         self.refused(self.diagnose(content), mentions=["8 unexplained bytes", "'other'"])
 
     def test_overlapping_tensors_are_refused(self):
-        content = safetensors_bytes([("bias", self.a, None), ("other", self.b, 4)], trailing=b"")
+        content = cli.safetensors_bytes([("bias", self.a, None), ("other", self.b, 4)], trailing=b"")
         # Make the data area exactly cover both claims so only the overlap is wrong.
         self.refused(self.diagnose(content), mentions=["overlap"])
 
@@ -214,7 +180,7 @@ class SafetensorsStrictTests(ReliabilityCase):
         self.refused(self.diagnose(struct.pack("<Q", len(text)) + text + b"\0" * 4), mentions=["F33"])
 
     def test_tensor_flag_chooses_among_several(self):
-        content = safetensors_bytes([("first", self.a, None), ("second", self.b.astype(np.float32), None)])
+        content = cli.safetensors_bytes([("first", self.a, None), ("second", self.b.astype(np.float32), None)])
         err = self.refused(self.diagnose(content), mentions=["--tensor"])
         self.assertIn("'first'", err)
         r = self.diagnose(content, "--tensor", "second", "--format", "json")
@@ -227,7 +193,7 @@ class SafetensorsStrictTests(ReliabilityCase):
 @unittest.skipUnless(os.geteuid() == 0, "needs root to act as two users")
 class ReplacementTests(ReliabilityCase):
     def bias(self, out, user=None):
-        return run("bias", "--heads", "2", "--seq", "4", "-o", out, user=user)
+        return cli.run("bias", "--heads", "2", "--seq", "4", "-o", out, user=user)
 
     def test_read_only_file_is_not_replaced_by_an_unprivileged_user(self):
         out = self.write("ro.npy", b"old")
@@ -282,7 +248,7 @@ class ReplacementTests(ReliabilityCase):
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         st = os.stat(out)
         self.assertEqual((st.st_uid, st.st_gid, st.st_mode & 0o7777), (NOBODY, NOBODY, 0o640))
-        r = run("diagnose", out, user=NOBODY)
+        r = cli.run("diagnose", out, user=NOBODY)
         self.assertEqual(r.returncode, 0, "its owner can still read it: " + r.stderr.decode())
 
 
@@ -291,16 +257,16 @@ class ParameterLimitTests(ReliabilityCase):
     def test_tiny_temperature_is_refused_everywhere(self):
         for t in ("1e-320", "5e-324", "0", "1e300"):
             with self.subTest(temperature=t):
-                self.refused(run("attention", "--heads", "2", "--seq", "8", "--content", "qk", "--temperature", t,
+                self.refused(cli.run("attention", "--heads", "2", "--seq", "8", "--content", "qk", "--temperature", t,
                                  "-o", self.path("t.npy")), mentions=["--temperature", "1e-06"])
                 cfg = self.write("s.alibi.json", '{"version":1,"attention":{"temperature":%s}}' % t, "w")
-                self.refused(run("attention", "--config", cfg, "-o", self.path("t.npy")),
+                self.refused(cli.run("attention", "--config", cfg, "-o", self.path("t.npy")),
                              mentions=["attention.temperature"])
         self.assertFalse(os.path.exists(self.path("t.npy")))
 
     def test_extreme_values_within_the_limits_give_probabilities(self):
         out = self.path("t.npy")
-        r = run("attention", "--heads", "2", "--seq", "8", "--content", "qk", "--sigma", "1e6", "--temperature", "1e-6",
+        r = cli.run("attention", "--heads", "2", "--seq", "8", "--content", "qk", "--sigma", "1e6", "--temperature", "1e-6",
                 "--mode", "symmetric", "-o", out)
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         p = np.load(out)
@@ -308,25 +274,25 @@ class ParameterLimitTests(ReliabilityCase):
         np.testing.assert_allclose(p.sum(axis=-1), 1.0, rtol=1e-5)
 
     def test_sigma_and_slopes_share_the_session_limits(self):
-        self.refused(run("attention", "--heads", "2", "--seq", "8", "--content", "qk", "--sigma", "1e300",
+        self.refused(cli.run("attention", "--heads", "2", "--seq", "8", "--content", "qk", "--sigma", "1e300",
                          "-o", self.path("t.npy")), mentions=["--sigma"])
-        self.refused(run("bias", "--slopes", "1e300,1", "--seq", "8", "-o", self.path("t.npy")), mentions=["--slopes"])
+        self.refused(cli.run("bias", "--slopes", "1e300,1", "--seq", "8", "-o", self.path("t.npy")), mentions=["--slopes"])
 
 
 # 8. Messages that echoed the whole bad value, advice that did not apply, inconsistent statuses.
 class MessageTests(ReliabilityCase):
     def test_huge_string_is_quoted_as_a_short_excerpt(self):
         cfg = self.write("s.alibi.json", '{"version":1,"bias":{"scheme":"' + "x" * (15 << 20) + '"}}', "w")
-        err = self.refused(run("bias", "--config", cfg, "-o", self.path("o.npy")), mentions=["bias.scheme"])
+        err = self.refused(cli.run("bias", "--config", cfg, "-o", self.path("o.npy")), mentions=["bias.scheme"])
         self.assertLess(len(err), 1000)
         self.assertEqual(err.count(cfg), 1, "the path is printed once")
 
     def test_non_utf8_bytes_never_reach_the_terminal(self):
         cfg = self.write("s.alibi.json", b'{"version":1,"bias":{"scheme":"\xff\xfe\x1b[31m"}}')
-        self.refused(run("bias", "--config", cfg, "-o", self.path("o.npy")))  # decodes as strict UTF-8
+        self.refused(cli.run("bias", "--config", cfg, "-o", self.path("o.npy")))  # decodes as strict UTF-8
         bad = self.write("b.npy", b"\x93NUMPY\x01\x00" + struct.pack("<H", 70) +
                          b"{'descr': '\xff\x1b[2J', 'fortran_order': False, 'shape': (2,), }".ljust(69) + b"\n")
-        err = self.refused(run("diagnose", bad))
+        err = self.refused(cli.run("diagnose", bad))
         self.assertNotIn("\x1b", err)
 
     def test_a_shape_of_many_dimensions_is_refused_briefly(self):
@@ -334,37 +300,26 @@ class MessageTests(ReliabilityCase):
         header = ("{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % dims).encode()
         header = header.ljust(len(header) + (-(len(header) + 11) % 64)) + b"\n"
         bad = self.write("b.npy", b"\x93NUMPY\x02\x00" + struct.pack("<I", len(header)) + header + b"\0" * 4)
-        err = self.refused(run("diagnose", bad), mentions=["dimensions"])
+        err = self.refused(cli.run("diagnose", bad), mentions=["dimensions"])
         self.assertLess(len(err), 1000)
 
     def test_escaped_descr_is_refused_as_numpy_would(self):
         header = b"{'descr': '<f\\4', 'fortran_order': False, 'shape': (1,), }"
         header = header.ljust(len(header) + (-(len(header) + 11) % 64)) + b"\n"
         bad = self.write("e.npy", b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + b"\0" * 4)
-        self.refused(run("diagnose", bad), mentions=["backslash"])
+        self.refused(cli.run("diagnose", bad), mentions=["backslash"])
 
     def test_over_budget_diagnose_suggests_max_memory_not_streaming(self):
-        src = self.write("big.npy", npy_bytes(np.zeros((2, 64, 64), np.float32)))
-        err = self.refused(run("diagnose", src, "--max-memory", "1K"), mentions=["--max-memory"])
+        src = self.write("big.npy", cli.npy_bytes(np.zeros((2, 64, 64), np.float32)))
+        err = self.refused(cli.run("diagnose", src, "--max-memory", "1K"), mentions=["--max-memory"])
         self.assertNotIn("alibi bias", err)
 
     def test_long_names_and_paths_are_usage_errors(self):
-        self.refused(run("bias", "--heads", "2", "--seq", "4", "-o", self.path("n" * 300 + ".npy")),
+        self.refused(cli.run("bias", "--heads", "2", "--seq", "4", "-o", self.path("n" * 300 + ".npy")),
                      mentions=["255"])
-        self.refused(run("bias", "--heads", "2", "--seq", "4", "-o", "/tmp/" + "d/" * 3000 + "x.npy"),
+        self.refused(cli.run("bias", "--heads", "2", "--seq", "4", "-o", "/tmp/" + "d/" * 3000 + "x.npy"),
                      mentions=["path"])
 
 
-def main():
-    global ALIBI
-    args = sys.argv[1:]
-    if len(args) >= 2 and args[0] == "--alibi":
-        ALIBI = os.path.abspath(args[1])
-        args = args[2:]
-    if not ALIBI:
-        sys.exit("usage: test_reliability.py --alibi PATH/TO/alibi [TestCase ...]")
-    unittest.main(argv=[sys.argv[0], *args], verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    cli.main()

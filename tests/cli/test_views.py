@@ -11,31 +11,16 @@ come from REFERENCES.md's formulas in NumPy (alibi_reference.py), never from the
 
 import os
 import re
-import struct
-import subprocess
 import sys
-import tempfile
-import unittest
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import alibi_reference as ref  # noqa: E402
+import cli_harness as cli  # noqa: E402
 
-ALIBI = None
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def run(*args):
-    return subprocess.run([ALIBI, *map(str, args)], capture_output=True, timeout=300)
-
-
-def png_size(path):
-    with open(path, "rb") as f:
-        head = f.read(24)
-    assert head[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    return struct.unpack(">II", head[16:24])
 
 
 class Plot:
@@ -78,27 +63,8 @@ def plots(path):
     return [Plot(s) for s in nested] if nested else [Plot(root)]
 
 
-class ViewCase(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="alibi-views-")
-        self.tmp = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
-
-    def ok(self, *args):
-        r = run(*args)
-        self.assertEqual(r.returncode, 0, f"alibi {' '.join(map(str, args))} failed:\n{r.stderr.decode()}")
-        return r
-
-    def usage_error(self, *args, mentions=()):
-        r = run(*args)
-        self.assertEqual(r.returncode, 2, f"alibi {' '.join(map(str, args))}: {r.stderr.decode()}")
-        for word in mentions:
-            self.assertIn(word, r.stderr.decode())
+class ViewCase(cli.CliCase):
+    TMP_PREFIX = "alibi-views-"
 
 
 class ViewTests(ViewCase):
@@ -163,7 +129,7 @@ class ViewTests(ViewCase):
         out = self.path("compare.png")
         r = self.ok("render", "--heads", 12, "--seq", 64, "--what", "compare", "--width", 640, "--height", 400,
                     *args, "-o", out)
-        self.assertEqual(png_size(out), (640, 400))
+        self.assertEqual(cli.png_size(out), (640, 400))
         return r.stderr.decode()
 
     @staticmethod
@@ -228,7 +194,7 @@ class HeatmapFlagTests(ViewCase):
         out = self.path("a.png")
         self.ok("render", "--heads", 4, "--seq", 2048, "--what", "attention", "--width", 320, "--height", 240,
                 *args, "-o", out)
-        self.assertEqual(png_size(out), (320, 240))
+        self.assertEqual(cli.png_size(out), (320, 240))
         with open(out, "rb") as f:
             return f.read()
 
@@ -246,10 +212,4 @@ class HeatmapFlagTests(ViewCase):
 
 
 if __name__ == "__main__":
-    argv = sys.argv[:]
-    if "--alibi" not in argv:
-        sys.exit("usage: test_views.py --alibi PATH [unittest args]")
-    i = argv.index("--alibi")
-    ALIBI = os.path.abspath(argv[i + 1])
-    del argv[i:i + 2]
-    unittest.main(argv=argv, verbosity=2)
+    cli.main()

@@ -6,7 +6,7 @@
 // NaN) that give a message and keep the maps that were open.
 #include "explorer_fixture.hpp"
 
-#include <alibi/explore/attention_fit_view.hpp>
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/format.hpp>
 
 #include <unistd.h>
@@ -173,7 +173,7 @@ TEST_F(AttentionMapsView, HoverReadsTheFilesExactValue) {
     const double stored = exampleValue(cell.layer, cell.head, cell.query, cell.key);
     const std::string& text = maps().hoverReadout;
     // The f16 number itself, written exactly (shortest text that reads back as it in f16).
-    EXPECT_NE(text.find("file value " + explore::formatExact(stored, DType::F16) + " (f16)"), std::string::npos)
+    EXPECT_NE(text.find("file value = " + explore::formatExact(stored, DType::F16) + " (f16 probability)"), std::string::npos)
         << text << "\nexpected " << stored;
     EXPECT_NE(text.find("head 5 · query i = " + std::to_string(cell.query) + " · key j = " + std::to_string(cell.key)),
               std::string::npos)
@@ -185,9 +185,8 @@ TEST_F(AttentionMapsView, TheTableSortsByAHeaderClick) {
     fitAll();
     ASSERT_EQ(maps().fit->fits.size(), 32u);
     const std::vector<HeadFit>& fits = maps().fit->fits;
-    auto clickHeader = [&](explore::FitTableColumn column) {
-        const auto c = static_cast<std::size_t>(std::find(explore::kFitTableColumns.begin(), explore::kFitTableColumns.end(), column) -
-                                                explore::kFitTableColumns.begin());
+    auto clickHeader = [&](explore::FitColumn column) {
+        const auto c = static_cast<std::size_t>(column);
         ASSERT_LT(c, state().maps.headerRects.size());
         const MapsRect r = state().maps.headerRects[c];
         ASSERT_GT(r.width, 0.0f) << "header " << c << " not drawn";
@@ -199,12 +198,12 @@ TEST_F(AttentionMapsView, TheTableSortsByAHeaderClick) {
         frame();
         frame();
     };
-    clickHeader(explore::FitTableColumn::Slope);
+    clickHeader(explore::FitColumn::Slope);
     ASSERT_EQ(state().maps.tableOrder.size(), 32u);
     for (std::size_t r = 1; r < 32; ++r)
         EXPECT_LE(fits[static_cast<std::size_t>(state().maps.tableOrder[r - 1])].slope,
                   fits[static_cast<std::size_t>(state().maps.tableOrder[r])].slope);
-    clickHeader(explore::FitTableColumn::Slope);  // again: descending
+    clickHeader(explore::FitColumn::Slope);  // again: descending
     for (std::size_t r = 1; r < 32; ++r)
         EXPECT_GE(fits[static_cast<std::size_t>(state().maps.tableOrder[r - 1])].slope,
                   fits[static_cast<std::size_t>(state().maps.tableOrder[r])].slope);

@@ -100,14 +100,16 @@ private slots:
         QVERIFY(std::abs(valueIn(v->readout(), "ALiBi h7 (m = 1/256)") - -(*d) / 256) < 1e-6);
         QVERIFY(std::abs(valueIn(v->readout(), "KERPLE log") - -2 * std::log1p(*d)) < 1e-5);  // r1 = 2, r2 = 1
         QVERIFY(std::abs(valueIn(v->readout(), "KERPLE power") - -std::sqrt(*d)) < 1e-5);
-        double pp = 0, rope = 0;  // sinusoidal p_i.p_j and RoPE's expectation, d_model = d_k = 128
+        double pp = 0, rope = 0, sandwich = 0;  // sinusoidal p_i.p_j and RoPE's expectation, d_model = d_k = 128
         for (int k = 0; k < 64; ++k) {
             pp += std::cos(*d / std::pow(10000.0, 2.0 * k / 128));
             rope += 2 * std::cos(*d * std::pow(10000.0, -2.0 * k / 128)) / std::sqrt(128.0);
+            sandwich += std::cos(*d / std::pow(10000.0, 2.0 * (k + 1) / 128));  // Sandwich (NeMo): k = 1..64
         }
         QVERIFY(std::abs(valueIn(v->readout(), "sinusoidal p_i·p_j/sqrt(d)") - pp / std::sqrt(128.0)) < 1e-3);
         QVERIFY(std::abs(valueIn(v->readout(), "RoPE E[q·R(d)q]/sqrt(d_k)") - rope) < 1e-3);
-        QVERIFY(std::abs(valueIn(v->readout(), "Sandwich") - (pp - 64)) < 1e-3);
+        // Sandwich's first head: (p_i.p_j - 64) / (8h/H) with h = 1 of H = 8.
+        QVERIFY(std::abs(valueIn(v->readout(), "Sandwich h0 (scale 1)") - (sandwich - 64)) < 1e-3);
     }
 
     void maxDistanceAndAttentionToggle() {

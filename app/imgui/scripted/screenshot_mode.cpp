@@ -1,6 +1,7 @@
 // --screenshot and --screenshot-views: render until every result is in, then save the window.
 #include "scripted_modes.hpp"
 
+#include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/render/png.hpp>
 
 #include <fmt/format.h>
@@ -77,7 +78,7 @@ public:
             AppState& state = explorer.state();
             state.view = kAllViews[0];
             // The Diagnose view shows the first example with a known bug (as the Qt screenshots do).
-            state.diagnoseExample = diagnoseExamples().front();
+            state.diagnoseExample = std::string(buggyExamples().front().code);
             state.diagnoseUseExample = true;
             state.diagnoseSerial = 1;
             // The attention views show the example maps unless --attention named a file.

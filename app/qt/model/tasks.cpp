@@ -1,15 +1,13 @@
 // Export and diagnosis tasks over the core.
 #include "tasks.hpp"
 
+#include <alibi/explore/diagnosis_error_map.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include <QFileInfo>
-
-#include <algorithm>
-#include <cmath>
 
 namespace alibi::qt {
 
@@ -57,26 +55,11 @@ Result<DiagnosisReport> diagnoseTensor(const Tensor& tensor, const QString& sour
     auto diagnosis = diagnose(tensor);
     if (!diagnosis) return std::unexpected(diagnosis.error());
     report.diagnosis = std::move(*diagnosis);
-    const Diagnosis& d = report.diagnosis;
-    if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return report;
-    // Against correct ALiBi, not the (possibly buggy) reproduction that matched.
-    auto error = correctAlibiError(tensor, d);
+    auto error = explore::diagnosisErrorMap(tensor, report.diagnosis, pixels.width(), pixels.height());
     if (!error) return report;  // the words still stand without the heatmap
-
-    const Shape& shape = error->shape();  // (H, Q, K), or (B*H, T, T) for a batch
-    const std::int64_t q = shape[1], k = shape[2];
-    double maxError = 0;
-    for (std::uint64_t n = 0; n < error->size(); ++n) {
-        const double e = error->at(n);
-        if (std::isfinite(e)) maxError = std::max(maxError, e);
-    }
-    report.errorMax = maxError;
-    const double hi = maxError > 0 ? maxError : 1.0;
-    const Heatmap map = renderValueGrid(
-        {static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, hi, std::max(16, pixels.width()), std::max(16, pixels.height()), 4},
-        [&](int h, std::int64_t i, std::int64_t j) { return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j); });
-    report.errorImage = map.image;
-    report.tiles = map.tiles;
+    report.errorMax = error->errorMax;
+    report.errorImage = std::move(error->map.image);
+    report.tiles = std::move(error->map.tiles);
     return report;
 }
 

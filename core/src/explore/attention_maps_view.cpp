@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
+#include <numeric>
 
 namespace alibi::explore {
 
@@ -62,7 +63,9 @@ Result<std::string> mapsCellReadout(const AttentionMaps& maps, int layerIndex, i
     const std::string where = fmt::format("{} · head {} · query i = {} · key j = {}", mapsLayerLabel(maps, layerIndex), head,
                                           query, key);
     if (maps.causal() && d < 0) return where + "\nmasked: the key comes after the query (causal maps)";
-    std::string text = fmt::format("{} · distance {}", where, d);
+    std::string text = where;
+    if (maps.keys() != maps.queries()) text += fmt::format(" · position {}", query + maps.keys() - maps.queries());
+    text += fmt::format(" · distance {}", d);
     std::vector<double> stored(row.size());
     if (auto ok = maps.storedRow(layerIndex, head, query, stored); !ok) return std::unexpected(ok.error());
     const double p = row[static_cast<std::size_t>(key)];
@@ -125,6 +128,7 @@ std::string_view fitColumnTitle(FitColumn column) {
     case FitColumn::SlopeHigh: return "m* high";
     case FitColumn::Kl: return "KL (nats)";
     case FitColumn::ConfiguredSlope: return "configured m";
+    case FitColumn::SlopeRatio: return "m*/m";
     case FitColumn::ConfiguredKl: return "KL at m";
     case FitColumn::SinkMass: return "sink mass";
     case FitColumn::DiagonalMass: return "diagonal mass";
@@ -145,6 +149,7 @@ std::string_view fitColumnToolTip(FitColumn column) {
     case FitColumn::SlopeHigh: return "Upper end of m*'s 95% interval";
     case FitColumn::Kl: return "Mean KL divergence of the rows from the fitted prior (nats): 0 = a pure ALiBi head";
     case FitColumn::ConfiguredSlope: return "The slope the paired ALiBi parameters give this head (empty when not paired)";
+    case FitColumn::SlopeRatio: return "m* / configured slope: near 1 for a head that follows its slope";
     case FitColumn::ConfiguredKl: return "Mean KL of the rows from the configured slope's prior (KL is its floor)";
     case FitColumn::SinkMass: return "Mean probability on key 0 (attention sink)";
     case FitColumn::DiagonalMass: return "Mean probability on the query's own position";
@@ -166,6 +171,7 @@ double fitColumnValue(const HeadFit& f, FitColumn column) {
     case FitColumn::SlopeHigh: return f.slopeHigh;
     case FitColumn::Kl: return f.kl;
     case FitColumn::ConfiguredSlope: return f.configuredSlope.value_or(nan);
+    case FitColumn::SlopeRatio: return f.configuredSlope && *f.configuredSlope != 0 ? f.slope / *f.configuredSlope : nan;
     case FitColumn::ConfiguredKl: return f.configuredKl.value_or(nan);
     case FitColumn::SinkMass: return f.sinkMass;
     case FitColumn::DiagonalMass: return f.diagonalMass;
@@ -190,6 +196,25 @@ std::string formatFitColumn(FitColumn column, double value) {
     case FitColumn::Distance90: return fmt::format("{:.2f}", value);
     default: return fmt::format("{:.4g}", value);
     }
+}
+
+std::string fitCellText(const HeadFit& fit, FitColumn column) {
+    if (column == FitColumn::Layer || column == FitColumn::Head) return formatFitColumn(column, fitColumnValue(fit, column));
+    if (fit.rows == 0) return "no rows";
+    const std::string text = formatFitColumn(column, fitColumnValue(fit, column));
+    return column == FitColumn::Slope && fit.slopeAtBound ? ">= " + text : text;
+}
+
+std::vector<int> sortFits(std::span<const HeadFit> fits, FitColumn column, bool ascending) {
+    std::vector<int> order(fits.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const double va = fitColumnValue(fits[static_cast<std::size_t>(a)], column);
+        const double vb = fitColumnValue(fits[static_cast<std::size_t>(b)], column);
+        if (std::isnan(va) || std::isnan(vb)) return !std::isnan(va) && std::isnan(vb);  // unknown last
+        return ascending ? va < vb : vb < va;
+    });
+    return order;
 }
 
 std::vector<HeadFit> layerFits(std::span<const HeadFit> fits, int layerIndex) {

@@ -2,9 +2,8 @@
 #include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch.hpp>
+#include <alibi/model/batch_attention.hpp>
 #include <alibi/model/bias.hpp>
-
-#include "model/batch_attention_rows.hpp"
 
 #include <fmt/format.h>
 
@@ -43,30 +42,6 @@ private:
     mutable std::unique_ptr<Tensor> m_tensor;
     mutable std::unique_ptr<TensorSource> m_view;
 };
-
-// (B, H, T, T) probabilities of a batch: each row the reference softmax of batch_attention
-// (double), rounded once to the dtype.
-Result<Tensor> buildBatchAttention(const AttentionParams& params, const BatchParams& batch, std::vector<double> slopes,
-                                   std::uint64_t budget) {
-    const std::int64_t B = batch.batchSize(), H = params.bias.slopes.heads, T = params.bias.queries;
-    auto tensor = Tensor::allocate({B, H, T, T}, params.bias.dtype, budget, "batch attention tensor");
-    if (!tensor) return tensor;
-    const std::size_t es = dtypeSize(params.bias.dtype);
-    std::byte* out = tensor->byteSpan().data();
-    std::vector<double> row(static_cast<std::size_t>(T));
-    std::uint64_t cell = 0;
-    for (std::int64_t b = 0; b < B; ++b) {
-        detail::BatchAttentionRows rows(params, batch, slopes, b);
-        for (std::int64_t h = 0; h < H; ++h)
-            for (std::int64_t i = 0; i < T; ++i) {
-                rows.probabilities(h, i, row);
-                for (const double p : row) storeAs(params.bias.dtype, p, out + (cell++) * es);
-            }
-    }
-    tensor->metadata = attentionMetadata(params);
-    for (auto& [key, value] : batchMetadata(batch)) tensor->metadata[key] = value;
-    return tensor;
-}
 
 // The budget check both batch exports make before anything is built.
 Result<void> checkBatchBudget(const Session& session, const char* what) {
@@ -112,8 +87,7 @@ Result<SessionExport> sessionBiasExport(const Session& session, std::string path
 
 Result<SessionExport> sessionAttentionExport(const Session& session, std::string path, FileFormat format) {
     if (session.batch.active()) {
-        auto slopes = validateAttention(session.attention);
-        if (!slopes) return std::unexpected(slopes.error());
+        if (auto ok = validateAttention(session.attention); !ok) return std::unexpected(ok.error());
         if (auto ok = validateBatch(session.attention.bias, session.batch); !ok) return std::unexpected(ok.error());
         if (auto ok = checkBatchBudget(session, "attention"); !ok) return std::unexpected(ok.error());
         auto metadata = attentionMetadata(session.attention);
@@ -123,8 +97,8 @@ Result<SessionExport> sessionAttentionExport(const Session& session, std::string
         out.source = std::make_unique<BatchSource>(
             Shape{session.batch.batchSize(), session.attention.bias.slopes.heads, t, t}, session.attention.bias.dtype,
             std::move(metadata),
-            [params = session.attention, batch = session.batch, slopes = std::move(*slopes), budget = session.maxMemory] {
-                return buildBatchAttention(params, batch, slopes, budget);
+            [params = session.attention, batch = session.batch, budget = session.maxMemory] {
+                return buildBatchAttention(params, batch, budget);
             });
         out.request.path = std::move(path);
         out.request.format = format;

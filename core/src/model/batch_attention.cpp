@@ -1,10 +1,12 @@
-// Batch attention and statistics: each batch row's bias from buildBatchBias (so the mask rules
-// live in one place), the content of the reference path, and the framework softmax.
+// Batch attention and statistics: every probability from the batch row kernel
+// (batch_attention_rows.hpp, also behind batchAttentionRow and the pictures), so the mask rules,
+// the content and the framework softmax live in one place; the bias view reads buildBatchBias.
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch_attention.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include "model/attention_detail.hpp"
+#include "model/batch_attention_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -66,43 +68,49 @@ Result<BatchRowValues> batchRowAttention(const AttentionParams& params, const Ba
                                          std::uint64_t budget) {
     auto slopes = validateAttention(params);
     if (!slopes) return std::unexpected(slopes.error());
-    auto bias = batchRowBias(params.bias, batch, row, budget);
-    if (!bias) return std::unexpected(bias.error());
-    const std::int64_t H = bias->heads, T = bias->length;
-    const double mask = detail::maskLogit(params.bias);
-    const double temperature = params.content.temperature;
-    detail::ReferenceRows reference(params, std::move(*slopes));
-    std::vector<double> logits(static_cast<std::size_t>(T));
-    for (std::int64_t h = 0; h < H; ++h) {
+    if (auto ok = checkRow(batch, row); !ok) return std::unexpected(ok.error());
+    if (auto ok = validateBatch(params.bias, batch); !ok) return std::unexpected(ok.error());
+    BatchRowValues out;
+    out.heads = params.bias.slopes.heads;
+    out.length = params.bias.queries;
+    const std::int64_t H = out.heads, T = out.length;
+    const auto cells = static_cast<std::uint64_t>(H * T * T);
+    if (auto ok = checkBudget(cells * (sizeof(double) + 1), budget,
+                              fmt::format("batch row {}'s attention ({} heads x {} x {}, in double)", row, H, T, T));
+        !ok)
+        return std::unexpected(ok.error());
+    out.values.resize(cells);
+    out.masked.resize(cells);
+    detail::BatchAttentionRows rows(params, batch, std::move(*slopes), row);
+    for (std::int64_t h = 0; h < H; ++h)
         for (std::int64_t i = 0; i < T; ++i) {
-            reference.content(h, i, logits);
-            for (std::int64_t j = 0; j < T; ++j) {
-                const std::size_t n = bias->index(h, i, j);
-                double& x = logits[static_cast<std::size_t>(j)];
-                const double b = bias->values[n];
-                // As the single-sequence path: masked keys hold the mask value itself (masked_fill),
-                // and a -inf bias (an f16 overflow) is a mask whatever the content.
-                x = bias->masked[n] ? mask : b == -std::numeric_limits<double>::infinity() ? b : (x + b) / temperature;
-            }
-            detail::softmaxReference(logits);
-            std::copy(logits.begin(), logits.end(), bias->values.begin() + static_cast<std::ptrdiff_t>(bias->index(h, i, 0)));
+            const std::size_t first = out.index(h, i, 0);
+            rows.probabilities(h, i, std::span(out.values).subspan(first, static_cast<std::size_t>(T)),
+                               std::span(out.masked).subspan(first, static_cast<std::size_t>(T)));
         }
-    }
-    return bias;
+    return out;
 }
 
 Result<Tensor> buildBatchAttention(const AttentionParams& params, const BatchParams& batch, std::uint64_t budget,
                                    const ProgressFn& progress) {
     if (auto ok = validateBatch(params.bias, batch); !ok) return std::unexpected(ok.error());
+    auto slopes = validateAttention(params);
+    if (!slopes) return std::unexpected(slopes.error());
     const std::int64_t B = batch.batchSize(), H = params.bias.slopes.heads, T = params.bias.queries;
     auto tensor = Tensor::allocate({B, H, T, T}, params.bias.dtype, budget, "batch attention tensor");
     if (!tensor) return tensor;
-    const std::uint64_t perRow = static_cast<std::uint64_t>(H * T * T);
+    const DType dtype = params.bias.dtype;
+    const std::size_t es = dtypeSize(dtype);
+    std::byte* out = tensor->byteSpan().data();
+    std::vector<double> probabilities(static_cast<std::size_t>(T));
+    std::uint64_t cell = 0;
     for (std::int64_t b = 0; b < B; ++b) {
-        auto row = batchRowAttention(params, batch, b, budget);
-        if (!row) return std::unexpected(row.error());
-        const std::uint64_t base = static_cast<std::uint64_t>(b) * perRow;
-        for (std::uint64_t n = 0; n < perRow; ++n) tensor->set(base + n, row->values[n]);
+        detail::BatchAttentionRows rows(params, batch, *slopes, b);
+        for (std::int64_t h = 0; h < H; ++h)
+            for (std::int64_t i = 0; i < T; ++i) {
+                rows.probabilities(h, i, probabilities);
+                for (const double p : probabilities) storeAs(dtype, p, out + (cell++) * es);  // rounded once
+            }
         if (progress && !progress(static_cast<std::uint64_t>(b + 1), static_cast<std::uint64_t>(B)))
             return fail(ErrorCode::Cancelled, "batch attention cancelled");
     }
@@ -137,12 +145,9 @@ Result<StatsResult> computeBatchStats(const StatsParams& params, const BatchPara
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--query must be between 0 and {} (or -1 for the last real token), got {}", T - 1,
                                 params.queryRow));
-    const auto count = static_cast<std::int64_t>(valid.size());
-    const std::int64_t n = std::min(count, params.maxRows);
-    std::vector<std::int64_t> rows(static_cast<std::size_t>(n));
-    for (std::int64_t k = 0; k < n; ++k)
-        rows[static_cast<std::size_t>(k)] = valid[static_cast<std::size_t>(
-            n == count ? k : n == 1 ? count - 1 : (k * (count - 1) + (n - 1) / 2) / (n - 1))];
+    std::vector<std::int64_t> rows = evenlySpacedPicks(static_cast<std::int64_t>(valid.size()), params.maxRows);
+    for (std::int64_t& pick : rows) pick = valid[static_cast<std::size_t>(pick)];
+    const auto n = static_cast<std::int64_t>(rows.size());
 
     auto slopes = computeSlopes(params.attention.bias.slopes);
     if (!slopes) return std::unexpected(slopes.error());
@@ -150,6 +155,7 @@ Result<StatsResult> computeBatchStats(const StatsParams& params, const BatchPara
     out.queryRow = queryRow;
     out.rowsAveraged = n;
     out.heads.resize(static_cast<std::size_t>(H));
+    std::vector<RowStats> sampled(rows.size());
     const auto probabilities = [&](std::int64_t h, std::int64_t i) {
         return std::span<const double>(values->values).subspan(values->index(h, i, 0), static_cast<std::size_t>(T));
     };
@@ -159,18 +165,8 @@ Result<StatsResult> computeBatchStats(const StatsParams& params, const BatchPara
         hs.slope = (*slopes)[static_cast<std::size_t>(h)];
         hs.halfLife = halfLife(hs.slope);
         hs.row = rowStats(probabilities(h, queryRow), queryRow);
-        for (const std::int64_t i : rows) {
-            const RowStats r = rowStats(probabilities(h, i), i);
-            hs.mean.entropy += r.entropy;
-            hs.mean.meanDistance += r.meanDistance;
-            hs.mean.distance50 += r.distance50;
-            hs.mean.distance90 += r.distance90;
-        }
-        const auto dn = static_cast<double>(n);
-        hs.mean.entropy /= dn;
-        hs.mean.meanDistance /= dn;
-        hs.mean.distance50 /= dn;
-        hs.mean.distance90 /= dn;
+        for (std::size_t k = 0; k < rows.size(); ++k) sampled[k] = rowStats(probabilities(h, rows[k]), rows[k]);
+        hs.mean = meanRowStats(sampled);
     }
     return out;
 }

@@ -20,7 +20,8 @@ BatchAttentionRows::BatchAttentionRows(const AttentionParams& params, const Batc
     : m_batch(batch), m_row(batchRow(params.bias, batch, row)), m_reference(params, std::move(slopes)),
       m_tails(exactSlopeTails(params.bias.slopes)) {}
 
-void BatchAttentionRows::probabilities(std::int64_t head, std::int64_t query, std::span<double> out) {
+void BatchAttentionRows::probabilities(std::int64_t head, std::int64_t query, std::span<double> out,
+                                       std::span<std::uint8_t> masked) {
     const AttentionParams& p = m_reference.params();
     const BiasParams& bias = p.bias;
     m_reference.content(head, query, out);
@@ -30,12 +31,15 @@ void BatchAttentionRows::probabilities(std::int64_t head, std::int64_t query, st
         const auto key = static_cast<std::int64_t>(j);
         if (batchCellMask(bias, m_batch, m_row, query, key) != MaskReason::None) {
             out[j] = mask;
+            if (!masked.empty()) masked[j] = 1;
             continue;
         }
         const double b =
             arithProduct(bias.slopes.arith, bias.dtype, slope, tail, batchCellMultiplier(bias, m_row, query, key));
         // A -inf bias (an f16 overflow) is a mask as the model sees it, whatever the content.
-        out[j] = b == -std::numeric_limits<double>::infinity() ? b : (out[j] + b) / p.content.temperature;
+        const bool overflow = b == -std::numeric_limits<double>::infinity();
+        out[j] = overflow ? b : (out[j] + b) / p.content.temperature;
+        if (!masked.empty()) masked[j] = overflow ? 1 : 0;
     }
     softmaxReference(out);
 }

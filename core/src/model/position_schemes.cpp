@@ -70,8 +70,16 @@ double sinusoidalInnerProduct(double d, int dim) {
     return sum;
 }
 
-double sandwichBias(double d, int dim, double lambda) {
-    return lambda * (sinusoidalInnerProduct(d, dim) - dim / 2.0);
+double sandwichInnerProduct(double d, int dbar) {
+    double sum = 0;
+    for (int k = 1; k <= dbar / 2; ++k) sum += std::cos(d / std::pow(10000.0, 2.0 * k / dbar));
+    return sum;
+}
+
+double sandwichCompression(int head, int heads) { return 8.0 * (head + 1) / heads; }
+
+double sandwichBias(double d, int dbar, double compression) {
+    return (sandwichInnerProduct(d, dbar) - dbar / 2.0) / compression;
 }
 
 double ropeExpectedLogit(double d, int dim) {
@@ -107,12 +115,21 @@ std::string slopeText(double m) {
 
 std::string numberText(double v) { return fmt::format("{:g}", v); }
 
+// A Sandwich head's scale 1/(8h/H) = H/(8h): "1", "1/8", "1.5", else 4 significant digits.
+std::string scaleText(double scale) {
+    if (scale >= 1 || !(scale > 0)) return fmt::format("{:.4g}", scale);
+    const double inverse = 1.0 / scale;
+    if (inverse == std::round(inverse) && inverse < 1e15) return fmt::format("1/{}", static_cast<std::uint64_t>(inverse));
+    return fmt::format("{:.4g}", scale);
+}
+
 Result<void> validate(const PositionSchemesParams& p) {
     if (p.maxDistance < 1 || p.maxDistance > kMaxSchemeDistance)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("the maximum distance D must be 1..{}, got {}: pick a D in that range", kMaxSchemeDistance,
                                 p.maxDistance));
-    for (const auto& [name, dim] : {std::pair{"RoPE dimension", p.ropeDim}, std::pair{"sinusoidal dimension", p.sinusoidalDim}})
+    for (const auto& [name, dim] : {std::pair{"RoPE dimension", p.ropeDim}, std::pair{"sinusoidal dimension", p.sinusoidalDim},
+                                    std::pair{"Sandwich dimension dbar", p.sandwichDim}})
         if (dim < 2 || dim > 8192 || dim % 2 != 0)
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("the {} must be an even number from 2 to 8192, got {}", name, dim));
@@ -126,9 +143,6 @@ Result<void> validate(const PositionSchemesParams& p) {
         p.kerplePowerR2 > 2)
         return fail(ErrorCode::InvalidArgument,
                     "KERPLE's r1 and r2 must be positive and finite (the power kernel's r2 at most 2)");
-    if (!std::isfinite(p.sandwichLambda) || p.sandwichLambda <= 0)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("Sandwich's lambda must be positive and finite, got {}", p.sandwichLambda));
     return {};
 }
 
@@ -189,7 +203,8 @@ Result<PositionSchemes> positionSchemeCurves(const PositionSchemesParams& p) {
     }
 
     if (!attention) {
-        const std::string ropeSource = "Su et al. 2021, RoFormer (arXiv 2104.09864), sec. 3.4.3";
+        const std::string ropeSource = "Su et al. 2021, RoFormer (arXiv 2104.09864), sec. 3.4.3, eq. (35) with q = k";
+        const std::string boundSource = "Su et al. 2021, RoFormer (arXiv 2104.09864), sec. 3.4.3, eq. (37) and fig. 2";
         curve(PositionScheme::RoPE, "RoPE E[q·R(d)q]/sqrt(d_k)", fmt::format("RoPE, q = k random, d_k = {}", p.ropeDim),
               fmt::format("(2/sqrt(d_k)) sum_k cos(d·theta_k), theta_k = 10000^(-2k/d_k), d_k = {}; i.i.d. q, k: 0",
                           p.ropeDim),
@@ -198,7 +213,7 @@ Result<PositionSchemes> positionSchemeCurves(const PositionSchemesParams& p) {
         // d = 0, sqrt(d_k), so it reads as the envelope of that curve.
         const double boundScale = std::sqrt(static_cast<double>(p.ropeDim)) / ropeDecayBound(0, p.ropeDim);
         curve(PositionScheme::RoPE, "RoPE decay bound", "RoPE long-term decay bound",
-              "(1/(d_k/2)) sum_j |S_j|, S_j = sum_{k<j} e^(i·d·theta_k), scaled to sqrt(d_k) at d = 0", ropeSource, 1,
+              "(1/(d_k/2)) sum_j |S_j|, S_j = sum_{k<j} e^(i·d·theta_k), scaled to sqrt(d_k) at d = 0", boundSource, 1,
               [&](double d) { return boundScale * ropeDecayBound(d, p.ropeDim); });
         // Divided by sqrt(d_model) as attention divides q·k: the logit's positional part.
         const double sinusoidalScale = 1.0 / std::sqrt(static_cast<double>(p.sinusoidalDim));
@@ -228,18 +243,33 @@ Result<PositionSchemes> positionSchemeCurves(const PositionSchemesParams& p) {
     }
     const std::string kerpleSource = "Chi, Fan, Ramadge, Rudnicky 2022, KERPLE (NeurIPS 2022)";
     curve(PositionScheme::KERPLE, "KERPLE log", "KERPLE log kernel",
-          fmt::format("-r1·ln(1 + r2·d), r1 = {}, r2 = {} (illustrative, learned per head in the paper)",
+          fmt::format("-r1·ln(1 + r2·d), r1 = {}, r2 = {} (illustrative; learned per head, r1, r2 > 0)",
                       numberText(p.kerpleLogR1), numberText(p.kerpleLogR2)),
           kerpleSource, 0, [&](double d) { return kerpleLogBias(d, p.kerpleLogR1, p.kerpleLogR2); });
     curve(PositionScheme::KERPLE, "KERPLE power", "KERPLE power kernel",
-          fmt::format("-r1·d^r2, r1 = {}, r2 = {} (illustrative, learned per head in the paper)",
+          fmt::format("-r1·d^r2, r1 = {}, r2 = {} (illustrative; learned per head, r1 > 0, 0 < r2 <= 2)",
                       numberText(p.kerplePowerR1), numberText(p.kerplePowerR2)),
           kerpleSource, 1, [&](double d) { return kerplePowerBias(d, p.kerplePowerR1, p.kerplePowerR2); });
-    curve(PositionScheme::Sandwich, "Sandwich", fmt::format("Sandwich, lambda = {}", numberText(p.sandwichLambda)),
-          fmt::format("lambda·(p_i·p_j - d_model/2), d_model = {}, lambda = {} (a stated choice; the paper varies the scale per head)", p.sinusoidalDim,
-                      numberText(p.sandwichLambda)),
-          "Chi, Fan, Rudnicky, Ramadge 2023, Dissecting Transformer Length Extrapolation (ACL 2023)", 0,
-          [&](double d) { return sandwichBias(d, p.sinusoidalDim, p.sandwichLambda); });
+    // Sandwich: the same bias in every head, divided by that head's compression 8h/H; drawn for the
+    // steepest (first) and flattest (last) head, between which the other heads lie.
+    std::vector<double> sandwichShifted(n);
+    for (std::size_t d = 0; d < n; ++d)
+        sandwichShifted[d] = sandwichInnerProduct(static_cast<double>(d), p.sandwichDim) - p.sandwichDim / 2.0;
+    const std::string sandwichSource =
+        "Chi, Fan, Rudnicky, Ramadge 2023, Dissecting Transformer Length Extrapolation (ACL 2023); frequencies k = 1..dbar/2 "
+        "and the per-head 8h/H as in NVIDIA NeMo's SandwichRelativePositionEmbedding (the paper's text not checked)";
+    for (const int h : heads == 1 ? std::vector<int>{0} : std::vector<int>{0, heads - 1}) {
+        const double compression = sandwichCompression(h, heads);
+        const std::string title = fmt::format("Sandwich h{} (scale {})", h, scaleText(1.0 / compression));
+        PositionCurve* c = curve(
+            PositionScheme::Sandwich, title, title,
+            fmt::format("(p_i·p_j - dbar/2) / (8h/H), p_i·p_j = sum_{{k=1}}^{{dbar/2}} cos(d / 10000^(2k/dbar)), dbar = {}, "
+                        "h = {} of H = {}{}",
+                        p.sandwichDim, h + 1, heads, h == 0 && heads > 1 ? " (the other heads lie between the two curves)" : ""),
+            sandwichSource, h == 0 ? 0 : 1,
+            [&](double d) { return sandwichShifted[static_cast<std::size_t>(d)] / compression; });
+        c->head = h;
+    }
 
     out.note = attention ? fmt::format("Attention over the keys d = 0..{} behind a query under zero content: softmax of "
                                        "the bias alone. RoPE and sinusoidal have none (their position term multiplies "

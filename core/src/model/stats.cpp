@@ -39,14 +39,32 @@ double massDistance(std::span<const double> p, std::int64_t pos, double level, d
     return static_cast<double>(maxD);
 }
 
-void accumulate(RowStats& sum, const RowStats& r) {
-    sum.entropy += r.entropy;
-    sum.meanDistance += r.meanDistance;
-    sum.distance50 += r.distance50;
-    sum.distance90 += r.distance90;
+}  // namespace
+
+RowStats meanRowStats(std::span<const RowStats> rows) {
+    RowStats mean;
+    for (const RowStats& r : rows) {
+        mean.entropy += r.entropy;
+        mean.meanDistance += r.meanDistance;
+        mean.distance50 += r.distance50;
+        mean.distance90 += r.distance90;
+    }
+    if (rows.empty()) return mean;
+    const auto n = static_cast<double>(rows.size());
+    mean.entropy /= n;
+    mean.meanDistance /= n;
+    mean.distance50 /= n;
+    mean.distance90 /= n;
+    return mean;
 }
 
-}  // namespace
+std::vector<std::int64_t> evenlySpacedPicks(std::int64_t count, std::int64_t maxRows) {
+    const std::int64_t n = std::clamp<std::int64_t>(maxRows, 0, std::max<std::int64_t>(count, 0));
+    std::vector<std::int64_t> picks(static_cast<std::size_t>(n));
+    for (std::int64_t k = 0; k < n; ++k)
+        picks[static_cast<std::size_t>(k)] = n == count ? k : n == 1 ? count - 1 : (k * (count - 1) + (n - 1) / 2) / (n - 1);
+    return picks;
+}
 
 RowStats rowStats(std::span<const double> probabilities, std::int64_t queryPos) {
     RowStats s;
@@ -82,14 +100,9 @@ Result<StatsResult> computeStats(const StatsParams& params, unsigned threads, co
     // have none), sampled evenly from first to last.
     std::int64_t firstRow = 0;
     while (firstRow < Q && detail::allowedKeys(b, firstRow) == 0) ++firstRow;
-    const std::int64_t valid = Q - firstRow;
-    const std::int64_t n = std::min(valid, params.maxRows);
-    std::vector<std::int64_t> rows(static_cast<std::size_t>(n));
-    for (std::int64_t k = 0; k < n; ++k)
-        rows[static_cast<std::size_t>(k)] =
-            n == valid ? firstRow + k
-            : n == 1   ? Q - 1
-                       : firstRow + (k * (valid - 1) + (n - 1) / 2) / (n - 1);
+    std::vector<std::int64_t> rows = evenlySpacedPicks(Q - firstRow, params.maxRows);
+    for (std::int64_t& pick : rows) pick += firstRow;
+    const auto n = static_cast<std::int64_t>(rows.size());
 
     // Item (h, k): k < n is sampled row k, k == n the chosen query row. Results are stored per
     // item and reduced in order, so the numbers do not depend on the thread count.
@@ -139,14 +152,7 @@ Result<StatsResult> computeStats(const StatsParams& params, unsigned threads, co
         hs.halfLife = halfLife(hs.slope);
         const std::uint64_t base = static_cast<std::uint64_t>(h) * perHead;
         hs.row = results[base + static_cast<std::uint64_t>(n)];
-        for (std::int64_t k = 0; k < n; ++k) accumulate(hs.mean, results[base + static_cast<std::uint64_t>(k)]);
-        if (n > 0) {
-            const auto dn = static_cast<double>(n);
-            hs.mean.entropy /= dn;
-            hs.mean.meanDistance /= dn;
-            hs.mean.distance50 /= dn;
-            hs.mean.distance90 /= dn;
-        }
+        hs.mean = meanRowStats(std::span(results).subspan(base, static_cast<std::size_t>(n)));
     }
     return out;
 }

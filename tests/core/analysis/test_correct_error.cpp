@@ -6,6 +6,8 @@
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/model/batch.hpp>
 
+#include "press_reference.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,20 +15,11 @@
 #include <limits>
 
 using namespace alibi;
+using alibi::test::pressRef;
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// Press slopes from REFERENCES.md (independent of slopes.cpp).
-std::vector<double> pressRef(int H, double B) {
-    int c = 1;
-    while (c * 2 <= H) c *= 2;
-    std::vector<double> s;
-    for (int h = 0; h < c; ++h) s.push_back(std::pow(2.0, -B * (h + 1) / c));
-    for (int k = 0; k < H - c; ++k) s.push_back(std::pow(2.0, -B * (2 * k + 1) / (2.0 * c)));
-    return s;
-}
 
 // An (H, Q, K) tensor in hqk order with element f(h, i, j) (stored rounded to the dtype).
 Tensor hqk(std::int64_t H, std::int64_t Q, std::int64_t K, DType dtype,

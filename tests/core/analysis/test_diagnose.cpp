@@ -8,6 +8,8 @@
 #include <alibi/io/tensor_io.hpp>
 
 #include <fmt/format.h>
+#include "press_reference.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <limits>
 
 using namespace alibi;
+using alibi::test::pressRef;
 
 namespace {
 
@@ -54,16 +57,6 @@ Tensor hqkTensor(std::int64_t H, std::int64_t Q, std::int64_t K, DType dtype,
 // A causal tensor with the given slopes, position p_i = i + K - Q, mask -1e9, in double.
 double causal(double m, std::int64_t p, std::int64_t j) {
     return j <= p ? -m * static_cast<double>(p - j) : -1e9;
-}
-
-// Press slopes written out from REFERENCES.md (independent of slopes.cpp).
-std::vector<double> pressRef(int H, double B) {
-    int c = 1;
-    while (c * 2 <= H) c *= 2;
-    std::vector<double> s;
-    for (int h = 0; h < c; ++h) s.push_back(std::pow(2.0, -B * (h + 1) / c));
-    for (int k = 0; k < H - c; ++k) s.push_back(std::pow(2.0, -B * (2 * k + 1) / (2.0 * c)));
-    return s;
 }
 
 Diagnosis run(const Tensor& t) {

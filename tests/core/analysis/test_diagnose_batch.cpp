@@ -7,6 +7,8 @@
 #include <alibi/model/batch.hpp>
 #include <alibi/model/bias.hpp>
 
+#include "press_reference.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -16,17 +18,9 @@
 #include <limits>
 
 using namespace alibi;
+using alibi::test::pressRef;
 
 namespace {
-
-std::vector<double> pressRef(int H, double B) {
-    int c = 1;
-    while (c * 2 <= H) c *= 2;
-    std::vector<double> s;
-    for (int h = 0; h < c; ++h) s.push_back(std::pow(2.0, -B * (h + 1) / c));
-    for (int k = 0; k < H - c; ++k) s.push_back(std::pow(2.0, -B * (2 * k + 1) / (2.0 * c)));
-    return s;
-}
 
 // Right-padded rows of `lengths`, causal ALiBi with a prefix of P tokens, mask -1e9, f32. Keys
 // are allowed when real and not in the future, or when query and key are both in the prefix.

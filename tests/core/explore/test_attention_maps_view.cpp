@@ -1,7 +1,8 @@
 // The explorers' attention-maps layer: the hover read-out gives the file's own value, a row's
 // prior is softmax(-m d) over the keys it sees (computed here from the formula), the similarity
 // order by slope is steepest first, the table's columns give NaN (shown empty) for an unknown
-// configured slope, and the all-layers overview places one tile per layer and head.
+// configured slope and sort it last, and the all-layers overview places one tile per layer and
+// head.
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/render/attention_maps_render.hpp>
 
@@ -32,6 +33,12 @@ TEST(AttentionMapsView, PriorRowIsTheSoftmaxOfTheDistancePenalty) {
     const auto both = explore::priorRow(m, 2, 5, 5, false);
     EXPECT_NEAR(both[1], both[3], 1e-15);
     EXPECT_NEAR(both[0], both[4], 1e-15);
+    // Bidirectional, K > Q (KV cache): query 0 of 2 sits at position 2 of 4.
+    const auto cached = explore::priorRow(m, 0, 2, 4, false);
+    ASSERT_EQ(cached.size(), 4u);
+    const double zc = std::exp(-2 * m) + std::exp(-m) + 1 + std::exp(-m);
+    EXPECT_NEAR(cached[3], std::exp(-m) / zc, 1e-15);
+    EXPECT_NEAR(cached[2], 1 / zc, 1e-15);
 }
 
 TEST(AttentionMapsView, CellReadoutGivesTheFilesValueAndMasksKeysAfterTheQuery) {
@@ -52,6 +59,19 @@ TEST(AttentionMapsView, CellReadoutGivesTheFilesValueAndMasksKeysAfterTheQuery) 
     ASSERT_TRUE(masked);
     EXPECT_NE(masked->find("masked"), std::string::npos) << *masked;
     EXPECT_FALSE(explore::mapsCellReadout(*maps, 0, 2, 0, 0, {}));  // no head 2
+}
+
+TEST(AttentionMapsView, CellReadoutNamesTheQueryPositionWhenKeysOutnumberQueries) {
+    // 4 queries over 16 keys (a KV cache): query 1 sits at position 1 + 16 - 4 = 13.
+    const std::int64_t t = 16;
+    const std::vector<float> square = causalMaps({0.5}, t, 0.0, 1);
+    const std::vector<float> last(square.end() - 4 * t, square.end());
+    const std::string file = npyBytes({1, 4, t}, last);
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps) << maps.error().message;
+    auto text = explore::mapsCellReadout(*maps, 0, 0, 1, 10, {});
+    ASSERT_TRUE(text) << text.error().message;
+    EXPECT_NE(text->find("query i = 1 · key j = 10 · position 13 · distance 3"), std::string::npos) << *text;
 }
 
 TEST(AttentionMapsView, RowSeriesHoldsTheFileRowAndItsPriors) {
@@ -87,6 +107,45 @@ TEST(AttentionMapsView, FitColumnsAndOrders) {
     EXPECT_EQ(explore::similarityHeadOrder(layer, alibi::HeadOrder::Index, {}), (std::vector<int>{0, 1, 2}));
     for (int col = 0; col < explore::kFitColumnCount; ++col)
         EXPECT_FALSE(explore::fitColumnTitle(static_cast<explore::FitColumn>(col)).empty());
+}
+
+alibi::HeadFit headFit(int layer, int head, double slope, std::optional<double> configured) {
+    alibi::HeadFit f;
+    f.layer = layer;
+    f.head = head;
+    f.slope = slope;
+    f.rows = 4;
+    f.configuredSlope = configured;
+    return f;
+}
+
+TEST(AttentionMapsView, FitTableSortsBothWaysWithTiesInTableOrder) {
+    const std::vector<alibi::HeadFit> fits{headFit(0, 0, 0.5, {}), headFit(0, 1, 0.125, {}), headFit(1, 0, 0.5, {}),
+                                           headFit(1, 1, 1, {})};
+    EXPECT_EQ(explore::sortFits(fits, explore::FitColumn::Slope, true), (std::vector<int>{1, 0, 2, 3}));
+    EXPECT_EQ(explore::sortFits(fits, explore::FitColumn::Slope, false), (std::vector<int>{3, 0, 2, 1}));
+}
+
+TEST(AttentionMapsView, FitTableSortsUnknownConfiguredSlopesLastEitherWay) {
+    const std::vector<alibi::HeadFit> fits{headFit(0, 0, 0.5, {}), headFit(0, 1, 0.25, 0.5), headFit(0, 2, 0.25, 0.125)};
+    EXPECT_EQ(explore::sortFits(fits, explore::FitColumn::ConfiguredSlope, true), (std::vector<int>{2, 1, 0}));
+    EXPECT_EQ(explore::sortFits(fits, explore::FitColumn::ConfiguredSlope, false), (std::vector<int>{1, 2, 0}));
+    EXPECT_EQ(explore::sortFits(fits, explore::FitColumn::SlopeRatio, true), (std::vector<int>{1, 2, 0}));
+}
+
+TEST(AttentionMapsView, FitCellTextMarksUnknownsBoundsAndEmptyHeads) {
+    alibi::HeadFit f = headFit(2, 3, 0.25, {});
+    EXPECT_EQ(explore::fitCellText(f, explore::FitColumn::ConfiguredSlope), "");
+    EXPECT_EQ(explore::fitCellText(f, explore::FitColumn::SlopeRatio), "");
+    f.configuredSlope = 0.5;
+    EXPECT_EQ(explore::fitCellText(f, explore::FitColumn::ConfiguredSlope), "1/2");
+    EXPECT_EQ(explore::fitCellText(f, explore::FitColumn::SlopeRatio), "0.5");
+    f.slope = 30;
+    f.slopeAtBound = true;
+    EXPECT_EQ(explore::fitCellText(f, explore::FitColumn::Slope), ">= 30");
+    f.rows = 0;
+    EXPECT_EQ(explore::fitCellText(f, explore::FitColumn::Kl), "no rows");
+    EXPECT_EQ(explore::fitCellText(f, explore::FitColumn::Head), "3");
 }
 
 TEST(AttentionMapsView, OverviewHasOneTilePerLayerAndHead) {

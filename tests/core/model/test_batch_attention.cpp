@@ -86,3 +86,42 @@ TEST(BatchAttention, StatsOfAFullRowAreTheSingleSequenceStats) {
     ASSERT_FALSE(bad.has_value());
     EXPECT_NE(bad.error().message.find("--batch-row"), std::string::npos);
 }
+
+TEST(BatchAttention, TheTensorTheRowValuesAndOneRowAreTheSameNumbers) {
+    // Padding, packed documents and a window at once: every path reads the one row kernel, so
+    // the (B, H, T, T) tensor, batchRowAttention and batchAttentionRow agree bit for bit (f64).
+    const AttentionParams p = params(10);
+    BatchParams batch;
+    batch.lengths = {10, 7};
+    batch.padding = Padding::Left;
+    batch.documents = {4, 6};
+    batch.window = 5;
+    auto tensor = buildBatchAttention(p, batch);
+    ASSERT_TRUE(tensor.has_value()) << tensor.error().message;
+    for (std::int64_t b = 0; b < 2; ++b) {
+        auto values = batchRowAttention(p, batch, b);
+        ASSERT_TRUE(values.has_value()) << values.error().message;
+        auto bias = batchRowBias(p.bias, batch, b);
+        ASSERT_TRUE(bias.has_value()) << bias.error().message;
+        for (int h = 0; h < 4; ++h)
+            for (std::int64_t i = 0; i < 10; ++i) {
+                auto row = batchAttentionRow(p, batch, b, h, i);
+                ASSERT_TRUE(row.has_value()) << row.error().message;
+                bool sees = false;  // a fully masked row (a padding query) is uniform instead
+                for (std::int64_t j = 0; j < 10; ++j) sees = sees || bias->masked[bias->index(h, i, j)] == 0;
+                for (std::int64_t j = 0; j < 10; ++j) {
+                    const std::size_t n = values->index(h, i, j);
+                    const double fromTensor = tensor->at(static_cast<std::uint64_t>(b) * 400 + n);
+                    const double fromRow = (*row)[static_cast<std::size_t>(j)];
+                    const auto where = ::testing::Message() << b << " " << h << " " << i << " " << j;
+                    EXPECT_EQ(values->values[n], fromRow) << where;
+                    EXPECT_EQ(fromTensor, fromRow) << where;
+                    // The attention's masked keys are the bias's, and get nothing in a row that sees a key.
+                    EXPECT_EQ(values->masked[n], bias->masked[n]) << where;
+                    if (values->masked[n] != 0 && sees) {
+                        EXPECT_EQ(fromRow, 0.0) << where;
+                    }
+                }
+            }
+    }
+}

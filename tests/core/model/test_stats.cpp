@@ -191,3 +191,20 @@ TEST(Stats, BadQueryAndCancel) {
     ASSERT_FALSE(c);
     EXPECT_EQ(c.error().code, ErrorCode::Cancelled);
 }
+
+TEST(Stats, EvenlySpacedPicksRunFromTheFirstToTheLastCandidate) {
+    EXPECT_EQ(evenlySpacedPicks(10, 4), (std::vector<std::int64_t>{0, 3, 6, 9}));
+    EXPECT_EQ(evenlySpacedPicks(5, 8), (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
+    EXPECT_EQ(evenlySpacedPicks(5, 1), (std::vector<std::int64_t>{4}));
+    EXPECT_TRUE(evenlySpacedPicks(0, 3).empty());
+}
+
+TEST(Stats, MeanRowStatsAveragesEachField) {
+    const std::vector<RowStats> rows{{1.0, 2.0, 3.0, 4.0}, {3.0, 4.0, 5.0, 8.0}};
+    const RowStats mean = meanRowStats(rows);
+    EXPECT_EQ(mean.entropy, 2.0);
+    EXPECT_EQ(mean.meanDistance, 3.0);
+    EXPECT_EQ(mean.distance50, 4.0);
+    EXPECT_EQ(mean.distance90, 6.0);
+    EXPECT_EQ(meanRowStats({}).entropy, 0.0);
+}

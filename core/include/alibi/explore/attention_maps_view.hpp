@@ -40,6 +40,8 @@ struct HeadSlopes {
 
 // Lines joined by '\n':
 //   "layer 2 (model.layers.2.self_attention) · head 3 · query i = 10 · key j = 7 · distance 3"
+//   (with " · position 42" before the distance when keys != queries: a KV cache puts query i at
+//   position i + K - Q)
 //   "file value = 0.04544 (f16 probability) · p = 0.0454378 (row renormalised to sum 1)"
 //   (or "(f32 score) · p = ... (softmax of the row)")
 //   "ALiBi prior softmax(-m d) here: m* = 0.25 -> 0.0123, configured m = 1/4 -> 0.0123"
@@ -70,6 +72,7 @@ enum class FitColumn {
     SlopeHigh,
     Kl,
     ConfiguredSlope,
+    SlopeRatio,  // m* / configured m: near 1 for a head that follows its slope
     ConfiguredKl,
     SinkMass,
     DiagonalMass,
@@ -78,7 +81,7 @@ enum class FitColumn {
     Distance90,
     Rows,
 };
-inline constexpr int kFitColumnCount = 14;
+inline constexpr int kFitColumnCount = 15;
 
 [[nodiscard]] std::string_view fitColumnTitle(FitColumn column);    // "m*", "KL (nats)", ...
 [[nodiscard]] std::string_view fitColumnToolTip(FitColumn column);  // what the column means
@@ -86,6 +89,12 @@ inline constexpr int kFitColumnCount = 14;
 [[nodiscard]] double fitColumnValue(const HeadFit& fit, FitColumn column);
 // As the table shows it ("" for NaN); slopes also as powers of two where they are one.
 [[nodiscard]] std::string formatFitColumn(FitColumn column, double value);
+// One head's cell: formatFitColumn of its value, except that a slope at the search bound reads
+// ">= 30" and a head with no rows reads "no rows" (past its layer and head).
+[[nodiscard]] std::string fitCellText(const HeadFit& fit, FitColumn column);
+// Positions into `fits` sorted by `column` (unknown values last in either direction; ties keep
+// the order of `fits`).
+[[nodiscard]] std::vector<int> sortFits(std::span<const HeadFit> fits, FitColumn column, bool ascending);
 
 // The fits of one layer (by index), in head order.
 [[nodiscard]] std::vector<HeadFit> layerFits(std::span<const HeadFit> fits, int layerIndex);

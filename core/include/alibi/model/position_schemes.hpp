@@ -39,13 +39,21 @@ enum class PositionScheme { ALiBi, RoPE, Sinusoidal, T5, KERPLE, Sandwich };
 [[nodiscard]] double kerpleLogBias(double d, double r1, double r2);
 // KERPLE power kernel: -r1 d^r2, r1 > 0, 0 < r2 <= 2.
 [[nodiscard]] double kerplePowerBias(double d, double r1, double r2);
-// Sinusoidal position embeddings (Vaswani et al. 2017) of width `dim` (even): p_i . p_j depends
-// only on d = i - j: sum_{k=0}^{dim/2-1} cos(d / 10000^(2k/dim)) (dim/2 at d = 0).
+// Sinusoidal position embeddings (Vaswani et al. 2017, sec. 3.5) of width `dim` (even): p_i . p_j
+// depends only on d = i - j: sum_{k=0}^{dim/2-1} cos(d / 10000^(2k/dim)) (dim/2 at d = 0).
 [[nodiscard]] double sinusoidalInnerProduct(double d, int dim);
-// Sandwich (Chi et al. 2023): lambda (p_i . p_j - dim/2), the sinusoidal inner product shifted to
-// 0 at d = 0 and scaled by lambda (the paper varies the scale per head; its exact rule is not
-// reproduced here, see docs/POSITION_SCHEMES.md).
-[[nodiscard]] double sandwichBias(double d, int dim, double lambda);
+// Sandwich (Chi, Fan, Rudnicky, Ramadge, ACL 2023) as NVIDIA NeMo's SandwichRelativePositionEmbedding
+// computes it (the paper's own text could not be read here; docs/POSITION_SCHEMES.md says what is
+// checked and what is not). Its inner product of sinusoidal embeddings of width dbar sums the
+// frequencies k = 1..dbar/2, one step off Vaswani's k = 0..dbar/2-1:
+// sum_{k=1}^{dbar/2} cos(d / 10000^(2k/dbar)) (dbar/2 at d = 0).
+[[nodiscard]] double sandwichInnerProduct(double d, int dbar);
+// The compression of head `head` (0-based) of `heads`: 8h/H with the 1-based h = head + 1, the
+// divisor of ALiBi's 2^(8h/H) slopes (NeMo: bias_scales * 8 / num_attention_heads).
+[[nodiscard]] double sandwichCompression(int head, int heads);
+// The Sandwich bias: (sandwichInnerProduct(d, dbar) - dbar/2) / compression: 0 at d = 0, negative
+// beyond, levelling off near -dbar/2 / compression.
+[[nodiscard]] double sandwichBias(double d, int dbar, double compression);
 // RoPE (Su et al., RoFormer) with theta_k = 10000^(-2k/dim): for random content q = k with i.i.d.
 // unit-variance components, E[q . R(d) k] = 2 sum_{k=0}^{dim/2-1} cos(d theta_k); this returns
 // that divided by sqrt(dim), the logit as attention scales it (sqrt(dim) at d = 0). For
@@ -69,12 +77,12 @@ struct PositionSchemesParams {
     std::int64_t maxDistance = 128;  // D: the axis is d = 0..D (attention: D + 1 keys)
     SchemeQuantity quantity = SchemeQuantity::Logit;
     int ropeDim = 128;        // RoPE head dimension d_k (LLaMA's 128)
-    int sinusoidalDim = 128;  // sinusoidal and Sandwich embedding width (Sandwich's d-bar 128)
+    int sinusoidalDim = 128;  // sinusoidal embedding width d_model
+    int sandwichDim = 128;    // Sandwich's dbar: NeMo passes the head dimension (kv_channels); LLaMA-like 128
     int t5Buckets = 32;       // T5 defaults (t5-small .. t5-11b)
     int t5MaxDistance = 128;
     double kerpleLogR1 = 2.0, kerpleLogR2 = 1.0;      // illustrative, not learned
     double kerplePowerR1 = 1.0, kerplePowerR2 = 0.5;  // illustrative, not learned
-    double sandwichLambda = 1.0;                      // a stated choice (see docs/POSITION_SCHEMES.md)
     friend bool operator==(const PositionSchemesParams&, const PositionSchemesParams&) = default;
 };
 
@@ -88,15 +96,15 @@ struct PositionCurve {
     std::string legend;   // its legend entry; curves of one scheme variant share it (ALiBi's heads)
     std::string formula;  // "-m_h · d"
     std::string source;   // "Press et al. 2022, Train Short, Test Long (ICLR)"
-    int head = -1;        // ALiBi: the head; -1 otherwise
-    int variant = 0;      // 0 the main curve, 1 the second of its scheme (encoder, power, bound): drawn dashed
+    int head = -1;        // ALiBi and Sandwich: the head (0-based); -1 otherwise
+    int variant = 0;      // 0 the main curve, 1 the second of its scheme (encoder, power, bound, last Sandwich head): drawn dashed
     std::vector<double> x, y;  // x = d = 0..D
 };
 
 struct PositionSchemes {
     SchemeQuantity quantity = SchemeQuantity::Logit;
     std::int64_t maxDistance = 0;
-    std::vector<PositionCurve> curves;  // ALiBi heads first, then RoPE, sinusoidal, T5, KERPLE, Sandwich
+    std::vector<PositionCurve> curves;  // ALiBi heads first, then RoPE, sinusoidal, T5, KERPLE, Sandwich (first and last head)
     std::vector<PositionScheme> omitted;  // schemes with no curve for this quantity (RoPE, sinusoidal for attention)
     std::string note;  // what the picture shows and leaves out, in one or two sentences
 };

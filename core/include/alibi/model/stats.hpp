@@ -35,6 +35,12 @@ struct StatsResult {
 
 // Statistics of one probability row whose query sits at absolute position queryPos.
 [[nodiscard]] RowStats rowStats(std::span<const double> probabilities, std::int64_t queryPos);
+// The field-by-field mean of `rows`, summed in order (zeros for none).
+[[nodiscard]] RowStats meanRowStats(std::span<const RowStats> rows);
+// Which of `count` candidate rows (positions 0..count-1, in order) a mean over at most
+// `maxRows` (>= 1) of them reads: all when they fit, else maxRows evenly spaced from the first
+// to the last (just the last when maxRows is 1).
+[[nodiscard]] std::vector<std::int64_t> evenlySpacedPicks(std::int64_t count, std::int64_t maxRows);
 
 struct StatsParams {
     AttentionParams attention;

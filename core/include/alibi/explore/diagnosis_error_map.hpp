@@ -1,0 +1,25 @@
+// The Diagnose views' picture: |tensor - correct ALiBi| per cell (analysis/diagnose.hpp's
+// correctAlibiError, not the possibly buggy reproduction that matched) as a magma heatmap over
+// [0, the largest finite error]. Both explorers draw this one picture beside the diagnosis.
+#pragma once
+
+#include <alibi/analysis/diagnose.hpp>
+#include <alibi/base/tensor.hpp>
+#include <alibi/render/render.hpp>
+
+#include <optional>
+
+namespace alibi::explore {
+
+struct DiagnosisErrorMap {
+    Heatmap map;          // one tile per head (per batch row and head for a batch), magma
+    double errorMax = 0;  // the largest finite |error|; the map's range is [0, errorMax] (or [0, 1] when 0)
+};
+
+// The picture at width x height pixels (at least 16 each); nullopt when the diagnosis found
+// nothing to compare with (no parameters, or an error map that cannot be built): the words of
+// the diagnosis still stand without it.
+[[nodiscard]] std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const Diagnosis& diagnosis,
+                                                                 int width, int height);
+
+}  // namespace alibi::explore
