@@ -7,11 +7,14 @@
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/analysis/diagnosis_report.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/render/png.hpp>
+#include <alibi/render/view_figure.hpp>
 
 #include <array>
 #include <filesystem>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 
 namespace alibi::cli {
 namespace {
@@ -23,11 +26,19 @@ struct DiagnoseCommand {
     OutputFlags output;
     std::string file;
     std::string tensor;  // --tensor: a tensor of a multi-tensor .safetensors file
+    std::string figure;  // --figure: the Diagnose view's figure as PNG (render/view_figure.hpp)
+    std::optional<int> pixelRatio;
 };
 
 Result<void> run(const DiagnoseCommand& c) {
     auto settings = buildSettings(c.flags);
     if (!settings) return std::unexpected(settings.error());
+    if (c.pixelRatio && c.figure.empty())
+        return fail(ErrorCode::InvalidArgument, "--pixel-ratio belongs to --figure OUT.png: add --figure or drop it");
+    if (!c.figure.empty() && !c.figure.ends_with(".png"))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--figure {}: the diagnosis figure is a heatmap, written as PNG: use --figure OUT.png",
+                                c.figure));
     noteInput(c.file);  // before resolveOutput, which refuses an output that is an input
     auto target = resolveOutput(c.output, kFormats, FileFormat::Text);
     if (!target) return std::unexpected(target.error());
@@ -45,6 +56,16 @@ Result<void> run(const DiagnoseCommand& c) {
     auto diagnosis = diagnose(loaded->tensor);
     if (!diagnosis) return std::unexpected(diagnosis.error());
     const Shape& shape = loaded->tensor.shape();
+    if (!c.figure.empty()) {
+        DiagnosisFigureRequest figure;
+        figure.tensor = &loaded->tensor;
+        figure.diagnosis = &*diagnosis;
+        figure.source = std::filesystem::path(c.file).filename().string();
+        figure.scale = c.pixelRatio.value_or(1);
+        auto image = renderDiagnosisFigure(figure);
+        if (!image) return std::unexpected(image.error());
+        if (auto written = writePng(*image, c.figure); !written) return written;
+    }
     if (target->format == FileFormat::Json)
         return writeText(target->path, diagnosisJson(*diagnosis, c.file, shape));
     return writeText(target->path, diagnosisText(*diagnosis, c.file, shape));
@@ -63,12 +84,19 @@ RunFn addDiagnoseCommand(CLI::App& root) {
                     "Which tensor of a .safetensors file holding several to diagnose (default: the only one, or "
                     "the one named bias or alibi). Example: --tensor model.layers.0.alibi")
         ->type_name("NAME");
+    cmd->add_option("--figure", state->figure,
+                    "Also write the Diagnose view's figure: |tensor - correct ALiBi| per head with title, axes, "
+                    "colour bar and the diagnosis as caption. Example: --figure diagnosis.png")
+        ->type_name("OUT.png");
+    cmd->add_option("--pixel-ratio", state->pixelRatio, "With --figure: 1, 2 or 4 PNG pixels per layout pixel")
+        ->type_name("N");
     addCommonFlags(*cmd, state->flags);
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/false, /*tensorExport=*/false);
     cmd->footer(R"(Examples:
   alibi diagnose bias.npy                       # a readable report
   alibi diagnose model_alibi.safetensors --format json
   alibi diagnose model.safetensors --tensor layers.0.alibi   # one tensor of several
+  alibi diagnose bias.npy --figure diagnosis.png --pixel-ratio 2   # and the error map as a figure
 Finding codes: slope-off-by-one, naive-slopes-non-pow2, sign-flipped, layout-qkh-as-hqk,
 single-slope-all-heads, scaled-by-sqrt-dk, fp16-mask-overflow, top-left-aligned.)");
     return [state] { return run(*state); };

@@ -1,18 +1,18 @@
-// `alibi render`: a heatmap PNG of the bias or the attention (head grid or one head, with title,
-// axes, colour bar and formula caption, at 1x/2x/4x pixels), or SVG curves (slopes on a log2 axis, bias vs distance, attention vs
-// distance). Figures come whole from the core (render/figure.hpp); this file only writes them.
+// `alibi render`: every explorer view as the finished figure the explorers export
+// (render/view_figure.hpp): PNG at 1x/2x/4x for all, SVG too for the views drawn from lines and
+// text. Figures come whole from the core; this file maps the flags to a request and writes them.
 #include "commands.hpp"
 #include "options.hpp"
 #include "progress_bar.hpp"
 #include "render_maps.hpp"
 
 #include <alibi/explore/compute.hpp>
-#include <alibi/explore/stages.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/figure.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/render/position_schemes_figure.hpp>
 #include <alibi/render/render.hpp>
+#include <alibi/render/view_figure.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include <algorithm>
@@ -87,248 +87,164 @@ Result<void> renderFile(const RenderCommand& original) {
     return renderAttentionFile(r);
 }
 
-Result<Image> heatmapFigure(const Settings& settings) {
-    HeatmapParams params = heatmapParams(settings.session);
-    params.reduce = settings.reduce;
-    params.logScale = settings.logScale;
-    if (settings.batch.active() || settings.batchLayout) {
-        // A batch row's pixels show the cell farthest from zero (renderBatchHeatmapFigure): say
-        // so rather than ignore a flag that would change nothing.
-        if (settings.reduce != Reduce::Auto || settings.logScale)
-            return fail(ErrorCode::InvalidArgument,
-                        "--reduce and --log-scale apply to single-sequence heatmaps; a batch row is drawn with each "
-                        "pixel showing its cell farthest from zero: drop them, or drop the batch flags");
-        return renderBatchHeatmapFigure(params, settings.batch, settings.batchRow, settings.pixelRatio);
-    }
-    ProgressBar bar("rendering");
-    auto image = renderHeatmapFigure(params, settings.threads, bar.callback(), settings.pixelRatio);
-    bar.finish();
-    return image;
-}
+// The views `--what` names: the heatmaps (grid, or one head with --head), the three curve
+// plots, and the explorer views beyond them. slope-schemes is the curves view's scheme overlay,
+// drawn here (SVG or PNG through plotSvg / plotPng).
+struct WhatView {
+    ExplorerView view = ExplorerView::Grid;
+    CurveKind curves = CurveKind::Slopes;
+    bool slopeSchemes = false;
+};
 
-Result<std::string> curvesSvg(const Settings& settings) {
+std::optional<WhatView> whatView(const std::string& what, const Settings& settings) {
     const Session& s = settings.session;
-    CurvesParams params;
-    params.attention = s.attention;
-    params.kind = s.what == RenderWhat::Slopes    ? CurveKind::Slopes
-                  : settings.attentionDistance ? CurveKind::AttentionDistance
-                                               : CurveKind::BiasDistance;
-    params.query = s.queryRow;
-    params.head = s.head;
-    params.width = s.width;
-    params.height = s.height;
-    return renderCurvesSvg(params);
+    if (what == "slope-schemes") return WhatView{ExplorerView::Curves, CurveKind::Slopes, true};
+    if (what == "schemes") return WhatView{ExplorerView::PositionSchemes};
+    if (what == "stages") return WhatView{ExplorerView::Stages};
+    if (what == "extrapolation") return WhatView{ExplorerView::Extrapolation};
+    if (what == "compare") return WhatView{ExplorerView::Compare};
+    if (s.what == RenderWhat::Slopes) return WhatView{ExplorerView::Curves, CurveKind::Slopes};
+    if (settings.attentionDistance) return WhatView{ExplorerView::Curves, CurveKind::AttentionDistance};
+    if (s.what == RenderWhat::Bias || s.what == RenderWhat::Attention)
+        return WhatView{s.head >= 0 ? ExplorerView::Detail : ExplorerView::Grid};
+    if (s.what == RenderWhat::Distance) return WhatView{ExplorerView::Curves, CurveKind::BiasDistance};
+    return std::nullopt;
 }
 
-// The explorer views beyond the heatmaps and the three curve plots, drawn by the same core
-// functions the GUIs call (<alibi/explore/compute.hpp>).
-enum class ExtraView { None, SlopeSchemes, PositionSchemes, Stages, Extrapolation, Compare };
-
-ExtraView extraView(const std::string& what) {
-    if (what == "slope-schemes") return ExtraView::SlopeSchemes;
-    if (what == "schemes") return ExtraView::PositionSchemes;
-    if (what == "stages") return ExtraView::Stages;
-    if (what == "extrapolation") return ExtraView::Extrapolation;
-    if (what == "compare") return ExtraView::Compare;
-    return ExtraView::None;
-}
-
-// Several plots stacked in one SVG document (each a nested <svg> at its own offset).
-std::string stackSvg(const std::vector<std::string>& plots, int width, int height) {
-    std::string out = fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                                  "width=\"{}\" height=\"{}\">\n", width, height * static_cast<int>(plots.size()));
-    for (std::size_t n = 0; n < plots.size(); ++n) {
-        std::string body = plots[n];
-        if (auto at = body.find("<svg"); at != std::string::npos) body = body.substr(at);
-        body.insert(4, fmt::format(" x=\"0\" y=\"{}\"", static_cast<int>(n) * height));
-        out += body + "\n";
+// The slope-scheme overlay of the curves view: press, geometric, linear (and custom) for H, B.
+Result<std::pair<std::vector<Series>, PlotStyle>> slopeSchemesPlot(const Session& s) {
+    std::vector<Series> lines;
+    for (SlopeScheme scheme : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}) {
+        SlopeParams p = s.attention.bias.slopes;
+        p.scheme = scheme;
+        if (scheme == SlopeScheme::Custom && static_cast<int>(p.custom.size()) != p.heads) continue;
+        auto one = slopeSeries(p);
+        if (!one) return std::unexpected(one.error());
+        one->front().label = std::string(schemeName(scheme));
+        lines.push_back(std::move(one->front()));
     }
-    return out + "</svg>\n";
-}
-
-Result<std::string> extraSvg(const Settings& settings, ExtraView view) {
-    const Session& s = settings.session;
     PlotStyle style;
     style.width = s.width;
     style.height = s.height;
-    const int head = std::max(s.head, 0);
-    if (view == ExtraView::SlopeSchemes) {
-        // The slope-scheme overlay of the curves view: press, geometric, linear (and custom) for H, B.
-        std::vector<Series> lines;
-        for (SlopeScheme scheme : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}) {
-            SlopeParams p = s.attention.bias.slopes;
-            p.scheme = scheme;
-            if (scheme == SlopeScheme::Custom && static_cast<int>(p.custom.size()) != p.heads) continue;
-            auto one = slopeSeries(p);
-            if (!one) return std::unexpected(one.error());
-            one->front().label = std::string(schemeName(scheme));
-            lines.push_back(std::move(one->front()));
-        }
-        style.title = fmt::format("Slope schemes, H = {}, B = {}", s.attention.bias.slopes.heads,
-                                  s.attention.bias.slopes.maxBias);
-        style.xLabel = "head";
-        style.yLabel = "slope m (log2 axis)";
-        style.logY2 = true;
-        return plotSvg(lines, style);
-    }
-    if (view == ExtraView::Stages) {
-        const std::int64_t query = explore::resolvedQueryRow(s);
-        auto stages = attentionStages(s.attention, head, query);
-        if (!stages) return std::unexpected(stages.error());
-        const std::vector<double>* rows[4] = {&stages->content, &stages->withBias, &stages->masked, &stages->probabilities};
-        const char* titles[4] = {"1 - content logits", "2 - + ALiBi bias (masked keys hidden)", "3 - masked, / temperature (masked keys hidden)",
-                                 "4 - softmax"};
-        const std::vector<bool> maskedKey = explore::stageMaskedKeys(s.attention, query);
-        std::vector<std::string> plots;
-        style.height = std::max(150, s.height / 4);
-        for (int n = 0; n < 4; ++n) {
-            Series ser{fmt::format("head {}, query {}", head, query), {}, {}};
-            for (std::size_t j = 0; j < rows[n]->size(); ++j) {
-                double v = (*rows[n])[j];
-                // Stages 2 and 3 hold the mask value itself (-1e9 by default) at masked keys;
-                // drawn, it would flatten the ALiBi slope. -inf is not drawn.
-                if (!std::isfinite(v) || (explore::stageHoldsMaskValue(n) && maskedKey[j])) continue;
-                ser.x.push_back(static_cast<double>(j));
-                ser.y.push_back(v);
-            }
-            style.title = titles[n];
-            style.xLabel = "key j";
-            style.yLabel = n == 3 ? "probability" : "logit";
-            plots.push_back(plotSvg({ser}, style));
-        }
-        return stackSvg(plots, style.width, style.height);
-    }
-    // Extrapolation: attention vs distance of the head as T grows from L to 16 L.
-    const auto e = explore::computeExtrapolation(s, head);
-    if (!e.error.empty()) return fail(ErrorCode::InvalidArgument, e.error);
-    style.title = fmt::format("Head {}: attention vs distance as T grows (L = {})", head, e.trainLength);
-    style.xLabel = "distance i - j";
-    style.yLabel = "probability";
-    return plotSvg(e.curves, style);
+    style.title = fmt::format("Slope schemes, H = {}, B = {}", s.attention.bias.slopes.heads, s.attention.bias.slopes.maxBias);
+    style.xLabel = "head";
+    style.yLabel = "slope m (log2 axis)";
+    style.logY2 = true;
+    style.caption = "the slope m_h of each head under each scheme, for the same H and max_bias B (log2 axis)";
+    return std::pair{std::move(lines), std::move(style)};
 }
 
-// What B replaces, in words: "A with scheme geometric", "A with scheme linear, max_bias 4".
-std::string compareBText(const CompareOverrides& b) {
-    std::vector<std::string> parts;
-    if (b.scheme) parts.push_back(fmt::format("scheme {}", schemeName(*b.scheme)));
-    if (b.scheme == SlopeScheme::Custom && !b.custom.empty()) parts.push_back(fmt::format("{} custom slopes", b.custom.size()));
-    if (b.maxBias) parts.push_back(fmt::format("max_bias {}", *b.maxBias));
-    if (b.mode) parts.push_back(fmt::format("mode {}", modeName(*b.mode)));
-    if (b.dtype) parts.push_back(fmt::format("dtype {}", dtypeName(*b.dtype)));
-    if (b.mask) parts.push_back(fmt::format("mask {}", maskName(*b.mask)));
-    if (parts.empty()) return "the same as A";
-    std::string text = "A with ";
-    for (std::size_t n = 0; n < parts.size(); ++n) text += (n ? ", " : "") + parts[n];
-    return text;
-}
-
-Result<Image> comparePng(const Settings& settings) {
-    const Session& s = settings.session;
-    const auto c = explore::computeCompare(s, settings.compareB, s.width * settings.pixelRatio,
-                                           s.height * settings.pixelRatio);
-    if (!c.error.empty()) return fail(ErrorCode::InvalidArgument, c.error);
-    std::fprintf(stderr, "%s (B: %s)\n", c.summary.c_str(), compareBText(settings.compareB).c_str());
-    return c.image;
-}
-
-// ALiBi beside RoPE, sinusoidal, T5, KERPLE and Sandwich on one distance axis, as SVG or PNG.
-Result<void> writePositionSchemes(const RenderCommand& c, const Settings& settings, const OutputTarget& target) {
-    const Session& s = settings.session;
-    PositionSchemesFigure figure;
-    figure.schemes.slopes = s.attention.bias.slopes;
-    if (c.maxDistance) figure.schemes.maxDistance = *c.maxDistance;
-    if (c.quantity) {
-        if (*c.quantity == "logit") figure.schemes.quantity = SchemeQuantity::Logit;
-        else if (*c.quantity == "attention") figure.schemes.quantity = SchemeQuantity::Attention;
-        else
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--quantity {} is not known: use logit (what each scheme adds to the logit) or "
-                                    "attention (softmax of the bias alone, zero content)",
-                                    *c.quantity));
-    }
-    figure.width = s.width;
-    figure.height = s.height;
-    figure.scale = settings.pixelRatio;
-    if (target.format == FileFormat::Png) {
-        auto image = renderPositionSchemesPng(figure);
-        if (!image) return std::unexpected(image.error());
-        return writePng(*image, target.path);
-    }
-    auto svg = renderPositionSchemesSvg(figure);
-    if (!svg) return std::unexpected(svg.error());
-    return writeText(target.path, *svg);
+Result<std::optional<SchemeQuantity>> schemesQuantity(const RenderCommand& c) {
+    if (!c.quantity) return std::optional<SchemeQuantity>{};
+    if (*c.quantity == "logit") return std::optional{SchemeQuantity::Logit};
+    if (*c.quantity == "attention") return std::optional{SchemeQuantity::Attention};
+    return fail(ErrorCode::InvalidArgument,
+                fmt::format("--quantity {} is not known: use logit (what each scheme adds to the logit) or "
+                            "attention (softmax of the bias alone, zero content)",
+                            *c.quantity));
 }
 
 Result<void> run(const RenderCommand& original) {
     if (!original.file.empty()) return renderFile(original);
-    // The extra views ride on the session flags: their base --what picks the tensor.
+    // The explorer views ride on the session flags: their base --what picks the tensor.
     RenderCommand c = original;
-    const ExtraView view = c.flags.what.given() ? extraView(c.flags.what.value) : ExtraView::None;
-    if (view != ExtraView::None) c.flags.what.value = view == ExtraView::Compare ? "bias" : "attention";
+    const std::string what = c.flags.what.given() ? c.flags.what.value : std::string();
+    const bool extra = what == "slope-schemes" || what == "schemes" || what == "stages" || what == "extrapolation" ||
+                       what == "compare";
+    if (extra) c.flags.what.value = what == "compare" ? "bias" : "attention";
     auto settings = buildSettings(c.flags);
     if (!settings) return std::unexpected(settings.error());
-    const Session& s = settings->session;
     if (!c.flags.what.given() && !c.flags.config.given())
         return fail(ErrorCode::InvalidArgument,
                     "--what is required: bias, attention, slopes, distance, attention-distance, schemes, "
                     "slope-schemes, stages, extrapolation or compare");
-    if ((c.maxDistance || c.quantity) && view != ExtraView::PositionSchemes)
+    const auto view = whatView(what, *settings);
+    if (!view)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--what {} has no figure: use bias, attention, slopes, distance, attention-distance, "
+                                "schemes, slope-schemes, stages, extrapolation or compare",
+                                what));
+    if ((c.maxDistance || c.quantity) && view->view != ExplorerView::PositionSchemes)
         return fail(ErrorCode::InvalidArgument,
                     "--max-distance and --quantity belong to --what schemes (the position-schemes figure): drop them "
                     "or add --what schemes");
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
     if (!target) return std::unexpected(target.error());
-    if (c.flags.pixelRatio.given() && target->format != FileFormat::Png)
+    const bool png = target->format == FileFormat::Png;
+    if (c.flags.pixelRatio.given() && !png)
         return fail(ErrorCode::InvalidArgument,
                     "--pixel-ratio applies to PNG figures; SVG is vector and sharp at any size: drop --pixel-ratio");
+    const bool heatmap = view->view == ExplorerView::Grid || view->view == ExplorerView::Detail;
+    const bool batch = settings->batch.active() || settings->batchLayout;
+    if (heatmap && batch && (settings->reduce != Reduce::Auto || settings->logScale))
+        // A batch row's pixels show the cell farthest from zero (renderBatchHeatmapFigure): say
+        // so rather than ignore a flag that would change nothing.
+        return fail(ErrorCode::InvalidArgument,
+                    "--reduce and --log-scale apply to single-sequence heatmaps; a batch row is drawn with each "
+                    "pixel showing its cell farthest from zero: drop them, or drop the batch flags");
+    if (!png && !viewFigureIsVector(view->view))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--what {} draws a heatmap, which is written as PNG: use -o FILE.png (SVG is for the "
+                                "curves, stages, extrapolation and schemes)",
+                                what.empty() ? std::string(renderWhatName(settings->session.what)) : what));
+
+    ViewFigureRequest request;
+    request.session = settings->session;
+    if (heatmap && batch) {
+        request.session.batch = settings->batch;
+        request.session.batchRow = settings->batchRow;
+    }
+    request.session.compare = settings->compareB;
+    request.view = view->view;
+    request.curves = view->curves;
+    request.scale = settings->pixelRatio;
+    request.threads = settings->threads;
+    request.reduce = settings->reduce;
+    request.logScale = settings->logScale;
+    auto quantity = schemesQuantity(c);
+    if (!quantity) return std::unexpected(quantity.error());
+    if (c.maxDistance) request.schemesMaxDistance = *c.maxDistance;
+    if (*quantity) request.schemesQuantity = **quantity;
+    const Session& s = request.session;
     if (const int longest = std::max(s.width, s.height) * settings->pixelRatio; longest > 16384)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--width/--height {} at --pixel-ratio {} make {} pixels, more than 16384: lower the "
                                 "size or the ratio",
                                 std::max(s.width, s.height), settings->pixelRatio, longest));
-    if (view == ExtraView::PositionSchemes) return writePositionSchemes(c, *settings, *target);
-    if (view != ExtraView::None) {
-        const bool png = view == ExtraView::Compare;
-        if ((target->format == FileFormat::Png) != png)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--what {} is written as {}: use -o FILE.{}", original.flags.what.value,
-                                    png ? "PNG" : "SVG", png ? "png" : "svg"));
-        if (png) {
-            auto image = comparePng(*settings);
-            if (!image) return std::unexpected(image.error());
-            return writePng(*image, target->path);
-        }
-        auto svg = extraSvg(*settings, view);
-        if (!svg) return std::unexpected(svg.error());
-        return writeText(target->path, *svg);
-    }
-    const bool heatmap = s.what == RenderWhat::Bias || s.what == RenderWhat::Attention;
-    const std::string whatText = settings->attentionDistance ? "attention-distance" : std::string(renderWhatName(s.what));
-    if (heatmap && target->format != FileFormat::Png)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--what {} draws a heatmap, which is written as PNG: use -o FILE.png (SVG is for the "
-                                "curves: slopes, distance, attention-distance)",
-                                whatText));
-    if (!heatmap && target->format != FileFormat::Svg)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--what {} draws curves, which are written as SVG: use -o FILE.svg (PNG is for the "
-                                "heatmaps: bias, attention)",
-                                whatText));
-    if (heatmap) {
-        auto image = heatmapFigure(*settings);
+
+    if (view->slopeSchemes) {
+        auto plot = slopeSchemesPlot(s);
+        if (!plot) return std::unexpected(plot.error());
+        if (!png) return writeText(target->path, plotSvg(plot->first, plot->second));
+        auto image = plotPng(plot->first, plot->second, request.scale);
         if (!image) return std::unexpected(image.error());
         return writePng(*image, target->path);
     }
-    auto svg = curvesSvg(*settings);
-    if (!svg) return std::unexpected(svg.error());
-    return writeText(target->path, *svg);
+    if (!png) {
+        auto svg = renderViewFigureSvg(request);
+        if (!svg) return std::unexpected(svg.error());
+        return writeText(target->path, *svg);
+    }
+    ProgressBar bar("rendering");
+    request.progress = bar.callback();
+    auto image = renderViewFigurePng(request);
+    bar.finish();
+    if (!image) return std::unexpected(image.error());
+    if (view->view == ExplorerView::Compare) {
+        // The summary on stderr too, for scripts (the figure's caption says the same).
+        const auto c2 = explore::computeCompare(s, settings->compareB, 16, 16);
+        if (c2.error.empty())
+            std::fprintf(stderr, "%s (B: %s)\n", c2.summary.c_str(), compareOverridesText(settings->compareB).c_str());
+    }
+    return writePng(*image, target->path);
 }
 
 }  // namespace
 
 RunFn addRenderCommand(CLI::App& root) {
     auto* cmd = root.add_subcommand(
-        "render", "Heatmap PNG of the bias or attention (head grid or one head), or SVG curves");
+        "render", "An explorer view as a finished figure: PNG (--pixel-ratio 1|2|4) for every view, SVG too for the "
+                  "curves, stages, extrapolation and schemes");
     auto state = std::make_shared<RenderCommand>();
     addSessionFlags(*cmd, state->flags, FlagLevel::Render);
     addBatchFlags(*cmd, state->flags);
@@ -364,6 +280,7 @@ RunFn addRenderCommand(CLI::App& root) {
   alibi render --heads 8 --what schemes --max-distance 512 --quantity attention --pixel-ratio 2 -o s.png
   alibi render --heads 12 --what slope-schemes -o slope-schemes.svg      # press, geometric, linear
   alibi render --heads 8 --seq 64 --what stages --head 2 --query 40 -o stages.svg
+  alibi render --heads 12 --what slopes --pixel-ratio 2 -o slopes.png   # any view as PNG at 1x/2x/4x
   alibi render --heads 8 --seq 64 --what extrapolation --head 3 -o extrapolation.svg
   alibi render --heads 12 --seq 64 --what compare -o compare.png         # A - B, B: geometric slopes
   alibi render --heads 12 --seq 64 --what compare --b-scheme same --b-dtype bf16 -o rounding.png

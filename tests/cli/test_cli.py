@@ -687,7 +687,12 @@ class RenderTests(CliTestCase):
 
     def test_wrong_extension(self):
         self.usage_error("render", "--heads", 2, "--what", "bias", "-o", self.path("x.svg"), mentions=[".png"])
-        self.usage_error("render", "--heads", 2, "--what", "slopes", "-o", self.path("x.png"), mentions=[".svg"])
+        # Curves are written as SVG or PNG now (one layout, render/view_figure.hpp); a heatmap still is
+        # PNG only, and SVG takes no pixel ratio.
+        self.usage_error("render", "--heads", 2, "--what", "attention", "--head", 1, "-o", self.path("x.svg"),
+                         mentions=[".png"])
+        self.usage_error("render", "--heads", 2, "--what", "slopes", "--pixel-ratio", 2, "-o", self.path("x.svg"),
+                         mentions=["--pixel-ratio"])
         self.usage_error("render", "--heads", 2, "--what", "bias", "--head", 2, "-o", self.path("x.png"),
                          mentions=["--head"])
         self.usage_error("render", "--heads", 2, "--what", "nothing", "-o", self.path("x.png"), mentions=["--what"])

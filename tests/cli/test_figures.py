@@ -139,6 +139,60 @@ class FigureTests(FigureCase):
         self.assertEqual(r.returncode, 2, r.stderr.decode())
         self.assertIn("16384", r.stderr.decode())
 
+    def test_every_view_writes_png_at_each_pixel_ratio(self):
+        # Every --what is a figure from render/view_figure.hpp: PNG at 1x/2x (the vector views SVG too).
+        views = (("bias",), ("attention", "--head", 1), ("slopes",), ("distance",), ("attention-distance",),
+                 ("stages", "--head", 1), ("compare",), ("extrapolation",), ("slope-schemes",))
+        for what, *extra in views:
+            for ratio in (1, 2):
+                image = self.render(f"{what}-{ratio}.png", "--heads", 4, "--seq", 32, "--what", what, *extra,
+                                    "--width", 640, "--height", 400, "--pixel-ratio", ratio)
+                self.assertEqual(image.shape[:2], (400 * ratio, 640 * ratio), what)
+                self.assertTrue(text_pixels(image).any(), f"{what}: the figure has labels")
+
+    def test_compare_at_2x_has_twice_the_pixels_and_is_not_upscaled(self):
+        # B = A rounded to bf16: A - B is rounding noise, different from cell to cell; with T = 1024 a
+        # 1x pixel spans several cells, so the four 2x pixels inside it differ where an upscaled
+        # picture would repeat one.
+        args = ("--heads", 4, "--seq", 1024, "--what", "compare", "--b-scheme", "same", "--b-dtype", "bf16",
+                "--width", 480, "--height", 360)
+        one = self.render("c1.png", *args)
+        two = self.render("c2.png", *args, "--pixel-ratio", 2)
+        self.assertEqual(two.shape[:2], (2 * one.shape[0], 2 * one.shape[1]))
+        window = two[two.shape[0] * 4 // 10:two.shape[0] * 6 // 10, two.shape[1] * 3 // 10:two.shape[1] * 6 // 10, :3]
+        window = window[:window.shape[0] // 2 * 2, :window.shape[1] // 2 * 2].astype(int)
+        blocks = window.reshape(window.shape[0] // 2, 2, window.shape[1] // 2, 2, 3)
+        varying = (blocks.max(axis=(1, 3)) != blocks.min(axis=(1, 3))).any(axis=-1).mean()
+        self.assertGreater(varying, 0.05)
+
+    def test_diagnose_figure(self):
+        # `alibi diagnose FILE --figure OUT.png`: the error map against correct ALiBi, at each ratio.
+        bias = self.path("b.npy")
+        self.ok("bias", "--heads", 4, "--seq", 32, "--scheme", "geometric", "--max-bias", 4, "-o", bias)
+        for ratio in (1, 2):
+            out = self.path(f"d{ratio}.png")
+            self.ok("diagnose", bias, "--figure", out, "--pixel-ratio", ratio)
+            image = read_png(out)
+            self.assertEqual(image.shape[:2], (768 * ratio, 1024 * ratio))
+            self.assertTrue(text_pixels(image).any())
+        r = run("diagnose", bias, "--figure", self.path("d.svg"))
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertIn("OUT.png", r.stderr.decode())
+        r = run("diagnose", bias, "--pixel-ratio", 2)
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertIn("--figure", r.stderr.decode())
+
+    def test_same_session_same_bytes(self):
+        # The figure is a pure function of the session: two runs write the same bytes.
+        for what in ("curves", "compare"):
+            args = ("--heads", 8, "--seq", 64, "--what", "slopes" if what == "curves" else "compare",
+                    "--pixel-ratio", 2)
+            a, b = self.path(f"{what}-a.png"), self.path(f"{what}-b.png")
+            self.ok("render", *args, "-o", a)
+            self.ok("render", *args, "-o", b)
+            with open(a, "rb") as fa, open(b, "rb") as fb:
+                self.assertEqual(fa.read(), fb.read(), what)
+
     def test_saved_attention_at_2x_is_drawn_not_upscaled(self):
         # One head whose 16 x 16 map alternates along each row (a checkerboard under the causal
         # mask): at 1x each cell spans several pixels; at 2x the figure has twice the pixels

@@ -50,6 +50,21 @@ class Plot:
         self.to_x = axis("x-ticks", "x1")
         self.to_y = axis("y-ticks", "y1")
         self.series = {}
+        # Bars (the stages): each <rect> in a "bars" group, its title "LABEL at X: Y"; the value is
+        # the bar's edge farther from zero, read back through the ticks.
+        for g in svg.iter(SVG + "g"):
+            if g.get("class") != "bars":
+                continue
+            for rect in g.iter(SVG + "rect"):
+                label = rect.find(SVG + "title").text.rsplit(" at ", 1)[0]
+                x0, y0 = float(rect.get("x")), float(rect.get("y"))
+                w, h = float(rect.get("width")), float(rect.get("height"))
+                ends = self.to_y(np.array([y0, y0 + h]))
+                xs, ys = self.series.get(label, ([], []))
+                xs.append(float(self.to_x(x0 + w / 2)))
+                ys.append(float(ends[np.argmax(np.abs(ends))]))
+                self.series[label] = (xs, ys)
+        self.series = {k: (np.array(x), np.array(y)) for k, (x, y) in self.series.items()}
         for poly in svg.iter(SVG + "polyline"):
             label = poly.find(SVG + "title").text
             pts = np.array([[float(v) for v in p.split(",")] for p in poly.get("points").split()])
@@ -59,8 +74,9 @@ class Plot:
 
 def plots(path):
     root = ET.parse(path).getroot()
-    nested = root.findall(SVG + "svg")
-    return [Plot(s) for s in nested] if nested else [Plot(root)]
+    # A figure of several plots side by side (the stages) holds each in a <g class="plot">.
+    panels = [g for g in root.iter(SVG + "g") if g.get("class") == "plot"]
+    return [Plot(p) for p in panels] if panels else [Plot(root)]
 
 
 class ViewCase(cli.CliCase):
@@ -90,9 +106,11 @@ class ViewTests(ViewCase):
         self.ok("render", "--heads", 8, "--seq", 16, "--what", "stages", "--head", 2, "--query", 10,
                 "--temperature", 2, "-o", out)
         stages = plots(out)
-        self.assertEqual([p.title for p in stages], ["1 - content logits", "2 - + ALiBi bias (masked keys hidden)",
-                                                    "3 - masked, / temperature (masked keys hidden)",
-                                                    "4 - softmax"])
+        self.assertEqual([p.title for p in stages], ["1 · content logits", "2 · + ALiBi bias", "3 · masked, / temperature",
+                                                    "4 · softmax"])
+        root = ET.parse(out).getroot()
+        notes = [t.text for t in root.iter(SVG + "text")]
+        self.assertEqual(notes.count("5 masked keys hidden"), 2)  # stages 2 and 3 say what they leave out
         m = ref.geometric_slopes(8)[2]  # press = geometric for a power of two: 1/8
         j = np.arange(16)
         allowed = j <= 10
@@ -184,8 +202,11 @@ class ViewTests(ViewCase):
         self.assertFalse(os.path.exists(out))
 
     def test_views_refuse_the_wrong_extension(self):
-        self.usage_error("render", "--what", "slope-schemes", "-o", self.path("x.png"), mentions=[".svg"])
+        # Every view writes PNG; the heatmap views (compare among them) have no SVG.
         self.usage_error("render", "--what", "compare", "-o", self.path("x.svg"), mentions=[".png"])
+        self.usage_error("render", "--what", "bias", "-o", self.path("x.svg"), mentions=[".png"])
+        self.usage_error("render", "--what", "stages", "--pixel-ratio", 3, "-o", self.path("x.png"),
+                         mentions=["1, 2 or 4"])
         self.assertEqual(os.listdir(self.tmp), [])
 
 

@@ -9,6 +9,7 @@
 #include <alibi/model/slopes.hpp>
 #include <alibi/render/plot.hpp>
 
+#include "curves_plot.hpp"
 #include "label_font.hpp"
 
 #include <algorithm>
@@ -391,9 +392,12 @@ std::optional<CurveKind> parseCurveKind(std::string_view name) {
     return std::nullopt;
 }
 
-Result<std::string> renderCurvesSvg(const CurvesParams& params, const ProgressFn& progress) {
+namespace detail {
+
+Result<CurvesPlot> curvesPlot(const CurvesParams& params, const ProgressFn& progress) {
     const BiasParams& b = params.attention.bias;
-    PlotStyle style;
+    CurvesPlot plot;
+    PlotStyle& style = plot.style;
     style.width = params.width;
     style.height = params.height;
     style.highlight = params.head;
@@ -404,20 +408,41 @@ Result<std::string> renderCurvesSvg(const CurvesParams& params, const ProgressFn
         style.xLabel = "head";
         style.yLabel = "slope m (log2 axis)";
         style.logY2 = true;
+        style.caption = fmt::format("bias(i, j) = -m_h·(i - j): head h's slope m_h sets how fast its attention falls "
+                                    "with distance · scheme {}, max_bias B = {}",
+                                    schemeName(b.slopes.scheme), b.slopes.maxBias);
     } else if (params.kind == CurveKind::AttentionDistance) {
         series = attentionDistanceSeries(params.attention, params.query, progress);
         style.title = fmt::format("Attention vs distance, query {}, {} content", params.query,
                                   contentName(params.attention.content.kind));
         style.xLabel = "distance p_i - j";
         style.yLabel = "probability";
+        HeatmapParams formula;
+        formula.attention = params.attention;
+        formula.what = RenderWhat::Attention;
+        std::string line = explore::heatmapSubtitle(formula, Heatmap{});
+        if (const auto at = line.find(" · rows:"); at != std::string::npos) line.resize(at);
+        style.caption = fmt::format("{} · temperature T = {}", line, params.attention.content.temperature);
     } else {
         series = biasDistanceSeries(b, std::max<std::int64_t>(1, std::max(b.queries, b.keyCount()) - 1));
         style.title = fmt::format("Bias vs distance, mode {}", modeName(b.mode));
         style.xLabel = "distance";
         style.yLabel = "bias";
+        style.caption = fmt::format("bias = -m_h·d at distance d = i - j, rounded to {} (bloom and mpt differ from this "
+                                    "by a constant per row, which softmax ignores)",
+                                    dtypeName(b.dtype));
     }
     if (!series) return std::unexpected(series.error());
-    return plotSvg(*series, style);
+    plot.series = std::move(*series);
+    return plot;
+}
+
+}  // namespace detail
+
+Result<std::string> renderCurvesSvg(const CurvesParams& params, const ProgressFn& progress) {
+    auto plot = detail::curvesPlot(params, progress);
+    if (!plot) return std::unexpected(plot.error());
+    return plotSvg(plot->series, plot->style);
 }
 
 }  // namespace alibi

@@ -157,6 +157,14 @@ int lineHeight(double pixelSize) {
     return lineHeightLocked(pixelSize);
 }
 
+int lineAscent(double pixelSize) {
+    std::lock_guard lock(fontMutex());
+    FT_Face f = face(FontWeight::Regular);
+    if (!f) return 0;
+    setSize(f, pixelSize);
+    return static_cast<int>((f->size->metrics.ascender + 63) / 64);
+}
+
 void drawText(Image& image, int x, int top, std::string_view text, double pixelSize, Rgba color, FontWeight weight,
               bool vertical) {
     std::lock_guard lock(fontMutex());

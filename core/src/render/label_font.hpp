@@ -22,6 +22,8 @@ enum class FontWeight { Regular, Bold };
 [[nodiscard]] int textWidth(std::string_view text, double pixelSize, FontWeight weight = FontWeight::Regular);
 // Height of one line (ascender to descender) at `pixelSize`.
 [[nodiscard]] int lineHeight(double pixelSize);
+// Distance from the top of the line box to the baseline at `pixelSize` (where SVG places text).
+[[nodiscard]] int lineAscent(double pixelSize);
 
 // Draws `text` with the top of its line box at (x, top), clipped to the image. `vertical`
 // turns it a quarter clockwise (reading downwards; (x, top) is then the box's top-left corner).

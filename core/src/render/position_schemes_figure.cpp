@@ -1,9 +1,10 @@
 // The position-schemes figure: one layout (title, plot frame, ticks, legend, caption) computed
-// once, then written as SVG text or rasterised (anti-aliased lines, FreeType text).
+// once at 1x, then drawn through a canvas (canvas.hpp) as SVG text or an anti-aliased raster.
 #include <alibi/render/position_schemes_figure.hpp>
 
 #include <alibi/render/plot.hpp>
 
+#include "canvas.hpp"
 #include "label_font.hpp"
 
 #include <fmt/format.h>
@@ -15,7 +16,6 @@
 namespace alibi {
 namespace {
 
-constexpr Rgba kBackground{255, 255, 255, 255};
 constexpr Rgba kText{32, 32, 32, 255};
 constexpr Rgba kCaption{80, 80, 80, 255};
 constexpr Rgba kFrame{64, 64, 64, 255};
@@ -180,85 +180,6 @@ Result<void> checkRoom(const FigureLayout& L, int width, int height) {
     return {};
 }
 
-// ---------------------------------------------------------------------------
-// SVG
-
-std::string escapeXml(std::string_view text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
-
-std::string hex(Rgba c) { return fmt::format("#{:02x}{:02x}{:02x}", c.r, c.g, c.b); }
-
-// ---------------------------------------------------------------------------
-// Raster
-
-void blendPixel(Image& image, int x, int y, Rgba c, double coverage) {
-    if (x < 0 || y < 0 || x >= image.width || y >= image.height || coverage <= 0) return;
-    const double a = std::min(1.0, coverage);
-    Rgba& d = image.at(x, y);
-    const auto mix = [a](std::uint8_t under, std::uint8_t over) {
-        return static_cast<std::uint8_t>(std::lround(over * a + under * (1 - a)));
-    };
-    d = Rgba{mix(d.r, c.r), mix(d.g, c.g), mix(d.b, c.b), 255};
-}
-
-// An anti-aliased segment `width` pixels wide (coverage from the distance to the segment),
-// clipped to `clip` (x0, y0, x1, y1).
-void drawSegment(Image& image, double x0, double y0, double x1, double y1, double width, Rgba c, const double clip[4]) {
-    const double r = width / 2;
-    const int bx0 = static_cast<int>(std::floor(std::max(std::min(x0, x1) - r - 1, clip[0])));
-    const int bx1 = static_cast<int>(std::ceil(std::min(std::max(x0, x1) + r + 1, clip[2])));
-    const int by0 = static_cast<int>(std::floor(std::max(std::min(y0, y1) - r - 1, clip[1])));
-    const int by1 = static_cast<int>(std::ceil(std::min(std::max(y0, y1) + r + 1, clip[3])));
-    const double dx = x1 - x0, dy = y1 - y0, len2 = dx * dx + dy * dy;
-    for (int y = by0; y <= by1; ++y)
-        for (int x = bx0; x <= bx1; ++x) {
-            const double cx = x + 0.5, cy = y + 0.5;
-            const double t = len2 > 0 ? std::clamp(((cx - x0) * dx + (cy - y0) * dy) / len2, 0.0, 1.0) : 0.0;
-            const double ex = x0 + t * dx - cx, ey = y0 + t * dy - cy;
-            const double dist = std::sqrt(ex * ex + ey * ey);
-            const double coverage = std::clamp(r + 0.5 - dist, 0.0, 1.0);
-            if (coverage <= 0) continue;
-            blendPixel(image, x, y, c, coverage);
-        }
-}
-
-// A polyline, dashed when `dash` > 0 (on `dash` pixels, off 0.6 dash).
-void drawPolyline(Image& image, const std::vector<std::pair<double, double>>& pts, double width, Rgba c, double dash,
-                  const double clip[4]) {
-    double phase = 0;  // distance along the dash pattern
-    const double on = dash, period = dash * 1.6;
-    for (std::size_t k = 1; k < pts.size(); ++k) {
-        const auto [x0, y0] = pts[k - 1];
-        const auto [x1, y1] = pts[k];
-        const double len = std::hypot(x1 - x0, y1 - y0);
-        if (dash <= 0) {
-            drawSegment(image, x0, y0, x1, y1, width, c, clip);
-            continue;
-        }
-        double t = 0;
-        while (t < len) {
-            const double inPeriod = std::fmod(phase + t, period);
-            const double step = std::min(len - t, inPeriod < on ? on - inPeriod : period - inPeriod);
-            if (inPeriod < on && len > 0)
-                drawSegment(image, x0 + (x1 - x0) * t / len, y0 + (y1 - y0) * t / len, x0 + (x1 - x0) * (t + step) / len,
-                            y0 + (y1 - y0) * (t + step) / len, width, c, clip);
-            t += std::max(step, 1e-6);
-        }
-        phase += len;
-    }
-}
-
 // Screen points of a curve, at most about two per pixel column (min and max kept), so D = 65536
 // costs no more to draw than D = 1000.
 std::vector<std::pair<double, double>> screenPoints(const PositionCurve& c, const FigureLayout& L) {
@@ -315,131 +236,88 @@ std::string positionSchemesYLabel(const PositionSchemes& s) {
     return s.quantity == SchemeQuantity::Attention ? "attention probability (log2 axis)" : "logit contribution";
 }
 
+namespace {
+
+// The figure through a canvas: the SVG and every pixel ratio of the PNG draw these same calls.
+void drawSchemes(detail::Canvas& canvas, const FigureLayout& L, const PositionSchemes& schemes) {
+    using detail::Stroke;
+    using detail::TextAnchor;
+    using detail::TextStyle;
+    int heads = 0;
+    for (const PositionCurve& c : schemes.curves) heads += c.scheme == PositionScheme::ALiBi;
+    canvas.text(L.margin, L.margin,
+                detail::fitText(positionSchemesTitle(schemes), L.title, L.width - 2 * L.margin, FontWeight::Bold),
+                TextStyle{L.title, kText, FontWeight::Bold, TextAnchor::Start, false, "title"});
+    canvas.beginGroup("grid");
+    for (double x : L.xTicks) canvas.line(L.px(x), L.top, L.px(x), L.bottom, Stroke{kGrid, 1});
+    for (double y : L.yTicks) canvas.line(L.left, L.py(y), L.right, L.py(y), Stroke{kGrid, 1});
+    canvas.endGroup();
+    canvas.beginGroup("x-ticks");
+    for (double x : L.xTicks)
+        canvas.text(L.px(x), L.bottom + L.margin / 2.0, tickLabel(x), TextStyle{L.small, kText, FontWeight::Regular, TextAnchor::Middle});
+    canvas.endGroup();
+    canvas.beginGroup("y-ticks");
+    for (double y : L.yTicks)
+        canvas.text(L.left - L.margin / 2.0, L.py(y) - L.smallLine / 2.0, L.yLabelAt(y),
+                    TextStyle{L.small, kText, FontWeight::Regular, TextAnchor::End});
+    canvas.endGroup();
+    canvas.strokeRect(L.left, L.top, L.right - L.left, L.bottom - L.top, Stroke{kFrame, 1});
+    canvas.text((L.left + L.right) / 2, L.bottom + L.margin / 2.0 + L.smallLine, L.xLabel,
+                TextStyle{L.font, kText, FontWeight::Regular, TextAnchor::Middle});
+    canvas.text(L.margin, (L.top + L.bottom) / 2, L.yLabel,
+                TextStyle{L.font, kText, FontWeight::Regular, TextAnchor::Middle, /*upward=*/true});
+    // No clip path: every point lies inside the frame (the ranges cover every curve; attention
+    // below the floor is drawn on it), and some SVG renderers drop clipped groups entirely.
+    canvas.beginGroup("curves");
+    for (const PositionCurve& c : schemes.curves)
+        canvas.polyline(screenPoints(c, L),
+                        Stroke{positionCurveColor(c, heads), c.scheme == PositionScheme::ALiBi ? 1.5 : 2.2, 1,
+                               positionCurveDashed(c) ? 7.0 : 0.0},
+                        c.name + ": " + c.formula, c.label);
+    canvas.endGroup();
+    canvas.beginGroup("legend");
+    for (std::size_t n = 0; n < L.legend.size(); ++n) {
+        const LegendEntry& e = L.legend[n];
+        const double y = L.legendY + L.smallLine * (static_cast<double>(n) + 0.5);
+        canvas.line(L.legendX, y, L.legendX + 2 * L.margin - 4, y, Stroke{e.color, 3, 1, e.dashed ? 6.0 : 0.0});
+        const double room = L.width - (L.legendX + 2 * L.margin) - L.margin / 2.0;
+        canvas.text(L.legendX + 2 * L.margin, y - L.smallLine / 2.0, detail::fitText(e.text, L.small, room),
+                    TextStyle{L.small, kText});
+    }
+    canvas.endGroup();
+    canvas.beginGroup("caption");
+    for (std::size_t n = 0; n < L.caption.size(); ++n)
+        canvas.text(L.margin, L.captionY + L.smallLine * static_cast<double>(n), L.caption[n].text,
+                    TextStyle{L.small, L.caption[n].color});
+    canvas.endGroup();
+}
+
+}  // namespace
+
+// The layout is computed at 1x (text measured there) and the raster canvas multiplies it, so a
+// 2x PNG is the 1x figure with twice the pixels and the SVG is the same figure.
 Result<std::string> renderPositionSchemesSvg(const PositionSchemesFigure& figure) {
     if (auto font = detail::loadLabelFont(); !font) return std::unexpected(font.error());
     auto schemes = positionSchemeCurves(figure.schemes);
     if (!schemes) return std::unexpected(schemes.error());
     const FigureLayout L = makeLayout(*schemes, figure.width, figure.height, 1);
     if (auto room = checkRoom(L, figure.width, figure.height); !room) return std::unexpected(room.error());
-    int heads = 0;
-    for (const PositionCurve& c : schemes->curves) heads += c.scheme == PositionScheme::ALiBi;
-
-    std::string svg = fmt::format(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
-        "font-family=\"DejaVu Sans, sans-serif\" font-size=\"{2:.1f}\">\n"
-        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-        L.width, L.height, L.small);
-    svg += fmt::format("<text class=\"title\" x=\"{}\" y=\"{:.1f}\" font-size=\"{:.1f}\" font-weight=\"bold\">{}</text>\n",
-                       L.margin, L.margin + L.title, L.title, escapeXml(positionSchemesTitle(*schemes)));
-    svg += "<g class=\"grid\" stroke=\"#ddd\">\n";
-    for (double x : L.xTicks)
-        svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\"/>\n", L.px(x), L.top, L.bottom);
-    for (double y : L.yTicks)
-        svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\"/>\n", L.left, L.py(y), L.right);
-    svg += "</g>\n<g class=\"x-ticks\" text-anchor=\"middle\" fill=\"#202020\">\n";
-    for (double x : L.xTicks)
-        svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", L.px(x), L.bottom + L.margin / 2 + L.small, tickLabel(x));
-    svg += "</g>\n<g class=\"y-ticks\" text-anchor=\"end\" fill=\"#202020\">\n";
-    for (double y : L.yTicks)
-        svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", L.left - L.margin / 2, L.py(y) + L.small / 3, L.yLabelAt(y));
-    svg += "</g>\n";
-    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#404040\"/>\n",
-                       L.left, L.top, L.right - L.left, L.bottom - L.top);
-    svg += fmt::format("<text class=\"x-label\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"{:.1f}\">{}</text>\n",
-                       (L.left + L.right) / 2, L.bottom + L.margin / 2 + L.smallLine + L.font, L.font, escapeXml(L.xLabel));
-    svg += fmt::format("<text class=\"y-label\" transform=\"translate({:.1f} {:.1f}) rotate(-90)\" text-anchor=\"middle\" "
-                       "font-size=\"{:.1f}\">{}</text>\n",
-                       L.margin + L.font, (L.top + L.bottom) / 2, L.font, escapeXml(L.yLabel));
-    // No clip path: every point lies inside the frame (the ranges cover every curve; attention
-    // below the floor is drawn on it), and some SVG renderers drop clipped groups entirely.
-    svg += "<g class=\"curves\" fill=\"none\" stroke-linejoin=\"round\">\n";
-    for (const PositionCurve& c : schemes->curves) {
-        std::string points;
-        for (const auto& [x, y] : screenPoints(c, L)) points += fmt::format("{:.2f},{:.2f} ", x, y);
-        svg += fmt::format("<polyline data-label=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{} points=\"{}\"><title>{}: {}</title></polyline>\n",
-                           escapeXml(c.label), hex(positionCurveColor(c, heads)), c.scheme == PositionScheme::ALiBi ? 1.5 : 2.2,
-                           positionCurveDashed(c) ? " stroke-dasharray=\"7 4\"" : "", points, escapeXml(c.name),
-                           escapeXml(c.formula));
-    }
-    svg += "</g>\n<g class=\"legend\">\n";
-    for (std::size_t n = 0; n < L.legend.size(); ++n) {
-        const LegendEntry& e = L.legend[n];
-        const double y = L.legendY + L.smallLine * (static_cast<double>(n) + 0.5);
-        svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"{4}/>"
-                           "<text x=\"{5:.1f}\" y=\"{6:.1f}\">{7}</text>\n",
-                           L.legendX, y, L.legendX + 2 * L.margin - 4, hex(e.color), e.dashed ? " stroke-dasharray=\"6 3\"" : "",
-                           L.legendX + 2 * L.margin, y + L.small / 3, escapeXml(e.text));
-    }
-    svg += "</g>\n<g class=\"caption\" fill=\"#505050\">\n";
-    for (std::size_t n = 0; n < L.caption.size(); ++n)
-        svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" xml:space=\"preserve\">{}</text>\n", L.margin,
-                           L.captionY + L.smallLine * static_cast<double>(n) + L.small, escapeXml(L.caption[n].text));
-    svg += "</g>\n</svg>\n";
-    return svg;
+    detail::SvgCanvas canvas(L.width, L.height);
+    drawSchemes(canvas, L, *schemes);
+    return canvas.finish();
 }
 
 Result<Image> renderPositionSchemesPng(const PositionSchemesFigure& figure) {
+    if (figure.scale != 1 && figure.scale != 2 && figure.scale != 4)
+        return fail(ErrorCode::InvalidArgument, fmt::format("pixel ratio {} is not 1, 2 or 4", figure.scale));
     if (auto font = detail::loadLabelFont(); !font) return std::unexpected(font.error());
     auto schemes = positionSchemeCurves(figure.schemes);
     if (!schemes) return std::unexpected(schemes.error());
-    const int scale = std::max(figure.scale, 1);
-    const FigureLayout L = makeLayout(*schemes, figure.width, figure.height, scale);
+    const FigureLayout L = makeLayout(*schemes, figure.width, figure.height, 1);
     if (auto room = checkRoom(L, figure.width, figure.height); !room) return std::unexpected(room.error());
-    int heads = 0;
-    for (const PositionCurve& c : schemes->curves) heads += c.scheme == PositionScheme::ALiBi;
-
-    Image out;
-    out.width = L.width;
-    out.height = L.height;
-    out.pixels.assign(static_cast<std::size_t>(out.width) * out.height, kBackground);
-    const auto round = [](double v) { return static_cast<int>(std::lround(v)); };
-    const int stroke = scale;
-    detail::drawText(out, L.margin, L.margin,
-                     detail::elideText(positionSchemesTitle(*schemes), L.title, L.width - 2 * L.margin, FontWeight::Bold),
-                     L.title, kText, FontWeight::Bold);
-    for (double x : L.xTicks) {
-        detail::fillRect(out, round(L.px(x)), round(L.top), stroke, round(L.bottom - L.top), kGrid);
-        const std::string label = tickLabel(x);
-        detail::drawText(out, round(L.px(x)) - detail::textWidth(label, L.small) / 2, round(L.bottom) + L.margin / 2, label,
-                         L.small, kText);
-    }
-    for (double y : L.yTicks) {
-        detail::fillRect(out, round(L.left), round(L.py(y)), round(L.right - L.left), stroke, kGrid);
-        const std::string label = L.yLabelAt(y);
-        detail::drawText(out, round(L.left) - L.margin / 2 - detail::textWidth(label, L.small),
-                         round(L.py(y)) - L.smallLine / 2, label, L.small, kText);
-    }
-    // Frame.
-    detail::fillRect(out, round(L.left), round(L.top), round(L.right - L.left), stroke, kFrame);
-    detail::fillRect(out, round(L.left), round(L.bottom), round(L.right - L.left) + stroke, stroke, kFrame);
-    detail::fillRect(out, round(L.left), round(L.top), stroke, round(L.bottom - L.top), kFrame);
-    detail::fillRect(out, round(L.right), round(L.top), stroke, round(L.bottom - L.top), kFrame);
-    detail::drawText(out, round((L.left + L.right) / 2) - detail::textWidth(L.xLabel, L.font) / 2,
-                     round(L.bottom) + L.margin / 2 + L.smallLine, L.xLabel, L.font, kText);
-    detail::drawText(out, L.margin, round((L.top + L.bottom) / 2) - detail::textWidth(L.yLabel, L.font) / 2, L.yLabel, L.font,
-                     kText, FontWeight::Regular, /*vertical=*/true);
-
-    const double clip[4] = {L.left + stroke, L.top + stroke, L.right - 1, L.bottom - 1};
-    for (const PositionCurve& c : schemes->curves) {
-        const double w = (c.scheme == PositionScheme::ALiBi ? 1.5 : 2.2) * scale;
-        drawPolyline(out, screenPoints(c, L), w, positionCurveColor(c, heads), positionCurveDashed(c) ? 7.0 * scale : 0.0,
-                     clip);
-    }
-    const double all[4] = {0, 0, static_cast<double>(out.width - 1), static_cast<double>(out.height - 1)};
-    for (std::size_t n = 0; n < L.legend.size(); ++n) {
-        const LegendEntry& e = L.legend[n];
-        const double y = L.legendY + L.smallLine * (static_cast<double>(n) + 0.5);
-        drawPolyline(out, std::vector<std::pair<double, double>>{{L.legendX, y}, {L.legendX + 2 * L.margin - 4 * scale, y}}, 3.0 * scale, e.color,
-                     e.dashed ? 6.0 * scale : 0.0, all);
-        const int room = L.width - round(L.legendX + 2 * L.margin) - L.margin / 2;
-        detail::drawText(out, round(L.legendX + 2 * L.margin), round(y) - L.smallLine / 2,
-                         detail::elideText(e.text, L.small, room), L.small, kText);
-    }
-    for (std::size_t n = 0; n < L.caption.size(); ++n)
-        detail::drawText(out, L.margin, round(L.captionY) + L.smallLine * static_cast<int>(n), L.caption[n].text, L.small,
-                         L.caption[n].color);
-    return out;
+    detail::RasterCanvas canvas(L.width, L.height, figure.scale);
+    drawSchemes(canvas, L, *schemes);
+    return canvas.take();
 }
 
 }  // namespace alibi

@@ -1,10 +1,12 @@
-// Curves as SVG documents: slopes per head (log2 axis), bias vs distance, attention vs distance.
+// Curves as figures (SVG documents or PNG images of one layout): slopes per head (log2 axis),
+// bias vs distance, attention vs distance.
 // The data functions are shared with the GUIs, which draw the same series natively.
 #pragma once
 
 #include <alibi/base/error.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/base/progress.hpp>
+#include <alibi/render/render.hpp>
 
 #include <string>
 #include <vector>
@@ -43,9 +45,17 @@ struct PlotStyle {
     // Each point as a bar from the axis (from the bottom on a log2 axis), as the explorers draw
     // the slopes per head; x is then categorical (a head index), padded half a bar each side.
     bool bars = false;
+    // The line under the figure (the view's formula line), wrapped across it; empty: none.
+    std::string caption = {};
+    // The legend at the right (at most 16 series; more get a one-line note instead).
+    bool legend = true;
 };
 
-// A standalone SVG 1.1 document.
+// A standalone SVG 1.1 document. Text is measured with the figure font (DejaVu Sans), so the
+// layout is plotPng's exactly.
 [[nodiscard]] std::string plotSvg(const std::vector<Series>& series, const PlotStyle& style);
+// The same figure as an image of (width * scale) x (height * scale) pixels, scale 1, 2 or 4: the
+// same layout drawn with that many times the pixels. An error when the label font is missing.
+[[nodiscard]] Result<Image> plotPng(const std::vector<Series>& series, const PlotStyle& style, int scale = 1);
 
 }  // namespace alibi

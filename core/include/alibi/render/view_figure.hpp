@@ -34,6 +34,10 @@ struct ViewFigureRequest {
     SchemeQuantity schemesQuantity = SchemeQuantity::Logit;
     int scale = 1;        // PNG device pixels per layout pixel: 1, 2 or 4
     unsigned threads = 0; // heatmap rendering (0: every core)
+    // Grid and Detail of a single sequence: how pixels summarise cells and the attention's log10
+    // colours (what `alibi render --reduce / --log-scale` ask; the explorers keep the defaults).
+    Reduce reduce = Reduce::Auto;
+    bool logScale = false;
     // Counts what the view's computation counts (grid pixel rows, heads of attention curves...);
     // returning false cancels with ErrorCode::Cancelled.
     ProgressFn progress;
@@ -58,6 +62,10 @@ struct ViewFigureRequest {
 // "stages-h3-q15.png", "compare.png", "extrapolation-h3.svg", "position-schemes.svg"
 // (`svg` picks the extension).
 [[nodiscard]] std::string viewFigureFileName(const ViewFigureRequest& request, bool svg);
+
+// What the compare view's B replaces, in words: "A with scheme geometric", "A with scheme linear,
+// max_bias 4", "the same as A" (the compare figure's title says it).
+[[nodiscard]] std::string compareOverridesText(const CompareOverrides& b);
 
 // The Diagnose view's figure: |tensor - correct ALiBi| per head, grid layout, magma, with the
 // title (source name, shape, dtype), axes, colour bar with exact ends, and the diagnosis summary
