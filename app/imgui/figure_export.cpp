@@ -4,6 +4,7 @@
 
 #include "explorer.hpp"
 
+#include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/base/thread_priority.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/tensor_io.hpp>
@@ -86,6 +87,9 @@ void planView(FigurePlan& plan, FigureTask& task, const AppState& state, const S
     // Compare's B as the Compare view shows it (the session keeps it only when it is not the default).
     r.session.compare = state.compareB;
     if (viewOfOneHead(state.view)) r.session.head = detailHead(session);
+    // The grid's and detail's log colour scale of attention, as the views draw it.
+    r.logScale = state.logColors && session.what == RenderWhat::Attention &&
+                 (view == ExplorerView::Grid || view == ExplorerView::Detail);
     r.view = view;
     r.curves = kCurveKinds[static_cast<std::size_t>(std::clamp(state.figure.curves, 0, 2))];
     r.schemesMaxDistance = state.schemesMaxDistance;
@@ -225,7 +229,7 @@ Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progres
         }
         case FigureTask::Kind::Diagnosis: {
             const DiagnoseRequest& d = task.diagnose;
-            Result<Tensor> tensor = d.path.empty() ? buggyExample(d.example) : [&]() -> Result<Tensor> {
+            Result<Tensor> tensor = d.path.empty() ? buildBuggyExample(d.example) : [&]() -> Result<Tensor> {
                 auto loaded = loadTensor(d.path);
                 if (!loaded) return std::unexpected(loaded.error());
                 return std::move(loaded->tensor);

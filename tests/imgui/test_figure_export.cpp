@@ -8,6 +8,7 @@
 #include "figure_export.hpp"
 #include "view_models.hpp"
 
+#include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/attention_maps.hpp>
@@ -197,7 +198,7 @@ TEST_F(FigureExport, PositionSchemesOnTheViewsAxis) {
     checkView(View::PositionSchemes, ExplorerView::PositionSchemes, "schemes", [](ViewFigureRequest& r) {
         r.schemesMaxDistance = 64;
         r.schemesQuantity = SchemeQuantity::Attention;
-    });
+    }, 900, 700);  // the caption lists every formula: the core asks for 900 x 700 or more
 }
 
 TEST_F(FigureExport, DiagnoseDrawsTheLoadedTensorsErrorMap) {
@@ -208,7 +209,7 @@ TEST_F(FigureExport, DiagnoseDrawsTheLoadedTensorsErrorMap) {
     frame();
     settle();
     ASSERT_NE(m_explorer->model().diagnosis, nullptr);
-    auto tensor = buggyExample(kSlopeOffByOne);
+    auto tensor = buildBuggyExample(kSlopeOffByOne);
     ASSERT_TRUE(tensor);
     auto diagnosis = diagnose(*tensor);
     ASSERT_TRUE(diagnosis);
