@@ -62,15 +62,19 @@ LessonMark lessonMarkOf(const LessonStep& step) {
 }
 
 void drawLessonMark(const LessonMark& mark, const Heatmap& map, const HeatmapParams& params, ImVec2 origin) {
+    drawLessonMark(mark, map.tiles, params.attention.bias.queries, params.attention.bias.keyCount(), origin);
+}
+
+void drawLessonMark(const LessonMark& mark, const std::vector<HeatmapTile>& tiles, std::int64_t Q, std::int64_t K,
+                    ImVec2 origin) {
     if (mark.heads.empty() && mark.cellHead < 0) return;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float pen = std::max(3.0f, ImGui::GetFontSize() / 5.0f);
-    const std::int64_t Q = params.attention.bias.queries, K = params.attention.bias.keyCount();
-    for (const HeatmapTile& t : map.tiles) {
+    for (const HeatmapTile& t : tiles) {
         const ImVec2 a(origin.x + static_cast<float>(t.x), origin.y + static_cast<float>(t.y));
         const ImVec2 b(a.x + static_cast<float>(t.width), a.y + static_cast<float>(t.height));
         // Only a grid of several heads gets outlines: a single head (detail) is the one shown.
-        if (map.tiles.size() > 1 && lessonMarks(mark, t.head))
+        if (tiles.size() > 1 && lessonMarks(mark, t.head))
             draw->AddRect(ImVec2(a.x - pen / 2 - 1, a.y - pen / 2 - 1), ImVec2(b.x + pen / 2 + 1, b.y + pen / 2 + 1),
                           kLessonColor, 0.0f, 0, pen);
         if (t.head != mark.cellHead || mark.query >= Q || mark.key >= K || Q <= 0 || K <= 0) continue;

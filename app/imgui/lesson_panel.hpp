@@ -29,6 +29,12 @@ void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels);
 [[nodiscard]] LessonMark lessonMarkOf(const LessonStep& step);
 // Draws `mark` over a heatmap drawn at `origin` (its tiles and its Q x K cells).
 void drawLessonMark(const LessonMark& mark, const Heatmap& map, const HeatmapParams& params, ImVec2 origin);
+// The same over any tiled image drawn at `origin` (Compare's A - B): `queries` x `keys` cells per
+// tile.
+void drawLessonMark(const LessonMark& mark, const std::vector<HeatmapTile>& tiles, std::int64_t queries,
+                    std::int64_t keys, ImVec2 origin);
+// The background of a table row of a marked head (statistics, mass beyond L).
+inline constexpr ImU32 kLessonRowColor = IM_COL32(255, 140, 0, 110);
 [[nodiscard]] inline bool lessonMarks(const LessonMark& mark, int head) {
     for (int h : mark.heads)
         if (h == head) return true;

@@ -2,6 +2,7 @@
 // max_bias, mode, dtype); the explore layer computes A - B per cell over the whole tensor and
 // says where the largest difference sits. The difference is drawn on a diverging map whose bar
 // spans +-max |A - B|.
+#include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 #include "view_models.hpp"
@@ -93,6 +94,8 @@ void drawCompareView(AppState& state, const Model& model) {
                             IM_COL32(0, 0, 0, 140));
         draw->AddText(ImVec2(at.x + 2, at.y), IM_COL32(255, 255, 255, 230), label.c_str());
     }
+    drawLessonMark(state.lessonMark, c.tiles, state.session.attention.bias.queries,
+                   state.session.attention.bias.keyCount(), origin);
     if (model.comparePending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
     const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
     explore::ColorBar bar = explore::makeColorBar(-range, range, false, DType::F32,

@@ -1,6 +1,7 @@
 // The extrapolation view: how the selected head's attention (last query row) changes as T grows
 // from the training length L to 16 L, the head at T = L, and a table of the attention mass beyond
 // distance L per head and length, all from the explore layer's computeExtrapolation.
+#include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "plot_canvas.hpp"
 #include "view_common.hpp"
@@ -13,12 +14,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace alibi::imgui {
 
 namespace {
 
-void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size) {
+// `thick`: the head is one a lesson step points at, drawn thick as the curves view draws it.
+void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick) {
     PlotAxes axes;
     const std::string title = fmt::format("head {}: attention vs distance as T grows", e.head);
     axes.title = title.c_str();
@@ -38,7 +41,7 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size) {
     axes.xKind = AxisKind::SignedLog2;
     PlotCanvas canvas(axes, size);
     const int count = static_cast<int>(e.curves.size());
-    for (int n = 0; n < count; ++n) canvas.drawSeries(e.curves[n], headColor(n, std::max(count, 2)), 1.5f);
+    for (int n = 0; n < count; ++n) canvas.drawSeries(e.curves[n], headColor(n, std::max(count, 2)), thick ? 4.5f : 1.5f);
     // Legend: one line per length, in the curve's colour.
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 at = canvas.toScreen(xMax, yMax);
@@ -50,7 +53,7 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size) {
     }
 }
 
-void drawMassTable(const ExtrapolationResult& result) {
+void drawMassTable(const ExtrapolationResult& result, const LessonMark& mark) {
     const explore::ExtrapolationSnapshot& e = result.snapshot;
     const int columns = 2 + static_cast<int>(e.lengths.size());
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
@@ -71,7 +74,17 @@ void drawMassTable(const ExtrapolationResult& result) {
     ImGui::TableHeadersRow();
     for (std::size_t h = 0; h < e.massBeyond.size(); ++h) {
         ImGui::TableNextRow();
-        if (static_cast<int>(h) == e.head) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 96, 64, 60));
+        if (lessonMarks(mark, static_cast<int>(h))) {
+            ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kLessonRowColor);
+            // The first marked head's row scrolled into sight once per mark (then the user scrolls).
+            static std::vector<int> scrolledFor;
+            if (static_cast<int>(h) == mark.heads.front() && scrolledFor != mark.heads) {
+                scrolledFor = mark.heads;
+                ImGui::SetScrollHereY(0.5f);
+            }
+        }
+        else if (static_cast<int>(h) == e.head)
+            ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 96, 64, 60));
         ImGui::TableNextColumn();
         ImGui::Text("%zu", h);
         ImGui::TableNextColumn();
@@ -132,9 +145,9 @@ void drawExtrapolationView(AppState& state, const Model& model) {
     }
     ImGui::EndGroup();
     ImGui::SameLine();
-    drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper));
+    drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper), lessonMarks(state.lessonMark, e.head));
     if (model.extrapolationPending) drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + upper), 0.0f);
-    drawMassTable(*result);
+    drawMassTable(*result, state.lessonMark);
 }
 
 }  // namespace alibi::imgui

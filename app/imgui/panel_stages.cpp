@@ -3,6 +3,7 @@
 // core's attentionStages. Stages 2 and 3 hide the keys that hold the mask value (drawn, -1e9 would
 // flatten the ALiBi slope); each plot says how many keys it hides. The per-head statistics table
 // sits beneath (the Explorer's layout), as in the Qt explorer.
+#include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "plot_canvas.hpp"
 #include "view_common.hpp"
@@ -29,7 +30,8 @@ constexpr StagePlot kStagePlots[4] = {{"1 - content logits", "logit"},
                                       {"3 - masked", "masked logit"},
                                       {"4 - softmax", "probability"}};
 
-void drawStage(int n, const StagesResult& result, const Session& session, ImVec2 size) {
+// `marked`: the key a lesson step points at (its bar orange, its column framed); -1: none.
+void drawStage(int n, const StagesResult& result, const Session& session, ImVec2 size, std::int64_t marked) {
     const AttentionStages& stages = result.stages;
     const std::vector<double>* rows[4] = {&stages.content, &stages.withBias, &stages.masked, &stages.probabilities};
     const std::vector<double>& values = *rows[n];
@@ -79,10 +81,22 @@ void drawStage(int n, const StagesResult& result, const Session& session, ImVec2
             const ImVec2 a = canvas.toScreen(static_cast<double>(j) - 0.35, base);
             const ImVec2 b = canvas.toScreen(static_cast<double>(j) + 0.35, series.y[j]);
             draw->AddRectFilled(ImVec2(std::min(a.x, b.x), std::min(a.y, b.y)),
-                                ImVec2(std::max(a.x, b.x), std::max(a.y, b.y)), color);
+                                ImVec2(std::max(a.x, b.x), std::max(a.y, b.y)),
+                                static_cast<std::int64_t>(j) == marked ? kLessonColor : color);
         }
     } else {
         canvas.drawSeries(series, color, 1.5f);
+    }
+    if (marked >= 0 && marked < static_cast<std::int64_t>(values.size())) {
+        // The column frame shows the key even where its bar is zero or masked (as in the Qt explorer).
+        ImDrawList* draw = ImGui::GetWindowDrawList();
+        const double half = values.size() <= 64 ? 0.5 : 0.0;
+        const ImVec2 a = canvas.toScreen(static_cast<double>(marked) - half, hi);
+        const ImVec2 b = canvas.toScreen(static_cast<double>(marked) + half, lo);
+        const float grow = std::max(0.0f, (8.0f - std::abs(b.x - a.x)) / 2);
+        const ImVec2 c0(std::min(a.x, b.x) - grow, std::min(a.y, b.y)), c1(std::max(a.x, b.x) + grow, std::max(a.y, b.y));
+        draw->AddRect(c0, c1, IM_COL32(0, 0, 0, 160), 0.0f, 0, 5.0f);
+        draw->AddRect(c0, c1, kLessonColor, 0.0f, 0, 3.0f);
     }
     const bool allZero = std::all_of(values.begin(), values.end(), [](double v) { return v == 0.0; });
     if (hiddenMask > 0) {
@@ -122,16 +136,22 @@ void drawStagesView(AppState& state, const Model& model) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float line = ImGui::GetTextLineHeightWithSpacing();
-    // Four plots in a row when there is room, else two by two.
-    const int columns = avail.x >= 4 * 16.0f * ImGui::GetFontSize() ? 4 : 2;
+    // Four plots in a row when there is room, else two by two; a shallow panel (1280x720 with a
+    // lesson strip) keeps one row, or two rows would leave each plot a few pixels high.
+    const float em = ImGui::GetFontSize();
+    const bool shallow = avail.y < 24.0f * em;
+    const int columns = avail.x >= 4 * 16.0f * em || (shallow && avail.x >= 4 * 10.0f * em) ? 4 : 2;
     const int rows = 4 / columns;
     const ImVec2 size((avail.x - spacing * static_cast<float>(columns - 1)) / static_cast<float>(columns),
                       std::max(80.0f, (avail.y - rows * line) / static_cast<float>(rows) - spacing));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const LessonMark& mark = state.lessonMark;
+    const std::int64_t marked =
+        mark.cellHead >= 0 && mark.cellHead == result->request.head && mark.query == result->request.query ? mark.key : -1;
     for (int n = 0; n < 4; ++n) {
         if (n % columns != 0) ImGui::SameLine();
         ImGui::BeginGroup();
-        drawStage(n, *result, state.session, size);
+        drawStage(n, *result, state.session, size, marked);
         ImGui::EndGroup();
     }
     if (model.stagesPending)

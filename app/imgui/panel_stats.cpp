@@ -1,6 +1,7 @@
 // The per-head statistics panel: the core's computeStats result (slope, half-life, and entropy,
 // mean distance, 50% and 90% mass distances at the chosen row and averaged over rows) as a
 // sortable table. Hovering a row highlights that head in every panel.
+#include "lesson_panel.hpp"
 #include "panels.hpp"
 
 #include <alibi/explore/batch_view.hpp>
@@ -116,6 +117,8 @@ void drawStatsPanel(AppState& state, const Model& model) {
             ImGui::TableNextRow();
             if (s.head == state.hoveredHead)
                 ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 96, 64, 70));
+            else if (lessonMarks(state.lessonMark, s.head))
+                ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kLessonRowColor);
             ImGui::TableNextColumn();
             const ImVec2 p = ImGui::GetCursorScreenPos();
             const float line = ImGui::GetTextLineHeight();

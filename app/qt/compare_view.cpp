@@ -43,6 +43,20 @@ void ImagePanel::setMessage(const QString& message) {
     update();
 }
 
+void ImagePanel::setLessonMark(LessonMark mark, std::int64_t queries, std::int64_t keys) {
+    m_lesson = std::move(mark);
+    m_queries = queries;
+    m_keys = keys;
+    update();
+}
+
+QRectF ImagePanel::imageRect() const {
+    if (m_image.isNull()) return {};
+    const QRect area = rect().adjusted(8, 8, -110, -8);
+    const QSizeF size = QSizeF(m_image.size()).scaled(area.size(), Qt::KeepAspectRatio);
+    return {static_cast<double>(area.x()), static_cast<double>(area.y()), size.width(), size.height()};
+}
+
 void ImagePanel::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
@@ -53,8 +67,7 @@ void ImagePanel::paintEvent(QPaintEvent*) {
         return;
     }
     const QRect area = rect().adjusted(8, 8, -110, -8);
-    QSizeF size = QSizeF(m_image.size()).scaled(area.size(), Qt::KeepAspectRatio);
-    const QRectF target(area.x(), area.y(), size.width(), size.height());
+    const QRectF target = imageRect();
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
     p.drawImage(target, m_image);
     const double sx = target.width() / m_image.width(), sy = target.height() / m_image.height();
@@ -70,6 +83,33 @@ void ImagePanel::paintEvent(QPaintEvent*) {
         p.fillRect(box, QColor(0, 0, 0, 150));
         p.setPen(Qt::white);
         p.drawText(box, Qt::AlignCenter, label);
+    }
+    // A lesson's heads outlined and cell framed, in the head grid's orange (dark-edged, so the
+    // frame shows on any colour).
+    const double pen = std::max(3.0, font().pointSizeF() / 3.0);
+    for (const HeatmapTile& t : m_tiles) {
+        const QRectF tr(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
+        if (m_tiles.size() > 1 && m_lesson.marksHead(t.head)) {
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(lessonOrange(), pen));
+            p.drawRect(tr.adjusted(-pen / 2 + 1, -pen / 2 + 1, pen / 2 - 1, pen / 2 - 1));
+        }
+        if (t.head != m_lesson.cellHead || m_lesson.query >= m_queries || m_lesson.key >= m_keys || m_queries <= 0 ||
+            m_keys <= 0)
+            continue;
+        const auto at = [](double from, double size, std::int64_t c, std::int64_t n) {
+            return from + size * static_cast<double>(c) / static_cast<double>(n);
+        };
+        QRectF cell(QPointF(at(tr.x(), tr.width(), m_lesson.key, m_keys), at(tr.y(), tr.height(), m_lesson.query, m_queries)),
+                    QPointF(at(tr.x(), tr.width(), m_lesson.key + 1, m_keys),
+                            at(tr.y(), tr.height(), m_lesson.query + 1, m_queries)));
+        const double grow = std::max(0.0, (9.0 - std::min(cell.width(), cell.height())) / 2);
+        cell.adjust(-grow, -grow, grow, grow);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(QColor(0, 0, 0, 200), pen + 2));
+        p.drawRect(cell);
+        p.setPen(QPen(lessonOrange(), pen));
+        p.drawRect(cell);
     }
     p.setFont(font());
     const QRect bar(static_cast<int>(target.right()) + 20, area.y() + 26, 16,
@@ -170,6 +210,12 @@ CompareOverrides CompareView::spec() const {
 
 QString CompareView::summary() const { return m_summary->text(); }
 
+void CompareView::setLessonMark(LessonMark mark) {
+    m_lesson = std::move(mark);
+    const LessonMark& shown = m_lesson;
+    m_image->setLessonMark(shown, m_queries, m_keys);
+}
+
 void CompareView::markStale() { m_stale->markStale(); }
 
 void CompareView::setSnapshot(const SnapshotPtr& s) {
@@ -196,6 +242,9 @@ void CompareView::setSnapshot(const SnapshotPtr& s) {
     bar.title = "A - B";
     bar.maskedSwatch = true;  // grey: masked in one of A and B only
     m_image->setImage(c.image, c.tiles, Colormap::Diverging, bar);
+    m_queries = s->grid->session.attention.bias.queries;
+    m_keys = s->grid->session.attention.bias.keyCount();
+    m_image->setLessonMark(m_lesson, m_queries, m_keys);
 }
 
 }  // namespace alibi::qt

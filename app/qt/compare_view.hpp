@@ -2,6 +2,7 @@
 // difference A − B per head with the diverging colour map, and the largest absolute difference.
 #pragma once
 
+#include "lesson_mark.hpp"
 #include "model/snapshot.hpp"
 
 #include <alibi/explore/color_scale.hpp>
@@ -22,11 +23,18 @@ class CompareView : public QWidget {
     Q_OBJECT
 public:
     explicit CompareView(QWidget* parent = nullptr);
+    // Inside its tab's scroll area the view fills the room there is (down to its minimum size):
+    // the word-wrapped caption would otherwise make QScrollArea size it by height-for-width, the
+    // preferred height, and push the lower half out of sight at 1280x720 with a lesson open.
+    [[nodiscard]] int heightForWidth(int) const override { return -1; }
     void setSnapshot(const SnapshotPtr& snapshot);
     void markStale();
     void setSpec(const CompareOverrides& spec);
     [[nodiscard]] CompareOverrides spec() const;
     [[nodiscard]] QString summary() const;
+    // A lesson step's heads (their tiles outlined) and cell (framed in its head's tile).
+    void setLessonMark(LessonMark mark);
+    [[nodiscard]] ImagePanel* image() const { return m_image; }
 
 signals:
     void specChanged(const alibi::CompareOverrides& spec);
@@ -41,6 +49,8 @@ private:
     std::vector<double> m_customB;
     QLabel* m_summary;
     ImagePanel* m_image;
+    LessonMark m_lesson;
+    std::int64_t m_queries = 0, m_keys = 0;  // the tensor of the image shown
     class StaleOverlay* m_stale;
 };
 
@@ -55,6 +65,12 @@ public:
     void setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map,
                   const explore::ColorBar& bar);
     void setMessage(const QString& message);
+    // What a lesson points at, drawn in orange over the tiles: `queries` x `keys` is each tile's
+    // tensor, for finding the cell.
+    void setLessonMark(LessonMark mark, std::int64_t queries, std::int64_t keys);
+    [[nodiscard]] const LessonMark& lessonMark() const { return m_lesson; }
+    // Where the image is drawn (widget coordinates) and its scale, for finding a tile on screen.
+    [[nodiscard]] QRectF imageRect() const;
     [[nodiscard]] QSize sizeHint() const override { return {700, 500}; }
 
 protected:
@@ -66,6 +82,8 @@ private:
     explore::ColorBar m_bar;
     std::vector<HeatmapTile> m_tiles;
     QString m_message;
+    LessonMark m_lesson;
+    std::int64_t m_queries = 0, m_keys = 0;
 };
 
 }  // namespace alibi::qt

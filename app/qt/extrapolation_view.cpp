@@ -45,7 +45,9 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     m_plot->setCategorical(true);
     m_model = new NumberTable(this);
     m_table = new QTableView(this);
-    m_table->setModel(m_model);
+    m_lessonRows = new LessonRowsProxy(-1, this);  // one row per head, in head order
+    m_lessonRows->setSourceModel(m_model);
+    m_table->setModel(m_lessonRows);
     m_table->verticalHeader()->setDefaultSectionSize(22);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
 
@@ -64,6 +66,24 @@ void ExtrapolationView::markStale() { m_stale->markStale(); }
 void ExtrapolationView::setTrainLength(std::int64_t length) {
     QSignalBlocker block(m_length);
     m_length->setValue(static_cast<int>(length));
+}
+
+void ExtrapolationView::setLessonMark(LessonMark mark) {
+    m_lesson = std::move(mark);
+    m_lessonRows->setHeads(m_lesson.heads);
+    applyLessonHeads();
+}
+
+void ExtrapolationView::applyLessonHeads() {
+    // Every curve is the shown head (one per length), so all of them are emphasised, as the
+    // curves view draws a highlighted head.
+    std::vector<int> all;
+    if (m_shownHead >= 0 && m_lesson.marksHead(m_shownHead))
+        for (std::size_t n = 0; n < m_curveCount; ++n) all.push_back(static_cast<int>(n));
+    m_plot->setEmphasis(std::move(all));
+    // The first marked head's row in sight (8 heads do not fit the table at 1280x720).
+    if (!m_lesson.heads.empty() && m_lesson.heads.front() < m_lessonRows->rowCount())
+        m_table->scrollTo(m_lessonRows->index(m_lesson.heads.front(), 0), QAbstractItemView::EnsureVisible);
 }
 
 void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
@@ -96,6 +116,8 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     }
     m_plot->setTitle(QString("Head %1: attention vs distance as T grows").arg(e.head));
     m_plot->setSeries(e.curves);
+    m_shownHead = e.error.empty() ? e.head : -1;
+    m_curveCount = e.curves.size();
     explore::ColorBar bar = explore::heatmapColorBar(e.headAtL, e.headAtLParams, -1, 5);
     bar.head = "head " + std::to_string(e.head) + ", T = L";
     m_headImage->setImage(e.headAtL.image, {}, s->grid->session.colormap, bar);
@@ -124,6 +146,7 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     }
     m_model->setRowHeaders(rows);
     m_model->setValues(std::move(values));
+    applyLessonHeads();
 }
 
 }  // namespace alibi::qt

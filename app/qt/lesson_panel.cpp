@@ -4,11 +4,13 @@
 
 #include "attention_maps_page.hpp"
 
+#include "compare_view.hpp"
 #include "curves_view.hpp"
 #include "extrapolation_view.hpp"
 #include "head_detail_view.hpp"
 #include "head_grid_view.hpp"
 #include "main_window.hpp"
+#include "stages_view.hpp"
 
 #include <QAbstractItemView>
 #include <QAbstractSlider>
@@ -242,6 +244,9 @@ void LessonPanel::closeLesson() {
     m_window->gridView()->setLessonMark({});
     m_window->detailView()->setLessonCell(-1, 0, 0);
     m_window->curvesView()->setLessonHeads({});
+    m_window->stagesView()->setLessonMark({});
+    m_window->compareView()->setLessonMark({});
+    m_window->extrapolationView()->setLessonMark({});
     hide();
 }
 
@@ -325,6 +330,11 @@ void LessonPanel::applyHighlight() {
     m_window->gridView()->setLessonMark(mark);
     m_window->detailView()->setLessonCell(cellHead, mark.query, mark.key);
     m_window->curvesView()->setLessonHeads(mark.heads);
+    // The views beside the grid get the same mark (lesson_mark.hpp).
+    const LessonMark shared{mark.heads, cellHead, mark.query, mark.key};
+    m_window->stagesView()->setLessonMark(shared);
+    m_window->compareView()->setLessonMark(shared);
+    m_window->extrapolationView()->setLessonMark(shared);
 }
 
 void LessonPanel::updateBackButton() {

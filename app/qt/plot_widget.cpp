@@ -224,7 +224,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
                                                                 std::max(2, static_cast<int>(a.width() / 90)));
     std::vector<explore::Tick> yt = m_logY ? explore::axisTicks(explore::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10)
                                            : explore::axisTicks(explore::AxisScale::Linear, m_y.lo, m_y.hi,
-                                                                std::max(2, static_cast<int>(a.height() / 45)));
+                                                                std::max(3, static_cast<int>(a.height() / 45)));
     if (m_logX) for (auto& t : xt) t.value = std::log2(t.value);
     if (m_logY) for (auto& t : yt) t.value = std::log2(t.value);
     for (const explore::Tick& tick : xt) {
@@ -296,7 +296,8 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             for (std::size_t k = 0; k < n; ++k) {
                 if (!usable(ser.x[k], ser.y[k])) continue;
                 const double x = mapX(ser.x[k], a), y = mapY(ser.y[k], a);
-                p.fillRect(QRectF(x - bw / 2, std::min(y, y0), bw, std::abs(y0 - y)), c);
+                const bool marked = m_markedX && ser.x[k] == *m_markedX;
+                p.fillRect(QRectF(x - bw / 2, std::min(y, y0), bw, std::abs(y0 - y)), marked ? QColor(255, 140, 0) : c);
             }
             return;
         }
@@ -346,6 +347,17 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     for (int s : m_emphasis)
         if (s != m_highlight && s >= 0 && s < count) drawOne(s, false);
     if (m_highlight >= 0) drawOne(m_highlight, true);
+    if (m_markedX && *m_markedX >= (m_logX ? std::exp2(m_x.lo) : m_x.lo) && *m_markedX <= (m_logX ? std::exp2(m_x.hi) : m_x.hi)) {
+        // The lesson's column: an orange frame (dark-edged, as the head grid's cell mark) one slot wide.
+        const double x = mapX(*m_markedX, a);
+        const double half = m_style == Style::Bars ? std::max(3.0, 0.5 * a.width() / std::max(1.0, m_x.hi - m_x.lo)) : 4.0;
+        const QRectF column(x - half, a.top() + 1, 2 * half, a.height() - 2);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(QColor(0, 0, 0, 160), 5));
+        p.drawRect(column);
+        p.setPen(QPen(QColor(255, 140, 0), 3));
+        p.drawRect(column);
+    }
     if (m_cursorX && *m_cursorX >= (m_logX ? std::exp2(m_x.lo) : m_x.lo) && *m_cursorX <= (m_logX ? std::exp2(m_x.hi) : m_x.hi)) {
         const double x = mapX(*m_cursorX, a);
         p.setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DotLine));

@@ -30,6 +30,7 @@ public:
     void setHighlight(int index);
     // Series a lesson points at: drawn thick on top, the others faded (a hover highlight wins).
     void setEmphasis(std::vector<int> indices);
+    [[nodiscard]] const std::vector<int>& emphasis() const { return m_emphasis; }
     void setLegendLimit(int n) { m_legendLimit = n; update(); }
     // Fixed colours and dashes per series (empty: the default ramp, solid), for views whose
     // series belong to named families (the position schemes).
@@ -37,6 +38,10 @@ public:
     void setSeriesDashed(std::vector<bool> dashed) { m_dashed = std::move(dashed); update(); }
     // A vertical line at data x (the hovered distance); nullopt: none.
     void setCursorX(std::optional<double> x) { m_cursorX = x; update(); }
+    // A key a lesson points at (data x): its bar filled orange and its column framed in orange,
+    // so the mark shows even where the bar is zero or masked; nullopt: none.
+    void setMarkedX(std::optional<double> x) { m_markedX = x; update(); }
+    [[nodiscard]] std::optional<double> markedX() const { return m_markedX; }
     // The data x under widget position `pixelX`, or nullopt outside the plotting area.
     [[nodiscard]] std::optional<double> dataXAt(QPointF position) const;
     [[nodiscard]] const std::vector<Series>& series() const { return m_series; }
@@ -75,6 +80,7 @@ private:
     std::vector<QColor> m_colors;
     std::vector<bool> m_dashed;
     std::optional<double> m_cursorX;
+    std::optional<double> m_markedX;
     Range m_x, m_y;  // in axis units (log2 when logarithmic)
 };
 

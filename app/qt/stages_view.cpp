@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace alibi::qt {
 
@@ -56,8 +57,10 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
     m_model->setColumns({"head", "slope m", "half-life", "entropy", "mean dist.", "50% within", "90% within",
                          "entropy (avg)", "mean dist. (avg)"},
                         {whole, slopeText, fixed, fixed, fixed, whole, whole, fixed, fixed});
+    m_lessonRows = new LessonRowsProxy(Head, this);
+    m_lessonRows->setSourceModel(m_model);
     m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
+    m_proxy->setSourceModel(m_lessonRows);
     m_proxy->setSortRole(Qt::UserRole);
     m_table = new QTableView(this);
     m_table->setModel(m_proxy);
@@ -77,8 +80,34 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
 
 void StagesView::markStale() { m_stale->markStale(); }
 
+void StagesView::setLessonMark(LessonMark mark) {
+    m_lesson = std::move(mark);
+    m_lessonRows->setHeads(m_lesson.heads);
+    applyLessonCell();
+    scrollToLessonRow();
+}
+
+void StagesView::scrollToLessonRow() {
+    if (m_lesson.heads.empty()) return;
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        if (m_proxy->index(row, Head).data(Qt::UserRole).toInt() == m_lesson.heads.front()) {
+            m_table->scrollTo(m_proxy->index(row, Head), QAbstractItemView::EnsureVisible);
+            return;
+        }
+}
+
+void StagesView::applyLessonCell() {
+    std::optional<double> key;
+    if (m_snapshot && m_snapshot->stages && m_lesson.cellHead >= 0 && m_lesson.cellHead == m_snapshot->head &&
+        m_lesson.query == m_snapshot->queryRow && m_lesson.key >= 0 &&
+        m_lesson.key < static_cast<std::int64_t>(m_snapshot->stages->probabilities.size()))
+        key = static_cast<double>(m_lesson.key);
+    for (PlotWidget* plot : m_plots) plot->setMarkedX(key);
+}
+
 void StagesView::setSnapshot(const SnapshotPtr& s) {
     if (!s) return;
+    m_snapshot = s;
     m_stale->clear();
     const auto& session = s->grid->session;
     {
@@ -125,6 +154,7 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
             m_plots[n]->setSeries({ser});
         }
     }
+    applyLessonCell();
     std::vector<std::vector<double>> rows;
     if (s->stats) {
         rows.reserve(s->stats->heads.size());
@@ -133,6 +163,7 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
                             h.row.distance50, h.row.distance90, h.mean.entropy, h.mean.meanDistance});
     }
     m_model->setValues(std::move(rows));
+    scrollToLessonRow();
 }
 
 }  // namespace alibi::qt

@@ -3,13 +3,21 @@
 // this explorer lacks) and marks its highlight; Page Down works while a number is being typed, the
 // arrows only when no widget is in use; "Back to the step" restores the step; a step is one undo.
 #include "explorer_fixture.hpp"
+#include "lesson_panel.hpp"
+#include "panels.hpp"
 
 #include <alibi/explore/lesson_state.hpp>
 #include <alibi/io/lesson.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <thread>
+
+#include <unistd.h>
 
 namespace alibi::imgui {
 namespace {
@@ -162,6 +170,83 @@ TEST_F(Lessons, HelpLessonsListsAndOpens) {
     ASSERT_TRUE(m_explorer->lessons().active());
     EXPECT_EQ(m_explorer->lessons().state()->lesson().title, "Slopes");
     EXPECT_EQ(state().view, View::Curves);
+}
+
+// The area (pixels) of the last frame's triangles drawn in exactly `colour` by the windows whose
+// names start with `window` (a window and its child windows, such as a scrolling table).
+double colourArea(const char* window, ImU32 colour) {
+    const ImDrawData* data = ImGui::GetDrawData();
+    double area = 0;
+    for (int l = 0; data != nullptr && l < data->CmdListsCount; ++l) {
+        const ImDrawList* list = data->CmdLists[l];
+        if (list->_OwnerName == nullptr || std::strncmp(list->_OwnerName, window, std::strlen(window)) != 0) continue;
+        for (int i = 0; i + 2 < list->IdxBuffer.Size; i += 3) {
+            const ImDrawVert& a = list->VtxBuffer[list->IdxBuffer[i]];
+            const ImDrawVert& b = list->VtxBuffer[list->IdxBuffer[i + 1]];
+            const ImDrawVert& c = list->VtxBuffer[list->IdxBuffer[i + 2]];
+            if (a.col != colour || b.col != colour || c.col != colour) continue;
+            area += std::abs((b.pos.x - a.pos.x) * (c.pos.y - a.pos.y) - (c.pos.x - a.pos.x) * (b.pos.y - a.pos.y)) / 2;
+        }
+    }
+    return area;
+}
+
+// A step's heads and cell reach the stages (the key's bar in every stage, the heads' rows of the
+// statistics), Compare (the heads' tiles, the cell) and the extrapolation (the heads' rows of the
+// mass table, the curves thick when the shown head is marked), all in the lesson orange.
+TEST_F(Lessons, HighlightReachesStagesCompareExtrapolation) {
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() / ("alibi-marks-" + std::to_string(::getpid()) + ".lesson.json");
+    {
+        std::ofstream out(file);
+        out << R"({"version": 1, "title": "marks",
+          "start": {"bias": {"heads": 8, "queries": 16}, "attention": {"content": "zero"}},
+          "steps": [
+            {"text": "stages", "view": "stages", "set": {"view": {"head": 2}, "attention": {"query": 12}},
+             "highlight": {"heads": [2, 5], "cell": [12, 4]}},
+            {"text": "stages, another row", "view": "stages", "set": {"attention": {"query": 11}}},
+            {"text": "compare", "view": "compare", "highlight": {"heads": [1, 3], "cell": [12, 4]}},
+            {"text": "compare, no mark", "view": "compare"},
+            {"text": "extrapolation", "view": "extrapolation", "set": {"view": {"train_length": 8}},
+             "highlight": {"heads": [2]}},
+            {"text": "extrapolation, no mark", "view": "extrapolation"}
+          ]})";
+    }
+    ASSERT_TRUE(m_explorer->openLesson(file.string()));
+    std::filesystem::remove(file);
+    settle();
+    ASSERT_EQ(state().view, View::Stages);
+    // Four orange bars (one per stage; stage 1 is all zero, so its mark is the column frame).
+    const double stagesMarked = colourArea("Views", kLessonColor);
+    EXPECT_GT(stagesMarked, 4 * 40.0);
+    EXPECT_GT(colourArea("Per-head statistics", kLessonRowColor), 2 * 100.0);  // rows of heads 2 and 5
+    ASSERT_TRUE(m_explorer->lessonNext());  // row 11: the cell is not in the row shown, no heads
+    settle();
+    EXPECT_EQ(colourArea("Views", kLessonColor), 0.0);
+    EXPECT_EQ(colourArea("Per-head statistics", kLessonRowColor), 0.0);
+
+    ASSERT_TRUE(m_explorer->lessonNext());
+    settle();
+    ASSERT_EQ(state().view, View::Compare);
+    const double compareMarked = colourArea("Views", kLessonColor);
+    EXPECT_GT(compareMarked, 500.0);  // two tile outlines and a cell frame
+    ASSERT_TRUE(m_explorer->lessonNext());
+    settle();
+    EXPECT_EQ(colourArea("Views", kLessonColor), 0.0);
+
+    ASSERT_TRUE(m_explorer->lessonNext());
+    settle();
+    ASSERT_EQ(state().view, View::Extrapolation);
+    ASSERT_EQ(detailHead(state().session), 2);
+    const ImU32 firstCurve = headColor(0, 5);  // T = L, the first of five lengths
+    const double thick = colourArea("Views", firstCurve);
+    EXPECT_GT(colourArea("Views", kLessonRowColor), 100.0);  // head 2's row
+    ASSERT_TRUE(m_explorer->lessonNext());
+    settle();
+    const double thin = colourArea("Views", firstCurve);
+    EXPECT_GT(thin, 0.0);
+    EXPECT_GT(thick, 3 * thin);
+    EXPECT_EQ(colourArea("Views", kLessonRowColor), 0.0);
 }
 
 TEST_F(Lessons, UnknownLessonNamesTheOnesThereAre) {

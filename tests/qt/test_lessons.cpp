@@ -4,10 +4,14 @@
 // always step, even from a spin box, and the arrows only from the lesson panel or a view; "Back
 // to the step" restores the step after the user changed it; a step is one undo step.
 #include "attention_maps_page.hpp"
+#include "compare_view.hpp"
+#include "extrapolation_view.hpp"
 #include "head_grid_view.hpp"
 #include "lesson_panel.hpp"
 #include "main_window.hpp"
 #include "parameters_panel.hpp"
+#include "plot_widget.hpp"
+#include "stages_view.hpp"
 
 #include <alibi/explore/lesson_state.hpp>
 #include <alibi/io/lesson.hpp>
@@ -18,12 +22,14 @@
 #include <QListWidget>
 #include <QTimer>
 #include <QDir>
+#include <QFile>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTableView>
 #include <QTextBrowser>
 
 using namespace alibi;
@@ -47,6 +53,26 @@ int tabOf(ExplorerView view) {
 }
 
 QString lessonPath(const char* name) { return QString(ALIBI_ASSETS_DIR) + "/lessons/" + name; }
+
+// Pixels of the lesson orange (255, 140, 0) in a widget as drawn.
+int orangePixels(QWidget* widget) {
+    const QImage image = widget->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (image.pixel(x, y) == qRgb(255, 140, 0)) ++count;
+    return count;
+}
+
+// The rows of a table view whose lesson background is set (orange, any alpha).
+QList<int> orangeRows(const QTableView* table) {
+    QList<int> rows;
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        const QVariant bg = table->model()->index(row, 1).data(Qt::BackgroundRole);
+        if (bg.canConvert<QColor>() && bg.value<QColor>().rgb() == qRgb(255, 140, 0)) rows << row;
+    }
+    return rows;
+}
 
 }  // namespace
 
@@ -215,6 +241,85 @@ private slots:
         const double pt = w.lessonPanel()->textPointSize();
         w.lessonPanel()->setTextPointSize(pt * 1.5);
         QCOMPARE(w.lessonPanel()->textView()->font().pointSizeF(), pt * 1.5);
+    }
+
+    // A step's heads and cell reach the stages, compare and extrapolation views too: the key's
+    // bar in every stage, the heads' rows of the statistics and mass-beyond tables, the tiles and
+    // the cell in Compare, and thick curves in the extrapolation when its head is marked.
+    void highlightReachesStagesCompareExtrapolation() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("marks.lesson.json");
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(R"({"version": 1, "title": "marks",
+          "start": {"bias": {"heads": 8, "queries": 16}, "attention": {"content": "zero"}},
+          "steps": [
+            {"text": "stages", "view": "stages", "set": {"view": {"head": 2}, "attention": {"query": 12}},
+             "highlight": {"heads": [2, 5], "cell": [12, 4]}},
+            {"text": "compare", "view": "compare", "highlight": {"heads": [1, 3], "cell": [12, 4]}},
+            {"text": "extrapolation", "view": "extrapolation", "set": {"view": {"train_length": 8}},
+             "highlight": {"heads": [2]}},
+            {"text": "extrapolation, another head", "view": "extrapolation", "set": {"view": {"head": 6}}}
+          ]})");
+        out.close();
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY2(w.openLesson(file), qPrintable(w.lastError()));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.model()->pending(), 30000);
+        QTest::qWait(100);
+
+        // Stages: key 4 of head 2's row 12 is marked in all four plots, drawn orange.
+        StagesView* stages = w.stagesView();
+        for (int n = 0; n < 4; ++n) {
+            QCOMPARE(stages->stagePlot(n)->markedX(), std::optional<double>(4.0));
+            QVERIFY2(orangePixels(stages->stagePlot(n)) > 50, qPrintable(QString("stage %1").arg(n + 1)));
+        }
+        QList<int> marked;
+        for (int row : orangeRows(stages->statsTable()))
+            marked << stages->statsTable()->model()->index(row, StagesView::Head).data(Qt::UserRole).toInt();
+        std::sort(marked.begin(), marked.end());
+        QCOMPARE(marked, (QList<int>{2, 5}));
+
+        // Compare: heads 1 and 3 outlined, the cell framed in head 1's tile.
+        QVERIFY(w.lessonPanel()->next());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.model()->pending(), 30000);
+        QTest::qWait(100);
+        QCOMPARE(w.tabs()->currentIndex(), static_cast<int>(MainWindow::CompareTab));
+        ImagePanel* image = w.compareView()->image();
+        QCOMPARE(image->lessonMark().heads, (std::vector<int>{1, 3}));
+        QCOMPARE(image->lessonMark().cellHead, 1);
+        const int withMark = orangePixels(image);
+        QVERIFY2(withMark > 400, qPrintable(QString::number(withMark)));
+        // The stages' marks follow the step: no cell there now.
+        QCOMPARE(stages->stagePlot(0)->markedX(), std::optional<double>());
+
+        // Extrapolation: head 2 shown and marked: its curves thick, its row marked.
+        QVERIFY(w.lessonPanel()->next());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.model()->pending(), 30000);
+        QTest::qWait(100);
+        ExtrapolationView* extrapolation = w.extrapolationView();
+        QCOMPARE(orangeRows(extrapolation->table()), (QList<int>{2}));
+        QVERIFY(!extrapolation->plot()->series().empty());
+        QCOMPARE(extrapolation->plot()->emphasis().size(), extrapolation->plot()->series().size());
+        // Another head shown, none marked: thin curves, no rows.
+        QVERIFY(w.lessonPanel()->next());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.model()->pending(), 30000);
+        QTest::qWait(100);
+        QVERIFY(extrapolation->plot()->emphasis().empty());
+        QVERIFY(orangeRows(extrapolation->table()).isEmpty());
+
+        // Closing the lesson clears every mark.
+        QVERIFY(w.lessonPanel()->previous());
+        QVERIFY(w.lessonPanel()->previous());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.model()->pending(), 30000);
+        w.lessonPanel()->closeLesson();
+        QTest::qWait(100);
+        QCOMPARE(orangePixels(image), 0);
+        QVERIFY(orangeRows(stages->statsTable()).isEmpty());
+        QCOMPARE(stages->stagePlot(0)->markedX(), std::optional<double>());
     }
 
     // Help > Lessons: the list names every bundled lesson; choosing one opens it.

@@ -5,6 +5,7 @@
 
 #include <alibi/explore/color_scale.hpp>
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/diagnosis_error_map.hpp>
 #include <alibi/explore/format.hpp>
 #include <alibi/explore/stages.hpp>
 #include <alibi/model/attention.hpp>
@@ -323,15 +324,10 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
         return fail(ErrorCode::InvalidArgument,
                     "the diagnosis found no ALiBi parameters to compare this tensor against, so there is no error "
                     "map to draw: read the diagnosis text instead");
-    // Against correct ALiBi, not the (possibly buggy) reproduction that matched.
-    auto error = correctAlibiError(*request.tensor, d);
-    if (!error) return std::unexpected(error.error());
-    const Shape& shape = error->shape();  // (H, Q, K), or (B*H, T, T) for a batch
-    const std::int64_t tiles = shape[0], q = shape[1], k = shape[2];
+    // The explorers' picture (explore/diagnosis_error_map.hpp): |tensor - correct ALiBi|, magma.
+    // Its tiles are heads, or (batch row, head) pairs of a (B, H, T, T) batch.
+    const std::int64_t tiles = static_cast<std::int64_t>(request.tensor->size()) / (d.queries * d.keys);
     double maxError = 0;
-    for (std::uint64_t n = 0; n < error->size(); ++n)
-        if (const double e = error->at(n); std::isfinite(e)) maxError = std::max(maxError, e);
-
     std::string shapeText;
     for (std::size_t n = 0; n < request.tensor->shape().size(); ++n)
         shapeText += (n ? " x " : "") + std::to_string(request.tensor->shape()[n]);
@@ -339,8 +335,8 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
     frame.colormap = Colormap::Magma;
     frame.title = fmt::format("|tensor − correct ALiBi| per head · {} · shape {} · {}", request.source, shapeText,
                               dtypeName(request.tensor->dtype()));
-    frame.queries = q;
-    frame.keys = k;
+    frame.queries = d.queries;
+    frame.keys = d.keys;
     frame.headLabels = tiles == d.heads;  // a batch's tiles are (row, head) pairs
     frame.scale = request.scale;
     frame.colorBar = [&](const Heatmap&, int, int ticks) {
@@ -353,18 +349,15 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
     for (std::size_t at = summary.find(". "); at != std::string::npos; at = summary.find(". ", at + 3))
         summary.replace(at, 2, " · ");
     frame.caption = [&](const Heatmap&) { return summary; };
-    const double hi = maxError > 0 ? maxError : 1.0;
     return heatmapFigure(request.width * request.scale, request.height * request.scale, frame,
                          [&](int width, int height) -> Result<Heatmap> {
-                             Heatmap map = renderValueGrid(
-                                 {static_cast<int>(tiles), q, k, Colormap::Magma, 0, hi, std::max(16, width),
-                                  std::max(16, height), 4 * request.scale},
-                                 [&](int h, std::int64_t i, std::int64_t j) {
-                                     return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j);
-                                 });
-                             map.lo = 0;
-                             map.hi = hi;
-                             return map;
+                             auto picture = explore::diagnosisErrorMap(*request.tensor, d, width, height);
+                             if (!picture)
+                                 return fail(ErrorCode::InvalidArgument,
+                                             "the error map against correct ALiBi cannot be built for this tensor "
+                                             "(see the diagnosis text)");
+                             maxError = picture->errorMax;
+                             return std::move(picture->map);
                          });
 }
 
