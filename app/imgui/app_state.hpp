@@ -68,8 +68,28 @@ struct Actions {
     bool exportTensor = false;
     bool cancelExport = false;
     bool screenshot = false;  // the GL shell writes the framebuffer after this frame
-    bool exportSvg = false;   // the curves of the curves view as SVG files
     bool copyCli = false;     // copy the `alibi` command reproducing the tensor to the clipboard
+};
+
+// File > Export figure (Ctrl+Shift+P) and the export panel: the open view as a finished figure,
+// drawn by the core (render/view_figure.hpp) on a background thread (figure_export.hpp).
+enum class FigureFormat { Png1x, Png2x, Png4x, Svg };
+struct FigureExportState {
+    bool openPopup = false;     // one-shot: the menu or the shortcut asks for the popup
+    FigureFormat format = FigureFormat::Png2x;
+    int curves = 0;             // the curves view's plot: a CurveKind (slopes, bias, attention vs distance)
+    bool mapsOneHead = false;   // attention maps: only the selected head instead of the layer's heads
+    int width = 0, height = 0;  // the figure at 1x; 0: the session's width x height
+    std::string path;           // the file; follows the default name until the user edits it
+    bool pathEdited = false;
+    // The default name the typed path replaced: another figure (view, head, plot) gets its own
+    // default name in the typed path's folder, so it never overwrites the last one. Empty: the
+    // path is for whatever figure is open (scripted runs).
+    std::string pathFor;
+    bool start = false;         // one-shot: export now
+    bool cancel = false;        // one-shot: cancel the export running
+    std::string status;         // "Saved PATH (W x H px)", or why the figure was not written
+    bool failed = false;        // status is an error
 };
 
 // A question the Explorer asks before it discards unsaved changes.
@@ -108,8 +128,7 @@ struct AppState {
     std::string exportPath = "alibi_tensor.npy";
     FileFormat exportFormat = FileFormat::Npy;
     std::string screenshotPath = "alibi_explorer.png";
-    std::string svgPath = "curves.svg";
-    int svgCurves = 0;  // 0 slopes per head, 1 bias vs distance, 2 attention vs distance
+    FigureExportState figure;
     Actions actions;
     std::string statusMessage;         // last success ("saved session.alibi.json")
     std::string errorPopup;            // non-empty: the error popup shows this message

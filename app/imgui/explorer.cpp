@@ -6,7 +6,6 @@
 #include "panels.hpp"
 #include "position_schemes_model.hpp"
 
-#include <alibi/io/output_file.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
@@ -80,7 +79,7 @@ bool Explorer::busy() const {
            m_model.extrapolationPending || m_model.maps.opening || m_model.maps.gridPending ||
            m_model.maps.headPending || m_model.maps.layerFitPending || m_model.maps.rowPending ||
            m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() ||
-           m_model.exportRunning || m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() ||
+           m_model.exportRunning || m_model.figureRunning || m_figureJob.running() || m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() ||
            !m_hoverWorker.idle() || m_state.draft.pending;  // a typed number applies after a pause
 }
 
@@ -190,6 +189,7 @@ void Explorer::frame() {
     drawPanels(top);
     drawHelpWindow();
     drawMapsOpenDialog();
+    drawFigurePopup();
     drawConfirmPopup();
     drawErrorPopup();
     validateEdits();
@@ -399,40 +399,6 @@ void Explorer::validateEdits() {
     if (!editing && !(m_lastValid == m_history.current())) m_history.record(m_lastValid);
 }
 
-void Explorer::exportCurvesSvg() {
-    const CurvesResult* curves = m_model.curves.get();
-    if (curves == nullptr || !curves->error.empty() || m_model.curvesPending) {
-        m_state.errorPopup = "The curves are still being computed; save the SVG once they are drawn.";
-        return;
-    }
-    PlotStyle style;
-    const std::vector<Series>* series = &curves->slopes;
-    if (m_state.svgCurves == 0) {
-        style.title = "Slopes per head";
-        style.xLabel = "head";
-        style.yLabel = "slope m";
-        style.logY2 = true;
-    } else if (m_state.svgCurves == 1) {
-        series = &curves->bias;
-        style.title = "Bias vs distance";
-        style.xLabel = "distance i - j";
-        style.yLabel = "bias";
-    } else {
-        series = &curves->attention;
-        const std::int64_t row = curves->request.queryRow;
-        style.title = row < 0 ? std::string("Attention vs distance, last query row")
-                              : fmt::format("Attention vs distance, query row {}", row);
-        style.xLabel = "distance i - j";
-        style.yLabel = "probability";
-    }
-    style.highlight = m_state.hoveredHead;
-    if (auto written = writeFileAtomic(m_state.svgPath, plotSvg(*series, style)); !written) {
-        m_state.errorPopup = written.error().message;
-    } else {
-        m_state.statusMessage = fmt::format("saved {}", m_state.svgPath);
-    }
-}
-
 void Explorer::openSessionFile() {
     if (auto session = loadSession(m_state.sessionPath); !session) {
         m_state.errorPopup = session.error().message;
@@ -505,10 +471,7 @@ void Explorer::runActions() {
             }
         }
     }
-    if (actions.exportSvg) {
-        actions.exportSvg = false;
-        exportCurvesSvg();
-    }
+    runFigureExport();
     if (actions.copyCli) {
         actions.copyCli = false;
         const bool attention = m_lastValid.what == RenderWhat::Attention;

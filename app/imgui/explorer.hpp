@@ -11,6 +11,7 @@
 #include "mailbox.hpp"
 #include "edit_history.hpp"
 #include "export_job.hpp"
+#include "figure_export.hpp"
 #include "lesson_panel.hpp"
 #include "model.hpp"
 #include "texture.hpp"
@@ -107,7 +108,9 @@ private:
     void installSession(const Session& session);
     void openSessionFile();
     void collectViews();
-    void exportCurvesSvg();
+    // File > Export figure... (figure_export.cpp).
+    void drawFigurePopup();
+    void runFigureExport();
     void runActions();
     void submitRequests();
     void syncTextFields();
@@ -157,6 +160,8 @@ private:
     Mailbox<StatsOutcome> m_statsBox;
     Mailbox<HoverRow> m_hoverBox;
     ExportJob m_export;
+    FigureJob m_figureJob;
+    bool m_figurePopupShown = false;  // the Export figure popup was open last frame
     struct ExportPlanKey {
         Session session;
         std::string path;

@@ -1,6 +1,6 @@
 // The Explorer's menus, keyboard shortcuts and popups: File / Edit / View / Help, the keys of
-// issue 10 (undo, redo, reset, zoom, full screen, views), the help window, the unsaved-changes
-// prompt and the error popup. Each only raises an action or calls an Explorer operation.
+// issue 10 (undo, redo, reset, zoom, full screen, views), Export figure (Ctrl+Shift+P; its popup
+// is in figure_export.cpp), the help window, the unsaved-changes prompt and the error popup. Each only raises an action or calls an Explorer operation.
 #include "explorer.hpp"
 
 #include "keys.hpp"
@@ -18,7 +18,8 @@ namespace alibi::imgui {
 void Explorer::handleShortcuts() {
     const ImGuiIO& io = ImGui::GetIO();
     // A focused text field keeps its own keys (its own undo included).
-    if (io.WantTextInput || !m_state.errorPopup.empty() || m_state.confirm != Confirm::None) return;
+    if (io.WantTextInput || !m_state.errorPopup.empty() || m_state.confirm != Confirm::None || m_figurePopupShown)
+        return;
     auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
     if (pressed(keys::kF11)) m_state.fullScreen = !m_state.fullScreen;
     if (pressed(keys::kF1)) m_state.showHelp = !m_state.showHelp;
@@ -31,6 +32,7 @@ void Explorer::handleShortcuts() {
     if (pressed(keys::kQ)) requestQuit();
     if (pressed(keys::kL)) m_state.showLessons = !m_state.showLessons;
     if (pressed(keys::kC) && io.KeyShift) m_state.actions.copyCli = true;
+    if (pressed(keys::kP) && io.KeyShift) m_state.figure.openPopup = true;
     if (pressed(keys::kEqual) || pressed(keys::kKeypadAdd)) m_state.zoom = std::min(kMaxZoom, m_state.zoom * 1.25f);
     if (pressed(keys::kMinus) || pressed(keys::kKeypadSubtract))
         m_state.zoom = std::max(kMinZoom, m_state.zoom / 1.25f);
@@ -49,7 +51,7 @@ float Explorer::drawMenuBar() {
         ImGui::Separator();
         if (ImGui::MenuItem("Export tensor", nullptr, false, !m_model.exportRunning)) m_state.actions.exportTensor = true;
         if (ImGui::MenuItem("Save window as PNG")) m_state.actions.screenshot = true;
-        if (ImGui::MenuItem("Export curves as SVG")) m_state.actions.exportSvg = true;
+        if (ImGui::MenuItem("Export figure...", "Ctrl+Shift+P")) m_state.figure.openPopup = true;
         if (ImGui::MenuItem("Copy as CLI command", "Ctrl+Shift+C")) m_state.actions.copyCli = true;
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) requestQuit();

@@ -9,6 +9,7 @@ inline constexpr int kDigit0 = 48;  // '0'; '1'..'7' follow
 inline constexpr int kC = 67;
 inline constexpr int kE = 69;
 inline constexpr int kO = 79;
+inline constexpr int kP = 80;
 inline constexpr int kQ = 81;
 inline constexpr int kR = 82;
 inline constexpr int kS = 83;

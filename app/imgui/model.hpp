@@ -202,6 +202,10 @@ struct Model {
     std::uint64_t exportTotal = 0;
     ExportPlan exportPlan;  // what "Export tensor" would write, or why it is refused
 
+    // The figure being drawn in the background (figure_export.hpp), if any.
+    bool figureRunning = false;
+    float figureProgress = -1.0f;  // 0..1; -1 while the figure's work has no count
+
     // A trained model's attention maps (issue 12).
     MapsModel maps;
 };

@@ -1,6 +1,8 @@
 // The export panel: the current tensor (bias, or attention probabilities when the grid shows them)
 // in every format the core's exportTensor writes, streamed in the background with a progress bar
-// and a cancel button; and a PNG screenshot of the whole window.
+// and a cancel button; a PNG screenshot of the whole window; and the open view as a figure
+// (figure_export.hpp: PNG at 1x/2x/4x or SVG, drawn by the core on a background thread).
+#include "figure_export.hpp"
 #include "panels.hpp"
 
 #include <alibi/io/export_plan.hpp>
@@ -89,15 +91,9 @@ void drawExportPanel(AppState& state, const Model& model) {
     ImGui::SameLine();
     if (ImGui::Button("Save PNG")) state.actions.screenshot = true;
 
+    // The open view as a finished figure (the same choices as File > Export figure...).
     ImGui::Spacing();
-    ImGui::TextDisabled("Curves as SVG");
-    constexpr const char* kCurves[] = {"slopes per head", "bias vs distance", "attention vs distance"};
-    ImGui::SetNextItemWidth(-1);
-    ImGui::Combo("##svgCurves", &state.svgCurves, kCurves, IM_ARRAYSIZE(kCurves));
-    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6.5f);
-    ImGui::InputText("##svg", &state.svgPath);
-    ImGui::SameLine();
-    if (ImGui::Button("Save SVG")) state.actions.exportSvg = true;
+    drawFigureChoices(state, model, planFigure(state, state.session, model), false);
 }
 
 }  // namespace alibi::imgui

@@ -8,12 +8,7 @@
 
 #include <alibi/explore/readout.hpp>
 
-#include <unistd.h>
-
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace alibi::imgui {
 namespace {
@@ -186,30 +181,6 @@ TEST_F(Views, TheLayoutFits1280x720) {
     // The grid keeps a usable size, and the statistics table scrolls sideways rather than cutting.
     EXPECT_GT(state().gridWidth, 400);
     EXPECT_GT(state().gridHeight, 200);
-}
-
-}  // namespace
-}  // namespace alibi::imgui
-
-namespace alibi::imgui {
-namespace {
-
-TEST_F(Views, CurvesExportAsAnSvgFile) {
-    settle();
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("alibi-imgui-curves-" + std::to_string(::getpid()) + ".svg"))
-                                 .string();
-    state().svgPath = path;
-    state().svgCurves = 1;
-    state().actions.exportSvg = true;
-    frame();
-    EXPECT_TRUE(state().errorPopup.empty()) << state().errorPopup;
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    EXPECT_NE(text.str().find("<svg"), std::string::npos);
-    EXPECT_NE(text.str().find("Bias vs distance"), std::string::npos);
-    std::filesystem::remove(path);
 }
 
 }  // namespace

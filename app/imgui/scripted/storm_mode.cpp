@@ -50,6 +50,11 @@ public:
     void beforeFrame(Explorer& explorer, FrameIo& frame) override {
         m_storm->injectInput(frame.io);
         m_storm->perturbState(explorer.state());
+        // A figure a random click exports lands in the scratch folder, not the working folder.
+        const std::filesystem::path folder =
+            m_scratch.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(m_scratch);
+        explorer.state().figure.path = (folder / "storm-figure.png").string();
+        explorer.state().figure.pathEdited = true;
     }
 
     void afterFrame(Explorer& /*explorer*/, double /*workMs*/, double /*cpuMs*/) override {

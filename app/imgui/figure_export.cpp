@@ -1,0 +1,512 @@
+// Figure export: the core's request built from the state, the thread that draws and writes it,
+// and the choices the popup and the export panel share.
+#include "figure_export.hpp"
+
+#include "explorer.hpp"
+
+#include <alibi/analysis/buggy_examples.hpp>
+#include <alibi/base/thread_priority.hpp>
+#include <alibi/io/output_file.hpp>
+#include <alibi/io/tensor_io.hpp>
+#include <alibi/render/png.hpp>
+
+#include <fmt/format.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <utility>
+
+namespace alibi::imgui {
+
+namespace {
+
+// The core's limit on a figure's side (render/view_figure.hpp); the size fields stop there.
+constexpr int kMaxFigureSide = 16384;
+constexpr int kMinFigureSide = 16;
+
+constexpr std::array kCurveKinds{CurveKind::Slopes, CurveKind::BiasDistance, CurveKind::AttentionDistance};
+constexpr const char* kCurveNames[] = {"slopes per head", "bias vs distance", "attention vs distance"};
+constexpr std::array kFormats{FigureFormat::Png1x, FigureFormat::Png2x, FigureFormat::Png4x, FigureFormat::Svg};
+constexpr const char* kFormatNames[] = {"PNG 1x", "PNG 2x", "PNG 4x", "SVG"};
+
+// Why SVG is not offered for heatmap views.
+constexpr const char* kSvgViews =
+    "SVG is for the views drawn from lines and text (curves, stages, extrapolation, position schemes); "
+    "this view is a heatmap: pick PNG.";
+
+const ImVec4 kErrorColor(1.0f, 0.42f, 0.36f, 1.0f);
+const ImVec4 kDoneColor(0.55f, 0.85f, 0.55f, 1.0f);
+
+// Swaps the file name's extension (a path the user typed keeps its folder and name).
+std::string withExtension(const std::string& path, bool svg) {
+    std::filesystem::path p(path);
+    p.replace_extension(svg ? ".svg" : ".png");
+    return p.string();
+}
+
+// Default names of the same figure: they differ at most in the extension (PNG or SVG).
+bool sameFigureName(const std::string& a, const std::string& b) {
+    return std::filesystem::path(a).replace_extension() == std::filesystem::path(b).replace_extension();
+}
+
+// "attention" from "assets/attention/attention.npy".
+std::string fileStem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
+
+std::optional<ExplorerView> figureView(View view) {
+    switch (view) {
+        case View::Grid: return ExplorerView::Grid;
+        case View::Detail: return ExplorerView::Detail;
+        case View::Curves: return ExplorerView::Curves;
+        case View::Stages: return ExplorerView::Stages;
+        case View::Compare: return ExplorerView::Compare;
+        case View::Extrapolation: return ExplorerView::Extrapolation;
+        case View::PositionSchemes: return ExplorerView::PositionSchemes;
+        case View::Diagnose:
+        case View::Maps:
+        case View::Fit: return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+// The session's views of one head (detail, stages, extrapolation) show the selected head, or
+// head 0 when none is selected (-1); the figure is asked for the head on screen.
+bool viewOfOneHead(View view) {
+    return view == View::Detail || view == View::Stages || view == View::Extrapolation;
+}
+
+void planView(FigurePlan& plan, FigureTask& task, const AppState& state, const Session& session, ExplorerView view) {
+    ViewFigureRequest& r = task.view;
+    r.session = session;
+    r.session.width = task.width;
+    r.session.height = task.height;
+    // Compare's B as the Compare view shows it (the session keeps it only when it is not the default).
+    r.session.compare = state.compareB;
+    if (viewOfOneHead(state.view)) r.session.head = detailHead(session);
+    // The grid's and detail's log colour scale of attention, as the views draw it.
+    r.logScale = state.logColors && session.what == RenderWhat::Attention &&
+                 (view == ExplorerView::Grid || view == ExplorerView::Detail);
+    r.view = view;
+    r.curves = kCurveKinds[static_cast<std::size_t>(std::clamp(state.figure.curves, 0, 2))];
+    r.schemesMaxDistance = state.schemesMaxDistance;
+    r.schemesQuantity = state.schemesQuantity;
+    r.scale = task.scale;
+    plan.vector = viewFigureIsVector(view);
+    plan.curves = view == ExplorerView::Curves;
+    plan.what = std::string(viewTitle(state.view));
+    if (plan.curves) plan.what += fmt::format(": {}", kCurveNames[std::clamp(state.figure.curves, 0, 2)]);
+    plan.defaultPath = viewFigureFileName(r, task.svg);
+}
+
+bool planDiagnosis(FigurePlan& plan, FigureTask& task, const Model& model) {
+    plan.what = "Diagnose: |tensor - correct ALiBi| per head";
+    const DiagnoseResult* d = model.diagnosis.get();
+    if (d == nullptr || model.diagnosisPending) {
+        plan.reason = model.diagnosisPending ? "The diagnosis is still running; export its figure once it is shown."
+                                             : "Diagnose a tensor first (a file or an example, then Diagnose).";
+        return false;
+    }
+    if (!d->error.empty() || !d->diagnosis || !d->diagnosis->bestParams) {
+        plan.reason = "This diagnosis found no ALiBi parameters to compare the tensor with, so there is no error "
+                      "map to draw.";
+        return false;
+    }
+    task.kind = FigureTask::Kind::Diagnosis;
+    task.diagnose = d->request;
+    task.diagnoseSource = d->source;
+    const std::string name = d->request.path.empty() ? d->request.example : fileStem(d->request.path);
+    plan.defaultPath = "diagnosis-" + name + ".png";
+    return true;
+}
+
+bool planMaps(FigurePlan& plan, FigureTask& task, const AppState& state, const Model& model) {
+    plan.what = "Attention maps";
+    const MapsOpenResult* file = model.maps.file.get();
+    if (file == nullptr || !file->maps) {
+        plan.reason = "Open a trained model's attention maps first (File > Open attention maps...).";
+        return false;
+    }
+    const AttentionMaps& maps = *file->maps;
+    const MapsState& s = state.maps;
+    MapsHeatmapParams& p = task.mapsParams;
+    p.layerIndex = std::clamp(s.layer, 0, maps.layers() - 1);
+    plan.maps = true;
+    plan.selectedHead = std::clamp(s.head, 0, maps.heads() - 1);
+    p.head = state.figure.mapsOneHead ? plan.selectedHead : -1;
+    p.logScale = s.logColors;
+    p.scale = s.perHead ? ScaleMode::PerHead : ScaleMode::Shared;
+    p.width = task.width;
+    p.height = task.height;
+    task.kind = FigureTask::Kind::Maps;
+    task.maps = file->maps;
+    const int number = maps.layerInfo()[static_cast<std::size_t>(p.layerIndex)].number;
+    plan.what = p.head < 0 ? fmt::format("Attention maps: layer {}, every head", number)
+                           : fmt::format("Attention maps: layer {}, head {}", number, p.head);
+    if (s.overview) plan.what += " (the overview exports one layer at a time)";
+    plan.defaultPath = p.head < 0 ? fmt::format("{}-layer{}.png", fileStem(file->ask.path), number)
+                                  : fmt::format("{}-layer{}-head{}.png", fileStem(file->ask.path), number, p.head);
+    return true;
+}
+
+Result<void> writeBytes(OutputFile& out, std::span<const std::byte> bytes) {
+    if (auto written = out.write(bytes); !written) return written;
+    return out.commit();
+}
+
+}  // namespace
+
+int figureScale(FigureFormat format) {
+    switch (format) {
+        case FigureFormat::Png2x: return 2;
+        case FigureFormat::Png4x: return 4;
+        default: return 1;
+    }
+}
+
+FigurePlan planFigure(const AppState& state, const Session& session, const Model& model) {
+    FigurePlan plan;
+    FigureTask task;
+    const FigureExportState& f = state.figure;
+    task.width = f.width > 0 ? f.width : session.width;
+    task.height = f.height > 0 ? f.height : session.height;
+    task.svg = f.format == FigureFormat::Svg;
+    task.scale = figureScale(f.format);
+    bool ok = false;
+    if (auto view = figureView(state.view)) {
+        planView(plan, task, state, session, *view);
+        ok = true;
+    } else if (state.view == View::Diagnose) {
+        ok = planDiagnosis(plan, task, model);
+    } else if (state.view == View::Maps) {
+        ok = planMaps(plan, task, state, model);
+    } else {
+        plan.what = std::string(viewTitle(state.view));
+        plan.reason = "The head fit is a table, not a figure: export it as CSV or JSON in its view, or open the "
+                      "Maps view for a figure of the attention maps.";
+    }
+    if (!ok) return plan;
+    plan.svgRefused = task.svg && !plan.vector;
+    if (!plan.vector && plan.defaultPath.ends_with(".svg")) plan.defaultPath = withExtension(plan.defaultPath, false);
+    task.path = plan.defaultPath;
+    if (f.pathEdited) {
+        if (f.pathFor.empty() || sameFigureName(f.pathFor, plan.defaultPath)) {
+            task.path = f.path;
+        } else {
+            task.path = (std::filesystem::path(f.path).parent_path() / plan.defaultPath).string();
+        }
+    }
+    plan.task = std::move(task);
+    return plan;
+}
+
+Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progress) {
+    // The file first: a folder that does not exist or may not be written fails before the drawing.
+    auto out = OutputFile::open(task.path);
+    if (!out) return std::unexpected(out.error());
+    const auto cancelled = [&progress] { return progress && !progress(0, 0); };
+    if (task.svg) {
+        if (task.kind != FigureTask::Kind::View)
+            return fail(ErrorCode::InvalidArgument, "this figure is a heatmap, drawn as PNG only; pick PNG 1x, 2x or 4x");
+        ViewFigureRequest request = task.view;
+        request.progress = progress;
+        auto svg = renderViewFigureSvg(request);
+        if (!svg) return std::unexpected(svg.error());
+        if (auto written = writeBytes(*out, std::as_bytes(std::span(svg->data(), svg->size()))); !written)
+            return std::unexpected(written.error());
+        return FigureSize{task.width, task.height};
+    }
+    Result<Image> image = fail(ErrorCode::Internal, "no figure drawn");
+    switch (task.kind) {
+        case FigureTask::Kind::View: {
+            ViewFigureRequest request = task.view;
+            request.progress = progress;
+            image = renderViewFigurePng(request);
+            break;
+        }
+        case FigureTask::Kind::Diagnosis: {
+            const DiagnoseRequest& d = task.diagnose;
+            Result<Tensor> tensor = d.path.empty() ? buildBuggyExample(d.example) : [&]() -> Result<Tensor> {
+                auto loaded = loadTensor(d.path);
+                if (!loaded) return std::unexpected(loaded.error());
+                return std::move(loaded->tensor);
+            }();
+            if (!tensor) return std::unexpected(tensor.error());
+            if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
+            auto diagnosis = diagnose(*tensor);
+            if (!diagnosis) return std::unexpected(diagnosis.error());
+            if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
+            DiagnosisFigureRequest request;
+            request.tensor = &*tensor;
+            request.diagnosis = &*diagnosis;
+            request.source = task.diagnoseSource;
+            request.width = task.width;
+            request.height = task.height;
+            request.scale = task.scale;
+            image = renderDiagnosisFigure(request);
+            break;
+        }
+        case FigureTask::Kind::Maps: image = renderAttentionMapsFigure(*task.maps, task.mapsParams, 0, task.scale); break;
+    }
+    if (!image) return std::unexpected(image.error());
+    if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
+    auto png = encodePng(*image);
+    if (!png) return std::unexpected(png.error());
+    if (auto written = writeBytes(*out, std::as_bytes(std::span(png->data(), png->size()))); !written)
+        return std::unexpected(written.error());
+    return FigureSize{image->width, image->height};
+}
+
+// ---------------------------------------------------------------------------
+
+FigureJob::~FigureJob() {
+    cancel();
+    join();
+}
+
+void FigureJob::join() {
+    if (m_thread.joinable()) m_thread.join();
+}
+
+bool FigureJob::start(FigureTask task) {
+    if (m_running.load()) return false;
+    join();  // the previous figure has finished; reclaim its thread
+    m_cancel.store(false);
+    m_done.store(0);
+    m_total.store(0);
+    m_running.store(true);
+    m_thread = std::thread([this, task = std::move(task)] {
+        // A 4x figure of a large grid takes a while; the frames come first.
+        lowerThisThreadPriority(kFigureNiceness);
+        const auto written = writeFigure(task, [this](std::uint64_t done, std::uint64_t total) {
+            if (total > 0) {
+                m_done.store(done);
+                m_total.store(total);
+            }
+            return !m_cancel.load();
+        });
+        Outcome outcome;
+        outcome.ok = static_cast<bool>(written);
+        if (written) {
+            outcome.message = fmt::format("Saved {} ({} x {} px)", task.path, written->width, written->height);
+        } else if (written.error().code == ErrorCode::Cancelled) {
+            outcome.message = fmt::format("Cancelled: {} was not written", task.path);
+        } else {
+            outcome.message = written.error().message;
+        }
+        {
+            std::lock_guard lock(m_mutex);
+            m_outcome = std::move(outcome);
+        }
+        m_running.store(false);
+    });
+    return true;
+}
+
+float FigureJob::progress() const {
+    const std::uint64_t total = m_total.load();
+    return total > 0 ? static_cast<float>(m_done.load()) / static_cast<float>(total) : -1.0f;
+}
+
+std::optional<FigureJob::Outcome> FigureJob::takeOutcome() {
+    std::lock_guard lock(m_mutex);
+    return std::exchange(m_outcome, std::nullopt);
+}
+
+// ---------------------------------------------------------------------------
+
+void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& plan, bool wide) {
+    FigureExportState& f = state.figure;
+    const float em = ImGui::GetFontSize();
+    const float column = (wide ? 6.5f : 5.5f) * em;  // where the fields start, after their labels
+    auto label = [column](const char* text) {
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(text);
+        ImGui::SameLine(column);
+    };
+
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Figure of the open view: %s", plan.what.c_str());
+    if (!plan.task) {
+        ImGui::TextUnformatted(plan.reason.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    ImGui::PopTextWrapPos();
+
+    // Format: SVG only for the views drawn from lines and text.
+    const bool wasSvg = f.format == FigureFormat::Svg;
+    label("Format");
+    if (wide) {
+        for (std::size_t i = 0; i < kFormats.size(); ++i) {
+            if (i > 0) ImGui::SameLine();
+            const bool svg = kFormats[i] == FigureFormat::Svg;
+            ImGui::BeginDisabled(svg && !plan.vector);
+            if (ImGui::RadioButton(kFormatNames[i], f.format == kFormats[i])) f.format = kFormats[i];
+            ImGui::EndDisabled();
+            if (svg && !plan.vector && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+                ImGui::BeginTooltip();
+                ImGui::PushTextWrapPos(24.0f * em);
+                ImGui::TextUnformatted(kSvgViews);
+                ImGui::PopTextWrapPos();
+                ImGui::EndTooltip();
+            }
+        }
+    } else {
+        ImGui::SetNextItemWidth(-1);
+        if (ImGui::BeginCombo("##figureFormat", kFormatNames[static_cast<int>(f.format)])) {
+            for (std::size_t i = 0; i < kFormats.size(); ++i) {
+                const bool svg = kFormats[i] == FigureFormat::Svg;
+                const ImGuiSelectableFlags flags = svg && !plan.vector ? ImGuiSelectableFlags_Disabled : 0;
+                if (ImGui::Selectable(kFormatNames[i], f.format == kFormats[i], flags)) f.format = kFormats[i];
+            }
+            ImGui::EndCombo();
+        }
+    }
+    const bool isSvg = f.format == FigureFormat::Svg;
+    if (isSvg != wasSvg && f.pathEdited) f.path = withExtension(f.path, isSvg);
+
+    if (plan.curves) {
+        label("Plot");
+        ImGui::SetNextItemWidth(wide ? 14.0f * em : -1.0f);
+        ImGui::Combo("##figureCurves", &f.curves, kCurveNames, IM_ARRAYSIZE(kCurveNames));
+    }
+    if (plan.maps) {
+        label("Heads");
+        const std::string only = fmt::format("only head {}", plan.selectedHead);
+        ImGui::Checkbox(only.c_str(), &f.mapsOneHead);
+    }
+
+    // The size at 1x: the session's width x height until changed here.
+    const FigureTask& task = *plan.task;
+    label("Size at 1x");
+    int width = task.width, height = task.height;
+    const float field = (wide ? 5.5f : 4.0f) * em;
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt("##figureWidth", &width, 0, 0)) f.width = std::clamp(width, kMinFigureSide, kMaxFigureSide);
+    ImGui::SameLine();
+    ImGui::TextUnformatted("x");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(field);
+    if (ImGui::InputInt("##figureHeight", &height, 0, 0))
+        f.height = std::clamp(height, kMinFigureSide, kMaxFigureSide);
+    if (wide) {
+        ImGui::SameLine();
+        ImGui::TextUnformatted("px");
+    }
+
+    // The file: the core's name for the figure until the user types one (emptied: back to it).
+    label("File");
+    std::string path = task.path;
+    ImGui::SetNextItemWidth(-1);
+    // A click selects the whole path, so typing replaces it (a second click places the cursor).
+    const bool enter = ImGui::InputText("##figurePath", &path,
+                                        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    if (path != task.path || (enter && path.empty())) {
+        f.pathEdited = !path.empty();
+        f.path = path;
+        f.pathFor = plan.defaultPath;
+    }
+
+    // What the export makes.
+    ImGui::PushTextWrapPos(0.0f);
+    const std::int64_t pixelsWide = std::int64_t{task.width} * task.scale;
+    const std::int64_t pixelsHigh = std::int64_t{task.height} * task.scale;
+    if (plan.svgRefused) {
+        ImGui::TextColored(kErrorColor, "%s", kSvgViews);
+    } else if (task.svg) {
+        ImGui::TextDisabled("Writes an SVG of %d x %d (vector: sharp at any size)", task.width, task.height);
+    } else {
+        ImGui::TextDisabled("Writes %lld x %lld px%s", static_cast<long long>(pixelsWide),
+                            static_cast<long long>(pixelsHigh),
+                            task.scale > 1 ? " (drawn at that size, not upscaled)" : "");
+        if (pixelsWide > kMaxFigureSide || pixelsHigh > kMaxFigureSide)
+            ImGui::TextColored(kErrorColor, "Larger than %d px a side: pick a smaller size or scale.", kMaxFigureSide);
+    }
+    ImGui::PopTextWrapPos();
+
+    if (model.figureRunning) {
+        const float fraction = model.figureProgress < 0 ? 0.0f : model.figureProgress;
+        ImGui::ProgressBar(fraction, ImVec2(-ImGui::GetFontSize() * 5.0f, 0),
+                           model.figureProgress < 0 ? "drawing..." : nullptr);
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel##figure")) f.cancel = true;
+    } else {
+        ImGui::BeginDisabled(plan.svgRefused);
+        if (ImGui::Button("Export figure", ImVec2(wide ? 9.0f * em : 0.0f, 0)) || (enter && !plan.svgRefused))
+            f.start = true;
+        ImGui::EndDisabled();
+    }
+    if (!f.status.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(f.failed ? kErrorColor : kDoneColor, "%s", f.status.c_str());
+        ImGui::PopTextWrapPos();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The Explorer's part: the popup, and the start, cancel and outcome of the job.
+
+void Explorer::drawFigurePopup() {
+    constexpr const char* kTitle = "Export figure";
+    FigureExportState& f = m_state.figure;
+    if (f.openPopup) {
+        f.openPopup = false;
+        f.status.clear();
+        ImGui::OpenPopup(kTitle);
+    }
+    m_figurePopupShown = false;
+    if (!ImGui::IsPopupOpen(kTitle)) return;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float em = ImGui::GetFontSize();
+    // Anchored at its top, so a status line appearing grows it downwards instead of moving it.
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.22f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(display.x * 0.92f, 38.0f * em), 0.0f), ImGuiCond_Always);
+    bool open = true;
+    if (ImGui::BeginPopupModal(kTitle, &open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoResize)) {
+        m_figurePopupShown = true;
+        drawFigureChoices(m_state, m_model, planFigure(m_state, m_lastValid, m_model), true);
+        ImGui::Spacing();
+        ImGui::Separator();
+        const float button = 7.0f * em;
+        ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - button);
+        const bool escape = !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+        // Closing leaves a running export running: its outcome reaches the status line.
+        if (ImGui::Button("Close", ImVec2(button, 0)) || escape) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
+}
+
+void Explorer::runFigureExport() {
+    FigureExportState& f = m_state.figure;
+    if (f.cancel) {
+        f.cancel = false;
+        m_figureJob.cancel();
+    }
+    if (f.start) {
+        f.start = false;
+        FigurePlan plan = planFigure(m_state, m_lastValid, m_model);
+        f.failed = true;
+        if (!plan.task) {
+            f.status = plan.reason;
+        } else if (m_figureJob.running()) {
+            f.status = "A figure is being drawn; wait for it or cancel it first.";
+        } else {
+            f.failed = false;
+            f.status = fmt::format("Drawing {}...", plan.task->path);
+            (void)m_figureJob.start(std::move(*plan.task));
+        }
+    }
+    if (auto outcome = m_figureJob.takeOutcome()) {
+        f.status = outcome->message;
+        f.failed = !outcome->ok;
+        if (outcome->ok) m_state.statusMessage = outcome->message;
+    }
+    m_model.figureRunning = m_figureJob.running();
+    m_model.figureProgress = m_figureJob.progress();
+}
+
+}  // namespace alibi::imgui

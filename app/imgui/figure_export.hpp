@@ -1,0 +1,119 @@
+// Figure export: the open view as a finished figure a lecturer can drop into slides (PNG drawn at
+// 1x, 2x or 4x, SVG for views drawn from lines), the same bytes `alibi render` writes for the
+// same session. The core draws every figure (render/view_figure.hpp, the diagnosis and attention
+// maps figures); this file only turns the AppState into the core's request, runs it on a thread
+// of its own, and draws the choices (File > Export figure... and the export panel share them).
+#pragma once
+
+#include "app_state.hpp"
+#include "model.hpp"
+#include "view_models.hpp"
+
+#include <alibi/base/error.hpp>
+#include <alibi/base/progress.hpp>
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/render/view_figure.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace alibi::imgui {
+
+// Nice value of the figure thread: below the frame loop and the display server, as the exports.
+inline constexpr int kFigureNiceness = 10;
+
+// One figure to draw and write: what the core is asked for, the scale and the file.
+struct FigureTask {
+    enum class Kind { View, Diagnosis, Maps };
+    Kind kind = Kind::View;
+    ViewFigureRequest view;  // Kind::View (its progress callback is the job's)
+    // Kind::Diagnosis: the tensor the Diagnose view read (read again on the thread, so the view's
+    // result need not keep a possibly large tensor alive) and its name in the figure's title.
+    DiagnoseRequest diagnose;
+    std::string diagnoseSource;
+    // Kind::Maps: the attention maps open in the Maps view and what of them is drawn.
+    std::shared_ptr<const AttentionMaps> maps;
+    MapsHeatmapParams mapsParams;
+    int width = 0, height = 0;  // the figure at 1x
+    int scale = 1;              // PNG pixels per layout pixel: 1, 2, 4
+    bool svg = false;
+    std::string path;
+};
+
+// What the figure choices show for the open view: the task, or why the view has no figure.
+struct FigurePlan {
+    std::optional<FigureTask> task;  // nullopt: no figure (reason says why and what to do)
+    std::string reason;
+    std::string what;             // "Head grid", "Curves: bias vs distance", ...
+    bool vector = false;          // SVG is offered
+    bool curves = false;          // the curves view: which plot
+    bool maps = false;            // the attention maps: the layer's heads or the selected one
+    int selectedHead = 0;         // maps: the head "only the selected head" means
+    std::string defaultPath;      // the core's name for the figure (viewFigureFileName)
+    bool svgRefused = false;      // SVG chosen for a view drawn as a heatmap
+};
+
+// The figure of the open view built from the state: `session` (the last valid one), the view's
+// own parameters (its head and query row, Compare's B, the position schemes' axis, the curves'
+// plot, the attention maps' layer), the chosen format, size and path. Pure: no file is touched.
+[[nodiscard]] FigurePlan planFigure(const AppState& state, const Session& session, const Model& model);
+
+// "PNG 2x" ...
+[[nodiscard]] int figureScale(FigureFormat format);
+
+// Draws the task's figure with the core and writes it atomically (the core's encodePng and
+// OutputFile, opened first so a bad path fails before any drawing). Returns the pixel size
+// written (an SVG's 1x size), or the core's error; Cancelled when `progress` returns false.
+struct FigureSize {
+    int width = 0, height = 0;
+};
+[[nodiscard]] Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progress = {});
+
+// A figure drawn and written on a thread of its own, with progress and cancellation, so a 4x
+// figure of a large grid never stalls the frame loop.
+class FigureJob {
+public:
+    FigureJob() = default;
+    ~FigureJob();
+    FigureJob(const FigureJob&) = delete;
+    FigureJob& operator=(const FigureJob&) = delete;
+
+    // Refused (false) while another figure is being drawn.
+    bool start(FigureTask task);
+    void cancel() { m_cancel.store(true); }
+
+    [[nodiscard]] bool running() const { return m_running.load(); }
+    // 0..1 of the figure's work, -1 when it has no count (yet).
+    [[nodiscard]] float progress() const;
+    // The outcome of a finished figure, once: "Saved PATH (W x H px)" or the core's message.
+    struct Outcome {
+        bool ok = false;
+        std::string message;
+    };
+    [[nodiscard]] std::optional<Outcome> takeOutcome();
+
+private:
+    void join();
+
+    std::atomic<bool> m_running{false};
+    std::atomic<bool> m_cancel{false};
+    std::atomic<std::uint64_t> m_done{0};
+    std::atomic<std::uint64_t> m_total{0};
+    std::mutex m_mutex;
+    std::optional<Outcome> m_outcome;
+    std::thread m_thread;
+};
+
+// The choices of a figure export: format, plot, size, file, the pixels it makes, Export (or the
+// progress and Cancel while drawing) and the last outcome. `wide` lays the format out as radio
+// buttons (the popup) rather than a combo (the narrow export panel). Raises state.figure.start
+// and .cancel; the Explorer carries them out.
+void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& plan, bool wide);
+
+}  // namespace alibi::imgui

@@ -1,0 +1,402 @@
+// File > Export figure... in the ImGui explorer (issue 13, item 3): every view exported through
+// the app writes the bytes the core's figure functions give for the same session, so a lecturer's
+// PNG or SVG is exactly what `alibi render` writes: PNG at 1x, 2x and 4x with exactly that many
+// pixels, SVG only for the views drawn from lines, a bad path refused with the core's message and
+// no file left, a running export cancelled. The popup opens with Ctrl+Shift+P, a format is picked
+// with the mouse and a path typed, as a person would; it fits a 1280x720 window.
+#include "explorer_fixture.hpp"
+#include "figure_export.hpp"
+#include "view_models.hpp"
+
+#include <alibi/analysis/buggy_examples.hpp>
+#include <alibi/analysis/diagnose.hpp>
+#include <alibi/io/output_file.hpp>
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/render/png.hpp>
+#include <alibi/render/view_figure.hpp>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <sstream>
+
+namespace alibi::imgui {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kExampleMaps = std::string(ALIBI_SOURCE_ASSETS) + "/attention/trained-like-4x8x64.npy";
+constexpr const char* kPopup = "Export figure";
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+}
+
+std::string pngBytes(const Result<Image>& image) {
+    EXPECT_TRUE(image) << (image ? "" : image.error().message);
+    if (!image) return {};
+    auto png = encodePng(*image);
+    EXPECT_TRUE(png);
+    return png ? std::string(reinterpret_cast<const char*>(png->data()), png->size()) : std::string();
+}
+
+class FigureExport : public ExplorerLogic {
+protected:
+    void SetUp() override {
+        ExplorerLogic::SetUp();
+        m_dir = fs::temp_directory_path() / ("alibi-imgui-figures-" + std::to_string(::getpid()));
+        fs::create_directories(m_dir);
+        // A small session, so the figures of every view draw in a moment.
+        Session s = defaultSession();
+        s.attention.bias.slopes.heads = 4;
+        s.attention.bias.queries = 12;
+        ASSERT_TRUE(m_explorer->applySession(s));
+        settle();
+    }
+    void TearDown() override {
+        ExplorerLogic::TearDown();
+        std::error_code ignored;
+        fs::remove_all(m_dir, ignored);
+    }
+
+    std::string path(const std::string& name) const { return (m_dir / name).string(); }
+
+    // Shows `view` and waits for what it computes.
+    void show(View view) {
+        state().view = view;
+        frame();
+        frame();
+        settle();
+    }
+
+    // Exports through the app's action (the popup's and the panel's Export button) and waits.
+    void exportFigure(FigureFormat format, const std::string& file, int width = 480, int height = 360) {
+        FigureExportState& f = state().figure;
+        f.format = format;
+        f.width = width;
+        f.height = height;
+        f.path = file;
+        f.pathEdited = true;
+        f.start = true;
+        frame();
+        settle();
+        frame();
+    }
+
+    // The request `alibi render --session` would make for the session the explorer holds now:
+    // its parameters, head and query row as set, at the figure's size.
+    ViewFigureRequest request(ExplorerView view, int scale, int width = 480, int height = 360) {
+        ViewFigureRequest r;
+        r.session = m_explorer->history().current();
+        r.session.width = width;
+        r.session.height = height;
+        r.view = view;
+        r.scale = scale;
+        return r;
+    }
+
+    // Checks the file written for `view` at every PNG scale (and SVG for the line views).
+    void checkView(View shown, ExplorerView view, const std::string& stem,
+                   const std::function<void(ViewFigureRequest&)>& adjust = {}, int width = 480, int height = 360) {
+        show(shown);
+        for (const FigureFormat format : {FigureFormat::Png1x, FigureFormat::Png2x, FigureFormat::Png4x}) {
+            const int scale = figureScale(format);
+            const std::string file = path(fmt::format("{}@{}x.png", stem, scale));
+            exportFigure(format, file, width, height);
+            ASSERT_FALSE(state().figure.failed) << state().figure.status;
+            ViewFigureRequest expected = request(view, scale, width, height);
+            if (adjust) adjust(expected);
+            const std::string bytes = readFile(file);
+            ASSERT_EQ(bytes, pngBytes(renderViewFigurePng(expected))) << stem << " at " << scale << "x";
+            auto image = decodePng(std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
+            ASSERT_TRUE(image);
+            EXPECT_EQ(image->width, width * scale);
+            EXPECT_EQ(image->height, height * scale);
+            EXPECT_EQ(state().figure.status,
+                      fmt::format("Saved {} ({} x {} px)", file, width * scale, height * scale));
+        }
+        const std::string svg = path(stem + ".svg");
+        exportFigure(FigureFormat::Svg, svg, width, height);
+        ViewFigureRequest expected = request(view, 1, width, height);
+        if (adjust) adjust(expected);
+        if (viewFigureIsVector(view)) {
+            ASSERT_FALSE(state().figure.failed) << state().figure.status;
+            auto document = renderViewFigureSvg(expected);
+            ASSERT_TRUE(document) << document.error().message;
+            EXPECT_EQ(readFile(svg), *document);
+        } else {
+            // The choice is not offered; forced anyway, the core refuses and nothing is written.
+            EXPECT_TRUE(planFigure(state(), state().session, m_explorer->model()).svgRefused);
+            EXPECT_TRUE(state().figure.failed);
+            auto refused = renderViewFigureSvg(expected);
+            ASSERT_FALSE(refused);
+            EXPECT_EQ(state().figure.status, refused.error().message);
+            EXPECT_FALSE(fs::exists(svg));
+        }
+    }
+
+    fs::path m_dir;
+};
+
+TEST_F(FigureExport, HeadGrid) { checkView(View::Grid, ExplorerView::Grid, "grid"); }
+
+TEST_F(FigureExport, HeadDetailOfTheSelectedHead) {
+    Session s = m_explorer->history().current();
+    s.head = 2;
+    ASSERT_TRUE(m_explorer->applySession(s));
+    checkView(View::Detail, ExplorerView::Detail, "detail");
+}
+
+TEST_F(FigureExport, EachCurvesPlot) {
+    Session s = m_explorer->history().current();
+    s.queryRow = 7;
+    ASSERT_TRUE(m_explorer->applySession(s));
+    const CurveKind kinds[] = {CurveKind::Slopes, CurveKind::BiasDistance, CurveKind::AttentionDistance};
+    for (int plot = 0; plot < 3; ++plot) {
+        state().figure.curves = plot;
+        checkView(View::Curves, ExplorerView::Curves, fmt::format("curves-{}", plot),
+                  [&](ViewFigureRequest& r) { r.curves = kinds[plot]; });
+    }
+}
+
+TEST_F(FigureExport, StagesOfTheChosenHeadAndQueryRow) {
+    Session s = m_explorer->history().current();
+    s.head = 3;
+    s.queryRow = 9;
+    ASSERT_TRUE(m_explorer->applySession(s));
+    // Four stages side by side need a wide figure (the core says so for a smaller one).
+    checkView(View::Stages, ExplorerView::Stages, "stages", {}, 1000, 400);
+}
+
+TEST_F(FigureExport, CompareWithItsB) {
+    state().compareB = CompareOverrides{};
+    state().compareB.scheme = SlopeScheme::Linear;
+    frame();
+    settle();
+    ASSERT_TRUE(m_explorer->history().current().compare.has_value());
+    checkView(View::Compare, ExplorerView::Compare, "compare");
+}
+
+TEST_F(FigureExport, ExtrapolationOfTheSelectedHead) {
+    Session s = m_explorer->history().current();
+    s.head = 1;
+    s.trainLength = 8;
+    ASSERT_TRUE(m_explorer->applySession(s));
+    checkView(View::Extrapolation, ExplorerView::Extrapolation, "extrapolation");
+}
+
+TEST_F(FigureExport, PositionSchemesOnTheViewsAxis) {
+    state().schemesMaxDistance = 64;
+    state().schemesQuantity = SchemeQuantity::Attention;
+    checkView(View::PositionSchemes, ExplorerView::PositionSchemes, "schemes", [](ViewFigureRequest& r) {
+        r.schemesMaxDistance = 64;
+        r.schemesQuantity = SchemeQuantity::Attention;
+    }, 900, 700);  // the caption lists every formula: the core asks for 900 x 700 or more
+}
+
+TEST_F(FigureExport, DiagnoseDrawsTheLoadedTensorsErrorMap) {
+    show(View::Diagnose);
+    state().diagnoseExample = kSlopeOffByOne;
+    state().diagnoseUseExample = true;
+    ++state().diagnoseSerial;
+    frame();
+    settle();
+    ASSERT_NE(m_explorer->model().diagnosis, nullptr);
+    auto tensor = buildBuggyExample(kSlopeOffByOne);
+    ASSERT_TRUE(tensor);
+    auto diagnosis = diagnose(*tensor);
+    ASSERT_TRUE(diagnosis);
+    for (const FigureFormat format : {FigureFormat::Png1x, FigureFormat::Png2x}) {
+        const int scale = figureScale(format);
+        const std::string file = path(fmt::format("diagnosis@{}x.png", scale));
+        exportFigure(format, file);
+        ASSERT_FALSE(state().figure.failed) << state().figure.status;
+        DiagnosisFigureRequest request;
+        request.tensor = &*tensor;
+        request.diagnosis = &*diagnosis;
+        request.source = std::string("example: ") + kSlopeOffByOne;
+        request.width = 480;
+        request.height = 360;
+        request.scale = scale;
+        EXPECT_EQ(readFile(file), pngBytes(renderDiagnosisFigure(request)));
+    }
+    EXPECT_FALSE(planFigure(state(), state().session, m_explorer->model()).vector);
+}
+
+TEST_F(FigureExport, AttentionMapsLikeTheQtFigureMenu) {
+    m_explorer->openAttentionMaps(kExampleMaps);
+    show(View::Maps);
+    ASSERT_NE(m_explorer->model().maps.file, nullptr);
+    auto maps = AttentionMaps::open(kExampleMaps);
+    ASSERT_TRUE(maps) << maps.error().message;
+    state().maps.layer = 2;
+    state().maps.head = 5;
+    for (const bool oneHead : {false, true}) {
+        state().figure.mapsOneHead = oneHead;
+        const std::string file = path(fmt::format("maps-{}.png", oneHead));
+        exportFigure(FigureFormat::Png2x, file);
+        ASSERT_FALSE(state().figure.failed) << state().figure.status;
+        MapsHeatmapParams p;
+        p.layerIndex = 2;
+        p.head = oneHead ? 5 : -1;
+        p.width = 480;
+        p.height = 360;
+        EXPECT_EQ(readFile(file), pngBytes(renderAttentionMapsFigure(*maps, p, 0, 2))) << oneHead;
+    }
+}
+
+TEST_F(FigureExport, TheFitTableHasNoFigureAndSaysWhy) {
+    show(View::Fit);
+    const FigurePlan plan = planFigure(state(), state().session, m_explorer->model());
+    EXPECT_FALSE(plan.task.has_value());
+    EXPECT_NE(plan.reason.find("CSV or JSON"), std::string::npos) << plan.reason;
+}
+
+TEST_F(FigureExport, ABadPathGivesTheCoresMessageAndLeavesNoFile) {
+    const std::string file = path("no-such-folder/grid.png");
+    exportFigure(FigureFormat::Png2x, file);
+    EXPECT_TRUE(state().figure.failed);
+    auto refused = OutputFile::open(file);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(state().figure.status, refused.error().message);
+    EXPECT_FALSE(fs::exists(file));
+    EXPECT_FALSE(fs::exists(m_dir / "no-such-folder"));
+    // Nothing half-written beside it either.
+    EXPECT_TRUE(fs::is_empty(m_dir));
+}
+
+TEST_F(FigureExport, CancellingARunningExportLeavesNoFile) {
+    Session s = m_explorer->history().current();
+    s.attention.bias.slopes.heads = 64;
+    s.attention.bias.queries = 4096;
+    s.what = RenderWhat::Attention;
+    ASSERT_TRUE(m_explorer->applySession(s));
+    show(View::Grid);
+    const std::string file = path("big.png");
+    FigureExportState& f = state().figure;
+    f.format = FigureFormat::Png4x;
+    f.width = 3000;
+    f.height = 2000;
+    f.path = file;
+    f.pathEdited = true;
+    f.start = true;
+    frame();
+    ASSERT_TRUE(m_explorer->model().figureRunning) << f.status;
+    f.cancel = true;
+    frame();
+    settle();
+    frame();
+    EXPECT_TRUE(f.failed);
+    EXPECT_EQ(f.status, "Cancelled: " + file + " was not written");
+    EXPECT_TRUE(fs::is_empty(m_dir));
+}
+
+// The whole interaction as a person does it: Ctrl+Shift+P, a click on "PNG 2x", a typed path,
+// Enter; at 1280x720 the popup is inside the window with nothing cut off.
+TEST_F(FigureExport, ThePopupByKeyboardAndMouseAt1280x720) {
+    ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+    show(View::Curves);
+    press(keys::kP, true, true);
+    frame();
+    ImGuiWindow* popup = ImGui::FindWindowByName(kPopup);
+    ASSERT_NE(popup, nullptr);
+    ASSERT_TRUE(popup->Active);
+    EXPECT_GE(popup->Pos.x, 0.0f);
+    EXPECT_GE(popup->Pos.y, 0.0f);
+    EXPECT_LE(popup->Pos.x + popup->Size.x, 1280.0f);
+    EXPECT_LE(popup->Pos.y + popup->Size.y, 720.0f);
+    EXPECT_GE(popup->Size.x, 400.0f);  // room for the formats on one line and a long path
+    EXPECT_FALSE(popup->ScrollbarY);
+
+    // The format row: find "PNG 1x" down a column, then "PNG 2x" along its line.
+    const ImGuiID png1 = popup->GetID("PNG 1x");
+    const ImGuiID png2 = popup->GetID("PNG 2x");
+    ImGuiIO& io = ImGui::GetIO();
+    std::optional<ImVec2> at;
+    for (float y = popup->Pos.y; y < popup->Pos.y + popup->Size.y && !at; y += 3.0f)
+        for (const float fraction : {0.2f, 0.25f, 0.3f}) {
+            io.MousePos = ImVec2(popup->Pos.x + popup->Size.x * fraction, y);
+            frame();
+            if (ImGui::GetCurrentContext()->HoveredId == png1) {
+                at = io.MousePos;
+                break;
+            }
+        }
+    ASSERT_TRUE(at.has_value());
+    bool found = false;
+    for (float x = at->x; x < popup->Pos.x + popup->Size.x && !found; x += 3.0f) {
+        io.MousePos = ImVec2(x, at->y);
+        frame();
+        found = ImGui::GetCurrentContext()->HoveredId == png2;
+    }
+    ASSERT_TRUE(found);
+    state().figure.format = FigureFormat::Png1x;
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+    EXPECT_EQ(state().figure.format, FigureFormat::Png2x);
+
+    // The path: click the field, select all, type, Enter.
+    ASSERT_TRUE(click(kPopup, "##figurePath", 0.6f));
+    io.KeyCtrl = true;
+    io.KeysDown['A'] = true;
+    frame();
+    io.KeysDown['A'] = false;
+    io.KeyCtrl = false;
+    frame();
+    const std::string file = path("typed.png");
+    type(file);
+    press(kKeyEnter);
+    settle();
+    frame();
+    ASSERT_FALSE(state().figure.failed) << state().figure.status;
+    const Session& s = m_explorer->history().current();
+    ViewFigureRequest expected = request(ExplorerView::Curves, 2, s.width, s.height);
+    EXPECT_EQ(readFile(file), pngBytes(renderViewFigurePng(expected)));
+    EXPECT_EQ(state().statusMessage, fmt::format("Saved {} ({} x {} px)", file, 2 * s.width, 2 * s.height));
+
+    // Escape closes it; the shortcuts work again.
+    press(kKeyEscape);
+    frame();
+    EXPECT_FALSE(ImGui::FindWindowByName(kPopup)->Active);
+    press(keys::kP, true, true);  // and opens again
+    EXPECT_TRUE(ImGui::FindWindowByName(kPopup)->Active);
+}
+
+TEST_F(FigureExport, TheDefaultPathIsTheCoresNameAndFollowsTheFormat) {
+    show(View::Curves);
+    state().figure.format = FigureFormat::Svg;
+    FigurePlan plan = planFigure(state(), state().session, m_explorer->model());
+    ASSERT_TRUE(plan.task.has_value());
+    ViewFigureRequest r = request(ExplorerView::Curves, 1);
+    EXPECT_EQ(plan.task->path, viewFigureFileName(r, true));
+    state().figure.format = FigureFormat::Png4x;
+    plan = planFigure(state(), state().session, m_explorer->model());
+    EXPECT_EQ(plan.task->path, viewFigureFileName(r, false));
+    // A heatmap view never proposes an .svg name.
+    show(View::Grid);
+    plan = planFigure(state(), state().session, m_explorer->model());
+    EXPECT_TRUE(plan.task->path.ends_with(".png")) << plan.task->path;
+
+    // A path typed for one figure keeps its folder for the next one, not its name (so exporting
+    // the grid and then the curves never overwrites the grid).
+    state().figure.path = path("my-slide.png");
+    state().figure.pathEdited = true;
+    state().figure.pathFor = plan.defaultPath;
+    EXPECT_EQ(planFigure(state(), state().session, m_explorer->model()).task->path, path("my-slide.png"));
+    show(View::Curves);
+    state().figure.format = FigureFormat::Png1x;
+    EXPECT_EQ(planFigure(state(), state().session, m_explorer->model()).task->path,
+              path(viewFigureFileName(r, false)));
+}
+
+}  // namespace
+}  // namespace alibi::imgui
