@@ -19,6 +19,7 @@
 #include <alibi/model/stats_report.hpp>
 #include <alibi/render/figure.hpp>
 #include <alibi/render/png.hpp>
+#include <alibi/render/view_figure.hpp>
 
 #include <pybind11/stl.h>
 
@@ -167,21 +168,19 @@ py::tuple renderHeatmap(const py::object& base, const py::dict& options, const p
 // SVG curves, as `alibi render --what slopes|distance|attention-distance` writes them.
 std::string renderCurves(const py::object& base, const py::dict& options, const std::string& kind,
                          const py::object& callback) {
-    const Session s = sessionFor(base, options);
-    CurvesParams params;
-    params.attention = s.attention;
+    ViewFigureRequest request;
+    request.session = sessionFor(base, options);
+    request.view = ExplorerView::Curves;
     const auto parsed = parseCurveKind(kind);
     if (!parsed) throw py::value_error(fmt::format("what must name curves (slopes, distance, attention-distance), got '{}'", kind));
-    params.kind = *parsed;
-    params.query = s.queryRow;
-    params.head = s.head;
-    params.width = s.width;
-    params.height = s.height;
+    request.curves = *parsed;
     Progress progress(callback);
+    request.progress = progress.fn();
     Result<std::string> svg;
     {
         py::gil_scoped_release release;
-        svg = renderCurvesSvg(params, progress.fn());
+        // The explorers' and the CLI's figure of the curves view, byte for byte.
+        svg = renderViewFigureSvg(request);
     }
     progress.rethrow();
     return unwrap(std::move(svg));
