@@ -57,20 +57,13 @@ bool sameFigureName(const std::string& a, const std::string& b) {
 // "attention" from "assets/attention/attention.npy".
 std::string fileStem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
+// The session's view a figure draws (Diagnose and the attention maps have figures of their own,
+// the head fit table none).
 std::optional<ExplorerView> figureView(View view) {
-    switch (view) {
-        case View::Grid: return ExplorerView::Grid;
-        case View::Detail: return ExplorerView::Detail;
-        case View::Curves: return ExplorerView::Curves;
-        case View::Stages: return ExplorerView::Stages;
-        case View::Compare: return ExplorerView::Compare;
-        case View::Extrapolation: return ExplorerView::Extrapolation;
-        case View::PositionSchemes: return ExplorerView::PositionSchemes;
-        case View::Diagnose:
-        case View::Maps:
-        case View::Fit: return std::nullopt;
-    }
-    return std::nullopt;
+    if (view == View::Maps || view == View::Fit) return std::nullopt;
+    const ExplorerView explorerView = toExplorerView(view);
+    if (!viewHasFigure(explorerView)) return std::nullopt;
+    return explorerView;
 }
 
 // The session's views of one head (detail, stages, extrapolation) show the selected head, or
