@@ -95,7 +95,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     // The shown layer (or head) as a finished figure for slides, drawn at 1x, 2x or 4x.
     m_figure = new QToolButton(this);
     m_figure->setText("Figure");
-    m_figure->setToolTip("Save the layer grid (or, on the Head tab, the head) as a PNG figure with title, axes, colour "
+    m_figure->setToolTip("Save the layer grid (on the Head tab the head, on the Similarity tab the matrix) as a PNG figure with title, axes, colour "
                          "bar and caption, rendered at 1x, 2x or 4x the view's size (the same as alibi render FILE)");
     m_figure->setPopupMode(QToolButton::InstantPopup);
     auto* figureMenu = new QMenu(m_figure);
@@ -727,8 +727,10 @@ void AttentionMapsPage::refreshSimilarity() {
         };
     });
     m_similarityNote->setText(QString("%1 · %2 heads · 0 = same distribution, 1 = disjoint").arg(layerLabel).arg(maps->heads()));
-    m_similarity->setHeader(QString("%1: head x head Jensen-Shannon distance between %2")
-                                .arg(layerLabel, full ? "full maps" : "attention-vs-distance profiles"),
+    const QString similarityTitle = QString("%1: head x head Jensen-Shannon distance between %2")
+                                        .arg(layerLabel, full ? "full maps" : "attention-vs-distance profiles");
+    m_similarityTitle = similarityTitle.toStdString();
+    m_similarity->setHeader(similarityTitle,
                             QString("heads ordered %1 · hover a cell for the pair's distance")
                                 .arg(order == HeadOrder::Slope        ? "by fitted slope, steepest first"
                                      : order == HeadOrder::Similarity ? "in average-linkage clustering order"
@@ -822,6 +824,17 @@ bool AttentionMapsPage::choosePrior(int item) {
 void AttentionMapsPage::exportFigureDialog(int scale) {
     const MapsPtr maps = m_model->maps();
     if (!maps) return;
+    if (m_views->currentWidget() == m_similarity->parentWidget()) {
+        const QString base = QFileInfo(m_model->path()).completeBaseName() +
+                             QString("-layer%1-similarity").arg(m_layer->value()) +
+                             (scale > 1 ? QString("@%1x.png").arg(scale) : QString(".png"));
+        const QString path = QFileDialog::getSaveFileName(this, "Save the figure", base, "PNG image (*.png)");
+        if (path.isEmpty()) return;
+        // Square like the view, whose cells stay square; wide enough for the colour bar and caption.
+        const int side = std::max(std::min(m_similarity->width(), m_similarity->height()), 480);
+        (void)exportSimilarityFigure(path, side + 160, side, scale);
+        return;
+    }
     const bool oneHead = m_views->currentWidget() == m_headView;
     const QString base = QFileInfo(m_model->path()).completeBaseName() +
                          (oneHead ? QString("-layer%1-head%2").arg(m_layer->value()).arg(m_head->value())
@@ -842,14 +855,32 @@ void AttentionMapsPage::exportFigureDialog(int scale) {
 bool AttentionMapsPage::exportFigure(const QString& path, const MapsHeatmapParams& params, int scale) {
     const MapsPtr maps = m_model->maps();
     if (!maps) return false;
+    saveFigureInBackground(path, scale, [maps, params, scale] { return renderAttentionMapsFigure(*maps, params, 0, scale); });
+    return true;
+}
+
+bool AttentionMapsPage::exportSimilarityFigure(const QString& path, int width, int height, int scale) {
+    if (m_distances.n == 0 || m_similarityOrder.empty()) {
+        emit failed("No similarity matrix to save",
+                    "The matrix is not drawn yet: fit the heads (or choose full maps) and open the Similarity tab first.");
+        return false;
+    }
+    saveFigureInBackground(path, scale, [d = m_distances, order = m_similarityOrder, title = m_similarityTitle, width,
+                                         height, scale] {
+        return renderSimilarityFigure(d, order, title, Colormap::Magma, width, height, scale);
+    });
+    return true;
+}
+
+void AttentionMapsPage::saveFigureInBackground(const QString& path, int scale, std::function<Result<Image>()> render) {
     emit statusMessage(QString("Drawing the figure at %1x…").arg(scale), 0);
     // Drawn on a worker thread (a large file's rows are read from disk); the result comes back
     // to the page through its event loop, or is dropped if the page is gone.
     QPointer<AttentionMapsPage> self(this);
-    std::thread([self, maps, params, scale, path] {
+    std::thread([self, render = std::move(render), path] {
         lowerThisThreadPriority(4);
         Result<void> ok = [&]() -> Result<void> {
-            auto image = renderAttentionMapsFigure(*maps, params, 0, scale);
+            auto image = render();
             if (!image) return std::unexpected(image.error());
             return writePng(*image, path.toStdString());
         }();
@@ -860,7 +891,6 @@ bool AttentionMapsPage::exportFigure(const QString& path, const MapsHeatmapParam
             emit self->figureSaved(static_cast<bool>(ok));
         }, Qt::QueuedConnection);
     }).detach();
-    return true;
 }
 
 Result<void> AttentionMapsPage::exportTable(const QString& path, FileFormat format) {

@@ -72,6 +72,10 @@ public:
     // Saves the figure of `params` (layer, head or -1, size at 1x) at `scale` in the background;
     // figureSaved tells when it is written (or failed). False when no maps are open.
     bool exportFigure(const QString& path, const MapsHeatmapParams& params, int scale);
+    // The similarity matrix shown now as a figure (the same as `alibi render FILE --what
+    // similarity` draws), `width` x `height` at 1x, at `scale`; false (and failed()) when no
+    // matrix is shown yet.
+    bool exportSimilarityFigure(const QString& path, int width, int height, int scale);
 
     [[nodiscard]] int layerIndex() const;
     [[nodiscard]] int head() const;
@@ -102,6 +106,8 @@ signals:
 private:
     void applyLessonTarget();
     void exportFigureDialog(int scale);
+    // Draws `render` on a worker thread and writes it to `path` as PNG; figureSaved tells the end.
+    void saveFigureInBackground(const QString& path, int scale, std::function<Result<Image>()> render);
     void onOpened();
     void onFitted();
     void refreshLayer();      // grid, head view, plots after a layer, head, row or fit change
@@ -158,6 +164,7 @@ private:
     MapsOverview m_overviewMap;  // the last overview, for its hit test
     DistanceMatrix m_distances;
     std::vector<int> m_similarityOrder;
+    std::string m_similarityTitle;  // the shown matrix's header: layer, basis
     QString m_hoverText;
     QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
     int m_priorItem = 0;

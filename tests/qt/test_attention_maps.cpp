@@ -419,6 +419,37 @@ private slots:
         QCOMPARE(int(page->similarityOrder().size()), 8);
         QVERIFY(page->similarityView()->hasPicture());
     }
+
+    // Figure on the Similarity tab: the matrix shown, as the core's similarity figure at 2x;
+    // refused with a message while no matrix is drawn.
+    void similarityFigure() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        QTemporaryDir dir;
+        QSignalSpy failed(page, &AttentionMapsPage::failed);
+        QVERIFY(!page->exportSimilarityFigure(dir.filePath("none.png"), 640, 480, 2));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(!QFileInfo::exists(dir.filePath("none.png")));
+        page->views()->setCurrentIndex(AttentionMapsPage::SimilarityView);
+        page->setSimilarity(SimilarityBasis::Profile, HeadOrder::Similarity);
+        QTRY_VERIFY(!page->similarityView()->pending() && page->similarityView()->hasPicture());
+        QTRY_COMPARE(int(page->similarityOrder().size()), 8);
+        QSignalSpy saved(page, &AttentionMapsPage::figureSaved);
+        const QString out = dir.filePath("similarity@2x.png");
+        QVERIFY(page->exportSimilarityFigure(out, 640, 480, 2));
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
+        QCOMPARE(saved.at(0).at(0).toBool(), true);
+        const QImage image(out);
+        QCOMPARE(image.size(), QSize(1280, 960));
+        // Drawn, not blank: the magma matrix has dark (near 0 on the diagonal) and light cells.
+        int dark = 0;
+        for (int y = 0; y < image.height(); y += 4)
+            for (int x = 0; x < image.width(); x += 4)
+                if (qGray(image.pixel(x, y)) < 40) ++dark;
+        QVERIFY(dark > 100);
+    }
 };
 
 QTEST_MAIN(TestAttentionMaps)
