@@ -125,6 +125,28 @@ bool planMaps(FigurePlan& plan, FigureTask& task, const AppState& state, const M
     }
     const AttentionMaps& maps = *file->maps;
     const MapsState& s = state.maps;
+    const int layerIndex = std::clamp(s.layer, 0, maps.layers() - 1);
+    const int layerNumber = maps.layerInfo()[static_cast<std::size_t>(layerIndex)].number;
+    if (s.side == MapsSide::Similarity) {
+        // The Similarity side shows the heads' distance matrix: that is the figure.
+        const auto& similarity = model.maps.similarity;
+        if (!similarity || !similarity->request.fit || similarity->request.fit->distances.n == 0 ||
+            similarity->order.empty()) {
+            plan.what = "Attention maps: head similarity";
+            plan.reason = "The similarity matrix is not drawn yet: wait for the layer's fit, then export it.";
+            return false;
+        }
+        const LayerFitResult& fit = *similarity->request.fit;
+        task.kind = FigureTask::Kind::Similarity;
+        task.distances = fit.distances;
+        task.similarityOrder = similarity->order;
+        task.similarityTitle =
+            fmt::format("Head similarity · layer {} · Jensen-Shannon distance between {}", layerNumber,
+                        fit.request.basis == 1 ? "full maps" : "attention-vs-distance profiles");
+        plan.what = fmt::format("Attention maps: layer {}, head similarity", layerNumber);
+        plan.defaultPath = fmt::format("{}-layer{}-similarity.png", fileStem(file->ask.path), layerNumber);
+        return true;
+    }
     MapsHeatmapParams& p = task.mapsParams;
     p.layerIndex = std::clamp(s.layer, 0, maps.layers() - 1);
     plan.maps = true;
@@ -243,6 +265,10 @@ Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progres
             break;
         }
         case FigureTask::Kind::Maps: image = renderAttentionMapsFigure(*task.maps, task.mapsParams, 0, task.scale); break;
+        case FigureTask::Kind::Similarity:
+            image = renderSimilarityFigure(task.distances, task.similarityOrder, task.similarityTitle, Colormap::Magma,
+                                           task.width, task.height, task.scale);
+            break;
     }
     if (!image) return std::unexpected(image.error());
     if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");

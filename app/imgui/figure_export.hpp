@@ -30,7 +30,7 @@ inline constexpr int kFigureNiceness = 10;
 
 // One figure to draw and write: what the core is asked for, the scale and the file.
 struct FigureTask {
-    enum class Kind { View, Diagnosis, Maps };
+    enum class Kind { View, Diagnosis, Maps, Similarity };
     Kind kind = Kind::View;
     ViewFigureRequest view;  // Kind::View (its progress callback is the job's)
     // Kind::Diagnosis: the tensor the Diagnose view read (read again on the thread, so the view's
@@ -40,6 +40,10 @@ struct FigureTask {
     // Kind::Maps: the attention maps open in the Maps view and what of them is drawn.
     std::shared_ptr<const AttentionMaps> maps;
     MapsHeatmapParams mapsParams;
+    // Kind::Similarity: the matrix the Maps view's Similarity side shows, its head order and title.
+    DistanceMatrix distances;
+    std::vector<int> similarityOrder;
+    std::string similarityTitle;
     int width = 0, height = 0;  // the figure at 1x
     int scale = 1;              // PNG pixels per layout pixel: 1, 2, 4
     bool svg = false;

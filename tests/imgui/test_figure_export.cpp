@@ -252,6 +252,27 @@ TEST_F(FigureExport, AttentionMapsLikeTheQtFigureMenu) {
     }
 }
 
+TEST_F(FigureExport, TheSimilaritySideExportsTheMatrixItShows) {
+    m_explorer->openAttentionMaps(kExampleMaps);
+    show(View::Maps);
+    ASSERT_NE(m_explorer->model().maps.file, nullptr);
+    state().maps.side = MapsSide::Similarity;
+    // The matrix comes from the layer's fit, computed in the background.
+    for (int n = 0; n < 200 && !m_explorer->model().maps.similarity; ++n) show(View::Maps);
+    const auto similarity = m_explorer->model().maps.similarity;
+    ASSERT_TRUE(similarity && similarity->request.fit);
+    const std::string file = path("similarity.png");
+    exportFigure(FigureFormat::Png2x, file, 560, 480);
+    ASSERT_FALSE(state().figure.failed) << state().figure.status;
+    const FigurePlan plan = planFigure(state(), state().session, m_explorer->model());
+    ASSERT_TRUE(plan.task.has_value());
+    EXPECT_EQ(plan.task->kind, FigureTask::Kind::Similarity);
+    // The core's figure of the same matrix, order and title: what the view shows, at 2x.
+    EXPECT_EQ(readFile(file), pngBytes(renderSimilarityFigure(similarity->request.fit->distances, similarity->order,
+                                                              plan.task->similarityTitle, Colormap::Magma, 560, 480,
+                                                              2)));
+}
+
 TEST_F(FigureExport, TheFitTableHasNoFigureAndSaysWhy) {
     show(View::Fit);
     const FigurePlan plan = planFigure(state(), state().session, m_explorer->model());
