@@ -54,6 +54,16 @@ Result<ExportPlan> planSessionExport(const Session& session, ExportWhat what, co
 
 namespace {
 
+// Runs `dialog` modally and tells whether it was accepted. Tests pass `drive`, which acts on the
+// open dialog instead of a user; the export then goes on as if its button had been pressed.
+template <typename Dialog>
+bool accepted(Dialog& dialog, const std::function<void(Dialog&)>& drive) {
+    if (!drive) return dialog.exec() == QDialog::Accepted;
+    dialog.show();
+    drive(dialog);
+    return dialog.result() == QDialog::Accepted;
+}
+
 QString fileExtension(FileFormat f) { return QString::fromUtf8(formatName(f).data()); }
 
 }  // namespace
@@ -240,14 +250,7 @@ Result<void> ExportController::runInBackground(const QString& title, const QStri
 
 void ExportController::exportTensorDialog(const std::function<void(ExportDialog&)>& drive) {
     ExportDialog dialog(m_model, m_freeSpace, m_window);
-    if (drive) {
-        // Tests: act on the open dialog, then go on as if its button had been pressed.
-        dialog.show();
-        drive(dialog);
-        if (dialog.result() != QDialog::Accepted) return;
-    } else if (dialog.exec() != QDialog::Accepted) {
-        return;
-    }
+    if (!accepted(dialog, drive)) return;
     auto result = exportTensorTo(dialog.path(), dialog.what(), dialog.format());
     if (!result && result.error().code != ErrorCode::Cancelled)
         emit failed("Export failed", QString::fromStdString(result.error().message));
@@ -291,14 +294,7 @@ Result<QSize> ExportController::exportFigure(const FigureJob& job, const Progres
 void ExportController::exportFigureDialog(const FigureSubject& subject,
                                           const std::function<void(FigureExportDialog&)>& drive) {
     FigureExportDialog dialog(subject, m_window);
-    if (drive) {
-        // Tests: act on the open dialog, then go on as if its button had been pressed.
-        dialog.show();
-        drive(dialog);
-        if (dialog.result() != QDialog::Accepted) return;
-    } else if (dialog.exec() != QDialog::Accepted) {
-        return;
-    }
+    if (!accepted(dialog, drive)) return;
     dialog.remember();
     (void)exportFigure(dialog.job());
 }
