@@ -42,12 +42,28 @@ struct RenderCommand {
     std::optional<std::string> quantity;
 };
 
-// `alibi render FILE --what attention|similarity|fit`: the session flags give the picture's
+// `alibi render FILE --what attention|overview|similarity|fit|row`: the session flags give the picture's
 // size, colours, head and (when named) the model's slopes; the maps come from the file.
 Result<void> renderFile(const RenderCommand& original) {
     RenderCommand c = original;
     const std::string what = c.flags.what.given() ? c.flags.what.value : "attention";
-    c.flags.what.value = "attention";  // the session flags know no similarity or fit
+    c.flags.what.value = "attention";  // the session flags know no overview, similarity, fit or row
+    // --head and --query are checked against the file's heads and rows, not the session's.
+    const auto fileIndex = [](Flag& flag, const char* what) -> Result<std::int64_t> {
+        if (!flag.given()) return -1;
+        auto value = parseIntegerFlag(flag);
+        if (!value) return std::unexpected(value.error());
+        if (*value < -1)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("{} {}: give a {} of the file, 0 or more, or -1 for {}", flag.name, *value, what,
+                                    flag.name == "--head" ? "every head" : "the last"));
+        flag.value = "-1";
+        return *value;
+    };
+    const auto head = fileIndex(c.flags.head, "head");
+    if (!head) return std::unexpected(head.error());
+    const auto query = fileIndex(c.flags.query, "query row");
+    if (!query) return std::unexpected(query.error());
     auto settings = buildSettings(c.flags);
     if (!settings) return std::unexpected(settings.error());
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
@@ -68,7 +84,8 @@ Result<void> renderFile(const RenderCommand& original) {
     r.layer = c.layer;
     r.batch = c.batch;
     r.values = c.values;
-    r.head = c.flags.head.given() ? s.head : -1;
+    r.head = static_cast<int>(std::min<std::int64_t>(*head, 1 << 20));
+    r.query = *query;
     r.colormap = s.colormap;
     r.scale = s.scale;
     r.reduce = settings->reduce;
@@ -251,7 +268,8 @@ RunFn addRenderCommand(CLI::App& root) {
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/true, /*tensorExport=*/false);
     cmd->add_option("FILE", state->file,
                     "A trained model's saved attention maps (.npy or .safetensors, as `alibi fit` reads them): draw "
-                    "--what attention (one layer's heads, or --head), similarity (PNG) or fit (SVG)")
+                    "--what attention (one layer's heads, or --head), overview (every layer), similarity (PNG), fit "
+                    "(one head's attention vs distance) or row (one --query row; fit and row PNG or SVG)")
         ->type_name("");
     cmd->add_option("--layer", state->layer, "With FILE: the layer to draw, by its number (default: the first)")
         ->type_name("N");
@@ -271,6 +289,8 @@ RunFn addRenderCommand(CLI::App& root) {
   alibi render --heads 8 --seq 64 --what bias -o grid.png                # every head, shared scale
   alibi render attn.npy --layer 3 --what attention -o layer3.png         # a trained model's maps
   alibi render attn.npy --layer 3 --what fit --head 5 --heads 16 -o h5.svg
+  alibi render attn.npy --layer 3 --what row --head 5 --query 40 --pixel-ratio 2 -o row40.png
+  alibi render attn.npy --what overview --width 1600 --height 900 -o all-layers.png
   alibi render --heads 8 --seq 64 --what attention --head 0 --colormap magma -o head0.png
   alibi render --heads 8 --seq 64 --what bias --pixel-ratio 2 -o slide.png  # 2048 x 1536, sharp
   alibi render --heads 12 --what slopes -o slopes.svg                    # log2 axis

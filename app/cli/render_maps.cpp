@@ -8,6 +8,7 @@
 #include <alibi/analysis/head_fit.hpp>
 #include <alibi/analysis/head_similarity.hpp>
 #include <alibi/io/attention_maps.hpp>
+#include <alibi/render/attention_maps_plots.hpp>
 #include <alibi/render/attention_maps_render.hpp>
 #include <alibi/render/png.hpp>
 
@@ -37,25 +38,40 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
         layerIndex = *index;
     }
     const auto format = formatFromPath(r.output);
-    const auto needs = [&](FileFormat f, const char* what) -> Result<void> {
-        if (format != f)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--what {} draws {}; give -o FILE.{}", r.what, what, f == FileFormat::Png ? "png" : "svg"));
+    const auto needsPng = [&](const char* what) -> Result<void> {
+        if (format != FileFormat::Png)
+            return fail(ErrorCode::InvalidArgument, fmt::format("--what {} draws {}; give -o FILE.png", r.what, what));
         return {};
     };
+    // The plots are PNG (at --pixel-ratio) or SVG, as the output's extension says.
+    const auto writePlot = [&](const PlotFigure& figure) -> Result<void> {
+        if (format == FileFormat::Svg) return writeText(r.output, plotFigureSvg(figure));
+        auto image = plotFigurePng(figure, r.pixelRatio);
+        if (!image) return std::unexpected(image.error());
+        return writePng(*image, r.output);
+    };
+    MapsHeatmapParams params;
+    params.layerIndex = layerIndex;
+    params.head = r.head;
+    params.colormap = r.colormap;
+    params.scale = r.scale;
+    params.reduce = r.reduce;
+    params.logScale = r.logScale;
+    params.width = r.width;
+    params.height = r.height;
 
     if (r.what == "attention") {
-        if (auto ok = needs(FileFormat::Png, "a PNG heatmap"); !ok) return ok;
-        MapsHeatmapParams params;
-        params.layerIndex = layerIndex;
-        params.head = r.head;
-        params.colormap = r.colormap;
-        params.scale = r.scale;
-        params.reduce = r.reduce;
-        params.logScale = r.logScale;
-        params.width = r.width;
-        params.height = r.height;
+        if (auto ok = needsPng("a heatmap"); !ok) return ok;
         auto image = renderAttentionMapsFigure(*maps, params, r.threads, r.pixelRatio);
+        if (!image) return std::unexpected(image.error());
+        return writePng(*image, r.output);
+    }
+    if (r.what == "overview") {
+        if (auto ok = needsPng("a heatmap of every layer"); !ok) return ok;
+        if (r.layer || r.head >= 0)
+            return fail(ErrorCode::InvalidArgument,
+                        "--what overview draws every layer and head: drop --layer and --head (or use --what attention)");
+        auto image = renderAttentionOverviewFigure(*maps, params, r.threads, r.pixelRatio);
         if (!image) return std::unexpected(image.error());
         return writePng(*image, r.output);
     }
@@ -63,7 +79,7 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
     options.layers = {layerIndex};
     options.threads = r.threads;
     if (r.what == "similarity") {
-        if (auto ok = needs(FileFormat::Png, "a PNG heatmap"); !ok) return ok;
+        if (auto ok = needsPng("a heatmap"); !ok) return ok;
         auto fits = fitHeads(*maps, options);
         if (!fits) return std::unexpected(fits.error());
         const DistanceMatrix d = profileDistances(*fits);
@@ -74,19 +90,26 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
         if (!image) return std::unexpected(image.error());
         return writePng(*image, r.output);
     }
-    if (r.what == "fit") {
-        if (auto ok = needs(FileFormat::Svg, "an SVG plot"); !ok) return ok;
+    if (r.what == "fit" || r.what == "row") {
         const int head = r.head < 0 ? 0 : r.head;
         if (head >= maps->heads())
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("--head {}: the maps have {} heads (0 to {})", head, maps->heads(), maps->heads() - 1));
+        if (r.query >= maps->queries())
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--query {}: the maps have {} query rows (0 to {}, or -1 for the last)", r.query,
+                                    maps->queries(), maps->queries() - 1));
         auto fits = fitHeads(*maps, options, r.configured);
         if (!fits) return std::unexpected(fits.error());
-        const std::string svg = fitProfileSvg((*fits)[static_cast<std::size_t>(head)], *maps, 0, -1, r.width, r.height);
-        return writeText(r.output, svg);
+        const HeadFit& fit = (*fits)[static_cast<std::size_t>(head)];
+        if (r.what == "fit") return writePlot(fitProfileFigure(fit, *maps, 0, -1, r.width, r.height));
+        const std::int64_t query = r.query < 0 ? maps->queries() - 1 : r.query;
+        auto figure = mapsRowFigure(*maps, layerIndex, head, query, {fit.slope, fit.configuredSlope}, r.width, r.height);
+        if (!figure) return std::unexpected(figure.error());
+        return writePlot(*figure);
     }
     return fail(ErrorCode::InvalidArgument,
-                fmt::format("--what '{}' cannot draw attention maps from a file (expected attention, similarity or fit)",
+                fmt::format("--what '{}' cannot draw attention maps from a file (expected attention, overview, similarity, fit or row)",
                             r.what));
 }
 

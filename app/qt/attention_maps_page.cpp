@@ -11,6 +11,7 @@
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/format.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/attention_maps_plots.hpp>
 #include <alibi/render/png.hpp>
 
 #include <QApplication>

@@ -197,11 +197,27 @@ class FitTests(cli.CliCase):
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         with open(self.path("fit.svg")) as f:
             svg = f.read()
-        self.assertIn("Layer 0 head 1", svg)
+        self.assertIn("layer 0 head 1: attention vs distance", svg)
         self.assertIn("fitted prior, m* = 0.5", svg)
         self.assertIn("configured prior, m = 0.0625", svg)  # press slopes of H = 4: 2^-2 (h+1)
-        for args, words in ((["--what", "fit", "-o", self.path("x.png")], "FILE.svg"),
-                            (["--what", "bias", "-o", self.path("x.png")], "expected attention, similarity or fit"),
+        # The same plot as PNG at 2x has twice the pixels; the row plot and the overview too.
+        for what, extra in (("fit", ["--head", "1"]), ("row", ["--head", "2", "--query", "7"]), ("overview", [])):
+            r = cli.run("render", self.path("r.npy"), "--what", what, *extra, "--width", "640", "--height", "400",
+                        "--pixel-ratio", "2", "-o", self.path(what + ".png"))
+            self.assertEqual(r.returncode, 0, r.stderr.decode())
+            with open(self.path(what + ".png"), "rb") as f:
+                self.assertEqual(struct.unpack(">II", f.read(24)[16:24]), (1280, 800), what)
+        r = cli.run("render", self.path("r.npy"), "--what", "row", "--head", "2", "--query", "7", "-o", self.path("row.svg"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        with open(self.path("row.svg")) as f:
+            svg = f.read()
+        self.assertIn("head 2, query row 7: probability by key", svg)
+        self.assertIn("fitted prior, m* = ", svg)
+        for args, words in ((["--what", "overview", "-o", self.path("x.svg")], "FILE.png"),
+                            (["--what", "overview", "--layer", "0", "-o", self.path("x.png")], "drop --layer"),
+                            (["--what", "row", "--query", "999", "-o", self.path("x.png")], "query rows (0 to"),
+                            (["--what", "row", "--head", "9", "-o", self.path("x.png")], "heads (0 to"),
+                            (["--what", "bias", "-o", self.path("x.png")], "expected attention, overview, similarity"),
                             (["--layer", "5", "--what", "attention", "-o", self.path("x.png")], "no layer 5")):
             r = cli.run("render", self.path("r.npy"), *args)
             self.assertEqual(r.returncode, 2, f"{args}: {r.stderr.decode()}")

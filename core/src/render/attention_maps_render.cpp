@@ -3,7 +3,6 @@
 
 #include <alibi/explore/color_scale.hpp>
 #include <alibi/render/figure.hpp>
-#include <alibi/render/plot.hpp>
 
 #include "base/parallel.hpp"
 
@@ -250,6 +249,45 @@ Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHea
     });
 }
 
+Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads,
+                                            int scale) {
+    scale = std::max(scale, 1);
+    // The layer of each tile is known once the overview is placed inside the frame.
+    std::vector<int> tileLayer, tileHead;
+    FigureFrame frame;
+    frame.colormap = params.colormap;
+    frame.title = attentionOverviewTitle(maps);
+    frame.queries = maps.queries();
+    frame.keys = maps.keys();
+    frame.tileRanges = params.scale == ScaleMode::PerHead;
+    frame.tileLabel = [&](int tile) {
+        const auto n = static_cast<std::size_t>(tile);
+        return fmt::format("L{} h{}", maps.layerInfo()[static_cast<std::size_t>(tileLayer[n])].number, tileHead[n]);
+    };
+    frame.caption = [&](const Heatmap& map) {
+        return fmt::format("rows: layers {} to {} top to bottom; columns: heads 0 to {} · {}",
+                           maps.layerInfo().front().number, maps.layerInfo().back().number, maps.heads() - 1,
+                           attentionMapsCaption(maps, map));
+    };
+    frame.scale = scale;
+    return heatmapFigure(params.width * scale, params.height * scale, frame, [&](int width, int height) -> Result<Heatmap> {
+        MapsHeatmapParams p = params;
+        p.width = width;
+        p.height = height;
+        auto overview = renderAttentionOverview(maps, p, threads);
+        if (!overview) return std::unexpected(overview.error());
+        tileLayer = std::move(overview->tileLayer);
+        tileHead.clear();
+        for (const HeatmapTile& t : overview->map.tiles) tileHead.push_back(t.head);
+        return std::move(overview->map);
+    });
+}
+
+std::string attentionOverviewTitle(const AttentionMaps& maps) {
+    return fmt::format("Saved attention · all {} layers x {} heads · {} queries x {} keys", maps.layers(), maps.heads(),
+                       maps.queries(), maps.keys());
+}
+
 std::string attentionMapsTitle(const AttentionMaps& maps, const MapsHeatmapParams& params) {
     const int layer = maps.layerInfo()[static_cast<std::size_t>(params.layerIndex)].number;
     const std::string heads = params.head < 0 ? fmt::format("{} heads", maps.heads()) : fmt::format("head {}", params.head);
@@ -291,46 +329,6 @@ Result<Image> renderSimilarityFigure(const DistanceMatrix& distances, const std:
     return heatmapFigure(width * scale, height * scale, frame, [&](int w, int h) -> Result<Heatmap> {
         return renderSimilarity(distances, order, colormap, w, h);
     });
-}
-
-std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
-                                     std::int64_t lastRow) {
-    // Distances up to where the head and its priors hold almost all their mass.
-    const auto keys = static_cast<std::int64_t>(fit.profile.size());
-    const std::int64_t shown = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(3 * fit.distance90)) + 8, 8,
-                                                        std::max<std::int64_t>(keys, 1));
-    const auto series = [&](std::string label, const std::vector<double>& profile) {
-        Series s;
-        s.label = std::move(label);
-        for (std::int64_t d = 0; d < shown && d < static_cast<std::int64_t>(profile.size()); ++d) {
-            s.x.push_back(static_cast<double>(d));
-            s.y.push_back(profile[static_cast<std::size_t>(d)]);
-        }
-        return s;
-    };
-    std::vector<Series> all;
-    all.push_back(series(fmt::format("layer {} head {} (observed)", fit.layer, fit.head), fit.profile));
-    all.push_back(series(fmt::format("fitted prior, m* = {:.4g}", fit.slope),
-                         priorProfile(fit.slope, maps.queries(), maps.keys(), maps.causal(), firstRow, lastRow)));
-    if (fit.configuredSlope)
-        all.push_back(series(fmt::format("configured prior, m = {:.4g}", *fit.configuredSlope),
-                             priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(), maps.causal(), firstRow,
-                                          lastRow)));
-    return all;
-}
-
-std::string fitProfileSvg(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow, std::int64_t lastRow,
-                          int width, int height) {
-    const std::vector<Series> all = fitProfileSeries(fit, maps, firstRow, lastRow);
-    PlotStyle style;
-    style.width = width;
-    style.height = height;
-    style.title = fmt::format("Layer {} head {}: attention vs distance, KL {:.3g} nats from softmax(-m* d)", fit.layer,
-                              fit.head, fit.kl);
-    style.xLabel = maps.causal() ? "distance i - j" : "distance |i - j|";
-    style.yLabel = "share of attention (all rows)";
-    style.highlight = 0;
-    return plotSvg(all, style);
 }
 
 }  // namespace alibi

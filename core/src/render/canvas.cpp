@@ -19,7 +19,7 @@ std::string fitText(std::string_view text, double size, double width, FontWeight
     return elideText(text, size, static_cast<int>(std::floor(width)), weight);
 }
 
-std::vector<std::string> wrapWords(std::string_view text, double size, double width) {
+std::vector<std::string> wrapWords(std::string_view text, double size, double width, FontWeight weight) {
     std::vector<std::string> lines;
     std::string current;
     std::size_t from = 0;
@@ -28,15 +28,15 @@ std::vector<std::string> wrapWords(std::string_view text, double size, double wi
         if (at == std::string_view::npos) at = text.size();
         const std::string word(text.substr(from, at - from));
         const std::string joined = current.empty() ? word : current + " " + word;
-        if (!current.empty() && measureText(joined, size) > width) {
-            lines.push_back(fitText(current, size, width));
+        if (!current.empty() && measureText(joined, size, weight) > width) {
+            lines.push_back(fitText(current, size, width, weight));
             current = word;
         } else {
             current = joined;
         }
         from = at + 1;
     }
-    if (!current.empty()) lines.push_back(fitText(current, size, width));
+    if (!current.empty()) lines.push_back(fitText(current, size, width, weight));
     return lines;
 }
 

@@ -47,7 +47,8 @@ struct TextStyle {
                                   FontWeight weight = FontWeight::Regular);
 // Greedy word wrap at spaces into lines of at most `width` layout pixels (a word longer than a
 // line is elided).
-[[nodiscard]] std::vector<std::string> wrapWords(std::string_view text, double size, double width);
+[[nodiscard]] std::vector<std::string> wrapWords(std::string_view text, double size, double width,
+                                                 FontWeight weight = FontWeight::Regular);
 
 class Canvas {
 public:

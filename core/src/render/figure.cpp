@@ -110,12 +110,12 @@ void drawHeadLabels(Image& out, const Heatmap& map, const FigureFrame& frame, co
     for (int n = 0; n < static_cast<int>(map.tiles.size()); ++n) {
         const HeatmapTile& t = map.tiles[static_cast<std::size_t>(n)];
         std::vector<std::string> choices;
-        const std::string head = fmt::format("h{}", t.head);
+        const std::string head = frame.tileLabel ? frame.tileLabel(n) : fmt::format("h{}", t.head);
         std::string full = head;
         if (t.head >= 0 && t.head < static_cast<int>(frame.slopes.size()))
             full += "  m = " + explore::formatSlope(frame.slopes[static_cast<std::size_t>(t.head)]);
-        if (frame.tileRanges && frame.colorBar) {
-            const explore::ColorBar own = frame.colorBar(map, n, 2);
+        if (frame.tileRanges) {
+            const explore::ColorBar own = frame.colorBar ? frame.colorBar(map, n, 2) : plainColorBar(map, n, 2);
             if (!own.ticks.empty()) {
                 const std::string range = fmt::format("  [{}, {}]", own.ticks.front().label, own.ticks.back().label);
                 choices.push_back(full + range);
@@ -124,6 +124,7 @@ void drawHeadLabels(Image& out, const Heatmap& map, const FigureFrame& frame, co
         }
         choices.push_back(full);
         choices.push_back(head);
+        if (frame.tileLabel) choices.push_back(fmt::format("h{}", t.head));
         choices.push_back(std::to_string(t.head));
         for (const std::string& label : choices) {
             const int w = textWidth(label, m.small) + 2 * pad;

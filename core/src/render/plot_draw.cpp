@@ -97,7 +97,7 @@ Box drawFigureFrame(Canvas& canvas, int width, int height, const std::string& ti
     const double inner = width - 2 * m.margin;
     double top = m.margin;
     if (!title.empty()) {
-        std::vector<std::string> lines = wrapWords(title, m.title, inner);
+        std::vector<std::string> lines = wrapWords(title, m.title, inner, FontWeight::Bold);
         if (lines.size() > 2) {
             lines[1] = fitText(lines[1] + " " + lines[2] + "…", m.title, inner, FontWeight::Bold);
             lines.resize(2);
@@ -191,14 +191,18 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
     std::vector<std::size_t> order(series.size());
     for (std::size_t n = 0; n < order.size(); ++n) order[n] = n;
     const bool highlighted = style.highlight >= 0 && static_cast<std::size_t>(style.highlight) < series.size();
+    const auto faded = [&](std::size_t n) {
+        return highlighted && !style.highlightUnder && static_cast<std::size_t>(style.highlight) != n;
+    };
     if (highlighted)
-        std::stable_partition(order.begin(), order.end(),
-                              [&](std::size_t n) { return n != static_cast<std::size_t>(style.highlight); });
+        std::stable_partition(order.begin(), order.end(), [&](std::size_t n) {
+            return (n == static_cast<std::size_t>(style.highlight)) == style.highlightUnder;
+        });
     canvas.beginGroup("series");
     for (std::size_t n : order) {
         const Series& s = series[n];
         const Rgba c = seriesColor(n, series.size());
-        const bool emphasised = !highlighted || static_cast<std::size_t>(style.highlight) == n;
+        const bool emphasised = !faded(n);
         const std::size_t count = std::min(s.x.size(), s.y.size());
         if (style.bars) {
             const double width = 0.8 * pw / (r.xmax - r.xmin);
@@ -217,7 +221,8 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
         std::vector<Point> points;
         for (std::size_t k = 0; k < count; ++k)
             if (drawable(style, s.x[k], s.y[k])) points.emplace_back(px(s.x[k]), py(s.y[k]));
-        canvas.polyline(points, Stroke{c, emphasised && highlighted ? 3.0 : 1.5, emphasised ? 1.0 : 0.3}, s.label);
+        const bool thick = highlighted && static_cast<std::size_t>(style.highlight) == n;
+        canvas.polyline(points, Stroke{c, thick ? 3.0 : 1.5, emphasised ? 1.0 : 0.3}, s.label);
         if (s.x.size() == 1 || series.size() == 1)  // single series: mark its points (the slope plot)
             for (const auto& [x, y] : points) canvas.circle(x, y, 3, c);
     }
@@ -228,11 +233,12 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
         const double x = right + m.margin;
         for (std::size_t n = 0; n < series.size(); ++n) {
             const double y = top + m.smallLine * static_cast<double>(n);
-            const bool emphasised = !highlighted || static_cast<std::size_t>(style.highlight) == n;
+            const bool emphasised = !faded(n);
+            const bool thick = highlighted && static_cast<std::size_t>(style.highlight) == n;
             canvas.line(x, y + m.smallLine / 2, x + 1.5 * m.margin, y + m.smallLine / 2,
                         Stroke{seriesColor(n, series.size()), 3, emphasised ? 1.0 : 0.4});
             canvas.text(x + 1.5 * m.margin + m.gap, y, fitText(series[n].label, m.small, legendWidth - 2 * m.margin),
-                        TextStyle{m.small, kText, emphasised && highlighted ? FontWeight::Bold : FontWeight::Regular});
+                        TextStyle{m.small, kText, thick ? FontWeight::Bold : FontWeight::Regular});
         }
         canvas.endGroup();
     } else if (style.legend && !series.empty()) {

@@ -92,4 +92,47 @@ TEST(AttentionMapsRender, SimilarityMatrixInClusterOrder) {
     EXPECT_DOUBLE_EQ(map.hi, 0.9);
 }
 
+TEST(AttentionMapsRender, OverviewFigureDrawsEveryLayerAtTheScaleAsked) {
+    const std::int64_t t = 32;
+    const std::string file = npyBytes({2, 4, t, t}, [&] {
+        auto a = causalMaps({0.5, 0.25, 0.125, 0.0625}, t, 0.0, 1);
+        auto b = causalMaps({0.0625, 0.125, 0.25, 2.0}, t, 0.0, 1);
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+    }());
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps);
+    EXPECT_EQ(alibi::attentionOverviewTitle(*maps), "Saved attention · all 2 layers x 4 heads · 32 queries x 32 keys");
+    alibi::MapsHeatmapParams params;
+    params.width = 900;
+    params.height = 500;
+    auto one = alibi::renderAttentionOverviewFigure(*maps, params, 1, 1);
+    auto two = alibi::renderAttentionOverviewFigure(*maps, params, 1, 2);
+    ASSERT_TRUE(one) << one.error().message;
+    ASSERT_TRUE(two) << two.error().message;
+    EXPECT_EQ(one->width, 900);
+    EXPECT_EQ(one->height, 500);
+    EXPECT_EQ(two->width, 1800);
+    EXPECT_EQ(two->height, 1000);
+    // Row 0 of every head puts all its mass on key 0: the top of the shared scale is 1 and shows
+    // in both figures; keys after a causal query are in the mask colour.
+    const alibi::Rgba top = alibi::valueColor(alibi::Colormap::Viridis, 1.0, 0.0, 1.0);
+    for (const alibi::Image* image : {&*one, &*two}) {
+        int tops = 0, masked = 0;
+        for (const alibi::Rgba& p : image->pixels) {
+            tops += p.r == top.r && p.g == top.g && p.b == top.b;
+            masked += p.r == alibi::kMaskedColor.r && p.g == alibi::kMaskedColor.g && p.b == alibi::kMaskedColor.b;
+        }
+        // Layer 1's head 3 (m = 2) keeps over 0.86 on its diagonal: more than 8 tiles' corners.
+        EXPECT_GT(tops, 8) << image->width;
+        EXPECT_GT(masked, image->width * image->height / 10) << image->width;
+    }
+    params.width = 200;
+    params.height = 150;  // too small for a frame: the tiles and the bar only, still a picture
+    EXPECT_TRUE(alibi::renderAttentionOverviewFigure(*maps, params, 1, 1));
+    params.width = 3;
+    params.height = 3;
+    EXPECT_FALSE(alibi::renderAttentionOverviewFigure(*maps, params, 1, 1));
+}
+
 }  // namespace

@@ -9,7 +9,6 @@
 #include <alibi/base/error.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/render/colormap.hpp>
-#include <alibi/render/plot.hpp>
 #include <alibi/render/render.hpp>
 
 #include <optional>
@@ -64,6 +63,14 @@ struct MapsOverview {
                                                    const std::string& title, Colormap colormap, int width, int height,
                                                    int scale = 1);
 
+// Every layer at once (renderAttentionOverview) as a finished figure: title, axes along the
+// bottom row and the left column of tiles, "L7 h3" in each tile, colour bar with exact ends and
+// the caption of renderAttentionMapsFigure. params.width x params.height at 1x, `scale` times
+// the pixels; params.layerIndex and params.head are ignored.
+[[nodiscard]] Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const MapsHeatmapParams& params,
+                                                          unsigned threads = 0, int scale = 1);
+[[nodiscard]] std::string attentionOverviewTitle(const AttentionMaps& maps);
+
 // A hit on the overview: the layer index and the cell.
 struct MapsCellHit {
     int layerIndex = 0;
@@ -71,16 +78,5 @@ struct MapsCellHit {
 };
 [[nodiscard]] std::optional<MapsCellHit> overviewHitTest(const MapsOverview& overview, const AttentionMaps& maps, int x,
                                                          int y);
-
-// The curves of fitProfileSvg as series (x = distance 0 .. shown - 1): the observed profile,
-// the fitted prior and, when known, the configured slope's prior; distances up to where the
-// head and its priors hold almost all their mass.
-[[nodiscard]] std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& maps,
-                                                   std::int64_t firstRow, std::int64_t lastRow);
-
-// One head's attention vs distance (HeadFit::profile) with the fitted prior softmax(-m* d) and,
-// when known, the configured slope's prior on the same rows, as a standalone SVG.
-[[nodiscard]] std::string fitProfileSvg(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
-                                        std::int64_t lastRow, int width, int height);
 
 }  // namespace alibi

@@ -36,6 +36,9 @@ struct FigureFrame {
     std::function<explore::ColorBar(const Heatmap& map, int tile, int targetTicks)> colorBar;
     bool tileRanges = false;  // per-head scale: each tile's label carries its own range
     bool headLabels = true;   // "h3" in each tile (off for pictures whose tiles are not heads)
+    // The label of tile n instead of "h3" (the overview's "L2 h3"); where it does not fit the
+    // tile, "h3" and then "3" are tried.
+    std::function<std::string(int tile)> tileLabel;
     // The caption under the figure (the formula line); empty function: none.
     std::function<std::string(const Heatmap& map)> caption;
     // Device pixels per layout pixel (1, 2, 4): a 2x figure is the 1x layout with twice the

@@ -42,6 +42,9 @@ struct PlotStyle {
     int width = 800;
     int height = 500;
     int highlight = -1;  // series drawn emphasised, others faded
+    // The highlighted series thick and underneath, the others in full colour on top: a
+    // measurement beside the model curves that should trace it, which stay visible where they do.
+    bool highlightUnder = false;
     // Each point as a bar from the axis (from the bottom on a log2 axis), as the explorers draw
     // the slopes per head; x is then categorical (a head index), padded half a bar each side.
     bool bars = false;
