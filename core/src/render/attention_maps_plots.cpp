@@ -72,6 +72,7 @@ PlotFigure fitProfileFigure(const HeadFit& fit, const AttentionMaps& maps, std::
     f.style.yLabel = "share of attention";
     f.style.highlight = 0;
     f.style.highlightUnder = true;
+    f.style.yFromZero = true;
     const std::string rows = rowRange(maps, firstRow, lastRow);
     f.style.caption = fmt::format(
         "observed: the head's attention at each distance summed over {} ({}), normalised to sum 1; priors: the same "
@@ -100,6 +101,7 @@ Result<PlotFigure> mapsRowFigure(const AttentionMaps& maps, int layerIndex, int 
     f.style.yLabel = "probability";
     f.style.highlight = 0;
     f.style.highlightUnder = true;
+    f.style.yFromZero = true;
     const std::int64_t position = query + maps.keys() - maps.queries();
     const std::string where =
         maps.keys() != maps.queries() ? fmt::format(" (query {} sits at position {} of {} keys)", query, position,

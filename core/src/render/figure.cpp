@@ -247,7 +247,7 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     const int mapWidth = width - left - right, mapHeight = height - top - bottom;
     if (mapWidth < 1 || mapHeight < 1)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("a {} x {} figure leaves no room for the heatmap: use a larger --width and --height",
+                    fmt::format("a {} x {} figure leaves no room for the heatmap and its frame: make it larger",
                                 width, height));
     auto map = draw(mapWidth, mapHeight);
     if (!map) return std::unexpected(map.error());
@@ -418,6 +418,7 @@ Result<CurvesPlot> curvesPlot(const CurvesParams& params, const ProgressFn& prog
                                   contentName(params.attention.content.kind));
         style.xLabel = "distance p_i - j";
         style.yLabel = "probability";
+        style.yFromZero = true;
         HeatmapParams formula;
         formula.attention = params.attention;
         formula.what = RenderWhat::Attention;

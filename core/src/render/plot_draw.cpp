@@ -59,6 +59,7 @@ Ranges dataRanges(const std::vector<Series>& series, const PlotStyle& style) {
         if (style.logY2) r.ymin -= 0.25;
         else r.ymin = std::min(r.ymin, 0.0), r.ymax = std::max(r.ymax, 0.0);
     }
+    if (style.yFromZero && !style.logY2) r.ymin = std::min(r.ymin, 0.0);
     if (style.logY2) r.ymin = std::floor(r.ymin), r.ymax = std::ceil(r.ymax);
     return r;
 }

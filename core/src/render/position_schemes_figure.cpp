@@ -175,7 +175,7 @@ Result<void> checkRoom(const FigureLayout& L, int width, int height) {
     if (L.right - L.left < 60 * L.scale || L.bottom - L.top < 60 * L.scale)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("a {} x {} figure leaves no room for the position-schemes plot (its caption lists "
-                                "every formula): use --width 900 --height 700 or more",
+                                "every formula): make it at least 900 x 700 (at 1x)",
                                 width, height));
     return {};
 }

@@ -64,7 +64,7 @@ int viewHead(const Session& s) { return std::clamp(std::max(s.head, 0), 0, std::
 
 Result<void> noRoom(const Session& s, std::string_view what, std::string_view need) {
     return fail(ErrorCode::InvalidArgument,
-                fmt::format("a {} x {} figure leaves no room for {}: use {} or more", s.width, s.height, what, need));
+                fmt::format("a {} x {} figure leaves no room for {}: make it at least {} (at 1x)", s.width, s.height, what, need));
 }
 
 // ---------------------------------------------------------------------------
@@ -162,7 +162,7 @@ Result<void> drawStages(detail::Canvas& canvas, const Session& s) {
     const detail::Box area = detail::drawFigureFrame(canvas, s.width, s.height, title, caption, m);
     const double gap = m.margin;
     const double panelWidth = (area.width - 3 * gap) / 4;
-    if (panelWidth < 110 || area.height < 120) return noRoom(s, "the four stages side by side", "--width 1000 --height 400");
+    if (panelWidth < 110 || area.height < 120) return noRoom(s, "the four stages side by side", "1000 x 400");
 
     const std::vector<double>* rows[4] = {&stages->content, &stages->withBias, &stages->masked, &stages->probabilities};
     const char* titles[4] = {"1 · content logits", "2 · + ALiBi bias", "3 · masked, / temperature", "4 · softmax"};
@@ -234,7 +234,7 @@ Result<void> drawVectorView(detail::Canvas& canvas, const ViewFigureRequest& r) 
     auto plot = r.view == ExplorerView::Curves ? curvesOf(r) : extrapolationOf(r);
     if (!plot) return std::unexpected(plot.error());
     const detail::PanelLayout layout = detail::drawPlotFigure(canvas, plot->series, plot->style);
-    if (layout.frame.width < 60 || layout.frame.height < 60) return noRoom(r.session, "the plot", "--width 640 --height 400");
+    if (layout.frame.width < 60 || layout.frame.height < 60) return noRoom(r.session, "the plot", "640 x 400");
     return {};
 }
 

@@ -69,5 +69,5 @@ TEST(PositionSchemesFigure, TooSmallSaysWhatToDo) {
     f.height = 200;
     auto png = renderPositionSchemesPng(f);
     ASSERT_FALSE(png.has_value());
-    EXPECT_NE(png.error().message.find("--width"), std::string::npos);
+    EXPECT_NE(png.error().message.find("make it at least 900 x 700"), std::string::npos) << png.error().message;
 }

@@ -48,6 +48,9 @@ struct PlotStyle {
     // Each point as a bar from the axis (from the bottom on a log2 axis), as the explorers draw
     // the slopes per head; x is then categorical (a head index), padded half a bar each side.
     bool bars = false;
+    // The y axis reaches down to 0 (probabilities and shares, whose floor is 0), not only to the
+    // smallest value drawn.
+    bool yFromZero = false;
     // The line under the figure (the view's formula line), wrapped across it; empty: none.
     std::string caption = {};
     // The legend at the right (at most 16 series; more get a one-line note instead).
