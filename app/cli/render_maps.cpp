@@ -4,6 +4,7 @@
 
 #include "inputs.hpp"
 #include "options.hpp"
+#include "progress_bar.hpp"
 
 #include <alibi/analysis/head_fit.hpp>
 #include <alibi/analysis/head_similarity.hpp>
@@ -59,6 +60,9 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
     params.logScale = r.logScale;
     params.width = r.width;
     params.height = r.height;
+    // Rows of a large file come from disk: a bar on a terminal, and Ctrl+C stops cleanly.
+    ProgressBar bar("drawing");
+    params.progress = bar.callback();
 
     if (r.what == "attention") {
         if (auto ok = needsPng("a heatmap"); !ok) return ok;

@@ -38,6 +38,19 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
     std::vector<std::vector<double>> values(map.tiles.size());
     std::mutex lock;
     std::optional<Error> error;
+    std::uint64_t rowsTotal = 0, rowsDone = 0;
+    for (const HeatmapTile& tile : map.tiles) rowsTotal += static_cast<std::uint64_t>(std::max(tile.height, 0));
+    // Reports `rows` more pixel rows drawn; false once the caller cancelled (or another tile failed).
+    const auto advance = [&](std::uint64_t rows) {
+        std::lock_guard guard(lock);
+        rowsDone += rows;
+        if (error) return false;
+        if (params.progress && !params.progress(rowsDone, rowsTotal)) {
+            error = Error{ErrorCode::Cancelled, "drawing the attention maps was cancelled"};
+            return false;
+        }
+        return true;
+    };
     detail::parallelFor(map.tiles.size(), threads, 1, [&](std::uint64_t begin, std::uint64_t end) {
         std::vector<double> row(static_cast<std::size_t>(K));
         for (std::uint64_t t = begin; t < end; ++t) {
@@ -46,7 +59,9 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
             v.assign(static_cast<std::size_t>(tile.width) * static_cast<std::size_t>(std::max(tile.height, 0)),
                      std::numeric_limits<double>::quiet_NaN());
             std::int64_t lastRow = -1;
+            constexpr int kRowsPerReport = 32;
             for (int y = 0; y < tile.height; ++y) {
+                if (y % kRowsPerReport == kRowsPerReport - 1 && !advance(kRowsPerReport)) return;
                 const CellSpan rows = pixelCells(y, tile.height, Q);
                 const std::int64_t q = (rows.first + rows.last) / 2;  // one exact row per pixel row
                 if (q != lastRow) {
@@ -72,6 +87,7 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
                 }
             }
             maps.release(tileLayers[t], tile.head);  // bounded memory: the page cache keeps it warm
+            if (!advance(static_cast<std::uint64_t>(tile.height % kRowsPerReport))) return;
         }
     });
     if (error) return std::unexpected(*error);

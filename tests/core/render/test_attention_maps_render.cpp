@@ -127,6 +127,22 @@ TEST(AttentionMapsRender, OverviewFigureDrawsEveryLayerAtTheScaleAsked) {
         EXPECT_GT(tops, 8) << image->width;
         EXPECT_GT(masked, image->width * image->height / 10) << image->width;
     }
+    // Progress counts pixel rows over every tile and ends at the total; a false answer cancels.
+    std::uint64_t lastDone = 0, lastTotal = 0;
+    params.progress = [&](std::uint64_t done, std::uint64_t total) {
+        EXPECT_GE(done, lastDone);
+        lastDone = done;
+        lastTotal = total;
+        return true;
+    };
+    ASSERT_TRUE(alibi::renderAttentionOverviewFigure(*maps, params, 2, 1));
+    EXPECT_GT(lastTotal, 8u * 32u);  // 8 tiles of more than 32 pixel rows
+    EXPECT_EQ(lastDone, lastTotal);
+    params.progress = [](std::uint64_t, std::uint64_t) { return false; };
+    const auto cancelled = alibi::renderAttentionOverviewFigure(*maps, params, 2, 1);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.error().code, alibi::ErrorCode::Cancelled);
+    params.progress = {};
     params.width = 200;
     params.height = 150;  // too small for a frame: the tiles and the bar only, still a picture
     EXPECT_TRUE(alibi::renderAttentionOverviewFigure(*maps, params, 1, 1));

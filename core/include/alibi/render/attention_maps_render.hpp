@@ -7,6 +7,7 @@
 
 #include <alibi/analysis/head_similarity.hpp>
 #include <alibi/base/error.hpp>
+#include <alibi/base/progress.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/render.hpp>
@@ -26,6 +27,10 @@ struct MapsHeatmapParams {
     bool logScale = false;
     int width = 1024, height = 768;
     int gap = 2;
+    // Pixel rows drawn / total, over every tile; false cancels (ErrorCode::Cancelled). Called
+    // from the drawing threads, one call at a time. A large file's rows come from disk, so a big
+    // overview or a 4x figure can take a while.
+    ProgressFn progress = {};
 };
 
 [[nodiscard]] Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmapParams& params,
