@@ -225,7 +225,7 @@ class PositionSchemesTests(unittest.TestCase):
                          mentions=["--what schemes"])
         self.usage_error("render", "--what", "schemes", "--pixel-ratio", 2, "-o", svg, mentions=["--pixel-ratio"])
         self.usage_error("render", "--what", "schemes", "--width", 300, "--height", 200, "-o", svg,
-                         mentions=["--width"])
+                         mentions=["at least 900 x 700"])
         self.assertEqual(os.listdir(self.tmp), [])
 
 
