@@ -12,6 +12,7 @@
 #include <alibi/explore/format.hpp>
 #include <alibi/model/slopes.hpp>
 #include <alibi/render/attention_maps_plots.hpp>
+#include <alibi/io/output_file.hpp>
 #include <alibi/render/png.hpp>
 
 #include <QApplication>
@@ -96,12 +97,15 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     // The shown layer (or head) as a finished figure for slides, drawn at 1x, 2x or 4x.
     m_figure = new QToolButton(this);
     m_figure->setText("Figure");
-    m_figure->setToolTip("Save the layer grid (on the Head tab the head, on the Similarity tab the matrix) as a PNG figure with title, axes, colour "
-                         "bar and caption, rendered at 1x, 2x or 4x the view's size (the same as alibi render FILE)");
+    m_figure->setToolTip("Save the open tab's picture as a figure with title, axes, colour bar or legend and caption: "
+                         "PNG rendered at 1x, 2x or 4x the view's size, SVG for the distance and row plots (the same "
+                         "as alibi render FILE; Ctrl+Shift+P, or a right click on the view)");
     m_figure->setPopupMode(QToolButton::InstantPopup);
     auto* figureMenu = new QMenu(m_figure);
-    for (const int scale : {1, 2, 4})
-        figureMenu->addAction(QString("PNG at %1x…").arg(scale), this, [this, scale] { exportFigureDialog(scale); });
+    connect(figureMenu, &QMenu::aboutToShow, this, [this, figureMenu] {
+        figureMenu->clear();
+        fillFigureMenu(figureMenu);
+    });
     m_figure->setMenu(figureMenu);
     row1->addWidget(m_figure);
 
@@ -234,9 +238,19 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_views->addTab(m_grid, "Layer grid");
     m_views->addTab(m_overview, "All layers");
     m_views->addTab(m_headView, "Head");
+    m_distancePage = distance;
     m_views->addTab(distance, "Distance && rows");
     m_views->addTab(similarityPage, "Similarity");
     m_views->addTab(m_table, "Fit table");
+
+    // A right click on any view offers the open tab's figures (the views ignore the event, so
+    // it reaches the tab widget).
+    m_views->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_views, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        fillFigureMenu(&menu);
+        menu.exec(m_views->mapToGlobal(pos));
+    });
 
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
@@ -646,10 +660,7 @@ void AttentionMapsPage::refreshPlots() {
     const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
     if (const HeadFit* f = m_model->fitOf(layer, head)) {
         m_profile->setSeries(fitProfileSeries(*f, *maps, m_model->fitFirstRow(), m_model->fitLastRow()));
-        m_profile->setTitle(QString("%1 head %2: attention vs distance, KL %3 nats from softmax(−m* d)")
-                                .arg(layerLabel)
-                                .arg(head)
-                                .arg(valueText(f->kl)));
+        m_profile->setTitle(qs(fitProfileTitle(*f, *maps)));  // the figure's title too
         m_profile->setNote(f->configuredSlope ? QString() : "pair an ALiBi prior (Prior) to see the configured slope");
     } else {
         m_profile->setSeries({});
@@ -665,10 +676,7 @@ void AttentionMapsPage::refreshPlots() {
         m_rowPlot->setSeries({});
         m_rowPlot->setNote(qs(rows.error().message));
     }
-    m_rowPlot->setTitle(QString("%1 head %2, query row %3: probability by key, with the ALiBi prior of the row")
-                            .arg(layerLabel)
-                            .arg(head)
-                            .arg(m_row->value()));
+    m_rowPlot->setTitle(qs(mapsRowTitle(*maps, layer, head, m_row->value())));
 }
 
 void AttentionMapsPage::setSimilarity(SimilarityBasis basis, HeadOrder order) {
@@ -822,13 +830,57 @@ bool AttentionMapsPage::choosePrior(int item) {
     return true;
 }
 
+QString AttentionMapsPage::figureFileName(const QString& what, int scale, bool svg) const {
+    return QFileInfo(m_model->path()).completeBaseName() + "-" + what +
+           (svg ? QString(".svg") : scale > 1 ? QString("@%1x.png").arg(scale) : QString(".png"));
+}
+
+void AttentionMapsPage::fillFigureMenu(QMenu* menu) {
+    const auto note = [menu](const QString& text) { menu->addAction(text)->setEnabled(false); };
+    if (!m_model->maps()) {
+        note("Open attention maps first (Ctrl+Shift+O)");
+        return;
+    }
+    QWidget* tab = m_views->currentWidget();
+    if (tab == m_table) {
+        note("The fit table exports as CSV or JSON (the buttons above)");
+        return;
+    }
+    if (tab == m_distancePage) {
+        for (const auto& [plot, name] : {std::pair{Plot::Distance, QString("Attention vs distance")},
+                                         std::pair{Plot::Row, QString("Query row")}}) {
+            menu->addSection(name);
+            for (const int scale : {1, 2, 4})
+                menu->addAction(QString("%1: PNG at %2x…").arg(name).arg(scale), this,
+                                [this, plot, scale] { exportPlotDialog(plot, scale); });
+            menu->addAction(QString("%1: SVG…").arg(name), this, [this, plot] { exportPlotDialog(plot, 0); });
+        }
+        return;
+    }
+    const QString name = tab == m_overview           ? QString("All layers")
+                         : tab == m_headView         ? QString("Head %1").arg(m_head->value())
+                         : tab == m_grid             ? QString("Layer grid")
+                                                     : QString("Similarity matrix");
+    for (const int scale : {1, 2, 4})
+        menu->addAction(QString("%1: PNG at %2x…").arg(name).arg(scale), this, [this, scale] { exportFigureDialog(scale); });
+}
+
 void AttentionMapsPage::exportFigureDialog(int scale) {
     const MapsPtr maps = m_model->maps();
     if (!maps) return;
+    if (m_views->currentWidget() == m_overview) {
+        const QString path = QFileDialog::getSaveFileName(this, "Save the figure", figureFileName("all-layers", scale),
+                                                          "PNG image (*.png)");
+        if (path.isEmpty()) return;
+        MapsHeatmapParams p;
+        p.logScale = m_log->isChecked();
+        p.width = std::max(m_overview->width(), 480);
+        p.height = std::max(m_overview->height(), 320);
+        (void)exportOverviewFigure(path, p, scale);
+        return;
+    }
     if (m_views->currentWidget() == m_similarity->parentWidget()) {
-        const QString base = QFileInfo(m_model->path()).completeBaseName() +
-                             QString("-layer%1-similarity").arg(m_layer->value()) +
-                             (scale > 1 ? QString("@%1x.png").arg(scale) : QString(".png"));
+        const QString base = figureFileName(QString("layer%1-similarity").arg(m_layer->value()), scale);
         const QString path = QFileDialog::getSaveFileName(this, "Save the figure", base, "PNG image (*.png)");
         if (path.isEmpty()) return;
         // Square like the view, whose cells stay square; wide enough for the colour bar and caption.
@@ -837,10 +889,9 @@ void AttentionMapsPage::exportFigureDialog(int scale) {
         return;
     }
     const bool oneHead = m_views->currentWidget() == m_headView;
-    const QString base = QFileInfo(m_model->path()).completeBaseName() +
-                         (oneHead ? QString("-layer%1-head%2").arg(m_layer->value()).arg(m_head->value())
-                                  : QString("-layer%1").arg(m_layer->value())) +
-                         (scale > 1 ? QString("@%1x.png").arg(scale) : QString(".png"));
+    const QString base = figureFileName(oneHead ? QString("layer%1-head%2").arg(m_layer->value()).arg(m_head->value())
+                                                : QString("layer%1").arg(m_layer->value()),
+                                        scale);
     const QString path = QFileDialog::getSaveFileName(this, "Save the figure", base, "PNG image (*.png)");
     if (path.isEmpty()) return;
     MapsHeatmapParams p;
@@ -873,17 +924,86 @@ bool AttentionMapsPage::exportSimilarityFigure(const QString& path, int width, i
     return true;
 }
 
+bool AttentionMapsPage::exportOverviewFigure(const QString& path, const MapsHeatmapParams& params, int scale) {
+    const MapsPtr maps = m_model->maps();
+    if (!maps) return false;
+    saveFigureInBackground(path, scale,
+                           [maps, params, scale] { return renderAttentionOverviewFigure(*maps, params, 0, scale); });
+    return true;
+}
+
+void AttentionMapsPage::exportPlotDialog(Plot plot, int scale) {
+    if (!m_model->maps()) return;
+    const bool svg = scale == 0;
+    const QString what = QString("layer%1-head%2-").arg(m_layer->value()).arg(m_head->value()) +
+                         (plot == Plot::Distance ? QString("distance") : QString("row%1").arg(m_row->value()));
+    const QString path = QFileDialog::getSaveFileName(this, "Save the figure", figureFileName(what, scale, svg),
+                                                      svg ? "SVG image (*.svg)" : "PNG image (*.png)");
+    if (path.isEmpty()) return;
+    const PlotWidget* widget = plot == Plot::Distance ? m_profile : m_rowPlot;
+    (void)exportPlotFigure(plot, path, std::max(widget->width(), 640), std::max(widget->height(), 400),
+                           std::max(scale, 1));
+}
+
+bool AttentionMapsPage::exportPlotFigure(Plot plot, const QString& path, int width, int height, int scale) {
+    const MapsPtr maps = m_model->maps();
+    if (!maps) return false;
+    const int layer = m_layer->value(), head = m_head->value();
+    const bool svg = path.endsWith(".svg", Qt::CaseInsensitive);
+    // The figure's data is gathered here, drawn and written on the worker: the row plot reads its
+    // row from the file, which may be on a slow disk.
+    std::function<Result<PlotFigure>()> figure;
+    if (plot == Plot::Distance) {
+        const HeadFit* fit = m_model->fitOf(layer, head);
+        if (fit == nullptr) {
+            emit failed("No distance profile to save",
+                        m_model->fitting() ? "The heads are still being fitted: save the figure once the fit is done."
+                                           : "Fit the heads first (Fit): the profile and its priors come from the fit.");
+            return false;
+        }
+        figure = [maps, fit = *fit, first = m_model->fitFirstRow(), last = m_model->fitLastRow(), width,
+                  height]() -> Result<PlotFigure> { return fitProfileFigure(fit, *maps, first, last, width, height); };
+    } else {
+        figure = [maps, layer, head, row = std::int64_t{m_row->value()}, slopes = slopesOf(layer, head), width, height] {
+            return mapsRowFigure(*maps, layer, head, row, slopes, width, height);
+        };
+    }
+    saveFileInBackground(path, svg ? QString("as SVG") : QString("at %1x").arg(scale),
+                         [figure = std::move(figure), svg, scale]() -> Result<std::string> {
+                             auto f = figure();
+                             if (!f) return std::unexpected(f.error());
+                             if (svg) return plotFigureSvg(*f);
+                             auto image = plotFigurePng(*f, scale);
+                             if (!image) return std::unexpected(image.error());
+                             auto bytes = encodePng(*image);
+                             if (!bytes) return std::unexpected(bytes.error());
+                             return std::string(bytes->begin(), bytes->end());
+                         });
+    return true;
+}
+
 void AttentionMapsPage::saveFigureInBackground(const QString& path, int scale, std::function<Result<Image>()> render) {
-    emit statusMessage(QString("Drawing the figure at %1x…").arg(scale), 0);
+    saveFileInBackground(path, QString("at %1x").arg(scale), [render = std::move(render)]() -> Result<std::string> {
+        auto image = render();
+        if (!image) return std::unexpected(image.error());
+        auto bytes = encodePng(*image);
+        if (!bytes) return std::unexpected(bytes.error());
+        return std::string(bytes->begin(), bytes->end());
+    });
+}
+
+void AttentionMapsPage::saveFileInBackground(const QString& path, const QString& what,
+                                             std::function<Result<std::string>()> render) {
+    emit statusMessage(QString("Drawing the figure %1…").arg(what), 0);
     // Drawn on a worker thread (a large file's rows are read from disk); the result comes back
     // to the page through its event loop, or is dropped if the page is gone.
     QPointer<AttentionMapsPage> self(this);
     std::thread([self, render = std::move(render), path] {
         lowerThisThreadPriority(4);
         Result<void> ok = [&]() -> Result<void> {
-            auto image = render();
-            if (!image) return std::unexpected(image.error());
-            return writePng(*image, path.toStdString());
+            auto bytes = render();
+            if (!bytes) return std::unexpected(bytes.error());
+            return writeFileAtomic(path.toStdString(), *bytes);
         }();
         QMetaObject::invokeMethod(qApp, [self, ok, path] {
             if (!self) return;

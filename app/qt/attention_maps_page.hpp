@@ -21,6 +21,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QSlider;
@@ -76,6 +77,17 @@ public:
     // similarity` draws), `width` x `height` at 1x, at `scale`; false (and failed()) when no
     // matrix is shown yet.
     bool exportSimilarityFigure(const QString& path, int width, int height, int scale);
+    // Every layer at once (the All layers tab) as `alibi render FILE --what overview` draws it;
+    // params.layerIndex and head are ignored. False when no maps are open.
+    bool exportOverviewFigure(const QString& path, const MapsHeatmapParams& params, int scale);
+    // The Distance & rows tab's two plots as figures (`--what fit` and `--what row`), `width` x
+    // `height` at 1x: SVG when `path` ends in .svg, else PNG at `scale`. False (and failed())
+    // when the plot has nothing to draw yet (no fit for the head's distance profile).
+    enum class Plot { Distance, Row };
+    bool exportPlotFigure(Plot plot, const QString& path, int width, int height, int scale);
+    // The figure actions the Figure menu offers for the open tab (rebuilt each time it opens;
+    // the right-click menu of a view offers the same).
+    void fillFigureMenu(QMenu* menu);
 
     [[nodiscard]] int layerIndex() const;
     [[nodiscard]] int head() const;
@@ -106,8 +118,13 @@ signals:
 private:
     void applyLessonTarget();
     void exportFigureDialog(int scale);
+    // Plot figures: `scale` 0 is SVG.
+    void exportPlotDialog(Plot plot, int scale);
+    [[nodiscard]] QString figureFileName(const QString& what, int scale, bool svg = false) const;
     // Draws `render` on a worker thread and writes it to `path` as PNG; figureSaved tells the end.
     void saveFigureInBackground(const QString& path, int scale, std::function<Result<Image>()> render);
+    // The same for a figure that is either PNG or SVG: `render` returns the file's bytes.
+    void saveFileInBackground(const QString& path, const QString& what, std::function<Result<std::string>()> render);
     void onOpened();
     void onFitted();
     void refreshLayer();      // grid, head view, plots after a layer, head, row or fit change
@@ -153,6 +170,7 @@ private:
     MapsHeatmapView* m_headView;
     PlotWidget* m_profile;
     PlotWidget* m_rowPlot;
+    QWidget* m_distancePage;  // the tab holding the two plots
     QComboBox* m_basis;
     QComboBox* m_order;
     MapsHeatmapView* m_similarity;

@@ -9,7 +9,9 @@
 
 #include <alibi/explore/attention_maps_view.hpp>
 
+#include <QDir>
 #include <QDropEvent>
+#include <QMenu>
 #include <QFile>
 #include <QFloat16>
 #include <QImage>
@@ -449,6 +451,98 @@ private slots:
             for (int x = 0; x < image.width(); x += 4)
                 if (qGray(image.pixel(x, y)) < 40) ++dark;
         QVERIFY(dark > 100);
+    }
+    // Figure on the All layers tab: every layer at once, the same bytes as `alibi render FILE
+    // --what overview` at 2x.
+    void overviewFigureEqualsTheCli() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        QTemporaryDir dir;
+        const QString out = dir.filePath("all-layers@2x.png");
+        MapsHeatmapParams p;
+        p.width = 640;
+        p.height = 400;
+        QSignalSpy saved(page, &AttentionMapsPage::figureSaved);
+        QVERIFY(page->exportOverviewFigure(out, p, 2));
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
+        QCOMPARE(saved.at(0).at(0).toBool(), true);
+        QCOMPARE(QImage(out).size(), QSize(1280, 800));
+        const QByteArray cli = runCli({"render", kNpy, "--what", "overview", "--width", "640", "--height", "400",
+                                       "--pixel-ratio", "2"},
+                                      dir.filePath("cli.png"));
+        QVERIFY(!cli.isEmpty());
+        QCOMPARE(readAll(out), cli);
+    }
+
+    // The Distance & rows tab's plots as figures: the fit's attention vs distance as SVG and one
+    // query row as PNG at 2x, the same bytes as `alibi render FILE --what fit|row`; the shown
+    // plots carry the figures' titles.
+    void plotFiguresEqualTheCli() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->setLayerIndex(1);
+        page->setHead(2);
+        page->setRow(40);
+        page->views()->setCurrentIndex(AttentionMapsPage::DistanceView);
+        QTemporaryDir dir;
+        QSignalSpy saved(page, &AttentionMapsPage::figureSaved);
+        const QString svg = dir.filePath("distance.svg");
+        QVERIFY(page->exportPlotFigure(AttentionMapsPage::Plot::Distance, svg, 700, 450, 1));
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
+        QCOMPARE(saved.at(0).at(0).toBool(), true);
+        const QByteArray cliSvg = runCli({"render", kNpy, "--layer", "1", "--what", "fit", "--head", "2", "--width",
+                                          "700", "--height", "450"},
+                                         dir.filePath("cli.svg"));
+        QVERIFY(cliSvg.contains("layer 1 head 2: attention vs distance"));
+        QCOMPARE(readAll(svg), cliSvg);
+
+        const QString png = dir.filePath("row40@2x.png");
+        QVERIFY(page->exportPlotFigure(AttentionMapsPage::Plot::Row, png, 700, 450, 2));
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 2, 30000);
+        QCOMPARE(saved.at(1).at(0).toBool(), true);
+        QCOMPARE(QImage(png).size(), QSize(1400, 900));
+        const QByteArray cliPng = runCli({"render", kNpy, "--layer", "1", "--what", "row", "--head", "2", "--query",
+                                          "40", "--width", "700", "--height", "450", "--pixel-ratio", "2"},
+                                         dir.filePath("cli.png"));
+        QVERIFY(!cliPng.isEmpty());
+        QCOMPARE(readAll(png), cliPng);
+
+        // A bad path: a message, no file, nothing left behind.
+        QSignalSpy failed(page, &AttentionMapsPage::failed);
+        QVERIFY(page->exportPlotFigure(AttentionMapsPage::Plot::Row, dir.filePath("missing/row.png"), 700, 450, 1));
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 3, 30000);
+        QCOMPARE(saved.at(2).at(0).toBool(), false);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 4);  // the four above
+    }
+
+    // The Figure menu (and a view's right-click menu) offers what the open tab can draw.
+    void figureMenuFollowsTheTab() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        const auto texts = [page] {
+            QMenu menu;
+            page->fillFigureMenu(&menu);
+            QStringList out;
+            for (QAction* a : menu.actions())
+                if (!a->isSeparator()) out << (a->isEnabled() ? "" : "(off) ") + a->text();
+            return out;
+        };
+        page->views()->setCurrentIndex(AttentionMapsPage::OverviewView);
+        QCOMPARE(texts(), (QStringList{"All layers: PNG at 1x…", "All layers: PNG at 2x…", "All layers: PNG at 4x…"}));
+        page->views()->setCurrentIndex(AttentionMapsPage::DistanceView);
+        const QStringList plots = texts();
+        for (const char* want : {"Attention vs distance: PNG at 2x…", "Attention vs distance: SVG…",
+                                    "Query row: PNG at 4x…", "Query row: SVG…"})
+            QVERIFY2(plots.contains(want), qPrintable(plots.join(" | ")));
+        page->views()->setCurrentIndex(AttentionMapsPage::TableView);
+        QCOMPARE(texts(), (QStringList{"(off) The fit table exports as CSV or JSON (the buttons above)"}));
     }
 };
 
