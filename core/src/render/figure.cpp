@@ -258,15 +258,20 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     out.pixels.assign(static_cast<std::size_t>(out.width) * out.height, kBackground);
     blit(out, map->image, left, top);
 
-    // Map height the tiles use (the grid may leave a strip at the bottom).
-    int tilesBottom = 0;
-    for (const HeatmapTile& t : map->tiles) tilesBottom = std::max(tilesBottom, t.y + t.height);
-    if (map->tiles.empty()) tilesBottom = map->image.height;
+    // The height and width the tiles use: the grid may leave a strip at the bottom, square tiles
+    // (the overview) one at the right; the colour bar and the key axis's label follow the tiles,
+    // not the room they were given.
+    int tilesBottom = 0, tilesRight = 0;
+    for (const HeatmapTile& t : map->tiles) {
+        tilesBottom = std::max(tilesBottom, t.y + t.height);
+        tilesRight = std::max(tilesRight, t.x + t.width);
+    }
+    if (map->tiles.empty()) tilesBottom = map->image.height, tilesRight = map->image.width;
     const int targetTicks = std::clamp(tilesBottom / (60 * scale), 2, 10);
     const explore::ColorBar bar = frame.colorBar ? frame.colorBar(*map, -1, targetTicks)
                                                  : plainColorBar(*map, -1, targetTicks);
     const int swatch = text && bar.maskedSwatch ? m.gap + 2 * m.smallLine : 0;
-    const int barX = left + mapWidth + m.margin;
+    const int barX = left + tilesRight + m.margin;
     if (!text) {
         blit(out, renderColorBar(frame.colormap, barWidth, std::max(1, tilesBottom), /*vertical=*/true), barX, top);
         return out;
@@ -284,7 +289,7 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
         drawAxes(out, *map, frame, m, left, top);
         const std::string keyAxis = "key j →", queryAxis = "query i →";
         y += m.tick + m.smallLine + m.gap;
-        drawText(out, left + (mapWidth - textWidth(keyAxis, m.font)) / 2, y, keyAxis, m.font, kLabel);
+        drawText(out, left + (tilesRight - textWidth(keyAxis, m.font)) / 2, y, keyAxis, m.font, kLabel);
         y += m.line;
         drawText(out, m.margin, top + (tilesBottom - textWidth(queryAxis, m.font)) / 2, queryAxis, m.font, kLabel,
                  FontWeight::Regular, /*vertical=*/true);
