@@ -79,6 +79,7 @@ struct FigureExportState {
     FigureFormat format = FigureFormat::Png2x;
     int curves = 0;             // the curves view's plot: a CurveKind (slopes, bias, attention vs distance)
     bool mapsOneHead = false;   // attention maps: only the selected head instead of the layer's heads
+    bool mapsGrid = false;      // attention maps with a plot side tab: the grid (or overview), not the plot
     int width = 0, height = 0;  // the figure at 1x; 0: the session's width x height
     std::string path;           // the file; follows the default name until the user edits it
     bool pathEdited = false;

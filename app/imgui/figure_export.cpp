@@ -36,8 +36,8 @@ constexpr const char* kFormatNames[] = {"PNG 1x", "PNG 2x", "PNG 4x", "SVG"};
 
 // Why SVG is not offered for heatmap views.
 constexpr const char* kSvgViews =
-    "SVG is for the views drawn from lines and text (curves, stages, extrapolation, position schemes); "
-    "this view is a heatmap: pick PNG.";
+    "SVG is for the views drawn from lines and text (curves, stages, extrapolation, position schemes, the "
+    "attention maps' vs distance and row plots); this view is a heatmap: pick PNG.";
 
 const ImVec4 kErrorColor(1.0f, 0.42f, 0.36f, 1.0f);
 const ImVec4 kDoneColor(0.55f, 0.85f, 0.55f, 1.0f);
@@ -116,6 +116,108 @@ bool planDiagnosis(FigurePlan& plan, FigureTask& task, const Model& model) {
     return true;
 }
 
+// The layer's fit the Maps view's side tabs show, when it is the current layer's and prior's
+// (the same test as the Explorer's before it asks for a row or the similarity matrix).
+const LayerFitResult* currentLayerFit(const Model& model, int layerIndex, int head) {
+    const LayerFitResult* fit = model.maps.layerFit.get();
+    if (fit == nullptr || fit->request.maps != model.maps.file->maps || fit->request.layer != layerIndex ||
+        fit->request.configured != model.maps.configured || !fit->error.empty() ||
+        head >= static_cast<int>(fit->fits.size()))
+        return nullptr;
+    return fit;
+}
+
+// The Similarity side's matrix, drawn the way the side shows it.
+bool planSimilarity(FigurePlan& plan, FigureTask& task, const Model& model, const std::string& stem, int layerNumber) {
+    const auto& similarity = model.maps.similarity;
+    if (!similarity || !similarity->request.fit || similarity->request.fit->distances.n == 0 ||
+        similarity->order.empty()) {
+        plan.what = "Attention maps: head similarity";
+        plan.reason = "The similarity matrix is not drawn yet: wait for the layer's fit, then export it.";
+        return false;
+    }
+    const LayerFitResult& fit = *similarity->request.fit;
+    task.kind = FigureTask::Kind::Similarity;
+    task.distances = fit.distances;
+    task.similarityOrder = similarity->order;
+    task.similarityTitle = fmt::format("Head similarity · layer {} · Jensen-Shannon distance between {}", layerNumber,
+                                       fit.request.basis == 1 ? "full maps" : "attention-vs-distance profiles");
+    plan.what = fmt::format("Attention maps: layer {}, head similarity", layerNumber);
+    plan.defaultPath = fmt::format("{}-layer{}-similarity.png", stem, layerNumber);
+    return true;
+}
+
+// The "vs distance" side: the head's fitted profile beside its priors, on the rows the fit used.
+bool planProfile(FigurePlan& plan, FigureTask& task, const Model& model, const MapsOpenResult& file, int layerIndex,
+                 int head, const std::string& stem, int layerNumber) {
+    plan.vector = true;
+    plan.what = fmt::format("Attention maps: layer {}, head {}, attention vs distance", layerNumber, head);
+    const LayerFitResult* fit = currentLayerFit(model, layerIndex, head);
+    if (fit == nullptr) {
+        const LayerFitResult* failed = model.maps.layerFit.get();
+        plan.reason = failed != nullptr && failed->request.maps == file.maps && failed->request.layer == layerIndex &&
+                              !failed->error.empty()
+                          ? "The layer's fit failed, so there is no profile to draw: " + failed->error
+                          : "The head's profile comes from the layer's fit: wait for the layer's fit, then export it.";
+        return false;
+    }
+    task.kind = FigureTask::Kind::MapsProfile;
+    task.maps = file.maps;
+    task.headFit = fit->fits[static_cast<std::size_t>(head)];
+    task.fitFirstRow = fit->request.first;
+    task.fitLastRow = fit->request.last;
+    plan.defaultPath =
+        fmt::format("{}-layer{}-head{}-distance.{}", stem, layerNumber, head, task.svg ? "svg" : "png");
+    return true;
+}
+
+// The Row side: one query row of the head beside the priors the side draws (m* once the layer's
+// fit is there, the configured slope when the maps are paired with ALiBi parameters). The row is
+// read from the maps when the figure is drawn, on the figure thread.
+bool planRow(FigurePlan& plan, FigureTask& task, const Model& model, const MapsState& s, const MapsOpenResult& file,
+             int layerIndex, int head, const std::string& stem, int layerNumber) {
+    const AttentionMaps& maps = *file.maps;
+    plan.vector = true;
+    const std::int64_t query = s.row < 0 ? maps.queries() - 1 : std::min(s.row, maps.queries() - 1);
+    task.kind = FigureTask::Kind::MapsRow;
+    task.maps = file.maps;
+    task.mapsParams.layerIndex = layerIndex;
+    task.mapsParams.head = head;
+    task.rowQuery = query;
+    if (const LayerFitResult* fit = currentLayerFit(model, layerIndex, head))
+        task.rowSlopes.fitted = fit->fits[static_cast<std::size_t>(head)].slope;
+    if (head < static_cast<int>(model.maps.configured.size()))
+        task.rowSlopes.configured = model.maps.configured[static_cast<std::size_t>(head)];
+    plan.what = fmt::format("Attention maps: layer {}, head {}, query row {}", layerNumber, head, query);
+    if (!task.rowSlopes.fitted) plan.what += " (no prior at m* until the layer's fit is done)";
+    plan.defaultPath =
+        fmt::format("{}-layer{}-head{}-row{}.{}", stem, layerNumber, head, query, task.svg ? "svg" : "png");
+    return true;
+}
+
+// Every layer at once, as the "all layers" overview shows them: log colours and per-head scales
+// as chosen on screen.
+bool planOverview(FigurePlan& plan, FigureTask& task, const MapsState& s, const MapsOpenResult& file,
+                  const std::string& stem) {
+    const AttentionMaps& maps = *file.maps;
+    MapsHeatmapParams& p = task.mapsParams;
+    p.logScale = s.logColors;
+    p.scale = s.perHead ? ScaleMode::PerHead : ScaleMode::Shared;
+    p.width = task.width;
+    p.height = task.height;
+    task.kind = FigureTask::Kind::MapsOverview;
+    task.maps = file.maps;
+    plan.what = fmt::format("Attention maps: every layer ({} layers of {} heads)", maps.layers(), maps.heads());
+    plan.defaultPath = fmt::format("{}-all-layers.png", stem);
+    return true;
+}
+
+// Which picture of the Maps view is the figure. The view shows the grid on the left (with "all
+// layers", the overview in its place) and one side tab on the right. The Head tab is the grid's
+// selected head enlarged, so with it the figure is the grid or the overview (with "only head H"
+// for the Head tab's picture, not offered for the overview). The other tabs are plots the user
+// opened on purpose (vs distance, Row, Similarity): the figure is that plot, and the popup offers
+// the grid instead (FigureExportState::mapsGrid), so both can be exported without switching tabs.
 bool planMaps(FigurePlan& plan, FigureTask& task, const AppState& state, const Model& model) {
     plan.what = "Attention maps";
     const MapsOpenResult* file = model.maps.file.get();
@@ -127,30 +229,27 @@ bool planMaps(FigurePlan& plan, FigureTask& task, const AppState& state, const M
     const MapsState& s = state.maps;
     const int layerIndex = std::clamp(s.layer, 0, maps.layers() - 1);
     const int layerNumber = maps.layerInfo()[static_cast<std::size_t>(layerIndex)].number;
-    if (s.side == MapsSide::Similarity) {
-        // The Similarity side shows the heads' distance matrix: that is the figure.
-        const auto& similarity = model.maps.similarity;
-        if (!similarity || !similarity->request.fit || similarity->request.fit->distances.n == 0 ||
-            similarity->order.empty()) {
-            plan.what = "Attention maps: head similarity";
-            plan.reason = "The similarity matrix is not drawn yet: wait for the layer's fit, then export it.";
-            return false;
+    const int head = std::clamp(s.head, 0, maps.heads() - 1);
+    const std::string stem = fileStem(file->ask.path);
+    if (s.side != MapsSide::Head) {
+        plan.mapsSidePicture = s.side == MapsSide::Distance ? "attention vs distance"
+                               : s.side == MapsSide::Row    ? "the query row"
+                                                            : "head similarity";
+        plan.mapsGridPicture = s.overview ? "every layer" : fmt::format("layer {}'s heads", layerNumber);
+        if (!state.figure.mapsGrid) {
+            switch (s.side) {
+                case MapsSide::Distance: return planProfile(plan, task, model, *file, layerIndex, head, stem, layerNumber);
+                case MapsSide::Row: return planRow(plan, task, model, s, *file, layerIndex, head, stem, layerNumber);
+                case MapsSide::Similarity: return planSimilarity(plan, task, model, stem, layerNumber);
+                case MapsSide::Head: break;
+            }
         }
-        const LayerFitResult& fit = *similarity->request.fit;
-        task.kind = FigureTask::Kind::Similarity;
-        task.distances = fit.distances;
-        task.similarityOrder = similarity->order;
-        task.similarityTitle =
-            fmt::format("Head similarity · layer {} · Jensen-Shannon distance between {}", layerNumber,
-                        fit.request.basis == 1 ? "full maps" : "attention-vs-distance profiles");
-        plan.what = fmt::format("Attention maps: layer {}, head similarity", layerNumber);
-        plan.defaultPath = fmt::format("{}-layer{}-similarity.png", fileStem(file->ask.path), layerNumber);
-        return true;
     }
+    if (s.overview) return planOverview(plan, task, s, *file, stem);
     MapsHeatmapParams& p = task.mapsParams;
-    p.layerIndex = std::clamp(s.layer, 0, maps.layers() - 1);
+    p.layerIndex = layerIndex;
     plan.maps = true;
-    plan.selectedHead = std::clamp(s.head, 0, maps.heads() - 1);
+    plan.selectedHead = head;
     p.head = state.figure.mapsOneHead ? plan.selectedHead : -1;
     p.logScale = s.logColors;
     p.scale = s.perHead ? ScaleMode::PerHead : ScaleMode::Shared;
@@ -158,13 +257,23 @@ bool planMaps(FigurePlan& plan, FigureTask& task, const AppState& state, const M
     p.height = task.height;
     task.kind = FigureTask::Kind::Maps;
     task.maps = file->maps;
-    const int number = maps.layerInfo()[static_cast<std::size_t>(p.layerIndex)].number;
-    plan.what = p.head < 0 ? fmt::format("Attention maps: layer {}, every head", number)
-                           : fmt::format("Attention maps: layer {}, head {}", number, p.head);
-    if (s.overview) plan.what += " (the overview exports one layer at a time)";
-    plan.defaultPath = p.head < 0 ? fmt::format("{}-layer{}.png", fileStem(file->ask.path), number)
-                                  : fmt::format("{}-layer{}-head{}.png", fileStem(file->ask.path), number, p.head);
+    plan.what = p.head < 0 ? fmt::format("Attention maps: layer {}, every head", layerNumber)
+                           : fmt::format("Attention maps: layer {}, head {}", layerNumber, p.head);
+    plan.defaultPath = p.head < 0 ? fmt::format("{}-layer{}.png", stem, layerNumber)
+                                  : fmt::format("{}-layer{}-head{}.png", stem, layerNumber, p.head);
     return true;
+}
+
+// The line plots of the Maps view's side tabs, drawn from the task's data.
+Result<PlotFigure> mapsPlotFigure(const FigureTask& task) {
+    if (task.kind == FigureTask::Kind::MapsProfile)
+        return fitProfileFigure(task.headFit, *task.maps, task.fitFirstRow, task.fitLastRow, task.width, task.height);
+    return mapsRowFigure(*task.maps, task.mapsParams.layerIndex, task.mapsParams.head, task.rowQuery, task.rowSlopes,
+                         task.width, task.height);
+}
+
+bool isMapsPlot(FigureTask::Kind kind) {
+    return kind == FigureTask::Kind::MapsProfile || kind == FigureTask::Kind::MapsRow;
 }
 
 Result<void> writeBytes(OutputFile& out, std::span<const std::byte> bytes) {
@@ -224,11 +333,18 @@ Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progres
     if (!out) return std::unexpected(out.error());
     const auto cancelled = [&progress] { return progress && !progress(0, 0); };
     if (task.svg) {
-        if (task.kind != FigureTask::Kind::View)
+        if (task.kind != FigureTask::Kind::View && !isMapsPlot(task.kind))
             return fail(ErrorCode::InvalidArgument, "this figure is a heatmap, drawn as PNG only; pick PNG 1x, 2x or 4x");
-        ViewFigureRequest request = task.view;
-        request.progress = progress;
-        auto svg = renderViewFigureSvg(request);
+        Result<std::string> svg = fail(ErrorCode::Internal, "no figure drawn");
+        if (task.kind == FigureTask::Kind::View) {
+            ViewFigureRequest request = task.view;
+            request.progress = progress;
+            svg = renderViewFigureSvg(request);
+        } else if (auto figure = mapsPlotFigure(task); figure) {
+            svg = plotFigureSvg(*figure);
+        } else {
+            return std::unexpected(figure.error());
+        }
         if (!svg) return std::unexpected(svg.error());
         if (auto written = writeBytes(*out, std::as_bytes(std::span(svg->data(), svg->size()))); !written)
             return std::unexpected(written.error());
@@ -264,7 +380,24 @@ Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progres
             image = renderDiagnosisFigure(request);
             break;
         }
-        case FigureTask::Kind::Maps: image = renderAttentionMapsFigure(*task.maps, task.mapsParams, 0, task.scale); break;
+        case FigureTask::Kind::Maps:
+        case FigureTask::Kind::MapsOverview: {
+            // Rows of a large file come from disk: the job's progress and Cancel reach the drawing.
+            MapsHeatmapParams params = task.mapsParams;
+            params.progress = progress;
+            image = task.kind == FigureTask::Kind::Maps
+                        ? renderAttentionMapsFigure(*task.maps, params, 0, task.scale)
+                        : renderAttentionOverviewFigure(*task.maps, params, 0, task.scale);
+            break;
+        }
+        case FigureTask::Kind::MapsProfile:
+        case FigureTask::Kind::MapsRow: {
+            auto figure = mapsPlotFigure(task);
+            if (!figure) return std::unexpected(figure.error());
+            if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
+            image = plotFigurePng(*figure, task.scale);
+            break;
+        }
         case FigureTask::Kind::Similarity:
             image = renderSimilarityFigure(task.distances, task.similarityOrder, task.similarityTitle, Colormap::Magma,
                                            task.width, task.height, task.scale);
@@ -349,6 +482,14 @@ void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& pl
 
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Figure of the open view: %s", plan.what.c_str());
+    // The attention maps with a plot on the side: that plot, or the grid beside it (offered even
+    // while the plot waits for the fit).
+    if (!plan.mapsSidePicture.empty()) {
+        label("Picture");
+        if (ImGui::RadioButton(plan.mapsSidePicture.c_str(), !f.mapsGrid)) f.mapsGrid = false;
+        ImGui::SameLine();
+        if (ImGui::RadioButton(plan.mapsGridPicture.c_str(), f.mapsGrid)) f.mapsGrid = true;
+    }
     if (!plan.task) {
         ImGui::TextUnformatted(plan.reason.c_str());
         ImGui::PopTextWrapPos();

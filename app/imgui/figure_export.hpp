@@ -12,6 +12,7 @@
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
 #include <alibi/io/attention_maps.hpp>
+#include <alibi/render/attention_maps_plots.hpp>
 #include <alibi/render/attention_maps_render.hpp>
 #include <alibi/render/view_figure.hpp>
 
@@ -30,16 +31,24 @@ inline constexpr int kFigureNiceness = 10;
 
 // One figure to draw and write: what the core is asked for, the scale and the file.
 struct FigureTask {
-    enum class Kind { View, Diagnosis, Maps, Similarity };
+    enum class Kind { View, Diagnosis, Maps, MapsOverview, MapsProfile, MapsRow, Similarity };
     Kind kind = Kind::View;
     ViewFigureRequest view;  // Kind::View (its progress callback is the job's)
     // Kind::Diagnosis: the tensor the Diagnose view read (read again on the thread, so the view's
     // result need not keep a possibly large tensor alive) and its name in the figure's title.
     DiagnoseRequest diagnose;
     std::string diagnoseSource;
-    // Kind::Maps: the attention maps open in the Maps view and what of them is drawn.
+    // Kind::Maps, MapsOverview, MapsProfile, MapsRow: the attention maps open in the Maps view and
+    // what of them is drawn (MapsOverview ignores the layer and head; MapsRow reads its row from
+    // the maps on the figure thread, never on the frame loop).
     std::shared_ptr<const AttentionMaps> maps;
-    MapsHeatmapParams mapsParams;
+    MapsHeatmapParams mapsParams;  // Maps, MapsOverview; MapsRow: its layerIndex and head
+    // Kind::MapsProfile: the head's fit as the "vs distance" side shows it, on the rows it summed.
+    HeadFit headFit;
+    std::int64_t fitFirstRow = 0, fitLastRow = -1;
+    // Kind::MapsRow: the query row and the priors the Row side draws beside it.
+    std::int64_t rowQuery = 0;
+    explore::HeadSlopes rowSlopes;
     // Kind::Similarity: the matrix the Maps view's Similarity side shows, its head order and title.
     DistanceMatrix distances;
     std::vector<int> similarityOrder;
@@ -58,6 +67,9 @@ struct FigurePlan {
     bool vector = false;          // SVG is offered
     bool curves = false;          // the curves view: which plot
     bool maps = false;            // the attention maps: the layer's heads or the selected one
+    // The attention maps with a plot on the side tab: its name and the grid's (or overview's), for
+    // the choice of which the figure draws (FigureExportState::mapsPicture). Empty: no choice.
+    std::string mapsSidePicture, mapsGridPicture;
     int selectedHead = 0;         // maps: the head "only the selected head" means
     std::string defaultPath;      // the core's name for the figure (viewFigureFileName)
     bool svgRefused = false;      // SVG chosen for a view drawn as a heatmap

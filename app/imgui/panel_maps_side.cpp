@@ -9,6 +9,7 @@
 
 #include <alibi/explore/color_scale.hpp>
 #include <alibi/explore/format.hpp>
+#include <alibi/render/attention_maps_plots.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -43,6 +44,13 @@ Series series(const char* label, const std::vector<double>& y) {
     for (std::size_t i = 0; i < y.size(); ++i) s.x[i] = static_cast<double>(i);
     s.y = y;
     return s;
+}
+
+// The plot's title above it, wrapped to the side's width: the core's, the exported figure's.
+void plotTitle(const std::string& title) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(title.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 void headPicker(MapsState& s, const AttentionMaps& maps) {
@@ -128,6 +136,7 @@ void drawDistanceTab(AppState& state, const Model& model) {
     if (fit == nullptr) return;
     const auto h = static_cast<std::size_t>(s.head);
     const HeadFit& head = fit->fits[h];
+    plotTitle(fitProfileTitle(head, maps));
     fitSummary(head);
     legendSwatch(kFileColor, "the file: mean attention by distance");
     ImGui::SameLine();
@@ -141,10 +150,9 @@ void drawDistanceTab(AppState& state, const Model& model) {
     double top = 0;
     for (const Series& line : lines)
         for (double v : line.y) top = std::max(top, v);
-    PlotAxes axes;
-    axes.title = "attention vs distance";
-    axes.xLabel = maps.causal() ? "distance i - j" : "distance |i - j|";
-    axes.yLabel = "mass";
+    PlotAxes axes;  // the title is above the legend; the axes named as in the figure
+    axes.xLabel = maps.causal() ? "distance i − j" : "distance |i − j|";
+    axes.yLabel = "share of attention";
     axes.xMin = 0;
     axes.xMax = static_cast<double>(std::max<std::int64_t>(maps.keys() - 1, 1));
     axes.yMin = 0;
@@ -191,8 +199,7 @@ void drawRowTab(AppState& state, const Model& model) {
         return;
     }
     const MapsRowRequest& r = result->request;
-    ImGui::Text("layer %d · head %d · query row %lld", maps.layerInfo()[static_cast<std::size_t>(r.layer)].number,
-                r.head, static_cast<long long>(r.row));
+    plotTitle(mapsRowTitle(maps, r.layer, r.head, r.row));
     legendSwatch(kFileColor, "the file's row");
     if (!result->fittedPrior.empty()) {
         ImGui::SameLine();
@@ -207,10 +214,9 @@ void drawRowTab(AppState& state, const Model& model) {
     double top = 0;
     for (const Series& line : lines)
         for (double v : line.y) top = std::max(top, v);
-    PlotAxes axes;
-    axes.title = "attention over keys";
+    PlotAxes axes;  // the title is above the legend; the axes named as in the figure
     axes.xLabel = "key j";
-    axes.yLabel = "p";
+    axes.yLabel = "probability";
     axes.xMin = 0;
     axes.xMax = static_cast<double>(std::max<std::int64_t>(maps.keys() - 1, 1));
     axes.yMin = 0;

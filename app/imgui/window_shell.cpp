@@ -28,6 +28,11 @@ namespace {
 
 constexpr float kBaseFontPixels = 15.0f;
 constexpr const char* kFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+// The main font's characters: Latin-1, and the Greek letters, punctuation, arrows and maths signs
+// the core's titles and read-outs use ("distance i − j", "m* ≥ ...", "μ"), which ImGui's default
+// range would draw as "?".
+constexpr ImWchar kFontRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x206F,
+                                   0x2190, 0x21FF, 0x2200, 0x22FF, 0};
 
 // CPU time of the calling thread: the frame loop's own cost, whatever else loads the machine.
 double threadCpuMs() {
@@ -83,7 +88,7 @@ public:
         ImGuiIO& io = ImGui::GetIO();
         io.Fonts->Clear();
         if (std::filesystem::exists(kFontFile)) {
-            io.Fonts->AddFontFromFileTTF(kFontFile, std::round(kBaseFontPixels * zoom));
+            io.Fonts->AddFontFromFileTTF(kFontFile, std::round(kBaseFontPixels * zoom), nullptr, kFontRanges);
             // The lesson strip's large font, drawn scaled down (A- / A+), so it stays sharp.
             addLessonFont(*io.Fonts, kFontFile, std::round(std::min(40.0f * zoom, 72.0f)));
         } else {

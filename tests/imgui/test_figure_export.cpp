@@ -12,6 +12,7 @@
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/attention_maps.hpp>
+#include <alibi/render/attention_maps_plots.hpp>
 #include <alibi/render/attention_maps_render.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/render/view_figure.hpp>
@@ -271,6 +272,258 @@ TEST_F(FigureExport, TheSimilaritySideExportsTheMatrixItShows) {
     EXPECT_EQ(readFile(file), pngBytes(renderSimilarityFigure(similarity->request.fit->distances, similarity->order,
                                                               plan.task->similarityTitle, Colormap::Magma, 560, 480,
                                                               2)));
+}
+
+// The Maps view with the example maps open (4 layers of 8 heads, 64 x 64), and the same maps
+// opened by the test for the core's figures.
+class MapsFigureExport : public FigureExport {
+protected:
+    void SetUp() override {
+        FigureExport::SetUp();
+        m_explorer->openAttentionMaps(kExampleMaps);
+        show(View::Maps);
+        ASSERT_NE(m_explorer->model().maps.file, nullptr);
+        auto maps = AttentionMaps::open(kExampleMaps);
+        ASSERT_TRUE(maps) << maps.error().message;
+        m_maps = std::make_shared<const AttentionMaps>(std::move(*maps));
+    }
+
+    FigurePlan plan() { return planFigure(state(), state().session, m_explorer->model()); }
+
+    // Frames until the Maps view's layer fit is the one for the current layer, head and rows.
+    const LayerFitResult& waitForLayerFit() {
+        for (int n = 0; n < 200; ++n) {
+            const LayerFitResult* fit = m_explorer->model().maps.layerFit.get();
+            if (fit != nullptr && fit->request.layer == state().maps.layer && fit->error.empty() &&
+                fit->request.configured == m_explorer->model().maps.configured &&
+                fit->request.first == (state().maps.fitAllRows ? 0 : state().maps.fitFirst))
+                return *fit;
+            show(View::Maps);
+        }
+        ADD_FAILURE() << "the layer's fit never came";
+        static const LayerFitResult none;
+        return none;
+    }
+
+    std::string stem() const { return "trained-like-4x8x64"; }
+    int layerNumber(int index) const { return m_maps->layerInfo()[static_cast<std::size_t>(index)].number; }
+
+    std::shared_ptr<const AttentionMaps> m_maps;
+};
+
+TEST_F(MapsFigureExport, TheOverviewExportsEveryLayerAsShown) {
+    state().maps.overview = true;
+    state().maps.logColors = true;
+    state().maps.perHead = true;
+    show(View::Maps);
+    FigurePlan p = plan();
+    ASSERT_TRUE(p.task.has_value()) << p.reason;
+    EXPECT_EQ(p.task->kind, FigureTask::Kind::MapsOverview);
+    EXPECT_EQ(p.task->path, stem() + "-all-layers.png");
+    EXPECT_FALSE(p.maps);  // no "only head H" for every layer
+    EXPECT_EQ(p.what.find("one layer at a time"), std::string::npos) << p.what;
+    const std::string file = path("overview.png");
+    exportFigure(FigureFormat::Png2x, file, 640, 480);
+    ASSERT_FALSE(state().figure.failed) << state().figure.status;
+    MapsHeatmapParams params;
+    params.logScale = true;
+    params.scale = ScaleMode::PerHead;
+    params.width = 640;
+    params.height = 480;
+    const std::string expected = pngBytes(renderAttentionOverviewFigure(*m_maps, params, 0, 2));
+    EXPECT_TRUE(readFile(file) == expected) << "the overview differs from the core's";
+    // The one-layer figure is a different picture: the overview is not a layer exported alone.
+    EXPECT_TRUE(expected != pngBytes(renderAttentionMapsFigure(*m_maps, params, 0, 2)));
+
+    // A heatmap: SVG is not offered, and forced, nothing is written.
+    EXPECT_FALSE(p.vector);
+    state().figure.format = FigureFormat::Svg;
+    EXPECT_TRUE(plan().svgRefused);
+    const std::string svg = path("overview.svg");
+    exportFigure(FigureFormat::Svg, svg, 640, 480);
+    EXPECT_TRUE(state().figure.failed);
+    EXPECT_FALSE(fs::exists(svg));
+}
+
+TEST_F(MapsFigureExport, TheDistanceSideWaitsForTheLayersFit) {
+    // The Head side runs no fit; the "vs distance" side asks for one on its next frame.
+    ASSERT_EQ(state().maps.side, MapsSide::Head);
+    ASSERT_EQ(m_explorer->model().maps.layerFit, nullptr);
+    state().maps.side = MapsSide::Distance;
+    const FigurePlan p = plan();
+    EXPECT_FALSE(p.task.has_value()) << p.what;
+    EXPECT_NE(p.reason.find("wait for the layer's fit"), std::string::npos) << p.reason;
+    // The grid beside it can be exported meanwhile.
+    EXPECT_EQ(p.mapsSidePicture, "attention vs distance");
+    state().figure.mapsGrid = true;
+    const FigurePlan grid = plan();
+    ASSERT_TRUE(grid.task.has_value());
+    EXPECT_EQ(grid.task->kind, FigureTask::Kind::Maps);
+}
+
+TEST_F(MapsFigureExport, TheDistanceSideExportsTheHeadsProfileOnTheFitsRows) {
+    state().maps.side = MapsSide::Distance;
+    state().maps.layer = 1;
+    state().maps.head = 3;
+    state().maps.fitAllRows = false;
+    state().maps.fitFirst = 10;
+    state().maps.fitLast = 40;
+    show(View::Maps);
+    const LayerFitResult& fit = waitForLayerFit();
+    ASSERT_EQ(fit.fits.size(), 8u);
+    ASSERT_EQ(fit.request.first, 10);
+    ASSERT_EQ(fit.request.last, 40);
+    const HeadFit& head = fit.fits[3];
+    ASSERT_EQ(head.layerIndex, 1);
+    ASSERT_EQ(head.head, 3);
+    const PlotFigure figure = fitProfileFigure(head, *m_maps, 10, 40, 480, 360);
+
+    state().figure.format = FigureFormat::Svg;
+    FigurePlan p = plan();
+    ASSERT_TRUE(p.task.has_value()) << p.reason;
+    ASSERT_EQ(p.task->kind, FigureTask::Kind::MapsProfile) << p.what;
+    EXPECT_EQ(p.task->fitFirstRow, 10);
+    EXPECT_EQ(p.task->fitLastRow, 40);
+    EXPECT_TRUE(p.vector);
+    EXPECT_FALSE(p.svgRefused);
+    EXPECT_EQ(p.task->path, fmt::format("{}-layer{}-head3-distance.svg", stem(), layerNumber(1)));
+    const std::string svg = path("distance.svg");
+    exportFigure(FigureFormat::Svg, svg);
+    ASSERT_FALSE(state().figure.failed) << state().figure.status;
+    EXPECT_EQ(readFile(svg), plotFigureSvg(figure));
+    EXPECT_NE(readFile(svg).find("query rows 10 to 39"), std::string::npos);
+
+    for (const FigureFormat format : {FigureFormat::Png1x, FigureFormat::Png2x}) {
+        const int scale = figureScale(format);
+        const std::string file = path(fmt::format("distance@{}x.png", scale));
+        exportFigure(format, file);
+        ASSERT_FALSE(state().figure.failed) << state().figure.status;
+        const std::string bytes = readFile(file);
+        EXPECT_TRUE(bytes == pngBytes(plotFigurePng(figure, scale))) << "the profile PNG differs at " << scale << "x";
+        auto image = decodePng(std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
+        ASSERT_TRUE(image);
+        EXPECT_EQ(image->width, 480 * scale);
+        EXPECT_EQ(image->height, 360 * scale);
+    }
+    state().figure.pathEdited = false;
+    EXPECT_EQ(plan().task->path, fmt::format("{}-layer{}-head3-distance.png", stem(), layerNumber(1)));
+}
+
+TEST_F(MapsFigureExport, TheRowSideExportsTheRowWithThePriorsItShows) {
+    // Paired with the session's slopes (8 heads, as the maps), so the row has both priors.
+    Session s = m_explorer->history().current();
+    s.attention.bias.slopes.heads = 8;
+    ASSERT_TRUE(m_explorer->applySession(s));
+    state().maps.prior = MapsPrior::Session;
+    state().maps.side = MapsSide::Row;
+    state().maps.layer = 2;
+    state().maps.head = 5;
+    state().maps.row = 20;
+    show(View::Maps);
+    ASSERT_EQ(m_explorer->model().maps.configured.size(), 8u) << m_explorer->model().maps.priorNote;
+    const LayerFitResult& fit = waitForLayerFit();
+    ASSERT_EQ(fit.fits.size(), 8u);
+    explore::HeadSlopes slopes;
+    slopes.fitted = fit.fits[5].slope;
+    slopes.configured = m_explorer->model().maps.configured[5];
+    auto figure = mapsRowFigure(*m_maps, 2, 5, 20, slopes, 480, 360);
+    ASSERT_TRUE(figure) << figure.error().message;
+    ASSERT_EQ(figure->series.size(), 3u);  // the file's row and both priors
+
+    FigurePlan p = plan();
+    ASSERT_TRUE(p.task.has_value()) << p.reason;
+    ASSERT_EQ(p.task->kind, FigureTask::Kind::MapsRow) << p.what;
+    EXPECT_TRUE(p.vector);
+    EXPECT_EQ(p.task->mapsParams.layerIndex, 2);
+    EXPECT_EQ(p.task->mapsParams.head, 5);
+    EXPECT_EQ(p.task->rowQuery, 20);
+    EXPECT_EQ(p.task->rowSlopes.fitted, slopes.fitted);
+    EXPECT_EQ(p.task->rowSlopes.configured, slopes.configured);
+    const std::string file = path("row.png");
+    exportFigure(FigureFormat::Png2x, file);
+    ASSERT_FALSE(state().figure.failed) << state().figure.status;
+    EXPECT_TRUE(readFile(file) == pngBytes(plotFigurePng(*figure, 2))) << "the row PNG differs from the core's";
+    const std::string svg = path("row.svg");
+    exportFigure(FigureFormat::Svg, svg);
+    ASSERT_FALSE(state().figure.failed) << state().figure.status;
+    EXPECT_EQ(readFile(svg), plotFigureSvg(*figure));
+
+    // Row -1 is the last row, named as such.
+    state().maps.row = -1;
+    state().figure.pathEdited = false;
+    state().figure.format = FigureFormat::Png1x;
+    EXPECT_EQ(plan().task->path, fmt::format("{}-layer{}-head5-row63.png", stem(), layerNumber(2)));
+    EXPECT_EQ(plan().task->rowQuery, 63);
+}
+
+// As a person does it on the Row side: Ctrl+Shift+P, the popup names the picture (the row, or
+// the grid beside it), a click on "SVG" (offered for a plot) turns the typed .png path into .svg,
+// a click on Export figure writes the core's SVG of the row.
+TEST_F(MapsFigureExport, ThePopupExportsTheRowAsSvgByMouse) {
+    ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+    state().maps.side = MapsSide::Row;
+    state().maps.layer = 3;
+    state().maps.head = 1;
+    state().maps.row = 7;
+    show(View::Maps);
+    const LayerFitResult& fit = waitForLayerFit();
+    ASSERT_EQ(fit.fits.size(), 8u);
+    explore::HeadSlopes slopes;
+    slopes.fitted = fit.fits[1].slope;
+    auto figure = mapsRowFigure(*m_maps, 3, 1, 7, slopes, 480, 360);
+    ASSERT_TRUE(figure) << figure.error().message;
+
+    FigureExportState& f = state().figure;
+    f.format = FigureFormat::Png2x;
+    f.width = 480;
+    f.height = 360;
+    f.path = path("popup-row.png");
+    f.pathEdited = true;
+    press(keys::kP, true, true);
+    frame();
+    ImGuiWindow* popup = ImGui::FindWindowByName(kPopup);
+    ASSERT_NE(popup, nullptr);
+    ASSERT_TRUE(popup->Active);
+    EXPECT_LE(popup->Pos.y + popup->Size.y, 720.0f);
+    EXPECT_NE(popup->GetID("the query row"), 0u);
+
+    // "SVG" is the last format on the line of "PNG 1x".
+    const ImGuiID png1 = popup->GetID("PNG 1x");
+    const ImGuiID svgId = popup->GetID("SVG");
+    ImGuiIO& io = ImGui::GetIO();
+    std::optional<ImVec2> at;
+    for (float y = popup->Pos.y; y < popup->Pos.y + popup->Size.y && !at; y += 3.0f)
+        for (const float fraction : {0.2f, 0.25f, 0.3f}) {
+            io.MousePos = ImVec2(popup->Pos.x + popup->Size.x * fraction, y);
+            frame();
+            if (ImGui::GetCurrentContext()->HoveredId == png1) {
+                at = io.MousePos;
+                break;
+            }
+        }
+    ASSERT_TRUE(at.has_value());
+    bool found = false;
+    for (float x = at->x; x < popup->Pos.x + popup->Size.x && !found; x += 3.0f) {
+        io.MousePos = ImVec2(x, at->y);
+        frame();
+        found = ImGui::GetCurrentContext()->HoveredId == svgId;
+    }
+    ASSERT_TRUE(found);
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+    ASSERT_EQ(f.format, FigureFormat::Svg);
+    EXPECT_EQ(f.path, path("popup-row.svg"));
+
+    ASSERT_TRUE(click(kPopup, "Export figure", 0.1f));
+    settle();
+    frame();
+    ASSERT_FALSE(f.failed) << f.status;
+    EXPECT_EQ(readFile(path("popup-row.svg")), plotFigureSvg(*figure));
+    EXPECT_EQ(f.status, fmt::format("Saved {} (480 x 360 px)", path("popup-row.svg")));
+    press(kKeyEscape);
+    frame();
 }
 
 TEST_F(FigureExport, TheFitTableHasNoFigureAndSaysWhy) {
