@@ -69,6 +69,31 @@ protected:
 
     std::string path(const std::string& name) const { return (m_dir / name).string(); }
 
+    // Moves the mouse onto the popup's format button `label` the way a person finds it: "PNG 1x"
+    // down a column, then along its line. True when the mouse is over it.
+    bool pointAtFormat(ImGuiWindow* popup, const char* label) {
+        const ImGuiID png1 = popup->GetID("PNG 1x");
+        const ImGuiID target = popup->GetID(label);
+        ImGuiIO& io = ImGui::GetIO();
+        std::optional<ImVec2> at;
+        for (float y = popup->Pos.y; y < popup->Pos.y + popup->Size.y && !at; y += 3.0f)
+            for (const float fraction : {0.2f, 0.25f, 0.3f}) {
+                io.MousePos = ImVec2(popup->Pos.x + popup->Size.x * fraction, y);
+                frame();
+                if (ImGui::GetCurrentContext()->HoveredId == png1) {
+                    at = io.MousePos;
+                    break;
+                }
+            }
+        if (!at) return false;
+        for (float x = at->x; x < popup->Pos.x + popup->Size.x; x += 3.0f) {
+            io.MousePos = ImVec2(x, at->y);
+            frame();
+            if (ImGui::GetCurrentContext()->HoveredId == target) return true;
+        }
+        return false;
+    }
+
     // Shows `view` and waits for what it computes.
     void show(View view) {
         state().view = view;
@@ -488,27 +513,8 @@ TEST_F(MapsFigureExport, ThePopupExportsTheRowAsSvgByMouse) {
     EXPECT_NE(popup->GetID("the query row"), 0u);
 
     // "SVG" is the last format on the line of "PNG 1x".
-    const ImGuiID png1 = popup->GetID("PNG 1x");
-    const ImGuiID svgId = popup->GetID("SVG");
+    ASSERT_TRUE(pointAtFormat(popup, "SVG"));
     ImGuiIO& io = ImGui::GetIO();
-    std::optional<ImVec2> at;
-    for (float y = popup->Pos.y; y < popup->Pos.y + popup->Size.y && !at; y += 3.0f)
-        for (const float fraction : {0.2f, 0.25f, 0.3f}) {
-            io.MousePos = ImVec2(popup->Pos.x + popup->Size.x * fraction, y);
-            frame();
-            if (ImGui::GetCurrentContext()->HoveredId == png1) {
-                at = io.MousePos;
-                break;
-            }
-        }
-    ASSERT_TRUE(at.has_value());
-    bool found = false;
-    for (float x = at->x; x < popup->Pos.x + popup->Size.x && !found; x += 3.0f) {
-        io.MousePos = ImVec2(x, at->y);
-        frame();
-        found = ImGui::GetCurrentContext()->HoveredId == svgId;
-    }
-    ASSERT_TRUE(found);
     io.MouseDown[0] = true;
     frame();
     io.MouseDown[0] = false;
@@ -589,28 +595,9 @@ TEST_F(FigureExport, ThePopupByKeyboardAndMouseAt1280x720) {
     EXPECT_GE(popup->Size.x, 400.0f);  // room for the formats on one line and a long path
     EXPECT_FALSE(popup->ScrollbarY);
 
-    // The format row: find "PNG 1x" down a column, then "PNG 2x" along its line.
-    const ImGuiID png1 = popup->GetID("PNG 1x");
-    const ImGuiID png2 = popup->GetID("PNG 2x");
+    // The format row: "PNG 2x" beside "PNG 1x".
+    ASSERT_TRUE(pointAtFormat(popup, "PNG 2x"));
     ImGuiIO& io = ImGui::GetIO();
-    std::optional<ImVec2> at;
-    for (float y = popup->Pos.y; y < popup->Pos.y + popup->Size.y && !at; y += 3.0f)
-        for (const float fraction : {0.2f, 0.25f, 0.3f}) {
-            io.MousePos = ImVec2(popup->Pos.x + popup->Size.x * fraction, y);
-            frame();
-            if (ImGui::GetCurrentContext()->HoveredId == png1) {
-                at = io.MousePos;
-                break;
-            }
-        }
-    ASSERT_TRUE(at.has_value());
-    bool found = false;
-    for (float x = at->x; x < popup->Pos.x + popup->Size.x && !found; x += 3.0f) {
-        io.MousePos = ImVec2(x, at->y);
-        frame();
-        found = ImGui::GetCurrentContext()->HoveredId == png2;
-    }
-    ASSERT_TRUE(found);
     state().figure.format = FigureFormat::Png1x;
     io.MouseDown[0] = true;
     frame();
