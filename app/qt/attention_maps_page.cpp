@@ -857,10 +857,10 @@ void AttentionMapsPage::fillFigureMenu(QMenu* menu) {
         }
         return;
     }
-    const QString name = tab == m_overview           ? QString("All layers")
-                         : tab == m_headView         ? QString("Head %1").arg(m_head->value())
-                         : tab == m_grid             ? QString("Layer grid")
-                                                     : QString("Similarity matrix");
+    const QString name = tab == m_overview   ? QString("All layers")
+                         : tab == m_headView ? QString("Head %1").arg(m_head->value())
+                         : tab == m_grid     ? QString("Layer grid")
+                                             : QString("Similarity matrix");
     for (const int scale : {1, 2, 4})
         menu->addAction(QString("%1: PNG at %2x…").arg(name).arg(scale), this, [this, scale] { exportFigureDialog(scale); });
 }
