@@ -243,6 +243,17 @@ Heatmap renderSimilarity(const DistanceMatrix& distances, const std::vector<int>
     });
 }
 
+explore::ColorBar attentionMapsColorBar(const AttentionMaps& maps, const Heatmap& map, int tile, int ticks) {
+    const HeatmapTile* t =
+        tile >= 0 && tile < static_cast<int>(map.tiles.size()) ? &map.tiles[static_cast<std::size_t>(tile)] : nullptr;
+    const double hi = t ? t->hi : map.hi;
+    const double lo = map.log ? (t ? t->logLo : map.logLo) : (t ? t->lo : map.lo);
+    explore::ColorBar bar = explore::makeColorBar(lo, std::max(hi, lo), map.log, DType::F32, ticks);
+    bar.title = map.log ? "probability (log)" : "probability";
+    bar.maskedSwatch = maps.causal();
+    return bar;
+}
+
 Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads,
                                         int scale) {
     scale = std::max(scale, 1);
@@ -255,6 +266,7 @@ Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHea
     frame.queries = maps.queries();
     frame.keys = maps.keys();
     frame.tileRanges = params.scale == ScaleMode::PerHead;
+    frame.colorBar = [&](const Heatmap& map, int tile, int ticks) { return attentionMapsColorBar(maps, map, tile, ticks); };
     frame.caption = [&](const Heatmap& map) { return attentionMapsCaption(maps, map); };
     frame.scale = scale;
     return heatmapFigure(params.width * scale, params.height * scale, frame, [&](int width, int height) {
@@ -276,6 +288,7 @@ Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const Map
     frame.queries = maps.queries();
     frame.keys = maps.keys();
     frame.tileRanges = params.scale == ScaleMode::PerHead;
+    frame.colorBar = [&](const Heatmap& map, int tile, int ticks) { return attentionMapsColorBar(maps, map, tile, ticks); };
     frame.tileLabel = [&](int tile) {
         const auto n = static_cast<std::size_t>(tile);
         return fmt::format("L{} h{}", maps.layerInfo()[static_cast<std::size_t>(tileLayer[n])].number, tileHead[n]);

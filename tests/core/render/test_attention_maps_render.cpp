@@ -151,4 +151,38 @@ TEST(AttentionMapsRender, OverviewFigureDrawsEveryLayerAtTheScaleAsked) {
     EXPECT_FALSE(alibi::renderAttentionOverviewFigure(*maps, params, 1, 1));
 }
 
+TEST(AttentionMapsRender, FigureColourBarIsLogWhenTheColoursAre) {
+    const std::int64_t t = 32;
+    const std::string file = npyBytes({1, 2, t, t}, causalMaps({2.0, 0.5}, t, 0.0, 1));
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps);
+    alibi::MapsHeatmapParams params;
+    params.width = 200;
+    params.height = 100;
+    params.logScale = true;
+    params.scale = alibi::ScaleMode::PerHead;
+    auto map = alibi::renderAttentionMaps(*maps, params, 1);
+    ASSERT_TRUE(map);
+    // Head 0 (m = 2), row 31: its farthest key holds e^-62 (1 - e^-2) / (1 - e^-64), far below the
+    // log floor of 1e-6 x the top; the bar starts at that floor, where the colours do.
+    const alibi::explore::ColorBar shared = alibi::attentionMapsColorBar(*maps, *map, -1, 5);
+    EXPECT_TRUE(shared.log);
+    EXPECT_EQ(shared.title, "probability (log)");
+    EXPECT_TRUE(shared.maskedSwatch);  // causal maps
+    EXPECT_DOUBLE_EQ(shared.lo, map->logLo);
+    EXPECT_DOUBLE_EQ(shared.hi, 1.0);  // row 0 puts everything on key 0
+    EXPECT_GT(shared.lo, 0.0);
+    // Per-head: tile 1's own floor and top.
+    const alibi::explore::ColorBar own = alibi::attentionMapsColorBar(*maps, *map, 1, 5);
+    EXPECT_DOUBLE_EQ(own.lo, map->tiles[1].logLo);
+    EXPECT_DOUBLE_EQ(own.hi, map->tiles[1].hi);
+    params.logScale = false;
+    auto linear = alibi::renderAttentionMaps(*maps, params, 1);
+    ASSERT_TRUE(linear);
+    const alibi::explore::ColorBar plain = alibi::attentionMapsColorBar(*maps, *linear, -1, 5);
+    EXPECT_FALSE(plain.log);
+    EXPECT_EQ(plain.title, "probability");
+    EXPECT_DOUBLE_EQ(plain.lo, linear->lo);
+}
+
 }  // namespace

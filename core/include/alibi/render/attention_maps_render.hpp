@@ -8,6 +8,7 @@
 #include <alibi/analysis/head_similarity.hpp>
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
+#include <alibi/explore/color_scale.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/render.hpp>
@@ -60,6 +61,12 @@ struct MapsOverview {
 // has `scale` (1, 2, 4) times the pixels each way, drawn at that size.
 [[nodiscard]] Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHeatmapParams& params,
                                                       unsigned threads = 0, int scale = 1);
+// The colour bar of such a figure, the shared range or tile `tile`'s (per-head scale): on a log
+// picture the bar is log10 from the smallest positive value shown, as the colours are. The
+// values are probabilities computed in double (a row renormalised, or a softmax of scores); the
+// ends are labelled in f32, as the Qt explorer's bar is.
+[[nodiscard]] explore::ColorBar attentionMapsColorBar(const AttentionMaps& maps, const Heatmap& map, int tile,
+                                                      int targetTicks);
 [[nodiscard]] std::string attentionMapsTitle(const AttentionMaps& maps, const MapsHeatmapParams& params);
 [[nodiscard]] std::string attentionMapsCaption(const AttentionMaps& maps, const Heatmap& map);
 
