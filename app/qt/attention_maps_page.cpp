@@ -650,7 +650,7 @@ void AttentionMapsPage::onGridShown() {
 bool AttentionMapsPage::picturesPending() const {
     for (const MapsHeatmapView* v : {m_grid, m_overview, m_headView, m_similarity})
         if (v->pending()) return true;
-    return false;
+    return m_rowReading;
 }
 
 void AttentionMapsPage::refreshPlots() {
@@ -668,15 +668,41 @@ void AttentionMapsPage::refreshPlots() {
         m_profile->setNote(m_model->fitting() ? "fitting…" : "fit the heads to see the profile and its priors");
     }
     m_profile->setAxisLabels(maps->causal() ? "distance i − j" : "distance |i − j|", "share of attention (all rows)");
-    auto rows = explore::mapsRowSeries(*maps, layer, head, m_row->value(), slopesOf(layer, head));
-    if (rows) {
-        m_rowPlot->setSeries(std::move(*rows));
-        m_rowPlot->setNote({});
-    } else {
-        m_rowPlot->setSeries({});
-        m_rowPlot->setNote(qs(rows.error().message));
-    }
     m_rowPlot->setTitle(qs(mapsRowTitle(*maps, layer, head, m_row->value())));
+    requestRow(RowRequest{maps, layer, head, m_row->value(), slopesOf(layer, head)});
+}
+
+void AttentionMapsPage::requestRow(RowRequest request) {
+    // One read at a time; while it runs only the newest request waits, so scrubbing the row
+    // spin box reads the rows it lands on, not every row it passed.
+    if (m_rowReading) {
+        m_rowWaiting = std::move(request);
+        return;
+    }
+    m_rowReading = true;
+    QPointer<AttentionMapsPage> self(this);
+    std::thread([self, request = std::move(request)] {
+        // The row comes from the file (memory-mapped; a cold page is a disk read), off the UI thread.
+        auto series = explore::mapsRowSeries(*request.maps, request.layer, request.head, request.row, request.slopes);
+        QMetaObject::invokeMethod(qApp, [self, request, series = std::move(series)]() mutable {
+            if (!self) return;
+            self->m_rowReading = false;
+            if (self->m_rowWaiting) {
+                RowRequest next = std::move(*self->m_rowWaiting);
+                self->m_rowWaiting.reset();
+                self->requestRow(std::move(next));
+                return;  // a newer row is on its way: this one is stale
+            }
+            if (request.maps != self->m_model->maps()) return;  // another file since
+            if (series) {
+                self->m_rowPlot->setSeries(std::move(*series));
+                self->m_rowPlot->setNote({});
+            } else {
+                self->m_rowPlot->setSeries({});
+                self->m_rowPlot->setNote(qs(series.error().message));
+            }
+        }, Qt::QueuedConnection);
+    }).detach();
 }
 
 void AttentionMapsPage::setSimilarity(SimilarityBasis basis, HeadOrder order) {

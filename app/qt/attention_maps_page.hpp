@@ -105,7 +105,8 @@ public:
     [[nodiscard]] QString summaryText() const;
     // The read-out of the cell under device pixel `p` of a view, as hovering shows it.
     QString hoverAt(MapsHeatmapView* view, QPoint devicePixel);
-    // A picture (grid, overview, head, similarity) is still being rendered in the background.
+    // A picture (grid, overview, head, similarity, the row plot's row) is still being made in
+    // the background.
     [[nodiscard]] bool picturesPending() const;
 
 signals:
@@ -129,6 +130,14 @@ private:
     void onFitted();
     void refreshLayer();      // grid, head view, plots after a layer, head, row or fit change
     void refreshPlots();
+    // The row plot's row, read on a worker thread (see requestRow).
+    struct RowRequest {
+        MapsPtr maps;
+        int layer = 0, head = 0;
+        std::int64_t row = 0;
+        explore::HeadSlopes slopes;
+    };
+    void requestRow(RowRequest request);
     void onGridShown();                        // the grid's labels and header, for the shown layer
     void setHeadHeader(int layer, int head);   // the head view's header, for the shown head
     void highlightOverview();
@@ -187,6 +196,8 @@ private:
     QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
     int m_priorItem = 0;
     std::optional<LessonTarget> m_lessonTarget;  // waiting for its file to open
+    bool m_rowReading = false;               // a row plot's row is being read
+    std::optional<RowRequest> m_rowWaiting;  // the newest row asked for meanwhile
 };
 
 }  // namespace alibi::qt

@@ -6,6 +6,7 @@
 #include "attention_maps_page.hpp"
 #include "main_window.hpp"
 #include "maps_heatmap_view.hpp"
+#include "plot_widget.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
 
@@ -543,6 +544,26 @@ private slots:
             QVERIFY2(plots.contains(want), qPrintable(plots.join(" | ")));
         page->views()->setCurrentIndex(AttentionMapsPage::TableView);
         QCOMPARE(texts(), (QStringList{"(off) The fit table exports as CSV or JSON (the buttons above)"}));
+    }
+    // The row plot reads its row off the UI thread; scrubbing the row lands on the last row asked
+    // for, whose values are the file's (decoded here from the .npy's bytes).
+    void rowPlotFollowsTheRowScrub() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->setLayerIndex(2);
+        page->setHead(5);
+        for (int row = 10; row <= 30; ++row) page->setRow(row);  // faster than the reads
+        QTRY_VERIFY_WITH_TIMEOUT(!page->picturesPending(), 30000);
+        const std::vector<Series>& series = page->rowPlot()->series();
+        QVERIFY(!series.empty());
+        QCOMPARE(int(series[0].y.size()), 31);  // keys 0..30: a causal row ends at its query
+        double sum = 0;
+        for (int k = 0; k <= 30; ++k) sum += npyValue(2, 5, 30, k);
+        for (int k = 0; k <= 30; ++k)
+            QVERIFY2(std::abs(series[0].y[static_cast<std::size_t>(k)] - npyValue(2, 5, 30, k) / sum) < 1e-12,
+                     qPrintable(QString("key %1").arg(k)));
     }
 };
 
