@@ -82,6 +82,7 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
     HeadFitOptions options;
     options.layers = {layerIndex};
     options.threads = r.threads;
+    options.progress = bar.callback();
     if (r.what == "similarity") {
         if (auto ok = needsPng("a heatmap"); !ok) return ok;
         auto fits = fitHeads(*maps, options);
