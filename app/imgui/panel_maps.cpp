@@ -8,6 +8,7 @@
 
 #include <alibi/explore/color_scale.hpp>
 #include <alibi/explore/format.hpp>
+#include <alibi/render/attention_maps_render.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -25,18 +26,12 @@ namespace {
 constexpr const char* kValuesChoices[] = {"detect", "probabilities", "scores (softmax)"};
 
 // The bar of a maps picture: the hovered tile's (per-head) or block's (overview) range, else the
-// picture's shared range.
+// picture's shared range; the core's bar, the one the exported figures carry.
 explore::ColorBar mapsColorBar(const AttentionMaps& maps, const Heatmap& map, const HeatmapTile* tile,
                                const std::string& label, float height) {
-    const double hi = tile != nullptr ? tile->hi : map.hi;
-    const double lo = tile != nullptr ? (map.log ? tile->logLo : tile->lo) : (map.log ? map.logLo : map.lo);
-    // Probabilities shown are the stored numbers (exact in the file's dtype); softmaxed scores are
-    // computed, labelled at f32 precision.
-    const DType dtype = maps.values() == AttentionValues::Probabilities ? maps.dtype() : DType::F32;
-    explore::ColorBar bar = explore::makeColorBar(lo, std::max(hi, lo), map.log, dtype, colorBarTicks(height));
-    bar.title = map.log ? "probability (log)" : "probability";
+    const int index = tile != nullptr ? static_cast<int>(tile - map.tiles.data()) : -1;
+    explore::ColorBar bar = attentionMapsColorBar(maps, map, index, colorBarTicks(height));
     bar.head = label;
-    bar.maskedSwatch = maps.causal();
     return bar;
 }
 

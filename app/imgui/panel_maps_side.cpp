@@ -9,6 +9,7 @@
 
 #include <alibi/explore/color_scale.hpp>
 #include <alibi/explore/format.hpp>
+#include <alibi/render/attention_maps_render.hpp>
 #include <alibi/render/attention_maps_plots.hpp>
 
 #include <fmt/format.h>
@@ -119,12 +120,8 @@ void drawHeadTab(AppState& state, const Model& model) {
     if (model.maps.headPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
     const Heatmap& map = head->heatmap;
     const float height = std::max(size.y - 3.4f * ImGui::GetTextLineHeight(), 2.0f * ImGui::GetTextLineHeight());
-    const DType dtype = maps.values() == AttentionValues::Probabilities ? maps.dtype() : DType::F32;
-    explore::ColorBar bar = explore::makeColorBar(map.log ? map.logLo : map.lo, map.hi, map.log, dtype,
-                                                  colorBarTicks(height));
-    bar.title = map.log ? "probability (log)" : "probability";
+    explore::ColorBar bar = attentionMapsColorBar(maps, map, -1, colorBarTicks(height));  // the figures' bar
     bar.head = fmt::format("h{}", head->request.head);
-    bar.maskedSwatch = maps.causal();
     drawColorBarBeside(model.maps.headBarTexture, origin, size, bar);
 }
 
