@@ -135,7 +135,7 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
 }
 
 CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,
-                               const CancelledFn& cancelled) {
+                               const CancelledFn& cancelled, int gap) {
     CompareSnapshot out;
     out.sessionB = applyCompare(a, b);
     auto pa = a.attention;
@@ -199,7 +199,7 @@ CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int 
     // Small multiples in the core's grid layout, on a scale symmetric around 0.
     const double range = maxAbs > 0 ? maxAbs : 1.0;
     const Heatmap map = renderValueGrid(
-        {static_cast<int>(heads), q, k, Colormap::Diverging, -range, range, std::max(16, width), std::max(16, height), 4},
+        {static_cast<int>(heads), q, k, Colormap::Diverging, -range, range, std::max(16, width), std::max(16, height), gap},
         [&](int h, std::int64_t i, std::int64_t j) { return diff[(static_cast<std::uint64_t>(h) * q + i) * k + j]; });
     out.image = map.image;
     out.tiles = map.tiles;

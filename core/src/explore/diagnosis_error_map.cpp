@@ -7,7 +7,7 @@
 namespace alibi::explore {
 
 std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const Diagnosis& diagnosis, int width,
-                                                   int height) {
+                                                   int height, int gap) {
     const Diagnosis& d = diagnosis;
     if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return std::nullopt;
     auto error = correctAlibiError(tensor, d);
@@ -21,7 +21,7 @@ std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const D
     }
     out.map = renderValueGrid(
         {static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, out.errorMax > 0 ? out.errorMax : 1.0, std::max(16, width),
-         std::max(16, height), 4},
+         std::max(16, height), gap},
         [&](int h, std::int64_t i, std::int64_t j) { return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j); });
     return out;
 }

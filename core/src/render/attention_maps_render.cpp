@@ -273,6 +273,7 @@ Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHea
         MapsHeatmapParams p = params;
         p.width = width;
         p.height = height;
+        p.gap = params.gap * scale;  // the 1x layout's gap, scaled like the rest
         return renderAttentionMaps(maps, p, threads);
     });
 }
@@ -303,6 +304,7 @@ Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const Map
         MapsHeatmapParams p = params;
         p.width = width;
         p.height = height;
+        p.gap = params.gap * scale;
         auto overview = renderAttentionOverview(maps, p, threads);
         if (!overview) return std::unexpected(overview.error());
         tileLayer = std::move(overview->tileLayer);

@@ -110,7 +110,7 @@ Result<Image> compareView(const ViewFigureRequest& r) {
     frame.caption = [&](const Heatmap&) { return snapshot.summary + " · B: " + compareOverridesText(b); };
     const explore::CancelledFn cancelled = [&] { return r.progress && !r.progress(0, 1); };
     return heatmapFigure(a.width * r.scale, a.height * r.scale, frame, [&](int width, int height) -> Result<Heatmap> {
-        snapshot = explore::computeCompare(a, b, width, height, cancelled);
+        snapshot = explore::computeCompare(a, b, width, height, cancelled, 4 * r.scale);  // the 1x gap, scaled
         if (r.progress && !r.progress(1, 1)) return fail(ErrorCode::Cancelled, "compare figure cancelled");
         if (!snapshot.error.empty()) return fail(ErrorCode::InvalidArgument, snapshot.error);
         Heatmap map;
@@ -351,7 +351,7 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
     frame.caption = [&](const Heatmap&) { return summary; };
     return heatmapFigure(request.width * request.scale, request.height * request.scale, frame,
                          [&](int width, int height) -> Result<Heatmap> {
-                             auto picture = explore::diagnosisErrorMap(*request.tensor, d, width, height);
+                             auto picture = explore::diagnosisErrorMap(*request.tensor, d, width, height, 4 * request.scale);
                              if (!picture)
                                  return fail(ErrorCode::InvalidArgument,
                                              "the error map against correct ALiBi cannot be built for this tensor "

@@ -18,9 +18,10 @@ using CancelledFn = std::function<bool()>;
                                                const ProgressFn& progress = {});
 // Everything but the grid (which the caller computed first and passes in).
 [[nodiscard]] Snapshot computeDetails(const Request& request, GridPtr grid, const CancelledFn& cancelled = {});
-// A - B per cell over the whole tensor (both built in memory, up to 2^24 cells).
+// A - B per cell over the whole tensor (both built in memory, up to 2^24 cells), tiles `gap`
+// pixels apart (a figure at 2x doubles it).
 [[nodiscard]] CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,
-                                             const CancelledFn& cancelled = {});
+                                             const CancelledFn& cancelled = {}, int gap = 4);
 // Attention vs distance of `head` as T grows from L to 16 L, and the mass beyond L per head.
 [[nodiscard]] ExtrapolationSnapshot computeExtrapolation(const Session& session, int head,
                                                          const CancelledFn& cancelled = {});

@@ -18,8 +18,8 @@ struct DiagnosisErrorMap {
 
 // The picture at width x height pixels (at least 16 each); nullopt when the diagnosis found
 // nothing to compare with (no parameters, or an error map that cannot be built): the words of
-// the diagnosis still stand without it.
+// the diagnosis still stand without it. Tiles are `gap` pixels apart (a figure at 2x doubles it).
 [[nodiscard]] std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const Diagnosis& diagnosis,
-                                                                 int width, int height);
+                                                                 int width, int height, int gap = 4);
 
 }  // namespace alibi::explore
