@@ -333,20 +333,6 @@ ExplorerView openView(const Session& s) {
     return s.what == RenderWhat::Slopes ? ExplorerView::Curves : ExplorerView::Grid;
 }
 
-HeatmapParams heatmapParams(const Session& session) {
-    HeatmapParams p;
-    p.attention = session.attention;
-    p.what = session.what;
-    p.head = session.head;
-    p.colormap = session.colormap;
-    p.scale = session.scale;
-    p.width = session.width;
-    p.height = session.height;
-    p.batch = session.batch;
-    p.batchRow = session.batchRow;
-    return p;
-}
-
 Session defaultSession() {
     // Every default lives in the parameter structs; this names the combination a session starts from.
     Session s;

@@ -72,26 +72,8 @@ static_assert(lutAvoids(kViridisLut, kFullyMaskedColor) && lutAvoids(kMagmaLut, 
                   lutAvoids(kCividisLut, kFullyMaskedColor) && lutAvoids(kDivergingLut, kFullyMaskedColor),
               "kFullyMaskedColor must differ from every colour a map produces");
 
-constexpr std::array<std::pair<Colormap, std::string_view>, 4> kNames{{
-    {Colormap::Viridis, "viridis"},
-    {Colormap::Magma, "magma"},
-    {Colormap::Cividis, "cividis"},
-    {Colormap::Diverging, "diverging"},
-}};
 
 }  // namespace
-
-std::string_view colormapName(Colormap map) {
-    for (const auto& [m, name] : kNames)
-        if (m == map) return name;
-    return "viridis";
-}
-
-std::optional<Colormap> parseColormap(std::string_view name) {
-    for (const auto& [m, n] : kNames)
-        if (n == name) return m;
-    return std::nullopt;
-}
 
 const std::array<Rgba, kColormapLutSize>& colormapLut(Colormap map) {
     switch (map) {

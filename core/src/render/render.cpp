@@ -5,6 +5,7 @@
 #include <alibi/explore/color_scale.hpp>
 #include <alibi/model/arith.hpp>
 #include <alibi/model/attention.hpp>
+#include <alibi/io/session.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/render/render.hpp>
 
@@ -28,28 +29,18 @@
 
 namespace alibi {
 
-std::string_view renderWhatName(RenderWhat what) {
-    switch (what) {
-        case RenderWhat::Bias: return "bias";
-        case RenderWhat::Attention: return "attention";
-        case RenderWhat::Slopes: return "slopes";
-        case RenderWhat::Distance: return "distance";
-    }
-    return "bias";
-}
-
-std::optional<RenderWhat> parseRenderWhat(std::string_view name) {
-    for (auto w : {RenderWhat::Bias, RenderWhat::Attention, RenderWhat::Slopes, RenderWhat::Distance})
-        if (renderWhatName(w) == name) return w;
-    return std::nullopt;
-}
-
-std::string_view scaleModeName(ScaleMode mode) { return mode == ScaleMode::Shared ? "shared" : "per-head"; }
-
-std::optional<ScaleMode> parseScaleMode(std::string_view name) {
-    if (name == "shared") return ScaleMode::Shared;
-    if (name == "per-head") return ScaleMode::PerHead;
-    return std::nullopt;
+HeatmapParams heatmapParams(const Session& session) {
+    HeatmapParams p;
+    p.attention = session.attention;
+    p.what = session.what;
+    p.head = session.head;
+    p.colormap = session.colormap;
+    p.scale = session.scale;
+    p.width = session.width;
+    p.height = session.height;
+    p.batch = session.batch;
+    p.batchRow = session.batchRow;
+    return p;
 }
 
 GridLayout gridLayout(int heads, int width, int height) {
@@ -86,22 +77,6 @@ Image renderColorBar(Colormap map, int width, int height, bool vertical) {
             image.at(x, y) = colormapColor(map, t);
         }
     return image;
-}
-
-std::string_view reduceName(Reduce reduce) {
-    switch (reduce) {
-        case Reduce::Auto: return "auto";
-        case Reduce::Mean: return "mean";
-        case Reduce::Max: return "max";
-        case Reduce::Sum: return "sum";
-    }
-    return "auto";
-}
-
-std::optional<Reduce> parseReduce(std::string_view name) {
-    for (auto r : {Reduce::Auto, Reduce::Mean, Reduce::Max, Reduce::Sum})
-        if (reduceName(r) == name) return r;
-    return std::nullopt;
 }
 
 namespace {

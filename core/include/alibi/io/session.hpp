@@ -2,11 +2,10 @@
 // read and written identically by the CLI and both GUIs.
 #pragma once
 
-#include <alibi/render/colormap.hpp>
 #include <alibi/base/error.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
-#include <alibi/render/render.hpp>
+#include <alibi/model/view_options.hpp>
 #include <alibi/base/tensor.hpp>
 
 #include <cstdint>
@@ -66,11 +65,6 @@ struct Session {
 
 // The built-in default: H = 8, T = 16, causal, press, -1e9, f32, viridis.
 [[nodiscard]] Session defaultSession();
-
-// The heatmap a session describes: its tensor, quantity, head, colour map, scale and size.
-// Callers that draw something else (every head of a grid, a detail pane's size) change the
-// fields they own afterwards.
-[[nodiscard]] HeatmapParams heatmapParams(const Session& session);
 
 // Parses a session document; an unknown or invalid field gives an error naming the field
 // ("session field `bias.mode`: unknown mode 'foo' (expected causal, symmetric, ...)").

@@ -1,6 +1,8 @@
 // Perceptual colour maps (viridis, magma, cividis, and a diverging map for differences).
 #pragma once
 
+#include <alibi/model/view_options.hpp>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -8,15 +10,12 @@
 
 namespace alibi {
 
-enum class Colormap { Viridis, Magma, Cividis, Diverging };
 
 struct Rgba {
     std::uint8_t r = 0, g = 0, b = 0, a = 255;
     friend bool operator==(const Rgba&, const Rgba&) = default;
 };
 
-[[nodiscard]] std::string_view colormapName(Colormap map);
-[[nodiscard]] std::optional<Colormap> parseColormap(std::string_view name);
 
 // Colour at t in [0, 1] (clamped; NaN maps to the masked colour).
 [[nodiscard]] Rgba colormapColor(Colormap map, double t);

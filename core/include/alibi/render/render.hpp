@@ -19,6 +19,8 @@
 
 namespace alibi {
 
+struct Session;
+
 struct Image {
     int width = 0;
     int height = 0;
@@ -26,24 +28,6 @@ struct Image {
     [[nodiscard]] Rgba& at(int x, int y) { return pixels[static_cast<std::size_t>(y) * width + x]; }
     [[nodiscard]] const Rgba& at(int x, int y) const { return pixels[static_cast<std::size_t>(y) * width + x]; }
 };
-
-enum class RenderWhat { Bias, Attention, Slopes, Distance };
-enum class ScaleMode { Shared, PerHead };
-
-// How a pixel that covers several cells summarises them.
-//   Mean: the mean of its unmasked cells (bias default; closed form, so O(pixels)).
-//   Max:  the largest unmasked cell (attention default: a one-cell diagonal or sink stays lit).
-//   Sum:  the probability mass of the keys it covers (attention).
-// Attention rows cost O(K * d_k) each, so when a pixel covers several query rows one exact
-// row per pixel row is computed (the row under its centre); Heatmap::summary says so.
-enum class Reduce { Auto, Mean, Max, Sum };
-[[nodiscard]] std::string_view reduceName(Reduce reduce);
-[[nodiscard]] std::optional<Reduce> parseReduce(std::string_view name);
-
-[[nodiscard]] std::string_view renderWhatName(RenderWhat what);
-[[nodiscard]] std::optional<RenderWhat> parseRenderWhat(std::string_view name);
-[[nodiscard]] std::string_view scaleModeName(ScaleMode mode);
-[[nodiscard]] std::optional<ScaleMode> parseScaleMode(std::string_view name);
 
 struct HeatmapParams {
     AttentionParams attention;
@@ -62,6 +46,11 @@ struct HeatmapParams {
     std::int64_t batchRow = 0;
     friend bool operator==(const HeatmapParams&, const HeatmapParams&) = default;
 };
+
+// The heatmap a session describes: its tensor, quantity, head, colour map, scale and size.
+// Callers that draw something else (every head of a grid, a detail pane's size) change the
+// fields they own afterwards.
+[[nodiscard]] HeatmapParams heatmapParams(const Session& session);
 
 // Log colour scales span at most this many decades below the maximum.
 inline constexpr double kLogScaleDecades = 12;
