@@ -6,10 +6,10 @@
 #include <alibi/model/attention.hpp>
 #include <alibi/model/stats.hpp>
 
-#include "base/parallel.hpp"
-#include "model/attention_blas.hpp"
-#include "model/attention_detail.hpp"
-#include "model/attention_product.hpp"
+#include <alibi/base/parallel.hpp>
+#include <alibi/model/detail/attention_blas.hpp>
+#include <alibi/model/detail/attention_detail.hpp>
+#include "attention_product.hpp"
 
 #include <benchmark/benchmark.h>
 

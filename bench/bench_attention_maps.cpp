@@ -11,7 +11,7 @@
 #include <alibi/analysis/head_fit.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/io/tensor_io.hpp>
-#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>

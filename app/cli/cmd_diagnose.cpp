@@ -8,7 +8,7 @@
 #include <alibi/analysis/diagnosis_report.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/render/png.hpp>
-#include <alibi/render/view_figure.hpp>
+#include <alibi/figure/view_figure.hpp>
 
 #include <array>
 #include <filesystem>

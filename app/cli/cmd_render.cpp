@@ -8,11 +8,11 @@
 
 #include <alibi/explore/compute.hpp>
 #include <alibi/render/plot.hpp>
-#include <alibi/render/figure.hpp>
+#include <alibi/figure/figure.hpp>
 #include <alibi/render/png.hpp>
-#include <alibi/render/position_schemes_figure.hpp>
+#include <alibi/figure/position_schemes_figure.hpp>
 #include <alibi/render/render.hpp>
-#include <alibi/render/view_figure.hpp>
+#include <alibi/figure/view_figure.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include <algorithm>

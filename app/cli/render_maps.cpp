@@ -9,8 +9,8 @@
 #include <alibi/analysis/head_fit.hpp>
 #include <alibi/analysis/head_similarity.hpp>
 #include <alibi/io/attention_maps.hpp>
-#include <alibi/render/attention_maps_plots.hpp>
-#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/figure/attention_maps_plots.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/png.hpp>
 
 #include <fmt/format.h>

@@ -10,7 +10,7 @@
 #include <alibi/analysis/fit_report.hpp>
 #include <alibi/base/data_dir.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
-#include <alibi/explore/format.hpp>
+#include <alibi/render/format.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/model/slopes.hpp>
 
@@ -121,7 +121,7 @@ void Explorer::updateMapsPrior() {
         } else {
             maps.configured = m_model.slopes;
             maps.priorNote = fmt::format("the session's slopes: H = {}, {}, max_bias {}", p.heads,
-                                         schemeName(p.scheme), explore::formatValue(p.maxBias));
+                                         schemeName(p.scheme), alibi::formatValue(p.maxBias));
         }
     } else if (s.presetIndex >= 0 && s.presetIndex < static_cast<int>(m_model.presets.size())) {
         const Preset& preset = m_model.presets[static_cast<std::size_t>(s.presetIndex)];

@@ -12,9 +12,9 @@
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
 #include <alibi/io/attention_maps.hpp>
-#include <alibi/render/attention_maps_plots.hpp>
-#include <alibi/render/attention_maps_render.hpp>
-#include <alibi/render/view_figure.hpp>
+#include <alibi/figure/attention_maps_plots.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/figure/view_figure.hpp>
 
 #include <atomic>
 #include <cstdint>

@@ -3,7 +3,7 @@
 
 #include <alibi/analysis/fit_report.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
-#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 
 #include <fmt/format.h>
 

@@ -98,7 +98,7 @@ void drawCompareView(AppState& state, const Model& model) {
                    state.session.attention.bias.keyCount(), origin);
     if (model.comparePending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
     const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
-    explore::ColorBar bar = explore::makeColorBar(-range, range, false, DType::F32,
+    alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32,
                                                   colorBarTicks(size.y - 3.4f * ImGui::GetTextLineHeight()));
     bar.title = "A - B";
     drawColorBarBeside(model.compareBarTexture, origin, size, bar);

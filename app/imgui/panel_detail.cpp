@@ -5,9 +5,9 @@
 #include "panels.hpp"
 #include "view_common.hpp"
 
-#include <alibi/explore/color_scale.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/explore/compute.hpp>
-#include <alibi/explore/format.hpp>
+#include <alibi/render/format.hpp>
 #include <alibi/explore/readout.hpp>
 
 
@@ -37,10 +37,10 @@ void drawCellNumbers(const GridResult& detail, ImVec2 origin) {
         for (std::int64_t j = 0; j < keys; ++j) {
             const double value = detail.values[static_cast<std::size_t>(i * keys + j)];
             if (std::isnan(value)) continue;  // masked: the grey cell says it
-            std::string text = explore::formatCellValue(value, attention);
+            std::string text = alibi::formatCellValue(value, attention);
             ImVec2 size = ImGui::CalcTextSize(text.c_str());
             if (size.x > cellWidth - 2.0f) {
-                text = explore::formatCellValue(value, attention, /*narrow=*/true);
+                text = alibi::formatCellValue(value, attention, /*narrow=*/true);
                 size = ImGui::CalcTextSize(text.c_str());
             }
             if (size.x > cellWidth - 2.0f) continue;
@@ -101,7 +101,7 @@ void drawDetailView(AppState& state, const Model& model) {
     if (stale) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
     const float barHeight = size.y - 3.4f * ImGui::GetTextLineHeight();
     drawColorBarBeside(model.detailColorBarTexture, origin, size,
-                       explore::heatmapColorBar(detail->heatmap, detail->request.heatmap, -1, colorBarTicks(barHeight)));
+                       alibi::heatmapColorBar(detail->heatmap, detail->request.heatmap, -1, colorBarTicks(barHeight)));
 
     if (!hovered) return;
     const ImVec2 mouse = ImGui::GetIO().MousePos;

@@ -7,7 +7,7 @@
 #include "view_common.hpp"
 #include "view_models.hpp"
 
-#include <alibi/explore/format.hpp>
+#include <alibi/render/format.hpp>
 
 #include <fmt/format.h>
 
@@ -88,10 +88,10 @@ void drawMassTable(const ExtrapolationResult& result, const LessonMark& mark) {
         ImGui::TableNextColumn();
         ImGui::Text("%zu", h);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(h < result.slopes.size() ? explore::formatSlope(result.slopes[h]).c_str() : "");
+        ImGui::TextUnformatted(h < result.slopes.size() ? alibi::formatSlope(result.slopes[h]).c_str() : "");
         for (double mass : e.massBeyond[h]) {
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(explore::formatPercent(mass).c_str());
+            ImGui::TextUnformatted(alibi::formatPercent(mass).c_str());
         }
     }
     ImGui::EndTable();

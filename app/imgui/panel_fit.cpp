@@ -8,7 +8,7 @@
 #include "view_common.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
-#include <alibi/explore/format.hpp>
+#include <alibi/render/format.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>

@@ -6,8 +6,8 @@
 #include "panels.hpp"
 #include "view_common.hpp"
 
-#include <alibi/explore/color_scale.hpp>
-#include <alibi/explore/format.hpp>
+#include <alibi/render/color_scale.hpp>
+#include <alibi/render/format.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/model/bias.hpp>
 
@@ -32,8 +32,8 @@ void drawGridColorBar(const AppState& state, const Model& model, const GridResul
             if (grid.heatmap.tiles[t].head == state.hoveredHead) tileIndex = static_cast<int>(t);
     }
     const float height = size.y - 3.4f * ImGui::GetTextLineHeight();
-    const explore::ColorBar bar =
-        explore::heatmapColorBar(grid.heatmap, grid.request.heatmap, tileIndex, colorBarTicks(height));
+    const alibi::ColorBar bar =
+        alibi::heatmapColorBar(grid.heatmap, grid.request.heatmap, tileIndex, colorBarTicks(height));
     drawColorBarBeside(model.colorBarTexture, origin, size, bar);
 }
 
@@ -140,8 +140,8 @@ void drawGridPanel(AppState& state, const Model& model) {
             std::string label = fmt::format("h{}", tile.head);
             // Per-head scale: each tile's own exact range (fits when the tile is wide enough).
             if (perHead) {
-                const std::string ranged = fmt::format("h{} {}..{}", tile.head, explore::formatValue(tile.lo),
-                                                       explore::formatValue(tile.hi));
+                const std::string ranged = fmt::format("h{} {}..{}", tile.head, alibi::formatValue(tile.lo),
+                                                       alibi::formatValue(tile.hi));
                 if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) label = ranged;
             }
             draw->AddRectFilled(ImVec2(a.x + 2, a.y + 2),

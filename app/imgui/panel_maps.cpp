@@ -6,9 +6,9 @@
 #include "panels.hpp"
 #include "view_common.hpp"
 
-#include <alibi/explore/color_scale.hpp>
-#include <alibi/explore/format.hpp>
-#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/render/color_scale.hpp>
+#include <alibi/render/format.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -27,10 +27,10 @@ constexpr const char* kValuesChoices[] = {"detect", "probabilities", "scores (so
 
 // The bar of a maps picture: the hovered tile's (per-head) or block's (overview) range, else the
 // picture's shared range; the core's bar, the one the exported figures carry.
-explore::ColorBar mapsColorBar(const AttentionMaps& maps, const Heatmap& map, const HeatmapTile* tile,
+alibi::ColorBar mapsColorBar(const AttentionMaps& maps, const Heatmap& map, const HeatmapTile* tile,
                                const std::string& label, float height) {
     const int index = tile != nullptr ? static_cast<int>(tile - map.tiles.data()) : -1;
-    explore::ColorBar bar = attentionMapsColorBar(maps, map, index, colorBarTicks(height));
+    alibi::ColorBar bar = attentionMapsColorBar(maps, map, index, colorBarTicks(height));
     bar.head = label;
     return bar;
 }
@@ -170,8 +170,8 @@ void drawGridLabels(const MapsState& s, const MapsGridResult& grid, const Attent
         if (tile.width >= 40 && tile.height >= 24) {
             std::string text = fmt::format("h{}", tile.head);
             if (s.perHead) {
-                const std::string ranged = fmt::format("h{} {}..{}", tile.head, explore::formatValue(tile.lo),
-                                                       explore::formatValue(tile.hi));
+                const std::string ranged = fmt::format("h{} {}..{}", tile.head, alibi::formatValue(tile.lo),
+                                                       alibi::formatValue(tile.hi));
                 if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) text = ranged;
             }
             label(a.x, a.y, text);

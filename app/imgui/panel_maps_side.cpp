@@ -7,10 +7,10 @@
 #include "plot_canvas.hpp"
 #include "view_common.hpp"
 
-#include <alibi/explore/color_scale.hpp>
-#include <alibi/explore/format.hpp>
-#include <alibi/render/attention_maps_render.hpp>
-#include <alibi/render/attention_maps_plots.hpp>
+#include <alibi/render/color_scale.hpp>
+#include <alibi/render/format.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/figure/attention_maps_plots.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -77,13 +77,13 @@ const LayerFitResult* currentFit(const Model& model, const MapsState& s) {
 }
 
 void fitSummary(const HeadFit& h) {
-    ImGui::Text("m* = %s%s  [%s, %s]  KL %s", h.slopeAtBound ? ">= " : "", explore::formatValue(h.slope).c_str(),
-                explore::formatValue(h.slopeLow).c_str(), explore::formatValue(h.slopeHigh).c_str(),
-                explore::formatValue(h.kl).c_str());
+    ImGui::Text("m* = %s%s  [%s, %s]  KL %s", h.slopeAtBound ? ">= " : "", alibi::formatValue(h.slope).c_str(),
+                alibi::formatValue(h.slopeLow).c_str(), alibi::formatValue(h.slopeHigh).c_str(),
+                alibi::formatValue(h.kl).c_str());
     if (h.configuredSlope)
-        ImGui::Text("configured m = %s  (m*/m %s, KL at m %s)", explore::formatSlope(*h.configuredSlope).c_str(),
-                    explore::formatValue(h.slope / *h.configuredSlope).c_str(),
-                    explore::formatValue(h.configuredKl.value_or(0)).c_str());
+        ImGui::Text("configured m = %s  (m*/m %s, KL at m %s)", alibi::formatSlope(*h.configuredSlope).c_str(),
+                    alibi::formatValue(h.slope / *h.configuredSlope).c_str(),
+                    alibi::formatValue(h.configuredKl.value_or(0)).c_str());
     else
         ImGui::TextDisabled("configured m unknown: pair an ALiBi prior above");
 }
@@ -120,7 +120,7 @@ void drawHeadTab(AppState& state, const Model& model) {
     if (model.maps.headPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
     const Heatmap& map = head->heatmap;
     const float height = std::max(size.y - 3.4f * ImGui::GetTextLineHeight(), 2.0f * ImGui::GetTextLineHeight());
-    explore::ColorBar bar = attentionMapsColorBar(maps, map, -1, colorBarTicks(height));  // the figures' bar
+    alibi::ColorBar bar = attentionMapsColorBar(maps, map, -1, colorBarTicks(height));  // the figures' bar
     bar.head = fmt::format("h{}", head->request.head);
     drawColorBarBeside(model.maps.headBarTexture, origin, size, bar);
 }
@@ -166,10 +166,10 @@ void drawDistanceTab(AppState& state, const Model& model) {
         const auto d = static_cast<std::int64_t>(std::llround(std::max(canvas.mouseX(), 0.0)));
         if (d < std::ssize(head.profile)) {
             const auto k = static_cast<std::size_t>(d);
-            std::string tip = fmt::format("distance {}\nfile {}\nprior at m* {}", d, explore::formatValue(head.profile[k]),
-                                          explore::formatValue(fit->fittedPrior[h][k]));
+            std::string tip = fmt::format("distance {}\nfile {}\nprior at m* {}", d, alibi::formatValue(head.profile[k]),
+                                          alibi::formatValue(fit->fittedPrior[h][k]));
             if (!fit->configuredPrior[h].empty())
-                tip += fmt::format("\nprior at configured m {}", explore::formatValue(fit->configuredPrior[h][k]));
+                tip += fmt::format("\nprior at configured m {}", alibi::formatValue(fit->configuredPrior[h][k]));
             ImGui::SetTooltip("%s", tip.c_str());
         }
     }
@@ -200,11 +200,11 @@ void drawRowTab(AppState& state, const Model& model) {
     legendSwatch(kFileColor, "the file's row");
     if (!result->fittedPrior.empty()) {
         ImGui::SameLine();
-        legendSwatch(kFittedColor, fmt::format("prior at m* = {}", explore::formatValue(*r.fitted)).c_str());
+        legendSwatch(kFittedColor, fmt::format("prior at m* = {}", alibi::formatValue(*r.fitted)).c_str());
     }
     if (!result->configuredPrior.empty()) {
         ImGui::SameLine();
-        legendSwatch(kConfiguredColor, fmt::format("at m = {}", explore::formatSlope(*r.configured)).c_str());
+        legendSwatch(kConfiguredColor, fmt::format("at m = {}", alibi::formatSlope(*r.configured)).c_str());
     }
     const std::vector<Series> lines{series("file", result->probabilities), series("m*", result->fittedPrior),
                                     series("configured", result->configuredPrior)};
@@ -227,10 +227,10 @@ void drawRowTab(AppState& state, const Model& model) {
         const auto j = static_cast<std::int64_t>(std::llround(std::max(canvas.mouseX(), 0.0)));
         if (j < std::ssize(result->probabilities)) {
             const auto k = static_cast<std::size_t>(j);
-            std::string tip = fmt::format("key {}\np = {}", j, explore::formatValue(result->probabilities[k]));
-            if (!result->fittedPrior.empty()) tip += fmt::format("\nprior at m* {}", explore::formatValue(result->fittedPrior[k]));
+            std::string tip = fmt::format("key {}\np = {}", j, alibi::formatValue(result->probabilities[k]));
+            if (!result->fittedPrior.empty()) tip += fmt::format("\nprior at m* {}", alibi::formatValue(result->fittedPrior[k]));
             if (!result->configuredPrior.empty())
-                tip += fmt::format("\nprior at configured m {}", explore::formatValue(result->configuredPrior[k]));
+                tip += fmt::format("\nprior at configured m {}", alibi::formatValue(result->configuredPrior[k]));
             ImGui::SetTooltip("%s", tip.c_str());
         }
     }
@@ -293,9 +293,9 @@ void drawSimilarityTab(AppState& state, const Model& model) {
         s.similarityHover[0] = a;
         s.similarityHover[1] = b;
         ImGui::SetTooltip("h%d vs h%d: JS distance %s\nm* %s vs %s", a, b,
-                          explore::formatValue(fit->distances.at(a, b)).c_str(),
-                          explore::formatValue(fit->fits[static_cast<std::size_t>(a)].slope).c_str(),
-                          explore::formatValue(fit->fits[static_cast<std::size_t>(b)].slope).c_str());
+                          alibi::formatValue(fit->distances.at(a, b)).c_str(),
+                          alibi::formatValue(fit->fits[static_cast<std::size_t>(a)].slope).c_str(),
+                          alibi::formatValue(fit->fits[static_cast<std::size_t>(b)].slope).c_str());
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) s.head = a;
     }
     // The bar's range: 0 to the largest distance (renderSimilarity's scale).

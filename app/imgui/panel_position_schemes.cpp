@@ -7,7 +7,7 @@
 #include "position_schemes_model.hpp"
 #include "view_common.hpp"
 
-#include <alibi/render/position_schemes_figure.hpp>
+#include <alibi/figure/position_schemes_figure.hpp>
 
 #include <imgui.h>
 

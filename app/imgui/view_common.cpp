@@ -1,7 +1,7 @@
 // Stale mark and colour bar shared by the views.
 #include "view_common.hpp"
 
-#include <alibi/explore/format.hpp>
+#include <alibi/render/format.hpp>
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 
 namespace alibi::imgui {
 
-std::string valueText(double value) { return explore::formatValue(value); }
+std::string valueText(double value) { return alibi::formatValue(value); }
 
 void drawStaleMark(ImVec2 min, ImVec2 max, float progress) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -37,7 +37,7 @@ int colorBarTicks(float height) {
     return std::clamp(static_cast<int>(height / (ImGui::GetTextLineHeight() * 3.0f)), 2, 10);
 }
 
-void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const explore::ColorBar& bar) {
+void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const alibi::ColorBar& bar) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 max(origin.x + kColorBarWidth, origin.y + height);
     if (texture != nullptr) {
@@ -50,8 +50,8 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const explor
     const float labelX = max.x + 6.0f;
     const float line = ImGui::GetTextLineHeight();
     // Ticks at their exact positions (the top is hi); labels kept inside the bar's height.
-    for (const explore::Tick& tick : bar.ticks) {
-        const float y = max.y - static_cast<float>(explore::colorBarPosition(bar, tick.value)) * height;
+    for (const alibi::Tick& tick : bar.ticks) {
+        const float y = max.y - static_cast<float>(alibi::colorBarPosition(bar, tick.value)) * height;
         draw->AddLine(ImVec2(max.x, y), ImVec2(max.x + 4.0f, y), text);
         const float labelY = std::clamp(y - line * 0.5f, origin.y - line * 0.5f, max.y - line * 0.5f);
         draw->AddText(ImVec2(labelX, labelY), text, tick.label.c_str());
@@ -83,7 +83,7 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const explor
     }
 }
 
-void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSize, const explore::ColorBar& bar) {
+void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSize, const alibi::ColorBar& bar) {
     const float line = ImGui::GetTextLineHeight();
     // Below the bar: one line per swatch (masked, fully masked row).
     const float below = bar.fullyMaskedSwatch ? 4.5f : 3.4f;
@@ -94,7 +94,7 @@ void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSiz
 void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, double hi, const char* title) {
     // Labelled at f32 precision: the ends are computed differences, not stored values, and eight
     // digits fit beside the bar.
-    explore::ColorBar bar = explore::makeColorBar(lo, hi, false, DType::F32, colorBarTicks(height));
+    alibi::ColorBar bar = alibi::makeColorBar(lo, hi, false, DType::F32, colorBarTicks(height));
     bar.title = title;
     drawColorBar(texture, origin, height, bar);
 }

@@ -2,7 +2,7 @@
 // on, and the colour bar beside a heatmap (its range and ticks from the core's explore layer).
 #pragma once
 
-#include <alibi/explore/color_scale.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/render/render.hpp>
 
 #include <imgui.h>
@@ -27,10 +27,10 @@ void drawStaleMark(ImVec2 min, ImVec2 max, float progress);
 // A vertical colour bar at `origin`: the gradient `texture` (may be null in tests), the bar's
 // ticks at their exact positions (ends labelled exactly), its title above and the masked swatch
 // below when the bar has one.
-void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const explore::ColorBar& bar);
+void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const alibi::ColorBar& bar);
 // The bar to the right of an image at `imageOrigin` of `imageSize`, leaving a line above for its
 // title and one below for the masked swatch.
-void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSize, const explore::ColorBar& bar);
+void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSize, const alibi::ColorBar& bar);
 // A bar for a fixed [lo, hi] (differences, errors).
 void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, double hi, const char* title);
 // Width the colour bar and its labels take.

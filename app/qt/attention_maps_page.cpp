@@ -9,9 +9,9 @@
 
 #include <alibi/base/thread_priority.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
-#include <alibi/explore/format.hpp>
+#include <alibi/render/format.hpp>
 #include <alibi/model/slopes.hpp>
-#include <alibi/render/attention_maps_plots.hpp>
+#include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/render/png.hpp>
 

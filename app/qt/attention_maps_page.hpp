@@ -10,7 +10,7 @@
 
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/io/preset.hpp>
-#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 
 #include <QElapsedTimer>
 #include <QWidget>

@@ -23,13 +23,13 @@ ImagePanel::ImagePanel(QWidget* parent) : QWidget(parent) { setMinimumSize(240, 
 
 void ImagePanel::setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map, double lo,
                           double hi, const QString& barLabel) {
-    explore::ColorBar bar = explore::makeColorBar(lo, hi, false, DType::F32, 5);
+    alibi::ColorBar bar = alibi::makeColorBar(lo, hi, false, DType::F32, 5);
     bar.title = barLabel.toStdString();
     setImage(image, tiles, map, bar);
 }
 
 void ImagePanel::setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map,
-                          const explore::ColorBar& bar) {
+                          const alibi::ColorBar& bar) {
     m_image = toQImage(image);
     m_map = map;
     m_bar = bar;
@@ -238,7 +238,7 @@ void CompareView::setSnapshot(const SnapshotPtr& s) {
                 .arg(QString::fromStdString(maskName(b.mask)));
     m_summary->setText(text);
     const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
-    explore::ColorBar bar = explore::makeColorBar(-range, range, false, DType::F32, 5);  // the difference is kept in float
+    alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32, 5);  // the difference is kept in float
     bar.title = "A - B";
     bar.maskedSwatch = true;  // grey: masked in one of A and B only
     m_image->setImage(c.image, c.tiles, Colormap::Diverging, bar);

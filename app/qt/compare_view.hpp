@@ -5,7 +5,7 @@
 #include "lesson_mark.hpp"
 #include "model/snapshot.hpp"
 
-#include <alibi/explore/color_scale.hpp>
+#include <alibi/render/color_scale.hpp>
 
 #include <QWidget>
 
@@ -63,7 +63,7 @@ public:
                   const QString& barLabel);
     // The image with the core's colour bar (exact ends, round ticks, masked swatch).
     void setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map,
-                  const explore::ColorBar& bar);
+                  const alibi::ColorBar& bar);
     void setMessage(const QString& message);
     // What a lesson points at, drawn in orange over the tiles: `queries` x `keys` is each tile's
     // tensor, for finding the cell.
@@ -79,7 +79,7 @@ protected:
 private:
     QImage m_image;
     Colormap m_map = Colormap::Viridis;
-    explore::ColorBar m_bar;
+    alibi::ColorBar m_bar;
     std::vector<HeatmapTile> m_tiles;
     QString m_message;
     LessonMark m_lesson;

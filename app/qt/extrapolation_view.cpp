@@ -6,7 +6,7 @@
 #include "plot_widget.hpp"
 #include "view_util.hpp"
 
-#include <alibi/explore/format.hpp>
+#include <alibi/render/format.hpp>
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -118,7 +118,7 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     m_plot->setSeries(e.curves);
     m_shownHead = e.error.empty() ? e.head : -1;
     m_curveCount = e.curves.size();
-    explore::ColorBar bar = explore::heatmapColorBar(e.headAtL, e.headAtLParams, -1, 5);
+    alibi::ColorBar bar = alibi::heatmapColorBar(e.headAtL, e.headAtLParams, -1, 5);
     bar.head = "head " + std::to_string(e.head) + ", T = L";
     m_headImage->setImage(e.headAtL.image, {}, s->grid->session.colormap, bar);
 
@@ -127,7 +127,7 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     std::vector<NumberTable::Shade> shades{{}};
     for (std::int64_t t : e.lengths) {
         headers << QString("mass beyond L\nat T = %1").arg(t);
-        formats.push_back([](double mass) { return QString::fromStdString(explore::formatPercent(mass)); });
+        formats.push_back([](double mass) { return QString::fromStdString(alibi::formatPercent(mass)); });
         shades.push_back([](double mass) {
             QColor bg = toQColor(colormapColor(Colormap::Magma, 0.25 + 0.7 * std::min(1.0, mass)));
             bg.setAlpha(110);

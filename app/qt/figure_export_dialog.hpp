@@ -6,7 +6,7 @@
 
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/base/tensor.hpp>
-#include <alibi/render/view_figure.hpp>
+#include <alibi/figure/view_figure.hpp>
 
 #include <QDialog>
 #include <QSize>

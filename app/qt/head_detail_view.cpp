@@ -4,8 +4,8 @@
 #include "view_util.hpp"
 
 #include <alibi/explore/compute.hpp>
-#include <alibi/explore/format.hpp>
-#include <alibi/explore/ticks.hpp>
+#include <alibi/render/format.hpp>
+#include <alibi/render/ticks.hpp>
 
 #include <QFontMetrics>
 #include <QMouseEvent>
@@ -198,9 +198,9 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                 const int py = static_cast<int>(static_cast<double>(i) * m_image.height() / m_queries);
                 p.setPen(contrastingText(m_image.pixelColor(px, py)));
                 const bool probability = s.what == RenderWhat::Attention;
-                QString text = QString::fromStdString(explore::formatCellValue(v, probability));
+                QString text = QString::fromStdString(alibi::formatCellValue(v, probability));
                 if (fm.horizontalAdvance(text) > m_cell - 2)
-                    text = QString::fromStdString(explore::formatCellValue(v, probability, /*narrow=*/true));
+                    text = QString::fromStdString(alibi::formatCellValue(v, probability, /*narrow=*/true));
                 p.drawText(cell, Qt::AlignCenter, text);
             }
         }
@@ -230,12 +230,12 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::WindowText));
     const QFontMetrics fm(font());
     const double minSpacing = 36;
-    for (std::int64_t j : explore::indexTicks(m_keys, m_cell, minSpacing)) {
+    for (std::int64_t j : alibi::indexTicks(m_keys, m_cell, minSpacing)) {
         const double x = m_origin.x() + (j + 0.5) * m_cell;
         if (x < a.left() || x > a.right()) continue;
         p.drawText(QRectF(x - 40, bands.ticks, 80, line), Qt::AlignCenter, QString::number(j));
     }
-    for (std::int64_t i : explore::indexTicks(m_queries, m_cell, line + 4)) {
+    for (std::int64_t i : alibi::indexTicks(m_queries, m_cell, line + 4)) {
         const double y = m_origin.y() + (i + 0.5) * m_cell;
         if (y < a.top() || y > a.bottom()) continue;
         p.drawText(QRectF(4, y - line / 2.0, a.left() - 10, line), Qt::AlignRight | Qt::AlignVCenter, QString::number(i));

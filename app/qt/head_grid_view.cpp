@@ -3,8 +3,8 @@
 
 #include "view_util.hpp"
 
-#include <alibi/explore/color_scale.hpp>
-#include <alibi/explore/format.hpp>
+#include <alibi/render/color_scale.hpp>
+#include <alibi/render/format.hpp>
 
 #include <QCheckBox>
 #include <QMouseEvent>
@@ -178,7 +178,7 @@ void HeadGridView::paintColorBar(QPainter& p, const QRect& bar) {
     const int below = m_grid->grid.fullyMaskedRows ? 80 : 60;
     const QRect barRect(bar.x(), bar.y() + 28, kBarWidth, std::max(16, bar.height() - below));
     const int ticks = std::clamp(barRect.height() / 60, 2, 10);
-    const explore::ColorBar colorBar = explore::heatmapColorBar(m_grid->grid, m_grid->gridParams, tile, ticks);
+    const alibi::ColorBar colorBar = alibi::heatmapColorBar(m_grid->grid, m_grid->gridParams, tile, ticks);
     qt::paintColorBar(p, barRect, colorBar, m_grid->session.colormap, palette(), kBarArea - kBarWidth - 8);
 }
 
@@ -273,7 +273,7 @@ void HeadGridView::paintEvent(QPaintEvent*) {
         QString label = QString("h%1  m = %2").arg(t.head).arg(slopeText(m));
         if (perHead) {
             // Each tile's own colour range, exact ends as on the bar.
-            const explore::ColorBar own = explore::heatmapColorBar(m_grid->grid, m_grid->gridParams, tileIndex, 2);
+            const alibi::ColorBar own = alibi::heatmapColorBar(m_grid->grid, m_grid->gridParams, tileIndex, 2);
             const QString range = QString("  [%1, %2]")
                                       .arg(QString::fromStdString(own.ticks.front().label),
                                            QString::fromStdString(own.ticks.back().label));

@@ -4,7 +4,7 @@
 #include "view_util.hpp"
 
 #include <alibi/base/thread_priority.hpp>
-#include <alibi/explore/color_scale.hpp>
+#include <alibi/render/color_scale.hpp>
 
 #include <QCursor>
 #include <QtConcurrent/QtConcurrentRun>
@@ -275,7 +275,7 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
     const QRect barArea(r.right() + 18, r.y(), kBarArea - 18, r.height());
     const QRect bar(barArea.x(), barArea.y() + 28, kBarWidth, std::max(16, barArea.height() - 60));
     const bool log = m_map.log;
-    explore::ColorBar colorBar = explore::makeColorBar(log ? m_map.logLo : m_map.lo, m_map.hi, log, m_barDType,
+    alibi::ColorBar colorBar = alibi::makeColorBar(log ? m_map.logLo : m_map.lo, m_map.hi, log, m_barDType,
                                                        std::clamp(bar.height() / 60, 2, 10));
     colorBar.title = (m_barTitle + (log ? " (log)" : "")).toStdString();
     colorBar.maskedSwatch = m_maskedSwatch;

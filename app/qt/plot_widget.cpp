@@ -4,7 +4,7 @@
 #include "view_util.hpp"
 
 #include <QCoreApplication>
-#include <alibi/explore/ticks.hpp>
+#include <alibi/render/ticks.hpp>
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -218,16 +218,16 @@ void PlotWidget::paintEvent(QPaintEvent*) {
 
     // Ticks and grid.
     const QFontMetrics fm(font());
-    // Ticks and labels from the core (explore::axisTicks), in axis units (log2 when logarithmic).
-    std::vector<explore::Tick> xt = m_logX ? explore::axisTicks(explore::AxisScale::Log2, std::exp2(m_x.lo), std::exp2(m_x.hi), 8)
-                                           : explore::axisTicks(explore::AxisScale::Linear, m_x.lo, m_x.hi,
+    // Ticks and labels from the core (alibi::axisTicks), in axis units (log2 when logarithmic).
+    std::vector<alibi::Tick> xt = m_logX ? alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_x.lo), std::exp2(m_x.hi), 8)
+                                           : alibi::axisTicks(alibi::AxisScale::Linear, m_x.lo, m_x.hi,
                                                                 std::max(2, static_cast<int>(a.width() / 90)));
-    std::vector<explore::Tick> yt = m_logY ? explore::axisTicks(explore::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10)
-                                           : explore::axisTicks(explore::AxisScale::Linear, m_y.lo, m_y.hi,
+    std::vector<alibi::Tick> yt = m_logY ? alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10)
+                                           : alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi,
                                                                 std::max(3, static_cast<int>(a.height() / 45)));
     if (m_logX) for (auto& t : xt) t.value = std::log2(t.value);
     if (m_logY) for (auto& t : yt) t.value = std::log2(t.value);
-    for (const explore::Tick& tick : xt) {
+    for (const alibi::Tick& tick : xt) {
         const double t = tick.value;
         const double x = a.left() + (t - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
         p.setPen(gridColor);
@@ -236,7 +236,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         const QString label = QString::fromStdString(tick.label);
         p.drawText(QRectF(x - 40, a.bottom() + 4, 80, 16), Qt::AlignHCenter | Qt::AlignTop, label);
     }
-    for (const explore::Tick& tick : yt) {
+    for (const alibi::Tick& tick : yt) {
         const double t = tick.value;
         const double y = a.bottom() - (t - m_y.lo) / (m_y.hi - m_y.lo) * a.height();
         p.setPen(gridColor);

@@ -5,7 +5,7 @@
 #include "plot_widget.hpp"
 #include "view_util.hpp"
 
-#include <alibi/render/position_schemes_figure.hpp>
+#include <alibi/figure/position_schemes_figure.hpp>
 
 #include <QComboBox>
 #include <QHBoxLayout>

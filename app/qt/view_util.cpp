@@ -1,7 +1,7 @@
 // View helpers: conversions and painting only; values and texts come from the core.
 #include "view_util.hpp"
 
-#include <alibi/explore/format.hpp>
+#include <alibi/render/format.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/render/colormap.hpp>
 
@@ -27,9 +27,9 @@ QImage toQImage(const Image& image, double devicePixelRatio) {
     return copy;
 }
 
-QString slopeText(double slope) { return QString::fromStdString(explore::formatSlope(slope)); }
+QString slopeText(double slope) { return QString::fromStdString(alibi::formatSlope(slope)); }
 
-QString valueText(double value) { return QString::fromStdString(explore::formatValue(value)); }
+QString valueText(double value) { return QString::fromStdString(alibi::formatValue(value)); }
 
 QColor toQColor(const Rgba& c) { return QColor(c.r, c.g, c.b, c.a); }
 
@@ -55,7 +55,7 @@ QString cellDescription(const Session& session, const std::vector<double>& slope
     return QString(text).replace('\n', "   ");
 }
 
-void paintColorBar(QPainter& p, const QRect& bar, const explore::ColorBar& colorBar, Colormap map,
+void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBar, Colormap map,
                    const QPalette& palette, int labelWidth) {
     if (bar.height() < 8) return;
     const Image gradient = renderColorBar(map, 1, bar.height(), true);
@@ -66,15 +66,15 @@ void paintColorBar(QPainter& p, const QRect& bar, const explore::ColorBar& color
     const QFontMetrics fm(p.font());
     p.setPen(palette.color(QPalette::WindowText));
     // Ends first (they must show), then the round ticks that do not collide with a label.
-    std::vector<const explore::Tick*> order;
+    std::vector<const alibi::Tick*> order;
     if (!colorBar.ticks.empty()) {
         order.push_back(&colorBar.ticks.back());
         if (colorBar.ticks.size() > 1) order.push_back(&colorBar.ticks.front());
         for (std::size_t n = 1; n + 1 < colorBar.ticks.size(); ++n) order.push_back(&colorBar.ticks[n]);
     }
     std::vector<int> used;
-    for (const explore::Tick* t : order) {
-        const double pos = explore::colorBarPosition(colorBar, t->value);
+    for (const alibi::Tick* t : order) {
+        const double pos = alibi::colorBarPosition(colorBar, t->value);
         const int y = bar.bottom() - static_cast<int>(std::lround(pos * (bar.height() - 1)));
         const bool clash = std::any_of(used.begin(), used.end(), [&](int u) { return std::abs(u - y) < fm.height(); });
         if (clash) continue;

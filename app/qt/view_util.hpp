@@ -5,7 +5,7 @@
 
 #include "model/snapshot.hpp"
 
-#include <alibi/explore/color_scale.hpp>
+#include <alibi/render/color_scale.hpp>
 
 #include <QColor>
 #include <QImage>
@@ -19,9 +19,9 @@ namespace alibi::qt {
 
 // A deep copy of a core RGBA image, tagged with the device pixel ratio it was rendered for.
 [[nodiscard]] QImage toQImage(const Image& image, double devicePixelRatio = 1.0);
-// explore::formatSlope: "1/2", "1/256", "2^-1.5", or "0.0731" for slopes that are no power of two.
+// alibi::formatSlope: "1/2", "1/256", "2^-1.5", or "0.0731" for slopes that are no power of two.
 [[nodiscard]] QString slopeText(double slope);
-// explore::formatValue: "-1.5", "-1e+09", "-inf", "0.0123".
+// alibi::formatValue: "-1.5", "-1e+09", "-inf", "0.0123".
 [[nodiscard]] QString valueText(double value);
 [[nodiscard]] QColor toQColor(const Rgba& rgba);
 // Black or white, whichever reads better on `background`.
@@ -34,7 +34,7 @@ namespace alibi::qt {
 // Paints a core colour bar: the gradient in `bar` (vertical, high end on top), a tick mark and
 // label at each of its ticks (the ends exact), its title above and the masked swatch below.
 // Labels go right of the bar, within `labelWidth` pixels.
-void paintColorBar(class QPainter& painter, const QRect& bar, const explore::ColorBar& colorBar, Colormap map,
+void paintColorBar(class QPainter& painter, const QRect& bar, const alibi::ColorBar& colorBar, Colormap map,
                    const QPalette& palette, int labelWidth);
 // The stale mark over a view whose picture is older than the parameters: the area dimmed and
 // "updating..." (with the percentage when `progress` >= 0) in its centre.

@@ -17,9 +17,9 @@
 #include <alibi/model/slopes.hpp>
 #include <alibi/model/stats.hpp>
 #include <alibi/model/stats_report.hpp>
-#include <alibi/render/figure.hpp>
+#include <alibi/figure/figure.hpp>
 #include <alibi/render/png.hpp>
-#include <alibi/render/view_figure.hpp>
+#include <alibi/figure/view_figure.hpp>
 
 #include <pybind11/stl.h>
 

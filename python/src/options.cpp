@@ -5,7 +5,7 @@
 #include <alibi/base/dtype.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/colormap.hpp>
-#include <alibi/render/figure.hpp>
+#include <alibi/figure/figure.hpp>
 #include <alibi/render/render.hpp>
 
 #include <cmath>

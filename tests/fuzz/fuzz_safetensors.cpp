@@ -3,7 +3,7 @@
 // load again, to the same bytes and metadata, once written back with the exporter's header.
 #include <alibi/io/tensor_io.hpp>
 
-#include "io/tensor_io_detail.hpp"
+#include "tensor_io_detail.hpp"
 
 #include <cstddef>
 #include <cstdint>

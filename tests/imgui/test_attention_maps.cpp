@@ -7,7 +7,7 @@
 #include "explorer_fixture.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
-#include <alibi/explore/format.hpp>
+#include <alibi/render/format.hpp>
 
 #include <unistd.h>
 
@@ -173,7 +173,7 @@ TEST_F(AttentionMapsView, HoverReadsTheFilesExactValue) {
     const double stored = exampleValue(cell.layer, cell.head, cell.query, cell.key);
     const std::string& text = maps().hoverReadout;
     // The f16 number itself, written exactly (shortest text that reads back as it in f16).
-    EXPECT_NE(text.find("file value = " + explore::formatExact(stored, DType::F16) + " (f16 probability)"), std::string::npos)
+    EXPECT_NE(text.find("file value = " + alibi::formatExact(stored, DType::F16) + " (f16 probability)"), std::string::npos)
         << text << "\nexpected " << stored;
     EXPECT_NE(text.find("head 5 · query i = " + std::to_string(cell.query) + " · key j = " + std::to_string(cell.key)),
               std::string::npos)

@@ -12,10 +12,10 @@
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/attention_maps.hpp>
-#include <alibi/render/attention_maps_plots.hpp>
-#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/figure/attention_maps_plots.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/png.hpp>
-#include <alibi/render/view_figure.hpp>
+#include <alibi/figure/view_figure.hpp>
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -5,7 +5,7 @@
 // the scale computed here from the formula (lo = -m_0 (T - 1), hi = 0).
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/model/bias.hpp>
-#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/io/session.hpp>

@@ -16,7 +16,7 @@
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/render/png.hpp>
-#include <alibi/render/view_figure.hpp>
+#include <alibi/figure/view_figure.hpp>
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -95,7 +95,7 @@ private slots:
         QVERIFY(d.has_value());
         QVERIFY(v->readout()->horizontalHeaderItem(1)->text().contains(QString("d = %1").arg(*d)));
         // Default session: H = 8, press slopes 1/2 .. 1/256.
-        // The read-out shows 6 significant digits (explore::formatValue).
+        // The read-out shows 6 significant digits (alibi::formatValue).
         QVERIFY(std::abs(valueIn(v->readout(), "ALiBi h0 (m = 1/2)") - -0.5 * *d) < 1e-5 * std::max(1.0, *d));
         QVERIFY(std::abs(valueIn(v->readout(), "ALiBi h7 (m = 1/256)") - -(*d) / 256) < 1e-6);
         QVERIFY(std::abs(valueIn(v->readout(), "KERPLE log") - -2 * std::log1p(*d)) < 1e-5);  // r1 = 2, r2 = 1

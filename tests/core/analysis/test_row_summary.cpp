@@ -1,7 +1,7 @@
 // The fit's per-row pass: the vector path (whichever this CPU takes) against the plain loops,
 // on odd lengths, causal and bidirectional rows, queries before the keys, zeros and sinks;
 // and the plain loops against totals written out from the definitions.
-#include "analysis/row_summary.hpp"
+#include "row_summary.hpp"
 
 #include <gtest/gtest.h>
 

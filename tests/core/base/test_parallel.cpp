@@ -1,7 +1,7 @@
 // Tests for the fork-join pool (core/src/base/parallel.hpp): every index covered exactly once
 // on odd sizes, the calling thread takes block 0, nested calls, exceptions, many short calls,
 // concurrent callers, and pool threads running at the calling thread's nice value.
-#include "base/parallel.hpp"
+#include <alibi/base/parallel.hpp>
 
 #include <alibi/base/thread_priority.hpp>
 

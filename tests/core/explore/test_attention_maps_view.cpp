@@ -4,7 +4,7 @@
 // configured slope and sort it last, and the all-layers overview places one tile per layer and
 // head.
 #include <alibi/explore/attention_maps_view.hpp>
-#include <alibi/render/attention_maps_render.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 
 #include "../attention_maps_fixture.hpp"
 

@@ -3,7 +3,7 @@
 // that tensor, fully masked rows (striped, read out), the read-out's mask reasons, the list
 // parser and fitBatch, and the session's `batch.row`.
 #include <alibi/explore/batch_view.hpp>
-#include <alibi/explore/color_scale.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/io/session.hpp>

@@ -1,7 +1,7 @@
 // The per-element passes of reading attention probabilities (io/probability_rows): every
 // length around the vector width, data at an odd address, and each kind of bad value in the
 // vector part and in the tail.
-#include "io/probability_rows.hpp"
+#include "probability_rows.hpp"
 
 #include <gtest/gtest.h>
 

@@ -391,23 +391,5 @@ TEST(Session, CliCommand) {
 
 namespace {
 
-TEST(SessionHeatmap, CarriesEveryFieldOfTheSession) {
-    alibi::Session s = alibi::defaultSession();
-    s.attention.bias.slopes.heads = 5;
-    s.what = alibi::RenderWhat::Attention;
-    s.head = 3;
-    s.colormap = alibi::Colormap::Magma;
-    s.scale = alibi::ScaleMode::PerHead;
-    s.width = 321;
-    s.height = 123;
-    const alibi::HeatmapParams p = alibi::heatmapParams(s);
-    EXPECT_EQ(p.attention, s.attention);
-    EXPECT_EQ(p.what, alibi::RenderWhat::Attention);
-    EXPECT_EQ(p.head, 3);
-    EXPECT_EQ(p.colormap, alibi::Colormap::Magma);
-    EXPECT_EQ(p.scale, alibi::ScaleMode::PerHead);
-    EXPECT_EQ(p.width, 321);
-    EXPECT_EQ(p.height, 123);
-}
 
 }  // namespace

@@ -6,7 +6,7 @@
 #include <alibi/model/slopes.hpp>
 
 #include "generator_reference.hpp"
-#include "model/attention_closed_form.hpp"
+#include <alibi/model/detail/attention_closed_form.hpp>
 
 #include <gtest/gtest.h>
 

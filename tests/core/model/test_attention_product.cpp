@@ -3,7 +3,7 @@
 // chain of fused multiply-adds as the plain loop, so the two agree bit for bit on odd sizes,
 // tails of rows and key panels included, and nothing past n keys of a row is written. The
 // softmax row passes: each implementation this CPU runs against double arithmetic.
-#include "model/attention_product.hpp"
+#include "attention_product.hpp"
 
 #include <alibi/model/attention.hpp>
 
@@ -59,7 +59,7 @@ TEST(LogitsProduct, PackingKeysFromAPanelBoundaryMatchesPackingTheWholeHead) {
 // The softmax row passes (model/attention_kernel.hpp): every implementation this CPU runs
 // (AVX-512, AVX2 + FMA, generic), against double arithmetic, on odd lengths (vector tails).
 
-#include "model/attention_kernel.hpp"
+#include <alibi/model/detail/attention_kernel.hpp>
 
 #include <cmath>
 #include <limits>

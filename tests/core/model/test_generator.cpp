@@ -4,7 +4,7 @@
 #include <alibi/model/attention.hpp>
 
 #include "generator_reference.hpp"
-#include "model/attention_detail.hpp"
+#include <alibi/model/detail/attention_detail.hpp>
 
 #include <gtest/gtest.h>
 

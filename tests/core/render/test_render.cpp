@@ -1,5 +1,6 @@
 // Tests for <alibi/render.hpp>: tile layout, pixel colours against the formula, masking,
 // scales, sampling at T far beyond the image, hit testing.
+#include <alibi/io/session.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
@@ -23,6 +24,25 @@ HeatmapParams small(int heads, long t, int w, int h) {
     p.height = h;
     return p;
 }
+TEST(SessionHeatmap, CarriesEveryFieldOfTheSession) {
+    alibi::Session s = alibi::defaultSession();
+    s.attention.bias.slopes.heads = 5;
+    s.what = alibi::RenderWhat::Attention;
+    s.head = 3;
+    s.colormap = alibi::Colormap::Magma;
+    s.scale = alibi::ScaleMode::PerHead;
+    s.width = 321;
+    s.height = 123;
+    const alibi::HeatmapParams p = alibi::heatmapParams(s);
+    EXPECT_EQ(p.attention, s.attention);
+    EXPECT_EQ(p.what, alibi::RenderWhat::Attention);
+    EXPECT_EQ(p.head, 3);
+    EXPECT_EQ(p.colormap, alibi::Colormap::Magma);
+    EXPECT_EQ(p.scale, alibi::ScaleMode::PerHead);
+    EXPECT_EQ(p.width, 321);
+    EXPECT_EQ(p.height, 123);
+}
+
 }  // namespace
 
 TEST(Render, GridLayoutIsNearSquare) {

@@ -1,0 +1,248 @@
+// The explorers' attention-maps texts, rows and table columns (see the header).
+#include <alibi/explore/attention_maps_view.hpp>
+
+#include <alibi/render/format.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <numeric>
+
+namespace alibi::explore {
+
+std::string mapsLayerLabel(const AttentionMaps& maps, int layerIndex) {
+    if (layerIndex < 0 || layerIndex >= maps.layers()) return fmt::format("layer index {}", layerIndex);
+    const AttentionLayerInfo& info = maps.layerInfo()[static_cast<std::size_t>(layerIndex)];
+    if (info.name.empty()) return fmt::format("layer {}", info.number);
+    return fmt::format("layer {} ({})", info.number, info.name);
+}
+
+std::string mapsSummary(const AttentionMaps& maps) {
+    std::string batch;
+    if (maps.batches() > 1) batch = fmt::format(" · batch element {} of {}", maps.batch(), maps.batches());
+    return fmt::format("{} layer{} x {} heads x {} queries x {} keys · {}{} · {} ({}{}) · {}", maps.layers(),
+                       maps.layers() == 1 ? "" : "s", maps.heads(), maps.queries(), maps.keys(), maps.layoutText(),
+                       batch, attentionValuesName(maps.values()), maps.valuesDetected() ? "detected: " : "",
+                       maps.valuesReason(), maps.causal() ? "causal (distance i - j)" : "bidirectional (distance |i - j|)");
+}
+
+std::int64_t mapsDistance(const AttentionMaps& maps, std::int64_t query, std::int64_t key) {
+    const std::int64_t position = query + maps.keys() - maps.queries();
+    return maps.causal() ? position - key : (position > key ? position - key : key - position);
+}
+
+std::vector<double> priorRow(double slope, std::int64_t query, std::int64_t queries, std::int64_t keys, bool causal) {
+    std::vector<double> row(static_cast<std::size_t>(std::max<std::int64_t>(keys, 0)), 0.0);
+    const std::int64_t position = query + keys - queries;
+    // Shift by the largest logit (-m * the smallest distance) so no exp overflows or vanishes.
+    double top = -std::numeric_limits<double>::infinity();
+    const auto logit = [&](std::int64_t j) {
+        const std::int64_t d = causal ? position - j : std::abs(position - j);
+        return -slope * static_cast<double>(d);
+    };
+    const std::int64_t last = causal ? std::min(position, keys - 1) : keys - 1;
+    for (std::int64_t j = 0; j <= last; ++j) top = std::max(top, logit(j));
+    double sum = 0;
+    for (std::int64_t j = 0; j <= last; ++j) sum += row[static_cast<std::size_t>(j)] = std::exp(logit(j) - top);
+    if (sum > 0)
+        for (std::int64_t j = 0; j <= last; ++j) row[static_cast<std::size_t>(j)] /= sum;
+    return row;
+}
+
+Result<std::string> mapsCellReadout(const AttentionMaps& maps, int layerIndex, int head, std::int64_t query,
+                                    std::int64_t key, const HeadSlopes& slopes) {
+    if (layerIndex < 0 || layerIndex >= maps.layers() || head < 0 || head >= maps.heads() || query < 0 ||
+        query >= maps.queries() || key < 0 || key >= maps.keys())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("cell (layer index {}, head {}, query {}, key {}) is outside the maps", layerIndex, head,
+                                query, key));
+    std::vector<double> row(static_cast<std::size_t>(maps.keys()));
+    if (auto ok = maps.probabilities(layerIndex, head, query, row); !ok) return std::unexpected(ok.error());
+    const std::int64_t d = mapsDistance(maps, query, key);
+    const std::string where = fmt::format("{} · head {} · query i = {} · key j = {}", mapsLayerLabel(maps, layerIndex), head,
+                                          query, key);
+    if (maps.causal() && d < 0) return where + "\nmasked: the key comes after the query (causal maps)";
+    std::string text = where;
+    if (maps.keys() != maps.queries()) text += fmt::format(" · position {}", query + maps.keys() - maps.queries());
+    text += fmt::format(" · distance {}", d);
+    std::vector<double> stored(row.size());
+    if (auto ok = maps.storedRow(layerIndex, head, query, stored); !ok) return std::unexpected(ok.error());
+    const double p = row[static_cast<std::size_t>(key)];
+    const bool scores = maps.values() == AttentionValues::Scores;
+    text += fmt::format("\nfile value = {} ({} {}) · p = {} ({})", formatExact(stored[static_cast<std::size_t>(key)], maps.dtype()),
+                        dtypeName(maps.dtype()), scores ? "score" : "probability", formatValue(p),
+                        scores ? "softmax of the row" : "row renormalised to sum 1");
+    std::string prior;
+    const auto at = [&](double m) {
+        return formatValue(priorRow(m, query, maps.queries(), maps.keys(), maps.causal())[static_cast<std::size_t>(key)]);
+    };
+    if (slopes.fitted) prior += fmt::format("m* = {} -> {}", formatValue(*slopes.fitted), at(*slopes.fitted));
+    if (slopes.configured)
+        prior += fmt::format("{}configured m = {} -> {}", prior.empty() ? "" : ", ", formatSlope(*slopes.configured),
+                             at(*slopes.configured));
+    if (!prior.empty()) text += "\nALiBi prior softmax(-m d) here: " + prior;
+    return text;
+}
+
+Result<std::vector<Series>> mapsRowSeries(const AttentionMaps& maps, int layerIndex, int head, std::int64_t query,
+                                          const HeadSlopes& slopes) {
+    if (layerIndex < 0 || layerIndex >= maps.layers() || head < 0 || head >= maps.heads() || query < 0 ||
+        query >= maps.queries())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("row (layer index {}, head {}, query {}) is outside the maps", layerIndex, head, query));
+    std::vector<double> row(static_cast<std::size_t>(maps.keys()));
+    if (auto ok = maps.probabilities(layerIndex, head, query, row); !ok) return std::unexpected(ok.error());
+    // The keys the row can see (a causal row ends at its own position).
+    const std::int64_t position = query + maps.keys() - maps.queries();
+    const std::int64_t last = maps.causal() ? std::min(position, maps.keys() - 1) : maps.keys() - 1;
+    const auto series = [&](std::string label, const std::vector<double>& values) {
+        Series s;
+        s.label = std::move(label);
+        for (std::int64_t j = 0; j <= last; ++j) {
+            s.x.push_back(static_cast<double>(j));
+            s.y.push_back(values[static_cast<std::size_t>(j)]);
+        }
+        return s;
+    };
+    std::vector<Series> out;
+    out.push_back(series(fmt::format("head {} row {} (file)", head, query), row));
+    if (slopes.fitted)
+        out.push_back(series(fmt::format("fitted prior, m* = {}", formatValue(*slopes.fitted)),
+                             priorRow(*slopes.fitted, query, maps.queries(), maps.keys(), maps.causal())));
+    if (slopes.configured)
+        out.push_back(series(fmt::format("configured prior, m = {}", formatSlope(*slopes.configured)),
+                             priorRow(*slopes.configured, query, maps.queries(), maps.keys(), maps.causal())));
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// The fit table
+
+std::string_view fitColumnTitle(FitColumn column) {
+    switch (column) {
+    case FitColumn::Layer: return "layer";
+    case FitColumn::Head: return "head";
+    case FitColumn::Slope: return "m*";
+    case FitColumn::SlopeLow: return "m* low";
+    case FitColumn::SlopeHigh: return "m* high";
+    case FitColumn::Kl: return "KL (nats)";
+    case FitColumn::ConfiguredSlope: return "configured m";
+    case FitColumn::SlopeRatio: return "m*/m";
+    case FitColumn::ConfiguredKl: return "KL at m";
+    case FitColumn::SinkMass: return "sink mass";
+    case FitColumn::DiagonalMass: return "diagonal mass";
+    case FitColumn::Entropy: return "entropy";
+    case FitColumn::MeanDistance: return "mean distance";
+    case FitColumn::Distance90: return "90% distance";
+    case FitColumn::Rows: return "rows";
+    }
+    return "";
+}
+
+std::string_view fitColumnToolTip(FitColumn column) {
+    switch (column) {
+    case FitColumn::Layer: return "The layer's number (file order for a stacked array, the tensor name's number for safetensors)";
+    case FitColumn::Head: return "Head index within the layer";
+    case FitColumn::Slope: return "Effective ALiBi slope m*: the maximum-likelihood slope of softmax(-m d) over the rows";
+    case FitColumn::SlopeLow: return "Lower end of m*'s 95% interval";
+    case FitColumn::SlopeHigh: return "Upper end of m*'s 95% interval";
+    case FitColumn::Kl: return "Mean KL divergence of the rows from the fitted prior (nats): 0 = a pure ALiBi head";
+    case FitColumn::ConfiguredSlope: return "The slope the paired ALiBi parameters give this head (empty when not paired)";
+    case FitColumn::SlopeRatio: return "m* / configured slope: near 1 for a head that follows its slope";
+    case FitColumn::ConfiguredKl: return "Mean KL of the rows from the configured slope's prior (KL is its floor)";
+    case FitColumn::SinkMass: return "Mean probability on key 0 (attention sink)";
+    case FitColumn::DiagonalMass: return "Mean probability on the query's own position";
+    case FitColumn::Entropy: return "Mean row entropy (nats)";
+    case FitColumn::MeanDistance: return "Mean over rows of the expected distance";
+    case FitColumn::Distance90: return "Mean over rows of the smallest distance holding 90% of the mass";
+    case FitColumn::Rows: return "Rows used (all-zero rows are skipped)";
+    }
+    return "";
+}
+
+double fitColumnValue(const HeadFit& f, FitColumn column) {
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    switch (column) {
+    case FitColumn::Layer: return f.layer;
+    case FitColumn::Head: return f.head;
+    case FitColumn::Slope: return f.slope;
+    case FitColumn::SlopeLow: return f.slopeLow;
+    case FitColumn::SlopeHigh: return f.slopeHigh;
+    case FitColumn::Kl: return f.kl;
+    case FitColumn::ConfiguredSlope: return f.configuredSlope.value_or(nan);
+    case FitColumn::SlopeRatio: return f.configuredSlope && *f.configuredSlope != 0 ? f.slope / *f.configuredSlope : nan;
+    case FitColumn::ConfiguredKl: return f.configuredKl.value_or(nan);
+    case FitColumn::SinkMass: return f.sinkMass;
+    case FitColumn::DiagonalMass: return f.diagonalMass;
+    case FitColumn::Entropy: return f.entropy;
+    case FitColumn::MeanDistance: return f.meanDistance;
+    case FitColumn::Distance90: return f.distance90;
+    case FitColumn::Rows: return static_cast<double>(f.rows);
+    }
+    return nan;
+}
+
+std::string formatFitColumn(FitColumn column, double value) {
+    if (std::isnan(value)) return "";
+    switch (column) {
+    case FitColumn::Layer:
+    case FitColumn::Head:
+    case FitColumn::Rows: return fmt::format("{}", static_cast<std::int64_t>(value));
+    case FitColumn::ConfiguredSlope: return formatSlope(value);
+    case FitColumn::SinkMass:
+    case FitColumn::DiagonalMass: return fmt::format("{:.4f}", value);
+    case FitColumn::MeanDistance:
+    case FitColumn::Distance90: return fmt::format("{:.2f}", value);
+    default: return fmt::format("{:.4g}", value);
+    }
+}
+
+std::string fitCellText(const HeadFit& fit, FitColumn column) {
+    if (column == FitColumn::Layer || column == FitColumn::Head) return formatFitColumn(column, fitColumnValue(fit, column));
+    if (fit.rows == 0) return "no rows";
+    const std::string text = formatFitColumn(column, fitColumnValue(fit, column));
+    return column == FitColumn::Slope && fit.slopeAtBound ? ">= " + text : text;
+}
+
+std::vector<int> sortFits(std::span<const HeadFit> fits, FitColumn column, bool ascending) {
+    std::vector<int> order(fits.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const double va = fitColumnValue(fits[static_cast<std::size_t>(a)], column);
+        const double vb = fitColumnValue(fits[static_cast<std::size_t>(b)], column);
+        if (std::isnan(va) || std::isnan(vb)) return !std::isnan(va) && std::isnan(vb);  // unknown last
+        return ascending ? va < vb : vb < va;
+    });
+    return order;
+}
+
+std::vector<HeadFit> layerFits(std::span<const HeadFit> fits, int layerIndex) {
+    std::vector<HeadFit> out;
+    for (const HeadFit& f : fits)
+        if (f.layerIndex == layerIndex) out.push_back(f);
+    std::stable_sort(out.begin(), out.end(), [](const HeadFit& a, const HeadFit& b) { return a.head < b.head; });
+    return out;
+}
+
+std::vector<int> similarityHeadOrder(std::span<const HeadFit> layer, HeadOrder order, const DistanceMatrix& distances) {
+    std::vector<int> out;
+    if (order == HeadOrder::Similarity && distances.n > 0) return clusterOrder(distances);
+    // By index, or by slope through the table's own ordering (one definition of "steepest first").
+    const std::vector<HeadFit> sorted =
+        orderHeads(std::vector<HeadFit>(layer.begin(), layer.end()), order == HeadOrder::Slope ? HeadOrder::Slope : HeadOrder::Index, {});
+    for (const HeadFit& f : sorted) out.push_back(f.head);
+    if (out.empty())
+        for (int h = 0; h < distances.n; ++h) out.push_back(h);
+    return out;
+}
+
+Result<void> checkPairing(const AttentionMaps& maps, int heads, std::string_view source) {
+    if (heads == maps.heads()) return {};
+    return fail(ErrorCode::InvalidArgument,
+                fmt::format("{} has {} heads but the maps have {}: pick parameters with {} heads to see the configured "
+                            "slopes",
+                            source, heads, maps.heads(), maps.heads()));
+}
+
+}  // namespace alibi::explore

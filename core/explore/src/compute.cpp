@@ -1,0 +1,368 @@
+// The explorer's computations, in the order the user sees them: the head grid first, then the
+// detail image, statistics, curves and stages, then the optional compare and extrapolation.
+#include <alibi/explore/batch_view.hpp>
+#include <alibi/explore/compute.hpp>
+#include <alibi/explore/decimate.hpp>
+#include <alibi/render/format.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/slopes.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace alibi::explore {
+
+namespace {
+
+// Detail images are rendered with one pixel per cell up to this size; views scale them with
+// nearest-neighbour sampling, so cells stay crisp at any zoom.
+constexpr int kDetailMaxPixels = 2048;
+// Cell values (for the numbers drawn at small T) are fetched up to this many per side.
+constexpr std::int64_t kDetailValuesMax = 32;
+// The compare view builds A and B in memory; above this many cells it asks for a smaller T.
+constexpr std::uint64_t kCompareMaxCells = std::uint64_t{1} << 24;
+// Attention-vs-distance curves hold H * K points; above this they are skipped (about 256 MiB).
+constexpr std::uint64_t kCurveCells = std::uint64_t{1} << 24;
+
+bool stopped(const CancelledFn& cancelled) { return cancelled && cancelled(); }
+
+ProgressFn progressOf(const CancelledFn& cancelled) {
+    return [&cancelled](std::uint64_t, std::uint64_t) { return !stopped(cancelled); };
+}
+
+Result<Tensor> buildTensor(const AttentionParams& params, RenderWhat what, std::uint64_t budget) {
+    if (what == RenderWhat::Attention) return computeAttention(params, budget, 2);
+    return buildBias(params.bias, budget, 2);
+}
+
+// Relative cost of one attention cell: q.k content draws d_k normals per query and key.
+double cellCost(const AttentionParams& p) {
+    return p.content.kind == ContentKind::Qk ? static_cast<double>(std::max(1, p.content.dk)) : 1.0;
+}
+
+RenderWhat heatmapWhat(const Session& s) {
+    return s.what == RenderWhat::Attention ? RenderWhat::Attention : RenderWhat::Bias;
+}
+
+}  // namespace
+
+std::int64_t resolvedQueryRow(const Session& session) {
+    const std::int64_t q = session.attention.bias.queries;
+    if (session.queryRow < 0 || session.queryRow >= q) return q - 1;
+    return session.queryRow;
+}
+
+Session applyCompare(const Session& a, const CompareOverrides& b) {
+    Session out = a;
+    out.attention.bias = applyOverrides(a.attention.bias, b);
+    return out;
+}
+
+std::string heatmapTitle(const HeatmapParams& p) {
+    const BiasParams& b = p.attention.bias;
+    std::string title = fmt::format("{} · {} · {} queries x {} keys · {} · {} slopes (B = {}) · {}",
+                                    p.what == RenderWhat::Attention ? "Attention probabilities" : "ALiBi bias",
+                                    p.head >= 0 ? fmt::format("head {} of {}", p.head, b.slopes.heads)
+                                                : fmt::format("{} heads", b.slopes.heads),
+                                    b.queries, b.keyCount(), modeName(b.mode), schemeName(b.slopes.scheme),
+                                    formatValue(b.slopes.maxBias), dtypeName(b.dtype));
+    if (p.what == RenderWhat::Attention) {
+        const ContentParams& c = p.attention.content;
+        title += fmt::format(" · {} content", contentName(c.kind));
+        if (c.kind == ContentKind::Qk) title += fmt::format(" (d_k = {})", c.dk);
+        if (c.temperature != 1) title += fmt::format(" · T = {}", formatValue(c.temperature));
+    }
+    if (p.scale == ScaleMode::PerHead && p.head < 0) title += " · per-head scale";
+    if (p.batch.active()) title += " · " + batchRowTitle(p.batch, p.batchRow, b.queries);
+    return title;
+}
+
+std::string heatmapSubtitle(const HeatmapParams& p, const Heatmap& map) {
+    std::string formula;
+    switch (p.attention.bias.mode) {
+        case BiasMode::Causal: formula = "bias(i, j) = -m·(i - j) for keys j <= i, future keys masked"; break;
+        case BiasMode::Symmetric: formula = "bias(i, j) = -m·|i - j| in both directions"; break;
+        case BiasMode::Clamped: formula = "bias(i, j) = -m·max(i - j, 0): future keys get 0, not a mask"; break;
+        case BiasMode::Bloom: formula = "bias(i, j) = +m·j for j <= i (same softmax as causal)"; break;
+        case BiasMode::Mpt: formula = "bias(i, j) = -m·(K - 1 - j) for j <= i (same softmax as causal)"; break;
+    }
+    if (p.what == RenderWhat::Attention) formula = "p(i, j) = softmax_j((content + bias) / T), " + formula;
+    if (p.batch.active())
+        formula += fmt::format(" on the tokens' positions ({} rule); padding, other documents, the window and future keys "
+                               "are masked",
+                               positionRuleName(p.batch.positions));
+    return formula + " · rows: query i, columns: key j · " + map.summary;
+}
+
+std::string headTitle(int head, double slope) {
+    return fmt::format("Head {} · slope m = {} · half-life {} keys", head, formatSlope(slope),
+                       fmt::format("{:.4g}", std::log(2.0) / slope));
+}
+
+Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled, const ProgressFn& progress) {
+    GridSnapshot out;
+    out.generation = request.generation;
+    out.session = request.session;
+    out.devicePixelRatio = request.devicePixelRatio;
+    auto slopes = computeSlopes(request.session.attention.bias.slopes);
+    if (!slopes) return std::unexpected(slopes.error());
+    out.slopes = std::move(*slopes);
+
+    HeatmapParams& p = out.gridParams;
+    p.attention = request.session.attention;
+    p.what = heatmapWhat(request.session);
+    p.head = -1;
+    p.colormap = request.session.colormap;
+    p.scale = request.session.scale;
+    p.width = std::max(16, request.gridWidth);
+    p.height = std::max(16, request.gridHeight);
+    p.gap = std::max(2, static_cast<int>(std::lround(6 * request.devicePixelRatio)));
+    p.reduce = request.reduce;
+    p.logScale = request.logScale;
+    p.batch = request.session.batch;
+    p.batchRow = request.session.batchRow;
+    auto map = renderHeatmap(p, 2, [&](std::uint64_t done, std::uint64_t total) {
+        return !stopped(cancelled) && (!progress || progress(done, total));
+    });
+    if (!map) return std::unexpected(map.error());
+    out.grid = std::move(*map);
+    out.title = heatmapTitle(p);
+    out.subtitle = heatmapSubtitle(p, out.grid);
+    return out;
+}
+
+CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,
+                               const CancelledFn& cancelled, int gap) {
+    CompareSnapshot out;
+    out.sessionB = applyCompare(a, b);
+    auto pa = a.attention;
+    auto pb = out.sessionB.attention;
+    pa.bias.layout = Layout::Hqk;
+    pb.bias.layout = Layout::Hqk;
+    const std::int64_t heads = pa.bias.slopes.heads;
+    const std::int64_t q = pa.bias.queries;
+    const std::int64_t k = pa.bias.keyCount();
+    if (pb.bias.slopes.heads != heads || pb.bias.queries != q || pb.bias.keyCount() != k) {
+        out.error = "A and B must have the same shape.";
+        return out;
+    }
+    const auto cells = static_cast<std::uint64_t>(heads) * q * k;
+    if (cells > kCompareMaxCells) {
+        out.error = fmt::format("Compare builds both tensors in memory: H·Q·K = {} cells exceeds {}. "
+                                "Lower T or H to compare.",
+                                cells, kCompareMaxCells);
+        return out;
+    }
+    auto ta = buildTensor(pa, a.what, a.maxMemory);
+    if (!ta) {
+        out.error = "A: " + ta.error().message;
+        return out;
+    }
+    if (stopped(cancelled)) return out;
+    auto tb = buildTensor(pb, a.what, a.maxMemory);
+    if (!tb) {
+        out.error = "B: " + tb.error().message;
+        return out;
+    }
+    if (stopped(cancelled)) return out;
+
+    // A - B per cell; cells masked in both agree (0); a cell masked in one only is NaN (grey).
+    std::vector<float> diff(cells);
+    double maxAbs = 0;
+    for (std::uint64_t n = 0; n < cells; ++n) {
+        const double va = ta->at(n), vb = tb->at(n);
+        double d;
+        if (!std::isfinite(va) || !std::isfinite(vb)) {
+            d = (va == vb) ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+        } else {
+            d = va - vb;
+        }
+        diff[n] = static_cast<float>(d);
+        if (std::isfinite(d) && std::abs(d) > maxAbs) {
+            maxAbs = std::abs(d);
+            out.maxHead = static_cast<std::int64_t>(n / (q * k));
+            out.maxQuery = static_cast<std::int64_t>((n / k) % q);
+            out.maxKey = static_cast<std::int64_t>(n % k);
+            out.maxA = va;
+            out.maxB = vb;
+        }
+    }
+    out.maxAbsDifference = maxAbs;
+    out.summary = maxAbs == 0 ? "max |A - B| = 0: A and B are identical for these parameters."
+                              : fmt::format("max |A - B| = {} at head {}, query {}, key {}: A = {}, B = {}",
+                                            formatValue(maxAbs), out.maxHead, out.maxQuery, out.maxKey,
+                                            formatValue(out.maxA), formatValue(out.maxB));
+
+    // Small multiples in the core's grid layout, on a scale symmetric around 0.
+    const double range = maxAbs > 0 ? maxAbs : 1.0;
+    const Heatmap map = renderValueGrid(
+        {static_cast<int>(heads), q, k, Colormap::Diverging, -range, range, std::max(16, width), std::max(16, height), gap},
+        [&](int h, std::int64_t i, std::int64_t j) { return diff[(static_cast<std::uint64_t>(h) * q + i) * k + j]; });
+    out.image = map.image;
+    out.tiles = map.tiles;
+    return out;
+}
+
+ExtrapolationSnapshot computeExtrapolation(const Session& session, int head, const CancelledFn& cancelled) {
+    ExtrapolationSnapshot out;
+    const std::int64_t length = session.trainLength > 0 ? session.trainLength : session.attention.bias.queries;
+    out.trainLength = length;
+    out.head = head;
+    const int heads = session.attention.bias.slopes.heads;
+    for (std::int64_t t = length; t <= 16 * length && t <= kMaxLength; t *= 2)
+        if (static_cast<double>(heads) * static_cast<double>(t) * cellCost(session.attention) <= kCurveCells)
+            out.lengths.push_back(t);
+    if (out.lengths.empty()) {
+        out.error = "H x L is too large for the extrapolation curves; lower H or L";
+        return out;
+    }
+    out.massBeyond.assign(static_cast<std::size_t>(heads), std::vector<double>(out.lengths.size(), 0.0));
+    for (std::size_t n = 0; n < out.lengths.size(); ++n) {
+        if (stopped(cancelled)) return out;
+        AttentionParams p = session.attention;
+        p.bias.queries = out.lengths[n];
+        p.bias.keys = 0;
+        auto series = attentionDistanceSeries(p, -1, progressOf(cancelled));
+        if (stopped(cancelled)) return out;
+        if (!series) {
+            out.error = series.error().message;
+            return out;
+        }
+        for (int h = 0; h < heads && h < static_cast<int>(series->size()); ++h) {
+            const Series& s = (*series)[static_cast<std::size_t>(h)];
+            double mass = 0;
+            for (std::size_t m = 0; m < s.x.size(); ++m)
+                if (s.x[m] > static_cast<double>(length)) mass += s.y[m];
+            out.massBeyond[static_cast<std::size_t>(h)][n] = mass;
+        }
+        if (head < static_cast<int>(series->size())) {
+            Series curve = (*series)[static_cast<std::size_t>(head)];
+            curve.label = "T = " + std::to_string(out.lengths[n]) + (n == 0 ? " (= L)" : "");
+            decimateSeries(curve, 4096);
+            out.curves.push_back(std::move(curve));
+        }
+    }
+    HeatmapParams& hp = out.headAtLParams;
+    hp.attention = session.attention;
+    hp.attention.bias.queries = length;
+    hp.attention.bias.keys = 0;
+    hp.what = heatmapWhat(session);
+    hp.head = head;
+    hp.colormap = session.colormap;
+    hp.width = static_cast<int>(std::clamp<std::int64_t>(length, 64, 512));
+    hp.height = hp.width;
+    hp.gap = 0;
+    if (auto map = renderHeatmap(hp, 2, progressOf(cancelled))) out.headAtL = std::move(*map);
+    return out;
+}
+
+Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const CancelledFn& cancelled) {
+    Snapshot out;
+    out.grid = std::move(gridSnapshot);
+    const Session& s = request.session;
+    const auto& bias = s.attention.bias;
+    const int heads = bias.slopes.heads;
+    out.head = std::clamp(s.head < 0 ? 0 : s.head, 0, heads - 1);
+    out.queryRow = resolvedQueryRow(s);
+    const std::int64_t q = bias.queries, k = bias.keyCount();
+    auto note = [&out](const std::string& what, const Error& e) {
+        if (out.error.empty()) out.error = what + ": " + e.message;
+    };
+    const ProgressFn progress = progressOf(cancelled);
+
+    // The selected head alone, one pixel per cell when it fits.
+    out.detailParams = out.grid->gridParams;
+    out.detailParams.head = out.head;
+    // Attention rows with content cost O(K * d_k) each: fewer rows keep the detail image cheap.
+    const bool costlyRows = out.detailParams.what == RenderWhat::Attention && s.attention.content.kind != ContentKind::Zero;
+    const int maxPixels = costlyRows ? kDetailMaxPixels / 4 : kDetailMaxPixels;
+    out.detailParams.width = static_cast<int>(std::clamp<std::int64_t>(k, 1, maxPixels));
+    out.detailParams.height = static_cast<int>(std::clamp<std::int64_t>(q, 1, maxPixels));
+    out.detailParams.gap = 0;
+    out.detailParams.scale = ScaleMode::PerHead;
+    if (auto map = renderHeatmap(out.detailParams, 2, progress)) out.detail = std::move(*map);
+    else if (map.error().code != ErrorCode::Cancelled) note("detail", map.error());
+    if (stopped(cancelled)) return out;
+    out.detailTitle = headTitle(out.head, out.grid->slopes[static_cast<std::size_t>(out.head)]);
+
+    if (q <= kDetailValuesMax && k <= kDetailValuesMax && out.detailParams.batch.active()) {
+        out.detailValues = batchCellValues(out.detailParams, out.grid->slopes, out.head);
+    } else if (q <= kDetailValuesMax && k <= kDetailValuesMax) {
+        out.detailValues.assign(static_cast<std::size_t>(q * k), std::numeric_limits<double>::quiet_NaN());
+        const double slope = out.grid->slopes[static_cast<std::size_t>(out.head)];
+        for (std::int64_t i = 0; i < q; ++i) {
+            if (out.detailParams.what == RenderWhat::Attention) {
+                if (auto row = attentionRow(s.attention, out.head, i))
+                    for (std::int64_t j = 0; j < k; ++j)
+                        if (biasCell(bias.mode, slope, bias.queryPosition(i), j, k))
+                            out.detailValues[static_cast<std::size_t>(i * k + j)] = (*row)[static_cast<std::size_t>(j)];
+            } else {
+                for (std::int64_t j = 0; j < k; ++j)
+                    if (biasCell(bias.mode, slope, bias.queryPosition(i), j, k))
+                        out.detailValues[static_cast<std::size_t>(i * k + j)] = biasValue(bias, slope, out.head, i, j);
+            }
+        }
+    }
+
+    // Statistics average over fewer rows when rows are long, so a job stays well under a second.
+    StatsParams sp;
+    sp.attention = s.attention;
+    sp.queryRow = out.queryRow;
+    const double rowCost = static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention);
+    sp.maxRows = static_cast<std::int64_t>(std::clamp(double(1 << 23) / rowCost, 1.0, 256.0));
+    auto stats = computeStats(sp, 2, progress);
+    if (stats) out.stats = std::move(*stats);
+    else if (stats.error().code != ErrorCode::Cancelled) note("statistics", stats.error());
+    if (stopped(cancelled)) return out;
+
+    if (auto c = slopeSeries(bias.slopes)) out.slopeCurves = std::move(*c);
+    for (SlopeScheme scheme : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}) {
+        SlopeParams sp2 = bias.slopes;
+        sp2.scheme = scheme;
+        if (scheme == SlopeScheme::Custom && static_cast<int>(sp2.custom.size()) != heads) continue;
+        auto series = slopeSeries(sp2);
+        if (!series) continue;
+        Series line;  // one line per scheme: x = head, y = slope
+        line.label = std::string(schemeName(scheme));
+        for (const Series& one : *series) {
+            line.x.insert(line.x.end(), one.x.begin(), one.x.end());
+            line.y.insert(line.y.end(), one.y.begin(), one.y.end());
+        }
+        out.schemeCurves.push_back(std::move(line));
+    }
+    // Bias curves are straight lines: fewer points per head when there are many heads.
+    const std::int64_t maxDistance = std::min<std::int64_t>({k - 1, 4096, std::max<std::int64_t>(16, (1 << 20) / heads)});
+    if (auto c = biasDistanceSeries(bias, maxDistance)) {
+        out.biasCurves = std::move(*c);
+        decimateSeries(out.biasCurves, curvePointBudget(heads));
+    } else {
+        note("bias curves", c.error());
+    }
+    if (stopped(cancelled)) return out;
+    // H x K doubles twice over: above kCurveCells the curves would cost hundreds of MiB.
+    if (static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention) > kCurveCells) {
+        if (out.error.empty()) out.error = "attention curves skipped: H x K is too large (lower H or T)";
+    } else if (auto c = attentionDistanceSeries(s.attention, out.queryRow, progress)) {
+        out.attentionCurves = std::move(*c);
+        decimateSeries(out.attentionCurves, curvePointBudget(heads));
+    } else {
+        note("attention curves", c.error());
+    }
+    if (stopped(cancelled)) return out;
+    if (auto st = attentionStages(s.attention, out.head, out.queryRow)) out.stages = std::move(*st);
+    else note("stages", st.error());
+    if (stopped(cancelled)) return out;
+
+    if (request.wantCompare) out.compare = computeCompare(s, request.compare, request.gridWidth, request.gridHeight, cancelled);
+    if (stopped(cancelled)) return out;
+    if (request.wantExtrapolation) out.extrapolation = computeExtrapolation(s, out.head, cancelled);
+    // Statistics, curves and stages describe one sequence; with a batch, the status line says so
+    // (unless a real error needs it).
+    if (out.error.empty()) out.error = batchScopeNote(s.batch, s.batchRow);
+    return out;
+}
+
+}  // namespace alibi::explore

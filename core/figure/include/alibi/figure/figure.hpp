@@ -1,0 +1,86 @@
+// Finished figures, as `alibi render` writes them and the Python module shows them: a heatmap
+// PNG image (head grid or one head: title, axes, head labels, colour bar, formula caption) and SVG
+// curves (slopes on a log2 axis, bias vs distance, attention vs distance). One implementation,
+// so every front end produces the same bytes for the same parameters.
+#pragma once
+
+#include <alibi/base/error.hpp>
+#include <alibi/base/progress.hpp>
+#include <alibi/render/color_scale.hpp>
+#include <alibi/model/batch.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/render/render.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace alibi {
+
+// What the frame of a heatmap figure writes around the heatmap, the same parts the Qt
+// explorer's exported head grid shows: the title above (wrapped at " · " into two lines), axes
+// with round tick labels (key j along the bottom row of tiles, query i along the left column),
+// the head labels in the tiles, a vertical colour bar with round ticks and exact ends at the
+// right, and the caption (the formula line) beneath. Text is DejaVu Sans through FreeType
+// (fonts-dejavu-core); figures under 240 x 180 (at 1x) keep only the heatmap and the bar.
+struct FigureFrame {
+    Colormap colormap = Colormap::Viridis;
+    std::string title;
+    std::int64_t queries = 0, keys = 0;  // the axes' cell counts (0: no axes)
+    std::vector<double> slopes;          // per head: "h3  m = 1/16" labels (empty: "h3")
+    // The colour bar of the drawn heatmap: `tile` -1 is the shared scale, otherwise that tile's
+    // own range (the per-tile "[lo, hi]" of `tileRanges`). Empty: the map's lo..hi, exact in f64.
+    std::function<alibi::ColorBar(const Heatmap& map, int tile, int targetTicks)> colorBar;
+    bool tileRanges = false;  // per-head scale: each tile's label carries its own range
+    bool headLabels = true;   // "h3" in each tile (off for pictures whose tiles are not heads)
+    // The label of tile n instead of "h3" (the overview's "L2 h3"); where it does not fit the
+    // tile, "h3" and then "3" are tried.
+    std::function<std::string(int tile)> tileLabel;
+    // The caption under the figure (the formula line); empty function: none.
+    std::function<std::string(const Heatmap& map)> caption;
+    // Device pixels per layout pixel (1, 2, 4): a 2x figure is the 1x layout with twice the
+    // pixels everywhere, the heatmap rendered at that size, not upscaled.
+    int scale = 1;
+};
+
+// The frame of every heatmap figure, in exactly width x height pixels: `draw(w, h)` renders
+// the heatmap into the w x h pixels the frame leaves. An error when the label font is missing.
+using DrawHeatmapFn = std::function<Result<Heatmap>(int width, int height)>;
+[[nodiscard]] Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, const DrawHeatmapFn& draw);
+// The bare frame: colour bar of `colormap`, head labels; no title, axes or caption.
+[[nodiscard]] Result<Image> heatmapFigure(int width, int height, Colormap colormap, const DrawHeatmapFn& draw);
+
+// The explorer's head grid (or one head) as a figure: its title, axes, colour bar and formula
+// line. `params.width` x `params.height` is the whole figure at 1x; it has `scale` times as many
+// pixels each way. Progress counts what renderHeatmap counts.
+[[nodiscard]] Result<Image> renderHeatmapFigure(const HeatmapParams& params, unsigned threads = 0,
+                                                const ProgressFn& progress = {}, int scale = 1);
+// The same figure for row `row` of a batch (model/batch.hpp): the bias or attention of that row
+// (params.what), masked cells (padding, other documents, window, future keys) in kMaskedColor,
+// the colour range the exact extremes of the unmasked shown cells. A pixel covering several
+// cells shows the one farthest from zero (renderValueGrid); reduce and logScale do not apply.
+[[nodiscard]] Result<Image> renderBatchHeatmapFigure(const HeatmapParams& params, const BatchParams& batch,
+                                                     std::int64_t row, int scale = 1);
+
+enum class CurveKind { Slopes, BiasDistance, AttentionDistance };
+// "slopes", "distance", "attention-distance": the CLI's --what spellings.
+[[nodiscard]] std::string_view curveKindName(CurveKind kind);
+[[nodiscard]] std::optional<CurveKind> parseCurveKind(std::string_view name);
+
+struct CurvesParams {
+    AttentionParams attention;
+    CurveKind kind = CurveKind::Slopes;
+    std::int64_t query = -1;  // attention-distance: the query row (-1: the last)
+    int head = -1;            // the series drawn emphasised (-1: none)
+    int width = 1024;
+    int height = 768;
+};
+
+// A standalone SVG document. Progress counts heads of attention-distance curves (each a row of
+// q.k content, which can take a while); the other curves are instant.
+[[nodiscard]] Result<std::string> renderCurvesSvg(const CurvesParams& params, const ProgressFn& progress = {});
+
+}  // namespace alibi

@@ -1,0 +1,365 @@
+// Heatmaps of saved attention maps and of head similarity (see the header).
+#include <alibi/figure/attention_maps_render.hpp>
+
+#include <alibi/render/color_scale.hpp>
+#include <alibi/figure/figure.hpp>
+
+#include <alibi/base/parallel.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <mutex>
+
+namespace alibi {
+
+namespace {
+
+// Values, exact ranges and colours of every tile of `map` (already placed), tile t showing the
+// head tile.head of layer tileLayers[t]: one exact query row per pixel row, keys under a pixel
+// reduced (max, mass or mean), keys after a causal query masked.
+Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& tileLayers,
+                                  const MapsHeatmapParams& params, unsigned threads, Heatmap& map) {
+    map.image.width = params.width;
+    map.image.height = params.height;
+    map.reduce = params.reduce == Reduce::Auto ? Reduce::Max : params.reduce;
+    map.log = params.logScale;
+    map.image.pixels.assign(static_cast<std::size_t>(params.width) * static_cast<std::size_t>(params.height),
+                            Rgba{0, 0, 0, 0});
+    const std::int64_t Q = maps.queries(), K = maps.keys();
+    const HeatmapTile& first = map.tiles.front();
+    map.cellsPerPixelX = static_cast<double>(K) / std::max(first.width, 1);
+    map.cellsPerPixelY = static_cast<double>(Q) / std::max(first.height, 1);
+    map.rowsSampled = Q > first.height;
+
+    // Values first (NaN: every key under the pixel is after a causal query), colours once the
+    // ranges are known.
+    std::vector<std::vector<double>> values(map.tiles.size());
+    std::mutex lock;
+    std::optional<Error> error;
+    std::uint64_t rowsTotal = 0, rowsDone = 0;
+    for (const HeatmapTile& tile : map.tiles) rowsTotal += static_cast<std::uint64_t>(std::max(tile.height, 0));
+    // Reports `rows` more pixel rows drawn; false once the caller cancelled (or another tile failed).
+    const auto advance = [&](std::uint64_t rows) {
+        std::lock_guard guard(lock);
+        rowsDone += rows;
+        if (error) return false;
+        if (params.progress && !params.progress(rowsDone, rowsTotal)) {
+            error = Error{ErrorCode::Cancelled, "drawing the attention maps was cancelled"};
+            return false;
+        }
+        return true;
+    };
+    detail::parallelFor(map.tiles.size(), threads, 1, [&](std::uint64_t begin, std::uint64_t end) {
+        std::vector<double> row(static_cast<std::size_t>(K));
+        for (std::uint64_t t = begin; t < end; ++t) {
+            HeatmapTile& tile = map.tiles[t];
+            auto& v = values[t];
+            v.assign(static_cast<std::size_t>(tile.width) * static_cast<std::size_t>(std::max(tile.height, 0)),
+                     std::numeric_limits<double>::quiet_NaN());
+            std::int64_t lastRow = -1;
+            constexpr int kRowsPerReport = 32;
+            for (int y = 0; y < tile.height; ++y) {
+                if (y % kRowsPerReport == kRowsPerReport - 1 && !advance(kRowsPerReport)) return;
+                const CellSpan rows = pixelCells(y, tile.height, Q);
+                const std::int64_t q = (rows.first + rows.last) / 2;  // one exact row per pixel row
+                if (q != lastRow) {
+                    if (auto ok = maps.probabilities(tileLayers[t], tile.head, q, row); !ok) {
+                        std::lock_guard guard(lock);
+                        if (!error) error = ok.error();
+                        return;
+                    }
+                    lastRow = q;
+                }
+                const std::int64_t position = q + K - Q;
+                for (int x = 0; x < tile.width; ++x) {
+                    const CellSpan keys = pixelCells(x, tile.width, K);
+                    const std::int64_t lastKey = maps.causal() ? std::min(keys.last, position) : keys.last;
+                    if (lastKey < keys.first) continue;  // after the query: masked
+                    double out = map.reduce == Reduce::Max ? -std::numeric_limits<double>::infinity() : 0.0;
+                    for (std::int64_t j = keys.first; j <= lastKey; ++j) {
+                        const double p = row[static_cast<std::size_t>(j)];
+                        out = map.reduce == Reduce::Max ? std::max(out, p) : out + p;
+                    }
+                    if (map.reduce == Reduce::Mean) out /= static_cast<double>(lastKey - keys.first + 1);
+                    v[static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) + static_cast<std::size_t>(x)] = out;
+                }
+            }
+            maps.release(tileLayers[t], tile.head);  // bounded memory: the page cache keeps it warm
+            if (!advance(static_cast<std::uint64_t>(tile.height % kRowsPerReport))) return;
+        }
+    });
+    if (error) return std::unexpected(*error);
+
+    // Exact ranges of what is shown, per tile and shared.
+    map.lo = std::numeric_limits<double>::infinity();
+    map.hi = -std::numeric_limits<double>::infinity();
+    double smallestPositive = std::numeric_limits<double>::infinity();
+    for (std::size_t t = 0; t < map.tiles.size(); ++t) {
+        HeatmapTile& tile = map.tiles[t];
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo, pos = lo;
+        for (const double v : values[t]) {
+            if (std::isnan(v)) continue;
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+            if (v > 0) pos = std::min(pos, v);
+        }
+        if (lo > hi) lo = hi = 0;
+        tile.lo = lo;
+        tile.hi = hi;
+        tile.logLo = std::isfinite(pos) ? std::max(pos, hi * std::pow(10.0, -kLogScaleDecades)) : hi;
+        map.lo = std::min(map.lo, lo);
+        map.hi = std::max(map.hi, hi);
+        smallestPositive = std::min(smallestPositive, pos);
+    }
+    map.logLo = std::isfinite(smallestPositive) ? std::max(smallestPositive, map.hi * std::pow(10.0, -kLogScaleDecades))
+                                                : map.hi;
+    for (std::size_t t = 0; t < map.tiles.size(); ++t) {
+        const HeatmapTile& tile = map.tiles[t];
+        const bool shared = params.scale == ScaleMode::Shared;
+        const double lo = shared ? map.lo : tile.lo, hi = shared ? map.hi : tile.hi;
+        const double logLo = shared ? map.logLo : tile.logLo;
+        for (int y = 0; y < tile.height; ++y)
+            for (int x = 0; x < tile.width; ++x) {
+                const double v =
+                    values[t][static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) + static_cast<std::size_t>(x)];
+                Rgba colour = kMaskedColor;
+                if (!std::isnan(v))
+                    colour = params.logScale
+                                 ? valueColor(params.colormap, std::log10(std::max(v, logLo)), std::log10(logLo),
+                                              std::log10(std::max(hi, logLo)))
+                                 : valueColor(params.colormap, v, lo, hi);
+                map.image.at(tile.x + x, tile.y + y) = colour;
+            }
+    }
+    map.summary = heatmapSummary(map, /*attention=*/true);
+    return {};
+}
+
+}  // namespace
+
+Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads) {
+    if (params.layerIndex < 0 || params.layerIndex >= maps.layers())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("layer index {} does not exist: the maps hold {} layers", params.layerIndex, maps.layers()));
+    if (params.head < -1 || params.head >= maps.heads())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("head {} does not exist: the maps hold {} heads (0 to {})", params.head, maps.heads(),
+                                maps.heads() - 1));
+    if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("picture size {} x {} is outside 1..16384 pixels", params.width, params.height));
+    std::vector<int> heads;
+    if (params.head >= 0)
+        heads.push_back(params.head);
+    else
+        for (int h = 0; h < maps.heads(); ++h) heads.push_back(h);
+
+    Heatmap map;
+    map.tiles = placeHeatmapTiles(heads, params.width, params.height, params.gap, map);
+    if (auto ok = fillMapsTiles(maps, std::vector<int>(map.tiles.size(), params.layerIndex), params, threads, map); !ok)
+        return std::unexpected(ok.error());
+    return map;
+}
+
+Result<MapsOverview> renderAttentionOverview(const AttentionMaps& maps, const MapsHeatmapParams& params,
+                                             unsigned threads) {
+    if (maps.layers() < 1 || maps.heads() < 1) return fail(ErrorCode::InvalidArgument, "the maps hold no layer or head");
+    if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("picture size {} x {} is outside 1..16384 pixels", params.width, params.height));
+    const int L = maps.layers(), H = maps.heads();
+    const int gap = std::max(params.gap, 0);
+    // Square tiles: the smaller of what the width and the height leave per head and per layer.
+    const int side = std::max(1, std::min((params.width - (H - 1) * gap) / H, (params.height - (L - 1) * gap) / L));
+    MapsOverview out;
+    Heatmap& map = out.map;
+    map.columns = H;
+    map.rows = L;
+    for (int l = 0; l < L; ++l)
+        for (int h = 0; h < H; ++h) {
+            HeatmapTile t;
+            t.head = h;
+            t.x = h * (side + gap);
+            t.y = l * (side + gap);
+            t.width = t.height = side;
+            if (t.x + side > params.width || t.y + side > params.height) continue;  // a tiny picture: what fits
+            map.tiles.push_back(t);
+            out.tileLayer.push_back(l);
+        }
+    if (map.tiles.empty())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("picture size {} x {} is too small for {} layers x {} heads", params.width,
+                                params.height, L, H));
+    if (auto ok = fillMapsTiles(maps, out.tileLayer, params, threads, map); !ok) return std::unexpected(ok.error());
+    return out;
+}
+
+std::optional<MapsCellHit> overviewHitTest(const MapsOverview& overview, const AttentionMaps& maps, int x, int y) {
+    for (std::size_t n = 0; n < overview.map.tiles.size(); ++n) {
+        const HeatmapTile& t = overview.map.tiles[n];
+        if (x >= t.x && y >= t.y && x < t.x + t.width && y < t.y + t.height) {
+            const CellSpan rows = pixelCells(y - t.y, t.height, maps.queries());
+            const CellSpan keys = pixelCells(x - t.x, t.width, maps.keys());
+            return MapsCellHit{overview.tileLayer[n], CellHit{t.head, (rows.first + rows.last) / 2, keys.first}};
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<CellHit> mapsHitTest(const Heatmap& map, const AttentionMaps& maps, int x, int y) {
+    for (const auto& t : map.tiles)
+        if (x >= t.x && y >= t.y && x < t.x + t.width && y < t.y + t.height) {
+            const CellSpan rows = pixelCells(y - t.y, t.height, maps.queries());
+            const CellSpan keys = pixelCells(x - t.x, t.width, maps.keys());
+            return CellHit{t.head, (rows.first + rows.last) / 2, keys.first};
+        }
+    return std::nullopt;
+}
+
+Heatmap renderSimilarity(const DistanceMatrix& distances, const std::vector<int>& order, Colormap colormap, int width,
+                         int height) {
+    std::vector<int> index = order;
+    if (index.size() != static_cast<std::size_t>(distances.n)) {
+        index.clear();
+        for (int h = 0; h < distances.n; ++h) index.push_back(h);
+    }
+    double top = 0;
+    for (const double v : distances.values) top = std::max(top, v);
+    ValueGridParams grid;
+    grid.heads = 1;
+    grid.queries = grid.keys = std::max(distances.n, 1);
+    grid.colormap = colormap;
+    grid.lo = 0;
+    grid.hi = top > 0 ? top : 1;
+    grid.width = width;
+    grid.height = height;
+    // renderValueGrid keeps the cell farthest from zero when a pixel covers several: the most
+    // dissimilar pair under it stays visible.
+    return renderValueGrid(grid, [&](int, std::int64_t a, std::int64_t b) {
+        if (distances.n == 0) return std::numeric_limits<double>::quiet_NaN();
+        return distances.at(index[static_cast<std::size_t>(a)], index[static_cast<std::size_t>(b)]);
+    });
+}
+
+alibi::ColorBar attentionMapsColorBar(const AttentionMaps& maps, const Heatmap& map, int tile, int ticks) {
+    const HeatmapTile* t =
+        tile >= 0 && tile < static_cast<int>(map.tiles.size()) ? &map.tiles[static_cast<std::size_t>(tile)] : nullptr;
+    const double hi = t ? t->hi : map.hi;
+    const double lo = map.log ? (t ? t->logLo : map.logLo) : (t ? t->lo : map.lo);
+    alibi::ColorBar bar = alibi::makeColorBar(lo, std::max(hi, lo), map.log, DType::F32, ticks);
+    bar.title = map.log ? "probability (log)" : "probability";
+    bar.maskedSwatch = maps.causal();
+    return bar;
+}
+
+Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads,
+                                        int scale) {
+    scale = std::max(scale, 1);
+    if (params.layerIndex < 0 || params.layerIndex >= maps.layers())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("layer index {} does not exist: the maps hold {} layers", params.layerIndex, maps.layers()));
+    FigureFrame frame;
+    frame.colormap = params.colormap;
+    frame.title = attentionMapsTitle(maps, params);
+    frame.queries = maps.queries();
+    frame.keys = maps.keys();
+    frame.tileRanges = params.scale == ScaleMode::PerHead;
+    frame.colorBar = [&](const Heatmap& map, int tile, int ticks) { return attentionMapsColorBar(maps, map, tile, ticks); };
+    frame.caption = [&](const Heatmap& map) { return attentionMapsCaption(maps, map); };
+    frame.scale = scale;
+    return heatmapFigure(params.width * scale, params.height * scale, frame, [&](int width, int height) {
+        MapsHeatmapParams p = params;
+        p.width = width;
+        p.height = height;
+        p.gap = params.gap * scale;  // the 1x layout's gap, scaled like the rest
+        return renderAttentionMaps(maps, p, threads);
+    });
+}
+
+Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads,
+                                            int scale) {
+    scale = std::max(scale, 1);
+    // The layer of each tile is known once the overview is placed inside the frame.
+    std::vector<int> tileLayer, tileHead;
+    FigureFrame frame;
+    frame.colormap = params.colormap;
+    frame.title = attentionOverviewTitle(maps);
+    frame.queries = maps.queries();
+    frame.keys = maps.keys();
+    frame.tileRanges = params.scale == ScaleMode::PerHead;
+    frame.colorBar = [&](const Heatmap& map, int tile, int ticks) { return attentionMapsColorBar(maps, map, tile, ticks); };
+    frame.tileLabel = [&](int tile) {
+        const auto n = static_cast<std::size_t>(tile);
+        return fmt::format("L{} h{}", maps.layerInfo()[static_cast<std::size_t>(tileLayer[n])].number, tileHead[n]);
+    };
+    frame.caption = [&](const Heatmap& map) {
+        return fmt::format("rows: layers {} to {} top to bottom; columns: heads 0 to {} · {}",
+                           maps.layerInfo().front().number, maps.layerInfo().back().number, maps.heads() - 1,
+                           attentionMapsCaption(maps, map));
+    };
+    frame.scale = scale;
+    return heatmapFigure(params.width * scale, params.height * scale, frame, [&](int width, int height) -> Result<Heatmap> {
+        MapsHeatmapParams p = params;
+        p.width = width;
+        p.height = height;
+        p.gap = params.gap * scale;
+        auto overview = renderAttentionOverview(maps, p, threads);
+        if (!overview) return std::unexpected(overview.error());
+        tileLayer = std::move(overview->tileLayer);
+        tileHead.clear();
+        for (const HeatmapTile& t : overview->map.tiles) tileHead.push_back(t.head);
+        return std::move(overview->map);
+    });
+}
+
+std::string attentionOverviewTitle(const AttentionMaps& maps) {
+    return fmt::format("Saved attention · all {} layers x {} heads · {} queries x {} keys", maps.layers(), maps.heads(),
+                       maps.queries(), maps.keys());
+}
+
+std::string attentionMapsTitle(const AttentionMaps& maps, const MapsHeatmapParams& params) {
+    const int layer = maps.layerInfo()[static_cast<std::size_t>(params.layerIndex)].number;
+    const std::string heads = params.head < 0 ? fmt::format("{} heads", maps.heads()) : fmt::format("head {}", params.head);
+    return fmt::format("Saved attention · layer {} of {} · {} · {} queries x {} keys", layer, maps.layers(), heads,
+                       maps.queries(), maps.keys());
+}
+
+std::string attentionMapsCaption(const AttentionMaps& maps, const Heatmap& map) {
+    const char* reduce = map.reduce == Reduce::Mean ? "mean" : map.reduce == Reduce::Sum ? "mass" : "maximum";
+    std::string caption = fmt::format("{} ({}); {}", maps.layoutText(), attentionValuesName(maps.values()),
+                                      maps.valuesReason());
+    if (map.cellsPerPixelX > 1) caption += fmt::format(" · a pixel shows the {} of its keys", reduce);
+    if (map.rowsSampled) caption += " · one exact query row per pixel row";
+    if (maps.causal()) caption += " · causal: keys after the query in the mask colour";
+    return caption;
+}
+
+Result<Image> renderSimilarityFigure(const DistanceMatrix& distances, const std::vector<int>& order,
+                                     const std::string& title, Colormap colormap, int width, int height, int scale) {
+    scale = std::max(scale, 1);
+    FigureFrame frame;
+    frame.colormap = colormap;
+    frame.title = title;
+    frame.headLabels = false;
+    frame.colorBar = [](const Heatmap& map, int, int ticks) {
+        alibi::ColorBar bar = alibi::makeColorBar(map.lo, map.hi, false, DType::F32, ticks);
+        bar.title = "JS distance";
+        return bar;
+    };
+    std::string rows;
+    for (std::size_t k = 0; k < order.size() && k < 64; ++k) rows += fmt::format("{}h{}", k ? " " : "", order[k]);
+    if (order.size() > 64) rows += " ...";
+    frame.caption = [rows](const Heatmap&) {
+        return fmt::format("Jensen-Shannon distance (natural log, 0 to sqrt(ln 2)) between heads · rows and columns, "
+                           "top/left first: {}",
+                           rows.empty() ? "by index" : rows);
+    };
+    frame.scale = scale;
+    return heatmapFigure(width * scale, height * scale, frame, [&](int w, int h) -> Result<Heatmap> {
+        return renderSimilarity(distances, order, colormap, w, h);
+    });
+}
+
+}  // namespace alibi

@@ -1,0 +1,48 @@
+// Exact colour scales: the range a view's colours span is the exact minimum and maximum of
+// the values it shows (for the bias in closed form, no pass over the tensor), never of its
+// pixels; the colour bar's ticks are round numbers with both ends labelled exactly.
+#pragma once
+
+#include <alibi/base/dtype.hpp>
+#include <alibi/render/ticks.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/render/render.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace alibi {
+
+struct ValueRange {
+    double lo = 0, hi = 0;
+    bool empty = true;  // every cell masked: nothing to span
+};
+
+// The exact minimum and maximum of the stored bias (dtype-rounded) over the unmasked cells of
+// `head` (-1: every head). Closed form: O(heads), whatever T is. `slopes` from validateBias.
+[[nodiscard]] ValueRange biasRange(const BiasParams& params, std::span<const double> slopes, int head = -1);
+
+// A colour bar: what its colours span, its ticks and its legend.
+struct ColorBar {
+    double lo = 0, hi = 1;      // the colours' range (log: both > 0)
+    bool log = false;           // log10 colour scale
+    std::vector<Tick> ticks;    // ascending; the first is lo and the last hi, labelled exactly
+    bool maskedSwatch = false;  // masked cells are drawn in kMaskedColor: show its swatch
+    bool fullyMaskedSwatch = false;  // fully masked rows are striped: show that swatch too
+    std::string title;          // "bias", "probability", "probability (log)", "A - B"
+    std::string head;           // "h3" when the bar is one tile's range (per-head scale)
+};
+
+// The bar for [lo, hi]: ends labelled with formatExact in `dtype`, round 1-2-5 ticks between
+// them (powers of ten on a log bar) at least a fifth of a step away from either end.
+[[nodiscard]] ColorBar makeColorBar(double lo, double hi, bool log, DType dtype, int targetTicks);
+
+// Position of `value` along the bar, 0 at lo and 1 at hi (log10 on a log bar); clamped.
+[[nodiscard]] double colorBarPosition(const ColorBar& bar, double value);
+
+// The bar of a heatmap: `tile` -1 gives the shared scale (Heatmap::lo/hi), otherwise that
+// tile's own range (per-head scale). Title, log flag and masked swatch follow the params.
+[[nodiscard]] ColorBar heatmapColorBar(const Heatmap& map, const HeatmapParams& params, int tile, int targetTicks);
+
+}  // namespace alibi

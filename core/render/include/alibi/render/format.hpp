@@ -1,0 +1,36 @@
+// The one spelling of numbers every explorer and the CLI show: values, slopes, exact range
+// ends and tick labels. Plain ASCII plus Latin-1 only (the ImGui font has no U+2212 minus).
+#pragma once
+
+#include <alibi/base/dtype.hpp>
+
+#include <string>
+
+namespace alibi {
+
+// Six significant digits, ASCII minus: "-1.5", "-1e+09", "0.0123"; both zeros read "0";
+// "-inf", "inf", "NaN".
+[[nodiscard]] std::string formatValue(double value);
+
+// "1", "1/2", "1/256", "4", "2^-1.5" when the slope is an exact power of two (or half power);
+// otherwise six significant digits ("0.0731").
+[[nodiscard]] std::string formatSlope(double slope);
+
+// The shortest decimal text that reads back as exactly `value` once stored in `dtype`
+// (f32 -2895.602294921875 reads "-2895.6023"; f64 keeps up to 17 digits). Zeros read "0".
+[[nodiscard]] std::string formatExact(double value, DType dtype);
+
+// A tick value with just the decimals its step needs: step 500 -> "-1500", step 0.25 ->
+// "0.75", step 1e-6 -> "3e-06". Zero reads "0".
+[[nodiscard]] std::string formatTick(double value, double step);
+
+// A fraction as a percentage with two decimals: 0.1234 -> "12.34 %".
+[[nodiscard]] std::string formatPercent(double fraction);
+
+// The number printed inside a head-detail cell, the same in every explorer: a probability with
+// two decimals ("0.25", "1.00"), a bias value with three significant digits ("-7.5", "-1e+09");
+// `narrow` (the text does not fit the cell) gives two significant digits ("-12" -> "-12",
+// "0.125" -> "0.12"). Both zeros read "0"; "-inf", "inf", "NaN".
+[[nodiscard]] std::string formatCellValue(double value, bool probability, bool narrow = false);
+
+}  // namespace alibi

@@ -1,0 +1,31 @@
+// Axis and colour-bar ticks for every plot of every front end: round numbers (1-2-5 steps on
+// linear axes, powers of two or ten on log axes), each with its label.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace alibi {
+
+struct Tick {
+    double value = 0;
+    std::string label;
+};
+
+enum class AxisScale {
+    Linear,  // 1, 2 or 5 times a power of ten
+    Log2,    // powers of two, labelled "1", "1/8", "4", "2^-20"
+    Log10,   // powers of ten, labelled "1", "0.01", "1e-06"
+};
+
+// About `target` ticks (at most 64) inside [lo, hi], in data units (log axes need lo, hi > 0;
+// non-positive or non-finite bounds give no ticks). Ascending.
+[[nodiscard]] std::vector<Tick> axisTicks(AxisScale scale, double lo, double hi, int target);
+
+// Integer ticks for a cell index axis (keys or queries) of `count` cells drawn `pixelsPerCell`
+// pixels apart: 0 and every 1, 2, 5, 10, 20, ... cells, the smallest step that leaves at least
+// `minPixels` between labels.
+[[nodiscard]] std::vector<std::int64_t> indexTicks(std::int64_t count, double pixelsPerCell, double minPixels);
+
+}  // namespace alibi

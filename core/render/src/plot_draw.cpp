@@ -1,0 +1,264 @@
+// The plot layout of plot_draw.hpp: computed once in layout pixels, drawn through a Canvas.
+#include <alibi/render/plot_draw.hpp>
+
+#include <alibi/render/colormap.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace alibi::detail {
+namespace {
+
+constexpr Rgba kText{32, 32, 32, 255};
+constexpr Rgba kNote{96, 96, 96, 255};
+constexpr Rgba kGrid{221, 221, 221, 255};
+constexpr Rgba kFrame{64, 64, 64, 255};
+constexpr int kMaxLegend = 16;
+
+std::string tickLabel(double v) {
+    if (std::fabs(v) < 1e-12) return "0";
+    return fmt::format("{:.4g}", v);
+}
+
+Rgba seriesColor(std::size_t n, std::size_t count) {
+    // Spread along viridis, stopping short of its pale yellow end, which vanishes on white.
+    const double t = count <= 1 ? 0.0 : 0.9 * static_cast<double>(n) / static_cast<double>(count - 1);
+    return colormapColor(Colormap::Viridis, t);
+}
+
+bool drawable(const PlotStyle& style, double x, double y) {
+    return std::isfinite(x) && std::isfinite(y) && (!style.logY2 || y > 0);
+}
+
+// The data ranges in axis units (log2 of y on a log2 axis).
+struct Ranges {
+    double xmin = 0, xmax = 1, ymin = 0, ymax = 1;
+};
+
+Ranges dataRanges(const std::vector<Series>& series, const PlotStyle& style) {
+    const auto ty = [&](double y) { return style.logY2 ? std::log2(y) : y; };
+    Ranges r{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+             std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+    for (const auto& s : series)
+        for (std::size_t k = 0; k < std::min(s.x.size(), s.y.size()); ++k) {
+            if (!drawable(style, s.x[k], s.y[k])) continue;
+            r.xmin = std::min(r.xmin, s.x[k]);
+            r.xmax = std::max(r.xmax, s.x[k]);
+            r.ymin = std::min(r.ymin, ty(s.y[k]));
+            r.ymax = std::max(r.ymax, ty(s.y[k]));
+        }
+    if (r.xmin > r.xmax) r = Ranges{};
+    if (r.xmax == r.xmin) r.xmin -= 0.5, r.xmax += 0.5;
+    if (r.ymax == r.ymin) r.ymin -= 0.5, r.ymax += 0.5;
+    if (style.bars) {
+        r.xmin -= 0.5, r.xmax += 0.5;
+        // Bars stand on the bottom of a log axis: leave room below the smallest, or it has no height.
+        if (style.logY2) r.ymin -= 0.25;
+        else r.ymin = std::min(r.ymin, 0.0), r.ymax = std::max(r.ymax, 0.0);
+    }
+    if (style.yFromZero && !style.logY2) r.ymin = std::min(r.ymin, 0.0);
+    if (style.logY2) r.ymin = std::floor(r.ymin), r.ymax = std::ceil(r.ymax);
+    return r;
+}
+
+std::vector<double> yTicksOf(const Ranges& r, const PlotStyle& style, double height) {
+    if (!style.logY2) return niceTicks(r.ymin, r.ymax, std::clamp(static_cast<int>(height / 45), 2, 10));
+    std::vector<double> ticks;
+    const double step = std::max(1.0, std::ceil((r.ymax - r.ymin) / std::clamp(height / 30, 2.0, 10.0)));
+    for (double e = r.ymin; e <= r.ymax + 1e-9; e += step) ticks.push_back(e);
+    return ticks;
+}
+
+std::string yTickLabel(double y, const PlotStyle& style) {
+    return style.logY2 ? "2^" + tickLabel(y) : tickLabel(y);
+}
+
+}  // namespace
+
+PlotMetrics plotMetrics(int width, int height) {
+    PlotMetrics m;
+    const double base = std::clamp(std::min(width, height) / 55.0, 10.0, 15.0);
+    m.font = base;
+    m.small = base * 0.9;
+    m.title = base * 1.2;
+    m.line = textLine(m.font);
+    m.smallLine = textLine(m.small);
+    m.titleLine = textLine(m.title);
+    m.margin = std::round(base);
+    m.gap = std::round(0.4 * base);
+    m.tick = std::round(0.4 * base);
+    return m;
+}
+
+Box drawFigureFrame(Canvas& canvas, int width, int height, const std::string& title, const std::string& caption,
+                    const PlotMetrics& m) {
+    const double inner = width - 2 * m.margin;
+    double top = m.margin;
+    if (!title.empty()) {
+        std::vector<std::string> lines = wrapWords(title, m.title, inner, FontWeight::Bold);
+        if (lines.size() > 2) {
+            lines[1] = fitText(lines[1] + " " + lines[2] + "…", m.title, inner, FontWeight::Bold);
+            lines.resize(2);
+        }
+        TextStyle style{m.title, kText, FontWeight::Bold};
+        for (const std::string& line : lines) {
+            canvas.text(m.margin, top, fitText(line, m.title, inner, FontWeight::Bold), style);
+            top += m.titleLine;
+        }
+        top += m.gap;
+    }
+    double bottom = height - m.margin;
+    if (!caption.empty()) {
+        const std::vector<std::string> lines = wrapWords(caption, m.small, inner);
+        bottom -= static_cast<double>(lines.size()) * m.smallLine;
+        canvas.beginGroup("caption");
+        for (std::size_t n = 0; n < lines.size(); ++n)
+            canvas.text(m.margin, bottom + static_cast<double>(n) * m.smallLine, lines[n], TextStyle{m.small, kNote});
+        canvas.endGroup();
+        bottom -= m.gap;
+    }
+    return Box{m.margin, top, inner, std::max(0.0, bottom - top)};
+}
+
+PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, const PlotStyle& style, const Box& box,
+                          const PlotMetrics& m, const std::string& panelTitle, const std::string& note,
+                          std::optional<std::pair<double, double>> xRange) {
+    Ranges r = dataRanges(series, style);
+    if (xRange) {
+        const double pad = style.bars ? 0.5 : 0.0;
+        r.xmin = xRange->first - pad;
+        r.xmax = std::max(xRange->second, xRange->first + 1) + pad;
+    }
+    const bool legend = style.legend && !series.empty() && series.size() <= kMaxLegend;
+
+    // Outside in: panel title and note above, axis label and tick labels left and below, legend right.
+    double top = box.y;
+    if (!panelTitle.empty()) {
+        canvas.text(box.x, top, fitText(panelTitle, m.font, box.width, FontWeight::Bold),
+                    TextStyle{m.font, kText, FontWeight::Bold});
+        top += m.line;
+    }
+    if (!note.empty()) {
+        canvas.text(box.x, top, fitText(note, m.small, box.width), TextStyle{m.small, kNote});
+        top += m.smallLine;
+    }
+    top += m.gap + m.smallLine / 2;  // the top tick label reaches half a line above the frame
+    const double bottom = box.y + box.height - (m.tick + m.smallLine + m.gap + m.line);
+    const std::vector<double> yTicks = yTicksOf(r, style, bottom - top);
+    double yLabelWidth = 0;
+    for (double y : yTicks) yLabelWidth = std::max(yLabelWidth, measureText(yTickLabel(y, style), m.small));
+    const double left = box.x + m.line + m.gap + yLabelWidth + m.gap + m.tick;
+    double legendWidth = 0;
+    if (legend) {
+        for (const Series& s : series) legendWidth = std::max(legendWidth, measureText(s.label, m.small));
+        legendWidth = std::min(legendWidth + 2 * m.margin + m.gap, box.width / 3);
+    }
+    const double right = box.x + box.width - (legend ? legendWidth + m.margin : m.small / 2);
+    PanelLayout layout;
+    layout.frame = Box{left, top, std::max(1.0, right - left), std::max(1.0, bottom - top)};
+    const double pw = layout.frame.width, ph = layout.frame.height;
+    const auto px = [&](double x) { return left + (x - r.xmin) / (r.xmax - r.xmin) * pw; };
+    const auto pyAxis = [&](double a) { return top + ph - (a - r.ymin) / (r.ymax - r.ymin) * ph; };
+    const auto py = [&](double y) { return pyAxis(style.logY2 ? std::log2(y) : y); };
+
+    // Ticks, each grid line followed by its label (readers map labels back through the lines).
+    std::vector<double> xTicks = niceTicks(r.xmin, r.xmax, std::clamp(static_cast<int>(pw / 80), 2, 10));
+    if (style.bars)  // categorical x: whole indices only
+        std::erase_if(xTicks, [](double x) { return x != std::round(x); });
+    const Stroke grid{kGrid, 1};
+    canvas.beginGroup("x-ticks");
+    for (double x : xTicks) {
+        canvas.line(px(x), top, px(x), bottom, grid);
+        canvas.text(px(x), bottom + m.tick, tickLabel(x), TextStyle{m.small, kText, FontWeight::Regular, TextAnchor::Middle});
+    }
+    canvas.endGroup();
+    canvas.beginGroup("y-ticks");
+    for (double y : yTicks) {
+        canvas.line(left, pyAxis(y), right, pyAxis(y), grid);
+        canvas.text(left - m.tick - m.gap, pyAxis(y) - m.smallLine / 2, yTickLabel(y, style),
+                    TextStyle{m.small, kText, FontWeight::Regular, TextAnchor::End});
+    }
+    canvas.endGroup();
+    canvas.strokeRect(left, top, pw, ph, Stroke{kFrame, 1});
+    canvas.text((left + right) / 2, bottom + m.tick + m.smallLine + m.gap, fitText(style.xLabel, m.font, pw),
+                TextStyle{m.font, kText, FontWeight::Regular, TextAnchor::Middle});
+    canvas.text(box.x, (top + bottom) / 2, fitText(style.yLabel, m.font, ph),
+                TextStyle{m.font, kText, FontWeight::Regular, TextAnchor::Middle, /*upward=*/true});
+
+    // Series: the highlighted one last, so it is drawn on top.
+    std::vector<std::size_t> order(series.size());
+    for (std::size_t n = 0; n < order.size(); ++n) order[n] = n;
+    const bool highlighted = style.highlight >= 0 && static_cast<std::size_t>(style.highlight) < series.size();
+    const auto faded = [&](std::size_t n) {
+        return highlighted && !style.highlightUnder && static_cast<std::size_t>(style.highlight) != n;
+    };
+    if (highlighted)
+        std::stable_partition(order.begin(), order.end(), [&](std::size_t n) {
+            return (n == static_cast<std::size_t>(style.highlight)) == style.highlightUnder;
+        });
+    canvas.beginGroup("series");
+    for (std::size_t n : order) {
+        const Series& s = series[n];
+        const Rgba c = seriesColor(n, series.size());
+        const bool emphasised = !faded(n);
+        const std::size_t count = std::min(s.x.size(), s.y.size());
+        if (style.bars) {
+            const double width = 0.8 * pw / (r.xmax - r.xmin);
+            const double base = style.logY2 ? top + ph : py(0.0);
+            canvas.beginGroup("bars");
+            for (std::size_t k = 0; k < count; ++k) {
+                if (!drawable(style, s.x[k], s.y[k])) continue;
+                const double y = py(s.y[k]);
+                canvas.fillRect(px(s.x[k]) - width / 2, std::min(y, base), width, std::fabs(base - y), c,
+                                emphasised ? 1.0 : 0.3,
+                                fmt::format("{} at {}: {:.6g}", s.label, tickLabel(s.x[k]), s.y[k]));
+            }
+            canvas.endGroup();
+            continue;
+        }
+        std::vector<Point> points;
+        for (std::size_t k = 0; k < count; ++k)
+            if (drawable(style, s.x[k], s.y[k])) points.emplace_back(px(s.x[k]), py(s.y[k]));
+        const bool thick = highlighted && static_cast<std::size_t>(style.highlight) == n;
+        canvas.polyline(points, Stroke{c, thick ? 3.0 : 1.5, emphasised ? 1.0 : 0.3}, s.label);
+        if (s.x.size() == 1 || series.size() == 1)  // single series: mark its points (the slope plot)
+            for (const auto& [x, y] : points) canvas.circle(x, y, 3, c);
+    }
+    canvas.endGroup();
+
+    if (legend) {
+        canvas.beginGroup("legend");
+        const double x = right + m.margin;
+        for (std::size_t n = 0; n < series.size(); ++n) {
+            const double y = top + m.smallLine * static_cast<double>(n);
+            const bool emphasised = !faded(n);
+            const bool thick = highlighted && static_cast<std::size_t>(style.highlight) == n;
+            canvas.line(x, y + m.smallLine / 2, x + 1.5 * m.margin, y + m.smallLine / 2,
+                        Stroke{seriesColor(n, series.size()), 3, emphasised ? 1.0 : 0.4});
+            canvas.text(x + 1.5 * m.margin + m.gap, y, fitText(series[n].label, m.small, legendWidth - 2 * m.margin),
+                        TextStyle{m.small, kText, thick ? FontWeight::Bold : FontWeight::Regular});
+        }
+        canvas.endGroup();
+    } else if (style.legend && !series.empty()) {
+        canvas.text(right - m.gap, top + m.gap,
+                    fitText(fmt::format("{} series: {} (dark) to {} (light)", series.size(), series.front().label,
+                                        series.back().label),
+                            m.small, pw - 2 * m.gap),
+                    TextStyle{m.small, kNote, FontWeight::Regular, TextAnchor::End});
+    }
+    layout.xTicks = std::move(xTicks);
+    layout.yTicks = yTicks;
+    return layout;
+}
+
+PanelLayout drawPlotFigure(Canvas& canvas, const std::vector<Series>& series, const PlotStyle& style) {
+    const int width = std::max(style.width, 200), height = std::max(style.height, 150);
+    const PlotMetrics m = plotMetrics(width, height);
+    const Box box = drawFigureFrame(canvas, width, height, style.title, style.caption, m);
+    return drawPlotPanel(canvas, series, style, box, m);
+}
+
+}  // namespace alibi::detail

@@ -1,0 +1,71 @@
+// Axis ticks: 1-2-5 steps on linear axes, powers of two or ten on log axes.
+#include <alibi/render/format.hpp>
+#include <alibi/render/ticks.hpp>
+#include <alibi/render/plot.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace alibi {
+
+namespace {
+
+constexpr int kMaxTicks = 64;
+
+std::string log2Label(int k) {
+    if (k == 0) return "1";
+    if (k < 0 && k > -20) return fmt::format("1/{}", 1LL << (-k));
+    if (k > 0 && k < 20) return fmt::format("{}", 1LL << k);
+    return fmt::format("2^{}", k);
+}
+
+std::string log10Label(int k) { return formatValue(std::pow(10.0, k)); }
+
+std::vector<Tick> powerTicks(double base, double lo, double hi, int target) {
+    if (!(lo > 0) || !(hi >= lo) || !std::isfinite(lo) || !std::isfinite(hi)) return {};
+    const double logB = std::log(base);
+    const int first = static_cast<int>(std::ceil(std::log(lo) / logB - 1e-9));
+    const int last = static_cast<int>(std::floor(std::log(hi) / logB + 1e-9));
+    if (last < first) return {};
+    const int stride = std::max(1, static_cast<int>(std::ceil(static_cast<double>(last - first) / std::clamp(target, 1, kMaxTicks))));
+    std::vector<Tick> ticks;
+    for (int k = first; k <= last && static_cast<int>(ticks.size()) < kMaxTicks; k += stride)
+        ticks.push_back({std::pow(base, k), base == 2 ? log2Label(k) : log10Label(k)});
+    return ticks;
+}
+
+}  // namespace
+
+std::vector<Tick> axisTicks(AxisScale scale, double lo, double hi, int target) {
+    if (scale == AxisScale::Log2) return powerTicks(2, lo, hi, target);
+    if (scale == AxisScale::Log10) return powerTicks(10, lo, hi, target);
+    if (!std::isfinite(lo) || !std::isfinite(hi)) return {};
+    const std::vector<double> values = niceTicks(lo, hi, target);
+    const double step = values.size() > 1 ? values[1] - values[0] : std::max(std::abs(lo), 1.0);
+    std::vector<Tick> ticks;
+    for (double v : values) ticks.push_back({v, formatTick(v, step)});
+    return ticks;
+}
+
+std::vector<std::int64_t> indexTicks(std::int64_t count, double pixelsPerCell, double minPixels) {
+    std::vector<std::int64_t> ticks;
+    if (count <= 0) return ticks;
+    std::int64_t step = 1;
+    for (std::int64_t decade = 1; decade <= count; decade *= 10) {
+        bool found = false;
+        for (std::int64_t f : {1, 2, 5}) {
+            step = f * decade;
+            if (static_cast<double>(step) * pixelsPerCell >= minPixels) {
+                found = true;
+                break;
+            }
+        }
+        if (found) break;
+    }
+    for (std::int64_t i = 0; i < count && ticks.size() < 4096; i += step) ticks.push_back(i);
+    return ticks;
+}
+
+}  // namespace alibi

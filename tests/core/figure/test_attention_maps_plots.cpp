@@ -1,0 +1,96 @@
+// Line plots of saved attention maps as figures: the row plot's file curve is the stored row and
+// its prior the closed-form softmax(-m d); the profile figure carries the fit's title, rows and
+// curves; both draw as SVG and as PNG at 2x with twice the pixels.
+#include <alibi/figure/attention_maps_plots.hpp>
+
+#include "../attention_maps_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+using namespace alibi::test;
+
+struct SmallMaps {
+    static constexpr std::int64_t t = 24;
+    std::string bytes = npyBytes({1, 2, t, t}, causalMaps({0.5, 0.125}, t, 0.0, 1));
+    alibi::AttentionMaps maps = *alibi::AttentionMaps::fromBytes(asBytes(bytes), false);
+};
+
+// softmax(-m (q - j)) over keys 0..q, computed from the formula.
+std::vector<double> goldenRow(double m, std::int64_t q) {
+    std::vector<double> p;
+    double sum = 0;
+    for (std::int64_t j = 0; j <= q; ++j) sum += std::exp(-m * static_cast<double>(q - j));
+    for (std::int64_t j = 0; j <= q; ++j) p.push_back(std::exp(-m * static_cast<double>(q - j)) / sum);
+    return p;
+}
+
+TEST(AttentionMapsPlots, RowFigureIsTheStoredRowBesideItsPrior) {
+    SmallMaps s;
+    auto figure = alibi::mapsRowFigure(s.maps, 0, 0, 10, {0.5, 0.25}, 800, 500);
+    ASSERT_TRUE(figure) << figure.error().message;
+    ASSERT_EQ(figure->series.size(), 3u);  // file, fitted, configured
+    const std::vector<double> file = goldenRow(0.5, 10);
+    ASSERT_EQ(figure->series[0].y.size(), 11u);  // keys 0..10: the causal row ends at its query
+    for (std::size_t j = 0; j < file.size(); ++j) {
+        EXPECT_NEAR(figure->series[0].y[j], file[j], 1e-6) << j;  // stored as f32
+        EXPECT_NEAR(figure->series[1].y[j], file[j], 1e-12) << j;
+        EXPECT_NEAR(figure->series[2].y[j], goldenRow(0.25, 10)[j], 1e-12) << j;
+    }
+    EXPECT_EQ(figure->style.title, "layer 0 head 0, query row 10: probability by key, with the ALiBi prior of the row");
+    EXPECT_NE(figure->style.caption.find("softmax(−m (10 − j)) over the keys j ≤ 10"), std::string::npos)
+        << figure->style.caption;
+    EXPECT_EQ(figure->style.xLabel, "key j");
+    // The file underneath, thick; the priors on top in full colour.
+    EXPECT_EQ(figure->style.highlight, 0);
+    EXPECT_TRUE(figure->style.highlightUnder);
+
+    // No slope known: only the file's row, and the caption says how to get the prior.
+    auto bare = alibi::mapsRowFigure(s.maps, 0, 1, 5, {}, 800, 500);
+    ASSERT_TRUE(bare);
+    EXPECT_EQ(bare->series.size(), 1u);
+    EXPECT_NE(bare->style.caption.find("fit the heads"), std::string::npos);
+
+    for (const auto& [layer, head, query] : {std::tuple{1, 0, 0LL}, {0, 2, 0LL}, {0, 0, 24LL}, {0, 0, -1LL}})
+        EXPECT_FALSE(alibi::mapsRowFigure(s.maps, layer, head, query, {}, 800, 500)) << layer << head << query;
+}
+
+TEST(AttentionMapsPlots, ProfileFigureNamesTheFitAndItsRows) {
+    SmallMaps s;
+    alibi::HeadFitOptions options;
+    options.threads = 1;
+    auto fits = alibi::fitHeads(s.maps, options, {0.5, 0.125});
+    ASSERT_TRUE(fits) << fits.error().message;
+    const alibi::HeadFit& fit = (*fits)[1];
+    EXPECT_NEAR(fit.slope, 0.125, 1e-4);  // content-free rows: the fit recovers the slope
+    const alibi::PlotFigure all = alibi::fitProfileFigure(fit, s.maps, 0, -1, 900, 600);
+    ASSERT_EQ(all.series.size(), 3u);
+    EXPECT_EQ(all.series[0].label, "layer 0 head 1 (observed)");
+    EXPECT_EQ(all.style.title.rfind("layer 0 head 1: attention vs distance, KL ", 0), 0u) << all.style.title;
+    EXPECT_NE(all.style.caption.find("all 24 query rows"), std::string::npos) << all.style.caption;
+    EXPECT_EQ(all.style.xLabel, "distance i − j");
+    // The observed curve is the fit's profile, the prior the profile softmax(-m* d) gives.
+    const std::vector<double> prior = alibi::priorProfile(fit.slope, 24, 24, true, 0, -1);
+    for (std::size_t d = 0; d < all.series[0].y.size(); ++d) {
+        EXPECT_DOUBLE_EQ(all.series[0].y[d], fit.profile[d]);
+        EXPECT_DOUBLE_EQ(all.series[1].y[d], prior[d]);
+    }
+    const alibi::PlotFigure some = alibi::fitProfileFigure(fit, s.maps, 8, 16, 900, 600);
+    EXPECT_NE(some.style.caption.find("query rows 8 to 15"), std::string::npos) << some.style.caption;
+
+    const std::string svg = alibi::plotFigureSvg(all);
+    EXPECT_NE(svg.find("layer 0 head 1: attention vs distance"), std::string::npos);
+    EXPECT_NE(svg.find("configured prior, m = 0.125"), std::string::npos);
+    auto one = alibi::plotFigurePng(all, 1);
+    auto two = alibi::plotFigurePng(all, 2);
+    ASSERT_TRUE(one && two);
+    EXPECT_EQ(one->width, 900);
+    EXPECT_EQ(two->width, 1800);
+    EXPECT_EQ(two->height, 1200);
+    EXPECT_FALSE(alibi::plotFigurePng(all, 3));
+}
+
+}  // namespace

@@ -1,0 +1,188 @@
+// Heatmaps of saved attention maps: the diagonal of a steep head survives downsampling, keys
+// after a causal query are drawn masked, and the colour range is the exact range of the rows shown.
+#include <alibi/figure/attention_maps_render.hpp>
+
+#include "../attention_maps_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+using namespace alibi::test;
+
+TEST(AttentionMapsRender, SteepDiagonalLightsEveryPixelRowAndTheRangeIsExact) {
+    const std::int64_t t = 1024;
+    const double m = 2.0;
+    const std::string file = npyBytes({1, t, t}, causalMaps({m}, t, 0.0, 1));
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps) << maps.error().message;
+    alibi::MapsHeatmapParams params;
+    params.width = params.height = 128;  // 8 x 8 cells per pixel
+    auto map = alibi::renderAttentionMaps(*maps, params, 1);
+    ASSERT_TRUE(map) << map.error().message;
+    EXPECT_TRUE(map->rowsSampled);
+    EXPECT_NE(map->summary.find("1 px = 8 x 8 cells, max over keys"), std::string::npos) << map->summary;
+    // Row q's diagonal holds (1 - r) / (1 - r^(q+1)), r = e^-m: the largest value of the row. The
+    // picture's maximum is the largest over the sampled rows (one per pixel row, its centre).
+    const double r = std::exp(-m);
+    double hi = 0;
+    for (int y = 0; y < 128; ++y) {
+        const auto rows = alibi::pixelCells(y, 128, t);
+        const double q = static_cast<double>((rows.first + rows.last) / 2);
+        hi = std::max(hi, (1 - r) / (1 - std::pow(r, q + 1)));
+    }
+    EXPECT_NEAR(map->hi, hi, 1e-6);  // f32 storage
+    const alibi::Rgba top = alibi::valueColor(alibi::Colormap::Viridis, map->hi, map->lo, map->hi);
+    for (int y = 0; y < 128; ++y) {
+        const auto& diagonal = map->image.at(y, y);
+        // Every pixel row's diagonal pixel holds its row's peak, near the top of the scale.
+        EXPECT_NEAR(diagonal.r, top.r, 3) << y;
+        EXPECT_NEAR(diagonal.g, top.g, 3) << y;
+        if (y + 1 < 128) {
+            const auto& after = map->image.at(y + 1, y);
+            EXPECT_EQ(after.r, alibi::kMaskedColor.r) << y;  // keys after the query are masked
+            EXPECT_EQ(after.g, alibi::kMaskedColor.g) << y;
+        }
+    }
+    const auto hit = alibi::mapsHitTest(*map, *maps, 10, 20);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->query, (20 * 8 + 20 * 8 + 7) / 2);
+    EXPECT_EQ(hit->key, 80);
+}
+
+TEST(AttentionMapsRender, GridOfHeadsAndBadRequests) {
+    const std::int64_t t = 32;
+    const std::string file = npyBytes({2, 4, t, t}, [&] {
+        auto a = causalMaps({0.5, 0.25, 0.125, 0.0625}, t, 0.0, 1);
+        auto b = causalMaps({0.0625, 0.125, 0.25, 0.5}, t, 0.0, 1);
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+    }());
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps);
+    alibi::MapsHeatmapParams params;
+    params.layerIndex = 1;
+    params.width = 400;
+    params.height = 300;
+    params.scale = alibi::ScaleMode::PerHead;
+    auto map = alibi::renderAttentionMaps(*maps, params);
+    ASSERT_TRUE(map) << map.error().message;
+    ASSERT_EQ(map->tiles.size(), 4u);
+    EXPECT_EQ(map->columns * map->rows >= 4, true);
+    EXPECT_FALSE(map->rowsSampled);  // 32 rows into ~140-pixel tiles: every row drawn
+    for (const auto& tile : map->tiles) EXPECT_DOUBLE_EQ(tile.hi, 1.0);  // row 0 puts everything on key 0
+    params.layerIndex = 2;
+    EXPECT_FALSE(alibi::renderAttentionMaps(*maps, params));
+    params.layerIndex = 0;
+    params.head = 4;
+    EXPECT_FALSE(alibi::renderAttentionMaps(*maps, params));
+}
+
+TEST(AttentionMapsRender, SimilarityMatrixInClusterOrder) {
+    alibi::DistanceMatrix d;
+    d.n = 3;
+    d.values = {0, 0.9, 0.1, 0.9, 0, 0.8, 0.1, 0.8, 0};
+    const auto map = alibi::renderSimilarity(d, {0, 2, 1}, alibi::Colormap::Viridis, 3, 3);
+    // Row 0 column 2 of the picture is heads 0 and 1: the largest distance, the top colour.
+    const auto top = alibi::valueColor(alibi::Colormap::Viridis, 0.9, 0, 0.9);
+    EXPECT_EQ(map.image.at(2, 0).r, top.r);
+    EXPECT_EQ(map.image.at(2, 0).g, top.g);
+    EXPECT_DOUBLE_EQ(map.hi, 0.9);
+}
+
+TEST(AttentionMapsRender, OverviewFigureDrawsEveryLayerAtTheScaleAsked) {
+    const std::int64_t t = 32;
+    const std::string file = npyBytes({2, 4, t, t}, [&] {
+        auto a = causalMaps({0.5, 0.25, 0.125, 0.0625}, t, 0.0, 1);
+        auto b = causalMaps({0.0625, 0.125, 0.25, 2.0}, t, 0.0, 1);
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+    }());
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps);
+    EXPECT_EQ(alibi::attentionOverviewTitle(*maps), "Saved attention · all 2 layers x 4 heads · 32 queries x 32 keys");
+    alibi::MapsHeatmapParams params;
+    params.width = 900;
+    params.height = 500;
+    auto one = alibi::renderAttentionOverviewFigure(*maps, params, 1, 1);
+    auto two = alibi::renderAttentionOverviewFigure(*maps, params, 1, 2);
+    ASSERT_TRUE(one) << one.error().message;
+    ASSERT_TRUE(two) << two.error().message;
+    EXPECT_EQ(one->width, 900);
+    EXPECT_EQ(one->height, 500);
+    EXPECT_EQ(two->width, 1800);
+    EXPECT_EQ(two->height, 1000);
+    // Row 0 of every head puts all its mass on key 0: the top of the shared scale is 1 and shows
+    // in both figures; keys after a causal query are in the mask colour.
+    const alibi::Rgba top = alibi::valueColor(alibi::Colormap::Viridis, 1.0, 0.0, 1.0);
+    for (const alibi::Image* image : {&*one, &*two}) {
+        int tops = 0, masked = 0;
+        for (const alibi::Rgba& p : image->pixels) {
+            tops += p.r == top.r && p.g == top.g && p.b == top.b;
+            masked += p.r == alibi::kMaskedColor.r && p.g == alibi::kMaskedColor.g && p.b == alibi::kMaskedColor.b;
+        }
+        // Layer 1's head 3 (m = 2) keeps over 0.86 on its diagonal: more than 8 tiles' corners.
+        EXPECT_GT(tops, 8) << image->width;
+        EXPECT_GT(masked, image->width * image->height / 10) << image->width;
+    }
+    // Progress counts pixel rows over every tile and ends at the total; a false answer cancels.
+    std::uint64_t lastDone = 0, lastTotal = 0;
+    params.progress = [&](std::uint64_t done, std::uint64_t total) {
+        EXPECT_GE(done, lastDone);
+        lastDone = done;
+        lastTotal = total;
+        return true;
+    };
+    ASSERT_TRUE(alibi::renderAttentionOverviewFigure(*maps, params, 2, 1));
+    EXPECT_GT(lastTotal, 8u * 32u);  // 8 tiles of more than 32 pixel rows
+    EXPECT_EQ(lastDone, lastTotal);
+    params.progress = [](std::uint64_t, std::uint64_t) { return false; };
+    const auto cancelled = alibi::renderAttentionOverviewFigure(*maps, params, 2, 1);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.error().code, alibi::ErrorCode::Cancelled);
+    params.progress = {};
+    params.width = 200;
+    params.height = 150;  // too small for a frame: the tiles and the bar only, still a picture
+    EXPECT_TRUE(alibi::renderAttentionOverviewFigure(*maps, params, 1, 1));
+    params.width = 3;
+    params.height = 3;
+    EXPECT_FALSE(alibi::renderAttentionOverviewFigure(*maps, params, 1, 1));
+}
+
+TEST(AttentionMapsRender, FigureColourBarIsLogWhenTheColoursAre) {
+    const std::int64_t t = 32;
+    const std::string file = npyBytes({1, 2, t, t}, causalMaps({2.0, 0.5}, t, 0.0, 1));
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps);
+    alibi::MapsHeatmapParams params;
+    params.width = 200;
+    params.height = 100;
+    params.logScale = true;
+    params.scale = alibi::ScaleMode::PerHead;
+    auto map = alibi::renderAttentionMaps(*maps, params, 1);
+    ASSERT_TRUE(map);
+    // Head 0 (m = 2), row 31: its farthest key holds e^-62 (1 - e^-2) / (1 - e^-64), far below the
+    // log floor of 1e-6 x the top; the bar starts at that floor, where the colours do.
+    const alibi::ColorBar shared = alibi::attentionMapsColorBar(*maps, *map, -1, 5);
+    EXPECT_TRUE(shared.log);
+    EXPECT_EQ(shared.title, "probability (log)");
+    EXPECT_TRUE(shared.maskedSwatch);  // causal maps
+    EXPECT_DOUBLE_EQ(shared.lo, map->logLo);
+    EXPECT_DOUBLE_EQ(shared.hi, 1.0);  // row 0 puts everything on key 0
+    EXPECT_GT(shared.lo, 0.0);
+    // Per-head: tile 1's own floor and top.
+    const alibi::ColorBar own = alibi::attentionMapsColorBar(*maps, *map, 1, 5);
+    EXPECT_DOUBLE_EQ(own.lo, map->tiles[1].logLo);
+    EXPECT_DOUBLE_EQ(own.hi, map->tiles[1].hi);
+    params.logScale = false;
+    auto linear = alibi::renderAttentionMaps(*maps, params, 1);
+    ASSERT_TRUE(linear);
+    const alibi::ColorBar plain = alibi::attentionMapsColorBar(*maps, *linear, -1, 5);
+    EXPECT_FALSE(plain.log);
+    EXPECT_EQ(plain.title, "probability");
+    EXPECT_DOUBLE_EQ(plain.lo, linear->lo);
+}
+
+}  // namespace
