@@ -350,6 +350,13 @@ Result<void> applyWhat(const Flag& flag, const SessionFlags&, Settings& s) {
         s.session.what = RenderWhat::Distance;
         return {};
     }
+    // The views of an attention-map file need the file; the others reach here resolved.
+    for (const std::string_view fileView : {"overview", "similarity", "fit", "row"})
+        if (flag.value == fileView)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--what {} draws a trained model's attention maps: give the file, e.g. alibi "
+                                    "render maps.npy --what {} -o out.png",
+                                    flag.value, flag.value));
     auto what = enumFlag<RenderWhat>(flag, parseRenderWhat, renderViewList());
     if (!what) return std::unexpected(what.error());
     s.session.what = *what;
