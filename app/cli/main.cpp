@@ -108,6 +108,11 @@ std::string unknownOptionsMessage(const CLI::App& app, const CLI::App* command, 
     return message;
 }
 
+// The root's help even after a command was parsed (CLI11's help() shows the parsed command's).
+std::string rootHelp(const CLI::App& app) {
+    return app.get_formatter()->make_help(&app, "alibi", CLI::AppFormatMode::Normal);
+}
+
 int run(int argc, char** argv) {
     using namespace alibi::cli;
     namespace docs = alibi::cli_docs;
@@ -192,7 +197,7 @@ int run(int argc, char** argv) {
     }
     if (help->parsed()) {
         if (helpTopic.empty() || helpTopic == "help") {
-            std::fputs(app.help().c_str(), stdout);
+            std::fputs(rootHelp(app).c_str(), stdout);
             return kExitOk;
         }
         const CLI::App* topic = nullptr;
@@ -201,7 +206,7 @@ int run(int argc, char** argv) {
         if (topic == nullptr)
             return reportError(usageError(
                 fmt::format("unknown command '{}'\nCommands: {}.", helpTopic, commandList(app))));
-        std::fputs(topic->help(fmt::format("alibi {}", helpTopic)).c_str(), stdout);
+        std::fputs(topic->help("alibi").c_str(), stdout);
         return kExitOk;
     }
     if (completion->parsed()) {
@@ -222,7 +227,7 @@ int run(int argc, char** argv) {
         return kExitOk;
     }
     // No command: say what there is (exit 2, as any usage error).
-    std::fputs(app.help().c_str(), stderr);
+    std::fputs(rootHelp(app).c_str(), stderr);
     return kExitUsage;
 }
 

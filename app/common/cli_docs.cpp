@@ -32,7 +32,8 @@ std::vector<const CLI::Option*> visibleOptions(const CLI::App& app) {
     return app.get_options([](const CLI::Option* opt) { return visible(opt); });
 }
 
-bool takesValue(const CLI::Option* opt) { return opt->get_type_size_max() > 0; }
+// Flags expect no value (CLI11: expected(0)); options one or more.
+bool takesValue(const CLI::Option* opt) { return opt->get_expected_max() > 0 && opt->get_type_size_max() > 0; }
 
 bool takesPath(const CLI::Option* opt) {
     const std::string type = opt->get_type_name();
@@ -112,10 +113,21 @@ std::string roffPositionals(const CLI::App& app) {
 // comment below it; other lines are filled text.
 std::string roffFooter(const std::string& footer) {
     std::string out;
+    bool inText = false;  // the previous line was running text: this one continues its paragraph
     for (const std::string& line : splitLines(footer)) {
         const auto first = line.find_first_not_of(' ');
-        if (first == std::string::npos) continue;
+        if (first == std::string::npos) {
+            inText = false;
+            continue;
+        }
         std::string text = line.substr(first);
+        if (text == "Examples:") continue;  // the section is EXAMPLES already
+        if (first == 0 && !text.ends_with(":")) {
+            out += (inText ? "" : ".PP\n") + roff(text) + "\n";
+            inText = true;
+            continue;
+        }
+        inText = false;
         if (first > 0) {  // an indented example
             std::string comment;
             if (const auto hash = text.find("  #"); hash != std::string::npos) {
@@ -125,7 +137,7 @@ std::string roffFooter(const std::string& footer) {
                 text = text.substr(0, hash);
                 while (!text.empty() && text.back() == ' ') text.pop_back();
             }
-            out += ".PP\n.B \"" + roff(text) + "\"\n";
+            out += ".PP\n\\fB" + roff(text) + "\\fR\n";
             if (!comment.empty()) out += ".RS\n" + roff(comment) + "\n.RE\n";
         } else if (text.ends_with(":")) {
             out += ".PP\n\\fI" + roff(text) + "\\fR\n";
@@ -432,6 +444,21 @@ std::string wrapText(const std::string& text, std::size_t width, std::size_t han
             out += line + "\n";
             continue;
         }
+        // An example with an aligned comment ("cmd      # what it does"): first close the gap.
+        if (const auto hash = line.find("  #"); hash != std::string::npos) {
+            std::string command = line.substr(0, hash);
+            while (!command.empty() && command.back() == ' ') command.pop_back();
+            const std::string squeezed = command + "  " + line.substr(line.find('#', hash));
+            if (squeezed.size() <= width) {
+                out += squeezed + "\n";
+                continue;
+            }
+            if (command.size() <= width) {  // the comment on its own line below the command
+                out += command + "\n" + wrapText(indentOf(line) + "    " + line.substr(line.find('#', hash)), width, 2);
+                if (out.back() != '\n') out += '\n';
+                continue;
+            }
+        }
         const std::string indent = indentOf(line);
         const std::string next = indent + std::string(hang, ' ');
         std::string current = indent;
@@ -488,7 +515,7 @@ std::string manPage(const CLI::App& app, const ProgramDoc& doc) {
     out << ".SH NAME\n" << roff(doc.name) << " \\- " << roff(doc.summary) << "\n";
     out << ".SH SYNOPSIS\n";
     for (std::size_t i = 0; i < doc.synopsis.size(); ++i)
-        out << (i ? ".br\n" : "") << ".B " << roff(doc.name) << "\n" << roff(doc.synopsis[i]) << "\n";
+        out << (i ? ".br\n" : "") << ".B " << roff(doc.name) << "\n" << doc.synopsis[i] << "\n";  // roff already
     out << ".SH DESCRIPTION\n";
     for (std::size_t i = 0; i < doc.description.size(); ++i) out << (i ? ".PP\n" : "") << roffParagraphs(doc.description[i]);
 
@@ -512,7 +539,8 @@ std::string manPage(const CLI::App& app, const ProgramDoc& doc) {
     if (!doc.files.empty()) out << ".SH FILES\n" << roffEntries(doc.files, false);
     std::string examples = app.get_footer().empty() ? "" : roffFooter(app.get_footer());
     for (const CLI::App* sub : subs)
-        if (!sub->get_footer().empty()) examples += roffFooter(sub->get_footer());
+        if (!sub->get_footer().empty())
+            examples += ".SS \"" + roff(doc.name + " " + sub->get_name()) + "\"\n" + roffFooter(sub->get_footer());
     if (!examples.empty()) out << ".SH EXAMPLES\n" << examples;
     if (!doc.seeAlso.empty()) {
         out << ".SH \"SEE ALSO\"\n";

@@ -25,7 +25,7 @@ struct ProgramDoc {
     std::string name;                  // "alibi"
     std::string summary;               // the NAME line, after "alibi \-"
     std::string version;               // "0.1.0"
-    std::vector<std::string> synopsis;      // lines after the program name, e.g. "COMMAND [OPTIONS]"
+    std::vector<std::string> synopsis;      // lines after the program name, in roff ("\\fICOMMAND\\fR")
     std::vector<std::string> description;   // paragraphs
     std::vector<Entry> exitStatus;
     std::vector<Entry> environment;
