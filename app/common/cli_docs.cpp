@@ -36,9 +36,10 @@ std::vector<const CLI::Option*> visibleOptions(const CLI::App& app) {
 bool takesValue(const CLI::Option* opt) { return opt->get_expected_max() > 0 && opt->get_type_size_max() > 0; }
 
 bool takesPath(const CLI::Option* opt) {
+    // The whole name: PROFILE (--arith) is not a file.
     const std::string type = opt->get_type_name();
-    return type.find("FILE") != std::string::npos || type.find("PATH") != std::string::npos ||
-           type.find("DIR") != std::string::npos;
+    return type == "FILE" || type == "PATH" || type == "DIR" || type.starts_with("FILE.") || type.starts_with("FILE:") ||
+           type.starts_with("OUT.");
 }
 
 std::string valueName(const CLI::Option* opt) {

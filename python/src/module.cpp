@@ -268,7 +268,7 @@ PYBIND11_MODULE(_core, m) {
     m.def("write_file", &writeFile, py::arg("path"), py::arg("content"));
     m.def("render_views", [] {
         std::vector<std::string> names;
-        for (const std::string_view name : renderViewNames()) names.emplace_back(name);
+        for (const std::string_view name : alibi::renderViewNames()) names.emplace_back(name);
         return names;
     });
 }
