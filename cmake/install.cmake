@@ -8,11 +8,16 @@
 # `cmake --build build --target package` makes build/alibi-explorer_<version>_<arch>.deb, installed
 # under /usr whatever CMAKE_INSTALL_PREFIX is; its Depends are computed by dpkg-shlibdeps.
 
-install(FILES "${PROJECT_SOURCE_DIR}/assets/alibi-explorer.desktop" DESTINATION "${CMAKE_INSTALL_DATADIR}/applications")
-install(FILES "${PROJECT_SOURCE_DIR}/assets/icons/alibi-explorer.svg"
-        DESTINATION "${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps")
-install(FILES "${PROJECT_SOURCE_DIR}/assets/mime/alibi-explorer.xml" DESTINATION "${CMAKE_INSTALL_DATADIR}/mime/packages")
-install(FILES "${PROJECT_SOURCE_DIR}/assets/io.github.alibi_explorer.AlibiExplorer.metainfo.xml" DESTINATION "${CMAKE_INSTALL_DATADIR}/metainfo")
+# The menu entry, its icon, the session MIME type it opens and the AppStream metainfo belong to
+# the Qt explorer, which the entry starts.
+if(ALIBI_BUILD_QT)
+  install(FILES "${PROJECT_SOURCE_DIR}/assets/alibi-explorer.desktop" DESTINATION "${CMAKE_INSTALL_DATADIR}/applications")
+  install(FILES "${PROJECT_SOURCE_DIR}/assets/icons/alibi-explorer.svg"
+          DESTINATION "${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps")
+  install(FILES "${PROJECT_SOURCE_DIR}/assets/mime/alibi-explorer.xml" DESTINATION "${CMAKE_INSTALL_DATADIR}/mime/packages")
+  install(FILES "${PROJECT_SOURCE_DIR}/assets/io.github.alibi_explorer.AlibiExplorer.metainfo.xml"
+          DESTINATION "${CMAKE_INSTALL_DATADIR}/metainfo")
+endif()
 
 # The man pages' date: reproducible unless a packager sets SOURCE_DATE_EPOCH.
 if(DEFINED ENV{SOURCE_DATE_EPOCH})
@@ -85,8 +90,8 @@ set(CPACK_PACKAGE_NAME alibi-explorer)
 set(CPACK_PACKAGE_VENDOR "The ALiBi Explorer developers")
 set(CPACK_PACKAGE_CONTACT "${ALIBI_DEB_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "see and check ALiBi attention biases")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "see and check ALiBi attention biases
-ALiBi Explorer shows, compares and checks the linear biases of ALiBi
+# The extended description; CPack puts the summary above it as the synopsis line.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "ALiBi Explorer shows, compares and checks the linear biases of ALiBi
 (Attention with Linear Biases, Press et al. 2022): per-head slopes, bias
 and attention tensors, masks, dtype rounding and statistics.
 .

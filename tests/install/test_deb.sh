@@ -54,7 +54,7 @@ checked=0
 while IFS= read -r file; do
   file -b "$file" | grep -q '^ELF' || continue
   for lib in $(objdump -p "$file" | awk '/NEEDED/ {print $2}'); do
-    path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+    path=$(ldconfig -p | awk -v l="$lib" '$1 == l && !found {print $NF; found = 1}')
     [ -n "$path" ] || fail "$(basename "$file") links $lib, which this machine cannot find"
     pkg=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -n1 | cut -d: -f1) || true
     [ -n "$pkg" ] || pkg=$(dpkg -S "$path" 2>/dev/null | head -n1 | cut -d: -f1) || true
@@ -78,8 +78,8 @@ for program in alibi alibi-explorer alibi-explorer-imgui; do
     continue
   fi
   [ -s "$root/usr/share/man/man1/$program.1.gz" ] || fail "no compressed man page for $program"
-  QT_QPA_PLATFORM=offscreen "$root/usr/bin/$program" --version | head -n1 | grep -q "^$program [0-9]" \
-    || fail "the unpacked $program --version prints no version"
+  version=$(QT_QPA_PLATFORM=offscreen "$root/usr/bin/$program" --version) || fail "the unpacked $program does not run"
+  [[ ${version%%$'\n'*} == "$program "[0-9]* ]] || fail "the unpacked $program --version printed '$version'"
 done
 "$root/usr/bin/alibi" slopes --config "$root/usr/share/alibi-explorer/sessions/mpt-7b.alibi.json" >/dev/null \
   || fail "the unpacked alibi cannot read the packaged sessions"
