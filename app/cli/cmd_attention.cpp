@@ -53,7 +53,8 @@ Result<void> run(const AttentionCommand& c) {
                                     maskName(a.bias.mask) + (a.bias.mask.kind == MaskValue::Kind::Finite
                                                                  ? fmt::format(" (-inf in {})", dtypeName(a.bias.dtype))
                                                                  : "")));
-        fmt::print(stderr, "alibi: finding: {}; {}\n", rows,
+        if (!quiet())
+            fmt::print(stderr, "alibi: finding: {}; {}\n", rows,
                    fm.nan ? "with a -inf mask their probabilities are NaN (0/0), as in PyTorch"
                           : "with a finite mask their probabilities are uniform over all keys, as in PyTorch");
     }

@@ -13,6 +13,7 @@
 #include <alibi/figure/position_schemes_figure.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/figure/view_figure.hpp>
+#include <alibi/figure/render_views.hpp>
 #include <alibi/model/slopes.hpp>
 
 #include <algorithm>
@@ -173,14 +174,11 @@ Result<void> run(const RenderCommand& original) {
     if (!settings) return std::unexpected(settings.error());
     if (!c.flags.what.given() && !c.flags.config.given())
         return fail(ErrorCode::InvalidArgument,
-                    "--what is required: bias, attention, slopes, distance, attention-distance, schemes, "
-                    "slope-schemes, stages, extrapolation or compare");
+                    fmt::format("--what is required: one of {}", renderViewList()));
     const auto view = whatView(what, *settings);
     if (!view)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--what {} has no figure: use bias, attention, slopes, distance, attention-distance, "
-                                "schemes, slope-schemes, stages, extrapolation or compare",
-                                what));
+                    fmt::format("--what {} has no figure: use one of {}", what, renderViewList()));
     if ((c.maxDistance || c.quantity) && view->view != ExplorerView::PositionSchemes)
         return fail(ErrorCode::InvalidArgument,
                     "--max-distance and --quantity belong to --what schemes (the position-schemes figure): drop them "
@@ -250,7 +248,7 @@ Result<void> run(const RenderCommand& original) {
     if (view->view == ExplorerView::Compare) {
         // The summary on stderr too, for scripts (the figure's caption says the same).
         const auto c2 = explore::computeCompare(s, settings->compareB, 16, 16);
-        if (c2.error.empty())
+        if (c2.error.empty() && !quiet())
             std::fprintf(stderr, "%s (B: %s)\n", c2.summary.c_str(), compareOverridesText(settings->compareB).c_str());
     }
     return writePng(*image, target->path);

@@ -7,6 +7,7 @@
 #include <alibi/model/params.hpp>
 #include <alibi/model/slopes.hpp>
 #include <alibi/base/tensor.hpp>
+#include <alibi/io/json_params.hpp>
 #include <alibi/io/tensor_io.hpp>
 
 #include <array>
@@ -53,7 +54,7 @@ std::string jsonDocument(const SlopeParams& params, DType dtype, const std::vect
     nlohmann::ordered_json doc;
     doc["shape"] = std::vector<int>{params.heads};
     doc["dtype"] = dtypeName(dtype);
-    doc["params"] = slopesMetadata(params, dtype);
+    doc["params"] = nlohmann::ordered_json::parse(typedParamsJson(slopesMetadata(params, dtype)));
     doc["data"] = stored;
     std::vector<double> halfLives;
     for (const double m : stored) halfLives.push_back(halfLife(m));

@@ -35,7 +35,7 @@ Result<void> run(const StatsCommand& c) {
     params.queryRow = s.queryRow;
     ProgressBar bar("computing statistics");
     const bool batch = settings->batch.active() || settings->batchLayout;
-    if (batch)
+    if (batch && !quiet())
         fmt::print(stderr, "alibi: statistics of batch row {} of {} (its real tokens; --batch-row picks another)\n",
                    settings->batchRow, settings->batch.batchSize());
     auto stats = batch ? computeBatchStats(params, settings->batch, settings->batchRow, s.maxMemory)

@@ -11,6 +11,9 @@
 #include <alibi/explore/snapshot.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
+#include <alibi/figure/render_views.hpp>
+
+#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
@@ -347,7 +350,14 @@ Result<void> applyWhat(const Flag& flag, const SessionFlags&, Settings& s) {
         s.session.what = RenderWhat::Distance;
         return {};
     }
-    auto what = enumFlag<RenderWhat>(flag, parseRenderWhat, "bias, attention, slopes, distance, attention-distance");
+    // The views of an attention-map file need the file; the others reach here resolved.
+    for (const std::string_view fileView : {"overview", "similarity", "fit", "row"})
+        if (flag.value == fileView)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--what {} draws a trained model's attention maps: give the file, e.g. alibi "
+                                    "render maps.npy --what {} -o out.png",
+                                    flag.value, flag.value));
+    auto what = enumFlag<RenderWhat>(flag, parseRenderWhat, renderViewList());
     if (!what) return std::unexpected(what.error());
     s.session.what = *what;
     return {};
@@ -683,7 +693,7 @@ Result<Settings> buildSettings(const SessionFlags& f) {
     }
 
     const BiasParams& b = s.attention.bias;
-    if ((f.seq.given() || f.keys.given()) && b.queries > b.keyCount())
+    if ((f.seq.given() || f.keys.given()) && b.queries > b.keyCount() && !quiet())
         // Valid (the first Q - K rows sit before every key and are fully masked in the causal
         // forms), but rarely meant: a KV cache has at least as many keys as queries.
         fmt::print(stderr,
@@ -710,6 +720,13 @@ Result<Settings> buildSettings(const SessionFlags& f) {
 
 // ---------------------------------------------------------------------------
 // Output
+
+namespace {
+bool g_quiet = false;  // set once, by main() after parsing, before any command runs
+}  // namespace
+
+void setQuiet(bool quiet) { g_quiet = quiet; }
+bool quiet() { return g_quiet; }
 
 bool isTextFormat(FileFormat format) {
     return format == FileFormat::Text || format == FileFormat::Csv || format == FileFormat::Json ||
@@ -743,7 +760,7 @@ Result<OutputTarget> resolveOutput(const OutputFlags& flags, std::span<const Fil
         target.format = *format;
     } else if (target.toStdout()) {
         // stdout: the command's text default, if it has one.
-        if (!fallback || !isTextFormat(*fallback)) {
+        if (!fallback || (!isTextFormat(*fallback) && ::isatty(STDOUT_FILENO) == 1)) {
             std::string textNames;
             for (const FileFormat format : formats)
                 if (isTextFormat(format))
@@ -766,9 +783,11 @@ Result<OutputTarget> resolveOutput(const OutputFlags& flags, std::span<const Fil
                                     target.path, formatName(*format), names));
         target.format = *format;
     }
-    if (target.toStdout() && !isTextFormat(target.format))
+    // Binary formats go to a pipe or a redirected stdout; a terminal would show noise.
+    if (target.toStdout() && !isTextFormat(target.format) && ::isatty(STDOUT_FILENO) == 1)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("cannot write binary {} to stdout (-o -): give -o FILE, e.g. -o out.{}",
+                    fmt::format("cannot write binary {} to stdout (-o -) when it is a terminal: pipe or redirect it "
+                                "(-o - | python3 ..., > out.{}), or give -o FILE",
                                 formatName(target.format), formatName(target.format)));
     return target;
 }

@@ -91,4 +91,8 @@ struct OutputTarget {
 
 [[nodiscard]] bool isTextFormat(FileFormat format);
 
+// --quiet: no progress bar and no notes on stderr (errors are always printed).
+void setQuiet(bool quiet);
+[[nodiscard]] bool quiet();
+
 }  // namespace alibi::cli

@@ -2,6 +2,7 @@
 #include "progress_bar.hpp"
 
 #include "cancel.hpp"
+#include "options.hpp"
 
 #include <alibi/base/tensor.hpp>
 
@@ -28,7 +29,7 @@ int terminalColumns() {
 ProgressBar::ProgressBar(std::string label, Unit unit)
     : m_label(std::move(label)),
       m_unit(unit),
-      m_terminal(isatty(STDERR_FILENO) == 1),
+      m_terminal(isatty(STDERR_FILENO) == 1 && !quiet()),
       m_start(std::chrono::steady_clock::now()),
       m_lastDraw(m_start) {}
 

@@ -1,8 +1,11 @@
-// alibi-explorer-imgui: command-line options, the session to open, and the frame driver to run
+// alibi-explorer-imgui: command-line options (those of alibi-explorer, app/common/explorer_options.hpp,
+// plus window size and the scripted runs), the session to open, and the frame driver to run
 // (a person's interactive session, or one of the scripted runs in scripted/). Without a display or
 // an OpenGL 3.3 context it says so and exits with status 1.
 #include "scripted/scripted_modes.hpp"
 #include "window_shell.hpp"
+
+#include <explorer_options.hpp>
 
 #include <alibi/model/attention.hpp>
 #include <alibi/io/session.hpp>
@@ -15,14 +18,18 @@
 #include <memory>
 #include <string>
 
+#ifndef ALIBI_VERSION
+#define ALIBI_VERSION "0.0.0"
+#endif
+
 namespace {
 
 using alibi::imgui::Explorer;
 
 struct Options {
-    std::string session;
-    std::string lesson;  // --lesson NAME or path
-    std::string attention;     // attention maps to open (issue 12)
+    alibi::cli_docs::ExplorerOptions shared;  // FILE, --lesson, --attention, --zoom (as alibi-explorer)
+    std::string session;       // FILE when it is a session (or the older --session)
+    std::string attention;     // FILE when it is attention maps, or --attention
     alibi::imgui::ScreenshotOptions screenshot;
     int width = 1600;
     int height = 1000;
@@ -30,7 +37,6 @@ struct Options {
     int heads = 0;             // > 0: overrides the session's H (benchmarks, screenshots)
     std::int64_t length = 0;   // > 0: overrides the session's T
     double stormSeconds = 0;
-    float zoom = 1.0f;         // font scale to start with (View > Zoom)
 };
 
 // GLFW reports errors through a C callback without a user pointer; the last one is kept here so
@@ -45,7 +51,7 @@ void onGlfwError(int code, const char* description) {
 // popup and go on; scripted runs stop with status 2.
 int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
     alibi::imgui::AppState& state = explorer.state();
-    state.zoom = options.zoom;
+    state.zoom = static_cast<float>(options.shared.zoom);
     int status = 0;
     if (!options.session.empty()) {
         auto session = alibi::loadSession(options.session);
@@ -62,8 +68,8 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
         }
         state.sessionPath = options.session;
     }
-    if (!options.lesson.empty()) {
-        if (auto opened = explorer.openLesson(options.lesson); !opened) {
+    if (!options.shared.lesson.empty()) {
+        if (auto opened = explorer.openLesson(options.shared.lesson); !opened) {
             state.errorPopup = opened.error().message;
             std::fprintf(stderr, "alibi-explorer-imgui: %s\n", state.errorPopup.c_str());
             if (!interactive) status = 2;
@@ -85,38 +91,61 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    namespace docs = alibi::cli_docs;
     Options options;
-    CLI::App cli{"ALiBi Explorer (Dear ImGui): scrub ALiBi parameters and see the bias, attention, curves "
-                 "and statistics the core computes."};
-    cli.set_version_flag(
-        "--version", [] { return "alibi-imgui (ALiBi Explorer)\n" + alibi::attentionKernelDescription(); },
-        "Print the attention kernels in use and exit");
-    cli.add_option("--session", options.session, "Open this *.alibi.json session");
-    cli.add_option("--lesson", options.lesson,
-                   "Start the guided lesson NAME (e.g. alibi-in-five-steps) or the lesson file at a path");
-    cli.add_option("--attention", options.attention,
-                   "Open a trained model's saved attention maps (.npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K), or "
-                   ".safetensors with one tensor per layer) in the Attention maps view");
-    cli.add_option("--screenshot", options.screenshot.path, "Render, save the window to this PNG, and exit");
+    CLI::App cli{"alibi-explorer-imgui: the Dear ImGui explorer of ALiBi Explorer. Scrub ALiBi parameters and see "
+                 "the bias, attention, curves and statistics the core computes."};
+    docs::addExplorerOptions(cli, options.shared, "alibi-explorer-imgui",
+                             std::string("alibi-explorer-imgui ") + ALIBI_VERSION + "\n" +
+                                 alibi::attentionKernelDescription(),
+                             alibi::imgui::kMinZoom, alibi::imgui::kMaxZoom);
+    cli.add_option("--screenshot", options.screenshot.path, "Render, save the window to this PNG, and exit")
+        ->type_name("FILE");
     cli.add_option("--screenshot-views", options.screenshot.viewsDir,
-                   "Render every view in turn, save each as DIR/<n>-<view>.png, and exit");
+                   "Render every view in turn, save each as DIR/<n>-<view>.png, and exit")
+        ->type_name("DIR");
+    cli.add_option("--width", options.width, "Window width in pixels (default 1600)")
+        ->type_name("PIXELS")
+        ->check(CLI::Range(640, 16384));
+    cli.add_option("--height", options.height, "Window height in pixels (default 1000)")
+        ->type_name("PIXELS")
+        ->check(CLI::Range(480, 16384));
+    cli.add_option("--heads", options.heads, "Override the session's number of heads H")
+        ->type_name("N")
+        ->check(CLI::Range(1, alibi::kMaxHeads));
+    cli.add_option("--seq", options.length, "Override the session's sequence length T")
+        ->type_name("N")
+        ->check(CLI::Range(std::int64_t{1}, alibi::kMaxLength));
+    // Kept for older scripts and tests, not shown: --session FILE (now FILE), --length (now --seq).
+    cli.add_option("--session", options.session, "Open this *.alibi.json session")->group("");
+    cli.add_option("--length", options.length, "Same as --seq")
+        ->check(CLI::Range(std::int64_t{1}, alibi::kMaxLength))
+        ->group("");
+    // Developer runs (tests and scripts/bench), hidden from --help and the man page.
     cli.add_option("--frames", options.screenshot.frames, "Frames to render before --screenshot (at least)")
-        ->check(CLI::Range(1, 100000));
-    cli.add_option("--layout", options.screenshot.layout,
-                   "With --screenshot: write the grid's screen rectangle as JSON");
-    cli.add_option("--width", options.width, "Window width in pixels")->check(CLI::Range(640, 16384));
-    cli.add_option("--height", options.height, "Window height in pixels")->check(CLI::Range(480, 16384));
+        ->check(CLI::Range(1, 100000))
+        ->group("");
+    cli.add_option("--layout", options.screenshot.layout, "With --screenshot: write the grid's screen rectangle as JSON")
+        ->group("");
     cli.add_option("--bench-frames", options.benchFrames,
                    "Vary max_bias every frame for N frames; print the median frame time and latency")
-        ->check(CLI::Range(1, 1000000));
-    cli.add_option("--heads", options.heads, "Override the session's H")->check(CLI::Range(1, alibi::kMaxHeads));
-    cli.add_option("--length", options.length, "Override the session's T")
-        ->check(CLI::Range(std::int64_t{1}, alibi::kMaxLength));
-    cli.add_option("--zoom", options.zoom, "Start with this font scale (View > Zoom; a projector wants 1.5 to 2)")
-        ->check(CLI::Range(alibi::imgui::kMinZoom, alibi::imgui::kMaxZoom));
+        ->check(CLI::Range(1, 1000000))
+        ->group("");
     cli.add_option("--storm", options.stormSeconds, "Feed random input for SECONDS; print frame gaps and memory")
-        ->check(CLI::Range(0.1, 3600.0));
-    CLI11_PARSE(cli, argc, argv);
+        ->check(CLI::Range(0.1, 3600.0))
+        ->group("");
+    if (const auto status = docs::parseExplorerArgs(cli, "alibi-explorer-imgui", argc, argv)) return *status;
+    if (options.shared.manPage) {
+        std::fputs(docs::manPage(cli, docs::explorerManDoc("alibi-explorer-imgui",
+                                                            "explore ALiBi attention biases (Dear ImGui)",
+                                                            ALIBI_VERSION, "Dear ImGui"))
+                       .c_str(),
+                   stdout);
+        return 0;
+    }
+    const std::string& file = options.shared.file;
+    if (!file.empty()) (docs::isAttentionMapsFile(file) ? options.attention : options.session) = file;
+    if (!options.shared.attention.empty()) options.attention = options.shared.attention;
 
     std::unique_ptr<alibi::imgui::FrameDriver> driver;
     if (options.stormSeconds > 0) {

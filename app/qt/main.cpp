@@ -1,32 +1,68 @@
-// alibi-explorer: the Qt 6 explorer. `alibi-explorer [SESSION.alibi.json] [--screenshot DIR]`.
+// alibi-explorer: the Qt 6 explorer. `alibi-explorer [OPTIONS] [FILE]`: the options both explorers
+// take (app/common/explorer_options.hpp) plus --screenshot DIR and --theme; Qt's own options
+// (-platform, -style, ...) go to QApplication.
 #include "main_window.hpp"
 
+#include <explorer_options.hpp>
+
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QSettings>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
+#include <vector>
+
+#ifndef ALIBI_VERSION
+#define ALIBI_VERSION "0.0.0"
+#endif
 
 namespace {
 
 void describeApplication() {
     QCoreApplication::setOrganizationName("alibi");
     QCoreApplication::setApplicationName("alibi-explorer");
-    QCoreApplication::setApplicationVersion("0.1.0");
+    QCoreApplication::setApplicationVersion(ALIBI_VERSION);
 }
 
-// --help and --version need no display: answer them before a QApplication (which aborts
-// without one) exists.
-bool wantsOnlyText(int argc, char** argv) {
+// Qt's own command-line options (QGuiApplication and QApplication), with whether they take a value.
+struct QtOption {
+    std::string_view name;
+    bool value;
+};
+constexpr QtOption kQtOptions[] = {
+    {"platform", true},        {"platformpluginpath", true}, {"platformtheme", true}, {"plugin", true},
+    {"qwindowgeometry", true}, {"qwindowicon", true},         {"qwindowtitle", true},  {"style", true},
+    {"stylesheet", true},      {"session", true},             {"display", true},       {"geometry", true},
+    {"reverse", false},        {"widgetcount", false},        {"nograb", false},       {"dograb", false},
+};
+
+// Splits argv into Qt's options (for QApplication) and ours (for CLI11), both starting with argv[0].
+void splitArguments(int argc, char** argv, std::vector<char*>& qt, std::vector<char*>& ours) {
+    qt.push_back(argv[0]);
+    ours.push_back(argv[0]);
     for (int i = 1; i < argc; ++i) {
-        const std::string_view a = argv[i];
-        if (a == "--help" || a == "-h" || a == "-?" || a == "--help-all" || a == "--version" || a == "-v") return true;
+        std::string_view arg = argv[i];
+        const bool single = arg.size() > 1 && arg[0] == '-' && arg[1] != '-';
+        std::string_view name = arg.substr(arg.starts_with("--") ? 2 : 1);
+        const QtOption* found = nullptr;
+        if (arg.starts_with("-") && arg != "--")
+            for (const QtOption& option : kQtOptions)
+                if (option.name == name.substr(0, name.find('='))) found = &option;
+        // "--session" is ours (the older spelling of FILE); Qt's session restore is "-session".
+        if (found == nullptr || (found->name == "session" && !single)) {
+            ours.push_back(argv[i]);
+            continue;
+        }
+        qt.push_back(argv[i]);
+        if (found->value && name.find('=') == std::string_view::npos && i + 1 < argc) qt.push_back(argv[++i]);
     }
-    return false;
+    qt.push_back(nullptr);
+    ours.push_back(nullptr);
 }
 
 // The platform Qt will use: -platform NAME, else QT_QPA_PLATFORM, else the default (xcb or wayland).
@@ -55,23 +91,34 @@ bool displayAvailable(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    QCommandLineParser parser;
-    parser.setApplicationDescription("See, compare and check ALiBi attention biases.");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument("session", "A session file (*.alibi.json) to open.", "[SESSION]");
-    QCommandLineOption screenshot("screenshot", "Render every view to PNG files in DIR once results arrive, then exit.", "DIR");
-    QCommandLineOption theme("theme", "Theme for this run: system, light or dark.", "THEME");
-    QCommandLineOption lesson("lesson", "Start the guided lesson NAME (e.g. alibi-in-five-steps) or the lesson file at a path.",
-                              "NAME");
-    parser.addOption(screenshot);
-    parser.addOption(lesson);
-    parser.addOption(theme);
+    namespace docs = alibi::cli_docs;
+    std::vector<char*> qtArgs, ourArgs;
+    splitArguments(argc, argv, qtArgs, ourArgs);
 
-    if (wantsOnlyText(argc, argv)) {
-        QCoreApplication core(argc, argv);
-        describeApplication();
-        parser.process(core);  // prints and exits
+    docs::ExplorerOptions options;
+    std::string screenshot, theme, session;
+    CLI::App cli{"alibi-explorer: the Qt explorer of ALiBi Explorer. See, compare and check ALiBi attention biases."};
+    docs::addExplorerOptions(cli, options, "alibi-explorer", std::string("alibi-explorer ") + ALIBI_VERSION,
+                             0.5, 4.0);  // MainWindow::setZoom's range
+    cli.add_option("--screenshot", screenshot, "Render every view to PNG files in DIR once results arrive, then exit")
+        ->type_name("DIR");
+    cli.add_option("--theme", theme, "Theme for this run: system, light or dark")
+        ->type_name("THEME")
+        ->check(CLI::IsMember({"system", "light", "dark"}));
+    cli.add_option("--session", session, "Open this *.alibi.json session (the older spelling of FILE)")->group("");
+    cli.footer(
+        "Qt's own options (-platform NAME, -style NAME, ...) are passed to Qt.\n"
+        "Examples:\n"
+        "  alibi-explorer /usr/share/alibi-explorer/sessions/mpt-7b.alibi.json\n"
+        "  alibi-explorer --lesson alibi-in-five-steps --zoom 1.5\n"
+        "  alibi-explorer maps.safetensors              # a model's attention maps");
+    const int ourArgc = static_cast<int>(ourArgs.size()) - 1;
+    if (const auto status = docs::parseExplorerArgs(cli, "alibi-explorer", ourArgc, ourArgs.data())) return *status;
+    if (options.manPage) {
+        std::fputs(docs::manPage(cli, docs::explorerManDoc("alibi-explorer", "explore ALiBi attention biases (Qt)",
+                                                            ALIBI_VERSION, "Qt 6"))
+                       .c_str(),
+                   stdout);
         return 0;
     }
     if (!displayAvailable(argc, argv)) {
@@ -82,26 +129,31 @@ int main(int argc, char** argv) {
         return 1;
     }
 
-    QApplication app(argc, argv);
+    int qtArgc = static_cast<int>(qtArgs.size()) - 1;
+    QApplication app(qtArgc, qtArgs.data());
     describeApplication();
     QApplication::setApplicationDisplayName("ALiBi Explorer");
     QApplication::setDesktopFileName("alibi-explorer");
-    parser.process(app);
 
     using alibi::qt::Theme;
     Theme chosen = static_cast<Theme>(std::clamp(QSettings().value("theme", 0).toInt(), 0, 2));
-    if (parser.isSet(theme)) {
-        const QString t = parser.value(theme);
-        chosen = t == "dark" ? Theme::Dark : t == "light" ? Theme::Light : Theme::System;
-    }
+    if (!theme.empty()) chosen = theme == "dark" ? Theme::Dark : theme == "light" ? Theme::Light : Theme::System;
     alibi::qt::applyTheme(chosen);
 
     alibi::qt::MainWindow window;
-    const bool shots = parser.isSet(screenshot);
+    const bool shots = !screenshot.empty();
     if (shots) window.setInteractive(false);
-    const QStringList args = parser.positionalArguments();
-    if (!args.isEmpty()) {
-        if (!window.openSession(args.front()) && shots) {
+    if (options.zoom != 1.0) window.setZoom(options.zoom);
+    std::string attention = options.attention;
+    if (session.empty() && !options.file.empty()) {
+        if (docs::isAttentionMapsFile(options.file)) {
+            if (attention.empty()) attention = options.file;
+        } else {
+            session = options.file;
+        }
+    }
+    if (!session.empty()) {
+        if (!window.openSession(QString::fromStdString(session)) && shots) {
             std::fprintf(stderr, "alibi-explorer: %s\n", qPrintable(window.lastError()));
             return 2;
         }
@@ -109,12 +161,13 @@ int main(int argc, char** argv) {
         window.restoreLastSession();
     }
     window.show();
-    if (parser.isSet(lesson) && !window.openLesson(parser.value(lesson))) {
+    if (!attention.empty()) window.openAttentionMaps(QString::fromStdString(attention));
+    if (!options.lesson.empty() && !window.openLesson(QString::fromStdString(options.lesson))) {
         std::fprintf(stderr, "alibi-explorer: %s\n", qPrintable(window.lastError()));
         if (shots) return 2;
     }
     if (shots) {
-        window.takeScreenshots(parser.value(screenshot), [](bool ok) { QApplication::exit(ok ? 0 : 1); });
+        window.takeScreenshots(QString::fromStdString(screenshot), [](bool ok) { QApplication::exit(ok ? 0 : 1); });
     }
     return app.exec();
 }

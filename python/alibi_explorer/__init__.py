@@ -17,8 +17,7 @@ Long calls release the GIL and take ``progress=callback(done, total)``; returnin
 from the callback raises ``Cancelled``. Ctrl-C (a notebook's interrupt) stops them too.
 """
 
-from __future__ import annotations
-
+import html as _html
 import json as _json
 import os as _os
 import errno as _errno
@@ -197,6 +196,29 @@ class Stats(_Report):
         """The CLI's CSV table (``--format csv``)."""
         return self._csv
 
+    def _repr_html_(self) -> str:
+        """The per-head table as HTML, for Jupyter (the same numbers as ``str()``)."""
+        heads = self._dict.get("heads", [])
+        columns = []  # (title, getter)
+        for key in ("head", "slope", "half_life"):
+            if heads and key in heads[0]:
+                columns.append((key.replace("_", " "), lambda h, k=key: h.get(k)))
+        for group in ("row", "mean"):
+            fields = heads[0].get(group) if heads and isinstance(heads[0].get(group), dict) else {}
+            for key in fields:
+                columns.append((f"{group} {key.replace('_', ' ')}", lambda h, g=group, k=key: h[g].get(k)))
+
+        def cell(value):
+            if isinstance(value, float):
+                return f"{value:.6g}"
+            return _html.escape("" if value is None else str(value))
+
+        caption = _html.escape(self._text.splitlines()[0] if self._text else "attention statistics")
+        head = "".join(f"<th>{_html.escape(title)}</th>" for title, _ in columns)
+        body = "".join("<tr>" + "".join(f"<td>{cell(get(h))}</td>" for _, get in columns) + "</tr>" for h in heads)
+        return (f"<table class=\"alibi-stats\"><caption>{caption}</caption>"
+                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+
 
 def stats(heads=None, seq=None, keys=None, *, query=None, content=None, seed=None, sigma=None, dk=None,
           temperature=None, mode=None, mask=None, dtype=None, layout=None, scheme=None, max_bias=None, slopes=None,
@@ -279,7 +301,14 @@ class Figure:
         return self.data if self.kind == "png" else None
 
     def _repr_svg_(self):
-        return self.data if self.kind == "svg" else None
+        # Without the XML declaration: IPython refuses str SVG that declares an encoding
+        # ("Unicode strings with encoding declaration are not supported"), and nbconvert with it.
+        if self.kind != "svg":
+            return None
+        text = self.data
+        if text.startswith("<?xml"):
+            text = text[text.index("?>") + 2:].lstrip()
+        return text
 
     def to_array(self):
         """RGBA pixels (height, width, 4) of a heatmap figure.
@@ -311,6 +340,10 @@ class Figure:
         return f"<alibi_explorer.Figure {self.kind}, {size}>"
 
 
+# The figures render() draws; the CLI draws every one of _core.render_views().
+_RENDERED_HERE = ("bias", "attention", "slopes", "distance", "attention-distance")
+
+
 def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=None, scale=None, width=None,
            height=None, query=None, content=None, seed=None, sigma=None, dk=None, temperature=None, mode=None,
            mask=None, dtype=None, layout=None, scheme=None, max_bias=None, slopes=None, arith=None, max_memory=None,
@@ -326,6 +359,13 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
         >>> alibi_explorer.render(heads=12, seq=64)                    # inline head grid
         >>> alibi_explorer.render(heads=12, what="slopes").save("slopes.svg")
     """
+    if what is not None:
+        views = _core.render_views()
+        if what not in views:
+            raise ValueError(f"what={what!r} is not a figure: use one of {', '.join(views)}")
+        if what not in _RENDERED_HERE:
+            raise ValueError(f"what={what!r} is drawn by the CLI (alibi render --what {what}); render() draws "
+                             f"{', '.join(_RENDERED_HERE)}")
     curve = None
     if what == "attention-distance":
         curve, what = "attention-distance", "distance"

@@ -20,6 +20,7 @@
 #include <alibi/figure/figure.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/figure/view_figure.hpp>
+#include <alibi/figure/render_views.hpp>
 
 #include <pybind11/stl.h>
 
@@ -28,6 +29,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 #ifndef ALIBI_VERSION
 #define ALIBI_VERSION "0.0.0"
@@ -264,4 +266,9 @@ PYBIND11_MODULE(_core, m) {
     m.def("render_heatmap", &renderHeatmap, base, options, threads, progress);
     m.def("render_curves", &renderCurves, base, options, py::arg("kind"), progress);
     m.def("write_file", &writeFile, py::arg("path"), py::arg("content"));
+    m.def("render_views", [] {
+        std::vector<std::string> names;
+        for (const std::string_view name : alibi::renderViewNames()) names.emplace_back(name);
+        return names;
+    });
 }

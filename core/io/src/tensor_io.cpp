@@ -232,11 +232,12 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
                     fmt::format("format '{}' is not a tensor format: tensors export to npy, safetensors, csv, json or "
                                 "raw (images and plots come from the render commands)",
                                 formatName(format)));
-    if (path == "-" && !isTextFormat(format))
+    // Binary goes to a pipe or a redirected file, never to a terminal, where it would be noise.
+    if (path == "-" && !isTextFormat(format) && ::isatty(STDOUT_FILENO) == 1)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("cannot write {} to standard output ('-'): it is a binary format; give a file name "
-                                "with -o FILE (csv and json can go to standard output)",
-                                formatName(format)));
+                    fmt::format("cannot write {} to standard output ('-'): it is a terminal and {} is binary; pipe "
+                                "or redirect it (| python3 ..., > out.{}), or give -o FILE",
+                                formatName(format), formatName(format), formatName(format)));
     if (format == FileFormat::Safetensors && (options.tensorName.empty() || options.tensorName == "__metadata__"))
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("'{}' cannot name a safetensors tensor; choose another tensor name",

@@ -4,6 +4,7 @@
 // recover the stored numbers bit for bit. The CSV puts one row per leading index with the
 // innermost axis as columns, named after the layout (head,query,k0.. for hqk; query,key,h0..
 // for qkh); JSON nests lists following the shape.
+#include <alibi/io/json_params.hpp>
 #include <alibi/io/tensor_io.hpp>
 
 #include "tensor_io_detail.hpp"
@@ -194,11 +195,10 @@ public:
           m_path(std::move(path)), m_index(shape.size(), 0) {}
 
     Result<void> begin(OutputFile& out) override {
-        const nlohmann::json params(m_metadata);
         std::string head = "{\"shape\": [";
         for (std::size_t d = 0; d < m_shape.size(); ++d) head += (d ? ", " : "") + std::to_string(m_shape[d]);
         head += fmt::format("], \"dtype\": \"{}\", \"params\": {}, \"data\": ", dtypeName(m_dtype),
-                            params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+                            typedParamsJson(m_metadata));
         // With no elements there are no chunks: write the empty nesting now ([] or [[], []]).
         if (elementCount(m_shape).value_or(0) == 0) {
             if (m_shape.empty()) return fail(ErrorCode::Internal, "JSON export: a scalar with no element");
