@@ -46,6 +46,8 @@ public:
         m_blockSlots = b.layout == Layout::Qkh ? std::max<std::uint64_t>(1, kSourceCacheBytes / 2 / blockBytes)
                                                : 2 * static_cast<std::uint64_t>(m_batch);
         m_headSlots = std::max<std::uint64_t>(1, kSourceCacheBytes / 2 / std::max<std::uint64_t>(m_kernel.headBytes(), 1));
+        // A sequential reader moves from head to head: the current and the previous one suffice.
+        if (b.layout != Layout::Qkh) m_headSlots = std::min<std::uint64_t>(m_headSlots, 2);
     }
 
     Shape shape() const override { return biasShape(m_params.bias); }
@@ -204,8 +206,12 @@ private:
     const HeadData<T>& headData(std::int64_t h) const {
         for (const auto& hd : m_headCache)
             if (hd.head == h) return hd.data;
-        if (m_headCache.size() >= m_headSlots) m_headCache.erase(m_headCache.begin());
         Head hd{h, {}};
+        if (m_headCache.size() >= m_headSlots) {
+            // The evicted head lends its buffers (same sizes): no fresh memory, no page faults.
+            hd.data = std::move(m_headCache.front().data);
+            m_headCache.erase(m_headCache.begin());
+        }
         m_kernel.buildTemplate(h, hd.data);
         if (m_kernel.cachesKeys()) {
             // Drawn in panels on the source's threads (a multiple of 16 keys from the start, so
