@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -365,18 +366,28 @@ void writeElements(const TemplateOf& templateOf, std::int64_t Q, std::int64_t K,
 
 // Writes elements [first, end) of an (H, Q, K)-ordered tensor to out (element `first` at out)
 // on up to `threads` threads. The split is by 64-byte lines of the output, not by rows, so the
-// threads get equal byte counts whatever H, Q and K are (one long row is split too), and every
-// block after the first starts on a cache line of out. es divides 64, so line boundaries are
-// element boundaries.
+// pieces have equal byte counts whatever H, Q and K are (one long row is split too), and every
+// piece after the first starts on a cache line of out (es divides 64, so line boundaries are
+// element boundaries). The threads claim pieces one at a time, so a pool thread that wakes late
+// (a busy machine) still takes its share instead of leaving the whole chunk to the caller.
 template <class TemplateOf>
 void writeElementsParallel(const TemplateOf& templateOf, std::int64_t Q, std::int64_t K, std::size_t es,
                            std::uint64_t first, std::uint64_t end, std::byte* out, CopyFn copy, bool streaming,
                            unsigned threads) {
     constexpr std::uint64_t kLine = 64;
-    const std::uint64_t bytes = (end - first) * es;
-    detail::parallelFor((bytes + kLine - 1) / kLine, threads, 1024, [&](std::uint64_t lb, std::uint64_t le) {
-        const std::uint64_t b = first + lb * kLine / es, e = std::min(end, first + le * kLine / es);
-        writeElements(templateOf, Q, K, es, b, e, first, out, copy);
+    const std::uint64_t lines = ((end - first) * es + kLine - 1) / kLine;
+    const unsigned workers = detail::resolveThreads(threads);
+    // Pieces of at least 64 KiB, about 8 per worker.
+    const std::uint64_t piece = std::max<std::uint64_t>(1024, lines / (8 * std::uint64_t{workers}) + 1);
+    const std::uint64_t pieces = (lines + piece - 1) / piece;
+    std::atomic<std::uint64_t> next{0};
+    detail::parallelFor(std::min<std::uint64_t>(pieces, workers), workers, 1, [&](std::uint64_t, std::uint64_t) {
+        for (std::uint64_t k = next.fetch_add(1, std::memory_order_relaxed); k < pieces;
+             k = next.fetch_add(1, std::memory_order_relaxed)) {
+            const std::uint64_t lb = k * piece, le = std::min(lines, lb + piece);
+            const std::uint64_t b = first + lb * kLine / es, e = std::min(end, first + le * kLine / es);
+            writeElements(templateOf, Q, K, es, b, e, first, out, copy);
+        }
         if (streaming) streamingFence();
     });
 }
