@@ -56,7 +56,10 @@ void ProgressBar::draw(std::uint64_t done, std::uint64_t total, std::chrono::ste
     const double fraction = total > 0 ? std::clamp(static_cast<double>(done) / static_cast<double>(total), 0.0, 1.0) : 0.0;
     const std::string amount = m_unit == Unit::Bytes ? fmt::format("{} / {}", humanBytes(done), humanBytes(total))
                                                      : fmt::format("{} / {}", done, total);
-    const std::string tail = fmt::format(" {:3.0f}%  {}", fraction * 100.0, amount);
+    std::string tail = fmt::format(" {:3.0f}%  {}", fraction * 100.0, amount);
+    // The estimate: the rate so far, once a few percent are done.
+    const double elapsed = std::chrono::duration<double>(now - m_start).count();
+    if (fraction >= 0.02 && fraction < 1) tail += fmt::format(", about {:.0f} s left", std::max(1.0, elapsed * (1 - fraction) / fraction));
     const int columns = terminalColumns() - 1;
     const int barWidth = std::max(10, columns - static_cast<int>(m_label.size() + tail.size()) - 3);
     const int filled = static_cast<int>(fraction * barWidth);

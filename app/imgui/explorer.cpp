@@ -212,7 +212,8 @@ void Explorer::collectResults() {
     std::uint64_t generation = 0;
     if (auto grid = m_gridBox.take(generation)) {
         m_model.grid = grid;
-        m_model.gridPending = generation != m_gridGeneration;
+        // A preview from fewer exact rows stays marked (refining) until the exact grid comes.
+        m_model.gridPending = generation != m_gridGeneration || grid->heatmap.rowStep > 1;
         m_state.coreMs.push(grid->coreMs);
         m_shownRequestedAt = grid->requestedAt;
         if (m_textures != nullptr && grid->error.empty()) {
@@ -233,6 +234,11 @@ void Explorer::collectResults() {
     m_model.gridProgress =
         total > 0 ? static_cast<float>(m_gridProgress->done.load(std::memory_order_relaxed)) / static_cast<float>(total)
                   : 0.0f;
+    {
+        const double elapsed = std::chrono::duration<double>(Clock::now() - m_gridSubmittedAt).count();
+        const double f = m_model.gridProgress;
+        m_model.gridSecondsLeft = f >= 0.02f && f < 1.0f && elapsed >= 0.5 ? static_cast<float>(elapsed * (1 - f) / f) : -1.0f;
+    }
     if (auto curves = m_curvesBox.take(generation)) {
         m_model.curves = curves;
         m_model.curvesPending = generation != m_curvesGeneration;
@@ -501,8 +507,13 @@ void Explorer::submitRequests() {
         m_lastGrid = grid;
         const std::uint64_t generation = ++m_gridGeneration;
         m_model.gridPending = true;
+        m_gridSubmittedAt = Clock::now();
         m_gridWorker.submit([this, request = *grid, generation, at = Clock::now()](const CancelFlag& cancel) {
-            if (auto result = computeGrid(request, at, cancel, m_gridProgress.get())) {
+            auto preview = [this, generation](std::shared_ptr<const GridResult> coarse) {
+                m_gridBox.put(generation, std::move(coarse));
+                notify();
+            };
+            if (auto result = computeGrid(request, at, cancel, m_gridProgress.get(), preview)) {
                 m_gridBox.put(generation, std::move(result));
                 notify();
             }

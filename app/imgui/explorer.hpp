@@ -147,6 +147,7 @@ private:
     std::uint64_t m_detailGeneration = 0;
     Mailbox<GridResult> m_detailBox;
     std::shared_ptr<GridProgress> m_gridProgress = std::make_shared<GridProgress>();
+    Clock::time_point m_gridSubmittedAt{};  // for the grid progress's estimate
     std::optional<CurvesRequest> m_lastCurves;
     std::optional<StatsRequest> m_lastStats;
     std::optional<HoverRowRequest> m_lastHover;

@@ -12,7 +12,9 @@ class Mailbox {
 public:
     void put(std::uint64_t generation, std::shared_ptr<const T> value) {
         std::lock_guard lock(m_mutex);
-        if (generation <= m_generation) return;  // an older job finished late
+        // An older job finished late; the same generation again is a refinement (a grid preview
+        // followed by the exact grid).
+        if (generation < m_generation || (generation == m_generation && !value)) return;
         m_generation = generation;
         m_value = std::move(value);
         m_fresh = true;

@@ -174,31 +174,50 @@ PlotRange seriesRange(const std::vector<Series>& series) {
 // Compute functions (worker threads)
 
 std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock::time_point requestedAt,
-                                              const CancelFlag& cancel, GridProgress* progress) {
+                                              const CancelFlag& cancel, GridProgress* progress,
+                                              const std::function<void(std::shared_ptr<const GridResult>)>& preview) {
     const Clock::time_point start = Clock::now();
-    auto result = std::make_shared<GridResult>();
-    result->request = request;
-    result->requestedAt = requestedAt;
-    if (auto slopes = computeSlopes(request.heatmap.attention.bias.slopes)) result->slopes = std::move(*slopes);
+    std::vector<double> slopes;
+    if (auto s = computeSlopes(request.heatmap.attention.bias.slopes)) slopes = std::move(*s);
     if (progress != nullptr) {
         progress->done.store(0);
         progress->total.store(0);
     }
-    auto heatmap = renderHeatmap(request.heatmap, 0, [&cancel, progress](std::uint64_t done, std::uint64_t total) {
-        if (progress != nullptr) {
-            progress->total.store(total, std::memory_order_relaxed);
-            progress->done.store(done, std::memory_order_relaxed);
+    // Passes from coarse to exact (one when the grid is cheap); one progress over all of them.
+    const std::vector<int> steps = preview ? explore::gridPreviewSteps(request.heatmap) : std::vector<int>{1};
+    const std::vector<double> shares = explore::gridPassShares(request.heatmap, steps);
+    double before = 0;
+    for (std::size_t pass = 0; pass < steps.size(); ++pass) {
+        auto result = std::make_shared<GridResult>();
+        result->request = request;
+        result->requestedAt = requestedAt;
+        result->slopes = slopes;
+        HeatmapParams params = request.heatmap;
+        params.rowStep = steps[pass];
+        auto heatmap = renderHeatmap(params, 0, [&](std::uint64_t done, std::uint64_t total) {
+            if (progress != nullptr && total > 0) {
+                const double fraction = before + shares[pass] * static_cast<double>(done) / static_cast<double>(total);
+                progress->total.store(1000000, std::memory_order_relaxed);
+                progress->done.store(static_cast<std::uint64_t>(fraction * 1e6), std::memory_order_relaxed);
+            }
+            return !cancel.load(std::memory_order_relaxed);
+        });
+        before += shares[pass];
+        if (!heatmap) {
+            if (heatmap.error().code == ErrorCode::Cancelled) return nullptr;
+            result->error = heatmap.error().message;
+            result->coreMs = millisecondsSince(start);
+            return result;
         }
-        return !cancel.load(std::memory_order_relaxed);
-    });
-    if (!heatmap) {
-        if (heatmap.error().code == ErrorCode::Cancelled) return nullptr;
-        result->error = heatmap.error().message;
-    } else {
         result->heatmap = std::move(*heatmap);
         result->colorBar = renderColorBar(request.heatmap.colormap, 8, std::max(request.heatmap.height, 2), true);
-        result->title = explore::heatmapTitle(request.heatmap);
-        result->subtitle = explore::heatmapSubtitle(request.heatmap, result->heatmap);
+        result->title = explore::heatmapTitle(params);
+        result->subtitle = explore::heatmapSubtitle(params, result->heatmap);
+        if (pass + 1 < steps.size()) {
+            result->coreMs = millisecondsSince(start);
+            preview(std::move(result));
+            continue;
+        }
         if (request.values) {
             if (auto values = headValues(request.heatmap, result->slopes, cancel)) {
                 result->values = std::move(*values);
@@ -208,9 +227,10 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
                 result->error = values.error().message;
             }
         }
+        result->coreMs = millisecondsSince(start);
+        return result;
     }
-    result->coreMs = millisecondsSince(start);
-    return result;
+    return nullptr;
 }
 
 std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, const CancelFlag& cancel) {

@@ -22,6 +22,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -148,10 +149,11 @@ struct GridProgress {
 // progress callback and return nullptr when cancelled.
 using CancelFlag = std::atomic<bool>;
 
-[[nodiscard]] std::shared_ptr<const GridResult> computeGrid(const GridRequest& request,
-                                                            Clock::time_point requestedAt,
-                                                            const CancelFlag& cancel,
-                                                            GridProgress* progress = nullptr);
+// A costly grid (explore::gridPreviewSteps) goes to `preview` first from fewer exact rows (its
+// heatmap.rowStep > 1), then finer; the exact one is returned.
+[[nodiscard]] std::shared_ptr<const GridResult> computeGrid(
+    const GridRequest& request, Clock::time_point requestedAt, const CancelFlag& cancel,
+    GridProgress* progress = nullptr, const std::function<void(std::shared_ptr<const GridResult>)>& preview = {});
 [[nodiscard]] std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request,
                                                                 const CancelFlag& cancel);
 [[nodiscard]] std::shared_ptr<const StatsOutcome> computeStatsOutcome(const StatsRequest& request,
@@ -176,6 +178,7 @@ struct Model {
     ImTextureID detailColorBarTexture = nullptr;
     bool detailPending = false;
     float gridProgress = 0.0f;   // of the grid being computed (0..1)
+    float gridSecondsLeft = -1;  // its estimate (-1: none yet)
     std::shared_ptr<const StagesResult> stages;
     bool stagesPending = false;
     std::shared_ptr<const DiagnoseResult> diagnosis;

@@ -152,7 +152,9 @@ void drawGridPanel(AppState& state, const Model& model) {
     }
 
     drawLessonMark(state.lessonMark, grid->heatmap, grid->request.heatmap, origin);
-    if (model.gridPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), model.gridProgress);
+    if (model.gridPending)
+        drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), model.gridProgress, model.gridSecondsLeft,
+                      grid->heatmap.rowStep > 1);
     drawGridColorBar(state, model, *grid, origin, size);
     drawReadout(state, model, *grid);
 }

@@ -12,14 +12,16 @@ namespace alibi::imgui {
 
 std::string valueText(double value) { return alibi::formatValue(value); }
 
-void drawStaleMark(ImVec2 min, ImVec2 max, float progress) {
+void drawStaleMark(ImVec2 min, ImVec2 max, float progress, float secondsLeft, bool refining) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    draw->AddRectFilled(min, max, IM_COL32(20, 22, 28, 150));
-    const std::string text = progress > 0.0f && progress < 1.0f
-                                 ? fmt::format("updating... {:.0f}%", 100.0 * progress)
-                                 : std::string("updating...");
+    if (!refining) draw->AddRectFilled(min, max, IM_COL32(20, 22, 28, 150));
+    std::string text = refining ? "preview, refining..." : "updating...";
+    if (progress > 0.0f && progress < 1.0f) text += fmt::format(" {:.0f}%", 100.0 * progress);
+    if (secondsLeft >= 0.0f) text += fmt::format(", about {:.0f} s left", std::max(1.0f, secondsLeft));
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-    const ImVec2 at(std::floor((min.x + max.x - size.x) * 0.5f), std::floor((min.y + max.y - size.y) * 0.5f));
+    const float pad0 = ImGui::GetFontSize() * 0.5f;
+    const ImVec2 at(std::floor((min.x + max.x - size.x) * 0.5f),
+                    refining ? min.y + 2 * pad0 : std::floor((min.y + max.y - size.y) * 0.5f));
     const float pad = ImGui::GetFontSize() * 0.5f;
     draw->AddRectFilled(ImVec2(at.x - pad, at.y - pad), ImVec2(at.x + size.x + pad, at.y + size.y + pad),
                         IM_COL32(0, 0, 0, 200), 4.0f);

@@ -20,7 +20,9 @@ inline const ImVec4 kErrorTextColor{1.0f, 0.42f, 0.36f, 1.0f};
 
 // Dims [min, max] and writes "updating..." (with the fraction done, when known) in its middle:
 // the picture underneath belongs to older parameters.
-void drawStaleMark(ImVec2 min, ImVec2 max, float progress);
+// `secondsLeft` >= 0 adds the estimate; `refining`: the picture is a preview being refined, left
+// undimmed with the mark at its top.
+void drawStaleMark(ImVec2 min, ImVec2 max, float progress, float secondsLeft = -1.0f, bool refining = false);
 
 // Ticks a colour bar `height` pixels tall has room for.
 [[nodiscard]] int colorBarTicks(float height);

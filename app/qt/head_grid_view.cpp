@@ -65,12 +65,14 @@ HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent) {
 void HeadGridView::markStale() {
     m_staleAsked = true;
     m_progress = -1;
+    m_refining = false;
+    m_sinceChange.start();
     if (!m_staleTimer->isActive() && !m_stale) m_staleTimer->start();
 }
 
 void HeadGridView::setProgress(double fraction) {
     m_progress = fraction;
-    if (m_stale) update();
+    if (m_stale || m_refining) update();
 }
 
 QRect HeadGridView::imageRect() const {
@@ -89,7 +91,9 @@ void HeadGridView::setGrid(GridPtr grid) {
     m_image = m_grid ? toQImage(m_grid->grid.image, m_grid->devicePixelRatio) : QImage();
     m_staleAsked = m_stale = false;
     m_staleTimer->stop();
-    m_progress = -1;
+    // A preview keeps its progress (and the estimate's clock) until the exact grid replaces it.
+    m_refining = m_grid && m_grid->grid.rowStep > 1;
+    if (!m_refining) m_progress = -1;
     if (m_grid) {
         const bool attention = m_grid->gridParams.what == RenderWhat::Attention;
         m_log->setVisible(attention);
@@ -293,7 +297,8 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     p.setFont(font());
     p.setRenderHint(QPainter::Antialiasing, false);
     paintColorBar(p, QRect(r.right() + 16, r.y(), kBarArea - 16, r.height()));
-    if (m_stale) paintStale(p, r, m_progress, palette());
+    const double left = m_sinceChange.isValid() ? secondsLeft(m_sinceChange.elapsed() / 1000.0, m_progress) : -1;
+    if (m_stale || m_refining) paintStale(p, r, m_progress, palette(), left, !m_stale && m_refining);
 }
 
 }  // namespace alibi::qt

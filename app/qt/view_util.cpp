@@ -108,19 +108,29 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
     p.setFont(normal);
 }
 
-void paintStale(QPainter& p, const QRect& area, double progress, const QPalette& palette) {
-    QColor veil = palette.color(QPalette::Base);
-    veil.setAlpha(150);
-    p.fillRect(area, veil);
-    const QString text = progress >= 0 ? QString("updating... %1 %").arg(std::lround(progress * 100))
-                                       : QString("updating...");
+double secondsLeft(double elapsedSeconds, double fraction) {
+    if (fraction < 0.02 || fraction >= 1 || elapsedSeconds < 0.5) return -1;
+    return elapsedSeconds * (1 - fraction) / fraction;
+}
+
+void paintStale(QPainter& p, const QRect& area, double progress, const QPalette& palette, double secondsLeft,
+                bool refining) {
+    if (!refining) {
+        QColor veil = palette.color(QPalette::Base);
+        veil.setAlpha(150);
+        p.fillRect(area, veil);
+    }
+    QString text = refining ? QString("preview, refining...") : QString("updating...");
+    if (progress >= 0) text += QString(" %1 %").arg(std::lround(progress * 100));
+    if (secondsLeft >= 0) text += QString(", about %1 s left").arg(std::max(1L, std::lround(secondsLeft)));
     QFont bold = p.font();
     bold.setBold(true);
     const QFont normal = p.font();
     p.setFont(bold);
     const QFontMetrics fm(bold);
-    const QRect box(area.center().x() - fm.horizontalAdvance(text) / 2 - 12, area.center().y() - fm.height() / 2 - 6,
-                    fm.horizontalAdvance(text) + 24, fm.height() + 12);
+    const int boxY = refining ? area.top() + 8 : area.center().y() - fm.height() / 2 - 6;
+    const QRect box(area.center().x() - fm.horizontalAdvance(text) / 2 - 12, boxY, fm.horizontalAdvance(text) + 24,
+                    fm.height() + 12);
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(0, 0, 0, 170));
     p.drawRoundedRect(box, 6, 6);

@@ -37,8 +37,13 @@ namespace alibi::qt {
 void paintColorBar(class QPainter& painter, const QRect& bar, const alibi::ColorBar& colorBar, Colormap map,
                    const QPalette& palette, int labelWidth);
 // The stale mark over a view whose picture is older than the parameters: the area dimmed and
-// "updating..." (with the percentage when `progress` >= 0) in its centre.
-void paintStale(class QPainter& painter, const QRect& area, double progress, const QPalette& palette);
+// "updating..." (with the percentage when `progress` >= 0, and "about N s left" when
+// `secondsLeft` >= 0) in its centre. `refining`: the picture is a preview being refined, shown
+// undimmed, the mark at its top.
+void paintStale(class QPainter& painter, const QRect& area, double progress, const QPalette& palette,
+                double secondsLeft = -1, bool refining = false);
+// Seconds left from the time spent so far and the fraction done; -1 until that means something.
+[[nodiscard]] double secondsLeft(double elapsedSeconds, double fraction);
 // A see-through child that covers its parent and, once marked stale for 60 ms without being
 // cleared, dims it with "updating..." (so the mark shows within 100 ms of a change, and a fast
 // answer never flickers). Views call markStale() on a change and clear() with the new snapshot.

@@ -30,8 +30,8 @@ explore::Request toCore(const ComputeRequest& request) {
 }
 
 Result<GridSnapshot> grid(const ComputeRequest& request, const std::function<bool()>& cancelled,
-                          const ProgressFn& progress) {
-    return explore::computeGrid(toCore(request), cancelled, progress);
+                          const ProgressFn& progress, const explore::GridPreviewFn& preview) {
+    return explore::computeGrid(toCore(request), cancelled, progress, preview);
 }
 
 Snapshot details(const ComputeRequest& request, GridPtr grid, const std::function<bool()>& cancelled) {
@@ -109,7 +109,11 @@ void ComputeWorker::run(const ComputeRequest& request) {
         }
         return true;
     };
-    auto gridResult = compute::grid(request, cancelled, reportProgress);
+    // A costly grid sends a first picture from fewer exact rows (then finer ones) before the exact one.
+    auto preview = [&](GridSnapshot coarse) {
+        if (!superseded(generation)) emit gridReady(std::make_shared<const GridSnapshot>(std::move(coarse)));
+    };
+    auto gridResult = compute::grid(request, cancelled, reportProgress, preview);
     if (!gridResult && gridResult.error().code == ErrorCode::Cancelled) return;
     if (!gridResult) {
         emit failed(generation, QString::fromStdString(gridResult.error().message));

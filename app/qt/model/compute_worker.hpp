@@ -36,7 +36,7 @@ struct ComputeRequest {
 namespace compute {
 [[nodiscard]] explore::Request toCore(const ComputeRequest& request);
 [[nodiscard]] Result<GridSnapshot> grid(const ComputeRequest& request, const std::function<bool()>& cancelled = {},
-                                        const ProgressFn& progress = {});
+                                        const ProgressFn& progress = {}, const explore::GridPreviewFn& preview = {});
 // `cancelled` is polled between steps and inside long core calls.
 [[nodiscard]] Snapshot details(const ComputeRequest& request, GridPtr grid,
                                const std::function<bool()>& cancelled);

@@ -76,6 +76,7 @@ std::string heatmapTitle(const HeatmapParams& p) {
         if (c.temperature != 1) title += fmt::format(" · T = {}", formatValue(c.temperature));
     }
     if (p.scale == ScaleMode::PerHead && p.head < 0) title += " · per-head scale";
+    if (p.rowStep > 1) title += fmt::format(" · preview from 1 exact row in {}, refining", p.rowStep);
     if (p.batch.active()) title += " · " + batchRowTitle(p.batch, p.batchRow, b.queries);
     return title;
 }
@@ -102,7 +103,57 @@ std::string headTitle(int head, double slope) {
                        fmt::format("{:.4g}", std::log(2.0) / slope));
 }
 
-Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled, const ProgressFn& progress) {
+namespace {
+
+// The cost model of the progressive schedule (measured on the 2-core machines of issue 26): q.k
+// rows run at about this many multiply-adds a second on two threads, key vectors are drawn at
+// about this many normals a second, and a first picture should take about this long.
+constexpr double kMultiplyAddsPerSecond = 6e10;
+constexpr double kNormalsPerSecond = 6e8;
+constexpr double kFirstPictureSeconds = 0.6;
+
+// Seconds the grid takes at row step `step` by the model above.
+double gridSeconds(const HeatmapParams& p, int step) {
+    const ContentParams& c = p.attention.content;
+    const BiasParams& b = p.attention.bias;
+    const double heads = p.head >= 0 ? 1.0 : static_cast<double>(b.slopes.heads);
+    // Pixel rows per tile: at most the image's height split over the grid's rows (the layout is
+    // roughly square), and never more than the queries.
+    const double gridRows = p.head >= 0 ? 1.0 : std::max(1.0, std::floor(std::sqrt(heads)));
+    const double rows = heads * std::ceil(std::min<double>(static_cast<double>(b.queries), p.height / gridRows) / step);
+    const double K = static_cast<double>(b.keyCount());
+    if (c.kind == ContentKind::Zero) return 0;
+    if (c.kind == ContentKind::Gaussian) return rows * K / kNormalsPerSecond;
+    const double dk = std::max(1, c.dk);
+    // Keys: drawn once per head while they fit the key cache, else once per call of up to 256 rows.
+    const double draws = K * dk * 4 <= 24.0 * (1 << 20) ? 1.0 : std::max(1.0, std::ceil(rows / heads / 256));
+    return rows * K * dk / kMultiplyAddsPerSecond + heads * draws * K * dk / kNormalsPerSecond;
+}
+
+}  // namespace
+
+std::vector<int> gridPreviewSteps(const HeatmapParams& p) {
+    if (p.what != RenderWhat::Attention || p.attention.content.kind == ContentKind::Zero || p.batch.active()) return {1};
+    std::vector<int> steps;
+    int step = 1;
+    while (step < 64 && gridSeconds(p, step) > kFirstPictureSeconds) step *= 2;
+    // A first picture, then one about 8 times finer while the exact one is still far off.
+    for (; step > 1; step = step >= 32 && gridSeconds(p, step / 8) > 4 * kFirstPictureSeconds ? step / 8 : 1)
+        steps.push_back(step);
+    steps.push_back(1);
+    return steps;
+}
+
+std::vector<double> gridPassShares(const HeatmapParams& p, const std::vector<int>& steps) {
+    std::vector<double> share;
+    double total = 0;
+    for (int step : steps) total += share.emplace_back(std::max(gridSeconds(p, step), 1e-9));
+    for (double& s : share) s /= total;
+    return share;
+}
+
+Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled, const ProgressFn& progress,
+                                 const GridPreviewFn& preview) {
     GridSnapshot out;
     out.generation = request.generation;
     out.session = request.session;
@@ -124,13 +175,28 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
     p.logScale = request.logScale;
     p.batch = request.session.batch;
     p.batchRow = request.session.batchRow;
-    auto map = renderHeatmap(p, 2, [&](std::uint64_t done, std::uint64_t total) {
-        return !stopped(cancelled) && (!progress || progress(done, total));
-    });
-    if (!map) return std::unexpected(map.error());
-    out.grid = std::move(*map);
-    out.title = heatmapTitle(p);
-    out.subtitle = heatmapSubtitle(p, out.grid);
+    // Passes from coarse to exact; progress runs once over all of them, each pass weighted by
+    // its modelled cost.
+    const std::vector<int> steps = preview ? gridPreviewSteps(p) : std::vector<int>{1};
+    const std::vector<double> weight = gridPassShares(p, steps);
+    constexpr double kUnits = 1e6;
+    double before = 0;
+    for (std::size_t pass = 0; pass < steps.size(); ++pass) {
+        p.rowStep = steps[pass];
+        auto map = renderHeatmap(p, 2, [&](std::uint64_t done, std::uint64_t all) {
+            const double fraction = all > 0 ? static_cast<double>(done) / static_cast<double>(all) : 0.0;
+            const auto units = static_cast<std::uint64_t>(kUnits * (before + fraction * weight[pass]));
+            return !stopped(cancelled) && (!progress || progress(units, static_cast<std::uint64_t>(kUnits)));
+        });
+        if (!map) return std::unexpected(map.error());
+        before += weight[pass];
+        out.grid = std::move(*map);
+        out.gridParams.rowStep = steps[pass];
+        out.title = heatmapTitle(p);
+        out.subtitle = heatmapSubtitle(p, out.grid);
+        if (pass + 1 < steps.size()) preview(out);
+    }
+    out.gridParams.rowStep = 1;  // what the views compare with their next request
     return out;
 }
 

@@ -4,6 +4,7 @@
 // text_export.cpp; import always validates a header into a plan before reading or allocating data.
 #include <alibi/io/tensor_io.hpp>
 
+#include <alibi/base/huge_buffer.hpp>
 #include <alibi/io/output_file.hpp>
 
 #include "input_file.hpp"
@@ -213,12 +214,12 @@ private:
 // Reads the whole source once to find a non-finite value before anything is written: for a
 // target written in place (stdout, a FIFO), where a failure half way could not be undone.
 Result<void> prescanFinite(const TensorSource& source, const Shape& shape, std::uint64_t count, std::uint64_t chunk,
-                           std::vector<std::byte>& buffer, const std::string& path) {
+                           std::byte* buffer, const std::string& path) {
     const DType dtype = source.dtype();
     for (std::uint64_t first = 0; first < count; first += chunk) {
         const std::uint64_t n = std::min(chunk, count - first);
-        if (auto ok = source.read(first, n, buffer.data()); !ok) return ok;
-        if (auto ok = detail::checkFinite(shape, dtype, first, n, buffer.data(), path); !ok) return ok;
+        if (auto ok = source.read(first, n, buffer); !ok) return ok;
+        if (auto ok = detail::checkFinite(shape, dtype, first, n, buffer, path); !ok) return ok;
     }
     return {};
 }
@@ -269,11 +270,12 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
     }
 
     const std::uint64_t chunk = chunkElements(source, shape, count, es, options.chunkBytes);
-    // Two chunk buffers, reused: the source fills one while the other is written out.
-    std::vector<std::byte> buffer, spare;
+    // Two chunk buffers, reused: the source fills one while the other is written out. Not
+    // zero-filled and on huge pages: their first touch would otherwise fault every 4 KiB.
+    detail::HugeBuffer buffer, spare;
     try {
-        buffer.resize(static_cast<std::size_t>(count == 0 ? 0 : chunk * es));
-        if (count > chunk) spare.resize(buffer.size());
+        buffer = detail::HugeBuffer(static_cast<std::size_t>(count == 0 ? 0 : chunk * es));
+        if (count > chunk) spare = detail::HugeBuffer(buffer.size());
     } catch (const std::bad_alloc&) {
         return fail(ErrorCode::TooLarge, fmt::format("cannot allocate two {} export buffers; lower the chunk size",
                                                      humanBytes(chunk * es)));
@@ -283,7 +285,7 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
     if (!file) return std::unexpected(file.error());
     const std::string shown = path == "-" ? std::string("standard output") : path;
     if (format == FileFormat::Json && !options.allowNonFinite && file->inPlace()) {
-        if (auto ok = prescanFinite(source, shape, count, chunk, buffer, path); !ok) return ok;
+        if (auto ok = prescanFinite(source, shape, count, chunk, buffer.data(), path); !ok) return ok;
     }
 
     const auto cancelled = [&] {
@@ -308,7 +310,7 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
             if (first + n < count) ahead.start(first + n, std::min(chunk, count - first - n), spare.data());
             if (auto ok = writer->chunk(*file, first, n, buffer.data()); !ok) return ok;
             if (options.progress && !options.progress((first + n) * es, totalBytes)) return cancelled();
-            buffer.swap(spare);
+            std::swap(buffer, spare);
         }
     }
     if (auto ok = writer->end(*file); !ok) return ok;

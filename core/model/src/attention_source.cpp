@@ -7,6 +7,7 @@
 #include "attention_blocked.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -45,6 +46,8 @@ public:
         m_blockSlots = b.layout == Layout::Qkh ? std::max<std::uint64_t>(1, kSourceCacheBytes / 2 / blockBytes)
                                                : 2 * static_cast<std::uint64_t>(m_batch);
         m_headSlots = std::max<std::uint64_t>(1, kSourceCacheBytes / 2 / std::max<std::uint64_t>(m_kernel.headBytes(), 1));
+        // A sequential reader moves from head to head: the current and the previous one suffice.
+        if (b.layout != Layout::Qkh) m_headSlots = std::min<std::uint64_t>(m_headSlots, 2);
     }
 
     Shape shape() const override { return biasShape(m_params.bias); }
@@ -138,10 +141,18 @@ private:
             std::size_t g1 = g0;
             while (g1 < direct.size() && direct[g1].head == direct[g0].head) ++g1;
             const HeadData<T>& d = headData(direct[g0].head);
-            detail::parallelFor(g1 - g0, m_threads, 1, [&](std::uint64_t b0, std::uint64_t b1) {
+            // Blocks are claimed one at a time, the last (costliest under a causal mask: they
+            // have the most allowed keys) first, so the threads finish together instead of one
+            // waiting for another's larger half.
+            std::atomic<std::size_t> next{0};
+            const std::size_t n = g1 - g0;
+            detail::parallelFor(std::min<std::size_t>(n, m_threads), m_threads, 1, [&](std::uint64_t, std::uint64_t) {
                 Scratch<T> scratch;
-                for (std::uint64_t k = g0 + b0; k < g0 + b1; ++k)
-                    m_kernel.compute(direct[k].head, direct[k].i0, direct[k].i1, d, direct[k].out, scratch);
+                for (std::size_t x = next.fetch_add(1, std::memory_order_relaxed); x < n;
+                     x = next.fetch_add(1, std::memory_order_relaxed)) {
+                    const Direct& blk = direct[g1 - 1 - x];
+                    m_kernel.compute(blk.head, blk.i0, blk.i1, d, blk.out, scratch);
+                }
             });
             g0 = g1;
         }
@@ -195,13 +206,25 @@ private:
     const HeadData<T>& headData(std::int64_t h) const {
         for (const auto& hd : m_headCache)
             if (hd.head == h) return hd.data;
-        if (m_headCache.size() >= m_headSlots) m_headCache.erase(m_headCache.begin());
         Head hd{h, {}};
+        if (m_headCache.size() >= m_headSlots) {
+            // The evicted head lends its buffers (same sizes): no fresh memory, no page faults.
+            hd.data = std::move(m_headCache.front().data);
+            m_headCache.erase(m_headCache.begin());
+        }
         m_kernel.buildTemplate(h, hd.data);
         if (m_kernel.cachesKeys()) {
+            // Drawn in panels on the source's threads (a multiple of 16 keys from the start, so
+            // packed panels land where the whole head's packing puts them; the draws are
+            // counter-based, so the numbers do not depend on the split).
             const std::int64_t K = m_params.bias.keyCount();
             hd.data.keys.resize(m_kernel.keySize(K));
-            m_kernel.drawKeys(h, 0, K, hd.data.keys.data());
+            const std::int64_t panels = (K + detail::kKeyPanel - 1) / detail::kKeyPanel;
+            detail::parallelFor(static_cast<std::uint64_t>(panels), m_threads, 1, [&](std::uint64_t b, std::uint64_t e) {
+                const auto j0 = static_cast<std::int64_t>(b) * detail::kKeyPanel;
+                const std::int64_t j1 = std::min(K, static_cast<std::int64_t>(e) * detail::kKeyPanel);
+                m_kernel.drawKeys(h, j0, j1, hd.data.keys.data() + m_kernel.keySize(j0));
+            });
         }
         m_headCache.push_back(std::move(hd));
         return m_headCache.back().data;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -346,9 +347,11 @@ private:
     std::vector<std::byte> m_bytes;
 };
 
-// Writes elements [first, end) of an (H, Q, K)-ordered tensor whose element 0 is at `base`.
-void writeElements(const std::vector<HeadTemplate>& templates, std::int64_t Q, std::int64_t K, std::size_t es,
-                   std::uint64_t first, std::uint64_t end, std::byte* base, CopyFn copy) {
+// Writes elements [first, end) of an (H, Q, K)-ordered tensor; element e goes to
+// out + (e - origin) * es. templateOf(h) gives head h's template.
+template <class TemplateOf>
+void writeElements(const TemplateOf& templateOf, std::int64_t Q, std::int64_t K, std::size_t es, std::uint64_t first,
+                   std::uint64_t end, std::uint64_t origin, std::byte* out, CopyFn copy) {
     std::uint64_t e = first;
     while (e < end) {
         const std::uint64_t row = e / static_cast<std::uint64_t>(K);
@@ -356,9 +359,37 @@ void writeElements(const std::vector<HeadTemplate>& templates, std::int64_t Q, s
         const auto i = static_cast<std::int64_t>(row % static_cast<std::uint64_t>(Q));
         const auto jBegin = static_cast<std::int64_t>(e % static_cast<std::uint64_t>(K));
         const auto jEnd = static_cast<std::int64_t>(std::min<std::uint64_t>(K, jBegin + (end - e)));
-        templates[static_cast<std::size_t>(h)].writeRow(i, jBegin, jEnd, base + e * es, copy);
+        templateOf(h).writeRow(i, jBegin, jEnd, out + (e - origin) * es, copy);
         e += static_cast<std::uint64_t>(jEnd - jBegin);
     }
+}
+
+// Writes elements [first, end) of an (H, Q, K)-ordered tensor to out (element `first` at out)
+// on up to `threads` threads. The split is by 64-byte lines of the output, not by rows, so the
+// pieces have equal byte counts whatever H, Q and K are (one long row is split too), and every
+// piece after the first starts on a cache line of out (es divides 64, so line boundaries are
+// element boundaries). The threads claim pieces one at a time, so a pool thread that wakes late
+// (a busy machine) still takes its share instead of leaving the whole chunk to the caller.
+template <class TemplateOf>
+void writeElementsParallel(const TemplateOf& templateOf, std::int64_t Q, std::int64_t K, std::size_t es,
+                           std::uint64_t first, std::uint64_t end, std::byte* out, CopyFn copy, bool streaming,
+                           unsigned threads) {
+    constexpr std::uint64_t kLine = 64;
+    const std::uint64_t lines = ((end - first) * es + kLine - 1) / kLine;
+    const unsigned workers = detail::resolveThreads(threads);
+    // Pieces of at least 64 KiB, about 8 per worker.
+    const std::uint64_t piece = std::max<std::uint64_t>(1024, lines / (8 * std::uint64_t{workers}) + 1);
+    const std::uint64_t pieces = (lines + piece - 1) / piece;
+    std::atomic<std::uint64_t> next{0};
+    detail::parallelFor(std::min<std::uint64_t>(pieces, workers), workers, 1, [&](std::uint64_t, std::uint64_t) {
+        for (std::uint64_t k = next.fetch_add(1, std::memory_order_relaxed); k < pieces;
+             k = next.fetch_add(1, std::memory_order_relaxed)) {
+            const std::uint64_t lb = k * piece, le = std::min(lines, lb + piece);
+            const std::uint64_t b = first + lb * kLine / es, e = std::min(end, first + le * kLine / es);
+            writeElements(templateOf, Q, K, es, b, e, first, out, copy);
+        }
+        if (streaming) streamingFence();
+    });
 }
 
 }  // namespace
@@ -394,18 +425,11 @@ Result<void> fillBias(const BiasParams& params, std::span<std::byte> out, unsign
         });
         return {};
     }
-    // The split is by 64-byte lines of the output, not by rows, so the threads get equal byte
-    // counts whatever H, Q and K are (one long row is split too), and every block after the
-    // first starts on a cache line. es divides 64, so line boundaries are element boundaries.
     const std::uint64_t bytes = total * es;
     const bool streaming = stores == StoreMode::Streaming || (stores == StoreMode::Auto && bytes > kStreamingThreshold);
     const CopyFn copy = streaming ? streamingCopy() : cachedCopy();
-    constexpr std::uint64_t kLine = 64;
-    detail::parallelFor((bytes + kLine - 1) / kLine, threads, 1024, [&](std::uint64_t lb, std::uint64_t le) {
-        const std::uint64_t first = lb * kLine / es, end = std::min(total, le * kLine / es);
-        writeElements(templates, Q, K, es, first, end, out.data(), copy);
-        if (streaming) streamingFence();
-    });
+    const auto templateOf = [&](std::int64_t h) -> const HeadTemplate& { return templates[static_cast<std::size_t>(h)]; };
+    writeElementsParallel(templateOf, Q, K, es, 0, total, out.data(), copy, streaming, threads);
     return {};
 }
 
@@ -423,10 +447,14 @@ Result<Tensor> buildBias(const BiasParams& params, std::uint64_t budget, unsigne
 
 namespace {
 
+// Chunks are filled on the pool's threads like fillBias (the export's buffers are reused and
+// stay cached, so the copies are plain, not streaming). Only the templates of the heads a chunk
+// touches are kept, so memory stays O(heads per chunk * (Q + K)).
 class BiasSource final : public TensorSource {
 public:
-    BiasSource(BiasParams params, std::vector<double> slopes)
-        : m_params(std::move(params)), m_slopes(std::move(slopes)), m_tails(exactSlopeTails(m_params.slopes)) {}
+    BiasSource(BiasParams params, std::vector<double> slopes, unsigned threads)
+        : m_params(std::move(params)), m_slopes(std::move(slopes)), m_tails(exactSlopeTails(m_params.slopes)),
+          m_threads(detail::resolveThreads(threads)) {}
 
     Shape shape() const override { return biasShape(m_params); }
     DType dtype() const override { return m_params.dtype; }
@@ -442,54 +470,62 @@ public:
         const std::size_t es = dtypeSize(m_params.dtype);
         if (first + count > static_cast<std::uint64_t>(H) * Q * K)
             return fail(ErrorCode::Internal, "bias source: read past the end");
+        if (count == 0) return {};
         std::lock_guard lock(m_mutex);
+        const auto templateOf = [&](std::int64_t h) -> const HeadTemplate& {
+            return *m_templates[static_cast<std::size_t>(h)];
+        };
         if (m_params.layout == Layout::Qkh) {
-            for (std::int64_t h = 0; h < H; ++h) ensureTemplate(h, /*all=*/true);
-            for (std::uint64_t e = first; e < first + count; ++e) {
-                const std::uint64_t cell = e / H;
-                const auto h = static_cast<std::int64_t>(e % H);
-                std::memcpy(out + (e - first) * es,
-                            m_templates[h]->cell(static_cast<std::int64_t>(cell / K), static_cast<std::int64_t>(cell % K)), es);
-            }
+            ensureTemplates(0, H - 1);
+            detail::parallelFor(count, m_threads, 4096, [&](std::uint64_t b, std::uint64_t e) {
+                for (std::uint64_t x = first + b; x < first + e; ++x) {
+                    const std::uint64_t cell = x / H;
+                    const auto h = static_cast<std::int64_t>(x % H);
+                    std::memcpy(out + (x - first) * es,
+                                templateOf(h).cell(static_cast<std::int64_t>(cell / K), static_cast<std::int64_t>(cell % K)),
+                                es);
+                }
+            });
             return {};
         }
-        std::uint64_t e = first;
-        const std::uint64_t end = first + count;
-        while (e < end) {
-            const std::uint64_t row = e / K;
-            const auto h = static_cast<std::int64_t>(row / Q), i = static_cast<std::int64_t>(row % Q);
-            const auto jBegin = static_cast<std::int64_t>(e % K);
-            const auto jEnd = static_cast<std::int64_t>(std::min<std::uint64_t>(K, jBegin + (end - e)));
-            ensureTemplate(h, false);
-            m_templates[h]->writeRow(i, jBegin, jEnd, out + (e - first) * es);
-            e += static_cast<std::uint64_t>(jEnd - jBegin);
-        }
+        const std::uint64_t headSize = static_cast<std::uint64_t>(Q) * K;
+        ensureTemplates(static_cast<std::int64_t>(first / headSize), static_cast<std::int64_t>((first + count - 1) / headSize));
+        writeElementsParallel(templateOf, Q, K, es, first, first + count, out, &copyPlain, false, m_threads);
         return {};
     }
 
 private:
-    // Keeps one template (or all of them for qkh) so memory stays O(H * (Q + K)) at most.
-    void ensureTemplate(std::int64_t h, bool all) const {
+    // Keeps the templates of heads [h0, h1] (all heads for qkh), building the missing ones on the
+    // pool's threads, and drops the others.
+    void ensureTemplates(std::int64_t h0, std::int64_t h1) const {
         if (m_templates.empty()) m_templates.resize(static_cast<std::size_t>(m_params.slopes.heads));
-        if (m_templates[h]) return;
-        if (!all)
-            for (auto& t : m_templates) t.reset();
-        m_templates[h] = std::make_unique<HeadTemplate>(m_params, m_slopes[h], m_tails[h]);
+        for (std::size_t h = 0; h < m_templates.size(); ++h)
+            if (static_cast<std::int64_t>(h) < h0 || static_cast<std::int64_t>(h) > h1) m_templates[h].reset();
+        std::vector<std::int64_t> missing;
+        for (std::int64_t h = h0; h <= h1; ++h)
+            if (!m_templates[static_cast<std::size_t>(h)]) missing.push_back(h);
+        detail::parallelFor(missing.size(), m_threads, 1, [&](std::uint64_t b, std::uint64_t e) {
+            for (std::uint64_t k = b; k < e; ++k) {
+                const auto h = static_cast<std::size_t>(missing[k]);
+                m_templates[h] = std::make_unique<HeadTemplate>(m_params, m_slopes[h], m_tails[h]);
+            }
+        });
     }
 
     BiasParams m_params;
     std::vector<double> m_slopes;
     std::vector<double> m_tails;
+    unsigned m_threads = 1;
     mutable std::mutex m_mutex;
     mutable std::vector<std::unique_ptr<HeadTemplate>> m_templates;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<TensorSource>> biasSource(const BiasParams& params) {
+Result<std::unique_ptr<TensorSource>> biasSource(const BiasParams& params, unsigned threads) {
     auto slopes = validateBias(params);
     if (!slopes) return std::unexpected(slopes.error());
-    return std::make_unique<BiasSource>(params, std::move(*slopes));
+    return std::make_unique<BiasSource>(params, std::move(*slopes), threads);
 }
 
 }  // namespace alibi

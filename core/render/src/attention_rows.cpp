@@ -24,6 +24,13 @@ namespace {
 constexpr std::size_t kKeyCacheBytes = std::size_t{96} << 20;
 // Scratch of one call: rows x K floats.
 constexpr std::size_t kChunkBytes = std::size_t{512} << 10;
+// Keys too large to cache (K x d_k above a quarter of the cache, e.g. 1 GiB at K = 65536 and
+// d_k = 4096) are drawn panel by panel for every call instead: a call then takes up to this many
+// bytes of rows, so the draws (K x d_k normals per call) are shared by many rows.
+constexpr std::size_t kUncachedChunkBytes = std::size_t{64} << 20;
+constexpr std::int64_t kUncachedMaxRows = 256;
+// Bytes of one panel of keys drawn at a time (uncached keys).
+constexpr std::size_t kPanelBytes = std::size_t{4} << 20;
 
 using KeyId = std::tuple<std::uint64_t, int, std::int64_t, int, int>;  // seed, d_k, K, head, generator
 
@@ -102,6 +109,8 @@ struct PictureRows::Impl {
     int templateHead = -1;
     std::vector<float> bias;  // the head's bias template divided by the temperature
     std::vector<float> q;
+    std::vector<float> panel;  // uncached keys: one panel of key vectors
+    bool cachedKeys = true;    // whether the head's key vectors fit the key cache
     std::vector<double> reference;
     std::unique_ptr<ReferenceRows> referenceRows;
 
@@ -132,12 +141,17 @@ PictureRows::PictureRows(const AttentionParams& params, std::vector<double> slop
     const double t = params.content.temperature;
     d.alpha = static_cast<float>(params.content.kind == ContentKind::Qk ? 1.0 / (std::sqrt(static_cast<double>(d.dk)) * t)
                                                                         : 1.0 / t);
+    d.cachedKeys = static_cast<std::size_t>(d.K) * static_cast<std::size_t>(d.dk) * sizeof(float) <= kKeyCacheBytes / 4;
 }
 
 PictureRows::~PictureRows() = default;
 
 std::int64_t PictureRows::chunkRows() const {
-    return std::clamp<std::int64_t>(static_cast<std::int64_t>(kChunkBytes / (static_cast<std::size_t>(m_impl->K) * sizeof(float))), 1, 64);
+    const Impl& d = *m_impl;
+    const std::size_t row = static_cast<std::size_t>(d.K) * sizeof(float);
+    if (d.params.content.kind == ContentKind::Qk && !d.cachedKeys)
+        return std::clamp<std::int64_t>(static_cast<std::int64_t>(kUncachedChunkBytes / row), 1, kUncachedMaxRows);
+    return std::clamp<std::int64_t>(static_cast<std::int64_t>(kChunkBytes / row), 1, 64);
 }
 
 void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::span<float> out) {
@@ -164,9 +178,24 @@ void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::
             for (std::int64_t r = 0; r < M; ++r)
                 fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * d.Q + queries[static_cast<std::size_t>(r)]) * d.dk,
                             static_cast<std::uint64_t>(d.dk), 1.0, d.q.data() + r * d.dk, c.generator);
-            const auto keys = cachedKeys(c.seed, d.dk, K, head, c.generator);
-            gemmNT(static_cast<int>(M), static_cast<int>(nMax), d.dk, d.q.data(), keys->keys.data(), out.data(),
-                   static_cast<int>(K));
+            if (d.cachedKeys) {
+                const auto keys = cachedKeys(c.seed, d.dk, K, head, c.generator);
+                gemmNT(static_cast<int>(M), static_cast<int>(nMax), d.dk, d.q.data(), keys->keys.data(), out.data(),
+                       static_cast<int>(K));
+                break;
+            }
+            // Keys drawn a panel at a time (the same normals as the whole head's draw: the
+            // generator is counter-based), never the whole head's gigabyte at once.
+            const std::int64_t panelKeys =
+                std::max<std::int64_t>(16, static_cast<std::int64_t>(kPanelBytes / (static_cast<std::size_t>(d.dk) * sizeof(float))));
+            d.panel.resize(static_cast<std::size_t>(std::min(panelKeys, nMax) * d.dk));
+            for (std::int64_t j0 = 0; j0 < nMax; j0 += panelKeys) {
+                const std::int64_t j1 = std::min(nMax, j0 + panelKeys);
+                fillNormals(c.seed, kStreamKeys, (static_cast<std::uint64_t>(head) * K + j0) * d.dk,
+                            static_cast<std::uint64_t>((j1 - j0) * d.dk), 1.0, d.panel.data(), c.generator);
+                gemmNT(static_cast<int>(M), static_cast<int>(j1 - j0), d.dk, d.q.data(), d.panel.data(), out.data() + j0,
+                       static_cast<int>(K));
+            }
             break;
         }
     }

@@ -234,6 +234,7 @@ std::string summaryText(const Heatmap& map, bool attention) {
     if (attention) {
         text += map.reduce == Reduce::Mean ? " over keys" : map.reduce == Reduce::Sum ? " of the keys' mass" : " over keys";
         if (map.rowsSampled) text += fmt::format(", 1 exact query row of {} per pixel row", countText(qy));
+        if (map.rowStep > 1) text += fmt::format(" (preview: 1 pixel row in {} computed so far)", map.rowStep);
     }
     if (map.cellsSampled) text += " of up to 4 x 4 sampled allowed cells";
     return text;
@@ -288,6 +289,9 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     map.rowsSampled = attention && Q > tileH;
     map.cellsSampled = batched && !attention && (map.cellsPerPixelX > detail::kBatchSamples || map.cellsPerPixelY > detail::kBatchSamples);
     map.log = attention && params.logScale;
+    // Only attention rows with content are costly enough to preview.
+    const bool contentRows = attention && params.attention.content.kind != ContentKind::Zero;
+    map.rowStep = contentRows ? std::clamp(params.rowStep, 1, std::max(1, tileH)) : 1;
     map.summary = summaryText(map, attention);
 
     // Pass 1: the value of every tile pixel (NaN where masked), one tile row at a time.
@@ -593,8 +597,21 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
             int y0, y1;  // pixel rows [y0, y1)
         };
         std::vector<Chunk> chunks;
+        // The query pixel row y shows: its own, or in a preview the computed row above it.
+        const int step = map.rowStep;
+        const auto queryOf = [&](int y) { return cellAt(y - y % step, tileH, Q); };
         detail::PictureRows probe(params.attention, *slopes);
-        const std::int64_t chunkRows = probe.chunkRows();
+        // Up to chunkRows distinct queries per chunk, the tile's rows split evenly (a call may
+        // cost a whole draw of the head's keys, which a short last chunk would pay for little).
+        std::int64_t tileDistinct = 0;
+        for (std::int64_t y = 0, last = -1; y < tileH; ++y) {
+            const std::int64_t q = queryOf(static_cast<int>(y));
+            if (q != last) ++tileDistinct;
+            last = q;
+        }
+        const std::int64_t maxRows = probe.chunkRows();
+        const std::int64_t chunkRows = (tileDistinct + (tileDistinct + maxRows - 1) / maxRows - 1) /
+                                       std::max<std::int64_t>(1, (tileDistinct + maxRows - 1) / maxRows);
         for (std::size_t t = 0; t < map.tiles.size(); ++t) {
             int y = 0;
             while (y < tileH) {
@@ -602,7 +619,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                 int y1 = y;
                 std::int64_t distinct = 0, last = -1;
                 while (y1 < tileH) {
-                    const std::int64_t q = cellAt(y1, tileH, Q);
+                    const std::int64_t q = queryOf(y1);
                     if (q != last) {
                         if (distinct == chunkRows) break;
                         ++distinct;
@@ -632,14 +649,14 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                 const int h = map.tiles[chunk.tile].head;
                 queries.clear();
                 for (int y = chunk.y0; y < chunk.y1; ++y) {
-                    const std::int64_t q = cellAt(y, tileH, Q);
+                    const std::int64_t q = queryOf(y);
                     if (queries.empty() || queries.back() != q) queries.push_back(q);
                 }
                 TileRange& range = local[chunk.tile];
                 if (closedForm) {  // here only under Sum: the other reductions are fused above
                     for (int y = chunk.y0; y < chunk.y1; ++y) {
                         const auto g = geometricRow(chunk.tile, y);
-                        const std::int64_t n = detail::allowedKeys(bias, cellAt(y, tileH, Q));
+                        const std::int64_t n = detail::allowedKeys(bias, queryOf(y));
                         if (map.reduce != Reduce::Sum) addGeometricRange(g, n, range);
                         fillGeometricRow(g, n, values.data() + (chunk.tile * tileH + y) * static_cast<std::size_t>(tileW), range);
                     }
@@ -650,11 +667,11 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                 rows.compute(h, queries, block);
                 std::size_t r = 0;
                 for (int y = chunk.y0; y < chunk.y1; ++y) {
-                    const std::int64_t q = cellAt(y, tileH, Q);
+                    const std::int64_t q = queryOf(y);
                     while (queries[r] != q) ++r;
                     const float* row = block.data() + r * static_cast<std::size_t>(K);
                     const std::int64_t n = detail::allowedKeys(bias, q);
-                    if (y == chunk.y0 || cellAt(y - 1, tileH, Q) != q) {
+                    if (y == chunk.y0 || queryOf(y - 1) != q) {
                         if (map.reduce != Reduce::Sum)
                             for (std::int64_t j = 0; j < n; ++j) {
                                 const double v = row[j];

@@ -220,6 +220,31 @@ TEST(Bias, StreamingSourceMatchesTensorForAnyChunking) {
     }
 }
 
+// The source fills a chunk on several threads (split by cache lines, across rows and heads):
+// any thread count and chunk size gives the tensor's bytes.
+TEST(Bias, StreamingSourceOnThreadsMatchesTensor) {
+    for (Layout layout : {Layout::Hqk, Layout::Qkh}) {
+        for (BiasMode mode : {BiasMode::Causal, BiasMode::Bloom}) {
+            auto p = params(5, 37, 41, mode, layout, DType::F32);
+            auto whole = buildBias(p);
+            ASSERT_TRUE(whole);
+            for (unsigned threads : {1U, 2U, 3U, 7U}) {
+                auto src = biasSource(p, threads);
+                ASSERT_TRUE(src);
+                std::vector<std::byte> got(whole->byteSize());
+                std::uint64_t at = 0;
+                for (std::uint64_t chunk = 3001; at < whole->size(); chunk = chunk * 7 % 4099 + 513) {
+                    const std::uint64_t n = std::min<std::uint64_t>(chunk, whole->size() - at);
+                    ASSERT_TRUE((*src)->read(at, n, got.data() + at * 4));
+                    at += n;
+                }
+                EXPECT_EQ(std::memcmp(got.data(), whole->bytes(), got.size()), 0)
+                    << layoutName(layout) << " " << modeName(mode) << " threads " << threads;
+            }
+        }
+    }
+}
+
 TEST(Bias, BudgetRefusesWithSizeAndSuggestion) {
     auto p = params(64, 8192, 0, BiasMode::Causal);
     auto t = buildBias(p);

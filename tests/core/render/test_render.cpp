@@ -319,3 +319,36 @@ TEST(Render, ZeroContentAttentionPixelsMatchTheDirectSoftmax) {
             EXPECT_NEAR(map->hi, hi, 1e-12) << modeName(mode) << " " << reduceName(reduce);
         }
 }
+
+// A preview computes the exact rows of pixel rows 0, step, 2 step, ... and shows each down to
+// the next: its rows repeat in runs of `step`, its range lies within the exact picture's (it
+// saw a subset of the rows) and it says it is a preview.
+TEST(Render, PreviewShowsEveryStepthExactRowRepeated) {
+    auto p = small(2, 64, 130, 64);
+    p.what = RenderWhat::Attention;
+    p.attention.content.kind = ContentKind::Qk;
+    p.attention.content.dk = 16;
+    p.scale = ScaleMode::PerHead;
+    auto exact = renderHeatmap(p, 2);
+    p.rowStep = 4;
+    auto preview = renderHeatmap(p, 2);
+    ASSERT_TRUE(exact && preview);
+    EXPECT_EQ(exact->rowStep, 1);
+    EXPECT_EQ(preview->rowStep, 4);
+    EXPECT_NE(preview->summary.find("preview"), std::string::npos) << preview->summary;
+    EXPECT_EQ(exact->summary.find("preview"), std::string::npos);
+    for (std::size_t t = 0; t < preview->tiles.size(); ++t) {
+        const HeatmapTile& tile = preview->tiles[t];
+        EXPECT_GE(tile.lo, exact->tiles[t].lo);
+        EXPECT_LE(tile.hi, exact->tiles[t].hi);
+        for (int y = 0; y < tile.height; ++y)
+            for (int x = 0; x < tile.width; ++x)
+                ASSERT_EQ(preview->image.at(tile.x + x, tile.y + y), preview->image.at(tile.x + x, tile.y + y - y % 4))
+                    << "tile " << t << " y " << y;
+    }
+    // Zero content is closed form: never previewed.
+    p.attention.content.kind = ContentKind::Zero;
+    auto zero = renderHeatmap(p, 2);
+    ASSERT_TRUE(zero);
+    EXPECT_EQ(zero->rowStep, 1);
+}

@@ -7,15 +7,29 @@
 #include <alibi/explore/snapshot.hpp>
 
 #include <functional>
+#include <vector>
 
 namespace alibi::explore {
 
 using CancelledFn = std::function<bool()>;
 
+// A first, coarser picture of a costly grid (see computeGrid); its grid.rowStep > 1.
+using GridPreviewFn = std::function<void(GridSnapshot)>;
+
 // The grid heatmap at the request's pixel size, with its title and subtitle. `progress`
-// (optional) counts the grid's pixel rows; returning false cancels too.
+// (optional) counts the work done of the whole call (every pass below) in arbitrary units;
+// returning false cancels too. A view costs what its pixels need: attention with content
+// computes one exact row (over every key) per pixel row. When that is costly and `preview` is
+// given, a first picture from fewer exact rows (every gridPreviewStep-th pixel row, shown down
+// to the next) goes to `preview` first, a finer one next when the full picture is far off, and
+// the exact picture is returned last.
 [[nodiscard]] Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled = {},
-                                               const ProgressFn& progress = {});
+                                               const ProgressFn& progress = {}, const GridPreviewFn& preview = {});
+// The row steps computeGrid takes for `params` (ending in 1): {1} when the grid is cheap enough
+// to show in about a second without a preview.
+[[nodiscard]] std::vector<int> gridPreviewSteps(const HeatmapParams& params);
+// Each pass's share of the whole work (summing to 1), for one progress over every pass.
+[[nodiscard]] std::vector<double> gridPassShares(const HeatmapParams& params, const std::vector<int>& steps);
 // Everything but the grid (which the caller computed first and passes in).
 [[nodiscard]] Snapshot computeDetails(const Request& request, GridPtr grid, const CancelledFn& cancelled = {});
 // A - B per cell over the whole tensor (both built in memory, up to 2^24 cells), tiles `gap`

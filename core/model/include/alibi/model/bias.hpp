@@ -62,7 +62,7 @@ enum class StoreMode { Auto, Cached, Streaming };
                                        unsigned threads = 0);
 
 // A streaming source of the bias in its layout, for exports of any size.
-[[nodiscard]] Result<std::unique_ptr<TensorSource>> biasSource(const BiasParams& params);
+[[nodiscard]] Result<std::unique_ptr<TensorSource>> biasSource(const BiasParams& params, unsigned threads = 0);
 
 // Every bias parameter as strings, for safetensors __metadata__ and JSON "params".
 [[nodiscard]] std::map<std::string, std::string> biasMetadata(const BiasParams& params);

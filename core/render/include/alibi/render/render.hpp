@@ -44,6 +44,9 @@ struct HeatmapParams {
     // padding, other documents, window and future keys drawn as masked cells.
     BatchParams batch;
     std::int64_t batchRow = 0;
+    // A preview (attention with content): exact rows for pixel rows 0, rowStep, 2 rowStep, ...
+    // of each tile only, each shown down to the next; 1 computes every pixel row.
+    int rowStep = 1;
     friend bool operator==(const HeatmapParams&, const HeatmapParams&) = default;
 };
 
@@ -77,6 +80,7 @@ struct Heatmap {
     bool log = false;                  // colours on a log10 scale
     bool rowsSampled = false;          // one exact query row per pixel row (attention)
     bool cellsSampled = false;         // batch bias: a pixel averages up to 4 x 4 sampled cells
+    int rowStep = 1;                   // > 1: a preview, one exact row per rowStep pixel rows
     // Some pixel rows show only fully masked query rows (no key to attend to): drawn with
     // fullyMaskedStripe, and the colour bar's legend names them.
     bool fullyMaskedRows = false;
