@@ -3,11 +3,13 @@
 and `alibi fit` open: a synthetic "trained-like" ALiBi model, so the tool can be tried without
 a real model's weights.
 
-The model (press slopes for H = 8, max_bias 8, causal) has, per layer, heads that:
-  - follow their ALiBi slope (the prior plus Gaussian content of sigma 0.5),
-  - drifted: softmax(-m' d) with m' four times flatter or steeper than configured,
+The model (press slopes for H = 8, max_bias 8, causal) has, per layer, heads that (in quotes,
+the verdict `alibi fit --heads 8` and the explorers give them; the rule is docs/FIT.md's):
+  - follow their ALiBi slope (the prior plus Gaussian content of sigma 0.5): "follows its slope",
+  - drifted: softmax(-m' d) with m' four times flatter or steeper than configured:
+    "drifted: 4x flatter", "drifted: 4x steeper",
   - are attention sinks (half of each row's mass on token 0, the rest the prior's),
-  - are previous-token heads (most of the mass at distance 1),
+  - are previous-token heads (most of the mass at distance 1): "not ALiBi-shaped",
   - copy heads (mass on the key holding the same token earlier: a repeated random sequence).
 Which head is which is printed and stored in the safetensors metadata.
 

@@ -14,7 +14,6 @@
 #include <alibi/model/slopes.hpp>
 
 #include <array>
-#include <charconv>
 #include <fmt/format.h>
 #include <memory>
 
@@ -29,28 +28,6 @@ struct FitCommand {
     std::string file;
     Flag tensor, layer, batch, values, rows, order, similarity;
 };
-
-// "A:B" (rows A to B-1), "A:" or ":B".
-Result<std::pair<std::int64_t, std::int64_t>> parseRows(const Flag& flag) {
-    const std::string& text = flag.value;
-    const auto colon = text.find(':');
-    const auto number = [&](std::string_view part, std::int64_t fallback) -> std::optional<std::int64_t> {
-        if (part.empty()) return fallback;
-        std::int64_t v = 0;
-        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-        if (ec != std::errc() || end != part.data() + part.size() || v < 0) return std::nullopt;
-        return v;
-    };
-    if (colon != std::string::npos) {
-        const auto a = number(std::string_view(text).substr(0, colon), 0);
-        const auto b = number(std::string_view(text).substr(colon + 1), -1);
-        if (a && b) return std::pair{*a, *b};
-    }
-    return fail(ErrorCode::InvalidArgument,
-                fmt::format("--rows: '{}' is not a row range; give FIRST:END (query rows FIRST to END-1), e.g. --rows "
-                            "512:2048 or --rows 512:",
-                            text));
-}
 
 Result<void> run(const FitCommand& c) {
     auto settings = buildSettings(c.flags);
@@ -87,7 +64,7 @@ Result<void> run(const FitCommand& c) {
         options.layers.push_back(*index);
     }
     if (c.rows.given()) {
-        auto rows = parseRows(c.rows);
+        auto rows = parseRowRange(c.rows.value);
         if (!rows) return std::unexpected(rows.error());
         options.firstRow = rows->first;
         options.lastRow = rows->second;
@@ -113,11 +90,9 @@ Result<void> run(const FitCommand& c) {
     std::vector<double> configured;
     if (f.config.given() || f.preset.given() || f.fromConfig.given() || f.heads.given() || f.scheme.given() ||
         f.maxBias.given() || f.slopes.given()) {
-        SlopeParams slopes = settings->session.attention.bias.slopes;
         const bool headsNamed = f.config.given() || f.preset.given() || f.fromConfig.given() || f.heads.given() ||
                                 f.slopes.given();
-        if (!headsNamed) slopes.heads = maps->heads();
-        auto computed = computeSlopes(slopes);
+        auto computed = fitConfiguredSlopes(settings->session.attention.bias.slopes, headsNamed, maps->heads());
         if (!computed) return std::unexpected(computed.error());
         configured = std::move(*computed);
     }

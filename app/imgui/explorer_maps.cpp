@@ -331,6 +331,8 @@ void Explorer::exportFitTable(bool json) {
     FitReport report;
     report.file = maps.file->ask.path;
     report.heads = maps.fit->fits;
+    report.firstRow = maps.fit->request.first;
+    report.endRow = maps.fit->request.last;  // -1: every row (the JSON records the range)
     const std::string text = json ? fitJson(report, *maps.fit->request.maps) : fitCsv(report);
     if (auto written = writeFileAtomic(m_state.maps.exportPath, text); !written) {
         m_state.errorPopup = written.error().message;

@@ -21,8 +21,15 @@ namespace alibi::imgui {
 
 namespace {
 
-const ImVec4 kFollowsColor{0.45f, 0.85f, 0.45f, 1.0f};
-const ImVec4 kDriftedColor{1.0f, 0.65f, 0.3f, 1.0f};
+// The core's verdict roles in this explorer's palette (the verdict itself is fitVerdict's).
+ImVec4 verdictColor(FitVerdictRole role) {
+    switch (role) {
+    case FitVerdictRole::Agrees: return {0.45f, 0.85f, 0.45f, 1.0f};
+    case FitVerdictRole::Differs: return {1.0f, 0.65f, 0.3f, 1.0f};
+    case FitVerdictRole::Unlike: return {1.0f, 0.4f, 0.4f, 1.0f};
+    default: return ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    }
+}
 
 void drawFitControls(AppState& state, const Model& model, const AttentionMaps& maps) {
     MapsState& s = state.maps;
@@ -82,8 +89,10 @@ void drawTable(AppState& state, const FitTableResult& fit) {
         const std::string title(explore::fitColumnTitle(column));
         // Widths from the header and the widest text the column can hold (ImGui's own fit left
         // these fixed columns a few pixels wide in a scrolling table, as in the extrapolation view).
-        const char* widest =
-            column == FitColumn::Layer || column == FitColumn::Head || column == FitColumn::Rows ? "0000" : "-0.0000e-00";
+        const char* widest = column == FitColumn::Verdict ? "no distance preference"
+                             : column == FitColumn::Layer || column == FitColumn::Head || column == FitColumn::Rows
+                                 ? "0000"
+                                 : "-0.0000e-00";
         const float width = std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.2f,
                                      ImGui::CalcTextSize(widest).x);
         ImGui::TableSetupColumn(title.c_str(),
@@ -135,10 +144,10 @@ void drawTable(AppState& state, const FitTableResult& fit) {
                         }
                     }
                     if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: this head in the maps view; double-click: go there");
-                } else if (column == FitColumn::ConfiguredSlope && h.configuredSlope) {
-                    // Green when the configured slope lies in m*'s 95% interval: the head follows it.
-                    const bool follows = *h.configuredSlope >= h.slopeLow && *h.configuredSlope <= h.slopeHigh;
-                    ImGui::TextColored(follows ? kFollowsColor : kDriftedColor, "%s", text.c_str());
+                } else if (column == FitColumn::Verdict && h.rows > 0) {
+                    const FitVerdict verdict = fitVerdict(h);
+                    ImGui::TextColored(verdictColor(verdict.role), "%s", verdict.text.c_str());
+                    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", verdict.reason.c_str());
                 } else {
                     ImGui::TextUnformatted(text.c_str());
                 }

@@ -43,6 +43,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <thread>
 
@@ -53,6 +54,20 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QLabel* label(const QString& text, QWidget* parent) { return new QLabel(text, parent); }
+
+// The verdict column's value: the core's verdict kind (for sorting) times this, plus the head's
+// position in the model's fits (to read its verdict back when the cell is drawn).
+constexpr double kVerdictStride = 1e9;
+
+// The core's verdict roles in this explorer's palette (cell backgrounds).
+QColor verdictColor(FitVerdictRole role) {
+    switch (role) {
+    case FitVerdictRole::Agrees: return QColor(200, 235, 200);
+    case FitVerdictRole::Differs: return QColor(250, 220, 180);
+    case FitVerdictRole::Unlike: return QColor(245, 195, 195);
+    default: return {};
+    }
+}
 
 }  // namespace
 
@@ -211,12 +226,30 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     {
         QStringList headers;
         std::vector<NumberTable::Format> formats;
+        std::vector<NumberTable::Shade> shades(explore::kFitColumnCount);
+        // The verdict cell shows the core's verdict of the head its value points at.
+        const auto verdictOf = [this](double v) -> std::optional<FitVerdict> {
+            const auto index = static_cast<std::size_t>(std::fmod(v, kVerdictStride));
+            if (std::isnan(v) || index >= m_model->fits().size()) return std::nullopt;
+            return fitVerdict(m_model->fits()[index]);
+        };
         for (int c = 0; c < explore::kFitColumnCount; ++c) {
             const auto column = static_cast<explore::FitColumn>(c);
             headers << qs(std::string(explore::fitColumnTitle(column)));
-            formats.push_back([column](double v) { return qs(explore::formatFitColumn(column, v)); });
+            if (column == explore::FitColumn::Verdict) {
+                formats.push_back([verdictOf](double v) {
+                    const auto verdict = verdictOf(v);
+                    return verdict ? qs(verdict->text) : QString();
+                });
+                shades[static_cast<std::size_t>(c)] = [verdictOf](double v) {
+                    const auto verdict = verdictOf(v);
+                    return verdict ? verdictColor(verdict->role) : QColor();
+                };
+            } else {
+                formats.push_back([column](double v) { return qs(explore::formatFitColumn(column, v)); });
+            }
         }
-        m_tableModel->setColumns(headers, formats);
+        m_tableModel->setColumns(headers, formats, shades);
         QStringList tips;
         for (int c = 0; c < explore::kFitColumnCount; ++c)
             tips << qs(std::string(explore::fitColumnToolTip(static_cast<explore::FitColumn>(c))));
@@ -778,6 +811,8 @@ void AttentionMapsPage::refreshTable() {
         std::vector<double> row;
         for (int c = 0; c < explore::kFitColumnCount; ++c)
             row.push_back(explore::fitColumnValue(f, static_cast<explore::FitColumn>(c)));
+        row[static_cast<std::size_t>(explore::FitColumn::Verdict)] =
+            row[static_cast<std::size_t>(explore::FitColumn::Verdict)] * kVerdictStride + static_cast<double>(values.size());
         values.push_back(std::move(row));
     }
     m_tableModel->setValues(std::move(values));

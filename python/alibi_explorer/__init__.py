@@ -29,8 +29,8 @@ from ._core import Cancelled, Session, Tensor
 
 __version__ = _core.__version__
 __all__ = [
-    "slopes", "bias", "attention", "stats", "diagnose", "render",
-    "Session", "Tensor", "Diagnosis", "Stats", "Figure", "Cancelled", "__version__",
+    "slopes", "bias", "attention", "stats", "diagnose", "render", "fit",
+    "Session", "Tensor", "Diagnosis", "Stats", "Figure", "FitTable", "Cancelled", "__version__",
 ]
 
 
@@ -79,7 +79,9 @@ def slopes(heads=None, *, scheme=None, max_bias=None, slopes=None, dtype=None, s
 
 
 def bias(heads=None, seq=None, keys=None, *, mode=None, mask=None, dtype=None, layout=None, scheme=None,
-         max_bias=None, slopes=None, arith=None, max_memory=None, session=None, threads=None, progress=None):
+         max_bias=None, slopes=None, arith=None, preset=None, from_config=None, lengths=None, padding=None,
+         documents=None, window=None, prefix=None, positions=None, max_memory=None, session=None, threads=None,
+         progress=None):
     """The ALiBi bias tensor, as ``alibi bias`` exports it (bit for bit).
 
     Keywords (CLI defaults): heads=8, seq=16 (queries Q), keys=None (= seq; query i sits at
@@ -87,8 +89,17 @@ def bias(heads=None, seq=None, keys=None, *, mode=None, mask=None, dtype=None, l
     mask="-1e9" ("-inf", "min", or any finite number), dtype="f32" (f32, f64, f16, bf16 as
     uint16 bits), layout="hqk" (hqk, qkh, 1hqk, flat), scheme/max_bias/slopes as in slopes(),
     arith="exact" (or a framework's float arithmetic: hf-bloom, hf-falcon, llm-foundry, fairseq,
-    ggml, as ``--arith``), max_memory=2 GiB (bytes), threads=0 (every core), session=None (start from a
-    Session, like --config), progress=None (callback(done, total)).
+    ggml, as ``--arith``), preset=None (a published model: "bloom-176b", "mpt-7b", ... or a preset
+    .json, as ``--preset``), from_config=None (a Hugging Face config.json, as ``--from-config``),
+    max_memory=2 GiB (bytes), threads=0 (every core), session=None (start from a Session, like
+    --config), progress=None (callback(done, total)).
+
+    Batches, as the CLI's batch flags (any of them gives a (B, H, T, T) tensor): lengths=[5, 8, 3]
+    (real tokens per row, padded to seq), padding="right" (or "left"), documents=[3, 5] (packed
+    documents), window=W (sliding window), prefix=P (prefix-LM), positions="mask" (naive, document).
+
+    The same refusals as ``alibi bias``: a finite mask the dtype cannot hold (f16 or bf16 with the
+    default -1e9) raises ValueError naming mask="min" instead of returning -inf cells.
 
     The array views memory the core owns: ``b.base`` is an ``alibi_explorer.Tensor``.
 
@@ -98,17 +109,20 @@ def bias(heads=None, seq=None, keys=None, *, mode=None, mask=None, dtype=None, l
         ((8, 128, 128), dtype('uint16'))
     """
     opts = _options(heads=heads, seq=seq, keys=keys, mode=mode, mask=mask, dtype=dtype, layout=layout,
-                    scheme=scheme, max_bias=max_bias, slopes=slopes, arith=arith, max_memory=max_memory)
+                    scheme=scheme, max_bias=max_bias, slopes=slopes, arith=arith, preset=preset,
+                    from_config=from_config, lengths=lengths, padding=padding, documents=documents, window=window,
+                    prefix=prefix, positions=positions, max_memory=max_memory)
     return _core.bias(session, opts, threads, progress)
 
 
 def attention(heads=None, seq=None, keys=None, *, content=None, seed=None, sigma=None, dk=None, temperature=None,
               mode=None, mask=None, dtype=None, layout=None, scheme=None, max_bias=None, slopes=None, arith=None,
-              max_memory=None, session=None, threads=None, progress=None):
+              preset=None, from_config=None, lengths=None, padding=None, documents=None, window=None, prefix=None,
+              positions=None, max_memory=None, session=None, threads=None, progress=None):
     """Attention probabilities softmax((content + bias) / temperature), as ``alibi attention`` exports them.
 
-    Keywords (CLI defaults): those of bias(), plus content="zero" (zero, gaussian, qk), seed=0,
-    sigma=1.0 (gaussian content), dk=64 (qk content), temperature=1.0.
+    Keywords (CLI defaults): those of bias() (batch keywords included), plus content="zero" (zero,
+    gaussian, qk), seed=0, sigma=1.0 (gaussian content), dk=64 (qk content), temperature=1.0.
 
     Example:
         >>> p = alibi_explorer.attention(heads=4, seq=64, content="qk", seed=1)
@@ -117,7 +131,9 @@ def attention(heads=None, seq=None, keys=None, *, content=None, seed=None, sigma
     """
     opts = _options(heads=heads, seq=seq, keys=keys, content=content, seed=seed, sigma=sigma, dk=dk,
                     temperature=temperature, mode=mode, mask=mask, dtype=dtype, layout=layout, scheme=scheme,
-                    max_bias=max_bias, slopes=slopes, arith=arith, max_memory=max_memory)
+                    max_bias=max_bias, slopes=slopes, arith=arith, preset=preset, from_config=from_config,
+                    lengths=lengths, padding=padding, documents=documents, window=window, prefix=prefix,
+                    positions=positions, max_memory=max_memory)
     return _core.attention(session, opts, threads, progress)
 
 
@@ -165,7 +181,8 @@ class Diagnosis(_Report):
     text report. ``borrowed`` tells whether the core read the caller's memory without a copy.
 
     Example:
-        >>> d = alibi_explorer.diagnose(alibi_explorer.bias(heads=8, seq=32, dtype="f16"))
+        >>> b = alibi_explorer.bias(heads=8, seq=32).astype(np.float16)  # a -1e9 mask cast to half
+        >>> d = alibi_explorer.diagnose(b)
         >>> d.findings
         ['fp16-mask-overflow']
     """
@@ -222,17 +239,21 @@ class Stats(_Report):
 
 def stats(heads=None, seq=None, keys=None, *, query=None, content=None, seed=None, sigma=None, dk=None,
           temperature=None, mode=None, mask=None, dtype=None, layout=None, scheme=None, max_bias=None, slopes=None,
-          arith=None, max_memory=None, session=None, threads=None, progress=None):
+          arith=None, preset=None, from_config=None, lengths=None, padding=None, documents=None, window=None,
+          prefix=None, positions=None, batch_row=None, max_memory=None, session=None, threads=None, progress=None):
     """Per-head attention statistics, as ``alibi stats`` reports them; returns a Stats.
 
-    Keywords: those of attention(), plus query=-1 (the row of the per-row figures; -1: last).
+    Keywords: those of attention(), plus query=-1 (the row of the per-row figures; -1: last) and,
+    with a batch, batch_row=0 (the row of the batch measured, as ``--batch-row``).
 
     Example:
         >>> print(alibi_explorer.stats(heads=4, seq=64))       # the CLI's table
     """
     opts = _options(heads=heads, seq=seq, keys=keys, query=query, content=content, seed=seed, sigma=sigma, dk=dk,
                     temperature=temperature, mode=mode, mask=mask, dtype=dtype, layout=layout, scheme=scheme,
-                    max_bias=max_bias, slopes=slopes, arith=arith, max_memory=max_memory)
+                    max_bias=max_bias, slopes=slopes, arith=arith, preset=preset, from_config=from_config,
+                    lengths=lengths, padding=padding, documents=documents, window=window, prefix=prefix,
+                    positions=positions, batch_row=batch_row, max_memory=max_memory)
     return Stats(*_core.stats(session, opts, threads, progress))
 
 
@@ -275,6 +296,133 @@ def diagnose(array, *, name=None, max_memory=None):
             raise IsADirectoryError(_errno.EISDIR, "diagnose: a folder; give a .npy or .safetensors file", path)
         return Diagnosis(*_core.diagnose(path, path if name is None else name, max_memory))
     return Diagnosis(*_core.diagnose(_as_array(array), "<array>" if name is None else name, max_memory))
+
+
+# ---------------------------------------------------------------------------
+# Fitting a trained model's attention maps
+
+class FitTable(_Report):
+    """The per-head fit of a model's attention maps, as ``alibi fit`` reports it.
+
+    ``str()`` is the CLI's table; ``to_json()`` / ``to_csv()`` its JSON and CSV, byte for byte;
+    ``to_dict()`` the JSON as a dict. Columns are NumPy arrays, one value per layer and head in
+    the table's order: ``t["slope"]``, ``t.columns["verdict"]``, ... (layer, head, slope,
+    slope_low, slope_high, slope_at_bound, kl, sink_mass, diagonal_mass, entropy, mean_distance,
+    distance_90, rows, configured_slope (NaN when not given), configured_kl, uniform_kl, verdict,
+    verdict_kind, verdict_reason). ``similarity`` is a list with one dict per layer (layer,
+    basis, order, distances as an (H, H) array) when asked for; ``fitted_rows`` says which query
+    rows were fitted. The verdict's rule is docs/FIT.md's, the same words as the CLI and explorers.
+
+    Example:
+        >>> t = alibi_explorer.fit("attentions.npy", heads=8)
+        >>> t["verdict"][:2]
+        array(['follows its slope', 'drifted: 1.3x steeper'], dtype='<U...')
+    """
+
+    _NUMBERS = ("slope", "slope_low", "slope_high", "kl", "sink_mass", "diagonal_mass", "entropy",
+                "mean_distance", "distance_90", "configured_slope", "configured_kl", "uniform_kl")
+    _INTEGERS = ("layer", "head", "rows")
+
+    def __init__(self, text: str, json_text: str, csv_text: str):
+        super().__init__(text, json_text)
+        self._csv = csv_text
+        heads = self._dict["heads"]
+        cols = {}
+        for name in self._INTEGERS:
+            cols[name] = _np.array([h[name] for h in heads], dtype=_np.int64)
+        for name in self._NUMBERS:
+            cols[name] = _np.array([h.get(name, _np.nan) for h in heads], dtype=_np.float64)
+        cols["slope_at_bound"] = _np.array([h["slope_at_bound"] for h in heads], dtype=bool)
+        for name in ("verdict", "verdict_kind", "verdict_reason"):
+            cols[name] = _np.array([h[name] for h in heads], dtype=str)
+        self.columns = cols
+        self.similarity = [dict(layer=s["layer"], basis=s["basis"], order=list(s["order"]),
+                                distances=_np.array(s["distances"], dtype=_np.float64))
+                           for s in self._dict.get("similarity", [])]
+
+    def __getitem__(self, name):
+        return self.columns[name]
+
+    def __len__(self):
+        return len(self._dict["heads"])
+
+    def to_csv(self) -> str:
+        """The CLI's CSV table (``alibi fit --format csv``)."""
+        return self._csv
+
+
+def _rows_text(rows):
+    if rows is None or isinstance(rows, str):
+        return rows
+    if isinstance(rows, slice):
+        if rows.step not in (None, 1):
+            raise ValueError("rows: a slice of query rows takes no step")
+        rows = (rows.start, rows.stop)
+    if isinstance(rows, (tuple, list)) and len(rows) == 2:
+        first, end = rows
+        for v in (first, end):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, _np.integer))):
+                raise TypeError(f"rows must be 'FIRST:END', (first, end) or a slice of whole numbers; got {rows!r}")
+        return f"{'' if first is None else int(first)}:{'' if end is None else int(end)}"
+    raise TypeError(f"rows must be 'FIRST:END', (first, end) or a slice; got {rows!r}")
+
+
+def _maps_bytes(array):
+    """.npy bytes of an array-like of attention maps, as the CLI would read the saved file."""
+    import io
+    a = _np.asarray(array) if not isinstance(array, _np.ndarray) else array
+    if a.dtype == _np.object_:
+        raise TypeError("attention maps must be numbers (an array of shape (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K))")
+    if a.dtype not in (_np.float16, _np.float32, _np.float64, _np.uint16):  # uint16: bfloat16 bits, as the CLI reads them
+        if not (_np.issubdtype(a.dtype, _np.integer) or a.dtype == bool or _np.issubdtype(a.dtype, _np.floating)):
+            raise TypeError(f"attention maps must be numbers, got dtype {a.dtype}")
+        a = a.astype(_np.float64)
+    buffer = io.BytesIO()
+    _np.save(buffer, _np.ascontiguousarray(a))
+    return buffer.getvalue()
+
+
+def fit(source, *, heads=None, scheme=None, max_bias=None, slopes=None, preset=None, from_config=None, arith=None,
+        tensor=None, layer=None, batch=None, values=None, rows=None, order=None, similarity=None, name=None,
+        threads=None, progress=None):
+    """Fit each head's effective ALiBi slope to a trained model's attention maps, as ``alibi fit``.
+
+    ``source`` is a path to a .npy or .safetensors file, or an array-like of shape (H, Q, K),
+    (L, H, Q, K) or (B, L, H, Q, K) (a NumPy array, a list of lists, a CPU torch tensor).
+    The model's slopes, when given (heads=, scheme=, max_bias=, slopes=, preset=,
+    from_config=), are compared with each head's fitted one and give its verdict. tensor=,
+    layer=, batch=, values= ("probabilities" or "scores") pick what to read; rows="128:" (or
+    (128, None), or slice(128, None)) fits query rows 128 to the last; order= "index", "slope"
+    or "similarity"; similarity= "profile" or "map" adds each layer's head distances.
+    Returns a FitTable.
+
+    Example:
+        >>> t = alibi_explorer.fit("bloom_attn.safetensors", preset="bloom-560m", rows="128:")
+        >>> print(t)                       # the CLI's table, verdicts included
+        >>> t["slope"], t["verdict"]
+    """
+    if isinstance(source, (str, _os.PathLike)):
+        src = _os.fsdecode(source)
+    elif isinstance(source, bytes):
+        raise TypeError("fit takes a path (str or os.PathLike) or an array of attention maps, not bytes")
+    else:
+        src = _maps_bytes(_as_array(source) if not isinstance(source, (list, tuple)) else source)
+    for key, value in (("tensor", tensor), ("values", values), ("order", order), ("similarity", similarity),
+                       ("name", name)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{key} must be a string, got {value!r}")
+    for key, value in (("layer", layer), ("batch", batch)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, _np.integer))):
+            raise TypeError(f"{key} must be a whole number, got {value!r}")
+    fit_opts = _options(tensor=tensor, layer=layer, batch=batch, values=values, rows=_rows_text(rows), order=order,
+                        similarity=similarity, name=name)
+    slope_opts = _options(heads=heads, scheme=scheme, max_bias=max_bias, slopes=slopes, preset=preset,
+                          from_config=from_config, arith=arith)
+    # As the CLI: the model's slopes are compared once any of these names them; a head count
+    # not named (only scheme or max_bias) is the file's.
+    given = any(v is not None for v in (heads, scheme, max_bias, slopes, preset, from_config))
+    heads_named = any(v is not None for v in (heads, slopes, preset, from_config))
+    return FitTable(*_core.fit(src, fit_opts, slope_opts, given, heads_named, threads, progress))
 
 
 # ---------------------------------------------------------------------------
@@ -340,32 +488,93 @@ class Figure:
         return f"<alibi_explorer.Figure {self.kind}, {size}>"
 
 
-# The figures render() draws; the CLI draws every one of _core.render_views().
-_RENDERED_HERE = ("bias", "attention", "slopes", "distance", "attention-distance")
+_VIEWS = ("stages", "schemes", "extrapolation", "compare")
+
+
+def _render_maps(maps, what, layer, head, query, tensor, batch, values, format, ratio, given, threads, progress):
+    if isinstance(maps, (str, _os.PathLike)):
+        src = _os.fsdecode(maps)
+    elif isinstance(maps, bytes):
+        raise TypeError("maps must be a path (str or os.PathLike) or an array of attention maps, not bytes")
+    else:
+        src = _maps_bytes(_as_array(maps) if not isinstance(maps, (list, tuple)) else maps)
+    for key, value in (("tensor", tensor), ("values", values), ("what", what)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{key} must be a string, got {value!r}")
+    for key, value in (("layer", layer), ("head", head), ("query", query), ("batch", batch)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, _np.integer))):
+            raise TypeError(f"{key} must be a whole number, got {value!r}")
+    svg = format == "svg"
+    if format is None and what in ("fit", "row"):
+        svg = True
+    slopes_given = any(given[k] is not None for k in ("heads", "slopes", "preset", "from_config"))
+    data, pixels = _core.render_maps(src, _options(tensor=tensor, batch=batch, values=values), None, _options(**given),
+                                     slopes_given, what, layer, head, query, svg, ratio, threads, progress)
+    return Figure("svg", data) if pixels is None else Figure("png", data, pixels)
 
 
 def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=None, scale=None, width=None,
            height=None, query=None, content=None, seed=None, sigma=None, dk=None, temperature=None, mode=None,
-           mask=None, dtype=None, layout=None, scheme=None, max_bias=None, slopes=None, arith=None, max_memory=None,
-           session=None, threads=None, progress=None):
+           mask=None, dtype=None, layout=None, scheme=None, max_bias=None, slopes=None, arith=None, preset=None,
+           from_config=None, lengths=None, padding=None, documents=None, window=None, prefix=None, positions=None,
+           batch_row=None, pixel_ratio=None, format=None, max_distance=None, quantity=None, maps=None, layer=None,
+           tensor=None, batch=None, values=None, max_memory=None, session=None, threads=None, progress=None):
     """Render a figure as ``alibi render`` draws it (the same bytes); returns a Figure.
 
     Keywords: those of stats(), plus what="bias" (bias, attention: PNG head grid; slopes,
-    distance, attention-distance: SVG curves; with a session, the session's), head=-1 (one
-    head alone; curves: highlight it), colormap="viridis" (magma, cividis, diverging),
-    scale="shared" (per-head), width=1024, height=768.
+    distance, attention-distance: SVG curves; stages, schemes, extrapolation: SVG, or PNG with
+    format="png"; compare: PNG; with a session, the session's), head=-1 (one head alone; curves:
+    highlight it), colormap="viridis" (magma, cividis, diverging), scale="shared" (per-head),
+    width=1024, height=768, pixel_ratio=1 (PNG figures drawn at 2 or 4 times the pixels, as
+    ``--pixel-ratio``), max_distance=128 and quantity="logit" (what="schemes" only).
+
+    A trained model's saved attention maps, as ``alibi render FILE``: maps= a path to a .npy or
+    .safetensors file (or an array of shape (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K)), with
+    what="attention" (default; one layer's heads, or one head), "overview" (every layer),
+    "similarity" (the heads' distance matrix), "fit" (one head's attention vs distance with its
+    priors) or "row" (one query row); layer= (the layer's number), head=, query=, tensor=,
+    batch= (the batch element), values=; the model's slopes (heads=, slopes=, preset=, ...)
+    draw its configured prior.
 
     Example:
         >>> alibi_explorer.render(heads=12, seq=64)                    # inline head grid
         >>> alibi_explorer.render(heads=12, what="slopes").save("slopes.svg")
+        >>> alibi_explorer.render(heads=8, seq=64, what="stages", head=2, query=40)
     """
-    if what is not None:
-        views = _core.render_views()
-        if what not in views:
-            raise ValueError(f"what={what!r} is not a figure: use one of {', '.join(views)}")
-        if what not in _RENDERED_HERE:
-            raise ValueError(f"what={what!r} is drawn by the CLI (alibi render --what {what}); render() draws "
-                             f"{', '.join(_RENDERED_HERE)}")
+    if what is not None and what not in _core.render_views():
+        raise ValueError(f"what={what!r} is not a figure: use one of {', '.join(_core.render_views())}")
+    if pixel_ratio is not None:
+        if isinstance(pixel_ratio, bool) or not isinstance(pixel_ratio, int):
+            raise TypeError(f"pixel_ratio must be 1, 2 or 4, got {pixel_ratio!r}")
+        if pixel_ratio not in (1, 2, 4):
+            raise ValueError(f"pixel_ratio must be 1, 2 or 4 (got {pixel_ratio}). Example: pixel_ratio=2")
+    if format is not None and format not in ("png", "svg"):
+        raise ValueError(f"format must be 'png' or 'svg', got {format!r}")
+    if pixel_ratio is not None and format == "svg":
+        raise ValueError("pixel_ratio applies to PNG figures; SVG is vector and sharp at any size: drop pixel_ratio")
+    ratio = pixel_ratio or 1
+    if maps is not None:
+        return _render_maps(maps, what or "attention", layer, head, query, tensor, batch, values, format, ratio,
+                            dict(heads=heads, scheme=scheme, max_bias=max_bias, slopes=slopes, preset=preset,
+                                 from_config=from_config, colormap=colormap, scale=scale, width=width, height=height),
+                            threads, progress)
+    if any(v is not None for v in (layer, tensor, batch, values)):
+        raise ValueError("layer, tensor, batch and values choose what to draw of saved attention maps: give maps= too")
+    batch_opts = _options(preset=preset, from_config=from_config, lengths=lengths, padding=padding,
+                          documents=documents, window=window, prefix=prefix, positions=positions, batch_row=batch_row)
+    if what in _VIEWS:
+        opts = _options(heads=heads, seq=seq, keys=keys, head=head, colormap=colormap,
+                        scale=scale, width=width, height=height, query=query, content=content, seed=seed,
+                        sigma=sigma, dk=dk, temperature=temperature, mode=mode, mask=mask, dtype=dtype,
+                        layout=layout, scheme=scheme, max_bias=max_bias, slopes=slopes, arith=arith,
+                        max_memory=max_memory, **batch_opts)
+        opts["what"] = "bias" if what == "compare" else "attention"
+        svg = format == "svg" or (format is None and what != "compare")
+        data, pixels = _core.render_view(session, opts, what, svg, ratio, max_distance, quantity, threads, progress)
+        return Figure("svg", data) if svg else Figure("png", data, pixels)
+    if max_distance is not None or quantity is not None:
+        raise ValueError("max_distance and quantity belong to what='schemes' (the position-schemes figure): drop "
+                         "them or render what='schemes'")
     curve = None
     if what == "attention-distance":
         curve, what = "attention-distance", "distance"
@@ -374,10 +583,15 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
     opts = _options(heads=heads, seq=seq, keys=keys, what=what, head=head, colormap=colormap, scale=scale,
                     width=width, height=height, query=query, content=content, seed=seed, sigma=sigma, dk=dk,
                     temperature=temperature, mode=mode, mask=mask, dtype=dtype, layout=layout, scheme=scheme,
-                    max_bias=max_bias, slopes=slopes, arith=arith, max_memory=max_memory)
+                    max_bias=max_bias, slopes=slopes, arith=arith, max_memory=max_memory, **batch_opts)
     full = (session if session is not None else Session()).replace(**opts)
     chosen = _session_dict(full)["view"]["what"]
     if chosen in ("bias", "attention"):
-        png, pixels = _core.render_heatmap(full, {}, threads, progress)
+        if format == "svg":
+            raise ValueError(f"what '{chosen}' draws a heatmap, which is PNG: use format='png'")
+        png, pixels = _core.render_heatmap(full, {}, threads, progress, ratio)
         return Figure("png", png, pixels)
+    if format == "png" or pixel_ratio is not None:
+        data, pixels = _core.render_view(full, {}, curve or chosen, False, ratio, None, None, threads, progress)
+        return Figure("png", data, pixels)
     return Figure("svg", _core.render_curves(full, {}, curve or chosen, progress))

@@ -28,14 +28,14 @@ class Tensor:
 class Session:
     def __init__(self, **options: Any) -> None: ...
     @staticmethod
-    def load(path: str) -> Session: ...
+    def load(path: Union[str, PathLike[str]]) -> Session: ...
     @staticmethod
     def from_json(text: str) -> Session: ...
     @staticmethod
     def from_dict(d: dict[str, Any]) -> Session: ...
     def to_json(self) -> str: ...
     def to_dict(self) -> dict[str, Any]: ...
-    def save(self, path: str) -> None: ...
+    def save(self, path: Union[str, PathLike[str]]) -> None: ...
     def replace(self, **options: Any) -> Session: ...
     def cli_command(self, subcommand: str = "bias", output: str = "bias.npy") -> str: ...
     def __eq__(self, other: object) -> bool: ...
@@ -90,7 +90,11 @@ def slopes(heads: Optional[int] = None, *, scheme: Optional[str] = None, max_bia
 def bias(heads: Optional[int] = None, seq: Optional[int] = None, keys: Optional[int] = None, *,
          mode: Optional[str] = None, mask: Optional[Mask] = None, dtype: Optional[DTypeName] = None,
          layout: Optional[str] = None, scheme: Optional[str] = None, max_bias: Optional[float] = None,
-         slopes: Optional[Sequence[float]] = None, arith: Optional[str] = None, max_memory: Optional[int] = None,
+         slopes: Optional[Sequence[float]] = None, arith: Optional[str] = None,
+         preset: Optional[str] = None, from_config: Optional[Union[str, PathLike[str]]] = None,
+         lengths: Optional[Union[Sequence[int], str]] = None, padding: Optional[str] = None,
+         documents: Optional[Union[Sequence[int], str]] = None, window: Optional[int] = None,
+         prefix: Optional[int] = None, positions: Optional[str] = None, max_memory: Optional[int] = None,
          session: Optional[Session] = None, threads: Optional[int] = None,
          progress: Optional[Progress] = None) -> npt.NDArray[Any]: ...
 
@@ -100,6 +104,10 @@ def attention(heads: Optional[int] = None, seq: Optional[int] = None, keys: Opti
               mask: Optional[Mask] = None, dtype: Optional[DTypeName] = None, layout: Optional[str] = None,
               scheme: Optional[str] = None, max_bias: Optional[float] = None,
               slopes: Optional[Sequence[float]] = None, arith: Optional[str] = None,
+         preset: Optional[str] = None, from_config: Optional[Union[str, PathLike[str]]] = None,
+         lengths: Optional[Union[Sequence[int], str]] = None, padding: Optional[str] = None,
+         documents: Optional[Union[Sequence[int], str]] = None, window: Optional[int] = None,
+         prefix: Optional[int] = None, positions: Optional[str] = None, 
               max_memory: Optional[int] = None, session: Optional[Session] = None,
               threads: Optional[int] = None, progress: Optional[Progress] = None) -> npt.NDArray[Any]: ...
 
@@ -108,7 +116,12 @@ def stats(heads: Optional[int] = None, seq: Optional[int] = None, keys: Optional
           sigma: Optional[float] = None, dk: Optional[int] = None, temperature: Optional[float] = None,
           mode: Optional[str] = None, mask: Optional[Mask] = None, dtype: Optional[DTypeName] = None,
           layout: Optional[str] = None, scheme: Optional[str] = None, max_bias: Optional[float] = None,
-          slopes: Optional[Sequence[float]] = None, arith: Optional[str] = None, max_memory: Optional[int] = None,
+          slopes: Optional[Sequence[float]] = None, arith: Optional[str] = None,
+         preset: Optional[str] = None, from_config: Optional[Union[str, PathLike[str]]] = None,
+         lengths: Optional[Union[Sequence[int], str]] = None, padding: Optional[str] = None,
+         documents: Optional[Union[Sequence[int], str]] = None, window: Optional[int] = None,
+         prefix: Optional[int] = None, positions: Optional[str] = None, batch_row: Optional[int] = None,
+          max_memory: Optional[int] = None,
           session: Optional[Session] = None, threads: Optional[int] = None,
           progress: Optional[Progress] = None) -> Stats: ...
 
@@ -116,7 +129,8 @@ def diagnose(array: Union[str, bytes, PathLike[str], ArrayLike], *, name: Option
              max_memory: Optional[int] = None) -> Diagnosis: ...
 
 def render(heads: Optional[int] = None, seq: Optional[int] = None, keys: Optional[int] = None, *,
-           what: Optional[Literal["bias", "attention", "slopes", "distance", "attention-distance"]] = None,
+           what: Optional[Literal["bias", "attention", "slopes", "distance", "attention-distance", "stages", "schemes",
+                                  "extrapolation", "compare"]] = None,
            head: Optional[int] = None, colormap: Optional[str] = None, scale: Optional[str] = None,
            width: Optional[int] = None, height: Optional[int] = None, query: Optional[int] = None,
            content: Optional[str] = None, seed: Optional[int] = None, sigma: Optional[float] = None,
@@ -124,5 +138,30 @@ def render(heads: Optional[int] = None, seq: Optional[int] = None, keys: Optiona
            mask: Optional[Mask] = None, dtype: Optional[DTypeName] = None, layout: Optional[str] = None,
            scheme: Optional[str] = None, max_bias: Optional[float] = None,
            slopes: Optional[Sequence[float]] = None, arith: Optional[str] = None,
+         preset: Optional[str] = None, from_config: Optional[Union[str, PathLike[str]]] = None,
+         lengths: Optional[Union[Sequence[int], str]] = None, padding: Optional[str] = None,
+         documents: Optional[Union[Sequence[int], str]] = None, window: Optional[int] = None,
+         prefix: Optional[int] = None, positions: Optional[str] = None, batch_row: Optional[int] = None,
+           pixel_ratio: Optional[Literal[1, 2, 4]] = None, format: Optional[Literal["png", "svg"]] = None,
+           max_distance: Optional[int] = None, quantity: Optional[Literal["logit", "attention"]] = None,
            max_memory: Optional[int] = None, session: Optional[Session] = None,
            threads: Optional[int] = None, progress: Optional[Progress] = None) -> Figure: ...
+
+class FitTable(_Report):
+    columns: dict[str, npt.NDArray[Any]]
+    similarity: list[dict[str, Any]]
+    fitted_rows: dict[str, Any]
+    heads: list[dict[str, Any]]
+    def __getitem__(self, name: str) -> npt.NDArray[Any]: ...
+    def __len__(self) -> int: ...
+    def to_csv(self) -> str: ...
+
+def fit(source: Union[str, PathLike[str], ArrayLike], *, heads: Optional[int] = None, scheme: Optional[str] = None,
+        max_bias: Optional[float] = None, slopes: Optional[Sequence[float]] = None, preset: Optional[str] = None,
+        from_config: Optional[Union[str, PathLike[str]]] = None, arith: Optional[str] = None,
+        tensor: Optional[str] = None, layer: Optional[int] = None, batch: Optional[int] = None,
+        values: Optional[Literal["probabilities", "scores"]] = None,
+        rows: Optional[Union[str, tuple[Optional[int], Optional[int]], slice]] = None,
+        order: Optional[Literal["index", "slope", "similarity"]] = None,
+        similarity: Optional[Literal["profile", "map"]] = None, name: Optional[str] = None,
+        threads: Optional[int] = None, progress: Optional[Progress] = None) -> FitTable: ...

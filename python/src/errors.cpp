@@ -1,6 +1,8 @@
 // The one mapping from alibi::ErrorCode to Python exceptions (errors.hpp).
 #include "errors.hpp"
 
+#include <alibi/base/field_names.hpp>
+
 namespace py = pybind11;
 
 namespace alibi::python {
@@ -18,15 +20,18 @@ void registerErrors(py::module_& m) {
 }
 
 void raise(const Error& error) {
+    // The core names parameters by their CLI flags; Python names them by its keywords (one table,
+    // alibi/base/field_names.hpp).
+    const std::string message = wordMessage(error.message, FrontEnd::Python);
     switch (error.code) {
         case ErrorCode::InvalidArgument:
-        case ErrorCode::BadInput: throw py::value_error(error.message);
-        case ErrorCode::TooLarge: PyErr_SetString(PyExc_MemoryError, error.message.c_str()); throw py::error_already_set();
-        case ErrorCode::Io: PyErr_SetString(PyExc_OSError, error.message.c_str()); throw py::error_already_set();
-        case ErrorCode::Cancelled: PyErr_SetString(g_cancelled, error.message.c_str()); throw py::error_already_set();
+        case ErrorCode::BadInput: throw py::value_error(message);
+        case ErrorCode::TooLarge: PyErr_SetString(PyExc_MemoryError, message.c_str()); throw py::error_already_set();
+        case ErrorCode::Io: PyErr_SetString(PyExc_OSError, message.c_str()); throw py::error_already_set();
+        case ErrorCode::Cancelled: PyErr_SetString(g_cancelled, message.c_str()); throw py::error_already_set();
         case ErrorCode::Internal: break;
     }
-    throw std::runtime_error("internal error (please report it): " + error.message);
+    throw std::runtime_error("internal error (please report it): " + message);
 }
 
 }  // namespace alibi::python

@@ -4,11 +4,19 @@
 // once, in options.cpp and the core. Every long call releases the GIL.
 #include "arrays.hpp"
 #include "errors.hpp"
+#include "interrupt.hpp"
 #include "options.hpp"
 #include "progress.hpp"
 
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/analysis/diagnosis_report.hpp>
+#include <alibi/analysis/fit_report.hpp>
+#include <alibi/analysis/head_fit.hpp>
+#include <alibi/explore/snapshot.hpp>
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/io/export_plan.hpp>
+#include <alibi/model/batch.hpp>
+#include <alibi/model/batch_attention.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
@@ -18,6 +26,7 @@
 #include <alibi/model/stats.hpp>
 #include <alibi/model/stats_report.hpp>
 #include <alibi/figure/figure.hpp>
+#include <alibi/figure/maps_file_figure.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/figure/view_figure.hpp>
 #include <alibi/figure/render_views.hpp>
@@ -26,7 +35,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +58,21 @@ Session sessionFor(const py::object& base, const py::dict& options) {
     return s;
 }
 
+// Whether the call asks for a batch tensor (B, H, T, T): any batch keyword, or a session whose
+// batch section is active (as --config with a batch, or any batch flag, in the CLI).
+bool wantsBatch(const Session& s, const py::dict& options) {
+    for (const char* key : {"lengths", "padding", "documents", "window", "prefix", "positions"})
+        if (options.contains(key)) return true;
+    return s.batch.active();
+}
+
+std::string pathText(const py::object& path, const char* what) {
+    if (!py::isinstance<py::str>(path) && !py::hasattr(path, "__fspath__"))
+        throw py::type_error(fmt::format("{} must be a path (str or os.PathLike), got {}", what,
+                                         py::repr(path).cast<std::string>()));
+    return py::module_::import("os").attr("fsdecode")(path).cast<std::string>();
+}
+
 py::array slopes(const py::object& base, const py::dict& options) {
     const Session s = sessionFor(base, options);
     const BiasParams& b = s.attention.bias;
@@ -60,14 +86,19 @@ py::array slopes(const py::object& base, const py::dict& options) {
 py::array bias(const py::object& base, const py::dict& options, const py::object& threads, const py::object& callback) {
     const Session s = sessionFor(base, options);
     const unsigned n = threadCount(threads);
+    const bool batch = wantsBatch(s, options);
+    const BiasParams& b = s.attention.bias;
+    // The CLI's export rule: a finite mask the dtype cannot hold is refused, not turned into -inf
+    // (padding and document boundaries of a batch hold the mask whatever the mode).
+    if (auto reason = maskOverflowReason(b.dtype, batch ? std::optional(b.mask) : storedMask(b)))
+        throw py::value_error(*reason);
     Progress progress(callback);
     Result<Tensor> result;
     {
         py::gil_scoped_release release;
-        const BiasParams& b = s.attention.bias;
         // buildBias has no progress callback: a bias fills at memory bandwidth (2 GiB in well
         // under a second), so the only report is the final one.
-        result = buildBias(b, s.maxMemory, n);
+        result = batch ? buildBatchBias(b, s.batch, s.maxMemory) : buildBias(b, s.maxMemory, n);
         if (result) {
             const std::uint64_t size = result->size();
             if (!progress.fn()(size, size)) result = fail(ErrorCode::Cancelled, "cancelled by the progress callback");
@@ -81,11 +112,13 @@ py::array attention(const py::object& base, const py::dict& options, const py::o
                     const py::object& callback) {
     const Session s = sessionFor(base, options);
     const unsigned n = threadCount(threads);
+    const bool batch = wantsBatch(s, options);
     Progress progress(callback);
     Result<Tensor> result;
     {
         py::gil_scoped_release release;
-        result = computeAttention(s.attention, s.maxMemory, n, progress.fn());
+        result = batch ? buildBatchAttention(s.attention, s.batch, s.maxMemory, progress.fn())
+                                        : computeAttention(s.attention, s.maxMemory, n, progress.fn());
     }
     progress.rethrow();
     return toNumpy(unwrap(std::move(result)));
@@ -98,11 +131,12 @@ py::tuple stats(const py::object& base, const py::dict& options, const py::objec
     StatsParams params;
     params.attention = s.attention;
     params.queryRow = s.queryRow;
+    const bool batch = wantsBatch(s, options);
     Progress progress(callback);
     Result<StatsResult> result;
     {
         py::gil_scoped_release release;
-        result = computeStats(params, n, progress.fn());
+        result = batch ? computeBatchStats(params, s.batch, s.batchRow, s.maxMemory) : computeStats(params, n, progress.fn());
     }
     progress.rethrow();
     const StatsResult r = unwrap(std::move(result));
@@ -123,10 +157,12 @@ py::tuple diagnoseAny(const py::object& source, const std::string& name, const p
     if (py::isinstance<py::str>(source)) {
         const std::string path = source.cast<std::string>();
         Result<LoadedTensor> result;
+        InterruptScope interrupt;
         {
             py::gil_scoped_release release;
             result = loadTensor(path, s.maxMemory);
         }
+        interrupt.check();
         if (!result) raise(Error{result.error().code, fmt::format("{}: {}", path, result.error().message)});
         loaded = std::move(*result);
         tensor = &loaded->tensor;
@@ -145,18 +181,26 @@ py::tuple diagnoseAny(const py::object& source, const std::string& name, const p
 
 // A heatmap figure as PNG bytes plus its RGBA pixels (H, W, 4), as `alibi render` draws it.
 py::tuple renderHeatmap(const py::object& base, const py::dict& options, const py::object& threads,
-                        const py::object& callback) {
+                        const py::object& callback, int scale) {
     const Session s = sessionFor(base, options);
     const unsigned n = threadCount(threads);
     if (s.what != RenderWhat::Bias && s.what != RenderWhat::Attention)
         throw py::value_error("what must be bias or attention for a heatmap");
-    const HeatmapParams params = heatmapParams(s);
+    // The CLI's figure of the grid (or one head): renderViewFigurePng, at the pixel ratio.
+    ViewFigureRequest request;
+    request.session = s;
+    if (!wantsBatch(s, options)) request.session.batch = BatchParams{};
+    request.session.compare = s.compare.value_or(explore::geometricCompare());
+    request.view = s.head >= 0 ? ExplorerView::Detail : ExplorerView::Grid;
+    request.scale = scale;
+    request.threads = n;
     Progress progress(callback);
+    request.progress = progress.fn();
     Result<Image> image;
     Result<std::vector<std::uint8_t>> png;
     {
         py::gil_scoped_release release;
-        image = renderHeatmapFigure(params, n, progress.fn());
+        image = renderViewFigurePng(request);
         if (image) png = encodePng(*image);
     }
     progress.rethrow();
@@ -188,13 +232,243 @@ std::string renderCurves(const py::object& base, const py::dict& options, const 
     return unwrap(std::move(svg));
 }
 
+// An explorer view beyond the heatmaps and curves, as `alibi render --what VIEW` draws it: stages,
+// schemes (position schemes), extrapolation, compare. PNG (bytes, RGBA pixels) at `scale`, or SVG
+// text for the views drawn from lines and text.
+py::tuple renderView(const py::object& base, const py::dict& options, const std::string& view, bool svg, int scale,
+                     const py::object& maxDistance, const py::object& quantity, const py::object& threads,
+                     const py::object& callback) {
+    ViewFigureRequest request;
+    request.session = sessionFor(base, options);
+    request.session.compare = request.session.compare.value_or(explore::geometricCompare());
+    if (view == "stages") request.view = ExplorerView::Stages;
+    else if (view == "schemes") request.view = ExplorerView::PositionSchemes;
+    else if (view == "extrapolation") request.view = ExplorerView::Extrapolation;
+    else if (view == "compare") request.view = ExplorerView::Compare;
+    else if (const auto curves = parseCurveKind(view)) {
+        request.view = ExplorerView::Curves;
+        request.curves = *curves;
+    } else throw py::value_error(fmt::format("what '{}' is not an explorer view (stages, schemes, extrapolation, compare)", view));
+    if ((!maxDistance.is_none() || !quantity.is_none()) && request.view != ExplorerView::PositionSchemes)
+        throw py::value_error("max_distance and quantity belong to what='schemes' (the position-schemes figure): drop "
+                              "them or render what='schemes'");
+    if (!maxDistance.is_none()) request.schemesMaxDistance = maxDistance.cast<std::int64_t>();
+    if (!quantity.is_none()) {
+        const auto q = quantity.cast<std::string>();
+        if (q == "logit") request.schemesQuantity = SchemeQuantity::Logit;
+        else if (q == "attention") request.schemesQuantity = SchemeQuantity::Attention;
+        else throw py::value_error(fmt::format("quantity '{}' is not known: use logit or attention", q));
+    }
+    if (svg && !viewFigureIsVector(request.view))
+        throw py::value_error(fmt::format("what '{}' draws a heatmap, which is PNG: use format='png'", view));
+    request.scale = scale;
+    request.threads = threadCount(threads);
+    Progress progress(callback);
+    request.progress = progress.fn();
+    Result<std::string> text;
+    Result<Image> image;
+    Result<std::vector<std::uint8_t>> png;
+    {
+        py::gil_scoped_release release;
+        if (svg) {
+            text = renderViewFigureSvg(request);
+        } else {
+            image = renderViewFigurePng(request);
+            if (image) png = encodePng(*image);
+        }
+    }
+    progress.rethrow();
+    if (svg) return py::make_tuple(unwrap(std::move(text)), py::none());
+    const Image img = unwrap(std::move(image));
+    const auto bytes = unwrap(std::move(png));
+    py::array_t<std::uint8_t> rgba({img.height, img.width, 4});
+    std::memcpy(rgba.mutable_data(), img.pixels.data(), img.pixels.size() * sizeof(Rgba));
+    return py::make_tuple(py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size()), rgba);
+}
+
+// Saved attention maps from a path, or from .npy bytes (an array the caller saved), opened with
+// the GIL released and Ctrl-C honoured. `bytes` owns what the maps read.
+struct OpenedMaps {
+    std::shared_ptr<const std::string> bytes;
+    std::optional<AttentionMaps> maps;
+    std::string name;  // the path, or "<array>"
+};
+
+py::object optionOf(const py::dict& options, const char* key) {
+    return options.contains(key) ? py::reinterpret_borrow<py::object>(options[key]) : py::object(py::none());
+}
+
+OpenedMaps openMaps(const py::object& source, const py::dict& fileOptions) {
+    OpenedMaps out;
+    std::string path;
+    if (py::isinstance<py::bytes>(source)) {
+        out.bytes = std::make_shared<const std::string>(source.cast<std::string>());
+        out.name = "<array>";
+    } else {
+        path = pathText(source, "the attention maps");
+        out.name = path;
+    }
+    AttentionOpenOptions open;
+    if (const py::object v = optionOf(fileOptions, "name"); !v.is_none()) out.name = v.cast<std::string>();
+    if (const py::object v = optionOf(fileOptions, "tensor"); !v.is_none()) open.tensor = v.cast<std::string>();
+    if (const py::object v = optionOf(fileOptions, "batch"); !v.is_none()) {
+        const auto b = v.cast<std::int64_t>();
+        if (b < 0 || b > 1'000'000) throw py::value_error(fmt::format("batch: {} is not a batch element index", b));
+        open.batch = static_cast<int>(b);
+    }
+    if (const py::object v = optionOf(fileOptions, "values"); !v.is_none()) {
+        const auto text = v.cast<std::string>();
+        open.values = parseAttentionValues(text);
+        if (!open.values)
+            throw py::value_error(fmt::format("values: '{}' is unknown (expected probabilities or scores)", text));
+    }
+    Result<AttentionMaps> opened = fail(ErrorCode::Internal, "not opened");
+    InterruptScope interrupt;
+    {
+        py::gil_scoped_release release;
+        opened = out.bytes ? AttentionMaps::fromBytes(std::as_bytes(std::span(out.bytes->data(), out.bytes->size())),
+                                                      false, open)
+                           : AttentionMaps::open(path, open);
+    }
+    interrupt.check();
+    out.maps = unwrap(std::move(opened));
+    return out;
+}
+
+// `alibi fit`: (text, json, csv) of a file (path) or of .npy bytes (an array the caller saved),
+// the same core calls in the same order as the CLI.
+py::tuple fit(const py::object& source, const py::dict& fitOptions, const py::dict& slopeOptions, bool slopesGiven,
+              bool headsNamed, const py::object& threads, const py::object& callback) {
+    const Session s = sessionFor(py::none(), slopeOptions);
+    const unsigned n = threadCount(threads);
+    HeadFitOptions options;
+    options.threads = n;
+    FitReportOptions reportOptions;
+    if (const py::object v = optionOf(fitOptions, "rows"); !v.is_none()) {
+        const auto range = unwrap(parseRowRange(v.cast<std::string>()));
+        options.firstRow = reportOptions.firstRow = range.first;
+        options.lastRow = reportOptions.lastRow = range.second;
+    }
+    if (const py::object v = optionOf(fitOptions, "order"); !v.is_none()) {
+        const auto text = v.cast<std::string>();
+        const auto order = parseHeadOrder(text);
+        if (!order) throw py::value_error(fmt::format("order: '{}' is unknown (expected index, slope or similarity)", text));
+        reportOptions.order = *order;
+    }
+    if (const py::object v = optionOf(fitOptions, "similarity"); !v.is_none()) {
+        const auto text = v.cast<std::string>();
+        reportOptions.similarity = parseSimilarityBasis(text);
+        if (!reportOptions.similarity)
+            throw py::value_error(fmt::format("similarity: '{}' is unknown (expected profile or map)", text));
+    }
+    reportOptions.threads = n;
+    const OpenedMaps opened = openMaps(source, fitOptions);
+    const AttentionMaps& maps = *opened.maps;
+    if (const py::object layer = optionOf(fitOptions, "layer"); !layer.is_none()) {
+        const auto number = layer.cast<std::int64_t>();
+        options.layers.push_back(
+            unwrap(maps.layerIndexOf(number >= 0 && number <= 1'000'000 ? static_cast<int>(number) : -1)));
+    }
+    std::vector<double> configured;
+    if (slopesGiven) configured = unwrap(fitConfiguredSlopes(s.attention.bias.slopes, headsNamed, maps.heads()));
+    Progress progress(callback);
+    options.progress = progress.fn();
+    Result<FitReport> report = fail(ErrorCode::Internal, "not fitted");
+    {
+        py::gil_scoped_release release;
+        auto fits = fitHeads(maps, options, configured);
+        if (!fits)
+            report = std::unexpected(fits.error());
+        else
+            report = makeFitReport(maps, std::move(*fits), opened.name, reportOptions);
+    }
+    progress.rethrow();
+    const FitReport r = unwrap(std::move(report));
+    return py::make_tuple(fitText(r, maps), fitJson(r, maps), fitCsv(r));
+}
+
+// `alibi render FILE --what attention|overview|similarity|fit|row`: (PNG bytes, RGBA pixels) or
+// (SVG text, None), the figure the core chooses (render/maps_file_figure.hpp).
+py::tuple renderMaps(const py::object& source, const py::dict& fileOptions, const py::object& base,
+                     const py::dict& options, bool slopesGiven, const std::string& what, const py::object& layer,
+                     const py::object& head, const py::object& query, bool svg, int scale, const py::object& threads,
+                     const py::object& callback) {
+    const Session s = sessionFor(base, options);
+    MapsFileFigureRequest request;
+    const auto kind = parseMapsFigureKind(what);
+    if (!kind)
+        throw py::value_error(fmt::format("what '{}' cannot draw attention maps from a file (expected attention, "
+                                          "overview, similarity, fit or row)",
+                                          what));
+    request.what = *kind;
+    if (!layer.is_none()) request.layer = static_cast<int>(std::clamp<std::int64_t>(layer.cast<std::int64_t>(), -1, 1 << 20));
+    if (!head.is_none()) request.head = static_cast<int>(std::clamp<std::int64_t>(head.cast<std::int64_t>(), -1, 1 << 20));
+    if (!query.is_none()) request.query = query.cast<std::int64_t>();
+    if (request.head < -1 || request.query < -1)
+        throw py::value_error("head and query must be 0 or more, or -1 (every head; the last row)");
+    if (slopesGiven) request.configured = unwrap(computeSlopes(s.attention.bias.slopes));
+    request.colormap = s.colormap;
+    request.scale = s.scale;
+    request.width = s.width;
+    request.height = s.height;
+    request.pixelRatio = scale;
+    request.svg = svg;
+    request.threads = threadCount(threads);
+    const OpenedMaps opened = openMaps(source, fileOptions);
+    Progress progress(callback);
+    request.progress = progress.fn();
+    Result<MapsFileFigure> figure = fail(ErrorCode::Internal, "not drawn");
+    Result<std::vector<std::uint8_t>> png;
+    {
+        py::gil_scoped_release release;
+        figure = renderMapsFileFigure(*opened.maps, request);
+        if (figure && figure->image) png = encodePng(*figure->image);
+    }
+    progress.rethrow();
+    const MapsFileFigure f = unwrap(std::move(figure));
+    if (!f.image) return py::make_tuple(f.svg, py::none());
+    const auto bytes = unwrap(std::move(png));
+    const Image& img = *f.image;
+    py::array_t<std::uint8_t> rgba({img.height, img.width, 4});
+    std::memcpy(rgba.mutable_data(), img.pixels.data(), img.pixels.size() * sizeof(Rgba));
+    return py::make_tuple(py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size()), rgba);
+}
+
 void writeFile(const std::string& path, const py::bytes& content) {
     const std::string data = content;
     Result<void> result;
+    InterruptScope interrupt;
     {
         py::gil_scoped_release release;
         result = writeFileAtomic(path, data);
     }
+    interrupt.check();
+    unwrap(std::move(result));
+}
+
+// Session files: read and written with the GIL released (a FIFO waits for its other end) and
+// stopped by Ctrl-C, as the CLI is.
+Session loadSessionFile(const py::object& file) {
+    const std::string path = pathText(file, "path");
+    Result<Session> result;
+    InterruptScope interrupt;
+    {
+        py::gil_scoped_release release;
+        result = loadSession(path);
+    }
+    interrupt.check();
+    return unwrap(std::move(result));
+}
+
+void saveSessionFile(const Session& s, const py::object& file) {
+    const std::string path = pathText(file, "path");
+    Result<void> result;
+    InterruptScope interrupt;
+    {
+        py::gil_scoped_release release;
+        result = saveSession(s, path);
+    }
+    interrupt.check();
     unwrap(std::move(result));
 }
 
@@ -213,7 +487,7 @@ Example:
              "Session(**options): the CLI's defaults with the given options (the keywords of bias(), "
              "attention(), stats() and render()) on top.")
         .def_static(
-            "load", [](const std::string& path) { return unwrap(loadSession(path)); }, py::arg("path"),
+            "load", &loadSessionFile, py::arg("path"),
             "Reads a session file; a bad field raises ValueError naming it.\n\nExample:\n"
             "    >>> s = alibi_explorer.Session.load('assets/sessions/mpt-7b.alibi.json')")
         .def_static(
@@ -222,7 +496,7 @@ Example:
             "    >>> alibi_explorer.Session.from_json('{\"version\": 1}') == alibi_explorer.Session()\n    True")
         .def("to_json", &serializeSession, "The session document exactly as save() writes it.")
         .def(
-            "save", [](const Session& s, const std::string& path) { unwrap(saveSession(s, path)); }, py::arg("path"),
+            "save", &saveSessionFile, py::arg("path"),
             "Writes the session file atomically (the same bytes the GUIs write).\n\nExample:\n"
             "    >>> alibi_explorer.Session(heads=4).save('four.alibi.json')")
         .def(
@@ -263,7 +537,14 @@ PYBIND11_MODULE(_core, m) {
     m.def("attention", &attention, base, options, threads, progress);
     m.def("stats", &stats, base, options, threads, progress);
     m.def("diagnose", &diagnoseAny, py::arg("source"), py::arg("name"), py::arg("max_memory").none(true));
-    m.def("render_heatmap", &renderHeatmap, base, options, threads, progress);
+    m.def("render_heatmap", &renderHeatmap, base, options, threads, progress, py::arg("scale") = 1);
+    m.def("render_view", &renderView, base, options, py::arg("view"), py::arg("svg"), py::arg("scale"),
+          py::arg("max_distance").none(true), py::arg("quantity").none(true), threads, progress);
+    m.def("render_maps", &renderMaps, py::arg("source"), py::arg("file_options"), base, options,
+          py::arg("slopes_given"), py::arg("what"), py::arg("layer").none(true), py::arg("head").none(true),
+          py::arg("query").none(true), py::arg("svg"), py::arg("scale"), threads, progress);
+    m.def("fit", &fit, py::arg("source"), py::arg("fit_options"), py::arg("slope_options"), py::arg("slopes_given"),
+          py::arg("heads_named"), threads, progress);
     m.def("render_curves", &renderCurves, base, options, py::arg("kind"), progress);
     m.def("write_file", &writeFile, py::arg("path"), py::arg("content"));
     m.def("render_views", [] {

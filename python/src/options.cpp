@@ -2,13 +2,23 @@
 // the Python keyword in place of the flag name.
 #include "options.hpp"
 
+#include "errors.hpp"
+
+#include <alibi/base/data_dir.hpp>
 #include <alibi/base/dtype.hpp>
+#include <alibi/base/field_names.hpp>
+#include <alibi/io/output_file.hpp>
+#include <alibi/io/preset.hpp>
+#include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/figure/figure.hpp>
 #include <alibi/render/render.hpp>
 
+#include <dlfcn.h>
+
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 #include <limits>
 #include <string>
@@ -126,6 +136,42 @@ std::vector<double> slopeList(const py::handle& value) {
     return out;
 }
 
+// A core error in Python's words, as ValueError (or the exception its code maps to).
+[[noreturn]] void badFrom(const std::string& name, const Error& error) {
+    raise(Error{error.code, fmt::format("{}: {}", name, error.message)});
+}
+
+// Where preset= looks: share/alibi-explorer/presets relative to this extension, as the CLI looks
+// relative to its program (an installed copy and the build tree alike; alibi/base/data_dir.hpp).
+std::vector<std::filesystem::path> presetFolders() {
+    Dl_info info{};
+    std::filesystem::path here;
+    if (::dladdr(reinterpret_cast<void*>(&presetFolders), &info) != 0 && info.dli_fname != nullptr)
+        here = std::filesystem::absolute(info.dli_fname).parent_path();
+    std::vector<std::filesystem::path> folders;
+    for (const auto& dir : here.empty() ? dataDirs() : dataDirs(here)) folders.push_back(dir / "presets");
+    return folders;
+}
+
+// lengths= and documents=: a sequence of whole numbers (a list, a tuple, a NumPy array), or the
+// explorers' text "16, 12, 9".
+std::vector<std::int64_t> lengthListOption(const std::string& name, const py::handle& value) {
+    if (py::isinstance<py::str>(value)) {
+        auto parsed = parseLengthList(value.cast<std::string>(), name);
+        if (!parsed) badFrom(name, parsed.error());
+        return *parsed;
+    }
+    if (!py::hasattr(value, "__iter__"))
+        throw py::type_error(fmt::format("{} must be a sequence of whole numbers, e.g. {}=[16, 12, 9]; got {}", name,
+                                         name, reprOf(value)));
+    std::vector<std::int64_t> out;
+    for (const py::handle item : py::iter(value)) {
+        if (out.size() >= 4096) bad(fmt::format("{} lists more than 4096 values", name));
+        out.push_back(wholeNumber(name, item));
+    }
+    return out;
+}
+
 }  // namespace
 
 unsigned threadCount(const py::object& threads) {
@@ -145,11 +191,33 @@ void applyOptions(Session& s, const py::dict& options) {
         static const char* const kKnown[] = {"heads", "scheme", "max_bias", "slopes", "dtype", "seq", "keys", "mode",
                                              "mask", "layout", "content", "seed", "sigma", "dk", "temperature",
                                              "query", "what", "head", "colormap", "scale", "width", "height",
-                                             "max_memory", "arith"};
+                                             "max_memory", "arith", "preset", "from_config", "lengths", "padding",
+                                             "documents", "window", "prefix", "positions", "batch_row"};
         const std::string k = key.cast<std::string>();
         bool ok = false;
         for (const char* name : kKnown) ok = ok || k == name;
         if (!ok) throw py::type_error(fmt::format("unknown option '{}'", k));
+    }
+
+    // A published model's parameters, then a Hugging Face config.json, before every other
+    // keyword (as --preset and --from-config come before the other flags).
+    if (const py::object v = get("preset"); !v.is_none()) {
+        auto preset = findPreset(text("preset", v), presetFolders());
+        if (!preset) badFrom("preset", preset.error());
+        applyPreset(s, *preset);
+    }
+    if (const py::object v = get("from_config"); !v.is_none()) {
+        if (!py::isinstance<py::str>(v) && !py::hasattr(v, "__fspath__"))
+            throw py::type_error(fmt::format("from_config must be a path to a config.json, got {}", reprOf(v)));
+        const std::string path = py::module_::import("os").attr("fsdecode")(v).cast<std::string>();
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(path, ec))
+            bad(fmt::format("from_config: '{}' is not a readable file", path));
+        auto json = readFileText(path, std::size_t{16} << 20);
+        if (!json) badFrom("from_config", json.error());
+        auto preset = presetFromHfConfig(*json, path);
+        if (!preset) badFrom("from_config", preset.error());
+        applyPreset(s, *preset);
     }
 
     // Slopes: slopes= implies the custom scheme and gives heads its default, as --slopes does.
@@ -246,6 +314,27 @@ void applyOptions(Session& s, const py::dict& options) {
         s.width = static_cast<int>(wholeInRange("width", v, 16, 16384, " pixels"));
     if (const py::object v = get("height"); !v.is_none())
         s.height = static_cast<int>(wholeInRange("height", v, 16, 16384, " pixels"));
+    // Batches (padded and packed sequences, windows, prefix-LM), as the CLI's batch flags; the
+    // rules are the core's (validateBatch), checked once every keyword is in.
+    BatchParams& batch = s.batch;
+    if (const py::object v = get("lengths"); !v.is_none()) batch.lengths = lengthListOption("lengths", v);
+    if (const py::object v = get("padding"); !v.is_none())
+        batch.padding = choice<Padding>("padding", v, parsePadding, "left, right");
+    if (const py::object v = get("documents"); !v.is_none()) batch.documents = lengthListOption("documents", v);
+    if (const py::object v = get("window"); !v.is_none()) batch.window = wholeNumber("window", v);
+    if (const py::object v = get("prefix"); !v.is_none()) batch.prefix = wholeNumber("prefix", v);
+    if (const py::object v = get("positions"); !v.is_none())
+        batch.positions = choice<PositionRule>("positions", v, parsePositionRule, "mask, naive, document");
+    if (batch.active())
+        if (auto ok = validateBatch(b, batch); !ok) raise(ok.error());
+    if (const py::object v = get("batch_row"); !v.is_none()) {
+        const std::int64_t row = wholeNumber("batch_row", v);
+        if (row < 0 || row >= batch.batchSize())
+            bad(fmt::format("batch_row must be between 0 and {} (B - 1: the batch has {} row(s)), got {}",
+                            batch.batchSize() - 1, batch.batchSize(), row));
+        s.batchRow = row;
+    }
+
     if (const py::object v = get("max_memory"); !v.is_none()) {
         const std::int64_t bytes = wholeNumber("max_memory", v);
         if (bytes <= 0) bad(fmt::format("max_memory must be a positive number of bytes, got {}", bytes));

@@ -68,7 +68,7 @@ def test_bad_file_content_is_value_error(tmp_path):
 def test_accepted_spellings():
     assert ax.bias(mask=float("-inf")).min() == -np.inf
     assert ax.bias(mask=-1000)[0, 0, 1] == -1000
-    assert ax.bias(dtype=np.float16).dtype == np.float16
+    assert ax.bias(dtype=np.float16, mask="min").dtype == np.float16
     assert ax.bias(heads=np.int64(4)).shape == (4, 16, 16)
     assert ax.bias(heads=4.0).shape == (4, 16, 16)
     assert ax.bias(arith="exact").dtype == np.float32

@@ -230,7 +230,57 @@ class FitTests(cli.CliCase):
             self.assertEqual(r.returncode, 0, r.stderr.decode())
             text = r.stdout.decode()
             self.assertIn("follows its slope", text)
-            self.assertIn("drifted: 4x flatter", text)  # layer 1 head 6 was made with m / 4
+            self.assertIn("drifted: 4x flatter", text)  # layer 3 head 3 was made with m / 4
+            self.assertIn("drifted: 4x steeper", text)  # layer 2 head 0 with 4 m
+            self.assertIn("not ALiBi-shaped", text)     # previous-token and copy heads
+            self.assertIn("prefers far keys", text)     # the sinks
+
+    def test_verdicts_of_synthetic_heads_in_every_format(self):
+        """The verdict rule (docs/FIT.md) on heads built here: the prior at the configured slope,
+        at 1.3x, uniform, diagonal-only, sink-only; the same words in the table, CSV and JSON."""
+        t = 512
+        i = np.arange(t)[:, None]
+        j = np.arange(t)[None, :]
+        heads = np.zeros((5, t, t))
+        for h, m in enumerate((1 / 16, 1.3 / 16, 0.0)):
+            w = np.where(j <= i, np.exp(-m * (i - j)), 0.0)
+            heads[h] = w / w.sum(axis=1, keepdims=True)
+        heads[3][np.arange(t), np.arange(t)] = 1.0
+        heads[4][:, 0] = 1.0
+        np.save(self.path("v.npy"), heads.astype(np.float32))
+        expected = ["follows its slope", "drifted: 1.3x steeper", "no distance preference", "one key only",
+                    "prefers far keys"]
+        slopes = ["--slopes", ",".join(["0.0625"] * 5)]
+        doc = self.fit_json(self.path("v.npy"), *slopes)
+        self.assertEqual([h["verdict"] for h in doc["heads"]], expected)
+        self.assertEqual([h["verdict_kind"] for h in doc["heads"]],
+                         ["follows", "steeper", "no-distance-preference", "one-key", "prefers-far-keys"])
+        diagonal = doc["heads"][3]
+        self.assertGreaterEqual(diagonal["slope_low"], 0)  # no [-1, 30]
+        self.assertEqual(diagonal["slope_low"], diagonal["slope_high"])
+        r = cli.run("fit", self.path("v.npy"), *slopes, "--format", "csv")
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        rows = r.stdout.decode().splitlines()
+        self.assertTrue(rows[0].endswith(",configured_slope,verdict,verdict_kind"))
+        self.assertEqual([row.split(",")[-2] for row in rows[1:]], expected)
+        text = cli.run("fit", self.path("v.npy"), *slopes).stdout.decode()
+        for line, words in zip(text.splitlines()[-5:], expected):
+            self.assertTrue(line.endswith(words), line)
+        self.assertNotIn("e+", text)  # no 8.6e+15x ratios
+
+    def test_rows_range_is_named_in_the_header_and_json(self):
+        np.save(self.path("r.npy"), prior_maps(PAPER_8[:2], 256).astype(np.float32))
+        r = cli.run("fit", self.path("r.npy"), "--rows", "128:")
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        text = r.stdout.decode()
+        self.assertIn("over query rows 128 to 255 of 256", text)
+        self.assertNotIn("every", text.splitlines()[2])
+        doc = self.fit_json(self.path("r.npy"), "--rows", "128:")
+        self.assertEqual(doc["fitted_rows"], {"first": 128, "end": 256, "every": False})
+        self.assertTrue(all(h["rows"] == 128 for h in doc["heads"]))
+        doc = self.fit_json(self.path("r.npy"))
+        self.assertEqual(doc["fitted_rows"], {"first": 0, "end": 256, "every": True})
+        self.assertIn("over every query row", cli.run("fit", self.path("r.npy")).stdout.decode())
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@
 #include <QTest>
 #include <QUrl>
 
+#include <algorithm>
 #include <bit>
 #include <functional>
 #include <cmath>
@@ -276,6 +277,17 @@ private slots:
         for (int r = 1; r < model->rowCount(); ++r)
             QVERIFY(model->index(r - 1, sink).data(Qt::UserRole).toDouble() <=
                     model->index(r, sink).data(Qt::UserRole).toDouble());
+        // The verdict column shows the core's verdict of each row's head, in its words.
+        const int verdict = static_cast<int>(explore::FitColumn::Verdict);
+        const auto& fits = w.attentionPage()->model()->fits();
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const int l = model->index(r, static_cast<int>(explore::FitColumn::Layer)).data(Qt::UserRole).toInt();
+            const int h = model->index(r, static_cast<int>(explore::FitColumn::Head)).data(Qt::UserRole).toInt();
+            const auto f = std::find_if(fits.begin(), fits.end(), [&](const HeadFit& x) { return x.layer == l && x.head == h; });
+            QVERIFY(f != fits.end());
+            QCOMPARE(model->index(r, verdict).data(Qt::DisplayRole).toString(),
+                     QString::fromStdString(fitVerdict(*f).text));
+        }
         // Selecting a row shows that layer and head.
         table->selectRow(5);
         const int layer = model->index(5, static_cast<int>(explore::FitColumn::Layer)).data(Qt::UserRole).toInt();

@@ -98,6 +98,12 @@ SlopeEstimate fitSlope(std::span<const RowSummary> rows) {
     // g(m) = sum (E_m[d] - D) falls as m grows: the root is where the prior is as local as the rows.
     const double gLo = gradient(rows, lo).first, gHi = gradient(rows, hi).first;
     double m;
+    if (gLo <= 0 && gHi >= 0) {
+        // Every row has a single key (g is 0 everywhere): any slope explains them equally well.
+        e.low = kFitSlopeMin;
+        e.high = kFitSlopeMax;
+        return e;
+    }
     if (gLo <= 0) {
         m = lo;
         e.atBound = true;
@@ -117,6 +123,12 @@ SlopeEstimate fitSlope(std::span<const RowSummary> rows) {
         }
     }
     e.slope = m;
+    if (e.atBound) {
+        // The likelihood is monotone over the whole range: no curvature at the maximum, so no
+        // interval; [m*, m*] rather than a range past the search's ends.
+        e.low = e.high = m;
+        return e;
+    }
     // The interval: a sandwich (robust) standard error, sqrt(sum of squared per-row scores) over
     // the information, which measures how far the rows disagree with one slope; floored by the
     // error of observing a single key per row, 1 / sqrt(information).
@@ -127,6 +139,7 @@ SlopeEstimate fitSlope(std::span<const RowSummary> rows) {
         scores += (pm.mean - r.meanDistance) * (pm.mean - r.meanDistance);
     }
     if (information <= 0) {
+        // Every row has a single key: any slope explains them equally well.
         e.low = kFitSlopeMin;
         e.high = kFitSlopeMax;
         return e;
@@ -273,6 +286,7 @@ Result<std::vector<HeadFit>> fitHeads(const AttentionMaps& maps, const HeadFitOp
                 fit.slopeAtBound = e.atBound;
                 fit.kl = meanKl(acc.rows, e.slope);
                 if (fit.configuredSlope) fit.configuredKl = meanKl(acc.rows, *fit.configuredSlope);
+                fit.uniformKl = meanKl(acc.rows, 0.0);
                 fit.sinkMass = acc.sink / n;
                 fit.diagonalMass = acc.diagonal / n;
                 fit.entropy = acc.entropy / n;

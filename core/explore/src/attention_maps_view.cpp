@@ -123,6 +123,7 @@ std::string_view fitColumnTitle(FitColumn column) {
     switch (column) {
     case FitColumn::Layer: return "layer";
     case FitColumn::Head: return "head";
+    case FitColumn::Verdict: return "verdict";
     case FitColumn::Slope: return "m*";
     case FitColumn::SlopeLow: return "m* low";
     case FitColumn::SlopeHigh: return "m* high";
@@ -144,6 +145,10 @@ std::string_view fitColumnToolTip(FitColumn column) {
     switch (column) {
     case FitColumn::Layer: return "The layer's number (file order for a stacked array, the tensor name's number for safetensors)";
     case FitColumn::Head: return "Head index within the layer";
+    case FitColumn::Verdict:
+        return "How the head relates to ALiBi and its configured slope: follows when m lies in m*'s 95% interval or "
+               "within 10% of m*; drifted steeper/flatter otherwise; no distance preference, not ALiBi-shaped (KL > 1 "
+               "nat), one key only, prefers far keys (docs/FIT.md)";
     case FitColumn::Slope: return "Effective ALiBi slope m*: the maximum-likelihood slope of softmax(-m d) over the rows";
     case FitColumn::SlopeLow: return "Lower end of m*'s 95% interval";
     case FitColumn::SlopeHigh: return "Upper end of m*'s 95% interval";
@@ -166,6 +171,7 @@ double fitColumnValue(const HeadFit& f, FitColumn column) {
     switch (column) {
     case FitColumn::Layer: return f.layer;
     case FitColumn::Head: return f.head;
+    case FitColumn::Verdict: return static_cast<double>(fitVerdict(f).kind);
     case FitColumn::Slope: return f.slope;
     case FitColumn::SlopeLow: return f.slopeLow;
     case FitColumn::SlopeHigh: return f.slopeHigh;
@@ -190,6 +196,7 @@ std::string formatFitColumn(FitColumn column, double value) {
     case FitColumn::Head:
     case FitColumn::Rows: return fmt::format("{}", static_cast<std::int64_t>(value));
     case FitColumn::ConfiguredSlope: return formatSlope(value);
+    case FitColumn::Verdict: return std::string(fitVerdictKindName(static_cast<FitVerdictKind>(static_cast<int>(value))));
     case FitColumn::SinkMass:
     case FitColumn::DiagonalMass: return fmt::format("{:.4f}", value);
     case FitColumn::MeanDistance:
@@ -201,8 +208,10 @@ std::string formatFitColumn(FitColumn column, double value) {
 std::string fitCellText(const HeadFit& fit, FitColumn column) {
     if (column == FitColumn::Layer || column == FitColumn::Head) return formatFitColumn(column, fitColumnValue(fit, column));
     if (fit.rows == 0) return "no rows";
+    if (column == FitColumn::Verdict) return fitVerdict(fit).text;
     const std::string text = formatFitColumn(column, fitColumnValue(fit, column));
-    return column == FitColumn::Slope && fit.slopeAtBound ? ">= " + text : text;
+    if (column == FitColumn::Slope && fit.slopeAtBound) return (fit.slope > 0 ? ">= " : "<= ") + text;
+    return text;
 }
 
 std::vector<int> sortFits(std::span<const HeadFit> fits, FitColumn column, bool ascending) {

@@ -65,6 +65,16 @@ std::optional<std::uint64_t> fileSystemFreeSpace(const std::string& path) {
     return static_cast<std::uint64_t>(space.available);
 }
 
+std::optional<std::string> maskOverflowReason(DType dtype, const std::optional<MaskValue>& mask) {
+    if (!mask || mask->kind != MaskValue::Kind::Finite || !std::isinf(roundTo(dtype, mask->value))) return std::nullopt;
+    const auto name = dtypeName(dtype);
+    return fmt::format(
+        "{} cannot hold the mask {}: its largest finite value is {}, so every masked entry would be written as "
+        "-inf. Use the mask min ({}'s lowest finite value, {}) for a finite mask, or the mask -inf if -inf is "
+        "what you want",
+        name, maskSpelling(*mask), dtypeMax(dtype), name, dtypeLowest(dtype));
+}
+
 ExportPlan planExport(const TensorSource& source, const ExportRequest& request, const FreeSpaceFn& freeSpace) {
     ExportPlan plan;
     plan.shape = source.shape();
@@ -92,16 +102,10 @@ ExportPlan planExport(const TensorSource& source, const ExportRequest& request, 
     plan.freeBytes = freeSpace ? freeSpace(request.path) : fileSystemFreeSpace(request.path);
 
     // Rule 1: a finite mask the dtype cannot hold turns into -inf without anyone asking for it.
-    if (request.mask && request.mask->kind == MaskValue::Kind::Finite &&
-        std::isinf(roundTo(plan.dtype, request.mask->value))) {
-        const auto dtype = dtypeName(plan.dtype);
+    if (auto reason = maskOverflowReason(plan.dtype, request.mask)) {
         plan.refusal = ExportRefusal::MaskOverflow;
         plan.fix = ExportFix::UseMaskMin;
-        plan.reason = fmt::format(
-            "{} cannot hold the mask {}: its largest finite value is {}, so every masked entry would be written as "
-            "-inf. Use the mask min ({}'s lowest finite value, {}) for a finite mask, or the mask -inf if -inf is "
-            "what you want",
-            dtype, maskSpelling(*request.mask), dtypeMax(plan.dtype), dtype, dtypeLowest(plan.dtype));
+        plan.reason = std::move(*reason);
         return plan;
     }
     // Rule 2: a file that cannot fit would fail near the end, after minutes of writing.

@@ -66,6 +66,11 @@ mode_t currentUmask() {
 std::string folderAdvice(int err, const std::string& folder) {
     switch (err) {
         case ENOENT:
+            // The folder may exist and still refuse new files (/proc, /sys: virtual file systems).
+            if (::access(folder.c_str(), F_OK) == 0)
+                return fmt::format("the folder '{}' does not accept new files (a virtual file system such as /proc "
+                                   "or /sys?); choose another output path",
+                                   folder);
             return fmt::format("the folder '{}' does not exist; create it first (mkdir -p '{}') or choose "
                                "another output path",
                                folder, folder);

@@ -487,6 +487,9 @@ std::string serializeSession(const Session& s) {
 
 Result<Session> loadSession(const std::string& path) {
     auto text = readFileText(path, kMaxSessionBytes);
+    // A file above the session size limit is the wrong file, not a lack of memory.
+    if (!text && text.error().code == ErrorCode::TooLarge)
+        return fail(ErrorCode::BadInput, fmt::format("{} (a session file is at most 16 MiB)", text.error().message));
     if (!text) return std::unexpected(text.error());
     auto s = parseSession(*text);
     if (!s) return fail(s.error().code, fmt::format("{}: {}", path, s.error().message));

@@ -59,13 +59,17 @@ struct HeadFit {
     // Mean KL of the rows from the configured slope's prior: how much worse the model's own
     // slope explains the head than m* does (kl is the floor).
     std::optional<double> configuredKl;
+    // Mean KL of the rows from the uniform prior (slope 0): how much a distance preference
+    // explains at all (the verdict's "no distance preference" when this is within 0.001 of kl).
+    double uniformKl = 0;
     // Mean attention by distance (sum over rows of the mass at distance d, normalised to sum 1),
     // d = 0 .. K-1: the head's "attention vs distance" profile.
     std::vector<double> profile;
 };
 
 // The search range of m*: a head whose rows put all their mass on one key has m* at the upper
-// end (slopeAtBound); a head that prefers distant keys gets a negative m*.
+// end (slopeAtBound); a head that prefers distant keys gets a negative m*. A fit at either end has
+// no interval to speak of (the likelihood still rises at the end): its interval is [m*, m*].
 inline constexpr double kFitSlopeMin = -1.0;
 inline constexpr double kFitSlopeMax = 30.0;
 

@@ -67,6 +67,7 @@ struct HeadSlopes {
 enum class FitColumn {
     Layer,
     Head,
+    Verdict,  // fitVerdict's text; its value (for sorting) is the verdict's kind
     Slope,
     SlopeLow,
     SlopeHigh,
@@ -81,7 +82,7 @@ enum class FitColumn {
     Distance90,
     Rows,
 };
-inline constexpr int kFitColumnCount = 15;
+inline constexpr int kFitColumnCount = 16;
 
 [[nodiscard]] std::string_view fitColumnTitle(FitColumn column);    // "m*", "KL (nats)", ...
 [[nodiscard]] std::string_view fitColumnToolTip(FitColumn column);  // what the column means
@@ -90,7 +91,8 @@ inline constexpr int kFitColumnCount = 15;
 // As the table shows it ("" for NaN); slopes also as powers of two where they are one.
 [[nodiscard]] std::string formatFitColumn(FitColumn column, double value);
 // One head's cell: formatFitColumn of its value, except that a slope at the search bound reads
-// ">= 30" and a head with no rows reads "no rows" (past its layer and head).
+// ">= 30" (or "<= -1"), a head with no rows reads "no rows" (past its layer and head), and the
+// verdict column reads fitVerdict(fit).text.
 [[nodiscard]] std::string fitCellText(const HeadFit& fit, FitColumn column);
 // Positions into `fits` sorted by `column` (unknown values last in either direction; ties keep
 // the order of `fits`).

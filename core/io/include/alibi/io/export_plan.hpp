@@ -29,6 +29,11 @@ struct ExportRequest {
 // future of some query (Q >= 2), nullopt otherwise (nothing to check).
 [[nodiscard]] std::optional<MaskValue> storedMask(const BiasParams& params);
 
+// The rule every front end refuses a tensor by (exports, and Python's arrays): a finite mask the
+// dtype cannot hold, which would turn every masked entry into -inf without anyone asking for it.
+// The reason, in words naming no front end's flags; nullopt when the mask fits (or there is none).
+[[nodiscard]] std::optional<std::string> maskOverflowReason(DType dtype, const std::optional<MaskValue>& mask);
+
 // Bytes available to an unprivileged writer on the file system that would hold `path` (its
 // directory); nullopt for standard output, devices, pipes and folders that do not exist.
 using FreeSpaceFn = std::function<std::optional<std::uint64_t>(const std::string& path)>;

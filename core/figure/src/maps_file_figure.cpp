@@ -1,0 +1,112 @@
+// Which picture of saved attention maps a request names, and drawing it with the core's
+// renderers (attention_maps_render.hpp, attention_maps_plots.hpp).
+#include <alibi/figure/maps_file_figure.hpp>
+
+#include <alibi/analysis/head_fit.hpp>
+#include <alibi/analysis/head_similarity.hpp>
+#include <alibi/figure/attention_maps_plots.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
+
+#include <fmt/format.h>
+
+namespace alibi {
+
+std::optional<MapsFigureKind> parseMapsFigureKind(std::string_view name) {
+    for (const auto kind : {MapsFigureKind::Attention, MapsFigureKind::Overview, MapsFigureKind::Similarity,
+                            MapsFigureKind::Fit, MapsFigureKind::Row})
+        if (mapsFigureKindName(kind) == name) return kind;
+    return std::nullopt;
+}
+
+std::string_view mapsFigureKindName(MapsFigureKind kind) {
+    switch (kind) {
+    case MapsFigureKind::Overview: return "overview";
+    case MapsFigureKind::Similarity: return "similarity";
+    case MapsFigureKind::Fit: return "fit";
+    case MapsFigureKind::Row: return "row";
+    default: return "attention";
+    }
+}
+
+bool mapsFigureIsVector(MapsFigureKind kind) { return kind == MapsFigureKind::Fit || kind == MapsFigureKind::Row; }
+
+Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps, const MapsFileFigureRequest& r) {
+    if (r.svg && !mapsFigureIsVector(r.what))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--what {} draws a heatmap, which is PNG only (SVG is for fit and row)",
+                                mapsFigureKindName(r.what)));
+    int layerIndex = 0;
+    if (r.layer) {
+        auto index = maps.layerIndexOf(*r.layer);
+        if (!index) return std::unexpected(index.error());
+        layerIndex = *index;
+    }
+    MapsFileFigure out;
+    // The plots are PNG (at the pixel ratio) or SVG.
+    const auto plot = [&](const PlotFigure& figure) -> Result<MapsFileFigure> {
+        if (r.svg) {
+            out.svg = plotFigureSvg(figure);
+            return out;
+        }
+        auto image = plotFigurePng(figure, r.pixelRatio);
+        if (!image) return std::unexpected(image.error());
+        out.image = std::move(*image);
+        return out;
+    };
+    const auto picture = [&](Result<Image> image) -> Result<MapsFileFigure> {
+        if (!image) return std::unexpected(image.error());
+        out.image = std::move(*image);
+        return out;
+    };
+    MapsHeatmapParams params;
+    params.layerIndex = layerIndex;
+    params.head = r.head;
+    params.colormap = r.colormap;
+    params.scale = r.scale;
+    params.reduce = r.reduce;
+    params.logScale = r.logScale;
+    params.width = r.width;
+    params.height = r.height;
+    params.progress = r.progress;
+
+    switch (r.what) {
+    case MapsFigureKind::Attention: return picture(renderAttentionMapsFigure(maps, params, r.threads, r.pixelRatio));
+    case MapsFigureKind::Overview:
+        if (r.layer || r.head >= 0)
+            return fail(ErrorCode::InvalidArgument,
+                        "--what overview draws every layer and head: drop --layer and --head (or use --what attention)");
+        return picture(renderAttentionOverviewFigure(maps, params, r.threads, r.pixelRatio));
+    default: break;
+    }
+    HeadFitOptions options;
+    options.layers = {layerIndex};
+    options.threads = r.threads;
+    options.progress = r.progress;
+    if (r.what == MapsFigureKind::Similarity) {
+        auto fits = fitHeads(maps, options);
+        if (!fits) return std::unexpected(fits.error());
+        const DistanceMatrix d = profileDistances(*fits);
+        const std::string title =
+            fmt::format("Head similarity · layer {} · attention-vs-distance profiles · heads in clustering order",
+                        maps.layerInfo()[static_cast<std::size_t>(layerIndex)].number);
+        return picture(renderSimilarityFigure(d, clusterOrder(d), title, r.colormap, r.width, r.height, r.pixelRatio));
+    }
+    const int head = r.head < 0 ? 0 : r.head;
+    if (head >= maps.heads())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--head {}: the maps have {} heads (0 to {})", head, maps.heads(), maps.heads() - 1));
+    if (r.query >= maps.queries())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--query {}: the maps have {} query rows (0 to {}, or -1 for the last)", r.query,
+                                maps.queries(), maps.queries() - 1));
+    auto fits = fitHeads(maps, options, r.configured);
+    if (!fits) return std::unexpected(fits.error());
+    const HeadFit& fit = (*fits)[static_cast<std::size_t>(head)];
+    if (r.what == MapsFigureKind::Fit) return plot(fitProfileFigure(fit, maps, 0, -1, r.width, r.height));
+    const std::int64_t query = r.query < 0 ? maps.queries() - 1 : r.query;
+    auto figure = mapsRowFigure(maps, layerIndex, head, query, {fit.slope, fit.configuredSlope}, r.width, r.height);
+    if (!figure) return std::unexpected(figure.error());
+    return plot(*figure);
+}
+
+}  // namespace alibi

@@ -1,0 +1,255 @@
+"""Front-end agreement (issue 23): the same requests through the `alibi` CLI and the Python
+module, compared. Tensors bit for bit, reports (stats, fit) byte for byte, figures byte for
+byte, verdict strings, and refusals with their wording: the CLI's message with each flag named
+as Python's keyword (the table below spells the mapping out independently of the code's
+own table).
+
+Each request is one row of a table: the CLI's arguments and the Python call that must agree.
+Run by ctest as `alibi_agreement` (ALIBI_CLI and PYTHONPATH set; see conftest.py).
+"""
+import json
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+import alibi_explorer as ax
+
+# CLI flag -> Python keyword, for the refusals' wording (written here, not read from the code).
+FLAG_TO_KEYWORD = {"--lengths": "lengths", "--seq": "seq", "--keys": "keys", "--window": "window",
+                   "--prefix": "prefix", "--documents": "documents", "--positions": "positions",
+                   "--mask": "mask", "--dtype": "dtype", "--batch-row": "batch_row", "--rows": "rows"}
+
+
+def cli_path():
+    path = os.environ.get("ALIBI_CLI")
+    if not path:
+        pytest.fail("set ALIBI_CLI to the built `alibi` program (ctest does)")
+    return path
+
+
+def run_cli(*args):
+    return subprocess.run([cli_path(), *map(str, args)], capture_output=True, timeout=300)
+
+
+def cli_ok(*args):
+    r = run_cli(*args)
+    assert r.returncode == 0, f"alibi {' '.join(map(str, args))}: {r.stderr.decode()}"
+    return r.stdout.decode()
+
+
+def cli_refusal(*args):
+    r = run_cli(*args)
+    assert r.returncode == 2, f"alibi {' '.join(map(str, args))} should refuse: exit {r.returncode}"
+    line = r.stderr.decode().strip().splitlines()[-1]
+    assert line.startswith("alibi: error: "), line
+    return line[len("alibi: error: "):]
+
+
+def python_words(cli_message):
+    """The CLI's message with each flag named as Python names it."""
+    return re.sub(r"(?<![a-z0-9-])--[a-z][a-z0-9-]*",
+                  lambda m: FLAG_TO_KEYWORD.get(m.group(0), m.group(0)), cli_message)
+
+
+# ---------------------------------------------------------------------------
+# Tensors: `alibi bias|attention ... -o x.npy` against ax.bias / ax.attention.
+
+TENSORS = [
+    ("bias", ["--heads", "8", "--seq", "16"], dict(heads=8, seq=16)),
+    ("bias", ["--slopes", "0.5,0.25,0.125", "--seq", "12", "--mode", "bloom"],
+     dict(slopes=[0.5, 0.25, 0.125], seq=12, mode="bloom")),
+    ("bias", ["--preset", "bloom-560m", "--seq", "8", "--lengths", "8,5,3", "--padding", "left", "--mask", "min"],
+     dict(preset="bloom-560m", seq=8, lengths=[8, 5, 3], padding="left", mask="min")),
+    ("bias", ["--heads", "4", "--seq", "12", "--documents", "5,7", "--window", "4"],
+     dict(heads=4, seq=12, documents=(5, 7), window=4)),
+    ("bias", ["--heads", "4", "--seq", "10", "--prefix", "3", "--positions", "naive", "--lengths", "10,6"],
+     dict(heads=4, seq=10, prefix=3, positions="naive", lengths=np.array([10, 6]))),
+    ("bias", ["--heads", "32", "--seq", "64", "--mode", "mpt", "--mask", "min", "--arith", "llm-foundry",
+              "--dtype", "bf16"], dict(heads=32, seq=64, mode="mpt", mask="min", arith="llm-foundry", dtype="bf16")),
+    ("bias", ["--heads", "8", "--seq", "16", "--dtype", "f16", "--mask", "min"], dict(heads=8, seq=16, dtype="f16",
+                                                                                       mask="min")),
+    ("bias", ["--heads", "6", "--seq", "16", "--keys", "40", "--mode", "symmetric", "--dtype", "f16"],
+     dict(heads=6, seq=16, keys=40, mode="symmetric", dtype="f16")),
+    ("attention", ["--heads", "4", "--seq", "8", "--lengths", "8,5,3", "--padding", "left", "--mask", "min"],
+     dict(heads=4, seq=8, lengths=[8, 5, 3], padding="left", mask="min")),
+    ("attention", ["--heads", "4", "--seq", "32", "--keys", "48", "--content", "gaussian", "--seed", "3"],
+     dict(heads=4, seq=32, keys=48, content="gaussian", seed=3)),
+    ("attention", ["--slopes", "0.3,0.1", "--seq", "24", "--content", "qk", "--dk", "16", "--temperature", "0.5"],
+     dict(slopes=[0.3, 0.1], seq=24, content="qk", dk=16, temperature=0.5)),
+]
+
+
+@pytest.mark.parametrize("command, args, kwargs", TENSORS, ids=[" ".join(t[1]) for t in TENSORS])
+def test_tensors_agree_bit_for_bit(tmp_path, command, args, kwargs):
+    out = tmp_path / "cli.npy"
+    cli_ok(command, *args, "-o", out)
+    expected = np.load(out)
+    got = getattr(ax, command)(**kwargs)
+    assert got.shape == expected.shape
+    assert got.dtype == expected.dtype
+    assert got.tobytes() == expected.tobytes()
+
+
+# ---------------------------------------------------------------------------
+# Refusals: the CLI exits 2 with a message; Python raises with the same words.
+
+REFUSALS = [
+    # f16/bf16 with a finite mask the dtype cannot hold (the issue's case first).
+    (["bias", "--heads", "8", "--seq", "16", "--dtype", "f16"], lambda: ax.bias(heads=8, seq=16, dtype="f16"),
+     ValueError, "f16 cannot hold the mask -1e9"),
+    (["bias", "--heads", "2", "--seq", "4", "--dtype", "bf16", "--mask", "-1e39"],
+     lambda: ax.bias(heads=2, seq=4, dtype="bf16", mask=-1e39), ValueError, "bf16 cannot hold"),
+    (["bias", "--heads", "2", "--seq", "8", "--dtype", "f16", "--lengths", "8,5"],
+     lambda: ax.bias(heads=2, seq=8, dtype="f16", lengths=[8, 5]), ValueError, "f16 cannot hold"),
+    # Batch rules (the core's validateBatch), worded with Python's keywords.
+    (["bias", "--heads", "2", "--seq", "8", "--lengths", "9,3"], lambda: ax.bias(heads=2, seq=8, lengths=[9, 3]),
+     ValueError, "lengths"),
+    (["bias", "--heads", "2", "--seq", "8", "--window", "20"], lambda: ax.bias(heads=2, seq=8, window=20),
+     ValueError, "window"),
+    (["bias", "--heads", "2", "--seq", "8", "--documents", "5,7"], lambda: ax.bias(heads=2, seq=8, documents=[5, 7]),
+     ValueError, "documents"),
+    (["bias", "--heads", "2", "--seq", "8", "--keys", "9", "--lengths", "8"],
+     lambda: ax.bias(heads=2, seq=8, keys=9, lengths=[8]), ValueError, "keys"),
+    (["bias", "--heads", "2", "--seq", "8", "--positions", "document"],
+     lambda: ax.bias(heads=2, seq=8, positions="document"), ValueError, "documents"),
+    (["bias", "--preset", "no-such-model", "--seq", "8"], lambda: ax.bias(preset="no-such-model", seq=8),
+     ValueError, "no-such-model"),
+]
+
+
+@pytest.mark.parametrize("args, call, error, words", REFUSALS, ids=[" ".join(r[0]) for r in REFUSALS])
+def test_refusals_agree_in_their_words(tmp_path, args, call, error, words):
+    message = cli_refusal(*args, "-o", tmp_path / "x.npy")
+    assert words in message
+    assert not (tmp_path / "x.npy").exists()
+    with pytest.raises(error) as raised:
+        call()
+    text = str(raised.value)
+    assert "--" not in text, text  # no CLI flag in a Python message
+    # The core's message, named in Python's words (Python may prefix the keyword it checked).
+    assert text.endswith(python_words(message).removeprefix("--preset: ")), (text, message)
+
+
+# ---------------------------------------------------------------------------
+# Reports: stats and fit, byte for byte.
+
+def test_stats_reports_agree():
+    for args, kwargs in (
+        (["--heads", "8", "--seq", "64"], dict(heads=8, seq=64)),
+        (["--heads", "4", "--seq", "16", "--lengths", "16,9", "--padding", "left", "--batch-row", "1", "--query", "-1"],
+         dict(heads=4, seq=16, lengths=[16, 9], padding="left", batch_row=1, query=-1)),
+        (["--slopes", "0.2,0.05", "--seq", "32", "--content", "gaussian", "--seed", "7"],
+         dict(slopes=[0.2, 0.05], seq=32, content="gaussian", seed=7)),
+    ):
+        s = ax.stats(**kwargs)
+        assert s.to_json() == cli_ok("stats", *args, "--format", "json")
+        assert str(s) == cli_ok("stats", *args)
+        assert s.to_csv() == cli_ok("stats", *args, "--format", "csv")
+
+
+T = 512
+CONFIGURED = [1 / 16] * 5
+
+
+def synthetic_heads():
+    """(5, T, T) causal heads built from the formulas: the prior at the configured slope, at
+    1.3x, uniform, diagonal-only, sink-only."""
+    i = np.arange(T)[:, None]
+    j = np.arange(T)[None, :]
+    causal = j <= i
+    out = np.zeros((5, T, T))
+    for h, m in enumerate((1 / 16, 1.3 / 16, 0.0)):
+        w = np.where(causal, np.exp(-m * (i - j)), 0.0)
+        out[h] = w / w.sum(axis=1, keepdims=True)
+    out[3][np.arange(T), np.arange(T)] = 1.0
+    out[4][:, 0] = 1.0
+    return out.astype(np.float32)
+
+
+EXPECTED_VERDICTS = ["follows its slope", "drifted: 1.3x steeper", "no distance preference", "one key only",
+                     "prefers far keys"]
+
+
+@pytest.fixture(scope="module")
+def heads_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("fit") / "heads.npy"
+    np.save(path, synthetic_heads())
+    return str(path)
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    ([], {}),
+    (["--rows", "128:"], dict(rows="128:")),
+    (["--rows", ":300", "--order", "slope", "--similarity", "map"], dict(rows=(None, 300), order="slope",
+                                                                        similarity="map")),
+])
+def test_fit_reports_and_verdicts_agree(heads_file, args, kwargs):
+    slopes = ",".join(str(m) for m in CONFIGURED)
+    t = ax.fit(heads_file, slopes=CONFIGURED, **kwargs)
+    assert t.to_json() == cli_ok("fit", heads_file, "--slopes", slopes, *args, "--format", "json")
+    assert t.to_csv() == cli_ok("fit", heads_file, "--slopes", slopes, *args, "--format", "csv")
+    assert str(t) == cli_ok("fit", heads_file, "--slopes", slopes, *args)
+    doc = json.loads(t.to_json())
+    by_head = {h["head"]: h["verdict"] for h in doc["heads"]}
+    assert [by_head[h] for h in range(5)] == EXPECTED_VERDICTS
+    for h in range(5):
+        assert by_head[h] in str(t)
+    if args[:2] == ["--rows", "128:"]:
+        assert doc["fitted_rows"] == {"first": 128, "end": T, "every": False}
+        assert "query rows 128 to 511 of 512" in str(t)
+        assert "every" not in str(t).splitlines()[2]
+
+
+def test_fit_of_an_array_agrees_with_the_file(heads_file):
+    from_file = ax.fit(heads_file, slopes=CONFIGURED)
+    from_array = ax.fit(np.load(heads_file), slopes=CONFIGURED, name=heads_file)
+    assert from_array.to_json() == from_file.to_json()
+    assert list(from_array["verdict"]) == EXPECTED_VERDICTS
+
+
+# ---------------------------------------------------------------------------
+# Figures: `alibi render` against ax.render, byte for byte.
+
+FIGURES = [
+    (["--heads", "8", "--seq", "32", "--what", "bias"], dict(heads=8, seq=32, what="bias"), "png"),
+    (["--heads", "4", "--seq", "16", "--what", "attention", "--pixel-ratio", "2", "--width", "320", "--height", "240"],
+     dict(heads=4, seq=16, what="attention", pixel_ratio=2, width=320, height=240), "png"),
+    (["--heads", "4", "--seq", "16", "--what", "bias", "--lengths", "16,9", "--padding", "left", "--batch-row", "1",
+      "--width", "320", "--height", "240"],
+     dict(heads=4, seq=16, what="bias", lengths=[16, 9], padding="left", batch_row=1, width=320, height=240), "png"),
+    (["--heads", "8", "--seq", "64", "--what", "stages", "--head", "2", "--query", "40"],
+     dict(heads=8, seq=64, what="stages", head=2, query=40), "svg"),
+    (["--heads", "8", "--what", "schemes", "--max-distance", "256"], dict(heads=8, what="schemes", max_distance=256),
+     "svg"),
+    (["--heads", "8", "--seq", "64", "--what", "extrapolation", "--head", "3"],
+     dict(heads=8, seq=64, what="extrapolation", head=3), "svg"),
+    (["--heads", "12", "--seq", "64", "--what", "compare", "--width", "480", "--height", "360"],
+     dict(heads=12, seq=64, what="compare", width=480, height=360), "png"),
+    (["--heads", "12", "--what", "slopes", "--pixel-ratio", "2", "--width", "320", "--height", "240"],
+     dict(heads=12, what="slopes", pixel_ratio=2, width=320, height=240), "png"),
+]
+
+
+@pytest.mark.parametrize("args, kwargs, ext", FIGURES, ids=[" ".join(f[0]) for f in FIGURES])
+def test_figures_agree_byte_for_byte(tmp_path, args, kwargs, ext):
+    out = tmp_path / f"cli.{ext}"
+    cli_ok("render", *args, "-o", out)
+    fig = ax.render(**kwargs)
+    assert fig.kind == ext
+    data = fig.data if isinstance(fig.data, bytes) else fig.data.encode()
+    assert data == out.read_bytes()
+
+
+# ---------------------------------------------------------------------------
+# Sessions: a session written by Python is the CLI's --config.
+
+def test_session_with_a_batch_and_custom_slopes_agrees(tmp_path):
+    s = ax.Session(slopes=[0.5, 0.125, 0.03125], seq=8, lengths=[8, 5], padding="left", mask="min")
+    path = tmp_path / "s.alibi.json"
+    s.save(path)
+    out = tmp_path / "cli.npy"
+    cli_ok("bias", "--config", path, "-o", out)
+    assert ax.bias(session=ax.Session.load(path)).tobytes() == np.load(out).tobytes()
