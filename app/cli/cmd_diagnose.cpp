@@ -93,7 +93,11 @@ Result<void> run(const DiagnoseCommand& c) {
     auto model = namedModel(c.flags);
     if (!model) return std::unexpected(model.error());
     options.model = std::move(*model);
-    if (options.model && options.heads == 0) options.heads = options.model->heads;
+    // The model's head count splits a (batch * heads, 1, K) tensor.
+    const Shape& dims = loaded->tensor.shape();
+    if (options.model && options.heads == 0 && dims.size() == 3 && dims[1] == 1 &&
+        dims[0] % options.model->heads == 0 && dims[0] > options.model->heads)
+        options.heads = options.model->heads;
     auto diagnosis = diagnose(loaded->tensor, options);
     if (!diagnosis) return std::unexpected(diagnosis.error());
     const Shape& shape = loaded->tensor.shape();

@@ -262,6 +262,81 @@ class DiagnoseBugTests(cli.CliCase):
         self.assertNotIn("up to 0 ulp", text)
         self.assert_correct(self.diagnose(bias))
 
+    # -- the frameworks' own shapes ----------------------------------------------------------
+    def bloom_alibi(self, heads, mask):
+        """HF BLOOM's build_alibi_tensor: slopes * ((cumsum(mask) - 1) * mask), as (B * H, 1, K)."""
+        m = press(heads).astype(np.float32)
+        positions = ((np.cumsum(mask, axis=-1) - 1) * mask).astype(np.float32)
+        alibi = m[None, :, None] * positions[:, None, :]
+        return alibi.reshape(mask.shape[0] * heads, 1, mask.shape[1]).astype(np.float32)
+
+    def test_bloom_batch_times_heads_shape(self):
+        for heads in (12, 16):
+            mask = np.ones((3, 20), np.int64)
+            mask[1, :4] = 0  # left padding
+            mask[2, :9] = 0
+            alibi = self.bloom_alibi(heads, mask)
+            for extra in ((), ("--heads", str(heads))):
+                doc = self.diagnose(alibi, "alibi.npy", *extra)
+                self.assert_correct(doc)
+                self.assertEqual(doc["batch"]["lengths"], [20, 16, 11], doc["summary"])
+            # Naive positions (the raw index) in BLOOM's form: a constant per row, harmless.
+            naive = self.bloom_alibi(heads, np.ones((3, 20), np.int64))
+            doc = self.diagnose(naive, "naive.npy", "--heads", str(heads))
+            self.assert_correct(doc)
+
+    def test_decode_rows_b_h_1_k_and_b_1_1_k(self):
+        for heads in (1, 5, 8):
+            keys = 24
+            row = causal(press(heads), 1, keys)
+            padded = np.full((heads, 1, keys), NEG_INF)
+            padded[..., 6:] = causal(press(heads), 1, keys - 6)
+            batch = np.stack([row, padded]).astype(np.float32)  # (2, H, 1, K), row 1 left-padded by 6
+            doc = self.diagnose(batch)
+            self.assert_correct(doc)
+            self.assertEqual(doc["batch"]["lengths"], [keys, keys - 6], doc["summary"])
+            if heads > 1:  # one head's slope is any max_bias: a scale cannot show
+                wrong = np.stack([row, 3 * row]).astype(np.float32)
+                doc = self.diagnose(wrong)
+                self.assertIn("scaled-bias", doc["findings"], doc["summary"])
+
+    # -- against a named model ---------------------------------------------------------------
+    def falcon_bias(self, heads, t):
+        """Falcon's effective bias: bf16(bf16(m) * j) over the causal keys, times 1/sqrt(64)."""
+        m = np.array(press(heads), dtype=np.float32).astype(np.float64)
+        mb = np.asarray(ref.bf16_round(m))
+        j = np.arange(t, dtype=np.float64)
+        alibi = np.asarray(ref.bf16_round(mb[:, None, None] * j[None, None, :])) * np.ones((1, t, 1))
+        allowed = (np.arange(t)[None, :] <= np.arange(t)[:, None])[None]
+        return np.where(allowed, (alibi.astype(np.float32) * np.float32(1 / 8)), NEG_INF).astype(np.float32)
+
+    def test_preset_tells_a_falcon_port_without_its_scale(self):
+        correct = self.falcon_bias(32, 24)
+        doc = self.diagnose(correct, "falcon.npy", "--preset", "falcon-rw-1b")
+        self.assertEqual([f["code"] for f in doc["findings_detail"] if not f["informational"]], [], doc["summary"])
+        self.assertIn("Falcon-RW-1B", doc["summary"])
+        port = causal(press(32), 24).astype(np.float32)  # textbook ALiBi: Falcon's scale forgotten
+        doc = self.diagnose(port, "port.npy", "--preset", "falcon-rw-1b")
+        f = self.detail(doc, "not-this-model")
+        self.assertIn("1/sqrt(64)", f["evidence"])
+        self.assertTrue(f["changes_attention"])
+        self.assertIn("modeling_falcon.py", f["evidence"])
+
+    def test_preset_bloom_and_mpt(self):
+        t = 20
+        m = press(16).astype(np.float32)
+        allowed = (np.arange(t)[None, :] <= np.arange(t)[:, None])[None]
+        bloom = np.where(allowed, m[:, None, None] * np.arange(t, dtype=np.float32)[None, None, :], NEG_INF)
+        doc = self.diagnose(bloom.astype(np.float32), "bloom.npy", "--preset", "bloom-560m")
+        self.assertEqual([f["code"] for f in doc["findings_detail"] if not f["informational"]], [], doc["summary"])
+        # Textbook causal for BLOOM: another form, a constant per row: not-this-model, harmless.
+        doc = self.diagnose(causal(press(16), t).astype(np.float32), "c.npy", "--preset", "bloom-560m")
+        f = self.detail(doc, "not-this-model")
+        self.assertFalse(f["changes_attention"], f)
+        # MPT with max_bias 4 instead of its 8.
+        doc = self.diagnose(causal(press(32, 4.0), t).astype(np.float32), "mpt.npy", "--preset", "mpt-7b")
+        self.assertTrue(self.detail(doc, "not-this-model")["changes_attention"])
+
     # -- correct tensors stay correct ---------------------------------------------------------
     def test_correct_tensors_have_no_finding(self):
         for heads in (1, 3, 5, 8, 12, 16):

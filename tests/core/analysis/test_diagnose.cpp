@@ -589,7 +589,8 @@ TEST(DiagnoseBugs, AllHeadsHalfIsOneSlopeWithMaxBias8Corrected) {
     ASSERT_TRUE(d && d->match) << (d ? d->summary : d.error().message);
     EXPECT_TRUE(hasFinding(*d, kSingleSlopeAllHeads)) << codes(*d);
     EXPECT_FALSE(hasFinding(*d, kScaledBySqrtDk)) << codes(*d);
-    EXPECT_EQ(d->summary.find("-0"), std::string::npos) << d->summary;
+    EXPECT_EQ(d->summary.find("max_bias -0"), std::string::npos) << d->summary;
+    EXPECT_EQ(d->summary.find("sqrt(4)"), std::string::npos) << d->summary;
     ASSERT_TRUE(d->correctParams);
     EXPECT_EQ(d->correctParams->slopes.scheme, SlopeScheme::Press);
     EXPECT_EQ(d->correctParams->slopes.maxBias, 8.0);
@@ -599,8 +600,8 @@ TEST(DiagnoseBugs, AllHeadsHalfIsOneSlopeWithMaxBias8Corrected) {
 // and the map shows the probability change instead of the bias error.
 TEST(DiagnoseBugs, RowOffsetIsHarmlessAndPaintedAsProbabilityChange) {
     const std::int64_t H = 8, K = 24;
-    const auto m = pressRef(H);
-    const Tensor t = hqkTensor(H, 1, K, DType::F32, [&](auto h, auto, auto j) {
+    const auto m = pressRef(static_cast<int>(H), 8.0);
+    const Tensor t = hqkTensor(H, 1, K, DType::F32, [&](std::int64_t h, std::int64_t, std::int64_t j) {
         return -m[static_cast<std::size_t>(h)] * static_cast<double>(K - j);  // position K instead of K - 1
     });
     auto d = diagnose(t);
@@ -627,8 +628,8 @@ TEST(DiagnoseBugs, RowOffsetIsHarmlessAndPaintedAsProbabilityChange) {
 // any row, computed here in double by hand.
 TEST(DiagnoseBugs, ScaledBiasChangesAttentionByTheSoftmaxDifference) {
     const std::int64_t H = 4, T = 6;
-    const auto m = pressRef(H);
-    const Tensor t = hqkTensor(H, T, T, DType::F32, [&](auto h, auto i, auto j) {
+    const auto m = pressRef(static_cast<int>(H), 8.0);
+    const Tensor t = hqkTensor(H, T, T, DType::F32, [&](std::int64_t h, std::int64_t i, std::int64_t j) {
         return j <= i ? 3.0 * -m[static_cast<std::size_t>(h)] * static_cast<double>(i - j) : -kInf;
     });
     auto d = diagnose(t);
@@ -640,7 +641,8 @@ TEST(DiagnoseBugs, ScaledBiasChangesAttentionByTheSoftmaxDifference) {
             double a = 0, b = 0;
             std::vector<double> pa, pb;
             for (std::int64_t j = 0; j <= i; ++j) {
-                const double x = static_cast<double>(static_cast<float>(3.0 * -m[static_cast<std::size_t>(h)] * (i - j)));
+                const double x =
+                    static_cast<double>(static_cast<float>(3.0 * -m[static_cast<std::size_t>(h)] * static_cast<double>(i - j)));
                 pa.push_back(std::exp(x));
                 pb.push_back(std::exp(-m[static_cast<std::size_t>(h)] * static_cast<double>(i - j)));
                 a += pa.back();
