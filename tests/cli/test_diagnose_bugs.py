@@ -218,6 +218,12 @@ class DiagnoseBugTests(cli.CliCase):
         self.assertTrue(np.isinf(bias).any() and (bias == lowest).any())
         doc = self.diagnose(bias)
         self.assertIn("fp16-mask-overflow", doc["findings"], doc["summary"])
+        self.assertIsNotNone(doc["match"], doc["summary"])
+        # As HF shapes it, (1, H, T, T): not read as padding and a prefix-LM.
+        doc = self.diagnose(bias[None], "b4.npy")
+        self.assertIn("fp16-mask-overflow", doc["findings"], doc["summary"])
+        self.assertNotIn("prefix-lm", doc["findings"], doc["summary"])
+        self.assertIsNotNone(doc["match"], doc["summary"])
 
     # -- alignment, caches -------------------------------------------------------------------
     def test_bias_top_left_mask_bottom_right(self):

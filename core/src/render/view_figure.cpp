@@ -334,8 +334,11 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
         shapeText += (n ? " x " : "") + std::to_string(request.tensor->shape()[n]);
     FigureFrame frame;
     frame.colormap = Colormap::Magma;
-    frame.title = fmt::format("|tensor − correct ALiBi| per head · {} · shape {} · {}", request.source, shapeText,
-                              dtypeName(request.tensor->dtype()));
+    // Every finding harmless: the map is the probability change, never painted as a bias error.
+    const bool probability = paintProbabilityChange(d);
+    frame.title = fmt::format("{} per head · {} · shape {} · {}",
+                              probability ? "|softmax(tensor) − softmax(correct ALiBi)|" : "|tensor − correct ALiBi|",
+                              request.source, shapeText, dtypeName(request.tensor->dtype()));
     frame.queries = d.queries;
     frame.keys = d.keys;
     frame.headLabels = tiles == d.heads;  // a batch's tiles are (row, head) pairs
