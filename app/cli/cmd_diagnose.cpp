@@ -6,12 +6,16 @@
 
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/analysis/diagnosis_report.hpp>
+#include <alibi/base/data_dir.hpp>
+#include <alibi/io/preset.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/figure/view_figure.hpp>
 
 #include <array>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
@@ -28,7 +32,33 @@ struct DiagnoseCommand {
     std::string tensor;  // --tensor: a tensor of a multi-tensor .safetensors file
     std::string figure;  // --figure: the Diagnose view's figure as PNG (render/view_figure.hpp)
     std::optional<int> pixelRatio;
+    std::optional<int> heads;  // --heads: split a (batch * heads, 1, K) tensor
 };
+
+// The model named by --preset or --from-config (flags.preset / flags.fromConfig), as diagnose
+// checks a tensor against it; nullopt when neither is given.
+Result<std::optional<ModelConvention>> namedModel(const SessionFlags& flags) {
+    if (flags.preset.given()) {
+        std::vector<std::filesystem::path> folders;
+        for (const auto& dir : dataDirs()) folders.push_back(dir / "presets");
+        auto preset = findPreset(flags.preset.value, folders);
+        if (!preset) return fail(preset.error().code, fmt::format("--preset: {}", preset.error().message));
+        return std::optional<ModelConvention>(modelConvention(*preset));
+    }
+    if (flags.fromConfig.given()) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(flags.fromConfig.value, ec))
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--from-config: '{}' is not a readable file", flags.fromConfig.value));
+        std::ifstream in(flags.fromConfig.value, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        auto preset = presetFromHfConfig(text.str(), flags.fromConfig.value);
+        if (!preset) return fail(preset.error().code, fmt::format("--from-config: {}", preset.error().message));
+        return std::optional<ModelConvention>(modelConvention(*preset));
+    }
+    return std::optional<ModelConvention>();
+}
 
 Result<void> run(const DiagnoseCommand& c) {
     auto settings = buildSettings(c.flags);
@@ -53,7 +83,22 @@ Result<void> run(const DiagnoseCommand& c) {
     // A FIFO or device is refused by loadTensor before it is opened; its messages name the file.
     auto loaded = loadTensor(c.file, c.tensor, settings->session.maxMemory);
     if (!loaded) return std::unexpected(loaded.error());
-    auto diagnosis = diagnose(loaded->tensor);
+    DiagnoseOptions options;
+    if (c.heads) {
+        if (*c.heads < 1 || *c.heads > kMaxHeads)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--heads {}: give the model's head count, 1 to {}", *c.heads, kMaxHeads));
+        options.heads = *c.heads;
+    }
+    auto model = namedModel(c.flags);
+    if (!model) return std::unexpected(model.error());
+    options.model = std::move(*model);
+    // The model's head count splits a (batch * heads, 1, K) tensor.
+    const Shape& dims = loaded->tensor.shape();
+    if (options.model && options.heads == 0 && dims.size() == 3 && dims[1] == 1 &&
+        dims[0] % options.model->heads == 0 && dims[0] > options.model->heads)
+        options.heads = options.model->heads;
+    auto diagnosis = diagnose(loaded->tensor, options);
     if (!diagnosis) return std::unexpected(diagnosis.error());
     const Shape& shape = loaded->tensor.shape();
     if (!c.figure.empty()) {
@@ -90,6 +135,12 @@ RunFn addDiagnoseCommand(CLI::App& root) {
         ->type_name("OUT.png");
     cmd->add_option("--pixel-ratio", state->pixelRatio, "With --figure: 1, 2 or 4 PNG pixels per layout pixel")
         ->type_name("N");
+    // Diagnose's own options (issue 24); --preset and --from-config come with the common flags.
+    cmd->add_option("--heads", state->heads,
+                    "Heads of a (batch * heads, 1, K) tensor such as HF BLOOM's build_alibi_tensor, to split it into "
+                    "batch rows (default: detected when the slopes repeat with a known head count, or the "
+                    "--preset's). Example: --heads 16")
+        ->type_name("H");
     addCommonFlags(*cmd, state->flags);
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/false, /*tensorExport=*/false);
     cmd->footer(R"(Examples:
@@ -97,8 +148,14 @@ RunFn addDiagnoseCommand(CLI::App& root) {
   alibi diagnose model_alibi.safetensors --format json
   alibi diagnose model.safetensors --tensor layers.0.alibi   # one tensor of several
   alibi diagnose bias.npy --figure diagnosis.png --pixel-ratio 2   # and the error map as a figure
-Finding codes: slope-off-by-one, naive-slopes-non-pow2, sign-flipped, layout-qkh-as-hqk,
-single-slope-all-heads, scaled-by-sqrt-dk, fp16-mask-overflow, top-left-aligned.)");
+  alibi diagnose falcon_bias.npy --preset falcon-rw-1b   # against Falcon's own computation
+  alibi diagnose bloom_alibi.npy --heads 16       # a (batch * heads, 1, K) tensor
+Every finding says whether it changes attention (softmax of the bias alone, zero content) and by how
+much. Finding codes: slope-off-by-one, naive-slopes-non-pow2, sign-flipped, layout-qkh-as-hqk,
+single-slope-all-heads, scaled-by-sqrt-dk, scaled-bias, slope-ratio, reversed-head-order,
+permuted-head-order, tensor-parallel-slopes, no-alibi, row-offset, positions-rounded,
+low-precision-bias, static-kv-cache, fp16-mask-overflow, top-left-aligned, left-padding-positions,
+sliding-window, packed-documents, prefix-lm, not-this-model. See docs/DIAGNOSE.md.)");
     return [state] { return run(*state); };
 }
 

@@ -47,7 +47,16 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
         ImGui::TextDisabled("Findings");
         for (const Finding& f : d.findings) {
             ImGui::Bullet();
-            ImGui::TextWrapped("%s: %s", f.code.c_str(), f.explorerMessage().c_str());
+            // A harmless finding is never shown as an error: its effect after softmax says so.
+            if (f.changesAttention)
+                ImGui::TextColored(kErrorTextColor, "%s: changes attention, up to %.3g in one probability",
+                                   f.code.c_str(), f.maxProbabilityChange);
+            else
+                ImGui::TextColored(ImVec4(0.4f, 0.85f, 0.4f, 1), "%s: %s", f.code.c_str(),
+                                   f.informational ? "informational, no change after softmax"
+                                                   : "harmless: no change after softmax");
+            ImGui::TextWrapped("%s", f.explorerMessage().c_str());
+            if (!f.fix.empty()) ImGui::TextWrapped("Fix: %s", f.fix.c_str());
         }
     }
     if (!d.inferredSlopes.empty()) {
@@ -118,7 +127,10 @@ void drawDiagnoseView(AppState& state, const Model& model) {
     ImGui::BeginGroup();
     const std::string against = result->diagnosis ? correctAlibiSummary(*result->diagnosis) : std::string();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + static_cast<float>(state.diagnoseWidth) + colorBarWidth());
-    ImGui::TextDisabled("|error| per cell against correct ALiBi%s%s", against.empty() ? "" : ": ", against.c_str());
+    if (!result->mapCaption.empty())
+        ImGui::TextDisabled("%s", result->mapCaption.c_str());
+    else
+        ImGui::TextDisabled("|error| per cell against correct ALiBi%s%s", against.empty() ? "" : ": ", against.c_str());
     ImGui::PopTextWrapPos();
     const Image& image = result->errorMap.image;
     if (image.width > 0) {

@@ -170,6 +170,8 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
     auto error = explore::diagnosisErrorMap(tensor, *result->diagnosis, request.width, request.height);
     if (!error) return result;  // the words still stand without the heatmap
     result->errorMax = error->errorMax;
+    result->mapCaption = error->caption;
+    result->barTitle = error->barTitle;
     result->errorMap = std::move(error->map);
     result->colorBar = renderColorBar(Colormap::Magma, 8, std::max(request.height, 2), true);
     return result;

@@ -101,6 +101,9 @@ struct DiagnoseResult {
     Heatmap errorMap;  // |tensor - correct ALiBi| per cell, magma, [0, errorMax]
     Image colorBar;    // magma, for the bar beside it
     double errorMax = 0;
+    // The core's words for the map: the bias error, or the probability change when every finding
+    // is harmless (explore::diagnosisErrorMapLabels).
+    std::string mapCaption, barTitle = "|error|";
     std::string error;  // the file could not be read or diagnosed
 };
 

@@ -5,6 +5,7 @@
 #include "view_util.hpp"
 
 #include <alibi/analysis/corrected_session.hpp>
+#include <alibi/explore/diagnosis_error_map.hpp>
 #include <alibi/analysis/buggy_examples.hpp>
 
 #include <QComboBox>
@@ -141,7 +142,16 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
         text += "<h3>Findings</h3><ul>";
         for (const Finding& f : d.findings) {
             m_codes << QString::fromStdString(f.code);
-            text += "<li><b>" + html(f.code) + "</b>: " + html(f.explorerMessage()) + "</li>";
+            // A harmless finding is never shown as an error: its effect after softmax says so.
+            const QString effect =
+                f.changesAttention
+                    ? QString("<span style='color:#d33'>changes attention, up to %1 in one probability</span>")
+                          .arg(f.maxProbabilityChange, 0, 'g', 3)
+                    : QString("<span style='color:#2a2'>%1</span>")
+                          .arg(f.informational ? "informational, no change after softmax" : "harmless: no change after softmax");
+            text += "<li><b>" + html(f.code) + "</b> (" + effect + "): " + html(f.explorerMessage());
+            if (!f.fix.empty()) text += "<br><i>Fix:</i> " + html(f.fix);
+            text += "</li>";
         }
         text += "</ul>";
     } else {
@@ -167,11 +177,13 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     m_errorMax = report->errorImage.width > 0 ? report->errorMax : 0.0;
     // A fix to open when something is wrong (a finding, or nothing reproduces the tensor).
     m_correct->setVisible(d.correctParams && (!d.findings.empty() || !d.match));
-    if (d.correctParams)
-        m_caption->setText("|error| per cell against correct ALiBi: " + html(correctAlibiSummary(d)));
+    if (!report->mapCaption.empty())
+        m_caption->setText(html(report->mapCaption));
+    else if (d.correctParams)
+        m_caption->setText(html(explore::diagnosisErrorMapLabels(d, report->errorMax).caption));
     if (report->errorImage.width > 0)
         m_image->setImage(report->errorImage, report->tiles, Colormap::Magma, 0,
-                          report->errorMax > 0 ? report->errorMax : 1.0, "|error|");
+                          report->errorMax > 0 ? report->errorMax : 1.0, QString::fromStdString(report->barTitle));
     else
         m_image->setMessage("No error heatmap: nothing comparable was found.");
     emit diagnosed(m_codes);

@@ -177,7 +177,9 @@ class Diagnosis(_Report):
 
     Fields mirror ``alibi diagnose --format json``: file, shape, layout, heads, queries, keys,
     dtype, match (scheme, max_bias, mode, mask, slopes; or None), max_abs_error, findings (bug
-    codes), finding_details, inferred_slopes, summary, first_mismatch. ``str()`` is the CLI's
+    codes), finding_details, findings_detail (per finding: code, changes_attention,
+    max_probability_change, informational, explanation, fix, evidence), max_probability_change,
+    inferred_slopes, summary, first_mismatch. ``str()`` is the CLI's
     text report. ``borrowed`` tells whether the core read the caller's memory without a copy.
 
     Example:

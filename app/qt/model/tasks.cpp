@@ -60,6 +60,8 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
     auto error = explore::diagnosisErrorMap(tensor, report.diagnosis, pixels.width(), pixels.height());
     if (!error) return report;  // the words still stand without the heatmap
     report.errorMax = error->errorMax;
+    report.mapCaption = error->caption;
+    report.barTitle = error->barTitle;
     report.errorImage = std::move(error->map.image);
     report.tiles = std::move(error->map.tiles);
     return report;

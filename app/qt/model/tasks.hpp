@@ -34,6 +34,9 @@ struct DiagnosisReport {
     Image errorImage;       // |tensor - correct ALiBi| per head, grid layout, magma
     std::vector<HeatmapTile> tiles;
     double errorMax = 0;
+    // The core's words for the map (explore::diagnosisErrorMapLabels): the bias error, or the
+    // probability change when every finding is harmless.
+    std::string mapCaption, barTitle = "|error|";
     std::shared_ptr<const Tensor> tensor;  // the tensor diagnosed (File > Export figure draws it)
 };
 

@@ -44,8 +44,15 @@ std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
 
     // The mask value: the smallest value in the tensor (masked cells hold it).
     double maskValue = std::numeric_limits<double>::infinity();
-    for (std::uint64_t k = 0; k < tensor.size(); ++k) maskValue = std::min(maskValue, tensor.at(k));
-    const auto masked = [&](double v) { return v == maskValue; };
+    bool hasLowest = false;
+    for (std::uint64_t k = 0; k < tensor.size(); ++k) {
+        maskValue = std::min(maskValue, tensor.at(k));
+        hasLowest = hasLowest || tensor.at(k) == dtypeLowest(dtype);
+    }
+    // f16 finfo.min added to a bias: some masked cells overflowed to -inf, the rest hold the
+    // lowest finite value; both are the mask.
+    const bool mixed = dtype == DType::F16 && std::isinf(maskValue) && hasLowest;
+    const auto masked = [&](double v) { return v == maskValue || (mixed && v == dtypeLowest(dtype)); };
     // One row (1, H, T, T) is usually a plain 1hqk bias, read by the single-sequence diagnosis;
     // it is a batch only when its smallest value is a mask (not the far end of a symmetric bias)
     // and the mask pattern shows padding, documents, a window or a prefix (checked below).
@@ -151,6 +158,7 @@ std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
                     for (std::uint64_t k = 0; k < tensor.size() && worst <= (best ? best->maxUlp : worst); ++k) {
                         const double a = tensor.at(k), e = built->at(k);
                         if (a == e && std::signbit(a) == std::signbit(e)) continue;
+                        if (mixed && masked(a) && masked(e)) continue;
                         worst = std::max(worst, a == e ? std::uint64_t{1} : ulpDistance(dtype, a, e));
                     }
                     if (!best || worst < best->maxUlp) best = Best{p, q, worst};
@@ -203,6 +211,12 @@ std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
                               "positions count the padding: with left padding every shorter row's bias is shifted by "
                               "its padding length. Take positions from the attention mask ((cumsum(mask) - 1) * mask, "
                               "as HF BLOOM does); the error map compares with positions from the mask."});
+    if (mixed)
+        d.findings.push_back(
+            {kFp16MaskOverflow,
+             "Some masked entries of this f16 batch are -inf and others -65504 (finfo.min): the mask was added to the "
+             "bias (bias + finfo(f16).min) and the sum overflowed to -inf wherever |bias| reached 16. Set masked "
+             "entries to the mask value (masked_fill / torch.where) instead of adding it."});
     if (batch.window)
         d.findings.push_back({kWindowMask, fmt::format("a sliding window of {} keys masks older keys", batch.window)});
     if (best->batch.prefix)

@@ -8,10 +8,14 @@
 #include <alibi/model/bias.hpp>
 #include <alibi/model/params.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace alibi::detail {
@@ -31,13 +35,38 @@ struct Reading {
 
 // Everything about a candidate but its slopes and mask.
 struct Form {
+    Form() = default;
+    Form(BiasMode mode_, double sign_, std::int64_t offset_, bool topLeft_,
+         std::optional<std::int64_t> maskOffset_ = std::nullopt)
+        : mode(mode_), sign(sign_), offset(offset_), topLeft(topLeft_), maskOffset(maskOffset_) {}
+
     BiasMode mode = BiasMode::Causal;
     double sign = 1;          // -1: the sign-flipped bug
     std::int64_t offset = 0;  // query i sits at p_i = i + offset (K - Q is right; 0 is top-left)
     bool topLeft = false;
+    // The causal mask's own query offset when it disagrees with the bias's (a cached bias sliced
+    // top-left under a bottom-right mask, or the reverse); nullopt: the same as `offset`.
+    std::optional<std::int64_t> maskOffset;
+    // Positions rounded to this dtype before the distances are taken (a bf16 or f16 arange);
+    // F64: exact integer positions.
+    DType positions = DType::F64;
+    // Correct ALiBi plus a constant per query row (read off the row's last allowed key).
+    bool rowOffset = false;
 };
 
 struct SlopeCandidate {
+    SlopeCandidate() = default;
+    SlopeCandidate(SlopeScheme scheme_, double maxBias_, std::vector<double> slopes_, std::vector<Finding> findings_,
+                   std::string description_, bool roundedFirst_ = false,
+                   SlopeScheme correctScheme_ = SlopeScheme::Press)
+        : scheme(scheme_),
+          maxBias(maxBias_),
+          slopes(std::move(slopes_)),
+          findings(std::move(findings_)),
+          description(std::move(description_)),
+          roundedFirst(roundedFirst_),
+          correctScheme(correctScheme_) {}
+
     SlopeScheme scheme = SlopeScheme::Custom;
     double maxBias = 8;
     std::vector<double> slopes;
@@ -49,6 +78,8 @@ struct SlopeCandidate {
     // The scheme correct ALiBi has here (with maxBias): press unless the slopes are linear, whose
     // only possible bug is the 1/sqrt(d_k) scaling. Diagnosis::correctParams takes it.
     SlopeScheme correctScheme = SlopeScheme::Press;
+    // With correctScheme custom: the slopes correct ALiBi has (one tensor-parallel rank's slice).
+    std::vector<double> correctSlopes;
 };
 
 struct Candidate {
@@ -59,6 +90,11 @@ struct Candidate {
     bool maskSeen = false;  // false: the tensor has no masked entry, so any mask reproduces it
     std::vector<double> inferred;
     std::uint64_t sampleMismatches = 0;
+    // With form.rowOffset: the constant of each (h, i), at h * Q + i.
+    std::vector<double> rowOffsets;
+    // f16 only: masked cells hold the lowest value or -inf (finfo.min added to a bias, so only
+    // some cells overflowed); either agrees with the mask.
+    bool mixedMask = false;
 };
 
 // Reads the tensor under one Reading.
@@ -95,14 +131,33 @@ private:
 
 // The exact (unrounded) value a form gives cell (i, j) for slope m; nullopt when masked.
 inline std::optional<double> formCell(const Form& f, double m, std::int64_t i, std::int64_t j, std::int64_t keys) {
-    const auto v = biasCell(f.mode, m, i + f.offset, j, keys);
-    if (!v) return std::nullopt;
-    return f.sign * *v;
+    if (!f.maskOffset && f.positions == DType::F64) {
+        const auto v = biasCell(f.mode, m, i + f.offset, j, keys);
+        if (!v) return std::nullopt;
+        return f.sign * *v;
+    }
+    const std::int64_t maskAt = i + f.maskOffset.value_or(f.offset);
+    if (modeMasks(f.mode) && j > maskAt) return std::nullopt;
+    const auto pos = [&](std::int64_t x) {
+        return f.positions == DType::F64 ? static_cast<double>(x) : roundTo(f.positions, static_cast<double>(x));
+    };
+    const double d = pos(i + f.offset) - pos(j);
+    double n = 0;
+    switch (f.mode) {
+        case BiasMode::Causal: n = -d; break;
+        case BiasMode::Symmetric: n = -std::fabs(d); break;
+        case BiasMode::Clamped: n = -std::max(d, 0.0); break;
+        case BiasMode::Bloom: n = pos(j); break;
+        case BiasMode::Mpt: n = -(pos(keys - 1) - pos(j)); break;
+    }
+    return f.sign * m * n + 0.0;
 }
 
 inline double expectedExact(const Candidate& c, DType dtype, std::int64_t h, std::int64_t i, std::int64_t j) {
     const auto v = formCell(c.form, c.slopes.slopes[static_cast<std::size_t>(h)], i, j, c.reading.keys);
-    return v ? *v : maskDouble(c.mask, dtype);
+    if (!v) return maskDouble(c.mask, dtype);
+    if (c.form.rowOffset) return *v + c.rowOffsets[static_cast<std::size_t>(h * c.reading.queries + i)];
+    return *v;
 }
 
 }  // namespace alibi::detail

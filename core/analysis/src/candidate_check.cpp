@@ -32,6 +32,25 @@ bool agrees(double stored, double exact, DType dtype, double scale) {
     return std::fabs(stored - exact) <= tolerance(dtype, exact, scale);
 }
 
+// One cell of candidate c: a row offset widens the tolerance to the offset's own rounding, and a
+// mixed f16 mask accepts either of its two values.
+bool cellAgrees(const Candidate& c, DType dtype, double stored, double exact, std::int64_t h, std::int64_t i) {
+    double scale = c.slopes.slopes[static_cast<std::size_t>(h)];
+    if (c.form.rowOffset) {
+        const double offset = c.rowOffsets[static_cast<std::size_t>(h * c.reading.queries + i)];
+        scale = std::max(scale, std::fabs(offset));
+        if (dtype == DType::F16 || dtype == DType::BF16) {
+            if (std::fabs(stored - exact) <= tolerance(dtype, exact, scale) + tolerance(dtype, offset, scale)) return true;
+        }
+    }
+    if (c.mixedMask) {
+        const double lowest = dtypeLowest(dtype);
+        const bool maskedExact = exact == lowest || exact == -kInf || roundTo(dtype, exact) == -kInf;
+        if (maskedExact && (stored == lowest || stored == -kInf)) return true;
+    }
+    return agrees(stored, exact, dtype, scale);
+}
+
 }  // namespace
 
 double tolerance(DType dtype, double exact, double scale) {
@@ -56,8 +75,7 @@ std::uint64_t sampleMismatches(const View& view, const Candidate& c, std::uint64
         const std::uint64_t idx = k + 1 == samples ? n - 1 : k * n / samples;
         std::int64_t h = 0, i = 0, j = 0;
         view.decode(idx, h, i, j);
-        const double slope = c.slopes.slopes[static_cast<std::size_t>(h)];
-        if (!agrees(view.tensor().at(idx), expectedExact(c, dtype, h, i, j), dtype, slope) && ++bad > limit) break;
+        if (!cellAgrees(c, dtype, view.tensor().at(idx), expectedExact(c, dtype, h, i, j), h, i) && ++bad > limit) break;
     }
     return bad;
 }
@@ -95,8 +113,10 @@ FullCheck fullCheck(const View& view, const Candidate& c, bool stopEarly) {
                 const double exact = expectedExact(c, dtype, h, i, j);
                 if (stored == exact) continue;  // the common case, and the same infinity
                 const double rounded = roundTo(dtype, exact);
-                local.maxAbsError = std::max(local.maxAbsError, absError(stored, rounded));
-                if (agrees(stored, exact, dtype, c.slopes.slopes[static_cast<std::size_t>(h)])) continue;
+                const bool mixedMasked = c.mixedMask && (stored == -kInf || stored == dtypeLowest(dtype)) &&
+                                         (rounded == -kInf || rounded == dtypeLowest(dtype));
+                if (!mixedMasked) local.maxAbsError = std::max(local.maxAbsError, absError(stored, rounded));
+                if (cellAgrees(c, dtype, stored, exact, h, i)) continue;
                 local.ok = false;
                 if (!local.firstMismatch) {
                     local.firstMismatch = idx;

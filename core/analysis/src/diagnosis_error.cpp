@@ -1,4 +1,6 @@
-// The error tensors behind the explorers' Diagnose heatmap (see diagnose.hpp).
+// The comparisons behind the explorers' Diagnose map and every finding's attention effect (see
+// diagnose.hpp): the tensor cell by cell against correct ALiBi, as a bias error and as the change
+// of attention probabilities after a softmax over each row (zero content).
 #include <alibi/analysis/diagnose.hpp>
 
 #include "candidate.hpp"
@@ -8,6 +10,12 @@
 #include <alibi/model/slopes.hpp>
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <span>
+#include <vector>
 
 namespace alibi {
 
@@ -21,22 +29,131 @@ std::uint64_t cells(std::int64_t a, std::int64_t b, std::int64_t c) {
     return static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b) * static_cast<std::uint64_t>(c);
 }
 
-// A batch against buildBatchBias of the correct parameters, cell by cell in bhqk order.
-Result<Tensor> correctBatchError(const Tensor& tensor, const BiasParams& correct, const BatchParams& batch,
-                                 std::uint64_t budget) {
-    auto expected = buildBatchBias(correct, batch, budget);
-    if (!expected) return std::unexpected(expected.error());
-    if (expected->size() != tensor.size())
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("correctAlibiError: the tensor has {} elements but the diagnosed batch has {}",
-                                tensor.size(), expected->size()));
-    const Shape& shape = expected->shape();  // (B, H, T, T)
-    auto out = Tensor::allocate({shape[0] * shape[1], shape[2], shape[3]}, DType::F32, budget, "diagnosis error tensor");
-    if (!out) return out;
-    auto dst = out->as<float>();
-    for (std::uint64_t n = 0; n < tensor.size(); ++n)
-        dst[static_cast<std::size_t>(n)] = static_cast<float>(absError(tensor.at(n), expected->at(n)));
-    return out;
+// The tensor's rows beside correct ALiBi's, one (tile, query) row at a time: tiles are heads, or
+// (batch row, head) pairs of a batch. Correct ALiBi is exact (`rounded` false) or stored in its
+// dtype (`rounded` true). Nothing the size of the tensor is kept but a batch's built bias.
+class CorrectRows {
+public:
+    static Result<CorrectRows> make(const Tensor& tensor, const Diagnosis& diagnosis, std::uint64_t budget) {
+        if (!diagnosis.correctParams)
+            return fail(ErrorCode::InvalidArgument,
+                        diagnosis.slopeVector ? "correctAlibiError: a slope vector has no bias cells to compare"
+                                              : "correctAlibiError: the diagnosis read no parameters off the tensor");
+        CorrectRows r(tensor, diagnosis);
+        r.m_p.slopes.arith = Arith::Exact;
+        if (diagnosis.correctBatch) {
+            for (const bool rounded : {false, true}) {
+                BiasParams built = r.m_p;
+                if (!rounded) built.dtype = DType::F64;
+                auto expected = buildBatchBias(built, *diagnosis.correctBatch, budget);
+                if (!expected) return std::unexpected(expected.error());
+                if (expected->size() != tensor.size())
+                    return fail(ErrorCode::InvalidArgument,
+                                fmt::format("correctAlibiError: the tensor has {} elements but the diagnosed batch has {}",
+                                            tensor.size(), expected->size()));
+                const Shape& shape = expected->shape();  // (B, H, T, T)
+                r.m_shape = {shape[0] * shape[1], shape[2], shape[3]};
+                (rounded ? r.m_batchRounded : r.m_batchExact) = std::make_shared<Tensor>(std::move(*expected));
+            }
+            return r;
+        }
+        const std::int64_t H = diagnosis.heads, Q = diagnosis.queries, K = diagnosis.keys;
+        if (tensor.size() != cells(H, Q, K))
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("correctAlibiError: the tensor has {} elements but the diagnosis describes {} x {} x {}",
+                                    tensor.size(), H, Q, K));
+        auto slopes = computeSlopes(r.m_p.slopes);
+        if (!slopes) return std::unexpected(slopes.error());
+        if (static_cast<std::int64_t>(slopes->size()) != H)
+            return fail(ErrorCode::InvalidArgument, "correctAlibiError: correct ALiBi has another head count");
+        r.m_slopes = std::move(*slopes);
+        r.m_shape = {H, Q, K};
+        return r;
+    }
+
+    [[nodiscard]] const Shape& shape() const { return m_shape; }
+    [[nodiscard]] std::uint64_t rows() const { return static_cast<std::uint64_t>(m_shape[0] * m_shape[1]); }
+
+    // Row `row` (tile * Q + query) of the tensor and of correct ALiBi.
+    void row(std::uint64_t row, bool rounded, std::vector<double>& stored, std::vector<double>& expected) const {
+        const std::int64_t K = m_shape[2];
+        stored.resize(static_cast<std::size_t>(K));
+        expected.resize(static_cast<std::size_t>(K));
+        if (m_batchExact) {
+            const Tensor& e = rounded ? *m_batchRounded : *m_batchExact;
+            for (std::int64_t j = 0; j < K; ++j) {
+                const std::uint64_t n = row * static_cast<std::uint64_t>(K) + static_cast<std::uint64_t>(j);
+                stored[static_cast<std::size_t>(j)] = m_tensor.at(n);
+                expected[static_cast<std::size_t>(j)] = e.at(n);
+            }
+            return;
+        }
+        const std::int64_t H = m_shape[0], Q = m_shape[1];
+        const auto h = static_cast<std::int64_t>(row / static_cast<std::uint64_t>(Q));
+        const auto i = static_cast<std::int64_t>(row % static_cast<std::uint64_t>(Q));
+        // Correct ALiBi is rounded to its own dtype: the tensor's, or the half-precision grid a
+        // low-precision-bias tensor's values lie on.
+        const DType dtype = m_p.dtype;
+        const double maskExact = maskDouble(m_p.mask, dtype);
+        const double mask = rounded ? roundTo(dtype, maskExact) : maskExact;
+        // A static KV cache: correct ALiBi over the used keys, the unused slots masked.
+        const std::int64_t used = m_d.usedKeys > 0 ? m_d.usedKeys : K;
+        const double slope = m_slopes[static_cast<std::size_t>(h)];
+        for (std::int64_t j = 0; j < K; ++j) {
+            const auto v = j < used ? biasCell(m_p.mode, slope, i + used - Q, j, used) : std::nullopt;
+            expected[static_cast<std::size_t>(j)] = v ? (rounded ? roundTo(dtype, *v) : *v) : mask;
+            // Flat and 1hqk hold hqk order; qkh its own.
+            stored[static_cast<std::size_t>(j)] = m_tensor.at(layoutIndex(m_p.layout, H, Q, K, h, i, j));
+        }
+    }
+
+private:
+    CorrectRows(const Tensor& tensor, const Diagnosis& d) : m_tensor(tensor), m_d(d), m_p(*d.correctParams) {}
+
+    const Tensor& m_tensor;
+    const Diagnosis& m_d;
+    BiasParams m_p;
+    std::vector<double> m_slopes;
+    Shape m_shape;
+    std::shared_ptr<Tensor> m_batchExact, m_batchRounded;
+};
+
+// Rows the attention effect reads: every row of a tensor up to this many cells, else a strided
+// sample of rows (plus the last), enough to find the largest change of a regular bias.
+constexpr std::uint64_t kEffectCells = std::uint64_t{1} << 22;
+
+// Softmax of one row into `out` (NaN everywhere when every entry is -inf or a NaN is present).
+void softmaxRow(std::span<const double> x, std::vector<double>& out) {
+    out.assign(x.size(), 0.0);
+    double top = -std::numeric_limits<double>::infinity();
+    bool nan = false;
+    for (const double v : x) {
+        nan = nan || std::isnan(v);
+        top = std::max(top, v);
+    }
+    if (nan || std::isinf(top)) {
+        // All -inf (0/0), a NaN, or +inf: the frameworks' softmax gives NaN.
+        out.assign(x.size(), std::numeric_limits<double>::quiet_NaN());
+        return;
+    }
+    double sum = 0;
+    for (std::size_t k = 0; k < x.size(); ++k) sum += out[k] = std::exp(x[k] - top);
+    for (double& p : out) p /= sum;
+}
+
+double probabilityChange(double p, double q) {
+    if (std::isnan(p) && std::isnan(q)) return 0;  // both rows fully masked
+    if (std::isnan(p) || std::isnan(q)) return 1;  // one NaN row: everything changed
+    return std::fabs(p - q);
+}
+
+// |softmax(p row) - softmax(q row)| per key into `out`.
+void softmaxChange(std::span<const double> a, std::span<const double> b, std::vector<double>& out) {
+    std::vector<double> p, q;
+    softmaxRow(a, p);
+    softmaxRow(b, q);
+    out.resize(a.size());
+    for (std::size_t k = 0; k < a.size(); ++k) out[k] = probabilityChange(p[k], q[k]);
 }
 
 }  // namespace
@@ -46,7 +163,7 @@ Result<Tensor> diagnosisError(const Tensor& tensor, const Diagnosis& diagnosis, 
         return fail(ErrorCode::InvalidArgument, "diagnosisError: the diagnosis has no candidate to compare against");
     const BiasParams& p = *diagnosis.bestParams;
     const std::int64_t H = diagnosis.heads, Q = diagnosis.queries, K = diagnosis.keys;
-    if (tensor.size() != static_cast<std::uint64_t>(H) * static_cast<std::uint64_t>(Q) * static_cast<std::uint64_t>(K))
+    if (tensor.size() != cells(H, Q, K))
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("diagnosisError: the tensor has {} elements but the diagnosis describes {} x {} x {}",
                                 tensor.size(), H, Q, K));
@@ -59,6 +176,7 @@ Result<Tensor> diagnosisError(const Tensor& tensor, const Diagnosis& diagnosis, 
     form.sign = diagnosis.bestSignFlipped ? -1.0 : 1.0;
     form.topLeft = diagnosis.bestTopLeft;
     form.offset = diagnosis.bestTopLeft ? 0 : K - Q;
+    form.maskOffset = form.offset;
     const DType dtype = tensor.dtype();
     const double mask = maskDouble(p.mask, dtype);
     auto dst = out->as<float>();
@@ -74,37 +192,61 @@ Result<Tensor> diagnosisError(const Tensor& tensor, const Diagnosis& diagnosis, 
 }
 
 Result<Tensor> correctAlibiError(const Tensor& tensor, const Diagnosis& diagnosis, std::uint64_t budget) {
-    if (!diagnosis.correctParams)
-        return fail(ErrorCode::InvalidArgument,
-                    diagnosis.slopeVector ? "correctAlibiError: a slope vector has no bias cells to compare"
-                                          : "correctAlibiError: the diagnosis read no parameters off the tensor");
-    BiasParams p = *diagnosis.correctParams;
-    p.slopes.arith = Arith::Exact;
-    if (diagnosis.correctBatch) return correctBatchError(tensor, p, *diagnosis.correctBatch, budget);
-    const std::int64_t H = diagnosis.heads, Q = diagnosis.queries, K = diagnosis.keys;
-    if (tensor.size() != cells(H, Q, K))
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("correctAlibiError: the tensor has {} elements but the diagnosis describes {} x {} x {}",
-                                tensor.size(), H, Q, K));
-    auto slopes = computeSlopes(p.slopes);
-    if (!slopes) return std::unexpected(slopes.error());
-    auto out = Tensor::allocate({H, Q, K}, DType::F32, budget, "diagnosis error tensor");
+    auto rows = CorrectRows::make(tensor, diagnosis, budget);
+    if (!rows) return std::unexpected(rows.error());
+    auto out = Tensor::allocate(rows->shape(), DType::F32, budget, "diagnosis error tensor");
     if (!out) return out;
-    const DType dtype = tensor.dtype();
-    const double mask = roundTo(dtype, maskDouble(p.mask, dtype));
     auto dst = out->as<float>();
-    for (std::int64_t h = 0; h < H; ++h) {
-        const double slope = (*slopes)[static_cast<std::size_t>(h)];
-        for (std::int64_t i = 0; i < Q; ++i)
-            for (std::int64_t j = 0; j < K; ++j) {
-                const auto v = biasCell(p.mode, slope, p.queryPosition(i), j, K);
-                const double expected = v ? roundTo(dtype, *v) : mask;
-                // Flat and 1hqk hold hqk order; qkh its own.
-                const double stored = tensor.at(layoutIndex(p.layout, H, Q, K, h, i, j));
-                dst[static_cast<std::size_t>((h * Q + i) * K + j)] = static_cast<float>(absError(stored, expected));
-            }
+    const auto K = static_cast<std::size_t>(rows->shape()[2]);
+    std::vector<double> stored, expected;
+    for (std::uint64_t r = 0; r < rows->rows(); ++r) {
+        rows->row(r, true, stored, expected);
+        for (std::size_t k = 0; k < K; ++k)
+            dst[r * K + k] = static_cast<float>(absError(stored[k], expected[k]));
     }
     return out;
+}
+
+Result<AttentionEffect> attentionEffect(const Tensor& tensor, const Diagnosis& diagnosis, std::uint64_t budget) {
+    auto rows = CorrectRows::make(tensor, diagnosis, budget);
+    if (!rows) return std::unexpected(rows.error());
+    const auto K = static_cast<std::uint64_t>(rows->shape()[2]);
+    const std::uint64_t n = rows->rows();
+    const std::uint64_t sampled = std::max<std::uint64_t>(1, std::min(n, kEffectCells / std::max<std::uint64_t>(K, 1)));
+    AttentionEffect e;
+    std::vector<double> stored, exact, rounded, unused, change;
+    for (std::uint64_t s = 0; s < sampled; ++s) {
+        const std::uint64_t r = s + 1 == sampled ? n - 1 : s * n / sampled;
+        rows->row(r, false, stored, exact);
+        rows->row(r, true, unused, rounded);
+        softmaxChange(stored, exact, change);
+        for (const double d : change) e.maxProbabilityChange = std::max(e.maxProbabilityChange, d);
+        softmaxChange(rounded, exact, change);
+        for (const double d : change) e.dtypeProbabilityChange = std::max(e.dtypeProbabilityChange, d);
+    }
+    return e;
+}
+
+Result<Tensor> probabilityChangeMap(const Tensor& tensor, const Diagnosis& diagnosis, std::uint64_t budget) {
+    auto rows = CorrectRows::make(tensor, diagnosis, budget);
+    if (!rows) return std::unexpected(rows.error());
+    auto out = Tensor::allocate(rows->shape(), DType::F32, budget, "probability change map");
+    if (!out) return out;
+    auto dst = out->as<float>();
+    const auto K = static_cast<std::size_t>(rows->shape()[2]);
+    std::vector<double> stored, exact, change;
+    for (std::uint64_t r = 0; r < rows->rows(); ++r) {
+        rows->row(r, false, stored, exact);
+        softmaxChange(stored, exact, change);
+        for (std::size_t k = 0; k < K; ++k) dst[r * K + k] = static_cast<float>(change[k]);
+    }
+    return out;
+}
+
+bool paintProbabilityChange(const Diagnosis& diagnosis) {
+    if (!diagnosis.match || diagnosis.findings.empty()) return false;
+    return std::none_of(diagnosis.findings.begin(), diagnosis.findings.end(),
+                        [](const Finding& f) { return f.changesAttention; });
 }
 
 }  // namespace alibi

@@ -49,14 +49,25 @@ std::string diagnosisJson(const Diagnosis& d, std::string_view file, const Shape
         distances[std::string(arithName(a.arith))] = {{"identical", a.identical},
                                                       {"max_ulp", a.maxUlp},
                                                       {"cells_differing", a.cellsDiffering},
-                                                      {"cells_compared", a.cellsCompared}};
+                                                      {"cells_compared", a.cellsCompared},
+                                                      {"zero_sign_cells", a.zeroSignCells}};
     doc["max_abs_error"] = d.maxAbsError;
     auto& codes = doc["findings"] = nlohmann::ordered_json::array();
     auto& details = doc["finding_details"] = nlohmann::ordered_json::array();
+    auto& effects = doc["findings_detail"] = nlohmann::ordered_json::array();
     for (const Finding& f : d.findings) {
         codes.push_back(f.code);
         details.push_back({{"code", f.code}, {"message", f.message}});
+        effects.push_back({{"code", f.code},
+                           {"changes_attention", f.changesAttention},
+                           {"max_probability_change", f.maxProbabilityChange},
+                           {"informational", f.informational},
+                           {"explanation", f.explanation},
+                           {"fix", f.fix},
+                           {"evidence", f.message}});
     }
+    doc["max_probability_change"] = d.maxProbabilityChange;
+    doc["used_keys"] = d.usedKeys > 0 ? nlohmann::ordered_json(d.usedKeys) : nlohmann::ordered_json(nullptr);
     doc["inferred_slopes"] = d.inferredSlopes;
     doc["summary"] = d.summary;
     if (!d.match && d.firstMismatchIndex)
@@ -97,8 +108,15 @@ std::string diagnosisText(const Diagnosis& d, std::string_view file, const Shape
     for (const ArithDistance& a : d.arithDistances)
         out += fmt::format("arith:    {:<12} {}\n", arithName(a.arith),
                            a.identical ? fmt::format("bit-identical ({} cells)", a.cellsCompared)
-                                       : fmt::format("{} of {} cells differ, up to {} ulp", a.cellsDiffering,
-                                                     a.cellsCompared, a.maxUlp));
+                           : a.cellsDiffering == 0
+                               ? fmt::format("the same values; only the sign of zero differs in {} of {} cells "
+                                             "(-0.0 against +0.0)",
+                                             a.zeroSignCells, a.cellsCompared)
+                               : fmt::format("{} of {} cells differ, up to {} ulp{}", a.cellsDiffering, a.cellsCompared,
+                                             a.maxUlp,
+                                             a.zeroSignCells ? fmt::format(" (and {} only in the sign of zero)",
+                                                                           a.zeroSignCells)
+                                                             : std::string()));
     if (!d.match && d.firstMismatchIndex) {
         std::string index;
         for (const auto i : *d.firstMismatchIndex) index += fmt::format("{}{}", index.empty() ? "" : ", ", i);
@@ -106,7 +124,14 @@ std::string diagnosisText(const Diagnosis& d, std::string_view file, const Shape
                            d.firstMismatchExpected);
     }
     if (d.findings.empty()) out += "findings: none\n";
-    for (const Finding& f : d.findings) out += fmt::format("finding:  {}: {}\n", f.code, f.message);
+    for (const Finding& f : d.findings) {
+        out += fmt::format("finding:  {} [{}]: {}\n", f.code,
+                           f.changesAttention ? fmt::format("changes attention, up to {:.3g} in one probability",
+                                                            f.maxProbabilityChange)
+                                              : std::string(f.informational ? "informational, harmless" : "harmless"),
+                           f.message);
+        if (!f.fix.empty()) out += fmt::format("  fix:    {}\n", f.fix);
+    }
     if (!d.summary.empty()) out += fmt::format("\n{}\n", d.summary);
     return out;
 }

@@ -83,7 +83,7 @@ std::vector<ArithDistance> compareProfiles(const Tensor& tensor, const BiasParam
         p.dtype = dtype;
         const auto slopes = computeSlopes(p.slopes);
         if (!slopes) continue;  // this profile cannot build these parameters
-        ArithDistance d{arith, true, 0, 0, 0};
+        ArithDistance d{arith, true, 0, 0, 0, 0};
         for (std::uint64_t k = 0; k < n; k += stride) {
             const auto h = static_cast<std::int64_t>(k / static_cast<std::uint64_t>(Q * K));
             const auto i = static_cast<std::int64_t>(k / static_cast<std::uint64_t>(K) % static_cast<std::uint64_t>(Q));
@@ -93,6 +93,10 @@ std::vector<ArithDistance> compareProfiles(const Tensor& tensor, const BiasParam
             ++d.cellsCompared;
             if (sameBits(stored, expected)) continue;
             d.identical = false;
+            if (stored == expected) {
+                ++d.zeroSignCells;  // +0.0 against -0.0: the same value
+                continue;
+            }
             ++d.cellsDiffering;
             d.maxUlp = std::max(d.maxUlp, ulpDistance(dtype, stored, expected));
         }
@@ -110,14 +114,25 @@ std::string describeProfiles(const std::vector<ArithDistance>& distances, bool f
     if (distances.empty()) return {};
     std::string out;
     const auto same = std::find_if(distances.begin(), distances.end(), [](const ArithDistance& d) { return d.identical; });
+    // Equal values whose bits differ only in the sign of zero.
+    const auto signOnly = std::find_if(distances.begin(), distances.end(), [](const ArithDistance& d) {
+        return !d.identical && d.cellsDiffering == 0 && d.zeroSignCells > 0;
+    });
     if (same != distances.end())
         out = fmt::format("Bit-identical to {}", profileName(same->arith, flags));
+    else if (signOnly != distances.end())
+        out = fmt::format("The same values as {}, whose bits differ only in the sign of zero in {} of {} cells (-0.0 "
+                          "against +0.0, as NumPy's -m * (i - j) stores the diagonal; no value differs)",
+                          profileName(signOnly->arith, flags), signOnly->zeroSignCells, signOnly->cellsCompared);
     else
         out = flags ? "Bit-identical to no --arith profile" : "Bit-identical to no framework's arithmetic";
     std::string alsoSame, others;
     for (const ArithDistance& d : distances) {
         if (same != distances.end() && d.arith == same->arith) continue;
+        if (same == distances.end() && signOnly != distances.end() && d.arith == signOnly->arith) continue;
         if (d.identical) alsoSame += fmt::format("{}{}", alsoSame.empty() ? "" : ", ", arithName(d.arith));
+        else if (d.cellsDiffering == 0)
+            others += fmt::format("{}{} 0 (sign of zero only)", others.empty() ? "" : ", ", arithName(d.arith));
         else others += fmt::format("{}{} {}", others.empty() ? "" : ", ", arithName(d.arith), d.maxUlp);
     }
     if (!alsoSame.empty()) out += fmt::format(", and to {}", alsoSame);
@@ -157,7 +172,7 @@ std::optional<Diagnosis> diagnoseSlopeVector(const Tensor& tensor) {
             p.arith = arith;
             const auto slopes = computeSlopes(p);
             if (!slopes) continue;
-            ArithDistance a{arith, true, 0, 0, static_cast<std::uint64_t>(heads)};
+            ArithDistance a{arith, true, 0, 0, static_cast<std::uint64_t>(heads), 0};
             for (int h = 0; h < heads; ++h) {
                 const double expected = roundTo(dtype, (*slopes)[static_cast<std::size_t>(h)]);
                 if (sameBits(values[static_cast<std::size_t>(h)], expected)) continue;

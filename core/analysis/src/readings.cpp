@@ -69,7 +69,23 @@ std::vector<Reading> readings(const Shape& shape, Result<void>& error) {
     return out;
 }
 
-SlopeRead readSlopes(const View& view, const Form& form) {
+std::vector<double> readRowOffsets(const View& view, const Form& form) {
+    const Reading& r = view.reading();
+    std::vector<double> out(static_cast<std::size_t>(r.heads * r.queries), 0.0);
+    for (std::int64_t h = 0; h < r.heads; ++h)
+        for (std::int64_t i = 0; i < r.queries; ++i) {
+            std::int64_t ref = std::min(i + form.offset, r.keys - 1);
+            while (ref >= 0 && !formCell(form, 1.0, i, ref, r.keys)) --ref;
+            if (ref < 0) continue;
+            // The form is zero at the query's own position: the constant is the stored value.
+            const auto coef = formCell(form, 1.0, i, ref, r.keys);
+            const double v = view.at(h, i, ref);
+            out[static_cast<std::size_t>(h * r.queries + i)] = *coef == 0 && std::isfinite(v) ? v : 0.0;
+        }
+    return out;
+}
+
+SlopeRead readSlopes(const View& view, const Form& form, const std::vector<double>* rowOffsets) {
     const Reading& r = view.reading();
     const DType dtype = view.tensor().dtype();
     SlopeRead out;
@@ -85,13 +101,17 @@ SlopeRead readSlopes(const View& view, const Form& form) {
         for (std::int64_t j = 0; j < r.keys; ++j) {
             const auto coef = formCell(form, 1.0, i, j, r.keys);
             if (!coef || *coef == 0) continue;
-            const double v = view.at(static_cast<std::int64_t>(h), i, j);
-            if (!std::isfinite(v)) {
+            const double raw = view.at(static_cast<std::int64_t>(h), i, j);
+            if (!std::isfinite(raw)) {
                 out.valid = false;
                 continue;
             }
+            const double offset =
+                rowOffsets ? (*rowOffsets)[h * static_cast<std::size_t>(r.queries) + static_cast<std::size_t>(i)] : 0.0;
+            const double v = raw - offset;
             const double m = v / *coef;
-            const double slack = tolerance(dtype, v, 0) / std::fabs(*coef);
+            const double slack = (tolerance(dtype, raw, std::fabs(offset)) + (rowOffsets ? tolerance(dtype, offset, 0) : 0)) /
+                                 std::fabs(*coef);
             out.lo[h] = std::max(out.lo[h], m - slack);
             out.hi[h] = std::min(out.hi[h], m + slack);
             cellSlopes.push_back(m);

@@ -21,7 +21,12 @@ struct SlopeRead {
     bool free = false;  // the tensor holds no cell that depends on the slope
 };
 
-[[nodiscard]] SlopeRead readSlopes(const View& view, const Form& form);
+// With `rowOffsets` (form.rowOffset), each row's constant (at h * Q + i) is taken off first.
+[[nodiscard]] SlopeRead readSlopes(const View& view, const Form& form, const std::vector<double>* rowOffsets = nullptr);
+
+// The constant of each row (h, i) when the tensor is a form plus a per-row constant: the value at
+// the row's last allowed key minus the form's value there (h * Q + i).
+[[nodiscard]] std::vector<double> readRowOffsets(const View& view, const Form& form);
 
 // Whether every slope lies in its head's interval.
 [[nodiscard]] bool withinIntervals(const SlopeRead& read, const std::vector<double>& slopes);

@@ -1,16 +1,42 @@
 // The Diagnose views' error heatmap (see the header).
 #include <alibi/explore/diagnosis_error_map.hpp>
 
+#include <alibi/analysis/corrected_session.hpp>
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
 namespace alibi::explore {
 
+DiagnosisErrorMap diagnosisErrorMapLabels(const Diagnosis& diagnosis, double errorMax) {
+    DiagnosisErrorMap out;
+    out.errorMax = errorMax;
+    out.probability = paintProbabilityChange(diagnosis);
+    const std::string against = correctAlibiSummary(diagnosis);
+    const std::string suffix = against.empty() ? std::string() : ": " + against;
+    if (!out.probability) {
+        out.caption = "|error| per cell against correct ALiBi" + suffix;
+        out.barTitle = "|error|";
+    } else if (errorMax <= 1e-9) {
+        out.caption = "No change after softmax: every finding is harmless, so the map shows |Δ probability| against "
+                      "correct ALiBi (zero content), which is 0" + suffix;
+        out.barTitle = "|Δp|";
+    } else {
+        out.caption = fmt::format("Every finding is harmless: |Δ probability| per cell against correct ALiBi (zero "
+                                  "content), at most {:.3g}, the dtype's rounding{}", errorMax, suffix);
+        out.barTitle = "|Δp|";
+    }
+    return out;
+}
+
 std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const Diagnosis& diagnosis, int width,
                                                    int height, int gap) {
     const Diagnosis& d = diagnosis;
     if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return std::nullopt;
-    auto error = correctAlibiError(tensor, d);
+    const bool probability = paintProbabilityChange(d);
+    auto error = probability ? probabilityChangeMap(tensor, d) : correctAlibiError(tensor, d);
     if (!error) return std::nullopt;
     const Shape& shape = error->shape();  // (H, Q, K), or (B*H, T, T) for a batch
     const std::int64_t q = shape[1], k = shape[2];
@@ -18,6 +44,12 @@ std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const D
     for (std::uint64_t n = 0; n < error->size(); ++n) {
         const double e = error->at(n);
         if (std::isfinite(e)) out.errorMax = std::max(out.errorMax, e);
+    }
+    {
+        DiagnosisErrorMap labels = diagnosisErrorMapLabels(d, out.errorMax);
+        out.probability = labels.probability;
+        out.caption = std::move(labels.caption);
+        out.barTitle = std::move(labels.barTitle);
     }
     out.map = renderValueGrid(
         {static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, out.errorMax > 0 ? out.errorMax : 1.0, std::max(16, width),

@@ -328,20 +328,24 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
     // Its tiles are heads, or (batch row, head) pairs of a (B, H, T, T) batch.
     const std::int64_t tiles = static_cast<std::int64_t>(request.tensor->size()) / (d.queries * d.keys);
     double maxError = 0;
+    std::string barTitle = "|error|";
     std::string shapeText;
     for (std::size_t n = 0; n < request.tensor->shape().size(); ++n)
         shapeText += (n ? " x " : "") + std::to_string(request.tensor->shape()[n]);
     FigureFrame frame;
     frame.colormap = Colormap::Magma;
-    frame.title = fmt::format("|tensor − correct ALiBi| per head · {} · shape {} · {}", request.source, shapeText,
-                              dtypeName(request.tensor->dtype()));
+    // Every finding harmless: the map is the probability change, never painted as a bias error.
+    const bool probability = paintProbabilityChange(d);
+    frame.title = fmt::format("{} per head · {} · shape {} · {}",
+                              probability ? "|softmax(tensor) − softmax(correct ALiBi)|" : "|tensor − correct ALiBi|",
+                              request.source, shapeText, dtypeName(request.tensor->dtype()));
     frame.queries = d.queries;
     frame.keys = d.keys;
     frame.headLabels = tiles == d.heads;  // a batch's tiles are (row, head) pairs
     frame.scale = request.scale;
     frame.colorBar = [&](const Heatmap&, int, int ticks) {
         alibi::ColorBar bar = alibi::makeColorBar(0, maxError, false, exactType(maxError), ticks);
-        bar.title = "|error|";
+        bar.title = barTitle;
         return bar;
     };
     // The summary's sentences joined by " · ", the frame's break points (it keeps two lines).
@@ -357,6 +361,7 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
                                              "the error map against correct ALiBi cannot be built for this tensor "
                                              "(see the diagnosis text)");
                              maxError = picture->errorMax;
+                             barTitle = picture->barTitle;
                              return std::move(picture->map);
                          });
 }

@@ -4,6 +4,7 @@
 #include <alibi/io/preset.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <fmt/format.h>
 #include <fstream>
@@ -120,6 +121,25 @@ Result<Preset> parsePreset(std::string_view json, const std::string& origin) {
     const auto arith = parseArith(doc->value("arith", std::string("exact")));
     if (!arith) return bad("field `arith`: expected exact, hf-bloom, hf-falcon, llm-foundry, fairseq or ggml");
     p.arith = *arith;
+    // "bias_scale": "inv_sqrt_head_dim" with "head_dim": d (Falcon), or a number.
+    if (doc->contains("head_dim")) {
+        if (!(*doc)["head_dim"].is_number_integer() || (*doc)["head_dim"].get<int>() < 1 ||
+            (*doc)["head_dim"].get<int>() > 65536)
+            return bad("field `head_dim` must be a whole number from 1 to 65536");
+        p.headDim = (*doc)["head_dim"].get<int>();
+    }
+    if (doc->contains("bias_scale")) {
+        const auto& v = (*doc)["bias_scale"];
+        if (v.is_string() && v.get<std::string>() == "inv_sqrt_head_dim" && p.headDim > 0)
+            p.biasScale = 1.0 / std::sqrt(static_cast<double>(p.headDim));
+        else if (v.is_number() && v.get<double>() > 0)
+            p.biasScale = v.get<double>();
+        else
+            return bad("field `bias_scale`: expected a positive number, or \"inv_sqrt_head_dim\" with `head_dim`");
+    }
+    if (doc->contains("conventions") && (*doc)["conventions"].is_array())
+        for (const auto& c : (*doc)["conventions"])
+            if (c.is_string()) p.conventions.push_back(c.get<std::string>());
     return p;
 }
 
@@ -219,6 +239,16 @@ Result<Preset> presetFromHfConfig(std::string_view json, const std::string& orig
         ok = heads({"num_attention_heads", "n_head"});
         p.mode = BiasMode::Bloom;
         p.arith = Arith::HfFalcon;
+        // FalconAttention.forward multiplies (scores + alibi) by inv_norm_factor = 1/sqrt(head_dim).
+        if (ok && doc.contains("hidden_size") && doc["hidden_size"].is_number_integer() && p.heads > 0 &&
+            doc["hidden_size"].get<int>() % p.heads == 0) {
+            p.headDim = doc["hidden_size"].get<int>() / p.heads;
+            p.biasScale = 1.0 / std::sqrt(static_cast<double>(p.headDim));
+            r.keysRead.push_back(fmt::format("hidden_size {} (head_dim {})", doc["hidden_size"].get<int>(), p.headDim));
+            p.conventions.push_back("transformers models/falcon/modeling_falcon.py, FalconAttention.forward: the "
+                                    "alibi is added to the raw scores and the sum multiplied by inv_norm_factor = "
+                                    "1/sqrt(head_dim)");
+        }
         p.trainLength = r.optionalInteger({"max_position_embeddings"}, 2048);
     } else if (r.modelType == "mpt") {
         const Json attn = doc.value("attn_config", Json::object());
@@ -276,6 +306,21 @@ Result<Preset> presetFromHfConfig(std::string_view json, const std::string& orig
     for (const auto& k : r.keysRead) keys += fmt::format("{}{}", keys.empty() ? "" : ", ", k);
     p.source = fmt::format("{} (model_type {}: {})", origin, r.modelType, keys);
     return p;
+}
+
+ModelConvention modelConvention(const Preset& preset) {
+    ModelConvention m;
+    m.name = preset.name;
+    m.source = preset.source;
+    m.heads = preset.heads;
+    m.scheme = preset.scheme;
+    m.maxBias = preset.maxBias;
+    m.mode = preset.mode;
+    m.arith = preset.arith;
+    m.biasScale = preset.biasScale;
+    m.headDim = preset.headDim;
+    m.conventions = preset.conventions;
+    return m;
 }
 
 void applyPreset(Session& session, const Preset& preset) {

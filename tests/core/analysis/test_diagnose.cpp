@@ -580,3 +580,78 @@ TEST(Diagnose, BareSlopeVectorIsReadAsSlopes) {
     EXPECT_FALSE(d.match->masked);
     EXPECT_EQ(d.heads, 12);
 }
+
+// Issue 24, item 5: every head at slope 1/2 is one slope for all heads, not press slopes with
+// max_bias -0 divided by sqrt(4); its correct ALiBi is press slopes with max_bias 8.
+TEST(DiagnoseBugs, AllHeadsHalfIsOneSlopeWithMaxBias8Corrected) {
+    const Tensor t = hqkTensor(4, 8, 8, DType::F32, [](auto, auto i, auto j) { return causal(0.5, i, j); });
+    auto d = diagnose(t);
+    ASSERT_TRUE(d && d->match) << (d ? d->summary : d.error().message);
+    EXPECT_TRUE(hasFinding(*d, kSingleSlopeAllHeads)) << codes(*d);
+    EXPECT_FALSE(hasFinding(*d, kScaledBySqrtDk)) << codes(*d);
+    EXPECT_EQ(d->summary.find("max_bias -0"), std::string::npos) << d->summary;
+    EXPECT_EQ(d->summary.find("sqrt(4)"), std::string::npos) << d->summary;
+    ASSERT_TRUE(d->correctParams);
+    EXPECT_EQ(d->correctParams->slopes.scheme, SlopeScheme::Press);
+    EXPECT_EQ(d->correctParams->slopes.maxBias, 8.0);
+}
+
+// Issue 24, item 2: a per-row constant is harmless (softmax unchanged, checked by hand in double),
+// and the map shows the probability change instead of the bias error.
+TEST(DiagnoseBugs, RowOffsetIsHarmlessAndPaintedAsProbabilityChange) {
+    const std::int64_t H = 8, K = 24;
+    const auto m = pressRef(static_cast<int>(H), 8.0);
+    const Tensor t = hqkTensor(H, 1, K, DType::F32, [&](std::int64_t h, std::int64_t, std::int64_t j) {
+        return -m[static_cast<std::size_t>(h)] * static_cast<double>(K - j);  // position K instead of K - 1
+    });
+    auto d = diagnose(t);
+    ASSERT_TRUE(d && d->match) << (d ? d->summary : d.error().message);
+    ASSERT_TRUE(hasFinding(*d, kRowOffset)) << codes(*d);
+    for (const Finding& f : d->findings) {
+        EXPECT_FALSE(f.changesAttention) << f.code;
+        EXPECT_LT(f.maxProbabilityChange, 1e-6);
+        EXPECT_FALSE(f.explanation.empty());
+        EXPECT_FALSE(f.fix.empty());
+    }
+    EXPECT_TRUE(paintProbabilityChange(*d));
+    auto map = probabilityChangeMap(t, *d);
+    ASSERT_TRUE(map);
+    for (std::uint64_t n = 0; n < map->size(); ++n) EXPECT_LT(map->at(n), 1e-6);
+    auto error = correctAlibiError(t, *d);
+    ASSERT_TRUE(error);
+    double largest = 0;
+    for (std::uint64_t n = 0; n < error->size(); ++n) largest = std::max(largest, error->at(n));
+    EXPECT_GT(largest, 0.1);  // the logits differ: the bias error map would paint it
+}
+
+// A bias scaled by a constant changes attention: the change is the largest softmax difference of
+// any row, computed here in double by hand.
+TEST(DiagnoseBugs, ScaledBiasChangesAttentionByTheSoftmaxDifference) {
+    const std::int64_t H = 4, T = 6;
+    const auto m = pressRef(static_cast<int>(H), 8.0);
+    const Tensor t = hqkTensor(H, T, T, DType::F32, [&](std::int64_t h, std::int64_t i, std::int64_t j) {
+        return j <= i ? 3.0 * -m[static_cast<std::size_t>(h)] * static_cast<double>(i - j) : -kInf;
+    });
+    auto d = diagnose(t);
+    ASSERT_TRUE(d && d->match) << (d ? d->summary : d.error().message);
+    ASSERT_TRUE(hasFinding(*d, kScaledBias)) << codes(*d);
+    double expected = 0;
+    for (std::int64_t h = 0; h < H; ++h)
+        for (std::int64_t i = 0; i < T; ++i) {
+            double a = 0, b = 0;
+            std::vector<double> pa, pb;
+            for (std::int64_t j = 0; j <= i; ++j) {
+                const double x =
+                    static_cast<double>(static_cast<float>(3.0 * -m[static_cast<std::size_t>(h)] * static_cast<double>(i - j)));
+                pa.push_back(std::exp(x));
+                pb.push_back(std::exp(-m[static_cast<std::size_t>(h)] * static_cast<double>(i - j)));
+                a += pa.back();
+                b += pb.back();
+            }
+            for (std::size_t k = 0; k < pa.size(); ++k) expected = std::max(expected, std::fabs(pa[k] / a - pb[k] / b));
+        }
+    for (const Finding& f : d->findings) {
+        EXPECT_TRUE(f.changesAttention) << f.code;
+        EXPECT_NEAR(f.maxProbabilityChange, expected, 1e-6);
+    }
+}

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +29,18 @@ inline constexpr const char* kLeftPaddingPositions = "left-padding-positions";
 inline constexpr const char* kWindowMask = "sliding-window";
 inline constexpr const char* kDocumentMask = "packed-documents";
 inline constexpr const char* kPrefixLm = "prefix-lm";
+// The bugs real ports shipped (issue 24); docs/DIAGNOSE.md describes each.
+inline constexpr const char* kNoAlibi = "no-alibi";
+inline constexpr const char* kRowOffset = "row-offset";
+inline constexpr const char* kScaledBias = "scaled-bias";
+inline constexpr const char* kSlopeRatio = "slope-ratio";
+inline constexpr const char* kTensorParallelSlopes = "tensor-parallel-slopes";
+inline constexpr const char* kPositionsRounded = "positions-rounded";
+inline constexpr const char* kLowPrecisionBias = "low-precision-bias";
+inline constexpr const char* kStaticKvCache = "static-kv-cache";
+inline constexpr const char* kNotThisModel = "not-this-model";
+inline constexpr const char* kReversedHeads = "reversed-head-order";
+inline constexpr const char* kPermutedHeads = "permuted-head-order";
 
 struct Finding {
     Finding() = default;
@@ -40,7 +54,30 @@ struct Finding {
     std::string explorer;
 
     [[nodiscard]] const std::string& explorerMessage() const { return explorer.empty() ? message : explorer; }
+
+    // Filled in by diagnose for every finding (see findingInfo and attention effect below):
+    std::string explanation;  // one line: what the code means
+    std::string fix;          // the line of code that usually causes it, and what to change
+    // Informational: a framework's own path or layout, not a bug (low-precision-bias of a
+    // framework's f16 path, static-kv-cache).
+    bool informational = false;
+    // Softmax of the tensor alone (zero content) against softmax of correct ALiBi, row by row:
+    // the largest change of one probability. Below the change that storing correct ALiBi in the
+    // tensor's dtype makes anyway, the finding is harmless.
+    bool changesAttention = true;
+    double maxProbabilityChange = 0;
 };
+
+// The fixed words of a finding code: its one-line explanation, its fix, and whether it is
+// informational. Unknown codes get empty words.
+struct FindingInfo {
+    const char* code;
+    const char* explanation;
+    const char* fix;
+    bool informational;
+};
+[[nodiscard]] const FindingInfo* findingInfo(std::string_view code);
+[[nodiscard]] std::span<const FindingInfo> allFindingInfo();
 
 struct DiagnosisMatch {
     SlopeScheme scheme = SlopeScheme::Press;
@@ -58,8 +95,11 @@ struct ArithDistance {
     Arith arith = Arith::Exact;
     bool identical = false;      // every compared cell has the same bits
     std::uint64_t maxUlp = 0;    // largest distance in units in the last place of the dtype
-    std::uint64_t cellsDiffering = 0;
+    std::uint64_t cellsDiffering = 0;  // cells whose values differ
     std::uint64_t cellsCompared = 0;  // every cell, or a strided sample of a huge tensor
+    // Cells of equal value whose bits differ only in the sign of zero (-0.0 against +0.0, as
+    // NumPy's -m * (i - j) stores the diagonal): not counted in cellsDiffering.
+    std::uint64_t zeroSignCells = 0;
 };
 
 struct Diagnosis {
@@ -102,6 +142,13 @@ struct Diagnosis {
     // corrected parameters" opens it and their error map compares with it.
     std::optional<BiasParams> correctParams;
     std::optional<BatchParams> correctBatch;
+    // A static KV cache: only the first usedKeys key slots hold the bias; the rest are masked as
+    // unused (0: every key is used). correctParams then describes the used keys.
+    std::int64_t usedKeys = 0;
+    // The tensor alone against correct ALiBi after a softmax over each row (zero content): the
+    // largest probability change, and the change that storing correct ALiBi in this dtype makes.
+    double maxProbabilityChange = 0;
+    double dtypeProbabilityChange = 0;
 
     [[nodiscard]] const std::string& explorerSummaryText() const {
         return explorerSummary.empty() ? summary : explorerSummary;
@@ -111,6 +158,51 @@ struct Diagnosis {
 // Tolerance: entries agree when equal, or within 1e-6 relative (f32/f64), or within a
 // half-ulp of the dtype (f16/bf16).
 [[nodiscard]] Result<Diagnosis> diagnose(const Tensor& tensor);
+
+// A named model's published computation (a preset or a config.json): what `diagnose` checks the
+// tensor against besides textbook ALiBi.
+struct ModelConvention {
+    std::string name;    // "Falcon-RW-1B"
+    std::string source;  // the config and modeling code it comes from
+    int heads = 8;
+    SlopeScheme scheme = SlopeScheme::Press;
+    double maxBias = 8.0;
+    BiasMode mode = BiasMode::Causal;
+    Arith arith = Arith::Exact;
+    double biasScale = 1.0;  // Falcon: 1/sqrt(head_dim), applied to scores and bias together
+    int headDim = 0;
+    std::vector<std::string> conventions;  // "file, function: what it does"
+};
+
+// What diagnose is told besides the tensor (the CLI's --heads, --preset, --from-config).
+struct DiagnoseOptions {
+    // Heads of a (batch * heads, 1, K) tensor (HF BLOOM's build_alibi_tensor); 0: detect.
+    int heads = 0;
+    // Check against this model's own computation: a tensor it computes gets no finding, any other
+    // gets not-this-model with what differs.
+    std::optional<ModelConvention> model;
+};
+[[nodiscard]] Result<Diagnosis> diagnose(const Tensor& tensor, const DiagnoseOptions& options);
+
+// The largest change of one attention probability between softmax(tensor row) and
+// softmax(correct ALiBi row), zero content, over every row diagnosis.correctParams covers; and
+// the same for correct ALiBi stored in the tensor's dtype (the change rounding alone makes).
+struct AttentionEffect {
+    double maxProbabilityChange = 0;
+    double dtypeProbabilityChange = 0;
+};
+[[nodiscard]] Result<AttentionEffect> attentionEffect(const Tensor& tensor, const Diagnosis& diagnosis,
+                                                      std::uint64_t budget = kDefaultMemoryBudget);
+
+// |softmax(tensor) - softmax(correct ALiBi)| per cell, zero content, in the shape of
+// correctAlibiError: the explorers paint it instead of the bias error when every finding is
+// harmless (a per-row constant changes the logits but no probability).
+[[nodiscard]] Result<Tensor> probabilityChangeMap(const Tensor& tensor, const Diagnosis& diagnosis,
+                                                  std::uint64_t budget = kDefaultMemoryBudget);
+
+// Whether the Diagnose map should show the probability change rather than the bias error: a
+// match whose findings are all harmless (or informational) while the bias differs.
+[[nodiscard]] bool paintProbabilityChange(const Diagnosis& diagnosis);
 
 // |tensor - expected| per (h, i, j) of the best match, as an (H, Q, K) f32 tensor: where the
 // tensor departs from its closest reproduction (all zero when a known bug matches exactly).

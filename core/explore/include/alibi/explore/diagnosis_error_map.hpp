@@ -8,13 +8,23 @@
 #include <alibi/render/render.hpp>
 
 #include <optional>
+#include <string>
 
 namespace alibi::explore {
 
 struct DiagnosisErrorMap {
     Heatmap map;          // one tile per head (per batch row and head for a batch), magma
     double errorMax = 0;  // the largest finite |error|; the map's range is [0, errorMax] (or [0, 1] when 0)
+    // Every finding is harmless (a per-row constant, a framework's own path): the map shows
+    // |softmax(tensor) - softmax(correct ALiBi)| (zero content) instead of the bias error, so a
+    // difference that changes no probability is never painted as an error.
+    bool probability = false;
+    std::string caption;   // the words above the map, e.g. "|error| per cell against correct ALiBi: ..."
+    std::string barTitle;  // "|error|" or "|Δp|"
 };
+
+// The caption and colour-bar title the map of this diagnosis has (without building it).
+[[nodiscard]] DiagnosisErrorMap diagnosisErrorMapLabels(const Diagnosis& diagnosis, double errorMax);
 
 // The picture at width x height pixels (at least 16 each); nullopt when the diagnosis found
 // nothing to compare with (no parameters, or an error map that cannot be built): the words of

@@ -4,6 +4,7 @@
 // model's own config.json (BLOOM, Falcon, MPT, Baichuan, JAIS, jina/BERT key names).
 #pragma once
 
+#include <alibi/analysis/diagnose.hpp>
 #include <alibi/base/error.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/model/params.hpp>
@@ -27,7 +28,16 @@ struct Preset {
     double maxBias = 8.0;
     std::int64_t trainLength = 0;
     Arith arith = Arith::Exact;  // the arithmetic of the model's own code
+    // What the model's code does beyond textbook ALiBi, for `alibi diagnose --preset`: the scale
+    // its attention applies to the bias (Falcon multiplies logits and bias by 1/sqrt(head_dim)),
+    // and each convention with the source line it comes from ("file, function: what").
+    double biasScale = 1.0;
+    int headDim = 0;  // with biasScale: the head_dim it is 1/sqrt of (0: none)
+    std::vector<std::string> conventions;
 };
+
+// The preset as `diagnose --preset` checks a tensor against it.
+[[nodiscard]] ModelConvention modelConvention(const Preset& preset);
 
 // Parses one preset file's text; `origin` names it in messages.
 [[nodiscard]] Result<Preset> parsePreset(std::string_view json, const std::string& origin);
