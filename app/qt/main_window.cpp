@@ -481,6 +481,18 @@ void MainWindow::reportError(const QString& title, const QString& message) {
 // ---------------------------------------------------------------------------
 // Sessions and settings
 
+namespace {
+
+// The bytes of a session file, hashed: what "changed on disk since it was opened" compares
+// (a time stamp misses two saves within its resolution). Empty when it cannot be read.
+QByteArray fileHash(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
+}
+
+}  // namespace
+
 bool MainWindow::openSession(const QString& path) {
     auto session = loadSession(path.toStdString());
     if (!session) {
@@ -500,18 +512,6 @@ bool MainWindow::openSession(const QString& path) {
     m_recent->add(path);
     return true;
 }
-
-namespace {
-
-// The bytes of a session file, hashed: what "changed on disk since it was opened" compares
-// (a time stamp misses two saves within its resolution). Empty when it cannot be read.
-QByteArray fileHash(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
-}
-
-}  // namespace
 
 bool MainWindow::saveSessionTo(const QString& path) {
     // Three explorers saving one session: the last writer won without a word (issue 25).
