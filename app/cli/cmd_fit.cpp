@@ -59,7 +59,7 @@ Result<void> run(const FitCommand& c) {
     if (c.layer.given()) {
         auto n = parseIntegerFlag(c.layer);
         if (!n) return std::unexpected(n.error());
-        auto index = maps->layerIndexOf(*n >= 0 && *n <= 1'000'000 ? static_cast<int>(*n) : -1);
+        auto index = maps->layerIndexOf(*n);
         if (!index) return std::unexpected(index.error());
         options.layers.push_back(*index);
     }

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <system_error>
 #include <exception>
 #include <fmt/format.h>
 #include <new>
@@ -238,6 +239,11 @@ int main(int argc, char** argv) {
         return run(argc, argv);
     } catch (const std::bad_alloc&) {
         std::fputs("alibi: error: out of memory; lower --max-memory or the tensor size, or export to a file\n", stderr);
+    } catch (const std::system_error& e) {  // a thread or a resource the system refused (issue 25)
+        fmt::print(stderr,
+                   "alibi: error: the system refused a resource ({}); the process may be at a limit (ulimit -u for "
+                   "processes and threads, ulimit -v for address space): raise it, or use --threads 1\n",
+                   e.what());
     } catch (const std::exception& e) {
         fmt::print(stderr, "alibi: internal error: {}\n", e.what());
     }

@@ -108,6 +108,13 @@ struct NumberDraft {
 // A typed number applies after this long without a keystroke, as in the Qt explorer.
 inline constexpr double kTypingPause = 0.9;
 
+// A typed number the core's rule refused (explore/field_ranges.hpp): the field it was typed into
+// (its ImGuiID) shows the message under it until a value is committed there.
+struct FieldRefusal {
+    unsigned id = 0;
+    std::string message;
+};
+
 struct AppState {
     // ---- ALiBi parameters: the last valid session (invalid edits never reach it)
     Session session = defaultSession();
@@ -121,6 +128,7 @@ struct AppState {
     std::string batchDocumentsText; // packed documents' lengths (empty: none)
     std::string batchError;         // inline error under the batch fields
     std::string validationError;    // why the last edit was refused (session kept as it was)
+    FieldRefusal fieldRefusal;      // a typed number out of its field's range, refused
     NumberDraft draft;
     std::string presetNote;         // source and notes of the preset last applied
 

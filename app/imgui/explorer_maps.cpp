@@ -141,7 +141,9 @@ void Explorer::collectMaps() {
     std::uint64_t generation = 0;
     if (auto opened = m_mapsOpenBox.take(generation)) {
         if (generation == m_mapsOpenGeneration) maps.opening = false;
-        if (!opened->error.empty()) {
+        if (opened->cancelled) {
+            // Cancelled by the user or replaced by a newer open: nothing to say.
+        } else if (!opened->error.empty()) {
             const std::string& message = opened->error;
             m_state.errorPopup = message.find(opened->ask.path) != std::string::npos
                                      ? fmt::format("Cannot open attention maps: {}", message)
@@ -242,7 +244,12 @@ void Explorer::applyMapsLessonTarget(const AttentionMaps& maps) {
     if (!s.lessonTarget) return;
     const MapsLessonTarget t = *s.lessonTarget;
     s.lessonTarget.reset();
-    if (auto index = maps.layerIndexOf(t.layerNumber)) s.layer = *index;
+    if (auto index = maps.layerIndexOf(t.layerNumber))
+        s.layer = *index;
+    else if (m_lessons.active())  // the lesson names a layer the file lacks: say so in the lesson panel
+        m_state.lessonNote = fmt::format("This step shows layer {}, which the file does not have ({} layer(s)); "
+                                         "showing layer {}.",
+                                         t.layerNumber, maps.layers(), maps.layerInfo().front().number);
     s.overview = false;
     if (t.head >= 0 && t.head < maps.heads()) s.head = t.head;
     if (t.row >= 0 && t.row < maps.queries()) s.row = t.row;
@@ -278,14 +285,24 @@ void Explorer::handleMapsKeys() {
 void Explorer::runMapsActions() {
     MapsState& s = m_state.maps;
     MapsModel& maps = m_model.maps;
+    if (s.cancelOpen) {  // the Cancel button beside "opening ...": the open file (if any) stays
+        s.cancelOpen = false;
+        if (maps.opening) {
+            ++m_mapsOpenGeneration;  // whatever the cancelled open still delivers is dropped
+            m_mapsOpenWorker.cancel();
+            maps.opening = false;
+            s.lessonTarget.reset();
+            m_state.statusMessage = fmt::format("opening {} cancelled", std::filesystem::path(maps.openingPath).filename().string());
+        }
+    }
     if (s.open) {
         MapsOpenAsk ask = std::move(*s.open);
         s.open.reset();
         const std::uint64_t generation = ++m_mapsOpenGeneration;
         maps.opening = true;
         maps.openingPath = ask.path;
-        m_mapsOpenWorker.submit([this, ask, generation](const CancelFlag&) {
-            m_mapsOpenBox.put(generation, openMapsFile(ask));
+        m_mapsOpenWorker.submit([this, ask, generation](const CancelFlag& cancelled) {
+            m_mapsOpenBox.put(generation, openMapsFile(ask, &cancelled));
             notify();
         });
     }

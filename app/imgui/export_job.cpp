@@ -3,6 +3,7 @@
 
 #include <alibi/base/thread_priority.hpp>
 
+#include <system_error>
 #include <utility>
 
 namespace alibi::imgui {
@@ -25,6 +26,7 @@ bool ExportJob::start(std::unique_ptr<TensorSource> source, std::string path, Fi
     m_done.store(0);
     m_total.store(0);
     m_running.store(true);
+    try {
     m_thread = std::thread([this, source = std::move(source), format, name = std::move(tensorName)] {
         // An export can run for minutes; the frames (and the X server drawing them) come first.
         lowerThisThreadPriority(kExportNiceness);
@@ -43,6 +45,12 @@ bool ExportJob::start(std::unique_ptr<TensorSource> source, std::string path, Fi
         }
         m_running.store(false);
     });
+    } catch (const std::system_error& e) {  // a process or address-space limit (issue 25)
+        std::lock_guard lock(m_mutex);
+        m_outcome = std::string("cannot start the export: the system refused a thread (") + e.what() +
+                    "); the process may be at a limit (ulimit -u, ulimit -v)";
+        m_running.store(false);
+    }
     return true;
 }
 

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <span>
+#include <system_error>
 #include <utility>
 
 namespace alibi::imgui {
@@ -430,6 +431,7 @@ bool FigureJob::start(FigureTask task) {
     m_done.store(0);
     m_total.store(0);
     m_running.store(true);
+    try {
     m_thread = std::thread([this, task = std::move(task)] {
         // A 4x figure of a large grid takes a while; the frames come first.
         lowerThisThreadPriority(kFigureNiceness);
@@ -455,6 +457,14 @@ bool FigureJob::start(FigureTask task) {
         }
         m_running.store(false);
     });
+    } catch (const std::system_error& e) {  // a process or address-space limit (issue 25)
+        std::lock_guard lock(m_mutex);
+        m_outcome = Outcome{};
+        m_outcome->ok = false;
+        m_outcome->message = std::string("cannot draw the figure: the system refused a thread (") + e.what() +
+                             "); the process may be at a limit (ulimit -u, ulimit -v)";
+        m_running.store(false);
+    }
     return true;
 }
 

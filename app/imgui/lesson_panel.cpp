@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <system_error>
 
 namespace alibi::imgui {
 
@@ -175,15 +177,27 @@ LessonPanel::Action LessonPanel::drawList(bool* open) {
         return Action::None;
     }
     if (!m_listed) {
-        m_entries = listLessons(lessonFolders());
+        // Off the UI thread: a lessons folder on a slow or network disk must not freeze frames.
+        m_entries.clear();
+        try {
+            m_listing = std::async(std::launch::async, [] { return listLessons(lessonFolders()); });
+        } catch (const std::system_error&) {  // no thread to be had: read them here
+            m_entries = listLessons(lessonFolders());
+        }
         m_listed = true;
     }
+    if (m_listing.valid() && m_listing.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+        m_entries = m_listing.get();
+    const bool listing = m_listing.valid();
     Action action = Action::None;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(std::min(display.x * 0.8f, ImGui::GetFontSize() * 40.0f), 0), ImGuiCond_Appearing);
     if (ImGui::Begin("Lessons", open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
-        if (m_entries.empty()) ImGui::TextDisabled("No lessons found.");
+        if (listing)
+            ImGui::TextDisabled("Reading the lessons folders...");
+        else if (m_entries.empty())
+            ImGui::TextDisabled("No lessons found.");
         for (const LessonEntry& e : m_entries) {
             if (e.error.empty()) {
                 // The path after "##" keeps two lessons with one title apart.

@@ -12,6 +12,7 @@
 
 #include <imgui.h>
 
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ public:
     Result<void> open(const std::string& nameOrPath);
     void close() { m_state.reset(); }
     [[nodiscard]] bool active() const { return m_state != nullptr; }
+    // Help > Lessons: true while the folders are being read (off the UI thread); then entries().
+    [[nodiscard]] bool listing() const { return m_listing.valid(); }
+    [[nodiscard]] const std::vector<LessonEntry>& entries() const { return m_entries; }
     [[nodiscard]] explore::LessonState* state() { return m_state.get(); }
     [[nodiscard]] const explore::LessonState* state() const { return m_state.get(); }
 
@@ -69,6 +73,8 @@ private:
     std::unique_ptr<explore::LessonState> m_state;
     std::vector<LessonEntry> m_entries;
     bool m_listed = false;
+    // The folders are read off the UI thread (titles only); the list shows once they are.
+    std::future<std::vector<LessonEntry>> m_listing;
     std::string m_chosen;
     bool m_focused = false;
 };

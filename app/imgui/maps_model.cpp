@@ -24,7 +24,7 @@ constexpr int kOverviewGap = 8;  // between layers (heads inside a layer are 1 p
 
 }  // namespace
 
-std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask) {
+std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask, const std::atomic<bool>* cancelled) {
     const auto start = Clock::now();
     auto result = std::make_shared<MapsOpenResult>();
     result->ask = ask;
@@ -33,9 +33,11 @@ std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask) {
     options.batch = ask.batch;
     if (ask.values == 1) options.values = AttentionValues::Probabilities;
     if (ask.values == 2) options.values = AttentionValues::Scores;
+    if (cancelled) options.cancelled = [cancelled] { return cancelled->load(std::memory_order_relaxed); };
     auto maps = AttentionMaps::open(ask.path, options);
     if (!maps) {
         result->error = maps.error().message;
+        result->cancelled = maps.error().code == ErrorCode::Cancelled;
         return result;
     }
     // The picker lists every layer tensor even when one is open.

@@ -33,9 +33,13 @@ struct MapsOpenResult {
     std::shared_ptr<const AttentionMaps> maps;  // null on error
     std::vector<std::string> tensors;  // a safetensors file's layer tensors, in layer order ("" entries: none)
     std::string error;                 // why the file cannot be opened (the previous maps stay)
+    bool cancelled = false;            // the user cancelled the open (no message)
     double ms = 0;
 };
-[[nodiscard]] std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask);
+// Reads the header off the UI thread; `cancelled` (the worker's flag, set by a newer open or the
+// Cancel button) stops a long header read.
+[[nodiscard]] std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask,
+                                                                 const std::atomic<bool>* cancelled = nullptr);
 
 // ---------------------------------------------------------------------------
 // Pictures of the maps

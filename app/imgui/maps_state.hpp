@@ -57,6 +57,7 @@ struct MapsState {
     std::optional<MapsOpenAsk> open;     // one-shot: opened by the Explorer after the panels draw
     std::optional<MapsLessonTarget> lessonTarget;  // waiting for the file a lesson step opens
     bool openDialog = false;             // File > Open attention maps: the path prompt is showing
+    bool cancelOpen = false;             // one-shot: the Cancel button beside "opening ..."
 
     // ---- pairing with ALiBi parameters
     MapsPrior prior = MapsPrior::None;

@@ -48,6 +48,8 @@ void drawFileBar(AppState& state, const Model& model) {
     if (model.maps.opening) {
         ImGui::SameLine();
         ImGui::TextDisabled("opening %s...", std::filesystem::path(model.maps.openingPath).filename().string().c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Cancel##maps-open")) s.cancelOpen = true;
     }
     if (file == nullptr) return;
     const AttentionMaps& maps = *file->maps;

@@ -9,6 +9,7 @@
 #include "edit_rules.hpp"
 #include "presets.hpp"
 
+#include <alibi/explore/field_ranges.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
@@ -26,6 +27,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace alibi::imgui {
 
@@ -55,9 +57,11 @@ bool enumCombo(const char* label, Enum& value, const std::array<Enum, N>& values
 
 // Runs `widget` on a copy of `*value` and decides when the copy reaches the session: at once
 // for a drag or a click, but while a number is being typed (`typing()` after the widget) the copy
-// waits in state.draft and is committed, clamped to [lo, hi], when typing ends (Enter, Tab, a
-// click elsewhere; Escape restores the old text first, so it commits nothing) or after a pause
-// of kTypingPause in the typing (the field stays open for more).
+// waits in state.draft and is committed when typing ends (Enter, Tab, a click elsewhere; Escape
+// restores the old text first, so it commits nothing) or after a pause of kTypingPause in the
+// typing (the field stays open for more). A typed number outside [lo, hi] is refused by the
+// core's rule (explore/field_ranges.hpp), never clamped: the field keeps its value and shows the
+// message under it, as the Qt explorer does (issue 25).
 template <class T, class Widget, class Typing>
 bool committedNumber(AppState& state, const char* label, T* value, T lo, T hi, Widget widget, Typing typing) {
     static_assert(sizeof(T) <= sizeof(NumberDraft::bytes));
@@ -66,6 +70,22 @@ bool committedNumber(AppState& state, const char* label, T* value, T lo, T hi, W
     T shown = *value;
     if (draft.id == id) std::memcpy(&shown, draft.bytes.data(), sizeof(T));
     const bool changed = widget(&shown);
+    // The typed value against the range: taken, or refused with the message kept for the field.
+    const auto commit = [&](T typed) {
+        const std::string_view name(label, std::strcspn(label, "#"));
+        const auto checked = explore::checkTyped(name, static_cast<double>(typed), static_cast<double>(lo),
+                                                 static_cast<double>(hi), std::is_integral_v<T>,
+                                                 static_cast<double>(*value));
+        if (!checked.accepted) {
+            state.fieldRefusal = {id, checked.message};
+            return false;
+        }
+        if (state.fieldRefusal.id == id) state.fieldRefusal = {};
+        if (typed == *value) return false;
+        *value = typed;
+        return true;
+    };
+    bool committed = false;
     if (typing(id)) {
         if (draft.id != id) draft.pending = false;
         draft.id = id;
@@ -74,23 +94,27 @@ bool committedNumber(AppState& state, const char* label, T* value, T lo, T hi, W
             draft.pending = true;
             draft.editedAt = ImGui::GetTime();
         }
-        if (!draft.pending || ImGui::GetTime() - draft.editedAt < kTypingPause) return false;
-        draft.pending = false;
-        const T paused = std::clamp(shown, lo, hi);
-        if (paused == *value) return false;
-        *value = paused;
-        return true;
+        if (draft.pending && ImGui::GetTime() - draft.editedAt >= kTypingPause) {
+            draft.pending = false;
+            committed = commit(shown);
+        }
+    } else {
+        draft.pending = draft.pending && draft.id != id;
+        if (draft.id == id) {
+            draft.id = 0;
+            committed = commit(shown);
+        } else if (changed) {
+            committed = commit(shown);
+        }
     }
-    draft.pending = draft.pending && draft.id != id;
-    if (draft.id == id) {
-        draft.id = 0;
-        shown = std::clamp(shown, lo, hi);
-        if (shown == *value) return false;
-        *value = shown;
-        return true;
+    if (state.fieldRefusal.id == id && !state.fieldRefusal.message.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(state.fieldRefusal.message.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::PopStyleColor();
     }
-    if (changed) *value = shown;
-    return changed;
+    return committed;
 }
 
 // A slider: live while dragged, typed numbers (Ctrl+click) committed as a whole.
@@ -99,7 +123,8 @@ bool slider(AppState& state, const char* label, ImGuiDataType type, T* value, T 
             ImGuiSliderFlags flags = 0) {
     return committedNumber(
         state, label, value, lo, hi,
-        [&](T* v) { return ImGui::SliderScalar(label, type, v, &lo, &hi, format, flags | ImGuiSliderFlags_AlwaysClamp); },
+        // No ImGuiSliderFlags_AlwaysClamp: a typed value (Ctrl+click) reaches the rule above as typed.
+        [&](T* v) { return ImGui::SliderScalar(label, type, v, &lo, &hi, format, flags); },
         [](ImGuiID id) { return ImGui::TempInputIsActive(id); });
 }
 

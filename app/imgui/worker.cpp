@@ -3,13 +3,24 @@
 
 #include <alibi/base/thread_priority.hpp>
 
+#include <system_error>
 #include <utility>
 
 namespace alibi::imgui {
 
-LatestWorker::LatestWorker(int niceness) : m_thread([this, niceness] { run(niceness); }) {}
+LatestWorker::LatestWorker(int niceness) {
+    // A thread that cannot start (a process or address-space limit: ulimit -u, ulimit -v) is no
+    // abort: the jobs then run on the calling thread as they are submitted, slower but complete
+    // (issue 25).
+    try {
+        m_thread = std::thread([this, niceness] { run(niceness); });
+    } catch (const std::system_error&) {
+        m_inline = true;
+    }
+}
 
 LatestWorker::~LatestWorker() {
+    if (m_inline) return;
     {
         std::lock_guard lock(m_mutex);
         m_stop = true;
@@ -21,12 +32,23 @@ LatestWorker::~LatestWorker() {
 }
 
 void LatestWorker::submit(Job job) {
+    if (m_inline) {
+        const std::atomic<bool> notCancelled{false};
+        job(notCancelled);
+        return;
+    }
     {
         std::lock_guard lock(m_mutex);
         m_pending = std::move(job);
         if (m_runningCancel) m_runningCancel->store(true);
     }
     m_wake.notify_one();
+}
+
+void LatestWorker::cancel() {
+    std::lock_guard lock(m_mutex);
+    m_pending = nullptr;
+    if (m_runningCancel) m_runningCancel->store(true);
 }
 
 bool LatestWorker::idle() const {

@@ -27,6 +27,8 @@ public:
 
     // Queues `job`, dropping any job still waiting and cancelling the running one.
     void submit(Job job);
+    // Drops a queued job and cancels the running one (the Cancel button of a long open).
+    void cancel();
     // True when nothing is queued or running.
     [[nodiscard]] bool idle() const;
 
@@ -39,7 +41,8 @@ private:
     std::shared_ptr<std::atomic<bool>> m_runningCancel;  // flag of the job being run, if any
     bool m_running = false;
     bool m_stop = false;
-    std::thread m_thread;  // last member: starts after the others are constructed
+    bool m_inline = false;  // no thread could be started: jobs run in submit()
+    std::thread m_thread;   // last member: started (in the body) after the others are constructed
 };
 
 }  // namespace alibi::imgui

@@ -45,6 +45,7 @@
 #include <cmath>
 #include <optional>
 #include <cstdio>
+#include <system_error>
 #include <thread>
 
 namespace alibi::qt {
@@ -299,8 +300,16 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     connect(open, &QPushButton::clicked, this, &AttentionMapsPage::openRequested);
     connect(m_model, &AttentionMapsModel::opened, this, &AttentionMapsPage::onOpened);
     connect(m_model, &AttentionMapsModel::openFailed, this, [this](const QString& message) {
+        m_lessonTarget.reset();
+        updateControls();
         m_status->setText("Cannot open attention maps: " + message + (m_model->maps() ? "  (the open file stays)" : ""));
         emit failed("Cannot open attention maps", message);
+    });
+    connect(m_model, &AttentionMapsModel::openCancelled, this, [this](const QString& path) {
+        m_lessonTarget.reset();
+        updateControls();
+        m_status->setText("Opening " + QFileInfo(path).fileName() + " cancelled" +
+                          (m_model->maps() ? "; the open file stays." : "."));
     });
     connect(m_model, &AttentionMapsModel::fitProgress, this, [this](double f) {
         m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
@@ -350,7 +359,11 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
         m_headView->refresh();
     });
     connect(m_fit, &QPushButton::clicked, this, &AttentionMapsPage::startFit);
-    connect(m_cancel, &QPushButton::clicked, m_model, &AttentionMapsModel::cancelFit);
+    // Cancel stops whatever is under way: an open (its header read) or a fit.
+    connect(m_cancel, &QPushButton::clicked, m_model, [this] {
+        m_model->cancelOpen();
+        m_model->cancelFit();
+    });
     connect(m_exportCsv, &QPushButton::clicked, this, [this] { exportDialog(FileFormat::Csv); });
     connect(m_exportJson, &QPushButton::clicked, this, [this] { exportDialog(FileFormat::Json); });
     connect(m_basis, &QComboBox::activated, this, [this] { refreshSimilarity(); });
@@ -439,15 +452,22 @@ void AttentionMapsPage::applyLessonTarget() {
     if (!m_lessonTarget || !maps) return;
     const LessonTarget t = *m_lessonTarget;
     m_lessonTarget.reset();
-    if (auto index = maps->layerIndexOf(t.layerNumber)) setLayerIndex(*index);
+    if (auto index = maps->layerIndexOf(t.layerNumber))
+        setLayerIndex(*index);
+    else  // a lesson naming a layer the file lacks (loading a lesson does not open its files)
+        m_status->setText(QString("This lesson step shows layer %1, which %2 does not have (%3 layer(s)).")
+                              .arg(t.layerNumber)
+                              .arg(QFileInfo(m_model->path()).fileName())
+                              .arg(maps->layers()));
     if (t.head >= 0 && t.head < maps->heads()) setHead(t.head);
     if (t.row >= 0 && t.row < maps->queries()) setRow(t.row);
     if (t.view >= 0 && t.view < m_views->count()) m_views->setCurrentIndex(t.view);
 }
 
 void AttentionMapsPage::openFile(const QString& path) {
-    m_status->setText("Opening " + QFileInfo(path).fileName() + "…");
+    m_status->setText("Opening " + QFileInfo(path).fileName() + "… (Cancel stops it)");
     m_model->open(path);
+    updateControls();
 }
 
 QString AttentionMapsPage::summaryText() const { return m_file->toolTip(); }
@@ -467,7 +487,7 @@ void AttentionMapsPage::updateControls() {
                                                       m_firstRow, m_lastRow})
         w->setEnabled(have);
     m_fit->setEnabled(have && !m_model->fitting());
-    m_cancel->setEnabled(m_model->fitting());
+    m_cancel->setEnabled(m_model->fitting() || m_model->opening());
     m_exportCsv->setEnabled(have && !m_model->fits().empty() && !m_model->fitting());
     m_exportJson->setEnabled(m_exportCsv->isEnabled());
     const QStringList names = m_model->tensorNames();
@@ -714,8 +734,8 @@ void AttentionMapsPage::requestRow(RowRequest request) {
     }
     m_rowReading = true;
     QPointer<AttentionMapsPage> self(this);
-    std::thread([self, request = std::move(request)] {
-        // The row comes from the file (memory-mapped; a cold page is a disk read), off the UI thread.
+    auto job = [self, request = std::move(request)] {
+        // The row comes from the file (a disk read when it is not cached), off the UI thread.
         auto series = explore::mapsRowSeries(*request.maps, request.layer, request.head, request.row, request.slopes);
         QMetaObject::invokeMethod(qApp, [self, request, series = std::move(series)]() mutable {
             if (!self) return;
@@ -735,7 +755,13 @@ void AttentionMapsPage::requestRow(RowRequest request) {
                 self->m_rowPlot->setNote(qs(series.error().message));
             }
         }, Qt::QueuedConnection);
-    }).detach();
+    };
+    // Without a thread to be had (a process or address-space limit), read it here (issue 25).
+    try {
+        std::thread(job).detach();
+    } catch (const std::system_error&) {
+        job();
+    }
 }
 
 void AttentionMapsPage::setSimilarity(SimilarityBasis basis, HeadOrder order) {
@@ -1059,7 +1085,7 @@ void AttentionMapsPage::saveFileInBackground(const QString& path, const QString&
     // Drawn on a worker thread (a large file's rows are read from disk); the result comes back
     // to the page through its event loop, or is dropped if the page is gone.
     QPointer<AttentionMapsPage> self(this);
-    std::thread([self, render = std::move(render), path] {
+    auto job = [self, render = std::move(render), path] {
         lowerThisThreadPriority(4);
         Result<void> ok = [&]() -> Result<void> {
             auto bytes = render();
@@ -1072,7 +1098,13 @@ void AttentionMapsPage::saveFileInBackground(const QString& path, const QString&
             else emit self->failed("Cannot save the figure", QString::fromStdString(ok.error().message));
             emit self->figureSaved(static_cast<bool>(ok));
         }, Qt::QueuedConnection);
-    }).detach();
+    };
+    // Without a thread to be had (a process or address-space limit), draw it here (issue 25).
+    try {
+        std::thread(job).detach();
+    } catch (const std::system_error&) {
+        job();
+    }
 }
 
 Result<void> AttentionMapsPage::exportTable(const QString& path, FileFormat format) {

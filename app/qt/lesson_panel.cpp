@@ -22,6 +22,7 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -32,6 +33,7 @@
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -188,23 +190,37 @@ void LessonPanel::chooseLesson() {
     QDialog dialog(m_window);
     dialog.setWindowTitle("Lessons");
     auto* list = new QListWidget(&dialog);
-    const auto entries = listLessons(lessonFolders());
-    for (const LessonEntry& e : entries) {
-        auto* item = new QListWidgetItem(list);
-        if (e.error.empty()) {
-            item->setText(QString("%1  (%2 steps)%3")
-                              .arg(QString::fromStdString(e.title))
-                              .arg(e.steps)
-                              .arg(e.user ? "  · your folder" : ""));
-            item->setToolTip(QString::fromStdString(e.description + "\n" + e.path));
-        } else {
-            item->setText(QString("%1: cannot be read").arg(QString::fromStdString(e.name)));
-            item->setToolTip(QString::fromStdString(e.error));
-            item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+    // The folders are read off the UI thread, titles only (a lesson's steps and the files they
+    // name are read when it is opened): the dialog shows at once and fills when they are read.
+    auto* reading = new QListWidgetItem("Reading the lessons folders…", list);
+    reading->setFlags(reading->flags() & ~Qt::ItemIsEnabled);
+    QFutureWatcher<std::vector<LessonEntry>> watcher;
+    connect(&watcher, &QFutureWatcher<std::vector<LessonEntry>>::finished, &dialog, [&] {
+        list->clear();
+        for (const LessonEntry& e : watcher.result()) {
+            auto* item = new QListWidgetItem(list);
+            if (e.error.empty()) {
+                item->setText(QString("%1  (%2 steps)%3")
+                                  .arg(QString::fromStdString(e.title))
+                                  .arg(e.steps)
+                                  .arg(e.user ? "  · your folder" : ""));
+                item->setToolTip(QString::fromStdString(e.description + "\n" + e.path));
+            } else {
+                item->setText(QString("%1: cannot be read").arg(QString::fromStdString(e.name)));
+                item->setToolTip(QString::fromStdString(e.error));
+                item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+            }
+            item->setData(Qt::UserRole, QString::fromStdString(e.path));
         }
-        item->setData(Qt::UserRole, QString::fromStdString(e.path));
-    }
-    if (list->count() > 0) list->setCurrentRow(0);
+        if (list->count() == 0) {
+            auto* none = new QListWidgetItem("No lessons found.", list);
+            none->setFlags(none->flags() & ~Qt::ItemIsEnabled);
+        } else {
+            list->setCurrentRow(0);
+        }
+        emit lessonsListed();
+    });
+    watcher.setFuture(QtConcurrent::run([] { return listLessons(lessonFolders()); }));
     const QString user = QString::fromStdString(userLessonDir().string());
     auto* hint = new QLabel(QString("Your own lessons go in %1 (the format is in docs/LESSONS.md). "
                                     "Page Down / Page Up step through a lesson.")
@@ -235,6 +251,8 @@ void LessonPanel::chooseLesson() {
         chosen = path;
         dialog.accept();
     });
+    // Not waited for: should the listing still run when the dialog closes, its result is
+    // dropped with the watcher (the future's state outlives both).
     if (dialog.exec() != QDialog::Accepted || chosen.isEmpty()) return;
     if (auto ok = openLesson(chosen); !ok) emit failed("Cannot open lesson", QString::fromStdString(ok.error().message));
 }

@@ -49,6 +49,8 @@ public:
 
 signals:
     void failed(const QString& title, const QString& message);
+    // Help > Lessons filled its list (read off the UI thread).
+    void lessonsListed();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -88,6 +88,23 @@ bool displayAvailable(int argc, char** argv) {
     return (x11 && isSet("DISPLAY")) || (wayland && isSet("WAYLAND_DISPLAY"));
 }
 
+// DISPLAY set but unreachable: Qt's platform plugin fails inside QApplication and qFatal aborts
+// (exit 134). Say which display could not be opened and exit 1 instead (issue 25).
+QtMessageHandler g_previousHandler = nullptr;
+void platformFailure(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (type != QtFatalMsg) {
+        if (g_previousHandler) g_previousHandler(type, context, message);
+        return;
+    }
+    const char* display = std::getenv("DISPLAY");
+    std::fprintf(stderr,
+                 "alibi-explorer: cannot open the display (DISPLAY=%s): %s\n"
+                 "Check that the X server is running and reachable, run headless under `xvfb-run -a -s \"-screen 0 "
+                 "1920x1080x24\"`, or use Qt's offscreen platform (QT_QPA_PLATFORM=offscreen).\n",
+                 display ? display : "", qPrintable(message));
+    std::_Exit(1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,8 +146,10 @@ int main(int argc, char** argv) {
         return 1;
     }
 
+    g_previousHandler = qInstallMessageHandler(platformFailure);
     int qtArgc = static_cast<int>(qtArgs.size()) - 1;
     QApplication app(qtArgc, qtArgs.data());
+    qInstallMessageHandler(g_previousHandler);
     describeApplication();
     QApplication::setApplicationDisplayName("ALiBi Explorer");
     QApplication::setDesktopFileName("alibi-explorer");

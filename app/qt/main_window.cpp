@@ -33,6 +33,8 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFileDialog>
+#include <QCryptographicHash>
+#include <QFile>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -479,6 +481,18 @@ void MainWindow::reportError(const QString& title, const QString& message) {
 // ---------------------------------------------------------------------------
 // Sessions and settings
 
+namespace {
+
+// The bytes of a session file, hashed: what "changed on disk since it was opened" compares
+// (a time stamp misses two saves within its resolution). Empty when it cannot be read.
+QByteArray fileHash(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
+}
+
+}  // namespace
+
 bool MainWindow::openSession(const QString& path) {
     auto session = loadSession(path.toStdString());
     if (!session) {
@@ -494,17 +508,49 @@ bool MainWindow::openSession(const QString& path) {
     m_extrapolation->setTrainLength(session->trainLength);
     applyView(*session);
     setCurrentFile(path);
+    m_currentFileHash = fileHash(path);
     m_recent->add(path);
     return true;
 }
 
 bool MainWindow::saveSessionTo(const QString& path) {
+    // Three explorers saving one session: the last writer won without a word (issue 25).
+    if (!m_currentFile.isEmpty() && QFileInfo(path) == QFileInfo(m_currentFile) && !m_currentFileHash.isEmpty() &&
+        QFileInfo::exists(path) && fileHash(path) != m_currentFileHash) {
+        const QString name = QFileInfo(path).fileName();
+        ChangedOnDiskChoice choice = ChangedOnDiskChoice::Cancel;
+        if (m_changedPrompt) {
+            choice = m_changedPrompt(path);
+        } else if (m_interactive && !m_screenshotMode) {
+            QMessageBox box(QMessageBox::Warning, "Session changed on disk",
+                            QString("%1 changed on disk since it was opened here (another window or program saved "
+                                    "it).").arg(name),
+                            QMessageBox::Cancel, this);
+            box.setInformativeText("Overwrite it with this window's session, or reload it (this window's changes "
+                                   "are dropped)?");
+            QPushButton* overwrite = box.addButton("Overwrite", QMessageBox::AcceptRole);
+            QPushButton* reload = box.addButton("Reload", QMessageBox::DestructiveRole);
+            box.setDefaultButton(QMessageBox::Cancel);
+            box.exec();
+            choice = box.clickedButton() == overwrite ? ChangedOnDiskChoice::Overwrite
+                     : box.clickedButton() == reload  ? ChangedOnDiskChoice::Reload
+                                                      : ChangedOnDiskChoice::Cancel;
+        } else {
+            reportError("Cannot save session",
+                        QString("%1 changed on disk since it was opened here; reload it or save under another name")
+                            .arg(path));
+            return false;
+        }
+        if (choice == ChangedOnDiskChoice::Cancel) return false;
+        if (choice == ChangedOnDiskChoice::Reload) return openSession(path);
+    }
     if (auto ok = saveSession(sessionWithView(), path.toStdString()); !ok) {
         reportError("Cannot save session", QString::fromStdString(ok.error().message));
         return false;
     }
     m_model->markSaved();
     setCurrentFile(path);
+    m_currentFileHash = fileHash(path);
     m_recent->add(path);
     statusBar()->showMessage("Saved " + path, 4000);
     return true;

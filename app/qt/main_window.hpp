@@ -97,6 +97,15 @@ public:
     // True when nothing unsaved would be lost (saved, discarded, or unmodified).
     bool confirmDiscard();
 
+    // Saving over the open session file when it changed on disk since it was opened or last saved
+    // here (another explorer saved it): overwrite it, reload it (this window's changes are
+    // dropped), or cancel. Tests answer themselves; without an answerer the question is a message
+    // box, and with nobody to ask the save is refused with a message (never a silent overwrite).
+    enum class ChangedOnDiskChoice { Overwrite, Reload, Cancel };
+    void setChangedOnDiskPrompt(std::function<ChangedOnDiskChoice(const QString&)> answer) {
+        m_changedPrompt = std::move(answer);
+    }
+
     // Lecture-hall mode: every font and plot label scaled by zoom (1 = the system size).
     void setZoom(double zoom);
     [[nodiscard]] double zoom() const { return m_zoom; }
@@ -165,6 +174,8 @@ private:
     Theme m_theme = Theme::System;
     std::function<DiscardChoice()> m_discardPrompt;
     std::function<DropChoice(const QString&)> m_dropPrompt;
+    std::function<ChangedOnDiskChoice(const QString&)> m_changedPrompt;
+    QByteArray m_currentFileHash;  // of m_currentFile's bytes when opened or last saved here
     double m_zoom = 1;
     double m_baseFontPt = 0;
     QString m_lastDiagnosed;

@@ -1,7 +1,11 @@
 // Parameters panel: controls -> SessionModel setters; model errors -> red lines under controls.
 #include "parameters_panel.hpp"
 
+#include "range_spin_box.hpp"
+
 #include "view_util.hpp"
+
+#include <alibi/explore/field_ranges.hpp>
 
 #include <QAbstractScrollArea>
 #include <QComboBox>
@@ -20,6 +24,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 namespace alibi::qt {
 
@@ -114,7 +119,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     auto* shape = group("Shape");
     headsSlider = new QSlider(Qt::Horizontal, this);
     headsSlider->setRange(1, std::min(kMaxHeads, 256));  // the drag span; the box takes every H
-    headsBox = new QSpinBox(this);
+    headsBox = new RangeSpinBox(this);
     headsBox->setRange(1, kMaxHeads);
     headsBox->setToolTip(QString("Heads H (1..%1)").arg(kMaxHeads));
     auto* headsRow = new QHBoxLayout;
@@ -125,7 +130,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     lengthSlider = new QSlider(Qt::Horizontal, this);
     lengthSlider->setRange(0, 2000);  // 2^20 = kMaxLength
     lengthSlider->setToolTip("Sequence length T on a log scale");
-    lengthBox = new QSpinBox(this);
+    lengthBox = new RangeSpinBox(this);
     lengthBox->setRange(1, static_cast<int>(kMaxLength));
     lengthBox->setToolTip("Queries T (keys too, unless K is set)");
     auto* lengthRow = new QHBoxLayout;
@@ -133,7 +138,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     lengthRow->addWidget(lengthBox);
     shape->addRow("Length T", lengthRow);
     shape->addRow(errorLabel("queries"));
-    keysBox = new QSpinBox(this);
+    keysBox = new RangeSpinBox(this);
     keysBox->setRange(0, static_cast<int>(kMaxLength));
     keysBox->setSpecialValueText("same as T");
     keysBox->setToolTip("Keys K (KV cache); queries sit bottom-right: p_i = i + K − Q");
@@ -195,10 +200,10 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     sigmaBox->setRange(kSigmaRange.min, kSigmaRange.max);
     sigmaBox->setSingleStep(0.25);
     withError(content, "σ (gaussian)", sigmaBox, "sigma");
-    dkBox = new QSpinBox(this);
+    dkBox = new RangeSpinBox(this);
     dkBox->setRange(1, kMaxDk);
     withError(content, "d_k (qk)", dkBox, "dk");
-    seedBox = new QSpinBox(this);
+    seedBox = new RangeSpinBox(this);
     seedBox->setRange(0, std::numeric_limits<int>::max());
     withError(content, "Seed", seedBox, "seed");
     temperatureBox = new QDoubleSpinBox(this);
@@ -207,7 +212,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     temperatureBox->setRange(kTemperatureRange.min, kTemperatureRange.max);
     temperatureBox->setSingleStep(0.1);
     withError(content, "Temperature", temperatureBox, "temperature");
-    queryRowBox = new QSpinBox(this);
+    queryRowBox = new RangeSpinBox(this);
     queryRowBox->setRange(-1, static_cast<int>(kMaxLength - 1));
     queryRowBox->setSpecialValueText("last");
     queryRowBox->setToolTip("Query row for curves, stages and statistics");
@@ -226,12 +231,12 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     documentsEdit->setPlaceholderText("none (e.g. 6, 10)");
     documentsEdit->setToolTip("Packed documents' lengths in every row: keys of another document are masked (--documents)");
     withError(batchForm, "Documents", documentsEdit, "documents");
-    windowBox = new QSpinBox(this);
+    windowBox = new RangeSpinBox(this);
     windowBox->setRange(0, static_cast<int>(kMaxLength));
     windowBox->setSpecialValueText("none");
     windowBox->setToolTip("Sliding window W: key j is masked when |i − j| ≥ W (--window)");
     withError(batchForm, "Window", windowBox, "window");
-    prefixBox = new QSpinBox(this);
+    prefixBox = new RangeSpinBox(this);
     prefixBox->setRange(0, static_cast<int>(kMaxLength));
     prefixBox->setSpecialValueText("none");
     prefixBox->setToolTip("Prefix-LM: the first P tokens see each other both ways (--prefix)");
@@ -240,7 +245,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     positionsBox->setToolTip("ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the "
                              "left-padding bug), or restarting per document (--positions)");
     withError(batchForm, "Positions", positionsBox, "positions");
-    batchRowBox = new QSpinBox(this);
+    batchRowBox = new RangeSpinBox(this);
     batchRowBox->setRange(0, 0);  // 0..B-1, set from the session
     batchRowBox->setToolTip("The batch row the grid and detail views show");
     withError(batchForm, "Batch row", batchRowBox, "batchRow");
@@ -264,6 +269,25 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
         connect(slider, &QSlider::sliderReleased, m_model, &SessionModel::endStep);
     }
     guardControls();
+    // A whole number typed outside a box's range is refused at the field, by the core's rule
+    // (explore/field_ranges.hpp), and the box keeps its value (issue 25).
+    const auto refuseOutOfRange = [this](QSpinBox* box, const QString& field, std::string_view label) {
+        auto* range = static_cast<RangeSpinBox*>(box);
+        range->refused = [this, range, field, label](const QString& typed) {
+            const auto checked = explore::checkTypedText(label, typed.toStdString(), range->minimum(),
+                                                         range->maximum(), true, range->value());
+            if (!checked.accepted) showError(field, QString::fromStdString(checked.message));
+        };
+    };
+    refuseOutOfRange(headsBox, "heads", explore::fieldRange(explore::NumberField::Heads).label);
+    refuseOutOfRange(lengthBox, "queries", explore::fieldRange(explore::NumberField::Queries).label);
+    refuseOutOfRange(keysBox, "keys", explore::fieldRange(explore::NumberField::Keys).label);
+    refuseOutOfRange(dkBox, "dk", explore::fieldRange(explore::NumberField::Dk).label);
+    refuseOutOfRange(windowBox, "window", explore::fieldRange(explore::NumberField::Window).label);
+    refuseOutOfRange(prefixBox, "prefix", explore::fieldRange(explore::NumberField::Prefix).label);
+    refuseOutOfRange(seedBox, "seed", "Seed");
+    refuseOutOfRange(queryRowBox, "queryRow", "Query row");
+    refuseOutOfRange(batchRowBox, "batchRow", "Batch row");
     connect(headsSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setHeads(v); });
     connect(headsBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setHeads(v); });
     connect(lengthSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setQueries(sliderToLength(v)); });
@@ -343,7 +367,9 @@ void ParametersPanel::commitAfterPause(QAbstractSpinBox* box) {
     pause->setSingleShot(true);
     pause->setInterval(kTypingPauseMs);
     connect(pause, &QTimer::timeout, box, [box] {
-        if (box->hasAcceptableInput()) box->interpretText();
+        // An out-of-range whole number is committed too: refused, with its message at once.
+        const auto* range = dynamic_cast<const RangeSpinBox*>(box);
+        if (box->hasAcceptableInput() || (range && range->holdsWholeNumber())) box->interpretText();
     });
     // The spin box's own textChanged waits for the value, like valueChanged; the editor inside
     // sees every key.

@@ -321,5 +321,106 @@ class MessageTests(ReliabilityCase):
                      mentions=["path"])
 
 
+# Issue 25, the command line's side. A file truncated while `alibi fit` reads it (np.save over it)
+# was "Bus error" (exit 135): it is now exit 1, "the file changed on disk; reopen it".
+class ChangedFileTests(ReliabilityCase):
+    def test_truncated_while_fitting_is_exit_1_with_the_message(self):
+        t = 512
+        row = np.tril(np.ones((t, t), np.float32)) / np.arange(1, t + 1, dtype=np.float32)[:, None]
+        path = self.path("t.npy")
+        np.save(path, np.broadcast_to(row, (4, 16, t, t)))
+        p = subprocess.Popen([cli.ALIBI, "fit", path, "--similarity", "map"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        # Truncate once the file is open and being read (the process has read some MiB of it).
+        deadline = time.time() + 60
+        opened = False
+        while time.time() < deadline and p.poll() is None and not opened:
+            try:
+                links = [os.readlink(f"/proc/{p.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{p.pid}/fd")]
+                with open(f"/proc/{p.pid}/io") as f:
+                    read = int(next(line for line in f if line.startswith("rchar:")).split()[1])
+                opened = path in links and read > (4 << 20)
+            except (OSError, StopIteration):
+                pass
+            if not opened:
+                time.sleep(0.002)
+        self.assertTrue(opened, "the fit ended before the file could be truncated; make it larger")
+        os.truncate(path, 4096)
+        out, err = p.communicate(timeout=300)
+        err = err.decode()
+        self.assertEqual(p.returncode, 1, err[-2000:])
+        self.assertIn("changed on disk", err)
+        self.assertIn("reopen it", err)
+
+    def test_truncated_before_open_is_a_clean_refusal(self):
+        path = self.path("t.npy")
+        np.save(path, np.ones((2, 4, 4), np.float32) / 4)
+        os.truncate(path, 100)
+        self.refused(cli.run("fit", path), status=2, mentions=[path])
+
+
+def hostile_safetensors(tensors, keys, value_bytes):
+    """`tensors` F32 (1, 2, 2) tensors "layers.N" of causal rows after `keys` metadata entries."""
+    meta = ",".join(f'"{k}":"{"m" * value_bytes}"' for k in range(keys))
+    entries = "".join(f',"layers.{n}":{{"dtype":"F32","shape":[1,2,2],"data_offsets":[{16 * n},{16 * n + 16}]}}'
+                      for n in range(tensors))
+    text = ('{"__metadata__":{' + meta + "}" + entries + "}").encode()
+    text += b" " * ((8 - len(text) % 8) % 8)
+    return struct.pack("<Q", len(text)) + text + np.tile(np.array([1, 0, 0.5, 0.5], np.float32), tensors).tobytes()
+
+
+def limit_address_space(megabytes):
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+    return limit
+
+
+# A few-MB safetensors file made `alibi fit` pass 6 GB and ignore Ctrl-C, and under ulimit -v say
+# "out of memory; lower --max-memory"; the smaller defects of the issue with it.
+class HostileHeaderTests(ReliabilityCase):
+    def test_many_tensors_and_big_metadata_fit_in_bounded_memory(self):
+        path = self.write("h.safetensors", hostile_safetensors(2000, 1, 8 << 20))
+        r = subprocess.run([cli.ALIBI, "fit", path, "--format", "json"], capture_output=True, timeout=300,
+                           preexec_fn=limit_address_space(1024))
+        self.assertEqual(r.returncode, 0, r.stderr.decode()[-2000:])
+        self.assertEqual(len(json.loads(r.stdout)["heads"]), 2000)
+
+    def test_metadata_over_its_budget_names_the_metadata_not_max_memory(self):
+        path = self.write("k.safetensors", hostile_safetensors(4000, 300_000, 1))
+        err = self.refused(cli.run("diagnose", path, "--tensor", "layers.0"), mentions=["__metadata__"])
+        self.assertNotIn("--max-memory", err)
+
+    def test_4097_layers_are_refused_for_their_layers(self):
+        path = self.write("l.safetensors", hostile_safetensors(4097, 0, 0))
+        err = self.refused(cli.run("fit", path), mentions=["4097 layer tensors"])
+        self.assertNotIn("shape (1, 2, 2) is beyond", err)
+
+    def test_tensor_name_on_an_npy_is_refused(self):
+        path = self.path("a.npy")
+        np.save(path, np.ones((2, 4, 4), np.float32) / 4)
+        self.refused(cli.run("fit", path, "--tensor", "x"), mentions=["'x'", ".npy"])
+
+    def test_huge_layer_number_is_quoted_as_given(self):
+        path = self.path("a.npy")
+        np.save(path, np.ones((2, 2, 4, 4), np.float32) / 4)
+        err = self.refused(cli.run("fit", path, "--layer", "99999999999"), mentions=["no layer 99999999999"])
+        self.assertNotIn("layer -1", err)
+
+    def test_low_address_space_is_a_clear_message_or_a_result(self):
+        # ulimit -v 30 MB said "internal error: Resource temporarily unavailable" (a thread that
+        # could not start): now the work runs on fewer threads, or the message says what to do.
+        for megabytes in (30, 60, 300):
+            with self.subTest(megabytes=megabytes):
+                r = subprocess.run([cli.ALIBI, "bias", "--heads", "8", "--seq", "256", "-o", self.path("b.npy")],
+                                   capture_output=True, timeout=120, preexec_fn=limit_address_space(megabytes))
+                err = r.stderr.decode()
+                self.assertNotIn("internal error", err)
+                self.assertIn(r.returncode, (0, 1, 2), err)
+                if r.returncode != 0:
+                    self.assertTrue(err.startswith("alibi: "), err)
+
+
 if __name__ == "__main__":
     cli.main()

@@ -148,3 +148,22 @@ blob = p.astype(np.float32).tobytes()
 put("attention", "st_layers.bin", b"\1" + st({"model.layers.1.attn": ("F32", [2, 4, 4], blob),
                                                "model.layers.0.attn": ("F32", [2, 4, 4], blob)}))
 put("attention", "st_batched.bin", b"\1" + st({"attentions.0": ("F32", [1, 2, 4, 4], blob)}))
+
+# Issue 25: many tensors beside large metadata (the header is read as events, the metadata kept
+# at most once and within its budget), and lessons at their limits: 64 steps naming a file,
+# bidirectional controls and line separators in one-line fields.
+rows = np.array([[1, 0], [0.5, 0.5]], dtype=np.float32).tobytes()
+put("attention", "st_many_layers_big_metadata.bin",
+    b"\1" + st({f"layers.{n}": ("F32", [1, 2, 2], rows) for n in range(300)}, {"m": "x" * 60000}))
+put("safetensors", "many_tensors_big_metadata.safetensors",
+    st(dict([("bias", ("F32", [1], b"\0" * 4))] + [(f"t{n}", ("F32", [1, 2, 2], rows)) for n in range(300)]),
+       {str(k): "v" * 8 for k in range(2000)}))
+step = {"text": "x", "view": "attention-grid", "attention_maps": "attention/trained-like-4x8x64.npy", "layer": 1}
+put("lesson", "64_steps_with_maps.lesson.json",
+    json.dumps({"version": 1, "title": "Many", "steps": [step] * 64}).encode())
+put("lesson", "bidi_title.lesson.json",
+    json.dumps({"version": 1, "title": "m = \u202e1/8", "steps": [{"text": "x", "view": "grid"}]},
+               ensure_ascii=False).encode())
+put("lesson", "line_separator.lesson.json",
+    json.dumps({"version": 1, "title": "T", "steps": [{"title": "two\u2028words", "text": "a\u2029b", "view": "grid"}]},
+               ensure_ascii=False).encode())

@@ -64,7 +64,10 @@ public:
     void settle() {
         // A few frames first: a view switched to programmatically submits its work only once its
         // tab is drawn, and the shown results arrive a frame after the workers finish.
-        for (int i = 0; i < 2000; ++i) {
+        // The bound is generous (a guard against a hang, not a latency check): a machine loaded
+        // with other work may take many seconds for a result (issue 25).
+        const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+        for (int i = 0; std::chrono::steady_clock::now() < giveUp; ++i) {
             frame();
             if (i >= 4 && !m_explorer->busy()) break;
             std::this_thread::sleep_for(std::chrono::milliseconds(5));

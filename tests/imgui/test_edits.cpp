@@ -77,18 +77,32 @@ TEST_F(Edits, ATypedNumberAppliesAfterAPause) {
     EXPECT_FALSE(m_explorer->history().canUndo());
 }
 
-// Issue 16 item 6: the sliders' ends are the core's limits, so a typed number is clamped to what
-// the CLI and sessions accept, never to a narrower range of the panel's own.
-TEST_F(Edits, TypedNumbersAreClampedToTheCoresLimits) {
-    ASSERT_TRUE(typeIntoSlider("H (heads)", "5000"));
+// Issue 16 item 6: the sliders' ends are the core's limits, never a narrower range of the panel's
+// own. Issue 25: a number typed past them was clamped (100000 into H gave 4096) without a word;
+// it is refused now by the core's rule, the field keeps its value and says why under it.
+TEST_F(Edits, TypedNumbersOutOfTheCoresLimitsAreRefusedAtTheField) {
+    const int heads = state().session.attention.bias.slopes.heads;
+    ASSERT_TRUE(typeIntoSlider("H (heads)", "100000"));
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.attention.bias.slopes.heads, heads);
+    EXPECT_NE(state().fieldRefusal.message.find("100000"), std::string::npos) << state().fieldRefusal.message;
+    EXPECT_NE(state().fieldRefusal.message.find("1 to 4096"), std::string::npos) << state().fieldRefusal.message;
+    EXPECT_NE(state().fieldRefusal.message.find(std::to_string(heads) + " kept"), std::string::npos)
+        << state().fieldRefusal.message;
+    ASSERT_TRUE(typeIntoSlider("H (heads)", "4096"));  // the largest is taken as typed
     press(kKeyEnter);
     EXPECT_EQ(state().session.attention.bias.slopes.heads, kMaxHeads);
+    EXPECT_TRUE(state().fieldRefusal.message.empty()) << state().fieldRefusal.message;
     ASSERT_TRUE(typeIntoSlider("max_bias (B)", "900"));
     press(kKeyEnter);
     EXPECT_EQ(state().session.attention.bias.slopes.maxBias, 900.0);  // the core allows up to 1000
     ASSERT_TRUE(typeIntoSlider("temperature", "0.000001"));
     press(kKeyEnter);
     EXPECT_EQ(state().session.attention.content.temperature, kTemperatureRange.min);
+    ASSERT_TRUE(typeIntoSlider("temperature", "0.0000001"));
+    press(kKeyEnter);
+    EXPECT_EQ(state().session.attention.content.temperature, kTemperatureRange.min);
+    EXPECT_NE(state().fieldRefusal.message.find("below"), std::string::npos) << state().fieldRefusal.message;
     EXPECT_TRUE(state().validationError.empty()) << state().validationError;
 }
 

@@ -9,6 +9,7 @@
 #include <alibi/explore/lesson_state.hpp>
 #include <alibi/io/lesson.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -163,6 +164,12 @@ TEST_F(Lessons, BackToTheStepAndOneUndoPerStep) {
 TEST_F(Lessons, HelpLessonsListsAndOpens) {
     state().showLessons = true;
     frame();
+    // The folders are read off the UI thread: frames go on until the list is in.
+    for (int i = 0; i < 60000 && m_explorer->lessons().listing(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        frame();
+    }
+    frame();
     const auto path = resolveLesson("slopes", lessonFolders());
     ASSERT_TRUE(path);
     ASSERT_TRUE(click("Lessons", ("Slopes  (5 steps)##" + *path).c_str(), 0.2f));
@@ -247,6 +254,58 @@ TEST_F(Lessons, HighlightReachesStagesCompareExtrapolation) {
     EXPECT_GT(thin, 0.0);
     EXPECT_GT(thick, 3 * thin);
     EXPECT_EQ(colourArea("Views", kLessonRowColor), 0.0);
+}
+
+// Issue 25: a 64-step lesson in the user's folder whose steps name a file with a 16 MiB header
+// kept the window black for more than 100 s: Help > Lessons loaded every lesson, opening every
+// step's file, on the UI thread. The list now reads titles only, off the UI thread; the lesson
+// opens without reading its steps' files; the step that shows the file opens it on a worker and
+// says what is wrong with it.
+TEST_F(Lessons, ALessonNamingALargeHeaderFileListsAndOpensWithoutReadingIt) {
+    char pattern[] = "/tmp/alibi-imgui-lessons-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    const std::filesystem::path home(pattern);
+    const auto folder = home / "alibi-explorer" / "lessons";
+    std::filesystem::create_directories(folder);
+    const auto big = home / "big-header.safetensors";
+    {
+        std::ofstream out(big, std::ios::binary);
+        const std::uint64_t n = std::uint64_t{16} << 20;
+        for (int b = 0; b < 8; ++b) out.put(static_cast<char>((n >> (8 * b)) & 0xff));
+        const std::string head = R"({"__metadata__": {"x": ")";
+        out << head << std::string(n - head.size() - 1, 'a') << '{';  // the string never closes
+    }
+    std::string steps;
+    for (int i = 0; i < 64; ++i)
+        steps += std::string(i ? "," : "") + R"({"text": "Step.", "view": "attention-grid", "attention_maps": ")" +
+                 big.string() + R"("})";
+    std::ofstream(folder / "zz-big.lesson.json")
+        << R"({"version": 1, "title": "Big headers", "steps": [)" << steps << "]}";
+    ::setenv("XDG_DATA_HOME", home.c_str(), 1);
+
+    state().showLessons = true;
+    frame();
+    for (int i = 0; i < 60000 && m_explorer->lessons().listing(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        frame();
+    }
+    const auto& entries = m_explorer->lessons().entries();
+    const auto listed = std::find_if(entries.begin(), entries.end(),
+                                     [](const LessonEntry& e) { return e.title == "Big headers"; });
+    ASSERT_NE(listed, entries.end());
+    EXPECT_TRUE(listed->error.empty()) << listed->error;
+    EXPECT_EQ(listed->steps, 64u);
+    state().showLessons = false;
+
+    ASSERT_TRUE(m_explorer->openLesson((folder / "zz-big.lesson.json").string()));
+    EXPECT_EQ(state().view, View::Maps);
+    settle();
+    EXPECT_FALSE(m_explorer->model().maps.file);
+    EXPECT_NE(state().errorPopup.find(big.filename().string()), std::string::npos) << state().errorPopup;
+    state().errorPopup.clear();
+    EXPECT_TRUE(m_explorer->lessonNext());
+    settle();
+    std::filesystem::remove_all(home);
 }
 
 TEST_F(Lessons, UnknownLessonNamesTheOnesThereAre) {

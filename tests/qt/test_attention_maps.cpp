@@ -23,6 +23,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include "patient_qtry.hpp"
 #include <QUrl>
 
 #include <algorithm>

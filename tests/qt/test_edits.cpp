@@ -27,6 +27,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include "patient_qtry.hpp"
 #include <QWheelEvent>
 
 #include <cmath>
@@ -298,7 +300,7 @@ private slots:
         });
         QCOMPARE(QString::fromStdString(asked), path);
         QVERIFY(problem.contains("needs 4.0 TiB"));
-        QVERIFY(problem.contains("only 1.0 MiB free"));
+        QVERIFY(problem.contains("only 1.0 MiB (1,048,576 bytes) free"));
         auto result = w.exportTensorTo(path, ExportWhat::Bias, FileFormat::Npy);
         QVERIFY(!result);
         QCOMPARE(result.error().code, ErrorCode::TooLarge);
@@ -364,6 +366,44 @@ private slots:
         s.attention.bias.slopes.heads = p->headsBox->maximum();
         s.attention.content.dk = p->dkBox->maximum();
         QVERIFY(validateSession(s));
+    }
+
+    // Issue 25: typing 100000 into Heads H gave H = 1000 (the spin box dropped the keystrokes that
+    // left its range), 2147483648 into Length T gave 214748, without a word. Every digit is kept
+    // now; the value is refused at the field by the core's rule and the previous value stays.
+    void typedOutOfRangeValuesAreRefusedAtTheField() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ParametersPanel* p = w.parameters();
+        const int heads = w.model()->session().attention.bias.slopes.heads;
+        typeInto(p->headsBox, "100000");
+        QCOMPARE(p->headsBox->text(), QString("100000"));  // no keystroke dropped
+        QTest::keyClick(p->headsBox, Qt::Key_Return);
+        QCOMPARE(w.model()->session().attention.bias.slopes.heads, heads);
+        QCOMPARE(p->headsBox->value(), heads);
+        QVERIFY2(p->errorText("heads").contains("100000"), qPrintable(p->errorText("heads")));
+        QVERIFY2(p->errorText("heads").contains("1 to 4096"), qPrintable(p->errorText("heads")));
+        QVERIFY2(p->errorText("heads").contains(QString("%1 kept").arg(heads)), qPrintable(p->errorText("heads")));
+
+        const std::int64_t queries = w.model()->session().attention.bias.queries;
+        typeInto(p->lengthBox, "2147483648");
+        QCOMPARE(p->lengthBox->text(), QString("2147483648"));
+        p->headsBox->setFocus();  // leaving the box commits it
+        QTRY_VERIFY(p->errorText("queries").contains("2147483648"));
+        QCOMPARE(w.model()->session().attention.bias.queries, queries);
+
+        // The typing pause commits (and so refuses) an out-of-range number too.
+        typeInto(p->keysBox, "9999999");
+        QTRY_VERIFY(p->errorText("keys").contains("9999999"));
+        QCOMPARE(w.model()->session().attention.bias.keys, std::int64_t{0});
+
+        // A value in range is taken, and the message goes.
+        typeInto(p->headsBox, "12");
+        QTest::keyClick(p->headsBox, Qt::Key_Return);
+        QCOMPARE(w.model()->session().attention.bias.slopes.heads, 12);
+        QTRY_VERIFY(p->errorText("heads").isEmpty());
     }
 
     void zoomScalesFontsAndCtrlZeroResets() {

@@ -28,7 +28,10 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QScopeGuard>
 #include <QTest>
+
+#include "patient_qtry.hpp"
 #include <QTableView>
 #include <QTextBrowser>
 
@@ -329,7 +332,8 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QStringList listed;
-        QTimer::singleShot(0, &w, [&] {
+        // The list fills off the UI thread (titles only); the dialog is up before it does.
+        QObject::connect(w.lessonPanel(), &LessonPanel::lessonsListed, &w, [&] {
             auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
             QVERIFY(dialog != nullptr);
             auto* list = dialog->findChild<QListWidget*>();
@@ -340,13 +344,74 @@ private slots:
             for (int row = 0; row < list->count(); ++row)
                 if (list->item(row)->text().startsWith("Slopes")) list->setCurrentRow(row);
             dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open)->click();
-        });
+        }, Qt::SingleShotConnection);
         w.lessonPanel()->chooseLesson();
         QVERIFY2(listed.size() >= 5, qPrintable(listed.join(" | ")));
         QVERIFY(listed.front().startsWith("ALiBi in five steps  (6 steps)"));
         QVERIFY(w.lessonPanel()->active());
         QCOMPARE(QString::fromStdString(w.lessonPanel()->state()->lesson().title), QString("Slopes"));
         QCOMPARE(w.tabs()->currentIndex(), static_cast<int>(MainWindow::CurvesTab));
+    }
+
+    // Issue 25: a 64-step lesson in the user's folder whose steps name a file with a 16 MiB
+    // header froze the window for minutes (Help > Lessons loaded every lesson and opened every
+    // step's file on the UI thread). The list now reads titles only, off the UI thread, and a
+    // lesson opens without reading its steps' files: with a damaged header behind every step the
+    // lesson still lists as readable and opens, and the damage shows on the step that opens it.
+    void lessonNamingALargeHeaderFileListsAndOpensWithoutReadingIt() {
+        const QString folder = m_home.path() + "/alibi-explorer/lessons";
+        QVERIFY(QDir().mkpath(folder));
+        const QString big = m_home.path() + "/big-header.safetensors";
+        {
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const quint64 n = quint64{16} << 20;
+            QByteArray length(8, '\0');
+            for (int b = 0; b < 8; ++b) length[b] = static_cast<char>((n >> (8 * b)) & 0xff);
+            QByteArray json = "{\"__metadata__\": {\"x\": \"";
+            json += QByteArray(static_cast<int>(n) - json.size() - 1, 'a');
+            json += "{";  // the string never closes: invalid JSON, found only by reading all 16 MiB
+            f.write(length);
+            f.write(json);
+        }
+        QString steps;
+        for (int i = 0; i < 64; ++i)
+            steps += QString("%1{\"text\": \"Step %2.\", \"view\": \"attention-grid\", \"attention_maps\": \"%3\"}")
+                         .arg(i ? "," : "")
+                         .arg(i + 1)
+                         .arg(big);
+        {
+            QFile f(folder + "/zz-big.lesson.json");
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QString("{\"version\": 1, \"title\": \"Big headers\", \"steps\": [%1]}").arg(steps).toUtf8());
+        }
+        const auto cleanup = qScopeGuard([&] { QDir(folder).removeRecursively(); });
+
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList listed;
+        QObject::connect(w.lessonPanel(), &LessonPanel::lessonsListed, &w, [&] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog != nullptr);
+            auto* list = dialog->findChild<QListWidget*>();
+            for (int row = 0; row < list->count(); ++row)
+                if (list->item(row)->flags() & Qt::ItemIsEnabled) listed << list->item(row)->text();
+            dialog->reject();
+        }, Qt::SingleShotConnection);
+        w.lessonPanel()->chooseLesson();
+        QVERIFY2(listed.filter("Big headers  (64 steps)").size() == 1, qPrintable(listed.join(" | ")));
+
+        // Opening the lesson reads no step's file; the first step opens it in the background,
+        // the window keeps answering, and the page says what is wrong with the file.
+        QVERIFY2(w.openLesson(folder + "/zz-big.lesson.json"), qPrintable(w.lastError()));
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.attentionPage()));
+        QTRY_VERIFY(!w.attentionPage()->model()->opening());
+        QVERIFY(w.attentionPage()->model()->maps() == nullptr);
+        QVERIFY(w.lessonPanel()->next());
+        QCOMPARE(w.lessonPanel()->state()->index(), 1);
+        QTRY_VERIFY(!w.attentionPage()->model()->opening());
     }
 
 private:

@@ -13,6 +13,7 @@
 
 #include <alibi/model/bias.hpp>
 #include <alibi/model/stats.hpp>
+#include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
 
 #include <QComboBox>
@@ -29,6 +30,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include "patient_qtry.hpp"
 
 #include <cmath>
 #include <functional>
@@ -384,6 +387,52 @@ private slots:
         restored->view.reset();
         restored->compare.reset();
         QVERIFY(*restored == saved);
+    }
+
+    // Issue 25: three explorers saving one session file: the last writer won without a word. A
+    // save over a file that changed on disk since this window opened it asks: overwrite it, reload
+    // it, or cancel; with nobody to ask it is refused.
+    void savingOverASessionChangedOnDiskAsks() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("shared.alibi.json");
+        QVERIFY(saveSession(defaultSession(), path.toStdString()));
+        MainWindow a, b, c;
+        for (MainWindow* w : {&a, &b, &c}) {
+            w->setInteractive(false);
+            QVERIFY(w->openSession(path));
+        }
+        QVERIFY(a.model()->setHeads(4));
+        QVERIFY(a.saveSessionTo(path));  // unchanged since a opened it: saved without a question
+        QVERIFY(b.model()->setHeads(6));
+        const auto heads = [&] { return loadSession(path.toStdString())->attention.bias.slopes.heads; };
+        // Nobody to ask: refused, the file keeps a's session.
+        QVERIFY(!b.saveSessionTo(path));
+        QVERIFY(b.lastError().contains("changed on disk"));
+        QCOMPARE(heads(), 4);
+        // Asked: cancel keeps the file, overwrite writes b's session.
+        QStringList asked;
+        MainWindow::ChangedOnDiskChoice answer = MainWindow::ChangedOnDiskChoice::Cancel;
+        b.setChangedOnDiskPrompt([&](const QString& p) {
+            asked << p;
+            return answer;
+        });
+        QVERIFY(!b.saveSessionTo(path));
+        QCOMPARE(heads(), 4);
+        answer = MainWindow::ChangedOnDiskChoice::Overwrite;
+        QVERIFY(b.saveSessionTo(path));
+        QCOMPARE(heads(), 6);
+        QCOMPARE(asked.size(), 2);
+        // c reloads instead: its changes go, the file's session comes in, nothing is written.
+        QVERIFY(c.model()->setHeads(12));
+        c.setChangedOnDiskPrompt([](const QString&) { return MainWindow::ChangedOnDiskChoice::Reload; });
+        QVERIFY(c.saveSessionTo(path));
+        QCOMPARE(c.model()->session().attention.bias.slopes.heads, 6);
+        QCOMPARE(heads(), 6);
+        // b saved last and nothing changed since: no question.
+        QVERIFY(b.model()->setHeads(7));
+        QVERIFY(b.saveSessionTo(path));
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(heads(), 7);
     }
 
     void curvesAreDimmedUntilTheirNewSnapshot() {

@@ -1,7 +1,11 @@
 // Storm test (issue 6.5): for ALIBI_STORM_SECONDS (default 10) random parameter values many
 // times per second, extremes and invalid values included, tab switches, exports and
-// cancellations. The event loop must answer a 20 ms ping within 100 ms, memory must stay
-// bounded, and a cancelled export must leave no file. Prints the figures.
+// cancellations. What it asserts holds on a busy machine too (issue 25): no crash, every export
+// answered and a cancelled or refused one leaves no file, memory stays bounded, the model still
+// holds a valid session, and once the storm stops the picture is the final parameters' picture.
+// How late the event loop answered a 20 ms ping is printed, never asserted: a loaded laptop makes
+// any wall-clock bound fail without saying anything about correctness. Set
+// ALIBI_STORM_LATENCY_BUDGET_MS (the bench mode, docs/TESTING.md) to also fail past a latency.
 #include "main_window.hpp"
 #include "parameters_panel.hpp"
 
@@ -78,7 +82,16 @@ private slots:
         });
         ping.start();
 
-        int changes = 0, exportsDone = 0, exportsCancelled = 0, exportsRefused = 0, leftovers = 0;
+        // The answer to the newest request: a picture, or the core's message (a request past the
+        // memory budget is refused, which is an answer too).
+        QString lastFailure;
+        bool lastAnswerFailed = false;
+        QObject::connect(w.model(), &SessionModel::resultReady, &w, [&] { lastAnswerFailed = false; });
+        QObject::connect(w.model(), &SessionModel::computeFailed, &w, [&](const QString& message) {
+            lastAnswerFailed = true;
+            lastFailure = message;
+        });
+        int changes = 0, exportsStarted = 0, exportsDone = 0, exportsCancelled = 0, exportsRefused = 0, leftovers = 0;
         QTimer storm;
         storm.setInterval(15);  // ~65 changes a second
         QObject::connect(&storm, &QTimer::timeout, [&] {
@@ -126,12 +139,14 @@ private slots:
                     if (w.exporting() || rng->bounded(4) != 0) break;
                     // An export of whatever is current, cancelled after a random amount of work.
                     const QString path = dir.filePath(QString("storm-%1.npy").arg(changes));
+                    // Cancelled after a random amount of work (counted in progress calls, not in
+                    // time, so a loaded machine cancels at the same points).
                     const std::uint64_t cancelAt = rng->bounded(3) == 0 ? 0 : (std::uint64_t{1} << rng->bounded(27));
-                    QElapsedTimer exportClock;
-                    exportClock.start();
+                    int calls = 0;
+                    ++exportsStarted;
                     auto result = w.exportTensorTo(path, rng->bounded(2) ? ExportWhat::Bias : ExportWhat::Attention,
                                                    FileFormat::Npy, [&](std::uint64_t done, std::uint64_t) {
-                                                       return cancelAt != 0 && done <= cancelAt && exportClock.elapsed() < 300;
+                                                       return cancelAt != 0 && done <= cancelAt && ++calls < 64;
                                                    });
                     if (result) {
                         ++exportsDone;
@@ -164,18 +179,32 @@ private slots:
         std::printf("storm: RSS start %.0f MiB, peak %.0f MiB, end %.0f MiB\n", rssStart, rssPeak, rssEnd);
         std::printf("storm: latency %s\n", qPrintable(w.latencyText()));
         std::fflush(stdout);
+        // Every export was answered (done, cancelled or refused) and none left a file behind.
+        QCOMPARE(exportsDone + exportsCancelled + exportsRefused, exportsStarted);
         QCOMPARE(leftovers, 0);
-        QVERIFY2(worst < 100, qPrintable(QString("event loop blocked for %1 ms").arg(worst)));
         QVERIFY2(rssPeak < rssStart + 1536, qPrintable(QString("RSS grew from %1 to %2 MiB").arg(rssStart).arg(rssPeak)));
-        // The model still holds a valid session, and a small session afterwards gets its result
-        // (the worker drops whatever extreme request was still running).
+        if (const QByteArray budget = qgetenv("ALIBI_STORM_LATENCY_BUDGET_MS"); !budget.isEmpty())
+            QVERIFY2(worst < budget.toDouble(),
+                     qPrintable(QString("bench mode: event loop blocked for %1 ms (budget %2 ms)").arg(worst).arg(budget.toDouble())));
+        // The model still holds a valid session, and the last request of the storm is answered
+        // with the picture of the final parameters (however long a loaded machine takes).
         QVERIFY(validateSession(w.model()->session()).has_value());
+        QVERIFY(QTest::qWaitFor([&] { return !w.model()->pending(); }, 600000));
+        QVERIFY(w.model()->snapshot() != nullptr);
+        if (lastAnswerFailed)
+            QVERIFY2(!lastFailure.isEmpty(), "the last request failed without a message");
+        else
+            QVERIFY(w.model()->snapshot()->grid->session == w.model()->session());
+        // A small session afterwards gets its result (the worker drops whatever extreme request
+        // was still running).
         QElapsedTimer recovery;
         recovery.start();
         QVERIFY(w.model()->setSession(defaultSession()));
-        QVERIFY(QTest::qWaitFor([&] { return !w.model()->pending(); }, 120000));
+        QVERIFY(QTest::qWaitFor([&] { return !w.model()->pending(); }, 600000));
         QVERIFY(w.model()->snapshot()->grid->session == defaultSession());
         std::printf("storm: back to the default session's result in %lld ms\n", static_cast<long long>(recovery.elapsed()));
+        // Nothing of the storm's exports is left in the folder (no temporary file either).
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
     }
 };
 

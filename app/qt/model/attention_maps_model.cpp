@@ -18,21 +18,30 @@ AttentionMapsModel::AttentionMapsModel(QObject* parent) : QObject(parent) {
 
 AttentionMapsModel::~AttentionMapsModel() {
     if (m_cancel) m_cancel->store(true);
+    if (m_openCancel) m_openCancel->store(true);
     m_open.waitForFinished();
     m_fit.waitForFinished();
 }
 
 void AttentionMapsModel::open(const QString& path, const AttentionOpenOptions& options) {
-    waitForOpen();  // one open at a time; the core's open only maps and validates, it is quick
+    // One open at a time: an open still reading a header (a legal one may be 100 MB) is
+    // cancelled first, so waiting for it takes no longer than its next check.
+    if (m_openPending && m_openCancel) m_openCancel->store(true);
+    waitForOpen();
     m_pendingPath = path;
     m_pendingOptions = options;
+    m_pendingOptions.cancelled = nullptr;
     m_openPending = true;
+    m_openCancel = std::make_shared<std::atomic<bool>>(false);
     const std::string file = path.toStdString();
-    m_open.setFuture(QtConcurrent::run([file, options] {
+    AttentionOpenOptions withCancel = m_pendingOptions;
+    withCancel.cancelled = [flag = m_openCancel] { return flag->load(std::memory_order_relaxed); };
+    m_open.setFuture(QtConcurrent::run([file, withCancel] {
         Opened out;
-        auto maps = AttentionMaps::open(file, options);
+        auto maps = AttentionMaps::open(file, withCancel);
         if (!maps) {
             out.error = QString::fromStdString(maps.error().message);
+            out.cancelled = maps.error().code == ErrorCode::Cancelled;
             return out;
         }
         for (const AttentionLayerInfo& info : maps->layerInfo())
@@ -40,6 +49,10 @@ void AttentionMapsModel::open(const QString& path, const AttentionOpenOptions& o
         out.maps = std::make_shared<const AttentionMaps>(std::move(*maps));
         return out;
     }));
+}
+
+void AttentionMapsModel::cancelOpen() {
+    if (m_openPending && m_openCancel) m_openCancel->store(true);
 }
 
 void AttentionMapsModel::reopen(const AttentionOpenOptions& options) {
@@ -56,6 +69,10 @@ void AttentionMapsModel::onOpened() {
     if (!m_openPending) return;  // delivered already (waitForOpen)
     m_openPending = false;
     const Opened out = m_open.result();
+    if (out.cancelled) {
+        emit openCancelled(m_pendingPath);
+        return;
+    }
     if (!out.maps) {
         emit openFailed(QString("%1: %2").arg(m_pendingPath, out.error));
         return;

@@ -32,6 +32,9 @@ public:
     void open(const QString& path, const AttentionOpenOptions& options = {});
     // The same file again with other options (a safetensors tensor, a batch element, values).
     void reopen(const AttentionOpenOptions& options);
+    // Stops an open under way (its header read); openCancelled() follows and the maps open
+    // before (if any) stay.
+    void cancelOpen();
     // True from open() until opened() or openFailed() has been emitted.
     [[nodiscard]] bool opening() const { return m_openPending; }
     void waitForOpen();
@@ -69,6 +72,7 @@ public:
 signals:
     void opened();
     void openFailed(const QString& message);
+    void openCancelled(const QString& path);
     void configuredChanged();
     void fitProgress(double fraction);
     void fitted();
@@ -78,6 +82,7 @@ private:
     struct Opened {
         std::shared_ptr<const AttentionMaps> maps;  // null: failed
         QString error;
+        bool cancelled = false;
         QStringList tensorNames;
     };
     struct FitOutcome {
@@ -93,6 +98,7 @@ private:
     QFutureWatcher<Opened> m_open;
     QFutureWatcher<FitOutcome> m_fit;
     QString m_pendingPath;
+    std::shared_ptr<std::atomic<bool>> m_openCancel;  // of the open under way
     AttentionOpenOptions m_pendingOptions;
     MapsPtr m_maps;
     QString m_path;

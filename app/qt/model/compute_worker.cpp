@@ -48,15 +48,23 @@ ComputeWorker::ComputeWorker(QObject* parent) : QObject(parent) {
     qRegisterMetaType<SnapshotPtr>();
     m_thread.setObjectName("alibi-compute");
     m_runner = new QObject;
+    m_thread.start();
+    if (!m_thread.isRunning() && !m_thread.isFinished()) {
+        // The system refused the thread (a process or address-space limit: ulimit -u, ulimit -v;
+        // Qt printed "QThread::start: Thread creation error"). The views are then computed on
+        // this thread: slower, but every request is answered instead of waited for forever (issue 25).
+        m_inline = true;
+        return;
+    }
     m_runner->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_runner, &QObject::deleteLater);
-    m_thread.start();
     // On a busy machine the UI thread then wins the CPU and keeps answering.
     QMetaObject::invokeMethod(m_runner, [] { lowerThisThreadPriority(4); }, Qt::QueuedConnection);
 }
 
 ComputeWorker::~ComputeWorker() {
     m_stopping = true;
+    if (m_inline) delete m_runner;
     m_thread.quit();
     m_thread.wait();
 }

@@ -70,6 +70,7 @@ private:
 
     QThread m_thread;
     QObject* m_runner = nullptr;  // lives in m_thread; drain() runs in its context
+    bool m_inline = false;        // m_thread could not start: m_runner stays on the UI thread
     std::mutex m_mutex;
     std::optional<ComputeRequest> m_pending;
     bool m_scheduled = false;

@@ -23,6 +23,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -88,9 +90,20 @@ public:
             m_unclaimed += job.blocks - 1;
             // Start threads until every unclaimed block can have one (the calling thread starts
             // them, so they inherit its scheduling attributes besides the nice value set below).
+            // A thread that cannot start (a process or address-space limit: RLIMIT_NPROC,
+            // ulimit -v) is no error: the calling thread runs every block no pool thread
+            // claims, so the call finishes on fewer threads (issue 25).
             while (m_idle + m_starting < m_unclaimed && m_threads.size() < kMaxThreads) {
                 ++m_starting;
-                m_threads.emplace_back([this] { work(); });
+                try {
+                    m_threads.emplace_back([this] { work(); });
+                } catch (const std::system_error&) {
+                    --m_starting;
+                    break;
+                } catch (const std::bad_alloc&) {
+                    --m_starting;
+                    break;
+                }
             }
             m_wake.notify_all();
         }

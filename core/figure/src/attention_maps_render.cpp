@@ -34,8 +34,18 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
     map.rowsSampled = Q > first.height;
 
     // Values first (NaN: every key under the pixel is after a causal query), colours once the
-    // ranges are known.
+    // ranges are known. The ranges are those of every cell the tile covers, not only of the rows
+    // drawn: when rows outnumber pixel rows, each pixel row shows one exact row, but the rows
+    // between are read for the range too, so the colour bar's ends are the true minimum and
+    // maximum whatever the picture's size (issue 25: a uniform causal map showed 0.33 or 0.25
+    // as its maximum, its first rows' 1.0 and 0.5 falling between drawn rows).
     std::vector<std::vector<double>> values(map.tiles.size());
+    struct Range {
+        double lo = std::numeric_limits<double>::infinity();
+        double hi = -std::numeric_limits<double>::infinity();
+        double positive = std::numeric_limits<double>::infinity();  // the smallest value above 0
+    };
+    std::vector<Range> ranges(map.tiles.size());
     std::mutex lock;
     std::optional<Error> error;
     std::uint64_t rowsTotal = 0, rowsDone = 0;
@@ -56,22 +66,46 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
         for (std::uint64_t t = begin; t < end; ++t) {
             HeatmapTile& tile = map.tiles[t];
             auto& v = values[t];
+            Range& range = ranges[t];
             v.assign(static_cast<std::size_t>(tile.width) * static_cast<std::size_t>(std::max(tile.height, 0)),
                      std::numeric_limits<double>::quiet_NaN());
-            std::int64_t lastRow = -1;
+            std::int64_t lastRow = -1;    // the row now in `row`
+            std::int64_t rangedUpTo = -1;  // rows [0, rangedUpTo] are in the range
             constexpr int kRowsPerReport = 32;
+            const auto read = [&](std::int64_t q) {
+                if (q == lastRow) return true;
+                if (auto ok = maps.probabilities(tileLayers[t], tile.head, q, row); !ok) {
+                    std::lock_guard guard(lock);
+                    if (!error) error = ok.error();
+                    return false;
+                }
+                lastRow = q;
+                return true;
+            };
+            // Every unmasked cell of row q (already in `row`) into the range.
+            const auto includeRow = [&](std::int64_t q) {
+                const std::int64_t position = q + K - Q;
+                const std::int64_t last = maps.causal() ? std::min(K - 1, position) : K - 1;
+                for (std::int64_t j = 0; j <= last; ++j) {
+                    const double p = row[static_cast<std::size_t>(j)];
+                    range.lo = std::min(range.lo, p);
+                    range.hi = std::max(range.hi, p);
+                    if (p > 0) range.positive = std::min(range.positive, p);
+                }
+            };
             for (int y = 0; y < tile.height; ++y) {
                 if (y % kRowsPerReport == kRowsPerReport - 1 && !advance(kRowsPerReport)) return;
                 const CellSpan rows = pixelCells(y, tile.height, Q);
                 const std::int64_t q = (rows.first + rows.last) / 2;  // one exact row per pixel row
-                if (q != lastRow) {
-                    if (auto ok = maps.probabilities(tileLayers[t], tile.head, q, row); !ok) {
-                        std::lock_guard guard(lock);
-                        if (!error) error = ok.error();
-                        return;
-                    }
-                    lastRow = q;
+                // The rows between drawn rows count for the range only.
+                for (std::int64_t r = std::max(rows.first, rangedUpTo + 1); r <= rows.last; ++r) {
+                    if (r == q) continue;
+                    if (!read(r)) return;
+                    includeRow(r);
                 }
+                if (!read(q)) return;
+                if (q > rangedUpTo || rows.first > rangedUpTo) includeRow(q);
+                rangedUpTo = std::max(rangedUpTo, rows.last);
                 const std::int64_t position = q + K - Q;
                 for (int x = 0; x < tile.width; ++x) {
                     const CellSpan keys = pixelCells(x, tile.width, K);
@@ -98,7 +132,8 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
     double smallestPositive = std::numeric_limits<double>::infinity();
     for (std::size_t t = 0; t < map.tiles.size(); ++t) {
         HeatmapTile& tile = map.tiles[t];
-        double lo = std::numeric_limits<double>::infinity(), hi = -lo, pos = lo;
+        // The cells' range; a reduced pixel (the mass or mean of its keys) may lie outside it.
+        double lo = ranges[t].lo, hi = ranges[t].hi, pos = ranges[t].positive;
         for (const double v : values[t]) {
             if (std::isnan(v)) continue;
             lo = std::min(lo, v);

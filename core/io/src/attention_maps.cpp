@@ -1,7 +1,12 @@
-// Saved attention maps, memory-mapped: the headers are validated by the same planners as every
+// Saved attention maps, read on demand: the headers are validated by the same planners as every
 // other tensor read (npy.cpp, safetensors.cpp), then the layout is checked against the shapes
-// attention comes in, and rows are decoded on demand. Nothing is read whole: opening a 6 GiB
-// file touches its header and a few sampled rows.
+// attention comes in, and rows are read and decoded as they are asked for. Nothing is read whole:
+// opening a 6 GiB file reads its header and a few sampled rows.
+//
+// Rows are read with pread(2), never through a memory mapping: a file truncated while open (an
+// np.save over it) made every access past its new end a SIGBUS that killed the program (issue
+// 25). A read that finds fewer bytes than the file had is an error of that read, "the file
+// changed on disk; reopen it", which every caller already reports.
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/io/tensor_io.hpp>
 
@@ -10,15 +15,22 @@
 #include "read_limits.hpp"
 #include "tensor_io_detail.hpp"
 
-#include <sys/mman.h>
+#include <alibi/base/interrupt.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
+#include <new>
+#include <optional>
+#include <vector>
 
 namespace alibi {
 
@@ -44,13 +56,35 @@ std::optional<int> layerNumberFromName(std::string_view name) {
     return n;
 }
 
-// The bytes the maps live in: a private read-only mapping of the file, or memory the caller owns.
+// Where the maps' bytes come from: the open file (read with pread, checked against the size it
+// had when opened), or memory the caller owns (tests and fuzzers).
 struct AttentionMaps::Mapping {
-    const std::byte* data = nullptr;
+    const std::byte* memory = nullptr;
+    std::optional<detail::InputFile> file;
+    std::string path;
     std::uint64_t size = 0;
-    bool mapped = false;
-    ~Mapping() {
-        if (mapped && data) ::munmap(const_cast<std::byte*>(data), size);
+
+    // Exactly `n` bytes at `offset` (inside the size the file had when opened).
+    [[nodiscard]] Result<void> read(std::uint64_t offset, std::byte* out, std::uint64_t n) const {
+        if (offset > size || n > size - offset) return fail(ErrorCode::Internal, "AttentionMaps: read outside the file");
+        if (!file) {
+            if (n > 0) std::memcpy(out, memory + offset, static_cast<std::size_t>(n));
+            return {};
+        }
+        const int err = file->readAt(offset, out, n);
+        if (err == 0) return {};
+        if (err == EINTR) return fail(ErrorCode::Cancelled, "reading the attention maps was interrupted");
+        struct stat st {};
+        if (err == EIO && ::fstat(file->fd(), &st) == 0 && static_cast<std::uint64_t>(st.st_size) != size)
+            return fail(ErrorCode::Io,
+                        fmt::format("{}: the file changed on disk (it was {} bytes when opened, it is {} bytes now); "
+                                    "reopen it",
+                                    path, size, static_cast<std::uint64_t>(st.st_size)));
+        return fail(ErrorCode::Io, fmt::format("{}: cannot read it ({}); if the file changed on disk, reopen it", path,
+                                               std::strerror(err)));
+    }
+    void advise(std::uint64_t offset, std::uint64_t n, int advice) const {
+        if (file) (void)::posix_fadvise(file->fd(), static_cast<off_t>(offset), static_cast<off_t>(n), advice);
     }
 };
 
@@ -88,24 +122,23 @@ Result<AttentionMaps> AttentionMaps::open(const std::string& path, const Attenti
         return prefixed(std::move(e));
     }
     if (file->size() < 12) return prefixed(Error{ErrorCode::BadInput, fmt::format("the file holds only {} bytes", file->size())});
-    void* base = ::mmap(nullptr, file->size(), PROT_READ, MAP_PRIVATE, file->fd(), 0);
-    if (base == MAP_FAILED)
-        return prefixed(Error{ErrorCode::Io, fmt::format("cannot map it into memory: {}", std::strerror(errno))});
     auto mapping = std::make_shared<Mapping>();
-    mapping->data = static_cast<const std::byte*>(base);
     mapping->size = file->size();
-    mapping->mapped = true;
+    mapping->path = path;
+    mapping->file.emplace(std::move(*file));
     // Opening reads the header and a few scattered sample rows: no read-ahead, so opening a
-    // large file stays cheap in time and resident memory (read ahead again below, for the
-    // passes that read rows in order, layer by layer).
-    ::madvise(base, file->size(), MADV_RANDOM);
+    // large file stays cheap in time and memory (read ahead again below, for the passes that
+    // read rows in order, layer by layer).
+    mapping->advise(0, 0, POSIX_FADV_RANDOM);
+    std::byte magic[12] = {};
+    if (auto ok = mapping->read(0, magic, sizeof magic); !ok) return prefixed(ok.error());
 
-    const bool npyMagic = std::memcmp(mapping->data, "\x93NUMPY", 6) == 0;
+    const bool npyMagic = std::memcmp(magic, "\x93NUMPY", 6) == 0;
     const auto ext = formatFromPath(path);
     bool safetensors;
     if (npyMagic || ext == FileFormat::Npy)
         safetensors = false;
-    else if (ext == FileFormat::Safetensors || static_cast<char>(mapping->data[8]) == '{')
+    else if (ext == FileFormat::Safetensors || static_cast<char>(magic[8]) == '{')
         safetensors = true;
     else
         return prefixed(Error{ErrorCode::BadInput, "it is neither a .npy file (no \\x93NUMPY magic) nor a safetensors file"});
@@ -117,23 +150,37 @@ Result<AttentionMaps> AttentionMaps::open(const std::string& path, const Attenti
 Result<AttentionMaps> AttentionMaps::fromBytes(std::span<const std::byte> bytes, bool safetensors,
                                                const AttentionOpenOptions& options) {
     auto mapping = std::make_shared<Mapping>();
-    mapping->data = bytes.data();
+    mapping->memory = bytes.data();
     mapping->size = bytes.size();
     return build(std::move(mapping), safetensors, options);
 }
 
 Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, bool safetensors,
                                            const AttentionOpenOptions& options) {
-    const std::span<const std::byte> bytes(mapping->data, mapping->size);
     const std::uint64_t size = mapping->size;
-    const std::span<const std::byte> prefix = bytes.first(std::min<std::size_t>(bytes.size(), detail::kPrefixBytes));
+    std::byte prefixBytes[detail::kPrefixBytes] = {};
+    const auto prefixSize = static_cast<std::size_t>(std::min<std::uint64_t>(size, detail::kPrefixBytes));
+    if (auto ok = mapping->read(0, prefixBytes, prefixSize); !ok) return std::unexpected(ok.error());
+    const std::span<const std::byte> prefix(prefixBytes, prefixSize);
     constexpr std::uint64_t kNoBudget = std::numeric_limits<std::uint64_t>::max();
+
+    // The header, read whole: its end was checked against the file's size (and, for
+    // safetensors, the format's 100 MB limit) before anything is allocated.
+    const auto end = safetensors ? detail::safetensorsHeaderEnd(prefix, size) : detail::npyHeaderEnd(prefix, size);
+    if (!end) return std::unexpected(end.error());
+    std::vector<std::byte> header;
+    try {
+        header.resize(static_cast<std::size_t>(*end));
+    } catch (const std::bad_alloc&) {
+        return fail(ErrorCode::TooLarge,
+                    fmt::format("its header of {} does not fit in memory", humanBytes(static_cast<std::uint64_t>(*end))));
+    }
+    if (auto ok = mapping->read(0, header.data(), header.size()); !ok) return std::unexpected(ok.error());
+    if (options.cancelled && options.cancelled()) return fail(ErrorCode::Cancelled, "opening the attention maps was cancelled");
 
     std::vector<detail::TensorPlan> plans;
     if (safetensors) {
-        const auto end = detail::safetensorsHeaderEnd(prefix, size);
-        if (!end) return std::unexpected(end.error());
-        auto all = detail::planSafetensorsAll(bytes.first(static_cast<std::size_t>(*end)), size);
+        auto all = detail::planSafetensorsAll(header, size, options.cancelled);
         if (!all) return std::unexpected(all.error());
         plans = std::move(*all);
         if (!options.tensor.empty()) {
@@ -150,12 +197,17 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
             plans = {std::move(*it)};
         }
     } else {
-        const auto end = detail::npyHeaderEnd(prefix, size);
-        if (!end) return std::unexpected(end.error());
-        auto plan = detail::planNpy(bytes.first(static_cast<std::size_t>(*end)), size, kNoBudget);
+        if (!options.tensor.empty())
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("a tensor name ('{}') chooses a layer of a .safetensors file, but this is a .npy "
+                                    "array, one unnamed tensor; leave the tensor name out (choose a layer by number "
+                                    "instead)",
+                                    detail::excerpt(options.tensor)));
+        auto plan = detail::planNpy(header, size, kNoBudget);
         if (!plan) return std::unexpected(plan.error());
         plans.push_back(std::move(*plan));
     }
+    header = {};
 
     AttentionMaps maps;
     maps.m_fileBytes = size;
@@ -189,12 +241,21 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
     const std::int64_t heads = dim(3), queries = dim(2), keys = dim(1);
     std::int64_t layers = stacked ? (rank >= 4 ? dim(4) : 1) : static_cast<std::int64_t>(plans.size());
     std::int64_t batches = stacked ? (rank == 5 ? first.shape[0] : 1) : (rank == 4 ? first.shape[0] : 1);
-    if (heads > kMaxAttentionHeads || layers > kMaxAttentionLayers || queries > kMaxAttentionLength ||
-        keys > kMaxAttentionLength)
+    // The message names the limit passed: a file of 4097 one-layer tensors is refused for its
+    // layers, not for the (small) shape of each.
+    const auto beyond = [&](std::string what) {
         return fail(ErrorCode::TooLarge,
-                    fmt::format("attention maps: shape {} is beyond the limits ({} layers, {} heads, {} queries or keys)",
-                                detail::excerpt(shapeString(first.shape)), kMaxAttentionLayers, kMaxAttentionHeads,
-                                kMaxAttentionLength));
+                    fmt::format("attention maps: {}; the limits are {} layers, {} heads and {} queries or keys",
+                                std::move(what), kMaxAttentionLayers, kMaxAttentionHeads, kMaxAttentionLength));
+    };
+    if (layers > kMaxAttentionLayers)
+        return beyond(stacked ? fmt::format("shape {} holds {} layers", detail::excerpt(shapeString(first.shape)), layers)
+                              : fmt::format("the file holds {} layer tensors", layers));
+    if (heads > kMaxAttentionHeads)
+        return beyond(fmt::format("shape {} has {} heads", detail::excerpt(shapeString(first.shape)), heads));
+    if (queries > kMaxAttentionLength || keys > kMaxAttentionLength)
+        return beyond(fmt::format("shape {} has {} queries and {} keys", detail::excerpt(shapeString(first.shape)),
+                                  queries, keys));
     if (options.batch < 0 || options.batch >= batches)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("batch element {} does not exist: the file holds {} (choose 0 to {})", options.batch,
@@ -246,15 +307,14 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
     }
     maps.m_mapping = std::move(mapping);
     if (auto ok = maps.detect(options); !ok) return std::unexpected(ok.error());
-    if (maps.m_mapping->mapped)  // from here rows are read in order, layer by layer
-        ::madvise(const_cast<std::byte*>(maps.m_mapping->data), maps.m_mapping->size, MADV_SEQUENTIAL);
+    maps.m_mapping->advise(0, 0, POSIX_FADV_SEQUENTIAL);  // from here rows are read in order, layer by layer
     return maps;
 }
 
-Result<int> AttentionMaps::layerIndexOf(int number) const {
+Result<int> AttentionMaps::layerIndexOf(std::int64_t number) const {
     std::string numbers;
     for (std::size_t l = 0; l < m_info.size(); ++l) {
-        if (m_info[l].number == number) return static_cast<int>(l);
+        if (static_cast<std::int64_t>(m_info[l].number) == number) return static_cast<int>(l);
         if (l < 30) numbers += fmt::format("{}{}", l ? ", " : "", m_info[l].number);
     }
     return fail(ErrorCode::InvalidArgument, fmt::format("--layer: the file has no layer {}; its layers are {}{}", number,
@@ -273,18 +333,40 @@ Result<void> AttentionMaps::checkRowIndex(int layer, int head, std::int64_t q, s
     return {};
 }
 
-const std::byte* AttentionMaps::rowData(int layer, int head, std::int64_t q) const {
-    return m_mapping->data + m_layers[static_cast<std::size_t>(layer)].offset +
+std::uint64_t AttentionMaps::rowOffset(int layer, int head, std::int64_t q) const {
+    return m_layers[static_cast<std::size_t>(layer)].offset +
            ((static_cast<std::uint64_t>(head) * static_cast<std::uint64_t>(m_queries) + static_cast<std::uint64_t>(q)) *
             static_cast<std::uint64_t>(m_keys)) *
                dtypeSize(m_dtype);
 }
 
+namespace {
+
+// The bytes of one row, read from the file; one buffer per thread, reused.
+std::byte* rowBuffer(std::size_t bytes) {
+    thread_local std::vector<std::byte> buffer;
+    if (buffer.size() < bytes) buffer.resize(bytes);
+    return buffer.data();
+}
+
+}  // namespace
+
+Result<const std::byte*> AttentionMaps::readRow(int layer, int head, std::int64_t q) const {
+    const std::size_t bytes = static_cast<std::size_t>(m_keys) * dtypeSize(m_dtype);
+    std::byte* row = rowBuffer(bytes);
+    if (auto ok = m_mapping->read(rowOffset(layer, head, q), row, bytes); !ok) return std::unexpected(ok.error());
+    return row;
+}
+
 Result<void> AttentionMaps::decode(int layer, int head, std::int64_t q, std::span<double> out) const {
     if (auto ok = checkRowIndex(layer, head, q, out.size()); !ok) return ok;
     const std::size_t es = dtypeSize(m_dtype);
-    const std::byte* row = rowData(layer, head, q);
     const std::size_t n = out.size();
+    if (m_dtype == DType::F64 && !m_byteSwap)  // read straight into the caller's doubles
+        return m_mapping->read(rowOffset(layer, head, q), reinterpret_cast<std::byte*>(out.data()), n * 8);
+    const auto read = readRow(layer, head, q);
+    if (!read) return std::unexpected(read.error());
+    const std::byte* row = *read;
     if (m_byteSwap) {
         std::byte element[8];
         for (std::size_t k = 0; k < n; ++k) {
@@ -302,7 +384,7 @@ Result<void> AttentionMaps::decode(int layer, int head, std::int64_t q, std::spa
             out[k] = v;
         }
         break;
-    case DType::F64: std::memcpy(out.data(), row, n * 8); break;
+    case DType::F64: std::memcpy(out.data(), row, n * 8); break;  // (not reached: read above)
     case DType::BF16:
         for (std::size_t k = 0; k < n; ++k) {
             std::uint16_t bits;
@@ -347,7 +429,13 @@ Result<void> AttentionMaps::probabilities(int layer, int head, std::int64_t q, s
         return {};
     }
     const double tolerance = sumTolerance(m_dtype);
-    const detail::RowCheck check = fused ? detail::widenCheckF32(rowData(layer, head, q), out.data(), out.size(), tolerance)
+    const std::byte* stored = nullptr;
+    if (fused) {
+        const auto read = readRow(layer, head, q);
+        if (!read) return std::unexpected(read.error());
+        stored = *read;
+    }
+    const detail::RowCheck check = fused ? detail::widenCheckF32(stored, out.data(), out.size(), tolerance)
                                          : detail::checkRow(out.data(), out.size(), tolerance);
     if (check.outside)  // the offending key is looked for only when there is one
         for (std::size_t k = 0; k < out.size(); ++k)
@@ -437,17 +525,15 @@ Result<void> AttentionMaps::detect(const AttentionOpenOptions& options) {
 }
 
 void AttentionMaps::release(int layer, int head) const {
-    if (!m_mapping || !m_mapping->mapped || layer < 0 || layer >= layers() || head >= m_heads) return;
-    // Whole pages inside the block only: a neighbouring block's pages stay.
-    const std::uint64_t page = 4096;
+    if (!m_mapping || !m_mapping->file || layer < 0 || layer >= layers() || head >= m_heads) return;
+    // Rows are read into this process's buffers, so its resident size stays bounded anyway; this
+    // gives the kernel's cached pages of the block back too, for a pass over a file larger than memory.
     const std::uint64_t headBytes =
         static_cast<std::uint64_t>(m_queries) * static_cast<std::uint64_t>(m_keys) * dtypeSize(m_dtype);
     const std::uint64_t start = m_layers[static_cast<std::size_t>(layer)].offset +
                                 (head < 0 ? 0 : static_cast<std::uint64_t>(head) * headBytes);
     const std::uint64_t bytes = head < 0 ? headBytes * static_cast<std::uint64_t>(m_heads) : headBytes;
-    const std::uint64_t begin = (start + page - 1) / page * page;
-    const std::uint64_t end = (start + bytes) / page * page;
-    if (end > begin) ::madvise(const_cast<std::byte*>(m_mapping->data) + begin, end - begin, MADV_DONTNEED);
+    m_mapping->advise(start, bytes, POSIX_FADV_DONTNEED);
 }
 
 }  // namespace alibi

@@ -112,11 +112,11 @@ ExportPlan planExport(const TensorSource& source, const ExportRequest& request, 
     if (plan.freeBytes && plan.minBytes > *plan.freeBytes) {
         plan.refusal = ExportRefusal::NoSpace;
         plan.reason = fmt::format(
-            "the export needs {}{} ({} bytes) but the file system of the target has only {} free: lower H or T, "
-            "choose a smaller dtype (f16 or bf16 take half of f32), a binary format instead of text, or a folder "
-            "on a disk with more space",
+            "the export needs {}{} ({} bytes) but the file system of the target has only {} ({} bytes) free: lower "
+            "H or T, choose a smaller dtype (f16 or bf16 take half of f32), a binary format instead of text, or a "
+            "folder on a disk with more space",
             plan.bytesExact ? "" : "at least ", humanBytes(plan.minBytes), grouped(plan.minBytes),
-            humanBytes(*plan.freeBytes));
+            humanBytes(*plan.freeBytes), grouped(*plan.freeBytes));
         return plan;
     }
     if (plan.freeBytes && plan.bytes > *plan.freeBytes)

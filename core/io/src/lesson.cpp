@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <functional>
 #include <system_error>
 
 namespace alibi {
@@ -106,6 +107,22 @@ Result<std::string> readText(const Json& object, const char* key, std::size_t ma
         const std::size_t at = i;
         const char32_t cp = nextCodePoint(s, i);
         if (cp == U'\n' && multiline) continue;
+        // Inside the allowed ranges but refused (issue 25): a bidirectional control reorders
+        // the text after it ("m = 1/8" shows as "m = 8/1" in one explorer and not the other),
+        // and a line or paragraph separator breaks a one-line field or runs words together.
+        if (isBidiControl(cp))
+            return std::unexpected(lessonError(
+                source, where,
+                fmt::format("field `{}`: character U+{:04X} at byte {} is a bidirectional control character, which "
+                            "reorders the text around it (\"m = 1/8\" can show as \"m = 8/1\"); remove it",
+                            key, static_cast<std::uint32_t>(cp), at)));
+        if (cp == 0x2028 || cp == 0x2029)
+            return std::unexpected(lessonError(
+                source, where,
+                fmt::format("field `{}`: character U+{:04X} at byte {} is a {} separator; {}", key,
+                            static_cast<std::uint32_t>(cp), at, cp == 0x2028 ? "line" : "paragraph",
+                            multiline ? "start a paragraph with '\\n' instead"
+                                      : "this field is one line: remove it (a space separates words)")));
         if (!allowedCodePoint(cp))
             return std::unexpected(lessonError(
                 source, where,
@@ -229,6 +246,11 @@ std::string_view withoutNumber(std::string_view name) {
 }  // namespace
 
 std::span<const std::string_view> lessonViewIds() { return kViewIds; }
+
+bool isBidiControl(char32_t cp) {
+    return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
 
 std::span<const std::pair<char32_t, char32_t>> lessonCharacterRanges() { return kCharacterRanges; }
 
@@ -375,26 +397,19 @@ Result<Lesson> parseLesson(std::string_view text, const std::string& source, con
                 auto resolved = resolveDataFile(*name, baseDir, source, where);
                 if (!resolved) return std::unexpected(resolved.error());
                 step.attentionMaps = *resolved;
-                // Opened once here (memory-mapped, the header only) so a lesson that names a broken
-                // file or a missing layer fails when it is loaded, not in front of the class.
-                auto maps = AttentionMaps::open(step.attentionMaps);
-                if (!maps)
-                    return std::unexpected(
-                        lessonError(source, where, fmt::format("field `attention_maps`: {}", maps.error().message)));
+                // Only found here, not opened: a lesson lists and loads without reading any
+                // attention-map header (a legal one may be 100 MB; issue 25). The explorers open
+                // the file, off their UI thread, when a step shows it, and say there if the file
+                // cannot be read or has no such layer; checkLessonFiles() checks every step now.
                 if (s.contains("layer")) {
-                    if (!s["layer"].is_number_integer())
-                        return std::unexpected(lessonError(
-                            source, where, fmt::format("field `layer`: expected a layer number, got {}", shown(s["layer"]))));
-                    const auto number = s["layer"].get<std::int64_t>();
-                    auto index = number < 0 || number > kMaxAttentionLayers
-                                     ? Result<int>(std::unexpected(Error{ErrorCode::BadInput, "out of range"}))
-                                     : maps->layerIndexOf(static_cast<int>(number));
-                    if (!index)
+                    if (!s["layer"].is_number_integer() || s["layer"].get<std::int64_t>() < 0 ||
+                        s["layer"].get<std::int64_t>() > kMaxAttentionLayers)
                         return std::unexpected(lessonError(
                             source, where,
-                            fmt::format("field `layer`: {} has no layer {} ({} layer(s))", step.attentionMaps, number,
-                                        maps->layers())));
-                    step.layer = static_cast<int>(number);
+                            fmt::format("field `layer`: expected a layer number from 0 to {}, got {}",
+                                        kMaxAttentionLayers, shown(s["layer"]))));
+                    step.layer = static_cast<int>(s["layer"].get<std::int64_t>());
+                    step.layerGiven = true;
                 }
             } else if (s.contains("layer")) {
                 return std::unexpected(lessonError(source, where, "field `layer` needs `attention_maps` (the file it is a layer of)"));
@@ -429,6 +444,57 @@ std::vector<std::filesystem::path> lessonFolders() {
     return folders;
 }
 
+Result<void> checkLessonFiles(const Lesson& lesson, const std::function<bool()>& cancelled) {
+    for (std::size_t n = 0; n < lesson.steps.size(); ++n) {
+        const LessonStep& step = lesson.steps[n];
+        if (step.attentionMaps.empty()) continue;
+        const std::string where = fmt::format("step {}", n + 1);
+        AttentionOpenOptions options;
+        options.cancelled = cancelled;
+        auto maps = AttentionMaps::open(step.attentionMaps, options);
+        if (!maps) {
+            if (maps.error().code == ErrorCode::Cancelled) return std::unexpected(maps.error());
+            return std::unexpected(
+                lessonError(lesson.path, where, fmt::format("field `attention_maps`: {}", maps.error().message)));
+        }
+        if (step.layerGiven && !maps->layerIndexOf(step.layer))
+            return std::unexpected(lessonError(lesson.path, where,
+                                               fmt::format("field `layer`: {} has no layer {} ({} layer(s))",
+                                                           step.attentionMaps, step.layer, maps->layers())));
+    }
+    return {};
+}
+
+Result<LessonSummary> readLessonSummary(const std::string& path) {
+    auto text = readFileText(path, kMaxLessonBytes);
+    if (!text) return std::unexpected(text.error());
+    if (detail::jsonDepth(*text) > detail::kMaxJsonDepth)
+        return std::unexpected(lessonError(path, "", fmt::format("not a lesson: the JSON is nested more than {} levels deep",
+                                                                 detail::kMaxJsonDepth)));
+    Json root;
+    try {
+        root = Json::parse(*text);
+    } catch (const std::exception& e) {
+        return std::unexpected(lessonError(
+            path, "", fmt::format("not a lesson: {}", detail::excerpt(detail::parseErrorDetail(e.what()), 160))));
+    }
+    if (!root.is_object())
+        return std::unexpected(lessonError(path, "", "not a lesson: expected a JSON object with `title` and `steps`"));
+    LessonSummary summary;
+    auto title = readText(root, "title", kMaxLessonTitleBytes, true, false, path, "");
+    if (!title) return std::unexpected(title.error());
+    summary.title = std::move(*title);
+    auto description = readText(root, "description", kMaxLessonTextBytes, false, true, path, "");
+    if (!description) return std::unexpected(description.error());
+    summary.description = std::move(*description);
+    const auto steps = root.find("steps");
+    if (steps == root.end() || !steps->is_array() || steps->empty() || steps->size() > kMaxLessonSteps)
+        return std::unexpected(
+            lessonError(path, "", fmt::format("field `steps`: expected a list of 1 to {} steps", kMaxLessonSteps)));
+    summary.steps = steps->size();
+    return summary;
+}
+
 std::vector<LessonEntry> listLessons(const std::vector<std::filesystem::path>& folders) {
     std::vector<LessonEntry> entries;
     for (std::size_t f = 0; f < folders.size(); ++f) {
@@ -445,12 +511,13 @@ std::vector<LessonEntry> listLessons(const std::vector<std::filesystem::path>& f
             e.name = lessonName(path);
             e.path = path.string();
             e.user = f > 0;
-            if (auto lesson = loadLesson(e.path)) {
-                e.title = lesson->title;
-                e.description = lesson->description;
-                e.steps = lesson->steps.size();
+            // Titles only: each step is read (and its files looked at) when the lesson is opened.
+            if (auto summary = readLessonSummary(e.path)) {
+                e.title = std::move(summary->title);
+                e.description = std::move(summary->description);
+                e.steps = summary->steps;
             } else {
-                e.error = lesson.error().message;
+                e.error = summary.error().message;
             }
             entries.push_back(std::move(e));
         }

@@ -10,11 +10,14 @@
 
 #include "read_limits.hpp"
 #include "tensor_io_detail.hpp"
+#include <alibi/base/interrupt.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <fmt/format.h>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <new>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -107,15 +110,299 @@ Result<std::uint64_t> safetensorsHeaderEnd(std::span<const std::byte> prefix, st
 
 namespace {
 
-// A header validated whole: every tensor's entry (in file order), the metadata, and where the
-// data area starts.
+// A header validated whole: every tensor's entry (sorted by name, as a JSON object's keys), the
+// metadata (when asked for), and where the data area starts.
 struct ParsedHeader {
     std::vector<Entry> entries;
     std::map<std::string, std::string> metadata;
     std::uint64_t dataStart = 0;
 };
 
-Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_t fileSize) {
+// One element of a tensor's "shape" or "data_offsets" list as the JSON had it.
+struct RawNumber {
+    enum Kind : std::uint8_t { Unsigned, Negative, Float, Other } kind = Other;
+    std::uint64_t u = 0;
+    std::int64_t i = 0;
+    double f = 0;
+    const char* other = "";  // for Other: "null", "true", "a string", "a list", "an object"
+    [[nodiscard]] std::string shown() const {
+        switch (kind) {
+            case Unsigned: return std::to_string(u);
+            case Negative: return std::to_string(i);
+            case Float: return fmt::format("{}", f);
+            default: return other;
+        }
+    }
+};
+
+// A field of a tensor's entry: missing, a string, a list of scalars, or something else.
+struct RawField {
+    enum Kind : std::uint8_t { Missing, String, List, Other } kind = Missing;
+    std::string text;
+    std::vector<RawNumber> items;  // the first kMaxDims + 1 only
+    std::size_t count = 0;         // every item
+};
+
+struct RawTensor {
+    std::string name;
+    bool object = true;
+    RawField dtype, shape, offsets;
+};
+
+// Reads the header JSON event by event (nlohmann's SAX interface), never as a document: what it
+// keeps is a few fields per tensor and, when asked for, the metadata once, so parsing costs what
+// the header is (a document of a 99 MB header takes gigabytes; issue 25). The metadata's size is
+// checked against its budget as it is read, before it is stored, and every few thousand events
+// the user's Ctrl+C (interrupt.hpp) or the caller's cancel is honoured.
+class HeaderReader {
+public:
+    using number_integer_t = nlohmann::json::number_integer_t;
+    using number_unsigned_t = nlohmann::json::number_unsigned_t;
+    using number_float_t = nlohmann::json::number_float_t;
+    using string_t = nlohmann::json::string_t;
+    using binary_t = nlohmann::json::binary_t;
+
+    HeaderReader(bool keepMetadata, const std::function<bool()>& cancelled)
+        : m_keepMetadata(keepMetadata), m_cancelled(cancelled) {}
+
+    bool null() { return scalar(RawNumber{RawNumber::Other, 0, 0, 0, "null"}, "null"); }
+    bool boolean(bool b) { return scalar(RawNumber{RawNumber::Other, 0, 0, 0, b ? "true" : "false"}, "boolean"); }
+    bool number_integer(number_integer_t v) {
+        RawNumber n;
+        if (v < 0) {
+            n.kind = RawNumber::Negative;
+            n.i = v;
+        } else {
+            n.kind = RawNumber::Unsigned;
+            n.u = static_cast<std::uint64_t>(v);
+        }
+        return scalar(n, "number");
+    }
+    bool number_unsigned(number_unsigned_t v) { return scalar(RawNumber{RawNumber::Unsigned, v, 0, 0, ""}, "number"); }
+    bool number_float(number_float_t v, const string_t&) { return scalar(RawNumber{RawNumber::Float, 0, 0, v, ""}, "number"); }
+    bool binary(binary_t&) { return scalar(RawNumber{RawNumber::Other, 0, 0, 0, "binary"}, "binary"); }
+    bool string(string_t& v) {
+        if (!tick()) return false;
+        if (m_skip > 0) return true;
+        if (m_depth == 0) return notObject();
+        if (m_depth == 1) return topValue(nullptr, "string");
+        if (m_depth == 2 && m_inMetadata) {
+            // Only what is kept costs memory, so only that is budgeted: a reader of every
+            // tensor (the attention maps) checks the values are strings and moves on.
+            if (!m_keepMetadata) return true;
+            m_metadataBytes += m_metaKey.size() + v.size();
+            ++m_metadataEntries;
+            if (auto ok = checkMetadataBudget(); !ok) return false;
+            m_metadata[std::move(m_metaKey)] = std::move(v);
+            return true;
+        }
+        if (m_depth == 2) {
+            RawField& f = field();
+            if (m_field == Field::Dtype) {
+                f.kind = RawField::String;
+                f.text = std::move(v);
+            } else if (m_field != Field::Ignored) {
+                f = RawField{RawField::Other, {}, {}, 0};
+            }
+            return true;
+        }
+        if (m_depth == 3) return item(RawNumber{RawNumber::Other, 0, 0, 0, "a string"});
+        return true;
+    }
+
+    bool start_object(std::size_t) { return open(true); }
+    bool start_array(std::size_t) { return open(false); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+
+    bool key(string_t& k) {
+        if (!tick()) return false;
+        if (m_skip > 0) return true;
+        if (m_depth == 1) {
+            m_topKey = std::move(k);
+        } else if (m_depth == 2 && m_inMetadata) {
+            m_metaKey = std::move(k);
+        } else if (m_depth == 2) {
+            m_field = k == "dtype" ? Field::Dtype : k == "shape" ? Field::Shape : k == "data_offsets" ? Field::Offsets
+                                                                                                     : Field::Ignored;
+        }
+        return true;
+    }
+
+    bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception& e) {
+        m_error = bad(fmt::format("invalid JSON ({})", excerpt(e.what(), 160))).error();
+        return false;
+    }
+
+    [[nodiscard]] const std::optional<Error>& error() const { return m_error; }
+    [[nodiscard]] std::vector<RawTensor>& tensors() { return m_tensors; }
+    [[nodiscard]] std::map<std::string, std::string>& metadata() { return m_metadata; }
+
+private:
+    enum class Field { Dtype, Shape, Offsets, Ignored };
+
+    // Counts events; every 4096 asks whether to stop.
+    bool tick() {
+        if (++m_events % 4096 != 0) return true;
+        if (interruptRequested() || (m_cancelled && m_cancelled())) {
+            m_error = Error{ErrorCode::Cancelled, "reading the safetensors header was cancelled"};
+            return false;
+        }
+        return true;
+    }
+
+    Result<void> checkMetadataBudget() {
+        if (m_metadataBytes <= kMaxSafetensorsMetadataBytes && m_metadataEntries <= kMaxSafetensorsMetadataEntries)
+            return {};
+        m_error = Error{ErrorCode::TooLarge,
+                        fmt::format("safetensors header: its __metadata__ holds more than {} entries or {} of text "
+                                    "(this program reads at most that much); the file's metadata is far larger than "
+                                    "a model's (a name, a format, a few parameters): save the tensors again without "
+                                    "it, e.g. safetensors.torch.save_file(tensors, path) with no metadata",
+                                    kMaxSafetensorsMetadataEntries, humanBytes(kMaxSafetensorsMetadataBytes))};
+        return std::unexpected(*m_error);
+    }
+
+    bool notObject() {
+        m_error = bad("the JSON is not an object").error();
+        return false;
+    }
+
+    RawField& field() {
+        RawTensor& t = m_tensors[m_current];
+        return m_field == Field::Dtype ? t.dtype : m_field == Field::Shape ? t.shape : t.offsets;
+    }
+
+    // The tensor named m_topKey (a repeated name replaces the earlier one, as a JSON document would).
+    RawTensor& tensor(bool object) {
+        const auto [it, inserted] = m_index.try_emplace(m_topKey, m_tensors.size());
+        if (inserted) m_tensors.emplace_back();
+        RawTensor& t = m_tensors[it->second];
+        t = RawTensor{m_topKey, object, {}, {}, {}};
+        m_current = it->second;
+        return t;
+    }
+
+    // A value directly under the root: __metadata__'s or a tensor's (neither an object here).
+    bool topValue(const char*, const char* type) {
+        if (m_topKey == "__metadata__") {
+            (void)type;
+            m_error = bad("__metadata__ must be an object mapping strings to strings").error();
+            return false;
+        }
+        tensor(false);
+        return true;
+    }
+
+    bool scalar(const RawNumber& n, const char* type) {
+        if (!tick()) return false;
+        if (m_skip > 0) return true;
+        if (m_depth == 0) return notObject();
+        if (m_depth == 1) return topValue(nullptr, type);
+        if (m_depth == 2 && m_inMetadata) return metadataNotString(type);
+        if (m_depth == 2) {
+            if (m_field != Field::Ignored) field() = RawField{RawField::Other, {}, {}, 0};
+            return true;
+        }
+        if (m_depth == 3) return item(n);
+        return true;
+    }
+
+    bool metadataNotString(const char* type) {
+        m_error = bad(fmt::format("__metadata__ entry {} is {}, not a string (safetensors metadata maps strings to "
+                                  "strings)",
+                                  quotedName(m_metaKey), type))
+                      .error();
+        return false;
+    }
+
+    bool item(const RawNumber& n) {
+        RawField& f = field();
+        if (f.items.size() <= kMaxDims) f.items.push_back(n);
+        ++f.count;
+        return true;
+    }
+
+    bool open(bool object) {
+        if (!tick()) return false;
+        if (m_skip > 0) {
+            ++m_skip;
+            return true;
+        }
+        if (m_depth == 0) {
+            if (!object) return notObject();
+            m_depth = 1;
+            return true;
+        }
+        if (m_depth == 1) {
+            if (m_topKey == "__metadata__") {
+                if (!object) return topValue(nullptr, "array");
+                m_inMetadata = true;
+                if (m_keepMetadata) m_metadata.clear();
+                m_depth = 2;
+                return true;
+            }
+            tensor(object);
+            if (!object) {
+                m_skip = 1;
+                return true;
+            }
+            m_inMetadata = false;
+            m_field = Field::Ignored;
+            m_depth = 2;
+            return true;
+        }
+        if (m_depth == 2 && m_inMetadata) return metadataNotString(object ? "object" : "array");
+        if (m_depth == 2) {
+            if (m_field == Field::Ignored) {
+                m_skip = 1;
+                return true;
+            }
+            RawField& f = field();
+            if (object || m_field == Field::Dtype) {
+                f = RawField{RawField::Other, {}, {}, 0};
+                m_skip = 1;
+                return true;
+            }
+            f = RawField{RawField::List, {}, {}, 0};
+            m_depth = 3;
+            return true;
+        }
+        // A container inside a shape or offsets list: one element that is not a number.
+        item(RawNumber{RawNumber::Other, 0, 0, 0, object ? "an object" : "a list"});
+        m_skip = 1;
+        return true;
+    }
+
+    bool close() {
+        if (!tick()) return false;
+        if (m_skip > 0) {
+            --m_skip;
+            return true;
+        }
+        if (m_depth == 2) m_inMetadata = false;
+        --m_depth;
+        return true;
+    }
+
+    const bool m_keepMetadata;
+    const std::function<bool()>& m_cancelled;
+    std::optional<Error> m_error;
+    int m_depth = 0;    // containers open that are followed (root 1, a tensor or the metadata 2, a list 3)
+    int m_skip = 0;     // containers open inside a value that is not followed
+    std::uint64_t m_events = 0;
+    bool m_inMetadata = false;
+    std::string m_topKey, m_metaKey;
+    Field m_field = Field::Ignored;
+    std::vector<RawTensor> m_tensors;
+    std::map<std::string, std::size_t> m_index;
+    std::size_t m_current = 0;
+    std::map<std::string, std::string> m_metadata;
+    std::uint64_t m_metadataBytes = 0, m_metadataEntries = 0;
+};
+
+Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_t fileSize, bool keepMetadata,
+                                 const std::function<bool()>& cancelled) {
     const auto end = safetensorsHeaderEnd(header, fileSize);
     if (!end) return std::unexpected(end.error());
     if (header.size() < *end) return fail(ErrorCode::Internal, "planSafetensors: the header bytes were not all read");
@@ -127,69 +414,59 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
                                "damaged",
                                kMaxJsonDepth));
 
-    nlohmann::json doc;
+    HeaderReader reader(keepMetadata, cancelled);
+    bool parsed = false;
     try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-        // The parser's message quotes the token it stopped at, which can be huge: cut it.
-        return bad(fmt::format("invalid JSON ({})", excerpt(e.what(), 160)));
+        parsed = nlohmann::json::sax_parse(text, &reader);
+    } catch (const std::bad_alloc&) {
+        return fail(ErrorCode::TooLarge, fmt::format("safetensors header: its {} of JSON do not fit in memory",
+                                                     humanBytes(text.size())));
     }
-    if (!doc.is_object()) return bad("the JSON is not an object");
+    if (!parsed || reader.error()) {
+        if (reader.error()) return std::unexpected(*reader.error());
+        return bad("invalid JSON");
+    }
+
+    // A document's keys are sorted: validate (and report) in that order, as before.
+    std::vector<RawTensor>& raw = reader.tensors();
+    std::sort(raw.begin(), raw.end(), [](const RawTensor& a, const RawTensor& b) { return a.name < b.name; });
 
     const std::uint64_t dataSize = fileSize - *end;
     using detail::excerpt;
-    std::map<std::string, std::string> metadata;
     std::vector<Entry> entries;
-    for (auto it = doc.begin(); it != doc.end(); ++it) {
-        const std::string& key = it.key();
-        const auto& value = it.value();
-        if (key == "__metadata__") {
-            if (!value.is_object()) return bad("__metadata__ must be an object mapping strings to strings");
-            for (auto m = value.begin(); m != value.end(); ++m) {
-                if (!m.value().is_string())
-                    return bad(fmt::format("__metadata__ entry {} is {}, not a string (safetensors metadata maps "
-                                           "strings to strings)",
-                                           quotedName(m.key()), m.value().type_name()));
-                metadata[m.key()] = m.value().get<std::string>();
-            }
-            continue;
-        }
-        const std::string name = quotedName(key);
-        if (!value.is_object())
+    entries.reserve(raw.size());
+    for (RawTensor& t : raw) {
+        const std::string name = quotedName(t.name);
+        if (!t.object)
             return bad(fmt::format("tensor {} must be an object with dtype, shape and data_offsets", name));
         Entry e;
-        e.name = key;
-        const auto dtype = value.find("dtype");
-        if (dtype == value.end() || !dtype->is_string())
-            return bad(fmt::format("tensor {} has no \"dtype\" string", name));
-        e.dtype = dtype->get<std::string>();
+        e.name = std::move(t.name);
+        if (t.dtype.kind != RawField::String) return bad(fmt::format("tensor {} has no \"dtype\" string", name));
+        e.dtype = std::move(t.dtype.text);
         const auto bits = itemBits(e.dtype);
         if (!bits)
             return bad(fmt::format("tensor {} has dtype \"{}\", which the safetensors format does not define; the "
                                    "file is damaged or from a newer version of the format",
                                    name, excerpt(e.dtype)));
-        const auto shape = value.find("shape");
-        if (shape == value.end() || !shape->is_array())
-            return bad(fmt::format("tensor {} has no \"shape\" list", name));
-        if (shape->size() > kMaxDims)
+        if (t.shape.kind != RawField::List) return bad(fmt::format("tensor {} has no \"shape\" list", name));
+        if (t.shape.count > kMaxDims)
             return bad(fmt::format("tensor {} has {} dimensions, above the limit of {}; the file is damaged", name,
-                                   shape->size(), kMaxDims));
-        for (const auto& d : *shape) {
-            if (!d.is_number_integer() || (d.is_number_unsigned() && d.get<std::uint64_t>() >
-                                                                         static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())))
+                                   t.shape.count, kMaxDims));
+        for (const RawNumber& d : t.shape.items) {
+            if (d.kind == RawNumber::Negative)
+                return bad(fmt::format("tensor {}: \"shape\" has a negative dimension ({})", name, d.i));
+            if (d.kind != RawNumber::Unsigned || d.u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
                 return bad(fmt::format("tensor {}: \"shape\" must list non-negative integers, got {}", name,
-                                       excerpt(d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))));
-            const auto v = d.get<std::int64_t>();
-            if (v < 0) return bad(fmt::format("tensor {}: \"shape\" has a negative dimension ({})", name, v));
-            e.shape.push_back(v);
+                                       excerpt(d.shown())));
+            e.shape.push_back(static_cast<std::int64_t>(d.u));
         }
-        const auto offsets = value.find("data_offsets");
-        if (offsets == value.end() || !offsets->is_array() || offsets->size() != 2 ||
-            !(*offsets)[0].is_number_unsigned() || !(*offsets)[1].is_number_unsigned())
+        const auto& o = t.offsets;
+        if (o.kind != RawField::List || o.count != 2 || o.items[0].kind != RawNumber::Unsigned ||
+            o.items[1].kind != RawNumber::Unsigned)
             return bad(fmt::format("tensor {} needs \"data_offsets\": [begin, end] with two non-negative integers",
                                    name));
-        e.begin = (*offsets)[0].get<std::uint64_t>();
-        e.end = (*offsets)[1].get<std::uint64_t>();
+        e.begin = o.items[0].u;
+        e.end = o.items[1].u;
         if (e.begin > e.end)
             return bad(fmt::format("tensor {}: data_offsets [{}, {}] end before they begin; the file is damaged", name,
                                    e.begin, e.end));
@@ -211,6 +488,7 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
                                    *count * *bits / 8));
         entries.push_back(std::move(e));
     }
+    raw = {};
     if (entries.empty()) return bad("the file holds no tensor");
 
     // The byte ranges, in order, must tile the data area exactly: each tensor starts where the
@@ -244,13 +522,16 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
                                "the header): the header length or the offsets are wrong; the file is damaged",
                                dataSize - covered, covered, dataSize));
 
-    return ParsedHeader{std::move(entries), std::move(metadata), *end};
+    return ParsedHeader{std::move(entries), std::move(reader.metadata()), *end};
 }
 
 }  // namespace
 
-Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> header, std::uint64_t fileSize) {
-    auto parsed = parseHeader(header, fileSize);
+Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> header, std::uint64_t fileSize,
+                                                   const std::function<bool()>& cancelled) {
+    // The metadata is checked (strings only) but not kept: a reader of every tensor has no use
+    // for it, and each plan holding a copy made a few-MB file take gigabytes (issue 25).
+    auto parsed = parseHeader(header, fileSize, false, cancelled);
     if (!parsed) return std::unexpected(parsed.error());
     std::vector<TensorPlan> plans;
     for (const Entry& e : parsed->entries) {
@@ -265,15 +546,15 @@ Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> he
         plan.dataOffset = parsed->dataStart + e.begin;
         plan.dataBytes = e.end - e.begin;
         plan.name = e.name;
-        plan.metadata = parsed->metadata;
         plans.push_back(std::move(plan));
     }
     return plans;
 }
 
 Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize,
-                                   const std::string& name, std::uint64_t budget) {
-    auto parsed = parseHeader(header, fileSize);
+                                   const std::string& name, std::uint64_t budget,
+                                   const std::function<bool()>& cancelled) {
+    auto parsed = parseHeader(header, fileSize, true, cancelled);
     if (!parsed) return std::unexpected(parsed.error());
     const std::vector<Entry>& entries = parsed->entries;
     std::map<std::string, std::string>& metadata = parsed->metadata;

@@ -28,7 +28,9 @@
 #include <thread>
 #include <utility>
 #include <limits>
+#include <memory>
 #include <new>
+#include <system_error>
 #include <vector>
 
 namespace alibi {
@@ -302,12 +304,18 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
     // while this thread writes chunk k, so formatting and the write system calls cost no
     // compute time. The buffers alternate and are reused; writes stay on this thread.
     if (count > 0) {
-        ReadAhead ahead(source);
-        ahead.start(0, std::min(chunk, count), buffer.data());
+        // Without a thread to be had (a process or address-space limit), the chunks are read on
+        // this thread, one after the other: slower, never an abort (issue 25).
+        std::unique_ptr<ReadAhead> ahead;
+        try {
+            ahead = std::make_unique<ReadAhead>(source);
+        } catch (const std::system_error&) {
+        }
+        if (ahead) ahead->start(0, std::min(chunk, count), buffer.data());
         for (std::uint64_t first = 0; first < count; first += chunk) {
             const std::uint64_t n = std::min(chunk, count - first);
-            if (auto ok = ahead.finish(); !ok) return ok;
-            if (first + n < count) ahead.start(first + n, std::min(chunk, count - first - n), spare.data());
+            if (auto ok = ahead ? ahead->finish() : source.read(first, n, buffer.data()); !ok) return ok;
+            if (ahead && first + n < count) ahead->start(first + n, std::min(chunk, count - first - n), spare.data());
             if (auto ok = writer->chunk(*file, first, n, buffer.data()); !ok) return ok;
             if (options.progress && !options.progress((first + n) * es, totalBytes)) return cancelled();
             std::swap(buffer, spare);

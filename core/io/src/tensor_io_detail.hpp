@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -42,12 +43,21 @@ inline constexpr std::size_t kPrefixBytes = 12;
 
 // .safetensors: same two steps; `name` selects a tensor (empty: the only one, or bias/alibi).
 [[nodiscard]] Result<std::uint64_t> safetensorsHeaderEnd(std::span<const std::byte> prefix, std::uint64_t fileSize);
+// The header is read as a stream of JSON events, never as a document (its cost is what it is);
+// `cancelled` (and the user's Ctrl+C, alibi/base/interrupt.hpp) stop a long read.
 [[nodiscard]] Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize,
-                                                 const std::string& name, std::uint64_t budget);
-// .safetensors: every tensor of a validated header, in file order (no budget: for readers that
-// map the file instead of loading it). A tensor of a dtype we cannot decode is an error.
+                                                 const std::string& name, std::uint64_t budget,
+                                                 const std::function<bool()>& cancelled = {});
+// .safetensors: every tensor of a validated header, sorted by name (no budget: for readers that
+// read rows on demand instead of loading the file). A tensor of a dtype we cannot decode is an
+// error. The plans carry no metadata (it is checked, not kept).
 [[nodiscard]] Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> header,
-                                                                 std::uint64_t fileSize);
+                                                                 std::uint64_t fileSize,
+                                                                 const std::function<bool()>& cancelled = {});
+// What of a safetensors file's __metadata__ is read (its text, keys and values, and its entries);
+// above either the file is refused with a message about its metadata, before it is stored.
+inline constexpr std::uint64_t kMaxSafetensorsMetadataBytes = std::uint64_t{16} << 20;
+inline constexpr std::uint64_t kMaxSafetensorsMetadataEntries = 65536;
 // The safetensors header (length prefix, JSON, space padding to a multiple of 8).
 [[nodiscard]] std::string safetensorsHeader(const Shape& shape, DType dtype, const std::string& tensorName,
                                             const std::map<std::string, std::string>& metadata);

@@ -1,5 +1,6 @@
 // Heatmaps of saved attention maps: the diagonal of a steep head survives downsampling, keys
-// after a causal query are drawn masked, and the colour range is the exact range of the rows shown.
+// after a causal query are drawn masked, and the colour range is the exact range of every cell
+// shown, whatever the decimation.
 #include <alibi/figure/attention_maps_render.hpp>
 
 #include "../attention_maps_fixture.hpp"
@@ -25,19 +26,19 @@ TEST(AttentionMapsRender, SteepDiagonalLightsEveryPixelRowAndTheRangeIsExact) {
     EXPECT_TRUE(map->rowsSampled);
     EXPECT_NE(map->summary.find("1 px = 8 x 8 cells, max over keys"), std::string::npos) << map->summary;
     // Row q's diagonal holds (1 - r) / (1 - r^(q+1)), r = e^-m: the largest value of the row. The
-    // picture's maximum is the largest over the sampled rows (one per pixel row, its centre).
+    // colour range is that of every cell, the rows between drawn rows included (issue 25): row 0
+    // puts everything on key 0, so the maximum is 1 although row 0 is not a drawn row.
     const double r = std::exp(-m);
-    double hi = 0;
+    EXPECT_EQ(alibi::pixelCells(0, 128, t).first, 0);
+    EXPECT_NE((alibi::pixelCells(0, 128, t).first + alibi::pixelCells(0, 128, t).last) / 2, 0);
+    EXPECT_EQ(map->hi, 1.0);
     for (int y = 0; y < 128; ++y) {
         const auto rows = alibi::pixelCells(y, 128, t);
         const double q = static_cast<double>((rows.first + rows.last) / 2);
-        hi = std::max(hi, (1 - r) / (1 - std::pow(r, q + 1)));
-    }
-    EXPECT_NEAR(map->hi, hi, 1e-6);  // f32 storage
-    const alibi::Rgba top = alibi::valueColor(alibi::Colormap::Viridis, map->hi, map->lo, map->hi);
-    for (int y = 0; y < 128; ++y) {
+        const double peak = (1 - r) / (1 - std::pow(r, q + 1));
+        const alibi::Rgba top = alibi::valueColor(alibi::Colormap::Viridis, peak, map->lo, map->hi);
         const auto& diagonal = map->image.at(y, y);
-        // Every pixel row's diagonal pixel holds its row's peak, near the top of the scale.
+        // Every pixel row's diagonal pixel holds its row's peak.
         EXPECT_NEAR(diagonal.r, top.r, 3) << y;
         EXPECT_NEAR(diagonal.g, top.g, 3) << y;
         if (y + 1 < 128) {
@@ -183,6 +184,43 @@ TEST(AttentionMapsRender, FigureColourBarIsLogWhenTheColoursAre) {
     EXPECT_FALSE(plain.log);
     EXPECT_EQ(plain.title, "probability");
     EXPECT_DOUBLE_EQ(plain.lo, linear->lo);
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 25: rows uniform over their causal keys (row i is 1/(i+1) on keys 0..i), T = 1024: the
+// true range is 1/1024 to 1. The decimated grids showed 0.0009794319 to 0.33333334 (Qt) and
+// 0.0009803922 to 0.25 (ImGui), their drawn rows missing rows 0 and 1. Whatever the picture's
+// size (and so which rows are drawn), the ends are the exact minimum and maximum of the cells.
+TEST(AttentionMapsRender, ColourBarEndsOfADecimatedUniformMapAreExact) {
+    const std::int64_t t = 1024;
+    std::vector<float> data(static_cast<std::size_t>(t * t), 0.0f);
+    for (std::int64_t i = 0; i < t; ++i)
+        for (std::int64_t j = 0; j <= i; ++j)
+            data[static_cast<std::size_t>(i * t + j)] = static_cast<float>(1.0 / static_cast<double>(i + 1));
+    const std::string file = npyBytes({1, t, t}, data);
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps) << maps.error().message;
+    for (const int size : {37, 100, 128, 300, 333, 1024, 2000}) {
+        SCOPED_TRACE(size);
+        for (const auto reduce : {alibi::Reduce::Max, alibi::Reduce::Mean}) {
+            alibi::MapsHeatmapParams params;
+            params.width = params.height = size;
+            params.reduce = reduce;
+            auto map = alibi::renderAttentionMaps(*maps, params, 1);
+            ASSERT_TRUE(map) << map.error().message;
+            EXPECT_EQ(map->hi, 1.0);
+            EXPECT_EQ(map->lo, 1.0 / 1024);  // exact in f32, and the row sums to exactly 1
+            const alibi::ColorBar bar = alibi::attentionMapsColorBar(*maps, *map, -1, 5);
+            EXPECT_EQ(bar.lo, 1.0 / 1024);
+            EXPECT_EQ(bar.hi, 1.0);
+            // Per head (one tile), the same ends.
+            EXPECT_EQ(map->tiles.front().hi, 1.0);
+            EXPECT_EQ(map->tiles.front().lo, 1.0 / 1024);
+        }
+    }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <alibi/model/slopes.hpp>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -184,4 +185,80 @@ TEST(Lesson, ResolveByNameNumberOrPath) {
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().message.find("no lesson 'rope'"), std::string::npos);
     EXPECT_NE(missing.error().message.find("alibi-in-five-steps"), std::string::npos) << missing.error().message;
+}
+
+// Issue 25: a bidirectional control character made "m = 1/8" read "m = 8/1" in one explorer, and a
+// line separator in a one-line title ran its words together. Both are refused, naming the field.
+TEST(Lesson, BidiControlsAndLineSeparatorsAreRefused) {
+    // U+202E RIGHT-TO-LEFT OVERRIDE in the text, as the issue's example.
+    expectError(lessonWith("[{\"text\": \"m = \xe2\x80\xae" "1/8\", \"view\": \"grid\"}]"),
+                {"step 1", "field `text`", "U+202E", "bidirectional"});
+    // Every one of them, in the lesson's title and a step's title.
+    for (const char* bidi : {"\xe2\x80\xaa", "\xe2\x80\xab", "\xe2\x80\xac", "\xe2\x80\xad", "\xe2\x80\xae",
+                             "\xe2\x81\xa6", "\xe2\x81\xa7", "\xe2\x81\xa8", "\xe2\x81\xa9"}) {
+        expectError(R"({"version": 1, "title": "A)" + std::string(bidi) + R"(B", "steps": [{"text": "x", "view": "grid"}]})",
+                    {"field `title`", "bidirectional"});
+        expectError(lessonWith(R"([{"title": "A)" + std::string(bidi) + R"(B", "text": "x", "view": "grid"}])"),
+                    {"step 1", "field `title`", "bidirectional"});
+    }
+    // U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR in a one-line title, and in the text.
+    expectError(lessonWith("[{\"title\": \"two\xe2\x80\xa8words\", \"text\": \"x\", \"view\": \"grid\"}]"),
+                {"step 1", "field `title`", "U+2028", "line separator", "one line"});
+    expectError(lessonWith("[{\"text\": \"one\xe2\x80\xa9two\", \"view\": \"grid\"}]"),
+                {"step 1", "field `text`", "U+2029", "paragraph separator"});
+    expectError(R"({"version": 1, "title": "T", "description": "a)" "\xe2\x80\xae" R"(b", "steps": [{"text": "x", "view": "grid"}]})",
+                {"field `description`", "U+202E"});
+    // The rest of General Punctuation stays allowed (dashes, quotes, the ellipsis).
+    auto ok = parseLesson(lessonWith("[{\"title\": \"\xe2\x80\x94 \xe2\x80\x9cquoted\xe2\x80\x9d\xe2\x80\xa6\", \"text\": \"x\", \"view\": \"grid\"}]"),
+                          "my.lesson.json");
+    EXPECT_TRUE(ok) << ok.error().message;
+}
+
+// Issue 25: Help > Lessons loaded every lesson, opening every step's attention-map file, on the UI
+// thread. The list reads titles only and loading a lesson finds its files without opening them:
+// a step naming a file with a damaged 16 MiB header lists and loads, and checkLessonFiles (what
+// an author runs) is what reports the damage, naming the step.
+TEST(Lesson, ListingAndLoadingNeverOpenAttentionMapFiles) {
+    const auto dir = std::filesystem::temp_directory_path() / ("alibi-lesson-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto big = dir / "big-header.safetensors";
+    {
+        std::ofstream out(big, std::ios::binary);
+        const std::uint64_t n = std::uint64_t{16} << 20;
+        for (int b = 0; b < 8; ++b) out.put(static_cast<char>((n >> (8 * b)) & 0xff));
+        const std::string head = R"({"__metadata__": {"x": ")";
+        out << head << std::string(n - head.size() - 1, 'a') << '{';  // the string never closes
+    }
+    std::string steps;
+    for (int i = 0; i < 64; ++i)
+        steps += std::string(i ? "," : "") + R"({"text": "x", "view": "attention-grid", "attention_maps": ")" +
+                 big.string() + R"(", "layer": 3})";
+    {
+        std::ofstream out(dir / "big.lesson.json");
+        out << R"({"version": 1, "title": "Big headers", "description": "d", "steps": [)" << steps << "]}";
+    }
+    const auto entries = listLessons({dir});
+    ASSERT_EQ(entries.size(), 1u);
+    EXPECT_TRUE(entries[0].error.empty()) << entries[0].error;
+    EXPECT_EQ(entries[0].title, "Big headers");
+    EXPECT_EQ(entries[0].steps, 64u);
+    auto lesson = loadLesson((dir / "big.lesson.json").string());
+    ASSERT_TRUE(lesson) << lesson.error().message;
+    EXPECT_EQ(lesson->steps[0].layer, 3);
+    EXPECT_TRUE(lesson->steps[0].layerGiven);
+    auto checked = checkLessonFiles(*lesson);
+    ASSERT_FALSE(checked);
+    EXPECT_NE(checked.error().message.find("step 1"), std::string::npos) << checked.error().message;
+    EXPECT_NE(checked.error().message.find("`attention_maps`"), std::string::npos) << checked.error().message;
+    // A cancel asked for stops the header read (the GUIs' Cancel, a newer open).
+    auto cancelled = checkLessonFiles(*lesson, [] { return true; });
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.error().code, ErrorCode::Cancelled) << cancelled.error().message;
+    // A layer out of range is still refused when the lesson is read.
+    std::ofstream(dir / "bad.lesson.json") << R"({"version": 1, "title": "T", "steps": [{"text": "x", "view": "attention-grid", "attention_maps": ")"
+                                           << big.string() << R"(", "layer": -1}]})";
+    auto bad = loadLesson((dir / "bad.lesson.json").string());
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("field `layer`"), std::string::npos) << bad.error().message;
+    std::filesystem::remove_all(dir);
 }

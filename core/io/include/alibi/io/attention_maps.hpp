@@ -1,7 +1,9 @@
 // A trained model's saved attention maps, opened without reading them whole: a .npy array of
 // shape (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K), or a .safetensors file with one (H, Q, K) or
 // (B, H, Q, K) tensor per layer (Hugging Face's `output_attentions=True` gives (B, H, Q, K) per
-// layer). The file is memory-mapped; only the rows asked for are touched. Values may be
+// layer). The file is kept open and only the rows asked for are read (with pread: a file that
+// shrinks or changes while open makes a read fail with "the file changed on disk; reopen it",
+// never a crash). Values may be
 // probabilities (rows sum to 1) or pre-softmax scores; which one is detected from a sample of
 // rows and may be overridden.
 #pragma once
@@ -12,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -30,6 +33,9 @@ struct AttentionOpenOptions {
     std::string tensor;  // .safetensors: open only this tensor (one layer); empty: every layer
     int batch = 0;       // which element of a batched array (B, ...) to read
     std::optional<AttentionValues> values;  // nullopt: detect
+    // Asked now and then while the header is read (a legal safetensors header may be 100 MB):
+    // true stops the open with ErrorCode::Cancelled. The user's Ctrl+C (base/interrupt.hpp) does too.
+    std::function<bool()> cancelled;
 };
 
 struct AttentionLayerInfo {
@@ -59,7 +65,7 @@ public:
     [[nodiscard]] int layers() const { return static_cast<int>(m_layers.size()); }
     [[nodiscard]] const std::vector<AttentionLayerInfo>& layerInfo() const { return m_info; }
     // The index of the layer numbered `number`; an error listing the layers' numbers when none is.
-    [[nodiscard]] Result<int> layerIndexOf(int number) const;
+    [[nodiscard]] Result<int> layerIndexOf(std::int64_t number) const;
     [[nodiscard]] int heads() const { return m_heads; }
     [[nodiscard]] std::int64_t queries() const { return m_queries; }
     [[nodiscard]] std::int64_t keys() const { return m_keys; }
@@ -104,7 +110,9 @@ private:
                                                      const AttentionOpenOptions& options);
     [[nodiscard]] Result<void> detect(const AttentionOpenOptions& options);
     [[nodiscard]] Result<void> checkRowIndex(int layer, int head, std::int64_t q, std::size_t size) const;
-    [[nodiscard]] const std::byte* rowData(int layer, int head, std::int64_t q) const;  // index checked
+    [[nodiscard]] std::uint64_t rowOffset(int layer, int head, std::int64_t q) const;  // index checked
+    // The row's stored bytes, read into this thread's buffer (valid until its next read).
+    [[nodiscard]] Result<const std::byte*> readRow(int layer, int head, std::int64_t q) const;
     [[nodiscard]] Result<void> decode(int layer, int head, std::int64_t q, std::span<double> out) const;
 
     std::shared_ptr<Mapping> m_mapping;

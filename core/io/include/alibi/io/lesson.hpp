@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -37,6 +38,10 @@ inline constexpr std::size_t kMaxHighlightHeads = 16;
 // punctuation, super- and subscripts, arrows and mathematical operators. Both explorers' fonts
 // hold them (the ImGui explorer loads exactly these glyphs), so every formula shows.
 [[nodiscard]] std::span<const std::pair<char32_t, char32_t>> lessonCharacterRanges();
+// Bidirectional control characters (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069):
+// inside those ranges but refused in every lesson field, as are the line and paragraph separators
+// U+2028 and U+2029; the message names the field.
+[[nodiscard]] bool isBidiControl(char32_t cp);
 
 // What a step points at: heads (outlined in the grid, emphasised as curves in plots) and one
 // cell (query, key) of the first of them (or, without heads, of the step's selected head).
@@ -59,7 +64,8 @@ struct LessonStep {
     LessonHighlight highlight;
     // An attention-map file to open with this step (absolute, resolved when loaded); empty: none.
     std::string attentionMaps;
-    int layer = 0;  // the layer number of attentionMaps the views show (checked against the file)
+    int layer = 0;  // the layer number of attentionMaps the views show (checked when the file opens)
+    bool layerGiven = false;  // the step named its layer (else the file's first layer is shown)
     // The parameters this step shows: the lesson's start with every step's `set` up to and
     // including this one applied in order, so a step never depends on what the user touched.
     // Its `view` is explorerView.
@@ -91,6 +97,20 @@ struct Lesson {
 [[nodiscard]] std::filesystem::path userLessonDir();
 [[nodiscard]] std::vector<std::filesystem::path> lessonFolders();
 
+// Opens every attention-map file the steps name and checks the step's layer is in it: what a
+// lesson's author runs before a class (loading a lesson does not open them). `cancelled` stops
+// a long header read.
+[[nodiscard]] Result<void> checkLessonFiles(const Lesson& lesson, const std::function<bool()>& cancelled = {});
+
+// What a menu of lessons shows: the title, the description and the number of steps, read without
+// reading the steps (cheap whatever the steps name).
+struct LessonSummary {
+    std::string title;
+    std::string description;
+    std::size_t steps = 0;
+};
+[[nodiscard]] Result<LessonSummary> readLessonSummary(const std::string& path);
+
 // One file of a lessons folder, for a menu: its title, or why it cannot be read.
 struct LessonEntry {
     std::string name;
@@ -102,7 +122,8 @@ struct LessonEntry {
     bool user = false;  // from the user's folder
 };
 // Every *.lesson.json of `folders`, sorted by file name within each folder (built-in lessons are
-// numbered "01-..." so they list in teaching order).
+// numbered "01-..." so they list in teaching order). Reads each file's summary only (title,
+// description, step count): a broken step shows when the lesson is opened.
 [[nodiscard]] std::vector<LessonEntry> listLessons(const std::vector<std::filesystem::path>& folders);
 // A lesson name ("03-train-short-test-long", or without its number "train-short-test-long") or a
 // path to a lesson file: the file to load, or an error listing the lessons there are.

@@ -1,0 +1,218 @@
+// Issue 25, the file side of saved attention maps and tensor imports, each defect repeated as the
+// issue reports it: a few-MB safetensors file whose header made every tensor copy an 8 MiB
+// metadata string (gigabytes), a file truncated under an open reader (SIGBUS), a 4097-layer file
+// refused for the wrong reason, a tensor name given for an .npy array, a layer number past int,
+// and a thread that cannot start under an address-space limit.
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/io/tensor_io.hpp>
+
+#include "../attention_maps_fixture.hpp"
+#include <alibi/base/parallel.hpp>
+#include "temp_dir_fixture.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace alibi;
+using namespace alibi::test;
+
+namespace {
+
+std::string le64(std::uint64_t n) {
+    std::string out(8, '\0');
+    for (int b = 0; b < 8; ++b) out[static_cast<std::size_t>(b)] = static_cast<char>((n >> (8 * b)) & 0xff);
+    return out;
+}
+
+// `tensors` F32 tensors of shape (1, 2, 2) named "layers.N" (rows [1, 0] and [0.5, 0.5]: causal
+// probabilities), after a __metadata__ object of `keys` entries whose values are `valueBytes` long.
+std::string hostileSafetensors(int tensors, int keys, std::size_t valueBytes) {
+    std::string json = "{\"__metadata__\":{";
+    for (int k = 0; k < keys; ++k)
+        json += (k ? ",\"" : "\"") + std::to_string(k) + "\":\"" + std::string(valueBytes, 'm') + "\"";
+    json += "}";
+    for (int t = 0; t < tensors; ++t)
+        json += ",\"layers." + std::to_string(t) + "\":{\"dtype\":\"F32\",\"shape\":[1,2,2],\"data_offsets\":[" +
+                std::to_string(16 * t) + "," + std::to_string(16 * t + 16) + "]}";
+    json += "}";
+    while (json.size() % 8) json += ' ';
+    std::string out = le64(json.size()) + json;
+    const float rows[4] = {1.0f, 0.0f, 0.5f, 0.5f};
+    for (int t = 0; t < tensors; ++t) out.append(reinterpret_cast<const char*>(rows), sizeof rows);
+    return out;
+}
+
+void writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Runs `body` in a forked child whose address space is limited to what it uses now plus
+// `extraBytes` (ulimit -v); the child's exit status: 0 when body returned true.
+template <class Body>
+int underAddressSpaceLimit(std::uint64_t extraBytes, Body body) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        long pages = 0;
+        std::ifstream("/proc/self/statm") >> pages;
+        const rlim_t now = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+        const rlimit limit{now + extraBytes, now + extraBytes};
+        if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(3);
+        ::_exit(body() ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+class AttentionMapsIo : public TempDirTest {};
+
+// 2000 tensors of shape (1, 2, 2) plus one 8 MiB metadata string: an 8.5 MB file that took more
+// than 6 GB (each tensor's plan held its own copy of the metadata). Under a 512 MiB address-space
+// limit the maps open, and the one tensor a load asks for carries the metadata once.
+TEST_F(AttentionMapsIo, AFewMegabyteHeaderCostsWhatItIs) {
+    const std::string file = path("hostile.safetensors");
+    writeFile(file, hostileSafetensors(2000, 1, std::size_t{8} << 20));
+    const int status = underAddressSpaceLimit(std::uint64_t{512} << 20, [&] {
+        auto maps = AttentionMaps::open(file);
+        if (!maps || maps->layers() != 2000 || maps->heads() != 1) return false;
+        std::vector<double> row(2);
+        if (!maps->probabilities(1999, 0, 1, row) || row[0] != 0.5) return false;
+        auto loaded = loadTensor(file, "layers.7", std::uint64_t{1} << 30);
+        return loaded && loaded->tensor.metadata.size() == 1 && loaded->tensor.metadata.at("0").size() == (8u << 20);
+    });
+    EXPECT_EQ(status, 0);
+}
+
+// 4000 tensors and 300k metadata keys: what a load would keep is refused before it is stored,
+// with a message about the file's metadata (not "lower --max-memory"); the maps, which keep no
+// metadata, open.
+TEST_F(AttentionMapsIo, MetadataAboveItsBudgetIsRefusedNamingIt) {
+    const std::string file = path("keys.safetensors");
+    writeFile(file, hostileSafetensors(4000, 300000, 1));
+    auto loaded = loadTensor(file, "layers.0", std::uint64_t{1} << 30);
+    ASSERT_FALSE(loaded);
+    EXPECT_EQ(loaded.error().code, ErrorCode::TooLarge);
+    EXPECT_NE(loaded.error().message.find("__metadata__"), std::string::npos) << loaded.error().message;
+    EXPECT_NE(loaded.error().message.find(file), std::string::npos) << loaded.error().message;
+    EXPECT_EQ(loaded.error().message.find("--max-memory"), std::string::npos) << loaded.error().message;
+    auto maps = AttentionMaps::open(file);
+    ASSERT_TRUE(maps) << maps.error().message;
+    EXPECT_EQ(maps->layers(), 4000);
+}
+
+// A long header read stops when asked: at once, or between events while the JSON is read.
+TEST_F(AttentionMapsIo, HeaderReadsAreCancellable) {
+    const std::string file = path("many.safetensors");
+    writeFile(file, hostileSafetensors(3000, 1, 16));
+    AttentionOpenOptions now;
+    now.cancelled = [] { return true; };
+    auto stopped = AttentionMaps::open(file, now);
+    ASSERT_FALSE(stopped);
+    EXPECT_EQ(stopped.error().code, ErrorCode::Cancelled);
+    std::atomic<int> asked{0};
+    AttentionOpenOptions later;
+    later.cancelled = [&] { return ++asked > 1; };  // the first check passes, one during the parse stops it
+    auto midway = AttentionMaps::open(file, later);
+    ASSERT_FALSE(midway);
+    EXPECT_EQ(midway.error().code, ErrorCode::Cancelled) << midway.error().message;
+    EXPECT_GE(asked.load(), 2);
+}
+
+// np.save over an open file truncates it: every row past the new end was a SIGBUS (exit 135).
+// A read now fails with "the file changed on disk; reopen it", and a whole pass (the fit's, a
+// picture's) returns that error instead of dying.
+TEST_F(AttentionMapsIo, AFileTruncatedUnderAnOpenReaderIsAnErrorNotACrash) {
+    const std::string file = path("t.npy");
+    const std::int64_t t = 256;
+    std::vector<float> data;
+    for (int h = 0; h < 8; ++h) {
+        const auto head = causalMaps({0.5}, t, 0.0, 1);
+        data.insert(data.end(), head.begin(), head.end());
+    }
+    writeFile(file, npyBytes({2, 4, t, t}, data));
+    auto maps = AttentionMaps::open(file);
+    ASSERT_TRUE(maps) << maps.error().message;
+    std::vector<double> row(static_cast<std::size_t>(t));
+    ASSERT_TRUE(maps->probabilities(1, 3, t - 1, row));
+    ASSERT_EQ(::truncate(file.c_str(), 4096), 0);
+    for (const bool stored : {false, true}) {
+        auto read = stored ? maps->storedRow(1, 3, t - 1, row) : maps->probabilities(1, 3, t - 1, row);
+        ASSERT_FALSE(read);
+        EXPECT_EQ(read.error().code, ErrorCode::Io);
+        EXPECT_NE(read.error().message.find("changed on disk"), std::string::npos) << read.error().message;
+        EXPECT_NE(read.error().message.find("reopen it"), std::string::npos) << read.error().message;
+    }
+    // Grown back (another file saved there): rows inside the old size read again, no crash either way.
+    writeFile(file, npyBytes({2, 4, t, t}, data));
+    EXPECT_TRUE(maps->probabilities(1, 3, t - 1, row));
+}
+
+// A file of 4097 one-layer tensors was refused as "shape (1, 2, 2) is beyond the limits".
+TEST_F(AttentionMapsIo, TooManyLayersIsSaidAsSuch) {
+    const std::string file = path("layers.safetensors");
+    writeFile(file, hostileSafetensors(kMaxAttentionLayers + 1, 0, 0));
+    auto maps = AttentionMaps::open(file);
+    ASSERT_FALSE(maps);
+    EXPECT_EQ(maps.error().code, ErrorCode::TooLarge);
+    EXPECT_NE(maps.error().message.find("4097 layer tensors"), std::string::npos) << maps.error().message;
+    EXPECT_NE(maps.error().message.find("4096 layers"), std::string::npos) << maps.error().message;
+    EXPECT_EQ(maps.error().message.find("shape (1, 2, 2) is beyond"), std::string::npos) << maps.error().message;
+}
+
+// `fit --tensor x` on an .npy was ignored; `--layer 99999999999` said "no layer -1".
+TEST_F(AttentionMapsIo, ATensorNameForAnNpyAndAHugeLayerNumberAreSaid) {
+    const std::string file = path("a.npy");
+    writeFile(file, npyBytes({2, 1, 4, 4}, [] {
+                  auto a = causalMaps({0.5}, 4, 0.0, 1);
+                  auto b = causalMaps({0.25}, 4, 0.0, 1);
+                  a.insert(a.end(), b.begin(), b.end());
+                  return a;
+              }()));
+    auto named = AttentionMaps::open(file, tensorNamed("x"));
+    ASSERT_FALSE(named);
+    EXPECT_EQ(named.error().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(named.error().message.find("'x'"), std::string::npos) << named.error().message;
+    EXPECT_NE(named.error().message.find(".npy"), std::string::npos) << named.error().message;
+    auto maps = AttentionMaps::open(file);
+    ASSERT_TRUE(maps) << maps.error().message;
+    auto layer = maps->layerIndexOf(99999999999);
+    ASSERT_FALSE(layer);
+    EXPECT_NE(layer.error().message.find("no layer 99999999999"), std::string::npos) << layer.error().message;
+    EXPECT_EQ(layer.error().message.find("-1"), std::string::npos) << layer.error().message;
+    EXPECT_TRUE(maps->layerIndexOf(1));
+}
+
+// Under ulimit -v no thread can start (its stack does not fit): the fork-join helper runs every
+// block on the calling thread instead of aborting with std::system_error, and a tensor export
+// reads its chunks without its read-ahead thread.
+TEST_F(AttentionMapsIo, NoThreadToBeHadDegradesToTheCallingThread) {
+    const std::string out = path("e.npy");
+    const int status = underAddressSpaceLimit(std::uint64_t{6} << 20, [&] {
+        std::atomic<std::uint64_t> sum{0};
+        detail::parallelFor(1000, 8, 1, [&](std::uint64_t begin, std::uint64_t end) {
+            for (std::uint64_t i = begin; i < end; ++i) sum += i;
+        });
+        if (sum.load() != 999 * 1000 / 2) return false;
+        auto tensor = Tensor::allocate({4, 256}, DType::F32);
+        if (!tensor) return false;
+        for (std::uint64_t i = 0; i < 1024; ++i) tensor->set(i, static_cast<double>(i));
+        ExportOptions options;
+        options.format = FileFormat::Npy;
+        options.chunkBytes = 1024;
+        if (!exportTensor(*tensorSource(*tensor), out, options)) return false;
+        auto back = loadTensor(out);
+        return back && back->tensor.at(1023) == 1023.0;
+    });
+    EXPECT_EQ(status, 0);
+}
+
+}  // namespace
