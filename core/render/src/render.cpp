@@ -227,17 +227,18 @@ std::string countText(double cells) {
 
 std::string summaryText(const Heatmap& map, bool attention) {
     const double kx = map.cellsPerPixelX, qy = map.cellsPerPixelY;
+    const std::string preview =
+        map.rowStep > 1 ? fmt::format(" (preview: 1 pixel row in {} computed so far)", map.rowStep) : std::string();
     if (kx <= 1 && qy <= 1)
-        return fmt::format("1 cell = {} x {} px", countText(1 / kx), countText(1 / qy));
+        return fmt::format("1 cell = {} x {} px{}", countText(1 / kx), countText(1 / qy), preview);
     std::string text = fmt::format("1 px = {} x {} cells, {}", countText(std::max(kx, 1.0)), countText(std::max(qy, 1.0)),
                                    reduceName(map.reduce));
     if (attention) {
         text += map.reduce == Reduce::Mean ? " over keys" : map.reduce == Reduce::Sum ? " of the keys' mass" : " over keys";
         if (map.rowsSampled) text += fmt::format(", 1 exact query row of {} per pixel row", countText(qy));
-        if (map.rowStep > 1) text += fmt::format(" (preview: 1 pixel row in {} computed so far)", map.rowStep);
     }
     if (map.cellsSampled) text += " of up to 4 x 4 sampled allowed cells";
-    return text;
+    return text + preview;
 }
 
 }  // namespace
