@@ -710,4 +710,19 @@ Result<Diagnosis> diagnose(const Tensor& tensor, const DiagnoseOptions& options)
     return d;
 }
 
+ModelConvention modelConvention(const Preset& preset) {
+    ModelConvention m;
+    m.name = preset.name;
+    m.source = preset.source;
+    m.heads = preset.heads;
+    m.scheme = preset.scheme;
+    m.maxBias = preset.maxBias;
+    m.mode = preset.mode;
+    m.arith = preset.arith;
+    m.biasScale = preset.biasScale;
+    m.headDim = preset.headDim;
+    m.conventions = preset.conventions;
+    return m;
+}
+
 }  // namespace alibi

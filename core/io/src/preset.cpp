@@ -308,21 +308,6 @@ Result<Preset> presetFromHfConfig(std::string_view json, const std::string& orig
     return p;
 }
 
-ModelConvention modelConvention(const Preset& preset) {
-    ModelConvention m;
-    m.name = preset.name;
-    m.source = preset.source;
-    m.heads = preset.heads;
-    m.scheme = preset.scheme;
-    m.maxBias = preset.maxBias;
-    m.mode = preset.mode;
-    m.arith = preset.arith;
-    m.biasScale = preset.biasScale;
-    m.headDim = preset.headDim;
-    m.conventions = preset.conventions;
-    return m;
-}
-
 void applyPreset(Session& session, const Preset& preset) {
     auto& slopes = session.attention.bias.slopes;
     slopes.heads = preset.heads;

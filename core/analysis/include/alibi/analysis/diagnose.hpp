@@ -2,6 +2,7 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
+#include <alibi/io/preset.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/base/tensor.hpp>
@@ -173,6 +174,8 @@ struct ModelConvention {
     int headDim = 0;
     std::vector<std::string> conventions;  // "file, function: what it does"
 };
+// The preset as `diagnose --preset` checks a tensor against it.
+[[nodiscard]] ModelConvention modelConvention(const Preset& preset);
 
 // What diagnose is told besides the tensor (the CLI's --heads, --preset, --from-config).
 struct DiagnoseOptions {

@@ -4,7 +4,6 @@
 // model's own config.json (BLOOM, Falcon, MPT, Baichuan, JAIS, jina/BERT key names).
 #pragma once
 
-#include <alibi/analysis/diagnose.hpp>
 #include <alibi/base/error.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/model/params.hpp>
@@ -35,9 +34,6 @@ struct Preset {
     int headDim = 0;  // with biasScale: the head_dim it is 1/sqrt of (0: none)
     std::vector<std::string> conventions;
 };
-
-// The preset as `diagnose --preset` checks a tensor against it.
-[[nodiscard]] ModelConvention modelConvention(const Preset& preset);
 
 // Parses one preset file's text; `origin` names it in messages.
 [[nodiscard]] Result<Preset> parsePreset(std::string_view json, const std::string& origin);
