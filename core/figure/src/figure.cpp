@@ -9,7 +9,7 @@
 #include <alibi/model/slopes.hpp>
 #include <alibi/render/plot.hpp>
 
-#include <alibi/render/curves_plot.hpp>
+#include "curves_plot.hpp"
 #include <alibi/render/label_font.hpp>
 
 #include <algorithm>

@@ -14,7 +14,7 @@
 #include <alibi/figure/position_schemes_figure.hpp>
 
 #include <alibi/render/canvas.hpp>
-#include <alibi/render/curves_plot.hpp>
+#include "curves_plot.hpp"
 #include <alibi/render/plot_draw.hpp>
 
 #include <fmt/format.h>
