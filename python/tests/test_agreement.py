@@ -253,3 +253,20 @@ def test_session_with_a_batch_and_custom_slopes_agrees(tmp_path):
     out = tmp_path / "cli.npy"
     cli_ok("bias", "--config", path, "-o", out)
     assert ax.bias(session=ax.Session.load(path)).tobytes() == np.load(out).tobytes()
+
+
+@pytest.mark.parametrize("args, kwargs, ext", [
+    (["--what", "attention", "--width", "480", "--height", "360"], dict(what="attention", width=480, height=360), "png"),
+    (["--what", "similarity", "--width", "400", "--height", "400"], dict(what="similarity", width=400, height=400),
+     "png"),
+    (["--what", "fit", "--head", "1", "--slopes", "0.0625,0.0625,0.0625,0.0625,0.0625"],
+     dict(what="fit", head=1, slopes=[0.0625] * 5), "svg"),
+    (["--what", "row", "--head", "2", "--query", "40", "--pixel-ratio", "2"],
+     dict(what="row", head=2, query=40, pixel_ratio=2, format="png"), "png"),
+])
+def test_attention_map_figures_of_a_file_agree(tmp_path, heads_file, args, kwargs, ext):
+    out = tmp_path / f"cli.{ext}"
+    cli_ok("render", heads_file, *args, "-o", out)
+    fig = ax.render(maps=heads_file, **kwargs)
+    data = fig.data if isinstance(fig.data, bytes) else fig.data.encode()
+    assert fig.kind == ext and data == out.read_bytes()
