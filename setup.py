@@ -23,10 +23,12 @@ def project_version():
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
-        build_dir = Path(self.build_temp).resolve() / "cmake"
+        # Beside build/ (./scripts/build), at the same depth and with the same flags, so ccache
+        # shares the core's objects between the two; the extension is stripped when packed.
+        build_dir = ROOT / "build-pip"
         configure = [
             "cmake", "-S", str(ROOT), "-B", str(build_dir),
-            "-DCMAKE_BUILD_TYPE=Release",
+            "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
             f"-DPython_EXECUTABLE={sys.executable}",
             "-DALIBI_BUILD_QT=OFF", "-DALIBI_BUILD_IMGUI=OFF", "-DALIBI_BUILD_TESTS=OFF",
             "-DALIBI_BUILD_BENCH=OFF", "-DALIBI_BUILD_PYTHON=ON",
@@ -44,6 +46,8 @@ class CMakeBuild(build_ext):
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         self.copy_file(str(built[-1]), str(target))
+        if _has("strip"):
+            subprocess.run(["strip", "--strip-unneeded", str(target)], check=True)
 
 
 def _has(program):

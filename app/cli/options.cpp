@@ -431,7 +431,7 @@ const std::vector<FlagSpec>& flagTable() {
          wholeNumberIn(1, kMaxLength, " (omit it to equal --seq)",
                        [](S& s, std::int64_t v) { s.session.attention.bias.keys = v; })},
         {&F::mode, Group::Bias, "--mode", "MODE",
-         "Bias form: causal (default), symmetric, clamped, bloom, mpt (see REFERENCES.md). Example: --mode bloom",
+         "Bias form: causal (default), symmetric, clamped, bloom, mpt (docs/FORMULAS.md). Example: --mode bloom",
          oneOf<BiasMode>(parseMode, "causal, symmetric, clamped, bloom, mpt",
                          [](S& s, BiasMode v) { s.session.attention.bias.mode = v; })},
         {&F::mask, Group::Bias, "--mask", "VALUE",

@@ -169,3 +169,24 @@ def test_stubs_cover_the_public_api():
         if name != "__version__":
             assert f"def {name}(" in stub or f"class {name}" in stub, name
     assert (pathlib.Path(ax.__file__).parent / "py.typed").exists()
+
+
+def test_jupyter_reprs():
+    """Issue 28: nbconvert --execute needs SVG without an XML declaration; Stats shows a table;
+    the module's namespace holds no `annotations` (from a __future__ import)."""
+    svg = ax.render(heads=12, what="slopes")._repr_svg_()
+    assert svg.startswith("<svg")
+    html = ax.stats(heads=4, seq=32)._repr_html_()
+    assert html.startswith("<table") and html.count("<tr>") == 1 + 4  # header and one row per head
+    assert "annotations" not in dir(ax)
+
+
+def test_render_names_every_view():
+    views = ["bias", "attention", "slopes", "distance", "attention-distance", "schemes", "slope-schemes", "stages",
+             "extrapolation", "compare", "overview", "similarity", "fit", "row"]
+    with pytest.raises(ValueError) as error:
+        ax.render(what="nope")
+    for view in views:
+        assert view in str(error.value)
+    with pytest.raises(ValueError, match="alibi render --what stages"):
+        ax.render(what="stages")
