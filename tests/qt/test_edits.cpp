@@ -330,14 +330,14 @@ private slots:
         const QString error = w.parameters()->errorText("custom");
         QVERIFY2(error.startsWith("Custom slopes: '-1' is not a positive number"), qPrintable(error));
         QVERIFY(!error.contains("session field"));
-        // H past the core's limit cannot even be typed: the box's range is the core's (1..kMaxHeads),
-        // so "5000" stops at "500".
+        // H past the core's limit: the box's range is the core's (1..kMaxHeads); "5000" is kept as
+        // typed and refused at the field, H stays 3 (issue 25: it used to stop silently at "500").
         w.parameters()->headsBox->setFocus();
         typeInto(w.parameters()->headsBox, "5000");
         QTest::keyClick(w.parameters()->headsBox, Qt::Key_Return);
         QCOMPARE(w.parameters()->headsBox->maximum(), kMaxHeads);
-        QVERIFY(w.model()->session().attention.bias.slopes.heads <= kMaxHeads);
-        QVERIFY(w.parameters()->errorText("heads").isEmpty());
+        QCOMPARE(w.model()->session().attention.bias.slopes.heads, 3);
+        QVERIFY2(w.parameters()->errorText("heads").contains("5000"), qPrintable(w.parameters()->errorText("heads")));
     }
 
     // Issue 16 item 6: every numeric control's range is the core's one set of limits.
