@@ -10,6 +10,7 @@
 
 #include "temp_dir_fixture.hpp"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -404,7 +405,7 @@ TEST_F(TensorIoTest, JsonOfATinyTensorByHand) {
     const Tensor t = makeTensor({2, 2}, DType::F32, {0.5, -1, 0, -0.0}, {{"mode", "causal"}, {"heads", "1"}});
     ASSERT_TRUE(exportTo(t, path("t.json"), FileFormat::Json));
     EXPECT_EQ(slurp(path("t.json")),
-              "{\"shape\": [2, 2], \"dtype\": \"f32\", \"params\": {\"heads\":\"1\",\"mode\":\"causal\"}, "
+              "{\"shape\": [2, 2], \"dtype\": \"f32\", \"params\": {\"heads\":1,\"mode\":\"causal\"}, "
               "\"data\": [[0.5, -1],\n[0, -0.0]]}\n");
 
     const Tensor flat = makeTensor({3}, DType::F64, {1, 2.5, 1e-300});
@@ -474,7 +475,26 @@ TEST_F(TensorIoTest, JsonNonFiniteInALaterChunkLeavesNoFile) {
     EXPECT_TRUE(entries().empty());
 }
 
-TEST_F(TensorIoTest, NonTensorFormatsAndBinaryStdoutAreRefused) {
+// Standard output pointed at `fd` for the life of the object (the export's "-" target).
+class StdoutRedirect {
+public:
+    explicit StdoutRedirect(int fd) : m_saved(::dup(STDOUT_FILENO)) {
+        std::fflush(stdout);
+        ::dup2(fd, STDOUT_FILENO);
+    }
+    ~StdoutRedirect() {
+        std::fflush(stdout);
+        ::dup2(m_saved, STDOUT_FILENO);
+        ::close(m_saved);
+    }
+    StdoutRedirect(const StdoutRedirect&) = delete;
+    StdoutRedirect& operator=(const StdoutRedirect&) = delete;
+
+private:
+    int m_saved;
+};
+
+TEST_F(TensorIoTest, NonTensorFormatsAndBinaryToATerminalAreRefused) {
     const Tensor t = makeTensor({2}, DType::F32, {1, 2});
     for (auto f : {FileFormat::Text, FileFormat::Png, FileFormat::Svg}) {
         auto r = exportTo(t, path("x"), f);
@@ -482,13 +502,42 @@ TEST_F(TensorIoTest, NonTensorFormatsAndBinaryStdoutAreRefused) {
         EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);
         EXPECT_NE(r.error().message.find(formatName(f)), std::string::npos);
     }
+    // Standard output on a terminal (a pseudo-terminal here): binary is refused, nothing written.
+    const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+    ASSERT_GE(master, 0);
+    ASSERT_EQ(::grantpt(master), 0);
+    ASSERT_EQ(::unlockpt(master), 0);
+    const int terminal = ::open(::ptsname(master), O_RDWR | O_NOCTTY);
+    ASSERT_GE(terminal, 0);
     for (auto f : {FileFormat::Npy, FileFormat::Safetensors, FileFormat::Raw}) {
-        auto r = exportTo(t, "-", f);
-        ASSERT_FALSE(r);
+        Result<void> r;
+        {
+            const StdoutRedirect redirect(terminal);
+            r = exportTo(t, "-", f);
+        }
+        ASSERT_FALSE(r) << formatName(f);
         EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);
+        EXPECT_NE(r.error().message.find("terminal"), std::string::npos) << r.error().message;
         EXPECT_NE(r.error().message.find("-o FILE"), std::string::npos) << r.error().message;
     }
+    ::close(terminal);
+    ::close(master);
     EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(TensorIoTest, BinaryToARedirectedStandardOutputIsWritten) {
+    const Tensor t = makeTensor({2}, DType::F32, {1, 2});
+    ASSERT_TRUE(exportTo(t, path("want.raw"), FileFormat::Raw));
+    const int file = ::open(path("got.raw").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(file, 0);
+    Result<void> r;
+    {
+        const StdoutRedirect redirect(file);
+        r = exportTo(t, "-", FileFormat::Raw);
+    }
+    ::close(file);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(slurp(path("got.raw")), slurp(path("want.raw")));
 }
 
 // ---------------------------------------------------------------------------
