@@ -111,7 +111,7 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Libraries the programs link: computed by dpkg-shlibdeps. What is loaded at run time or read
-# as data is added by hand: OpenBLAS (dlopen, core/src/model/attention_blas.cpp), the DejaVu
+# as data is added by hand: OpenBLAS (dlopen, core/model/src/attention_blas.cpp), the DejaVu
 # fonts (figure labels), Qt's platform plugins, Mesa's OpenGL drivers, NumPy.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(ALIBI_DEB_DEPENDS "fonts-dejavu-core")

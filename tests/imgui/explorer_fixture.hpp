@@ -60,6 +60,19 @@ public:
         m_explorer->framePresented();
     }
 
+    // Runs frames until `done()` holds; false after the hang guard settle() uses (300 s of wall
+    // time: a guard against a hang, never a latency check).
+    template <class Done>
+    bool framesUntil(Done done) {
+        const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+        while (!done()) {
+            if (std::chrono::steady_clock::now() >= giveUp) return false;
+            frame();
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        return true;
+    }
+
     // Runs frames until the workers have delivered every result (bounded, so a bug cannot hang).
     void settle() {
         // A few frames first: a view switched to programmatically submits its work only once its

@@ -82,10 +82,8 @@ TEST_F(Lessons, EveryLessonStepsThroughWithPageDown) {
                 // A step over a model's attention maps opens them at its layer, head and row.
                 EXPECT_TRUE(state().lessonNote.empty()) << state().lessonNote;
                 EXPECT_EQ(state().view, step.view == "fit-table" ? View::Fit : View::Maps);
-                for (int f = 0; f < 2000 && !(m_explorer->model().maps.file && !state().maps.lessonTarget); ++f) {
-                    frame();
-                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-                }
+                EXPECT_TRUE(framesUntil([&] { return m_explorer->model().maps.file && !state().maps.lessonTarget; }))
+                    << "the step's attention maps never opened";
                 const auto& file = m_explorer->model().maps.file;
                 ASSERT_TRUE(file && file->maps);
                 EXPECT_EQ(file->maps->layerInfo()[static_cast<std::size_t>(state().maps.layer)].number, step.layer);
