@@ -46,7 +46,7 @@ declared() {
   [ -n "${named[$pkg]:-}" ] && return 0
   local dep
   for dep in "${!named[@]}"; do
-    apt-cache depends --installed "$dep" 2>/dev/null | grep -q "Depends: $pkg$" && return 0
+    grep -q "Depends: $pkg$" <<<"$(apt-cache depends --installed "$dep" 2>/dev/null)" && return 0
   done
   return 1
 }

@@ -22,9 +22,12 @@ for built in "$build/app/cli/alibi" "$build/app/qt/alibi-explorer" "$build/app/i
   program=$(basename "$built")
   [ -x "$prefix/bin/$program" ] || fail "$program is not installed"
   [ -s "$prefix/share/man/man1/$program.1.gz" ] || fail "no man page for $program"
-  zcat "$prefix/share/man/man1/$program.1.gz" | grep -q '^\.SH "EXIT STATUS"' || fail "$program.1 has no EXIT STATUS section"
+  # Read whole, then searched: `zcat | grep -q` fails under pipefail when grep stops early (SIGPIPE).
+  page=$(zcat "$prefix/share/man/man1/$program.1.gz")
+  grep -q '^\.SH "EXIT STATUS"' <<<"$page" || fail "$program.1 has no EXIT STATUS section"
 done
-zcat "$prefix/share/man/man1/alibi.1.gz" | grep -qF -- '\-\-heads' || fail "alibi.1 does not document --heads"
+page=$(zcat "$prefix/share/man/man1/alibi.1.gz")
+grep -qF -- '\-\-heads' <<<"$page" || fail "alibi.1 does not document --heads"
 [ -s "$prefix/share/bash-completion/completions/alibi" ] || fail "no bash completion installed"
 [ -s "$prefix/share/zsh/vendor-completions/_alibi" ] || fail "no zsh completion installed"
 [ -s "$prefix/share/fish/vendor_completions.d/alibi.fish" ] || fail "no fish completion installed"
