@@ -176,10 +176,10 @@ void drawFitView(AppState& state, const Model& model) {
                             maps.layers(), maps.heads());
         return;
     }
-    const std::int64_t last = fit->request.last < 0 ? maps.queries() : fit->request.last;
-    ImGui::Text("%zu heads, query rows %lld..%lld; the configured slope is green inside m*'s 95%% interval, orange "
-                "outside it",
-                fit->fits.size(), static_cast<long long>(fit->request.first), static_cast<long long>(last - 1));
+    const std::string source = model.maps.configured.empty() ? std::string() : std::string("the session");
+    ImGui::TextUnformatted(explore::fitSummaryLine(fit->fits.size(), fit->request.first, fit->request.last,
+                                                   maps.queries(), source)
+                               .c_str());
     drawTable(state, *fit);
 }
 

@@ -621,11 +621,9 @@ void AttentionMapsPage::onFitted() {
     m_progress->setValue(1000);
     updateControls();
     const auto& fits = m_model->fits();
-    m_status->setText(QString("Fitted %1 heads on query rows %2 to %3%4.")
-                          .arg(fits.size())
-                          .arg(m_model->fitFirstRow())
-                          .arg(m_model->fitLastRow() < 0 ? m_model->maps()->queries() - 1 : m_model->fitLastRow() - 1)
-                          .arg(m_model->configured().empty() ? QString() : ", beside the slopes of " + m_model->configuredSource()));
+    m_status->setText(QString::fromStdString(explore::fitSummaryLine(
+        fits.size(), m_model->fitFirstRow(), m_model->fitLastRow(), m_model->maps()->queries(),
+        m_model->configured().empty() ? std::string() : m_model->configuredSource().toStdString())));
     refreshTable();
     refreshLayer();
     if (m_views->currentIndex() == SimilarityView) refreshSimilarity();

@@ -254,4 +254,14 @@ Result<void> checkPairing(const AttentionMaps& maps, int heads, std::string_view
                             source, heads, maps.heads(), maps.heads()));
 }
 
+std::string fitSummaryLine(std::size_t heads, std::int64_t firstRow, std::int64_t lastRow, std::int64_t queries,
+                           std::string_view configuredSource) {
+    const std::int64_t last = (lastRow < 0 ? queries : lastRow) - 1;
+    const std::string pairing = configuredSource.empty()
+                                    ? std::string(", no slopes paired (verdicts without a configured slope)")
+                                    : fmt::format(", beside the slopes of {}", configuredSource);
+    return fmt::format("Fitted {} heads on query rows {} to {}{}; verdicts as in docs/FIT.md.", heads, firstRow, last,
+                       pairing);
+}
+
 }  // namespace alibi::explore

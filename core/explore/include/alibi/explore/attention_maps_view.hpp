@@ -109,4 +109,10 @@ inline constexpr int kFitColumnCount = 16;
 // Whether slopes for `heads` heads can pair with the maps (same head count), and if not why.
 [[nodiscard]] Result<void> checkPairing(const AttentionMaps& maps, int heads, std::string_view source);
 
+// The line both explorers show above a fit table: "Fitted 32 heads on query rows 0 to 63, beside
+// the slopes of the current session; verdicts as in docs/FIT.md." `lastRow` is exclusive (-1:
+// every row of `queries`); `configuredSource` empty when no slopes are paired.
+[[nodiscard]] std::string fitSummaryLine(std::size_t heads, std::int64_t firstRow, std::int64_t lastRow,
+                                         std::int64_t queries, std::string_view configuredSource);
+
 }  // namespace alibi::explore
