@@ -8,6 +8,7 @@
 #include "figure_export.hpp"
 #include "view_models.hpp"
 
+#include <chrono>
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/io/output_file.hpp>
@@ -284,7 +285,8 @@ TEST_F(FigureExport, TheSimilaritySideExportsTheMatrixItShows) {
     ASSERT_NE(m_explorer->model().maps.file, nullptr);
     state().maps.side = MapsSide::Similarity;
     // The matrix comes from the layer's fit, computed in the background.
-    for (int n = 0; n < 200 && !m_explorer->model().maps.similarity; ++n) show(View::Maps);
+    const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+    while (!m_explorer->model().maps.similarity && std::chrono::steady_clock::now() < giveUp) show(View::Maps);
     const auto similarity = m_explorer->model().maps.similarity;
     ASSERT_TRUE(similarity && similarity->request.fit);
     const std::string file = path("similarity.png");
@@ -317,7 +319,9 @@ protected:
 
     // Frames until the Maps view's layer fit is the one for the current layer, head and rows.
     const LayerFitResult& waitForLayerFit() {
-        for (int n = 0; n < 200; ++n) {
+        // Bounded by wall time as a hang guard (a loaded machine can take many frames), not a count.
+        const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+        while (std::chrono::steady_clock::now() < giveUp) {
             const LayerFitResult* fit = m_explorer->model().maps.layerFit.get();
             if (fit != nullptr && fit->request.layer == state().maps.layer && fit->error.empty() &&
                 fit->request.configured == m_explorer->model().maps.configured &&
