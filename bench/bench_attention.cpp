@@ -52,9 +52,10 @@ void BM_Attention(benchmark::State& state) {
     }
     const double flops = 2.0 * static_cast<double>(state.range(0)) * static_cast<double>(state.range(1)) *
                          static_cast<double>(state.range(1)) * params.content.dk;
-    state.counters["FLOPS"] = benchmark::Counter(flops * static_cast<double>(state.iterations()),
-                                                 benchmark::Counter::kIsRate);
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * tensorBytes(state.range(0), state.range(1))));
+    state.counters["FLOPS"] =
+        benchmark::Counter(flops * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.SetBytesProcessed(
+        static_cast<std::int64_t>(state.iterations() * tensorBytes(state.range(0), state.range(1))));
 }
 BENCHMARK(BM_Attention)->Args({16, 2048})->ArgNames({"H", "T"})->UseRealTime()->Unit(benchmark::kMillisecond);
 
@@ -78,8 +79,8 @@ void BM_AttentionSource(benchmark::State& state) {
             state.SkipWithError(source.error().message.c_str());
             break;
         }
-        const std::uint64_t total = static_cast<std::uint64_t>(params.bias.slopes.heads) * params.bias.queries *
-                                    params.bias.queries;
+        const std::uint64_t total =
+            static_cast<std::uint64_t>(params.bias.slopes.heads) * params.bias.queries * params.bias.queries;
         const std::uint64_t step = (*source)->preferredChunk();
         chunk.resize(step * 4);
         for (std::uint64_t e = 0; e < total; e += step) {
@@ -91,7 +92,8 @@ void BM_AttentionSource(benchmark::State& state) {
         }
         benchmark::DoNotOptimize(chunk.data());
     }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * tensorBytes(state.range(0), state.range(1))));
+    state.SetBytesProcessed(
+        static_cast<std::int64_t>(state.iterations() * tensorBytes(state.range(0), state.range(1))));
 }
 BENCHMARK(BM_AttentionSource)->Args({16, 2048})->ArgNames({"H", "T"})->UseRealTime()->Unit(benchmark::kMillisecond);
 
@@ -177,7 +179,8 @@ void BM_FmaPeak(benchmark::State& state) {
             benchmark::DoNotOptimize(fmaLoop(kSteps, static_cast<float>(b)));
         });
     const double cpu = processCpuSeconds() - cpu0;
-    const double flops = 24.0 * 16 * 2 * static_cast<double>(kSteps) * kThreads * static_cast<double>(state.iterations());
+    const double flops =
+        24.0 * 16 * 2 * static_cast<double>(kSteps) * kThreads * static_cast<double>(state.iterations());
     state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
     if (cpu > 0) state.counters["FLOPS_cpu"] = flops / cpu;
     state.counters["peak_FLOPS"] = fmaPeak(kThreads);

@@ -9,9 +9,9 @@
 #include "bench_common.hpp"
 
 #include <alibi/analysis/head_fit.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/io/tensor_io.hpp>
-#include <alibi/figure/attention_maps_render.hpp>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -51,7 +51,8 @@ std::vector<float> priorHead(int head) {
         double z = 0;
         for (std::int64_t d = 0; d <= i; ++d) z += std::exp(-slope * static_cast<double>(d));
         for (std::int64_t j = 0; j <= i; ++j)
-            out[static_cast<std::size_t>(i * kLength + j)] = static_cast<float>(std::exp(-slope * static_cast<double>(i - j)) / z);
+            out[static_cast<std::size_t>(i * kLength + j)] =
+                static_cast<float>(std::exp(-slope * static_cast<double>(i - j)) / z);
     }
     return out;
 }
@@ -111,8 +112,8 @@ void fitLayers(benchmark::State& state, const AttentionMaps& maps) {
     }
     const double elements = static_cast<double>(maps.layers()) * maps.heads() * static_cast<double>(maps.queries()) *
                             static_cast<double>(maps.keys());
-    state.SetBytesProcessed(static_cast<std::int64_t>(static_cast<double>(state.iterations()) *
-                                                      static_cast<double>(maps.mapBytes())));
+    state.SetBytesProcessed(
+        static_cast<std::int64_t>(static_cast<double>(state.iterations()) * static_cast<double>(maps.mapBytes())));
     const double done = static_cast<double>(state.iterations()) * elements;
     state.counters["ns_per_element"] =
         benchmark::Counter(done * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);

@@ -5,8 +5,8 @@
 // (page faults included). scripts/bench divides FillBias by MemsetBaseline for each (H, T).
 #include "bench_common.hpp"
 
-#include <alibi/model/bias.hpp>
 #include <alibi/base/tensor.hpp>
+#include <alibi/model/bias.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -37,7 +37,8 @@ void parallelMemset(std::byte* data, std::uint64_t bytes, unsigned threads) {
     std::vector<std::jthread> workers;
     auto part = [&](unsigned t) { return bytes * t / threads / 64 * 64; };
     for (unsigned t = 1; t < threads; ++t)
-        workers.emplace_back([=] { std::memset(data + part(t), 0x5A, (t + 1 == threads ? bytes : part(t + 1)) - part(t)); });
+        workers.emplace_back(
+            [=] { std::memset(data + part(t), 0x5A, (t + 1 == threads ? bytes : part(t + 1)) - part(t)); });
     std::memset(data, 0x5A, threads > 1 ? part(1) : bytes);
 }
 
@@ -81,9 +82,8 @@ void BM_StreamingBaseline(benchmark::State& state) {
         std::vector<std::jthread> workers;
         auto part = [&](unsigned t) { return bytes * t / kThreads / 64 * 64; };
         for (unsigned t = 1; t < kThreads; ++t)
-            workers.emplace_back([&, t] {
-                streamFill(buffer.data() + part(t), (t + 1 == kThreads ? bytes : part(t + 1)) - part(t));
-            });
+            workers.emplace_back(
+                [&, t] { streamFill(buffer.data() + part(t), (t + 1 == kThreads ? bytes : part(t + 1)) - part(t)); });
         streamFill(buffer.data(), part(1));
         workers.clear();
         benchmark::ClobberMemory();
@@ -121,8 +121,12 @@ void fillWith(benchmark::State& state, StoreMode stores) {
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
 }
-void BM_FillBiasCachedStores(benchmark::State& state) { fillWith(state, StoreMode::Cached); }
-void BM_FillBiasStreamingStores(benchmark::State& state) { fillWith(state, StoreMode::Streaming); }
+void BM_FillBiasCachedStores(benchmark::State& state) {
+    fillWith(state, StoreMode::Cached);
+}
+void BM_FillBiasStreamingStores(benchmark::State& state) {
+    fillWith(state, StoreMode::Streaming);
+}
 BENCHMARK(BM_FillBiasCachedStores)->Apply(shapes);
 BENCHMARK(BM_FillBiasStreamingStores)->Apply(shapes);
 

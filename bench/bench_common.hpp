@@ -29,8 +29,8 @@ inline constexpr unsigned kThreads = 2;
 
 // Bytes of an (H, T, T) f32 tensor.
 [[nodiscard]] inline std::uint64_t tensorBytes(std::int64_t heads, std::int64_t length) {
-    return static_cast<std::uint64_t>(heads) * static_cast<std::uint64_t>(length) *
-           static_cast<std::uint64_t>(length) * 4;
+    return static_cast<std::uint64_t>(heads) * static_cast<std::uint64_t>(length) * static_cast<std::uint64_t>(length) *
+           4;
 }
 
 // User + system time of every thread of this process, in seconds.

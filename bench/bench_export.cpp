@@ -3,8 +3,8 @@
 // (getrusage ru_maxrss) as a counter. The file is deleted after each case.
 #include "bench_common.hpp"
 
-#include <alibi/model/bias.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/model/bias.hpp>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -52,10 +52,14 @@ void exportCase(benchmark::State& state) {
     state.counters["progress_calls"] = static_cast<double>(progressCalls);
 }
 
-void BM_ExportNpy(benchmark::State& state) { exportCase(state); }
+void BM_ExportNpy(benchmark::State& state) {
+    exportCase(state);
+}
 BENCHMARK(BM_ExportNpy)->Args({16, 2048})->ArgNames({"H", "T"})->UseRealTime()->Unit(benchmark::kMillisecond);
 
-void BM_ExportNpyLarge(benchmark::State& state) { exportCase(state); }
+void BM_ExportNpyLarge(benchmark::State& state) {
+    exportCase(state);
+}
 
 }  // namespace
 

@@ -47,8 +47,9 @@ void BM_ScaleExportPerGB(benchmark::State& state) {
             state.SkipWithError(source.error().message.c_str());
             break;
         }
-        const std::uint64_t step = std::max<std::uint64_t>(1, (std::uint64_t{8} << 20) / 4 / (*source)->preferredChunk()) *
-                                   (*source)->preferredChunk();
+        const std::uint64_t step =
+            std::max<std::uint64_t>(1, (std::uint64_t{8} << 20) / 4 / (*source)->preferredChunk()) *
+            (*source)->preferredChunk();
         chunk.resize(std::min(step, elements) * 4);
         for (std::uint64_t e = 0; e < elements; e += step) {
             const std::uint64_t n = std::min(step, elements - e);

@@ -38,6 +38,8 @@ void installInterruptHandlers() {
     sigaction(SIGHUP, &action, nullptr);
 }
 
-int interruptSignal() { return static_cast<int>(g_signal); }
+int interruptSignal() {
+    return static_cast<int>(g_signal);
+}
 
 }  // namespace alibi::cli

@@ -9,6 +9,8 @@ namespace alibi::cli {
 void installInterruptHandlers();
 // The signal received (SIGINT, SIGTERM, SIGHUP), or 0.
 [[nodiscard]] int interruptSignal();
-[[nodiscard]] inline bool interrupted() { return interruptSignal() != 0; }
+[[nodiscard]] inline bool interrupted() {
+    return interruptSignal() != 0;
+}
 
 }  // namespace alibi::cli

@@ -8,9 +8,9 @@
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch_attention.hpp>
 
+#include <fmt/format.h>
 #include <array>
 #include <cstdio>
-#include <fmt/format.h>
 #include <memory>
 
 namespace alibi::cli {
@@ -41,22 +41,24 @@ Result<void> run(const AttentionCommand& c) {
     // Rows with no unmasked key are a finding, not an error: a framework's softmax gives them a
     // uniform row under a finite mask and NaN (0/0) under -inf, and so does this export.
     if (const FullyMaskedRows fm = fullyMaskedRows(a); fm.count > 0) {
-        const std::string rows = fmt::format("query rows {}..{} of every head see no unmasked key (K = {} < Q = {}, mode {})",
-                                             fm.first, fm.first + fm.count - 1, a.bias.keyCount(), a.bias.queries,
-                                             modeName(a.bias.mode));
+        const std::string rows =
+            fmt::format("query rows {}..{} of every head see no unmasked key (K = {} < Q = {}, mode {})", fm.first,
+                        fm.first + fm.count - 1, a.bias.keyCount(), a.bias.queries, modeName(a.bias.mode));
         if (fm.nan && target->format == FileFormat::Json && !c.output.allowNonFinite)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("{}; with --mask {} their softmax is 0/0 = NaN, which JSON cannot hold. Use --mask min "
-                                    "or a finite mask the dtype holds to get the uniform rows a framework gives then, --keys >= --seq, "
-                                    "another format (npy, safetensors, raw and csv hold NaN), or --allow-nonfinite",
-                                    rows,
-                                    maskName(a.bias.mask) + (a.bias.mask.kind == MaskValue::Kind::Finite
-                                                                 ? fmt::format(" (-inf in {})", dtypeName(a.bias.dtype))
-                                                                 : "")));
+            return fail(
+                ErrorCode::InvalidArgument,
+                fmt::format(
+                    "{}; with --mask {} their softmax is 0/0 = NaN, which JSON cannot hold. Use --mask min "
+                    "or a finite mask the dtype holds to get the uniform rows a framework gives then, --keys >= --seq, "
+                    "another format (npy, safetensors, raw and csv hold NaN), or --allow-nonfinite",
+                    rows,
+                    maskName(a.bias.mask) + (a.bias.mask.kind == MaskValue::Kind::Finite
+                                                 ? fmt::format(" (-inf in {})", dtypeName(a.bias.dtype))
+                                                 : "")));
         if (!quiet())
             fmt::print(stderr, "alibi: finding: {}; {}\n", rows,
-                   fm.nan ? "with a -inf mask their probabilities are NaN (0/0), as in PyTorch"
-                          : "with a finite mask their probabilities are uniform over all keys, as in PyTorch");
+                       fm.nan ? "with a -inf mask their probabilities are NaN (0/0), as in PyTorch"
+                              : "with a finite mask their probabilities are uniform over all keys, as in PyTorch");
     }
     auto source = attentionSource(a, settings->threads);
     if (!source) return std::unexpected(source.error());

@@ -3,10 +3,10 @@
 #include "options.hpp"
 #include "tensor_export.hpp"
 
+#include <alibi/base/tensor.hpp>
 #include <alibi/io/export_plan.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/bias.hpp>
-#include <alibi/base/tensor.hpp>
 
 #include <array>
 #include <memory>

@@ -7,18 +7,18 @@
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/analysis/diagnosis_report.hpp>
 #include <alibi/base/data_dir.hpp>
+#include <alibi/figure/view_figure.hpp>
 #include <alibi/io/preset.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/render/png.hpp>
-#include <alibi/figure/view_figure.hpp>
 
+#include <fmt/format.h>
 #include <array>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <fmt/format.h>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 namespace alibi::cli {
 namespace {
@@ -111,8 +111,7 @@ Result<void> run(const DiagnoseCommand& c) {
         if (!image) return std::unexpected(image.error());
         if (auto written = writePng(*image, c.figure); !written) return written;
     }
-    if (target->format == FileFormat::Json)
-        return writeText(target->path, diagnosisJson(*diagnosis, c.file, shape));
+    if (target->format == FileFormat::Json) return writeText(target->path, diagnosisJson(*diagnosis, c.file, shape));
     return writeText(target->path, diagnosisText(*diagnosis, c.file, shape));
 }
 

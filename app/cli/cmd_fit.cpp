@@ -13,8 +13,8 @@
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/model/slopes.hpp>
 
-#include <array>
 #include <fmt/format.h>
+#include <array>
 #include <memory>
 
 namespace alibi::cli {
@@ -90,8 +90,8 @@ Result<void> run(const FitCommand& c) {
     std::vector<double> configured;
     if (f.config.given() || f.preset.given() || f.fromConfig.given() || f.heads.given() || f.scheme.given() ||
         f.maxBias.given() || f.slopes.given()) {
-        const bool headsNamed = f.config.given() || f.preset.given() || f.fromConfig.given() || f.heads.given() ||
-                                f.slopes.given();
+        const bool headsNamed =
+            f.config.given() || f.preset.given() || f.fromConfig.given() || f.heads.given() || f.slopes.given();
         auto computed = fitConfiguredSlopes(settings->session.attention.bias.slopes, headsNamed, maps->heads());
         if (!computed) return std::unexpected(computed.error());
         configured = std::move(*computed);
@@ -112,9 +112,12 @@ Result<void> run(const FitCommand& c) {
     auto report = makeFitReport(*maps, std::move(*fits), c.file, reportOptions);
     if (!report) return std::unexpected(report.error());
     switch (target->format) {
-    case FileFormat::Json: return writeText(target->path, fitJson(*report, *maps));
-    case FileFormat::Csv: return writeText(target->path, fitCsv(*report));
-    default: return writeText(target->path, fitText(*report, *maps));
+        case FileFormat::Json:
+            return writeText(target->path, fitJson(*report, *maps));
+        case FileFormat::Csv:
+            return writeText(target->path, fitCsv(*report));
+        default:
+            return writeText(target->path, fitText(*report, *maps));
     }
 }
 
@@ -139,7 +142,8 @@ RunFn addFitCommand(CLI::App& root) {
     addTextFlag(*cmd, state->layer, "--layer", "N",
                 "Fit only layer N (numbered from 0 in a stacked array, by the number in the tensor name in a "
                 "safetensors file). Example: --layer 7");
-    addTextFlag(*cmd, state->batch, "--batch", "B", "Which batch element of a batched file (default 0). Example: --batch 1");
+    addTextFlag(*cmd, state->batch, "--batch", "B",
+                "Which batch element of a batched file (default 0). Example: --batch 1");
     addTextFlag(*cmd, state->values, "--values", "KIND",
                 "probabilities or scores (pre-softmax); default: detected from sampled rows. Example: --values scores");
     addTextFlag(*cmd, state->rows, "--rows", "FIRST:END",

@@ -7,20 +7,20 @@
 #include "render_maps.hpp"
 
 #include <alibi/explore/compute.hpp>
-#include <alibi/render/plot.hpp>
 #include <alibi/figure/figure.hpp>
-#include <alibi/render/png.hpp>
 #include <alibi/figure/position_schemes_figure.hpp>
-#include <alibi/render/render.hpp>
-#include <alibi/figure/view_figure.hpp>
 #include <alibi/figure/render_views.hpp>
+#include <alibi/figure/view_figure.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/plot.hpp>
+#include <alibi/render/png.hpp>
+#include <alibi/render/render.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
-#include <array>
-#include <fmt/format.h>
 #include <memory>
 #include <string>
 #include <vector>
@@ -144,7 +144,8 @@ Result<std::pair<std::vector<Series>, PlotStyle>> slopeSchemesPlot(const Session
     PlotStyle style;
     style.width = s.width;
     style.height = s.height;
-    style.title = fmt::format("Slope schemes, H = {}, B = {}", s.attention.bias.slopes.heads, s.attention.bias.slopes.maxBias);
+    style.title =
+        fmt::format("Slope schemes, H = {}, B = {}", s.attention.bias.slopes.heads, s.attention.bias.slopes.maxBias);
     style.xLabel = "head";
     style.yLabel = "slope m (log2 axis)";
     style.logY2 = true;
@@ -173,8 +174,7 @@ Result<void> run(const RenderCommand& original) {
     auto settings = buildSettings(c.flags);
     if (!settings) return std::unexpected(settings.error());
     if (!c.flags.what.given() && !c.flags.config.given())
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--what is required: one of {}", renderViewList()));
+        return fail(ErrorCode::InvalidArgument, fmt::format("--what is required: one of {}", renderViewList()));
     const auto view = whatView(what, *settings);
     if (!view)
         return fail(ErrorCode::InvalidArgument,
@@ -258,8 +258,9 @@ Result<void> run(const RenderCommand& original) {
 
 RunFn addRenderCommand(CLI::App& root) {
     auto* cmd = root.add_subcommand(
-        "render", "An explorer view as a finished figure: PNG (--pixel-ratio 1|2|4) for every view, SVG too for the "
-                  "curves, stages, extrapolation and schemes");
+        "render",
+        "An explorer view as a finished figure: PNG (--pixel-ratio 1|2|4) for every view, SVG too for the "
+        "curves, stages, extrapolation and schemes");
     auto state = std::make_shared<RenderCommand>();
     addSessionFlags(*cmd, state->flags, FlagLevel::Render);
     addBatchFlags(*cmd, state->flags);
@@ -271,7 +272,8 @@ RunFn addRenderCommand(CLI::App& root) {
         ->type_name("");
     cmd->add_option("--layer", state->layer, "With FILE: the layer to draw, by its number (default: the first)")
         ->type_name("N");
-    cmd->add_option("--tensor", state->tensor, "With FILE: one tensor (layer) of a .safetensors file")->type_name("NAME");
+    cmd->add_option("--tensor", state->tensor, "With FILE: one tensor (layer) of a .safetensors file")
+        ->type_name("NAME");
     cmd->add_option("--batch", state->batch, "With FILE: the batch element of a batched file (default 0)")
         ->type_name("B");
     cmd->add_option("--values", state->values, "With FILE: probabilities or scores (default: detected)")

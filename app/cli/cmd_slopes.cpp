@@ -4,22 +4,22 @@
 #include "options.hpp"
 #include "tensor_export.hpp"
 
-#include <alibi/model/params.hpp>
-#include <alibi/model/slopes.hpp>
 #include <alibi/base/tensor.hpp>
 #include <alibi/io/json_params.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/model/params.hpp>
+#include <alibi/model/slopes.hpp>
 
+#include <fmt/format.h>
 #include <array>
 #include <map>
-#include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 namespace alibi::cli {
 namespace {
 
-constexpr std::array kFormats{FileFormat::Text, FileFormat::Json, FileFormat::Csv,
+constexpr std::array kFormats{FileFormat::Text, FileFormat::Json,        FileFormat::Csv,
                               FileFormat::Npy,  FileFormat::Safetensors, FileFormat::Raw};
 
 struct SlopesCommand {
@@ -39,9 +39,9 @@ std::map<std::string, std::string> slopesMetadata(const SlopeParams& params, DTy
 }
 
 std::string textTable(const SlopeParams& params, DType dtype, const std::vector<double>& stored) {
-    std::string out = fmt::format("# {} heads, scheme {}, max_bias {}, arith {}, values as stored in {}\n",
-                                  params.heads, schemeName(params.scheme), params.maxBias, arithName(params.arith),
-                                  dtypeName(dtype));
+    std::string out =
+        fmt::format("# {} heads, scheme {}, max_bias {}, arith {}, values as stored in {}\n", params.heads,
+                    schemeName(params.scheme), params.maxBias, arithName(params.arith), dtypeName(dtype));
     out += fmt::format("{:>5}  {:<24}  {}\n", "head", "slope", "half_life");
     for (std::size_t h = 0; h < stored.size(); ++h)
         out += fmt::format("{:>5}  {:<24}  {}\n", h, stored[h], halfLife(stored[h]));
@@ -80,10 +80,14 @@ Result<void> run(const SlopesCommand& c) {
     std::vector<double> stored;
     for (const double m : *slopes) stored.push_back(roundTo(bias.dtype, m));
     switch (target->format) {
-        case FileFormat::Text: return writeText(target->path, textTable(bias.slopes, bias.dtype, stored));
-        case FileFormat::Json: return writeText(target->path, jsonDocument(bias.slopes, bias.dtype, stored));
-        case FileFormat::Csv: return writeText(target->path, csvTable(stored));
-        default: break;
+        case FileFormat::Text:
+            return writeText(target->path, textTable(bias.slopes, bias.dtype, stored));
+        case FileFormat::Json:
+            return writeText(target->path, jsonDocument(bias.slopes, bias.dtype, stored));
+        case FileFormat::Csv:
+            return writeText(target->path, csvTable(stored));
+        default:
+            break;
     }
     Tensor tensor(Shape{bias.slopes.heads}, bias.dtype);
     for (std::size_t h = 0; h < slopes->size(); ++h) tensor.set(h, (*slopes)[h]);
@@ -94,7 +98,8 @@ Result<void> run(const SlopesCommand& c) {
 }  // namespace
 
 RunFn addSlopesCommand(CLI::App& root) {
-    auto* cmd = root.add_subcommand("slopes", "Per-head ALiBi slopes of a scheme (text table, JSON, CSV or an (H,) tensor)");
+    auto* cmd =
+        root.add_subcommand("slopes", "Per-head ALiBi slopes of a scheme (text table, JSON, CSV or an (H,) tensor)");
     auto state = std::make_shared<SlopesCommand>();
     addSessionFlags(*cmd, state->flags, FlagLevel::Slopes);
     addOutputFlags(*cmd, state->output, kFormats, /*required=*/false, /*tensorExport=*/false);

@@ -9,8 +9,8 @@
 #include <alibi/model/stats.hpp>
 #include <alibi/model/stats_report.hpp>
 
-#include <array>
 #include <fmt/format.h>
+#include <array>
 #include <memory>
 
 namespace alibi::cli {
@@ -44,9 +44,12 @@ Result<void> run(const StatsCommand& c) {
     if (!stats) return std::unexpected(stats.error());
 
     switch (target->format) {
-        case FileFormat::Json: return writeText(target->path, statsJson(*stats, s.attention));
-        case FileFormat::Csv: return writeText(target->path, statsCsv(*stats));
-        default: return writeText(target->path, statsText(*stats, s.attention));
+        case FileFormat::Json:
+            return writeText(target->path, statsJson(*stats, s.attention));
+        case FileFormat::Csv:
+            return writeText(target->path, statsCsv(*stats));
+        default:
+            return writeText(target->path, statsText(*stats, s.attention));
     }
 }
 

@@ -3,13 +3,15 @@
 
 #include "cancel.hpp"
 
+#include <fmt/format.h>
 #include <csignal>
 #include <cstdio>
-#include <fmt/format.h>
 
 namespace alibi::cli {
 
-Error usageError(std::string message) { return Error{ErrorCode::InvalidArgument, std::move(message)}; }
+Error usageError(std::string message) {
+    return Error{ErrorCode::InvalidArgument, std::move(message)};
+}
 
 int reportError(const Error& error) {
     // A signal wins over whatever error the interrupted call produced (EINTR, Cancelled): the
@@ -22,7 +24,8 @@ int reportError(const Error& error) {
     }
     const char* kind = error.code == ErrorCode::Internal ? "internal error" : "error";
     fmt::print(stderr, "alibi: {}: {}\n", kind, error.message);
-    if (error.code == ErrorCode::Internal) fmt::print(stderr, "alibi: this is a bug; please report it with the command line above\n");
+    if (error.code == ErrorCode::Internal)
+        fmt::print(stderr, "alibi: this is a bug; please report it with the command line above\n");
     return isUserError(error.code) ? kExitUsage : kExitRuntime;
 }
 

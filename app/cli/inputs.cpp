@@ -15,7 +15,9 @@ std::vector<std::string>& inputs() {
 
 }  // namespace
 
-void noteInput(const std::string& path) { inputs().push_back(path); }
+void noteInput(const std::string& path) {
+    inputs().push_back(path);
+}
 
 Result<void> checkNotAnInput(const std::string& output) {
     for (const auto& input : inputs())

@@ -11,13 +11,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cstdio>
-#include <system_error>
 #include <exception>
-#include <fmt/format.h>
 #include <new>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -167,8 +167,8 @@ int run(int argc, char** argv) {
             std::string message = fmt::format("unknown command '{}'", argv[at]);
             if (const auto close = docs::closestName(argv[at], names))
                 message += fmt::format("; did you mean '{}'?", *close);
-            return reportError(usageError(fmt::format("{}\nCommands: {}. Run 'alibi help' for what each does.",
-                                                      message, commandList(app))));
+            return reportError(usageError(
+                fmt::format("{}\nCommands: {}. Run 'alibi help' for what each does.", message, commandList(app))));
         }
     }
 
@@ -205,16 +205,16 @@ int run(int argc, char** argv) {
         for (const CLI::App* sub : docs::visibleSubcommands(app))
             if (sub->get_name() == helpTopic) topic = sub;
         if (topic == nullptr)
-            return reportError(usageError(
-                fmt::format("unknown command '{}'\nCommands: {}.", helpTopic, commandList(app))));
+            return reportError(
+                usageError(fmt::format("unknown command '{}'\nCommands: {}.", helpTopic, commandList(app))));
         std::fputs(topic->help("alibi").c_str(), stdout);
         return kExitOk;
     }
     if (completion->parsed()) {
         const auto shell = docs::parseShell(shellName);
         if (!shell)
-            return reportError(usageError(
-                fmt::format("alibi completion: unknown shell '{}': give bash, zsh or fish", shellName)));
+            return reportError(
+                usageError(fmt::format("alibi completion: unknown shell '{}': give bash, zsh or fish", shellName)));
         std::fputs(docs::completionScript(app, *shell).c_str(), stdout);
         return kExitOk;
     }

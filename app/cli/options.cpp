@@ -6,15 +6,16 @@
 #include "inputs.hpp"
 
 #include <alibi/base/data_dir.hpp>
+#include <alibi/explore/snapshot.hpp>
+#include <alibi/figure/render_views.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/preset.hpp>
-#include <alibi/explore/snapshot.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
-#include <alibi/figure/render_views.hpp>
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -24,9 +25,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <sstream>
-#include <fmt/format.h>
 #include <limits>
+#include <sstream>
 #include <system_error>
 #include <type_traits>
 
@@ -130,25 +130,34 @@ Result<std::int64_t> parseIntegerFlag(const Flag& flag) {
 Result<double> parseNumberFlag(const Flag& flag) {
     const auto value = toDouble(flag.value);
     if (!value || !std::isfinite(*value))
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} must be a finite number, got '{}'", flag.name, flag.value));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{} must be a finite number, got '{}'", flag.name, flag.value));
     return *value;
 }
 
 Result<std::uint64_t> parseByteSize(const Flag& flag) {
     std::string_view text = trim(flag.value);
     std::size_t split = 0;
-    while (split < text.size() && (std::isdigit(static_cast<unsigned char>(text[split])) || text[split] == '.')) ++split;
+    while (split < text.size() && (std::isdigit(static_cast<unsigned char>(text[split])) || text[split] == '.'))
+        ++split;
     const auto number = toDouble(text.substr(0, split));
     std::string suffix(text.substr(split));
     for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (suffix.ends_with("IB")) suffix.resize(suffix.size() - 2);
-    else if (suffix.size() > 1 && suffix.ends_with("B")) suffix.resize(suffix.size() - 1);
+    if (suffix.ends_with("IB"))
+        suffix.resize(suffix.size() - 2);
+    else if (suffix.size() > 1 && suffix.ends_with("B"))
+        suffix.resize(suffix.size() - 1);
     double multiplier = 0;
-    if (suffix.empty() || suffix == "B") multiplier = 1;
-    else if (suffix == "K") multiplier = 1024.0;
-    else if (suffix == "M") multiplier = 1024.0 * 1024;
-    else if (suffix == "G") multiplier = 1024.0 * 1024 * 1024;
-    else if (suffix == "T") multiplier = 1024.0 * 1024 * 1024 * 1024;
+    if (suffix.empty() || suffix == "B")
+        multiplier = 1;
+    else if (suffix == "K")
+        multiplier = 1024.0;
+    else if (suffix == "M")
+        multiplier = 1024.0 * 1024;
+    else if (suffix == "G")
+        multiplier = 1024.0 * 1024 * 1024;
+    else if (suffix == "T")
+        multiplier = 1024.0 * 1024 * 1024 * 1024;
     if (!number || multiplier == 0 || !(*number > 0) || *number * multiplier >= 9.2e18)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("{} must be a positive size in bytes with an optional K, M, G or T suffix "
@@ -269,9 +278,9 @@ Result<void> applyScheme(const Flag& flag, const SessionFlags& f, Settings& s) {
     auto scheme = enumFlag<SlopeScheme>(flag, parseScheme, "press, geometric, linear, custom");
     if (!scheme) return std::unexpected(scheme.error());
     if (f.slopes.given() && *scheme != SlopeScheme::Custom)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--slopes implies --scheme custom, but --scheme {} was given: drop one of them",
-                                flag.value));
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("--slopes implies --scheme custom, but --scheme {} was given: drop one of them", flag.value));
     s.session.attention.bias.slopes.scheme = *scheme;
     return {};
 }
@@ -368,9 +377,9 @@ Result<void> applyHead(const Flag& flag, const SessionFlags&, Settings& s) {
     auto head = parseIntegerFlag(flag);
     if (!head) return std::unexpected(head.error());
     if (*head < -1 || *head >= heads)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--head must be between 0 and {} (H - 1), or -1 for every head; got {}", heads - 1,
-                                *head));
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("--head must be between 0 and {} (H - 1), or -1 for every head; got {}", heads - 1, *head));
     s.session.head = static_cast<int>(*head);
     return {};
 }
@@ -380,16 +389,25 @@ const std::vector<FlagSpec>& flagTable() {
     using S = Settings;
     static const std::vector<FlagSpec> table{
         // Every command.
-        {&F::config, Group::Common, "--config", "FILE",
+        {&F::config,
+         Group::Common,
+         "--config",
+         "FILE",
          "Start from a session file (*.alibi.json); flags on the command line override it. "
          "Example: --config run.alibi.json",
          {}},
-        {&F::preset, Group::Common, "--preset", "NAME",
+        {&F::preset,
+         Group::Common,
+         "--preset",
+         "NAME",
          "Heads, max_bias, bias form, training length and arithmetic of a published ALiBi model (assets/presets: "
          "bloom-176b, mpt-7b, mpt-7b-storywriter, baichuan2-13b, jais-13b, poro-34b, ...; or a preset .json file); "
          "applied after --config, before the other flags. Example: --preset bloom-176b",
          {}},
-        {&F::fromConfig, Group::Common, "--from-config", "FILE",
+        {&F::fromConfig,
+         Group::Common,
+         "--from-config",
+         "FILE",
          "Read heads, max_bias, bias form and training length from a Hugging Face config.json (BLOOM, Falcon, MPT, "
          "Baichuan, JAIS, jina/MosaicBERT keys). Example: --from-config bloom/config.json",
          {}},
@@ -400,7 +418,8 @@ const std::vector<FlagSpec>& flagTable() {
         // Slopes.
         {&F::heads, Group::Slopes, "--heads", "H",
          "Number of attention heads H (default 8; with --slopes, the number of slopes). Example: --heads 12",
-         wholeNumberIn(1, kMaxHeads, "", [](S& s, std::int64_t v) { s.session.attention.bias.slopes.heads = static_cast<int>(v); })},
+         wholeNumberIn(1, kMaxHeads, "",
+                       [](S& s, std::int64_t v) { s.session.attention.bias.slopes.heads = static_cast<int>(v); })},
         {&F::scheme, Group::Slopes, "--scheme", "NAME",
          "Slope scheme: press (default; the paper's rule, unsorted for non-powers of two), geometric "
          "(2^(-B(h+1)/H) for every H), linear (0.05 to 0.5), custom (needs --slopes). Example: --scheme geometric",
@@ -453,7 +472,8 @@ const std::vector<FlagSpec>& flagTable() {
          "Standard deviation of gaussian content (default 1). Example: --sigma 2.5", applySigma},
         {&F::dk, Group::Attention, "--dk", "D",
          fmt::format("Head dimension of qk content, 1..{} (default 64). Example: --dk 128", kMaxDk),
-         wholeNumberIn(1, kMaxDk, "", [](S& s, std::int64_t v) { s.session.attention.content.dk = static_cast<int>(v); })},
+         wholeNumberIn(1, kMaxDk, "",
+                       [](S& s, std::int64_t v) { s.session.attention.content.dk = static_cast<int>(v); })},
         {&F::temperature, Group::Attention, "--temperature", "T",
          "Divides the whole logit (content + bias) before softmax (default 1). Example: --temperature 0.5",
          finiteNumber([](S& s, double v) { s.session.attention.content.temperature = v; })},
@@ -506,8 +526,9 @@ const std::vector<FlagSpec>& flagTable() {
              auto value = parseIntegerFlag(flag);
              if (!value) return std::unexpected(value.error());
              if (*value != 1 && *value != 2 && *value != 4)
-                 return fail(ErrorCode::InvalidArgument,
-                             fmt::format("--pixel-ratio must be 1, 2 or 4 (got {}). Example: --pixel-ratio 2", flag.value));
+                 return fail(
+                     ErrorCode::InvalidArgument,
+                     fmt::format("--pixel-ratio must be 1, 2 or 4 (got {}). Example: --pixel-ratio 2", flag.value));
              s.pixelRatio = static_cast<int>(*value);
              return {};
          }},
@@ -554,7 +575,8 @@ const std::vector<FlagSpec>& flagTable() {
                           [](S& s, std::optional<BiasMode> v) { s.compareB.mode = v; })},
         {&F::bDtype, Group::Render, "--b-dtype", "DTYPE",
          "Compare's B: dtype f32, f64, f16, bf16, or same (default). Example: --b-dtype bf16",
-         sameOr<DType>(parseDType, "f32, f64, f16, bf16, same", [](S& s, std::optional<DType> v) { s.compareB.dtype = v; })},
+         sameOr<DType>(parseDType, "f32, f64, f16, bf16, same",
+                       [](S& s, std::optional<DType> v) { s.compareB.dtype = v; })},
         {&F::bMask, Group::Render, "--b-mask", "VALUE",
          "Compare's B: mask value -1e9, -inf, min, a finite number, or same (default). Example: --b-mask min",
          [](const Flag& flag, const SessionFlags&, S& s) -> Result<void> {
@@ -564,9 +586,9 @@ const std::vector<FlagSpec>& flagTable() {
              }
              auto mask = parseMask(flag.value);
              if (!mask)
-                 return fail(ErrorCode::InvalidArgument,
-                             fmt::format("--b-mask must be -1e9, -inf, min, a finite number or same, got '{}'",
-                                         flag.value));
+                 return fail(
+                     ErrorCode::InvalidArgument,
+                     fmt::format("--b-mask must be -1e9, -inf, min, a finite number or same, got '{}'", flag.value));
              s.compareB.mask = *mask;
              return {};
          }},
@@ -613,15 +635,20 @@ void addGroup(CLI::App& cmd, SessionFlags& f, Group group) {
 
 }  // namespace
 
-void addCommonFlags(CLI::App& cmd, SessionFlags& f) { addGroup(cmd, f, Group::Common); }
+void addCommonFlags(CLI::App& cmd, SessionFlags& f) {
+    addGroup(cmd, f, Group::Common);
+}
 
 void addSessionFlags(CLI::App& cmd, SessionFlags& f, FlagLevel level) {
     addCommonFlags(cmd, f);
     for (const Group group : {Group::Slopes, Group::Bias, Group::Attention, Group::Stats, Group::Render})
-        if (static_cast<int>(group) - static_cast<int>(Group::Slopes) <= static_cast<int>(level)) addGroup(cmd, f, group);
+        if (static_cast<int>(group) - static_cast<int>(Group::Slopes) <= static_cast<int>(level))
+            addGroup(cmd, f, group);
 }
 
-void addBatchFlags(CLI::App& cmd, SessionFlags& f) { addGroup(cmd, f, Group::Batch); }
+void addBatchFlags(CLI::App& cmd, SessionFlags& f) {
+    addGroup(cmd, f, Group::Batch);
+}
 
 void addOutputFlags(CLI::App& cmd, OutputFlags& flags, std::span<const FileFormat> formats, bool required,
                     bool tensorExport) {
@@ -631,7 +658,9 @@ void addOutputFlags(CLI::App& cmd, OutputFlags& flags, std::span<const FileForma
             std::string(required ? "Output file (required)" : "Output file (default: stdout)") +
                 "; '-' writes a text format to stdout. The format follows the extension unless --format is given. "
                 "Example: -o " +
-                (tensorExport ? "bias.npy" : required ? "grid.png" : "out.json"));
+                (tensorExport ? "bias.npy"
+                 : required   ? "grid.png"
+                              : "out.json"));
     addFlag(cmd, flags.format, "--format", "FORMAT",
             fmt::format("Output format: {} (default: from -o's extension). Example: --format {}", names,
                         formatName(formats.size() > 1 ? formats[1] : formats[0])));
@@ -725,8 +754,12 @@ namespace {
 bool g_quiet = false;  // set once, by main() after parsing, before any command runs
 }  // namespace
 
-void setQuiet(bool quiet) { g_quiet = quiet; }
-bool quiet() { return g_quiet; }
+void setQuiet(bool quiet) {
+    g_quiet = quiet;
+}
+bool quiet() {
+    return g_quiet;
+}
 
 bool isTextFormat(FileFormat format) {
     return format == FileFormat::Text || format == FileFormat::Csv || format == FileFormat::Json ||

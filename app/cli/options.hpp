@@ -31,13 +31,13 @@ enum class FlagLevel { Slopes, Bias, Attention, Stats, Render };
 
 struct SessionFlags {
     Flag config, preset, fromConfig, maxMemory, threads;
-    Flag heads, scheme, maxBias, slopes, dtype, arith; // slopes
-    Flag seq, keys, mode, mask, layout;                // bias
-    Flag content, seed, sigma, dk, temperature;        // attention
-    Flag query, batchRow;                              // stats, render
-    Flag what, head, colormap, width, height, scale;   // render
-    Flag reduce, logScale, pixelRatio;                 // render
-    Flag bScheme, bMaxBias, bSlopes, bMode, bDtype, bMask;  // render --what compare: B
+    Flag heads, scheme, maxBias, slopes, dtype, arith;            // slopes
+    Flag seq, keys, mode, mask, layout;                           // bias
+    Flag content, seed, sigma, dk, temperature;                   // attention
+    Flag query, batchRow;                                         // stats, render
+    Flag what, head, colormap, width, height, scale;              // render
+    Flag reduce, logScale, pixelRatio;                            // render
+    Flag bScheme, bMaxBias, bSlopes, bMode, bDtype, bMask;        // render --what compare: B
     Flag lengths, padding, documents, window, prefix, positions;  // batches (addBatchFlags)
 };
 

@@ -6,11 +6,11 @@
 
 #include <alibi/base/tensor.hpp>
 
-#include <algorithm>
-#include <cstdio>
 #include <fmt/format.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <algorithm>
+#include <cstdio>
 
 namespace alibi::cli {
 namespace {
@@ -33,7 +33,9 @@ ProgressBar::ProgressBar(std::string label, Unit unit)
       m_start(std::chrono::steady_clock::now()),
       m_lastDraw(m_start) {}
 
-ProgressBar::~ProgressBar() { finish(); }
+ProgressBar::~ProgressBar() {
+    finish();
+}
 
 ProgressFn ProgressBar::callback() {
     return [this](std::uint64_t done, std::uint64_t total) { return update(done, total); };
@@ -53,13 +55,15 @@ bool ProgressBar::update(std::uint64_t done, std::uint64_t total) {
 
 void ProgressBar::draw(std::uint64_t done, std::uint64_t total, std::chrono::steady_clock::time_point now) {
     m_lastDraw = now;
-    const double fraction = total > 0 ? std::clamp(static_cast<double>(done) / static_cast<double>(total), 0.0, 1.0) : 0.0;
+    const double fraction =
+        total > 0 ? std::clamp(static_cast<double>(done) / static_cast<double>(total), 0.0, 1.0) : 0.0;
     const std::string amount = m_unit == Unit::Bytes ? fmt::format("{} / {}", humanBytes(done), humanBytes(total))
                                                      : fmt::format("{} / {}", done, total);
     std::string tail = fmt::format(" {:3.0f}%  {}", fraction * 100.0, amount);
     // The estimate: the rate so far, once a few percent are done.
     const double elapsed = std::chrono::duration<double>(now - m_start).count();
-    if (fraction >= 0.02 && fraction < 1) tail += fmt::format(", about {:.0f} s left", std::max(1.0, elapsed * (1 - fraction) / fraction));
+    if (fraction >= 0.02 && fraction < 1)
+        tail += fmt::format(", about {:.0f} s left", std::max(1.0, elapsed * (1 - fraction) / fraction));
     const int columns = terminalColumns() - 1;
     const int barWidth = std::max(10, columns - static_cast<int>(m_label.size() + tail.size()) - 3);
     const int filled = static_cast<int>(fraction * barWidth);

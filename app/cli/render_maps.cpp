@@ -6,10 +6,10 @@
 #include "options.hpp"
 #include "progress_bar.hpp"
 
-#include <alibi/io/attention_maps.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/figure/maps_file_figure.hpp>
+#include <alibi/io/attention_maps.hpp>
 #include <alibi/render/png.hpp>
 
 #include <fmt/format.h>

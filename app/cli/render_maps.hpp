@@ -17,13 +17,13 @@ namespace alibi::cli {
 
 struct RenderMapsRequest {
     std::string file;
-    std::string what;        // attention, overview, similarity, fit, row
-    std::string tensor;      // --tensor
+    std::string what;          // attention, overview, similarity, fit, row
+    std::string tensor;        // --tensor
     std::optional<int> layer;  // --layer: the layer's number (default: the first layer)
     int batch = 0;
-    std::string values;      // --values (empty: detect)
-    int head = -1;           // --head (fit, row: default 0)
-    std::int64_t query = -1; // --query (row: default -1, the last row)
+    std::string values;              // --values (empty: detect)
+    int head = -1;                   // --head (fit, row: default 0)
+    std::int64_t query = -1;         // --query (row: default -1, the last row)
     std::vector<double> configured;  // the model's slopes, when given
     Colormap colormap = Colormap::Viridis;
     ScaleMode scale = ScaleMode::Shared;

@@ -16,7 +16,9 @@ namespace {
 // ---------------------------------------------------------------------------
 // Text
 
-std::string indentOf(const std::string& line) { return line.substr(0, line.find_first_not_of(' ')); }
+std::string indentOf(const std::string& line) {
+    return line.substr(0, line.find_first_not_of(' '));
+}
 
 std::vector<std::string> splitLines(const std::string& text) {
     std::vector<std::string> lines;
@@ -26,20 +28,24 @@ std::vector<std::string> splitLines(const std::string& text) {
 }
 
 // Options shown to a person: not the help flag, not hidden ones (CLI11: an empty group).
-bool visible(const CLI::Option* opt) { return !opt->get_group().empty(); }
+bool visible(const CLI::Option* opt) {
+    return !opt->get_group().empty();
+}
 
 std::vector<const CLI::Option*> visibleOptions(const CLI::App& app) {
     return app.get_options([](const CLI::Option* opt) { return visible(opt); });
 }
 
 // Flags expect no value (CLI11: expected(0)); options one or more.
-bool takesValue(const CLI::Option* opt) { return opt->get_expected_max() > 0 && opt->get_type_size_max() > 0; }
+bool takesValue(const CLI::Option* opt) {
+    return opt->get_expected_max() > 0 && opt->get_type_size_max() > 0;
+}
 
 bool takesPath(const CLI::Option* opt) {
     // The whole name: PROFILE (--arith) is not a file.
     const std::string type = opt->get_type_name();
-    return type == "FILE" || type == "PATH" || type == "DIR" || type.starts_with("FILE.") || type.starts_with("FILE:") ||
-           type.starts_with("OUT.");
+    return type == "FILE" || type == "PATH" || type == "DIR" || type.starts_with("FILE.") ||
+           type.starts_with("FILE:") || type.starts_with("OUT.");
 }
 
 std::string valueName(const CLI::Option* opt) {
@@ -87,7 +93,8 @@ std::string roffParagraphs(const std::string& text) {
 
 std::string optionTag(const CLI::Option* opt) {
     std::string tag;
-    for (const std::string& name : spellings(opt)) tag += (tag.empty() ? "" : ", ") + std::string("\\fB") + roff(name) + "\\fR";
+    for (const std::string& name : spellings(opt))
+        tag += (tag.empty() ? "" : ", ") + std::string("\\fB") + roff(name) + "\\fR";
     if (takesValue(opt)) tag += " \\fI" + roff(valueName(opt)) + "\\fR";
     return tag;
 }
@@ -481,7 +488,9 @@ std::string wrapText(const std::string& text, std::size_t width, std::size_t han
     return out;
 }
 
-std::shared_ptr<CLI::Formatter> wrappingFormatter(int columns) { return std::make_shared<WrappingFormatter>(columns); }
+std::shared_ptr<CLI::Formatter> wrappingFormatter(int columns) {
+    return std::make_shared<WrappingFormatter>(columns);
+}
 
 std::vector<const CLI::App*> visibleSubcommands(const CLI::App& app) {
     return app.get_subcommands([](const CLI::App* sub) { return !sub->get_group().empty(); });
@@ -518,12 +527,14 @@ std::string manPage(const CLI::App& app, const ProgramDoc& doc) {
     for (std::size_t i = 0; i < doc.synopsis.size(); ++i)
         out << (i ? ".br\n" : "") << ".B " << roff(doc.name) << "\n" << doc.synopsis[i] << "\n";  // roff already
     out << ".SH DESCRIPTION\n";
-    for (std::size_t i = 0; i < doc.description.size(); ++i) out << (i ? ".PP\n" : "") << roffParagraphs(doc.description[i]);
+    for (std::size_t i = 0; i < doc.description.size(); ++i)
+        out << (i ? ".PP\n" : "") << roffParagraphs(doc.description[i]);
 
     const auto subs = visibleSubcommands(app);
     if (!subs.empty()) {
         out << ".SH COMMANDS\n";
-        for (const CLI::App* sub : subs) out << ".TP\n\\fB" << roff(sub->get_name()) << "\\fR\n" << roff(sub->get_description()) << "\n";
+        for (const CLI::App* sub : subs)
+            out << ".TP\n\\fB" << roff(sub->get_name()) << "\\fR\n" << roff(sub->get_description()) << "\n";
     }
     out << ".SH OPTIONS\n";
     const std::string positionals = roffPositionals(app);
@@ -564,9 +575,12 @@ std::optional<Shell> parseShell(std::string_view name) {
 
 std::string completionScript(const CLI::App& app, Shell shell) {
     switch (shell) {
-        case Shell::Bash: return bashScript(app);
-        case Shell::Zsh: return zshScript(app);
-        case Shell::Fish: return fishScript(app);
+        case Shell::Bash:
+            return bashScript(app);
+        case Shell::Zsh:
+            return zshScript(app);
+        case Shell::Fish:
+            return fishScript(app);
     }
     return {};
 }

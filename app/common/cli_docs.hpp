@@ -22,11 +22,11 @@ using Entry = std::pair<std::string, std::string>;
 
 // What a man page says besides the option table.
 struct ProgramDoc {
-    std::string name;                  // "alibi"
-    std::string summary;               // the NAME line, after "alibi \-"
-    std::string version;               // "0.1.0"
-    std::vector<std::string> synopsis;      // lines after the program name, in roff ("\\fICOMMAND\\fR")
-    std::vector<std::string> description;   // paragraphs
+    std::string name;                      // "alibi"
+    std::string summary;                   // the NAME line, after "alibi \-"
+    std::string version;                   // "0.1.0"
+    std::vector<std::string> synopsis;     // lines after the program name, in roff ("\\fICOMMAND\\fR")
+    std::vector<std::string> description;  // paragraphs
     std::vector<Entry> exitStatus;
     std::vector<Entry> environment;
     std::vector<Entry> files;

@@ -11,7 +11,8 @@ void addExplorerOptions(CLI::App& app, ExplorerOptions& options, const std::stri
                         const std::string& versionText, double minZoom, double maxZoom) {
     app.name(program);
     app.formatter(wrappingFormatter());
-    app.set_version_flag("--version", [versionText] { return versionText; }, "Print the version and exit");
+    app.set_version_flag(
+        "--version", [versionText] { return versionText; }, "Print the version and exit");
     app.add_option("file", options.file,
                    "A session (*.alibi.json) to open, or a trained model's attention maps (.npy or .safetensors) "
                    "to open in the Attention maps view")
@@ -23,8 +24,7 @@ void addExplorerOptions(CLI::App& app, ExplorerOptions& options, const std::stri
                    "Open a trained model's saved attention maps (.npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K), or "
                    ".safetensors with one tensor per layer) in the Attention maps view")
         ->type_name("FILE");
-    app.add_option("--zoom", options.zoom,
-                   "Start with this font scale (View > Zoom; a projector wants 1.5 to 2)")
+    app.add_option("--zoom", options.zoom, "Start with this font scale (View > Zoom; a projector wants 1.5 to 2)")
         ->type_name("SCALE")
         ->check(CLI::Range(minZoom, maxZoom));
     app.add_flag("--man-page", options.manPage, "Print the man page (roff) and exit")->group("");
@@ -60,7 +60,8 @@ std::optional<int> parseExplorerArgs(CLI::App& app, const std::string& program, 
 
 bool isAttentionMapsFile(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return ext == ".npy" || ext == ".safetensors";
 }
 

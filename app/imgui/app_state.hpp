@@ -8,16 +8,16 @@
 #include "rolling_stats.hpp"
 
 #include <alibi/explore/snapshot.hpp>
-#include <alibi/render/render.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/position_schemes.hpp>
+#include <alibi/render/render.hpp>
 
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace alibi::imgui {
@@ -30,9 +30,9 @@ inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
 // The views of the centre panel, the same as the Qt explorer's tabs.
 // Maps and Fit show a trained model's saved attention maps (issue 12), not the session's ALiBi.
 enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, PositionSchemes, Maps, Fit };
-inline constexpr std::array kAllViews{View::Grid,     View::Detail,          View::Curves, View::Stages,
-                                      View::Compare,  View::Extrapolation,   View::Diagnose,
-                                      View::PositionSchemes, View::Maps, View::Fit};
+inline constexpr std::array kAllViews{
+    View::Grid,          View::Detail,   View::Curves,          View::Stages, View::Compare,
+    View::Extrapolation, View::Diagnose, View::PositionSchemes, View::Maps,   View::Fit};
 [[nodiscard]] std::string_view viewTitle(View view);  // "Head grid"
 [[nodiscard]] std::string_view viewSlug(View view);   // "head-grid" (file names)
 
@@ -75,7 +75,7 @@ struct Actions {
 // drawn by the core (render/view_figure.hpp) on a background thread (figure_export.hpp).
 enum class FigureFormat { Png1x, Png2x, Png4x, Svg };
 struct FigureExportState {
-    bool openPopup = false;     // one-shot: the menu or the shortcut asks for the popup
+    bool openPopup = false;  // one-shot: the menu or the shortcut asks for the popup
     FigureFormat format = FigureFormat::Png2x;
     int curves = 0;             // the curves view's plot: a CurveKind (slopes, bias, attention vs distance)
     bool mapsOneHead = false;   // attention maps: only the selected head instead of the layer's heads
@@ -87,10 +87,10 @@ struct FigureExportState {
     // default name in the typed path's folder, so it never overwrites the last one. Empty: the
     // path is for whatever figure is open (scripted runs).
     std::string pathFor;
-    bool start = false;         // one-shot: export now
-    bool cancel = false;        // one-shot: cancel the export running
-    std::string status;         // "Saved PATH (W x H px)", or why the figure was not written
-    bool failed = false;        // status is an error
+    bool start = false;   // one-shot: export now
+    bool cancel = false;  // one-shot: cancel the export running
+    std::string status;   // "Saved PATH (W x H px)", or why the figure was not written
+    bool failed = false;  // status is an error
 };
 
 // A question the Explorer asks before it discards unsaved changes.
@@ -124,13 +124,13 @@ struct AppState {
     std::string customSlopesError;  // inline error under the field; empty when valid
     std::string maskText = "-1e9";
     std::string maskError;
-    std::string batchLengthsText;   // "16, 12, 9": the batch rows' real lengths (empty: one sequence)
-    std::string batchDocumentsText; // packed documents' lengths (empty: none)
-    std::string batchError;         // inline error under the batch fields
-    std::string validationError;    // why the last edit was refused (session kept as it was)
-    FieldRefusal fieldRefusal;      // a typed number out of its field's range, refused
+    std::string batchLengthsText;    // "16, 12, 9": the batch rows' real lengths (empty: one sequence)
+    std::string batchDocumentsText;  // packed documents' lengths (empty: none)
+    std::string batchError;          // inline error under the batch fields
+    std::string validationError;     // why the last edit was refused (session kept as it was)
+    FieldRefusal fieldRefusal;       // a typed number out of its field's range, refused
     NumberDraft draft;
-    std::string presetNote;         // source and notes of the preset last applied
+    std::string presetNote;  // source and notes of the preset last applied
 
     // ---- session files and exports
     std::string sessionPath = "session.alibi.json";
@@ -139,35 +139,35 @@ struct AppState {
     std::string screenshotPath = "alibi_explorer.png";
     FigureExportState figure;
     Actions actions;
-    std::string statusMessage;         // last success ("saved session.alibi.json")
-    std::string errorPopup;            // non-empty: the error popup shows this message
-    std::string lastCliCommand;        // what "Copy as CLI command" put on the clipboard
-    Confirm confirm = Confirm::None;   // the unsaved-changes prompt showing, if any
-    bool quitApproved = false;         // the shell ends the frame loop
-    int screenshotsRequested = 0;      // "Save PNG" pictures asked for / written (the shell counts)
+    std::string statusMessage;        // last success ("saved session.alibi.json")
+    std::string errorPopup;           // non-empty: the error popup shows this message
+    std::string lastCliCommand;       // what "Copy as CLI command" put on the clipboard
+    Confirm confirm = Confirm::None;  // the unsaved-changes prompt showing, if any
+    bool quitApproved = false;        // the shell ends the frame loop
+    int screenshotsRequested = 0;     // "Save PNG" pictures asked for / written (the shell counts)
     int screenshotsSaved = 0;
 
     // ---- window
-    View view = View::Grid;  // the centre panel's view (a session holds it)
+    View view = View::Grid;      // the centre panel's view (a session holds it)
     View tabShown = View::Grid;  // the tab the tab bar selected last (differs after a menu or key)
-    float zoom = 1.0f;       // font scale (View > Zoom)
+    float zoom = 1.0f;           // font scale (View > Zoom)
     bool fullScreen = false;
-    bool showHelp = false;   // the "What is ALiBi?" window
+    bool showHelp = false;     // the "What is ALiBi?" window
     bool showLessons = false;  // Help > Lessons
     LessonMark lessonMark;     // the current lesson step's highlight
     std::string lessonNote;    // the step's view is one this explorer lacks: what to say instead
 
     // ---- head grid
-    int gridWidth = 0;   // pixels the grid panel has room for (the renderer's target size)
+    int gridWidth = 0;  // pixels the grid panel has room for (the renderer's target size)
     int gridHeight = 0;
-    ScreenRect gridRect;                 // where the grid image was drawn last frame
+    ScreenRect gridRect;     // where the grid image was drawn last frame
     bool logColors = false;  // attention: log10 colour scale (probabilities span orders of magnitude)
-    int detailWidth = 0;  // pixels the head detail view has room for (0 while it is not shown)
+    int detailWidth = 0;     // pixels the head detail view has room for (0 while it is not shown)
     int detailHeight = 0;
     std::optional<HoverCell> hoverCell;  // cell under the mouse, if any
     std::string hoverReadout;            // the read-out text shown for it (the explore layer's)
-    int hoveredHead = -1;     // head highlighted in every panel this frame (-1: none)
-    int nextHoveredHead = -1;  // collected while this frame's panels draw; becomes hoveredHead next frame
+    int hoveredHead = -1;                // head highlighted in every panel this frame (-1: none)
+    int nextHoveredHead = -1;            // collected while this frame's panels draw; becomes hoveredHead next frame
 
     // ---- compare view: B is A with these replacements
     CompareOverrides compareB = explore::geometricCompare();
@@ -177,16 +177,16 @@ struct AppState {
     std::int64_t schemesMaxDistance = 128;  // the distance axis d = 0..D
     SchemeQuantity schemesQuantity = SchemeQuantity::Logit;
     std::optional<double> schemesHoverDistance;  // the distance under the mouse last frame
-    ScreenRect schemesPlotRect;  // where the plot was drawn last frame (tests hover it)
+    ScreenRect schemesPlotRect;                  // where the plot was drawn last frame (tests hover it)
 
     // ---- diagnose view
     std::string diagnosePath = "bias.npy";  // a tensor file to diagnose
     std::string diagnoseExample;            // or an example with a known bug
     bool diagnoseUseExample = false;
-    std::uint64_t diagnoseSerial = 0;       // bumped by each "Diagnose" click (0: none yet)
+    std::uint64_t diagnoseSerial = 0;           // bumped by each "Diagnose" click (0: none yet)
     int diagnoseWidth = 0, diagnoseHeight = 0;  // error heatmap pixels
-    bool openCorrected = false;             // the "Open the corrected parameters" button
-    bool useMaskMin = false;                // the export refusal's one-click fix
+    bool openCorrected = false;                 // the "Open the corrected parameters" button
+    bool useMaskMin = false;                    // the export refusal's one-click fix
 
     // ---- statistics table
     std::int64_t statsMaxRows = 16;  // rows averaged for the per-head means (few keep big T interactive)

@@ -62,13 +62,12 @@ Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
 
 Explorer::~Explorer() {
     if (m_textures != nullptr) {
-        for (ImTextureID texture : {m_model.gridTexture, m_model.colorBarTexture, m_model.detailTexture,
-                                    m_model.detailColorBarTexture, m_model.diagnosisTexture,
-                                    m_model.diagnosisBarTexture, m_model.compareTexture, m_model.compareBarTexture,
-                                    m_model.extrapolationTexture, m_model.maps.gridTexture,
-                                    m_model.maps.gridBarTexture, m_model.maps.headTexture,
-                                    m_model.maps.headBarTexture, m_model.maps.similarityTexture,
-                                    m_model.maps.similarityBarTexture})
+        for (ImTextureID texture :
+             {m_model.gridTexture, m_model.colorBarTexture, m_model.detailTexture, m_model.detailColorBarTexture,
+              m_model.diagnosisTexture, m_model.diagnosisBarTexture, m_model.compareTexture, m_model.compareBarTexture,
+              m_model.extrapolationTexture, m_model.maps.gridTexture, m_model.maps.gridBarTexture,
+              m_model.maps.headTexture, m_model.maps.headBarTexture, m_model.maps.similarityTexture,
+              m_model.maps.similarityBarTexture})
             if (texture != nullptr) m_textures->release(texture);
     }
 }
@@ -78,9 +77,10 @@ bool Explorer::busy() const {
            m_model.stagesPending || m_model.diagnosisPending || m_model.comparePending ||
            m_model.extrapolationPending || m_model.maps.opening || m_model.maps.gridPending ||
            m_model.maps.headPending || m_model.maps.layerFitPending || m_model.maps.rowPending ||
-           m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() ||
-           m_model.exportRunning || m_model.figureRunning || m_figureJob.running() || m_curvesChangedAt.has_value() || m_statsChangedAt.has_value() ||
-           !m_hoverWorker.idle() || m_state.draft.pending;  // a typed number applies after a pause
+           m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() || m_model.exportRunning ||
+           m_model.figureRunning || m_figureJob.running() || m_curvesChangedAt.has_value() ||
+           m_statsChangedAt.has_value() || !m_hoverWorker.idle() ||
+           m_state.draft.pending;  // a typed number applies after a pause
 }
 
 void Explorer::installSession(const Session& session) {
@@ -237,7 +237,8 @@ void Explorer::collectResults() {
     {
         const double elapsed = std::chrono::duration<double>(Clock::now() - m_gridSubmittedAt).count();
         const double f = m_model.gridProgress;
-        m_model.gridSecondsLeft = f >= 0.02f && f < 1.0f && elapsed >= 0.5 ? static_cast<float>(elapsed * (1 - f) / f) : -1.0f;
+        m_model.gridSecondsLeft =
+            f >= 0.02f && f < 1.0f && elapsed >= 0.5 ? static_cast<float>(elapsed * (1 - f) / f) : -1.0f;
     }
     if (auto curves = m_curvesBox.take(generation)) {
         m_model.curves = curves;
@@ -327,7 +328,8 @@ void Explorer::drawPanels(float top) {
     const float viewHeight = statsBelow ? split : height;
     // The views size their pictures to the room they have: a scroll bar coming and going with the
     // text under a picture would change that room every other frame and restart the core's work.
-    if (beginPanel("Views", left, top, centre, viewHeight, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+    if (beginPanel("Views", left, top, centre, viewHeight,
+                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
         drawViewsPanel(m_state, m_model);
     ImGui::End();
     if (statsBelow) {
@@ -344,11 +346,20 @@ void Explorer::drawPanels(float top) {
     }
     if (m_lessons.active()) {
         switch (m_lessons.draw(0, top + height, width, lesson, m_state.session, m_state.lessonNote)) {
-            case LessonPanel::Action::Next: lessonNext(); break;
-            case LessonPanel::Action::Previous: lessonPrevious(); break;
-            case LessonPanel::Action::Back: lessonBackToStep(); break;
-            case LessonPanel::Action::Close: closeLesson(); break;
-            default: break;
+            case LessonPanel::Action::Next:
+                lessonNext();
+                break;
+            case LessonPanel::Action::Previous:
+                lessonPrevious();
+                break;
+            case LessonPanel::Action::Back:
+                lessonBackToStep();
+                break;
+            case LessonPanel::Action::Close:
+                closeLesson();
+                break;
+            default:
+                break;
         }
     }
     if (m_lessons.drawList(&m_state.showLessons) == LessonPanel::Action::Open) {
@@ -391,8 +402,9 @@ void Explorer::validateEdits() {
         } else {
             if (!editing && !note.empty()) m_state.statusMessage = note;
             const bool custom = candidate.attention.bias.slopes.scheme == SlopeScheme::Custom;
-            const bool listChanged = candidate.attention.bias.slopes.custom != m_lastValid.attention.bias.slopes.custom ||
-                                     candidate.attention.bias.slopes.heads != m_lastValid.attention.bias.slopes.heads;
+            const bool listChanged =
+                candidate.attention.bias.slopes.custom != m_lastValid.attention.bias.slopes.custom ||
+                candidate.attention.bias.slopes.heads != m_lastValid.attention.bias.slopes.heads;
             const std::string customText = m_state.customSlopesText;
             const std::string maskText = m_state.maskText;
             installSession(candidate);

@@ -8,11 +8,11 @@
 
 #include "app_state.hpp"
 #include "async_view.hpp"
-#include "mailbox.hpp"
 #include "edit_history.hpp"
 #include "export_job.hpp"
 #include "figure_export.hpp"
 #include "lesson_panel.hpp"
+#include "mailbox.hpp"
 #include "model.hpp"
 #include "texture.hpp"
 #include "view_models.hpp"

@@ -35,16 +35,24 @@ std::optional<MapsView> mapsViewOf(std::string_view id) {
 
 std::string missingViewNote(const LessonStep& step) {
     std::string_view what = step.view;
-    if (step.view == "attention-grid") what = "the attention maps' layer grid";
-    else if (step.view == "attention-detail") what = "one head of the attention maps";
-    else if (step.view == "attention-distance") what = "the attention maps' attention against distance";
-    else if (step.view == "attention-row") what = "one query row of the attention maps";
-    else if (step.view == "similarity") what = "the similarity of the attention maps' heads";
-    else if (step.view == "fit-table") what = "the table of fitted slopes";
-    else if (step.view == "schemes") what = "ALiBi beside the other position schemes";
-    std::string note = fmt::format("This step opens {} (view \"{}\"), which this explorer does not have yet; the "
-                                   "text describes what it shows.",
-                                   what, step.view);
+    if (step.view == "attention-grid")
+        what = "the attention maps' layer grid";
+    else if (step.view == "attention-detail")
+        what = "one head of the attention maps";
+    else if (step.view == "attention-distance")
+        what = "the attention maps' attention against distance";
+    else if (step.view == "attention-row")
+        what = "one query row of the attention maps";
+    else if (step.view == "similarity")
+        what = "the similarity of the attention maps' heads";
+    else if (step.view == "fit-table")
+        what = "the table of fitted slopes";
+    else if (step.view == "schemes")
+        what = "ALiBi beside the other position schemes";
+    std::string note = fmt::format(
+        "This step opens {} (view \"{}\"), which this explorer does not have yet; the "
+        "text describes what it shows.",
+        what, step.view);
     if (!step.attentionMaps.empty())
         note += fmt::format(" File: {}, layer {}.", std::filesystem::path(step.attentionMaps).filename().string(),
                             step.layer);

@@ -10,9 +10,9 @@
 #include <alibi/analysis/fit_report.hpp>
 #include <alibi/base/data_dir.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
-#include <alibi/render/format.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/format.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -91,9 +91,10 @@ void Explorer::handleDrops() {
             openAttentionMaps(path);
             m_state.view = m_state.view == View::Fit ? View::Fit : View::Maps;
             m_state.statusMessage =
-                onMaps ? fmt::format("opening {} as attention maps", name)
-                       : fmt::format("opening {} as attention maps (to check a bias tensor, drop it on the Diagnose view)",
-                                     name);
+                onMaps
+                    ? fmt::format("opening {} as attention maps", name)
+                    : fmt::format("opening {} as attention maps (to check a bias tensor, drop it on the Diagnose view)",
+                                  name);
         } else {
             m_state.errorPopup = fmt::format(
                 "{}: not a file the explorer opens. Drop a .npy or .safetensors file (attention maps, or a bias "
@@ -115,13 +116,14 @@ void Explorer::updateMapsPrior() {
         maps.priorNote = "no ALiBi parameters paired: fitted slopes only";
     } else if (s.prior == MapsPrior::Session) {
         const SlopeParams& p = m_lastValid.attention.bias.slopes;
-        if (auto paired = explore::checkPairing(*maps.file->maps, static_cast<int>(m_model.slopes.size()), "the session");
+        if (auto paired =
+                explore::checkPairing(*maps.file->maps, static_cast<int>(m_model.slopes.size()), "the session");
             !paired) {
             maps.priorNote = paired.error().message;
         } else {
             maps.configured = m_model.slopes;
-            maps.priorNote = fmt::format("the session's slopes: H = {}, {}, max_bias {}", p.heads,
-                                         schemeName(p.scheme), alibi::formatValue(p.maxBias));
+            maps.priorNote = fmt::format("the session's slopes: H = {}, {}, max_bias {}", p.heads, schemeName(p.scheme),
+                                         alibi::formatValue(p.maxBias));
         }
     } else if (s.presetIndex >= 0 && s.presetIndex < static_cast<int>(m_model.presets.size())) {
         const Preset& preset = m_model.presets[static_cast<std::size_t>(s.presetIndex)];
@@ -247,9 +249,10 @@ void Explorer::applyMapsLessonTarget(const AttentionMaps& maps) {
     if (auto index = maps.layerIndexOf(t.layerNumber))
         s.layer = *index;
     else if (m_lessons.active())  // the lesson names a layer the file lacks: say so in the lesson panel
-        m_state.lessonNote = fmt::format("This step shows layer {}, which the file does not have ({} layer(s)); "
-                                         "showing layer {}.",
-                                         t.layerNumber, maps.layers(), maps.layerInfo().front().number);
+        m_state.lessonNote = fmt::format(
+            "This step shows layer {}, which the file does not have ({} layer(s)); "
+            "showing layer {}.",
+            t.layerNumber, maps.layers(), maps.layerInfo().front().number);
     s.overview = false;
     if (t.head >= 0 && t.head < maps.heads()) s.head = t.head;
     if (t.row >= 0 && t.row < maps.queries()) s.row = t.row;
@@ -292,7 +295,8 @@ void Explorer::runMapsActions() {
             m_mapsOpenWorker.cancel();
             maps.opening = false;
             s.lessonTarget.reset();
-            m_state.statusMessage = fmt::format("opening {} cancelled", std::filesystem::path(maps.openingPath).filename().string());
+            m_state.statusMessage =
+                fmt::format("opening {} cancelled", std::filesystem::path(maps.openingPath).filename().string());
         }
     }
     if (s.open) {
@@ -354,8 +358,8 @@ void Explorer::exportFitTable(bool json) {
     if (auto written = writeFileAtomic(m_state.maps.exportPath, text); !written) {
         m_state.errorPopup = written.error().message;
     } else {
-        m_state.statusMessage = fmt::format("saved {} ({} heads, {})", m_state.maps.exportPath, report.heads.size(),
-                                            json ? "JSON" : "CSV");
+        m_state.statusMessage =
+            fmt::format("saved {} ({} heads, {})", m_state.maps.exportPath, report.heads.size(), json ? "JSON" : "CSV");
     }
 }
 
@@ -368,8 +372,8 @@ void Explorer::submitMapsRequests() {
     const int head = std::clamp(s.head, 0, file->heads() - 1);
     if (m_state.view != View::Maps) return;
     if (s.gridWidth > 0 && s.gridHeight > 0)
-        m_mapsGrid->submit(MapsGridRequest{file, layer, -1, s.overview, s.gridWidth, s.gridHeight, s.logColors,
-                                           s.perHead});
+        m_mapsGrid->submit(
+            MapsGridRequest{file, layer, -1, s.overview, s.gridWidth, s.gridHeight, s.logColors, s.perHead});
     if (s.side == MapsSide::Head && s.headWidth > 0 && s.headHeight > 0)
         m_mapsHead->submit(MapsGridRequest{file, layer, head, false, s.headWidth, s.headHeight, s.logColors, false});
     const std::int64_t first = s.fitAllRows ? 0 : s.fitFirst;
@@ -382,14 +386,16 @@ void Explorer::submitMapsRequests() {
                             fit->request.configured == maps.configured && fit->error.empty() &&
                             head < static_cast<int>(fit->fits.size());
     if (s.side == MapsSide::Row) {
-        MapsRowRequest row{file, layer, head, s.row < 0 ? file->queries() - 1 : std::min(s.row, file->queries() - 1),
+        MapsRowRequest row{file,         layer,
+                           head,         s.row < 0 ? file->queries() - 1 : std::min(s.row, file->queries() - 1),
                            std::nullopt, std::nullopt};
         if (fitCurrent) row.fitted = fit->fits[static_cast<std::size_t>(head)].slope;
         if (!maps.configured.empty()) row.configured = maps.configured[static_cast<std::size_t>(head)];
         m_mapsRow->submit(row);
     }
     if (s.side == MapsSide::Similarity && fitCurrent && s.similarityWidth > 0 && s.similarityHeight > 0)
-        m_similarity->submit(SimilarityRequest{maps.layerFit, s.similarityOrder, s.similarityWidth, s.similarityHeight});
+        m_similarity->submit(
+            SimilarityRequest{maps.layerFit, s.similarityOrder, s.similarityWidth, s.similarityHeight});
 }
 
 void Explorer::updateMapsHover() {

@@ -1,6 +1,7 @@
 // The Explorer's menus, keyboard shortcuts and popups: File / Edit / View / Help, the keys of
 // issue 10 (undo, redo, reset, zoom, full screen, views), Export figure (Ctrl+Shift+P; its popup
-// is in figure_export.cpp), the help window, the unsaved-changes prompt and the error popup. Each only raises an action or calls an Explorer operation.
+// is in figure_export.cpp), the help window, the unsaved-changes prompt and the error popup. Each only raises an action
+// or calls an Explorer operation.
 #include "explorer.hpp"
 
 #include "keys.hpp"
@@ -49,7 +50,8 @@ float Explorer::drawMenuBar() {
         ImGui::Separator();
         if (ImGui::MenuItem("Open attention maps...")) m_state.maps.openDialog = true;
         ImGui::Separator();
-        if (ImGui::MenuItem("Export tensor", nullptr, false, !m_model.exportRunning)) m_state.actions.exportTensor = true;
+        if (ImGui::MenuItem("Export tensor", nullptr, false, !m_model.exportRunning))
+            m_state.actions.exportTensor = true;
         if (ImGui::MenuItem("Save window as PNG")) m_state.actions.screenshot = true;
         if (ImGui::MenuItem("Export figure...", "Ctrl+Shift+P")) m_state.figure.openPopup = true;
         if (ImGui::MenuItem("Copy as CLI command", "Ctrl+Shift+C")) m_state.actions.copyCli = true;
@@ -68,7 +70,8 @@ float Explorer::drawMenuBar() {
         for (std::size_t v = 0; v < kAllViews.size(); ++v) {
             const std::string name(viewTitle(kAllViews[v]));
             const std::string shortcut = fmt::format("Ctrl+{}", v + 1);
-            if (ImGui::MenuItem(name.c_str(), shortcut.c_str(), m_state.view == kAllViews[v])) m_state.view = kAllViews[v];
+            if (ImGui::MenuItem(name.c_str(), shortcut.c_str(), m_state.view == kAllViews[v]))
+                m_state.view = kAllViews[v];
         }
         ImGui::Separator();
         if (ImGui::MenuItem("Zoom in", "Ctrl+=", false, m_state.zoom < kMaxZoom))
@@ -92,8 +95,7 @@ float Explorer::drawMenuBar() {
         const std::vector<std::string> examples = attentionExamples();
         if (examples.empty()) ImGui::MenuItem("Example attention maps: not installed", nullptr, false, false);
         for (const std::string& path : examples) {
-            const std::string label =
-                "Open example attention maps: " + std::filesystem::path(path).filename().string();
+            const std::string label = "Open example attention maps: " + std::filesystem::path(path).filename().string();
             if (ImGui::MenuItem(label.c_str())) openAttentionMaps(path);
         }
         ImGui::EndMenu();
@@ -113,7 +115,8 @@ void Explorer::drawHelpWindow() {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.45f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(std::min(display.x * 0.8f, ImGui::GetFontSize() * 44.0f), 0), ImGuiCond_Appearing);
-    if (ImGui::Begin("What is ALiBi?", &m_state.showHelp, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    if (ImGui::Begin("What is ALiBi?", &m_state.showHelp,
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
         drawHelpText();
     }
     ImGui::End();
@@ -156,7 +159,8 @@ void Explorer::drawErrorPopup() {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(360, 0), ImVec2(std::max(display.x * 0.6f, 360.0f), display.y));
-    if (ImGui::BeginPopupModal("Error", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+    if (ImGui::BeginPopupModal("Error", nullptr,
+                               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
         ImGui::PushTextWrapPos(std::max(display.x * 0.55f, 340.0f));
         ImGui::TextUnformatted(m_state.errorPopup.c_str());
         ImGui::PopTextWrapPos();

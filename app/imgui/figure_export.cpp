@@ -56,7 +56,9 @@ bool sameFigureName(const std::string& a, const std::string& b) {
 }
 
 // "attention" from "assets/attention/attention.npy".
-std::string fileStem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
+std::string fileStem(const std::string& path) {
+    return std::filesystem::path(path).stem().string();
+}
 
 // The session's view a figure draws (Diagnose and the attention maps have figures of their own,
 // the head fit table none).
@@ -105,8 +107,9 @@ bool planDiagnosis(FigurePlan& plan, FigureTask& task, const Model& model) {
         return false;
     }
     if (!d->error.empty() || !d->diagnosis || !d->diagnosis->bestParams) {
-        plan.reason = "This diagnosis found no ALiBi parameters to compare the tensor with, so there is no error "
-                      "map to draw.";
+        plan.reason =
+            "This diagnosis found no ALiBi parameters to compare the tensor with, so there is no error "
+            "map to draw.";
         return false;
     }
     task.kind = FigureTask::Kind::Diagnosis;
@@ -167,8 +170,7 @@ bool planProfile(FigurePlan& plan, FigureTask& task, const Model& model, const M
     task.headFit = fit->fits[static_cast<std::size_t>(head)];
     task.fitFirstRow = fit->request.first;
     task.fitLastRow = fit->request.last;
-    plan.defaultPath =
-        fmt::format("{}-layer{}-head{}-distance.{}", stem, layerNumber, head, task.svg ? "svg" : "png");
+    plan.defaultPath = fmt::format("{}-layer{}-head{}-distance.{}", stem, layerNumber, head, task.svg ? "svg" : "png");
     return true;
 }
 
@@ -239,10 +241,14 @@ bool planMaps(FigurePlan& plan, FigureTask& task, const AppState& state, const M
         plan.mapsGridPicture = s.overview ? "every layer" : fmt::format("layer {}'s heads", layerNumber);
         if (!state.figure.mapsGrid) {
             switch (s.side) {
-                case MapsSide::Distance: return planProfile(plan, task, model, *file, layerIndex, head, stem, layerNumber);
-                case MapsSide::Row: return planRow(plan, task, model, s, *file, layerIndex, head, stem, layerNumber);
-                case MapsSide::Similarity: return planSimilarity(plan, task, model, stem, layerNumber);
-                case MapsSide::Head: break;
+                case MapsSide::Distance:
+                    return planProfile(plan, task, model, *file, layerIndex, head, stem, layerNumber);
+                case MapsSide::Row:
+                    return planRow(plan, task, model, s, *file, layerIndex, head, stem, layerNumber);
+                case MapsSide::Similarity:
+                    return planSimilarity(plan, task, model, stem, layerNumber);
+                case MapsSide::Head:
+                    break;
             }
         }
     }
@@ -286,9 +292,12 @@ Result<void> writeBytes(OutputFile& out, std::span<const std::byte> bytes) {
 
 int figureScale(FigureFormat format) {
     switch (format) {
-        case FigureFormat::Png2x: return 2;
-        case FigureFormat::Png4x: return 4;
-        default: return 1;
+        case FigureFormat::Png2x:
+            return 2;
+        case FigureFormat::Png4x:
+            return 4;
+        default:
+            return 1;
     }
 }
 
@@ -310,8 +319,9 @@ FigurePlan planFigure(const AppState& state, const Session& session, const Model
         ok = planMaps(plan, task, state, model);
     } else {
         plan.what = std::string(viewTitle(state.view));
-        plan.reason = "The head fit is a table, not a figure: export it as CSV or JSON in its view, or open the "
-                      "Maps view for a figure of the attention maps.";
+        plan.reason =
+            "The head fit is a table, not a figure: export it as CSV or JSON in its view, or open the "
+            "Maps view for a figure of the attention maps.";
     }
     if (!ok) return plan;
     plan.svgRefused = task.svg && !plan.vector;
@@ -335,7 +345,8 @@ Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progres
     const auto cancelled = [&progress] { return progress && !progress(0, 0); };
     if (task.svg) {
         if (task.kind != FigureTask::Kind::View && !isMapsPlot(task.kind))
-            return fail(ErrorCode::InvalidArgument, "this figure is a heatmap, drawn as PNG only; pick PNG 1x, 2x or 4x");
+            return fail(ErrorCode::InvalidArgument,
+                        "this figure is a heatmap, drawn as PNG only; pick PNG 1x, 2x or 4x");
         Result<std::string> svg = fail(ErrorCode::Internal, "no figure drawn");
         if (task.kind == FigureTask::Kind::View) {
             ViewFigureRequest request = task.view;
@@ -432,31 +443,31 @@ bool FigureJob::start(FigureTask task) {
     m_total.store(0);
     m_running.store(true);
     try {
-    m_thread = std::thread([this, task = std::move(task)] {
-        // A 4x figure of a large grid takes a while; the frames come first.
-        lowerThisThreadPriority(kFigureNiceness);
-        const auto written = writeFigure(task, [this](std::uint64_t done, std::uint64_t total) {
-            if (total > 0) {
-                m_done.store(done);
-                m_total.store(total);
+        m_thread = std::thread([this, task = std::move(task)] {
+            // A 4x figure of a large grid takes a while; the frames come first.
+            lowerThisThreadPriority(kFigureNiceness);
+            const auto written = writeFigure(task, [this](std::uint64_t done, std::uint64_t total) {
+                if (total > 0) {
+                    m_done.store(done);
+                    m_total.store(total);
+                }
+                return !m_cancel.load();
+            });
+            Outcome outcome;
+            outcome.ok = static_cast<bool>(written);
+            if (written) {
+                outcome.message = fmt::format("Saved {} ({} x {} px)", task.path, written->width, written->height);
+            } else if (written.error().code == ErrorCode::Cancelled) {
+                outcome.message = fmt::format("Cancelled: {} was not written", task.path);
+            } else {
+                outcome.message = written.error().message;
             }
-            return !m_cancel.load();
+            {
+                std::lock_guard lock(m_mutex);
+                m_outcome = std::move(outcome);
+            }
+            m_running.store(false);
         });
-        Outcome outcome;
-        outcome.ok = static_cast<bool>(written);
-        if (written) {
-            outcome.message = fmt::format("Saved {} ({} x {} px)", task.path, written->width, written->height);
-        } else if (written.error().code == ErrorCode::Cancelled) {
-            outcome.message = fmt::format("Cancelled: {} was not written", task.path);
-        } else {
-            outcome.message = written.error().message;
-        }
-        {
-            std::lock_guard lock(m_mutex);
-            m_outcome = std::move(outcome);
-        }
-        m_running.store(false);
-    });
     } catch (const std::system_error& e) {  // a process or address-space limit (issue 25)
         std::lock_guard lock(m_mutex);
         m_outcome = Outcome{};
@@ -561,8 +572,7 @@ void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& pl
     ImGui::TextUnformatted("x");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputInt("##figureHeight", &height, 0, 0))
-        f.height = std::clamp(height, kMinFigureSide, kMaxFigureSide);
+    if (ImGui::InputInt("##figureHeight", &height, 0, 0)) f.height = std::clamp(height, kMinFigureSide, kMaxFigureSide);
     if (wide) {
         ImGui::SameLine();
         ImGui::TextUnformatted("px");

@@ -11,10 +11,10 @@
 
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
-#include <alibi/io/attention_maps.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/figure/view_figure.hpp>
+#include <alibi/io/attention_maps.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -63,16 +63,16 @@ struct FigureTask {
 struct FigurePlan {
     std::optional<FigureTask> task;  // nullopt: no figure (reason says why and what to do)
     std::string reason;
-    std::string what;             // "Head grid", "Curves: bias vs distance", ...
-    bool vector = false;          // SVG is offered
-    bool curves = false;          // the curves view: which plot
-    bool maps = false;            // the attention maps: the layer's heads or the selected one
+    std::string what;     // "Head grid", "Curves: bias vs distance", ...
+    bool vector = false;  // SVG is offered
+    bool curves = false;  // the curves view: which plot
+    bool maps = false;    // the attention maps: the layer's heads or the selected one
     // The attention maps with a plot on the side tab: its name and the grid's (or overview's), for
     // the choice of which the figure draws (FigureExportState::mapsPicture). Empty: no choice.
     std::string mapsSidePicture, mapsGridPicture;
-    int selectedHead = 0;         // maps: the head "only the selected head" means
-    std::string defaultPath;      // the core's name for the figure (viewFigureFileName)
-    bool svgRefused = false;      // SVG chosen for a view drawn as a heatmap
+    int selectedHead = 0;     // maps: the head "only the selected head" means
+    std::string defaultPath;  // the core's name for the figure (viewFigureFileName)
+    bool svgRefused = false;  // SVG chosen for a view drawn as a heatmap
 };
 
 // The figure of the open view built from the state: `session` (the last valid one), the view's

@@ -216,9 +216,10 @@ LessonPanel::Action LessonPanel::drawList(bool* open) {
         }
         ImGui::Separator();
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("Your own lessons go in %s (format: docs/LESSONS.md); --lesson NAME or a path opens one. "
-                            "Page Down / Page Up step through a lesson.",
-                            userLessonDir().string().c_str());
+        ImGui::TextDisabled(
+            "Your own lessons go in %s (format: docs/LESSONS.md); --lesson NAME or a path opens one. "
+            "Page Down / Page Up step through a lesson.",
+            userLessonDir().string().c_str());
         ImGui::PopTextWrapPos();
     }
     ImGui::End();

@@ -7,12 +7,12 @@
 
 #include <explorer_options.hpp>
 
-#include <alibi/model/attention.hpp>
 #include <alibi/io/session.hpp>
+#include <alibi/model/attention.hpp>
 
-#include <CLI/CLI.hpp>
 #include <GLFW/glfw3.h>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <memory>
@@ -28,14 +28,14 @@ using alibi::imgui::Explorer;
 
 struct Options {
     alibi::cli_docs::ExplorerOptions shared;  // FILE, --lesson, --attention, --zoom (as alibi-explorer)
-    std::string session;       // FILE when it is a session (or the older --session)
-    std::string attention;     // FILE when it is attention maps, or --attention
+    std::string session;                      // FILE when it is a session (or the older --session)
+    std::string attention;                    // FILE when it is attention maps, or --attention
     alibi::imgui::ScreenshotOptions screenshot;
     int width = 1600;
     int height = 1000;
     int benchFrames = 0;
-    int heads = 0;             // > 0: overrides the session's H (benchmarks, screenshots)
-    std::int64_t length = 0;   // > 0: overrides the session's T
+    int heads = 0;            // > 0: overrides the session's H (benchmarks, screenshots)
+    std::int64_t length = 0;  // > 0: overrides the session's T
     double stormSeconds = 0;
 };
 
@@ -55,8 +55,8 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
     int status = 0;
     if (!options.session.empty()) {
         auto session = alibi::loadSession(options.session);
-        alibi::Result<void> applied = session ? explorer.openSession(*session, options.session)
-                                              : std::unexpected(session.error());
+        alibi::Result<void> applied =
+            session ? explorer.openSession(*session, options.session) : std::unexpected(session.error());
         if (!applied) {
             // The loader's messages name the file already; validation messages do not.
             const std::string& message = applied.error().message;
@@ -93,12 +93,13 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
 int main(int argc, char** argv) {
     namespace docs = alibi::cli_docs;
     Options options;
-    CLI::App cli{"alibi-explorer-imgui: the Dear ImGui explorer of ALiBi Explorer. Scrub ALiBi parameters and see "
-                 "the bias, attention, curves and statistics the core computes."};
-    docs::addExplorerOptions(cli, options.shared, "alibi-explorer-imgui",
-                             std::string("alibi-explorer-imgui ") + ALIBI_VERSION + "\n" +
-                                 alibi::attentionKernelDescription(),
-                             alibi::imgui::kMinZoom, alibi::imgui::kMaxZoom);
+    CLI::App cli{
+        "alibi-explorer-imgui: the Dear ImGui explorer of ALiBi Explorer. Scrub ALiBi parameters and see "
+        "the bias, attention, curves and statistics the core computes."};
+    docs::addExplorerOptions(
+        cli, options.shared, "alibi-explorer-imgui",
+        std::string("alibi-explorer-imgui ") + ALIBI_VERSION + "\n" + alibi::attentionKernelDescription(),
+        alibi::imgui::kMinZoom, alibi::imgui::kMaxZoom);
     cli.add_option("--screenshot", options.screenshot.path, "Render, save the window to this PNG, and exit")
         ->type_name("FILE");
     cli.add_option("--screenshot-views", options.screenshot.viewsDir,
@@ -125,7 +126,8 @@ int main(int argc, char** argv) {
     cli.add_option("--frames", options.screenshot.frames, "Frames to render before --screenshot (at least)")
         ->check(CLI::Range(1, 100000))
         ->group("");
-    cli.add_option("--layout", options.screenshot.layout, "With --screenshot: write the grid's screen rectangle as JSON")
+    cli.add_option("--layout", options.screenshot.layout,
+                   "With --screenshot: write the grid's screen rectangle as JSON")
         ->group("");
     cli.add_option("--bench-frames", options.benchFrames,
                    "Vary max_bias every frame for N frames; print the median frame time and latency")
@@ -136,9 +138,9 @@ int main(int argc, char** argv) {
         ->group("");
     if (const auto status = docs::parseExplorerArgs(cli, "alibi-explorer-imgui", argc, argv)) return *status;
     if (options.shared.manPage) {
-        std::fputs(docs::manPage(cli, docs::explorerManDoc("alibi-explorer-imgui",
-                                                            "explore ALiBi attention biases (Dear ImGui)",
-                                                            ALIBI_VERSION, "Dear ImGui"))
+        std::fputs(docs::manPage(
+                       cli, docs::explorerManDoc("alibi-explorer-imgui", "explore ALiBi attention biases (Dear ImGui)",
+                                                 ALIBI_VERSION, "Dear ImGui"))
                        .c_str(),
                    stdout);
         return 0;

@@ -81,9 +81,10 @@ std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& req
         const int blockWidth = (request.width - kOverviewGap * (layout.columns - 1)) / layout.columns;
         const int blockHeight = (request.height - kOverviewGap * (layout.rows - 1)) / layout.rows;
         if (blockWidth < maps.heads() || blockHeight < 4) {
-            result->error = fmt::format("{} layers of {} heads do not fit in {} x {} pixels; widen the window or "
-                                        "look at one layer at a time",
-                                        maps.layers(), maps.heads(), request.width, request.height);
+            result->error = fmt::format(
+                "{} layers of {} heads do not fit in {} x {} pixels; widen the window or "
+                "look at one layer at a time",
+                maps.layers(), maps.heads(), request.width, request.height);
             return result;
         }
         Image& image = result->heatmap.image;
@@ -131,8 +132,7 @@ namespace {
 const MapsBlock* blockAt(const MapsGridResult& grid, int x, int y) {
     for (const MapsBlock& block : grid.blocks)
         for (const HeatmapTile& t : block.map.tiles)
-            if (x >= block.x + t.x && y >= block.y + t.y && x < block.x + t.x + t.width &&
-                y < block.y + t.y + t.height)
+            if (x >= block.x + t.x && y >= block.y + t.y && x < block.x + t.x + t.width && y < block.y + t.y + t.height)
                 return &block;
     return nullptr;
 }
@@ -178,11 +178,10 @@ std::shared_ptr<const LayerFitResult> computeLayerFit(const LayerFitRequest& req
     for (const HeadFit& fit : result->fits) {
         result->fittedPrior.push_back(
             priorProfile(fit.slope, maps.queries(), maps.keys(), maps.causal(), request.first, request.last));
-        result->configuredPrior.push_back(
-            fit.configuredSlope
-                ? priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(), maps.causal(), request.first,
-                               request.last)
-                : std::vector<double>{});
+        result->configuredPrior.push_back(fit.configuredSlope
+                                              ? priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(),
+                                                             maps.causal(), request.first, request.last)
+                                              : std::vector<double>{});
     }
     if (request.basis == 1) {
         auto d = mapDistances(maps, request.layer, request.first, request.last);
@@ -225,7 +224,8 @@ std::shared_ptr<const MapsRowResult> computeMapsRow(const MapsRowRequest& reques
         return result;
     }
     if (request.fitted)
-        result->fittedPrior = explore::priorRow(*request.fitted, request.row, maps.queries(), maps.keys(), maps.causal());
+        result->fittedPrior =
+            explore::priorRow(*request.fitted, request.row, maps.queries(), maps.keys(), maps.causal());
     if (request.configured)
         result->configuredPrior =
             explore::priorRow(*request.configured, request.row, maps.queries(), maps.keys(), maps.causal());

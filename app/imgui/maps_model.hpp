@@ -31,9 +31,9 @@ using CancelFlag = std::atomic<bool>;
 struct MapsOpenResult {
     MapsOpenAsk ask;
     std::shared_ptr<const AttentionMaps> maps;  // null on error
-    std::vector<std::string> tensors;  // a safetensors file's layer tensors, in layer order ("" entries: none)
-    std::string error;                 // why the file cannot be opened (the previous maps stay)
-    bool cancelled = false;            // the user cancelled the open (no message)
+    std::vector<std::string> tensors;           // a safetensors file's layer tensors, in layer order ("" entries: none)
+    std::string error;                          // why the file cannot be opened (the previous maps stay)
+    bool cancelled = false;                     // the user cancelled the open (no message)
     double ms = 0;
 };
 // Reads the header off the UI thread; `cancelled` (the worker's flag, set by a newer open or the
@@ -92,7 +92,7 @@ struct LayerFitRequest {
 
 struct LayerFitResult {
     LayerFitRequest request;
-    std::vector<HeadFit> fits;  // by head
+    std::vector<HeadFit> fits;                         // by head
     std::vector<std::vector<double>> fittedPrior;      // per head: priorProfile at m*
     std::vector<std::vector<double>> configuredPrior;  // per head at the configured slope (empty: unknown)
     DistanceMatrix distances;
@@ -127,7 +127,7 @@ struct MapsRowRequest {
 
 struct MapsRowResult {
     MapsRowRequest request;
-    std::vector<double> probabilities;  // the file's row (after softmax for scores)
+    std::vector<double> probabilities;                 // the file's row (after softmax for scores)
     std::vector<double> fittedPrior, configuredPrior;  // per key; empty when the slope is unknown
     std::string error;
 };

@@ -36,16 +36,16 @@ struct MapsOpenAsk {
     std::string path;
     std::string tensor;  // "": every layer of a safetensors file
     int batch = 0;
-    int values = 0;      // 0 detect, 1 probabilities, 2 scores
+    int values = 0;         // 0 detect, 1 probabilities, 2 scores
     bool keepView = false;  // a re-open of the same file (values, batch, tensor): keep the layer
 };
 
 // Where a lesson step over attention maps looks: applied once its file is open.
 struct MapsLessonTarget {
-    int layerNumber = 0;            // the layer's number (AttentionLayerInfo::number)
-    int head = -1;                  // -1: keep
-    std::int64_t row = -1;          // -1: keep
-    std::optional<MapsSide> side;   // the side picture to show; nullopt: keep
+    int layerNumber = 0;           // the layer's number (AttentionLayerInfo::number)
+    int head = -1;                 // -1: keep
+    std::int64_t row = -1;         // -1: keep
+    std::optional<MapsSide> side;  // the side picture to show; nullopt: keep
 };
 
 struct MapsState {
@@ -53,45 +53,45 @@ struct MapsState {
     std::string path = "attention.npy";  // the path field
     int valuesChoice = 0;                // 0 detect, 1 probabilities, 2 scores
     int batch = 0;
-    std::string tensor;                  // "" every layer
-    std::optional<MapsOpenAsk> open;     // one-shot: opened by the Explorer after the panels draw
+    std::string tensor;                            // "" every layer
+    std::optional<MapsOpenAsk> open;               // one-shot: opened by the Explorer after the panels draw
     std::optional<MapsLessonTarget> lessonTarget;  // waiting for the file a lesson step opens
-    bool openDialog = false;             // File > Open attention maps: the path prompt is showing
-    bool cancelOpen = false;             // one-shot: the Cancel button beside "opening ..."
+    bool openDialog = false;                       // File > Open attention maps: the path prompt is showing
+    bool cancelOpen = false;                       // one-shot: the Cancel button beside "opening ..."
 
     // ---- pairing with ALiBi parameters
     MapsPrior prior = MapsPrior::None;
     int presetIndex = 0;  // into Model::presets when prior == Preset
 
     // ---- what is looked at
-    int layer = 0;         // layer index (not the layer's number)
-    bool overview = false; // every layer at once
+    int layer = 0;          // layer index (not the layer's number)
+    bool overview = false;  // every layer at once
     int head = 0;
     std::int64_t row = -1;  // query row inspected (-1: the last)
     bool logColors = false;
-    bool perHead = false;   // per-head colour scales
+    bool perHead = false;  // per-head colour scales
     MapsSide side = MapsSide::Head;
     MapsSide sideShown = MapsSide::Head;  // the side tab drawn last (differs after a programmatic choice)
-    int similarityBasis = 0;  // 0 profile, 1 full map
-    int similarityOrder = 0;  // 0 index, 1 fitted slope, 2 clustering
+    int similarityBasis = 0;              // 0 profile, 1 full map
+    int similarityOrder = 0;              // 0 index, 1 fitted slope, 2 clustering
 
     // ---- sizes the panels had room for (0 while hidden); where pictures were drawn
     int gridWidth = 0, gridHeight = 0;
     int headWidth = 0, headHeight = 0;
     int similarityWidth = 0, similarityHeight = 0;
-    float gridX = 0, gridY = 0;  // screen position of the grid image last frame
-    std::optional<MapsCell> hover;  // cell under the mouse this frame (grid or head picture)
+    float gridX = 0, gridY = 0;             // screen position of the grid image last frame
+    std::optional<MapsCell> hover;          // cell under the mouse this frame (grid or head picture)
     std::optional<int> similarityHover[2];  // heads (a, b) under the mouse in the similarity matrix
 
     // ---- the fit table
     bool fitAllRows = true;
     std::int64_t fitFirst = 0, fitLast = 0;  // query rows [first, last) when not all
-    bool runFit = false;     // one-shot
-    bool cancelFit = false;  // one-shot
-    int sortColumn = 0;      // an explore::FitColumn
+    bool runFit = false;                     // one-shot
+    bool cancelFit = false;                  // one-shot
+    int sortColumn = 0;                      // an explore::FitColumn
     bool sortAscending = true;
-    std::vector<int> tableOrder;  // rows after sorting
-    int selectedRow = -1;         // into the fit result's heads
+    std::vector<int> tableOrder;        // rows after sorting
+    int selectedRow = -1;               // into the fit result's heads
     std::vector<MapsRect> headerRects;  // where each column's header was drawn last frame
     std::string exportPath = "head_fit.csv";
     bool exportCsv = false;   // one-shot

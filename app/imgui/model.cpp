@@ -29,8 +29,7 @@ bool sameBias(const BiasParams& a, const BiasParams& b) {
 }
 
 bool sameContent(const ContentParams& a, const ContentParams& b) {
-    return a.kind == b.kind && a.seed == b.seed && a.sigma == b.sigma && a.dk == b.dk &&
-           a.temperature == b.temperature;
+    return a.kind == b.kind && a.seed == b.seed && a.sigma == b.sigma && a.dk == b.dk && a.temperature == b.temperature;
 }
 
 double millisecondsSince(Clock::time_point start) {

@@ -6,11 +6,11 @@
 // submitted, so idle frames cost nothing and the core is never asked twice for the same thing.
 #pragma once
 
+#include <alibi/io/session.hpp>
 #include <alibi/model/attention.hpp>
+#include <alibi/model/stats.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/render.hpp>
-#include <alibi/io/session.hpp>
-#include <alibi/model/stats.hpp>
 
 #include "maps_model.hpp"
 #include "presets.hpp"
@@ -30,10 +30,10 @@
 namespace alibi::imgui {
 
 struct AppState;
-struct StagesResult;    // view_models.hpp
-struct DiagnoseResult;  // view_models.hpp
-struct CompareResult;   // view_models.hpp
-struct ExtrapolationResult;  // view_models.hpp
+struct StagesResult;           // view_models.hpp
+struct DiagnoseResult;         // view_models.hpp
+struct CompareResult;          // view_models.hpp
+struct ExtrapolationResult;    // view_models.hpp
 struct PositionSchemesResult;  // position_schemes_model.hpp
 using Clock = std::chrono::steady_clock;
 
@@ -154,12 +154,10 @@ using CancelFlag = std::atomic<bool>;
 [[nodiscard]] std::shared_ptr<const GridResult> computeGrid(
     const GridRequest& request, Clock::time_point requestedAt, const CancelFlag& cancel,
     GridProgress* progress = nullptr, const std::function<void(std::shared_ptr<const GridResult>)>& preview = {});
-[[nodiscard]] std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request,
-                                                                const CancelFlag& cancel);
+[[nodiscard]] std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, const CancelFlag& cancel);
 [[nodiscard]] std::shared_ptr<const StatsOutcome> computeStatsOutcome(const StatsRequest& request,
                                                                       const CancelFlag& cancel);
-[[nodiscard]] std::shared_ptr<const HoverRow> computeHoverRow(const HoverRowRequest& request,
-                                                              const CancelFlag& cancel);
+[[nodiscard]] std::shared_ptr<const HoverRow> computeHoverRow(const HoverRowRequest& request, const CancelFlag& cancel);
 
 // ---------------------------------------------------------------------------
 // What the panels draw. The grid's texture is uploaded by the GL shell; panels only show it.
@@ -171,7 +169,7 @@ struct Model {
     std::shared_ptr<const CurvesResult> curves;
     std::shared_ptr<const StatsOutcome> stats;
     std::shared_ptr<const HoverRow> hoverRow;
-    std::vector<double> slopes;  // of the current (valid) session, from the core's validation
+    std::vector<double> slopes;   // of the current (valid) session, from the core's validation
     std::vector<Preset> presets;  // read once at start
     std::shared_ptr<const GridResult> detail;
     ImTextureID detailTexture = nullptr;

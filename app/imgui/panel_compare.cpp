@@ -35,8 +35,8 @@ void optionalCombo(const char* label, std::optional<Enum>& value, const std::arr
 void drawSpec(CompareOverrides& spec) {
     ImGui::TextDisabled("B = A with:");
     ImGui::SameLine();
-    optionalCombo("scheme##B", spec.scheme,
-                  std::array{SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear}, schemeName);
+    optionalCombo("scheme##B", spec.scheme, std::array{SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear},
+                  schemeName);
     ImGui::SameLine();
     bool ownBias = spec.maxBias.has_value();
     if (ImGui::Checkbox("max_bias##ownB", &ownBias)) spec.maxBias = ownBias ? std::optional<double>(8.0) : std::nullopt;
@@ -48,7 +48,8 @@ void drawSpec(CompareOverrides& spec) {
         // Applied when released: B is a whole tensor, recomputed per change.
         ImGui::SliderScalar("##maxBiasB", ImGuiDataType_Double, &value, &lo, &hi, "%.3f",
                             ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-        if (ImGui::IsItemDeactivatedAfterEdit() || (!ImGui::IsItemActive() && value != *spec.maxBias)) spec.maxBias = value;
+        if (ImGui::IsItemDeactivatedAfterEdit() || (!ImGui::IsItemActive() && value != *spec.maxBias))
+            spec.maxBias = value;
     }
     ImGui::SameLine();
     optionalCombo("mode##B", spec.mode,
@@ -90,7 +91,8 @@ void drawCompareView(AppState& state, const Model& model) {
         if (tile.width < 40 || tile.height < 20 || c.tiles.size() < 2) continue;
         const std::string label = fmt::format("h{}", tile.head);
         const ImVec2 at(origin.x + static_cast<float>(tile.x) + 2, origin.y + static_cast<float>(tile.y) + 2);
-        draw->AddRectFilled(at, ImVec2(at.x + ImGui::CalcTextSize(label.c_str()).x + 4, at.y + ImGui::GetTextLineHeight()),
+        draw->AddRectFilled(at,
+                            ImVec2(at.x + ImGui::CalcTextSize(label.c_str()).x + 4, at.y + ImGui::GetTextLineHeight()),
                             IM_COL32(0, 0, 0, 140));
         draw->AddText(ImVec2(at.x + 2, at.y), IM_COL32(255, 255, 255, 230), label.c_str());
     }
@@ -99,7 +101,7 @@ void drawCompareView(AppState& state, const Model& model) {
     if (model.comparePending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
     const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
     alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32,
-                                                  colorBarTicks(size.y - 3.4f * ImGui::GetTextLineHeight()));
+                                              colorBarTicks(size.y - 3.4f * ImGui::GetTextLineHeight()));
     bar.title = "A - B";
     drawColorBarBeside(model.compareBarTexture, origin, size, bar);
 }

@@ -87,8 +87,13 @@ void drawCurvesPanel(AppState& state, const Model& model) {
                 const bool lit = head == highlight;
                 const bool lesson = lessonMarks(state.lessonMark, head);
                 ImGui::GetWindowDrawList()->AddCircleFilled(canvas.toScreen(s.x[i], s.y[i]),
-                                                            lit ? 5.0f : lesson ? 6.5f : 2.5f,
-                                                            lit ? kHighlightColor : lesson ? kLessonColor : headColor(head, heads), 10);
+                                                            lit      ? 5.0f
+                                                            : lesson ? 6.5f
+                                                                     : 2.5f,
+                                                            lit      ? kHighlightColor
+                                                            : lesson ? kLessonColor
+                                                                     : headColor(head, heads),
+                                                            10);
             }
         }
         if (canvas.hovered() && !curves->slopes.empty()) {

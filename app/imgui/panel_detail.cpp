@@ -5,11 +5,10 @@
 #include "panels.hpp"
 #include "view_common.hpp"
 
-#include <alibi/render/color_scale.hpp>
 #include <alibi/explore/compute.hpp>
-#include <alibi/render/format.hpp>
 #include <alibi/explore/readout.hpp>
-
+#include <alibi/render/color_scale.hpp>
+#include <alibi/render/format.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -70,7 +69,8 @@ void drawDetailView(AppState& state, const Model& model) {
     } else {
         ImGui::TextDisabled("head %d", head);
     }
-    if (session.head < 0) ImGui::TextDisabled("No head selected: showing head 0 (click a head in the grid, or set 'head').");
+    if (session.head < 0)
+        ImGui::TextDisabled("No head selected: showing head 0 (click a head in the grid, or set 'head').");
 
     const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 3.0f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -52,9 +52,9 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
                 ImGui::TextColored(kErrorTextColor, "%s: changes attention, up to %.3g in one probability",
                                    f.code.c_str(), f.maxProbabilityChange);
             else
-                ImGui::TextColored(ImVec4(0.4f, 0.85f, 0.4f, 1), "%s: %s", f.code.c_str(),
-                                   f.informational ? "informational, no change after softmax"
-                                                   : "harmless: no change after softmax");
+                ImGui::TextColored(
+                    ImVec4(0.4f, 0.85f, 0.4f, 1), "%s: %s", f.code.c_str(),
+                    f.informational ? "informational, no change after softmax" : "harmless: no change after softmax");
             ImGui::TextWrapped("%s", f.explorerMessage().c_str());
             if (!f.fix.empty()) ImGui::TextWrapped("Fix: %s", f.fix.c_str());
         }
@@ -72,9 +72,10 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
     if (d.correctParams && (!d.findings.empty() || !d.match)) {
         if (ImGui::Button("Open the corrected parameters")) state.openCorrected = true;
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype "
-                              "(%s); Ctrl+Z goes back",
-                              correctAlibiSummary(d).c_str());
+            ImGui::SetTooltip(
+                "Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype "
+                "(%s); Ctrl+Z goes back",
+                correctAlibiSummary(d).c_str());
     }
 }
 

@@ -41,7 +41,8 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     axes.xKind = AxisKind::SignedLog2;
     PlotCanvas canvas(axes, size);
     const int count = static_cast<int>(e.curves.size());
-    for (int n = 0; n < count; ++n) canvas.drawSeries(e.curves[n], headColor(n, std::max(count, 2)), thick ? 4.5f : 1.5f);
+    for (int n = 0; n < count; ++n)
+        canvas.drawSeries(e.curves[n], headColor(n, std::max(count, 2)), thick ? 4.5f : 1.5f);
     // Legend: one line per length, in the curve's colour.
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 at = canvas.toScreen(xMax, yMax);
@@ -82,8 +83,7 @@ void drawMassTable(const ExtrapolationResult& result, const LessonMark& mark) {
                 scrolledFor = mark.heads;
                 ImGui::SetScrollHereY(0.5f);
             }
-        }
-        else if (static_cast<int>(h) == e.head)
+        } else if (static_cast<int>(h) == e.head)
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 96, 64, 60));
         ImGui::TableNextColumn();
         ImGui::Text("%zu", h);
@@ -125,10 +125,11 @@ void drawExtrapolationView(AppState& state, const Model& model) {
         ImGui::TextColored(kErrorTextColor, "%s", e.error.c_str());
         return;
     }
-    ImGui::TextWrapped("Last query row at each length, T = L = %lld to %lld. The table gives the attention mass "
-                       "beyond distance L.",
-                       static_cast<long long>(e.trainLength),
-                       static_cast<long long>(e.lengths.empty() ? e.trainLength : e.lengths.back()));
+    ImGui::TextWrapped(
+        "Last query row at each length, T = L = %lld to %lld. The table gives the attention mass "
+        "beyond distance L.",
+        static_cast<long long>(e.trainLength),
+        static_cast<long long>(e.lengths.empty() ? e.trainLength : e.lengths.back()));
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float upper = std::floor(avail.y * 0.6f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();

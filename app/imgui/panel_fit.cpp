@@ -24,10 +24,14 @@ namespace {
 // The core's verdict roles in this explorer's palette (the verdict itself is fitVerdict's).
 ImVec4 verdictColor(FitVerdictRole role) {
     switch (role) {
-    case FitVerdictRole::Agrees: return {0.45f, 0.85f, 0.45f, 1.0f};
-    case FitVerdictRole::Differs: return {1.0f, 0.65f, 0.3f, 1.0f};
-    case FitVerdictRole::Unlike: return {1.0f, 0.4f, 0.4f, 1.0f};
-    default: return ImGui::GetStyleColorVec4(ImGuiCol_Text);
+        case FitVerdictRole::Agrees:
+            return {0.45f, 0.85f, 0.45f, 1.0f};
+        case FitVerdictRole::Differs:
+            return {1.0f, 0.65f, 0.3f, 1.0f};
+        case FitVerdictRole::Unlike:
+            return {1.0f, 0.4f, 0.4f, 1.0f};
+        default:
+            return ImGui::GetStyleColorVec4(ImGuiCol_Text);
     }
 }
 
@@ -81,8 +85,7 @@ void drawTable(AppState& state, const FitTableResult& fit) {
                                       ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                       ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
     s.headerRects.assign(columns, MapsRect{});
-    if (!ImGui::BeginTable("fit-table", columns, flags, ImGui::GetContentRegionAvail()))
-        return;
+    if (!ImGui::BeginTable("fit-table", columns, flags, ImGui::GetContentRegionAvail())) return;
     ImGui::TableSetupScrollFreeze(2, 1);
     for (int c = 0; c < columns; ++c) {
         const auto column = static_cast<FitColumn>(c);
@@ -93,11 +96,10 @@ void drawTable(AppState& state, const FitTableResult& fit) {
                              : column == FitColumn::Layer || column == FitColumn::Head || column == FitColumn::Rows
                                  ? "0000"
                                  : "-0.0000e-00";
-        const float width = std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.2f,
-                                     ImGui::CalcTextSize(widest).x);
-        ImGui::TableSetupColumn(title.c_str(),
-                                ImGuiTableColumnFlags_WidthFixed | (c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0),
-                                width);
+        const float width =
+            std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.2f, ImGui::CalcTextSize(widest).x);
+        ImGui::TableSetupColumn(
+            title.c_str(), ImGuiTableColumnFlags_WidthFixed | (c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0), width);
     }
     // Headers one by one, so each can explain itself and tell tests where it is.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
@@ -132,8 +134,9 @@ void drawTable(AppState& state, const FitTableResult& fit) {
                 const std::string text = explore::fitCellText(h, column);
                 if (c == 0) {
                     // The row is one selectable: a click shows the head in the maps view.
-                    if (ImGui::Selectable(text.c_str(), s.selectedRow == index,
-                                          ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick)) {
+                    if (ImGui::Selectable(
+                            text.c_str(), s.selectedRow == index,
+                            ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick)) {
                         s.selectedRow = index;
                         s.layer = h.layerIndex;
                         s.head = h.head;
@@ -143,7 +146,8 @@ void drawTable(AppState& state, const FitTableResult& fit) {
                             s.side = MapsSide::Distance;
                         }
                     }
-                    if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: this head in the maps view; double-click: go there");
+                    if (ImGui::IsItemHovered())
+                        ImGui::SetTooltip("click: this head in the maps view; double-click: go there");
                 } else if (column == FitColumn::Verdict && h.rows > 0) {
                     const FitVerdict verdict = fitVerdict(h);
                     ImGui::TextColored(verdictColor(verdict.role), "%s", verdict.text.c_str());
@@ -163,8 +167,9 @@ void drawTable(AppState& state, const FitTableResult& fit) {
 void drawFitView(AppState& state, const Model& model) {
     const MapsOpenResult* file = model.maps.file.get();
     if (file == nullptr) {
-        ImGui::TextWrapped("No attention maps are open: open a file in the Attention maps view (or Help > Open "
-                           "example attention maps), then fit every head here.");
+        ImGui::TextWrapped(
+            "No attention maps are open: open a file in the Attention maps view (or Help > Open "
+            "example attention maps), then fit every head here.");
         return;
     }
     const AttentionMaps& maps = *file->maps;
@@ -177,9 +182,9 @@ void drawFitView(AppState& state, const Model& model) {
         return;
     }
     const std::string source = model.maps.configured.empty() ? std::string() : std::string("the session");
-    ImGui::TextUnformatted(explore::fitSummaryLine(fit->fits.size(), fit->request.first, fit->request.last,
-                                                   maps.queries(), source)
-                               .c_str());
+    ImGui::TextUnformatted(
+        explore::fitSummaryLine(fit->fits.size(), fit->request.first, fit->request.last, maps.queries(), source)
+            .c_str());
     drawTable(state, *fit);
 }
 

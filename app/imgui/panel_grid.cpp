@@ -6,10 +6,10 @@
 #include "panels.hpp"
 #include "view_common.hpp"
 
-#include <alibi/render/color_scale.hpp>
-#include <alibi/render/format.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/model/bias.hpp>
+#include <alibi/render/color_scale.hpp>
+#include <alibi/render/format.hpp>
 
 #include <imgui.h>
 
@@ -53,14 +53,14 @@ std::string readoutText(const Model& model, const GridResult& grid, const HoverC
             probability = row->probabilities[static_cast<std::size_t>(cell.key)];
         if (current && !row->error.empty()) rowError = "\n" + row->error;
     }
-    return explore::heatmapReadout(params, grid.slopes, cell.head, cell.query, cell.key, probability) +
-           rowError;
+    return explore::heatmapReadout(params, grid.slopes, cell.head, cell.query, cell.key, probability) + rowError;
 }
 
 void drawReadout(AppState& state, const Model& model, const GridResult& grid) {
     state.hoverReadout.clear();
     if (!state.hoverCell) {
-        ImGui::TextDisabled("Hover the grid for head, query, key, distance, slope and value; click a head for its numbers.");
+        ImGui::TextDisabled(
+            "Hover the grid for head, query, key, distance, slope and value; click a head for its numbers.");
         return;
     }
     state.hoverReadout = readoutText(model, grid, *state.hoverCell);
@@ -133,20 +133,21 @@ void drawGridPanel(AppState& state, const Model& model) {
     for (const HeatmapTile& tile : grid->heatmap.tiles) {
         const ImVec2 a(origin.x + static_cast<float>(tile.x), origin.y + static_cast<float>(tile.y));
         const ImVec2 b(a.x + static_cast<float>(tile.width), a.y + static_cast<float>(tile.height));
-        if (tile.head == state.hoveredHead) draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
-                                                          kHighlightColor, 0.0f, 0, 2.0f);
+        if (tile.head == state.hoveredHead)
+            draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), kHighlightColor, 0.0f, 0, 2.0f);
         if (tile.width >= 48 && tile.height >= 24 && grid->heatmap.tiles.size() > 1) {
             const bool perHead = grid->request.heatmap.scale == ScaleMode::PerHead;
             std::string label = fmt::format("h{}", tile.head);
             // Per-head scale: each tile's own exact range (fits when the tile is wide enough).
             if (perHead) {
-                const std::string ranged = fmt::format("h{} {}..{}", tile.head, alibi::formatValue(tile.lo),
-                                                       alibi::formatValue(tile.hi));
+                const std::string ranged =
+                    fmt::format("h{} {}..{}", tile.head, alibi::formatValue(tile.lo), alibi::formatValue(tile.hi));
                 if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) label = ranged;
             }
-            draw->AddRectFilled(ImVec2(a.x + 2, a.y + 2),
-                                ImVec2(a.x + 6 + ImGui::CalcTextSize(label.c_str()).x, a.y + 2 + ImGui::GetTextLineHeight()),
-                                IM_COL32(0, 0, 0, 140));
+            draw->AddRectFilled(
+                ImVec2(a.x + 2, a.y + 2),
+                ImVec2(a.x + 6 + ImGui::CalcTextSize(label.c_str()).x, a.y + 2 + ImGui::GetTextLineHeight()),
+                IM_COL32(0, 0, 0, 140));
             draw->AddText(ImVec2(a.x + 4, a.y + 2), IM_COL32(255, 255, 255, 230), label.c_str());
         }
     }

@@ -6,9 +6,9 @@
 #include "panels.hpp"
 #include "view_common.hpp"
 
+#include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
-#include <alibi/figure/attention_maps_render.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -28,7 +28,7 @@ constexpr const char* kValuesChoices[] = {"detect", "probabilities", "scores (so
 // The bar of a maps picture: the hovered tile's (per-head) or block's (overview) range, else the
 // picture's shared range; the core's bar, the one the exported figures carry.
 alibi::ColorBar mapsColorBar(const AttentionMaps& maps, const Heatmap& map, const HeatmapTile* tile,
-                               const std::string& label, float height) {
+                             const std::string& label, float height) {
     const int index = tile != nullptr ? static_cast<int>(tile - map.tiles.data()) : -1;
     alibi::ColorBar bar = attentionMapsColorBar(maps, map, index, colorBarTicks(height));
     bar.head = label;
@@ -43,8 +43,9 @@ void drawFileBar(AppState& state, const Model& model) {
     ImGui::SameLine();
     if (ImGui::Button("Open maps") || enter) s.open = MapsOpenAsk{s.path, "", 0, 0, false};
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(".npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K), or .safetensors with one tensor per "
-                          "layer; or drop the file on the window");
+        ImGui::SetTooltip(
+            ".npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K), or .safetensors with one tensor per "
+            "layer; or drop the file on the window");
     if (model.maps.opening) {
         ImGui::SameLine();
         ImGui::TextDisabled("opening %s...", std::filesystem::path(model.maps.openingPath).filename().string().c_str());
@@ -172,8 +173,8 @@ void drawGridLabels(const MapsState& s, const MapsGridResult& grid, const Attent
         if (tile.width >= 40 && tile.height >= 24) {
             std::string text = fmt::format("h{}", tile.head);
             if (s.perHead) {
-                const std::string ranged = fmt::format("h{} {}..{}", tile.head, alibi::formatValue(tile.lo),
-                                                       alibi::formatValue(tile.hi));
+                const std::string ranged =
+                    fmt::format("h{} {}..{}", tile.head, alibi::formatValue(tile.lo), alibi::formatValue(tile.hi));
                 if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) text = ranged;
             }
             label(a.x, a.y, text);
@@ -246,8 +247,7 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
         }
         // The wheel steps through the layers.
         const float wheel = ImGui::GetIO().MouseWheel;
-        if (wheel != 0.0f && !s.overview)
-            s.layer = std::clamp(s.layer + (wheel < 0 ? 1 : -1), 0, maps.layers() - 1);
+        if (wheel != 0.0f && !s.overview) s.layer = std::clamp(s.layer + (wheel < 0 ? 1 : -1), 0, maps.layers() - 1);
     }
     if (grid->request.overview && barLabel.empty()) {
         // Not hovering: the selected layer's block.
@@ -270,10 +270,12 @@ void drawMapsView(AppState& state, const Model& model) {
     const MapsOpenResult* file = model.maps.file.get();
     if (file == nullptr) {
         ImGui::Spacing();
-        ImGui::TextWrapped("No attention maps are open. Type a path above, use File > Open attention maps, drop a "
-                           ".npy or .safetensors file on the window, or open an example from the Help menu.");
-        ImGui::TextDisabled("Save them from a Hugging Face ALiBi model (BLOOM, MPT) with output_attentions=True: "
-                            "see scripts/ and docs/FIT.md.");
+        ImGui::TextWrapped(
+            "No attention maps are open. Type a path above, use File > Open attention maps, drop a "
+            ".npy or .safetensors file on the window, or open an example from the Help menu.");
+        ImGui::TextDisabled(
+            "Save them from a Hugging Face ALiBi model (BLOOM, MPT) with output_attentions=True: "
+            "see scripts/ and docs/FIT.md.");
         return;
     }
     const AttentionMaps& maps = *file->maps;
@@ -287,9 +289,9 @@ void drawMapsView(AppState& state, const Model& model) {
     ImGui::BeginGroup();
     drawGrid(state, model, gridSize);
     ImGui::EndGroup();
-    ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x + gridSize.x +
-                                         ImGui::GetStyle().ItemSpacing.x,
-                                     ImGui::GetItemRectMin().y));
+    ImGui::SetCursorScreenPos(ImVec2(
+        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x + gridSize.x + ImGui::GetStyle().ItemSpacing.x,
+        ImGui::GetItemRectMin().y));
     ImGui::BeginChild("maps-side", ImVec2(sideWidth, gridSize.y), false, ImGuiWindowFlags_NoScrollbar);
     drawMapsSide(state, model);
     ImGui::EndChild();
@@ -298,8 +300,9 @@ void drawMapsView(AppState& state, const Model& model) {
     if (!model.maps.hoverReadout.empty()) {
         ImGui::TextUnformatted(model.maps.hoverReadout.c_str());
     } else {
-        ImGui::TextDisabled("Hover the maps for the file's value, its distance and the ALiBi prior there; click a "
-                            "head to inspect it.");
+        ImGui::TextDisabled(
+            "Hover the maps for the file's value, its distance and the ALiBi prior there; click a "
+            "head to inspect it.");
     }
 }
 

@@ -7,10 +7,10 @@
 #include "plot_canvas.hpp"
 #include "view_common.hpp"
 
+#include <alibi/figure/attention_maps_plots.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
-#include <alibi/figure/attention_maps_render.hpp>
-#include <alibi/figure/attention_maps_plots.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -166,8 +166,9 @@ void drawDistanceTab(AppState& state, const Model& model) {
         const auto d = static_cast<std::int64_t>(std::llround(std::max(canvas.mouseX(), 0.0)));
         if (d < std::ssize(head.profile)) {
             const auto k = static_cast<std::size_t>(d);
-            std::string tip = fmt::format("distance {}\nfile {}\nprior at m* {}", d, alibi::formatValue(head.profile[k]),
-                                          alibi::formatValue(fit->fittedPrior[h][k]));
+            std::string tip =
+                fmt::format("distance {}\nfile {}\nprior at m* {}", d, alibi::formatValue(head.profile[k]),
+                            alibi::formatValue(fit->fittedPrior[h][k]));
             if (!fit->configuredPrior[h].empty())
                 tip += fmt::format("\nprior at configured m {}", alibi::formatValue(fit->configuredPrior[h][k]));
             ImGui::SetTooltip("%s", tip.c_str());
@@ -228,7 +229,8 @@ void drawRowTab(AppState& state, const Model& model) {
         if (j < std::ssize(result->probabilities)) {
             const auto k = static_cast<std::size_t>(j);
             std::string tip = fmt::format("key {}\np = {}", j, alibi::formatValue(result->probabilities[k]));
-            if (!result->fittedPrior.empty()) tip += fmt::format("\nprior at m* {}", alibi::formatValue(result->fittedPrior[k]));
+            if (!result->fittedPrior.empty())
+                tip += fmt::format("\nprior at m* {}", alibi::formatValue(result->fittedPrior[k]));
             if (!result->configuredPrior.empty())
                 tip += fmt::format("\nprior at configured m {}", alibi::formatValue(result->configuredPrior[k]));
             ImGui::SetTooltip("%s", tip.c_str());
@@ -250,8 +252,8 @@ void drawSimilarityTab(AppState& state, const Model& model) {
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // A square matrix, room left for the head labels and the colour bar.
-    const float side = std::floor(std::max(
-        std::min(avail.x - colorBarWidth() - ImGui::CalcTextSize("h000 ").x, avail.y - 3.5f * line), 16.0f));
+    const float side = std::floor(
+        std::max(std::min(avail.x - colorBarWidth() - ImGui::CalcTextSize("h000 ").x, avail.y - 3.5f * line), 16.0f));
     s.similarityWidth = s.similarityHeight = static_cast<int>(side);
     const SimilarityResult* sim = model.maps.similarity.get();
     if (sim == nullptr || sim->request.fit.get() != fit) {
@@ -281,8 +283,9 @@ void drawSimilarityTab(AppState& state, const Model& model) {
         const int step = std::max(1, static_cast<int>(std::ceil(ImGui::GetTextLineHeight() / std::max(cell, 1.0f))));
         for (int k = 0; k < n; k += step) {
             const std::string text = fmt::format("h{}", sim->order[static_cast<std::size_t>(k)]);
-            draw->AddText(ImVec2(cursor.x, origin.y + cell * (static_cast<float>(k) + 0.5f) - ImGui::GetTextLineHeight() * 0.5f),
-                          ImGui::GetColorU32(ImGuiCol_TextDisabled), text.c_str());
+            draw->AddText(
+                ImVec2(cursor.x, origin.y + cell * (static_cast<float>(k) + 0.5f) - ImGui::GetTextLineHeight() * 0.5f),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled), text.c_str());
         }
     }
     if (ImGui::IsItemHovered() && n > 0) {
@@ -320,10 +323,18 @@ void drawMapsSide(AppState& state, const Model& model) {
         if (!switched) s.side = side;
         if (side == s.side) s.sideShown = side;
         switch (side) {
-            case MapsSide::Head: drawHeadTab(state, model); break;
-            case MapsSide::Distance: drawDistanceTab(state, model); break;
-            case MapsSide::Row: drawRowTab(state, model); break;
-            case MapsSide::Similarity: drawSimilarityTab(state, model); break;
+            case MapsSide::Head:
+                drawHeadTab(state, model);
+                break;
+            case MapsSide::Distance:
+                drawDistanceTab(state, model);
+                break;
+            case MapsSide::Row:
+                drawRowTab(state, model);
+                break;
+            case MapsSide::Similarity:
+                drawSimilarityTab(state, model);
+                break;
         }
         ImGui::EndTabItem();
     }

@@ -10,10 +10,10 @@
 #include "presets.hpp"
 
 #include <alibi/explore/field_ranges.hpp>
+#include <alibi/io/session.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
-#include <alibi/io/session.hpp>
 #include <alibi/render/colormap.hpp>
 
 #include <imgui.h>
@@ -73,9 +73,9 @@ bool committedNumber(AppState& state, const char* label, T* value, T lo, T hi, W
     // The typed value against the range: taken, or refused with the message kept for the field.
     const auto commit = [&](T typed) {
         const std::string_view name(label, std::strcspn(label, "#"));
-        const auto checked = explore::checkTyped(name, static_cast<double>(typed), static_cast<double>(lo),
-                                                 static_cast<double>(hi), std::is_integral_v<T>,
-                                                 static_cast<double>(*value));
+        const auto checked =
+            explore::checkTyped(name, static_cast<double>(typed), static_cast<double>(lo), static_cast<double>(hi),
+                                std::is_integral_v<T>, static_cast<double>(*value));
         if (!checked.accepted) {
             state.fieldRefusal = {id, checked.message};
             return false;
@@ -214,9 +214,9 @@ void drawShape(AppState& state) {
 void drawCustomSlopes(AppState& state) {
     SlopeParams& slopes = state.session.attention.bias.slopes;
     // Enter commits (Ctrl+Enter starts a new line); so does leaving the field.
-    const bool enter = ImGui::InputTextMultiline(
-        "##custom", &state.customSlopesText, ImVec2(-1, ImGui::GetTextLineHeight() * 3.5f),
-        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CtrlEnterForNewLine);
+    const bool enter =
+        ImGui::InputTextMultiline("##custom", &state.customSlopesText, ImVec2(-1, ImGui::GetTextLineHeight() * 3.5f),
+                                  ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CtrlEnterForNewLine);
     const bool commit = enter || ImGui::IsItemDeactivatedAfterEdit();
     std::vector<double> values;
     const std::string parseError = parseSlopeList(state.customSlopesText, values);
@@ -249,14 +249,16 @@ void drawSlopes(AppState& state) {
         }
     }
     if (slopes.scheme == SlopeScheme::Press || slopes.scheme == SlopeScheme::Geometric)
-        slider(state, "max_bias (B)", ImGuiDataType_Double, &slopes.maxBias, kMaxBiasRange.min, kMaxBiasRange.max, "%.3f",
-               ImGuiSliderFlags_Logarithmic);
+        slider(state, "max_bias (B)", ImGuiDataType_Double, &slopes.maxBias, kMaxBiasRange.min, kMaxBiasRange.max,
+               "%.3f", ImGuiSliderFlags_Logarithmic);
     if (slopes.scheme == SlopeScheme::Custom) drawCustomSlopes(state);
-    constexpr std::array ariths{Arith::Exact, Arith::HfBloom, Arith::HfFalcon, Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml};
+    constexpr std::array ariths{Arith::Exact,      Arith::HfBloom, Arith::HfFalcon,
+                                Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml};
     enumCombo("arithmetic", slopes.arith, ariths, arithName);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Whose float arithmetic makes the numbers: exact (rounded once) or one framework's float32 "
-                          "operations (--arith; a preset sets its model's)");
+        ImGui::SetTooltip(
+            "Whose float arithmetic makes the numbers: exact (rounded once) or one framework's float32 "
+            "operations (--arith; a preset sets its model's)");
 
     BiasParams& bias = state.session.attention.bias;
     constexpr std::array modes{BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom,
@@ -297,13 +299,12 @@ void drawContent(AppState& state) {
         numberField(state, "seed", ImGuiDataType_U64, &content.seed, std::uint64_t{0},
                     std::numeric_limits<std::uint64_t>::max(), "%llu");
     slider(state, "temperature", ImGuiDataType_Double, &content.temperature, kTemperatureRange.min,
-           kTemperatureRange.max, "%.6g",
-           ImGuiSliderFlags_Logarithmic);
+           kTemperatureRange.max, "%.6g", ImGuiSliderFlags_Logarithmic);
 }
 
 // A list of lengths ("16, 12, 9") applied on Enter or when focus leaves; parsed by the core.
-void lengthListField(AppState& state, const char* label, std::string& text, std::vector<std::int64_t> BatchParams::*list,
-                     const char* tooltip) {
+void lengthListField(AppState& state, const char* label, std::string& text,
+                     std::vector<std::int64_t> BatchParams::*list, const char* tooltip) {
     const bool enter = ImGui::InputTextWithHint(label, "none", &text, ImGuiInputTextFlags_EnterReturnsTrue);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
     if (!(enter || ImGui::IsItemDeactivatedAfterEdit())) return;
@@ -328,21 +329,20 @@ void drawBatch(AppState& state) {
     enumCombo("padding", batch.padding, paddings, paddingName);
     lengthListField(state, "documents", state.batchDocumentsText, &BatchParams::documents,
                     "Packed documents' lengths in every row: keys of another document are masked (--documents)");
-    numberField(state, "window", ImGuiDataType_S64, &batch.window, std::int64_t{0}, kMaxLength,
-                "%lld");
+    numberField(state, "window", ImGuiDataType_S64, &batch.window, std::int64_t{0}, kMaxLength, "%lld");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Sliding window W: key j is masked when |i - j| >= W (0: none)");
-    numberField(state, "prefix", ImGuiDataType_S64, &batch.prefix, std::int64_t{0}, kMaxLength,
-                "%lld");
+    numberField(state, "prefix", ImGuiDataType_S64, &batch.prefix, std::int64_t{0}, kMaxLength, "%lld");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Prefix-LM: the first P tokens see each other both ways (0: none)");
     constexpr std::array rules{PositionRule::Mask, PositionRule::Naive, PositionRule::Document};
     enumCombo("positions", batch.positions, rules, positionRuleName);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the left-padding "
-                          "bug), or restarting per document");
+        ImGui::SetTooltip(
+            "ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the left-padding "
+            "bug), or restarting per document");
     const std::int64_t rows = batch.batchSize();
     ImGui::BeginDisabled(rows <= 1);
-    slider(state, "batch row", ImGuiDataType_S64, &session.batchRow, std::int64_t{0}, std::max<std::int64_t>(rows - 1, 0),
-           "%lld");
+    slider(state, "batch row", ImGuiDataType_S64, &session.batchRow, std::int64_t{0},
+           std::max<std::int64_t>(rows - 1, 0), "%lld");
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("The batch row the grid and detail views show");

@@ -23,7 +23,9 @@ namespace {
 // The explorers offer D up to this (the core allows kMaxSchemeDistance).
 constexpr int kViewMaxDistance = 4096;
 
-ImU32 toImColor(Rgba c) { return IM_COL32(c.r, c.g, c.b, 255); }
+ImU32 toImColor(Rgba c) {
+    return IM_COL32(c.r, c.g, c.b, 255);
+}
 
 // A curve dashed in screen space: segments of `dash` pixels on and 0.6 dash off.
 void drawDashed(const PlotCanvas& canvas, const PositionCurve& c, ImU32 color, float thickness) {
@@ -117,8 +119,10 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
         if (c.scheme == PositionScheme::ALiBi && c.head % stride != 0 && c.head != heads - 1) continue;
         const ImU32 color = toImColor(positionCurveColor(c, heads));
         const float thickness = c.scheme == PositionScheme::ALiBi ? 1.5f : 2.0f;
-        if (positionCurveDashed(c)) drawDashed(canvas, c, color, thickness);
-        else canvas.drawSeries(Series{c.name, c.x, c.y}, color, thickness);
+        if (positionCurveDashed(c))
+            drawDashed(canvas, c, color, thickness);
+        else
+            canvas.drawSeries(Series{c.name, c.x, c.y}, color, thickness);
     }
     state.schemesHoverDistance.reset();
     if (canvas.hovered()) {
@@ -151,7 +155,8 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
                 ImGui::TableNextColumn();
                 const ImVec2 at = ImGui::GetCursorScreenPos();
                 const float h = ImGui::GetTextLineHeight();
-                ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + h * 0.35f), ImVec2(at.x + h, at.y + h * 0.65f),
+                ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + h * 0.35f),
+                                                          ImVec2(at.x + h, at.y + h * 0.65f),
                                                           toImColor(positionCurveColor(c, heads)));
                 ImGui::Dummy(ImVec2(h, h));
                 ImGui::SameLine();
@@ -177,7 +182,8 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
                 colour = positionCurveColor(c, heads);
                 break;
             }
-        ImGui::TextColored(ImVec4(colour.r / 255.0f, colour.g / 255.0f, colour.b / 255.0f, 1.0f), "%s:", note.legend.c_str());
+        ImGui::TextColored(ImVec4(colour.r / 255.0f, colour.g / 255.0f, colour.b / 255.0f, 1.0f),
+                           "%s:", note.legend.c_str());
         ImGui::SameLine();
         ImGui::Text("%s. %s", note.formula.c_str(), note.source.c_str());
     }

@@ -94,7 +94,8 @@ void drawStage(int n, const StagesResult& result, const Session& session, ImVec2
         const ImVec2 a = canvas.toScreen(static_cast<double>(marked) - half, hi);
         const ImVec2 b = canvas.toScreen(static_cast<double>(marked) + half, lo);
         const float grow = std::max(0.0f, (8.0f - std::abs(b.x - a.x)) / 2);
-        const ImVec2 c0(std::min(a.x, b.x) - grow, std::min(a.y, b.y)), c1(std::max(a.x, b.x) + grow, std::max(a.y, b.y));
+        const ImVec2 c0(std::min(a.x, b.x) - grow, std::min(a.y, b.y)),
+            c1(std::max(a.x, b.x) + grow, std::max(a.y, b.y));
         draw->AddRect(c0, c1, IM_COL32(0, 0, 0, 160), 0.0f, 0, 5.0f);
         draw->AddRect(c0, c1, kLessonColor, 0.0f, 0, 3.0f);
     }
@@ -125,10 +126,11 @@ void drawStagesView(AppState& state, const Model& model) {
         return;
     }
     ImGui::SameLine();
-    ImGui::TextWrapped("Query row i = %lld of head %d (m = %s). Softmax turns the biased, masked logits into "
-                       "probabilities; the temperature %s divides the logits first.",
-                       static_cast<long long>(result->request.query), result->request.head,
-                       valueText(result->slope).c_str(), valueText(result->request.attention.content.temperature).c_str());
+    ImGui::TextWrapped(
+        "Query row i = %lld of head %d (m = %s). Softmax turns the biased, masked logits into "
+        "probabilities; the temperature %s divides the logits first.",
+        static_cast<long long>(result->request.query), result->request.head, valueText(result->slope).c_str(),
+        valueText(result->request.attention.content.temperature).c_str());
     if (!result->error.empty()) {
         ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
         return;
@@ -147,15 +149,15 @@ void drawStagesView(AppState& state, const Model& model) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const LessonMark& mark = state.lessonMark;
     const std::int64_t marked =
-        mark.cellHead >= 0 && mark.cellHead == result->request.head && mark.query == result->request.query ? mark.key : -1;
+        mark.cellHead >= 0 && mark.cellHead == result->request.head && mark.query == result->request.query ? mark.key
+                                                                                                           : -1;
     for (int n = 0; n < 4; ++n) {
         if (n % columns != 0) ImGui::SameLine();
         ImGui::BeginGroup();
         drawStage(n, *result, state.session, size, marked);
         ImGui::EndGroup();
     }
-    if (model.stagesPending)
-        drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + rows * (size.y + line)), 0.0f);
+    if (model.stagesPending) drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + rows * (size.y + line)), 0.0f);
 }
 
 }  // namespace alibi::imgui

@@ -15,21 +15,41 @@ namespace alibi::imgui {
 
 namespace {
 
-enum Column { kHead, kSlope, kHalfLife, kEntropy, kMeanDistance, kDistance50, kDistance90, kMeanEntropy,
-              kMeanMeanDistance, kColumnCount };
+enum Column {
+    kHead,
+    kSlope,
+    kHalfLife,
+    kEntropy,
+    kMeanDistance,
+    kDistance50,
+    kDistance90,
+    kMeanEntropy,
+    kMeanMeanDistance,
+    kColumnCount
+};
 
 double columnValue(const HeadStats& s, int column) {
     switch (column) {
-        case kHead: return s.head;
-        case kSlope: return s.slope;
-        case kHalfLife: return s.halfLife;
-        case kEntropy: return s.row.entropy;
-        case kMeanDistance: return s.row.meanDistance;
-        case kDistance50: return s.row.distance50;
-        case kDistance90: return s.row.distance90;
-        case kMeanEntropy: return s.mean.entropy;
-        case kMeanMeanDistance: return s.mean.meanDistance;
-        default: return 0.0;
+        case kHead:
+            return s.head;
+        case kSlope:
+            return s.slope;
+        case kHalfLife:
+            return s.halfLife;
+        case kEntropy:
+            return s.row.entropy;
+        case kMeanDistance:
+            return s.row.meanDistance;
+        case kDistance50:
+            return s.row.distance50;
+        case kDistance90:
+            return s.row.distance90;
+        case kMeanEntropy:
+            return s.mean.entropy;
+        case kMeanMeanDistance:
+            return s.mean.meanDistance;
+        default:
+            return 0.0;
     }
 }
 
@@ -83,10 +103,10 @@ void drawStatsPanel(AppState& state, const Model& model) {
     // Narrow windows (1280x720, a large zoom) scroll the table sideways instead of squeezing
     // every column until its numbers are cut; the head column stays in view.
     const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 52.0f;
-    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
-                                  (narrow ? ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit
-                                          : ImGuiTableFlags_SizingStretchProp);
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+        ImGuiTableFlags_Resizable |
+        (narrow ? ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit : ImGuiTableFlags_SizingStretchProp);
     if (!ImGui::BeginTable("stats", kColumnCount, flags)) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("head", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_WidthFixed,

@@ -9,32 +9,52 @@ namespace alibi::imgui {
 
 std::string_view viewTitle(View view) {
     switch (view) {
-        case View::Grid: return "Head grid";
-        case View::Detail: return "Head detail";
-        case View::Curves: return "Curves";
-        case View::Stages: return "Attention stages";
-        case View::Compare: return "Compare";
-        case View::Extrapolation: return "Extrapolation";
-        case View::Diagnose: return "Diagnose";
-        case View::PositionSchemes: return "Position schemes";
-        case View::Maps: return "Attention maps";
-        case View::Fit: return "Head fit";
+        case View::Grid:
+            return "Head grid";
+        case View::Detail:
+            return "Head detail";
+        case View::Curves:
+            return "Curves";
+        case View::Stages:
+            return "Attention stages";
+        case View::Compare:
+            return "Compare";
+        case View::Extrapolation:
+            return "Extrapolation";
+        case View::Diagnose:
+            return "Diagnose";
+        case View::PositionSchemes:
+            return "Position schemes";
+        case View::Maps:
+            return "Attention maps";
+        case View::Fit:
+            return "Head fit";
     }
     return "Head grid";
 }
 
 std::string_view viewSlug(View view) {
     switch (view) {
-        case View::Grid: return "head-grid";
-        case View::Detail: return "head-detail";
-        case View::Curves: return "curves";
-        case View::Stages: return "stages";
-        case View::Compare: return "compare";
-        case View::Extrapolation: return "extrapolation";
-        case View::Diagnose: return "diagnose";
-        case View::PositionSchemes: return "position-schemes";
-        case View::Maps: return "attention-maps";
-        case View::Fit: return "head-fit";
+        case View::Grid:
+            return "head-grid";
+        case View::Detail:
+            return "head-detail";
+        case View::Curves:
+            return "curves";
+        case View::Stages:
+            return "stages";
+        case View::Compare:
+            return "compare";
+        case View::Extrapolation:
+            return "extrapolation";
+        case View::Diagnose:
+            return "diagnose";
+        case View::PositionSchemes:
+            return "position-schemes";
+        case View::Maps:
+            return "attention-maps";
+        case View::Fit:
+            return "head-fit";
     }
     return "head-grid";
 }
@@ -62,16 +82,36 @@ void drawViewsPanel(AppState& state, const Model& model) {
         if (!switched) state.view = view;
         if (view == state.view) state.tabShown = view;
         switch (view) {
-            case View::Grid: drawGridPanel(state, model); break;
-            case View::Detail: drawDetailView(state, model); break;
-            case View::Curves: drawCurvesPanel(state, model); break;
-            case View::Stages: drawStagesView(state, model); break;
-            case View::Compare: drawCompareView(state, model); break;
-            case View::Extrapolation: drawExtrapolationView(state, model); break;
-            case View::Diagnose: drawDiagnoseView(state, model); break;
-            case View::PositionSchemes: drawPositionSchemesView(state, model); break;
-            case View::Maps: drawMapsView(state, model); break;
-            case View::Fit: drawFitView(state, model); break;
+            case View::Grid:
+                drawGridPanel(state, model);
+                break;
+            case View::Detail:
+                drawDetailView(state, model);
+                break;
+            case View::Curves:
+                drawCurvesPanel(state, model);
+                break;
+            case View::Stages:
+                drawStagesView(state, model);
+                break;
+            case View::Compare:
+                drawCompareView(state, model);
+                break;
+            case View::Extrapolation:
+                drawExtrapolationView(state, model);
+                break;
+            case View::Diagnose:
+                drawDiagnoseView(state, model);
+                break;
+            case View::PositionSchemes:
+                drawPositionSchemesView(state, model);
+                break;
+            case View::Maps:
+                drawMapsView(state, model);
+                break;
+            case View::Fit:
+                drawFitView(state, model);
+                break;
         }
         ImGui::EndTabItem();
     }

@@ -19,21 +19,28 @@ constexpr float kBottomMargin = 34.0f;
 constexpr float kTopMargin = 20.0f;
 constexpr float kRightMargin = 10.0f;
 
-double signedLog2(double v) { return v < 0 ? -std::log2(1.0 - v) : std::log2(1.0 + v); }
+double signedLog2(double v) {
+    return v < 0 ? -std::log2(1.0 - v) : std::log2(1.0 + v);
+}
 
 double mapValue(AxisKind kind, double v) {
     switch (kind) {
-        case AxisKind::Linear: return v;
-        case AxisKind::Log2: return std::log2(std::max(v, 1e-300));
-        case AxisKind::SignedLog2: return signedLog2(v);
+        case AxisKind::Linear:
+            return v;
+        case AxisKind::Log2:
+            return std::log2(std::max(v, 1e-300));
+        case AxisKind::SignedLog2:
+            return signedLog2(v);
     }
     return v;
 }
 
 std::string tickLabel(AxisKind kind, double mapped) {
     switch (kind) {
-        case AxisKind::Linear: return fmt::format("{:.4g}", mapped + 0.0);  // + 0.0: no "-0" tick
-        case AxisKind::Log2: return fmt::format("2^{:.0f}", mapped);
+        case AxisKind::Linear:
+            return fmt::format("{:.4g}", mapped + 0.0);  // + 0.0: no "-0" tick
+        case AxisKind::Log2:
+            return fmt::format("2^{:.0f}", mapped);
         case AxisKind::SignedLog2: {
             const double v = mapped < 0 ? -(std::exp2(-mapped) - 1.0) : std::exp2(mapped) - 1.0;
             return fmt::format("{:.0f}", v + 0.0);
@@ -124,8 +131,12 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     m_draw->AddText(ImVec2(m_max.x - yw, origin.y + 1.0f), dim, axes.yLabel);
 }
 
-double PlotCanvas::mapX(double x) const { return mapValue(m_axes.xKind, x); }
-double PlotCanvas::mapY(double y) const { return mapValue(m_axes.yKind, y); }
+double PlotCanvas::mapX(double x) const {
+    return mapValue(m_axes.xKind, x);
+}
+double PlotCanvas::mapY(double y) const {
+    return mapValue(m_axes.yKind, y);
+}
 
 ImVec2 PlotCanvas::toScreen(double x, double y) const {
     const double fx = (mapX(x) - m_x0) / (m_x1 - m_x0);
@@ -139,9 +150,12 @@ double PlotCanvas::mouseX() const {
     const double f = (ImGui::GetIO().MousePos.x - m_min.x) / (m_max.x - m_min.x);
     const double mapped = m_x0 + f * (m_x1 - m_x0);
     switch (m_axes.xKind) {
-        case AxisKind::Linear: return mapped;
-        case AxisKind::Log2: return std::exp2(mapped);
-        case AxisKind::SignedLog2: return mapped < 0 ? -(std::exp2(-mapped) - 1.0) : std::exp2(mapped) - 1.0;
+        case AxisKind::Linear:
+            return mapped;
+        case AxisKind::Log2:
+            return std::exp2(mapped);
+        case AxisKind::SignedLog2:
+            return mapped < 0 ? -(std::exp2(-mapped) - 1.0) : std::exp2(mapped) - 1.0;
     }
     return mapped;
 }

@@ -46,7 +46,7 @@ private:
     [[nodiscard]] double mapY(double y) const;
 
     PlotAxes m_axes;
-    ImVec2 m_min, m_max;  // plotting area (inside the axes)
+    ImVec2 m_min, m_max;                            // plotting area (inside the axes)
     double m_x0 = 0, m_x1 = 1, m_y0 = 0, m_y1 = 1;  // mapped ranges
     bool m_hovered = false;
     ImDrawList* m_draw = nullptr;

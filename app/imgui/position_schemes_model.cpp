@@ -14,8 +14,10 @@ PositionSchemesParams positionSchemesRequest(const AppState& state) {
 std::shared_ptr<const PositionSchemesResult> computePositionSchemes(const PositionSchemesParams& request) {
     auto result = std::make_shared<PositionSchemesResult>();
     result->request = request;
-    if (auto schemes = positionSchemeCurves(request)) result->schemes = std::move(*schemes);
-    else result->error = schemes.error().message;
+    if (auto schemes = positionSchemeCurves(request))
+        result->schemes = std::move(*schemes);
+    else
+        result->error = schemes.error().message;
     return result;
 }
 

@@ -10,7 +10,9 @@
 
 namespace alibi::imgui {
 
-std::string valueText(double value) { return alibi::formatValue(value); }
+std::string valueText(double value) {
+    return alibi::formatValue(value);
+}
 
 void drawStaleMark(ImVec2 min, ImVec2 max, float progress, float secondsLeft, bool refining) {
     ImDrawList* draw = ImGui::GetWindowDrawList();

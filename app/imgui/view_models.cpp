@@ -77,7 +77,7 @@ std::shared_ptr<const ExtrapolationResult> computeExtrapolationResult(const Extr
 }
 
 ExportPlan planSessionExport(const Session& session, const std::string& path, FileFormat format,
-                              const FreeSpaceFn& freeSpace) {
+                             const FreeSpaceFn& freeSpace) {
     const bool attention = session.what == RenderWhat::Attention;
     // A session's batch plans as the whole (B, H, T, T) batch, as `alibi bias` writes it.
     auto e = attention ? sessionAttentionExport(session, path, format) : sessionBiasExport(session, path, format);
@@ -93,33 +93,51 @@ ExportPlan planSessionExport(const Session& session, const std::string& path, Fi
 
 ExplorerView toExplorerView(View view) {
     switch (view) {
-        case View::Grid: return ExplorerView::Grid;
-        case View::Detail: return ExplorerView::Detail;
-        case View::Curves: return ExplorerView::Curves;
-        case View::Stages: return ExplorerView::Stages;
-        case View::Compare: return ExplorerView::Compare;
-        case View::Extrapolation: return ExplorerView::Extrapolation;
-        case View::Diagnose: return ExplorerView::Diagnose;
-        case View::PositionSchemes: return ExplorerView::PositionSchemes;
+        case View::Grid:
+            return ExplorerView::Grid;
+        case View::Detail:
+            return ExplorerView::Detail;
+        case View::Curves:
+            return ExplorerView::Curves;
+        case View::Stages:
+            return ExplorerView::Stages;
+        case View::Compare:
+            return ExplorerView::Compare;
+        case View::Extrapolation:
+            return ExplorerView::Extrapolation;
+        case View::Diagnose:
+            return ExplorerView::Diagnose;
+        case View::PositionSchemes:
+            return ExplorerView::PositionSchemes;
         // The attention maps are a file the session does not hold: a session saved there opens
         // on the head grid.
         case View::Maps:
-        case View::Fit: return ExplorerView::Grid;
+        case View::Fit:
+            return ExplorerView::Grid;
     }
     return ExplorerView::Grid;
 }
 
 View fromExplorerView(ExplorerView view) {
     switch (view) {
-        case ExplorerView::Grid: return View::Grid;
-        case ExplorerView::Detail: return View::Detail;
-        case ExplorerView::Curves: return View::Curves;
-        case ExplorerView::Stages: return View::Stages;
-        case ExplorerView::Compare: return View::Compare;
-        case ExplorerView::Extrapolation: return View::Extrapolation;
-        case ExplorerView::Diagnose: return View::Diagnose;
-        case ExplorerView::Stats: return View::Grid;
-        case ExplorerView::PositionSchemes: return View::PositionSchemes;
+        case ExplorerView::Grid:
+            return View::Grid;
+        case ExplorerView::Detail:
+            return View::Detail;
+        case ExplorerView::Curves:
+            return View::Curves;
+        case ExplorerView::Stages:
+            return View::Stages;
+        case ExplorerView::Compare:
+            return View::Compare;
+        case ExplorerView::Extrapolation:
+            return View::Extrapolation;
+        case ExplorerView::Diagnose:
+            return View::Diagnose;
+        case ExplorerView::Stats:
+            return View::Grid;
+        case ExplorerView::PositionSchemes:
+            return View::PositionSchemes;
     }
     return View::Grid;
 }

@@ -85,9 +85,9 @@ struct ExtrapolationResult {
 [[nodiscard]] std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b);
 
 struct DiagnoseRequest {
-    std::string path;     // a .npy or .safetensors file, or
-    std::string example;  // an example code (when path is empty)
-    std::uint64_t serial = 0;  // bumped by each "Diagnose" click, so the same file can be re-read
+    std::string path;           // a .npy or .safetensors file, or
+    std::string example;        // an example code (when path is empty)
+    std::uint64_t serial = 0;   // bumped by each "Diagnose" click, so the same file can be re-read
     int width = 0, height = 0;  // error heatmap pixels
     friend bool operator==(const DiagnoseRequest&, const DiagnoseRequest&) = default;
 };

@@ -31,8 +31,7 @@ constexpr const char* kFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.t
 // The main font's characters: Latin-1, and the Greek letters, punctuation, arrows and maths signs
 // the core's titles and read-outs use ("distance i − j", "m* ≥ ...", "μ"), which ImGui's default
 // range would draw as "?".
-constexpr ImWchar kFontRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x206F,
-                                   0x2190, 0x21FF, 0x2200, 0x22FF, 0};
+constexpr ImWchar kFontRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};
 
 // CPU time of the calling thread: the frame loop's own cost, whatever else loads the machine.
 double threadCpuMs() {

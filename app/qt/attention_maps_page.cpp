@@ -9,10 +9,10 @@
 
 #include <alibi/base/thread_priority.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
-#include <alibi/render/format.hpp>
-#include <alibi/model/slopes.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/io/output_file.hpp>
+#include <alibi/model/slopes.hpp>
+#include <alibi/render/format.hpp>
 #include <alibi/render/png.hpp>
 
 #include <QApplication>
@@ -34,8 +34,8 @@
 #include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
-#include <QStandardItemModel>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
@@ -43,8 +43,8 @@
 #include <QVBoxLayout>
 
 #include <cmath>
-#include <optional>
 #include <cstdio>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -52,9 +52,13 @@ namespace alibi::qt {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
-QLabel* label(const QString& text, QWidget* parent) { return new QLabel(text, parent); }
+QLabel* label(const QString& text, QWidget* parent) {
+    return new QLabel(text, parent);
+}
 
 // The verdict column's value: the core's verdict kind (for sorting) times this, plus the head's
 // position in the model's fits (to read its verdict back when the cell is drawn).
@@ -63,10 +67,14 @@ constexpr double kVerdictStride = 1e9;
 // The core's verdict roles in this explorer's palette (cell backgrounds).
 QColor verdictColor(FitVerdictRole role) {
     switch (role) {
-    case FitVerdictRole::Agrees: return QColor(200, 235, 200);
-    case FitVerdictRole::Differs: return QColor(250, 220, 180);
-    case FitVerdictRole::Unlike: return QColor(245, 195, 195);
-    default: return {};
+        case FitVerdictRole::Agrees:
+            return QColor(200, 235, 200);
+        case FitVerdictRole::Differs:
+            return QColor(250, 220, 180);
+        case FitVerdictRole::Unlike:
+            return QColor(245, 195, 195);
+        default:
+            return {};
     }
 }
 
@@ -77,8 +85,9 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
 
     // --- The file's controls (first row) and the position and fit controls (second row).
     auto* open = new QPushButton("Open…", this);
-    open->setToolTip("Open a .npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K) or a .safetensors file with one "
-                     "tensor per layer (Ctrl+Shift+O), or drop one on this tab");
+    open->setToolTip(
+        "Open a .npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K) or a .safetensors file with one "
+        "tensor per layer (Ctrl+Shift+O), or drop one on this tab");
     m_file = new QLabel("No attention maps open.", this);
     m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_file->setMinimumWidth(100);
@@ -92,15 +101,17 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_batch = new QSpinBox(this);
     m_batch->setToolTip("Which element of the batched array to read");
     m_values = new QComboBox(this);
-    m_values->setToolTip("Whether the file holds probabilities (rows sum to 1) or pre-softmax scores: detected from "
-                         "sampled rows, or as you say");
+    m_values->setToolTip(
+        "Whether the file holds probabilities (rows sum to 1) or pre-softmax scores: detected from "
+        "sampled rows, or as you say");
     m_values->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_values->setMinimumContentsLength(14);
     m_prior = new QComboBox(this);
     m_prior->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_prior->setMinimumContentsLength(16);
-    m_prior->setToolTip("The model's ALiBi parameters, so each head's configured slope shows beside its fitted one "
-                        "(only parameters with the maps' head count pair)");
+    m_prior->setToolTip(
+        "The model's ALiBi parameters, so each head's configured slope shows beside its fitted one "
+        "(only parameters with the maps' head count pair)");
     auto* row1 = new QHBoxLayout;
     row1->addWidget(open);
     row1->addWidget(m_tensor);
@@ -113,9 +124,10 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     // The shown layer (or head) as a finished figure for slides, drawn at 1x, 2x or 4x.
     m_figure = new QToolButton(this);
     m_figure->setText("Figure");
-    m_figure->setToolTip("Save the open tab's picture as a figure with title, axes, colour bar or legend and caption: "
-                         "PNG rendered at 1x, 2x or 4x the view's size, SVG for the distance and row plots (the same "
-                         "as alibi render FILE; Ctrl+Shift+P, or a right click on the view)");
+    m_figure->setToolTip(
+        "Save the open tab's picture as a figure with title, axes, colour bar or legend and caption: "
+        "PNG rendered at 1x, 2x or 4x the view's size, SVG for the distance and row plots (the same "
+        "as alibi render FILE; Ctrl+Shift+P, or a right click on the view)");
     m_figure->setPopupMode(QToolButton::InstantPopup);
     auto* figureMenu = new QMenu(m_figure);
     connect(figureMenu, &QMenu::aboutToShow, this, [this, figureMenu] {
@@ -131,7 +143,8 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_layerSlider->setMinimumWidth(40);
     m_layerSlider->setMaximumWidth(90);
     m_head = new QSpinBox(this);
-    m_head->setToolTip("Head shown in the head, distance and row views (click a tile, or the wheel over the head view)");
+    m_head->setToolTip(
+        "Head shown in the head, distance and row views (click a tile, or the wheel over the head view)");
     m_row = new QSpinBox(this);
     m_row->setToolTip("Query row shown in the row view (click a row in the head view)");
     m_log = new QCheckBox("log colours", this);
@@ -184,8 +197,9 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_overview = new MapsHeatmapView(this);
     m_headView = new MapsHeatmapView(this);
     for (MapsHeatmapView* v : {m_grid, m_overview, m_headView}) {
-        v->setMessage("Open attention maps (File > Open attention maps…, Ctrl+Shift+O), drop a .npy or .safetensors "
-                      "file here, or open an example from the Help menu.");
+        v->setMessage(
+            "Open attention maps (File > Open attention maps…, Ctrl+Shift+O), drop a .npy or .safetensors "
+            "file here, or open an example from the Help menu.");
         v->setMaskedSwatch(true);
     }
     m_profile = new PlotWidget(this);
@@ -302,7 +316,8 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     connect(m_model, &AttentionMapsModel::openFailed, this, [this](const QString& message) {
         m_lessonTarget.reset();
         updateControls();
-        m_status->setText("Cannot open attention maps: " + message + (m_model->maps() ? "  (the open file stays)" : ""));
+        m_status->setText("Cannot open attention maps: " + message +
+                          (m_model->maps() ? "  (the open file stays)" : ""));
         emit failed("Cannot open attention maps", message);
     });
     connect(m_model, &AttentionMapsModel::openCancelled, this, [this](const QString& path) {
@@ -311,9 +326,8 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
         m_status->setText("Opening " + QFileInfo(path).fileName() + " cancelled" +
                           (m_model->maps() ? "; the open file stays." : "."));
     });
-    connect(m_model, &AttentionMapsModel::fitProgress, this, [this](double f) {
-        m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
-    });
+    connect(m_model, &AttentionMapsModel::fitProgress, this,
+            [this](double f) { m_progress->setValue(static_cast<int>(std::lround(f * 1000))); });
     connect(m_model, &AttentionMapsModel::fitted, this, &AttentionMapsPage::onFitted);
     connect(m_model, &AttentionMapsModel::fitFailed, this, [this](const QString& message) {
         updateControls();
@@ -378,8 +392,10 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
             const QString text = p.x() < 0 ? QString() : hoverAt(v, p);
             m_hoverText = text;
             emit cellHovered(QString(text).replace('\n', "   "));
-            if (text.isEmpty()) QToolTip::hideText();
-            else QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace('\n', "<br>"), v);
+            if (text.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace('\n', "<br>"), v);
         });
     }
     connect(m_grid, &MapsHeatmapView::pictureShown, this, &AttentionMapsPage::onGridShown);
@@ -402,9 +418,12 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
         if (!m_model->maps()) return;
         if (const auto hit = mapsHitTest(m_headView->heatmap(), *m_model->maps(), p.x(), p.y())) setRow(hit->query);
     });
-    connect(m_grid, &MapsHeatmapView::wheelSteps, this, [this](int steps) { m_layer->setValue(m_layer->value() - steps); });
-    connect(m_overview, &MapsHeatmapView::wheelSteps, this, [this](int steps) { m_layer->setValue(m_layer->value() - steps); });
-    connect(m_headView, &MapsHeatmapView::wheelSteps, this, [this](int steps) { m_head->setValue(m_head->value() - steps); });
+    connect(m_grid, &MapsHeatmapView::wheelSteps, this,
+            [this](int steps) { m_layer->setValue(m_layer->value() - steps); });
+    connect(m_overview, &MapsHeatmapView::wheelSteps, this,
+            [this](int steps) { m_layer->setValue(m_layer->value() - steps); });
+    connect(m_headView, &MapsHeatmapView::wheelSteps, this,
+            [this](int steps) { m_head->setValue(m_head->value() - steps); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
         if (!index.isValid()) return;
         const QModelIndex source = m_sorted->mapToSource(index);
@@ -439,8 +458,8 @@ void AttentionMapsPage::setPriorSources(std::function<SlopeParams()> session, st
 
 void AttentionMapsPage::showLessonTarget(const LessonTarget& target) {
     m_lessonTarget = target;
-    const bool open = m_model->maps() && QFileInfo(m_model->path()).canonicalFilePath() ==
-                                             QFileInfo(target.path).canonicalFilePath();
+    const bool open =
+        m_model->maps() && QFileInfo(m_model->path()).canonicalFilePath() == QFileInfo(target.path).canonicalFilePath();
     if (open)
         applyLessonTarget();
     else
@@ -470,15 +489,29 @@ void AttentionMapsPage::openFile(const QString& path) {
     updateControls();
 }
 
-QString AttentionMapsPage::summaryText() const { return m_file->toolTip(); }
+QString AttentionMapsPage::summaryText() const {
+    return m_file->toolTip();
+}
 
-int AttentionMapsPage::layerIndex() const { return m_layer->value(); }
-int AttentionMapsPage::head() const { return m_head->value(); }
-std::int64_t AttentionMapsPage::row() const { return m_row->value(); }
+int AttentionMapsPage::layerIndex() const {
+    return m_layer->value();
+}
+int AttentionMapsPage::head() const {
+    return m_head->value();
+}
+std::int64_t AttentionMapsPage::row() const {
+    return m_row->value();
+}
 
-void AttentionMapsPage::setLayerIndex(int layerIndex) { m_layer->setValue(layerIndex); }
-void AttentionMapsPage::setHead(int head) { m_head->setValue(head); }
-void AttentionMapsPage::setRow(std::int64_t row) { m_row->setValue(static_cast<int>(row)); }
+void AttentionMapsPage::setLayerIndex(int layerIndex) {
+    m_layer->setValue(layerIndex);
+}
+void AttentionMapsPage::setHead(int head) {
+    m_head->setValue(head);
+}
+void AttentionMapsPage::setRow(std::int64_t row) {
+    m_row->setValue(static_cast<int>(row));
+}
 
 void AttentionMapsPage::updateControls() {
     const MapsPtr maps = m_model->maps();
@@ -502,7 +535,8 @@ void AttentionMapsPage::updateControls() {
         if (auto* model = qobject_cast<QStandardItemModel*>(m_prior->model()))
             if (QStandardItem* it = model->item(item)) {
                 it->setEnabled(fits);
-                it->setToolTip(fits ? QString() : QString("%1 heads; the maps have %2").arg(p.heads).arg(maps->heads()));
+                it->setToolTip(fits ? QString()
+                                    : QString("%1 heads; the maps have %2").arg(p.heads).arg(maps->heads()));
             }
     }
 }
@@ -537,7 +571,7 @@ void AttentionMapsPage::onOpened() {
         m_values->addItem(QString("%1 (detected)").arg(qs(std::string(attentionValuesName(maps->values())))));
         m_values->addItem("probabilities");
         m_values->addItem("scores (pre-softmax)");
-        m_values->setCurrentIndex(!m_model->options().values                                  ? 0
+        m_values->setCurrentIndex(!m_model->options().values                                     ? 0
                                   : *m_model->options().values == AttentionValues::Probabilities ? 1
                                                                                                  : 2);
         m_values->setItemData(0, qs(maps->valuesReason()), Qt::ToolTipRole);
@@ -547,8 +581,9 @@ void AttentionMapsPage::onOpened() {
     const QString summary = qs(explore::mapsSummary(*maps));
     m_file->setText(QString("<b>%1</b> · %2").arg(name.toHtmlEscaped(), summary.toHtmlEscaped()));
     m_file->setToolTip(m_model->path() + "\n" + summary);
-    m_status->setText(QString("Opened %1: %2 · values: %3 (%4)")
-                          .arg(name, summary, qs(std::string(attentionValuesName(maps->values()))), qs(maps->valuesReason())));
+    m_status->setText(
+        QString("Opened %1: %2 · values: %3 (%4)")
+            .arg(name, summary, qs(std::string(attentionValuesName(maps->values()))), qs(maps->valuesReason())));
     // A session prior that matches the head count pairs at once (the model's own slopes).
     updateControls();
     m_overviewMap = MapsOverview();
@@ -593,8 +628,9 @@ void AttentionMapsPage::onOpened() {
                           labels = std::move(labels)]() mutable {
                 m_overviewMap = std::move(*overview);
                 m_overview->setTileLabels(std::move(labels));
-                m_overview->setHeader(QString("All %1 layers x %2 heads").arg(maps->layers()).arg(maps->heads()),
-                                      "one row per layer, one column per head · click a tile to open that layer and head");
+                m_overview->setHeader(
+                    QString("All %1 layers x %2 heads").arg(maps->layers()).arg(maps->heads()),
+                    "one row per layer, one column per head · click a tile to open that layer and head");
                 highlightOverview();
             };
             return {std::move(map), -1, std::move(shown)};
@@ -613,7 +649,8 @@ void AttentionMapsPage::startFit() {
     if (!m_model->maps()) return;
     m_progress->setValue(0);
     m_model->startFit(m_firstRow->value(), m_lastRow->value() >= m_lastRow->maximum() ? -1 : m_lastRow->value());
-    m_status->setText(QString("Fitting every head on query rows %1 to %2…").arg(m_firstRow->value()).arg(m_lastRow->value() - 1));
+    m_status->setText(
+        QString("Fitting every head on query rows %1 to %2…").arg(m_firstRow->value()).arg(m_lastRow->value() - 1));
     updateControls();
 }
 
@@ -633,7 +670,8 @@ explore::HeadSlopes AttentionMapsPage::slopesOf(int layerIndex, int head) const 
     explore::HeadSlopes s;
     if (const HeadFit* f = m_model->fitOf(layerIndex, head)) s.fitted = f->slope;
     const auto& configured = m_model->configured();
-    if (head >= 0 && head < static_cast<int>(configured.size())) s.configured = configured[static_cast<std::size_t>(head)];
+    if (head >= 0 && head < static_cast<int>(configured.size()))
+        s.configured = configured[static_cast<std::size_t>(head)];
     return s;
 }
 
@@ -646,7 +684,8 @@ void AttentionMapsPage::refreshLayer() {
     if (!maps) return;
     const int layer = m_layer->value();
     const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
-    m_layer->setToolTip(QString("%1 of %2 (PageUp / PageDown, or the wheel over the grid)").arg(layerLabel).arg(maps->layers()));
+    m_layer->setToolTip(
+        QString("%1 of %2 (PageUp / PageDown, or the wheel over the grid)").arg(layerLabel).arg(maps->layers()));
     m_grid->refresh();  // returns at once; the labels and header follow the picture (onGridShown)
     m_gridRequested.start();
     m_headView->refresh();
@@ -688,11 +727,13 @@ void AttentionMapsPage::onGridShown() {
     }
     m_grid->setTileLabels(std::move(labels));
     m_grid->setHighlightedTile(m_head->value());
-    m_grid->setHeader(QString("%1: its %2 heads").arg(layerLabel).arg(maps->heads()),
-                      priorText() +
-                          " · hover for the file's value · click a tile for its head · PageUp/PageDown or wheel: layer");
+    m_grid->setHeader(
+        QString("%1: its %2 heads").arg(layerLabel).arg(maps->heads()),
+        priorText() + " · hover for the file's value · click a tile for its head · PageUp/PageDown or wheel: layer");
     if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
-        std::fprintf(stderr, "attention maps: layer index %d grid shown %lld ms after the request (%d x %d px, H = %d, Q = %lld, K = %lld)\n",
+        std::fprintf(stderr,
+                     "attention maps: layer index %d grid shown %lld ms after the request (%d x %d px, H = %d, Q = "
+                     "%lld, K = %lld)\n",
                      layer, static_cast<long long>(m_gridRequested.elapsed()), m_grid->imagePixels().width(),
                      m_grid->imagePixels().height(), maps->heads(), static_cast<long long>(maps->queries()),
                      static_cast<long long>(maps->keys()));
@@ -735,24 +776,27 @@ void AttentionMapsPage::requestRow(RowRequest request) {
     auto job = [self, request = std::move(request)] {
         // The row comes from the file (a disk read when it is not cached), off the UI thread.
         auto series = explore::mapsRowSeries(*request.maps, request.layer, request.head, request.row, request.slopes);
-        QMetaObject::invokeMethod(qApp, [self, request, series = std::move(series)]() mutable {
-            if (!self) return;
-            self->m_rowReading = false;
-            if (self->m_rowWaiting) {
-                RowRequest next = std::move(*self->m_rowWaiting);
-                self->m_rowWaiting.reset();
-                self->requestRow(std::move(next));
-                return;  // a newer row is on its way: this one is stale
-            }
-            if (request.maps != self->m_model->maps()) return;  // another file since
-            if (series) {
-                self->m_rowPlot->setSeries(std::move(*series));
-                self->m_rowPlot->setNote({});
-            } else {
-                self->m_rowPlot->setSeries({});
-                self->m_rowPlot->setNote(qs(series.error().message));
-            }
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, request, series = std::move(series)]() mutable {
+                if (!self) return;
+                self->m_rowReading = false;
+                if (self->m_rowWaiting) {
+                    RowRequest next = std::move(*self->m_rowWaiting);
+                    self->m_rowWaiting.reset();
+                    self->requestRow(std::move(next));
+                    return;  // a newer row is on its way: this one is stale
+                }
+                if (request.maps != self->m_model->maps()) return;  // another file since
+                if (series) {
+                    self->m_rowPlot->setSeries(std::move(*series));
+                    self->m_rowPlot->setNote({});
+                } else {
+                    self->m_rowPlot->setSeries({});
+                    self->m_rowPlot->setNote(qs(series.error().message));
+                }
+            },
+            Qt::QueuedConnection);
     };
     // Without a thread to be had (a process or address-space limit), read it here (issue 25).
     try {
@@ -800,8 +844,10 @@ void AttentionMapsPage::refreshSimilarity() {
         const int side = std::max(16, std::min(px.width(), px.height()));
         return [=, this]() -> MapsPicture {
             if (!cache->matrix) {
-                if (full) cache->matrix = mapDistances(*maps, layer, first, last);
-                else cache->matrix.emplace(profileDistances(fits));
+                if (full)
+                    cache->matrix = mapDistances(*maps, layer, first, last);
+                else
+                    cache->matrix.emplace(profileDistances(fits));
                 if (*cache->matrix) cache->order = explore::similarityHeadOrder(fits, order, **cache->matrix);
             }
             if (!*cache->matrix) return {std::unexpected(cache->matrix->error()), -1, {}};
@@ -818,7 +864,8 @@ void AttentionMapsPage::refreshSimilarity() {
             return {std::move(picture), layer, std::move(shown)};
         };
     });
-    m_similarityNote->setText(QString("%1 · %2 heads · 0 = same distribution, 1 = disjoint").arg(layerLabel).arg(maps->heads()));
+    m_similarityNote->setText(
+        QString("%1 · %2 heads · 0 = same distribution, 1 = disjoint").arg(layerLabel).arg(maps->heads()));
     const QString similarityTitle = QString("%1: head x head Jensen-Shannon distance between %2")
                                         .arg(layerLabel, full ? "full maps" : "attention-vs-distance profiles");
     m_similarityTitle = similarityTitle.toStdString();
@@ -836,7 +883,8 @@ void AttentionMapsPage::refreshTable() {
         for (int c = 0; c < explore::kFitColumnCount; ++c)
             row.push_back(explore::fitColumnValue(f, static_cast<explore::FitColumn>(c)));
         row[static_cast<std::size_t>(explore::FitColumn::Verdict)] =
-            row[static_cast<std::size_t>(explore::FitColumn::Verdict)] * kVerdictStride + static_cast<double>(values.size());
+            row[static_cast<std::size_t>(explore::FitColumn::Verdict)] * kVerdictStride +
+            static_cast<double>(values.size());
         values.push_back(std::move(row));
     }
     m_tableModel->setValues(std::move(values));
@@ -847,13 +895,19 @@ QString AttentionMapsPage::hoverAt(MapsHeatmapView* view, QPoint p) {
     if (!maps) return {};
     if (view == m_similarity) {
         const Heatmap& map = view->heatmap();
-        if (map.tiles.empty() || m_distances.n == 0 || m_similarityOrder.size() != static_cast<std::size_t>(m_distances.n))
+        if (map.tiles.empty() || m_distances.n == 0 ||
+            m_similarityOrder.size() != static_cast<std::size_t>(m_distances.n))
             return {};
         const HeatmapTile& t = map.tiles.front();
         if (p.x() < t.x || p.y() < t.y || p.x() >= t.x + t.width || p.y() >= t.y + t.height) return {};
-        const int a = m_similarityOrder[static_cast<std::size_t>(pixelCells(p.y() - t.y, t.height, m_distances.n).first)];
-        const int b = m_similarityOrder[static_cast<std::size_t>(pixelCells(p.x() - t.x, t.width, m_distances.n).first)];
-        return QString("head %1 vs head %2: Jensen-Shannon distance %3").arg(a).arg(b).arg(valueText(m_distances.at(a, b)));
+        const int a =
+            m_similarityOrder[static_cast<std::size_t>(pixelCells(p.y() - t.y, t.height, m_distances.n).first)];
+        const int b =
+            m_similarityOrder[static_cast<std::size_t>(pixelCells(p.x() - t.x, t.width, m_distances.n).first)];
+        return QString("head %1 vs head %2: Jensen-Shannon distance %3")
+            .arg(a)
+            .arg(b)
+            .arg(valueText(m_distances.at(a, b)));
     }
     // The layer of the picture under the mouse (a newer one may be pending): the read-out is of what is shown.
     int layer = view->shownLayer() >= 0 ? view->shownLayer() : m_layer->value();
@@ -917,7 +971,9 @@ bool AttentionMapsPage::choosePrior(int item) {
 
 QString AttentionMapsPage::figureFileName(const QString& what, int scale, bool svg) const {
     return QFileInfo(m_model->path()).completeBaseName() + "-" + what +
-           (svg ? QString(".svg") : scale > 1 ? QString("@%1x.png").arg(scale) : QString(".png"));
+           (svg         ? QString(".svg")
+            : scale > 1 ? QString("@%1x.png").arg(scale)
+                        : QString(".png"));
 }
 
 void AttentionMapsPage::fillFigureMenu(QMenu* menu) {
@@ -947,7 +1003,8 @@ void AttentionMapsPage::fillFigureMenu(QMenu* menu) {
                          : tab == m_grid     ? QString("Layer grid")
                                              : QString("Similarity matrix");
     for (const int scale : {1, 2, 4})
-        menu->addAction(QString("%1: PNG at %2x…").arg(name).arg(scale), this, [this, scale] { exportFigureDialog(scale); });
+        menu->addAction(QString("%1: PNG at %2x…").arg(name).arg(scale), this,
+                        [this, scale] { exportFigureDialog(scale); });
 }
 
 void AttentionMapsPage::exportFigureDialog(int scale) {
@@ -992,20 +1049,22 @@ void AttentionMapsPage::exportFigureDialog(int scale) {
 bool AttentionMapsPage::exportFigure(const QString& path, const MapsHeatmapParams& params, int scale) {
     const MapsPtr maps = m_model->maps();
     if (!maps) return false;
-    saveFigureInBackground(path, scale, [maps, params, scale] { return renderAttentionMapsFigure(*maps, params, 0, scale); });
+    saveFigureInBackground(path, scale,
+                           [maps, params, scale] { return renderAttentionMapsFigure(*maps, params, 0, scale); });
     return true;
 }
 
 bool AttentionMapsPage::exportSimilarityFigure(const QString& path, int width, int height, int scale) {
     if (m_distances.n == 0 || m_similarityOrder.empty()) {
-        emit failed("No similarity matrix to save",
-                    "The matrix is not drawn yet: fit the heads (or choose full maps) and open the Similarity tab first.");
+        emit failed(
+            "No similarity matrix to save",
+            "The matrix is not drawn yet: fit the heads (or choose full maps) and open the Similarity tab first.");
         return false;
     }
-    saveFigureInBackground(path, scale, [d = m_distances, order = m_similarityOrder, title = m_similarityTitle, width,
-                                         height, scale] {
-        return renderSimilarityFigure(d, order, title, Colormap::Magma, width, height, scale);
-    });
+    saveFigureInBackground(
+        path, scale, [d = m_distances, order = m_similarityOrder, title = m_similarityTitle, width, height, scale] {
+            return renderSimilarityFigure(d, order, title, Colormap::Magma, width, height, scale);
+        });
     return true;
 }
 
@@ -1042,16 +1101,16 @@ bool AttentionMapsPage::exportPlotFigure(Plot plot, const QString& path, int wid
         const HeadFit* fit = m_model->fitOf(layer, head);
         if (fit == nullptr) {
             emit failed("No distance profile to save",
-                        m_model->fitting() ? "The heads are still being fitted: save the figure once the fit is done."
-                                           : "Fit the heads first (Fit): the profile and its priors come from the fit.");
+                        m_model->fitting()
+                            ? "The heads are still being fitted: save the figure once the fit is done."
+                            : "Fit the heads first (Fit): the profile and its priors come from the fit.");
             return false;
         }
         figure = [maps, fit = *fit, first = m_model->fitFirstRow(), last = m_model->fitLastRow(), width,
                   height]() -> Result<PlotFigure> { return fitProfileFigure(fit, *maps, first, last, width, height); };
     } else {
-        figure = [maps, layer, head, row = std::int64_t{m_row->value()}, slopes = slopesOf(layer, head), width, height] {
-            return mapsRowFigure(*maps, layer, head, row, slopes, width, height);
-        };
+        figure = [maps, layer, head, row = std::int64_t{m_row->value()}, slopes = slopesOf(layer, head), width,
+                  height] { return mapsRowFigure(*maps, layer, head, row, slopes, width, height); };
     }
     saveFileInBackground(path, svg ? QString("as SVG") : QString("at %1x").arg(scale),
                          [figure = std::move(figure), svg, scale]() -> Result<std::string> {
@@ -1090,12 +1149,17 @@ void AttentionMapsPage::saveFileInBackground(const QString& path, const QString&
             if (!bytes) return std::unexpected(bytes.error());
             return writeFileAtomic(path.toStdString(), *bytes);
         }();
-        QMetaObject::invokeMethod(qApp, [self, ok, path] {
-            if (!self) return;
-            if (ok) emit self->statusMessage("Saved the figure to " + path, 6000);
-            else emit self->failed("Cannot save the figure", QString::fromStdString(ok.error().message));
-            emit self->figureSaved(static_cast<bool>(ok));
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, ok, path] {
+                if (!self) return;
+                if (ok)
+                    emit self->statusMessage("Saved the figure to " + path, 6000);
+                else
+                    emit self->failed("Cannot save the figure", QString::fromStdString(ok.error().message));
+                emit self->figureSaved(static_cast<bool>(ok));
+            },
+            Qt::QueuedConnection);
     };
     // Without a thread to be had (a process or address-space limit), draw it here (issue 25).
     try {
@@ -1107,16 +1171,18 @@ void AttentionMapsPage::saveFileInBackground(const QString& path, const QString&
 
 Result<void> AttentionMapsPage::exportTable(const QString& path, FileFormat format) {
     auto ok = m_model->exportTable(path, format);
-    if (ok) emit statusMessage("Exported the fit table to " + path, 6000);
-    else emit failed("Cannot export the fit table", qs(ok.error().message));
+    if (ok)
+        emit statusMessage("Exported the fit table to " + path, 6000);
+    else
+        emit failed("Cannot export the fit table", qs(ok.error().message));
     return ok;
 }
 
 void AttentionMapsPage::exportDialog(FileFormat format) {
     const bool csv = format == FileFormat::Csv;
     const QString base = QFileInfo(m_model->path()).completeBaseName() + (csv ? "-fit.csv" : "-fit.json");
-    const QString path = QFileDialog::getSaveFileName(this, "Export the fit table", base,
-                                                      csv ? "CSV (*.csv)" : "JSON (*.json)");
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export the fit table", base, csv ? "CSV (*.csv)" : "JSON (*.json)");
     if (!path.isEmpty()) (void)exportTable(path, format);
 }
 

@@ -9,8 +9,8 @@
 #include "model/attention_maps_model.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
-#include <alibi/io/preset.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/io/preset.hpp>
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -128,7 +128,7 @@ private:
     void saveFileInBackground(const QString& path, const QString& what, std::function<Result<std::string>()> render);
     void onOpened();
     void onFitted();
-    void refreshLayer();      // grid, head view, plots after a layer, head, row or fit change
+    void refreshLayer();  // grid, head view, plots after a layer, head, row or fit change
     void refreshPlots();
     // The row plot's row, read on a worker thread (see requestRow).
     struct RowRequest {
@@ -138,8 +138,8 @@ private:
         explore::HeadSlopes slopes;
     };
     void requestRow(RowRequest request);
-    void onGridShown();                        // the grid's labels and header, for the shown layer
-    void setHeadHeader(int layer, int head);   // the head view's header, for the shown head
+    void onGridShown();                       // the grid's labels and header, for the shown layer
+    void setHeadHeader(int layer, int head);  // the head view's header, for the shown head
     void highlightOverview();
     void refreshSimilarity();
     void refreshTable();
@@ -196,8 +196,8 @@ private:
     QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
     int m_priorItem = 0;
     std::optional<LessonTarget> m_lessonTarget;  // waiting for its file to open
-    bool m_rowReading = false;               // a row plot's row is being read
-    std::optional<RowRequest> m_rowWaiting;  // the newest row asked for meanwhile
+    bool m_rowReading = false;                   // a row plot's row is being read
+    std::optional<RowRequest> m_rowWaiting;      // the newest row asked for meanwhile
 };
 
 }  // namespace alibi::qt

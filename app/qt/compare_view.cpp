@@ -19,10 +19,12 @@ namespace alibi::qt {
 // ---------------------------------------------------------------------------
 // ImagePanel
 
-ImagePanel::ImagePanel(QWidget* parent) : QWidget(parent) { setMinimumSize(240, 180); }
+ImagePanel::ImagePanel(QWidget* parent) : QWidget(parent) {
+    setMinimumSize(240, 180);
+}
 
-void ImagePanel::setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map, double lo,
-                          double hi, const QString& barLabel) {
+void ImagePanel::setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map, double lo, double hi,
+                          const QString& barLabel) {
     alibi::ColorBar bar = alibi::makeColorBar(lo, hi, false, DType::F32, 5);
     bar.title = barLabel.toStdString();
     setImage(image, tiles, map, bar);
@@ -100,9 +102,10 @@ void ImagePanel::paintEvent(QPaintEvent*) {
         const auto at = [](double from, double size, std::int64_t c, std::int64_t n) {
             return from + size * static_cast<double>(c) / static_cast<double>(n);
         };
-        QRectF cell(QPointF(at(tr.x(), tr.width(), m_lesson.key, m_keys), at(tr.y(), tr.height(), m_lesson.query, m_queries)),
-                    QPointF(at(tr.x(), tr.width(), m_lesson.key + 1, m_keys),
-                            at(tr.y(), tr.height(), m_lesson.query + 1, m_queries)));
+        QRectF cell(
+            QPointF(at(tr.x(), tr.width(), m_lesson.key, m_keys), at(tr.y(), tr.height(), m_lesson.query, m_queries)),
+            QPointF(at(tr.x(), tr.width(), m_lesson.key + 1, m_keys),
+                    at(tr.y(), tr.height(), m_lesson.query + 1, m_queries)));
         const double grow = std::max(0.0, (9.0 - std::min(cell.width(), cell.height())) / 2);
         cell.adjust(-grow, -grow, grow, grow);
         p.setBrush(Qt::NoBrush);
@@ -154,9 +157,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setMinimumWidth(260);
-    auto* hint = new QLabel("Try: H = 12, press vs geometric (the non-power-of-two heads differ), or f32 vs f16/bf16 "
-                            "at long T with bloom mode (+m·j loses precision).",
-                            this);
+    auto* hint = new QLabel(
+        "Try: H = 12, press vs geometric (the non-power-of-two heads differ), or f32 vs f16/bf16 "
+        "at long T with bloom mode (+m·j loses precision).",
+        this);
     hint->setWordWrap(true);
     hint->setForegroundRole(QPalette::PlaceholderText);
     auto* left = new QVBoxLayout;
@@ -193,7 +197,8 @@ void CompareView::setSpec(const CompareOverrides& spec) {
     m_scheme->setCurrentIndex(std::max(0, m_scheme->findData(spec.scheme ? static_cast<int>(*spec.scheme) : -1)));
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(spec.dtype ? static_cast<int>(*spec.dtype) : -1)));
     m_mode->setCurrentIndex(std::max(0, m_mode->findData(spec.mode ? static_cast<int>(*spec.mode) : -1)));
-    m_mask->setCurrentIndex(spec.mask ? std::max(0, m_mask->findText(QString::fromStdString(maskName(*spec.mask)))) : 0);
+    m_mask->setCurrentIndex(spec.mask ? std::max(0, m_mask->findText(QString::fromStdString(maskName(*spec.mask))))
+                                      : 0);
     m_maxBias->setValue(spec.maxBias ? *spec.maxBias : -1);
 }
 
@@ -208,7 +213,9 @@ CompareOverrides CompareView::spec() const {
     return s;
 }
 
-QString CompareView::summary() const { return m_summary->text(); }
+QString CompareView::summary() const {
+    return m_summary->text();
+}
 
 void CompareView::setLessonMark(LessonMark mark) {
     m_lesson = std::move(mark);
@@ -216,7 +223,9 @@ void CompareView::setLessonMark(LessonMark mark) {
     m_image->setLessonMark(shown, m_queries, m_keys);
 }
 
-void CompareView::markStale() { m_stale->markStale(); }
+void CompareView::markStale() {
+    m_stale->markStale();
+}
 
 void CompareView::setSnapshot(const SnapshotPtr& s) {
     if (!s || !s->compare) return;

@@ -62,8 +62,7 @@ public:
     void setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map, double lo, double hi,
                   const QString& barLabel);
     // The image with the core's colour bar (exact ends, round ticks, masked swatch).
-    void setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map,
-                  const alibi::ColorBar& bar);
+    void setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map, const alibi::ColorBar& bar);
     void setMessage(const QString& message);
     // What a lesson points at, drawn in orange over the tiles: `queries` x `keys` is each tile's
     // tensor, for finding the cell.

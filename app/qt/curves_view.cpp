@@ -40,8 +40,12 @@ CurvesView::CurvesView(QWidget* parent) : QWidget(parent) {
     m_stale = new StaleOverlay(this);
 }
 
-void CurvesView::markStale() { m_stale->markStale(); }
-bool CurvesView::stale() const { return m_stale->stale(); }
+void CurvesView::markStale() {
+    m_stale->markStale();
+}
+bool CurvesView::stale() const {
+    return m_stale->stale();
+}
 
 void CurvesView::setSnapshot(const SnapshotPtr& s) {
     if (!s) return;
@@ -50,10 +54,10 @@ void CurvesView::setSnapshot(const SnapshotPtr& s) {
     std::vector<Series> perHead;
     for (const Series& ser : s->slopeCurves)
         for (std::size_t n = 0; n < ser.x.size() && n < ser.y.size(); ++n)
-            perHead.push_back(Series{"head " + std::to_string(perHead.size()) + " (m = " +
-                                         slopeText(ser.y[n]).toStdString() + ")",
-                                     {ser.x[n]},
-                                     {ser.y[n]}});
+            perHead.push_back(
+                Series{"head " + std::to_string(perHead.size()) + " (m = " + slopeText(ser.y[n]).toStdString() + ")",
+                       {ser.x[n]},
+                       {ser.y[n]}});
     m_slopes->setSeries(std::move(perHead));
     m_schemes->setSeries(s->schemeCurves);
     const int heads = s->grid->session.attention.bias.slopes.heads;
@@ -66,7 +70,7 @@ void CurvesView::setSnapshot(const SnapshotPtr& s) {
     const Session& session = s->grid->session;
     const QString batchNote = QString::fromStdString(explore::batchScopeNote(session.batch, session.batchRow, true));
     m_bias->setNote(batchNote);
-    m_attention->setNote(!batchNote.isEmpty() ? batchNote
+    m_attention->setNote(!batchNote.isEmpty()                                  ? batchNote
                          : session.attention.content.kind == ContentKind::Zero ? "zero content: bias only"
                                                                                : QString());
 }

@@ -4,9 +4,9 @@
 #include "compare_view.hpp"
 #include "view_util.hpp"
 
+#include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/analysis/corrected_session.hpp>
 #include <alibi/explore/diagnosis_error_map.hpp>
-#include <alibi/analysis/buggy_examples.hpp>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -22,7 +22,9 @@ namespace alibi::qt {
 namespace {
 constexpr QSize kErrorPixels{900, 600};
 
-QString html(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString html(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
 }  // namespace
 
 DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
@@ -32,9 +34,10 @@ DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
     examples->addItem("Load an example with a known bug…");
     for (const BuggyExample& example : buggyExamples()) {
         examples->addItem(QString::fromUtf8(example.code.data(), static_cast<qsizetype>(example.code.size())));
-        examples->setItemData(examples->count() - 1,
-                              QString::fromUtf8(example.description.data(), static_cast<qsizetype>(example.description.size())),
-                              Qt::ToolTipRole);
+        examples->setItemData(
+            examples->count() - 1,
+            QString::fromUtf8(example.description.data(), static_cast<qsizetype>(example.description.size())),
+            Qt::ToolTipRole);
     }
     m_status = new QLabel("Open a .npy or .safetensors file of your model's ALiBi bias, or drop it here.", this);
     m_status->setWordWrap(true);
@@ -52,8 +55,9 @@ DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
     m_text->setOpenExternalLinks(false);
     m_text->setMinimumWidth(320);
     m_correct = new QPushButton("Open the corrected parameters", this);
-    m_correct->setToolTip("Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype "
-                          "(Ctrl+Z goes back)");
+    m_correct->setToolTip(
+        "Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype "
+        "(Ctrl+Z goes back)");
     m_correct->setVisible(false);
     connect(m_correct, &QPushButton::clicked, this, &DiagnoseView::openCorrectedRequested);
     auto* words = new QWidget(this);
@@ -80,13 +84,16 @@ DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(8, 8, 8, 8);
     layout->addLayout(top);
     layout->addWidget(split, 1);
-    connect(&m_watcher, &QFutureWatcher<Result<DiagnosisReport>>::finished, this,
-            [this] { show(m_watcher.result()); });
+    connect(&m_watcher, &QFutureWatcher<Result<DiagnosisReport>>::finished, this, [this] { show(m_watcher.result()); });
 }
 
-DiagnoseView::~DiagnoseView() { m_watcher.waitForFinished(); }
+DiagnoseView::~DiagnoseView() {
+    m_watcher.waitForFinished();
+}
 
-QString DiagnoseView::summaryText() const { return m_text->toPlainText(); }
+QString DiagnoseView::summaryText() const {
+    return m_text->toPlainText();
+}
 
 void DiagnoseView::start(std::function<Result<DiagnosisReport>()> job) {
     if (m_watcher.isRunning()) m_watcher.waitForFinished();
@@ -148,7 +155,8 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
                     ? QString("<span style='color:#d33'>changes attention, up to %1 in one probability</span>")
                           .arg(f.maxProbabilityChange, 0, 'g', 3)
                     : QString("<span style='color:#2a2'>%1</span>")
-                          .arg(f.informational ? "informational, no change after softmax" : "harmless: no change after softmax");
+                          .arg(f.informational ? "informational, no change after softmax"
+                                               : "harmless: no change after softmax");
             text += "<li><b>" + html(f.code) + "</b> (" + effect + "): " + html(f.explorerMessage());
             if (!f.fix.empty()) text += "<br><i>Fix:</i> " + html(f.fix);
             text += "</li>";
@@ -160,7 +168,10 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     if (!d.inferredSlopes.empty()) {
         text += "<h3>Slopes read off the tensor</h3><p>";
         for (std::size_t h = 0; h < d.inferredSlopes.size(); ++h)
-            text += QString("h%1: %2%3").arg(h).arg(slopeText(d.inferredSlopes[h])).arg(h + 1 < d.inferredSlopes.size() ? ", " : "");
+            text += QString("h%1: %2%3")
+                        .arg(h)
+                        .arg(slopeText(d.inferredSlopes[h]))
+                        .arg(h + 1 < d.inferredSlopes.size() ? ", " : "");
         text += "</p>";
     }
     text += QString("<p>Max |error| against the best candidate: %1</p>").arg(valueText(d.maxAbsError));

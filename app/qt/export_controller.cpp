@@ -1,12 +1,11 @@
 // Export planning and the export dialog (see export_controller.hpp).
 #include "export_controller.hpp"
 
-
+#include <alibi/base/thread_priority.hpp>
+#include <alibi/io/output_file.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
-#include <alibi/base/thread_priority.hpp>
-#include <alibi/io/output_file.hpp>
 
 #include <QBuffer>
 #include <QComboBox>
@@ -64,7 +63,9 @@ bool accepted(Dialog& dialog, const std::function<void(Dialog&)>& drive) {
     return dialog.result() == QDialog::Accepted;
 }
 
-QString fileExtension(FileFormat f) { return QString::fromUtf8(formatName(f).data()); }
+QString fileExtension(FileFormat f) {
+    return QString::fromUtf8(formatName(f).data());
+}
 
 }  // namespace
 
@@ -120,16 +121,22 @@ ExportDialog::ExportDialog(SessionModel* model, FreeSpaceFn freeSpace, QWidget* 
     refresh();
 }
 
-ExportWhat ExportDialog::what() const { return static_cast<ExportWhat>(whatBox->currentData().toInt()); }
-FileFormat ExportDialog::format() const { return static_cast<FileFormat>(formatBox->currentData().toInt()); }
-QString ExportDialog::path() const { return pathEdit->text().trimmed(); }
+ExportWhat ExportDialog::what() const {
+    return static_cast<ExportWhat>(whatBox->currentData().toInt());
+}
+FileFormat ExportDialog::format() const {
+    return static_cast<FileFormat>(formatBox->currentData().toInt());
+}
+QString ExportDialog::path() const {
+    return pathEdit->text().trimmed();
+}
 
 void ExportDialog::onFormatChosen() {
     // Keep the folder and the name the user typed; follow the choice in name and extension.
     QFileInfo info(path());
     const QString base = what() == ExportWhat::Bias ? "bias" : what() == ExportWhat::Attention ? "attention" : "slopes";
-    const QString stem = QStringList{"bias", "attention", "slopes"}.contains(info.completeBaseName()) ? base
-                                                                                                      : info.completeBaseName();
+    const QString stem =
+        QStringList{"bias", "attention", "slopes"}.contains(info.completeBaseName()) ? base : info.completeBaseName();
     pathEdit->setText(QDir(info.path()).filePath(stem + "." + fileExtension(format())));
 }
 
@@ -171,7 +178,7 @@ ExportController::ExportController(SessionModel* model, QWidget* window)
 }
 
 Result<void> ExportController::exportTensorTo(const QString& path, ExportWhat what, FileFormat format,
-                                        const ProgressFn& observer) {
+                                              const ProgressFn& observer) {
     if (m_exporting) return fail(ErrorCode::InvalidArgument, "an export is already running; wait for it or cancel it");
     // The same rules as the CLI, before anything is opened for writing.
     auto plan = planSessionExport(m_model->session(), what, path.toStdString(), format, m_freeSpace);
@@ -190,8 +197,10 @@ Result<void> ExportController::exportTensorTo(const QString& path, ExportWhat wh
                 .arg(QString::fromStdString(humanBytes(total)));
         },
         observer);
-    if (result) emit statusMessage("Exported " + path, 5000);
-    else if (result.error().code == ErrorCode::Cancelled) emit statusMessage("Export cancelled; no file written", 5000);
+    if (result)
+        emit statusMessage("Exported " + path, 5000);
+    else if (result.error().code == ErrorCode::Cancelled)
+        emit statusMessage("Export cancelled; no file written", 5000);
     return result;
 }
 
@@ -233,7 +242,8 @@ Result<void> ExportController::runInBackground(const QString& title, const QStri
     poll.setInterval(50);
     connect(&poll, &QTimer::timeout, &dialog, [&dialog, progress, &describe] {
         const std::uint64_t total = progress->total.load(), done = progress->done.load();
-        if (total > 0) dialog.setValue(static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)));
+        if (total > 0)
+            dialog.setValue(static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)));
         dialog.setLabelText(describe(done, total));
     });
     QEventLoop loop;
@@ -258,11 +268,14 @@ void ExportController::exportTensorDialog(const std::function<void(ExportDialog&
 
 Result<QSize> ExportController::exportFigure(const FigureJob& job, const ProgressFn& observer) {
     const auto refuse = [this](const Error& error) -> Result<QSize> {
-        if (error.code == ErrorCode::Cancelled) emit statusMessage("Figure export cancelled; no file written", 5000);
-        else emit failed("Cannot export the figure", QString::fromStdString(error.message));
+        if (error.code == ErrorCode::Cancelled)
+            emit statusMessage("Figure export cancelled; no file written", 5000);
+        else
+            emit failed("Cannot export the figure", QString::fromStdString(error.message));
         return std::unexpected(error);
     };
-    if (m_exporting) return refuse({ErrorCode::InvalidArgument, "an export is already running; wait for it or cancel it"});
+    if (m_exporting)
+        return refuse({ErrorCode::InvalidArgument, "an export is already running; wait for it or cancel it"});
     if (job.path.isEmpty()) return refuse({ErrorCode::InvalidArgument, "no file name given for the figure"});
     if (job.svg && !job.svgOffered())
         return refuse({ErrorCode::InvalidArgument, "this view is a heatmap: export it as PNG (1x, 2x or 4x)"});
@@ -306,14 +319,18 @@ Result<void> ExportController::exportWindowPng(QWidget* window, const QString& p
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (!window->grab().save(&buffer, "PNG")) return fail(ErrorCode::Internal, "could not encode the window as PNG");
-    auto result = writeFileAtomic(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-    if (result) emit statusMessage("Saved " + path, 5000);
-    else emit failed("Cannot save the window", QString::fromStdString(result.error().message));
+    auto result = writeFileAtomic(path.toStdString(),
+                                  std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    if (result)
+        emit statusMessage("Saved " + path, 5000);
+    else
+        emit failed("Cannot save the window", QString::fromStdString(result.error().message));
     return result;
 }
 
 void ExportController::exportWindowDialog(QWidget* window) {
-    const QString path = QFileDialog::getSaveFileName(m_window, "Export window as PNG", "window.png", "PNG images (*.png)");
+    const QString path =
+        QFileDialog::getSaveFileName(m_window, "Export window as PNG", "window.png", "PNG images (*.png)");
     if (!path.isEmpty()) (void)exportWindowPng(window, path);
 }
 

@@ -49,7 +49,7 @@ public:
     QPushButton* browseButton;
     QLabel* summaryLabel;
     QLabel* problemLabel;
-    QPushButton* fixButton;   // "Use mask = min", shown when the plan offers that fix
+    QPushButton* fixButton;  // "Use mask = min", shown when the plan offers that fix
     QDialogButtonBox* buttons;
 
 private:

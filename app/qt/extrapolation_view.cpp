@@ -61,7 +61,9 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     m_headImage->setMessage("Computing the extrapolation (attention rows at L, 2 L, ..., 16 L)...");
 }
 
-void ExtrapolationView::markStale() { m_stale->markStale(); }
+void ExtrapolationView::markStale() {
+    m_stale->markStale();
+}
 
 void ExtrapolationView::setTrainLength(std::int64_t length) {
     QSignalBlocker block(m_length);

@@ -30,7 +30,9 @@ constexpr int kMaxSide = 16384;
 // The format box's items: PNG at a scale (1, 2, 4), or SVG (0).
 constexpr int kSvgItem = 0;
 
-QString extensionOf(bool svg) { return svg ? "svg" : "png"; }
+QString extensionOf(bool svg) {
+    return svg ? "svg" : "png";
+}
 
 }  // namespace
 
@@ -53,7 +55,8 @@ Result<std::string> renderFigureFile(const FigureJob& job, const ProgressFn& pro
     const FigureSubject& s = job.subject;
     if (s.kind == FigureSubject::Kind::Diagnosis) {
         if (!s.tensor || !s.diagnosis)
-            return fail(ErrorCode::InvalidArgument, "no tensor diagnosed yet: open one with File > Open tensor to diagnose");
+            return fail(ErrorCode::InvalidArgument,
+                        "no tensor diagnosed yet: open one with File > Open tensor to diagnose");
         if (job.svg) return fail(ErrorCode::InvalidArgument, "the diagnosis figure is a heatmap: export it as PNG");
         DiagnosisFigureRequest r;
         r.tensor = s.tensor.get();
@@ -95,8 +98,9 @@ FigureExportDialog::FigureExportDialog(FigureSubject subject, QWidget* parent)
     for (const int scale : {1, 2, 4}) formatBox->addItem(QString("PNG %1x").arg(scale), scale);
     FigureJob probe{m_subject, false, {}};
     if (probe.svgOffered()) formatBox->addItem("SVG", kSvgItem);
-    formatBox->setToolTip("PNG: the figure drawn at 1, 2 or 4 times its size (text, lines and heatmaps at that "
-                          "resolution, not an upscaled picture); SVG for views drawn from lines and text");
+    formatBox->setToolTip(
+        "PNG: the figure drawn at 1, 2 or 4 times its size (text, lines and heatmaps at that "
+        "resolution, not an upscaled picture); SVG for views drawn from lines and text");
     const int remembered = formatBox->findData(settings.value("format", 2).toInt());
     formatBox->setCurrentIndex(remembered >= 0 ? remembered : formatBox->findData(2));
 
@@ -130,8 +134,10 @@ FigureExportDialog::FigureExportDialog(FigureSubject subject, QWidget* parent)
     buttons->button(QDialogButtonBox::Ok)->setText("Export");
 
     const bool curves = m_subject.kind == FigureSubject::Kind::View && m_subject.request.view == ExplorerView::Curves;
-    if (curves) form->addRow("Plot", plotBox);
-    else plotBox->hide();
+    if (curves)
+        form->addRow("Plot", plotBox);
+    else
+        plotBox->hide();
     form->addRow("Format", formatBox);
     form->addRow("Size at 1x", sizeRow);
     form->addRow("File", pathRow);

@@ -79,7 +79,7 @@ public:
     QSpinBox* heightBox;
     QLineEdit* pathEdit;
     QPushButton* browseButton;
-    QLabel* pixelsLabel;   // "2048 x 1536 px"
+    QLabel* pixelsLabel;  // "2048 x 1536 px"
     QDialogButtonBox* buttons;
 
 private:

@@ -45,7 +45,7 @@ int leftMargin(const QFont& font, std::int64_t queries) {
     const QFontMetrics fm(font);
     return fm.height() + 10 + fm.horizontalAdvance(QString::number(std::max<std::int64_t>(queries - 1, 0))) + 8;
 }
-}
+}  // namespace
 
 HeadDetailView::HeadDetailView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
@@ -54,7 +54,9 @@ HeadDetailView::HeadDetailView(QWidget* parent) : QWidget(parent) {
     m_stale = new StaleOverlay(this);
 }
 
-void HeadDetailView::markStale() { m_stale->markStale(); }
+void HeadDetailView::markStale() {
+    m_stale->markStale();
+}
 
 QRectF HeadDetailView::area() const {
     const int left = leftMargin(font(), m_queries), top = topBands(font()).area;
@@ -115,7 +117,9 @@ void HeadDetailView::mouseReleaseEvent(QMouseEvent*) {
     setCursor(Qt::OpenHandCursor);
 }
 
-void HeadDetailView::mouseDoubleClickEvent(QMouseEvent*) { resetView(); }
+void HeadDetailView::mouseDoubleClickEvent(QMouseEvent*) {
+    resetView();
+}
 
 void HeadDetailView::mouseMoveEvent(QMouseEvent* event) {
     if (m_dragging) {
@@ -133,7 +137,8 @@ void HeadDetailView::mouseMoveEvent(QMouseEvent* event) {
         emit cellHovered({});
         return;
     }
-    emit cellHovered(cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, false));
+    emit cellHovered(
+        cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, false));
     setToolTip(cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, true));
 }
 
@@ -210,9 +215,11 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     if (m_cell >= 12) {
         p.setPen(QPen(QColor(0, 0, 0, 40), 1));
         for (std::int64_t j = 0; j <= m_keys; ++j)
-            p.drawLine(QPointF(target.x() + j * m_cell, target.top()), QPointF(target.x() + j * m_cell, target.bottom()));
+            p.drawLine(QPointF(target.x() + j * m_cell, target.top()),
+                       QPointF(target.x() + j * m_cell, target.bottom()));
         for (std::int64_t i = 0; i <= m_queries; ++i)
-            p.drawLine(QPointF(target.left(), target.y() + i * m_cell), QPointF(target.right(), target.y() + i * m_cell));
+            p.drawLine(QPointF(target.left(), target.y() + i * m_cell),
+                       QPointF(target.right(), target.y() + i * m_cell));
     }
     if (m_lessonHead >= 0 && m_lessonHead == m_snapshot->head && m_lessonQuery < m_queries && m_lessonKey < m_keys) {
         // A lesson's marked cell: an orange frame (with a dark edge so it shows on any colour).
@@ -238,7 +245,8 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     for (std::int64_t i : alibi::indexTicks(m_queries, m_cell, line + 4)) {
         const double y = m_origin.y() + (i + 0.5) * m_cell;
         if (y < a.top() || y > a.bottom()) continue;
-        p.drawText(QRectF(4, y - line / 2.0, a.left() - 10, line), Qt::AlignRight | Qt::AlignVCenter, QString::number(i));
+        p.drawText(QRectF(4, y - line / 2.0, a.left() - 10, line), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(i));
     }
     p.drawText(QRectF(a.left(), bands.keyLabel, a.width(), line), Qt::AlignCenter, "key j →");
     // Turned clockwise, so the text reads downwards and its arrow points the way i grows.

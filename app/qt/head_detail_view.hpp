@@ -40,8 +40,8 @@ private:
     SnapshotPtr m_snapshot;
     QImage m_image;
     std::int64_t m_queries = 0, m_keys = 0;
-    double m_cell = 1;   // logical pixels per cell
-    QPointF m_origin;    // logical position of cell (0, 0)
+    double m_cell = 1;  // logical pixels per cell
+    QPointF m_origin;   // logical position of cell (0, 0)
     bool m_fitted = false;
     int m_lessonHead = -1;
     std::int64_t m_lessonQuery = 0, m_lessonKey = 0;

@@ -35,8 +35,10 @@ QStringList wrapSubtitle(const QString& text, const QFontMetrics& fm, int width,
     for (const QString& part : text.split(separator)) {
         QString& line = lines.back();
         const QString joined = line.isEmpty() ? part : line + separator + part;
-        if (line.isEmpty() || lines.size() == 2 || fm.horizontalAdvance(joined) <= width) line = joined;
-        else lines.append(part);
+        if (line.isEmpty() || lines.size() == 2 || fm.horizontalAdvance(joined) <= width)
+            line = joined;
+        else
+            lines.append(part);
     }
     lines.front() = fm.elidedText(lines.front(), Qt::ElideRight, width);
     if (lines.size() == 2) lines.back() = fm.elidedText(lines.back(), Qt::ElideMiddle, lastWidth);
@@ -131,7 +133,9 @@ void HeadGridView::resizeEvent(QResizeEvent*) {
     emit pixelSizeChanged(imagePixels(), devicePixelRatioF());
 }
 
-void HeadGridView::changeEvent(QEvent* event) { QWidget::changeEvent(event); }
+void HeadGridView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+}
 
 std::optional<CellHit> HeadGridView::hitAt(QPointF pos) const {
     if (!m_grid || m_image.isNull()) return std::nullopt;
@@ -224,7 +228,8 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     }
     // Moved to a screen with another scale: ask for an image at the new device-pixel size.
     if (m_grid->devicePixelRatio != devicePixelRatioF())
-        QMetaObject::invokeMethod(this, [this] { emit pixelSizeChanged(imagePixels(), devicePixelRatioF()); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this] { emit pixelSizeChanged(imagePixels(), devicePixelRatioF()); }, Qt::QueuedConnection);
     const QRect r = imageRect();
 
     // Header: what is drawn (the core's title of the snapshot, not of the pending parameters).
@@ -241,7 +246,8 @@ void HeadGridView::paintEvent(QPaintEvent*) {
                QFontMetrics(title).elidedText(header, Qt::ElideRight, headerWidth));
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
-    const QStringList explain = wrapSubtitle(QString::fromStdString(m_grid->subtitle), fontMetrics(), headerWidth, lastLineWidth);
+    const QStringList explain =
+        wrapSubtitle(QString::fromStdString(m_grid->subtitle), fontMetrics(), headerWidth, lastLineWidth);
     for (int n = 0; n < static_cast<int>(explain.size()); ++n)
         p.drawText(QRect(kMargin, kMargin + kTitleLine + n * kSubtitleLine, headerWidth, kSubtitleLine),
                    Qt::AlignLeft | Qt::AlignVCenter, explain[n]);
@@ -265,15 +271,17 @@ void HeadGridView::paintEvent(QPaintEvent*) {
         const HeatmapTile& t = m_grid->grid.tiles[static_cast<std::size_t>(tileIndex)];
         const QRectF tr(r.x() + t.x / dpr, r.y() + t.y / dpr, t.width / dpr, t.height / dpr);
         if (t.head == m_selected || t.head == m_highlight) {
-            QPen pen(t.head == m_highlight ? palette().color(QPalette::Highlight) : palette().color(QPalette::WindowText),
-                     t.head == m_highlight ? 3 : 1.5, t.head == m_highlight ? Qt::SolidLine : Qt::DashLine);
+            QPen pen(
+                t.head == m_highlight ? palette().color(QPalette::Highlight) : palette().color(QPalette::WindowText),
+                t.head == m_highlight ? 3 : 1.5, t.head == m_highlight ? Qt::SolidLine : Qt::DashLine);
             p.setPen(pen);
             p.setBrush(Qt::NoBrush);
             p.drawRect(tr.adjusted(-1.5, -1.5, 1.5, 1.5));
         }
         paintLessonMark(p, t, tr);
         if (tr.width() < 24 || tr.height() < 16) continue;
-        const double m = t.head < static_cast<int>(m_grid->slopes.size()) ? m_grid->slopes[static_cast<std::size_t>(t.head)] : 0;
+        const double m =
+            t.head < static_cast<int>(m_grid->slopes.size()) ? m_grid->slopes[static_cast<std::size_t>(t.head)] : 0;
         QString label = QString("h%1  m = %2").arg(t.head).arg(slopeText(m));
         if (perHead) {
             // Each tile's own colour range, exact ends as on the bar.
@@ -281,7 +289,8 @@ void HeadGridView::paintEvent(QPaintEvent*) {
             const QString range = QString("  [%1, %2]")
                                       .arg(QString::fromStdString(own.ticks.front().label),
                                            QString::fromStdString(own.ticks.back().label));
-            if (fm.horizontalAdvance(label + range) + 10 <= tr.width()) label += range;
+            if (fm.horizontalAdvance(label + range) + 10 <= tr.width())
+                label += range;
             else if (fm.horizontalAdvance(QString("h%1").arg(t.head) + range) + 10 <= tr.width())
                 label = QString("h%1").arg(t.head) + range;
         }

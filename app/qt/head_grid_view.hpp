@@ -75,7 +75,7 @@ private:
     bool m_staleAsked = false;  // a change is pending (the mark shows once m_staleTimer fires)
     bool m_stale = false;
     double m_progress = -1;
-    bool m_refining = false;     // the grid shown is a preview from fewer exact rows, being refined
+    bool m_refining = false;      // the grid shown is a preview from fewer exact rows, being refined
     QElapsedTimer m_sinceChange;  // since the change being computed (the progress's estimate)
     QTimer* m_staleTimer = nullptr;
     QCheckBox* m_log = nullptr;

@@ -20,13 +20,16 @@ struct LessonMark {
     [[nodiscard]] bool marksHead(int head) const { return std::find(heads.begin(), heads.end(), head) != heads.end(); }
 };
 
-inline QColor lessonOrange() { return {255, 140, 0}; }
+inline QColor lessonOrange() {
+    return {255, 140, 0};
+}
 
 // A table of one row per head with the lesson's heads marked: an orange background and bold
 // text. The head of a row is the value of `headColumn` (Qt::UserRole), or the row number when -1.
 class LessonRowsProxy : public QIdentityProxyModel {
 public:
-    explicit LessonRowsProxy(int headColumn, QObject* parent = nullptr) : QIdentityProxyModel(parent), m_column(headColumn) {}
+    explicit LessonRowsProxy(int headColumn, QObject* parent = nullptr)
+        : QIdentityProxyModel(parent), m_column(headColumn) {}
 
     void setHeads(std::vector<int> heads) {
         if (heads == m_heads) return;
@@ -40,7 +43,8 @@ public:
         return std::find(m_heads.begin(), m_heads.end(), head) != m_heads.end();
     }
     [[nodiscard]] QVariant data(const QModelIndex& proxyIndex, int role) const override {
-        if ((role == Qt::BackgroundRole || role == Qt::FontRole) && proxyIndex.isValid() && marksRow(proxyIndex.row())) {
+        if ((role == Qt::BackgroundRole || role == Qt::FontRole) && proxyIndex.isValid() &&
+            marksRow(proxyIndex.row())) {
             if (role == Qt::FontRole) {
                 QFont bold;
                 bold.setBold(true);

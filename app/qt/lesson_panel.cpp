@@ -149,7 +149,9 @@ LessonPanel::LessonPanel(MainWindow* window) : QDockWidget("Lesson", window), m_
     hide();
 }
 
-LessonPanel::~LessonPanel() { qApp->removeEventFilter(this); }
+LessonPanel::~LessonPanel() {
+    qApp->removeEventFilter(this);
+}
 
 void LessonPanel::setTextPointSize(double pt) {
     m_textPt = std::clamp(pt, kMinTextPt, kMaxTextPt);
@@ -246,7 +248,8 @@ void LessonPanel::chooseLesson() {
         dialog.accept();
     });
     connect(file, &QPushButton::clicked, &dialog, [&] {
-        const QString path = QFileDialog::getOpenFileName(&dialog, "Open lesson", user, "Lessons (*.lesson.json);;JSON (*.json)");
+        const QString path =
+            QFileDialog::getOpenFileName(&dialog, "Open lesson", user, "Lessons (*.lesson.json);;JSON (*.json)");
         if (path.isEmpty()) return;
         chosen = path;
         dialog.accept();
@@ -254,7 +257,8 @@ void LessonPanel::chooseLesson() {
     // Not waited for: should the listing still run when the dialog closes, its result is
     // dropped with the watcher (the future's state outlives both).
     if (dialog.exec() != QDialog::Accepted || chosen.isEmpty()) return;
-    if (auto ok = openLesson(chosen); !ok) emit failed("Cannot open lesson", QString::fromStdString(ok.error().message));
+    if (auto ok = openLesson(chosen); !ok)
+        emit failed("Cannot open lesson", QString::fromStdString(ok.error().message));
 }
 
 void LessonPanel::closeLesson() {
@@ -284,8 +288,12 @@ void LessonPanel::backToStep() {
     if (m_state) showStep();
 }
 
-QString LessonPanel::counterText() const { return m_counter->text(); }
-QString LessonPanel::noteText() const { return m_note->isHidden() ? QString() : m_note->text(); }
+QString LessonPanel::counterText() const {
+    return m_counter->text();
+}
+QString LessonPanel::noteText() const {
+    return m_note->isHidden() ? QString() : m_note->text();
+}
 
 void LessonPanel::showStep() {
     const LessonStep& step = m_state->step();
@@ -320,11 +328,14 @@ void LessonPanel::showStep() {
         m_note->clear();
         m_note->hide();
     } else {
-        QString note = QString("This step opens %1 (view “%2”), which this explorer does not have yet; the text "
-                               "describes what it shows.")
+        QString note = QString(
+                           "This step opens %1 (view “%2”), which this explorer does not have yet; the text "
+                           "describes what it shows.")
                            .arg(missingViewName(step.view), QString::fromStdString(step.view));
         if (!step.attentionMaps.empty())
-            note += QString(" File: %1, layer %2.").arg(QFileInfo(QString::fromStdString(step.attentionMaps)).fileName()).arg(step.layer);
+            note += QString(" File: %1, layer %2.")
+                        .arg(QFileInfo(QString::fromStdString(step.attentionMaps)).fileName())
+                        .arg(step.layer);
         m_note->setText(note);
         m_note->show();
     }
@@ -377,8 +388,12 @@ bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
     const auto* key = static_cast<QKeyEvent*>(event);
     if ((key->modifiers() & ~Qt::KeypadModifier) != Qt::NoModifier) return false;
     switch (key->key()) {
-        case Qt::Key_PageDown: next(); return true;
-        case Qt::Key_PageUp: previous(); return true;
+        case Qt::Key_PageDown:
+            next();
+            return true;
+        case Qt::Key_PageUp:
+            previous();
+            return true;
         case Qt::Key_Right:
             if (!arrowsAllowed()) return false;
             next();
@@ -387,7 +402,8 @@ bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
             if (!arrowsAllowed()) return false;
             previous();
             return true;
-        default: return false;
+        default:
+            return false;
     }
 }
 

@@ -35,10 +35,14 @@ struct QtOption {
     bool value;
 };
 constexpr QtOption kQtOptions[] = {
-    {"platform", true},        {"platformpluginpath", true}, {"platformtheme", true}, {"plugin", true},
-    {"qwindowgeometry", true}, {"qwindowicon", true},         {"qwindowtitle", true},  {"style", true},
-    {"stylesheet", true},      {"session", true},             {"display", true},       {"geometry", true},
-    {"reverse", false},        {"widgetcount", false},        {"nograb", false},       {"dograb", false},
+    {"platform", true},        {"platformpluginpath", true},
+    {"platformtheme", true},   {"plugin", true},
+    {"qwindowgeometry", true}, {"qwindowicon", true},
+    {"qwindowtitle", true},    {"style", true},
+    {"stylesheet", true},      {"session", true},
+    {"display", true},         {"geometry", true},
+    {"reverse", false},        {"widgetcount", false},
+    {"nograb", false},         {"dograb", false},
 };
 
 // Splits argv into Qt's options (for QApplication) and ours (for CLI11), both starting with argv[0].
@@ -115,8 +119,8 @@ int main(int argc, char** argv) {
     docs::ExplorerOptions options;
     std::string screenshot, theme, session;
     CLI::App cli{"alibi-explorer: the Qt explorer of ALiBi Explorer. See, compare and check ALiBi attention biases."};
-    docs::addExplorerOptions(cli, options, "alibi-explorer", std::string("alibi-explorer ") + ALIBI_VERSION,
-                             0.5, 4.0);  // MainWindow::setZoom's range
+    docs::addExplorerOptions(cli, options, "alibi-explorer", std::string("alibi-explorer ") + ALIBI_VERSION, 0.5,
+                             4.0);  // MainWindow::setZoom's range
     cli.add_option("--screenshot", screenshot, "Render every view to PNG files in DIR once results arrive, then exit")
         ->type_name("DIR");
     cli.add_option("--theme", theme, "Theme for this run: system, light or dark")
@@ -133,7 +137,7 @@ int main(int argc, char** argv) {
     if (const auto status = docs::parseExplorerArgs(cli, "alibi-explorer", ourArgc, ourArgs.data())) return *status;
     if (options.manPage) {
         std::fputs(docs::manPage(cli, docs::explorerManDoc("alibi-explorer", "explore ALiBi attention biases (Qt)",
-                                                            ALIBI_VERSION, "Qt 6"))
+                                                           ALIBI_VERSION, "Qt 6"))
                        .c_str(),
                    stdout);
         return 0;

@@ -4,7 +4,6 @@
 #include "attention_maps_page.hpp"
 #include "compare_view.hpp"
 #include "curves_view.hpp"
-#include "position_schemes_view.hpp"
 #include "diagnose_view.hpp"
 #include "export_controller.hpp"
 #include "extrapolation_view.hpp"
@@ -12,6 +11,7 @@
 #include "head_grid_view.hpp"
 #include "lesson_panel.hpp"
 #include "parameters_panel.hpp"
+#include "position_schemes_view.hpp"
 #include "recent_files.hpp"
 #include "screenshot_driver.hpp"
 #include "stages_view.hpp"
@@ -27,14 +27,14 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
-#include <QFileDialog>
-#include <QCryptographicHash>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -132,14 +132,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_export = new ExportController(m_model, this);
     connect(m_export, &ExportController::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(m_export, &ExportController::failed, this, &MainWindow::reportError);
-    m_recent = new RecentFiles([this](const QString& path) {
-        if (path.endsWith(".npy") || path.endsWith(".safetensors")) diagnoseFile(path);
-        else if (confirmDiscard()) openSession(path);
-    }, this);
+    m_recent = new RecentFiles(
+        [this](const QString& path) {
+            if (path.endsWith(".npy") || path.endsWith(".safetensors"))
+                diagnoseFile(path);
+            else if (confirmDiscard())
+                openSession(path);
+        },
+        this);
 
     QStringList problems;
     auto presets = loadPresets(presetFolders(), &problems);
-    for (const QString& problem : problems) std::fprintf(stderr, "alibi-explorer: preset skipped: %s\n", qPrintable(problem));
+    for (const QString& problem : problems)
+        std::fprintf(stderr, "alibi-explorer: preset skipped: %s\n", qPrintable(problem));
 
     // Parameters dock, always visible (it can be undocked, not closed).
     const std::vector<Preset> priorPresets = presets;  // the Attention maps tab pairs maps with them
@@ -231,8 +236,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_extrapolation->setSnapshot(s);
         m_positionSchemes->setSnapshot(s);
         if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
-            std::fprintf(stderr, "views updated in %lld ms (H = %d, T = %lld)\n", static_cast<long long>(spent.elapsed()),
-                         s->grid->session.attention.bias.slopes.heads,
+            std::fprintf(stderr, "views updated in %lld ms (H = %d, T = %lld)\n",
+                         static_cast<long long>(spent.elapsed()), s->grid->session.attention.bias.slopes.heads,
                          static_cast<long long>(s->grid->session.attention.bias.queries));
         if (!s->error.empty()) statusBar()->showMessage(QString::fromStdString(s->error), 8000);
     });
@@ -251,7 +256,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (field == "session") reportError("Invalid session", message);
     });
     connect(m_model, &SessionModel::sessionChanged, this, &MainWindow::scheduleSave);
-    connect(m_model, &SessionModel::adjusted, this, [this](const QString& note) { statusBar()->showMessage(note, 6000); });
+    connect(m_model, &SessionModel::adjusted, this,
+            [this](const QString& note) { statusBar()->showMessage(note, 6000); });
     connect(m_model, &SessionModel::historyChanged, this, [this] { setWindowModified(m_model->modified()); });
     // Stale feedback: views keep their last picture, dimmed with "updating..." until the new one.
     connect(m_model, &SessionModel::sessionChanged, m_grid, &HeadGridView::markStale);
@@ -356,8 +362,9 @@ void MainWindow::buildMenus() {
         }
     });
     file->addAction("Save session &as…", QKeySequence("Ctrl+Shift+S"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Save session as", m_currentFile.isEmpty() ? "session.alibi.json" : m_currentFile,
-                                                          "ALiBi sessions (*.alibi.json)");
+        const QString path = QFileDialog::getSaveFileName(
+            this, "Save session as", m_currentFile.isEmpty() ? "session.alibi.json" : m_currentFile,
+            "ALiBi sessions (*.alibi.json)");
         if (!path.isEmpty()) saveSessionTo(path);
     });
     m_recent->setMenu(file->addMenu("&Recent files"));
@@ -368,9 +375,8 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) diagnoseFile(path);
     });
     file->addAction("Open &attention maps…", QKeySequence("Ctrl+Shift+O"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, "Open attention maps", {},
-            "Attention maps (*.npy *.safetensors);;All files (*)");
+        const QString path = QFileDialog::getOpenFileName(this, "Open attention maps", {},
+                                                          "Attention maps (*.npy *.safetensors);;All files (*)");
         if (!path.isEmpty()) openAttentionMaps(path);
     });
     file->addAction("&Export tensor…", QKeySequence("Ctrl+E"), this, [this] { exportTensorDialog(); });
@@ -413,15 +419,18 @@ void MainWindow::buildMenus() {
     QMenu* view = menuBar()->addMenu("&View");
     for (int t = 0; t < TabCount; ++t) {
         const QString name = m_tabs->tabText(t);  // "&&" stays escaped: no stray mnemonic
-        view->addAction(name, QKeySequence(QString("Ctrl+%1").arg(t + 1)), this, [this, t] { m_tabs->setCurrentIndex(t); });
+        view->addAction(name, QKeySequence(QString("Ctrl+%1").arg(t + 1)), this,
+                        [this, t] { m_tabs->setCurrentIndex(t); });
     }
     view->addSeparator();
     QMenu* theme = view->addMenu("&Theme");
     auto* group = new QActionGroup(this);
-    const std::pair<const char*, Theme> themes[] = {{"&System", Theme::System}, {"&Light", Theme::Light}, {"&Dark", Theme::Dark}};
+    const std::pair<const char*, Theme> themes[] = {
+        {"&System", Theme::System}, {"&Light", Theme::Light}, {"&Dark", Theme::Dark}};
     int key = 0;
     for (const auto& [name, value] : themes) {
-        QAction* a = theme->addAction(name, QKeySequence(QString("Ctrl+Alt+%1").arg(++key)), this, [this, value] { setTheme(value); });
+        QAction* a = theme->addAction(name, QKeySequence(QString("Ctrl+Alt+%1").arg(++key)), this,
+                                      [this, value] { setTheme(value); });
         a->setCheckable(true);
         a->setChecked(value == static_cast<Theme>(QSettings().value("theme", 0).toInt()));
         group->addAction(a);
@@ -434,9 +443,8 @@ void MainWindow::buildMenus() {
     QAction* presentation = view->addAction("&Presentation (large fonts, thick lines)", QKeySequence("Ctrl+Shift+F5"));
     presentation->setCheckable(true);
     connect(presentation, &QAction::toggled, this, &MainWindow::setPresentation);
-    view->addAction("&Full screen", QKeySequence(Qt::Key_F11), this, [this] {
-        setWindowState(windowState() ^ Qt::WindowFullScreen);
-    });
+    view->addAction("&Full screen", QKeySequence(Qt::Key_F11), this,
+                    [this] { setWindowState(windowState() ^ Qt::WindowFullScreen); });
     view->addSeparator();
     view->addAction("&Deselect head", QKeySequence(Qt::Key_Escape), this, [this] {
         m_detail->resetView();
@@ -455,13 +463,15 @@ void MainWindow::buildMenus() {
     });
     QMenu* examples = help->addMenu("Example &attention maps");
     if (const auto folder = findDataDir("attention")) {
-        QStringList files = QDir(QString::fromStdString(folder->string())).entryList({"*.npy", "*.safetensors"}, QDir::Files, QDir::Name);
+        QStringList files = QDir(QString::fromStdString(folder->string()))
+                                .entryList({"*.npy", "*.safetensors"}, QDir::Files, QDir::Name);
         for (const QString& name : files) {
             const QString path = QDir(QString::fromStdString(folder->string())).filePath(name);
             examples->addAction(name, this, [this, path] { openAttentionMaps(path); });
         }
     }
-    if (examples->isEmpty()) examples->addAction("(no examples found: share/alibi-explorer/attention)")->setEnabled(false);
+    if (examples->isEmpty())
+        examples->addAction("(no examples found: share/alibi-explorer/attention)")->setEnabled(false);
     help->addAction("&About ALiBi Explorer", QKeySequence("Ctrl+Shift+A"), this, [this] {
         QMessageBox::about(this, "About ALiBi Explorer",
                            "<h3>ALiBi Explorer</h3><p>See, compare and check Attention with Linear Biases: slopes, "
@@ -524,10 +534,12 @@ bool MainWindow::saveSessionTo(const QString& path) {
         } else if (m_interactive && !m_screenshotMode) {
             QMessageBox box(QMessageBox::Warning, "Session changed on disk",
                             QString("%1 changed on disk since it was opened here (another window or program saved "
-                                    "it).").arg(name),
+                                    "it).")
+                                .arg(name),
                             QMessageBox::Cancel, this);
-            box.setInformativeText("Overwrite it with this window's session, or reload it (this window's changes "
-                                   "are dropped)?");
+            box.setInformativeText(
+                "Overwrite it with this window's session, or reload it (this window's changes "
+                "are dropped)?");
             QPushButton* overwrite = box.addButton("Overwrite", QMessageBox::AcceptRole);
             QPushButton* reload = box.addButton("Reload", QMessageBox::DestructiveRole);
             box.setDefaultButton(QMessageBox::Cancel);
@@ -536,9 +548,9 @@ bool MainWindow::saveSessionTo(const QString& path) {
                      : box.clickedButton() == reload  ? ChangedOnDiskChoice::Reload
                                                       : ChangedOnDiskChoice::Cancel;
         } else {
-            reportError("Cannot save session",
-                        QString("%1 changed on disk since it was opened here; reload it or save under another name")
-                            .arg(path));
+            reportError(
+                "Cannot save session",
+                QString("%1 changed on disk since it was opened here; reload it or save under another name").arg(path));
             return false;
         }
         if (choice == ChangedOnDiskChoice::Cancel) return false;
@@ -574,7 +586,9 @@ void MainWindow::setCurrentFile(const QString& path) {
     setWindowModified(m_model->modified());
 }
 
-void MainWindow::scheduleSave() { m_saveTimer.start(); }
+void MainWindow::scheduleSave() {
+    m_saveTimer.start();
+}
 
 void MainWindow::saveToSettings() {
     QSettings settings;
@@ -602,17 +616,17 @@ bool MainWindow::confirmDiscard() {
     if (choice == DiscardChoice::Discard) return true;
     QString path = m_currentFile;
     if (path.isEmpty())
-        path = QFileDialog::getSaveFileName(this, "Save session", "session.alibi.json", "ALiBi sessions (*.alibi.json)");
+        path =
+            QFileDialog::getSaveFileName(this, "Save session", "session.alibi.json", "ALiBi sessions (*.alibi.json)");
     return !path.isEmpty() && saveSessionTo(path);
 }
 
 Session MainWindow::sessionWithView() const {
     Session s = m_model->session();
-    static constexpr ExplorerView kTabViews[TabCount] = {ExplorerView::Grid,   ExplorerView::Detail,
-                                                         ExplorerView::Curves, ExplorerView::Stages,
-                                                         ExplorerView::Compare, ExplorerView::Extrapolation,
-                                                         ExplorerView::Diagnose, ExplorerView::PositionSchemes,
-                                                         ExplorerView::Grid};
+    static constexpr ExplorerView kTabViews[TabCount] = {
+        ExplorerView::Grid,     ExplorerView::Detail,          ExplorerView::Curves,
+        ExplorerView::Stages,   ExplorerView::Compare,         ExplorerView::Extrapolation,
+        ExplorerView::Diagnose, ExplorerView::PositionSchemes, ExplorerView::Grid};
     s.view = kTabViews[std::clamp(m_tabs->currentIndex(), 0, TabCount - 1)];
     s.compare = m_compare->spec();
     return s;
@@ -621,15 +635,31 @@ Session MainWindow::sessionWithView() const {
 void MainWindow::applyView(const Session& session) {
     int tab = GridTab;
     switch (openView(session)) {
-        case ExplorerView::Grid: tab = GridTab; break;
-        case ExplorerView::Detail: tab = DetailTab; break;
-        case ExplorerView::Curves: tab = CurvesTab; break;
+        case ExplorerView::Grid:
+            tab = GridTab;
+            break;
+        case ExplorerView::Detail:
+            tab = DetailTab;
+            break;
+        case ExplorerView::Curves:
+            tab = CurvesTab;
+            break;
         case ExplorerView::Stages:
-        case ExplorerView::Stats: tab = StagesTab; break;  // the stages view holds the row statistics
-        case ExplorerView::Compare: tab = CompareTab; break;
-        case ExplorerView::Extrapolation: tab = ExtrapolationTab; break;
-        case ExplorerView::Diagnose: tab = DiagnoseTab; break;
-        case ExplorerView::PositionSchemes: tab = PositionSchemesTab; break;
+        case ExplorerView::Stats:
+            tab = StagesTab;
+            break;  // the stages view holds the row statistics
+        case ExplorerView::Compare:
+            tab = CompareTab;
+            break;
+        case ExplorerView::Extrapolation:
+            tab = ExtrapolationTab;
+            break;
+        case ExplorerView::Diagnose:
+            tab = DiagnoseTab;
+            break;
+        case ExplorerView::PositionSchemes:
+            tab = PositionSchemesTab;
+            break;
     }
     if (session.compare) {
         m_compare->setSpec(*session.compare);
@@ -681,8 +711,12 @@ void MainWindow::onTabChanged(int index) {
     if (index == CompareTab) m_model->setCompareSpec(m_compare->spec());
 }
 
-QString MainWindow::hoverText() const { return m_hover->text(); }
-QString MainWindow::latencyText() const { return m_latency->text(); }
+QString MainWindow::hoverText() const {
+    return m_hover->text();
+}
+QString MainWindow::latencyText() const {
+    return m_latency->text();
+}
 
 // ---------------------------------------------------------------------------
 // Diagnose, drag and drop
@@ -719,26 +753,29 @@ void MainWindow::handleDroppedFile(const QString& path) {
     } else if (m_interactive && !m_screenshotMode) {
         QMessageBox box(QMessageBox::Question, "Open the dropped file",
                         QString("What is %1?").arg(QFileInfo(path).fileName()), QMessageBox::Cancel, this);
-        box.setInformativeText(attention ? "Its rows sum to 1, so it looks like saved attention maps."
-                                         : "It does not read as attention probabilities, so it looks like a bias tensor.");
+        box.setInformativeText(attention
+                                   ? "Its rows sum to 1, so it looks like saved attention maps."
+                                   : "It does not read as attention probabilities, so it looks like a bias tensor.");
         QPushButton* asMaps = box.addButton("Attention maps", QMessageBox::AcceptRole);
         QPushButton* asBias = box.addButton("Bias to diagnose", QMessageBox::AcceptRole);
         box.setDefaultButton(attention ? asMaps : asBias);
         box.exec();
-        choice = box.clickedButton() == asMaps ? DropChoice::AttentionMaps
+        choice = box.clickedButton() == asMaps   ? DropChoice::AttentionMaps
                  : box.clickedButton() == asBias ? DropChoice::Diagnose
                                                  : DropChoice::Cancel;
     }
     if (choice == DropChoice::AttentionMaps) {
         openAttentionMaps(path);
-        statusBar()->showMessage("Opened the dropped file as attention maps (its rows sum to 1); to diagnose it as a "
-                                 "bias use File > Open tensor to diagnose",
-                                 8000);
+        statusBar()->showMessage(
+            "Opened the dropped file as attention maps (its rows sum to 1); to diagnose it as a "
+            "bias use File > Open tensor to diagnose",
+            8000);
     } else if (choice == DropChoice::Diagnose) {
         diagnoseFile(path);
-        statusBar()->showMessage("Opened the dropped file for diagnosis; to read it as attention maps drop it on the "
-                                 "Attention maps tab or use File > Open attention maps (Ctrl+Shift+O)",
-                                 8000);
+        statusBar()->showMessage(
+            "Opened the dropped file for diagnosis; to read it as attention maps drop it on the "
+            "Attention maps tab or use File > Open attention maps (Ctrl+Shift+O)",
+            8000);
     }
 }
 
@@ -771,11 +808,19 @@ Result<void> MainWindow::exportTensorTo(const QString& path, ExportWhat what, Fi
     return m_export->exportTensorTo(path, what, format, observer);
 }
 
-void MainWindow::exportTensorDialog(const std::function<void(ExportDialog&)>& drive) { m_export->exportTensorDialog(drive); }
+void MainWindow::exportTensorDialog(const std::function<void(ExportDialog&)>& drive) {
+    m_export->exportTensorDialog(drive);
+}
 
-void MainWindow::cancelExport() { m_export->cancel(); }
-bool MainWindow::exporting() const { return m_export->exporting(); }
-void MainWindow::setFreeSpaceQuery(FreeSpaceFn query) { m_export->setFreeSpaceQuery(std::move(query)); }
+void MainWindow::cancelExport() {
+    m_export->cancel();
+}
+bool MainWindow::exporting() const {
+    return m_export->exporting();
+}
+void MainWindow::setFreeSpaceQuery(FreeSpaceFn query) {
+    m_export->setFreeSpaceQuery(std::move(query));
+}
 
 std::optional<FigureSubject> MainWindow::figureSubject(QString* why) const {
     const auto none = [why](const QString& reason) -> std::optional<FigureSubject> {
@@ -791,7 +836,8 @@ std::optional<FigureSubject> MainWindow::figureSubject(QString* why) const {
     r.view = openView(r.session);
     if (tab == GridTab) r.logScale = m_model->logScale();  // the grid's "log colours" box (attention)
     if (tab == PositionSchemesTab) {
-        if (const auto* d = m_positionSchemes->findChild<QSpinBox*>("schemesMaxDistance")) r.schemesMaxDistance = d->value();
+        if (const auto* d = m_positionSchemes->findChild<QSpinBox*>("schemesMaxDistance"))
+            r.schemesMaxDistance = d->value();
         if (const auto* q = m_positionSchemes->findChild<QComboBox*>("schemesQuantity"))
             r.schemesQuantity = static_cast<SchemeQuantity>(q->currentData().toInt());
     }
@@ -821,8 +867,10 @@ void MainWindow::exportFigureDialog(const std::function<void(FigureExportDialog&
         return;
     }
     QString why;
-    if (auto subject = figureSubject(&why)) m_export->exportFigureDialog(*subject, drive);
-    else reportError("No figure to export", why);
+    if (auto subject = figureSubject(&why))
+        m_export->exportFigureDialog(*subject, drive);
+    else
+        reportError("No figure to export", why);
 }
 
 QString MainWindow::copyCliCommand() {

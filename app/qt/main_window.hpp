@@ -42,8 +42,16 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     enum Tab {
-        GridTab, DetailTab, CurvesTab, StagesTab, CompareTab, ExtrapolationTab, DiagnoseTab, PositionSchemesTab,
-        AttentionTab, TabCount
+        GridTab,
+        DetailTab,
+        CurvesTab,
+        StagesTab,
+        CompareTab,
+        ExtrapolationTab,
+        DiagnoseTab,
+        PositionSchemesTab,
+        AttentionTab,
+        TabCount
     };
 
     explicit MainWindow(QWidget* parent = nullptr);

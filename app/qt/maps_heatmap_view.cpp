@@ -7,10 +7,10 @@
 #include <alibi/render/color_scale.hpp>
 
 #include <QCursor>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
@@ -40,7 +40,9 @@ MapsHeatmapView::~MapsHeatmapView() {
     m_pool.waitForDone();  // a running job only holds what it captured; let it end before the pool goes
 }
 
-int MapsHeatmapView::axisMargin() const { return m_axisLabels.isEmpty() ? 0 : fontMetrics().height() + 8; }
+int MapsHeatmapView::axisMargin() const {
+    return m_axisLabels.isEmpty() ? 0 : fontMetrics().height() + 8;
+}
 
 QRect MapsHeatmapView::imageRect() const {
     const int line = fontMetrics().height() + 4;
@@ -92,10 +94,11 @@ void MapsHeatmapView::startNext() {
         try {
             return job();
         } catch (const std::bad_alloc&) {
-            return MapsPicture{fail(ErrorCode::TooLarge, "out of memory while rendering the picture; use a smaller window"),
-                               -1, {}};
+            return MapsPicture{
+                fail(ErrorCode::TooLarge, "out of memory while rendering the picture; use a smaller window"), -1, {}};
         } catch (const std::exception& e) {
-            return MapsPicture{fail(ErrorCode::Internal, std::string("unexpected error while rendering: ") + e.what()), -1, {}};
+            return MapsPicture{
+                fail(ErrorCode::Internal, std::string("unexpected error while rendering: ") + e.what()), -1, {}};
         }
     }));
 }
@@ -196,7 +199,9 @@ void MapsHeatmapView::wheelEvent(QWheelEvent* event) {
     event->accept();
 }
 
-void MapsHeatmapView::leaveEvent(QEvent*) { emit hovered(QPoint(-1, -1)); }
+void MapsHeatmapView::leaveEvent(QEvent*) {
+    emit hovered(QPoint(-1, -1));
+}
 
 void MapsHeatmapView::paintEvent(QPaintEvent*) {
     QPainter p(this);
@@ -213,7 +218,9 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::PlaceholderText));
     // The picture's own pixel-to-cell summary first (it changes with every resize).
     const QString summary = m_image.isNull() ? QString() : QString::fromStdString(m_map.summary);
-    const QString subtitle = summary.isEmpty() ? m_subtitle : m_subtitle.isEmpty() ? summary : summary + " · " + m_subtitle;
+    const QString subtitle = summary.isEmpty()      ? m_subtitle
+                             : m_subtitle.isEmpty() ? summary
+                                                    : summary + " · " + m_subtitle;
     p.drawText(QRect(kMargin, kMargin + line, textWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
                fontMetrics().elidedText(subtitle, Qt::ElideMiddle, textWidth));
     if (m_image.isNull()) {
@@ -259,7 +266,8 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
         const HeatmapTile& t = m_map.tiles.front();
         const int n = static_cast<int>(m_axisLabels.size());
         const double cell = t.width / dpr / n;
-        const int every = std::max(1, static_cast<int>(std::ceil((fm.horizontalAdvance("000") + 4) / std::max(cell, 1e-9))));
+        const int every =
+            std::max(1, static_cast<int>(std::ceil((fm.horizontalAdvance("000") + 4) / std::max(cell, 1e-9))));
         p.setPen(palette().color(QPalette::WindowText));
         for (int k = 0; k < n; k += every) {
             const double x = r.x() + t.x / dpr + (k + 0.5) * cell;
@@ -276,7 +284,7 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
     const QRect bar(barArea.x(), barArea.y() + 28, kBarWidth, std::max(16, barArea.height() - 60));
     const bool log = m_map.log;
     alibi::ColorBar colorBar = alibi::makeColorBar(log ? m_map.logLo : m_map.lo, m_map.hi, log, m_barDType,
-                                                       std::clamp(bar.height() / 60, 2, 10));
+                                                   std::clamp(bar.height() / 60, 2, 10));
     colorBar.title = (m_barTitle + (log ? " (log)" : "")).toStdString();
     colorBar.maskedSwatch = m_maskedSwatch;
     paintColorBar(p, bar, colorBar, m_colormap, palette(), kBarArea - kBarWidth - 26);

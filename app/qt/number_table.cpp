@@ -25,16 +25,20 @@ QVariant NumberTable::data(const QModelIndex& index, int role) const {
     const double v = row[static_cast<std::size_t>(index.column())];
     const auto column = static_cast<std::size_t>(index.column());
     switch (role) {
-        case Qt::DisplayRole: return column < m_formats.size() && m_formats[column] ? m_formats[column](v) : QString::number(v);
-        case Qt::UserRole: return v;
-        case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        case Qt::DisplayRole:
+            return column < m_formats.size() && m_formats[column] ? m_formats[column](v) : QString::number(v);
+        case Qt::UserRole:
+            return v;
+        case Qt::TextAlignmentRole:
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         case Qt::BackgroundRole:
             if (column < m_shades.size() && m_shades[column]) {
                 const QColor c = m_shades[column](v);
                 if (c.isValid()) return c;
             }
             return {};
-        default: return {};
+        default:
+            return {};
     }
 }
 

@@ -26,7 +26,9 @@ public:
     void setHeaderToolTips(QStringList tips) { m_headerToolTips = std::move(tips); }
     // values[row][column]
     void setValues(std::vector<std::vector<double>> values);
-    [[nodiscard]] double value(int row, int column) const { return m_values[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)]; }
+    [[nodiscard]] double value(int row, int column) const {
+        return m_values[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)];
+    }
 
     [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override {
         return parent.isValid() ? 0 : static_cast<int>(m_values.size());

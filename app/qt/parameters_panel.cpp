@@ -10,8 +10,6 @@
 #include <QAbstractScrollArea>
 #include <QComboBox>
 #include <QCoreApplication>
-#include <QTimer>
-#include <QWheelEvent>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -20,7 +18,9 @@
 #include <QLineEdit>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <cmath>
 #include <limits>
@@ -33,7 +33,8 @@ namespace {
 template <class E>
 QComboBox* enumCombo(QWidget* parent, std::initializer_list<E> values, std::string_view (*name)(E)) {
     auto* box = new QComboBox(parent);
-    for (E v : values) box->addItem(QString::fromUtf8(name(v).data(), static_cast<int>(name(v).size())), static_cast<int>(v));
+    for (E v : values)
+        box->addItem(QString::fromUtf8(name(v).data(), static_cast<int>(name(v).size())), static_cast<int>(v));
     return box;
 }
 
@@ -43,13 +44,18 @@ void selectData(QComboBox* box, E value) {
     box->setCurrentIndex(std::max(0, box->findData(static_cast<int>(value))));
 }
 
-std::string_view whatName(RenderWhat w) { return w == RenderWhat::Attention ? "attention probabilities" : "bias"; }
-std::string_view scaleName(ScaleMode s) { return s == ScaleMode::PerHead ? "per head" : "shared by all heads"; }
+std::string_view whatName(RenderWhat w) {
+    return w == RenderWhat::Attention ? "attention probabilities" : "bias";
+}
+std::string_view scaleName(ScaleMode s) {
+    return s == ScaleMode::PerHead ? "per head" : "shared by all heads";
+}
 
 }  // namespace
 
 int ParametersPanel::lengthToSlider(std::int64_t t) {
-    return static_cast<int>(std::lround(100.0 * std::log2(static_cast<double>(std::clamp<std::int64_t>(t, 1, kMaxLength)))));
+    return static_cast<int>(
+        std::lround(100.0 * std::log2(static_cast<double>(std::clamp<std::int64_t>(t, 1, kMaxLength)))));
 }
 
 std::int64_t ParametersPanel::sliderToLength(int position) {
@@ -146,17 +152,20 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
 
     // Slopes.
     auto* slopes = group("Slopes");
-    schemeBox = enumCombo(this, {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}, schemeName);
+    schemeBox = enumCombo(this, {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom},
+                          schemeName);
     withError(slopes, "Scheme", schemeBox, "scheme");
     maxBiasBox = new QDoubleSpinBox(this);
     maxBiasBox->setRange(kMaxBiasRange.min, kMaxBiasRange.max);
     maxBiasBox->setDecimals(2);
     maxBiasBox->setSingleStep(0.5);
     withError(slopes, "max_bias B", maxBiasBox, "maxBias");
-    arithBox = enumCombo(this, {Arith::Exact, Arith::HfBloom, Arith::HfFalcon, Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml},
-                         arithName);
-    arithBox->setToolTip("Whose float arithmetic makes the numbers: exact (rounded once) or one framework's "
-                         "float32 operations (--arith; a preset sets its model's)");
+    arithBox =
+        enumCombo(this, {Arith::Exact, Arith::HfBloom, Arith::HfFalcon, Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml},
+                  arithName);
+    arithBox->setToolTip(
+        "Whose float arithmetic makes the numbers: exact (rounded once) or one framework's "
+        "float32 operations (--arith; a preset sets its model's)");
     withError(slopes, "Arithmetic", arithBox, "arith");
     customEdit = new QLineEdit(this);
     customEdit->setPlaceholderText("e.g. 1/2, 1/4, 0.125, 2^-4");
@@ -175,7 +184,8 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
 
     // Bias.
     auto* biasForm = group("Bias");
-    modeBox = enumCombo(this, {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt}, modeName);
+    modeBox = enumCombo(
+        this, {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt}, modeName);
     modeBox->setToolTip("causal −m(i−j) · symmetric −m|i−j| · clamped −m·max(i−j,0) · bloom +m·j · mpt −m(K−1−j)");
     withError(biasForm, "Mode", modeBox, "mode");
     maskBox = new QComboBox(this);
@@ -229,7 +239,8 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     withError(batchForm, "Padding", paddingBox, "padding");
     documentsEdit = new QLineEdit(this);
     documentsEdit->setPlaceholderText("none (e.g. 6, 10)");
-    documentsEdit->setToolTip("Packed documents' lengths in every row: keys of another document are masked (--documents)");
+    documentsEdit->setToolTip(
+        "Packed documents' lengths in every row: keys of another document are masked (--documents)");
     withError(batchForm, "Documents", documentsEdit, "documents");
     windowBox = new RangeSpinBox(this);
     windowBox->setRange(0, static_cast<int>(kMaxLength));
@@ -242,8 +253,9 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     prefixBox->setToolTip("Prefix-LM: the first P tokens see each other both ways (--prefix)");
     withError(batchForm, "Prefix", prefixBox, "prefix");
     positionsBox = enumCombo(this, {PositionRule::Mask, PositionRule::Naive, PositionRule::Document}, positionRuleName);
-    positionsBox->setToolTip("ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the "
-                             "left-padding bug), or restarting per document (--positions)");
+    positionsBox->setToolTip(
+        "ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the "
+        "left-padding bug), or restarting per document (--positions)");
     withError(batchForm, "Positions", positionsBox, "positions");
     batchRowBox = new RangeSpinBox(this);
     batchRowBox->setRange(0, 0);  // 0..B-1, set from the session
@@ -274,8 +286,8 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     const auto refuseOutOfRange = [this](QSpinBox* box, const QString& field, std::string_view label) {
         auto* range = static_cast<RangeSpinBox*>(box);
         range->refused = [this, range, field, label](const QString& typed) {
-            const auto checked = explore::checkTypedText(label, typed.toStdString(), range->minimum(),
-                                                         range->maximum(), true, range->value());
+            const auto checked = explore::checkTypedText(label, typed.toStdString(), range->minimum(), range->maximum(),
+                                                         true, range->value());
             if (!checked.accepted) showError(field, QString::fromStdString(checked.message));
         };
     };
@@ -311,20 +323,25 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     connect(maxBiasBox, &QDoubleSpinBox::valueChanged, this, [this](double v) { m_model->setMaxBias(v); });
     connect(arithBox, &QComboBox::activated, this,
             [this] { m_model->setArith(static_cast<Arith>(arithBox->currentData().toInt())); });
-    connect(modeBox, &QComboBox::activated, this, [this] { m_model->setMode(static_cast<BiasMode>(modeBox->currentData().toInt())); });
-    connect(dtypeBox, &QComboBox::activated, this, [this] { m_model->setDType(static_cast<DType>(dtypeBox->currentData().toInt())); });
-    connect(layoutBox, &QComboBox::activated, this, [this] { m_model->setLayout(static_cast<Layout>(layoutBox->currentData().toInt())); });
-    connect(contentBox, &QComboBox::activated, this, [this] {
-        m_model->setContentKind(static_cast<ContentKind>(contentBox->currentData().toInt()));
-    });
+    connect(modeBox, &QComboBox::activated, this,
+            [this] { m_model->setMode(static_cast<BiasMode>(modeBox->currentData().toInt())); });
+    connect(dtypeBox, &QComboBox::activated, this,
+            [this] { m_model->setDType(static_cast<DType>(dtypeBox->currentData().toInt())); });
+    connect(layoutBox, &QComboBox::activated, this,
+            [this] { m_model->setLayout(static_cast<Layout>(layoutBox->currentData().toInt())); });
+    connect(contentBox, &QComboBox::activated, this,
+            [this] { m_model->setContentKind(static_cast<ContentKind>(contentBox->currentData().toInt())); });
     connect(sigmaBox, &QDoubleSpinBox::valueChanged, this, [this](double v) { m_model->setSigma(v); });
     connect(dkBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setDk(v); });
     connect(seedBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSeed(static_cast<std::uint64_t>(v)); });
     connect(temperatureBox, &QDoubleSpinBox::valueChanged, this, [this](double v) { m_model->setTemperature(v); });
     connect(queryRowBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setQueryRow(v); });
-    connect(whatBox, &QComboBox::activated, this, [this] { m_model->setWhat(static_cast<RenderWhat>(whatBox->currentData().toInt())); });
-    connect(colormapBox, &QComboBox::activated, this, [this] { m_model->setColormap(static_cast<Colormap>(colormapBox->currentData().toInt())); });
-    connect(scaleBox, &QComboBox::activated, this, [this] { m_model->setScaleMode(static_cast<ScaleMode>(scaleBox->currentData().toInt())); });
+    connect(whatBox, &QComboBox::activated, this,
+            [this] { m_model->setWhat(static_cast<RenderWhat>(whatBox->currentData().toInt())); });
+    connect(colormapBox, &QComboBox::activated, this,
+            [this] { m_model->setColormap(static_cast<Colormap>(colormapBox->currentData().toInt())); });
+    connect(scaleBox, &QComboBox::activated, this,
+            [this] { m_model->setScaleMode(static_cast<ScaleMode>(scaleBox->currentData().toInt())); });
 
     applyListOnCommit(lengthsEdit, &SessionModel::setBatchLengths);
     applyListOnCommit(documentsEdit, &SessionModel::setBatchDocuments);
@@ -347,7 +364,9 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     syncFromSession();
 }
 
-void ParametersPanel::applyMask() { m_model->setMask(maskBox->currentText()); }
+void ParametersPanel::applyMask() {
+    m_model->setMask(maskBox->currentText());
+}
 
 void ParametersPanel::applyListOnCommit(QLineEdit* edit, bool (SessionModel::*setter)(const QString&)) {
     connect(edit, &QLineEdit::returnPressed, this, [this, edit, setter] {
@@ -454,7 +473,8 @@ void ParametersPanel::syncFromSession() {
     setDouble(temperatureBox, c.temperature);
     {
         QSignalBlocker block(queryRowBox);
-        queryRowBox->setMaximum(static_cast<int>(std::min<std::int64_t>(b.queries - 1, std::numeric_limits<int>::max())));
+        queryRowBox->setMaximum(
+            static_cast<int>(std::min<std::int64_t>(b.queries - 1, std::numeric_limits<int>::max())));
     }
     setInt(queryRowBox, s.queryRow);
     const BatchParams& batch = s.batch;

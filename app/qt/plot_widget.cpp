@@ -40,7 +40,9 @@ int turns(const std::vector<QPolygonF>& lines) {
 
 }  // namespace
 
-PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
+PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+}
 
 void PlotWidget::setSeries(std::vector<Series> series) {
     m_series = std::move(series);
@@ -87,7 +89,8 @@ void PlotWidget::computeRanges() {
         xl -= 0.5, xh += 0.5;
         yl = std::min(yl, 0.0), yh = std::max(yh, 0.0);
     }
-    if (m_logY) yl = std::floor(yl - 0.25), yh = std::ceil(yh + 0.25);
+    if (m_logY)
+        yl = std::floor(yl - 0.25), yh = std::ceil(yh + 0.25);
     else {
         const double pad = 0.05 * (yh - yl);
         yl -= (yl == 0 ? 0 : pad), yh += (yh == 0 ? 0 : pad);
@@ -219,14 +222,18 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     // Ticks and grid.
     const QFontMetrics fm(font());
     // Ticks and labels from the core (alibi::axisTicks), in axis units (log2 when logarithmic).
-    std::vector<alibi::Tick> xt = m_logX ? alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_x.lo), std::exp2(m_x.hi), 8)
-                                           : alibi::axisTicks(alibi::AxisScale::Linear, m_x.lo, m_x.hi,
-                                                                std::max(2, static_cast<int>(a.width() / 90)));
-    std::vector<alibi::Tick> yt = m_logY ? alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10)
-                                           : alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi,
-                                                                std::max(3, static_cast<int>(a.height() / 45)));
-    if (m_logX) for (auto& t : xt) t.value = std::log2(t.value);
-    if (m_logY) for (auto& t : yt) t.value = std::log2(t.value);
+    std::vector<alibi::Tick> xt =
+        m_logX
+            ? alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_x.lo), std::exp2(m_x.hi), 8)
+            : alibi::axisTicks(alibi::AxisScale::Linear, m_x.lo, m_x.hi, std::max(2, static_cast<int>(a.width() / 90)));
+    std::vector<alibi::Tick> yt =
+        m_logY ? alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10)
+               : alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi,
+                                  std::max(3, static_cast<int>(a.height() / 45)));
+    if (m_logX)
+        for (auto& t : xt) t.value = std::log2(t.value);
+    if (m_logY)
+        for (auto& t : yt) t.value = std::log2(t.value);
     for (const alibi::Tick& tick : xt) {
         const double t = tick.value;
         const double x = a.left() + (t - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
@@ -276,14 +283,18 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         if (m_categorical || !dark) return seriesColor(s, count, m_categorical);
         return toQColor(colormapColor(Colormap::Viridis, 0.3 + 0.65 * (count > 1 ? double(s) / (count - 1) : 0.0)));
     };
-    const auto isEmphasised = [this](int s) { return std::find(m_emphasis.begin(), m_emphasis.end(), s) != m_emphasis.end(); };
+    const auto isEmphasised = [this](int s) {
+        return std::find(m_emphasis.begin(), m_emphasis.end(), s) != m_emphasis.end();
+    };
     auto drawOne = [&](int s, bool emphasised) {
         const Series& ser = m_series[static_cast<std::size_t>(s)];
         QColor c = colourOf(s);
         const bool lessonMark = m_highlight < 0 && isEmphasised(s);
         const bool highlighted = (emphasised && m_highlight >= 0) || lessonMark;
-        if (m_highlight >= 0 && !emphasised) c.setAlpha(50);
-        else if (m_highlight < 0 && !m_emphasis.empty() && !lessonMark) c.setAlpha(70);
+        if (m_highlight >= 0 && !emphasised)
+            c.setAlpha(50);
+        else if (m_highlight < 0 && !m_emphasis.empty() && !lessonMark)
+            c.setAlpha(70);
         double widthPx = lessonMark ? 4.5 : highlighted ? 3.0 : 2.0;
         // Categorical overlays draw earlier series wider, so identical curves stay visible
         // (press and geometric coincide when H is a power of two).
@@ -347,10 +358,12 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     for (int s : m_emphasis)
         if (s != m_highlight && s >= 0 && s < count) drawOne(s, false);
     if (m_highlight >= 0) drawOne(m_highlight, true);
-    if (m_markedX && *m_markedX >= (m_logX ? std::exp2(m_x.lo) : m_x.lo) && *m_markedX <= (m_logX ? std::exp2(m_x.hi) : m_x.hi)) {
+    if (m_markedX && *m_markedX >= (m_logX ? std::exp2(m_x.lo) : m_x.lo) &&
+        *m_markedX <= (m_logX ? std::exp2(m_x.hi) : m_x.hi)) {
         // The lesson's column: an orange frame (dark-edged, as the head grid's cell mark) one slot wide.
         const double x = mapX(*m_markedX, a);
-        const double half = m_style == Style::Bars ? std::max(3.0, 0.5 * a.width() / std::max(1.0, m_x.hi - m_x.lo)) : 4.0;
+        const double half =
+            m_style == Style::Bars ? std::max(3.0, 0.5 * a.width() / std::max(1.0, m_x.hi - m_x.lo)) : 4.0;
         const QRectF column(x - half, a.top() + 1, 2 * half, a.height() - 2);
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(QColor(0, 0, 0, 160), 5));
@@ -358,7 +371,8 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         p.setPen(QPen(QColor(255, 140, 0), 3));
         p.drawRect(column);
     }
-    if (m_cursorX && *m_cursorX >= (m_logX ? std::exp2(m_x.lo) : m_x.lo) && *m_cursorX <= (m_logX ? std::exp2(m_x.hi) : m_x.hi)) {
+    if (m_cursorX && *m_cursorX >= (m_logX ? std::exp2(m_x.lo) : m_x.lo) &&
+        *m_cursorX <= (m_logX ? std::exp2(m_x.hi) : m_x.hi)) {
         const double x = mapX(*m_cursorX, a);
         p.setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DotLine));
         p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
@@ -374,8 +388,8 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             p.fillRect(QRectF(a.right() + 12, y + 5, 16, 4), c);
             p.setPen(text);
             p.drawText(QRectF(a.right() + 32, y - 2, width() - a.right() - 36, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                       fm.elidedText(QString::fromStdString(m_series[static_cast<std::size_t>(s)].label), Qt::ElideRight,
-                                     static_cast<int>(width() - a.right() - 36)));
+                       fm.elidedText(QString::fromStdString(m_series[static_cast<std::size_t>(s)].label),
+                                     Qt::ElideRight, static_cast<int>(width() - a.right() - 36)));
             y += 18;
         }
     } else if (m_highlight >= 0) {

@@ -20,27 +20,64 @@ public:
     explicit PlotWidget(QWidget* parent = nullptr);
 
     void setSeries(std::vector<Series> series);
-    void setTitle(const QString& title) { m_title = title; update(); }
-    void setAxisLabels(const QString& x, const QString& y) { m_xLabel = x; m_yLabel = y; update(); }
-    void setLogY2(bool on) { m_logY = on; update(); }
-    void setLogX2(bool on) { m_logX = on; update(); }
-    void setStyle(Style style) { m_style = style; update(); }
-    void setCategorical(bool on) { m_categorical = on; update(); }  // distinct colours vs. viridis by order
-    void setNote(const QString& note) { m_note = note; update(); }
+    void setTitle(const QString& title) {
+        m_title = title;
+        update();
+    }
+    void setAxisLabels(const QString& x, const QString& y) {
+        m_xLabel = x;
+        m_yLabel = y;
+        update();
+    }
+    void setLogY2(bool on) {
+        m_logY = on;
+        update();
+    }
+    void setLogX2(bool on) {
+        m_logX = on;
+        update();
+    }
+    void setStyle(Style style) {
+        m_style = style;
+        update();
+    }
+    void setCategorical(bool on) {
+        m_categorical = on;
+        update();
+    }  // distinct colours vs. viridis by order
+    void setNote(const QString& note) {
+        m_note = note;
+        update();
+    }
     void setHighlight(int index);
     // Series a lesson points at: drawn thick on top, the others faded (a hover highlight wins).
     void setEmphasis(std::vector<int> indices);
     [[nodiscard]] const std::vector<int>& emphasis() const { return m_emphasis; }
-    void setLegendLimit(int n) { m_legendLimit = n; update(); }
+    void setLegendLimit(int n) {
+        m_legendLimit = n;
+        update();
+    }
     // Fixed colours and dashes per series (empty: the default ramp, solid), for views whose
     // series belong to named families (the position schemes).
-    void setSeriesColors(std::vector<QColor> colors) { m_colors = std::move(colors); update(); }
-    void setSeriesDashed(std::vector<bool> dashed) { m_dashed = std::move(dashed); update(); }
+    void setSeriesColors(std::vector<QColor> colors) {
+        m_colors = std::move(colors);
+        update();
+    }
+    void setSeriesDashed(std::vector<bool> dashed) {
+        m_dashed = std::move(dashed);
+        update();
+    }
     // A vertical line at data x (the hovered distance); nullopt: none.
-    void setCursorX(std::optional<double> x) { m_cursorX = x; update(); }
+    void setCursorX(std::optional<double> x) {
+        m_cursorX = x;
+        update();
+    }
     // A key a lesson points at (data x): its bar filled orange and its column framed in orange,
     // so the mark shows even where the bar is zero or masked; nullopt: none.
-    void setMarkedX(std::optional<double> x) { m_markedX = x; update(); }
+    void setMarkedX(std::optional<double> x) {
+        m_markedX = x;
+        update();
+    }
     [[nodiscard]] std::optional<double> markedX() const { return m_markedX; }
     // The data x under widget position `pixelX`, or nullopt outside the plotting area.
     [[nodiscard]] std::optional<double> dataXAt(QPointF position) const;
@@ -50,7 +87,7 @@ public:
     [[nodiscard]] QSize minimumSizeHint() const override { return {240, 180}; }
 
 signals:
-    void seriesHovered(int index);  // -1: none
+    void seriesHovered(int index);           // -1: none
     void xHovered(std::optional<double> x);  // data x under the mouse (nullopt: outside the plot)
 
 protected:
@@ -59,7 +96,9 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    struct Range { double lo = 0, hi = 1; };
+    struct Range {
+        double lo = 0, hi = 1;
+    };
     [[nodiscard]] QRectF plotArea() const;
     [[nodiscard]] double mapX(double x, const QRectF& area) const;
     [[nodiscard]] double mapY(double y, const QRectF& area) const;

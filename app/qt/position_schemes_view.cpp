@@ -13,8 +13,8 @@
 #include <QLabel>
 #include <QPixmap>
 #include <QScrollArea>
-#include <QSplitter>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -202,7 +202,8 @@ void PositionSchemesView::showDistance(std::optional<double> d) {
     std::optional<double> at;
     if (d) at = std::clamp(std::round(*d), 0.0, static_cast<double>(m_schemes.maxDistance));
     m_plot->setCursorX(at);
-    m_table->setHorizontalHeaderLabels({"curve", at ? QString("value at d = %1").arg(*at) : QString("value (hover the plot)")});
+    m_table->setHorizontalHeaderLabels(
+        {"curve", at ? QString("value at d = %1").arg(*at) : QString("value (hover the plot)")});
     for (std::size_t n = 0; n < m_schemes.curves.size(); ++n) {
         QTableWidgetItem* item = m_table->item(static_cast<int>(n), 1);
         if (!item) continue;

@@ -12,10 +12,10 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QMouseEvent>
-#include <QStatusBar>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QMouseEvent>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -39,9 +39,10 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
     AttentionMapsPage* page = window.attentionPage();
     if (const auto folder = findDataDir("attention")) {
         // ALIBI_SCREENSHOT_ATTENTION=FILE shows another file (timing a large one with ALIBI_LOG_LATENCY).
-        const QString file = qEnvironmentVariableIsSet("ALIBI_SCREENSHOT_ATTENTION")
-                                 ? qEnvironmentVariable("ALIBI_SCREENSHOT_ATTENTION")
-                                 : QDir(QString::fromStdString(folder->string())).filePath("trained-like-4x8x64.safetensors");
+        const QString file =
+            qEnvironmentVariableIsSet("ALIBI_SCREENSHOT_ATTENTION")
+                ? qEnvironmentVariable("ALIBI_SCREENSHOT_ATTENTION")
+                : QDir(QString::fromStdString(folder->string())).filePath("trained-like-4x8x64.safetensors");
         if (QFileInfo::exists(file)) page->openFile(file);
     }
     QDir().mkpath(dir);
@@ -60,7 +61,8 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
             w->attentionPage()->choosePrior(1);
             mapsReady = false;
         }
-        const bool ready = s && !model->pending() && s->compare && s->extrapolation && !w->diagnoseView()->busy() && mapsReady;
+        const bool ready =
+            s && !model->pending() && s->compare && s->extrapolation && !w->diagnoseView()->busy() && mapsReady;
         if (!ready) {
             if (timer->elapsed() > 60000) {
                 std::fprintf(stderr, "alibi-explorer: no results after 60 s, giving up on screenshots\n");
@@ -70,9 +72,9 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
             QTimer::singleShot(50, w, *shoot);
             return;
         }
-        const char* names[MainWindow::TabCount] = {"1-head-grid",     "2-head-detail",  "3-curves",
-                                                   "4-stages",        "5-compare",      "6-extrapolation",
-                                                   "7-diagnose",      "8-position-schemes", "9-attention-grid"};
+        const char* names[MainWindow::TabCount] = {"1-head-grid", "2-head-detail",      "3-curves",
+                                                   "4-stages",    "5-compare",          "6-extrapolation",
+                                                   "7-diagnose",  "8-position-schemes", "9-attention-grid"};
         bool ok = true;
         for (int t = 0; t < MainWindow::AttentionTab; ++t) {
             w->tabs()->setCurrentIndex(t);
@@ -88,25 +90,29 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
         w->tabs()->setCurrentIndex(MainWindow::AttentionTab);
         if (page->model()->maps() && page->model()->maps()->layers() > 1) page->setLayerIndex(1);
         page->setHead(std::min(2, page->model()->maps() ? page->model()->maps()->heads() - 1 : 0));
-        const char* viewNames[AttentionMapsPage::ViewCount] = {"9-attention-grid", "9b-attention-overview", "9c-attention-head",
-                                                              "9d-attention-distance", "9e-attention-similarity", "9f-attention-fit-table"};
+        const char* viewNames[AttentionMapsPage::ViewCount] = {"9-attention-grid",        "9b-attention-overview",
+                                                               "9c-attention-head",       "9d-attention-distance",
+                                                               "9e-attention-similarity", "9f-attention-fit-table"};
         for (int v = 0; v < AttentionMapsPage::ViewCount; ++v) {
             page->views()->setCurrentIndex(v);
             QApplication::processEvents();
             // The pictures render in the background: shoot them, not the "updating..." mark.
             QElapsedTimer waited;
             waited.start();
-            while (page->picturesPending() && waited.elapsed() < 60000) QApplication::processEvents(QEventLoop::AllEvents, 20);
-            MapsHeatmapView* hover = v == AttentionMapsPage::GridView ? page->gridView()
+            while (page->picturesPending() && waited.elapsed() < 60000)
+                QApplication::processEvents(QEventLoop::AllEvents, 20);
+            MapsHeatmapView* hover = v == AttentionMapsPage::GridView   ? page->gridView()
                                      : v == AttentionMapsPage::HeadView ? page->headView()
                                                                         : nullptr;
             if (hover && hover->hasPicture() && !hover->heatmap().tiles.empty()) {
                 // A cell on the diagonal, a third of the way down the shown head's tile.
                 const auto& tiles = hover->heatmap().tiles;
-                const HeatmapTile& t = tiles[std::min<std::size_t>(tiles.size() - 1, static_cast<std::size_t>(page->head()))];
+                const HeatmapTile& t =
+                    tiles[std::min<std::size_t>(tiles.size() - 1, static_cast<std::size_t>(page->head()))];
                 const QPoint device(t.x + t.width / 3, t.y + t.height / 3);
                 const QPointF at = hover->widgetPosOf(device);
-                QMouseEvent move(QEvent::MouseMove, at, hover->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+                QMouseEvent move(QEvent::MouseMove, at, hover->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                                 Qt::NoModifier);
                 QApplication::sendEvent(hover, &move);
                 QApplication::processEvents();
             }
@@ -115,7 +121,8 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
             std::fprintf(stdout, "screenshot: %s\n", qPrintable(file));
         }
         w->tabs()->setCurrentIndex(MainWindow::GridTab);
-        std::fprintf(stdout, "latency: change -> grid median %.2f ms (first render included)\n", model->latencyMedianMs());
+        std::fprintf(stdout, "latency: change -> grid median %.2f ms (first render included)\n",
+                     model->latencyMedianMs());
         done(ok);
     };
     QTimer::singleShot(200, w, *shoot);

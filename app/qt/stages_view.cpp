@@ -20,8 +20,12 @@
 namespace alibi::qt {
 
 namespace {
-QString fixed(double v) { return std::isfinite(v) ? QString::number(v, 'f', 3) : valueText(v); }
-QString whole(double v) { return QString::number(v, 'g', 10); }
+QString fixed(double v) {
+    return std::isfinite(v) ? QString::number(v, 'f', 3) : valueText(v);
+}
+QString whole(double v) {
+    return QString::number(v, 'g', 10);
+}
 }  // namespace
 
 StagesView::StagesView(QWidget* parent) : QWidget(parent) {
@@ -78,7 +82,9 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
     m_stale = new StaleOverlay(this);
 }
 
-void StagesView::markStale() { m_stale->markStale(); }
+void StagesView::markStale() {
+    m_stale->markStale();
+}
 
 void StagesView::setLessonMark(LessonMark mark) {
     m_lesson = std::move(mark);
@@ -117,7 +123,8 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
     }
     const double m = s->grid->slopes[static_cast<std::size_t>(s->head)];
     m_caption->setText(QString("Query row i = %1 of head %2 (m = %3). Softmax turns the biased, masked logits into "
-                               "probabilities; the temperature τ = %4 divides the logits first. Columns marked (avg) average the statistics over rows.")
+                               "probabilities; the temperature τ = %4 divides the logits first. Columns marked (avg) "
+                               "average the statistics over rows.")
                            .arg(s->queryRow)
                            .arg(s->head)
                            .arg(slopeText(m))
@@ -148,7 +155,7 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
             m_plots[n]->setNote(maskValues ? QString("%1 masked (%2) hidden")
                                                  .arg(maskValues)
                                                  .arg(QString::fromStdString(maskName(session.attention.bias.mask)))
-                                : masked ? QString("%1 masked (−∞) hidden").arg(masked)
+                                : masked  ? QString("%1 masked (−∞) hidden").arg(masked)
                                 : allZero ? QString("all zero (content: zero)")
                                           : QString());
             m_plots[n]->setSeries({ser});

@@ -36,7 +36,18 @@ public:
     void setLessonMark(LessonMark mark);
     [[nodiscard]] const LessonRowsProxy* lessonRows() const { return m_lessonRows; }
     // Column indices of the statistics table.
-    enum Column { Head, Slope, HalfLife, Entropy, MeanDistance, Distance50, Distance90, MeanEntropy, MeanMeanDistance, ColumnCount };
+    enum Column {
+        Head,
+        Slope,
+        HalfLife,
+        Entropy,
+        MeanDistance,
+        Distance50,
+        Distance90,
+        MeanEntropy,
+        MeanMeanDistance,
+        ColumnCount
+    };
 
 signals:
     void headChosen(int head);

@@ -1,9 +1,9 @@
 // View helpers: conversions and painting only; values and texts come from the core.
 #include "view_util.hpp"
 
-#include <alibi/render/format.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/render/colormap.hpp>
+#include <alibi/render/format.hpp>
 
 #include <QPainter>
 
@@ -27,11 +27,17 @@ QImage toQImage(const Image& image, double devicePixelRatio) {
     return copy;
 }
 
-QString slopeText(double slope) { return QString::fromStdString(alibi::formatSlope(slope)); }
+QString slopeText(double slope) {
+    return QString::fromStdString(alibi::formatSlope(slope));
+}
 
-QString valueText(double value) { return QString::fromStdString(alibi::formatValue(value)); }
+QString valueText(double value) {
+    return QString::fromStdString(alibi::formatValue(value));
+}
 
-QColor toQColor(const Rgba& c) { return QColor(c.r, c.g, c.b, c.a); }
+QColor toQColor(const Rgba& c) {
+    return QColor(c.r, c.g, c.b, c.a);
+}
 
 QColor contrastingText(const QColor& bg) {
     const double luminance = 0.2126 * bg.redF() + 0.7152 * bg.greenF() + 0.0722 * bg.blueF();
@@ -39,8 +45,8 @@ QColor contrastingText(const QColor& bg) {
 }
 
 QColor seriesColor(int n, int count, bool categorical) {
-    static const QColor kCategorical[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                                          QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
+    static const QColor kCategorical[] = {QColor(31, 119, 180),  QColor(255, 127, 14),  QColor(44, 160, 44),
+                                          QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
                                           QColor(227, 119, 194), QColor(127, 127, 127)};
     if (categorical) return kCategorical[n % 8];
     const double t = count > 1 ? 0.9 * n / (count - 1) : 0.0;
@@ -49,8 +55,8 @@ QColor seriesColor(int n, int count, bool categorical) {
 
 QString cellDescription(const Session& session, const std::vector<double>& slopes, int head, std::int64_t query,
                         std::int64_t key, bool html) {
-    const QString text = QString::fromStdString(
-        explore::heatmapReadoutComputed(heatmapParams(session), slopes, head, query, key));
+    const QString text =
+        QString::fromStdString(explore::heatmapReadoutComputed(heatmapParams(session), slopes, head, query, key));
     if (html) return text.toHtmlEscaped().replace('\n', "<br>");
     return QString(text).replace('\n', "   ");
 }
@@ -81,8 +87,8 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
         used.push_back(y);
         // The tick mark sits on the bar's edge, so it never reads as a minus sign of its label.
         p.drawLine(bar.right() - 3, y, bar.right(), y);
-        p.drawText(QRect(bar.right() + 5, y - fm.height() / 2, labelWidth, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                   QString::fromStdString(t->label));
+        p.drawText(QRect(bar.right() + 5, y - fm.height() / 2, labelWidth, fm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(t->label));
     }
     QFont small = p.font();
     small.setPointSizeF(p.font().pointSizeF() * 0.85);
@@ -90,7 +96,8 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
     p.setFont(small);
     QString title = QString::fromStdString(colorBar.title);
     if (!colorBar.head.empty()) title += "  " + QString::fromStdString(colorBar.head);
-    p.drawText(QRect(bar.x() - 4, bar.y() - 28, labelWidth + bar.width() + 8, 18), Qt::AlignLeft | Qt::AlignVCenter, title);
+    p.drawText(QRect(bar.x() - 4, bar.y() - 28, labelWidth + bar.width() + 8, 18), Qt::AlignLeft | Qt::AlignVCenter,
+               title);
     if (colorBar.maskedSwatch) {
         const QRect swatch(bar.x(), bar.bottom() + 8, 12, 12);
         p.fillRect(swatch, toQColor(kMaskedColor));

@@ -15,20 +15,28 @@ namespace {
 // The buffer-protocol format character of each dtype.
 std::string bufferFormat(DType dtype) {
     switch (dtype) {
-        case DType::F32: return py::format_descriptor<float>::format();
-        case DType::F64: return py::format_descriptor<double>::format();
-        case DType::F16: return "e";
-        case DType::BF16: return py::format_descriptor<std::uint16_t>::format();
+        case DType::F32:
+            return py::format_descriptor<float>::format();
+        case DType::F64:
+            return py::format_descriptor<double>::format();
+        case DType::F16:
+            return "e";
+        case DType::BF16:
+            return py::format_descriptor<std::uint16_t>::format();
     }
     return "B";
 }
 
 py::dtype numpyDtype(DType dtype) {
     switch (dtype) {
-        case DType::F32: return py::dtype("float32");
-        case DType::F64: return py::dtype("float64");
-        case DType::F16: return py::dtype("float16");
-        case DType::BF16: return py::dtype("uint16");
+        case DType::F32:
+            return py::dtype("float32");
+        case DType::F64:
+            return py::dtype("float64");
+        case DType::F16:
+            return py::dtype("float16");
+        case DType::BF16:
+            return py::dtype("uint16");
     }
     return py::dtype("uint8");
 }
@@ -68,16 +76,20 @@ Example:
         .def_property_readonly("shape",
                                [](const CoreTensor& t) {
                                    py::tuple out(t.tensor.shape().size());
-                                   for (std::size_t k = 0; k < t.tensor.shape().size(); ++k) out[k] = t.tensor.shape()[k];
+                                   for (std::size_t k = 0; k < t.tensor.shape().size(); ++k)
+                                       out[k] = t.tensor.shape()[k];
                                    return out;
                                })
-        .def_property_readonly("dtype", [](const CoreTensor& t) { return std::string(dtypeName(t.tensor.dtype())); },
-                               "The core's dtype name: f32, f64, f16 or bf16.")
-        .def_property_readonly("metadata", [](const CoreTensor& t) { return t.tensor.metadata; },
-                               "Every parameter as strings (what .safetensors exports hold in __metadata__).")
+        .def_property_readonly(
+            "dtype", [](const CoreTensor& t) { return std::string(dtypeName(t.tensor.dtype())); },
+            "The core's dtype name: f32, f64, f16 or bf16.")
+        .def_property_readonly(
+            "metadata", [](const CoreTensor& t) { return t.tensor.metadata; },
+            "Every parameter as strings (what .safetensors exports hold in __metadata__).")
         .def_property_readonly("nbytes", [](const CoreTensor& t) { return t.tensor.byteSize(); })
         .def("__repr__", [](const CoreTensor& t) {
-            return fmt::format("<alibi_explorer.Tensor {} {}>", shapeString(t.tensor.shape()), dtypeName(t.tensor.dtype()));
+            return fmt::format("<alibi_explorer.Tensor {} {}>", shapeString(t.tensor.shape()),
+                               dtypeName(t.tensor.dtype()));
         });
 }
 
@@ -95,15 +107,20 @@ Tensor fromNumpy(const py::handle& input, py::object& keepAlive, bool* borrowed)
     const char kind = array.dtype().kind();
     const auto item = array.itemsize();
     DType dtype = DType::F32;
-    if (kind == 'f' && item == 4) dtype = DType::F32;
-    else if (kind == 'f' && item == 8) dtype = DType::F64;
-    else if (kind == 'f' && item == 2) dtype = DType::F16;
-    else if (kind == 'u' && item == 2) dtype = DType::BF16;
+    if (kind == 'f' && item == 4)
+        dtype = DType::F32;
+    else if (kind == 'f' && item == 8)
+        dtype = DType::F64;
+    else if (kind == 'f' && item == 2)
+        dtype = DType::F16;
+    else if (kind == 'u' && item == 2)
+        dtype = DType::BF16;
     else
-        throw py::value_error(fmt::format(
-            "array: dtype {} is not one the core reads; give float32, float64, float16, or uint16 holding bfloat16 bits "
-            "(torch: t.view(torch.int16).numpy().view('uint16'))",
-            py::str(array.dtype()).cast<std::string>()));
+        throw py::value_error(
+            fmt::format("array: dtype {} is not one the core reads; give float32, float64, float16, or uint16 holding "
+                        "bfloat16 bits "
+                        "(torch: t.view(torch.int16).numpy().view('uint16'))",
+                        py::str(array.dtype()).cast<std::string>()));
     Shape shape(array.shape(), array.shape() + array.ndim());
     const int flags = py::array::c_style;
     const bool native = array.dtype().attr("isnative").cast<bool>();
@@ -112,9 +129,9 @@ Tensor fromNumpy(const py::handle& input, py::object& keepAlive, bool* borrowed)
     *borrowed = native && aligned && contiguous;
     if (!*borrowed) {
         // One copy into native byte order, aligned, C order.
-        array = py::array::ensure(py::module_::import("numpy").attr("ascontiguousarray")(
-                                      array, array.dtype().attr("newbyteorder")("=")),
-                                  flags);
+        array = py::array::ensure(
+            py::module_::import("numpy").attr("ascontiguousarray")(array, array.dtype().attr("newbyteorder")("=")),
+            flags);
     }
     keepAlive = array;
     auto* data = static_cast<std::byte*>(const_cast<void*>(array.data()));

@@ -25,11 +25,19 @@ void raise(const Error& error) {
     const std::string message = wordMessage(error.message, FrontEnd::Python);
     switch (error.code) {
         case ErrorCode::InvalidArgument:
-        case ErrorCode::BadInput: throw py::value_error(message);
-        case ErrorCode::TooLarge: PyErr_SetString(PyExc_MemoryError, message.c_str()); throw py::error_already_set();
-        case ErrorCode::Io: PyErr_SetString(PyExc_OSError, message.c_str()); throw py::error_already_set();
-        case ErrorCode::Cancelled: PyErr_SetString(g_cancelled, message.c_str()); throw py::error_already_set();
-        case ErrorCode::Internal: break;
+        case ErrorCode::BadInput:
+            throw py::value_error(message);
+        case ErrorCode::TooLarge:
+            PyErr_SetString(PyExc_MemoryError, message.c_str());
+            throw py::error_already_set();
+        case ErrorCode::Io:
+            PyErr_SetString(PyExc_OSError, message.c_str());
+            throw py::error_already_set();
+        case ErrorCode::Cancelled:
+            PyErr_SetString(g_cancelled, message.c_str());
+            throw py::error_already_set();
+        case ErrorCode::Internal:
+            break;
     }
     throw std::runtime_error("internal error (please report it): " + message);
 }

@@ -14,7 +14,7 @@
 namespace alibi::python {
 namespace {
 
-std::mutex g_lock;       // one scope installs the handler; nested or concurrent ones share it
+std::mutex g_lock;  // one scope installs the handler; nested or concurrent ones share it
 int g_scopes = 0;
 struct sigaction g_previous {};
 
@@ -22,7 +22,8 @@ void onInterrupt(int sig, siginfo_t* info, void* context) {
     requestInterrupt();
     if ((g_previous.sa_flags & SA_SIGINFO) != 0) {
         if (g_previous.sa_sigaction != nullptr) g_previous.sa_sigaction(sig, info, context);
-    } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN && g_previous.sa_handler != nullptr) {
+    } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN &&
+               g_previous.sa_handler != nullptr) {
         g_previous.sa_handler(sig);
     }
 }

@@ -13,23 +13,23 @@
 #include <alibi/analysis/fit_report.hpp>
 #include <alibi/analysis/head_fit.hpp>
 #include <alibi/explore/snapshot.hpp>
+#include <alibi/figure/figure.hpp>
+#include <alibi/figure/maps_file_figure.hpp>
+#include <alibi/figure/render_views.hpp>
+#include <alibi/figure/view_figure.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/io/export_plan.hpp>
-#include <alibi/model/batch.hpp>
-#include <alibi/model/batch_attention.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/attention.hpp>
+#include <alibi/model/batch.hpp>
+#include <alibi/model/batch_attention.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 #include <alibi/model/stats.hpp>
 #include <alibi/model/stats_report.hpp>
-#include <alibi/figure/figure.hpp>
-#include <alibi/figure/maps_file_figure.hpp>
 #include <alibi/render/png.hpp>
-#include <alibi/figure/view_figure.hpp>
-#include <alibi/figure/render_views.hpp>
 
 #include <pybind11/stl.h>
 
@@ -68,8 +68,8 @@ bool wantsBatch(const Session& s, const py::dict& options) {
 
 std::string pathText(const py::object& path, const char* what) {
     if (!py::isinstance<py::str>(path) && !py::hasattr(path, "__fspath__"))
-        throw py::type_error(fmt::format("{} must be a path (str or os.PathLike), got {}", what,
-                                         py::repr(path).cast<std::string>()));
+        throw py::type_error(
+            fmt::format("{} must be a path (str or os.PathLike), got {}", what, py::repr(path).cast<std::string>()));
     return py::module_::import("os").attr("fsdecode")(path).cast<std::string>();
 }
 
@@ -118,14 +118,15 @@ py::array attention(const py::object& base, const py::dict& options, const py::o
     {
         py::gil_scoped_release release;
         result = batch ? buildBatchAttention(s.attention, s.batch, s.maxMemory, progress.fn())
-                                        : computeAttention(s.attention, s.maxMemory, n, progress.fn());
+                       : computeAttention(s.attention, s.maxMemory, n, progress.fn());
     }
     progress.rethrow();
     return toNumpy(unwrap(std::move(result)));
 }
 
 // (text, json, csv) exactly as `alibi stats` prints them.
-py::tuple stats(const py::object& base, const py::dict& options, const py::object& threads, const py::object& callback) {
+py::tuple stats(const py::object& base, const py::dict& options, const py::object& threads,
+                const py::object& callback) {
     const Session s = sessionFor(base, options);
     const unsigned n = threadCount(threads);
     StatsParams params;
@@ -136,7 +137,8 @@ py::tuple stats(const py::object& base, const py::dict& options, const py::objec
     Result<StatsResult> result;
     {
         py::gil_scoped_release release;
-        result = batch ? computeBatchStats(params, s.batch, s.batchRow, s.maxMemory) : computeStats(params, n, progress.fn());
+        result = batch ? computeBatchStats(params, s.batch, s.batchRow, s.maxMemory)
+                       : computeStats(params, n, progress.fn());
     }
     progress.rethrow();
     const StatsResult r = unwrap(std::move(result));
@@ -218,7 +220,9 @@ std::string renderCurves(const py::object& base, const py::dict& options, const 
     request.session = sessionFor(base, options);
     request.view = ExplorerView::Curves;
     const auto parsed = parseCurveKind(kind);
-    if (!parsed) throw py::value_error(fmt::format("what must name curves (slopes, distance, attention-distance), got '{}'", kind));
+    if (!parsed)
+        throw py::value_error(
+            fmt::format("what must name curves (slopes, distance, attention-distance), got '{}'", kind));
     request.curves = *parsed;
     Progress progress(callback);
     request.progress = progress.fn();
@@ -241,23 +245,33 @@ py::tuple renderView(const py::object& base, const py::dict& options, const std:
     ViewFigureRequest request;
     request.session = sessionFor(base, options);
     request.session.compare = request.session.compare.value_or(explore::geometricCompare());
-    if (view == "stages") request.view = ExplorerView::Stages;
-    else if (view == "schemes") request.view = ExplorerView::PositionSchemes;
-    else if (view == "extrapolation") request.view = ExplorerView::Extrapolation;
-    else if (view == "compare") request.view = ExplorerView::Compare;
+    if (view == "stages")
+        request.view = ExplorerView::Stages;
+    else if (view == "schemes")
+        request.view = ExplorerView::PositionSchemes;
+    else if (view == "extrapolation")
+        request.view = ExplorerView::Extrapolation;
+    else if (view == "compare")
+        request.view = ExplorerView::Compare;
     else if (const auto curves = parseCurveKind(view)) {
         request.view = ExplorerView::Curves;
         request.curves = *curves;
-    } else throw py::value_error(fmt::format("what '{}' is not an explorer view (stages, schemes, extrapolation, compare)", view));
+    } else
+        throw py::value_error(
+            fmt::format("what '{}' is not an explorer view (stages, schemes, extrapolation, compare)", view));
     if ((!maxDistance.is_none() || !quantity.is_none()) && request.view != ExplorerView::PositionSchemes)
-        throw py::value_error("max_distance and quantity belong to what='schemes' (the position-schemes figure): drop "
-                              "them or render what='schemes'");
+        throw py::value_error(
+            "max_distance and quantity belong to what='schemes' (the position-schemes figure): drop "
+            "them or render what='schemes'");
     if (!maxDistance.is_none()) request.schemesMaxDistance = maxDistance.cast<std::int64_t>();
     if (!quantity.is_none()) {
         const auto q = quantity.cast<std::string>();
-        if (q == "logit") request.schemesQuantity = SchemeQuantity::Logit;
-        else if (q == "attention") request.schemesQuantity = SchemeQuantity::Attention;
-        else throw py::value_error(fmt::format("quantity '{}' is not known: use logit or attention", q));
+        if (q == "logit")
+            request.schemesQuantity = SchemeQuantity::Logit;
+        else if (q == "attention")
+            request.schemesQuantity = SchemeQuantity::Attention;
+        else
+            throw py::value_error(fmt::format("quantity '{}' is not known: use logit or attention", q));
     }
     if (svg && !viewFigureIsVector(request.view))
         throw py::value_error(fmt::format("what '{}' draws a heatmap, which is PNG: use format='png'", view));
@@ -352,7 +366,8 @@ py::tuple fit(const py::object& source, const py::dict& fitOptions, const py::di
     if (const py::object v = optionOf(fitOptions, "order"); !v.is_none()) {
         const auto text = v.cast<std::string>();
         const auto order = parseHeadOrder(text);
-        if (!order) throw py::value_error(fmt::format("order: '{}' is unknown (expected index, slope or similarity)", text));
+        if (!order)
+            throw py::value_error(fmt::format("order: '{}' is unknown (expected index, slope or similarity)", text));
         reportOptions.order = *order;
     }
     if (const py::object v = optionOf(fitOptions, "similarity"); !v.is_none()) {
@@ -397,12 +412,15 @@ py::tuple renderMaps(const py::object& source, const py::dict& fileOptions, cons
     MapsFileFigureRequest request;
     const auto kind = parseMapsFigureKind(what);
     if (!kind)
-        throw py::value_error(fmt::format("what '{}' cannot draw attention maps from a file (expected attention, "
-                                          "overview, similarity, fit or row)",
-                                          what));
+        throw py::value_error(
+            fmt::format("what '{}' cannot draw attention maps from a file (expected attention, "
+                        "overview, similarity, fit or row)",
+                        what));
     request.what = *kind;
-    if (!layer.is_none()) request.layer = static_cast<int>(std::clamp<std::int64_t>(layer.cast<std::int64_t>(), -1, 1 << 20));
-    if (!head.is_none()) request.head = static_cast<int>(std::clamp<std::int64_t>(head.cast<std::int64_t>(), -1, 1 << 20));
+    if (!layer.is_none())
+        request.layer = static_cast<int>(std::clamp<std::int64_t>(layer.cast<std::int64_t>(), -1, 1 << 20));
+    if (!head.is_none())
+        request.head = static_cast<int>(std::clamp<std::int64_t>(head.cast<std::int64_t>(), -1, 1 << 20));
     if (!query.is_none()) request.query = query.cast<std::int64_t>();
     if (request.head < -1 || request.query < -1)
         throw py::value_error("head and query must be 0 or more, or -1 (every head; the last row)");
@@ -486,19 +504,17 @@ Example:
         .def(py::init([](const py::kwargs& options) { return sessionFor(py::none(), options); }),
              "Session(**options): the CLI's defaults with the given options (the keywords of bias(), "
              "attention(), stats() and render()) on top.")
-        .def_static(
-            "load", &loadSessionFile, py::arg("path"),
-            "Reads a session file; a bad field raises ValueError naming it.\n\nExample:\n"
-            "    >>> s = alibi_explorer.Session.load('assets/sessions/mpt-7b.alibi.json')")
+        .def_static("load", &loadSessionFile, py::arg("path"),
+                    "Reads a session file; a bad field raises ValueError naming it.\n\nExample:\n"
+                    "    >>> s = alibi_explorer.Session.load('assets/sessions/mpt-7b.alibi.json')")
         .def_static(
             "from_json", [](const std::string& text) { return unwrap(parseSession(text)); }, py::arg("text"),
             "Parses a session document from a JSON string.\n\nExample:\n"
             "    >>> alibi_explorer.Session.from_json('{\"version\": 1}') == alibi_explorer.Session()\n    True")
         .def("to_json", &serializeSession, "The session document exactly as save() writes it.")
-        .def(
-            "save", &saveSessionFile, py::arg("path"),
-            "Writes the session file atomically (the same bytes the GUIs write).\n\nExample:\n"
-            "    >>> alibi_explorer.Session(heads=4).save('four.alibi.json')")
+        .def("save", &saveSessionFile, py::arg("path"),
+             "Writes the session file atomically (the same bytes the GUIs write).\n\nExample:\n"
+             "    >>> alibi_explorer.Session(heads=4).save('four.alibi.json')")
         .def(
             "replace", [](const Session& s, const py::kwargs& options) { return sessionFor(py::cast(s), options); },
             "A copy with the given options changed.\n\nExample:\n    >>> s2 = s.replace(seq=4096)")

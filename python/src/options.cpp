@@ -7,19 +7,19 @@
 #include <alibi/base/data_dir.hpp>
 #include <alibi/base/dtype.hpp>
 #include <alibi/base/field_names.hpp>
+#include <alibi/figure/figure.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/preset.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/colormap.hpp>
-#include <alibi/figure/figure.hpp>
 #include <alibi/render/render.hpp>
 
 #include <dlfcn.h>
 
+#include <fmt/format.h>
 #include <cmath>
 #include <filesystem>
-#include <fmt/format.h>
 #include <limits>
 #include <string>
 #include <vector>
@@ -29,9 +29,13 @@ namespace py = pybind11;
 namespace alibi::python {
 namespace {
 
-[[noreturn]] void bad(const std::string& message) { throw py::value_error(message); }
+[[noreturn]] void bad(const std::string& message) {
+    throw py::value_error(message);
+}
 
-std::string reprOf(const py::handle& value) { return py::repr(value).cast<std::string>(); }
+std::string reprOf(const py::handle& value) {
+    return py::repr(value).cast<std::string>();
+}
 
 std::int64_t wholeNumber(const std::string& name, const py::handle& value) {
     if (py::isinstance<py::bool_>(value)) bad(fmt::format("{} must be a whole number, got {}", name, reprOf(value)));
@@ -57,8 +61,8 @@ std::int64_t wholeInRange(const std::string& name, const py::handle& value, std:
 }
 
 double finiteNumber(const std::string& name, const py::handle& value) {
-    if (!py::isinstance<py::bool_>(value) && (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value) ||
-                                              py::hasattr(value, "__float__"))) {
+    if (!py::isinstance<py::bool_>(value) &&
+        (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value) || py::hasattr(value, "__float__"))) {
         const double d = py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
         if (std::isfinite(d)) return d;
     }
@@ -122,7 +126,8 @@ std::vector<double> slopeList(const py::handle& value) {
         try {
             d = finiteNumber("slopes", item);
         } catch (const py::value_error&) {
-            bad(fmt::format("slopes: value {} ({}) is not a finite number; give positive numbers, e.g. "
+            bad(
+                fmt::format("slopes: value {} ({}) is not a finite number; give positive numbers, e.g. "
                             "slopes=[0.5, 0.25, 0.125]",
                             index, reprOf(item)));
         }
@@ -188,11 +193,12 @@ void applyOptions(Session& s, const py::dict& options) {
         return py::reinterpret_borrow<py::object>(options[key]);
     };
     for (const auto& [key, value] : options) {
-        static const char* const kKnown[] = {"heads", "scheme", "max_bias", "slopes", "dtype", "seq", "keys", "mode",
-                                             "mask", "layout", "content", "seed", "sigma", "dk", "temperature",
-                                             "query", "what", "head", "colormap", "scale", "width", "height",
-                                             "max_memory", "arith", "preset", "from_config", "lengths", "padding",
-                                             "documents", "window", "prefix", "positions", "batch_row"};
+        static const char* const kKnown[] = {
+            "heads",       "scheme",     "max_bias", "slopes",    "dtype",       "seq",     "keys",
+            "mode",        "mask",       "layout",   "content",   "seed",        "sigma",   "dk",
+            "temperature", "query",      "what",     "head",      "colormap",    "scale",   "width",
+            "height",      "max_memory", "arith",    "preset",    "from_config", "lengths", "padding",
+            "documents",   "window",     "prefix",   "positions", "batch_row"};
         const std::string k = key.cast<std::string>();
         bool ok = false;
         for (const char* name : kKnown) ok = ok || k == name;
@@ -223,9 +229,10 @@ void applyOptions(Session& s, const py::dict& options) {
     // Slopes: slopes= implies the custom scheme and gives heads its default, as --slopes does.
     const py::object slopes = get("slopes");
     if (const py::object v = get("scheme"); !v.is_none()) {
-        const auto scheme = choice<SlopeScheme>("scheme", v, parseScheme,
-                                                known<SlopeScheme>(schemeName, {SlopeScheme::Press, SlopeScheme::Geometric,
-                                                                                SlopeScheme::Linear, SlopeScheme::Custom}));
+        const auto scheme = choice<SlopeScheme>(
+            "scheme", v, parseScheme,
+            known<SlopeScheme>(schemeName,
+                               {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}));
         if (!slopes.is_none() && scheme != SlopeScheme::Custom)
             bad(fmt::format("slopes implies scheme='custom', but scheme='{}' was given: drop one of them",
                             schemeName(scheme)));
@@ -236,7 +243,8 @@ void applyOptions(Session& s, const py::dict& options) {
     if (!slopes.is_none()) {
         auto list = slopeList(slopes);
         if (!heads.is_none() && static_cast<std::size_t>(sl.heads) != list.size())
-            bad(fmt::format("heads={} disagrees with slopes, which lists {} slope(s): give one slope per head, or "
+            bad(
+                fmt::format("heads={} disagrees with slopes, which lists {} slope(s): give one slope per head, or "
                             "drop heads (it defaults to the number of slopes)",
                             sl.heads, list.size()));
         sl.scheme = SlopeScheme::Custom;
@@ -265,9 +273,9 @@ void applyOptions(Session& s, const py::dict& options) {
 
     // Attention content.
     if (const py::object v = get("content"); !v.is_none())
-        c.kind = choice<ContentKind>("content", v, parseContent,
-                                     known<ContentKind>(contentName, {ContentKind::Zero, ContentKind::Gaussian,
-                                                                      ContentKind::Qk}));
+        c.kind = choice<ContentKind>(
+            "content", v, parseContent,
+            known<ContentKind>(contentName, {ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk}));
     if (const py::object v = get("seed"); !v.is_none()) {
         if (py::isinstance<py::bool_>(v) || !py::isinstance<py::int_>(v))
             bad(fmt::format("seed must be a whole number from 0 to 2**64-1, got {}", reprOf(v)));
@@ -300,7 +308,8 @@ void applyOptions(Session& s, const py::dict& options) {
     if (const py::object v = get("head"); !v.is_none()) {
         const std::int64_t h = wholeNumber("head", v);
         if (h < -1 || h >= sl.heads)
-            bad(fmt::format("head must be between 0 and {} (heads - 1), or -1 for every head; got {}", sl.heads - 1, h));
+            bad(fmt::format("head must be between 0 and {} (heads - 1), or -1 for every head; got {}", sl.heads - 1,
+                            h));
         s.head = static_cast<int>(h);
     }
     if (const py::object v = get("colormap"); !v.is_none())

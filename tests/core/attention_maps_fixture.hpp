@@ -20,12 +20,14 @@ namespace alibi::test {
 using alibi::AttentionValues;
 
 // 2^(-8 (h+1) / H): the paper's slopes for a power-of-two H, computed here independently.
-inline double paperSlope(int h, int heads) { return std::pow(2.0, -8.0 * (h + 1) / heads); }
+inline double paperSlope(int h, int heads) {
+    return std::pow(2.0, -8.0 * (h + 1) / heads);
+}
 
 // One causal row of softmax(content_j - m (i - j)) over keys 0..i (zeros after), as logits when
 // `scores` (masked keys -inf).
-inline std::vector<double> causalRow(double slope, std::int64_t i, std::int64_t keys, double sigma, std::mt19937_64& rng,
-                              bool scores) {
+inline std::vector<double> causalRow(double slope, std::int64_t i, std::int64_t keys, double sigma,
+                                     std::mt19937_64& rng, bool scores) {
     std::normal_distribution<double> normal(0.0, sigma);
     std::vector<double> logits(static_cast<std::size_t>(keys), -std::numeric_limits<double>::infinity());
     double top = -std::numeric_limits<double>::infinity();
@@ -44,7 +46,8 @@ inline std::vector<double> causalRow(double slope, std::int64_t i, std::int64_t 
 
 inline std::string npyBytes(const std::vector<std::int64_t>& shape, const std::vector<float>& data) {
     std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (";
-    for (std::size_t i = 0; i < shape.size(); ++i) dict += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? ", " : "");
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        dict += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? ", " : "");
     dict += "), }";
     while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
     dict += '\n';
@@ -60,7 +63,7 @@ inline std::string npyBytes(const std::vector<std::int64_t>& shape, const std::v
 
 // A safetensors file with one F32 tensor per (name, data), all of `shape`, in the given order.
 inline std::string safetensorsBytes(const std::vector<std::string>& names, const std::vector<std::int64_t>& shape,
-                             const std::vector<std::vector<float>>& data) {
+                                    const std::vector<std::vector<float>>& data) {
     std::string json = "{";
     std::uint64_t offset = 0;
     for (std::size_t t = 0; t < names.size(); ++t) {
@@ -81,8 +84,8 @@ inline std::string safetensorsBytes(const std::vector<std::string>& names, const
 }
 
 // (H, T, T) causal maps with the given slopes, Gaussian content of `sigma`.
-inline std::vector<float> causalMaps(const std::vector<double>& slopes, std::int64_t t, double sigma, std::uint64_t seed,
-                              bool scores = false) {
+inline std::vector<float> causalMaps(const std::vector<double>& slopes, std::int64_t t, double sigma,
+                                     std::uint64_t seed, bool scores = false) {
     std::mt19937_64 rng(seed);
     std::vector<float> out;
     out.reserve(slopes.size() * static_cast<std::size_t>(t * t));

@@ -54,10 +54,12 @@ std::string npyBytes(const std::string& shape, const std::vector<float>& values)
 double exampleValue(int layer, int head, std::int64_t q, std::int64_t k) {
     const std::string bytes = readFile(kExampleNpy);
     EXPECT_NE(bytes.find("'descr': '<f2'"), std::string::npos);
-    const auto headerLength = static_cast<std::size_t>(static_cast<unsigned char>(bytes[8]) |
-                                                       (static_cast<unsigned char>(bytes[9]) << 8));
-    const std::size_t index = ((static_cast<std::size_t>(layer) * 8 + static_cast<std::size_t>(head)) * 64 +
-                               static_cast<std::size_t>(q)) * 64 + static_cast<std::size_t>(k);
+    const auto headerLength =
+        static_cast<std::size_t>(static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8));
+    const std::size_t index =
+        ((static_cast<std::size_t>(layer) * 8 + static_cast<std::size_t>(head)) * 64 + static_cast<std::size_t>(q)) *
+            64 +
+        static_cast<std::size_t>(k);
     const std::size_t at = 10 + headerLength + index * 2;
     const unsigned bits = static_cast<unsigned char>(bytes[at]) | (static_cast<unsigned char>(bytes[at + 1]) << 8);
     const int exponent = static_cast<int>((bits >> 10) & 0x1f);
@@ -110,8 +112,8 @@ protected:
     }
     // Runs `alibi fit` with `arguments` into `out`; returns the file's bytes.
     std::string cli(const std::string& arguments, const std::string& out) {
-        const std::string command = std::string("'") + ALIBI_CLI + "' fit '" + kExampleNpy + "' " + arguments +
-                                    " -o '" + out + "' 2>/dev/null";
+        const std::string command =
+            std::string("'") + ALIBI_CLI + "' fit '" + kExampleNpy + "' " + arguments + " -o '" + out + "' 2>/dev/null";
         EXPECT_EQ(std::system(command.c_str()), 0) << command;
         return readFile(out);
     }
@@ -173,7 +175,8 @@ TEST_F(AttentionMapsView, HoverReadsTheFilesExactValue) {
     const double stored = exampleValue(cell.layer, cell.head, cell.query, cell.key);
     const std::string& text = maps().hoverReadout;
     // The f16 number itself, written exactly (shortest text that reads back as it in f16).
-    EXPECT_NE(text.find("file value = " + alibi::formatExact(stored, DType::F16) + " (f16 probability)"), std::string::npos)
+    EXPECT_NE(text.find("file value = " + alibi::formatExact(stored, DType::F16) + " (f16 probability)"),
+              std::string::npos)
         << text << "\nexpected " << stored;
     EXPECT_NE(text.find("head 5 · query i = " + std::to_string(cell.query) + " · key j = " + std::to_string(cell.key)),
               std::string::npos)
@@ -222,8 +225,8 @@ TEST_F(AttentionMapsView, ExportsAreTheBytesAlibiFitWrites) {
 
     // With a preset's slopes as the prior and a row range, as JSON.
     const auto& presets = m_explorer->model().presets;
-    const auto preset = std::find_if(presets.begin(), presets.end(),
-                                     [](const Preset& p) { return p.id == "alibi-paper-wikitext103"; });
+    const auto preset =
+        std::find_if(presets.begin(), presets.end(), [](const Preset& p) { return p.id == "alibi-paper-wikitext103"; });
     ASSERT_NE(preset, presets.end());
     state().maps.prior = MapsPrior::Preset;
     state().maps.presetIndex = static_cast<int>(preset - presets.begin());

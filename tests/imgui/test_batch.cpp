@@ -57,11 +57,13 @@ TEST_F(Batch, FieldsChooseTheRowAndTheGridShowsItsMasks) {
     const ScreenRect r = state().gridRect;
     const float sx = r.width / static_cast<float>(grid->heatmap.image.width);
     const float sy = r.height / static_cast<float>(grid->heatmap.image.height);
-    ImGui::GetIO().MousePos = ImVec2(r.x + (static_cast<float>(x) + 0.5f) * sx, r.y + (static_cast<float>(bottom) + 0.5f) * sy);
+    ImGui::GetIO().MousePos =
+        ImVec2(r.x + (static_cast<float>(x) + 0.5f) * sx, r.y + (static_cast<float>(bottom) + 0.5f) * sy);
     frame();
     frame();
     EXPECT_NE(state().hoverReadout.find("masked (padding key)"), std::string::npos) << state().hoverReadout;
-    ImGui::GetIO().MousePos = ImVec2(r.x + (static_cast<float>(x) + 0.5f) * sx, r.y + (static_cast<float>(top) + 0.5f) * sy);
+    ImGui::GetIO().MousePos =
+        ImVec2(r.x + (static_cast<float>(x) + 0.5f) * sx, r.y + (static_cast<float>(top) + 0.5f) * sy);
     frame();
     frame();
     EXPECT_NE(state().hoverReadout.find("fully masked row"), std::string::npos) << state().hoverReadout;

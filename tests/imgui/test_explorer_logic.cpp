@@ -124,8 +124,8 @@ TEST_F(ExplorerLogic, HoveringTheGridReportsACellAndHighlightsItsHead) {
 }
 
 TEST_F(ExplorerLogic, SessionFilesRoundTripAndABadFileKeepsTheState) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                      ("alibi-imgui-logic-" + std::to_string(::getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("alibi-imgui-logic-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     state().sessionPath = (dir / "s.alibi.json").string();
     state().session.attention.bias.slopes.heads = 12;
@@ -162,8 +162,8 @@ TEST_F(ExplorerLogic, SessionFilesRoundTripAndABadFileKeepsTheState) {
 }
 
 TEST_F(ExplorerLogic, ExportWritesTheCurrentBiasTensor) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                      ("alibi-imgui-export-" + std::to_string(::getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("alibi-imgui-export-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     state().exportPath = (dir / "bias.npy").string();
     state().exportFormat = FileFormat::Npy;

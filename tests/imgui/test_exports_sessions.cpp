@@ -43,7 +43,8 @@ TEST_F(ExportsAndSessions, AnF16ExportWithAMaskItCannotHoldIsRefusedWithAOneClic
     EXPECT_EQ(plan.refusal, ExportRefusal::MaskOverflow);
     EXPECT_EQ(plan.fix, ExportFix::UseMaskMin);
     // Pressing Export anyway writes nothing and says why.
-    state().exportPath = (std::filesystem::temp_directory_path() / ("alibi-f16-" + std::to_string(::getpid()) + ".npy")).string();
+    state().exportPath =
+        (std::filesystem::temp_directory_path() / ("alibi-f16-" + std::to_string(::getpid()) + ".npy")).string();
     state().actions.exportTensor = true;
     frame();
     EXPECT_EQ(state().errorPopup, plan.reason);
@@ -63,15 +64,17 @@ TEST_F(ExportsAndSessions, AnExportLargerThanTheFreeSpaceIsRefused) {
     huge.attention.bias.slopes.heads = 256;
     huge.attention.bias.queries = 65536;
     // 4 TiB against a 1 GiB file system (the core's FreeSpaceFn stands for the disk).
-    const ExportPlan plan = planSessionExport(huge, "/tmp/huge.npy", FileFormat::Npy,
-                                              [](const std::string&) { return std::optional<std::uint64_t>(1u << 30); });
+    const ExportPlan plan = planSessionExport(huge, "/tmp/huge.npy", FileFormat::Npy, [](const std::string&) {
+        return std::optional<std::uint64_t>(1u << 30);
+    });
     EXPECT_EQ(plan.refusal, ExportRefusal::NoSpace);
     EXPECT_FALSE(plan.reason.empty());
     // And through the panel, against this machine's real file system.
     ASSERT_TRUE(m_explorer->applySession(huge));
     frame();
     frame();
-    EXPECT_EQ(m_explorer->model().exportPlan.refusal, ExportRefusal::NoSpace) << m_explorer->model().exportPlan.summary();
+    EXPECT_EQ(m_explorer->model().exportPlan.refusal, ExportRefusal::NoSpace)
+        << m_explorer->model().exportPlan.summary();
 }
 
 TEST_F(ExportsAndSessions, ASessionOpensInItsViewWithComparesB) {

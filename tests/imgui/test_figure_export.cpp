@@ -8,22 +8,22 @@
 #include "figure_export.hpp"
 #include "view_models.hpp"
 
-#include <chrono>
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/analysis/diagnose.hpp>
-#include <alibi/io/output_file.hpp>
-#include <alibi/io/attention_maps.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
-#include <alibi/render/png.hpp>
 #include <alibi/figure/view_figure.hpp>
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/io/output_file.hpp>
+#include <alibi/render/png.hpp>
+#include <chrono>
 
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace alibi::imgui {
@@ -146,8 +146,7 @@ protected:
             ASSERT_TRUE(image);
             EXPECT_EQ(image->width, width * scale);
             EXPECT_EQ(image->height, height * scale);
-            EXPECT_EQ(state().figure.status,
-                      fmt::format("Saved {} ({} x {} px)", file, width * scale, height * scale));
+            EXPECT_EQ(state().figure.status, fmt::format("Saved {} ({} x {} px)", file, width * scale, height * scale));
         }
         const std::string svg = path(stem + ".svg");
         exportFigure(FigureFormat::Svg, svg, width, height);
@@ -172,7 +171,9 @@ protected:
     fs::path m_dir;
 };
 
-TEST_F(FigureExport, HeadGrid) { checkView(View::Grid, ExplorerView::Grid, "grid"); }
+TEST_F(FigureExport, HeadGrid) {
+    checkView(View::Grid, ExplorerView::Grid, "grid");
+}
 
 TEST_F(FigureExport, HeadDetailOfTheSelectedHead) {
     Session s = m_explorer->history().current();
@@ -222,10 +223,13 @@ TEST_F(FigureExport, ExtrapolationOfTheSelectedHead) {
 TEST_F(FigureExport, PositionSchemesOnTheViewsAxis) {
     state().schemesMaxDistance = 64;
     state().schemesQuantity = SchemeQuantity::Attention;
-    checkView(View::PositionSchemes, ExplorerView::PositionSchemes, "schemes", [](ViewFigureRequest& r) {
-        r.schemesMaxDistance = 64;
-        r.schemesQuantity = SchemeQuantity::Attention;
-    }, 900, 700);  // the caption lists every formula: the core asks for 900 x 700 or more
+    checkView(
+        View::PositionSchemes, ExplorerView::PositionSchemes, "schemes",
+        [](ViewFigureRequest& r) {
+            r.schemesMaxDistance = 64;
+            r.schemesQuantity = SchemeQuantity::Attention;
+        },
+        900, 700);  // the caption lists every formula: the core asks for 900 x 700 or more
 }
 
 TEST_F(FigureExport, DiagnoseDrawsTheLoadedTensorsErrorMap) {
@@ -296,9 +300,9 @@ TEST_F(FigureExport, TheSimilaritySideExportsTheMatrixItShows) {
     ASSERT_TRUE(plan.task.has_value());
     EXPECT_EQ(plan.task->kind, FigureTask::Kind::Similarity);
     // The core's figure of the same matrix, order and title: what the view shows, at 2x.
-    EXPECT_EQ(readFile(file), pngBytes(renderSimilarityFigure(similarity->request.fit->distances, similarity->order,
-                                                              plan.task->similarityTitle, Colormap::Magma, 560, 480,
-                                                              2)));
+    EXPECT_EQ(readFile(file),
+              pngBytes(renderSimilarityFigure(similarity->request.fit->distances, similarity->order,
+                                              plan.task->similarityTitle, Colormap::Magma, 560, 480, 2)));
 }
 
 // The Maps view with the example maps open (4 layers of 8 heads, 64 x 64), and the same maps
@@ -659,8 +663,7 @@ TEST_F(FigureExport, TheDefaultPathIsTheCoresNameAndFollowsTheFormat) {
     EXPECT_EQ(planFigure(state(), state().session, m_explorer->model()).task->path, path("my-slide.png"));
     show(View::Curves);
     state().figure.format = FigureFormat::Png1x;
-    EXPECT_EQ(planFigure(state(), state().session, m_explorer->model()).task->path,
-              path(viewFigureFileName(r, false)));
+    EXPECT_EQ(planFigure(state(), state().session, m_explorer->model()).task->path, path(viewFigureFileName(r, false)));
 }
 
 }  // namespace

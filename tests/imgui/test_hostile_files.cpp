@@ -69,8 +69,8 @@ TEST_F(HostileSessionFiles, EachIsRefusedWithAShortMessageAndTheSessionKept) {
     ASSERT_TRUE(m_explorer->openSession(start, "start.alibi.json"));
     frame();
     const Session before = state().session;
-    const std::string deep = "{\"version\":1,\"bias\":{\"heads\":" + std::string(100000, '[') +
-                             std::string(100000, ']') + "}}";
+    const std::string deep =
+        "{\"version\":1,\"bias\":{\"heads\":" + std::string(100000, '[') + std::string(100000, ']') + "}}";
     std::vector<std::string> paths{
         write("deep.alibi.json", deep),
         write("deep_top.alibi.json", std::string(100000, '[') + std::string(100000, ']')),

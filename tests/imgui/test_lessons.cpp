@@ -288,8 +288,8 @@ TEST_F(Lessons, ALessonNamingALargeHeaderFileListsAndOpensWithoutReadingIt) {
         frame();
     }
     const auto& entries = m_explorer->lessons().entries();
-    const auto listed = std::find_if(entries.begin(), entries.end(),
-                                     [](const LessonEntry& e) { return e.title == "Big headers"; });
+    const auto listed =
+        std::find_if(entries.begin(), entries.end(), [](const LessonEntry& e) { return e.title == "Big headers"; });
     ASSERT_NE(listed, entries.end());
     EXPECT_TRUE(listed->error.empty()) << listed->error;
     EXPECT_EQ(listed->steps, 64u);

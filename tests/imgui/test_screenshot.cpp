@@ -3,22 +3,22 @@
 // --screenshot, and checks the PNG: the window's size, not blank, and at the centre of chosen
 // cells the colour the core's colormap gives the bias REFERENCES.md defines for that cell, with
 // the scale computed here from the formula (lo = -m_0 (T - 1), hi = 0).
-#include <alibi/io/attention_maps.hpp>
-#include <alibi/model/bias.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/io/attention_maps.hpp>
+#include <alibi/io/session.hpp>
+#include <alibi/model/bias.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/render/render.hpp>
-#include <alibi/io/session.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <unistd.h>
 #include <string>
 #include <utility>
 
@@ -53,8 +53,8 @@ protected:
         const std::string png = (s_dir / "shot.png").string();
         const std::string layout = (s_dir / "layout.json").string();
         const std::string command = std::string("'") + ALIBI_EXPLORER_IMGUI + "' --session '" + session +
-                                    "' --screenshot '" + png + "' --frames 30 --layout '" + layout +
-                                    "' --width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight);
+                                    "' --screenshot '" + png + "' --frames 30 --layout '" + layout + "' --width " +
+                                    std::to_string(kWidth) + " --height " + std::to_string(kHeight);
         const int status = std::system(command.c_str());
         ASSERT_EQ(status, 0) << command;
         auto image = alibi::readPng(png);
@@ -129,8 +129,9 @@ TEST_F(ImguiScreenshot, GridCellsHaveTheCoreColourOfTheirBias) {
             ASSERT_EQ(hit->key, k);
 
             const double m = slopes[tile.head];
-            const alibi::Rgba expected = k <= q ? alibi::valueColor(alibi::Colormap::Viridis, -m * static_cast<double>(q - k), lo, hi)
-                                                : alibi::kMaskedColor;
+            const alibi::Rgba expected =
+                k <= q ? alibi::valueColor(alibi::Colormap::Viridis, -m * static_cast<double>(q - k), lo, hi)
+                       : alibi::kMaskedColor;
             const int sx = static_cast<int>(std::lround(gx)) + px;
             const int sy = static_cast<int>(std::lround(gy)) + py;
             ASSERT_LT(sx, s_shot.image.width);
@@ -170,7 +171,8 @@ void shootEveryView(const std::string& name, const alibi::Session& session) {
             colours.insert(static_cast<std::uint32_t>(p.r) << 16 | static_cast<std::uint32_t>(p.g) << 8 | p.b);
         EXPECT_GT(colours.size(), 50u) << entry.path();
     }
-    EXPECT_EQ(views, 14);  // 7 session views, Position schemes, 5 of the attention maps (grid, sides, all layers), the fit
+    EXPECT_EQ(views,
+              14);  // 7 session views, Position schemes, 5 of the attention maps (grid, sides, all layers), the fit
 }
 
 TEST(ImguiScreenshotViews, EveryViewAtH12T16) {

@@ -12,10 +12,10 @@
 
 #include <QDir>
 #include <QDropEvent>
-#include <QMenu>
 #include <QFile>
 #include <QFloat16>
 #include <QImage>
+#include <QMenu>
 #include <QMimeData>
 #include <QProcess>
 #include <QSignalSpy>
@@ -24,13 +24,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "patient_qtry.hpp"
 #include <QUrl>
+#include "patient_qtry.hpp"
 
 #include <algorithm>
 #include <bit>
-#include <functional>
 #include <cmath>
+#include <functional>
 
 using namespace alibi;
 using namespace alibi::qt;
@@ -44,8 +44,8 @@ const QString kSafetensors = kAssets + "trained-like-4x8x64.safetensors";
 bool openAndFit(MainWindow& w, const QString& path) {
     w.openAttentionMaps(path);
     AttentionMapsModel* m = w.attentionPage()->model();
-    return QTest::qWaitFor([&] { return !m->opening() && m->maps() && m->path() == path && !m->fitting() && !m->fits().empty(); },
-                           30000);
+    return QTest::qWaitFor(
+        [&] { return !m->opening() && m->maps() && m->path() == path && !m->fitting() && !m->fits().empty(); }, 30000);
 }
 
 // The (layer, head, query, key) value of the f16 example .npy, read straight from its bytes.
@@ -148,9 +148,9 @@ private slots:
         const QImage image(out);
         QCOMPARE(image.size(), QSize(800, 600));
         // The same bytes as the CLI draws for that layer at that size and ratio.
-        const QByteArray cli = runCli({"render", kNpy, "--layer", "1", "--width", "400", "--height", "300",
-                                       "--pixel-ratio", "2"},
-                                      dir.filePath("cli.png"));
+        const QByteArray cli =
+            runCli({"render", kNpy, "--layer", "1", "--width", "400", "--height", "300", "--pixel-ratio", "2"},
+                   dir.filePath("cli.png"));
         QVERIFY(!cli.isEmpty());
         QCOMPARE(readAll(out), cli);
     }
@@ -285,7 +285,8 @@ private slots:
         for (int r = 0; r < model->rowCount(); ++r) {
             const int l = model->index(r, static_cast<int>(explore::FitColumn::Layer)).data(Qt::UserRole).toInt();
             const int h = model->index(r, static_cast<int>(explore::FitColumn::Head)).data(Qt::UserRole).toInt();
-            const auto f = std::find_if(fits.begin(), fits.end(), [&](const HeadFit& x) { return x.layer == l && x.head == h; });
+            const auto f =
+                std::find_if(fits.begin(), fits.end(), [&](const HeadFit& x) { return x.layer == l && x.head == h; });
             QVERIFY(f != fits.end());
             QCOMPARE(model->index(r, verdict).data(Qt::DisplayRole).toString(),
                      QString::fromStdString(fitVerdict(*f).text));
@@ -325,9 +326,11 @@ private slots:
         QVERIFY(page->exportTable(dir.filePath("gui2.csv"), FileFormat::Csv));
         QVERIFY(page->exportTable(dir.filePath("gui2.json"), FileFormat::Json));
         QCOMPARE(readAll(dir.filePath("gui2.csv")),
-                 runCli({"fit", kSafetensors, "--heads", "8", "--rows", "16:", "--format", "csv"}, dir.filePath("cli2.csv")));
+                 runCli({"fit", kSafetensors, "--heads", "8", "--rows", "16:", "--format", "csv"},
+                        dir.filePath("cli2.csv")));
         QCOMPARE(readAll(dir.filePath("gui2.json")),
-                 runCli({"fit", kSafetensors, "--heads", "8", "--rows", "16:", "--format", "json"}, dir.filePath("cli2.json")));
+                 runCli({"fit", kSafetensors, "--heads", "8", "--rows", "16:", "--format", "json"},
+                        dir.filePath("cli2.json")));
         QVERIFY(readAll(dir.filePath("gui2.csv")).contains("configured_slope"));
     }
 
@@ -436,7 +439,8 @@ private slots:
         const auto fits = explore::layerFits(page->model()->fits(), page->layerIndex());
         const auto& order = page->similarityOrder();
         for (std::size_t k = 1; k < order.size(); ++k)
-            QVERIFY(fits[static_cast<std::size_t>(order[k - 1])].slope >= fits[static_cast<std::size_t>(order[k])].slope);
+            QVERIFY(fits[static_cast<std::size_t>(order[k - 1])].slope >=
+                    fits[static_cast<std::size_t>(order[k])].slope);
         page->setSimilarity(SimilarityBasis::Map, HeadOrder::Similarity);
         QTRY_VERIFY(!page->similarityView()->pending());
         QCOMPARE(int(page->similarityOrder().size()), 8);
@@ -484,9 +488,9 @@ private slots:
         p.height = 400;
         QVERIFY(figureWritten(page, [&] { return page->exportOverviewFigure(out, p, 2); }));
         QCOMPARE(QImage(out).size(), QSize(1280, 800));
-        const QByteArray cli = runCli({"render", kNpy, "--what", "overview", "--width", "640", "--height", "400",
-                                       "--pixel-ratio", "2"},
-                                      dir.filePath("cli.png"));
+        const QByteArray cli =
+            runCli({"render", kNpy, "--what", "overview", "--width", "640", "--height", "400", "--pixel-ratio", "2"},
+                   dir.filePath("cli.png"));
         QVERIFY(!cli.isEmpty());
         QCOMPARE(readAll(out), cli);
     }
@@ -507,9 +511,9 @@ private slots:
         using Plot = AttentionMapsPage::Plot;
         const QString svg = dir.filePath("distance.svg");
         QVERIFY(figureWritten(page, [&] { return page->exportPlotFigure(Plot::Distance, svg, 700, 450, 1); }));
-        const QByteArray cliSvg = runCli({"render", kNpy, "--layer", "1", "--what", "fit", "--head", "2", "--width",
-                                          "700", "--height", "450"},
-                                         dir.filePath("cli.svg"));
+        const QByteArray cliSvg = runCli(
+            {"render", kNpy, "--layer", "1", "--what", "fit", "--head", "2", "--width", "700", "--height", "450"},
+            dir.filePath("cli.svg"));
         QVERIFY(cliSvg.contains("layer 1 head 2: attention vs distance"));
         QCOMPARE(readAll(svg), cliSvg);
 
@@ -552,7 +556,7 @@ private slots:
         page->views()->setCurrentIndex(AttentionMapsPage::DistanceView);
         const QStringList plots = texts();
         for (const char* want : {"Attention vs distance: PNG at 2x…", "Attention vs distance: SVG…",
-                                    "Query row: PNG at 4x…", "Query row: SVG…"})
+                                 "Query row: PNG at 4x…", "Query row: SVG…"})
             QVERIFY2(plots.contains(want), qPrintable(plots.join(" | ")));
         page->views()->setCurrentIndex(AttentionMapsPage::TableView);
         QCOMPARE(texts(), (QStringList{"(off) The fit table exports as CSV or JSON (the buttons above)"}));

@@ -28,8 +28,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "patient_qtry.hpp"
 #include <QWheelEvent>
+#include "patient_qtry.hpp"
 
 #include <cmath>
 
@@ -52,7 +52,9 @@ void wheelOver(QWidget* w, int delta) {
     QApplication::sendEvent(w, &event);
 }
 
-QString assetSession(const char* name) { return QString(ALIBI_ASSETS_DIR) + "/sessions/" + name; }
+QString assetSession(const char* name) {
+    return QString(ALIBI_ASSETS_DIR) + "/sessions/" + name;
+}
 
 }  // namespace
 
@@ -415,7 +417,10 @@ private slots:
         QTest::keyClick(&w, Qt::Key_Equal, Qt::ControlModifier);
         QVERIFY(QApplication::font().pointSizeF() > base * 1.1);
         QTRY_VERIFY2(w.parameters()->headsBox->font().pointSizeF() > base * 1.1,
-                 qPrintable(QString("%1 vs %2, %3").arg(w.parameters()->headsBox->font().pointSizeF()).arg(base).arg(w.font().pointSizeF())));
+                     qPrintable(QString("%1 vs %2, %3")
+                                    .arg(w.parameters()->headsBox->font().pointSizeF())
+                                    .arg(base)
+                                    .arg(w.font().pointSizeF())));
         QVERIFY(w.model()->setSelectedHead(3));
         QTest::keyClick(&w, Qt::Key_0, Qt::ControlModifier);
         QCOMPARE(QApplication::font().pointSizeF(), base);

@@ -14,9 +14,9 @@
 #include "stages_view.hpp"
 
 #include <alibi/analysis/diagnose.hpp>
+#include <alibi/figure/view_figure.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/render/png.hpp>
-#include <alibi/figure/view_figure.hpp>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -60,7 +60,9 @@ QByteArray bytesOf(const Result<Image>& image) {
 }
 
 // What `alibi render` writes for the request: the core's figure, PNG-encoded.
-QByteArray corePng(const ViewFigureRequest& request) { return bytesOf(renderViewFigurePng(request)); }
+QByteArray corePng(const ViewFigureRequest& request) {
+    return bytesOf(renderViewFigurePng(request));
+}
 
 QByteArray coreSvg(const ViewFigureRequest& request) {
     auto svg = renderViewFigureSvg(request);
@@ -69,14 +71,22 @@ QByteArray coreSvg(const ViewFigureRequest& request) {
 
 MainWindow::Tab tabOf(ExplorerView view) {
     switch (view) {
-        case ExplorerView::Grid: return MainWindow::GridTab;
-        case ExplorerView::Detail: return MainWindow::DetailTab;
-        case ExplorerView::Curves: return MainWindow::CurvesTab;
-        case ExplorerView::Stages: return MainWindow::StagesTab;
-        case ExplorerView::Compare: return MainWindow::CompareTab;
-        case ExplorerView::Extrapolation: return MainWindow::ExtrapolationTab;
-        case ExplorerView::PositionSchemes: return MainWindow::PositionSchemesTab;
-        default: return MainWindow::DiagnoseTab;
+        case ExplorerView::Grid:
+            return MainWindow::GridTab;
+        case ExplorerView::Detail:
+            return MainWindow::DetailTab;
+        case ExplorerView::Curves:
+            return MainWindow::CurvesTab;
+        case ExplorerView::Stages:
+            return MainWindow::StagesTab;
+        case ExplorerView::Compare:
+            return MainWindow::CompareTab;
+        case ExplorerView::Extrapolation:
+            return MainWindow::ExtrapolationTab;
+        case ExplorerView::PositionSchemes:
+            return MainWindow::PositionSchemesTab;
+        default:
+            return MainWindow::DiagnoseTab;
     }
 }
 
@@ -122,7 +132,8 @@ ViewFigureRequest prepareTab(MainWindow& w, ExplorerView view) {
             r.schemesMaxDistance = 300;
             r.schemesQuantity = SchemeQuantity::Attention;
             break;
-        default: break;
+        default:
+            break;
     }
     return r;
 }
@@ -192,10 +203,15 @@ private slots:
             expected.scale = scale;
             const QByteArray file = readAll(job.path), core = corePng(expected);
             QVERIFY2(!core.startsWith("error"), core.constData());
-            QVERIFY2(file == core, qPrintable(QString("%1x: %2 bytes written, the core draws %3").arg(scale).arg(file.size()).arg(core.size())));
+            QVERIFY2(
+                file == core,
+                qPrintable(
+                    QString("%1x: %2 bytes written, the core draws %3").arg(scale).arg(file.size()).arg(core.size())));
             QCOMPARE(QImage(job.path).size(), size1x * scale);
-            QCOMPARE(w.statusBar()->currentMessage(),
-                     QString("Saved %1 (%2 x %3 px)").arg(job.path).arg(size1x.width() * scale).arg(size1x.height() * scale));
+            QCOMPARE(w.statusBar()->currentMessage(), QString("Saved %1 (%2 x %3 px)")
+                                                          .arg(job.path)
+                                                          .arg(size1x.width() * scale)
+                                                          .arg(size1x.height() * scale));
         }
         expected.scale = 1;
         FigureJob svg{*subject, true, dir.filePath("figure.svg")};
@@ -251,7 +267,8 @@ private slots:
             QCOMPARE(formatsOffered(d).mid(0, 3), (QStringList{"PNG 1x", "PNG 2x", "PNG 4x"}));
             QCOMPARE(d.plotBox->isVisible(), expected.view == ExplorerView::Curves);
             d.formatBox->setCurrentIndex(d.formatBox->findText("PNG 2x"));
-            QCOMPARE(d.pixelsLabel->text(), QString("%1 x %2 px").arg(2 * expected.session.width).arg(2 * expected.session.height));
+            QCOMPARE(d.pixelsLabel->text(),
+                     QString("%1 x %2 px").arg(2 * expected.session.width).arg(2 * expected.session.height));
             if (expected.view == ExplorerView::Curves) {
                 d.plotBox->setCurrentIndex(d.plotBox->findText("Bias vs distance"));
                 expected.curves = CurveKind::BiasDistance;
@@ -263,10 +280,12 @@ private slots:
             expected.session.height = 400;
             expected.scale = 2;
             // The default name is the core's for this figure.
-            QCOMPARE(QFileInfo(d.pathEdit->text()).fileName(), QString::fromStdString(viewFigureFileName(expected, false)));
+            QCOMPARE(QFileInfo(d.pathEdit->text()).fileName(),
+                     QString::fromStdString(viewFigureFileName(expected, false)));
             if (vector) {
                 d.formatBox->setCurrentIndex(d.formatBox->findText("SVG"));
-                QCOMPARE(QFileInfo(d.pathEdit->text()).fileName(), QString::fromStdString(viewFigureFileName(expected, true)));
+                QCOMPARE(QFileInfo(d.pathEdit->text()).fileName(),
+                         QString::fromStdString(viewFigureFileName(expected, true)));
                 d.formatBox->setCurrentIndex(d.formatBox->findText("PNG 2x"));
             }
             d.pathEdit->setText(path);
@@ -275,7 +294,8 @@ private slots:
         QVERIFY(driven);
         const QByteArray file = readAll(path), core = corePng(expected);
         QVERIFY2(!core.startsWith("error"), core.constData());
-        QVERIFY2(file == core, qPrintable(QString("%1 bytes written, the core draws %2").arg(file.size()).arg(core.size())));
+        QVERIFY2(file == core,
+                 qPrintable(QString("%1 bytes written, the core draws %2").arg(file.size()).arg(core.size())));
         QCOMPARE(QImage(path).size(), QSize(1200, 800));
         QCOMPARE(w.statusBar()->currentMessage(), QString("Saved %1 (1200 x 800 px)").arg(path));
         // The next dialog remembers the format, size and folder; Cancel writes nothing.
@@ -387,8 +407,9 @@ private slots:
         for (std::int64_t h = 0; h < heads; ++h)
             for (std::int64_t i = 0; i < n; ++i)
                 for (std::int64_t j = 0; j < n; ++j)
-                    t.set(static_cast<std::uint64_t>((h * n + i) * n + j),
-                          j <= i ? -std::exp2(-8.0 * static_cast<double>(h) / heads) * static_cast<double>(i - j) : -1e9);
+                    t.set(
+                        static_cast<std::uint64_t>((h * n + i) * n + j),
+                        j <= i ? -std::exp2(-8.0 * static_cast<double>(h) / heads) * static_cast<double>(i - j) : -1e9);
         const QString path = dir.filePath("off-by-one.npy");
         ExportOptions options;
         options.format = FileFormat::Npy;
@@ -469,7 +490,8 @@ private slots:
                 if (!all) continue;
                 ++inside;
                 const QRgb p = b.pixel(2 * x, 2 * y);
-                if (b.pixel(2 * x + 1, 2 * y) != p || b.pixel(2 * x, 2 * y + 1) != p || b.pixel(2 * x + 1, 2 * y + 1) != p)
+                if (b.pixel(2 * x + 1, 2 * y) != p || b.pixel(2 * x, 2 * y + 1) != p ||
+                    b.pixel(2 * x + 1, 2 * y + 1) != p)
                     ++mixed;
             }
         QVERIFY2(inside > 10000, qPrintable(QString("%1 heatmap pixels found").arg(inside)));

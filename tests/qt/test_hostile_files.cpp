@@ -41,16 +41,19 @@ QByteArray le64(quint64 v) {
     return b;
 }
 
-QByteArray safetensors(const QByteArray& json, const QByteArray& data) { return le64(json.size()) + json + data; }
+QByteArray safetensors(const QByteArray& json, const QByteArray& data) {
+    return le64(json.size()) + json + data;
+}
 
 // Hostile sessions, each with the word its message must hold.
 QList<QPair<QString, QByteArray>> hostileSessions() {
-    const QByteArray deep = QByteArray("{\"version\":1,\"bias\":{\"heads\":") + QByteArray(100000, '[') +
-                            QByteArray(100000, ']') + "}}";
+    const QByteArray deep =
+        QByteArray("{\"version\":1,\"bias\":{\"heads\":") + QByteArray(100000, '[') + QByteArray(100000, ']') + "}}";
     return {
         {"deep.alibi.json", deep},
         {"deep_top.alibi.json", QByteArray(100000, '[') + QByteArray(100000, ']')},
-        {"huge_field.alibi.json", QByteArray("{\"version\":1,\"bias\":{\"scheme\":\"") + QByteArray(15 << 20, 'x') + "\"}}"},
+        {"huge_field.alibi.json",
+         QByteArray("{\"version\":1,\"bias\":{\"scheme\":\"") + QByteArray(15 << 20, 'x') + "\"}}"},
         {"binary.alibi.json", QByteArray("\xff\xfe\x00\x1b[2J garbage", 16)},
         {"tiny_temperature.alibi.json", "{\"version\":1,\"attention\":{\"temperature\":1e-320}}"},
         {"huge_sigma.alibi.json", "{\"version\":1,\"attention\":{\"sigma\":1e300}}"},
@@ -58,10 +61,11 @@ QList<QPair<QString, QByteArray>> hostileSessions() {
 }
 
 QList<QPair<QString, QByteArray>> hostileTensors() {
-    const QByteArray gapJson = "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
-                               "\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[8,12]}}";
-    QByteArray shifted = safetensors("{\"bias\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}  ",
-                                     QByteArray(8, '\0'));
+    const QByteArray gapJson =
+        "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
+        "\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[8,12]}}";
+    QByteArray shifted =
+        safetensors("{\"bias\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}  ", QByteArray(8, '\0'));
     shifted[0] = static_cast<char>(shifted[0] - 1);
     return {
         {"junk.npy", "not a numpy file at all"},

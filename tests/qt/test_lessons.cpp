@@ -19,21 +19,21 @@
 #include <QApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QListWidget>
-#include <QTimer>
 #include <QDir>
 #include <QFile>
+#include <QListWidget>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <QScopeGuard>
 #include <QTest>
+#include <QTimer>
 
-#include "patient_qtry.hpp"
 #include <QTableView>
 #include <QTextBrowser>
+#include "patient_qtry.hpp"
 
 using namespace alibi;
 using namespace alibi::qt;
@@ -42,20 +42,30 @@ namespace {
 
 int tabOf(ExplorerView view) {
     switch (view) {
-        case ExplorerView::Grid: return MainWindow::GridTab;
-        case ExplorerView::Detail: return MainWindow::DetailTab;
-        case ExplorerView::Curves: return MainWindow::CurvesTab;
+        case ExplorerView::Grid:
+            return MainWindow::GridTab;
+        case ExplorerView::Detail:
+            return MainWindow::DetailTab;
+        case ExplorerView::Curves:
+            return MainWindow::CurvesTab;
         case ExplorerView::Stages:
-        case ExplorerView::Stats: return MainWindow::StagesTab;
-        case ExplorerView::Compare: return MainWindow::CompareTab;
-        case ExplorerView::Extrapolation: return MainWindow::ExtrapolationTab;
-        case ExplorerView::Diagnose: return MainWindow::DiagnoseTab;
-        case ExplorerView::PositionSchemes: return MainWindow::PositionSchemesTab;
+        case ExplorerView::Stats:
+            return MainWindow::StagesTab;
+        case ExplorerView::Compare:
+            return MainWindow::CompareTab;
+        case ExplorerView::Extrapolation:
+            return MainWindow::ExtrapolationTab;
+        case ExplorerView::Diagnose:
+            return MainWindow::DiagnoseTab;
+        case ExplorerView::PositionSchemes:
+            return MainWindow::PositionSchemesTab;
     }
     return -1;
 }
 
-QString lessonPath(const char* name) { return QString(ALIBI_ASSETS_DIR) + "/lessons/" + name; }
+QString lessonPath(const char* name) {
+    return QString(ALIBI_ASSETS_DIR) + "/lessons/" + name;
+}
 
 // Pixels of the lesson orange (255, 140, 0) in a widget as drawn.
 int orangePixels(QWidget* widget) {
@@ -126,8 +136,9 @@ private slots:
                     QVERIFY2(panel->noteText().isEmpty(), qPrintable(where));
                     AttentionMapsPage* page = w.attentionPage();
                     QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr, 30000);
-                    QTRY_COMPARE_WITH_TIMEOUT(page->model()->maps()->layerInfo()[static_cast<std::size_t>(page->layerIndex())].number,
-                                              step.layer, 30000);
+                    QTRY_COMPARE_WITH_TIMEOUT(
+                        page->model()->maps()->layerInfo()[static_cast<std::size_t>(page->layerIndex())].number,
+                        step.layer, 30000);
                     if (step.session.head >= 0) QCOMPARE(page->head(), step.session.head);
                     if (step.session.queryRow >= 0) QCOMPARE(page->row(), step.session.queryRow);
                     QTRY_VERIFY_WITH_TIMEOUT(!page->picturesPending(), 30000);
@@ -138,7 +149,9 @@ private slots:
                     QString::fromStdString(step.text.substr(0, step.text.find('\n')).substr(0, 20))));
                 QTRY_VERIFY_WITH_TIMEOUT(!w.model()->pending(), 30000);
                 QTest::qWait(150);  // the views repaint from the last result
-                const QString file = QString("%1/%2/%3.png").arg(shots, QString::fromStdString(entry.name)).arg(n + 1, 2, 10, QChar('0'));
+                const QString file = QString("%1/%2/%3.png")
+                                         .arg(shots, QString::fromStdString(entry.name))
+                                         .arg(n + 1, 2, 10, QChar('0'));
                 QVERIFY2(w.grab().save(file), qPrintable(file));
                 if (n + 1 < lesson->steps.size()) QVERIFY(panel->next());
             }
@@ -333,18 +346,21 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QStringList listed;
         // The list fills off the UI thread (titles only); the dialog is up before it does.
-        QObject::connect(w.lessonPanel(), &LessonPanel::lessonsListed, &w, [&] {
-            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
-            QVERIFY(dialog != nullptr);
-            auto* list = dialog->findChild<QListWidget*>();
-            QVERIFY(list != nullptr);
-            for (int row = 0; row < list->count(); ++row) listed << list->item(row)->text();
-            QDir().mkpath(QString(ALIBI_LESSON_SHOTS));
-            dialog->grab().save(QString(ALIBI_LESSON_SHOTS) + "/help-lessons-dialog.png");
-            for (int row = 0; row < list->count(); ++row)
-                if (list->item(row)->text().startsWith("Slopes")) list->setCurrentRow(row);
-            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open)->click();
-        }, Qt::SingleShotConnection);
+        QObject::connect(
+            w.lessonPanel(), &LessonPanel::lessonsListed, &w,
+            [&] {
+                auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+                QVERIFY(dialog != nullptr);
+                auto* list = dialog->findChild<QListWidget*>();
+                QVERIFY(list != nullptr);
+                for (int row = 0; row < list->count(); ++row) listed << list->item(row)->text();
+                QDir().mkpath(QString(ALIBI_LESSON_SHOTS));
+                dialog->grab().save(QString(ALIBI_LESSON_SHOTS) + "/help-lessons-dialog.png");
+                for (int row = 0; row < list->count(); ++row)
+                    if (list->item(row)->text().startsWith("Slopes")) list->setCurrentRow(row);
+                dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open)->click();
+            },
+            Qt::SingleShotConnection);
         w.lessonPanel()->chooseLesson();
         QVERIFY2(listed.size() >= 5, qPrintable(listed.join(" | ")));
         QVERIFY(listed.front().startsWith("ALiBi in five steps  (6 steps)"));
@@ -392,14 +408,17 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QStringList listed;
-        QObject::connect(w.lessonPanel(), &LessonPanel::lessonsListed, &w, [&] {
-            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
-            QVERIFY(dialog != nullptr);
-            auto* list = dialog->findChild<QListWidget*>();
-            for (int row = 0; row < list->count(); ++row)
-                if (list->item(row)->flags() & Qt::ItemIsEnabled) listed << list->item(row)->text();
-            dialog->reject();
-        }, Qt::SingleShotConnection);
+        QObject::connect(
+            w.lessonPanel(), &LessonPanel::lessonsListed, &w,
+            [&] {
+                auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+                QVERIFY(dialog != nullptr);
+                auto* list = dialog->findChild<QListWidget*>();
+                for (int row = 0; row < list->count(); ++row)
+                    if (list->item(row)->flags() & Qt::ItemIsEnabled) listed << list->item(row)->text();
+                dialog->reject();
+            },
+            Qt::SingleShotConnection);
         w.lessonPanel()->chooseLesson();
         QVERIFY2(listed.filter("Big headers  (64 steps)").size() == 1, qPrintable(listed.join(" | ")));
 

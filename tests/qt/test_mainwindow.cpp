@@ -11,10 +11,10 @@
 #include "stages_view.hpp"
 #include "view_util.hpp"
 
-#include <alibi/model/bias.hpp>
-#include <alibi/model/stats.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/stats.hpp>
 
 #include <QComboBox>
 #include <QDir>
@@ -26,10 +26,10 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
-#include "number_table.hpp"
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include "number_table.hpp"
 
 #include "patient_qtry.hpp"
 
@@ -51,7 +51,8 @@ QByteArray readAll(const QString& path) {
 }
 
 // An (H, Q, K) f32 tensor from a formula, the way a user's framework would have built it.
-Tensor hqk(std::int64_t heads, std::int64_t n, DType dtype, const std::function<double(std::int64_t, std::int64_t, std::int64_t)>& f) {
+Tensor hqk(std::int64_t heads, std::int64_t n, DType dtype,
+           const std::function<double(std::int64_t, std::int64_t, std::int64_t)>& f) {
     Tensor t(Shape{heads, n, n}, dtype);
     for (std::int64_t h = 0; h < heads; ++h)
         for (std::int64_t i = 0; i < n; ++i)
@@ -59,7 +60,9 @@ Tensor hqk(std::int64_t heads, std::int64_t n, DType dtype, const std::function<
     return t;
 }
 
-double causal(double m, std::int64_t i, std::int64_t j) { return j <= i ? -(m * static_cast<double>(i - j)) : -1e9; }
+double causal(double m, std::int64_t i, std::int64_t j) {
+    return j <= i ? -(m * static_cast<double>(i - j)) : -1e9;
+}
 
 std::vector<double> press(int heads) {
     int c = 1;
@@ -129,8 +132,10 @@ private slots:
         const auto slopes = press(12);
         for (int r = 0; r < 12; ++r) {
             const int head = static_cast<int>(table->value(r, StagesView::Head));
-            QCOMPARE(table->index(r, StagesView::Slope).data(Qt::UserRole).toDouble(), slopes[static_cast<std::size_t>(head)]);
-            QCOMPARE(table->index(r, StagesView::Slope).data().toString(), slopeText(slopes[static_cast<std::size_t>(head)]));
+            QCOMPARE(table->index(r, StagesView::Slope).data(Qt::UserRole).toDouble(),
+                     slopes[static_cast<std::size_t>(head)]);
+            QCOMPARE(table->index(r, StagesView::Slope).data().toString(),
+                     slopeText(slopes[static_cast<std::size_t>(head)]));
             QCOMPARE(table->value(r, StagesView::Entropy), expected->heads[static_cast<std::size_t>(head)].row.entropy);
             QCOMPARE(table->index(r, StagesView::Distance50).data(Qt::UserRole).toDouble(),
                      expected->heads[static_cast<std::size_t>(head)].row.distance50);
@@ -160,7 +165,8 @@ private slots:
         QVERIFY2(text.contains("key j = 0"), qPrintable(text));
         QVERIFY2(text.contains("0.0625"), qPrintable(text));
         // -1/16 * 15 = -0.9375
-        QVERIFY2(text.contains("= -0.0625 × 15 = -0.9375"), qPrintable(text));  // the core read-out (explore::cellReadout)
+        QVERIFY2(text.contains("= -0.0625 × 15 = -0.9375"),
+                 qPrintable(text));  // the core read-out (explore::cellReadout)
     }
 
     void comboBoxesChangeModeAndShow() {
@@ -239,7 +245,8 @@ private slots:
         // Bias values follow the formula too (spot check the .npy).
         auto bias = loadTensor(dir.filePath("ours.npy").toStdString());
         QVERIFY(bias.has_value());
-        QCOMPARE(bias->tensor.at((std::uint64_t{1} * 33 + 20) * 33 + 5), static_cast<double>(static_cast<float>(-(slopes[1] * 15))));
+        QCOMPARE(bias->tensor.at((std::uint64_t{1} * 33 + 20) * 33 + 5),
+                 static_cast<double>(static_cast<float>(-(slopes[1] * 15))));
     }
 
     void cancelledExportLeavesNoFile() {
@@ -289,7 +296,8 @@ private slots:
         cases.push_back({kSignFlipped, hqk(8, 10, DType::F32, [&](auto h, auto i, auto j) {
                              return j <= i ? p8[static_cast<std::size_t>(h)] * static_cast<double>(i - j) : -1e9;
                          })});
-        cases.push_back({kSingleSlopeAllHeads, hqk(4, 8, DType::F32, [](auto, auto i, auto j) { return causal(0.5, i, j); })});
+        cases.push_back(
+            {kSingleSlopeAllHeads, hqk(4, 8, DType::F32, [](auto, auto i, auto j) { return causal(0.5, i, j); })});
         cases.push_back({kScaledBySqrtDk, hqk(8, 10, DType::F32, [&](auto h, auto i, auto j) {
                              return causal(p8[static_cast<std::size_t>(h)] / 8.0, i, j);
                          })});
@@ -461,7 +469,8 @@ private slots:
         QVERIFY(settled(w));
         w.parameters()->headsSlider->setValue(12);
         w.tabs()->setCurrentIndex(MainWindow::CompareTab);
-        QVERIFY(QTest::qWaitFor([&] { return w.model()->snapshot() && w.model()->snapshot()->compare && !w.model()->pending(); }, 30000));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return w.model()->snapshot() && w.model()->snapshot()->compare && !w.model()->pending(); }, 30000));
         const double expected = 15 * (std::exp2(-0.5) - std::exp2(-6.0));
         const double got = w.model()->snapshot()->compare->maxAbsDifference;
         QVERIFY(std::abs(got - expected) < 1e-5);
@@ -512,7 +521,8 @@ private slots:
         QCOMPARE(w.model()->session().batchRow, std::int64_t{2});
         QVERIFY(settled(w));
         const GridPtr grid = w.gridView()->grid();
-        QVERIFY2(grid->title.find("batch row 2 of 3: 4 real tokens, left padding") != std::string::npos, grid->title.c_str());
+        QVERIFY2(grid->title.find("batch row 2 of 3: 4 real tokens, left padding") != std::string::npos,
+                 grid->title.c_str());
         // Row 2 holds 12 padding tokens on the left: under the causal mask queries 0..11 see only
         // padding keys, fully masked rows, striped; the real queries' padding keys are masked.
         const HeatmapTile& tile = grid->grid.tiles.front();
@@ -540,7 +550,8 @@ private slots:
         p->lengthsEdit->selectAll();
         QTest::keyClicks(p->lengthsEdit, "16, x");
         QTest::keyClick(p->lengthsEdit, Qt::Key_Return);
-        QVERIFY2(p->errorText("lengths").startsWith("Lengths: 'x' is not a whole number"), qPrintable(p->errorText("lengths")));
+        QVERIFY2(p->errorText("lengths").startsWith("Lengths: 'x' is not a whole number"),
+                 qPrintable(p->errorText("lengths")));
         QCOMPARE(w.model()->session().batch.lengths.size(), std::size_t{3});
         p->lengthsEdit->selectAll();
         QTest::keyClicks(p->lengthsEdit, "20");

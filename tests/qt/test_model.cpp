@@ -100,8 +100,8 @@ private slots:
         QVERIFY(!model.setQueries(std::int64_t{1000000000}));
         QVERIFY(!model.setQueries(-5));
         QVERIFY(!model.setCustomSlopes("0.5, abc"));
-        QVERIFY(!model.setCustomSlopes("0, 0.25"));              // a zero slope (any length sets H)
-        QVERIFY(!model.setCustomSlopes("-1, 1, 1, 1, 1, 1"));    // negative slope
+        QVERIFY(!model.setCustomSlopes("0, 0.25"));            // a zero slope (any length sets H)
+        QVERIFY(!model.setCustomSlopes("-1, 1, 1, 1, 1, 1"));  // negative slope
         QVERIFY(!model.setCustomSlopes("nan, 1, 1, 1, 1, 1"));
         QVERIFY(!model.setMask("banana"));
         QVERIFY(!model.setTemperature(0));
@@ -185,8 +185,9 @@ private slots:
             QVERIFY(waitForSettled(model, 60000));  // one change at a time, like a slider step
         }
         std::sort(samples.begin(), samples.end());
-        qInfo("slider -> grid latency at H = 32, T = 4096, 1100x800 px: median %.2f ms, min %.2f, max %.2f (31 changes)",
-              samples[15], samples.front(), samples.back());
+        qInfo(
+            "slider -> grid latency at H = 32, T = 4096, 1100x800 px: median %.2f ms, min %.2f, max %.2f (31 changes)",
+            samples[15], samples.front(), samples.back());
         QVERIFY(model.latencyMedianMs() > 0);
     }
 };

@@ -71,8 +71,8 @@ private slots:
         QCOMPARE(int(v->plot()->series().size()), int(v->schemes().curves.size()));
         QCOMPARE(v->readout()->rowCount(), int(v->schemes().curves.size()));
         // The formulas and sources are listed under the plot.
-        for (const char* words : {"ALiBi, 12 heads", "RoFormer", "Vaswani", "illustrative, not learned", "KERPLE",
-                                  "Sandwich", "ACL 2023"})
+        for (const char* words :
+             {"ALiBi, 12 heads", "RoFormer", "Vaswani", "illustrative, not learned", "KERPLE", "Sandwich", "ACL 2023"})
             QVERIFY2(v->formulas()->text().contains(words), words);
     }
 
@@ -151,7 +151,8 @@ private slots:
         QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::PositionSchemesTab));
         QVERIFY(settled(w));
         int alibi = 0;
-        for (const PositionCurve& c : w.positionSchemesView()->schemes().curves) alibi += c.scheme == PositionScheme::ALiBi;
+        for (const PositionCurve& c : w.positionSchemesView()->schemes().curves)
+            alibi += c.scheme == PositionScheme::ALiBi;
         QCOMPARE(alibi, 4);
     }
 
@@ -168,16 +169,18 @@ private slots:
             PlotWidget* plot = w.positionSchemesView()->plot();
             QTest::mouseMove(plot, QPoint(plot->width() * 2 / 5, plot->height() / 2));
             QApplication::processEvents();
-            const QString file = QDir(ALIBI_QT_SCREENSHOT_DIR)
-                                     .filePath(QString("position-schemes-%1x%2.png").arg(size.width()).arg(size.height()));
+            const QString file =
+                QDir(ALIBI_QT_SCREENSHOT_DIR)
+                    .filePath(QString("position-schemes-%1x%2.png").arg(size.width()).arg(size.height()));
             QVERIFY(w.grab().save(file, "PNG"));
             // The attention toggle: zero-content attention on a log2 axis.
             auto* quantity = w.positionSchemesView()->findChild<QComboBox*>("schemesQuantity");
             quantity->setCurrentIndex(quantity->findData(static_cast<int>(SchemeQuantity::Attention)));
             QApplication::processEvents();
-            QVERIFY(w.grab().save(QDir(ALIBI_QT_SCREENSHOT_DIR)
-                                      .filePath(QString("position-schemes-attention-%1x%2.png").arg(size.width()).arg(size.height())),
-                                  "PNG"));
+            QVERIFY(w.grab().save(
+                QDir(ALIBI_QT_SCREENSHOT_DIR)
+                    .filePath(QString("position-schemes-attention-%1x%2.png").arg(size.width()).arg(size.height())),
+                "PNG"));
         }
     }
 };

@@ -65,7 +65,9 @@ private slots:
         double rssPeak = rssStart;
         ParametersPanel* p = w.parameters();
         auto* rng = QRandomGenerator::global();
-        auto pick = [&](std::initializer_list<int> values) { return *(values.begin() + rng->bounded(static_cast<int>(values.size()))); };
+        auto pick = [&](std::initializer_list<int> values) {
+            return *(values.begin() + rng->bounded(static_cast<int>(values.size())));
+        };
 
         // Ping: a 20 ms timer; its lateness is how long the event loop was busy.
         QElapsedTimer clock;
@@ -97,11 +99,21 @@ private slots:
         QObject::connect(&storm, &QTimer::timeout, [&] {
             ++changes;
             switch (rng->bounded(16)) {
-                case 0: p->headsSlider->setValue(pick({1, 2, 3, 8, 12, 32, 100, 256})); break;
-                case 1: p->headsBox->setValue(pick({0, 1, 7, 64, 4096, 100000})); break;
-                case 2: p->lengthSlider->setValue(rng->bounded(1601)); break;
-                case 3: p->lengthBox->setValue(pick({1, 2, 16, 1000, 4096, 65536, 1000000000})); break;
-                case 4: p->keysBox->setValue(pick({0, 0, 1, 5, 64, 5000})); break;
+                case 0:
+                    p->headsSlider->setValue(pick({1, 2, 3, 8, 12, 32, 100, 256}));
+                    break;
+                case 1:
+                    p->headsBox->setValue(pick({0, 1, 7, 64, 4096, 100000}));
+                    break;
+                case 2:
+                    p->lengthSlider->setValue(rng->bounded(1601));
+                    break;
+                case 3:
+                    p->lengthBox->setValue(pick({1, 2, 16, 1000, 4096, 65536, 1000000000}));
+                    break;
+                case 4:
+                    p->keysBox->setValue(pick({0, 0, 1, 5, 64, 5000}));
+                    break;
                 case 5: {
                     auto* box = rng->bounded(2) ? p->modeBox : p->schemeBox;
                     const int i = rng->bounded(box->count());
@@ -109,9 +121,12 @@ private slots:
                     emit box->activated(i);
                     break;
                 }
-                case 6: p->maxBiasBox->setValue(pick({0, 1, 8, 16, 64})); break;
+                case 6:
+                    p->maxBiasBox->setValue(pick({0, 1, 8, 16, 64}));
+                    break;
                 case 7: {
-                    const char* lists[] = {"0.5, 0.25", "nan, 1", "-1, 2, 3", "1/2, 1/4, 1/8, 1/16, 1/32, 1/64, 1/128, 1/256", "x", ""};
+                    const char* lists[] = {
+                        "0.5, 0.25", "nan, 1", "-1, 2, 3", "1/2, 1/4, 1/8, 1/16, 1/32, 1/64, 1/128, 1/256", "x", ""};
                     p->customEdit->setText(lists[rng->bounded(6)]);
                     emit p->customEdit->returnPressed();
                     break;
@@ -123,18 +138,29 @@ private slots:
                     break;
                 }
                 case 9: {
-                    QComboBox* boxes[] = {p->dtypeBox, p->contentBox, p->whatBox, p->colormapBox, p->scaleBox, p->layoutBox};
+                    QComboBox* boxes[] = {p->dtypeBox,    p->contentBox, p->whatBox,
+                                          p->colormapBox, p->scaleBox,   p->layoutBox};
                     QComboBox* box = boxes[rng->bounded(6)];
                     const int i = rng->bounded(box->count());
                     box->setCurrentIndex(i);
                     emit box->activated(i);
                     break;
                 }
-                case 10: p->temperatureBox->setValue(pick({0, 1, 2, 100}) + 0.01); break;
-                case 11: p->queryRowBox->setValue(pick({-1, 0, 3, 1000000})); break;
-                case 12: w.tabs()->setCurrentIndex(rng->bounded(MainWindow::TabCount)); break;
-                case 13: w.model()->setSelectedHead(pick({-1, 0, 5, 300})); break;
-                case 14: p->sigmaBox->setValue(pick({0, 1, 50})); break;
+                case 10:
+                    p->temperatureBox->setValue(pick({0, 1, 2, 100}) + 0.01);
+                    break;
+                case 11:
+                    p->queryRowBox->setValue(pick({-1, 0, 3, 1000000}));
+                    break;
+                case 12:
+                    w.tabs()->setCurrentIndex(rng->bounded(MainWindow::TabCount));
+                    break;
+                case 13:
+                    w.model()->setSelectedHead(pick({-1, 0, 5, 300}));
+                    break;
+                case 14:
+                    p->sigmaBox->setValue(pick({0, 1, 50}));
+                    break;
                 case 15: {
                     if (w.exporting() || rng->bounded(4) != 0) break;
                     // An export of whatever is current, cancelled after a random amount of work.
@@ -172,8 +198,9 @@ private slots:
         const double worst = lateness.empty() ? 0 : lateness.back();
         const double p99 = lateness.empty() ? 0 : lateness[lateness.size() * 99 / 100];
         const double rssEnd = residentMiB();
-        std::printf("storm: %d s, %d changes, %zu pings, ping lateness median %.1f ms, p99 %.1f ms, max %.1f ms\n", seconds,
-                    changes, lateness.size(), lateness.empty() ? 0 : lateness[lateness.size() / 2], p99, worst);
+        std::printf("storm: %d s, %d changes, %zu pings, ping lateness median %.1f ms, p99 %.1f ms, max %.1f ms\n",
+                    seconds, changes, lateness.size(), lateness.empty() ? 0 : lateness[lateness.size() / 2], p99,
+                    worst);
         std::printf("storm: exports done %d, cancelled %d, refused %d, files left behind %d\n", exportsDone,
                     exportsCancelled, exportsRefused, leftovers);
         std::printf("storm: RSS start %.0f MiB, peak %.0f MiB, end %.0f MiB\n", rssStart, rssPeak, rssEnd);
@@ -182,10 +209,13 @@ private slots:
         // Every export was answered (done, cancelled or refused) and none left a file behind.
         QCOMPARE(exportsDone + exportsCancelled + exportsRefused, exportsStarted);
         QCOMPARE(leftovers, 0);
-        QVERIFY2(rssPeak < rssStart + 1536, qPrintable(QString("RSS grew from %1 to %2 MiB").arg(rssStart).arg(rssPeak)));
+        QVERIFY2(rssPeak < rssStart + 1536,
+                 qPrintable(QString("RSS grew from %1 to %2 MiB").arg(rssStart).arg(rssPeak)));
         if (const QByteArray budget = qgetenv("ALIBI_STORM_LATENCY_BUDGET_MS"); !budget.isEmpty())
             QVERIFY2(worst < budget.toDouble(),
-                     qPrintable(QString("bench mode: event loop blocked for %1 ms (budget %2 ms)").arg(worst).arg(budget.toDouble())));
+                     qPrintable(QString("bench mode: event loop blocked for %1 ms (budget %2 ms)")
+                                    .arg(worst)
+                                    .arg(budget.toDouble())));
         // The model still holds a valid session, and the last request of the storm is answered
         // with the picture of the final parameters (however long a loaded machine takes).
         QVERIFY(validateSession(w.model()->session()).has_value());
@@ -202,7 +232,8 @@ private slots:
         QVERIFY(w.model()->setSession(defaultSession()));
         QVERIFY(QTest::qWaitFor([&] { return !w.model()->pending(); }, 600000));
         QVERIFY(w.model()->snapshot()->grid->session == defaultSession());
-        std::printf("storm: back to the default session's result in %lld ms\n", static_cast<long long>(recovery.elapsed()));
+        std::printf("storm: back to the default session's result in %lld ms\n",
+                    static_cast<long long>(recovery.elapsed()));
         // Nothing of the storm's exports is left in the folder (no temporary file either).
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
     }

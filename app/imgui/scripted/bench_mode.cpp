@@ -58,11 +58,12 @@ public:
     int finish(Explorer& explorer) override {
         const AppState& state = explorer.state();
         const BiasParams& bias = state.session.attention.bias;
-        std::printf("bench: H=%d T=%lld window=%dx%d frames=%zu frame_ms_median=%.2f frame_cpu_ms_median=%.2f "
-                    "core_ms_median=%.2f change_to_grid_ms_median=%.1f (%zu grids)\n",
-                    bias.slopes.heads, static_cast<long long>(bias.queries), m_width, m_height, m_frameMs.size(),
-                    median(m_frameMs), median(m_cpuMs), state.coreMs.median(), state.gridLatencyMs.median(),
-                    state.gridLatencyMs.total());
+        std::printf(
+            "bench: H=%d T=%lld window=%dx%d frames=%zu frame_ms_median=%.2f frame_cpu_ms_median=%.2f "
+            "core_ms_median=%.2f change_to_grid_ms_median=%.1f (%zu grids)\n",
+            bias.slopes.heads, static_cast<long long>(bias.queries), m_width, m_height, m_frameMs.size(),
+            median(m_frameMs), median(m_cpuMs), state.coreMs.median(), state.gridLatencyMs.median(),
+            state.gridLatencyMs.total());
         return 0;
     }
 

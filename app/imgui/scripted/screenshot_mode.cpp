@@ -26,7 +26,9 @@ bool writeLayout(Explorer& explorer, const std::string& path, int width, int hei
     const AppState& state = explorer.state();
     nlohmann::json doc;
     doc["window"] = {{"width", width}, {"height", height}};
-    doc["grid"] = {{"x", state.gridRect.x}, {"y", state.gridRect.y}, {"width", state.gridRect.width},
+    doc["grid"] = {{"x", state.gridRect.x},
+                   {"y", state.gridRect.y},
+                   {"width", state.gridRect.width},
                    {"height", state.gridRect.height}};
     if (const auto& grid = explorer.model().grid) doc["scale"] = {{"lo", grid->heatmap.lo}, {"hi", grid->heatmap.hi}};
     // The attention maps' grid, when maps are open and shown (--attention).

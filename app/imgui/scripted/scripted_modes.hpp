@@ -14,10 +14,10 @@
 namespace alibi::imgui {
 
 struct ScreenshotOptions {
-    std::string path;       // one PNG of the view the session opens in
-    std::string viewsDir;   // or: one PNG per view into this folder
-    std::string layout;     // JSON with the grid's screen rectangle (for the screenshot test)
-    int frames = 30;        // frames rendered before the first picture (at least)
+    std::string path;      // one PNG of the view the session opens in
+    std::string viewsDir;  // or: one PNG per view into this folder
+    std::string layout;    // JSON with the grid's screen rectangle (for the screenshot test)
+    int frames = 30;       // frames rendered before the first picture (at least)
 };
 
 [[nodiscard]] std::unique_ptr<FrameDriver> makeScreenshotDriver(ScreenshotOptions options);

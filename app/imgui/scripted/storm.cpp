@@ -18,8 +18,8 @@ int Storm::pickHeads() {
 }
 
 std::int64_t Storm::pickLength() {
-    constexpr std::array lengths{std::int64_t{1}, std::int64_t{2}, std::int64_t{17}, std::int64_t{512},
-                                 std::int64_t{4096}, std::int64_t{65536}};
+    constexpr std::array lengths{std::int64_t{1},   std::int64_t{2},    std::int64_t{17},
+                                 std::int64_t{512}, std::int64_t{4096}, std::int64_t{65536}};
     if (std::bernoulli_distribution(0.5)(m_rng))
         return lengths[std::uniform_int_distribution<std::size_t>(0, lengths.size() - 1)(m_rng)];
     return std::uniform_int_distribution<std::int64_t>(1, 65536)(m_rng);
@@ -40,16 +40,17 @@ void Storm::injectInput(ImGuiIO& io) {
     if (std::bernoulli_distribution(0.1)(m_rng)) m_dragging = !m_dragging;
     io.MouseDown[0] = m_dragging;
     io.MouseDown[1] = std::bernoulli_distribution(0.01)(m_rng);
-    io.MouseWheel = std::bernoulli_distribution(0.05)(m_rng) ? std::uniform_real_distribution<float>(-3, 3)(m_rng) : 0.0f;
+    io.MouseWheel =
+        std::bernoulli_distribution(0.05)(m_rng) ? std::uniform_real_distribution<float>(-3, 3)(m_rng) : 0.0f;
 
     // Keys: release last frame's key, sometimes press another (navigation, editing, Escape), and
     // type characters into whichever text field has focus.
     if (m_key >= 0) io.KeysDown[m_key] = false;
     m_key = -1;
     if (std::bernoulli_distribution(0.05)(m_rng)) {
-        constexpr std::array keys{ImGuiKey_Tab, ImGuiKey_Enter, ImGuiKey_Escape, ImGuiKey_LeftArrow,
+        constexpr std::array keys{ImGuiKey_Tab,        ImGuiKey_Enter,   ImGuiKey_Escape,    ImGuiKey_LeftArrow,
                                   ImGuiKey_RightArrow, ImGuiKey_UpArrow, ImGuiKey_DownArrow, ImGuiKey_Backspace,
-                                  ImGuiKey_Delete, ImGuiKey_Home, ImGuiKey_End};
+                                  ImGuiKey_Delete,     ImGuiKey_Home,    ImGuiKey_End};
         const int index = io.KeyMap[keys[std::uniform_int_distribution<std::size_t>(0, keys.size() - 1)(m_rng)]];
         if (index >= 0 && index < static_cast<int>(IM_ARRAYSIZE(io.KeysDown))) {
             io.KeysDown[index] = true;
@@ -58,7 +59,8 @@ void Storm::injectInput(ImGuiIO& io) {
     }
     if (std::bernoulli_distribution(0.05)(m_rng)) {
         constexpr std::string_view typed = "0123456789.-e,; nanixyz";
-        io.AddInputCharacter(static_cast<unsigned>(typed[std::uniform_int_distribution<std::size_t>(0, typed.size() - 1)(m_rng)]));
+        io.AddInputCharacter(
+            static_cast<unsigned>(typed[std::uniform_int_distribution<std::size_t>(0, typed.size() - 1)(m_rng)]));
     }
 }
 
@@ -71,18 +73,26 @@ void Storm::perturbState(AppState& state) {
     BiasParams& bias = s.attention.bias;
     ContentParams& content = s.attention.content;
     switch (std::uniform_int_distribution<int>(0, 16)(m_rng)) {
-        case 0: bias.slopes.heads = pickHeads(); break;
-        case 1: bias.queries = pickLength(); break;
-        case 2: bias.keys = std::bernoulli_distribution(0.5)(m_rng) ? 0 : pickLength(); break;
-        case 3: bias.mode = static_cast<BiasMode>(std::uniform_int_distribution<int>(0, 4)(m_rng)); break;
+        case 0:
+            bias.slopes.heads = pickHeads();
+            break;
+        case 1:
+            bias.queries = pickLength();
+            break;
+        case 2:
+            bias.keys = std::bernoulli_distribution(0.5)(m_rng) ? 0 : pickLength();
+            break;
+        case 3:
+            bias.mode = static_cast<BiasMode>(std::uniform_int_distribution<int>(0, 4)(m_rng));
+            break;
         case 4: {
             bias.slopes.scheme = static_cast<SlopeScheme>(std::uniform_int_distribution<int>(0, 3)(m_rng));
             // Custom lists of the right length, the wrong length, or with NaN / negative entries.
             const int n = std::bernoulli_distribution(0.7)(m_rng) ? bias.slopes.heads : bias.slopes.heads + 1;
             bias.slopes.custom.assign(static_cast<std::size_t>(n), 0.125);
             if (std::bernoulli_distribution(0.3)(m_rng))
-                bias.slopes.custom.back() = std::bernoulli_distribution(0.5)(m_rng)
-                                                ? std::numeric_limits<double>::quiet_NaN() : -1.0;
+                bias.slopes.custom.back() =
+                    std::bernoulli_distribution(0.5)(m_rng) ? std::numeric_limits<double>::quiet_NaN() : -1.0;
             break;
         }
         case 5: {
@@ -96,7 +106,9 @@ void Storm::perturbState(AppState& state) {
             if (auto mask = parseMask(state.maskText)) bias.mask = *mask;
             break;
         }
-        case 7: bias.dtype = static_cast<DType>(std::uniform_int_distribution<int>(0, 3)(m_rng)); break;
+        case 7:
+            bias.dtype = static_cast<DType>(std::uniform_int_distribution<int>(0, 3)(m_rng));
+            break;
         case 8: {
             content.kind = static_cast<ContentKind>(std::uniform_int_distribution<int>(0, 2)(m_rng));
             // Full-width q.k at T = 65536 costs minutes in any implementation; keep d_k modest there.
@@ -113,13 +125,19 @@ void Storm::perturbState(AppState& state) {
             content.seed = m_rng();
             break;
         }
-        case 10: s.what = std::bernoulli_distribution(0.5)(m_rng) ? RenderWhat::Attention : RenderWhat::Bias; break;
-        case 11: s.head = std::uniform_int_distribution<int>(-1, bias.slopes.heads)(m_rng); break;
+        case 10:
+            s.what = std::bernoulli_distribution(0.5)(m_rng) ? RenderWhat::Attention : RenderWhat::Bias;
+            break;
+        case 11:
+            s.head = std::uniform_int_distribution<int>(-1, bias.slopes.heads)(m_rng);
+            break;
         case 12:
             s.colormap = static_cast<Colormap>(std::uniform_int_distribution<int>(0, 3)(m_rng));
             s.scale = std::bernoulli_distribution(0.5)(m_rng) ? ScaleMode::Shared : ScaleMode::PerHead;
             break;
-        case 13: s.queryRow = std::uniform_int_distribution<std::int64_t>(-1, bias.queries)(m_rng); break;
+        case 13:
+            s.queryRow = std::uniform_int_distribution<std::int64_t>(-1, bias.queries)(m_rng);
+            break;
         case 14:
         case 15: {
             ++m_exports;
@@ -140,7 +158,9 @@ void Storm::perturbState(AppState& state) {
             }
             break;
         }
-        default: state.actions.cancelExport = true; break;
+        default:
+            state.actions.cancelExport = true;
+            break;
     }
     // Keep the extreme workloads to what the storm can finish cancelling: a qk attention at full
     // width is minutes of arithmetic in any implementation.

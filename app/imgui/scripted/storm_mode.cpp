@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cfloat>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -56,9 +56,8 @@ public:
     void start(Explorer& /*explorer*/) override {
         std::string pattern = (std::filesystem::temp_directory_path() / "alibi-storm-XXXXXX").string();
         if (mkdtemp(pattern.data()) != nullptr) m_scratch = pattern;
-        m_storm = std::make_unique<Storm>(0x5eedULL, m_scratch.empty()
-                                                          ? std::filesystem::temp_directory_path().string()
-                                                          : m_scratch);
+        m_storm = std::make_unique<Storm>(
+            0x5eedULL, m_scratch.empty() ? std::filesystem::temp_directory_path().string() : m_scratch);
         m_rssStart = m_rssPeak = residentMiB();
         m_started = m_lastFrameEnd = std::chrono::steady_clock::now();
     }
@@ -127,13 +126,14 @@ public:
         if (budget > 0 && m_maxGapMs >= budget) failures.push_back("bench mode: a frame gap above the budget");
         const bool ok = failures.empty();
         for (const std::string& f : failures) std::printf("storm: FAILED: %s\n", f.c_str());
-        std::printf("storm: seconds=%.0f frames=%d edits=%llu exports=%llu screenshots=%d/%d "
-                    "max_frame_gap_ms=%.1f median_frame_ms=%.2f rss_start_mib=%.1f rss_peak_mib=%.1f "
-                    "rss_end_mib=%.1f %s\n",
-                    m_seconds, m_frames, static_cast<unsigned long long>(m_storm->edits()),
-                    static_cast<unsigned long long>(m_storm->exportsStarted()), state.screenshotsSaved,
-                    state.screenshotsRequested, m_maxGapMs, state.frameMs.median(), m_rssStart, m_rssPeak, rssEnd,
-                    ok ? "ok" : "FAILED");
+        std::printf(
+            "storm: seconds=%.0f frames=%d edits=%llu exports=%llu screenshots=%d/%d "
+            "max_frame_gap_ms=%.1f median_frame_ms=%.2f rss_start_mib=%.1f rss_peak_mib=%.1f "
+            "rss_end_mib=%.1f %s\n",
+            m_seconds, m_frames, static_cast<unsigned long long>(m_storm->edits()),
+            static_cast<unsigned long long>(m_storm->exportsStarted()), state.screenshotsSaved,
+            state.screenshotsRequested, m_maxGapMs, state.frameMs.median(), m_rssStart, m_rssPeak, rssEnd,
+            ok ? "ok" : "FAILED");
         return ok ? 0 : 1;
     }
 
@@ -149,6 +149,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<FrameDriver> makeStormDriver(double seconds) { return std::make_unique<StormDriver>(seconds); }
+std::unique_ptr<FrameDriver> makeStormDriver(double seconds) {
+    return std::make_unique<StormDriver>(seconds);
+}
 
 }  // namespace alibi::imgui

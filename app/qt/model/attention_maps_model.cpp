@@ -95,12 +95,11 @@ void AttentionMapsModel::onOpened() {
 
 Result<void> AttentionMapsModel::setConfigured(std::vector<double> slopes, const QString& source) {
     if (m_maps && !slopes.empty() && static_cast<int>(slopes.size()) != m_maps->heads())
-        return fail(ErrorCode::InvalidArgument,
-                    QString("%1 gives %2 slopes but the maps have %3 heads")
-                        .arg(source)
-                        .arg(slopes.size())
-                        .arg(m_maps->heads())
-                        .toStdString());
+        return fail(ErrorCode::InvalidArgument, QString("%1 gives %2 slopes but the maps have %3 heads")
+                                                    .arg(source)
+                                                    .arg(slopes.size())
+                                                    .arg(m_maps->heads())
+                                                    .toStdString());
     m_configured = std::move(slopes);
     m_configuredSource = m_configured.empty() ? QString() : source;
     // The fits carry the configured slope and its KL (a pass over the rows): the slope shows at
@@ -108,7 +107,8 @@ Result<void> AttentionMapsModel::setConfigured(std::vector<double> slopes, const
     for (HeadFit& f : m_fits) {
         f.configuredSlope.reset();
         f.configuredKl.reset();
-        if (f.head < static_cast<int>(m_configured.size())) f.configuredSlope = m_configured[static_cast<std::size_t>(f.head)];
+        if (f.head < static_cast<int>(m_configured.size()))
+            f.configuredSlope = m_configured[static_cast<std::size_t>(f.head)];
     }
     emit configuredChanged();
     if (!m_fits.empty() || fitting()) startFit(m_askedFirst, m_askedLast);
@@ -147,14 +147,21 @@ void AttentionMapsModel::startFit(std::int64_t firstRow, std::int64_t lastRow) {
                 const double fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
                 if (self)
                     QMetaObject::invokeMethod(
-                        self.data(), [self, fraction] { if (self) emit self->fitProgress(fraction); }, Qt::QueuedConnection);
+                        self.data(),
+                        [self, fraction] {
+                            if (self) emit self->fitProgress(fraction);
+                        },
+                        Qt::QueuedConnection);
             }
             return true;
         };
         auto fits = fitHeads(*maps, options, configured);
-        if (cancel->load()) out.cancelled = true;
-        else if (!fits) out.error = QString::fromStdString(fits.error().message);
-        else out.fits = std::move(*fits);
+        if (cancel->load())
+            out.cancelled = true;
+        else if (!fits)
+            out.error = QString::fromStdString(fits.error().message);
+        else
+            out.fits = std::move(*fits);
         return out;
     }));
 }

@@ -107,7 +107,7 @@ private:
     std::vector<double> m_configured;
     QString m_configuredSource;
     std::vector<HeadFit> m_fits;
-    std::int64_t m_fitFirst = 0, m_fitLast = -1;    // the rows of m_fits
+    std::int64_t m_fitFirst = 0, m_fitLast = -1;      // the rows of m_fits
     std::int64_t m_askedFirst = 0, m_askedLast = -1;  // the rows of the last fit started
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::uint64_t m_generation = 0;

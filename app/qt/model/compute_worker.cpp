@@ -59,7 +59,8 @@ ComputeWorker::ComputeWorker(QObject* parent) : QObject(parent) {
     m_runner->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_runner, &QObject::deleteLater);
     // On a busy machine the UI thread then wins the CPU and keeps answering.
-    QMetaObject::invokeMethod(m_runner, [] { lowerThisThreadPriority(4); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_runner, [] { lowerThisThreadPriority(4); }, Qt::QueuedConnection);
 }
 
 ComputeWorker::~ComputeWorker() {
@@ -75,7 +76,8 @@ void ComputeWorker::submit(ComputeRequest request) {
     m_pending = std::move(request);
     if (!m_scheduled) {
         m_scheduled = true;
-        QMetaObject::invokeMethod(m_runner, [this] { drain(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_runner, [this] { drain(); }, Qt::QueuedConnection);
     }
 }
 

@@ -1,8 +1,7 @@
 // Runs the core's explorer layer (<alibi/explore/compute.hpp>) off the UI thread. A request carries
-// the whole session plus the pixel sizes of the views; the worker answers with immutable snapshots. Requests coalesce: while a job runs
-// only the newest pending request is kept, and a running job stops at its next checkpoint once
-// a newer request exists (its generation is no longer the latest), so dragging a slider never
-// queues work behind itself.
+// the whole session plus the pixel sizes of the views; the worker answers with immutable snapshots. Requests coalesce:
+// while a job runs only the newest pending request is kept, and a running job stops at its next checkpoint once a newer
+// request exists (its generation is no longer the latest), so dragging a slider never queues work behind itself.
 #pragma once
 
 #include "snapshot.hpp"
@@ -14,8 +13,8 @@
 #include <QThread>
 
 #include <atomic>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 
@@ -24,7 +23,7 @@ namespace alibi::qt {
 struct ComputeRequest {
     std::uint64_t generation = 0;
     Session session;
-    QSize gridPixels{1024, 768};   // device pixels of the grid image
+    QSize gridPixels{1024, 768};  // device pixels of the grid image
     double devicePixelRatio = 1;
     bool wantCompare = false;
     CompareOverrides compare = explore::geometricCompare();
@@ -38,8 +37,7 @@ namespace compute {
 [[nodiscard]] Result<GridSnapshot> grid(const ComputeRequest& request, const std::function<bool()>& cancelled = {},
                                         const ProgressFn& progress = {}, const explore::GridPreviewFn& preview = {});
 // `cancelled` is polled between steps and inside long core calls.
-[[nodiscard]] Snapshot details(const ComputeRequest& request, GridPtr grid,
-                               const std::function<bool()>& cancelled);
+[[nodiscard]] Snapshot details(const ComputeRequest& request, GridPtr grid, const std::function<bool()>& cancelled);
 using explore::applyCompare;
 using explore::resolvedQueryRow;
 }  // namespace compute

@@ -77,24 +77,26 @@ QStringList SessionModel::clampDependents(const Session& before, Session& next) 
     }
     // A batch follows T: lengths, documents, window and prefix stay within it (core fitBatch).
     if (next.batch.active() && before.attention.bias.queries != queries)
-        for (const std::string& note : fitBatch(next.batch, next.batchRow, queries)) notes << QString::fromStdString(note);
+        for (const std::string& note : fitBatch(next.batch, next.batchRow, queries))
+            notes << QString::fromStdString(note);
     if (next.batchRow >= next.batch.batchSize()) {
-        notes << QString("batch row %1 → %2 (B = %3)").arg(next.batchRow).arg(next.batch.batchSize() - 1).arg(next.batch.batchSize());
+        notes << QString("batch row %1 → %2 (B = %3)")
+                     .arg(next.batchRow)
+                     .arg(next.batch.batchSize() - 1)
+                     .arg(next.batch.batchSize());
         next.batchRow = next.batch.batchSize() - 1;
     }
     // A custom list follows H: cut to H, or continued with the ratio of its last two slopes.
     auto& slopes = next.attention.bias.slopes;
     if (slopes.scheme == SlopeScheme::Custom && !slopes.custom.empty() &&
-        slopes.custom.size() != static_cast<std::size_t>(heads) &&
-        before.attention.bias.slopes.heads != heads) {
+        slopes.custom.size() != static_cast<std::size_t>(heads) && before.attention.bias.slopes.heads != heads) {
         const std::size_t had = slopes.custom.size();
         const double ratio = had >= 2 ? slopes.custom[had - 1] / slopes.custom[had - 2] : 0.5;
         while (slopes.custom.size() < static_cast<std::size_t>(heads))
             slopes.custom.push_back(slopes.custom.back() * (std::isfinite(ratio) && ratio > 0 ? ratio : 0.5));
         slopes.custom.resize(static_cast<std::size_t>(heads));
-        notes << (had > slopes.custom.size()
-                      ? QString("custom slopes cut to the first %1").arg(heads)
-                      : QString("custom slopes continued to %1 heads").arg(heads));
+        notes << (had > slopes.custom.size() ? QString("custom slopes cut to the first %1").arg(heads)
+                                             : QString("custom slopes continued to %1 heads").arg(heads));
     }
     return notes;
 }
@@ -236,12 +238,13 @@ Result<std::vector<double>> SessionModel::parseSlopeList(const QString& text) {
             return fail(ErrorCode::InvalidArgument,
                         "Custom slopes: '" + token.toStdString() + "' is not a number (write e.g. 0.5, 1/4 or 2^-3)");
         if (!(v > 0) || !std::isfinite(v))
-            return fail(ErrorCode::InvalidArgument,
-                        "Custom slopes: '" + token.toStdString() + "' is not a positive number; every slope must be > 0");
+            return fail(ErrorCode::InvalidArgument, "Custom slopes: '" + token.toStdString() +
+                                                        "' is not a positive number; every slope must be > 0");
         values.push_back(v);
     }
     if (values.empty())
-        return fail(ErrorCode::InvalidArgument, "Custom slopes: the list is empty; give one slope per head, e.g. 0.5, 0.25");
+        return fail(ErrorCode::InvalidArgument,
+                    "Custom slopes: the list is empty; give one slope per head, e.g. 0.5, 0.25");
     return values;
 }
 

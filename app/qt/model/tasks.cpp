@@ -70,7 +70,8 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
 Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels, std::uint64_t budget) {
     auto loaded = loadTensor(path.toStdString(), budget);
     if (!loaded) return std::unexpected(loaded.error());
-    return diagnoseTensor(std::make_shared<const Tensor>(std::move(loaded->tensor)), QFileInfo(path).fileName(), pixels);
+    return diagnoseTensor(std::make_shared<const Tensor>(std::move(loaded->tensor)), QFileInfo(path).fileName(),
+                          pixels);
 }
 
 }  // namespace alibi::qt

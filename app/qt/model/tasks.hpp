@@ -4,9 +4,9 @@
 #pragma once
 
 #include <alibi/analysis/diagnose.hpp>
-#include <alibi/render/render.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/render/render.hpp>
 
 #include <QSize>
 #include <QString>
@@ -27,11 +27,11 @@ enum class ExportWhat { Bias, Attention, Slopes };
 [[nodiscard]] Result<Tensor> slopesTensor(const SlopeParams& params);
 
 struct DiagnosisReport {
-    QString source;         // file name, or a description for in-memory tensors
+    QString source;  // file name, or a description for in-memory tensors
     Shape shape;
     DType dtype = DType::F32;
     Diagnosis diagnosis;
-    Image errorImage;       // |tensor - correct ALiBi| per head, grid layout, magma
+    Image errorImage;  // |tensor - correct ALiBi| per head, grid layout, magma
     std::vector<HeatmapTile> tiles;
     double errorMax = 0;
     // The core's words for the map (explore::diagnosisErrorMapLabels): the bias error, or the

@@ -10,9 +10,9 @@
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 namespace alibi::detail {
@@ -80,8 +80,8 @@ std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
     batch.padding = left ? Padding::Left : Padding::Right;
 
     // Documents and window from the longest row: the first key each real query sees.
-    const auto longest = static_cast<std::int64_t>(std::max_element(batch.lengths.begin(), batch.lengths.end()) -
-                                                   batch.lengths.begin());
+    const auto longest =
+        static_cast<std::int64_t>(std::max_element(batch.lengths.begin(), batch.lengths.end()) - batch.lengths.begin());
     const std::int64_t length = batch.lengths[static_cast<std::size_t>(longest)];
     const std::int64_t start = batch.padding == Padding::Left ? s.t - length : 0;
     std::vector<std::int64_t> starts{0};
@@ -120,8 +120,10 @@ std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
         return std::nullopt;
 
     MaskValue mask{MaskValue::Kind::Finite, maskValue};
-    if (std::isinf(maskValue)) mask = {MaskValue::Kind::NegInf, maskValue};
-    else if (maskValue == dtypeLowest(dtype)) mask = {MaskValue::Kind::Lowest, 0};
+    if (std::isinf(maskValue))
+        mask = {MaskValue::Kind::NegInf, maskValue};
+    else if (maskValue == dtypeLowest(dtype))
+        mask = {MaskValue::Kind::Lowest, 0};
 
     // Every candidate, bit for bit: forms, position rules, profiles.
     struct Best {
@@ -173,14 +175,13 @@ std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
     d.queries = d.keys = s.t;
     d.dtype = dtype;
     d.batch = batch;
-    const std::string rows =
-        s.b == 1 ? std::string("One sequence") : fmt::format("A batch of {} rows", s.b);
-    const std::string head = fmt::format(
-        "{} (B, H, T, T) = {}, layout bhqk, {}; {} padding, lengths {}{}{}{}.", rows, shapeString(shape),
-        dtypeName(dtype), paddingName(shown.padding), list(shown.lengths),
-        shown.documents.empty() ? "" : fmt::format(", packed documents {}", list(shown.documents)),
-        shown.window ? fmt::format(", sliding window {}", shown.window) : "",
-        shown.prefix ? fmt::format(", prefix-LM prefix {}", shown.prefix) : "");
+    const std::string rows = s.b == 1 ? std::string("One sequence") : fmt::format("A batch of {} rows", s.b);
+    const std::string head =
+        fmt::format("{} (B, H, T, T) = {}, layout bhqk, {}; {} padding, lengths {}{}{}{}.", rows, shapeString(shape),
+                    dtypeName(dtype), paddingName(shown.padding), list(shown.lengths),
+                    shown.documents.empty() ? "" : fmt::format(", packed documents {}", list(shown.documents)),
+                    shown.window ? fmt::format(", sliding window {}", shown.window) : "",
+                    shown.prefix ? fmt::format(", prefix-LM prefix {}", shown.prefix) : "");
     // Correct ALiBi for this batch: the paper's slopes under the exact formula, positions from the
     // mask (the left-padding bug's fix), the structure as read.
     if (best) {
@@ -225,9 +226,10 @@ std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
                                     "prefix); every later token sees only itself and the keys before it",
                                     best->batch.prefix)});
     if (!batch.documents.empty())
-        d.findings.push_back({kDocumentMask, fmt::format("packed documents {} (block-diagonal mask, llm-foundry's "
-                                                         "sequence_id); positions {}",
-                                                         list(batch.documents), positionRuleName(best->batch.positions))});
+        d.findings.push_back(
+            {kDocumentMask, fmt::format("packed documents {} (block-diagonal mask, llm-foundry's "
+                                        "sequence_id); positions {}",
+                                        list(batch.documents), positionRuleName(best->batch.positions))});
     const auto matches = [&](bool flags) {
         const std::string bits =
             best->maxUlp != 0 ? fmt::format(", within {} ulp", best->maxUlp)

@@ -4,9 +4,9 @@
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/model/bias.hpp>
 
+#include <fmt/format.h>
 #include <array>
 #include <cmath>
-#include <fmt/format.h>
 
 namespace alibi {
 
@@ -16,12 +16,16 @@ constexpr std::array kExamples{
     BuggyExample{kSlopeOffByOne, "slopes 2^(-8h/H) instead of 2^(-8(h+1)/H): head 0 gets slope 1"},
     BuggyExample{kSignFlipped, "the bias added with the wrong sign: +m d instead of -m d"},
     BuggyExample{kScaledBySqrtDk, "the bias divided by sqrt(d_k) = 8 along with the scores"},
-    BuggyExample{kNaiveSlopesNonPow2, "12 heads with the plain geometric slopes 2^(-8(h+1)/H), not the paper's rule for H not a power of two"},
+    BuggyExample{
+        kNaiveSlopesNonPow2,
+        "12 heads with the plain geometric slopes 2^(-8(h+1)/H), not the paper's rule for H not a power of two"},
 };
 
 }  // namespace
 
-std::span<const BuggyExample> buggyExamples() { return kExamples; }
+std::span<const BuggyExample> buggyExamples() {
+    return kExamples;
+}
 
 Result<Tensor> buildBuggyExample(std::string_view code) {
     BiasParams p;

@@ -144,11 +144,21 @@ inline std::optional<double> formCell(const Form& f, double m, std::int64_t i, s
     const double d = pos(i + f.offset) - pos(j);
     double n = 0;
     switch (f.mode) {
-        case BiasMode::Causal: n = -d; break;
-        case BiasMode::Symmetric: n = -std::fabs(d); break;
-        case BiasMode::Clamped: n = -std::max(d, 0.0); break;
-        case BiasMode::Bloom: n = pos(j); break;
-        case BiasMode::Mpt: n = -(pos(keys - 1) - pos(j)); break;
+        case BiasMode::Causal:
+            n = -d;
+            break;
+        case BiasMode::Symmetric:
+            n = -std::fabs(d);
+            break;
+        case BiasMode::Clamped:
+            n = -std::max(d, 0.0);
+            break;
+        case BiasMode::Bloom:
+            n = pos(j);
+            break;
+        case BiasMode::Mpt:
+            n = -(pos(keys - 1) - pos(j));
+            break;
     }
     return f.sign * m * n + 0.0;
 }

@@ -40,7 +40,8 @@ bool cellAgrees(const Candidate& c, DType dtype, double stored, double exact, st
         const double offset = c.rowOffsets[static_cast<std::size_t>(h * c.reading.queries + i)];
         scale = std::max(scale, std::fabs(offset));
         if (dtype == DType::F16 || dtype == DType::BF16) {
-            if (std::fabs(stored - exact) <= tolerance(dtype, exact, scale) + tolerance(dtype, offset, scale)) return true;
+            if (std::fabs(stored - exact) <= tolerance(dtype, exact, scale) + tolerance(dtype, offset, scale))
+                return true;
         }
     }
     if (c.mixedMask) {
@@ -75,7 +76,8 @@ std::uint64_t sampleMismatches(const View& view, const Candidate& c, std::uint64
         const std::uint64_t idx = k + 1 == samples ? n - 1 : k * n / samples;
         std::int64_t h = 0, i = 0, j = 0;
         view.decode(idx, h, i, j);
-        if (!cellAgrees(c, dtype, view.tensor().at(idx), expectedExact(c, dtype, h, i, j), h, i) && ++bad > limit) break;
+        if (!cellAgrees(c, dtype, view.tensor().at(idx), expectedExact(c, dtype, h, i, j), h, i) && ++bad > limit)
+            break;
     }
     return bad;
 }

@@ -26,8 +26,7 @@ std::string correctAlibiSummary(const Diagnosis& diagnosis) {
                         : fmt::format("{} slopes (max_bias {})", schemeName(p.slopes.scheme), p.slopes.maxBias);
     s += fmt::format(", {} mode", modeName(p.mode));
     if (modeMasks(p.mode)) s += fmt::format(", mask {}", maskName(p.mask));
-    if (diagnosis.correctBatch)
-        s += fmt::format(", positions {}", positionRuleName(diagnosis.correctBatch->positions));
+    if (diagnosis.correctBatch) s += fmt::format(", positions {}", positionRuleName(diagnosis.correctBatch->positions));
     return s;
 }
 

@@ -96,8 +96,8 @@ Result<Diagnosis> diagnoseTensor(const Tensor& tensor) {
                 if (reading.queries < reading.keys) offsets.push_back(0);
                 for (const std::int64_t offset : offsets)
                     for (const double sign : {1.0, -1.0})
-                        for (const BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped,
-                                                    BiasMode::Bloom, BiasMode::Mpt})
+                        for (const BiasMode mode :
+                             {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
                             forms.push_back({mode, sign, offset, offset != right});
                 // The bias and the causal mask disagree on alignment.
                 if (reading.queries < reading.keys) {
@@ -113,7 +113,8 @@ Result<Diagnosis> diagnoseTensor(const Tensor& tensor) {
             } else {
                 for (const DType positions : {DType::BF16, DType::F16}) {
                     if (reading.keys <= (positions == DType::BF16 ? 256 : 2048)) continue;
-                    for (const BiasMode mode : {BiasMode::Causal, BiasMode::Bloom, BiasMode::Mpt, BiasMode::Symmetric}) {
+                    for (const BiasMode mode :
+                         {BiasMode::Causal, BiasMode::Bloom, BiasMode::Mpt, BiasMode::Symmetric}) {
                         Form f{mode, 1.0, right, false};
                         f.positions = positions;
                         forms.push_back(f);
@@ -189,8 +190,8 @@ Result<Diagnosis> diagnoseTensor(const Tensor& tensor) {
     const std::string head = fmt::format("{} head{}, {} x {}, layout {}, {}.", d.heads, d.heads == 1 ? "" : "s",
                                          d.queries, d.keys, layoutName(d.layout), dtypeName(dtype));
     if (match) {
-        d.match = DiagnosisMatch{chosen.slopes.scheme, chosen.slopes.maxBias, chosen.form.mode, chosen.mask,
-                                 chosen.maskSeen, chosen.slopes.slopes};
+        d.match = DiagnosisMatch{chosen.slopes.scheme, chosen.slopes.maxBias, chosen.form.mode,
+                                 chosen.mask,          chosen.maskSeen,       chosen.slopes.slopes};
         d.findings = chosen.slopes.findings;
         for (auto& f : formFindings(chosen, dtype)) {
             const bool dup =
@@ -201,7 +202,8 @@ Result<Diagnosis> diagnoseTensor(const Tensor& tensor) {
         if (!d.bestSignFlipped && !d.bestTopLeft && !chosen.reading.qkhAsHqk) {
             BiasParams rebuilt = params;
             rebuilt.slopes.scheme = chosen.slopes.scheme;
-            rebuilt.slopes.custom = chosen.slopes.scheme == SlopeScheme::Custom ? chosen.slopes.slopes : std::vector<double>{};
+            rebuilt.slopes.custom =
+                chosen.slopes.scheme == SlopeScheme::Custom ? chosen.slopes.slopes : std::vector<double>{};
             d.arithDistances = detail::compareProfiles(tensor, rebuilt);
             for (const ArithDistance& a : d.arithDistances)
                 if (a.identical) {
@@ -299,8 +301,8 @@ std::optional<Diagnosis> diagnoseNoAlibi(const Tensor& tensor, const Diagnosis& 
     d.correctParams = p;
     d.bestParams = p;
     d.correctBatch.reset();
-    d.findings = {{kNoAlibi,
-                   allZero ? fmt::format("Every unmasked entry is 0: the tensor holds no ALiBi at all (a bias computed "
+    d.findings = {
+        {kNoAlibi, allZero ? fmt::format("Every unmasked entry is 0: the tensor holds no ALiBi at all (a bias computed "
                                          "out of place and never assigned, or built over a one-token window).")
                            : fmt::format("Every row is constant over its unmasked keys (values {:.6g} to {:.6g}): the "
                                          "bias does not grow with the distance to the key, so the softmax sees no "
@@ -351,8 +353,8 @@ std::optional<Diagnosis> diagnoseStaticCache(const Tensor& tensor) {
     f.informational = true;
     d.findings.insert(d.findings.begin(), std::move(f));
     d.summary = fmt::format("Static KV cache: keys {} to {} are unused slots, masked. ", used, K - 1) + d.summary;
-    d.explorerSummary = fmt::format("Static KV cache: keys {} to {} are unused slots, masked. ", used, K - 1) +
-                        d.explorerSummaryText();
+    d.explorerSummary =
+        fmt::format("Static KV cache: keys {} to {} are unused slots, masked. ", used, K - 1) + d.explorerSummaryText();
     return d;
 }
 
@@ -384,16 +386,17 @@ std::optional<Diagnosis> diagnoseLowPrecision(const Tensor& tensor) {
         // An -inf mask is no overflow in the wider tensor that holds it.
         std::erase_if(d.findings, [](const Finding& f) { return f.code == kFp16MaskOverflow; });
         const bool framework = d.findings.empty();
-        Finding f{kLowPrecisionBias,
-                  fmt::format("Every value lies on the {} grid although the tensor is {}: the bias was computed in {} "
-                              "and stored wider{}. {}",
-                              dtypeName(low), dtypeName(dtype), dtypeName(low),
-                              d.arith && *d.arith != Arith::Exact
-                                  ? fmt::format(" (bit-identical to {} in {})", profileName(*d.arith, false), dtypeName(low))
-                                  : std::string(),
-                              framework ? "That is the framework's own half-precision path (BLOOM's fp16 path, for "
-                                          "one): informational."
-                                        : "Compute the bias in float32 if the extra precision matters.")};
+        Finding f{
+            kLowPrecisionBias,
+            fmt::format("Every value lies on the {} grid although the tensor is {}: the bias was computed in {} "
+                        "and stored wider{}. {}",
+                        dtypeName(low), dtypeName(dtype), dtypeName(low),
+                        d.arith && *d.arith != Arith::Exact
+                            ? fmt::format(" (bit-identical to {} in {})", profileName(*d.arith, false), dtypeName(low))
+                            : std::string(),
+                        framework ? "That is the framework's own half-precision path (BLOOM's fp16 path, for "
+                                    "one): informational."
+                                  : "Compute the bias in float32 if the extra precision matters.")};
         f.informational = framework;
         d.findings.insert(d.findings.begin(), std::move(f));
         d.summary = fmt::format("Values on the {} grid, read as {}. {}", dtypeName(low), dtypeName(low), d.summary);
@@ -426,9 +429,11 @@ void describeFindings(const Tensor& tensor, Diagnosis& d) {
         f.changesAttention = measured ? effect.maxProbabilityChange > threshold : !f.informational;
     }
     if (!d.findings.empty() && measured) {
-        const bool changes = std::any_of(d.findings.begin(), d.findings.end(), [](const Finding& f) { return f.changesAttention; });
+        const bool changes =
+            std::any_of(d.findings.begin(), d.findings.end(), [](const Finding& f) { return f.changesAttention; });
         const std::string words =
-            changes ? fmt::format(" Attention changes: up to {:.3g} in one probability (zero content).", effect.maxProbabilityChange)
+            changes ? fmt::format(" Attention changes: up to {:.3g} in one probability (zero content).",
+                                  effect.maxProbabilityChange)
                     : std::string(" Harmless: no change after softmax (zero content, within the dtype's rounding).");
         d.summary += words;
         if (!d.explorerSummary.empty()) d.explorerSummary += words;
@@ -441,7 +446,9 @@ constexpr int kKnownHeadCounts[] = {8, 12, 16, 24, 32, 40, 56, 64, 112};
 
 // A row's slope read off its last two keys (m in every form: -m (p - j) and +m j alike).
 double lastStep(const Tensor& t, std::uint64_t row, std::int64_t keys) {
-    const auto at = [&](std::int64_t j) { return t.at(row * static_cast<std::uint64_t>(keys) + static_cast<std::uint64_t>(j)); };
+    const auto at = [&](std::int64_t j) {
+        return t.at(row * static_cast<std::uint64_t>(keys) + static_cast<std::uint64_t>(j));
+    };
     return keys >= 2 ? at(keys - 1) - at(keys - 2) : 0.0;
 }
 
@@ -520,7 +527,8 @@ std::optional<Diagnosis> diagnoseRows(const Tensor& tensor, std::int64_t batch, 
         bp.lengths.push_back(used);
         if (b == 0) first = one->summary;
         for (const Finding& f : one->findings) {
-            auto same = std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& g) { return g.code == f.code; });
+            auto same =
+                std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& g) { return g.code == f.code; });
             if (same == d.findings.end()) {
                 d.findings.push_back(f);
                 d.findings.back().message = fmt::format("batch row {}: {}", b, f.message);
@@ -560,8 +568,9 @@ void checkAgainstModel(const Tensor& tensor, Diagnosis& d, const ModelConvention
     const std::int64_t H = d.heads, Q = d.queries, K = d.keys;
     std::vector<std::string> differs;
     if (d.slopeVector || d.batch || d.usedKeys > 0) {
-        differs.push_back("only a single (H, Q, K) sequence can be checked against a model; this tensor is read as "
-                          "a slope vector, a batch or a static cache");
+        differs.push_back(
+            "only a single (H, Q, K) sequence can be checked against a model; this tensor is read as "
+            "a slope vector, a batch or a static cache");
     }
     if (differs.empty() && H != model.heads)
         differs.push_back(fmt::format("{} heads where {} has {}", H, model.name, model.heads));
@@ -595,8 +604,8 @@ void checkAgainstModel(const Tensor& tensor, Diagnosis& d, const ModelConvention
                             continue;
                         }
                         // The model's own scale, applied in float32 as its attention does.
-                        const double e = roundTo(dtype, static_cast<double>(static_cast<float>(e0) *
-                                                                            static_cast<float>(model.biasScale)));
+                        const double e = roundTo(
+                            dtype, static_cast<double>(static_cast<float>(e0) * static_cast<float>(model.biasScale)));
                         const double slope = scaled[static_cast<std::size_t>(h)];
                         same = a == e || std::fabs(a - e) <= 2 * detail::tolerance(dtype, e, slope);
                     }
@@ -619,14 +628,16 @@ void checkAgainstModel(const Tensor& tensor, Diagnosis& d, const ModelConvention
         std::erase_if(d.findings, [](const Finding& f) { return !f.informational; });
         if (!d.match) {
             MaskValue mask{MaskValue::Kind::Lowest, 0.0};
-            d.match = DiagnosisMatch{SlopeScheme::Custom, model.maxBias, model.mode, mask, modeMasks(model.mode), scaled};
+            d.match =
+                DiagnosisMatch{SlopeScheme::Custom, model.maxBias, model.mode, mask, modeMasks(model.mode), scaled};
             d.firstMismatchIndex.reset();
             d.maxAbsError = 0;
         }
-        const std::string words = fmt::format(" Matches {}'s own computation{}.", model.name,
-                                              model.biasScale != 1.0 && model.headDim > 0
-                                                  ? fmt::format(" (its bias times 1/sqrt(head_dim) = 1/sqrt({}))", model.headDim)
-                                                  : std::string());
+        const std::string words =
+            fmt::format(" Matches {}'s own computation{}.", model.name,
+                        model.biasScale != 1.0 && model.headDim > 0
+                            ? fmt::format(" (its bias times 1/sqrt(head_dim) = 1/sqrt({}))", model.headDim)
+                            : std::string());
         d.summary += words;
         if (!d.explorerSummary.empty()) d.explorerSummary += words;
         return;
@@ -637,22 +648,26 @@ void checkAgainstModel(const Tensor& tensor, Diagnosis& d, const ModelConvention
         if (m.size() == scaled.size()) {
             const double k = m[0] / scaled[0];
             bool proportional = true;
-            for (std::size_t h = 0; h < m.size(); ++h) proportional = proportional && std::fabs(m[h] / scaled[h] - k) <= 2e-3 * k;
+            for (std::size_t h = 0; h < m.size(); ++h)
+                proportional = proportional && std::fabs(m[h] / scaled[h] - k) <= 2e-3 * k;
             if (proportional && std::fabs(k - 1) > 2e-3) {
                 if (model.biasScale != 1.0 && std::fabs(k * model.biasScale - 1) <= 2e-3)
-                    differs.push_back(fmt::format("the bias lacks {}'s scale 1/sqrt(head_dim) = 1/sqrt({}): the slopes "
-                                                  "are textbook ALiBi's, {:.6g} times the model's",
-                                                  model.name, model.headDim, k));
+                    differs.push_back(
+                        fmt::format("the bias lacks {}'s scale 1/sqrt(head_dim) = 1/sqrt({}): the slopes "
+                                    "are textbook ALiBi's, {:.6g} times the model's",
+                                    model.name, model.headDim, k));
                 else
                     differs.push_back(fmt::format("the slopes are {:.6g} times {}'s", k, model.name));
             } else if (!proportional) {
-                differs.push_back(fmt::format("the slopes ({}) are not {}'s {} slopes with max_bias {}{}",
-                                              detail::slopeList(m), model.name, schemeName(model.scheme), model.maxBias,
-                                              model.biasScale != 1.0 ? fmt::format(" times {:.6g}", model.biasScale)
-                                                                     : std::string()));
+                differs.push_back(fmt::format(
+                    "the slopes ({}) are not {}'s {} slopes with max_bias {}{}", detail::slopeList(m), model.name,
+                    schemeName(model.scheme), model.maxBias,
+                    model.biasScale != 1.0 ? fmt::format(" times {:.6g}", model.biasScale) : std::string()));
             }
         }
-        const auto rowForm = [](BiasMode x) { return x == BiasMode::Causal || x == BiasMode::Bloom || x == BiasMode::Mpt; };
+        const auto rowForm = [](BiasMode x) {
+            return x == BiasMode::Causal || x == BiasMode::Bloom || x == BiasMode::Mpt;
+        };
         if (d.match->mode != model.mode)
             differs.push_back(rowForm(d.match->mode) && rowForm(model.mode)
                                   ? fmt::format("the bias is in the {} form where {} computes the {} form (they "
@@ -666,9 +681,11 @@ void checkAgainstModel(const Tensor& tensor, Diagnosis& d, const ModelConvention
                                       model.name, arithName(model.arith)));
     std::string what;
     for (const auto& x : differs) what += fmt::format("{}{}", what.empty() ? "" : "; ", x);
-    Finding f{kNotThisModel, fmt::format("Not {}'s computation: {}.{} Source: {}.", model.name, what,
-                                         conventions.empty() ? std::string() : fmt::format(" The model's conventions: {}.", conventions),
-                                         model.source)};
+    Finding f{
+        kNotThisModel,
+        fmt::format("Not {}'s computation: {}.{} Source: {}.", model.name, what,
+                    conventions.empty() ? std::string() : fmt::format(" The model's conventions: {}.", conventions),
+                    model.source)};
     // The model's convention explains a 1/sqrt(d) finding only when the tensor matches it.
     d.findings.insert(d.findings.begin(), std::move(f));
     const std::string words = fmt::format(" Not {}'s computation.", model.name);
@@ -678,7 +695,9 @@ void checkAgainstModel(const Tensor& tensor, Diagnosis& d, const ModelConvention
 
 }  // namespace
 
-Result<Diagnosis> diagnose(const Tensor& tensor) { return diagnose(tensor, DiagnoseOptions{}); }
+Result<Diagnosis> diagnose(const Tensor& tensor) {
+    return diagnose(tensor, DiagnoseOptions{});
+}
 
 Result<Diagnosis> diagnose(const Tensor& tensor, const DiagnoseOptions& options) {
     const Shape& shape = tensor.shape();
@@ -702,8 +721,10 @@ Result<Diagnosis> diagnose(const Tensor& tensor, const DiagnoseOptions& options)
         none = true;
     }
     if (!d->match && !d->slopeVector && !d->batch && !none) {
-        if (auto cache = diagnoseStaticCache(tensor)) *d = std::move(*cache);
-        else if (auto low = diagnoseLowPrecision(tensor)) *d = std::move(*low);
+        if (auto cache = diagnoseStaticCache(tensor))
+            *d = std::move(*cache);
+        else if (auto low = diagnoseLowPrecision(tensor))
+            *d = std::move(*low);
     }
     if (options.model) checkAgainstModel(tensor, *d, *options.model);
     describeFindings(tensor, *d);

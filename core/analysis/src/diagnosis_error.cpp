@@ -48,9 +48,10 @@ public:
                 auto expected = buildBatchBias(built, *diagnosis.correctBatch, budget);
                 if (!expected) return std::unexpected(expected.error());
                 if (expected->size() != tensor.size())
-                    return fail(ErrorCode::InvalidArgument,
-                                fmt::format("correctAlibiError: the tensor has {} elements but the diagnosed batch has {}",
-                                            tensor.size(), expected->size()));
+                    return fail(
+                        ErrorCode::InvalidArgument,
+                        fmt::format("correctAlibiError: the tensor has {} elements but the diagnosed batch has {}",
+                                    tensor.size(), expected->size()));
                 const Shape& shape = expected->shape();  // (B, H, T, T)
                 r.m_shape = {shape[0] * shape[1], shape[2], shape[3]};
                 (rounded ? r.m_batchRounded : r.m_batchExact) = std::make_shared<Tensor>(std::move(*expected));
@@ -59,9 +60,10 @@ public:
         }
         const std::int64_t H = diagnosis.heads, Q = diagnosis.queries, K = diagnosis.keys;
         if (tensor.size() != cells(H, Q, K))
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("correctAlibiError: the tensor has {} elements but the diagnosis describes {} x {} x {}",
-                                    tensor.size(), H, Q, K));
+            return fail(
+                ErrorCode::InvalidArgument,
+                fmt::format("correctAlibiError: the tensor has {} elements but the diagnosis describes {} x {} x {}",
+                            tensor.size(), H, Q, K));
         auto slopes = computeSlopes(r.m_p.slopes);
         if (!slopes) return std::unexpected(slopes.error());
         if (static_cast<std::int64_t>(slopes->size()) != H)
@@ -201,8 +203,7 @@ Result<Tensor> correctAlibiError(const Tensor& tensor, const Diagnosis& diagnosi
     std::vector<double> stored, expected;
     for (std::uint64_t r = 0; r < rows->rows(); ++r) {
         rows->row(r, true, stored, expected);
-        for (std::size_t k = 0; k < K; ++k)
-            dst[r * K + k] = static_cast<float>(absError(stored[k], expected[k]));
+        for (std::size_t k = 0; k < K; ++k) dst[r * K + k] = static_cast<float>(absError(stored[k], expected[k]));
     }
     return out;
 }

@@ -21,11 +21,15 @@ std::string diagnosisJson(const Diagnosis& d, std::string_view file, const Shape
         nlohmann::ordered_json m;
         m["scheme"] = schemeName(d.match->scheme);
         m["max_bias"] = d.match->maxBias;
-        if (d.slopeVector) m["mode"] = nullptr;
-        else m["mode"] = modeName(d.match->mode);
+        if (d.slopeVector)
+            m["mode"] = nullptr;
+        else
+            m["mode"] = modeName(d.match->mode);
         // null when no entry is masked: the file says nothing about the mask value.
-        if (d.match->masked) m["mask"] = maskName(d.match->mask);
-        else m["mask"] = nullptr;
+        if (d.match->masked)
+            m["mask"] = maskName(d.match->mask);
+        else
+            m["mask"] = nullptr;
         m["slopes"] = d.match->slopes;
         doc["match"] = std::move(m);
     } else {
@@ -33,17 +37,16 @@ std::string diagnosisJson(const Diagnosis& d, std::string_view file, const Shape
     }
     doc["slope_vector"] = d.slopeVector;
     if (d.batch) {
-        doc["batch"] = {{"lengths", d.batch->lengths},
-                        {"padding", paddingName(d.batch->padding)},
-                        {"documents", d.batch->documents},
-                        {"window", d.batch->window},
-                        {"prefix", d.batch->prefix},
-                        {"positions", positionRuleName(d.batch->positions)}};
+        doc["batch"] = {{"lengths", d.batch->lengths},     {"padding", paddingName(d.batch->padding)},
+                        {"documents", d.batch->documents}, {"window", d.batch->window},
+                        {"prefix", d.batch->prefix},       {"positions", positionRuleName(d.batch->positions)}};
     } else {
         doc["batch"] = nullptr;
     }
-    if (d.arith) doc["arith"] = arithName(*d.arith);
-    else doc["arith"] = nullptr;
+    if (d.arith)
+        doc["arith"] = arithName(*d.arith);
+    else
+        doc["arith"] = nullptr;
     auto& distances = doc["arith_distances"] = nlohmann::ordered_json::object();
     for (const ArithDistance& a : d.arithDistances)
         distances[std::string(arithName(a.arith))] = {{"identical", a.identical},
@@ -71,9 +74,8 @@ std::string diagnosisJson(const Diagnosis& d, std::string_view file, const Shape
     doc["inferred_slopes"] = d.inferredSlopes;
     doc["summary"] = d.summary;
     if (!d.match && d.firstMismatchIndex)
-        doc["first_mismatch"] = {{"index", *d.firstMismatchIndex},
-                                 {"actual", d.firstMismatchActual},
-                                 {"expected", d.firstMismatchExpected}};
+        doc["first_mismatch"] = {
+            {"index", *d.firstMismatchIndex}, {"actual", d.firstMismatchActual}, {"expected", d.firstMismatchExpected}};
     else
         doc["first_mismatch"] = nullptr;
     return doc.dump(2) + "\n";
@@ -106,17 +108,16 @@ std::string diagnosisText(const Diagnosis& d, std::string_view file, const Shape
         out += fmt::format("slopes:   {}\n", slopes);
     }
     for (const ArithDistance& a : d.arithDistances)
-        out += fmt::format("arith:    {:<12} {}\n", arithName(a.arith),
-                           a.identical ? fmt::format("bit-identical ({} cells)", a.cellsCompared)
-                           : a.cellsDiffering == 0
-                               ? fmt::format("the same values; only the sign of zero differs in {} of {} cells "
-                                             "(-0.0 against +0.0)",
-                                             a.zeroSignCells, a.cellsCompared)
-                               : fmt::format("{} of {} cells differ, up to {} ulp{}", a.cellsDiffering, a.cellsCompared,
-                                             a.maxUlp,
-                                             a.zeroSignCells ? fmt::format(" (and {} only in the sign of zero)",
-                                                                           a.zeroSignCells)
-                                                             : std::string()));
+        out += fmt::format(
+            "arith:    {:<12} {}\n", arithName(a.arith),
+            a.identical ? fmt::format("bit-identical ({} cells)", a.cellsCompared)
+            : a.cellsDiffering == 0
+                ? fmt::format("the same values; only the sign of zero differs in {} of {} cells "
+                              "(-0.0 against +0.0)",
+                              a.zeroSignCells, a.cellsCompared)
+                : fmt::format("{} of {} cells differ, up to {} ulp{}", a.cellsDiffering, a.cellsCompared, a.maxUlp,
+                              a.zeroSignCells ? fmt::format(" (and {} only in the sign of zero)", a.zeroSignCells)
+                                              : std::string()));
     if (!d.match && d.firstMismatchIndex) {
         std::string index;
         for (const auto i : *d.firstMismatchIndex) index += fmt::format("{}{}", index.empty() ? "" : ", ", i);

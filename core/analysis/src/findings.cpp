@@ -11,11 +11,11 @@ std::vector<Finding> formFindings(const Candidate& c, DType dtype) {
     std::vector<Finding> out;
     const Reading& r = c.reading;
     if (r.qkhAsHqk) {
-        const std::string what =
-            fmt::format("The shape says (H, Q, K) = ({}, {}, {}), but the data is in (Q, K, H) order: a "
-                        "[seq, seq, heads] tensor was reshaped instead of transposed. Use "
-                        "x.permute(2, 0, 1) (or np.transpose(x, (2, 0, 1))) instead of reshape/view, or ",
-                        r.heads, r.queries, r.keys);
+        const std::string what = fmt::format(
+            "The shape says (H, Q, K) = ({}, {}, {}), but the data is in (Q, K, H) order: a "
+            "[seq, seq, heads] tensor was reshaped instead of transposed. Use "
+            "x.permute(2, 0, 1) (or np.transpose(x, (2, 0, 1))) instead of reshape/view, or ",
+            r.heads, r.queries, r.keys);
         out.push_back({kLayoutQkhAsHqk, what + "save it with --layout qkh.",
                        what + "export it with Export layout qkh and read it as (Q, K, H)."});
     }
@@ -32,14 +32,14 @@ std::vector<Finding> formFindings(const Candidate& c, DType dtype) {
         const bool biasTopLeft = c.form.offset == 0;
         out.push_back(
             {kTopLeftAligned,
-             fmt::format("The bias and the causal mask disagree on alignment ({} queries, {} keys): the {} puts query i "
-                         "at position i (top-left) while the {} puts it at i + {} (bottom-right), so {}. Slice a cached "
-                         "bias with the last Q rows (bias[..., K - Q:, :]), not the first, and build mask and bias from "
-                         "the same positions.",
-                         r.queries, r.keys, biasTopLeft ? "bias" : "mask", biasTopLeft ? "mask" : "bias",
-                         r.keys - r.queries,
-                         biasTopLeft ? "keys after a query's own position get a positive bias"
-                                     : "each query is masked from its most recent keys")});
+             fmt::format(
+                 "The bias and the causal mask disagree on alignment ({} queries, {} keys): the {} puts query i "
+                 "at position i (top-left) while the {} puts it at i + {} (bottom-right), so {}. Slice a cached "
+                 "bias with the last Q rows (bias[..., K - Q:, :]), not the first, and build mask and bias from "
+                 "the same positions.",
+                 r.queries, r.keys, biasTopLeft ? "bias" : "mask", biasTopLeft ? "mask" : "bias", r.keys - r.queries,
+                 biasTopLeft ? "keys after a query's own position get a positive bias"
+                             : "each query is masked from its most recent keys")});
     } else if (c.form.topLeft)
         out.push_back(
             {kTopLeftAligned,
@@ -73,22 +73,25 @@ std::vector<Finding> formFindings(const Candidate& c, DType dtype) {
             hi = std::max(hi, v);
             rows += v != 0;
         }
-        out.push_back({kRowOffset,
-                       fmt::format("Each query row is correct ALiBi plus a constant: {} of {} rows are shifted, by {:.6g} "
-                                   "to {:.6g}. A constant per row leaves the softmax unchanged (a decode row whose "
-                                   "position is off by one, a bias indexed from another origin); fix it only if the "
-                                   "logits themselves are compared or exported.",
-                                   rows, c.rowOffsets.size(), lo, hi)});
+        out.push_back(
+            {kRowOffset,
+             fmt::format("Each query row is correct ALiBi plus a constant: {} of {} rows are shifted, by {:.6g} "
+                         "to {:.6g}. A constant per row leaves the softmax unchanged (a decode row whose "
+                         "position is off by one, a bias indexed from another origin); fix it only if the "
+                         "logits themselves are compared or exported.",
+                         rows, c.rowOffsets.size(), lo, hi)});
     }
     if (c.form.positions != DType::F64)
-        out.push_back({kPositionsRounded,
-                       fmt::format("The distances are not integers: the positions were built in {} (torch.arange(K, "
-                                   "dtype={})), which rounds integers above {} to a multiple of 2 (and above {} to a "
-                                   "multiple of 4...), so distances of far keys are off by up to {}. Build positions in "
-                                   "int64 or float32 and cast the bias afterwards.",
-                                   dtypeName(c.form.positions), c.form.positions == DType::BF16 ? "torch.bfloat16" : "torch.float16",
-                                   c.form.positions == DType::BF16 ? 256 : 2048, c.form.positions == DType::BF16 ? 512 : 4096,
-                                   c.reading.keys > (c.form.positions == DType::BF16 ? 512 : 4096) ? "several units" : "1")});
+        out.push_back(
+            {kPositionsRounded,
+             fmt::format("The distances are not integers: the positions were built in {} (torch.arange(K, "
+                         "dtype={})), which rounds integers above {} to a multiple of 2 (and above {} to a "
+                         "multiple of 4...), so distances of far keys are off by up to {}. Build positions in "
+                         "int64 or float32 and cast the bias afterwards.",
+                         dtypeName(c.form.positions),
+                         c.form.positions == DType::BF16 ? "torch.bfloat16" : "torch.float16",
+                         c.form.positions == DType::BF16 ? 256 : 2048, c.form.positions == DType::BF16 ? 512 : 4096,
+                         c.reading.keys > (c.form.positions == DType::BF16 ? 512 : 4096) ? "several units" : "1")});
     if (c.reading.heads >= 2) {
         bool same = true;
         for (const double s : c.slopes.slopes) same = same && s == c.slopes.slopes[0];
@@ -134,8 +137,9 @@ namespace {
 
 // One line each: what the code means, and what to change. docs/DIAGNOSE.md says the same.
 constexpr FindingInfo kFindingInfo[] = {
-    {kSlopeOffByOne, "The slope exponent is off by one (2^(-B h/n) instead of 2^(-B (h+1)/n)), in every head or in one "
-                     "block of the interleaved rule.",
+    {kSlopeOffByOne,
+     "The slope exponent is off by one (2^(-B h/n) instead of 2^(-B (h+1)/n)), in every head or in one "
+     "block of the interleaved rule.",
      "Compute slopes from h + 1 (range(1, n + 1)), and take the extra heads from press(2c)[0::2].", false},
     {kNaiveSlopesNonPow2, "Geometric slopes 2^(-B (h+1)/H) for a head count that is not a power of two.",
      "Use the interleaved rule: press(c) for the first c = 2^floor(log2 H) heads, then press(2c)[0::2].", false},
@@ -162,7 +166,8 @@ constexpr FindingInfo kFindingInfo[] = {
      "whole key length (not a one-token window at decode).",
      false},
     {kRowOffset, "Correct ALiBi plus a constant per query row: the softmax is unchanged.",
-     "Nothing for attention; use the query's absolute position (i + K - Q) if the logits themselves must match.", false},
+     "Nothing for attention; use the query's absolute position (i + K - Q) if the logits themselves must match.",
+     false},
     {kScaledBias, "Correct ALiBi times a constant c != 1 (c reported).",
      "Add the bias unscaled, after any scale applied to the logits (layer number, temperature).", false},
     {kSlopeRatio, "Geometric slopes with another start or ratio (both reported).",
@@ -183,7 +188,8 @@ constexpr FindingInfo kFindingInfo[] = {
     {kStaticKvCache, "The last key slots are masked in every row: unused slots of a static KV cache.",
      "None: informational (the used keys are diagnosed on their own).", true},
     {kNotThisModel, "The tensor is not what the named model's published code computes (what differs is reported).",
-     "Follow the model's own computation (scale, max_bias, form, dtype path) as the preset's source lines show.", false},
+     "Follow the model's own computation (scale, max_bias, form, dtype path) as the preset's source lines show.",
+     false},
 };
 
 }  // namespace
@@ -194,6 +200,8 @@ const FindingInfo* findingInfo(std::string_view code) {
     return nullptr;
 }
 
-std::span<const FindingInfo> allFindingInfo() { return kFindingInfo; }
+std::span<const FindingInfo> allFindingInfo() {
+    return kFindingInfo;
+}
 
 }  // namespace alibi

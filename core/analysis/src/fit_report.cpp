@@ -1,19 +1,22 @@
 // Text, JSON and CSV of the per-head fit table.
 #include <alibi/analysis/fit_report.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace alibi {
 
 std::string_view headOrderName(HeadOrder order) {
     switch (order) {
-    case HeadOrder::Slope: return "slope";
-    case HeadOrder::Similarity: return "similarity";
-    default: return "index";
+        case HeadOrder::Slope:
+            return "slope";
+        case HeadOrder::Similarity:
+            return "similarity";
+        default:
+            return "index";
     }
 }
 
@@ -39,7 +42,8 @@ std::vector<HeadFit> orderHeads(std::vector<HeadFit> heads, HeadOrder order,
     // Heads arrive grouped by layer; reorder inside each group.
     auto begin = heads.begin();
     while (begin != heads.end()) {
-        auto end = std::find_if(begin, heads.end(), [&](const HeadFit& h) { return h.layerIndex != begin->layerIndex; });
+        auto end =
+            std::find_if(begin, heads.end(), [&](const HeadFit& h) { return h.layerIndex != begin->layerIndex; });
         if (order == HeadOrder::Slope) {
             std::stable_sort(begin, end, [](const HeadFit& a, const HeadFit& b) { return a.slope > b.slope; });
         } else if (order == HeadOrder::Similarity) {
@@ -47,7 +51,8 @@ std::vector<HeadFit> orderHeads(std::vector<HeadFit> heads, HeadOrder order,
                                         [&](const LayerSimilarity& l) { return l.layer == begin->layer; });
             if (s != similarity.end()) {
                 std::vector<int> rank(s->order.size());
-                for (std::size_t k = 0; k < s->order.size(); ++k) rank[static_cast<std::size_t>(s->order[k])] = static_cast<int>(k);
+                for (std::size_t k = 0; k < s->order.size(); ++k)
+                    rank[static_cast<std::size_t>(s->order[k])] = static_cast<int>(k);
                 std::stable_sort(begin, end, [&](const HeadFit& a, const HeadFit& b) {
                     return rank[static_cast<std::size_t>(a.head)] < rank[static_cast<std::size_t>(b.head)];
                 });
@@ -119,15 +124,24 @@ Result<std::vector<double>> fitConfiguredSlopes(SlopeParams slopes, bool headsNa
 
 std::string_view fitVerdictKindName(FitVerdictKind kind) {
     switch (kind) {
-    case FitVerdictKind::NoRows: return "no-rows";
-    case FitVerdictKind::NotAlibiShaped: return "not-alibi-shaped";
-    case FitVerdictKind::OneKey: return "one-key";
-    case FitVerdictKind::PrefersFarKeys: return "prefers-far-keys";
-    case FitVerdictKind::Follows: return "follows";
-    case FitVerdictKind::NoDistancePreference: return "no-distance-preference";
-    case FitVerdictKind::Steeper: return "steeper";
-    case FitVerdictKind::Flatter: return "flatter";
-    case FitVerdictKind::AlibiShaped: return "alibi-shaped";
+        case FitVerdictKind::NoRows:
+            return "no-rows";
+        case FitVerdictKind::NotAlibiShaped:
+            return "not-alibi-shaped";
+        case FitVerdictKind::OneKey:
+            return "one-key";
+        case FitVerdictKind::PrefersFarKeys:
+            return "prefers-far-keys";
+        case FitVerdictKind::Follows:
+            return "follows";
+        case FitVerdictKind::NoDistancePreference:
+            return "no-distance-preference";
+        case FitVerdictKind::Steeper:
+            return "steeper";
+        case FitVerdictKind::Flatter:
+            return "flatter";
+        case FitVerdictKind::AlibiShaped:
+            return "alibi-shaped";
     }
     return "no-rows";
 }
@@ -143,22 +157,25 @@ FitVerdict fitVerdict(const HeadFit& h) {
     // Order matters: a shape the prior cannot take comes before any comparison of slopes.
     if (h.kl > kFitPoorKl)
         return make(K::NotAlibiShaped, R::Unlike, "not ALiBi-shaped",
-                    fmt::format("the best ALiBi prior (m* = {:.4g}) leaves a mean KL of {:.3g} nats, above {:g}", h.slope,
-                                h.kl, kFitPoorKl));
+                    fmt::format("the best ALiBi prior (m* = {:.4g}) leaves a mean KL of {:.3g} nats, above {:g}",
+                                h.slope, h.kl, kFitPoorKl));
     if (h.slopeAtBound && h.slope > 0)
-        return make(K::OneKey, R::Unlike, "one key only",
-                    fmt::format("every row puts its mass on its nearest key: m* reaches the search's end ({:g})", h.slope));
+        return make(
+            K::OneKey, R::Unlike, "one key only",
+            fmt::format("every row puts its mass on its nearest key: m* reaches the search's end ({:g})", h.slope));
     if (h.slopeHigh < 0 || (h.slopeAtBound && h.slope < 0))
-        return make(K::PrefersFarKeys, R::Unlike, "prefers far keys",
-                    fmt::format("m* = {:.4g} < 0: the head attends more to distant keys (an attention sink?)", h.slope));
+        return make(
+            K::PrefersFarKeys, R::Unlike, "prefers far keys",
+            fmt::format("m* = {:.4g} < 0: the head attends more to distant keys (an attention sink?)", h.slope));
     if (h.configuredSlope) {
         const double m = *h.configuredSlope;
         if (m >= h.slopeLow && m <= h.slopeHigh)
             return make(K::Follows, R::Agrees, "follows its slope",
                         fmt::format("m = {:.4g} lies in m*'s 95% interval {}", m, interval));
         if (std::abs(m - h.slope) <= kFitFollowsTolerance * std::abs(h.slope))
-            return make(K::Follows, R::Agrees, "follows its slope",
-                        fmt::format("m = {:.4g} is within {:g}% of m* = {:.4g}", m, kFitFollowsTolerance * 100, h.slope));
+            return make(
+                K::Follows, R::Agrees, "follows its slope",
+                fmt::format("m = {:.4g} is within {:g}% of m* = {:.4g}", m, kFitFollowsTolerance * 100, h.slope));
     }
     if (h.uniformKl - h.kl <= kFitUniformKl)
         return make(K::NoDistancePreference, h.configuredSlope ? R::Differs : R::Neutral, "no distance preference",
@@ -179,8 +196,8 @@ FitVerdict fitVerdict(const HeadFit& h) {
     // residue of 0, so the ratio is finite and meaningful.
     const double m = *h.configuredSlope;
     const auto ratio = [](double r) { return fmt::format("{:.2g}x", r); };
-    const std::string outside = fmt::format("outside its 95% interval {} and the {:g}% tolerance", interval,
-                                            kFitFollowsTolerance * 100);
+    const std::string outside =
+        fmt::format("outside its 95% interval {} and the {:g}% tolerance", interval, kFitFollowsTolerance * 100);
     if (h.slope > m)
         return make(K::Steeper, R::Differs, fmt::format("drifted: {} steeper", ratio(h.slope / m)),
                     fmt::format("m* = {:.4g} is {} m = {:.4g}, {}", h.slope, ratio(h.slope / m), m, outside));
@@ -276,8 +293,8 @@ std::string fitCsv(const FitReport& report) {
 std::string fitText(const FitReport& report, const AttentionMaps& maps) {
     std::string out = fmt::format("{}: {}, {} ({})\n", report.file, maps.layoutText(),
                                   attentionValuesName(maps.values()), maps.valuesReason());
-    out += fmt::format("{} layer{} x {} heads, {} queries x {} keys, {}{}\n", maps.layers(), maps.layers() == 1 ? "" : "s",
-                       maps.heads(), maps.queries(), maps.keys(),
+    out += fmt::format("{} layer{} x {} heads, {} queries x {} keys, {}{}\n", maps.layers(),
+                       maps.layers() == 1 ? "" : "s", maps.heads(), maps.queries(), maps.keys(),
                        maps.causal() ? "causal (distance i - j)" : "bidirectional (distance |i - j|)",
                        maps.batches() > 1 ? fmt::format(", batch element {} of {}", maps.batch(), maps.batches()) : "");
     const std::int64_t end = report.endRow < 0 ? maps.queries() : report.endRow;
@@ -285,9 +302,10 @@ std::string fitText(const FitReport& report, const AttentionMaps& maps) {
                                  ? std::string("every query row")
                                  : fmt::format("query rows {} to {} of {}", report.firstRow, end - 1, maps.queries());
     out += fmt::format("Effective slope m*: softmax(-m* d) fitted by maximum likelihood over {}; KL in nats.\n", rows);
-    out += fmt::format("A head follows its configured slope m when m lies in m*'s 95% interval or within {:g}% of m*; "
-                       "not ALiBi-shaped when KL > {:g}. Rule: docs/FIT.md.\n\n",
-                       kFitFollowsTolerance * 100, kFitPoorKl);
+    out += fmt::format(
+        "A head follows its configured slope m when m lies in m*'s 95% interval or within {:g}% of m*; "
+        "not ALiBi-shaped when KL > {:g}. Rule: docs/FIT.md.\n\n",
+        kFitFollowsTolerance * 100, kFitPoorKl);
     const bool configured = !report.heads.empty() && report.heads.front().configuredSlope.has_value();
     out += fmt::format("{:>5} {:>4} {:>11} {:>23} {:>9}{} {:>6} {:>6} {:>7} {:>9} {:>8}  {}\n", "layer", "head", "m*",
                        "95% interval", "KL", configured ? fmt::format(" {:>11}", "configured") : "", "sink", "diag",

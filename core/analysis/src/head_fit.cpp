@@ -8,13 +8,13 @@
 // so the fit costs a few exponentials per row and iteration, whatever K is.
 #include <alibi/analysis/head_fit.hpp>
 
-#include "row_summary.hpp"
 #include <alibi/base/parallel.hpp>
+#include "row_summary.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 #include <mutex>
 
@@ -114,7 +114,10 @@ SlopeEstimate fitSlope(std::span<const RowSummary> rows) {
         m = 0.05;  // a typical ALiBi slope; Newton from here, bisection when it strays
         for (int it = 0; it < 200; ++it) {
             const auto [g, h] = gradient(rows, m);
-            if (g > 0) lo = m; else hi = m;
+            if (g > 0)
+                lo = m;
+            else
+                hi = m;
             double next = h > 0 ? m + g / h : (lo + hi) / 2;
             if (!(next > lo && next < hi)) next = (lo + hi) / 2;
             const bool done = std::abs(next - m) <= 1e-13 * std::max(1.0, std::abs(m)) || hi - lo <= 1e-15;
@@ -243,8 +246,8 @@ Result<std::vector<HeadFit>> fitHeads(const AttentionMaps& maps, const HeadFitOp
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("layer index {} does not exist: the maps hold {} layers", l, maps.layers()));
 
-    const std::uint64_t totalRows = layers.size() * static_cast<std::uint64_t>(maps.heads()) *
-                                    static_cast<std::uint64_t>(last - first);
+    const std::uint64_t totalRows =
+        layers.size() * static_cast<std::uint64_t>(maps.heads()) * static_cast<std::uint64_t>(last - first);
     std::vector<HeadFit> out;
     std::uint64_t doneRows = 0;
     for (const int layer : layers) {
@@ -252,53 +255,53 @@ Result<std::vector<HeadFit>> fitHeads(const AttentionMaps& maps, const HeadFitOp
         std::mutex errorLock;
         std::optional<Error> error;
         std::atomic<bool> stop{false};
-        detail::parallelFor(static_cast<std::uint64_t>(maps.heads()), options.threads, 1,
-                            [&](std::uint64_t begin, std::uint64_t end) {
-            std::vector<double> row(static_cast<std::size_t>(keys));
-            for (std::uint64_t h = begin; h < end && !stop.load(); ++h) {
-                HeadAccumulator acc;
-                acc.profile.assign(static_cast<std::size_t>(keys), 0.0);
-                acc.rows.reserve(static_cast<std::size_t>(last - first));
-                for (std::int64_t q = first; q < last; ++q) {
-                    if (auto ok = maps.probabilities(layer, static_cast<int>(h), q, row); !ok) {
-                        std::lock_guard lock(errorLock);
-                        if (!error) error = ok.error();
-                        stop = true;
-                        return;
+        detail::parallelFor(
+            static_cast<std::uint64_t>(maps.heads()), options.threads, 1, [&](std::uint64_t begin, std::uint64_t end) {
+                std::vector<double> row(static_cast<std::size_t>(keys));
+                for (std::uint64_t h = begin; h < end && !stop.load(); ++h) {
+                    HeadAccumulator acc;
+                    acc.profile.assign(static_cast<std::size_t>(keys), 0.0);
+                    acc.rows.reserve(static_cast<std::size_t>(last - first));
+                    for (std::int64_t q = first; q < last; ++q) {
+                        if (auto ok = maps.probabilities(layer, static_cast<int>(h), q, row); !ok) {
+                            std::lock_guard lock(errorLock);
+                            if (!error) error = ok.error();
+                            stop = true;
+                            return;
+                        }
+                        const std::int64_t i = q + keys - queries;  // KV-cache alignment
+                        if (maps.causal() && i < 0) continue;       // a query before every key
+                        accumulateRow(acc, row, i, maps.causal());
                     }
-                    const std::int64_t i = q + keys - queries;  // KV-cache alignment
-                    if (maps.causal() && i < 0) continue;          // a query before every key
-                    accumulateRow(acc, row, i, maps.causal());
+                    maps.release(layer, static_cast<int>(h));  // bounded memory on files larger than RAM
+                    HeadFit& fit = fits[h];
+                    fit.layerIndex = layer;
+                    fit.layer = maps.layerInfo()[static_cast<std::size_t>(layer)].number;
+                    fit.head = static_cast<int>(h);
+                    fit.rows = static_cast<std::int64_t>(acc.rows.size());
+                    if (!configured.empty()) fit.configuredSlope = configured[h];
+                    if (acc.rows.empty()) continue;
+                    const double n = static_cast<double>(acc.rows.size());
+                    const SlopeEstimate e = fitSlope(acc.rows);
+                    fit.slope = e.slope;
+                    fit.slopeLow = e.low;
+                    fit.slopeHigh = e.high;
+                    fit.slopeAtBound = e.atBound;
+                    fit.kl = meanKl(acc.rows, e.slope);
+                    if (fit.configuredSlope) fit.configuredKl = meanKl(acc.rows, *fit.configuredSlope);
+                    fit.uniformKl = meanKl(acc.rows, 0.0);
+                    fit.sinkMass = acc.sink / n;
+                    fit.diagonalMass = acc.diagonal / n;
+                    fit.entropy = acc.entropy / n;
+                    fit.meanDistance = acc.distance / n;
+                    fit.distance90 = acc.distance90 / n;
+                    double total = 0;
+                    for (const double v : acc.profile) total += v;
+                    if (total > 0)
+                        for (double& v : acc.profile) v /= total;
+                    fit.profile = std::move(acc.profile);
                 }
-                maps.release(layer, static_cast<int>(h));  // bounded memory on files larger than RAM
-                HeadFit& fit = fits[h];
-                fit.layerIndex = layer;
-                fit.layer = maps.layerInfo()[static_cast<std::size_t>(layer)].number;
-                fit.head = static_cast<int>(h);
-                fit.rows = static_cast<std::int64_t>(acc.rows.size());
-                if (!configured.empty()) fit.configuredSlope = configured[h];
-                if (acc.rows.empty()) continue;
-                const double n = static_cast<double>(acc.rows.size());
-                const SlopeEstimate e = fitSlope(acc.rows);
-                fit.slope = e.slope;
-                fit.slopeLow = e.low;
-                fit.slopeHigh = e.high;
-                fit.slopeAtBound = e.atBound;
-                fit.kl = meanKl(acc.rows, e.slope);
-                if (fit.configuredSlope) fit.configuredKl = meanKl(acc.rows, *fit.configuredSlope);
-                fit.uniformKl = meanKl(acc.rows, 0.0);
-                fit.sinkMass = acc.sink / n;
-                fit.diagonalMass = acc.diagonal / n;
-                fit.entropy = acc.entropy / n;
-                fit.meanDistance = acc.distance / n;
-                fit.distance90 = acc.distance90 / n;
-                double total = 0;
-                for (const double v : acc.profile) total += v;
-                if (total > 0)
-                    for (double& v : acc.profile) v /= total;
-                fit.profile = std::move(acc.profile);
-            }
-        });
+            });
         if (error) return std::unexpected(*error);
         maps.release(layer);
         doneRows += static_cast<std::uint64_t>(maps.heads()) * static_cast<std::uint64_t>(last - first);

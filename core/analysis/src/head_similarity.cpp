@@ -3,9 +3,9 @@
 
 #include <alibi/base/parallel.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -63,39 +63,39 @@ Result<DistanceMatrix> mapDistances(const AttentionMaps& maps, int layerIndex, s
     std::mutex lock;
     std::optional<Error> error;
     const auto keys = static_cast<std::size_t>(maps.keys());
-    detail::parallelFor(static_cast<std::uint64_t>(last - firstRow), threads, 16,
-                        [&](std::uint64_t begin, std::uint64_t end) {
-        std::vector<double> rows(static_cast<std::size_t>(heads) * keys);
-        std::vector<double> localSums(pairs, 0.0), localCounts(pairs, 0.0);
-        std::vector<bool> empty(static_cast<std::size_t>(heads));
-        for (std::uint64_t r = begin; r < end; ++r) {
-            const std::int64_t q = firstRow + static_cast<std::int64_t>(r);
-            for (int h = 0; h < heads; ++h) {
-                std::span<double> row(rows.data() + static_cast<std::size_t>(h) * keys, keys);
-                if (auto ok = maps.probabilities(layerIndex, h, q, row); !ok) {
-                    std::lock_guard guard(lock);
-                    if (!error) error = ok.error();
-                    return;
+    detail::parallelFor(
+        static_cast<std::uint64_t>(last - firstRow), threads, 16, [&](std::uint64_t begin, std::uint64_t end) {
+            std::vector<double> rows(static_cast<std::size_t>(heads) * keys);
+            std::vector<double> localSums(pairs, 0.0), localCounts(pairs, 0.0);
+            std::vector<bool> empty(static_cast<std::size_t>(heads));
+            for (std::uint64_t r = begin; r < end; ++r) {
+                const std::int64_t q = firstRow + static_cast<std::int64_t>(r);
+                for (int h = 0; h < heads; ++h) {
+                    std::span<double> row(rows.data() + static_cast<std::size_t>(h) * keys, keys);
+                    if (auto ok = maps.probabilities(layerIndex, h, q, row); !ok) {
+                        std::lock_guard guard(lock);
+                        if (!error) error = ok.error();
+                        return;
+                    }
+                    double mass = 0;
+                    for (const double v : row) mass += v;
+                    empty[static_cast<std::size_t>(h)] = mass == 0;
                 }
-                double mass = 0;
-                for (const double v : row) mass += v;
-                empty[static_cast<std::size_t>(h)] = mass == 0;
+                for (int a = 0; a < heads; ++a)
+                    for (int b = a + 1; b < heads; ++b) {
+                        if (empty[static_cast<std::size_t>(a)] || empty[static_cast<std::size_t>(b)]) continue;
+                        const std::span<const double> pa(rows.data() + static_cast<std::size_t>(a) * keys, keys);
+                        const std::span<const double> pb(rows.data() + static_cast<std::size_t>(b) * keys, keys);
+                        localSums[static_cast<std::size_t>(a * heads + b)] += jensenShannonDivergence(pa, pb);
+                        localCounts[static_cast<std::size_t>(a * heads + b)] += 1;
+                    }
             }
-            for (int a = 0; a < heads; ++a)
-                for (int b = a + 1; b < heads; ++b) {
-                    if (empty[static_cast<std::size_t>(a)] || empty[static_cast<std::size_t>(b)]) continue;
-                    const std::span<const double> pa(rows.data() + static_cast<std::size_t>(a) * keys, keys);
-                    const std::span<const double> pb(rows.data() + static_cast<std::size_t>(b) * keys, keys);
-                    localSums[static_cast<std::size_t>(a * heads + b)] += jensenShannonDivergence(pa, pb);
-                    localCounts[static_cast<std::size_t>(a * heads + b)] += 1;
-                }
-        }
-        std::lock_guard guard(lock);
-        for (std::size_t i = 0; i < pairs; ++i) {
-            sums[i] += localSums[i];
-            counts[i] += localCounts[i];
-        }
-    });
+            std::lock_guard guard(lock);
+            for (std::size_t i = 0; i < pairs; ++i) {
+                sums[i] += localSums[i];
+                counts[i] += localCounts[i];
+            }
+        });
     if (error) return std::unexpected(*error);
     DistanceMatrix d;
     d.n = heads;

@@ -7,10 +7,10 @@
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 namespace alibi::detail {
@@ -48,12 +48,18 @@ bool sameBits(double a, double b) {
 
 std::string_view profileLabel(Arith arith) {
     switch (arith) {
-        case Arith::Exact: return "the exact formula (--arith exact)";
-        case Arith::HfBloom: return "HF BLOOM's build_alibi_tensor (--arith hf-bloom)";
-        case Arith::HfFalcon: return "HF Falcon's build_alibi_tensor (--arith hf-falcon)";
-        case Arith::LlmFoundry: return "llm-foundry's build_alibi_bias (--arith llm-foundry)";
-        case Arith::Fairseq: return "Press's fairseq get_slopes and alibi buffer (--arith fairseq)";
-        case Arith::Ggml: return "ggml's soft_max with max_bias (--arith ggml)";
+        case Arith::Exact:
+            return "the exact formula (--arith exact)";
+        case Arith::HfBloom:
+            return "HF BLOOM's build_alibi_tensor (--arith hf-bloom)";
+        case Arith::HfFalcon:
+            return "HF Falcon's build_alibi_tensor (--arith hf-falcon)";
+        case Arith::LlmFoundry:
+            return "llm-foundry's build_alibi_bias (--arith llm-foundry)";
+        case Arith::Fairseq:
+            return "Press's fairseq get_slopes and alibi buffer (--arith fairseq)";
+        case Arith::Ggml:
+            return "ggml's soft_max with max_bias (--arith ggml)";
     }
     return "";
 }
@@ -73,7 +79,8 @@ std::uint64_t ulpDistance(DType dtype, double a, double b) {
 std::vector<ArithDistance> compareProfiles(const Tensor& tensor, const BiasParams& params) {
     std::vector<ArithDistance> out;
     const std::int64_t H = params.slopes.heads, Q = params.queries, K = params.keyCount();
-    const std::uint64_t n = static_cast<std::uint64_t>(H) * static_cast<std::uint64_t>(Q) * static_cast<std::uint64_t>(K);
+    const std::uint64_t n =
+        static_cast<std::uint64_t>(H) * static_cast<std::uint64_t>(Q) * static_cast<std::uint64_t>(K);
     if (n != tensor.size() || n == 0) return out;
     const std::uint64_t stride = std::max<std::uint64_t>(1, n / kMaxCompared);
     const DType dtype = tensor.dtype();
@@ -113,7 +120,8 @@ std::string profileName(Arith arith, bool flags) {
 std::string describeProfiles(const std::vector<ArithDistance>& distances, bool flags) {
     if (distances.empty()) return {};
     std::string out;
-    const auto same = std::find_if(distances.begin(), distances.end(), [](const ArithDistance& d) { return d.identical; });
+    const auto same =
+        std::find_if(distances.begin(), distances.end(), [](const ArithDistance& d) { return d.identical; });
     // Equal values whose bits differ only in the sign of zero.
     const auto signOnly = std::find_if(distances.begin(), distances.end(), [](const ArithDistance& d) {
         return !d.identical && d.cellsDiffering == 0 && d.zeroSignCells > 0;
@@ -121,19 +129,22 @@ std::string describeProfiles(const std::vector<ArithDistance>& distances, bool f
     if (same != distances.end())
         out = fmt::format("Bit-identical to {}", profileName(same->arith, flags));
     else if (signOnly != distances.end())
-        out = fmt::format("The same values as {}, whose bits differ only in the sign of zero in {} of {} cells (-0.0 "
-                          "against +0.0, as NumPy's -m * (i - j) stores the diagonal; no value differs)",
-                          profileName(signOnly->arith, flags), signOnly->zeroSignCells, signOnly->cellsCompared);
+        out = fmt::format(
+            "The same values as {}, whose bits differ only in the sign of zero in {} of {} cells (-0.0 "
+            "against +0.0, as NumPy's -m * (i - j) stores the diagonal; no value differs)",
+            profileName(signOnly->arith, flags), signOnly->zeroSignCells, signOnly->cellsCompared);
     else
         out = flags ? "Bit-identical to no --arith profile" : "Bit-identical to no framework's arithmetic";
     std::string alsoSame, others;
     for (const ArithDistance& d : distances) {
         if (same != distances.end() && d.arith == same->arith) continue;
         if (same == distances.end() && signOnly != distances.end() && d.arith == signOnly->arith) continue;
-        if (d.identical) alsoSame += fmt::format("{}{}", alsoSame.empty() ? "" : ", ", arithName(d.arith));
+        if (d.identical)
+            alsoSame += fmt::format("{}{}", alsoSame.empty() ? "" : ", ", arithName(d.arith));
         else if (d.cellsDiffering == 0)
             others += fmt::format("{}{} 0 (sign of zero only)", others.empty() ? "" : ", ", arithName(d.arith));
-        else others += fmt::format("{}{} {}", others.empty() ? "" : ", ", arithName(d.arith), d.maxUlp);
+        else
+            others += fmt::format("{}{} {}", others.empty() ? "" : ", ", arithName(d.arith), d.maxUlp);
     }
     if (!alsoSame.empty()) out += fmt::format(", and to {}", alsoSame);
     if (!others.empty()) out += fmt::format("; max ulp distance to {}", others);
@@ -196,7 +207,8 @@ std::optional<Diagnosis> diagnoseSlopeVector(const Tensor& tensor) {
     // A few ulp of float32 arithmetic still name the scheme (the frameworks disagree by up to 32).
     const std::uint64_t allowed = dtype == DType::F32 || dtype == DType::F64 ? 64 : 1;
     if (!best || best->bestUlp > allowed) {
-        d.summary = fmt::format("{} No press, geometric or linear slopes (max_bias 4, 6, 8, 12 or 16) reproduce it.", head);
+        d.summary =
+            fmt::format("{} No press, geometric or linear slopes (max_bias 4, 6, 8, 12 or 16) reproduce it.", head);
         return d;
     }
     DiagnosisMatch m;
@@ -214,9 +226,10 @@ std::optional<Diagnosis> diagnoseSlopeVector(const Tensor& tensor) {
     d.summary = fmt::format("{} Matches {} slopes{}. {}", head, schemeName(m.scheme),
                             m.scheme == SlopeScheme::Linear ? std::string() : fmt::format(" (max_bias {})", m.maxBias),
                             describeProfiles(d.arithDistances));
-    d.explorerSummary = fmt::format("{} Matches {} slopes{}. {}", head, schemeName(m.scheme),
-                            m.scheme == SlopeScheme::Linear ? std::string() : fmt::format(" (max_bias {})", m.maxBias),
-                            describeProfiles(d.arithDistances, false));
+    d.explorerSummary =
+        fmt::format("{} Matches {} slopes{}. {}", head, schemeName(m.scheme),
+                    m.scheme == SlopeScheme::Linear ? std::string() : fmt::format(" (max_bias {})", m.maxBias),
+                    describeProfiles(d.arithDistances, false));
     return d;
 }
 

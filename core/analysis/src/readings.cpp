@@ -110,8 +110,9 @@ SlopeRead readSlopes(const View& view, const Form& form, const std::vector<doubl
                 rowOffsets ? (*rowOffsets)[h * static_cast<std::size_t>(r.queries) + static_cast<std::size_t>(i)] : 0.0;
             const double v = raw - offset;
             const double m = v / *coef;
-            const double slack = (tolerance(dtype, raw, std::fabs(offset)) + (rowOffsets ? tolerance(dtype, offset, 0) : 0)) /
-                                 std::fabs(*coef);
+            const double slack =
+                (tolerance(dtype, raw, std::fabs(offset)) + (rowOffsets ? tolerance(dtype, offset, 0) : 0)) /
+                std::fabs(*coef);
             out.lo[h] = std::max(out.lo[h], m - slack);
             out.hi[h] = std::min(out.hi[h], m + slack);
             cellSlopes.push_back(m);

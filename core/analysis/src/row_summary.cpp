@@ -67,8 +67,12 @@ namespace avx512 {
 constexpr int kLanes = 8;
 using V = double __attribute__((vector_size(64)));
 constexpr V kIota{0, 1, 2, 3, 4, 5, 6, 7};
-inline V reversed(V v) { return __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0); }
-inline V logLanes(V v) { return Sleef_logd8_u10avx512f(v); }
+inline V reversed(V v) {
+    return __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+inline V logLanes(V v) {
+    return Sleef_logd8_u10avx512f(v);
+}
 #include "row_summary_kernel.inc"
 }  // namespace avx512
 }  // namespace
@@ -92,8 +96,12 @@ namespace avx2 {
 constexpr int kLanes = 4;
 using V = double __attribute__((vector_size(32)));
 constexpr V kIota{0, 1, 2, 3};
-inline V reversed(V v) { return __builtin_shufflevector(v, v, 3, 2, 1, 0); }
-inline V logLanes(V v) { return Sleef_logd4_u10avx2(v); }
+inline V reversed(V v) {
+    return __builtin_shufflevector(v, v, 3, 2, 1, 0);
+}
+inline V logLanes(V v) {
+    return Sleef_logd4_u10avx2(v);
+}
 #include "row_summary_kernel.inc"
 }  // namespace avx2
 }  // namespace

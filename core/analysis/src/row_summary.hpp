@@ -19,8 +19,7 @@ struct RowTotals {
 // Row p (one query's probabilities over all keys) of a query at position i: a causal row reads
 // keys j <= i at distance i - j, a bidirectional one every key at |i - j|. Adds p's mass at
 // distance d into profile[d] (profile.size() == p.size(); distances beyond it are dropped).
-[[nodiscard]] RowTotals summariseRow(std::span<const double> p, std::int64_t i, bool causal,
-                                     std::span<double> profile);
+[[nodiscard]] RowTotals summariseRow(std::span<const double> p, std::int64_t i, bool causal, std::span<double> profile);
 
 // The same in plain loops, in key order: the definition the vector path is tested against.
 [[nodiscard]] RowTotals summariseRowReference(std::span<const double> p, std::int64_t i, bool causal,

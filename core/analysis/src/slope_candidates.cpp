@@ -39,7 +39,6 @@ std::vector<double> geometricOffByOne(int heads, double b) {
     return s;
 }
 
-
 // Press's interleaved rule with one block off by one: `block` 0 gives the first c heads
 // 2^(-B h/c), block 1 takes the extra heads from the wrong entries of the 2c-head list
 // (press(2c)[1::2]: 2^(-B(2k+2)/(2c))).
@@ -51,7 +50,9 @@ std::vector<double> pressBlockOffByOne(int heads, double b, int block) {
     return s;
 }
 
-std::string g6(double x) { return fmt::format("{:.6g}", x); }
+std::string g6(double x) {
+    return fmt::format("{:.6g}", x);
+}
 
 // One tensor-parallel rank's slice of a larger head count's press set (informational: correct
 // for that rank only). Tried before the 1/sqrt(d) scaling, which the slice of rank r also fits.
@@ -67,12 +68,14 @@ void appendTensorParallelSlice(const SlopeRead& read, int heads, std::vector<Slo
             if (!withinIntervals(read, s)) continue;
             SlopeCandidate sc{SlopeScheme::Custom, 8, s, {}, "", false, SlopeScheme::Custom};
             sc.correctSlopes = s;
-            sc.description = fmt::format("press slopes (max_bias 8) of {} heads, rank {} of tp {}'s slice", total, r, tp);
-            Finding f{kTensorParallelSlopes,
-                      fmt::format("The slopes are heads {} to {} of the {}-head press set: rank {} of a tensor-parallel "
-                                  "split over {} ranks. Correct for rank {} only; on any other rank it is that rank "
-                                  "taking another shard's slopes, and a model of {} heads wants press({}).",
-                                  r * heads, (r + 1) * heads - 1, total, r, tp, r, heads, heads)};
+            sc.description =
+                fmt::format("press slopes (max_bias 8) of {} heads, rank {} of tp {}'s slice", total, r, tp);
+            Finding f{
+                kTensorParallelSlopes,
+                fmt::format("The slopes are heads {} to {} of the {}-head press set: rank {} of a tensor-parallel "
+                            "split over {} ranks. Correct for rank {} only; on any other rank it is that rank "
+                            "taking another shard's slopes, and a model of {} heads wants press({}).",
+                            r * heads, (r + 1) * heads - 1, total, r, tp, r, heads, heads)};
             f.informational = true;
             sc.findings.push_back(std::move(f));
             out.push_back(std::move(sc));
@@ -104,17 +107,19 @@ void appendPortCandidates(const SlopeRead& read, int heads, DType dtype, std::ve
                 sc.description = fmt::format("press slopes (max_bias {}) with the {} block off by one", b,
                                              block == 0 ? std::string("power-of-two") : std::string("extra"));
                 const std::string what =
-                    block == 0
-                        ? fmt::format("The first {} of the {} heads have 2^(-{} h/{}) instead of 2^(-{} (h+1)/{}): the "
-                                      "power-of-two block of the interleaved rule is off by one (head 0 has slope 1), "
-                                      "while the {} extra heads are right.",
-                                      c, heads, b, c, b, c, heads - c)
-                        : fmt::format("The {} extra heads (beyond the power of two {}) take press({})[1::2] = "
-                                      "2^(-{} (2k+2)/{}) instead of press({})[0::2] = 2^(-{} (2k+1)/{}): the extra "
-                                      "block of the interleaved rule is off by one, while the first {} heads are right.",
-                                      heads - c, c, 2 * c, b, 2 * c, 2 * c, b, 2 * c, c);
-                sc.findings.push_back({kSlopeOffByOne, what + " Take the extra slopes from the even entries (0, 2, 4, ...) "
-                                                              "of the 2c-head list and compute exponents from h + 1."});
+                    block == 0 ? fmt::format(
+                                     "The first {} of the {} heads have 2^(-{} h/{}) instead of 2^(-{} (h+1)/{}): the "
+                                     "power-of-two block of the interleaved rule is off by one (head 0 has slope 1), "
+                                     "while the {} extra heads are right.",
+                                     c, heads, b, c, b, c, heads - c)
+                               : fmt::format(
+                                     "The {} extra heads (beyond the power of two {}) take press({})[1::2] = "
+                                     "2^(-{} (2k+2)/{}) instead of press({})[0::2] = 2^(-{} (2k+1)/{}): the extra "
+                                     "block of the interleaved rule is off by one, while the first {} heads are right.",
+                                     heads - c, c, 2 * c, b, 2 * c, 2 * c, b, 2 * c, c);
+                sc.findings.push_back(
+                    {kSlopeOffByOne, what + " Take the extra slopes from the even entries (0, 2, 4, ...) "
+                                            "of the 2c-head list and compute exponents from h + 1."});
                 out.push_back(std::move(sc));
                 return;
             }
@@ -174,10 +179,13 @@ void appendPortCandidates(const SlopeRead& read, int heads, DType dtype, std::ve
                     int bestK = -1;
                     for (int k = 0; k < heads; ++k)
                         if (!used[static_cast<std::size_t>(k)] &&
-                            (bestK < 0 || std::fabs(std::log(base[static_cast<std::size_t>(k)] / m[static_cast<std::size_t>(h)])) <
-                                              std::fabs(std::log(base[static_cast<std::size_t>(bestK)] / m[static_cast<std::size_t>(h)]))))
+                            (bestK < 0 ||
+                             std::fabs(std::log(base[static_cast<std::size_t>(k)] / m[static_cast<std::size_t>(h)])) <
+                                 std::fabs(
+                                     std::log(base[static_cast<std::size_t>(bestK)] / m[static_cast<std::size_t>(h)]))))
                             bestK = k;
-                    if (bestK < 0) ok = false;
+                    if (bestK < 0)
+                        ok = false;
                     else {
                         perm[static_cast<std::size_t>(h)] = bestK;
                         used[static_cast<std::size_t>(bestK)] = true;
@@ -193,20 +201,23 @@ void appendPortCandidates(const SlopeRead& read, int heads, DType dtype, std::ve
                 }
                 if (identity || !withinIntervals(read, s)) continue;
                 std::string order;
-                for (int h = 0; h < std::min(heads, 16); ++h) order += fmt::format("{}{}", h ? "," : "", perm[static_cast<std::size_t>(h)]);
+                for (int h = 0; h < std::min(heads, 16); ++h)
+                    order += fmt::format("{}{}", h ? "," : "", perm[static_cast<std::size_t>(h)]);
                 if (heads > 16) order += ",...";
                 SlopeCandidate sc{SlopeScheme::Custom, b, std::move(s), {}, "", false, SlopeScheme::Press};
-                sc.description = fmt::format("press slopes (max_bias {}) in {} head order", b, reversed ? "reversed" : "permuted");
+                sc.description =
+                    fmt::format("press slopes (max_bias {}) in {} head order", b, reversed ? "reversed" : "permuted");
                 sc.findings.push_back(
                     {reversed ? kReversedHeads : kPermutedHeads,
-                     reversed ? fmt::format("The slopes are press slopes (max_bias {}) in reversed head order: head 0 "
-                                            "has the flattest slope and head {} the steepest. Index the slopes by h, not "
-                                            "H - 1 - h (a flip, or a descending sort, of the slope vector).",
-                                            b, heads - 1)
-                              : fmt::format("The slopes are press slopes (max_bias {}) in another head order: head h has "
-                                            "press slope number ({}). Do not sort the slopes (the interleaved rule is "
-                                            "deliberately unsorted) and index them by head.",
-                                            b, order)});
+                     reversed
+                         ? fmt::format("The slopes are press slopes (max_bias {}) in reversed head order: head 0 "
+                                       "has the flattest slope and head {} the steepest. Index the slopes by h, not "
+                                       "H - 1 - h (a flip, or a descending sort, of the slope vector).",
+                                       b, heads - 1)
+                         : fmt::format("The slopes are press slopes (max_bias {}) in another head order: head h has "
+                                       "press slope number ({}). Do not sort the slopes (the interleaved rule is "
+                                       "deliberately unsorted) and index them by head.",
+                                       b, order)});
                 out.push_back(std::move(sc));
                 return;
             }
@@ -254,15 +265,18 @@ void appendPortCandidates(const SlopeRead& read, int heads, DType dtype, std::ve
                     }
                     return true;
                 };
-                if (fits(full, k * per)) chosen = k;
-                else if (fits(local, 0)) chosen = -1;
+                if (fits(full, k * per))
+                    chosen = k;
+                else if (fits(local, 0))
+                    chosen = -1;
                 else
                     for (int r = 0; r < tp && chosen == -2; ++r)
                         if (fits(full, r * per)) chosen = r;
                 if (chosen == -2) break;
                 took.push_back(chosen);
                 for (int x = 0; x < per; ++x)
-                    s.push_back(chosen == -1 ? local[static_cast<std::size_t>(x)] : full[static_cast<std::size_t>(chosen * per + x)]);
+                    s.push_back(chosen == -1 ? local[static_cast<std::size_t>(x)]
+                                             : full[static_cast<std::size_t>(chosen * per + x)]);
             }
             if (static_cast<int>(took.size()) != tp) continue;
             std::string wrong;
@@ -333,7 +347,12 @@ std::vector<SlopeCandidate> slopeCandidates(const SlopeRead& read, int heads, DT
     };
 
     if (withinIntervals(read, linearSlopes(heads)))
-        out.push_back({SlopeScheme::Linear, 8, linearSlopes(heads), {}, "linear slopes (0.05 to 0.5)", false,
+        out.push_back({SlopeScheme::Linear,
+                       8,
+                       linearSlopes(heads),
+                       {},
+                       "linear slopes (0.05 to 0.5)",
+                       false,
                        SlopeScheme::Linear});
 
     if (tryScheme(SlopeScheme::Press, -c * std::log2(m[0]), [&](double b) { return pressSlopes(heads, b); }))

@@ -20,7 +20,9 @@ std::filesystem::path executableDir() {
     return exe.parent_path();
 }
 
-std::vector<std::filesystem::path> dataDirs() { return dataDirs(executableDir()); }
+std::vector<std::filesystem::path> dataDirs() {
+    return dataDirs(executableDir());
+}
 
 std::vector<std::filesystem::path> dataDirs(const std::filesystem::path& exeDir) {
     std::vector<std::filesystem::path> dirs;

@@ -16,8 +16,8 @@ struct SmallFloat {
     int expBits;
     int mantBits;
     [[nodiscard]] int bias() const { return (1 << (expBits - 1)) - 1; }
-    [[nodiscard]] int maxExp() const { return bias(); }     // largest normal exponent
-    [[nodiscard]] int minExp() const { return 1 - bias(); } // smallest normal exponent
+    [[nodiscard]] int maxExp() const { return bias(); }      // largest normal exponent
+    [[nodiscard]] int minExp() const { return 1 - bias(); }  // smallest normal exponent
 };
 
 constexpr SmallFloat kHalf{5, 10};
@@ -76,20 +76,27 @@ double largestFinite(const SmallFloat& f) {
 
 std::size_t dtypeSize(DType dtype) {
     switch (dtype) {
-        case DType::F32: return 4;
-        case DType::F64: return 8;
+        case DType::F32:
+            return 4;
+        case DType::F64:
+            return 8;
         case DType::F16:
-        case DType::BF16: return 2;
+        case DType::BF16:
+            return 2;
     }
     return 4;
 }
 
 std::string_view dtypeName(DType dtype) {
     switch (dtype) {
-        case DType::F32: return "f32";
-        case DType::F64: return "f64";
-        case DType::F16: return "f16";
-        case DType::BF16: return "bf16";
+        case DType::F32:
+            return "f32";
+        case DType::F64:
+            return "f64";
+        case DType::F16:
+            return "f16";
+        case DType::BF16:
+            return "bf16";
     }
     return "f32";
 }
@@ -104,48 +111,76 @@ std::optional<DType> parseDType(std::string_view name) {
 
 std::string_view safetensorsDTypeName(DType dtype) {
     switch (dtype) {
-        case DType::F32: return "F32";
-        case DType::F64: return "F64";
-        case DType::F16: return "F16";
-        case DType::BF16: return "BF16";
+        case DType::F32:
+            return "F32";
+        case DType::F64:
+            return "F64";
+        case DType::F16:
+            return "F16";
+        case DType::BF16:
+            return "BF16";
     }
     return "F32";
 }
 
 std::string_view numpyDescr(DType dtype) {
     switch (dtype) {
-        case DType::F32: return "<f4";
-        case DType::F64: return "<f8";
-        case DType::F16: return "<f2";
-        case DType::BF16: return "<u2";
+        case DType::F32:
+            return "<f4";
+        case DType::F64:
+            return "<f8";
+        case DType::F16:
+            return "<f2";
+        case DType::BF16:
+            return "<u2";
     }
     return "<f4";
 }
 
 double dtypeMax(DType dtype) {
     switch (dtype) {
-        case DType::F32: return std::numeric_limits<float>::max();
-        case DType::F64: return std::numeric_limits<double>::max();
-        case DType::F16: return largestFinite(kHalf);
-        case DType::BF16: return largestFinite(kBFloat);
+        case DType::F32:
+            return std::numeric_limits<float>::max();
+        case DType::F64:
+            return std::numeric_limits<double>::max();
+        case DType::F16:
+            return largestFinite(kHalf);
+        case DType::BF16:
+            return largestFinite(kBFloat);
     }
     return std::numeric_limits<float>::max();
 }
 
-double dtypeLowest(DType dtype) { return -dtypeMax(dtype); }
+double dtypeLowest(DType dtype) {
+    return -dtypeMax(dtype);
+}
 
-std::uint16_t toHalfBits(double value) { return encodeSmall(kHalf, value); }
-std::uint16_t toBFloat16Bits(double value) { return encodeSmall(kBFloat, value); }
-float toFloat(double value) { return static_cast<float>(value); }
-double halfBitsToDouble(std::uint16_t bits) { return decodeSmall(kHalf, bits); }
-double bfloat16BitsToDouble(std::uint16_t bits) { return decodeSmall(kBFloat, bits); }
+std::uint16_t toHalfBits(double value) {
+    return encodeSmall(kHalf, value);
+}
+std::uint16_t toBFloat16Bits(double value) {
+    return encodeSmall(kBFloat, value);
+}
+float toFloat(double value) {
+    return static_cast<float>(value);
+}
+double halfBitsToDouble(std::uint16_t bits) {
+    return decodeSmall(kHalf, bits);
+}
+double bfloat16BitsToDouble(std::uint16_t bits) {
+    return decodeSmall(kBFloat, bits);
+}
 
 double roundTo(DType dtype, double value) {
     switch (dtype) {
-        case DType::F32: return static_cast<double>(static_cast<float>(value));
-        case DType::F64: return value;
-        case DType::F16: return halfBitsToDouble(toHalfBits(value));
-        case DType::BF16: return bfloat16BitsToDouble(toBFloat16Bits(value));
+        case DType::F32:
+            return static_cast<double>(static_cast<float>(value));
+        case DType::F64:
+            return value;
+        case DType::F16:
+            return halfBitsToDouble(toHalfBits(value));
+        case DType::BF16:
+            return bfloat16BitsToDouble(toBFloat16Bits(value));
     }
     return value;
 }
@@ -161,7 +196,9 @@ void storeAs(DType dtype, double value, std::byte* out) {
             std::memcpy(out, &f, 4);
             return;
         }
-        case DType::F64: std::memcpy(out, &value, 8); return;
+        case DType::F64:
+            std::memcpy(out, &value, 8);
+            return;
         case DType::F16: {
             const std::uint16_t b = toHalfBits(value);
             std::memcpy(out, &b, 2);

@@ -41,15 +41,20 @@ constexpr std::array kFields{
     FieldNames{Field::Tensor, "--tensor", "tensor", "Tensor"},
 };
 
-bool flagChar(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; }
+bool flagChar(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+}
 
 }  // namespace
 
-std::span<const FieldNames> fieldTable() { return kFields; }
+std::span<const FieldNames> fieldTable() {
+    return kFields;
+}
 
 std::string_view fieldName(Field field, FrontEnd frontEnd) {
     for (const FieldNames& f : kFields)
-        if (f.field == field) return frontEnd == FrontEnd::Cli ? f.cli : frontEnd == FrontEnd::Python ? f.python : f.gui;
+        if (f.field == field)
+            return frontEnd == FrontEnd::Cli ? f.cli : frontEnd == FrontEnd::Python ? f.python : f.gui;
     return {};
 }
 

@@ -3,11 +3,11 @@
 
 #include <sys/mman.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fmt/format.h>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -198,7 +198,9 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 // Tensor
 
 Tensor::Tensor(Shape shape, DType dtype)
-    : m_shape(std::move(shape)), m_dtype(dtype), m_count(elementCount(m_shape).value_or(0)),
+    : m_shape(std::move(shape)),
+      m_dtype(dtype),
+      m_count(elementCount(m_shape).value_or(0)),
       m_buffer(static_cast<std::size_t>(m_count * dtypeSize(dtype))) {}
 
 Tensor Tensor::borrow(Shape shape, DType dtype, std::span<std::byte> bytes) {
@@ -213,17 +215,16 @@ Tensor Tensor::borrow(Shape shape, DType dtype, std::span<std::byte> bytes) {
 Result<Tensor> Tensor::allocate(Shape shape, DType dtype, std::uint64_t budget, const std::string& what) {
     const auto count = elementCount(shape);
     if (!count || *count > (std::uint64_t{1} << 60) / 8)
-        return fail(ErrorCode::TooLarge, fmt::format("{} of shape {} has too many elements to address",
-                                                     what, shapeString(shape)));
+        return fail(ErrorCode::TooLarge,
+                    fmt::format("{} of shape {} has too many elements to address", what, shapeString(shape)));
     const std::uint64_t bytes = *count * dtypeSize(dtype);
-    if (auto ok = checkBudget(bytes, budget, fmt::format("{} {} {}", what, shapeString(shape), dtypeName(dtype)));
-        !ok)
+    if (auto ok = checkBudget(bytes, budget, fmt::format("{} {} {}", what, shapeString(shape), dtypeName(dtype))); !ok)
         return std::unexpected(ok.error());
     try {
         return Tensor(std::move(shape), dtype);
     } catch (const std::bad_alloc&) {
-        return fail(ErrorCode::TooLarge, fmt::format("could not allocate {} for {}: the system is out of memory",
-                                                     humanBytes(bytes), what));
+        return fail(ErrorCode::TooLarge,
+                    fmt::format("could not allocate {} for {}: the system is out of memory", humanBytes(bytes), what));
     }
 }
 
@@ -252,7 +253,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<TensorSource> tensorSource(const Tensor& tensor) { return std::make_unique<InMemorySource>(tensor); }
+std::unique_ptr<TensorSource> tensorSource(const Tensor& tensor) {
+    return std::make_unique<InMemorySource>(tensor);
+}
 
 Result<Tensor> materialize(const TensorSource& source, std::uint64_t budget) {
     auto tensor = Tensor::allocate(source.shape(), source.dtype(), budget);

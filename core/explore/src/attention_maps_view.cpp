@@ -3,9 +3,9 @@
 
 #include <alibi/render/format.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 #include <numeric>
 
@@ -24,7 +24,8 @@ std::string mapsSummary(const AttentionMaps& maps) {
     return fmt::format("{} layer{} x {} heads x {} queries x {} keys · {}{} · {} ({}{}) · {}", maps.layers(),
                        maps.layers() == 1 ? "" : "s", maps.heads(), maps.queries(), maps.keys(), maps.layoutText(),
                        batch, attentionValuesName(maps.values()), maps.valuesDetected() ? "detected: " : "",
-                       maps.valuesReason(), maps.causal() ? "causal (distance i - j)" : "bidirectional (distance |i - j|)");
+                       maps.valuesReason(),
+                       maps.causal() ? "causal (distance i - j)" : "bidirectional (distance |i - j|)");
 }
 
 std::int64_t mapsDistance(const AttentionMaps& maps, std::int64_t query, std::int64_t key) {
@@ -55,13 +56,13 @@ Result<std::string> mapsCellReadout(const AttentionMaps& maps, int layerIndex, i
     if (layerIndex < 0 || layerIndex >= maps.layers() || head < 0 || head >= maps.heads() || query < 0 ||
         query >= maps.queries() || key < 0 || key >= maps.keys())
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("cell (layer index {}, head {}, query {}, key {}) is outside the maps", layerIndex, head,
-                                query, key));
+                    fmt::format("cell (layer index {}, head {}, query {}, key {}) is outside the maps", layerIndex,
+                                head, query, key));
     std::vector<double> row(static_cast<std::size_t>(maps.keys()));
     if (auto ok = maps.probabilities(layerIndex, head, query, row); !ok) return std::unexpected(ok.error());
     const std::int64_t d = mapsDistance(maps, query, key);
-    const std::string where = fmt::format("{} · head {} · query i = {} · key j = {}", mapsLayerLabel(maps, layerIndex), head,
-                                          query, key);
+    const std::string where =
+        fmt::format("{} · head {} · query i = {} · key j = {}", mapsLayerLabel(maps, layerIndex), head, query, key);
     if (maps.causal() && d < 0) return where + "\nmasked: the key comes after the query (causal maps)";
     std::string text = where;
     if (maps.keys() != maps.queries()) text += fmt::format(" · position {}", query + maps.keys() - maps.queries());
@@ -70,12 +71,14 @@ Result<std::string> mapsCellReadout(const AttentionMaps& maps, int layerIndex, i
     if (auto ok = maps.storedRow(layerIndex, head, query, stored); !ok) return std::unexpected(ok.error());
     const double p = row[static_cast<std::size_t>(key)];
     const bool scores = maps.values() == AttentionValues::Scores;
-    text += fmt::format("\nfile value = {} ({} {}) · p = {} ({})", formatExact(stored[static_cast<std::size_t>(key)], maps.dtype()),
-                        dtypeName(maps.dtype()), scores ? "score" : "probability", formatValue(p),
+    text += fmt::format("\nfile value = {} ({} {}) · p = {} ({})",
+                        formatExact(stored[static_cast<std::size_t>(key)], maps.dtype()), dtypeName(maps.dtype()),
+                        scores ? "score" : "probability", formatValue(p),
                         scores ? "softmax of the row" : "row renormalised to sum 1");
     std::string prior;
     const auto at = [&](double m) {
-        return formatValue(priorRow(m, query, maps.queries(), maps.keys(), maps.causal())[static_cast<std::size_t>(key)]);
+        return formatValue(
+            priorRow(m, query, maps.queries(), maps.keys(), maps.causal())[static_cast<std::size_t>(key)]);
     };
     if (slopes.fitted) prior += fmt::format("m* = {} -> {}", formatValue(*slopes.fitted), at(*slopes.fitted));
     if (slopes.configured)
@@ -89,8 +92,9 @@ Result<std::vector<Series>> mapsRowSeries(const AttentionMaps& maps, int layerIn
                                           const HeadSlopes& slopes) {
     if (layerIndex < 0 || layerIndex >= maps.layers() || head < 0 || head >= maps.heads() || query < 0 ||
         query >= maps.queries())
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("row (layer index {}, head {}, query {}) is outside the maps", layerIndex, head, query));
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("row (layer index {}, head {}, query {}) is outside the maps", layerIndex, head, query));
     std::vector<double> row(static_cast<std::size_t>(maps.keys()));
     if (auto ok = maps.probabilities(layerIndex, head, query, row); !ok) return std::unexpected(ok.error());
     // The keys the row can see (a causal row ends at its own position).
@@ -121,47 +125,80 @@ Result<std::vector<Series>> mapsRowSeries(const AttentionMaps& maps, int layerIn
 
 std::string_view fitColumnTitle(FitColumn column) {
     switch (column) {
-    case FitColumn::Layer: return "layer";
-    case FitColumn::Head: return "head";
-    case FitColumn::Verdict: return "verdict";
-    case FitColumn::Slope: return "m*";
-    case FitColumn::SlopeLow: return "m* low";
-    case FitColumn::SlopeHigh: return "m* high";
-    case FitColumn::Kl: return "KL (nats)";
-    case FitColumn::ConfiguredSlope: return "configured m";
-    case FitColumn::SlopeRatio: return "m*/m";
-    case FitColumn::ConfiguredKl: return "KL at m";
-    case FitColumn::SinkMass: return "sink mass";
-    case FitColumn::DiagonalMass: return "diagonal mass";
-    case FitColumn::Entropy: return "entropy";
-    case FitColumn::MeanDistance: return "mean distance";
-    case FitColumn::Distance90: return "90% distance";
-    case FitColumn::Rows: return "rows";
+        case FitColumn::Layer:
+            return "layer";
+        case FitColumn::Head:
+            return "head";
+        case FitColumn::Verdict:
+            return "verdict";
+        case FitColumn::Slope:
+            return "m*";
+        case FitColumn::SlopeLow:
+            return "m* low";
+        case FitColumn::SlopeHigh:
+            return "m* high";
+        case FitColumn::Kl:
+            return "KL (nats)";
+        case FitColumn::ConfiguredSlope:
+            return "configured m";
+        case FitColumn::SlopeRatio:
+            return "m*/m";
+        case FitColumn::ConfiguredKl:
+            return "KL at m";
+        case FitColumn::SinkMass:
+            return "sink mass";
+        case FitColumn::DiagonalMass:
+            return "diagonal mass";
+        case FitColumn::Entropy:
+            return "entropy";
+        case FitColumn::MeanDistance:
+            return "mean distance";
+        case FitColumn::Distance90:
+            return "90% distance";
+        case FitColumn::Rows:
+            return "rows";
     }
     return "";
 }
 
 std::string_view fitColumnToolTip(FitColumn column) {
     switch (column) {
-    case FitColumn::Layer: return "The layer's number (file order for a stacked array, the tensor name's number for safetensors)";
-    case FitColumn::Head: return "Head index within the layer";
-    case FitColumn::Verdict:
-        return "How the head relates to ALiBi and its configured slope: follows when m lies in m*'s 95% interval or "
-               "within 10% of m*; drifted steeper/flatter otherwise; no distance preference, not ALiBi-shaped (KL > 1 "
-               "nat), one key only, prefers far keys (docs/FIT.md)";
-    case FitColumn::Slope: return "Effective ALiBi slope m*: the maximum-likelihood slope of softmax(-m d) over the rows";
-    case FitColumn::SlopeLow: return "Lower end of m*'s 95% interval";
-    case FitColumn::SlopeHigh: return "Upper end of m*'s 95% interval";
-    case FitColumn::Kl: return "Mean KL divergence of the rows from the fitted prior (nats): 0 = a pure ALiBi head";
-    case FitColumn::ConfiguredSlope: return "The slope the paired ALiBi parameters give this head (empty when not paired)";
-    case FitColumn::SlopeRatio: return "m* / configured slope: near 1 for a head that follows its slope";
-    case FitColumn::ConfiguredKl: return "Mean KL of the rows from the configured slope's prior (KL is its floor)";
-    case FitColumn::SinkMass: return "Mean probability on key 0 (attention sink)";
-    case FitColumn::DiagonalMass: return "Mean probability on the query's own position";
-    case FitColumn::Entropy: return "Mean row entropy (nats)";
-    case FitColumn::MeanDistance: return "Mean over rows of the expected distance";
-    case FitColumn::Distance90: return "Mean over rows of the smallest distance holding 90% of the mass";
-    case FitColumn::Rows: return "Rows used (all-zero rows are skipped)";
+        case FitColumn::Layer:
+            return "The layer's number (file order for a stacked array, the tensor name's number for safetensors)";
+        case FitColumn::Head:
+            return "Head index within the layer";
+        case FitColumn::Verdict:
+            return "How the head relates to ALiBi and its configured slope: follows when m lies in m*'s 95% interval "
+                   "or "
+                   "within 10% of m*; drifted steeper/flatter otherwise; no distance preference, not ALiBi-shaped (KL "
+                   "> 1 "
+                   "nat), one key only, prefers far keys (docs/FIT.md)";
+        case FitColumn::Slope:
+            return "Effective ALiBi slope m*: the maximum-likelihood slope of softmax(-m d) over the rows";
+        case FitColumn::SlopeLow:
+            return "Lower end of m*'s 95% interval";
+        case FitColumn::SlopeHigh:
+            return "Upper end of m*'s 95% interval";
+        case FitColumn::Kl:
+            return "Mean KL divergence of the rows from the fitted prior (nats): 0 = a pure ALiBi head";
+        case FitColumn::ConfiguredSlope:
+            return "The slope the paired ALiBi parameters give this head (empty when not paired)";
+        case FitColumn::SlopeRatio:
+            return "m* / configured slope: near 1 for a head that follows its slope";
+        case FitColumn::ConfiguredKl:
+            return "Mean KL of the rows from the configured slope's prior (KL is its floor)";
+        case FitColumn::SinkMass:
+            return "Mean probability on key 0 (attention sink)";
+        case FitColumn::DiagonalMass:
+            return "Mean probability on the query's own position";
+        case FitColumn::Entropy:
+            return "Mean row entropy (nats)";
+        case FitColumn::MeanDistance:
+            return "Mean over rows of the expected distance";
+        case FitColumn::Distance90:
+            return "Mean over rows of the smallest distance holding 90% of the mass";
+        case FitColumn::Rows:
+            return "Rows used (all-zero rows are skipped)";
     }
     return "";
 }
@@ -169,22 +206,38 @@ std::string_view fitColumnToolTip(FitColumn column) {
 double fitColumnValue(const HeadFit& f, FitColumn column) {
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();
     switch (column) {
-    case FitColumn::Layer: return f.layer;
-    case FitColumn::Head: return f.head;
-    case FitColumn::Verdict: return static_cast<double>(fitVerdict(f).kind);
-    case FitColumn::Slope: return f.slope;
-    case FitColumn::SlopeLow: return f.slopeLow;
-    case FitColumn::SlopeHigh: return f.slopeHigh;
-    case FitColumn::Kl: return f.kl;
-    case FitColumn::ConfiguredSlope: return f.configuredSlope.value_or(nan);
-    case FitColumn::SlopeRatio: return f.configuredSlope && *f.configuredSlope != 0 ? f.slope / *f.configuredSlope : nan;
-    case FitColumn::ConfiguredKl: return f.configuredKl.value_or(nan);
-    case FitColumn::SinkMass: return f.sinkMass;
-    case FitColumn::DiagonalMass: return f.diagonalMass;
-    case FitColumn::Entropy: return f.entropy;
-    case FitColumn::MeanDistance: return f.meanDistance;
-    case FitColumn::Distance90: return f.distance90;
-    case FitColumn::Rows: return static_cast<double>(f.rows);
+        case FitColumn::Layer:
+            return f.layer;
+        case FitColumn::Head:
+            return f.head;
+        case FitColumn::Verdict:
+            return static_cast<double>(fitVerdict(f).kind);
+        case FitColumn::Slope:
+            return f.slope;
+        case FitColumn::SlopeLow:
+            return f.slopeLow;
+        case FitColumn::SlopeHigh:
+            return f.slopeHigh;
+        case FitColumn::Kl:
+            return f.kl;
+        case FitColumn::ConfiguredSlope:
+            return f.configuredSlope.value_or(nan);
+        case FitColumn::SlopeRatio:
+            return f.configuredSlope && *f.configuredSlope != 0 ? f.slope / *f.configuredSlope : nan;
+        case FitColumn::ConfiguredKl:
+            return f.configuredKl.value_or(nan);
+        case FitColumn::SinkMass:
+            return f.sinkMass;
+        case FitColumn::DiagonalMass:
+            return f.diagonalMass;
+        case FitColumn::Entropy:
+            return f.entropy;
+        case FitColumn::MeanDistance:
+            return f.meanDistance;
+        case FitColumn::Distance90:
+            return f.distance90;
+        case FitColumn::Rows:
+            return static_cast<double>(f.rows);
     }
     return nan;
 }
@@ -192,21 +245,28 @@ double fitColumnValue(const HeadFit& f, FitColumn column) {
 std::string formatFitColumn(FitColumn column, double value) {
     if (std::isnan(value)) return "";
     switch (column) {
-    case FitColumn::Layer:
-    case FitColumn::Head:
-    case FitColumn::Rows: return fmt::format("{}", static_cast<std::int64_t>(value));
-    case FitColumn::ConfiguredSlope: return formatSlope(value);
-    case FitColumn::Verdict: return std::string(fitVerdictKindName(static_cast<FitVerdictKind>(static_cast<int>(value))));
-    case FitColumn::SinkMass:
-    case FitColumn::DiagonalMass: return fmt::format("{:.4f}", value);
-    case FitColumn::MeanDistance:
-    case FitColumn::Distance90: return fmt::format("{:.2f}", value);
-    default: return fmt::format("{:.4g}", value);
+        case FitColumn::Layer:
+        case FitColumn::Head:
+        case FitColumn::Rows:
+            return fmt::format("{}", static_cast<std::int64_t>(value));
+        case FitColumn::ConfiguredSlope:
+            return formatSlope(value);
+        case FitColumn::Verdict:
+            return std::string(fitVerdictKindName(static_cast<FitVerdictKind>(static_cast<int>(value))));
+        case FitColumn::SinkMass:
+        case FitColumn::DiagonalMass:
+            return fmt::format("{:.4f}", value);
+        case FitColumn::MeanDistance:
+        case FitColumn::Distance90:
+            return fmt::format("{:.2f}", value);
+        default:
+            return fmt::format("{:.4g}", value);
     }
 }
 
 std::string fitCellText(const HeadFit& fit, FitColumn column) {
-    if (column == FitColumn::Layer || column == FitColumn::Head) return formatFitColumn(column, fitColumnValue(fit, column));
+    if (column == FitColumn::Layer || column == FitColumn::Head)
+        return formatFitColumn(column, fitColumnValue(fit, column));
     if (fit.rows == 0) return "no rows";
     if (column == FitColumn::Verdict) return fitVerdict(fit).text;
     const std::string text = formatFitColumn(column, fitColumnValue(fit, column));
@@ -238,8 +298,8 @@ std::vector<int> similarityHeadOrder(std::span<const HeadFit> layer, HeadOrder o
     std::vector<int> out;
     if (order == HeadOrder::Similarity && distances.n > 0) return clusterOrder(distances);
     // By index, or by slope through the table's own ordering (one definition of "steepest first").
-    const std::vector<HeadFit> sorted =
-        orderHeads(std::vector<HeadFit>(layer.begin(), layer.end()), order == HeadOrder::Slope ? HeadOrder::Slope : HeadOrder::Index, {});
+    const std::vector<HeadFit> sorted = orderHeads(std::vector<HeadFit>(layer.begin(), layer.end()),
+                                                   order == HeadOrder::Slope ? HeadOrder::Slope : HeadOrder::Index, {});
     for (const HeadFit& f : sorted) out.push_back(f.head);
     if (out.empty())
         for (int h = 0; h < distances.n; ++h) out.push_back(h);

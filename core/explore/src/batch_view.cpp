@@ -1,8 +1,8 @@
 // Batch-row words and numbers for the explorers (see batch_view.hpp).
 #include <alibi/explore/batch_view.hpp>
-#include <alibi/render/format.hpp>
 #include <alibi/model/arith.hpp>
 #include <alibi/model/attention.hpp>
+#include <alibi/render/format.hpp>
 
 #include <fmt/format.h>
 
@@ -29,9 +29,12 @@ std::string formulaText(BiasMode mode, double m, const BatchRow& row, const Toke
     const std::string mText = formatValue(m);
     switch (mode) {
         case BiasMode::Causal:
-        case BiasMode::Symmetric: return fmt::format("bias = -m·|p_i - p_j| = -{} × {}", mText, -n);
-        case BiasMode::Clamped: return fmt::format("bias = -m·max(p_i - p_j, 0) = -{} × {}", mText, -n);
-        case BiasMode::Bloom: return fmt::format("bias = +m·p_j = {} × {}", mText, k.position);
+        case BiasMode::Symmetric:
+            return fmt::format("bias = -m·|p_i - p_j| = -{} × {}", mText, -n);
+        case BiasMode::Clamped:
+            return fmt::format("bias = -m·max(p_i - p_j, 0) = -{} × {}", mText, -n);
+        case BiasMode::Bloom:
+            return fmt::format("bias = +m·p_j = {} × {}", mText, k.position);
         case BiasMode::Mpt:
             return fmt::format("bias = -m·(p_last - p_j) = -{} × ({} - {})", mText, row.lastPosition, k.position);
     }
@@ -42,7 +45,8 @@ std::string formulaText(BiasMode mode, double m, const BatchRow& row, const Toke
 
 std::string batchRowTitle(const BatchParams& batch, std::int64_t row, std::int64_t length) {
     const std::int64_t real = batch.lengths.empty() ? length : batch.lengths[static_cast<std::size_t>(row)];
-    std::string s = fmt::format("batch row {} of {}: {} real token{}", row, batch.batchSize(), real, real == 1 ? "" : "s");
+    std::string s =
+        fmt::format("batch row {} of {}: {} real token{}", row, batch.batchSize(), real, real == 1 ? "" : "s");
     if (real < length) s += fmt::format(", {} padding", paddingName(batch.padding));
     if (!batch.documents.empty()) s += " · documents " + listText(batch.documents);
     if (batch.window > 0) s += fmt::format(" · window {}", batch.window);
@@ -74,17 +78,21 @@ std::string batchCellReadout(const HeatmapParams& params, std::span<const double
         const double tail = exactSlopeTails(bias.slopes)[static_cast<std::size_t>(head)];
         const double stored = arithProduct(bias.slopes.arith, bias.dtype, m, tail, n);
         text += "\n" + formulaText(bias.mode, m, row, k, n) + " = " + formatValue(stored);
-        if (bias.slopes.arith != Arith::Exact) text += fmt::format(" ({} arithmetic, {})", arithName(bias.slopes.arith), dtypeName(bias.dtype));
+        if (bias.slopes.arith != Arith::Exact)
+            text += fmt::format(" ({} arithmetic, {})", arithName(bias.slopes.arith), dtypeName(bias.dtype));
     }
     if (batchAllowedKeys(bias, batch, row, query).empty()) {
         const bool nan = mask == -std::numeric_limits<double>::infinity();
-        text += fmt::format("\nfully masked row: query i = {} has no key to attend to; the softmax sees only the mask "
-                            "value, so this row is {}",
-                            query, nan ? "NaN (mask -inf)" : fmt::format("uniform, 1/{} per key", bias.keyCount()));
+        text += fmt::format(
+            "\nfully masked row: query i = {} has no key to attend to; the softmax sees only the mask "
+            "value, so this row is {}",
+            query, nan ? "NaN (mask -inf)" : fmt::format("uniform, 1/{} per key", bias.keyCount()));
     }
     if (params.what == RenderWhat::Attention) {
-        if (probability) text += "\nattention p = softmax((content + bias) / T)[j] = " + formatValue(*probability);
-        else text += "\nattention p: computing...";
+        if (probability)
+            text += "\nattention p = softmax((content + bias) / T)[j] = " + formatValue(*probability);
+        else
+            text += "\nattention p: computing...";
     }
     return text;
 }
@@ -92,9 +100,10 @@ std::string batchCellReadout(const HeatmapParams& params, std::span<const double
 std::string batchScopeNote(const BatchParams& batch, std::int64_t row, bool brief) {
     if (!batch.active()) return {};
     if (brief) return fmt::format("unpadded sequence, not batch row {}", row);
-    return fmt::format("One unpadded sequence of T tokens: the batch (row {} of {}) is drawn in the head grid and "
-                       "detail views only.",
-                       row, batch.batchSize());
+    return fmt::format(
+        "One unpadded sequence of T tokens: the batch (row {} of {}) is drawn in the head grid and "
+        "detail views only.",
+        row, batch.batchSize());
 }
 
 std::vector<double> batchCellValues(const HeatmapParams& params, std::span<const double> slopes, int head) {

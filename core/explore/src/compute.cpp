@@ -3,9 +3,9 @@
 #include <alibi/explore/batch_view.hpp>
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/decimate.hpp>
-#include <alibi/render/format.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/format.hpp>
 
 #include <fmt/format.h>
 
@@ -27,7 +27,9 @@ constexpr std::uint64_t kCompareMaxCells = std::uint64_t{1} << 24;
 // Attention-vs-distance curves hold H * K points; above this they are skipped (about 256 MiB).
 constexpr std::uint64_t kCurveCells = std::uint64_t{1} << 24;
 
-bool stopped(const CancelledFn& cancelled) { return cancelled && cancelled(); }
+bool stopped(const CancelledFn& cancelled) {
+    return cancelled && cancelled();
+}
 
 ProgressFn progressOf(const CancelledFn& cancelled) {
     return [&cancelled](std::uint64_t, std::uint64_t) { return !stopped(cancelled); };
@@ -63,12 +65,12 @@ Session applyCompare(const Session& a, const CompareOverrides& b) {
 
 std::string heatmapTitle(const HeatmapParams& p) {
     const BiasParams& b = p.attention.bias;
-    std::string title = fmt::format("{} · {} · {} queries x {} keys · {} · {} slopes (B = {}) · {}",
-                                    p.what == RenderWhat::Attention ? "Attention probabilities" : "ALiBi bias",
-                                    p.head >= 0 ? fmt::format("head {} of {}", p.head, b.slopes.heads)
-                                                : fmt::format("{} heads", b.slopes.heads),
-                                    b.queries, b.keyCount(), modeName(b.mode), schemeName(b.slopes.scheme),
-                                    formatValue(b.slopes.maxBias), dtypeName(b.dtype));
+    std::string title = fmt::format(
+        "{} · {} · {} queries x {} keys · {} · {} slopes (B = {}) · {}",
+        p.what == RenderWhat::Attention ? "Attention probabilities" : "ALiBi bias",
+        p.head >= 0 ? fmt::format("head {} of {}", p.head, b.slopes.heads) : fmt::format("{} heads", b.slopes.heads),
+        b.queries, b.keyCount(), modeName(b.mode), schemeName(b.slopes.scheme), formatValue(b.slopes.maxBias),
+        dtypeName(b.dtype));
     if (p.what == RenderWhat::Attention) {
         const ContentParams& c = p.attention.content;
         title += fmt::format(" · {} content", contentName(c.kind));
@@ -84,17 +86,28 @@ std::string heatmapTitle(const HeatmapParams& p) {
 std::string heatmapSubtitle(const HeatmapParams& p, const Heatmap& map) {
     std::string formula;
     switch (p.attention.bias.mode) {
-        case BiasMode::Causal: formula = "bias(i, j) = -m·(i - j) for keys j <= i, future keys masked"; break;
-        case BiasMode::Symmetric: formula = "bias(i, j) = -m·|i - j| in both directions"; break;
-        case BiasMode::Clamped: formula = "bias(i, j) = -m·max(i - j, 0): future keys get 0, not a mask"; break;
-        case BiasMode::Bloom: formula = "bias(i, j) = +m·j for j <= i (same softmax as causal)"; break;
-        case BiasMode::Mpt: formula = "bias(i, j) = -m·(K - 1 - j) for j <= i (same softmax as causal)"; break;
+        case BiasMode::Causal:
+            formula = "bias(i, j) = -m·(i - j) for keys j <= i, future keys masked";
+            break;
+        case BiasMode::Symmetric:
+            formula = "bias(i, j) = -m·|i - j| in both directions";
+            break;
+        case BiasMode::Clamped:
+            formula = "bias(i, j) = -m·max(i - j, 0): future keys get 0, not a mask";
+            break;
+        case BiasMode::Bloom:
+            formula = "bias(i, j) = +m·j for j <= i (same softmax as causal)";
+            break;
+        case BiasMode::Mpt:
+            formula = "bias(i, j) = -m·(K - 1 - j) for j <= i (same softmax as causal)";
+            break;
     }
     if (p.what == RenderWhat::Attention) formula = "p(i, j) = softmax_j((content + bias) / T), " + formula;
     if (p.batch.active())
-        formula += fmt::format(" on the tokens' positions ({} rule); padding, other documents, the window and future keys "
-                               "are masked",
-                               positionRuleName(p.batch.positions));
+        formula += fmt::format(
+            " on the tokens' positions ({} rule); padding, other documents, the window and future keys "
+            "are masked",
+            positionRuleName(p.batch.positions));
     return formula + " · rows: query i, columns: key j · " + map.summary;
 }
 
@@ -133,7 +146,8 @@ double gridSeconds(const HeatmapParams& p, int step) {
 }  // namespace
 
 std::vector<int> gridPreviewSteps(const HeatmapParams& p) {
-    if (p.what != RenderWhat::Attention || p.attention.content.kind == ContentKind::Zero || p.batch.active()) return {1};
+    if (p.what != RenderWhat::Attention || p.attention.content.kind == ContentKind::Zero || p.batch.active())
+        return {1};
     std::vector<int> steps;
     int step = 1;
     while (step < 64 && gridSeconds(p, step) > kFirstPictureSeconds) step *= 2;
@@ -217,9 +231,10 @@ CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int 
     }
     const auto cells = static_cast<std::uint64_t>(heads) * q * k;
     if (cells > kCompareMaxCells) {
-        out.error = fmt::format("Compare builds both tensors in memory: H·Q·K = {} cells exceeds {}. "
-                                "Lower T or H to compare.",
-                                cells, kCompareMaxCells);
+        out.error = fmt::format(
+            "Compare builds both tensors in memory: H·Q·K = {} cells exceeds {}. "
+            "Lower T or H to compare.",
+            cells, kCompareMaxCells);
         return out;
     }
     auto ta = buildTensor(pa, a.what, a.maxMemory);
@@ -257,15 +272,16 @@ CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int 
         }
     }
     out.maxAbsDifference = maxAbs;
-    out.summary = maxAbs == 0 ? "max |A - B| = 0: A and B are identical for these parameters."
-                              : fmt::format("max |A - B| = {} at head {}, query {}, key {}: A = {}, B = {}",
-                                            formatValue(maxAbs), out.maxHead, out.maxQuery, out.maxKey,
-                                            formatValue(out.maxA), formatValue(out.maxB));
+    out.summary =
+        maxAbs == 0 ? "max |A - B| = 0: A and B are identical for these parameters."
+                    : fmt::format("max |A - B| = {} at head {}, query {}, key {}: A = {}, B = {}", formatValue(maxAbs),
+                                  out.maxHead, out.maxQuery, out.maxKey, formatValue(out.maxA), formatValue(out.maxB));
 
     // Small multiples in the core's grid layout, on a scale symmetric around 0.
     const double range = maxAbs > 0 ? maxAbs : 1.0;
     const Heatmap map = renderValueGrid(
-        {static_cast<int>(heads), q, k, Colormap::Diverging, -range, range, std::max(16, width), std::max(16, height), gap},
+        {static_cast<int>(heads), q, k, Colormap::Diverging, -range, range, std::max(16, width), std::max(16, height),
+         gap},
         [&](int h, std::int64_t i, std::int64_t j) { return diff[(static_cast<std::uint64_t>(h) * q + i) * k + j]; });
     out.image = map.image;
     out.tiles = map.tiles;
@@ -343,14 +359,17 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     out.detailParams = out.grid->gridParams;
     out.detailParams.head = out.head;
     // Attention rows with content cost O(K * d_k) each: fewer rows keep the detail image cheap.
-    const bool costlyRows = out.detailParams.what == RenderWhat::Attention && s.attention.content.kind != ContentKind::Zero;
+    const bool costlyRows =
+        out.detailParams.what == RenderWhat::Attention && s.attention.content.kind != ContentKind::Zero;
     const int maxPixels = costlyRows ? kDetailMaxPixels / 4 : kDetailMaxPixels;
     out.detailParams.width = static_cast<int>(std::clamp<std::int64_t>(k, 1, maxPixels));
     out.detailParams.height = static_cast<int>(std::clamp<std::int64_t>(q, 1, maxPixels));
     out.detailParams.gap = 0;
     out.detailParams.scale = ScaleMode::PerHead;
-    if (auto map = renderHeatmap(out.detailParams, 2, progress)) out.detail = std::move(*map);
-    else if (map.error().code != ErrorCode::Cancelled) note("detail", map.error());
+    if (auto map = renderHeatmap(out.detailParams, 2, progress))
+        out.detail = std::move(*map);
+    else if (map.error().code != ErrorCode::Cancelled)
+        note("detail", map.error());
     if (stopped(cancelled)) return out;
     out.detailTitle = headTitle(out.head, out.grid->slopes[static_cast<std::size_t>(out.head)]);
 
@@ -380,8 +399,10 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     const double rowCost = static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention);
     sp.maxRows = static_cast<std::int64_t>(std::clamp(double(1 << 23) / rowCost, 1.0, 256.0));
     auto stats = computeStats(sp, 2, progress);
-    if (stats) out.stats = std::move(*stats);
-    else if (stats.error().code != ErrorCode::Cancelled) note("statistics", stats.error());
+    if (stats)
+        out.stats = std::move(*stats);
+    else if (stats.error().code != ErrorCode::Cancelled)
+        note("statistics", stats.error());
     if (stopped(cancelled)) return out;
 
     if (auto c = slopeSeries(bias.slopes)) out.slopeCurves = std::move(*c);
@@ -400,7 +421,8 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
         out.schemeCurves.push_back(std::move(line));
     }
     // Bias curves are straight lines: fewer points per head when there are many heads.
-    const std::int64_t maxDistance = std::min<std::int64_t>({k - 1, 4096, std::max<std::int64_t>(16, (1 << 20) / heads)});
+    const std::int64_t maxDistance =
+        std::min<std::int64_t>({k - 1, 4096, std::max<std::int64_t>(16, (1 << 20) / heads)});
     if (auto c = biasDistanceSeries(bias, maxDistance)) {
         out.biasCurves = std::move(*c);
         decimateSeries(out.biasCurves, curvePointBudget(heads));
@@ -418,11 +440,14 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
         note("attention curves", c.error());
     }
     if (stopped(cancelled)) return out;
-    if (auto st = attentionStages(s.attention, out.head, out.queryRow)) out.stages = std::move(*st);
-    else note("stages", st.error());
+    if (auto st = attentionStages(s.attention, out.head, out.queryRow))
+        out.stages = std::move(*st);
+    else
+        note("stages", st.error());
     if (stopped(cancelled)) return out;
 
-    if (request.wantCompare) out.compare = computeCompare(s, request.compare, request.gridWidth, request.gridHeight, cancelled);
+    if (request.wantCompare)
+        out.compare = computeCompare(s, request.compare, request.gridWidth, request.gridHeight, cancelled);
     if (stopped(cancelled)) return out;
     if (request.wantExtrapolation) out.extrapolation = computeExtrapolation(s, out.head, cancelled);
     // Statistics, curves and stages describe one sequence; with a batch, the status line says so

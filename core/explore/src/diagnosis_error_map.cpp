@@ -20,12 +20,16 @@ DiagnosisErrorMap diagnosisErrorMapLabels(const Diagnosis& diagnosis, double err
         out.caption = "|error| per cell against correct ALiBi" + suffix;
         out.barTitle = "|error|";
     } else if (errorMax <= 1e-9) {
-        out.caption = "No change after softmax: every finding is harmless, so the map shows |Δ probability| against "
-                      "correct ALiBi (zero content), which is 0" + suffix;
+        out.caption =
+            "No change after softmax: every finding is harmless, so the map shows |Δ probability| against "
+            "correct ALiBi (zero content), which is 0" +
+            suffix;
         out.barTitle = "|Δp|";
     } else {
-        out.caption = fmt::format("Every finding is harmless: |Δ probability| per cell against correct ALiBi (zero "
-                                  "content), at most {:.3g}, the dtype's rounding{}", errorMax, suffix);
+        out.caption = fmt::format(
+            "Every finding is harmless: |Δ probability| per cell against correct ALiBi (zero "
+            "content), at most {:.3g}, the dtype's rounding{}",
+            errorMax, suffix);
         out.barTitle = "|Δp|";
     }
     return out;
@@ -51,10 +55,11 @@ std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const D
         out.caption = std::move(labels.caption);
         out.barTitle = std::move(labels.barTitle);
     }
-    out.map = renderValueGrid(
-        {static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, out.errorMax > 0 ? out.errorMax : 1.0, std::max(16, width),
-         std::max(16, height), gap},
-        [&](int h, std::int64_t i, std::int64_t j) { return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j); });
+    out.map = renderValueGrid({static_cast<int>(shape[0]), q, k, Colormap::Magma, 0,
+                               out.errorMax > 0 ? out.errorMax : 1.0, std::max(16, width), std::max(16, height), gap},
+                              [&](int h, std::int64_t i, std::int64_t j) {
+                                  return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j);
+                              });
     return out;
 }
 

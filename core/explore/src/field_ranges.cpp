@@ -1,8 +1,8 @@
 // See field_ranges.hpp.
 #include <alibi/explore/field_ranges.hpp>
 
-#include <alibi/render/format.hpp>
 #include <alibi/model/params.hpp>
+#include <alibi/render/format.hpp>
 
 #include <fmt/format.h>
 
@@ -14,15 +14,24 @@ namespace alibi::explore {
 
 FieldRange fieldRange(NumberField field) {
     switch (field) {
-        case NumberField::Heads: return {"Heads H", 1, static_cast<double>(kMaxHeads), true};
-        case NumberField::Queries: return {"Length T", 1, static_cast<double>(kMaxLength), true};
-        case NumberField::Keys: return {"Keys K", 0, static_cast<double>(kMaxLength), true};
-        case NumberField::MaxBias: return {"max_bias B", kMaxBiasRange.min, kMaxBiasRange.max, false};
-        case NumberField::Sigma: return {"sigma", kSigmaRange.min, kSigmaRange.max, false};
-        case NumberField::Dk: return {"d_k", 1, static_cast<double>(kMaxDk), true};
-        case NumberField::Temperature: return {"temperature", kTemperatureRange.min, kTemperatureRange.max, false};
-        case NumberField::Window: return {"window", 0, static_cast<double>(kMaxLength), true};
-        case NumberField::Prefix: return {"prefix", 0, static_cast<double>(kMaxLength), true};
+        case NumberField::Heads:
+            return {"Heads H", 1, static_cast<double>(kMaxHeads), true};
+        case NumberField::Queries:
+            return {"Length T", 1, static_cast<double>(kMaxLength), true};
+        case NumberField::Keys:
+            return {"Keys K", 0, static_cast<double>(kMaxLength), true};
+        case NumberField::MaxBias:
+            return {"max_bias B", kMaxBiasRange.min, kMaxBiasRange.max, false};
+        case NumberField::Sigma:
+            return {"sigma", kSigmaRange.min, kSigmaRange.max, false};
+        case NumberField::Dk:
+            return {"d_k", 1, static_cast<double>(kMaxDk), true};
+        case NumberField::Temperature:
+            return {"temperature", kTemperatureRange.min, kTemperatureRange.max, false};
+        case NumberField::Window:
+            return {"window", 0, static_cast<double>(kMaxLength), true};
+        case NumberField::Prefix:
+            return {"prefix", 0, static_cast<double>(kMaxLength), true};
     }
     return {"value", 0, 0, true};
 }
@@ -76,14 +85,16 @@ TypedNumber checkTypedText(std::string_view label, std::string_view text, double
     if (typed.empty() || end != typed.c_str() + typed.size() || text.size() > 64)
         return refused(label, fmt::format("'{}' is not a number", typed), lo, hi, integer, previous);
     if (std::isinf(value))
-        return refused(label, fmt::format("{} is {} the {} value", typed, value > 0 ? "above" : "below",
-                                          value > 0 ? "largest" : "smallest"),
+        return refused(label,
+                       fmt::format("{} is {} the {} value", typed, value > 0 ? "above" : "below",
+                                   value > 0 ? "largest" : "smallest"),
                        lo, hi, integer, previous);
     // Quoted as typed, so 2147483648 is refused as 2147483648.
     TypedNumber out = checkTyped(label, value, lo, hi, integer, previous);
     if (!out.accepted && !std::isnan(value) && (value < lo || value > hi))
-        out = refused(label, fmt::format("{} is {} the {} value", typed, value > hi ? "above" : "below",
-                                          value > hi ? "largest" : "smallest"),
+        out = refused(label,
+                      fmt::format("{} is {} the {} value", typed, value > hi ? "above" : "below",
+                                  value > hi ? "largest" : "smallest"),
                       lo, hi, integer, previous);
     return out;
 }

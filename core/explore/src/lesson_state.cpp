@@ -12,6 +12,8 @@ bool sameParameters(const Session& a, const Session& b) {
            a.batchRow == b.batchRow && a.compare.value_or(geometricCompare()) == b.compare.value_or(geometricCompare());
 }
 
-std::string LessonState::counter() const { return fmt::format("{} / {}", m_index + 1, count()); }
+std::string LessonState::counter() const {
+    return fmt::format("{} / {}", m_index + 1, count());
+}
 
 }  // namespace alibi::explore

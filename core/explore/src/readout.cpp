@@ -1,9 +1,9 @@
 // The hover read-out text, built once here for every front end.
 #include <alibi/explore/batch_view.hpp>
-#include <alibi/render/format.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
+#include <alibi/render/format.hpp>
 
 #include <fmt/format.h>
 
@@ -65,12 +65,15 @@ std::string cellReadout(const AttentionParams& params, RenderWhat what, std::spa
     const auto exact = biasCell(bias.mode, m, p, key, bias.keyCount());
     text += "\n" + formula(bias, m, p, key, shifted, exact, biasValue(bias, m, head, query, key));
     if (const FullyMaskedRows fm = fullyMaskedRows(params); query >= fm.first && query < fm.first + fm.count)
-        text += fmt::format("\nfully masked row: query i = {} sits before every key (p_i = {} < 0); the softmax sees "
-                            "only the mask value, so this row is {}",
-                            query, p, fm.nan ? "NaN (mask -inf)" : fmt::format("uniform, 1/{} per key", bias.keyCount()));
+        text += fmt::format(
+            "\nfully masked row: query i = {} sits before every key (p_i = {} < 0); the softmax sees "
+            "only the mask value, so this row is {}",
+            query, p, fm.nan ? "NaN (mask -inf)" : fmt::format("uniform, 1/{} per key", bias.keyCount()));
     if (what == RenderWhat::Attention) {
-        if (probability) text += "\nattention p = softmax((content + bias) / T)[j] = " + formatValue(*probability);
-        else text += "\nattention p: computing...";
+        if (probability)
+            text += "\nattention p = softmax((content + bias) / T)[j] = " + formatValue(*probability);
+        else
+            text += "\nattention p: computing...";
     }
     return text;
 }
@@ -81,7 +84,8 @@ std::string cellReadoutComputed(const AttentionParams& params, RenderWhat what, 
     if (what == RenderWhat::Attention) {
         auto row = attentionRow(params, head, query);
         if (!row) return cellReadout(params, RenderWhat::Bias, slopes, head, query, key) + "\n" + row.error().message;
-        if (key >= 0 && key < static_cast<std::int64_t>(row->size())) probability = (*row)[static_cast<std::size_t>(key)];
+        if (key >= 0 && key < static_cast<std::int64_t>(row->size()))
+            probability = (*row)[static_cast<std::size_t>(key)];
     }
     return cellReadout(params, what, slopes, head, query, key, probability);
 }

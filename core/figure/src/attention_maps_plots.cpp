@@ -3,9 +3,9 @@
 
 #include <alibi/render/format.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 namespace alibi {
 
@@ -26,9 +26,13 @@ std::string_view valuesNote(const AttentionMaps& maps) {
 
 }  // namespace
 
-std::string plotFigureSvg(const PlotFigure& figure) { return plotSvg(figure.series, figure.style); }
+std::string plotFigureSvg(const PlotFigure& figure) {
+    return plotSvg(figure.series, figure.style);
+}
 
-Result<Image> plotFigurePng(const PlotFigure& figure, int scale) { return plotPng(figure.series, figure.style, scale); }
+Result<Image> plotFigurePng(const PlotFigure& figure, int scale) {
+    return plotPng(figure.series, figure.style, scale);
+}
 
 std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
                                      std::int64_t lastRow) {
@@ -50,9 +54,9 @@ std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& ma
     all.push_back(series(fmt::format("fitted prior, m* = {:.4g}", fit.slope),
                          priorProfile(fit.slope, maps.queries(), maps.keys(), maps.causal(), firstRow, lastRow)));
     if (fit.configuredSlope)
-        all.push_back(series(fmt::format("configured prior, m = {:.4g}", *fit.configuredSlope),
-                             priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(), maps.causal(), firstRow,
-                                          lastRow)));
+        all.push_back(
+            series(fmt::format("configured prior, m = {:.4g}", *fit.configuredSlope),
+                   priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(), maps.causal(), firstRow, lastRow)));
     return all;
 }
 
@@ -103,17 +107,16 @@ Result<PlotFigure> mapsRowFigure(const AttentionMaps& maps, int layerIndex, int 
     f.style.highlightUnder = true;
     f.style.yFromZero = true;
     const std::int64_t position = query + maps.keys() - maps.queries();
-    const std::string where =
-        maps.keys() != maps.queries() ? fmt::format(" (query {} sits at position {} of {} keys)", query, position,
-                                                    maps.keys())
-                                      : std::string();
+    const std::string where = maps.keys() != maps.queries() ? fmt::format(" (query {} sits at position {} of {} keys)",
+                                                                          query, position, maps.keys())
+                                                            : std::string();
     f.style.caption =
-        maps.causal()
-            ? fmt::format("the file's row ({}) beside the prior softmax(−m ({} − j)) over the keys j ≤ {} the row "
-                          "sees{}; keys after the query are masked and not drawn",
-                          valuesNote(maps), position, position, where)
-            : fmt::format("the file's row ({}) beside the prior softmax(−m |{} − j|) over every key{}",
-                          valuesNote(maps), position, where);
+        maps.causal() ? fmt::format(
+                            "the file's row ({}) beside the prior softmax(−m ({} − j)) over the keys j ≤ {} the row "
+                            "sees{}; keys after the query are masked and not drawn",
+                            valuesNote(maps), position, position, where)
+                      : fmt::format("the file's row ({}) beside the prior softmax(−m |{} − j|) over every key{}",
+                                    valuesNote(maps), position, where);
     if (!slopes.fitted && !slopes.configured) f.style.caption += "; fit the heads to see the prior";
     return f;
 }

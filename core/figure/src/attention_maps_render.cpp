@@ -1,14 +1,14 @@
 // Heatmaps of saved attention maps and of head similarity (see the header).
 #include <alibi/figure/attention_maps_render.hpp>
 
-#include <alibi/render/color_scale.hpp>
 #include <alibi/figure/figure.hpp>
+#include <alibi/render/color_scale.hpp>
 
 #include <alibi/base/parallel.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 #include <mutex>
 
@@ -20,7 +20,7 @@ namespace {
 // head tile.head of layer tileLayers[t]: one exact query row per pixel row, keys under a pixel
 // reduced (max, mass or mean), keys after a causal query masked.
 Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& tileLayers,
-                                  const MapsHeatmapParams& params, unsigned threads, Heatmap& map) {
+                           const MapsHeatmapParams& params, unsigned threads, Heatmap& map) {
     map.image.width = params.width;
     map.image.height = params.height;
     map.reduce = params.reduce == Reduce::Auto ? Reduce::Max : params.reduce;
@@ -69,7 +69,7 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
             Range& range = ranges[t];
             v.assign(static_cast<std::size_t>(tile.width) * static_cast<std::size_t>(std::max(tile.height, 0)),
                      std::numeric_limits<double>::quiet_NaN());
-            std::int64_t lastRow = -1;    // the row now in `row`
+            std::int64_t lastRow = -1;     // the row now in `row`
             std::int64_t rangedUpTo = -1;  // rows [0, rangedUpTo] are in the range
             constexpr int kRowsPerReport = 32;
             const auto read = [&](std::int64_t q) {
@@ -117,7 +117,8 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
                         out = map.reduce == Reduce::Max ? std::max(out, p) : out + p;
                     }
                     if (map.reduce == Reduce::Mean) out /= static_cast<double>(lastKey - keys.first + 1);
-                    v[static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) + static_cast<std::size_t>(x)] = out;
+                    v[static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) +
+                      static_cast<std::size_t>(x)] = out;
                 }
             }
             maps.release(tileLayers[t], tile.head);  // bounded memory: the page cache keeps it warm
@@ -157,14 +158,13 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
         const double logLo = shared ? map.logLo : tile.logLo;
         for (int y = 0; y < tile.height; ++y)
             for (int x = 0; x < tile.width; ++x) {
-                const double v =
-                    values[t][static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) + static_cast<std::size_t>(x)];
+                const double v = values[t][static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) +
+                                           static_cast<std::size_t>(x)];
                 Rgba colour = kMaskedColor;
                 if (!std::isnan(v))
-                    colour = params.logScale
-                                 ? valueColor(params.colormap, std::log10(std::max(v, logLo)), std::log10(logLo),
-                                              std::log10(std::max(hi, logLo)))
-                                 : valueColor(params.colormap, v, lo, hi);
+                    colour = params.logScale ? valueColor(params.colormap, std::log10(std::max(v, logLo)),
+                                                          std::log10(logLo), std::log10(std::max(hi, logLo)))
+                                             : valueColor(params.colormap, v, lo, hi);
                 map.image.at(tile.x + x, tile.y + y) = colour;
             }
     }
@@ -176,12 +176,11 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
 
 Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads) {
     if (params.layerIndex < 0 || params.layerIndex >= maps.layers())
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("layer index {} does not exist: the maps hold {} layers", params.layerIndex, maps.layers()));
+        return fail(ErrorCode::InvalidArgument, fmt::format("layer index {} does not exist: the maps hold {} layers",
+                                                            params.layerIndex, maps.layers()));
     if (params.head < -1 || params.head >= maps.heads())
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("head {} does not exist: the maps hold {} heads (0 to {})", params.head, maps.heads(),
-                                maps.heads() - 1));
+        return fail(ErrorCode::InvalidArgument, fmt::format("head {} does not exist: the maps hold {} heads (0 to {})",
+                                                            params.head, maps.heads(), maps.heads() - 1));
     if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("picture size {} x {} is outside 1..16384 pixels", params.width, params.height));
@@ -200,7 +199,8 @@ Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmap
 
 Result<MapsOverview> renderAttentionOverview(const AttentionMaps& maps, const MapsHeatmapParams& params,
                                              unsigned threads) {
-    if (maps.layers() < 1 || maps.heads() < 1) return fail(ErrorCode::InvalidArgument, "the maps hold no layer or head");
+    if (maps.layers() < 1 || maps.heads() < 1)
+        return fail(ErrorCode::InvalidArgument, "the maps hold no layer or head");
     if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("picture size {} x {} is outside 1..16384 pixels", params.width, params.height));
@@ -293,15 +293,17 @@ Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHea
                                         int scale) {
     scale = std::max(scale, 1);
     if (params.layerIndex < 0 || params.layerIndex >= maps.layers())
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("layer index {} does not exist: the maps hold {} layers", params.layerIndex, maps.layers()));
+        return fail(ErrorCode::InvalidArgument, fmt::format("layer index {} does not exist: the maps hold {} layers",
+                                                            params.layerIndex, maps.layers()));
     FigureFrame frame;
     frame.colormap = params.colormap;
     frame.title = attentionMapsTitle(maps, params);
     frame.queries = maps.queries();
     frame.keys = maps.keys();
     frame.tileRanges = params.scale == ScaleMode::PerHead;
-    frame.colorBar = [&](const Heatmap& map, int tile, int ticks) { return attentionMapsColorBar(maps, map, tile, ticks); };
+    frame.colorBar = [&](const Heatmap& map, int tile, int ticks) {
+        return attentionMapsColorBar(maps, map, tile, ticks);
+    };
     frame.caption = [&](const Heatmap& map) { return attentionMapsCaption(maps, map); };
     frame.scale = scale;
     return heatmapFigure(params.width * scale, params.height * scale, frame, [&](int width, int height) {
@@ -313,8 +315,8 @@ Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHea
     });
 }
 
-Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const MapsHeatmapParams& params, unsigned threads,
-                                            int scale) {
+Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const MapsHeatmapParams& params,
+                                            unsigned threads, int scale) {
     scale = std::max(scale, 1);
     // The layer of each tile is known once the overview is placed inside the frame.
     std::vector<int> tileLayer, tileHead;
@@ -324,7 +326,9 @@ Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const Map
     frame.queries = maps.queries();
     frame.keys = maps.keys();
     frame.tileRanges = params.scale == ScaleMode::PerHead;
-    frame.colorBar = [&](const Heatmap& map, int tile, int ticks) { return attentionMapsColorBar(maps, map, tile, ticks); };
+    frame.colorBar = [&](const Heatmap& map, int tile, int ticks) {
+        return attentionMapsColorBar(maps, map, tile, ticks);
+    };
     frame.tileLabel = [&](int tile) {
         const auto n = static_cast<std::size_t>(tile);
         return fmt::format("L{} h{}", maps.layerInfo()[static_cast<std::size_t>(tileLayer[n])].number, tileHead[n]);
@@ -335,18 +339,19 @@ Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const Map
                            attentionMapsCaption(maps, map));
     };
     frame.scale = scale;
-    return heatmapFigure(params.width * scale, params.height * scale, frame, [&](int width, int height) -> Result<Heatmap> {
-        MapsHeatmapParams p = params;
-        p.width = width;
-        p.height = height;
-        p.gap = params.gap * scale;
-        auto overview = renderAttentionOverview(maps, p, threads);
-        if (!overview) return std::unexpected(overview.error());
-        tileLayer = std::move(overview->tileLayer);
-        tileHead.clear();
-        for (const HeatmapTile& t : overview->map.tiles) tileHead.push_back(t.head);
-        return std::move(overview->map);
-    });
+    return heatmapFigure(params.width * scale, params.height * scale, frame,
+                         [&](int width, int height) -> Result<Heatmap> {
+                             MapsHeatmapParams p = params;
+                             p.width = width;
+                             p.height = height;
+                             p.gap = params.gap * scale;
+                             auto overview = renderAttentionOverview(maps, p, threads);
+                             if (!overview) return std::unexpected(overview.error());
+                             tileLayer = std::move(overview->tileLayer);
+                             tileHead.clear();
+                             for (const HeatmapTile& t : overview->map.tiles) tileHead.push_back(t.head);
+                             return std::move(overview->map);
+                         });
 }
 
 std::string attentionOverviewTitle(const AttentionMaps& maps) {
@@ -356,15 +361,16 @@ std::string attentionOverviewTitle(const AttentionMaps& maps) {
 
 std::string attentionMapsTitle(const AttentionMaps& maps, const MapsHeatmapParams& params) {
     const int layer = maps.layerInfo()[static_cast<std::size_t>(params.layerIndex)].number;
-    const std::string heads = params.head < 0 ? fmt::format("{} heads", maps.heads()) : fmt::format("head {}", params.head);
+    const std::string heads =
+        params.head < 0 ? fmt::format("{} heads", maps.heads()) : fmt::format("head {}", params.head);
     return fmt::format("Saved attention · layer {} of {} · {} · {} queries x {} keys", layer, maps.layers(), heads,
                        maps.queries(), maps.keys());
 }
 
 std::string attentionMapsCaption(const AttentionMaps& maps, const Heatmap& map) {
     const char* reduce = map.reduce == Reduce::Mean ? "mean" : map.reduce == Reduce::Sum ? "mass" : "maximum";
-    std::string caption = fmt::format("{} ({}); {}", maps.layoutText(), attentionValuesName(maps.values()),
-                                      maps.valuesReason());
+    std::string caption =
+        fmt::format("{} ({}); {}", maps.layoutText(), attentionValuesName(maps.values()), maps.valuesReason());
     if (map.cellsPerPixelX > 1) caption += fmt::format(" · a pixel shows the {} of its keys", reduce);
     if (map.rowsSampled) caption += " · one exact query row per pixel row";
     if (maps.causal()) caption += " · causal: keys after the query in the mask colour";
@@ -387,9 +393,10 @@ Result<Image> renderSimilarityFigure(const DistanceMatrix& distances, const std:
     for (std::size_t k = 0; k < order.size() && k < 64; ++k) rows += fmt::format("{}h{}", k ? " " : "", order[k]);
     if (order.size() > 64) rows += " ...";
     frame.caption = [rows](const Heatmap&) {
-        return fmt::format("Jensen-Shannon distance (natural log, 0 to sqrt(ln 2)) between heads · rows and columns, "
-                           "top/left first: {}",
-                           rows.empty() ? "by index" : rows);
+        return fmt::format(
+            "Jensen-Shannon distance (natural log, 0 to sqrt(ln 2)) between heads · rows and columns, "
+            "top/left first: {}",
+            rows.empty() ? "by index" : rows);
     };
     frame.scale = scale;
     return heatmapFigure(width * scale, height * scale, frame, [&](int w, int h) -> Result<Heatmap> {

@@ -3,19 +3,19 @@
 #include <alibi/figure/figure.hpp>
 
 #include <alibi/explore/compute.hpp>
-#include <alibi/render/format.hpp>
-#include <alibi/render/ticks.hpp>
 #include <alibi/model/batch_attention.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/format.hpp>
 #include <alibi/render/plot.hpp>
+#include <alibi/render/ticks.hpp>
 
-#include "curves_plot.hpp"
 #include <alibi/render/label_font.hpp>
+#include "curves_plot.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <fmt/format.h>
 
 namespace alibi {
 namespace {
@@ -57,8 +57,10 @@ std::vector<std::string> wrapLines(const std::string& text, double size, int wid
         const std::string part = text.substr(from, at == std::string::npos ? std::string::npos : at - from);
         std::string& line = lines.back();
         const std::string joined = line.empty() ? part : line + separator + part;
-        if (line.empty() || lines.size() == 2 || textWidth(joined, size, weight) <= width) line = joined;
-        else lines.push_back(part);
+        if (line.empty() || lines.size() == 2 || textWidth(joined, size, weight) <= width)
+            line = joined;
+        else
+            lines.push_back(part);
         if (at == std::string::npos) break;
         from = at + separator.size();
     }
@@ -68,7 +70,8 @@ std::vector<std::string> wrapLines(const std::string& text, double size, int wid
 
 // The default colour bar: the map's own range, ends exact in f64.
 alibi::ColorBar plainColorBar(const Heatmap& map, int tile, int targetTicks) {
-    const HeatmapTile* t = tile >= 0 && tile < static_cast<int>(map.tiles.size()) ? &map.tiles[static_cast<std::size_t>(tile)] : nullptr;
+    const HeatmapTile* t =
+        tile >= 0 && tile < static_cast<int>(map.tiles.size()) ? &map.tiles[static_cast<std::size_t>(tile)] : nullptr;
     return alibi::makeColorBar(t ? t->lo : map.lo, t ? t->hi : map.hi, false, DType::F64, targetTicks);
 }
 
@@ -180,8 +183,8 @@ void drawAxes(Image& out, const Heatmap& map, const FigureFrame& frame, const Me
 
 // The vertical colour bar at (x, y), `height` tall, ticks and labels at its right, the bar's
 // title above it, ending at the figure's right margin, and the masked swatch beneath.
-void drawColorBar(Image& out, const alibi::ColorBar& bar, Colormap colormap, const Metrics& m, int x, int y,
-                  int width, int height) {
+void drawColorBar(Image& out, const alibi::ColorBar& bar, Colormap colormap, const Metrics& m, int x, int y, int width,
+                  int height) {
     if (height < 8) return;
     blit(out, renderColorBar(colormap, width, height, /*vertical=*/true), x, y);
     // Ends first (they must show), then the round ticks that do not collide with a label.
@@ -230,8 +233,8 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
 
     // The frame's parts around the map, outside in.
     const int inner = width - 2 * m.margin;
-    const std::vector<std::string> titleLines = text ? wrapLines(frame.title, m.title, inner, FontWeight::Bold, scale)
-                                                     : std::vector<std::string>{};
+    const std::vector<std::string> titleLines =
+        text ? wrapLines(frame.title, m.title, inner, FontWeight::Bold, scale) : std::vector<std::string>{};
     // Bar labels are only known once the map is drawn: room for the longest exact f32 end.
     const int barWidth = text ? static_cast<int>(std::lround(0.9 * m.font / scale)) * scale : std::max(6, width / 40);
     const int barLabels = text ? layoutWidth("-0.00012345678", m) : 0;
@@ -247,8 +250,8 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     const int mapWidth = width - left - right, mapHeight = height - top - bottom;
     if (mapWidth < 1 || mapHeight < 1)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("a {} x {} figure leaves no room for the heatmap and its frame: make it larger",
-                                width, height));
+                    fmt::format("a {} x {} figure leaves no room for the heatmap and its frame: make it larger", width,
+                                height));
     auto map = draw(mapWidth, mapHeight);
     if (!map) return std::unexpected(map.error());
 
@@ -268,8 +271,8 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     }
     if (map->tiles.empty()) tilesBottom = map->image.height, tilesRight = map->image.width;
     const int targetTicks = std::clamp(tilesBottom / (60 * scale), 2, 10);
-    const alibi::ColorBar bar = frame.colorBar ? frame.colorBar(*map, -1, targetTicks)
-                                                 : plainColorBar(*map, -1, targetTicks);
+    const alibi::ColorBar bar =
+        frame.colorBar ? frame.colorBar(*map, -1, targetTicks) : plainColorBar(*map, -1, targetTicks);
     const int swatch = text && bar.maskedSwatch ? m.gap + 2 * m.smallLine : 0;
     const int barX = left + tilesRight + m.margin;
     if (!text) {
@@ -314,7 +317,8 @@ Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads,
     frame.title = explore::heatmapTitle(figure);
     frame.queries = figure.attention.bias.queries;
     frame.keys = figure.attention.bias.keyCount();
-    if (auto slopes = computeSlopes(figure.attention.bias.slopes)) frame.slopes = std::move(*slopes);  // else renderHeatmap says why
+    if (auto slopes = computeSlopes(figure.attention.bias.slopes))
+        frame.slopes = std::move(*slopes);  // else renderHeatmap says why
     frame.tileRanges = figure.scale == ScaleMode::PerHead && figure.head < 0;
     frame.colorBar = [&](const Heatmap& map, int tile, int ticks) {
         return alibi::heatmapColorBar(map, params, tile, ticks);
@@ -362,32 +366,37 @@ Result<Image> renderBatchHeatmapFigure(const HeatmapParams& figure, const BatchP
         return caption;
     };
     frame.scale = scale;
-    return heatmapFigure(figure.width * scale, figure.height * scale, frame, [&](int width, int height) -> Result<Heatmap> {
-        ValueGridParams grid;
-        grid.heads = shown;
-        grid.queries = grid.keys = T;
-        grid.colormap = figure.colormap;
-        grid.lo = lo;
-        grid.hi = hi;
-        grid.width = width;
-        grid.height = height;
-        grid.gap = figure.gap * scale;
-        Heatmap map = renderValueGrid(grid, [&](int h, std::int64_t i, std::int64_t j) {
-            const std::size_t n = values->index(first + h, i, j);
-            return values->masked[n] ? std::numeric_limits<double>::quiet_NaN() : values->values[n];  // NaN: the mask grey
-        });
-        for (HeatmapTile& tile : map.tiles) tile.head += first;
-        map.lo = lo;
-        map.hi = hi;
-        return map;
-    });
+    return heatmapFigure(figure.width * scale, figure.height * scale, frame,
+                         [&](int width, int height) -> Result<Heatmap> {
+                             ValueGridParams grid;
+                             grid.heads = shown;
+                             grid.queries = grid.keys = T;
+                             grid.colormap = figure.colormap;
+                             grid.lo = lo;
+                             grid.hi = hi;
+                             grid.width = width;
+                             grid.height = height;
+                             grid.gap = figure.gap * scale;
+                             Heatmap map = renderValueGrid(grid, [&](int h, std::int64_t i, std::int64_t j) {
+                                 const std::size_t n = values->index(first + h, i, j);
+                                 return values->masked[n] ? std::numeric_limits<double>::quiet_NaN()
+                                                          : values->values[n];  // NaN: the mask grey
+                             });
+                             for (HeatmapTile& tile : map.tiles) tile.head += first;
+                             map.lo = lo;
+                             map.hi = hi;
+                             return map;
+                         });
 }
 
 std::string_view curveKindName(CurveKind kind) {
     switch (kind) {
-        case CurveKind::Slopes: return "slopes";
-        case CurveKind::BiasDistance: return "distance";
-        case CurveKind::AttentionDistance: return "attention-distance";
+        case CurveKind::Slopes:
+            return "slopes";
+        case CurveKind::BiasDistance:
+            return "distance";
+        case CurveKind::AttentionDistance:
+            return "attention-distance";
     }
     return "slopes";
 }
@@ -414,9 +423,10 @@ Result<CurvesPlot> curvesPlot(const CurvesParams& params, const ProgressFn& prog
         style.xLabel = "head";
         style.yLabel = "slope m (log2 axis)";
         style.logY2 = true;
-        style.caption = fmt::format("bias(i, j) = -m_h·(i - j): head h's slope m_h sets how fast its attention falls "
-                                    "with distance · scheme {}, max_bias B = {}",
-                                    schemeName(b.slopes.scheme), b.slopes.maxBias);
+        style.caption = fmt::format(
+            "bias(i, j) = -m_h·(i - j): head h's slope m_h sets how fast its attention falls "
+            "with distance · scheme {}, max_bias B = {}",
+            schemeName(b.slopes.scheme), b.slopes.maxBias);
     } else if (params.kind == CurveKind::AttentionDistance) {
         series = attentionDistanceSeries(params.attention, params.query, progress);
         style.title = fmt::format("Attention vs distance, query {}, {} content", params.query,
@@ -435,9 +445,10 @@ Result<CurvesPlot> curvesPlot(const CurvesParams& params, const ProgressFn& prog
         style.title = fmt::format("Bias vs distance, mode {}", modeName(b.mode));
         style.xLabel = "distance";
         style.yLabel = "bias";
-        style.caption = fmt::format("bias = -m_h·d at distance d = i - j, rounded to {} (bloom and mpt differ from this "
-                                    "by a constant per row, which softmax ignores)",
-                                    dtypeName(b.dtype));
+        style.caption = fmt::format(
+            "bias = -m_h·d at distance d = i - j, rounded to {} (bloom and mpt differ from this "
+            "by a constant per row, which softmax ignores)",
+            dtypeName(b.dtype));
     }
     if (!series) return std::unexpected(series.error());
     plot.series = std::move(*series);

@@ -20,15 +20,22 @@ std::optional<MapsFigureKind> parseMapsFigureKind(std::string_view name) {
 
 std::string_view mapsFigureKindName(MapsFigureKind kind) {
     switch (kind) {
-    case MapsFigureKind::Overview: return "overview";
-    case MapsFigureKind::Similarity: return "similarity";
-    case MapsFigureKind::Fit: return "fit";
-    case MapsFigureKind::Row: return "row";
-    default: return "attention";
+        case MapsFigureKind::Overview:
+            return "overview";
+        case MapsFigureKind::Similarity:
+            return "similarity";
+        case MapsFigureKind::Fit:
+            return "fit";
+        case MapsFigureKind::Row:
+            return "row";
+        default:
+            return "attention";
     }
 }
 
-bool mapsFigureIsVector(MapsFigureKind kind) { return kind == MapsFigureKind::Fit || kind == MapsFigureKind::Row; }
+bool mapsFigureIsVector(MapsFigureKind kind) {
+    return kind == MapsFigureKind::Fit || kind == MapsFigureKind::Row;
+}
 
 Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps, const MapsFileFigureRequest& r) {
     if (r.svg && !mapsFigureIsVector(r.what))
@@ -70,13 +77,16 @@ Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps, const Map
     params.progress = r.progress;
 
     switch (r.what) {
-    case MapsFigureKind::Attention: return picture(renderAttentionMapsFigure(maps, params, r.threads, r.pixelRatio));
-    case MapsFigureKind::Overview:
-        if (r.layer || r.head >= 0)
-            return fail(ErrorCode::InvalidArgument,
-                        "--what overview draws every layer and head: drop --layer and --head (or use --what attention)");
-        return picture(renderAttentionOverviewFigure(maps, params, r.threads, r.pixelRatio));
-    default: break;
+        case MapsFigureKind::Attention:
+            return picture(renderAttentionMapsFigure(maps, params, r.threads, r.pixelRatio));
+        case MapsFigureKind::Overview:
+            if (r.layer || r.head >= 0)
+                return fail(
+                    ErrorCode::InvalidArgument,
+                    "--what overview draws every layer and head: drop --layer and --head (or use --what attention)");
+            return picture(renderAttentionOverviewFigure(maps, params, r.threads, r.pixelRatio));
+        default:
+            break;
     }
     HeadFitOptions options;
     options.layers = {layerIndex};

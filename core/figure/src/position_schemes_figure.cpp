@@ -41,7 +41,7 @@ struct FigureLayout {
     double font = 13, small = 12, title = 16;
     int line = 16, smallLine = 15, titleLine = 20, margin = 12;
     double left = 0, top = 0, right = 0, bottom = 0;  // the plot frame
-    double xMin = 0, xMax = 1, yMin = 0, yMax = 1;  // y in axis units: log2 of the value when logY
+    double xMin = 0, xMax = 1, yMin = 0, yMax = 1;    // y in axis units: log2 of the value when logY
     bool logY = false;
     std::vector<double> xTicks, yTicks;
     std::string xLabel, yLabel;
@@ -110,7 +110,8 @@ FigureLayout makeLayout(const PositionSchemes& s, int width, int height, int sca
         L.legend.push_back({c.legend, positionCurveColor(c, heads), positionCurveDashed(c)});
     }
     for (PositionScheme omitted : s.omitted)
-        L.legend.push_back({fmt::format("{}: none under zero content", positionSchemeLabel(omitted)), Rgba{170, 170, 170, 255}, true});
+        L.legend.push_back(
+            {fmt::format("{}: none under zero content", positionSchemeLabel(omitted)), Rgba{170, 170, 170, 255}, true});
 
     // Caption: the note, then one line per scheme variant: "legend: formula. source". Text is
     // measured at 1x, so every pixel ratio breaks the same lines and lays out the same figure.
@@ -147,8 +148,9 @@ FigureLayout makeLayout(const PositionSchemes& s, int width, int height, int sca
     L.xMax = static_cast<double>(std::max<std::int64_t>(s.maxDistance, 1));
 
     const int captionHeight = static_cast<int>(L.caption.size()) * L.smallLine;
-    const int tickLabelWidth = scale * std::max({measure(tickLabel(L.yMin), base * 0.9), measure(tickLabel(L.yMax), base * 0.9),
-                                                 measure("-0.0000", base * 0.9), measure("2^-40", base * 0.9)});
+    const int tickLabelWidth =
+        scale * std::max({measure(tickLabel(L.yMin), base * 0.9), measure(tickLabel(L.yMax), base * 0.9),
+                          measure("-0.0000", base * 0.9), measure("2^-40", base * 0.9)});
     L.left = L.margin + L.line + L.margin / 2 + tickLabelWidth + L.margin / 2;
     L.top = L.margin + L.titleLine + L.margin;
     L.right = L.width - L.margin - legendWidth;
@@ -216,11 +218,16 @@ Rgba positionCurveColor(const PositionCurve& curve, int heads) {
             const auto mix = [t](int a, int b) { return static_cast<std::uint8_t>(std::lround(a + (b - a) * t)); };
             return Rgba{mix(31, 158), mix(119, 202), mix(180, 225), 255};
         }
-        case PositionScheme::RoPE: return Rgba{214, 39, 40, 255};
-        case PositionScheme::Sinusoidal: return Rgba{255, 127, 14, 255};
-        case PositionScheme::T5: return Rgba{44, 160, 44, 255};
-        case PositionScheme::KERPLE: return Rgba{148, 103, 189, 255};
-        case PositionScheme::Sandwich: return Rgba{227, 119, 194, 255};
+        case PositionScheme::RoPE:
+            return Rgba{214, 39, 40, 255};
+        case PositionScheme::Sinusoidal:
+            return Rgba{255, 127, 14, 255};
+        case PositionScheme::T5:
+            return Rgba{44, 160, 44, 255};
+        case PositionScheme::KERPLE:
+            return Rgba{148, 103, 189, 255};
+        case PositionScheme::Sandwich:
+            return Rgba{227, 119, 194, 255};
     }
     return kText;
 }
@@ -229,7 +236,8 @@ std::string positionSchemesTitle(const PositionSchemes& s) {
     return s.quantity == SchemeQuantity::Attention
                ? fmt::format("ALiBi beside other position schemes: attention vs distance, zero content (D = {})",
                              s.maxDistance)
-               : fmt::format("ALiBi beside other position schemes: logit contribution vs distance (D = {})", s.maxDistance);
+               : fmt::format("ALiBi beside other position schemes: logit contribution vs distance (D = {})",
+                             s.maxDistance);
 }
 
 std::string positionSchemesYLabel(const PositionSchemes& s) {
@@ -254,7 +262,8 @@ void drawSchemes(detail::Canvas& canvas, const FigureLayout& L, const PositionSc
     canvas.endGroup();
     canvas.beginGroup("x-ticks");
     for (double x : L.xTicks)
-        canvas.text(L.px(x), L.bottom + L.margin / 2.0, tickLabel(x), TextStyle{L.small, kText, FontWeight::Regular, TextAnchor::Middle});
+        canvas.text(L.px(x), L.bottom + L.margin / 2.0, tickLabel(x),
+                    TextStyle{L.small, kText, FontWeight::Regular, TextAnchor::Middle});
     canvas.endGroup();
     canvas.beginGroup("y-ticks");
     for (double y : L.yTicks)

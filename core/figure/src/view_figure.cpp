@@ -3,19 +3,19 @@
 // (plot_draw.hpp) as SVG or PNG.
 #include <alibi/figure/view_figure.hpp>
 
-#include <alibi/render/color_scale.hpp>
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/diagnosis_error_map.hpp>
-#include <alibi/render/format.hpp>
 #include <alibi/explore/stages.hpp>
+#include <alibi/figure/position_schemes_figure.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/color_scale.hpp>
+#include <alibi/render/format.hpp>
 #include <alibi/render/plot.hpp>
-#include <alibi/figure/position_schemes_figure.hpp>
 
 #include <alibi/render/canvas.hpp>
-#include "curves_plot.hpp"
 #include <alibi/render/plot_draw.hpp>
+#include "curves_plot.hpp"
 
 #include <fmt/format.h>
 
@@ -60,11 +60,14 @@ DType exactType(double value) {
     return static_cast<double>(static_cast<float>(value)) == value ? DType::F32 : DType::F64;
 }
 
-int viewHead(const Session& s) { return std::clamp(std::max(s.head, 0), 0, std::max(s.attention.bias.slopes.heads - 1, 0)); }
+int viewHead(const Session& s) {
+    return std::clamp(std::max(s.head, 0), 0, std::max(s.attention.bias.slopes.heads - 1, 0));
+}
 
 Result<void> noRoom(const Session& s, std::string_view what, std::string_view need) {
     return fail(ErrorCode::InvalidArgument,
-                fmt::format("a {} x {} figure leaves no room for {}: make it at least {} (at 1x)", s.width, s.height, what, need));
+                fmt::format("a {} x {} figure leaves no room for {}: make it at least {} (at 1x)", s.width, s.height,
+                            what, need));
 }
 
 // ---------------------------------------------------------------------------
@@ -150,10 +153,9 @@ Result<void> drawStages(detail::Canvas& canvas, const Session& s) {
     const std::int64_t hidden = std::count(maskedKey.begin(), maskedKey.end(), true);
 
     const detail::PlotMetrics m = detail::plotMetrics(s.width, s.height);
-    const std::string title =
-        fmt::format("Attention stages · head {} (m = {}) · query {} · {} content · mode {}", head,
-                    alibi::formatSlope((*slopes)[static_cast<std::size_t>(head)]), query,
-                    contentName(s.attention.content.kind), modeName(s.attention.bias.mode));
+    const std::string title = fmt::format("Attention stages · head {} (m = {}) · query {} · {} content · mode {}", head,
+                                          alibi::formatSlope((*slopes)[static_cast<std::size_t>(head)]), query,
+                                          contentName(s.attention.content.kind), modeName(s.attention.bias.mode));
     const std::string caption = fmt::format(
         "stage 2 = content + bias; stage 3 = stage 2 with the mode's masked keys set to the mask value, divided by "
         "the temperature T = {}; stage 4: p_j = exp(s_j - max s) / Σ_k exp(s_k - max s) over stage 3 · masked keys "
@@ -253,10 +255,14 @@ Result<Image> renderViewFigurePng(const ViewFigureRequest& request) {
     if (auto ok = checkRequest(request); !ok) return std::unexpected(ok.error());
     switch (request.view) {
         case ExplorerView::Grid:
-        case ExplorerView::Detail: return heatmapView(request);
-        case ExplorerView::Compare: return compareView(request);
-        case ExplorerView::PositionSchemes: return renderPositionSchemesPng(schemesOf(request));
-        default: break;
+        case ExplorerView::Detail:
+            return heatmapView(request);
+        case ExplorerView::Compare:
+            return compareView(request);
+        case ExplorerView::PositionSchemes:
+            return renderPositionSchemesPng(schemesOf(request));
+        default:
+            break;
     }
     if (auto font = detail::loadLabelFont(); !font) return std::unexpected(font.error());
     detail::RasterCanvas canvas(request.session.width, request.session.height, request.scale);
@@ -284,18 +290,32 @@ std::string viewFigureFileName(const ViewFigureRequest& request, bool svg) {
     const Session& s = request.session;
     std::string name;
     switch (request.view) {
-        case ExplorerView::Grid: name = "grid"; break;
-        case ExplorerView::Detail: name = fmt::format("head-{}", viewHead(s)); break;
+        case ExplorerView::Grid:
+            name = "grid";
+            break;
+        case ExplorerView::Detail:
+            name = fmt::format("head-{}", viewHead(s));
+            break;
         case ExplorerView::Curves:
             name = request.curves == CurveKind::Slopes         ? "curves-slopes"
                    : request.curves == CurveKind::BiasDistance ? "curves-bias-distance"
                                                                : "curves-attention-distance";
             break;
-        case ExplorerView::Stages: name = fmt::format("stages-h{}-q{}", viewHead(s), explore::resolvedQueryRow(s)); break;
-        case ExplorerView::Compare: name = "compare"; break;
-        case ExplorerView::Extrapolation: name = fmt::format("extrapolation-h{}", viewHead(s)); break;
-        case ExplorerView::PositionSchemes: name = "position-schemes"; break;
-        default: name = std::string(explorerViewName(request.view)); break;
+        case ExplorerView::Stages:
+            name = fmt::format("stages-h{}-q{}", viewHead(s), explore::resolvedQueryRow(s));
+            break;
+        case ExplorerView::Compare:
+            name = "compare";
+            break;
+        case ExplorerView::Extrapolation:
+            name = fmt::format("extrapolation-h{}", viewHead(s));
+            break;
+        case ExplorerView::PositionSchemes:
+            name = "position-schemes";
+            break;
+        default:
+            name = std::string(explorerViewName(request.view));
+            break;
     }
     return name + (svg ? ".svg" : ".png");
 }
@@ -303,7 +323,8 @@ std::string viewFigureFileName(const ViewFigureRequest& request, bool svg) {
 std::string compareOverridesText(const CompareOverrides& b) {
     std::vector<std::string> parts;
     if (b.scheme) parts.push_back(fmt::format("scheme {}", schemeName(*b.scheme)));
-    if (b.scheme == SlopeScheme::Custom && !b.custom.empty()) parts.push_back(fmt::format("{} custom slopes", b.custom.size()));
+    if (b.scheme == SlopeScheme::Custom && !b.custom.empty())
+        parts.push_back(fmt::format("{} custom slopes", b.custom.size()));
     if (b.maxBias) parts.push_back(fmt::format("max_bias {}", *b.maxBias));
     if (b.mode) parts.push_back(fmt::format("mode {}", modeName(*b.mode)));
     if (b.dtype) parts.push_back(fmt::format("dtype {}", dtypeName(*b.dtype)));
@@ -355,7 +376,8 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
     frame.caption = [&](const Heatmap&) { return summary; };
     return heatmapFigure(request.width * request.scale, request.height * request.scale, frame,
                          [&](int width, int height) -> Result<Heatmap> {
-                             auto picture = explore::diagnosisErrorMap(*request.tensor, d, width, height, 4 * request.scale);
+                             auto picture =
+                                 explore::diagnosisErrorMap(*request.tensor, d, width, height, 4 * request.scale);
                              if (!picture)
                                  return fail(ErrorCode::InvalidArgument,
                                              "the error map against correct ALiBi cannot be built for this tensor "

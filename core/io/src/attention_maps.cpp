@@ -20,12 +20,12 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
-#include <fmt/format.h>
 #include <limits>
 #include <map>
 #include <new>
@@ -66,7 +66,8 @@ struct AttentionMaps::Mapping {
 
     // Exactly `n` bytes at `offset` (inside the size the file had when opened).
     [[nodiscard]] Result<void> read(std::uint64_t offset, std::byte* out, std::uint64_t n) const {
-        if (offset > size || n > size - offset) return fail(ErrorCode::Internal, "AttentionMaps: read outside the file");
+        if (offset > size || n > size - offset)
+            return fail(ErrorCode::Internal, "AttentionMaps: read outside the file");
         if (!file) {
             if (n > 0) std::memcpy(out, memory + offset, static_cast<std::size_t>(n));
             return {};
@@ -102,9 +103,12 @@ std::unexpected<Error> badLayout(const std::string& message) {
 // at most half an ulp of the dtype relative to itself, moves the sum by at most that much.
 double sumTolerance(DType dtype) {
     switch (dtype) {
-    case DType::F16: return 5e-3;
-    case DType::BF16: return 2e-2;
-    default: return 1e-3;
+        case DType::F16:
+            return 5e-3;
+        case DType::BF16:
+            return 2e-2;
+        default:
+            return 1e-3;
     }
 }
 
@@ -121,7 +125,8 @@ Result<AttentionMaps> AttentionMaps::open(const std::string& path, const Attenti
         if (e.code == ErrorCode::InvalidArgument) e.message += "; give a .npy or .safetensors file";
         return prefixed(std::move(e));
     }
-    if (file->size() < 12) return prefixed(Error{ErrorCode::BadInput, fmt::format("the file holds only {} bytes", file->size())});
+    if (file->size() < 12)
+        return prefixed(Error{ErrorCode::BadInput, fmt::format("the file holds only {} bytes", file->size())});
     auto mapping = std::make_shared<Mapping>();
     mapping->size = file->size();
     mapping->path = path;
@@ -141,7 +146,8 @@ Result<AttentionMaps> AttentionMaps::open(const std::string& path, const Attenti
     else if (ext == FileFormat::Safetensors || static_cast<char>(magic[8]) == '{')
         safetensors = true;
     else
-        return prefixed(Error{ErrorCode::BadInput, "it is neither a .npy file (no \\x93NUMPY magic) nor a safetensors file"});
+        return prefixed(
+            Error{ErrorCode::BadInput, "it is neither a .npy file (no \\x93NUMPY magic) nor a safetensors file"});
     auto maps = build(std::move(mapping), safetensors, options);
     if (!maps) return prefixed(maps.error());
     return maps;
@@ -172,11 +178,12 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
     try {
         header.resize(static_cast<std::size_t>(*end));
     } catch (const std::bad_alloc&) {
-        return fail(ErrorCode::TooLarge,
-                    fmt::format("its header of {} does not fit in memory", humanBytes(static_cast<std::uint64_t>(*end))));
+        return fail(ErrorCode::TooLarge, fmt::format("its header of {} does not fit in memory",
+                                                     humanBytes(static_cast<std::uint64_t>(*end))));
     }
     if (auto ok = mapping->read(0, header.data(), header.size()); !ok) return std::unexpected(ok.error());
-    if (options.cancelled && options.cancelled()) return fail(ErrorCode::Cancelled, "opening the attention maps was cancelled");
+    if (options.cancelled && options.cancelled())
+        return fail(ErrorCode::Cancelled, "opening the attention maps was cancelled");
 
     std::vector<detail::TensorPlan> plans;
     if (safetensors) {
@@ -219,8 +226,8 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
     // several safetensors tensors are one layer each.
     // A single safetensors tensor is one layer when it was chosen by name or its name carries
     // a layer number (HF's per-layer (B, H, Q, K)); otherwise it stacks layers like an array.
-    const bool stacked = plans.size() == 1 &&
-                         !(safetensors && (!options.tensor.empty() || layerNumberFromName(first.name)));
+    const bool stacked =
+        plans.size() == 1 && !(safetensors && (!options.tensor.empty() || layerNumberFromName(first.name)));
     const char* accepted = stacked ? "(H, Q, K), (L, H, Q, K) or (B, L, H, Q, K)"
                                    : "(H, Q, K) or (B, H, Q, K) for every tensor, one tensor per layer";
     if ((stacked && (rank < 3 || rank > 5)) || (!stacked && rank != 3 && rank != 4))
@@ -228,11 +235,11 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
                                      detail::excerpt(shapeString(first.shape)), rank, accepted));
     for (const auto& p : plans) {
         if (p.shape != first.shape || p.dtype != first.dtype)
-            return badLayout(fmt::format("tensor '{}' is {} {} but tensor '{}' is {} {}; every layer's tensor must have "
-                                         "the same shape and dtype (open one with --tensor NAME)",
-                                         detail::excerpt(p.name), detail::excerpt(shapeString(p.shape)),
-                                         dtypeName(p.dtype), detail::excerpt(first.name),
-                                         detail::excerpt(shapeString(first.shape)), dtypeName(first.dtype)));
+            return badLayout(fmt::format(
+                "tensor '{}' is {} {} but tensor '{}' is {} {}; every layer's tensor must have "
+                "the same shape and dtype (open one with --tensor NAME)",
+                detail::excerpt(p.name), detail::excerpt(shapeString(p.shape)), dtypeName(p.dtype),
+                detail::excerpt(first.name), detail::excerpt(shapeString(first.shape)), dtypeName(first.dtype)));
     }
     for (const auto d : first.shape)
         if (d <= 0) return badLayout(fmt::format("shape {} has an empty dimension", shapeString(first.shape)));
@@ -249,8 +256,9 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
                                 std::move(what), kMaxAttentionLayers, kMaxAttentionHeads, kMaxAttentionLength));
     };
     if (layers > kMaxAttentionLayers)
-        return beyond(stacked ? fmt::format("shape {} holds {} layers", detail::excerpt(shapeString(first.shape)), layers)
-                              : fmt::format("the file holds {} layer tensors", layers));
+        return beyond(stacked
+                          ? fmt::format("shape {} holds {} layers", detail::excerpt(shapeString(first.shape)), layers)
+                          : fmt::format("the file holds {} layer tensors", layers));
     if (heads > kMaxAttentionHeads)
         return beyond(fmt::format("shape {} has {} heads", detail::excerpt(shapeString(first.shape)), heads));
     if (queries > kMaxAttentionLength || keys > kMaxAttentionLength)
@@ -267,18 +275,19 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
     maps.m_batches = static_cast<int>(batches);
     maps.m_batch = options.batch;
     const std::uint64_t block = static_cast<std::uint64_t>(heads * queries * keys) * dtypeSize(first.dtype);
-    maps.m_layoutText = fmt::format("{} {} ({})", shapeString(first.shape), dtypeName(first.dtype),
-                                    safetensors ? fmt::format("safetensors, {} tensor{}", plans.size(),
-                                                              plans.size() == 1 ? "" : "s")
-                                                : std::string(".npy"));
+    maps.m_layoutText =
+        fmt::format("{} {} ({})", shapeString(first.shape), dtypeName(first.dtype),
+                    safetensors ? fmt::format("safetensors, {} tensor{}", plans.size(), plans.size() == 1 ? "" : "s")
+                                : std::string(".npy"));
 
     if (stacked) {
         for (std::int64_t l = 0; l < layers; ++l) {
-            maps.m_layers.push_back({first.dataOffset + (static_cast<std::uint64_t>(options.batch) *
-                                                             static_cast<std::uint64_t>(layers) +
-                                                         static_cast<std::uint64_t>(l)) *
-                                                            block});
-            maps.m_info.push_back({first.name.empty() || !safetensors ? std::string() : first.name, static_cast<int>(l)});
+            maps.m_layers.push_back(
+                {first.dataOffset + (static_cast<std::uint64_t>(options.batch) * static_cast<std::uint64_t>(layers) +
+                                     static_cast<std::uint64_t>(l)) *
+                                        block});
+            maps.m_info.push_back(
+                {first.name.empty() || !safetensors ? std::string() : first.name, static_cast<int>(l)});
         }
     } else {
         // Order the layers by the number in their names; file order when any name has none.
@@ -289,13 +298,15 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
             allNumbered = allNumbered && named.back().first.has_value();
         }
         if (allNumbered) {
-            std::stable_sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
+            std::stable_sort(named.begin(), named.end(),
+                             [](const auto& a, const auto& b) { return *a.first < *b.first; });
             for (std::size_t i = 1; i < named.size(); ++i)
                 if (*named[i].first == *named[i - 1].first)
-                    return badLayout(fmt::format("tensors '{}' and '{}' both carry layer number {}; open one of them with "
-                                                 "--tensor NAME",
-                                                 detail::excerpt(named[i - 1].second->name),
-                                                 detail::excerpt(named[i].second->name), *named[i].first));
+                    return badLayout(
+                        fmt::format("tensors '{}' and '{}' both carry layer number {}; open one of them with "
+                                    "--tensor NAME",
+                                    detail::excerpt(named[i - 1].second->name), detail::excerpt(named[i].second->name),
+                                    *named[i].first));
         } else {
             std::stable_sort(named.begin(), named.end(),
                              [](const auto& a, const auto& b) { return a.second->dataOffset < b.second->dataOffset; });
@@ -317,8 +328,8 @@ Result<int> AttentionMaps::layerIndexOf(std::int64_t number) const {
         if (static_cast<std::int64_t>(m_info[l].number) == number) return static_cast<int>(l);
         if (l < 30) numbers += fmt::format("{}{}", l ? ", " : "", m_info[l].number);
     }
-    return fail(ErrorCode::InvalidArgument, fmt::format("--layer: the file has no layer {}; its layers are {}{}", number,
-                                                        numbers, m_info.size() > 30 ? ", ..." : ""));
+    return fail(ErrorCode::InvalidArgument, fmt::format("--layer: the file has no layer {}; its layers are {}{}",
+                                                        number, numbers, m_info.size() > 30 ? ", ..." : ""));
 }
 
 std::uint64_t AttentionMaps::mapBytes() const {
@@ -377,28 +388,30 @@ Result<void> AttentionMaps::decode(int layer, int head, std::int64_t q, std::spa
         return {};
     }
     switch (m_dtype) {
-    case DType::F32:
-        for (std::size_t k = 0; k < n; ++k) {
-            float v;
-            std::memcpy(&v, row + k * 4, 4);
-            out[k] = v;
-        }
-        break;
-    case DType::F64: std::memcpy(out.data(), row, n * 8); break;  // (not reached: read above)
-    case DType::BF16:
-        for (std::size_t k = 0; k < n; ++k) {
-            std::uint16_t bits;
-            std::memcpy(&bits, row + k * 2, 2);
-            out[k] = std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
-        }
-        break;
-    case DType::F16:
-        for (std::size_t k = 0; k < n; ++k) {
-            std::uint16_t bits;
-            std::memcpy(&bits, row + k * 2, 2);
-            out[k] = halfBitsToDouble(bits);
-        }
-        break;
+        case DType::F32:
+            for (std::size_t k = 0; k < n; ++k) {
+                float v;
+                std::memcpy(&v, row + k * 4, 4);
+                out[k] = v;
+            }
+            break;
+        case DType::F64:
+            std::memcpy(out.data(), row, n * 8);
+            break;  // (not reached: read above)
+        case DType::BF16:
+            for (std::size_t k = 0; k < n; ++k) {
+                std::uint16_t bits;
+                std::memcpy(&bits, row + k * 2, 2);
+                out[k] = std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
+            }
+            break;
+        case DType::F16:
+            for (std::size_t k = 0; k < n; ++k) {
+                std::uint16_t bits;
+                std::memcpy(&bits, row + k * 2, 2);
+                out[k] = halfBitsToDouble(bits);
+            }
+            break;
     }
     return {};
 }
@@ -415,8 +428,8 @@ Result<void> AttentionMaps::probabilities(int layer, int head, std::int64_t q, s
         double top = -std::numeric_limits<double>::infinity();
         for (std::size_t k = 0; k < out.size(); ++k) {
             if (std::isnan(out[k]) || out[k] == std::numeric_limits<double>::infinity())
-                return fail(ErrorCode::BadInput, fmt::format("attention maps: {} is {}; scores must be finite or -inf",
-                                                             where(k), out[k]));
+                return fail(ErrorCode::BadInput,
+                            fmt::format("attention maps: {} is {}; scores must be finite or -inf", where(k), out[k]));
             top = std::max(top, out[k]);
         }
         if (top == -std::numeric_limits<double>::infinity()) {  // every key masked
@@ -447,10 +460,11 @@ Result<void> AttentionMaps::probabilities(int layer, int head, std::int64_t q, s
     const double sum = check.sum;
     if (sum == 0) return {};  // a padding query or a row with every key masked: the caller skips it
     if (std::abs(sum - 1) > tolerance)
-        return fail(ErrorCode::BadInput,
-                    fmt::format("attention maps: layer {} head {} query row {} sums to {:.6g}, not 1; if the file holds "
-                                "pre-softmax scores, say so (--values scores)",
-                                m_info[static_cast<std::size_t>(layer)].number, head, q, sum));
+        return fail(
+            ErrorCode::BadInput,
+            fmt::format("attention maps: layer {} head {} query row {} sums to {:.6g}, not 1; if the file holds "
+                        "pre-softmax scores, say so (--values scores)",
+                        m_info[static_cast<std::size_t>(layer)].number, head, q, sum));
     detail::normaliseRow(out.data(), out.size(), sum);  // stored rounding: renormalise
     return {};
 }
@@ -481,15 +495,18 @@ Result<void> AttentionMaps::detect(const AttentionOpenOptions& options) {
                             fmt::format("attention maps: layer {} head {} query row {} key {} is NaN; the maps are "
                                         "damaged or were saved from a diverged model",
                                         m_info[static_cast<std::size_t>(s.layer)].number, s.head, s.q, k));
-            if (v == -std::numeric_limits<double>::infinity()) minusInf = true;
-            else if (v < -tolerance) negative = true;
-            else if (v > 1 + tolerance) aboveOne = true;
+            if (v == -std::numeric_limits<double>::infinity())
+                minusInf = true;
+            else if (v < -tolerance)
+                negative = true;
+            else if (v > 1 + tolerance)
+                aboveOne = true;
             sum += v;
         }
         if (sum != 0 && std::abs(sum - 1) > tolerance && offRow.empty()) {
             sumsOff = true;
-            offRow = fmt::format("layer {} head {} row {} sums to {:.6g}", m_info[static_cast<std::size_t>(s.layer)].number,
-                                 s.head, s.q, sum);
+            offRow = fmt::format("layer {} head {} row {} sums to {:.6g}",
+                                 m_info[static_cast<std::size_t>(s.layer)].number, s.head, s.q, sum);
         }
     }
     if (options.values) {
@@ -498,8 +515,9 @@ Result<void> AttentionMaps::detect(const AttentionOpenOptions& options) {
         m_valuesReason = "as given";
     } else if (minusInf || negative || aboveOne) {
         m_values = AttentionValues::Scores;
-        m_valuesReason = fmt::format("{} in sampled rows: read as pre-softmax scores",
-                                     minusInf ? "-inf entries" : negative ? "negative values" : "values above 1");
+        m_valuesReason = fmt::format("{} in sampled rows: read as pre-softmax scores", minusInf   ? "-inf entries"
+                                                                                       : negative ? "negative values"
+                                                                                                  : "values above 1");
     } else if (sumsOff) {
         m_values = AttentionValues::Scores;
         m_valuesReason = fmt::format("values in [0, 1] but {}: read as pre-softmax scores", offRow);
@@ -515,7 +533,8 @@ Result<void> AttentionMaps::detect(const AttentionOpenOptions& options) {
         if (!probabilities(s.layer, s.head, s.q, row)) continue;
         const std::int64_t position = s.q + m_keys - m_queries;
         double after = 0;
-        for (std::int64_t k = std::max<std::int64_t>(position + 1, 0); k < m_keys; ++k) after += row[static_cast<std::size_t>(k)];
+        for (std::int64_t k = std::max<std::int64_t>(position + 1, 0); k < m_keys; ++k)
+            after += row[static_cast<std::size_t>(k)];
         if (after > 1e-6) {
             m_causal = false;
             break;

@@ -40,7 +40,9 @@ std::string grouped(std::uint64_t n) {
     return out;
 }
 
-std::string maskSpelling(const MaskValue& mask) { return maskName(mask); }
+std::string maskSpelling(const MaskValue& mask) {
+    return maskName(mask);
+}
 
 }  // namespace
 
@@ -85,12 +87,17 @@ ExportPlan planExport(const TensorSource& source, const ExportRequest& request, 
     const std::uint64_t payload = saturatingMul(plan.elements, dtypeSize(plan.dtype));
 
     switch (request.format) {
-        case FileFormat::Npy: plan.bytes = saturatingAdd(npyHeader(plan.shape, plan.dtype).size(), payload); break;
+        case FileFormat::Npy:
+            plan.bytes = saturatingAdd(npyHeader(plan.shape, plan.dtype).size(), payload);
+            break;
         case FileFormat::Safetensors:
             plan.bytes = saturatingAdd(
-                detail::safetensorsHeader(plan.shape, plan.dtype, request.tensorName, source.metadata()).size(), payload);
+                detail::safetensorsHeader(plan.shape, plan.dtype, request.tensorName, source.metadata()).size(),
+                payload);
             break;
-        case FileFormat::Raw: plan.bytes = payload; break;
+        case FileFormat::Raw:
+            plan.bytes = payload;
+            break;
         default:
             // Text: each number takes 1 to kMaxTextNumber characters with its separator.
             plan.bytesExact = false;
@@ -139,9 +146,12 @@ std::string ExportPlan::summary() const {
 
 Result<void> ExportPlan::check() const {
     switch (refusal) {
-        case ExportRefusal::None: return {};
-        case ExportRefusal::MaskOverflow: return fail(ErrorCode::InvalidArgument, reason);
-        case ExportRefusal::NoSpace: return fail(ErrorCode::TooLarge, reason);
+        case ExportRefusal::None:
+            return {};
+        case ExportRefusal::MaskOverflow:
+            return fail(ErrorCode::InvalidArgument, reason);
+        case ExportRefusal::NoSpace:
+            return fail(ErrorCode::TooLarge, reason);
     }
     return {};
 }

@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fmt/format.h>
 #include <utility>
 
 namespace alibi::detail {
@@ -27,12 +27,10 @@ const char* fileKind(mode_t mode) {
 
 Result<InputFile> InputFile::open(const std::string& path) {
     const auto refused = [&](mode_t mode) {
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("it is {}, not a regular file", fileKind(mode)));
+        return fail(ErrorCode::InvalidArgument, fmt::format("it is {}, not a regular file", fileKind(mode)));
     };
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        return fail(ErrorCode::Io, std::string(std::strerror(errno)));
+    if (::stat(path.c_str(), &st) != 0) return fail(ErrorCode::Io, std::string(std::strerror(errno)));
     if (!S_ISREG(st.st_mode)) return refused(st.st_mode);
     // O_NONBLOCK: should the path have become a FIFO since the stat, open returns at once
     // instead of waiting for a writer; the fstat below then refuses it.
@@ -50,8 +48,7 @@ Result<InputFile> InputFile::open(const std::string& path) {
     return file;
 }
 
-InputFile::InputFile(InputFile&& other) noexcept
-    : m_fd(std::exchange(other.m_fd, -1)), m_size(other.m_size) {}
+InputFile::InputFile(InputFile&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)), m_size(other.m_size) {}
 
 InputFile& InputFile::operator=(InputFile&& other) noexcept {
     if (this != &other) {

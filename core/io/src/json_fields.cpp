@@ -68,8 +68,8 @@ Result<void> checkKnown(const Json& object, const std::string& prefix, std::init
         if (!found) {
             std::string list;
             for (const auto k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-            return fail(ErrorCode::BadInput,
-                        fmt::format("session: unknown field `{}{}` (known fields here: {})", prefix, excerpt(key), list));
+            return fail(ErrorCode::BadInput, fmt::format("session: unknown field `{}{}` (known fields here: {})",
+                                                         prefix, excerpt(key), list));
         }
     }
     return {};

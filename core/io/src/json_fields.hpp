@@ -33,7 +33,8 @@ using Json = nlohmann::json;
 [[nodiscard]] Result<double> readNumber(const Json& v, const std::string& path, double lo, double hi, bool loOpen,
                                         const char* expected);
 // The same within one of the shared parameter limits (params.hpp).
-[[nodiscard]] Result<double> readNumber(const Json& v, const std::string& path, NumberRange range, const char* expected);
+[[nodiscard]] Result<double> readNumber(const Json& v, const std::string& path, NumberRange range,
+                                        const char* expected);
 
 // A string naming one value of an enumeration, parsed by `parse` (nullopt: unknown name).
 template <class Parse>

@@ -6,8 +6,8 @@
 #include <alibi/io/lesson.hpp>
 #include <alibi/io/output_file.hpp>
 
-#include "read_limits.hpp"
 #include "json_fields.hpp"
+#include "read_limits.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -26,9 +26,21 @@ using detail::Json;
 using detail::shown;
 
 constexpr std::array<std::string_view, 15> kViewIds{
-    "grid",           "detail",           "curves",         "stages",        "compare",
-    "extrapolation",  "diagnose",         "stats",          "attention-grid", "attention-detail",
-    "attention-distance", "attention-row", "similarity",    "fit-table",     "schemes",
+    "grid",
+    "detail",
+    "curves",
+    "stages",
+    "compare",
+    "extrapolation",
+    "diagnose",
+    "stats",
+    "attention-grid",
+    "attention-detail",
+    "attention-distance",
+    "attention-row",
+    "similarity",
+    "fit-table",
+    "schemes",
 };
 
 constexpr std::array<std::pair<char32_t, char32_t>, 11> kCharacterRanges{{
@@ -98,9 +110,10 @@ Result<std::string> readText(const Json& object, const char* key, std::size_t ma
             lessonError(source, where, fmt::format("field `{}`: expected a string, got {}", key, shown(*it))));
     const auto& s = it->get_ref<const std::string&>();
     if (s.size() > maxBytes)
-        return std::unexpected(lessonError(
-            source, where, fmt::format("field `{}`: {} bytes, at most {} (a step's text is a few sentences)", key,
-                                       s.size(), maxBytes)));
+        return std::unexpected(
+            lessonError(source, where,
+                        fmt::format("field `{}`: {} bytes, at most {} (a step's text is a few sentences)", key,
+                                    s.size(), maxBytes)));
     if (required && s.find_first_not_of(" \n") == std::string::npos)
         return std::unexpected(lessonError(source, where, fmt::format("field `{}` is empty", key)));
     for (std::size_t i = 0; i < s.size();) {
@@ -117,12 +130,12 @@ Result<std::string> readText(const Json& object, const char* key, std::size_t ma
                             "reorders the text around it (\"m = 1/8\" can show as \"m = 8/1\"); remove it",
                             key, static_cast<std::uint32_t>(cp), at)));
         if (cp == 0x2028 || cp == 0x2029)
-            return std::unexpected(lessonError(
-                source, where,
-                fmt::format("field `{}`: character U+{:04X} at byte {} is a {} separator; {}", key,
-                            static_cast<std::uint32_t>(cp), at, cp == 0x2028 ? "line" : "paragraph",
-                            multiline ? "start a paragraph with '\\n' instead"
-                                      : "this field is one line: remove it (a space separates words)")));
+            return std::unexpected(
+                lessonError(source, where,
+                            fmt::format("field `{}`: character U+{:04X} at byte {} is a {} separator; {}", key,
+                                        static_cast<std::uint32_t>(cp), at, cp == 0x2028 ? "line" : "paragraph",
+                                        multiline ? "start a paragraph with '\\n' instead"
+                                                  : "this field is one line: remove it (a space separates words)")));
         if (!allowedCodePoint(cp))
             return std::unexpected(lessonError(
                 source, where,
@@ -137,10 +150,10 @@ Result<int> readHead(const Json& v, const std::string& path, const Session& sess
                      const std::string& where) {
     const int heads = session.attention.bias.slopes.heads;
     if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= heads)
-        return std::unexpected(lessonError(
-            source, where,
-            fmt::format("field `{}`: expected a head from 0 to {} (the step has H = {}), got {}", path, heads - 1,
-                        heads, shown(v))));
+        return std::unexpected(
+            lessonError(source, where,
+                        fmt::format("field `{}`: expected a head from 0 to {} (the step has H = {}), got {}", path,
+                                    heads - 1, heads, shown(v))));
     return static_cast<int>(v.get<std::int64_t>());
 }
 
@@ -151,12 +164,12 @@ Result<LessonHighlight> readHighlight(const Json& h, const Session& session, con
             lessonError(source, where, fmt::format("field `highlight`: expected an object, got {}", shown(h))));
     for (const auto& [key, value] : h.items())
         if (key != "head" && key != "heads" && key != "cell")
-            return std::unexpected(lessonError(
-                source, where,
-                fmt::format("unknown field `highlight.{}` (known fields here: head, heads, cell)", detail::excerpt(key))));
+            return std::unexpected(
+                lessonError(source, where,
+                            fmt::format("unknown field `highlight.{}` (known fields here: head, heads, cell)",
+                                        detail::excerpt(key))));
     if (h.contains("head") && h.contains("heads"))
-        return std::unexpected(
-            lessonError(source, where, "field `highlight`: give `head` or `heads`, not both"));
+        return std::unexpected(lessonError(source, where, "field `highlight`: give `head` or `heads`, not both"));
     LessonHighlight out;
     if (h.contains("head")) {
         auto head = readHead(h["head"], "highlight.head", session, source, where);
@@ -166,10 +179,10 @@ Result<LessonHighlight> readHighlight(const Json& h, const Session& session, con
     if (h.contains("heads")) {
         const Json& list = h["heads"];
         if (!list.is_array() || list.empty() || list.size() > kMaxHighlightHeads)
-            return std::unexpected(lessonError(
-                source, where,
-                fmt::format("field `highlight.heads`: expected a list of 1 to {} heads, got {}", kMaxHighlightHeads,
-                            shown(list))));
+            return std::unexpected(
+                lessonError(source, where,
+                            fmt::format("field `highlight.heads`: expected a list of 1 to {} heads, got {}",
+                                        kMaxHighlightHeads, shown(list))));
         for (std::size_t k = 0; k < list.size(); ++k) {
             auto head = readHead(list[k], fmt::format("highlight.heads[{}]", k), session, source, where);
             if (!head) return std::unexpected(head.error());
@@ -224,8 +237,8 @@ Result<std::string> resolveDataFile(const std::string& name, const std::filesyst
         fmt::format("field `attention_maps`: no file '{}' (looked {}; a relative path is read from the lesson's folder "
                     "or the data folder, e.g. \"attention/trained-like-4x8x64.npy\")",
                     detail::excerpt(name, 200),
-                    tried.empty() ? std::string("nowhere") : fmt::format("in {} place(s), first {}", tried.size(),
-                                                                          tried.front().string()))));
+                    tried.empty() ? std::string("nowhere")
+                                  : fmt::format("in {} place(s), first {}", tried.size(), tried.front().string()))));
 }
 
 std::string lessonName(const std::filesystem::path& path) {
@@ -245,14 +258,18 @@ std::string_view withoutNumber(std::string_view name) {
 
 }  // namespace
 
-std::span<const std::string_view> lessonViewIds() { return kViewIds; }
+std::span<const std::string_view> lessonViewIds() {
+    return kViewIds;
+}
 
 bool isBidiControl(char32_t cp) {
     return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
            (cp >= 0x2066 && cp <= 0x2069);
 }
 
-std::span<const std::pair<char32_t, char32_t>> lessonCharacterRanges() { return kCharacterRanges; }
+std::span<const std::pair<char32_t, char32_t>> lessonCharacterRanges() {
+    return kCharacterRanges;
+}
 
 Result<Session> applyPartialSession(const Session& base, std::string_view partial) {
     if (detail::jsonDepth(partial) > detail::kMaxJsonDepth)
@@ -261,7 +278,8 @@ Result<Session> applyPartialSession(const Session& base, std::string_view partia
     try {
         set = Json::parse(partial.begin(), partial.end());
     } catch (const std::exception& e) {
-        return fail(ErrorCode::BadInput, fmt::format("not JSON: {}", detail::excerpt(detail::parseErrorDetail(e.what()), 160)));
+        return fail(ErrorCode::BadInput,
+                    fmt::format("not JSON: {}", detail::excerpt(detail::parseErrorDetail(e.what()), 160)));
     }
     if (!set.is_object())
         return fail(ErrorCode::BadInput, fmt::format("expected an object of session sections, got {}", shown(set)));
@@ -289,28 +307,29 @@ Result<Session> applyPartialSession(const Session& base, std::string_view partia
 
 Result<Lesson> parseLesson(std::string_view text, const std::string& source, const std::filesystem::path& baseDir) {
     if (text.size() > kMaxLessonBytes)
-        return std::unexpected(lessonError(source, "", fmt::format("{} bytes, more than a lesson's {} bytes",
-                                                                   text.size(), kMaxLessonBytes)));
-    if (detail::jsonDepth(text) > detail::kMaxJsonDepth)
         return std::unexpected(lessonError(
-            source, "", fmt::format("not a lesson: the JSON is nested more than {} levels deep (a lesson has 5)",
+            source, "", fmt::format("{} bytes, more than a lesson's {} bytes", text.size(), kMaxLessonBytes)));
+    if (detail::jsonDepth(text) > detail::kMaxJsonDepth)
+        return std::unexpected(
+            lessonError(source, "",
+                        fmt::format("not a lesson: the JSON is nested more than {} levels deep (a lesson has 5)",
                                     detail::kMaxJsonDepth)));
     Json root;
     try {
         root = Json::parse(text.begin(), text.end());
     } catch (const Json::parse_error& e) {
-        return std::unexpected(lessonError(
-            source, "",
-            fmt::format("not a lesson: JSON parse error at byte {}: {}", e.byte,
-                        detail::excerpt(detail::parseErrorDetail(e.what()), 160))));
+        return std::unexpected(lessonError(source, "",
+                                           fmt::format("not a lesson: JSON parse error at byte {}: {}", e.byte,
+                                                       detail::excerpt(detail::parseErrorDetail(e.what()), 160))));
     } catch (const std::exception& e) {
-        return std::unexpected(lessonError(source, "", fmt::format("not a lesson: {}", detail::excerpt(e.what(), 160))));
+        return std::unexpected(
+            lessonError(source, "", fmt::format("not a lesson: {}", detail::excerpt(e.what(), 160))));
     }
     try {
         if (!root.is_object())
             return std::unexpected(lessonError(
-                source, "", fmt::format("not a lesson: expected a JSON object with `title` and `steps`, got {}",
-                                        shown(root))));
+                source, "",
+                fmt::format("not a lesson: expected a JSON object with `title` and `steps`, got {}", shown(root))));
         for (const auto& [key, value] : root.items())
             if (key != "version" && key != "title" && key != "description" && key != "start" && key != "steps")
                 return std::unexpected(lessonError(
@@ -322,7 +341,8 @@ Result<Lesson> parseLesson(std::string_view text, const std::string& source, con
             return std::unexpected(lessonError(
                 source, "",
                 fmt::format("field `version`: expected {} (this program reads lessons of version {}), got {}",
-                            kLessonVersion, kLessonVersion, root.contains("version") ? shown(root["version"]) : "nothing")));
+                            kLessonVersion, kLessonVersion,
+                            root.contains("version") ? shown(root["version"]) : "nothing")));
         Lesson lesson;
         lesson.path = source;
         lesson.name = lessonName(source);
@@ -344,8 +364,8 @@ Result<Lesson> parseLesson(std::string_view text, const std::string& source, con
         const Json& steps = root["steps"];
         if (!steps.is_array() || steps.empty() || steps.size() > kMaxLessonSteps)
             return std::unexpected(lessonError(
-                source, "", fmt::format("field `steps`: expected a list of 1 to {} steps, got {}", kMaxLessonSteps,
-                                        shown(steps))));
+                source, "",
+                fmt::format("field `steps`: expected a list of 1 to {} steps, got {}", kMaxLessonSteps, shown(steps))));
         for (std::size_t n = 0; n < steps.size(); ++n) {
             const Json& s = steps[n];
             std::string where = fmt::format("step {}", n + 1);
@@ -368,16 +388,15 @@ Result<Lesson> parseLesson(std::string_view text, const std::string& source, con
             if (!stepText) return std::unexpected(stepText.error());
             step.text = *stepText;
             if (!s.contains("view") || !s["view"].is_string())
-                return std::unexpected(lessonError(
-                    source, where,
-                    fmt::format("field `view`: expected a view id ({}), got {}", fmt::join(kViewIds, ", "),
-                                s.contains("view") ? shown(s["view"]) : "nothing")));
+                return std::unexpected(
+                    lessonError(source, where,
+                                fmt::format("field `view`: expected a view id ({}), got {}", fmt::join(kViewIds, ", "),
+                                            s.contains("view") ? shown(s["view"]) : "nothing")));
             step.view = s["view"].get<std::string>();
             if (std::find(kViewIds.begin(), kViewIds.end(), step.view) == kViewIds.end())
-                return std::unexpected(lessonError(
-                    source, where,
-                    fmt::format("field `view`: unknown view '{}' (expected {})", detail::excerpt(step.view),
-                                fmt::join(kViewIds, ", "))));
+                return std::unexpected(lessonError(source, where,
+                                                   fmt::format("field `view`: unknown view '{}' (expected {})",
+                                                               detail::excerpt(step.view), fmt::join(kViewIds, ", "))));
             step.explorerView = parseExplorerView(step.view);
             if (s.contains("set")) {
                 auto next = applyPartialSession(current, s["set"].dump());
@@ -404,22 +423,24 @@ Result<Lesson> parseLesson(std::string_view text, const std::string& source, con
                 if (s.contains("layer")) {
                     if (!s["layer"].is_number_integer() || s["layer"].get<std::int64_t>() < 0 ||
                         s["layer"].get<std::int64_t>() > kMaxAttentionLayers)
-                        return std::unexpected(lessonError(
-                            source, where,
-                            fmt::format("field `layer`: expected a layer number from 0 to {}, got {}",
-                                        kMaxAttentionLayers, shown(s["layer"]))));
+                        return std::unexpected(
+                            lessonError(source, where,
+                                        fmt::format("field `layer`: expected a layer number from 0 to {}, got {}",
+                                                    kMaxAttentionLayers, shown(s["layer"]))));
                     step.layer = static_cast<int>(s["layer"].get<std::int64_t>());
                     step.layerGiven = true;
                 }
             } else if (s.contains("layer")) {
-                return std::unexpected(lessonError(source, where, "field `layer` needs `attention_maps` (the file it is a layer of)"));
+                return std::unexpected(
+                    lessonError(source, where, "field `layer` needs `attention_maps` (the file it is a layer of)"));
             }
             lesson.steps.push_back(std::move(step));
         }
         return lesson;
     } catch (const std::exception& e) {
         // Every access above is type-checked first; this only guards against a library surprise.
-        return std::unexpected(lessonError(source, "", fmt::format("not a lesson: {}", detail::excerpt(e.what(), 160))));
+        return std::unexpected(
+            lessonError(source, "", fmt::format("not a lesson: {}", detail::excerpt(e.what(), 160))));
     }
 }
 
@@ -469,8 +490,8 @@ Result<LessonSummary> readLessonSummary(const std::string& path) {
     auto text = readFileText(path, kMaxLessonBytes);
     if (!text) return std::unexpected(text.error());
     if (detail::jsonDepth(*text) > detail::kMaxJsonDepth)
-        return std::unexpected(lessonError(path, "", fmt::format("not a lesson: the JSON is nested more than {} levels deep",
-                                                                 detail::kMaxJsonDepth)));
+        return std::unexpected(lessonError(
+            path, "", fmt::format("not a lesson: the JSON is nested more than {} levels deep", detail::kMaxJsonDepth)));
     Json root;
     try {
         root = Json::parse(*text);
@@ -539,10 +560,12 @@ Result<std::string> resolveLesson(std::string_view nameOrPath, const std::vector
             const std::string file = it->path().filename().string();
             if (!file.ends_with(kSuffix)) continue;
             const std::string name = lessonName(it->path());
-            if (name == given || withoutNumber(name) == withoutNumber(given) || file == given) return it->path().string();
+            if (name == given || withoutNumber(name) == withoutNumber(given) || file == given)
+                return it->path().string();
         }
     }
-    for (const auto& entry : listLessons(folders)) names += (names.empty() ? "" : ", ") + std::string(withoutNumber(entry.name));
+    for (const auto& entry : listLessons(folders))
+        names += (names.empty() ? "" : ", ") + std::string(withoutNumber(entry.name));
     return fail(ErrorCode::BadInput,
                 fmt::format("no lesson '{}' (lessons: {}; or give the path of a .lesson.json file)",
                             detail::excerpt(given, 120), names.empty() ? std::string("none found") : names));

@@ -8,8 +8,8 @@
 #include "read_limits.hpp"
 #include "tensor_io_detail.hpp"
 
-#include <cstring>
 #include <fmt/format.h>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -20,8 +20,8 @@ namespace alibi {
 namespace {
 
 constexpr std::string_view kMagic = "\x93NUMPY";
-constexpr std::size_t kAlign = 64;            // numpy.lib.format.ARRAY_ALIGN
-constexpr std::size_t kGrowthDigits = 21;     // numpy.lib.format.GROWTH_AXIS_MAX_DIGITS (NumPy >= 1.23)
+constexpr std::size_t kAlign = 64;             // numpy.lib.format.ARRAY_ALIGN
+constexpr std::size_t kGrowthDigits = 21;      // numpy.lib.format.GROWTH_AXIS_MAX_DIGITS (NumPy >= 1.23)
 constexpr std::uint64_t kMaxHeader = 1 << 20;  // NumPy itself refuses headers above 10000 bytes by default
 
 std::string_view asText(std::span<const std::byte> bytes) {
@@ -207,8 +207,8 @@ std::string npyHeader(const Shape& shape, DType dtype) {
     // Built exactly as numpy.lib.format._write_array_header does (NumPy 1.24), so the bytes
     // match np.save: sorted keys, repr() values, spare spaces for growing the first axis, then
     // spaces and '\n' up to a multiple of 64 bytes (at least one space).
-    std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", numpyDescr(dtype),
-                                   shapeString(shape));
+    std::string dict =
+        fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", numpyDescr(dtype), shapeString(shape));
     if (!shape.empty()) {
         const std::size_t digits = std::to_string(shape.front()).size();
         if (digits < kGrowthDigits) dict.append(kGrowthDigits - digits, ' ');
@@ -262,9 +262,9 @@ Result<std::uint64_t> npyHeaderEnd(std::span<const std::byte> prefix, std::uint6
                                 "truncated or the header length is wrong",
                                 length, fileSize));
     if (length > kMaxHeader)
-        return fail(ErrorCode::BadInput,
-                    fmt::format(".npy header length {} is implausibly large (a NumPy header is under 10000 bytes)",
-                                length));
+        return fail(
+            ErrorCode::BadInput,
+            fmt::format(".npy header length {} is implausibly large (a NumPy header is under 10000 bytes)", length));
     return end;
 }
 
@@ -289,7 +289,7 @@ Result<TensorPlan> planNpy(std::span<const std::byte> header, std::uint64_t file
                             fmt::format(".npy header: 'descr' is {}, not a simple dtype string: structured arrays are "
                                         "not supported; save a plain float array (a.astype(np.float32))",
                                         std::holds_alternative<OtherValue>(value) ? std::get<OtherValue>(value).text
-                                                                                   : std::string("not a string")));
+                                                                                  : std::string("not a string")));
         } else if (key == "fortran_order") {
             if (auto* b = std::get_if<bool>(&value))
                 fortran = *b;

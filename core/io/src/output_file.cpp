@@ -6,28 +6,28 @@
 // pid, untouched for minutes) are removed. Replacing keeps the old file's mode, owner and group,
 // and is refused where a shell redirect would be. Devices (/dev/null, /dev/full), FIFOs and
 // stdout ("-") cannot be replaced by a rename: they are written in place and never deleted.
-#include <alibi/io/output_file.hpp>
 #include <alibi/base/interrupt.hpp>
 #include <alibi/base/tensor.hpp>
+#include <alibi/io/output_file.hpp>
 
 #include "input_file.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <cerrno>
 #include <charconv>
-#include <ctime>
-#include <random>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fmt/format.h>
+#include <ctime>
 #include <fstream>
+#include <random>
 #include <utility>
 
 namespace alibi {
@@ -36,10 +36,14 @@ namespace {
 // Small writes are coalesced up to this size; larger ones go straight to the kernel.
 constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
 
-std::string errnoText(int err) { return std::strerror(err); }
+std::string errnoText(int err) {
+    return std::strerror(err);
+}
 
 // A path short enough for a message.
-std::string excerptPath(const std::string& path) { return path.size() <= 80 ? path : path.substr(0, 77) + "..."; }
+std::string excerptPath(const std::string& path) {
+    return path.size() <= 80 ? path : path.substr(0, 77) + "...";
+}
 
 // The folder holding `path` ("." for a bare name) and the bare file name.
 std::pair<std::string, std::string> splitPath(const std::string& path) {
@@ -68,13 +72,16 @@ std::string folderAdvice(int err, const std::string& folder) {
         case ENOENT:
             // The folder may exist and still refuse new files (/proc, /sys: virtual file systems).
             if (::access(folder.c_str(), F_OK) == 0)
-                return fmt::format("the folder '{}' does not accept new files (a virtual file system such as /proc "
-                                   "or /sys?); choose another output path",
-                                   folder);
-            return fmt::format("the folder '{}' does not exist; create it first (mkdir -p '{}') or choose "
-                               "another output path",
-                               folder, folder);
-        case ENOTDIR: return fmt::format("'{}' is not a folder; choose another output path", folder);
+                return fmt::format(
+                    "the folder '{}' does not accept new files (a virtual file system such as /proc "
+                    "or /sys?); choose another output path",
+                    folder);
+            return fmt::format(
+                "the folder '{}' does not exist; create it first (mkdir -p '{}') or choose "
+                "another output path",
+                folder, folder);
+        case ENOTDIR:
+            return fmt::format("'{}' is not a folder; choose another output path", folder);
         case EACCES:
         case EPERM:
             return fmt::format("the folder '{}' is not writable ({}); choose a folder you can write to", folder,
@@ -83,8 +90,10 @@ std::string folderAdvice(int err, const std::string& folder) {
             return fmt::format("the folder '{}' is on a read-only file system; choose a folder you can write to",
                                folder);
         case ENOSPC:
-        case EDQUOT: return fmt::format("{}; free some space or choose another folder", errnoText(err));
-        default: return errnoText(err);
+        case EDQUOT:
+            return fmt::format("{}; free some space or choose another folder", errnoText(err));
+        default:
+            return errnoText(err);
     }
 }
 
@@ -128,9 +137,9 @@ bool isProtectedSymlink(const struct stat& link, const std::string& folder) {
 }
 
 struct Target {
-    std::string path;     // the file to replace (or create): the end of any chain of links
+    std::string path;  // the file to replace (or create): the end of any chain of links
     bool exists = false;
-    struct stat st {};    // when it exists
+    struct stat st {};  // when it exists
 };
 
 // Follows symbolic links one at a time (checking each against the protected-symlink rule) to
@@ -315,8 +324,10 @@ Result<OutputFile> OutputFile::open(const std::string& path, const OutputOptions
         for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
             std::string temp = temporaryName(prefix);
             fd = ::openat(dirFd, temp.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
-            if (fd >= 0) file.m_tempName = std::move(temp);
-            else if (errno != EEXIST) break;
+            if (fd >= 0)
+                file.m_tempName = std::move(temp);
+            else if (errno != EEXIST)
+                break;
         }
         if (fd < 0) {
             const int err = errno;
@@ -336,7 +347,8 @@ Result<OutputFile> OutputFile::open(const std::string& path, const OutputOptions
 
 Result<void> refuseSameFile(const std::string& output, const std::string& input) {
     if (output == "-" || output.empty()) return {};
-    struct stat out {}, in {};
+    struct stat out {
+    }, in{};
     if (::stat(output.c_str(), &out) != 0 || ::stat(input.c_str(), &in) != 0) return {};
     if (out.st_dev != in.st_dev || out.st_ino != in.st_ino) return {};
     return fail(ErrorCode::InvalidArgument,
@@ -345,7 +357,9 @@ Result<void> refuseSameFile(const std::string& output, const std::string& input)
                             output, input, output == input ? "" : " (the same file under another name or link)"));
 }
 
-OutputFile::OutputFile(OutputFile&& other) noexcept { *this = std::move(other); }
+OutputFile::OutputFile(OutputFile&& other) noexcept {
+    *this = std::move(other);
+}
 
 OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
     if (this != &other) {
@@ -381,8 +395,7 @@ Result<void> OutputFile::flushBuffer() {
 }
 
 Result<void> OutputFile::writeRaw(const char* data, std::size_t size) {
-    if (m_fd < 0)
-        return fail(ErrorCode::Internal, fmt::format("write to {} after commit() or abort()", m_path));
+    if (m_fd < 0) return fail(ErrorCode::Internal, fmt::format("write to {} after commit() or abort()", m_path));
     if (const int err = writeAll(m_fd, data, size); err != 0) {
         const std::string shown = m_path == "-" ? std::string("standard output") : m_path;
         std::string message = fmt::format("cannot write {}: {}", shown, errnoText(err));
@@ -400,8 +413,7 @@ Result<void> OutputFile::write(std::span<const std::byte> data) {
 }
 
 Result<void> OutputFile::write(std::string_view text) {
-    if (m_fd < 0)
-        return fail(ErrorCode::Internal, fmt::format("write to {} after commit() or abort()", m_path));
+    if (m_fd < 0) return fail(ErrorCode::Internal, fmt::format("write to {} after commit() or abort()", m_path));
     if (m_buffer.size() + text.size() <= kBufferBytes) {
         if (m_buffer.capacity() < kBufferBytes) m_buffer.reserve(kBufferBytes);
         m_buffer.append(text);
@@ -460,8 +472,8 @@ Result<void> OutputFile::commit() {
         if (!m_tempName.empty()) ::unlinkat(m_dirFd, m_tempName.c_str(), 0);
         m_tempName.clear();
         if (err == EINTR && interruptRequested())
-            return fail(ErrorCode::Cancelled, fmt::format("export to {} cancelled; nothing was written at {}", m_path,
-                                                          m_path));
+            return fail(ErrorCode::Cancelled,
+                        fmt::format("export to {} cancelled; nothing was written at {}", m_path, m_path));
         return fail(ErrorCode::Io,
                     fmt::format("cannot write {}: {} (nothing was written at {})", m_path, errnoText(err), m_path));
     }
@@ -497,11 +509,11 @@ Result<void> writeFileAtomic(const std::string& path, std::string_view content) 
 
 Result<std::string> readFileText(const std::string& path, std::size_t maxBytes) {
     auto file = detail::InputFile::open(path);
-    if (!file)
-        return fail(file.error().code, fmt::format("cannot read {}: {}", path, file.error().message));
+    if (!file) return fail(file.error().code, fmt::format("cannot read {}: {}", path, file.error().message));
     if (file->size() > maxBytes)
-        return fail(ErrorCode::TooLarge, fmt::format("{} is {}, above the {} this reader accepts; is it the right file?",
-                                                     path, humanBytes(file->size()), humanBytes(maxBytes)));
+        return fail(ErrorCode::TooLarge,
+                    fmt::format("{} is {}, above the {} this reader accepts; is it the right file?", path,
+                                humanBytes(file->size()), humanBytes(maxBytes)));
     std::string text(static_cast<std::size_t>(file->size()), '\0');
     if (const int err = file->readAt(0, reinterpret_cast<std::byte*>(text.data()), text.size()); err != 0)
         return fail(err == EINTR ? ErrorCode::Cancelled : ErrorCode::Io,

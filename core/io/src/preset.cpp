@@ -3,10 +3,10 @@
 // would show another model's bias.
 #include <alibi/io/preset.hpp>
 
-#include <algorithm>
-#include <cmath>
-#include <cctype>
 #include <fmt/format.h>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -30,8 +30,8 @@ Result<std::string> readSmallFile(const std::filesystem::path& path) {
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) return fail(ErrorCode::Io, fmt::format("{}: cannot read ({})", path.string(), ec.message()));
     if (size > kMaxConfigBytes)
-        return fail(ErrorCode::BadInput, fmt::format("{}: {} bytes is too large for a configuration file",
-                                                     path.string(), size));
+        return fail(ErrorCode::BadInput,
+                    fmt::format("{}: {} bytes is too large for a configuration file", path.string(), size));
     std::ifstream in(path, std::ios::binary);
     if (!in) return fail(ErrorCode::Io, fmt::format("{}: cannot open", path.string()));
     std::ostringstream text;
@@ -87,7 +87,9 @@ struct ConfigReader {
 Result<Preset> parsePreset(std::string_view json, const std::string& origin) {
     auto doc = parseJson(json, origin);
     if (!doc) return std::unexpected(doc.error());
-    const auto bad = [&](const std::string& what) { return fail(ErrorCode::BadInput, fmt::format("{}: {}", origin, what)); };
+    const auto bad = [&](const std::string& what) {
+        return fail(ErrorCode::BadInput, fmt::format("{}: {}", origin, what));
+    };
     const auto text = [&](const char* key) -> std::string {
         return doc->contains(key) && (*doc)[key].is_string() ? (*doc)[key].get<std::string>() : std::string();
     };
@@ -108,7 +110,8 @@ Result<Preset> parsePreset(std::string_view json, const std::string& origin) {
     if (!scheme || *scheme == SlopeScheme::Custom) return bad("field `scheme`: expected press, geometric or linear");
     p.scheme = *scheme;
     if (doc->contains("max_bias")) {
-        if (!(*doc)["max_bias"].is_number() || (*doc)["max_bias"].get<double>() < 0 || (*doc)["max_bias"].get<double>() > 1000)
+        if (!(*doc)["max_bias"].is_number() || (*doc)["max_bias"].get<double>() < 0 ||
+            (*doc)["max_bias"].get<double>() > 1000)
             return bad("field `max_bias` must be a number from 0 to 1000");
         p.maxBias = (*doc)["max_bias"].get<double>();
     }
@@ -168,7 +171,8 @@ std::vector<Preset> loadPresets(const std::vector<std::filesystem::path>& folder
         for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
             if (entry.path().extension() != ".json" || !entry.is_regular_file()) continue;
             auto text = readSmallFile(entry.path());
-            auto preset = text ? parsePreset(*text, entry.path().string()) : Result<Preset>(std::unexpected(text.error()));
+            auto preset =
+                text ? parsePreset(*text, entry.path().string()) : Result<Preset>(std::unexpected(text.error()));
             if (!preset) {
                 if (problems) problems->push_back(preset.error().message);
                 continue;
@@ -201,11 +205,11 @@ Result<Preset> findPreset(std::string_view name, const std::vector<std::filesyst
             if (p.id == wanted || lower(p.name) == wanted) return p;
         std::string ids;
         for (const Preset& p : *presets) ids += fmt::format("{}{}", ids.empty() ? "" : ", ", p.id);
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("no preset called '{}'; the presets are: {}", name, ids));
+        return fail(ErrorCode::InvalidArgument, fmt::format("no preset called '{}'; the presets are: {}", name, ids));
     }
-    return fail(ErrorCode::Io, "no preset folder found (assets/presets next to the program or in the source tree); "
-                               "give a preset file instead: --preset path/to/model.json");
+    return fail(ErrorCode::Io,
+                "no preset folder found (assets/presets next to the program or in the source tree); "
+                "give a preset file instead: --preset path/to/model.json");
 }
 
 Result<Preset> presetFromHfConfig(std::string_view json, const std::string& origin) {
@@ -216,7 +220,7 @@ Result<Preset> presetFromHfConfig(std::string_view json, const std::string& orig
     Preset p;
     p.id = "from-config";
     p.name = doc.contains("_name_or_path") && doc["_name_or_path"].is_string() ? doc["_name_or_path"].get<std::string>()
-                                                                                : origin;
+                                                                               : origin;
     const auto heads = [&](std::initializer_list<const char*> keys) -> Result<void> {
         auto h = r.integer(keys, 1, kMaxHeads);
         if (!h) return std::unexpected(h.error());
@@ -245,22 +249,25 @@ Result<Preset> presetFromHfConfig(std::string_view json, const std::string& orig
             p.headDim = doc["hidden_size"].get<int>() / p.heads;
             p.biasScale = 1.0 / std::sqrt(static_cast<double>(p.headDim));
             r.keysRead.push_back(fmt::format("hidden_size {} (head_dim {})", doc["hidden_size"].get<int>(), p.headDim));
-            p.conventions.push_back("transformers models/falcon/modeling_falcon.py, FalconAttention.forward: the "
-                                    "alibi is added to the raw scores and the sum multiplied by inv_norm_factor = "
-                                    "1/sqrt(head_dim)");
+            p.conventions.push_back(
+                "transformers models/falcon/modeling_falcon.py, FalconAttention.forward: the "
+                "alibi is added to the raw scores and the sum multiplied by inv_norm_factor = "
+                "1/sqrt(head_dim)");
         }
         p.trainLength = r.optionalInteger({"max_position_embeddings"}, 2048);
     } else if (r.modelType == "mpt") {
         const Json attn = doc.value("attn_config", Json::object());
         if (!attn.is_object() || !attn.value("alibi", false))
-            return fail(ErrorCode::BadInput,
-                        fmt::format("{}: this MPT configuration has no `attn_config.alibi: true`; it does not use ALiBi",
-                                    origin));
+            return fail(
+                ErrorCode::BadInput,
+                fmt::format("{}: this MPT configuration has no `attn_config.alibi: true`; it does not use ALiBi",
+                            origin));
         r.keysRead.push_back("attn_config.alibi true");
         ok = heads({"n_heads"});
         if (attn.contains("alibi_bias_max")) {
             if (!attn["alibi_bias_max"].is_number())
-                return fail(ErrorCode::BadInput, fmt::format("{}: `attn_config.alibi_bias_max` must be a number", origin));
+                return fail(ErrorCode::BadInput,
+                            fmt::format("{}: `attn_config.alibi_bias_max` must be a number", origin));
             p.maxBias = attn["alibi_bias_max"].get<double>();
             r.keysRead.push_back(fmt::format("attn_config.alibi_bias_max {}", p.maxBias));
         }

@@ -8,16 +8,16 @@
 // overlap, no trailing byte), all before selecting and allocating one tensor.
 #include <alibi/io/tensor_io.hpp>
 
+#include <alibi/base/interrupt.hpp>
 #include "read_limits.hpp"
 #include "tensor_io_detail.hpp"
-#include <alibi/base/interrupt.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <functional>
-#include <fmt/format.h>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -51,7 +51,9 @@ std::optional<DType> loadableDType(std::string_view dtype) {
 }
 
 // A tensor name as a message quotes it: short, escaped, in quotes.
-std::string quotedName(std::string_view name) { return "'" + detail::excerpt(name) + "'"; }
+std::string quotedName(std::string_view name) {
+    return "'" + detail::excerpt(name) + "'";
+}
 
 std::unexpected<Error> bad(std::string message) {
     return fail(ErrorCode::BadInput, "safetensors header: " + std::move(message));
@@ -127,10 +129,14 @@ struct RawNumber {
     const char* other = "";  // for Other: "null", "true", "a string", "a list", "an object"
     [[nodiscard]] std::string shown() const {
         switch (kind) {
-            case Unsigned: return std::to_string(u);
-            case Negative: return std::to_string(i);
-            case Float: return fmt::format("{}", f);
-            default: return other;
+            case Unsigned:
+                return std::to_string(u);
+            case Negative:
+                return std::to_string(i);
+            case Float:
+                return fmt::format("{}", f);
+            default:
+                return other;
         }
     }
 };
@@ -179,7 +185,9 @@ public:
         return scalar(n, "number");
     }
     bool number_unsigned(number_unsigned_t v) { return scalar(RawNumber{RawNumber::Unsigned, v, 0, 0, ""}, "number"); }
-    bool number_float(number_float_t v, const string_t&) { return scalar(RawNumber{RawNumber::Float, 0, 0, v, ""}, "number"); }
+    bool number_float(number_float_t v, const string_t&) {
+        return scalar(RawNumber{RawNumber::Float, 0, 0, v, ""}, "number");
+    }
     bool binary(binary_t&) { return scalar(RawNumber{RawNumber::Other, 0, 0, 0, "binary"}, "binary"); }
     bool string(string_t& v) {
         if (!tick()) return false;
@@ -223,8 +231,10 @@ public:
         } else if (m_depth == 2 && m_inMetadata) {
             m_metaKey = std::move(k);
         } else if (m_depth == 2) {
-            m_field = k == "dtype" ? Field::Dtype : k == "shape" ? Field::Shape : k == "data_offsets" ? Field::Offsets
-                                                                                                     : Field::Ignored;
+            m_field = k == "dtype"          ? Field::Dtype
+                      : k == "shape"        ? Field::Shape
+                      : k == "data_offsets" ? Field::Offsets
+                                            : Field::Ignored;
         }
         return true;
     }
@@ -388,8 +398,8 @@ private:
     const bool m_keepMetadata;
     const std::function<bool()>& m_cancelled;
     std::optional<Error> m_error;
-    int m_depth = 0;    // containers open that are followed (root 1, a tensor or the metadata 2, a list 3)
-    int m_skip = 0;     // containers open inside a value that is not followed
+    int m_depth = 0;  // containers open that are followed (root 1, a tensor or the metadata 2, a list 3)
+    int m_skip = 0;   // containers open inside a value that is not followed
     std::uint64_t m_events = 0;
     bool m_inMetadata = false;
     std::string m_topKey, m_metaKey;
@@ -410,17 +420,18 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
     if (text.empty() || text.front() != '{')
         return bad("it does not start with '{' (the JSON object); the file is damaged or not safetensors");
     if (jsonDepth(text) > kMaxJsonDepth)
-        return bad(fmt::format("the JSON is nested more than {} levels deep (a valid header has 3); the file is "
-                               "damaged",
-                               kMaxJsonDepth));
+        return bad(
+            fmt::format("the JSON is nested more than {} levels deep (a valid header has 3); the file is "
+                        "damaged",
+                        kMaxJsonDepth));
 
     HeaderReader reader(keepMetadata, cancelled);
     bool parsed = false;
     try {
         parsed = nlohmann::json::sax_parse(text, &reader);
     } catch (const std::bad_alloc&) {
-        return fail(ErrorCode::TooLarge, fmt::format("safetensors header: its {} of JSON do not fit in memory",
-                                                     humanBytes(text.size())));
+        return fail(ErrorCode::TooLarge,
+                    fmt::format("safetensors header: its {} of JSON do not fit in memory", humanBytes(text.size())));
     }
     if (!parsed || reader.error()) {
         if (reader.error()) return std::unexpected(*reader.error());
@@ -437,17 +448,17 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
     entries.reserve(raw.size());
     for (RawTensor& t : raw) {
         const std::string name = quotedName(t.name);
-        if (!t.object)
-            return bad(fmt::format("tensor {} must be an object with dtype, shape and data_offsets", name));
+        if (!t.object) return bad(fmt::format("tensor {} must be an object with dtype, shape and data_offsets", name));
         Entry e;
         e.name = std::move(t.name);
         if (t.dtype.kind != RawField::String) return bad(fmt::format("tensor {} has no \"dtype\" string", name));
         e.dtype = std::move(t.dtype.text);
         const auto bits = itemBits(e.dtype);
         if (!bits)
-            return bad(fmt::format("tensor {} has dtype \"{}\", which the safetensors format does not define; the "
-                                   "file is damaged or from a newer version of the format",
-                                   name, excerpt(e.dtype)));
+            return bad(
+                fmt::format("tensor {} has dtype \"{}\", which the safetensors format does not define; the "
+                            "file is damaged or from a newer version of the format",
+                            name, excerpt(e.dtype)));
         if (t.shape.kind != RawField::List) return bad(fmt::format("tensor {} has no \"shape\" list", name));
         if (t.shape.count > kMaxDims)
             return bad(fmt::format("tensor {} has {} dimensions, above the limit of {}; the file is damaged", name,
@@ -455,7 +466,8 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
         for (const RawNumber& d : t.shape.items) {
             if (d.kind == RawNumber::Negative)
                 return bad(fmt::format("tensor {}: \"shape\" has a negative dimension ({})", name, d.i));
-            if (d.kind != RawNumber::Unsigned || d.u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            if (d.kind != RawNumber::Unsigned ||
+                d.u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
                 return bad(fmt::format("tensor {}: \"shape\" must list non-negative integers, got {}", name,
                                        excerpt(d.shown())));
             e.shape.push_back(static_cast<std::int64_t>(d.u));
@@ -463,25 +475,26 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
         const auto& o = t.offsets;
         if (o.kind != RawField::List || o.count != 2 || o.items[0].kind != RawNumber::Unsigned ||
             o.items[1].kind != RawNumber::Unsigned)
-            return bad(fmt::format("tensor {} needs \"data_offsets\": [begin, end] with two non-negative integers",
-                                   name));
+            return bad(
+                fmt::format("tensor {} needs \"data_offsets\": [begin, end] with two non-negative integers", name));
         e.begin = o.items[0].u;
         e.end = o.items[1].u;
         if (e.begin > e.end)
             return bad(fmt::format("tensor {}: data_offsets [{}, {}] end before they begin; the file is damaged", name,
                                    e.begin, e.end));
         if (e.end > dataSize)
-            return bad(fmt::format("tensor {}: data_offsets [{}, {}] fall outside the {} bytes of data after the "
-                                   "header; the file is truncated or damaged",
-                                   name, e.begin, e.end, dataSize));
+            return bad(
+                fmt::format("tensor {}: data_offsets [{}, {}] fall outside the {} bytes of data after the "
+                            "header; the file is truncated or damaged",
+                            name, e.begin, e.end, dataSize));
         const auto count = elementCount(e.shape);
         if (!count || *count > std::numeric_limits<std::uint64_t>::max() / *bits)
             return fail(ErrorCode::TooLarge, fmt::format("safetensors header: tensor {} declares shape {}, more "
                                                          "elements than can be addressed; the file is damaged",
                                                          name, excerpt(shapeString(e.shape))));
         if (*count * *bits % 8 != 0)
-            return bad(fmt::format("tensor {}: {} elements of {} do not fill a whole number of bytes", name, *count,
-                                   e.dtype));
+            return bad(
+                fmt::format("tensor {}: {} elements of {} do not fill a whole number of bytes", name, *count, e.dtype));
         if (e.end - e.begin != *count * *bits / 8)
             return bad(fmt::format("tensor {}: data_offsets [{}, {}] span {} bytes, but shape {} {} needs {}", name,
                                    e.begin, e.end, e.end - e.begin, excerpt(shapeString(e.shape)), e.dtype,
@@ -503,24 +516,25 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
     const Entry* previous = nullptr;
     for (const Entry* e : sorted) {
         if (e->begin > covered)
-            return bad(fmt::format("{} unexplained bytes lie before tensor {} (data_offsets [{}, {}]; {}): the "
-                                   "tensors must tile the data area exactly; the file is damaged",
-                                   e->begin - covered, quotedName(e->name), e->begin, e->end,
-                                   previous ? fmt::format("the tensor before it, {}, ends at {}", quotedName(previous->name),
-                                                          covered)
-                                            : std::string("the data area starts at 0")));
+            return bad(fmt::format(
+                "{} unexplained bytes lie before tensor {} (data_offsets [{}, {}]; {}): the "
+                "tensors must tile the data area exactly; the file is damaged",
+                e->begin - covered, quotedName(e->name), e->begin, e->end,
+                previous ? fmt::format("the tensor before it, {}, ends at {}", quotedName(previous->name), covered)
+                         : std::string("the data area starts at 0")));
         if (e->begin < covered)
-            return bad(fmt::format("tensors {} and {} overlap (data_offsets [{}, {}] and [{}, {}]); the file is "
-                                   "damaged",
-                                   quotedName(previous->name), quotedName(e->name), previous->begin, previous->end, e->begin,
-                                   e->end));
+            return bad(fmt::format(
+                "tensors {} and {} overlap (data_offsets [{}, {}] and [{}, {}]); the file is "
+                "damaged",
+                quotedName(previous->name), quotedName(e->name), previous->begin, previous->end, e->begin, e->end));
         covered = e->end;
         previous = e;
     }
     if (covered != dataSize)
-        return bad(fmt::format("{} bytes follow the last tensor's data (the tensors cover {} of the {} bytes after "
-                               "the header): the header length or the offsets are wrong; the file is damaged",
-                               dataSize - covered, covered, dataSize));
+        return bad(
+            fmt::format("{} bytes follow the last tensor's data (the tensors cover {} of the {} bytes after "
+                        "the header): the header length or the offsets are wrong; the file is damaged",
+                        dataSize - covered, covered, dataSize));
 
     return ParsedHeader{std::move(entries), std::move(reader.metadata()), *end};
 }
@@ -537,9 +551,10 @@ Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> he
     for (const Entry& e : parsed->entries) {
         const auto dtype = loadableDType(e.dtype);
         if (!dtype)
-            return bad(fmt::format("tensor {} has dtype \"{}\", which is not supported (supported: F64, F32, F16, "
-                                   "BF16); convert it, e.g. t.to(torch.float32)",
-                                   quotedName(e.name), e.dtype));
+            return bad(
+                fmt::format("tensor {} has dtype \"{}\", which is not supported (supported: F64, F32, F16, "
+                            "BF16); convert it, e.g. t.to(torch.float32)",
+                            quotedName(e.name), e.dtype));
         TensorPlan plan;
         plan.shape = e.shape;
         plan.dtype = *dtype;
@@ -551,9 +566,8 @@ Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> he
     return plans;
 }
 
-Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize,
-                                   const std::string& name, std::uint64_t budget,
-                                   const std::function<bool()>& cancelled) {
+Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize, const std::string& name,
+                                   std::uint64_t budget, const std::function<bool()>& cancelled) {
     auto parsed = parseHeader(header, fileSize, true, cancelled);
     if (!parsed) return std::unexpected(parsed.error());
     const std::vector<Entry>& entries = parsed->entries;
@@ -582,8 +596,9 @@ Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint6
     if (!name.empty()) {
         chosen = find(name);
         if (!chosen)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("the safetensors file has no tensor named {}; it holds {}", quotedName(name), names()));
+            return fail(
+                ErrorCode::InvalidArgument,
+                fmt::format("the safetensors file has no tensor named {}; it holds {}", quotedName(name), names()));
     } else if (entries.size() == 1) {
         chosen = &entries.front();
     } else if (!(chosen = find("bias")) && !(chosen = find("alibi"))) {
@@ -595,9 +610,10 @@ Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint6
 
     const auto dtype = loadableDType(chosen->dtype);
     if (!dtype)
-        return bad(fmt::format("tensor {} has dtype \"{}\", which is not supported (supported: F64, F32, F16, BF16); "
-                               "convert it, e.g. t.to(torch.float32)",
-                               quotedName(chosen->name), chosen->dtype));
+        return bad(
+            fmt::format("tensor {} has dtype \"{}\", which is not supported (supported: F64, F32, F16, BF16); "
+                        "convert it, e.g. t.to(torch.float32)",
+                        quotedName(chosen->name), chosen->dtype));
     const std::uint64_t bytes = chosen->end - chosen->begin;
     if (auto ok = checkImportBudget(bytes, budget,
                                     fmt::format("safetensors tensor {} {} {}", quotedName(chosen->name),

@@ -2,11 +2,11 @@
 // the same way by the CLI and both GUIs. Parsing is strict on purpose: a misspelt field
 // ("hedas") or a value of the wrong type is an error naming the field by its dotted path,
 // because a silently ignored typo would show the wrong tensor with no hint why.
+#include <alibi/io/output_file.hpp>
+#include <alibi/io/session.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/bias.hpp>
-#include <alibi/io/output_file.hpp>
-#include <alibi/io/session.hpp>
 
 #include "json_fields.hpp"
 #include "read_limits.hpp"
@@ -43,7 +43,8 @@ constexpr std::array<std::pair<ExplorerView, std::string_view>, 9> kViews{{
     {ExplorerView::Stats, "stats"},
     {ExplorerView::PositionSchemes, "position-schemes"},
 }};
-constexpr const char* kViewNames = "grid, detail, curves, stages, compare, extrapolation, diagnose, stats, position-schemes";
+constexpr const char* kViewNames =
+    "grid, detail, curves, stages, compare, extrapolation, diagnose, stats, position-schemes";
 
 // Session files are hand-edited and small; anything larger is not a session.
 constexpr std::size_t kMaxSessionBytes = std::size_t{16} << 20;
@@ -79,10 +80,9 @@ Result<MaskValue> readMask(const Json& m, const std::string& path) {
 }
 
 Result<void> parseBias(const Json& b, BiasParams& p) {
-    if (auto ok =
-            checkKnown(b, "bias.",
-                       {"heads", "queries", "keys", "scheme", "max_bias", "slopes", "mode", "mask", "layout", "dtype",
-                        "arith"});
+    if (auto ok = checkKnown(
+            b, "bias.",
+            {"heads", "queries", "keys", "scheme", "max_bias", "slopes", "mode", "mask", "layout", "dtype", "arith"});
         !ok)
         return ok;
     bool schemeGiven = false, headsGiven = false;
@@ -149,14 +149,16 @@ Result<void> parseBias(const Json& b, BiasParams& p) {
 
 // Section `batch`: lengths, padding, documents, window, prefix, positions (see model/batch.hpp).
 Result<void> parseBatch(const Json& j, BatchParams& p, std::int64_t& row) {
-    if (auto ok = checkKnown(j, "batch.", {"lengths", "padding", "documents", "window", "prefix", "positions", "row"}); !ok)
+    if (auto ok = checkKnown(j, "batch.", {"lengths", "padding", "documents", "window", "prefix", "positions", "row"});
+        !ok)
         return ok;
     for (const char* key : {"lengths", "documents"}) {
         if (!j.contains(key)) continue;
         const Json& list = j[key];
         const std::string path = fmt::format("batch.{}", key);
         if (!list.is_array() || list.size() > 4096)
-            return std::unexpected(fieldError(path, fmt::format("expected a list of positive lengths, got {}", shown(list))));
+            return std::unexpected(
+                fieldError(path, fmt::format("expected a list of positive lengths, got {}", shown(list))));
         std::vector<std::int64_t> values;
         for (std::size_t k = 0; k < list.size(); ++k) {
             ALIBI_TRY(v, readInt(list[k], fmt::format("{}[{}]", path, k), 1, kMaxLength));
@@ -189,7 +191,8 @@ Result<void> parseBatch(const Json& j, BatchParams& p, std::int64_t& row) {
 }
 
 Result<void> parseAttention(const Json& a, Session& s) {
-    if (auto ok = checkKnown(a, "attention.", {"content", "seed", "sigma", "dk", "temperature", "query", "generator"}); !ok)
+    if (auto ok = checkKnown(a, "attention.", {"content", "seed", "sigma", "dk", "temperature", "query", "generator"});
+        !ok)
         return ok;
     ContentParams& c = s.attention.content;
     if (a.contains("content")) {
@@ -209,8 +212,8 @@ Result<void> parseAttention(const Json& a, Session& s) {
         c.dk = static_cast<int>(x);
     }
     if (a.contains("temperature")) {
-        ALIBI_TRY(x,
-                  readNumber(a["temperature"], "attention.temperature", kTemperatureRange, "a number from 1e-6 to 1e6"));
+        ALIBI_TRY(
+            x, readNumber(a["temperature"], "attention.temperature", kTemperatureRange, "a number from 1e-6 to 1e6"));
         c.temperature = x;
     }
     if (a.contains("generator")) {
@@ -225,7 +228,8 @@ Result<void> parseAttention(const Json& a, Session& s) {
 }
 
 Result<void> parseView(const Json& v, Session& s) {
-    if (auto ok = checkKnown(v, "view.", {"open", "what", "head", "colormap", "scale", "width", "height", "train_length"});
+    if (auto ok =
+            checkKnown(v, "view.", {"open", "what", "head", "colormap", "scale", "width", "height", "train_length"});
         !ok)
         return ok;
     if (v.contains("open")) {
@@ -268,7 +272,8 @@ Result<void> parseCompare(const Json& c, Session& s) {
     if (auto ok = checkKnown(c, "compare.", {"scheme", "max_bias", "slopes", "mode", "mask", "dtype"}); !ok) return ok;
     CompareOverrides b;
     if (c.contains("scheme")) {
-        ALIBI_TRY(x, readName(c["scheme"], "compare.scheme", "scheme", "press, geometric, linear, custom", parseScheme));
+        ALIBI_TRY(x,
+                  readName(c["scheme"], "compare.scheme", "scheme", "press, geometric, linear, custom", parseScheme));
         b.scheme = x;
     }
     if (c.contains("max_bias")) {
@@ -294,8 +299,9 @@ Result<void> parseCompare(const Json& c, Session& s) {
     if (b.scheme == SlopeScheme::Custom && b.custom.empty())
         return std::unexpected(fieldError("compare.slopes", "scheme custom needs a list of slopes, one per head"));
     if (!b.custom.empty() && b.scheme != SlopeScheme::Custom)
-        return std::unexpected(fieldError("compare.slopes", "slopes are given but `compare.scheme` is not custom: "
-                                                            "set it to custom or drop the slopes"));
+        return std::unexpected(fieldError("compare.slopes",
+                                          "slopes are given but `compare.scheme` is not custom: "
+                                          "set it to custom or drop the slopes"));
     s.compare = std::move(b);
     return {};
 }

@@ -46,9 +46,9 @@ private:
 // The budget check both batch exports make before anything is built.
 Result<void> checkBatchBudget(const Session& session, const char* what) {
     const BiasParams& bias = session.attention.bias;
-    const std::uint64_t bytes = static_cast<std::uint64_t>(session.batch.batchSize()) *
-                                static_cast<std::uint64_t>(bias.slopes.heads) * static_cast<std::uint64_t>(bias.queries) *
-                                static_cast<std::uint64_t>(bias.queries) * dtypeSize(bias.dtype);
+    const std::uint64_t bytes =
+        static_cast<std::uint64_t>(session.batch.batchSize()) * static_cast<std::uint64_t>(bias.slopes.heads) *
+        static_cast<std::uint64_t>(bias.queries) * static_cast<std::uint64_t>(bias.queries) * dtypeSize(bias.dtype);
     if (bytes > session.maxMemory)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("the batch {} tensor takes {} bytes, more than the memory budget of {} bytes (a batch "
@@ -96,8 +96,7 @@ Result<SessionExport> sessionAttentionExport(const Session& session, std::string
         SessionExport out;
         out.source = std::make_unique<BatchSource>(
             Shape{session.batch.batchSize(), session.attention.bias.slopes.heads, t, t}, session.attention.bias.dtype,
-            std::move(metadata),
-            [params = session.attention, batch = session.batch, budget = session.maxMemory] {
+            std::move(metadata), [params = session.attention, batch = session.batch, budget = session.maxMemory] {
                 return buildBatchAttention(params, batch, budget);
             });
         out.request.path = std::move(path);

@@ -16,21 +16,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <bit>
 #include <cctype>
 #include <cerrno>
-#include <cstring>
-#include <fmt/format.h>
 #include <condition_variable>
+#include <cstring>
 #include <exception>
-#include <mutex>
-#include <thread>
-#include <utility>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <system_error>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace alibi {
@@ -43,14 +43,22 @@ static_assert(std::endian::native == std::endian::little,
 
 std::string_view formatName(FileFormat format) {
     switch (format) {
-        case FileFormat::Npy: return "npy";
-        case FileFormat::Safetensors: return "safetensors";
-        case FileFormat::Csv: return "csv";
-        case FileFormat::Json: return "json";
-        case FileFormat::Raw: return "raw";
-        case FileFormat::Text: return "text";
-        case FileFormat::Png: return "png";
-        case FileFormat::Svg: return "svg";
+        case FileFormat::Npy:
+            return "npy";
+        case FileFormat::Safetensors:
+            return "safetensors";
+        case FileFormat::Csv:
+            return "csv";
+        case FileFormat::Json:
+            return "json";
+        case FileFormat::Raw:
+            return "raw";
+        case FileFormat::Text:
+            return "text";
+        case FileFormat::Png:
+            return "png";
+        case FileFormat::Svg:
+            return "svg";
     }
     return "npy";
 }
@@ -68,7 +76,9 @@ bool isTensorFormat(FileFormat f) {
            f == FileFormat::Raw;
 }
 
-bool isTextFormat(FileFormat f) { return f == FileFormat::Csv || f == FileFormat::Json; }
+bool isTextFormat(FileFormat f) {
+    return f == FileFormat::Csv || f == FileFormat::Json;
+}
 
 }  // namespace
 
@@ -127,8 +137,7 @@ std::uint64_t chunkElements(const TensorSource& source, const Shape& shape, std:
     if (want >= preferred) {
         n = want / preferred * preferred;
     } else {
-        const std::uint64_t row =
-            shape.empty() || shape.back() <= 0 ? 1 : static_cast<std::uint64_t>(shape.back());
+        const std::uint64_t row = shape.empty() || shape.back() <= 0 ? 1 : static_cast<std::uint64_t>(shape.back());
         // Rows are split only when one row alone exceeds the budget (a flat tensor is one row).
         n = want >= row ? want / row * row : want;
     }
@@ -242,9 +251,9 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
                                 "or redirect it (| python3 ..., > out.{}), or give -o FILE",
                                 formatName(format), formatName(format), formatName(format)));
     if (format == FileFormat::Safetensors && (options.tensorName.empty() || options.tensorName == "__metadata__"))
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("'{}' cannot name a safetensors tensor; choose another tensor name",
-                                options.tensorName));
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("'{}' cannot name a safetensors tensor; choose another tensor name", options.tensorName));
 
     const Shape shape = source.shape();
     const DType dtype = source.dtype();
@@ -259,16 +268,24 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
 
     std::unique_ptr<detail::ChunkWriter> writer;
     switch (format) {
-        case FileFormat::Npy: writer = std::make_unique<BinaryWriter>(npyHeader(shape, dtype), es); break;
-        case FileFormat::Safetensors:
-            writer = std::make_unique<BinaryWriter>(detail::safetensorsHeader(shape, dtype, options.tensorName, metadata), es);
+        case FileFormat::Npy:
+            writer = std::make_unique<BinaryWriter>(npyHeader(shape, dtype), es);
             break;
-        case FileFormat::Raw: writer = std::make_unique<BinaryWriter>(std::string(), es); break;
-        case FileFormat::Csv: writer = detail::makeCsvWriter(shape, dtype, metadata); break;
+        case FileFormat::Safetensors:
+            writer = std::make_unique<BinaryWriter>(
+                detail::safetensorsHeader(shape, dtype, options.tensorName, metadata), es);
+            break;
+        case FileFormat::Raw:
+            writer = std::make_unique<BinaryWriter>(std::string(), es);
+            break;
+        case FileFormat::Csv:
+            writer = detail::makeCsvWriter(shape, dtype, metadata);
+            break;
         case FileFormat::Json:
             writer = detail::makeJsonWriter(shape, dtype, metadata, options.allowNonFinite, path);
             break;
-        default: return fail(ErrorCode::Internal, "exportTensor: unhandled format");
+        default:
+            return fail(ErrorCode::Internal, "exportTensor: unhandled format");
     }
 
     const std::uint64_t chunk = chunkElements(source, shape, count, es, options.chunkBytes);
@@ -279,8 +296,8 @@ Result<void> exportTensor(const TensorSource& source, const std::string& path, c
         buffer = detail::HugeBuffer(static_cast<std::size_t>(count == 0 ? 0 : chunk * es));
         if (count > chunk) spare = detail::HugeBuffer(buffer.size());
     } catch (const std::bad_alloc&) {
-        return fail(ErrorCode::TooLarge, fmt::format("cannot allocate two {} export buffers; lower the chunk size",
-                                                     humanBytes(chunk * es)));
+        return fail(ErrorCode::TooLarge,
+                    fmt::format("cannot allocate two {} export buffers; lower the chunk size", humanBytes(chunk * es)));
     }
 
     auto file = OutputFile::open(path);
@@ -441,7 +458,8 @@ Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tens
     }
     if (const int err = readAt(0, header.data(), header.size()); err != 0)
         return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
-    auto plan = npy ? detail::planNpy(header, fileSize, budget) : detail::planSafetensors(header, fileSize, tensorName, budget);
+    auto plan =
+        npy ? detail::planNpy(header, fileSize, budget) : detail::planSafetensors(header, fileSize, tensorName, budget);
     if (!plan) return prefixed(plan.error());
     if (npy) {
         const auto slash = path.find_last_of('/');

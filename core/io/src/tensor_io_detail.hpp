@@ -6,8 +6,8 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
-#include <alibi/io/output_file.hpp>
 #include <alibi/base/tensor.hpp>
+#include <alibi/io/output_file.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -24,8 +24,8 @@ namespace alibi::detail {
 struct TensorPlan {
     Shape shape;
     DType dtype = DType::F32;
-    bool byteSwap = false;    // big-endian data ('>f4'): swap each element after reading
-    bool bf16FromU2 = false;  // .npy '<u2' taken as bfloat16 bits
+    bool byteSwap = false;         // big-endian data ('>f4'): swap each element after reading
+    bool bf16FromU2 = false;       // .npy '<u2' taken as bfloat16 bits
     std::uint64_t dataOffset = 0;  // from the start of the file
     std::uint64_t dataBytes = 0;   // exactly elementCount(shape) * dtypeSize(dtype)
     std::string name;

@@ -9,9 +9,9 @@
 
 #include "tensor_io_detail.hpp"
 
+#include <fmt/format.h>
 #include <charconv>
 #include <cmath>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
@@ -73,7 +73,9 @@ CsvLayout csvLayout(const Shape& shape, const std::map<std::string, std::string>
     }
     if (shape.size() == 1) {
         const auto H = metaInt(metadata, "heads"), Q = metaInt(metadata, "queries"), K = metaInt(metadata, "keys");
-        if (H && Q && K && static_cast<std::uint64_t>(*H) * static_cast<std::uint64_t>(*Q) * static_cast<std::uint64_t>(*K) == dim(0) &&
+        if (H && Q && K &&
+            static_cast<std::uint64_t>(*H) * static_cast<std::uint64_t>(*Q) * static_cast<std::uint64_t>(*K) ==
+                dim(0) &&
             *H <= (std::int64_t{1} << 20) && *Q <= (std::int64_t{1} << 21) && *K <= (std::int64_t{1} << 21)) {
             // flat: the hqk order, flattened; present it as hqk rows.
             l.leadNames = {"head", "query"};
@@ -189,10 +191,14 @@ private:
 
 class JsonWriter final : public ChunkWriter {
 public:
-    JsonWriter(const Shape& shape, DType dtype, const std::map<std::string, std::string>& metadata,
-               bool allowNonFinite, std::string path)
-        : m_shape(shape), m_dtype(dtype), m_metadata(metadata), m_allowNonFinite(allowNonFinite),
-          m_path(std::move(path)), m_index(shape.size(), 0) {}
+    JsonWriter(const Shape& shape, DType dtype, const std::map<std::string, std::string>& metadata, bool allowNonFinite,
+               std::string path)
+        : m_shape(shape),
+          m_dtype(dtype),
+          m_metadata(metadata),
+          m_allowNonFinite(allowNonFinite),
+          m_path(std::move(path)),
+          m_index(shape.size(), 0) {}
 
     Result<void> begin(OutputFile& out) override {
         std::string head = "{\"shape\": [";
@@ -228,7 +234,8 @@ public:
             appendNumber(text, loadAs(m_dtype, data + k * es), true);
             // Lists that end here, and the multi-index of the next element.
             std::size_t closes = 0;
-            while (closes < rank && m_index[rank - 1 - closes] + 1 == static_cast<std::uint64_t>(m_shape[rank - 1 - closes]))
+            while (closes < rank &&
+                   m_index[rank - 1 - closes] + 1 == static_cast<std::uint64_t>(m_shape[rank - 1 - closes]))
                 ++closes;
             text.append(closes, ']');
             for (std::size_t d = rank; d-- > 0;) {
@@ -302,16 +309,17 @@ Result<void> checkFinite(const Shape& shape, DType dtype, std::uint64_t first, s
         else if (v > 0)
             cause = "It comes from a value beyond the dtype's range; export a wider dtype (f32 or f64)";
         else if (dtype == DType::F16)
-            cause = "In f16 the mask -1e9 overflows to -inf (f16's largest value is 65504), as `--mask -inf` does; use "
-                    "`--mask min` (f16's lowest finite value)";
+            cause =
+                "In f16 the mask -1e9 overflows to -inf (f16's largest value is 65504), as `--mask -inf` does; use "
+                "`--mask min` (f16's lowest finite value)";
         else
             cause = "It comes from `--mask -inf`; use `--mask -1e9` (or `--mask min`) for a finite mask";
         return fail(ErrorCode::BadInput,
                     fmt::format("cannot write {} as JSON: the tensor holds {} at index {}, and JSON has no infinity or "
                                 "NaN. {}, or pass --allow-nonfinite to write -Infinity/Infinity/NaN as Python's json "
                                 "module does",
-                                path == "-" ? std::string("standard output") : path, what,
-                                multiIndex(shape, first + k), cause));
+                                path == "-" ? std::string("standard output") : path, what, multiIndex(shape, first + k),
+                                cause));
     }
     return {};
 }

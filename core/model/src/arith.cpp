@@ -5,12 +5,12 @@
 #include <alibi/model/arith.hpp>
 #include <alibi/model/slopes.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <fmt/format.h>
 #include <limits>
 
 // SLEEF 3.5 (Debian's libsleef-dev) exports its scalar 1-ulp powf in two builds. The header
@@ -30,8 +30,8 @@ namespace {
 // ---------------------------------------------------------------------------
 // Profiles
 
-constexpr std::array kAriths{Arith::Exact, Arith::HfBloom, Arith::HfFalcon, Arith::LlmFoundry, Arith::Fairseq,
-                             Arith::Ggml};
+constexpr std::array kAriths{Arith::Exact,      Arith::HfBloom, Arith::HfFalcon,
+                             Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml};
 
 using PowFn = float (*)(float, float);
 
@@ -48,13 +48,19 @@ PowFn sleefPow() {
 }
 
 // The C library's powf, never a compiler builtin that could be folded differently.
-float libmPowf(float base, float exponent) { return ::powf(base, exponent); }
+float libmPowf(float base, float exponent) {
+    return ::powf(base, exponent);
+}
 
-float toF32(double x) { return static_cast<float>(x); }
+float toF32(double x) {
+    return static_cast<float>(x);
+}
 
 // Python: 2 ** (-(2 ** -(math.log2(n) - 3))), the start of BLOOM's and fairseq's slopes, in
 // double with the C library's pow and log2, exactly as CPython evaluates it.
-double pythonStart(double n) { return std::pow(2.0, -std::pow(2.0, -(std::log2(n) - 3.0))); }
+double pythonStart(double n) {
+    return std::pow(2.0, -std::pow(2.0, -(std::log2(n) - 3.0)));
+}
 
 // fairseq get_slopes_power_of_2: [start * ratio**i for i in range(n)] in Python doubles.
 std::vector<double> fairseqPowerOfTwo(int n) {
@@ -155,7 +161,9 @@ DD mul(DD a, DD b) {
     const double e = std::fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi);
     return quickTwoSum(p, e);
 }
-DD mul(DD a, double b) { return mul(a, DD{b, 0}); }
+DD mul(DD a, double b) {
+    return mul(a, DD{b, 0});
+}
 DD div(DD a, double b) {
     const double q1 = a.hi / b;
     const double r = std::fma(-q1, b, a.hi) + a.lo;  // exact remainder of the high part, plus the low
@@ -217,11 +225,14 @@ double castFrom32(DType dtype, float v) {
 
 }  // namespace
 
-std::span<const Arith> allAriths() { return kAriths; }
+std::span<const Arith> allAriths() {
+    return kAriths;
+}
 
 std::string_view arithSource(Arith arith) {
     switch (arith) {
-        case Arith::Exact: return "the exact formula of REFERENCES.md, rounded once into the dtype";
+        case Arith::Exact:
+            return "the exact formula of REFERENCES.md, rounded once into the dtype";
         case Arith::HfBloom:
             return "HF transformers models/bloom/modeling_bloom.py, build_alibi_tensor (float32 torch.pow slopes, "
                    "slope * position in float32, then .to(dtype))";
@@ -245,10 +256,13 @@ BiasMode arithNativeMode(Arith arith) {
     switch (arith) {
         case Arith::HfBloom:
         case Arith::HfFalcon:
-        case Arith::Fairseq: return BiasMode::Bloom;
-        case Arith::LlmFoundry: return BiasMode::Mpt;
+        case Arith::Fairseq:
+            return BiasMode::Bloom;
+        case Arith::LlmFoundry:
+            return BiasMode::Mpt;
         case Arith::Exact:
-        case Arith::Ggml: break;
+        case Arith::Ggml:
+            break;
     }
     return BiasMode::Causal;
 }
@@ -279,12 +293,17 @@ Result<std::vector<double>> frameworkSlopes(Arith arith, int heads, double maxBi
                                 "has no {} equivalent (use --arith exact, llm-foundry or ggml)",
                                 arithName(arith), maxBias, arithName(arith)));
     switch (arith) {
-        case Arith::Exact: return pressSlopes(heads, maxBias);
+        case Arith::Exact:
+            return pressSlopes(heads, maxBias);
         case Arith::HfBloom:
-        case Arith::HfFalcon: return hfSlopes(heads);
-        case Arith::Fairseq: return fairseqSlopes(heads);
-        case Arith::LlmFoundry: return llmFoundrySlopes(heads, maxBias);
-        case Arith::Ggml: return ggmlSlopes(heads, maxBias);
+        case Arith::HfFalcon:
+            return hfSlopes(heads);
+        case Arith::Fairseq:
+            return fairseqSlopes(heads);
+        case Arith::LlmFoundry:
+            return llmFoundrySlopes(heads, maxBias);
+        case Arith::Ggml:
+            return ggmlSlopes(heads, maxBias);
     }
     return pressSlopes(heads, maxBias);
 }
@@ -301,7 +320,8 @@ std::vector<double> exactSlopeTails(const SlopeParams& params) {
     } else if (params.scheme == SlopeScheme::Press) {
         const int c = static_cast<int>(std::bit_floor(static_cast<unsigned>(heads)));
         for (int h = 0; h < heads; ++h)
-            tails[h] = h < c ? exactTail((*slopes)[h], b, h + 1, c) : exactTail((*slopes)[h], b, 2 * (h - c) + 1, 2.0 * c);
+            tails[h] =
+                h < c ? exactTail((*slopes)[h], b, h + 1, c) : exactTail((*slopes)[h], b, 2 * (h - c) + 1, 2.0 * c);
     }
     return tails;
 }
@@ -309,7 +329,8 @@ std::vector<double> exactSlopeTails(const SlopeParams& params) {
 double arithProduct(Arith arith, DType dtype, double slope, double slopeLo, std::int64_t n) {
     if (n == 0) return 0.0;  // +0.0: an integer zero times a positive slope, in every framework
     switch (arith) {
-        case Arith::Exact: return exactProduct(dtype, slope, slopeLo, n);
+        case Arith::Exact:
+            return exactProduct(dtype, slope, slopeLo, n);
         case Arith::HfFalcon: {
             // slopes.bfloat16() * positions: both operands become bfloat16, the product is rounded
             // to bfloat16 (its float product is exact), then .to(dtype).
@@ -321,7 +342,8 @@ double arithProduct(Arith arith, DType dtype, double slope, double slopeLo, std:
         case Arith::HfBloom:
         case Arith::LlmFoundry:
         case Arith::Fairseq:
-        case Arith::Ggml: break;
+        case Arith::Ggml:
+            break;
     }
     // float32 slope times the integer converted to float32 (exact below 2^24), one rounding.
     return castFrom32(dtype, static_cast<float>(slope) * static_cast<float>(n));

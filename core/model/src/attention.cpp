@@ -13,9 +13,9 @@
 #include <alibi/model/detail/attention_kernel.hpp>
 #include "attention_product.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 namespace alibi {

@@ -3,8 +3,8 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <fmt/format.h>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -14,10 +14,9 @@ namespace {
 // CBLAS's enum values (cblas.h), so no header is needed at build time.
 constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
 
-using SgemmFn = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*,
+using SgemmFn = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
+using DgemmFn = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double, double*,
                          int);
-using DgemmFn = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double,
-                         double*, int);
 using NameFn = char* (*)();
 using SetThreadsFn = void (*)(int);
 
@@ -36,8 +35,8 @@ struct CoreChoice {
 std::optional<CoreChoice> chooseCore() {
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
         return CoreChoice{"SkylakeX", "AVX-512"};
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CoreChoice{"Haswell", "AVX2+FMA"};
     if (__builtin_cpu_supports("avx")) return CoreChoice{"Sandybridge", "AVX"};
@@ -97,9 +96,9 @@ Blas load() {
     std::string core = "?";
     if (auto name = reinterpret_cast<NameFn>(dlsym(lib, "openblas_get_corename"))) core = name();
     b.description = fmt::format("{}, {} kernels ({}), single-threaded", version, core,
-                                chose        ? fmt::format("core type chosen from CPUID: {}", choice->why)
-                                : choice     ? std::string("core type from OPENBLAS_CORETYPE")
-                                             : std::string("core type detected by OpenBLAS"));
+                                chose    ? fmt::format("core type chosen from CPUID: {}", choice->why)
+                                : choice ? std::string("core type from OPENBLAS_CORETYPE")
+                                         : std::string("core type detected by OpenBLAS"));
     return b;
 }
 
@@ -130,6 +129,8 @@ void gemmNT(int m, int n, int k, const double* a, const double* b, double* c, in
     gemmLoops(m, n, k, a, b, c, ldc);
 }
 
-std::string blasDescription() { return blas().description; }
+std::string blasDescription() {
+    return blas().description;
+}
 
 }  // namespace alibi::detail

@@ -6,8 +6,8 @@
 #include <alibi/base/parallel.hpp>
 #include "attention_blocked.hpp"
 
-#include <atomic>
 #include <fmt/format.h>
+#include <atomic>
 #include <mutex>
 #include <optional>
 

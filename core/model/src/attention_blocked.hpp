@@ -25,7 +25,6 @@
 
 namespace alibi::detail {
 
-
 // Rows per block: the block (rows x K values) stays within half the L2 cache of one core.
 inline constexpr std::uint64_t kBlockBytes = std::uint64_t{512} << 10;
 inline constexpr std::int64_t kMaxBlockRows = 256;
@@ -33,8 +32,12 @@ inline constexpr std::int64_t kMaxBlockRows = 256;
 inline constexpr std::uint64_t kKeyCacheBytes = std::uint64_t{64} << 20;
 inline constexpr std::int64_t kKeyPanel = 1024;
 
-inline void gemm(int m, int n, int k, const float* a, const float* b, float* c, int ldc) { detail::gemmNT(m, n, k, a, b, c, ldc); }
-inline void gemm(int m, int n, int k, const double* a, const double* b, double* c, int ldc) { detail::gemmNT(m, n, k, a, b, c, ldc); }
+inline void gemm(int m, int n, int k, const float* a, const float* b, float* c, int ldc) {
+    detail::gemmNT(m, n, k, a, b, c, ldc);
+}
+inline void gemm(int m, int n, int k, const double* a, const double* b, double* c, int ldc) {
+    detail::gemmNT(m, n, k, a, b, c, ldc);
+}
 
 inline bool isDistanceMode(BiasMode mode) {
     return mode == BiasMode::Causal || mode == BiasMode::Symmetric || mode == BiasMode::Clamped;
@@ -61,14 +64,17 @@ template <class T>
 class BlockKernel {
 public:
     BlockKernel(const AttentionParams& params, const std::vector<double>& slopes)
-        : m_params(params), m_slopes(slopes), m_heads(params.bias.slopes.heads), m_queries(params.bias.queries),
-          m_keys(params.bias.keyCount()), m_dk(params.content.dk) {
+        : m_params(params),
+          m_slopes(slopes),
+          m_heads(params.bias.slopes.heads),
+          m_queries(params.bias.queries),
+          m_keys(params.bias.keyCount()),
+          m_dk(params.content.dk) {
         const auto rows = kBlockBytes / (static_cast<std::uint64_t>(m_keys) * sizeof(T));
         m_blockRows = std::clamp<std::int64_t>(static_cast<std::int64_t>(rows), 1, kMaxBlockRows);
         const double t = params.content.temperature;
-        m_alpha = static_cast<T>(params.content.kind == ContentKind::Qk
-                                     ? 1.0 / (std::sqrt(static_cast<double>(m_dk)) * t)
-                                     : 1.0 / t);
+        m_alpha = static_cast<T>(
+            params.content.kind == ContentKind::Qk ? 1.0 / (std::sqrt(static_cast<double>(m_dk)) * t) : 1.0 / t);
         m_mask = static_cast<T>(detail::maskLogit(params.bias));
         m_packed = std::is_same_v<T, float> && params.content.kind == ContentKind::Qk && detail::packedProductRuns();
         m_cacheKeys = params.content.kind == ContentKind::Qk && keySize(m_keys) * sizeof(T) <= kKeyCacheBytes;
@@ -120,15 +126,16 @@ public:
     }
 
     // Probabilities of rows [i0, i1) of head h into out (row stride K).
-    void compute(std::int64_t h, std::int64_t i0, std::int64_t i1, const HeadData<T>& d, T* out,
-                 Scratch<T>& s) const {
+    void compute(std::int64_t h, std::int64_t i0, std::int64_t i1, const HeadData<T>& d, T* out, Scratch<T>& s) const {
         const BiasParams& b = m_params.bias;
         const ContentParams& c = m_params.content;
         const auto M = i1 - i0;
         const std::int64_t nMax = detail::allowedKeys(b, i1 - 1);
         bool hasContent = true;
         switch (c.kind) {
-            case ContentKind::Zero: hasContent = false; break;
+            case ContentKind::Zero:
+                hasContent = false;
+                break;
             case ContentKind::Gaussian:
                 for (std::int64_t i = i0; i < i1; ++i)
                     detail::fillNormals(c.seed, kStreamGaussian, static_cast<std::uint64_t>(h * m_queries + i) * m_keys,
@@ -164,7 +171,8 @@ public:
             if (masked > 0) max = std::max(max, m_mask);
             bool ok = std::isfinite(max);
             if (ok) {
-                const double maskWeight = masked > 0 ? std::exp(static_cast<double>(m_mask) - static_cast<double>(max)) : 0.0;
+                const double maskWeight =
+                    masked > 0 ? std::exp(static_cast<double>(m_mask) - static_cast<double>(max)) : 0.0;
                 const double sum = detail::expSum(row, max, n) + static_cast<double>(masked) * maskWeight;
                 ok = std::isfinite(sum) && sum > 0;
                 if (ok) {

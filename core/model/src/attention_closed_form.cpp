@@ -67,9 +67,15 @@ GeometricRow::GeometricRow(const AttentionParams& params, double slope, std::int
     left.first = 0;
     left.count = past;
     switch (b.mode) {
-        case BiasMode::Bloom: left.offset = m_a * static_cast<double>(p); break;               // m j / T
-        case BiasMode::Mpt: left.offset = -m_a * static_cast<double>(K - 1 - p); break;       // -m (K-1-j) / T
-        default: left.offset = 0; break;
+        case BiasMode::Bloom:
+            left.offset = m_a * static_cast<double>(p);
+            break;  // m j / T
+        case BiasMode::Mpt:
+            left.offset = -m_a * static_cast<double>(K - 1 - p);
+            break;  // -m (K-1-j) / T
+        default:
+            left.offset = 0;
+            break;
     }
     if (m_symmetric) m_runs[1] = Run{futureFirst, K - past, 0, 0, 0};
     if (b.mode == BiasMode::Clamped) m_blocks[0] = Block{futureFirst, K - past, 0.0, 0};

@@ -44,14 +44,18 @@ constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ULL;
 constexpr std::uint64_t kMix1 = 0xBF58476D1CE4E5B9ULL;
 constexpr std::uint64_t kMix2 = 0x94D049BB133111EBULL;
 
-std::uint64_t streamKey(std::uint64_t seed, std::uint64_t stream) { return splitMix64(splitMix64(seed) + stream); }
+std::uint64_t streamKey(std::uint64_t seed, std::uint64_t stream) {
+    return splitMix64(splitMix64(seed) + stream);
+}
 
 double uniformFromBits(std::uint64_t bits) {
     // 0 would make log(u) infinite; it happens once in 2^53 draws.
     return bits == 0 ? 0x1p-54 : static_cast<double>(bits) * 0x1p-53;
 }
 
-double uniformFromKey(std::uint64_t key, std::uint64_t index) { return uniformFromBits(splitMix64(key + index) >> 11); }
+double uniformFromKey(std::uint64_t key, std::uint64_t index) {
+    return uniformFromBits(splitMix64(key + index) >> 11);
+}
 
 // ---------------------------------------------------------------------------
 // Recipe 1: the C library's functions.
@@ -77,12 +81,12 @@ constexpr double kLn2Hi = 0x1.62e42p-1;
 constexpr double kLn2Lo = 0x1.fdf473de6af28p-22;
 constexpr double kSqrt2 = 0x1.6a09e667f3bcdp+0;
 // sin((pi/2) f) / f: (-1)^k (pi/2)^(2k+1) / (2k+1)! for k = 0..8, |f| <= 1/2.
-constexpr double kSin[9] = {0x1.921fb54442d18p+0,  -0x1.4abbce625be53p-1, 0x1.466bc6775aae2p-4,
-                            -0x1.32d2cce62bd86p-8, 0x1.50783487ee782p-13, -0x1.e3074fde8871fp-19,
+constexpr double kSin[9] = {0x1.921fb54442d18p+0,  -0x1.4abbce625be53p-1,  0x1.466bc6775aae2p-4,
+                            -0x1.32d2cce62bd86p-8, 0x1.50783487ee782p-13,  -0x1.e3074fde8871fp-19,
                             0x1.e8f434d018d63p-25, -0x1.6fadb9f155744p-31, 0x1.aaec32af93359p-38};
 // cos((pi/2) f): (-1)^k (pi/2)^(2k) / (2k)! for k = 0..9.
-constexpr double kCos[10] = {0x1.0000000000000p+0,  -0x1.3bd3cc9be45dep+0, 0x1.03c1f081b5ac4p-2,
-                             -0x1.55d3c7e3cbffap-6, 0x1.e1f506891babbp-11, -0x1.a6d1f2a204a8cp-16,
+constexpr double kCos[10] = {0x1.0000000000000p+0,  -0x1.3bd3cc9be45dep+0,  0x1.03c1f081b5ac4p-2,
+                             -0x1.55d3c7e3cbffap-6, 0x1.e1f506891babbp-11,  -0x1.a6d1f2a204a8cp-16,
                              0x1.f9d38a3763cc3p-22, -0x1.b6e24f44b128fp-28, 0x1.20c62c2f2d7f5p-34,
                              -0x1.2a0c591af8314p-41};
 
@@ -119,10 +123,18 @@ std::pair<double, double> polynomialPair(std::uint64_t b1, std::uint64_t b2) {
     const double cosine = pc;
     double c = 0, sn = 0;
     switch (quarter & 3) {
-        case 0: c = cosine, sn = sine; break;
-        case 1: c = -sine, sn = cosine; break;
-        case 2: c = -cosine, sn = -sine; break;
-        default: c = sine, sn = -cosine; break;
+        case 0:
+            c = cosine, sn = sine;
+            break;
+        case 1:
+            c = -sine, sn = cosine;
+            break;
+        case 2:
+            c = -cosine, sn = -sine;
+            break;
+        default:
+            c = sine, sn = -cosine;
+            break;
     }
     return {r * c, r * sn};
 }
@@ -152,8 +164,10 @@ void pairsScalar(std::uint64_t key, std::uint64_t pair0, std::uint64_t pairs, do
 
 ALIBI_AVX512 inline __m512i splitMix512(__m512i x) {
     __m512i z = _mm512_add_epi64(x, _mm512_set1_epi64(static_cast<long long>(kGamma)));
-    z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)), _mm512_set1_epi64(static_cast<long long>(kMix1)));
-    z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)), _mm512_set1_epi64(static_cast<long long>(kMix2)));
+    z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)),
+                           _mm512_set1_epi64(static_cast<long long>(kMix1)));
+    z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)),
+                           _mm512_set1_epi64(static_cast<long long>(kMix2)));
     return _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
 }
 
@@ -182,8 +196,8 @@ ALIBI_AVX512 inline void polynomialPairs512(__m512i b1, __m512i b2, __m512d& out
                                       _mm512_add_pd(_mm512_mul_pd(e, _mm512_set1_pd(kLn2Lo)), _mm512_mul_pd(s, p)));
     const __m512d r = _mm512_sqrt_pd(_mm512_mul_pd(_mm512_set1_pd(-2.0), log));
 
-    const __m512i quarter = _mm512_srli_epi64(_mm512_add_epi64(b2, _mm512_set1_epi64(static_cast<long long>(kHalfTurnBits))),
-                                              kQuarterShift);
+    const __m512i quarter = _mm512_srli_epi64(
+        _mm512_add_epi64(b2, _mm512_set1_epi64(static_cast<long long>(kHalfTurnBits))), kQuarterShift);
     const __m512i d = _mm512_sub_epi64(b2, _mm512_slli_epi64(quarter, kQuarterShift));
     const __m512d f = _mm512_mul_pd(_mm512_cvtepi64_pd(d), _mm512_set1_pd(0x1p-51));
     const __m512d g = _mm512_mul_pd(f, f);
@@ -286,12 +300,12 @@ ALIBI_AVX2 inline void polynomialPairs256(__m256i b1, __m256i b2, __m256d& outC,
                                       _mm256_add_pd(_mm256_mul_pd(e, _mm256_set1_pd(kLn2Lo)), _mm256_mul_pd(s, p)));
     const __m256d r = _mm256_sqrt_pd(_mm256_mul_pd(_mm256_set1_pd(-2.0), log));
 
-    const __m256i quarter =
-        _mm256_srli_epi64(_mm256_add_epi64(b2, _mm256_set1_epi64x(static_cast<long long>(kHalfTurnBits))), kQuarterShift);
+    const __m256i quarter = _mm256_srli_epi64(
+        _mm256_add_epi64(b2, _mm256_set1_epi64x(static_cast<long long>(kHalfTurnBits))), kQuarterShift);
     // d in [-2^50, 2^50): d + 2^51 converts exactly, then 2^51 comes off exactly.
     const __m256i d = _mm256_sub_epi64(b2, _mm256_slli_epi64(quarter, kQuarterShift));
-    const __m256d dd = _mm256_sub_pd(small64ToDouble(_mm256_add_epi64(d, _mm256_set1_epi64x(1LL << 51))),
-                                     _mm256_set1_pd(0x1p51));
+    const __m256d dd =
+        _mm256_sub_pd(small64ToDouble(_mm256_add_epi64(d, _mm256_set1_epi64x(1LL << 51))), _mm256_set1_pd(0x1p51));
     const __m256d f = _mm256_mul_pd(dd, _mm256_set1_pd(0x1p-51));
     const __m256d g = _mm256_mul_pd(f, f);
     const __m256d sine = _mm256_mul_pd(f, horner256(g, kSin, 8));
@@ -380,18 +394,24 @@ GeneratorKernel generatorKernel() {
 
 bool generatorKernelRuns(GeneratorKernel kernel) {
     switch (kernel) {
-        case GeneratorKernel::Scalar: return true;
-        case GeneratorKernel::Avx2: return generatorKernel() != GeneratorKernel::Scalar;
-        case GeneratorKernel::Avx512: return generatorKernel() == GeneratorKernel::Avx512;
+        case GeneratorKernel::Scalar:
+            return true;
+        case GeneratorKernel::Avx2:
+            return generatorKernel() != GeneratorKernel::Scalar;
+        case GeneratorKernel::Avx512:
+            return generatorKernel() == GeneratorKernel::Avx512;
     }
     return false;
 }
 
 const char* generatorKernelName(GeneratorKernel kernel) {
     switch (kernel) {
-        case GeneratorKernel::Scalar: return "scalar";
-        case GeneratorKernel::Avx2: return "avx2";
-        case GeneratorKernel::Avx512: return "avx512";
+        case GeneratorKernel::Scalar:
+            return "scalar";
+        case GeneratorKernel::Avx2:
+            return "avx2";
+        case GeneratorKernel::Avx512:
+            return "avx512";
     }
     return "?";
 }

@@ -1,8 +1,8 @@
 // Row passes of the attention softmax. The float versions exist for AVX-512, AVX2+FMA (one
 // source, attention_kernel_passes.inc, compiled for each) and plain C++, and are picked once at
-// run time from the CPU's features, so the default build needs no -march flag. The vector exponential is the Cephes expf polynomial (about
-// 1 ulp); inputs are x - max <= 0, so only underflow needs care: results in the subnormal
-// range are kept (as PyTorch's float softmax keeps them) and -inf gives exactly 0.
+// run time from the CPU's features, so the default build needs no -march flag. The vector exponential is the Cephes
+// expf polynomial (about 1 ulp); inputs are x - max <= 0, so only underflow needs care: results in the subnormal range
+// are kept (as PyTorch's float softmax keeps them) and -inf gives exactly 0.
 #include <alibi/model/detail/attention_kernel.hpp>
 
 #include <cmath>
@@ -196,8 +196,8 @@ struct Isa {
         const __m256 lo = _mm256_set1_ps(kExpZero);
         const __m256 tooSmall = _mm256_cmp_ps(x, lo, _CMP_LT_OQ);
         x = _mm256_max_ps(lo, x);
-        const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(kLog2e)),
-                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m256 n =
+            _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(kLog2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kC1), x);
         r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kC2), r);
         __m256 p = _mm256_set1_ps(kP0);
@@ -263,19 +263,31 @@ const Kernels& kernels() {
 
 }  // namespace
 
-std::vector<SoftmaxKernels> runnableSoftmaxKernels() { return runnable(); }
+std::vector<SoftmaxKernels> runnableSoftmaxKernels() {
+    return runnable();
+}
 
 float logitsMax(float* row, const float* content, float alpha, const float* bias, std::int64_t n) {
     return kernels().logitsMax(row, content, alpha, bias, n);
 }
-double expSum(float* row, float max, std::int64_t n) { return kernels().expSum(row, max, n); }
-void scaleRow(float* row, float factor, std::int64_t n) { kernels().scaleRow(row, factor, n); }
-const char* softmaxKernelName() { return kernels().name; }
+double expSum(float* row, float max, std::int64_t n) {
+    return kernels().expSum(row, max, n);
+}
+void scaleRow(float* row, float factor, std::int64_t n) {
+    kernels().scaleRow(row, factor, n);
+}
+const char* softmaxKernelName() {
+    return kernels().name;
+}
 
 double logitsMax(double* row, const double* content, double alpha, const double* bias, std::int64_t n) {
     return logitsMaxPortable(row, content, alpha, bias, n);
 }
-double expSum(double* row, double max, std::int64_t n) { return expSumPortable(row, max, n); }
-void scaleRow(double* row, double factor, std::int64_t n) { scaleRowPortable(row, factor, n); }
+double expSum(double* row, double max, std::int64_t n) {
+    return expSumPortable(row, max, n);
+}
+void scaleRow(double* row, double factor, std::int64_t n) {
+    scaleRowPortable(row, factor, n);
+}
 
 }  // namespace alibi::detail

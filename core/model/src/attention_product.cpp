@@ -26,7 +26,7 @@ namespace alibi::detail {
 
 namespace {
 
-constexpr std::int64_t kPanel = 16;   // keys per panel: one AVX-512 vector
+constexpr std::int64_t kPanel = 16;  // keys per panel: one AVX-512 vector
 constexpr std::int64_t kTileRows = 4;
 constexpr std::int64_t kTilePanels = 4;
 
@@ -61,20 +61,28 @@ using TileFn = void (*)(std::int64_t, const float*, const float*, float*, std::i
 template <int R>
 constexpr TileFn tileOf(int panels) {
     switch (panels) {
-        case 1: return tile<R, 1>;
-        case 2: return tile<R, 2>;
-        case 3: return tile<R, 3>;
-        default: return tile<R, 4>;
+        case 1:
+            return tile<R, 1>;
+        case 2:
+            return tile<R, 2>;
+        case 3:
+            return tile<R, 3>;
+        default:
+            return tile<R, 4>;
     }
 }
 
 TileFn tileFor(std::int64_t rows, std::int64_t panels) {
     const int p = static_cast<int>(panels);
     switch (rows) {
-        case 1: return tileOf<1>(p);
-        case 2: return tileOf<2>(p);
-        case 3: return tileOf<3>(p);
-        default: return tileOf<4>(p);
+        case 1:
+            return tileOf<1>(p);
+        case 2:
+            return tileOf<2>(p);
+        case 3:
+            return tileOf<3>(p);
+        default:
+            return tileOf<4>(p);
     }
 }
 

@@ -8,16 +8,18 @@
 #include <alibi/model/detail/attention_closed_form.hpp>
 #include <alibi/model/detail/attention_detail.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 namespace alibi {
 
 namespace detail {
 
-double maskLogit(const BiasParams& params) { return roundTo(params.dtype, maskDouble(params.mask, params.dtype)); }
+double maskLogit(const BiasParams& params) {
+    return roundTo(params.dtype, maskDouble(params.mask, params.dtype));
+}
 
 std::int64_t allowedKeys(const BiasParams& params, std::int64_t i) {
     const std::int64_t K = params.keyCount();
@@ -73,16 +75,20 @@ void ReferenceRows::content(std::int64_t head, std::int64_t query, std::span<dou
     const ContentParams& c = m_params.content;
     const std::int64_t Q = m_params.bias.queries, K = m_params.bias.keyCount();
     switch (c.kind) {
-        case ContentKind::Zero: std::fill(out.begin(), out.end(), 0.0); return;
+        case ContentKind::Zero:
+            std::fill(out.begin(), out.end(), 0.0);
+            return;
         case ContentKind::Gaussian:
             fillNormals(c.seed, kStreamGaussian, static_cast<std::uint64_t>(head * Q + query) * K,
                         static_cast<std::uint64_t>(K), c.sigma, out.data(), c.generator);
             return;
-        case ContentKind::Qk: break;
+        case ContentKind::Qk:
+            break;
     }
     const auto dk = static_cast<std::size_t>(c.dk);
     m_q.resize(dk);
-    fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * Q + query) * dk, dk, 1.0, m_q.data(), c.generator);
+    fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * Q + query) * dk, dk, 1.0, m_q.data(),
+                c.generator);
     const double* cached = keys(head);
     const double scale = std::sqrt(static_cast<double>(c.dk));
     for (std::int64_t j = 0; j < K; ++j) {
@@ -91,7 +97,8 @@ void ReferenceRows::content(std::int64_t head, std::int64_t query, std::span<dou
             k += static_cast<std::size_t>(j) * dk;
         } else {
             m_k.resize(dk);
-            fillNormals(c.seed, kStreamKeys, static_cast<std::uint64_t>(head * K + j) * dk, dk, 1.0, m_k.data(), c.generator);
+            fillNormals(c.seed, kStreamKeys, static_cast<std::uint64_t>(head * K + j) * dk, dk, 1.0, m_k.data(),
+                        c.generator);
             k = m_k.data();
         }
         double dot = 0;
@@ -131,16 +138,20 @@ double contentLogit(const AttentionParams& params, std::int64_t head, std::int64
     const ContentParams& c = params.content;
     const std::int64_t Q = params.bias.queries, K = params.bias.keyCount();
     switch (c.kind) {
-        case ContentKind::Zero: return 0.0;
+        case ContentKind::Zero:
+            return 0.0;
         case ContentKind::Gaussian:
             return c.sigma * standardNormal(c.seed, kStreamGaussian,
                                             static_cast<std::uint64_t>(head * Q + query) * K + key, c.generator);
-        case ContentKind::Qk: break;
+        case ContentKind::Qk:
+            break;
     }
     const auto dk = static_cast<std::size_t>(c.dk);
     std::vector<double> q(dk), k(dk);
-    detail::fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * Q + query) * dk, dk, 1.0, q.data(), c.generator);
-    detail::fillNormals(c.seed, kStreamKeys, static_cast<std::uint64_t>(head * K + key) * dk, dk, 1.0, k.data(), c.generator);
+    detail::fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * Q + query) * dk, dk, 1.0, q.data(),
+                        c.generator);
+    detail::fillNormals(c.seed, kStreamKeys, static_cast<std::uint64_t>(head * K + key) * dk, dk, 1.0, k.data(),
+                        c.generator);
     double dot = 0;
     for (std::size_t x = 0; x < dk; ++x) dot += q[x] * k[x];
     return dot / std::sqrt(static_cast<double>(c.dk));

@@ -21,7 +21,6 @@ using detail::HeadData;
 using detail::Scratch;
 }  // namespace
 
-
 namespace {
 
 // Memory the source may keep between reads (computed blocks and per-head data).
@@ -35,17 +34,19 @@ template <class T>
 class AttentionSource final : public TensorSource {
 public:
     AttentionSource(AttentionParams params, std::vector<double> slopes, unsigned threads)
-        : m_params(std::move(params)), m_slopes(std::move(slopes)), m_kernel(m_params, m_slopes),
+        : m_params(std::move(params)),
+          m_slopes(std::move(slopes)),
+          m_kernel(m_params, m_slopes),
           m_threads(detail::resolveThreads(threads)) {
         const BiasParams& b = m_params.bias;
-        const std::uint64_t blockBytes =
-            static_cast<std::uint64_t>(m_kernel.blockRows()) * b.keyCount() * sizeof(T);
+        const std::uint64_t blockBytes = static_cast<std::uint64_t>(m_kernel.blockRows()) * b.keyCount() * sizeof(T);
         // A sequential reader (hqk, 1hqk, flat) needs the blocks of one batch at a time; qkh
         // needs every head's block of the current query rows, kept while they fit.
         m_batch = b.layout == Layout::Qkh ? 1 : std::max<std::int64_t>(1, 2 * static_cast<std::int64_t>(m_threads));
         m_blockSlots = b.layout == Layout::Qkh ? std::max<std::uint64_t>(1, kSourceCacheBytes / 2 / blockBytes)
                                                : 2 * static_cast<std::uint64_t>(m_batch);
-        m_headSlots = std::max<std::uint64_t>(1, kSourceCacheBytes / 2 / std::max<std::uint64_t>(m_kernel.headBytes(), 1));
+        m_headSlots =
+            std::max<std::uint64_t>(1, kSourceCacheBytes / 2 / std::max<std::uint64_t>(m_kernel.headBytes(), 1));
         // A sequential reader moves from head to head: the current and the previous one suffice.
         if (b.layout != Layout::Qkh) m_headSlots = std::min<std::uint64_t>(m_headSlots, 2);
     }
@@ -96,7 +97,8 @@ public:
                         std::memcpy(dst, values + j0, static_cast<std::size_t>(j1 - j0) * sizeof(T));
                     else
                         for (std::int64_t j = j0; j < j1; ++j)
-                            storeAs(b.dtype, static_cast<double>(values[j]), dst + static_cast<std::size_t>(j - j0) * es);
+                            storeAs(b.dtype, static_cast<double>(values[j]),
+                                    dst + static_cast<std::size_t>(j - j0) * es);
                     e += static_cast<std::uint64_t>(j1 - j0);
                 }
                 computeDirect(direct);
@@ -220,11 +222,12 @@ private:
             const std::int64_t K = m_params.bias.keyCount();
             hd.data.keys.resize(m_kernel.keySize(K));
             const std::int64_t panels = (K + detail::kKeyPanel - 1) / detail::kKeyPanel;
-            detail::parallelFor(static_cast<std::uint64_t>(panels), m_threads, 1, [&](std::uint64_t b, std::uint64_t e) {
-                const auto j0 = static_cast<std::int64_t>(b) * detail::kKeyPanel;
-                const std::int64_t j1 = std::min(K, static_cast<std::int64_t>(e) * detail::kKeyPanel);
-                m_kernel.drawKeys(h, j0, j1, hd.data.keys.data() + m_kernel.keySize(j0));
-            });
+            detail::parallelFor(
+                static_cast<std::uint64_t>(panels), m_threads, 1, [&](std::uint64_t b, std::uint64_t e) {
+                    const auto j0 = static_cast<std::int64_t>(b) * detail::kKeyPanel;
+                    const std::int64_t j1 = std::min(K, static_cast<std::int64_t>(e) * detail::kKeyPanel);
+                    m_kernel.drawKeys(h, j0, j1, hd.data.keys.data() + m_kernel.keySize(j0));
+                });
         }
         m_headCache.push_back(std::move(hd));
         return m_headCache.back().data;

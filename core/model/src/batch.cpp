@@ -5,14 +5,16 @@
 #include <alibi/model/batch.hpp>
 #include <alibi/model/bias.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <charconv>
-#include <fmt/format.h>
 #include <numeric>
 
 namespace alibi {
 
-std::string_view paddingName(Padding padding) { return padding == Padding::Left ? "left" : "right"; }
+std::string_view paddingName(Padding padding) {
+    return padding == Padding::Left ? "left" : "right";
+}
 
 std::optional<Padding> parsePadding(std::string_view name) {
     if (name == "right") return Padding::Right;
@@ -22,9 +24,12 @@ std::optional<Padding> parsePadding(std::string_view name) {
 
 std::string_view positionRuleName(PositionRule rule) {
     switch (rule) {
-        case PositionRule::Mask: return "mask";
-        case PositionRule::Naive: return "naive";
-        case PositionRule::Document: return "document";
+        case PositionRule::Mask:
+            return "mask";
+        case PositionRule::Naive:
+            return "naive";
+        case PositionRule::Document:
+            return "document";
     }
     return "mask";
 }
@@ -38,7 +43,9 @@ std::optional<PositionRule> parsePositionRule(std::string_view name) {
 
 Result<std::vector<std::int64_t>> parseLengthList(std::string_view text, std::string_view what) {
     std::vector<std::int64_t> out;
-    const auto separator = [](char c) { return c == ',' || c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    const auto separator = [](char c) {
+        return c == ',' || c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    };
     std::size_t i = 0;
     while (i < text.size()) {
         while (i < text.size() && separator(text[i])) ++i;
@@ -55,8 +62,7 @@ Result<std::vector<std::int64_t>> parseLengthList(std::string_view text, std::st
                                     "e.g. 16, 12, 9",
                                     what, shown, kMaxLength));
         }
-        if (out.size() == 4096)
-            return fail(ErrorCode::InvalidArgument, fmt::format("{}: more than 4096 values", what));
+        if (out.size() == 4096) return fail(ErrorCode::InvalidArgument, fmt::format("{}: more than 4096 values", what));
         out.push_back(value);
         i = end;
     }
@@ -116,7 +122,8 @@ Result<void> validateBatch(const BiasParams& bias, const BatchParams& batch) {
                                 "length T per row), got --seq {} --keys {}",
                                 t, bias.keyCount()));
     if (batch.lengths.size() > 4096)
-        return fail(ErrorCode::InvalidArgument, fmt::format("--lengths lists {} rows; at most 4096", batch.lengths.size()));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--lengths lists {} rows; at most 4096", batch.lengths.size()));
     for (std::size_t b = 0; b < batch.lengths.size(); ++b)
         if (batch.lengths[b] < 1 || batch.lengths[b] > t)
             return fail(ErrorCode::InvalidArgument,
@@ -126,19 +133,23 @@ Result<void> validateBatch(const BiasParams& bias, const BatchParams& batch) {
     std::int64_t sum = 0;
     for (std::size_t k = 0; k < batch.documents.size(); ++k) {
         if (batch.documents[k] < 1)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--documents: document {} has length {}; lengths must be positive", k, batch.documents[k]));
+            return fail(
+                ErrorCode::InvalidArgument,
+                fmt::format("--documents: document {} has length {}; lengths must be positive", k, batch.documents[k]));
         sum += batch.documents[k];
         if (sum > t)
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("--documents add up to more than --seq {} (the packed length)", t));
     }
     if (batch.window < 0 || batch.window > t)
-        return fail(ErrorCode::InvalidArgument, fmt::format("--window must be between 0 (none) and --seq {}, got {}", t, batch.window));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--window must be between 0 (none) and --seq {}, got {}", t, batch.window));
     if (batch.prefix < 0 || batch.prefix > t)
-        return fail(ErrorCode::InvalidArgument, fmt::format("--prefix must be between 0 (none) and --seq {}, got {}", t, batch.prefix));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--prefix must be between 0 (none) and --seq {}, got {}", t, batch.prefix));
     if (batch.positions == PositionRule::Document && batch.documents.empty())
-        return fail(ErrorCode::InvalidArgument, "--positions document restarts positions per packed document: give --documents too");
+        return fail(ErrorCode::InvalidArgument,
+                    "--positions document restarts positions per packed document: give --documents too");
     return {};
 }
 
@@ -165,9 +176,15 @@ std::vector<TokenInfo> batchTokens(const BiasParams& bias, const BatchParams& ba
         }
         tok.document = batch.documents.empty() ? 0 : document;
         switch (batch.positions) {
-            case PositionRule::Mask: tok.position = seen; break;
-            case PositionRule::Naive: tok.position = x; break;
-            case PositionRule::Document: tok.position = seen - documentStart; break;
+            case PositionRule::Mask:
+                tok.position = seen;
+                break;
+            case PositionRule::Naive:
+                tok.position = x;
+                break;
+            case PositionRule::Document:
+                tok.position = seen - documentStart;
+                break;
         }
         ++seen;
     }
@@ -176,11 +193,16 @@ std::vector<TokenInfo> batchTokens(const BiasParams& bias, const BatchParams& ba
 
 std::string_view maskReasonText(MaskReason reason) {
     switch (reason) {
-        case MaskReason::None: return "";
-        case MaskReason::Padding: return "padding key";
-        case MaskReason::Document: return "another document";
-        case MaskReason::Future: return "future key (causal)";
-        case MaskReason::Window: return "outside the window";
+        case MaskReason::None:
+            return "";
+        case MaskReason::Padding:
+            return "padding key";
+        case MaskReason::Document:
+            return "another document";
+        case MaskReason::Future:
+            return "future key (causal)";
+        case MaskReason::Window:
+            return "outside the window";
     }
     return "";
 }
@@ -223,11 +245,16 @@ std::int64_t batchCellMultiplier(const BiasParams& bias, const BatchRow& row, st
     const TokenInfo& k = row.tokens[static_cast<std::size_t>(j)];
     const std::int64_t d = q.position - k.position;
     switch (bias.mode) {
-        case BiasMode::Causal: return -(d < 0 ? -d : d);  // -|d|: d < 0 only in a prefix
-        case BiasMode::Symmetric: return -(d < 0 ? -d : d);
-        case BiasMode::Clamped: return -std::max<std::int64_t>(d, 0);
-        case BiasMode::Bloom: return k.position;
-        case BiasMode::Mpt: return -(row.lastPosition - k.position);
+        case BiasMode::Causal:
+            return -(d < 0 ? -d : d);  // -|d|: d < 0 only in a prefix
+        case BiasMode::Symmetric:
+            return -(d < 0 ? -d : d);
+        case BiasMode::Clamped:
+            return -std::max<std::int64_t>(d, 0);
+        case BiasMode::Bloom:
+            return k.position;
+        case BiasMode::Mpt:
+            return -(row.lastPosition - k.position);
     }
     return 0;
 }
@@ -239,7 +266,8 @@ KeyRange batchAllowedKeys(const BiasParams& bias, const BatchParams& batch, cons
     KeyRange r{row.realFirst, row.realLast};
     if (!batch.documents.empty()) {
         if (!q.real) return {};
-        r = {row.documentFirst[static_cast<std::size_t>(q.document)], row.documentLast[static_cast<std::size_t>(q.document)]};
+        r = {row.documentFirst[static_cast<std::size_t>(q.document)],
+             row.documentLast[static_cast<std::size_t>(q.document)]};
     }
     if (modeMasks(bias.mode)) r.last = std::min(r.last, i < batch.prefix ? batch.prefix - 1 : i);
     if (batch.window > 0) {

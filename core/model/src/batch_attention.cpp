@@ -8,9 +8,9 @@
 #include <alibi/model/detail/attention_detail.hpp>
 #include <alibi/model/detail/batch_attention_rows.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 namespace alibi {

@@ -17,7 +17,9 @@ namespace detail {
 
 BatchAttentionRows::BatchAttentionRows(const AttentionParams& params, const BatchParams& batch,
                                        std::vector<double> slopes, std::int64_t row)
-    : m_batch(batch), m_row(batchRow(params.bias, batch, row)), m_reference(params, std::move(slopes)),
+    : m_batch(batch),
+      m_row(batchRow(params.bias, batch, row)),
+      m_reference(params, std::move(slopes)),
       m_tails(exactSlopeTails(params.bias.slopes)) {}
 
 void BatchAttentionRows::probabilities(std::int64_t head, std::int64_t query, std::span<double> out,
@@ -46,8 +48,8 @@ void BatchAttentionRows::probabilities(std::int64_t head, std::int64_t query, st
 
 }  // namespace detail
 
-Result<std::vector<double>> batchAttentionRow(const AttentionParams& params, const BatchParams& batch,
-                                              std::int64_t row, std::int64_t head, std::int64_t query) {
+Result<std::vector<double>> batchAttentionRow(const AttentionParams& params, const BatchParams& batch, std::int64_t row,
+                                              std::int64_t head, std::int64_t query) {
     auto slopes = validateAttention(params);
     if (!slopes) return slopes;
     if (auto ok = validateBatch(params.bias, batch); !ok) return std::unexpected(ok.error());

@@ -2,19 +2,19 @@
 // or a prefix of it followed by the mask (bloom, mpt), so rows are memory copies; every
 // template entry is computed once by biasValue's formula, so the fast path and the formula
 // agree bit for bit.
+#include <alibi/model/arith.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
-#include <alibi/model/arith.hpp>
 
 #include <alibi/base/parallel.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fmt/format.h>
 #include <mutex>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -35,8 +35,10 @@ std::optional<std::int64_t> biasMultiplier(BiasMode mode, std::int64_t queryPos,
         case BiasMode::Causal:
             if (d < 0) return std::nullopt;
             return -d;
-        case BiasMode::Symmetric: return d < 0 ? d : -d;
-        case BiasMode::Clamped: return -std::max<std::int64_t>(d, 0);
+        case BiasMode::Symmetric:
+            return d < 0 ? d : -d;
+        case BiasMode::Clamped:
+            return -std::max<std::int64_t>(d, 0);
         case BiasMode::Bloom:
             if (d < 0) return std::nullopt;
             return key;
@@ -60,7 +62,8 @@ namespace {
 // The low part of head `head`'s exact slope when `slope` is that head's slope (see
 // exactSlopeTails); zero otherwise. Cached per thread: biasValue is called cell by cell.
 double slopeTail(const SlopeParams& params, double slope, std::int64_t head) {
-    if (params.arith != Arith::Exact || (params.scheme != SlopeScheme::Press && params.scheme != SlopeScheme::Geometric))
+    if (params.arith != Arith::Exact ||
+        (params.scheme != SlopeScheme::Press && params.scheme != SlopeScheme::Geometric))
         return 0.0;
     thread_local SlopeParams key{0, SlopeScheme::Press, 0.0, {}, Arith::Exact};
     thread_local std::vector<double> slopes, tails;
@@ -77,15 +80,14 @@ double slopeTail(const SlopeParams& params, double slope, std::int64_t head) {
 
 }  // namespace
 
-std::optional<double> biasAllowedValue(const BiasParams& params, double slope, std::int64_t head,
-                                       std::int64_t queryPos, std::int64_t key) {
+std::optional<double> biasAllowedValue(const BiasParams& params, double slope, std::int64_t head, std::int64_t queryPos,
+                                       std::int64_t key) {
     const auto n = biasMultiplier(params.mode, queryPos, key, params.keyCount());
     if (!n) return std::nullopt;
     return arithProduct(params.slopes.arith, params.dtype, slope, slopeTail(params.slopes, slope, head), *n);
 }
 
-double biasValue(const BiasParams& params, double slope, std::int64_t head, std::int64_t query,
-                 std::int64_t key) {
+double biasValue(const BiasParams& params, double slope, std::int64_t head, std::int64_t query, std::int64_t key) {
     const auto v = biasAllowedValue(params, slope, head, params.queryPosition(query), key);
     return v ? *v : roundTo(params.dtype, maskDouble(params.mask, params.dtype));
 }
@@ -93,18 +95,21 @@ double biasValue(const BiasParams& params, double slope, std::int64_t head, std:
 Shape biasShape(const BiasParams& params) {
     const std::int64_t h = params.slopes.heads, q = params.queries, k = params.keyCount();
     switch (params.layout) {
-        case Layout::Hqk: return {h, q, k};
-        case Layout::Qkh: return {q, k, h};
-        case Layout::OneHqk: return {1, h, q, k};
-        case Layout::Flat: return {h * q * k};
+        case Layout::Hqk:
+            return {h, q, k};
+        case Layout::Qkh:
+            return {q, k, h};
+        case Layout::OneHqk:
+            return {1, h, q, k};
+        case Layout::Flat:
+            return {h * q * k};
     }
     return {h, q, k};
 }
 
-std::uint64_t layoutIndex(Layout layout, std::int64_t heads, std::int64_t queries, std::int64_t keys,
-                          std::int64_t h, std::int64_t i, std::int64_t j) {
-    if (layout == Layout::Qkh)
-        return (static_cast<std::uint64_t>(i) * keys + j) * heads + h;
+std::uint64_t layoutIndex(Layout layout, std::int64_t heads, std::int64_t queries, std::int64_t keys, std::int64_t h,
+                          std::int64_t i, std::int64_t j) {
+    if (layout == Layout::Qkh) return (static_cast<std::uint64_t>(i) * keys + j) * heads + h;
     return (static_cast<std::uint64_t>(h) * queries + i) * keys + j;
 }
 
@@ -118,8 +123,8 @@ Result<std::vector<double>> validateBias(const BiasParams& params) {
                     fmt::format("--seq must be between 1 and {}, got {}", kMaxLength, params.queries));
     if (params.keys < 0 || params.keys > kMaxLength)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--keys must be between 1 and {} (or omitted to equal --seq), got {}",
-                                kMaxLength, params.keys));
+                    fmt::format("--keys must be between 1 and {} (or omitted to equal --seq), got {}", kMaxLength,
+                                params.keys));
     if (params.mask.kind == MaskValue::Kind::Finite && !std::isfinite(params.mask.value))
         return fail(ErrorCode::InvalidArgument, "--mask must be -1e9, -inf, min or a finite number");
     return slopes;
@@ -162,7 +167,9 @@ namespace {
 
 using CopyFn = void (*)(std::byte* dst, const std::byte* src, std::size_t bytes);
 
-void copyPlain(std::byte* dst, const std::byte* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
+void copyPlain(std::byte* dst, const std::byte* src, std::size_t bytes) {
+    std::memcpy(dst, src, bytes);
+}
 
 // Up to this size a tensor stays in the cores' L2 caches, where plain stores keep it cached for
 // its reader. Above it streaming stores win even where the tensor would fit in L3: on the
@@ -334,8 +341,7 @@ public:
     // One cell, encoded (for the qkh gather).
     [[nodiscard]] const std::byte* cell(std::int64_t i, std::int64_t j) const {
         const std::int64_t p = m_params.queryPosition(i);
-        if (isDistanceMode(m_params.mode))
-            return m_bytes.data() + static_cast<std::size_t>(m_keys - 1 - p + j) * m_es;
+        if (isDistanceMode(m_params.mode)) return m_bytes.data() + static_cast<std::size_t>(m_keys - 1 - p + j) * m_es;
         return j <= p ? m_bytes.data() + static_cast<std::size_t>(j) * m_es : m_mask.data();
     }
 
@@ -408,8 +414,8 @@ Result<void> fillBias(const BiasParams& params, std::span<std::byte> out, unsign
     const std::size_t es = dtypeSize(params.dtype);
     const std::uint64_t total = static_cast<std::uint64_t>(H) * Q * K;
     if (out.size() != total * es)
-        return fail(ErrorCode::Internal, fmt::format("fillBias: buffer holds {} bytes, the tensor needs {}",
-                                                     out.size(), total * es));
+        return fail(ErrorCode::Internal,
+                    fmt::format("fillBias: buffer holds {} bytes, the tensor needs {}", out.size(), total * es));
     std::vector<HeadTemplate> templates;
     templates.reserve(static_cast<std::size_t>(H));
     const std::vector<double> tails = exactSlopeTails(params.slopes);
@@ -428,7 +434,9 @@ Result<void> fillBias(const BiasParams& params, std::span<std::byte> out, unsign
     const std::uint64_t bytes = total * es;
     const bool streaming = stores == StoreMode::Streaming || (stores == StoreMode::Auto && bytes > kStreamingThreshold);
     const CopyFn copy = streaming ? streamingCopy() : cachedCopy();
-    const auto templateOf = [&](std::int64_t h) -> const HeadTemplate& { return templates[static_cast<std::size_t>(h)]; };
+    const auto templateOf = [&](std::int64_t h) -> const HeadTemplate& {
+        return templates[static_cast<std::size_t>(h)];
+    };
     writeElementsParallel(templateOf, Q, K, es, 0, total, out.data(), copy, streaming, threads);
     return {};
 }
@@ -453,7 +461,9 @@ namespace {
 class BiasSource final : public TensorSource {
 public:
     BiasSource(BiasParams params, std::vector<double> slopes, unsigned threads)
-        : m_params(std::move(params)), m_slopes(std::move(slopes)), m_tails(exactSlopeTails(m_params.slopes)),
+        : m_params(std::move(params)),
+          m_slopes(std::move(slopes)),
+          m_tails(exactSlopeTails(m_params.slopes)),
           m_threads(detail::resolveThreads(threads)) {}
 
     Shape shape() const override { return biasShape(m_params); }
@@ -481,15 +491,17 @@ public:
                 for (std::uint64_t x = first + b; x < first + e; ++x) {
                     const std::uint64_t cell = x / H;
                     const auto h = static_cast<std::int64_t>(x % H);
-                    std::memcpy(out + (x - first) * es,
-                                templateOf(h).cell(static_cast<std::int64_t>(cell / K), static_cast<std::int64_t>(cell % K)),
-                                es);
+                    std::memcpy(
+                        out + (x - first) * es,
+                        templateOf(h).cell(static_cast<std::int64_t>(cell / K), static_cast<std::int64_t>(cell % K)),
+                        es);
                 }
             });
             return {};
         }
         const std::uint64_t headSize = static_cast<std::uint64_t>(Q) * K;
-        ensureTemplates(static_cast<std::int64_t>(first / headSize), static_cast<std::int64_t>((first + count - 1) / headSize));
+        ensureTemplates(static_cast<std::int64_t>(first / headSize),
+                        static_cast<std::int64_t>((first + count - 1) / headSize));
         writeElementsParallel(templateOf, Q, K, es, first, first + count, out, &copyPlain, false, m_threads);
         return {};
     }

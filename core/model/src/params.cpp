@@ -2,9 +2,9 @@
 // session files and GUIs.
 #include <alibi/model/params.hpp>
 
+#include <fmt/format.h>
 #include <array>
 #include <charconv>
-#include <fmt/format.h>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -61,22 +61,45 @@ constexpr std::array<std::pair<Arith, std::string_view>, 6> kAriths{{
 
 }  // namespace
 
-std::string_view schemeName(SlopeScheme scheme) { return nameOf(kSchemes, scheme); }
-std::optional<SlopeScheme> parseScheme(std::string_view name) { return parseOf(kSchemes, name); }
-std::string_view modeName(BiasMode mode) { return nameOf(kModes, mode); }
-std::optional<BiasMode> parseMode(std::string_view name) { return parseOf(kModes, name); }
-std::string_view layoutName(Layout layout) { return nameOf(kLayouts, layout); }
-std::optional<Layout> parseLayout(std::string_view name) { return parseOf(kLayouts, name); }
-std::string_view contentName(ContentKind kind) { return nameOf(kContents, kind); }
-std::optional<ContentKind> parseContent(std::string_view name) { return parseOf(kContents, name); }
-std::string_view arithName(Arith arith) { return nameOf(kAriths, arith); }
-std::optional<Arith> parseArith(std::string_view name) { return parseOf(kAriths, name); }
+std::string_view schemeName(SlopeScheme scheme) {
+    return nameOf(kSchemes, scheme);
+}
+std::optional<SlopeScheme> parseScheme(std::string_view name) {
+    return parseOf(kSchemes, name);
+}
+std::string_view modeName(BiasMode mode) {
+    return nameOf(kModes, mode);
+}
+std::optional<BiasMode> parseMode(std::string_view name) {
+    return parseOf(kModes, name);
+}
+std::string_view layoutName(Layout layout) {
+    return nameOf(kLayouts, layout);
+}
+std::optional<Layout> parseLayout(std::string_view name) {
+    return parseOf(kLayouts, name);
+}
+std::string_view contentName(ContentKind kind) {
+    return nameOf(kContents, kind);
+}
+std::optional<ContentKind> parseContent(std::string_view name) {
+    return parseOf(kContents, name);
+}
+std::string_view arithName(Arith arith) {
+    return nameOf(kAriths, arith);
+}
+std::optional<Arith> parseArith(std::string_view name) {
+    return parseOf(kAriths, name);
+}
 
 std::string maskName(const MaskValue& mask) {
     switch (mask.kind) {
-        case MaskValue::Kind::NegInf: return "-inf";
-        case MaskValue::Kind::Lowest: return "min";
-        case MaskValue::Kind::Finite: break;
+        case MaskValue::Kind::NegInf:
+            return "-inf";
+        case MaskValue::Kind::Lowest:
+            return "min";
+        case MaskValue::Kind::Finite:
+            break;
     }
     if (mask.value == -1e9) return "-1e9";
     // Shortest text that reads back to the same double.
@@ -101,9 +124,12 @@ std::optional<MaskValue> parseMask(std::string_view text) {
 
 double maskDouble(const MaskValue& mask, DType dtype) {
     switch (mask.kind) {
-        case MaskValue::Kind::NegInf: return -std::numeric_limits<double>::infinity();
-        case MaskValue::Kind::Lowest: return dtypeLowest(dtype);
-        case MaskValue::Kind::Finite: return mask.value;
+        case MaskValue::Kind::NegInf:
+            return -std::numeric_limits<double>::infinity();
+        case MaskValue::Kind::Lowest:
+            return dtypeLowest(dtype);
+        case MaskValue::Kind::Finite:
+            return mask.value;
     }
     return mask.value;
 }
@@ -145,7 +171,8 @@ Result<void> checkBiasLimits(const BiasParams& p) {
 Result<void> checkContentLimits(const ContentParams& c) {
     if (auto ok = checkRange(c.sigma, kSigmaRange, "--sigma", "attention.sigma"); !ok) return ok;
     if (auto ok = checkCount(c.dk, 1, kMaxDk, "--dk", "attention.dk"); !ok) return ok;
-    if (auto ok = checkCount(c.generator, kGeneratorLibm, kGeneratorLatest, "the generator recipe", "attention.generator");
+    if (auto ok =
+            checkCount(c.generator, kGeneratorLibm, kGeneratorLatest, "the generator recipe", "attention.generator");
         !ok)
         return ok;
     return checkRange(c.temperature, kTemperatureRange, "--temperature", "attention.temperature");

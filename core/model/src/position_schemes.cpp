@@ -15,12 +15,18 @@ namespace alibi {
 
 std::string_view positionSchemeLabel(PositionScheme scheme) {
     switch (scheme) {
-        case PositionScheme::ALiBi: return "ALiBi";
-        case PositionScheme::RoPE: return "RoPE";
-        case PositionScheme::Sinusoidal: return "sinusoidal";
-        case PositionScheme::T5: return "T5";
-        case PositionScheme::KERPLE: return "KERPLE";
-        case PositionScheme::Sandwich: return "Sandwich";
+        case PositionScheme::ALiBi:
+            return "ALiBi";
+        case PositionScheme::RoPE:
+            return "RoPE";
+        case PositionScheme::Sinusoidal:
+            return "sinusoidal";
+        case PositionScheme::T5:
+            return "T5";
+        case PositionScheme::KERPLE:
+            return "KERPLE";
+        case PositionScheme::Sandwich:
+            return "Sandwich";
     }
     return "ALiBi";
 }
@@ -48,9 +54,10 @@ int t5RelativePositionBucket(std::int64_t relativePosition, bool bidirectional, 
     // double math.log(max_distance / max_exact) and multiplied by an int, both as float32
     // scalars, then .to(torch.long) (truncation).
     const float ratio = static_cast<float>(n) / static_cast<float>(maxExact);
-    const float scaled = std::log(ratio) /
-                         static_cast<float>(std::log(static_cast<double>(maxDistance) / static_cast<double>(maxExact))) *
-                         static_cast<float>(numBuckets - maxExact);
+    const float scaled =
+        std::log(ratio) /
+        static_cast<float>(std::log(static_cast<double>(maxDistance) / static_cast<double>(maxExact))) *
+        static_cast<float>(numBuckets - maxExact);
     const std::int64_t large = maxExact + static_cast<std::int64_t>(scaled);
     return bucket + static_cast<int>(std::min<std::int64_t>(large, numBuckets - 1));
 }
@@ -60,9 +67,13 @@ double t5IllustrativeBucketBias(int bucket) {
     return -2.5 * std::log1p(b) + 0.3 * std::sin(2.3 * b);
 }
 
-double kerpleLogBias(double d, double r1, double r2) { return -r1 * std::log1p(r2 * d); }
+double kerpleLogBias(double d, double r1, double r2) {
+    return -r1 * std::log1p(r2 * d);
+}
 
-double kerplePowerBias(double d, double r1, double r2) { return -r1 * std::pow(d, r2); }
+double kerplePowerBias(double d, double r1, double r2) {
+    return -r1 * std::pow(d, r2);
+}
 
 double sinusoidalInnerProduct(double d, int dim) {
     double sum = 0;
@@ -76,7 +87,9 @@ double sandwichInnerProduct(double d, int dbar) {
     return sum;
 }
 
-double sandwichCompression(int head, int heads) { return 8.0 * (head + 1) / heads; }
+double sandwichCompression(int head, int heads) {
+    return 8.0 * (head + 1) / heads;
+}
 
 double sandwichBias(double d, int dbar, double compression) {
     return (sandwichInnerProduct(d, dbar) - dbar / 2.0) / compression;
@@ -108,28 +121,33 @@ std::string slopeText(double m) {
     if (m > 0) {
         const double inverse = 1.0 / m;
         const double e = std::round(std::log2(inverse));
-        if (e >= 0 && e <= 62 && std::exp2(e) == inverse) return fmt::format("1/{}", static_cast<std::uint64_t>(inverse));
+        if (e >= 0 && e <= 62 && std::exp2(e) == inverse)
+            return fmt::format("1/{}", static_cast<std::uint64_t>(inverse));
     }
     return fmt::format("{:.4g}", m);
 }
 
-std::string numberText(double v) { return fmt::format("{:g}", v); }
+std::string numberText(double v) {
+    return fmt::format("{:g}", v);
+}
 
 // A Sandwich head's scale 1/(8h/H) = H/(8h): "1", "1/8", "1.5", else 4 significant digits.
 std::string scaleText(double scale) {
     if (scale >= 1 || !(scale > 0)) return fmt::format("{:.4g}", scale);
     const double inverse = 1.0 / scale;
-    if (inverse == std::round(inverse) && inverse < 1e15) return fmt::format("1/{}", static_cast<std::uint64_t>(inverse));
+    if (inverse == std::round(inverse) && inverse < 1e15)
+        return fmt::format("1/{}", static_cast<std::uint64_t>(inverse));
     return fmt::format("{:.4g}", scale);
 }
 
 Result<void> validate(const PositionSchemesParams& p) {
     if (p.maxDistance < 1 || p.maxDistance > kMaxSchemeDistance)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("the maximum distance D must be 1..{}, got {}: pick a D in that range", kMaxSchemeDistance,
-                                p.maxDistance));
-    for (const auto& [name, dim] : {std::pair{"RoPE dimension", p.ropeDim}, std::pair{"sinusoidal dimension", p.sinusoidalDim},
-                                    std::pair{"Sandwich dimension dbar", p.sandwichDim}})
+                    fmt::format("the maximum distance D must be 1..{}, got {}: pick a D in that range",
+                                kMaxSchemeDistance, p.maxDistance));
+    for (const auto& [name, dim] :
+         {std::pair{"RoPE dimension", p.ropeDim}, std::pair{"sinusoidal dimension", p.sinusoidalDim},
+          std::pair{"Sandwich dimension dbar", p.sandwichDim}})
         if (dim < 2 || dim > 8192 || dim % 2 != 0)
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("the {} must be an even number from 2 to 8192, got {}", name, dim));
@@ -139,8 +157,8 @@ Result<void> validate(const PositionSchemesParams& p) {
                                 "max_distance {}): T5's defaults are 32 and 128",
                                 p.t5Buckets, p.t5MaxDistance));
     const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
-    if (!positive(p.kerpleLogR1) || !positive(p.kerpleLogR2) || !positive(p.kerplePowerR1) || !positive(p.kerplePowerR2) ||
-        p.kerplePowerR2 > 2)
+    if (!positive(p.kerpleLogR1) || !positive(p.kerpleLogR2) || !positive(p.kerplePowerR1) ||
+        !positive(p.kerplePowerR2) || p.kerplePowerR2 > 2)
         return fail(ErrorCode::InvalidArgument,
                     "KERPLE's r1 and r2 must be positive and finite (the power kernel's r2 at most 2)");
     return {};
@@ -167,8 +185,8 @@ Result<PositionSchemes> positionSchemeCurves(const PositionSchemesParams& p) {
     out.maxDistance = p.maxDistance;
     const bool attention = p.quantity == SchemeQuantity::Attention;
     const std::size_t n = static_cast<std::size_t>(p.maxDistance) + 1;
-    auto curve = [&](PositionScheme scheme, std::string name, std::string legend, std::string formula, std::string source,
-                     int variant, auto&& f) {
+    auto curve = [&](PositionScheme scheme, std::string name, std::string legend, std::string formula,
+                     std::string source, int variant, auto&& f) {
         PositionCurve c;
         c.scheme = scheme;
         c.label = std::string(positionSchemeLabel(scheme));
@@ -190,11 +208,11 @@ Result<PositionSchemes> positionSchemeCurves(const PositionSchemesParams& p) {
 
     const int heads = static_cast<int>(slopes->size());
     const std::string alibiSource = "Press, Smith, Lewis 2022, Train Short, Test Long (ICLR 2022)";
-    const std::string alibiLegend =
-        heads == 1 ? fmt::format("ALiBi (m = {})", slopeText(slopes->front()))
-                   : fmt::format("ALiBi, {} heads (m = {} .. {})", heads,
-                                 slopeText(*std::max_element(slopes->begin(), slopes->end())),
-                                 slopeText(*std::min_element(slopes->begin(), slopes->end())));
+    const std::string alibiLegend = heads == 1
+                                        ? fmt::format("ALiBi (m = {})", slopeText(slopes->front()))
+                                        : fmt::format("ALiBi, {} heads (m = {} .. {})", heads,
+                                                      slopeText(*std::max_element(slopes->begin(), slopes->end())),
+                                                      slopeText(*std::min_element(slopes->begin(), slopes->end())));
     for (int h = 0; h < heads; ++h) {
         const double m = (*slopes)[static_cast<std::size_t>(h)];
         PositionCurve* c = curve(PositionScheme::ALiBi, fmt::format("ALiBi h{} (m = {})", h, slopeText(m)), alibiLegend,
@@ -256,25 +274,29 @@ Result<PositionSchemes> positionSchemeCurves(const PositionSchemesParams& p) {
     for (std::size_t d = 0; d < n; ++d)
         sandwichShifted[d] = sandwichInnerProduct(static_cast<double>(d), p.sandwichDim) - p.sandwichDim / 2.0;
     const std::string sandwichSource =
-        "Chi, Fan, Rudnicky, Ramadge 2023, Dissecting Transformer Length Extrapolation (ACL 2023); frequencies k = 1..dbar/2 "
+        "Chi, Fan, Rudnicky, Ramadge 2023, Dissecting Transformer Length Extrapolation (ACL 2023); frequencies k = "
+        "1..dbar/2 "
         "and the per-head 8h/H as in NVIDIA NeMo's SandwichRelativePositionEmbedding (the paper's text not checked)";
     for (const int h : heads == 1 ? std::vector<int>{0} : std::vector<int>{0, heads - 1}) {
         const double compression = sandwichCompression(h, heads);
         const std::string title = fmt::format("Sandwich h{} (scale {})", h, scaleText(1.0 / compression));
         PositionCurve* c = curve(
             PositionScheme::Sandwich, title, title,
-            fmt::format("(p_i·p_j - dbar/2) / (8h/H), p_i·p_j = sum_{{k=1}}^{{dbar/2}} cos(d / 10000^(2k/dbar)), dbar = {}, "
-                        "h = {} of H = {}{}",
-                        p.sandwichDim, h + 1, heads, h == 0 && heads > 1 ? " (the other heads lie between the two curves)" : ""),
+            fmt::format(
+                "(p_i·p_j - dbar/2) / (8h/H), p_i·p_j = sum_{{k=1}}^{{dbar/2}} cos(d / 10000^(2k/dbar)), dbar = {}, "
+                "h = {} of H = {}{}",
+                p.sandwichDim, h + 1, heads,
+                h == 0 && heads > 1 ? " (the other heads lie between the two curves)" : ""),
             sandwichSource, h == 0 ? 0 : 1,
             [&](double d) { return sandwichShifted[static_cast<std::size_t>(d)] / compression; });
         c->head = h;
     }
 
-    out.note = attention ? fmt::format("Attention over the keys d = 0..{} behind a query under zero content: softmax of "
-                                       "the bias alone. RoPE and sinusoidal have none (their position term multiplies "
-                                       "the content).",
-                                       p.maxDistance)
+    out.note = attention ? fmt::format(
+                               "Attention over the keys d = 0..{} behind a query under zero content: softmax of "
+                               "the bias alone. RoPE and sinusoidal have none (their position term multiplies "
+                               "the content).",
+                               p.maxDistance)
                          : "Logit contribution at distance d = i - j. ALiBi, T5, KERPLE, Sandwich: the bias added to "
                            "q·k; RoPE, sinusoidal: the expected positional part of q·k.";
     return out;

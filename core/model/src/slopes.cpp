@@ -1,11 +1,11 @@
 // Slope schemes. Every slope is 2 raised to its exact exponent (never repeated powers of m0,
 // which accumulate rounding: REFERENCES.md, "ggml form of press").
-#include <alibi/model/slopes.hpp>
 #include <alibi/model/arith.hpp>
+#include <alibi/model/slopes.hpp>
 
+#include <fmt/format.h>
 #include <bit>
 #include <cmath>
-#include <fmt/format.h>
 #include <numbers>
 
 namespace alibi {
@@ -36,7 +36,9 @@ std::vector<double> linearSlopes(int heads) {
     return slopes;
 }
 
-double halfLife(double slope) { return std::numbers::ln2 / slope; }
+double halfLife(double slope) {
+    return std::numbers::ln2 / slope;
+}
 
 Result<std::vector<double>> computeSlopes(const SlopeParams& params) {
     if (params.heads < 1 || params.heads > kMaxHeads)
@@ -54,10 +56,14 @@ Result<std::vector<double>> computeSlopes(const SlopeParams& params) {
         return frameworkSlopes(params.arith, params.heads, params.maxBias);
     }
     switch (params.scheme) {
-        case SlopeScheme::Press: return pressSlopes(params.heads, params.maxBias);
-        case SlopeScheme::Geometric: return geometricSlopes(params.heads, params.maxBias);
-        case SlopeScheme::Linear: return linearSlopes(params.heads);
-        case SlopeScheme::Custom: break;
+        case SlopeScheme::Press:
+            return pressSlopes(params.heads, params.maxBias);
+        case SlopeScheme::Geometric:
+            return geometricSlopes(params.heads, params.maxBias);
+        case SlopeScheme::Linear:
+            return linearSlopes(params.heads);
+        case SlopeScheme::Custom:
+            break;
     }
     if (params.custom.size() != static_cast<std::size_t>(params.heads))
         return fail(ErrorCode::InvalidArgument,

@@ -8,15 +8,15 @@
 #include <alibi/model/slopes.hpp>
 #include <alibi/model/stats.hpp>
 
+#include <alibi/base/parallel.hpp>
 #include <alibi/model/detail/attention_closed_form.hpp>
 #include <alibi/model/detail/attention_detail.hpp>
-#include <alibi/base/parallel.hpp>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <mutex>
 #include <optional>
 
@@ -62,7 +62,9 @@ std::vector<std::int64_t> evenlySpacedPicks(std::int64_t count, std::int64_t max
     const std::int64_t n = std::clamp<std::int64_t>(maxRows, 0, std::max<std::int64_t>(count, 0));
     std::vector<std::int64_t> picks(static_cast<std::size_t>(n));
     for (std::int64_t k = 0; k < n; ++k)
-        picks[static_cast<std::size_t>(k)] = n == count ? k : n == 1 ? count - 1 : (k * (count - 1) + (n - 1) / 2) / (n - 1);
+        picks[static_cast<std::size_t>(k)] = n == count ? k
+                                             : n == 1   ? count - 1
+                                                        : (k * (count - 1) + (n - 1) / 2) / (n - 1);
     return picks;
 }
 
@@ -89,9 +91,9 @@ Result<StatsResult> computeStats(const StatsParams& params, unsigned threads, co
     const std::int64_t H = b.slopes.heads, Q = b.queries, K = b.keyCount();
     const std::int64_t queryRow = params.queryRow == -1 ? Q - 1 : params.queryRow;
     if (queryRow < 0 || queryRow >= Q)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--query must be between 0 and {} (or -1 for the last row), got {}", Q - 1,
-                                params.queryRow));
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("--query must be between 0 and {} (or -1 for the last row), got {}", Q - 1, params.queryRow));
     if (params.maxRows < 1)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("the number of rows to average (maxRows) must be at least 1, got {}", params.maxRows));

@@ -48,8 +48,8 @@ std::string statsCsv(const StatsResult& stats) {
         "mean_entropy,mean_mean_distance,mean_distance_50,mean_distance_90\n";
     for (const HeadStats& h : stats.heads)
         out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", h.head, h.slope, h.halfLife, h.row.entropy,
-                           h.row.meanDistance, h.row.distance50, h.row.distance90, h.mean.entropy,
-                           h.mean.meanDistance, h.mean.distance50, h.mean.distance90);
+                           h.row.meanDistance, h.row.distance50, h.row.distance90, h.mean.entropy, h.mean.meanDistance,
+                           h.mean.distance50, h.mean.distance90);
     return out;
 }
 
@@ -65,7 +65,8 @@ std::string statsText(const StatsResult& stats, const AttentionParams& params) {
     out += fmt::format("{:>4}  {:>11}  {:>10} | {:^35} | {:^35}\n", "", "", "", "row", "mean");
     for (const HeadStats& h : stats.heads)
         out += fmt::format(
-            "{:>4}  {:>11.6g}  {:>10.4g} | {:>9.4f} {:>10.3f} {:>7.6g} {:>7.6g} | {:>9.4f} {:>10.3f} {:>7.6g} {:>7.6g}\n",
+            "{:>4}  {:>11.6g}  {:>10.4g} | {:>9.4f} {:>10.3f} {:>7.6g} {:>7.6g} | {:>9.4f} {:>10.3f} {:>7.6g} "
+            "{:>7.6g}\n",
             h.head, h.slope, h.halfLife, h.row.entropy, h.row.meanDistance, h.row.distance50, h.row.distance90,
             h.mean.entropy, h.mean.meanDistance, h.mean.distance50, h.mean.distance90);
     return out;

@@ -8,10 +8,14 @@ namespace alibi {
 
 std::string_view renderWhatName(RenderWhat what) {
     switch (what) {
-        case RenderWhat::Bias: return "bias";
-        case RenderWhat::Attention: return "attention";
-        case RenderWhat::Slopes: return "slopes";
-        case RenderWhat::Distance: return "distance";
+        case RenderWhat::Bias:
+            return "bias";
+        case RenderWhat::Attention:
+            return "attention";
+        case RenderWhat::Slopes:
+            return "slopes";
+        case RenderWhat::Distance:
+            return "distance";
     }
     return "bias";
 }
@@ -22,7 +26,9 @@ std::optional<RenderWhat> parseRenderWhat(std::string_view name) {
     return std::nullopt;
 }
 
-std::string_view scaleModeName(ScaleMode mode) { return mode == ScaleMode::Shared ? "shared" : "per-head"; }
+std::string_view scaleModeName(ScaleMode mode) {
+    return mode == ScaleMode::Shared ? "shared" : "per-head";
+}
 
 std::optional<ScaleMode> parseScaleMode(std::string_view name) {
     if (name == "shared") return ScaleMode::Shared;
@@ -53,10 +59,14 @@ std::optional<Colormap> parseColormap(std::string_view name) {
 
 std::string_view reduceName(Reduce reduce) {
     switch (reduce) {
-        case Reduce::Auto: return "auto";
-        case Reduce::Mean: return "mean";
-        case Reduce::Max: return "max";
-        case Reduce::Sum: return "sum";
+        case Reduce::Auto:
+            return "auto";
+        case Reduce::Mean:
+            return "mean";
+        case Reduce::Max:
+            return "max";
+        case Reduce::Sum:
+            return "sum";
     }
     return "auto";
 }

@@ -8,7 +8,6 @@
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
 
-
 #include <algorithm>
 #include <cmath>
 #include <list>
@@ -139,8 +138,8 @@ PictureRows::PictureRows(const AttentionParams& params, std::vector<double> slop
     d.K = params.bias.keyCount();
     d.dk = params.content.dk;
     const double t = params.content.temperature;
-    d.alpha = static_cast<float>(params.content.kind == ContentKind::Qk ? 1.0 / (std::sqrt(static_cast<double>(d.dk)) * t)
-                                                                        : 1.0 / t);
+    d.alpha = static_cast<float>(
+        params.content.kind == ContentKind::Qk ? 1.0 / (std::sqrt(static_cast<double>(d.dk)) * t) : 1.0 / t);
     d.cachedKeys = static_cast<std::size_t>(d.K) * static_cast<std::size_t>(d.dk) * sizeof(float) <= kKeyCacheBytes / 4;
 }
 
@@ -165,10 +164,13 @@ void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::
     const std::int64_t nMax = allowedKeys(b, queries.back());
     bool hasContent = true;
     switch (c.kind) {
-        case ContentKind::Zero: hasContent = false; break;
+        case ContentKind::Zero:
+            hasContent = false;
+            break;
         case ContentKind::Gaussian:
             for (std::int64_t r = 0; r < M; ++r)
-                fillNormals(c.seed, kStreamGaussian, static_cast<std::uint64_t>(head * d.Q + queries[static_cast<std::size_t>(r)]) * K,
+                fillNormals(c.seed, kStreamGaussian,
+                            static_cast<std::uint64_t>(head * d.Q + queries[static_cast<std::size_t>(r)]) * K,
                             static_cast<std::uint64_t>(allowedKeys(b, queries[static_cast<std::size_t>(r)])), c.sigma,
                             out.data() + r * K, c.generator);
             break;
@@ -176,7 +178,8 @@ void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::
             if (nMax == 0) break;
             d.q.resize(static_cast<std::size_t>(M * d.dk));
             for (std::int64_t r = 0; r < M; ++r)
-                fillNormals(c.seed, kStreamQueries, static_cast<std::uint64_t>(head * d.Q + queries[static_cast<std::size_t>(r)]) * d.dk,
+                fillNormals(c.seed, kStreamQueries,
+                            static_cast<std::uint64_t>(head * d.Q + queries[static_cast<std::size_t>(r)]) * d.dk,
                             static_cast<std::uint64_t>(d.dk), 1.0, d.q.data() + r * d.dk, c.generator);
             if (d.cachedKeys) {
                 const auto keys = cachedKeys(c.seed, d.dk, K, head, c.generator);
@@ -186,15 +189,15 @@ void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::
             }
             // Keys drawn a panel at a time (the same normals as the whole head's draw: the
             // generator is counter-based), never the whole head's gigabyte at once.
-            const std::int64_t panelKeys =
-                std::max<std::int64_t>(16, static_cast<std::int64_t>(kPanelBytes / (static_cast<std::size_t>(d.dk) * sizeof(float))));
+            const std::int64_t panelKeys = std::max<std::int64_t>(
+                16, static_cast<std::int64_t>(kPanelBytes / (static_cast<std::size_t>(d.dk) * sizeof(float))));
             d.panel.resize(static_cast<std::size_t>(std::min(panelKeys, nMax) * d.dk));
             for (std::int64_t j0 = 0; j0 < nMax; j0 += panelKeys) {
                 const std::int64_t j1 = std::min(nMax, j0 + panelKeys);
                 fillNormals(c.seed, kStreamKeys, (static_cast<std::uint64_t>(head) * K + j0) * d.dk,
                             static_cast<std::uint64_t>((j1 - j0) * d.dk), 1.0, d.panel.data(), c.generator);
-                gemmNT(static_cast<int>(M), static_cast<int>(j1 - j0), d.dk, d.q.data(), d.panel.data(), out.data() + j0,
-                       static_cast<int>(K));
+                gemmNT(static_cast<int>(M), static_cast<int>(j1 - j0), d.dk, d.q.data(), d.panel.data(),
+                       out.data() + j0, static_cast<int>(K));
             }
             break;
         }

@@ -19,7 +19,8 @@ int sampleIndices(std::int64_t first, std::int64_t last, std::int64_t* out) {
         for (std::int64_t k = 0; k < n; ++k) out[k] = first + k;
         return static_cast<int>(n);
     }
-    for (std::int64_t k = 0; k < kBatchSamples; ++k) out[k] = first + (k * (n - 1) + (kBatchSamples - 1) / 2) / (kBatchSamples - 1);
+    for (std::int64_t k = 0; k < kBatchSamples; ++k)
+        out[k] = first + (k * (n - 1) + (kBatchSamples - 1) / 2) / (kBatchSamples - 1);
     return static_cast<int>(kBatchSamples);
 }
 

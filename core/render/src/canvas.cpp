@@ -11,9 +11,13 @@ namespace alibi::detail {
 // ---------------------------------------------------------------------------
 // Text metrics
 
-double measureText(std::string_view text, double size, FontWeight weight) { return textWidth(text, size, weight); }
+double measureText(std::string_view text, double size, FontWeight weight) {
+    return textWidth(text, size, weight);
+}
 
-double textLine(double size) { return lineHeight(size); }
+double textLine(double size) {
+    return lineHeight(size);
+}
 
 std::string fitText(std::string_view text, double size, double width, FontWeight weight) {
     return elideText(text, size, static_cast<int>(std::floor(width)), weight);
@@ -40,17 +44,28 @@ std::vector<std::string> wrapWords(std::string_view text, double size, double wi
     return lines;
 }
 
-std::string hexColor(Rgba c) { return fmt::format("#{:02x}{:02x}{:02x}", c.r, c.g, c.b); }
+std::string hexColor(Rgba c) {
+    return fmt::format("#{:02x}{:02x}{:02x}", c.r, c.g, c.b);
+}
 
 std::string escapeXml(std::string_view text) {
     std::string out;
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -77,7 +92,8 @@ std::string tooltipElement(std::string_view tooltip) {
 SvgCanvas::SvgCanvas(int width, int height) {
     m_svg = fmt::format(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
+        "{1}\" "
         "font-family=\"DejaVu Sans, sans-serif\">\n"
         "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
         width, height);
@@ -94,15 +110,15 @@ void SvgCanvas::polyline(const std::vector<Point>& points, const Stroke& stroke,
     for (const auto& [x, y] : points) pts += fmt::format("{:.2f},{:.2f} ", x, y);
     if (!pts.empty()) pts.pop_back();
     const std::string dataLabel = label.empty() ? std::string() : fmt::format(" data-label=\"{}\"", escapeXml(label));
-    m_svg += fmt::format("<polyline{} fill=\"none\" stroke-linejoin=\"round\"{} points=\"{}\">{}</polyline>\n", dataLabel,
-                         strokeAttributes(stroke), pts, tooltipElement(tooltip));
+    m_svg += fmt::format("<polyline{} fill=\"none\" stroke-linejoin=\"round\"{} points=\"{}\">{}</polyline>\n",
+                         dataLabel, strokeAttributes(stroke), pts, tooltipElement(tooltip));
 }
 
 void SvgCanvas::fillRect(double x, double y, double width, double height, Rgba fill, double opacity,
                          std::string_view tooltip) {
-    m_svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"{}\"{}>{}</rect>\n", x, y,
-                         width, height, hexColor(fill), opacity < 1 ? fmt::format(" fill-opacity=\"{:.3g}\"", opacity) : "",
-                         tooltipElement(tooltip));
+    m_svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"{}\"{}>{}</rect>\n",
+                         x, y, width, height, hexColor(fill),
+                         opacity < 1 ? fmt::format(" fill-opacity=\"{:.3g}\"", opacity) : "", tooltipElement(tooltip));
 }
 
 void SvgCanvas::strokeRect(double x, double y, double width, double height, const Stroke& stroke) {
@@ -116,25 +132,34 @@ void SvgCanvas::circle(double cx, double cy, double r, Rgba fill) {
 
 void SvgCanvas::text(double x, double y, std::string_view text, const TextStyle& style) {
     if (text.empty()) return;
-    const char* anchor = style.anchor == TextAnchor::Middle ? "middle" : style.anchor == TextAnchor::End ? "end" : "start";
+    const char* anchor = style.anchor == TextAnchor::Middle ? "middle"
+                         : style.anchor == TextAnchor::End  ? "end"
+                                                            : "start";
     const double ascent = lineAscent(style.size);
     std::string attributes = fmt::format("font-size=\"{:.3g}\" fill=\"{}\"", style.size, hexColor(style.color));
     if (style.weight == FontWeight::Bold) attributes += " font-weight=\"bold\"";
     if (style.svgClass) attributes = fmt::format("class=\"{}\" {}", style.svgClass, attributes);
     if (style.anchor != TextAnchor::Start) attributes += fmt::format(" text-anchor=\"{}\"", anchor);
     if (style.upward)
-        m_svg += fmt::format("<text transform=\"translate({:.2f} {:.2f}) rotate(-90)\" {} xml:space=\"preserve\">{}</text>\n",
-                             x + ascent, y, attributes, escapeXml(text));
+        m_svg += fmt::format(
+            "<text transform=\"translate({:.2f} {:.2f}) rotate(-90)\" {} xml:space=\"preserve\">{}</text>\n",
+            x + ascent, y, attributes, escapeXml(text));
     else
         m_svg += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" {} xml:space=\"preserve\">{}</text>\n", x, y + ascent,
                              attributes, escapeXml(text));
 }
 
-void SvgCanvas::beginGroup(std::string_view name) { m_svg += fmt::format("<g class=\"{}\">\n", escapeXml(name)); }
+void SvgCanvas::beginGroup(std::string_view name) {
+    m_svg += fmt::format("<g class=\"{}\">\n", escapeXml(name));
+}
 
-void SvgCanvas::endGroup() { m_svg += "</g>\n"; }
+void SvgCanvas::endGroup() {
+    m_svg += "</g>\n";
+}
 
-std::string SvgCanvas::finish() { return m_svg + "</svg>\n"; }
+std::string SvgCanvas::finish() {
+    return m_svg + "</svg>\n";
+}
 
 // ---------------------------------------------------------------------------
 // Raster
@@ -186,8 +211,8 @@ void drawPolyline(Image& image, const std::vector<Point>& pts, double width, Rgb
             const double inPeriod = std::fmod(phase + t, period);
             const double step = std::min(len - t, inPeriod < on ? on - inPeriod : period - inPeriod);
             if (inPeriod < on && len > 0)
-                drawSegment(image, x0 + (x1 - x0) * t / len, y0 + (y1 - y0) * t / len, x0 + (x1 - x0) * (t + step) / len,
-                            y0 + (y1 - y0) * (t + step) / len, width, c, opacity);
+                drawSegment(image, x0 + (x1 - x0) * t / len, y0 + (y1 - y0) * t / len,
+                            x0 + (x1 - x0) * (t + step) / len, y0 + (y1 - y0) * (t + step) / len, width, c, opacity);
             t += std::max(step, 1e-6);
         }
         phase += len;
@@ -200,12 +225,16 @@ void fillPixels(Image& image, int x0, int y0, int x1, int y1, Rgba c, double opa
     x1 = std::min(x1, image.width), y1 = std::min(y1, image.height);
     for (int y = y0; y < y1; ++y)
         for (int x = x0; x < x1; ++x) {
-            if (opacity >= 1) image.at(x, y) = Rgba{c.r, c.g, c.b, 255};
-            else blendPixel(image, x, y, c, opacity);
+            if (opacity >= 1)
+                image.at(x, y) = Rgba{c.r, c.g, c.b, 255};
+            else
+                blendPixel(image, x, y, c, opacity);
         }
 }
 
-int snap(double v) { return static_cast<int>(std::lround(v)); }
+int snap(double v) {
+    return static_cast<int>(std::lround(v));
+}
 
 }  // namespace
 
@@ -234,7 +263,8 @@ void RasterCanvas::line(double x0, double y0, double x1, double y1, const Stroke
     polyline({{x0, y0}, {x1, y1}}, stroke, {}, {});
 }
 
-void RasterCanvas::polyline(const std::vector<Point>& points, const Stroke& stroke, std::string_view, std::string_view) {
+void RasterCanvas::polyline(const std::vector<Point>& points, const Stroke& stroke, std::string_view,
+                            std::string_view) {
     std::vector<Point> device;
     device.reserve(points.size());
     for (const auto& [x, y] : points) device.emplace_back(x * m_scale, y * m_scale);
@@ -262,9 +292,10 @@ void RasterCanvas::strokeRect(double x, double y, double width, double height, c
 
 void RasterCanvas::circle(double cx, double cy, double r, Rgba fill) {
     const double s = m_scale, x = cx * s, y = cy * s, rr = r * s;
-    for (int py = std::max(0, static_cast<int>(y - rr - 1)); py <= std::min(m_image.height - 1, static_cast<int>(y + rr + 1)); ++py)
-        for (int px = std::max(0, static_cast<int>(x - rr - 1)); px <= std::min(m_image.width - 1, static_cast<int>(x + rr + 1));
-             ++px)
+    for (int py = std::max(0, static_cast<int>(y - rr - 1));
+         py <= std::min(m_image.height - 1, static_cast<int>(y + rr + 1)); ++py)
+        for (int px = std::max(0, static_cast<int>(x - rr - 1));
+             px <= std::min(m_image.width - 1, static_cast<int>(x + rr + 1)); ++px)
             blendPixel(m_image, px, py, fill, std::clamp(rr + 0.5 - std::hypot(px + 0.5 - x, py + 0.5 - y), 0.0, 1.0));
 }
 

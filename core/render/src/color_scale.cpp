@@ -1,7 +1,7 @@
 // Exact colour ranges (closed form for the bias) and colour bars with exact ends.
+#include <alibi/model/bias.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
-#include <alibi/model/bias.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -66,18 +66,22 @@ ColorBar makeColorBar(double lo, double hi, bool log, DType dtype, int targetTic
 double colorBarPosition(const ColorBar& bar, double value) {
     if (!(bar.hi > bar.lo)) return 0.5;
     double t = 0;
-    if (bar.log) t = value > 0 ? (std::log10(value) - std::log10(bar.lo)) / (std::log10(bar.hi) - std::log10(bar.lo)) : 0;
-    else t = (value - bar.lo) / (bar.hi - bar.lo);
+    if (bar.log)
+        t = value > 0 ? (std::log10(value) - std::log10(bar.lo)) / (std::log10(bar.hi) - std::log10(bar.lo)) : 0;
+    else
+        t = (value - bar.lo) / (bar.hi - bar.lo);
     return std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0);
 }
 
 ColorBar heatmapColorBar(const Heatmap& map, const HeatmapParams& params, int tile, int targetTicks) {
     const bool attention = params.what == RenderWhat::Attention;
-    const HeatmapTile* t = tile >= 0 && tile < static_cast<int>(map.tiles.size()) ? &map.tiles[static_cast<std::size_t>(tile)] : nullptr;
+    const HeatmapTile* t =
+        tile >= 0 && tile < static_cast<int>(map.tiles.size()) ? &map.tiles[static_cast<std::size_t>(tile)] : nullptr;
     const double hi = t ? t->hi : map.hi;
     const double lo = map.log ? (t ? t->logLo : map.logLo) : (t ? t->lo : map.lo);
     // Attention is computed in float unless the tensor is f64; the bias is stored in its dtype.
-    const DType dtype = attention && params.attention.bias.dtype != DType::F64 ? DType::F32 : params.attention.bias.dtype;
+    const DType dtype =
+        attention && params.attention.bias.dtype != DType::F64 ? DType::F32 : params.attention.bias.dtype;
     ColorBar bar = makeColorBar(lo, hi, map.log, dtype, targetTicks);
     bar.maskedSwatch = modeMasks(params.attention.bias.mode) || params.batch.active();
     bar.fullyMaskedSwatch = map.fullyMaskedRows;

@@ -15,18 +15,17 @@
 namespace alibi {
 namespace {
 
-constexpr std::array<std::uint32_t, 17> kViridis{
-    0x440154, 0x48186a, 0x472d7b, 0x424086, 0x3b528b, 0x33638d, 0x2c728e, 0x26818e, 0x21908c,
-    0x1f9f88, 0x28ae80, 0x3ebc74, 0x5dc963, 0x82d34c, 0xabdc32, 0xd5e21a, 0xfde725};
-constexpr std::array<std::uint32_t, 17> kMagma{
-    0x000004, 0x0a0822, 0x1d1146, 0x36106a, 0x50127c, 0x691c81, 0x822681, 0x9c2e7f, 0xb63779,
-    0xcf4170, 0xe65163, 0xf5695c, 0xfb8761, 0xfea571, 0xfec387, 0xfde0a2, 0xfcfdbf};
-constexpr std::array<std::uint32_t, 17> kCividis{
-    0x00224e, 0x002e6a, 0x1a386f, 0x32436d, 0x434e6c, 0x52596d, 0x61656f, 0x6f7073, 0x7c7b78,
-    0x8b8778, 0x9b9376, 0xaba072, 0xbbad6c, 0xccba64, 0xddc958, 0xefd748, 0xfee838};
-constexpr std::array<std::uint32_t, 11> kDiverging{
-    0x053061, 0x2166ac, 0x4393c3, 0x92c5de, 0xd1e5f0, 0xf7f7f7,
-    0xfddbc7, 0xf4a582, 0xd6604d, 0xb2182b, 0x67001f};
+constexpr std::array<std::uint32_t, 17> kViridis{0x440154, 0x48186a, 0x472d7b, 0x424086, 0x3b528b, 0x33638d,
+                                                 0x2c728e, 0x26818e, 0x21908c, 0x1f9f88, 0x28ae80, 0x3ebc74,
+                                                 0x5dc963, 0x82d34c, 0xabdc32, 0xd5e21a, 0xfde725};
+constexpr std::array<std::uint32_t, 17> kMagma{0x000004, 0x0a0822, 0x1d1146, 0x36106a, 0x50127c, 0x691c81,
+                                               0x822681, 0x9c2e7f, 0xb63779, 0xcf4170, 0xe65163, 0xf5695c,
+                                               0xfb8761, 0xfea571, 0xfec387, 0xfde0a2, 0xfcfdbf};
+constexpr std::array<std::uint32_t, 17> kCividis{0x00224e, 0x002e6a, 0x1a386f, 0x32436d, 0x434e6c, 0x52596d,
+                                                 0x61656f, 0x6f7073, 0x7c7b78, 0x8b8778, 0x9b9376, 0xaba072,
+                                                 0xbbad6c, 0xccba64, 0xddc958, 0xefd748, 0xfee838};
+constexpr std::array<std::uint32_t, 11> kDiverging{0x053061, 0x2166ac, 0x4393c3, 0x92c5de, 0xd1e5f0, 0xf7f7f7,
+                                                   0xfddbc7, 0xf4a582, 0xd6604d, 0xb2182b, 0x67001f};
 
 using Lut = std::array<Rgba, kColormapLutSize>;
 
@@ -48,9 +47,9 @@ constexpr Lut buildLut(std::span<const std::uint32_t> anchors) {
         if (k >= anchors.size() - 1) k = anchors.size() - 2;
         const double f = pos - static_cast<double>(k);
         const std::uint32_t a = anchors[k], b = anchors[k + 1];
-        lut[static_cast<std::size_t>(i)] = Rgba{mix(channel(a, 16), channel(b, 16), f),
-                                                mix(channel(a, 8), channel(b, 8), f),
-                                                mix(channel(a, 0), channel(b, 0), f), 255};
+        lut[static_cast<std::size_t>(i)] =
+            Rgba{mix(channel(a, 16), channel(b, 16), f), mix(channel(a, 8), channel(b, 8), f),
+                 mix(channel(a, 0), channel(b, 0), f), 255};
     }
     return lut;
 }
@@ -72,15 +71,18 @@ static_assert(lutAvoids(kViridisLut, kFullyMaskedColor) && lutAvoids(kMagmaLut, 
                   lutAvoids(kCividisLut, kFullyMaskedColor) && lutAvoids(kDivergingLut, kFullyMaskedColor),
               "kFullyMaskedColor must differ from every colour a map produces");
 
-
 }  // namespace
 
 const std::array<Rgba, kColormapLutSize>& colormapLut(Colormap map) {
     switch (map) {
-        case Colormap::Viridis: return kViridisLut;
-        case Colormap::Magma: return kMagmaLut;
-        case Colormap::Cividis: return kCividisLut;
-        case Colormap::Diverging: return kDivergingLut;
+        case Colormap::Viridis:
+            return kViridisLut;
+        case Colormap::Magma:
+            return kMagmaLut;
+        case Colormap::Cividis:
+            return kCividisLut;
+        case Colormap::Diverging:
+            return kDivergingLut;
     }
     return kViridisLut;
 }

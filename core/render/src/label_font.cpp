@@ -55,7 +55,9 @@ char32_t nextCodePoint(std::string_view text, std::size_t& pos) {
     return cp;
 }
 
-FT_Face face(FontWeight weight) { return fontState().faces[weight == FontWeight::Bold ? 1 : 0]; }
+FT_Face face(FontWeight weight) {
+    return fontState().faces[weight == FontWeight::Bold ? 1 : 0];
+}
 
 void setSize(FT_Face f, double pixelSize) {
     FT_Set_Char_Size(f, 0, static_cast<FT_F26Dot6>(std::lround(pixelSize * 64)), 72, 72);
@@ -207,8 +209,10 @@ void fillRect(Image& image, int x, int y, int width, int height, Rgba color) {
     const int x1 = std::min(x + width, image.width), y1 = std::min(y + height, image.height);
     for (int yy = y0; yy < y1; ++yy)
         for (int xx = x0; xx < x1; ++xx) {
-            if (color.a == 255) image.at(xx, yy) = color;
-            else blend(image.at(xx, yy), Rgba{color.r, color.g, color.b, 255}, color.a);
+            if (color.a == 255)
+                image.at(xx, yy) = color;
+            else
+                blend(image.at(xx, yy), Rgba{color.r, color.g, color.b, 255}, color.a);
         }
 }
 

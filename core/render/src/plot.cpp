@@ -1,9 +1,9 @@
 // Curve data shared by every front end, and plots of it as SVG or PNG (one layout: plot_draw.hpp).
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
+#include <alibi/model/slopes.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/plot.hpp>
-#include <alibi/model/slopes.hpp>
 
 #include <alibi/render/plot_draw.hpp>
 
@@ -33,7 +33,8 @@ Result<std::vector<Series>> biasDistanceSeries(const BiasParams& params, std::in
     auto slopes = validateBias(params);
     if (!slopes) return std::unexpected(slopes.error());
     if (maxDistance < 0 || maxDistance > kMaxLength)
-        return fail(ErrorCode::InvalidArgument, fmt::format("max distance must be 0..{}, got {}", kMaxLength, maxDistance));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("max distance must be 0..{}, got {}", kMaxLength, maxDistance));
     // Plotted as -m*d for every mode: bloom and mpt differ from causal only by a constant per
     // row, which softmax ignores, so the distance profile is the same.
     std::vector<Series> out;

@@ -56,8 +56,10 @@ Ranges dataRanges(const std::vector<Series>& series, const PlotStyle& style) {
     if (style.bars) {
         r.xmin -= 0.5, r.xmax += 0.5;
         // Bars stand on the bottom of a log axis: leave room below the smallest, or it has no height.
-        if (style.logY2) r.ymin -= 0.25;
-        else r.ymin = std::min(r.ymin, 0.0), r.ymax = std::max(r.ymax, 0.0);
+        if (style.logY2)
+            r.ymin -= 0.25;
+        else
+            r.ymin = std::min(r.ymin, 0.0), r.ymax = std::max(r.ymax, 0.0);
     }
     if (style.yFromZero && !style.logY2) r.ymin = std::min(r.ymin, 0.0);
     if (style.logY2) r.ymin = std::floor(r.ymin), r.ymax = std::ceil(r.ymax);
@@ -172,7 +174,8 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
     canvas.beginGroup("x-ticks");
     for (double x : xTicks) {
         canvas.line(px(x), top, px(x), bottom, grid);
-        canvas.text(px(x), bottom + m.tick, tickLabel(x), TextStyle{m.small, kText, FontWeight::Regular, TextAnchor::Middle});
+        canvas.text(px(x), bottom + m.tick, tickLabel(x),
+                    TextStyle{m.small, kText, FontWeight::Regular, TextAnchor::Middle});
     }
     canvas.endGroup();
     canvas.beginGroup("y-ticks");

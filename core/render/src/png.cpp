@@ -48,7 +48,8 @@ Result<Image> decodePng(const std::vector<std::uint8_t>& bytes) {
         return fail(ErrorCode::BadInput, fmt::format("not a readable PNG: {}", png.message));
     if (png.width == 0 || png.height == 0 || png.width > kMaxSide || png.height > kMaxSide) {
         png_image_free(&png);
-        return fail(ErrorCode::BadInput, fmt::format("PNG of {}x{} pixels is outside 1..{}", png.width, png.height, kMaxSide));
+        return fail(ErrorCode::BadInput,
+                    fmt::format("PNG of {}x{} pixels is outside 1..{}", png.width, png.height, kMaxSide));
     }
     png.format = PNG_FORMAT_RGBA;
     Image image;

@@ -2,11 +2,11 @@
 // (bias, in closed form, so the work stays O(pixels) whatever T is) or the maximum, sum or mean
 // over the keys of one exact query row (attention, rows computed on the float path); colours
 // come from the colour map's 256-entry table over the exact range of the values shown.
-#include <alibi/render/color_scale.hpp>
+#include <alibi/io/session.hpp>
 #include <alibi/model/arith.hpp>
 #include <alibi/model/attention.hpp>
-#include <alibi/io/session.hpp>
 #include <alibi/model/bias.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/render/render.hpp>
 
 #include <alibi/base/parallel.hpp>
@@ -136,7 +136,7 @@ struct BandSums {
 };
 
 double powerSum(double a, double b, int k) {  // sum of p^k for integer p in [a, b]
-    auto s = [k](double x) {  // sum over [0, x] (x >= -1), extended as a polynomial
+    auto s = [k](double x) {                  // sum over [0, x] (x >= -1), extended as a polynomial
         if (k == 0) return x + 1;
         if (k == 1) return x * (x + 1) / 2;
         return x * (x + 1) * (2 * x + 1) / 6;
@@ -172,8 +172,7 @@ BandSums bandSums(std::int64_t p0, std::int64_t p1, std::int64_t j0, std::int64_
         const double S0 = powerSum(lo, hi, 0), S1 = powerSum(lo, hi, 1), S2 = powerSum(lo, hi, 2);
         out.n += c0 * S0 + c1 * S1;
         // sum of j over [L, U] = (U(U + 1) - L(L - 1)) / 2 with U = u0 + u1 p, L = l0 + l1 p.
-        const double q0 = u0 * u0 + u0 - l0 * l0 + l0, q1 = 2 * u0 * u1 + u1 - 2 * l0 * l1 + l1,
-                     q2 = u1 * u1 - l1 * l1;
+        const double q0 = u0 * u0 + u0 - l0 * l0 + l0, q1 = 2 * u0 * u1 + u1 - 2 * l0 * l1 + l1, q2 = u1 * u1 - l1 * l1;
         const double sumJ = (q0 * S0 + q1 * S1 + q2 * S2) / 2;
         out.j += sumJ;
         out.d += c0 * S1 + c1 * S2 - sumJ;  // sum of p * count(p) - sum of j
@@ -194,24 +193,34 @@ double meanBias(BiasMode mode, double m, std::int64_t p0, std::int64_t p1, std::
         switch (mode) {
             case BiasMode::Causal:
             case BiasMode::Symmetric:
-            case BiasMode::Clamped: return -(m * (pc - jc));
-            case BiasMode::Bloom: return m * jc;
-            case BiasMode::Mpt: return -(m * (static_cast<double>(K - 1) - jc));
+            case BiasMode::Clamped:
+                return -(m * (pc - jc));
+            case BiasMode::Bloom:
+                return m * jc;
+            case BiasMode::Mpt:
+                return -(m * (static_cast<double>(K - 1) - jc));
         }
     }
     if (p1 - j0 < 0) {  // every cell has j > p
         switch (mode) {
-            case BiasMode::Symmetric: return -(m * (jc - pc));
-            case BiasMode::Clamped: return 0.0;
-            default: return kMaskedValue;
+            case BiasMode::Symmetric:
+                return -(m * (jc - pc));
+            case BiasMode::Clamped:
+                return 0.0;
+            default:
+                return kMaskedValue;
         }
     }
     const BandSums past = bandSums(p0, p1, j0, j1, 0, kFar);  // j <= p
     switch (mode) {
-        case BiasMode::Causal: return past.n > 0 ? -(m * past.d) / past.n : kMaskedValue;
-        case BiasMode::Bloom: return past.n > 0 ? m * past.j / past.n : kMaskedValue;
-        case BiasMode::Mpt: return past.n > 0 ? -(m * (static_cast<double>(K - 1) * past.n - past.j)) / past.n : kMaskedValue;
-        case BiasMode::Clamped: return -(m * past.d) / cells;
+        case BiasMode::Causal:
+            return past.n > 0 ? -(m * past.d) / past.n : kMaskedValue;
+        case BiasMode::Bloom:
+            return past.n > 0 ? m * past.j / past.n : kMaskedValue;
+        case BiasMode::Mpt:
+            return past.n > 0 ? -(m * (static_cast<double>(K - 1) * past.n - past.j)) / past.n : kMaskedValue;
+        case BiasMode::Clamped:
+            return -(m * past.d) / cells;
         case BiasMode::Symmetric: {
             const BandSums future = bandSums(p0, p1, j0, j1, -kFar, -1);  // j > p, d < 0
             return -(m * (past.d - future.d)) / cells;
@@ -229,12 +238,13 @@ std::string summaryText(const Heatmap& map, bool attention) {
     const double kx = map.cellsPerPixelX, qy = map.cellsPerPixelY;
     const std::string preview =
         map.rowStep > 1 ? fmt::format(" (preview: 1 pixel row in {} computed so far)", map.rowStep) : std::string();
-    if (kx <= 1 && qy <= 1)
-        return fmt::format("1 cell = {} x {} px{}", countText(1 / kx), countText(1 / qy), preview);
-    std::string text = fmt::format("1 px = {} x {} cells, {}", countText(std::max(kx, 1.0)), countText(std::max(qy, 1.0)),
-                                   reduceName(map.reduce));
+    if (kx <= 1 && qy <= 1) return fmt::format("1 cell = {} x {} px{}", countText(1 / kx), countText(1 / qy), preview);
+    std::string text = fmt::format("1 px = {} x {} cells, {}", countText(std::max(kx, 1.0)),
+                                   countText(std::max(qy, 1.0)), reduceName(map.reduce));
     if (attention) {
-        text += map.reduce == Reduce::Mean ? " over keys" : map.reduce == Reduce::Sum ? " of the keys' mass" : " over keys";
+        text += map.reduce == Reduce::Mean  ? " over keys"
+                : map.reduce == Reduce::Sum ? " of the keys' mass"
+                                            : " over keys";
         if (map.rowsSampled) text += fmt::format(", 1 exact query row of {} per pixel row", countText(qy));
     }
     if (map.cellsSampled) text += " of up to 4 x 4 sampled allowed cells";
@@ -248,8 +258,8 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         return fail(ErrorCode::InvalidArgument, "a heatmap shows bias or attention; slopes and distance are curves");
     if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("image size {}x{} is out of range: --width and --height must be 1..16384",
-                                params.width, params.height));
+                    fmt::format("image size {}x{} is out of range: --width and --height must be 1..16384", params.width,
+                                params.height));
     const bool attention = params.what == RenderWhat::Attention;
     auto slopes = attention ? validateAttention(params.attention) : validateBias(params.attention.bias);
     if (!slopes) return std::unexpected(slopes.error());
@@ -257,7 +267,8 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     const int H = bias.slopes.heads;
     const std::int64_t Q = bias.queries, K = bias.keyCount();
     if (params.head >= H)
-        return fail(ErrorCode::InvalidArgument, fmt::format("--head {} does not exist: heads are 0..{}", params.head, H - 1));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--head {} does not exist: heads are 0..{}", params.head, H - 1));
     const BatchParams& batch = params.batch;
     const bool batched = batch.active();
     if (batched) {
@@ -288,7 +299,8 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     map.cellsPerPixelY = static_cast<double>(Q) / tileH;
     map.reduce = !attention ? Reduce::Mean : params.reduce == Reduce::Auto ? Reduce::Max : params.reduce;
     map.rowsSampled = attention && Q > tileH;
-    map.cellsSampled = batched && !attention && (map.cellsPerPixelX > detail::kBatchSamples || map.cellsPerPixelY > detail::kBatchSamples);
+    map.cellsSampled = batched && !attention &&
+                       (map.cellsPerPixelX > detail::kBatchSamples || map.cellsPerPixelY > detail::kBatchSamples);
     map.log = attention && params.logScale;
     // Only attention rows with content are costly enough to preview.
     const bool contentRows = attention && params.attention.content.kind != ContentKind::Zero;
@@ -332,7 +344,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
             if (p0 == p1 && keys.first == keys.last) {
                 // One cell: its stored value, exactly as the tensor holds it.
                 const auto v = biasCell(bias.mode, m, p0, keys.first, K);
-                out[x] = !v                          ? kMaskedValue
+                out[x] = !v                         ? kMaskedValue
                          : bias.dtype == DType::F32 ? static_cast<double>(static_cast<float>(*v))
                          : roundSlowly              ? roundTo(bias.dtype, *v)
                                                     : *v;
@@ -558,7 +570,8 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                 double* out = values.data() + r * static_cast<std::size_t>(tileW);
                 for (int x = 0; x < tileW; ++x) {
                     const CellSpan keys = keySpan[static_cast<std::size_t>(x)];
-                    const std::int64_t first = std::max(keys.first, allowed.first), last = std::min(keys.last, allowed.last);
+                    const std::int64_t first = std::max(keys.first, allowed.first),
+                                       last = std::min(keys.last, allowed.last);
                     if (first > last) {
                         out[x] = kMaskedValue;
                         continue;
@@ -659,7 +672,8 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                         const auto g = geometricRow(chunk.tile, y);
                         const std::int64_t n = detail::allowedKeys(bias, queryOf(y));
                         if (map.reduce != Reduce::Sum) addGeometricRange(g, n, range);
-                        fillGeometricRow(g, n, values.data() + (chunk.tile * tileH + y) * static_cast<std::size_t>(tileW), range);
+                        fillGeometricRow(
+                            g, n, values.data() + (chunk.tile * tileH + y) * static_cast<std::size_t>(tileW), range);
                     }
                     rowsDone.fetch_add(static_cast<std::uint64_t>(chunk.y1 - chunk.y0), std::memory_order_relaxed);
                     continue;
@@ -736,7 +750,9 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     return map;
 }
 
-void clearHeatmapCaches() { detail::clearPictureKeyCache(); }
+void clearHeatmapCaches() {
+    detail::clearPictureKeyCache();
+}
 
 Heatmap renderValueGrid(const ValueGridParams& params,
                         const std::function<double(int, std::int64_t, std::int64_t)>& value) {
@@ -784,7 +800,9 @@ std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int wi
     return placeTiles(placement, heads, map);
 }
 
-std::string heatmapSummary(const Heatmap& map, bool attention) { return summaryText(map, attention); }
+std::string heatmapSummary(const Heatmap& map, bool attention) {
+    return summaryText(map, attention);
+}
 
 std::optional<CellHit> hitTest(const Heatmap& map, const HeatmapParams& params, int x, int y) {
     const std::int64_t Q = params.attention.bias.queries, K = params.attention.bias.keyCount();

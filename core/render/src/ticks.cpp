@@ -1,7 +1,7 @@
 // Axis ticks: 1-2-5 steps on linear axes, powers of two or ten on log axes.
 #include <alibi/render/format.hpp>
-#include <alibi/render/ticks.hpp>
 #include <alibi/render/plot.hpp>
+#include <alibi/render/ticks.hpp>
 
 #include <fmt/format.h>
 
@@ -21,7 +21,9 @@ std::string log2Label(int k) {
     return fmt::format("2^{}", k);
 }
 
-std::string log10Label(int k) { return formatValue(std::pow(10.0, k)); }
+std::string log10Label(int k) {
+    return formatValue(std::pow(10.0, k));
+}
 
 std::vector<Tick> powerTicks(double base, double lo, double hi, int target) {
     if (!(lo > 0) || !(hi >= lo) || !std::isfinite(lo) || !std::isfinite(hi)) return {};
@@ -29,7 +31,8 @@ std::vector<Tick> powerTicks(double base, double lo, double hi, int target) {
     const int first = static_cast<int>(std::ceil(std::log(lo) / logB - 1e-9));
     const int last = static_cast<int>(std::floor(std::log(hi) / logB + 1e-9));
     if (last < first) return {};
-    const int stride = std::max(1, static_cast<int>(std::ceil(static_cast<double>(last - first) / std::clamp(target, 1, kMaxTicks))));
+    const int stride =
+        std::max(1, static_cast<int>(std::ceil(static_cast<double>(last - first) / std::clamp(target, 1, kMaxTicks))));
     std::vector<Tick> ticks;
     for (int k = first; k <= last && static_cast<int>(ticks.size()) < kMaxTicks; k += stride)
         ticks.push_back({std::pow(base, k), base == 2 ? log2Label(k) : log10Label(k)});

@@ -30,7 +30,9 @@ void expectCausalBias(const Tensor& t, int heads, const std::function<double(int
             }
 }
 
-double paperSlope(int h, int heads) { return std::exp2(-8.0 * (h + 1) / heads); }
+double paperSlope(int h, int heads) {
+    return std::exp2(-8.0 * (h + 1) / heads);
+}
 
 TEST(BuggyExamples, EachBuildsTheBugItNames) {
     auto offByOne = buildBuggyExample(kSlopeOffByOne);
@@ -55,9 +57,9 @@ TEST(BuggyExamples, TheDiagnosisFindsEachExamplesOwnBug) {
         ASSERT_TRUE(tensor) << example.code << ": " << tensor.error().message;
         auto diagnosis = diagnose(*tensor);
         ASSERT_TRUE(diagnosis) << example.code << ": " << diagnosis.error().message;
-        EXPECT_TRUE(std::any_of(diagnosis->findings.begin(), diagnosis->findings.end(),
-                                [&](const Finding& f) { return f.code == example.code; }))
-            << example.code;
+        EXPECT_TRUE(std::any_of(diagnosis->findings.begin(), diagnosis->findings.end(), [&](const Finding& f) {
+            return f.code == example.code;
+        })) << example.code;
     }
 }
 

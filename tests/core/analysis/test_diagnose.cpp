@@ -1,11 +1,11 @@
 // Tests for <alibi/diagnose.hpp>. Correct tensors come from buildBias; every buggy tensor is
 // written here by hand from REFERENCES.md's description of the bug (plain loops in double),
 // so the diagnosis is checked against an independent construction, never against itself.
-#include <alibi/model/bias.hpp>
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/io/session.hpp>
-#include <alibi/model/slopes.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/model/bias.hpp>
+#include <alibi/model/slopes.hpp>
 
 #include <fmt/format.h>
 #include "press_reference.hpp"
@@ -438,7 +438,7 @@ TEST(Diagnose, UnsupportedShapesGiveClearErrors) {
     EXPECT_NE(d.error().message.find("5-D"), std::string::npos) << d.error().message;
     EXPECT_NE(d.error().message.find("(1, 1, 2, 4, 4)"), std::string::npos) << d.error().message;
 
-    Tensor batch({2, 2, 4, 4}, DType::F32);  // all zero: no batch structure to read
+    Tensor batch({2, 2, 4, 4}, DType::F32);                              // all zero: no batch structure to read
     for (std::uint64_t n = 0; n < batch.size(); ++n) batch.set(n, 0.0);  // Tensor leaves memory unset
     d = diagnose(batch);
     ASSERT_FALSE(d);
@@ -641,8 +641,8 @@ TEST(DiagnoseBugs, ScaledBiasChangesAttentionByTheSoftmaxDifference) {
             double a = 0, b = 0;
             std::vector<double> pa, pb;
             for (std::int64_t j = 0; j <= i; ++j) {
-                const double x =
-                    static_cast<double>(static_cast<float>(3.0 * -m[static_cast<std::size_t>(h)] * static_cast<double>(i - j)));
+                const double x = static_cast<double>(
+                    static_cast<float>(3.0 * -m[static_cast<std::size_t>(h)] * static_cast<double>(i - j)));
                 pa.push_back(std::exp(x));
                 pb.push_back(std::exp(-m[static_cast<std::size_t>(h)] * static_cast<double>(i - j)));
                 a += pa.back();

@@ -53,7 +53,8 @@ std::vector<HeadFit> fitSyntheticHeads() {
     appendHead(data, [](std::int64_t i, std::vector<double>& p) { priorRow(0.0, i, p); });
     appendHead(data, [](std::int64_t i, std::vector<double>& p) { p[static_cast<std::size_t>(i)] = 1; });
     appendHead(data, [](std::int64_t, std::vector<double>& p) { p[0] = 1; });
-    appendHead(data, [](std::int64_t i, std::vector<double>& p) { p[static_cast<std::size_t>(i > 0 ? i - 1 : 0)] = 1; });
+    appendHead(data,
+               [](std::int64_t i, std::vector<double>& p) { p[static_cast<std::size_t>(i > 0 ? i - 1 : 0)] = 1; });
     const std::string file = npyBytes({HeadCount, kT, kT}, data);
     auto maps = AttentionMaps::fromBytes(asBytes(file), false);
     EXPECT_TRUE(maps) << maps.error().message;
@@ -174,10 +175,10 @@ TEST(FitVerdict, RuleEdges) {
     EXPECT_EQ(alibi::fitVerdict(fitOf(0.1, 0.09, 0.11, std::nullopt)).role, FitVerdictRole::Neutral);
     HeadFit empty;
     EXPECT_EQ(alibi::fitVerdict(empty).text, "no rows");
-    for (const auto kind : {FitVerdictKind::NoRows, FitVerdictKind::NotAlibiShaped, FitVerdictKind::OneKey,
-                            FitVerdictKind::PrefersFarKeys, FitVerdictKind::Follows,
-                            FitVerdictKind::NoDistancePreference, FitVerdictKind::Steeper, FitVerdictKind::Flatter,
-                            FitVerdictKind::AlibiShaped})
+    for (const auto kind :
+         {FitVerdictKind::NoRows, FitVerdictKind::NotAlibiShaped, FitVerdictKind::OneKey,
+          FitVerdictKind::PrefersFarKeys, FitVerdictKind::Follows, FitVerdictKind::NoDistancePreference,
+          FitVerdictKind::Steeper, FitVerdictKind::Flatter, FitVerdictKind::AlibiShaped})
         EXPECT_FALSE(alibi::fitVerdictKindName(kind).empty());
 }
 

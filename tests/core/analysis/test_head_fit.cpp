@@ -110,7 +110,9 @@ TEST(HeadFit, SinkMassAndStatistics) {
     for (std::int64_t i = 0; i < t; ++i)
         for (std::int64_t j = 0; j < t; ++j)
             data.push_back(i == 0 ? (j == 0 ? 1.0f : 0.0f)
-                                  : (j > i ? 0.0f : j == 0 ? 0.5f : static_cast<float>(0.5 / static_cast<double>(i))));
+                                  : (j > i    ? 0.0f
+                                     : j == 0 ? 0.5f
+                                              : static_cast<float>(0.5 / static_cast<double>(i))));
     const std::string file = npyBytes({1, t, t}, data);
     auto maps = AttentionMaps::fromBytes(asBytes(file), false);
     ASSERT_TRUE(maps) << maps.error().message;
@@ -140,8 +142,8 @@ TEST(AttentionMaps, SafetensorsLayersAreOrderedByTheNumberInTheirNames) {
     EXPECT_EQ(maps->layerInfo()[0].name, "model.layers.2.attn");
     auto fits = alibi::fitHeads(*maps, {});
     ASSERT_TRUE(fits);
-    EXPECT_NEAR((*fits)[0].slope, 0.25, 1e-3);   // layer 2
-    EXPECT_NEAR((*fits)[4].slope, 0.5, 1e-3);    // layer 10
+    EXPECT_NEAR((*fits)[0].slope, 0.25, 1e-3);  // layer 2
+    EXPECT_NEAR((*fits)[4].slope, 0.5, 1e-3);   // layer 10
     EXPECT_EQ((*fits)[4].layer, 10);
     // One tensor chosen by name.
     auto one = AttentionMaps::fromBytes(asBytes(file), true, tensorNamed("model.layers.7.attn"));
@@ -229,8 +231,9 @@ TEST(AttentionMaps, HostileFilesGetClearErrors) {
         {"truncated", truncated, "truncated"},
         {"overlap", overlapping, "overlap", true},
         {"mixed shapes",
-         safetensorsBytes({"l.0", "l.1"}, {1, t, t}, {maps, maps}).replace(
-             safetensorsBytes({"l.0", "l.1"}, {1, t, t}, {maps, maps}).find("[1,8,8],\"data_offsets\":[256"), 7, "[2,4,8]"),
+         safetensorsBytes({"l.0", "l.1"}, {1, t, t}, {maps, maps})
+             .replace(safetensorsBytes({"l.0", "l.1"}, {1, t, t}, {maps, maps}).find("[1,8,8],\"data_offsets\":[256"),
+                      7, "[2,4,8]"),
          "same shape", true},
     };
     for (const auto& c : cases) {

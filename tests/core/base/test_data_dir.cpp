@@ -15,7 +15,8 @@ TEST(DataDir, InstalledLayoutComesFirst) {
     EXPECT_EQ(dirs.front(), std::filesystem::path("/opt/alibi/share/alibi-explorer"));
     // A build tree's programs sit deeper (build/app/qt): an ancestor's share/ is tried too.
     const auto deep = dataDirs("/src/build/app/qt");
-    EXPECT_NE(std::find(deep.begin(), deep.end(), std::filesystem::path("/src/build/share/alibi-explorer")), deep.end());
+    EXPECT_NE(std::find(deep.begin(), deep.end(), std::filesystem::path("/src/build/share/alibi-explorer")),
+              deep.end());
 }
 
 TEST(DataDir, EnvironmentOverrides) {

@@ -34,7 +34,8 @@ TEST(FieldNames, MessagesAreRewordedWholeFlagsOnly) {
     EXPECT_EQ(alibi::wordMessage(message, FrontEnd::Cli), message);
     EXPECT_EQ(alibi::wordMessage(message, FrontEnd::Python),
               "a batch (lengths, documents) needs keys equal to seq, got seq 8 keys 9");
-    EXPECT_EQ(alibi::wordMessage("--batch-row must be between 0 and 2", FrontEnd::Gui), "Batch row must be between 0 and 2");
+    EXPECT_EQ(alibi::wordMessage("--batch-row must be between 0 and 2", FrontEnd::Gui),
+              "Batch row must be between 0 and 2");
     // Unknown flags, a flag inside a word, a lone "--" and a negative number stay as they are.
     EXPECT_EQ(alibi::wordMessage("--keysx and x--seq and -- and -1e9 and --heads-per-layer", FrontEnd::Python),
               "--keysx and x--seq and -- and -1e9 and --heads-per-layer");

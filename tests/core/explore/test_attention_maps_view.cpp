@@ -127,7 +127,8 @@ TEST(AttentionMapsView, FitTableSortsBothWaysWithTiesInTableOrder) {
 }
 
 TEST(AttentionMapsView, FitTableSortsUnknownConfiguredSlopesLastEitherWay) {
-    const std::vector<alibi::HeadFit> fits{headFit(0, 0, 0.5, {}), headFit(0, 1, 0.25, 0.5), headFit(0, 2, 0.25, 0.125)};
+    const std::vector<alibi::HeadFit> fits{headFit(0, 0, 0.5, {}), headFit(0, 1, 0.25, 0.5),
+                                           headFit(0, 2, 0.25, 0.125)};
     EXPECT_EQ(explore::sortFits(fits, explore::FitColumn::ConfiguredSlope, true), (std::vector<int>{2, 1, 0}));
     EXPECT_EQ(explore::sortFits(fits, explore::FitColumn::ConfiguredSlope, false), (std::vector<int>{1, 2, 0}));
     EXPECT_EQ(explore::sortFits(fits, explore::FitColumn::SlopeRatio, true), (std::vector<int>{1, 2, 0}));

@@ -3,7 +3,6 @@
 // that tensor, fully masked rows (striped, read out), the read-out's mask reasons, the list
 // parser and fitBatch, and the session's `batch.row`.
 #include <alibi/explore/batch_view.hpp>
-#include <alibi/render/color_scale.hpp>
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/io/session.hpp>
@@ -11,6 +10,7 @@
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/render/render.hpp>
 
 #include <gtest/gtest.h>
@@ -62,7 +62,8 @@ TEST(BatchView, AllowedKeyRangeMatchesEveryCellMask) {
                 for (std::int64_t i = 0; i < bias.queries; ++i) {
                     const KeyRange r = batchAllowedKeys(bias, batch, row, i);
                     for (std::int64_t j = 0; j < bias.queries; ++j)
-                        EXPECT_EQ(batchCellMask(bias, batch, row, i, j) == MaskReason::None, j >= r.first && j <= r.last)
+                        EXPECT_EQ(batchCellMask(bias, batch, row, i, j) == MaskReason::None,
+                                  j >= r.first && j <= r.last)
                             << modeName(mode) << " row " << b << " i " << i << " j " << j;
                 }
             }
@@ -94,7 +95,8 @@ TEST(BatchView, HeatmapShowsTheTensorsCellsAndExactRange) {
                         const bool full = batchAllowedKeys(p.attention.bias, batch, row, i).empty();
                         for (std::int64_t j = 0; j < 9; ++j) {
                             const double v = tensor.at(static_cast<std::uint64_t>(((b * 3 + h) * 9 + i) * 9 + j));
-                            const int x = tile.x + static_cast<int>(j) * 4 + 1, y = tile.y + static_cast<int>(i) * 4 + 1;
+                            const int x = tile.x + static_cast<int>(j) * 4 + 1,
+                                      y = tile.y + static_cast<int>(i) * 4 + 1;
                             const Rgba px = map.image.at(x, y);
                             if (full) {
                                 EXPECT_EQ(px, fullyMaskedStripe(x, y)) << "row " << b << " i " << i;
@@ -215,8 +217,10 @@ TEST(BatchView, CellValuesAndTitle) {
     ASSERT_EQ(values.size(), 81u);
     for (std::uint64_t c = 0; c < 81; ++c) {
         const double v = tensor.at((1 * 3 + 2) * 81 + c);
-        if (v == -1e9) EXPECT_TRUE(std::isnan(values[c]));
-        else EXPECT_EQ(values[c], v);
+        if (v == -1e9)
+            EXPECT_TRUE(std::isnan(values[c]));
+        else
+            EXPECT_EQ(values[c], v);
     }
     EXPECT_EQ(batchRowTitle(p.batch, 1, 9), "batch row 1 of 2: 3 real tokens, left padding · positions mask");
 }

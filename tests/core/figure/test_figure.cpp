@@ -30,7 +30,9 @@ struct FlatDraw {
 };
 
 // Label pixels: dark and grey (text is drawn in near-black, anti-aliased over white).
-bool isText(Rgba p) { return p.r == p.g && p.g == p.b && p.r < 160; }
+bool isText(Rgba p) {
+    return p.r == p.g && p.g == p.b && p.r < 160;
+}
 
 int textPixels(const Image& image, int x0, int y0, int x1, int y1) {
     int n = 0;
@@ -92,7 +94,8 @@ TEST(Figure, TextWhereTitleAxesBarAndCaptionBelong) {
     ASSERT_GT(tile.right, tile.left);
     EXPECT_GT(textPixels(*image, 0, 0, image->width, tile.top), 40) << "title";
     EXPECT_GT(textPixels(*image, 0, tile.top, tile.left, tile.bottom), 40) << "query ticks and axis label";
-    EXPECT_GT(textPixels(*image, tile.left, tile.bottom + 1, tile.right, image->height), 80) << "key ticks, label, caption";
+    EXPECT_GT(textPixels(*image, tile.left, tile.bottom + 1, tile.right, image->height), 80)
+        << "key ticks, label, caption";
     EXPECT_GT(textPixels(*image, tile.right + 1, tile.top, image->width, tile.bottom), 40) << "colour bar labels";
     // The head label "h0  m = 1/2" sits in a dark box in the tile's top-left corner.
     const Rgba corner = image->at(tile.left + 5, tile.top + 5);

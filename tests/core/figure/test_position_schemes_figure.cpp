@@ -16,7 +16,8 @@ TEST(PositionSchemesFigure, SvgHasTitleLegendAndCaption) {
     f.schemes.slopes.heads = 8;
     auto svg = renderPositionSchemesSvg(f);
     ASSERT_TRUE(svg.has_value()) << svg.error().message;
-    for (const char* label : {">ALiBi, 8 heads", ">RoPE", ">sinusoidal", ">T5 decoder", ">KERPLE log kernel", ">Sandwich"})
+    for (const char* label :
+         {">ALiBi, 8 heads", ">RoPE", ">sinusoidal", ">T5 decoder", ">KERPLE log kernel", ">Sandwich"})
         EXPECT_NE(svg->find(label), std::string::npos) << label;
     for (const char* label : {"data-label=\"ALiBi\"", "data-label=\"RoPE\"", "data-label=\"sinusoidal\"",
                               "data-label=\"T5\"", "data-label=\"KERPLE\"", "data-label=\"Sandwich\""})
@@ -40,8 +41,8 @@ TEST(PositionSchemesFigure, PngIsScaledNotUpscaled) {
     EXPECT_EQ(two->height, 1400);
     // Every scheme's colour is on the picture (its curve and legend swatch).
     PositionCurve probe;
-    for (PositionScheme s : {PositionScheme::RoPE, PositionScheme::Sinusoidal, PositionScheme::T5, PositionScheme::KERPLE,
-                             PositionScheme::Sandwich}) {
+    for (PositionScheme s : {PositionScheme::RoPE, PositionScheme::Sinusoidal, PositionScheme::T5,
+                             PositionScheme::KERPLE, PositionScheme::Sandwich}) {
         probe.scheme = s;
         const Rgba c = positionCurveColor(probe, 8);
         bool found = false;
@@ -53,8 +54,8 @@ TEST(PositionSchemesFigure, PngIsScaledNotUpscaled) {
 TEST(PositionSchemesFigure, SchemesHaveDistinctColours) {
     std::set<std::tuple<int, int, int>> colours;
     PositionCurve c;
-    for (PositionScheme s : {PositionScheme::ALiBi, PositionScheme::RoPE, PositionScheme::Sinusoidal, PositionScheme::T5,
-                             PositionScheme::KERPLE, PositionScheme::Sandwich}) {
+    for (PositionScheme s : {PositionScheme::ALiBi, PositionScheme::RoPE, PositionScheme::Sinusoidal,
+                             PositionScheme::T5, PositionScheme::KERPLE, PositionScheme::Sandwich}) {
         c.scheme = s;
         c.head = 0;
         const Rgba rgba = positionCurveColor(c, 8);

@@ -70,9 +70,10 @@ TEST(ViewFigure, HeatmapsAt2xAreRenderedNotUpscaled) {
         auto two = renderViewFigurePng(r);
         ASSERT_TRUE(two.has_value()) << two.error().message;
         // The middle of the figure is heatmap (tiles), away from text.
-        const double share = varyingBlocks(*two, two->width * 3 / 10, two->height * 4 / 10, two->width * 6 / 10,
-                                           two->height * 6 / 10);
-        EXPECT_GT(share, 0.05) << explorerViewName(view);  // upscaled: exactly 0 (half the window is the masked triangle)
+        const double share =
+            varyingBlocks(*two, two->width * 3 / 10, two->height * 4 / 10, two->width * 6 / 10, two->height * 6 / 10);
+        EXPECT_GT(share, 0.05) << explorerViewName(
+            view);  // upscaled: exactly 0 (half the window is the masked triangle)
     }
 }
 
@@ -85,7 +86,9 @@ TEST(ViewFigure, SvgAndPngShareOneLayout) {
         const auto at = svg->rfind("<rect x=", svg->find("fill=\"none\""));
         ASSERT_NE(at, std::string::npos);
         double x = 0, y = 0, w = 0, h = 0;
-        ASSERT_EQ(std::sscanf(svg->c_str() + at, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &w, &h), 4);
+        ASSERT_EQ(
+            std::sscanf(svg->c_str() + at, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &w, &h),
+            4);
         for (int scale : {1, 2}) {
             r.scale = scale;
             auto png = renderViewFigurePng(r);

@@ -6,8 +6,8 @@
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/io/tensor_io.hpp>
 
-#include "../attention_maps_fixture.hpp"
 #include <alibi/base/parallel.hpp>
+#include "../attention_maps_fixture.hpp"
 #include "temp_dir_fixture.hpp"
 
 #include <gtest/gtest.h>

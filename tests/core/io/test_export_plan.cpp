@@ -86,9 +86,11 @@ TEST(ExportPlan, MasksTheDtypeHoldsPass) {
     }
     // bf16 holds -1e9 (its range is that of f32), but not -1e39.
     BiasParams b = bias(2, 4, DType::BF16);
-    EXPECT_TRUE(planExport(**biasSource(b), biasExportRequest(b, "x.npy", FileFormat::Npy), freeSpace(1 << 30)).allowed());
+    EXPECT_TRUE(
+        planExport(**biasSource(b), biasExportRequest(b, "x.npy", FileFormat::Npy), freeSpace(1 << 30)).allowed());
     b.mask = MaskValue{MaskValue::Kind::Finite, -1e39};
-    const ExportPlan plan = planExport(**biasSource(b), biasExportRequest(b, "x.npy", FileFormat::Npy), freeSpace(1 << 30));
+    const ExportPlan plan =
+        planExport(**biasSource(b), biasExportRequest(b, "x.npy", FileFormat::Npy), freeSpace(1 << 30));
     EXPECT_EQ(plan.refusal, ExportRefusal::MaskOverflow);
     EXPECT_NE(plan.reason.find("bf16 cannot hold the mask -1e+39"), std::string::npos) << plan.reason;
 }
@@ -97,7 +99,8 @@ TEST(ExportPlan, NoMaskedEntriesNothingToRefuse) {
     BiasParams b = bias(2, 4, DType::F16);
     b.mode = BiasMode::Symmetric;  // masks nothing
     EXPECT_FALSE(storedMask(b));
-    EXPECT_TRUE(planExport(**biasSource(b), biasExportRequest(b, "x.npy", FileFormat::Npy), freeSpace(1 << 30)).allowed());
+    EXPECT_TRUE(
+        planExport(**biasSource(b), biasExportRequest(b, "x.npy", FileFormat::Npy), freeSpace(1 << 30)).allowed());
     b = bias(2, 1, DType::F16);  // one query faces every key
     EXPECT_FALSE(storedMask(b));
 }
@@ -116,17 +119,20 @@ TEST(ExportPlan, LargerThanTheFreeSpaceIsRefused) {
     // One byte short and exactly enough. One byte short, both sizes round to "4.0 TiB": the
     // message gives the exact bytes of each, so they differ (issue 25: "needs 2.0 MiB but only
     // 2.0 MiB free").
-    const ExportPlan short1 = planExport(**source, biasExportRequest(b, "big.npy", FileFormat::Npy), freeSpace(plan.bytes - 1));
+    const ExportPlan short1 =
+        planExport(**source, biasExportRequest(b, "big.npy", FileFormat::Npy), freeSpace(plan.bytes - 1));
     EXPECT_FALSE(short1.allowed());
     EXPECT_NE(short1.reason.find("(4,398,046,511,232 bytes)"), std::string::npos) << short1.reason;
     EXPECT_NE(short1.reason.find("(4,398,046,511,231 bytes) free"), std::string::npos) << short1.reason;
-    EXPECT_TRUE(planExport(**source, biasExportRequest(b, "big.npy", FileFormat::Npy), freeSpace(plan.bytes)).allowed());
+    EXPECT_TRUE(
+        planExport(**source, biasExportRequest(b, "big.npy", FileFormat::Npy), freeSpace(plan.bytes)).allowed());
 }
 
 TEST(ExportPlan, SummaryNamesShapeDtypeLayoutBytesAndFreeSpace) {
     BiasParams b = bias(8, 16, DType::F32);
     b.layout = Layout::Qkh;
-    const ExportPlan plan = planExport(**biasSource(b), biasExportRequest(b, "b.npy", FileFormat::Npy), freeSpace(2048ull << 20));
+    const ExportPlan plan =
+        planExport(**biasSource(b), biasExportRequest(b, "b.npy", FileFormat::Npy), freeSpace(2048ull << 20));
     EXPECT_EQ(plan.summary(), "(16, 16, 8) f32, layout qkh, npy: 8,320 bytes (8.1 KiB); 2.0 GiB free");
     const ExportPlan out = planExport(**biasSource(b), biasExportRequest(b, "-", FileFormat::Csv));
     EXPECT_FALSE(out.freeBytes);

@@ -134,9 +134,11 @@ TEST(Lesson, BadLessonsNameFileStepAndField) {
     expectError(lessonWith(R"([{"view": "grid"}])"), {"step 1", "missing field `text`"});
     expectError(lessonWith(R"([{"text": "", "view": "grid"}])"), {"step 1", "`text` is empty"});
     expectError(lessonWith(R"([{"text": "x"}])"), {"step 1", "field `view`"});
-    expectError(lessonWith(R"([{"text": "x", "view": "heads"}])"), {"step 1", "unknown view 'heads'", "attention-grid"});
-    expectError(lessonWith("[" + ok + R"(, {"title": "Two", "text": "x", "view": "grid", "set": {"bias": {"heads": 0}}}])"),
-                {"step 2 (\"Two\")", "field `set.bias.heads`", "1 to 4096"});
+    expectError(lessonWith(R"([{"text": "x", "view": "heads"}])"),
+                {"step 1", "unknown view 'heads'", "attention-grid"});
+    expectError(
+        lessonWith("[" + ok + R"(, {"title": "Two", "text": "x", "view": "grid", "set": {"bias": {"heads": 0}}}])"),
+        {"step 2 (\"Two\")", "field `set.bias.heads`", "1 to 4096"});
     expectError(lessonWith(R"([{"text": "x", "view": "grid", "set": {"bias": {"hedas": 4}}}])"),
                 {"step 1", "unknown field `set.bias.hedas`"});
     expectError(lessonWith(R"([{"text": "x", "view": "grid", "set": {"version": 1}}])"), {"step 1", "`version`"});
@@ -152,7 +154,8 @@ TEST(Lesson, BadLessonsNameFileStepAndField) {
                 {"unknown field `highlight.colour`"});
     expectError(lessonWith(R"([{"text": "x", "view": "grid", "attention_maps": "no/such/file.npy"}])"),
                 {"step 1", "`attention_maps`", "no file 'no/such/file.npy'"});
-    expectError(lessonWith(R"([{"text": "x", "view": "grid", "layer": 2}])"), {"step 1", "`layer` needs `attention_maps`"});
+    expectError(lessonWith(R"([{"text": "x", "view": "grid", "layer": 2}])"),
+                {"step 1", "`layer` needs `attention_maps`"});
     expectError(lessonWith(R"([{"text": "x", "view": "grid"}])", R"("start": {"bias": {"mode": "sideways"}}, )"),
                 {"field `start.bias.mode`", "unknown mode 'sideways'"});
 }
@@ -162,10 +165,12 @@ TEST(Lesson, StringsAreBoundedAndShowable) {
                 {"step 1", "`text`", "at most 2000"});
     expectError(lessonWith(R"([{"text": "tab\there", "view": "grid"}])"), {"step 1", "U+0009"});
     expectError(lessonWith(R"([{"text": "emoji 😀", "view": "grid"}])"), {"step 1", "U+1F600"});
-    expectError(lessonWith(R"([{"title": "two\nlines", "text": "x", "view": "grid"}])"), {"step 1", "`title`", "U+000A"});
+    expectError(lessonWith(R"([{"title": "two\nlines", "text": "x", "view": "grid"}])"),
+                {"step 1", "`title`", "U+000A"});
     // Formulas in Unicode are what lessons are for.
-    auto lesson = parseLesson(lessonWith(R"([{"text": "mₕ = 2^(−8(h+1)/H) · √dₖ ≈ θ ≤ ∞ → ⌊x⌋\nSecond paragraph.", "view": "grid"}])"),
-                              "my.lesson.json");
+    auto lesson = parseLesson(
+        lessonWith(R"([{"text": "mₕ = 2^(−8(h+1)/H) · √dₖ ≈ θ ≤ ∞ → ⌊x⌋\nSecond paragraph.", "view": "grid"}])"),
+        "my.lesson.json");
     EXPECT_TRUE(lesson) << lesson.error().message;
     // Invalid UTF-8 and deep nesting are refused before any walk over the document.
     expectError(lessonWith("[{\"text\": \"\xff\", \"view\": \"grid\"}]"), {"JSON parse error"});
@@ -191,13 +196,15 @@ TEST(Lesson, ResolveByNameNumberOrPath) {
 // line separator in a one-line title ran its words together. Both are refused, naming the field.
 TEST(Lesson, BidiControlsAndLineSeparatorsAreRefused) {
     // U+202E RIGHT-TO-LEFT OVERRIDE in the text, as the issue's example.
-    expectError(lessonWith("[{\"text\": \"m = \xe2\x80\xae" "1/8\", \"view\": \"grid\"}]"),
+    expectError(lessonWith("[{\"text\": \"m = \xe2\x80\xae"
+                           "1/8\", \"view\": \"grid\"}]"),
                 {"step 1", "field `text`", "U+202E", "bidirectional"});
     // Every one of them, in the lesson's title and a step's title.
     for (const char* bidi : {"\xe2\x80\xaa", "\xe2\x80\xab", "\xe2\x80\xac", "\xe2\x80\xad", "\xe2\x80\xae",
                              "\xe2\x81\xa6", "\xe2\x81\xa7", "\xe2\x81\xa8", "\xe2\x81\xa9"}) {
-        expectError(R"({"version": 1, "title": "A)" + std::string(bidi) + R"(B", "steps": [{"text": "x", "view": "grid"}]})",
-                    {"field `title`", "bidirectional"});
+        expectError(
+            R"({"version": 1, "title": "A)" + std::string(bidi) + R"(B", "steps": [{"text": "x", "view": "grid"}]})",
+            {"field `title`", "bidirectional"});
         expectError(lessonWith(R"([{"title": "A)" + std::string(bidi) + R"(B", "text": "x", "view": "grid"}])"),
                     {"step 1", "field `title`", "bidirectional"});
     }
@@ -206,10 +213,13 @@ TEST(Lesson, BidiControlsAndLineSeparatorsAreRefused) {
                 {"step 1", "field `title`", "U+2028", "line separator", "one line"});
     expectError(lessonWith("[{\"text\": \"one\xe2\x80\xa9two\", \"view\": \"grid\"}]"),
                 {"step 1", "field `text`", "U+2029", "paragraph separator"});
-    expectError(R"({"version": 1, "title": "T", "description": "a)" "\xe2\x80\xae" R"(b", "steps": [{"text": "x", "view": "grid"}]})",
+    expectError(R"({"version": 1, "title": "T", "description": "a)"
+                "\xe2\x80\xae"
+                R"(b", "steps": [{"text": "x", "view": "grid"}]})",
                 {"field `description`", "U+202E"});
     // The rest of General Punctuation stays allowed (dashes, quotes, the ellipsis).
-    auto ok = parseLesson(lessonWith("[{\"title\": \"\xe2\x80\x94 \xe2\x80\x9cquoted\xe2\x80\x9d\xe2\x80\xa6\", \"text\": \"x\", \"view\": \"grid\"}]"),
+    auto ok = parseLesson(lessonWith("[{\"title\": \"\xe2\x80\x94 \xe2\x80\x9cquoted\xe2\x80\x9d\xe2\x80\xa6\", "
+                                     "\"text\": \"x\", \"view\": \"grid\"}]"),
                           "my.lesson.json");
     EXPECT_TRUE(ok) << ok.error().message;
 }
@@ -255,8 +265,9 @@ TEST(Lesson, ListingAndLoadingNeverOpenAttentionMapFiles) {
     ASSERT_FALSE(cancelled);
     EXPECT_EQ(cancelled.error().code, ErrorCode::Cancelled) << cancelled.error().message;
     // A layer out of range is still refused when the lesson is read.
-    std::ofstream(dir / "bad.lesson.json") << R"({"version": 1, "title": "T", "steps": [{"text": "x", "view": "attention-grid", "attention_maps": ")"
-                                           << big.string() << R"(", "layer": -1}]})";
+    std::ofstream(dir / "bad.lesson.json")
+        << R"({"version": 1, "title": "T", "steps": [{"text": "x", "view": "attention-grid", "attention_maps": ")"
+        << big.string() << R"(", "layer": -1}]})";
     auto bad = loadLesson((dir / "bad.lesson.json").string());
     ASSERT_FALSE(bad);
     EXPECT_NE(bad.error().message.find("field `layer`"), std::string::npos) << bad.error().message;

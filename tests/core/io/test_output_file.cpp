@@ -1,18 +1,18 @@
 // Tests for <alibi/output_file.hpp>: atomic replacement of regular files (no partial file, the
 // old file intact, no temporary left behind), in-place writing of devices and FIFOs, and clear
 // errors naming the path for missing folders, read-only folders and a full disk (/dev/full).
-#include <alibi/io/output_file.hpp>
 #include <alibi/base/interrupt.hpp>
+#include <alibi/io/output_file.hpp>
 
 #include <gtest/gtest.h>
 
 #include "temp_dir_fixture.hpp"
 
 #include <fcntl.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <grp.h>
+#include <linux/fs.h>
 #include <pthread.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,9 +20,9 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <ctime>
 #include <csignal>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -39,8 +39,6 @@ using alibi::test::spit;
 namespace {
 
 class OutputFileTest : public alibi::test::TempDirTest {};
-
-
 
 bool isCharDevice(const char* path) {
     struct stat st {};
@@ -109,8 +107,9 @@ TEST_F(OutputFileTest, LargeAndSmallWritesKeepTheirOrder) {
     ASSERT_TRUE(file);
     for (int i = 0; i < 40; ++i) {
         // Alternate tiny writes with writes larger than the 1 MiB buffer.
-        const std::string piece = i % 3 == 0 ? std::string((std::size_t{1} << 20) + 7 * i, static_cast<char>('a' + i % 26))
-                                             : std::to_string(i) + ",";
+        const std::string piece = i % 3 == 0
+                                      ? std::string((std::size_t{1} << 20) + 7 * i, static_cast<char>('a' + i % 26))
+                                      : std::to_string(i) + ",";
         expected += piece;
         ASSERT_TRUE(file->write(piece));
     }
@@ -346,7 +345,7 @@ TEST_F(OutputFileTest, StaleTemporariesOfAKilledWriterAreRemovedAndNothingElse) 
     const pid_t dead = deadPid();
     const std::string stale = ".out.npy.alibi-tmp-" + std::to_string(dead) + "-AbC123";
     const std::string recent = ".out.npy.alibi-tmp-" + std::to_string(dead) + "-XyZ789";  // may still be written
-    const std::string alive = ".out.npy.alibi-tmp-1-QwE456";                             // pid 1 is running
+    const std::string alive = ".out.npy.alibi-tmp-1-QwE456";                              // pid 1 is running
     const std::string otherTarget = ".other.npy.alibi-tmp-" + std::to_string(dead) + "-AbC123";
     const std::string notOurs = ".out.npy.alibi-tmp-" + std::to_string(dead) + "-toolong7";
     for (const auto& name : {stale, recent, alive, otherTarget, notOurs}) spit(path(name), "partial");
@@ -491,13 +490,16 @@ TEST_F(OutputFileTest, LongNamesAndPathsAreUsageErrors) {
 }
 
 namespace {
-extern "C" void onTestInterrupt(int) { alibi::requestInterrupt(); }
+extern "C" void onTestInterrupt(int) {
+    alibi::requestInterrupt();
+}
 }  // namespace
 
 TEST_F(OutputFileTest, OneSignalEndsTheWaitForAFifoReader) {
     const std::string fifo = path("pipe");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    struct sigaction action {}, old {};
+    struct sigaction action {
+    }, old{};
     action.sa_handler = onTestInterrupt;
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;  // no SA_RESTART, as the CLI installs it

@@ -21,9 +21,9 @@ TEST(Preset, EveryShippedPresetParsesAndBuilds) {
         // The preset's own arithmetic can build its slopes (e.g. no max_bias 16 with hf-bloom).
         EXPECT_TRUE(computeSlopes({p.heads, p.scheme, p.maxBias, {}, p.arith})) << p.id;
     }
-    for (const char* id : {"bloom-176b", "mpt-7b-storywriter", "mpt-30b", "baichuan2-13b", "falcon-rw-1b",
-                           "replit-code-v1.5-3b", "jina-embeddings-v2-small-en", "mosaic-bert-base", "jais-30b",
-                           "poro-34b"})
+    for (const char* id :
+         {"bloom-176b", "mpt-7b-storywriter", "mpt-30b", "baichuan2-13b", "falcon-rw-1b", "replit-code-v1.5-3b",
+          "jina-embeddings-v2-small-en", "mosaic-bert-base", "jais-30b", "poro-34b"})
         EXPECT_TRUE(ids.count(id)) << id;
 }
 
@@ -39,21 +39,24 @@ TEST(Preset, ShippedNumbersMatchThePublishedConfigs) {
         Arith arith;
     };
     const Want wants[] = {
-        {"bloom-560m", 16, 8, 2048, BiasMode::Bloom, Arith::HfBloom},        // bigscience/bloom-560m n_head 16
-        {"bloom-176b", 112, 8, 2048, BiasMode::Bloom, Arith::HfBloom},       // bigscience/bloom n_head 112
-        {"mpt-7b", 32, 8, 2048, BiasMode::Mpt, Arith::LlmFoundry},           // mosaicml/mpt-7b alibi_bias_max 8
-        {"mpt-7b-storywriter", 32, 16, 65536, BiasMode::Mpt, Arith::LlmFoundry},  // alibi_bias_max 16, max_seq_len 65536
-        {"mpt-30b", 64, 8, 8192, BiasMode::Mpt, Arith::LlmFoundry},          // n_heads 64, max_seq_len 8192
-        {"replit-code-v1-3b", 32, 8, 2048, BiasMode::Mpt, Arith::LlmFoundry},  // n_heads 32, max_seq_len 2048
+        {"bloom-560m", 16, 8, 2048, BiasMode::Bloom, Arith::HfBloom},   // bigscience/bloom-560m n_head 16
+        {"bloom-176b", 112, 8, 2048, BiasMode::Bloom, Arith::HfBloom},  // bigscience/bloom n_head 112
+        {"mpt-7b", 32, 8, 2048, BiasMode::Mpt, Arith::LlmFoundry},      // mosaicml/mpt-7b alibi_bias_max 8
+        {"mpt-7b-storywriter", 32, 16, 65536, BiasMode::Mpt,
+         Arith::LlmFoundry},                                                     // alibi_bias_max 16, max_seq_len 65536
+        {"mpt-30b", 64, 8, 8192, BiasMode::Mpt, Arith::LlmFoundry},              // n_heads 64, max_seq_len 8192
+        {"replit-code-v1-3b", 32, 8, 2048, BiasMode::Mpt, Arith::LlmFoundry},    // n_heads 32, max_seq_len 2048
         {"replit-code-v1.5-3b", 24, 8, 4096, BiasMode::Mpt, Arith::LlmFoundry},  // n_heads 24, max_seq_len 4096
-        {"baichuan-13b", 40, 8, 4096, BiasMode::Bloom, Arith::Fairseq},      // num_attention_heads 40, model_max_length 4096
-        {"baichuan2-13b", 40, 8, 4096, BiasMode::Bloom, Arith::Fairseq},     // num_attention_heads 40, model_max_length 4096
-        {"falcon-rw-1b", 32, 8, 2048, BiasMode::Bloom, Arith::HfFalcon},     // alibi true, n_head 32
-        {"falcon-rw-7b", 64, 8, 2048, BiasMode::Bloom, Arith::HfFalcon},     // alibi true, n_head 64
+        {"baichuan-13b", 40, 8, 4096, BiasMode::Bloom,
+         Arith::Fairseq},  // num_attention_heads 40, model_max_length 4096
+        {"baichuan2-13b", 40, 8, 4096, BiasMode::Bloom,
+         Arith::Fairseq},  // num_attention_heads 40, model_max_length 4096
+        {"falcon-rw-1b", 32, 8, 2048, BiasMode::Bloom, Arith::HfFalcon},                // alibi true, n_head 32
+        {"falcon-rw-7b", 64, 8, 2048, BiasMode::Bloom, Arith::HfFalcon},                // alibi true, n_head 64
         {"jina-embeddings-v2-small-en", 8, 8, 512, BiasMode::Symmetric, Arith::Exact},  // num_attention_heads 8
-        {"jina-bert-v2", 12, 8, 512, BiasMode::Symmetric, Arith::Exact},     // base: num_attention_heads 12
-        {"jais-13b", 40, 8, 2048, BiasMode::Causal, Arith::Exact},           // n_head 40, n_positions 2048
-        {"jais-30b", 56, 8, 2048, BiasMode::Causal, Arith::Exact},           // jais-30b-v1: n_head 56, n_positions 2048
+        {"jina-bert-v2", 12, 8, 512, BiasMode::Symmetric, Arith::Exact},                // base: num_attention_heads 12
+        {"jais-13b", 40, 8, 2048, BiasMode::Causal, Arith::Exact},                      // n_head 40, n_positions 2048
+        {"jais-30b", 56, 8, 2048, BiasMode::Causal, Arith::Exact},  // jais-30b-v1: n_head 56, n_positions 2048
     };
     for (const Want& w : wants) {
         auto p = findPreset(w.id, {ALIBI_PRESET_DIR});
@@ -71,7 +74,8 @@ TEST(Preset, ExplorerListSkipsBadFilesAndMatches) {
     const auto presets = loadPresets({"/nonexistent-folder", ALIBI_PRESET_DIR}, &problems);
     ASSERT_GE(presets.size(), 22u);
     EXPECT_TRUE(problems.empty());
-    EXPECT_TRUE(std::is_sorted(presets.begin(), presets.end(), [](const Preset& a, const Preset& b) { return a.id < b.id; }));
+    EXPECT_TRUE(
+        std::is_sorted(presets.begin(), presets.end(), [](const Preset& a, const Preset& b) { return a.id < b.id; }));
     Session s = defaultSession();
     applyPreset(s, presets.front());
     EXPECT_TRUE(presetMatches(s, presets.front()));
@@ -109,8 +113,8 @@ TEST(Preset, HuggingFaceConfigs) {
     EXPECT_EQ(mpt->maxBias, 16.0);
     EXPECT_EQ(mpt->trainLength, 65536);
 
-    auto jina = presetFromHfConfig(R"({"model_type": "bert", "num_attention_heads": 12, "position_embedding_type": "alibi"})",
-                                   "config.json");
+    auto jina = presetFromHfConfig(
+        R"({"model_type": "bert", "num_attention_heads": 12, "position_embedding_type": "alibi"})", "config.json");
     ASSERT_TRUE(jina) << jina.error().message;
     EXPECT_EQ(jina->mode, BiasMode::Symmetric);
 
@@ -118,7 +122,8 @@ TEST(Preset, HuggingFaceConfigs) {
     ASSERT_FALSE(noHeads);
     EXPECT_NE(noHeads.error().message.find("num_attention_heads"), std::string::npos) << noHeads.error().message;
 
-    auto rotary = presetFromHfConfig(R"({"model_type": "falcon", "num_attention_heads": 71, "alibi": false})", "c.json");
+    auto rotary =
+        presetFromHfConfig(R"({"model_type": "falcon", "num_attention_heads": 71, "alibi": false})", "c.json");
     ASSERT_FALSE(rotary);
     EXPECT_NE(rotary.error().message.find("rotary"), std::string::npos);
 

@@ -51,8 +51,9 @@ Session everyFieldChanged() {
     s.trainLength = 4;
     s.maxMemory = 123456789;
     s.view = ExplorerView::Compare;
-    s.compare = CompareOverrides{SlopeScheme::Custom, 3.5, DType::F16, BiasMode::Bloom,
-                                 MaskValue{MaskValue::Kind::Lowest, 0}, {0.25, 0.125, 0.0625}};
+    s.compare =
+        CompareOverrides{SlopeScheme::Custom,  3.5, DType::F16, BiasMode::Bloom, MaskValue{MaskValue::Kind::Lowest, 0},
+                         {0.25, 0.125, 0.0625}};
     return s;
 }
 
@@ -318,9 +319,9 @@ TEST(Session, ViewFieldsRoundTripAndOldFilesPickAView) {
     ASSERT_TRUE(s);
     EXPECT_EQ(openView(*s), ExplorerView::Stages);
     EXPECT_EQ(openView(defaultSession()), ExplorerView::Grid);
-    for (const ExplorerView v : {ExplorerView::Grid, ExplorerView::Detail, ExplorerView::Curves, ExplorerView::Stages,
-                                 ExplorerView::Compare, ExplorerView::Extrapolation, ExplorerView::Diagnose,
-                                 ExplorerView::Stats})
+    for (const ExplorerView v :
+         {ExplorerView::Grid, ExplorerView::Detail, ExplorerView::Curves, ExplorerView::Stages, ExplorerView::Compare,
+          ExplorerView::Extrapolation, ExplorerView::Diagnose, ExplorerView::Stats})
         EXPECT_EQ(parseExplorerView(explorerViewName(v)), v);
 
     s = parseSession(R"({"version": 1, "compare": {"scheme": "geometric", "mask": "min"}})");
@@ -389,7 +390,4 @@ TEST(Session, CliCommand) {
         "alibi render --heads 8 --seq 16 --what attention --head 3 --colormap magma --width 512 -o 'it'\\''s.png'");
 }
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace

@@ -3,8 +3,8 @@
 // cancellation, the JSON non-finite rule, and malformed .npy/.safetensors files (truncated,
 // wrong header length, shape/data mismatch, unknown dtype, huge shapes, Fortran order), each
 // refused with the right code and a message naming the problem, never a crash.
-#include <alibi/model/bias.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/model/bias.hpp>
 
 #include <gtest/gtest.h>
 
@@ -41,13 +41,13 @@ namespace {
 
 class TensorIoTest : public alibi::test::TempDirTest {};
 
-
-
 std::span<const std::byte> bytesOf(const std::string& s) {
     return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
 }
 
-std::string le16(unsigned v) { return {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)}; }
+std::string le16(unsigned v) {
+    return {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)};
+}
 std::string le64(std::uint64_t v) {
     std::string s(8, '\0');
     for (int b = 0; b < 8; ++b) s[b] = static_cast<char>((v >> (8 * b)) & 0xff);
@@ -184,7 +184,8 @@ TEST(NpyHeaderTest, SwitchesToVersion2WhenTheHeaderIsLong) {
     auto loaded = parseNpy(bytesOf(h + floats({1.5f})));
     ASSERT_FALSE(loaded);
     EXPECT_NE(loaded.error().message.find("more than 64 dimensions"), std::string::npos) << loaded.error().message;
-    auto v2 = parseNpy(bytesOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1), }", floats({1.5f}), 2)));
+    auto v2 =
+        parseNpy(bytesOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1), }", floats({1.5f}), 2)));
     ASSERT_TRUE(v2) << v2.error().message;
     EXPECT_EQ(v2->tensor.shape(), Shape({1, 1}));
     EXPECT_EQ(v2->tensor.at(0), 1.5);
@@ -393,9 +394,9 @@ TEST_F(TensorIoTest, CsvOfOneDimensionalTensors) {
     EXPECT_EQ(slurp(path("p.csv")), "index,value\n0,1.5\n1,-2\n");
 
     // Non-finite values use the spellings np.loadtxt reads.
-    const Tensor odd = makeTensor({2, 2}, DType::F32,
-                                  {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
-                                   std::nan(""), 0.1});
+    const Tensor odd = makeTensor(
+        {2, 2}, DType::F32,
+        {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), std::nan(""), 0.1});
     ASSERT_TRUE(exportTo(odd, path("o.csv"), FileFormat::Csv));
     // 0.1 stored as f32 is 0.100000001490116..., printed as the shortest double that is it.
     EXPECT_EQ(slurp(path("o.csv")), "row,c0,c1\n0,-inf,inf\n1,nan,0.10000000149011612\n");
@@ -771,20 +772,19 @@ TEST(NpyImportTest, EscapesDimensionsAndExcerpts) {
                    ErrorCode::BadInput, "backslash");
     std::string dims = "(";
     for (int i = 0; i < 100001; ++i) dims += "1, ";
-    auto many = parseNpy(bytesOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': " + dims + "), }",
-                                         floats({1}), 2)));
+    auto many = parseNpy(
+        bytesOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': " + dims + "), }", floats({1}), 2)));
     ASSERT_FALSE(many);
     EXPECT_NE(many.error().message.find("more than 64 dimensions"), std::string::npos) << many.error().message;
     EXPECT_LT(many.error().message.size(), 400u);
     // A hostile descr is quoted short and escaped.
-    auto hostile = parseNpy(bytesOf(npyFile("{'descr': '\xff\x1b[2J', 'fortran_order': False, 'shape': (1,), }",
-                                            floats({1}))));
+    auto hostile =
+        parseNpy(bytesOf(npyFile("{'descr': '\xff\x1b[2J', 'fortran_order': False, 'shape': (1,), }", floats({1}))));
     ASSERT_FALSE(hostile);
     EXPECT_EQ(hostile.error().message.find('\x1b'), std::string::npos) << hostile.error().message;
     // Over the budget: the advice is --max-memory, not streaming an export.
-    auto big = parseNpy(bytesOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }",
-                                        floats({1, 2, 3, 4}))),
-                        8);
+    auto big = parseNpy(
+        bytesOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", floats({1, 2, 3, 4}))), 8);
     ASSERT_FALSE(big);
     EXPECT_NE(big.error().message.find("--max-memory"), std::string::npos);
     EXPECT_EQ(big.error().message.find("alibi bias"), std::string::npos) << big.error().message;
@@ -877,9 +877,9 @@ std::string entry(const std::string& dtype, const std::string& shape, std::uint6
 }  // namespace
 
 TEST(SafetensorsImportTest, SelectsTheRightTensor) {
-    const std::string two = safetensorsFile(
-        "{\"__metadata__\":{\"k\":\"v\"},\"x\":" + entry("F32", "[2]", 0, 8) + ",\"bias\":" + entry("F16", "[1]", 8, 10) + "}",
-        floats({1, 2}) + le16(0x3c00));
+    const std::string two = safetensorsFile("{\"__metadata__\":{\"k\":\"v\"},\"x\":" + entry("F32", "[2]", 0, 8) +
+                                                ",\"bias\":" + entry("F16", "[1]", 8, 10) + "}",
+                                            floats({1, 2}) + le16(0x3c00));
     auto byDefault = parseSafetensors(bytesOf(two));
     ASSERT_TRUE(byDefault) << byDefault.error().message;
     EXPECT_EQ(byDefault->name, "bias");
@@ -890,9 +890,8 @@ TEST(SafetensorsImportTest, SelectsTheRightTensor) {
     EXPECT_EQ(byName->tensor.at(1), 2.0);
     expectStError(two, ErrorCode::InvalidArgument, "'bias', 'x'", "nope");
 
-    const std::string ambiguous =
-        safetensorsFile("{\"a\":" + entry("F32", "[1]", 0, 4) + ",\"b\":" + entry("F32", "[1]", 4, 8) + "}",
-                        floats({1, 2}));
+    const std::string ambiguous = safetensorsFile(
+        "{\"a\":" + entry("F32", "[1]", 0, 4) + ",\"b\":" + entry("F32", "[1]", 4, 8) + "}", floats({1, 2}));
     expectStError(ambiguous, ErrorCode::InvalidArgument, "--tensor NAME): 'a', 'b'");
     auto a = parseSafetensors(bytesOf(ambiguous), "b");
     ASSERT_TRUE(a);
@@ -939,14 +938,16 @@ TEST(SafetensorsImportTest, MalformedFilesAreRefusedClearly) {
                   "negative dimension");
     expectStError(safetensorsFile("{\"bias\":" + entry("F32", "[1.5]", 0, 4) + "}", floats({1})), ErrorCode::BadInput,
                   "non-negative integers");
-    expectStError(safetensorsFile("{\"a\":" + entry("F32", "[2]", 0, 8) + ",\"bias\":" + entry("F32", "[1]", 4, 8) + "}",
-                                  floats({1, 2})),
-                  ErrorCode::BadInput, "overlap");
-    expectStError(safetensorsFile("{\"__metadata__\":{\"n\":3},\"bias\":" + entry("F32", "[1]", 0, 4) + "}", floats({1})),
-                  ErrorCode::BadInput, "'n' is number, not a string");
-    expectStError(safetensorsFile("{\"bias\":" + entry("F32", "[1000000000,1000000000,1000000000]", 0, 4) + "}",
-                                  floats({1})),
-                  ErrorCode::TooLarge, "more elements than can be addressed");
+    expectStError(
+        safetensorsFile("{\"a\":" + entry("F32", "[2]", 0, 8) + ",\"bias\":" + entry("F32", "[1]", 4, 8) + "}",
+                        floats({1, 2})),
+        ErrorCode::BadInput, "overlap");
+    expectStError(
+        safetensorsFile("{\"__metadata__\":{\"n\":3},\"bias\":" + entry("F32", "[1]", 0, 4) + "}", floats({1})),
+        ErrorCode::BadInput, "'n' is number, not a string");
+    expectStError(
+        safetensorsFile("{\"bias\":" + entry("F32", "[1000000000,1000000000,1000000000]", 0, 4) + "}", floats({1})),
+        ErrorCode::TooLarge, "more elements than can be addressed");
     // A consistent but large declared size is refused by the budget, before allocation.
     auto r = parseSafetensors(bytesOf(good), {}, 15);
     ASSERT_FALSE(r);
@@ -961,12 +962,14 @@ TEST(SafetensorsImportTest, TensorsMustTileTheDataAreaExactly) {
     const std::string swapped = "{\"b\":" + entry("F32", "[1]", 4, 8) + ",\"a\":" + entry("F32", "[1]", 0, 4) + "}";
     ASSERT_TRUE(parseSafetensors(bytesOf(safetensorsFile(swapped, floats({1, 2}))), "b"));
     // A trailing byte, a gap, data not starting at 0.
-    expectStError(safetensorsFile(two, floats({1, 2}) + "x"), ErrorCode::BadInput, "1 bytes follow the last tensor", "a");
-    const std::string gap = "{\"a\":" + entry("F32", "[1]", 0, 4) + ",\"b\":" + entry("F32", "[1]", 8, 12) + "}";
-    expectStError(safetensorsFile(gap, floats({1, 2, 3})), ErrorCode::BadInput, "4 unexplained bytes lie before tensor 'b'",
+    expectStError(safetensorsFile(two, floats({1, 2}) + "x"), ErrorCode::BadInput, "1 bytes follow the last tensor",
                   "a");
+    const std::string gap = "{\"a\":" + entry("F32", "[1]", 0, 4) + ",\"b\":" + entry("F32", "[1]", 8, 12) + "}";
+    expectStError(safetensorsFile(gap, floats({1, 2, 3})), ErrorCode::BadInput,
+                  "4 unexplained bytes lie before tensor 'b'", "a");
     const std::string late = "{\"a\":" + entry("F32", "[1]", 4, 8) + "}";
-    expectStError(safetensorsFile(late, floats({1, 2})), ErrorCode::BadInput, "4 unexplained bytes lie before tensor 'a'");
+    expectStError(safetensorsFile(late, floats({1, 2})), ErrorCode::BadInput,
+                  "4 unexplained bytes lie before tensor 'a'");
     // The header length lowered by one: the data shifts by a byte, a trailing byte appears.
     const std::string json = "{\"bias\":" + entry("F32", "[2]", 0, 8) + "}  ";
     std::string shifted = safetensorsFile(json, floats({1, 2}));

@@ -5,8 +5,8 @@
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 
-#include "generator_reference.hpp"
 #include <alibi/model/detail/attention_closed_form.hpp>
+#include "generator_reference.hpp"
 
 #include <gtest/gtest.h>
 
@@ -36,11 +36,16 @@ AttentionParams attention(int heads, long q, long k = 0, BiasMode mode = BiasMod
 // REFERENCES.md's bias table, literally (nullopt where masked).
 std::optional<double> referenceBias(BiasMode mode, double m, long p, long j, long K) {
     switch (mode) {
-        case BiasMode::Causal: return j <= p ? std::optional(-m * static_cast<double>(p - j)) : std::nullopt;
-        case BiasMode::Symmetric: return -m * static_cast<double>(std::labs(p - j));
-        case BiasMode::Clamped: return -m * static_cast<double>(std::max(p - j, 0L));
-        case BiasMode::Bloom: return j <= p ? std::optional(m * static_cast<double>(j)) : std::nullopt;
-        case BiasMode::Mpt: return j <= p ? std::optional(-m * static_cast<double>(K - 1 - j)) : std::nullopt;
+        case BiasMode::Causal:
+            return j <= p ? std::optional(-m * static_cast<double>(p - j)) : std::nullopt;
+        case BiasMode::Symmetric:
+            return -m * static_cast<double>(std::labs(p - j));
+        case BiasMode::Clamped:
+            return -m * static_cast<double>(std::max(p - j, 0L));
+        case BiasMode::Bloom:
+            return j <= p ? std::optional(m * static_cast<double>(j)) : std::nullopt;
+        case BiasMode::Mpt:
+            return j <= p ? std::optional(-m * static_cast<double>(K - 1 - j)) : std::nullopt;
     }
     return std::nullopt;
 }
@@ -54,16 +59,20 @@ double testNormal(std::uint64_t seed, std::uint64_t stream, std::uint64_t index,
 double testContent(const AttentionParams& a, long h, long i, long j) {
     const long Q = a.bias.queries, K = a.bias.keyCount(), d = a.content.dk;
     switch (a.content.kind) {
-        case ContentKind::Zero: return 0;
+        case ContentKind::Zero:
+            return 0;
         case ContentKind::Gaussian:
-            return a.content.sigma * testNormal(a.content.seed, kStreamGaussian, static_cast<std::uint64_t>((h * Q + i) * K + j),
-                                                 a.content.generator);
-        case ContentKind::Qk: break;
+            return a.content.sigma * testNormal(a.content.seed, kStreamGaussian,
+                                                static_cast<std::uint64_t>((h * Q + i) * K + j), a.content.generator);
+        case ContentKind::Qk:
+            break;
     }
     double dot = 0;
     for (long c = 0; c < d; ++c)
-        dot += testNormal(a.content.seed, kStreamQueries, static_cast<std::uint64_t>((h * Q + i) * d + c), a.content.generator) *
-               testNormal(a.content.seed, kStreamKeys, static_cast<std::uint64_t>((h * K + j) * d + c), a.content.generator);
+        dot += testNormal(a.content.seed, kStreamQueries, static_cast<std::uint64_t>((h * Q + i) * d + c),
+                          a.content.generator) *
+               testNormal(a.content.seed, kStreamKeys, static_cast<std::uint64_t>((h * K + j) * d + c),
+                          a.content.generator);
     return dot / std::sqrt(static_cast<double>(d));
 }
 
@@ -78,7 +87,9 @@ std::vector<double> testRow(const AttentionParams& a, long h, long i) {
     double max = -kInf;
     for (long j = 0; j < K; ++j) {
         const auto b = referenceBias(a.bias.mode, slopes[static_cast<std::size_t>(h)], p, j, K);
-        if (b) x[static_cast<std::size_t>(j)] = (testContent(a, h, i, j) + roundTo(a.bias.dtype, *b)) / a.content.temperature;
+        if (b)
+            x[static_cast<std::size_t>(j)] =
+                (testContent(a, h, i, j) + roundTo(a.bias.dtype, *b)) / a.content.temperature;
         max = std::max(max, x[static_cast<std::size_t>(j)]);
     }
     std::vector<double> out(x.size(), std::numeric_limits<double>::quiet_NaN());
@@ -280,8 +291,9 @@ TEST(ClosedForm, AgreesWithTheDirectSoftmaxToOneInATrillion) {
         long q, k;
     };
     const Shape2 shapes[] = {{1, 1}, {2, 1}, {9, 4}, {17, 17}, {5, 40}, {300, 300}, {64, 2500}};
-    const MaskValue masks[] = {MaskValue{}, MaskValue{MaskValue::Kind::Finite, -1}, MaskValue{MaskValue::Kind::Finite, 3},
-                               MaskValue{MaskValue::Kind::NegInf, 0}, MaskValue{MaskValue::Kind::Lowest, 0}};
+    const MaskValue masks[] = {MaskValue{}, MaskValue{MaskValue::Kind::Finite, -1},
+                               MaskValue{MaskValue::Kind::Finite, 3}, MaskValue{MaskValue::Kind::NegInf, 0},
+                               MaskValue{MaskValue::Kind::Lowest, 0}};
     long checked = 0;
     for (auto mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
         for (auto shape : shapes)
@@ -300,7 +312,8 @@ TEST(ClosedForm, AgreesWithTheDirectSoftmaxToOneInATrillion) {
                             ASSERT_TRUE(got);
                             const auto want = testRow(a, h, i);
                             for (long j = 0; j < shape.k; ++j) {
-                                const double g = (*got)[static_cast<std::size_t>(j)], w = want[static_cast<std::size_t>(j)];
+                                const double g = (*got)[static_cast<std::size_t>(j)],
+                                             w = want[static_cast<std::size_t>(j)];
                                 if (std::isnan(w)) {
                                     ASSERT_TRUE(std::isnan(g));
                                     continue;
@@ -408,8 +421,7 @@ TEST(Content, SessionsOfTheLibmRecipeKeepTheirNumbers) {
         auto a = attention(2, 9, 13, BiasMode::Causal, kind);
         a.content.generator = kGeneratorLibm;
         a.content.dk = 5;
-        for (long j = 0; j < 13; ++j)
-            EXPECT_DOUBLE_EQ(contentLogit(a, 1, 4, j), testContent(a, 1, 4, j)) << j;
+        for (long j = 0; j < 13; ++j) EXPECT_DOUBLE_EQ(contentLogit(a, 1, 4, j), testContent(a, 1, 4, j)) << j;
         expectTensorMatches(a, 1e-5);
         auto b = a;
         b.content.generator = kGeneratorPolynomial;
@@ -493,7 +505,8 @@ TEST(Masking, AFiniteMaskLeavesMassOnMaskedKeys) {
         EXPECT_NEAR((*row)[0], 0.576, 5e-4);
         auto t = computeAttention(a);
         ASSERT_TRUE(t);
-        for (long j = 0; j < 3; ++j) EXPECT_NEAR(t->at(static_cast<std::uint64_t>(j)), (*row)[static_cast<std::size_t>(j)], 1e-7);
+        for (long j = 0; j < 3; ++j)
+            EXPECT_NEAR(t->at(static_cast<std::uint64_t>(j)), (*row)[static_cast<std::size_t>(j)], 1e-7);
         a.content.kind = ContentKind::Gaussian;
         expectTensorMatches(a, 1e-6);
     }
@@ -575,7 +588,8 @@ TEST(Masking, OverflowingDtypeBiasIsHandled) {
             auto row = attentionRow(b, h, i);
             ASSERT_TRUE(row);
             for (long j = 0; j < 6; ++j)
-                EXPECT_NEAR(u->at(static_cast<std::uint64_t>((h * 6 + i) * 6 + j)), (*row)[static_cast<std::size_t>(j)], 1e-6);
+                EXPECT_NEAR(u->at(static_cast<std::uint64_t>((h * 6 + i) * 6 + j)), (*row)[static_cast<std::size_t>(j)],
+                            1e-6);
         }
 }
 
@@ -722,7 +736,8 @@ TEST(Source, StreamsTheSameBytesFromAnyOffset) {
                 ASSERT_TRUE((*src)->read(first, n, out.data() + first * es));
                 first += n;
             }
-            EXPECT_EQ(std::memcmp(out.data(), t->bytes(), out.size()), 0) << layoutName(layout) << " " << dtypeName(dtype);
+            EXPECT_EQ(std::memcmp(out.data(), t->bytes(), out.size()), 0)
+                << layoutName(layout) << " " << dtypeName(dtype);
             EXPECT_FALSE((*src)->read(t->size() - 1, 2, out.data()));
         }
 }
@@ -747,7 +762,8 @@ TEST(Source, WholeBlockChunksAreComputedInPlaceWithTheSameBytes) {
                     ASSERT_TRUE((*src)->read(first, n, out.data() + first * es));
                     first += n;
                 }
-                EXPECT_EQ(std::memcmp(out.data(), t->bytes(), out.size()), 0) << dtypeName(dtype) << " Q=" << q << " chunk " << chunk;
+                EXPECT_EQ(std::memcmp(out.data(), t->bytes(), out.size()), 0)
+                    << dtypeName(dtype) << " Q=" << q << " chunk " << chunk;
             }
         }
 }

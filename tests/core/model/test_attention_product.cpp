@@ -74,7 +74,8 @@ TEST(SoftmaxKernels, EveryImplementationAgreesWithDoubleArithmeticOnOddLengths) 
             if (masked) bias[static_cast<std::size_t>(n / 2)] = -std::numeric_limits<float>::infinity();
             for (const bool withContent : {false, true}) {
                 std::vector<float> row(static_cast<std::size_t>(n) + 1, -7.0f);
-                const float max = k.logitsMax(row.data(), withContent ? content.data() : nullptr, alpha, bias.data(), n);
+                const float max =
+                    k.logitsMax(row.data(), withContent ? content.data() : nullptr, alpha, bias.data(), n);
                 double wantMax = -INFINITY;
                 std::vector<double> logits(static_cast<std::size_t>(n));
                 for (std::int64_t j = 0; j < n; ++j) {

@@ -23,11 +23,16 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Zeros are +0.0 (an integer zero times the slope), as frameworks store them.
 double referenceCell(BiasMode mode, double m, long p, long j, long K, double mask) {
     switch (mode) {
-        case BiasMode::Causal: return j <= p ? m * static_cast<double>(j - p) : mask;
-        case BiasMode::Symmetric: return m * static_cast<double>(-std::labs(p - j));
-        case BiasMode::Clamped: return m * static_cast<double>(-std::max(p - j, 0L));
-        case BiasMode::Bloom: return j <= p ? m * static_cast<double>(j) : mask;
-        case BiasMode::Mpt: return j <= p ? m * static_cast<double>(j - (K - 1)) : mask;
+        case BiasMode::Causal:
+            return j <= p ? m * static_cast<double>(j - p) : mask;
+        case BiasMode::Symmetric:
+            return m * static_cast<double>(-std::labs(p - j));
+        case BiasMode::Clamped:
+            return m * static_cast<double>(-std::max(p - j, 0L));
+        case BiasMode::Bloom:
+            return j <= p ? m * static_cast<double>(j) : mask;
+        case BiasMode::Mpt:
+            return j <= p ? m * static_cast<double>(j - (K - 1)) : mask;
     }
     return 0;
 }
@@ -81,15 +86,16 @@ TEST(Bias, PaperFigure3) {
 TEST(Bias, Seed000ExampleH2) {
     auto t = buildBias(params(2, 3, 0, BiasMode::Causal, Layout::Flat));
     ASSERT_TRUE(t);
-    const std::vector<float> want{0,          -1e9f,      -1e9f,     -1.f / 16, 0, -1e9f, -2.f / 16, -1.f / 16, 0,
-                                  0,          -1e9f,      -1e9f,     -1.f / 256, 0, -1e9f, -2.f / 256, -1.f / 256, 0};
+    const std::vector<float> want{0, -1e9f, -1e9f, -1.f / 16,  0, -1e9f, -2.f / 16,  -1.f / 16,  0,
+                                  0, -1e9f, -1e9f, -1.f / 256, 0, -1e9f, -2.f / 256, -1.f / 256, 0};
     ASSERT_EQ(t->shape(), Shape{18});
     for (std::size_t k = 0; k < want.size(); ++k) EXPECT_EQ(t->as<float>()[k], want[k]) << k;
 }
 
 TEST(Bias, ZerosArePositiveLikeFrameworks) {
     // llm-foundry and HF store an integer 0 times a positive slope: +0.0, in every mode.
-    for (const BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
+    for (const BiasMode mode :
+         {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
         for (const DType dtype : {DType::F32, DType::F64, DType::F16, DType::BF16}) {
             auto p = params(2, 3, 0, mode);
             p.dtype = dtype;
@@ -116,8 +122,10 @@ TEST(Bias, ExactProfileRoundsTheExactProductOnce) {
         const long double exact = m * j;
         const double got = t->at(static_cast<std::uint64_t>(8 * 4000 + j));
         const double below = std::nextafter(got, 0.0), above = std::nextafter(got, 1e300);
-        EXPECT_LE(std::fabs(static_cast<long double>(got) - exact), std::fabs(static_cast<long double>(below) - exact)) << j;
-        EXPECT_LE(std::fabs(static_cast<long double>(got) - exact), std::fabs(static_cast<long double>(above) - exact)) << j;
+        EXPECT_LE(std::fabs(static_cast<long double>(got) - exact), std::fabs(static_cast<long double>(below) - exact))
+            << j;
+        EXPECT_LE(std::fabs(static_cast<long double>(got) - exact), std::fabs(static_cast<long double>(above) - exact))
+            << j;
         naiveMisses += std::sqrt(0.5) * static_cast<double>(j) != got;
     }
     EXPECT_GT(naiveMisses, 0);  // double(m) * j alone is not correctly rounded somewhere
@@ -306,7 +314,10 @@ struct OffsetBuffer {
 TEST(BiasFastPath, EveryStoreModeModeAndDtypeMatchesReference) {
     // Rows of 4 * 251 bytes start at every alignment modulo 64; 3 rows of 20011 keys put the
     // split between threads inside a row; the destination starts 8 bytes past a cache line.
-    struct Case { int heads; long q, k; };
+    struct Case {
+        int heads;
+        long q, k;
+    };
     for (Case c : {Case{3, 97, 251}, Case{1, 3, 20011}, Case{2, 1, 1}})
         for (BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
             for (DType dtype : {DType::F32, DType::F64, DType::F16, DType::BF16})

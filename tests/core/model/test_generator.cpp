@@ -3,8 +3,8 @@
 // at odd offsets and sizes; its accuracy against the C library; recipe 1 kept for old sessions.
 #include <alibi/model/attention.hpp>
 
-#include "generator_reference.hpp"
 #include <alibi/model/detail/attention_detail.hpp>
+#include "generator_reference.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,12 +24,20 @@ namespace {
 
 // The coefficients as decimal numbers, computed apart from the code under test: exact rational
 // arithmetic in Python (fractions, pi to 60 digits), rounded once to the nearest double.
-constexpr double kLogCoefficients[11] = {2.0, 0.6666666666666666, 0.4, 0.2857142857142857, 0.2222222222222222,
-                                         0.18181818181818182, 0.15384615384615385, 0.13333333333333333,
-                                         0.11764705882352941, 0.10526315789473684, 0.09523809523809523};
-constexpr double kSinCoefficients[9] = {1.5707963267948966,     -0.6459640975062463,    0.07969262624616705,
-                                        -0.004681754135318688,  0.00016044118478735983, -3.598843235212085e-06,
-                                        5.692172921967927e-08,  -6.688035109811468e-10, 6.0669357311061955e-12};
+constexpr double kLogCoefficients[11] = {2.0,
+                                         0.6666666666666666,
+                                         0.4,
+                                         0.2857142857142857,
+                                         0.2222222222222222,
+                                         0.18181818181818182,
+                                         0.15384615384615385,
+                                         0.13333333333333333,
+                                         0.11764705882352941,
+                                         0.10526315789473684,
+                                         0.09523809523809523};
+constexpr double kSinCoefficients[9] = {1.5707963267948966,    -0.6459640975062463,    0.07969262624616705,
+                                        -0.004681754135318688, 0.00016044118478735983, -3.598843235212085e-06,
+                                        5.692172921967927e-08, -6.688035109811468e-10, 6.0669357311061955e-12};
 constexpr double kCosCoefficients[10] = {1.0,
                                          -1.2337005501361697,
                                          0.25366950790104803,
@@ -43,7 +51,9 @@ constexpr double kCosCoefficients[10] = {1.0,
 constexpr double kLn2High = 0.6931467056274414;  // ln 2 to 21 significant bits
 constexpr double kLn2Low = 4.7493250390316726e-07;
 
-std::uint64_t streamKey(std::uint64_t seed, std::uint64_t stream) { return splitMix64(splitMix64(seed) + stream); }
+std::uint64_t streamKey(std::uint64_t seed, std::uint64_t stream) {
+    return splitMix64(splitMix64(seed) + stream);
+}
 
 double logRecipe(double u) {
     int e = 0;
@@ -74,7 +84,8 @@ double referenceNormal(std::uint64_t seed, std::uint64_t stream, std::uint64_t i
     const double r = std::sqrt(-2 * logRecipe(u1));
     const std::uint64_t b2 = splitMix64(streamKey(seed, stream) + 2 * n + 1) >> 11;
     const std::uint64_t k = (b2 + (std::uint64_t{1} << 50)) >> 51;
-    const double f = std::ldexp(static_cast<double>(static_cast<std::int64_t>(b2) - static_cast<std::int64_t>(k << 51)), -51);
+    const double f =
+        std::ldexp(static_cast<double>(static_cast<std::int64_t>(b2) - static_cast<std::int64_t>(k << 51)), -51);
     double S = 0, C = 0;
     for (int j = 8; j >= 0; --j) S = S * (f * f) + kSinCoefficients[j];
     S = f * S;
@@ -122,7 +133,8 @@ void expectKernelMatchesReference(GeneratorKernel kernel) {
 TEST(Generator, EveryKernelGivesTheRecipeBitForBit) {
     for (const auto kernel : {GeneratorKernel::Scalar, GeneratorKernel::Avx2, GeneratorKernel::Avx512}) {
         if (!detail::generatorKernelRuns(kernel)) {
-            std::printf("generator kernel %s: not supported by this CPU, not tested\n", detail::generatorKernelName(kernel));
+            std::printf("generator kernel %s: not supported by this CPU, not tested\n",
+                        detail::generatorKernelName(kernel));
             continue;
         }
         expectKernelMatchesReference<float>(kernel);
@@ -133,7 +145,8 @@ TEST(Generator, EveryKernelGivesTheRecipeBitForBit) {
 TEST(Generator, StandardNormalFollowsBothRecipes) {
     for (std::uint64_t index = 0; index < 4000; ++index) {
         for (const std::uint64_t seed : {0ULL, 42ULL, ~0ULL}) {
-            ASSERT_TRUE(sameBits(standardNormal(seed, kStreamGaussian, index), referenceNormal(seed, kStreamGaussian, index, 2)))
+            ASSERT_TRUE(sameBits(standardNormal(seed, kStreamGaussian, index),
+                                 referenceNormal(seed, kStreamGaussian, index, 2)))
                 << index;
             ASSERT_TRUE(sameBits(standardNormal(seed, kStreamGaussian, index, 1),
                                  referenceNormal(seed, kStreamGaussian, index, 1)))
@@ -162,9 +175,11 @@ TEST(Generator, CoefficientsAreTheSeriesRounded) {
     long double sine = h, cosine = 1;
     for (int k = 0; k < 10; ++k) {
         if (k < 9) {
-            EXPECT_NEAR(kSinCoefficients[k], static_cast<double>(sine), std::abs(static_cast<double>(sine)) * 0x1p-52) << k;
+            EXPECT_NEAR(kSinCoefficients[k], static_cast<double>(sine), std::abs(static_cast<double>(sine)) * 0x1p-52)
+                << k;
         }
-        EXPECT_NEAR(kCosCoefficients[k], static_cast<double>(cosine), std::abs(static_cast<double>(cosine)) * 0x1p-52) << k;
+        EXPECT_NEAR(kCosCoefficients[k], static_cast<double>(cosine), std::abs(static_cast<double>(cosine)) * 0x1p-52)
+            << k;
         sine = -sine * h * h / ((2 * k + 2) * (2 * k + 3));
         cosine = -cosine * h * h / ((2 * k + 1) * (2 * k + 2));
     }

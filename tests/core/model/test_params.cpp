@@ -13,7 +13,8 @@ TEST(Params, NamesRoundTrip) {
     for (auto s : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom})
         EXPECT_EQ(parseScheme(schemeName(s)), s);
     for (auto l : {Layout::Hqk, Layout::Qkh, Layout::OneHqk, Layout::Flat}) EXPECT_EQ(parseLayout(layoutName(l)), l);
-    for (auto c : {ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk}) EXPECT_EQ(parseContent(contentName(c)), c);
+    for (auto c : {ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk})
+        EXPECT_EQ(parseContent(contentName(c)), c);
     EXPECT_FALSE(parseMode("Causal"));
     EXPECT_FALSE(parseLayout(""));
 }

@@ -39,8 +39,10 @@ double ropeTrace(double m, double n, int dim) {
     double trace = 0;
     for (int k = 0; k < dim / 2; ++k) {
         const double theta = std::pow(10000.0, -2.0 * k / dim);
-        const std::array<double, 4> a{std::cos(m * theta), -std::sin(m * theta), std::sin(m * theta), std::cos(m * theta)};
-        const std::array<double, 4> b{std::cos(n * theta), -std::sin(n * theta), std::sin(n * theta), std::cos(n * theta)};
+        const std::array<double, 4> a{std::cos(m * theta), -std::sin(m * theta), std::sin(m * theta),
+                                      std::cos(m * theta)};
+        const std::array<double, 4> b{std::cos(n * theta), -std::sin(n * theta), std::sin(n * theta),
+                                      std::cos(n * theta)};
         // (A^T B)_00 + (A^T B)_11
         trace += a[0] * b[0] + a[2] * b[2] + a[1] * b[1] + a[3] * b[3];
     }
@@ -61,7 +63,7 @@ const PositionCurve* find(const PositionSchemes& s, const std::string& name) {
 // keys ahead (relative position > 0) in 16 + that.
 TEST(T5Bucket, DecoderMatchesHandComputedBuckets) {
     const std::vector<std::pair<std::int64_t, int>> expected{{0, 0},   {1, 1},    {15, 15},  {16, 16},
-                                                              {17, 16}, {100, 30}, {128, 31}, {1000, 31}};
+                                                             {17, 16}, {100, 30}, {128, 31}, {1000, 31}};
     for (const auto& [d, bucket] : expected) EXPECT_EQ(t5RelativePositionBucket(-d, false), bucket) << "d = " << d;
     // 100: 16 + trunc(ln(6.25) / ln(8) * 16) = 16 + trunc(14.10) = 30; 32: 16 + trunc(5.33) = 21.
     EXPECT_EQ(t5RelativePositionBucket(-32, false), 21);
@@ -71,7 +73,7 @@ TEST(T5Bucket, DecoderMatchesHandComputedBuckets) {
 
 TEST(T5Bucket, EncoderMatchesHandComputedBuckets) {
     const std::vector<std::pair<std::int64_t, int>> expected{{0, 0},   {1, 1},    {15, 9},   {16, 10},
-                                                              {17, 10}, {100, 15}, {128, 15}, {1000, 15}};
+                                                             {17, 10}, {100, 15}, {128, 15}, {1000, 15}};
     for (const auto& [d, bucket] : expected) {
         EXPECT_EQ(t5RelativePositionBucket(-d, true), bucket) << "behind, d = " << d;
         if (d > 0) {
@@ -119,8 +121,8 @@ TEST(PositionSchemes, SandwichMatchesExplicitEmbeddings) {
             EXPECT_NEAR(sandwichInnerProduct(d, dbar), pp, 1e-9) << "dbar " << dbar << ", d " << d;
             for (int heads : {1, 8, 12})
                 for (int h = 0; h < heads; ++h)
-                    EXPECT_NEAR(sandwichBias(d, dbar, sandwichCompression(h, heads)), (pp - dbar / 2.0) * heads / (8.0 * (h + 1)),
-                                1e-9);
+                    EXPECT_NEAR(sandwichBias(d, dbar, sandwichCompression(h, heads)),
+                                (pp - dbar / 2.0) * heads / (8.0 * (h + 1)), 1e-9);
         }
         EXPECT_DOUBLE_EQ(sandwichBias(0, dbar, 0.5), 0.0);  // shifted to 0 at d = 0
     }
@@ -141,10 +143,13 @@ TEST(PositionSchemes, FormulasMatchNumPyGoldenValues) {
         double d, pp128, pp16, h1of8, h8of8, h1of12;
     };
     for (const SandwichGolden& g : std::vector<SandwichGolden>{
-             {1, 62.553381494899483, 7.9448639326193602, -1.4466185051005169, -0.18082731313756462, -2.1699277576507754},
+             {1, 62.553381494899483, 7.9448639326193602, -1.4466185051005169, -0.18082731313756462,
+              -2.1699277576507754},
              {5, 47.901349659376748, 6.8533776509855429, -16.098650340623252, -2.0123312925779064, -24.147975510934877},
-             {37, 35.641588227237563, 5.1146646471415993, -28.358411772762437, -3.5448014715953047, -42.537617659143656},
-             {300, 20.671517466426309, 2.512885905280287, -43.328482533573691, -5.4160603166967114, -64.992723800360537}}) {
+             {37, 35.641588227237563, 5.1146646471415993, -28.358411772762437, -3.5448014715953047,
+              -42.537617659143656},
+             {300, 20.671517466426309, 2.512885905280287, -43.328482533573691, -5.4160603166967114,
+              -64.992723800360537}}) {
         EXPECT_NEAR(sandwichInnerProduct(g.d, 128), g.pp128, 1e-11) << g.d;
         EXPECT_NEAR(sandwichInnerProduct(g.d, 16), g.pp16, 1e-11) << g.d;
         EXPECT_NEAR(sandwichBias(g.d, 128, sandwichCompression(0, 8)), g.h1of8, 1e-11) << g.d;
@@ -152,14 +157,16 @@ TEST(PositionSchemes, FormulasMatchNumPyGoldenValues) {
         EXPECT_NEAR(sandwichBias(g.d, 128, sandwichCompression(0, 12)), g.h1of12, 1e-11) << g.d;
     }
     const std::vector<std::array<double, 3>> ropeExpected{
-        {1, 7.729207915404757, 10.976716221977899}, {10, 5.2629072061519437, 7.5695821405226358},
+        {1, 7.729207915404757, 10.976716221977899},
+        {10, 5.2629072061519437, 7.5695821405226358},
         {123, 2.7317964571985929, 4.5313577116693748}};  // d, d_k = 64, d_k = 128
     for (const auto& [d, dim64, dim128] : ropeExpected) {
         EXPECT_NEAR(ropeExpectedLogit(d, 64), dim64, 1e-11) << d;
         EXPECT_NEAR(ropeExpectedLogit(d, 128), dim128, 1e-11) << d;
     }
     const std::vector<std::array<double, 3>> ropeBound{
-        {1, 8.1458907569708003, 31.538166142658085}, {20, 4.5315356648563716, 15.242430108721916},
+        {1, 8.1458907569708003, 31.538166142658085},
+        {20, 4.5315356648563716, 15.242430108721916},
         {250, 2.4238453590786273, 6.5481790319415953}};  // d, d_k = 32, d_k = 128
     for (const auto& [d, dim32, dim128] : ropeBound) {
         EXPECT_NEAR(ropeDecayBound(d, 32), dim32, 1e-11) << d;
@@ -255,7 +262,8 @@ TEST(PositionSchemes, CurvesCarryTheSixLabelsAndTheirFormulas) {
     const PositionCurve* sinusoidal = find(*s, "sinusoidal p_i·p_j/sqrt(d)");
     ASSERT_TRUE(sinusoidal);
     EXPECT_NEAR(sinusoidal->y[0], 64.0 / std::sqrt(128.0), 1e-12);
-    EXPECT_NEAR(sinusoidal->y[40], dot(sinusoidalEmbedding(90, 128), sinusoidalEmbedding(50, 128)) / std::sqrt(128.0), 1e-9);
+    EXPECT_NEAR(sinusoidal->y[40], dot(sinusoidalEmbedding(90, 128), sinusoidalEmbedding(50, 128)) / std::sqrt(128.0),
+                1e-9);
     // Sandwich: the first and last head, (p_i·p_j - 64) / (8h/H) with dbar = 128: h = 1 (scale 1), h = 8 (scale 1/8).
     const PositionCurve* sandwichFirst = find(*s, "Sandwich h0 (scale 1)");
     const PositionCurve* sandwichLast = find(*s, "Sandwich h7 (scale 1/8)");
@@ -319,7 +327,8 @@ TEST(PositionSchemes, AttentionIsTheSoftmaxOfTheBiasAlone) {
     // ALiBi head 0 (m = 1/4 for H = 4): a geometric series, (1 - r) r^d / (1 - r^51) with r = e^-m.
     const double r = std::exp(-0.25);
     for (int d : {0, 3, 50})
-        EXPECT_NEAR(s->curves[0].y[static_cast<std::size_t>(d)], (1 - r) * std::pow(r, d) / (1 - std::pow(r, 51)), 1e-12);
+        EXPECT_NEAR(s->curves[0].y[static_cast<std::size_t>(d)], (1 - r) * std::pow(r, d) / (1 - std::pow(r, 51)),
+                    1e-12);
     // KERPLE log with r1 = 2, r2 = 1: exp(-2 ln(1 + d)) = 1 / (1 + d)^2, normalised by sum_{k=1}^{51} 1/k^2.
     double norm = 0;
     for (int k = 1; k <= 51; ++k) norm += 1.0 / (k * k);

@@ -17,7 +17,9 @@ std::vector<double> slopesOf(int heads, SlopeScheme scheme = SlopeScheme::Press,
     return r.value_or(std::vector<double>{});
 }
 // 2^(-e/den) evaluated independently with pow.
-double p2(double num, double den) { return std::pow(2.0, -num / den); }
+double p2(double num, double den) {
+    return std::pow(2.0, -num / den);
+}
 }  // namespace
 
 TEST(Slopes, PaperExamples) {
@@ -32,8 +34,8 @@ TEST(Slopes, PaperExamples) {
 
 TEST(Slopes, PressNonPowerOfTwoIsUnsorted) {
     const auto s = slopesOf(12);
-    const std::vector<double> want{0.5,          0.25,         0.125,        0.0625,      0.03125,     0.015625,
-                                   0.0078125,    0.00390625,   p2(1, 2),     p2(3, 2),    p2(5, 2),    p2(7, 2)};
+    const std::vector<double> want{0.5,       0.25,       0.125,    0.0625,   0.03125,  0.015625,
+                                   0.0078125, 0.00390625, p2(1, 2), p2(3, 2), p2(5, 2), p2(7, 2)};
     ASSERT_EQ(s.size(), 12U);
     for (int h = 0; h < 12; ++h) EXPECT_DOUBLE_EQ(s[h], want[h]) << h;
 }
@@ -98,7 +100,9 @@ TEST(Slopes, InvalidHeadsAndBias) {
     EXPECT_FALSE(computeSlopes({8, SlopeScheme::Press, std::numeric_limits<double>::infinity(), {}}));
 }
 
-TEST(Slopes, HalfLife) { EXPECT_DOUBLE_EQ(halfLife(0.5), 2 * std::numbers::ln2); }
+TEST(Slopes, HalfLife) {
+    EXPECT_DOUBLE_EQ(halfLife(0.5), 2 * std::numbers::ln2);
+}
 
 // ---------------------------------------------------------------------------
 // Framework profiles (the full bit-for-bit emulation is tests/cli/test_arith.py)

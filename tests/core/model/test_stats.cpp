@@ -73,12 +73,14 @@ TEST(Stats, ZeroContentClosedFormMatchesTheDirectRows) {
                         mean.distance90 += want.distance90 / static_cast<double>(120 - first);
                         if (i == 119) {
                             EXPECT_NEAR(r->heads[h].row.entropy, want.entropy, 1e-10 * (1 + want.entropy));
-                            EXPECT_NEAR(r->heads[h].row.meanDistance, want.meanDistance, 1e-10 * (1 + want.meanDistance));
+                            EXPECT_NEAR(r->heads[h].row.meanDistance, want.meanDistance,
+                                        1e-10 * (1 + want.meanDistance));
                             EXPECT_EQ(r->heads[h].row.distance50, want.distance50);
                             EXPECT_EQ(r->heads[h].row.distance90, want.distance90);
                         }
                     }
-                    EXPECT_NEAR(r->heads[h].mean.entropy, mean.entropy, 1e-10 * (1 + mean.entropy)) << modeName(mode) << k;
+                    EXPECT_NEAR(r->heads[h].mean.entropy, mean.entropy, 1e-10 * (1 + mean.entropy))
+                        << modeName(mode) << k;
                     EXPECT_NEAR(r->heads[h].mean.meanDistance, mean.meanDistance, 1e-10 * (1 + mean.meanDistance));
                     EXPECT_NEAR(r->heads[h].mean.distance50, mean.distance50, 1e-9);
                     EXPECT_NEAR(r->heads[h].mean.distance90, mean.distance90, 1e-9);

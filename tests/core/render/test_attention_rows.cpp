@@ -30,7 +30,8 @@ TEST(PictureRows, UncachedKeysGiveTheReferenceRows) {
         ASSERT_TRUE(ref) << ref.error().message;
         double worst = 0;
         for (std::int64_t j = 0; j < 8192; ++j)
-            worst = std::max(worst, std::fabs(out[r * 8192 + static_cast<std::size_t>(j)] - (*ref)[static_cast<std::size_t>(j)]));
+            worst = std::max(
+                worst, std::fabs(out[r * 8192 + static_cast<std::size_t>(j)] - (*ref)[static_cast<std::size_t>(j)]));
         EXPECT_LT(worst, 2e-5) << "query " << queries[r];
     }
 }

@@ -1,8 +1,8 @@
 // Tests for <alibi/explore/color_scale.hpp>: exact closed-form bias ranges (checked against
 // every cell), colour bars with exact ends and round ticks between them.
-#include <alibi/render/color_scale.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/color_scale.hpp>
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,6 @@
 #include <limits>
 
 using namespace alibi;
-
 
 TEST(ColorScale, BiasRangeMatchesEveryCell) {
     for (BiasMode mode : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
@@ -37,7 +36,8 @@ TEST(ColorScale, BiasRangeMatchesEveryCell) {
                             }
                     }
                     const ValueRange r = biasRange(p, slopes, head);
-                    const std::string where = std::string(modeName(mode)) + " " + std::to_string(q) + "x" + std::to_string(k);
+                    const std::string where =
+                        std::string(modeName(mode)) + " " + std::to_string(q) + "x" + std::to_string(k);
                     if (lo > hi) {
                         EXPECT_TRUE(r.empty) << where;
                         continue;

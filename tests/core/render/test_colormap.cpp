@@ -85,7 +85,8 @@ TEST(Colormap, DivergingIsBlueWhiteRed) {
         EXPECT_LT(luminance(colormapColor(Colormap::Diverging, 0.5 + d)),
                   luminance(colormapColor(Colormap::Diverging, 0.5 + d - 0.1)) + 1e-9);
         EXPECT_NEAR(luminance(colormapColor(Colormap::Diverging, 0.5 - d)),
-                    luminance(colormapColor(Colormap::Diverging, 0.5 + d)), 0.12) << d;
+                    luminance(colormapColor(Colormap::Diverging, 0.5 + d)), 0.12)
+            << d;
     }
 }
 

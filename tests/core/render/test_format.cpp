@@ -8,7 +8,6 @@
 
 using namespace alibi;
 
-
 TEST(Format, ValuesHaveSixDigitsAndOneZero) {
     EXPECT_EQ(formatValue(-0.0), "0");
     EXPECT_EQ(formatValue(0.0), "0");
@@ -58,4 +57,3 @@ TEST(Format, CellValuesAreTheSameTextInEveryExplorer) {
     EXPECT_EQ(formatCellValue(0.126, true, /*narrow=*/true), "0.13");
     EXPECT_EQ(formatCellValue(-std::numeric_limits<double>::infinity(), false), "-inf");
 }
-

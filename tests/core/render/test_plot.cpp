@@ -121,12 +121,15 @@ TEST(Plot, BarsStyleDrawsOneBarPerPoint) {
     const auto frameAt = svg.rfind("<rect x=", svg.find("fill=\"none\""));
     ASSERT_NE(frameAt, std::string::npos) << svg;
     double fx = 0, fy = 0, fw = 0, fh = 0;
-    ASSERT_EQ(std::sscanf(svg.c_str() + frameAt, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &fx, &fy, &fw, &fh), 4);
+    ASSERT_EQ(std::sscanf(svg.c_str() + frameAt, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &fx, &fy,
+                          &fw, &fh),
+              4);
     EXPECT_GT(fh, 250.0);  // most of the 400 pixels: title, ticks and axis label take the rest
     const auto first = svg.find("<rect x=", svg.find("class=\"bars\""));
     ASSERT_NE(first, std::string::npos);
     double x = 0, y = 0, w = 0, h = 0;
-    ASSERT_EQ(std::sscanf(svg.c_str() + first, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &w, &h), 4);
+    ASSERT_EQ(
+        std::sscanf(svg.c_str() + first, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &w, &h), 4);
     EXPECT_NEAR(y + h, fy + fh, 0.01);
     EXPECT_GT(w, 10.0);
     // The flattest head (2^-8, the axis' lowest power before padding) still has a visible bar.

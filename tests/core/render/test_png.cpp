@@ -10,7 +10,8 @@ using namespace alibi;
 
 TEST(Png, RoundTrip) {
     Image image{3, 2, std::vector<Rgba>(6)};
-    for (int k = 0; k < 6; ++k) image.pixels[k] = Rgba{static_cast<std::uint8_t>(40 * k), 7, 200, static_cast<std::uint8_t>(255 - k)};
+    for (int k = 0; k < 6; ++k)
+        image.pixels[k] = Rgba{static_cast<std::uint8_t>(40 * k), 7, 200, static_cast<std::uint8_t>(255 - k)};
     auto bytes = encodePng(image);
     ASSERT_TRUE(bytes);
     EXPECT_EQ((*bytes)[1], 'P');

@@ -1,9 +1,9 @@
 // Tests for <alibi/render.hpp>: tile layout, pixel colours against the formula, masking,
 // scales, sampling at T far beyond the image, hit testing.
 #include <alibi/io/session.hpp>
-#include <alibi/render/render.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/render.hpp>
 
 #include <gtest/gtest.h>
 
@@ -163,14 +163,13 @@ TEST(Render, ColorBarRunsLowToHigh) {
 
 TEST(Render, ValueGridColoursEachCellAndMasksNonFinite) {
     // Two heads of a 2x2 array: head 0 holds i - j, head 1 is all NaN.
-    const Heatmap map = renderValueGrid({2, 2, 2, Colormap::Diverging, -1, 1, 20, 10, 0},
-                                        [](int h, std::int64_t i, std::int64_t j) {
-                                            return h == 0 ? static_cast<double>(i - j) : std::nan("");
-                                        });
+    const Heatmap map = renderValueGrid(
+        {2, 2, 2, Colormap::Diverging, -1, 1, 20, 10, 0},
+        [](int h, std::int64_t i, std::int64_t j) { return h == 0 ? static_cast<double>(i - j) : std::nan(""); });
     ASSERT_EQ(map.tiles.size(), 2U);
     const auto& t0 = map.tiles[0];
     EXPECT_EQ(map.image.at(t0.x, t0.y + t0.height - 1), colormapColor(Colormap::Diverging, 1.0));  // i=1, j=0
-    EXPECT_EQ(map.image.at(t0.x + t0.width - 1, t0.y), colormapColor(Colormap::Diverging, 0.0));  // i=0, j=1
+    EXPECT_EQ(map.image.at(t0.x + t0.width - 1, t0.y), colormapColor(Colormap::Diverging, 0.0));   // i=0, j=1
     EXPECT_EQ(map.image.at(t0.x, t0.y), colormapColor(Colormap::Diverging, 0.5));
     const auto& t1 = map.tiles[1];
     EXPECT_EQ(map.image.at(t1.x + 1, t1.y + 1), kMaskedColor);

@@ -32,7 +32,8 @@ TEST(Ticks, LogTicksArePowers) {
 }
 
 TEST(Ticks, IndexTicksLeaveRoomForLabels) {
-    EXPECT_EQ(indexTicks(16, 40, 36), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+    EXPECT_EQ(indexTicks(16, 40, 36),
+              (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
     EXPECT_EQ(indexTicks(100, 4, 36), (std::vector<std::int64_t>{0, 10, 20, 30, 40, 50, 60, 70, 80, 90}));
     EXPECT_EQ(indexTicks(4096, 0.2, 36).at(1), 200);
 }

@@ -2,16 +2,16 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
+#include <alibi/base/tensor.hpp>
 #include <alibi/io/preset.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
-#include <alibi/base/tensor.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -94,10 +94,10 @@ struct DiagnosisMatch {
 // How far a tensor is from what one arithmetic profile builds with the matched parameters.
 struct ArithDistance {
     Arith arith = Arith::Exact;
-    bool identical = false;      // every compared cell has the same bits
-    std::uint64_t maxUlp = 0;    // largest distance in units in the last place of the dtype
+    bool identical = false;            // every compared cell has the same bits
+    std::uint64_t maxUlp = 0;          // largest distance in units in the last place of the dtype
     std::uint64_t cellsDiffering = 0;  // cells whose values differ
-    std::uint64_t cellsCompared = 0;  // every cell, or a strided sample of a huge tensor
+    std::uint64_t cellsCompared = 0;   // every cell, or a strided sample of a huge tensor
     // Cells of equal value whose bits differ only in the sign of zero (-0.0 against +0.0, as
     // NumPy's -m * (i - j) stores the diagonal): not counted in cellsDiffering.
     std::uint64_t zeroSignCells = 0;

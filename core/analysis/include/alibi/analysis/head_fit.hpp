@@ -44,8 +44,8 @@ struct HeadFit {
     int layerIndex = 0;  // position in AttentionMaps
     int layer = 0;       // the layer's number (AttentionLayerInfo::number)
     int head = 0;
-    double slope = 0;       // m*
-    double slopeLow = 0;    // 95% interval
+    double slope = 0;     // m*
+    double slopeLow = 0;  // 95% interval
     double slopeHigh = 0;
     bool slopeAtBound = false;  // m* reached the search range's end (a head that attends to one key)
     double kl = 0;              // mean over rows of KL(row || fitted prior), nats

@@ -30,9 +30,8 @@ struct DistanceMatrix {
 // Between the heads' full maps of one layer, each read as a distribution over its cells with
 // every row weighted equally: the square root of the mean over rows of the rows' JSD.
 // All-zero rows (padding) are left out for both heads of a pair.
-[[nodiscard]] Result<DistanceMatrix> mapDistances(const AttentionMaps& maps, int layerIndex,
-                                                  std::int64_t firstRow = 0, std::int64_t lastRow = -1,
-                                                  unsigned threads = 0);
+[[nodiscard]] Result<DistanceMatrix> mapDistances(const AttentionMaps& maps, int layerIndex, std::int64_t firstRow = 0,
+                                                  std::int64_t lastRow = -1, unsigned threads = 0);
 
 // Leaves of an average-linkage (UPGMA) clustering in dendrogram order: similar heads end up
 // next to each other. Ties merge the pair with the smallest indices first, so the order is

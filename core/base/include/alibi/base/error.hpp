@@ -32,8 +32,7 @@ using Result = std::expected<T, Error>;
 
 // True for the codes a CLI reports as "bad usage or bad input" (exit status 2).
 [[nodiscard]] constexpr bool isUserError(ErrorCode code) {
-    return code == ErrorCode::InvalidArgument || code == ErrorCode::BadInput ||
-           code == ErrorCode::TooLarge;
+    return code == ErrorCode::InvalidArgument || code == ErrorCode::BadInput || code == ErrorCode::TooLarge;
 }
 
 }  // namespace alibi

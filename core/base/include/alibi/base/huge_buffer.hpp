@@ -42,11 +42,14 @@ public:
             return;
         }
 #endif
-        m_data = static_cast<std::byte*>(::operator new(bytes, std::align_val_t{64}));
+        m_data = static_cast<std::byte*>(::operator new (bytes, std::align_val_t{64}));
     }
-    ~HugeBuffer() { release(); }
+    ~HugeBuffer() {
+        release();
+    }
     HugeBuffer(HugeBuffer&& other) noexcept
-        : m_data(std::exchange(other.m_data, nullptr)), m_size(std::exchange(other.m_size, 0)),
+        : m_data(std::exchange(other.m_data, nullptr)),
+          m_size(std::exchange(other.m_size, 0)),
           m_mapped(std::exchange(other.m_mapped, 0)) {}
     HugeBuffer& operator=(HugeBuffer&& other) noexcept {
         if (this != &other) {
@@ -60,8 +63,12 @@ public:
     HugeBuffer(const HugeBuffer&) = delete;
     HugeBuffer& operator=(const HugeBuffer&) = delete;
 
-    [[nodiscard]] std::byte* data() const { return m_data; }
-    [[nodiscard]] std::size_t size() const { return m_size; }
+    [[nodiscard]] std::byte* data() const {
+        return m_data;
+    }
+    [[nodiscard]] std::size_t size() const {
+        return m_size;
+    }
 
 private:
     void release() {
@@ -73,7 +80,7 @@ private:
             return;
         }
 #endif
-        ::operator delete(m_data, std::align_val_t{64});
+        ::operator delete (m_data, std::align_val_t{64});
         m_data = nullptr;
     }
 

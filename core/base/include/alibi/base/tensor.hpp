@@ -61,8 +61,7 @@ public:
     Tensor() = default;
     // Allocates without checking a budget; prefer Tensor::allocate.
     Tensor(Shape shape, DType dtype);
-    [[nodiscard]] static Result<Tensor> allocate(Shape shape, DType dtype,
-                                                 std::uint64_t budget = kDefaultMemoryBudget,
+    [[nodiscard]] static Result<Tensor> allocate(Shape shape, DType dtype, std::uint64_t budget = kDefaultMemoryBudget,
                                                  const std::string& what = "tensor");
     // A tensor over `bytes` of memory someone else owns (it must outlive the tensor), so the
     // core reads a caller's array without a copy. `bytes` must hold elementCount(shape) elements
@@ -84,14 +83,20 @@ public:
     [[nodiscard]] std::span<const std::byte> byteSpan() const { return {m_buffer.data(), byteSize()}; }
 
     // Element `flat` (row-major) decoded to double.
-    [[nodiscard]] double at(std::uint64_t flat) const { return loadAs(m_dtype, m_buffer.data() + flat * dtypeSize(m_dtype)); }
+    [[nodiscard]] double at(std::uint64_t flat) const {
+        return loadAs(m_dtype, m_buffer.data() + flat * dtypeSize(m_dtype));
+    }
     void set(std::uint64_t flat, double value) { storeAs(m_dtype, value, m_buffer.data() + flat * dtypeSize(m_dtype)); }
 
     // Typed views; the dtype must match (F32 -> float, F64 -> double, F16/BF16 -> uint16_t).
     template <class T>
-    [[nodiscard]] std::span<T> as() { return {reinterpret_cast<T*>(m_buffer.data()), m_count}; }
+    [[nodiscard]] std::span<T> as() {
+        return {reinterpret_cast<T*>(m_buffer.data()), m_count};
+    }
     template <class T>
-    [[nodiscard]] std::span<const T> as() const { return {reinterpret_cast<const T*>(m_buffer.data()), m_count}; }
+    [[nodiscard]] std::span<const T> as() const {
+        return {reinterpret_cast<const T*>(m_buffer.data()), m_count};
+    }
 
     // Optional provenance (every parameter as strings); written into safetensors __metadata__.
     std::map<std::string, std::string> metadata;
@@ -124,7 +129,6 @@ public:
 [[nodiscard]] std::unique_ptr<TensorSource> tensorSource(const Tensor& tensor);
 
 // Drains a source into memory, refusing above the budget.
-[[nodiscard]] Result<Tensor> materialize(const TensorSource& source,
-                                         std::uint64_t budget = kDefaultMemoryBudget);
+[[nodiscard]] Result<Tensor> materialize(const TensorSource& source, std::uint64_t budget = kDefaultMemoryBudget);
 
 }  // namespace alibi

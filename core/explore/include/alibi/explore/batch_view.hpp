@@ -36,6 +36,7 @@ namespace alibi::explore {
 
 // Q*K values of `head` in batch row params.batchRow (bias as stored, or probabilities), NaN
 // where masked; empty on an invalid batch.
-[[nodiscard]] std::vector<double> batchCellValues(const HeatmapParams& params, std::span<const double> slopes, int head);
+[[nodiscard]] std::vector<double> batchCellValues(const HeatmapParams& params, std::span<const double> slopes,
+                                                  int head);
 
 }  // namespace alibi::explore

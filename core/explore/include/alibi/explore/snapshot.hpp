@@ -33,8 +33,8 @@ struct Request {
     Session session;
     int gridWidth = 1024, gridHeight = 768;  // device pixels of the grid image
     double devicePixelRatio = 1;
-    Reduce reduce = Reduce::Auto;            // how grid pixels summarise cells
-    bool logScale = false;                   // attention: log10 colours
+    Reduce reduce = Reduce::Auto;  // how grid pixels summarise cells
+    bool logScale = false;         // attention: log10 colours
     bool wantCompare = false;
     CompareOverrides compare = geometricCompare();  // B of the compare view (io/session.hpp)
     bool wantExtrapolation = false;
@@ -44,8 +44,8 @@ struct Request {
 // The head grid: what the default view needs, computed first so it arrives fast.
 struct GridSnapshot {
     std::uint64_t generation = 0;
-    Session session;              // the parameters the image was computed from
-    HeatmapParams gridParams;     // exactly what renderHeatmap got (for hitTest)
+    Session session;           // the parameters the image was computed from
+    HeatmapParams gridParams;  // exactly what renderHeatmap got (for hitTest)
     Heatmap grid;
     std::vector<double> slopes;   // per head (computeSlopes)
     double devicePixelRatio = 1;  // of the view the grid was rendered for
@@ -55,13 +55,13 @@ struct GridSnapshot {
 
 struct CompareSnapshot {
     Session sessionB;
-    std::string error;        // non-empty when B or the difference could not be computed
-    Image image;              // A - B per head, diverging map, grid layout
+    std::string error;  // non-empty when B or the difference could not be computed
+    Image image;        // A - B per head, diverging map, grid layout
     std::vector<HeatmapTile> tiles;
     double maxAbsDifference = 0;
     std::int64_t maxHead = 0, maxQuery = 0, maxKey = 0;  // where the maximum sits
     double maxA = 0, maxB = 0;
-    std::string summary;      // "max |A - B| = ... at head ..., query ..., key ...: A = ..., B = ..."
+    std::string summary;  // "max |A - B| = ... at head ..., query ..., key ...: A = ..., B = ..."
 };
 
 struct ExtrapolationSnapshot {
@@ -78,21 +78,21 @@ struct ExtrapolationSnapshot {
 // Everything else: statistics, curves, stages, the detail view and the optional views.
 struct Snapshot {
     std::shared_ptr<const GridSnapshot> grid;
-    int head = 0;                      // the selected head (detail, stages)
-    std::int64_t queryRow = 0;         // the resolved query row (never -1)
+    int head = 0;               // the selected head (detail, stages)
+    std::int64_t queryRow = 0;  // the resolved query row (never -1)
     HeatmapParams detailParams;
     Heatmap detail;                    // the selected head alone
     std::vector<double> detailValues;  // Q*K values for small T (empty otherwise); NaN = masked
     std::string detailTitle;           // "Head 3 · slope m = 1/16 · half-life 11.09 keys"
     std::optional<StatsResult> stats;
-    std::vector<Series> slopeCurves;   // the current scheme
-    std::vector<Series> schemeCurves;  // press, geometric, linear (and custom) for the same H, B
-    std::vector<Series> biasCurves;    // bias vs distance per head
+    std::vector<Series> slopeCurves;      // the current scheme
+    std::vector<Series> schemeCurves;     // press, geometric, linear (and custom) for the same H, B
+    std::vector<Series> biasCurves;       // bias vs distance per head
     std::vector<Series> attentionCurves;  // attention vs distance, the query row, per head
     std::optional<AttentionStages> stages;
     std::optional<CompareSnapshot> compare;
     std::optional<ExtrapolationSnapshot> extrapolation;
-    std::string error;                 // a core error that stopped part of the work
+    std::string error;  // a core error that stopped part of the work
 };
 
 using GridPtr = std::shared_ptr<const GridSnapshot>;

@@ -17,6 +17,8 @@ namespace alibi::explore {
 
 // Stages 2 (+ ALiBi bias) and 3 (masked), indices 1 and 2 of content, withBias, masked,
 // probabilities, hold the mask value at masked keys; the content and the probabilities do not.
-[[nodiscard]] constexpr bool stageHoldsMaskValue(int stage) { return stage == 1 || stage == 2; }
+[[nodiscard]] constexpr bool stageHoldsMaskValue(int stage) {
+    return stage == 1 || stage == 2;
+}
 
 }  // namespace alibi::explore

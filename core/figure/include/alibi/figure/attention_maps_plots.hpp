@@ -32,8 +32,8 @@ struct PlotFigure {
 // the fitted prior and, when known, the configured slope's prior, all on query rows
 // [firstRow, lastRow) (-1: to the last); distances up to where the head and its priors hold
 // almost all their mass.
-[[nodiscard]] std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& maps,
-                                                   std::int64_t firstRow, std::int64_t lastRow);
+[[nodiscard]] std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
+                                                   std::int64_t lastRow);
 
 // "layer 2 (model.layers.2.attn) head 3: attention vs distance, KL 0.0123 nats from softmax(−m* d)"
 [[nodiscard]] std::string fitProfileTitle(const HeadFit& fit, const AttentionMaps& maps);
@@ -49,8 +49,7 @@ struct PlotFigure {
 // One query row of one head (explore::mapsRowSeries: the file's probabilities, then the prior at
 // the fitted and the configured slope when known) with its title, axes and a caption; an error
 // for a layer, head or row outside the maps, or a row the file cannot give.
-[[nodiscard]] Result<PlotFigure> mapsRowFigure(const AttentionMaps& maps, int layerIndex, int head,
-                                               std::int64_t query, const explore::HeadSlopes& slopes, int width,
-                                               int height);
+[[nodiscard]] Result<PlotFigure> mapsRowFigure(const AttentionMaps& maps, int layerIndex, int head, std::int64_t query,
+                                               const explore::HeadSlopes& slopes, int width, int height);
 
 }  // namespace alibi

@@ -8,8 +8,8 @@
 #include <alibi/analysis/head_similarity.hpp>
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
-#include <alibi/render/color_scale.hpp>
 #include <alibi/io/attention_maps.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/render.hpp>
 
@@ -66,7 +66,7 @@ struct MapsOverview {
 // values are probabilities computed in double (a row renormalised, or a softmax of scores); the
 // ends are labelled in f32, as the Qt explorer's bar is.
 [[nodiscard]] alibi::ColorBar attentionMapsColorBar(const AttentionMaps& maps, const Heatmap& map, int tile,
-                                                      int targetTicks);
+                                                    int targetTicks);
 [[nodiscard]] std::string attentionMapsTitle(const AttentionMaps& maps, const MapsHeatmapParams& params);
 [[nodiscard]] std::string attentionMapsCaption(const AttentionMaps& maps, const Heatmap& map);
 

@@ -6,9 +6,9 @@
 
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
-#include <alibi/render/color_scale.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/render/render.hpp>
 
 #include <cstdint>

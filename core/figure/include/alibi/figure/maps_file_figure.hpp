@@ -7,9 +7,9 @@
 
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
+#include <alibi/figure/figure.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/render/colormap.hpp>
-#include <alibi/figure/figure.hpp>
 #include <alibi/render/render.hpp>
 
 #include <cstdint>
@@ -51,6 +51,7 @@ struct MapsFileFigure {
 
 // The figure, or an error naming the request's problem (messages name the CLI's flags:
 // front ends word them with alibi/base/field_names.hpp).
-[[nodiscard]] Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps, const MapsFileFigureRequest& request);
+[[nodiscard]] Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps,
+                                                          const MapsFileFigureRequest& request);
 
 }  // namespace alibi

@@ -17,7 +17,7 @@ struct PositionSchemesFigure {
     PositionSchemesParams schemes;
     int width = 1024;  // the figure at 1x
     int height = 768;
-    int scale = 1;     // PNG device pixels per layout pixel (1, 2, 4): the layout rendered at that size
+    int scale = 1;  // PNG device pixels per layout pixel (1, 2, 4): the layout rendered at that size
 };
 
 [[nodiscard]] Result<std::string> renderPositionSchemesSvg(const PositionSchemesFigure& figure);
@@ -30,7 +30,9 @@ struct PositionSchemesFigure {
 // exponentially, T5's and KERPLE's polynomially); values below this floor sit on the axis' bottom.
 inline constexpr double kSchemesAttentionFloor = 0x1p-40;
 // A scheme's second curve (T5 encoder, KERPLE power, RoPE's bound) is drawn dashed.
-[[nodiscard]] inline bool positionCurveDashed(const PositionCurve& curve) { return curve.variant != 0; }
+[[nodiscard]] inline bool positionCurveDashed(const PositionCurve& curve) {
+    return curve.variant != 0;
+}
 // "Logit contribution vs distance" / "Attention vs distance, zero content": the figure's title.
 [[nodiscard]] std::string positionSchemesTitle(const PositionSchemes& schemes);
 [[nodiscard]] std::string positionSchemesYLabel(const PositionSchemes& schemes);

@@ -10,9 +10,9 @@
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
 #include <alibi/base/tensor.hpp>
+#include <alibi/figure/figure.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/model/position_schemes.hpp>
-#include <alibi/figure/figure.hpp>
 #include <alibi/render/render.hpp>
 
 #include <cstdint>
@@ -32,8 +32,8 @@ struct ViewFigureRequest {
     // ALiBi slopes come from the session).
     std::int64_t schemesMaxDistance = 128;
     SchemeQuantity schemesQuantity = SchemeQuantity::Logit;
-    int scale = 1;        // PNG device pixels per layout pixel: 1, 2 or 4
-    unsigned threads = 0; // heatmap rendering (0: every core)
+    int scale = 1;         // PNG device pixels per layout pixel: 1, 2 or 4
+    unsigned threads = 0;  // heatmap rendering (0: every core)
     // Grid and Detail of a single sequence: how pixels summarise cells and the attention's log10
     // colours (what `alibi render --reduce / --log-scale` ask; the explorers keep the defaults).
     Reduce reduce = Reduce::Auto;

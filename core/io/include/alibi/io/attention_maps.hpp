@@ -30,8 +30,8 @@ enum class AttentionValues { Probabilities, Scores };
 [[nodiscard]] std::optional<AttentionValues> parseAttentionValues(std::string_view name);
 
 struct AttentionOpenOptions {
-    std::string tensor;  // .safetensors: open only this tensor (one layer); empty: every layer
-    int batch = 0;       // which element of a batched array (B, ...) to read
+    std::string tensor;                     // .safetensors: open only this tensor (one layer); empty: every layer
+    int batch = 0;                          // which element of a batched array (B, ...) to read
     std::optional<AttentionValues> values;  // nullopt: detect
     // Asked now and then while the header is read (a legal safetensors header may be 100 MB):
     // true stops the open with ErrorCode::Cancelled. The user's Ctrl+C (base/interrupt.hpp) does too.

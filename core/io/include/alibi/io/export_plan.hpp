@@ -16,7 +16,7 @@
 namespace alibi {
 
 struct ExportRequest {
-    std::string path;                 // the target; "-" is standard output
+    std::string path;  // the target; "-" is standard output
     FileFormat format = FileFormat::Npy;
     std::string tensorName = "bias";  // the safetensors key (it sets the header's size)
     bool allowNonFinite = false;      // JSON only: as ExportOptions::allowNonFinite

@@ -49,9 +49,7 @@ struct LessonHighlight {
     std::vector<int> heads;
     std::optional<std::pair<std::int64_t, std::int64_t>> cell;  // (query, key)
     [[nodiscard]] bool empty() const { return heads.empty() && !cell; }
-    [[nodiscard]] int cellHead(const Session& session) const {
-        return !heads.empty() ? heads.front() : session.head;
-    }
+    [[nodiscard]] int cellHead(const Session& session) const { return !heads.empty() ? heads.front() : session.head; }
     friend bool operator==(const LessonHighlight&, const LessonHighlight&) = default;
 };
 
@@ -64,7 +62,7 @@ struct LessonStep {
     LessonHighlight highlight;
     // An attention-map file to open with this step (absolute, resolved when loaded); empty: none.
     std::string attentionMaps;
-    int layer = 0;  // the layer number of attentionMaps the views show (checked when the file opens)
+    int layer = 0;            // the layer number of attentionMaps the views show (checked when the file opens)
     bool layerGiven = false;  // the step named its layer (else the file's first layer is shown)
     // The parameters this step shows: the lesson's start with every step's `set` up to and
     // including this one applied in order, so a step never depends on what the user touched.
@@ -73,8 +71,8 @@ struct LessonStep {
 };
 
 struct Lesson {
-    std::string path;         // the file it was read from ("" when parsed from text)
-    std::string name;         // the file name without ".lesson.json" (what --lesson takes)
+    std::string path;  // the file it was read from ("" when parsed from text)
+    std::string name;  // the file name without ".lesson.json" (what --lesson takes)
     std::string title;
     std::string description;  // one or two sentences for the list of lessons
     std::vector<LessonStep> steps;

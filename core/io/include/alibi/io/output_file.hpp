@@ -62,8 +62,8 @@ private:
     int m_fd = -1;
     bool m_inPlace = false;
     bool m_ownsFd = true;
-    bool m_unnamed = false;    // an O_TMPFILE file, linked under m_tempName only by commit()
-    std::string m_buffer;      // coalesces small writes
+    bool m_unnamed = false;  // an O_TMPFILE file, linked under m_tempName only by commit()
+    std::string m_buffer;    // coalesces small writes
 };
 
 // Refuses writing `output` when it is the same file as `input` (same device and inode, through

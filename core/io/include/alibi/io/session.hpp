@@ -3,10 +3,10 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
+#include <alibi/base/tensor.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/model/view_options.hpp>
-#include <alibi/base/tensor.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -40,17 +40,17 @@ struct CompareOverrides {
 [[nodiscard]] BiasParams applyOverrides(const BiasParams& a, const CompareOverrides& b);
 
 struct Session {
-    AttentionParams attention;            // bias + content parameters
-    std::int64_t queryRow = -1;           // -1: the last row
+    AttentionParams attention;   // bias + content parameters
+    std::int64_t queryRow = -1;  // -1: the last row
     RenderWhat what = RenderWhat::Bias;
-    int head = -1;                        // -1: every head (grid)
+    int head = -1;  // -1: every head (grid)
     Colormap colormap = Colormap::Viridis;
     ScaleMode scale = ScaleMode::Shared;
-    int width = 1024, height = 768;       // render size
-    std::int64_t trainLength = 0;         // extrapolation view; 0: use the sequence length
+    int width = 1024, height = 768;  // render size
+    std::int64_t trainLength = 0;    // extrapolation view; 0: use the sequence length
     std::uint64_t maxMemory = kDefaultMemoryBudget;
-    BatchParams batch;                    // section `batch` (alibi bias); inactive: one sequence
-    std::int64_t batchRow = 0;            // `batch.row`: the batch row the explorers show
+    BatchParams batch;          // section `batch` (alibi bias); inactive: one sequence
+    std::int64_t batchRow = 0;  // `batch.row`: the batch row the explorers show
     // The view the explorer shows (JSON `view.open`); nullopt: chosen from `what` (see openView).
     std::optional<ExplorerView> view;
     // Compare's B (JSON section `compare`); nullopt: the explorer's default B.
@@ -79,7 +79,6 @@ struct Session {
 [[nodiscard]] Result<void> validateSession(const Session& session);
 
 // The `alibi` command line that reproduces the session's tensor.
-[[nodiscard]] std::string cliCommand(const Session& session, std::string_view subcommand,
-                                     std::string_view output);
+[[nodiscard]] std::string cliCommand(const Session& session, std::string_view subcommand, std::string_view output);
 
 }  // namespace alibi

@@ -25,7 +25,6 @@ struct SessionExport {
 // The attention probabilities: streamed (H, Q, K); with a batch, the (B, H, T, T) softmax of each
 // batch row (masked keys at the mask value, computed in double, rounded once to the dtype), built
 // whole on the first read within session.maxMemory.
-[[nodiscard]] Result<SessionExport> sessionAttentionExport(const Session& session, std::string path,
-                                                           FileFormat format);
+[[nodiscard]] Result<SessionExport> sessionAttentionExport(const Session& session, std::string path, FileFormat format);
 
 }  // namespace alibi

@@ -25,10 +25,10 @@ enum class FileFormat { Npy, Safetensors, Csv, Json, Raw, Text, Png, Svg };
 
 struct ExportOptions {
     FileFormat format = FileFormat::Npy;
-    std::string tensorName = "bias";  // the safetensors key
-    bool allowNonFinite = false;      // JSON: write -Infinity/NaN as Python's json module does
+    std::string tensorName = "bias";                    // the safetensors key
+    bool allowNonFinite = false;                        // JSON: write -Infinity/NaN as Python's json module does
     std::uint64_t chunkBytes = std::uint64_t{8} << 20;  // streaming chunk size
-    ProgressFn progress;              // bytes written / total
+    ProgressFn progress;                                // bytes written / total
 };
 
 // Streams `source` to `path` ("-" for stdout, text formats only). Atomic for regular files.
@@ -43,19 +43,17 @@ struct ExportOptions {
 
 struct LoadedTensor {
     Tensor tensor;
-    std::string name;  // safetensors key, or the file name for .npy
+    std::string name;         // safetensors key, or the file name for .npy
     bool bf16FromU2 = false;  // .npy '<u2' read as bfloat16 bits
 };
 
 [[nodiscard]] Result<LoadedTensor> parseNpy(std::span<const std::byte> bytes,
                                             std::uint64_t budget = kDefaultMemoryBudget);
 // `name` selects a tensor in a multi-tensor file; empty: the only tensor, or "bias"/"alibi".
-[[nodiscard]] Result<LoadedTensor> parseSafetensors(std::span<const std::byte> bytes,
-                                                    const std::string& name = {},
+[[nodiscard]] Result<LoadedTensor> parseSafetensors(std::span<const std::byte> bytes, const std::string& name = {},
                                                     std::uint64_t budget = kDefaultMemoryBudget);
 // Reads and parses by extension (or magic bytes when the extension says nothing).
-[[nodiscard]] Result<LoadedTensor> loadTensor(const std::string& path,
-                                              std::uint64_t budget = kDefaultMemoryBudget);
+[[nodiscard]] Result<LoadedTensor> loadTensor(const std::string& path, std::uint64_t budget = kDefaultMemoryBudget);
 // The same, choosing a tensor of a multi-tensor .safetensors file by name (ignored for .npy).
 [[nodiscard]] Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tensorName,
                                               std::uint64_t budget = kDefaultMemoryBudget);

@@ -2,9 +2,9 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
-#include <alibi/model/params.hpp>
 #include <alibi/base/progress.hpp>
 #include <alibi/base/tensor.hpp>
+#include <alibi/model/params.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -62,16 +62,16 @@ inline constexpr std::uint64_t kStreamKeys = 3;
 [[nodiscard]] Result<std::vector<double>> validateAttention(const AttentionParams& params);
 
 // The content logit of (h, i, j) before bias and temperature: 0, N(0, sigma^2), or q.k/sqrt(dk).
-[[nodiscard]] double contentLogit(const AttentionParams& params, std::int64_t head,
-                                  std::int64_t query, std::int64_t key);
+[[nodiscard]] double contentLogit(const AttentionParams& params, std::int64_t head, std::int64_t query,
+                                  std::int64_t key);
 
 // One row of probabilities (K values, in double) for head h and query row i.
 // The softmax sees what a framework's softmax sees: masked keys hold the mask value (finite,
 // -inf or the dtype's lowest), so a finite mask leaves them a little mass, and a row whose every
 // key is masked is uniform under a finite mask and NaN under -inf (see fullyMaskedRows).
 // Zero content in f32/f64 is computed in closed form (a truncated geometric distribution).
-[[nodiscard]] Result<std::vector<double>> attentionRow(const AttentionParams& params,
-                                                       std::int64_t head, std::int64_t query);
+[[nodiscard]] Result<std::vector<double>> attentionRow(const AttentionParams& params, std::int64_t head,
+                                                       std::int64_t query);
 
 // The pre-softmax stages of one row, for teaching (K values each): content; withBias =
 // content + bias as the bias tensor holds it (masked keys carry the mask value); masked = the
@@ -83,15 +83,15 @@ struct AttentionStages {
     std::vector<double> masked;
     std::vector<double> probabilities;
 };
-[[nodiscard]] Result<AttentionStages> attentionStages(const AttentionParams& params,
-                                                      std::int64_t head, std::int64_t query);
+[[nodiscard]] Result<AttentionStages> attentionStages(const AttentionParams& params, std::int64_t head,
+                                                      std::int64_t query);
 
 // The whole (H, Q, K) probabilities tensor in params.bias.layout and dtype, within the budget.
 // Computed in float for f32/f16/bf16 and in double for f64, then rounded to the dtype.
 // Progress is reported in rows (of H * Q); cancelling returns ErrorCode::Cancelled.
 [[nodiscard]] Result<Tensor> computeAttention(const AttentionParams& params,
-                                              std::uint64_t budget = kDefaultMemoryBudget,
-                                              unsigned threads = 0, const ProgressFn& progress = {});
+                                              std::uint64_t budget = kDefaultMemoryBudget, unsigned threads = 0,
+                                              const ProgressFn& progress = {});
 
 // A streaming source of the probabilities, row by row, for exports of any size; its numbers
 // equal computeAttention's. Blocks are computed on `threads` threads (0: every core).

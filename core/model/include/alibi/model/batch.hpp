@@ -22,7 +22,7 @@ enum class Padding { Right, Left };
 enum class PositionRule { Mask, Naive, Document };
 
 struct BatchParams {
-    std::vector<std::int64_t> lengths;    // real tokens of each batch row (B = size); empty: one full row
+    std::vector<std::int64_t> lengths;  // real tokens of each batch row (B = size); empty: one full row
     Padding padding = Padding::Right;
     std::vector<std::int64_t> documents;  // packed documents' lengths in every row; keys of another
                                           // document are masked (llm-foundry's sequence_id)
@@ -31,10 +31,10 @@ struct BatchParams {
     PositionRule positions = PositionRule::Mask;
 
     friend bool operator==(const BatchParams&, const BatchParams&) = default;
-    [[nodiscard]] std::int64_t batchSize() const { return lengths.empty() ? 1 : static_cast<std::int64_t>(lengths.size()); }
-    [[nodiscard]] bool active() const {
-        return !lengths.empty() || !documents.empty() || window > 0 || prefix > 0;
+    [[nodiscard]] std::int64_t batchSize() const {
+        return lengths.empty() ? 1 : static_cast<std::int64_t>(lengths.size());
     }
+    [[nodiscard]] bool active() const { return !lengths.empty() || !documents.empty() || window > 0 || prefix > 0; }
 };
 
 [[nodiscard]] std::string_view paddingName(Padding padding);

@@ -28,9 +28,9 @@ inline constexpr std::int64_t kMaxLength = 1 << 20;  // queries or keys
 struct SlopeParams {
     int heads = 8;
     SlopeScheme scheme = SlopeScheme::Press;
-    double maxBias = 8.0;         // B: applies to press and geometric
-    std::vector<double> custom;   // scheme Custom: exactly `heads` positive finite numbers
-    Arith arith = Arith::Exact;   // slope computation and bias product (model/arith.hpp)
+    double maxBias = 8.0;        // B: applies to press and geometric
+    std::vector<double> custom;  // scheme Custom: exactly `heads` positive finite numbers
+    Arith arith = Arith::Exact;  // slope computation and bias product (model/arith.hpp)
     friend bool operator==(const SlopeParams&, const SlopeParams&) = default;
 };
 
@@ -66,9 +66,9 @@ inline constexpr int kGeneratorLatest = kGeneratorPolynomial;
 struct ContentParams {
     ContentKind kind = ContentKind::Zero;
     std::uint64_t seed = 0;
-    double sigma = 1.0;        // gaussian: logits ~ N(0, sigma^2)
-    int dk = 64;               // qk: head dimension; logits q.k / sqrt(dk)
-    double temperature = 1.0;  // divides the whole logit (content + bias)
+    double sigma = 1.0;                // gaussian: logits ~ N(0, sigma^2)
+    int dk = 64;                       // qk: head dimension; logits q.k / sqrt(dk)
+    double temperature = 1.0;          // divides the whole logit (content + bias)
     int generator = kGeneratorLatest;  // recipe of the normal draws (gaussian and qk content)
     friend bool operator==(const ContentParams&, const ContentParams&) = default;
 };
@@ -115,7 +115,7 @@ struct NumberRange {
     bool minOpen = false;  // min itself excluded
 };
 inline constexpr NumberRange kMaxBiasRange{0, 1000};
-inline constexpr NumberRange kSlopeRange{0, 1e5, true};         // custom slopes
+inline constexpr NumberRange kSlopeRange{0, 1e5, true};  // custom slopes
 inline constexpr NumberRange kSigmaRange{0, 1e6};
 inline constexpr NumberRange kTemperatureRange{1e-6, 1e6};
 inline constexpr int kMaxDk = 4096;

@@ -97,16 +97,18 @@ struct PositionCurve {
     std::string formula;  // "-m_h · d"
     std::string source;   // "Press et al. 2022, Train Short, Test Long (ICLR)"
     int head = -1;        // ALiBi and Sandwich: the head (0-based); -1 otherwise
-    int variant = 0;      // 0 the main curve, 1 the second of its scheme (encoder, power, bound, last Sandwich head): drawn dashed
+    int variant =
+        0;  // 0 the main curve, 1 the second of its scheme (encoder, power, bound, last Sandwich head): drawn dashed
     std::vector<double> x, y;  // x = d = 0..D
 };
 
 struct PositionSchemes {
     SchemeQuantity quantity = SchemeQuantity::Logit;
     std::int64_t maxDistance = 0;
-    std::vector<PositionCurve> curves;  // ALiBi heads first, then RoPE, sinusoidal, T5, KERPLE, Sandwich (first and last head)
+    std::vector<PositionCurve>
+        curves;  // ALiBi heads first, then RoPE, sinusoidal, T5, KERPLE, Sandwich (first and last head)
     std::vector<PositionScheme> omitted;  // schemes with no curve for this quantity (RoPE, sinusoidal for attention)
-    std::string note;  // what the picture shows and leaves out, in one or two sentences
+    std::string note;                     // what the picture shows and leaves out, in one or two sentences
 };
 
 [[nodiscard]] Result<PositionSchemes> positionSchemeCurves(const PositionSchemesParams& params);

@@ -2,8 +2,8 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
-#include <alibi/model/params.hpp>
 #include <alibi/base/progress.hpp>
+#include <alibi/model/params.hpp>
 
 #include <cstdint>
 #include <span>
@@ -44,8 +44,8 @@ struct StatsResult {
 
 struct StatsParams {
     AttentionParams attention;
-    std::int64_t queryRow = -1;    // -1: the last row
-    std::int64_t maxRows = 256;    // average over at most this many evenly spaced rows
+    std::int64_t queryRow = -1;  // -1: the last row
+    std::int64_t maxRows = 256;  // average over at most this many evenly spaced rows
     friend bool operator==(const StatsParams&, const StatsParams&) = default;
 };
 

@@ -4,9 +4,9 @@
 #pragma once
 
 #include <alibi/base/dtype.hpp>
-#include <alibi/render/ticks.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
+#include <alibi/render/ticks.hpp>
 
 #include <span>
 #include <string>
@@ -25,13 +25,13 @@ struct ValueRange {
 
 // A colour bar: what its colours span, its ticks and its legend.
 struct ColorBar {
-    double lo = 0, hi = 1;      // the colours' range (log: both > 0)
-    bool log = false;           // log10 colour scale
-    std::vector<Tick> ticks;    // ascending; the first is lo and the last hi, labelled exactly
-    bool maskedSwatch = false;  // masked cells are drawn in kMaskedColor: show its swatch
+    double lo = 0, hi = 1;           // the colours' range (log: both > 0)
+    bool log = false;                // log10 colour scale
+    std::vector<Tick> ticks;         // ascending; the first is lo and the last hi, labelled exactly
+    bool maskedSwatch = false;       // masked cells are drawn in kMaskedColor: show its swatch
     bool fullyMaskedSwatch = false;  // fully masked rows are striped: show that swatch too
-    std::string title;          // "bias", "probability", "probability (log)", "A - B"
-    std::string head;           // "h3" when the bar is one tile's range (per-head scale)
+    std::string title;               // "bias", "probability", "probability (log)", "A - B"
+    std::string head;                // "h3" when the bar is one tile's range (per-head scale)
 };
 
 // The bar for [lo, hi]: ends labelled with formatExact in `dtype`, round 1-2-5 ticks between

@@ -10,12 +10,10 @@
 
 namespace alibi {
 
-
 struct Rgba {
     std::uint8_t r = 0, g = 0, b = 0, a = 255;
     friend bool operator==(const Rgba&, const Rgba&) = default;
 };
-
 
 // Colour at t in [0, 1] (clamped; NaN maps to the masked colour).
 [[nodiscard]] Rgba colormapColor(Colormap map, double t);
@@ -36,6 +34,8 @@ inline constexpr int kColormapLutSize = 256;
 [[nodiscard]] const std::array<Rgba, kColormapLutSize>& colormapLut(Colormap map);
 
 // True for maps meant for signed data (a scale symmetric around 0).
-[[nodiscard]] constexpr bool colormapDiverging(Colormap map) { return map == Colormap::Diverging; }
+[[nodiscard]] constexpr bool colormapDiverging(Colormap map) {
+    return map == Colormap::Diverging;
+}
 
 }  // namespace alibi

@@ -4,8 +4,8 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
-#include <alibi/model/params.hpp>
 #include <alibi/base/progress.hpp>
+#include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
 
 #include <string>
@@ -14,19 +14,17 @@
 namespace alibi {
 
 struct Series {
-    std::string label;           // "head 0 (m = 0.5)"
+    std::string label;  // "head 0 (m = 0.5)"
     std::vector<double> x, y;
 };
 
 // Slope per head, x = head index, y = slope (plotted on a log2 axis).
 [[nodiscard]] Result<std::vector<Series>> slopeSeries(const SlopeParams& params);
 // Bias vs distance d = 0..maxDistance for every head (the mode's allowed side).
-[[nodiscard]] Result<std::vector<Series>> biasDistanceSeries(const BiasParams& params,
-                                                             std::int64_t maxDistance);
+[[nodiscard]] Result<std::vector<Series>> biasDistanceSeries(const BiasParams& params, std::int64_t maxDistance);
 // Attention probability vs distance p_i - j for query row `query` (-1: last), every head.
 // `progress` counts heads; a row with q.k content costs K * d_k, so many heads take a while.
-[[nodiscard]] Result<std::vector<Series>> attentionDistanceSeries(const AttentionParams& params,
-                                                                  std::int64_t query,
+[[nodiscard]] Result<std::vector<Series>> attentionDistanceSeries(const AttentionParams& params, std::int64_t query,
                                                                   const ProgressFn& progress = {});
 
 // Axis ticks at 1, 2 or 5 times a power of ten covering [lo, hi], about `target` of them, at

@@ -4,11 +4,11 @@
 // between pixels; the colour range is the exact minimum and maximum of the values shown.
 #pragma once
 
-#include <alibi/render/colormap.hpp>
 #include <alibi/base/error.hpp>
+#include <alibi/base/progress.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/params.hpp>
-#include <alibi/base/progress.hpp>
+#include <alibi/render/colormap.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -35,11 +35,11 @@ struct HeatmapParams {
     int head = -1;                       // -1: grid of every head; otherwise that head alone
     Colormap colormap = Colormap::Viridis;
     ScaleMode scale = ScaleMode::Shared;
-    int width = 1024;                    // whole image, pixels
+    int width = 1024;  // whole image, pixels
     int height = 768;
-    int gap = 2;                         // pixels between grid tiles
-    Reduce reduce = Reduce::Auto;        // Auto: Mean for bias, Max for attention
-    bool logScale = false;               // attention: log10 colour scale (bias ignores it)
+    int gap = 2;                   // pixels between grid tiles
+    Reduce reduce = Reduce::Auto;  // Auto: Mean for bias, Max for attention
+    bool logScale = false;         // attention: log10 colour scale (bias ignores it)
     // A batch (active()): the image shows batch row `batchRow` of the (B, H, T, T) tensor, its
     // padding, other documents, window and future keys drawn as masked cells.
     BatchParams batch;
@@ -76,11 +76,11 @@ struct Heatmap {
     double lo = 0, hi = 0;  // the shared scale (union of tiles when per-head)
     double logLo = 0;       // the shared log scale's low end
     int columns = 1, rows = 1;
-    Reduce reduce = Reduce::Mean;      // what each pixel shows (Auto resolved)
-    bool log = false;                  // colours on a log10 scale
-    bool rowsSampled = false;          // one exact query row per pixel row (attention)
-    bool cellsSampled = false;         // batch bias: a pixel averages up to 4 x 4 sampled cells
-    int rowStep = 1;                   // > 1: a preview, one exact row per rowStep pixel rows
+    Reduce reduce = Reduce::Mean;  // what each pixel shows (Auto resolved)
+    bool log = false;              // colours on a log10 scale
+    bool rowsSampled = false;      // one exact query row per pixel row (attention)
+    bool cellsSampled = false;     // batch bias: a pixel averages up to 4 x 4 sampled cells
+    int rowStep = 1;               // > 1: a preview, one exact row per rowStep pixel rows
     // Some pixel rows show only fully masked query rows (no key to attend to): drawn with
     // fullyMaskedStripe, and the colour bar's legend names them.
     bool fullyMaskedRows = false;
@@ -91,7 +91,10 @@ struct Heatmap {
 };
 
 // Grid layout: columns x rows with near-square tiles for H heads in a width x height image.
-struct GridLayout { int columns = 1; int rows = 1; };
+struct GridLayout {
+    int columns = 1;
+    int rows = 1;
+};
 [[nodiscard]] GridLayout gridLayout(int heads, int width, int height);
 
 [[nodiscard]] Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads = 0,
@@ -102,9 +105,12 @@ struct GridLayout { int columns = 1; int rows = 1; };
 void clearHeatmapCaches();
 
 // Which (head, query, key) is under pixel (x, y) of a heatmap, if any.
-struct CellHit { int head = 0; std::int64_t query = 0; std::int64_t key = 0; };
-[[nodiscard]] std::optional<CellHit> hitTest(const Heatmap& map, const HeatmapParams& params,
-                                             int x, int y);
+struct CellHit {
+    int head = 0;
+    std::int64_t query = 0;
+    std::int64_t key = 0;
+};
+[[nodiscard]] std::optional<CellHit> hitTest(const Heatmap& map, const HeatmapParams& params, int x, int y);
 
 // Small multiples of any (H, Q, K) array (a difference, an error) with a fixed [lo, hi]:
 // the same tile placement and pixel-to-cell mapping as renderHeatmap; a pixel covering
@@ -117,14 +123,14 @@ struct ValueGridParams {
     int width = 1024, height = 768;
     int gap = 4;
 };
-[[nodiscard]] Heatmap renderValueGrid(const ValueGridParams& params,
-                                      const std::function<double(int head, std::int64_t query, std::int64_t key)>& value);
+[[nodiscard]] Heatmap renderValueGrid(
+    const ValueGridParams& params, const std::function<double(int head, std::int64_t query, std::int64_t key)>& value);
 
 // The tile placement every heatmap uses, for other pictures built on it (saved attention
 // maps): `heads` in order, in a width x height image with `gap` pixels between tiles; sets
 // map.columns and map.rows.
-[[nodiscard]] std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height,
-                                                         int gap, Heatmap& map);
+[[nodiscard]] std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height, int gap,
+                                                         Heatmap& map);
 // The subtitle text of a heatmap's pixel-to-cell mapping ("1 px = 16 x 16 cells, max over keys, ...").
 [[nodiscard]] std::string heatmapSummary(const Heatmap& map, bool attention);
 
@@ -134,7 +140,9 @@ struct ValueGridParams {
 // The pixel-to-cell mapping every heatmap uses: pixel p of a tile `pixels` wide showing
 // `cells` cells covers cells [first, last] (one cell, the one under its centre, when cells
 // are fewer than pixels).
-struct CellSpan { std::int64_t first = 0, last = 0; };
+struct CellSpan {
+    std::int64_t first = 0, last = 0;
+};
 [[nodiscard]] CellSpan pixelCells(int p, int pixels, std::int64_t cells);
 
 // Maps a value into the colour of `map` for range [lo, hi]; -inf or masked -> kMaskedColor.

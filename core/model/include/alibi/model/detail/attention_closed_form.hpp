@@ -26,7 +26,9 @@ namespace alibi::detail {
 // e^x, without calling exp where it underflows to 0 (x < ln 2^-1075 = -745.13...): far from
 // the query most of a long row's probabilities underflow, and exp's underflow path (which
 // sets errno) cost a heatmap more than all the rest of a pixel. The result is exp's own.
-[[nodiscard]] inline double expOrZero(double x) { return x < -746.0 ? 0.0 : std::exp(x); }
+[[nodiscard]] inline double expOrZero(double x) {
+    return x < -746.0 ? 0.0 : std::exp(x);
+}
 
 // True when zero-content rows of these parameters are computed in closed form.
 [[nodiscard]] bool closedFormApplies(const AttentionParams& params);
@@ -100,7 +102,7 @@ private:
     double m_a = 0;  // slope / temperature
     double m_max = 0;
     double m_total = 0;
-    std::array<Run, 2> m_runs{};  // left (j <= p, d = p - j), right (j > p, d = j - p)
+    std::array<Run, 2> m_runs{};      // left (j <= p, d = p - j), right (j > p, d = j - p)
     std::array<Block, 2> m_blocks{};  // clamped's future keys, masked keys
 };
 

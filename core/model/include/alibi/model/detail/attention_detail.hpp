@@ -14,8 +14,8 @@ namespace alibi::detail {
 // out[k] = T(scale * standardNormal(seed, stream, first + k, generator)) for k in [0, count),
 // drawing each Box-Muller pair once; recipe 2 runs the vector kernel the CPU supports.
 template <class T>
-void fillNormals(std::uint64_t seed, std::uint64_t stream, std::uint64_t first, std::uint64_t count,
-                 double scale, T* out, int generator);
+void fillNormals(std::uint64_t seed, std::uint64_t stream, std::uint64_t first, std::uint64_t count, double scale,
+                 T* out, int generator);
 
 // The implementations of recipe 2, all giving the same bits (the tests compare them).
 enum class GeneratorKernel { Scalar, Avx2, Avx512 };

@@ -13,8 +13,7 @@ namespace alibi::detail {
 // be row itself). Returns the maximum over the n values (-inf when n == 0). A NaN value is
 // left in the row (expSum then returns a non-finite sum, which the caller checks).
 [[nodiscard]] float logitsMax(float* row, const float* content, float alpha, const float* bias, std::int64_t n);
-[[nodiscard]] double logitsMax(double* row, const double* content, double alpha, const double* bias,
-                               std::int64_t n);
+[[nodiscard]] double logitsMax(double* row, const double* content, double alpha, const double* bias, std::int64_t n);
 
 // row[j] = exp(row[j] - max) for j in [0, n); returns the sum, accumulated in double.
 // -inf entries become exactly 0. `max` must be finite.
