@@ -111,8 +111,10 @@ Result<void> run(const DiagnoseCommand& c) {
         if (!image) return std::unexpected(image.error());
         if (auto written = writePng(*image, c.figure); !written) return written;
     }
-    if (target->format == FileFormat::Json) return writeText(target->path, diagnosisJson(*diagnosis, c.file, shape));
-    return writeText(target->path, diagnosisText(*diagnosis, c.file, shape));
+    const Tensor* tensor = &loaded->tensor;  // the error map against correct ALiBi
+    if (target->format == FileFormat::Json)
+        return writeText(target->path, diagnosisJson(*diagnosis, c.file, shape, tensor));
+    return writeText(target->path, diagnosisText(*diagnosis, c.file, shape, tensor));
 }
 
 }  // namespace

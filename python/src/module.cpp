@@ -178,7 +178,8 @@ py::tuple diagnoseAny(const py::object& source, const std::string& name, const p
         diagnosis = diagnose(*tensor);
     }
     const Diagnosis d = unwrap(std::move(diagnosis));
-    return py::make_tuple(diagnosisText(d, name, tensor->shape()), diagnosisJson(d, name, tensor->shape()), borrowed);
+    return py::make_tuple(diagnosisText(d, name, tensor->shape(), tensor),
+                          diagnosisJson(d, name, tensor->shape(), tensor), borrowed);
 }
 
 // A heatmap figure as PNG bytes plus its RGBA pixels (H, W, 4), as `alibi render` draws it.

@@ -249,4 +249,38 @@ std::optional<Diagnosis> diagnoseBatch(const Tensor& tensor) {
     return d;
 }
 
+Result<Tensor> buildRowsBias(const BiasParams& square, const BatchParams& batch, std::int64_t queries, bool zeroPadding,
+                             std::uint64_t budget) {
+    auto slopes = validateBias(square);
+    if (!slopes) return std::unexpected(slopes.error());
+    if (auto ok = validateBatch(square, batch); !ok) return std::unexpected(ok.error());
+    const std::int64_t B = batch.batchSize(), H = square.slopes.heads, T = square.queries;
+    if (queries < 1 || queries > T)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("buildRowsBias: {} query rows of a batch of length {}", queries, T));
+    auto tensor = Tensor::allocate({B, H, queries, T}, square.dtype, budget, "batch rows bias tensor");
+    if (!tensor) return tensor;
+    const std::vector<double> tails = exactSlopeTails(square.slopes);
+    const double mask = roundTo(square.dtype, maskDouble(square.mask, square.dtype));
+    std::uint64_t n = 0;
+    for (std::int64_t b = 0; b < B; ++b) {
+        const BatchRow row = batchRow(square, batch, b);
+        for (std::int64_t h = 0; h < H; ++h) {
+            const double slope = (*slopes)[static_cast<std::size_t>(h)];
+            const double tail = tails[static_cast<std::size_t>(h)];
+            for (std::int64_t i = T - queries; i < T; ++i)
+                for (std::int64_t j = 0; j < T; ++j, ++n) {
+                    const MaskReason why = batchCellMask(square, batch, row, i, j);
+                    const double v = why == MaskReason::None
+                                         ? arithProduct(square.slopes.arith, square.dtype, slope, tail,
+                                                        batchCellMultiplier(square, row, i, j))
+                                     : why == MaskReason::Padding && zeroPadding ? 0.0
+                                                                                 : mask;
+                    tensor->set(n, v);
+                }
+        }
+    }
+    return tensor;
+}
+
 }  // namespace alibi::detail

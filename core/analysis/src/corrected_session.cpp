@@ -15,6 +15,9 @@ std::optional<Session> correctedSession(const Session& current, const Diagnosis&
     s.batchRow = std::clamp<std::int64_t>(s.batchRow, 0, s.batch.batchSize() - 1);
     s.head = std::min(s.head, s.attention.bias.slopes.heads - 1);
     if (s.queryRow >= s.attention.bias.queries) s.queryRow = s.attention.bias.queries - 1;
+    // Decode rows: the tensor's rows are the last of the square batch; open the first of them.
+    if (diagnosis.correctBatch && diagnosis.queries > 0 && diagnosis.queries < s.attention.bias.queries)
+        s.queryRow = s.attention.bias.queries - diagnosis.queries;
     return s;
 }
 

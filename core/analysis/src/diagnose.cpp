@@ -406,7 +406,9 @@ std::optional<Diagnosis> diagnoseLowPrecision(const Tensor& tensor) {
     return std::nullopt;
 }
 
-// The fixed words of every finding, and its effect on attention.
+// The fixed words of every finding, and its effect on attention. A batch of decode rows measures
+// each finding on the batch rows that show it (a harmless offset in one row stays harmless beside
+// another row's bug); everything else on the whole tensor.
 void describeFindings(const Tensor& tensor, Diagnosis& d) {
     AttentionEffect effect;
     bool measured = false;
@@ -415,26 +417,40 @@ void describeFindings(const Tensor& tensor, Diagnosis& d) {
             effect = *e;
             measured = true;
         }
+    std::vector<AttentionEffect> perRow;
+    if (measured && !d.rows.empty())
+        if (auto e = detail::attentionEffectPerBatchRow(tensor, d); e && e->size() == d.rows.size()) perRow = *e;
     d.maxProbabilityChange = effect.maxProbabilityChange;
     d.dtypeProbabilityChange = effect.dtypeProbabilityChange;
-    // Harmless: no more change than storing correct ALiBi in this dtype makes anyway.
-    const double threshold = std::max(1e-6, 1.01 * effect.dtypeProbabilityChange + 1e-12);
     for (Finding& f : d.findings) {
         if (const FindingInfo* info = findingInfo(f.code)) {
             f.explanation = info->explanation;
             f.fix = info->fix;
             f.informational = f.informational || info->informational;
         }
-        f.maxProbabilityChange = effect.maxProbabilityChange;
-        f.changesAttention = measured ? effect.maxProbabilityChange > threshold : !f.informational;
+        AttentionEffect own;
+        bool rowsShowIt = false;
+        for (std::size_t b = 0; b < perRow.size(); ++b) {
+            const auto& codes = d.rows[b].findings;
+            if (std::find(codes.begin(), codes.end(), f.code) == codes.end()) continue;
+            rowsShowIt = true;
+            own.maxProbabilityChange = std::max(own.maxProbabilityChange, perRow[b].maxProbabilityChange);
+            own.dtypeProbabilityChange = std::max(own.dtypeProbabilityChange, perRow[b].dtypeProbabilityChange);
+        }
+        if (!rowsShowIt) own = effect;
+        // Harmless: no more change than storing correct ALiBi in this dtype makes anyway.
+        const double threshold = std::max(1e-6, 1.01 * own.dtypeProbabilityChange + 1e-12);
+        f.maxProbabilityChange = own.maxProbabilityChange;
+        f.changesAttention = measured ? own.maxProbabilityChange > threshold : !f.informational;
     }
     if (!d.findings.empty() && measured) {
         const bool changes =
             std::any_of(d.findings.begin(), d.findings.end(), [](const Finding& f) { return f.changesAttention; });
+        const std::string over = d.rows.empty() ? "" : " Over the whole batch:";
         const std::string words =
-            changes ? fmt::format(" Attention changes: up to {:.3g} in one probability (zero content).",
+            changes ? fmt::format("{} Attention changes: up to {:.3g} in one probability (zero content).", over,
                                   effect.maxProbabilityChange)
-                    : std::string(" Harmless: no change after softmax (zero content, within the dtype's rounding).");
+                    : over + " Harmless: no change after softmax (zero content, within the dtype's rounding).";
         d.summary += words;
         if (!d.explorerSummary.empty()) d.explorerSummary += words;
     }
@@ -474,25 +490,85 @@ int splitHeads(const Tensor& tensor, int given) {
     return 0;
 }
 
+// One sequence (or a square batch, a slope vector): the candidates, then no-alibi, a static cache
+// or a low-precision bias when nothing plain matches. The findings' effects are not yet measured.
+Result<Diagnosis> diagnoseSequence(const Tensor& tensor) {
+    auto d = diagnoseTensor(tensor);
+    if (!d) return d;
+    // Rows constant over their keys are never ALiBi, whatever slopes near zero would fit them.
+    bool none = false;
+    if (auto zero = diagnoseNoAlibi(tensor, *d)) {
+        *d = std::move(*zero);
+        none = true;
+    }
+    if (!d->match && !d->slopeVector && !d->batch && !none) {
+        if (auto cache = diagnoseStaticCache(tensor))
+            *d = std::move(*cache);
+        else if (auto low = diagnoseLowPrecision(tensor))
+            *d = std::move(*low);
+    }
+    return d;
+}
+
+// Whether two batch rows' diagnoses show the same thing: both match with the same form and slopes
+// (to the dtype's rounding of slopes read off rows of other lengths) and the same findings, or
+// neither matches.
+bool sameRowMatch(const Diagnosis& a, const Diagnosis& b) {
+    if (a.match.has_value() != b.match.has_value()) return false;
+    const auto codes = [](const Diagnosis& d) {
+        std::vector<std::string> c;
+        for (const Finding& f : d.findings) c.push_back(f.code);
+        std::sort(c.begin(), c.end());
+        return c;
+    };
+    if (codes(a) != codes(b)) return false;
+    if (!a.match) return true;
+    const DiagnosisMatch &x = *a.match, &y = *b.match;
+    if (x.mode != y.mode || x.slopes.size() != y.slopes.size()) return false;
+    const double rel = a.dtype == DType::BF16 ? 1e-2 : a.dtype == DType::F16 ? 2e-3 : 1e-5;
+    for (std::size_t h = 0; h < x.slopes.size(); ++h)
+        if (std::fabs(x.slopes[h] - y.slopes[h]) > rel * std::max(std::fabs(x.slopes[h]), std::fabs(y.slopes[h])))
+            return false;
+    return true;
+}
+
+// The mask a masked cell's value spells: -inf, the dtype's lowest, or a finite value.
+MaskValue maskOf(double v, DType dtype) {
+    if (std::isinf(v)) return {MaskValue::Kind::NegInf, -kInf};
+    if (v == dtypeLowest(dtype)) return {MaskValue::Kind::Lowest, 0.0};
+    return {MaskValue::Kind::Finite, v};
+}
+
+// A row's summary without its own "H heads, Q x K, layout hqk, f32." opening.
+std::string rowWords(const Diagnosis& row, bool explorer) {
+    std::string s = explorer ? row.explorerSummaryText() : row.summary;
+    const std::string head = fmt::format("{} head{}, {} x {}, layout {}, {}. ", row.heads, row.heads == 1 ? "" : "s",
+                                         row.queries, row.keys, layoutName(row.layout), dtypeName(row.dtype));
+    if (const auto at = s.find(head); at != std::string::npos) s.erase(at, head.size());
+    return s;
+}
+
+std::string rowList(const std::vector<std::int64_t>& rows) {
+    std::string out;
+    for (const auto r : rows) out += fmt::format("{}{}", out.empty() ? "" : ", ", r);
+    return out;
+}
+
 // A batch of (H, Q, K) rows that are not square (T, T) sequences: decode rows (B, H, 1, K), one
 // head (B, 1, 1, K), or (batch * heads, 1, K) split by `heads`. Each row's left padding (leading
 // key slots masked in every cell, or BLOOM's zeros before its first real key) is cropped and the
-// row diagnosed on its own; the findings of all rows are merged.
+// row diagnosed on its own. The batch reports the match most rows share (the common match), names
+// the rows that differ, merges every row's findings (naming the rows that show each), and gets
+// correct ALiBi as the square left-padded batch whose last Q query rows the tensor holds.
 std::optional<Diagnosis> diagnoseRows(const Tensor& tensor, std::int64_t batch, std::int64_t heads,
                                       std::int64_t queries, std::int64_t keys) {
     const DType dtype = tensor.dtype();
     const std::uint64_t rowCells = static_cast<std::uint64_t>(heads * queries * keys);
-    Diagnosis d;
-    d.layout = Layout::Hqk;
-    d.heads = heads;
-    d.queries = queries;
-    d.keys = keys;
-    d.dtype = dtype;
     BatchParams bp;
     bp.padding = Padding::Left;
     std::vector<Diagnosis> rows;
-    std::string first;
-    bool allMatch = true;
+    bool zeros = false;              // BLOOM's zeros on the padding keys
+    std::optional<double> padValue;  // the value masked padding keys hold
     for (std::int64_t b = 0; b < batch; ++b) {
         const std::uint64_t base = static_cast<std::uint64_t>(b) * rowCells;
         const auto cell = [&](std::int64_t r, std::int64_t j) {
@@ -505,72 +581,258 @@ std::optional<Diagnosis> diagnoseRows(const Tensor& tensor, std::int64_t batch, 
             if (!masked) break;
             ++pad;
         }
+        if (pad > 0 && !padValue) padValue = cell(0, 0);
         if (pad == 0 && cell(queries - 1, keys - 1) > 0) {
             // BLOOM's positions (cumsum(mask) - 1) * mask: zeros on the padding, then 0, m, 2m, ...
-            std::int64_t zeros = 0;
-            while (zeros < keys) {
+            std::int64_t leading = 0;
+            while (leading < keys) {
                 bool zero = true;
-                for (std::int64_t r = 0; r < heads * queries && zero; ++r) zero = cell(r, zeros) == 0;
+                for (std::int64_t r = 0; r < heads * queries && zero; ++r) zero = cell(r, leading) == 0;
                 if (!zero) break;
-                ++zeros;
+                ++leading;
             }
-            if (zeros > 1 && zeros < keys) pad = zeros - 1;
+            if (leading > 1 && leading < keys) {
+                pad = leading - 1;
+                zeros = true;
+            }
         }
         const std::int64_t used = keys - pad;
         auto t = Tensor::allocate({heads, queries, used}, dtype);
         if (!t) return std::nullopt;
         for (std::int64_t r = 0; r < heads * queries; ++r)
             for (std::int64_t j = 0; j < used; ++j) t->set(static_cast<std::uint64_t>(r * used + j), cell(r, pad + j));
-        auto one = diagnose(*t);
+        // Its heads are known: the row is never split again.
+        auto one = diagnoseSequence(*t);
         if (!one) return std::nullopt;
-        allMatch = allMatch && one->match.has_value();
+        describeFindings(*t, *one);
         bp.lengths.push_back(used);
-        if (b == 0) first = one->summary;
-        for (const Finding& f : one->findings) {
+        rows.push_back(std::move(*one));
+    }
+
+    // The common match: the one most rows show (the earliest row's on a tie).
+    std::size_t common = 0, commonCount = 0;
+    for (std::size_t a = 0; a < rows.size(); ++a) {
+        const auto n = static_cast<std::size_t>(
+            std::count_if(rows.begin(), rows.end(), [&](const Diagnosis& r) { return sameRowMatch(rows[a], r); }));
+        if (n > commonCount) {
+            common = a;
+            commonCount = n;
+        }
+    }
+    const Diagnosis& c = rows[common];
+
+    Diagnosis d;
+    d.layout = Layout::Hqk;
+    d.heads = heads;
+    d.queries = queries;
+    d.keys = keys;
+    d.dtype = dtype;
+    d.paddingZeros = zeros;
+    // The batch is reproduced when every row is (by the common match or its own).
+    if (std::all_of(rows.begin(), rows.end(), [](const Diagnosis& r) { return r.match.has_value(); }))
+        d.match = c.match;
+    // The padding shows the mask even when the rows' own cells do not.
+    if (d.match && !d.match->masked && padValue) {
+        d.match->masked = true;
+        d.match->mask = maskOf(*padValue, dtype);
+    }
+    d.inferredSlopes = c.inferredSlopes;
+    if (commonCount == rows.size()) d.arith = c.arith;
+    // Every row's findings once, naming the rows that show each when not all do.
+    std::vector<std::vector<std::int64_t>> showing;
+    std::vector<std::int64_t> differ;
+    for (std::size_t b = 0; b < rows.size(); ++b) {
+        const Diagnosis& r = rows[b];
+        d.maxAbsError = std::max(d.maxAbsError, r.maxAbsError);
+        DiagnosisRow row;
+        row.row = static_cast<std::int64_t>(b);
+        row.keys = bp.lengths[b];
+        row.matched = r.match.has_value();
+        row.common = sameRowMatch(c, r);
+        row.summary = rowWords(r, false);
+        if (!row.common) differ.push_back(row.row);
+        for (const Finding& f : r.findings) {
+            row.findings.push_back(f.code);
             auto same =
                 std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& g) { return g.code == f.code; });
             if (same == d.findings.end()) {
                 d.findings.push_back(f);
-                d.findings.back().message = fmt::format("batch row {}: {}", b, f.message);
+                showing.push_back({row.row});
             } else {
                 same->changesAttention = same->changesAttention || f.changesAttention;
+                same->informational = same->informational && f.informational;
                 same->maxProbabilityChange = std::max(same->maxProbabilityChange, f.maxProbabilityChange);
+                showing[static_cast<std::size_t>(same - d.findings.begin())].push_back(row.row);
             }
         }
-        d.maxProbabilityChange = std::max(d.maxProbabilityChange, one->maxProbabilityChange);
-        d.maxAbsError = std::max(d.maxAbsError, one->maxAbsError);
-        rows.push_back(std::move(*one));
+        d.rows.push_back(std::move(row));
     }
+    for (std::size_t k = 0; k < d.findings.size(); ++k) {
+        if (showing[k].size() == rows.size()) continue;
+        const std::string who = fmt::format("batch row{} {}: ", showing[k].size() == 1 ? "" : "s", rowList(showing[k]));
+        Finding& f = d.findings[k];
+        if (!f.explorer.empty()) f.explorer = who + f.explorer;
+        f.message = who + f.message;
+    }
+
+    // Correct ALiBi: the common row's, as the square left-padded batch of length K.
+    const Diagnosis* source = c.correctParams ? &c : nullptr;
+    for (const Diagnosis& r : rows)
+        if (!source && r.correctParams) source = &r;
+    if (source) {
+        BiasParams p = *source->correctParams;
+        p.queries = keys;
+        p.keys = 0;
+        p.layout = Layout::Hqk;
+        // The mask the padding holds, unless a masked cell of the rows themselves showed one.
+        const bool rowMask = source->match && source->match->masked;
+        if (padValue && !rowMask) p.mask = d.match ? d.match->mask : maskOf(*padValue, dtype);
+        d.correctParams = p;
+        d.bestParams = p;
+        BatchParams correct = bp;
+        correct.positions = PositionRule::Mask;
+        d.correctBatch = correct;
+    }
+    d.batch = bp;
+
     const bool padded = std::any_of(bp.lengths.begin(), bp.lengths.end(), [&](auto l) { return l < keys; });
-    if (allMatch) {
-        d.match = rows.front().match;
-        d.inferredSlopes = rows.front().inferredSlopes;
-        d.arith = rows.front().arith;
-    }
     std::string lengths;
     for (const auto l : bp.lengths) lengths += fmt::format("{}{}", lengths.empty() ? "" : ",", l);
-    if (!padded) bp.lengths.assign(static_cast<std::size_t>(batch), keys);
-    d.batch = bp;
-    d.summary = fmt::format("A batch of {} rows of (H, Q, K) = ({}, {}, {}), {}; {}. {} Batch row 0: {}", batch, heads,
-                            queries, keys, dtypeName(dtype),
-                            padded ? fmt::format("left padding, key lengths {}", lengths) : std::string("no padding"),
-                            allMatch ? "Every row matches." : "Not every row matches.", first);
-    d.explorerSummary = d.summary;
+    const std::string head = fmt::format(
+        "A batch of {} rows of (H, Q, K) = ({}, {}, {}), {}; {}{}.", batch, heads, queries, keys, dtypeName(dtype),
+        padded ? fmt::format("left padding, key lengths {}", lengths) : std::string("no padding"),
+        zeros ? " (the padding keys hold 0, as HF BLOOM's build_alibi_tensor leaves them; the mask is applied apart)"
+              : "");
+    const auto words = [&](bool explorer) {
+        std::string out = head;
+        if (differ.empty()) {
+            out += fmt::format(" Every row: {}", rowWords(c, explorer));
+            return out;
+        }
+        out += fmt::format(" {} of {} rows: {} Rows that differ: ", commonCount, rows.size(), rowWords(c, explorer));
+        for (std::size_t k = 0; k < differ.size(); ++k)
+            out += fmt::format("{}row {}: {}", k ? "; " : "", differ[k],
+                               rowWords(rows[static_cast<std::size_t>(differ[k])], explorer));
+        return out;
+    };
+    d.summary = words(false);
+    d.explorerSummary = words(true);
     return d;
 }
 
-// Checks a single-sequence diagnosis against a named model's own computation: the model's bias
-// (its slopes, form and arithmetic, times its bias scale) built for this shape and compared cell
-// by cell. A tensor the model computes loses the findings its conventions explain; any other
-// gets not-this-model saying what differs. Either way correct ALiBi becomes the model's.
+// The model's conventions in one sentence ("file, function: what it does; ...").
+std::string conventionWords(const ModelConvention& model) {
+    std::string out;
+    for (const auto& c : model.conventions) out += fmt::format("{}{}", out.empty() ? "" : "; ", c);
+    return out;
+}
+
+// What differs between the slopes a match (or a slope vector) shows and the model's own slopes
+// (`exact`, unscaled): a constant factor (the model's bias scale missing, or applied to slopes
+// that the model's attention scales again), or another set. Empty when they agree.
+std::optional<std::string> slopeDifference(const std::vector<double>& m, const std::vector<double>& exact,
+                                           const ModelConvention& model, bool slopeVector) {
+    if (m.size() != exact.size() || m.empty()) return std::nullopt;
+    std::vector<double> scaled = exact;
+    if (!slopeVector)
+        for (double& x : scaled) x *= model.biasScale;
+    const double k = m[0] / scaled[0];
+    bool proportional = true;
+    for (std::size_t h = 0; h < m.size(); ++h)
+        proportional = proportional && std::fabs(m[h] / scaled[h] - k) <= 2e-3 * k;
+    if (proportional && std::fabs(k - 1) <= 2e-3) return std::nullopt;
+    if (proportional) {
+        if (!slopeVector && model.biasScale != 1.0 && std::fabs(k * model.biasScale - 1) <= 2e-3)
+            return fmt::format(
+                "the bias lacks {}'s scale 1/sqrt(head_dim) = 1/sqrt({}): the slopes are textbook ALiBi's, {:.6g} "
+                "times the model's",
+                model.name, model.headDim, k);
+        if (slopeVector && model.biasScale != 1.0 && std::fabs(k / model.biasScale - 1) <= 2e-3)
+            return fmt::format(
+                "the slopes already carry {}'s 1/sqrt(head_dim) = 1/sqrt({}), which its attention applies to the "
+                "scores and the bias together: the scale would be applied twice",
+                model.name, model.headDim);
+        return fmt::format("the slopes are {:.6g} times {}'s", k, model.name);
+    }
+    return fmt::format(
+        "the slopes ({}) are not {}'s {} slopes with max_bias {}{}", detail::slopeList(m), model.name,
+        schemeName(model.scheme), model.maxBias,
+        !slopeVector && model.biasScale != 1.0 ? fmt::format(" times {:.6g}", model.biasScale) : std::string());
+}
+
+// The not-this-model finding, first among the findings, and its words in the summary.
+void notThisModel(Diagnosis& d, const ModelConvention& model, std::vector<std::string> differs) {
+    if (differs.empty())
+        differs.push_back(fmt::format("its values differ from {}'s own build ({} arithmetic) beyond rounding",
+                                      model.name, arithName(model.arith)));
+    std::string what;
+    for (const auto& x : differs) what += fmt::format("{}{}", what.empty() ? "" : "; ", x);
+    const std::string conventions = conventionWords(model);
+    Finding f{
+        kNotThisModel,
+        fmt::format("Not {}'s computation: {}.{} Source: {}.", model.name, what,
+                    conventions.empty() ? std::string() : fmt::format(" The model's conventions: {}.", conventions),
+                    model.source)};
+    // The model's convention explains a 1/sqrt(d) finding only when the tensor matches it.
+    d.findings.insert(d.findings.begin(), std::move(f));
+    const std::string words = fmt::format(" Not {}'s computation.", model.name);
+    d.summary += words;
+    if (!d.explorerSummary.empty()) d.explorerSummary += words;
+}
+
+// A slope vector against the model's slopes (what its build_alibi_tensor or gen_slopes returns,
+// under its arithmetic or exact), to the dtype's rounding.
+void checkSlopesAgainstModel(Diagnosis& d, const ModelConvention& model) {
+    const std::vector<double>& values = d.inferredSlopes;
+    std::vector<std::string> differs;
+    if (d.heads != model.heads) {
+        differs.push_back(fmt::format("{} slopes where {} has {} heads", d.heads, model.name, model.heads));
+        notThisModel(d, model, std::move(differs));
+        return;
+    }
+    const std::uint64_t allowed = d.dtype == DType::F32 || d.dtype == DType::F64 ? 64 : 1;
+    std::vector<double> exact;
+    for (const Arith arith : {model.arith, Arith::Exact}) {
+        auto slopes = computeSlopes(SlopeParams{model.heads, model.scheme, model.maxBias, {}, arith});
+        if (!slopes) continue;
+        if (arith == Arith::Exact) exact = *slopes;
+        bool same = slopes->size() == values.size();
+        for (std::size_t h = 0; h < values.size() && same; ++h)
+            same = ulpDistance(d.dtype, values[h], roundTo(d.dtype, (*slopes)[h])) <= allowed;
+        if (!same) continue;
+        std::erase_if(d.findings, [](const Finding& f) { return !f.informational; });
+        const std::string words = fmt::format(
+            " Matches {}'s slopes ({} slopes, max_bias {}){}.", model.name, schemeName(model.scheme), model.maxBias,
+            model.biasScale != 1.0 && model.headDim > 0
+                ? fmt::format("; its attention multiplies the bias by 1/sqrt(head_dim) = 1/sqrt({}) afterwards",
+                              model.headDim)
+                : std::string());
+        d.summary += words;
+        if (!d.explorerSummary.empty()) d.explorerSummary += words;
+        return;
+    }
+    if (auto what = slopeDifference(values, exact, model, true)) differs.push_back(*what);
+    notThisModel(d, model, std::move(differs));
+}
+
+// Checks a diagnosis against a named model's own computation: the model's bias (its slopes, form
+// and arithmetic, times its bias scale) built for this shape and compared cell by cell. One
+// sequence is built as (H, Q, K); a batch (square, or decode rows) as the model's batch with the
+// padding, documents, window and prefix read off the tensor, positions from the mask. A tensor
+// the model computes loses the findings its conventions explain; any other gets not-this-model
+// saying what differs. Either way correct ALiBi becomes the model's.
 void checkAgainstModel(const Tensor& tensor, Diagnosis& d, const ModelConvention& model) {
+    if (d.slopeVector) {
+        checkSlopesAgainstModel(d, model);
+        return;
+    }
     const DType dtype = tensor.dtype();
     const std::int64_t H = d.heads, Q = d.queries, K = d.keys;
     std::vector<std::string> differs;
-    if (d.slopeVector || d.batch || d.usedKeys > 0) {
+    if (d.usedKeys > 0) {
         differs.push_back(
-            "only a single (H, Q, K) sequence can be checked against a model; this tensor is read as "
-            "a slope vector, a batch or a static cache");
+            "a static KV cache cannot be checked against a model; crop the unused key slots and diagnose the used "
+            "keys");
     }
     if (differs.empty() && H != model.heads)
         differs.push_back(fmt::format("{} heads where {} has {}", H, model.name, model.heads));
@@ -579,53 +841,96 @@ void checkAgainstModel(const Tensor& tensor, Diagnosis& d, const ModelConvention
     if (!exactSlopes) return;
     std::vector<double> scaled = *exactSlopes;
     for (double& m : scaled) m *= model.biasScale;
+    BiasParams p;
+    p.slopes = sp;
+    p.slopes.arith = model.arith;
+    p.mode = model.mode;
+    p.mask = {MaskValue::Kind::Lowest, 0.0};
+    p.layout = Layout::Hqk;
+    p.dtype = dtype;
+    // Cell n of `built` against the tensor's cell actual(n), head head(n).
+    const auto sameCells = [&](const Tensor& built, auto actual, auto head) {
+        if (built.size() != tensor.size()) return false;
+        for (std::uint64_t n = 0; n < built.size(); ++n) {
+            const double e0 = built.at(n);
+            const double a = tensor.at(actual(n));
+            if (maskLike(e0, dtype)) {
+                if (!maskLike(a, dtype)) return false;
+                continue;
+            }
+            // The model's own scale, applied in float32 as its attention does.
+            const double e =
+                roundTo(dtype, static_cast<double>(static_cast<float>(e0) * static_cast<float>(model.biasScale)));
+            const double slope = scaled[head(n)];
+            if (!(a == e || std::fabs(a - e) <= 2 * detail::tolerance(dtype, e, slope))) return false;
+        }
+        return true;
+    };
     bool same = false;
-    if (differs.empty()) {
-        BiasParams p;
-        p.slopes = sp;
-        p.slopes.arith = model.arith;
+    const auto tile = static_cast<std::uint64_t>(Q * K);
+    const auto headOf = [&](std::uint64_t n) {
+        return static_cast<std::size_t>((n / tile) % static_cast<std::uint64_t>(H));
+    };
+    if (differs.empty() && d.batch) {
+        // The batch as the model builds it: positions from the mask ((cumsum(mask) - 1) * mask),
+        // then the raw index (the positions bug) and per-document positions.
+        BatchParams q = d.correctBatch ? *d.correctBatch : *d.batch;
+        std::vector<PositionRule> rules{PositionRule::Mask, PositionRule::Naive};
+        if (!q.documents.empty()) rules.push_back(PositionRule::Document);
+        p.queries = K;
+        p.keys = 0;
+        for (const PositionRule rule : rules) {
+            q.positions = rule;
+            auto built = detail::buildRowsBias(p, q, Q, d.paddingZeros);
+            if (!built || !sameCells(
+                              *built, [](std::uint64_t n) { return n; }, headOf))
+                continue;
+            if (rule == PositionRule::Naive)
+                differs.push_back(fmt::format(
+                    "its positions count the padding (the raw index) where {} takes them from the attention mask, "
+                    "(cumsum(mask) - 1) * mask{}",
+                    model.name,
+                    model.mode == BiasMode::Bloom || model.mode == BiasMode::Mpt
+                        ? " (in its form a constant per row: the same softmax)"
+                        : ""));
+            else
+                same = true;
+            break;
+        }
+    } else if (differs.empty()) {
         p.queries = Q;
         p.keys = K == Q ? 0 : K;
-        p.mode = model.mode;
-        p.mask = {MaskValue::Kind::Lowest, 0.0};
-        p.layout = Layout::Hqk;
-        p.dtype = dtype;
         auto built = buildBias(p);
-        if (built && built->size() == tensor.size()) {
-            same = true;
-            const Layout memory = d.layout == Layout::Qkh ? Layout::Qkh : Layout::Hqk;
-            for (std::int64_t h = 0; h < H && same; ++h)
-                for (std::int64_t i = 0; i < Q && same; ++i)
-                    for (std::int64_t j = 0; j < K && same; ++j) {
-                        const double e0 = built->at(static_cast<std::uint64_t>((h * Q + i) * K + j));
-                        const double a = tensor.at(layoutIndex(memory, H, Q, K, h, i, j));
-                        if (maskLike(e0, dtype)) {
-                            same = maskLike(a, dtype);
-                            continue;
-                        }
-                        // The model's own scale, applied in float32 as its attention does.
-                        const double e = roundTo(
-                            dtype, static_cast<double>(static_cast<float>(e0) * static_cast<float>(model.biasScale)));
-                        const double slope = scaled[static_cast<std::size_t>(h)];
-                        same = a == e || std::fabs(a - e) <= 2 * detail::tolerance(dtype, e, slope);
-                    }
-        }
+        const Layout memory = d.layout == Layout::Qkh ? Layout::Qkh : Layout::Hqk;
+        const auto actual = [&](std::uint64_t n) {
+            const auto h = static_cast<std::int64_t>(n / tile);
+            const auto i =
+                static_cast<std::int64_t>((n / static_cast<std::uint64_t>(K)) % static_cast<std::uint64_t>(Q));
+            const auto j = static_cast<std::int64_t>(n % static_cast<std::uint64_t>(K));
+            return layoutIndex(memory, H, Q, K, h, i, j);
+        };
+        same = built && sameCells(*built, actual, headOf);
     }
-    const std::string conventions = [&] {
-        std::string out;
-        for (const auto& c : model.conventions) out += fmt::format("{}{}", out.empty() ? "" : "; ", c);
-        return out;
-    }();
     // Correct ALiBi from here on is the model's.
     if (d.correctParams) {
         d.correctParams->slopes.heads = model.heads;
         d.correctParams->slopes.scheme = SlopeScheme::Custom;
         d.correctParams->slopes.custom = scaled;
         d.correctParams->mode = model.mode;
-        if (d.heads != model.heads) d.correctParams.reset();
+        if (d.heads != model.heads) {
+            d.correctParams.reset();
+            d.correctBatch.reset();
+        }
     }
     if (same) {
         std::erase_if(d.findings, [](const Finding& f) { return !f.informational; });
+        for (DiagnosisRow& row : d.rows) {
+            std::erase_if(row.findings, [&](const std::string& code) {
+                return std::none_of(d.findings.begin(), d.findings.end(),
+                                    [&](const Finding& f) { return f.code == code; });
+            });
+            row.matched = row.common = true;
+        }
         if (!d.match) {
             MaskValue mask{MaskValue::Kind::Lowest, 0.0};
             d.match =
@@ -642,29 +947,8 @@ void checkAgainstModel(const Tensor& tensor, Diagnosis& d, const ModelConvention
         if (!d.explorerSummary.empty()) d.explorerSummary += words;
         return;
     }
-    if (differs.empty() && d.match) {
-        // Slopes: proportional to the model's (a scale), or another set.
-        const auto& m = d.match->slopes;
-        if (m.size() == scaled.size()) {
-            const double k = m[0] / scaled[0];
-            bool proportional = true;
-            for (std::size_t h = 0; h < m.size(); ++h)
-                proportional = proportional && std::fabs(m[h] / scaled[h] - k) <= 2e-3 * k;
-            if (proportional && std::fabs(k - 1) > 2e-3) {
-                if (model.biasScale != 1.0 && std::fabs(k * model.biasScale - 1) <= 2e-3)
-                    differs.push_back(
-                        fmt::format("the bias lacks {}'s scale 1/sqrt(head_dim) = 1/sqrt({}): the slopes "
-                                    "are textbook ALiBi's, {:.6g} times the model's",
-                                    model.name, model.headDim, k));
-                else
-                    differs.push_back(fmt::format("the slopes are {:.6g} times {}'s", k, model.name));
-            } else if (!proportional) {
-                differs.push_back(fmt::format(
-                    "the slopes ({}) are not {}'s {} slopes with max_bias {}{}", detail::slopeList(m), model.name,
-                    schemeName(model.scheme), model.maxBias,
-                    model.biasScale != 1.0 ? fmt::format(" times {:.6g}", model.biasScale) : std::string()));
-            }
-        }
+    if (d.heads == model.heads && d.match && d.usedKeys == 0) {
+        if (auto what = slopeDifference(d.match->slopes, *exactSlopes, model, false)) differs.push_back(*what);
         const auto rowForm = [](BiasMode x) {
             return x == BiasMode::Causal || x == BiasMode::Bloom || x == BiasMode::Mpt;
         };
@@ -676,21 +960,7 @@ void checkAgainstModel(const Tensor& tensor, Diagnosis& d, const ModelConvention
                                   : fmt::format("the bias is in the {} form where {} computes the {} form",
                                                 modeName(d.match->mode), model.name, modeName(model.mode)));
     }
-    if (differs.empty())
-        differs.push_back(fmt::format("its values differ from {}'s own build ({} arithmetic) beyond rounding",
-                                      model.name, arithName(model.arith)));
-    std::string what;
-    for (const auto& x : differs) what += fmt::format("{}{}", what.empty() ? "" : "; ", x);
-    Finding f{
-        kNotThisModel,
-        fmt::format("Not {}'s computation: {}.{} Source: {}.", model.name, what,
-                    conventions.empty() ? std::string() : fmt::format(" The model's conventions: {}.", conventions),
-                    model.source)};
-    // The model's convention explains a 1/sqrt(d) finding only when the tensor matches it.
-    d.findings.insert(d.findings.begin(), std::move(f));
-    const std::string words = fmt::format(" Not {}'s computation.", model.name);
-    d.summary += words;
-    if (!d.explorerSummary.empty()) d.explorerSummary += words;
+    notThisModel(d, model, std::move(differs));
 }
 
 }  // namespace
@@ -702,30 +972,24 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
 Result<Diagnosis> diagnose(const Tensor& tensor, const DiagnoseOptions& options) {
     const Shape& shape = tensor.shape();
     // The frameworks' own shapes: (batch * heads, 1, K), and 4-D rows that are not (T, T).
+    std::optional<Diagnosis> rows;
     if (const int heads = splitHeads(tensor, options.heads); heads > 0)
-        if (auto rows = diagnoseRows(tensor, shape[0] / heads, heads, 1, shape[2])) return std::move(*rows);
-    if (options.heads > 0 && !(shape.size() == 3 && shape[1] == 1 && shape[0] % options.heads == 0))
+        rows = diagnoseRows(tensor, shape[0] / heads, heads, 1, shape[2]);
+    if (!rows && options.heads > 0 && !(shape.size() == 3 && shape[1] == 1 && shape[0] % options.heads == 0))
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--heads {} splits a (batch * heads, 1, K) tensor, but the shape is {}: drop --heads, "
                                 "or give the head count that divides the first axis",
                                 options.heads, shapeString(shape)));
-    if (shape.size() == 4 && shape[0] >= 1 && shape[2] != shape[3] && shape[1] >= 1 && shape[1] <= kMaxHeads &&
+    if (!rows && shape.size() == 4 && shape[0] >= 1 && shape[2] != shape[3] && shape[1] >= 1 && shape[1] <= kMaxHeads &&
         shape[2] >= 1 && shape[2] <= kMaxLength && shape[3] >= 1 && shape[3] <= kMaxLength && shape[0] > 1)
-        if (auto rows = diagnoseRows(tensor, shape[0], shape[1], shape[2], shape[3])) return std::move(*rows);
-    auto d = diagnoseTensor(tensor);
+        rows = diagnoseRows(tensor, shape[0], shape[1], shape[2], shape[3]);
+    if (rows) {
+        if (options.model) checkAgainstModel(tensor, *rows, *options.model);
+        describeFindings(tensor, *rows);
+        return std::move(*rows);
+    }
+    auto d = diagnoseSequence(tensor);
     if (!d) return d;
-    // Rows constant over their keys are never ALiBi, whatever slopes near zero would fit them.
-    bool none = false;
-    if (auto zero = diagnoseNoAlibi(tensor, *d)) {
-        *d = std::move(*zero);
-        none = true;
-    }
-    if (!d->match && !d->slopeVector && !d->batch && !none) {
-        if (auto cache = diagnoseStaticCache(tensor))
-            *d = std::move(*cache);
-        else if (auto low = diagnoseLowPrecision(tensor))
-            *d = std::move(*low);
-    }
     if (options.model) checkAgainstModel(tensor, *d, *options.model);
     describeFindings(tensor, *d);
     return d;

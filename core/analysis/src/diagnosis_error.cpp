@@ -3,6 +3,7 @@
 // of attention probabilities after a softmax over each row (zero content).
 #include <alibi/analysis/diagnose.hpp>
 
+#include "batch_match.hpp"
 #include "candidate.hpp"
 #include "candidate_check.hpp"
 
@@ -42,17 +43,21 @@ public:
         CorrectRows r(tensor, diagnosis);
         r.m_p.slopes.arith = Arith::Exact;
         if (diagnosis.correctBatch) {
+            // A batch of decode rows compares with the last Q query rows of the square batch.
+            const std::int64_t queries =
+                diagnosis.queries > 0 && diagnosis.queries < r.m_p.queries ? diagnosis.queries : r.m_p.queries;
             for (const bool rounded : {false, true}) {
                 BiasParams built = r.m_p;
                 if (!rounded) built.dtype = DType::F64;
-                auto expected = buildBatchBias(built, *diagnosis.correctBatch, budget);
+                auto expected =
+                    detail::buildRowsBias(built, *diagnosis.correctBatch, queries, diagnosis.paddingZeros, budget);
                 if (!expected) return std::unexpected(expected.error());
                 if (expected->size() != tensor.size())
                     return fail(
                         ErrorCode::InvalidArgument,
                         fmt::format("correctAlibiError: the tensor has {} elements but the diagnosed batch has {}",
                                     tensor.size(), expected->size()));
-                const Shape& shape = expected->shape();  // (B, H, T, T)
+                const Shape& shape = expected->shape();  // (B, H, Q, T)
                 r.m_shape = {shape[0] * shape[1], shape[2], shape[3]};
                 (rounded ? r.m_batchRounded : r.m_batchExact) = std::make_shared<Tensor>(std::move(*expected));
             }
@@ -75,6 +80,10 @@ public:
 
     [[nodiscard]] const Shape& shape() const { return m_shape; }
     [[nodiscard]] std::uint64_t rows() const { return static_cast<std::uint64_t>(m_shape[0] * m_shape[1]); }
+    // Rows (tile, query) of one batch row: its heads' query rows (all rows for one sequence).
+    [[nodiscard]] std::uint64_t rowsPerBatchRow() const {
+        return m_batchExact ? static_cast<std::uint64_t>(m_d.heads * m_shape[1]) : rows();
+    }
 
     // Row `row` (tile * Q + query) of the tensor and of correct ALiBi.
     void row(std::uint64_t row, bool rounded, std::vector<double>& stored, std::vector<double>& expected) const {
@@ -83,10 +92,19 @@ public:
         expected.resize(static_cast<std::size_t>(K));
         if (m_batchExact) {
             const Tensor& e = rounded ? *m_batchRounded : *m_batchExact;
+            // BLOOM's zeros on the padding keys: its separate mask hides them from the softmax.
+            std::int64_t hidden = 0;
+            if (m_d.paddingZeros && m_d.correctBatch && m_d.correctBatch->padding == Padding::Left) {
+                const std::uint64_t perBatchRow = rowsPerBatchRow();
+                const auto b = static_cast<std::size_t>(row / perBatchRow);
+                if (b < m_d.correctBatch->lengths.size()) hidden = K - m_d.correctBatch->lengths[b];
+            }
             for (std::int64_t j = 0; j < K; ++j) {
                 const std::uint64_t n = row * static_cast<std::uint64_t>(K) + static_cast<std::uint64_t>(j);
-                stored[static_cast<std::size_t>(j)] = m_tensor.at(n);
-                expected[static_cast<std::size_t>(j)] = e.at(n);
+                const bool padding = j < hidden;
+                stored[static_cast<std::size_t>(j)] =
+                    padding ? -std::numeric_limits<double>::infinity() : m_tensor.at(n);
+                expected[static_cast<std::size_t>(j)] = padding ? -std::numeric_limits<double>::infinity() : e.at(n);
             }
             return;
         }
@@ -208,18 +226,18 @@ Result<Tensor> correctAlibiError(const Tensor& tensor, const Diagnosis& diagnosi
     return out;
 }
 
-Result<AttentionEffect> attentionEffect(const Tensor& tensor, const Diagnosis& diagnosis, std::uint64_t budget) {
-    auto rows = CorrectRows::make(tensor, diagnosis, budget);
-    if (!rows) return std::unexpected(rows.error());
-    const auto K = static_cast<std::uint64_t>(rows->shape()[2]);
-    const std::uint64_t n = rows->rows();
+namespace {
+
+// The effect over rows [first, first + n) of `rows`, sampled as attentionEffect says.
+AttentionEffect effectOfRows(const CorrectRows& rows, std::uint64_t first, std::uint64_t n) {
+    const auto K = static_cast<std::uint64_t>(rows.shape()[2]);
     const std::uint64_t sampled = std::max<std::uint64_t>(1, std::min(n, kEffectCells / std::max<std::uint64_t>(K, 1)));
     AttentionEffect e;
     std::vector<double> stored, exact, rounded, unused, change;
     for (std::uint64_t s = 0; s < sampled; ++s) {
-        const std::uint64_t r = s + 1 == sampled ? n - 1 : s * n / sampled;
-        rows->row(r, false, stored, exact);
-        rows->row(r, true, unused, rounded);
+        const std::uint64_t r = first + (s + 1 == sampled ? n - 1 : s * n / sampled);
+        rows.row(r, false, stored, exact);
+        rows.row(r, true, unused, rounded);
         softmaxChange(stored, exact, change);
         for (const double d : change) e.maxProbabilityChange = std::max(e.maxProbabilityChange, d);
         softmaxChange(rounded, exact, change);
@@ -227,6 +245,28 @@ Result<AttentionEffect> attentionEffect(const Tensor& tensor, const Diagnosis& d
     }
     return e;
 }
+
+}  // namespace
+
+Result<AttentionEffect> attentionEffect(const Tensor& tensor, const Diagnosis& diagnosis, std::uint64_t budget) {
+    auto rows = CorrectRows::make(tensor, diagnosis, budget);
+    if (!rows) return std::unexpected(rows.error());
+    return effectOfRows(*rows, 0, rows->rows());
+}
+
+namespace detail {
+
+Result<std::vector<AttentionEffect>> attentionEffectPerBatchRow(const Tensor& tensor, const Diagnosis& diagnosis,
+                                                                std::uint64_t budget) {
+    auto rows = CorrectRows::make(tensor, diagnosis, budget);
+    if (!rows) return std::unexpected(rows.error());
+    const std::uint64_t per = rows->rowsPerBatchRow();
+    std::vector<AttentionEffect> out;
+    for (std::uint64_t first = 0; first < rows->rows(); first += per) out.push_back(effectOfRows(*rows, first, per));
+    return out;
+}
+
+}  // namespace detail
 
 Result<Tensor> probabilityChangeMap(const Tensor& tensor, const Diagnosis& diagnosis, std::uint64_t budget) {
     auto rows = CorrectRows::make(tensor, diagnosis, budget);

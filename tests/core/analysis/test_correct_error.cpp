@@ -287,3 +287,48 @@ TEST(CorrectedSession, SetsTheCorrectBiasAndClampsTheSelection) {
     EXPECT_TRUE(validateSession(*s)) << validateSession(*s).error().message;
     EXPECT_EQ(correctAlibiSummary(d), "press slopes (max_bias 8), causal mode, mask -1e9");
 }
+
+// Decode rows of a left-padded batch, (B, H, 1, K) with one row off by a factor of 2: the error
+// map has every row (B*H, 1, K), zero where the rows are correct and |m (K-1-j)| on the wrong one;
+// "Open the corrected parameters" opens the square left-padded batch at its last query row.
+TEST(CorrectedSession, DecodeRowsOpenTheLeftPaddedBatchAtTheLastRow) {
+    constexpr std::int64_t B = 3, H = 6, K = 12;
+    const std::vector<std::int64_t> lengths{12, 7, 9};
+    const auto m = pressRef(H, 8);
+    Tensor t({B, H, 1, K}, DType::F32);
+    const auto value = [&](std::int64_t b, std::int64_t h, std::int64_t j) {
+        const std::int64_t pad = K - lengths[static_cast<std::size_t>(b)];
+        if (j < pad) return -kInf;
+        return -(b == 2 ? 2.0 : 1.0) * m[static_cast<std::size_t>(h)] * static_cast<double>(K - 1 - j);
+    };
+    for (std::int64_t b = 0; b < B; ++b)
+        for (std::int64_t h = 0; h < H; ++h)
+            for (std::int64_t j = 0; j < K; ++j) t.set(static_cast<std::uint64_t>((b * H + h) * K + j), value(b, h, j));
+    auto d = diagnose(t);
+    ASSERT_TRUE(d) << d.error().message;
+    ASSERT_EQ(d->rows.size(), 3u);
+    EXPECT_TRUE(d->rows[0].common && d->rows[1].common);
+    EXPECT_FALSE(d->rows[2].common);
+    ASSERT_TRUE(d->correctParams && d->correctBatch) << d->summary;
+    EXPECT_EQ(d->correctBatch->lengths, lengths);
+    EXPECT_EQ(d->correctBatch->padding, Padding::Left);
+    auto error = correctAlibiError(t, *d);
+    ASSERT_TRUE(error) << error.error().message;
+    ASSERT_EQ(error->shape(), (Shape{B * H, 1, K}));
+    for (std::int64_t b = 0; b < B; ++b)
+        for (std::int64_t h = 0; h < H; ++h)
+            for (std::int64_t j = 0; j < K; ++j) {
+                const double stored = value(b, h, j);
+                const double correct = std::isinf(stored) ? stored : stored / (b == 2 ? 2.0 : 1.0);
+                const float expected = std::isinf(stored) ? 0.0f : f32Error(stored, correct);
+                EXPECT_EQ(error->at(static_cast<std::uint64_t>((b * H + h) * K + j)), expected)
+                    << b << " " << h << " " << j;
+            }
+    Session current;
+    const auto s = correctedSession(current, *d);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->attention.bias.queries, K);
+    EXPECT_EQ(s->batch.lengths, lengths);
+    EXPECT_EQ(s->queryRow, K - 1);
+    EXPECT_TRUE(validateSession(*s)) << validateSession(*s).error().message;
+}

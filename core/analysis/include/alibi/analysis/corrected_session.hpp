@@ -12,7 +12,8 @@ namespace alibi {
 
 // `current` with its bias set to diagnosis.correctParams and its batch to correctBatch (one
 // sequence when there is none); content, colours and view are kept, and the selected head, query
-// row and batch row are clamped into the new shape. nullopt when the diagnosis read no parameters (a
+// row and batch row are clamped into the new shape (for a batch of decode rows, the query row is
+// the first of the tensor's rows, the last of the square batch). nullopt when the diagnosis read no parameters (a
 // slope vector).
 [[nodiscard]] std::optional<Session> correctedSession(const Session& current, const Diagnosis& diagnosis);
 

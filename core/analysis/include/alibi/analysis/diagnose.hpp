@@ -103,6 +103,19 @@ struct ArithDistance {
     std::uint64_t zeroSignCells = 0;
 };
 
+// One batch row of a batch of decode rows (B, H, Q, K) with Q != K, (B, 1, 1, K) or HF BLOOM's
+// (batch * heads, 1, K), diagnosed on its own with its left padding cropped.
+struct DiagnosisRow {
+    std::int64_t row = 0;
+    std::int64_t keys = 0;  // its real keys: K minus its left padding
+    bool matched = false;   // something reproduces the row
+    // The row shows the batch's common match: the parameters and findings most rows share
+    // (Diagnosis::match and findings). A row that is not common is named in the summary.
+    bool common = false;
+    std::vector<std::string> findings;  // its finding codes
+    std::string summary;                // its own diagnosis in words
+};
+
 struct Diagnosis {
     Layout layout = Layout::Hqk;
     std::int64_t heads = 0, queries = 0, keys = 0;
@@ -146,6 +159,14 @@ struct Diagnosis {
     // A static KV cache: only the first usedKeys key slots hold the bias; the rest are masked as
     // unused (0: every key is used). correctParams then describes the used keys.
     std::int64_t usedKeys = 0;
+    // A batch of decode rows (see DiagnosisRow): every row's own diagnosis, in batch order. Empty
+    // for other tensors. correctParams is then the square (K, K) batch whose last Q query rows
+    // are the tensor's rows (the explorers open it at the last query row), and correctBatch its
+    // left padding with positions from the mask.
+    std::vector<DiagnosisRow> rows;
+    // The padding keys hold 0 (HF BLOOM's build_alibi_tensor: slope * (cumsum(mask) - 1) * mask,
+    // the mask applied apart), not the mask value; correct ALiBi then holds 0 there too.
+    bool paddingZeros = false;
     // The tensor alone against correct ALiBi after a softmax over each row (zero content): the
     // largest probability change, and the change that storing correct ALiBi in this dtype makes.
     double maxProbabilityChange = 0;
@@ -213,7 +234,8 @@ struct AttentionEffect {
                                             std::uint64_t budget = kDefaultMemoryBudget);
 
 // |tensor - correct ALiBi| per cell, as an f32 tensor: (H, Q, K) with the tensor read in the
-// layout its shape declares, or (B*H, T, T) for a batch (row b's heads first). Correct ALiBi is
+// layout its shape declares, or (B*H, Q, K) for a batch (row b's heads first; Q = K = T for a
+// square batch, Q the decode rows of (B, H, Q, K) and (batch * heads, 1, K)). Correct ALiBi is
 // diagnosis.correctParams (and correctBatch) by the exact formula, rounded once to the tensor's
 // dtype. The same infinity is no error; a finite value against an infinite one (or NaN) is +inf.
 // This is the explorers' Diagnose error map.
