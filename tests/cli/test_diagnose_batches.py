@@ -277,6 +277,53 @@ class DiagnoseBatchTests(cli.CliCase):
             # Without --preset the port is textbook ALiBi: no finding.
             self.assertEqual(self.real_findings(self.diagnose(port, f"plain_{name}.npy")), [], name)
 
+    def test_falcon_from_config_on_bloom_shaped_rows(self):
+        """Falcon's config.json (alibi true, 32 heads, hidden_size 2048: head_dim 64) on a (B * H, 1, K)
+        tensor of its effective bias, zeros on the padding keys as build_alibi_tensor leaves them."""
+        config = self.path("config.json")
+        with open(config, "w") as f:
+            json.dump({"model_type": "falcon", "alibi": True, "num_attention_heads": 32, "hidden_size": 2048,
+                       "_name_or_path": "my-falcon"}, f)
+        heads, keys, lengths = 32, 10, [10, 6, 8]
+        mask = left_mask(keys, lengths)
+        mb = np.asarray(ref.bf16_round(np.array(press(heads), dtype=np.float32).astype(np.float64)))
+        positions = ((np.cumsum(mask, axis=-1) - 1) * mask).astype(np.float64)
+        alibi = np.asarray(ref.bf16_round(mb[None, :, None] * positions[:, None, :])).astype(np.float32)
+        effective = (alibi * np.float32(1 / 8)).reshape(len(lengths) * heads, 1, keys)
+        doc = self.diagnose(effective, "falcon_rows.npy", "--from-config", config)
+        self.assertEqual(self.real_findings(doc), [], doc["summary"])
+        self.assertEqual(doc["batch"]["lengths"], lengths, doc["summary"])
+        self.assertIn("Matches my-falcon's own computation", doc["summary"])
+        unscaled = alibi.reshape(len(lengths) * heads, 1, keys)
+        doc = self.diagnose(unscaled, "port_rows.npy", "--from-config", config)
+        f = self.detail(doc, "not-this-model")
+        self.assertIn("1/sqrt(64)", f["evidence"])
+        self.assertIn("build_alibi_tensor before", f["evidence"])
+
+    def test_bloom_square_batch_with_its_preset(self):
+        heads, t, lengths = 16, 10, [10, 7, 4]
+        m = np.array(press(heads), dtype=np.float32)
+        out = np.full((len(lengths), heads, t, t), NEG_INF, dtype=np.float32)
+        for b, length in enumerate(lengths):
+            pad = t - length
+            p = np.arange(length, dtype=np.float32)
+            for i in range(pad, t):
+                out[b, :, i, pad: i + 1] = m[:, None] * p[None, : i + 1 - pad]
+        doc = self.diagnose(out, "bloom_batch.npy", "--preset", "bloom-560m")
+        self.assertEqual(self.real_findings(doc), [], doc["summary"])
+        self.assertIn("Matches BLOOM-560m's own computation", doc["summary"])
+        self.assertEqual(doc["batch"]["lengths"], lengths)
+        # Positions that count the padding: in BLOOM's form a constant per row, harmless.
+        naive = out.copy()
+        for b, length in enumerate(lengths):
+            pad = t - length
+            for i in range(pad, t):
+                naive[b, :, i, pad: i + 1] = m[:, None] * np.arange(pad, i + 1, dtype=np.float32)[None, :]
+        doc = self.diagnose(naive, "bloom_naive.npy", "--preset", "bloom-560m")
+        f = self.detail(doc, "not-this-model")
+        self.assertIn("count the padding", f["evidence"])
+        self.assertFalse(f["changes_attention"], f)
+
     def test_mpt_decode_rows(self):
         lengths = [20, 14]
         rows = decode_rows(press(32), 20, lengths).astype(np.float32)  # -m (K - 1 - j) = causal at decode

@@ -745,7 +745,8 @@ std::optional<std::string> slopeDifference(const std::vector<double>& m, const s
         if (!slopeVector && model.biasScale != 1.0 && std::fabs(k * model.biasScale - 1) <= 2e-3)
             return fmt::format(
                 "the bias lacks {}'s scale 1/sqrt(head_dim) = 1/sqrt({}): the slopes are textbook ALiBi's, {:.6g} "
-                "times the model's",
+                "times the model's (a dump of build_alibi_tensor before the attention scales it reads so too; "
+                "diagnose compares the bias the softmax sees beside q.k / sqrt(d))",
                 model.name, model.headDim, k);
         if (slopeVector && model.biasScale != 1.0 && std::fabs(k / model.biasScale - 1) <= 2e-3)
             return fmt::format(
