@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace alibi;
 
 TEST(DiagnosisErrorMap, ASignFlipIsTwiceTheBiasAtItsLargest) {
@@ -38,4 +40,28 @@ TEST(DiagnosisErrorMap, ACorrectTensorHasNoErrorAndATinyRequestStillDraws) {
 TEST(DiagnosisErrorMap, NoPictureWithoutParametersToCompareWith) {
     Diagnosis nothing;  // no best parameters
     EXPECT_FALSE(explore::diagnosisErrorMap(Tensor({2, 3, 3}, DType::F32), nothing, 100, 100).has_value());
+}
+
+// HF BLOOM's (batch * heads, 1, K) with left padding (zeros on the padding keys), one batch row's
+// slopes doubled: the map both explorers paint has a tile per batch row and head, and its range
+// is the doubled row's largest error m * (L - 1) at head 0 (slope 1/2, 7 real keys: 3).
+TEST(DiagnosisErrorMap, BloomBatchTimesHeadsHasATilePerRowAndHead) {
+    constexpr std::int64_t B = 2, H = 8, K = 10;
+    const std::int64_t lengths[B] = {10, 7};
+    Tensor t({B * H, 1, K}, DType::F32);
+    for (std::int64_t b = 0; b < B; ++b)
+        for (std::int64_t h = 0; h < H; ++h)
+            for (std::int64_t j = 0; j < K; ++j) {
+                const std::int64_t pad = K - lengths[b], position = j < pad ? 0 : j - pad;
+                const double slope = std::exp2(-(h + 1.0)) * (b == 1 ? 2.0 : 1.0);
+                t.set(static_cast<std::uint64_t>((b * H + h) * K + j), slope * static_cast<double>(position));
+            }
+    auto diagnosis = diagnose(t, DiagnoseOptions{H, std::nullopt});
+    ASSERT_TRUE(diagnosis) << diagnosis.error().message;
+    ASSERT_EQ(diagnosis->rows.size(), 2u) << diagnosis->summary;
+    auto map = explore::diagnosisErrorMap(t, *diagnosis, 400, 300);
+    ASSERT_TRUE(map.has_value()) << diagnosis->summary;
+    EXPECT_EQ(map->map.tiles.size(), static_cast<std::size_t>(B * H));
+    EXPECT_FALSE(map->probability);
+    EXPECT_EQ(map->errorMax, 0.5 * 6);
 }
