@@ -10,6 +10,7 @@
 #include <alibi/figure/view_figure.hpp>
 #include <alibi/io/preset.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/render/figure_output.hpp>
 #include <alibi/render/png.hpp>
 
 #include <fmt/format.h>
@@ -65,6 +66,7 @@ Result<void> run(const DiagnoseCommand& c) {
     if (!settings) return std::unexpected(settings.error());
     if (c.pixelRatio && c.figure.empty())
         return fail(ErrorCode::InvalidArgument, "--pixel-ratio belongs to --figure OUT.png: add --figure or drop it");
+    if (auto ok = checkFigureOutput(c.pixelRatio, false); !ok) return ok;
     if (!c.figure.empty() && !c.figure.ends_with(".png"))
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--figure {}: the diagnosis figure is a heatmap, written as PNG: use --figure OUT.png",
@@ -84,20 +86,10 @@ Result<void> run(const DiagnoseCommand& c) {
     auto loaded = loadTensor(c.file, c.tensor, settings->session.maxMemory);
     if (!loaded) return std::unexpected(loaded.error());
     DiagnoseOptions options;
-    if (c.heads) {
-        if (*c.heads < 1 || *c.heads > kMaxHeads)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--heads {}: give the model's head count, 1 to {}", *c.heads, kMaxHeads));
-        options.heads = *c.heads;
-    }
+    options.heads = c.heads;  // checked by the core
     auto model = namedModel(c.flags);
     if (!model) return std::unexpected(model.error());
     options.model = std::move(*model);
-    // The model's head count splits a (batch * heads, 1, K) tensor.
-    const Shape& dims = loaded->tensor.shape();
-    if (options.model && options.heads == 0 && dims.size() == 3 && dims[1] == 1 &&
-        dims[0] % options.model->heads == 0 && dims[0] > options.model->heads)
-        options.heads = options.model->heads;
     auto diagnosis = diagnose(loaded->tensor, options);
     if (!diagnosis) return std::unexpected(diagnosis.error());
     const Shape& shape = loaded->tensor.shape();

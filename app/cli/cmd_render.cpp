@@ -12,6 +12,7 @@
 #include <alibi/figure/render_views.hpp>
 #include <alibi/figure/view_figure.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/figure_output.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/render/render.hpp>
@@ -69,9 +70,8 @@ Result<void> renderFile(const RenderCommand& original) {
     if (!settings) return std::unexpected(settings.error());
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
     if (!target) return std::unexpected(target.error());
-    if (c.flags.pixelRatio.given() && target->format != FileFormat::Png)
-        return fail(ErrorCode::InvalidArgument,
-                    "--pixel-ratio applies to PNG figures; SVG is vector and sharp at any size: drop --pixel-ratio");
+    if (c.flags.pixelRatio.given())
+        if (auto ok = checkFigureOutput(settings->pixelRatio, target->format != FileFormat::Png); !ok) return ok;
     const Session& s = settings->session;
     if (const int longest = std::max(s.width, s.height) * settings->pixelRatio; longest > 16384)
         return fail(ErrorCode::InvalidArgument,
@@ -186,9 +186,8 @@ Result<void> run(const RenderCommand& original) {
     auto target = resolveOutput(c.output, kFormats, std::nullopt);
     if (!target) return std::unexpected(target.error());
     const bool png = target->format == FileFormat::Png;
-    if (c.flags.pixelRatio.given() && !png)
-        return fail(ErrorCode::InvalidArgument,
-                    "--pixel-ratio applies to PNG figures; SVG is vector and sharp at any size: drop --pixel-ratio");
+    if (c.flags.pixelRatio.given())
+        if (auto ok = checkFigureOutput(settings->pixelRatio, !png); !ok) return ok;
     const bool heatmap = view->view == ExplorerView::Grid || view->view == ExplorerView::Detail;
     const bool batch = settings->batch.active() || settings->batchLayout;
     if (heatmap && batch && (settings->reduce != Reduce::Auto || settings->logScale))

@@ -11,6 +11,7 @@
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/preset.hpp>
 #include <alibi/model/params.hpp>
+#include <alibi/render/figure_output.hpp>
 #include <alibi/render/render.hpp>
 
 #include <unistd.h>
@@ -525,11 +526,9 @@ const std::vector<FlagSpec>& flagTable() {
          [](const Flag& flag, const SessionFlags&, S& s) -> Result<void> {
              auto value = parseIntegerFlag(flag);
              if (!value) return std::unexpected(value.error());
-             if (*value != 1 && *value != 2 && *value != 4)
-                 return fail(
-                     ErrorCode::InvalidArgument,
-                     fmt::format("--pixel-ratio must be 1, 2 or 4 (got {}). Example: --pixel-ratio 2", flag.value));
-             s.pixelRatio = static_cast<int>(*value);
+             auto ratio = checkPixelRatio(*value);  // the core's rule, Python's too
+             if (!ratio) return std::unexpected(ratio.error());
+             s.pixelRatio = *ratio;
              return {};
          }},
         // Compare (render --what compare): B is A with these replaced; "same" keeps A's.

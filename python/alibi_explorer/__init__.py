@@ -179,7 +179,9 @@ class Diagnosis(_Report):
     dtype, match (scheme, max_bias, mode, mask, slopes; or None), max_abs_error, findings (bug
     codes), finding_details, findings_detail (per finding: code, changes_attention,
     max_probability_change, informational, explanation, fix, evidence), max_probability_change,
-    inferred_slopes, summary, first_mismatch. ``str()`` is the CLI's
+    batch (lengths, padding, ...; padding_zeros), rows (a batch of decode rows: every row's own
+    diagnosis), correct (the corrected parameters the explorers open), error_map (shape and
+    largest |tensor - correct ALiBi|), inferred_slopes, summary, first_mismatch. ``str()`` is the CLI's
     text report. ``borrowed`` tells whether the core read the caller's memory without a copy.
 
     Example:
@@ -275,7 +277,7 @@ def _as_array(obj):
                     f"(a NumPy array, a CPU torch tensor); got {type(obj).__name__}")
 
 
-def diagnose(array, *, name=None, max_memory=None):
+def diagnose(array, *, name=None, max_memory=None, heads=None, preset=None, from_config=None):
     """Diagnose a bias tensor: which ALiBi variant it is, and which known bug it shows.
 
     ``array`` is a path to a .npy/.safetensors file (read as ``alibi diagnose FILE`` reads it),
@@ -283,6 +285,13 @@ def diagnose(array, *, name=None, max_memory=None):
     tensor): float32, float64, float16, or uint16 holding bfloat16 bits, in any layout the CLI
     recognises. A C-contiguous native array is read in place, without a copy. ``name`` is the
     ``file:`` line of the report (default: the path, or ``<array>``). Returns a Diagnosis.
+
+    As ``alibi diagnose --heads/--preset/--from-config``: ``heads=`` splits HF BLOOM's
+    (batch * heads, 1, K) into its batch rows (default: the model's head count, or detected);
+    ``preset=`` (a preset name or file) or ``from_config=`` (a Hugging Face config.json) checks the
+    tensor against that model's own computation (``not-this-model`` when it differs). Batches of
+    decode rows report every row (``d.rows``), the corrected parameters (``d.correct``) and the
+    error map against correct ALiBi (``d.error_map``). docs/DIAGNOSE.md describes every finding.
 
     Example:
         >>> import numpy as np
@@ -296,8 +305,10 @@ def diagnose(array, *, name=None, max_memory=None):
             raise FileNotFoundError(_errno.ENOENT, "diagnose: no such file", path)
         if _os.path.isdir(path):
             raise IsADirectoryError(_errno.EISDIR, "diagnose: a folder; give a .npy or .safetensors file", path)
-        return Diagnosis(*_core.diagnose(path, path if name is None else name, max_memory))
-    return Diagnosis(*_core.diagnose(_as_array(array), "<array>" if name is None else name, max_memory))
+        return Diagnosis(*_core.diagnose(path, path if name is None else name, max_memory, heads, preset,
+                                         from_config))
+    return Diagnosis(*_core.diagnose(_as_array(array), "<array>" if name is None else name, max_memory, heads,
+                                     preset, from_config))
 
 
 # ---------------------------------------------------------------------------
@@ -545,15 +556,12 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
     """
     if what is not None and what not in _core.render_views():
         raise ValueError(f"what={what!r} is not a figure: use one of {', '.join(_core.render_views())}")
-    if pixel_ratio is not None:
-        if isinstance(pixel_ratio, bool) or not isinstance(pixel_ratio, int):
-            raise TypeError(f"pixel_ratio must be 1, 2 or 4, got {pixel_ratio!r}")
-        if pixel_ratio not in (1, 2, 4):
-            raise ValueError(f"pixel_ratio must be 1, 2 or 4 (got {pixel_ratio}). Example: pixel_ratio=2")
+    if pixel_ratio is not None and (isinstance(pixel_ratio, bool) or not isinstance(pixel_ratio, int)):
+        raise TypeError(f"pixel_ratio must be 1, 2 or 4, got {pixel_ratio!r}")
     if format is not None and format not in ("png", "svg"):
         raise ValueError(f"format must be 'png' or 'svg', got {format!r}")
-    if pixel_ratio is not None and format == "svg":
-        raise ValueError("pixel_ratio applies to PNG figures; SVG is vector and sharp at any size: drop pixel_ratio")
+    if pixel_ratio is not None:
+        _core.check_figure_output(pixel_ratio, format == "svg")  # the CLI's rule and words, from the core
     ratio = pixel_ratio or 1
     if maps is not None:
         return _render_maps(maps, what or "attention", layer, head, query, tensor, batch, values, format, ratio,

@@ -126,7 +126,8 @@ def stats(heads: Optional[int] = None, seq: Optional[int] = None, keys: Optional
           progress: Optional[Progress] = None) -> Stats: ...
 
 def diagnose(array: Union[str, bytes, PathLike[str], ArrayLike], *, name: Optional[str] = None,
-             max_memory: Optional[int] = None) -> Diagnosis: ...
+             max_memory: Optional[int] = None, heads: Optional[int] = None, preset: Optional[str] = None,
+             from_config: Optional[Union[str, PathLike[str]]] = None) -> Diagnosis: ...
 
 def render(heads: Optional[int] = None, seq: Optional[int] = None, keys: Optional[int] = None, *,
            what: Optional[Literal["bias", "attention", "slopes", "distance", "attention-distance", "stages", "schemes",

@@ -29,6 +29,7 @@
 #include <alibi/model/slopes.hpp>
 #include <alibi/model/stats.hpp>
 #include <alibi/model/stats_report.hpp>
+#include <alibi/render/figure_output.hpp>
 #include <alibi/render/png.hpp>
 
 #include <pybind11/stl.h>
@@ -37,6 +38,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -147,7 +149,28 @@ py::tuple stats(const py::object& base, const py::dict& options, const py::objec
 
 // (text, json, borrowed): the reports of `alibi diagnose`, and whether the core read the
 // caller's memory in place. `source` is a path (str) or an array.
-py::tuple diagnoseAny(const py::object& source, const std::string& name, const py::object& maxMemory) {
+// heads=, preset= and from_config= of diagnose, as `alibi diagnose --heads/--preset/--from-config`:
+// the core checks the head count and splits with the model's.
+DiagnoseOptions diagnoseOptions(const py::object& heads, const py::object& preset, const py::object& fromConfig) {
+    DiagnoseOptions o;
+    if (!heads.is_none()) {
+        if (py::isinstance<py::bool_>(heads) || !py::isinstance<py::int_>(heads))
+            throw py::type_error(
+                fmt::format("heads must be a whole number, got {}", py::repr(heads).cast<std::string>()));
+        const auto h = heads.cast<long long>();
+        // Out of range is the core's refusal, with its words.
+        o.heads = static_cast<int>(
+            std::clamp<long long>(h, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+    }
+    if (!preset.is_none() && !fromConfig.is_none())
+        throw py::value_error("give preset= or from_config=, not both: diagnose checks the tensor against one model");
+    if (auto named = namedPreset(preset, fromConfig)) o.model = modelConvention(*named);
+    return o;
+}
+
+py::tuple diagnoseAny(const py::object& source, const std::string& name, const py::object& maxMemory,
+                      const py::object& heads, const py::object& preset, const py::object& fromConfig) {
+    const DiagnoseOptions diagnoseWith = diagnoseOptions(heads, preset, fromConfig);
     py::dict options;
     options["max_memory"] = maxMemory;
     const Session s = sessionFor(py::none(), options);
@@ -175,7 +198,7 @@ py::tuple diagnoseAny(const py::object& source, const std::string& name, const p
     Result<Diagnosis> diagnosis;
     {
         py::gil_scoped_release release;
-        diagnosis = diagnose(*tensor);
+        diagnosis = diagnose(*tensor, diagnoseWith);
     }
     const Diagnosis d = unwrap(std::move(diagnosis));
     return py::make_tuple(diagnosisText(d, name, tensor->shape(), tensor),
@@ -553,7 +576,9 @@ PYBIND11_MODULE(_core, m) {
     m.def("bias", &bias, base, options, threads, progress);
     m.def("attention", &attention, base, options, threads, progress);
     m.def("stats", &stats, base, options, threads, progress);
-    m.def("diagnose", &diagnoseAny, py::arg("source"), py::arg("name"), py::arg("max_memory").none(true));
+    m.def("diagnose", &diagnoseAny, py::arg("source"), py::arg("name"), py::arg("max_memory").none(true),
+          py::arg("heads").none(true) = py::none(), py::arg("preset").none(true) = py::none(),
+          py::arg("from_config").none(true) = py::none());
     m.def("render_heatmap", &renderHeatmap, base, options, threads, progress, py::arg("scale") = 1);
     m.def("render_view", &renderView, base, options, py::arg("view"), py::arg("svg"), py::arg("scale"),
           py::arg("max_distance").none(true), py::arg("quantity").none(true), threads, progress);
@@ -564,6 +589,11 @@ PYBIND11_MODULE(_core, m) {
           py::arg("heads_named"), threads, progress);
     m.def("render_curves", &renderCurves, base, options, py::arg("kind"), progress);
     m.def("write_file", &writeFile, py::arg("path"), py::arg("content"));
+    // pixel_ratio= of render: the core's rule (as --pixel-ratio), worded with Python's keywords.
+    m.def(
+        "check_figure_output",
+        [](std::int64_t pixelRatio, bool svg) { unwrap(alibi::checkFigureOutput(pixelRatio, svg)); },
+        py::arg("pixel_ratio"), py::arg("svg"));
     m.def("render_views", [] {
         std::vector<std::string> names;
         for (const std::string_view name : alibi::renderViewNames()) names.emplace_back(name);

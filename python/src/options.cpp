@@ -179,6 +179,30 @@ std::vector<std::int64_t> lengthListOption(const std::string& name, const py::ha
 
 }  // namespace
 
+std::optional<Preset> namedPreset(const py::object& presetName, const py::object& fromConfig) {
+    std::optional<Preset> named;
+    if (!presetName.is_none()) {
+        auto preset = findPreset(text("preset", presetName), presetFolders());
+        if (!preset) badFrom("preset", preset.error());
+        named = std::move(*preset);
+    }
+    if (!fromConfig.is_none()) {
+        const py::object& v = fromConfig;
+        if (!py::isinstance<py::str>(v) && !py::hasattr(v, "__fspath__"))
+            throw py::type_error(fmt::format("from_config must be a path to a config.json, got {}", reprOf(v)));
+        const std::string path = py::module_::import("os").attr("fsdecode")(v).cast<std::string>();
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(path, ec))
+            bad(fmt::format("from_config: '{}' is not a readable file", path));
+        auto json = readFileText(path, std::size_t{16} << 20);
+        if (!json) badFrom("from_config", json.error());
+        auto preset = presetFromHfConfig(*json, path);
+        if (!preset) badFrom("from_config", preset.error());
+        named = std::move(*preset);
+    }
+    return named;
+}
+
 unsigned threadCount(const py::object& threads) {
     if (threads.is_none()) return 0;
     return static_cast<unsigned>(wholeInRange("threads", threads, 0, 1024));
@@ -207,24 +231,8 @@ void applyOptions(Session& s, const py::dict& options) {
 
     // A published model's parameters, then a Hugging Face config.json, before every other
     // keyword (as --preset and --from-config come before the other flags).
-    if (const py::object v = get("preset"); !v.is_none()) {
-        auto preset = findPreset(text("preset", v), presetFolders());
-        if (!preset) badFrom("preset", preset.error());
-        applyPreset(s, *preset);
-    }
-    if (const py::object v = get("from_config"); !v.is_none()) {
-        if (!py::isinstance<py::str>(v) && !py::hasattr(v, "__fspath__"))
-            throw py::type_error(fmt::format("from_config must be a path to a config.json, got {}", reprOf(v)));
-        const std::string path = py::module_::import("os").attr("fsdecode")(v).cast<std::string>();
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(path, ec))
-            bad(fmt::format("from_config: '{}' is not a readable file", path));
-        auto json = readFileText(path, std::size_t{16} << 20);
-        if (!json) badFrom("from_config", json.error());
-        auto preset = presetFromHfConfig(*json, path);
-        if (!preset) badFrom("from_config", preset.error());
-        applyPreset(s, *preset);
-    }
+    if (const py::object v = get("preset"); !v.is_none()) applyPreset(s, *namedPreset(v, py::none()));
+    if (const py::object v = get("from_config"); !v.is_none()) applyPreset(s, *namedPreset(py::none(), v));
 
     // Slopes: slopes= implies the custom scheme and gives heads its default, as --slopes does.
     const py::object slopes = get("slopes");

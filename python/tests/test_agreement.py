@@ -20,7 +20,8 @@ import alibi_explorer as ax
 # CLI flag -> Python keyword, for the refusals' wording (written here, not read from the code).
 FLAG_TO_KEYWORD = {"--lengths": "lengths", "--seq": "seq", "--keys": "keys", "--window": "window",
                    "--prefix": "prefix", "--documents": "documents", "--positions": "positions",
-                   "--mask": "mask", "--dtype": "dtype", "--batch-row": "batch_row", "--rows": "rows"}
+                   "--mask": "mask", "--dtype": "dtype", "--batch-row": "batch_row", "--rows": "rows",
+                   "--heads": "heads", "--pixel-ratio": "pixel_ratio"}
 
 
 def cli_path():
@@ -131,6 +132,103 @@ def test_refusals_agree_in_their_words(tmp_path, args, call, error, words):
     assert "--" not in text, text  # no CLI flag in a Python message
     # The core's message, named in Python's words (Python may prefix the keyword it checked).
     assert text.endswith(python_words(message).removeprefix("--preset: ")), (text, message)
+
+
+# ---------------------------------------------------------------------------
+# Diagnosis (issue 24): `alibi diagnose FILE [--heads/--preset/--from-config]` against
+# ax.diagnose(FILE, heads=, preset=, from_config=), text and JSON byte for byte, on the frameworks'
+# batch shapes (NumPy-built: HF BLOOM's (batch * heads, 1, K) with left padding and zeros on the
+# padding keys, decode rows (B, H, 1, K) with -inf padding, Falcon's effective bias).
+
+def _press(heads, max_bias=8.0):
+    c = 1 << (heads.bit_length() - 1)
+    base = [2.0 ** (-max_bias * (h + 1) / c) for h in range(c)]
+    extra = [2.0 ** (-max_bias * (2 * k + 1) / (2 * c)) for k in range(heads - c)]
+    return np.array(base + extra)
+
+
+def _bloom_rows(heads, keys, lengths, max_bias=8.0):
+    mask = np.zeros((len(lengths), keys), np.int64)
+    for b, length in enumerate(lengths):
+        mask[b, keys - length:] = 1
+    positions = ((np.cumsum(mask, axis=-1) - 1) * mask).astype(np.float32)
+    alibi = _press(heads, max_bias).astype(np.float32)[None, :, None] * positions[:, None, :]
+    return alibi.reshape(len(lengths) * heads, 1, keys)
+
+
+def _decode_rows(heads, keys, lengths, factor=1.0):
+    out = np.full((len(lengths), heads, 1, keys), -np.inf)
+    for b, length in enumerate(lengths):
+        j = np.arange(keys - length, keys)
+        out[b, :, 0, keys - length:] = -factor * _press(heads)[:, None] * (keys - 1 - j)[None, :]
+    return out.astype(np.float32)
+
+
+def _falcon_config(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "falcon", "alibi": True, "num_attention_heads": 32,
+                                "hidden_size": 2048}))
+    return path
+
+
+DIAGNOSES = [
+    ("bloom 12 heads detected", lambda: _bloom_rows(12, 16, [16, 11, 5]), [], {}),
+    ("bloom 6 heads --heads", lambda: _bloom_rows(6, 16, [16, 11]), ["--heads", "6"], dict(heads=6)),
+    ("bloom --preset", lambda: _bloom_rows(16, 12, [12, 7]), ["--preset", "bloom-560m"], dict(preset="bloom-560m")),
+    ("bloom max_bias 16 --preset", lambda: _bloom_rows(16, 12, [12, 7], 16.0), ["--preset", "bloom-560m"],
+     dict(preset="bloom-560m")),
+    ("decode rows", lambda: _decode_rows(5, 20, [20, 13, 4]), [], {}),
+    ("decode rows, one row scaled", lambda: np.concatenate([_decode_rows(8, 20, [20]), _decode_rows(8, 20, [9], 3.0)]),
+     [], {}),
+    ("decode rows --from-config falcon", lambda: _decode_rows(32, 12, [12, 6]), ["--from-config", None],
+     dict(from_config=None)),
+]
+
+
+@pytest.mark.parametrize("name, build, args, kwargs", DIAGNOSES, ids=[d[0] for d in DIAGNOSES])
+def test_diagnoses_of_batches_agree(tmp_path, name, build, args, kwargs):
+    path = tmp_path / "t.npy"
+    np.save(path, build())
+    config = _falcon_config(tmp_path)
+    args = [str(config) if a is None else a for a in args]
+    kwargs = {k: (config if v is None else v) for k, v in kwargs.items()}
+    text = cli_ok("diagnose", path, *args)
+    doc = cli_ok("diagnose", path, "--format", "json", *args)
+    got = ax.diagnose(str(path), **kwargs)
+    assert str(got) == text.rstrip("\n") or str(got) == text
+    assert got.to_json() == doc
+    assert got.to_dict()["rows"] is not None, name
+
+
+def test_diagnose_refusals_agree(tmp_path):
+    path = tmp_path / "t.npy"
+    np.save(path, _bloom_rows(4, 8, [8, 5]))
+    for args, kwargs in ((["--heads", "0"], dict(heads=0)), (["--heads", "3"], dict(heads=3))):
+        message = cli_refusal("diagnose", path, *args)
+        with pytest.raises(ValueError) as raised:
+            ax.diagnose(str(path), **kwargs)
+        text = str(raised.value)
+        assert "--" not in text, text
+        assert text.endswith(python_words(message)), (text, message)
+
+
+def test_pixel_ratio_refusals_agree(tmp_path):
+    """One core rule (checkFigureOutput) for --pixel-ratio and pixel_ratio=: the value, and none for SVG."""
+    cases = [
+        (["render", "--heads", "4", "--what", "attention", "--pixel-ratio", "3", "-o", tmp_path / "x.png"],
+         dict(heads=4, what="attention", pixel_ratio=3)),
+        (["render", "--heads", "8", "--seq", "64", "--what", "stages", "--pixel-ratio", "2", "-o", tmp_path / "x.svg"],
+         dict(heads=8, seq=64, what="stages", format="svg", pixel_ratio=2)),
+    ]
+    for args, kwargs in cases:
+        message = cli_refusal(*args)
+        assert "--pixel-ratio" in message
+        with pytest.raises(ValueError) as raised:
+            ax.render(**kwargs)
+        text = str(raised.value)
+        assert "--" not in text, text
+        assert text.endswith(python_words(message)), (text, message)
+    assert not (tmp_path / "x.png").exists() and not (tmp_path / "x.svg").exists()
 
 
 # ---------------------------------------------------------------------------

@@ -193,6 +193,17 @@ class DiagnoseBatchTests(cli.CliCase):
             self.assertIn(f"error:    |tensor - correct ALiBi| per cell, ({len(lengths) * heads}, 1, 24)", text)
             self.assertIn("row 2     7 keys, the common match", text)
 
+    def test_one_left_padded_decode_row(self):
+        """(1, H, 1, K) with left padding: a batch of one row, its padding cropped."""
+        for heads in (4, 12):
+            row = decode_rows(press(heads), 16, [9]).astype(np.float32)
+            doc = self.diagnose(row)
+            self.assert_correct_rows(doc, [9], heads, 1, 16)
+            # Without padding it stays a plain (1, H, Q, K) bias.
+            doc = self.diagnose(decode_rows(press(heads), 16, [16]).astype(np.float32), "plain.npy")
+            self.assertIsNone(doc["rows"])
+            self.assertEqual(self.real_findings(doc), [], doc["summary"])
+
     def test_decode_rows_that_differ(self):
         lengths = [24, 18, 7]
         for heads in (3, 8, 12):

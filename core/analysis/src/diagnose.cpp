@@ -970,19 +970,37 @@ Result<Diagnosis> diagnose(const Tensor& tensor) {
     return diagnose(tensor, DiagnoseOptions{});
 }
 
-Result<Diagnosis> diagnose(const Tensor& tensor, const DiagnoseOptions& options) {
+Result<Diagnosis> diagnose(const Tensor& tensor, const DiagnoseOptions& given) {
     const Shape& shape = tensor.shape();
+    if (given.heads && (*given.heads < 1 || *given.heads > kMaxHeads))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--heads {}: give the model's head count, 1 to {}", *given.heads, kMaxHeads));
+    int split = given.heads.value_or(0);
+    // The named model's head count splits a (batch * heads, 1, K) tensor.
+    if (given.model && split == 0 && shape.size() == 3 && shape[1] == 1 && given.model->heads > 0 &&
+        shape[0] % given.model->heads == 0 && shape[0] > given.model->heads)
+        split = given.model->heads;
+    const DiagnoseOptions& options = given;
     // The frameworks' own shapes: (batch * heads, 1, K), and 4-D rows that are not (T, T).
     std::optional<Diagnosis> rows;
-    if (const int heads = splitHeads(tensor, options.heads); heads > 0)
+    if (const int heads = splitHeads(tensor, split); heads > 0)
         rows = diagnoseRows(tensor, shape[0] / heads, heads, 1, shape[2]);
-    if (!rows && options.heads > 0 && !(shape.size() == 3 && shape[1] == 1 && shape[0] % options.heads == 0))
+    if (!rows && split > 0 && !(shape.size() == 3 && shape[1] == 1 && shape[0] % split == 0))
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--heads {} splits a (batch * heads, 1, K) tensor, but the shape is {}: drop --heads, "
                                 "or give the head count that divides the first axis",
-                                options.heads, shapeString(shape)));
+                                split, shapeString(shape)));
+    // One row (1, H, Q, K) is a batch only when it is left-padded (its first key masked in every
+    // cell); otherwise it is a plain 1hqk bias.
+    const auto leftPadded = [&] {
+        const std::uint64_t cells = tensor.size() / static_cast<std::uint64_t>(shape[3]);
+        for (std::uint64_t r = 0; r < cells; ++r)
+            if (!maskLike(tensor.at(r * static_cast<std::uint64_t>(shape[3])), tensor.dtype())) return false;
+        return shape[3] > 1;
+    };
     if (!rows && shape.size() == 4 && shape[0] >= 1 && shape[2] != shape[3] && shape[1] >= 1 && shape[1] <= kMaxHeads &&
-        shape[2] >= 1 && shape[2] <= kMaxLength && shape[3] >= 1 && shape[3] <= kMaxLength && shape[0] > 1)
+        shape[2] >= 1 && shape[2] <= kMaxLength && shape[3] >= 1 && shape[3] <= kMaxLength &&
+        (shape[0] > 1 || leftPadded()))
         rows = diagnoseRows(tensor, shape[0], shape[1], shape[2], shape[3]);
     if (rows) {
         if (options.model) checkAgainstModel(tensor, *rows, *options.model);

@@ -200,8 +200,9 @@ struct ModelConvention {
 
 // What diagnose is told besides the tensor (the CLI's --heads, --preset, --from-config).
 struct DiagnoseOptions {
-    // Heads of a (batch * heads, 1, K) tensor (HF BLOOM's build_alibi_tensor); 0: detect.
-    int heads = 0;
+    // Heads of a (batch * heads, 1, K) tensor (HF BLOOM's build_alibi_tensor), 1 to kMaxHeads;
+    // nullopt: the model's head count, or detected when the rows' slopes repeat with a known one.
+    std::optional<int> heads;
     // Check against this model's own computation: a tensor it computes gets no finding, any other
     // gets not-this-model with what differs.
     std::optional<ModelConvention> model;
