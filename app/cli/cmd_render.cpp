@@ -16,6 +16,7 @@
 #include <alibi/render/plot.hpp>
 #include <alibi/render/png.hpp>
 #include <alibi/render/render.hpp>
+#include <alibi/render/slope_schemes.hpp>
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -129,30 +130,6 @@ std::optional<WhatView> whatView(const std::string& what, const Settings& settin
     return std::nullopt;
 }
 
-// The slope-scheme overlay of the curves view: press, geometric, linear (and custom) for H, B.
-Result<std::pair<std::vector<Series>, PlotStyle>> slopeSchemesPlot(const Session& s) {
-    std::vector<Series> lines;
-    for (SlopeScheme scheme : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}) {
-        SlopeParams p = s.attention.bias.slopes;
-        p.scheme = scheme;
-        if (scheme == SlopeScheme::Custom && static_cast<int>(p.custom.size()) != p.heads) continue;
-        auto one = slopeSeries(p);
-        if (!one) return std::unexpected(one.error());
-        one->front().label = std::string(schemeName(scheme));
-        lines.push_back(std::move(one->front()));
-    }
-    PlotStyle style;
-    style.width = s.width;
-    style.height = s.height;
-    style.title =
-        fmt::format("Slope schemes, H = {}, B = {}", s.attention.bias.slopes.heads, s.attention.bias.slopes.maxBias);
-    style.xLabel = "head";
-    style.yLabel = "slope m (log2 axis)";
-    style.logY2 = true;
-    style.caption = "the slope m_h of each head under each scheme, for the same H and max_bias B (log2 axis)";
-    return std::pair{std::move(lines), std::move(style)};
-}
-
 Result<std::optional<SchemeQuantity>> schemesQuantity(const RenderCommand& c) {
     if (!c.quantity) return std::optional<SchemeQuantity>{};
     if (*c.quantity == "logit") return std::optional{SchemeQuantity::Logit};
@@ -227,7 +204,7 @@ Result<void> run(const RenderCommand& original) {
                                 std::max(s.width, s.height), settings->pixelRatio, longest));
 
     if (view->slopeSchemes) {
-        auto plot = slopeSchemesPlot(s);
+        auto plot = slopeSchemesPlot(s.attention.bias.slopes, s.width, s.height);  // the core's, Python's too
         if (!plot) return std::unexpected(plot.error());
         if (!png) return writeText(target->path, plotSvg(plot->first, plot->second));
         auto image = plotPng(plot->first, plot->second, request.scale);

@@ -501,7 +501,7 @@ class Figure:
         return f"<alibi_explorer.Figure {self.kind}, {size}>"
 
 
-_VIEWS = ("stages", "schemes", "extrapolation", "compare")
+_VIEWS = ("stages", "schemes", "extrapolation", "compare", "slope-schemes")
 
 
 def _render_maps(maps, what, layer, head, query, tensor, batch, values, format, ratio, given, threads, progress):
@@ -535,8 +535,9 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
     """Render a figure as ``alibi render`` draws it (the same bytes); returns a Figure.
 
     Keywords: those of stats(), plus what="bias" (bias, attention: PNG head grid; slopes,
-    distance, attention-distance: SVG curves; stages, schemes, extrapolation: SVG, or PNG with
-    format="png"; compare: PNG; with a session, the session's), head=-1 (one head alone; curves:
+    distance, attention-distance: SVG curves; stages, schemes, extrapolation, slope-schemes (every
+    scheme's slopes for H and max_bias): SVG, or PNG with format="png" or a pixel_ratio; compare:
+    PNG; with a session, the session's), head=-1 (one head alone; curves:
     highlight it), colormap="viridis" (magma, cividis, diverging), scale="shared" (per-head),
     width=1024, height=768, pixel_ratio=1 (PNG figures drawn at 2 or 4 times the pixels, as
     ``--pixel-ratio``), max_distance=128 and quantity="logit" (what="schemes" only).
@@ -579,7 +580,8 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
                         layout=layout, scheme=scheme, max_bias=max_bias, slopes=slopes, arith=arith,
                         max_memory=max_memory, **batch_opts)
         opts["what"] = "bias" if what == "compare" else "attention"
-        svg = format == "svg" or (format is None and what != "compare")
+        # A pixel ratio asks for PNG, as it does for the curves below.
+        svg = format == "svg" or (format is None and what != "compare" and pixel_ratio is None)
         data, pixels = _core.render_view(session, opts, what, svg, ratio, max_distance, quantity, threads, progress)
         return Figure("svg", data) if svg else Figure("png", data, pixels)
     if max_distance is not None or quantity is not None:

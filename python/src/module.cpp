@@ -31,6 +31,7 @@
 #include <alibi/model/stats_report.hpp>
 #include <alibi/render/figure_output.hpp>
 #include <alibi/render/png.hpp>
+#include <alibi/render/slope_schemes.hpp>
 
 #include <pybind11/stl.h>
 
@@ -269,6 +270,28 @@ py::tuple renderView(const py::object& base, const py::dict& options, const std:
     ViewFigureRequest request;
     request.session = sessionFor(base, options);
     request.session.compare = request.session.compare.value_or(explore::geometricCompare());
+    if (view == "slope-schemes") {
+        // The core's slope-schemes figure, as `alibi render --what slope-schemes` draws it.
+        if (!maxDistance.is_none() || !quantity.is_none())
+            throw py::value_error(
+                "max_distance and quantity belong to what='schemes' (the position-schemes figure): drop "
+                "them or render what='schemes'");
+        const Session& s = request.session;
+        auto plot = unwrap(slopeSchemesPlot(s.attention.bias.slopes, s.width, s.height));
+        if (svg) return py::make_tuple(plotSvg(plot.first, plot.second), py::none());
+        Result<Image> image;
+        Result<std::vector<std::uint8_t>> png;
+        {
+            py::gil_scoped_release release;
+            image = plotPng(plot.first, plot.second, scale);
+            if (image) png = encodePng(*image);
+        }
+        const Image img = unwrap(std::move(image));
+        const auto bytes = unwrap(std::move(png));
+        py::array_t<std::uint8_t> rgba({img.height, img.width, 4});
+        std::memcpy(rgba.mutable_data(), img.pixels.data(), img.pixels.size() * sizeof(Rgba));
+        return py::make_tuple(py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size()), rgba);
+    }
     if (view == "stages")
         request.view = ExplorerView::Stages;
     else if (view == "schemes")

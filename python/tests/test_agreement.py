@@ -312,6 +312,10 @@ def test_fit_of_an_array_agrees_with_the_file(heads_file):
 # Figures: `alibi render` against ax.render, byte for byte.
 
 FIGURES = [
+    (["--heads", "12", "--what", "slope-schemes"], dict(heads=12, what="slope-schemes"), "svg"),
+    (["--heads", "6", "--max-bias", "4", "--what", "slope-schemes", "--pixel-ratio", "2", "--width", "320",
+      "--height", "240"], dict(heads=6, max_bias=4, what="slope-schemes", pixel_ratio=2, width=320, height=240),
+     "png"),
     (["--heads", "8", "--seq", "32", "--what", "bias"], dict(heads=8, seq=32, what="bias"), "png"),
     (["--heads", "4", "--seq", "16", "--what", "attention", "--pixel-ratio", "2", "--width", "320", "--height", "240"],
      dict(heads=4, seq=16, what="attention", pixel_ratio=2, width=320, height=240), "png"),
