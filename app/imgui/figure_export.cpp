@@ -426,67 +426,18 @@ Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progres
 
 // ---------------------------------------------------------------------------
 
-FigureJob::~FigureJob() {
-    cancel();
-    join();
-}
-
-void FigureJob::join() {
-    if (m_thread.joinable()) m_thread.join();
-}
-
-bool FigureJob::start(FigureTask task) {
-    if (m_running.load()) return false;
-    join();  // the previous figure has finished; reclaim its thread
-    m_cancel.store(false);
-    m_done.store(0);
-    m_total.store(0);
-    m_running.store(true);
-    try {
-        m_thread = std::thread([this, task = std::move(task)] {
-            // A 4x figure of a large grid takes a while; the frames come first.
-            lowerThisThreadPriority(kFigureNiceness);
-            const auto written = writeFigure(task, [this](std::uint64_t done, std::uint64_t total) {
-                if (total > 0) {
-                    m_done.store(done);
-                    m_total.store(total);
-                }
-                return !m_cancel.load();
-            });
-            Outcome outcome;
-            outcome.ok = static_cast<bool>(written);
-            if (written) {
-                outcome.message = fmt::format("Saved {} ({} x {} px)", task.path, written->width, written->height);
-            } else if (written.error().code == ErrorCode::Cancelled) {
-                outcome.message = fmt::format("Cancelled: {} was not written", task.path);
-            } else {
-                outcome.message = written.error().message;
-            }
-            {
-                std::lock_guard lock(m_mutex);
-                m_outcome = std::move(outcome);
-            }
-            m_running.store(false);
-        });
-    } catch (const std::system_error& e) {  // a process or address-space limit (issue 25)
-        std::lock_guard lock(m_mutex);
-        m_outcome = Outcome{};
-        m_outcome->ok = false;
-        m_outcome->message = std::string("cannot draw the figure: the system refused a thread (") + e.what() +
-                             "); the process may be at a limit (ulimit -u, ulimit -v)";
-        m_running.store(false);
+FigureOutcome runFigureTask(const FigureTask& task, const explore::JobContext& job) {
+    const auto written = writeFigure(task, job.progress());
+    FigureOutcome outcome;
+    outcome.ok = static_cast<bool>(written);
+    if (written) {
+        outcome.message = fmt::format("Saved {} ({} x {} px)", task.path, written->width, written->height);
+    } else if (written.error().code == ErrorCode::Cancelled) {
+        outcome.message = fmt::format("Cancelled: {} was not written", task.path);
+    } else {
+        outcome.message = written.error().message;
     }
-    return true;
-}
-
-float FigureJob::progress() const {
-    const std::uint64_t total = m_total.load();
-    return total > 0 ? static_cast<float>(m_done.load()) / static_cast<float>(total) : -1.0f;
-}
-
-std::optional<FigureJob::Outcome> FigureJob::takeOutcome() {
-    std::lock_guard lock(m_mutex);
-    return std::exchange(m_outcome, std::nullopt);
+    return outcome;
 }
 
 // ---------------------------------------------------------------------------
@@ -677,7 +628,8 @@ void Explorer::runFigureExport() {
         } else {
             f.failed = false;
             f.status = fmt::format("Drawing {}...", plan.task->path);
-            (void)m_figureJob.start(std::move(*plan.task));
+            (void)m_figureJob.start(
+                [task = std::move(*plan.task)](const explore::JobContext& job) { return runFigureTask(task, job); });
         }
     }
     if (auto outcome = m_figureJob.takeOutcome()) {
@@ -686,7 +638,7 @@ void Explorer::runFigureExport() {
         if (outcome->ok) m_state.statusMessage = outcome->message;
     }
     m_model.figureRunning = m_figureJob.running();
-    m_model.figureProgress = m_figureJob.progress();
+    m_model.figureProgress = m_figureJob.fraction();
 }
 
 }  // namespace alibi::imgui

@@ -11,18 +11,16 @@
 
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
+#include <alibi/explore/job_runner.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/figure/view_figure.hpp>
 #include <alibi/io/attention_maps.hpp>
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 namespace alibi::imgui {
 
@@ -91,40 +89,15 @@ struct FigureSize {
 };
 [[nodiscard]] Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progress = {});
 
-// A figure drawn and written on a thread of its own, with progress and cancellation, so a 4x
-// figure of a large grid never stalls the frame loop.
-class FigureJob {
-public:
-    FigureJob() = default;
-    ~FigureJob();
-    FigureJob(const FigureJob&) = delete;
-    FigureJob& operator=(const FigureJob&) = delete;
-
-    // Refused (false) while another figure is being drawn.
-    bool start(FigureTask task);
-    void cancel() { m_cancel.store(true); }
-
-    [[nodiscard]] bool running() const { return m_running.load(); }
-    // 0..1 of the figure's work, -1 when it has no count (yet).
-    [[nodiscard]] float progress() const;
-    // The outcome of a finished figure, once: "Saved PATH (W x H px)" or the core's message.
-    struct Outcome {
-        bool ok = false;
-        std::string message;
-    };
-    [[nodiscard]] std::optional<Outcome> takeOutcome();
-
-private:
-    void join();
-
-    std::atomic<bool> m_running{false};
-    std::atomic<bool> m_cancel{false};
-    std::atomic<std::uint64_t> m_done{0};
-    std::atomic<std::uint64_t> m_total{0};
-    std::mutex m_mutex;
-    std::optional<Outcome> m_outcome;
-    std::thread m_thread;
+// The outcome of a figure drawn on the core's task runner (explore::TaskJob, with progress and
+// cancellation, so a 4x figure of a large grid never stalls the frame loop): "Saved PATH (W x H
+// px)" or the core's message.
+struct FigureOutcome {
+    bool ok = false;
+    std::string message;
 };
+using FigureJob = explore::TaskJob<FigureOutcome>;
+[[nodiscard]] FigureOutcome runFigureTask(const FigureTask& task, const explore::JobContext& job);
 
 // The choices of a figure export: format, plot, size, file, the pixels it makes, Export (or the
 // progress and Cancel while drawing) and the last outcome. `wide` lays the format out as radio

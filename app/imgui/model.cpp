@@ -38,7 +38,7 @@ double millisecondsSince(Clock::time_point start) {
 
 // The core's progress callback doubles as the cancellation check.
 ProgressFn cancelProgress(const CancelFlag& cancel) {
-    return [&cancel](std::uint64_t, std::uint64_t) { return !cancel.load(std::memory_order_relaxed); };
+    return [&cancel](std::uint64_t, std::uint64_t) { return !cancel.cancelled(); };
 }
 
 // Every number of one small head: the bias from the core's biasValue, or attention rows from
@@ -53,7 +53,7 @@ Result<std::vector<double>> headValues(const HeatmapParams& params, const std::v
     std::vector<double> values(static_cast<std::size_t>(queries * keys));
     const double slope = head < static_cast<int>(slopes.size()) ? slopes[static_cast<std::size_t>(head)] : 0.0;
     for (std::int64_t i = 0; i < queries; ++i) {
-        if (cancel.load(std::memory_order_relaxed)) return fail(ErrorCode::Cancelled, "cancelled");
+        if (cancel.cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
         double* row = values.data() + i * keys;
         if (params.what == RenderWhat::Attention) {
             auto probabilities = attentionRow(params.attention, head, i);
@@ -199,7 +199,7 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
                 progress->total.store(1000000, std::memory_order_relaxed);
                 progress->done.store(static_cast<std::uint64_t>(fraction * 1e6), std::memory_order_relaxed);
             }
-            return !cancel.load(std::memory_order_relaxed);
+            return !cancel.cancelled();
         });
         before += shares[pass];
         if (!heatmap) {
@@ -220,7 +220,7 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
         if (request.values) {
             if (auto values = headValues(request.heatmap, result->slopes, cancel)) {
                 result->values = std::move(*values);
-            } else if (cancel.load(std::memory_order_relaxed)) {
+            } else if (cancel.cancelled()) {
                 return nullptr;
             } else {
                 result->error = values.error().message;
@@ -245,7 +245,7 @@ std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, 
         return result;
     }
     result->slopes = std::move(*slopes);
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    if (cancel.cancelled()) return nullptr;
 
     auto biasCurves = biasDistanceSeries(bias, result->maxDistance);
     if (!biasCurves) {
@@ -253,12 +253,11 @@ std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, 
         return result;
     }
     result->bias = std::move(*biasCurves);
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    if (cancel.cancelled()) return nullptr;
 
-    auto attention = attentionDistanceSeries(request.attention, request.queryRow, [&](std::uint64_t, std::uint64_t) {
-        return !cancel.load(std::memory_order_relaxed);
-    });
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    auto attention = attentionDistanceSeries(request.attention, request.queryRow,
+                                             [&](std::uint64_t, std::uint64_t) { return !cancel.cancelled(); });
+    if (cancel.cancelled()) return nullptr;
     if (!attention) {
         result->error = attention.error().message;
         return result;
@@ -293,7 +292,7 @@ std::shared_ptr<const StatsOutcome> computeStatsOutcome(const StatsRequest& requ
 }
 
 std::shared_ptr<const HoverRow> computeHoverRow(const HoverRowRequest& request, const CancelFlag& cancel) {
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    if (cancel.cancelled()) return nullptr;
     auto result = std::make_shared<HoverRow>();
     result->request = request;
     auto row = request.batch.active()

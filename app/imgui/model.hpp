@@ -145,10 +145,6 @@ struct GridProgress {
     std::atomic<std::uint64_t> total{0};
 };
 
-// Cancellation flag the worker hands to a job; compute functions poll it through the core's
-// progress callback and return nullptr when cancelled.
-using CancelFlag = std::atomic<bool>;
-
 // A costly grid (explore::gridPreviewSteps) goes to `preview` first from fewer exact rows (its
 // heatmap.rowStep > 1), then finer; the exact one is returned.
 [[nodiscard]] std::shared_ptr<const GridResult> computeGrid(

@@ -7,7 +7,6 @@
 #include "plot_widget.hpp"
 #include "view_util.hpp"
 
-#include <alibi/base/thread_priority.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/io/output_file.hpp>
@@ -45,8 +44,6 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
-#include <system_error>
-#include <thread>
 
 namespace alibi::qt {
 
@@ -742,7 +739,7 @@ void AttentionMapsPage::onGridShown() {
 bool AttentionMapsPage::picturesPending() const {
     for (const MapsHeatmapView* v : {m_grid, m_overview, m_headView, m_similarity})
         if (v->pending()) return true;
-    return m_rowReading;
+    return m_rowShown != m_rowRunner.latest();
 }
 
 void AttentionMapsPage::refreshPlots() {
@@ -765,28 +762,16 @@ void AttentionMapsPage::refreshPlots() {
 }
 
 void AttentionMapsPage::requestRow(RowRequest request) {
-    // One read at a time; while it runs only the newest request waits, so scrubbing the row
-    // spin box reads the rows it lands on, not every row it passed.
-    if (m_rowReading) {
-        m_rowWaiting = std::move(request);
-        return;
-    }
-    m_rowReading = true;
+    // The row comes from the file (a disk read when it is not cached), off the UI thread; only
+    // the newest request's row is shown.
     QPointer<AttentionMapsPage> self(this);
-    auto job = [self, request = std::move(request)] {
-        // The row comes from the file (a disk read when it is not cached), off the UI thread.
+    m_rowRunner.submit([self, request = std::move(request)](const explore::JobContext& job) {
         auto series = explore::mapsRowSeries(*request.maps, request.layer, request.head, request.row, request.slopes);
         QMetaObject::invokeMethod(
             qApp,
-            [self, request, series = std::move(series)]() mutable {
-                if (!self) return;
-                self->m_rowReading = false;
-                if (self->m_rowWaiting) {
-                    RowRequest next = std::move(*self->m_rowWaiting);
-                    self->m_rowWaiting.reset();
-                    self->requestRow(std::move(next));
-                    return;  // a newer row is on its way: this one is stale
-                }
+            [self, request, generation = job.generation(), series = std::move(series)]() mutable {
+                if (!self || generation != self->m_rowRunner.latest()) return;  // a newer row is on its way
+                self->m_rowShown = generation;
                 if (request.maps != self->m_model->maps()) return;  // another file since
                 if (series) {
                     self->m_rowPlot->setSeries(std::move(*series));
@@ -797,13 +782,7 @@ void AttentionMapsPage::requestRow(RowRequest request) {
                 }
             },
             Qt::QueuedConnection);
-    };
-    // Without a thread to be had (a process or address-space limit), read it here (issue 25).
-    try {
-        std::thread(job).detach();
-    } catch (const std::system_error&) {
-        job();
-    }
+    });
 }
 
 void AttentionMapsPage::setSimilarity(SimilarityBasis basis, HeadOrder order) {
@@ -1142,8 +1121,7 @@ void AttentionMapsPage::saveFileInBackground(const QString& path, const QString&
     // Drawn on a worker thread (a large file's rows are read from disk); the result comes back
     // to the page through its event loop, or is dropped if the page is gone.
     QPointer<AttentionMapsPage> self(this);
-    auto job = [self, render = std::move(render), path] {
-        lowerThisThreadPriority(4);
+    m_figureRunner.submit([self, render = std::move(render), path](const explore::JobContext&) {
         Result<void> ok = [&]() -> Result<void> {
             auto bytes = render();
             if (!bytes) return std::unexpected(bytes.error());
@@ -1160,13 +1138,7 @@ void AttentionMapsPage::saveFileInBackground(const QString& path, const QString&
                 emit self->figureSaved(static_cast<bool>(ok));
             },
             Qt::QueuedConnection);
-    };
-    // Without a thread to be had (a process or address-space limit), draw it here (issue 25).
-    try {
-        std::thread(job).detach();
-    } catch (const std::system_error&) {
-        job();
-    }
+    });
 }
 
 Result<void> AttentionMapsPage::exportTable(const QString& path, FileFormat format) {

@@ -9,6 +9,7 @@
 #include "model/attention_maps_model.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
+#include <alibi/explore/job_runner.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/io/preset.hpp>
 
@@ -196,8 +197,12 @@ private:
     QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
     int m_priorItem = 0;
     std::optional<LessonTarget> m_lessonTarget;  // waiting for its file to open
-    bool m_rowReading = false;                   // a row plot's row is being read
-    std::optional<RowRequest> m_rowWaiting;      // the newest row asked for meanwhile
+    std::uint64_t m_rowShown = 0;                // the row runner's generation last shown (or dropped)
+    // The core's runners, last (destroyed, so joined, first): the row plot's row (latest-wins:
+    // scrubbing the row reads the rows it lands on, not every row it passed) and figure saves
+    // (queued: none is dropped).
+    explore::JobRunner m_rowRunner{{.niceness = 2}};
+    explore::JobRunner m_figureRunner{{.niceness = 4, .queue = true}};
 };
 
 }  // namespace alibi::qt

@@ -391,10 +391,11 @@ double SessionModel::latencyMedianMs() const {
 }
 
 void SessionModel::request() {
-    ComputeRequest r;
+    explore::Request r;
     r.generation = ++m_generation;
     r.session = m_session;
-    r.gridPixels = m_gridPixels;
+    r.gridWidth = m_gridPixels.width();
+    r.gridHeight = m_gridPixels.height();
     r.devicePixelRatio = m_dpr;
     r.wantCompare = m_wantCompare;
     r.compare = m_compare;
