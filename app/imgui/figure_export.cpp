@@ -5,6 +5,7 @@
 #include "explorer.hpp"
 
 #include <alibi/analysis/buggy_examples.hpp>
+#include <alibi/base/image_size.hpp>
 #include <alibi/base/thread_priority.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/tensor_io.hpp>
@@ -26,8 +27,6 @@ namespace alibi::imgui {
 
 namespace {
 
-// The core's limit on a figure's side (render/view_figure.hpp); the size fields stop there.
-constexpr int kMaxFigureSide = 16384;
 constexpr int kMinFigureSide = 16;
 
 constexpr std::array kCurveKinds{CurveKind::Slopes, CurveKind::BiasDistance, CurveKind::AttentionDistance};
@@ -518,12 +517,12 @@ void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& pl
     int width = task.width, height = task.height;
     const float field = (wide ? 5.5f : 4.0f) * em;
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputInt("##figureWidth", &width, 0, 0)) f.width = std::clamp(width, kMinFigureSide, kMaxFigureSide);
+    if (ImGui::InputInt("##figureWidth", &width, 0, 0)) f.width = std::clamp(width, kMinFigureSide, kMaxImageSide);
     ImGui::SameLine();
     ImGui::TextUnformatted("x");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputInt("##figureHeight", &height, 0, 0)) f.height = std::clamp(height, kMinFigureSide, kMaxFigureSide);
+    if (ImGui::InputInt("##figureHeight", &height, 0, 0)) f.height = std::clamp(height, kMinFigureSide, kMaxImageSide);
     if (wide) {
         ImGui::SameLine();
         ImGui::TextUnformatted("px");
@@ -554,8 +553,8 @@ void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& pl
         ImGui::TextDisabled("Writes %lld x %lld px%s", static_cast<long long>(pixelsWide),
                             static_cast<long long>(pixelsHigh),
                             task.scale > 1 ? " (drawn at that size, not upscaled)" : "");
-        if (pixelsWide > kMaxFigureSide || pixelsHigh > kMaxFigureSide)
-            ImGui::TextColored(kErrorColor, "Larger than %d px a side: pick a smaller size or scale.", kMaxFigureSide);
+        if (pixelsWide > kMaxImageSide || pixelsHigh > kMaxImageSide)
+            ImGui::TextColored(kErrorColor, "Larger than %d px a side: pick a smaller size or scale.", kMaxImageSide);
     }
     ImGui::PopTextWrapPos();
 

@@ -1,6 +1,7 @@
 // The figure export dialog and the figure file of a job (see figure_export_dialog.hpp).
 #include "figure_export_dialog.hpp"
 
+#include <alibi/base/image_size.hpp>
 #include <alibi/render/png.hpp>
 
 #include <QComboBox>
@@ -25,7 +26,6 @@ constexpr const char* kGroup = "figureExport";
 // The size spin boxes' range at 1x; the core refuses what it cannot draw (a side over its
 // limit at the chosen scale) with a message, shown when the export runs.
 constexpr int kMinSide = 64;
-constexpr int kMaxSide = 16384;
 
 // The format box's items: PNG at a scale (1, 2, 4), or SVG (0).
 constexpr int kSvgItem = 0;
@@ -107,7 +107,7 @@ FigureExportDialog::FigureExportDialog(FigureSubject subject, QWidget* parent)
     widthBox = new QSpinBox(this);
     heightBox = new QSpinBox(this);
     for (QSpinBox* box : {widthBox, heightBox}) {
-        box->setRange(kMinSide, kMaxSide);
+        box->setRange(kMinSide, kMaxImageSide);
         box->setSuffix(" px");
         box->setKeyboardTracking(true);
     }
