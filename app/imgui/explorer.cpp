@@ -2,7 +2,6 @@
 // submitted (menus, shortcuts and popups are in explorer_menus.cpp).
 #include "explorer.hpp"
 
-#include "edit_rules.hpp"
 #include "panels.hpp"
 #include "position_schemes_model.hpp"
 
@@ -33,12 +32,6 @@ bool beginPanel(const char* title, float x, float y, float width, float height, 
     ImGui::SetNextWindowPos(ImVec2(std::floor(x), std::floor(y)));
     ImGui::SetNextWindowSize(ImVec2(std::floor(width), std::floor(height)));
     return ImGui::Begin(title, nullptr, kPanelFlags | extra);
-}
-
-std::string slopesText(const std::vector<double>& slopes) {
-    std::string text;
-    for (std::size_t i = 0; i < slopes.size(); ++i) text += fmt::format("{}{:.9g}", i == 0 ? "" : ", ", slopes[i]);
-    return text;
 }
 
 }  // namespace
@@ -164,7 +157,8 @@ void Explorer::requestQuit() {
 
 void Explorer::syncTextFields() {
     const SlopeParams& slopes = m_state.session.attention.bias.slopes;
-    m_state.customSlopesText = slopesText(slopes.scheme == SlopeScheme::Custom ? slopes.custom : m_model.slopes);
+    m_state.customSlopesText =
+        explore::slopeListText(slopes.scheme == SlopeScheme::Custom ? slopes.custom : m_model.slopes);
     m_state.customSlopesError.clear();
     m_state.maskText = maskName(m_state.session.attention.bias.mask);
     m_state.maskError.clear();
@@ -392,7 +386,7 @@ void Explorer::validateEdits() {
             m_heldClamps = {};
         }
         const Session unclamped = candidate;
-        const std::string note = clampDependents(candidate);
+        const std::string note = explore::joinNotes(explore::clampDependents(candidate));
         if (editing) {
             m_heldClamps.queryRow |= candidate.queryRow != unclamped.queryRow;
             m_heldClamps.head |= candidate.head != unclamped.head;
@@ -401,7 +395,7 @@ void Explorer::validateEdits() {
         }
         if (auto valid = validateSession(candidate); !valid) {
             // The previous valid state stays; the parameters panel shows why the edit was refused.
-            m_state.validationError = valid.error().message;
+            m_state.validationError = explore::guiMessage(valid.error().message);
             m_state.session = m_lastValid;
         } else {
             if (!editing && !note.empty()) m_state.statusMessage = note;

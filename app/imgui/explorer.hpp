@@ -7,7 +7,6 @@
 #pragma once
 
 #include "app_state.hpp"
-#include "edit_history.hpp"
 #include "figure_export.hpp"
 #include "lesson_panel.hpp"
 #include "model.hpp"
@@ -15,6 +14,7 @@
 #include "view_models.hpp"
 
 #include <alibi/base/error.hpp>
+#include <alibi/explore/editing.hpp>
 #include <alibi/explore/job_runner.hpp>
 
 #include <cstdint>
@@ -61,7 +61,7 @@ public:
     void undo();
     void redo();
     void resetToDefaults();
-    [[nodiscard]] const EditHistory& history() const { return m_history; }
+    [[nodiscard]] const explore::EditHistory& history() const { return m_history; }
     [[nodiscard]] bool modified() const { return m_history.modified(); }
 
     // The window's title: the session file, a mark when modified, what the centre view shows.
@@ -130,7 +130,7 @@ private:
     TextureUploader* m_textures = nullptr;
     std::function<void()> m_wake;
     Session m_lastValid;
-    EditHistory m_history;
+    explore::EditHistory m_history;
     LessonPanel m_lessons;
     // Dependents clamped silently while a slider is held (restored, then clamped with a note,
     // when the drag ends): dragging T from 128 to 2 and back leaves query row 40 where it was.
