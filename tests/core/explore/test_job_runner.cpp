@@ -142,11 +142,12 @@ TEST(Mailbox, KeepsTheNewestGenerationOnce) {
 
 TEST(LatestJob, ComputesOnlyChangedRequestsAndKeepsTheNewestResult) {
     std::atomic<int> computed{0};
-    LatestJob<int, int> view([&](const int& request, const JobContext&) {
-        ++computed;
-        return std::make_shared<const int>(request * 2);
-    },
-                             {});
+    LatestJob<int, int> view(
+        [&](const int& request, const JobContext&) {
+            ++computed;
+            return std::make_shared<const int>(request * 2);
+        },
+        {});
     view.submit(4);
     view.submit(4);  // unchanged: no work
     while (!view.runner().idle()) std::this_thread::yield();

@@ -54,9 +54,9 @@ private:
 };
 
 struct RunnerOptions {
-    int niceness = 0;            // the thread's nice value above the caller's (lowerThisThreadPriority)
-    bool queue = false;          // keep every submitted job (otherwise the latest wins)
-    bool startThread = true;     // false: run jobs without a thread, as when the system refuses one
+    int niceness = 0;         // the thread's nice value above the caller's (lowerThisThreadPriority)
+    bool queue = false;       // keep every submitted job (otherwise the latest wins)
+    bool startThread = true;  // false: run jobs without a thread, as when the system refuses one
     // Where a job goes when there is no thread: empty runs it inside submit(). A GUI passes its
     // event loop's "run this later", so a job never runs re-entrantly inside the caller.
     std::function<void(std::function<void()>)> post = {};
@@ -197,7 +197,9 @@ public:
     void cancel() { m_runner.cancel(); }
     [[nodiscard]] bool running() const { return !m_runner.idle(); }
     // {done, total} of the running task, once it reported.
-    [[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> progress() const { return m_runner.progress(); }
+    [[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> progress() const {
+        return m_runner.progress();
+    }
     // 0..1 of the running task's work, -1 while it has no count.
     [[nodiscard]] float fraction() const {
         const auto p = progress();
