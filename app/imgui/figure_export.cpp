@@ -4,12 +4,7 @@
 
 #include "explorer.hpp"
 
-#include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/base/image_size.hpp>
-#include <alibi/base/thread_priority.hpp>
-#include <alibi/io/output_file.hpp>
-#include <alibi/io/tensor_io.hpp>
-#include <alibi/render/png.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -112,8 +107,10 @@ bool planDiagnosis(FigurePlan& plan, FigureTask& task, const Model& model) {
         return false;
     }
     task.kind = FigureTask::Kind::Diagnosis;
-    task.diagnose = d->request;
-    task.diagnoseSource = d->source;
+    // Read again on the job's thread, so the view's result need not keep a large tensor alive.
+    task.tensorPath = d->request.path;
+    task.example = d->request.example;
+    task.source = d->source;
     const std::string name = d->request.path.empty() ? d->request.example : fileStem(d->request.path);
     plan.defaultPath = "diagnosis-" + name + ".png";
     return true;
@@ -270,23 +267,6 @@ bool planMaps(FigurePlan& plan, FigureTask& task, const AppState& state, const M
     return true;
 }
 
-// The line plots of the Maps view's side tabs, drawn from the task's data.
-Result<PlotFigure> mapsPlotFigure(const FigureTask& task) {
-    if (task.kind == FigureTask::Kind::MapsProfile)
-        return fitProfileFigure(task.headFit, *task.maps, task.fitFirstRow, task.fitLastRow, task.width, task.height);
-    return mapsRowFigure(*task.maps, task.mapsParams.layerIndex, task.mapsParams.head, task.rowQuery, task.rowSlopes,
-                         task.width, task.height);
-}
-
-bool isMapsPlot(FigureTask::Kind kind) {
-    return kind == FigureTask::Kind::MapsProfile || kind == FigureTask::Kind::MapsRow;
-}
-
-Result<void> writeBytes(OutputFile& out, std::span<const std::byte> bytes) {
-    if (auto written = out.write(bytes); !written) return written;
-    return out.commit();
-}
-
 }  // namespace
 
 int figureScale(FigureFormat format) {
@@ -337,96 +317,10 @@ FigurePlan planFigure(const AppState& state, const Session& session, const Model
     return plan;
 }
 
-Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progress) {
-    // The file first: a folder that does not exist or may not be written fails before the drawing.
-    auto out = OutputFile::open(task.path);
-    if (!out) return std::unexpected(out.error());
-    const auto cancelled = [&progress] { return progress && !progress(0, 0); };
-    if (task.svg) {
-        if (task.kind != FigureTask::Kind::View && !isMapsPlot(task.kind))
-            return fail(ErrorCode::InvalidArgument,
-                        "this figure is a heatmap, drawn as PNG only; pick PNG 1x, 2x or 4x");
-        Result<std::string> svg = fail(ErrorCode::Internal, "no figure drawn");
-        if (task.kind == FigureTask::Kind::View) {
-            ViewFigureRequest request = task.view;
-            request.progress = progress;
-            svg = renderViewFigureSvg(request);
-        } else if (auto figure = mapsPlotFigure(task); figure) {
-            svg = plotFigureSvg(*figure);
-        } else {
-            return std::unexpected(figure.error());
-        }
-        if (!svg) return std::unexpected(svg.error());
-        if (auto written = writeBytes(*out, std::as_bytes(std::span(svg->data(), svg->size()))); !written)
-            return std::unexpected(written.error());
-        return FigureSize{task.width, task.height};
-    }
-    Result<Image> image = fail(ErrorCode::Internal, "no figure drawn");
-    switch (task.kind) {
-        case FigureTask::Kind::View: {
-            ViewFigureRequest request = task.view;
-            request.progress = progress;
-            image = renderViewFigurePng(request);
-            break;
-        }
-        case FigureTask::Kind::Diagnosis: {
-            const DiagnoseRequest& d = task.diagnose;
-            Result<Tensor> tensor = d.path.empty() ? buildBuggyExample(d.example) : [&]() -> Result<Tensor> {
-                auto loaded = loadTensor(d.path);
-                if (!loaded) return std::unexpected(loaded.error());
-                return std::move(loaded->tensor);
-            }();
-            if (!tensor) return std::unexpected(tensor.error());
-            if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
-            auto diagnosis = diagnose(*tensor);
-            if (!diagnosis) return std::unexpected(diagnosis.error());
-            if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
-            DiagnosisFigureRequest request;
-            request.tensor = &*tensor;
-            request.diagnosis = &*diagnosis;
-            request.source = task.diagnoseSource;
-            request.width = task.width;
-            request.height = task.height;
-            request.scale = task.scale;
-            image = renderDiagnosisFigure(request);
-            break;
-        }
-        case FigureTask::Kind::Maps:
-        case FigureTask::Kind::MapsOverview: {
-            // Rows of a large file come from disk: the job's progress and Cancel reach the drawing.
-            MapsHeatmapParams params = task.mapsParams;
-            params.progress = progress;
-            image = task.kind == FigureTask::Kind::Maps
-                        ? renderAttentionMapsFigure(*task.maps, params, 0, task.scale)
-                        : renderAttentionOverviewFigure(*task.maps, params, 0, task.scale);
-            break;
-        }
-        case FigureTask::Kind::MapsProfile:
-        case FigureTask::Kind::MapsRow: {
-            auto figure = mapsPlotFigure(task);
-            if (!figure) return std::unexpected(figure.error());
-            if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
-            image = plotFigurePng(*figure, task.scale);
-            break;
-        }
-        case FigureTask::Kind::Similarity:
-            image = renderSimilarityFigure(task.distances, task.similarityOrder, task.similarityTitle, Colormap::Magma,
-                                           task.width, task.height, task.scale);
-            break;
-    }
-    if (!image) return std::unexpected(image.error());
-    if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
-    auto png = encodePng(*image);
-    if (!png) return std::unexpected(png.error());
-    if (auto written = writeBytes(*out, std::as_bytes(std::span(png->data(), png->size()))); !written)
-        return std::unexpected(written.error());
-    return FigureSize{image->width, image->height};
-}
-
 // ---------------------------------------------------------------------------
 
 FigureOutcome runFigureTask(const FigureTask& task, const explore::JobContext& job) {
-    const auto written = writeFigure(task, job.progress());
+    const auto written = writeFigureJob(task, task.path, job.progress());
     FigureOutcome outcome;
     outcome.ok = static_cast<bool>(written);
     if (written) {

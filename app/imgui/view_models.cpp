@@ -16,10 +16,6 @@
 
 namespace alibi::imgui {
 
-bool operator==(const StagesRequest& a, const StagesRequest& b) {
-    return sameAttention(a.attention, b.attention) && a.head == b.head && a.query == b.query;
-}
-
 StagesRequest stagesRequest(const AppState& state) {
     const Session& s = state.session;
     const std::int64_t queries = s.attention.bias.queries;

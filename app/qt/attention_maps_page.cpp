@@ -1028,8 +1028,12 @@ void AttentionMapsPage::exportFigureDialog(int scale) {
 bool AttentionMapsPage::exportFigure(const QString& path, const MapsHeatmapParams& params, int scale) {
     const MapsPtr maps = m_model->maps();
     if (!maps) return false;
-    saveFigureInBackground(path, scale,
-                           [maps, params, scale] { return renderAttentionMapsFigure(*maps, params, 0, scale); });
+    FigureJobRequest r;
+    r.kind = FigureJobRequest::Kind::Maps;
+    r.maps = maps;
+    r.mapsParams = params;
+    r.scale = scale;
+    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(r));
     return true;
 }
 
@@ -1040,18 +1044,27 @@ bool AttentionMapsPage::exportSimilarityFigure(const QString& path, int width, i
             "The matrix is not drawn yet: fit the heads (or choose full maps) and open the Similarity tab first.");
         return false;
     }
-    saveFigureInBackground(
-        path, scale, [d = m_distances, order = m_similarityOrder, title = m_similarityTitle, width, height, scale] {
-            return renderSimilarityFigure(d, order, title, Colormap::Magma, width, height, scale);
-        });
+    FigureJobRequest r;
+    r.kind = FigureJobRequest::Kind::Similarity;
+    r.distances = m_distances;
+    r.similarityOrder = m_similarityOrder;
+    r.similarityTitle = m_similarityTitle;
+    r.width = width;
+    r.height = height;
+    r.scale = scale;
+    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(r));
     return true;
 }
 
 bool AttentionMapsPage::exportOverviewFigure(const QString& path, const MapsHeatmapParams& params, int scale) {
     const MapsPtr maps = m_model->maps();
     if (!maps) return false;
-    saveFigureInBackground(path, scale,
-                           [maps, params, scale] { return renderAttentionOverviewFigure(*maps, params, 0, scale); });
+    FigureJobRequest r;
+    r.kind = FigureJobRequest::Kind::MapsOverview;
+    r.maps = maps;
+    r.mapsParams = params;
+    r.scale = scale;
+    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(r));
     return true;
 }
 
@@ -1072,10 +1085,16 @@ bool AttentionMapsPage::exportPlotFigure(Plot plot, const QString& path, int wid
     const MapsPtr maps = m_model->maps();
     if (!maps) return false;
     const int layer = m_layer->value(), head = m_head->value();
-    const bool svg = path.endsWith(".svg", Qt::CaseInsensitive);
-    // The figure's data is gathered here, drawn and written on the worker: the row plot reads its
-    // row from the file, which may be on a slow disk.
-    std::function<Result<PlotFigure>()> figure;
+    // The figure's data is gathered here, drawn and written by the core's figure job on the
+    // worker: the row plot reads its row from the file, which may be on a slow disk.
+    FigureJobRequest r;
+    r.maps = maps;
+    r.mapsParams.layerIndex = layer;
+    r.mapsParams.head = head;
+    r.width = width;
+    r.height = height;
+    r.scale = scale;
+    r.svg = path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
     if (plot == Plot::Distance) {
         const HeadFit* fit = m_model->fitOf(layer, head);
         if (fit == nullptr) {
@@ -1085,48 +1104,27 @@ bool AttentionMapsPage::exportPlotFigure(Plot plot, const QString& path, int wid
                             : "Fit the heads first (Fit): the profile and its priors come from the fit.");
             return false;
         }
-        figure = [maps, fit = *fit, first = m_model->fitFirstRow(), last = m_model->fitLastRow(), width,
-                  height]() -> Result<PlotFigure> { return fitProfileFigure(fit, *maps, first, last, width, height); };
+        r.kind = FigureJobRequest::Kind::MapsProfile;
+        r.headFit = *fit;
+        r.fitFirstRow = m_model->fitFirstRow();
+        r.fitLastRow = m_model->fitLastRow();
     } else {
-        figure = [maps, layer, head, row = std::int64_t{m_row->value()}, slopes = slopesOf(layer, head), width,
-                  height] { return mapsRowFigure(*maps, layer, head, row, slopes, width, height); };
+        r.kind = FigureJobRequest::Kind::MapsRow;
+        r.rowQuery = m_row->value();
+        r.rowSlopes = slopesOf(layer, head);
     }
-    saveFileInBackground(path, svg ? QString("as SVG") : QString("at %1x").arg(scale),
-                         [figure = std::move(figure), svg, scale]() -> Result<std::string> {
-                             auto f = figure();
-                             if (!f) return std::unexpected(f.error());
-                             if (svg) return plotFigureSvg(*f);
-                             auto image = plotFigurePng(*f, scale);
-                             if (!image) return std::unexpected(image.error());
-                             auto bytes = encodePng(*image);
-                             if (!bytes) return std::unexpected(bytes.error());
-                             return std::string(bytes->begin(), bytes->end());
-                         });
+    saveFigureInBackground(path, r.svg ? QString("as SVG") : QString("at %1x").arg(scale), std::move(r));
     return true;
 }
 
-void AttentionMapsPage::saveFigureInBackground(const QString& path, int scale, std::function<Result<Image>()> render) {
-    saveFileInBackground(path, QString("at %1x").arg(scale), [render = std::move(render)]() -> Result<std::string> {
-        auto image = render();
-        if (!image) return std::unexpected(image.error());
-        auto bytes = encodePng(*image);
-        if (!bytes) return std::unexpected(bytes.error());
-        return std::string(bytes->begin(), bytes->end());
-    });
-}
-
-void AttentionMapsPage::saveFileInBackground(const QString& path, const QString& what,
-                                             std::function<Result<std::string>()> render) {
+void AttentionMapsPage::saveFigureInBackground(const QString& path, const QString& what, FigureJobRequest request) {
     emit statusMessage(QString("Drawing the figure %1…").arg(what), 0);
-    // Drawn on a worker thread (a large file's rows are read from disk); the result comes back
-    // to the page through its event loop, or is dropped if the page is gone.
+    // The core's figure job on the page's figure runner (a large file's rows are read from disk);
+    // the outcome comes back to the page through its event loop, or is dropped if the page is gone.
     QPointer<AttentionMapsPage> self(this);
-    m_figureRunner.submit([self, render = std::move(render), path](const explore::JobContext&) {
-        Result<void> ok = [&]() -> Result<void> {
-            auto bytes = render();
-            if (!bytes) return std::unexpected(bytes.error());
-            return writeFileAtomic(path.toStdString(), *bytes);
-        }();
+    m_figureRunner.submit([self, request = std::move(request), path](const explore::JobContext& job) {
+        const auto written = writeFigureJob(request, path.toStdString(), job.progress());
+        const Result<void> ok = written ? Result<void>{} : Result<void>{std::unexpected(written.error())};
         QMetaObject::invokeMethod(
             qApp,
             [self, ok, path] {

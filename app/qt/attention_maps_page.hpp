@@ -11,6 +11,7 @@
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/job_runner.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/figure/figure_job.hpp>
 #include <alibi/io/preset.hpp>
 
 #include <QElapsedTimer>
@@ -123,10 +124,9 @@ private:
     // Plot figures: `scale` 0 is SVG.
     void exportPlotDialog(Plot plot, int scale);
     [[nodiscard]] QString figureFileName(const QString& what, int scale, bool svg = false) const;
-    // Draws `render` on a worker thread and writes it to `path` as PNG; figureSaved tells the end.
-    void saveFigureInBackground(const QString& path, int scale, std::function<Result<Image>()> render);
-    // The same for a figure that is either PNG or SVG: `render` returns the file's bytes.
-    void saveFileInBackground(const QString& path, const QString& what, std::function<Result<std::string>()> render);
+    // Draws `request` (the core's figure job) on the figure runner and writes it to `path`
+    // atomically; `what` ("at 2x") is for the status line; figureSaved tells the end.
+    void saveFigureInBackground(const QString& path, const QString& what, FigureJobRequest request);
     void onOpened();
     void onFitted();
     void refreshLayer();  // grid, head view, plots after a layer, head, row or fit change
