@@ -15,7 +15,15 @@ namespace alibi::explore {
 
 namespace {
 
-bool separator(char c) { return c == ',' || c == ';' || std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool comma(char c) {
+    return c == ',' || c == ';';
+}
+bool blank(char c) {
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+bool separator(char c) {
+    return comma(c) || blank(c);
+}
 
 // A whole decimal number (no sign but '-' and '+', no spaces); nullopt otherwise.
 std::optional<double> decimal(std::string_view text) {
@@ -52,9 +60,20 @@ std::optional<double> term(std::string_view text) {
 Result<std::vector<double>> parseSlopeList(std::string_view text, std::string_view name) {
     std::vector<double> slopes;
     std::size_t i = 0;
+    bool afterComma = false;  // a comma or semicolon since the last item
     while (i < text.size()) {
-        while (i < text.size() && separator(text[i])) ++i;
+        while (i < text.size() && separator(text[i])) {
+            // Two commas with nothing between them (or one first or last): a slope left out.
+            if (comma(text[i]) && (afterComma || slopes.empty()))
+                return fail(ErrorCode::InvalidArgument,
+                            fmt::format("{}: value {} is empty (two commas in a row, or one at an end); give one "
+                                        "positive slope per head, e.g. 0.5, 0.25",
+                                        name, slopes.size() + 1));
+            afterComma = afterComma || comma(text[i]);
+            ++i;
+        }
         if (i >= text.size()) break;
+        afterComma = false;
         std::size_t end = i;
         while (end < text.size() && !separator(text[end])) ++end;
         const std::string_view item = text.substr(i, end - i);
@@ -73,6 +92,10 @@ Result<std::vector<double>> parseSlopeList(std::string_view text, std::string_vi
         slopes.push_back(*value);
         i = end;
     }
+    if (afterComma)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{}: value {} is empty (a comma at the end); give one positive slope per head", name,
+                                slopes.size() + 1));
     if (slopes.empty())
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("{}: the list is empty; give one positive slope per head, e.g. 0.5, 0.25", name));
@@ -108,7 +131,8 @@ std::string fitCustomSlopes(SlopeParams& slopes) {
     }
     const double raw = had >= 2 ? slopes.custom[had - 1] / slopes.custom[had - 2] : 0.5;
     const double ratio = std::isfinite(raw) && raw > 0 ? raw : 0.5;
-    while (slopes.custom.size() < static_cast<std::size_t>(heads)) slopes.custom.push_back(slopes.custom.back() * ratio);
+    while (slopes.custom.size() < static_cast<std::size_t>(heads))
+        slopes.custom.push_back(slopes.custom.back() * ratio);
     return fmt::format("custom slopes continued to {} heads (each {:.6g} times the one before)", heads, ratio);
 }
 
@@ -116,8 +140,8 @@ std::vector<std::string> clampDependents(Session& session) {
     std::vector<std::string> notes;
     const int heads = session.attention.bias.slopes.heads;
     if (heads > 0 && session.head >= heads) {
-        notes.push_back(fmt::format("selected head {} → {} (H = {} has heads 0–{})", session.head, heads - 1, heads,
-                                    heads - 1));
+        notes.push_back(
+            fmt::format("selected head {} → {} (H = {} has heads 0–{})", session.head, heads - 1, heads, heads - 1));
         session.head = heads - 1;
     }
     const std::int64_t queries = session.attention.bias.queries;
@@ -156,7 +180,8 @@ std::string guiMessage(std::string_view coreMessage) {
                                  " (or drop Heads H: it defaults to the number of slopes)"})
         if (const std::size_t at = m.find(cli); at != std::string::npos) m.erase(at, cli.size());
     constexpr std::string_view kOmitted = "(or omitted to equal Length T)";
-    if (const std::size_t at = m.find(kOmitted); at != std::string::npos) m.replace(at, kOmitted.size(), "(0: same as T)");
+    if (const std::size_t at = m.find(kOmitted); at != std::string::npos)
+        m.replace(at, kOmitted.size(), "(0: same as T)");
     while (!m.empty() && std::isspace(static_cast<unsigned char>(m.back()))) m.pop_back();
     return m;
 }

@@ -27,7 +27,8 @@ TEST(SlopeList, RefusesWithTheFieldNameAndTheItem) {
     ASSERT_FALSE(negative);
     EXPECT_EQ(negative.error().message.rfind("--b-slopes: '-1' is not a positive number", 0), 0u)
         << negative.error().message;
-    for (const char* text : {"", " , ;", "1/0", "0", "inf", "nan", "2^", "/8", "1e400"})
+    for (const char* text :
+         {"", " , ;", "0.5,,0.25", "0.5, ;0.25", ",0.5", "0.5,", "1/0", "0", "inf", "nan", "2^", "/8", "1e400"})
         EXPECT_FALSE(parseSlopeList(text)) << text;
     std::string many;
     for (int i = 0; i <= kMaxHeads; ++i) many += "0.5,";

@@ -17,7 +17,8 @@
 
 namespace alibi::explore {
 
-// A slope list as every front end takes it: items separated by commas, semicolons or white space,
+// A slope list as every front end takes it: items separated by commas, semicolons or white space
+// (a comma or semicolon with no item before or after it is refused: a slope left out),
 // each a decimal number ("0.125", "1e-3"), a power ("2^-3") or a fraction of those ("1/8",
 // "1/2^3"). Every slope must be positive and finite, and there are 1..kMaxHeads of them. Messages
 // name the field `name` (the CLI's flag; wordMessage turns it into another front end's words).
