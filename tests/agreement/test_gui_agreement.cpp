@@ -56,14 +56,22 @@ const std::vector<Case>& cases() {
     static const std::vector<Case> table{
         {"an edit that clamps the query row and the head",
          defaultSession,
-         {{Step::Queries, 128}, {Step::QueryRow, 100}, {Step::Heads, 16}, {Step::SelectedHead, 12},
-          {Step::Queries, 32}, {Step::Heads, 8}}},
+         {{Step::Queries, 128},
+          {Step::QueryRow, 100},
+          {Step::Heads, 16},
+          {Step::SelectedHead, 12},
+          {Step::Queries, 32},
+          {Step::Heads, 8}}},
         {"custom slopes written as decimals, fractions and powers, then H grown and cut",
          [] { return explore::withCustomSlopes(defaultSession(), std::vector<double>(8, 0.5)); },
          {{Step::CustomSlopes, 0, "1/2, 0.25, 2^-3"}, {Step::Heads, 5}, {Step::Heads, 2}}},
         {"slope lists that do not parse or are not positive",
-         [] { return explore::withCustomSlopes(defaultSession(), {0.5, 0.25}); },
-         {{Step::CustomSlopes, 0, "0.5, abc"}, {Step::CustomSlopes, 0, "0.5, -1"}, {Step::CustomSlopes, 0, "1/0"},
+         [] {
+             return explore::withCustomSlopes(defaultSession(), {0.5, 0.25});
+         },
+         {{Step::CustomSlopes, 0, "0.5, abc"},
+          {Step::CustomSlopes, 0, "0.5, -1"},
+          {Step::CustomSlopes, 0, "1/0"},
           {Step::CustomSlopes, 0, "0.3; 0.1 0.05"}}},
         {"a batch follows T down, with a note per change",
          batchSession,
@@ -82,11 +90,21 @@ protected:
         QSignalSpy notes(&model, &qt::SessionModel::adjusted);
         QSignalSpy errors(&model, &qt::SessionModel::errorOccurred);
         switch (step.kind) {
-            case Step::Heads: (void)model.setHeads(static_cast<int>(step.number)); break;
-            case Step::Queries: (void)model.setQueries(step.number); break;
-            case Step::QueryRow: (void)model.setQueryRow(step.number); break;
-            case Step::SelectedHead: (void)model.setSelectedHead(static_cast<int>(step.number)); break;
-            case Step::CustomSlopes: (void)model.setCustomSlopes(QString::fromStdString(step.text)); break;
+            case Step::Heads:
+                (void)model.setHeads(static_cast<int>(step.number));
+                break;
+            case Step::Queries:
+                (void)model.setQueries(step.number);
+                break;
+            case Step::QueryRow:
+                (void)model.setQueryRow(step.number);
+                break;
+            case Step::SelectedHead:
+                (void)model.setSelectedHead(static_cast<int>(step.number));
+                break;
+            case Step::CustomSlopes:
+                (void)model.setCustomSlopes(QString::fromStdString(step.text));
+                break;
         }
         Answer a;
         a.session = model.session();
@@ -106,10 +124,18 @@ protected:
         st.validationError.clear();
         st.customSlopesError.clear();
         switch (step.kind) {
-            case Step::Heads: st.session.attention.bias.slopes.heads = static_cast<int>(step.number); break;
-            case Step::Queries: st.session.attention.bias.queries = step.number; break;
-            case Step::QueryRow: st.session.queryRow = step.number; break;
-            case Step::SelectedHead: st.session.head = static_cast<int>(step.number); break;
+            case Step::Heads:
+                st.session.attention.bias.slopes.heads = static_cast<int>(step.number);
+                break;
+            case Step::Queries:
+                st.session.attention.bias.queries = step.number;
+                break;
+            case Step::QueryRow:
+                st.session.queryRow = step.number;
+                break;
+            case Step::SelectedHead:
+                st.session.head = static_cast<int>(step.number);
+                break;
             case Step::CustomSlopes:
                 EXPECT_TRUE(click("Parameters", "##custom", 0.5f)) << "the custom slopes field";
                 press('A', true);  // select all
@@ -133,8 +159,8 @@ protected:
 
 std::string describe(const Step& step) {
     static const char* kinds[] = {"H", "T", "query row", "selected head", "custom slopes"};
-    return std::string(kinds[step.kind]) + " = " + (step.kind == Step::CustomSlopes ? "'" + step.text + "'"
-                                                                                        : std::to_string(step.number));
+    return std::string(kinds[step.kind]) + " = " +
+           (step.kind == Step::CustomSlopes ? "'" + step.text + "'" : std::to_string(step.number));
 }
 
 TEST_F(GuiAgreement, BothExplorersAnswerEveryEditAlike) {
@@ -151,10 +177,10 @@ TEST_F(GuiAgreement, BothExplorersAnswerEveryEditAlike) {
             const Answer g = viaImGui(step);
             EXPECT_EQ(q.error, g.error);
             EXPECT_EQ(q.note, g.note);
-            EXPECT_TRUE(q.session == g.session) << "Qt H " << q.session.attention.bias.slopes.heads << " T "
-                                                << q.session.attention.bias.queries << " row " << q.session.queryRow
-                                                << "; ImGui H " << g.session.attention.bias.slopes.heads << " T "
-                                                << g.session.attention.bias.queries << " row " << g.session.queryRow;
+            EXPECT_TRUE(q.session == g.session)
+                << "Qt H " << q.session.attention.bias.slopes.heads << " T " << q.session.attention.bias.queries
+                << " row " << q.session.queryRow << "; ImGui H " << g.session.attention.bias.slopes.heads << " T "
+                << g.session.attention.bias.queries << " row " << g.session.queryRow;
             // No flag or session-file field in an explorer's words.
             for (const std::string* text : {&q.error, &q.note}) {
                 EXPECT_EQ(text->find("--"), std::string::npos) << *text;

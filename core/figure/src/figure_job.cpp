@@ -12,7 +12,9 @@ namespace {
 
 using Kind = FigureJobRequest::Kind;
 
-bool isMapsPlot(Kind kind) { return kind == Kind::MapsProfile || kind == Kind::MapsRow; }
+bool isMapsPlot(Kind kind) {
+    return kind == Kind::MapsProfile || kind == Kind::MapsRow;
+}
 
 // The line plots of the maps view's side tabs.
 Result<PlotFigure> mapsPlotFigure(const FigureJobRequest& r) {
@@ -63,7 +65,8 @@ Result<FigureFile> renderFigureJob(const FigureJobRequest& r, const ProgressFn& 
         return fail(ErrorCode::InvalidArgument, "no attention maps are open: open a file of attention maps first");
     if (r.svg) {
         if (!figureSvgOffered(r))
-            return fail(ErrorCode::InvalidArgument, "this figure is a heatmap, drawn as PNG only; pick PNG 1x, 2x or 4x");
+            return fail(ErrorCode::InvalidArgument,
+                        "this figure is a heatmap, drawn as PNG only; pick PNG 1x, 2x or 4x");
         Result<std::string> svg = fail(ErrorCode::Internal, "no figure drawn");
         if (r.kind == Kind::View) {
             ViewFigureRequest request = r.view;
