@@ -6,6 +6,7 @@
 #include "progress_bar.hpp"
 #include "render_maps.hpp"
 
+#include <alibi/base/image_size.hpp>
 #include <alibi/explore/compute.hpp>
 #include <alibi/figure/figure.hpp>
 #include <alibi/figure/position_schemes_figure.hpp>
@@ -74,11 +75,11 @@ Result<void> renderFile(const RenderCommand& original) {
     if (c.flags.pixelRatio.given())
         if (auto ok = checkFigureOutput(settings->pixelRatio, target->format != FileFormat::Png); !ok) return ok;
     const Session& s = settings->session;
-    if (const int longest = std::max(s.width, s.height) * settings->pixelRatio; longest > 16384)
+    if (const int longest = std::max(s.width, s.height) * settings->pixelRatio; longest > kMaxImageSide)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--width/--height {} at --pixel-ratio {} make {} pixels, more than 16384: lower the "
+                    fmt::format("--width/--height {} at --pixel-ratio {} make {} pixels, more than {}: lower the "
                                 "size or the ratio",
-                                std::max(s.width, s.height), settings->pixelRatio, longest));
+                                std::max(s.width, s.height), settings->pixelRatio, longest, kMaxImageSide));
     RenderMapsRequest r;
     r.file = c.file;
     r.what = what;
@@ -197,11 +198,11 @@ Result<void> run(const RenderCommand& original) {
     if (c.maxDistance) request.schemesMaxDistance = *c.maxDistance;
     if (*quantity) request.schemesQuantity = **quantity;
     const Session& s = request.session;
-    if (const int longest = std::max(s.width, s.height) * settings->pixelRatio; longest > 16384)
+    if (const int longest = std::max(s.width, s.height) * settings->pixelRatio; longest > kMaxImageSide)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--width/--height {} at --pixel-ratio {} make {} pixels, more than 16384: lower the "
+                    fmt::format("--width/--height {} at --pixel-ratio {} make {} pixels, more than {}: lower the "
                                 "size or the ratio",
-                                std::max(s.width, s.height), settings->pixelRatio, longest));
+                                std::max(s.width, s.height), settings->pixelRatio, longest, kMaxImageSide));
 
     if (view->slopeSchemes) {
         auto plot = slopeSchemesPlot(s.attention.bias.slopes, s.width, s.height);  // the core's, Python's too

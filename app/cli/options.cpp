@@ -6,6 +6,8 @@
 #include "inputs.hpp"
 
 #include <alibi/base/data_dir.hpp>
+#include <alibi/base/image_size.hpp>
+#include <alibi/explore/editing.hpp>
 #include <alibi/explore/snapshot.hpp>
 #include <alibi/figure/render_views.hpp>
 #include <alibi/io/output_file.hpp>
@@ -76,27 +78,9 @@ Result<T> enumFlag(const Flag& flag, ParseFn parse, std::string_view expected) {
                 fmt::format("{} must be one of {}, got '{}'", flag.name, expected, flag.value));
 }
 
+// The core's one slope-list grammar ("0.5,1/8,2^-3"), as both explorers and Python take it.
 Result<std::vector<double>> parseSlopeList(const Flag& flag) {
-    std::vector<double> slopes;
-    std::string_view rest = flag.value;
-    for (std::size_t index = 1;; ++index) {
-        const auto comma = rest.find(',');
-        const std::string_view item = trim(rest.substr(0, comma));
-        const auto value = toDouble(item);
-        if (!value)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("{}: value {} ('{}') is not a number; give positive numbers separated by commas, "
-                                    "e.g. --slopes 0.5,0.25,0.125",
-                                    flag.name, index, item));
-        if (!std::isfinite(*value) || *value <= 0)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("{}: value {} is {}; every slope must be a positive finite number", flag.name,
-                                    index, item));
-        slopes.push_back(*value);
-        if (comma == std::string_view::npos) break;
-        rest.remove_prefix(comma + 1);
-    }
-    return slopes;
+    return explore::parseSlopeList(flag.value, flag.name);
 }
 
 // Where --preset looks: share/alibi-explorer/presets relative to the program, which holds for
@@ -506,9 +490,11 @@ const std::vector<FlagSpec>& flagTable() {
          "Colour scale of a grid: shared (default) or per-head. Example: --scale per-head",
          oneOf<ScaleMode>(parseScaleMode, "shared, per-head", [](S& s, ScaleMode v) { s.session.scale = v; })},
         {&F::width, Group::Render, "--width", "PIXELS", "Image width in pixels (default 1024). Example: --width 800",
-         wholeNumberIn(16, 16384, " pixels", [](S& s, std::int64_t v) { s.session.width = static_cast<int>(v); })},
+         wholeNumberIn(16, kMaxImageSide, " pixels",
+                       [](S& s, std::int64_t v) { s.session.width = static_cast<int>(v); })},
         {&F::height, Group::Render, "--height", "PIXELS", "Image height in pixels (default 768). Example: --height 600",
-         wholeNumberIn(16, 16384, " pixels", [](S& s, std::int64_t v) { s.session.height = static_cast<int>(v); })},
+         wholeNumberIn(16, kMaxImageSide, " pixels",
+                       [](S& s, std::int64_t v) { s.session.height = static_cast<int>(v); })},
         {&F::reduce, Group::Render, "--reduce", "HOW",
          "What a pixel covering several cells shows: auto (default: mean for the bias, max over the keys for "
          "attention), mean, max, sum. Example: --reduce sum",

@@ -2,7 +2,6 @@
 // submitted (menus, shortcuts and popups are in explorer_menus.cpp).
 #include "explorer.hpp"
 
-#include "edit_rules.hpp"
 #include "panels.hpp"
 #include "position_schemes_model.hpp"
 
@@ -35,12 +34,6 @@ bool beginPanel(const char* title, float x, float y, float width, float height, 
     return ImGui::Begin(title, nullptr, kPanelFlags | extra);
 }
 
-std::string slopesText(const std::vector<double>& slopes) {
-    std::string text;
-    for (std::size_t i = 0; i < slopes.size(); ++i) text += fmt::format("{}{:.9g}", i == 0 ? "" : ", ", slopes[i]);
-    return text;
-}
-
 }  // namespace
 
 Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
@@ -48,16 +41,19 @@ Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
     if (auto slopes = computeSlopes(m_state.session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
     m_model.presets = loadPresets(presetFolders());
     syncTextFields();
-    m_stages = std::make_unique<AsyncView<StagesRequest, StagesResult>>(computeStagesResult, m_wake);
-    m_diagnose = std::make_unique<AsyncView<DiagnoseRequest, DiagnoseResult>>(computeDiagnosis, m_wake);
-    m_compare = std::make_unique<AsyncView<CompareRequest, CompareResult>>(computeCompareResult, m_wake);
-    m_extrapolation =
-        std::make_unique<AsyncView<ExtrapolationRequest, ExtrapolationResult>>(computeExtrapolationResult, m_wake);
-    m_mapsGrid = std::make_unique<AsyncView<MapsGridRequest, MapsGridResult>>(computeMapsGrid, m_wake, 4);
-    m_mapsHead = std::make_unique<AsyncView<MapsGridRequest, MapsGridResult>>(computeMapsGrid, m_wake, 4);
-    m_layerFit = std::make_unique<AsyncView<LayerFitRequest, LayerFitResult>>(computeLayerFit, m_wake);
-    m_mapsRow = std::make_unique<AsyncView<MapsRowRequest, MapsRowResult>>(computeMapsRow, m_wake);
-    m_similarity = std::make_unique<AsyncView<SimilarityRequest, SimilarityResult>>(computeSimilarity, m_wake);
+    auto view = [this]<class Request, class Result>(AsyncView<Request, Result>& v, auto compute, int niceness = 6) {
+        v = std::make_unique<explore::LatestJob<Request, Result>>(compute, m_wake,
+                                                                  explore::RunnerOptions{.niceness = niceness});
+    };
+    view(m_stages, computeStagesResult);
+    view(m_diagnose, computeDiagnosis);
+    view(m_compare, computeCompareResult);
+    view(m_extrapolation, computeExtrapolationResult);
+    view(m_mapsGrid, computeMapsGrid, 4);
+    view(m_mapsHead, computeMapsGrid, 4);
+    view(m_layerFit, computeLayerFit);
+    view(m_mapsRow, computeMapsRow);
+    view(m_similarity, computeSimilarity);
 }
 
 Explorer::~Explorer() {
@@ -161,7 +157,8 @@ void Explorer::requestQuit() {
 
 void Explorer::syncTextFields() {
     const SlopeParams& slopes = m_state.session.attention.bias.slopes;
-    m_state.customSlopesText = slopesText(slopes.scheme == SlopeScheme::Custom ? slopes.custom : m_model.slopes);
+    m_state.customSlopesText =
+        explore::slopeListText(slopes.scheme == SlopeScheme::Custom ? slopes.custom : m_model.slopes);
     m_state.customSlopesError.clear();
     m_state.maskText = maskName(m_state.session.attention.bias.mask);
     m_state.maskError.clear();
@@ -251,11 +248,12 @@ void Explorer::collectResults() {
     if (auto hover = m_hoverBox.take(generation)) m_model.hoverRow = hover;
 
     m_model.exportRunning = m_export.running();
-    m_model.exportDone = m_export.done();
-    m_model.exportTotal = m_export.total();
+    const auto progress = m_export.progress();
+    m_model.exportDone = progress ? progress->first : 0;
+    m_model.exportTotal = progress ? progress->second : 0;
     if (auto outcome = m_export.takeOutcome()) {
         if (outcome->empty()) {
-            m_state.statusMessage = fmt::format("exported {}", m_export.path());
+            m_state.statusMessage = fmt::format("exported {}", m_exportPath);
         } else {
             m_state.errorPopup = *outcome;
         }
@@ -388,7 +386,7 @@ void Explorer::validateEdits() {
             m_heldClamps = {};
         }
         const Session unclamped = candidate;
-        const std::string note = clampDependents(candidate);
+        const std::string note = explore::joinNotes(explore::clampDependents(candidate));
         if (editing) {
             m_heldClamps.queryRow |= candidate.queryRow != unclamped.queryRow;
             m_heldClamps.head |= candidate.head != unclamped.head;
@@ -397,7 +395,7 @@ void Explorer::validateEdits() {
         }
         if (auto valid = validateSession(candidate); !valid) {
             // The previous valid state stays; the parameters panel shows why the edit was refused.
-            m_state.validationError = valid.error().message;
+            m_state.validationError = explore::guiMessage(valid.error().message);
             m_state.session = m_lastValid;
         } else {
             if (!editing && !note.empty()) m_state.statusMessage = note;
@@ -462,10 +460,20 @@ void Explorer::runActions() {
             m_state.errorPopup = plan.reason;
         } else if (!e) {
             m_state.errorPopup = e.error().message;
-        } else if (!m_export.start(std::move(e->source), m_state.exportPath, m_state.exportFormat,
-                                   probabilities ? "attention" : "bias")) {
+        } else if (!m_export.start([source = std::shared_ptr<TensorSource>(std::move(e->source)),
+                                    path = m_state.exportPath, format = m_state.exportFormat,
+                                    name = probabilities ? "attention" : "bias"](const explore::JobContext& job) {
+                       // The core's exportTensor streams and writes atomically; a cancel leaves no file.
+                       ExportOptions options;
+                       options.format = format;
+                       options.tensorName = name;
+                       options.progress = job.progress();
+                       const Result<void> written = exportTensor(*source, path, options);
+                       return written ? std::string{} : written.error().message;
+                   })) {
             m_state.errorPopup = "An export is already running; wait for it or cancel it first.";
         } else {
+            m_exportPath = m_state.exportPath;
             m_model.exportRunning = true;
             m_state.statusMessage.clear();
         }
@@ -558,7 +566,7 @@ void Explorer::submitRequests() {
     // is still busy, a changed request waits until the parameters rest for kSettleTime, so a drag
     // leaves the cores to the grid instead of starting and cancelling statistics every frame.
     const Clock::time_point now = Clock::now();
-    auto ready = [&](bool changed, const LatestWorker& worker, std::optional<Clock::time_point>& changedAt) {
+    auto ready = [&](bool changed, const explore::JobRunner& worker, std::optional<Clock::time_point>& changedAt) {
         if (!changed) {
             changedAt.reset();
             return false;

@@ -7,18 +7,15 @@
 #pragma once
 
 #include "app_state.hpp"
-#include "async_view.hpp"
-#include "edit_history.hpp"
-#include "export_job.hpp"
 #include "figure_export.hpp"
 #include "lesson_panel.hpp"
-#include "mailbox.hpp"
 #include "model.hpp"
 #include "texture.hpp"
 #include "view_models.hpp"
-#include "worker.hpp"
 
 #include <alibi/base/error.hpp>
+#include <alibi/explore/editing.hpp>
+#include <alibi/explore/job_runner.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -64,7 +61,7 @@ public:
     void undo();
     void redo();
     void resetToDefaults();
-    [[nodiscard]] const EditHistory& history() const { return m_history; }
+    [[nodiscard]] const explore::EditHistory& history() const { return m_history; }
     [[nodiscard]] bool modified() const { return m_history.modified(); }
 
     // The window's title: the session file, a mark when modified, what the centre view shows.
@@ -133,7 +130,7 @@ private:
     TextureUploader* m_textures = nullptr;
     std::function<void()> m_wake;
     Session m_lastValid;
-    EditHistory m_history;
+    explore::EditHistory m_history;
     LessonPanel m_lessons;
     // Dependents clamped silently while a slider is held (restored, then clamped with a note,
     // when the drag ends): dragging T from 128 to 2 and back leaves query row 40 where it was.
@@ -145,7 +142,7 @@ private:
     std::optional<GridRequest> m_lastGrid;
     std::optional<GridRequest> m_lastDetail;
     std::uint64_t m_detailGeneration = 0;
-    Mailbox<GridResult> m_detailBox;
+    explore::Mailbox<GridResult> m_detailBox;
     std::shared_ptr<GridProgress> m_gridProgress = std::make_shared<GridProgress>();
     Clock::time_point m_gridSubmittedAt{};  // for the grid progress's estimate
     std::optional<CurvesRequest> m_lastCurves;
@@ -156,12 +153,11 @@ private:
     std::optional<Clock::time_point> m_statsChangedAt;
     std::optional<Clock::time_point> m_shownRequestedAt;  // grid uploaded this frame, requested then
 
-    Mailbox<GridResult> m_gridBox;
-    Mailbox<CurvesResult> m_curvesBox;
-    Mailbox<StatsOutcome> m_statsBox;
-    Mailbox<HoverRow> m_hoverBox;
-    ExportJob m_export;
-    FigureJob m_figureJob;
+    explore::Mailbox<GridResult> m_gridBox;
+    explore::Mailbox<CurvesResult> m_curvesBox;
+    explore::Mailbox<StatsOutcome> m_statsBox;
+    explore::Mailbox<HoverRow> m_hoverBox;
+    std::string m_exportPath;         // of the export running or last run
     bool m_figurePopupShown = false;  // the Export figure popup was open last frame
     struct ExportPlanKey {
         Session session;
@@ -171,32 +167,36 @@ private:
     };
     std::optional<ExportPlanKey> m_exportPlanKey;
 
-    Mailbox<MapsOpenResult> m_mapsOpenBox;
+    explore::Mailbox<MapsOpenResult> m_mapsOpenBox;
     std::uint64_t m_mapsOpenGeneration = 0;
-    Mailbox<FitTableResult> m_fitBox;
+    explore::Mailbox<FitTableResult> m_fitBox;
     std::uint64_t m_fitGeneration = 0;
     std::shared_ptr<FitProgress> m_fitProgress = std::make_shared<FitProgress>();
     std::optional<MapsCell> m_mapsHoverShown;  // the cell the read-out was made for
     std::shared_ptr<const MapsOpenResult> m_mapsHoverFile;
 
-    // Workers last: they are destroyed (joined) first, before the mailboxes their jobs write to.
-    // The grid is what a drag waits for; curves and statistics may trail it.
-    LatestWorker m_gridWorker{4};
-    LatestWorker m_curvesWorker{10};
-    LatestWorker m_statsWorker{10};
-    LatestWorker m_hoverWorker{4};
-    LatestWorker m_detailWorker{4};
-    std::unique_ptr<AsyncView<StagesRequest, StagesResult>> m_stages;
-    std::unique_ptr<AsyncView<DiagnoseRequest, DiagnoseResult>> m_diagnose;
-    std::unique_ptr<AsyncView<CompareRequest, CompareResult>> m_compare;
-    std::unique_ptr<AsyncView<ExtrapolationRequest, ExtrapolationResult>> m_extrapolation;
-    LatestWorker m_mapsOpenWorker{2};
-    LatestWorker m_fitWorker{10};
-    std::unique_ptr<AsyncView<MapsGridRequest, MapsGridResult>> m_mapsGrid;
-    std::unique_ptr<AsyncView<MapsGridRequest, MapsGridResult>> m_mapsHead;
-    std::unique_ptr<AsyncView<LayerFitRequest, LayerFitResult>> m_layerFit;
-    std::unique_ptr<AsyncView<MapsRowRequest, MapsRowResult>> m_mapsRow;
-    std::unique_ptr<AsyncView<SimilarityRequest, SimilarityResult>> m_similarity;
+    // Runners last (the core's): they are destroyed (joined) first, before the mailboxes their
+    // jobs write to. The grid is what a drag waits for; curves and statistics may trail it.
+    explore::TaskJob<std::string> m_export{{.niceness = 10}};  // "" on success, else the message
+    FigureJob m_figureJob{{.niceness = 10}};
+    explore::JobRunner m_gridWorker{{.niceness = 4}};
+    explore::JobRunner m_curvesWorker{{.niceness = 10}};
+    explore::JobRunner m_statsWorker{{.niceness = 10}};
+    explore::JobRunner m_hoverWorker{{.niceness = 4}};
+    explore::JobRunner m_detailWorker{{.niceness = 4}};
+    template <class Request, class Result>
+    using AsyncView = std::unique_ptr<explore::LatestJob<Request, Result>>;
+    AsyncView<StagesRequest, StagesResult> m_stages;
+    AsyncView<DiagnoseRequest, DiagnoseResult> m_diagnose;
+    AsyncView<CompareRequest, CompareResult> m_compare;
+    AsyncView<ExtrapolationRequest, ExtrapolationResult> m_extrapolation;
+    explore::JobRunner m_mapsOpenWorker{{.niceness = 2}};
+    explore::JobRunner m_fitWorker{{.niceness = 10}};
+    AsyncView<MapsGridRequest, MapsGridResult> m_mapsGrid;
+    AsyncView<MapsGridRequest, MapsGridResult> m_mapsHead;
+    AsyncView<LayerFitRequest, LayerFitResult> m_layerFit;
+    AsyncView<MapsRowRequest, MapsRowResult> m_mapsRow;
+    AsyncView<SimilarityRequest, SimilarityResult> m_similarity;
 };
 
 }  // namespace alibi::imgui

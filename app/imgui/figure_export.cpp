@@ -4,11 +4,7 @@
 
 #include "explorer.hpp"
 
-#include <alibi/analysis/buggy_examples.hpp>
-#include <alibi/base/thread_priority.hpp>
-#include <alibi/io/output_file.hpp>
-#include <alibi/io/tensor_io.hpp>
-#include <alibi/render/png.hpp>
+#include <alibi/base/image_size.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -26,8 +22,6 @@ namespace alibi::imgui {
 
 namespace {
 
-// The core's limit on a figure's side (render/view_figure.hpp); the size fields stop there.
-constexpr int kMaxFigureSide = 16384;
 constexpr int kMinFigureSide = 16;
 
 constexpr std::array kCurveKinds{CurveKind::Slopes, CurveKind::BiasDistance, CurveKind::AttentionDistance};
@@ -113,8 +107,10 @@ bool planDiagnosis(FigurePlan& plan, FigureTask& task, const Model& model) {
         return false;
     }
     task.kind = FigureTask::Kind::Diagnosis;
-    task.diagnose = d->request;
-    task.diagnoseSource = d->source;
+    // Read again on the job's thread, so the view's result need not keep a large tensor alive.
+    task.tensorPath = d->request.path;
+    task.example = d->request.example;
+    task.source = d->source;
     const std::string name = d->request.path.empty() ? d->request.example : fileStem(d->request.path);
     plan.defaultPath = "diagnosis-" + name + ".png";
     return true;
@@ -271,23 +267,6 @@ bool planMaps(FigurePlan& plan, FigureTask& task, const AppState& state, const M
     return true;
 }
 
-// The line plots of the Maps view's side tabs, drawn from the task's data.
-Result<PlotFigure> mapsPlotFigure(const FigureTask& task) {
-    if (task.kind == FigureTask::Kind::MapsProfile)
-        return fitProfileFigure(task.headFit, *task.maps, task.fitFirstRow, task.fitLastRow, task.width, task.height);
-    return mapsRowFigure(*task.maps, task.mapsParams.layerIndex, task.mapsParams.head, task.rowQuery, task.rowSlopes,
-                         task.width, task.height);
-}
-
-bool isMapsPlot(FigureTask::Kind kind) {
-    return kind == FigureTask::Kind::MapsProfile || kind == FigureTask::Kind::MapsRow;
-}
-
-Result<void> writeBytes(OutputFile& out, std::span<const std::byte> bytes) {
-    if (auto written = out.write(bytes); !written) return written;
-    return out.commit();
-}
-
 }  // namespace
 
 int figureScale(FigureFormat format) {
@@ -338,155 +317,20 @@ FigurePlan planFigure(const AppState& state, const Session& session, const Model
     return plan;
 }
 
-Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progress) {
-    // The file first: a folder that does not exist or may not be written fails before the drawing.
-    auto out = OutputFile::open(task.path);
-    if (!out) return std::unexpected(out.error());
-    const auto cancelled = [&progress] { return progress && !progress(0, 0); };
-    if (task.svg) {
-        if (task.kind != FigureTask::Kind::View && !isMapsPlot(task.kind))
-            return fail(ErrorCode::InvalidArgument,
-                        "this figure is a heatmap, drawn as PNG only; pick PNG 1x, 2x or 4x");
-        Result<std::string> svg = fail(ErrorCode::Internal, "no figure drawn");
-        if (task.kind == FigureTask::Kind::View) {
-            ViewFigureRequest request = task.view;
-            request.progress = progress;
-            svg = renderViewFigureSvg(request);
-        } else if (auto figure = mapsPlotFigure(task); figure) {
-            svg = plotFigureSvg(*figure);
-        } else {
-            return std::unexpected(figure.error());
-        }
-        if (!svg) return std::unexpected(svg.error());
-        if (auto written = writeBytes(*out, std::as_bytes(std::span(svg->data(), svg->size()))); !written)
-            return std::unexpected(written.error());
-        return FigureSize{task.width, task.height};
-    }
-    Result<Image> image = fail(ErrorCode::Internal, "no figure drawn");
-    switch (task.kind) {
-        case FigureTask::Kind::View: {
-            ViewFigureRequest request = task.view;
-            request.progress = progress;
-            image = renderViewFigurePng(request);
-            break;
-        }
-        case FigureTask::Kind::Diagnosis: {
-            const DiagnoseRequest& d = task.diagnose;
-            Result<Tensor> tensor = d.path.empty() ? buildBuggyExample(d.example) : [&]() -> Result<Tensor> {
-                auto loaded = loadTensor(d.path);
-                if (!loaded) return std::unexpected(loaded.error());
-                return std::move(loaded->tensor);
-            }();
-            if (!tensor) return std::unexpected(tensor.error());
-            if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
-            auto diagnosis = diagnose(*tensor);
-            if (!diagnosis) return std::unexpected(diagnosis.error());
-            if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
-            DiagnosisFigureRequest request;
-            request.tensor = &*tensor;
-            request.diagnosis = &*diagnosis;
-            request.source = task.diagnoseSource;
-            request.width = task.width;
-            request.height = task.height;
-            request.scale = task.scale;
-            image = renderDiagnosisFigure(request);
-            break;
-        }
-        case FigureTask::Kind::Maps:
-        case FigureTask::Kind::MapsOverview: {
-            // Rows of a large file come from disk: the job's progress and Cancel reach the drawing.
-            MapsHeatmapParams params = task.mapsParams;
-            params.progress = progress;
-            image = task.kind == FigureTask::Kind::Maps
-                        ? renderAttentionMapsFigure(*task.maps, params, 0, task.scale)
-                        : renderAttentionOverviewFigure(*task.maps, params, 0, task.scale);
-            break;
-        }
-        case FigureTask::Kind::MapsProfile:
-        case FigureTask::Kind::MapsRow: {
-            auto figure = mapsPlotFigure(task);
-            if (!figure) return std::unexpected(figure.error());
-            if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
-            image = plotFigurePng(*figure, task.scale);
-            break;
-        }
-        case FigureTask::Kind::Similarity:
-            image = renderSimilarityFigure(task.distances, task.similarityOrder, task.similarityTitle, Colormap::Magma,
-                                           task.width, task.height, task.scale);
-            break;
-    }
-    if (!image) return std::unexpected(image.error());
-    if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
-    auto png = encodePng(*image);
-    if (!png) return std::unexpected(png.error());
-    if (auto written = writeBytes(*out, std::as_bytes(std::span(png->data(), png->size()))); !written)
-        return std::unexpected(written.error());
-    return FigureSize{image->width, image->height};
-}
-
 // ---------------------------------------------------------------------------
 
-FigureJob::~FigureJob() {
-    cancel();
-    join();
-}
-
-void FigureJob::join() {
-    if (m_thread.joinable()) m_thread.join();
-}
-
-bool FigureJob::start(FigureTask task) {
-    if (m_running.load()) return false;
-    join();  // the previous figure has finished; reclaim its thread
-    m_cancel.store(false);
-    m_done.store(0);
-    m_total.store(0);
-    m_running.store(true);
-    try {
-        m_thread = std::thread([this, task = std::move(task)] {
-            // A 4x figure of a large grid takes a while; the frames come first.
-            lowerThisThreadPriority(kFigureNiceness);
-            const auto written = writeFigure(task, [this](std::uint64_t done, std::uint64_t total) {
-                if (total > 0) {
-                    m_done.store(done);
-                    m_total.store(total);
-                }
-                return !m_cancel.load();
-            });
-            Outcome outcome;
-            outcome.ok = static_cast<bool>(written);
-            if (written) {
-                outcome.message = fmt::format("Saved {} ({} x {} px)", task.path, written->width, written->height);
-            } else if (written.error().code == ErrorCode::Cancelled) {
-                outcome.message = fmt::format("Cancelled: {} was not written", task.path);
-            } else {
-                outcome.message = written.error().message;
-            }
-            {
-                std::lock_guard lock(m_mutex);
-                m_outcome = std::move(outcome);
-            }
-            m_running.store(false);
-        });
-    } catch (const std::system_error& e) {  // a process or address-space limit (issue 25)
-        std::lock_guard lock(m_mutex);
-        m_outcome = Outcome{};
-        m_outcome->ok = false;
-        m_outcome->message = std::string("cannot draw the figure: the system refused a thread (") + e.what() +
-                             "); the process may be at a limit (ulimit -u, ulimit -v)";
-        m_running.store(false);
+FigureOutcome runFigureTask(const FigureTask& task, const explore::JobContext& job) {
+    const auto written = writeFigureJob(task, task.path, job.progress());
+    FigureOutcome outcome;
+    outcome.ok = static_cast<bool>(written);
+    if (written) {
+        outcome.message = fmt::format("Saved {} ({} x {} px)", task.path, written->width, written->height);
+    } else if (written.error().code == ErrorCode::Cancelled) {
+        outcome.message = fmt::format("Cancelled: {} was not written", task.path);
+    } else {
+        outcome.message = written.error().message;
     }
-    return true;
-}
-
-float FigureJob::progress() const {
-    const std::uint64_t total = m_total.load();
-    return total > 0 ? static_cast<float>(m_done.load()) / static_cast<float>(total) : -1.0f;
-}
-
-std::optional<FigureJob::Outcome> FigureJob::takeOutcome() {
-    std::lock_guard lock(m_mutex);
-    return std::exchange(m_outcome, std::nullopt);
+    return outcome;
 }
 
 // ---------------------------------------------------------------------------
@@ -567,12 +411,12 @@ void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& pl
     int width = task.width, height = task.height;
     const float field = (wide ? 5.5f : 4.0f) * em;
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputInt("##figureWidth", &width, 0, 0)) f.width = std::clamp(width, kMinFigureSide, kMaxFigureSide);
+    if (ImGui::InputInt("##figureWidth", &width, 0, 0)) f.width = std::clamp(width, kMinFigureSide, kMaxImageSide);
     ImGui::SameLine();
     ImGui::TextUnformatted("x");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputInt("##figureHeight", &height, 0, 0)) f.height = std::clamp(height, kMinFigureSide, kMaxFigureSide);
+    if (ImGui::InputInt("##figureHeight", &height, 0, 0)) f.height = std::clamp(height, kMinFigureSide, kMaxImageSide);
     if (wide) {
         ImGui::SameLine();
         ImGui::TextUnformatted("px");
@@ -603,8 +447,8 @@ void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& pl
         ImGui::TextDisabled("Writes %lld x %lld px%s", static_cast<long long>(pixelsWide),
                             static_cast<long long>(pixelsHigh),
                             task.scale > 1 ? " (drawn at that size, not upscaled)" : "");
-        if (pixelsWide > kMaxFigureSide || pixelsHigh > kMaxFigureSide)
-            ImGui::TextColored(kErrorColor, "Larger than %d px a side: pick a smaller size or scale.", kMaxFigureSide);
+        if (pixelsWide > kMaxImageSide || pixelsHigh > kMaxImageSide)
+            ImGui::TextColored(kErrorColor, "Larger than %d px a side: pick a smaller size or scale.", kMaxImageSide);
     }
     ImGui::PopTextWrapPos();
 
@@ -677,7 +521,8 @@ void Explorer::runFigureExport() {
         } else {
             f.failed = false;
             f.status = fmt::format("Drawing {}...", plan.task->path);
-            (void)m_figureJob.start(std::move(*plan.task));
+            (void)m_figureJob.start(
+                [task = std::move(*plan.task)](const explore::JobContext& job) { return runFigureTask(task, job); });
         }
     }
     if (auto outcome = m_figureJob.takeOutcome()) {
@@ -686,7 +531,7 @@ void Explorer::runFigureExport() {
         if (outcome->ok) m_state.statusMessage = outcome->message;
     }
     m_model.figureRunning = m_figureJob.running();
-    m_model.figureProgress = m_figureJob.progress();
+    m_model.figureProgress = m_figureJob.fraction();
 }
 
 }  // namespace alibi::imgui

@@ -11,51 +11,20 @@
 
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
-#include <alibi/figure/attention_maps_plots.hpp>
-#include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/explore/job_runner.hpp>
+#include <alibi/figure/figure_job.hpp>
 #include <alibi/figure/view_figure.hpp>
 #include <alibi/io/attention_maps.hpp>
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 namespace alibi::imgui {
 
-// Nice value of the figure thread: below the frame loop and the display server, as the exports.
-inline constexpr int kFigureNiceness = 10;
-
-// One figure to draw and write: what the core is asked for, the scale and the file.
-struct FigureTask {
-    enum class Kind { View, Diagnosis, Maps, MapsOverview, MapsProfile, MapsRow, Similarity };
-    Kind kind = Kind::View;
-    ViewFigureRequest view;  // Kind::View (its progress callback is the job's)
-    // Kind::Diagnosis: the tensor the Diagnose view read (read again on the thread, so the view's
-    // result need not keep a possibly large tensor alive) and its name in the figure's title.
-    DiagnoseRequest diagnose;
-    std::string diagnoseSource;
-    // Kind::Maps, MapsOverview, MapsProfile, MapsRow: the attention maps open in the Maps view and
-    // what of them is drawn (MapsOverview ignores the layer and head; MapsRow reads its row from
-    // the maps on the figure thread, never on the frame loop).
-    std::shared_ptr<const AttentionMaps> maps;
-    MapsHeatmapParams mapsParams;  // Maps, MapsOverview; MapsRow: its layerIndex and head
-    // Kind::MapsProfile: the head's fit as the "vs distance" side shows it, on the rows it summed.
-    HeadFit headFit;
-    std::int64_t fitFirstRow = 0, fitLastRow = -1;
-    // Kind::MapsRow: the query row and the priors the Row side draws beside it.
-    std::int64_t rowQuery = 0;
-    explore::HeadSlopes rowSlopes;
-    // Kind::Similarity: the matrix the Maps view's Similarity side shows, its head order and title.
-    DistanceMatrix distances;
-    std::vector<int> similarityOrder;
-    std::string similarityTitle;
-    int width = 0, height = 0;  // the figure at 1x
-    int scale = 1;              // PNG pixels per layout pixel: 1, 2, 4
-    bool svg = false;
+// One figure to draw and write: the core's figure job (figure/figure_job.hpp) and the file.
+struct FigureTask : FigureJobRequest {
     std::string path;
 };
 
@@ -83,48 +52,15 @@ struct FigurePlan {
 // "PNG 2x" ...
 [[nodiscard]] int figureScale(FigureFormat format);
 
-// Draws the task's figure with the core and writes it atomically (the core's encodePng and
-// OutputFile, opened first so a bad path fails before any drawing). Returns the pixel size
-// written (an SVG's 1x size), or the core's error; Cancelled when `progress` returns false.
-struct FigureSize {
-    int width = 0, height = 0;
+// The outcome of a figure drawn on the core's task runner (explore::TaskJob, with progress and
+// cancellation, so a 4x figure of a large grid never stalls the frame loop): "Saved PATH (W x H
+// px)" or the core's message.
+struct FigureOutcome {
+    bool ok = false;
+    std::string message;
 };
-[[nodiscard]] Result<FigureSize> writeFigure(const FigureTask& task, const ProgressFn& progress = {});
-
-// A figure drawn and written on a thread of its own, with progress and cancellation, so a 4x
-// figure of a large grid never stalls the frame loop.
-class FigureJob {
-public:
-    FigureJob() = default;
-    ~FigureJob();
-    FigureJob(const FigureJob&) = delete;
-    FigureJob& operator=(const FigureJob&) = delete;
-
-    // Refused (false) while another figure is being drawn.
-    bool start(FigureTask task);
-    void cancel() { m_cancel.store(true); }
-
-    [[nodiscard]] bool running() const { return m_running.load(); }
-    // 0..1 of the figure's work, -1 when it has no count (yet).
-    [[nodiscard]] float progress() const;
-    // The outcome of a finished figure, once: "Saved PATH (W x H px)" or the core's message.
-    struct Outcome {
-        bool ok = false;
-        std::string message;
-    };
-    [[nodiscard]] std::optional<Outcome> takeOutcome();
-
-private:
-    void join();
-
-    std::atomic<bool> m_running{false};
-    std::atomic<bool> m_cancel{false};
-    std::atomic<std::uint64_t> m_done{0};
-    std::atomic<std::uint64_t> m_total{0};
-    std::mutex m_mutex;
-    std::optional<Outcome> m_outcome;
-    std::thread m_thread;
-};
+using FigureJob = explore::TaskJob<FigureOutcome>;
+[[nodiscard]] FigureOutcome runFigureTask(const FigureTask& task, const explore::JobContext& job);
 
 // The choices of a figure export: format, plot, size, file, the pixels it makes, Export (or the
 // progress and Cancel while drawing) and the last outcome. `wide` lays the format out as radio

@@ -7,6 +7,7 @@
 
 #include <explorer_options.hpp>
 
+#include <alibi/base/image_size.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/model/attention.hpp>
 
@@ -107,10 +108,10 @@ int main(int argc, char** argv) {
         ->type_name("DIR");
     cli.add_option("--width", options.width, "Window width in pixels (default 1600)")
         ->type_name("PIXELS")
-        ->check(CLI::Range(640, 16384));
+        ->check(CLI::Range(640, alibi::kMaxImageSide));
     cli.add_option("--height", options.height, "Window height in pixels (default 1000)")
         ->type_name("PIXELS")
-        ->check(CLI::Range(480, 16384));
+        ->check(CLI::Range(480, alibi::kMaxImageSide));
     cli.add_option("--heads", options.heads, "Override the session's number of heads H")
         ->type_name("N")
         ->check(CLI::Range(1, alibi::kMaxHeads));

@@ -24,7 +24,7 @@ constexpr int kOverviewGap = 8;  // between layers (heads inside a layer are 1 p
 
 }  // namespace
 
-std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask, const std::atomic<bool>* cancelled) {
+std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask, const CancelFlag* cancelled) {
     const auto start = Clock::now();
     auto result = std::make_shared<MapsOpenResult>();
     result->ask = ask;
@@ -33,7 +33,7 @@ std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask, const
     options.batch = ask.batch;
     if (ask.values == 1) options.values = AttentionValues::Probabilities;
     if (ask.values == 2) options.values = AttentionValues::Scores;
-    if (cancelled) options.cancelled = [cancelled] { return cancelled->load(std::memory_order_relaxed); };
+    if (cancelled) options.cancelled = cancelled->cancelledFn();
     auto maps = AttentionMaps::open(ask.path, options);
     if (!maps) {
         result->error = maps.error().message;
@@ -99,7 +99,7 @@ std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& req
         params.gap = 1;
         params.head = -1;
         for (int layer = 0; layer < maps.layers(); ++layer) {
-            if (cancel.load()) return nullptr;
+            if (cancel.cancelled()) return nullptr;
             params.layerIndex = layer;
             auto map = renderAttentionMaps(maps, params);
             if (!map) {
@@ -167,9 +167,9 @@ std::shared_ptr<const LayerFitResult> computeLayerFit(const LayerFitRequest& req
     options.layers = {request.layer};
     options.firstRow = request.first;
     options.lastRow = request.last;
-    options.progress = [&cancel](std::uint64_t, std::uint64_t) { return !cancel.load(); };
+    options.progress = [&cancel](std::uint64_t, std::uint64_t) { return !cancel.cancelled(); };
     auto fits = fitHeads(maps, options, request.configured);
-    if (cancel.load()) return nullptr;
+    if (cancel.cancelled()) return nullptr;
     if (!fits) {
         result->error = fits.error().message;
         return result;
@@ -185,7 +185,7 @@ std::shared_ptr<const LayerFitResult> computeLayerFit(const LayerFitRequest& req
     }
     if (request.basis == 1) {
         auto d = mapDistances(maps, request.layer, request.first, request.last);
-        if (cancel.load()) return nullptr;
+        if (cancel.cancelled()) return nullptr;
         if (!d) {
             result->error = d.error().message;
             return result;
@@ -243,10 +243,10 @@ std::shared_ptr<const FitTableResult> computeFitTable(const FitTableRequest& req
     options.progress = [&](std::uint64_t done, std::uint64_t total) {
         progress.done.store(done, std::memory_order_relaxed);
         progress.total.store(total, std::memory_order_relaxed);
-        return !cancel.load() && !progress.cancel.load();
+        return !cancel.cancelled() && !progress.cancel.load();
     };
     auto fits = fitHeads(*request.maps, options, request.configured);
-    if (cancel.load()) return nullptr;
+    if (cancel.cancelled()) return nullptr;
     if (progress.cancel.load()) {
         result->cancelled = true;
         return result;

@@ -9,6 +9,7 @@
 
 #include <alibi/analysis/head_fit.hpp>
 #include <alibi/analysis/head_similarity.hpp>
+#include <alibi/explore/job_runner.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/render/render.hpp>
 
@@ -23,7 +24,8 @@
 
 namespace alibi::imgui {
 
-using CancelFlag = std::atomic<bool>;
+// What a job sees of its runner (the core's): its cancel flag, polled by the compute functions.
+using CancelFlag = explore::JobContext;
 
 // ---------------------------------------------------------------------------
 // Opening
@@ -39,7 +41,7 @@ struct MapsOpenResult {
 // Reads the header off the UI thread; `cancelled` (the worker's flag, set by a newer open or the
 // Cancel button) stops a long header read.
 [[nodiscard]] std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask,
-                                                                 const std::atomic<bool>* cancelled = nullptr);
+                                                                 const CancelFlag* cancelled = nullptr);
 
 // ---------------------------------------------------------------------------
 // Pictures of the maps

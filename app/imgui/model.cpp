@@ -18,85 +18,16 @@ namespace alibi::imgui {
 
 namespace {
 
-bool sameSlopes(const SlopeParams& a, const SlopeParams& b) {
-    return a.heads == b.heads && a.scheme == b.scheme && a.maxBias == b.maxBias && a.custom == b.custom &&
-           a.arith == b.arith;
-}
-
-bool sameBias(const BiasParams& a, const BiasParams& b) {
-    return sameSlopes(a.slopes, b.slopes) && a.queries == b.queries && a.keys == b.keys && a.mode == b.mode &&
-           a.mask == b.mask && a.layout == b.layout && a.dtype == b.dtype;
-}
-
-bool sameContent(const ContentParams& a, const ContentParams& b) {
-    return a.kind == b.kind && a.seed == b.seed && a.sigma == b.sigma && a.dk == b.dk && a.temperature == b.temperature;
-}
-
 double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
 // The core's progress callback doubles as the cancellation check.
 ProgressFn cancelProgress(const CancelFlag& cancel) {
-    return [&cancel](std::uint64_t, std::uint64_t) { return !cancel.load(std::memory_order_relaxed); };
-}
-
-// Every number of one small head: the bias from the core's biasValue, or attention rows from
-// attentionRow (masked cells are NaN for the bias, probability 0 for attention).
-Result<std::vector<double>> headValues(const HeatmapParams& params, const std::vector<double>& slopes,
-                                       const CancelFlag& cancel) {
-    const BiasParams& bias = params.attention.bias;
-    const std::int64_t queries = bias.queries;
-    const std::int64_t keys = bias.keyCount();
-    const int head = params.head;
-    if (params.batch.active()) return explore::batchCellValues(params, slopes, head);
-    std::vector<double> values(static_cast<std::size_t>(queries * keys));
-    const double slope = head < static_cast<int>(slopes.size()) ? slopes[static_cast<std::size_t>(head)] : 0.0;
-    for (std::int64_t i = 0; i < queries; ++i) {
-        if (cancel.load(std::memory_order_relaxed)) return fail(ErrorCode::Cancelled, "cancelled");
-        double* row = values.data() + i * keys;
-        if (params.what == RenderWhat::Attention) {
-            auto probabilities = attentionRow(params.attention, head, i);
-            if (!probabilities) return std::unexpected(probabilities.error());
-            std::copy_n(probabilities->begin(), std::min<std::int64_t>(keys, std::ssize(*probabilities)), row);
-        } else {
-            for (std::int64_t j = 0; j < keys; ++j) {
-                const bool shown = biasCell(bias.mode, slope, bias.queryPosition(i), j, keys).has_value();
-                row[j] = shown ? biasValue(bias, slope, head, i, j) : std::numeric_limits<double>::quiet_NaN();
-            }
-        }
-    }
-    return values;
+    return [&cancel](std::uint64_t, std::uint64_t) { return !cancel.cancelled(); };
 }
 
 }  // namespace
-
-bool sameAttention(const AttentionParams& a, const AttentionParams& b) {
-    return sameBias(a.bias, b.bias) && sameContent(a.content, b.content);
-}
-
-bool operator==(const GridRequest& a, const GridRequest& b) {
-    const HeatmapParams& x = a.heatmap;
-    const HeatmapParams& y = b.heatmap;
-    return sameAttention(x.attention, y.attention) && x.what == y.what && x.head == y.head &&
-           x.colormap == y.colormap && x.scale == y.scale && x.width == y.width && x.height == y.height &&
-           x.gap == y.gap && x.reduce == y.reduce && x.logScale == y.logScale && x.batch == y.batch &&
-           x.batchRow == y.batchRow && a.values == b.values;
-}
-
-bool operator==(const CurvesRequest& a, const CurvesRequest& b) {
-    return sameAttention(a.attention, b.attention) && a.queryRow == b.queryRow;
-}
-
-bool operator==(const StatsRequest& a, const StatsRequest& b) {
-    return sameAttention(a.stats.attention, b.stats.attention) && a.stats.queryRow == b.stats.queryRow &&
-           a.stats.maxRows == b.stats.maxRows;
-}
-
-bool operator==(const HoverRowRequest& a, const HoverRowRequest& b) {
-    return sameAttention(a.attention, b.attention) && a.head == b.head && a.query == b.query && a.batch == b.batch &&
-           a.batchRow == b.batchRow;
-}
 
 // ---------------------------------------------------------------------------
 // Requests
@@ -199,7 +130,7 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
                 progress->total.store(1000000, std::memory_order_relaxed);
                 progress->done.store(static_cast<std::uint64_t>(fraction * 1e6), std::memory_order_relaxed);
             }
-            return !cancel.load(std::memory_order_relaxed);
+            return !cancel.cancelled();
         });
         before += shares[pass];
         if (!heatmap) {
@@ -218,9 +149,9 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
             continue;
         }
         if (request.values) {
-            if (auto values = headValues(request.heatmap, result->slopes, cancel)) {
+            if (auto values = explore::headCellValues(request.heatmap, result->slopes, cancel.cancelledFn())) {
                 result->values = std::move(*values);
-            } else if (cancel.load(std::memory_order_relaxed)) {
+            } else if (cancel.cancelled()) {
                 return nullptr;
             } else {
                 result->error = values.error().message;
@@ -234,45 +165,23 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
 
 std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, const CancelFlag& cancel) {
     const Clock::time_point start = Clock::now();
+    // The core's curves (explore::computeCurves, as the Qt explorer's), thinned to what a frame
+    // draws: a few hundred points per head, never 65536, every peak kept.
+    const int heads = std::max(1, request.attention.bias.slopes.heads);
+    const auto columns = static_cast<std::size_t>(std::clamp(kCurvePointBudget / heads, 16, kCurveColumns));
+    explore::CurveSet curves =
+        explore::computeCurves(request.attention, request.queryRow, cancel.cancelledFn(), columns);
+    if (cancel.cancelled()) return nullptr;
     auto result = std::make_shared<CurvesResult>();
     result->request = request;
-    const BiasParams& bias = request.attention.bias;
-    result->maxDistance = std::clamp<std::int64_t>(bias.keyCount() - 1, 1, kMaxCurveDistance);
-
-    auto slopes = slopeSeries(bias.slopes);
-    if (!slopes) {
-        result->error = slopes.error().message;
-        return result;
-    }
-    result->slopes = std::move(*slopes);
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
-
-    auto biasCurves = biasDistanceSeries(bias, result->maxDistance);
-    if (!biasCurves) {
-        result->error = biasCurves.error().message;
-        return result;
-    }
-    result->bias = std::move(*biasCurves);
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
-
-    auto attention = attentionDistanceSeries(request.attention, request.queryRow, [&](std::uint64_t, std::uint64_t) {
-        return !cancel.load(std::memory_order_relaxed);
-    });
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
-    if (!attention) {
-        result->error = attention.error().message;
-        return result;
-    }
-    result->attention = std::move(*attention);
+    result->maxDistance = curves.maxDistance;
+    result->error = std::move(curves.error);
+    result->slopes = std::move(curves.slopes);
+    result->bias = std::move(curves.bias);
+    result->attention = std::move(curves.attention);
     result->slopeRange = seriesRange(result->slopes);
     result->biasRange = seriesRange(result->bias);
     result->attentionRange = seriesRange(result->attention);
-    const int heads = std::max(1, bias.slopes.heads);
-    const int columns = std::clamp(kCurvePointBudget / heads, 16, kCurveColumns);
-    // The core's min/max decimation: a frame draws a few hundred points per head, never 65536,
-    // and every peak survives.
-    explore::decimateSeries(result->bias, static_cast<std::size_t>(columns));
-    explore::decimateSeries(result->attention, static_cast<std::size_t>(columns));
     result->coreMs = millisecondsSince(start);
     return result;
 }
@@ -293,7 +202,7 @@ std::shared_ptr<const StatsOutcome> computeStatsOutcome(const StatsRequest& requ
 }
 
 std::shared_ptr<const HoverRow> computeHoverRow(const HoverRowRequest& request, const CancelFlag& cancel) {
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    if (cancel.cancelled()) return nullptr;
     auto result = std::make_shared<HoverRow>();
     result->request = request;
     auto row = request.batch.active()

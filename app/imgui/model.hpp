@@ -37,9 +37,6 @@ struct ExtrapolationResult;    // view_models.hpp
 struct PositionSchemesResult;  // position_schemes_model.hpp
 using Clock = std::chrono::steady_clock;
 
-// Longest distance the bias curve spans: the bias is linear, so 4096 points show its shape while
-// H = 256 heads stay a few MiB.
-inline constexpr std::int64_t kMaxCurveDistance = 4096;
 // Points kept per curve after thinning: about one per pixel column of the curves panel, fewer
 // when there are many heads, so one plot stays within a fixed vertex budget per frame. Under
 // Mesa's software rasteriser a budget of 16384 cost 22 ms a frame at H = 256, 8192 costs 17 ms
@@ -56,18 +53,18 @@ inline constexpr std::int64_t kDetailValuesMax = 32;
 struct GridRequest {
     HeatmapParams heatmap;
     bool values = false;  // also every cell's number (one head, at most kDetailValuesMax^2 cells)
-    friend bool operator==(const GridRequest&, const GridRequest&);
+    friend bool operator==(const GridRequest&, const GridRequest&) = default;
 };
 
 struct CurvesRequest {
     AttentionParams attention;
     std::int64_t queryRow = -1;
-    friend bool operator==(const CurvesRequest&, const CurvesRequest&);
+    friend bool operator==(const CurvesRequest&, const CurvesRequest&) = default;
 };
 
 struct StatsRequest {
     StatsParams stats;
-    friend bool operator==(const StatsRequest&, const StatsRequest&);
+    friend bool operator==(const StatsRequest&, const StatsRequest&) = default;
 };
 
 struct HoverRowRequest {
@@ -76,11 +73,8 @@ struct HoverRowRequest {
     std::int64_t query = 0;
     BatchParams batch;  // active: the row is batch row `batchRow`'s
     std::int64_t batchRow = 0;
-    friend bool operator==(const HoverRowRequest&, const HoverRowRequest&);
+    friend bool operator==(const HoverRowRequest&, const HoverRowRequest&) = default;
 };
-
-// Field-by-field equality of the core's parameter structs (the core defines none for them).
-[[nodiscard]] bool sameAttention(const AttentionParams& a, const AttentionParams& b);
 
 // The requests the current state asks for. The grid request is empty until the grid panel has
 // measured its size; the hover request only exists over an attention grid.
@@ -144,10 +138,6 @@ struct GridProgress {
     std::atomic<std::uint64_t> done{0};
     std::atomic<std::uint64_t> total{0};
 };
-
-// Cancellation flag the worker hands to a job; compute functions poll it through the core's
-// progress callback and return nullptr when cancelled.
-using CancelFlag = std::atomic<bool>;
 
 // A costly grid (explore::gridPreviewSteps) goes to `preview` first from fewer exact rows (its
 // heatmap.rowStep > 1), then finer; the exact one is returned.

@@ -111,8 +111,10 @@ void drawDetailView(AppState& state, const Model& model) {
     const BiasParams& bias = detail->request.heatmap.attention.bias;
     // The same read-out as the grid's (and the Qt explorer's); attention values come with the image.
     std::optional<double> probability;
-    if (!detail->values.empty() && detail->request.heatmap.what == RenderWhat::Attention)
-        probability = detail->values[static_cast<std::size_t>(hit->query * bias.keyCount() + hit->key)];
+    if (!detail->values.empty() && detail->request.heatmap.what == RenderWhat::Attention) {
+        const double value = detail->values[static_cast<std::size_t>(hit->query * bias.keyCount() + hit->key)];
+        probability = std::isnan(value) ? 0.0 : value;  // a masked cell: the core's NaN, probability 0
+    }
     ImGui::TextUnformatted(
         explore::heatmapReadout(detail->request.heatmap, detail->slopes, hit->head, hit->query, hit->key, probability)
             .c_str());

@@ -6,9 +6,10 @@
 // shows inline, worded for its control, while the previous valid value stays in force.
 #include "panels.hpp"
 
-#include "edit_rules.hpp"
 #include "presets.hpp"
 
+#include <alibi/base/field_names.hpp>
+#include <alibi/explore/editing.hpp>
 #include <alibi/explore/field_ranges.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/model/attention.hpp>
@@ -151,7 +152,7 @@ void inlineError(const std::string& message) {
 
 // Installs `candidate` if the core accepts it; otherwise returns the core's message.
 std::string tryCommit(AppState& state, const Session& candidate) {
-    if (auto valid = validateSession(candidate); !valid) return valid.error().message;
+    if (auto valid = validateSession(candidate); !valid) return explore::guiMessage(valid.error().message);
     state.session = candidate;
     return {};
 }
@@ -218,14 +219,15 @@ void drawCustomSlopes(AppState& state) {
         ImGui::InputTextMultiline("##custom", &state.customSlopesText, ImVec2(-1, ImGui::GetTextLineHeight() * 3.5f),
                                   ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CtrlEnterForNewLine);
     const bool commit = enter || ImGui::IsItemDeactivatedAfterEdit();
-    std::vector<double> values;
-    const std::string parseError = parseSlopeList(state.customSlopesText, values);
+    // The core's one grammar ("0.5, 1/8, 2^-3"), its message in the panel's words.
+    const auto values = explore::parseSlopeList(state.customSlopesText);
+    const std::string parseError = values ? "" : explore::guiMessage(values.error().message);
     if (ImGui::IsItemActive()) state.customSlopesError = parseError;  // say what is wrong while typing
     if (commit) {
         state.customSlopesError = parseError;
-        if (parseError.empty()) {
-            const std::string refused = tryCommit(state, withCustomSlopes(state.session, values));
-            state.customSlopesError = refused.empty() ? "" : "custom slopes: " + refused;
+        if (values) {
+            const std::string refused = tryCommit(state, explore::withCustomSlopes(state.session, *values));
+            state.customSlopesError = refused;
         }
     }
     ImGui::TextDisabled("%d slopes = %d heads; Enter applies", slopes.heads, slopes.heads);
@@ -240,9 +242,8 @@ void drawSlopes(AppState& state) {
     if (enumCombo("scheme", scheme, schemes, schemeName)) {
         if (scheme == SlopeScheme::Custom) {
             // Start the custom list from the slopes in use, so switching is always valid.
-            std::vector<double> values;
-            if (parseSlopeList(state.customSlopesText, values).empty())
-                state.customSlopesError = tryCommit(state, withCustomSlopes(state.session, values));
+            if (const auto values = explore::parseSlopeList(state.customSlopesText))
+                state.customSlopesError = tryCommit(state, explore::withCustomSlopes(state.session, *values));
         } else {
             slopes.scheme = scheme;
             state.customSlopesError.clear();

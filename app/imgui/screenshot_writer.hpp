@@ -1,16 +1,17 @@
 // ScreenshotWriter: the "Save PNG" button's pictures of the window. The frame loop reads the
 // pixels (the GL context is its own), and a background thread encodes and writes the PNG, which
 // takes about 100 ms for a 1600x1000 window, so no frame waits for it. Every request is written,
-// in the order asked (each write waits for the one before, so the newest picture ends up in the
+// in the order asked (the core's runner in queue mode, so the newest picture ends up in the
 // file), and reported in that order.
 #pragma once
 
 #include "app_state.hpp"
 
 #include <alibi/base/error.hpp>
+#include <alibi/explore/job_runner.hpp>
 #include <alibi/render/render.hpp>
 
-#include <future>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,16 +29,15 @@ public:
     [[nodiscard]] int saved() const { return m_saved; }  // written and reported
 
 private:
-    // The last reference to a std::async state waits for its thread: nothing is lost at exit.
-    using Written = std::shared_future<Result<void>>;
-    struct Pending {
+    struct Written {
         std::string path;
-        Written written;
+        Result<void> result;
     };
-    std::vector<Pending> m_pending;
-    std::vector<std::string> m_failures;
+    std::mutex m_mutex;
+    std::vector<Written> m_written;  // finished, in order, not yet reported
     int m_requested = 0;
     int m_saved = 0;
+    explore::JobRunner m_runner{{.niceness = 10, .queue = true}};  // last: joined first
 };
 
 }  // namespace alibi::imgui

@@ -16,10 +16,6 @@
 
 namespace alibi::imgui {
 
-bool operator==(const StagesRequest& a, const StagesRequest& b) {
-    return sameAttention(a.attention, b.attention) && a.head == b.head && a.query == b.query;
-}
-
 StagesRequest stagesRequest(const AppState& state) {
     const Session& s = state.session;
     const std::int64_t queries = s.attention.bias.queries;
@@ -28,7 +24,7 @@ StagesRequest stagesRequest(const AppState& state) {
 }
 
 std::shared_ptr<const StagesResult> computeStagesResult(const StagesRequest& request, const CancelFlag& cancel) {
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    if (cancel.cancelled()) return nullptr;
     auto result = std::make_shared<StagesResult>();
     result->request = request;
     if (auto slopes = computeSlopes(request.attention.bias.slopes); slopes && request.head < std::ssize(*slopes))
@@ -50,7 +46,7 @@ std::optional<CompareRequest> compareRequest(const AppState& state) {
 }
 
 std::shared_ptr<const CompareResult> computeCompareResult(const CompareRequest& request, const CancelFlag& cancel) {
-    auto cancelled = [&cancel] { return cancel.load(std::memory_order_relaxed); };
+    auto cancelled = [&cancel] { return cancel.cancelled(); };
     auto result = std::make_shared<CompareResult>();
     result->request = request;
     result->snapshot = explore::computeCompare(request.a, request.spec, request.width, request.height, cancelled);
@@ -67,7 +63,7 @@ ExtrapolationRequest extrapolationRequest(const AppState& state) {
 
 std::shared_ptr<const ExtrapolationResult> computeExtrapolationResult(const ExtrapolationRequest& request,
                                                                       const CancelFlag& cancel) {
-    auto cancelled = [&cancel] { return cancel.load(std::memory_order_relaxed); };
+    auto cancelled = [&cancel] { return cancel.cancelled(); };
     auto result = std::make_shared<ExtrapolationResult>();
     result->request = request;
     result->snapshot = explore::computeExtrapolation(request.session, request.head, cancelled);
@@ -175,7 +171,7 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
         tensor = std::move(loaded->tensor);
         result->source = std::filesystem::path(request.path).filename().string();
     }
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    if (cancel.cancelled()) return nullptr;
     result->shape = tensor.shape();
     result->dtype = tensor.dtype();
     auto diagnosis = diagnose(tensor);
@@ -184,7 +180,7 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
         return result;
     }
     result->diagnosis = std::move(*diagnosis);
-    if (cancel.load(std::memory_order_relaxed)) return nullptr;
+    if (cancel.cancelled()) return nullptr;
     auto error = explore::diagnosisErrorMap(tensor, *result->diagnosis, request.width, request.height);
     if (!error) return result;  // the words still stand without the heatmap
     result->errorMax = error->errorMax;

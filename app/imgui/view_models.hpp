@@ -21,7 +21,7 @@ struct StagesRequest {
     AttentionParams attention;
     int head = 0;
     std::int64_t query = 0;  // resolved (never -1)
-    friend bool operator==(const StagesRequest&, const StagesRequest&);
+    friend bool operator==(const StagesRequest&, const StagesRequest&) = default;
 };
 
 struct StagesResult {

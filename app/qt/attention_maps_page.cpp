@@ -7,7 +7,6 @@
 #include "plot_widget.hpp"
 #include "view_util.hpp"
 
-#include <alibi/base/thread_priority.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/io/output_file.hpp>
@@ -45,8 +44,6 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
-#include <system_error>
-#include <thread>
 
 namespace alibi::qt {
 
@@ -742,7 +739,7 @@ void AttentionMapsPage::onGridShown() {
 bool AttentionMapsPage::picturesPending() const {
     for (const MapsHeatmapView* v : {m_grid, m_overview, m_headView, m_similarity})
         if (v->pending()) return true;
-    return m_rowReading;
+    return m_rowShown != m_rowRunner.latest();
 }
 
 void AttentionMapsPage::refreshPlots() {
@@ -765,28 +762,16 @@ void AttentionMapsPage::refreshPlots() {
 }
 
 void AttentionMapsPage::requestRow(RowRequest request) {
-    // One read at a time; while it runs only the newest request waits, so scrubbing the row
-    // spin box reads the rows it lands on, not every row it passed.
-    if (m_rowReading) {
-        m_rowWaiting = std::move(request);
-        return;
-    }
-    m_rowReading = true;
+    // The row comes from the file (a disk read when it is not cached), off the UI thread; only
+    // the newest request's row is shown.
     QPointer<AttentionMapsPage> self(this);
-    auto job = [self, request = std::move(request)] {
-        // The row comes from the file (a disk read when it is not cached), off the UI thread.
+    m_rowRunner.submit([self, request = std::move(request)](const explore::JobContext& job) {
         auto series = explore::mapsRowSeries(*request.maps, request.layer, request.head, request.row, request.slopes);
         QMetaObject::invokeMethod(
             qApp,
-            [self, request, series = std::move(series)]() mutable {
-                if (!self) return;
-                self->m_rowReading = false;
-                if (self->m_rowWaiting) {
-                    RowRequest next = std::move(*self->m_rowWaiting);
-                    self->m_rowWaiting.reset();
-                    self->requestRow(std::move(next));
-                    return;  // a newer row is on its way: this one is stale
-                }
+            [self, request, generation = job.generation(), series = std::move(series)]() mutable {
+                if (!self || generation != self->m_rowRunner.latest()) return;  // a newer row is on its way
+                self->m_rowShown = generation;
                 if (request.maps != self->m_model->maps()) return;  // another file since
                 if (series) {
                     self->m_rowPlot->setSeries(std::move(*series));
@@ -797,13 +782,7 @@ void AttentionMapsPage::requestRow(RowRequest request) {
                 }
             },
             Qt::QueuedConnection);
-    };
-    // Without a thread to be had (a process or address-space limit), read it here (issue 25).
-    try {
-        std::thread(job).detach();
-    } catch (const std::system_error&) {
-        job();
-    }
+    });
 }
 
 void AttentionMapsPage::setSimilarity(SimilarityBasis basis, HeadOrder order) {
@@ -1049,8 +1028,12 @@ void AttentionMapsPage::exportFigureDialog(int scale) {
 bool AttentionMapsPage::exportFigure(const QString& path, const MapsHeatmapParams& params, int scale) {
     const MapsPtr maps = m_model->maps();
     if (!maps) return false;
-    saveFigureInBackground(path, scale,
-                           [maps, params, scale] { return renderAttentionMapsFigure(*maps, params, 0, scale); });
+    FigureJobRequest r;
+    r.kind = FigureJobRequest::Kind::Maps;
+    r.maps = maps;
+    r.mapsParams = params;
+    r.scale = scale;
+    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(r));
     return true;
 }
 
@@ -1061,18 +1044,27 @@ bool AttentionMapsPage::exportSimilarityFigure(const QString& path, int width, i
             "The matrix is not drawn yet: fit the heads (or choose full maps) and open the Similarity tab first.");
         return false;
     }
-    saveFigureInBackground(
-        path, scale, [d = m_distances, order = m_similarityOrder, title = m_similarityTitle, width, height, scale] {
-            return renderSimilarityFigure(d, order, title, Colormap::Magma, width, height, scale);
-        });
+    FigureJobRequest r;
+    r.kind = FigureJobRequest::Kind::Similarity;
+    r.distances = m_distances;
+    r.similarityOrder = m_similarityOrder;
+    r.similarityTitle = m_similarityTitle;
+    r.width = width;
+    r.height = height;
+    r.scale = scale;
+    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(r));
     return true;
 }
 
 bool AttentionMapsPage::exportOverviewFigure(const QString& path, const MapsHeatmapParams& params, int scale) {
     const MapsPtr maps = m_model->maps();
     if (!maps) return false;
-    saveFigureInBackground(path, scale,
-                           [maps, params, scale] { return renderAttentionOverviewFigure(*maps, params, 0, scale); });
+    FigureJobRequest r;
+    r.kind = FigureJobRequest::Kind::MapsOverview;
+    r.maps = maps;
+    r.mapsParams = params;
+    r.scale = scale;
+    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(r));
     return true;
 }
 
@@ -1093,10 +1085,16 @@ bool AttentionMapsPage::exportPlotFigure(Plot plot, const QString& path, int wid
     const MapsPtr maps = m_model->maps();
     if (!maps) return false;
     const int layer = m_layer->value(), head = m_head->value();
-    const bool svg = path.endsWith(".svg", Qt::CaseInsensitive);
-    // The figure's data is gathered here, drawn and written on the worker: the row plot reads its
-    // row from the file, which may be on a slow disk.
-    std::function<Result<PlotFigure>()> figure;
+    // The figure's data is gathered here, drawn and written by the core's figure job on the
+    // worker: the row plot reads its row from the file, which may be on a slow disk.
+    FigureJobRequest r;
+    r.maps = maps;
+    r.mapsParams.layerIndex = layer;
+    r.mapsParams.head = head;
+    r.width = width;
+    r.height = height;
+    r.scale = scale;
+    r.svg = path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
     if (plot == Plot::Distance) {
         const HeadFit* fit = m_model->fitOf(layer, head);
         if (fit == nullptr) {
@@ -1106,49 +1104,27 @@ bool AttentionMapsPage::exportPlotFigure(Plot plot, const QString& path, int wid
                             : "Fit the heads first (Fit): the profile and its priors come from the fit.");
             return false;
         }
-        figure = [maps, fit = *fit, first = m_model->fitFirstRow(), last = m_model->fitLastRow(), width,
-                  height]() -> Result<PlotFigure> { return fitProfileFigure(fit, *maps, first, last, width, height); };
+        r.kind = FigureJobRequest::Kind::MapsProfile;
+        r.headFit = *fit;
+        r.fitFirstRow = m_model->fitFirstRow();
+        r.fitLastRow = m_model->fitLastRow();
     } else {
-        figure = [maps, layer, head, row = std::int64_t{m_row->value()}, slopes = slopesOf(layer, head), width,
-                  height] { return mapsRowFigure(*maps, layer, head, row, slopes, width, height); };
+        r.kind = FigureJobRequest::Kind::MapsRow;
+        r.rowQuery = m_row->value();
+        r.rowSlopes = slopesOf(layer, head);
     }
-    saveFileInBackground(path, svg ? QString("as SVG") : QString("at %1x").arg(scale),
-                         [figure = std::move(figure), svg, scale]() -> Result<std::string> {
-                             auto f = figure();
-                             if (!f) return std::unexpected(f.error());
-                             if (svg) return plotFigureSvg(*f);
-                             auto image = plotFigurePng(*f, scale);
-                             if (!image) return std::unexpected(image.error());
-                             auto bytes = encodePng(*image);
-                             if (!bytes) return std::unexpected(bytes.error());
-                             return std::string(bytes->begin(), bytes->end());
-                         });
+    saveFigureInBackground(path, r.svg ? QString("as SVG") : QString("at %1x").arg(scale), std::move(r));
     return true;
 }
 
-void AttentionMapsPage::saveFigureInBackground(const QString& path, int scale, std::function<Result<Image>()> render) {
-    saveFileInBackground(path, QString("at %1x").arg(scale), [render = std::move(render)]() -> Result<std::string> {
-        auto image = render();
-        if (!image) return std::unexpected(image.error());
-        auto bytes = encodePng(*image);
-        if (!bytes) return std::unexpected(bytes.error());
-        return std::string(bytes->begin(), bytes->end());
-    });
-}
-
-void AttentionMapsPage::saveFileInBackground(const QString& path, const QString& what,
-                                             std::function<Result<std::string>()> render) {
+void AttentionMapsPage::saveFigureInBackground(const QString& path, const QString& what, FigureJobRequest request) {
     emit statusMessage(QString("Drawing the figure %1…").arg(what), 0);
-    // Drawn on a worker thread (a large file's rows are read from disk); the result comes back
-    // to the page through its event loop, or is dropped if the page is gone.
+    // The core's figure job on the page's figure runner (a large file's rows are read from disk);
+    // the outcome comes back to the page through its event loop, or is dropped if the page is gone.
     QPointer<AttentionMapsPage> self(this);
-    auto job = [self, render = std::move(render), path] {
-        lowerThisThreadPriority(4);
-        Result<void> ok = [&]() -> Result<void> {
-            auto bytes = render();
-            if (!bytes) return std::unexpected(bytes.error());
-            return writeFileAtomic(path.toStdString(), *bytes);
-        }();
+    m_figureRunner.submit([self, request = std::move(request), path](const explore::JobContext& job) {
+        const auto written = writeFigureJob(request, path.toStdString(), job.progress());
+        const Result<void> ok = written ? Result<void>{} : Result<void>{std::unexpected(written.error())};
         QMetaObject::invokeMethod(
             qApp,
             [self, ok, path] {
@@ -1160,13 +1136,7 @@ void AttentionMapsPage::saveFileInBackground(const QString& path, const QString&
                 emit self->figureSaved(static_cast<bool>(ok));
             },
             Qt::QueuedConnection);
-    };
-    // Without a thread to be had (a process or address-space limit), draw it here (issue 25).
-    try {
-        std::thread(job).detach();
-    } catch (const std::system_error&) {
-        job();
-    }
+    });
 }
 
 Result<void> AttentionMapsPage::exportTable(const QString& path, FileFormat format) {

@@ -9,7 +9,9 @@
 #include "model/attention_maps_model.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
+#include <alibi/explore/job_runner.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/figure/figure_job.hpp>
 #include <alibi/io/preset.hpp>
 
 #include <QElapsedTimer>
@@ -122,10 +124,9 @@ private:
     // Plot figures: `scale` 0 is SVG.
     void exportPlotDialog(Plot plot, int scale);
     [[nodiscard]] QString figureFileName(const QString& what, int scale, bool svg = false) const;
-    // Draws `render` on a worker thread and writes it to `path` as PNG; figureSaved tells the end.
-    void saveFigureInBackground(const QString& path, int scale, std::function<Result<Image>()> render);
-    // The same for a figure that is either PNG or SVG: `render` returns the file's bytes.
-    void saveFileInBackground(const QString& path, const QString& what, std::function<Result<std::string>()> render);
+    // Draws `request` (the core's figure job) on the figure runner and writes it to `path`
+    // atomically; `what` ("at 2x") is for the status line; figureSaved tells the end.
+    void saveFigureInBackground(const QString& path, const QString& what, FigureJobRequest request);
     void onOpened();
     void onFitted();
     void refreshLayer();  // grid, head view, plots after a layer, head, row or fit change
@@ -196,8 +197,12 @@ private:
     QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
     int m_priorItem = 0;
     std::optional<LessonTarget> m_lessonTarget;  // waiting for its file to open
-    bool m_rowReading = false;                   // a row plot's row is being read
-    std::optional<RowRequest> m_rowWaiting;      // the newest row asked for meanwhile
+    std::uint64_t m_rowShown = 0;                // the row runner's generation last shown (or dropped)
+    // The core's runners, last (destroyed, so joined, first): the row plot's row (latest-wins:
+    // scrubbing the row reads the rows it lands on, not every row it passed) and figure saves
+    // (queued: none is dropped).
+    explore::JobRunner m_rowRunner{{.niceness = 2}};
+    explore::JobRunner m_figureRunner{{.niceness = 4, .queue = true}};
 };
 
 }  // namespace alibi::qt

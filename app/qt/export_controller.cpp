@@ -1,7 +1,6 @@
 // Export planning and the export dialog (see export_controller.hpp).
 #include "export_controller.hpp"
 
-#include <alibi/base/thread_priority.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
@@ -15,14 +14,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace alibi::qt {
 
@@ -164,18 +161,8 @@ void ExportDialog::refresh() {
 // ---------------------------------------------------------------------------
 // The controller
 
-namespace {
-
-struct ExportProgress {
-    std::atomic<std::uint64_t> done{0}, total{0};
-};
-
-}  // namespace
-
 ExportController::ExportController(SessionModel* model, QWidget* window)
-    : QObject(window), m_model(model), m_window(window) {
-    m_pool.setMaxThreadCount(1);
-}
+    : QObject(window), m_model(model), m_window(window) {}
 
 Result<void> ExportController::exportTensorTo(const QString& path, ExportWhat what, FileFormat format,
                                               const ProgressFn& observer) {
@@ -210,27 +197,36 @@ Result<void> ExportController::runInBackground(const QString& title, const QStri
                                                const ProgressFn& observer) {
     m_exporting = true;
     m_cancel = false;
-    auto progress = std::make_shared<ExportProgress>();
-    auto job = [this, progress, work = std::move(work), observer]() -> Result<void> {
+    QEventLoop loop;
+    auto outcome = std::make_shared<std::optional<Result<void>>>();
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    // On the core's runner (a low-priority thread, or here when the system refuses one); the job
+    // reports its progress to the runner, which the dialog polls.
+    m_runner.submit([this, outcome, done, work = std::move(work), observer](const explore::JobContext& job) {
         // The core reports errors as values; a stray exception (e.g. bad_alloc) must still end
         // as a message, not as a crash of the explorer.
-        lowerThisThreadPriority(10);  // the export pool's thread; the UI comes first
         try {
-            return work([&](std::uint64_t done, std::uint64_t total) {
-                progress->done = done;
-                progress->total = total;
+            *outcome = work([&](std::uint64_t done, std::uint64_t total) {
+                const bool going = job.report(done, total);
                 if (observer && !observer(done, total)) return false;
-                return !m_cancel.load();
+                return going && !m_cancel.load();
             });
         } catch (const std::bad_alloc&) {
-            return fail(ErrorCode::TooLarge, "export ran out of memory; lower H or T, or the figure's size or scale");
+            *outcome =
+                fail(ErrorCode::TooLarge, "export ran out of memory; lower H or T, or the figure's size or scale");
         } catch (const std::exception& e) {
-            return fail(ErrorCode::Internal, std::string("export failed unexpectedly: ") + e.what());
+            *outcome = fail(ErrorCode::Internal, std::string("export failed unexpectedly: ") + e.what());
         }
-    };
-    // The UI keeps running in this loop while the pool works; the dialog appears only for
+        done->store(true);
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (m_loop != nullptr) m_loop->quit();
+            },
+            Qt::QueuedConnection);
+    });
+    // The UI keeps running in this loop while the runner works; the dialog appears only for
     // exports slower than 400 ms.
-    QFutureWatcher<Result<void>> watcher;
     QProgressDialog dialog(label, "Cancel", 0, 1000, m_window);
     dialog.setWindowTitle(title);
     dialog.setWindowModality(Qt::WindowModal);
@@ -240,22 +236,21 @@ Result<void> ExportController::runInBackground(const QString& title, const QStri
     connect(&dialog, &QProgressDialog::canceled, this, [this] { m_cancel = true; });
     QTimer poll;
     poll.setInterval(50);
-    connect(&poll, &QTimer::timeout, &dialog, [&dialog, progress, &describe] {
-        const std::uint64_t total = progress->total.load(), done = progress->done.load();
-        if (total > 0)
-            dialog.setValue(static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)));
-        dialog.setLabelText(describe(done, total));
+    connect(&poll, &QTimer::timeout, &dialog, [this, &dialog, &describe] {
+        const auto progress = m_runner.progress();
+        if (progress)
+            dialog.setValue(static_cast<int>(1000.0 * static_cast<double>(progress->first) /
+                                             static_cast<double>(progress->second)));
+        dialog.setLabelText(describe(progress ? progress->first : 0, progress ? progress->second : 0));
     });
-    QEventLoop loop;
-    connect(&watcher, &QFutureWatcher<Result<void>>::finished, &loop, &QEventLoop::quit);
-    watcher.setFuture(QtConcurrent::run(&m_pool, job));
     poll.start();
     dialog.setValue(0);
-    if (!watcher.isFinished()) loop.exec();
+    m_loop = &loop;
+    while (!done->load()) loop.exec();
+    m_loop = nullptr;
     poll.stop();
-    Result<void> result = watcher.result();
     m_exporting = false;
-    return result;
+    return outcome->value_or(fail(ErrorCode::Internal, "the export did not run"));
 }
 
 void ExportController::exportTensorDialog(const std::function<void(ExportDialog&)>& drive) {

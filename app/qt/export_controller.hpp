@@ -9,15 +9,16 @@
 #include "model/session_model.hpp"
 #include "model/tasks.hpp"
 
+#include <alibi/explore/job_runner.hpp>
 #include <alibi/io/export_plan.hpp>
 
 #include <QDialog>
-#include <QThreadPool>
 
 #include <atomic>
 #include <functional>
 
 class QComboBox;
+class QEventLoop;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -110,9 +111,9 @@ private:
     FreeSpaceFn m_freeSpace;
     bool m_exporting = false;
     std::atomic<bool> m_cancel{false};
-    // Exports run here at low priority, apart from the global pool that interactive jobs
-    // (diagnosis) use; one thread, since one export runs at a time.
-    QThreadPool m_pool;
+    QEventLoop* m_loop = nullptr;  // the loop runInBackground waits in
+    // Exports run here at low priority, one at a time (the core's runner; last member).
+    explore::JobRunner m_runner{{.niceness = 10, .queue = true}};
 };
 
 }  // namespace alibi::qt

@@ -1,6 +1,8 @@
 // The figure export dialog and the figure file of a job (see figure_export_dialog.hpp).
 #include "figure_export_dialog.hpp"
 
+#include <alibi/base/image_size.hpp>
+#include <alibi/figure/figure_job.hpp>
 #include <alibi/render/png.hpp>
 
 #include <QComboBox>
@@ -25,7 +27,6 @@ constexpr const char* kGroup = "figureExport";
 // The size spin boxes' range at 1x; the core refuses what it cannot draw (a side over its
 // limit at the chosen scale) with a message, shown when the export runs.
 constexpr int kMinSide = 64;
-constexpr int kMaxSide = 16384;
 
 // The format box's items: PNG at a scale (1, 2, 4), or SVG (0).
 constexpr int kSvgItem = 0;
@@ -52,33 +53,26 @@ QString FigureJob::defaultFileName() const {
 }
 
 Result<std::string> renderFigureFile(const FigureJob& job, const ProgressFn& progress) {
+    // The core's figure job, as the ImGui explorer's File > Export figure uses it.
     const FigureSubject& s = job.subject;
+    FigureJobRequest r;
+    r.view = s.request;
+    r.width = s.request.session.width;
+    r.height = s.request.session.height;
+    r.scale = s.request.scale;
+    r.svg = job.svg;
     if (s.kind == FigureSubject::Kind::Diagnosis) {
         if (!s.tensor || !s.diagnosis)
             return fail(ErrorCode::InvalidArgument,
                         "no tensor diagnosed yet: open one with File > Open tensor to diagnose");
-        if (job.svg) return fail(ErrorCode::InvalidArgument, "the diagnosis figure is a heatmap: export it as PNG");
-        DiagnosisFigureRequest r;
-        r.tensor = s.tensor.get();
-        r.diagnosis = &*s.diagnosis;
+        r.kind = FigureJobRequest::Kind::Diagnosis;
+        r.tensor = s.tensor;
+        r.diagnosis = s.diagnosis;
         r.source = s.source;
-        r.width = s.request.session.width;
-        r.height = s.request.session.height;
-        r.scale = s.request.scale;
-        auto image = renderDiagnosisFigure(r);
-        if (!image) return std::unexpected(image.error());
-        auto png = encodePng(*image);
-        if (!png) return std::unexpected(png.error());
-        return std::string(png->begin(), png->end());
     }
-    ViewFigureRequest request = s.request;
-    request.progress = progress;
-    if (job.svg) return renderViewFigureSvg(request);
-    auto image = renderViewFigurePng(request);
-    if (!image) return std::unexpected(image.error());
-    auto png = encodePng(*image);
-    if (!png) return std::unexpected(png.error());
-    return std::string(png->begin(), png->end());
+    auto file = renderFigureJob(r, progress);
+    if (!file) return std::unexpected(file.error());
+    return std::move(file->bytes);
 }
 
 FigureExportDialog::FigureExportDialog(FigureSubject subject, QWidget* parent)
@@ -107,7 +101,7 @@ FigureExportDialog::FigureExportDialog(FigureSubject subject, QWidget* parent)
     widthBox = new QSpinBox(this);
     heightBox = new QSpinBox(this);
     for (QSpinBox* box : {widthBox, heightBox}) {
-        box->setRange(kMinSide, kMaxSide);
+        box->setRange(kMinSide, kMaxImageSide);
         box->setSuffix(" px");
         box->setKeyboardTracking(true);
     }

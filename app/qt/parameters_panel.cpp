@@ -310,10 +310,8 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
         if (scheme == SlopeScheme::Custom) {
             if (customEdit->text().trimmed().isEmpty()) {
                 // Start from the current slopes so the list has the right length.
-                QStringList values;
                 if (auto grid = m_model->grid())
-                    for (double m : grid->slopes) values << QString::number(m, 'g', 8);
-                customEdit->setText(values.join(", "));
+                    customEdit->setText(QString::fromStdString(explore::slopeListText(grid->slopes)));
             }
             m_model->setCustomSlopes(customEdit->text());
         } else {
@@ -454,10 +452,8 @@ void ParametersPanel::syncFromSession() {
     setDouble(maxBiasBox, b.slopes.maxBias);
     selectData(arithBox, b.slopes.arith);
     if (b.slopes.scheme == SlopeScheme::Custom && !customEdit->hasFocus()) {
-        QStringList values;
-        for (double m : b.slopes.custom) values << QString::number(m, 'g', 8);
         QSignalBlocker block(customEdit);
-        customEdit->setText(values.join(", "));
+        customEdit->setText(QString::fromStdString(explore::slopeListText(b.slopes.custom)));
     }
     selectData(modeBox, b.mode);
     if (!maskBox->lineEdit()->hasFocus()) {

@@ -7,6 +7,8 @@
 #include <alibi/base/data_dir.hpp>
 #include <alibi/base/dtype.hpp>
 #include <alibi/base/field_names.hpp>
+#include <alibi/base/image_size.hpp>
+#include <alibi/explore/editing.hpp>
 #include <alibi/figure/figure.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/preset.hpp>
@@ -117,7 +119,14 @@ MaskValue maskOption(const py::handle& value) {
 }
 
 std::vector<double> slopeList(const py::handle& value) {
-    if (py::isinstance<py::str>(value) || (!py::isinstance<py::sequence>(value) && !py::hasattr(value, "__iter__")))
+    // A string is read with the core's one slope-list grammar ("0.5, 1/8, 2^-3"), as the CLI and
+    // both explorers read it.
+    if (py::isinstance<py::str>(value)) {
+        auto parsed = explore::parseSlopeList(value.cast<std::string>(), "slopes");
+        if (!parsed) bad(parsed.error().message);
+        return std::move(*parsed);
+    }
+    if (!py::isinstance<py::sequence>(value) && !py::hasattr(value, "__iter__"))
         bad(fmt::format("slopes must be a sequence of positive numbers, one per head, got {}", reprOf(value)));
     std::vector<double> out;
     std::size_t index = 1;
@@ -328,9 +337,9 @@ void applyOptions(Session& s, const py::dict& options) {
         s.scale = choice<ScaleMode>("scale", v, parseScaleMode,
                                     known<ScaleMode>(scaleModeName, {ScaleMode::Shared, ScaleMode::PerHead}));
     if (const py::object v = get("width"); !v.is_none())
-        s.width = static_cast<int>(wholeInRange("width", v, 16, 16384, " pixels"));
+        s.width = static_cast<int>(wholeInRange("width", v, 16, kMaxImageSide, " pixels"));
     if (const py::object v = get("height"); !v.is_none())
-        s.height = static_cast<int>(wholeInRange("height", v, 16, 16384, " pixels"));
+        s.height = static_cast<int>(wholeInRange("height", v, 16, kMaxImageSide, " pixels"));
     // Batches (padded and packed sequences, windows, prefix-LM), as the CLI's batch flags; the
     // rules are the core's (validateBatch), checked once every keyword is in.
     BatchParams& batch = s.batch;

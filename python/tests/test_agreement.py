@@ -21,7 +21,8 @@ import alibi_explorer as ax
 FLAG_TO_KEYWORD = {"--lengths": "lengths", "--seq": "seq", "--keys": "keys", "--window": "window",
                    "--prefix": "prefix", "--documents": "documents", "--positions": "positions",
                    "--mask": "mask", "--dtype": "dtype", "--batch-row": "batch_row", "--rows": "rows",
-                   "--heads": "heads", "--pixel-ratio": "pixel_ratio"}
+                   "--heads": "heads", "--pixel-ratio": "pixel_ratio",
+                   "--slopes": "slopes"}
 
 
 def cli_path():
@@ -80,6 +81,8 @@ TENSORS = [
      dict(heads=4, seq=32, keys=48, content="gaussian", seed=3)),
     ("attention", ["--slopes", "0.3,0.1", "--seq", "24", "--content", "qk", "--dk", "16", "--temperature", "0.5"],
      dict(slopes=[0.3, 0.1], seq=24, content="qk", dk=16, temperature=0.5)),
+    # The one slope-list grammar (decimals, fractions, powers), as text in both.
+    ("bias", ["--slopes", "1/2,2^-2,0.125,1/2^4", "--seq", "8"], dict(slopes="1/2, 2^-2; 0.125 1/2^4", seq=8)),
 ]
 
 
@@ -118,6 +121,11 @@ REFUSALS = [
      lambda: ax.bias(heads=2, seq=8, positions="document"), ValueError, "documents"),
     (["bias", "--preset", "no-such-model", "--seq", "8"], lambda: ax.bias(preset="no-such-model", seq=8),
      ValueError, "no-such-model"),
+    # Slope lists that do not parse, in the one grammar's words.
+    (["bias", "--slopes", "0.5,abc", "--seq", "8"], lambda: ax.bias(slopes="0.5, abc", seq=8), ValueError,
+     "'abc' is not a number"),
+    (["bias", "--slopes", "0.5,-1", "--seq", "8"], lambda: ax.bias(slopes="0.5 -1", seq=8), ValueError,
+     "'-1' is not a positive number"),
 ]
 
 

@@ -1,8 +1,10 @@
 // Issue 10 in the ImGui explorer, driven as a person would: typed numbers commit as a whole,
 // dependent selections are clamped only when invalid (with a note), undo/redo (a drag is one step),
 // reset to defaults, the modified mark, the unsaved-changes prompts, custom slopes set H, zoom.
-#include "edit_rules.hpp"
 #include "explorer_fixture.hpp"
+
+#include <alibi/base/field_names.hpp>
+#include <alibi/explore/editing.hpp>
 
 #include <alibi/io/session.hpp>
 
@@ -229,21 +231,24 @@ TEST_F(Edits, CustomSlopesSetTheHeadCountOnEnter) {
 }
 
 TEST_F(Edits, ABadCustomSlopeIsNamedForTheField) {
-    std::vector<double> out;
-    const std::string message = parseSlopeList("0.5, abc", out);
-    EXPECT_NE(message.find("'abc' is not a number"), std::string::npos);
+    const auto parsed = explore::parseSlopeList("0.5, abc");
+    ASSERT_FALSE(parsed);
+    const std::string message = wordMessage(parsed.error().message, FrontEnd::Gui);
+    EXPECT_NE(message.find("Custom slopes: 'abc' is not a number"), std::string::npos) << message;
+    EXPECT_EQ(message.find("--slopes"), std::string::npos);
     EXPECT_EQ(message.find("session field"), std::string::npos);
 }
 
 TEST_F(Edits, ChangingHUnderCustomSlopesResizesTheListWithANote) {
-    Session s = withCustomSlopes(defaultSession(), {0.5, 0.25, 0.125, 0.0625});
+    Session s = explore::withCustomSlopes(defaultSession(), {0.5, 0.25, 0.125, 0.0625});
     s.attention.bias.slopes.heads = 2;
-    const std::string note = clampDependents(s);
+    const std::string note = explore::joinNotes(explore::clampDependents(s));
     EXPECT_EQ(s.attention.bias.slopes.custom, (std::vector<double>{0.5, 0.25}));
     EXPECT_NE(note.find("cut to the first 2 of 4"), std::string::npos) << note;
+    // Growing H continues the list geometrically (the core's one rule, as in Qt).
     s.attention.bias.slopes.heads = 3;
-    EXPECT_FALSE(clampDependents(s).empty());
-    EXPECT_EQ(s.attention.bias.slopes.custom, (std::vector<double>{0.5, 0.25, 0.25}));
+    EXPECT_FALSE(explore::clampDependents(s).empty());
+    EXPECT_EQ(s.attention.bias.slopes.custom, (std::vector<double>{0.5, 0.25, 0.125}));
 }
 
 TEST_F(Edits, ZoomKeysScaleTheFontWithinLimits) {

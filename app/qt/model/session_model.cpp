@@ -1,7 +1,6 @@
 // SessionModel: validation through the core, request bookkeeping and latency measurement.
 #include "session_model.hpp"
 
-#include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
@@ -9,7 +8,7 @@
 
 namespace alibi::qt {
 
-SessionModel::SessionModel(QObject* parent) : QObject(parent), m_session(defaultSession()), m_clean(m_session) {
+SessionModel::SessionModel(QObject* parent) : QObject(parent), m_session(defaultSession()), m_history(m_session) {
     m_worker = new ComputeWorker(this);
     connect(m_worker, &ComputeWorker::gridReady, this, &SessionModel::onGrid);
     connect(m_worker, &ComputeWorker::resultReady, this, &SessionModel::onResult);
@@ -22,83 +21,8 @@ SessionModel::SessionModel(QObject* parent) : QObject(parent), m_session(default
 
 SessionModel::~SessionModel() = default;
 
-QString SessionModel::controlMessage(const QString& field, const std::string& coreMessage) {
-    QString m = QString::fromStdString(coreMessage);
-    if (m.startsWith("session: ")) m = m.mid(9);
-    // "--heads (session field `bias.heads`) must be ...": the control has one name, not two.
-    static const QRegularExpression kFieldAside(" \\(session field `[^`]*`\\)");
-    m.remove(kFieldAside);
-    // The core speaks in flags and file fields; the panel has labels.
-    static const std::pair<const char*, const char*> kNames[] = {
-        {"session field `bias.slopes`", "Custom slopes"},
-        {"session field `view.head`", "Selected head"},
-        {"session field `attention.query`", "Query row"},
-        {"`bias.heads`", "Heads H"},
-        {"--max-bias", "max_bias B"},
-        {"--heads", "Heads H"},
-        {"--seq", "Length T"},
-        {"--keys", "Keys K"},
-        {"--slopes", "Custom slopes"},
-        {"--mask", "Mask"},
-        {"--sigma", "σ"},
-        {"--dk", "d_k"},
-        {"--temperature", "Temperature"},
-        {"--query", "Query row"},
-        {"--head", "Selected head"},
-        {"--arith", "Arithmetic"},
-        {"session section `batch`: ", ""},
-        {"session field `batch.row`", "Batch row"},
-        {"--lengths", "Lengths"},
-        {"--documents", "Documents"},
-        {"--window", "Window"},
-        {"--prefix", "Prefix"},
-        {"--positions", "Positions"},
-        {"--padding", "Padding"},
-    };
-    for (const auto& [from, to] : kNames) m.replace(QString::fromUtf8(from), QString::fromUtf8(to));
-    m.replace("(or drop Heads H; it defaults to the number of slopes)", "");
-    m.replace("(or drop Heads H: it defaults to the number of slopes)", "");
-    m.replace("(or omitted to equal Length T)", "(0: same as T)");
-    (void)field;
-    return m.trimmed();
-}
-
-QStringList SessionModel::clampDependents(const Session& before, Session& next) {
-    QStringList notes;
-    const int heads = next.attention.bias.slopes.heads;
-    if (next.head >= heads) {
-        notes << QString("selected head %1 → %2 (H = %3 has heads 0–%2)").arg(next.head).arg(heads - 1).arg(heads);
-        next.head = heads - 1;
-    }
-    const std::int64_t queries = next.attention.bias.queries;
-    if (next.queryRow >= queries) {
-        notes << QString("query row %1 → %2 (T = %3 has rows 0–%2)").arg(next.queryRow).arg(queries - 1).arg(queries);
-        next.queryRow = queries - 1;
-    }
-    // A batch follows T: lengths, documents, window and prefix stay within it (core fitBatch).
-    if (next.batch.active() && before.attention.bias.queries != queries)
-        for (const std::string& note : fitBatch(next.batch, next.batchRow, queries))
-            notes << QString::fromStdString(note);
-    if (next.batchRow >= next.batch.batchSize()) {
-        notes << QString("batch row %1 → %2 (B = %3)")
-                     .arg(next.batchRow)
-                     .arg(next.batch.batchSize() - 1)
-                     .arg(next.batch.batchSize());
-        next.batchRow = next.batch.batchSize() - 1;
-    }
-    // A custom list follows H: cut to H, or continued with the ratio of its last two slopes.
-    auto& slopes = next.attention.bias.slopes;
-    if (slopes.scheme == SlopeScheme::Custom && !slopes.custom.empty() &&
-        slopes.custom.size() != static_cast<std::size_t>(heads) && before.attention.bias.slopes.heads != heads) {
-        const std::size_t had = slopes.custom.size();
-        const double ratio = had >= 2 ? slopes.custom[had - 1] / slopes.custom[had - 2] : 0.5;
-        while (slopes.custom.size() < static_cast<std::size_t>(heads))
-            slopes.custom.push_back(slopes.custom.back() * (std::isfinite(ratio) && ratio > 0 ? ratio : 0.5));
-        slopes.custom.resize(static_cast<std::size_t>(heads));
-        notes << (had > slopes.custom.size() ? QString("custom slopes cut to the first %1").arg(heads)
-                                             : QString("custom slopes continued to %1 heads").arg(heads));
-    }
-    return notes;
+QString SessionModel::controlMessage(const std::string& coreMessage) {
+    return QString::fromStdString(explore::guiMessage(coreMessage));
 }
 
 std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b) {
@@ -113,21 +37,17 @@ CompareOverrides compareSpecOf(const std::optional<CompareOverrides>& b) {
 bool SessionModel::apply(const QString& field, const std::function<void(Session&)>& change) {
     Session next = m_session;
     change(next);
-    const QStringList notes = clampDependents(m_session, next);
-    if (auto ok = validateSession(next); !ok) {
-        emit errorOccurred(field, controlMessage(field, ok.error().message));
+    // The core's editing model: dependents clamped with a note, then the whole session validated.
+    auto edit = explore::commitEdit(std::move(next));
+    if (!edit) {
+        emit errorOccurred(field, controlMessage(edit.error().message));
         return false;
     }
     emit errorCleared(field);
-    if (next == m_session) return true;
-    if (m_stepDepth == 0 || !m_stepPushed) {
-        m_undo.push_back(m_session);
-        if (m_undo.size() > kMaxUndo) m_undo.erase(m_undo.begin());
-        m_stepPushed = m_stepDepth > 0;
-    }
-    m_redo.clear();
-    replace(std::move(next));
-    if (!notes.isEmpty()) emit adjusted("Adjusted: " + notes.join("; "));
+    if (edit->session == m_session) return true;
+    m_history.record(edit->session);
+    replace(std::move(edit->session));
+    if (!edit->notes.empty()) emit adjusted("Adjusted: " + QString::fromStdString(explore::joinNotes(edit->notes)));
     return true;
 }
 
@@ -152,9 +72,7 @@ bool SessionModel::loadSession(const Session& session) {
         return false;
     }
     emit errorCleared("session");
-    m_undo.clear();
-    m_redo.clear();
-    m_clean = session;
+    m_history.reset(session);
     if (session == m_session) {
         emit historyChanged();
         return true;
@@ -164,33 +82,29 @@ bool SessionModel::loadSession(const Session& session) {
 }
 
 bool SessionModel::undo() {
-    if (m_undo.empty()) return false;
-    m_redo.push_back(m_session);
-    Session previous = std::move(m_undo.back());
-    m_undo.pop_back();
-    replace(std::move(previous));
+    auto previous = m_history.undo();
+    if (!previous) return false;
+    replace(std::move(*previous));
     return true;
 }
 
 bool SessionModel::redo() {
-    if (m_redo.empty()) return false;
-    m_undo.push_back(m_session);
-    Session next = std::move(m_redo.back());
-    m_redo.pop_back();
-    replace(std::move(next));
+    auto next = m_history.redo();
+    if (!next) return false;
+    replace(std::move(*next));
     return true;
 }
 
 void SessionModel::beginStep() {
-    if (m_stepDepth++ == 0) m_stepPushed = false;
+    m_history.beginGroup();
 }
 
 void SessionModel::endStep() {
-    if (m_stepDepth > 0) --m_stepDepth;
+    m_history.endGroup();
 }
 
 void SessionModel::markSaved() {
-    m_clean = m_session;
+    m_history.markSaved(m_session);
     emit historyChanged();
 }
 
@@ -219,53 +133,14 @@ bool SessionModel::setArith(Arith arith) {
     return apply("arith", [arith](Session& s) { s.attention.bias.slopes.arith = arith; });
 }
 
-Result<std::vector<double>> SessionModel::parseSlopeList(const QString& text) {
-    std::vector<double> values;
-    const QStringList tokens = text.split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
-    for (const QString& token : tokens) {
-        bool ok = false;
-        double v = token.toDouble(&ok);
-        // Accept "1/8" and "2^-3" too: people write slopes that way.
-        if (!ok && token.contains('/')) {
-            const auto parts = token.split('/');
-            bool a = false, b = false;
-            if (parts.size() == 2) v = parts[0].toDouble(&a) / parts[1].toDouble(&b);
-            ok = a && b;
-        } else if (!ok && token.startsWith("2^")) {
-            v = std::exp2(token.mid(2).toDouble(&ok));
-        }
-        if (!ok)
-            return fail(ErrorCode::InvalidArgument,
-                        "Custom slopes: '" + token.toStdString() + "' is not a number (write e.g. 0.5, 1/4 or 2^-3)");
-        if (!(v > 0) || !std::isfinite(v))
-            return fail(ErrorCode::InvalidArgument, "Custom slopes: '" + token.toStdString() +
-                                                        "' is not a positive number; every slope must be > 0");
-        values.push_back(v);
-    }
-    if (values.empty())
-        return fail(ErrorCode::InvalidArgument,
-                    "Custom slopes: the list is empty; give one slope per head, e.g. 0.5, 0.25");
-    return values;
-}
-
 bool SessionModel::setCustomSlopes(const QString& text) {
-    auto values = parseSlopeList(text);
+    // The core's one grammar ("0.5, 1/8, 2^-3"); the list sets H, as `alibi --slopes` does.
+    auto values = explore::parseSlopeList(text.toStdString());
     if (!values) {
-        emit errorOccurred("custom", QString::fromStdString(values.error().message));
+        emit errorOccurred(QStringLiteral("custom"), controlMessage(values.error().message));
         return false;
     }
-    // The list sets H, as `alibi --slopes` does.
-    if (values->size() > static_cast<std::size_t>(kMaxHeads)) {
-        emit errorOccurred("custom", QString("Custom slopes: %1 slopes given; at most %2 heads are supported")
-                                         .arg(values->size())
-                                         .arg(kMaxHeads));
-        return false;
-    }
-    return apply("custom", [&](Session& s) {
-        s.attention.bias.slopes.custom = *values;
-        s.attention.bias.slopes.scheme = SlopeScheme::Custom;
-        s.attention.bias.slopes.heads = static_cast<int>(values->size());
-    });
+    return apply(QStringLiteral("custom"), [&](Session& s) { s = explore::withCustomSlopes(std::move(s), *values); });
 }
 
 bool SessionModel::setMask(const QString& text) {
@@ -391,10 +266,11 @@ double SessionModel::latencyMedianMs() const {
 }
 
 void SessionModel::request() {
-    ComputeRequest r;
+    explore::Request r;
     r.generation = ++m_generation;
     r.session = m_session;
-    r.gridPixels = m_gridPixels;
+    r.gridWidth = m_gridPixels.width();
+    r.gridHeight = m_gridPixels.height();
     r.devicePixelRatio = m_dpr;
     r.wantCompare = m_wantCompare;
     r.compare = m_compare;

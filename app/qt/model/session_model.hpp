@@ -7,6 +7,8 @@
 #include "compute_worker.hpp"
 #include "snapshot.hpp"
 
+#include <alibi/explore/editing.hpp>
+
 #include <QElapsedTimer>
 #include <QObject>
 #include <QSize>
@@ -42,14 +44,14 @@ public:
 
     // Undo and redo of every accepted change. Between beginStep() and endStep() (a slider
     // drag), all changes form one step.
-    [[nodiscard]] bool canUndo() const { return !m_undo.empty(); }
-    [[nodiscard]] bool canRedo() const { return !m_redo.empty(); }
+    [[nodiscard]] bool canUndo() const { return m_history.canUndo(); }
+    [[nodiscard]] bool canRedo() const { return m_history.canRedo(); }
     bool undo();
     bool redo();
     void beginStep();
     void endStep();
     // Modified: the session differs from the one last opened or saved (markSaved).
-    [[nodiscard]] bool modified() const { return !(m_session == m_clean); }
+    [[nodiscard]] bool modified() const { return m_history.modified(); }
     void markSaved();
 
     // One setter per parameter; each returns whether the value was accepted.
@@ -99,12 +101,8 @@ public:
     [[nodiscard]] double lastLatencyMs() const { return m_latencies.empty() ? -1 : m_latencies.back(); }
     static constexpr std::size_t kLatencySamples = 31;
 
-    // Parses a comma/space separated list of numbers; nullopt with a message on a bad token.
-    [[nodiscard]] static Result<std::vector<double>> parseSlopeList(const QString& text);
-    // A core message reworded for the control that caused it: flag and session-field names
-    // become the panel's labels ("--heads" -> "Heads H").
-    [[nodiscard]] static QString controlMessage(const QString& field, const std::string& coreMessage);
-    static constexpr std::size_t kMaxUndo = 500;
+    // A core message in the explorers' words (explore::guiMessage: "--heads" -> "Heads H").
+    [[nodiscard]] static QString controlMessage(const std::string& coreMessage);
 
 signals:
     void sessionChanged();
@@ -126,8 +124,6 @@ signals:
 
 private:
     bool apply(const QString& field, const std::function<void(Session&)>& change);
-    // Clamps what depends on H and T into range; returns the notes for what moved.
-    static QStringList clampDependents(const Session& before, Session& next);
     void replace(Session next);
     void request();
     void onGrid(GridPtr grid);
@@ -135,10 +131,7 @@ private:
     void onFailed(quint64 generation, const QString& message);
 
     Session m_session;
-    Session m_clean;
-    std::vector<Session> m_undo, m_redo;
-    int m_stepDepth = 0;
-    bool m_stepPushed = false;
+    explore::EditHistory m_history;  // the core's: undo, redo and the saved state
     CompareOverrides m_compare = explore::geometricCompare();
     QSize m_gridPixels{1024, 768};
     double m_dpr = 1;

@@ -8,10 +8,10 @@ namespace alibi {
 namespace {
 
 constexpr std::array kFields{
-    FieldNames{Field::Heads, "--heads", "heads", "Heads H"},
+    FieldNames{Field::Heads, "--heads", "heads", "Heads H", "bias.heads"},
     FieldNames{Field::Scheme, "--scheme", "scheme", "Scheme"},
     FieldNames{Field::MaxBias, "--max-bias", "max_bias", "max_bias B"},
-    FieldNames{Field::Slopes, "--slopes", "slopes", "Custom slopes"},
+    FieldNames{Field::Slopes, "--slopes", "slopes", "Custom slopes", "bias.slopes"},
     FieldNames{Field::Dtype, "--dtype", "dtype", "Dtype"},
     FieldNames{Field::Arith, "--arith", "arith", "Arithmetic"},
     FieldNames{Field::Seq, "--seq", "seq", "Length T"},
@@ -25,9 +25,9 @@ constexpr std::array kFields{
     FieldNames{Field::Window, "--window", "window", "Window"},
     FieldNames{Field::Prefix, "--prefix", "prefix", "Prefix"},
     FieldNames{Field::Positions, "--positions", "positions", "Positions"},
-    FieldNames{Field::BatchRow, "--batch-row", "batch_row", "Batch row"},
-    FieldNames{Field::Query, "--query", "query", "Query row"},
-    FieldNames{Field::Head, "--head", "head", "Head"},
+    FieldNames{Field::BatchRow, "--batch-row", "batch_row", "Batch row", "batch.row"},
+    FieldNames{Field::Query, "--query", "query", "Query row", "attention.query"},
+    FieldNames{Field::Head, "--head", "head", "Head", "view.head"},
     FieldNames{Field::Width, "--width", "width", "Width"},
     FieldNames{Field::Height, "--height", "height", "Height"},
     FieldNames{Field::PixelRatio, "--pixel-ratio", "pixel_ratio", "Pixel ratio"},
@@ -39,6 +39,11 @@ constexpr std::array kFields{
     FieldNames{Field::What, "--what", "what", "View"},
     FieldNames{Field::Values, "--values", "values", "Values"},
     FieldNames{Field::Tensor, "--tensor", "tensor", "Tensor"},
+    FieldNames{Field::Content, "--content", "content", "Content"},
+    FieldNames{Field::Seed, "--seed", "seed", "Seed"},
+    FieldNames{Field::Sigma, "--sigma", "sigma", "σ"},
+    FieldNames{Field::Dk, "--dk", "dk", "d_k"},
+    FieldNames{Field::Temperature, "--temperature", "temperature", "Temperature"},
 };
 
 bool flagChar(char c) {
@@ -69,7 +74,23 @@ std::string wordMessage(std::string_view message, FrontEnd frontEnd) {
     std::string out;
     out.reserve(message.size());
     std::size_t i = 0;
+    constexpr std::string_view kSessionField = "session field `";
     while (i < message.size()) {
+        if (message.compare(i, kSessionField.size(), kSessionField) == 0) {
+            const std::size_t start = i + kSessionField.size();
+            const std::size_t close = message.find('`', start);
+            if (close != std::string_view::npos) {
+                const std::string_view name = message.substr(start, close - start);
+                const auto f = std::find_if(kFields.begin(), kFields.end(), [&](const FieldNames& n) {
+                    return !n.session.empty() && n.session == name;
+                });
+                if (f != kFields.end()) {
+                    out += fieldName(f->field, frontEnd);
+                    i = close + 1;
+                    continue;
+                }
+            }
+        }
         if (message.compare(i, 2, "--") == 0 && (i == 0 || !flagChar(message[i - 1]))) {
             std::size_t end = i + 2;
             while (end < message.size() && flagChar(message[end])) ++end;

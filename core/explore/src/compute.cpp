@@ -341,6 +341,71 @@ ExtrapolationSnapshot computeExtrapolation(const Session& session, int head, con
     return out;
 }
 
+Result<std::vector<double>> headCellValues(const HeatmapParams& params, const std::vector<double>& slopes,
+                                           const CancelledFn& cancelled) {
+    const int head = params.head;
+    if (head < 0 || head >= static_cast<int>(slopes.size()))
+        return fail(ErrorCode::InvalidArgument, fmt::format("head {} is not one of the {} heads", head, slopes.size()));
+    if (params.batch.active()) return batchCellValues(params, slopes, head);
+    const BiasParams& bias = params.attention.bias;
+    const std::int64_t q = bias.queries, k = bias.keyCount();
+    std::vector<double> values(static_cast<std::size_t>(q * k), std::numeric_limits<double>::quiet_NaN());
+    const double slope = slopes[static_cast<std::size_t>(head)];
+    for (std::int64_t i = 0; i < q; ++i) {
+        if (stopped(cancelled)) return fail(ErrorCode::Cancelled, "cancelled");
+        double* row = values.data() + i * k;
+        if (params.what == RenderWhat::Attention) {
+            auto probabilities = attentionRow(params.attention, head, i);
+            if (!probabilities) return std::unexpected(probabilities.error());
+            for (std::int64_t j = 0; j < k; ++j)
+                if (biasCell(bias.mode, slope, bias.queryPosition(i), j, k))
+                    row[j] = (*probabilities)[static_cast<std::size_t>(j)];
+        } else {
+            for (std::int64_t j = 0; j < k; ++j)
+                if (biasCell(bias.mode, slope, bias.queryPosition(i), j, k))
+                    row[j] = biasValue(bias, slope, head, i, j);
+        }
+    }
+    return values;
+}
+
+CurveSet computeCurves(const AttentionParams& attention, std::int64_t queryRow, const CancelledFn& cancelled,
+                       std::size_t pointsPerCurve) {
+    CurveSet out;
+    const BiasParams& bias = attention.bias;
+    const int heads = std::max(1, bias.slopes.heads);
+    const std::int64_t k = bias.keyCount();
+    const std::size_t points = pointsPerCurve > 0 ? pointsPerCurve : curvePointBudget(heads);
+    auto note = [&out](const std::string& what, const Error& e) {
+        if (out.error.empty()) out.error = what + ": " + e.message;
+    };
+    if (auto c = slopeSeries(bias.slopes))
+        out.slopes = std::move(*c);
+    else
+        note("slopes", c.error());
+    // Bias curves are straight lines: fewer points per head when there are many heads.
+    out.maxDistance =
+        std::max<std::int64_t>(1, std::min<std::int64_t>({k - 1, 4096, std::max<std::int64_t>(16, (1 << 20) / heads)}));
+    if (auto c = biasDistanceSeries(bias, out.maxDistance)) {
+        out.bias = std::move(*c);
+        decimateSeries(out.bias, points);
+    } else {
+        note("bias curves", c.error());
+    }
+    if (stopped(cancelled)) return out;
+    // H x K doubles twice over: above kCurveCells the curves would cost hundreds of MiB.
+    const std::int64_t row = queryRow < 0 || queryRow >= bias.queries ? bias.queries - 1 : queryRow;
+    if (static_cast<double>(heads) * static_cast<double>(k) * cellCost(attention) > kCurveCells) {
+        if (out.error.empty()) out.error = "attention curves skipped: H x K is too large (lower H or T)";
+    } else if (auto c = attentionDistanceSeries(attention, row, progressOf(cancelled))) {
+        out.attention = std::move(*c);
+        decimateSeries(out.attention, points);
+    } else if (c.error().code != ErrorCode::Cancelled) {
+        note("attention curves", c.error());
+    }
+    return out;
+}
+
 Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const CancelledFn& cancelled) {
     Snapshot out;
     out.grid = std::move(gridSnapshot);
@@ -373,24 +438,9 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     if (stopped(cancelled)) return out;
     out.detailTitle = headTitle(out.head, out.grid->slopes[static_cast<std::size_t>(out.head)]);
 
-    if (q <= kDetailValuesMax && k <= kDetailValuesMax && out.detailParams.batch.active()) {
-        out.detailValues = batchCellValues(out.detailParams, out.grid->slopes, out.head);
-    } else if (q <= kDetailValuesMax && k <= kDetailValuesMax) {
-        out.detailValues.assign(static_cast<std::size_t>(q * k), std::numeric_limits<double>::quiet_NaN());
-        const double slope = out.grid->slopes[static_cast<std::size_t>(out.head)];
-        for (std::int64_t i = 0; i < q; ++i) {
-            if (out.detailParams.what == RenderWhat::Attention) {
-                if (auto row = attentionRow(s.attention, out.head, i))
-                    for (std::int64_t j = 0; j < k; ++j)
-                        if (biasCell(bias.mode, slope, bias.queryPosition(i), j, k))
-                            out.detailValues[static_cast<std::size_t>(i * k + j)] = (*row)[static_cast<std::size_t>(j)];
-            } else {
-                for (std::int64_t j = 0; j < k; ++j)
-                    if (biasCell(bias.mode, slope, bias.queryPosition(i), j, k))
-                        out.detailValues[static_cast<std::size_t>(i * k + j)] = biasValue(bias, slope, out.head, i, j);
-            }
-        }
-    }
+    if (q <= kDetailValuesMax && k <= kDetailValuesMax)
+        if (auto values = headCellValues(out.detailParams, out.grid->slopes, cancelled))
+            out.detailValues = std::move(*values);
 
     // Statistics average over fewer rows when rows are long, so a job stays well under a second.
     StatsParams sp;
@@ -405,7 +455,12 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
         note("statistics", stats.error());
     if (stopped(cancelled)) return out;
 
-    if (auto c = slopeSeries(bias.slopes)) out.slopeCurves = std::move(*c);
+    CurveSet curves = computeCurves(s.attention, out.queryRow, cancelled);
+    out.slopeCurves = std::move(curves.slopes);
+    out.biasCurves = std::move(curves.bias);
+    out.attentionCurves = std::move(curves.attention);
+    if (out.error.empty()) out.error = std::move(curves.error);
+    if (stopped(cancelled)) return out;
     for (SlopeScheme scheme : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}) {
         SlopeParams sp2 = bias.slopes;
         sp2.scheme = scheme;
@@ -420,26 +475,6 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
         }
         out.schemeCurves.push_back(std::move(line));
     }
-    // Bias curves are straight lines: fewer points per head when there are many heads.
-    const std::int64_t maxDistance =
-        std::min<std::int64_t>({k - 1, 4096, std::max<std::int64_t>(16, (1 << 20) / heads)});
-    if (auto c = biasDistanceSeries(bias, maxDistance)) {
-        out.biasCurves = std::move(*c);
-        decimateSeries(out.biasCurves, curvePointBudget(heads));
-    } else {
-        note("bias curves", c.error());
-    }
-    if (stopped(cancelled)) return out;
-    // H x K doubles twice over: above kCurveCells the curves would cost hundreds of MiB.
-    if (static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention) > kCurveCells) {
-        if (out.error.empty()) out.error = "attention curves skipped: H x K is too large (lower H or T)";
-    } else if (auto c = attentionDistanceSeries(s.attention, out.queryRow, progress)) {
-        out.attentionCurves = std::move(*c);
-        decimateSeries(out.attentionCurves, curvePointBudget(heads));
-    } else {
-        note("attention curves", c.error());
-    }
-    if (stopped(cancelled)) return out;
     if (auto st = attentionStages(s.attention, out.head, out.queryRow))
         out.stages = std::move(*st);
     else

@@ -1,4 +1,5 @@
 // Heatmaps of saved attention maps and of head similarity (see the header).
+#include <alibi/base/image_size.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 
 #include <alibi/figure/figure.hpp>
@@ -181,9 +182,8 @@ Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmap
     if (params.head < -1 || params.head >= maps.heads())
         return fail(ErrorCode::InvalidArgument, fmt::format("head {} does not exist: the maps hold {} heads (0 to {})",
                                                             params.head, maps.heads(), maps.heads() - 1));
-    if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("picture size {} x {} is outside 1..16384 pixels", params.width, params.height));
+    if (auto fits = checkImageSize(params.width, params.height, 1, "picture"); !fits)
+        return std::unexpected(fits.error());
     std::vector<int> heads;
     if (params.head >= 0)
         heads.push_back(params.head);
@@ -201,9 +201,8 @@ Result<MapsOverview> renderAttentionOverview(const AttentionMaps& maps, const Ma
                                              unsigned threads) {
     if (maps.layers() < 1 || maps.heads() < 1)
         return fail(ErrorCode::InvalidArgument, "the maps hold no layer or head");
-    if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("picture size {} x {} is outside 1..16384 pixels", params.width, params.height));
+    if (auto fits = checkImageSize(params.width, params.height, 1, "picture"); !fits)
+        return std::unexpected(fits.error());
     const int L = maps.layers(), H = maps.heads();
     const int gap = std::max(params.gap, 0);
     // Square tiles: the smaller of what the width and the height leave per head and per layer.

@@ -1,6 +1,7 @@
 // Explorer views as finished figures (render/view_figure.hpp): the heatmap views through the
 // heatmap figure frame (figure.hpp), the vector views laid out once and drawn through a canvas
 // (plot_draw.hpp) as SVG or PNG.
+#include <alibi/base/image_size.hpp>
 #include <alibi/figure/view_figure.hpp>
 
 #include <alibi/explore/compute.hpp>
@@ -26,22 +27,11 @@
 namespace alibi {
 namespace {
 
-constexpr int kMaxSide = 16384;
-
 Result<void> checkScaleAndSize(int width, int height, int scale) {
     if (scale != 1 && scale != 2 && scale != 4)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("pixel ratio {} is not 1, 2 or 4: a figure is exported at 1x, 2x or 4x", scale));
-    if (width < 1 || height < 1)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("a {} x {} figure has no pixels: give a positive width and height", width, height));
-    if (static_cast<std::int64_t>(width) * scale > kMaxSide || static_cast<std::int64_t>(height) * scale > kMaxSide)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("a {} x {} figure at pixel ratio {} is {} x {} pixels, more than {} a side: lower the "
-                                "size or the pixel ratio",
-                                width, height, scale, static_cast<std::int64_t>(width) * scale,
-                                static_cast<std::int64_t>(height) * scale, kMaxSide));
-    return {};
+    return checkImageSize(width, height, scale, "figure");
 }
 
 Result<void> checkRequest(const ViewFigureRequest& r) {

@@ -2,6 +2,7 @@
 // the same way by the CLI and both GUIs. Parsing is strict on purpose: a misspelt field
 // ("hedas") or a value of the wrong type is an error naming the field by its dotted path,
 // because a silently ignored typo would show the wrong tensor with no hint why.
+#include <alibi/base/image_size.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/model/attention.hpp>
@@ -48,7 +49,6 @@ constexpr const char* kViewNames =
 
 // Session files are hand-edited and small; anything larger is not a session.
 constexpr std::size_t kMaxSessionBytes = std::size_t{16} << 20;
-constexpr int kMaxImageSide = 16384;
 
 // ---------------------------------------------------------------------------
 // Sections

@@ -2,6 +2,7 @@
 // (bias, in closed form, so the work stays O(pixels) whatever T is) or the maximum, sum or mean
 // over the keys of one exact query row (attention, rows computed on the float path); colours
 // come from the colour map's 256-entry table over the exact range of the values shown.
+#include <alibi/base/image_size.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/model/arith.hpp>
 #include <alibi/model/attention.hpp>
@@ -256,10 +257,10 @@ std::string summaryText(const Heatmap& map, bool attention) {
 Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, const ProgressFn& progress) {
     if (params.what != RenderWhat::Bias && params.what != RenderWhat::Attention)
         return fail(ErrorCode::InvalidArgument, "a heatmap shows bias or attention; slopes and distance are curves");
-    if (params.width < 1 || params.height < 1 || params.width > 16384 || params.height > 16384)
+    if (!imageSizeFits(params.width, params.height))
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("image size {}x{} is out of range: --width and --height must be 1..16384", params.width,
-                                params.height));
+                    fmt::format("image size {}x{} is out of range: --width and --height must be 1..{}", params.width,
+                                params.height, kMaxImageSide));
     const bool attention = params.what == RenderWhat::Attention;
     auto slopes = attention ? validateAttention(params.attention) : validateBias(params.attention.bias);
     if (!slopes) return std::unexpected(slopes.error());

@@ -43,15 +43,21 @@ enum class Field {
     What,
     Values,
     Tensor,
+    Content,
+    Seed,
+    Sigma,
+    Dk,
+    Temperature,
 };
 
 enum class FrontEnd { Cli, Python, Gui };
 
 struct FieldNames {
     Field field;
-    std::string_view cli;     // "--batch-row"
-    std::string_view python;  // "batch_row"
-    std::string_view gui;     // "Batch row"
+    std::string_view cli;           // "--batch-row"
+    std::string_view python;        // "batch_row"
+    std::string_view gui;           // "Batch row"
+    std::string_view session = {};  // "batch.row": its field in a session file, if it has one there
 };
 
 [[nodiscard]] std::span<const FieldNames> fieldTable();
@@ -61,7 +67,8 @@ struct FieldNames {
 
 // `message` (a core message naming parameters by their CLI flags) in `frontEnd`'s words: each
 // flag of the table replaced by that front end's name (whole flags only: "--keys" is not the
-// start of "--keys-x"). Cli returns the message unchanged.
+// start of "--keys-x"), and each "session field `x`" of the table by that name too. Cli returns
+// the message unchanged.
 [[nodiscard]] std::string wordMessage(std::string_view message, FrontEnd frontEnd);
 
 }  // namespace alibi

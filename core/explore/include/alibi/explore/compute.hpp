@@ -30,6 +30,24 @@ using GridPreviewFn = std::function<void(GridSnapshot)>;
 [[nodiscard]] std::vector<int> gridPreviewSteps(const HeatmapParams& params);
 // Each pass's share of the whole work (summing to 1), for one progress over every pass.
 [[nodiscard]] std::vector<double> gridPassShares(const HeatmapParams& params, const std::vector<int>& steps);
+// Every number of the one head `params.head` (Q x K, row-major), as the detail views print them:
+// the bias (biasValue) or the attention probabilities (attentionRow); masked cells are NaN. A
+// batch's cells are batchCellValues'. Meant for small heads (the views ask up to 32 x 32).
+[[nodiscard]] Result<std::vector<double>> headCellValues(const HeatmapParams& params, const std::vector<double>& slopes,
+                                                         const CancelledFn& cancelled = {});
+// The curves of the curves view: slopes per head, bias vs distance per head, and attention vs
+// distance of `queryRow` (-1: the last) per head, each thinned (min/max, every peak kept) to
+// `pointsPerCurve` points (0: curvePointBudget). `error` names the part that failed (the others
+// stay); cancelled: whatever was done.
+struct CurveSet {
+    std::vector<Series> slopes;
+    std::vector<Series> bias;
+    std::vector<Series> attention;
+    std::int64_t maxDistance = 0;  // the bias curves span 0..maxDistance
+    std::string error;
+};
+[[nodiscard]] CurveSet computeCurves(const AttentionParams& attention, std::int64_t queryRow,
+                                     const CancelledFn& cancelled = {}, std::size_t pointsPerCurve = 0);
 // Everything but the grid (which the caller computed first and passes in).
 [[nodiscard]] Snapshot computeDetails(const Request& request, GridPtr grid, const CancelledFn& cancelled = {});
 // A - B per cell over the whole tensor (both built in memory, up to 2^24 cells), tiles `gap`
