@@ -110,13 +110,15 @@ class ViewTests(ViewCase):
                                                     "4 · softmax"])
         root = ET.parse(out).getroot()
         notes = [t.text for t in root.iter(SVG + "text")]
-        self.assertEqual(notes.count("5 masked keys hidden"), 2)  # stages 2 and 3 say what they leave out
+        self.assertEqual(notes.count("keys 11-15: masked (-1e9)"), 2)  # stages 2 and 3 say what they leave out
+        self.assertEqual(notes.count("all 0 (zero content)"), 1)  # stage 1 says why it looks empty
         m = ref.geometric_slopes(8)[2]  # press = geometric for a power of two: 1/8
         j = np.arange(16)
         allowed = j <= 10
         bias = np.where(allowed, -m * (10 - j), -1e9)
         content = stages[0].series["head 2, query 10"]
         np.testing.assert_allclose(content[1], 0, atol=1e-6)  # zero content
+        np.testing.assert_allclose(content[0], j[j <= 10], atol=0.01)  # every panel spans keys 0..10
         x, y = stages[1].series["head 2, query 10"]
         np.testing.assert_allclose(x, j[allowed], atol=0.01)  # masked keys are hidden at stage 2
         np.testing.assert_allclose(y, bias[allowed], atol=1e-3)
