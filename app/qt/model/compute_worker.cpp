@@ -21,6 +21,7 @@ explore::Request toCore(const ComputeRequest& request) {
     r.session = request.session;
     r.gridWidth = request.gridPixels.width();
     r.gridHeight = request.gridPixels.height();
+    r.labelBand = request.labelBand;
     r.devicePixelRatio = request.devicePixelRatio;
     r.logScale = request.logScale;
     r.wantCompare = request.wantCompare;

@@ -24,6 +24,7 @@ struct ComputeRequest {
     std::uint64_t generation = 0;
     Session session;
     QSize gridPixels{1024, 768};  // device pixels of the grid image
+    int labelBand = 0;            // device pixels above each grid tile for its label
     double devicePixelRatio = 1;
     bool wantCompare = false;
     CompareOverrides compare = explore::geometricCompare();
