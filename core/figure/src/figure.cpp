@@ -216,8 +216,8 @@ void drawColorBar(Image& out, const alibi::ColorBar& bar, Colormap colormap, con
     if (!bar.head.empty()) title += "  " + bar.head;
     const int titleWidth = textWidth(title, m.small);
     // Above the top end's label (centred on the bar's top edge), never over it.
-    drawText(out, std::min(x, out.width - m.margin - titleWidth), y - m.smallLine / 2 - m.gap - m.smallLine, title,
-             m.small, kLabel);
+    drawText(out, std::min(x, out.width - m.margin - titleWidth),
+             y - (m.smallLine / m.scale / 2) * m.scale - m.gap - m.smallLine, title, m.small, kLabel);
     if (bar.maskedSwatch) {
         const int side = m.smallLine * 2 / 3;
         const int sy = y + height + m.gap + m.smallLine / 2;
@@ -256,7 +256,8 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
             queryLabels = std::max(queryLabels, layoutWidth(frame.axisLabel(n), m));
     const int left = axes ? m.margin + m.line + m.gap + queryLabels + m.gap + m.tick + scale : m.margin;
     int top = m.margin + static_cast<int>(titleLines.size()) * m.titleLine;
-    if (text) top += m.gap + m.smallLine + m.smallLine / 2 + 2 * m.gap;  // the bar's title, above its top label
+    // The bar's title, above its top label (half a line, measured at 1x so 2x is exactly twice).
+    if (text) top += m.gap + m.smallLine + (m.smallLine / m.scale / 2) * m.scale + 2 * m.gap;
     // The caption's lines are only known once the map is drawn: room for two.
     const bool hasCaption = text && static_cast<bool>(frame.caption);
     int bottom = m.margin + (hasCaption ? 2 * m.smallLine + m.gap : 0);
