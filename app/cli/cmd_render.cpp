@@ -93,6 +93,7 @@ Result<void> renderFile(const RenderCommand& original) {
     r.scale = s.scale;
     r.reduce = settings->reduce;
     r.logScale = settings->logScale;
+    r.maxDistance = c.maxDistance;
     r.width = s.width;
     r.height = s.height;
     r.pixelRatio = settings->pixelRatio;
@@ -256,7 +257,9 @@ RunFn addRenderCommand(CLI::App& root) {
     cmd->add_option("--values", state->values, "With FILE: probabilities or scores (default: detected)")
         ->type_name("KIND");
     cmd->add_option("--max-distance", state->maxDistance,
-                    "With --what schemes: the distance axis d = 0..D (default 128, at most 65536)")
+                    "With --what schemes: the distance axis d = 0..D (default 128, at most 65536); with FILE --what "
+                    "row: the keys within D of the query (default: where the row and its priors are above 1/1000 of "
+                    "their peaks)")
         ->type_name("D");
     cmd->add_option("--quantity", state->quantity,
                     "With --what schemes: logit (default; what each scheme adds to the logit) or attention (softmax "

@@ -53,6 +53,7 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
     request.scale = r.scale;
     request.reduce = r.reduce;
     request.logScale = r.logScale;
+    request.maxDistance = r.maxDistance;
     request.width = r.width;
     request.height = r.height;
     request.pixelRatio = r.pixelRatio;

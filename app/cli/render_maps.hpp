@@ -29,6 +29,7 @@ struct RenderMapsRequest {
     ScaleMode scale = ScaleMode::Shared;
     Reduce reduce = Reduce::Auto;
     bool logScale = false;
+    std::optional<std::int64_t> maxDistance;  // --max-distance (row only)
     int width = 1024, height = 768;
     int pixelRatio = 1;  // PNG figures: device pixels per layout pixel (1, 2, 4)
     unsigned threads = 0;

@@ -160,6 +160,7 @@ struct AppState {
     // ---- head grid
     int gridWidth = 0;  // pixels the grid panel has room for (the renderer's target size)
     int gridHeight = 0;
+    int gridLabelBand = 0;   // pixels above each tile for its label (a text line)
     ScreenRect gridRect;     // where the grid image was drawn last frame
     bool logColors = false;  // attention: log10 colour scale (probabilities span orders of magnitude)
     int detailWidth = 0;     // pixels the head detail view has room for (0 while it is not shown)

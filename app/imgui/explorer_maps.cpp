@@ -257,6 +257,11 @@ void Explorer::applyMapsLessonTarget(const AttentionMaps& maps) {
     if (t.head >= 0 && t.head < maps.heads()) s.head = t.head;
     if (t.row >= 0 && t.row < maps.queries()) s.row = t.row;
     if (t.side) s.side = *t.side;
+    // A lesson reads the maps against the model's own slopes (its session's): pair them, so the
+    // fit table's configured m, the configured prior curve and the slope ratio are there.
+    if (s.prior == MapsPrior::None &&
+        explore::checkPairing(maps, m_lastValid.attention.bias.slopes.heads, "the session"))
+        s.prior = MapsPrior::Session;
 }
 
 void Explorer::showLessonMaps(const std::string& path, const MapsLessonTarget& target) {

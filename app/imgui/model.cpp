@@ -44,6 +44,8 @@ std::optional<GridRequest> gridRequest(const AppState& state) {
     p.logScale = state.logColors && p.what == RenderWhat::Attention;
     p.width = state.gridWidth;
     p.height = state.gridHeight;
+    p.labelBand = state.gridLabelBand;  // the tiles' labels sit above them, never over cells
+    p.squareCells = true;               // a query row as tall as a key column is wide
     return request;
 }
 

@@ -7,6 +7,8 @@
 #include "view_common.hpp"
 #include "view_models.hpp"
 
+#include <alibi/explore/compute.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -86,6 +88,23 @@ void drawCompareView(AppState& state, const Model& model) {
     } else {
         ImGui::Dummy(size);
     }
+    // Hover read-out: A, B and A - B of the cell under the mouse (or which side masks it).
+    const std::int64_t queries = state.session.attention.bias.queries, keys = state.session.attention.bias.keyCount();
+    if (ImGui::IsItemHovered() && c.cells && queries > 0 && keys > 0) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        for (const HeatmapTile& tile : c.tiles) {
+            const float x = mouse.x - origin.x - static_cast<float>(tile.x);
+            const float y = mouse.y - origin.y - static_cast<float>(tile.y);
+            if (x < 0 || y < 0 || x >= static_cast<float>(tile.width) || y >= static_cast<float>(tile.height)) continue;
+            const auto query =
+                static_cast<std::int64_t>(y / static_cast<float>(tile.height) * static_cast<float>(queries));
+            const auto key = static_cast<std::int64_t>(x / static_cast<float>(tile.width) * static_cast<float>(keys));
+            const std::string text =
+                explore::compareReadout(*c.cells, tile.head, std::min(query, queries - 1), std::min(key, keys - 1));
+            if (!text.empty()) ImGui::SetTooltip("%s", text.c_str());
+            break;
+        }
+    }
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (const HeatmapTile& tile : c.tiles) {
         if (tile.width < 40 || tile.height < 20 || c.tiles.size() < 2) continue;
@@ -103,6 +122,8 @@ void drawCompareView(AppState& state, const Model& model) {
     alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32,
                                               colorBarTicks(size.y - 3.4f * ImGui::GetTextLineHeight()));
     bar.title = "A - B";
+    bar.maskedSwatch = modeMasks(state.session.attention.bias.mode) ||
+                       modeMasks(c.sessionB.attention.bias.mode);  // grey: masked in A or in B
     drawColorBarBeside(model.compareBarTexture, origin, size, bar);
 }
 

@@ -8,6 +8,7 @@
 #include "view_models.hpp"
 
 #include <alibi/analysis/buggy_examples.hpp>
+#include <alibi/render/format.hpp>
 
 #include <imgui_stdlib.h>
 
@@ -60,12 +61,20 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
         }
     }
     if (!d.inferredSlopes.empty()) {
-        std::string slopes;
-        for (std::size_t h = 0; h < d.inferredSlopes.size(); ++h)
-            slopes += fmt::format("{}h{}: {}", h == 0 ? "" : ", ", h, valueText(d.inferredSlopes[h]));
         ImGui::Spacing();
         ImGui::TextDisabled("Slopes read off the tensor");
-        ImGui::TextUnformatted(slopes.c_str());
+        // One item per head, flowed by hand: ImGui's word wrap breaks after a '.', which would
+        // split a slope mid-number ("h5: 0." / "015625").
+        const float right = ImGui::GetContentRegionMax().x;
+        for (std::size_t h = 0; h < d.inferredSlopes.size(); ++h) {
+            const std::string entry = fmt::format("h{}: {}{}", h, alibi::formatSlope(d.inferredSlopes[h]),
+                                                  h + 1 < d.inferredSlopes.size() ? "," : "");
+            if (h > 0) {
+                ImGui::SameLine();
+                if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(entry.c_str()).x > right) ImGui::NewLine();
+            }
+            ImGui::TextUnformatted(entry.c_str());
+        }
     }
     ImGui::Text("Max |error| against the best candidate: %s", valueText(d.maxAbsError).c_str());
     ImGui::PopTextWrapPos();
@@ -141,6 +150,18 @@ void drawDiagnoseView(AppState& state, const Model& model) {
             ImGui::Image(model.diagnosisTexture, size);
         } else {
             ImGui::Dummy(size);
+        }
+        // Each tile's label ("h3", or "b1 h3" for a batch), where it fits.
+        ImDrawList* draw = ImGui::GetWindowDrawList();
+        const auto& tiles = result->errorMap.tiles;
+        for (std::size_t n = 0; n < tiles.size() && n < result->tileLabels.size(); ++n) {
+            const HeatmapTile& tile = tiles[n];
+            const char* label = result->tileLabels[n].c_str();
+            const ImVec2 text = ImGui::CalcTextSize(label);
+            if (static_cast<float>(tile.width) < text.x + 8 || static_cast<float>(tile.height) < 2 * text.y) continue;
+            const ImVec2 at(origin.x + static_cast<float>(tile.x) + 2, origin.y + static_cast<float>(tile.y) + 2);
+            draw->AddRectFilled(at, ImVec2(at.x + text.x + 4, at.y + text.y), IM_COL32(0, 0, 0, 140));
+            draw->AddText(ImVec2(at.x + 2, at.y), IM_COL32(255, 255, 255, 230), label);
         }
         if (model.diagnosisPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
         drawColorBar(model.diagnosisBarTexture, ImVec2(origin.x + size.x + kColorBarGap, origin.y), size.y, 0.0,

@@ -25,7 +25,7 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     PlotAxes axes;
     const std::string title = fmt::format("head {}: attention vs distance as T grows", e.head);
     axes.title = title.c_str();
-    axes.xLabel = "distance i - j (log)";
+    axes.xLabel = explore::kExtrapolationDistanceAxis;
     axes.yLabel = "probability";
     double xMax = 1, yMax = 1e-6;
     for (const Series& s : e.curves) {
@@ -45,6 +45,15 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
         canvas.drawSeries(e.curves[n], headColor(n, std::max(count, 2)), thick ? 4.5f : 1.5f);
     // Legend: one line per length, in the curve's colour.
     ImDrawList* draw = ImGui::GetWindowDrawList();
+    // The training length L: a dark dashed line, labelled at the top.
+    if (const double L = static_cast<double>(e.trainLength); L > 0 && L <= xMax) {
+        const ImVec2 top = canvas.toScreen(L, yMax), bottom = canvas.toScreen(L, 0);
+        const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+        for (float y = top.y; y < bottom.y; y += 8.0f)
+            draw->AddLine(ImVec2(top.x, y), ImVec2(top.x, std::min(y + 4.0f, bottom.y)), ink, 1.5f);
+        const std::string label = fmt::format("L = {}", e.trainLength);
+        draw->AddText(ImVec2(top.x + 4.0f, top.y + 2.0f), ink, label.c_str());
+    }
     const ImVec2 at = canvas.toScreen(xMax, yMax);
     for (int n = 0; n < count; ++n) {
         const std::string& label = e.curves[n].label;

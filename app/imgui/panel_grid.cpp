@@ -85,6 +85,7 @@ void drawGridPanel(AppState& state, const Model& model) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     state.gridWidth = std::max(0, static_cast<int>(avail.x - colorBarWidth()));
     state.gridHeight = std::max(0, static_cast<int>(avail.y - readoutHeight));
+    state.gridLabelBand = static_cast<int>(std::ceil(ImGui::GetTextLineHeight() + 2.0f));
 
     if (grid == nullptr) {
         ImGui::Dummy(ImVec2(static_cast<float>(state.gridWidth), static_cast<float>(state.gridHeight)));
@@ -140,15 +141,21 @@ void drawGridPanel(AppState& state, const Model& model) {
             std::string label = fmt::format("h{}", tile.head);
             // Per-head scale: each tile's own exact range (fits when the tile is wide enough).
             if (perHead) {
-                const std::string ranged =
-                    fmt::format("h{} {}..{}", tile.head, alibi::formatValue(tile.lo), alibi::formatValue(tile.hi));
+                const std::string ranged = fmt::format("h{} {}..{}", tile.head, alibi::formatSignificant(tile.lo),
+                                                       alibi::formatSignificant(tile.hi));
                 if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) label = ranged;
             }
-            draw->AddRectFilled(
-                ImVec2(a.x + 2, a.y + 2),
-                ImVec2(a.x + 6 + ImGui::CalcTextSize(label.c_str()).x, a.y + 2 + ImGui::GetTextLineHeight()),
-                IM_COL32(0, 0, 0, 140));
-            draw->AddText(ImVec2(a.x + 4, a.y + 2), IM_COL32(255, 255, 255, 230), label.c_str());
+            if (grid->request.heatmap.labelBand >= static_cast<int>(ImGui::GetTextLineHeight())) {
+                // In the band the core left above the tile: no cell is covered.
+                draw->AddText(ImVec2(a.x, a.y - static_cast<float>(grid->request.heatmap.labelBand) + 1.0f),
+                              ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+            } else {
+                draw->AddRectFilled(
+                    ImVec2(a.x + 2, a.y + 2),
+                    ImVec2(a.x + 6 + ImGui::CalcTextSize(label.c_str()).x, a.y + 2 + ImGui::GetTextLineHeight()),
+                    IM_COL32(0, 0, 0, 140));
+                draw->AddText(ImVec2(a.x + 4, a.y + 2), IM_COL32(255, 255, 255, 230), label.c_str());
+            }
         }
     }
 

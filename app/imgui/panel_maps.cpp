@@ -173,8 +173,8 @@ void drawGridLabels(const MapsState& s, const MapsGridResult& grid, const Attent
         if (tile.width >= 40 && tile.height >= 24) {
             std::string text = fmt::format("h{}", tile.head);
             if (s.perHead) {
-                const std::string ranged =
-                    fmt::format("h{} {}..{}", tile.head, alibi::formatValue(tile.lo), alibi::formatValue(tile.hi));
+                const std::string ranged = fmt::format("h{} {}..{}", tile.head, alibi::formatSignificant(tile.lo),
+                                                       alibi::formatSignificant(tile.hi));
                 if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) text = ranged;
             }
             label(a.x, a.y, text);

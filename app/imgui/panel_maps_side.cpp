@@ -212,11 +212,15 @@ void drawRowTab(AppState& state, const Model& model) {
     double top = 0;
     for (const Series& line : lines)
         for (double v : line.y) top = std::max(top, v);
+    // The figure's keys: a steep head's few keys fill the plot (the core's window).
+    const explore::KeyWindow window = explore::mapsRowWindow(lines, r.row + maps.keys() - maps.queries(), maps.keys());
+    if (const std::string note = explore::keyWindowNote(window, maps.keys(), false); !note.empty())
+        ImGui::TextDisabled("%s", note.c_str());
     PlotAxes axes;  // the title is above the legend; the axes named as in the figure
     axes.xLabel = "key j";
     axes.yLabel = "probability";
-    axes.xMin = 0;
-    axes.xMax = static_cast<double>(std::max<std::int64_t>(maps.keys() - 1, 1));
+    axes.xMin = static_cast<double>(window.first);
+    axes.xMax = static_cast<double>(std::max<std::int64_t>(window.last, window.first + 1));
     axes.yMin = 0;
     axes.yMax = top > 0 ? top * 1.05 : 1;
     const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -31,24 +31,18 @@ constexpr StagePlot kStagePlots[4] = {{"1 - content logits", "logit"},
                                       {"4 - softmax", "probability"}};
 
 // `marked`: the key a lesson step points at (its bar orange, its column framed); -1: none.
-void drawStage(int n, const StagesResult& result, const Session& session, ImVec2 size, std::int64_t marked) {
+void drawStage(int n, const StagesResult& result, const Session& /*session*/, ImVec2 size, std::int64_t marked) {
     const AttentionStages& stages = result.stages;
     const std::vector<double>* rows[4] = {&stages.content, &stages.withBias, &stages.masked, &stages.probabilities};
     const std::vector<double>& values = *rows[n];
-    // Stages 2 and 3 hold the mask value itself at masked keys: left out, counted in the note.
-    const std::vector<bool> maskedKey = explore::stageMaskedKeys(result.request.attention, result.request.query);
+    // Every panel spans the same keys (up to the query where the mode masks); -inf is not drawn.
+    const explore::StageKeySpan span = explore::stageKeySpan(result.request.attention, result.request.query);
+    const std::size_t shown =
+        static_cast<std::size_t>(std::min<std::int64_t>(span.last + 1, static_cast<std::int64_t>(values.size())));
     Series series;
-    int hiddenInf = 0, hiddenMask = 0;
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (std::size_t j = 0; j < values.size(); ++j) {
-        double v = values[j];
-        if (std::isinf(v)) {
-            ++hiddenInf;
-            v = std::numeric_limits<double>::quiet_NaN();
-        } else if (explore::stageHoldsMaskValue(n) && j < maskedKey.size() && maskedKey[j]) {
-            ++hiddenMask;
-            v = std::numeric_limits<double>::quiet_NaN();
-        }
+    for (std::size_t j = 0; j < shown; ++j) {
+        const double v = std::isfinite(values[j]) ? values[j] : std::numeric_limits<double>::quiet_NaN();
         series.x.push_back(static_cast<double>(j));
         series.y.push_back(v);
         if (std::isfinite(v)) {
@@ -67,16 +61,16 @@ void drawStage(int n, const StagesResult& result, const Session& session, ImVec2
     axes.xLabel = "key j";
     axes.yLabel = kStagePlots[n].yLabel;
     axes.xMin = -0.5;
-    axes.xMax = static_cast<double>(std::max<std::size_t>(values.size(), 1)) - 0.5;
+    axes.xMax = static_cast<double>(std::max<std::size_t>(shown, 1)) - 0.5;
     axes.yMin = lo;
     axes.yMax = hi;
     PlotCanvas canvas(axes, size);
     const ImU32 color = IM_COL32(88, 166, 255, 255);
-    if (values.size() <= 64) {
+    if (shown <= 64) {
         // Few keys: one bar per key, from zero (or the axis) to the value.
         ImDrawList* draw = ImGui::GetWindowDrawList();
         const double base = std::clamp(0.0, lo, hi);
-        for (std::size_t j = 0; j < values.size(); ++j) {
+        for (std::size_t j = 0; j < shown; ++j) {
             if (!std::isfinite(series.y[j])) continue;
             const ImVec2 a = canvas.toScreen(static_cast<double>(j) - 0.35, base);
             const ImVec2 b = canvas.toScreen(static_cast<double>(j) + 0.35, series.y[j]);
@@ -87,10 +81,10 @@ void drawStage(int n, const StagesResult& result, const Session& session, ImVec2
     } else {
         canvas.drawSeries(series, color, 1.5f);
     }
-    if (marked >= 0 && marked < static_cast<std::int64_t>(values.size())) {
+    if (marked >= 0 && marked < static_cast<std::int64_t>(shown)) {
         // The column frame shows the key even where its bar is zero or masked (as in the Qt explorer).
         ImDrawList* draw = ImGui::GetWindowDrawList();
-        const double half = values.size() <= 64 ? 0.5 : 0.0;
+        const double half = shown <= 64 ? 0.5 : 0.0;
         const ImVec2 a = canvas.toScreen(static_cast<double>(marked) - half, hi);
         const ImVec2 b = canvas.toScreen(static_cast<double>(marked) + half, lo);
         const float grow = std::max(0.0f, (8.0f - std::abs(b.x - a.x)) / 2);
@@ -99,16 +93,8 @@ void drawStage(int n, const StagesResult& result, const Session& session, ImVec2
         draw->AddRect(c0, c1, IM_COL32(0, 0, 0, 160), 0.0f, 0, 5.0f);
         draw->AddRect(c0, c1, kLessonColor, 0.0f, 0, 3.0f);
     }
-    const bool allZero = std::all_of(values.begin(), values.end(), [](double v) { return v == 0.0; });
-    if (hiddenMask > 0) {
-        ImGui::TextDisabled("%d masked (%s) hidden", hiddenMask, maskName(session.attention.bias.mask).c_str());
-    } else if (hiddenInf > 0) {
-        ImGui::TextDisabled("%d masked (-inf) hidden", hiddenInf);
-    } else if (allZero) {
-        ImGui::TextDisabled("all zero (content: zero)");
-    } else {
-        ImGui::TextDisabled(" ");
-    }
+    const std::string note = explore::stageNote(result.request.attention, result.request.query, n, values);
+    ImGui::TextDisabled("%s", note.empty() ? " " : note.c_str());
     (void)result;
 }
 

@@ -187,6 +187,7 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
     result->mapCaption = error->caption;
     result->barTitle = error->barTitle;
     result->errorMap = std::move(error->map);
+    result->tileLabels = std::move(error->tileLabels);
     result->colorBar = renderColorBar(Colormap::Magma, 8, std::max(request.height, 2), true);
     return result;
 }

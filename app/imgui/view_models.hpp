@@ -98,8 +98,9 @@ struct DiagnoseResult {
     Shape shape;
     DType dtype = DType::F32;
     std::optional<Diagnosis> diagnosis;
-    Heatmap errorMap;  // |tensor - correct ALiBi| per cell, magma, [0, errorMax]
-    Image colorBar;    // magma, for the bar beside it
+    Heatmap errorMap;                     // |tensor - correct ALiBi| per cell, magma, [0, errorMax]
+    std::vector<std::string> tileLabels;  // "h3", or "b1 h3" for a batch (the core's)
+    Image colorBar;                       // magma, for the bar beside it
     double errorMax = 0;
     // The core's words for the map: the bias error, or the probability change when every finding
     // is harmless (explore::diagnosisErrorMapLabels).

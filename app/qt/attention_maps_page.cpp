@@ -478,6 +478,11 @@ void AttentionMapsPage::applyLessonTarget() {
     if (t.head >= 0 && t.head < maps->heads()) setHead(t.head);
     if (t.row >= 0 && t.row < maps->queries()) setRow(t.row);
     if (t.view >= 0 && t.view < m_views->count()) m_views->setCurrentIndex(t.view);
+    // A lesson reads the maps against the model's own slopes (its session's): pair them, so the
+    // fit table's configured m, the configured prior curve and the slope ratio are there.
+    if (m_model->configured().empty() && m_sessionSlopes &&
+        explore::checkPairing(*maps, m_sessionSlopes().heads, "the current session"))
+        (void)choosePrior(1);
 }
 
 void AttentionMapsPage::openFile(const QString& path) {
@@ -774,8 +779,13 @@ void AttentionMapsPage::requestRow(RowRequest request) {
                 self->m_rowShown = generation;
                 if (request.maps != self->m_model->maps()) return;  // another file since
                 if (series) {
+                    // The figure's keys: a steep head's few keys fill the plot (the core's window).
+                    const auto& maps = *request.maps;
+                    const explore::KeyWindow window =
+                        explore::mapsRowWindow(*series, request.row + maps.keys() - maps.queries(), maps.keys());
+                    explore::keepKeyWindow(*series, window);
                     self->m_rowPlot->setSeries(std::move(*series));
-                    self->m_rowPlot->setNote({});
+                    self->m_rowPlot->setNote(qs(explore::keyWindowNote(window, maps.keys(), false)));
                 } else {
                     self->m_rowPlot->setSeries({});
                     self->m_rowPlot->setNote(qs(series.error().message));

@@ -3,15 +3,20 @@
 
 #include "view_util.hpp"
 
+#include <alibi/explore/compute.hpp>
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace alibi::qt {
@@ -38,6 +43,37 @@ void ImagePanel::setImage(const Image& image, const std::vector<HeatmapTile>& ti
     m_tiles = tiles;
     m_message.clear();
     update();
+}
+
+void ImagePanel::setTileLabels(std::vector<std::string> labels) {
+    m_tileLabels = std::move(labels);
+    update();
+}
+
+void ImagePanel::setReadout(std::function<QString(int tile, std::int64_t query, std::int64_t key)> readout) {
+    m_readout = std::move(readout);
+    setMouseTracking(static_cast<bool>(m_readout));
+}
+
+void ImagePanel::mouseMoveEvent(QMouseEvent* event) {
+    const QRectF target = imageRect();
+    if (!m_readout || m_image.isNull() || m_queries <= 0 || m_keys <= 0) return;
+    const double sx = target.width() / m_image.width(), sy = target.height() / m_image.height();
+    const QPointF at = event->position();
+    for (std::size_t n = 0; n < m_tiles.size(); ++n) {
+        const HeatmapTile& t = m_tiles[n];
+        const QRectF tr(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
+        if (!tr.contains(at)) continue;
+        const auto cell = [](double offset, double size, std::int64_t count) {
+            return std::clamp(static_cast<std::int64_t>(offset / size * static_cast<double>(count)), std::int64_t{0},
+                              count - 1);
+        };
+        const QString text = m_readout(static_cast<int>(n), cell(at.y() - tr.y(), tr.height(), m_queries),
+                                       cell(at.x() - tr.x(), tr.width(), m_keys));
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+        return;
+    }
+    QToolTip::hideText();
 }
 
 void ImagePanel::setMessage(const QString& message) {
@@ -77,10 +113,12 @@ void ImagePanel::paintEvent(QPaintEvent*) {
     f.setPointSizeF(font().pointSizeF() * 0.9);
     p.setFont(f);
     const QFontMetrics fm(f);
-    for (const HeatmapTile& t : m_tiles) {
+    for (std::size_t n = 0; n < m_tiles.size(); ++n) {
+        const HeatmapTile& t = m_tiles[n];
         const QRectF tr(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
         if (tr.width() < 24 || tr.height() < 16) continue;
-        const QString label = QString("h%1").arg(t.head);
+        const QString label =
+            n < m_tileLabels.size() ? QString::fromStdString(m_tileLabels[n]) : QString("h%1").arg(t.head);
         const QRectF box(tr.x() + 3, tr.y() + 3, fm.horizontalAdvance(label) + 8, fm.height() + 2);
         p.fillRect(box, QColor(0, 0, 0, 150));
         p.setPen(Qt::white);
@@ -249,8 +287,13 @@ void CompareView::setSnapshot(const SnapshotPtr& s) {
     const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
     alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32, 5);  // the difference is kept in float
     bar.title = "A - B";
-    bar.maskedSwatch = true;  // grey: masked in one of A and B only
+    bar.maskedSwatch = true;  // grey: masked in A or in B
     m_image->setImage(c.image, c.tiles, Colormap::Diverging, bar);
+    m_image->setReadout([cells = c.cells, tiles = c.tiles](int tile, std::int64_t query, std::int64_t key) {
+        if (!cells || tile < 0 || tile >= static_cast<int>(tiles.size())) return QString();
+        return QString::fromStdString(
+            explore::compareReadout(*cells, tiles[static_cast<std::size_t>(tile)].head, query, key));
+    });
     m_queries = s->grid->session.attention.bias.queries;
     m_keys = s->grid->session.attention.bias.keyCount();
     m_image->setLessonMark(m_lesson, m_queries, m_keys);

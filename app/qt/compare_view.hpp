@@ -9,6 +9,10 @@
 
 #include <QWidget>
 
+#include <functional>
+#include <string>
+#include <vector>
+
 #include <vector>
 
 class QComboBox;
@@ -64,6 +68,12 @@ public:
     // The image with the core's colour bar (exact ends, round ticks, masked swatch).
     void setImage(const Image& image, const std::vector<HeatmapTile>& tiles, Colormap map, const alibi::ColorBar& bar);
     void setMessage(const QString& message);
+    // The tiles' labels, in tile order (empty: "h3" from each tile's head), e.g. the core's
+    // "b1 h3" of a batch's error map.
+    void setTileLabels(std::vector<std::string> labels);
+    // The hover read-out of cell (query, key) of tile `tile` (the core's words), shown as a
+    // tooltip; empty function: none.
+    void setReadout(std::function<QString(int tile, std::int64_t query, std::int64_t key)> readout);
     // What a lesson points at, drawn in orange over the tiles: `queries` x `keys` is each tile's
     // tensor, for finding the cell.
     void setLessonMark(LessonMark mark, std::int64_t queries, std::int64_t keys);
@@ -74,8 +84,11 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
+    std::vector<std::string> m_tileLabels;
+    std::function<QString(int, std::int64_t, std::int64_t)> m_readout;
     QImage m_image;
     Colormap m_map = Colormap::Viridis;
     alibi::ColorBar m_bar;

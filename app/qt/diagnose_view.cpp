@@ -192,10 +192,11 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
         m_caption->setText(html(report->mapCaption));
     else if (d.correctParams)
         m_caption->setText(html(explore::diagnosisErrorMapLabels(d, report->errorMax).caption));
-    if (report->errorImage.width > 0)
+    if (report->errorImage.width > 0) {
         m_image->setImage(report->errorImage, report->tiles, Colormap::Magma, 0,
                           report->errorMax > 0 ? report->errorMax : 1.0, QString::fromStdString(report->barTitle));
-    else
+        m_image->setTileLabels(report->tileLabels);
+    } else
         m_image->setMessage("No error heatmap: nothing comparable was found.");
     emit diagnosed(m_codes);
 }

@@ -40,7 +40,7 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     m_headImage = new ImagePanel(this);
     m_headImage->setMinimumWidth(300);
     m_plot = new PlotWidget(this);
-    m_plot->setAxisLabels("distance i − j (log2)", "probability");
+    m_plot->setAxisLabels(QString::fromUtf8(explore::kExtrapolationDistanceAxis), "probability");
     m_plot->setLogX2(true);
     m_plot->setCategorical(true);
     m_model = new NumberTable(this);
@@ -83,9 +83,12 @@ void ExtrapolationView::applyLessonHeads() {
     if (m_shownHead >= 0 && m_lesson.marksHead(m_shownHead))
         for (std::size_t n = 0; n < m_curveCount; ++n) all.push_back(static_cast<int>(n));
     m_plot->setEmphasis(std::move(all));
-    // The first marked head's row in sight (8 heads do not fit the table at 1280x720).
-    if (!m_lesson.heads.empty() && m_lesson.heads.front() < m_lessonRows->rowCount())
-        m_table->scrollTo(m_lessonRows->index(m_lesson.heads.front(), 0), QAbstractItemView::EnsureVisible);
+    // The marked heads' rows in sight (8 heads do not fit the table at 1280x720): the last, then
+    // the first, so both ends show when they fit (lesson 3 step 5 cites heads 6 and 7).
+    for (const int head :
+         {m_lesson.heads.empty() ? -1 : m_lesson.heads.back(), m_lesson.heads.empty() ? -1 : m_lesson.heads.front()})
+        if (head >= 0 && head < m_lessonRows->rowCount())
+            m_table->scrollTo(m_lessonRows->index(head, 0), QAbstractItemView::EnsureVisible);
 }
 
 void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
@@ -118,10 +121,12 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     }
     m_plot->setTitle(QString("Head %1: attention vs distance as T grows").arg(e.head));
     m_plot->setSeries(e.curves);
+    m_plot->setReferenceX(e.error.empty() ? std::optional<double>(static_cast<double>(e.trainLength)) : std::nullopt,
+                          QString("L = %1").arg(e.trainLength));
     m_shownHead = e.error.empty() ? e.head : -1;
     m_curveCount = e.curves.size();
     alibi::ColorBar bar = alibi::heatmapColorBar(e.headAtL, e.headAtLParams, -1, 5);
-    bar.head = "head " + std::to_string(e.head) + ", T = L";
+    bar.head = "h" + std::to_string(e.head) + ", T = L = " + std::to_string(e.trainLength);
     m_headImage->setImage(e.headAtL.image, {}, s->grid->session.colormap, bar);
 
     QStringList headers{"slope m"};

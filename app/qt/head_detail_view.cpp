@@ -149,6 +149,15 @@ void HeadDetailView::setLessonCell(int head, std::int64_t query, std::int64_t ke
     update();
 }
 
+std::string HeadDetailView::shownSummary() const {
+    const Heatmap& map = m_snapshot->detail;
+    if (m_image.isNull() || m_keys <= 0 || m_queries <= 0) return map.summary;
+    // The image holds m_keys cells in its width; on screen a cell is m_cell logical pixels.
+    const double zoomX = m_cell * static_cast<double>(m_keys) / m_image.width();
+    const double zoomY = m_cell * static_cast<double>(m_queries) / m_image.height();
+    return alibi::heatmapSummary(map, m_snapshot->detailParams.what == RenderWhat::Attention, zoomX, zoomY);
+}
+
 void HeadDetailView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
@@ -175,9 +184,9 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QRect(12, bands.subtitle, width() - 24, line), Qt::AlignLeft | Qt::AlignVCenter,
-               fontMetrics().elidedText(QString::fromStdString(explore::heatmapTitle(m_snapshot->detailParams) + " · " +
-                                                               m_snapshot->detail.summary),
-                                        Qt::ElideRight, width() - 24));
+               fontMetrics().elidedText(
+                   QString::fromStdString(explore::heatmapTitle(m_snapshot->detailParams) + " · " + shownSummary()),
+                   Qt::ElideRight, width() - 24));
 
     const QRectF a = area();
     const QRectF target(m_origin, QSizeF(m_cell * m_keys, m_cell * m_queries));

@@ -34,6 +34,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    // The core's "1 cell = 38.2 x 38.2 px" for the image as drawn now (zoomed), not as rendered.
+    [[nodiscard]] std::string shownSummary() const;
     [[nodiscard]] QRectF area() const;
     void fit();
 

@@ -82,6 +82,16 @@ QRect HeadGridView::imageRect() const {
                  std::max(16, height() - 2 * kMargin - kHeader));
 }
 
+QFont HeadGridView::labelFont() const {
+    QFont f = font();
+    f.setPointSizeF(font().pointSizeF() * 0.9);
+    return f;
+}
+
+int HeadGridView::labelBand() const {
+    return static_cast<int>(std::lround((QFontMetrics(labelFont()).height() + 4) * devicePixelRatioF()));
+}
+
 QSize HeadGridView::imagePixels() const {
     const double dpr = devicePixelRatioF();
     const QRect r = imageRect();
@@ -130,11 +140,13 @@ void HeadGridView::setSelectedHead(int head) {
 void HeadGridView::resizeEvent(QResizeEvent*) {
     m_log->adjustSize();
     m_log->move(width() - kMargin - m_log->width(), kMargin + kHeader - m_log->height() - 2);
-    emit pixelSizeChanged(imagePixels(), devicePixelRatioF());
+    emit pixelSizeChanged(imagePixels(), devicePixelRatioF(), labelBand());
 }
 
 void HeadGridView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
+    // A larger font (presentation mode) needs a taller band above the tiles for their labels.
+    if (event->type() == QEvent::FontChange) emit pixelSizeChanged(imagePixels(), devicePixelRatioF(), labelBand());
 }
 
 std::optional<CellHit> HeadGridView::hitAt(QPointF pos) const {
@@ -229,7 +241,8 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     // Moved to a screen with another scale: ask for an image at the new device-pixel size.
     if (m_grid->devicePixelRatio != devicePixelRatioF())
         QMetaObject::invokeMethod(
-            this, [this] { emit pixelSizeChanged(imagePixels(), devicePixelRatioF()); }, Qt::QueuedConnection);
+            this, [this] { emit pixelSizeChanged(imagePixels(), devicePixelRatioF(), labelBand()); },
+            Qt::QueuedConnection);
     const QRect r = imageRect();
 
     // Header: what is drawn (the core's title of the snapshot, not of the pending parameters).
@@ -262,10 +275,10 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     // Head labels over the tiles.
     const double dpr = m_grid->devicePixelRatio;
     p.setRenderHint(QPainter::Antialiasing, true);
-    QFont labelFont = font();
-    labelFont.setPointSizeF(font().pointSizeF() * 0.9);
-    const QFontMetrics fm(labelFont);
-    p.setFont(labelFont);
+    const QFontMetrics fm(labelFont());
+    p.setFont(labelFont());
+    // The labels sit in the band the core left above every tile (HeatmapParams::labelBand).
+    const double band = m_grid->gridParams.labelBand / dpr;
     const bool perHead = m_grid->session.scale == ScaleMode::PerHead && m_grid->grid.tiles.size() > 1;
     for (int tileIndex = 0; tileIndex < static_cast<int>(m_grid->grid.tiles.size()); ++tileIndex) {
         const HeatmapTile& t = m_grid->grid.tiles[static_cast<std::size_t>(tileIndex)];
@@ -296,12 +309,17 @@ void HeadGridView::paintEvent(QPaintEvent*) {
         }
         if (fm.horizontalAdvance(label) + 10 > tr.width()) label = QString("h%1").arg(t.head);
         if (fm.horizontalAdvance(label) + 10 > tr.width()) label = QString::number(t.head);
-        const QRectF box(tr.x() + 4, tr.y() + 4, fm.horizontalAdvance(label) + 10, fm.height() + 4);
-        p.setPen(Qt::NoPen);
-        p.setBrush(QColor(0, 0, 0, 150));
-        p.drawRoundedRect(box, 4, 4);
-        p.setPen(QColor(255, 255, 255));
-        p.drawText(box, Qt::AlignCenter, label);
+        if (band >= fm.height() && m_grid->grid.tiles.size() > 1) {
+            p.setPen(palette().color(QPalette::WindowText));
+            p.drawText(QRectF(tr.x(), tr.y() - band, tr.width(), band), Qt::AlignLeft | Qt::AlignVCenter, label);
+        } else if (m_grid->grid.tiles.size() > 1) {  // no band (an image from before the font changed)
+            const QRectF box(tr.x() + 4, tr.y() + 4, fm.horizontalAdvance(label) + 10, fm.height() + 4);
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(0, 0, 0, 150));
+            p.drawRoundedRect(box, 4, 4);
+            p.setPen(QColor(255, 255, 255));
+            p.drawText(box, Qt::AlignCenter, label);
+        }
     }
     p.setFont(font());
     p.setRenderHint(QPainter::Antialiasing, false);

@@ -45,10 +45,14 @@ public:
     [[nodiscard]] QRect imageRect() const;
     // Device pixels of imageRect(), the size the model should render at.
     [[nodiscard]] QSize imagePixels() const;
+    // The font of the tiles' labels and the band (device pixels) above each tile that holds one.
+    [[nodiscard]] QFont labelFont() const;
+    [[nodiscard]] int labelBand() const;
     [[nodiscard]] QSize sizeHint() const override { return {900, 700}; }
 
 signals:
-    void pixelSizeChanged(QSize devicePixels, double devicePixelRatio);
+    // `labelBand`: device pixels above each tile where the view writes the tile's label.
+    void pixelSizeChanged(QSize devicePixels, double devicePixelRatio, int labelBand);
     void cellHovered(const QString& description);  // empty when leaving
     void headHovered(int head);
     void headClicked(int head);

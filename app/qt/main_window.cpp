@@ -120,7 +120,7 @@ void applyTheme(Theme theme) {
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-    setWindowTitle("ALiBi Explorer[*]");
+    setWindowTitle("untitled[*] — ALiBi Explorer");
     setWindowIcon(QIcon(":/alibi-explorer.svg"));
     setAcceptDrops(true);
     // The first window fits the screen's available area (a 1280x720 projector included).
@@ -581,8 +581,10 @@ void MainWindow::restoreLastSession() {
 
 void MainWindow::setCurrentFile(const QString& path) {
     m_currentFile = path;
-    // [*] shows the modified mark (setWindowModified follows the model's history).
-    setWindowTitle(path.isEmpty() ? "ALiBi Explorer[*]" : QFileInfo(path).fileName() + "[*] — ALiBi Explorer");
+    // [*] shows the modified mark (setWindowModified follows the model's history). The title ends
+    // with the application's display name, so Qt does not append it a second time ("ALiBi
+    // Explorer* — ALiBi Explorer").
+    setWindowTitle((path.isEmpty() ? QString("untitled") : QFileInfo(path).fileName()) + "[*] — ALiBi Explorer");
     setWindowModified(m_model->modified());
 }
 

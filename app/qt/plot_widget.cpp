@@ -8,6 +8,7 @@
 
 #include <QMouseEvent>
 #include <QPainter>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -51,6 +52,30 @@ void PlotWidget::setSeries(std::vector<Series> series) {
     update();
 }
 
+void PlotWidget::wheelEvent(QWheelEvent* event) {
+    const QRectF a = plotArea();
+    if (m_series.empty() || !a.contains(event->position()) || event->angleDelta().y() == 0) {
+        event->ignore();
+        return;
+    }
+    // Zoom the x axis about the point under the mouse; all the way out leaves zoom.
+    const double at = m_x.lo + (event->position().x() - a.left()) / a.width() * (m_x.hi - m_x.lo);
+    const double factor = event->angleDelta().y() > 0 ? 0.8 : 1.25;
+    m_zoomX = Range{at - (at - m_x.lo) * factor, at + (m_x.hi - at) * factor};
+    const Range before = m_x;
+    computeRanges();
+    if (factor > 1 && m_x.lo == before.lo && m_x.hi == before.hi) m_zoomX.reset();
+    update();
+    event->accept();
+}
+
+void PlotWidget::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (!m_zoomX) return QWidget::mouseDoubleClickEvent(event);
+    m_zoomX.reset();  // back to every point
+    computeRanges();
+    update();
+}
+
 void PlotWidget::setEmphasis(std::vector<int> indices) {
     if (indices == m_emphasis) return;
     m_emphasis = std::move(indices);
@@ -65,7 +90,7 @@ void PlotWidget::setHighlight(int index) {
 
 bool PlotWidget::usable(double x, double y) const {
     if (!std::isfinite(x) || !std::isfinite(y)) return false;
-    if (m_logX && x <= 0) return false;
+    if (m_logX && x < 0) return false;
     if (m_logY && y <= 0) return false;
     return true;
 }
@@ -75,11 +100,24 @@ void PlotWidget::computeRanges() {
     for (const Series& s : m_series)
         for (std::size_t n = 0; n < s.x.size() && n < s.y.size(); ++n) {
             if (!usable(s.x[n], s.y[n])) continue;
-            const double x = m_logX ? std::log2(s.x[n]) : s.x[n];
-            const double y = m_logY ? std::log2(s.y[n]) : s.y[n];
-            xl = std::min(xl, x), xh = std::max(xh, x), yl = std::min(yl, y), yh = std::max(yh, y);
+            const double x = xPosition(s.x[n]);
+            xl = std::min(xl, x), xh = std::max(xh, x);
         }
-    if (!std::isfinite(xl)) xl = 0, xh = 1, yl = 0, yh = 1;
+    // Zoomed (wheel): the x range asked for, inside the data's; y spans what it shows.
+    if (m_zoomX && std::isfinite(xl)) {
+        const double lo = std::max(m_zoomX->lo, xl), hi = std::min(m_zoomX->hi, xh);
+        if (hi > lo) xl = lo, xh = hi;
+    }
+    for (const Series& s : m_series)
+        for (std::size_t n = 0; n < s.x.size() && n < s.y.size(); ++n) {
+            if (!usable(s.x[n], s.y[n])) continue;
+            const double x = xPosition(s.x[n]);
+            if (x < xl || x > xh) continue;
+            const double y = m_logY ? std::log2(s.y[n]) : s.y[n];
+            yl = std::min(yl, y), yh = std::max(yh, y);
+        }
+    if (!std::isfinite(xl)) xl = 0, xh = 1;
+    if (!std::isfinite(yl)) yl = 0, yh = 1;
     if (xh <= xl) xh = xl + 1, xl -= m_style == Style::Bars ? 1 : 0;
     if (yh <= yl) {
         const double pad = std::max(1e-12, std::abs(yl) * 0.1 + (yl == 0 ? 1 : 0));
@@ -99,14 +137,33 @@ void PlotWidget::computeRanges() {
     m_y = {yl, yh};
 }
 
+PlotWidget::LegendLayout PlotWidget::legendLayout() const {
+    LegendLayout l;
+    const int count = static_cast<int>(m_series.size());
+    if (count == 0 || count > m_legendLimit) return l;
+    // Each column as wide as its longest entry (never cut), up to 45 % of the widget; as many
+    // columns as the plot's height needs (H = 12 heads still get their legend).
+    const QFontMetrics fm(font());
+    int widest = 0;
+    for (const Series& s : m_series) widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(s.label)));
+    l.line = std::max(18, fm.height() + 2);
+    const double height = std::max(40.0, this->height() - 34.0 - 48.0) - 8;
+    l.rows = std::max(1, static_cast<int>(height / l.line));
+    l.columns = (count + l.rows - 1) / l.rows;
+    l.rows = (count + l.columns - 1) / l.columns;
+    l.columnWidth = widest + 40;
+    l.width = std::min(l.columns * l.columnWidth + 8.0, 0.45 * width());
+    l.columnWidth = (l.width - 8) / l.columns;
+    return l;
+}
+
 QRectF PlotWidget::plotArea() const {
-    const bool legend = !m_series.empty() && static_cast<int>(m_series.size()) <= m_legendLimit;
-    const double legendWidth = legend ? 150 : 0;
+    const double legendWidth = legendLayout().width;
     return QRectF(68, 34, std::max(40.0, width() - 68 - 16 - legendWidth), std::max(40.0, height() - 34.0 - 48.0));
 }
 
 double PlotWidget::mapX(double x, const QRectF& a) const {
-    const double v = m_logX ? std::log2(x) : x;
+    const double v = xPosition(x);
     return a.left() + (v - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
 }
 
@@ -120,7 +177,7 @@ std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const Q
     // polyline looks the same as the full one and costs at most four points per column,
     // however long the series is.
     const double scaleX = a.width() / (m_x.hi - m_x.lo), scaleY = a.height() / (m_y.hi - m_y.lo);
-    auto screenX = [&](double x) { return a.left() + ((m_logX ? std::log2(x) : x) - m_x.lo) * scaleX; };
+    auto screenX = [&](double x) { return a.left() + (xPosition(x) - m_x.lo) * scaleX; };
     auto screenY = [&](double y) { return a.bottom() - ((m_logY ? std::log2(y) : y) - m_y.lo) * scaleY; };
     std::vector<QPolygonF> lines;
     QPolygonF line;
@@ -174,7 +231,15 @@ std::optional<double> PlotWidget::dataXAt(QPointF position) const {
     const QRectF a = plotArea();
     if (!a.contains(position) || a.width() <= 0) return std::nullopt;
     const double v = m_x.lo + (position.x() - a.left()) / a.width() * (m_x.hi - m_x.lo);
-    return m_logX ? std::exp2(v) : v;
+    return xValue(v);
+}
+
+double PlotWidget::xPosition(double x) const {
+    return m_logX ? alibi::axisPosition(alibi::AxisScale::Log2OnePlus, x) : x;
+}
+
+double PlotWidget::xValue(double position) const {
+    return m_logX ? alibi::axisValue(alibi::AxisScale::Log2OnePlus, position) : position;
 }
 
 void PlotWidget::mouseMoveEvent(QMouseEvent* event) {
@@ -224,14 +289,14 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     // Ticks and labels from the core (alibi::axisTicks), in axis units (log2 when logarithmic).
     std::vector<alibi::Tick> xt =
         m_logX
-            ? alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_x.lo), std::exp2(m_x.hi), 8)
+            ? alibi::axisTicks(alibi::AxisScale::Log2OnePlus, xValue(m_x.lo), xValue(m_x.hi), 10)
             : alibi::axisTicks(alibi::AxisScale::Linear, m_x.lo, m_x.hi, std::max(2, static_cast<int>(a.width() / 90)));
     std::vector<alibi::Tick> yt =
         m_logY ? alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10)
                : alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi,
                                   std::max(3, static_cast<int>(a.height() / 45)));
     if (m_logX)
-        for (auto& t : xt) t.value = std::log2(t.value);
+        for (auto& t : xt) t.value = xPosition(t.value);
     if (m_logY)
         for (auto& t : yt) t.value = std::log2(t.value);
     for (const alibi::Tick& tick : xt) {
@@ -358,8 +423,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     for (int s : m_emphasis)
         if (s != m_highlight && s >= 0 && s < count) drawOne(s, false);
     if (m_highlight >= 0) drawOne(m_highlight, true);
-    if (m_markedX && *m_markedX >= (m_logX ? std::exp2(m_x.lo) : m_x.lo) &&
-        *m_markedX <= (m_logX ? std::exp2(m_x.hi) : m_x.hi)) {
+    if (m_markedX && *m_markedX >= xValue(m_x.lo) && *m_markedX <= xValue(m_x.hi)) {
         // The lesson's column: an orange frame (dark-edged, as the head grid's cell mark) one slot wide.
         const double x = mapX(*m_markedX, a);
         const double half =
@@ -371,8 +435,17 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         p.setPen(QPen(QColor(255, 140, 0), 3));
         p.drawRect(column);
     }
-    if (m_cursorX && *m_cursorX >= (m_logX ? std::exp2(m_x.lo) : m_x.lo) &&
-        *m_cursorX <= (m_logX ? std::exp2(m_x.hi) : m_x.hi)) {
+    if (m_referenceX && *m_referenceX >= xValue(m_x.lo) && *m_referenceX <= xValue(m_x.hi)) {
+        // A reference line (the training length L): dark, dashed, labelled at the top.
+        const double x = mapX(*m_referenceX, a);
+        p.setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
+        p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
+        const int w = fontMetrics().horizontalAdvance(m_referenceLabel);
+        const bool right = x + 4 + w <= a.right();
+        p.drawText(QRectF(right ? x + 4 : x - 4 - w, a.top() + 2, w + 2, fontMetrics().height()), Qt::AlignLeft,
+                   m_referenceLabel);
+    }
+    if (m_cursorX && *m_cursorX >= xValue(m_x.lo) && *m_cursorX <= xValue(m_x.hi)) {
         const double x = mapX(*m_cursorX, a);
         p.setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DotLine));
         p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
@@ -380,17 +453,17 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     p.restore();
 
     // Legend, or the highlighted series' name when there are too many for a legend.
-    if (count <= m_legendLimit) {
-        double y = a.top() + 4;
+    if (const LegendLayout legend = legendLayout(); legend.columns > 0) {
         for (int s = 0; s < count; ++s) {
+            const double x = a.right() + 12 + (s / legend.rows) * legend.columnWidth;
+            const double y = a.top() + 4 + (s % legend.rows) * legend.line;
             QColor c = colourOf(s);
             if (m_highlight >= 0 && s != m_highlight) c.setAlpha(80);
-            p.fillRect(QRectF(a.right() + 12, y + 5, 16, 4), c);
+            p.fillRect(QRectF(x, y + legend.line / 2.0 - 2, 16, 4), c);
             p.setPen(text);
-            p.drawText(QRectF(a.right() + 32, y - 2, width() - a.right() - 36, 18), Qt::AlignLeft | Qt::AlignVCenter,
+            p.drawText(QRectF(x + 20, y, legend.columnWidth - 22, legend.line), Qt::AlignLeft | Qt::AlignVCenter,
                        fm.elidedText(QString::fromStdString(m_series[static_cast<std::size_t>(s)].label),
-                                     Qt::ElideRight, static_cast<int>(width() - a.right() - 36)));
-            y += 18;
+                                     Qt::ElideRight, static_cast<int>(legend.columnWidth - 22)));
         }
     } else if (m_highlight >= 0) {
         p.setPen(text);

@@ -33,8 +33,15 @@ public:
         m_logY = on;
         update();
     }
+    // A log2(1 + x) x axis (the core's AxisScale::Log2OnePlus): distance 0 stays on it.
     void setLogX2(bool on) {
         m_logX = on;
+        update();
+    }
+    // A labelled dashed vertical line at x (the training length L); nullopt: none.
+    void setReferenceX(std::optional<double> x, const QString& label) {
+        m_referenceX = x;
+        m_referenceLabel = label;
         update();
     }
     void setStyle(Style style) {
@@ -94,6 +101,9 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    // The wheel zooms the x axis about the mouse; a double-click shows every point again.
+    void wheelEvent(QWheelEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
     struct Range {
@@ -110,12 +120,23 @@ private:
     void computeRanges();
 
     std::vector<Series> m_series;
+    std::optional<Range> m_zoomX;  // the wheel's x range, in axis units (nullopt: every point)
     QString m_title, m_xLabel, m_yLabel, m_note;
     bool m_logY = false, m_logX = false, m_categorical = false;
+    std::optional<double> m_referenceX;
+    QString m_referenceLabel;
+    [[nodiscard]] double xPosition(double x) const;      // x in axis units
+    [[nodiscard]] double xValue(double position) const;  // and back
     Style m_style = Style::Lines;
     int m_highlight = -1;
     std::vector<int> m_emphasis;
-    int m_legendLimit = 10;
+    int m_legendLimit = 64;
+    // The legend at the right: columns of `rows` entries `line` pixels apart, `width` in all.
+    struct LegendLayout {
+        int columns = 0, rows = 0, line = 18;
+        double columnWidth = 0, width = 0;
+    };
+    [[nodiscard]] LegendLayout legendLayout() const;
     std::vector<QColor> m_colors;
     std::vector<bool> m_dashed;
     std::optional<double> m_cursorX;

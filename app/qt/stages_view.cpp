@@ -132,32 +132,20 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
     if (s->stages) {
         const std::vector<double>* rows[4] = {&s->stages->content, &s->stages->withBias, &s->stages->masked,
                                               &s->stages->probabilities};
-        const std::vector<bool> maskedKey = explore::stageMaskedKeys(session.attention, s->queryRow);
+        // Every panel spans the same keys (up to the query where the mode masks), with the
+        // core's note under it.
+        const explore::StageKeySpan span = explore::stageKeySpan(session.attention, s->queryRow);
         for (int n = 0; n < 4; ++n) {
             Series ser;
             ser.label = "row";
-            int masked = 0;
-            int maskValues = 0;
-            for (std::size_t j = 0; j < rows[n]->size(); ++j) {
-                double v = (*rows[n])[j];
-                masked += std::isinf(v) ? 1 : 0;
-                // Stages 2 and 3 hold the mask value itself (-1e9 by default) at masked keys;
-                // drawn, it would stretch the axis to 1e9 and flatten the ALiBi slope.
-                if (explore::stageHoldsMaskValue(n) && std::isfinite(v) && j < maskedKey.size() && maskedKey[j]) {
-                    v = std::numeric_limits<double>::quiet_NaN();
-                    ++maskValues;
-                }
+            for (std::int64_t j = span.first; j <= span.last && j < static_cast<std::int64_t>(rows[n]->size()); ++j) {
+                const double v = (*rows[n])[static_cast<std::size_t>(j)];
                 ser.x.push_back(static_cast<double>(j));
-                ser.y.push_back(v);
+                ser.y.push_back(std::isfinite(v) ? v : std::numeric_limits<double>::quiet_NaN());
             }
             m_plots[n]->setStyle(ser.x.size() <= 64 ? PlotWidget::Style::Bars : PlotWidget::Style::Lines);
-            const bool allZero = std::all_of(rows[n]->begin(), rows[n]->end(), [](double v) { return v == 0; });
-            m_plots[n]->setNote(maskValues ? QString("%1 masked (%2) hidden")
-                                                 .arg(maskValues)
-                                                 .arg(QString::fromStdString(maskName(session.attention.bias.mask)))
-                                : masked  ? QString("%1 masked (−∞) hidden").arg(masked)
-                                : allZero ? QString("all zero (content: zero)")
-                                          : QString());
+            m_plots[n]->setNote(
+                QString::fromStdString(explore::stageNote(session.attention, s->queryRow, n, *rows[n])));
             m_plots[n]->setSeries({ser});
         }
     }

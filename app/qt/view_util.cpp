@@ -95,9 +95,19 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
     const QFont normal = p.font();
     p.setFont(small);
     QString title = QString::fromStdString(colorBar.title);
-    if (!colorBar.head.empty()) title += "  " + QString::fromStdString(colorBar.head);
-    p.drawText(QRect(bar.x() - 4, bar.y() - 28, labelWidth + bar.width() + 8, 18), Qt::AlignLeft | Qt::AlignVCenter,
-               title);
+    const QString head = QString::fromStdString(colorBar.head);
+    const int titleWidth = labelWidth + bar.width() + 8;
+    if (!head.isEmpty() && QFontMetrics(small).horizontalAdvance(title + "  " + head) > titleWidth) {
+        // Too long for one line ("probability  head 3, T = L"): the head on a line of its own,
+        // never cut.
+        const int line = QFontMetrics(small).height();
+        p.drawText(QRect(bar.x() - 4, bar.y() - 10 - 2 * line, titleWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
+                   title);
+        p.drawText(QRect(bar.x() - 4, bar.y() - 10 - line, titleWidth, line), Qt::AlignLeft | Qt::AlignVCenter, head);
+    } else {
+        if (!head.isEmpty()) title += "  " + head;
+        p.drawText(QRect(bar.x() - 4, bar.y() - 28, titleWidth, 18), Qt::AlignLeft | Qt::AlignVCenter, title);
+    }
     if (colorBar.maskedSwatch) {
         const QRect swatch(bar.x(), bar.bottom() + 8, 12, 12);
         p.fillRect(swatch, toQColor(kMaskedColor));

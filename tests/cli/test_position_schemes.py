@@ -159,6 +159,13 @@ class PositionSchemesTests(unittest.TestCase):
         self.assertEqual(fig.title, "ALiBi beside other position schemes: logit contribution vs distance (D = 128)")
         for label in LABELS:
             self.assertTrue(any(text.startswith(label) for text in fig.legend), f"{label} not in {fig.legend}")
+        # At 1024 x 768 the formulas and sources would fill half the figure (issue 27): the caption
+        # keeps to a fifth of it and says where they are.
+        self.assertIn("docs/POSITION_SCHEMES.md", fig.caption)
+        # A figure tall enough for them carries every formula and its source.
+        out = self.path("tall.svg")
+        self.ok("render", "--heads", 8, "--what", "schemes", "--width", 1600, "--height", 1600, "-o", out)
+        fig = Figure(out)
         for words in ("Press, Smith, Lewis", "RoFormer", "Vaswani", "_relative_position_bucket",
                       "illustrative, not learned", "KERPLE (NeurIPS 2022)", "ACL 2023", "NeMo", "(8h/H)"):
             self.assertIn(words, fig.caption)

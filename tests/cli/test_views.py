@@ -31,23 +31,38 @@ class Plot:
         self.title = next((t.text for t in texts if t.get("font-weight") == "bold"), None)
         self.log_y = False
 
-        def axis(cls, coordinate):
+        # The extrapolation's distance axis is log2(1 + d): its ticks 0, 1, 2, 4 sit at log2(1 + d).
+        self.log1p_x = any("log2(1 + d)" in (t.text or "") for t in texts)
+
+        def axis(cls, coordinate, log1p=False):
             pairs = []
             for g in svg.iter(SVG + "g"):
                 if g.get("class") != cls:
                     continue
                 children = list(g)
-                for line, label in zip(children[0::2], children[1::2]):
-                    text = label.text
-                    if text.startswith("2^"):
+                labels = [label.text for label in children[1::2]]
+                # A log2 axis labels its ticks 1/256 ... 1/2, 1 (or 2^-30): read their exponents.
+                log2 = any("/" in t or t.startswith("2^") for t in labels)
+                for line, text in zip(children[0::2], labels):
+                    if log2:
                         self.log_y = True
-                        text = text[2:]
-                    pairs.append((float(text), float(line.get(coordinate))))
+                        if text.startswith("2^"):
+                            value = float(text[2:])
+                        elif "/" in text:
+                            num, den = text.split("/")
+                            value = np.log2(float(num) / float(den))
+                        else:
+                            value = np.log2(float(text))
+                    else:
+                        value = np.log2(1 + float(text)) if log1p else float(text)
+                    pairs.append((value, float(line.get(coordinate))))
             values, pixels = np.array(pairs).T
             slope, intercept = np.polyfit(values, pixels, 1)
+            if log1p:
+                return lambda p: 2.0 ** ((np.asarray(p) - intercept) / slope) - 1
             return lambda p: (np.asarray(p) - intercept) / slope
 
-        self.to_x = axis("x-ticks", "x1")
+        self.to_x = axis("x-ticks", "x1", self.log1p_x)
         self.to_y = axis("y-ticks", "y1")
         self.series = {}
         # Bars (the stages): each <rect> in a "bars" group, its title "LABEL at X: Y"; the value is
@@ -110,13 +125,15 @@ class ViewTests(ViewCase):
                                                     "4 · softmax"])
         root = ET.parse(out).getroot()
         notes = [t.text for t in root.iter(SVG + "text")]
-        self.assertEqual(notes.count("5 masked keys hidden"), 2)  # stages 2 and 3 say what they leave out
+        self.assertEqual(notes.count("keys 11-15: masked (-1e9)"), 2)  # stages 2 and 3 say what they leave out
+        self.assertEqual(notes.count("all 0 (zero content)"), 1)  # stage 1 says why it looks empty
         m = ref.geometric_slopes(8)[2]  # press = geometric for a power of two: 1/8
         j = np.arange(16)
         allowed = j <= 10
         bias = np.where(allowed, -m * (10 - j), -1e9)
         content = stages[0].series["head 2, query 10"]
         np.testing.assert_allclose(content[1], 0, atol=1e-6)  # zero content
+        np.testing.assert_allclose(content[0], j[j <= 10], atol=0.01)  # every panel spans keys 0..10
         x, y = stages[1].series["head 2, query 10"]
         np.testing.assert_allclose(x, j[allowed], atol=0.01)  # masked keys are hidden at stage 2
         np.testing.assert_allclose(y, bias[allowed], atol=1e-3)
@@ -125,8 +142,8 @@ class ViewTests(ViewCase):
         np.testing.assert_allclose(y, bias[allowed] / 2, atol=1e-3)
         x, y = stages[3].series["head 2, query 10"]
         want = ref.framework_softmax(np.where(allowed, bias / 2, -1e9))
-        np.testing.assert_allclose(x, j, atol=0.01)
-        np.testing.assert_allclose(y, want, atol=1e-4)
+        np.testing.assert_allclose(x, j[allowed], atol=0.01)  # the masked keys' 0 is not drawn either
+        np.testing.assert_allclose(y, want[allowed], atol=1e-4)
         self.assertAlmostEqual(y.sum(), 1.0, places=3)
 
     def test_extrapolation(self):
@@ -158,7 +175,10 @@ class ViewTests(ViewCase):
         return np.where(j <= i, values, dtype(-1e9))
 
     def max_difference(self, a, b):
-        diff = np.abs(a.astype(np.float64) - b.astype(np.float64))
+        # Over the cells no side masks (j <= i): masked cells are drawn grey, not as a difference.
+        t = a.shape[-1]
+        allowed = np.tril(np.ones((t, t), bool))[None]
+        diff = np.where(allowed, np.abs(a.astype(np.float64) - b.astype(np.float64)), 0.0)
         h, i, j = np.unravel_index(np.argmax(diff), diff.shape)
         return diff[h, i, j], h, i, j
 

@@ -363,7 +363,7 @@ private slots:
             Qt::SingleShotConnection);
         w.lessonPanel()->chooseLesson();
         QVERIFY2(listed.size() >= 5, qPrintable(listed.join(" | ")));
-        QVERIFY(listed.front().startsWith("ALiBi in five steps  (6 steps)"));
+        QVERIFY(listed.front().startsWith("ALiBi in six steps  (6 steps)"));
         QVERIFY(w.lessonPanel()->active());
         QCOMPARE(QString::fromStdString(w.lessonPanel()->state()->lesson().title), QString("Slopes"));
         QCOMPARE(w.tabs()->currentIndex(), static_cast<int>(MainWindow::CurvesTab));

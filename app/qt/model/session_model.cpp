@@ -231,11 +231,12 @@ void SessionModel::setCompareSpec(const CompareOverrides& spec) {
     apply("compare", [&](Session& s) { s.compare = sessionCompare(spec); });
 }
 
-void SessionModel::setGridPixels(QSize devicePixels, double devicePixelRatio) {
+void SessionModel::setGridPixels(QSize devicePixels, double devicePixelRatio, int labelBand) {
     devicePixels = devicePixels.expandedTo(QSize(16, 16));
-    if (devicePixels == m_gridPixels && devicePixelRatio == m_dpr) return;
+    if (devicePixels == m_gridPixels && devicePixelRatio == m_dpr && labelBand == m_labelBand) return;
     m_gridPixels = devicePixels;
     m_dpr = devicePixelRatio;
+    m_labelBand = labelBand;
     request();
 }
 
@@ -271,6 +272,7 @@ void SessionModel::request() {
     r.session = m_session;
     r.gridWidth = m_gridPixels.width();
     r.gridHeight = m_gridPixels.height();
+    r.labelBand = m_labelBand;
     r.devicePixelRatio = m_dpr;
     r.wantCompare = m_wantCompare;
     r.compare = m_compare;

@@ -89,7 +89,8 @@ public:
     void setCompareSpec(const CompareOverrides& spec);
 
     // View state that is not part of the session.
-    void setGridPixels(QSize devicePixels, double devicePixelRatio);
+    // `labelBand`: device pixels the grid keeps free above each tile for its label.
+    void setGridPixels(QSize devicePixels, double devicePixelRatio, int labelBand = 0);
     void setCompareEnabled(bool on);
     void setExtrapolationEnabled(bool on);
     void setLogScale(bool on);  // attention grid: log10 colours
@@ -134,6 +135,7 @@ private:
     explore::EditHistory m_history;  // the core's: undo, redo and the saved state
     CompareOverrides m_compare = explore::geometricCompare();
     QSize m_gridPixels{1024, 768};
+    int m_labelBand = 0;
     double m_dpr = 1;
     bool m_wantCompare = false;
     bool m_wantExtrapolation = false;

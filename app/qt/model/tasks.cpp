@@ -64,6 +64,7 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
     report.barTitle = error->barTitle;
     report.errorImage = std::move(error->map.image);
     report.tiles = std::move(error->map.tiles);
+    report.tileLabels = std::move(error->tileLabels);
     return report;
 }
 

@@ -33,6 +33,7 @@ struct DiagnosisReport {
     Diagnosis diagnosis;
     Image errorImage;  // |tensor - correct ALiBi| per head, grid layout, magma
     std::vector<HeatmapTile> tiles;
+    std::vector<std::string> tileLabels;  // "h3", or "b1 h3" for a batch (the core's)
     double errorMax = 0;
     // The core's words for the map (explore::diagnosisErrorMapLabels): the bias error, or the
     // probability change when every finding is harmless.

@@ -324,4 +324,58 @@ std::string fitSummaryLine(std::size_t heads, std::int64_t firstRow, std::int64_
                        pairing);
 }
 
+KeyWindow mapsRowWindow(const std::vector<Series>& series, std::int64_t position, std::int64_t keys,
+                        std::optional<std::int64_t> maxDistance) {
+    KeyWindow w{0, std::max<std::int64_t>(keys - 1, 0), false};
+    if (keys <= 0) return w;
+    std::int64_t first = keys, last = -1;
+    if (maxDistance) {
+        first = position - std::max<std::int64_t>(*maxDistance, 0);
+        last = position + std::max<std::int64_t>(*maxDistance, 0);
+    } else {
+        for (const Series& s : series) {
+            double peak = 0;
+            for (double y : s.y)
+                if (std::isfinite(y)) peak = std::max(peak, y);
+            if (!(peak > 0)) continue;
+            for (std::size_t k = 0; k < std::min(s.x.size(), s.y.size()); ++k)
+                if (std::isfinite(s.y[k]) && s.y[k] >= peak / 1000) {
+                    first = std::min(first, static_cast<std::int64_t>(s.x[k]));
+                    last = std::max(last, static_cast<std::int64_t>(s.x[k]));
+                }
+        }
+        if (last < first) return w;
+        const std::int64_t pad = std::max<std::int64_t>(8, (last - first + 1) / 10);
+        first -= pad;
+        last += pad;
+    }
+    // Never past the keys the series hold (a causal row ends at its query).
+    double top = -1;
+    for (const Series& s : series)
+        for (double x : s.x) top = std::max(top, x);
+    const std::int64_t end = top >= 0 ? std::min<std::int64_t>(static_cast<std::int64_t>(top), keys - 1) : keys - 1;
+    w.first = std::clamp<std::int64_t>(first, 0, end);
+    w.last = std::clamp<std::int64_t>(last, w.first, end);
+    w.zoomed = w.first > 0 || w.last < end;
+    return w;
+}
+
+void keepKeyWindow(std::vector<Series>& series, const KeyWindow& window) {
+    for (Series& s : series) {
+        Series kept{s.label, {}, {}};
+        for (std::size_t k = 0; k < std::min(s.x.size(), s.y.size()); ++k)
+            if (s.x[k] >= static_cast<double>(window.first) && s.x[k] <= static_cast<double>(window.last)) {
+                kept.x.push_back(s.x[k]);
+                kept.y.push_back(s.y[k]);
+            }
+        s = std::move(kept);
+    }
+}
+
+std::string keyWindowNote(const KeyWindow& window, std::int64_t keys, bool fromMaxDistance) {
+    if (!window.zoomed) return {};
+    return fmt::format("keys {} to {} of {} shown ({})", window.first, window.last, keys,
+                       fromMaxDistance ? "--max-distance" : "the rest hold under 1/1000 of each curve's peak");
+}
+
 }  // namespace alibi::explore

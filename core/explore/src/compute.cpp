@@ -108,6 +108,11 @@ std::string heatmapSubtitle(const HeatmapParams& p, const Heatmap& map) {
             " on the tokens' positions ({} rule); padding, other documents, the window and future keys "
             "are masked",
             positionRuleName(p.batch.positions));
+    if (p.what == RenderWhat::Attention && p.scale == ScaleMode::PerHead && p.head < 0 &&
+        modeMasks(p.attention.bias.mode) && p.attention.bias.queries == p.attention.bias.keyCount())
+        formula +=
+            " · per-head scale: each tile spans its own [lo, hi] (in its label); row 0 has one key, p = 1, so every "
+            "hi is 1 and the tiles differ in lo";
     return formula + " · rows: query i, columns: key j · " + map.summary;
 }
 
@@ -185,6 +190,7 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
     p.width = std::max(16, request.gridWidth);
     p.height = std::max(16, request.gridHeight);
     p.gap = std::max(2, static_cast<int>(std::lround(6 * request.devicePixelRatio)));
+    p.labelBand = request.labelBand;
     p.reduce = request.reduce;
     p.logScale = request.logScale;
     p.batch = request.session.batch;
@@ -215,7 +221,7 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
 }
 
 CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,
-                               const CancelledFn& cancelled, int gap) {
+                               const CancelledFn& cancelled, int gap, int labelBand) {
     CompareSnapshot out;
     out.sessionB = applyCompare(a, b);
     auto pa = a.attention;
@@ -250,14 +256,23 @@ CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int 
     }
     if (stopped(cancelled)) return out;
 
-    // A - B per cell; cells masked in both agree (0); a cell masked in one only is NaN (grey).
+    // A - B per cell; a cell masked in A or in B (its key in the query's future under that
+    // side's mode) is NaN, drawn in the masked grey the legend names, never as a difference of
+    // mask values (0, the colour of "no difference").
+    const auto maskedIn = [k](const BiasParams& bias, std::int64_t i, std::int64_t j) {
+        return !biasCell(bias.mode, 1.0, bias.queryPosition(i), j, k).has_value();
+    };
+    std::vector<char> masked(static_cast<std::size_t>(q * k));
+    for (std::int64_t i = 0; i < q; ++i)
+        for (std::int64_t j = 0; j < k; ++j)
+            masked[static_cast<std::size_t>(i * k + j)] = maskedIn(pa.bias, i, j) || maskedIn(pb.bias, i, j);
     std::vector<float> diff(cells);
     double maxAbs = 0;
     for (std::uint64_t n = 0; n < cells; ++n) {
         const double va = ta->at(n), vb = tb->at(n);
         double d;
-        if (!std::isfinite(va) || !std::isfinite(vb)) {
-            d = (va == vb) ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+        if (masked[n % static_cast<std::uint64_t>(q * k)] || !std::isfinite(va) || !std::isfinite(vb)) {
+            d = std::numeric_limits<double>::quiet_NaN();
         } else {
             d = va - vb;
         }
@@ -281,11 +296,36 @@ CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int 
     const double range = maxAbs > 0 ? maxAbs : 1.0;
     const Heatmap map = renderValueGrid(
         {static_cast<int>(heads), q, k, Colormap::Diverging, -range, range, std::max(16, width), std::max(16, height),
-         gap},
+         gap, labelBand},
         [&](int h, std::int64_t i, std::int64_t j) { return diff[(static_cast<std::uint64_t>(h) * q + i) * k + j]; });
     out.image = map.image;
     out.tiles = map.tiles;
+    auto cellsOut = std::make_shared<CompareCells>();
+    cellsOut->biasA = pa.bias;
+    cellsOut->biasB = pb.bias;
+    cellsOut->a = std::make_shared<const Tensor>(std::move(*ta));
+    cellsOut->b = std::make_shared<const Tensor>(std::move(*tb));
+    out.cells = std::move(cellsOut);
     return out;
+}
+
+std::string compareReadout(const CompareCells& cells, int head, std::int64_t query, std::int64_t key) {
+    const CompareCells* c = &cells;
+    if (!c->a || !c->b) return {};
+    const std::int64_t heads = c->biasA.slopes.heads, queries = c->biasA.queries, keys = c->biasA.keyCount();
+    if (head < 0 || head >= heads || query < 0 || query >= queries || key < 0 || key >= keys) return {};
+    const auto n = static_cast<std::uint64_t>((head * queries + query) * keys + key);
+    const auto maskedIn = [&](const BiasParams& bias) {
+        return !biasCell(bias.mode, 1.0, bias.queryPosition(query), key, keys).has_value();
+    };
+    const bool inA = maskedIn(c->biasA), inB = maskedIn(c->biasB);
+    const double va = c->a->at(n), vb = c->b->at(n);
+    const auto side = [](bool masked, double v) { return masked ? std::string("masked") : formatValue(v); };
+    std::string text = fmt::format("head {} · query i = {} · key j = {}\nA = {} · B = {}", head, query, key,
+                                   side(inA, va), side(inB, vb));
+    if (inA && inB) return text + " · masked in both (grey)";
+    if (inA || inB) return text + fmt::format(" · masked in {} only (grey)", inA ? "A" : "B");
+    return text + " · A - B = " + formatValue(va - vb);
 }
 
 ExtrapolationSnapshot computeExtrapolation(const Session& session, int head, const CancelledFn& cancelled) {

@@ -35,8 +35,13 @@ DiagnosisErrorMap diagnosisErrorMapLabels(const Diagnosis& diagnosis, double err
     return out;
 }
 
+std::string diagnosisTileLabel(int tile, std::int64_t tiles, std::int64_t heads) {
+    if (heads <= 0 || tiles <= heads) return fmt::format("h{}", tile);
+    return fmt::format("b{} h{}", tile / heads, tile % heads);
+}
+
 std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const Diagnosis& diagnosis, int width,
-                                                   int height, int gap) {
+                                                   int height, int gap, int labelBand) {
     const Diagnosis& d = diagnosis;
     if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return std::nullopt;
     const bool probability = paintProbabilityChange(d);
@@ -55,11 +60,14 @@ std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const D
         out.caption = std::move(labels.caption);
         out.barTitle = std::move(labels.barTitle);
     }
-    out.map = renderValueGrid({static_cast<int>(shape[0]), q, k, Colormap::Magma, 0,
-                               out.errorMax > 0 ? out.errorMax : 1.0, std::max(16, width), std::max(16, height), gap},
-                              [&](int h, std::int64_t i, std::int64_t j) {
-                                  return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j);
-                              });
+    out.map =
+        renderValueGrid({static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, out.errorMax > 0 ? out.errorMax : 1.0,
+                         std::max(16, width), std::max(16, height), gap, labelBand},
+                        [&](int h, std::int64_t i, std::int64_t j) {
+                            return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j);
+                        });
+    for (int t = 0; t < static_cast<int>(shape[0]); ++t)
+        out.tileLabels.push_back(diagnosisTileLabel(t, shape[0], d.heads));
     return out;
 }
 

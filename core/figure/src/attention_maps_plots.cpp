@@ -93,9 +93,13 @@ std::string mapsRowTitle(const AttentionMaps& maps, int layerIndex, int head, st
 }
 
 Result<PlotFigure> mapsRowFigure(const AttentionMaps& maps, int layerIndex, int head, std::int64_t query,
-                                 const explore::HeadSlopes& slopes, int width, int height) {
+                                 const explore::HeadSlopes& slopes, int width, int height,
+                                 std::optional<std::int64_t> maxDistance) {
     auto series = explore::mapsRowSeries(maps, layerIndex, head, query, slopes);
     if (!series) return std::unexpected(series.error());
+    const explore::KeyWindow window =
+        explore::mapsRowWindow(*series, query + maps.keys() - maps.queries(), maps.keys(), maxDistance);
+    explore::keepKeyWindow(*series, window);
     PlotFigure f;
     f.series = std::move(*series);
     f.style.width = width;
@@ -118,6 +122,8 @@ Result<PlotFigure> mapsRowFigure(const AttentionMaps& maps, int layerIndex, int 
                       : fmt::format("the file's row ({}) beside the prior softmax(−m |{} − j|) over every key{}",
                                     valuesNote(maps), position, where);
     if (!slopes.fitted && !slopes.configured) f.style.caption += "; fit the heads to see the prior";
+    if (const std::string note = explore::keyWindowNote(window, maps.keys(), maxDistance.has_value()); !note.empty())
+        f.style.caption += " · " + note;
     return f;
 }
 

@@ -146,12 +146,14 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
         tile.lo = lo;
         tile.hi = hi;
         tile.logLo = std::isfinite(pos) ? std::max(pos, hi * std::pow(10.0, -kLogScaleDecades)) : hi;
+        tile.belowLogLo = lo < tile.logLo;
         map.lo = std::min(map.lo, lo);
         map.hi = std::max(map.hi, hi);
         smallestPositive = std::min(smallestPositive, pos);
     }
     map.logLo = std::isfinite(smallestPositive) ? std::max(smallestPositive, map.hi * std::pow(10.0, -kLogScaleDecades))
                                                 : map.hi;
+    map.belowLogLo = map.lo < map.logLo;
     for (std::size_t t = 0; t < map.tiles.size(); ++t) {
         const HeatmapTile& tile = map.tiles[t];
         const bool shared = params.scale == ScaleMode::Shared;
@@ -191,7 +193,7 @@ Result<Heatmap> renderAttentionMaps(const AttentionMaps& maps, const MapsHeatmap
         for (int h = 0; h < maps.heads(); ++h) heads.push_back(h);
 
     Heatmap map;
-    map.tiles = placeHeatmapTiles(heads, params.width, params.height, params.gap, map);
+    map.tiles = placeHeatmapTiles(heads, params.width, params.height, params.gap, map, params.labelBand);
     if (auto ok = fillMapsTiles(maps, std::vector<int>(map.tiles.size(), params.layerIndex), params, threads, map); !ok)
         return std::unexpected(ok.error());
     return map;
@@ -204,19 +206,30 @@ Result<MapsOverview> renderAttentionOverview(const AttentionMaps& maps, const Ma
     if (auto fits = checkImageSize(params.width, params.height, 1, "picture"); !fits)
         return std::unexpected(fits.error());
     const int L = maps.layers(), H = maps.heads();
-    const int gap = std::max(params.gap, 0);
-    // Square tiles: the smaller of what the width and the height leave per head and per layer.
-    const int side = std::max(1, std::min((params.width - (H - 1) * gap) / H, (params.height - (L - 1) * gap) / L));
+    const int gap = std::max(params.gap, 0), band = std::max(params.labelBand, 0);
+    // Square tiles (square cells), as large as the picture allows: each layer's heads in rows of
+    // `perRow`, the layers one under the other. One row of heads per layer leaves most of a
+    // tall picture empty when there are few layers, so every row length is tried.
+    int perRow = H, side = 0;
+    for (int k = 1; k <= H; ++k) {
+        const int rows = L * ((H + k - 1) / k);
+        const int s =
+            std::min((params.width - (k - 1) * gap) / k, (params.height - (rows - 1) * gap - rows * band) / rows);
+        if (s >= side) side = s, perRow = k;
+    }
+    side = std::max(side, 1);
+    const int rowsPerLayer = (H + perRow - 1) / perRow;
     MapsOverview out;
     Heatmap& map = out.map;
-    map.columns = H;
-    map.rows = L;
+    map.columns = perRow;
+    map.rows = L * rowsPerLayer;
     for (int l = 0; l < L; ++l)
         for (int h = 0; h < H; ++h) {
             HeatmapTile t;
             t.head = h;
-            t.x = h * (side + gap);
-            t.y = l * (side + gap);
+            const int row = l * rowsPerLayer + h / perRow;
+            t.x = (h % perRow) * (side + gap);
+            t.y = row * (side + gap + band) + band;
             t.width = t.height = side;
             if (t.x + side > params.width || t.y + side > params.height) continue;  // a tiny picture: what fits
             map.tiles.push_back(t);
@@ -283,6 +296,9 @@ alibi::ColorBar attentionMapsColorBar(const AttentionMaps& maps, const Heatmap& 
     const double hi = t ? t->hi : map.hi;
     const double lo = map.log ? (t ? t->logLo : map.logLo) : (t ? t->lo : map.lo);
     alibi::ColorBar bar = alibi::makeColorBar(lo, std::max(hi, lo), map.log, DType::F32, ticks);
+    // Values below a log bar's floor (down to exact zeros) take its lowest colour: say so.
+    bar.belowFloor = bar.log && (t ? t->belowLogLo : map.belowLogLo);
+    if (bar.belowFloor && !bar.ticks.empty()) bar.ticks.front().label = "<= " + bar.ticks.front().label;
     bar.title = map.log ? "probability (log)" : "probability";
     bar.maskedSwatch = maps.causal();
     return bar;
@@ -305,10 +321,11 @@ Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHea
     };
     frame.caption = [&](const Heatmap& map) { return attentionMapsCaption(maps, map); };
     frame.scale = scale;
-    return heatmapFigure(params.width * scale, params.height * scale, frame, [&](int width, int height) {
+    return heatmapFigure(params.width * scale, params.height * scale, frame, [&](int width, int height, int band) {
         MapsHeatmapParams p = params;
         p.width = width;
         p.height = height;
+        p.labelBand = band;
         p.gap = params.gap * scale;  // the 1x layout's gap, scaled like the rest
         return renderAttentionMaps(maps, p, threads);
     });
@@ -333,16 +350,22 @@ Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const Map
         return fmt::format("L{} h{}", maps.layerInfo()[static_cast<std::size_t>(tileLayer[n])].number, tileHead[n]);
     };
     frame.caption = [&](const Heatmap& map) {
-        return fmt::format("rows: layers {} to {} top to bottom; columns: heads 0 to {} · {}",
-                           maps.layerInfo().front().number, maps.layerInfo().back().number, maps.heads() - 1,
-                           attentionMapsCaption(maps, map));
+        const std::string order =
+            map.columns >= maps.heads()
+                ? fmt::format("rows: layers {} to {} top to bottom; columns: heads 0 to {}",
+                              maps.layerInfo().front().number, maps.layerInfo().back().number, maps.heads() - 1)
+                : fmt::format("layers {} to {} top to bottom, each layer's heads 0 to {} in rows of {}",
+                              maps.layerInfo().front().number, maps.layerInfo().back().number, maps.heads() - 1,
+                              map.columns);
+        return order + " · " + attentionMapsCaption(maps, map);
     };
     frame.scale = scale;
     return heatmapFigure(params.width * scale, params.height * scale, frame,
-                         [&](int width, int height) -> Result<Heatmap> {
+                         [&](int width, int height, int band) -> Result<Heatmap> {
                              MapsHeatmapParams p = params;
                              p.width = width;
                              p.height = height;
+                             p.labelBand = band;
                              p.gap = params.gap * scale;
                              auto overview = renderAttentionOverview(maps, p, threads);
                              if (!overview) return std::unexpected(overview.error());
@@ -388,17 +411,25 @@ Result<Image> renderSimilarityFigure(const DistanceMatrix& distances, const std:
         bar.title = "JS distance";
         return bar;
     };
+    // Rows and columns are heads in `order`: each labelled with its head.
+    const auto n = static_cast<std::int64_t>(distances.n);
+    frame.queries = frame.keys = n;
+    frame.keyAxis = "head →";
+    frame.queryAxis = "head →";
+    frame.axisLabel = [&order](std::int64_t k) {
+        return fmt::format("h{}", k < static_cast<std::int64_t>(order.size()) ? order[static_cast<std::size_t>(k)]
+                                                                              : static_cast<int>(k));
+    };
     std::string rows;
     for (std::size_t k = 0; k < order.size() && k < 64; ++k) rows += fmt::format("{}h{}", k ? " " : "", order[k]);
     if (order.size() > 64) rows += " ...";
     frame.caption = [rows](const Heatmap&) {
         return fmt::format(
-            "Jensen-Shannon distance (natural log, 0 to sqrt(ln 2)) between heads · rows and columns, "
-            "top/left first: {}",
+            "Jensen-Shannon distance (base 2, 0 to 1) between heads · rows and columns, top/left first: {}",
             rows.empty() ? "by index" : rows);
     };
     frame.scale = scale;
-    return heatmapFigure(width * scale, height * scale, frame, [&](int w, int h) -> Result<Heatmap> {
+    return heatmapFigure(width * scale, height * scale, frame, [&](int w, int h, int) -> Result<Heatmap> {
         return renderSimilarity(distances, order, colormap, w, h);
     });
 }

@@ -24,8 +24,6 @@ constexpr Rgba kBackground{255, 255, 255, 255};
 constexpr Rgba kLabel{32, 32, 32, 255};
 constexpr Rgba kCaption{96, 96, 96, 255};
 constexpr Rgba kAxis{128, 128, 128, 255};
-constexpr Rgba kLabelBox{0, 0, 0, 150};  // the dark box under head labels, as in the Qt grid
-constexpr Rgba kLabelOnBox{255, 255, 255, 255};
 
 using detail::drawText;
 using detail::elideText;
@@ -107,9 +105,19 @@ int layoutWidth(std::string_view text, const Metrics& m) {
     return textWidth(text, m.small / m.scale) * m.scale;
 }
 
-// "h3  m = 1/16" in a dark box at the tile's top-left corner, shortened to fit the tile.
+// The label padding and the band above each tile that holds the label.
+int labelPad(const Metrics& m) {
+    return static_cast<int>(std::lround(0.35 * m.small / m.scale)) * m.scale;
+}
+int labelBand(const Metrics& m) {
+    return m.smallLine + 2 * labelPad(m);
+}
+
+// "h3  m = 1/16" in the band above each tile of a grid (never over its cells), shortened to fit
+// the tile's width. A single tile gets none: the title names it.
 void drawHeadLabels(Image& out, const Heatmap& map, const FigureFrame& frame, const Metrics& m, int x0, int y0) {
-    const int pad = static_cast<int>(std::lround(0.35 * m.small / m.scale)) * m.scale;
+    const int pad = labelPad(m);
+    if (map.tiles.size() < 2) return;
     for (int n = 0; n < static_cast<int>(map.tiles.size()); ++n) {
         const HeatmapTile& t = map.tiles[static_cast<std::size_t>(n)];
         std::vector<std::string> choices;
@@ -130,11 +138,8 @@ void drawHeadLabels(Image& out, const Heatmap& map, const FigureFrame& frame, co
         if (frame.tileLabel) choices.push_back(fmt::format("h{}", t.head));
         choices.push_back(std::to_string(t.head));
         for (const std::string& label : choices) {
-            const int w = textWidth(label, m.small) + 2 * pad;
-            const int h = m.smallLine + pad;
-            if (w + 2 * pad > t.width || h + 2 * pad > t.height) continue;
-            fillRect(out, x0 + t.x + pad, y0 + t.y + pad, w, h, kLabelBox);
-            drawText(out, x0 + t.x + 2 * pad, y0 + t.y + pad + pad / 2, label, m.small, kLabelOnBox);
+            if (textWidth(label, m.small) > t.width) continue;
+            drawText(out, x0 + t.x, y0 + t.y - labelBand(m) + pad, label, m.small, kLabel);
             break;
         }
     }
@@ -149,7 +154,11 @@ void drawAxes(Image& out, const Heatmap& map, const FigureFrame& frame, const Me
         left = std::min(left, t.x);
         bottom = std::max(bottom, t.y + t.height);
     }
-    const int keyLabelWidth = layoutWidth(std::to_string(frame.keys - 1), m);
+    const auto labelOf = [&](std::int64_t n) { return frame.axisLabel ? frame.axisLabel(n) : std::to_string(n); };
+    int keyLabelWidth = layoutWidth(std::to_string(frame.keys - 1), m);
+    if (frame.axisLabel)
+        for (std::int64_t n = 0; n < frame.keys && n < 4096; ++n)
+            keyLabelWidth = std::max(keyLabelWidth, layoutWidth(labelOf(n), m));
     // Where the last key label ended and the last query label's line did: a label that would
     // touch its neighbour from the next tile is left out (its tick stays).
     int keyEnd = std::numeric_limits<int>::min(), queryEnd = std::numeric_limits<int>::min();
@@ -159,7 +168,7 @@ void drawAxes(Image& out, const Heatmap& map, const FigureFrame& frame, const Me
             for (std::int64_t j : alibi::indexTicks(frame.keys, perCell, keyLabelWidth + m.font)) {
                 const int x = x0 + t.x + static_cast<int>((static_cast<double>(j) + 0.5) * perCell);
                 fillRect(out, x - m.stroke / 2, y0 + bottom + 1, m.stroke, m.tick, kAxis);
-                const std::string label = std::to_string(j);
+                const std::string label = labelOf(j);
                 const int w = textWidth(label, m.small), lx = x - w / 2;
                 if (lx < keyEnd + m.gap) continue;
                 keyEnd = lx + w;
@@ -171,7 +180,7 @@ void drawAxes(Image& out, const Heatmap& map, const FigureFrame& frame, const Me
             for (std::int64_t i : alibi::indexTicks(frame.queries, perCell, 1.4 * m.smallLine)) {
                 const int y = y0 + t.y + static_cast<int>((static_cast<double>(i) + 0.5) * perCell);
                 fillRect(out, x0 + left - m.tick - 1, y - m.stroke / 2, m.tick, m.stroke, kAxis);
-                const std::string label = std::to_string(i);
+                const std::string label = labelOf(i);
                 const int ly = y - m.smallLine / 2;
                 if (ly < queryEnd) continue;
                 queryEnd = ly + m.smallLine;
@@ -206,7 +215,9 @@ void drawColorBar(Image& out, const alibi::ColorBar& bar, Colormap colormap, con
     std::string title = bar.title;
     if (!bar.head.empty()) title += "  " + bar.head;
     const int titleWidth = textWidth(title, m.small);
-    drawText(out, std::min(x, out.width - m.margin - titleWidth), y - m.smallLine - m.gap, title, m.small, kLabel);
+    // Above the top end's label (centred on the bar's top edge), never over it.
+    drawText(out, std::min(x, out.width - m.margin - titleWidth),
+             y - (m.smallLine / m.scale / 2) * m.scale - m.gap - m.smallLine, title, m.small, kLabel);
     if (bar.maskedSwatch) {
         const int side = m.smallLine * 2 / 3;
         const int sy = y + height + m.gap + m.smallLine / 2;
@@ -239,10 +250,14 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     const int barWidth = text ? static_cast<int>(std::lround(0.9 * m.font / scale)) * scale : std::max(6, width / 40);
     const int barLabels = text ? layoutWidth("-0.00012345678", m) : 0;
     const int right = m.margin + barWidth + (text ? m.tick + m.gap + barLabels : 0) + m.margin;
-    const int queryLabels = axes ? layoutWidth(std::to_string(frame.queries - 1), m) : 0;
+    int queryLabels = axes ? layoutWidth(std::to_string(frame.queries - 1), m) : 0;
+    if (axes && frame.axisLabel)
+        for (std::int64_t n = 0; n < frame.queries && n < 4096; ++n)
+            queryLabels = std::max(queryLabels, layoutWidth(frame.axisLabel(n), m));
     const int left = axes ? m.margin + m.line + m.gap + queryLabels + m.gap + m.tick + scale : m.margin;
     int top = m.margin + static_cast<int>(titleLines.size()) * m.titleLine;
-    if (text) top += m.gap + m.smallLine + 2 * m.gap;  // the colour bar's title
+    // The bar's title, above its top label (half a line, measured at 1x so 2x is exactly twice).
+    if (text) top += m.gap + m.smallLine + (m.smallLine / m.scale / 2) * m.scale + 2 * m.gap;
     // The caption's lines are only known once the map is drawn: room for two.
     const bool hasCaption = text && static_cast<bool>(frame.caption);
     int bottom = m.margin + (hasCaption ? 2 * m.smallLine + m.gap : 0);
@@ -252,7 +267,7 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("a {} x {} figure leaves no room for the heatmap and its frame: make it larger", width,
                                 height));
-    auto map = draw(mapWidth, mapHeight);
+    auto map = draw(mapWidth, mapHeight, text && frame.headLabels ? labelBand(m) : 0);
     if (!map) return std::unexpected(map.error());
 
     Image out;
@@ -290,7 +305,8 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     y = top + tilesBottom;
     if (axes) {
         drawAxes(out, *map, frame, m, left, top);
-        const std::string keyAxis = "key j →", queryAxis = "query i →";
+        const std::string& keyAxis = frame.keyAxis;
+        const std::string& queryAxis = frame.queryAxis;
         y += m.tick + m.smallLine + m.gap;
         drawText(out, left + (tilesRight - textWidth(keyAxis, m.font)) / 2, y, keyAxis, m.font, kLabel);
         y += m.line;
@@ -325,9 +341,10 @@ Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads,
     };
     frame.caption = [&](const Heatmap& map) { return explore::heatmapSubtitle(params, map); };
     frame.scale = scale;
-    return heatmapFigure(figure.width * scale, figure.height * scale, frame, [&](int width, int height) {
+    return heatmapFigure(figure.width * scale, figure.height * scale, frame, [&](int width, int height, int band) {
         params.width = width;
         params.height = height;
+        params.labelBand = band;
         return renderHeatmap(params, threads, progress);
     });
 }
@@ -367,8 +384,9 @@ Result<Image> renderBatchHeatmapFigure(const HeatmapParams& figure, const BatchP
     };
     frame.scale = scale;
     return heatmapFigure(figure.width * scale, figure.height * scale, frame,
-                         [&](int width, int height) -> Result<Heatmap> {
+                         [&](int width, int height, int band) -> Result<Heatmap> {
                              ValueGridParams grid;
+                             grid.labelBand = band;
                              grid.heads = shown;
                              grid.queries = grid.keys = T;
                              grid.colormap = figure.colormap;
@@ -423,6 +441,7 @@ Result<CurvesPlot> curvesPlot(const CurvesParams& params, const ProgressFn& prog
         style.xLabel = "head";
         style.yLabel = "slope m (log2 axis)";
         style.logY2 = true;
+        style.bars = true;  // as both explorers draw them: one bar per head, ticks 1/2, 1/4, ...
         style.caption = fmt::format(
             "bias(i, j) = -m_h·(i - j): head h's slope m_h sets how fast its attention falls "
             "with distance · scheme {}, max_bias B = {}",

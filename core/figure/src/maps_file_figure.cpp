@@ -76,6 +76,21 @@ Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps, const Map
     params.height = r.height;
     params.progress = r.progress;
 
+    // Options a figure cannot honour are refused, never ignored.
+    if (r.maxDistance && r.what != MapsFigureKind::Row)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--max-distance sets the keys of --what row; --what {} has no distance range: drop it",
+                                mapsFigureKindName(r.what)));
+    if (r.maxDistance && *r.maxDistance < 1)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--max-distance {}: give a distance of at least 1 key", *r.maxDistance));
+    if (r.logScale &&
+        (r.what == MapsFigureKind::Row || r.what == MapsFigureKind::Fit || r.what == MapsFigureKind::Similarity))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--log-scale colours the heatmaps (--what attention, overview); --what {} is {}: drop "
+                                "it",
+                                mapsFigureKindName(r.what),
+                                r.what == MapsFigureKind::Similarity ? "a distance matrix" : "a plot on linear axes"));
     switch (r.what) {
         case MapsFigureKind::Attention:
             return picture(renderAttentionMapsFigure(maps, params, r.threads, r.pixelRatio));
@@ -114,7 +129,8 @@ Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps, const Map
     const HeadFit& fit = (*fits)[static_cast<std::size_t>(head)];
     if (r.what == MapsFigureKind::Fit) return plot(fitProfileFigure(fit, maps, 0, -1, r.width, r.height));
     const std::int64_t query = r.query < 0 ? maps.queries() - 1 : r.query;
-    auto figure = mapsRowFigure(maps, layerIndex, head, query, {fit.slope, fit.configuredSlope}, r.width, r.height);
+    auto figure = mapsRowFigure(maps, layerIndex, head, query, {fit.slope, fit.configuredSlope}, r.width, r.height,
+                                r.maxDistance);
     if (!figure) return std::unexpected(figure.error());
     return plot(*figure);
 }

@@ -116,10 +116,27 @@ FigureLayout makeLayout(const PositionSchemes& s, int width, int height, int sca
     // Caption: the note, then one line per scheme variant: "legend: formula. source". Text is
     // measured at 1x, so every pixel ratio breaks the same lines and lays out the same figure.
     const int inner = width - 2 * L.margin / scale;
+    // The caption never takes more than a fifth of the figure: the formulas with their sources
+    // where they fit, else the formulas alone, else a pointer to docs/POSITION_SCHEMES.md (the
+    // figure's own legend still names every curve).
+    const int maxCaptionLines = std::max(2, static_cast<int>(height / 5.0 / detail::lineHeight(base * 0.9)));
     for (const std::string& w : wrap(s.note, base * 0.9, inner)) L.caption.push_back({w, kCaption});
-    for (const SchemeNote& n : schemeNotes(s))
-        for (const std::string& w : wrap(fmt::format("{}: {}. {}", n.legend, n.formula, n.source), base * 0.9, inner))
+    const std::vector<Line> noteOnly = L.caption;
+    for (const bool sources : {true, false}) {
+        L.caption = noteOnly;
+        for (const SchemeNote& n : schemeNotes(s)) {
+            const std::string text = sources ? fmt::format("{}: {}. {}", n.legend, n.formula, n.source)
+                                             : fmt::format("{}: {}", n.legend, n.formula);
+            for (const std::string& w : wrap(text, base * 0.9, inner)) L.caption.push_back({w, kCaption});
+        }
+        if (static_cast<int>(L.caption.size()) <= maxCaptionLines) break;
+    }
+    if (static_cast<int>(L.caption.size()) > maxCaptionLines) {
+        L.caption = noteOnly;
+        for (const std::string& w :
+             wrap("Each scheme's formula and source: docs/POSITION_SCHEMES.md", base * 0.9, inner))
             L.caption.push_back({w, kCaption});
+    }
 
     // Legend column width: the longest entry plus its swatch.
     int legendWidth = 0;

@@ -91,29 +91,31 @@ Result<Image> compareView(const ViewFigureRequest& r) {
     if (auto slopes = computeSlopes(a.attention.bias.slopes)) frame.slopes = std::move(*slopes);
     frame.scale = r.scale;
     explore::CompareSnapshot snapshot;
-    // Cells masked in A or B only are drawn grey: the swatch says so when B's mask can differ.
-    const bool masksDiffer = b.mode || b.mask;
+    // Cells masked in A or in B are drawn grey: the swatch says so whenever a side masks.
+    const bool masks = modeMasks(a.attention.bias.mode) || modeMasks(b.mode.value_or(a.attention.bias.mode));
     frame.colorBar = [&](const Heatmap&, int, int ticks) {
         const double range = snapshot.maxAbsDifference;
         alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, exactType(range), ticks);
         bar.title = "A − B";
-        bar.maskedSwatch = masksDiffer;
+        bar.maskedSwatch = masks;
         return bar;
     };
     frame.caption = [&](const Heatmap&) { return snapshot.summary + " · B: " + compareOverridesText(b); };
     const explore::CancelledFn cancelled = [&] { return r.progress && !r.progress(0, 1); };
-    return heatmapFigure(a.width * r.scale, a.height * r.scale, frame, [&](int width, int height) -> Result<Heatmap> {
-        snapshot = explore::computeCompare(a, b, width, height, cancelled, 4 * r.scale);  // the 1x gap, scaled
-        if (r.progress && !r.progress(1, 1)) return fail(ErrorCode::Cancelled, "compare figure cancelled");
-        if (!snapshot.error.empty()) return fail(ErrorCode::InvalidArgument, snapshot.error);
-        Heatmap map;
-        map.image = snapshot.image;
-        map.tiles = snapshot.tiles;
-        const double range = snapshot.maxAbsDifference > 0 ? snapshot.maxAbsDifference : 1.0;
-        map.lo = -range;
-        map.hi = range;
-        return map;
-    });
+    return heatmapFigure(
+        a.width * r.scale, a.height * r.scale, frame, [&](int width, int height, int band) -> Result<Heatmap> {
+            snapshot =
+                explore::computeCompare(a, b, width, height, cancelled, 4 * r.scale, band);  // the 1x gap, scaled
+            if (r.progress && !r.progress(1, 1)) return fail(ErrorCode::Cancelled, "compare figure cancelled");
+            if (!snapshot.error.empty()) return fail(ErrorCode::InvalidArgument, snapshot.error);
+            Heatmap map;
+            map.image = snapshot.image;
+            map.tiles = snapshot.tiles;
+            const double range = snapshot.maxAbsDifference > 0 ? snapshot.maxAbsDifference : 1.0;
+            map.lo = -range;
+            map.hi = range;
+            return map;
+        });
 }
 
 // ---------------------------------------------------------------------------
@@ -139,8 +141,8 @@ Result<void> drawStages(detail::Canvas& canvas, const Session& s) {
     if (!stages) return std::unexpected(stages.error());
     auto slopes = computeSlopes(s.attention.bias.slopes);
     if (!slopes) return std::unexpected(slopes.error());
-    const std::vector<bool> maskedKey = explore::stageMaskedKeys(s.attention, query);
-    const std::int64_t hidden = std::count(maskedKey.begin(), maskedKey.end(), true);
+    // Every panel spans the same keys: up to the query's position where the mode masks.
+    const explore::StageKeySpan span = explore::stageKeySpan(s.attention, query);
 
     const detail::PlotMetrics m = detail::plotMetrics(s.width, s.height);
     const std::string title = fmt::format("Attention stages · head {} (m = {}) · query {} · {} content · mode {}", head,
@@ -148,8 +150,9 @@ Result<void> drawStages(detail::Canvas& canvas, const Session& s) {
                                           contentName(s.attention.content.kind), modeName(s.attention.bias.mode));
     const std::string caption = fmt::format(
         "stage 2 = content + bias; stage 3 = stage 2 with the mode's masked keys set to the mask value, divided by "
-        "the temperature T = {}; stage 4: p_j = exp(s_j - max s) / Σ_k exp(s_k - max s) over stage 3 · masked keys "
-        "are left out of stages 2 and 3 (they hold the mask value itself)",
+        "the temperature T = {}; stage 4: p_j = exp(s_j - max s) / Σ_k exp(s_k - max s) over stage 3 · keys the "
+        "mode masks are left out of every panel (stages 2 and 3 hold the mask value itself there, stage 4 gives "
+        "them 0)",
         s.attention.content.temperature);
     const detail::Box area = detail::drawFigureFrame(canvas, s.width, s.height, title, caption, m);
     const double gap = m.margin;
@@ -160,11 +163,9 @@ Result<void> drawStages(detail::Canvas& canvas, const Session& s) {
     const char* titles[4] = {"1 · content logits", "2 · + ALiBi bias", "3 · masked, / temperature", "4 · softmax"};
     for (int n = 0; n < 4; ++n) {
         Series series{fmt::format("head {}, query {}", head, query), {}, {}};
-        for (std::size_t j = 0; j < rows[n]->size(); ++j) {
-            const double v = (*rows[n])[j];
-            // Stages 2 and 3 hold the mask value itself (-1e9 by default) at masked keys; drawn,
-            // it would flatten the ALiBi slope. -inf is not drawn either.
-            if (!std::isfinite(v) || (explore::stageHoldsMaskValue(n) && maskedKey[j])) continue;
+        for (std::int64_t j = span.first; j <= span.last && j < static_cast<std::int64_t>(rows[n]->size()); ++j) {
+            const double v = (*rows[n])[static_cast<std::size_t>(j)];
+            if (!std::isfinite(v)) continue;  // -inf is not drawn (the note counts it)
             series.x.push_back(static_cast<double>(j));
             series.y.push_back(v);
         }
@@ -173,13 +174,12 @@ Result<void> drawStages(detail::Canvas& canvas, const Session& s) {
         style.legend = false;
         style.xLabel = "key j";
         style.yLabel = n == 3 ? "probability" : "logit";
-        const std::string note = explore::stageHoldsMaskValue(n) && hidden > 0
-                                     ? fmt::format("{} masked key{} hidden", hidden, hidden == 1 ? "" : "s")
-                                     : std::string(" ");
+        std::string note = explore::stageNote(s.attention, query, n, *rows[n]);
+        if (note.empty()) note = " ";
         canvas.beginGroup("plot");
-        (void)detail::drawPlotPanel(canvas, {series}, style,
-                                    detail::Box{area.x + n * (panelWidth + gap), area.y, panelWidth, area.height}, m,
-                                    titles[n], note, std::pair{0.0, static_cast<double>(maskedKey.size()) - 1});
+        (void)detail::drawPlotPanel(
+            canvas, {series}, style, detail::Box{area.x + n * (panelWidth + gap), area.y, panelWidth, area.height}, m,
+            titles[n], note, std::pair{static_cast<double>(span.first), static_cast<double>(span.last)});
         canvas.endGroup();
     }
     return {};
@@ -199,7 +199,12 @@ Result<detail::CurvesPlot> extrapolationOf(const ViewFigureRequest& r) {
     plot.style.width = s.width;
     plot.style.height = s.height;
     plot.style.title = fmt::format("Head {}: attention vs distance as T grows (L = {})", head, e.trainLength);
-    plot.style.xLabel = "distance i - j";
+    // The explorers' axis: log2(1 + d), so distance 0 (the largest value) stays on it.
+    plot.style.xLabel = explore::kExtrapolationDistanceAxis;
+    plot.style.logX1p = true;
+    plot.style.markX = static_cast<double>(e.trainLength);
+    plot.style.markLabel = fmt::format("L = {}", e.trainLength);
+    plot.style.yFromZero = true;
     plot.style.yLabel = "probability";
     plot.style.caption = fmt::format(
         "p(d) = softmax_j((content + bias) / T) of the last query over T keys, bias = -m·d, m = {} (head {}), "
@@ -352,7 +357,8 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
                               request.source, shapeText, dtypeName(request.tensor->dtype()));
     frame.queries = d.queries;
     frame.keys = d.keys;
-    frame.headLabels = tiles == d.heads;  // a batch's tiles are (row, head) pairs
+    // A batch's tiles are (row, head) pairs: "b1 h3" (then "h3", "3" where it does not fit).
+    frame.tileLabel = [&](int tile) { return explore::diagnosisTileLabel(tile, tiles, d.heads); };
     frame.scale = request.scale;
     frame.colorBar = [&](const Heatmap&, int, int ticks) {
         alibi::ColorBar bar = alibi::makeColorBar(0, maxError, false, exactType(maxError), ticks);
@@ -365,9 +371,9 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
         summary.replace(at, 2, " · ");
     frame.caption = [&](const Heatmap&) { return summary; };
     return heatmapFigure(request.width * request.scale, request.height * request.scale, frame,
-                         [&](int width, int height) -> Result<Heatmap> {
+                         [&](int width, int height, int band) -> Result<Heatmap> {
                              auto picture =
-                                 explore::diagnosisErrorMap(*request.tensor, d, width, height, 4 * request.scale);
+                                 explore::diagnosisErrorMap(*request.tensor, d, width, height, 4 * request.scale, band);
                              if (!picture)
                                  return fail(ErrorCode::InvalidArgument,
                                              "the error map against correct ALiBi cannot be built for this tensor "

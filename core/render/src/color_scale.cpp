@@ -40,12 +40,30 @@ ValueRange biasRange(const BiasParams& params, std::span<const double> slopes, i
     return range;
 }
 
+namespace {
+
+// The end labels: four significant digits ("-10.61", "8.216e-15"), more only where the two ends
+// would otherwise read the same, and never more than the stored value's exact text.
+std::pair<std::string, std::string> endLabels(double lo, double hi, DType dtype) {
+    const std::string exactLo = formatExact(lo, dtype), exactHi = formatExact(hi, dtype);
+    for (int digits = 4; digits < 17; ++digits) {
+        std::string a = formatSignificant(lo, digits), b = formatSignificant(hi, digits);
+        if (a.size() >= exactLo.size()) a = exactLo;
+        if (b.size() >= exactHi.size()) b = exactHi;
+        if (a != b || !(hi > lo)) return {a, b};
+    }
+    return {exactLo, exactHi};
+}
+
+}  // namespace
+
 ColorBar makeColorBar(double lo, double hi, bool log, DType dtype, int targetTicks) {
     ColorBar bar;
     bar.lo = lo;
     bar.hi = hi;
     bar.log = log && lo > 0 && hi > 0;
-    bar.ticks.push_back({lo, formatExact(lo, dtype)});
+    const auto [loLabel, hiLabel] = endLabels(lo, hi, dtype);
+    bar.ticks.push_back({lo, loLabel});
     if (!(hi > lo)) return bar;
     if (bar.log) {
         for (const Tick& t : axisTicks(AxisScale::Log10, lo, hi, targetTicks)) {
@@ -59,7 +77,7 @@ ColorBar makeColorBar(double lo, double hi, bool log, DType dtype, int targetTic
         for (const Tick& t : inner)
             if (t.value - lo > 0.35 * step && hi - t.value > 0.35 * step) bar.ticks.push_back(t);
     }
-    bar.ticks.push_back({hi, formatExact(hi, dtype)});
+    bar.ticks.push_back({hi, hiLabel});
     return bar;
 }
 
@@ -83,6 +101,9 @@ ColorBar heatmapColorBar(const Heatmap& map, const HeatmapParams& params, int ti
     const DType dtype =
         attention && params.attention.bias.dtype != DType::F64 ? DType::F32 : params.attention.bias.dtype;
     ColorBar bar = makeColorBar(lo, hi, map.log, dtype, targetTicks);
+    // Values below a log bar's floor (down to exact zeros) take its lowest colour: say so.
+    bar.belowFloor = bar.log && (t ? t->belowLogLo : map.belowLogLo);
+    if (bar.belowFloor && !bar.ticks.empty()) bar.ticks.front().label = "<= " + bar.ticks.front().label;
     bar.maskedSwatch = modeMasks(params.attention.bias.mode) || params.batch.active();
     bar.fullyMaskedSwatch = map.fullyMaskedRows;
     bar.title = !attention ? "bias" : map.reduce == Reduce::Sum ? "probability mass" : "probability";

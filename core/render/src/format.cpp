@@ -17,7 +17,49 @@ std::string nonFinite(double value) {
     return value < 0 ? "-inf" : "inf";
 }
 
+// `value` rounded half away from zero to `digits` significant digits (a tie like 0.125 stored
+// exactly is a tie; printf's rounding takes it to even).
+double roundSignificant(double value, int digits) {
+    if (value == 0 || !std::isfinite(value)) return value;
+    const int exponent = static_cast<int>(std::floor(std::log10(std::abs(value))));
+    const int shift = digits - 1 - exponent;
+    if (shift > 300 || shift < -300) return value;
+    const double scale = std::pow(10.0, std::abs(shift));
+    return shift >= 0 ? std::round(value * scale) / scale : std::round(value / scale) * scale;
+}
+
+// Drops the trailing zeros of a fixed-point text ("-7.50" -> "-7.5", "1.000" -> "1").
+std::string trimZeros(std::string text) {
+    if (text.find('.') == std::string::npos) return text;
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+    return text;
+}
+
+// "-0", "-0.00" and the like read "0".
+std::string oneZero(std::string text) {
+    return text.find_first_not_of("-0.") == std::string::npos ? std::string("0") : text;
+}
+
 }  // namespace
+
+std::string formatSignificant(double value, int digits) {
+    if (!std::isfinite(value)) return nonFinite(value);
+    if (value == 0) return "0";
+    digits = std::clamp(digits, 1, 17);
+    // Whole numbers below a million keep every digit ("-65504", not "-65500").
+    const bool whole = std::abs(value) >= std::pow(10.0, digits) && std::abs(value) < 1e6;
+    const double rounded = whole ? std::round(value) : roundSignificant(value, digits);
+    const double magnitude = std::abs(rounded);
+    if (whole) return fmt::format("{:.0f}", rounded);
+    if (magnitude >= 1e-4 && magnitude < 1e6) {
+        const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+        return oneZero(trimZeros(fmt::format("{:.{}f}", rounded, std::max(0, digits - 1 - exponent))));
+    }
+    std::string text = fmt::format("{:.{}e}", rounded, digits - 1);
+    const auto e = text.find('e');
+    return trimZeros(text.substr(0, e)) + text.substr(e);
+}
 
 std::string formatValue(double value) {
     if (!std::isfinite(value)) return nonFinite(value);
@@ -71,11 +113,12 @@ std::string formatPercent(double fraction) {
 
 std::string formatCellValue(double value, bool probability, bool narrow) {
     if (!std::isfinite(value)) return nonFinite(value);
-    const std::string text = narrow        ? fmt::format("{:.2g}", value)
-                             : probability ? fmt::format("{:.2f}", value)
-                                           : fmt::format("{:.3g}", value);
+    // Rounded here, half away from zero, so printf's round-half-to-even never sees a tie.
+    const std::string text = narrow        ? fmt::format("{:.2g}", roundSignificant(value, 2))
+                             : probability ? fmt::format("{:.2f}", std::round(value * 100) / 100)
+                                           : fmt::format("{:.3g}", roundSignificant(value, 3));
     // Both zeros, and a tiny negative rounded to zero, read "0".
-    return text.find_first_not_of("-0.") == std::string::npos ? std::string("0") : text;
+    return oneZero(text);
 }
 
 }  // namespace alibi

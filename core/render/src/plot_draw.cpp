@@ -2,6 +2,8 @@
 #include <alibi/render/plot_draw.hpp>
 
 #include <alibi/render/colormap.hpp>
+#include <alibi/render/format.hpp>
+#include <alibi/render/ticks.hpp>
 
 #include <fmt/format.h>
 
@@ -30,7 +32,12 @@ Rgba seriesColor(std::size_t n, std::size_t count) {
 }
 
 bool drawable(const PlotStyle& style, double x, double y) {
-    return std::isfinite(x) && std::isfinite(y) && (!style.logY2 || y > 0);
+    return std::isfinite(x) && std::isfinite(y) && (!style.logY2 || y > 0) && (!style.logX1p || x >= 0);
+}
+
+// x in axis units: log2(1 + x) on a logX1p axis.
+double axisX(const PlotStyle& style, double x) {
+    return style.logX1p ? axisPosition(AxisScale::Log2OnePlus, x) : x;
 }
 
 // The data ranges in axis units (log2 of y on a log2 axis).
@@ -38,15 +45,25 @@ struct Ranges {
     double xmin = 0, xmax = 1, ymin = 0, ymax = 1;
 };
 
+// The largest drawable y in axis units.
+double maxOf(const std::vector<Series>& series, const PlotStyle& style) {
+    double top = -std::numeric_limits<double>::infinity();
+    for (const auto& s : series)
+        for (std::size_t k = 0; k < std::min(s.x.size(), s.y.size()); ++k)
+            if (drawable(style, s.x[k], s.y[k])) top = std::max(top, style.logY2 ? std::log2(s.y[k]) : s.y[k]);
+    return top;
+}
+
 Ranges dataRanges(const std::vector<Series>& series, const PlotStyle& style) {
     const auto ty = [&](double y) { return style.logY2 ? std::log2(y) : y; };
+    const auto tx = [&](double x) { return axisX(style, x); };
     Ranges r{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
              std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
     for (const auto& s : series)
         for (std::size_t k = 0; k < std::min(s.x.size(), s.y.size()); ++k) {
             if (!drawable(style, s.x[k], s.y[k])) continue;
-            r.xmin = std::min(r.xmin, s.x[k]);
-            r.xmax = std::max(r.xmax, s.x[k]);
+            r.xmin = std::min(r.xmin, tx(s.x[k]));
+            r.xmax = std::max(r.xmax, tx(s.x[k]));
             r.ymin = std::min(r.ymin, ty(s.y[k]));
             r.ymax = std::max(r.ymax, ty(s.y[k]));
         }
@@ -63,6 +80,13 @@ Ranges dataRanges(const std::vector<Series>& series, const PlotStyle& style) {
     }
     if (style.yFromZero && !style.logY2) r.ymin = std::min(r.ymin, 0.0);
     if (style.logY2) r.ymin = std::floor(r.ymin), r.ymax = std::ceil(r.ymax);
+    // Bars never touch the frame: room above the tallest (a quarter octave on a log axis).
+    if (style.bars) {
+        if (style.logY2 && r.ymax - maxOf(series, style) < 0.25) r.ymax += 1;
+        const double span = r.ymax - r.ymin;
+        if (!style.logY2 && r.ymax > 0) r.ymax += 0.06 * span;
+        if (!style.logY2 && r.ymin < 0) r.ymin -= 0.06 * span;  // a bar hanging from 0 likewise
+    }
     return r;
 }
 
@@ -74,8 +98,11 @@ std::vector<double> yTicksOf(const Ranges& r, const PlotStyle& style, double hei
     return ticks;
 }
 
+// On a log2 axis: "1/2", "4", "2^-30" (the explorers' spelling); else the value.
 std::string yTickLabel(double y, const PlotStyle& style) {
-    return style.logY2 ? "2^" + tickLabel(y) : tickLabel(y);
+    if (!style.logY2) return tickLabel(y);
+    if (y == std::round(y) && std::fabs(y) < 20) return formatSlope(std::exp2(y));
+    return "2^" + tickLabel(y);
 }
 
 }  // namespace
@@ -156,25 +183,36 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
     double legendWidth = 0;
     if (legend) {
         for (const Series& s : series) legendWidth = std::max(legendWidth, measureText(s.label, m.small));
-        legendWidth = std::min(legendWidth + 2 * m.margin + m.gap, box.width / 3);
+        // As wide as the longest entry up to 45 % of the panel; a longer one wraps onto more
+        // lines rather than losing its end (the number the reader came for).
+        legendWidth = std::min(legendWidth + 2 * m.margin + m.gap, box.width * 0.45);
     }
     const double right = box.x + box.width - (legend ? legendWidth + m.margin : m.small / 2);
     PanelLayout layout;
     layout.frame = Box{left, top, std::max(1.0, right - left), std::max(1.0, bottom - top)};
     const double pw = layout.frame.width, ph = layout.frame.height;
-    const auto px = [&](double x) { return left + (x - r.xmin) / (r.xmax - r.xmin) * pw; };
+    const auto pxAxis = [&](double a) { return left + (a - r.xmin) / (r.xmax - r.xmin) * pw; };
+    const auto px = [&](double x) { return pxAxis(axisX(style, x)); };
     const auto pyAxis = [&](double a) { return top + ph - (a - r.ymin) / (r.ymax - r.ymin) * ph; };
     const auto py = [&](double y) { return pyAxis(style.logY2 ? std::log2(y) : y); };
 
     // Ticks, each grid line followed by its label (readers map labels back through the lines).
-    std::vector<double> xTicks = niceTicks(r.xmin, r.xmax, std::clamp(static_cast<int>(pw / 80), 2, 10));
+    const int xTarget = std::clamp(static_cast<int>(pw / 80), 2, 10);
+    std::vector<double> xTicks;  // in axis units
+    if (style.logX1p)
+        for (const Tick& t : axisTicks(AxisScale::Log2OnePlus, axisValue(AxisScale::Log2OnePlus, r.xmin),
+                                       axisValue(AxisScale::Log2OnePlus, r.xmax), xTarget + 2))
+            xTicks.push_back(axisPosition(AxisScale::Log2OnePlus, t.value));
+    else
+        xTicks = niceTicks(r.xmin, r.xmax, xTarget);
     if (style.bars)  // categorical x: whole indices only
         std::erase_if(xTicks, [](double x) { return x != std::round(x); });
     const Stroke grid{kGrid, 1};
     canvas.beginGroup("x-ticks");
-    for (double x : xTicks) {
-        canvas.line(px(x), top, px(x), bottom, grid);
-        canvas.text(px(x), bottom + m.tick, tickLabel(x),
+    for (double a : xTicks) {
+        canvas.line(pxAxis(a), top, pxAxis(a), bottom, grid);
+        canvas.text(pxAxis(a), bottom + m.tick,
+                    tickLabel(style.logX1p ? std::round(axisValue(AxisScale::Log2OnePlus, a)) : a),
                     TextStyle{m.small, kText, FontWeight::Regular, TextAnchor::Middle});
     }
     canvas.endGroup();
@@ -232,17 +270,37 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
     }
     canvas.endGroup();
 
+    if (style.markX && axisX(style, *style.markX) >= r.xmin && axisX(style, *style.markX) <= r.xmax) {
+        // The marker: a dark dashed line (drawn as short strokes) and its label inside the frame.
+        canvas.beginGroup("marker");
+        const double x = px(*style.markX);
+        const Stroke dash{kFrame, 1.5};
+        for (double y = top; y < bottom; y += 8) canvas.line(x, y, x, std::min(y + 4, bottom), dash);
+        if (!style.markLabel.empty()) {
+            const bool fitsRight = x + m.gap + measureText(style.markLabel, m.small) <= right;
+            canvas.text(
+                fitsRight ? x + m.gap : x - m.gap, top + m.gap, style.markLabel,
+                TextStyle{m.small, kText, FontWeight::Regular, fitsRight ? TextAnchor::Start : TextAnchor::End});
+        }
+        canvas.endGroup();
+    }
+
     if (legend) {
         canvas.beginGroup("legend");
         const double x = right + m.margin;
+        double y = top;
         for (std::size_t n = 0; n < series.size(); ++n) {
-            const double y = top + m.smallLine * static_cast<double>(n);
             const bool emphasised = !faded(n);
             const bool thick = highlighted && static_cast<std::size_t>(style.highlight) == n;
+            const FontWeight weight = thick ? FontWeight::Bold : FontWeight::Regular;
             canvas.line(x, y + m.smallLine / 2, x + 1.5 * m.margin, y + m.smallLine / 2,
                         Stroke{seriesColor(n, series.size()), 3, emphasised ? 1.0 : 0.4});
-            canvas.text(x + 1.5 * m.margin + m.gap, y, fitText(series[n].label, m.small, legendWidth - 2 * m.margin),
-                        TextStyle{m.small, kText, thick ? FontWeight::Bold : FontWeight::Regular});
+            const double textWidth = legendWidth - 1.5 * m.margin - m.gap;
+            for (const std::string& line : wrapWords(series[n].label, m.small, textWidth, weight)) {
+                canvas.text(x + 1.5 * m.margin + m.gap, y, fitText(line, m.small, textWidth, weight),
+                            TextStyle{m.small, kText, weight});
+                y += m.smallLine;
+            }
         }
         canvas.endGroup();
     } else if (style.legend && !series.empty()) {

@@ -105,22 +105,36 @@ namespace {
 
 constexpr double kMaskedValue = std::numeric_limits<double>::quiet_NaN();
 
+// Shrinks a tile of w x h pixels to the K:Q aspect of its cells, so they are square.
+void squareUp(const HeatmapParams& params, int& w, int& h) {
+    const double K = static_cast<double>(std::max<std::int64_t>(params.attention.bias.keyCount(), 1));
+    const double Q = static_cast<double>(std::max<std::int64_t>(params.attention.bias.queries, 1));
+    const double cell = std::min(w / K, h / Q);
+    w = std::clamp(static_cast<int>(std::floor(cell * K)), 1, w);
+    h = std::clamp(static_cast<int>(std::floor(cell * Q)), 1, h);
+}
+
 std::vector<HeatmapTile> placeTiles(const HeatmapParams& params, std::vector<int> heads, Heatmap& map) {
     std::vector<HeatmapTile> tiles;
     if (heads.size() == 1) {
         map.columns = map.rows = 1;
-        tiles.push_back({heads[0], 0, 0, params.width, params.height, 0, 0, 0});
+        int w = params.width, h = params.height;
+        if (params.squareCells) squareUp(params, w, h);
+        tiles.push_back({heads[0], 0, 0, w, h, 0, 0, 0});
         return tiles;
     }
+    // Every tile row gives up `band` pixels above it for the tiles' labels (not more than half).
+    const int band = std::clamp(params.labelBand, 0, std::max(0, params.height / 4));
     const auto grid = gridLayout(static_cast<int>(heads.size()), params.width, params.height);
     map.columns = grid.columns;
     map.rows = grid.rows;
     const int gap = std::max(params.gap, 0);
-    const int tileW = (params.width - gap * (grid.columns - 1)) / grid.columns;
-    const int tileH = (params.height - gap * (grid.rows - 1)) / grid.rows;
+    int tileW = (params.width - gap * (grid.columns - 1)) / grid.columns;
+    int tileH = std::max(1, (params.height - gap * (grid.rows - 1) - band * grid.rows) / grid.rows);
+    if (params.squareCells) squareUp(params, tileW, tileH);
     for (std::size_t n = 0; n < heads.size(); ++n) {
         const int c = static_cast<int>(n) % grid.columns, r = static_cast<int>(n) / grid.columns;
-        tiles.push_back({heads[n], c * (tileW + gap), r * (tileH + gap), tileW, tileH, 0, 0, 0});
+        tiles.push_back({heads[n], c * (tileW + gap), r * (tileH + gap + band) + band, tileW, tileH, 0, 0, 0});
     }
     return tiles;
 }
@@ -235,11 +249,18 @@ std::string countText(double cells) {
     return std::abs(cells - r) < 1e-9 ? fmt::format("{}", static_cast<long long>(r)) : fmt::format("{:.3g}", cells);
 }
 
-std::string summaryText(const Heatmap& map, bool attention) {
-    const double kx = map.cellsPerPixelX, qy = map.cellsPerPixelY;
+// `zoomX` x `zoomY`: screen pixels per image pixel where the image is shown scaled.
+std::string summaryText(const Heatmap& map, bool attention, double zoomX = 1, double zoomY = 1) {
+    const double kx = map.cellsPerPixelX / zoomX, qy = map.cellsPerPixelY / zoomY;
     const std::string preview =
         map.rowStep > 1 ? fmt::format(" (preview: 1 pixel row in {} computed so far)", map.rowStep) : std::string();
-    if (kx <= 1 && qy <= 1) return fmt::format("1 cell = {} x {} px{}", countText(1 / kx), countText(1 / qy), preview);
+    if (kx <= 1 && qy <= 1) {
+        // Shown scaled, a cell is rarely a whole number of pixels: say it to one decimal at most.
+        const auto px = [&](double cells) {
+            return zoomX == 1 && zoomY == 1 ? countText(cells) : fmt::format("{:.3g}", std::round(cells * 10) / 10);
+        };
+        return fmt::format("1 cell = {} x {} px{}", px(1 / kx), px(1 / qy), preview);
+    }
     std::string text = fmt::format("1 px = {} x {} cells, {}", countText(std::max(kx, 1.0)),
                                    countText(std::max(qy, 1.0)), reduceName(map.reduce));
     if (attention) {
@@ -411,16 +432,21 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
             tile.hi = hi;
             tile.logLo = std::max(std::isfinite(ranges[t].positive) ? ranges[t].positive : hi,
                                   hi * std::pow(10.0, -kLogScaleDecades));
+            tile.belowLogLo = ranges[t].lo <= ranges[t].hi && ranges[t].lo < tile.logLo;
             map.lo = std::min(map.lo, lo);
             map.hi = std::max(map.hi, hi);
             positive = std::min(positive, ranges[t].positive);
         }
         map.logLo = std::max(std::isfinite(positive) ? positive : map.hi, map.hi * std::pow(10.0, -kLogScaleDecades));
+        map.belowLogLo = false;
+        for (std::size_t t = 0; t < map.tiles.size(); ++t)
+            map.belowLogLo |= ranges[t].lo <= ranges[t].hi && ranges[t].lo < map.logLo;
         if (params.scale == ScaleMode::Shared)
             for (auto& tile : map.tiles) {
                 tile.lo = map.lo;
                 tile.hi = map.hi;
                 tile.logLo = map.logLo;
+                tile.belowLogLo = map.belowLogLo;
             }
     };
 
@@ -761,6 +787,7 @@ Heatmap renderValueGrid(const ValueGridParams& params,
     placement.width = std::max(params.width, 1);
     placement.height = std::max(params.height, 1);
     placement.gap = params.gap;
+    placement.labelBand = params.labelBand;
     std::vector<int> heads;
     for (int h = 0; h < std::max(params.heads, 1); ++h) heads.push_back(h);
     Heatmap map;
@@ -792,17 +819,22 @@ Heatmap renderValueGrid(const ValueGridParams& params,
     return map;
 }
 
-std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height, int gap,
-                                           Heatmap& map) {
+std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height, int gap, Heatmap& map,
+                                           int labelBand) {
     HeatmapParams placement;
     placement.width = std::max(width, 1);
     placement.height = std::max(height, 1);
     placement.gap = gap;
+    placement.labelBand = labelBand;
     return placeTiles(placement, heads, map);
 }
 
-std::string heatmapSummary(const Heatmap& map, bool attention) {
-    return summaryText(map, attention);
+std::string heatmapSummary(const Heatmap& map, bool attention, double zoomX, double zoomY) {
+    // A picture whose pixels summarise several cells says so at any zoom.
+    if (!(zoomX > 0) || !(zoomY > 0) || !std::isfinite(zoomX) || !std::isfinite(zoomY) || map.cellsPerPixelX > 1 ||
+        map.cellsPerPixelY > 1)
+        zoomX = zoomY = 1;
+    return summaryText(map, attention, zoomX, zoomY);
 }
 
 std::optional<CellHit> hitTest(const Heatmap& map, const HeatmapParams& params, int x, int y) {

@@ -39,9 +39,53 @@ std::vector<Tick> powerTicks(double base, double lo, double hi, int target) {
     return ticks;
 }
 
+std::vector<Tick> onePlusTicks(double lo, double hi, int target) {
+    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < 0) return {};
+    std::vector<double> values;
+    if (lo <= 0) values.push_back(0);
+    for (double d = 1; d <= hi * (1 + 1e-12) && d < 1e18; d *= 2)
+        if (d >= lo * (1 - 1e-12)) values.push_back(d);
+    const int wanted = std::clamp(target, 1, kMaxTicks);
+    const auto stride =
+        static_cast<std::size_t>(std::max(1, static_cast<int>(std::ceil(static_cast<double>(values.size()) / wanted))));
+    std::vector<Tick> ticks;
+    for (std::size_t n = 0; n < values.size(); ++n)
+        if (n % stride == 0) ticks.push_back({values[n], formatTick(values[n], 1)});
+    return ticks;
+}
+
 }  // namespace
 
+double axisPosition(AxisScale scale, double value) {
+    switch (scale) {
+        case AxisScale::Log2:
+            return std::log2(value);
+        case AxisScale::Log10:
+            return std::log10(value);
+        case AxisScale::Log2OnePlus:
+            return std::log2(1 + value);
+        case AxisScale::Linear:
+            break;
+    }
+    return value;
+}
+
+double axisValue(AxisScale scale, double position) {
+    switch (scale) {
+        case AxisScale::Log2:
+            return std::exp2(position);
+        case AxisScale::Log10:
+            return std::pow(10.0, position);
+        case AxisScale::Log2OnePlus:
+            return std::exp2(position) - 1;
+        case AxisScale::Linear:
+            break;
+    }
+    return position;
+}
+
 std::vector<Tick> axisTicks(AxisScale scale, double lo, double hi, int target) {
+    if (scale == AxisScale::Log2OnePlus) return onePlusTicks(lo, hi, target);
     if (scale == AxisScale::Log2) return powerTicks(2, lo, hi, target);
     if (scale == AxisScale::Log10) return powerTicks(10, lo, hi, target);
     if (!std::isfinite(lo) || !std::isfinite(hi)) return {};

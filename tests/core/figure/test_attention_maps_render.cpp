@@ -173,6 +173,9 @@ TEST(AttentionMapsRender, FigureColourBarIsLogWhenTheColoursAre) {
     EXPECT_DOUBLE_EQ(shared.lo, map->logLo);
     EXPECT_DOUBLE_EQ(shared.hi, 1.0);  // row 0 puts everything on key 0
     EXPECT_GT(shared.lo, 0.0);
+    // Cells below the floor take its colour: the bar says "<=" at that end.
+    EXPECT_TRUE(shared.belowFloor);
+    EXPECT_EQ(shared.ticks.front().label.rfind("<= ", 0), 0u) << shared.ticks.front().label;
     // Per-head: tile 1's own floor and top.
     const alibi::ColorBar own = alibi::attentionMapsColorBar(*maps, *map, 1, 5);
     EXPECT_DOUBLE_EQ(own.lo, map->tiles[1].logLo);

@@ -61,6 +61,21 @@ struct HeadSlopes {
 [[nodiscard]] Result<std::vector<Series>> mapsRowSeries(const AttentionMaps& maps, int layerIndex, int head,
                                                         std::int64_t query, const HeadSlopes& slopes);
 
+// The keys a query-row plot shows, the same in both explorers and the figure: with
+// `maxDistance`, the keys within that distance of the query's position; otherwise the keys where
+// some series is at least 1/1000 of its peak, padded by a tenth (at least 8 keys), so a steep
+// head's curve fills the plot instead of its last few keys. `zoomed`: fewer than every key.
+struct KeyWindow {
+    std::int64_t first = 0, last = 0;
+    bool zoomed = false;
+};
+[[nodiscard]] KeyWindow mapsRowWindow(const std::vector<Series>& series, std::int64_t position, std::int64_t keys,
+                                      std::optional<std::int64_t> maxDistance = std::nullopt);
+// Keeps the points of `series` whose x (the key) lies in the window.
+void keepKeyWindow(std::vector<Series>& series, const KeyWindow& window);
+// "keys 230 to 255 of 256 (the rest hold under 1/1000 of each curve's peak)", or "" unzoomed.
+[[nodiscard]] std::string keyWindowNote(const KeyWindow& window, std::int64_t keys, bool fromMaxDistance);
+
 // ---------------------------------------------------------------------------
 // The fit table: one row per layer and head, these columns (the CSV's, plus configured KL).
 

@@ -51,9 +51,13 @@ struct CurveSet {
 // Everything but the grid (which the caller computed first and passes in).
 [[nodiscard]] Snapshot computeDetails(const Request& request, GridPtr grid, const CancelledFn& cancelled = {});
 // A - B per cell over the whole tensor (both built in memory, up to 2^24 cells), tiles `gap`
-// pixels apart (a figure at 2x doubles it).
+// pixels apart (a figure at 2x doubles it), `labelBand` pixels free above each for its label.
 [[nodiscard]] CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,
-                                             const CancelledFn& cancelled = {}, int gap = 4);
+                                             const CancelledFn& cancelled = {}, int gap = 4, int labelBand = 0);
+// The compare view's hover read-out of one cell: "head 3 · query i = 5 · key j = 2\nA = -1.5 ·
+// B = -0.75 · A - B = -0.75"; "masked" for a side whose mode masks the cell (drawn grey). Empty
+// outside the tensor or when `cells` holds no tensors.
+[[nodiscard]] std::string compareReadout(const CompareCells& cells, int head, std::int64_t query, std::int64_t key);
 // Attention vs distance of `head` as T grows from L to 16 L, and the mass beyond L per head.
 [[nodiscard]] ExtrapolationSnapshot computeExtrapolation(const Session& session, int head,
                                                          const CancelledFn& cancelled = {});

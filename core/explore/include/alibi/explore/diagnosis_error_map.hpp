@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace alibi::explore {
 
@@ -21,7 +22,13 @@ struct DiagnosisErrorMap {
     bool probability = false;
     std::string caption;   // the words above the map, e.g. "|error| per cell against correct ALiBi: ..."
     std::string barTitle;  // "|error|" or "|Δp|"
+    // Each tile's label, in tile order: "h3", or "b1 h3" (batch row 1, head 3) for a batch.
+    std::vector<std::string> tileLabels;
 };
+
+// The label of tile `tile` of a map with `tiles` tiles of `heads` heads each: "h3" when the tiles
+// are the heads, "b1 h3" when they are (batch row, head) pairs.
+[[nodiscard]] std::string diagnosisTileLabel(int tile, std::int64_t tiles, std::int64_t heads);
 
 // The caption and colour-bar title the map of this diagnosis has (without building it).
 [[nodiscard]] DiagnosisErrorMap diagnosisErrorMapLabels(const Diagnosis& diagnosis, double errorMax);
@@ -30,6 +37,6 @@ struct DiagnosisErrorMap {
 // nothing to compare with (no parameters, or an error map that cannot be built): the words of
 // the diagnosis still stand without it. Tiles are `gap` pixels apart (a figure at 2x doubles it).
 [[nodiscard]] std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const Diagnosis& diagnosis,
-                                                                 int width, int height, int gap = 4);
+                                                                 int width, int height, int gap = 4, int labelBand = 0);
 
 }  // namespace alibi::explore

@@ -5,6 +5,7 @@
 // newer one is computed.
 #pragma once
 
+#include <alibi/base/tensor.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/stats.hpp>
@@ -33,6 +34,7 @@ struct Request {
     Session session;
     int gridWidth = 1024, gridHeight = 768;  // device pixels of the grid image
     double devicePixelRatio = 1;
+    int labelBand = 0;             // device pixels above every grid tile for its label (HeatmapParams)
     Reduce reduce = Reduce::Auto;  // how grid pixels summarise cells
     bool logScale = false;         // attention: log10 colours
     bool wantCompare = false;
@@ -53,6 +55,12 @@ struct GridSnapshot {
     std::string subtitle;         // the formula, and how pixels summarise cells
 };
 
+// A and B cell by cell, for the compare view's hover read-out (compareReadout).
+struct CompareCells {
+    BiasParams biasA, biasB;             // each side's bias (layout hqk): its mode says what it masks
+    std::shared_ptr<const Tensor> a, b;  // A and B as built, [head][query][key]
+};
+
 struct CompareSnapshot {
     Session sessionB;
     std::string error;  // non-empty when B or the difference could not be computed
@@ -61,8 +69,13 @@ struct CompareSnapshot {
     double maxAbsDifference = 0;
     std::int64_t maxHead = 0, maxQuery = 0, maxKey = 0;  // where the maximum sits
     double maxA = 0, maxB = 0;
-    std::string summary;  // "max |A - B| = ... at head ..., query ..., key ...: A = ..., B = ..."
+    std::string summary;                        // "max |A - B| = ... at head ..., query ..., key ...: A = ..., B = ..."
+    std::shared_ptr<const CompareCells> cells;  // empty on error
 };
+
+// The distance axis of every extrapolation plot (both explorers, the figure): log2(1 + d), so
+// distance 0 is on it, with a marker at the training length L.
+inline constexpr const char* kExtrapolationDistanceAxis = "distance i - j (log2(1 + d) axis)";
 
 struct ExtrapolationSnapshot {
     std::int64_t trainLength = 0;                 // L

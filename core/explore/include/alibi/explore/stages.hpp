@@ -7,6 +7,7 @@
 #include <alibi/model/params.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace alibi::explore {
@@ -20,5 +21,20 @@ namespace alibi::explore {
 [[nodiscard]] constexpr bool stageHoldsMaskValue(int stage) {
     return stage == 1 || stage == 2;
 }
+
+// The keys every stage panel spans, first..last: for a mode that masks, the keys up to the
+// query's position (the rest are masked in every stage, and 0 after softmax), else every key. All
+// four panels use this one span, so a key sits at the same x in each.
+struct StageKeySpan {
+    std::int64_t first = 0, last = 0;
+};
+[[nodiscard]] StageKeySpan stageKeySpan(const AttentionParams& params, std::int64_t query);
+
+// The line under stage panel `stage` (0..3), whose row of every key is `values`: for stages 2 and
+// 3, "keys 41-127: masked (-1e9)" (the keys after stageKeySpan, which hold the mask value and are
+// not drawn); "2 keys at -inf"; for zero content's logits "all 0 (zero content)", so an empty
+// looking panel says what it is; "" when there is nothing to say.
+[[nodiscard]] std::string stageNote(const AttentionParams& params, std::int64_t query, int stage,
+                                    const std::vector<double>& values);
 
 }  // namespace alibi::explore

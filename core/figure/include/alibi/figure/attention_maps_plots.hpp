@@ -48,8 +48,11 @@ struct PlotFigure {
 
 // One query row of one head (explore::mapsRowSeries: the file's probabilities, then the prior at
 // the fitted and the configured slope when known) with its title, axes and a caption; an error
-// for a layer, head or row outside the maps, or a row the file cannot give.
+// for a layer, head or row outside the maps, or a row the file cannot give. The keys shown are
+// explore::mapsRowWindow's (a steep head's few keys fill the plot; `maxDistance` sets the range),
+// said in the caption when not every key is shown.
 [[nodiscard]] Result<PlotFigure> mapsRowFigure(const AttentionMaps& maps, int layerIndex, int head, std::int64_t query,
-                                               const explore::HeadSlopes& slopes, int width, int height);
+                                               const explore::HeadSlopes& slopes, int width, int height,
+                                               std::optional<std::int64_t> maxDistance = std::nullopt);
 
 }  // namespace alibi

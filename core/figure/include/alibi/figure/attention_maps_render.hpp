@@ -28,6 +28,7 @@ struct MapsHeatmapParams {
     bool logScale = false;
     int width = 1024, height = 768;
     int gap = 2;
+    int labelBand = 0;  // pixels above every tile (of several) for its label (HeatmapParams::labelBand)
     // Pixel rows drawn / total, over every tile; false cancels (ErrorCode::Cancelled). Called
     // from the drawing threads, one call at a time. A large file's rows come from disk, so a big
     // overview or a 4x figure can take a while.

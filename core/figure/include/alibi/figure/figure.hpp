@@ -30,7 +30,11 @@ struct FigureFrame {
     Colormap colormap = Colormap::Viridis;
     std::string title;
     std::int64_t queries = 0, keys = 0;  // the axes' cell counts (0: no axes)
-    std::vector<double> slopes;          // per head: "h3  m = 1/16" labels (empty: "h3")
+    // The axes' names and the label of cell n on them (empty function: the index itself); the
+    // similarity figure's axes are heads in its order, "h3".
+    std::string keyAxis = "key j →", queryAxis = "query i →";
+    std::function<std::string(std::int64_t n)> axisLabel;
+    std::vector<double> slopes;  // per head: "h3  m = 1/16" labels (empty: "h3")
     // The colour bar of the drawn heatmap: `tile` -1 is the shared scale, otherwise that tile's
     // own range (the per-tile "[lo, hi]" of `tileRanges`). Empty: the map's lo..hi, exact in f64.
     std::function<alibi::ColorBar(const Heatmap& map, int tile, int targetTicks)> colorBar;
@@ -46,9 +50,11 @@ struct FigureFrame {
     int scale = 1;
 };
 
-// The frame of every heatmap figure, in exactly width x height pixels: `draw(w, h)` renders
-// the heatmap into the w x h pixels the frame leaves. An error when the label font is missing.
-using DrawHeatmapFn = std::function<Result<Heatmap>(int width, int height)>;
+// The frame of every heatmap figure, in exactly width x height pixels: `draw(w, h, band)`
+// renders the heatmap into the w x h pixels the frame leaves, with `band` pixels free above every
+// tile of a grid (HeatmapParams::labelBand) where the frame writes the tile's label, so no label
+// covers a cell. An error when the label font is missing.
+using DrawHeatmapFn = std::function<Result<Heatmap>(int width, int height, int labelBand)>;
 [[nodiscard]] Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, const DrawHeatmapFn& draw);
 // The bare frame: colour bar of `colormap`, head labels; no title, axes or caption.
 [[nodiscard]] Result<Image> heatmapFigure(int width, int height, Colormap colormap, const DrawHeatmapFn& draw);

@@ -36,7 +36,10 @@ struct MapsFileFigureRequest {
     Colormap colormap = Colormap::Viridis;
     ScaleMode scale = ScaleMode::Shared;
     Reduce reduce = Reduce::Auto;
-    bool logScale = false;
+    bool logScale = false;  // attention and overview (heatmaps); refused for the plots
+    // row: the keys within this distance of the query (default: where the row and its priors
+    // are above 1/1000 of their peaks); refused for the other figures.
+    std::optional<std::int64_t> maxDistance;
     int width = 1024, height = 768;
     int pixelRatio = 1;  // PNG: device pixels per layout pixel (1, 2, 4)
     bool svg = false;    // fit and row: SVG text instead of a PNG image

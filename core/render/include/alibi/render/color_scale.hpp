@@ -1,6 +1,7 @@
 // Exact colour scales: the range a view's colours span is the exact minimum and maximum of
 // the values it shows (for the bias in closed form, no pass over the tensor), never of its
-// pixels; the colour bar's ticks are round numbers with both ends labelled exactly.
+// pixels; the colour bar's ticks are round numbers with both ends labelled to four significant
+// digits (more where the ends would read the same).
 #pragma once
 
 #include <alibi/base/dtype.hpp>
@@ -27,14 +28,16 @@ struct ValueRange {
 struct ColorBar {
     double lo = 0, hi = 1;           // the colours' range (log: both > 0)
     bool log = false;                // log10 colour scale
-    std::vector<Tick> ticks;         // ascending; the first is lo and the last hi, labelled exactly
+    std::vector<Tick> ticks;         // ascending; the first is lo and the last hi (formatSignificant)
+    bool belowFloor = false;         // log bar: some shown values (or exact zeros) lie below lo
     bool maskedSwatch = false;       // masked cells are drawn in kMaskedColor: show its swatch
     bool fullyMaskedSwatch = false;  // fully masked rows are striped: show that swatch too
     std::string title;               // "bias", "probability", "probability (log)", "A - B"
     std::string head;                // "h3" when the bar is one tile's range (per-head scale)
 };
 
-// The bar for [lo, hi]: ends labelled with formatExact in `dtype`, round 1-2-5 ticks between
+// The bar for [lo, hi]: ends labelled to four significant digits (formatSignificant; the exact
+// text in `dtype` when that is shorter), round 1-2-5 ticks between
 // them (powers of ten on a log bar) at least a fifth of a step away from either end.
 [[nodiscard]] ColorBar makeColorBar(double lo, double hi, bool log, DType dtype, int targetTicks);
 

@@ -20,6 +20,13 @@ namespace alibi {
 // (f32 -2895.602294921875 reads "-2895.6023"; f64 keeps up to 17 digits). Zeros read "0".
 [[nodiscard]] std::string formatExact(double value, DType dtype);
 
+// `value` with `digits` significant digits (1..17), rounded half away from zero, trailing zeros
+// dropped (a whole number below a million keeps every digit: "65504"): fixed notation from 1e-4
+// to 1e6 ("-10.61", "0.0625"), else scientific
+// ("8.216e-15", "-1e+09"). The colour bars' end labels (4 digits) and every range a picture
+// prints. Both zeros read "0"; "-inf", "inf", "NaN".
+[[nodiscard]] std::string formatSignificant(double value, int digits = 4);
+
 // A tick value with just the decimals its step needs: step 500 -> "-1500", step 0.25 ->
 // "0.75", step 1e-6 -> "3e-06". Zero reads "0".
 [[nodiscard]] std::string formatTick(double value, double step);
@@ -30,7 +37,8 @@ namespace alibi {
 // The number printed inside a head-detail cell, the same in every explorer: a probability with
 // two decimals ("0.25", "1.00"), a bias value with three significant digits ("-7.5", "-1e+09");
 // `narrow` (the text does not fit the cell) gives two significant digits ("-12" -> "-12",
-// "0.125" -> "0.12"). Both zeros read "0"; "-inf", "inf", "NaN".
+// "0.125" -> "0.13"). Ties round away from zero, so the multiples of 1/8 read -0.13, -0.38,
+// -0.63, -0.88 (not half to even). Both zeros read "0"; "-inf", "inf", "NaN".
 [[nodiscard]] std::string formatCellValue(double value, bool probability, bool narrow = false);
 
 }  // namespace alibi

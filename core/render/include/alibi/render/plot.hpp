@@ -8,6 +8,7 @@
 #include <alibi/model/params.hpp>
 #include <alibi/render/render.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,13 @@ struct PlotStyle {
     std::string title;
     std::string xLabel;
     std::string yLabel;
-    bool logY2 = false;  // log2 y axis (slopes)
+    bool logY2 = false;  // log2 y axis (slopes), ticks labelled 1/2, 1/4, ...
+    // x plotted at log2(1 + x): a log axis for distances that keeps distance 0 (ticks 0, 1, 2,
+    // 4, ...; the x label should say so). The explorers' extrapolation plots use the same axis.
+    bool logX1p = false;
+    // A dashed vertical marker at this x with its label at the top (the training length L).
+    std::optional<double> markX;
+    std::string markLabel;
     int width = 800;
     int height = 500;
     int highlight = -1;  // series drawn emphasised, others faded

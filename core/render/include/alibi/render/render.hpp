@@ -37,7 +37,13 @@ struct HeatmapParams {
     ScaleMode scale = ScaleMode::Shared;
     int width = 1024;  // whole image, pixels
     int height = 768;
-    int gap = 2;                   // pixels between grid tiles
+    int gap = 2;  // pixels between grid tiles
+    // Pixels left free above every tile of a grid (not a single head) for its label, so no label
+    // covers a cell; 0: none (labels, if any, are drawn over the tile).
+    int labelBand = 0;
+    // Tiles as large as fit with square cells (a query as tall as a key is wide), the rest of
+    // the image left empty; false: tiles fill the image, cells stretched to its aspect.
+    bool squareCells = false;
     Reduce reduce = Reduce::Auto;  // Auto: Mean for bias, Max for attention
     bool logScale = false;         // attention: log10 colour scale (bias ignores it)
     // A batch (active()): the image shows batch row `batchRow` of the (B, H, T, T) tensor, its
@@ -62,19 +68,22 @@ inline constexpr double kLogScaleDecades = 12;
 // lo/hi: the exact minimum and maximum of the tile's shown values (every unmasked cell for
 // the bias; the computed rows for attention), lo = hi = 0 when all are masked.
 // With a log scale, colours span [logLo, hi]: logLo is the smallest positive value shown,
-// raised to hi * 10^-kLogScaleDecades at most; values below it take the lowest colour.
+// raised to hi * 10^-kLogScaleDecades at most; values below it take the lowest colour
+// (belowLogLo says some do: exact zeros, or values more than kLogScaleDecades below hi).
 struct HeatmapTile {
     int head = 0;
     int x = 0, y = 0, width = 0, height = 0;
     double lo = 0, hi = 0;
     double logLo = 0;
+    bool belowLogLo = false;
 };
 
 struct Heatmap {
     Image image;
     std::vector<HeatmapTile> tiles;
-    double lo = 0, hi = 0;  // the shared scale (union of tiles when per-head)
-    double logLo = 0;       // the shared log scale's low end
+    double lo = 0, hi = 0;    // the shared scale (union of tiles when per-head)
+    double logLo = 0;         // the shared log scale's low end
+    bool belowLogLo = false;  // some shown values lie below logLo (the colour bar marks "<=")
     int columns = 1, rows = 1;
     Reduce reduce = Reduce::Mean;  // what each pixel shows (Auto resolved)
     bool log = false;              // colours on a log10 scale
@@ -122,6 +131,7 @@ struct ValueGridParams {
     double lo = -1, hi = 1;
     int width = 1024, height = 768;
     int gap = 4;
+    int labelBand = 0;  // pixels above every tile (of several) for its label
 };
 [[nodiscard]] Heatmap renderValueGrid(
     const ValueGridParams& params, const std::function<double(int head, std::int64_t query, std::int64_t key)>& value);
@@ -130,9 +140,11 @@ struct ValueGridParams {
 // maps): `heads` in order, in a width x height image with `gap` pixels between tiles; sets
 // map.columns and map.rows.
 [[nodiscard]] std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height, int gap,
-                                                         Heatmap& map);
+                                                         Heatmap& map, int labelBand = 0);
 // The subtitle text of a heatmap's pixel-to-cell mapping ("1 px = 16 x 16 cells, max over keys, ...").
-[[nodiscard]] std::string heatmapSummary(const Heatmap& map, bool attention);
+// A view that shows the image scaled by `zoomX` x `zoomY` screen pixels per image pixel (the head
+// detail draws a 16 x 16 image with 38 px cells) passes its zoom: "1 cell = 38.2 x 38.2 px".
+[[nodiscard]] std::string heatmapSummary(const Heatmap& map, bool attention, double zoomX = 1, double zoomY = 1);
 
 // A horizontal or vertical colour bar image for [lo, hi].
 [[nodiscard]] Image renderColorBar(Colormap map, int width, int height, bool vertical);

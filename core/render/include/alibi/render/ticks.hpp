@@ -17,10 +17,18 @@ enum class AxisScale {
     Linear,  // 1, 2 or 5 times a power of ten
     Log2,    // powers of two, labelled "1", "1/8", "4", "2^-20"
     Log10,   // powers of ten, labelled "1", "0.01", "1e-06"
+    // Distances on a log2(1 + d) axis (0 stays on it): 0, 1, 2, 4, 8, ... labelled "0", "1",
+    // "2", "4"; values in data units (d), drawn at log2(1 + d).
+    Log2OnePlus,
 };
 
+// Where `value` sits along an axis of `scale`, in the axis' units: log2(v), log10(v),
+// log2(1 + v), or v; and back.
+[[nodiscard]] double axisPosition(AxisScale scale, double value);
+[[nodiscard]] double axisValue(AxisScale scale, double position);
+
 // About `target` ticks (at most 64) inside [lo, hi], in data units (log axes need lo, hi > 0;
-// non-positive or non-finite bounds give no ticks). Ascending.
+// non-positive or non-finite bounds give no ticks; Log2OnePlus needs hi >= 0). Ascending.
 [[nodiscard]] std::vector<Tick> axisTicks(AxisScale scale, double lo, double hi, int target);
 
 // Integer ticks for a cell index axis (keys or queries) of `count` cells drawn `pixelsPerCell`

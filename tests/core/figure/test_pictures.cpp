@@ -1,0 +1,321 @@
+// Issue 27, "pictures that say less than, or other than, their numbers": each test asserts one
+// property of a picture against the numbers under it, from the formulas (REFERENCES.md) or by
+// hand: the spelling of a bar's ends and a cell's value, the "<=" of a log bar's floor, the grey
+// of a masked compare cell, the band that keeps tile labels off the cells, square cells, the
+// extrapolation axis that keeps distance 0, the stages' one key span, a row plot's zoom, a
+// batch's tile labels, the overview that fills its picture, the slope bars, refused options.
+#include <alibi/explore/attention_maps_view.hpp>
+#include <alibi/explore/compute.hpp>
+#include <alibi/explore/diagnosis_error_map.hpp>
+#include <alibi/explore/stages.hpp>
+#include <alibi/figure/attention_maps_plots.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/figure/figure.hpp>
+#include <alibi/figure/maps_file_figure.hpp>
+#include <alibi/figure/view_figure.hpp>
+#include <alibi/model/slopes.hpp>
+#include <alibi/render/color_scale.hpp>
+#include <alibi/render/format.hpp>
+#include <alibi/render/render.hpp>
+#include <alibi/render/ticks.hpp>
+
+#include "../attention_maps_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace alibi;
+using alibi::test::asBytes;
+using alibi::test::causalMaps;
+using alibi::test::npyBytes;
+
+namespace {
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST(Pictures, NumbersReadWithSensibleDigits) {
+    // 15 x 2^-0.5 = 10.6066017...: four significant digits on a colour bar's end.
+    EXPECT_EQ(formatSignificant(-15 * std::sqrt(0.5)), "-10.61");
+    EXPECT_EQ(formatSignificant(8.215513e-15), "8.216e-15");
+    EXPECT_EQ(formatSignificant(-65504), "-65504");
+    EXPECT_EQ(formatSignificant(-7.5), "-7.5");
+    EXPECT_EQ(formatSignificant(-1e9), "-1e+09");
+    EXPECT_EQ(formatSignificant(0.99999994), "1");
+    EXPECT_EQ(formatSignificant(-0.0), "0");
+    const ColorBar bar = makeColorBar(-15 * std::sqrt(0.5), 8.215513e-15, false, DType::F64, 5);
+    EXPECT_EQ(bar.ticks.front().label, "-10.61");
+    EXPECT_EQ(bar.ticks.back().label, "8.216e-15");
+    // Ends that would read the same get the digits that tell them apart.
+    const ColorBar close = makeColorBar(0.99990, 0.99996, false, DType::F64, 5);
+    EXPECT_NE(close.ticks.front().label, close.ticks.back().label);
+    // The multiples of 1/8 in a head-detail cell, narrow: every tie away from zero.
+    EXPECT_EQ(formatCellValue(-0.125, false, true), "-0.13");
+    EXPECT_EQ(formatCellValue(-0.375, false, true), "-0.38");
+    EXPECT_EQ(formatCellValue(-0.625, false, true), "-0.63");
+    EXPECT_EQ(formatCellValue(-0.875, false, true), "-0.88");
+    EXPECT_EQ(formatCellValue(0.125, true), "0.13");
+    EXPECT_EQ(formatCellValue(-0.0625 * 15, false), "-0.938");
+}
+
+TEST(Pictures, LogBarMarksItsFloorWhenCellsGoBelowIt) {
+    // Zero content, head 0 (m = 1/2) of T = 128: row 127's farthest key has e^(-63.5) / Z, about
+    // 1e-28, far below 1e-12 x the top (1); and keys past a row's query are masked, not 0.
+    HeatmapParams p;
+    p.attention.bias.slopes.heads = 8;
+    p.attention.bias.queries = 128;
+    p.attention.content.kind = ContentKind::Zero;
+    p.what = RenderWhat::Attention;
+    p.logScale = true;
+    p.width = p.height = 512;
+    auto map = renderHeatmap(p, 1);
+    ASSERT_TRUE(map) << map.error().message;
+    EXPECT_TRUE(map->belowLogLo);
+    EXPECT_DOUBLE_EQ(map->logLo, 1e-12);
+    const ColorBar bar = heatmapColorBar(*map, p, -1, 5);
+    EXPECT_TRUE(bar.belowFloor);
+    EXPECT_EQ(bar.ticks.front().label, "<= 1e-12");
+    // T = 8: every probability is above the floor, so the bar's end is the smallest value itself.
+    p.attention.bias.queries = 8;
+    map = renderHeatmap(p, 1);
+    ASSERT_TRUE(map);
+    EXPECT_FALSE(map->belowLogLo);
+    EXPECT_EQ(heatmapColorBar(*map, p, -1, 5).ticks.front().label.rfind("<=", 0), std::string::npos);
+}
+
+TEST(Pictures, CompareDrawsMaskedCellsInTheMaskedGrey) {
+    Session a = defaultSession();
+    a.attention.bias.slopes.heads = 2;
+    a.attention.bias.queries = 16;
+    a.what = RenderWhat::Bias;
+    const CompareOverrides b = explore::geometricCompare();
+    // One pixel per cell: tile pixel (x = key, y = query).
+    const auto c = explore::computeCompare(a, b, 16, 16 * 2 + 4, {}, 4);
+    ASSERT_TRUE(c.error.empty()) << c.error;
+    ASSERT_EQ(c.tiles.size(), 2u);
+    const HeatmapTile& t = c.tiles.front();
+    ASSERT_EQ(t.width, 16);
+    ASSERT_EQ(t.height, 16);
+    // Query 2, key 5: the future, masked in A and in B: the legend's grey, not the white of 0.
+    EXPECT_EQ(c.image.at(t.x + 5, t.y + 2), kMaskedColor);
+    EXPECT_NE(c.image.at(t.x + 2, t.y + 5), kMaskedColor);
+    ASSERT_TRUE(c.cells);
+    EXPECT_NE(explore::compareReadout(*c.cells, 0, 2, 5).find("masked in both"), std::string::npos);
+    // Query 5, key 2: A - B = -(1/2 - 2^-(8/2... in B's geometric slopes)) x 3, the exact difference.
+    const auto slopesA = computeSlopes(a.attention.bias.slopes).value();
+    const auto slopesB = computeSlopes(explore::applyCompare(a, b).attention.bias.slopes).value();
+    const double diff = static_cast<double>(static_cast<float>(-slopesA[0] * 3)) -
+                        static_cast<double>(static_cast<float>(-slopesB[0] * 3));
+    EXPECT_NE(explore::compareReadout(*c.cells, 0, 5, 2).find("A - B = " + formatValue(diff)), std::string::npos)
+        << explore::compareReadout(*c.cells, 0, 5, 2);
+}
+
+TEST(Pictures, TileLabelsSitInABandAboveTheCells) {
+    HeatmapParams p;
+    p.attention.bias.slopes.heads = 4;
+    p.attention.bias.queries = 16;
+    p.width = 400;
+    p.height = 400;
+    p.labelBand = 20;
+    auto map = renderHeatmap(p, 1);
+    ASSERT_TRUE(map);
+    ASSERT_EQ(map->tiles.size(), 4u);
+    for (const HeatmapTile& t : map->tiles) {
+        EXPECT_GE(t.y, 20);
+        // The band above the tile holds no cell: transparent in the image.
+        for (int y = t.y - 20; y < t.y; ++y) EXPECT_EQ(map->image.at(t.x + t.width / 2, y).a, 0) << y;
+        EXPECT_LE(t.y + t.height, 400);
+    }
+    // The figure writes "h0  m = 1/2" there: the tile's first cell row keeps its colour (the
+    // diagonal's 0 of head 0, the top of the shared bias scale at the tile's top-left).
+    FigureFrame frame;
+    frame.slopes = {0.5, 0.25, 0.125, 0.0625};
+    frame.queries = frame.keys = 16;
+    std::vector<HeatmapTile> tiles;
+    auto figure = heatmapFigure(640, 480, frame, [&](int w, int h, int band) {
+        EXPECT_GT(band, 0);
+        HeatmapParams q = p;
+        q.width = w;
+        q.height = h;
+        q.labelBand = band;
+        auto m = renderHeatmap(q, 1);
+        if (m) tiles = m->tiles;
+        return m;
+    });
+    ASSERT_TRUE(figure) << figure.error().message;
+    ASSERT_EQ(tiles.size(), 4u);
+}
+
+TEST(Pictures, SquareCellsKeepTheirAspect) {
+    HeatmapParams p;
+    p.attention.bias.slopes.heads = 8;
+    p.attention.bias.queries = 256;
+    p.width = 1200;
+    p.height = 300;
+    p.squareCells = true;
+    auto map = renderHeatmap(p, 1);
+    ASSERT_TRUE(map);
+    for (const HeatmapTile& t : map->tiles) EXPECT_EQ(t.width, t.height);
+    EXPECT_DOUBLE_EQ(map->cellsPerPixelX, map->cellsPerPixelY);
+}
+
+TEST(Pictures, ZoomedDetailCaptionStatesTheCellsOnScreen) {
+    HeatmapParams p;
+    p.attention.bias.slopes.heads = 1;
+    p.attention.bias.queries = 16;
+    p.head = 0;
+    p.width = p.height = 16;
+    auto map = renderHeatmap(p, 1);
+    ASSERT_TRUE(map);
+    EXPECT_EQ(map->summary, "1 cell = 1 x 1 px");
+    EXPECT_EQ(heatmapSummary(*map, false, 38, 38), "1 cell = 38 x 38 px");
+    EXPECT_EQ(heatmapSummary(*map, false, 37.5, 37.5), "1 cell = 37.5 x 37.5 px");
+}
+
+TEST(Pictures, ExtrapolationAxisKeepsDistanceZeroAndMarksL) {
+    const auto ticks = axisTicks(AxisScale::Log2OnePlus, 0, 1023, 12);
+    ASSERT_FALSE(ticks.empty());
+    EXPECT_EQ(ticks.front().value, 0.0);
+    EXPECT_EQ(ticks.front().label, "0");
+    EXPECT_DOUBLE_EQ(axisPosition(AxisScale::Log2OnePlus, 0), 0.0);
+    EXPECT_DOUBLE_EQ(axisPosition(AxisScale::Log2OnePlus, 1023), 10.0);
+    EXPECT_DOUBLE_EQ(axisValue(AxisScale::Log2OnePlus, 6), 63.0);
+    ViewFigureRequest r;
+    r.session = defaultSession();
+    r.session.attention.bias.queries = 64;
+    r.session.width = 900;
+    r.session.height = 500;
+    r.view = ExplorerView::Extrapolation;
+    auto svg = renderViewFigureSvg(r);
+    ASSERT_TRUE(svg) << svg.error().message;
+    const std::string ticksGroup = svg->substr(svg->find("x-ticks"), 4000);
+    EXPECT_NE(ticksGroup.find(">0<"), std::string::npos);  // distance 0 is on the axis
+    EXPECT_NE(svg->find(explore::kExtrapolationDistanceAxis), std::string::npos);
+    EXPECT_NE(svg->find(">L = 64<"), std::string::npos);  // the marker at the training length
+}
+
+TEST(Pictures, StagePanelsSpanTheSameKeys) {
+    AttentionParams a;
+    a.bias.queries = 128;
+    a.content.kind = ContentKind::Zero;
+    const auto span = explore::stageKeySpan(a, 40);
+    EXPECT_EQ(span.first, 0);
+    EXPECT_EQ(span.last, 40);
+    const std::vector<double> zeros(128, 0.0);
+    EXPECT_EQ(explore::stageNote(a, 40, 0, zeros), "all 0 (zero content)");
+    EXPECT_NE(explore::stageNote(a, 40, 1, zeros).find("keys 41-127: masked (-1e9)"), std::string::npos);
+    a.bias.mode = BiasMode::Symmetric;
+    EXPECT_EQ(explore::stageKeySpan(a, 40).last, 127);
+    // The figure: four panels of 11 bars each for query 10 of T = 16.
+    ViewFigureRequest r;
+    r.session = defaultSession();
+    r.session.attention.bias.queries = 16;
+    r.session.queryRow = 10;
+    r.session.head = 2;
+    r.session.width = 1000;
+    r.session.height = 400;
+    r.view = ExplorerView::Stages;
+    auto svg = renderViewFigureSvg(r);
+    ASSERT_TRUE(svg) << svg.error().message;
+    EXPECT_EQ(count(*svg, "<title>head 2, query 10 at "), 4u * 11u);
+}
+
+TEST(Pictures, SlopeFigureIsBarsLabelledAsFractions) {
+    ViewFigureRequest r;
+    r.session = defaultSession();
+    r.session.width = 640;
+    r.session.height = 400;
+    r.view = ExplorerView::Curves;
+    r.curves = CurveKind::Slopes;
+    auto svg = renderViewFigureSvg(r);
+    ASSERT_TRUE(svg) << svg.error().message;
+    EXPECT_NE(svg->find("<g class=\"bars\""), std::string::npos) << svg->substr(0, 400);
+    EXPECT_NE(svg->find(">1/2<"), std::string::npos);
+    EXPECT_NE(svg->find(">1/256<"), std::string::npos);
+    EXPECT_EQ(svg->find(">2^-1<"), std::string::npos);
+}
+
+TEST(Pictures, BatchErrorTilesAreLabelledByRowAndHead) {
+    EXPECT_EQ(explore::diagnosisTileLabel(3, 8, 8), "h3");
+    EXPECT_EQ(explore::diagnosisTileLabel(0, 16, 8), "b0 h0");
+    EXPECT_EQ(explore::diagnosisTileLabel(15, 16, 8), "b1 h7");
+}
+
+TEST(Pictures, RowPlotZoomsOnASteepHeadAndHonoursMaxDistance) {
+    Series steep{"file", {}, {}};
+    for (int j = 0; j < 256; ++j) {
+        steep.x.push_back(j);
+        steep.y.push_back(std::exp(-2.0 * (255 - j)));  // m = 2: e^-2d
+    }
+    const auto w = explore::mapsRowWindow({steep}, 255, 256);
+    // e^-2d >= 1/1000 up to d = 3 (e^-6 = 0.0025, e^-8 < 0.001): keys 252..255, padded by 8.
+    EXPECT_TRUE(w.zoomed);
+    EXPECT_EQ(w.first, 244);
+    EXPECT_EQ(w.last, 255);
+    EXPECT_FALSE(explore::keyWindowNote(w, 256, false).empty());
+    const auto given = explore::mapsRowWindow({steep}, 255, 256, 100);
+    EXPECT_EQ(given.first, 155);
+    EXPECT_EQ(given.last, 255);
+    // The file figure refuses options it cannot honour, and honours --max-distance for rows.
+    const std::int64_t t = 32;
+    const std::string file = npyBytes({1, 2, t, t}, causalMaps({2.0, 0.5}, t, 0.0, 1));
+    auto maps = AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps);
+    MapsFileFigureRequest request;
+    request.what = MapsFigureKind::Row;
+    request.svg = true;
+    request.width = 640;
+    request.height = 400;
+    request.logScale = true;
+    auto refused = renderMapsFileFigure(*maps, request);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("--log-scale"), std::string::npos);
+    request.logScale = false;
+    request.what = MapsFigureKind::Attention;
+    request.svg = false;
+    request.maxDistance = 8;
+    refused = renderMapsFileFigure(*maps, request);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("--max-distance"), std::string::npos) << refused.error().message;
+    request.what = MapsFigureKind::Row;
+    request.svg = true;
+    EXPECT_TRUE(renderMapsFileFigure(*maps, request));
+    // Head 0 (m = 2), row 31, keys within 8: 23..31, and the caption says so.
+    auto row = mapsRowFigure(*maps, 0, 0, 31, {}, 640, 400, 8);
+    ASSERT_TRUE(row) << row.error().message;
+    ASSERT_FALSE(row->series.empty());
+    EXPECT_EQ(row->series.front().x.front(), 23.0);
+    EXPECT_EQ(row->series.front().x.back(), 31.0);
+    EXPECT_NE(row->style.caption.find("keys 23 to 31 of 32 shown"), std::string::npos) << row->style.caption;
+}
+
+TEST(Pictures, OverviewFillsItsPicture) {
+    // One layer of 8 heads in a 1000 x 800 picture: one row of 8 tiles would use 1/6 of the
+    // height; rows of 4 give tiles twice as large.
+    const std::int64_t t = 16;
+    const std::string file = npyBytes(
+        {1, 8, t, t}, causalMaps({0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625}, t, 0.0, 1));
+    auto maps = AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps);
+    MapsHeatmapParams params;
+    params.width = 1000;
+    params.height = 800;
+    auto overview = renderAttentionOverview(*maps, params, 1);
+    ASSERT_TRUE(overview) << overview.error().message;
+    int bottom = 0;
+    for (const HeatmapTile& tile : overview->map.tiles) {
+        EXPECT_EQ(tile.width, tile.height);  // square cells
+        EXPECT_GE(tile.width, 240);
+        bottom = std::max(bottom, tile.y + tile.height);
+    }
+    EXPECT_GT(bottom, 800 / 2);
+}
