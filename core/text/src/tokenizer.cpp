@@ -2,6 +2,7 @@
 // Every component the file names is checked when it is loaded; encode() and decode() then
 // cannot fail.
 #include <alibi/text/tokenizer.hpp>
+#include <alibi/text/visible.hpp>
 
 #include "unicode.hpp"
 
@@ -667,44 +668,6 @@ struct Tokenizer::Impl {
 
 namespace {
 
-// A person-readable spelling of raw bytes: whitespace visible, stray bytes as <0xNN>.
-std::string visible(std::string_view bytes) {
-    std::string out;
-    for (std::size_t i = 0; i < bytes.size();) {
-        const std::size_t n = detail::utf8CharLength(bytes.substr(i));
-        const auto c = static_cast<unsigned char>(bytes[i]);
-        if (n == 0) {
-            out += fmt::format("<0x{:02X}>", c);
-            ++i;
-            continue;
-        }
-        if (n == 1) {
-            if (c == ' ')
-                out += "\xC2\xB7";  // ·
-            else if (c == '\n')
-                out += "\xE2\x86\xB5";  // ↵
-            else if (c == '\t')
-                out += "\xE2\x86\x92";  // →
-            else if (c == '\r')
-                out += "\xE2\x8F\x8E";  // ⏎
-            else if (c < 0x20 || c == 0x7F)
-                out += fmt::format("<0x{:02X}>", c);
-            else
-                out += static_cast<char>(c);
-        } else {
-            const auto [cp, len] = detail::decodeUtf8(bytes.substr(i));
-            // Invisible or blank characters by code point, so a reader can tell them apart.
-            if (cp == 0xA0 || cp == 0x2028 || cp == 0x2029 || cp == 0x3000 || cp == 0xFEFF || cp == 0x85 ||
-                (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x80 && cp < 0xA0))
-                out += fmt::format("<U+{:04X}>", static_cast<std::uint32_t>(cp));
-            else
-                out.append(bytes.substr(i, len));
-        }
-        i += n;
-    }
-    return out;
-}
-
 Result<std::string> readTokenizerFile(const std::filesystem::path& path) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0)
@@ -959,7 +922,7 @@ std::string Tokenizer::displayText(std::int32_t id) const {
         return m_impl->added[it->second].content;
     const std::string* token = m_impl->tokenOf(id);
     if (token == nullptr) return fmt::format("<id {}?>", id);
-    return visible(m_impl->tokenBytes(*token));
+    return visibleText(m_impl->tokenBytes(*token));
 }
 
 std::int32_t Tokenizer::vocabSize() const {
