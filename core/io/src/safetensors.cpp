@@ -542,11 +542,13 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
 }  // namespace
 
 Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> header, std::uint64_t fileSize,
-                                                   const std::function<bool()>& cancelled) {
-    // The metadata is checked (strings only) but not kept: a reader of every tensor has no use
-    // for it, and each plan holding a copy made a few-MB file take gigabytes (issue 25).
-    auto parsed = parseHeader(header, fileSize, false, cancelled);
+                                                   const std::function<bool()>& cancelled,
+                                                   std::map<std::string, std::string>* metadata) {
+    // The metadata is checked (strings only) and kept once at most, never per plan: each plan
+    // holding a copy made a few-MB file take gigabytes (issue 25).
+    auto parsed = parseHeader(header, fileSize, metadata != nullptr, cancelled);
     if (!parsed) return std::unexpected(parsed.error());
+    if (metadata != nullptr) *metadata = std::move(parsed->metadata);
     std::vector<TensorPlan> plans;
     for (const Entry& e : parsed->entries) {
         const auto dtype = loadableDType(e.dtype);

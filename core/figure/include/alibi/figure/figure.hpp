@@ -30,7 +30,11 @@ struct FigureFrame {
     Colormap colormap = Colormap::Viridis;
     std::string title;
     std::int64_t queries = 0, keys = 0;  // the axes' cell counts (0: no axes)
-    std::vector<double> slopes;          // per head: "h3  m = 1/16" labels (empty: "h3")
+    // The tokens of the keys and of the query rows, made visible (alibi/text/visible.hpp): an
+    // axis whose cells are a text line apart labels every cell with its token (indexAxisLabels,
+    // alibi/render/ticks.hpp; turned a quarter along the key axis), otherwise with numbers.
+    std::vector<std::string> keyTokens, queryTokens;
+    std::vector<double> slopes;  // per head: "h3  m = 1/16" labels (empty: "h3")
     // The colour bar of the drawn heatmap: `tile` -1 is the shared scale, otherwise that tile's
     // own range (the per-tile "[lo, hi]" of `tileRanges`). Empty: the map's lo..hi, exact in f64.
     std::function<alibi::ColorBar(const Heatmap& map, int tile, int targetTicks)> colorBar;
