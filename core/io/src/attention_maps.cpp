@@ -190,7 +190,8 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
     std::vector<detail::TensorPlan> plans;
     std::map<std::string, std::string> metadata;
     if (safetensors) {
-        auto all = detail::planSafetensorsAll(header, size, options.cancelled, &metadata);
+        constexpr std::string_view kTokenKeys[] = {kTokensMetadataKey, kTokenIdsMetadataKey};
+        auto all = detail::planSafetensorsAll(header, size, options.cancelled, &metadata, kTokenKeys);
         if (!all) return std::unexpected(all.error());
         plans = std::move(*all);
         if (!options.tensor.empty()) {
