@@ -39,7 +39,7 @@ void addTextFlag(CLI::App& cmd, Flag& flag, const std::string& name, const std::
 void addLmFlags(CLI::App& cmd, LmCommand& c) {
     cmd.add_option("MODEL", c.model,
                    "A Hugging Face model folder: config.json (BLOOM or MPT with ALiBi), model.safetensors or shards "
-                   "with model.safetensors.index.json, and tokenizer.json. Example: models/my-bloom")
+                   "with model.safetensors.index.json, and tokenizer.json. Example: assets/models/license-bloom-tiny")
         ->type_name("")
         ->required();
     addTextFlag(cmd, c.text, "--text", "TEXT", "The text to run the model on. Example: --text 'The quick brown fox'");
@@ -234,7 +234,7 @@ RunFn addRunCommand(CLI::App& root) {
                 "maps.safetensors");
     state->output.output.name = "--output";
     cmd->footer(R"(Examples:
-  alibi run MODEL --text 'Permission is hereby granted' -o maps.safetensors
+  alibi run assets/models/license-bloom-tiny --text 'Permission is hereby granted' -o maps.safetensors
   alibi fit maps.safetensors                                # each head's effective slope
   alibi run MODEL --file notes.txt --length 512 --slope-scale 0.5 -o halved.safetensors)");
     return [state] { return runMaps(*state); };

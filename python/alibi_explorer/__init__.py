@@ -624,7 +624,7 @@ def run(model, text=None, *, ids=None, length=None, slope_scale=None, slope_sche
     ``ids`` (T,), ``tokens`` (their text), ``mean_loss``.
 
     Example:
-        >>> r = alibi_explorer.run("models/my-bloom", "Permission is hereby granted")
+        >>> r = alibi_explorer.run("assets/models/license-bloom-tiny", "Permission is hereby granted")
         >>> r["attention"].shape, r["loss"].mean()
     """
     return _core.lm_run(model, text, ids, length, _slope_change(slope_scale, slope_scheme, slope_max_bias, head_slopes),

@@ -220,3 +220,30 @@ def test_text_through_the_tokenizer(tmp_path, cli):
     rows = cli("loss", folder, "--text", text, "--length", 6, "--format", "csv").splitlines()
     assert rows[1].startswith("1,195,")  # position 1 predicts the first byte of é (0xC3)
     assert len(rows) == 6
+
+
+def test_shipped_model_matches_numpy(source_dir):
+    """The example model under assets/models (BLOOM format, its own tokenizer.json)."""
+    folder = source_dir / "assets" / "models" / "license-bloom-tiny"
+    if not (folder / "config.json").exists():
+        pytest.skip("no shipped model in this tree")
+    with open(folder / "config.json") as f:
+        config = json.load(f)
+    with open(folder / "model.safetensors", "rb") as f:
+        n = int.from_bytes(f.read(8), "little")
+        header = json.loads(f.read(n))
+        data = f.read()
+    header.pop("__metadata__", None)
+    dtypes = {"F32": "<f4", "F16": "<f2"}
+    held = {}
+    for name, e in header.items():
+        begin, end = e["data_offsets"]
+        short = name[len("transformer."):] if name.startswith("transformer.") else name
+        held[short] = np.frombuffer(data[begin:end], dtypes[e["dtype"]]).reshape(e["shape"]).astype(np.float64)
+    text = "Permission is hereby granted, free of charge, to any person obtaining a copy"
+    got = ax.run(str(folder), text, logits=True)
+    logits, attention, loss = ref.forward(config, held, got["ids"])
+    assert len(got["ids"]) > 10
+    assert np.max(np.abs(got["attention"] - attention)) < TOL
+    assert np.max(np.abs(got["logits"] - logits)) < TOL
+    assert np.max(np.abs(got["loss"] - loss)) < TOL
