@@ -84,5 +84,7 @@ inline void renderFrames(benchmark::State& state, HeatmapParams& params) {
 void registerLargeExport();
 void registerScaling();
 void registerLargeAttention();
+// --alibi_lm: the BLOOM-560m-sized forward pass against NumPy (bench_lm.cpp).
+void registerLm();
 
 }  // namespace alibi::bench

@@ -8,13 +8,17 @@ open. Not run by the tests (no weights can be downloaded there); run it where yo
     alibi fit bloom.safetensors --preset bloom-560m
 
 `output_attentions=True` gives one (B, H, Q, K) tensor of probabilities per layer.
-  - .safetensors: one tensor per layer named `attentions.N` (alibi numbers layers by that N);
-  - .npy: one stacked (L, H, Q, K) array of the first batch element (np.save).
+  - .safetensors: one tensor per layer named `attentions.N` (alibi numbers layers by that N),
+    and the tokens in the __metadata__: "tokens", a JSON list of each token's text (decoded
+    alone), and "token_ids", a JSON list of their ids; the explorers label the axes and the
+    read-out with them;
+  - .npy: one stacked (L, H, Q, K) array of the first batch element (np.save), without tokens.
 bf16 models: the maps are converted to float32 (np.save has no bfloat16; safetensors keeps
 BF16 if you pass --keep-dtype). MPT needs `attn_config.attn_impl = "torch"` for attentions.
 """
 
 import argparse
+import json
 
 import numpy as np
 
@@ -45,7 +49,15 @@ def main():
         from safetensors.torch import save_file
         tensors = {f"attentions.{n}": (a if args.keep_dtype else a.float()).contiguous()
                    for n, a in enumerate(attentions)}
-        save_file(tensors, args.output, metadata={"model": args.model, "text": args.text[:200]})
+        ids = [int(i) for i in inputs["input_ids"][0].tolist()]
+        metadata = {
+            "model": args.model,
+            "text": args.text[:200],
+            # One string per key position, as the explorers show tokens (alibi/io/attention_maps.hpp).
+            "tokens": json.dumps([tokenizer.decode([i]) for i in ids], ensure_ascii=False),
+            "token_ids": json.dumps(ids),
+        }
+        save_file(tensors, args.output, metadata=metadata)
     else:
         np.save(args.output, torch.stack([a[0].float() for a in attentions]).numpy())
     print(f"wrote {args.output}: {len(attentions)} layers of {tuple(attentions[0].shape)}")

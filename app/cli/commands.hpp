@@ -20,5 +20,7 @@ using RunFn = std::function<Result<void>()>;
 [[nodiscard]] RunFn addRenderCommand(CLI::App& root);
 [[nodiscard]] RunFn addDiagnoseCommand(CLI::App& root);
 [[nodiscard]] RunFn addFitCommand(CLI::App& root);
+[[nodiscard]] RunFn addRunCommand(CLI::App& root);
+[[nodiscard]] RunFn addLossCommand(CLI::App& root);
 
 }  // namespace alibi::cli

@@ -35,6 +35,8 @@ constexpr const char* kFooter = R"(Examples:
   alibi render --heads 8 --seq 64 --what bias -o grid.png  # head grid heatmap
   alibi diagnose my_bias.npy                               # which ALiBi variant is this?
   alibi fit attentions.npy --preset bloom-560m             # does each trained head follow its slope?
+  alibi run MODEL_DIR --text 'Some text' -o maps.safetensors  # a BLOOM/MPT model's attention on your text
+  alibi loss MODEL_DIR --file notes.txt --slope-scale 0.5   # loss per position, as is and with halved slopes
   alibi bias --config run.alibi.json --dtype f16 -o bias.npy
 
 Exit status: 0 success, 2 bad usage or bad input, 1 I/O or runtime failure,
@@ -148,6 +150,8 @@ int run(int argc, char** argv) {
     add(addRenderCommand, "render");
     add(addDiagnoseCommand, "diagnose");
     add(addFitCommand, "fit");
+    add(addRunCommand, "run");
+    add(addLossCommand, "loss");
 
     std::string helpTopic;
     CLI::App* help = app.add_subcommand("help", "Print the help of alibi, or of COMMAND");

@@ -282,7 +282,7 @@ void drawMapsView(AppState& state, const Model& model) {
     drawLayerBar(state, maps);
 
     // The grid on the left, the side pictures on the right, the read-out below both.
-    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 4.2f;  // up to four lines, tokens included
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float sideWidth = std::floor(std::clamp(avail.x * 0.42f, ImGui::GetFontSize() * 18.0f, avail.x * 0.5f));
     const ImVec2 gridSize(avail.x - sideWidth - ImGui::GetStyle().ItemSpacing.x, avail.y - readoutHeight);

@@ -7,10 +7,13 @@
 #include "plot_canvas.hpp"
 #include "view_common.hpp"
 
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/ticks.hpp>
+#include <alibi/text/visible.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -18,7 +21,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace alibi::imgui {
 
@@ -88,14 +93,69 @@ void fitSummary(const HeadFit& h) {
         ImGui::TextDisabled("configured m unknown: pair an ALiBi prior above");
 }
 
+// Text turned a quarter anticlockwise (reading upwards), ending at (x, bottom): the draw list's
+// vertices of the glyphs are turned about that point.
+void drawUpwardText(ImDrawList* draw, float x, float bottom, const std::string& text, ImU32 colour) {
+    const int first = draw->VtxBuffer.Size;
+    const float line = ImGui::GetTextLineHeight();
+    draw->AddText(ImVec2(x, bottom - line / 2), colour, text.c_str());
+    for (int v = first; v < draw->VtxBuffer.Size; ++v) {
+        ImVec2& pos = draw->VtxBuffer[v].pos;
+        const float dx = pos.x - x, dy = pos.y - bottom;
+        pos = ImVec2(x + dy, bottom - dx);
+    }
+}
+
+// One head's tokens along its axes, where every cell has room for one (the core's rule,
+// indexAxisLabels): query tokens left of the picture, key tokens above it, turned a quarter.
+void drawHeadTokens(const AttentionMaps& maps, const Heatmap& map, ImVec2 origin) {
+    if (map.tiles.size() != 1) return;
+    const HeatmapTile& t = map.tiles.front();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float line = ImGui::GetTextLineHeight();
+    const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
+    const std::vector<std::string> queries = explore::mapsQueryTokenLabels(maps),
+                                   keys = explore::mapsKeyTokenLabels(maps);
+    const double cellY = static_cast<double>(t.height) / static_cast<double>(maps.queries());
+    for (const IndexLabel& l : indexAxisLabels(maps.queries(), cellY, line, 1e9, queries)) {
+        if (!l.token) continue;
+        const float y = origin.y + static_cast<float>(t.y + (static_cast<double>(l.index) + 0.5) * cellY);
+        draw->AddText(ImVec2(origin.x - ImGui::CalcTextSize(l.text.c_str()).x - 4, y - line / 2), colour,
+                      l.text.c_str());
+    }
+    const double cellX = static_cast<double>(t.width) / static_cast<double>(maps.keys());
+    for (const IndexLabel& l : indexAxisLabels(maps.keys(), cellX, line, 1e9, keys)) {
+        if (!l.token) continue;
+        const float x = origin.x + static_cast<float>(t.x + (static_cast<double>(l.index) + 0.5) * cellX);
+        drawUpwardText(draw, x, origin.y - 4, l.text, colour);
+    }
+}
+
+// Room for the longest token beside and above the head's picture, when its cells could be a
+// line apart (the whole area is an upper bound on the picture); 0 otherwise.
+float headTokenMargin(const AttentionMaps& maps, ImVec2 area) {
+    const float line = ImGui::GetTextLineHeight();
+    const auto fits = [&](std::int64_t count, float room) {
+        return tokensFitAxis(count, room / static_cast<float>(std::max<std::int64_t>(count, 1)), line,
+                             maps.tokens().size());
+    };
+    if (!fits(maps.keys(), area.x) && !fits(maps.queries(), area.y)) return 0.0f;
+    float widest = 0;
+    for (const std::string& token : explore::mapsKeyTokenLabels(maps))
+        widest = std::max(widest, ImGui::CalcTextSize(text::shortenText(token, kMaxTokenLabelChars).c_str()).x);
+    return std::ceil(widest) + 8.0f;
+}
+
 void drawHeadTab(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     const AttentionMaps& maps = *model.maps.file->maps;
     headPicker(s, maps);
     const MapsGridResult* head = model.maps.head.get();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    s.headWidth = std::max(0, static_cast<int>(avail.x - colorBarWidth()));
-    s.headHeight = std::max(0, static_cast<int>(avail.y - ImGui::GetTextLineHeightWithSpacing()));
+    const float tokenMargin =
+        headTokenMargin(maps, ImVec2(avail.x - colorBarWidth(), avail.y - ImGui::GetTextLineHeightWithSpacing()));
+    s.headWidth = std::max(0, static_cast<int>(avail.x - colorBarWidth() - tokenMargin));
+    s.headHeight = std::max(0, static_cast<int>(avail.y - ImGui::GetTextLineHeightWithSpacing() - tokenMargin));
     if (head == nullptr || head->request.maps != model.maps.file->maps || !head->error.empty()) {
         if (head != nullptr && !head->error.empty()) ImGui::TextColored(kErrorTextColor, "%s", head->error.c_str());
         return;
@@ -103,6 +163,10 @@ void drawHeadTab(AppState& state, const Model& model) {
     ImGui::TextDisabled("%s", head->heatmap.summary.c_str());
     const Image& image = head->heatmap.image;
     const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
+    if (tokenMargin > 0) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        ImGui::SetCursorScreenPos(ImVec2(at.x + tokenMargin, at.y + tokenMargin));
+    }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     if (model.maps.headTexture != nullptr) {
         ImGui::Image(model.maps.headTexture, size);
@@ -118,6 +182,7 @@ void drawHeadTab(AppState& state, const Model& model) {
         }
     }
     if (model.maps.headPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
+    if (tokenMargin > 0) drawHeadTokens(maps, head->heatmap, origin);
     const Heatmap& map = head->heatmap;
     const float height = std::max(size.y - 3.4f * ImGui::GetTextLineHeight(), 2.0f * ImGui::GetTextLineHeight());
     alibi::ColorBar bar = attentionMapsColorBar(maps, map, -1, colorBarTicks(height));  // the figures' bar

@@ -690,6 +690,7 @@ void AttentionMapsPage::refreshLayer() {
         QString("%1 of %2 (PageUp / PageDown, or the wheel over the grid)").arg(layerLabel).arg(maps->layers()));
     m_grid->refresh();  // returns at once; the labels and header follow the picture (onGridShown)
     m_gridRequested.start();
+    m_headView->setCellTokens(explore::mapsKeyTokenLabels(*maps), explore::mapsQueryTokenLabels(*maps));
     m_headView->refresh();
     highlightOverview();
     refreshPlots();

@@ -5,6 +5,8 @@
 
 #include <alibi/base/thread_priority.hpp>
 #include <alibi/render/color_scale.hpp>
+#include <alibi/render/ticks.hpp>
+#include <alibi/text/visible.hpp>
 
 #include <QCursor>
 #include <QMouseEvent>
@@ -12,6 +14,7 @@
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cmath>
 
 namespace alibi::qt {
@@ -41,7 +44,26 @@ MapsHeatmapView::~MapsHeatmapView() {
 }
 
 int MapsHeatmapView::axisMargin() const {
-    return m_axisLabels.isEmpty() ? 0 : fontMetrics().height() + 8;
+    return std::max(m_axisLabels.isEmpty() ? 0 : fontMetrics().height() + 8, tokenMargin());
+}
+
+// Room for the longest token where the cells could be a line apart (the whole widget is an
+// upper bound on the tile); 0 when no token can fit, so a long file keeps its picture's size.
+int MapsHeatmapView::tokenMargin() const {
+    const int line = fontMetrics().height();
+    const double across = width() - 2 * kMargin - kBarArea, down = height() - 2 * kMargin - 2 * (line + 4);
+    const auto fits = [&](const std::vector<std::string>& tokens, double room) {
+        return alibi::tokensFitAxis(static_cast<std::int64_t>(tokens.size()),
+                                    room / std::max<double>(1.0, static_cast<double>(tokens.size())), line,
+                                    tokens.size());
+    };
+    if (!fits(m_keyTokens, across) && !fits(m_queryTokens, down)) return 0;
+    int widest = 0;
+    for (const auto* tokens : {&m_keyTokens, &m_queryTokens})
+        for (const std::string& t : *tokens)
+            widest = std::max(widest, fontMetrics().horizontalAdvance(
+                                          QString::fromStdString(text::shortenText(t, kMaxTokenLabelChars))));
+    return widest + 8;
 }
 
 QRect MapsHeatmapView::imageRect() const {
@@ -154,6 +176,12 @@ void MapsHeatmapView::setTileLabels(std::vector<QString> labels) {
 
 void MapsHeatmapView::setAxisLabels(QStringList labels) {
     m_axisLabels = std::move(labels);
+    update();
+}
+
+void MapsHeatmapView::setCellTokens(std::vector<std::string> keys, std::vector<std::string> queries) {
+    m_keyTokens = std::move(keys);
+    m_queryTokens = std::move(queries);
     update();
 }
 
@@ -275,6 +303,32 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
             p.drawText(QRectF(x - 30, r.y() - axisMargin(), 60, axisMargin()), Qt::AlignCenter, m_axisLabels[k]);
             p.drawText(QRectF(r.x() - axisMargin() - 4, y - fm.height() / 2.0, axisMargin(), fm.height()),
                        Qt::AlignRight | Qt::AlignVCenter, m_axisLabels[k]);
+        }
+    }
+    // One head's tokens along its axes, where every cell has room for one (the core's rule).
+    if (m_map.tiles.size() == 1 && tokenMargin() > 0) {
+        const HeatmapTile& t = m_map.tiles.front();
+        const int line = fm.height();
+        p.setPen(palette().color(QPalette::WindowText));
+        const auto keys = static_cast<std::int64_t>(m_keyTokens.size());
+        const auto queries = static_cast<std::int64_t>(m_queryTokens.size());
+        const double cellX = t.width / dpr / std::max<double>(1.0, static_cast<double>(keys));
+        const double cellY = t.height / dpr / std::max<double>(1.0, static_cast<double>(queries));
+        for (const IndexLabel& l : indexAxisLabels(queries, cellY, line, 1e9, m_queryTokens)) {
+            if (!l.token) continue;
+            const double y = r.y() + t.y / dpr + (static_cast<double>(l.index) + 0.5) * cellY;
+            p.drawText(QRectF(r.x() - tokenMargin(), y - line / 2.0, tokenMargin() - 4, line),
+                       Qt::AlignRight | Qt::AlignVCenter, QString::fromStdString(l.text));
+        }
+        for (const IndexLabel& l : indexAxisLabels(keys, cellX, line, 1e9, m_keyTokens)) {
+            if (!l.token) continue;
+            const double x = r.x() + t.x / dpr + (static_cast<double>(l.index) + 0.5) * cellX;
+            p.save();  // turned a quarter: reading upwards from just above the picture
+            p.translate(x, r.y() - 4);
+            p.rotate(-90);
+            p.drawText(QRectF(0, -line / 2.0, tokenMargin() - 4, line), Qt::AlignLeft | Qt::AlignVCenter,
+                       QString::fromStdString(l.text));
+            p.restore();
         }
     }
     p.setFont(font());

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace alibi::qt {
@@ -62,6 +63,10 @@ public:
     void setTileLabels(std::vector<QString> labels);
     // Labels of the single tile's rows and columns (the similarity matrix's heads, in order).
     void setAxisLabels(QStringList labels);
+    // The tokens of the keys and of the query rows, made visible (one picture of one head): each
+    // axis labels every cell with its token where the cells are a text line apart (the core's
+    // rule, indexAxisLabels); the picture then leaves room for them. Empty: none.
+    void setCellTokens(std::vector<std::string> keys, std::vector<std::string> queries);
     void setHighlightedTile(int tile);
 
     [[nodiscard]] const Heatmap& heatmap() const { return m_map; }
@@ -118,6 +123,8 @@ private:
     Colormap m_colormap = Colormap::Viridis;
     std::vector<QString> m_tileLabels;
     QStringList m_axisLabels;
+    std::vector<std::string> m_keyTokens, m_queryTokens;
+    [[nodiscard]] int tokenMargin() const;
     int m_highlight = -1;
     bool m_maskedSwatch = false;
     DType m_barDType = DType::F32;  // the shown values are doubles; f32 text keeps the bar readable

@@ -29,7 +29,7 @@ from ._core import Cancelled, Session, Tensor
 
 __version__ = _core.__version__
 __all__ = [
-    "slopes", "bias", "attention", "stats", "diagnose", "render", "fit",
+    "slopes", "bias", "attention", "stats", "diagnose", "render", "fit", "run", "loss",
     "Session", "Tensor", "Diagnosis", "Stats", "Figure", "FitTable", "Cancelled", "__version__",
 ]
 
@@ -607,3 +607,48 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
         data, pixels = _core.render_view(full, {}, curve or chosen, False, ratio, None, None, threads, progress)
         return Figure("png", data, pixels)
     return Figure("svg", _core.render_curves(full, {}, curve or chosen, progress))
+
+
+# ---------------------------------------------------------------------------
+# Language models: run a BLOOM or MPT checkpoint on text (alibi run, alibi loss)
+
+def _slope_change(slope_scale, slope_scheme, slope_max_bias, head_slopes):
+    change = _options(scale=slope_scale, scheme=slope_scheme, max_bias=slope_max_bias)
+    if head_slopes is not None:
+        if not isinstance(head_slopes, dict):
+            raise TypeError(f"head_slopes must be a dict {{head: slope}}, got {head_slopes!r}")
+        change["head_slopes"] = {int(h): float(m) for h, m in head_slopes.items()}
+    return change
+
+
+def run(model, text=None, *, ids=None, length=None, slope_scale=None, slope_scheme=None, slope_max_bias=None,
+        head_slopes=None, logits=False, output=None, max_memory=None, threads=None, progress=None):
+    """Run a BLOOM or MPT model (a Hugging Face folder) on ``text``, as ``alibi run``.
+
+    ``text`` is tokenized by the folder's tokenizer.json; ``ids=`` gives token ids instead.
+    ``length=`` keeps the first N tokens. Slope interventions: ``slope_scale=`` (every slope
+    times k), ``slope_scheme=`` ("press", "geometric", "linear"), ``slope_max_bias=``,
+    ``head_slopes={head: slope}``. ``output=`` also writes the maps as ``alibi run -o`` does.
+    Returns a dict of NumPy arrays: ``attention`` (L, H, T, T) float32 probabilities, ``loss``
+    (T-1,) next-token loss in nats, ``logits`` (T, V) when ``logits=True``, ``slopes`` (H,),
+    ``ids`` (T,), ``tokens`` (their text), ``mean_loss``.
+
+    Example:
+        >>> r = alibi_explorer.run("assets/models/license-bloom-tiny", "Permission is hereby granted")
+        >>> r["attention"].shape, r["loss"].mean()
+    """
+    return _core.lm_run(model, text, ids, length, _slope_change(slope_scale, slope_scheme, slope_max_bias, head_slopes),
+                        True, bool(logits), output, max_memory, threads, progress)
+
+
+def loss(model, text=None, *, ids=None, length=None, slope_scale=None, slope_scheme=None, slope_max_bias=None,
+         head_slopes=None, max_memory=None, threads=None, progress=None):
+    """The next-token loss per position (nats, shape (T-1,)) of a model on ``text``, as ``alibi loss``.
+
+    Keywords as run(). Compare a slope change by calling it twice:
+        >>> a = alibi_explorer.loss(model, text)
+        >>> b = alibi_explorer.loss(model, text, slope_scale=0.5)
+        >>> (b - a).mean()
+    """
+    return _core.lm_run(model, text, ids, length, _slope_change(slope_scale, slope_scheme, slope_max_bias, head_slopes),
+                        False, False, None, max_memory, threads, progress)["loss"]

@@ -22,6 +22,9 @@
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/lm/checkpoint.hpp>
+#include <alibi/lm/forward.hpp>
+#include <alibi/lm/run_report.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/batch_attention.hpp>
@@ -581,6 +584,97 @@ Example:
         });
 }
 
+// ---------------------------------------------------------------------------
+// Language models (alibi::lm): run(), loss()
+
+lm::SlopeChange slopeChangeFrom(const py::dict& change) {
+    lm::SlopeChange c;
+    if (change.contains("scale")) c.scale = change["scale"].cast<double>();
+    if (change.contains("max_bias")) c.maxBias = change["max_bias"].cast<double>();
+    if (change.contains("scheme")) {
+        const auto name = change["scheme"].cast<std::string>();
+        const auto scheme = parseScheme(name);
+        if (!scheme || *scheme == SlopeScheme::Custom)
+            throw py::value_error(fmt::format("slope_scheme must be press, geometric or linear, got '{}'", name));
+        c.scheme = *scheme;
+    }
+    if (change.contains("head_slopes"))
+        for (const auto& [head, slope] : change["head_slopes"].cast<py::dict>())
+            c.headSlopes[head.cast<int>()] = slope.cast<double>();
+    return c;
+}
+
+template <class T>
+py::array_t<T> vectorArray(const std::vector<T>& values, std::vector<py::ssize_t> shape) {
+    py::array_t<T> out(shape);
+    if (!values.empty()) std::memcpy(out.mutable_data(), values.data(), values.size() * sizeof(T));
+    return out;
+}
+
+lm::RunTokens lmTokens(const std::string& folder, const py::object& text, const py::object& ids,
+                       const py::object& length) {
+    if (text.is_none() == ids.is_none()) throw py::value_error("give either text or ids= (token ids), not both");
+    Result<lm::RunTokens> tokens = fail(ErrorCode::Internal, "");
+    if (!ids.is_none()) {
+        std::vector<std::int64_t> list;
+        for (const auto& id : ids) list.push_back(id.cast<std::int64_t>());
+        tokens = lm::tokensOfIds(folder, std::move(list));
+    } else {
+        tokens = lm::tokensOfText(folder, text.cast<std::string>());
+    }
+    lm::RunTokens t = unwrap(std::move(tokens));
+    if (!length.is_none()) {
+        const auto n = length.cast<std::int64_t>();
+        if (n < 1 || n > static_cast<std::int64_t>(t.ids.size()))
+            throw py::value_error(fmt::format("length={}: the input gives {} tokens; give a length from 1 to {}", n,
+                                              t.ids.size(), t.ids.size()));
+        t.ids.resize(static_cast<std::size_t>(n));
+        if (t.text.size() > t.ids.size()) t.text.resize(t.ids.size());
+        if (t.display.size() > t.ids.size()) t.display.resize(t.ids.size());
+    }
+    return t;
+}
+
+// A dict of NumPy arrays: attention (L, H, T, T) or None, loss (T-1,), logits (T, V) or None,
+// slopes (H,), ids (T,), tokens (list of str), mean_loss; written to `output` when given.
+py::dict lmRun(const py::object& model, const py::object& text, const py::object& ids, const py::object& length,
+               const py::dict& change, bool attention, bool logits, const py::object& output,
+               const py::object& maxMemory, const py::object& threads, const py::object& callback) {
+    const std::string folder = pathText(model, "model");
+    const std::string outPath = output.is_none() ? std::string() : pathText(output, "output");
+    lm::ForwardOptions options;
+    options.slopes = slopeChangeFrom(change);
+    options.threads = threadCount(threads);
+    options.keepAttention = attention;
+    options.keepLogits = logits;
+    if (!maxMemory.is_none()) options.budget = maxMemory.cast<std::uint64_t>();
+    Progress progress(callback);
+    Result<lm::Checkpoint> cp = lm::Checkpoint::open(folder);
+    lm::Checkpoint checkpoint = unwrap(std::move(cp));
+    const lm::RunTokens tokens = lmTokens(folder, text, ids, length);
+    options.progress = progress.fn();
+    Result<lm::ForwardResult> result;
+    {
+        py::gil_scoped_release release;
+        result = outPath.empty() ? lm::runForward(checkpoint, tokens.ids, options)
+                                 : lm::runToMapsFile(checkpoint, tokens, options, outPath);
+    }
+    progress.rethrow();
+    lm::ForwardResult r = unwrap(std::move(result));
+    const auto T = static_cast<py::ssize_t>(tokens.ids.size());
+    const lm::LmConfig& c = checkpoint.config();
+    py::dict out;
+    out["attention"] = attention ? py::object(vectorArray(r.attention, {c.layers, c.heads, T, T})) : py::none();
+    out["logits"] = logits ? py::object(vectorArray(r.logits, {T, static_cast<py::ssize_t>(c.vocab)})) : py::none();
+    out["loss"] = vectorArray(r.loss, {T - 1});
+    out["mean_loss"] = r.meanLoss;
+    out["slopes"] = vectorArray(r.slopes, {static_cast<py::ssize_t>(r.slopes.size())});
+    out["ids"] = vectorArray(tokens.ids, {T});
+    out["tokens"] = tokens.text;
+    out["description"] = lm::describe(c);
+    return out;
+}
+
 }  // namespace
 }  // namespace alibi::python
 
@@ -611,6 +705,9 @@ PYBIND11_MODULE(_core, m) {
     m.def("fit", &fit, py::arg("source"), py::arg("fit_options"), py::arg("slope_options"), py::arg("slopes_given"),
           py::arg("heads_named"), threads, progress);
     m.def("render_curves", &renderCurves, base, options, py::arg("kind"), progress);
+    m.def("lm_run", &lmRun, py::arg("model"), py::arg("text").none(true), py::arg("ids").none(true),
+          py::arg("length").none(true), py::arg("change"), py::arg("attention"), py::arg("logits"),
+          py::arg("output").none(true), py::arg("max_memory").none(true), threads, progress);
     m.def("write_file", &writeFile, py::arg("path"), py::arg("content"));
     // pixel_ratio= of render: the core's rule (as --pixel-ratio), worded with Python's keywords.
     m.def(

@@ -13,6 +13,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace alibi::test {
@@ -61,10 +62,38 @@ inline std::string npyBytes(const std::vector<std::int64_t>& shape, const std::v
     return out;
 }
 
-// A safetensors file with one F32 tensor per (name, data), all of `shape`, in the given order.
+// `s` as a JSON string (quotes, backslashes and control characters escaped).
+inline std::string jsonString(const std::string& s) {
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            const char* hex = "0123456789abcdef";
+            out += "\\u00";
+            out += hex[(c >> 4) & 0xF];
+            out += hex[c & 0xF];
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+// A safetensors file with one F32 tensor per (name, data), all of `shape`, in the given order,
+// after a __metadata__ of (key, value) strings when `metadata` is not empty.
 inline std::string safetensorsBytes(const std::vector<std::string>& names, const std::vector<std::int64_t>& shape,
-                                    const std::vector<std::vector<float>>& data) {
+                                    const std::vector<std::vector<float>>& data,
+                                    const std::vector<std::pair<std::string, std::string>>& metadata = {}) {
     std::string json = "{";
+    if (!metadata.empty()) {
+        json += "\"__metadata__\":{";
+        for (std::size_t k = 0; k < metadata.size(); ++k)
+            json += (k ? "," : "") + jsonString(metadata[k].first) + ":" + jsonString(metadata[k].second);
+        json += "}";
+        if (!names.empty()) json += ",";
+    }
     std::uint64_t offset = 0;
     for (std::size_t t = 0; t < names.size(); ++t) {
         std::string dims;

@@ -167,3 +167,54 @@ put("lesson", "bidi_title.lesson.json",
 put("lesson", "line_separator.lesson.json",
     json.dumps({"version": 1, "title": "T", "steps": [{"title": "two\u2028words", "text": "a\u2029b", "view": "grid"}]},
                ensure_ascii=False).encode())
+
+# tokenizer.json: byte-level BPE in BLOOM's and GPT-NeoX's layouts (a few merges), a plain byte
+# tokenizer, a byte_fallback one with a Llama-style decoder chain, and other kinds it refuses.
+def byte_alphabet():
+    printable = list(range(33, 127)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    table, n = {}, 0
+    for b in range(256):
+        table[b] = chr(b) if b in printable else chr(0x100 + n)
+        n += b not in printable
+    return table
+
+alphabet = byte_alphabet()
+vocab = {"<s>": 0, "</s>": 1}
+for b in range(256):
+    vocab[alphabet[b]] = len(vocab)
+merges = [("\u0120", "t"), ("h", "e"), ("\u0120t", "he"), ("i", "n")]
+for a, b in merges:
+    vocab[a + b] = len(vocab)
+added = [{"id": 0, "content": "<s>", "special": True}, {"id": 1, "content": "</s>", "special": True, "lstrip": True}]
+bloom_tok = {
+    "version": "1.0", "added_tokens": added, "normalizer": None,
+    "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": " ?[^(\\s|[.,!?\u2026\u3002\uff0c\u3001\u0964\u06d4\u060c])]+"},
+         "behavior": "Isolated", "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]},
+    "decoder": {"type": "ByteLevel"},
+    "model": {"type": "BPE", "vocab": vocab, "merges": [f"{a} {b}" for a, b in merges]},
+}
+put("tokenizer", "bloom_like.json", json.dumps(bloom_tok, ensure_ascii=False).encode())
+neox_tok = dict(bloom_tok, normalizer={"type": "NFC"},
+                pre_tokenizer={"type": "ByteLevel", "add_prefix_space": True, "use_regex": True},
+                model={"type": "BPE", "vocab": vocab, "merges": [[a, b] for a, b in merges], "ignore_merges": True})
+put("tokenizer", "neox_like.json", json.dumps(neox_tok, ensure_ascii=False).encode())
+put("tokenizer", "bytes_only.json", json.dumps(dict(bloom_tok, model={"type": "BPE", "vocab": vocab, "merges": []}),
+                                              ensure_ascii=False).encode())
+fallback_vocab = {"<unk>": 0, **{f"<0x{b:02X}>": b + 1 for b in range(256)}, "\u2581": 257, "a": 258, "\u2581a": 259}
+put("tokenizer", "byte_fallback.json", json.dumps({
+    "normalizer": {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "\u2581"},
+                                                       {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"}]},
+    "pre_tokenizer": None,
+    "decoder": {"type": "Sequence", "decoders": [
+        {"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "}, {"type": "ByteFallback"},
+        {"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
+    "model": {"type": "BPE", "unk_token": "<unk>", "byte_fallback": True, "fuse_unk": True, "vocab": fallback_vocab,
+              "merges": ["\u2581 a"]}}, ensure_ascii=False).encode())
+put("tokenizer", "wordpiece.json", json.dumps({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0}}}).encode())
+put("tokenizer", "split_behaviours.json", json.dumps(dict(bloom_tok, pre_tokenizer={"type": "Sequence", "pretokenizers": [
+    {"type": "Split", "pattern": {"String": "e"}, "behavior": beh, "invert": inv}
+    for beh in ("Removed", "MergedWithPrevious", "MergedWithNext", "Contiguous") for inv in (False, True)] + [
+    {"type": "Digits", "individual_digits": True}, {"type": "ByteLevel", "use_regex": False}]}),
+    ensure_ascii=False).encode())

@@ -2,6 +2,7 @@
 #include <alibi/explore/attention_maps_view.hpp>
 
 #include <alibi/render/format.hpp>
+#include <alibi/text/visible.hpp>
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -51,6 +52,33 @@ std::vector<double> priorRow(double slope, std::int64_t query, std::int64_t quer
     return row;
 }
 
+std::string mapsTokenText(const AttentionMaps& maps, std::int64_t key) {
+    const std::string* token = maps.keyToken(key);
+    if (token == nullptr) return {};
+    std::string text = fmt::format("\u201c{}\u201d", text::visibleText(*token));
+    if (const auto id = maps.keyTokenId(key)) text += fmt::format(" (id {})", *id);
+    return text;
+}
+
+std::string mapsTokensLine(const AttentionMaps& maps, std::int64_t query, std::int64_t key) {
+    if (maps.tokens().empty() || query < 0 || query >= maps.queries() || key < 0 || key >= maps.keys()) return {};
+    return fmt::format("query token {} · key token {}", mapsTokenText(maps, query + maps.keys() - maps.queries()),
+                       mapsTokenText(maps, key));
+}
+
+std::vector<std::string> mapsKeyTokenLabels(const AttentionMaps& maps) {
+    std::vector<std::string> labels;
+    for (const std::string& token : maps.tokens()) labels.push_back(text::visibleText(token));
+    return labels;
+}
+
+std::vector<std::string> mapsQueryTokenLabels(const AttentionMaps& maps) {
+    std::vector<std::string> labels;
+    if (maps.tokens().empty()) return labels;
+    for (std::int64_t q = 0; q < maps.queries(); ++q) labels.push_back(text::visibleText(*maps.queryToken(q)));
+    return labels;
+}
+
 Result<std::string> mapsCellReadout(const AttentionMaps& maps, int layerIndex, int head, std::int64_t query,
                                     std::int64_t key, const HeadSlopes& slopes) {
     if (layerIndex < 0 || layerIndex >= maps.layers() || head < 0 || head >= maps.heads() || query < 0 ||
@@ -63,10 +91,13 @@ Result<std::string> mapsCellReadout(const AttentionMaps& maps, int layerIndex, i
     const std::int64_t d = mapsDistance(maps, query, key);
     const std::string where =
         fmt::format("{} · head {} · query i = {} · key j = {}", mapsLayerLabel(maps, layerIndex), head, query, key);
-    if (maps.causal() && d < 0) return where + "\nmasked: the key comes after the query (causal maps)";
+    const std::string tokens = mapsTokensLine(maps, query, key);
+    if (maps.causal() && d < 0)
+        return where + (tokens.empty() ? "" : "\n" + tokens) + "\nmasked: the key comes after the query (causal maps)";
     std::string text = where;
     if (maps.keys() != maps.queries()) text += fmt::format(" · position {}", query + maps.keys() - maps.queries());
     text += fmt::format(" · distance {}", d);
+    if (!tokens.empty()) text += "\n" + tokens;
     std::vector<double> stored(row.size());
     if (auto ok = maps.storedRow(layerIndex, head, query, stored); !ok) return std::unexpected(ok.error());
     const double p = row[static_cast<std::size_t>(key)];

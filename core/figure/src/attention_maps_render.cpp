@@ -1,5 +1,6 @@
 // Heatmaps of saved attention maps and of head similarity (see the header).
 #include <alibi/base/image_size.hpp>
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 
 #include <alibi/figure/figure.hpp>
@@ -315,6 +316,8 @@ Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHea
     frame.title = attentionMapsTitle(maps, params);
     frame.queries = maps.queries();
     frame.keys = maps.keys();
+    frame.keyTokens = explore::mapsKeyTokenLabels(maps);
+    frame.queryTokens = explore::mapsQueryTokenLabels(maps);
     frame.tileRanges = params.scale == ScaleMode::PerHead;
     frame.colorBar = [&](const Heatmap& map, int tile, int ticks) {
         return attentionMapsColorBar(maps, map, tile, ticks);

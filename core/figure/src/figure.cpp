@@ -8,6 +8,7 @@
 #include <alibi/render/format.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/ticks.hpp>
+#include <alibi/text/visible.hpp>
 
 #include <alibi/render/label_font.hpp>
 #include "curves_plot.hpp"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace alibi {
 namespace {
@@ -147,8 +149,14 @@ void drawHeadLabels(Image& out, const Heatmap& map, const FigureFrame& frame, co
 
 // Tick marks and labels of the key axis under the bottom row of tiles and of the query axis
 // left of the first column, each at the centre of its cell.
-void drawAxes(Image& out, const Heatmap& map, const FigureFrame& frame, const Metrics& m, int x0, int y0) {
+// `keyTokens` and `queryTokens` say whether the layout left room for token labels on that axis.
+void drawAxes(Image& out, const Heatmap& map, const FigureFrame& frame, const Metrics& m, int x0, int y0,
+              bool keyTokens, bool queryTokens) {
     if (map.tiles.empty() || frame.queries <= 0 || frame.keys <= 0) return;
+    const std::span<const std::string> keyNames =
+        keyTokens ? std::span<const std::string>(frame.keyTokens) : std::span<const std::string>();
+    const std::span<const std::string> queryNames =
+        queryTokens ? std::span<const std::string>(frame.queryTokens) : std::span<const std::string>();
     int left = map.tiles.front().x, bottom = 0;
     for (const HeatmapTile& t : map.tiles) {
         left = std::min(left, t.x);
@@ -165,10 +173,17 @@ void drawAxes(Image& out, const Heatmap& map, const FigureFrame& frame, const Me
     for (const HeatmapTile& t : map.tiles) {
         if (t.y + t.height == bottom) {
             const double perCell = static_cast<double>(t.width) / static_cast<double>(frame.keys);
-            for (std::int64_t j : alibi::indexTicks(frame.keys, perCell, keyLabelWidth + m.font)) {
+            for (const alibi::IndexLabel& tick :
+                 alibi::indexAxisLabels(frame.keys, perCell, m.smallLine, keyLabelWidth + m.font, keyNames)) {
+                const std::int64_t j = tick.index;
                 const int x = x0 + t.x + static_cast<int>((static_cast<double>(j) + 0.5) * perCell);
                 fillRect(out, x - m.stroke / 2, y0 + bottom + 1, m.stroke, m.tick, kAxis);
-                const std::string label = labelOf(j);
+                const std::string label = tick.token ? tick.text : labelOf(j);
+                if (tick.token) {  // turned a quarter, reading downwards from the tick
+                    drawText(out, x - m.smallLine / 2, y0 + bottom + m.tick + 1, label, m.small, kLabel,
+                             FontWeight::Regular, /*vertical=*/true);
+                    continue;
+                }
                 const int w = textWidth(label, m.small), lx = x - w / 2;
                 if (lx < keyEnd + m.gap) continue;
                 keyEnd = lx + w;
@@ -177,10 +192,12 @@ void drawAxes(Image& out, const Heatmap& map, const FigureFrame& frame, const Me
         }
         if (t.x == left) {
             const double perCell = static_cast<double>(t.height) / static_cast<double>(frame.queries);
-            for (std::int64_t i : alibi::indexTicks(frame.queries, perCell, 1.4 * m.smallLine)) {
+            for (const alibi::IndexLabel& tick :
+                 alibi::indexAxisLabels(frame.queries, perCell, m.smallLine, 1.4 * m.smallLine, queryNames)) {
+                const std::int64_t i = tick.index;
                 const int y = y0 + t.y + static_cast<int>((static_cast<double>(i) + 0.5) * perCell);
                 fillRect(out, x0 + left - m.tick - 1, y - m.stroke / 2, m.tick, m.stroke, kAxis);
-                const std::string label = labelOf(i);
+                const std::string label = tick.token ? tick.text : labelOf(i);
                 const int ly = y - m.smallLine / 2;
                 if (ly < queryEnd) continue;
                 queryEnd = ly + m.smallLine;
@@ -254,7 +271,6 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     if (axes && frame.axisLabel)
         for (std::int64_t n = 0; n < frame.queries && n < 4096; ++n)
             queryLabels = std::max(queryLabels, layoutWidth(frame.axisLabel(n), m));
-    const int left = axes ? m.margin + m.line + m.gap + queryLabels + m.gap + m.tick + scale : m.margin;
     int top = m.margin + static_cast<int>(titleLines.size()) * m.titleLine;
     // The bar's title, above its top label (half a line, measured at 1x so 2x is exactly twice).
     if (text) top += m.gap + m.smallLine + (m.smallLine / m.scale / 2) * m.scale + 2 * m.gap;
@@ -262,6 +278,27 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     const bool hasCaption = text && static_cast<bool>(frame.caption);
     int bottom = m.margin + (hasCaption ? 2 * m.smallLine + m.gap : 0);
     if (axes) bottom += m.tick + m.smallLine + m.gap + m.line;
+    // Token labels need room the numbers do not: the longest token beside the query axis, and
+    // beneath the key axis (turned a quarter). A tile is never larger than the whole map, so
+    // where the cells would not be a text line apart even then, no token will be drawn.
+    const auto longest = [&](const std::vector<std::string>& tokens) {
+        int w = 0;
+        for (const std::string& t : tokens)
+            w = std::max(w, layoutWidth(alibi::text::shortenText(t, alibi::kMaxTokenLabelChars), m));
+        return w;
+    };
+    const int roughWidth = width - 2 * m.margin - right, roughHeight = height - top - bottom;
+    const bool queryTokens =
+        axes &&
+        alibi::tokensFitAxis(frame.queries, static_cast<double>(roughHeight) / static_cast<double>(frame.queries),
+                             m.smallLine, frame.queryTokens.size());
+    const bool keyTokens =
+        axes && alibi::tokensFitAxis(frame.keys, static_cast<double>(roughWidth) / static_cast<double>(frame.keys),
+                                     m.smallLine, frame.keyTokens.size());
+    if (queryTokens) queryLabels = std::max(queryLabels, longest(frame.queryTokens));
+    const int keyTokenRoom = keyTokens ? std::max(0, longest(frame.keyTokens) - m.smallLine) : 0;
+    bottom += keyTokenRoom;
+    const int left = axes ? m.margin + m.line + m.gap + queryLabels + m.gap + m.tick + scale : m.margin;
     const int mapWidth = width - left - right, mapHeight = height - top - bottom;
     if (mapWidth < 1 || mapHeight < 1)
         return fail(ErrorCode::InvalidArgument,
@@ -304,10 +341,10 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     }
     y = top + tilesBottom;
     if (axes) {
-        drawAxes(out, *map, frame, m, left, top);
+        drawAxes(out, *map, frame, m, left, top, keyTokens, queryTokens);
         const std::string& keyAxis = frame.keyAxis;
         const std::string& queryAxis = frame.queryAxis;
-        y += m.tick + m.smallLine + m.gap;
+        y += m.tick + m.smallLine + keyTokenRoom + m.gap;
         drawText(out, left + (tilesRight - textWidth(keyAxis, m.font)) / 2, y, keyAxis, m.font, kLabel);
         y += m.line;
         drawText(out, m.margin, top + (tilesBottom - textWidth(queryAxis, m.font)) / 2, queryAxis, m.font, kLabel,

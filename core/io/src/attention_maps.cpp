@@ -20,6 +20,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 #include <algorithm>
 #include <bit>
@@ -186,8 +188,10 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
         return fail(ErrorCode::Cancelled, "opening the attention maps was cancelled");
 
     std::vector<detail::TensorPlan> plans;
+    std::map<std::string, std::string> metadata;
     if (safetensors) {
-        auto all = detail::planSafetensorsAll(header, size, options.cancelled);
+        constexpr std::string_view kTokenKeys[] = {kTokensMetadataKey, kTokenIdsMetadataKey};
+        auto all = detail::planSafetensorsAll(header, size, options.cancelled, &metadata, kTokenKeys);
         if (!all) return std::unexpected(all.error());
         plans = std::move(*all);
         if (!options.tensor.empty()) {
@@ -316,10 +320,58 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
             maps.m_info.push_back({named[i].second->name, allNumbered ? *named[i].first : static_cast<int>(i)});
         }
     }
+    maps.readTokens(metadata);
     maps.m_mapping = std::move(mapping);
     if (auto ok = maps.detect(options); !ok) return std::unexpected(ok.error());
     maps.m_mapping->advise(0, 0, POSIX_FADV_SEQUENTIAL);  // from here rows are read in order, layer by layer
     return maps;
+}
+
+void AttentionMaps::readTokens(const std::map<std::string, std::string>& metadata) {
+    const auto it = metadata.find(std::string(kTokensMetadataKey));
+    if (it == metadata.end()) return;
+    const auto ignored = [&](const std::string& why) {
+        m_tokens.clear();
+        m_tokenIds.clear();
+        m_tokensNote = fmt::format("the file's tokens are not shown: {}", why);
+    };
+    const auto list = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
+    if (list.is_discarded() || !list.is_array())
+        return ignored(fmt::format("its __metadata__ \"{}\" is not a JSON list of strings", kTokensMetadataKey));
+    for (const auto& token : list) {
+        if (!token.is_string())
+            return ignored(
+                fmt::format("its __metadata__ \"{}\" holds something other than strings", kTokensMetadataKey));
+        m_tokens.push_back(token.get<std::string>());
+    }
+    if (static_cast<std::int64_t>(m_tokens.size()) != m_keys)
+        return ignored(fmt::format("it names {} tokens for {} keys", m_tokens.size(), m_keys));
+    if (const auto ids = metadata.find(std::string(kTokenIdsMetadataKey)); ids != metadata.end()) {
+        const auto idList = nlohmann::json::parse(ids->second, nullptr, false);
+        if (idList.is_discarded() || !idList.is_array() || idList.size() != m_tokens.size())
+            return ignored(fmt::format("its \"{}\" is not a list of {} ids", kTokenIdsMetadataKey, m_tokens.size()));
+        for (const auto& id : idList) {
+            if (!id.is_number_integer())
+                return ignored(
+                    fmt::format("its \"{}\" holds something other than whole numbers", kTokenIdsMetadataKey));
+            m_tokenIds.push_back(id.get<std::int64_t>());
+        }
+    }
+}
+
+const std::string* AttentionMaps::keyToken(std::int64_t key) const {
+    if (key < 0 || key >= static_cast<std::int64_t>(m_tokens.size())) return nullptr;
+    return &m_tokens[static_cast<std::size_t>(key)];
+}
+
+const std::string* AttentionMaps::queryToken(std::int64_t query) const {
+    if (query < 0 || query >= m_queries) return nullptr;
+    return keyToken(query + m_keys - m_queries);
+}
+
+std::optional<std::int64_t> AttentionMaps::keyTokenId(std::int64_t key) const {
+    if (key < 0 || key >= static_cast<std::int64_t>(m_tokenIds.size())) return std::nullopt;
+    return m_tokenIds[static_cast<std::size_t>(key)];
 }
 
 Result<int> AttentionMaps::layerIndexOf(std::int64_t number) const {

@@ -19,6 +19,7 @@
 #include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -168,8 +169,10 @@ public:
     using string_t = nlohmann::json::string_t;
     using binary_t = nlohmann::json::binary_t;
 
-    HeaderReader(bool keepMetadata, const std::function<bool()>& cancelled)
-        : m_keepMetadata(keepMetadata), m_cancelled(cancelled) {}
+    // `onlyKeys` (when not empty) keeps only those entries of the metadata.
+    HeaderReader(bool keepMetadata, const std::function<bool()>& cancelled,
+                 std::span<const std::string_view> onlyKeys = {})
+        : m_keepMetadata(keepMetadata), m_onlyKeys(onlyKeys), m_cancelled(cancelled) {}
 
     bool null() { return scalar(RawNumber{RawNumber::Other, 0, 0, 0, "null"}, "null"); }
     bool boolean(bool b) { return scalar(RawNumber{RawNumber::Other, 0, 0, 0, b ? "true" : "false"}, "boolean"); }
@@ -198,6 +201,8 @@ public:
             // Only what is kept costs memory, so only that is budgeted: a reader of every
             // tensor (the attention maps) checks the values are strings and moves on.
             if (!m_keepMetadata) return true;
+            if (!m_onlyKeys.empty() && std::find(m_onlyKeys.begin(), m_onlyKeys.end(), m_metaKey) == m_onlyKeys.end())
+                return true;
             m_metadataBytes += m_metaKey.size() + v.size();
             ++m_metadataEntries;
             if (auto ok = checkMetadataBudget(); !ok) return false;
@@ -396,6 +401,7 @@ private:
     }
 
     const bool m_keepMetadata;
+    std::span<const std::string_view> m_onlyKeys;
     const std::function<bool()>& m_cancelled;
     std::optional<Error> m_error;
     int m_depth = 0;  // containers open that are followed (root 1, a tensor or the metadata 2, a list 3)
@@ -412,7 +418,8 @@ private:
 };
 
 Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_t fileSize, bool keepMetadata,
-                                 const std::function<bool()>& cancelled) {
+                                 const std::function<bool()>& cancelled,
+                                 std::span<const std::string_view> onlyKeys = {}) {
     const auto end = safetensorsHeaderEnd(header, fileSize);
     if (!end) return std::unexpected(end.error());
     if (header.size() < *end) return fail(ErrorCode::Internal, "planSafetensors: the header bytes were not all read");
@@ -425,7 +432,7 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
                         "damaged",
                         kMaxJsonDepth));
 
-    HeaderReader reader(keepMetadata, cancelled);
+    HeaderReader reader(keepMetadata, cancelled, onlyKeys);
     bool parsed = false;
     try {
         parsed = nlohmann::json::sax_parse(text, &reader);
@@ -542,11 +549,14 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
 }  // namespace
 
 Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> header, std::uint64_t fileSize,
-                                                   const std::function<bool()>& cancelled) {
-    // The metadata is checked (strings only) but not kept: a reader of every tensor has no use
-    // for it, and each plan holding a copy made a few-MB file take gigabytes (issue 25).
-    auto parsed = parseHeader(header, fileSize, false, cancelled);
+                                                   const std::function<bool()>& cancelled,
+                                                   std::map<std::string, std::string>* metadata,
+                                                   std::span<const std::string_view> metadataKeys) {
+    // The metadata is checked (strings only) and only the entries asked for are kept, once, never
+    // per plan: each plan holding a copy made a few-MB file take gigabytes (issue 25).
+    auto parsed = parseHeader(header, fileSize, metadata != nullptr, cancelled, metadataKeys);
     if (!parsed) return std::unexpected(parsed.error());
+    if (metadata != nullptr) *metadata = std::move(parsed->metadata);
     std::vector<TensorPlan> plans;
     for (const Entry& e : parsed->entries) {
         const auto dtype = loadableDType(e.dtype);

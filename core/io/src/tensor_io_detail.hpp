@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace alibi::detail {
@@ -50,10 +51,14 @@ inline constexpr std::size_t kPrefixBytes = 12;
                                                  const std::function<bool()>& cancelled = {});
 // .safetensors: every tensor of a validated header, sorted by name (no budget: for readers that
 // read rows on demand instead of loading the file). A tensor of a dtype we cannot decode is an
-// error. The plans carry no metadata (it is checked, not kept).
+// error. The plans carry no metadata (it is checked, not kept); `metadata`, when given, receives
+// the entries of the file's __metadata__ named in `metadataKeys` (only those are kept and
+// budgeted, so a file with a huge metadata still opens).
 [[nodiscard]] Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> header,
                                                                  std::uint64_t fileSize,
-                                                                 const std::function<bool()>& cancelled = {});
+                                                                 const std::function<bool()>& cancelled = {},
+                                                                 std::map<std::string, std::string>* metadata = nullptr,
+                                                                 std::span<const std::string_view> metadataKeys = {});
 // What of a safetensors file's __metadata__ is read (its text, keys and values, and its entries);
 // above either the file is refused with a message about its metadata, before it is stored.
 inline constexpr std::uint64_t kMaxSafetensorsMetadataBytes = std::uint64_t{16} << 20;

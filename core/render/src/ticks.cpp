@@ -2,6 +2,7 @@
 #include <alibi/render/format.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/ticks.hpp>
+#include <alibi/text/visible.hpp>
 
 #include <fmt/format.h>
 
@@ -113,6 +114,23 @@ std::vector<std::int64_t> indexTicks(std::int64_t count, double pixelsPerCell, d
     }
     for (std::int64_t i = 0; i < count && ticks.size() < 4096; i += step) ticks.push_back(i);
     return ticks;
+}
+
+bool tokensFitAxis(std::int64_t count, double pixelsPerCell, double lineHeight, std::size_t tokens) {
+    return count > 0 && tokens == static_cast<std::size_t>(count) && pixelsPerCell >= lineHeight;
+}
+
+std::vector<IndexLabel> indexAxisLabels(std::int64_t count, double pixelsPerCell, double lineHeight,
+                                        double minNumberPixels, std::span<const std::string> tokens) {
+    std::vector<IndexLabel> labels;
+    if (tokensFitAxis(count, pixelsPerCell, lineHeight, tokens.size())) {
+        for (std::int64_t i = 0; i < count; ++i)
+            labels.push_back({i, text::shortenText(tokens[static_cast<std::size_t>(i)], kMaxTokenLabelChars), true});
+        return labels;
+    }
+    for (const std::int64_t i : indexTicks(count, pixelsPerCell, minNumberPixels))
+        labels.push_back({i, std::to_string(i), false});
+    return labels;
 }
 
 }  // namespace alibi

@@ -74,6 +74,40 @@ TEST(AttentionMapsView, CellReadoutNamesTheQueryPositionWhenKeysOutnumberQueries
     EXPECT_NE(text->find("query i = 1 · key j = 10 · position 13 · distance 3"), std::string::npos) << *text;
 }
 
+TEST(AttentionMapsView, CellReadoutNamesTheQueryAndKeyTokens) {
+    // 2 queries over 4 keys: query 1 sits at position 3.
+    const std::int64_t t = 4;
+    const std::vector<float> square = causalMaps({0.5}, t, 0.0, 1);
+    const std::vector<float> last(square.end() - 2 * t, square.end());
+    const std::string file =
+        safetensorsBytes({"attentions.0"}, {1, 2, t}, {last},
+                         {{"tokens", R"(["<s>", " the", "\n", "fox"])"}, {"token_ids", "[1, 262, 198, 21831]"}});
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), true);
+    ASSERT_TRUE(maps) << maps.error().message;
+    auto text = explore::mapsCellReadout(*maps, 0, 0, 1, 1, {});
+    ASSERT_TRUE(text) << text.error().message;
+    // Whitespace made visible, ids beside the tokens.
+    EXPECT_NE(text->find("query token \u201cfox\u201d (id 21831) · key token \u201c\u00b7the\u201d (id 262)"),
+              std::string::npos)
+        << *text;
+    EXPECT_EQ(explore::mapsTokenText(*maps, 2), "\u201c\u21b5\u201d (id 198)");
+    EXPECT_EQ(explore::mapsKeyTokenLabels(*maps), (std::vector<std::string>{"<s>", "\u00b7the", "\u21b5", "fox"}));
+    EXPECT_EQ(explore::mapsQueryTokenLabels(*maps), (std::vector<std::string>{"\u21b5", "fox"}));
+    // A key after the query: still named, then masked.
+    auto masked = explore::mapsCellReadout(*maps, 0, 0, 0, 3, {});
+    ASSERT_TRUE(masked);
+    EXPECT_NE(masked->find("key token \u201cfox\u201d"), std::string::npos) << *masked;
+    EXPECT_NE(masked->find("masked"), std::string::npos) << *masked;
+    // A file without tokens reads as before.
+    const std::string plain = npyBytes({1, 2, t}, last);
+    auto without = alibi::AttentionMaps::fromBytes(asBytes(plain), false);
+    ASSERT_TRUE(without);
+    auto none = explore::mapsCellReadout(*without, 0, 0, 1, 1, {});
+    ASSERT_TRUE(none);
+    EXPECT_EQ(none->find("token"), std::string::npos) << *none;
+    EXPECT_TRUE(explore::mapsKeyTokenLabels(*without).empty());
+}
+
 TEST(AttentionMapsView, RowSeriesHoldsTheFileRowAndItsPriors) {
     const std::int64_t t = 8;
     const std::vector<float> data = causalMaps({0.25}, t, 0.0, 1);

@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -227,3 +230,36 @@ TEST(AttentionMapsRender, ColourBarEndsOfADecimatedUniformMapAreExact) {
 }
 
 }  // namespace
+
+namespace {
+
+// One head of causal maps over `t` keys, with or without a token per key.
+std::string tokenFigureFile(std::int64_t t, bool tokens) {
+    std::string list = "[";
+    for (std::int64_t j = 0; j < t; ++j) list += (j ? ", " : "") + std::string("\" w") + std::to_string(j) + "\"";
+    list += "]";
+    std::vector<std::pair<std::string, std::string>> metadata = {{"model", "test"}};
+    if (tokens) metadata.emplace_back("tokens", list);
+    return safetensorsBytes({"attentions.0"}, {1, t, t}, {causalMaps({0.25}, t, 0.0, 1)}, metadata);
+}
+
+}  // namespace
+
+TEST(AttentionMapsRender, FigureLabelsTheAxesWithTokensWhereTheyFit) {
+    alibi::MapsHeatmapParams params;
+    params.head = 0;
+    params.width = 640;
+    params.height = 520;
+    const auto figure = [&](std::int64_t t, bool tokens) {
+        const std::string file = tokenFigureFile(t, tokens);
+        auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), true);
+        EXPECT_TRUE(maps) << maps.error().message;
+        auto image = alibi::renderAttentionMapsFigure(*maps, params, 1, 1);
+        EXPECT_TRUE(image) << image.error().message;
+        return image->pixels;
+    };
+    // 8 keys: cells far more than a text line apart, the tokens replace the numbers.
+    EXPECT_NE(figure(8, true), figure(8, false));
+    // 300 keys: a cell is under 2 pixels, no token fits; the figure is the one without tokens.
+    EXPECT_EQ(figure(300, true), figure(300, false));
+}

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <fstream>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace alibi;
@@ -216,3 +218,61 @@ TEST_F(AttentionMapsIo, NoThreadToBeHadDegradesToTheCallingThread) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------
+// Issue 29: the tokens a safetensors file names in its __metadata__.
+
+namespace {
+
+// One layer of (1, 3, 4) causal maps (query i at position i + 1) with the given metadata.
+std::string tokenMaps(const std::vector<std::pair<std::string, std::string>>& metadata) {
+    const std::vector<float> rows = {0.5f, 0.5f, 0.0f, 0.0f, 0.25f, 0.25f, 0.5f, 0.0f, 0.25f, 0.25f, 0.25f, 0.25f};
+    return safetensorsBytes({"attentions.0"}, {1, 3, 4}, {rows}, metadata);
+}
+
+}  // namespace
+
+TEST(AttentionMapsTokens, TokensAndIdsComeFromTheMetadata) {
+    const std::string bytes = tokenMaps(
+        {{"model", "x"}, {"tokens", R"(["<s>", "The", " fox", "\n"])"}, {"token_ids", "[1, 464, 21831, 198]"}});
+    auto maps = AttentionMaps::fromBytes(asBytes(bytes), true);
+    ASSERT_TRUE(maps) << maps.error().message;
+    ASSERT_EQ(maps->tokens(), (std::vector<std::string>{"<s>", "The", " fox", "\n"}));
+    EXPECT_EQ(maps->tokenIds(), (std::vector<std::int64_t>{1, 464, 21831, 198}));
+    EXPECT_TRUE(maps->tokensNote().empty());
+    ASSERT_NE(maps->keyToken(2), nullptr);
+    EXPECT_EQ(*maps->keyToken(2), " fox");
+    // 3 queries over 4 keys: query i sits at position i + 1.
+    ASSERT_NE(maps->queryToken(0), nullptr);
+    EXPECT_EQ(*maps->queryToken(0), "The");
+    EXPECT_EQ(*maps->queryToken(2), "\n");
+    EXPECT_EQ(maps->queryToken(3), nullptr);
+    EXPECT_EQ(maps->keyToken(-1), nullptr);
+    EXPECT_EQ(maps->keyTokenId(3), 198);
+}
+
+TEST(AttentionMapsTokens, TokensThatDoNotMatchAreLeftOutWithANote) {
+    for (const auto& [tokens, ids, needle] : std::vector<std::tuple<std::string, std::string, std::string>>{
+             {R"(["a", "b", "c"])", "", "3 tokens for 4 keys"},
+             {R"({"a": 1})", "", "not a JSON list"},
+             {R"(["a", 2, "c", "d"])", "", "other than strings"},
+             {"not json", "", "not a JSON list"},
+             {R"(["a", "b", "c", "d"])", "[1, 2]", "token_ids"},
+             {R"(["a", "b", "c", "d"])", R"([1, 2, "x", 4])", "whole numbers"}}) {
+        std::vector<std::pair<std::string, std::string>> metadata = {{"tokens", tokens}};
+        if (!ids.empty()) metadata.emplace_back("token_ids", ids);
+        auto maps = AttentionMaps::fromBytes(asBytes(tokenMaps(metadata)), true);
+        ASSERT_TRUE(maps) << maps.error().message;  // the maps open all the same
+        EXPECT_TRUE(maps->tokens().empty()) << tokens;
+        EXPECT_TRUE(maps->tokenIds().empty()) << tokens;
+        EXPECT_NE(maps->tokensNote().find(needle), std::string::npos) << maps->tokensNote();
+    }
+}
+
+TEST(AttentionMapsTokens, AFileWithoutTokensHasNone) {
+    auto maps = AttentionMaps::fromBytes(asBytes(tokenMaps({{"model", "x"}})), true);
+    ASSERT_TRUE(maps) << maps.error().message;
+    EXPECT_TRUE(maps->tokens().empty());
+    EXPECT_TRUE(maps->tokensNote().empty());
+    EXPECT_EQ(maps->keyToken(0), nullptr);
+}

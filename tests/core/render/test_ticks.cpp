@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 using namespace alibi;
 
@@ -36,4 +39,29 @@ TEST(Ticks, IndexTicksLeaveRoomForLabels) {
               (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
     EXPECT_EQ(indexTicks(100, 4, 36), (std::vector<std::int64_t>{0, 10, 20, 30, 40, 50, 60, 70, 80, 90}));
     EXPECT_EQ(indexTicks(4096, 0.2, 36).at(1), 200);
+}
+
+TEST(Ticks, TokensLabelEveryCellOrNone) {
+    const std::vector<std::string> tokens = {"The", "·quick", "·brownish-red-fox", "↵"};
+    // Cells a text line apart: every cell its token, long ones cut to 12 characters.
+    const auto labels = indexAxisLabels(4, 16, 14, 36, tokens);
+    ASSERT_EQ(labels.size(), 4u);
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        EXPECT_EQ(labels[i].index, static_cast<std::int64_t>(i));
+        EXPECT_TRUE(labels[i].token);
+    }
+    EXPECT_EQ(labels[1].text, "·quick");
+    EXPECT_EQ(labels[2].text, "·brownish-r…");  // 11 characters and the ellipsis
+    EXPECT_EQ(labels[3].text, "↵");
+    // Cells closer than a line: numbers at indexTicks' places, no token at all.
+    const auto numbers = indexAxisLabels(4, 10, 14, 36, tokens);
+    ASSERT_EQ(numbers.size(), 1u);
+    EXPECT_FALSE(numbers[0].token);
+    EXPECT_EQ(numbers[0].text, "0");
+    // Tokens that do not match the cells (3 for 4): numbers.
+    const auto mismatched = indexAxisLabels(4, 40, 14, 36, std::vector<std::string>(tokens.begin(), tokens.end() - 1));
+    EXPECT_TRUE(std::none_of(mismatched.begin(), mismatched.end(), [](const IndexLabel& l) { return l.token; }));
+    EXPECT_TRUE(tokensFitAxis(4, 14, 14, 4));
+    EXPECT_FALSE(tokensFitAxis(4, 13.9, 14, 4));
+    EXPECT_FALSE(tokensFitAxis(0, 20, 14, 0));
 }

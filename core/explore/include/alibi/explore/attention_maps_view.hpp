@@ -38,10 +38,21 @@ struct HeadSlopes {
     std::optional<double> configured;  // the paired ALiBi parameters' slope
 };
 
+// Key j's token as the views show it: “·the” (id 262) (visible text, alibi/text/visible.hpp;
+// the id when the file gives ids); "" when the file names no tokens.
+[[nodiscard]] std::string mapsTokenText(const AttentionMaps& maps, std::int64_t key);
+// "query token “·the” (id 262) · key token “fox” (id 1234)"; "" when the file names no tokens.
+[[nodiscard]] std::string mapsTokensLine(const AttentionMaps& maps, std::int64_t query, std::int64_t key);
+// Every key's token and every query row's token (at its position q + K - Q), made visible, for
+// axis labels (alibi/render/ticks.hpp indexAxisLabels); empty when the file names no tokens.
+[[nodiscard]] std::vector<std::string> mapsKeyTokenLabels(const AttentionMaps& maps);
+[[nodiscard]] std::vector<std::string> mapsQueryTokenLabels(const AttentionMaps& maps);
+
 // Lines joined by '\n':
 //   "layer 2 (model.layers.2.self_attention) · head 3 · query i = 10 · key j = 7 · distance 3"
 //   (with " · position 42" before the distance when keys != queries: a KV cache puts query i at
 //   position i + K - Q)
+//   "query token “·the” (id 262) · key token “fox” (id 1234)"   when the file names its tokens
 //   "file value = 0.04544 (f16 probability) · p = 0.0454378 (row renormalised to sum 1)"
 //   (or "(f32 score) · p = ... (softmax of the row)")
 //   "ALiBi prior softmax(-m d) here: m* = 0.25 -> 0.0123, configured m = 1/4 -> 0.0123"

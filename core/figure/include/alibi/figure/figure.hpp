@@ -34,6 +34,10 @@ struct FigureFrame {
     // similarity figure's axes are heads in its order, "h3".
     std::string keyAxis = "key j →", queryAxis = "query i →";
     std::function<std::string(std::int64_t n)> axisLabel;
+    // The tokens of the keys and of the query rows, made visible (alibi/text/visible.hpp): an
+    // axis whose cells are a text line apart labels every cell with its token (indexAxisLabels,
+    // alibi/render/ticks.hpp; turned a quarter along the key axis), otherwise with numbers.
+    std::vector<std::string> keyTokens, queryTokens;
     std::vector<double> slopes;  // per head: "h3  m = 1/16" labels (empty: "h3")
     // The colour bar of the drawn heatmap: `tile` -1 is the shared scale, otherwise that tile's
     // own range (the per-tile "[lo, hi]" of `tileRanges`). Empty: the map's lo..hi, exact in f64.

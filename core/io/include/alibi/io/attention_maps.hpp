@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -96,6 +97,21 @@ public:
     [[nodiscard]] Result<void> storedRow(int layer, int head, std::int64_t q, std::span<double> out) const {
         return decode(layer, head, q, out);
     }
+    // The tokens the maps were computed on, one per key position: a safetensors file's
+    // __metadata__ "tokens" (a JSON list of strings, each one token's text as
+    // scripts/save_attention_maps.py and `alibi run` write it) and "token_ids" (a JSON list of
+    // ids, optional). Empty when the file names none, or when they do not match its keys
+    // (tokensNote() then says why; the maps open all the same).
+    [[nodiscard]] const std::vector<std::string>& tokens() const { return m_tokens; }
+    [[nodiscard]] const std::vector<std::int64_t>& tokenIds() const { return m_tokenIds; }
+    [[nodiscard]] const std::string& tokensNote() const { return m_tokensNote; }
+    // The token at key j, and the one at query row q's position (q + K - Q); nullptr when the
+    // file names no tokens or the index is outside the maps.
+    [[nodiscard]] const std::string* keyToken(std::int64_t key) const;
+    [[nodiscard]] const std::string* queryToken(std::int64_t query) const;
+    // The id of key j's token; nullopt when the file gives none.
+    [[nodiscard]] std::optional<std::int64_t> keyTokenId(std::int64_t key) const;
+
     // Gives the pages of a layer (or of one head of it) back to the kernel once they have been
     // read, so a pass over a file larger than memory keeps a bounded resident size.
     void release(int layer, int head = -1) const;
@@ -128,7 +144,15 @@ private:
     bool m_valuesDetected = true;
     std::string m_valuesReason;
     bool m_causal = true;
+    std::vector<std::string> m_tokens;
+    std::vector<std::int64_t> m_tokenIds;
+    std::string m_tokensNote;
+    void readTokens(const std::map<std::string, std::string>& metadata);
 };
+
+// The __metadata__ keys of the tokens (see AttentionMaps::tokens()).
+inline constexpr std::string_view kTokensMetadataKey = "tokens";
+inline constexpr std::string_view kTokenIdsMetadataKey = "token_ids";
 
 // The layer number a tensor name carries: its last run of digits ("model.layers.7.attn" -> 7,
 // "attentions.3" -> 3); nullopt when it has none.

@@ -2,7 +2,9 @@
 // linear axes, powers of two or ten on log axes), each with its label.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,5 +37,27 @@ enum class AxisScale {
 // pixels apart: 0 and every 1, 2, 5, 10, 20, ... cells, the smallest step that leaves at least
 // `minPixels` between labels.
 [[nodiscard]] std::vector<std::int64_t> indexTicks(std::int64_t count, double pixelsPerCell, double minPixels);
+
+// One label along a cell index axis (keys or queries): a token or the index as a number.
+struct IndexLabel {
+    std::int64_t index = 0;
+    std::string text;
+    bool token = false;
+};
+
+// Tokens longer than this are cut ("…") on an axis.
+inline constexpr std::size_t kMaxTokenLabelChars = 12;
+
+// Whether tokens label a cell axis: there is one token per cell and the cells are at least
+// `lineHeight` pixels apart, so every cell gets its token on a text line of its own (stacked
+// along a query axis, turned a quarter along a key axis). Labelling only some cells with tokens
+// would read as a sentence that is not there, so it is all or none.
+[[nodiscard]] bool tokensFitAxis(std::int64_t count, double pixelsPerCell, double lineHeight, std::size_t tokens);
+
+// The labels of a cell index axis of `count` cells drawn `pixelsPerCell` apart: every cell's
+// token (already made visible, alibi/text/visible.hpp; cut to kMaxTokenLabelChars) when
+// tokensFitAxis, otherwise indexTicks' numbers at least `minNumberPixels` apart.
+[[nodiscard]] std::vector<IndexLabel> indexAxisLabels(std::int64_t count, double pixelsPerCell, double lineHeight,
+                                                      double minNumberPixels, std::span<const std::string> tokens);
 
 }  // namespace alibi
