@@ -84,5 +84,6 @@ inline void renderFrames(benchmark::State& state, HeatmapParams& params) {
 void registerLargeExport();
 void registerScaling();
 void registerLargeAttention();
+void registerHeavyView();
 
 }  // namespace alibi::bench

@@ -4,6 +4,7 @@
 // alone (scripts/bench --large): an earlier case's 1 GiB buffers would raise the peak.
 // --alibi_scaling adds the README's scaling rows (bench_scaling.cpp), which take minutes.
 // --alibi_large_attention adds issue 12's 6 GiB attention-maps rows (bench_attention_maps.cpp).
+// --alibi_heavy_view adds issue 26's heavy view (bench_heavy_view.cpp): tens of seconds.
 #include "bench_common.hpp"
 
 #include <benchmark/benchmark.h>
@@ -20,6 +21,10 @@ int main(int argc, char** argv) {
         }
         if (std::strcmp(argv[i], "--alibi_large_attention") == 0) {
             alibi::bench::registerLargeAttention();
+            continue;
+        }
+        if (std::strcmp(argv[i], "--alibi_heavy_view") == 0) {
+            alibi::bench::registerHeavyView();
             continue;
         }
         if (std::strcmp(argv[i], "--alibi_scaling") == 0) {
