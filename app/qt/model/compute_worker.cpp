@@ -34,8 +34,9 @@ Result<GridSnapshot> grid(const ComputeRequest& request, const std::function<boo
     return explore::computeGrid(toCore(request), cancelled, progress, preview);
 }
 
-Snapshot details(const ComputeRequest& request, GridPtr grid, const std::function<bool()>& cancelled) {
-    return explore::computeDetails(toCore(request), std::move(grid), cancelled);
+Snapshot details(const ComputeRequest& request, GridPtr grid, const std::function<bool()>& cancelled,
+                 const ProgressFn& progress) {
+    return explore::computeDetails(toCore(request), std::move(grid), cancelled, progress);
 }
 
 }  // namespace compute
@@ -132,7 +133,14 @@ void ComputeWorker::run(const ComputeRequest& request) {
     if (superseded(generation)) return;
     auto grid = std::make_shared<const GridSnapshot>(std::move(*gridResult));
     emit gridReady(grid);
-    auto snapshot = std::make_shared<Snapshot>(compute::details(request, grid, cancelled));
+    auto reportDetails = [&](std::uint64_t done, std::uint64_t total) {
+        if (total > 0 && sinceReport.elapsed() >= 50) {
+            sinceReport.restart();
+            emit detailsProgress(generation, static_cast<double>(done) / static_cast<double>(total));
+        }
+        return true;
+    };
+    auto snapshot = std::make_shared<Snapshot>(compute::details(request, grid, cancelled, reportDetails));
     if (superseded(generation)) return;
     emit resultReady(std::move(snapshot));
 }

@@ -36,8 +36,10 @@ namespace compute {
 [[nodiscard]] explore::Request toCore(const ComputeRequest& request);
 [[nodiscard]] Result<GridSnapshot> grid(const ComputeRequest& request, const std::function<bool()>& cancelled = {},
                                         const ProgressFn& progress = {}, const explore::GridPreviewFn& preview = {});
-// `cancelled` is polled between steps and inside long core calls.
-[[nodiscard]] Snapshot details(const ComputeRequest& request, GridPtr grid, const std::function<bool()>& cancelled);
+// `cancelled` is polled between steps and inside long core calls; `progress` counts the work
+// of every step.
+[[nodiscard]] Snapshot details(const ComputeRequest& request, GridPtr grid, const std::function<bool()>& cancelled,
+                               const ProgressFn& progress = {});
 using explore::applyCompare;
 using explore::resolvedQueryRow;
 }  // namespace compute
@@ -58,6 +60,8 @@ signals:
     void failed(quint64 generation, const QString& message);
     // Fraction of the grid of `generation` done so far, at most every 50 ms while it computes.
     void progress(quint64 generation, double fraction);
+    // Fraction of the details of `generation` (detail image, statistics, curves, stages) done.
+    void detailsProgress(quint64 generation, double fraction);
 
 private:
     void drain();  // on the worker thread

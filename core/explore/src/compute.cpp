@@ -194,11 +194,12 @@ std::vector<GridPass> gridPasses(const HeatmapParams& p) {
             if (gridPassSeconds(p, {r, k}) <= kFirstPictureSeconds) first = GridPass{r, k};
     if (!first) first = GridPass{64, qk ? maxKeyStep : 1};
     std::vector<GridPass> passes{*first};
-    // While the exact grid is far off, exact rows from fewer pixel rows next (finer than the
-    // first picture, or exact where it was not), at up to a fifth of the exact grid's cost (a
-    // q.k pass over uncached keys costs at least one draw of every head's keys).
+    // While the exact grid is far off, exact rows from fewer pixel rows next, at up to a fifth
+    // of the exact grid's cost (a q.k pass over uncached keys costs at least one draw of every
+    // head's keys), and only when they are finer than the first picture's: coarser exact rows
+    // (a staircase of few rows) look worse than an approximate picture from many rows.
     const double budget = std::min(exact / 4, std::max(exact / 5, 4 * kFirstPictureSeconds));
-    const int finest = first->keyStep > 1 ? 64 : first->rowStep / 4;
+    const int finest = first->keyStep > 1 ? first->rowStep / 2 : first->rowStep / 4;
     for (int r = 2; r <= finest; r *= 2)
         if (gridPassSeconds(p, {r, 1}) <= budget) {
             passes.push_back({r, 1});
