@@ -86,5 +86,6 @@ void registerScaling();
 void registerLargeAttention();
 // --alibi_lm: the BLOOM-560m-sized forward pass against NumPy (bench_lm.cpp).
 void registerLm();
+void registerHeavyView();
 
 }  // namespace alibi::bench

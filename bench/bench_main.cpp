@@ -5,6 +5,7 @@
 // --alibi_scaling adds the README's scaling rows (bench_scaling.cpp), which take minutes.
 // --alibi_large_attention adds issue 12's 6 GiB attention-maps rows (bench_attention_maps.cpp).
 // --alibi_lm adds the BLOOM-560m-sized forward pass against NumPy (bench_lm.cpp; ~1 GB in $TMPDIR).
+// --alibi_heavy_view adds issue 26's heavy view (bench_heavy_view.cpp): tens of seconds.
 #include "bench_common.hpp"
 
 #include <benchmark/benchmark.h>
@@ -25,6 +26,10 @@ int main(int argc, char** argv) {
         }
         if (std::strcmp(argv[i], "--alibi_lm") == 0) {
             alibi::bench::registerLm();
+            continue;
+        }
+        if (std::strcmp(argv[i], "--alibi_heavy_view") == 0) {
+            alibi::bench::registerHeavyView();
             continue;
         }
         if (std::strcmp(argv[i], "--alibi_scaling") == 0) {

@@ -116,16 +116,18 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
         progress->total.store(0);
     }
     // Passes from coarse to exact (one when the grid is cheap); one progress over all of them.
-    const std::vector<int> steps = preview ? explore::gridPreviewSteps(request.heatmap) : std::vector<int>{1};
-    const std::vector<double> shares = explore::gridPassShares(request.heatmap, steps);
+    const std::vector<explore::GridPass> passes =
+        preview ? explore::gridPasses(request.heatmap) : std::vector<explore::GridPass>{{1, 1}};
+    const std::vector<double> shares = explore::gridPassShares(request.heatmap, passes);
     double before = 0;
-    for (std::size_t pass = 0; pass < steps.size(); ++pass) {
+    for (std::size_t pass = 0; pass < passes.size(); ++pass) {
         auto result = std::make_shared<GridResult>();
         result->request = request;
         result->requestedAt = requestedAt;
         result->slopes = slopes;
         HeatmapParams params = request.heatmap;
-        params.rowStep = steps[pass];
+        params.rowStep = passes[pass].rowStep;
+        params.keyStep = passes[pass].keyStep;
         auto heatmap = renderHeatmap(params, 0, [&](std::uint64_t done, std::uint64_t total) {
             if (progress != nullptr && total > 0) {
                 const double fraction = before + shares[pass] * static_cast<double>(done) / static_cast<double>(total);
@@ -145,7 +147,7 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
         result->colorBar = renderColorBar(request.heatmap.colormap, 8, std::max(request.heatmap.height, 2), true);
         result->title = explore::heatmapTitle(params);
         result->subtitle = explore::heatmapSubtitle(params, result->heatmap);
-        if (pass + 1 < steps.size()) {
+        if (pass + 1 < passes.size()) {
             result->coreMs = millisecondsSince(start);
             preview(std::move(result));
             continue;

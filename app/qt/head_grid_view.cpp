@@ -74,7 +74,7 @@ void HeadGridView::markStale() {
 
 void HeadGridView::setProgress(double fraction) {
     m_progress = fraction;
-    if (m_stale || m_refining) update();
+    if (m_stale || m_refining || !m_grid) update();
 }
 
 QRect HeadGridView::imageRect() const {
@@ -234,8 +234,14 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
     if (!m_grid) {
+        // The first picture of a costly view: its progress and estimate too (issue 26).
+        QString text = "Computing…";
+        if (m_progress >= 0) text += QString(" %1 %").arg(std::lround(m_progress * 100));
+        if (!m_sinceChange.isValid()) m_sinceChange.start();
+        if (const double left = secondsLeft(m_sinceChange.elapsed() / 1000.0, m_progress); left >= 0)
+            text += QString(", about %1 s left").arg(std::max(1L, std::lround(left)));
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, "Computing…");
+        p.drawText(rect(), Qt::AlignCenter, text);
         return;
     }
     // Moved to a screen with another scale: ask for an image at the new device-pixel size.

@@ -267,6 +267,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_model, &SessionModel::sessionChanged, m_compare, &CompareView::markStale);
     connect(m_model, &SessionModel::sessionChanged, m_extrapolation, &ExtrapolationView::markStale);
     connect(m_model, &SessionModel::computeProgress, m_grid, &HeadGridView::setProgress);
+    // The details' progress on every view still marked stale (detail, curves, stages, ...).
+    connect(m_model, &SessionModel::detailsProgress, this, [this](double fraction) {
+        for (QWidget* w : findChildren<QWidget*>())
+            if (auto* overlay = dynamic_cast<StaleOverlay*>(w)) overlay->setProgress(fraction);
+    });
     connect(m_grid, &HeadGridView::logScaleToggled, m_model, &SessionModel::setLogScale);
 
     // Hover read-outs and linked highlighting.

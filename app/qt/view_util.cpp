@@ -174,6 +174,7 @@ StaleOverlay::StaleOverlay(QWidget* parent) : QWidget(parent), m_timer(new QTime
 void StaleOverlay::markStale() {
     m_asked = true;
     m_progress = -1;
+    m_since.invalidate();
     if (!m_timer->isActive() && !isVisible()) m_timer->start();
 }
 
@@ -184,13 +185,15 @@ void StaleOverlay::clear() {
 }
 
 void StaleOverlay::setProgress(double fraction) {
+    if (m_progress < 0 || !m_since.isValid()) m_since.start();
     m_progress = fraction;
     if (isVisible()) update();
 }
 
 void StaleOverlay::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    paintStale(p, rect(), m_progress, palette());
+    paintStale(p, rect(), m_progress, palette(),
+               m_since.isValid() ? secondsLeft(static_cast<double>(m_since.elapsed()) / 1000.0, m_progress) : -1);
 }
 
 bool StaleOverlay::eventFilter(QObject* watched, QEvent* event) {

@@ -8,6 +8,7 @@
 #include <alibi/render/color_scale.hpp>
 
 #include <QColor>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QLayout>
 #include <QString>
@@ -63,6 +64,7 @@ private:
     QTimer* m_timer;
     bool m_asked = false;
     double m_progress = -1;
+    QElapsedTimer m_since;  // since the first progress report, for the estimate of the time left
 };
 
 // The layout of a view with a table: a row of controls on top, then `upper` over `table` in a

@@ -60,7 +60,15 @@ void ComputeWorker::run(const explore::Request& request, const explore::JobConte
     if (job.cancelled()) return;
     auto grid = std::make_shared<const GridSnapshot>(std::move(*gridResult));
     emit gridReady(grid);
-    auto snapshot = std::make_shared<Snapshot>(explore::computeDetails(request, std::move(grid), cancelled));
+    auto reportDetails = [&](std::uint64_t done, std::uint64_t total) {
+        if (total > 0 && sinceReport.elapsed() >= 50) {
+            sinceReport.restart();
+            emit detailsProgress(generation, static_cast<double>(done) / static_cast<double>(total));
+        }
+        return !job.cancelled();
+    };
+    auto snapshot =
+        std::make_shared<Snapshot>(explore::computeDetails(request, std::move(grid), cancelled, reportDetails));
     if (job.cancelled()) return;
     emit resultReady(std::move(snapshot));
 }

@@ -33,6 +33,8 @@ signals:
     void failed(quint64 generation, const QString& message);
     // Fraction of the grid of `generation` done so far, at most every 50 ms while it computes.
     void progress(quint64 generation, double fraction);
+    // Fraction of the details of `generation` (detail image, statistics, curves, stages) done.
+    void detailsProgress(quint64 generation, double fraction);
 
 private:
     void run(const explore::Request& request, const explore::JobContext& job);

@@ -122,6 +122,8 @@ signals:
     void compareSpecChanged(const alibi::CompareOverrides& spec);
     // Fraction of the current request's grid computed so far (while it takes longer than 50 ms).
     void computeProgress(double fraction);
+    // Fraction of the current request's details (statistics, detail image, stages) done.
+    void detailsProgress(double fraction);
 
 private:
     bool apply(const QString& field, const std::function<void(Session&)>& change);

@@ -10,8 +10,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace alibi::explore {
 
@@ -78,7 +80,11 @@ std::string heatmapTitle(const HeatmapParams& p) {
         if (c.temperature != 1) title += fmt::format(" · T = {}", formatValue(c.temperature));
     }
     if (p.scale == ScaleMode::PerHead && p.head < 0) title += " · per-head scale";
-    if (p.rowStep > 1) title += fmt::format(" · preview from 1 exact row in {}, refining", p.rowStep);
+    if (p.keyStep > 1)
+        title += fmt::format(" · preview from 1 row in {} and q.k of 1 key in {} (approximate), refining",
+                             std::max(1, p.rowStep), p.keyStep);
+    else if (p.rowStep > 1)
+        title += fmt::format(" · preview from 1 exact row in {}, refining", p.rowStep);
     if (p.batch.active()) title += " · " + batchRowTitle(p.batch, p.batchRow, b.queries);
     return title;
 }
@@ -125,48 +131,93 @@ namespace {
 
 // The cost model of the progressive schedule (measured on the 2-core machines of issue 26): q.k
 // rows run at about this many multiply-adds a second on two threads, key vectors are drawn at
-// about this many normals a second, and a first picture should take about this long.
+// about this many normals a second, and a first picture should take about this long by the
+// model (which is optimistic: the first picture of the heavy view takes about twice as long on
+// two idle cores; see docs/BENCHMARKS.md).
 constexpr double kMultiplyAddsPerSecond = 6e10;
 constexpr double kNormalsPerSecond = 6e8;
-constexpr double kFirstPictureSeconds = 0.6;
+// Each row's softmax and pixel summaries: about this many of its K cells a second.
+constexpr double kRowCellsPerSecond = 1e9;
+constexpr double kFirstPictureSeconds = 0.4;
 
-// Seconds the grid takes at row step `step` by the model above.
-double gridSeconds(const HeatmapParams& p, int step) {
-    const ContentParams& c = p.attention.content;
-    const BiasParams& b = p.attention.bias;
-    const double heads = p.head >= 0 ? 1.0 : static_cast<double>(b.slopes.heads);
-    // Pixel rows per tile: at most the image's height split over the grid's rows (the layout is
-    // roughly square), and never more than the queries.
-    const double gridRows = p.head >= 0 ? 1.0 : std::max(1.0, std::floor(std::sqrt(heads)));
-    const double rows = heads * std::ceil(std::min<double>(static_cast<double>(b.queries), p.height / gridRows) / step);
-    const double K = static_cast<double>(b.keyCount());
-    if (c.kind == ContentKind::Zero) return 0;
-    if (c.kind == ContentKind::Gaussian) return rows * K / kNormalsPerSecond;
-    const double dk = std::max(1, c.dk);
-    // Keys: drawn once per head while they fit the key cache, else once per call of up to 256 rows.
-    const double draws = K * dk * 4 <= 24.0 * (1 << 20) ? 1.0 : std::max(1.0, std::ceil(rows / heads / 256));
-    return rows * K * dk / kMultiplyAddsPerSecond + heads * draws * K * dk / kNormalsPerSecond;
+// Bytes of key vectors PictureRows keeps per head (above them it draws keys per call), and the
+// rows of one call: its scratch is rows x K floats (see render/src/attention_rows.cpp).
+constexpr double kCachedKeyBytes = 24.0 * (1 << 20);
+double rowsPerCall(double K, bool cached) {
+    return cached ? std::clamp(std::floor(512.0 * 1024 / (4 * K)), 1.0, 64.0)
+                  : std::clamp(std::floor(160.0 * (1 << 20) / (4 * K)), 1.0, 640.0);
 }
 
 }  // namespace
 
-std::vector<int> gridPreviewSteps(const HeatmapParams& p) {
-    if (p.what != RenderWhat::Attention || p.attention.content.kind == ContentKind::Zero || p.batch.active())
-        return {1};
-    std::vector<int> steps;
-    int step = 1;
-    while (step < 64 && gridSeconds(p, step) > kFirstPictureSeconds) step *= 2;
-    // A first picture, then one about 8 times finer while the exact one is still far off.
-    for (; step > 1; step = step >= 32 && gridSeconds(p, step / 8) > 4 * kFirstPictureSeconds ? step / 8 : 1)
-        steps.push_back(step);
-    steps.push_back(1);
-    return steps;
+double gridPassSeconds(const HeatmapParams& p, GridPass pass) {
+    const ContentParams& c = p.attention.content;
+    const BiasParams& b = p.attention.bias;
+    const double heads = p.head >= 0 ? 1.0 : static_cast<double>(b.slopes.heads);
+    // Pixel rows per tile: at most the image's height split over the grid's rows, and never
+    // more than the queries.
+    const double gridRows = gridLayout(static_cast<int>(heads), p.width, p.height).rows;
+    const double tileRows =
+        std::ceil(std::min<double>(static_cast<double>(b.queries), p.height / gridRows) / std::max(1, pass.rowStep));
+    const double rows = heads * tileRows;
+    const double K = static_cast<double>(b.keyCount());
+    if (c.kind == ContentKind::Zero) return 0;
+    if (c.kind == ContentKind::Gaussian) return rows * K / kNormalsPerSecond + rows * K / kRowCellsPerSecond;
+    const double dk = std::max(1, c.dk);
+    const bool cached = K * dk * 4 <= kCachedKeyBytes;
+    if (pass.keyStep > 1) {
+        // Sampled keys are drawn for every call (never cached).
+        const double keys = std::ceil(K / pass.keyStep);
+        const double calls = std::ceil(tileRows / rowsPerCall(K, cached));
+        return rows * keys * dk / kMultiplyAddsPerSecond + heads * calls * keys * dk / kNormalsPerSecond +
+               rows * K / kRowCellsPerSecond;
+    }
+    // Keys: drawn once per head while they fit the key cache, else once per call.
+    const double draws = cached ? 1.0 : std::ceil(tileRows / rowsPerCall(K, false));
+    return rows * K * dk / kMultiplyAddsPerSecond + heads * draws * K * dk / kNormalsPerSecond +
+           rows * K / kRowCellsPerSecond;
 }
 
-std::vector<double> gridPassShares(const HeatmapParams& p, const std::vector<int>& steps) {
+std::vector<GridPass> gridPasses(const HeatmapParams& p) {
+    if (p.what != RenderWhat::Attention || p.attention.content.kind == ContentKind::Zero || p.batch.active())
+        return {{1, 1}};
+    const double exact = gridPassSeconds(p, {1, 1});
+    if (exact <= kFirstPictureSeconds) return {{1, 1}};
+    const bool qk = p.attention.content.kind == ContentKind::Qk;
+    // The first picture: exact rows, one in up to 16 pixel rows; else (q.k) the fewest rows left
+    // out with the content of 1 key in up to one pixel column's keys; else the cheapest.
+    const GridLayout layout = gridLayout(p.head >= 0 ? 1 : p.attention.bias.slopes.heads, p.width, p.height);
+    const double keysPerPixel =
+        static_cast<double>(p.attention.bias.keyCount()) / std::max(1.0, static_cast<double>(p.width) / layout.columns);
+    int maxKeyStep = 2;
+    while (maxKeyStep * 2 <= keysPerPixel && maxKeyStep < 256) maxKeyStep *= 2;
+    std::optional<GridPass> first;
+    for (int r = 2; r <= 16 && !first; r *= 2)
+        if (gridPassSeconds(p, {r, 1}) <= kFirstPictureSeconds) first = GridPass{r, 1};
+    for (int r = 2; qk && r <= 16 && !first; r *= 2)
+        for (int k = 2; k <= maxKeyStep && !first; k *= 2)
+            if (gridPassSeconds(p, {r, k}) <= kFirstPictureSeconds) first = GridPass{r, k};
+    if (!first) first = GridPass{64, qk ? maxKeyStep : 1};
+    std::vector<GridPass> passes{*first};
+    // While the exact grid is far off, exact rows from fewer pixel rows next, at up to a fifth
+    // of the exact grid's cost (a q.k pass over uncached keys costs at least one draw of every
+    // head's keys), and only when they are finer than the first picture's: coarser exact rows
+    // (a staircase of few rows) look worse than an approximate picture from many rows.
+    const double budget = std::min(exact / 4, std::max(exact / 5, 4 * kFirstPictureSeconds));
+    const int finest = first->keyStep > 1 ? first->rowStep / 2 : first->rowStep / 4;
+    for (int r = 2; r <= finest; r *= 2)
+        if (gridPassSeconds(p, {r, 1}) <= budget) {
+            passes.push_back({r, 1});
+            break;
+        }
+    passes.push_back({1, 1});
+    return passes;
+}
+
+std::vector<double> gridPassShares(const HeatmapParams& p, const std::vector<GridPass>& passes) {
     std::vector<double> share;
     double total = 0;
-    for (int step : steps) total += share.emplace_back(std::max(gridSeconds(p, step), 1e-9));
+    for (GridPass pass : passes) total += share.emplace_back(std::max(gridPassSeconds(p, pass), 1e-9));
     for (double& s : share) s /= total;
     return share;
 }
@@ -197,12 +248,13 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
     p.batchRow = request.session.batchRow;
     // Passes from coarse to exact; progress runs once over all of them, each pass weighted by
     // its modelled cost.
-    const std::vector<int> steps = preview ? gridPreviewSteps(p) : std::vector<int>{1};
-    const std::vector<double> weight = gridPassShares(p, steps);
+    const std::vector<GridPass> passes = preview ? gridPasses(p) : std::vector<GridPass>{{1, 1}};
+    const std::vector<double> weight = gridPassShares(p, passes);
     constexpr double kUnits = 1e6;
     double before = 0;
-    for (std::size_t pass = 0; pass < steps.size(); ++pass) {
-        p.rowStep = steps[pass];
+    for (std::size_t pass = 0; pass < passes.size(); ++pass) {
+        p.rowStep = passes[pass].rowStep;
+        p.keyStep = passes[pass].keyStep;
         auto map = renderHeatmap(p, 2, [&](std::uint64_t done, std::uint64_t all) {
             const double fraction = all > 0 ? static_cast<double>(done) / static_cast<double>(all) : 0.0;
             const auto units = static_cast<std::uint64_t>(kUnits * (before + fraction * weight[pass]));
@@ -211,12 +263,12 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
         if (!map) return std::unexpected(map.error());
         before += weight[pass];
         out.grid = std::move(*map);
-        out.gridParams.rowStep = steps[pass];
         out.title = heatmapTitle(p);
         out.subtitle = heatmapSubtitle(p, out.grid);
-        if (pass + 1 < steps.size()) preview(out);
+        if (pass + 1 < passes.size()) preview(out);
     }
     out.gridParams.rowStep = 1;  // what the views compare with their next request
+    out.gridParams.keyStep = 1;
     return out;
 }
 
@@ -446,7 +498,63 @@ CurveSet computeCurves(const AttentionParams& attention, std::int64_t queryRow, 
     return out;
 }
 
-Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const CancelledFn& cancelled) {
+namespace {
+
+// Reference rows (double, statistics and stages) per second on one thread: K x d_k normals and
+// multiply-adds per q.k row.
+constexpr double kReferenceCellsPerSecond = 1.5e8;
+
+// One progress over computeDetails' steps, each weighted by its modelled seconds.
+class StepProgress {
+public:
+    StepProgress(const CancelledFn& cancelled, const ProgressFn& outer, std::vector<double> seconds)
+        : m_cancelled(cancelled), m_outer(outer), m_share(std::move(seconds)) {
+        double total = 0;
+        for (double& s : m_share) total += (s = std::max(s, 1e-6));
+        for (double& s : m_share) s /= total;
+    }
+    // The callback of step `step`; the steps before it count as done.
+    [[nodiscard]] ProgressFn step(std::size_t step) const {
+        double before = 0;
+        for (std::size_t n = 0; n < step && n < m_share.size(); ++n) before += m_share[n];
+        const double share = step < m_share.size() ? m_share[step] : 0.0;
+        return [this, before, share](std::uint64_t done, std::uint64_t all) {
+            const double fraction = all > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(all)) : 0.0;
+            // Never backwards (workers report out of order): the largest figure so far.
+            auto units = static_cast<std::uint64_t>(kUnits * (before + share * fraction));
+            std::uint64_t high = m_high.load(std::memory_order_relaxed);
+            while (high < units && !m_high.compare_exchange_weak(high, units, std::memory_order_relaxed)) {
+            }
+            units = std::max(units, high);
+            if (m_stop.load(std::memory_order_relaxed)) return false;
+            if (alibi::explore::stopped(m_cancelled) ||
+                (m_outer && !m_outer(units, static_cast<std::uint64_t>(kUnits)))) {
+                m_stop = true;
+                return false;
+            }
+            return true;
+        };
+    }
+    // Step n is done: false when cancelled.
+    [[nodiscard]] bool done(std::size_t n) const { return step(n)(1, 1); }
+    // Cancelled, or a progress answer was false.
+    [[nodiscard]] bool stopped() const {
+        return m_stop.load(std::memory_order_relaxed) || alibi::explore::stopped(m_cancelled);
+    }
+
+private:
+    static constexpr double kUnits = 1e6;
+    const CancelledFn& m_cancelled;
+    const ProgressFn& m_outer;
+    std::vector<double> m_share;
+    mutable std::atomic<bool> m_stop{false};
+    mutable std::atomic<std::uint64_t> m_high{0};
+};
+
+}  // namespace
+
+Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const CancelledFn& cancelled,
+                        const ProgressFn& outerProgress) {
     Snapshot out;
     out.grid = std::move(gridSnapshot);
     const Session& s = request.session;
@@ -458,8 +566,6 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     auto note = [&out](const std::string& what, const Error& e) {
         if (out.error.empty()) out.error = what + ": " + e.message;
     };
-    const ProgressFn progress = progressOf(cancelled);
-
     // The selected head alone, one pixel per cell when it fits.
     out.detailParams = out.grid->gridParams;
     out.detailParams.head = out.head;
@@ -471,16 +577,6 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     out.detailParams.height = static_cast<int>(std::clamp<std::int64_t>(q, 1, maxPixels));
     out.detailParams.gap = 0;
     out.detailParams.scale = ScaleMode::PerHead;
-    if (auto map = renderHeatmap(out.detailParams, 2, progress))
-        out.detail = std::move(*map);
-    else if (map.error().code != ErrorCode::Cancelled)
-        note("detail", map.error());
-    if (stopped(cancelled)) return out;
-    out.detailTitle = headTitle(out.head, out.grid->slopes[static_cast<std::size_t>(out.head)]);
-
-    if (q <= kDetailValuesMax && k <= kDetailValuesMax)
-        if (auto values = headCellValues(out.detailParams, out.grid->slopes, cancelled))
-            out.detailValues = std::move(*values);
 
     // Statistics average over fewer rows when rows are long, so a job stays well under a second.
     StatsParams sp;
@@ -488,12 +584,35 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     sp.queryRow = out.queryRow;
     const double rowCost = static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention);
     sp.maxRows = static_cast<std::int64_t>(std::clamp(double(1 << 23) / rowCost, 1.0, 256.0));
-    auto stats = computeStats(sp, 2, progress);
+    // The steps' modelled seconds: the detail image (as a grid pass), the statistics (maxRows
+    // reference rows per head, and the query row when it is not one of them, on two threads),
+    // the attention curves (one reference row per head) and the stages (one reference row).
+    const bool withContent = s.attention.content.kind != ContentKind::Zero;
+    const double referenceRow =
+        withContent ? static_cast<double>(k) * cellCost(s.attention) / kReferenceCellsPerSecond : 1e-4;
+    const bool curves = static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention) <= kCurveCells;
+    const StepProgress steps(cancelled, outerProgress,
+                             {gridPassSeconds(out.detailParams, {}),
+                              heads * static_cast<double>(std::min(sp.maxRows, q) + 1) * referenceRow / 2,
+                              curves ? heads * referenceRow / 2 : 0.0, referenceRow,
+                              request.wantCompare || request.wantExtrapolation ? 0.1 : 0.0});
+    if (auto map = renderHeatmap(out.detailParams, 2, steps.step(0)))
+        out.detail = std::move(*map);
+    else if (map.error().code != ErrorCode::Cancelled)
+        note("detail", map.error());
+    if (steps.stopped()) return out;
+    out.detailTitle = headTitle(out.head, out.grid->slopes[static_cast<std::size_t>(out.head)]);
+
+    if (q <= kDetailValuesMax && k <= kDetailValuesMax)
+        if (auto values = headCellValues(out.detailParams, out.grid->slopes, cancelled))
+            out.detailValues = std::move(*values);
+
+    auto stats = computeStats(sp, 2, steps.step(1));
     if (stats)
         out.stats = std::move(*stats);
     else if (stats.error().code != ErrorCode::Cancelled)
         note("statistics", stats.error());
-    if (stopped(cancelled)) return out;
+    if (steps.stopped()) return out;
 
     CurveSet curves = computeCurves(s.attention, out.queryRow, cancelled);
     out.slopeCurves = std::move(curves.slopes);
@@ -515,16 +634,19 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
         }
         out.schemeCurves.push_back(std::move(line));
     }
+    if (!steps.done(2)) return out;
     if (auto st = attentionStages(s.attention, out.head, out.queryRow))
         out.stages = std::move(*st);
     else
         note("stages", st.error());
-    if (stopped(cancelled)) return out;
+    if (!steps.done(3)) return out;
 
+    const CancelledFn stop = [&steps] { return steps.stopped(); };
     if (request.wantCompare)
-        out.compare = computeCompare(s, request.compare, request.gridWidth, request.gridHeight, cancelled);
-    if (stopped(cancelled)) return out;
-    if (request.wantExtrapolation) out.extrapolation = computeExtrapolation(s, out.head, cancelled);
+        out.compare = computeCompare(s, request.compare, request.gridWidth, request.gridHeight, stop);
+    if (steps.stopped()) return out;
+    if (request.wantExtrapolation) out.extrapolation = computeExtrapolation(s, out.head, stop);
+    (void)steps.done(4);
     // Statistics, curves and stages describe one sequence; with a batch, the status line says so
     // (unless a real error needs it).
     if (out.error.empty()) out.error = batchScopeNote(s.batch, s.batchRow);

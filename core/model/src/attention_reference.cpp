@@ -118,8 +118,12 @@ void ReferenceRows::probabilities(std::int64_t head, std::int64_t query, std::sp
 }
 
 void ReferenceRows::logits(std::int64_t head, std::int64_t query, std::span<double> out) {
-    const std::int64_t n = allowedKeys(m_params.bias, query), K = m_params.bias.keyCount();
     content(head, query, out);
+    logitsFromContent(head, query, out);
+}
+
+void ReferenceRows::logitsFromContent(std::int64_t head, std::int64_t query, std::span<double> out) {
+    const std::int64_t n = allowedKeys(m_params.bias, query), K = m_params.bias.keyCount();
     const double slope = m_slopes[static_cast<std::size_t>(head)];
     for (std::int64_t j = 0; j < n; ++j) {
         const double b = biasValue(m_params.bias, slope, head, query, j);
@@ -194,10 +198,17 @@ Result<AttentionStages> attentionStages(const AttentionParams& params, std::int6
     s.withBias.resize(K);
     for (std::size_t j = 0; j < K; ++j)
         s.withBias[j] = s.content[j] + biasValue(params.bias, slope, head, query, static_cast<std::int64_t>(j));
-    s.masked.resize(K);
-    rows.logits(head, query, s.masked);
-    s.probabilities.resize(K);
-    rows.probabilities(head, query, s.probabilities);
+    // The content is drawn once (q.k rows cost K x d_k normals): the logits and probabilities
+    // follow from it as ReferenceRows::logits and ::probabilities would compute them.
+    s.masked = s.content;
+    rows.logitsFromContent(head, query, s.masked);
+    if (detail::closedFormApplies(params)) {
+        s.probabilities.resize(K);
+        rows.probabilities(head, query, s.probabilities);
+    } else {
+        s.probabilities = s.masked;
+        detail::softmaxReference(s.probabilities);
+    }
     return s;
 }
 

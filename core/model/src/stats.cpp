@@ -107,8 +107,12 @@ Result<StatsResult> computeStats(const StatsParams& params, unsigned threads, co
     const auto n = static_cast<std::int64_t>(rows.size());
 
     // Item (h, k): k < n is sampled row k, k == n the chosen query row. Results are stored per
-    // item and reduced in order, so the numbers do not depend on the thread count.
+    // item and reduced in order, so the numbers do not depend on the thread count. When the
+    // query row is one of the sampled rows (the last row, with one sampled row) it is computed
+    // once: a q.k row costs K x d_k normals.
     const std::uint64_t perHead = static_cast<std::uint64_t>(n) + 1;
+    const auto sampledQuery = std::find(rows.begin(), rows.end(), queryRow);
+    const std::int64_t same = sampledQuery == rows.end() ? -1 : sampledQuery - rows.begin();
     const std::uint64_t items = static_cast<std::uint64_t>(H) * perHead;
     std::vector<RowStats> results(items);
     std::atomic<bool> cancelled{false};
@@ -124,7 +128,9 @@ Result<StatsResult> computeStats(const StatsParams& params, unsigned threads, co
                 const auto h = static_cast<std::int64_t>(it / perHead);
                 const auto k = static_cast<std::int64_t>(it % perHead);
                 const std::int64_t i = k == n ? queryRow : rows[static_cast<std::size_t>(k)];
-                if (closedForm) {
+                if (k == n && same >= 0) {
+                    // copied from its sampled item below
+                } else if (closedForm) {
                     results[it] = detail::GeometricRow(params.attention, reference.slope(h), i).stats();
                 } else {
                     reference.probabilities(h, i, row);
@@ -142,6 +148,10 @@ Result<StatsResult> computeStats(const StatsParams& params, unsigned threads, co
     if (error) return std::unexpected(*error);
     if (cancelled) return fail(ErrorCode::Cancelled, "statistics cancelled");
     if (progress) (void)progress(items, items);
+    if (same >= 0)
+        for (std::int64_t h = 0; h < H; ++h)
+            results[static_cast<std::uint64_t>(h) * perHead + static_cast<std::uint64_t>(n)] =
+                results[static_cast<std::uint64_t>(h) * perHead + static_cast<std::uint64_t>(same)];
 
     StatsResult out;
     out.queryRow = queryRow;

@@ -25,9 +25,10 @@ constexpr std::size_t kKeyCacheBytes = std::size_t{96} << 20;
 constexpr std::size_t kChunkBytes = std::size_t{512} << 10;
 // Keys too large to cache (K x d_k above a quarter of the cache, e.g. 1 GiB at K = 65536 and
 // d_k = 4096) are drawn panel by panel for every call instead: a call then takes up to this many
-// bytes of rows, so the draws (K x d_k normals per call) are shared by many rows.
-constexpr std::size_t kUncachedChunkBytes = std::size_t{64} << 20;
-constexpr std::int64_t kUncachedMaxRows = 256;
+// bytes of rows, so the draws (K x d_k normals per call) are shared by many rows: a 1080-pixel
+// grid's tile (540 rows at K = 65536, 135 MiB) in one call, one draw of its head's keys.
+constexpr std::size_t kUncachedChunkBytes = std::size_t{160} << 20;
+constexpr std::int64_t kUncachedMaxRows = 640;
 // Bytes of one panel of keys drawn at a time (uncached keys).
 constexpr std::size_t kPanelBytes = std::size_t{4} << 20;
 
@@ -108,8 +109,10 @@ struct PictureRows::Impl {
     int templateHead = -1;
     std::vector<float> bias;  // the head's bias template divided by the temperature
     std::vector<float> q;
-    std::vector<float> panel;  // uncached keys: one panel of key vectors
-    bool cachedKeys = true;    // whether the head's key vectors fit the key cache
+    std::vector<float> panel;    // uncached keys: one panel of key vectors
+    int keyStep = 1;             // > 1: content of one key in keyStep (a preview)
+    std::vector<float> sampled;  // keyStep > 1: one panel's content logits, rows x sampled keys
+    bool cachedKeys = true;      // whether the head's key vectors fit the key cache
     std::vector<double> reference;
     std::unique_ptr<ReferenceRows> referenceRows;
 
@@ -128,11 +131,47 @@ struct PictureRows::Impl {
         }
         templateHead = head;
     }
+
+    bool sampledContent(int head, std::int64_t M, std::int64_t nMax, std::span<float> out, const PanelFn& panel);
 };
 
-PictureRows::PictureRows(const AttentionParams& params, std::vector<double> slopes) : m_impl(std::make_unique<Impl>()) {
+// A preview's content (keyStep > 1): q.k for keys 0, s, 2 s, ... (each key's d_k normals drawn
+// alone: the generator is counter-based, so they are the exact rows' vectors), a panel of them
+// at a time, each logit copied to the keys up to the next sampled one.
+bool PictureRows::Impl::sampledContent(int head, std::int64_t M, std::int64_t nMax, std::span<float> out,
+                                       const PanelFn& panel) {
+    Impl& d = *this;
+    const ContentParams& c = d.params.content;
+    const std::int64_t K = d.K, s = d.keyStep;
+    const std::int64_t count = (nMax + s - 1) / s;
+    const std::int64_t panelKeys = std::max<std::int64_t>(
+        16, static_cast<std::int64_t>(kPanelBytes / (static_cast<std::size_t>(d.dk) * sizeof(float))));
+    const std::int64_t width = std::min(panelKeys, count);
+    d.panel.resize(static_cast<std::size_t>(width * d.dk));
+    d.sampled.resize(static_cast<std::size_t>(M * width));
+    for (std::int64_t k0 = 0; k0 < count; k0 += panelKeys) {
+        const std::int64_t k1 = std::min(count, k0 + panelKeys);
+        for (std::int64_t k = k0; k < k1; ++k)
+            fillNormals(c.seed, kStreamKeys, (static_cast<std::uint64_t>(head) * K + k * s) * d.dk,
+                        static_cast<std::uint64_t>(d.dk), 1.0, d.panel.data() + (k - k0) * d.dk, c.generator);
+        gemmNT(static_cast<int>(M), static_cast<int>(k1 - k0), d.dk, d.q.data(), d.panel.data(), d.sampled.data(),
+               static_cast<int>(k1 - k0));
+        for (std::int64_t r = 0; r < M; ++r) {
+            float* row = out.data() + r * K;
+            const float* logits = d.sampled.data() + r * (k1 - k0);
+            for (std::int64_t k = k0; k < k1; ++k)
+                std::fill(row + k * s, row + std::min(nMax, (k + 1) * s), logits[k - k0]);
+        }
+        if (panel && !panel(k1, count)) return false;
+    }
+    return true;
+}
+
+PictureRows::PictureRows(const AttentionParams& params, std::vector<double> slopes, int keyStep)
+    : m_impl(std::make_unique<Impl>()) {
     Impl& d = *m_impl;
     d.params = params;
+    d.keyStep = params.content.kind == ContentKind::Qk ? std::max(1, keyStep) : 1;
     d.slopes = std::move(slopes);
     d.Q = params.bias.queries;
     d.K = params.bias.keyCount();
@@ -153,7 +192,7 @@ std::int64_t PictureRows::chunkRows() const {
     return std::clamp<std::int64_t>(static_cast<std::int64_t>(kChunkBytes / row), 1, 64);
 }
 
-void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::span<float> out) {
+void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::span<float> out, const PanelFn& panel) {
     Impl& d = *m_impl;
     const BiasParams& b = d.params.bias;
     const ContentParams& c = d.params.content;
@@ -181,6 +220,10 @@ void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::
                 fillNormals(c.seed, kStreamQueries,
                             static_cast<std::uint64_t>(head * d.Q + queries[static_cast<std::size_t>(r)]) * d.dk,
                             static_cast<std::uint64_t>(d.dk), 1.0, d.q.data() + r * d.dk, c.generator);
+            if (d.keyStep > 1) {
+                if (!d.sampledContent(head, M, nMax, out, panel)) return;
+                break;
+            }
             if (d.cachedKeys) {
                 const auto keys = cachedKeys(c.seed, d.dk, K, head, c.generator);
                 gemmNT(static_cast<int>(M), static_cast<int>(nMax), d.dk, d.q.data(), keys->keys.data(), out.data(),
@@ -198,6 +241,7 @@ void PictureRows::compute(int head, std::span<const std::int64_t> queries, std::
                             static_cast<std::uint64_t>((j1 - j0) * d.dk), 1.0, d.panel.data(), c.generator);
                 gemmNT(static_cast<int>(M), static_cast<int>(j1 - j0), d.dk, d.q.data(), d.panel.data(),
                        out.data() + j0, static_cast<int>(K));
+                if (panel && !panel(j1, nMax)) return;
             }
             break;
         }

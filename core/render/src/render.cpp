@@ -252,8 +252,14 @@ std::string countText(double cells) {
 // `zoomX` x `zoomY`: screen pixels per image pixel where the image is shown scaled.
 std::string summaryText(const Heatmap& map, bool attention, double zoomX = 1, double zoomY = 1) {
     const double kx = map.cellsPerPixelX / zoomX, qy = map.cellsPerPixelY / zoomY;
-    const std::string preview =
-        map.rowStep > 1 ? fmt::format(" (preview: 1 pixel row in {} computed so far)", map.rowStep) : std::string();
+    std::string preview;
+    if (map.rowStep > 1 || map.keyStep > 1) {
+        preview = " (preview: ";
+        if (map.rowStep > 1) preview += fmt::format("1 pixel row in {} computed so far", map.rowStep);
+        if (map.rowStep > 1 && map.keyStep > 1) preview += ", ";
+        if (map.keyStep > 1) preview += fmt::format("q.k of 1 key in {}, shared by its neighbours", map.keyStep);
+        preview += ")";
+    }
     if (kx <= 1 && qy <= 1) {
         // Shown scaled, a cell is rarely a whole number of pixels: say it to one decimal at most.
         const auto px = [&](double cells) {
@@ -327,6 +333,9 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     // Only attention rows with content are costly enough to preview.
     const bool contentRows = attention && params.attention.content.kind != ContentKind::Zero;
     map.rowStep = contentRows ? std::clamp(params.rowStep, 1, std::max(1, tileH)) : 1;
+    map.keyStep = attention && !batched && params.attention.content.kind == ContentKind::Qk
+                      ? static_cast<int>(std::clamp<std::int64_t>(params.keyStep, 1, std::max<std::int64_t>(1, K)))
+                      : 1;
     map.summary = summaryText(map, attention);
 
     // Pass 1: the value of every tile pixel (NaN where masked), one tile row at a time.
@@ -641,7 +650,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         // The query pixel row y shows: its own, or in a preview the computed row above it.
         const int step = map.rowStep;
         const auto queryOf = [&](int y) { return cellAt(y - y % step, tileH, Q); };
-        detail::PictureRows probe(params.attention, *slopes);
+        detail::PictureRows probe(params.attention, *slopes, map.keyStep);
         // Up to chunkRows distinct queries per chunk, the tile's rows split evenly (a call may
         // cost a whole draw of the head's keys, which a short last chunk would pay for little).
         std::int64_t tileDistinct = 0;
@@ -651,8 +660,13 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
             last = q;
         }
         const std::int64_t maxRows = probe.chunkRows();
-        const std::int64_t chunkRows = (tileDistinct + (tileDistinct + maxRows - 1) / maxRows - 1) /
-                                       std::max<std::int64_t>(1, (tileDistinct + maxRows - 1) / maxRows);
+        // At least as many chunks as threads (one head's detail image runs on every core).
+        const auto tileCount = static_cast<std::int64_t>(map.tiles.size());
+        const std::int64_t minPerTile =
+            (static_cast<std::int64_t>(detail::resolveThreads(threads)) + tileCount - 1) / tileCount;
+        const std::int64_t perTile = std::clamp<std::int64_t>(
+            std::max((tileDistinct + maxRows - 1) / maxRows, minPerTile), 1, std::max<std::int64_t>(tileDistinct, 1));
+        const std::int64_t chunkRows = (tileDistinct + perTile - 1) / perTile;
         for (std::size_t t = 0; t < map.tiles.size(); ++t) {
             int y = 0;
             while (y < tileH) {
@@ -672,21 +686,26 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                 y = y1;
             }
         }
+        // Progress in 1/kRowUnits of a pixel row: a call over uncached keys (seconds) reports
+        // after each panel of keys, and answers a cancel there too.
+        constexpr std::uint64_t kRowUnits = 256;
+        const std::uint64_t allUnits = tileRows * kRowUnits;
         std::atomic<std::uint64_t> rowsDone{0};
         std::atomic<bool> stop{false};
         std::mutex rangeMutex;
         detail::parallelFor(chunks.size(), threads, 1, [&](std::uint64_t b, std::uint64_t e) {
-            detail::PictureRows rows(params.attention, *slopes);
+            detail::PictureRows rows(params.attention, *slopes, map.keyStep);
             std::vector<float> block;
             std::vector<std::int64_t> queries;
             std::vector<TileRange> local(map.tiles.size());
             for (std::uint64_t c = b; c < e; ++c) {
                 if (stop.load(std::memory_order_relaxed)) break;
-                if (b == 0 && progress && !progress(rowsDone.load(std::memory_order_relaxed), tileRows)) {
+                if (b == 0 && progress && !progress(rowsDone.load(std::memory_order_relaxed), allUnits)) {
                     stop = true;
                     break;
                 }
                 const Chunk& chunk = chunks[c];
+                const std::uint64_t chunkUnits = static_cast<std::uint64_t>(chunk.y1 - chunk.y0) * kRowUnits;
                 const int h = map.tiles[chunk.tile].head;
                 queries.clear();
                 for (int y = chunk.y0; y < chunk.y1; ++y) {
@@ -702,11 +721,25 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                         fillGeometricRow(
                             g, n, values.data() + (chunk.tile * tileH + y) * static_cast<std::size_t>(tileW), range);
                     }
-                    rowsDone.fetch_add(static_cast<std::uint64_t>(chunk.y1 - chunk.y0), std::memory_order_relaxed);
+                    rowsDone.fetch_add(chunkUnits, std::memory_order_relaxed);
                     continue;
                 }
                 block.resize(queries.size() * static_cast<std::size_t>(K));
-                rows.compute(h, queries, block);
+                std::uint64_t credited = 0;  // of chunkUnits, for the panels done
+                rows.compute(h, queries, block, [&](std::int64_t keysDone, std::int64_t keysAll) {
+                    const auto due = static_cast<std::uint64_t>(
+                        static_cast<double>(chunkUnits) * 0.95 * static_cast<double>(keysDone) /
+                        static_cast<double>(std::max<std::int64_t>(keysAll, 1)));
+                    if (due > credited) rowsDone.fetch_add(due - credited, std::memory_order_relaxed);
+                    credited = std::max(credited, due);
+                    if (stop.load(std::memory_order_relaxed)) return false;
+                    if (b == 0 && progress && !progress(rowsDone.load(std::memory_order_relaxed), allUnits)) {
+                        stop = true;
+                        return false;
+                    }
+                    return true;
+                });
+                if (stop.load(std::memory_order_relaxed)) break;
                 std::size_t r = 0;
                 for (int y = chunk.y0; y < chunk.y1; ++y) {
                     const std::int64_t q = queryOf(y);
@@ -748,7 +781,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                         }
                     }
                 }
-                rowsDone.fetch_add(static_cast<std::uint64_t>(chunk.y1 - chunk.y0), std::memory_order_relaxed);
+                rowsDone.fetch_add(chunkUnits - credited, std::memory_order_relaxed);
             }
             {
                 std::lock_guard lock(rangeMutex);
@@ -761,9 +794,9 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
             // The calling thread's block may finish first: it keeps answering progress and
             // cancel until the other blocks are done.
             while (b == 0 && progress && !stop.load(std::memory_order_relaxed) &&
-                   rowsDone.load(std::memory_order_relaxed) < tileRows) {
+                   rowsDone.load(std::memory_order_relaxed) < allUnits) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(2));
-                if (!progress(rowsDone.load(std::memory_order_relaxed), tileRows)) stop = true;
+                if (!progress(rowsDone.load(std::memory_order_relaxed), allUnits)) stop = true;
             }
         });
         if (stop) return fail(ErrorCode::Cancelled, "rendering cancelled");

@@ -127,8 +127,9 @@ TEST(Render, AttentionRowsSumToOneAcrossAWideTile) {
 TEST(Render, AttentionHeatmapHonoursACancelLateInTheRender) {
     // Two threads split the rows; in a causal head the calling thread's (top) half is the cheap
     // one. A cancel asked for after three quarters of the rows must still stop the render, and
-    // the rows counted must be the tile's rows. Rows of 16384 keys take long enough that the
-    // last quarter cannot slip past between two of the caller's 2 ms checks.
+    // the rows counted must be the tile's rows (in 1/256 of a row: the units the renderer's
+    // attention rows report in). Rows of 16384 keys take long enough that the last quarter
+    // cannot slip past between two of the caller's 2 ms checks.
     auto p = small(1, 16384, 256, 256);
     p.head = 0;
     p.what = RenderWhat::Attention;
@@ -140,7 +141,7 @@ TEST(Render, AttentionHeatmapHonoursACancelLateInTheRender) {
     });
     ASSERT_FALSE(map);
     EXPECT_EQ(map.error().code, ErrorCode::Cancelled);
-    EXPECT_EQ(lastTotal, 256U);
+    EXPECT_EQ(lastTotal, 256U * 256U);
 }
 
 TEST(Render, DivergingScaleIsSymmetric) {
@@ -350,4 +351,27 @@ TEST(Render, PreviewShowsEveryStepthExactRowRepeated) {
     auto zero = renderHeatmap(p, 2);
     ASSERT_TRUE(zero);
     EXPECT_EQ(zero->rowStep, 1);
+}
+
+// A preview from the content of 1 key in keyStep (q.k only) says so, and differs from the
+// exact picture; other content kinds ignore keyStep.
+TEST(Render, KeyStepPreviewIsLabelledAndOnlyForQk) {
+    auto p = small(2, 64, 130, 64);
+    p.what = RenderWhat::Attention;
+    p.attention.content.kind = ContentKind::Qk;
+    p.attention.content.dk = 16;
+    auto exact = renderHeatmap(p, 2);
+    p.rowStep = 2;
+    p.keyStep = 8;
+    auto preview = renderHeatmap(p, 2);
+    ASSERT_TRUE(exact && preview);
+    EXPECT_EQ(exact->keyStep, 1);
+    EXPECT_EQ(preview->keyStep, 8);
+    EXPECT_NE(preview->summary.find("1 key in 8"), std::string::npos) << preview->summary;
+    EXPECT_NE(preview->image.pixels, exact->image.pixels);
+    p.attention.content.kind = ContentKind::Gaussian;
+    auto gaussian = renderHeatmap(p, 2);
+    ASSERT_TRUE(gaussian);
+    EXPECT_EQ(gaussian->keyStep, 1);
+    EXPECT_EQ(gaussian->summary.find("key in"), std::string::npos) << gaussian->summary;
 }

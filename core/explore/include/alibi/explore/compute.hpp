@@ -16,20 +16,32 @@ using CancelledFn = std::function<bool()>;
 // A first, coarser picture of a costly grid (see computeGrid); its grid.rowStep > 1.
 using GridPreviewFn = std::function<void(GridSnapshot)>;
 
+// One pass of computeGrid: HeatmapParams::rowStep and keyStep (both 1: the exact grid).
+struct GridPass {
+    int rowStep = 1;
+    int keyStep = 1;
+    friend bool operator==(const GridPass&, const GridPass&) = default;
+};
+
 // The grid heatmap at the request's pixel size, with its title and subtitle. `progress`
 // (optional) counts the work done of the whole call (every pass below) in arbitrary units;
 // returning false cancels too. A view costs what its pixels need: attention with content
 // computes one exact row (over every key) per pixel row. When that is costly and `preview` is
-// given, a first picture from fewer exact rows (every gridPreviewStep-th pixel row, shown down
-// to the next) goes to `preview` first, a finer one next when the full picture is far off, and
-// the exact picture is returned last.
+// given, previews go to `preview` first (see gridPasses), and the exact picture is returned last.
 [[nodiscard]] Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled = {},
                                                const ProgressFn& progress = {}, const GridPreviewFn& preview = {});
-// The row steps computeGrid takes for `params` (ending in 1): {1} when the grid is cheap enough
-// to show in about a second without a preview.
-[[nodiscard]] std::vector<int> gridPreviewSteps(const HeatmapParams& params);
+// The passes computeGrid takes for `params`, ending in the exact {1, 1}; {{1, 1}} when the grid
+// is cheap enough to show in about a second without a preview. The first picture is due in
+// about a second: from fewer exact rows (rowStep > 1) or, when even that is costly (q.k with
+// key vectors too large to cache: every exact row draws every key's d_k normals), from fewer
+// rows and the content of 1 key in keyStep. A preview's rowStep is always > 1, so a view that
+// asks `grid.rowStep > 1` knows it has a preview. While the exact grid is still far off, an
+// exact pass from fewer rows comes next.
+[[nodiscard]] std::vector<GridPass> gridPasses(const HeatmapParams& params);
 // Each pass's share of the whole work (summing to 1), for one progress over every pass.
-[[nodiscard]] std::vector<double> gridPassShares(const HeatmapParams& params, const std::vector<int>& steps);
+[[nodiscard]] std::vector<double> gridPassShares(const HeatmapParams& params, const std::vector<GridPass>& passes);
+// Modelled seconds of one pass on this kind of machine (2 cores), for tests and benchmarks.
+[[nodiscard]] double gridPassSeconds(const HeatmapParams& params, GridPass pass);
 // Every number of the one head `params.head` (Q x K, row-major), as the detail views print them:
 // the bias (biasValue) or the attention probabilities (attentionRow); masked cells are NaN. A
 // batch's cells are batchCellValues'. Meant for small heads (the views ask up to 32 x 32).
@@ -48,8 +60,11 @@ struct CurveSet {
 };
 [[nodiscard]] CurveSet computeCurves(const AttentionParams& attention, std::int64_t queryRow,
                                      const CancelledFn& cancelled = {}, std::size_t pointsPerCurve = 0);
-// Everything but the grid (which the caller computed first and passes in).
-[[nodiscard]] Snapshot computeDetails(const Request& request, GridPtr grid, const CancelledFn& cancelled = {});
+// Everything but the grid (which the caller computed first and passes in). `progress`
+// (optional) counts the work done of the whole call in arbitrary units, each step (the detail
+// image, statistics, curves, stages) weighted by its modelled cost; returning false cancels.
+[[nodiscard]] Snapshot computeDetails(const Request& request, GridPtr grid, const CancelledFn& cancelled = {},
+                                      const ProgressFn& progress = {});
 // A - B per cell over the whole tensor (both built in memory, up to 2^24 cells), tiles `gap`
 // pixels apart (a figure at 2x doubles it), `labelBand` pixels free above each for its label.
 [[nodiscard]] CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,

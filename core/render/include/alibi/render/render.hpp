@@ -53,6 +53,11 @@ struct HeatmapParams {
     // A preview (attention with content): exact rows for pixel rows 0, rowStep, 2 rowStep, ...
     // of each tile only, each shown down to the next; 1 computes every pixel row.
     int rowStep = 1;
+    // A coarser preview (q.k content only): the content logit q.k of one key in keyStep (keys
+    // 0, keyStep, 2 keyStep, ..., the same vectors the exact rows use), shared by the keys up to
+    // the next, with the exact bias of every key and the softmax over all of them. The keys'
+    // normals drawn and the products shrink keyStep times; the rows are not exact. 1: exact.
+    int keyStep = 1;
     friend bool operator==(const HeatmapParams&, const HeatmapParams&) = default;
 };
 
@@ -90,6 +95,7 @@ struct Heatmap {
     bool rowsSampled = false;      // one exact query row per pixel row (attention)
     bool cellsSampled = false;     // batch bias: a pixel averages up to 4 x 4 sampled cells
     int rowStep = 1;               // > 1: a preview, one exact row per rowStep pixel rows
+    int keyStep = 1;               // > 1: a preview, q.k content of 1 key in keyStep (see HeatmapParams)
     // Some pixel rows show only fully masked query rows (no key to attend to): drawn with
     // fullyMaskedStripe, and the colour bar's legend names them.
     bool fullyMaskedRows = false;

@@ -50,6 +50,9 @@ public:
     void content(std::int64_t head, std::int64_t query, std::span<double> out);
     // The softmax input of every key (K values).
     void logits(std::int64_t head, std::int64_t query, std::span<double> out);
+    // logits() from the content logits already in `inOut` (what content() wrote), so a caller
+    // that wants both draws the content once.
+    void logitsFromContent(std::int64_t head, std::int64_t query, std::span<double> inOut);
     // Probabilities (K values). A fully masked row is uniform under a finite mask and NaN
     // under -inf, as in a framework's softmax.
     void probabilities(std::int64_t head, std::int64_t query, std::span<double> out);
