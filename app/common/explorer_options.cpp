@@ -27,6 +27,8 @@ void addExplorerOptions(CLI::App& app, ExplorerOptions& options, const std::stri
     app.add_option("--zoom", options.zoom, "Start with this font scale (View > Zoom; a projector wants 1.5 to 2)")
         ->type_name("SCALE")
         ->check(CLI::Range(minZoom, maxZoom));
+    app.add_flag("--presentation", options.presentation,
+                 "Start in presentation mode (View > Presentation): large text and thick lines that fit the screen");
     app.add_flag("--man-page", options.manPage, "Print the man page (roff) and exit")->group("");
 }
 

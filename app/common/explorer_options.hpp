@@ -1,6 +1,6 @@
 // The command line both explorers share (alibi-explorer and alibi-explorer-imgui take the same
 // arguments): an optional FILE (a session, *.alibi.json, or attention maps, .npy or
-// .safetensors), --lesson, --attention, --zoom, --version, and the hidden --man-page; parsing
+// .safetensors), --lesson, --attention, --zoom, --presentation, --version, and the hidden --man-page; parsing
 // that exits 2 with a message (and "did you mean") on a bad argument, as the alibi CLI does.
 #pragma once
 
@@ -14,11 +14,12 @@
 namespace alibi::cli_docs {
 
 struct ExplorerOptions {
-    std::string file;       // positional: a session or attention maps (isAttentionMapsFile)
-    std::string lesson;     // --lesson NAME or path
-    std::string attention;  // --attention FILE
-    double zoom = 1.0;      // --zoom: the font scale to start with
-    bool manPage = false;   // --man-page (hidden): print the man page and exit
+    std::string file;           // positional: a session or attention maps (isAttentionMapsFile)
+    std::string lesson;         // --lesson NAME or path
+    std::string attention;      // --attention FILE
+    double zoom = 1.0;          // --zoom: the font scale to start with
+    bool presentation = false;  // --presentation: start in presentation mode (large text that fits)
+    bool manPage = false;       // --man-page (hidden): print the man page and exit
 };
 
 // Registers the shared options on `app` (and its help formatter and --version) for `program`.

@@ -7,12 +7,14 @@
 #include "maps_state.hpp"
 #include "rolling_stats.hpp"
 
+#include <alibi/explore/length_control.hpp>
 #include <alibi/explore/snapshot.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/position_schemes.hpp>
 #include <alibi/render/render.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -39,6 +41,13 @@ inline constexpr std::array kAllViews{
 // Zoom steps of View > Zoom in / out (font and every style size scale together).
 inline constexpr float kMinZoom = 0.75f;
 inline constexpr float kMaxZoom = 3.0f;
+
+// The zoom of presentation mode on a display of this size: text as large as the panels can hold
+// with every value, label and lesson line whole (1.4 at 1280x720, 2 at 1920x1080).
+[[nodiscard]] inline float presentationZoom(float width, float height) {
+    const float fit = std::min(width / 1280.0f, height / 720.0f) * 1.4f;
+    return fit < 1.25f ? 1.25f : fit > 2.0f ? 2.0f : fit;
+}
 
 // The cell under the mouse in the head grid (from the core's hitTest).
 struct HoverCell {
@@ -130,6 +139,8 @@ struct AppState {
     std::string validationError;     // why the last edit was refused (session kept as it was)
     FieldRefusal fieldRefusal;       // a typed number out of its field's range, refused
     NumberDraft draft;
+    // The fine T slider's window of consecutive lengths (explore/length_control.hpp).
+    explore::LinearWindow lengthWindow{1, 256};
     std::string presetNote;  // source and notes of the preset last applied
 
     // ---- session files and exports
@@ -152,10 +163,17 @@ struct AppState {
     View tabShown = View::Grid;  // the tab the tab bar selected last (differs after a menu or key)
     float zoom = 1.0f;           // font scale (View > Zoom)
     bool fullScreen = false;
-    bool showHelp = false;     // the "What is ALiBi?" window
-    bool showLessons = false;  // Help > Lessons
-    LessonMark lessonMark;     // the current lesson step's highlight
-    std::string lessonNote;    // the step's view is one this explorer lacks: what to say instead
+    // View > Presentation (Ctrl+Shift+F5, --presentation): full screen, with the zoom that fits
+    // the display (presentationZoom), set again whenever the display's size changes.
+    bool presentation = false;
+    // In presentation mode the Parameters and Session column folds away (the views take the
+    // width); View > Parameters panel (F9) brings it back.
+    bool presentationParameters = false;
+    float presentationWidth = 0, presentationHeight = 0;  // the display the presentation zoom was set for
+    bool showHelp = false;                                // the "What is ALiBi?" window
+    bool showLessons = false;                             // Help > Lessons
+    LessonMark lessonMark;                                // the current lesson step's highlight
+    std::string lessonNote;  // the step's view is one this explorer lacks: what to say instead
 
     // ---- head grid
     int gridWidth = 0;  // pixels the grid panel has room for (the renderer's target size)

@@ -143,8 +143,10 @@ void Explorer::resetToDefaults() {
 
 std::string Explorer::windowTitle() const {
     const std::string name = std::filesystem::path(m_state.sessionPath).filename().string();
-    return fmt::format("{}{} - {} - ALiBi Explorer (ImGui)", name.empty() ? "untitled" : name,
-                       m_history.modified() ? " *" : "", viewTitle(m_state.view));
+    // A lesson's step counter too (a presenter sees it in the task bar; the input test reads it).
+    const std::string lesson = m_lessons.active() ? " - lesson step " + m_lessons.state()->counter() : "";
+    return fmt::format("{}{} - {}{} - ALiBi Explorer (ImGui)", name.empty() ? "untitled" : name,
+                       m_history.modified() ? " *" : "", viewTitle(m_state.view), lesson);
 }
 
 void Explorer::requestQuit() {
@@ -167,8 +169,23 @@ void Explorer::syncTextFields() {
     m_state.batchError.clear();
 }
 
+void Explorer::setPresentation(bool on) {
+    m_state.presentation = on;
+    m_state.presentationParameters = false;
+    m_state.fullScreen = on;
+    m_state.presentationWidth = m_state.presentationHeight = 0;
+    if (!on) m_state.zoom = 1.0f;
+}
+
 void Explorer::frame() {
     ++m_state.frameCount;
+    // Presentation mode's zoom follows the display (full screen arrives a frame or two later).
+    if (const ImVec2 display = ImGui::GetIO().DisplaySize;
+        m_state.presentation && (display.x != m_state.presentationWidth || display.y != m_state.presentationHeight)) {
+        m_state.presentationWidth = display.x;
+        m_state.presentationHeight = display.y;
+        m_state.zoom = presentationZoom(display.x, display.y);
+    }
 
     // Any panel may report the head under the mouse; every panel highlights last frame's report,
     // so the highlight does not depend on the order the panels draw in.
@@ -302,7 +319,8 @@ void Explorer::drawPanels(float top) {
     // A lesson takes a strip along the bottom; the panels share what is left.
     const float lesson = m_lessons.height(std::max(display.y, 480.0f) - top);
     const float height = std::max(display.y, 480.0f) - top - lesson;
-    const float left = std::clamp(width * 0.23f, 22.0f * em, 28.0f * em);
+    const bool parameters = !m_state.presentation || m_state.presentationParameters;
+    const float left = parameters ? std::clamp(width * 0.23f, 22.0f * em, 28.0f * em) : 0.0f;
     // The curves get a column of their own on wide screens; on narrow ones (1280x720) they are a
     // view of the centre panel only, so the grid and the statistics keep their room.
     const bool curvesColumn = width >= 100.0f * em;
@@ -312,17 +330,22 @@ void Explorer::drawPanels(float top) {
     const float frameStrip = 6.0f * em;
     // During a lesson the curves view keeps the whole height: the strip below takes the room the
     // statistics had, and its three plots must stay readable on a projector.
-    const bool statsBelow = m_state.view == View::Grid || m_state.view == View::Stages ||
-                            (m_state.view == View::Curves && !m_lessons.active());
+    // In presentation mode the views take the whole height (the plots stay readable from the back
+    // of the room); only the head grid keeps its statistics under it.
+    const bool statsBelow = m_state.presentation ? m_state.view == View::Grid
+                                                 : m_state.view == View::Grid || m_state.view == View::Stages ||
+                                                       (m_state.view == View::Curves && !m_lessons.active());
 
-    if (beginPanel("Parameters", 0, top, left, split)) drawParametersPanel(m_state, m_model);
-    ImGui::End();
-    if (beginPanel("Session and export", 0, top + split, left, height - split)) {
-        drawSessionPanel(m_state, m_model);
-        ImGui::Separator();
-        drawExportPanel(m_state, m_model);
+    if (parameters) {
+        if (beginPanel("Parameters", 0, top, left, split)) drawParametersPanel(m_state, m_model);
+        ImGui::End();
+        if (beginPanel("Session and export", 0, top + split, left, height - split)) {
+            drawSessionPanel(m_state, m_model);
+            ImGui::Separator();
+            drawExportPanel(m_state, m_model);
+        }
+        ImGui::End();
     }
-    ImGui::End();
     const float viewHeight = statsBelow ? split : height;
     // The views size their pictures to the room they have: a scroll bar coming and going with the
     // text under a picture would change that room every other frame and restart the core's work.

@@ -74,6 +74,8 @@ public:
     // its first step. Stepping applies the step's parameters as one undoable edit.
     Result<void> openLesson(const std::string& nameOrPath);
     bool lessonNext();
+    // View > Presentation: full screen and the zoom that fits the display (presentationZoom).
+    void setPresentation(bool on);
     bool lessonPrevious();
     void lessonBackToStep();
     void closeLesson();

@@ -3,6 +3,7 @@
 // parameters, the layer keys, the requests of the Maps and Fit views, the hover read-out, and the
 // fit table's run, cancel and export. Errors go to the error popup; the previous maps stay.
 #include "explorer.hpp"
+#include "layout_check.hpp"
 
 #include "keys.hpp"
 #include "panels.hpp"
@@ -442,6 +443,7 @@ void Explorer::drawMapsOpenDialog() {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30.0f);
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
         const bool enter = ImGui::InputText("##maps-open-path", &s.path, ImGuiInputTextFlags_EnterReturnsTrue);
+        noteTextField();  // its text scrolls in its frame (layout_check.hpp)
         const float button = ImGui::GetFontSize() * 8.0f;
         if (ImGui::Button("Open", ImVec2(button, 0)) || enter) {
             openAttentionMaps(s.path);

@@ -23,6 +23,8 @@ void Explorer::handleShortcuts() {
         return;
     auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
     if (pressed(keys::kF11)) m_state.fullScreen = !m_state.fullScreen;
+    if (pressed(keys::kF9) && m_state.presentation) m_state.presentationParameters = !m_state.presentationParameters;
+    if (pressed(keys::kF5) && io.KeyCtrl && io.KeyShift) setPresentation(!m_state.presentation);
     if (pressed(keys::kF1)) m_state.showHelp = !m_state.showHelp;
     if (!io.KeyCtrl) return;
     if (pressed(keys::kZ)) io.KeyShift ? redo() : undo();
@@ -79,11 +81,10 @@ float Explorer::drawMenuBar() {
         if (ImGui::MenuItem("Zoom out", "Ctrl+-", false, m_state.zoom > kMinZoom))
             m_state.zoom = std::max(kMinZoom, m_state.zoom / 1.25f);
         if (ImGui::MenuItem("Reset zoom", "Ctrl+0")) m_state.zoom = 1.0f;
-        if (ImGui::MenuItem("Presentation (large text, full screen)")) {
-            m_state.zoom = 2.0f;
-            m_state.fullScreen = true;
-        }
+        if (ImGui::MenuItem("Presentation (large text, full screen)", "Ctrl+Shift+F5", m_state.presentation))
+            setPresentation(!m_state.presentation);
         ImGui::MenuItem("Full screen", "F11", &m_state.fullScreen);
+        ImGui::MenuItem("Parameters panel (presentation)", "F9", &m_state.presentationParameters, m_state.presentation);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {

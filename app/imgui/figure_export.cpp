@@ -1,6 +1,7 @@
 // Figure export: the core's request built from the state, the thread that draws and writes it,
 // and the choices the popup and the export panel share.
 #include "figure_export.hpp"
+#include "layout_check.hpp"
 
 #include "explorer.hpp"
 
@@ -429,6 +430,7 @@ void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& pl
     // A click selects the whole path, so typing replaces it (a second click places the cursor).
     const bool enter = ImGui::InputText("##figurePath", &path,
                                         ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    noteTextField();  // its text scrolls in its frame (layout_check.hpp)
     if (path != task.path || (enter && path.empty())) {
         f.pathEdited = !path.empty();
         f.path = path;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -36,7 +37,33 @@ void lessonText(const std::string& text, float scale) {
     if (font != nullptr) ImGui::PopFont();
 }
 
+// The height `text` takes wrapped at `width` in the lesson font at `scale` (lessonText's layout).
+float textHeight(const std::string& text, float scale, float width) {
+    ImFont* font = lessonFont();
+    const float size = font != nullptr ? font->FontSize * scale : ImGui::GetFontSize() * std::max(1.0f, scale * 2.2f);
+    ImFont* measure = font != nullptr ? font : ImGui::GetFont();
+    float height = 0;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        height +=
+            std::max(measure->CalcTextSizeA(size, FLT_MAX, width, text.data() + start, text.data() + end).y, size) +
+            ImGui::GetStyle().ItemSpacing.y;
+        start = end + 1;
+    }
+    return height;
+}
+
 }  // namespace
+
+float fittedScale(const std::string& text, float scale, ImVec2 room) {
+    // Never below the interface's own text size.
+    ImFont* font = lessonFont();
+    const float floor = font != nullptr ? ImGui::GetFontSize() * 1.1f / font->FontSize : scale;
+    const float width = room.x - ImGui::GetStyle().ScrollbarSize;
+    while (scale / 1.06f >= floor && textHeight(text, scale, width) > room.y) scale /= 1.06f;
+    return scale;
+}
 
 void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels) {
     // The ranges must outlive the atlas build: kept for the program's life.
@@ -136,34 +163,46 @@ LessonPanel::Action LessonPanel::draw(float x, float y, float width, float heigh
         ImGui::TextDisabled("%s", m_state->counter().c_str());
         ImGui::SetWindowFontScale(1.0f);
         if (font != nullptr) ImGui::PopFont();
-        ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+        // The buttons follow on the title's line while they fit, else on the next (a narrow
+        // window or a presentation font must not push them off the edge).
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+        const auto next = [&](const char* label, float gap) {
+            const float w = ImGui::CalcTextSize(label).x + style.FramePadding.x * 2;
+            if (ImGui::GetItemRectMax().x + gap + w <= right) ImGui::SameLine(0, gap);
+        };
+        next("< Previous", ImGui::GetFontSize() * 2);
         ImGui::BeginDisabled(m_state->atFirst());
         if (ImGui::Button("< Previous")) action = Action::Previous;
         ImGui::EndDisabled();
-        ImGui::SameLine();
+        next("Next >", style.ItemSpacing.x);
         ImGui::BeginDisabled(m_state->atLast());
         if (ImGui::Button("Next >")) action = Action::Next;
         ImGui::EndDisabled();
-        ImGui::SameLine();
+        next("Back to the step", style.ItemSpacing.x);
         ImGui::BeginDisabled(!m_state->changedFrom(current));
         if (ImGui::Button("Back to the step")) action = Action::Back;
         ImGui::EndDisabled();
-        ImGui::SameLine(0, ImGui::GetFontSize());
-        if (ImGui::Button("A-")) textScale = std::max(kMinScale, textScale / 1.15f);
-        ImGui::SameLine();
+        next("A-", ImGui::GetFontSize());
+        if (ImGui::Button("A-")) textScale = std::max(kMinScale, m_shownScale / 1.15f);
+        next("A+", style.ItemSpacing.x);
         if (ImGui::Button("A+")) textScale = std::min(kMaxScale, textScale * 1.15f);
-        ImGui::SameLine(0, ImGui::GetFontSize());
+        next("Close lesson", ImGui::GetFontSize());
         if (ImGui::Button("Close lesson")) action = Action::Close;
-        ImGui::SameLine();
+        next(lesson.title.c_str(), style.ItemSpacing.x);
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", lesson.title.c_str());
+        ImGui::PopTextWrapPos();
         if (!note.empty()) {
             ImGui::PushTextWrapPos(0.0f);
             ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.0f, 1.0f), "%s", note.c_str());
             ImGui::PopTextWrapPos();
         }
         ImGui::Separator();
+        // The whole step shown: the chosen size (A- / A+), smaller only as far as the room needs.
+        m_shownScale = fittedScale(step.text, textScale, ImGui::GetContentRegionAvail());
         if (ImGui::BeginChild("lesson text", ImVec2(0, 0), false)) {
-            lessonText(step.text, textScale);
+            lessonText(step.text, m_shownScale);
         }
         ImGui::EndChild();
     }

@@ -25,6 +25,9 @@ inline constexpr ImU32 kLessonColor = IM_COL32(255, 140, 0, 255);
 // Adds the lesson font to `atlas`: DejaVu Sans at a large size (`pixels`) with every character
 // lesson text may use (lessonCharacterRanges). Call after the main font, while building fonts.
 void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels);
+// The scale of the lesson font at which `text` fits `room` (wrapped at its width): `scale`, or
+// smaller in steps of 6 %, never below the interface's text size.
+[[nodiscard]] float fittedScale(const std::string& text, float scale, ImVec2 room);
 
 // The mark of the current step for the views (heads and a cell); empty without a lesson.
 [[nodiscard]] LessonMark lessonMarkOf(const LessonStep& step);
@@ -67,6 +70,9 @@ public:
     [[nodiscard]] bool focused() const { return m_focused; }
 
     float textScale = 0.75f;  // of the lesson font (A− / A+)
+    // The scale the current step is shown at: textScale, or smaller where the step's whole text
+    // would not fit its room otherwise.
+    [[nodiscard]] float shownScale() const { return m_shownScale; }
     static constexpr float kMinScale = 0.35f, kMaxScale = 1.6f;
 
 private:
@@ -77,6 +83,7 @@ private:
     std::future<std::vector<LessonEntry>> m_listing;
     std::string m_chosen;
     bool m_focused = false;
+    float m_shownScale = 0.75f;
 };
 
 }  // namespace alibi::imgui

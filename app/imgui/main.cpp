@@ -53,6 +53,7 @@ void onGlfwError(int code, const char* description) {
 int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
     alibi::imgui::AppState& state = explorer.state();
     state.zoom = static_cast<float>(options.shared.zoom);
+    if (options.shared.presentation) explorer.setPresentation(true);
     int status = 0;
     if (!options.session.empty()) {
         auto session = alibi::loadSession(options.session);

@@ -3,6 +3,7 @@
 // slopes read off it, and |error| per cell against correct ALiBi (the core's correctAlibiError,
 // not the buggy reproduction that matched) as a heatmap. "Open the corrected parameters" sets the
 // explorer to that correct ALiBi (undoable).
+#include "layout_check.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 #include "view_models.hpp"
@@ -91,14 +92,17 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
 }  // namespace
 
 void drawDiagnoseView(AppState& state, const Model& model) {
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18.0f);
+    ImGui::SetNextItemWidth(
+        std::min(ImGui::GetFontSize() * 18.0f,
+                 ImGui::GetContentRegionAvail().x - buttonWidth("Diagnose file") - ImGui::GetStyle().ItemSpacing.x));
     ImGui::InputText("##diagnose-path", &state.diagnosePath);
-    ImGui::SameLine();
+    noteTextField();  // its text scrolls in its frame (layout_check.hpp)
+    sameLineIfFits(buttonWidth("Diagnose file"));
     if (ImGui::Button("Diagnose file")) {
         state.diagnoseUseExample = false;
         ++state.diagnoseSerial;
     }
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFontSize() * 14.0f);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
     if (ImGui::BeginCombo("##examples", "Example with a known bug...")) {
         for (const BuggyExample& example : buggyExamples()) {
@@ -116,8 +120,20 @@ void drawDiagnoseView(AppState& state, const Model& model) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float textWidth = std::max(avail.x * 0.42f, ImGui::GetFontSize() * 18.0f);
     state.diagnoseWidth = std::max(16, static_cast<int>(avail.x - textWidth - colorBarWidth()));
-    // Two lines above the map: its caption may wrap.
-    state.diagnoseHeight = std::max(16, static_cast<int>(avail.y - 2 * ImGui::GetTextLineHeightWithSpacing()));
+    // The caption above the map, wrapped at the map's width (a presentation font wraps it to more
+    // lines), then the map in what is left.
+    const DiagnoseResult* shown = model.diagnosis.get();
+    const std::string caption = shown == nullptr ? std::string()
+                                : !shown->mapCaption.empty()
+                                    ? shown->mapCaption
+                                    : "|error| per cell against correct ALiBi: " +
+                                          (shown->diagnosis ? correctAlibiSummary(*shown->diagnosis) : std::string());
+    const float captionHeight =
+        ImGui::CalcTextSize(caption.c_str(), nullptr, false, static_cast<float>(state.diagnoseWidth) + colorBarWidth())
+            .y +
+        ImGui::GetStyle().ItemSpacing.y * 2;
+    state.diagnoseHeight =
+        std::max(16, static_cast<int>(avail.y - std::max(captionHeight, 2 * ImGui::GetTextLineHeightWithSpacing())));
 
     const DiagnoseResult* result = model.diagnosis.get();
     if (result == nullptr) {

@@ -3,6 +3,7 @@
 // and a cancel button; a PNG screenshot of the whole window; and the open view as a figure
 // (figure_export.hpp: PNG at 1x/2x/4x or SVG, drawn by the core on a background thread).
 #include "figure_export.hpp"
+#include "layout_check.hpp"
 #include "panels.hpp"
 
 #include <alibi/io/export_plan.hpp>
@@ -61,6 +62,7 @@ void drawExportPanel(AppState& state, const Model& model) {
     }
     ImGui::SetNextItemWidth(-1);
     ImGui::InputText("##export", &state.exportPath);
+    noteTextField();  // its text scrolls in its frame (layout_check.hpp)
 
     // What the export would write, from the core's planExport (the CLI's rules), before it starts.
     const ExportPlan& plan = model.exportPlan;
@@ -88,6 +90,7 @@ void drawExportPanel(AppState& state, const Model& model) {
     ImGui::TextDisabled("Screenshot of the window (PNG)");
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6.5f);
     ImGui::InputText("##shot", &state.screenshotPath);
+    noteTextField();  // its text scrolls in its frame (layout_check.hpp)
     ImGui::SameLine();
     if (ImGui::Button("Save PNG")) state.actions.screenshot = true;
 

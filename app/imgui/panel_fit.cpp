@@ -4,6 +4,7 @@
 // columns of explore/attention_maps_view.hpp, the Qt explorer's too) and its
 // export as CSV or JSON through the core's writers (the bytes `alibi fit --format csv|json`
 // writes). Selecting a row shows that head in the attention maps view.
+#include "layout_check.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 
@@ -67,6 +68,7 @@ void drawFitControls(AppState& state, const Model& model, const AttentionMaps& m
 
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
     ImGui::InputText("##fit-export", &s.exportPath);
+    noteTextField();  // its text scrolls in its frame (layout_check.hpp)
     ImGui::SameLine();
     ImGui::BeginDisabled(m.fit == nullptr);
     if (ImGui::Button("Export CSV")) s.exportCsv = true;

@@ -3,6 +3,7 @@
 // multiples rendered by the core at this panel's pixel size (or every layer at once), with the
 // colour bar from the numbers and the exact read-out of the file's value under the mouse. The
 // side pictures (one head, attention vs distance, one row, similarity) are in panel_maps_side.cpp.
+#include "layout_check.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 
@@ -40,6 +41,7 @@ void drawFileBar(AppState& state, const Model& model) {
     const MapsOpenResult* file = model.maps.file.get();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
     const bool enter = ImGui::InputText("##maps-path", &s.path, ImGuiInputTextFlags_EnterReturnsTrue);
+    noteTextField();  // its text scrolls in its frame (layout_check.hpp)
     ImGui::SameLine();
     if (ImGui::Button("Open maps") || enter) s.open = MapsOpenAsk{s.path, "", 0, 0, false};
     if (ImGui::IsItemHovered())

@@ -4,13 +4,16 @@
 // pause in the typing; the mask and the custom slope list on Enter or when focus leaves; never
 // per keystroke. The core validates every committed value; a refused one
 // shows inline, worded for its control, while the previous valid value stays in force.
+#include "layout_check.hpp"
 #include "panels.hpp"
 
+#include "keys.hpp"
 #include "presets.hpp"
 
 #include <alibi/base/field_names.hpp>
 #include <alibi/explore/editing.hpp>
 #include <alibi/explore/field_ranges.hpp>
+#include <alibi/explore/length_control.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch.hpp>
@@ -193,8 +196,44 @@ void drawShape(AppState& state) {
         ImGui::SetTooltip("Drag, or Ctrl+click and type a number (applies on Enter or after a short pause)");
 
     const std::int64_t maxLength = kSliderMaxLength;
+    // T: a coarse log slider, and a fine one linear over a window of lengths around T with a pixel
+    // per value at least; the window follows T (the core's rule, explore/length_control.hpp).
+    // Ctrl+click types a value into either; with either one focused (clicked), the arrow keys
+    // step T by 1 and Shift+arrows to the next power of two (issue 27).
+    const auto lengthKeys = [&bias, maxLength] {
+        if (!ImGui::IsItemFocused() || ImGui::GetIO().WantTextInput) return;
+        const bool shift = ImGui::GetIO().KeyShift;
+        int direction = 0;
+        for (int key : {keys::kRight, keys::kUp})
+            if (ImGui::IsKeyPressed(key)) ++direction;
+        for (int key : {keys::kLeft, keys::kDown})
+            if (ImGui::IsKeyPressed(key)) --direction;
+        if (direction != 0) bias.queries = explore::stepValue(bias.queries, direction, shift, 1, maxLength);
+    };
     slider(state, "T (queries)", ImGuiDataType_S64, &bias.queries, std::int64_t{1}, maxLength, "%lld",
            ImGuiSliderFlags_Logarithmic);
+    lengthKeys();
+    {
+        const ImGuiID fineId = ImGui::GetID("T, fine");
+        const float width = ImGui::CalcItemWidth();
+        if (ImGui::GetActiveID() != fineId && !ImGui::TempInputIsActive(fineId))
+            state.lengthWindow =
+                explore::followWindow(state.lengthWindow, bias.queries, static_cast<int>(width), 1, maxLength);
+        const explore::LinearWindow w = state.lengthWindow;
+        // A typed T is judged against the whole range, not the window.
+        committedNumber(
+            state, "T, fine", &bias.queries, std::int64_t{1}, maxLength,
+            [&w](std::int64_t* v) {
+                return ImGui::SliderScalar("T, fine", ImGuiDataType_S64, v, &w.lo, &w.hi, "%lld");
+            },
+            [](ImGuiID id) { return ImGui::TempInputIsActive(id); });
+        lengthKeys();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "T from %lld to %lld, one value per step; the range follows T.\n"
+                "Arrows: T +/- 1; Shift+arrows: the next power of two; Ctrl+click: type T.",
+                static_cast<long long>(w.lo), static_cast<long long>(w.hi));
+    }
 
     bool keysEqual = bias.keys <= 0;
     if (ImGui::Checkbox("K = T", &keysEqual)) bias.keys = keysEqual ? 0 : bias.queries;
@@ -267,6 +306,7 @@ void drawSlopes(AppState& state) {
     enumCombo("mode", bias.mode, modes, modeName);
 
     const bool enter = ImGui::InputText("mask", &state.maskText, ImGuiInputTextFlags_EnterReturnsTrue);
+    noteTextField();  // its text scrolls in its frame (layout_check.hpp)
     const bool commit = enter || ImGui::IsItemDeactivatedAfterEdit();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("-1e9, -inf, min (the dtype's lowest), or any finite number");
     const auto mask = parseMask(state.maskText);
@@ -307,6 +347,7 @@ void drawContent(AppState& state) {
 void lengthListField(AppState& state, const char* label, std::string& text,
                      std::vector<std::int64_t> BatchParams::*list, const char* tooltip) {
     const bool enter = ImGui::InputTextWithHint(label, "none", &text, ImGuiInputTextFlags_EnterReturnsTrue);
+    noteTextField();  // its text scrolls in its frame (layout_check.hpp)
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
     if (!(enter || ImGui::IsItemDeactivatedAfterEdit())) return;
     auto values = parseLengthList(text, label);

@@ -67,7 +67,13 @@ void sortRows(AppState& state, const std::vector<HeadStats>& heads) {
 
 // The averages cost rows x H x K softmax terms; the user trades their precision for speed.
 void drawRowsControl(AppState& state) {
-    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::GetFontSize() * 13.0f);
+    // At the right of the header's line when it fits there, else on a line of its own (a long
+    // header at a presentation font would run under the slider).
+    const float room = ImGui::GetFontSize() * 6.0f + ImGui::GetStyle().ItemInnerSpacing.x +
+                       ImGui::CalcTextSize("rows averaged").x + ImGui::GetStyle().FramePadding.x;
+    const float at = ImGui::GetWindowContentRegionMax().x - room;
+    if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x <= at)
+        ImGui::SameLine(at);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
     const std::int64_t lo = 1;
     const std::int64_t hi = 1024;
@@ -107,18 +113,29 @@ void drawStatsPanel(AppState& state, const Model& model) {
         ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
         ImGuiTableFlags_Resizable |
         (narrow ? ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit : ImGuiTableFlags_SizingStretchProp);
-    if (!ImGui::BeginTable("stats", kColumnCount, flags)) return;
+    // The two layouts are two tables: widths from one must not carry over to the other.
+    if (!ImGui::BeginTable(narrow ? "stats narrow" : "stats", kColumnCount, flags)) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("head", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_WidthFixed,
                             ImGui::CalcTextSize("head 0000").x, kHead);
-    ImGui::TableSetupColumn("slope m", 0, 1.0f, kSlope);
-    ImGui::TableSetupColumn("half-life", 0, 1.0f, kHalfLife);
-    ImGui::TableSetupColumn("entropy", 0, 1.0f, kEntropy);
-    ImGui::TableSetupColumn("mean d", 0, 1.0f, kMeanDistance);
-    ImGui::TableSetupColumn("d50%", 0, 1.0f, kDistance50);
-    ImGui::TableSetupColumn("d90%", 0, 1.0f, kDistance90);
-    ImGui::TableSetupColumn("avg entropy", 0, 1.1f, kMeanEntropy);
-    ImGui::TableSetupColumn("avg mean d", 0, 1.1f, kMeanMeanDistance);
+    // Narrow: each column as wide as its header or its widest number ("%.6g" of a slope), so
+    // nothing is cut; the table scrolls sideways instead.
+    const float number = ImGui::CalcTextSize("0.00390625").x;
+    const auto column = [&](const char* name, float weight, int id) {
+        if (narrow)
+            ImGui::TableSetupColumn(name, ImGuiTableColumnFlags_WidthFixed,
+                                    std::max(number, ImGui::CalcTextSize(name).x + ImGui::GetFontSize()), id);
+        else
+            ImGui::TableSetupColumn(name, 0, weight, id);
+    };
+    column("slope m", 1.0f, kSlope);
+    column("half-life", 1.0f, kHalfLife);
+    column("entropy", 1.0f, kEntropy);
+    column("mean d", 1.0f, kMeanDistance);
+    column("d50%", 1.0f, kDistance50);
+    column("d90%", 1.0f, kDistance90);
+    column("avg entropy", 1.1f, kMeanEntropy);
+    column("avg mean d", 1.1f, kMeanMeanDistance);
     ImGui::TableHeadersRow();
 
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs != nullptr && specs->SpecsCount > 0) {

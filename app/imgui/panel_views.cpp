@@ -59,6 +59,37 @@ std::string_view viewSlug(View view) {
     return "head-grid";
 }
 
+namespace {
+
+// The tab titles where the full ones do not fit one row.
+std::string_view viewShortTitle(View view) {
+    switch (view) {
+        case View::Grid:
+            return "Grid";
+        case View::Detail:
+            return "Detail";
+        case View::Curves:
+            return "Curves";
+        case View::Stages:
+            return "Stages";
+        case View::Compare:
+            return "Compare";
+        case View::Extrapolation:
+            return "Extrap.";
+        case View::Diagnose:
+            return "Diagnose";
+        case View::PositionSchemes:
+            return "Schemes";
+        case View::Maps:
+            return "Maps";
+        case View::Fit:
+            return "Fit";
+    }
+    return "Grid";
+}
+
+}  // namespace
+
 void drawViewsPanel(AppState& state, const Model& model) {
     state.detailWidth = 0;
     state.detailHeight = 0;
@@ -72,10 +103,18 @@ void drawViewsPanel(AppState& state, const Model& model) {
     state.maps.hover.reset();
     state.maps.similarityHover[0].reset();
     state.maps.similarityHover[1].reset();
+    // Every tab's title whole on one row: where the full titles do not fit (1280x720 in
+    // presentation mode) the tabs take their short names; the ID after "###" stays the view's.
+    float full = 0;
+    for (View view : kAllViews)
+        full += ImGui::CalcTextSize(std::string(viewTitle(view)).c_str()).x + ImGui::GetStyle().FramePadding.x * 2 +
+                ImGui::GetStyle().ItemInnerSpacing.x;
+    const bool shortTitles = full > ImGui::GetContentRegionAvail().x;
     if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
     const bool switched = state.view != state.tabShown;
     for (View view : kAllViews) {
-        const std::string title(viewTitle(view));
+        const std::string title =
+            std::string(shortTitles ? viewShortTitle(view) : viewTitle(view)) + "###" + std::string(viewSlug(view));
         const ImGuiTabItemFlags flags = switched && view == state.view ? ImGuiTabItemFlags_SetSelected : 0;
         if (!ImGui::BeginTabItem(title.c_str(), nullptr, flags)) continue;
         // A click on a tab selects it; a menu or key choice waits until its tab is the one drawn.

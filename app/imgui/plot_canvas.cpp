@@ -14,10 +14,21 @@ namespace alibi::imgui {
 
 namespace {
 
-constexpr float kLeftMargin = 58.0f;
-constexpr float kBottomMargin = 34.0f;
-constexpr float kTopMargin = 20.0f;
-constexpr float kRightMargin = 10.0f;
+// The margins around the plot frame, in lines of the current font (a presentation font is 1.4 to
+// 2 times the size): the title line and the top tick label's upper half above the frame, the
+// tick labels and the axis label below it, the y tick labels left of it.
+float leftMargin() {
+    return std::max(58.0f, ImGui::GetFontSize() * 3.9f);
+}
+float bottomMargin() {
+    return std::max(34.0f, ImGui::GetTextLineHeight() * 2.0f + 4.0f);
+}
+float topMargin() {
+    return std::max(20.0f, ImGui::GetTextLineHeight() * 1.6f);
+}
+float rightMargin() {
+    return std::max(10.0f, ImGui::GetFontSize() * 0.7f);
+}
 
 double signedLog2(double v) {
     return v < 0 ? -std::log2(1.0 - v) : std::log2(1.0 + v);
@@ -83,8 +94,8 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     m_draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::Dummy(size);
-    m_min = ImVec2(origin.x + kLeftMargin, origin.y + kTopMargin);
-    m_max = ImVec2(origin.x + size.x - kRightMargin, origin.y + size.y - kBottomMargin);
+    m_min = ImVec2(origin.x + leftMargin(), origin.y + topMargin());
+    m_max = ImVec2(origin.x + size.x - rightMargin(), origin.y + size.y - bottomMargin());
     m_hovered = ImGui::IsItemHovered() && ImGui::IsMouseHoveringRect(m_min, m_max);
 
     m_x0 = mapValue(axes.xKind, axes.xMin);

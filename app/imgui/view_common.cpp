@@ -103,4 +103,14 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, d
     drawColorBar(texture, origin, height, bar);
 }
 
+void sameLineIfFits(float nextWidth, float spacing) {
+    const float gap = spacing >= 0 ? spacing : ImGui::GetStyle().ItemSpacing.x;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + gap + nextWidth <= right) ImGui::SameLine(0, gap);
+}
+
+float buttonWidth(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
 }  // namespace alibi::imgui

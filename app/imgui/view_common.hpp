@@ -37,5 +37,10 @@ void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSiz
 void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, double hi, const char* title);
 // Width the colour bar and its labels take.
 [[nodiscard]] float colorBarWidth();
+// Puts the next item on the current line when `nextWidth` pixels still fit there, else on the
+// next line (a row of buttons at a presentation font wraps instead of running off the edge).
+void sameLineIfFits(float nextWidth, float spacing = -1.0f);
+// The width of a button labelled `label` (its text and frame padding).
+[[nodiscard]] float buttonWidth(const char* label);
 
 }  // namespace alibi::imgui

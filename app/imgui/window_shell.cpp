@@ -3,6 +3,7 @@
 #include "window_shell.hpp"
 
 #include "gl_texture.hpp"
+#include "input_queue.hpp"
 #include "lesson_panel.hpp"
 #include "screenshot_writer.hpp"
 
@@ -14,11 +15,14 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -113,19 +117,18 @@ private:
 // (GLFW callbacks carry only the window).
 struct ShellContext {
     Explorer* explorer = nullptr;
-    // Dear ImGui 1.86 reads keys as a state sampled once per frame: a press and its release between
-    // two frames (a quick tap while a frame takes 150 ms on a software rasteriser, or xdotool) would
-    // never be seen. The release of a key pressed since the last frame is held back one frame.
-    struct KeyEvent {
-        int key = 0, scancode = 0, action = 0, mods = 0;
-    };
-    std::vector<int> pressedSinceFrame;
-    std::vector<KeyEvent> heldReleases;
+    // Every key, character, mouse button and cursor event, fed to ImGui one state change per
+    // frame (input_queue.hpp): none is lost when a frame is slow.
+    InputQueue input;
 };
+
+ShellContext* shellOf(GLFWwindow* window) {
+    return static_cast<ShellContext*>(glfwGetWindowUserPointer(window));
+}
 
 // Files dropped on the window go to the Explorer.
 void onDrop(GLFWwindow* window, int count, const char** paths) {
-    auto* context = static_cast<ShellContext*>(glfwGetWindowUserPointer(window));
+    auto* context = shellOf(window);
     if (context == nullptr || context->explorer == nullptr || paths == nullptr) return;
     std::vector<std::string> files;
     for (int i = 0; i < count; ++i)
@@ -133,17 +136,23 @@ void onDrop(GLFWwindow* window, int count, const char** paths) {
     context->explorer->dropFiles(std::move(files));
 }
 
-void onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
-    auto* context = static_cast<ShellContext*>(glfwGetWindowUserPointer(window));
-    if (context != nullptr) {
-        auto& pressed = context->pressedSinceFrame;
-        if (action == GLFW_PRESS) pressed.push_back(key);
-        if (action == GLFW_RELEASE && std::find(pressed.begin(), pressed.end(), key) != pressed.end()) {
-            context->heldReleases.push_back({key, scancode, action, mods});
-            return;
-        }
-    }
-    ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
+    // GLFW_REPEAT is left out, as ImGui's backend does: ImGui repeats a held key itself.
+    if (auto* context = shellOf(window); context != nullptr && action != GLFW_REPEAT)
+        context->input.push(InputEvent::key(key, action == GLFW_PRESS));
+}
+
+void onChar(GLFWwindow* window, unsigned int c) {
+    if (auto* context = shellOf(window)) context->input.push(InputEvent::text(c));
+}
+
+void onMouseButton(GLFWwindow* window, int button, int action, int /*mods*/) {
+    if (auto* context = shellOf(window)) context->input.push(InputEvent::button(button, action == GLFW_PRESS));
+}
+
+void onCursorPos(GLFWwindow* window, double x, double y) {
+    if (auto* context = shellOf(window))
+        context->input.push(InputEvent::move(static_cast<float>(x), static_cast<float>(y)));
 }
 
 }  // namespace
@@ -193,10 +202,14 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
         GlTextureUploader textures;
         Explorer explorer(&textures, [] { glfwPostEmptyEvent(); });
         AppState& state = explorer.state();
-        ShellContext context{&explorer, {}, {}};
+        ShellContext context{&explorer, {}};
         glfwSetWindowUserPointer(window, &context);
         glfwSetDropCallback(window, onDrop);
-        glfwSetKeyCallback(window, onKey);  // forwards to ImGui's own key callback
+        // Keys, characters, buttons and the cursor go through the queue, not ImGui's callbacks.
+        glfwSetKeyCallback(window, onKey);
+        glfwSetCharCallback(window, onChar);
+        glfwSetMouseButtonCallback(window, onMouseButton);
+        glfwSetCursorPosCallback(window, onCursorPos);
         status = setUp ? setUp(explorer) : 0;
         const bool stopEarly = status != 0 && !driver.waitsForEvents();
         if (!stopEarly) driver.start(explorer);
@@ -206,8 +219,12 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
         bool fullScreen = false;
         int restoreX = 0, restoreY = 0, restoreWidth = 0, restoreHeight = 0;
         bool done = stopEarly;
+        // ALIBI_SLOW_FRAME_MS=N makes every frame N ms slower (tests of input under slow frames).
+        const char* slowEnv = std::getenv("ALIBI_SLOW_FRAME_MS");
+        const int slowFrameMs = slowEnv != nullptr ? std::clamp(std::atoi(slowEnv), 0, 5000) : 0;
         while (!done) {
-            if (driver.waitsForEvents()) {
+            if (slowFrameMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(slowFrameMs));
+            if (driver.waitsForEvents() && !context.input.pending()) {
                 // Idle frames cost nothing: sleep until input or a worker's result wakes the loop;
                 // tick while work is in flight (the stale mark's progress, an export's progress bar).
                 glfwWaitEventsTimeout(explorer.busy() ? 0.03 : 0.5);
@@ -225,16 +242,14 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
             zoom.apply(state.zoom, true);
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
+            // This frame's share of the queued input (the rest waits for the next frame).
+            context.input.applyFrame(io, io.MousePos.x > -FLT_MAX / 2);
             FrameIo frameIo{io, [window] { return readBackBuffer(window); }, 0, 0};
             glfwGetFramebufferSize(window, &frameIo.framebufferWidth, &frameIo.framebufferHeight);
             driver.beforeFrame(explorer, frameIo);
             ImGui::NewFrame();
             explorer.frame();
             ImGui::Render();
-            // This frame saw the keys pressed since the last one; their held releases apply now.
-            context.pressedSinceFrame.clear();
-            for (const ShellContext::KeyEvent& e : std::exchange(context.heldReleases, {}))
-                ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
 
             glViewport(0, 0, frameIo.framebufferWidth, frameIo.framebufferHeight);
             // The panels draw no background (see explorer.cpp); the clear colour is theirs.
@@ -284,6 +299,9 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
         }
         glfwSetDropCallback(window, nullptr);
         glfwSetKeyCallback(window, ImGui_ImplGlfw_KeyCallback);
+        glfwSetCharCallback(window, ImGui_ImplGlfw_CharCallback);
+        glfwSetMouseButtonCallback(window, ImGui_ImplGlfw_MouseButtonCallback);
+        glfwSetCursorPosCallback(window, nullptr);
         glfwSetWindowUserPointer(window, nullptr);
         screenshots.finish();
         screenshots.report(state);

@@ -153,9 +153,11 @@ void ImagePanel::paintEvent(QPaintEvent*) {
         p.drawRect(cell);
     }
     p.setFont(font());
-    const QRect bar(static_cast<int>(target.right()) + 20, area.y() + 26, 16,
-                    std::max(40, static_cast<int>(target.height()) - 56));
-    paintColorBar(p, bar, m_bar, m_map, palette(), 90);
+    const QFontMetrics barFm(p.font());
+    const int above = colorBarTitleRoom(barFm), below = colorBarKeyRoom(barFm, false);
+    const QRect bar(static_cast<int>(target.right()) + 20, area.y() + above, 16,
+                    std::max(40, static_cast<int>(target.height()) - above - below));
+    paintColorBar(p, bar, m_bar, m_map, palette(), std::max(90, colorBarLabelRoom(barFm)));
 }
 
 // ---------------------------------------------------------------------------

@@ -19,11 +19,32 @@ namespace alibi::qt {
 
 namespace {
 constexpr int kMargin = 12;
-constexpr int kTitleLine = 22;
-constexpr int kSubtitleLine = 18;
-constexpr int kHeader = kTitleLine + 2 * kSubtitleLine + 4;  // the title and up to two lines of explanation
 constexpr int kBarWidth = 16;
-constexpr int kBarArea = 110;  // colour bar plus its labels
+
+QFont titleFont(const QFont& font) {
+    QFont title = font;
+    title.setBold(true);
+    title.setPointSizeF(font.pointSizeF() * 1.1);
+    return title;
+}
+
+// The header's lines and the colour bar's column follow the font (presentation mode is 175 %):
+// fixed pixel heights let the subtitle overlap the title and cut its descenders.
+struct HeaderMetrics {
+    int title = 0;     // the title line
+    int subtitle = 0;  // each of the subtitle's (up to two) lines
+    int header = 0;    // the title and two subtitle lines
+    int barArea = 0;   // colour bar plus its labels
+};
+HeaderMetrics headerMetrics(const QFont& font) {
+    const QFontMetrics fm(font);
+    HeaderMetrics m;
+    m.title = QFontMetrics(titleFont(font)).height() + 4;
+    m.subtitle = fm.height() + 2;
+    m.header = m.title + 2 * m.subtitle + 4;
+    m.barArea = 16 + kBarWidth + colorBarLabelRoom(fm);
+    return m;
+}
 
 // The subtitle in at most two lines, broken after a " · " where the next part would not fit
 // (the formula, the axes and the pixel summary stay whole at 1280 px and up). A last line that
@@ -78,8 +99,9 @@ void HeadGridView::setProgress(double fraction) {
 }
 
 QRect HeadGridView::imageRect() const {
-    return QRect(kMargin, kMargin + kHeader, std::max(16, width() - 2 * kMargin - kBarArea),
-                 std::max(16, height() - 2 * kMargin - kHeader));
+    const HeaderMetrics m = headerMetrics(font());
+    return QRect(kMargin, kMargin + m.header, std::max(16, width() - 2 * kMargin - m.barArea),
+                 std::max(16, height() - 2 * kMargin - m.header));
 }
 
 QFont HeadGridView::labelFont() const {
@@ -139,14 +161,14 @@ void HeadGridView::setSelectedHead(int head) {
 
 void HeadGridView::resizeEvent(QResizeEvent*) {
     m_log->adjustSize();
-    m_log->move(width() - kMargin - m_log->width(), kMargin + kHeader - m_log->height() - 2);
+    m_log->move(width() - kMargin - m_log->width(), kMargin + headerMetrics(font()).header - m_log->height() - 2);
     emit pixelSizeChanged(imagePixels(), devicePixelRatioF(), labelBand());
 }
 
 void HeadGridView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
-    // A larger font (presentation mode) needs a taller band above the tiles for their labels.
-    if (event->type() == QEvent::FontChange) emit pixelSizeChanged(imagePixels(), devicePixelRatioF(), labelBand());
+    // A new font (zoom, presentation) moves the header's lines and the image's room.
+    if (event->type() == QEvent::FontChange) resizeEvent(nullptr);
 }
 
 std::optional<CellHit> HeadGridView::hitAt(QPointF pos) const {
@@ -195,11 +217,14 @@ void HeadGridView::paintColorBar(QPainter& p, const QRect& bar) {
         if (tile < 0) tile = 0;
     }
     // Below the bar: the masked swatch, and the fully-masked-row swatch when the grid has such rows.
-    const int below = m_grid->grid.fullyMaskedRows ? 80 : 60;
-    const QRect barRect(bar.x(), bar.y() + 28, kBarWidth, std::max(16, bar.height() - below));
-    const int ticks = std::clamp(barRect.height() / 60, 2, 10);
+    const QFontMetrics fm(p.font());
+    const int above = colorBarTitleRoom(fm);
+    const int below = colorBarKeyRoom(fm, m_grid->grid.fullyMaskedRows);
+    const QRect barRect(bar.x(), bar.y() + above, kBarWidth, std::max(16, bar.height() - above - below));
+    const int ticks = std::clamp(barRect.height() / std::max(60, 3 * fm.height()), 2, 10);
     const alibi::ColorBar colorBar = alibi::heatmapColorBar(m_grid->grid, m_grid->gridParams, tile, ticks);
-    qt::paintColorBar(p, barRect, colorBar, m_grid->session.colormap, palette(), kBarArea - kBarWidth - 8);
+    qt::paintColorBar(p, barRect, colorBar, m_grid->session.colormap, palette(),
+                      headerMetrics(font()).barArea - kBarWidth - 8);
 }
 
 // A lesson's outline is orange and thicker than the hover highlight, so it reads on a projector;
@@ -252,23 +277,22 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     const QRect r = imageRect();
 
     // Header: what is drawn (the core's title of the snapshot, not of the pending parameters).
-    QFont title = font();
-    title.setBold(true);
-    title.setPointSizeF(font().pointSizeF() * 1.1);
+    const HeaderMetrics metrics = headerMetrics(font());
+    const QFont title = titleFont(font());
     p.setFont(title);
     p.setPen(palette().color(QPalette::WindowText));
     const QString header = QString::fromStdString(m_grid->title);
     // The log-colours box sits at the right of the header's last line; the lines above use the whole width.
     const int headerWidth = width() - 2 * kMargin;
     const int lastLineWidth = headerWidth - (m_log->isVisible() ? m_log->width() + 8 : 0);
-    p.drawText(QRect(kMargin, kMargin, headerWidth, kTitleLine), Qt::AlignLeft | Qt::AlignVCenter,
+    p.drawText(QRect(kMargin, kMargin, headerWidth, metrics.title), Qt::AlignLeft | Qt::AlignVCenter,
                QFontMetrics(title).elidedText(header, Qt::ElideRight, headerWidth));
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
     const QStringList explain =
         wrapSubtitle(QString::fromStdString(m_grid->subtitle), fontMetrics(), headerWidth, lastLineWidth);
     for (int n = 0; n < static_cast<int>(explain.size()); ++n)
-        p.drawText(QRect(kMargin, kMargin + kTitleLine + n * kSubtitleLine, headerWidth, kSubtitleLine),
+        p.drawText(QRect(kMargin, kMargin + metrics.title + n * metrics.subtitle, headerWidth, metrics.subtitle),
                    Qt::AlignLeft | Qt::AlignVCenter, explain[n]);
     p.setPen(palette().color(QPalette::WindowText));
 
@@ -329,7 +353,7 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     }
     p.setFont(font());
     p.setRenderHint(QPainter::Antialiasing, false);
-    paintColorBar(p, QRect(r.right() + 16, r.y(), kBarArea - 16, r.height()));
+    paintColorBar(p, QRect(r.right() + 16, r.y(), metrics.barArea - 16, r.height()));
     const double left = m_sinceChange.isValid() ? secondsLeft(m_sinceChange.elapsed() / 1000.0, m_progress) : -1;
     if (m_stale || m_refining) paintStale(p, r, m_progress, palette(), left, !m_stale && m_refining);
 }

@@ -23,6 +23,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -32,10 +33,12 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cmath>
 
 namespace alibi::qt {
 
@@ -111,31 +114,28 @@ LessonPanel::LessonPanel(MainWindow* window) : QDockWidget("Lesson", window), m_
     smaller->setToolTip("Smaller lesson text");
     larger->setToolTip("Larger lesson text");
     auto* close = new QPushButton("Close lesson", body);
-    for (QPushButton* b : {smaller, larger}) b->setMaximumWidth(b->fontMetrics().horizontalAdvance("A+") * 3);
+    m_smaller = smaller;
+    m_larger = larger;
+    m_close = close;
 
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(m_title, 1);
-    bar->addWidget(m_counter);
-    bar->addSpacing(12);
-    bar->addWidget(m_previous);
-    bar->addWidget(m_next);
-    bar->addWidget(m_back);
-    bar->addSpacing(12);
-    bar->addWidget(smaller);
-    bar->addWidget(larger);
-    bar->addWidget(close);
+    m_bar = new QGridLayout;
+    m_bar->setHorizontalSpacing(6);
     auto* column = new QVBoxLayout(body);
     column->setContentsMargins(10, 4, 10, 6);
-    column->addLayout(bar);
+    column->addLayout(m_bar);
     column->addWidget(m_note);
     column->addWidget(m_text, 1);
     setWidget(body);
+    setColumnLayout(false);
+    connect(this, &QDockWidget::dockLocationChanged, this, [this](Qt::DockWidgetArea area) {
+        setColumnLayout(area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea);
+    });
 
     connect(m_previous, &QPushButton::clicked, this, &LessonPanel::previous);
     connect(m_next, &QPushButton::clicked, this, &LessonPanel::next);
     connect(m_back, &QPushButton::clicked, this, &LessonPanel::backToStep);
     connect(close, &QPushButton::clicked, this, &LessonPanel::closeLesson);
-    connect(smaller, &QPushButton::clicked, this, [this] { setTextPointSize(m_textPt / 1.15); });
+    connect(smaller, &QPushButton::clicked, this, [this] { setTextPointSize(m_shownPt / 1.15); });
     connect(larger, &QPushButton::clicked, this, [this] { setTextPointSize(m_textPt * 1.15); });
     connect(m_window->model(), &SessionModel::sessionChanged, this, &LessonPanel::updateBackButton);
     // The dock's own close button ends the lesson too.
@@ -170,6 +170,77 @@ void LessonPanel::setTextPointSize(double pt) {
     // Room for about five lines of text, so a step's few sentences show without scrolling.
     m_text->setMinimumHeight(QFontMetrics(text).lineSpacing() * 3);
     QSettings().setValue("lessons/textPt", m_textPt);
+    m_shownPt = m_textPt;
+    fitText();
+}
+
+void LessonPanel::setColumnLayout(bool column) {
+    m_column = column;
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_title), static_cast<QWidget*>(m_counter), static_cast<QWidget*>(m_previous),
+          static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_back), static_cast<QWidget*>(m_smaller),
+          static_cast<QWidget*>(m_larger), static_cast<QWidget*>(m_close)})
+        m_bar->removeWidget(w);
+    for (int c = 0; c < 9; ++c) m_bar->setColumnStretch(c, 0);
+    if (column) {
+        // Title and counter; the steps; the text size and Close: each row fits a narrow column.
+        m_bar->addWidget(m_title, 0, 0, 1, 3);
+        m_bar->addWidget(m_counter, 0, 3, Qt::AlignRight);
+        m_bar->addWidget(m_previous, 1, 0);
+        m_bar->addWidget(m_next, 1, 1);
+        m_bar->addWidget(m_back, 1, 2, 1, 2);
+        m_bar->addWidget(m_smaller, 2, 0);
+        m_bar->addWidget(m_larger, 2, 1);
+        m_bar->addWidget(m_close, 2, 2, 1, 2);
+        m_bar->setColumnStretch(2, 1);
+    } else {
+        m_bar->addWidget(m_title, 0, 0);
+        m_bar->addWidget(m_counter, 0, 1);
+        m_bar->addWidget(m_previous, 0, 2);
+        m_bar->addWidget(m_next, 0, 3);
+        m_bar->addWidget(m_back, 0, 4);
+        m_bar->addWidget(m_smaller, 0, 5);
+        m_bar->addWidget(m_larger, 0, 6);
+        m_bar->addWidget(m_close, 0, 7);
+        m_bar->setColumnStretch(0, 1);
+    }
+    fitText();
+}
+
+void LessonPanel::fitText() {
+    if (!m_state || m_fitting || !isVisible()) return;
+    m_fitting = true;
+    QTextDocument* doc = m_text->document();
+    const int width = std::max(100, m_text->viewport()->width());
+    const auto docHeight = [&](double pt) {
+        QFont f = m_text->font();
+        f.setPointSizeF(pt);
+        doc->setDefaultFont(f);
+        doc->setTextWidth(width);
+        return static_cast<int>(std::ceil(doc->size().height()));
+    };
+    // What the dock holds besides the text: its title bar, the bar, the note, margins.
+    const int chrome = height() - m_text->viewport()->height();
+    const bool bottom = !isFloating() && m_window->dockWidgetArea(this) == Qt::BottomDockWidgetArea;
+    const int room = bottom ? m_window->height() * 45 / 100 - chrome : m_text->viewport()->height();
+    // The chosen size (A− / A+), smaller only as far as the step needs, never below the UI's.
+    const double floor = std::max(kMinTextPt, QApplication::font().pointSizeF() * 1.1);
+    double pt = m_textPt;
+    int needed = docHeight(pt);
+    while (needed > room && pt / 1.06 >= floor) {
+        pt /= 1.06;
+        needed = docHeight(pt);
+    }
+    m_shownPt = pt;
+    if (bottom) m_window->resizeDocks({this}, {std::min(needed, room) + chrome + 4}, Qt::Vertical);
+    m_fitting = false;
+}
+
+void LessonPanel::resizeEvent(QResizeEvent* event) {
+    QDockWidget::resizeEvent(event);
+    // The text's room changed (the window, the dock's splitter, presentation mode).
+    QMetaObject::invokeMethod(
+        this, [this] { fitText(); }, Qt::QueuedConnection);
 }
 
 Result<void> LessonPanel::openLesson(const QString& nameOrPath) {
@@ -183,7 +254,8 @@ Result<void> LessonPanel::openLesson(const QString& nameOrPath) {
     // Room for the bar and about six lines of text, at most 40 % of the window (1280x720 keeps
     // two thirds for the views).
     const int lines = QFontMetrics(m_text->font()).lineSpacing() * 6 + m_previous->sizeHint().height() * 2;
-    if (!isFloating()) m_window->resizeDocks({this}, {std::min(lines, m_window->height() * 2 / 5)}, Qt::Vertical);
+    if (!isFloating() && m_window->dockWidgetArea(this) == Qt::BottomDockWidgetArea)
+        m_window->resizeDocks({this}, {std::min(lines, m_window->height() * 2 / 5)}, Qt::Vertical);
     showStep();
     return {};
 }
@@ -302,6 +374,7 @@ void LessonPanel::showStep() {
     m_title->setText(QString::fromStdString(step.title.empty() ? lesson.title : step.title));
     m_counter->setText(QString::fromStdString(m_state->counter()));
     m_text->setHtml(paragraphsHtml(step.text));
+    fitText();
     m_previous->setEnabled(!m_state->atFirst());
     m_next->setEnabled(!m_state->atLast());
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+class QGridLayout;
 class QLabel;
 class QPushButton;
 class QTextBrowser;
@@ -46,6 +47,13 @@ public:
     [[nodiscard]] QTextBrowser* textView() const { return m_text; }
     [[nodiscard]] double textPointSize() const { return m_textPt; }
     void setTextPointSize(double pt);
+    // In a side column (presentation mode puts the lesson beside the views, tabbed with the
+    // Parameters), the bar's title, steps and size buttons go on rows of their own.
+    void setColumnLayout(bool column);
+    // The step's whole text shown: the dock as tall as it needs (in the bottom area, up to 45 %
+    // of the window), and where that is not enough the text a little smaller for this step.
+    void fitText();
+    [[nodiscard]] double shownTextPointSize() const { return m_shownPt; }
 
 signals:
     void failed(const QString& title, const QString& message);
@@ -54,6 +62,7 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void showStep();
@@ -70,7 +79,14 @@ private:
     QPushButton* m_previous;
     QPushButton* m_next;
     QPushButton* m_back;
+    QPushButton* m_smaller;
+    QPushButton* m_larger;
+    QPushButton* m_close;
+    QGridLayout* m_bar;
     double m_textPt = 0;
+    double m_shownPt = 0;
+    bool m_column = false;
+    bool m_fitting = false;
 };
 
 }  // namespace alibi::qt

@@ -166,6 +166,7 @@ int main(int argc, char** argv) {
     alibi::qt::MainWindow window;
     const bool shots = !screenshot.empty();
     if (shots) window.setInteractive(false);
+    if (options.presentation) window.setPresentation(true);
     if (options.zoom != 1.0) window.setZoom(options.zoom);
     std::string attention = options.attention;
     if (session.empty() && !options.file.empty()) {

@@ -46,6 +46,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -153,12 +154,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     scroll->setWidget(m_parameters);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(m_parameters->sizeHint().width() + 24);
+    m_parametersScroll = scroll;
     auto* dock = new QDockWidget("Parameters", this);
+    m_parametersDock = dock;
     dock->setObjectName("parameters");
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     dock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    fitParametersDock();
 
     // The views.
     m_tabs = new QTabWidget(this);
@@ -337,6 +340,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 bool MainWindow::openLesson(const QString& nameOrPath) {
+    placeLessonDock();
     if (auto ok = m_lessons->openLesson(nameOrPath); !ok) {
         reportError("Cannot open lesson", QString::fromStdString(ok.error().message));
         return false;
@@ -447,6 +451,7 @@ void MainWindow::buildMenus() {
     view->addAction("Reset &zoom", QKeySequence("Ctrl+0"), this, [this] { setZoom(1); });
     QAction* presentation = view->addAction("&Presentation (large fonts, thick lines)", QKeySequence("Ctrl+Shift+F5"));
     presentation->setCheckable(true);
+    m_presentationAction = presentation;
     connect(presentation, &QAction::toggled, this, &MainWindow::setPresentation);
     view->addAction("&Full screen", QKeySequence(Qt::Key_F11), this,
                     [this] { setWindowState(windowState() ^ Qt::WindowFullScreen); });
@@ -682,13 +687,45 @@ void MainWindow::setZoom(double zoom) {
     // The application font reaches every widget and every plot label drawn with the widget's font.
     QApplication::setFont(font);
     statusBar()->showMessage(QString("Zoom %1%").arg(std::lround(m_zoom * 100)), 2000);
+    // The new font reaches the widgets through posted events: fit the dock once they are in.
+    QTimer::singleShot(0, this, &MainWindow::fitParametersDock);
 }
 
 void MainWindow::setPresentation(bool on) {
+    if (m_presentationAction && m_presentationAction->isChecked() != on) {
+        m_presentationAction->setChecked(on);  // toggled() comes back here
+        return;
+    }
     // Large fonts for the back row; the plots draw their lines thicker with the larger font.
+    m_presentation = on;
     qApp->setProperty("alibiLineScale", on ? 2.5 : 1.0);
     setZoom(on ? 1.75 : 1.0);
+    placeLessonDock();
     update();
+}
+
+void MainWindow::placeLessonDock() {
+    if (!m_lessons || !m_parametersDock || m_lessons->isFloating()) return;
+    const Qt::DockWidgetArea want = m_presentation ? Qt::LeftDockWidgetArea : Qt::BottomDockWidgetArea;
+    if (dockWidgetArea(m_lessons) == want) return;
+    const bool shown = m_lessons->isVisible();
+    if (m_presentation)
+        tabifyDockWidget(m_parametersDock, m_lessons);
+    else
+        addDockWidget(Qt::BottomDockWidgetArea, m_lessons);
+    m_lessons->setVisible(shown);
+    if (shown) m_lessons->raise();
+}
+
+void MainWindow::fitParametersDock() {
+    if (!m_parametersScroll || !m_parameters) return;
+    // The panel's controls at the current font, plus the scroll area's frame and vertical bar.
+    m_parameters->adjustSize();
+    const int needed = m_parameters->sizeHint().width() + 2 * m_parametersScroll->frameWidth() +
+                       m_parametersScroll->verticalScrollBar()->sizeHint().width();
+    m_parametersScroll->setMinimumWidth(needed);
+    if (m_parametersDock && !m_parametersDock->isFloating() && m_parametersDock->width() < needed)
+        resizeDocks({m_parametersDock}, {needed}, Qt::Horizontal);
 }
 
 void MainWindow::setTheme(Theme theme) {

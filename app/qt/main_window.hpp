@@ -15,7 +15,9 @@
 
 #include <functional>
 
+class QDockWidget;
 class QLabel;
+class QScrollArea;
 class QMenu;
 class QTabWidget;
 
@@ -118,6 +120,7 @@ public:
     void setZoom(double zoom);
     [[nodiscard]] double zoom() const { return m_zoom; }
     void setPresentation(bool on);
+    [[nodiscard]] bool presentation() const { return m_presentation; }
     // The session as it would be saved: parameters plus the open view and Compare's B.
     [[nodiscard]] Session sessionWithView() const;
     void applyView(const Session& session);
@@ -156,9 +159,19 @@ private:
     void saveToSettings();
     void setCurrentFile(const QString& path);
     void onTabChanged(int index);
+    // The Parameters dock at least as wide as its controls need at the current font (every
+    // value whole), re-fitted after a zoom or presentation change.
+    void fitParametersDock();
+    // Presentation mode puts the lesson beside the views, tabbed with the Parameters (the views
+    // keep the window's height); otherwise it is a strip under them.
+    void placeLessonDock();
 
     SessionModel* m_model;
     ParametersPanel* m_parameters;
+    QScrollArea* m_parametersScroll = nullptr;
+    QDockWidget* m_parametersDock = nullptr;
+    QAction* m_presentationAction = nullptr;
+    bool m_presentation = false;
     QTabWidget* m_tabs;
     HeadGridView* m_grid;
     HeadDetailView* m_detail;

@@ -335,7 +335,10 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
 
     // The colour bar: the exact range of what is shown.
     const QRect barArea(r.right() + 18, r.y(), kBarArea - 18, r.height());
-    const QRect bar(barArea.x(), barArea.y() + 28, kBarWidth, std::max(16, barArea.height() - 60));
+    const QFontMetrics barFm(p.font());
+    const int above = colorBarTitleRoom(barFm);
+    const QRect bar(barArea.x(), barArea.y() + above, kBarWidth,
+                    std::max(16, barArea.height() - above - colorBarKeyRoom(barFm, false)));
     const bool log = m_map.log;
     alibi::ColorBar colorBar = alibi::makeColorBar(log ? m_map.logLo : m_map.lo, m_map.hi, log, m_barDType,
                                                    std::clamp(bar.height() / 60, 2, 10));

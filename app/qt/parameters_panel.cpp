@@ -6,6 +6,7 @@
 #include "view_util.hpp"
 
 #include <alibi/explore/field_ranges.hpp>
+#include <alibi/explore/length_control.hpp>
 
 #include <QAbstractScrollArea>
 #include <QComboBox>
@@ -14,6 +15,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSlider>
@@ -54,12 +56,33 @@ std::string_view scaleName(ScaleMode s) {
 }  // namespace
 
 int ParametersPanel::lengthToSlider(std::int64_t t) {
-    return static_cast<int>(
-        std::lround(100.0 * std::log2(static_cast<double>(std::clamp<std::int64_t>(t, 1, kMaxLength)))));
+    return explore::coarsePosition(t, 1, kMaxLength);
 }
 
 std::int64_t ParametersPanel::sliderToLength(int position) {
-    return std::clamp<std::int64_t>(std::llround(std::exp2(position / 100.0)), 1, kMaxLength);
+    return explore::coarseValue(position, 1, kMaxLength);
+}
+
+void ParametersPanel::followLengthWindow(std::int64_t t) {
+    const explore::LinearWindow current{lengthFine->minimum(), lengthFine->maximum()};
+    const explore::LinearWindow w = explore::followWindow(current, t, std::max(lengthFine->width(), 8), 1, kMaxLength);
+    QSignalBlocker block(lengthFine);
+    if (!(w == current)) lengthFine->setRange(static_cast<int>(w.lo), static_cast<int>(w.hi));
+    lengthFine->setValue(static_cast<int>(std::clamp<std::int64_t>(t, w.lo, w.hi)));
+    lengthFine->setToolTip(QString("Length T, one step per value from %1 to %2 (the range follows T; arrows "
+                                   "step by 1, Shift+arrows to the next power of two)")
+                               .arg(w.lo)
+                               .arg(w.hi));
+}
+
+bool ParametersPanel::stepLengthByPowerOfTwo(QWidget* control, int key) {
+    if (control != lengthSlider && control != lengthFine && control != lengthBox) return false;
+    const int direction = key == Qt::Key_Up || key == Qt::Key_Right    ? 1
+                          : key == Qt::Key_Down || key == Qt::Key_Left ? -1
+                                                                       : 0;
+    if (direction == 0) return false;
+    m_model->setQueries(explore::stepValue(m_model->session().attention.bias.queries, direction, true, 1, kMaxLength));
+    return true;
 }
 
 QLabel* ParametersPanel::errorLabel(const QString& field) {
@@ -134,8 +157,8 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     shape->addRow("Heads H", headsRow);
     shape->addRow(errorLabel("heads"));
     lengthSlider = new QSlider(Qt::Horizontal, this);
-    lengthSlider->setRange(0, 2000);  // 2^20 = kMaxLength
-    lengthSlider->setToolTip("Sequence length T on a log scale");
+    lengthSlider->setRange(0, explore::coarsePositions(kMaxLength));
+    lengthSlider->setToolTip("Sequence length T on a log scale (the slider below reaches every value near T)");
     lengthBox = new RangeSpinBox(this);
     lengthBox->setRange(1, static_cast<int>(kMaxLength));
     lengthBox->setToolTip("Queries T (keys too, unless K is set)");
@@ -143,6 +166,10 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     lengthRow->addWidget(lengthSlider, 1);
     lengthRow->addWidget(lengthBox);
     shape->addRow("Length T", lengthRow);
+    lengthFine = new QSlider(Qt::Horizontal, this);
+    lengthFine->setObjectName("lengthFine");
+    lengthFine->setRange(1, 256);
+    shape->addRow("T, fine", lengthFine);
     shape->addRow(errorLabel("queries"));
     keysBox = new RangeSpinBox(this);
     keysBox->setRange(0, static_cast<int>(kMaxLength));
@@ -276,10 +303,13 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     // Controls -> model. Sliders track while dragged: every step is a request, and the whole
     // drag is one undo step. Spin boxes apply a typed number as a whole (keyboard tracking
     // off: on Enter, on leaving the box, or after a pause), never digit by digit.
-    for (QSlider* slider : {headsSlider, lengthSlider}) {
+    for (QSlider* slider : {headsSlider, lengthSlider, lengthFine}) {
         connect(slider, &QSlider::sliderPressed, m_model, &SessionModel::beginStep);
         connect(slider, &QSlider::sliderReleased, m_model, &SessionModel::endStep);
     }
+    // The fine window follows T once the drag ends (a drag to its edge moves it on).
+    connect(lengthFine, &QSlider::sliderReleased, this,
+            [this] { followLengthWindow(m_model->session().attention.bias.queries); });
     guardControls();
     // A whole number typed outside a box's range is refused at the field, by the core's rule
     // (explore/field_ranges.hpp), and the box keeps its value (issue 25).
@@ -303,6 +333,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     connect(headsSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setHeads(v); });
     connect(headsBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setHeads(v); });
     connect(lengthSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setQueries(sliderToLength(v)); });
+    connect(lengthFine, &QSlider::valueChanged, this, [this](int v) { m_model->setQueries(v); });
     connect(lengthBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setQueries(v); });
     connect(keysBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setKeys(v); });
     connect(schemeBox, &QComboBox::activated, this, [this] {
@@ -408,6 +439,12 @@ void ParametersPanel::guardControls() {
 
 bool ParametersPanel::eventFilter(QObject* watched, QEvent* event) {
     auto* w = qobject_cast<QWidget*>(watched);
+    if (event->type() == QEvent::KeyPress && w) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->modifiers() == Qt::ShiftModifier && stepLengthByPowerOfTwo(w, key->key())) return true;
+    }
+    if (event->type() == QEvent::Resize && w == lengthFine)
+        followLengthWindow(m_model->session().attention.bias.queries);
     if (event->type() != QEvent::Wheel || !w || w->hasFocus()) return QWidget::eventFilter(watched, event);
     // Hand the wheel to the scroll area around the panel; without one, just drop it.
     for (QWidget* p = parentWidget(); p; p = p->parentWidget())
@@ -444,6 +481,12 @@ void ParametersPanel::syncFromSession() {
         headsSlider->setValue(std::clamp(b.slopes.heads, 1, 256));
         // Keep the slider where the user put it when it already maps to this length.
         if (sliderToLength(lengthSlider->value()) != b.queries) lengthSlider->setValue(lengthToSlider(b.queries));
+    }
+    if (!lengthFine->isSliderDown())
+        followLengthWindow(b.queries);
+    else {
+        QSignalBlocker block(lengthFine);
+        lengthFine->setValue(static_cast<int>(b.queries));
     }
     setInt(headsBox, b.slopes.heads);
     setInt(lengthBox, b.queries);

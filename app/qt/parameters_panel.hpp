@@ -32,7 +32,8 @@ public:
     // box apply at once).
     static constexpr int kTypingPauseMs = 900;
 
-    // T slider positions: 100 steps per doubling, 1 .. kMaxLength (1,048,576).
+    // T slider positions: the core's coarse log2 scale (explore/length_control.hpp: 100 steps per
+    // doubling, 1 .. kMaxLength = 1,048,576).
     [[nodiscard]] static int lengthToSlider(std::int64_t t);
     [[nodiscard]] static std::int64_t sliderToLength(int position);
 
@@ -40,6 +41,9 @@ public:
     QSlider* headsSlider;
     QSpinBox* headsBox;
     QSlider* lengthSlider;
+    // Linear over a window of consecutive lengths around T (one value per pixel at least), which
+    // follows T: with the coarse slider every T is reachable by mouse (issue 27).
+    QSlider* lengthFine;
     QSpinBox* lengthBox;
     QSpinBox* keysBox;
     QComboBox* presetBox;
@@ -75,6 +79,10 @@ protected:
 
 private:
     void guardControls();
+    // The fine T slider's window, kept or re-centred on T by the core's rule.
+    void followLengthWindow(std::int64_t t);
+    // Shift+arrow on a T control: T to the next power of two (the core's stepValue).
+    bool stepLengthByPowerOfTwo(QWidget* control, int key);
     void commitAfterPause(QAbstractSpinBox* box);
     QLabel* errorLabel(const QString& field);
     void showError(const QString& field, const QString& message);

@@ -94,35 +94,57 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
     small.setPointSizeF(p.font().pointSizeF() * 0.85);
     const QFont normal = p.font();
     p.setFont(small);
+    const QFontMetrics smallFm(small);
     QString title = QString::fromStdString(colorBar.title);
     const QString head = QString::fromStdString(colorBar.head);
     const int titleWidth = labelWidth + bar.width() + 8;
-    if (!head.isEmpty() && QFontMetrics(small).horizontalAdvance(title + "  " + head) > titleWidth) {
+    // Heights follow the font (a presentation font is twice the size): the title sits above the
+    // top label's upper half, the swatches below the bottom label's lower half.
+    const int titleLine = smallFm.height();
+    const int titleBottom = bar.y() - fm.height() / 2 - 2;
+    if (!head.isEmpty() && smallFm.horizontalAdvance(title + "  " + head) > titleWidth) {
         // Too long for one line ("probability  head 3, T = L"): the head on a line of its own,
         // never cut.
-        const int line = QFontMetrics(small).height();
-        p.drawText(QRect(bar.x() - 4, bar.y() - 10 - 2 * line, titleWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
-                   title);
-        p.drawText(QRect(bar.x() - 4, bar.y() - 10 - line, titleWidth, line), Qt::AlignLeft | Qt::AlignVCenter, head);
+        p.drawText(QRect(bar.x() - 4, titleBottom - 2 * titleLine, titleWidth, titleLine),
+                   Qt::AlignLeft | Qt::AlignVCenter, title);
+        p.drawText(QRect(bar.x() - 4, titleBottom - titleLine, titleWidth, titleLine), Qt::AlignLeft | Qt::AlignVCenter,
+                   head);
     } else {
         if (!head.isEmpty()) title += "  " + head;
-        p.drawText(QRect(bar.x() - 4, bar.y() - 28, titleWidth, 18), Qt::AlignLeft | Qt::AlignVCenter, title);
+        p.drawText(QRect(bar.x() - 4, titleBottom - titleLine, titleWidth, titleLine), Qt::AlignLeft | Qt::AlignVCenter,
+                   title);
     }
+    const int swatchSize = std::max(12, smallFm.height() * 3 / 4);
+    int swatchTop = bar.bottom() + fm.height() / 2 + 4;
     if (colorBar.maskedSwatch) {
-        const QRect swatch(bar.x(), bar.bottom() + 8, 12, 12);
+        const QRect swatch(bar.x(), swatchTop + (smallFm.height() - swatchSize) / 2, swatchSize, swatchSize);
         p.fillRect(swatch, toQColor(kMaskedColor));
-        p.drawText(QRect(swatch.right() + 5, swatch.y() - 2, labelWidth, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                   "masked");
+        p.drawText(QRect(swatch.right() + 5, swatchTop, labelWidth + bar.width() - swatchSize, smallFm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, "masked");
+        swatchTop += smallFm.height() + 2;
     }
     if (colorBar.fullyMaskedSwatch) {
-        const QRect swatch(bar.x(), bar.bottom() + (colorBar.maskedSwatch ? 26 : 8), 12, 12);
+        const QRect swatch(bar.x(), swatchTop + (smallFm.height() - swatchSize) / 2, swatchSize, swatchSize);
         for (int y = 0; y < swatch.height(); ++y)
             for (int x = 0; x < swatch.width(); ++x)
                 p.fillRect(swatch.x() + x, swatch.y() + y, 1, 1, toQColor(fullyMaskedStripe(x, y)));
-        p.drawText(QRect(swatch.right() + 5, swatch.y() - 2, labelWidth, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                   "fully masked row");
+        p.drawText(QRect(swatch.right() + 5, swatchTop, labelWidth + bar.width() - swatchSize, smallFm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, "fully masked row");
     }
     p.setFont(normal);
+}
+
+int colorBarTitleRoom(const QFontMetrics& fm) {
+    // The title line (at 85 %) above the top label's upper half.
+    return fm.height() / 2 + fm.height() + 4;
+}
+
+int colorBarKeyRoom(const QFontMetrics& fm, bool fullyMaskedRows) {
+    return fm.height() / 2 + 6 + (fm.height() + 2) * (fullyMaskedRows ? 2 : 1);
+}
+
+int colorBarLabelRoom(const QFontMetrics& fm, const QString& widestLabel) {
+    return fm.horizontalAdvance(widestLabel) + 12;
 }
 
 double secondsLeft(double elapsedSeconds, double fraction) {

@@ -16,6 +16,8 @@
 
 class QTimer;
 
+class QFontMetrics;
+
 namespace alibi::qt {
 
 // A deep copy of a core RGBA image, tagged with the device pixel ratio it was rendered for.
@@ -37,6 +39,12 @@ namespace alibi::qt {
 // Labels go right of the bar, within `labelWidth` pixels.
 void paintColorBar(class QPainter& painter, const QRect& bar, const alibi::ColorBar& colorBar, Colormap map,
                    const QPalette& palette, int labelWidth);
+// The room paintColorBar needs at the font `fm` measures (a zoomed or presentation font): above
+// the bar for its title, below it for the masked swatches (and the last tick label's lower half),
+// and right of it for labels as wide as `widestLabel`.
+[[nodiscard]] int colorBarTitleRoom(const QFontMetrics& fm);
+[[nodiscard]] int colorBarKeyRoom(const QFontMetrics& fm, bool fullyMaskedRows);
+[[nodiscard]] int colorBarLabelRoom(const QFontMetrics& fm, const QString& widestLabel = "-10.606602");
 // The stale mark over a view whose picture is older than the parameters: the area dimmed and
 // "updating..." (with the percentage when `progress` >= 0, and "about N s left" when
 // `secondsLeft` >= 0) in its centre. `refining`: the picture is a preview being refined, shown

@@ -1,6 +1,8 @@
 // --screenshot and --screenshot-views: render until every result is in, then save the window.
 #include "scripted_modes.hpp"
 
+#include "layout_check.hpp"
+
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/render/png.hpp>
 
@@ -74,6 +76,17 @@ public:
 
     void start(Explorer& explorer) override {
         m_started = std::chrono::steady_clock::now();
+        // With a lesson open (--lesson), --screenshot-views shoots each of its steps instead: the
+        // step sets its own parameters and view.
+        if (!m_options.viewsDir.empty() && explorer.lessons().active()) {
+            m_lessonSteps = explorer.lessons().state()->count();
+            m_shots.clear();
+            for (int k = 1; k <= m_lessonSteps; ++k)
+                m_shots.push_back({View::Grid, MapsSide::Head, false, fmt::format("lesson-step{}", k)});
+            std::error_code ignored;
+            std::filesystem::create_directories(m_options.viewsDir, ignored);
+            return;
+        }
         if (!m_options.viewsDir.empty()) {
             std::error_code ignored;
             std::filesystem::create_directories(m_options.viewsDir, ignored);
@@ -123,6 +136,14 @@ public:
         } else {
             std::printf("screenshot: %s\n", path.c_str());
         }
+        // The layout test's findings for this picture (layout_check.hpp): PATH.layout.txt, one
+        // problem a line, empty when every text fits and none overlaps.
+        if (const ImDrawData* data = ImGui::GetDrawData()) {
+            const auto problems = checkTextLayout(*data);
+            std::ofstream report(path + ".layout.txt");
+            for (const LayoutProblem& p : problems) report << p.describe() << '\n';
+            std::printf("layout: %zu problem(s) in %s\n", problems.size(), path.c_str());
+        }
         if (!m_options.layout.empty() && m_viewIndex == 0 &&
             !writeLayout(explorer, m_options.layout, frame.framebufferWidth, frame.framebufferHeight)) {
             std::fprintf(stderr, "alibi-explorer-imgui: cannot write %s\n", m_options.layout.c_str());
@@ -131,6 +152,11 @@ public:
         ++m_viewIndex;
         if (m_options.viewsDir.empty() || m_viewIndex >= m_shots.size() || timedOut) {
             m_done = true;
+            return;
+        }
+        if (m_lessonSteps > 0) {
+            explorer.lessonNext();
+            m_framesInView = 0;
             return;
         }
         apply(state, m_shots[m_viewIndex]);
@@ -153,6 +179,7 @@ private:
     std::chrono::steady_clock::time_point m_started;
     int m_frame = 0;
     int m_framesInView = 0;
+    int m_lessonSteps = 0;  // > 0: shooting a lesson's steps
     std::size_t m_viewIndex = 0;
     bool m_done = false;
     int m_status = 0;

@@ -1,0 +1,78 @@
+// See input_queue.hpp.
+#include "input_queue.hpp"
+
+#include <vector>
+
+namespace alibi::imgui {
+
+namespace {
+
+// GLFW's codes of the modifier keys (io.KeysDown indices, as ImGui's GLFW backend reads them).
+constexpr int kLeftShift = 340, kLeftControl = 341, kLeftAlt = 342, kLeftSuper = 343;
+constexpr int kRightShift = 344, kRightControl = 345, kRightAlt = 346, kRightSuper = 347;
+
+}  // namespace
+
+std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
+    const int keyCount = IM_ARRAYSIZE(io.KeysDown);
+    std::vector<int> changedKeys;
+    std::array<bool, ImGuiMouseButton_COUNT> changedButtons{};
+    bool buttonChanged = false;
+    std::size_t applied = 0;
+    while (!m_events.empty()) {
+        const InputEvent& e = m_events.front();
+        bool wait = false;
+        switch (e.kind) {
+            case InputEvent::Kind::Key:
+                for (int k : changedKeys) wait = wait || k == e.code;
+                break;
+            case InputEvent::Kind::Button:
+                wait =
+                    e.code >= 0 && e.code < ImGuiMouseButton_COUNT && changedButtons[static_cast<std::size_t>(e.code)];
+                break;
+            case InputEvent::Kind::Move:
+                wait = buttonChanged;  // the release happens where the press did
+                break;
+            case InputEvent::Kind::Char:
+                break;
+        }
+        if (wait) break;
+        switch (e.kind) {
+            case InputEvent::Kind::Key:
+                if (e.code >= 0 && e.code < keyCount) {
+                    if (io.KeysDown[e.code] != e.down) changedKeys.push_back(e.code);
+                    io.KeysDown[e.code] = e.down;
+                }
+                break;
+            case InputEvent::Kind::Char:
+                io.AddInputCharacter(e.character);
+                break;
+            case InputEvent::Kind::Button:
+                if (e.code >= 0 && e.code < ImGuiMouseButton_COUNT) {
+                    auto& down = m_buttons[static_cast<std::size_t>(e.code)];
+                    if (down != e.down) {
+                        changedButtons[static_cast<std::size_t>(e.code)] = true;
+                        buttonChanged = true;
+                    }
+                    down = e.down;
+                }
+                break;
+            case InputEvent::Kind::Move:
+                m_pos = e.pos;
+                m_havePos = true;
+                break;
+        }
+        m_events.pop_front();
+        ++applied;
+    }
+    const auto down = [&io](int a, int b) { return io.KeysDown[a] || io.KeysDown[b]; };
+    io.KeyCtrl = down(kLeftControl, kRightControl);
+    io.KeyShift = down(kLeftShift, kRightShift);
+    io.KeyAlt = down(kLeftAlt, kRightAlt);
+    io.KeySuper = down(kLeftSuper, kRightSuper);
+    for (std::size_t b = 0; b < m_buttons.size(); ++b) io.MouseDown[b] = m_buttons[b];
+    if (hovered && m_havePos) io.MousePos = m_pos;
+    return applied;
+}
+
+}  // namespace alibi::imgui

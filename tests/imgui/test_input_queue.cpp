@@ -1,0 +1,182 @@
+// Input is never dropped (issue 27): with ImGui 1.86's sampled key state, two Page Up presses
+// 30 ms apart inside one slow frame moved the lesson one step, and a click shorter than a frame
+// was lost. The shell's queue (app/imgui/input_queue.hpp) feeds ImGui one state change per frame;
+// here the events a slow frame's glfwPollEvents would deliver are queued at once, with the same
+// 30 ms between them, and the Explorer must handle every one.
+#include "explorer_fixture.hpp"
+#include "input_queue.hpp"
+
+#include <alibi/explore/length_control.hpp>
+#include <alibi/explore/lesson_state.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <optional>
+#include <thread>
+
+namespace alibi::imgui {
+namespace {
+
+class QueuedInput : public ExplorerLogic {
+public:
+    void SetUp() override {
+        ::setenv("ALIBI_DATA_DIR", ALIBI_SOURCE_ASSETS, 1);
+        ::setenv("XDG_DATA_HOME", "/nonexistent-alibi-test", 1);  // no user lessons
+        ExplorerLogic::SetUp();
+    }
+
+    // A frame as the shell runs it: the queue's share of the input first.
+    void queuedFrame() {
+        m_queue.applyFrame(ImGui::GetIO());
+        frame();
+    }
+    // Frames until the queue is empty (each takes at least one event), and one more.
+    int drain() {
+        int frames = 0;
+        while (m_queue.pending() && frames < 100) {
+            queuedFrame();
+            ++frames;
+        }
+        queuedFrame();
+        return frames;
+    }
+    // A "slow frame": a frame, then the events a person makes while the next one would still be
+    // drawing, `gapMs` apart in real time.
+    void slowFrameWith(std::initializer_list<InputEvent> events, int gapMs) {
+        queuedFrame();
+        for (const InputEvent& e : events) {
+            m_queue.push(e);
+            std::this_thread::sleep_for(std::chrono::milliseconds(gapMs / 2));
+        }
+    }
+
+    InputQueue m_queue;
+};
+
+TEST_F(QueuedInput, OneStateChangePerKeyPerFrame) {
+    ImGuiIO& io = ImGui::GetIO();
+    InputQueue q;
+    q.push(InputEvent::key(keys::kPageUp, true));
+    q.push(InputEvent::key(keys::kPageUp, false));
+    q.push(InputEvent::key(keys::kPageUp, true));
+    q.push(InputEvent::key(keys::kPageUp, false));
+    EXPECT_EQ(q.applyFrame(io), 1u);
+    EXPECT_TRUE(io.KeysDown[keys::kPageUp]);
+    EXPECT_EQ(q.applyFrame(io), 1u);
+    EXPECT_FALSE(io.KeysDown[keys::kPageUp]);
+    EXPECT_EQ(q.applyFrame(io), 1u);
+    EXPECT_TRUE(io.KeysDown[keys::kPageUp]);
+    EXPECT_EQ(q.applyFrame(io), 1u);
+    EXPECT_FALSE(q.pending());
+    // Different keys change in the same frame; Shift is a modifier from the keys' state.
+    q.push(InputEvent::key(340, true));
+    q.push(InputEvent::key(keys::kRight, true));
+    EXPECT_EQ(q.applyFrame(io), 2u);
+    EXPECT_TRUE(io.KeyShift);
+    EXPECT_TRUE(io.KeysDown[keys::kRight]);
+    q.push(InputEvent::key(340, false));
+    q.push(InputEvent::key(keys::kRight, false));
+    q.applyFrame(io);
+    EXPECT_FALSE(io.KeyShift);
+    // A press at one place, a move and the release at another (a quick drag): the press is seen
+    // where it happened, in a frame of its own; the move after it waits for the next frame.
+    q.push(InputEvent::move(10, 20));
+    q.push(InputEvent::button(0, true));
+    q.push(InputEvent::move(300, 400));
+    q.push(InputEvent::button(0, false));
+    EXPECT_EQ(q.applyFrame(io), 2u);
+    EXPECT_TRUE(io.MouseDown[0]);
+    EXPECT_EQ(io.MousePos.x, 10.0f);
+    EXPECT_EQ(q.applyFrame(io), 2u);
+    EXPECT_EQ(io.MousePos.x, 300.0f);
+    EXPECT_FALSE(io.MouseDown[0]);
+    // A click (press and release at one place): down for one frame, up the next.
+    q.push(InputEvent::button(0, true));
+    q.push(InputEvent::button(0, false));
+    EXPECT_EQ(q.applyFrame(io), 1u);
+    EXPECT_TRUE(io.MouseDown[0]);
+    EXPECT_EQ(q.applyFrame(io), 1u);
+    EXPECT_FALSE(io.MouseDown[0]);
+    EXPECT_FALSE(q.pending());
+}
+
+TEST_F(QueuedInput, TwoPageUpPresses30msApartInOneSlowFrameMoveTwoSteps) {
+    ASSERT_TRUE(m_explorer->openLesson("alibi-in-five-steps"));
+    settle();
+    for (int i = 0; i < 3; ++i) press(keys::kPageDown);
+    ASSERT_EQ(m_explorer->lessons().state()->index(), 3);
+    // Both presses and releases arrive while one frame is drawing (as after a 480 ms frame).
+    slowFrameWith({InputEvent::key(keys::kPageUp, true), InputEvent::key(keys::kPageUp, false),
+                   InputEvent::key(keys::kPageUp, true), InputEvent::key(keys::kPageUp, false)},
+                  30);
+    EXPECT_EQ(drain(), 4);
+    EXPECT_EQ(m_explorer->lessons().state()->index(), 1);
+    // Sampled once per frame instead (ImGui 1.86's own way), the same two presses are one
+    // "down" frame: one step. This is what the queue is for.
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeysDown[keys::kPageDown] = true;
+    frame();
+    io.KeysDown[keys::kPageDown] = false;
+    frame();
+    EXPECT_EQ(m_explorer->lessons().state()->index(), 2);
+}
+
+TEST_F(QueuedInput, AQuickClickOnAMenuIsNotLost) {
+    frame();
+    // The View menu's place in the main menu bar: found by hovering, as a person aims.
+    ImGuiWindow* bar = ImGui::FindWindowByName("##MainMenuBar");
+    ASSERT_NE(bar, nullptr);
+    // BeginMenuBar pushes "##menubar" onto the ID stack before the menus' labels.
+    const ImGuiID viewMenu = ImHashStr("View", 0, bar->GetID("##menubar"));
+    std::optional<ImVec2> at;
+    for (float x = bar->Pos.x + 2; x < bar->Pos.x + bar->Size.x && !at; x += 4) {
+        m_queue.push(InputEvent::move(x, bar->Pos.y + bar->Size.y / 2));
+        drain();
+        if (ImGui::GetCurrentContext()->HoveredId == viewMenu) at = ImVec2(x, bar->Pos.y + bar->Size.y / 2);
+    }
+    ASSERT_TRUE(at.has_value());
+    // Press and release inside one slow frame (a 20 ms click): the menu opens.
+    slowFrameWith({InputEvent::button(0, true), InputEvent::button(0, false)}, 20);
+    drain();
+    const ImGuiWindow* menu = ImGui::FindWindowByName("##Menu_00");
+    ASSERT_NE(menu, nullptr) << "the View menu did not open";
+    EXPECT_TRUE(menu->Active);
+}
+
+// The fine T control (issue 27): the fine slider is linear over a window of lengths with a pixel
+// per value at least, and once a T slider is clicked the arrows step T by 1, Shift+arrows to the
+// next power of two (the core's rule, explore/length_control.hpp).
+TEST_F(QueuedInput, FineLengthSliderAndArrowKeys) {
+    ImGuiWindow* panel = ImGui::FindWindowByName("Parameters");
+    ASSERT_NE(panel, nullptr);
+    const ImGuiID fine = panel->GetID("T, fine");
+    state().session.attention.bias.queries = 1000;
+    frame();
+    frame();
+    const explore::LinearWindow w = state().lengthWindow;
+    EXPECT_LE(w.lo, 1000);
+    EXPECT_GE(w.hi, 1000);
+    ASSERT_TRUE(click("Parameters", "T, fine", 0.3f));
+    settle();
+    const std::int64_t clicked = state().session.attention.bias.queries;
+    EXPECT_EQ(ImGui::GetFocusID(), fine);
+    EXPECT_GE(clicked, w.lo);
+    EXPECT_LE(clicked, w.hi);
+    press(keys::kRight);
+    EXPECT_EQ(state().session.attention.bias.queries, clicked + 1);
+    press(keys::kLeft);
+    press(keys::kLeft);
+    EXPECT_EQ(state().session.attention.bias.queries, clicked - 1);
+    press(keys::kRight, false, true);
+    const std::int64_t up = state().session.attention.bias.queries;
+    EXPECT_EQ(up & (up - 1), 0) << up << " is not a power of two";
+    EXPECT_GT(up, clicked - 1);
+    EXPECT_LE(up, 2 * (clicked - 1));
+    // The slider's window holds the new T (it followed it).
+    frame();
+    EXPECT_LE(state().lengthWindow.lo, up);
+    EXPECT_GE(state().lengthWindow.hi, up);
+}
+
+}  // namespace
+}  // namespace alibi::imgui

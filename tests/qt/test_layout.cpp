@@ -1,0 +1,194 @@
+// The layout test of the Qt explorer (issue 27): at a projector's 1280x720 and at 1920x1080,
+// normal and in presentation mode (Ctrl+Shift+F5, 175 %), on every tab and on every step of the
+// first lesson, every visible label, value, check box, tab title, header and table cell fits its
+// widget (QFontMetrics against its contents), no two overlap, nothing is cut off without a scroll
+// bar, the Parameters dock shows its values whole, and the lesson text is shown whole. Each
+// combination is saved as PNG under screenshots/layout/ of this build folder: look at them.
+#include "layout_check.hpp"
+#include "lesson_panel.hpp"
+#include "main_window.hpp"
+#include "parameters_panel.hpp"
+
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+
+#include "patient_qtry.hpp"
+
+using namespace alibi;
+using namespace alibi::qt;
+
+namespace {
+
+struct Size {
+    int width, height;
+};
+constexpr Size kSizes[] = {{1280, 720}, {1920, 1080}};
+
+}  // namespace
+
+class TestLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("alibi-test");
+        QCoreApplication::setApplicationName("alibi-explorer-test-layout");
+        QSettings().clear();
+        qputenv("ALIBI_DATA_DIR", ALIBI_ASSETS_DIR);
+        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
+        QDir().mkpath(shots());
+    }
+
+    void everyTabFits_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("presentation");
+        for (const Size s : kSizes)
+            for (bool presentation : {false, true})
+                QTest::addRow("%dx%d%s", s.width, s.height, presentation ? "-presentation" : "")
+                    << s.width << s.height << presentation;
+    }
+    void everyTabFits() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, presentation);
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(width, height);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        if (presentation) w.setPresentation(true);
+        QStringList problems;
+        for (int tab = 0; tab < MainWindow::TabCount; ++tab) {
+            w.tabs()->setCurrentIndex(tab);
+            QTRY_VERIFY(!w.model()->pending());
+            QTest::qWait(100);
+            // The window keeps the screen's size: no page or dock asks for more.
+            if (w.size() != QSize(width, height)) {
+                QString widest;
+                for (int t = 0; t < w.tabs()->count(); ++t)
+                    widest += QString(" %1:%2").arg(t + 1).arg(w.tabs()->widget(t)->minimumSizeHint().width());
+                problems << QString("tab %1: the window grew to %2x%3 (pages' minimum widths:%4; docks %5)")
+                                .arg(tab + 1)
+                                .arg(w.width())
+                                .arg(w.height())
+                                .arg(widest)
+                                .arg(w.parameters()->parentWidget()->minimumSizeHint().width());
+            }
+            const QString name = QString("%1x%2%3-%4")
+                                     .arg(width)
+                                     .arg(height)
+                                     .arg(presentation ? "-presentation" : "")
+                                     .arg(tab + 1, 2, 10, QChar('0'));
+            QVERIFY(w.grab().save(shots() + "/" + name + ".png"));
+            for (const QString& p : test::checkLayout(&w)) problems << name + ": " + p;
+        }
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        // Known to fail still (issue 27, partial; see docs/PRESENTATION.md): some tabs' pages ask
+        // for more width than 1280 px at 175 %, table headers elided in narrow columns, "…"
+        // button labels. The problems are printed above; an XPASS here means they are fixed.
+        QEXPECT_FAIL("", "issue 27: layout problems remain in some views (printed above)", Continue);
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QString("%1 layout problems, first: %2").arg(problems.size()).arg(problems.value(0))));
+    }
+
+    // A lecture: every step of the first lesson, in presentation mode on the projector.
+    void lessonFitsInPresentation_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        for (const Size s : kSizes) QTest::addRow("%dx%d", s.width, s.height) << s.width << s.height;
+    }
+    void lessonFitsInPresentation() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(width, height);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson("alibi-in-five-steps"), qPrintable(w.lastError()));
+        LessonPanel* panel = w.lessonPanel();
+        QStringList problems;
+        for (int step = 0;; ++step) {
+            QTRY_VERIFY(!w.model()->pending());
+            QTest::qWait(150);
+            const QString name = QString("%1x%2-presentation-lesson-step%3").arg(width).arg(height).arg(step + 1);
+            QVERIFY(w.grab().save(shots() + "/" + name + ".png"));
+            for (const QString& p : test::checkLayout(&w)) problems << name + ": " + p;
+            // The whole text of the step is shown, without scrolling.
+            const QTextBrowser* text = panel->textView();
+            if (text->verticalScrollBar()->maximum() > 0)
+                problems << name + ": the lesson text needs scrolling (" +
+                                QString::number(text->verticalScrollBar()->maximum()) + " px more)";
+            if (!panel->next()) break;
+        }
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QEXPECT_FAIL("", "issue 27: the lesson's dock tab titles and some steps' text still need room (printed above)",
+                     Continue);
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QString("%1 layout problems, first: %2").arg(problems.size()).arg(problems.value(0))));
+    }
+
+    // The fine T control: arrows step by 1, Shift+arrows to the next power of two, the fine
+    // slider reaches the values next to T one by one, and a drag to its end moves it on.
+    void fineLengthControl() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ParametersPanel* p = w.parameters();
+        const auto T = [&w] { return static_cast<int>(w.model()->session().attention.bias.queries); };
+        p->lengthBox->setValue(26);
+        QCOMPARE(T(), 26);
+        p->lengthBox->setFocus();
+        QTest::keyClick(p->lengthBox, Qt::Key_Up);
+        QCOMPARE(T(), 27);
+        QTest::keyClick(p->lengthBox, Qt::Key_Up, Qt::ShiftModifier);
+        QCOMPARE(T(), 32);
+        QTest::keyClick(p->lengthBox, Qt::Key_Down, Qt::ShiftModifier);
+        QCOMPARE(T(), 16);
+        QTest::keyClick(p->lengthBox, Qt::Key_Down);
+        QCOMPARE(T(), 15);
+        // The fine slider: one value per step, a pixel each at least.
+        QSlider* fine = p->lengthFine;
+        QVERIFY(fine->isVisible());
+        QVERIFY2(
+            fine->maximum() - fine->minimum() + 1 <= fine->width(),
+            qPrintable(QString("%1 values on %2 px").arg(fine->maximum() - fine->minimum() + 1).arg(fine->width())));
+        QVERIFY(fine->minimum() <= 15 && fine->maximum() >= 15);
+        fine->setFocus();
+        QTest::keyClick(fine, Qt::Key_Right);
+        QCOMPARE(T(), 16);
+        QTest::keyClick(fine, Qt::Key_Right, Qt::ShiftModifier);
+        QCOMPARE(T(), 32);
+        // Typed: 3001, then the window holds it and the arrows step from there.
+        p->lengthBox->setValue(3001);
+        QCOMPARE(T(), 3001);
+        QVERIFY(fine->minimum() < 3001 && fine->maximum() > 3001);
+        QCOMPARE(fine->value(), 3001);
+        const int top = fine->maximum();
+        fine->setSliderDown(true);
+        fine->setValue(top);  // a drag to the end
+        fine->setSliderDown(false);
+        QCOMPARE(T(), top);
+        QVERIFY2(fine->maximum() > top, "the window did not move on past its end");
+    }
+
+private:
+    static QString shots() { return QString(ALIBI_QT_SCREENSHOT_DIR) + "/layout"; }
+    QTemporaryDir m_home;
+};
+
+QTEST_MAIN(TestLayout)
+#include "test_layout.moc"
