@@ -101,9 +101,10 @@ void JobRunner::runNow(Job& job, const JobContext& context) {
 }
 
 void JobRunner::cancel() {
+    // Waiting jobs stay queued with their flag raised: each still runs, sees the cancel at once and
+    // reports it (an export cancelled before its thread took it says "cancelled", not nothing).
     std::lock_guard lock(m_mutex);
     for (auto& [job, context] : m_waiting) context.cancel();
-    m_waiting.clear();
     if (m_running) m_running->cancel();
 }
 

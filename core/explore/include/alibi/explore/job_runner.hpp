@@ -74,7 +74,8 @@ public:
     // Queues `job` and returns its generation (1, 2, ...). Latest-wins: drops the job still
     // waiting and cancels the running one.
     std::uint64_t submit(Job job);
-    // Drops waiting jobs and cancels the running one.
+    // Raises the cancel flag of every job: the running one stops at its next check, the waiting
+    // ones run at once, see it and report the cancel.
     void cancel();
     // True when nothing waits or runs.
     [[nodiscard]] bool idle() const;
