@@ -1,6 +1,8 @@
 // Export planning and the export dialog (see export_controller.hpp).
 #include "export_controller.hpp"
 
+#include "model/background.hpp"
+
 #include <alibi/base/thread_priority.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/session_export.hpp>
@@ -22,7 +24,6 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace alibi::qt {
 
@@ -173,9 +174,7 @@ struct ExportProgress {
 }  // namespace
 
 ExportController::ExportController(SessionModel* model, QWidget* window)
-    : QObject(window), m_model(model), m_window(window) {
-    m_pool.setMaxThreadCount(1);
-}
+    : QObject(window), m_model(model), m_window(window) {}
 
 Result<void> ExportController::exportTensorTo(const QString& path, ExportWhat what, FileFormat format,
                                               const ProgressFn& observer) {
@@ -214,7 +213,7 @@ Result<void> ExportController::runInBackground(const QString& title, const QStri
     auto job = [this, progress, work = std::move(work), observer]() -> Result<void> {
         // The core reports errors as values; a stray exception (e.g. bad_alloc) must still end
         // as a message, not as a crash of the explorer.
-        lowerThisThreadPriority(10);  // the export pool's thread; the UI comes first
+        if (t_inBackground) lowerThisThreadPriority(10);  // the export's thread; the UI comes first
         try {
             return work([&](std::uint64_t done, std::uint64_t total) {
                 progress->done = done;
@@ -248,7 +247,7 @@ Result<void> ExportController::runInBackground(const QString& title, const QStri
     });
     QEventLoop loop;
     connect(&watcher, &QFutureWatcher<Result<void>>::finished, &loop, &QEventLoop::quit);
-    watcher.setFuture(QtConcurrent::run(&m_pool, job));
+    watcher.setFuture(alibi::qt::runInBackground(job));  // finishes even without a thread (issue 25)
     poll.start();
     dialog.setValue(0);
     if (!watcher.isFinished()) loop.exec();

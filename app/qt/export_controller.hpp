@@ -12,7 +12,6 @@
 #include <alibi/io/export_plan.hpp>
 
 #include <QDialog>
-#include <QThreadPool>
 
 #include <atomic>
 #include <functional>
@@ -112,7 +111,6 @@ private:
     std::atomic<bool> m_cancel{false};
     // Exports run here at low priority, apart from the global pool that interactive jobs
     // (diagnosis) use; one thread, since one export runs at a time.
-    QThreadPool m_pool;
 };
 
 }  // namespace alibi::qt

@@ -17,7 +17,9 @@
 
 class QLabel;
 class QMenu;
+class QProgressBar;
 class QTabWidget;
+class QToolButton;
 
 namespace alibi::qt {
 
@@ -156,6 +158,9 @@ private:
     void saveToSettings();
     void setCurrentFile(const QString& path);
     void onTabChanged(int index);
+    // A dropped file classified in the background: the question, then the tab it goes to.
+    void onDropClassified(const QString& path, bool attention);
+    void hideOpenProgress();
 
     SessionModel* m_model;
     ParametersPanel* m_parameters;
@@ -172,6 +177,9 @@ private:
     AttentionMapsPage* m_attention;
     QLabel* m_hover;
     QLabel* m_latency;
+    QProgressBar* m_openProgress;  // an attention-map file being read, seen from any tab
+    QToolButton* m_openCancel;
+    bool m_dropPending = false;  // a dropped file is being classified
     ExportController* m_export;
     RecentFiles* m_recent;
     QTimer m_saveTimer;
