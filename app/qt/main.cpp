@@ -13,8 +13,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #ifndef ALIBI_VERSION
@@ -92,6 +94,36 @@ bool displayAvailable(int argc, char** argv) {
     return (x11 && isSet("DISPLAY")) || (wayland && isSet("WAYLAND_DISPLAY"));
 }
 
+// Issue 25, item 8: under an address-space limit (ulimit -v) an allocation that fails inside an
+// event handler threw std::bad_alloc through Qt's event loop, which ends in std::terminate (an
+// abort, exit 134). The event is dropped with a message instead; a --screenshot run then ends
+// with exit 1 and that message.
+class Application : public QApplication {
+public:
+    using QApplication::QApplication;
+    bool exitOnFailure = false;
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        try {
+            return QApplication::notify(receiver, event);
+        } catch (const std::bad_alloc&) {
+            refused("out of memory");
+        } catch (const std::system_error& e) {  // a thread or another resource the system refused
+            refused(e.what());
+        }
+        return false;
+    }
+
+private:
+    void refused(const char* what) {
+        std::fprintf(stderr,
+                     "alibi-explorer: %s while updating the window: the system allows less memory than the "
+                     "explorer needs here (an address-space limit, ulimit -v?); raise the limit, or lower H and T\n",
+                     what);
+        if (exitOnFailure) QCoreApplication::exit(1);
+    }
+};
+
 // DISPLAY set but unreachable: Qt's platform plugin fails inside QApplication and qFatal aborts
 // (exit 134). Say which display could not be opened and exit 1 instead (issue 25).
 QtMessageHandler g_previousHandler = nullptr;
@@ -152,7 +184,7 @@ int main(int argc, char** argv) {
 
     g_previousHandler = qInstallMessageHandler(platformFailure);
     int qtArgc = static_cast<int>(qtArgs.size()) - 1;
-    QApplication app(qtArgc, qtArgs.data());
+    Application app(qtArgc, qtArgs.data());
     qInstallMessageHandler(g_previousHandler);
     describeApplication();
     QApplication::setApplicationDisplayName("ALiBi Explorer");
@@ -166,6 +198,7 @@ int main(int argc, char** argv) {
     alibi::qt::MainWindow window;
     const bool shots = !screenshot.empty();
     if (shots) window.setInteractive(false);
+    app.exitOnFailure = shots;
     if (options.zoom != 1.0) window.setZoom(options.zoom);
     std::string attention = options.attention;
     if (session.empty() && !options.file.empty()) {
