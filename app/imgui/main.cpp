@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <malloc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 
@@ -133,6 +134,11 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Under an address-space limit (ulimit -v) every thread's malloc arena reserved 64 MB of it, so
+    // 600 MB ran out after a few threads and Qt or the driver failed inside (issue 25, item 8):
+    // one arena then, shared by every thread.
+    if (rlimit limit{}; ::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        ::mallopt(M_ARENA_MAX, 1);
     namespace docs = alibi::cli_docs;
     Options options;
     CLI::App cli{

@@ -5,6 +5,9 @@
 
 #include <explorer_options.hpp>
 
+#include <malloc.h>
+#include <sys/resource.h>
+
 #include <QApplication>
 #include <QSettings>
 #include <QTimer>
@@ -144,6 +147,11 @@ void platformFailure(QtMsgType type, const QMessageLogContext& context, const QS
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Under an address-space limit (ulimit -v) every thread's malloc arena reserved 64 MB of it, so
+    // 600 MB ran out after a few threads and Qt or the driver failed inside (issue 25, item 8):
+    // one arena then, shared by every thread.
+    if (rlimit limit{}; ::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        ::mallopt(M_ARENA_MAX, 1);
     namespace docs = alibi::cli_docs;
     std::vector<char*> qtArgs, ourArgs;
     splitArguments(argc, argv, qtArgs, ourArgs);
