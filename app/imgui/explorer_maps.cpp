@@ -311,8 +311,11 @@ void Explorer::runMapsActions() {
         const std::uint64_t generation = ++m_mapsOpenGeneration;
         maps.opening = true;
         maps.openingPath = ask.path;
-        m_mapsOpenWorker.submit([this, ask, generation](const CancelFlag& cancelled) {
-            m_mapsOpenBox.put(generation, openMapsFile(ask, &cancelled));
+        auto progress = std::make_shared<MapsOpenProgress>();
+        progress->wake = [this] { notify(); };
+        maps.openProgress = progress;
+        m_mapsOpenWorker.submit([this, ask, generation, progress](const CancelFlag& cancelled) {
+            m_mapsOpenBox.put(generation, openMapsFile(ask, &cancelled, progress.get()));
             notify();
         });
     }

@@ -15,8 +15,17 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <malloc.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <memory>
+#include <new>
+#include <optional>
 #include <string>
 
 #ifndef ALIBI_VERSION
@@ -43,6 +52,40 @@ struct Options {
 // GLFW reports errors through a C callback without a user pointer; the last one is kept here so
 // the "cannot open a display" message can say what GLFW said.
 std::string g_glfwError;
+
+// What the OpenGL driver may need beyond what the process has mapped when it starts.
+constexpr std::uint64_t kDriverAddressSpace = std::uint64_t{640} << 20;
+
+// The address-space limit in bytes when it leaves less than `needed` free now (an mmap of that
+// much address space, never touched, fails); nullopt when there is no limit or room enough.
+std::optional<std::uint64_t> addressSpaceShortfall(std::uint64_t needed) {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nullopt;
+    void* probe = ::mmap(nullptr, needed, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (probe != MAP_FAILED) {
+        ::munmap(probe, needed);
+        return std::nullopt;
+    }
+    return static_cast<std::uint64_t>(limit.rlim_cur);
+}
+
+// The last resort for an allocation that fails where nothing catches it (a frame under an
+// address-space limit): a message and exit 1, not an abort (issue 25, item 8).
+[[noreturn]] void onTerminate() {
+    if (const std::exception_ptr error = std::current_exception()) {
+        try {
+            std::rethrow_exception(error);
+        } catch (const std::bad_alloc&) {
+            std::fputs(
+                "alibi-explorer-imgui: out of memory: the system allows less memory than the explorer needs "
+                "(an address-space limit, ulimit -v?); raise the limit, or lower H and T\n",
+                stderr);
+            std::_Exit(1);
+        } catch (...) {
+        }
+    }
+    std::abort();
+}
 
 void onGlfwError(int code, const char* description) {
     g_glfwError = fmt::format("{} (GLFW error {:#x})", description != nullptr ? description : "unknown", code);
@@ -93,6 +136,11 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Under an address-space limit (ulimit -v) every thread's malloc arena reserved 64 MB of it, so
+    // 600 MB ran out after a few threads and Qt or the driver failed inside (issue 25, item 8):
+    // one arena then, shared by every thread.
+    if (rlimit limit{}; ::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        ::mallopt(M_ARENA_MAX, 1);
     namespace docs = alibi::cli_docs;
     Options options;
     CLI::App cli{
@@ -163,6 +211,20 @@ int main(int argc, char** argv) {
     }
     const bool interactive = driver->waitsForEvents();
 
+    // Issue 25, item 8: under an address-space limit (ulimit -v 600000 or 300000) the OpenGL
+    // driver crashes while the window's GL objects are made (Mesa's llvmpipe needs several
+    // hundred MB of address space for its compiler; measured: 600 MB crashes, 900 MB works).
+    // When the limit leaves less than that, say so instead of crashing.
+    if (const auto short_ = addressSpaceShortfall(kDriverAddressSpace)) {
+        std::fprintf(stderr,
+                     "alibi-explorer-imgui: the address-space limit (ulimit -v %llu) leaves less than %llu MB for "
+                     "the window's OpenGL driver, which then crashes; raise the limit (ulimit -v unlimited)\n",
+                     static_cast<unsigned long long>(*short_ >> 10),
+                     static_cast<unsigned long long>(kDriverAddressSpace >> 20));
+        return 1;
+    }
+
+    std::set_terminate(onTerminate);
     glfwSetErrorCallback(onGlfwError);
     if (glfwInit() == GLFW_FALSE) {
         std::fprintf(stderr,

@@ -24,7 +24,8 @@ constexpr int kOverviewGap = 8;  // between layers (heads inside a layer are 1 p
 
 }  // namespace
 
-std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask, const CancelFlag* cancelled) {
+std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask, const CancelFlag* cancelled,
+                                                   MapsOpenProgress* progress) {
     const auto start = Clock::now();
     auto result = std::make_shared<MapsOpenResult>();
     result->ask = ask;
@@ -34,6 +35,20 @@ std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask, const
     if (ask.values == 1) options.values = AttentionValues::Probabilities;
     if (ask.values == 2) options.values = AttentionValues::Scores;
     if (cancelled) options.cancelled = cancelled->cancelledFn();
+    if (progress)
+        options.progress = [progress, last = Clock::time_point{}](const AttentionOpenProgress& p) mutable {
+            progress->fraction.store(static_cast<float>(p.fraction()));
+            {
+                std::lock_guard lock(progress->mutex);
+                progress->stage = p.text();
+            }
+            const auto now = Clock::now();
+            if (progress->wake && (now - last > std::chrono::milliseconds(50) || p.done == p.total)) {
+                last = now;
+                progress->wake();
+            }
+            return true;
+        };
     auto maps = AttentionMaps::open(ask.path, options);
     if (!maps) {
         result->error = maps.error().message;

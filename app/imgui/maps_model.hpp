@@ -17,7 +17,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,10 +40,24 @@ struct MapsOpenResult {
     bool cancelled = false;                     // the user cancelled the open (no message)
     double ms = 0;
 };
+// How far the open under way is (the core's AttentionOpenProgress), for the panel's progress
+// bar: written by the open's thread, read by the frame loop.
+struct MapsOpenProgress {
+    std::atomic<float> fraction{0.0f};
+    mutable std::mutex mutex;
+    std::string stage;           // "reading the header: 12.0 MiB of 95.4 MiB"
+    std::function<void()> wake;  // asks for a frame (called at most every 50 ms)
+    [[nodiscard]] std::string stageText() const {
+        std::lock_guard lock(mutex);
+        return stage;
+    }
+};
+
 // Reads the header off the UI thread; `cancelled` (the worker's flag, set by a newer open or the
-// Cancel button) stops a long header read.
+// Cancel button) stops a long header read; `progress` (optional) is told how far it is.
 [[nodiscard]] std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask,
-                                                                 const CancelFlag* cancelled = nullptr);
+                                                                 const CancelFlag* cancelled = nullptr,
+                                                                 MapsOpenProgress* progress = nullptr);
 
 // ---------------------------------------------------------------------------
 // Pictures of the maps
@@ -170,6 +186,7 @@ struct MapsModel {
     std::shared_ptr<const MapsOpenResult> file;  // the maps shown (null: none opened yet)
     bool opening = false;                        // an open is running (the previous maps stay)
     std::string openingPath;
+    std::shared_ptr<MapsOpenProgress> openProgress;  // of the open running
 
     std::vector<double> configured;  // the paired prior's slope per head (empty: none)
     std::string priorNote;           // what the prior is, or why there is none

@@ -51,6 +51,14 @@ void drawFileBar(AppState& state, const Model& model) {
     if (model.maps.opening) {
         ImGui::SameLine();
         ImGui::TextDisabled("opening %s...", std::filesystem::path(model.maps.openingPath).filename().string().c_str());
+        // The core's progress: the header's bytes read and parsed, then the sampled rows.
+        if (const MapsOpenProgress* progress = model.maps.openProgress.get()) {
+            ImGui::SameLine();
+            const std::string stage = progress->stageText();
+            ImGui::ProgressBar(progress->fraction.load(), ImVec2(ImGui::GetFontSize() * 8.0f, 0.0f),
+                               fmt::format("{:.0f} %", 100.0 * progress->fraction.load()).c_str());
+            if (ImGui::IsItemHovered() && !stage.empty()) ImGui::SetTooltip("%s", stage.c_str());
+        }
         ImGui::SameLine();
         if (ImGui::SmallButton("Cancel##maps-open")) s.cancelOpen = true;
     }

@@ -325,6 +325,11 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     });
     connect(m_model, &AttentionMapsModel::fitProgress, this,
             [this](double f) { m_progress->setValue(static_cast<int>(std::lround(f * 1000))); });
+    // An open's progress (the core's: header bytes read and parsed, sampled rows checked).
+    connect(m_model, &AttentionMapsModel::openProgress, this, [this](double f, const QString& stage) {
+        m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
+        m_status->setText(openingText(stage));
+    });
     connect(m_model, &AttentionMapsModel::fitted, this, &AttentionMapsPage::onFitted);
     connect(m_model, &AttentionMapsModel::fitFailed, this, [this](const QString& message) {
         updateControls();
@@ -486,9 +491,15 @@ void AttentionMapsPage::applyLessonTarget() {
 }
 
 void AttentionMapsPage::openFile(const QString& path) {
-    m_status->setText("Opening " + QFileInfo(path).fileName() + "… (Cancel stops it)");
     m_model->open(path);
+    m_progress->setValue(0);
+    m_status->setText(openingText({}));
     updateControls();
+}
+
+QString AttentionMapsPage::openingText(const QString& stage) const {
+    return "Opening " + QFileInfo(m_model->openingPath()).fileName() + "… " + (stage.isEmpty() ? "" : stage + " ") +
+           "(Cancel stops it)";
 }
 
 QString AttentionMapsPage::summaryText() const {

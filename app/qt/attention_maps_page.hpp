@@ -120,6 +120,8 @@ signals:
 
 private:
     void applyLessonTarget();
+    // "Opening FILE… reading the header: 12.0 MiB of 95.4 MiB (Cancel stops it)".
+    [[nodiscard]] QString openingText(const QString& stage) const;
     void exportFigureDialog(int scale);
     // Plot figures: `scale` 0 is SVG.
     void exportPlotDialog(Plot plot, int scale);

@@ -2,6 +2,7 @@
 #include "diagnose_view.hpp"
 
 #include "compare_view.hpp"
+#include "model/background.hpp"
 #include "view_util.hpp"
 
 #include <alibi/analysis/buggy_examples.hpp>
@@ -15,7 +16,6 @@
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace alibi::qt {
 
@@ -98,7 +98,7 @@ QString DiagnoseView::summaryText() const {
 void DiagnoseView::start(std::function<Result<DiagnosisReport>()> job) {
     if (m_watcher.isRunning()) m_watcher.waitForFinished();
     m_status->setText("Diagnosing…");
-    m_watcher.setFuture(QtConcurrent::run(std::move(job)));
+    m_watcher.setFuture(runInBackground(std::move(job)));  // finishes even without a thread (issue 25)
 }
 
 void DiagnoseView::openFile(const QString& path) {

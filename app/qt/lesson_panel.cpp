@@ -10,6 +10,7 @@
 #include "head_detail_view.hpp"
 #include "head_grid_view.hpp"
 #include "main_window.hpp"
+#include "model/background.hpp"
 #include "stages_view.hpp"
 
 #include <QAbstractItemView>
@@ -35,7 +36,6 @@
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -294,7 +294,7 @@ void LessonPanel::chooseLesson() {
         }
         emit lessonsListed();
     });
-    watcher.setFuture(QtConcurrent::run([] { return listLessons(lessonFolders()); }));
+    watcher.setFuture(runInBackground([] { return listLessons(lessonFolders()); }));
     const QString user = QString::fromStdString(userLessonDir().string());
     auto* hint = new QLabel(QString("Your own lessons go in %1 (the format is in docs/LESSONS.md). "
                                     "Page Down / Page Up step through a lesson.")

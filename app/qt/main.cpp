@@ -5,6 +5,9 @@
 
 #include <explorer_options.hpp>
 
+#include <malloc.h>
+#include <sys/resource.h>
+
 #include <QApplication>
 #include <QSettings>
 #include <QTimer>
@@ -13,8 +16,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #ifndef ALIBI_VERSION
@@ -92,6 +97,36 @@ bool displayAvailable(int argc, char** argv) {
     return (x11 && isSet("DISPLAY")) || (wayland && isSet("WAYLAND_DISPLAY"));
 }
 
+// Issue 25, item 8: under an address-space limit (ulimit -v) an allocation that fails inside an
+// event handler threw std::bad_alloc through Qt's event loop, which ends in std::terminate (an
+// abort, exit 134). The event is dropped with a message instead; a --screenshot run then ends
+// with exit 1 and that message.
+class Application : public QApplication {
+public:
+    using QApplication::QApplication;
+    bool exitOnFailure = false;
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        try {
+            return QApplication::notify(receiver, event);
+        } catch (const std::bad_alloc&) {
+            refused("out of memory");
+        } catch (const std::system_error& e) {  // a thread or another resource the system refused
+            refused(e.what());
+        }
+        return false;
+    }
+
+private:
+    void refused(const char* what) {
+        std::fprintf(stderr,
+                     "alibi-explorer: %s while updating the window: the system allows less memory than the "
+                     "explorer needs here (an address-space limit, ulimit -v?); raise the limit, or lower H and T\n",
+                     what);
+        if (exitOnFailure) QCoreApplication::exit(1);
+    }
+};
+
 // DISPLAY set but unreachable: Qt's platform plugin fails inside QApplication and qFatal aborts
 // (exit 134). Say which display could not be opened and exit 1 instead (issue 25).
 QtMessageHandler g_previousHandler = nullptr;
@@ -112,6 +147,11 @@ void platformFailure(QtMsgType type, const QMessageLogContext& context, const QS
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Under an address-space limit (ulimit -v) every thread's malloc arena reserved 64 MB of it, so
+    // 600 MB ran out after a few threads and Qt or the driver failed inside (issue 25, item 8):
+    // one arena then, shared by every thread.
+    if (rlimit limit{}; ::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        ::mallopt(M_ARENA_MAX, 1);
     namespace docs = alibi::cli_docs;
     std::vector<char*> qtArgs, ourArgs;
     splitArguments(argc, argv, qtArgs, ourArgs);
@@ -152,7 +192,7 @@ int main(int argc, char** argv) {
 
     g_previousHandler = qInstallMessageHandler(platformFailure);
     int qtArgc = static_cast<int>(qtArgs.size()) - 1;
-    QApplication app(qtArgc, qtArgs.data());
+    Application app(qtArgc, qtArgs.data());
     qInstallMessageHandler(g_previousHandler);
     describeApplication();
     QApplication::setApplicationDisplayName("ALiBi Explorer");
@@ -167,6 +207,7 @@ int main(int argc, char** argv) {
     const bool shots = !screenshot.empty();
     if (shots) window.setInteractive(false);
     if (options.presentation) window.setPresentation(true);
+    app.exitOnFailure = shots;
     if (options.zoom != 1.0) window.setZoom(options.zoom);
     std::string attention = options.attention;
     if (session.empty() && !options.file.empty()) {

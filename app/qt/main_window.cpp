@@ -43,6 +43,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -223,6 +224,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_latency = new QLabel(this);
     m_latency->setToolTip("Time from a parameter change to the updated head grid (last and median of recent changes)");
     statusBar()->addWidget(m_hover, 1);
+    // An attention-map file being read (opened, or a dropped file being classified), from any
+    // tab: the core's progress and a Cancel (issue 25, item 3).
+    m_openProgress = new QProgressBar(this);
+    m_openProgress->setRange(0, 1000);
+    m_openProgress->setMaximumWidth(120);
+    m_openProgress->setFormat("%p %");
+    m_openProgress->setObjectName("openProgress");
+    m_openCancel = new QToolButton(this);
+    m_openCancel->setText("Cancel");
+    m_openCancel->setObjectName("openCancel");
+    m_openCancel->setToolTip("Stop reading the file (whatever was open stays)");
+    statusBar()->addPermanentWidget(m_openProgress);
+    statusBar()->addPermanentWidget(m_openCancel);
+    m_openProgress->hide();
+    m_openCancel->hide();
     statusBar()->addPermanentWidget(m_latency);
 
     // Model -> views.
@@ -283,6 +299,24 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_attention, &AttentionMapsPage::cellHovered, m_hover, &QLabel::setText);
     connect(m_attention, &AttentionMapsPage::failed, this, &MainWindow::reportError);
     connect(m_attention, &AttentionMapsPage::statusMessage, statusBar(), &QStatusBar::showMessage);
+    AttentionMapsModel* maps = m_attention->model();
+    connect(m_openCancel, &QToolButton::clicked, maps, &AttentionMapsModel::cancelOpen);
+    connect(maps, &AttentionMapsModel::openProgress, this, [this, maps](double f, const QString& stage) {
+        m_openProgress->setValue(static_cast<int>(std::lround(f * 1000)));
+        m_openProgress->setToolTip(QFileInfo(maps->openingPath()).fileName() + ": " + stage);
+        m_openProgress->show();
+        m_openCancel->show();
+    });
+    connect(maps, &AttentionMapsModel::opened, this, [this] { hideOpenProgress(); });
+    connect(maps, &AttentionMapsModel::openFailed, this, [this] { hideOpenProgress(); });
+    connect(maps, &AttentionMapsModel::openCancelled, this, [this](const QString& path) {
+        hideOpenProgress();
+        if (m_dropPending) {
+            m_dropPending = false;
+            statusBar()->showMessage("Reading " + QFileInfo(path).fileName() + " cancelled", 8000);
+        }
+    });
+    connect(maps, &AttentionMapsModel::classified, this, &MainWindow::onDropClassified);
     connect(m_attention, &AttentionMapsPage::openRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open attention maps", {},
                                                           "Attention maps (*.npy *.safetensors);;All files (*)");
@@ -789,8 +823,28 @@ void MainWindow::handleDroppedFile(const QString& path) {
     }
     // Elsewhere the same file could be a bias to diagnose or saved attention: rows that sum to 1
     // are attention, anything else (scores, a bias, an unreadable file) goes to the diagnosis.
-    auto maps = AttentionMaps::open(path.toStdString());
-    const bool attention = maps && maps->values() == AttentionValues::Probabilities;
+    // Which one is read in the background, through the attention maps' own open (a legal header
+    // may be 100 MB: reading it here froze the window), with its progress and Cancel in the
+    // status bar; onDropClassified asks the question once it is known.
+    m_dropPending = true;
+    m_attention->model()->classify(path);
+    m_openProgress->setValue(0);
+    m_openProgress->setToolTip("Reading " + QFileInfo(path).fileName());
+    m_openProgress->show();
+    m_openCancel->show();
+    statusBar()->showMessage("Reading the dropped " + QFileInfo(path).fileName() + "… (Cancel stops it)");
+}
+
+void MainWindow::hideOpenProgress() {
+    m_openProgress->hide();
+    m_openCancel->hide();
+}
+
+void MainWindow::onDropClassified(const QString& path, bool attention) {
+    hideOpenProgress();
+    m_dropPending = false;
+    statusBar()->clearMessage();
+    AttentionMapsModel* maps = m_attention->model();
     DropChoice choice = attention ? DropChoice::AttentionMaps : DropChoice::Diagnose;
     if (m_dropPrompt) {
         choice = m_dropPrompt(path);
@@ -808,8 +862,11 @@ void MainWindow::handleDroppedFile(const QString& path) {
                  : box.clickedButton() == asBias ? DropChoice::Diagnose
                                                  : DropChoice::Cancel;
     }
+    if (choice != DropChoice::AttentionMaps) maps->dropClassified();
     if (choice == DropChoice::AttentionMaps) {
-        openAttentionMaps(path);
+        // The file read for the question is the one shown: no second read.
+        m_tabs->setCurrentIndex(AttentionTab);
+        maps->adoptClassified();
         statusBar()->showMessage(
             "Opened the dropped file as attention maps (its rows sum to 1); to diagnose it as a "
             "bias use File > Open tensor to diagnose",

@@ -19,7 +19,9 @@ class QDockWidget;
 class QLabel;
 class QScrollArea;
 class QMenu;
+class QProgressBar;
 class QTabWidget;
+class QToolButton;
 
 namespace alibi::qt {
 
@@ -165,6 +167,9 @@ private:
     // Presentation mode puts the lesson beside the views, tabbed with the Parameters (the views
     // keep the window's height); otherwise it is a strip under them.
     void placeLessonDock();
+    // A dropped file classified in the background: the question, then the tab it goes to.
+    void onDropClassified(const QString& path, bool attention);
+    void hideOpenProgress();
 
     SessionModel* m_model;
     ParametersPanel* m_parameters;
@@ -185,6 +190,9 @@ private:
     AttentionMapsPage* m_attention;
     QLabel* m_hover;
     QLabel* m_latency;
+    QProgressBar* m_openProgress;  // an attention-map file being read, seen from any tab
+    QToolButton* m_openCancel;
+    bool m_dropPending = false;  // a dropped file is being classified
     ExportController* m_export;
     RecentFiles* m_recent;
     QTimer m_saveTimer;

@@ -1,6 +1,7 @@
 // A saved-attention-maps picture: rendered by the owner's callback at device pixels, drawn 1:1.
 #include "maps_heatmap_view.hpp"
 
+#include "model/background.hpp"
 #include "view_util.hpp"
 
 #include <alibi/base/thread_priority.hpp>
@@ -12,7 +13,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -30,8 +30,6 @@ MapsHeatmapView::MapsHeatmapView(QWidget* parent) : QWidget(parent) {
     setMinimumSize(240, 180);
     // Focusable, so the tab's PageUp / PageDown reach it after a click or an open.
     setFocusPolicy(Qt::StrongFocus);
-    m_pool.setMaxThreadCount(1);
-    m_pool.setObjectName("alibi-maps-render");
     m_watcher = new QFutureWatcher<MapsPicture>(this);
     connect(m_watcher, &QFutureWatcherBase::finished, this, &MapsHeatmapView::onRendered);
     m_stale = new StaleOverlay(this);
@@ -40,7 +38,7 @@ MapsHeatmapView::MapsHeatmapView(QWidget* parent) : QWidget(parent) {
 MapsHeatmapView::~MapsHeatmapView() {
     m_queued.reset();
     m_watcher->disconnect(this);
-    m_pool.waitForDone();  // a running job only holds what it captured; let it end before the pool goes
+    m_watcher->waitForFinished();  // a running job only holds what it captured; let it end first
 }
 
 int MapsHeatmapView::axisMargin() const {
@@ -109,9 +107,11 @@ void MapsHeatmapView::startNext() {
     m_queued.reset();
     m_runningGeneration = next.generation;
     m_runningRatio = next.ratio;
-    m_watcher->setFuture(QtConcurrent::run(&m_pool, [job = std::move(next.job)]() -> MapsPicture {
+    // One job at a time (the next starts when this one is shown), on a thread of its own, or
+    // here when the system refuses one (issue 25).
+    m_watcher->setFuture(runInBackground([job = std::move(next.job)]() -> MapsPicture {
         // Below the UI thread, so dragging a control stays smooth while rows are read.
-        lowerThisThreadPriority(4);
+        if (t_inBackground) lowerThisThreadPriority(4);
         // The core returns errors as values; anything thrown anyway becomes this picture's message.
         try {
             return job();

@@ -12,7 +12,6 @@
 
 #include <QFutureWatcher>
 #include <QImage>
-#include <QThreadPool>
 #include <QWidget>
 
 #include <cstdint>
@@ -107,7 +106,6 @@ private:
         RenderJob job;
         double ratio = 1;
     };
-    QThreadPool m_pool;  // one worker: jobs of this view run one after another
     QFutureWatcher<MapsPicture>* m_watcher;
     StaleOverlay* m_stale;
     std::optional<Queued> m_queued;  // the newest request not yet started (older ones are dropped)

@@ -65,7 +65,10 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
             s && !model->pending() && s->compare && s->extrapolation && !w->diagnoseView()->busy() && mapsReady;
         if (!ready) {
             if (timer->elapsed() > 60000) {
-                std::fprintf(stderr, "alibi-explorer: no results after 60 s, giving up on screenshots\n");
+                // Why, when something said so (out of memory under an address-space limit, issue 25).
+                const QString why = w->lastError();
+                std::fprintf(stderr, "alibi-explorer: no results after 60 s, giving up on screenshots%s%s\n",
+                             why.isEmpty() ? "" : "; the last error: ", qPrintable(why));
                 done(false);
                 return;
             }

@@ -394,6 +394,32 @@ class HostileHeaderTests(ReliabilityCase):
         self.assertEqual(r.returncode, 0, r.stderr.decode()[-2000:])
         self.assertEqual(len(json.loads(r.stdout)["heads"]), 2000)
 
+    def test_one_ctrl_c_stops_the_read_of_a_large_header(self):
+        # `alibi fit` on such a file ignored Ctrl-C. A legal file with an 84 MB header (two
+        # million metadata entries): once the process has the file open it is reading its header,
+        # and one SIGINT ends it with 130, "cancelled".
+        path = self.write("big.safetensors", hostile_safetensors(4, 2_000_000, 30))
+        p = subprocess.Popen([cli.ALIBI, "fit", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+        def has_it_open():
+            try:
+                return any(os.readlink(f"/proc/{p.pid}/fd/{fd}") == path for fd in os.listdir(f"/proc/{p.pid}/fd"))
+            except OSError:
+                return False
+
+        deadline = time.monotonic() + 300  # a hang guard only
+        while p.poll() is None and not has_it_open() and time.monotonic() < deadline:
+            time.sleep(0.002)
+        self.assertIsNone(p.poll(), "the fit ended before it was interrupted")
+        p.send_signal(signal.SIGINT)
+        try:
+            _, err = p.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            self.fail("one SIGINT did not stop the header read")
+        self.assertEqual(p.returncode, 130, err.decode()[-2000:])
+        self.assertIn("cancelled", err.decode())
+
     def test_metadata_over_its_budget_names_the_metadata_not_max_memory(self):
         path = self.write("k.safetensors", hostile_safetensors(4000, 300_000, 1))
         err = self.refused(cli.run("diagnose", path, "--tensor", "layers.0"), mentions=["__metadata__"])

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -18,6 +19,8 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <thread>
+#include <tuple>
 #include <vector>
 
 namespace alibi::imgui {
@@ -46,6 +49,26 @@ std::string npyBytes(const std::string& shape, const std::vector<float>& values)
     bytes += static_cast<char>(header.size() >> 8);
     bytes += header;
     bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+    return bytes;
+}
+
+// A safetensors file of `tensors` F32 (1, 2, 2) layer tensors (rows [1, 0] and [0.5, 0.5]) after a
+// __metadata__ object of `keys` entries whose values are `valueBytes` long.
+std::string metadataSafetensors(int tensors, int keys, std::size_t valueBytes) {
+    std::string json = "{\"__metadata__\":{";
+    for (int k = 0; k < keys; ++k)
+        json += (k ? ",\"" : "\"") + std::to_string(k) + "\":\"" + std::string(valueBytes, 'm') + "\"";
+    json += "}";
+    for (int t = 0; t < tensors; ++t)
+        json += ",\"layers." + std::to_string(t) + "\":{\"dtype\":\"F32\",\"shape\":[1,2,2],\"data_offsets\":[" +
+                std::to_string(16 * t) + "," + std::to_string(16 * t + 16) + "]}";
+    json += "}";
+    while (json.size() % 8) json += ' ';
+    std::string bytes(8, '\0');
+    for (int b = 0; b < 8; ++b) bytes[static_cast<std::size_t>(b)] = static_cast<char>((json.size() >> (8 * b)) & 0xff);
+    bytes += json;
+    const float rows[4] = {1.0f, 0.0f, 0.5f, 0.5f};
+    for (int t = 0; t < tensors; ++t) bytes.append(reinterpret_cast<const char*>(rows), sizeof rows);
     return bytes;
 }
 
@@ -290,6 +313,97 @@ TEST_F(AttentionMapsView, DropsOpenMapsOrADiagnosis) {
     EXPECT_EQ(state().diagnosePath, kExampleSafetensors);
     EXPECT_EQ(maps().file->ask.path, kExampleNpy);
     settle();
+}
+
+// Issue 25, item 3: an open runs in the background with the core's progress (the header's bytes
+// read and parsed, then the sampled rows) shown beside "opening ..." as the frames go on, and
+// Cancel stops it with the maps open before kept. A legal file with a 48 MB header (four layer
+// tensors after a million metadata entries) takes long enough to be watched.
+TEST_F(AttentionMapsView, AnOpenShowsItsProgressAndCancelStopsIt) {
+    const std::string big = write("big-header.safetensors", metadataSafetensors(4, 1'000'000, 30));
+    open(kExampleNpy);
+    ASSERT_NE(maps().file, nullptr);
+    state().maps.open = MapsOpenAsk{big, "", 0, 0, false};
+    frame();
+    ASSERT_TRUE(maps().opening);
+    ASSERT_NE(maps().openProgress, nullptr);
+    // Frames go on while the file is read, and the fraction they show never goes back.
+    float last = 0.0f;
+    int framesWhileOpening = 0, framesWithProgress = 0;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(300);  // a hang guard only
+    while (maps().opening && std::chrono::steady_clock::now() < until) {
+        const float f = maps().openProgress->fraction.load();
+        EXPECT_GE(f, last);
+        EXPECT_LE(f, 1.0f);
+        last = f;
+        if (f > 0.0f && !maps().openProgress->stageText().empty()) ++framesWithProgress;
+        ++framesWhileOpening;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        frame();
+    }
+    ASSERT_FALSE(maps().opening);
+    EXPECT_GT(framesWhileOpening, 1);
+    EXPECT_GT(framesWithProgress, 0);
+    settle();
+    ASSERT_NE(maps().file, nullptr);
+    EXPECT_EQ(maps().file->ask.path, big);
+    ASSERT_NE(maps().file->maps, nullptr) << maps().file->error;
+    EXPECT_EQ(maps().file->maps->layers(), 4);
+
+    // Cancel while it reads: "cancelled", no message, and the maps open before stay.
+    open(kExampleNpy);
+    state().maps.open = MapsOpenAsk{big, "", 0, 0, false};
+    frame();
+    ASSERT_TRUE(maps().opening);
+    state().maps.cancelOpen = true;
+    frame();
+    EXPECT_FALSE(maps().opening);
+    EXPECT_NE(state().statusMessage.find("cancelled"), std::string::npos) << state().statusMessage;
+    settle();
+    EXPECT_TRUE(state().errorPopup.empty()) << state().errorPopup;
+    EXPECT_EQ(maps().file->ask.path, kExampleNpy);
+}
+
+// Issue 25, as reported. (1) A few-MB safetensors file made the explorer abort (std::bad_alloc,
+// exit 134): 2000 (1, 2, 2) tensors plus one 8 MiB metadata string, and 4000 tensors with 300k
+// metadata keys, each open now. (2) A file truncated while open (np.save over it), then
+// PageDown: the program died (SIGBUS); now the grid says "the file changed on disk; reopen it"
+// and the session's parameters are still there.
+TEST_F(AttentionMapsView, TheIssuesHostileFilesOpenAndATruncatedFileIsAMessage) {
+    for (const auto& [name, tensors, keys, valueBytes] :
+         {std::tuple{"meta-8mib.safetensors", 2000, 1, std::size_t{8} << 20},
+          std::tuple{"meta-300k.safetensors", 4000, 300000, std::size_t{1}}}) {
+        const std::string path = write(name, metadataSafetensors(tensors, keys, valueBytes));
+        open(path);
+        ASSERT_NE(maps().file, nullptr);
+        EXPECT_EQ(maps().file->ask.path, path);
+        ASSERT_NE(maps().file->maps, nullptr) << state().errorPopup;
+        EXPECT_EQ(maps().file->maps->layers(), tensors);
+    }
+
+    // (4, 16, 128, 128) f32 causal probabilities (each row uniform over its keys).
+    const int t = 128;
+    std::vector<float> values(std::size_t{4} * 16 * t * t, 0.0f);
+    for (std::size_t lh = 0; lh < 4 * 16; ++lh)
+        for (int q = 0; q < t; ++q)
+            for (int k = 0; k <= q; ++k)
+                values[(lh * t + static_cast<std::size_t>(q)) * t + static_cast<std::size_t>(k)] =
+                    1.0f / static_cast<float>(q + 1);
+    const std::string path = write("t.npy", npyBytes("(4, 16, 128, 128)", values));
+    open(path);
+    ASSERT_NE(maps().file, nullptr);
+    ASSERT_NE(maps().grid, nullptr);
+    EXPECT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+    const Session before = state().session;
+    ASSERT_EQ(::truncate(path.c_str(), 4096), 0);
+    press(keys::kPageDown);
+    settle();
+    EXPECT_EQ(state().maps.layer, 1);
+    ASSERT_NE(maps().grid, nullptr);
+    EXPECT_EQ(maps().grid->request.layer, 1);
+    EXPECT_NE(maps().grid->error.find("changed on disk"), std::string::npos) << maps().grid->error;
+    EXPECT_NE(maps().grid->error.find("reopen it"), std::string::npos) << maps().grid->error;
+    EXPECT_EQ(state().session, before);  // the window and its work are still here
 }
 
 TEST_F(AttentionMapsView, SafetensorsListsLayersAndTheValuesCanBeOverridden) {

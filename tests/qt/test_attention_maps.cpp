@@ -18,11 +18,14 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QProcess>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QToolButton>
 
 #include <QUrl>
 #include "patient_qtry.hpp"
@@ -408,13 +411,13 @@ private slots:
             return MainWindow::DropChoice::AttentionMaps;
         });
         drop(w, kSafetensors);
-        QCOMPARE(asked, kSafetensors);
+        QTRY_COMPARE(asked, kSafetensors);  // once the file was read in the background
         QTRY_VERIFY(!m->opening() && m->path() == kSafetensors);
         QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::AttentionTab));
         w.tabs()->setCurrentIndex(MainWindow::GridTab);
         w.setDropPrompt([](const QString&) { return MainWindow::DropChoice::Diagnose; });
         drop(w, kNpy);
-        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::DiagnoseTab));
+        QTRY_COMPARE(w.tabs()->currentIndex(), int(MainWindow::DiagnoseTab));
         QCOMPARE(m->path(), kSafetensors);
         // Nobody to ask: rows summing to 1 read as attention maps, and the status bar says so.
         w.setDropPrompt({});
@@ -422,6 +425,170 @@ private slots:
         drop(w, kNpy);
         QTRY_VERIFY(!m->opening() && m->path() == kNpy);
         QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::AttentionTab));
+    }
+
+    // Issue 25, as reported. (1) A few-MB safetensors file made the explorer abort
+    // (QUnhandledException): 2000 (1, 2, 2) tensors plus one 8 MiB metadata string, and 4000
+    // tensors with 300k metadata keys, each open now. (2) A file truncated while open (np.save
+    // over it), then PageDown: the program died (SIGBUS) losing unsaved work; now the view says
+    // "the file changed on disk; reopen it" and the unsaved parameters are still there.
+    void theIssuesHostileFilesOpenAndATruncatedFileIsAMessage() {
+        QTemporaryDir dir;
+        const auto safetensors = [&](const QString& name, int tensors, int keys, int valueBytes) {
+            QByteArray json = "{\"__metadata__\":{";
+            const QByteArray value(valueBytes, 'm');
+            for (int k = 0; k < keys; ++k) json += (k ? ",\"" : "\"") + QByteArray::number(k) + "\":\"" + value + "\"";
+            json += "}";
+            for (int t = 0; t < tensors; ++t)
+                json += ",\"layers." + QByteArray::number(t) +
+                        "\":{\"dtype\":\"F32\",\"shape\":[1,2,2],\"data_offsets\":[" + QByteArray::number(16 * t) +
+                        "," + QByteArray::number(16 * t + 16) + "]}";
+            json += "}";
+            while (json.size() % 8) json += ' ';
+            QByteArray length(8, '\0');
+            for (int b = 0; b < 8; ++b) length[b] = static_cast<char>((quint64(json.size()) >> (8 * b)) & 0xff);
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly)) return QString();
+            f.write(length);
+            f.write(json);
+            const float rows[4] = {1.0f, 0.0f, 0.5f, 0.5f};
+            for (int t = 0; t < tensors; ++t) f.write(reinterpret_cast<const char*>(rows), sizeof rows);
+            return dir.filePath(name);
+        };
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        AttentionMapsModel* m = w.attentionPage()->model();
+        for (const auto& [file, layers] : {std::pair{safetensors("meta-8mib.safetensors", 2000, 1, 8 << 20), 2000},
+                                           std::pair{safetensors("meta-300k.safetensors", 4000, 300000, 1), 4000}}) {
+            QVERIFY(!file.isEmpty());
+            w.openAttentionMaps(file);
+            QTRY_VERIFY(!m->opening());
+            QVERIFY2(m->maps() && m->path() == file, qPrintable(w.lastError()));
+            QCOMPARE(m->maps()->layers(), layers);
+        }
+
+        // (4, 16, 128, 128) f32 causal probabilities (each row uniform over its keys).
+        const int L = 4, H = 16, T = 128;
+        QByteArray data(qsizetype(L) * H * T * T * 4, '\0');
+        for (int lh = 0; lh < L * H; ++lh)
+            for (int q = 0; q < T; ++q)
+                for (int k = 0; k <= q; ++k) {
+                    const float v = 1.0f / static_cast<float>(q + 1);
+                    std::memcpy(data.data() + ((qsizetype(lh) * T + q) * T + k) * 4, &v, 4);
+                }
+        QByteArray header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 16, 128, 128), }";
+        while ((10 + header.size() + 1) % 64) header += ' ';
+        header += '\n';
+        const QString big = dir.filePath("t.npy");
+        {
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray("\x93NUMPY\x01\x00", 8) + char(header.size() & 0xff) + char(header.size() >> 8) +
+                    header + data);
+        }
+        w.openAttentionMaps(big);
+        QTRY_VERIFY(!m->opening() && m->path() == big);
+        AttentionMapsPage* page = w.attentionPage();
+        page->views()->setCurrentIndex(AttentionMapsPage::GridView);
+        QTRY_VERIFY(page->gridView()->hasPicture() && !page->gridView()->pending());
+        QVERIFY(w.model()->setHeads(5));  // unsaved work
+        QVERIFY(QFile::resize(big, 4096));
+        page->setFocus();
+        QTest::keyClick(page->gridView(), Qt::Key_PageDown);
+        QCOMPARE(page->layerIndex(), 1);
+        QTRY_VERIFY(!page->gridView()->pending());
+        QVERIFY2(page->gridView()->lastError().contains("changed on disk"), qPrintable(page->gridView()->lastError()));
+        QVERIFY(page->gridView()->lastError().contains("reopen it"));
+        QCOMPARE(w.model()->session().attention.bias.slopes.heads, 5);  // the window and its work are still here
+    }
+
+    // Issue 25, item 3: a dropped .npy / .safetensors file outside the Attention maps tab was
+    // classified (attention maps or a bias?) by reading its header on the UI thread: a legal
+    // file with a large header froze the window. It is now read in the background through the
+    // attention maps' own open, with the core's progress and a Cancel in the status bar; a
+    // watchdog timer on the UI thread keeps firing while the file is read.
+    void droppingALargeHeaderFileKeepsTheEventLoopTurning() {
+        QTemporaryDir dir;
+        const QString big = dir.filePath("big-header.safetensors");
+        {
+            // Four (1, 2, 2) layer tensors after a million metadata entries: a legal 48 MB header.
+            QByteArray json = "{\"__metadata__\":{";
+            json.reserve(50'000'000);
+            const QByteArray value(30, 'm');
+            for (int k = 0; k < 1'000'000; ++k)
+                json += (k ? ",\"" : "\"") + QByteArray::number(k) + "\":\"" + value + "\"";
+            json += "}";
+            for (int t = 0; t < 4; ++t)
+                json += ",\"layers." + QByteArray::number(t) +
+                        "\":{\"dtype\":\"F32\",\"shape\":[1,2,2],\"data_offsets\":[" + QByteArray::number(16 * t) +
+                        "," + QByteArray::number(16 * t + 16) + "]}";
+            json += "}";
+            while (json.size() % 8) json += ' ';
+            QByteArray length(8, '\0');
+            for (int b = 0; b < 8; ++b) length[b] = static_cast<char>((quint64(json.size()) >> (8 * b)) & 0xff);
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(length);
+            f.write(json);
+            const float rows[4] = {1.0f, 0.0f, 0.5f, 0.5f};
+            for (int t = 0; t < 4; ++t) f.write(reinterpret_cast<const char*>(rows), sizeof rows);
+        }
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        AttentionMapsModel* m = w.attentionPage()->model();
+        auto* cancel = w.findChild<QToolButton*>("openCancel");
+        auto* bar = w.findChild<QProgressBar*>("openProgress");
+        QVERIFY(cancel && bar);
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        int ticksWhileReading = 0;
+        QTimer watchdog;
+        watchdog.setInterval(5);
+        connect(&watchdog, &QTimer::timeout, [&] {
+            if (m->opening()) ++ticksWhileReading;
+        });
+        watchdog.start();
+        QSignalSpy progress(m, &AttentionMapsModel::openProgress);
+        QString asked;
+        w.setDropPrompt([&](const QString& path) {
+            asked = path;
+            return MainWindow::DropChoice::AttentionMaps;
+        });
+        drop(w, big);
+        // The drop returned at once: the file is being read, nobody was asked yet, and the
+        // status bar shows the read with its Cancel.
+        QVERIFY(m->opening());
+        QVERIFY(asked.isEmpty());
+        QVERIFY(bar->isVisible() && cancel->isVisible());
+        QTRY_COMPARE(asked, big);
+        QVERIFY2(ticksWhileReading > 0, "the event loop did not turn while the dropped file was read");
+        QVERIFY(progress.count() > 0);
+        double last = 0;
+        for (const QList<QVariant>& report : progress) {
+            const double f = report.at(0).toDouble();
+            QVERIFY(f >= last && f <= 1.0);
+            last = f;
+            QVERIFY(!report.at(1).toString().isEmpty());
+        }
+        QTRY_VERIFY(!m->opening() && m->path() == big);  // the file read for the question, shown
+        QCOMPARE(m->maps()->layers(), 4);
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::AttentionTab));
+        QVERIFY(!bar->isVisible());
+
+        // Cancel in the status bar while a dropped file is read: no question, the maps stay.
+        w.openAttentionMaps(kNpy);
+        QTRY_VERIFY(!m->opening() && m->path() == kNpy);
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        asked.clear();
+        drop(w, big);
+        QVERIFY(m->opening());
+        cancel->click();
+        QTRY_VERIFY(!m->opening());
+        QVERIFY(asked.isEmpty());
+        QCOMPARE(m->path(), kNpy);
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::GridTab));
+        QVERIFY(!bar->isVisible());
     }
 
     void similarityOrders() {

@@ -5,7 +5,7 @@
 
 #include <QCoreApplication>
 #include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
+#include "background.hpp"
 
 #include <chrono>
 
@@ -24,19 +24,54 @@ AttentionMapsModel::~AttentionMapsModel() {
 }
 
 void AttentionMapsModel::open(const QString& path, const AttentionOpenOptions& options) {
+    startOpen(path, options, false);
+}
+
+void AttentionMapsModel::classify(const QString& path) {
+    startOpen(path, {}, true);
+}
+
+void AttentionMapsModel::startOpen(const QString& path, const AttentionOpenOptions& options, bool classify) {
     // One open at a time: an open still reading a header (a legal one may be 100 MB) is
     // cancelled first, so waiting for it takes no longer than its next check.
     if (m_openPending && m_openCancel) m_openCancel->store(true);
     waitForOpen();
+    m_classified.reset();
     m_pendingPath = path;
     m_pendingOptions = options;
     m_pendingOptions.cancelled = nullptr;
+    m_pendingOptions.progress = nullptr;
+    m_pendingClassify = classify;
     m_openPending = true;
+    m_openFraction = 0;
+    m_openStage.clear();
     m_openCancel = std::make_shared<std::atomic<bool>>(false);
     const std::string file = path.toStdString();
     AttentionOpenOptions withCancel = m_pendingOptions;
     withCancel.cancelled = [flag = m_openCancel] { return flag->load(std::memory_order_relaxed); };
-    m_open.setFuture(QtConcurrent::run([file, withCancel] {
+    // The core's progress, at most every 50 ms (and at the end of each stage), queued to the UI
+    // thread; the open's own cancel flag drops what a cancelled open still reports.
+    QPointer<AttentionMapsModel> self(this);
+    withCancel.progress = [self, flag = m_openCancel,
+                           last = std::chrono::steady_clock::time_point{}](const AttentionOpenProgress& p) mutable {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::milliseconds(50) && p.done != p.total) return true;
+        last = now;
+        const double fraction = p.fraction();
+        const QString stage = QString::fromStdString(p.text());
+        if (self)
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, flag, fraction, stage] {
+                    if (!self || flag != self->m_openCancel || flag->load() || !self->m_openPending) return;
+                    self->m_openFraction = fraction;
+                    self->m_openStage = stage;
+                    emit self->openProgress(fraction, stage);
+                },
+                Qt::QueuedConnection);
+        return true;
+    };
+    m_open.setFuture(runInBackground([file, withCancel] {
         Opened out;
         auto maps = AttentionMaps::open(file, withCancel);
         if (!maps) {
@@ -73,10 +108,37 @@ void AttentionMapsModel::onOpened() {
         emit openCancelled(m_pendingPath);
         return;
     }
+    if (m_pendingClassify) {
+        // A dropped file: attention maps when it opens and its rows sum to 1; anything else
+        // (scores, a bias, a file that is not attention maps) is for the diagnosis.
+        const bool attention = out.maps && out.maps->values() == AttentionValues::Probabilities;
+        m_classified = out;
+        emit classified(m_pendingPath, attention);
+        return;
+    }
     if (!out.maps) {
         emit openFailed(QString("%1: %2").arg(m_pendingPath, out.error));
         return;
     }
+    install(out);
+}
+
+void AttentionMapsModel::adoptClassified() {
+    if (!m_classified) return;
+    const Opened out = std::move(*m_classified);
+    m_classified.reset();
+    if (!out.maps) {
+        emit openFailed(QString("%1: %2").arg(m_pendingPath, out.error));
+        return;
+    }
+    install(out);
+}
+
+void AttentionMapsModel::dropClassified() {
+    m_classified.reset();
+}
+
+void AttentionMapsModel::install(const Opened& out) {
     cancelFit();
     ++m_generation;
     const bool sameFile = m_pendingPath == m_path;
@@ -129,7 +191,7 @@ void AttentionMapsModel::startFit(std::int64_t firstRow, std::int64_t lastRow) {
     const std::vector<double> configured = m_configured;
     const std::uint64_t generation = m_generation;
     QPointer<AttentionMapsModel> self(this);
-    m_fit.setFuture(QtConcurrent::run([=] {
+    m_fit.setFuture(runInBackground([=] {
         FitOutcome out;
         out.generation = generation;
         out.firstRow = firstRow;

@@ -1,5 +1,5 @@
 // The Qt explorer's state for a trained model's saved attention maps (Qt Core only, testable
-// without a window): the open file (memory-mapped by the core, opened off the UI thread, the
+// without a window): the open file (read by the core, opened off the UI thread with progress, the
 // previous file kept when a new one fails), the ALiBi slopes it is paired with, and the per-head
 // fit, run in the background with progress and cancel. Every number comes from the core.
 #pragma once
@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace alibi::qt {
@@ -27,9 +28,20 @@ public:
     explicit AttentionMapsModel(QObject* parent = nullptr);
     ~AttentionMapsModel() override;
 
-    // Opens `path` in the background; opened() or openFailed() follows. On failure the maps
-    // open before (if any) stay as they were.
+    // Opens `path` in the background; openProgress() reports as the header is read and parsed
+    // and rows are sampled, then opened() or openFailed() follows. On failure the maps open
+    // before (if any) stay as they were.
     void open(const QString& path, const AttentionOpenOptions& options = {});
+    // The same background open for a dropped file whose kind is not known yet: classified()
+    // follows (attention: it opens and its rows sum to 1) and the maps open before stay; then
+    // adoptClassified() shows the file read (no second read) or dropClassified() forgets it.
+    void classify(const QString& path);
+    void adoptClassified();
+    void dropClassified();
+    // The open under way: how far it is (0 to 1) and what it does ("reading the header: ...").
+    [[nodiscard]] double openFraction() const { return m_openFraction; }
+    [[nodiscard]] const QString& openStage() const { return m_openStage; }
+    [[nodiscard]] const QString& openingPath() const { return m_pendingPath; }
     // The same file again with other options (a safetensors tensor, a batch element, values).
     void reopen(const AttentionOpenOptions& options);
     // Stops an open under way (its header read); openCancelled() follows and the maps open
@@ -71,6 +83,8 @@ public:
 
 signals:
     void opened();
+    void openProgress(double fraction, const QString& stage);
+    void classified(const QString& path, bool attention);
     void openFailed(const QString& message);
     void openCancelled(const QString& path);
     void configuredChanged();
@@ -92,7 +106,9 @@ private:
         std::uint64_t generation = 0;
         std::int64_t firstRow = 0, lastRow = -1;
     };
+    void startOpen(const QString& path, const AttentionOpenOptions& options, bool classify);
     void onOpened();
+    void install(const Opened& out);
     void onFitted();
 
     QFutureWatcher<Opened> m_open;
@@ -100,6 +116,10 @@ private:
     QString m_pendingPath;
     std::shared_ptr<std::atomic<bool>> m_openCancel;  // of the open under way
     AttentionOpenOptions m_pendingOptions;
+    bool m_pendingClassify = false;
+    std::optional<Opened> m_classified;  // a dropped file read, waiting for adoptClassified()
+    double m_openFraction = 0;
+    QString m_openStage;
     MapsPtr m_maps;
     QString m_path;
     AttentionOpenOptions m_options;

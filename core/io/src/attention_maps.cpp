@@ -46,6 +46,23 @@ std::optional<AttentionValues> parseAttentionValues(std::string_view name) {
     return std::nullopt;
 }
 
+double AttentionOpenProgress::fraction() const {
+    const double within = total == 0 ? 1.0 : static_cast<double>(std::min(done, total)) / static_cast<double>(total);
+    return (static_cast<int>(stage) + within) / 3.0;
+}
+
+std::string AttentionOpenProgress::text() const {
+    switch (stage) {
+        case Stage::ReadingHeader:
+            return fmt::format("reading the header: {} of {}", humanBytes(done), humanBytes(total));
+        case Stage::ParsingHeader:
+            return fmt::format("parsing the header: {} of {}", humanBytes(done), humanBytes(total));
+        case Stage::SamplingRows:
+            break;
+    }
+    return fmt::format("checking sampled rows: {} of {}", done, total);
+}
+
 std::optional<int> layerNumberFromName(std::string_view name) {
     std::size_t end = name.size();
     while (end > 0 && !(name[end - 1] >= '0' && name[end - 1] <= '9')) --end;
@@ -183,15 +200,34 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
         return fail(ErrorCode::TooLarge, fmt::format("its header of {} does not fit in memory",
                                                      humanBytes(static_cast<std::uint64_t>(*end))));
     }
-    if (auto ok = mapping->read(0, header.data(), header.size()); !ok) return std::unexpected(ok.error());
-    if (options.cancelled && options.cancelled())
-        return fail(ErrorCode::Cancelled, "opening the attention maps was cancelled");
+    // Read a MiB at a time, telling the caller how far (a 100 MB header on a slow disk takes a
+    // while) and stopping when asked to.
+    using Stage = AttentionOpenProgress::Stage;
+    const auto goOn = [&](Stage stage, std::uint64_t done, std::uint64_t total) {
+        return !interruptRequested() && !(options.cancelled && options.cancelled()) &&
+               !(options.progress && !options.progress(AttentionOpenProgress{stage, done, total}));
+    };
+    const auto cancelled = [] { return fail(ErrorCode::Cancelled, "opening the attention maps was cancelled"); };
+    constexpr std::size_t kChunk = std::size_t{1} << 20;
+    if (!goOn(Stage::ReadingHeader, 0, header.size())) return cancelled();
+    for (std::size_t at = 0; at < header.size(); at += kChunk) {
+        const std::size_t n = std::min(kChunk, header.size() - at);
+        if (auto ok = mapping->read(at, header.data() + at, n); !ok) return std::unexpected(ok.error());
+        if (!goOn(Stage::ReadingHeader, at + n, header.size())) return cancelled();
+    }
 
     std::vector<detail::TensorPlan> plans;
     std::map<std::string, std::string> metadata;
     if (safetensors) {
         constexpr std::string_view kTokenKeys[] = {kTokensMetadataKey, kTokenIdsMetadataKey};
-        auto all = detail::planSafetensorsAll(header, size, options.cancelled, &metadata, kTokenKeys);
+        // The parser counts the JSON's bytes; the stage counts the header's (with its length field).
+        const ProgressFn parsed = [&](std::uint64_t done, std::uint64_t total) {
+            const std::uint64_t before = header.size() - total;
+            return !options.progress ||
+                   options.progress(AttentionOpenProgress{Stage::ParsingHeader, before + done, header.size()});
+        };
+        if (!goOn(Stage::ParsingHeader, 0, header.size())) return cancelled();
+        auto all = detail::planSafetensorsAll(header, size, options.cancelled, &metadata, kTokenKeys, parsed);
         if (!all) return std::unexpected(all.error());
         plans = std::move(*all);
         if (!options.tensor.empty()) {
@@ -218,6 +254,7 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
         if (!plan) return std::unexpected(plan.error());
         plans.push_back(std::move(*plan));
     }
+    if (!goOn(Stage::ParsingHeader, header.size(), header.size())) return cancelled();
     header = {};
 
     AttentionMaps maps;
@@ -537,8 +574,21 @@ Result<void> AttentionMaps::detect(const AttentionOpenOptions& options) {
     for (int s = 0; s < kSamples; ++s)
         samples.push_back({s % layers(), (s * 7) % m_heads,
                            m_queries == 1 ? 0 : (static_cast<std::int64_t>(s) * (m_queries - 1)) / (kSamples - 1)});
+    // Each sampled row is read twice (its values, then its mass after the query): the progress
+    // counts both passes.
+    const std::uint64_t checks = 2 * samples.size();
+    std::uint64_t checked = 0;
+    const auto goOn = [&] {
+        return !interruptRequested() && !(options.cancelled && options.cancelled()) &&
+               !(options.progress &&
+                 !options.progress(AttentionOpenProgress{AttentionOpenProgress::Stage::SamplingRows, checked, checks}));
+    };
+    const auto cancelled = [] { return fail(ErrorCode::Cancelled, "opening the attention maps was cancelled"); };
+    if (!goOn()) return cancelled();
     for (const auto& s : samples) {
         if (auto ok = decode(s.layer, s.head, s.q, row); !ok) return ok;
+        ++checked;
+        if (!goOn()) return cancelled();
         double sum = 0;
         for (std::size_t k = 0; k < row.size(); ++k) {
             const double v = row[k];
@@ -581,6 +631,8 @@ Result<void> AttentionMaps::detect(const AttentionOpenOptions& options) {
     // Causal when the sampled rows put (next to) no mass after their query's position.
     m_causal = true;
     for (const auto& s : samples) {
+        if (!goOn()) return cancelled();
+        ++checked;
         // A row that fails its checks here fails them again, with its message, in the full pass.
         if (!probabilities(s.layer, s.head, s.q, row)) continue;
         const std::int64_t position = s.q + m_keys - m_queries;
@@ -592,6 +644,8 @@ Result<void> AttentionMaps::detect(const AttentionOpenOptions& options) {
             break;
         }
     }
+    checked = checks;
+    if (!goOn()) return cancelled();
     return {};
 }
 

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -169,10 +170,19 @@ public:
     using string_t = nlohmann::json::string_t;
     using binary_t = nlohmann::json::binary_t;
 
-    // `onlyKeys` (when not empty) keeps only those entries of the metadata.
-    HeaderReader(bool keepMetadata, const std::function<bool()>& cancelled,
+    // `onlyKeys` (when not empty) keeps only those entries of the metadata. `position` is where
+    // the parser is in the header's text (CountingChars leaves it there), reported with `parsed`
+    // as it goes.
+    HeaderReader(bool keepMetadata, const std::function<bool()>& cancelled, const ProgressFn& parsed,
+                 const char* const* position, const char* text, std::uint64_t textBytes,
                  std::span<const std::string_view> onlyKeys = {})
-        : m_keepMetadata(keepMetadata), m_onlyKeys(onlyKeys), m_cancelled(cancelled) {}
+        : m_keepMetadata(keepMetadata),
+          m_onlyKeys(onlyKeys),
+          m_cancelled(cancelled),
+          m_parsed(parsed),
+          m_position(position),
+          m_text(text),
+          m_textBytes(textBytes) {}
 
     bool null() { return scalar(RawNumber{RawNumber::Other, 0, 0, 0, "null"}, "null"); }
     bool boolean(bool b) { return scalar(RawNumber{RawNumber::Other, 0, 0, 0, b ? "true" : "false"}, "boolean"); }
@@ -256,10 +266,11 @@ public:
 private:
     enum class Field { Dtype, Shape, Offsets, Ignored };
 
-    // Counts events; every 4096 asks whether to stop.
+    // Counts events; every 4096 reports how far the parse is and asks whether to stop.
     bool tick() {
         if (++m_events % 4096 != 0) return true;
-        if (interruptRequested() || (m_cancelled && m_cancelled())) {
+        if (interruptRequested() || (m_cancelled && m_cancelled()) ||
+            (m_parsed && !m_parsed(static_cast<std::uint64_t>(*m_position - m_text), m_textBytes))) {
             m_error = Error{ErrorCode::Cancelled, "reading the safetensors header was cancelled"};
             return false;
         }
@@ -403,6 +414,10 @@ private:
     const bool m_keepMetadata;
     std::span<const std::string_view> m_onlyKeys;
     const std::function<bool()>& m_cancelled;
+    const ProgressFn& m_parsed;
+    const char* const* m_position;
+    const char* m_text;
+    std::uint64_t m_textBytes;
     std::optional<Error> m_error;
     int m_depth = 0;  // containers open that are followed (root 1, a tensor or the metadata 2, a list 3)
     int m_skip = 0;   // containers open inside a value that is not followed
@@ -417,9 +432,32 @@ private:
     std::uint64_t m_metadataBytes = 0, m_metadataEntries = 0;
 };
 
+// The header's characters for the parser, leaving in `*at` how far it has read: SAX events carry
+// no position, and a parse's progress is the bytes it has read.
+struct CountingChars {
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+    const char* p = nullptr;
+    const char** at = nullptr;
+    reference operator*() const { return *p; }
+    CountingChars& operator++() {
+        *at = ++p;
+        return *this;
+    }
+    CountingChars operator++(int) {
+        CountingChars before = *this;
+        ++*this;
+        return before;
+    }
+    friend bool operator==(const CountingChars& a, const CountingChars& b) { return a.p == b.p; }
+};
+
 Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_t fileSize, bool keepMetadata,
                                  const std::function<bool()>& cancelled,
-                                 std::span<const std::string_view> onlyKeys = {}) {
+                                 std::span<const std::string_view> onlyKeys = {}, const ProgressFn& parsed = {}) {
     const auto end = safetensorsHeaderEnd(header, fileSize);
     if (!end) return std::unexpected(end.error());
     if (header.size() < *end) return fail(ErrorCode::Internal, "planSafetensors: the header bytes were not all read");
@@ -432,15 +470,17 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
                         "damaged",
                         kMaxJsonDepth));
 
-    HeaderReader reader(keepMetadata, cancelled, onlyKeys);
-    bool parsed = false;
+    const char* position = text.data();
+    HeaderReader reader(keepMetadata, cancelled, parsed, &position, text.data(), text.size(), onlyKeys);
+    bool complete = false;
     try {
-        parsed = nlohmann::json::sax_parse(text, &reader);
+        complete = nlohmann::json::sax_parse(CountingChars{text.data(), &position},
+                                             CountingChars{text.data() + text.size(), &position}, &reader);
     } catch (const std::bad_alloc&) {
         return fail(ErrorCode::TooLarge,
                     fmt::format("safetensors header: its {} of JSON do not fit in memory", humanBytes(text.size())));
     }
-    if (!parsed || reader.error()) {
+    if (!complete || reader.error()) {
         if (reader.error()) return std::unexpected(*reader.error());
         return bad("invalid JSON");
     }
@@ -551,14 +591,15 @@ Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_
 Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> header, std::uint64_t fileSize,
                                                    const std::function<bool()>& cancelled,
                                                    std::map<std::string, std::string>* metadata,
-                                                   std::span<const std::string_view> metadataKeys) {
+                                                   std::span<const std::string_view> metadataKeys,
+                                                   const ProgressFn& parsed) {
     // The metadata is checked (strings only) and only the entries asked for are kept, once, never
     // per plan: each plan holding a copy made a few-MB file take gigabytes (issue 25).
-    auto parsed = parseHeader(header, fileSize, metadata != nullptr, cancelled, metadataKeys);
-    if (!parsed) return std::unexpected(parsed.error());
-    if (metadata != nullptr) *metadata = std::move(parsed->metadata);
+    auto whole = parseHeader(header, fileSize, metadata != nullptr, cancelled, metadataKeys, parsed);
+    if (!whole) return std::unexpected(whole.error());
+    if (metadata != nullptr) *metadata = std::move(whole->metadata);
     std::vector<TensorPlan> plans;
-    for (const Entry& e : parsed->entries) {
+    for (const Entry& e : whole->entries) {
         const auto dtype = loadableDType(e.dtype);
         if (!dtype)
             return bad(
@@ -568,7 +609,7 @@ Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> he
         TensorPlan plan;
         plan.shape = e.shape;
         plan.dtype = *dtype;
-        plan.dataOffset = parsed->dataStart + e.begin;
+        plan.dataOffset = whole->dataStart + e.begin;
         plan.dataBytes = e.end - e.begin;
         plan.name = e.name;
         plans.push_back(std::move(plan));

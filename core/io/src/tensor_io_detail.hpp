@@ -6,6 +6,7 @@
 #pragma once
 
 #include <alibi/base/error.hpp>
+#include <alibi/base/progress.hpp>
 #include <alibi/base/tensor.hpp>
 #include <alibi/io/output_file.hpp>
 
@@ -53,12 +54,14 @@ inline constexpr std::size_t kPrefixBytes = 12;
 // read rows on demand instead of loading the file). A tensor of a dtype we cannot decode is an
 // error. The plans carry no metadata (it is checked, not kept); `metadata`, when given, receives
 // the entries of the file's __metadata__ named in `metadataKeys` (only those are kept and
-// budgeted, so a file with a huge metadata still opens).
+// budgeted, so a file with a huge metadata still opens). `parsed` is told the header's bytes
+// parsed so far (of the JSON text's size) every few thousand events; false cancels.
 [[nodiscard]] Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> header,
                                                                  std::uint64_t fileSize,
                                                                  const std::function<bool()>& cancelled = {},
                                                                  std::map<std::string, std::string>* metadata = nullptr,
-                                                                 std::span<const std::string_view> metadataKeys = {});
+                                                                 std::span<const std::string_view> metadataKeys = {},
+                                                                 const ProgressFn& parsed = {});
 // What of a safetensors file's __metadata__ is read (its text, keys and values, and its entries);
 // above either the file is refused with a message about its metadata, before it is stored.
 inline constexpr std::uint64_t kMaxSafetensorsMetadataBytes = std::uint64_t{16} << 20;

@@ -129,6 +129,88 @@ TEST_F(AttentionMapsIo, HeaderReadsAreCancellable) {
     EXPECT_GE(asked.load(), 2);
 }
 
+// Every open reports its progress (issue 25, item 3: "every file open and header read runs in
+// the background with progress and cancel"): the header's bytes read, then parsed (a real
+// position inside the JSON, not only its start and end), then the sampled rows checked; the
+// fraction never goes back and ends at 1; false from the callback stops the open at that stage.
+TEST_F(AttentionMapsIo, OpeningReportsItsProgressAndStopsWhenTold) {
+    using Stage = AttentionOpenProgress::Stage;
+    EXPECT_DOUBLE_EQ((AttentionOpenProgress{Stage::ReadingHeader, 0, 0}).fraction(), 1.0 / 3.0);
+    EXPECT_DOUBLE_EQ((AttentionOpenProgress{Stage::ParsingHeader, 50, 100}).fraction(), 0.5);
+    EXPECT_DOUBLE_EQ((AttentionOpenProgress{Stage::SamplingRows, 128, 128}).fraction(), 1.0);
+    EXPECT_EQ((AttentionOpenProgress{Stage::SamplingRows, 12, 128}).text(), "checking sampled rows: 12 of 128");
+    EXPECT_EQ((AttentionOpenProgress{Stage::ParsingHeader, 1024, 2048}).text().rfind("parsing the header: ", 0), 0u);
+
+    // 3000 layer tensors after 1000 metadata entries of 2000 bytes: a 2.3 MB header.
+    const std::string bytes = hostileSafetensors(3000, 1000, 2000);
+    const std::string file = path("progress.safetensors");
+    writeFile(file, bytes);
+    const std::uint64_t headerBytes = bytes.size() - 3000 * 16;  // the length field and the JSON
+    std::vector<AttentionOpenProgress> seen;
+    AttentionOpenOptions options;
+    options.progress = [&](const AttentionOpenProgress& p) {
+        seen.push_back(p);
+        return true;
+    };
+    auto maps = AttentionMaps::open(file, options);
+    ASSERT_TRUE(maps) << maps.error().message;
+    EXPECT_EQ(maps->layers(), 3000);
+    ASSERT_FALSE(seen.empty());
+    double before = 0;
+    int midParse = 0, reads = 0;
+    for (const AttentionOpenProgress& p : seen) {
+        EXPECT_LE(p.done, p.total);
+        EXPECT_GE(p.fraction(), before) << p.text();
+        before = p.fraction();
+        if (p.stage == Stage::ReadingHeader) {
+            EXPECT_EQ(p.total, headerBytes);
+            ++reads;
+        }
+        if (p.stage == Stage::ParsingHeader) {
+            EXPECT_EQ(p.total, headerBytes);
+            if (p.done > 8 && p.done < p.total) ++midParse;
+        }
+        if (p.stage == Stage::SamplingRows) {
+            EXPECT_EQ(p.total, 128u);
+        }
+    }
+    EXPECT_GE(reads, 3);     // a 2.3 MB header read a MiB at a time: 0, 1, 2 and 2.3 MiB
+    EXPECT_GE(midParse, 3);  // ~36000 JSON events, a report every 4096
+    EXPECT_EQ(seen.front().stage, Stage::ReadingHeader);
+    EXPECT_EQ(seen.back().stage, Stage::SamplingRows);
+    EXPECT_DOUBLE_EQ(seen.back().fraction(), 1.0);
+
+    // Told to stop in each stage: the open stops there, Cancelled, and reports nothing later.
+    for (const Stage stopAt : {Stage::ReadingHeader, Stage::ParsingHeader, Stage::SamplingRows}) {
+        std::vector<Stage> stages;
+        AttentionOpenOptions stopping;
+        stopping.progress = [&](const AttentionOpenProgress& p) {
+            stages.push_back(p.stage);
+            return !(p.stage == stopAt && p.done > 0);
+        };
+        auto stopped = AttentionMaps::open(file, stopping);
+        ASSERT_FALSE(stopped);
+        EXPECT_EQ(stopped.error().code, ErrorCode::Cancelled) << stopped.error().message;
+        EXPECT_EQ(stages.back(), stopAt);
+    }
+
+    // An .npy array: its (small) header read and parsed, then the rows.
+    const std::int64_t t = 64;
+    writeFile(path("p.npy"), npyBytes({2, 4, t, t}, [&] {
+                  std::vector<float> data;
+                  for (int h = 0; h < 8; ++h) {
+                      const auto head = causalMaps({0.5}, t, 0.0, 1);
+                      data.insert(data.end(), head.begin(), head.end());
+                  }
+                  return data;
+              }()));
+    seen.clear();
+    ASSERT_TRUE(AttentionMaps::open(path("p.npy"), options));
+    ASSERT_FALSE(seen.empty());
+    EXPECT_EQ(seen.front().stage, Stage::ReadingHeader);
+    EXPECT_DOUBLE_EQ(seen.back().fraction(), 1.0);
+}
+
 // np.save over an open file truncates it: every row past the new end was a SIGBUS (exit 135).
 // A read now fails with "the file changed on disk; reopen it", and a whole pass (the fit's, a
 // picture's) returns that error instead of dying.

@@ -10,6 +10,7 @@
 
 #include <alibi/base/dtype.hpp>
 #include <alibi/base/error.hpp>
+#include <alibi/base/progress.hpp>
 #include <alibi/base/tensor.hpp>
 
 #include <cstddef>
@@ -30,6 +31,20 @@ enum class AttentionValues { Probabilities, Scores };
 [[nodiscard]] std::string_view attentionValuesName(AttentionValues values);
 [[nodiscard]] std::optional<AttentionValues> parseAttentionValues(std::string_view name);
 
+// How far an open has come, for a progress bar: an open reads the header (a legal safetensors
+// header may be 100 MB), parses it, then reads and checks a sample of rows.
+struct AttentionOpenProgress {
+    enum class Stage { ReadingHeader, ParsingHeader, SamplingRows };
+    Stage stage = Stage::ReadingHeader;
+    std::uint64_t done = 0, total = 0;  // header bytes read or parsed; sampled rows checked
+
+    // The fraction of the whole open, 0 to 1, never going back: each stage is a third.
+    [[nodiscard]] double fraction() const;
+    // "reading the header: 12.0 MiB of 95.4 MiB", "checking sampled rows: 12 of 128".
+    [[nodiscard]] std::string text() const;
+};
+using AttentionOpenProgressFn = std::function<bool(const AttentionOpenProgress&)>;
+
 struct AttentionOpenOptions {
     std::string tensor;                     // .safetensors: open only this tensor (one layer); empty: every layer
     int batch = 0;                          // which element of a batched array (B, ...) to read
@@ -37,6 +52,10 @@ struct AttentionOpenOptions {
     // Asked now and then while the header is read (a legal safetensors header may be 100 MB):
     // true stops the open with ErrorCode::Cancelled. The user's Ctrl+C (base/interrupt.hpp) does too.
     std::function<bool()> cancelled;
+    // Called as the open goes (after every MiB of header read, every few thousand JSON events
+    // parsed, every sampled row), from the thread that opens; false stops the open with
+    // ErrorCode::Cancelled, as `cancelled` does.
+    AttentionOpenProgressFn progress;
 };
 
 struct AttentionLayerInfo {
