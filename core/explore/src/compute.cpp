@@ -590,11 +590,12 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     const bool withContent = s.attention.content.kind != ContentKind::Zero;
     const double referenceRow =
         withContent ? static_cast<double>(k) * cellCost(s.attention) / kReferenceCellsPerSecond : 1e-4;
-    const bool curves = static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention) <= kCurveCells;
+    const bool curvesAffordable =
+        static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention) <= kCurveCells;
     const StepProgress steps(cancelled, outerProgress,
                              {gridPassSeconds(out.detailParams, {}),
                               heads * static_cast<double>(std::min(sp.maxRows, q) + 1) * referenceRow / 2,
-                              curves ? heads * referenceRow / 2 : 0.0, referenceRow,
+                              curvesAffordable ? heads * referenceRow / 2 : 0.0, referenceRow,
                               request.wantCompare || request.wantExtrapolation ? 0.1 : 0.0});
     if (auto map = renderHeatmap(out.detailParams, 2, steps.step(0)))
         out.detail = std::move(*map);
