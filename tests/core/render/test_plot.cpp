@@ -89,7 +89,8 @@ TEST(Plot, NiceTicksEndOnSpansTooSmallForTheirMagnitude) {
 
 TEST(Plot, SvgHasOnePolylinePerSeriesAndEscapes) {
     std::vector<Series> series{{"a<b & c", {0, 1, 2}, {1, 2, 3}}, {"second", {0, 1}, {3, 1}}};
-    const std::string svg = plotSvg(series, {"Title \"x\"", "distance", "bias", false, 600, 400, -1});
+    const std::string svg =
+        plotSvg(series, {.title = "Title \"x\"", .xLabel = "distance", .yLabel = "bias", .width = 600, .height = 400});
     EXPECT_EQ(svg.rfind("<?xml", 0), 0U);
     EXPECT_NE(svg.find("xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
     EXPECT_EQ(count(svg, "<polyline"), 2U);
@@ -100,7 +101,8 @@ TEST(Plot, SvgHasOnePolylinePerSeriesAndEscapes) {
 
 TEST(Plot, Log2AxisTicksArePowersOfTwo) {
     auto s = slopeSeries({8, SlopeScheme::Press, 8.0, {}});
-    const std::string svg = plotSvg(*s, {"slopes", "head", "slope", true, 600, 400, -1});
+    const std::string svg = plotSvg(
+        *s, {.title = "slopes", .xLabel = "head", .yLabel = "slope", .logY2 = true, .width = 600, .height = 400});
     EXPECT_NE(svg.find(">2^-1<"), std::string::npos);
     EXPECT_NE(svg.find(">2^-8<"), std::string::npos);
     EXPECT_EQ(count(svg, "<circle"), 8U);
@@ -110,7 +112,7 @@ TEST(Plot, Log2AxisTicksArePowersOfTwo) {
 // the slope, no polyline.
 TEST(Plot, BarsStyleDrawsOneBarPerPoint) {
     auto s = slopeSeries({8, SlopeScheme::Press, 8.0, {}});
-    PlotStyle style{"slopes", "head", "slope", true, 600, 400, -1};
+    PlotStyle style{.title = "slopes", .xLabel = "head", .yLabel = "slope", .logY2 = true, .width = 600, .height = 400};
     style.bars = true;
     const std::string svg = plotSvg(*s, style);
     EXPECT_EQ(count(svg, "<polyline"), 0U);

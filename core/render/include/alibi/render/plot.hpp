@@ -42,8 +42,8 @@ struct PlotStyle {
     // 4, ...; the x label should say so). The explorers' extrapolation plots use the same axis.
     bool logX1p = false;
     // A dashed vertical marker at this x with its label at the top (the training length L).
-    std::optional<double> markX;
-    std::string markLabel;
+    std::optional<double> markX = {};
+    std::string markLabel = {};
     int width = 800;
     int height = 500;
     int highlight = -1;  // series drawn emphasised, others faded
