@@ -409,7 +409,7 @@ void Explorer::validateEdits() {
             m_heldClamps = {};
         }
         const Session unclamped = candidate;
-        const std::string note = explore::joinNotes(explore::clampDependents(candidate));
+        const std::string note = explore::joinNotes(explore::clampDependents(candidate, &m_lastValid));
         if (editing) {
             m_heldClamps.queryRow |= candidate.queryRow != unclamped.queryRow;
             m_heldClamps.head |= candidate.head != unclamped.head;

@@ -41,7 +41,7 @@ bool SessionModel::apply(const QString& field, const std::function<void(Session&
     Session next = m_session;
     change(next);
     // The core's editing model: dependents clamped with a note, then the whole session validated.
-    auto edit = explore::commitEdit(std::move(next));
+    auto edit = explore::commitEdit(std::move(next), &m_session);
     if (!edit) {
         emit errorOccurred(field, controlMessage(edit.error().message));
         return false;

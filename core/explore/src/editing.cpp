@@ -136,7 +136,7 @@ std::string fitCustomSlopes(SlopeParams& slopes) {
     return fmt::format("custom slopes continued to {} heads (each {:.6g} times the one before)", heads, ratio);
 }
 
-std::vector<std::string> clampDependents(Session& session) {
+std::vector<std::string> clampDependents(Session& session, const Session* before) {
     std::vector<std::string> notes;
     const int heads = session.attention.bias.slopes.heads;
     if (heads > 0 && session.head >= heads) {
@@ -151,7 +151,8 @@ std::vector<std::string> clampDependents(Session& session) {
         session.queryRow = queries - 1;
     }
     // A batch follows T: lengths, documents, window and prefix within it, the row within B.
-    if (queries > 0 && (session.batch.active() || session.batchRow != 0))
+    const bool batchEdited = before != nullptr && !(before->batch == session.batch);
+    if (queries > 0 && !batchEdited && (session.batch.active() || session.batchRow != 0))
         for (std::string& note : fitBatch(session.batch, session.batchRow, queries)) notes.push_back(std::move(note));
     if (std::string note = fitCustomSlopes(session.attention.bias.slopes); !note.empty())
         notes.push_back(std::move(note));
@@ -186,9 +187,9 @@ std::string guiMessage(std::string_view coreMessage) {
     return m;
 }
 
-Result<CommittedEdit> commitEdit(Session next) {
+Result<CommittedEdit> commitEdit(Session next, const Session* before) {
     CommittedEdit edit;
-    edit.notes = clampDependents(next);
+    edit.notes = clampDependents(next, before);
     if (auto valid = validateSession(next); !valid) return std::unexpected(valid.error());
     edit.session = std::move(next);
     return edit;

@@ -123,12 +123,14 @@ std::vector<HeatmapTile> placeTiles(const HeatmapParams& params, std::vector<int
         tiles.push_back({heads[0], 0, 0, w, h, 0, 0, 0});
         return tiles;
     }
-    // Every tile row gives up `band` pixels above it for the tiles' labels (not more than half).
-    const int band = std::clamp(params.labelBand, 0, std::max(0, params.height / 4));
     const auto grid = gridLayout(static_cast<int>(heads.size()), params.width, params.height);
     map.columns = grid.columns;
     map.rows = grid.rows;
     const int gap = std::max(params.gap, 0);
+    // Every tile row gives up `band` pixels above it for the tiles' labels, all rows' bands
+    // together at most a quarter of the height (4096 heads in 64 rows leave no room for labels;
+    // a band per row beyond that would place tiles outside the image).
+    const int band = std::clamp(params.labelBand, 0, std::max(0, params.height / (4 * std::max(1, grid.rows))));
     int tileW = (params.width - gap * (grid.columns - 1)) / grid.columns;
     int tileH = std::max(1, (params.height - gap * (grid.rows - 1) - band * grid.rows) / grid.rows);
     if (params.squareCells) squareUp(params, tileW, tileH);

@@ -155,6 +155,27 @@ TEST(Pictures, TileLabelsSitInABandAboveTheCells) {
     ASSERT_EQ(tiles.size(), 4u);
 }
 
+// 4096 heads in a small grid: a label band per tile row would need more than the whole height
+// (it placed tiles outside the image, and the renderer wrote past it: a crash of every front end
+// at H = 4096). The bands give way; every tile stays inside the image.
+TEST(Pictures, ManyTileRowsKeepEveryTileInsideTheImage) {
+    HeatmapParams p;
+    p.attention.bias.slopes.heads = 4096;
+    p.attention.bias.queries = 16;
+    p.width = 400;
+    p.height = 300;
+    p.labelBand = 20;
+    auto map = renderHeatmap(p, 2);
+    ASSERT_TRUE(map) << map.error().message;
+    ASSERT_EQ(map->tiles.size(), 4096u);
+    for (const HeatmapTile& t : map->tiles) {
+        ASSERT_GE(t.x, 0);
+        ASSERT_GE(t.y, 0);
+        ASSERT_LE(t.x + t.width, 400) << "head " << t.head;
+        ASSERT_LE(t.y + t.height, 300) << "head " << t.head;
+    }
+}
+
 TEST(Pictures, SquareCellsKeepTheirAspect) {
     HeatmapParams p;
     p.attention.bias.slopes.heads = 8;

@@ -36,7 +36,10 @@ namespace alibi::explore {
 
 // Clamps every dependent of `session` into range (query row, selected head, the batch and its row
 // for T, custom slopes for H); one note per change ("query row 100 → 31 (T = 32 has rows 0–31)").
-[[nodiscard]] std::vector<std::string> clampDependents(Session& session);
+// With `before` (the session the edit started from), a batch the edit itself changed (typed
+// lengths or documents) is not fitted to T: a typed value is refused by validation, never
+// silently shortened; only a batch left as it was follows a new T.
+[[nodiscard]] std::vector<std::string> clampDependents(Session& session, const Session* before = nullptr);
 // The notes on one line: "a; b".
 [[nodiscard]] std::string joinNotes(const std::vector<std::string>& notes);
 
@@ -51,7 +54,8 @@ struct CommittedEdit {
 };
 // An edit as both explorers commit it: `next` with its dependents clamped, then validated whole.
 // The error is the core's (naming the parameter by its CLI flag; word it with wordMessage).
-[[nodiscard]] Result<CommittedEdit> commitEdit(Session next);
+// `before`: as for clampDependents.
+[[nodiscard]] Result<CommittedEdit> commitEdit(Session next, const Session* before = nullptr);
 
 // Undo and redo of committed sessions, and the state last opened or saved (the modified mark).
 // Between beginGroup() and endGroup() (a slider drag) every recorded change is one step.
