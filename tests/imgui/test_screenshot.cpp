@@ -108,6 +108,8 @@ TEST_F(ImguiScreenshot, GridCellsHaveTheCoreColourOfTheirBias) {
     params.scale = alibi::ScaleMode::Shared;
     params.width = gw;
     params.height = gh;
+    params.labelBand = s_shot.layout["grid"].value("labelBand", 0);
+    params.squareCells = s_shot.layout["grid"].value("squareCells", false);
     auto heatmap = alibi::renderHeatmap(params);
     ASSERT_TRUE(heatmap) << heatmap.error().message;
     ASSERT_EQ(heatmap->tiles.size(), static_cast<std::size_t>(kHeads));

@@ -31,7 +31,10 @@ bool writeLayout(Explorer& explorer, const std::string& path, int width, int hei
     doc["grid"] = {{"x", state.gridRect.x},
                    {"y", state.gridRect.y},
                    {"width", state.gridRect.width},
-                   {"height", state.gridRect.height}};
+                   {"height", state.gridRect.height},
+                   // The renderer's layout inputs beyond the size: a test places the tiles as it did.
+                   {"labelBand", state.gridLabelBand},
+                   {"squareCells", true}};
     if (const auto& grid = explorer.model().grid) doc["scale"] = {{"lo", grid->heatmap.lo}, {"hi", grid->heatmap.hi}};
     // The attention maps' grid, when maps are open and shown (--attention).
     if (const auto& maps = explorer.model().maps.grid; maps && state.view == View::Maps && maps->error.empty())
