@@ -186,3 +186,29 @@ def framework_softmax(logits):
     with np.errstate(invalid="ignore"):
         e = np.exp(logits - top)
         return e / e.sum(axis=-1, keepdims=True)
+
+
+# The diagnose tests' helpers (one home: test_diagnose_bugs.py and test_diagnose_batches.py).
+def press(heads, max_bias=8.0):
+    """press_slopes as a float64 array."""
+    return np.array(press_slopes(heads, max_bias), dtype=np.float64)
+
+
+def softmax(x):
+    """Row softmax over the last axis in float64; a row of -inf only stays NaN."""
+    x = np.asarray(x, dtype=np.float64)
+    top = np.max(x, axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", over="ignore"):
+        e = np.exp(x - top)
+        return e / e.sum(axis=-1, keepdims=True)
+
+
+def probability_change(tensor, correct):
+    """The largest change of any attention probability between two bias tensors (rows fully
+    masked in both count as unchanged, in one only as a change of 1)."""
+    p, q = softmax(tensor), softmax(correct)
+    both_nan = np.isnan(p) & np.isnan(q)
+    d = np.abs(p - q)
+    d[both_nan] = 0
+    d[np.isnan(d)] = 1
+    return float(d.max())

@@ -25,25 +25,7 @@ import cli_harness as cli  # noqa: E402
 NEG_INF = -np.inf
 
 
-def press(heads, max_bias=8.0):
-    return np.array(ref.press_slopes(heads, max_bias), dtype=np.float64)
-
-
-def softmax(x):
-    x = np.asarray(x, dtype=np.float64)
-    top = np.max(x, axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", over="ignore"):
-        e = np.exp(x - top)
-        return e / e.sum(axis=-1, keepdims=True)
-
-
-def probability_change(tensor, correct):
-    p, q = softmax(tensor), softmax(correct)
-    both_nan = np.isnan(p) & np.isnan(q)
-    d = np.abs(p - q)
-    d[both_nan] = 0
-    d[np.isnan(d)] = 1
-    return float(d.max())
+press, softmax, probability_change = ref.press, ref.softmax, ref.probability_change
 
 
 def decode_rows(slopes, keys, lengths, queries=1, mask=NEG_INF, scale=1.0):

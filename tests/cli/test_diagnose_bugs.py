@@ -23,8 +23,7 @@ import cli_harness as cli  # noqa: E402
 NEG_INF = -np.inf
 
 
-def press(heads, max_bias=8.0):
-    return np.array(ref.press_slopes(heads, max_bias), dtype=np.float64)
+press, softmax, probability_change = ref.press, ref.softmax, ref.probability_change
 
 
 def causal(slopes, queries, keys=None, mask=NEG_INF, positions=None):
@@ -38,23 +37,6 @@ def causal(slopes, queries, keys=None, mask=NEG_INF, positions=None):
         dist = positions(p) - positions(j)
     values = -np.asarray(slopes)[:, None, None] * dist[None]
     return np.where((j <= p)[None], values, mask)
-
-
-def softmax(x):
-    x = np.asarray(x, dtype=np.float64)
-    top = np.max(x, axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", over="ignore"):
-        e = np.exp(x - top)
-        return e / e.sum(axis=-1, keepdims=True)
-
-
-def probability_change(tensor, correct):
-    p, q = softmax(tensor), softmax(correct)
-    both_nan = np.isnan(p) & np.isnan(q)
-    d = np.abs(p - q)
-    d[both_nan] = 0
-    d[np.isnan(d)] = 1
-    return float(d.max())
 
 
 class DiagnoseBugTests(cli.CliCase):
