@@ -11,6 +11,7 @@
 #include "head_grid_view.hpp"
 #include "main_window.hpp"
 #include "position_schemes_view.hpp"
+#include "settled.hpp"
 #include "stages_view.hpp"
 
 #include <alibi/analysis/diagnose.hpp>
@@ -43,9 +44,7 @@ using namespace alibi::qt;
 
 namespace {
 
-bool settled(MainWindow& w, int timeoutMs = 30000) {
-    return QTest::qWaitFor([&] { return w.model()->snapshot() && !w.model()->pending(); }, timeoutMs);
-}
+using alibi::qt::test::settled;
 
 QByteArray readAll(const QString& path) {
     QFile f(path);

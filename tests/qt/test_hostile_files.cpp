@@ -5,6 +5,7 @@
 // previous state (the session shown, the last diagnosis).
 #include "diagnose_view.hpp"
 #include "main_window.hpp"
+#include "settled.hpp"
 
 #include <alibi/io/session.hpp>
 
@@ -24,9 +25,7 @@ using namespace alibi::qt;
 
 namespace {
 
-bool settled(MainWindow& w, int timeoutMs = 30000) {
-    return QTest::qWaitFor([&] { return w.model()->snapshot() && !w.model()->pending(); }, timeoutMs);
-}
+using alibi::qt::test::settled;
 
 QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& content) {
     const QString path = dir.filePath(name);

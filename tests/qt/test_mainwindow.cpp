@@ -8,6 +8,7 @@
 #include "head_grid_view.hpp"
 #include "main_window.hpp"
 #include "parameters_panel.hpp"
+#include "settled.hpp"
 #include "stages_view.hpp"
 #include "view_util.hpp"
 
@@ -41,9 +42,7 @@ using namespace alibi::qt;
 
 namespace {
 
-bool settled(MainWindow& w, int timeoutMs = 30000) {
-    return QTest::qWaitFor([&] { return w.model()->snapshot() && !w.model()->pending(); }, timeoutMs);
-}
+using alibi::qt::test::settled;
 
 QByteArray readAll(const QString& path) {
     QFile f(path);

@@ -7,6 +7,7 @@
 #include "main_window.hpp"
 #include "plot_widget.hpp"
 #include "position_schemes_view.hpp"
+#include "settled.hpp"
 
 #include <QApplication>
 #include <QComboBox>
@@ -29,9 +30,7 @@ using namespace alibi::qt;
 
 namespace {
 
-bool settled(MainWindow& w, int timeoutMs = 30000) {
-    return QTest::qWaitFor([&] { return w.model()->snapshot() && !w.model()->pending(); }, timeoutMs);
-}
+using alibi::qt::test::settled;
 
 int rowOf(const QTableWidget* table, const QString& name) {
     for (int r = 0; r < table->rowCount(); ++r)
