@@ -252,11 +252,24 @@ Result<OutputFile> OutputFile::open(const std::string& path, const OutputOptions
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("cannot write {}: it is a folder; give a file name inside it", path));
     if (target->exists && !S_ISREG(st.st_mode)) {
-        // A device, FIFO or socket: write in place. Opening a FIFO blocks until a reader comes,
-        // which is what a shell redirection does too; the first Ctrl-C ends the wait.
-        int fd;
-        do fd = ::open(target->path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-        while (fd < 0 && errno == EINTR && !interruptRequested());
+        // A device, FIFO or socket: write in place. A FIFO waits for a reader, as a shell
+        // redirection does; the first Ctrl-C ends the wait. The wait polls (a non-blocking open
+        // fails with ENXIO until a reader comes) instead of blocking in open(): a Ctrl-C that
+        // lands just before a blocking open would otherwise be missed, and the wait never end.
+        int fd = -1;
+        if (S_ISFIFO(st.st_mode)) {
+            errno = EINTR;
+            while (!interruptRequested()) {
+                fd = ::open(target->path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+                if (fd >= 0 || (errno != ENXIO && errno != EINTR)) break;
+                ::usleep(20'000);
+                errno = EINTR;
+            }
+            if (fd >= 0) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        } else {
+            do fd = ::open(target->path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+            while (fd < 0 && errno == EINTR && !interruptRequested());
+        }
         if (fd < 0) {
             const int err = errno;
             if (err == EINTR)
