@@ -18,16 +18,22 @@ FIFO_CHILD = textwrap.dedent("""
     fifo = sys.argv[1]
     os.mkfifo(fifo)
     main = threading.main_thread()
-    OPEN_CALLS = {"2", "56", "257"}  # open (x86-64), openat (arm64, x86-64)
+    # The save waits for a reader by retrying a non-blocking open() with a short sleep between
+    # tries; while it waits, the main thread sits in one of these calls, not in the futex of a
+    # thread waiting for the GIL.
+    WAITING_CALLS = {
+        "2", "257", "35", "230",  # x86-64: open, openat, nanosleep, clock_nanosleep
+        "56", "101", "115",       # arm64: openat, nanosleep, clock_nanosleep
+    }
     ticks = 0
-    def blocked_in_open():
+    def saving_waits():
         with open(f"/proc/self/task/{main.native_id}/syscall") as f:
-            return f.read().split(" ")[0] in OPEN_CALLS
+            return f.read().split(" ")[0] in WAITING_CALLS
     def other():
         global ticks
-        # Runs only while the save has released the GIL: waits until the main thread sits in the
-        # FIFO's open(), counting, then sends it Ctrl-C.
-        while not blocked_in_open():
+        # Runs only while the save has released the GIL: waits until the main thread waits for
+        # the FIFO's reader, counting, then sends it Ctrl-C.
+        while not saving_waits():
             ticks += 1
         for _ in range(1000):
             ticks += 1
