@@ -4,6 +4,8 @@
 // reaches a terminal whole.
 #pragma once
 
+#include <alibi/base/json_depth.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,10 +13,10 @@
 
 namespace alibi::detail {
 
-// JSON nesting (objects and arrays) any reader accepts. A session is 3 levels deep and a
-// safetensors header 3: far above what a valid file needs, far below what a recursive
-// serializer or destructor can take on the stack.
-inline constexpr int kMaxJsonDepth = 64;
+// The nesting limit every JSON reader checks lives in base (the model and text layers check it too).
+using alibi::jsonDepth;
+using alibi::kMaxJsonDepth;
+
 // Dimensions of a tensor's shape (NumPy 2 allows 64).
 inline constexpr std::size_t kMaxDims = 64;
 // Bytes of a quoted excerpt of bad input in a message.
@@ -41,30 +43,6 @@ inline constexpr std::size_t kExcerptBytes = 48;
     }
     if (n < text.size()) out += "... (" + std::to_string(text.size()) + " bytes)";
     return out;
-}
-
-// The deepest nesting of objects and arrays in a JSON text (strings skipped), stopping early
-// once it exceeds kMaxJsonDepth: a linear scan that runs before any parser sees the text.
-[[nodiscard]] inline int jsonDepth(std::string_view text) {
-    int depth = 0, worst = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            if (++depth > worst) worst = depth;
-            if (worst > kMaxJsonDepth) return worst;
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-    return worst;
 }
 
 }  // namespace alibi::detail

@@ -3,6 +3,8 @@
 // learned_pos_emb, logit_scale) and its gen_slopes (alibi_bias_max).
 #include <alibi/lm/config.hpp>
 
+#include <alibi/base/json_depth.hpp>
+
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
@@ -15,7 +17,6 @@ namespace {
 using nlohmann::json;
 
 constexpr std::size_t kMaxConfigBytes = std::size_t{16} << 20;
-constexpr int kMaxDepth = 64;
 
 std::unexpected<Error> bad(const std::string& what, std::string message) {
     return fail(ErrorCode::BadInput, fmt::format("{}: {}", what, std::move(message)));
@@ -28,36 +29,13 @@ std::string shown(const json& v) {
     return text;
 }
 
-// The deepest nesting of a JSON text, stopping once it is above kMaxDepth (runs before the parser).
-int depthOf(std::string_view text) {
-    int depth = 0, worst = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            worst = std::max(worst, ++depth);
-            if (worst > kMaxDepth) return worst;
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-    return worst;
-}
-
 Result<json> parseObject(std::string_view text, const std::string& what) {
     if (text.size() > kMaxConfigBytes)
         return fail(ErrorCode::TooLarge, fmt::format("{}: {} bytes, far larger than a model's config (at most {} are "
                                                      "read)",
                                                      what, text.size(), kMaxConfigBytes));
-    if (depthOf(text) > kMaxDepth)
-        return bad(what, fmt::format("JSON nested more than {} levels deep; the file is damaged", kMaxDepth));
+    if (jsonDepth(text) > kMaxJsonDepth)
+        return bad(what, fmt::format("JSON nested more than {} levels deep; the file is damaged", kMaxJsonDepth));
     json doc = json::parse(text, nullptr, false);
     if (doc.is_discarded()) return bad(what, "not valid JSON");
     if (!doc.is_object()) return bad(what, "the JSON is not an object");

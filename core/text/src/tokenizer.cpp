@@ -4,6 +4,8 @@
 #include <alibi/text/tokenizer.hpp>
 #include <alibi/text/visible.hpp>
 
+#include <alibi/base/json_depth.hpp>
+
 #include "unicode.hpp"
 
 #include <fcntl.h>
@@ -725,6 +727,11 @@ Result<Tokenizer> Tokenizer::load(const std::filesystem::path& tokenizerJson) {
 
 Result<Tokenizer> Tokenizer::fromJson(std::string_view jsonText, std::string_view origin) {
     const Reader r{std::string(origin)};
+    if (jsonDepth(jsonText) > kMaxJsonDepth)
+        return r.bad(
+            fmt::format("its JSON is nested more than {} levels deep (a tokenizer.json has about 6); the "
+                        "file is damaged",
+                        kMaxJsonDepth));
     const json root = json::parse(jsonText, nullptr, /*allow_exceptions=*/false);
     if (root.is_discarded()) return r.bad("it is not valid JSON; a tokenizer.json is the JSON that tokenizers writes");
     if (!root.is_object()) return r.bad("it is not a JSON object; is it a tokenizer.json?");

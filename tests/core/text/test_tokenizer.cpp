@@ -70,6 +70,10 @@ TEST(Tokenizer, OtherKindsAndBrokenFilesAreRefusedByName) {
     refused(R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}})", "could not be encoded");
     refused(R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [], "unk_token": "<unk>"}})",
             "unk_token \"<unk>\" is not in its vocabulary");
+    // A file nested deeper than any reader accepts is refused before it is parsed.
+    refused(R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [], "x": )" + std::string(100000, '[') +
+                std::string(100000, ']') + "}}",
+            "nested more than 64 levels deep");
 }
 
 TEST(Tokenizer, LoadSaysWhatIsWrongWithThePath) {
