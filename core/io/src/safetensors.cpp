@@ -72,7 +72,7 @@ struct Entry {
 
 namespace detail {
 
-std::string safetensorsHeader(const Shape& shape, DType dtype, const std::string& tensorName,
+std::string safetensorsHeader(std::span<const SafetensorsEntry> tensors,
                               const std::map<std::string, std::string>& metadata) {
     // ordered_json keeps __metadata__ first, as the reference writer does.
     nlohmann::ordered_json header = nlohmann::ordered_json::object();
@@ -81,10 +81,14 @@ std::string safetensorsHeader(const Shape& shape, DType dtype, const std::string
         for (const auto& [key, value] : metadata) meta[key] = value;
         header["__metadata__"] = std::move(meta);
     }
-    const std::uint64_t bytes = elementCount(shape).value_or(0) * dtypeSize(dtype);
-    header[tensorName] = {{"dtype", std::string(safetensorsDTypeName(dtype))},
-                          {"shape", shape},
-                          {"data_offsets", {std::uint64_t{0}, bytes}}};
+    std::uint64_t offset = 0;
+    for (const SafetensorsEntry& t : tensors) {
+        const std::uint64_t bytes = elementCount(t.shape).value_or(0) * dtypeSize(t.dtype);
+        header[t.name] = {{"dtype", std::string(safetensorsDTypeName(t.dtype))},
+                          {"shape", t.shape},
+                          {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+    }
     // Invalid UTF-8 in a metadata value is replaced rather than thrown on.
     std::string text = header.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     // The data that follows starts 8-byte aligned: pad the JSON with spaces.
@@ -92,6 +96,12 @@ std::string safetensorsHeader(const Shape& shape, DType dtype, const std::string
     std::string out(8, '\0');
     for (int b = 0; b < 8; ++b) out[b] = static_cast<char>((static_cast<std::uint64_t>(text.size()) >> (8 * b)) & 0xff);
     return out + text;
+}
+
+std::string safetensorsHeader(const Shape& shape, DType dtype, const std::string& tensorName,
+                              const std::map<std::string, std::string>& metadata) {
+    const SafetensorsEntry only{tensorName, shape, dtype};
+    return safetensorsHeader(std::span(&only, 1), metadata);
 }
 
 Result<std::uint64_t> safetensorsHeaderEnd(std::span<const std::byte> prefix, std::uint64_t fileSize) {

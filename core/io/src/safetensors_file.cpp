@@ -13,8 +13,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
+#include <vector>
 
 namespace alibi {
 
@@ -181,31 +182,22 @@ SafetensorsWriter::~SafetensorsWriter() = default;
 
 Result<SafetensorsWriter> SafetensorsWriter::open(const std::string& path, std::vector<Spec> tensors,
                                                   const std::map<std::string, std::string>& metadata) {
-    nlohmann::ordered_json header = nlohmann::ordered_json::object();
-    if (!metadata.empty()) {
-        nlohmann::ordered_json meta = nlohmann::ordered_json::object();
-        for (const auto& [key, value] : metadata) meta[key] = value;
-        header["__metadata__"] = std::move(meta);
-    }
+    std::vector<detail::SafetensorsEntry> entries;
+    std::set<std::string> names;
     std::uint64_t offset = 0;
     for (const Spec& t : tensors) {
         const auto count = elementCount(t.shape);
         if (!count) return fail(ErrorCode::TooLarge, fmt::format("tensor '{}' is too large", t.name));
-        if (header.contains(t.name))
+        if (!names.insert(t.name).second)
             return fail(ErrorCode::Internal, fmt::format("two tensors are named '{}'", t.name));
-        header[t.name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + *count * 4}}};
+        entries.push_back({t.name, t.shape, DType::F32});
         offset += *count * 4;
     }
-    std::string text = header.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-    text.append((8 - text.size() % 8) % 8, ' ');
-    std::string lengthBytes(8, '\0');
-    for (int b = 0; b < 8; ++b)
-        lengthBytes[b] = static_cast<char>((static_cast<std::uint64_t>(text.size()) >> (8 * b)) & 0xff);
+    const std::string header = detail::safetensorsHeader(entries, metadata);
 
     auto file = OutputFile::open(path);
     if (!file) return std::unexpected(file.error());
-    if (auto ok = file->write(lengthBytes); !ok) return std::unexpected(ok.error());
-    if (auto ok = file->write(text); !ok) return std::unexpected(ok.error());
+    if (auto ok = file->write(header); !ok) return std::unexpected(ok.error());
     SafetensorsWriter w;
     w.m_impl = std::make_unique<Impl>();
     w.m_impl->file.emplace(std::move(*file));

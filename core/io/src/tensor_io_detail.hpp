@@ -66,7 +66,17 @@ inline constexpr std::size_t kPrefixBytes = 12;
 // above either the file is refused with a message about its metadata, before it is stored.
 inline constexpr std::uint64_t kMaxSafetensorsMetadataBytes = std::uint64_t{16} << 20;
 inline constexpr std::uint64_t kMaxSafetensorsMetadataEntries = 65536;
-// The safetensors header (length prefix, JSON, space padding to a multiple of 8).
+// One tensor of a safetensors file: its data follows the previous tensor's.
+struct SafetensorsEntry {
+    std::string name;
+    Shape shape;
+    DType dtype;
+};
+// The safetensors header (length prefix, JSON, space padding to a multiple of 8) of tensors laid
+// out one after another in the given order.
+[[nodiscard]] std::string safetensorsHeader(std::span<const SafetensorsEntry> tensors,
+                                            const std::map<std::string, std::string>& metadata);
+// The same for a file of one tensor.
 [[nodiscard]] std::string safetensorsHeader(const Shape& shape, DType dtype, const std::string& tensorName,
                                             const std::map<std::string, std::string>& metadata);
 
