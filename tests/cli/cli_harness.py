@@ -10,10 +10,12 @@ or from each test's own emulation. Import the module (`import cli_harness as cli
 import io
 import json
 import os
+import signal
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import numpy as np
@@ -66,6 +68,24 @@ class CliCase(unittest.TestCase):
         out = self.path("b.npy")
         self.ok("bias", *args, "-o", out)
         return np.load(out)
+
+
+def wait_until_catching_sigint(proc, timeout=300):
+    """Waits until `proc` has installed its SIGINT handler (the SigCgt mask of /proc/PID/status),
+    so that a SIGINT sent next is the program's to handle; a slow start (a sanitizer build, a
+    busy machine) would otherwise let the default action kill it first. Returns False if the
+    process ended or the (hang-guard) timeout passed."""
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{proc.pid}/status") as f:
+                caught = next(int(line.split()[1], 16) for line in f if line.startswith("SigCgt:"))
+        except (OSError, StopIteration):
+            return False
+        if caught & (1 << (signal.SIGINT - 1)):
+            return True
+        time.sleep(0.002)
+    return False
 
 
 def npy_bytes(array):

@@ -517,7 +517,8 @@ class ProgressTests(CliTestCase):
     def test_no_bar_when_stderr_is_a_pipe(self):
         out = self.path("b.npy")
         proc = subprocess.Popen([cli.ALIBI, *self.SLOW, "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(1.6)
+        self.assertTrue(cli.wait_until_catching_sigint(proc), "the export ended before it could be interrupted")
+        time.sleep(1.6)  # long enough for a bar to appear, were there one
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
         self.assertEqual(proc.returncode, 130, err.decode())

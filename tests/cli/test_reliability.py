@@ -85,7 +85,8 @@ class NonRegularInputTests(ReliabilityCase):
         os.mkfifo(fifo)
         p = subprocess.Popen([cli.ALIBI, "bias", "--heads", "2", "--seq", "8", "--format", "npy", "-o", fifo],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(0.5)
+        self.assertTrue(cli.wait_until_catching_sigint(p), "the CLI ended before it could be interrupted")
+        time.sleep(0.2)  # now it waits for a reader
         self.assertIsNone(p.poll(), "still waiting for a reader")
         p.send_signal(signal.SIGINT)
         try:
