@@ -578,12 +578,11 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     out.detailParams.gap = 0;
     out.detailParams.scale = ScaleMode::PerHead;
 
-    // Statistics average over fewer rows when rows are long, so a job stays well under a second.
+    // Statistics average over fewer rows when rows are long (the core's one rule, as the CLI's).
     StatsParams sp;
     sp.attention = s.attention;
     sp.queryRow = out.queryRow;
-    const double rowCost = static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention);
-    sp.maxRows = static_cast<std::int64_t>(std::clamp(double(1 << 23) / rowCost, 1.0, 256.0));
+    sp.maxRows = statsRowsToAverage(sp);
     // The steps' modelled seconds: the detail image (as a grid pass), the statistics (maxRows
     // reference rows per head, and the query row when it is not one of them, on two threads),
     // the attention curves (one reference row per head) and the stages (one reference row).

@@ -121,7 +121,7 @@ Result<Tensor> buildBatchAttention(const AttentionParams& params, const BatchPar
 
 Result<StatsResult> computeBatchStats(const StatsParams& params, const BatchParams& batch, std::int64_t row,
                                       std::uint64_t budget) {
-    if (params.maxRows < 1)
+    if (params.maxRows < 0)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("the number of rows to average (maxRows) must be at least 1, got {}", params.maxRows));
     auto values = batchRowAttention(params.attention, batch, row, budget);
@@ -145,7 +145,8 @@ Result<StatsResult> computeBatchStats(const StatsParams& params, const BatchPara
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--query must be between 0 and {} (or -1 for the last real token), got {}", T - 1,
                                 params.queryRow));
-    std::vector<std::int64_t> rows = evenlySpacedPicks(static_cast<std::int64_t>(valid.size()), params.maxRows);
+    std::vector<std::int64_t> rows =
+        evenlySpacedPicks(static_cast<std::int64_t>(valid.size()), statsRowsToAverage(params));
     for (std::int64_t& pick : rows) pick = valid[static_cast<std::size_t>(pick)];
     const auto n = static_cast<std::int64_t>(rows.size());
 

@@ -58,6 +58,16 @@ RowStats meanRowStats(std::span<const RowStats> rows) {
     return mean;
 }
 
+std::int64_t statsRowsToAverage(const StatsParams& params) {
+    if (params.maxRows > 0) return params.maxRows;
+    // 2^23 cell-costs of rows take well under a second on two cores (q.k: d_k per cell).
+    const AttentionParams& a = params.attention;
+    const double cellCost = a.content.kind == ContentKind::Qk ? static_cast<double>(std::max(1, a.content.dk)) : 1.0;
+    const double rowCost = static_cast<double>(std::max(1, a.bias.slopes.heads)) *
+                           static_cast<double>(std::max<std::int64_t>(1, a.bias.keyCount())) * cellCost;
+    return static_cast<std::int64_t>(std::clamp(double(1 << 23) / rowCost, 1.0, double(kStatsRowsMax)));
+}
+
 std::vector<std::int64_t> evenlySpacedPicks(std::int64_t count, std::int64_t maxRows) {
     const std::int64_t n = std::clamp<std::int64_t>(maxRows, 0, std::max<std::int64_t>(count, 0));
     std::vector<std::int64_t> picks(static_cast<std::size_t>(n));
@@ -94,7 +104,7 @@ Result<StatsResult> computeStats(const StatsParams& params, unsigned threads, co
         return fail(
             ErrorCode::InvalidArgument,
             fmt::format("--query must be between 0 and {} (or -1 for the last row), got {}", Q - 1, params.queryRow));
-    if (params.maxRows < 1)
+    if (params.maxRows < 0)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("the number of rows to average (maxRows) must be at least 1, got {}", params.maxRows));
 
@@ -102,7 +112,7 @@ Result<StatsResult> computeStats(const StatsParams& params, unsigned threads, co
     // have none), sampled evenly from first to last.
     std::int64_t firstRow = 0;
     while (firstRow < Q && detail::allowedKeys(b, firstRow) == 0) ++firstRow;
-    std::vector<std::int64_t> rows = evenlySpacedPicks(Q - firstRow, params.maxRows);
+    std::vector<std::int64_t> rows = evenlySpacedPicks(Q - firstRow, statsRowsToAverage(params));
     for (std::int64_t& pick : rows) pick += firstRow;
     const auto n = static_cast<std::int64_t>(rows.size());
 

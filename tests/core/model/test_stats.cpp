@@ -210,3 +210,28 @@ TEST(Stats, MeanRowStatsAveragesEachField) {
     EXPECT_EQ(mean.distance90, 6.0);
     EXPECT_EQ(meanRowStats({}).entropy, 0.0);
 }
+
+// The rows a mean averages when none is asked for: 256, or 2^23 / (H x K x cost of a cell)
+// when that is fewer (a q.k cell costs d_k), at least 1; the same rule in every front end.
+TEST(Stats, RowsAveragedFollowOneRuleWhenNoneIsAsked) {
+    auto zero = statsParams(8, 128);
+    EXPECT_EQ(statsRowsToAverage(zero), 256);  // 2^23 / (8 x 128) = 8192, capped at 256
+    auto qk = statsParams(4, 512);
+    qk.attention.content.kind = ContentKind::Qk;
+    qk.attention.content.dk = 64;
+    EXPECT_EQ(statsRowsToAverage(qk), 64);  // 2^23 / (4 x 512 x 64)
+    auto heavy = statsParams(8, 65536);
+    heavy.attention.content.kind = ContentKind::Qk;
+    heavy.attention.content.dk = 4096;
+    EXPECT_EQ(statsRowsToAverage(heavy), 1);
+    qk.maxRows = 5;
+    EXPECT_EQ(statsRowsToAverage(qk), 5);  // an explicit count wins
+
+    qk.maxRows = 0;
+    auto r = computeStats(qk, 2);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->rowsAveraged, 64);
+    auto small = computeStats(statsParams(2, 300), 2);
+    ASSERT_TRUE(small);
+    EXPECT_EQ(small->rowsAveraged, 256);
+}

@@ -45,9 +45,19 @@ struct StatsResult {
 struct StatsParams {
     AttentionParams attention;
     std::int64_t queryRow = -1;  // -1: the last row
-    std::int64_t maxRows = 256;  // average over at most this many evenly spaced rows
+    // Average over at most this many evenly spaced rows; 0: statsRowsToAverage's rule, the one
+    // every front end uses (an explicit count is for tests and benchmarks).
+    std::int64_t maxRows = 0;
     friend bool operator==(const StatsParams&, const StatsParams&) = default;
 };
+
+// The most rows the per-head means average when none is asked for.
+inline constexpr std::int64_t kStatsRowsMax = 256;
+// How many rows the per-head means average, one rule for the CLI, Python and both explorers:
+// `params.maxRows` when it is set, else kStatsRowsMax, fewer when rows are long (H x K cells of
+// d_k multiply-adds each with q.k content) so the statistics of a heavy session stay within
+// about a second; at least 1. The reports say how many rows were averaged.
+[[nodiscard]] std::int64_t statsRowsToAverage(const StatsParams& params);
 
 [[nodiscard]] Result<StatsResult> computeStats(const StatsParams& params, unsigned threads = 0,
                                                const ProgressFn& progress = {});
