@@ -531,7 +531,8 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
            mask=None, dtype=None, layout=None, scheme=None, max_bias=None, slopes=None, arith=None, preset=None,
            from_config=None, lengths=None, padding=None, documents=None, window=None, prefix=None, positions=None,
            batch_row=None, pixel_ratio=None, format=None, max_distance=None, quantity=None, maps=None, layer=None,
-           tensor=None, batch=None, values=None, max_memory=None, session=None, threads=None, progress=None):
+           tensor=None, batch=None, values=None, max_memory=None, session=None, threads=None, progress=None,
+           b_scheme=None, b_max_bias=None, b_slopes=None, b_mode=None, b_dtype=None, b_mask=None):
     """Render a figure as ``alibi render`` draws it (the same bytes); returns a Figure.
 
     Keywords: those of stats(), plus what="bias" (bias, attention: PNG head grid; slopes,
@@ -541,6 +542,9 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
     highlight it), colormap="viridis" (magma, cividis, diverging), scale="shared" (per-head),
     width=1024, height=768, pixel_ratio=1 (PNG figures drawn at 2 or 4 times the pixels, as
     ``--pixel-ratio``), max_distance=128 and quantity="logit" (what="schemes" only).
+    what="compare" draws A (the other keywords) against B, which is A with geometric slopes unless
+    b_scheme=, b_max_bias=, b_slopes= (one per head; implies b_scheme="custom"), b_mode=, b_dtype=
+    or b_mask= replace A's value ("same" keeps it), as ``--b-scheme`` ... ``--b-mask``.
 
     A trained model's saved attention maps, as ``alibi render FILE``: maps= a path to a .npy or
     .safetensors file (or an array of shape (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K)), with
@@ -573,12 +577,17 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
         raise ValueError("layer, tensor, batch and values choose what to draw of saved attention maps: give maps= too")
     batch_opts = _options(preset=preset, from_config=from_config, lengths=lengths, padding=padding,
                           documents=documents, window=window, prefix=prefix, positions=positions, batch_row=batch_row)
+    compare_opts = _options(b_scheme=b_scheme, b_max_bias=b_max_bias, b_slopes=b_slopes, b_mode=b_mode,
+                            b_dtype=b_dtype, b_mask=b_mask)
+    if compare_opts and what != "compare":
+        raise ValueError(f"{', '.join(compare_opts)} describe B of what='compare': drop them or render "
+                         "what='compare'")
     if what in _VIEWS:
         opts = _options(heads=heads, seq=seq, keys=keys, head=head, colormap=colormap,
                         scale=scale, width=width, height=height, query=query, content=content, seed=seed,
                         sigma=sigma, dk=dk, temperature=temperature, mode=mode, mask=mask, dtype=dtype,
                         layout=layout, scheme=scheme, max_bias=max_bias, slopes=slopes, arith=arith,
-                        max_memory=max_memory, **batch_opts)
+                        max_memory=max_memory, **batch_opts, **compare_opts)
         opts["what"] = "bias" if what == "compare" else "attention"
         # A pixel ratio asks for PNG, as it does for the curves below.
         svg = format == "svg" or (format is None and what != "compare" and pixel_ratio is None)

@@ -9,6 +9,7 @@
 #include <alibi/base/field_names.hpp>
 #include <alibi/base/image_size.hpp>
 #include <alibi/explore/editing.hpp>
+#include <alibi/explore/snapshot.hpp>
 #include <alibi/figure/figure.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/io/preset.hpp>
@@ -91,7 +92,7 @@ Enum choice(const std::string& name, const py::handle& value, ParseFn parse, con
     bad(fmt::format("{} must be one of {}, got '{}'", name, expected, s));
 }
 
-DType dtypeOption(const py::handle& value) {
+DType dtypeOption(const py::handle& value, const std::string& name = "dtype") {
     // NumPy dtypes and scalar types are accepted by name (np.float16 -> "float16").
     if (!py::isinstance<py::str>(value)) {
         try {
@@ -99,30 +100,30 @@ DType dtypeOption(const py::handle& value) {
             if (auto parsed = parseDType(dt.attr("name").cast<std::string>())) return *parsed;
         } catch (const py::error_already_set&) {
         }
-        bad(fmt::format("dtype must be one of f32, f64, f16, bf16, got {}", reprOf(value)));
+        bad(fmt::format("{} must be one of f32, f64, f16, bf16, got {}", name, reprOf(value)));
     }
-    return choice<DType>("dtype", value, parseDType, "f32, f64, f16, bf16");
+    return choice<DType>(name, value, parseDType, "f32, f64, f16, bf16");
 }
 
-MaskValue maskOption(const py::handle& value) {
+MaskValue maskOption(const py::handle& value, const std::string& name = "mask") {
     if (py::isinstance<py::str>(value)) {
         const std::string s = value.cast<std::string>();
         if (auto mask = parseMask(s)) return *mask;
-        bad(fmt::format("mask must be -1e9, -inf, min or a finite number, got '{}'", s));
+        bad(fmt::format("{} must be -1e9, -inf, min or a finite number, got '{}'", name, s));
     }
     if (!py::isinstance<py::bool_>(value) && (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value))) {
         const double d = py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
         if (std::isinf(d) && d < 0) return MaskValue{MaskValue::Kind::NegInf, d};
         if (std::isfinite(d)) return MaskValue{MaskValue::Kind::Finite, d};
     }
-    bad(fmt::format("mask must be -1e9, -inf, min or a finite number, got {}", reprOf(value)));
+    bad(fmt::format("{} must be -1e9, -inf, min or a finite number, got {}", name, reprOf(value)));
 }
 
-std::vector<double> slopeList(const py::handle& value) {
+std::vector<double> slopeList(const py::handle& value, const std::string& name = "slopes") {
     // A string is read with the core's one slope-list grammar ("0.5, 1/8, 2^-3"), as the CLI and
     // both explorers read it.
     if (py::isinstance<py::str>(value)) {
-        auto parsed = explore::parseSlopeList(value.cast<std::string>(), "slopes");
+        auto parsed = explore::parseSlopeList(value.cast<std::string>(), name);
         if (!parsed) bad(parsed.error().message);
         return std::move(*parsed);
     }
@@ -227,11 +228,11 @@ void applyOptions(Session& s, const py::dict& options) {
     };
     for (const auto& [key, value] : options) {
         static const char* const kKnown[] = {
-            "heads",       "scheme",     "max_bias", "slopes",    "dtype",       "seq",     "keys",
-            "mode",        "mask",       "layout",   "content",   "seed",        "sigma",   "dk",
-            "temperature", "query",      "what",     "head",      "colormap",    "scale",   "width",
-            "height",      "max_memory", "arith",    "preset",    "from_config", "lengths", "padding",
-            "documents",   "window",     "prefix",   "positions", "batch_row"};
+            "heads",     "scheme",      "max_bias",   "slopes",   "dtype",     "seq",     "keys",        "mode",
+            "mask",      "layout",      "content",    "seed",     "sigma",     "dk",      "temperature", "query",
+            "what",      "head",        "colormap",   "scale",    "width",     "height",  "max_memory",  "arith",
+            "preset",    "from_config", "lengths",    "padding",  "documents", "window",  "prefix",      "positions",
+            "batch_row", "b_scheme",    "b_max_bias", "b_slopes", "b_mode",    "b_dtype", "b_mask"};
         const std::string k = key.cast<std::string>();
         bool ok = false;
         for (const char* name : kKnown) ok = ok || k == name;
@@ -360,6 +361,69 @@ void applyOptions(Session& s, const py::dict& options) {
                             batch.batchSize() - 1, batch.batchSize(), row));
         s.batchRow = row;
     }
+
+    // Compare's B (render what="compare"), as --b-scheme, --b-max-bias, ...: A with these
+    // replaced, "same" keeping A's; the session's B, else geometric slopes (as the CLI and both
+    // explorers). B's ranges are the core's, checked when the view is computed.
+    const auto same = [](const py::object& v) { return py::isinstance<py::str>(v) && v.cast<std::string>() == "same"; };
+    CompareOverrides compare = s.compare.value_or(explore::geometricCompare());
+    bool compareGiven = false;
+    if (const py::object v = get("b_scheme"); !v.is_none()) {
+        compareGiven = true;
+        if (same(v))
+            compare.scheme.reset();
+        else
+            compare.scheme =
+                choice<SlopeScheme>("b_scheme", v, parseScheme,
+                                    known<SlopeScheme>(schemeName, {SlopeScheme::Press, SlopeScheme::Geometric,
+                                                                    SlopeScheme::Linear, SlopeScheme::Custom}) +
+                                        ", same");
+    }
+    if (const py::object v = get("b_max_bias"); !v.is_none()) {
+        compareGiven = true;
+        if (same(v))
+            compare.maxBias.reset();
+        else
+            compare.maxBias = finiteNumber("b_max_bias", v);
+    }
+    if (const py::object v = get("b_slopes"); !v.is_none()) {
+        compareGiven = true;
+        auto list = slopeList(v, "b_slopes");
+        if (static_cast<int>(list.size()) != sl.heads)
+            bad(fmt::format("b_slopes lists {} slope(s) but A has {} head(s): give one slope per head", list.size(),
+                            sl.heads));
+        if (compare.scheme && *compare.scheme != SlopeScheme::Custom && !get("b_scheme").is_none())
+            bad(fmt::format("b_slopes implies b_scheme='custom', but b_scheme='{}' was given: drop one of them",
+                            schemeName(*compare.scheme)));
+        compare.scheme = SlopeScheme::Custom;
+        compare.custom = std::move(list);
+    }
+    if (const py::object v = get("b_mode"); !v.is_none()) {
+        compareGiven = true;
+        if (same(v))
+            compare.mode.reset();
+        else
+            compare.mode =
+                choice<BiasMode>("b_mode", v, parseMode,
+                                 known<BiasMode>(modeName, {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped,
+                                                            BiasMode::Bloom, BiasMode::Mpt}) +
+                                     ", same");
+    }
+    if (const py::object v = get("b_dtype"); !v.is_none()) {
+        compareGiven = true;
+        if (same(v))
+            compare.dtype.reset();
+        else
+            compare.dtype = dtypeOption(v, "b_dtype");
+    }
+    if (const py::object v = get("b_mask"); !v.is_none()) {
+        compareGiven = true;
+        if (same(v))
+            compare.mask.reset();
+        else
+            compare.mask = maskOption(v, "b_mask");
+    }
+    if (compareGiven) s.compare = std::move(compare);
 
     if (const py::object v = get("max_memory"); !v.is_none()) {
         const std::int64_t bytes = wholeNumber("max_memory", v);

@@ -340,7 +340,31 @@ FIGURES = [
      dict(heads=12, seq=64, what="compare", width=480, height=360), "png"),
     (["--heads", "12", "--what", "slopes", "--pixel-ratio", "2", "--width", "320", "--height", "240"],
      dict(heads=12, what="slopes", pixel_ratio=2, width=320, height=240), "png"),
+    (["--heads", "4", "--seq", "32", "--what", "compare", "--b-scheme", "same", "--b-dtype", "bf16", "--b-mask", "min",
+      "--width", "320", "--height", "240"],
+     dict(heads=4, seq=32, what="compare", b_scheme="same", b_dtype="bf16", b_mask="min", width=320, height=240),
+     "png"),
+    (["--heads", "4", "--seq", "32", "--what", "compare", "--b-slopes", "0.5,1/8,2^-5,0.01", "--b-mode", "bloom",
+      "--b-max-bias", "4", "--width", "320", "--height", "240"],
+     dict(heads=4, seq=32, what="compare", b_slopes=[0.5, 0.125, 2 ** -5, 0.01], b_mode="bloom", b_max_bias=4,
+          width=320, height=240), "png"),
 ]
+
+
+def test_compare_b_refusals_are_the_clis():
+    # The same rule as --b-slopes: one slope per head of A; B's keywords belong to compare only.
+    with pytest.raises(ValueError, match="b_slopes lists 2 slope"):
+        ax.render(heads=4, seq=16, what="compare", b_slopes=[0.5, 0.25])
+    with pytest.raises(ValueError, match="b_slopes implies b_scheme='custom'"):
+        ax.render(heads=2, seq=16, what="compare", b_scheme="linear", b_slopes=[0.5, 0.25])
+    with pytest.raises(ValueError, match="what='compare'"):
+        ax.render(heads=4, seq=16, what="bias", b_scheme="linear")
+    with pytest.raises(ValueError, match="b_mode"):
+        ax.render(heads=4, seq=16, what="compare", b_mode="sideways")
+    cli_refusal("render", "--heads", "4", "--seq", "16", "--what", "compare", "--b-max-bias", "-3", "-o", "/dev/null")
+    with pytest.raises(ValueError) as e:
+        ax.render(heads=4, seq=16, what="compare", b_max_bias=-3)
+    assert "max_bias" in str(e.value) and "1000" in str(e.value), str(e.value)
 
 
 @pytest.mark.parametrize("args, kwargs, ext", FIGURES, ids=[" ".join(f[0]) for f in FIGURES])
