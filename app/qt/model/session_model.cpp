@@ -8,6 +8,68 @@
 
 namespace alibi::qt {
 
+namespace {
+
+// The parameters panel's control for a core field (its error label's key), "" for one it lacks.
+QString controlOf(Field field) {
+    switch (field) {
+        case Field::Heads:
+            return QStringLiteral("heads");
+        case Field::Seq:
+            return QStringLiteral("queries");
+        case Field::Keys:
+            return QStringLiteral("keys");
+        case Field::Scheme:
+            return QStringLiteral("scheme");
+        case Field::MaxBias:
+            return QStringLiteral("maxBias");
+        case Field::Arith:
+            return QStringLiteral("arith");
+        case Field::Slopes:
+            return QStringLiteral("custom");
+        case Field::Mode:
+            return QStringLiteral("mode");
+        case Field::Mask:
+            return QStringLiteral("mask");
+        case Field::Dtype:
+            return QStringLiteral("dtype");
+        case Field::Layout:
+            return QStringLiteral("layout");
+        case Field::Content:
+            return QStringLiteral("content");
+        case Field::Sigma:
+            return QStringLiteral("sigma");
+        case Field::Dk:
+            return QStringLiteral("dk");
+        case Field::Seed:
+            return QStringLiteral("seed");
+        case Field::Temperature:
+            return QStringLiteral("temperature");
+        case Field::Query:
+            return QStringLiteral("queryRow");
+        case Field::Lengths:
+            return QStringLiteral("lengths");
+        case Field::Padding:
+            return QStringLiteral("padding");
+        case Field::Documents:
+            return QStringLiteral("documents");
+        case Field::Window:
+            return QStringLiteral("window");
+        case Field::Prefix:
+            return QStringLiteral("prefix");
+        case Field::Positions:
+            return QStringLiteral("positions");
+        case Field::BatchRow:
+            return QStringLiteral("batchRow");
+        case Field::What:
+            return QStringLiteral("what");
+        default:
+            return {};
+    }
+}
+
+}  // namespace
+
 SessionModel::SessionModel(QObject* parent) : QObject(parent), m_session(defaultSession()), m_history(m_session) {
     m_worker = new ComputeWorker(this);
     connect(m_worker, &ComputeWorker::gridReady, this, &SessionModel::onGrid);
@@ -43,9 +105,15 @@ bool SessionModel::apply(const QString& field, const std::function<void(Session&
     // The core's editing model: dependents clamped with a note, then the whole session validated.
     auto edit = explore::commitEdit(std::move(next), &m_session);
     if (!edit) {
-        emit errorOccurred(field, controlMessage(edit.error().message));
+        // The message goes to the control the core names (an edit of T can make the window
+        // invalid), else to the edited one.
+        const QString control = edit.error().field ? controlOf(*edit.error().field) : QString();
+        m_errorControl = control.isEmpty() ? field : control;
+        emit errorOccurred(m_errorControl, controlMessage(edit.error().message));
         return false;
     }
+    if (!m_errorControl.isEmpty() && m_errorControl != field) emit errorCleared(m_errorControl);
+    m_errorControl.clear();
     emit errorCleared(field);
     if (edit->session == m_session) return true;
     m_history.record(edit->session);

@@ -135,6 +135,7 @@ private:
 
     Session m_session;
     explore::EditHistory m_history;  // the core's: undo, redo and the saved state
+    QString m_errorControl;          // the control showing the last refusal, cleared by the next good edit
     CompareOverrides m_compare = explore::geometricCompare();
     QSize m_gridPixels{1024, 768};
     int m_labelBand = 0;

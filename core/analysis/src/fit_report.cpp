@@ -9,17 +9,6 @@
 
 namespace alibi {
 
-std::string_view headOrderName(HeadOrder order) {
-    switch (order) {
-        case HeadOrder::Slope:
-            return "slope";
-        case HeadOrder::Similarity:
-            return "similarity";
-        default:
-            return "index";
-    }
-}
-
 std::optional<HeadOrder> parseHeadOrder(std::string_view name) {
     if (name == "index") return HeadOrder::Index;
     if (name == "slope") return HeadOrder::Slope;

@@ -161,9 +161,6 @@ std::uint16_t toHalfBits(double value) {
 std::uint16_t toBFloat16Bits(double value) {
     return encodeSmall(kBFloat, value);
 }
-float toFloat(double value) {
-    return static_cast<float>(value);
-}
 double halfBitsToDouble(std::uint16_t bits) {
     return decodeSmall(kHalf, bits);
 }

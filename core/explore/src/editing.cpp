@@ -58,6 +58,10 @@ std::optional<double> term(std::string_view text) {
 }  // namespace
 
 Result<std::vector<double>> parseSlopeList(std::string_view text, std::string_view name) {
+    // Every refusal is about the field `name` names (Slopes for "--slopes"), so a GUI shows it there.
+    const auto refuse = [field = fieldOfFlag(name)](std::string message) {
+        return std::unexpected(Error{ErrorCode::InvalidArgument, std::move(message), field});
+    };
     std::vector<double> slopes;
     std::size_t i = 0;
     bool afterComma = false;  // a comma or semicolon since the last item
@@ -65,10 +69,10 @@ Result<std::vector<double>> parseSlopeList(std::string_view text, std::string_vi
         while (i < text.size() && separator(text[i])) {
             // Two commas with nothing between them (or one first or last): a slope left out.
             if (comma(text[i]) && (afterComma || slopes.empty()))
-                return fail(ErrorCode::InvalidArgument,
-                            fmt::format("{}: value {} is empty (two commas in a row, or one at an end); give one "
-                                        "positive slope per head, e.g. 0.5, 0.25",
-                                        name, slopes.size() + 1));
+                return refuse(
+                    fmt::format("{}: value {} is empty (two commas in a row, or one at an end); give one "
+                                "positive slope per head, e.g. 0.5, 0.25",
+                                name, slopes.size() + 1));
             afterComma = afterComma || comma(text[i]);
             ++i;
         }
@@ -80,28 +84,26 @@ Result<std::vector<double>> parseSlopeList(std::string_view text, std::string_vi
         const std::size_t index = slopes.size() + 1;
         const auto value = term(item);
         if (!value)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("{}: '{}' is not a number (value {}); write positive numbers such as 0.5, 1/8 "
-                                    "or 2^-3, separated by commas",
-                                    name, item, index));
+            return refuse(
+                fmt::format("{}: '{}' is not a number (value {}); write positive numbers such as 0.5, 1/8 "
+                            "or 2^-3, separated by commas",
+                            name, item, index));
         if (!std::isfinite(*value) || *value <= 0)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("{}: '{}' is not a positive number (value {}); every slope must be a positive "
-                                    "finite number",
-                                    name, item, index));
+            return refuse(
+                fmt::format("{}: '{}' is not a positive number (value {}); every slope must be a positive "
+                            "finite number",
+                            name, item, index));
         slopes.push_back(*value);
         i = end;
     }
     if (afterComma)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("{}: value {} is empty (a comma at the end); give one positive slope per head", name,
-                                slopes.size() + 1));
+        return refuse(fmt::format("{}: value {} is empty (a comma at the end); give one positive slope per head", name,
+                                  slopes.size() + 1));
     if (slopes.empty())
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("{}: the list is empty; give one positive slope per head, e.g. 0.5, 0.25", name));
+        return refuse(fmt::format("{}: the list is empty; give one positive slope per head, e.g. 0.5, 0.25", name));
     if (slopes.size() > static_cast<std::size_t>(kMaxHeads))
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("{}: {} slopes given; at most {} heads are supported", name, slopes.size(), kMaxHeads));
+        return refuse(
+            fmt::format("{}: {} slopes given; at most {} heads are supported", name, slopes.size(), kMaxHeads));
     return slopes;
 }
 

@@ -509,31 +509,38 @@ Result<void> saveSession(const Session& session, const std::string& path) {
 
 Result<void> validateSession(const Session& s) {
     const BiasParams& b = s.attention.bias;
+    // A validator's error with the session's words in front, still naming its field.
+    const auto within = [](std::string_view where, Error e) {
+        e.message = fmt::format("{}{}", where, e.message);
+        return std::unexpected(std::move(e));
+    };
     // The one cross-field rule of the bias section, said in the session's own words (the core
     // validators below speak of command-line flags).
     if (b.slopes.scheme == SlopeScheme::Custom && b.slopes.custom.size() != static_cast<std::size_t>(b.slopes.heads))
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("session field `bias.slopes`: {} slope(s) given but `bias.heads` is {}; give one slope "
                                 "per head (or drop `bias.heads`: it defaults to the number of slopes)",
-                                b.slopes.custom.size(), b.slopes.heads));
-    if (auto ok = validateAttention(s.attention); !ok)
-        return fail(ok.error().code, fmt::format("session: {}", ok.error().message));
+                                b.slopes.custom.size(), b.slopes.heads),
+                    Field::Slopes);
+    if (auto ok = validateAttention(s.attention); !ok) return within("session: ", std::move(ok.error()));
     if (s.batch.active())
-        if (auto ok = validateBatch(b, s.batch); !ok)
-            return fail(ok.error().code, fmt::format("session section `batch`: {}", ok.error().message));
+        if (auto ok = validateBatch(b, s.batch); !ok) return within("session section `batch`: ", std::move(ok.error()));
     if (s.batchRow < 0 || s.batchRow >= s.batch.batchSize())
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("session field `batch.row`: expected a batch row from 0 to {}, got {}",
-                                s.batch.batchSize() - 1, s.batchRow));
+                                s.batch.batchSize() - 1, s.batchRow),
+                    Field::BatchRow);
     if (s.head < -1 || s.head >= b.slopes.heads)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("session field `view.head`: expected -1 (every head) or a head from 0 to {}, got {}",
-                                b.slopes.heads - 1, s.head));
+                                b.slopes.heads - 1, s.head),
+                    Field::Head);
     if (s.queryRow < -1 || s.queryRow >= b.queries)
         return fail(
             ErrorCode::InvalidArgument,
             fmt::format("session field `attention.query`: expected -1 (the last row) or a row from 0 to {}, got {}",
-                        b.queries - 1, s.queryRow));
+                        b.queries - 1, s.queryRow),
+            Field::Query);
     if (s.width < 1 || s.width > kMaxImageSide || s.height < 1 || s.height > kMaxImageSide)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("session field `view.width`/`view.height`: expected 1 to {} pixels each, got {} x {}",

@@ -229,44 +229,6 @@ std::span<const Arith> allAriths() {
     return kAriths;
 }
 
-std::string_view arithSource(Arith arith) {
-    switch (arith) {
-        case Arith::Exact:
-            return "the exact formula of REFERENCES.md, rounded once into the dtype";
-        case Arith::HfBloom:
-            return "HF transformers models/bloom/modeling_bloom.py, build_alibi_tensor (float32 torch.pow slopes, "
-                   "slope * position in float32, then .to(dtype))";
-        case Arith::HfFalcon:
-            return "HF transformers models/falcon/modeling_falcon.py, build_alibi_tensor (slopes as BLOOM, "
-                   "rounded to bfloat16 before a bfloat16 product)";
-        case Arith::LlmFoundry:
-            return "llm-foundry llmfoundry/models/layers/attention.py, gen_slopes and build_alibi_bias (1 / "
-                   "torch.pow(2, m) slopes, int32 distance * slope in float32, then .to(dtype))";
-        case Arith::Fairseq:
-            return "Press's fairseq fork fairseq/models/transformer.py, get_slopes (Python doubles, one float32 "
-                   "rounding) and the float32 slope * arange(maxpos) product";
-        case Arith::Ggml:
-            return "ggml ggml-cpu ops.cpp, ggml_compute_forward_soft_max_f32 (libm powf of m0/m1, float32 "
-                   "slope * mask)";
-    }
-    return "";
-}
-
-BiasMode arithNativeMode(Arith arith) {
-    switch (arith) {
-        case Arith::HfBloom:
-        case Arith::HfFalcon:
-        case Arith::Fairseq:
-            return BiasMode::Bloom;
-        case Arith::LlmFoundry:
-            return BiasMode::Mpt;
-        case Arith::Exact:
-        case Arith::Ggml:
-            break;
-    }
-    return BiasMode::Causal;
-}
-
 std::vector<float> torchPow(float base, std::span<const float> exponents) {
     const std::size_t vectorised = exponents.size() / 16 * 16;
     const PowFn sleef = sleefPow();

@@ -120,36 +120,43 @@ Result<void> validateBatch(const BiasParams& bias, const BatchParams& batch) {
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("a batch (--lengths, --documents, --window, --prefix) needs --keys equal to --seq (one "
                                 "length T per row), got --seq {} --keys {}",
-                                t, bias.keyCount()));
+                                t, bias.keyCount()),
+                    Field::Keys);
     if (batch.lengths.size() > 4096)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--lengths lists {} rows; at most 4096", batch.lengths.size()));
+                    fmt::format("--lengths lists {} rows; at most 4096", batch.lengths.size()), Field::Lengths);
     for (std::size_t b = 0; b < batch.lengths.size(); ++b)
         if (batch.lengths[b] < 1 || batch.lengths[b] > t)
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("--lengths: row {} has length {}; every length must be between 1 and --seq {} "
                                     "(the padded length)",
-                                    b, batch.lengths[b], t));
+                                    b, batch.lengths[b], t),
+                        Field::Lengths);
     std::int64_t sum = 0;
     for (std::size_t k = 0; k < batch.documents.size(); ++k) {
         if (batch.documents[k] < 1)
             return fail(
                 ErrorCode::InvalidArgument,
-                fmt::format("--documents: document {} has length {}; lengths must be positive", k, batch.documents[k]));
+                fmt::format("--documents: document {} has length {}; lengths must be positive", k, batch.documents[k]),
+                Field::Documents);
         sum += batch.documents[k];
         if (sum > t)
             return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--documents add up to more than --seq {} (the packed length)", t));
+                        fmt::format("--documents add up to more than --seq {} (the packed length)", t),
+                        Field::Documents);
     }
     if (batch.window < 0 || batch.window > t)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--window must be between 0 (none) and --seq {}, got {}", t, batch.window));
+                    fmt::format("--window must be between 0 (none) and --seq {}, got {}", t, batch.window),
+                    Field::Window);
     if (batch.prefix < 0 || batch.prefix > t)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--prefix must be between 0 (none) and --seq {}, got {}", t, batch.prefix));
+                    fmt::format("--prefix must be between 0 (none) and --seq {}, got {}", t, batch.prefix),
+                    Field::Prefix);
     if (batch.positions == PositionRule::Document && batch.documents.empty())
         return fail(ErrorCode::InvalidArgument,
-                    "--positions document restarts positions per packed document: give --documents too");
+                    "--positions document restarts positions per packed document: give --documents too",
+                    Field::Positions);
     return {};
 }
 

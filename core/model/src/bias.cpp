@@ -120,13 +120,14 @@ Result<std::vector<double>> validateBias(const BiasParams& params) {
     if (!slopes) return slopes;
     if (params.queries < 1 || params.queries > kMaxLength)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--seq must be between 1 and {}, got {}", kMaxLength, params.queries));
+                    fmt::format("--seq must be between 1 and {}, got {}", kMaxLength, params.queries), Field::Seq);
     if (params.keys < 0 || params.keys > kMaxLength)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--keys must be between 1 and {} (or omitted to equal --seq), got {}", kMaxLength,
-                                params.keys));
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("--keys must be between 1 and {} (or omitted to equal --seq), got {}", kMaxLength, params.keys),
+            Field::Keys);
     if (params.mask.kind == MaskValue::Kind::Finite && !std::isfinite(params.mask.value))
-        return fail(ErrorCode::InvalidArgument, "--mask must be -1e9, -inf, min or a finite number");
+        return fail(ErrorCode::InvalidArgument, "--mask must be -1e9, -inf, min or a finite number", Field::Mask);
     return slopes;
 }
 

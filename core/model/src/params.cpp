@@ -139,43 +139,55 @@ double maskDouble(const MaskValue& mask, DType dtype) {
 
 namespace {
 
-Result<void> checkRange(double x, NumberRange r, const char* flag, const char* field) {
-    if (inRange(x, r)) return {};
-    return fail(ErrorCode::InvalidArgument,
-                fmt::format("{} (session field `{}`) must be a number {} {} and at most {}, got {}", flag, field,
-                            r.minOpen ? "above" : "from", r.min, r.max, x));
+// The parameter as a message names it: its CLI flag (wordMessage rewords it for other front ends),
+// or `text` for one without a flag.
+std::string_view flagOf(std::optional<Field> field, std::string_view text) {
+    return field ? fieldName(*field, FrontEnd::Cli) : text;
 }
 
-Result<void> checkCount(std::int64_t x, std::int64_t lo, std::int64_t hi, const char* flag, const char* field) {
+Result<void> checkRange(double x, NumberRange r, std::optional<Field> field, const char* sessionField,
+                        std::string_view text = {}) {
+    if (inRange(x, r)) return {};
+    return std::unexpected(
+        Error{ErrorCode::InvalidArgument,
+              fmt::format("{} (session field `{}`) must be a number {} {} and at most {}, got {}", flagOf(field, text),
+                          sessionField, r.minOpen ? "above" : "from", r.min, r.max, x),
+              field});
+}
+
+Result<void> checkCount(std::int64_t x, std::int64_t lo, std::int64_t hi, std::optional<Field> field,
+                        const char* sessionField, std::string_view text = {}) {
     if (x >= lo && x <= hi) return {};
-    return fail(ErrorCode::InvalidArgument,
-                fmt::format("{} (session field `{}`) must be between {} and {}, got {}", flag, field, lo, hi, x));
+    return std::unexpected(Error{ErrorCode::InvalidArgument,
+                                 fmt::format("{} (session field `{}`) must be between {} and {}, got {}",
+                                             flagOf(field, text), sessionField, lo, hi, x),
+                                 field});
 }
 
 }  // namespace
 
 Result<void> checkBiasLimits(const BiasParams& p) {
-    if (auto ok = checkCount(p.slopes.heads, 1, kMaxHeads, "--heads", "bias.heads"); !ok) return ok;
-    if (auto ok = checkRange(p.slopes.maxBias, kMaxBiasRange, "--max-bias", "bias.max_bias"); !ok) return ok;
+    if (auto ok = checkCount(p.slopes.heads, 1, kMaxHeads, Field::Heads, "bias.heads"); !ok) return ok;
+    if (auto ok = checkRange(p.slopes.maxBias, kMaxBiasRange, Field::MaxBias, "bias.max_bias"); !ok) return ok;
     if (p.slopes.scheme == SlopeScheme::Custom)
         for (const double m : p.slopes.custom)
-            if (auto ok = checkRange(m, kSlopeRange, "--slopes", "bias.slopes"); !ok) return ok;
-    if (auto ok = checkCount(p.queries, 1, kMaxLength, "--seq", "bias.queries"); !ok) return ok;
+            if (auto ok = checkRange(m, kSlopeRange, Field::Slopes, "bias.slopes"); !ok) return ok;
+    if (auto ok = checkCount(p.queries, 1, kMaxLength, Field::Seq, "bias.queries"); !ok) return ok;
     if (p.keys != 0)
-        if (auto ok = checkCount(p.keys, 1, kMaxLength, "--keys", "bias.keys"); !ok) return ok;
+        if (auto ok = checkCount(p.keys, 1, kMaxLength, Field::Keys, "bias.keys"); !ok) return ok;
     if (p.mask.kind == MaskValue::Kind::Finite && !std::isfinite(p.mask.value))
-        return fail(ErrorCode::InvalidArgument, "--mask must be -1e9, -inf, min or a finite number");
+        return fail(ErrorCode::InvalidArgument, "--mask must be -1e9, -inf, min or a finite number", Field::Mask);
     return {};
 }
 
 Result<void> checkContentLimits(const ContentParams& c) {
-    if (auto ok = checkRange(c.sigma, kSigmaRange, "--sigma", "attention.sigma"); !ok) return ok;
-    if (auto ok = checkCount(c.dk, 1, kMaxDk, "--dk", "attention.dk"); !ok) return ok;
-    if (auto ok =
-            checkCount(c.generator, kGeneratorLibm, kGeneratorLatest, "the generator recipe", "attention.generator");
+    if (auto ok = checkRange(c.sigma, kSigmaRange, Field::Sigma, "attention.sigma"); !ok) return ok;
+    if (auto ok = checkCount(c.dk, 1, kMaxDk, Field::Dk, "attention.dk"); !ok) return ok;
+    if (auto ok = checkCount(c.generator, kGeneratorLibm, kGeneratorLatest, std::nullopt, "attention.generator",
+                             "the generator recipe");
         !ok)
         return ok;
-    return checkRange(c.temperature, kTemperatureRange, "--temperature", "attention.temperature");
+    return checkRange(c.temperature, kTemperatureRange, Field::Temperature, "attention.temperature");
 }
 
 Result<void> checkParameterLimits(const AttentionParams& params) {

@@ -31,10 +31,6 @@ std::string_view positionSchemeLabel(PositionScheme scheme) {
     return "ALiBi";
 }
 
-std::string_view schemeQuantityName(SchemeQuantity quantity) {
-    return quantity == SchemeQuantity::Attention ? "attention" : "logit";
-}
-
 // ---------------------------------------------------------------------------
 // Formulas
 

@@ -43,16 +43,18 @@ double halfLife(double slope) {
 Result<std::vector<double>> computeSlopes(const SlopeParams& params) {
     if (params.heads < 1 || params.heads > kMaxHeads)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--heads must be between 1 and {}, got {}", kMaxHeads, params.heads));
+                    fmt::format("--heads must be between 1 and {}, got {}", kMaxHeads, params.heads), Field::Heads);
     if (!std::isfinite(params.maxBias) || params.maxBias < 0 || params.maxBias > 1000)
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("--max-bias must be a finite number between 0 and 1000, got {}", params.maxBias));
+                    fmt::format("--max-bias must be a finite number between 0 and 1000, got {}", params.maxBias),
+                    Field::MaxBias);
     if (params.arith != Arith::Exact) {
         if (params.scheme != SlopeScheme::Press)
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("--arith {} computes the framework's own press slopes; --scheme {} has no {} "
                                     "equivalent (drop --scheme, or use --arith exact)",
-                                    arithName(params.arith), schemeName(params.scheme), arithName(params.arith)));
+                                    arithName(params.arith), schemeName(params.scheme), arithName(params.arith)),
+                        Field::Arith);
         return frameworkSlopes(params.arith, params.heads, params.maxBias);
     }
     switch (params.scheme) {
@@ -69,13 +71,15 @@ Result<std::vector<double>> computeSlopes(const SlopeParams& params) {
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--slopes gives {} slope(s) but --heads is {}: give exactly one slope per head "
                                 "(or drop --heads; it defaults to the number of slopes)",
-                                params.custom.size(), params.heads));
+                                params.custom.size(), params.heads),
+                    Field::Slopes);
     for (std::size_t h = 0; h < params.custom.size(); ++h) {
         const double m = params.custom[h];
         if (!std::isfinite(m) || m <= 0)
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("--slopes: slope {} (head {}) is {}; every slope must be a positive finite number",
-                                    h + 1, h, m));
+                                    h + 1, h, m),
+                        Field::Slopes);
     }
     return params.custom;
 }

@@ -87,6 +87,44 @@ TEST(CommitEdit, ClampsDependentsWithNotesAndRefusesInvalidSessions) {
     EXPECT_NE(refused.error().message.find("--heads"), std::string::npos) << refused.error().message;
 }
 
+// A refusal about one parameter carries its field, so each explorer shows the message at that
+// control, and the message names the field as that front end does.
+TEST(CommitEdit, ARefusalNamesTheFieldItIsAbout) {
+    const Session start = defaultSession();
+    const auto refusedField = [&start](Session s) -> std::optional<Field> {
+        auto edit = commitEdit(std::move(s), &start);  // typed by the user: a batch edit is not fitted
+        EXPECT_FALSE(edit);
+        return edit ? std::nullopt : edit.error().field;
+    };
+    Session s = defaultSession();
+    s.attention.bias.slopes.heads = 0;
+    EXPECT_EQ(refusedField(s), Field::Heads);
+    s = defaultSession();
+    s.attention.bias.slopes.maxBias = -1;
+    EXPECT_EQ(refusedField(s), Field::MaxBias);
+    s = defaultSession();
+    s.attention.content.dk = 0;
+    EXPECT_EQ(refusedField(s), Field::Dk);
+    s = defaultSession();
+    s.attention.bias.queries = 16;
+    s.batch.lengths = {16, 8};
+    s.batch.window = 17;  // typed: a window longer than T
+    EXPECT_EQ(refusedField(s), Field::Window);
+    s.batch.window = 0;
+    s.batch.lengths = {16, 20};
+    EXPECT_EQ(refusedField(s), Field::Lengths);
+
+    auto slopes = parseSlopeList("0.5, x", "--slopes");
+    ASSERT_FALSE(slopes);
+    EXPECT_EQ(slopes.error().field, Field::Slopes);
+    // The GUI wording names the control, not the flag.
+    Session heads = defaultSession();
+    heads.attention.bias.slopes.heads = 0;
+    const std::string gui = guiMessage(commitEdit(heads).error().message);
+    EXPECT_EQ(gui.find("--heads"), std::string::npos) << gui;
+    EXPECT_NE(gui.find("Heads H"), std::string::npos) << gui;
+}
+
 TEST(EditHistory, UndoRedoGroupsAndTheModifiedMark) {
     Session a = defaultSession();
     EditHistory history(a);

@@ -17,7 +17,6 @@
 namespace alibi {
 
 enum class HeadOrder { Index, Slope, Similarity };
-[[nodiscard]] std::string_view headOrderName(HeadOrder order);
 [[nodiscard]] std::optional<HeadOrder> parseHeadOrder(std::string_view name);
 
 enum class SimilarityBasis { Profile, Map };

@@ -28,7 +28,6 @@ enum class DType { F32, F64, F16, BF16 };
 // Values beyond the finite range become +-inf, exactly as a cast in PyTorch or NumPy does.
 [[nodiscard]] std::uint16_t toHalfBits(double value);
 [[nodiscard]] std::uint16_t toBFloat16Bits(double value);
-[[nodiscard]] float toFloat(double value);  // plain IEEE cast, for symmetry
 [[nodiscard]] double halfBitsToDouble(std::uint16_t bits);
 [[nodiscard]] double bfloat16BitsToDouble(std::uint16_t bits);
 

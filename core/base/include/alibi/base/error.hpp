@@ -2,7 +2,10 @@
 // The core never lets an exception cross its API; every fallible call returns Result<T>.
 #pragma once
 
+#include <alibi/base/field_names.hpp>
+
 #include <expected>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -20,6 +23,9 @@ enum class ErrorCode {
 struct Error {
     ErrorCode code = ErrorCode::Internal;
     std::string message;
+    // The parameter the error is about, when it is one: the explorers show the message at that
+    // field, and every front end names it in its own words (base/field_names.hpp).
+    std::optional<Field> field = {};
 };
 
 template <class T>
@@ -28,6 +34,11 @@ using Result = std::expected<T, Error>;
 // Shorthand for `return fail(ErrorCode::X, "...")` inside functions returning Result<T>.
 [[nodiscard]] inline std::unexpected<Error> fail(ErrorCode code, std::string message) {
     return std::unexpected<Error>(Error{code, std::move(message)});
+}
+
+// The same, about one parameter.
+[[nodiscard]] inline std::unexpected<Error> fail(ErrorCode code, std::string message, Field field) {
+    return std::unexpected<Error>(Error{code, std::move(message), field});
 }
 
 // True for the codes a CLI reports as "bad usage or bad input" (exit status 2).

@@ -17,11 +17,6 @@ namespace alibi {
 
 // Every profile, in the order the CLI lists them.
 [[nodiscard]] std::span<const Arith> allAriths();
-// "HF transformers models/bloom/modeling_bloom.py, build_alibi_tensor": where the bits come from.
-[[nodiscard]] std::string_view arithSource(Arith arith);
-// The bias form the framework itself builds (bloom for BLOOM/Falcon/fairseq, mpt for
-// llm-foundry, causal for ggml); the other forms use the same product rule.
-[[nodiscard]] BiasMode arithNativeMode(Arith arith);
 
 // The float32 slopes of a framework profile, widened to double (exactly representable). Only the
 // press scheme exists in the frameworks; BLOOM, Falcon and fairseq hard-code max_bias 8.

@@ -70,7 +70,6 @@ enum class SchemeQuantity {
     Logit,      // what the scheme adds to (or makes of) the logit at distance d
     Attention,  // softmax over d = 0..D of the bias alone (zero content): bias schemes only
 };
-[[nodiscard]] std::string_view schemeQuantityName(SchemeQuantity quantity);  // "logit", "attention"
 
 struct PositionSchemesParams {
     SlopeParams slopes;              // ALiBi: one curve per head, these slopes
