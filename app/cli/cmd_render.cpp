@@ -8,6 +8,7 @@
 
 #include <alibi/base/image_size.hpp>
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/progress_text.hpp>
 #include <alibi/figure/figure.hpp>
 #include <alibi/figure/position_schemes_figure.hpp>
 #include <alibi/figure/render_views.hpp>
@@ -44,6 +45,7 @@ struct RenderCommand {
     // --what schemes: the distance axis d = 0..D and what is drawn on it.
     std::optional<std::int64_t> maxDistance;
     std::optional<std::string> quantity;
+    bool progress = false;  // --progress: on stderr even when it is not a terminal
 };
 
 // `alibi render FILE --what attention|overview|similarity|fit|row`: the session flags give the picture's
@@ -213,13 +215,30 @@ Result<void> run(const RenderCommand& original) {
         if (!image) return std::unexpected(image.error());
         return writePng(*image, target->path);
     }
+    // Progress in the explorers' words (explore::progressText). A costly heatmap is computed as
+    // the explorers compute it while progress is shown: a first picture (its time and what it is
+    // are reported), then the exact one, which is the figure written.
+    ProgressBar bar("rendering", ProgressBar::Unit::Items, c.progress);
+    bar.setPhase(explore::ProgressPhase::Computing);
+    request.progress = bar.callback();
+    if (bar.shown())
+        request.firstPicture = [&bar](const HeatmapParams& pass) {
+            bar.note(fmt::format("first picture after {:.1f} s: {}; refining", bar.elapsedSeconds(),
+                                 explore::previewText(pass)));
+            bar.setPhase(explore::ProgressPhase::Refining);
+        };
+    const auto done = [&bar, &c] {
+        bar.finish();
+        if (c.progress) bar.note(fmt::format("done after {:.1f} s", bar.elapsedSeconds()));
+    };
     if (!png) {
         auto svg = renderViewFigureSvg(request);
+        bar.finish();
         if (!svg) return std::unexpected(svg.error());
-        return writeText(target->path, *svg);
+        auto written = writeText(target->path, *svg);
+        if (written) done();
+        return written;
     }
-    ProgressBar bar("rendering");
-    request.progress = bar.callback();
     auto image = renderViewFigurePng(request);
     bar.finish();
     if (!image) return std::unexpected(image.error());
@@ -229,7 +248,9 @@ Result<void> run(const RenderCommand& original) {
         if (c2.error.empty() && !quiet())
             std::fprintf(stderr, "%s (B: %s)\n", c2.summary.c_str(), compareOverridesText(settings->compareB).c_str());
     }
-    return writePng(*image, target->path);
+    auto written = writePng(*image, target->path);
+    if (written) done();
+    return written;
 }
 
 }  // namespace
@@ -265,6 +286,10 @@ RunFn addRenderCommand(CLI::App& root) {
                     "With --what schemes: logit (default; what each scheme adds to the logit) or attention (softmax "
                     "of the bias alone over d = 0..D, zero content)")
         ->type_name("KIND");
+    cmd->add_flag("--progress", state->progress,
+                  "Show progress on stderr even when it is not a terminal (one line a second), with the time of "
+                  "the first picture of a costly heatmap and of the end; on a terminal the bar shows anyway after a "
+                  "second");
     cmd->footer(R"(Examples:
   alibi render --heads 8 --seq 64 --what bias -o grid.png                # every head, shared scale
   alibi render attn.npy --layer 3 --what attention -o layer3.png         # a trained model's maps

@@ -178,11 +178,9 @@ struct AppState {
     // ---- head grid
     int gridWidth = 0;  // pixels the grid panel has room for (the renderer's target size)
     int gridHeight = 0;
-    int gridLabelBand = 0;   // pixels above each tile for its label (a text line)
-    ScreenRect gridRect;     // where the grid image was drawn last frame
-    bool logColors = false;  // attention: log10 colour scale (probabilities span orders of magnitude)
-    int detailWidth = 0;     // pixels the head detail view has room for (0 while it is not shown)
-    int detailHeight = 0;
+    int gridLabelBand = 0;               // pixels above each tile for its label (a text line)
+    ScreenRect gridRect;                 // where the grid image was drawn last frame
+    bool logColors = false;              // attention: log10 colour scale (probabilities span orders of magnitude)
     std::optional<HoverCell> hoverCell;  // cell under the mouse, if any
     std::string hoverReadout;            // the read-out text shown for it (the explore layer's)
     int hoveredHead = -1;                // head highlighted in every panel this frame (-1: none)
@@ -208,8 +206,10 @@ struct AppState {
     bool useMaskMin = false;                    // the export refusal's one-click fix
 
     // ---- statistics table
-    std::int64_t statsMaxRows = 16;  // rows averaged for the per-head means (few keep big T interactive)
-    std::vector<int> statsOrder;     // row order after sorting (reused, so no per-frame allocation)
+    // Rows averaged for the per-head means; 0: the core's choice (statsRowsToAverage: as many
+    // as keep the statistics well under a second, so a heavy view stays interactive).
+    std::int64_t statsMaxRows = 0;
+    std::vector<int> statsOrder;  // row order after sorting (reused, so no per-frame allocation)
     int statsSortColumn = 0;
     bool statsSortAscending = true;
 

@@ -5,6 +5,7 @@
 #include "panels.hpp"
 #include "position_schemes_model.hpp"
 
+#include <alibi/explore/progress_text.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
@@ -45,7 +46,6 @@ Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
         v = std::make_unique<explore::LatestJob<Request, Result>>(compute, m_wake,
                                                                   explore::RunnerOptions{.niceness = niceness});
     };
-    view(m_stages, computeStagesResult);
     view(m_diagnose, computeDiagnosis);
     view(m_compare, computeCompareResult);
     view(m_extrapolation, computeExtrapolationResult);
@@ -70,12 +70,11 @@ Explorer::~Explorer() {
 
 bool Explorer::busy() const {
     return m_model.gridPending || m_model.detailPending || m_model.curvesPending || m_model.statsPending ||
-           m_model.stagesPending || m_model.diagnosisPending || m_model.comparePending ||
-           m_model.extrapolationPending || m_model.maps.opening || m_model.maps.gridPending ||
+           m_model.stagesPending || m_detailsChangedAt.has_value() || m_model.diagnosisPending ||
+           m_model.comparePending || m_model.extrapolationPending || m_model.maps.opening || m_model.maps.gridPending ||
            m_model.maps.headPending || m_model.maps.layerFitPending || m_model.maps.rowPending ||
            m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() || m_model.exportRunning ||
-           m_model.figureRunning || m_figureJob.running() || m_curvesChangedAt.has_value() ||
-           m_statsChangedAt.has_value() || !m_hoverWorker.idle() ||
+           m_model.figureRunning || m_figureJob.running() || m_curvesChangedAt.has_value() || !m_hoverWorker.idle() ||
            m_state.draft.pending;  // a typed number applies after a pause
 }
 
@@ -235,32 +234,39 @@ void Explorer::collectResults() {
             m_model.colorBarTexture = m_textures->upload(grid->colorBar, m_model.colorBarTexture);
         }
     }
-    if (auto detail = m_detailBox.take(generation)) {
-        m_model.detail = detail;
-        m_model.detailPending = generation != m_detailGeneration;
-        if (m_textures != nullptr && detail->error.empty()) {
-            m_model.detailTexture = m_textures->upload(detail->heatmap.image, m_model.detailTexture);
-            m_model.detailColorBarTexture = m_textures->upload(detail->colorBar, m_model.detailColorBarTexture);
+    if (auto details = m_detailsBox.take(generation)) {
+        // A preview brings the head image only; statistics and stages stay marked until the
+        // whole result comes.
+        const bool current = generation == m_detailsGeneration && !details->preview();
+        if (details->detail) {
+            m_model.detail = details->detail;
+            if (m_textures != nullptr && details->detail->error.empty()) {
+                m_model.detailTexture = m_textures->upload(details->detail->heatmap.image, m_model.detailTexture);
+                m_model.detailColorBarTexture =
+                    m_textures->upload(details->detail->colorBar, m_model.detailColorBarTexture);
+            }
         }
+        if (details->stats) m_model.stats = details->stats;
+        if (details->stages) m_model.stages = details->stages;
+        m_model.detailPending = m_model.statsPending = m_model.stagesPending = !current;
     }
     collectViews();
-    const std::uint64_t total = m_gridProgress->total.load(std::memory_order_relaxed);
-    m_model.gridProgress =
-        total > 0 ? static_cast<float>(m_gridProgress->done.load(std::memory_order_relaxed)) / static_cast<float>(total)
-                  : 0.0f;
-    {
-        const double elapsed = std::chrono::duration<double>(Clock::now() - m_gridSubmittedAt).count();
-        const double f = m_model.gridProgress;
-        m_model.gridSecondsLeft =
-            f >= 0.02f && f < 1.0f && elapsed >= 0.5 ? static_cast<float>(elapsed * (1 - f) / f) : -1.0f;
-    }
+    // Progress and the estimate of the time left (the core's rule) of the grid and the details.
+    const auto fraction = [](const GridProgress& p) {
+        const std::uint64_t total = p.total.load(std::memory_order_relaxed);
+        return total > 0 ? static_cast<float>(p.done.load(std::memory_order_relaxed)) / static_cast<float>(total)
+                         : 0.0f;
+    };
+    const auto left = [](Clock::time_point since, float f) {
+        return static_cast<float>(explore::secondsLeft(std::chrono::duration<double>(Clock::now() - since).count(), f));
+    };
+    m_model.gridProgress = fraction(*m_gridProgress);
+    m_model.gridSecondsLeft = left(m_gridSubmittedAt, m_model.gridProgress);
+    m_model.detailsProgress = fraction(*m_detailsProgress);
+    m_model.detailsSecondsLeft = left(m_detailsSubmittedAt, m_model.detailsProgress);
     if (auto curves = m_curvesBox.take(generation)) {
         m_model.curves = curves;
         m_model.curvesPending = generation != m_curvesGeneration;
-    }
-    if (auto stats = m_statsBox.take(generation)) {
-        m_model.stats = stats;
-        m_model.statsPending = generation != m_statsGeneration;
     }
     if (auto hover = m_hoverBox.take(generation)) m_model.hoverRow = hover;
 
@@ -282,10 +288,6 @@ void Explorer::collectViews() {
     auto upload = [this](const Image& image, ImTextureID& texture) {
         if (m_textures != nullptr && image.width > 0) texture = m_textures->upload(image, texture);
     };
-    m_stages->collect();
-    m_model.stages = m_stages->result();
-    m_model.stagesPending = m_stages->pending();
-
     const auto previousDiagnosis = m_model.diagnosis;
     m_diagnose->collect();
     m_model.diagnosis = m_diagnose->result();
@@ -562,20 +564,7 @@ void Explorer::submitRequests() {
             }
         });
     }
-    // The detail view's head is computed only while the view is shown (it reports its size then).
-    if (auto detail = detailRequest(m_state); detail && detail != m_lastDetail) {
-        m_lastDetail = detail;
-        const std::uint64_t generation = ++m_detailGeneration;
-        m_model.detailPending = true;
-        m_detailWorker.submit([this, request = *detail, generation, at = Clock::now()](const CancelFlag& cancel) {
-            if (auto result = computeGrid(request, at, cancel)) {
-                m_detailBox.put(generation, std::move(result));
-                notify();
-            }
-        });
-    }
     // Views compute only while shown (a diagnosis only once asked for).
-    if (m_state.view == View::Stages) m_stages->submit(stagesRequest(m_state));
     if (auto diagnose = diagnoseRequest(m_state)) m_diagnose->submit(*diagnose);
     if (auto compare = compareRequest(m_state)) m_compare->submit(*compare);
     if (m_state.view == View::Extrapolation) m_extrapolation->submit(extrapolationRequest(m_state));
@@ -585,7 +574,7 @@ void Explorer::submitRequests() {
             m_model.positionSchemes = computePositionSchemes(request);
     }
 
-    // Curves and statistics are slower than the grid and matter less mid-drag: while their worker
+    // Curves and the details are slower than the grid and matter less mid-drag: while their worker
     // is still busy, a changed request waits until the parameters rest for kSettleTime, so a drag
     // leaves the cores to the grid instead of starting and cancelling statistics every frame.
     const Clock::time_point now = Clock::now();
@@ -610,15 +599,26 @@ void Explorer::submitRequests() {
             }
         });
     }
-    const StatsRequest stats = statsRequest(m_state);
-    if (ready(stats != m_lastStats, m_statsWorker, m_statsChangedAt)) {
-        m_statsChangedAt.reset();
-        m_lastStats = stats;
-        const std::uint64_t generation = ++m_statsGeneration;
-        m_model.statsPending = true;
-        m_statsWorker.submit([this, request = stats, generation](const CancelFlag& cancel) {
-            if (auto result = computeStatsOutcome(request, cancel)) {
-                m_statsBox.put(generation, std::move(result));
+    // The details: the head image, statistics and stages, as the core computes them after the
+    // grid (explore::computeDetails), with a first picture of a costly head image. As in the Qt
+    // explorer they start once the exact grid is in, so they never slow the grid's first picture.
+    explore::Request details = detailsRequest(m_state);
+    const bool gridFirst = m_lastGrid.has_value() && m_model.gridPending;
+    // Marked at once (the pictures shown are older than the parameters), even while waiting.
+    if (details != m_lastDetails) m_model.detailPending = m_model.statsPending = m_model.stagesPending = true;
+    if (!gridFirst && ready(details != m_lastDetails, m_detailsWorker, m_detailsChangedAt)) {
+        m_detailsChangedAt.reset();
+        m_lastDetails = details;
+        const std::uint64_t generation = ++m_detailsGeneration;
+        m_model.detailPending = m_model.statsPending = m_model.stagesPending = true;
+        m_detailsSubmittedAt = Clock::now();
+        m_detailsWorker.submit([this, request = std::move(details), generation](const CancelFlag& cancel) {
+            auto preview = [this, generation](std::shared_ptr<const DetailsResult> first) {
+                m_detailsBox.put(generation, std::move(first));
+                notify();
+            };
+            if (auto result = computeDetailsResult(request, cancel, m_detailsProgress.get(), preview)) {
+                m_detailsBox.put(generation, std::move(result));
                 notify();
             }
         });

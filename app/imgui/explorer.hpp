@@ -27,7 +27,7 @@
 
 namespace alibi::imgui {
 
-// How long parameters must rest before a busy curves or statistics worker gets the new request.
+// How long parameters must rest before a busy curves or details worker gets the new request.
 inline constexpr std::chrono::milliseconds kSettleTime{150};
 
 // The example attention maps (assets/attention, found like the presets), sorted; empty when none.
@@ -142,22 +142,22 @@ private:
     } m_heldClamps;
 
     std::optional<GridRequest> m_lastGrid;
-    std::optional<GridRequest> m_lastDetail;
-    std::uint64_t m_detailGeneration = 0;
-    explore::Mailbox<GridResult> m_detailBox;
+    std::optional<explore::Request> m_lastDetails;
+    std::uint64_t m_detailsGeneration = 0;
+    explore::Mailbox<DetailsResult> m_detailsBox;
     std::shared_ptr<GridProgress> m_gridProgress = std::make_shared<GridProgress>();
     Clock::time_point m_gridSubmittedAt{};  // for the grid progress's estimate
+    std::shared_ptr<GridProgress> m_detailsProgress = std::make_shared<GridProgress>();
+    Clock::time_point m_detailsSubmittedAt{};
     std::optional<CurvesRequest> m_lastCurves;
-    std::optional<StatsRequest> m_lastStats;
     std::optional<HoverRowRequest> m_lastHover;
-    std::uint64_t m_gridGeneration = 0, m_curvesGeneration = 0, m_statsGeneration = 0, m_hoverGeneration = 0;
+    std::uint64_t m_gridGeneration = 0, m_curvesGeneration = 0, m_hoverGeneration = 0;
     std::optional<Clock::time_point> m_curvesChangedAt;  // a changed request waiting to settle
-    std::optional<Clock::time_point> m_statsChangedAt;
+    std::optional<Clock::time_point> m_detailsChangedAt;
     std::optional<Clock::time_point> m_shownRequestedAt;  // grid uploaded this frame, requested then
 
     explore::Mailbox<GridResult> m_gridBox;
     explore::Mailbox<CurvesResult> m_curvesBox;
-    explore::Mailbox<StatsOutcome> m_statsBox;
     explore::Mailbox<HoverRow> m_hoverBox;
     std::string m_exportPath;         // of the export running or last run
     bool m_figurePopupShown = false;  // the Export figure popup was open last frame
@@ -183,12 +183,10 @@ private:
     FigureJob m_figureJob{{.niceness = 10}};
     explore::JobRunner m_gridWorker{{.niceness = 4}};
     explore::JobRunner m_curvesWorker{{.niceness = 10}};
-    explore::JobRunner m_statsWorker{{.niceness = 10}};
+    explore::JobRunner m_detailsWorker{{.niceness = 6}};  // head image, statistics, stages
     explore::JobRunner m_hoverWorker{{.niceness = 4}};
-    explore::JobRunner m_detailWorker{{.niceness = 4}};
     template <class Request, class Result>
     using AsyncView = std::unique_ptr<explore::LatestJob<Request, Result>>;
-    AsyncView<StagesRequest, StagesResult> m_stages;
     AsyncView<DiagnoseRequest, DiagnoseResult> m_diagnose;
     AsyncView<CompareRequest, CompareResult> m_compare;
     AsyncView<ExtrapolationRequest, ExtrapolationResult> m_extrapolation;

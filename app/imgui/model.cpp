@@ -3,6 +3,7 @@
 #include "model.hpp"
 
 #include "app_state.hpp"
+#include "view_models.hpp"
 
 #include <alibi/explore/batch_view.hpp>
 #include <alibi/explore/compute.hpp>
@@ -20,11 +21,6 @@ namespace {
 
 double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// The core's progress callback doubles as the cancellation check.
-ProgressFn cancelProgress(const CancelFlag& cancel) {
-    return [&cancel](std::uint64_t, std::uint64_t) { return !cancel.cancelled(); };
 }
 
 }  // namespace
@@ -53,30 +49,18 @@ int detailHead(const Session& session) {
     return std::clamp(session.head, 0, std::max(0, session.attention.bias.slopes.heads - 1));
 }
 
-std::optional<GridRequest> detailRequest(const AppState& state) {
-    if (state.detailWidth <= 0 || state.detailHeight <= 0) return std::nullopt;
-    const Session& s = state.session;
-    GridRequest request;
-    HeatmapParams& p = request.heatmap = heatmapParams(s);
-    p.what = s.what == RenderWhat::Attention ? RenderWhat::Attention : RenderWhat::Bias;
-    p.head = detailHead(s);
-    p.logScale = state.logColors && p.what == RenderWhat::Attention;
-    p.width = state.detailWidth;
-    p.height = state.detailHeight;
-    const BiasParams& bias = s.attention.bias;
-    request.values = bias.queries <= kDetailValuesMax && bias.keyCount() <= kDetailValuesMax;
-    return request;
-}
-
 CurvesRequest curvesRequest(const AppState& state) {
     return CurvesRequest{state.session.attention, state.session.queryRow};
 }
 
-StatsRequest statsRequest(const AppState& state) {
-    StatsRequest request;
-    request.stats.attention = state.session.attention;
-    request.stats.queryRow = state.session.queryRow;
-    request.stats.maxRows = state.statsMaxRows;
+explore::Request detailsRequest(const AppState& state) {
+    explore::Request request;
+    request.session = state.session;
+    request.session.head = detailHead(state.session);
+    request.session.compare.reset();  // Compare's B has a view of its own
+    request.logScale = state.logColors && state.session.what == RenderWhat::Attention;
+    request.statsMaxRows = state.statsMaxRows;
+    request.wantCurves = false;  // the curves worker's (thinned to what a frame draws)
     return request;
 }
 
@@ -115,56 +99,45 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
         progress->done.store(0);
         progress->total.store(0);
     }
-    // Passes from coarse to exact (one when the grid is cheap); one progress over all of them.
+    auto result = [&](const HeatmapParams& params, Heatmap heatmap) {
+        auto out = std::make_shared<GridResult>();
+        out->request = request;
+        out->requestedAt = requestedAt;
+        out->slopes = slopes;
+        out->heatmap = std::move(heatmap);
+        out->colorBar = renderColorBar(request.heatmap.colormap, 8, std::max(request.heatmap.height, 2), true);
+        out->title = explore::heatmapTitle(params);
+        out->subtitle = explore::heatmapSubtitle(params, out->heatmap);
+        out->coreMs = millisecondsSince(start);
+        return out;
+    };
+    // Passes from coarse to exact (one when the grid is cheap), one progress over all of them:
+    // the core's schedule, as the Qt explorer's.
     const std::vector<explore::GridPass> passes =
         preview ? explore::gridPasses(request.heatmap) : std::vector<explore::GridPass>{{1, 1}};
-    const std::vector<double> shares = explore::gridPassShares(request.heatmap, passes);
-    double before = 0;
-    for (std::size_t pass = 0; pass < passes.size(); ++pass) {
-        auto result = std::make_shared<GridResult>();
-        result->request = request;
-        result->requestedAt = requestedAt;
-        result->slopes = slopes;
-        HeatmapParams params = request.heatmap;
-        params.rowStep = passes[pass].rowStep;
-        params.keyStep = passes[pass].keyStep;
-        auto heatmap = renderHeatmap(params, 0, [&](std::uint64_t done, std::uint64_t total) {
+    auto heatmap = explore::renderPasses(
+        request.heatmap, passes, 0,
+        [&](std::uint64_t done, std::uint64_t total) {
             if (progress != nullptr && total > 0) {
-                const double fraction = before + shares[pass] * static_cast<double>(done) / static_cast<double>(total);
-                progress->total.store(1000000, std::memory_order_relaxed);
-                progress->done.store(static_cast<std::uint64_t>(fraction * 1e6), std::memory_order_relaxed);
+                progress->total.store(total, std::memory_order_relaxed);
+                progress->done.store(done, std::memory_order_relaxed);
             }
             return !cancel.cancelled();
+        },
+        [&](const HeatmapParams& pass, Heatmap coarse) {
+            if (!cancel.cancelled()) preview(result(pass, std::move(coarse)));
         });
-        before += shares[pass];
-        if (!heatmap) {
-            if (heatmap.error().code == ErrorCode::Cancelled) return nullptr;
-            result->error = heatmap.error().message;
-            result->coreMs = millisecondsSince(start);
-            return result;
-        }
-        result->heatmap = std::move(*heatmap);
-        result->colorBar = renderColorBar(request.heatmap.colormap, 8, std::max(request.heatmap.height, 2), true);
-        result->title = explore::heatmapTitle(params);
-        result->subtitle = explore::heatmapSubtitle(params, result->heatmap);
-        if (pass + 1 < passes.size()) {
-            result->coreMs = millisecondsSince(start);
-            preview(std::move(result));
-            continue;
-        }
-        if (request.values) {
-            if (auto values = explore::headCellValues(request.heatmap, result->slopes, cancel.cancelledFn())) {
-                result->values = std::move(*values);
-            } else if (cancel.cancelled()) {
-                return nullptr;
-            } else {
-                result->error = values.error().message;
-            }
-        }
-        result->coreMs = millisecondsSince(start);
-        return result;
+    if (!heatmap) {
+        if (heatmap.error().code == ErrorCode::Cancelled) return nullptr;
+        auto failed = std::make_shared<GridResult>();
+        failed->request = request;
+        failed->requestedAt = requestedAt;
+        failed->slopes = slopes;
+        failed->error = heatmap.error().message;
+        failed->coreMs = millisecondsSince(start);
+        return failed;
     }
-    return nullptr;
+    return result(request.heatmap, std::move(*heatmap));
 }
 
 std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, const CancelFlag& cancel) {
@@ -190,18 +163,68 @@ std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, 
     return result;
 }
 
-std::shared_ptr<const StatsOutcome> computeStatsOutcome(const StatsRequest& request, const CancelFlag& cancel) {
+std::shared_ptr<const DetailsResult> computeDetailsResult(
+    const explore::Request& request, const CancelFlag& cancel, GridProgress* progress,
+    const std::function<void(std::shared_ptr<const DetailsResult>)>& preview) {
     const Clock::time_point start = Clock::now();
-    auto result = std::make_shared<StatsOutcome>();
-    result->request = request;
-    auto stats = computeStats(request.stats, 0, cancelProgress(cancel));
-    if (!stats) {
-        if (stats.error().code == ErrorCode::Cancelled) return nullptr;
-        result->error = stats.error().message;
-    } else {
-        result->stats = std::move(*stats);
+    if (progress != nullptr) {
+        progress->done.store(0);
+        progress->total.store(0);
     }
-    result->coreMs = millisecondsSince(start);
+    // The head image as a panel shows it (its own parameters, title and colour bar).
+    auto detailOf = [&request](const explore::Snapshot& s) {
+        auto detail = std::make_shared<GridResult>();
+        detail->request.heatmap = s.detailParams;
+        detail->heatmap = s.detail;
+        detail->values = s.detailValues;
+        detail->title = explore::heatmapTitle(s.detailParams);
+        detail->subtitle = explore::heatmapSubtitle(s.detailParams, s.detail);
+        detail->colorBar = renderColorBar(request.session.colormap, 8, std::max(s.detail.image.height, 2), true);
+        detail->slopes = s.grid ? s.grid->slopes : std::vector<double>{};
+        return detail;
+    };
+    const explore::Snapshot snapshot = explore::computeDetails(
+        request, nullptr, cancel.cancelledFn(),
+        [&](std::uint64_t done, std::uint64_t total) {
+            if (progress != nullptr && total > 0) {
+                progress->total.store(total, std::memory_order_relaxed);
+                progress->done.store(done, std::memory_order_relaxed);
+            }
+            return !cancel.cancelled();
+        },
+        [&](const explore::Snapshot& first) {
+            if (cancel.cancelled() || !preview) return;
+            auto shown = std::make_shared<DetailsResult>();
+            shown->request = request;
+            auto detail = detailOf(first);
+            detail->coreMs = millisecondsSince(start);
+            shown->detail = std::move(detail);
+            preview(std::move(shown));
+        });
+    if (cancel.cancelled()) return nullptr;
+    const double coreMs = millisecondsSince(start);
+    auto result = std::make_shared<DetailsResult>();
+    result->request = request;
+    auto detail = detailOf(snapshot);
+    detail->coreMs = coreMs;
+    if (snapshot.detail.image.width == 0) detail->error = snapshot.error.empty() ? "no picture" : snapshot.error;
+    result->detail = std::move(detail);
+    auto stats = std::make_shared<StatsOutcome>();
+    if (snapshot.stats)
+        stats->stats = *snapshot.stats;
+    else
+        stats->error = snapshot.error.empty() ? "no statistics" : snapshot.error;
+    stats->coreMs = coreMs;
+    result->stats = std::move(stats);
+    auto stages = std::make_shared<StagesResult>();
+    stages->request = StagesRequest{request.session.attention, snapshot.head, snapshot.queryRow};
+    if (snapshot.grid && snapshot.head < std::ssize(snapshot.grid->slopes))
+        stages->slope = snapshot.grid->slopes[static_cast<std::size_t>(snapshot.head)];
+    if (snapshot.stages)
+        stages->stages = *snapshot.stages;
+    else
+        stages->error = snapshot.error.empty() ? "no stages" : snapshot.error;
+    result->stages = std::move(stages);
     return result;
 }
 

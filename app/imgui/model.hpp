@@ -1,11 +1,13 @@
 // The Model: core results computed from the AppState, and the requests that produce them.
 //
-// Each kind of result (grid, curves, statistics, one attention row for the hover read-out) has a
+// Each kind of result (grid, curves, the details, one attention row for the hover read-out) has a
 // request struct derived from the state by a pure function, and a compute function that calls
-// only the core. The Explorer submits a request to a worker only when it differs from the last one
+// only the core. The details (head image, statistics, stages) are the core's computeDetails, as
+// in the Qt explorer. The Explorer submits a request to a worker only when it differs from the last one
 // submitted, so idle frames cost nothing and the core is never asked twice for the same thing.
 #pragma once
 
+#include <alibi/explore/snapshot.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/stats.hpp>
@@ -47,12 +49,8 @@ inline constexpr int kCurvePointBudget = 8192;
 // ---------------------------------------------------------------------------
 // Requests
 
-// Cells of one head up to which the detail view prints every value (32 x 32 numbers).
-inline constexpr std::int64_t kDetailValuesMax = 32;
-
 struct GridRequest {
     HeatmapParams heatmap;
-    bool values = false;  // also every cell's number (one head, at most kDetailValuesMax^2 cells)
     friend bool operator==(const GridRequest&, const GridRequest&) = default;
 };
 
@@ -60,11 +58,6 @@ struct CurvesRequest {
     AttentionParams attention;
     std::int64_t queryRow = -1;
     friend bool operator==(const CurvesRequest&, const CurvesRequest&) = default;
-};
-
-struct StatsRequest {
-    StatsParams stats;
-    friend bool operator==(const StatsRequest&, const StatsRequest&) = default;
 };
 
 struct HoverRowRequest {
@@ -79,12 +72,13 @@ struct HoverRowRequest {
 // The requests the current state asks for. The grid request is empty until the grid panel has
 // measured its size; the hover request only exists over an attention grid.
 [[nodiscard]] std::optional<GridRequest> gridRequest(const AppState& state);
-// The head detail view: the selected head (0 when none is) at the detail panel's size.
-[[nodiscard]] std::optional<GridRequest> detailRequest(const AppState& state);
 // The head the detail and stages views describe.
 [[nodiscard]] int detailHead(const Session& session);
 [[nodiscard]] CurvesRequest curvesRequest(const AppState& state);
-[[nodiscard]] StatsRequest statsRequest(const AppState& state);
+// The details (explore::computeDetails): the selected head's image (0 when none is selected),
+// the statistics (over state.statsMaxRows rows, 0: the core's choice) and the stages. The curves
+// have a worker of their own (wantCurves false).
+[[nodiscard]] explore::Request detailsRequest(const AppState& state);
 [[nodiscard]] std::optional<HoverRowRequest> hoverRowRequest(const AppState& state);
 
 // ---------------------------------------------------------------------------
@@ -93,7 +87,7 @@ struct HoverRowRequest {
 struct GridResult {
     GridRequest request;
     Heatmap heatmap;
-    std::vector<double> values;  // request.values: Q x K numbers of the head, row-major
+    std::vector<double> values;  // the detail's Q x K numbers of the head, row-major (small heads only)
     std::string title;           // what is drawn, in words (the explore layer's heatmapTitle)
     std::string subtitle;        // the formula and how pixels summarise cells
     Image colorBar;
@@ -121,7 +115,6 @@ struct CurvesResult {
 };
 
 struct StatsOutcome {
-    StatsRequest request;
     StatsResult stats;
     std::string error;
     double coreMs = 0;
@@ -133,20 +126,32 @@ struct HoverRow {
     std::string error;
 };
 
-// How far the grid being computed has got (the stale mark's progress), written by the worker.
+// How far the grid (or the details) being computed has got (the stale marks' progress), written by
+// the worker.
 struct GridProgress {
     std::atomic<std::uint64_t> done{0};
     std::atomic<std::uint64_t> total{0};
 };
 
-// A costly grid (explore::gridPreviewSteps) goes to `preview` first from fewer exact rows (its
-// heatmap.rowStep > 1), then finer; the exact one is returned.
+// A costly grid (explore::gridPasses) goes to `preview` first (its heatmap.rowStep > 1), then
+// the exact one is returned; `progress` runs once over every pass (explore::renderPasses).
 [[nodiscard]] std::shared_ptr<const GridResult> computeGrid(
     const GridRequest& request, Clock::time_point requestedAt, const CancelFlag& cancel,
     GridProgress* progress = nullptr, const std::function<void(std::shared_ptr<const GridResult>)>& preview = {});
 [[nodiscard]] std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, const CancelFlag& cancel);
-[[nodiscard]] std::shared_ptr<const StatsOutcome> computeStatsOutcome(const StatsRequest& request,
-                                                                      const CancelFlag& cancel);
+// The details as the core computes them (explore::computeDetails), split into what the panels
+// show. A preview holds only `detail` (a first picture of the head image from fewer exact rows,
+// heatmap.rowStep > 1); the result holds all three.
+struct DetailsResult {
+    explore::Request request;
+    std::shared_ptr<const GridResult> detail;
+    std::shared_ptr<const StatsOutcome> stats;
+    std::shared_ptr<const StagesResult> stages;
+    [[nodiscard]] bool preview() const { return detail && detail->heatmap.rowStep > 1 && !stats; }
+};
+[[nodiscard]] std::shared_ptr<const DetailsResult> computeDetailsResult(
+    const explore::Request& request, const CancelFlag& cancel, GridProgress* progress = nullptr,
+    const std::function<void(std::shared_ptr<const DetailsResult>)>& preview = {});
 [[nodiscard]] std::shared_ptr<const HoverRow> computeHoverRow(const HoverRowRequest& request, const CancelFlag& cancel);
 
 // ---------------------------------------------------------------------------
@@ -167,6 +172,9 @@ struct Model {
     bool detailPending = false;
     float gridProgress = 0.0f;   // of the grid being computed (0..1)
     float gridSecondsLeft = -1;  // its estimate (-1: none yet)
+    // The details (head image, statistics, stages) being computed: one progress and estimate.
+    float detailsProgress = 0.0f;
+    float detailsSecondsLeft = -1;
     std::shared_ptr<const StagesResult> stages;
     bool stagesPending = false;
     std::shared_ptr<const DiagnoseResult> diagnosis;

@@ -1,11 +1,14 @@
-// The head detail view: the selected head alone at the panel's size, its colour bar, and, when the
-// head is small enough (Q and K up to kDetailValuesMax), every cell's number printed in the cell
-// (the values come from the core with the picture). Hovering a cell reads it out.
+// The head detail view: the core's image of the selected head (explore::computeDetails, one pixel
+// per cell up to its cap, as in the Qt explorer) scaled to the panel without smoothing, its colour
+// bar, and, for a small head, every cell's number printed in the cell (the values come from the
+// core with the picture). A costly head shows a first picture from fewer exact rows first, marked
+// "preview, refining..." with the details' progress. Hovering a cell reads it out.
 #include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/progress_text.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
@@ -17,10 +20,22 @@ namespace alibi::imgui {
 
 namespace {
 
+// The tiles of `map` as drawn at `zoom` screen pixels per image pixel.
+std::vector<HeatmapTile> zoomedTiles(const Heatmap& map, float zoom) {
+    std::vector<HeatmapTile> tiles = map.tiles;
+    for (HeatmapTile& t : tiles) {
+        t.x = static_cast<int>(std::lround(static_cast<float>(t.x) * zoom));
+        t.y = static_cast<int>(std::lround(static_cast<float>(t.y) * zoom));
+        t.width = static_cast<int>(std::lround(static_cast<float>(t.width) * zoom));
+        t.height = static_cast<int>(std::lround(static_cast<float>(t.height) * zoom));
+    }
+    return tiles;
+}
+
 // Prints each value in its cell when the cells are wide enough for the text.
-void drawCellNumbers(const GridResult& detail, ImVec2 origin) {
+void drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoom) {
     if (detail.values.empty() || detail.heatmap.tiles.empty()) return;
-    const HeatmapTile& tile = detail.heatmap.tiles.front();
+    const HeatmapTile tile = zoomedTiles(detail.heatmap, zoom).front();
     const BiasParams& bias = detail.request.heatmap.attention.bias;
     const std::int64_t queries = bias.queries;
     const std::int64_t keys = bias.keyCount();
@@ -61,7 +76,8 @@ void drawDetailView(AppState& state, const Model& model) {
     const int head = detailHead(session);
     const GridResult* detail = model.detail.get();
     if (detail != nullptr) {
-        // What is drawn: the explore layer's head title over the heatmap's own title.
+        // What is drawn: the explore layer's head title over the heatmap's own title (which says
+        // "preview ..., refining" while the picture is a first one).
         const HeatmapParams& shown = detail->request.heatmap;
         const double slope = shown.head < static_cast<int>(detail->slopes.size()) ? detail->slopes[shown.head] : 0.0;
         ImGui::TextUnformatted(explore::headTitle(shown.head, slope).c_str());
@@ -76,10 +92,11 @@ void drawDetailView(AppState& state, const Model& model) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // A single head reads best square.
     const float side = std::max(0.0f, std::min(avail.x - colorBarWidth(), avail.y - readoutHeight));
-    state.detailWidth = static_cast<int>(side);
-    state.detailHeight = static_cast<int>(side);
     if (detail == nullptr) {
-        ImGui::TextDisabled("Rendering the head...");
+        ImGui::TextDisabled("%s", explore::progressText(explore::ProgressPhase::Computing,
+                                                        model.detailsProgress > 0 ? model.detailsProgress : -1.0,
+                                                        model.detailsSecondsLeft)
+                                      .c_str());
         return;
     }
     if (!detail->error.empty()) {
@@ -87,7 +104,11 @@ void drawDetailView(AppState& state, const Model& model) {
         return;
     }
     const Image& image = detail->heatmap.image;
-    const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
+    if (image.width <= 0 || image.height <= 0) return;
+    // The image fills the square, cells kept crisp (the texture samples the nearest pixel).
+    const float zoom = side / static_cast<float>(std::max(image.width, image.height));
+    const ImVec2 size(std::floor(static_cast<float>(image.width) * zoom),
+                      std::floor(static_cast<float>(image.height) * zoom));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     if (model.detailTexture != nullptr) {
         ImGui::Image(model.detailTexture, size);
@@ -95,29 +116,32 @@ void drawDetailView(AppState& state, const Model& model) {
         ImGui::Dummy(size);
     }
     const bool hovered = ImGui::IsItemHovered();
-    drawCellNumbers(*detail, origin);
-    drawLessonMark(state.lessonMark, detail->heatmap, detail->request.heatmap, origin);
-    const bool stale = model.detailPending || detail->request.heatmap.head != head;
-    if (stale) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
+    drawCellNumbers(*detail, origin, zoom);
+    const HeatmapParams& params = detail->request.heatmap;
+    drawLessonMark(state.lessonMark, zoomedTiles(detail->heatmap, zoom), params.attention.bias.queries,
+                   params.attention.bias.keyCount(), origin);
+    const bool refining = model.detailPending && detail->heatmap.rowStep > 1;
+    if (model.detailPending || params.head != head)
+        drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), model.detailsProgress,
+                      model.detailsSecondsLeft, refining);
     const float barHeight = size.y - 3.4f * ImGui::GetTextLineHeight();
     drawColorBarBeside(model.detailColorBarTexture, origin, size,
-                       alibi::heatmapColorBar(detail->heatmap, detail->request.heatmap, -1, colorBarTicks(barHeight)));
+                       alibi::heatmapColorBar(detail->heatmap, params, -1, colorBarTicks(barHeight)));
 
-    if (!hovered) return;
+    if (!hovered || zoom <= 0) return;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    const auto hit = hitTest(detail->heatmap, detail->request.heatmap, static_cast<int>(std::floor(mouse.x - origin.x)),
-                             static_cast<int>(std::floor(mouse.y - origin.y)));
+    const auto hit = hitTest(detail->heatmap, params, static_cast<int>(std::floor((mouse.x - origin.x) / zoom)),
+                             static_cast<int>(std::floor((mouse.y - origin.y) / zoom)));
     if (!hit) return;
-    const BiasParams& bias = detail->request.heatmap.attention.bias;
+    const BiasParams& bias = params.attention.bias;
     // The same read-out as the grid's (and the Qt explorer's); attention values come with the image.
     std::optional<double> probability;
-    if (!detail->values.empty() && detail->request.heatmap.what == RenderWhat::Attention) {
+    if (!detail->values.empty() && params.what == RenderWhat::Attention) {
         const double value = detail->values[static_cast<std::size_t>(hit->query * bias.keyCount() + hit->key)];
         probability = std::isnan(value) ? 0.0 : value;  // a masked cell: the core's NaN, probability 0
     }
     ImGui::TextUnformatted(
-        explore::heatmapReadout(detail->request.heatmap, detail->slopes, hit->head, hit->query, hit->key, probability)
-            .c_str());
+        explore::heatmapReadout(params, detail->slopes, hit->head, hit->query, hit->key, probability).c_str());
 }
 
 }  // namespace alibi::imgui

@@ -9,6 +9,7 @@
 #include "view_common.hpp"
 #include "view_models.hpp"
 
+#include <alibi/explore/progress_text.hpp>
 #include <alibi/explore/stages.hpp>
 
 #include <fmt/format.h>
@@ -108,7 +109,10 @@ void drawStagesView(AppState& state, const Model& model) {
         state.session.head = head;
     const StagesResult* result = model.stages.get();
     if (result == nullptr) {
-        ImGui::TextDisabled("Computing the stages...");
+        ImGui::TextDisabled("%s", explore::progressText(explore::ProgressPhase::Computing,
+                                                        model.detailsProgress > 0 ? model.detailsProgress : -1.0,
+                                                        model.detailsSecondsLeft)
+                                      .c_str());
         return;
     }
     ImGui::SameLine();
@@ -143,7 +147,9 @@ void drawStagesView(AppState& state, const Model& model) {
         drawStage(n, *result, state.session, size, marked);
         ImGui::EndGroup();
     }
-    if (model.stagesPending) drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + rows * (size.y + line)), 0.0f);
+    if (model.stagesPending)
+        drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + rows * (size.y + line)), model.detailsProgress,
+                      model.detailsSecondsLeft);
 }
 
 }  // namespace alibi::imgui

@@ -5,6 +5,7 @@
 #include "panels.hpp"
 
 #include <alibi/explore/batch_view.hpp>
+#include <alibi/explore/progress_text.hpp>
 
 #include <imgui.h>
 
@@ -75,9 +76,11 @@ void drawRowsControl(AppState& state) {
     if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x <= at)
         ImGui::SameLine(at);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-    const std::int64_t lo = 1;
+    // 0: the core's choice (statsRowsToAverage), as many rows as keep the statistics quick.
+    const std::int64_t lo = 0;
     const std::int64_t hi = 1024;
-    ImGui::SliderScalar("rows averaged", ImGuiDataType_S64, &state.statsMaxRows, &lo, &hi, "%lld",
+    ImGui::SliderScalar("rows averaged", ImGuiDataType_S64, &state.statsMaxRows, &lo, &hi,
+                        state.statsMaxRows == 0 ? "auto" : "%lld",
                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
 }
 
@@ -86,7 +89,10 @@ void drawRowsControl(AppState& state) {
 void drawStatsPanel(AppState& state, const Model& model) {
     const StatsOutcome* outcome = model.stats.get();
     if (outcome == nullptr) {
-        ImGui::TextDisabled("Computing statistics...");
+        ImGui::TextDisabled("%s", explore::progressText(explore::ProgressPhase::Computing,
+                                                        model.detailsProgress > 0 ? model.detailsProgress : -1.0,
+                                                        model.detailsSecondsLeft)
+                                      .c_str());
         drawRowsControl(state);
         return;
     }
@@ -102,7 +108,10 @@ void drawStatsPanel(AppState& state, const Model& model) {
                 static_cast<long long>(stats.rowsAveraged), outcome->coreMs);
     if (model.statsPending) {
         ImGui::SameLine();
-        ImGui::TextDisabled("  updating...");
+        ImGui::TextDisabled("  %s", explore::progressText(explore::ProgressPhase::Updating,
+                                                          model.detailsProgress > 0 ? model.detailsProgress : -1.0,
+                                                          model.detailsSecondsLeft)
+                                        .c_str());
     }
     drawRowsControl(state);
 

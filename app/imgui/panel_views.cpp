@@ -91,8 +91,6 @@ std::string_view viewShortTitle(View view) {
 }  // namespace
 
 void drawViewsPanel(AppState& state, const Model& model) {
-    state.detailWidth = 0;
-    state.detailHeight = 0;
     state.diagnoseWidth = 0;
     state.diagnoseHeight = 0;
     state.compareWidth = 0;

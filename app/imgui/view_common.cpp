@@ -1,9 +1,8 @@
 // Stale mark and colour bar shared by the views.
 #include "view_common.hpp"
 
+#include <alibi/explore/progress_text.hpp>
 #include <alibi/render/format.hpp>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -14,20 +13,22 @@ std::string valueText(double value) {
     return alibi::formatValue(value);
 }
 
+MarkRect staleMarkRect(ImVec2 min, ImVec2 max, ImVec2 textSize, float pad, bool refining) {
+    const float x = std::floor((min.x + max.x - textSize.x) * 0.5f);
+    const float y = refining ? max.y - 3 * pad - textSize.y : std::floor((min.y + max.y - textSize.y) * 0.5f);
+    return {ImVec2(x - pad, y - pad), ImVec2(x + textSize.x + pad, y + textSize.y + pad)};
+}
+
 void drawStaleMark(ImVec2 min, ImVec2 max, float progress, float secondsLeft, bool refining) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     if (!refining) draw->AddRectFilled(min, max, IM_COL32(20, 22, 28, 150));
-    std::string text = refining ? "preview, refining..." : "updating...";
-    if (progress > 0.0f && progress < 1.0f) text += fmt::format(" {:.0f}%", 100.0 * progress);
-    if (secondsLeft >= 0.0f) text += fmt::format(", about {:.0f} s left", std::max(1.0f, secondsLeft));
-    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-    const float pad0 = ImGui::GetFontSize() * 0.5f;
-    const ImVec2 at(std::floor((min.x + max.x - size.x) * 0.5f),
-                    refining ? min.y + 2 * pad0 : std::floor((min.y + max.y - size.y) * 0.5f));
+    const std::string text =
+        explore::progressText(refining ? explore::ProgressPhase::Refining : explore::ProgressPhase::Updating,
+                              progress > 0.0f ? progress : -1.0, secondsLeft);
     const float pad = ImGui::GetFontSize() * 0.5f;
-    draw->AddRectFilled(ImVec2(at.x - pad, at.y - pad), ImVec2(at.x + size.x + pad, at.y + size.y + pad),
-                        IM_COL32(0, 0, 0, 200), 4.0f);
-    draw->AddText(at, IM_COL32(255, 255, 255, 255), text.c_str());
+    const MarkRect box = staleMarkRect(min, max, ImGui::CalcTextSize(text.c_str()), pad, refining);
+    draw->AddRectFilled(box.min, box.max, IM_COL32(0, 0, 0, 200), 4.0f);
+    draw->AddText(ImVec2(box.min.x + pad, box.min.y + pad), IM_COL32(255, 255, 255, 255), text.c_str());
 }
 
 float colorBarWidth() {

@@ -18,11 +18,17 @@ inline const ImVec4 kErrorTextColor{1.0f, 0.42f, 0.36f, 1.0f};
 // The explore layer's number format ("-0.5", "-inf", "NaN"; both zeros read "0").
 [[nodiscard]] std::string valueText(double value);
 
-// Dims [min, max] and writes "updating..." (with the fraction done, when known) in its middle:
-// the picture underneath belongs to older parameters.
+// Dims [min, max] and writes the core's "updating..." (explore::progressText, with the fraction
+// done when `progress` > 0) in its middle: the picture underneath belongs to older parameters.
 // `secondsLeft` >= 0 adds the estimate; `refining`: the picture is a preview being refined, left
-// undimmed with the mark at its top.
+// undimmed with "preview, refining..." at its bottom edge (staleMarkRect), where no tile label
+// sits (a grid's labels are above their tiles).
 void drawStaleMark(ImVec2 min, ImVec2 max, float progress, float secondsLeft = -1.0f, bool refining = false);
+// The box drawStaleMark draws around text of `textSize` with padding `pad` over [min, max].
+struct MarkRect {
+    ImVec2 min, max;
+};
+[[nodiscard]] MarkRect staleMarkRect(ImVec2 min, ImVec2 max, ImVec2 textSize, float pad, bool refining);
 
 // Ticks a colour bar `height` pixels tall has room for.
 [[nodiscard]] int colorBarTicks(float height);

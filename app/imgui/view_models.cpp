@@ -16,28 +16,6 @@
 
 namespace alibi::imgui {
 
-StagesRequest stagesRequest(const AppState& state) {
-    const Session& s = state.session;
-    const std::int64_t queries = s.attention.bias.queries;
-    const std::int64_t row = s.queryRow < 0 || s.queryRow >= queries ? queries - 1 : s.queryRow;
-    return StagesRequest{s.attention, detailHead(s), row};
-}
-
-std::shared_ptr<const StagesResult> computeStagesResult(const StagesRequest& request, const CancelFlag& cancel) {
-    if (cancel.cancelled()) return nullptr;
-    auto result = std::make_shared<StagesResult>();
-    result->request = request;
-    if (auto slopes = computeSlopes(request.attention.bias.slopes); slopes && request.head < std::ssize(*slopes))
-        result->slope = (*slopes)[static_cast<std::size_t>(request.head)];
-    auto stages = attentionStages(request.attention, request.head, request.query);
-    if (!stages) {
-        result->error = stages.error().message;
-    } else {
-        result->stages = std::move(*stages);
-    }
-    return result;
-}
-
 std::optional<CompareRequest> compareRequest(const AppState& state) {
     if (state.compareWidth <= 0 || state.compareHeight <= 0) return std::nullopt;
     Session a = state.session;

@@ -17,6 +17,8 @@
 
 namespace alibi::imgui {
 
+// The stages of one row: part of the details (model.hpp's computeDetailsResult, the core's
+// explore::computeDetails).
 struct StagesRequest {
     AttentionParams attention;
     int head = 0;
@@ -30,10 +32,6 @@ struct StagesResult {
     double slope = 0;
     std::string error;
 };
-
-[[nodiscard]] StagesRequest stagesRequest(const AppState& state);
-[[nodiscard]] std::shared_ptr<const StagesResult> computeStagesResult(const StagesRequest& request,
-                                                                      const CancelFlag& cancel);
 
 // Compare: A (the session) against B (A with the spec's replacements), A - B per cell.
 struct CompareRequest {

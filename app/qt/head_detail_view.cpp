@@ -80,6 +80,11 @@ void HeadDetailView::resizeEvent(QResizeEvent*) {
     if (m_fitted) fit();
 }
 
+void HeadDetailView::setPreview(SnapshotPtr preview) {
+    setSnapshot(std::move(preview));
+    if (m_snapshot) m_stale->showRefining();
+}
+
 void HeadDetailView::setSnapshot(SnapshotPtr snapshot) {
     m_snapshot = std::move(snapshot);
     if (!m_snapshot) return;

@@ -14,6 +14,9 @@ class HeadDetailView : public QWidget {
 public:
     explicit HeadDetailView(QWidget* parent = nullptr);
     void setSnapshot(SnapshotPtr snapshot);
+    // A first picture of the head image (explore::DetailPreviewFn: only its detail fields are
+    // set), shown with "preview, refining..." until setSnapshot brings the exact one.
+    void setPreview(SnapshotPtr preview);
     void markStale();
     void resetView();
     // A cell a lesson step points at, marked when the detail shows `head` (head -1: none).

@@ -3,6 +3,7 @@
 
 #include "view_util.hpp"
 
+#include <alibi/explore/progress_text.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
 
@@ -260,11 +261,10 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), palette().color(QPalette::Base));
     if (!m_grid) {
         // The first picture of a costly view: its progress and estimate too (issue 26).
-        QString text = "Computing…";
-        if (m_progress >= 0) text += QString(" %1 %").arg(std::lround(m_progress * 100));
         if (!m_sinceChange.isValid()) m_sinceChange.start();
-        if (const double left = secondsLeft(m_sinceChange.elapsed() / 1000.0, m_progress); left >= 0)
-            text += QString(", about %1 s left").arg(std::max(1L, std::lround(left)));
+        const QString text = QString::fromStdString(
+            explore::progressText(explore::ProgressPhase::Computing, m_progress,
+                                  explore::secondsLeft(m_sinceChange.elapsed() / 1000.0, m_progress)));
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter, text);
         return;
@@ -354,7 +354,8 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     p.setFont(font());
     p.setRenderHint(QPainter::Antialiasing, false);
     paintColorBar(p, QRect(r.right() + 16, r.y(), metrics.barArea - 16, r.height()));
-    const double left = m_sinceChange.isValid() ? secondsLeft(m_sinceChange.elapsed() / 1000.0, m_progress) : -1;
+    const double left =
+        m_sinceChange.isValid() ? explore::secondsLeft(m_sinceChange.elapsed() / 1000.0, m_progress) : -1;
     if (m_stale || m_refining) paintStale(p, r, m_progress, palette(), left, !m_stale && m_refining);
 }
 

@@ -281,6 +281,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Stale feedback: views keep their last picture, dimmed with "updating..." until the new one.
     connect(m_model, &SessionModel::sessionChanged, m_grid, &HeadGridView::markStale);
     connect(m_model, &SessionModel::sessionChanged, m_detail, &HeadDetailView::markStale);
+    connect(m_model, &SessionModel::detailPreview, m_detail, &HeadDetailView::setPreview);
     connect(m_model, &SessionModel::sessionChanged, m_curves, &CurvesView::markStale);
     connect(m_model, &SessionModel::sessionChanged, m_stages, &StagesView::markStale);
     connect(m_model, &SessionModel::sessionChanged, m_compare, &CompareView::markStale);

@@ -1,6 +1,7 @@
 // View helpers: conversions and painting only; values and texts come from the core.
 #include "view_util.hpp"
 
+#include <alibi/explore/progress_text.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/format.hpp>
@@ -147,9 +148,10 @@ int colorBarLabelRoom(const QFontMetrics& fm, const QString& widestLabel) {
     return fm.horizontalAdvance(widestLabel) + 12;
 }
 
-double secondsLeft(double elapsedSeconds, double fraction) {
-    if (fraction < 0.02 || fraction >= 1 || elapsedSeconds < 0.5) return -1;
-    return elapsedSeconds * (1 - fraction) / fraction;
+QRect staleMarkRect(const QRect& area, const QFontMetrics& fm, const QString& text, bool refining) {
+    const int width = fm.horizontalAdvance(text) + 24, height = fm.height() + 12;
+    const int y = refining ? area.bottom() - 8 - height : area.center().y() - height / 2;
+    return QRect(area.center().x() - width / 2, y, width, height);
 }
 
 void paintStale(QPainter& p, const QRect& area, double progress, const QPalette& palette, double secondsLeft,
@@ -159,17 +161,13 @@ void paintStale(QPainter& p, const QRect& area, double progress, const QPalette&
         veil.setAlpha(150);
         p.fillRect(area, veil);
     }
-    QString text = refining ? QString("preview, refining...") : QString("updating...");
-    if (progress >= 0) text += QString(" %1 %").arg(std::lround(progress * 100));
-    if (secondsLeft >= 0) text += QString(", about %1 s left").arg(std::max(1L, std::lround(secondsLeft)));
+    const QString text = QString::fromStdString(explore::progressText(
+        refining ? explore::ProgressPhase::Refining : explore::ProgressPhase::Updating, progress, secondsLeft));
     QFont bold = p.font();
     bold.setBold(true);
     const QFont normal = p.font();
     p.setFont(bold);
-    const QFontMetrics fm(bold);
-    const int boxY = refining ? area.top() + 8 : area.center().y() - fm.height() / 2 - 6;
-    const QRect box(area.center().x() - fm.horizontalAdvance(text) / 2 - 12, boxY, fm.horizontalAdvance(text) + 24,
-                    fm.height() + 12);
+    const QRect box = staleMarkRect(area, QFontMetrics(bold), text, refining);
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(0, 0, 0, 170));
     p.drawRoundedRect(box, 6, 6);
@@ -195,13 +193,26 @@ StaleOverlay::StaleOverlay(QWidget* parent) : QWidget(parent), m_timer(new QTime
 
 void StaleOverlay::markStale() {
     m_asked = true;
+    m_refining = false;
     m_progress = -1;
     m_since.invalidate();
     if (!m_timer->isActive() && !isVisible()) m_timer->start();
 }
 
+void StaleOverlay::showRefining() {
+    // The progress and its clock carry on from the request: the preview is part of its work.
+    m_asked = false;
+    m_refining = true;
+    m_timer->stop();
+    setGeometry(parentWidget()->rect());
+    raise();
+    show();
+    update();
+}
+
 void StaleOverlay::clear() {
     m_asked = false;
+    m_refining = false;
     m_timer->stop();
     hide();
 }
@@ -214,8 +225,10 @@ void StaleOverlay::setProgress(double fraction) {
 
 void StaleOverlay::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    paintStale(p, rect(), m_progress, palette(),
-               m_since.isValid() ? secondsLeft(static_cast<double>(m_since.elapsed()) / 1000.0, m_progress) : -1);
+    paintStale(
+        p, rect(), m_progress, palette(),
+        m_since.isValid() ? explore::secondsLeft(static_cast<double>(m_since.elapsed()) / 1000.0, m_progress) : -1,
+        m_refining);
 }
 
 bool StaleOverlay::eventFilter(QObject* watched, QEvent* event) {

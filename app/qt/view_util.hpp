@@ -46,13 +46,14 @@ void paintColorBar(class QPainter& painter, const QRect& bar, const alibi::Color
 [[nodiscard]] int colorBarKeyRoom(const QFontMetrics& fm, bool fullyMaskedRows);
 [[nodiscard]] int colorBarLabelRoom(const QFontMetrics& fm, const QString& widestLabel = "-10.606602");
 // The stale mark over a view whose picture is older than the parameters: the area dimmed and
-// "updating..." (with the percentage when `progress` >= 0, and "about N s left" when
-// `secondsLeft` >= 0) in its centre. `refining`: the picture is a preview being refined, shown
-// undimmed, the mark at its top.
+// the core's "updating..." (explore::progressText: the percentage when `progress` >= 0, "about
+// N s left" when `secondsLeft` >= 0) in its centre. `refining`: the picture is a preview being
+// refined, shown undimmed, "preview, refining..." at its bottom edge (staleMarkRect), where no
+// tile label sits (labels are above their tiles).
 void paintStale(class QPainter& painter, const QRect& area, double progress, const QPalette& palette,
                 double secondsLeft = -1, bool refining = false);
-// Seconds left from the time spent so far and the fraction done; -1 until that means something.
-[[nodiscard]] double secondsLeft(double elapsedSeconds, double fraction);
+// Where paintStale draws its box for `text` in the bold font `fm` measures.
+[[nodiscard]] QRect staleMarkRect(const QRect& area, const QFontMetrics& fm, const QString& text, bool refining);
 // A see-through child that covers its parent and, once marked stale for 60 ms without being
 // cleared, dims it with "updating..." (so the mark shows within 100 ms of a change, and a fast
 // answer never flickers). Views call markStale() on a change and clear() with the new snapshot.
@@ -62,6 +63,9 @@ public:
     void markStale();
     void clear();
     void setProgress(double fraction);
+    // A preview is shown while the exact picture is computed: the mark says "preview, refining..."
+    // at the bottom edge, over an undimmed view, until clear() (markStale() ends it too).
+    void showRefining();
     [[nodiscard]] bool stale() const { return isVisible(); }
 
 protected:
@@ -72,6 +76,7 @@ private:
     QTimer* m_timer;
     bool m_asked = false;
     double m_progress = -1;
+    bool m_refining = false;
     QElapsedTimer m_since;  // since the first progress report, for the estimate of the time left
 };
 

@@ -527,6 +527,37 @@ class ProgressTests(CliTestCase):
         self.assertEqual(os.listdir(self.tmp), [])
 
 
+    # Gaussian rows over 2^19 keys: a heatmap costly enough for a first picture (issue 26).
+    COSTLY_VIEW = ["render", "--what", "attention", "--content", "gaussian", "--heads", "1", "--seq", "524288",
+                   "--width", "800", "--height", "600"]
+
+    def test_render_progress_flag_prints_lines_in_a_pipe(self):
+        """--progress: plain lines on a pipe, in the explorers' words, with the first picture's time
+        and what it is, and the end; the figure is the one rendered without it."""
+        out = self.path("a.png")
+        r = self.ok(*self.COSTLY_VIEW, "--progress", "-o", out)
+        err = r.stderr.decode()
+        self.assertNotIn("\r", err)
+        self.assertNotIn("\x1b", err)
+        lines = err.splitlines()
+        first = [line for line in lines if "first picture after" in line]
+        self.assertEqual(len(first), 1, err)
+        self.assertRegex(first[0], r"^rendering: first picture after \d+\.\d s: preview from 1 exact row in \d+; "
+                                   r"refining$")
+        self.assertRegex(err, r"rendering: Computing\.\.\. \d+ %")
+        self.assertRegex(lines[-1], r"^rendering: done after \d+\.\d s$")
+        # Lines before the first picture say Computing, after it "preview, refining".
+        at = lines.index(first[0])
+        self.assertTrue(all("refining..." not in line for line in lines[:at]), err)
+        self.assertTrue(all("Computing..." not in line for line in lines[at + 1:]), err)
+        plain = self.path("b.png")
+        r2 = self.ok(*self.COSTLY_VIEW, "-o", plain)
+        self.assertNotIn("%", r2.stderr.decode())
+        self.assertNotIn("first picture", r2.stderr.decode())
+        with open(out, "rb") as a, open(plain, "rb") as b:
+            self.assertEqual(a.read(), b.read(), "--progress changed the figure")
+
+
 class LimitTests(CliTestCase):
     """Issue 6.4: every resource limit gives a clear message and exit status 2."""
 

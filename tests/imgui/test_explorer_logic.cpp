@@ -45,7 +45,7 @@ TEST_F(ExplorerLogic, DraggingTheHeadsSliderChangesStateAndCoreRequests) {
     ASSERT_TRUE(grid.has_value());
     EXPECT_EQ(grid->heatmap.attention.bias.slopes.heads, kSliderMaxHeads);
     EXPECT_EQ(curvesRequest(state()).attention.bias.slopes.heads, kSliderMaxHeads);
-    EXPECT_EQ(statsRequest(state()).stats.attention.bias.slopes.heads, kSliderMaxHeads);
+    EXPECT_EQ(detailsRequest(state()).session.attention.bias.slopes.heads, kSliderMaxHeads);
 
     // Back past the left end: H = 1.
     const auto again = findItem("Parameters", "H (heads)", 0.3f);

@@ -4,6 +4,7 @@
 // presets apply, and the layout fits 1280x720 with the statistics table usable.
 #include "explorer_fixture.hpp"
 #include "presets.hpp"
+#include "view_common.hpp"
 #include "view_models.hpp"
 
 #include <alibi/explore/readout.hpp>
@@ -181,6 +182,77 @@ TEST_F(Views, TheLayoutFits1280x720) {
     // The grid keeps a usable size, and the statistics table scrolls sideways rather than cutting.
     EXPECT_GT(state().gridWidth, 400);
     EXPECT_GT(state().gridHeight, 200);
+}
+
+// The details are the core's (explore::computeDetails, as in Qt): a costly head image (Gaussian
+// rows over 2^19 keys) sends a first picture from fewer exact rows, labelled as such, without
+// statistics or stages yet; then the exact image, the statistics over the core's budget of rows
+// and the stages, the progress at the whole.
+TEST(DetailsModel, ACostlyHeadSendsAPreviewThenTheCoresDetails) {
+    AppState state;
+    state.session.what = RenderWhat::Attention;
+    state.session.attention.bias.slopes.heads = 1;
+    state.session.attention.bias.queries = 1 << 19;
+    state.session.attention.content.kind = ContentKind::Gaussian;
+    const explore::Request request = detailsRequest(state);
+    EXPECT_FALSE(request.wantCurves);  // the curves worker's
+    EXPECT_EQ(request.statsMaxRows, 0);
+    const CancelFlag cancel;
+    GridProgress progress;
+    std::vector<std::shared_ptr<const DetailsResult>> previews;
+    const auto result = computeDetailsResult(
+        request, cancel, &progress, [&](std::shared_ptr<const DetailsResult> first) { previews.push_back(first); });
+    ASSERT_NE(result, nullptr);
+    ASSERT_EQ(previews.size(), 1u);
+    const DetailsResult& first = *previews.front();
+    EXPECT_TRUE(first.preview());
+    ASSERT_NE(first.detail, nullptr);
+    EXPECT_GT(first.detail->heatmap.rowStep, 1);
+    EXPECT_NE(first.detail->title.find("preview from 1 exact row in"), std::string::npos) << first.detail->title;
+    EXPECT_EQ(first.stats, nullptr);
+    EXPECT_EQ(first.stages, nullptr);
+    EXPECT_FALSE(result->preview());
+    ASSERT_NE(result->detail, nullptr);
+    EXPECT_EQ(result->detail->heatmap.rowStep, 1);
+    EXPECT_EQ(result->detail->title.find("preview"), std::string::npos);
+    ASSERT_NE(result->stats, nullptr);
+    EXPECT_TRUE(result->stats->error.empty()) << result->stats->error;
+    EXPECT_EQ(result->stats->stats.rowsAveraged, 16);  // the core's budget: 2^23 / (H K)
+    ASSERT_NE(result->stages, nullptr);
+    EXPECT_TRUE(result->stages->error.empty()) << result->stages->error;
+    EXPECT_EQ(result->stages->request.query, (1 << 19) - 1);
+    double sum = 0;
+    for (double p : result->stages->stages.probabilities) sum += p;
+    EXPECT_NEAR(sum, 1.0, 1e-9);
+    EXPECT_GT(progress.total.load(), 0u);
+    EXPECT_EQ(progress.done.load(), progress.total.load());
+}
+
+// The "preview, refining..." mark sits at the bottom edge of the picture, inside it, clear of
+// every tile's label band (issue 26: at the top it covered the middle tile's label).
+TEST(DetailsModel, TheRefiningMarkMissesEveryTileLabel) {
+    HeatmapParams p;
+    p.attention.bias.slopes.heads = 8;
+    p.attention.bias.queries = 64;
+    p.width = 1200;
+    p.height = 700;
+    p.labelBand = 18;
+    p.squareCells = true;
+    auto map = renderHeatmap(p);
+    ASSERT_TRUE(map) << map.error().message;
+    ASSERT_EQ(map->tiles.size(), 8u);
+    const ImVec2 min(10, 40), max(10 + 1200, 40 + 700);
+    const MarkRect mark = staleMarkRect(min, max, ImVec2(320, 16), 8, /*refining=*/true);
+    EXPECT_GE(mark.min.x, min.x);
+    EXPECT_LE(mark.max.x, max.x);
+    EXPECT_GE(mark.min.y, min.y);
+    EXPECT_LE(mark.max.y, max.y);
+    for (const HeatmapTile& t : map->tiles) {
+        const float x0 = min.x + static_cast<float>(t.x), x1 = x0 + static_cast<float>(t.width);
+        const float y1 = min.y + static_cast<float>(t.y), y0 = y1 - static_cast<float>(p.labelBand);
+        const bool overlaps = mark.min.x < x1 && x0 < mark.max.x && mark.min.y < y1 && y0 < mark.max.y;
+        EXPECT_FALSE(overlaps) << "head " << t.head;
+    }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "stages_view.hpp"
 #include "view_util.hpp"
 
+#include <alibi/explore/compute.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/bias.hpp>
@@ -591,6 +592,48 @@ private slots:
         FigureJob svg{*curves, true, dir.filePath("slopes.svg")};
         QVERIFY(w.exportFigure(svg).has_value());
         QVERIFY(readAll(dir.filePath("slopes.svg")).startsWith("<"));
+    }
+
+    // A preview being refined keeps its "preview, refining..." mark where no tile label is (issue
+    // 26: at the top it hid the middle tile's label): every label band is painted exactly as
+    // over the exact grid, and the mark is drawn somewhere else.
+    void refiningMarkLeavesEveryTileLabelAlone() {
+        HeadGridView view;
+        view.resize(1200, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        explore::Request r;
+        r.session.attention.bias.slopes.heads = 8;
+        r.session.attention.bias.queries = 64;
+        r.gridWidth = view.imagePixels().width();
+        r.gridHeight = view.imagePixels().height();
+        r.devicePixelRatio = view.devicePixelRatioF();
+        r.labelBand = view.labelBand();
+        auto exact = explore::computeGrid(r);
+        QVERIFY(exact.has_value());
+        const auto grid = std::make_shared<const explore::GridSnapshot>(*exact);
+        explore::GridSnapshot preview = *exact;
+        preview.grid.rowStep = 2;  // what the view takes for a preview being refined
+        view.setGrid(grid);
+        const QImage plain = view.grab().toImage();
+        view.setGrid(std::make_shared<const explore::GridSnapshot>(preview));
+        view.setProgress(0.5);
+        const QImage marked = view.grab().toImage();
+        QCOMPARE(marked.size(), plain.size());
+        QVERIFY2(marked != plain, "no refining mark drawn");
+        const double dpr = marked.devicePixelRatio();
+        const QRect area = view.imageRect();
+        const double band = grid->gridParams.labelBand / grid->devicePixelRatio;
+        QVERIFY(band > 0);
+        QCOMPARE(grid->grid.tiles.size(), std::size_t{8});
+        for (const HeatmapTile& t : grid->grid.tiles) {
+            const double x0 = area.x() + t.x / grid->devicePixelRatio, y1 = area.y() + t.y / grid->devicePixelRatio;
+            for (int y = static_cast<int>(std::ceil((y1 - band) * dpr)); y < static_cast<int>(y1 * dpr); ++y)
+                for (int x = static_cast<int>(std::ceil(x0 * dpr));
+                     x < static_cast<int>((x0 + t.width / grid->devicePixelRatio) * dpr); ++x)
+                    QVERIFY2(marked.pixel(x, y) == plain.pixel(x, y),
+                             qPrintable(QString("head %1's label band changed at %2, %3").arg(t.head).arg(x).arg(y)));
+        }
     }
 };
 

@@ -36,6 +36,34 @@ bool waitForSettled(SessionModel& model, int timeoutMs = 20000) {
 class TestModel : public QObject {
     Q_OBJECT
 private slots:
+    // A costly head image (Gaussian rows over 2^19 keys) comes first as a picture from fewer exact
+    // rows, labelled a preview, before the whole result with the exact image (issue 26).
+    void aCostlyHeadImageComesFirstAsAPreview() {
+        SessionModel model;
+        QVERIFY(waitForSettled(model));
+        QSignalSpy previews(&model, &SessionModel::detailPreview);
+        QSignalSpy results(&model, &SessionModel::resultReady);
+        Session s = model.session();
+        s.what = RenderWhat::Attention;
+        s.attention.bias.slopes.heads = 1;
+        s.attention.bias.queries = 1 << 19;
+        s.attention.content.kind = ContentKind::Gaussian;
+        QVERIFY(model.setSession(s));
+        QVERIFY(waitForSettled(model, 300000));
+        QCOMPARE(previews.count(), 1);
+        QCOMPARE(results.count(), 1);
+        const auto first = previews.at(0).at(0).value<SnapshotPtr>();
+        QVERIFY(first->detailParams.rowStep > 1);
+        QCOMPARE(first->detailParams.keyStep, 1);
+        QVERIFY2(QString::fromStdString(first->detailTitle).contains("preview from 1 exact row in"),
+                 first->detailTitle.c_str());
+        QVERIFY(!first->stats.has_value());
+        const auto last = results.at(0).at(0).value<SnapshotPtr>();
+        QCOMPARE(last->detailParams.rowStep, 1);
+        QVERIFY(!QString::fromStdString(last->detailTitle).contains("preview"));
+        QVERIFY(last->stats.has_value());
+    }
+
     void initialResultIsTheDefaultSession() {
         SessionModel model;
         QVERIFY(waitForSettled(model));

@@ -67,8 +67,11 @@ void ComputeWorker::run(const explore::Request& request, const explore::JobConte
         }
         return !job.cancelled();
     };
-    auto snapshot =
-        std::make_shared<Snapshot>(explore::computeDetails(request, std::move(grid), cancelled, reportDetails));
+    auto detailPreview = [&](const Snapshot& first) {
+        if (!job.cancelled()) emit this->detailPreview(std::make_shared<const Snapshot>(first));
+    };
+    auto snapshot = std::make_shared<Snapshot>(
+        explore::computeDetails(request, std::move(grid), cancelled, reportDetails, detailPreview));
     if (job.cancelled()) return;
     emit resultReady(std::move(snapshot));
 }

@@ -30,6 +30,9 @@ public:
 signals:
     void gridReady(alibi::qt::GridPtr grid);
     void resultReady(alibi::qt::SnapshotPtr snapshot);
+    // A first picture of the head image of the details (explore::DetailPreviewFn): only its
+    // detail fields are set; the exact one comes with resultReady.
+    void detailPreview(alibi::qt::SnapshotPtr snapshot);
     void failed(quint64 generation, const QString& message);
     // Fraction of the grid of `generation` done so far, at most every 50 ms while it computes.
     void progress(quint64 generation, double fraction);

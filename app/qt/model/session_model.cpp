@@ -78,6 +78,9 @@ SessionModel::SessionModel(QObject* parent) : QObject(parent), m_session(default
     connect(m_worker, &ComputeWorker::progress, this, [this](quint64 generation, double fraction) {
         if (generation == m_generation) emit computeProgress(fraction);
     });
+    connect(m_worker, &ComputeWorker::detailPreview, this, [this](const SnapshotPtr& first) {
+        if (first->grid->generation == m_generation) emit detailPreview(first);
+    });
     connect(m_worker, &ComputeWorker::detailsProgress, this, [this](quint64 generation, double fraction) {
         if (generation == m_generation) emit detailsProgress(fraction);
     });

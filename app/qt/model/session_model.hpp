@@ -112,6 +112,8 @@ signals:
     void errorCleared(const QString& field);
     void gridReady(alibi::qt::GridPtr grid);
     void resultReady(alibi::qt::SnapshotPtr snapshot);
+    // A first picture of the current request's head image (only its detail fields set).
+    void detailPreview(alibi::qt::SnapshotPtr snapshot);
     void computeFailed(const QString& message);
     void latencyMeasured(double lastMs, double medianMs);
     // A dependent choice had to change because it became invalid (query row beyond T, head

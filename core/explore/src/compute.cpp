@@ -65,6 +65,14 @@ Session applyCompare(const Session& a, const CompareOverrides& b) {
     return out;
 }
 
+std::string previewText(const HeatmapParams& p) {
+    if (p.keyStep > 1)
+        return fmt::format("preview from 1 row in {} and q.k of 1 key in {} (approximate)", std::max(1, p.rowStep),
+                           p.keyStep);
+    if (p.rowStep > 1) return fmt::format("preview from 1 exact row in {}", p.rowStep);
+    return {};
+}
+
 std::string heatmapTitle(const HeatmapParams& p) {
     const BiasParams& b = p.attention.bias;
     std::string title = fmt::format(
@@ -80,11 +88,7 @@ std::string heatmapTitle(const HeatmapParams& p) {
         if (c.temperature != 1) title += fmt::format(" · T = {}", formatValue(c.temperature));
     }
     if (p.scale == ScaleMode::PerHead && p.head < 0) title += " · per-head scale";
-    if (p.keyStep > 1)
-        title += fmt::format(" · preview from 1 row in {} and q.k of 1 key in {} (approximate), refining",
-                             std::max(1, p.rowStep), p.keyStep);
-    else if (p.rowStep > 1)
-        title += fmt::format(" · preview from 1 exact row in {}, refining", p.rowStep);
+    if (const std::string preview = previewText(p); !preview.empty()) title += " · " + preview + ", refining";
     if (p.batch.active()) title += " · " + batchRowTitle(p.batch, p.batchRow, b.queries);
     return title;
 }
@@ -222,17 +226,52 @@ std::vector<double> gridPassShares(const HeatmapParams& p, const std::vector<Gri
     return share;
 }
 
-Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled, const ProgressFn& progress,
-                                 const GridPreviewFn& preview) {
-    GridSnapshot out;
-    out.generation = request.generation;
-    out.session = request.session;
-    out.devicePixelRatio = request.devicePixelRatio;
-    auto slopes = computeSlopes(request.session.attention.bias.slopes);
-    if (!slopes) return std::unexpected(slopes.error());
-    out.slopes = std::move(*slopes);
+std::vector<GridPass> detailPasses(const HeatmapParams& p) {
+    if (p.what != RenderWhat::Attention || p.attention.content.kind == ContentKind::Zero || p.batch.active())
+        return {{1, 1}};
+    if (gridPassSeconds(p, {1, 1}) <= kFirstPictureSeconds) return {{1, 1}};
+    // The fewest rows left out that keep the first picture due in about a second; at most 1 row
+    // in 16 (a coarser picture says too little to be worth its cost).
+    int first = 16;
+    for (int r = 2; r < 16; r *= 2)
+        if (gridPassSeconds(p, {r, 1}) <= kFirstPictureSeconds) {
+            first = r;
+            break;
+        }
+    return {{first, 1}, {1, 1}};
+}
 
-    HeatmapParams& p = out.gridParams;
+Result<Heatmap> renderPasses(const HeatmapParams& params, const std::vector<GridPass>& passes, unsigned threads,
+                             const ProgressFn& progress, const HeatmapPreviewFn& preview) {
+    if (passes.empty()) return fail(ErrorCode::InvalidArgument, "renderPasses needs at least one pass");
+    const std::vector<double> weight = gridPassShares(params, passes);
+    constexpr double kUnits = 1e6;
+    double before = 0;
+    // Workers report out of order: the figure passed on never goes backwards.
+    std::atomic<std::uint64_t> high{0};
+    HeatmapParams p = params;
+    for (std::size_t pass = 0; pass < passes.size(); ++pass) {
+        p.rowStep = passes[pass].rowStep;
+        p.keyStep = passes[pass].keyStep;
+        auto map = renderHeatmap(p, threads, [&](std::uint64_t done, std::uint64_t all) {
+            if (!progress) return true;
+            const double fraction = all > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(all)) : 0.0;
+            auto units = static_cast<std::uint64_t>(kUnits * (before + fraction * weight[pass]));
+            std::uint64_t seen = high.load(std::memory_order_relaxed);
+            while (seen < units && !high.compare_exchange_weak(seen, units, std::memory_order_relaxed)) {
+            }
+            return progress(std::max(units, seen), static_cast<std::uint64_t>(kUnits));
+        });
+        if (!map) return std::unexpected(map.error());
+        before += weight[pass];
+        if (pass + 1 == passes.size()) return map;
+        if (preview) preview(p, std::move(*map));
+    }
+    return fail(ErrorCode::InvalidArgument, "renderPasses needs at least one pass");  // not reached
+}
+
+HeatmapParams gridParams(const Request& request) {
+    HeatmapParams p;
     p.attention = request.session.attention;
     p.what = heatmapWhat(request.session);
     p.head = -1;
@@ -246,29 +285,38 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
     p.logScale = request.logScale;
     p.batch = request.session.batch;
     p.batchRow = request.session.batchRow;
-    // Passes from coarse to exact; progress runs once over all of them, each pass weighted by
-    // its modelled cost.
-    const std::vector<GridPass> passes = preview ? gridPasses(p) : std::vector<GridPass>{{1, 1}};
-    const std::vector<double> weight = gridPassShares(p, passes);
-    constexpr double kUnits = 1e6;
-    double before = 0;
-    for (std::size_t pass = 0; pass < passes.size(); ++pass) {
-        p.rowStep = passes[pass].rowStep;
-        p.keyStep = passes[pass].keyStep;
-        auto map = renderHeatmap(p, 2, [&](std::uint64_t done, std::uint64_t all) {
-            const double fraction = all > 0 ? static_cast<double>(done) / static_cast<double>(all) : 0.0;
-            const auto units = static_cast<std::uint64_t>(kUnits * (before + fraction * weight[pass]));
-            return !stopped(cancelled) && (!progress || progress(units, static_cast<std::uint64_t>(kUnits)));
+    return p;
+}
+
+Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& cancelled, const ProgressFn& progress,
+                                 const GridPreviewFn& preview) {
+    GridSnapshot out;
+    out.generation = request.generation;
+    out.session = request.session;
+    out.devicePixelRatio = request.devicePixelRatio;
+    auto slopes = computeSlopes(request.session.attention.bias.slopes);
+    if (!slopes) return std::unexpected(slopes.error());
+    out.slopes = std::move(*slopes);
+    out.gridParams = gridParams(request);
+    // Passes from coarse to exact; progress runs once over all of them.
+    const std::vector<GridPass> passes = preview ? gridPasses(out.gridParams) : std::vector<GridPass>{{1, 1}};
+    auto map = renderPasses(
+        out.gridParams, passes, 2,
+        [&](std::uint64_t done, std::uint64_t all) {
+            return !stopped(cancelled) && (!progress || progress(done, all));
+        },
+        [&](const HeatmapParams& pass, Heatmap coarse) {
+            GridSnapshot first = out;
+            first.gridParams = pass;
+            first.title = heatmapTitle(pass);
+            first.subtitle = heatmapSubtitle(pass, coarse);
+            first.grid = std::move(coarse);
+            preview(std::move(first));
         });
-        if (!map) return std::unexpected(map.error());
-        before += weight[pass];
-        out.grid = std::move(*map);
-        out.title = heatmapTitle(p);
-        out.subtitle = heatmapSubtitle(p, out.grid);
-        if (pass + 1 < passes.size()) preview(out);
-    }
-    out.gridParams.rowStep = 1;  // what the views compare with their next request
-    out.gridParams.keyStep = 1;
+    if (!map) return std::unexpected(map.error());
+    out.grid = std::move(*map);
+    out.title = heatmapTitle(out.gridParams);
+    out.subtitle = heatmapSubtitle(out.gridParams, out.grid);
     return out;
 }
 
@@ -554,8 +602,24 @@ private:
 }  // namespace
 
 Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const CancelledFn& cancelled,
-                        const ProgressFn& outerProgress) {
+                        const ProgressFn& outerProgress, const DetailPreviewFn& preview) {
     Snapshot out;
+    if (!gridSnapshot) {
+        // Only the grid's parameters and slopes are needed: as computeGrid derives them.
+        auto grid = std::make_shared<GridSnapshot>();
+        grid->generation = request.generation;
+        grid->session = request.session;
+        grid->devicePixelRatio = request.devicePixelRatio;
+        grid->gridParams = gridParams(request);
+        auto slopes = computeSlopes(request.session.attention.bias.slopes);
+        if (!slopes) {
+            out.grid = std::move(grid);
+            out.error = "slopes: " + slopes.error().message;
+            return out;
+        }
+        grid->slopes = std::move(*slopes);
+        gridSnapshot = std::move(grid);
+    }
     out.grid = std::move(gridSnapshot);
     const Session& s = request.session;
     const auto& bias = s.attention.bias;
@@ -578,10 +642,12 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     out.detailParams.gap = 0;
     out.detailParams.scale = ScaleMode::PerHead;
 
-    // Statistics average over fewer rows when rows are long (the core's one rule, as the CLI's).
+    // Statistics average over fewer rows when rows are long (the core's one rule, as the CLI's),
+    // unless the request names the rows.
     StatsParams sp;
     sp.attention = s.attention;
     sp.queryRow = out.queryRow;
+    sp.maxRows = request.statsMaxRows;
     sp.maxRows = statsRowsToAverage(sp);
     // The steps' modelled seconds: the detail image (as a grid pass), the statistics (maxRows
     // reference rows per head, and the query row when it is not one of them, on two threads),
@@ -590,18 +656,36 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
     const double referenceRow =
         withContent ? static_cast<double>(k) * cellCost(s.attention) / kReferenceCellsPerSecond : 1e-4;
     const bool curvesAffordable =
+        request.wantCurves &&
         static_cast<double>(heads) * static_cast<double>(k) * cellCost(s.attention) <= kCurveCells;
-    const StepProgress steps(cancelled, outerProgress,
-                             {gridPassSeconds(out.detailParams, {}),
-                              heads * static_cast<double>(std::min(sp.maxRows, q) + 1) * referenceRow / 2,
-                              curvesAffordable ? heads * referenceRow / 2 : 0.0, referenceRow,
-                              request.wantCompare || request.wantExtrapolation ? 0.1 : 0.0});
-    if (auto map = renderHeatmap(out.detailParams, 2, steps.step(0)))
+    // The head image: a first picture from fewer exact rows when it is costly (and a preview is
+    // wanted), then the exact one.
+    const std::vector<GridPass> passes = preview ? detailPasses(out.detailParams) : std::vector<GridPass>{{1, 1}};
+    double detailSeconds = 0;
+    for (GridPass pass : passes) detailSeconds += gridPassSeconds(out.detailParams, pass);
+    const StepProgress steps(
+        cancelled, outerProgress,
+        {detailSeconds, heads * static_cast<double>(std::min(sp.maxRows, q) + 1) * referenceRow / 2,
+         curvesAffordable ? heads * referenceRow / 2 : 0.0, referenceRow,
+         request.wantCompare || request.wantExtrapolation ? 0.1 : 0.0});
+    const std::string title = headTitle(out.head, out.grid->slopes[static_cast<std::size_t>(out.head)]);
+    auto map = renderPasses(out.detailParams, passes, 2, steps.step(0), [&](const HeatmapParams& pass, Heatmap first) {
+        if (steps.stopped()) return;
+        Snapshot shown;
+        shown.grid = out.grid;
+        shown.head = out.head;
+        shown.queryRow = out.queryRow;
+        shown.detailParams = pass;
+        shown.detail = std::move(first);
+        shown.detailTitle = title + " · " + previewText(pass) + ", refining";
+        preview(shown);
+    });
+    if (map)
         out.detail = std::move(*map);
     else if (map.error().code != ErrorCode::Cancelled)
         note("detail", map.error());
     if (steps.stopped()) return out;
-    out.detailTitle = headTitle(out.head, out.grid->slopes[static_cast<std::size_t>(out.head)]);
+    out.detailTitle = title;
 
     if (q <= kDetailValuesMax && k <= kDetailValuesMax)
         if (auto values = headCellValues(out.detailParams, out.grid->slopes, cancelled))
@@ -614,25 +698,28 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
         note("statistics", stats.error());
     if (steps.stopped()) return out;
 
-    CurveSet curves = computeCurves(s.attention, out.queryRow, cancelled);
-    out.slopeCurves = std::move(curves.slopes);
-    out.biasCurves = std::move(curves.bias);
-    out.attentionCurves = std::move(curves.attention);
-    if (out.error.empty()) out.error = std::move(curves.error);
-    if (stopped(cancelled)) return out;
-    for (SlopeScheme scheme : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}) {
-        SlopeParams sp2 = bias.slopes;
-        sp2.scheme = scheme;
-        if (scheme == SlopeScheme::Custom && static_cast<int>(sp2.custom.size()) != heads) continue;
-        auto series = slopeSeries(sp2);
-        if (!series) continue;
-        Series line;  // one line per scheme: x = head, y = slope
-        line.label = std::string(schemeName(scheme));
-        for (const Series& one : *series) {
-            line.x.insert(line.x.end(), one.x.begin(), one.x.end());
-            line.y.insert(line.y.end(), one.y.begin(), one.y.end());
+    if (request.wantCurves) {
+        CurveSet curves = computeCurves(s.attention, out.queryRow, cancelled);
+        out.slopeCurves = std::move(curves.slopes);
+        out.biasCurves = std::move(curves.bias);
+        out.attentionCurves = std::move(curves.attention);
+        if (out.error.empty()) out.error = std::move(curves.error);
+        if (stopped(cancelled)) return out;
+        for (SlopeScheme scheme :
+             {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom}) {
+            SlopeParams sp2 = bias.slopes;
+            sp2.scheme = scheme;
+            if (scheme == SlopeScheme::Custom && static_cast<int>(sp2.custom.size()) != heads) continue;
+            auto series = slopeSeries(sp2);
+            if (!series) continue;
+            Series line;  // one line per scheme: x = head, y = slope
+            line.label = std::string(schemeName(scheme));
+            for (const Series& one : *series) {
+                line.x.insert(line.x.end(), one.x.begin(), one.x.end());
+                line.y.insert(line.y.end(), one.y.begin(), one.y.end());
+            }
+            out.schemeCurves.push_back(std::move(line));
         }
-        out.schemeCurves.push_back(std::move(line));
     }
     if (!steps.done(2)) return out;
     if (auto st = attentionStages(s.attention, out.head, out.queryRow))

@@ -360,8 +360,8 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     return out;
 }
 
-Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads, const ProgressFn& progress,
-                                  int scale) {
+Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads, const ProgressFn& progress, int scale,
+                                  const HeatmapPassFn& firstPicture) {
     scale = std::max(scale, 1);
     HeatmapParams params = figure;
     params.gap = figure.gap * scale;
@@ -382,7 +382,9 @@ Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads,
         params.width = width;
         params.height = height;
         params.labelBand = band;
-        return renderHeatmap(params, threads, progress);
+        if (!firstPicture) return renderHeatmap(params, threads, progress);
+        return explore::renderPasses(params, explore::gridPasses(params), threads, progress,
+                                     [&](const HeatmapParams& pass, const Heatmap&) { firstPicture(pass); });
     });
 }
 

@@ -74,7 +74,7 @@ HeatmapParams heatmapOf(const ViewFigureRequest& r) {
 Result<Image> heatmapView(const ViewFigureRequest& r) {
     const HeatmapParams params = heatmapOf(r);
     if (r.session.batch.active()) return renderBatchHeatmapFigure(params, r.session.batch, r.session.batchRow, r.scale);
-    return renderHeatmapFigure(params, r.threads, r.progress, r.scale);
+    return renderHeatmapFigure(params, r.threads, r.progress, r.scale, r.firstPicture);
 }
 
 // A - B per head on a diverging scale symmetric about 0, rendered at the figure's pixel size.

@@ -118,3 +118,109 @@ TEST(ComputeDetails, ProgressGrowsToTheWholeAndCancels) {
     EXPECT_FALSE(stopped.stats);
     EXPECT_FALSE(stopped.stages);
 }
+
+// The details' head image of the heavy view (one head, 512 x 512 pixels of q.k rows over 65536
+// keys of 4096 dimensions): its first picture is from exact rows only (keyStep 1), 1 in rowStep,
+// then the exact image; a cheap head image is computed once.
+TEST(ComputeDetails, DetailPassesAreExactRowsFirstThenTheExactImage) {
+    HeatmapParams p = grid(8, 65536, ContentKind::Qk, 4096);
+    p.head = 0;
+    p.width = 512;
+    p.height = 512;
+    const std::vector<explore::GridPass> passes = explore::detailPasses(p);
+    ASSERT_EQ(passes.size(), 2U);
+    EXPECT_GT(passes[0].rowStep, 1);
+    EXPECT_EQ(passes[0].keyStep, 1);
+    EXPECT_LT(explore::gridPassSeconds(p, passes[0]), explore::gridPassSeconds(p, {1, 1}) / 2);
+    EXPECT_EQ(passes.back(), (explore::GridPass{1, 1}));
+    HeatmapParams cheap = grid(8, 256, ContentKind::Qk, 64);
+    cheap.head = 0;
+    EXPECT_EQ(explore::detailPasses(cheap), (std::vector<explore::GridPass>{{1, 1}}));
+}
+
+// renderPasses: every pass but the last goes to the preview with its own rowStep, the progress
+// runs once over all passes (never backwards, ending at the whole), and a false answer cancels.
+TEST(ComputeDetails, RenderPassesPreviewsThenReturnsTheLastPass) {
+    HeatmapParams p = grid(2, 512, ContentKind::Gaussian, 64);
+    p.width = 128;
+    p.height = 96;
+    std::vector<int> previews;
+    std::vector<double> seen;
+    auto map = explore::renderPasses(
+        p, {{8, 1}, {2, 1}, {1, 1}}, 2,
+        [&](std::uint64_t done, std::uint64_t total) {
+            seen.push_back(static_cast<double>(done) / static_cast<double>(total));
+            return true;
+        },
+        [&](const HeatmapParams& pass, Heatmap first) {
+            previews.push_back(pass.rowStep);
+            EXPECT_EQ(first.rowStep, pass.rowStep);
+            EXPECT_EQ(first.image.width, p.width);
+        });
+    ASSERT_TRUE(map) << map.error().message;
+    EXPECT_EQ(previews, (std::vector<int>{8, 2}));
+    EXPECT_EQ(map->rowStep, 1);
+    ASSERT_FALSE(seen.empty());
+    for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i], seen[i - 1]) << i;
+    EXPECT_NEAR(seen.back(), 1.0, 1e-6);
+    // The exact pass alone gives the same picture as renderHeatmap.
+    auto direct = renderHeatmap(p, 2);
+    ASSERT_TRUE(direct);
+    EXPECT_EQ(map->image.pixels, direct->image.pixels);
+    int calls = 0;
+    auto stopped =
+        explore::renderPasses(p, {{8, 1}, {1, 1}}, 2, [&](std::uint64_t, std::uint64_t) { return ++calls < 2; });
+    ASSERT_FALSE(stopped);
+    EXPECT_EQ(stopped.error().code, ErrorCode::Cancelled);
+}
+
+// A costly head image (Gaussian content over 2^19 keys: 512 exact rows draw 2^28 normals) sends
+// a first picture from fewer exact rows, labelled a preview, holding only the head image; the
+// result is the exact image, its title unlabelled, with statistics and stages.
+TEST(ComputeDetails, ACostlyHeadImageSendsAnExactRowPreviewFirst) {
+    explore::Request r;
+    r.session.what = RenderWhat::Attention;
+    r.session.attention.bias.slopes.heads = 1;
+    r.session.attention.bias.queries = 1 << 19;
+    r.session.attention.content.kind = ContentKind::Gaussian;
+    r.wantCurves = false;
+    std::vector<explore::Snapshot> previews;
+    std::vector<double> seen;
+    const explore::Snapshot details = explore::computeDetails(
+        r, nullptr, {},
+        [&](std::uint64_t done, std::uint64_t total) {
+            seen.push_back(static_cast<double>(done) / static_cast<double>(total));
+            return true;
+        },
+        [&](const explore::Snapshot& first) { previews.push_back(first); });
+    ASSERT_EQ(previews.size(), 1U);
+    const explore::Snapshot& first = previews.front();
+    EXPECT_GT(first.detailParams.rowStep, 1);
+    EXPECT_EQ(first.detailParams.keyStep, 1);
+    EXPECT_EQ(first.detail.rowStep, first.detailParams.rowStep);
+    EXPECT_NE(first.detailTitle.find("preview from 1 exact row in"), std::string::npos) << first.detailTitle;
+    EXPECT_NE(first.detailTitle.find("refining"), std::string::npos) << first.detailTitle;
+    EXPECT_FALSE(first.stats);
+    EXPECT_FALSE(first.stages);
+    ASSERT_TRUE(details.stats && details.stages) << details.error;
+    EXPECT_EQ(details.detailParams.rowStep, 1);
+    EXPECT_EQ(details.detail.rowStep, 1);
+    EXPECT_EQ(details.detail.image.width, first.detail.image.width);
+    EXPECT_EQ(details.detail.image.height, first.detail.image.height);
+    EXPECT_EQ(details.detailTitle.find("preview"), std::string::npos) << details.detailTitle;
+    // The statistics average the core's budget of rows: 2^23 / (H K) = 16.
+    EXPECT_EQ(statsRowsToAverage(StatsParams{r.session.attention, -1, 0}), 16);
+    EXPECT_EQ(details.stats->rowsAveraged, 16);
+    EXPECT_TRUE(details.slopeCurves.empty());  // wantCurves false
+    for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i], seen[i - 1]) << i;
+    EXPECT_NEAR(seen.back(), 1.0, 1e-6);
+    // Without a preview callback: one pass, and the same exact image.
+    const explore::Snapshot once = explore::computeDetails(r, nullptr);
+    EXPECT_EQ(once.detail.image.pixels, details.detail.image.pixels);
+    // A request that names the rows gets them.
+    r.session.attention.bias.queries = 64;
+    r.statsMaxRows = 3;
+    const explore::Snapshot three = explore::computeDetails(r, nullptr);
+    ASSERT_TRUE(three.stats) << three.error;
+    EXPECT_EQ(three.stats->rowsAveraged, 3);
+}

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 using namespace alibi;
 
@@ -147,4 +148,29 @@ TEST(Figure, HeatmapFigureAt2xHasTwiceThePixels) {
     EXPECT_EQ(one->height, 300);
     EXPECT_EQ(two->width, 800);
     EXPECT_EQ(two->height, 600);
+}
+
+// With a first-picture callback a costly heatmap is computed as the explorers compute it (a
+// first picture from fewer rows, reported with its pass, then the exact one): the figure is the
+// same as without it, and a cheap heatmap reports no first picture.
+TEST(Figure, FirstPictureIsReportedAndTheFigureIsTheSame) {
+    HeatmapParams p;
+    p.what = RenderWhat::Attention;
+    p.attention.bias.slopes.heads = 1;
+    p.attention.bias.queries = 1 << 19;  // Gaussian rows of 2^19 keys: hundreds of rows cost seconds
+    p.attention.content.kind = ContentKind::Gaussian;
+    p.width = 800;
+    p.height = 600;
+    std::vector<HeatmapParams> firsts;
+    auto with = renderHeatmapFigure(p, 2, {}, 1, [&](const HeatmapParams& pass) { firsts.push_back(pass); });
+    ASSERT_TRUE(with) << with.error().message;
+    ASSERT_EQ(firsts.size(), 1U);
+    EXPECT_GT(firsts[0].rowStep, 1);
+    auto without = renderHeatmapFigure(p, 2);
+    ASSERT_TRUE(without) << without.error().message;
+    EXPECT_EQ(with->pixels, without->pixels);
+    p.attention.bias.queries = 256;
+    firsts.clear();
+    ASSERT_TRUE(renderHeatmapFigure(p, 2, {}, 1, [&](const HeatmapParams& pass) { firsts.push_back(pass); }));
+    EXPECT_TRUE(firsts.empty());
 }

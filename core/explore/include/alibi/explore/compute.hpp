@@ -38,8 +38,25 @@ struct GridPass {
 // asks `grid.rowStep > 1` knows it has a preview. While the exact grid is still far off, an
 // exact pass from fewer rows comes next.
 [[nodiscard]] std::vector<GridPass> gridPasses(const HeatmapParams& params);
+// The passes of the details' head image (computeDetails) and of any picture whose preview must
+// show exact rows only: {{1, 1}} when cheap, else a first picture from 1 exact row in rowStep
+// (keyStep 1) due in about a second, then the exact {1, 1}.
+[[nodiscard]] std::vector<GridPass> detailPasses(const HeatmapParams& params);
 // Each pass's share of the whole work (summing to 1), for one progress over every pass.
 [[nodiscard]] std::vector<double> gridPassShares(const HeatmapParams& params, const std::vector<GridPass>& passes);
+// A preview pass's picture: the parameters it was rendered with (rowStep, keyStep) and the image.
+using HeatmapPreviewFn = std::function<void(const HeatmapParams& pass, Heatmap preview)>;
+// Renders `params` pass by pass (gridPasses or detailPasses; params' own rowStep and keyStep are
+// replaced by each pass's), every pass but the last to `preview` (may be empty). `progress`
+// (optional) runs once over every pass, each weighted by its modelled cost (gridPassShares), in
+// arbitrary units; returning false cancels (ErrorCode::Cancelled). Returns the last pass's
+// heatmap (the exact one when the passes end in {1, 1}, as they always do).
+[[nodiscard]] Result<Heatmap> renderPasses(const HeatmapParams& params, const std::vector<GridPass>& passes,
+                                           unsigned threads, const ProgressFn& progress = {},
+                                           const HeatmapPreviewFn& preview = {});
+// What a preview pass is, in words: "preview from 1 exact row in 4" or "preview from 1 row in 2
+// and q.k of 1 key in 64 (approximate)"; empty for the exact picture (rowStep and keyStep 1).
+[[nodiscard]] std::string previewText(const HeatmapParams& params);
 // Modelled seconds of one pass on this kind of machine (2 cores), for tests and benchmarks.
 [[nodiscard]] double gridPassSeconds(const HeatmapParams& params, GridPass pass);
 // Every number of the one head `params.head` (Q x K, row-major), as the detail views print them:
@@ -60,11 +77,20 @@ struct CurveSet {
 };
 [[nodiscard]] CurveSet computeCurves(const AttentionParams& attention, std::int64_t queryRow,
                                      const CancelledFn& cancelled = {}, std::size_t pointsPerCurve = 0);
-// Everything but the grid (which the caller computed first and passes in). `progress`
-// (optional) counts the work done of the whole call in arbitrary units, each step (the detail
-// image, statistics, curves, stages) weighted by its modelled cost; returning false cancels.
+// A first picture of the details' head image: a Snapshot holding only `grid`, `head`,
+// `queryRow`, `detailParams` (rowStep > 1), `detail` and `detailTitle` (which says "preview ...,
+// refining"); statistics, curves and stages are left empty (the views keep what they show).
+using DetailPreviewFn = std::function<void(const Snapshot&)>;
+// Everything but the grid (which the caller computed first and passes in; null: only its
+// parameters are needed, and they are derived from the request as computeGrid derives them).
+// `progress` (optional) counts the work done of the whole call in arbitrary units, each step
+// (the detail image, statistics, curves, stages) weighted by its modelled cost; returning false
+// cancels. When the head image is costly and `preview` is given, a first picture from fewer
+// exact rows goes to `preview` (detailPasses) before the exact one is computed.
 [[nodiscard]] Snapshot computeDetails(const Request& request, GridPtr grid, const CancelledFn& cancelled = {},
-                                      const ProgressFn& progress = {});
+                                      const ProgressFn& progress = {}, const DetailPreviewFn& preview = {});
+// The heatmap parameters of the request's head grid, as computeGrid renders it (the exact pass).
+[[nodiscard]] HeatmapParams gridParams(const Request& request);
 // A - B per cell over the whole tensor (both built in memory, up to 2^24 cells), tiles `gap`
 // pixels apart (a figure at 2x doubles it), `labelBand` pixels free above each for its label.
 [[nodiscard]] CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,

@@ -40,6 +40,11 @@ struct Request {
     bool wantCompare = false;
     CompareOverrides compare = geometricCompare();  // B of the compare view (io/session.hpp)
     bool wantExtrapolation = false;
+    // The details (computeDetails): the rows the statistics average per head (0: the core's
+    // choice, model/stats statsRowsToAverage), and whether to compute the curves (an explorer that computes them
+    // on a worker of its own says false).
+    std::int64_t statsMaxRows = 0;
+    bool wantCurves = true;
     friend bool operator==(const Request&, const Request&) = default;
 };
 

@@ -63,11 +63,17 @@ using DrawHeatmapFn = std::function<Result<Heatmap>(int width, int height, int l
 // The bare frame: colour bar of `colormap`, head labels; no title, axes or caption.
 [[nodiscard]] Result<Image> heatmapFigure(int width, int height, Colormap colormap, const DrawHeatmapFn& draw);
 
+// Called when a first, coarser picture of a heatmap is ready, with the parameters of its pass
+// (rowStep > 1; explore::previewText says what it is).
+using HeatmapPassFn = std::function<void(const HeatmapParams& pass)>;
 // The explorer's head grid (or one head) as a figure: its title, axes, colour bar and formula
 // line. `params.width` x `params.height` is the whole figure at 1x; it has `scale` times as many
-// pixels each way. Progress counts what renderHeatmap counts.
+// pixels each way. Progress counts what renderHeatmap counts. With `firstPicture`, a costly
+// heatmap is computed as the explorers compute it (explore::gridPasses: a first picture, reported
+// to `firstPicture`, then the exact one, with one progress over both); the figure is the exact one.
 [[nodiscard]] Result<Image> renderHeatmapFigure(const HeatmapParams& params, unsigned threads = 0,
-                                                const ProgressFn& progress = {}, int scale = 1);
+                                                const ProgressFn& progress = {}, int scale = 1,
+                                                const HeatmapPassFn& firstPicture = {});
 // The same figure for row `row` of a batch (model/batch.hpp): the bias or attention of that row
 // (params.what), masked cells (padding, other documents, window, future keys) in kMaskedColor,
 // the colour range the exact extremes of the unmasked shown cells. A pixel covering several

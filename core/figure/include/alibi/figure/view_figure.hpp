@@ -41,6 +41,10 @@ struct ViewFigureRequest {
     // Counts what the view's computation counts (grid pixel rows, heads of attention curves...);
     // returning false cancels with ErrorCode::Cancelled.
     ProgressFn progress;
+    // Grid and Detail of a single sequence: when set, a costly heatmap is computed as the
+    // explorers compute it, a first picture (reported here, with its pass's parameters) and then
+    // the exact one, progress running once over both (renderHeatmapFigure). The figure is the same.
+    HeatmapPassFn firstPicture;
 };
 
 // The views that have a figure: Grid, Detail, Curves, Stages, Compare, Extrapolation and
