@@ -107,7 +107,8 @@ TEST_F(LiveRunTest, RunsTheExampleModelWithTokensLossAndChange) {
     EXPECT_EQ(loss[0].x.front(), 1.0);
     EXPECT_EQ(loss[0].y.size(), static_cast<std::size_t>(T - 1));
     EXPECT_EQ(lm::liveChangeSeries(*run).size(), 2u);
-    EXPECT_NE(lm::liveLossLine(*run).find("B: slopes x0.5, head 2 = 0.75"), std::string::npos) << lm::liveLossLine(*run);
+    EXPECT_NE(lm::liveLossLine(*run).find("B: slopes x0.5, head 2 = 0.75"), std::string::npos)
+        << lm::liveLossLine(*run);
 
     // The file goes with the run's last copy.
     const std::string file = run->mapsPath;
