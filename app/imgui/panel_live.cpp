@@ -103,8 +103,9 @@ void drawLossPlot(AppState& state, const lm::LiveRun& run, ImVec2 size) {
                                                ? tokens.display[static_cast<std::size_t>(p)]
                                                : std::string("?"),
                                            tokens.ids[static_cast<std::size_t>(p)], run.loss.a.loss[i]);
-            if (run.loss.b) text += fmt::format(", B {:.4f} (B - A {:+.4f})", run.loss.b->loss[i],
-                                                run.loss.b->loss[i] - run.loss.a.loss[i]);
+            if (run.loss.b)
+                text += fmt::format(", B {:.4f} (B - A {:+.4f})", run.loss.b->loss[i],
+                                    run.loss.b->loss[i] - run.loss.a.loss[i]);
             ImGui::SetTooltip("%s", text.c_str());
         }
     }

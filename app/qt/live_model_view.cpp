@@ -46,7 +46,8 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     m_folder->setObjectName("liveFolder");
     m_folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* open = new QPushButton("Open model…", this);
-    open->setToolTip("A Hugging Face folder: config.json, model.safetensors (or shards with their index), tokenizer.json");
+    open->setToolTip(
+        "A Hugging Face folder: config.json, model.safetensors (or shards with their index), tokenizer.json");
     auto* example = new QPushButton("Example model", this);
     example->setToolTip("assets/models/license-bloom-tiny: a 2-layer BLOOM trained on Debian's licence texts");
     folderRow->addWidget(new QLabel("Model:", this));
@@ -71,7 +72,8 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     m_scheme = new QComboBox(this);
     m_scheme->setObjectName("liveScheme");
     m_scheme->addItem("the model's");
-    for (SlopeScheme s : kSchemes) m_scheme->addItem(QString::fromUtf8(schemeName(s).data(), static_cast<qsizetype>(schemeName(s).size())));
+    for (SlopeScheme s : kSchemes)
+        m_scheme->addItem(QString::fromUtf8(schemeName(s).data(), static_cast<qsizetype>(schemeName(s).size())));
     m_scheme->setToolTip("B: the slopes computed by another scheme");
     m_maxBiasSet = new QCheckBox("max_bias", this);
     m_maxBias = new QDoubleSpinBox(this);
@@ -160,9 +162,8 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     connect(m_session, &SessionModel::errorOccurred, this, [this](const QString& field, const QString& message) {
         if (field == "model") setStatus(message, true);
     });
-    connect(m_runner, &LiveRunModel::progress, this, [this](double f) {
-        m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
-    });
+    connect(m_runner, &LiveRunModel::progress, this,
+            [this](double f) { m_progress->setValue(static_cast<int>(std::lround(f * 1000))); });
     connect(m_runner, &LiveRunModel::finished, this, [this] {
         m_run->setEnabled(true);
         m_cancel->setEnabled(false);
@@ -229,7 +230,8 @@ void LiveModelView::syncFromSession() {
 void LiveModelView::commit() {
     LiveModelParams p = m_session->session().live;
     p.change.scale = m_scale->value();
-    p.change.scheme = m_scheme->currentIndex() > 0 ? std::optional(kSchemes[m_scheme->currentIndex() - 1]) : std::nullopt;
+    p.change.scheme =
+        m_scheme->currentIndex() > 0 ? std::optional(kSchemes[m_scheme->currentIndex() - 1]) : std::nullopt;
     m_maxBias->setEnabled(m_maxBiasSet->isChecked());
     p.change.maxBias = m_maxBiasSet->isChecked() ? std::optional(m_maxBias->value()) : std::nullopt;
     auto heads = parseHeadSlopes(m_heads->text().toStdString());
@@ -280,8 +282,8 @@ void LiveModelView::showRun() {
     m_lossPlot->setReferenceX(trained > 0 ? std::optional<double>(static_cast<double>(trained)) : std::nullopt,
                               QString("training length %1").arg(trained));
     auto change = lm::liveChangeSeries(*run);
-    m_changePlot->setNote(change.empty() ? "No slope change: set B's scale, scheme, max_bias or a head's slope, and Run."
-                                         : QString());
+    m_changePlot->setNote(
+        change.empty() ? "No slope change: set B's scale, scheme, max_bias or a head's slope, and Run." : QString());
     m_changePlot->setSeries(std::move(change));
     m_changeLine->setText(QString::fromStdString(lm::liveChangeLine(*run)));
     setStatus(QString("Ran %1 on %2 tokens: its maps are in the Attention maps tab (tokens on the axes and in the "

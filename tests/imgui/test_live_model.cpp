@@ -96,9 +96,9 @@ TEST_F(ModelRunView, SlopeChangeIsASessionParameterWithAvsB) {
     EXPECT_EQ(m_explorer->model().maps.file->maps, live.run->maps);
 
     // Saved and reopened with the session.
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("alibi-imgui-live-" + std::to_string(::getpid()) + ".alibi.json"))
-                                 .string();
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("alibi-imgui-live-" + std::to_string(::getpid()) + ".alibi.json"))
+            .string();
     ASSERT_TRUE(saveSession(state().session, path));
     auto loaded = loadSession(path);
     std::filesystem::remove(path);

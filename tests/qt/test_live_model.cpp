@@ -72,7 +72,8 @@ private slots:
         MainWindow w;
         showWindow(w);
         int ticks = 0;
-        QVERIFY(runAndWatch(w, [&] { w.openExampleModel(); }, &ticks));
+        QVERIFY(runAndWatch(
+            w, [&] { w.openExampleModel(); }, &ticks));
         QVERIFY2(w.liveView()->runner()->run(), qPrintable(w.lastError()));
         QVERIFY(ticks > 0);  // the UI thread turned while the model ran
         QVERIFY(w.model()->session().live.path.ends_with("license-bloom-tiny"));

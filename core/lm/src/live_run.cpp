@@ -179,8 +179,7 @@ std::string liveSummary(const LiveRun& run) {
 std::string liveLossLine(const LiveRun& run) {
     const LossReport& r = run.loss;
     std::string line = fmt::format("{}: mean loss {}", r.a.label, nats(r.a.mean));
-    if (r.b)
-        line += fmt::format(" · {}: {} (B - A {:+.4f})", r.b->label, nats(r.b->mean), r.b->mean - r.a.mean);
+    if (r.b) line += fmt::format(" · {}: {} (B - A {:+.4f})", r.b->label, nats(r.b->mean), r.b->mean - r.a.mean);
     if (r.trainingLength > 0 && static_cast<std::int64_t>(r.tokens.ids.size()) > r.trainingLength) {
         line += fmt::format(" · beyond the training length (positions {} on): A {}", r.trainingLength,
                             nats(meanFrom(r.a.loss, r.trainingLength).value_or(NAN)));

@@ -59,9 +59,10 @@ Result<std::map<int, double>> parseHeadSlopes(std::string_view text) {
                         fmt::format("--head-slope: '{}' is not HEAD=SLOPE (e.g. 3=0.25; heads from 0)", item));
         const auto slope = parseSlope(item.substr(eq + 1));
         if (!slope || !inRange(*slope, kHeadSlopeRange))
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--head-slope: head {}'s slope '{}' must be a number from 0 to 1e6 (0.25, 1/4, 2^-2)",
-                                    head, item.substr(eq + 1)));
+            return fail(
+                ErrorCode::InvalidArgument,
+                fmt::format("--head-slope: head {}'s slope '{}' must be a number from 0 to 1e6 (0.25, 1/4, 2^-2)", head,
+                            item.substr(eq + 1)));
         out[head] = *slope;
     }
     return out;

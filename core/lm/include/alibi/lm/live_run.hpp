@@ -26,10 +26,10 @@
 namespace alibi::lm {
 
 struct LiveRunOptions {
-    ProgressFn progress;            // steps of the whole run (opening, pass A, pass B); false cancels
-    unsigned threads = 0;           // 0: every core
+    ProgressFn progress;   // steps of the whole run (opening, pass A, pass B); false cancels
+    unsigned threads = 0;  // 0: every core
     std::uint64_t budget = kDefaultMemoryBudget;
-    std::string tempFolder;         // where A's maps are written a moment; "": $TMPDIR, else /tmp
+    std::string tempFolder;  // where A's maps are written a moment; "": $TMPDIR, else /tmp
 };
 
 struct LiveRun {
