@@ -125,7 +125,7 @@ void drawChangePlot(const lm::LiveRun& run, ImVec2 size) {
     PlotAxes axes;
     axes.title = "Attention change per head, B vs A";
     axes.xLabel = "head";
-    axes.yLabel = "mean 1/2 sum |P_B - P_A|";
+    axes.yLabel = "mean TV";  // the title and the line below say what it is
     axes.xMin = -0.5;
     axes.xMax = r.xMax + 0.5;
     axes.yMin = 0;
