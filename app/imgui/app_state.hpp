@@ -31,10 +31,11 @@ inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
 
 // The views of the centre panel, the same as the Qt explorer's tabs.
 // Maps and Fit show a trained model's saved attention maps (issue 12), not the session's ALiBi.
-enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, PositionSchemes, Maps, Fit };
-inline constexpr std::array kAllViews{
-    View::Grid,          View::Detail,   View::Curves,          View::Stages, View::Compare,
-    View::Extrapolation, View::Diagnose, View::PositionSchemes, View::Maps,   View::Fit};
+// Model runs a BLOOM or MPT checkpoint on the user's text (issue 29): its maps open in Maps.
+enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, PositionSchemes, Maps, Fit, Model };
+inline constexpr std::array kAllViews{View::Grid,    View::Detail,        View::Curves,   View::Stages,
+                                      View::Compare, View::Extrapolation, View::Diagnose, View::PositionSchemes,
+                                      View::Maps,    View::Fit,           View::Model};
 [[nodiscard]] std::string_view viewTitle(View view);  // "Head grid"
 [[nodiscard]] std::string_view viewSlug(View view);   // "head-grid" (file names)
 
@@ -122,6 +123,21 @@ inline constexpr double kTypingPause = 0.9;
 struct FieldRefusal {
     unsigned id = 0;
     std::string message;
+};
+
+// The Model view's fields (issue 29). The run's parameters are the session's (Session::live:
+// saved, undoable); these are what is being typed before it reaches the session, and one-shots.
+struct LiveState {
+    std::string folderDraft;                   // the model folder field
+    std::string textDraft = kDefaultLiveText;  // the text box: committed to session.live.text by Run
+    std::string headsText;                     // "3=0.25, 0=1/2": B's heads' slopes
+    std::string headsError;                    // why the heads' list was refused (the core's words)
+    bool run = false;                          // one-shot: commit the text and run the session's model
+    bool cancel = false;                       // one-shot: the Cancel button
+    bool openDialog = false;                   // File > Open model: the folder prompt is showing
+    std::optional<std::string> open;           // one-shot: set this folder in the session and run it
+    bool example = false;                      // one-shot: Help > Example model
+    ScreenRect lossPlotRect;                   // where the loss plot was drawn last frame (tests)
 };
 
 struct AppState {
@@ -215,6 +231,7 @@ struct AppState {
 
     // ---- a trained model's attention maps (the Maps and Fit views)
     MapsState maps;
+    LiveState live;                         // the Model view
     std::vector<std::string> droppedFiles;  // dropped on the window this frame (the shell adds them)
 
     // ---- frame timing (filled by the shell and the Explorer)

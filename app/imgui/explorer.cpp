@@ -75,7 +75,7 @@ bool Explorer::busy() const {
            m_model.maps.headPending || m_model.maps.layerFitPending || m_model.maps.rowPending ||
            m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() || m_model.exportRunning ||
            m_model.figureRunning || m_figureJob.running() || m_curvesChangedAt.has_value() || !m_hoverWorker.idle() ||
-           m_state.draft.pending;  // a typed number applies after a pause
+           m_model.live.running || m_state.draft.pending;  // a typed number applies after a pause
 }
 
 void Explorer::installSession(const Session& session) {
@@ -83,6 +83,14 @@ void Explorer::installSession(const Session& session) {
                                  session.attention.bias.slopes.scheme == m_lastValid.attention.bias.slopes.scheme &&
                                  session.attention.bias.slopes.maxBias == m_lastValid.attention.bias.slopes.maxBias &&
                                  session.attention.bias.slopes.custom == m_lastValid.attention.bias.slopes.custom);
+    // The Model view's fields follow the session where it changed (an edit, undo, an opened file);
+    // a text being typed stays until then.
+    if (session.live.text != m_lastValid.live.text) m_state.live.textDraft = session.live.text;
+    if (session.live.path != m_lastValid.live.path) m_state.live.folderDraft = session.live.path;
+    if (session.live.change.headSlopes != m_lastValid.live.change.headSlopes) {
+        m_state.live.headsText = headSlopesText(session.live.change.headSlopes);
+        m_state.live.headsError.clear();
+    }
     m_state.session = session;
     m_lastValid = session;
     // Compare's B is part of the session's history (undo, the modified mark), shown by the spec.
@@ -193,6 +201,7 @@ void Explorer::frame() {
 
     collectResults();
     handleLessonKeys();
+    collectLive();
     collectMaps();
     handleDrops();
     handleShortcuts();
@@ -202,12 +211,14 @@ void Explorer::frame() {
     drawPanels(top);
     drawHelpWindow();
     drawMapsOpenDialog();
+    drawModelOpenDialog();
     drawFigurePopup();
     drawConfirmPopup();
     drawErrorPopup();
     validateEdits();
     runActions();
     runMapsActions();
+    runLiveActions();
     submitRequests();
     submitMapsRequests();
     updateMapsHover();

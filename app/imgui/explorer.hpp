@@ -32,6 +32,8 @@ inline constexpr std::chrono::milliseconds kSettleTime{150};
 
 // The example attention maps (assets/attention, found like the presets), sorted; empty when none.
 [[nodiscard]] std::vector<std::string> attentionExamples();
+// The example model's folder (assets/models/license-bloom-tiny, found like the presets); "" when none.
+[[nodiscard]] std::string exampleModelFolder();
 
 class Explorer {
 public:
@@ -87,6 +89,11 @@ public:
     // A lesson step over attention maps: opens `path` unless it is open, then looks where
     // `target` says (layer number, head, row, side picture).
     void showLessonMaps(const std::string& path, const MapsLessonTarget& target);
+    // File > Open model: sets the session's model folder (one undoable edit) and runs it on the
+    // Model view's text on a worker; its maps open in the Maps view, A vs B in the Model view.
+    void openModel(const std::string& folder);
+    // Help > Example model: the example model's folder, opened as above.
+    void openExampleModel();
     // Files dropped on the window (the shell's drop callback): opened when the next frame runs.
     void dropFiles(std::vector<std::string> paths);
 
@@ -126,6 +133,10 @@ private:
     void applyMapsLessonTarget(const AttentionMaps& maps);
     [[nodiscard]] bool mapsGridAwaited() const;
     void drawMapsOpenDialog();
+    // The model run (explorer_live.cpp).
+    void collectLive();
+    void runLiveActions();
+    void drawModelOpenDialog();
 
     AppState m_state;
     Model m_model;
@@ -169,6 +180,14 @@ private:
     };
     std::optional<ExportPlanKey> m_exportPlanKey;
 
+    struct LiveOutcome {
+        std::shared_ptr<const lm::LiveRun> run;  // null: refused or cancelled
+        LiveModelParams params;
+        std::string error;
+        bool cancelled = false;
+    };
+    explore::Mailbox<LiveOutcome> m_liveBox;
+    std::uint64_t m_liveGeneration = 0;
     explore::Mailbox<MapsOpenResult> m_mapsOpenBox;
     std::uint64_t m_mapsOpenGeneration = 0;
     explore::Mailbox<FitTableResult> m_fitBox;
@@ -191,6 +210,7 @@ private:
     AsyncView<CompareRequest, CompareResult> m_compare;
     AsyncView<ExtrapolationRequest, ExtrapolationResult> m_extrapolation;
     explore::JobRunner m_mapsOpenWorker{{.niceness = 2}};
+    explore::JobRunner m_liveWorker{{.niceness = 2}};
     explore::JobRunner m_fitWorker{{.niceness = 10}};
     AsyncView<MapsGridRequest, MapsGridResult> m_mapsGrid;
     AsyncView<MapsGridRequest, MapsGridResult> m_mapsHead;

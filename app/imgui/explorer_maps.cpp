@@ -183,7 +183,8 @@ void Explorer::collectMaps() {
             maps.file = opened;
             maps.fit.reset();
             s.tableOrder.clear();
-            if (m_state.view != View::Maps && m_state.view != View::Fit) m_state.view = View::Maps;
+            if (!opened->ask.stayInView && m_state.view != View::Maps && m_state.view != View::Fit)
+                m_state.view = View::Maps;
             m_state.statusMessage = fmt::format("opened {}: {}, {} in {:.0f} ms",
                                                 std::filesystem::path(opened->ask.path).filename().string(),
                                                 m.layoutText(), attentionValuesName(m.values()), opened->ms);

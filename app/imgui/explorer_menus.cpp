@@ -51,6 +51,7 @@ float Explorer::drawMenuBar() {
         if (ImGui::MenuItem("Save session", "Ctrl+S")) m_state.actions.saveSession = true;
         ImGui::Separator();
         if (ImGui::MenuItem("Open attention maps...")) m_state.maps.openDialog = true;
+        if (ImGui::MenuItem("Open model...")) m_state.live.openDialog = true;
         ImGui::Separator();
         if (ImGui::MenuItem("Export tensor", nullptr, false, !m_model.exportRunning))
             m_state.actions.exportTensor = true;
@@ -99,6 +100,9 @@ float Explorer::drawMenuBar() {
             const std::string label = "Open example attention maps: " + std::filesystem::path(path).filename().string();
             if (ImGui::MenuItem(label.c_str())) openAttentionMaps(path);
         }
+        // The small BLOOM model trained on Debian's licence texts (assets/models), run on the Model view's text.
+        if (ImGui::MenuItem("Example model (license-bloom-tiny)", nullptr, false, !exampleModelFolder().empty()))
+            openExampleModel();
         ImGui::EndMenu();
     }
     // The status line sits at the right of the menu bar, where every view can see it.

@@ -58,7 +58,7 @@ std::string fileStem(const std::string& path) {
 // The session's view a figure draws (Diagnose and the attention maps have figures of their own,
 // the head fit table none).
 std::optional<ExplorerView> figureView(View view) {
-    if (view == View::Maps || view == View::Fit) return std::nullopt;
+    if (view == View::Maps || view == View::Fit || view == View::Model) return std::nullopt;
     const ExplorerView explorerView = toExplorerView(view);
     if (!viewHasFigure(explorerView)) return std::nullopt;
     return explorerView;

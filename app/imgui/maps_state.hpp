@@ -36,8 +36,9 @@ struct MapsOpenAsk {
     std::string path;
     std::string tensor;  // "": every layer of a safetensors file
     int batch = 0;
-    int values = 0;         // 0 detect, 1 probabilities, 2 scores
-    bool keepView = false;  // a re-open of the same file (values, batch, tensor): keep the layer
+    int values = 0;           // 0 detect, 1 probabilities, 2 scores
+    bool keepView = false;    // a re-open of the same file (values, batch, tensor): keep the layer
+    bool stayInView = false;  // a model run's maps: the view shown stays (the Model view's A vs B)
 };
 
 // Where a lesson step over attention maps looks: applied once its file is open.

@@ -9,6 +9,7 @@
 
 #include <alibi/explore/snapshot.hpp>
 #include <alibi/io/session.hpp>
+#include <alibi/lm/live_run.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/stats.hpp>
 #include <alibi/render/plot.hpp>
@@ -157,7 +158,18 @@ struct DetailsResult {
 // ---------------------------------------------------------------------------
 // What the panels draw. The grid's texture is uploaded by the GL shell; panels only show it.
 
+// The Model view's run (lm::runLive on a worker): the last finished run, and the one under way.
+struct LiveModel {
+    std::shared_ptr<const lm::LiveRun> run;  // the last finished run (null before the first)
+    LiveModelParams runParams;               // what it ran
+    bool running = false;
+    std::string runningModel;  // the folder's name, while running
+    std::string error;         // the last refusal, as the core words it ("" after a success)
+    std::shared_ptr<std::atomic<float>> progress = std::make_shared<std::atomic<float>>(0.0f);
+};
+
 struct Model {
+    LiveModel live;
     std::shared_ptr<const GridResult> grid;
     ImTextureID gridTexture = nullptr;
     ImTextureID colorBarTexture = nullptr;

@@ -29,6 +29,8 @@ std::string_view viewTitle(View view) {
             return "Attention maps";
         case View::Fit:
             return "Head fit";
+        case View::Model:
+            return "Model run";
     }
     return "Head grid";
 }
@@ -55,6 +57,8 @@ std::string_view viewSlug(View view) {
             return "attention-maps";
         case View::Fit:
             return "head-fit";
+        case View::Model:
+            return "model-run";
     }
     return "head-grid";
 }
@@ -84,6 +88,8 @@ std::string_view viewShortTitle(View view) {
             return "Maps";
         case View::Fit:
             return "Fit";
+        case View::Model:
+            return "Model";
     }
     return "Grid";
 }
@@ -148,6 +154,9 @@ void drawViewsPanel(AppState& state, const Model& model) {
                 break;
             case View::Fit:
                 drawFitView(state, model);
+                break;
+            case View::Model:
+                drawModelView(state, model);
                 break;
         }
         ImGui::EndTabItem();

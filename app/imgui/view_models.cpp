@@ -87,6 +87,7 @@ ExplorerView toExplorerView(View view) {
         // on the head grid.
         case View::Maps:
         case View::Fit:
+        case View::Model:
             return ExplorerView::Grid;
     }
     return ExplorerView::Grid;

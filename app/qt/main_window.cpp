@@ -10,6 +10,7 @@
 #include "head_detail_view.hpp"
 #include "head_grid_view.hpp"
 #include "lesson_panel.hpp"
+#include "live_model_view.hpp"
 #include "parameters_panel.hpp"
 #include "position_schemes_view.hpp"
 #include "recent_files.hpp"
@@ -217,6 +218,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(scrolling(m_diagnose), "Diagnose");
     m_tabs->addTab(m_positionSchemes, "Position schemes");
     m_tabs->addTab(m_attention, "Attention maps");
+    m_live = new LiveModelView(m_model, this);
+    m_tabs->addTab(scrolling(m_live), "Model");
     setCentralWidget(m_tabs);
 
     m_hover = new QLabel(this);
@@ -323,6 +326,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                                           "Attention maps (*.npy *.safetensors);;All files (*)");
         if (!path.isEmpty()) openAttentionMaps(path);
     });
+    // A model run: its maps open in the Attention maps tab (shown there unless B differs: then
+    // the Model tab's A vs B stays in view); refusals as the core words them.
+    connect(m_model, &SessionModel::liveChanged, this, &MainWindow::scheduleSave);
+    connect(m_live, &LiveModelView::runFinished, this, [this](const LiveRunPtr& run) {
+        if (!run || !run->maps) return;
+        m_attention->model()->adopt(run->maps, QString::fromStdString(run->mapsPath));
+        if (!run->loss.b) {
+            m_tabs->setCurrentIndex(AttentionTab);
+            m_attention->views()->setCurrentIndex(AttentionMapsPage::HeadView);
+        }
+        statusBar()->showMessage(QString::fromStdString(lm::liveLossLine(*run)), 10000);
+    });
+    connect(m_live, &LiveModelView::failed, this, &MainWindow::reportError);
+    connect(m_live, &LiveModelView::openModelRequested, this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(
+            this, "Open model (a Hugging Face folder with config.json, *.safetensors, tokenizer.json)");
+        if (!folder.isEmpty()) openModel(folder);
+    });
+    connect(m_live, &LiveModelView::exampleRequested, this, &MainWindow::openExampleModel);
     connect(m_grid, &HeadGridView::headHovered, m_curves, &CurvesView::setHighlightedHead);
     connect(m_curves, &CurvesView::headHovered, m_grid, &HeadGridView::setHighlightedHead);
     connect(m_grid, &HeadGridView::headClicked, this, [this](int head) {
@@ -423,6 +445,11 @@ void MainWindow::buildMenus() {
                                                           "Attention maps (*.npy *.safetensors);;All files (*)");
         if (!path.isEmpty()) openAttentionMaps(path);
     });
+    file->addAction("Open &model…", QKeySequence("Ctrl+Shift+M"), this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(
+            this, "Open model (a Hugging Face folder with config.json, *.safetensors, tokenizer.json)");
+        if (!folder.isEmpty()) openModel(folder);
+    });
     file->addAction("&Export tensor…", QKeySequence("Ctrl+E"), this, [this] { exportTensorDialog(); });
     file->addAction("Export &figure…", QKeySequence("Ctrl+Shift+P"), this, [this] { exportFigureDialog(); });
     file->addAction("Export &window as PNG…", this, [this] { m_export->exportWindowDialog(this); });
@@ -432,7 +459,7 @@ void MainWindow::buildMenus() {
 
     // A right click on a view offers its figure too (the Attention maps tab has its own menu).
     for (int t = 0; t < TabCount; ++t) {
-        if (t == AttentionTab) continue;
+        if (t == AttentionTab || t == ModelTab) continue;
         QWidget* page = m_tabs->widget(t);
         if (auto* area = qobject_cast<QScrollArea*>(page)) page = area->widget();
         page->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -463,7 +490,7 @@ void MainWindow::buildMenus() {
     QMenu* view = menuBar()->addMenu("&View");
     for (int t = 0; t < TabCount; ++t) {
         const QString name = m_tabs->tabText(t);  // "&&" stays escaped: no stray mnemonic
-        view->addAction(name, QKeySequence(QString("Ctrl+%1").arg(t + 1)), this,
+        view->addAction(name, t < 9 ? QKeySequence(QString("Ctrl+%1").arg(t + 1)) : QKeySequence(), this,
                         [this, t] { m_tabs->setCurrentIndex(t); });
     }
     view->addSeparator();
@@ -517,6 +544,11 @@ void MainWindow::buildMenus() {
     }
     if (examples->isEmpty())
         examples->addAction("(no examples found: share/alibi-explorer/attention)")->setEnabled(false);
+    QAction* example = help->addAction("Example &model (license-bloom-tiny)", this, &MainWindow::openExampleModel);
+    if (exampleModelPath().isEmpty()) {
+        example->setText("Example model (not found: share/alibi-explorer/models)");
+        example->setEnabled(false);
+    }
     help->addAction("&About ALiBi Explorer", QKeySequence("Ctrl+Shift+A"), this, [this] {
         QMessageBox::about(this, "About ALiBi Explorer",
                            "<h3>ALiBi Explorer</h3><p>See, compare and check Attention with Linear Biases: slopes, "
@@ -671,9 +703,9 @@ bool MainWindow::confirmDiscard() {
 Session MainWindow::sessionWithView() const {
     Session s = m_model->session();
     static constexpr ExplorerView kTabViews[TabCount] = {
-        ExplorerView::Grid,     ExplorerView::Detail,          ExplorerView::Curves,
-        ExplorerView::Stages,   ExplorerView::Compare,         ExplorerView::Extrapolation,
-        ExplorerView::Diagnose, ExplorerView::PositionSchemes, ExplorerView::Grid};
+        ExplorerView::Grid,    ExplorerView::Detail,        ExplorerView::Curves,   ExplorerView::Stages,
+        ExplorerView::Compare, ExplorerView::Extrapolation, ExplorerView::Diagnose, ExplorerView::PositionSchemes,
+        ExplorerView::Grid,    ExplorerView::Grid};
     s.view = kTabViews[std::clamp(m_tabs->currentIndex(), 0, TabCount - 1)];
     s.compare = m_compare->spec();
     return s;
@@ -807,6 +839,30 @@ void MainWindow::diagnoseFile(const QString& path) {
     m_recent->add(path);
 }
 
+QString MainWindow::exampleModelPath() {
+    if (const auto folder = findDataDir("models")) {
+        const QDir dir(QString::fromStdString(folder->string()));
+        if (dir.exists("license-bloom-tiny/config.json")) return dir.filePath("license-bloom-tiny");
+    }
+    return {};
+}
+
+void MainWindow::openModel(const QString& folder) {
+    m_tabs->setCurrentIndex(ModelTab);
+    m_live->openModel(folder);
+}
+
+void MainWindow::openExampleModel() {
+    const QString folder = exampleModelPath();
+    if (folder.isEmpty()) {
+        reportError("Cannot open the example model",
+                    "assets/models/license-bloom-tiny was not found under share/alibi-explorer/models next to the "
+                    "program; reinstall ALiBi Explorer, or open a model folder with File > Open model");
+        return;
+    }
+    openModel(folder);
+}
+
 void MainWindow::openAttentionMaps(const QString& path) {
     m_tabs->setCurrentIndex(AttentionTab);
     m_attention->openFile(path);
@@ -931,6 +987,7 @@ std::optional<FigureSubject> MainWindow::figureSubject(QString* why) const {
     };
     const int tab = m_tabs->currentIndex();
     if (tab == AttentionTab) return none("the Attention maps tab saves its figures from its Figure menu");
+    if (tab == ModelTab) return none("the Model tab has no figure: its maps are in the Attention maps tab");
     FigureSubject subject;
     subject.tabName = m_tabs->tabText(tab).replace("&&", "&");
     ViewFigureRequest& r = subject.request;

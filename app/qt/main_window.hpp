@@ -35,6 +35,7 @@ class ExtrapolationView;
 class HeadDetailView;
 class HeadGridView;
 class LessonPanel;
+class LiveModelView;
 class ParametersPanel;
 class RecentFiles;
 class StagesView;
@@ -55,6 +56,7 @@ public:
         DiagnoseTab,
         PositionSchemesTab,
         AttentionTab,
+        ModelTab,
         TabCount
     };
 
@@ -89,6 +91,13 @@ public:
     void diagnoseFile(const QString& path);
     // Opens a trained model's saved attention maps in the Attention maps tab (in the background).
     void openAttentionMaps(const QString& path);
+    // File > Open model: a Hugging Face BLOOM or MPT folder, set in the session and run on the
+    // Model tab's text in the background (its maps open in the Attention maps tab).
+    void openModel(const QString& folder);
+    // Help > Example model: assets/models/license-bloom-tiny (installed, or the build tree's link).
+    void openExampleModel();
+    // The example model's folder; empty when it is not found.
+    [[nodiscard]] static QString exampleModelPath();
     // What a dropped .npy / .safetensors file is for, when dropped outside the Attention maps tab
     // (a bias to diagnose or attention maps): tests answer themselves; without an answerer the
     // question is a message box (or, with nobody to ask, the file's rank and name decide).
@@ -144,6 +153,7 @@ public:
     bool openLesson(const QString& nameOrPath);
     [[nodiscard]] LessonPanel* lessonPanel() const { return m_lessons; }
     [[nodiscard]] AttentionMapsPage* attentionPage() const { return m_attention; }
+    [[nodiscard]] LiveModelView* liveView() const { return m_live; }
     [[nodiscard]] QTabWidget* tabs() const { return m_tabs; }
     [[nodiscard]] QString hoverText() const;
     [[nodiscard]] QString latencyText() const;
@@ -188,6 +198,7 @@ private:
     DiagnoseView* m_diagnose;
     LessonPanel* m_lessons = nullptr;
     AttentionMapsPage* m_attention;
+    LiveModelView* m_live;
     QLabel* m_hover;
     QLabel* m_latency;
     QProgressBar* m_openProgress;  // an attention-map file being read, seen from any tab

@@ -69,6 +69,7 @@ public:
     void setHighlightedTile(int tile);
 
     [[nodiscard]] const Heatmap& heatmap() const { return m_map; }
+    [[nodiscard]] const std::vector<std::string>& keyTokens() const { return m_keyTokens; }
     [[nodiscard]] bool hasPicture() const { return !m_image.isNull(); }
     [[nodiscard]] QRect imageRect() const;
     [[nodiscard]] QSize imagePixels() const;

@@ -75,9 +75,9 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
             QTimer::singleShot(50, w, *shoot);
             return;
         }
-        const char* names[MainWindow::TabCount] = {"1-head-grid", "2-head-detail",      "3-curves",
-                                                   "4-stages",    "5-compare",          "6-extrapolation",
-                                                   "7-diagnose",  "8-position-schemes", "9-attention-grid"};
+        const char* names[MainWindow::TabCount] = {
+            "1-head-grid",     "2-head-detail", "3-curves",           "4-stages",         "5-compare",
+            "6-extrapolation", "7-diagnose",    "8-position-schemes", "9-attention-grid", "10-model"};
         bool ok = true;
         for (int t = 0; t < MainWindow::AttentionTab; ++t) {
             w->tabs()->setCurrentIndex(t);

@@ -106,6 +106,9 @@ public:
                                               [](const std::string& p) { return p.ends_with(".npy"); });
                 if (npy != examples.end()) explorer.openAttentionMaps(*npy);
             }
+            // A session naming a model (its `model` section) runs it first: the Maps view then shows its
+            // maps with the tokens, the Model view A against B.
+            if (!state.session.live.path.empty()) state.live.run = true;
             apply(state, m_shots.front());
         }
     }

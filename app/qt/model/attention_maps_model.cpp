@@ -134,6 +134,20 @@ void AttentionMapsModel::adoptClassified() {
     install(out);
 }
 
+void AttentionMapsModel::adopt(MapsPtr maps, const QString& path) {
+    if (!maps) return;
+    if (m_openPending && m_openCancel) m_openCancel->store(true);
+    waitForOpen();
+    m_classified.reset();
+    Opened out;
+    for (const AttentionLayerInfo& info : maps->layerInfo())
+        if (!info.name.empty()) out.tensorNames << QString::fromStdString(info.name);
+    out.maps = std::move(maps);
+    m_pendingPath = path;
+    m_pendingOptions = {};
+    install(out);
+}
+
 void AttentionMapsModel::dropClassified() {
     m_classified.reset();
 }

@@ -38,6 +38,9 @@ public:
     void classify(const QString& path);
     void adoptClassified();
     void dropClassified();
+    // Shows maps opened elsewhere (a model run's, lm/live_run.hpp) as if `path` had been opened:
+    // an open under way is cancelled, then opened() follows at once.
+    void adopt(MapsPtr maps, const QString& path);
     // The open under way: how far it is (0 to 1) and what it does ("reading the header: ...").
     [[nodiscard]] double openFraction() const { return m_openFraction; }
     [[nodiscard]] const QString& openStage() const { return m_openStage; }

@@ -126,10 +126,19 @@ bool SessionModel::apply(const QString& field, const std::function<void(Session&
 }
 
 void SessionModel::replace(Session next) {
+    const bool liveChanged = !(next.live == m_session.live);
+    Session withoutLive = next;
+    withoutLive.live = m_session.live;
+    const bool alibiChanged = !(withoutLive == m_session);
     m_session = std::move(next);
     if (CompareOverrides spec = compareSpecOf(m_session.compare); !(spec == m_compare)) {
         m_compare = std::move(spec);
         emit compareSpecChanged(m_compare);
+    }
+    if (liveChanged) emit this->liveChanged();
+    if (!alibiChanged) {  // only the model run's parameters: nothing of the ALiBi views changes
+        emit historyChanged();
+        return;
     }
     emit sessionChanged();
     emit historyChanged();
@@ -298,6 +307,10 @@ bool SessionModel::setBatchPrefix(std::int64_t prefix) {
 }
 bool SessionModel::setBatchRow(std::int64_t row) {
     return apply("batchRow", [row](Session& s) { s.batchRow = row; });
+}
+
+bool SessionModel::setLive(const LiveModelParams& live) {
+    return apply("model", [&](Session& s) { s.live = live; });
 }
 
 void SessionModel::setCompareSpec(const CompareOverrides& spec) {

@@ -87,6 +87,9 @@ public:
     bool setBatchRow(std::int64_t row);
     // Compare's B, kept in the session (Session::compare): an undoable, saved change.
     void setCompareSpec(const CompareOverrides& spec);
+    // The model run on text (Session::live: folder, text, B's slope change, length): an undoable,
+    // saved change like any other; the ALiBi views are not recomputed for it.
+    bool setLive(const LiveModelParams& live);
 
     // View state that is not part of the session.
     // `labelBand`: device pixels the grid keeps free above each tile for its label.
@@ -122,6 +125,8 @@ signals:
     void historyChanged();
     // B changed by undo, redo or a loaded session (the Compare view shows it).
     void compareSpecChanged(const alibi::CompareOverrides& spec);
+    // The session's model run parameters changed (an edit, undo, redo, a loaded session).
+    void liveChanged();
     // Fraction of the current request's grid computed so far (while it takes longer than 50 ms).
     void computeProgress(double fraction);
     // Fraction of the current request's details (statistics, detail image, stages) done.

@@ -44,6 +44,12 @@ constexpr std::array kFields{
     FieldNames{Field::Sigma, "--sigma", "sigma", "σ"},
     FieldNames{Field::Dk, "--dk", "dk", "d_k"},
     FieldNames{Field::Temperature, "--temperature", "temperature", "Temperature"},
+    FieldNames{Field::SlopeScale, "--slope-scale", "slope_scale", "B: slopes ×", "model.slope_scale"},
+    FieldNames{Field::SlopeScheme, "--slope-scheme", "slope_scheme", "B scheme", "model.slope_scheme"},
+    FieldNames{Field::SlopeMaxBias, "--slope-max-bias", "slope_max_bias", "B max_bias", "model.slope_max_bias"},
+    FieldNames{Field::HeadSlope, "--head-slope", "head_slopes", "B heads", "model.head_slopes"},
+    FieldNames{Field::Length, "--length", "length", "Length", "model.length"},
+    FieldNames{Field::Text, "--text", "text", "Text", "model.text"},
 };
 
 bool flagChar(char c) {

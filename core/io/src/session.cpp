@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -306,6 +307,66 @@ Result<void> parseCompare(const Json& c, Session& s) {
     return {};
 }
 
+Result<void> parseLive(const Json& m, Session& s) {
+    if (auto ok = checkKnown(
+            m, "model.", {"path", "text", "length", "slope_scale", "slope_scheme", "slope_max_bias", "head_slopes"});
+        !ok)
+        return ok;
+    LiveModelParams p;
+    const auto readText = [&](const char* key, std::string& out) -> Result<void> {
+        if (!m.contains(key)) return {};
+        const Json& v = m[key];
+        if (!v.is_string())
+            return std::unexpected(fieldError(std::string("model.") + key, "expected a string, got " + shown(v)));
+        out = v.get<std::string>();
+        return {};
+    };
+    if (auto ok = readText("path", p.path); !ok) return ok;
+    if (auto ok = readText("text", p.text); !ok) return ok;
+    if (m.contains("length")) {
+        ALIBI_TRY(x, readInt(m["length"], "model.length", 0, kMaxLength));
+        p.length = x;
+    }
+    if (m.contains("slope_scale")) {
+        ALIBI_TRY(x, readNumber(m["slope_scale"], "model.slope_scale", kSlopeScaleRange, "a number from 0 to 1e6"));
+        p.change.scale = x;
+    }
+    if (m.contains("slope_scheme")) {
+        ALIBI_TRY(x,
+                  readName(m["slope_scheme"], "model.slope_scheme", "scheme", "press, geometric, linear", parseScheme));
+        if (x == SlopeScheme::Custom)
+            return std::unexpected(fieldError("model.slope_scheme",
+                                              "custom is not a scheme here: set single heads in `model.head_slopes`"));
+        p.change.scheme = x;
+    }
+    if (m.contains("slope_max_bias")) {
+        ALIBI_TRY(
+            x, readNumber(m["slope_max_bias"], "model.slope_max_bias", kSlopeMaxBiasRange, "a number from 0 to 1024"));
+        p.change.maxBias = x;
+    }
+    if (m.contains("head_slopes")) {
+        const Json& h = m["head_slopes"];
+        if (!h.is_object() || h.size() > static_cast<std::size_t>(kMaxHeads))
+            return std::unexpected(
+                fieldError("model.head_slopes",
+                           "expected an object of head number to slope, e.g. {\"3\": 0.25}, got " + shown(h)));
+        for (const auto& [key, value] : h.items()) {
+            int head = -1;
+            const auto [ptr, ec] = std::from_chars(key.data(), key.data() + key.size(), head);
+            if (key.empty() || ec != std::errc() || ptr != key.data() + key.size() || head < 0 || head >= kMaxHeads)
+                return std::unexpected(fieldError(
+                    "model.head_slopes",
+                    fmt::format("'{}' is not a head number (0 to {})", detail::excerpt(key), kMaxHeads - 1)));
+            ALIBI_TRY(x, readNumber(value, fmt::format("model.head_slopes.{}", head), kHeadSlopeRange,
+                                    "a number from 0 to 1e6"));
+            p.change.headSlopes[head] = x;
+        }
+    }
+    if (auto ok = validateLiveModel(p); !ok) return std::unexpected(fieldError("model", ok.error().message));
+    s.live = std::move(p);
+    return {};
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -381,7 +442,8 @@ Result<Session> parseSession(std::string_view text) {
                         fmt::format("session: version {} is newer than this program supports ({}); "
                                     "update ALiBi Explorer or save the session again from an older version",
                                     version.get<std::int64_t>(), kSessionVersion));
-        if (auto ok = checkKnown(root, "", {"version", "bias", "attention", "view", "compare", "max_memory", "batch"});
+        if (auto ok = checkKnown(root, "",
+                                 {"version", "bias", "attention", "view", "compare", "max_memory", "batch", "model"});
             !ok)
             return std::unexpected(ok.error());
 
@@ -408,6 +470,11 @@ Result<Session> parseSession(std::string_view text) {
             return std::unexpected(obj.error());
         } else if (*obj) {
             if (auto ok = parseBatch(**obj, s.batch, s.batchRow); !ok) return std::unexpected(ok.error());
+        }
+        if (auto obj = readObject(root, "model"); !obj) {
+            return std::unexpected(obj.error());
+        } else if (*obj) {
+            if (auto ok = parseLive(**obj, s); !ok) return std::unexpected(ok.error());
         }
         if (root.contains("max_memory")) {
             ALIBI_TRY(m, readUnsigned(root["max_memory"], "max_memory", 1));
@@ -488,7 +555,22 @@ std::string serializeSession(const Session& s) {
         batch["row"] = s.batchRow;
         root["batch"] = std::move(batch);
     }
-    return root.dump(2) + "\n";
+    if (!(s.live == LiveModelParams{})) {
+        const LiveModelParams& p = s.live;
+        Ordered model = Ordered::object();
+        model["path"] = p.path;
+        model["text"] = p.text;
+        model["length"] = p.length;
+        model["slope_scale"] = p.change.scale;
+        if (p.change.scheme) model["slope_scheme"] = std::string(schemeName(*p.change.scheme));
+        if (p.change.maxBias) model["slope_max_bias"] = *p.change.maxBias;
+        Ordered heads = Ordered::object();
+        for (const auto& [head, slope] : p.change.headSlopes) heads[std::to_string(head)] = slope;
+        model["head_slopes"] = std::move(heads);
+        root["model"] = std::move(model);
+    }
+    // Text the user typed may hold invalid UTF-8: replaced, never an exception.
+    return root.dump(2, ' ', false, Ordered::error_handler_t::replace) + "\n";
 }
 
 Result<Session> loadSession(const std::string& path) {
@@ -552,6 +634,8 @@ Result<void> validateSession(const Session& s) {
     if (s.maxMemory == 0)
         return fail(ErrorCode::InvalidArgument,
                     "session field `max_memory`: expected a positive number of bytes, got 0");
+    if (auto ok = validateLiveModel(s.live); !ok)
+        return fail(ok.error().code, fmt::format("session section `model`: {}", ok.error().message));
     return {};
 }
 

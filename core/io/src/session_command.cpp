@@ -26,6 +26,23 @@ std::string shellQuote(std::string_view arg) {
 
 }  // namespace
 
+std::string liveCliCommand(const LiveModelParams& live) {
+    if (live.path.empty()) return {};
+    std::string cmd = fmt::format("alibi loss {} --text {}", shellQuote(live.path), shellQuote(live.text));
+    const SlopeChange& c = live.change;
+    if (live.length > 0) cmd += fmt::format(" --length {}", live.length);
+    if (c.scale != 1.0) cmd += fmt::format(" --slope-scale {}", c.scale);
+    if (c.scheme) cmd += fmt::format(" --slope-scheme {}", schemeName(*c.scheme));
+    if (c.maxBias) cmd += fmt::format(" --slope-max-bias {}", *c.maxBias);
+    if (!c.headSlopes.empty()) {
+        std::string heads;
+        for (const auto& [head, slope] : c.headSlopes)
+            heads += fmt::format("{}{}={}", heads.empty() ? "" : ",", head, slope);
+        cmd += " --head-slope " + heads;
+    }
+    return cmd;
+}
+
 std::string cliCommand(const Session& s, std::string_view subcommand, std::string_view output) {
     const BiasParams& b = s.attention.bias;
     const ContentParams& c = s.attention.content;

@@ -48,6 +48,13 @@ enum class Field {
     Sigma,
     Dk,
     Temperature,
+    // A model run on text (alibi run / loss, ax.run / ax.loss, the explorers' Model view).
+    SlopeScale,
+    SlopeScheme,
+    SlopeMaxBias,
+    HeadSlope,
+    Length,
+    Text,
 };
 
 enum class FrontEnd { Cli, Python, Gui };

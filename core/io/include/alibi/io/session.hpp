@@ -5,6 +5,7 @@
 #include <alibi/base/error.hpp>
 #include <alibi/base/tensor.hpp>
 #include <alibi/model/batch.hpp>
+#include <alibi/model/live_model.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/model/view_options.hpp>
 
@@ -55,6 +56,9 @@ struct Session {
     std::optional<ExplorerView> view;
     // Compare's B (JSON section `compare`); nullopt: the explorer's default B.
     std::optional<CompareOverrides> compare;
+    // A language model run on the user's text, with B's slope change (JSON section `model`,
+    // written only when it differs from the default: no model, the default text).
+    LiveModelParams live;
 
     friend bool operator==(const Session&, const Session&) = default;
 };
@@ -77,6 +81,10 @@ struct Session {
 
 // Validates everything the session holds (delegates to validateAttention etc.).
 [[nodiscard]] Result<void> validateSession(const Session& session);
+
+// The `alibi loss` command line that runs the session's model on its text with its slope change
+// (A and B loss per position); "" when no model is set.
+[[nodiscard]] std::string liveCliCommand(const LiveModelParams& live);
 
 // The `alibi` command line that reproduces the session's tensor.
 [[nodiscard]] std::string cliCommand(const Session& session, std::string_view subcommand, std::string_view output);

@@ -13,6 +13,7 @@
 #include <alibi/base/progress.hpp>
 #include <alibi/base/tensor.hpp>
 #include <alibi/lm/checkpoint.hpp>
+#include <alibi/model/live_model.hpp>
 #include <alibi/model/params.hpp>
 
 #include <cstdint>
@@ -25,16 +26,8 @@
 
 namespace alibi::lm {
 
-// An intervention on the slopes, applied in this order: the scheme (and max_bias) the slopes
-// are computed from, then the scale, then the heads set one by one.
-struct SlopeChange {
-    std::optional<SlopeScheme> scheme;  // nullopt: the model's (press, as BLOOM and MPT compute it)
-    std::optional<double> maxBias;      // nullopt: the model's (BLOOM 8, MPT attn_config.alibi_bias_max)
-    double scale = 1.0;                 // every slope times this
-    std::map<int, double> headSlopes;   // head -> slope (from 0)
-    [[nodiscard]] bool none() const { return !scheme && !maxBias && scale == 1.0 && headSlopes.empty(); }
-    friend bool operator==(const SlopeChange&, const SlopeChange&) = default;
-};
+// An intervention on the slopes (model/live_model.hpp: a session holds it too).
+using SlopeChange = alibi::SlopeChange;
 
 // "slopes x0.5, head 3 = 0.25", or "none".
 [[nodiscard]] std::string describe(const SlopeChange& change);

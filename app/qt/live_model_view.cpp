@@ -1,0 +1,296 @@
+// The Model tab: controls over Session::live, Run/Cancel over LiveRunModel, A vs B plots.
+#include "live_model_view.hpp"
+
+#include "plot_widget.hpp"
+
+#include <alibi/explore/editing.hpp>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace alibi::qt {
+
+namespace {
+
+constexpr SlopeScheme kSchemes[] = {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear};
+
+QLabel* wrapping(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+}  // namespace
+
+LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
+    : QWidget(parent), m_session(session), m_runner(new LiveRunModel(this)) {
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(8, 8, 8, 8);
+
+    auto* folderRow = new QHBoxLayout;
+    m_folder = new QLabel(this);
+    m_folder->setObjectName("liveFolder");
+    m_folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* open = new QPushButton("Open model…", this);
+    open->setToolTip(
+        "A Hugging Face folder: config.json, model.safetensors (or shards with their index), tokenizer.json");
+    auto* example = new QPushButton("Example model", this);
+    example->setToolTip("assets/models/license-bloom-tiny: a 2-layer BLOOM trained on Debian's licence texts");
+    folderRow->addWidget(new QLabel("Model:", this));
+    folderRow->addWidget(m_folder, 1);
+    folderRow->addWidget(open);
+    folderRow->addWidget(example);
+    column->addLayout(folderRow);
+
+    m_text = new QPlainTextEdit(this);
+    m_text->setObjectName("liveText");
+    m_text->setPlaceholderText("Type the text the model reads");
+    m_text->setFixedHeight(m_text->fontMetrics().lineSpacing() * 4 + 12);
+    column->addWidget(m_text);
+
+    auto* change = new QHBoxLayout;
+    m_scale = new QDoubleSpinBox(this);
+    m_scale->setObjectName("liveScale");
+    m_scale->setRange(0, 1e6);
+    m_scale->setDecimals(4);
+    m_scale->setSingleStep(0.25);
+    m_scale->setToolTip("B: every slope times k (1: the model's own)");
+    m_scheme = new QComboBox(this);
+    m_scheme->setObjectName("liveScheme");
+    m_scheme->addItem("the model's");
+    for (SlopeScheme s : kSchemes)
+        m_scheme->addItem(QString::fromUtf8(schemeName(s).data(), static_cast<qsizetype>(schemeName(s).size())));
+    m_scheme->setToolTip("B: the slopes computed by another scheme");
+    m_maxBiasSet = new QCheckBox("max_bias", this);
+    m_maxBias = new QDoubleSpinBox(this);
+    m_maxBias->setRange(0, 1024);
+    m_maxBias->setDecimals(3);
+    m_maxBias->setValue(8);
+    m_heads = new QLineEdit(this);
+    m_heads->setObjectName("liveHeads");
+    m_heads->setPlaceholderText("3=0.25, 0=1/2");
+    m_heads->setToolTip("B: heads' slopes set one by one (heads from 0), after the scale");
+    m_length = new QSpinBox(this);
+    m_length->setObjectName("liveLength");
+    m_length->setRange(0, static_cast<int>(kMaxLength));
+    m_length->setSpecialValueText("every token");
+    m_length->setToolTip("Run the first N tokens of the text (0: every token); beyond the training length is allowed");
+    change->addWidget(new QLabel("B: slopes ×", this));
+    change->addWidget(m_scale);
+    change->addWidget(new QLabel("scheme", this));
+    change->addWidget(m_scheme);
+    change->addWidget(m_maxBiasSet);
+    change->addWidget(m_maxBias);
+    change->addStretch(1);
+    column->addLayout(change);
+    auto* more = new QHBoxLayout;
+    more->addWidget(new QLabel("B: heads' slopes", this));
+    more->addWidget(m_heads, 1);
+    more->addWidget(new QLabel("length", this));
+    more->addWidget(m_length);
+    column->addLayout(more);
+
+    auto* runRow = new QHBoxLayout;
+    m_run = new QPushButton("Run", this);
+    m_run->setObjectName("liveRun");
+    m_run->setToolTip("Run the model on the text (A), and with B's slopes when they differ (Ctrl+Return)");
+    m_run->setShortcut(QKeySequence("Ctrl+Return"));
+    m_cancel = new QPushButton("Cancel", this);
+    m_cancel->setEnabled(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(160);
+    m_progress->setFormat("%p %");
+    m_progress->hide();
+    m_status = wrapping(this);
+    m_status->setObjectName("liveStatus");
+    runRow->addWidget(m_run);
+    runRow->addWidget(m_cancel);
+    runRow->addWidget(m_progress);
+    runRow->addWidget(m_status, 1);
+    column->addLayout(runRow);
+    m_cli = wrapping(this);
+    m_cli->setObjectName("liveCli");
+    m_cli->setToolTip("The same run on the command line: A and B loss per position (add --format csv or json)");
+    column->addWidget(m_cli);
+
+    m_summary = wrapping(this);
+    m_lossLine = wrapping(this);
+    column->addWidget(m_summary);
+    column->addWidget(m_lossLine);
+    auto* plots = new QHBoxLayout;
+    m_lossPlot = new PlotWidget(this);
+    m_lossPlot->setTitle("Loss per position: A (the model) vs B (the slope change)");
+    m_lossPlot->setAxisLabels("position (token predicted)", "loss (nats)");
+    m_lossPlot->setCategorical(true);
+    m_changePlot = new PlotWidget(this);
+    m_changePlot->setTitle("Attention change per head, B vs A");
+    m_changePlot->setAxisLabels("head", "mean over rows of ½Σ|P_B − P_A|");
+    m_changePlot->setStyle(PlotWidget::Style::LinesAndMarkers);
+    m_changePlot->setCategorical(true);
+    plots->addWidget(m_lossPlot, 3);
+    plots->addWidget(m_changePlot, 2);
+    column->addLayout(plots, 1);
+    m_changeLine = wrapping(this);
+    column->addWidget(m_changeLine);
+
+    connect(open, &QPushButton::clicked, this, &LiveModelView::openModelRequested);
+    connect(example, &QPushButton::clicked, this, &LiveModelView::exampleRequested);
+    connect(m_run, &QPushButton::clicked, this, &LiveModelView::run);
+    connect(m_cancel, &QPushButton::clicked, m_runner, &LiveRunModel::cancel);
+    connect(m_scale, &QDoubleSpinBox::editingFinished, this, &LiveModelView::commit);
+    connect(m_scheme, &QComboBox::activated, this, &LiveModelView::commit);
+    connect(m_maxBiasSet, &QCheckBox::toggled, this, &LiveModelView::commit);
+    connect(m_maxBias, &QDoubleSpinBox::editingFinished, this, &LiveModelView::commit);
+    connect(m_heads, &QLineEdit::editingFinished, this, &LiveModelView::commit);
+    connect(m_length, &QSpinBox::editingFinished, this, &LiveModelView::commit);
+    connect(m_session, &SessionModel::liveChanged, this, &LiveModelView::syncFromSession);
+    connect(m_session, &SessionModel::errorOccurred, this, [this](const QString& field, const QString& message) {
+        if (field == "model") setStatus(message, true);
+    });
+    connect(m_runner, &LiveRunModel::progress, this,
+            [this](double f) { m_progress->setValue(static_cast<int>(std::lround(f * 1000))); });
+    connect(m_runner, &LiveRunModel::finished, this, [this] {
+        m_run->setEnabled(true);
+        m_cancel->setEnabled(false);
+        m_progress->hide();
+        showRun();
+        emit runFinished(m_runner->run());
+    });
+    connect(m_runner, &LiveRunModel::failed, this, [this](const QString& message) {
+        m_run->setEnabled(true);
+        m_cancel->setEnabled(false);
+        m_progress->hide();
+        const QString words = SessionModel::controlMessage(message.toStdString());
+        setStatus(words, true);
+        emit failed("Cannot run the model", words);
+    });
+    connect(m_runner, &LiveRunModel::cancelled, this, [this] {
+        m_run->setEnabled(true);
+        m_cancel->setEnabled(false);
+        m_progress->hide();
+        setStatus("Run cancelled (the maps shown before stay)", false);
+    });
+    syncFromSession();
+    setStatus("Open a BLOOM or MPT model folder (or the example model), type a text, and Run.", false);
+}
+
+QString LiveModelView::statusText() const {
+    return m_status->text();
+}
+
+QString LiveModelView::cliText() const {
+    return m_cli->text();
+}
+
+void LiveModelView::setStatus(const QString& text, bool error) {
+    m_statusError = error;
+    m_status->setText(text);
+    m_status->setStyleSheet(error ? "color: #e0433b;" : "");
+}
+
+void LiveModelView::syncFromSession() {
+    const LiveModelParams& p = m_session->session().live;
+    m_folder->setText(p.path.empty() ? QString("(none)") : QString::fromStdString(p.path));
+    const std::string cli = liveCliCommand(p);
+    m_cli->setText(cli.empty() ? QString() : "Command line: " + QString::fromStdString(cli));
+    if (m_text->toPlainText().toStdString() != p.text) {
+        QSignalBlocker block(m_text);
+        m_text->setPlainText(QString::fromStdString(p.text));
+    }
+    {
+        QSignalBlocker b1(m_scale), b2(m_scheme), b3(m_maxBiasSet), b4(m_maxBias), b5(m_heads), b6(m_length);
+        m_scale->setValue(p.change.scale);
+        int scheme = 0;
+        for (int i = 0; i < 3; ++i)
+            if (p.change.scheme == kSchemes[i]) scheme = i + 1;
+        m_scheme->setCurrentIndex(scheme);
+        m_maxBiasSet->setChecked(p.change.maxBias.has_value());
+        if (p.change.maxBias) m_maxBias->setValue(*p.change.maxBias);
+        m_maxBias->setEnabled(p.change.maxBias.has_value());
+        m_heads->setText(QString::fromStdString(headSlopesText(p.change.headSlopes)));
+        m_length->setValue(static_cast<int>(std::min<std::int64_t>(p.length, m_length->maximum())));
+    }
+}
+
+void LiveModelView::commit() {
+    LiveModelParams p = m_session->session().live;
+    p.change.scale = m_scale->value();
+    p.change.scheme =
+        m_scheme->currentIndex() > 0 ? std::optional(kSchemes[m_scheme->currentIndex() - 1]) : std::nullopt;
+    m_maxBias->setEnabled(m_maxBiasSet->isChecked());
+    p.change.maxBias = m_maxBiasSet->isChecked() ? std::optional(m_maxBias->value()) : std::nullopt;
+    auto heads = parseHeadSlopes(m_heads->text().toStdString());
+    if (!heads) {
+        setStatus(SessionModel::controlMessage(heads.error().message), true);
+        return;
+    }
+    p.change.headSlopes = std::move(*heads);
+    p.length = m_length->value();
+    if (p == m_session->session().live) return;
+    if (m_session->setLive(p) && m_statusError) setStatus({}, false);
+}
+
+void LiveModelView::run() {
+    commit();
+    LiveModelParams p = m_session->session().live;
+    const std::string text = m_text->toPlainText().toStdString();
+    if (text != p.text) {
+        p.text = text;
+        if (!m_session->setLive(p)) return;  // refused (the status says why)
+    }
+    if (p.path.empty()) {
+        setStatus("No model is open: use Open model… or Example model first.", true);
+        return;
+    }
+    m_runner->start(m_session->session().live);  // a run under way is cancelled first
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_progress->setValue(0);
+    m_progress->show();
+    setStatus(QString("Running %1…").arg(QFileInfo(QString::fromStdString(p.path)).fileName()), false);
+}
+
+void LiveModelView::openModel(const QString& folder) {
+    LiveModelParams p = m_session->session().live;
+    p.path = folder.toStdString();
+    if (!m_session->setLive(p)) return;
+    run();
+}
+
+void LiveModelView::showRun() {
+    const LiveRunPtr& run = m_runner->run();
+    if (!run) return;
+    m_summary->setText(QString::fromStdString(lm::liveSummary(*run)));
+    m_lossLine->setText(QString::fromStdString(lm::liveLossLine(*run)));
+    m_lossPlot->setSeries(lm::liveLossSeries(*run));
+    const std::int64_t trained = run->loss.trainingLength;
+    m_lossPlot->setReferenceX(trained > 0 ? std::optional<double>(static_cast<double>(trained)) : std::nullopt,
+                              QString("training length %1").arg(trained));
+    auto change = lm::liveChangeSeries(*run);
+    m_changePlot->setNote(
+        change.empty() ? "No slope change: set B's scale, scheme, max_bias or a head's slope, and Run." : QString());
+    m_changePlot->setSeries(std::move(change));
+    m_changeLine->setText(QString::fromStdString(lm::liveChangeLine(*run)));
+    setStatus(QString("Ran %1 on %2 tokens: its maps are in the Attention maps tab (tokens on the axes and in the "
+                      "read-out).")
+                  .arg(QString::fromStdString(run->model))
+                  .arg(run->loss.tokens.ids.size()),
+              false);
+}
+
+}  // namespace alibi::qt
