@@ -163,8 +163,9 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_exportCsv = new QPushButton("CSV…", this);
     m_exportCsv->setToolTip("Export the fit table as CSV (the same bytes as alibi fit --format csv)");
     m_exportJson = new QPushButton("JSON…", this);
+    // As wide as their text at any font (a width fixed in pixels cut them at 175 %).
     for (QPushButton* b : {m_fit, m_cancel, m_exportCsv, m_exportJson})
-        b->setMaximumWidth(b->fontMetrics().horizontalAdvance(b->text()) + 24);
+        b->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     m_exportJson->setToolTip("Export the fit table as JSON (the same bytes as alibi fit --format json)");
     auto* row2 = new QHBoxLayout;
     row2->addWidget(label("Layer", this));

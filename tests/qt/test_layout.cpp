@@ -102,10 +102,6 @@ private slots:
             for (const QString& p : test::checkLayout(&w)) problems << name + ": " + p;
         }
         for (const QString& p : problems) qWarning("%s", qPrintable(p));
-        // Known to fail still (issue 27, partial; see docs/PRESENTATION.md): some tabs' pages ask
-        // for more width than 1280 px at 175 %, table headers elided in narrow columns, "…"
-        // button labels. The problems are printed above; an XPASS here means they are fixed.
-        QEXPECT_FAIL("", "issue 27: layout problems remain in some views (printed above)", Continue);
         QVERIFY2(problems.isEmpty(),
                  qPrintable(QString("%1 layout problems, first: %2").arg(problems.size()).arg(problems.value(0))));
     }

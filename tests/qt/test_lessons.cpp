@@ -352,11 +352,13 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY2(w.openLesson(lessonPath("05-reading-a-real-model.lesson.json")), qPrintable(w.lastError()));
         AttentionMapsPage* page = w.attentionPage();
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr, 30000);  // step 1 opened the file
+        QTRY_VERIFY_WITH_TIMEOUT(!page->picturesPending(), 30000);
         QVERIFY(w.lessonPanel()->next());
         QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(!page->model()->fits().empty(), 60000);
         QTRY_VERIFY_WITH_TIMEOUT(!page->picturesPending(), 30000);
-        QCOMPARE(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::TableView));
+        QTRY_COMPARE_WITH_TIMEOUT(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::TableView), 30000);
         QCOMPARE(page->lessonMark().heads, (std::vector<int>{0, 1, 2, 3}));
         QVERIFY(w.gridView() != nullptr);
         const auto& fits = page->model()->fits();
@@ -375,7 +377,12 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::HeadView), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(!page->picturesPending(), 30000);
         QTest::qWait(100);
-        QVERIFY(orangeRows(page->table()).isEmpty());  // step 2's rows are no longer marked
+        // Step 2's rows are no longer marked: the table marks this step's head, layer 1's head 4.
+        const QList<int> now = orangeRows(page->table());
+        QCOMPARE(now.size(), 1);
+        const HeadFit& sink = fits[static_cast<std::size_t>(sorted->mapToSource(sorted->index(now[0], 0)).row())];
+        QCOMPARE(sink.layerIndex, 1);
+        QCOMPARE(sink.head, 4);
         MapsHeatmapView* head = page->headView();
         QVERIFY(head->lessonMark().marksCell(4, 63, 0));
         const QRectF cell = head->cellRect(0, 63, 0);
