@@ -59,15 +59,17 @@ struct HoverCell {
 
 // What the current lesson step points at (lesson_panel.hpp): heads outlined and emphasised, one
 // cell (of cellHead) marked; empty without a lesson.
-struct LessonMark {
-    std::vector<int> heads;
-    int cellHead = -1;
-    std::int64_t query = 0, key = 0;
-};
+using LessonMark = explore::LessonMark;
 
 // Screen rectangle of the grid image in the last frame; used by the screenshot test to find cells.
 struct ScreenRect {
     float x = 0, y = 0, width = 0, height = 0;
+};
+
+// A tile label as drawn last frame (tests check it sits above its tile, not over its cells).
+struct TileLabelPlace {
+    std::string text;
+    ScreenRect label, tile;
 };
 
 // One-shot requests a panel raises and the Explorer carries out after the panels have drawn
@@ -204,7 +206,9 @@ struct AppState {
 
     // ---- compare view: B is A with these replacements
     CompareOverrides compareB = explore::geometricCompare();
-    int compareWidth = 0, compareHeight = 0;  // difference heatmap pixels (0 while hidden)
+    int compareWidth = 0, compareHeight = 0;    // difference heatmap pixels (0 while hidden)
+    int compareLabelBand = 0;                   // pixels above each of its tiles for the label
+    std::vector<TileLabelPlace> compareLabels;  // where its tiles' labels were drawn last frame
 
     // ---- position schemes view: ALiBi beside RoPE, sinusoidal, T5, KERPLE, Sandwich
     std::int64_t schemesMaxDistance = 128;  // the distance axis d = 0..D
@@ -216,10 +220,12 @@ struct AppState {
     std::string diagnosePath = "bias.npy";  // a tensor file to diagnose
     std::string diagnoseExample;            // or an example with a known bug
     bool diagnoseUseExample = false;
-    std::uint64_t diagnoseSerial = 0;           // bumped by each "Diagnose" click (0: none yet)
-    int diagnoseWidth = 0, diagnoseHeight = 0;  // error heatmap pixels
-    bool openCorrected = false;                 // the "Open the corrected parameters" button
-    bool useMaskMin = false;                    // the export refusal's one-click fix
+    std::uint64_t diagnoseSerial = 0;            // bumped by each "Diagnose" click (0: none yet)
+    int diagnoseWidth = 0, diagnoseHeight = 0;   // error heatmap pixels
+    int diagnoseLabelBand = 0;                   // pixels above each of its tiles for the label
+    std::vector<TileLabelPlace> diagnoseLabels;  // where the error map's labels were drawn last frame
+    bool openCorrected = false;                  // the "Open the corrected parameters" button
+    bool useMaskMin = false;                     // the export refusal's one-click fix
 
     // ---- statistics table
     // Rows averaged for the per-head means; 0: the core's choice (statsRowsToAverage: as many

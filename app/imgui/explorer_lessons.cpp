@@ -84,14 +84,18 @@ void Explorer::applyLessonStep() {
         target.row = step.session.queryRow;
         target.side = maps->side;
         m_state.view = maps->view;
+        // The step's mark belongs to the maps' views, on the layer it shows (set once open).
+        m_state.maps.lessonMark = explore::lessonMark(step, explore::LessonMarkScope::AttentionMaps);
+        m_state.maps.lessonLayer = -1;
         showLessonMaps(step.attentionMaps, target);
         m_state.lessonNote.clear();
         m_state.lessonMark = {};
         return;
     }
+    m_state.maps.lessonMark = {};
     m_state.lessonNote = step.explorerView ? std::string() : missingViewNote(step);
     // A step whose view this explorer lacks marks nothing: its head and cell belong to that view.
-    m_state.lessonMark = step.explorerView ? lessonMarkOf(step) : LessonMark{};
+    m_state.lessonMark = lessonMarkOf(step);
 }
 
 bool Explorer::lessonNext() {
@@ -113,6 +117,7 @@ void Explorer::lessonBackToStep() {
 void Explorer::closeLesson() {
     m_lessons.close();
     m_state.lessonMark = {};
+    m_state.maps.lessonMark = {};
     m_state.lessonNote.clear();
 }
 

@@ -248,9 +248,10 @@ void Explorer::applyMapsLessonTarget(const AttentionMaps& maps) {
     if (!s.lessonTarget) return;
     const MapsLessonTarget t = *s.lessonTarget;
     s.lessonTarget.reset();
-    if (auto index = maps.layerIndexOf(t.layerNumber))
+    if (auto index = maps.layerIndexOf(t.layerNumber)) {
         s.layer = *index;
-    else if (m_lessons.active())  // the lesson names a layer the file lacks: say so in the lesson panel
+        s.lessonLayer = *index;
+    } else if (m_lessons.active())  // the lesson names a layer the file lacks: say so in the lesson panel
         m_state.lessonNote = fmt::format(
             "This step shows layer {}, which the file does not have ({} layer(s)); "
             "showing layer {}.",

@@ -80,14 +80,7 @@ void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels) {
 }
 
 LessonMark lessonMarkOf(const LessonStep& step) {
-    LessonMark mark;
-    mark.heads = step.highlight.heads;
-    if (step.highlight.cell) {
-        mark.cellHead = step.highlight.cellHead(step.session);
-        mark.query = step.highlight.cell->first;
-        mark.key = step.highlight.cell->second;
-    }
-    return mark;
+    return explore::lessonMark(step, explore::LessonMarkScope::ExplorerViews);
 }
 
 void drawLessonMark(const LessonMark& mark, const Heatmap& map, const HeatmapParams& params, ImVec2 origin) {

@@ -29,7 +29,8 @@ void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels);
 // smaller in steps of 6 %, never below the interface's text size.
 [[nodiscard]] float fittedScale(const std::string& text, float scale, ImVec2 room);
 
-// The mark of the current step for the views (heads and a cell); empty without a lesson.
+// The mark of the current step for the explorer's own views (heads and a cell; the core's); empty
+// without a lesson and for a step over a model's attention maps (MapsState::lessonMark has it).
 [[nodiscard]] LessonMark lessonMarkOf(const LessonStep& step);
 // Draws `mark` over a heatmap drawn at `origin` (its tiles and its Q x K cells).
 void drawLessonMark(const LessonMark& mark, const Heatmap& map, const HeatmapParams& params, ImVec2 origin);

@@ -4,6 +4,8 @@
 // it into core requests (maps_model.hpp), panels only edit it.
 #pragma once
 
+#include <alibi/explore/lesson_state.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -57,8 +59,13 @@ struct MapsState {
     std::string tensor;                            // "" every layer
     std::optional<MapsOpenAsk> open;               // one-shot: opened by the Explorer after the panels draw
     std::optional<MapsLessonTarget> lessonTarget;  // waiting for the file a lesson step opens
-    bool openDialog = false;                       // File > Open attention maps: the path prompt is showing
-    bool cancelOpen = false;                       // one-shot: the Cancel button beside "opening ..."
+    // A lesson step's mark (the core's, LessonMarkScope::AttentionMaps) on the layer index
+    // lessonLayer (-1 until the step's file is open): the fit table's rows of its heads, its
+    // heads' tiles and its cell in the layer grid and the head picture.
+    explore::LessonMark lessonMark;
+    int lessonLayer = -1;
+    bool openDialog = false;  // File > Open attention maps: the path prompt is showing
+    bool cancelOpen = false;  // one-shot: the Cancel button beside "opening ..."
 
     // ---- pairing with ALiBi parameters
     MapsPrior prior = MapsPrior::None;

@@ -69,6 +69,7 @@ void drawCompareView(AppState& state, const Model& model) {
     const float line = ImGui::GetTextLineHeightWithSpacing();
     state.compareWidth = std::max(16, static_cast<int>(avail.x - colorBarWidth()));
     state.compareHeight = std::max(16, static_cast<int>(avail.y - 3.0f * line));
+    state.compareLabelBand = tileLabelBand();
 
     const CompareResult* result = model.compare.get();
     if (result == nullptr) {
@@ -105,16 +106,7 @@ void drawCompareView(AppState& state, const Model& model) {
             break;
         }
     }
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    for (const HeatmapTile& tile : c.tiles) {
-        if (tile.width < 40 || tile.height < 20 || c.tiles.size() < 2) continue;
-        const std::string label = fmt::format("h{}", tile.head);
-        const ImVec2 at(origin.x + static_cast<float>(tile.x) + 2, origin.y + static_cast<float>(tile.y) + 2);
-        draw->AddRectFilled(at,
-                            ImVec2(at.x + ImGui::CalcTextSize(label.c_str()).x + 4, at.y + ImGui::GetTextLineHeight()),
-                            IM_COL32(0, 0, 0, 140));
-        draw->AddText(ImVec2(at.x + 2, at.y), IM_COL32(255, 255, 255, 230), label.c_str());
-    }
+    state.compareLabels = drawTileLabels(c.tiles, {}, origin);  // in the band above each tile, as the grid's
     drawLessonMark(state.lessonMark, c.tiles, state.session.attention.bias.queries,
                    state.session.attention.bias.keyCount(), origin);
     if (model.comparePending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);

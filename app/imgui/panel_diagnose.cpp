@@ -119,7 +119,10 @@ void drawDiagnoseView(AppState& state, const Model& model) {
 
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float textWidth = std::max(avail.x * 0.42f, ImGui::GetFontSize() * 18.0f);
-    state.diagnoseWidth = std::max(16, static_cast<int>(avail.x - textWidth - colorBarWidth()));
+    // The report, the gap SameLine leaves, the map and its colour bar: together the panel's width.
+    state.diagnoseWidth =
+        std::max(16, static_cast<int>(avail.x - textWidth - ImGui::GetStyle().ItemSpacing.x - colorBarWidth()));
+    state.diagnoseLabelBand = tileLabelBand();
     // The caption above the map, wrapped at the map's width (a presentation font wraps it to more
     // lines), then the map in what is left.
     const DiagnoseResult* shown = model.diagnosis.get();
@@ -167,18 +170,8 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         } else {
             ImGui::Dummy(size);
         }
-        // Each tile's label ("h3", or "b1 h3" for a batch), where it fits.
-        ImDrawList* draw = ImGui::GetWindowDrawList();
-        const auto& tiles = result->errorMap.tiles;
-        for (std::size_t n = 0; n < tiles.size() && n < result->tileLabels.size(); ++n) {
-            const HeatmapTile& tile = tiles[n];
-            const char* label = result->tileLabels[n].c_str();
-            const ImVec2 text = ImGui::CalcTextSize(label);
-            if (static_cast<float>(tile.width) < text.x + 8 || static_cast<float>(tile.height) < 2 * text.y) continue;
-            const ImVec2 at(origin.x + static_cast<float>(tile.x) + 2, origin.y + static_cast<float>(tile.y) + 2);
-            draw->AddRectFilled(at, ImVec2(at.x + text.x + 4, at.y + text.y), IM_COL32(0, 0, 0, 140));
-            draw->AddText(ImVec2(at.x + 2, at.y), IM_COL32(255, 255, 255, 230), label);
-        }
+        // Each tile's label ("h3", or "b1 h3" for a batch) in the band above it.
+        state.diagnoseLabels = drawTileLabels(result->errorMap.tiles, result->tileLabels, origin);
         if (model.diagnosisPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
         drawColorBar(model.diagnosisBarTexture, ImVec2(origin.x + size.x + kColorBarGap, origin.y), size.y, 0.0,
                      result->errorMax > 0 ? result->errorMax : 1.0, "");

@@ -5,6 +5,7 @@
 // export as CSV or JSON through the core's writers (the bytes `alibi fit --format csv|json`
 // writes). Selecting a row shows that head in the attention maps view.
 #include "layout_check.hpp"
+#include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 
@@ -129,6 +130,9 @@ void drawTable(AppState& state, const FitTableResult& fit) {
             const int index = s.tableOrder[static_cast<std::size_t>(r)];
             const HeadFit& h = fit.fits[static_cast<std::size_t>(index)];
             ImGui::TableNextRow();
+            // A lesson step's heads, on the layer it shows, in the lesson orange.
+            if (s.lessonLayer >= 0 && h.layerIndex == s.lessonLayer && s.lessonMark.marksHead(h.head))
+                ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kLessonRowColor);
             ImGui::PushID(index);
             for (int c = 0; c < columns; ++c) {
                 ImGui::TableSetColumnIndex(c);

@@ -141,8 +141,13 @@ void drawGridPanel(AppState& state, const Model& model) {
             std::string label = fmt::format("h{}", tile.head);
             // Per-head scale: each tile's own exact range (fits when the tile is wide enough).
             if (perHead) {
-                const std::string ranged = fmt::format("h{} {}..{}", tile.head, alibi::formatSignificant(tile.lo),
-                                                       alibi::formatSignificant(tile.hi));
+                // The ends as the tile's own colour bar reads them (">= hi" above rows of one key).
+                const alibi::ColorBar own = alibi::heatmapColorBar(
+                    grid->heatmap, grid->request.heatmap, static_cast<int>(&tile - grid->heatmap.tiles.data()), 2);
+                const std::string ranged =
+                    own.ticks.empty()
+                        ? label
+                        : fmt::format("h{} {}..{}", tile.head, own.ticks.front().label, own.ticks.back().label);
                 if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) label = ranged;
             }
             if (grid->request.heatmap.labelBand >= static_cast<int>(ImGui::GetTextLineHeight())) {

@@ -4,6 +4,7 @@
 // colour bar from the numbers and the exact read-out of the file's value under the mouse. The
 // side pictures (one head, attention vs distance, one row, similarity) are in panel_maps_side.cpp.
 #include "layout_check.hpp"
+#include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 
@@ -183,8 +184,13 @@ void drawGridLabels(const MapsState& s, const MapsGridResult& grid, const Attent
         if (tile.width >= 40 && tile.height >= 24) {
             std::string text = fmt::format("h{}", tile.head);
             if (s.perHead) {
-                const std::string ranged = fmt::format("h{} {}..{}", tile.head, alibi::formatSignificant(tile.lo),
-                                                       alibi::formatSignificant(tile.hi));
+                // The ends as the tile's own colour bar reads them (">= hi" above rows of one key).
+                const alibi::ColorBar own =
+                    attentionMapsColorBar(maps, grid.heatmap, static_cast<int>(&tile - grid.heatmap.tiles.data()), 2);
+                const std::string ranged =
+                    own.ticks.empty()
+                        ? text
+                        : fmt::format("h{} {}..{}", tile.head, own.ticks.front().label, own.ticks.back().label);
                 if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) text = ranged;
             }
             label(a.x, a.y, text);
@@ -201,10 +207,14 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     // The subtitle: what a pixel shows.
     if (grid != nullptr && grid->error.empty()) {
         // The core's time first: the summary may be cut at the panel's edge.
-        ImGui::TextDisabled("drawn in %.0f ms; %s%s", grid->ms,
+        // A per-head scale says what each tile's range leaves out (the core's note).
+        std::string note = alibi::perHeadScaleNote(
+            grid->heatmap, grid->request.perHead && !grid->request.overview ? ScaleMode::PerHead : ScaleMode::Shared);
+        if (!note.empty()) note = " · " + note;
+        ImGui::TextDisabled("drawn in %.0f ms; %s%s%s", grid->ms,
                             grid->request.overview ? "every layer, each block its own range; " : "",
-                            grid->heatmap.summary.c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", grid->heatmap.summary.c_str());
+                            grid->heatmap.summary.c_str(), note.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s", grid->heatmap.summary.c_str(), note.c_str());
     } else {
         ImGui::TextDisabled(" ");
     }
@@ -266,6 +276,9 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
         barLabel = fmt::format("L{}", maps.layerInfo()[static_cast<std::size_t>(s.layer)].number);
     }
     drawGridLabels(s, *grid, maps, origin);
+    // A lesson step's heads and cell, on the layer it shows.
+    if (!grid->request.overview && s.lessonLayer >= 0 && grid->request.layer == s.lessonLayer)
+        drawLessonMark(s.lessonMark, grid->heatmap.tiles, maps.queries(), maps.keys(), origin);
     if (model.maps.gridPending) drawStaleMark(origin, ImVec2(origin.x + imageSize.x, origin.y + imageSize.y), 0.0f);
     const float line = ImGui::GetTextLineHeight();
     const float barHeight = std::max(imageSize.y - 3.4f * line, 2.0f * line);

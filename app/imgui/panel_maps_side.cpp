@@ -3,6 +3,7 @@
 // prior at the fitted slope m* and at the configured slope, one query row of the file against the
 // same priors, and the layer's head similarity matrix (Jensen-Shannon distances, ordered by index,
 // fitted slope or clustering). Everything drawn is a core result; this file only lays it out.
+#include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "plot_canvas.hpp"
 #include "view_common.hpp"
@@ -183,6 +184,8 @@ void drawHeadTab(AppState& state, const Model& model) {
     }
     if (model.maps.headPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
     if (tokenMargin > 0) drawHeadTokens(maps, head->heatmap, origin);
+    if (s.lessonLayer >= 0 && head->request.layer == s.lessonLayer)
+        drawLessonMark(s.lessonMark, head->heatmap.tiles, maps.queries(), maps.keys(), origin);
     const Heatmap& map = head->heatmap;
     const float height = std::max(size.y - 3.4f * ImGui::GetTextLineHeight(), 2.0f * ImGui::GetTextLineHeight());
     alibi::ColorBar bar = attentionMapsColorBar(maps, map, -1, colorBarTicks(height));  // the figures' bar

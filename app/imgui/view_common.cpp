@@ -114,4 +114,32 @@ float buttonWidth(const char* label) {
     return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
 }
 
+int tileLabelBand() {
+    return static_cast<int>(std::ceil(ImGui::GetTextLineHeight() + 2.0f));
+}
+
+std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles,
+                                           const std::vector<std::string>& labels, ImVec2 origin) {
+    std::vector<TileLabelPlace> placed;
+    if (tiles.size() < 2) return placed;  // one tile: the title names it
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float line = ImGui::GetTextLineHeight();
+    for (std::size_t n = 0; n < tiles.size(); ++n) {
+        const HeatmapTile& t = tiles[n];
+        const float room = static_cast<float>(alibi::tileLabelRoom(tiles, n));
+        if (room < line) continue;
+        std::string label = n < labels.size() ? labels[n] : "h" + std::to_string(t.head);
+        if (ImGui::CalcTextSize(label.c_str()).x > static_cast<float>(t.width)) label = "h" + std::to_string(t.head);
+        if (ImGui::CalcTextSize(label.c_str()).x > static_cast<float>(t.width)) continue;
+        const ImVec2 at(origin.x + static_cast<float>(t.x), origin.y + static_cast<float>(t.y) - line - 1.0f);
+        draw->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+        const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+        placed.push_back({label,
+                          {at.x, at.y, size.x, size.y},
+                          {origin.x + static_cast<float>(t.x), origin.y + static_cast<float>(t.y),
+                           static_cast<float>(t.width), static_cast<float>(t.height)}});
+    }
+    return placed;
+}
+
 }  // namespace alibi::imgui

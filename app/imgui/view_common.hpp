@@ -5,9 +5,12 @@
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/render.hpp>
 
+#include "app_state.hpp"
+
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 namespace alibi::imgui {
 
@@ -43,6 +46,14 @@ void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSiz
 void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, double hi, const char* title);
 // Width the colour bar and its labels take.
 [[nodiscard]] float colorBarWidth();
+// Each tile's label (labels[n], or "h3" from its head) in the band the core left free above it
+// (tileLabelRoom), as the head grid and the figures write them: never over a cell. A label wider
+// than its tile falls back to "h3", then to none; without a band a line tall, none is written.
+// Returns where each label went (screen coordinates).
+std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles,
+                                           const std::vector<std::string>& labels, ImVec2 origin);
+// The label band a text line needs (what the views ask the core to leave above each tile).
+[[nodiscard]] int tileLabelBand();
 // Puts the next item on the current line when `nextWidth` pixels still fit there, else on the
 // next line (a row of buttons at a presentation font wraps instead of running off the edge).
 void sameLineIfFits(float nextWidth, float spacing = -1.0f);

@@ -20,14 +20,16 @@ std::optional<CompareRequest> compareRequest(const AppState& state) {
     if (state.compareWidth <= 0 || state.compareHeight <= 0) return std::nullopt;
     Session a = state.session;
     a.compare.reset();  // B is the spec; A's copy of it would only re-run an unchanged picture
-    return CompareRequest{std::move(a), state.compareB, state.compareWidth, state.compareHeight};
+    return CompareRequest{std::move(a), state.compareB, state.compareWidth, state.compareHeight,
+                          state.compareLabelBand};
 }
 
 std::shared_ptr<const CompareResult> computeCompareResult(const CompareRequest& request, const CancelFlag& cancel) {
     auto cancelled = [&cancel] { return cancel.cancelled(); };
     auto result = std::make_shared<CompareResult>();
     result->request = request;
-    result->snapshot = explore::computeCompare(request.a, request.spec, request.width, request.height, cancelled);
+    result->snapshot = explore::computeCompare(request.a, request.spec, request.width, request.height, cancelled, 4,
+                                               request.labelBand);
     if (cancelled()) return nullptr;
     result->colorBar = renderColorBar(Colormap::Diverging, 8, std::max(request.height, 2), true);
     return result;
@@ -125,8 +127,11 @@ std::optional<CompareOverrides> sessionCompare(const CompareOverrides& b) {
 std::optional<DiagnoseRequest> diagnoseRequest(const AppState& state) {
     if (state.diagnoseSerial == 0 || state.diagnoseWidth <= 0 || state.diagnoseHeight <= 0) return std::nullopt;
     return DiagnoseRequest{state.diagnoseUseExample ? std::string() : state.diagnosePath,
-                           state.diagnoseUseExample ? state.diagnoseExample : std::string(), state.diagnoseSerial,
-                           state.diagnoseWidth, state.diagnoseHeight};
+                           state.diagnoseUseExample ? state.diagnoseExample : std::string(),
+                           state.diagnoseSerial,
+                           state.diagnoseWidth,
+                           state.diagnoseHeight,
+                           state.diagnoseLabelBand};
 }
 
 std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& request, const CancelFlag& cancel) {
@@ -160,7 +165,8 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
     }
     result->diagnosis = std::move(*diagnosis);
     if (cancel.cancelled()) return nullptr;
-    auto error = explore::diagnosisErrorMap(tensor, *result->diagnosis, request.width, request.height);
+    auto error =
+        explore::diagnosisErrorMap(tensor, *result->diagnosis, request.width, request.height, 4, request.labelBand);
     if (!error) return result;  // the words still stand without the heatmap
     result->errorMax = error->errorMax;
     result->mapCaption = error->caption;

@@ -38,6 +38,7 @@ struct CompareRequest {
     Session a;
     CompareOverrides spec = explore::geometricCompare();
     int width = 0, height = 0;
+    int labelBand = 0;  // pixels above each tile for its label
     friend bool operator==(const CompareRequest&, const CompareRequest&) = default;
 };
 
@@ -87,6 +88,7 @@ struct DiagnoseRequest {
     std::string example;        // an example code (when path is empty)
     std::uint64_t serial = 0;   // bumped by each "Diagnose" click, so the same file can be re-read
     int width = 0, height = 0;  // error heatmap pixels
+    int labelBand = 0;          // pixels above each tile for its label ("b1 h3")
     friend bool operator==(const DiagnoseRequest&, const DiagnoseRequest&) = default;
 };
 

@@ -2,6 +2,8 @@
 // table columns from the core (render/attention_maps_render.hpp, explore/attention_maps_view.hpp).
 #include "attention_maps_page.hpp"
 
+#include "lesson_mark.hpp"
+
 #include "maps_heatmap_view.hpp"
 #include "number_table.hpp"
 #include "plot_widget.hpp"
@@ -161,8 +163,9 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_exportCsv = new QPushButton("CSV…", this);
     m_exportCsv->setToolTip("Export the fit table as CSV (the same bytes as alibi fit --format csv)");
     m_exportJson = new QPushButton("JSON…", this);
+    // As wide as their text at any font (a width fixed in pixels cut them at 175 %).
     for (QPushButton* b : {m_fit, m_cancel, m_exportCsv, m_exportJson})
-        b->setMaximumWidth(b->fontMetrics().horizontalAdvance(b->text()) + 24);
+        b->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     m_exportJson->setToolTip("Export the fit table as JSON (the same bytes as alibi fit --format json)");
     auto* row2 = new QHBoxLayout;
     row2->addWidget(label("Layer", this));
@@ -267,8 +270,12 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
             tips << qs(std::string(explore::fitColumnToolTip(static_cast<explore::FitColumn>(c))));
         m_tableModel->setHeaderToolTips(tips);
     }
+    // The lesson's rows marked (lesson_mark.hpp) between the numbers and the sorting.
+    m_lessonRows = new LessonRowsProxy(-1, this);
+    m_lessonRows->setSourceModel(m_tableModel);
+    m_lessonRows->setRowTest([this](int row) { return marksFitRow(row); });
     m_sorted = new QSortFilterProxyModel(this);
-    m_sorted->setSourceModel(m_tableModel);
+    m_sorted->setSourceModel(m_lessonRows);
     m_sorted->setSortRole(Qt::UserRole);
     m_table = new QTableView(this);
     m_table->setModel(m_sorted);
@@ -460,6 +467,7 @@ void AttentionMapsPage::setPriorSources(std::function<SlopeParams()> session, st
 
 void AttentionMapsPage::showLessonTarget(const LessonTarget& target) {
     m_lessonTarget = target;
+    m_lessonLayer = -1;  // the step's layer, once its file is open
     const bool open =
         m_model->maps() && QFileInfo(m_model->path()).canonicalFilePath() == QFileInfo(target.path).canonicalFilePath();
     if (open)
@@ -468,14 +476,46 @@ void AttentionMapsPage::showLessonTarget(const LessonTarget& target) {
         openFile(target.path);  // onOpened applies it
 }
 
+void AttentionMapsPage::setLessonMark(explore::LessonMark mark) {
+    m_lessonMark = std::move(mark);
+    showLessonMark();
+}
+
+bool AttentionMapsPage::marksFitRow(int row) const {
+    const auto& fits = m_model->fits();
+    if (m_lessonMark.heads.empty() || m_lessonLayer < 0 || row < 0 || row >= static_cast<int>(fits.size()))
+        return false;
+    const HeadFit& f = fits[static_cast<std::size_t>(row)];
+    return f.layerIndex == m_lessonLayer && m_lessonMark.marksHead(f.head);
+}
+
+void AttentionMapsPage::showLessonMark() {
+    const MapsPtr maps = m_model->maps();
+    // The mark belongs to the step's layer: another layer shows none.
+    const bool on = maps && m_lessonLayer >= 0 && m_layer->value() == m_lessonLayer;
+    const explore::LessonMark mark = on ? m_lessonMark : explore::LessonMark{};
+    const std::int64_t Q = maps ? maps->queries() : 0, K = maps ? maps->keys() : 0;
+    m_grid->setLessonMark(mark, Q, K);
+    m_headView->setLessonMark(mark, Q, K);
+    m_lessonRows->setRowTest([this](int row) { return marksFitRow(row); });
+    // The first marked row in view.
+    for (int r = 0; r < m_sorted->rowCount(); ++r)
+        if (marksFitRow(m_sorted->mapToSource(m_sorted->index(r, 0)).row())) {
+            m_table->scrollTo(m_sorted->index(r, 0));
+            break;
+        }
+}
+
 void AttentionMapsPage::applyLessonTarget() {
     const MapsPtr maps = m_model->maps();
     if (!m_lessonTarget || !maps) return;
     const LessonTarget t = *m_lessonTarget;
     m_lessonTarget.reset();
-    if (auto index = maps->layerIndexOf(t.layerNumber))
+    m_lessonLayer = -1;
+    if (auto index = maps->layerIndexOf(t.layerNumber)) {
+        m_lessonLayer = *index;
         setLayerIndex(*index);
-    else  // a lesson naming a layer the file lacks (loading a lesson does not open its files)
+    } else  // a lesson naming a layer the file lacks (loading a lesson does not open its files)
         m_status->setText(QString("This lesson step shows layer %1, which %2 does not have (%3 layer(s)).")
                               .arg(t.layerNumber)
                               .arg(QFileInfo(m_model->path()).fileName())
@@ -488,6 +528,7 @@ void AttentionMapsPage::applyLessonTarget() {
     if (m_model->configured().empty() && m_sessionSlopes &&
         explore::checkPairing(*maps, m_sessionSlopes().heads, "the current session"))
         (void)choosePrior(1);
+    showLessonMark();
 }
 
 void AttentionMapsPage::openFile(const QString& path) {
@@ -705,6 +746,7 @@ void AttentionMapsPage::refreshLayer() {
     m_headView->refresh();
     highlightOverview();
     refreshPlots();
+    showLessonMark();
 }
 
 void AttentionMapsPage::setHeadHeader(int layer, int head) {

@@ -10,6 +10,7 @@
 
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/job_runner.hpp>
+#include <alibi/explore/lesson_state.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/figure/figure_job.hpp>
 #include <alibi/io/preset.hpp>
@@ -37,6 +38,7 @@ namespace alibi::qt {
 
 class MapsHeatmapView;
 class NumberTable;
+class LessonRowsProxy;
 class PlotWidget;
 
 class AttentionMapsPage : public QWidget {
@@ -64,6 +66,13 @@ public:
         std::int64_t row = -1;
     };
     void showLessonTarget(const LessonTarget& target);
+    // The step's mark on these views (the core's, LessonMarkScope::AttentionMaps): on the layer
+    // the step shows, the marked heads' rows of the fit table and tiles of the layer grid, and
+    // the marked cell in the layer grid and the head view. Empty: none.
+    void setLessonMark(explore::LessonMark mark);
+    [[nodiscard]] const explore::LessonMark& lessonMark() const { return m_lessonMark; }
+    // The fit table marks this source row (its head and layer are the lesson's).
+    [[nodiscard]] bool marksFitRow(int row) const;
     void setLayerIndex(int layerIndex);
     void setHead(int head);
     void setRow(std::int64_t row);
@@ -120,6 +129,7 @@ signals:
 
 private:
     void applyLessonTarget();
+    void showLessonMark();  // the mark on the views, for the layer now shown
     // "Opening FILE… reading the header: 12.0 MiB of 95.4 MiB (Cancel stops it)".
     [[nodiscard]] QString openingText(const QString& stage) const;
     void exportFigureDialog(int scale);
@@ -199,7 +209,10 @@ private:
     QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
     int m_priorItem = 0;
     std::optional<LessonTarget> m_lessonTarget;  // waiting for its file to open
-    std::uint64_t m_rowShown = 0;                // the row runner's generation last shown (or dropped)
+    explore::LessonMark m_lessonMark;
+    int m_lessonLayer = -1;  // the layer index the mark is for (-1: until the step's file is open)
+    LessonRowsProxy* m_lessonRows = nullptr;
+    std::uint64_t m_rowShown = 0;  // the row runner's generation last shown (or dropped)
     // The core's runners, last (destroyed, so joined, first): the row plot's row (latest-wins:
     // scrubbing the row reads the rows it lands on, not every row it passed) and figure saves
     // (queued: none is dropped).

@@ -88,6 +88,26 @@ void ImagePanel::setLessonMark(LessonMark mark, std::int64_t queries, std::int64
     update();
 }
 
+QRectF ImagePanel::tileRect(std::size_t n) const {
+    const QRectF target = imageRect();
+    if (n >= m_tiles.size() || target.isEmpty()) return {};
+    const double sx = target.width() / m_image.width(), sy = target.height() / m_image.height();
+    const HeatmapTile& t = m_tiles[n];
+    return {target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy};
+}
+
+int ImagePanel::labelBandFor(QSize imagePixels) const {
+    QFont f = font();
+    f.setPointSizeF(font().pointSizeF() * 0.9);
+    const QRect area = rect().adjusted(8, 8, -110, -8);
+    double scale = 1;
+    if (area.width() > 0 && area.height() > 0 && !imagePixels.isEmpty())
+        scale = std::min(static_cast<double>(area.width()) / imagePixels.width(),
+                         static_cast<double>(area.height()) / imagePixels.height());
+    scale = std::clamp(scale, 0.25, 4.0);
+    return static_cast<int>(std::ceil((QFontMetricsF(f).height() + 2) / scale));
+}
+
 QRectF ImagePanel::imageRect() const {
     if (m_image.isNull()) return {};
     const QRect area = rect().adjusted(8, 8, -110, -8);
@@ -109,21 +129,32 @@ void ImagePanel::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
     p.drawImage(target, m_image);
     const double sx = target.width() / m_image.width(), sy = target.height() / m_image.height();
-    QFont f = font();
-    f.setPointSizeF(font().pointSizeF() * 0.9);
-    p.setFont(f);
-    const QFontMetrics fm(f);
-    for (std::size_t n = 0; n < m_tiles.size(); ++n) {
+    // Each tile's label ("h3", "b1 h3") in the band the core left free above it (the head grid's
+    // and the figures' place), never over its cells: the font shrinks to the band as drawn, and a
+    // label wider than its tile falls back to "h3", then to none.
+    p.setPen(palette().color(QPalette::WindowText));
+    m_labelRects.assign(m_tiles.size(), QRectF());
+    m_labelTexts.assign(m_tiles.size(), QString());
+    for (std::size_t n = 0; m_tiles.size() > 1 && n < m_tiles.size(); ++n) {
         const HeatmapTile& t = m_tiles[n];
         const QRectF tr(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
-        if (tr.width() < 24 || tr.height() < 16) continue;
-        const QString label =
-            n < m_tileLabels.size() ? QString::fromStdString(m_tileLabels[n]) : QString("h%1").arg(t.head);
-        const QRectF box(tr.x() + 3, tr.y() + 3, fm.horizontalAdvance(label) + 8, fm.height() + 2);
-        p.fillRect(box, QColor(0, 0, 0, 150));
-        p.setPen(Qt::white);
-        p.drawText(box, Qt::AlignCenter, label);
+        const double room = alibi::tileLabelRoom(m_tiles, n) * sy;
+        if (room < 7) continue;
+        QFont f = font();
+        f.setPointSizeF(font().pointSizeF() * 0.9);
+        while (QFontMetricsF(f).height() > room && f.pointSizeF() > 4) f.setPointSizeF(f.pointSizeF() * 0.9);
+        const QFontMetricsF fm(f);
+        if (fm.height() > room) continue;
+        p.setFont(f);
+        QString label = n < m_tileLabels.size() ? QString::fromStdString(m_tileLabels[n]) : QString("h%1").arg(t.head);
+        if (fm.horizontalAdvance(label) > tr.width()) label = QString("h%1").arg(t.head);
+        if (fm.horizontalAdvance(label) > tr.width()) continue;
+        const QRectF box(tr.x(), tr.y() - room, tr.width(), room);
+        p.drawText(box, Qt::AlignLeft | Qt::AlignBottom, label);
+        m_labelRects[n] = QRectF(box.x(), box.bottom() - fm.height(), fm.horizontalAdvance(label), fm.height());
+        m_labelTexts[n] = label;
     }
+    p.setFont(font());
     // A lesson's heads outlined and cell framed, in the head grid's orange (dark-edged, so the
     // frame shows on any colour).
     const double pen = std::max(3.0, font().pointSizeF() / 3.0);
@@ -191,7 +222,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     form->addRow("dtype", m_dtype);
     form->addRow("mode", m_mode);
     form->addRow("mask value", m_mask);
-    auto* box = new QGroupBox("B = A with …", this);
+    auto* box = new QGroupBox("B: A with these changes", this);
     box->setLayout(form);
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);

@@ -80,6 +80,17 @@ public:
     [[nodiscard]] const LessonMark& lessonMark() const { return m_lesson; }
     // Where the image is drawn (widget coordinates) and its scale, for finding a tile on screen.
     [[nodiscard]] QRectF imageRect() const;
+    // The image pixels to leave above each tile (the core's label band) so that, drawn at this
+    // panel's size, a label line of this font fits there.
+    [[nodiscard]] int labelBandFor(QSize imagePixels) const;
+    // Where tile n's label was written last (widget coordinates; empty: none), and its text (tests).
+    [[nodiscard]] QRectF labelRect(std::size_t n) const { return n < m_labelRects.size() ? m_labelRects[n] : QRectF(); }
+    [[nodiscard]] QString labelText(std::size_t n) const {
+        return n < m_labelTexts.size() ? m_labelTexts[n] : QString();
+    }
+    // Where tile n is drawn (widget coordinates; empty: no such tile).
+    [[nodiscard]] QRectF tileRect(std::size_t n) const;
+    [[nodiscard]] std::size_t tileCount() const { return m_tiles.size(); }
     [[nodiscard]] QSize sizeHint() const override { return {700, 500}; }
 
 protected:
@@ -93,6 +104,8 @@ private:
     Colormap m_map = Colormap::Viridis;
     alibi::ColorBar m_bar;
     std::vector<HeatmapTile> m_tiles;
+    std::vector<QRectF> m_labelRects;  // where the last paint wrote each label
+    std::vector<QString> m_labelTexts;
     QString m_message;
     LessonMark m_lesson;
     std::int64_t m_queries = 0, m_keys = 0;

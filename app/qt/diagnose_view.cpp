@@ -31,7 +31,10 @@ DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
     auto* open = new QPushButton("Open tensor…", this);
     open->setToolTip("Open a .npy or .safetensors bias tensor (Ctrl+D), or drop one on the window");
     auto* examples = new QComboBox(this);
-    examples->addItem("Load an example with a known bug…");
+    examples->addItem("Load an example with a known bug");
+    // Room for its longest text at any font (a presentation's 175 % too), measured in characters.
+    examples->setMinimumContentsLength(36);
+    examples->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     for (const BuggyExample& example : buggyExamples()) {
         examples->addItem(QString::fromUtf8(example.code.data(), static_cast<qsizetype>(example.code.size())));
         examples->setItemData(
@@ -102,14 +105,17 @@ void DiagnoseView::start(std::function<Result<DiagnosisReport>()> job) {
 }
 
 void DiagnoseView::openFile(const QString& path) {
-    start([path] { return diagnoseFile(path, kErrorPixels); });
+    start([path, band = m_image->labelBandFor(kErrorPixels)] {
+        return diagnoseFile(path, kErrorPixels, kDefaultMemoryBudget, band);
+    });
 }
 
 void DiagnoseView::openExample(const QString& code) {
-    start([code]() -> Result<DiagnosisReport> {
+    start([code, band = m_image->labelBandFor(kErrorPixels)]() -> Result<DiagnosisReport> {
         auto tensor = buildBuggyExample(code.toStdString());
         if (!tensor) return std::unexpected(tensor.error());
-        return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), "example: " + code, kErrorPixels);
+        return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), "example: " + code, kErrorPixels,
+                              band);
     });
 }
 

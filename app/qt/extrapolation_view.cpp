@@ -49,7 +49,9 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     m_lessonRows->setSourceModel(m_model);
     m_table->setModel(m_lessonRows);
     m_table->verticalHeader()->setDefaultSectionSize(22);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Every column at least as wide as its header (a narrow window scrolls the table).
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
 
     auto* upper = new QSplitter(Qt::Horizontal, this);
     upper->addWidget(m_headImage);

@@ -6,6 +6,8 @@
 
 #include "model/snapshot.hpp"
 
+#include <alibi/explore/lesson_state.hpp>
+
 #include <QElapsedTimer>
 #include <QImage>
 #include <QWidget>
@@ -29,11 +31,7 @@ public:
     void setHighlightedHead(int head);  // linked hover from other views; -1: none
     void setSelectedHead(int head);
     // What a lesson step points at: heads outlined, and one cell (head, query, key) marked.
-    struct LessonMark {
-        std::vector<int> heads;
-        int cellHead = -1;
-        std::int64_t query = 0, key = 0;
-    };
+    using LessonMark = explore::LessonMark;
     void setLessonMark(LessonMark mark);
     // The parameters changed: unless a new grid arrives within 60 ms, dim the picture and say
     // "updating..." (the mark shows within 100 ms of the change).

@@ -1,6 +1,9 @@
-// What a lesson step points at, for the views that draw it beside the head grid (stages, compare,
-// extrapolation): the heads, and one cell (query, key) of cellHead. The orange is the head grid's.
+// What a lesson step points at, for the views that draw it (head grid, stages, compare,
+// extrapolation, the attention-map views): the heads, and one cell (query, key) of cellHead. The
+// orange is the head grid's.
 #pragma once
+
+#include <alibi/explore/lesson_state.hpp>
 
 #include <QColor>
 #include <QFont>
@@ -8,17 +11,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace alibi::qt {
 
-struct LessonMark {
-    std::vector<int> heads;
-    int cellHead = -1;  // -1: no cell
-    std::int64_t query = 0, key = 0;
-
-    [[nodiscard]] bool marksHead(int head) const { return std::find(heads.begin(), heads.end(), head) != heads.end(); }
-};
+// The core's mark of a lesson step (explore/lesson_state.hpp).
+using LessonMark = explore::LessonMark;
 
 inline QColor lessonOrange() {
     return {255, 140, 0};
@@ -37,7 +36,14 @@ public:
         if (rowCount() > 0 && columnCount() > 0)
             emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::BackgroundRole, Qt::FontRole});
     }
+    // Rows marked by a test of the row instead of the heads (a table of several layers' heads).
+    void setRowTest(std::function<bool(int row)> test) {
+        m_test = std::move(test);
+        if (rowCount() > 0 && columnCount() > 0)
+            emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::BackgroundRole, Qt::FontRole});
+    }
     [[nodiscard]] bool marksRow(int row) const {
+        if (m_test) return m_test(row);
         if (m_heads.empty()) return false;
         const int head = m_column < 0 ? row : index(row, m_column).data(Qt::UserRole).toInt();
         return std::find(m_heads.begin(), m_heads.end(), head) != m_heads.end();
@@ -64,6 +70,7 @@ public:
 private:
     int m_column;
     std::vector<int> m_heads;
+    std::function<bool(int row)> m_test;
 };
 
 }  // namespace alibi::qt

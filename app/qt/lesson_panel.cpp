@@ -182,16 +182,24 @@ void LessonPanel::setColumnLayout(bool column) {
           static_cast<QWidget*>(m_larger), static_cast<QWidget*>(m_close)})
         m_bar->removeWidget(w);
     for (int c = 0; c < 9; ++c) m_bar->setColumnStretch(c, 0);
+    // In the side column the buttons take short names (their tooltips say the rest), all on one
+    // row under the title, so the step's text keeps the column's height.
+    m_previous->setText(column ? "◀" : "◀ Previous");
+    m_next->setText(column ? "▶" : "Next ▶");
+    m_back->setText(column ? "Back" : "Back to the step");
+    m_close->setText(column ? "Close" : "Close lesson");
+    m_previous->setToolTip("Previous step (Page Up)");
+    m_next->setToolTip("Next step (Page Down)");
+    m_close->setToolTip("Close the lesson");
     if (column) {
-        // Title and counter; the steps; the text size and Close: each row fits a narrow column.
-        m_bar->addWidget(m_title, 0, 0, 1, 3);
-        m_bar->addWidget(m_counter, 0, 3, Qt::AlignRight);
+        m_bar->addWidget(m_title, 0, 0, 1, 5);
+        m_bar->addWidget(m_counter, 0, 5, Qt::AlignRight);
         m_bar->addWidget(m_previous, 1, 0);
         m_bar->addWidget(m_next, 1, 1);
-        m_bar->addWidget(m_back, 1, 2, 1, 2);
-        m_bar->addWidget(m_smaller, 2, 0);
-        m_bar->addWidget(m_larger, 2, 1);
-        m_bar->addWidget(m_close, 2, 2, 1, 2);
+        m_bar->addWidget(m_back, 1, 2);
+        m_bar->addWidget(m_smaller, 1, 3);
+        m_bar->addWidget(m_larger, 1, 4);
+        m_bar->addWidget(m_close, 1, 5);
         m_bar->setColumnStretch(2, 1);
     } else {
         m_bar->addWidget(m_title, 0, 0);
@@ -204,7 +212,15 @@ void LessonPanel::setColumnLayout(bool column) {
         m_bar->addWidget(m_close, 0, 7);
         m_bar->setColumnStretch(0, 1);
     }
+    updateTitle();
     fitText();
+}
+
+void LessonPanel::updateTitle() {
+    // In the side column the dock is a tab beside "Parameters": a short title keeps both tabs
+    // whole at 175 % (the bar under it names the step).
+    const QString lesson = m_state ? QString::fromStdString(m_state->lesson().title) : QString();
+    setWindowTitle(m_column || lesson.isEmpty() ? QString("Lesson") : "Lesson: " + lesson);
 }
 
 void LessonPanel::fitText() {
@@ -341,6 +357,7 @@ void LessonPanel::closeLesson() {
     m_window->stagesView()->setLessonMark({});
     m_window->compareView()->setLessonMark({});
     m_window->extrapolationView()->setLessonMark({});
+    m_window->attentionPage()->setLessonMark({});
     hide();
 }
 
@@ -370,7 +387,7 @@ QString LessonPanel::noteText() const {
 void LessonPanel::showStep() {
     const LessonStep& step = m_state->step();
     const Lesson& lesson = m_state->lesson();
-    setWindowTitle("Lesson: " + QString::fromStdString(lesson.title));
+    updateTitle();
     m_title->setText(QString::fromStdString(step.title.empty() ? lesson.title : step.title));
     m_counter->setText(QString::fromStdString(m_state->counter()));
     m_text->setHtml(paragraphsHtml(step.text));
@@ -397,7 +414,7 @@ void LessonPanel::showStep() {
         target.head = step.session.head;
         target.row = step.session.queryRow;
         m_window->attentionPage()->showLessonTarget(target);
-        m_window->tabs()->setCurrentWidget(m_window->attentionPage());
+        m_window->tabs()->setCurrentIndex(MainWindow::AttentionTab);
         m_note->clear();
         m_note->hide();
     } else {
@@ -418,25 +435,16 @@ void LessonPanel::showStep() {
 
 void LessonPanel::applyHighlight() {
     const LessonStep& step = m_state->step();
-    HeadGridView::LessonMark mark;
-    int cellHead = -1;
-    // A step whose view this explorer lacks marks nothing: its head and cell belong to that view
-    // (a model's attention maps), not to the ALiBi views on screen.
-    if (step.explorerView) mark.heads = step.highlight.heads;
-    if (step.explorerView && step.highlight.cell) {
-        cellHead = step.highlight.cellHead(step.session);
-        mark.cellHead = cellHead;
-        mark.query = step.highlight.cell->first;
-        mark.key = step.highlight.cell->second;
-    }
+    // The core decides which views a step marks: a step over a model's attention maps marks
+    // those views, not the ALiBi views beside them, and the other way round.
+    const LessonMark mark = explore::lessonMark(step, explore::LessonMarkScope::ExplorerViews);
     m_window->gridView()->setLessonMark(mark);
-    m_window->detailView()->setLessonCell(cellHead, mark.query, mark.key);
+    m_window->detailView()->setLessonCell(mark.cellHead, mark.query, mark.key);
     m_window->curvesView()->setLessonHeads(mark.heads);
-    // The views beside the grid get the same mark (lesson_mark.hpp).
-    const LessonMark shared{mark.heads, cellHead, mark.query, mark.key};
-    m_window->stagesView()->setLessonMark(shared);
-    m_window->compareView()->setLessonMark(shared);
-    m_window->extrapolationView()->setLessonMark(shared);
+    m_window->stagesView()->setLessonMark(mark);
+    m_window->compareView()->setLessonMark(mark);
+    m_window->extrapolationView()->setLessonMark(mark);
+    m_window->attentionPage()->setLessonMark(explore::lessonMark(step, explore::LessonMarkScope::AttentionMaps));
 }
 
 void LessonPanel::updateBackButton() {

@@ -53,6 +53,8 @@ public:
     // The step's whole text shown: the dock as tall as it needs (in the bottom area, up to 45 %
     // of the window), and where that is not enough the text a little smaller for this step.
     void fitText();
+    // "Lesson: its title" under the views, "Lesson" as a tab of the side column.
+    void updateTitle();
     [[nodiscard]] double shownTextPointSize() const { return m_shownPt; }
 
 signals:

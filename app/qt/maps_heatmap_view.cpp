@@ -1,6 +1,7 @@
 // A saved-attention-maps picture: rendered by the owner's callback at device pixels, drawn 1:1.
 #include "maps_heatmap_view.hpp"
 
+#include "lesson_mark.hpp"
 #include "model/background.hpp"
 #include "view_util.hpp"
 
@@ -231,6 +232,29 @@ void MapsHeatmapView::leaveEvent(QEvent*) {
     emit hovered(QPoint(-1, -1));
 }
 
+void MapsHeatmapView::setLessonMark(explore::LessonMark mark, std::int64_t queries, std::int64_t keys) {
+    if (mark == m_lesson && queries == m_lessonQueries && keys == m_lessonKeys) return;
+    m_lesson = std::move(mark);
+    m_lessonQueries = queries;
+    m_lessonKeys = keys;
+    update();
+}
+
+QRectF MapsHeatmapView::cellRect(int tile, std::int64_t query, std::int64_t key) const {
+    if (tile < 0 || tile >= static_cast<int>(m_map.tiles.size()) || m_image.isNull()) return {};
+    if (query < 0 || key < 0 || query >= m_lessonQueries || key >= m_lessonKeys) return {};
+    const HeatmapTile& t = m_map.tiles[static_cast<std::size_t>(tile)];
+    const QRect r = imageRect();
+    const double dpr = m_renderedRatio;
+    // Cell c of n covers [c * size / n, (c + 1) * size / n) of its tile (render.cpp's pixelCells).
+    const auto edge = [](std::int64_t c, int size, std::int64_t n) {
+        return static_cast<double>(c) * size / static_cast<double>(n);
+    };
+    const double x0 = edge(key, t.width, m_lessonKeys), x1 = edge(key + 1, t.width, m_lessonKeys);
+    const double y0 = edge(query, t.height, m_lessonQueries), y1 = edge(query + 1, t.height, m_lessonQueries);
+    return {r.x() + (t.x + x0) / dpr, r.y() + (t.y + y0) / dpr, (x1 - x0) / dpr, (y1 - y0) / dpr};
+}
+
 void MapsHeatmapView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
@@ -286,6 +310,26 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
         p.drawRoundedRect(box, 3, 3);
         p.setPen(QColor(255, 255, 255));
         p.drawText(box, Qt::AlignCenter, label);
+    }
+    // The lesson's mark: its heads' tiles outlined (a grid of several) and its cell framed, in
+    // the head grid's orange.
+    if (!m_lesson.empty()) {
+        const double pen = std::max(3.0, fm.height() / 6.0);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(lessonOrange(), pen));
+        for (int n = 0; n < static_cast<int>(m_map.tiles.size()); ++n) {
+            const HeatmapTile& t = m_map.tiles[static_cast<std::size_t>(n)];
+            const QRectF tr(r.x() + t.x / dpr, r.y() + t.y / dpr, t.width / dpr, t.height / dpr);
+            if (m_map.tiles.size() > 1 && m_lesson.marksHead(t.head))
+                p.drawRect(tr.adjusted(-pen / 2 - 1, -pen / 2 - 1, pen / 2 + 1, pen / 2 + 1));
+            const QRectF cell = cellRect(n, m_lesson.query, m_lesson.key);
+            if (t.head == m_lesson.cellHead && !cell.isEmpty()) {
+                // At least a few pixels across, so a cell smaller than a pixel still shows.
+                const QPointF c = cell.center();
+                const double half = std::max({cell.width() / 2, cell.height() / 2, 2 * pen}) + pen / 2;
+                p.drawRect(QRectF(c.x() - half, c.y() - half, 2 * half, 2 * half));
+            }
+        }
     }
     p.setRenderHint(QPainter::Antialiasing, false);
 

@@ -8,6 +8,7 @@
 // new one arrives, so reading rows of a large file never freezes the window.
 #pragma once
 
+#include <alibi/explore/lesson_state.hpp>
 #include <alibi/render/render.hpp>
 
 #include <QFutureWatcher>
@@ -67,6 +68,12 @@ public:
     // rule, indexAxisLabels); the picture then leaves room for them. Empty: none.
     void setCellTokens(std::vector<std::string> keys, std::vector<std::string> queries);
     void setHighlightedTile(int tile);
+    // A lesson step's mark on this picture of `queries` x `keys` cells (the core's, for the layer
+    // shown): the marked heads' tiles outlined (a grid of several), the marked cell framed.
+    void setLessonMark(explore::LessonMark mark, std::int64_t queries, std::int64_t keys);
+    [[nodiscard]] const explore::LessonMark& lessonMark() const { return m_lesson; }
+    // The widget rectangle of cell (query, key) of tile `tile` as drawn (tests); empty: none.
+    [[nodiscard]] QRectF cellRect(int tile, std::int64_t query, std::int64_t key) const;
 
     [[nodiscard]] const Heatmap& heatmap() const { return m_map; }
     [[nodiscard]] const std::vector<std::string>& keyTokens() const { return m_keyTokens; }
@@ -125,6 +132,8 @@ private:
     std::vector<std::string> m_keyTokens, m_queryTokens;
     [[nodiscard]] int tokenMargin() const;
     int m_highlight = -1;
+    explore::LessonMark m_lesson;
+    std::int64_t m_lessonQueries = 0, m_lessonKeys = 0;
     bool m_maskedSwatch = false;
     DType m_barDType = DType::F32;  // the shown values are doubles; f32 text keeps the bar readable
     double m_renderedRatio = 1;

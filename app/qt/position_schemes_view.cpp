@@ -57,8 +57,8 @@ PositionSchemesView::PositionSchemesView(QWidget* parent) : QWidget(parent) {
     m_table->setObjectName("schemesReadout");
     m_table->setHorizontalHeaderLabels({"curve", "value"});
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    // Both columns as wide as their text and header (the table scrolls sideways when narrow).
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
     m_table->setMinimumWidth(300);

@@ -58,8 +58,9 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
     }
 
     m_model = new NumberTable(this);
-    m_model->setColumns({"head", "slope m", "half-life", "entropy", "mean dist.", "50% within", "90% within",
-                         "entropy (avg)", "mean dist. (avg)"},
+    // Two-line headers keep nine columns narrow enough for a projector, each header whole.
+    m_model->setColumns({"head", "slope m", "half-life", "entropy", "mean\ndist.", "50%\nwithin", "90%\nwithin",
+                         "entropy\n(avg)", "mean dist.\n(avg)"},
                         {whole, slopeText, fixed, fixed, fixed, whole, whole, fixed, fixed});
     m_lessonRows = new LessonRowsProxy(Head, this);
     m_lessonRows->setSourceModel(m_model);
@@ -73,7 +74,10 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Every column at least as wide as its header and numbers (a narrow window scrolls the
+    // table), the last one taking what is left.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
     connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
         emit headChosen(m_proxy->index(index.row(), Head).data(Qt::UserRole).toInt());
     });

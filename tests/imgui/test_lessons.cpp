@@ -254,6 +254,43 @@ TEST_F(Lessons, HighlightReachesStagesCompareExtrapolation) {
     EXPECT_EQ(colourArea("Views", kLessonRowColor), 0.0);
 }
 
+// Lesson 5 over a model's attention maps (the core's LessonMarkScope::AttentionMaps): step 2
+// marks layer 0's heads 0-3 in the fit table, step 3 frames cell [63, 0] of layer 1's head 4 in
+// the head picture; the explorer's own views mark nothing meanwhile.
+TEST_F(Lessons, LessonFiveMarksTheMapsViews) {
+    ASSERT_TRUE(m_explorer->openLesson("05-reading-a-real-model"));
+    settle();
+    ASSERT_TRUE(m_explorer->lessonNext());
+    ASSERT_TRUE(framesUntil([&] { return m_explorer->model().maps.file && !state().maps.lessonTarget; }));
+    state().maps.runFit = true;  // "Fit every layer"
+    ASSERT_TRUE(framesUntil([&] { return m_explorer->model().maps.fit != nullptr; }));
+    settle();
+    ASSERT_EQ(state().view, View::Fit);
+    EXPECT_EQ(state().maps.lessonMark.heads, (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(state().maps.lessonLayer, 0);
+    EXPECT_TRUE(state().lessonMark.empty());
+    // Four rows in the lesson orange (each at least a text line tall and a few columns wide).
+    const double rows = colourArea("Views", kLessonRowColor);
+    const float line = ImGui::GetTextLineHeight();
+    EXPECT_GT(rows, 4 * line * 200.0) << rows;
+    EXPECT_LT(rows, 6 * (line + 8) * 4000.0) << rows;
+
+    ASSERT_TRUE(m_explorer->lessonNext());
+    ASSERT_TRUE(framesUntil([&] { return !state().maps.lessonTarget; }));
+    settle();
+    ASSERT_TRUE(framesUntil([&] {
+        const auto& head = m_explorer->model().maps.head;
+        return head && head->request.layer == 1 && head->request.head == 4 && !m_explorer->model().maps.headPending;
+    }));
+    frame();
+    EXPECT_TRUE(state().maps.lessonMark.marksCell(4, 63, 0));
+    EXPECT_EQ(colourArea("Views", kLessonRowColor), 0.0);  // step 2's rows are gone
+    EXPECT_GT(colourArea("Views", kLessonColor), 20.0);    // the cell's frame
+    m_explorer->closeLesson();
+    frame();
+    EXPECT_EQ(colourArea("Views", kLessonColor), 0.0);
+}
+
 // Issue 25: a 64-step lesson in the user's folder whose steps name a file with a 16 MiB header
 // kept the window black for more than 100 s: Help > Lessons loaded every lesson, opening every
 // step's file, on the UI thread. The list now reads titles only, off the UI thread; the lesson

@@ -9,6 +9,7 @@
 #include "head_grid_view.hpp"
 #include "lesson_panel.hpp"
 #include "main_window.hpp"
+#include "maps_heatmap_view.hpp"
 #include "parameters_panel.hpp"
 #include "plot_widget.hpp"
 #include "stages_view.hpp"
@@ -25,12 +26,14 @@
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
+#include <QLineF>
 #include <QTableView>
 #include <QTextBrowser>
 #include "patient_qtry.hpp"
@@ -132,7 +135,7 @@ private slots:
                 } else if (!step.attentionMaps.empty()) {
                     // A step over a model's attention maps opens them at its layer, head and row,
                     // in the view it names, on the Attention maps tab.
-                    QVERIFY2(w.tabs()->currentWidget() == w.attentionPage(), qPrintable(where));
+                    QVERIFY2(w.tabs()->currentIndex() == MainWindow::AttentionTab, qPrintable(where));
                     QVERIFY2(panel->noteText().isEmpty(), qPrintable(where));
                     AttentionMapsPage* page = w.attentionPage();
                     QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr, 30000);
@@ -338,6 +341,68 @@ private slots:
         QCOMPARE(stages->stagePlot(0)->markedX(), std::optional<double>());
     }
 
+    // Lesson 5's marks on a model's attention maps (the core's LessonMarkScope::AttentionMaps):
+    // step 2 marks layer 0's heads 0-3 in the fit table, step 3 frames cell [63, 0] of layer 1's
+    // head 4 in the head view; the ALiBi grid beside them marks nothing.
+    void lessonFiveMarksTheMaps() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY2(w.openLesson(lessonPath("05-reading-a-real-model.lesson.json")), qPrintable(w.lastError()));
+        AttentionMapsPage* page = w.attentionPage();
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr, 30000);  // step 1 opened the file
+        QTRY_VERIFY_WITH_TIMEOUT(!page->picturesPending(), 30000);
+        QVERIFY(w.lessonPanel()->next());
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->model()->fits().empty(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->picturesPending(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::TableView), 30000);
+        QCOMPARE(page->lessonMark().heads, (std::vector<int>{0, 1, 2, 3}));
+        QVERIFY(w.gridView() != nullptr);
+        const auto& fits = page->model()->fits();
+        QList<int> want;
+        auto* sorted = qobject_cast<QSortFilterProxyModel*>(page->table()->model());
+        QVERIFY(sorted != nullptr);
+        for (int row = 0; row < sorted->rowCount(); ++row) {
+            const HeadFit& f = fits[static_cast<std::size_t>(sorted->mapToSource(sorted->index(row, 0)).row())];
+            if (f.layerIndex == 0 && f.head < 4) want << row;
+        }
+        QCOMPARE(want.size(), 4);
+        QCOMPARE(orangeRows(page->table()), want);
+
+        // Step 3: the head view of layer 1, head 4, cell (63, 0) framed in orange.
+        QVERIFY(w.lessonPanel()->next());
+        QTRY_COMPARE_WITH_TIMEOUT(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::HeadView), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->picturesPending(), 30000);
+        QTest::qWait(100);
+        // Step 2's rows are no longer marked: the table marks this step's head, layer 1's head 4.
+        const QList<int> now = orangeRows(page->table());
+        QCOMPARE(now.size(), 1);
+        const HeadFit& sink = fits[static_cast<std::size_t>(sorted->mapToSource(sorted->index(now[0], 0)).row())];
+        QCOMPARE(sink.layerIndex, 1);
+        QCOMPARE(sink.head, 4);
+        MapsHeatmapView* head = page->headView();
+        QVERIFY(head->lessonMark().marksCell(4, 63, 0));
+        const QRectF cell = head->cellRect(0, 63, 0);
+        QVERIFY(!cell.isEmpty());
+        // Orange around the cell (bottom-left corner of the tile), none far from it.
+        const QImage image = head->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const double ratio = head->devicePixelRatioF();
+        int near = 0, far = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                if (image.pixel(x, y) != qRgb(255, 140, 0)) continue;
+                const QPointF at(x / ratio, y / ratio);
+                (QLineF(at, cell.center()).length() < 40 ? near : far)++;
+            }
+        QVERIFY2(near > 20 && far == 0, qPrintable(QString("near %1, far %2").arg(near).arg(far)));
+        // Closing the lesson takes the mark away.
+        w.lessonPanel()->closeLesson();
+        QVERIFY(head->lessonMark().empty());
+    }
+
     // Help > Lessons: the list names every bundled lesson; choosing one opens it.
     void helpLessonsListsAndOpens() {
         MainWindow w;
@@ -425,7 +490,7 @@ private slots:
         // Opening the lesson reads no step's file; the first step opens it in the background,
         // the window keeps answering, and the page says what is wrong with the file.
         QVERIFY2(w.openLesson(folder + "/zz-big.lesson.json"), qPrintable(w.lastError()));
-        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.attentionPage()));
+        QCOMPARE(w.tabs()->currentIndex(), static_cast<int>(MainWindow::AttentionTab));
         QTRY_VERIFY(!w.attentionPage()->model()->opening());
         QVERIFY(w.attentionPage()->model()->maps() == nullptr);
         QVERIFY(w.lessonPanel()->next());

@@ -126,8 +126,15 @@ public:
         const double elapsed =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_started).count();
         const bool timedOut = elapsed > kGiveUpMs;
-        // Wait for every result, so the picture shows the session rather than "updating...".
-        if (explorer.busy() && !timedOut) return;
+        // Wait for every result, so the picture shows the session rather than "updating...", and
+        // then two frames more: a view drawn for the first time with its result (a table, a
+        // child window) gets its scroll bars from the content size ImGui measured the frame before.
+        if (explorer.busy() && !timedOut) {
+            m_idleFrames = 0;
+            return;
+        }
+        if (++m_idleFrames < 3 && !timedOut) return;
+        m_idleFrames = 0;
         if (timedOut) std::fprintf(stderr, "alibi-explorer-imgui: results still computing after 120 s\n");
         AppState& state = explorer.state();
         std::string path = m_options.path;
@@ -185,6 +192,7 @@ private:
     std::chrono::steady_clock::time_point m_started;
     int m_frame = 0;
     int m_framesInView = 0;
+    int m_idleFrames = 0;   // frames since the explorer stopped being busy
     int m_lessonSteps = 0;  // > 0: shooting a lesson's steps
     std::size_t m_viewIndex = 0;
     bool m_done = false;

@@ -47,7 +47,8 @@ Result<void> exportSessionTensor(const Session& session, ExportWhat what, const 
     return fail(ErrorCode::Internal, "unknown export kind");
 }
 
-Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const QString& source, QSize pixels) {
+Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const QString& source, QSize pixels,
+                                       int labelBand) {
     const Tensor& tensor = *kept;
     DiagnosisReport report;
     report.tensor = std::move(kept);
@@ -57,7 +58,7 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
     auto diagnosis = diagnose(tensor);
     if (!diagnosis) return std::unexpected(diagnosis.error());
     report.diagnosis = std::move(*diagnosis);
-    auto error = explore::diagnosisErrorMap(tensor, report.diagnosis, pixels.width(), pixels.height());
+    auto error = explore::diagnosisErrorMap(tensor, report.diagnosis, pixels.width(), pixels.height(), 4, labelBand);
     if (!error) return report;  // the words still stand without the heatmap
     report.errorMax = error->errorMax;
     report.mapCaption = error->caption;
@@ -68,11 +69,11 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
     return report;
 }
 
-Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels, std::uint64_t budget) {
+Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels, std::uint64_t budget, int labelBand) {
     auto loaded = loadTensor(path.toStdString(), budget);
     if (!loaded) return std::unexpected(loaded.error());
-    return diagnoseTensor(std::make_shared<const Tensor>(std::move(loaded->tensor)), QFileInfo(path).fileName(),
-                          pixels);
+    return diagnoseTensor(std::make_shared<const Tensor>(std::move(loaded->tensor)), QFileInfo(path).fileName(), pixels,
+                          labelBand);
 }
 
 }  // namespace alibi::qt

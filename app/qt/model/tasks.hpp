@@ -41,9 +41,10 @@ struct DiagnosisReport {
     std::shared_ptr<const Tensor> tensor;  // the tensor diagnosed (File > Export figure draws it)
 };
 
+// `labelBand`: image pixels free above every tile of the error map for its label ("b1 h3").
 [[nodiscard]] Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> tensor, const QString& source,
-                                                     QSize pixels);
+                                                     QSize pixels, int labelBand = 0);
 [[nodiscard]] Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels,
-                                                   std::uint64_t budget = kDefaultMemoryBudget);
+                                                   std::uint64_t budget = kDefaultMemoryBudget, int labelBand = 0);
 
 }  // namespace alibi::qt

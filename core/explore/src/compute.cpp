@@ -5,6 +5,7 @@
 #include <alibi/explore/decimate.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
 
 #include <fmt/format.h>
@@ -118,11 +119,8 @@ std::string heatmapSubtitle(const HeatmapParams& p, const Heatmap& map) {
             " on the tokens' positions ({} rule); padding, other documents, the window and future keys "
             "are masked",
             positionRuleName(p.batch.positions));
-    if (p.what == RenderWhat::Attention && p.scale == ScaleMode::PerHead && p.head < 0 &&
-        modeMasks(p.attention.bias.mode) && p.attention.bias.queries == p.attention.bias.keyCount())
-        formula +=
-            " · per-head scale: each tile spans its own [lo, hi] (in its label); row 0 has one key, p = 1, so every "
-            "hi is 1 and the tiles differ in lo";
+    if (const std::string note = perHeadScaleNote(map, p.head < 0 ? p.scale : ScaleMode::Shared); !note.empty())
+        formula += " · " + note + " (in its label)";
     return formula + " · rows: query i, columns: key j · " + map.summary;
 }
 
@@ -730,7 +728,9 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
 
     const CancelledFn stop = [&steps] { return steps.stopped(); };
     if (request.wantCompare)
-        out.compare = computeCompare(s, request.compare, request.gridWidth, request.gridHeight, stop);
+        // The grid's label band above each tile: the compare view writes its labels there too.
+        out.compare =
+            computeCompare(s, request.compare, request.gridWidth, request.gridHeight, stop, 4, request.labelBand);
     if (steps.stopped()) return out;
     if (request.wantExtrapolation) out.extrapolation = computeExtrapolation(s, out.head, stop);
     (void)steps.done(4);

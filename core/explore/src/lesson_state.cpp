@@ -12,6 +12,19 @@ bool sameParameters(const Session& a, const Session& b) {
            a.batchRow == b.batchRow && a.compare.value_or(geometricCompare()) == b.compare.value_or(geometricCompare());
 }
 
+LessonMark lessonMark(const LessonStep& step, LessonMarkScope scope) {
+    const bool maps = !step.explorerView && !step.attentionMaps.empty();
+    if (maps != (scope == LessonMarkScope::AttentionMaps)) return {};
+    LessonMark mark;
+    mark.heads = step.highlight.heads;
+    if (step.highlight.cell) {
+        mark.cellHead = step.highlight.cellHead(step.session);
+        mark.query = step.highlight.cell->first;
+        mark.key = step.highlight.cell->second;
+    }
+    return mark;
+}
+
 std::string LessonState::counter() const {
     return fmt::format("{} / {}", m_index + 1, count());
 }

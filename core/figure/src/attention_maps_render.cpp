@@ -42,12 +42,12 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
     // maximum whatever the picture's size (issue 25: a uniform causal map showed 0.33 or 0.25
     // as its maximum, its first rows' 1.0 and 0.5 falling between drawn rows).
     std::vector<std::vector<double>> values(map.tiles.size());
-    struct Range {
-        double lo = std::numeric_limits<double>::infinity();
-        double hi = -std::numeric_limits<double>::infinity();
-        double positive = std::numeric_limits<double>::infinity();  // the smallest value above 0
-    };
-    std::vector<Range> ranges(map.tiles.size());
+    // Rows of one key (a causal map's row 0, p = 1) apart: a per-head scale of several tiles
+    // leaves them out of each tile's range (TileValueRange, the explorers' grids' rule).
+    std::vector<TileValueRange> ranges(map.tiles.size());
+    const bool leaveOutOneKeyRows = params.scale == ScaleMode::PerHead && map.tiles.size() > 1;
+    // The keys row q may attend to: 0 .. lastKey(q).
+    const auto lastKey = [&](std::int64_t q) { return maps.causal() ? std::min(K - 1, q + K - Q) : K - 1; };
     std::mutex lock;
     std::optional<Error> error;
     std::uint64_t rowsTotal = 0, rowsDone = 0;
@@ -68,7 +68,7 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
         for (std::uint64_t t = begin; t < end; ++t) {
             HeatmapTile& tile = map.tiles[t];
             auto& v = values[t];
-            Range& range = ranges[t];
+            TileValueRange& range = ranges[t];
             v.assign(static_cast<std::size_t>(tile.width) * static_cast<std::size_t>(std::max(tile.height, 0)),
                      std::numeric_limits<double>::quiet_NaN());
             std::int64_t lastRow = -1;     // the row now in `row`
@@ -86,14 +86,8 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
             };
             // Every unmasked cell of row q (already in `row`) into the range.
             const auto includeRow = [&](std::int64_t q) {
-                const std::int64_t position = q + K - Q;
-                const std::int64_t last = maps.causal() ? std::min(K - 1, position) : K - 1;
-                for (std::int64_t j = 0; j <= last; ++j) {
-                    const double p = row[static_cast<std::size_t>(j)];
-                    range.lo = std::min(range.lo, p);
-                    range.hi = std::max(range.hi, p);
-                    if (p > 0) range.positive = std::min(range.positive, p);
-                }
+                const std::int64_t last = lastKey(q);
+                for (std::int64_t j = 0; j <= last; ++j) range.add(row[static_cast<std::size_t>(j)], last == 0);
             };
             for (int y = 0; y < tile.height; ++y) {
                 if (y % kRowsPerReport == kRowsPerReport - 1 && !advance(kRowsPerReport)) return;
@@ -136,21 +130,26 @@ Result<void> fillMapsTiles(const AttentionMaps& maps, const std::vector<int>& ti
     for (std::size_t t = 0; t < map.tiles.size(); ++t) {
         HeatmapTile& tile = map.tiles[t];
         // The cells' range; a reduced pixel (the mass or mean of its keys) may lie outside it.
-        double lo = ranges[t].lo, hi = ranges[t].hi, pos = ranges[t].positive;
-        for (const double v : values[t]) {
-            if (std::isnan(v)) continue;
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-            if (v > 0) pos = std::min(pos, v);
+        TileValueRange range = ranges[t];
+        for (int y = 0; y < tile.height; ++y) {
+            const CellSpan rows = pixelCells(y, tile.height, Q);
+            const bool oneKey = lastKey((rows.first + rows.last) / 2) == 0;  // the row pixel row y shows
+            for (int x = 0; x < tile.width; ++x) {
+                const double v = values[t][static_cast<std::size_t>(y) * static_cast<std::size_t>(tile.width) +
+                                           static_cast<std::size_t>(x)];
+                if (!std::isnan(v)) range.add(v, oneKey);
+            }
         }
-        if (lo > hi) lo = hi = 0;
+        const TileValueRange::Span all = range.span(false), own = range.span(leaveOutOneKeyRows);
+        const double lo = own.valid ? own.lo : 0, hi = own.valid ? own.hi : 0;
         tile.lo = lo;
         tile.hi = hi;
-        tile.logLo = std::isfinite(pos) ? std::max(pos, hi * std::pow(10.0, -kLogScaleDecades)) : hi;
+        tile.logLo = std::isfinite(own.positive) ? std::max(own.positive, hi * std::pow(10.0, -kLogScaleDecades)) : hi;
         tile.belowLogLo = lo < tile.logLo;
-        map.lo = std::min(map.lo, lo);
-        map.hi = std::max(map.hi, hi);
-        smallestPositive = std::min(smallestPositive, pos);
+        tile.aboveHi = own.leftOut;
+        map.lo = std::min(map.lo, all.valid ? all.lo : 0);
+        map.hi = std::max(map.hi, all.valid ? all.hi : 0);
+        smallestPositive = std::min(smallestPositive, all.positive);
     }
     map.logLo = std::isfinite(smallestPositive) ? std::max(smallestPositive, map.hi * std::pow(10.0, -kLogScaleDecades))
                                                 : map.hi;
@@ -299,7 +298,8 @@ alibi::ColorBar attentionMapsColorBar(const AttentionMaps& maps, const Heatmap& 
     alibi::ColorBar bar = alibi::makeColorBar(lo, std::max(hi, lo), map.log, DType::F32, ticks);
     // Values below a log bar's floor (down to exact zeros) take its lowest colour: say so.
     bar.belowFloor = bar.log && (t ? t->belowLogLo : map.belowLogLo);
-    if (bar.belowFloor && !bar.ticks.empty()) bar.ticks.front().label = "<= " + bar.ticks.front().label;
+    bar.aboveTop = t && t->aboveHi;
+    alibi::markColorBarEnds(bar);
     bar.title = map.log ? "probability (log)" : "probability";
     bar.maskedSwatch = maps.causal();
     return bar;
@@ -322,7 +322,7 @@ Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHea
     frame.colorBar = [&](const Heatmap& map, int tile, int ticks) {
         return attentionMapsColorBar(maps, map, tile, ticks);
     };
-    frame.caption = [&](const Heatmap& map) { return attentionMapsCaption(maps, map); };
+    frame.caption = [&](const Heatmap& map) { return attentionMapsCaption(maps, map, params.scale); };
     frame.scale = scale;
     return heatmapFigure(params.width * scale, params.height * scale, frame, [&](int width, int height, int band) {
         MapsHeatmapParams p = params;
@@ -360,7 +360,7 @@ Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const Map
                 : fmt::format("layers {} to {} top to bottom, each layer's heads 0 to {} in rows of {}",
                               maps.layerInfo().front().number, maps.layerInfo().back().number, maps.heads() - 1,
                               map.columns);
-        return order + " · " + attentionMapsCaption(maps, map);
+        return order + " · " + attentionMapsCaption(maps, map, params.scale);
     };
     frame.scale = scale;
     return heatmapFigure(params.width * scale, params.height * scale, frame,
@@ -392,13 +392,14 @@ std::string attentionMapsTitle(const AttentionMaps& maps, const MapsHeatmapParam
                        maps.queries(), maps.keys());
 }
 
-std::string attentionMapsCaption(const AttentionMaps& maps, const Heatmap& map) {
+std::string attentionMapsCaption(const AttentionMaps& maps, const Heatmap& map, ScaleMode scale) {
     const char* reduce = map.reduce == Reduce::Mean ? "mean" : map.reduce == Reduce::Sum ? "mass" : "maximum";
     std::string caption =
         fmt::format("{} ({}); {}", maps.layoutText(), attentionValuesName(maps.values()), maps.valuesReason());
     if (map.cellsPerPixelX > 1) caption += fmt::format(" · a pixel shows the {} of its keys", reduce);
     if (map.rowsSampled) caption += " · one exact query row per pixel row";
     if (maps.causal()) caption += " · causal: keys after the query in the mask colour";
+    if (const std::string note = perHeadScaleNote(map, scale); !note.empty()) caption += " · " + note;
     return caption;
 }
 

@@ -91,6 +91,23 @@ double colorBarPosition(const ColorBar& bar, double value) {
     return std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0);
 }
 
+std::string perHeadScaleNote(const Heatmap& map, ScaleMode scale) {
+    if (scale != ScaleMode::PerHead || map.tiles.size() < 2) return {};
+    const bool leftOut =
+        std::any_of(map.tiles.begin(), map.tiles.end(), [](const HeatmapTile& t) { return t.aboveHi; });
+    return leftOut ? "per-head scale: each tile its own [lo, hi], without its rows of one key (row 0, p = 1: the "
+                     "top colour, >= hi)"
+                   : std::string();
+}
+
+void markColorBarEnds(ColorBar& bar) {
+    if (bar.ticks.empty()) return;
+    if (bar.belowFloor && !bar.ticks.front().label.starts_with("<= "))
+        bar.ticks.front().label = "<= " + bar.ticks.front().label;
+    if (bar.aboveTop && !bar.ticks.back().label.starts_with(">= "))
+        bar.ticks.back().label = ">= " + bar.ticks.back().label;
+}
+
 ColorBar heatmapColorBar(const Heatmap& map, const HeatmapParams& params, int tile, int targetTicks) {
     const bool attention = params.what == RenderWhat::Attention;
     const HeatmapTile* t =
@@ -103,7 +120,8 @@ ColorBar heatmapColorBar(const Heatmap& map, const HeatmapParams& params, int ti
     ColorBar bar = makeColorBar(lo, hi, map.log, dtype, targetTicks);
     // Values below a log bar's floor (down to exact zeros) take its lowest colour: say so.
     bar.belowFloor = bar.log && (t ? t->belowLogLo : map.belowLogLo);
-    if (bar.belowFloor && !bar.ticks.empty()) bar.ticks.front().label = "<= " + bar.ticks.front().label;
+    bar.aboveTop = t && t->aboveHi;
+    markColorBarEnds(bar);
     bar.maskedSwatch = modeMasks(params.attention.bias.mode) || params.batch.active();
     bar.fullyMaskedSwatch = map.fullyMaskedRows;
     bar.title = !attention ? "bias" : map.reduce == Reduce::Sum ? "probability mass" : "probability";

@@ -353,12 +353,12 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     const bool roundSlowly = bias.dtype == DType::F16 || bias.dtype == DType::BF16;
     const std::uint64_t tileRows = map.tiles.size() * static_cast<std::uint64_t>(tileH);
 
-    // Per tile: the exact range of the shown values, and the smallest positive one (log scale).
-    struct TileRange {
-        double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
-        double positive = std::numeric_limits<double>::infinity();
-    };
+    // Per tile: the exact range of the shown values, and the smallest positive one (log scale);
+    // attention rows of one key apart (TileValueRange).
+    using TileRange = TileValueRange;
     std::vector<TileRange> ranges(map.tiles.size());
+    // A per-head scale of several tiles leaves each tile's rows of one key (p = 1) out of its range.
+    const bool leaveOutOneKeyRows = attention && params.scale == ScaleMode::PerHead && map.tiles.size() > 1;
 
     // Pixel rows that show only fully masked queries are striped in pass 2.
     const BatchRow tokens = batched ? batchRow(bias, batch, params.batchRow) : BatchRow{};
@@ -398,9 +398,8 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     auto addGeometricRange = [&](const detail::GeometricRow& g, std::int64_t n, TileRange& range) {
         if (n <= 0 || g.isNaN()) return;
         const double lo = std::min(g.probability(0), g.probability(n - 1)), hi = g.maxBetween(0, n);
-        range.lo = std::min(range.lo, lo);
-        range.hi = std::max(range.hi, hi);
-        if (lo > 0) range.positive = std::min(range.positive, lo);
+        range.add(lo, n == 1);
+        range.add(hi, n == 1);
     };
     // The row's pixels into out[0, tileW) (n: its allowed keys); under Sum they widen `range`.
     auto fillGeometricRow = [&](const detail::GeometricRow& g, std::int64_t n, double* out, TileRange& range) {
@@ -416,11 +415,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                                  ? g.sumBetween(keys.first, last + 1)
                                  : g.sumBetween(keys.first, last + 1) / static_cast<double>(last - keys.first + 1);
             out[x] = v;
-            if (map.reduce == Reduce::Sum) {
-                range.lo = std::min(range.lo, v);
-                range.hi = std::max(range.hi, v);
-                if (v > 0) range.positive = std::min(range.positive, v);
-            }
+            if (map.reduce == Reduce::Sum) range.add(v, n == 1);
         }
     };
 
@@ -430,34 +425,42 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
         map.lo = std::numeric_limits<double>::infinity();
         map.hi = -std::numeric_limits<double>::infinity();
         double positive = std::numeric_limits<double>::infinity();
+        double shownLo = std::numeric_limits<double>::infinity();  // the lowest value of any tile
         for (std::size_t t = 0; t < map.tiles.size(); ++t) {
-            double lo = ranges[t].lo, hi = ranges[t].hi;
-            if (lo > hi) lo = hi = 0;  // every cell masked
-            if (diverging) {
-                const double a = std::max(std::fabs(lo), std::fabs(hi));
-                lo = -a;
-                hi = a;
-            }
+            const TileValueRange::Span all = ranges[t].span(false);
+            const TileValueRange::Span own = ranges[t].span(leaveOutOneKeyRows);
+            const auto widen = [diverging](const TileValueRange::Span& sp) {
+                double lo = sp.valid ? sp.lo : 0, hi = sp.valid ? sp.hi : 0;  // every cell masked: 0
+                if (diverging) {
+                    const double a = std::max(std::fabs(lo), std::fabs(hi));
+                    lo = -a;
+                    hi = a;
+                }
+                return std::pair{lo, hi};
+            };
+            const auto [lo, hi] = widen(own);
             auto& tile = map.tiles[t];
             tile.lo = lo;
             tile.hi = hi;
-            tile.logLo = std::max(std::isfinite(ranges[t].positive) ? ranges[t].positive : hi,
-                                  hi * std::pow(10.0, -kLogScaleDecades));
-            tile.belowLogLo = ranges[t].lo <= ranges[t].hi && ranges[t].lo < tile.logLo;
-            map.lo = std::min(map.lo, lo);
-            map.hi = std::max(map.hi, hi);
-            positive = std::min(positive, ranges[t].positive);
+            tile.logLo =
+                std::max(std::isfinite(own.positive) ? own.positive : hi, hi * std::pow(10.0, -kLogScaleDecades));
+            tile.belowLogLo = own.valid && own.lo < tile.logLo;
+            tile.aboveHi = own.leftOut;
+            const auto [allLo, allHi] = widen(all);
+            map.lo = std::min(map.lo, allLo);
+            map.hi = std::max(map.hi, allHi);
+            positive = std::min(positive, all.positive);
+            if (all.valid) shownLo = std::min(shownLo, all.lo);
         }
         map.logLo = std::max(std::isfinite(positive) ? positive : map.hi, map.hi * std::pow(10.0, -kLogScaleDecades));
-        map.belowLogLo = false;
-        for (std::size_t t = 0; t < map.tiles.size(); ++t)
-            map.belowLogLo |= ranges[t].lo <= ranges[t].hi && ranges[t].lo < map.logLo;
+        map.belowLogLo = shownLo < map.logLo;
         if (params.scale == ScaleMode::Shared)
             for (auto& tile : map.tiles) {
                 tile.lo = map.lo;
                 tile.hi = map.hi;
                 tile.logLo = map.logLo;
                 tile.belowLogLo = map.belowLogLo;
+                tile.aboveHi = false;
             }
     };
 
@@ -515,11 +518,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                     addGeometricRange(g, detail::allowedKeys(bias, cellAt(y, tileH, Q)), local[tile]);
                 }
                 std::lock_guard lock(rangeMutex);
-                for (std::size_t t = 0; t < local.size(); ++t) {
-                    ranges[t].lo = std::min(ranges[t].lo, local[t].lo);
-                    ranges[t].hi = std::max(ranges[t].hi, local[t].hi);
-                    ranges[t].positive = std::min(ranges[t].positive, local[t].positive);
-                }
+                for (std::size_t t = 0; t < local.size(); ++t) ranges[t].merge(local[t]);
             });
         }
         setScales();
@@ -598,12 +597,8 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                     lastQuery = q;
                     lastHead = h;
                     if (map.reduce != Reduce::Sum)
-                        for (std::int64_t j = allowed.first; j <= allowed.last; ++j) {
-                            const double v = row[static_cast<std::size_t>(j)];
-                            local[tile].lo = std::min(local[tile].lo, v);
-                            local[tile].hi = std::max(local[tile].hi, v);
-                            if (v > 0) local[tile].positive = std::min(local[tile].positive, v);
-                        }
+                        for (std::int64_t j = allowed.first; j <= allowed.last; ++j)
+                            local[tile].add(row[static_cast<std::size_t>(j)], allowed.first == allowed.last);
                 }
                 double* out = values.data() + r * static_cast<std::size_t>(tileW);
                 for (int x = 0; x < tileW; ++x) {
@@ -624,19 +619,11 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                                      : map.reduce == Reduce::Sum ? sum
                                                                  : sum / static_cast<double>(last - first + 1);
                     out[x] = v;
-                    if (map.reduce == Reduce::Sum) {
-                        local[tile].lo = std::min(local[tile].lo, v);
-                        local[tile].hi = std::max(local[tile].hi, v);
-                        if (v > 0) local[tile].positive = std::min(local[tile].positive, v);
-                    }
+                    if (map.reduce == Reduce::Sum) local[tile].add(v, allowed.first == allowed.last);
                 }
             }
             std::lock_guard lock(rangeMutex);
-            for (std::size_t t = 0; t < local.size(); ++t) {
-                ranges[t].lo = std::min(ranges[t].lo, local[t].lo);
-                ranges[t].hi = std::max(ranges[t].hi, local[t].hi);
-                ranges[t].positive = std::min(ranges[t].positive, local[t].positive);
-            }
+            for (std::size_t t = 0; t < local.size(); ++t) ranges[t].merge(local[t]);
         });
         if (stop) return fail(ErrorCode::Cancelled, "rendering cancelled");
     } else {
@@ -750,12 +737,7 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                     const std::int64_t n = detail::allowedKeys(bias, q);
                     if (y == chunk.y0 || queryOf(y - 1) != q) {
                         if (map.reduce != Reduce::Sum)
-                            for (std::int64_t j = 0; j < n; ++j) {
-                                const double v = row[j];
-                                range.lo = std::min(range.lo, v);
-                                range.hi = std::max(range.hi, v);
-                                if (v > 0) range.positive = std::min(range.positive, v);
-                            }
+                            for (std::int64_t j = 0; j < n; ++j) range.add(row[j], n == 1);
                     }
                     double* out = values.data() + (chunk.tile * tileH + y) * static_cast<std::size_t>(tileW);
                     for (int x = 0; x < tileW; ++x) {
@@ -776,22 +758,14 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
                             v = map.reduce == Reduce::Sum ? sum : sum / static_cast<double>(last - keys.first + 1);
                         }
                         out[x] = v;
-                        if (map.reduce == Reduce::Sum) {
-                            range.lo = std::min(range.lo, v);
-                            range.hi = std::max(range.hi, v);
-                            if (v > 0) range.positive = std::min(range.positive, v);
-                        }
+                        if (map.reduce == Reduce::Sum) range.add(v, n == 1);
                     }
                 }
                 rowsDone.fetch_add(chunkUnits - credited, std::memory_order_relaxed);
             }
             {
                 std::lock_guard lock(rangeMutex);
-                for (std::size_t t = 0; t < local.size(); ++t) {
-                    ranges[t].lo = std::min(ranges[t].lo, local[t].lo);
-                    ranges[t].hi = std::max(ranges[t].hi, local[t].hi);
-                    ranges[t].positive = std::min(ranges[t].positive, local[t].positive);
-                }
+                for (std::size_t t = 0; t < local.size(); ++t) ranges[t].merge(local[t]);
             }
             // The calling thread's block may finish first: it keeps answering progress and
             // cancel until the other blocks are done.
@@ -810,6 +784,34 @@ Result<Heatmap> renderHeatmap(const HeatmapParams& params, unsigned threads, con
     });
     if (progress) progress(tileRows, tileRows);
     return map;
+}
+
+int tileLabelRoom(const std::vector<HeatmapTile>& tiles, std::size_t n) {
+    if (n >= tiles.size()) return 0;
+    const HeatmapTile& t = tiles[n];
+    int above = 0;  // the lowest bottom edge of a tile above this one, in the same columns
+    bool any = false;
+    for (const HeatmapTile& u : tiles)
+        if (u.y + u.height <= t.y && u.x < t.x + t.width && t.x < u.x + u.width) {
+            above = std::max(above, u.y + u.height);
+            any = true;
+        }
+    return std::max(0, t.y - above - (any ? 2 : 0));
+}
+
+void TileValueRange::merge(const TileValueRange& o) {
+    lo = std::min(lo, o.lo);
+    hi = std::max(hi, o.hi);
+    positive = std::min(positive, o.positive);
+    oneLo = std::min(oneLo, o.oneLo);
+    oneHi = std::max(oneHi, o.oneHi);
+    onePositive = std::min(onePositive, o.onePositive);
+}
+
+TileValueRange::Span TileValueRange::span(bool perHead) const {
+    const bool rest = lo <= hi, one = oneLo <= oneHi;
+    if (perHead && rest) return {lo, hi, positive, true, one && oneHi > hi};
+    return {std::min(lo, oneLo), std::max(hi, oneHi), std::min(positive, onePositive), rest || one, false};
 }
 
 void clearHeatmapCaches() {

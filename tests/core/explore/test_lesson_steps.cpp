@@ -5,6 +5,7 @@
 #include <alibi/analysis/fit_report.hpp>
 #include <alibi/analysis/head_fit.hpp>
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/lesson_state.hpp>
 #include <alibi/explore/stages.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/io/lesson.hpp>
@@ -232,6 +233,13 @@ TEST(LessonSteps, ReadingARealModel) {
     // 2: layer 0, heads 0-3 marked, m* = 0.486, 0.249, 0.123, 0.063 against 1/2 ... 1/16.
     EXPECT_EQ(st[1].layer, 0);
     EXPECT_EQ(st[1].highlight.heads, (std::vector<int>{0, 1, 2, 3}));
+    // The mark both explorers draw: rows of heads 0-3 in the maps' fit table, nothing in the
+    // ALiBi views beside it.
+    using explore::LessonMarkScope;
+    const explore::LessonMark rows = explore::lessonMark(st[1], LessonMarkScope::AttentionMaps);
+    EXPECT_EQ(rows.heads, (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(rows.cellHead, -1);
+    EXPECT_TRUE(explore::lessonMark(st[1], LessonMarkScope::ExplorerViews).empty());
     const double quoted[] = {0.486, 0.249, 0.123, 0.063};
     for (int h = 0; h < 4; ++h) {
         EXPECT_NEAR(fit(0, h).slope, quoted[h], 0.0005 + 1e-9) << h;
@@ -242,6 +250,10 @@ TEST(LessonSteps, ReadingARealModel) {
     EXPECT_EQ(st[2].layer, 1);
     EXPECT_EQ(st[2].session.head, 4);
     EXPECT_EQ(*st[2].highlight.cell, (std::pair<std::int64_t, std::int64_t>{63, 0}));
+    const explore::LessonMark sink = explore::lessonMark(st[2], LessonMarkScope::AttentionMaps);
+    EXPECT_TRUE(sink.marksCell(4, 63, 0));
+    EXPECT_FALSE(sink.marksCell(4, 0, 63));
+    EXPECT_TRUE(explore::lessonMark(st[2], LessonMarkScope::ExplorerViews).empty());
     expectPercent(fit(1, 4).sinkMass, 53, 0);
     EXPECT_NEAR(fit(1, 4).slope, -0.060, 0.0005);
     // 4: layer 1 head 1, query 40: 99 % on key 39; mean distance 1.01, m* = 0.67, KL = 1.3,

@@ -340,3 +340,86 @@ TEST(Pictures, OverviewFillsItsPicture) {
     }
     EXPECT_GT(bottom, 800 / 2);
 }
+
+// Per-head colour scale on causal attention (issue 27): row 0 has one key, p = 1, in every head,
+// so a range with it spans [lo, 1] everywhere and the option showed nothing. Each tile's range
+// now leaves rows of one key out: with zero content the largest probability of rows 1.. is
+// row 1's diagonal, 1 / (1 + e^-m), different for every slope m; row 0 takes the top colour,
+// and the bar, the tile label and the subtitle say so. A shared scale keeps every row.
+TEST(Pictures, PerHeadScaleLeavesOutRowsOfOneKey) {
+    HeatmapParams p;
+    p.attention.bias.slopes.heads = 8;
+    p.attention.bias.queries = 16;
+    p.attention.content.kind = ContentKind::Zero;
+    p.what = RenderWhat::Attention;
+    p.scale = ScaleMode::PerHead;
+    p.width = p.height = 512;
+    auto map = renderHeatmap(p, 1);
+    ASSERT_TRUE(map) << map.error().message;
+    ASSERT_EQ(map->tiles.size(), 8u);
+    for (std::size_t t = 0; t < map->tiles.size(); ++t) {
+        const HeatmapTile& tile = map->tiles[t];
+        const double m = std::exp2(-(tile.head + 1.0));
+        // Row 1: keys 0 and 1, p(1, 1) = 1 / (1 + e^-m); row 15's key 0: e^-15m / sum_d e^-md.
+        EXPECT_NEAR(tile.hi, 1 / (1 + std::exp(-m)), 1e-12) << tile.head;
+        double z = 0;
+        for (int d = 0; d < 16; ++d) z += std::exp(-m * d);
+        EXPECT_NEAR(tile.lo, std::exp(-15 * m) / z, 1e-12) << tile.head;
+        EXPECT_TRUE(tile.aboveHi);
+        // Row 0 (p = 1) in the top colour of the tile's own scale.
+        EXPECT_EQ(map->image.at(tile.x, tile.y), colormapColor(p.colormap, 1.0));
+        const ColorBar own = heatmapColorBar(*map, p, static_cast<int>(t), 2);
+        EXPECT_TRUE(own.aboveTop);
+        EXPECT_EQ(own.ticks.back().label.rfind(">= ", 0), 0u) << own.ticks.back().label;
+    }
+    // The heads differ visibly: 0.62 for m = 1/2, 0.50 for m = 1/256.
+    EXPECT_GT(map->tiles.front().hi - map->tiles.back().hi, 0.1);
+    const std::string subtitle = explore::heatmapSubtitle(p, *map);
+    EXPECT_NE(subtitle.find("without its rows of one key (row 0, p = 1"), std::string::npos) << subtitle;
+    // A shared scale: every row counts, the top is 1 and nothing lies above it.
+    p.scale = ScaleMode::Shared;
+    map = renderHeatmap(p, 1);
+    ASSERT_TRUE(map);
+    EXPECT_DOUBLE_EQ(map->hi, 1.0);
+    for (const HeatmapTile& tile : map->tiles) {
+        EXPECT_DOUBLE_EQ(tile.hi, 1.0);
+        EXPECT_FALSE(tile.aboveHi);
+    }
+    EXPECT_EQ(explore::heatmapSubtitle(p, *map).find("rows of one key"), std::string::npos);
+    // One head alone keeps its row 0 (the detail's numbers are the cells').
+    p.scale = ScaleMode::PerHead;
+    p.head = 2;
+    map = renderHeatmap(p, 1);
+    ASSERT_TRUE(map);
+    EXPECT_DOUBLE_EQ(map->tiles.front().hi, 1.0);
+    EXPECT_FALSE(map->tiles.front().aboveHi);
+}
+
+// The same rule on a model's saved attention maps (grid and figure), through the same core range.
+TEST(Pictures, MapsPerHeadScaleLeavesOutRowsOfOneKey) {
+    const std::int64_t t = 16;
+    const std::vector<double> slopes = {0.5, 0.25, 0.125, 0.0625};
+    const std::string file = npyBytes({1, 4, t, t}, causalMaps(slopes, t, 0.0, 1));
+    auto maps = AttentionMaps::fromBytes(asBytes(file), false);
+    ASSERT_TRUE(maps);
+    MapsHeatmapParams params;
+    params.width = params.height = 400;
+    params.scale = ScaleMode::PerHead;
+    auto map = renderAttentionMaps(*maps, params, 1);
+    ASSERT_TRUE(map) << map.error().message;
+    ASSERT_EQ(map->tiles.size(), 4u);
+    for (std::size_t n = 0; n < map->tiles.size(); ++n) {
+        const HeatmapTile& tile = map->tiles[n];
+        const double m = slopes[static_cast<std::size_t>(tile.head)];
+        EXPECT_NEAR(tile.hi, 1 / (1 + std::exp(-m)), 1e-6) << tile.head;  // stored in f32
+        EXPECT_TRUE(tile.aboveHi);
+        const ColorBar bar = attentionMapsColorBar(*maps, *map, static_cast<int>(n), 2);
+        EXPECT_EQ(bar.ticks.back().label.rfind(">= ", 0), 0u) << bar.ticks.back().label;
+    }
+    EXPECT_NE(attentionMapsCaption(*maps, *map, params.scale).find("rows of one key"), std::string::npos);
+    params.scale = ScaleMode::Shared;
+    map = renderAttentionMaps(*maps, params, 1);
+    ASSERT_TRUE(map);
+    for (const HeatmapTile& tile : map->tiles) EXPECT_FALSE(tile.aboveHi);
+    EXPECT_NEAR(map->hi, 1.0, 1e-6);
+}

@@ -5,13 +5,40 @@
 
 #include <alibi/io/lesson.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace alibi::explore {
 
 // The same parameters, whatever the window shows: everything a step may set except the view,
 // the render size and the memory budget (Compare's B unset and the default B are the same).
 [[nodiscard]] bool sameParameters(const Session& a, const Session& b);
+
+// What a step points at, as the views draw it: heads (tiles outlined, table rows marked, curves
+// emphasised) and one cell (query, key) of cellHead (-1: no cell). Both explorers draw exactly
+// this; neither reads a step's highlight itself.
+struct LessonMark {
+    std::vector<int> heads;
+    int cellHead = -1;
+    std::int64_t query = 0, key = 0;
+
+    [[nodiscard]] bool empty() const { return heads.empty() && cellHead < 0; }
+    [[nodiscard]] bool marksHead(int head) const { return std::find(heads.begin(), heads.end(), head) != heads.end(); }
+    [[nodiscard]] bool marksCell(int head, std::int64_t q, std::int64_t k) const {
+        return cellHead >= 0 && head == cellHead && q == query && k == key;
+    }
+    friend bool operator==(const LessonMark&, const LessonMark&) = default;
+};
+
+// Which views a mark is for. A step's heads and cell belong to the view it opens: the
+// explorer's own views (grid, detail, curves, stages, compare, extrapolation) for a step that
+// opens one of them, a model's attention-map views (grid, head, distance and rows, fit table)
+// for a step over attention maps. The other views get an empty mark, so a model's head 4 is
+// never outlined in the ALiBi grid beside it.
+enum class LessonMarkScope { ExplorerViews, AttentionMaps };
+[[nodiscard]] LessonMark lessonMark(const LessonStep& step, LessonMarkScope scope);
 
 class LessonState {
 public:

@@ -69,7 +69,9 @@ struct MapsOverview {
 [[nodiscard]] alibi::ColorBar attentionMapsColorBar(const AttentionMaps& maps, const Heatmap& map, int tile,
                                                     int targetTicks);
 [[nodiscard]] std::string attentionMapsTitle(const AttentionMaps& maps, const MapsHeatmapParams& params);
-[[nodiscard]] std::string attentionMapsCaption(const AttentionMaps& maps, const Heatmap& map);
+// The caption; under a per-head `scale` it says what each tile's range leaves out (perHeadScaleNote).
+[[nodiscard]] std::string attentionMapsCaption(const AttentionMaps& maps, const Heatmap& map,
+                                               ScaleMode scale = ScaleMode::Shared);
 
 // The similarity matrix as a finished figure (title, colour bar, caption), width x height at 1x.
 [[nodiscard]] Result<Image> renderSimilarityFigure(const DistanceMatrix& distances, const std::vector<int>& order,

@@ -30,6 +30,7 @@ struct ColorBar {
     bool log = false;                // log10 colour scale
     std::vector<Tick> ticks;         // ascending; the first is lo and the last hi (formatSignificant)
     bool belowFloor = false;         // log bar: some shown values (or exact zeros) lie below lo
+    bool aboveTop = false;           // one tile's per-head bar: its rows of one key (p = 1) lie above hi
     bool maskedSwatch = false;       // masked cells are drawn in kMaskedColor: show its swatch
     bool fullyMaskedSwatch = false;  // fully masked rows are striped: show that swatch too
     std::string title;               // "bias", "probability", "probability (log)", "A - B"
@@ -46,6 +47,14 @@ struct ColorBar {
 
 // The bar of a heatmap: `tile` -1 gives the shared scale (Heatmap::lo/hi), otherwise that
 // tile's own range (per-head scale). Title, log flag and masked swatch follow the params.
+// A tile whose rows of one key were left out of its range (HeatmapTile::aboveHi) labels the top
+// end ">= hi", as a log bar's floor reads "<= lo".
 [[nodiscard]] ColorBar heatmapColorBar(const Heatmap& map, const HeatmapParams& params, int tile, int targetTicks);
+// What a per-head scale of `map` leaves out, for a subtitle or caption: "per-head scale: each
+// tile its own [lo, hi], without its rows of one key (row 0, p = 1: the top colour, >= hi)" when
+// some tile left such rows out (HeatmapTile::aboveHi); "" otherwise.
+[[nodiscard]] std::string perHeadScaleNote(const Heatmap& map, ScaleMode scale);
+// The ends of `bar` marked for what lies beyond them: "<= lo" (belowFloor), ">= hi" (aboveTop).
+void markColorBarEnds(ColorBar& bar);
 
 }  // namespace alibi

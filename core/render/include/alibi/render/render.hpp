@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -75,12 +76,43 @@ inline constexpr double kLogScaleDecades = 12;
 // With a log scale, colours span [logLo, hi]: logLo is the smallest positive value shown,
 // raised to hi * 10^-kLogScaleDecades at most; values below it take the lowest colour
 // (belowLogLo says some do: exact zeros, or values more than kLogScaleDecades below hi).
+// aboveHi: per-head scale of a grid, the tile's rows of one key (p = 1) are left out of its range
+// (TileValueRange) and lie above hi: they take the top colour, and the colour bar says ">= hi".
 struct HeatmapTile {
     int head = 0;
     int x = 0, y = 0, width = 0, height = 0;
     double lo = 0, hi = 0;
     double logLo = 0;
     bool belowLogLo = false;
+    bool aboveHi = false;
+};
+
+// The range of one tile's shown attention values, gathered row by row. A query row with one key
+// to attend to (row 0 of a causal map, a document's first token) holds p = 1 whatever the head:
+// on a per-head scale it would make every tile's top 1 and hide how the heads differ. Such rows
+// are kept apart: a per-head range (`span(true)`) leaves them out unless the tile has no other
+// rows; a shared range (`span(false)`) takes every row. Every attention heatmap (explorer grids,
+// a model's attention maps, their figures) gathers its tiles' ranges with this.
+struct TileValueRange {
+    static constexpr double kInf = std::numeric_limits<double>::infinity();
+    double lo = kInf, hi = -kInf, positive = kInf;           // rows with two or more keys
+    double oneLo = kInf, oneHi = -kInf, onePositive = kInf;  // rows with one key
+
+    void add(double v, bool oneKeyRow) {
+        double& l = oneKeyRow ? oneLo : lo;
+        double& h = oneKeyRow ? oneHi : hi;
+        double& p = oneKeyRow ? onePositive : positive;
+        l = v < l ? v : l;
+        h = v > h ? v : h;
+        if (v > 0 && v < p) p = v;
+    }
+    void merge(const TileValueRange& o);
+    struct Span {
+        double lo = 0, hi = 0, positive = kInf;
+        bool valid = false;    // some value was added
+        bool leftOut = false;  // rows of one key were left out, and some of their values lie above hi
+    };
+    [[nodiscard]] Span span(bool perHead) const;
 };
 
 struct Heatmap {
@@ -104,6 +136,11 @@ struct Heatmap {
     // of 16 per pixel row" or "1 cell = 3 x 3 px".
     std::string summary;
 };
+
+// The pixels free above tile n of a placed grid, where its label goes: the label band the
+// placement left (HeatmapParams::labelBand, ValueGridParams::labelBand) less half the gap to the
+// tile above; 0 without a band. Both explorers write tile labels there, never over cells.
+[[nodiscard]] int tileLabelRoom(const std::vector<HeatmapTile>& tiles, std::size_t n);
 
 // Grid layout: columns x rows with near-square tiles for H heads in a width x height image.
 struct GridLayout {
