@@ -47,7 +47,8 @@ Result<void> exportSessionTensor(const Session& session, ExportWhat what, const 
     return fail(ErrorCode::Internal, "unknown export kind");
 }
 
-Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const QString& source, QSize pixels) {
+Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const QString& source, QSize pixels,
+                                       const std::function<bool()>& cancelled) {
     const Tensor& tensor = *kept;
     DiagnosisReport report;
     report.tensor = std::move(kept);
@@ -57,6 +58,7 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
     auto diagnosis = diagnose(tensor);
     if (!diagnosis) return std::unexpected(diagnosis.error());
     report.diagnosis = std::move(*diagnosis);
+    if (cancelled && cancelled()) return fail(ErrorCode::Cancelled, "the diagnosis was cancelled");
     auto error = explore::diagnosisErrorMap(tensor, report.diagnosis, pixels.width(), pixels.height());
     if (!error) return report;  // the words still stand without the heatmap
     report.errorMax = error->errorMax;
@@ -68,11 +70,12 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
     return report;
 }
 
-Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels, std::uint64_t budget) {
-    auto loaded = loadTensor(path.toStdString(), budget);
+Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels, std::uint64_t budget, const ReadOptions& read) {
+    auto loaded = loadTensor(path.toStdString(), TensorReadOptions{.tensorName = {}, .budget = budget, .read = read});
     if (!loaded) return std::unexpected(loaded.error());
-    return diagnoseTensor(std::make_shared<const Tensor>(std::move(loaded->tensor)), QFileInfo(path).fileName(),
-                          pixels);
+    if (read.cancelled && read.cancelled()) return fail(ErrorCode::Cancelled, "the diagnosis was cancelled");
+    return diagnoseTensor(std::make_shared<const Tensor>(std::move(loaded->tensor)), QFileInfo(path).fileName(), pixels,
+                          read.cancelled);
 }
 
 }  // namespace alibi::qt
