@@ -76,6 +76,8 @@ struct TileLabelPlace {
 // (file I/O and thread starts stay out of the panel code).
 struct Actions {
     bool openSession = false;
+    bool cancelSessionOpen = false;  // stop the session file being read (the parameters stay)
+    bool cancelDiagnosis = false;    // stop the tensor being read or diagnosed (the diagnosis shown stays)
     bool saveSession = false;
     bool exportTensor = false;
     bool cancelExport = false;

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <utility>
 
 namespace alibi::imgui {
 
@@ -46,7 +47,11 @@ Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
         v = std::make_unique<explore::LatestJob<Request, Result>>(compute, m_wake,
                                                                   explore::RunnerOptions{.niceness = niceness});
     };
-    view(m_diagnose, computeDiagnosis);
+    m_model.diagnosisProgress = std::make_shared<FileReadProgress>();
+    m_model.diagnosisProgress->wake = m_wake;
+    view(m_diagnose, [progress = m_model.diagnosisProgress](const DiagnoseRequest& request, const CancelFlag& cancel) {
+        return computeDiagnosis(request, cancel, progress);
+    });
     view(m_compare, computeCompareResult);
     view(m_extrapolation, computeExtrapolationResult);
     view(m_mapsGrid, computeMapsGrid, 4);
@@ -71,11 +76,12 @@ Explorer::~Explorer() {
 bool Explorer::busy() const {
     return m_model.gridPending || m_model.detailPending || m_model.curvesPending || m_model.statsPending ||
            m_model.stagesPending || m_detailsChangedAt.has_value() || m_model.diagnosisPending ||
-           m_model.comparePending || m_model.extrapolationPending || m_model.maps.opening || m_model.maps.gridPending ||
-           m_model.maps.headPending || m_model.maps.layerFitPending || m_model.maps.rowPending ||
-           m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() || m_model.exportRunning ||
-           m_model.figureRunning || m_figureJob.running() || m_curvesChangedAt.has_value() || !m_hoverWorker.idle() ||
-           m_model.live.running || m_state.draft.pending;  // a typed number applies after a pause
+           m_model.sessionOpening || m_model.comparePending || m_model.extrapolationPending || m_model.maps.opening ||
+           m_model.maps.gridPending || m_model.maps.headPending || m_model.maps.layerFitPending ||
+           m_model.maps.rowPending || m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() ||
+           m_model.exportRunning || m_model.figureRunning || m_figureJob.running() || m_curvesChangedAt.has_value() ||
+           !m_hoverWorker.idle() || m_model.live.running ||
+           m_state.draft.pending;  // a typed number applies after a pause
 }
 
 void Explorer::installSession(const Session& session) {
@@ -125,6 +131,71 @@ Result<void> Explorer::openSession(const Session& opened, const std::string& pat
     m_heldClamps = {};
     m_state.sessionPath = path;
     return {};
+}
+
+void Explorer::startOpenSession(const std::string& path, std::function<void(const Result<void>&)> then) {
+    const std::uint64_t generation = ++m_sessionOpenGeneration;  // an open under way is replaced
+    m_sessionOpenThen = std::move(then);
+    m_model.sessionOpening = true;
+    m_model.sessionOpeningPath = path;
+    auto progress = std::make_shared<FileReadProgress>();
+    progress->wake = [this] { notify(); };
+    progress->observer = m_readObserver;
+    m_model.sessionProgress = progress;
+    m_sessionOpenWorker.submit([this, path, generation, progress](const CancelFlag& job) {
+        auto out = std::make_shared<SessionOpenResult>();
+        out->path = path;
+        auto session = loadSession(path, SessionReadOptions{.read = readOptions(job, progress), .bytes = nullptr});
+        if (session) {
+            out->session = std::move(*session);
+        } else {
+            out->error = session.error().message;
+            out->cancelled = session.error().code == ErrorCode::Cancelled;
+        }
+        m_sessionOpenBox.put(generation, std::move(out));
+        notify();
+    });
+}
+
+void Explorer::setReadObserver(const ReadProgressFn& observer) {
+    m_readObserver = observer;
+    m_model.diagnosisProgress->observer = observer;
+}
+
+void Explorer::collectSessionOpen() {
+    if (m_state.actions.cancelSessionOpen) {
+        m_state.actions.cancelSessionOpen = false;
+        if (m_model.sessionOpening) {
+            ++m_sessionOpenGeneration;  // whatever the cancelled read still delivers is dropped
+            m_sessionOpenWorker.cancel();
+            m_model.sessionOpening = false;
+            m_state.statusMessage = fmt::format("opening {} cancelled; the parameters stay",
+                                                std::filesystem::path(m_model.sessionOpeningPath).filename().string());
+            if (const auto then = std::exchange(m_sessionOpenThen, nullptr))
+                then(fail(ErrorCode::Cancelled, "opening the session was cancelled"));
+        }
+    }
+    std::uint64_t generation = 0;
+    auto opened = m_sessionOpenBox.take(generation);
+    if (!opened || generation != m_sessionOpenGeneration) return;
+    m_model.sessionOpening = false;
+    const auto then = std::exchange(m_sessionOpenThen, nullptr);
+    Result<void> outcome;
+    if (opened->cancelled) {
+        m_state.statusMessage = fmt::format("opening {} cancelled; the parameters stay",
+                                            std::filesystem::path(opened->path).filename().string());
+        outcome = fail(ErrorCode::Cancelled, opened->error);
+    } else if (!opened->session) {
+        m_state.errorPopup = opened->error;
+        outcome = fail(ErrorCode::BadInput, opened->error);
+    } else if (auto installed = openSession(*opened->session, opened->path); !installed) {
+        // The loader's messages name the file already; validation messages do not.
+        m_state.errorPopup = fmt::format("{}: {}", opened->path, installed.error().message);
+        outcome = fail(installed.error().code, m_state.errorPopup);
+    } else {
+        m_state.statusMessage = fmt::format("opened {}", opened->path);
+    }
+    if (then) then(outcome);
 }
 
 void Explorer::undo() {
@@ -200,6 +271,7 @@ void Explorer::frame() {
     m_state.nextHoveredHead = -1;
 
     collectResults();
+    collectSessionOpen();
     handleLessonKeys();
     collectLive();
     collectMaps();
@@ -300,6 +372,13 @@ void Explorer::collectViews() {
         if (m_textures != nullptr && image.width > 0) texture = m_textures->upload(image, texture);
     };
     const auto previousDiagnosis = m_model.diagnosis;
+    if (m_state.actions.cancelDiagnosis) {
+        m_state.actions.cancelDiagnosis = false;
+        if (m_diagnose->pending()) {
+            m_diagnose->cancel();
+            m_state.statusMessage = "diagnosis cancelled; the diagnosis shown stays";
+        }
+    }
     m_diagnose->collect();
     m_model.diagnosis = m_diagnose->result();
     m_model.diagnosisPending = m_diagnose->pending();
@@ -452,13 +531,10 @@ void Explorer::validateEdits() {
 }
 
 void Explorer::openSessionFile() {
-    if (auto session = loadSession(m_state.sessionPath); !session) {
-        m_state.errorPopup = session.error().message;
-    } else if (auto opened = openSession(*session, m_state.sessionPath); !opened) {
-        m_state.errorPopup = fmt::format("{}: {}", m_state.sessionPath, opened.error().message);
-    } else {
-        m_state.statusMessage = fmt::format("opened {}", m_state.sessionPath);
-    }
+    // Read on a worker (a session file may be 16 MiB); the outcome arrives in collectSessionOpen.
+    startOpenSession(m_state.sessionPath);
+    m_state.statusMessage =
+        fmt::format("opening {}...", std::filesystem::path(m_state.sessionPath).filename().string());
 }
 
 void Explorer::runActions() {

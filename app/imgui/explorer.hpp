@@ -58,6 +58,15 @@ public:
     // Installs a session read from `path` (the --session flag, File > Open): a fresh start of
     // the undo history, unmodified, in the view the session names.
     Result<void> openSession(const Session& session, const std::string& path);
+    // Reads the session file `path` on a worker (File > Open, a drop, the command line), with the
+    // core's progress and a Cancel beside the session field, then installs it as openSession
+    // does; until then, and for good when the read fails or is cancelled, the parameters stay.
+    // `then` (optional) runs on the UI thread with the outcome (ErrorCode::Cancelled after a cancel).
+    void startOpenSession(const std::string& path, std::function<void(const Result<void>&)> then = {});
+    [[nodiscard]] bool sessionOpening() const { return m_model.sessionOpening; }
+    // Tests: sees every progress report of a session or diagnosis read on the reading thread;
+    // false cancels the read, and waiting in it stands in for a slow disk.
+    void setReadObserver(const ReadProgressFn& observer);
 
     // Edit > Undo / Redo / Reset to defaults (also Ctrl+Z, Ctrl+Shift+Z, Ctrl+R).
     void undo();
@@ -113,6 +122,7 @@ private:
     void validateEdits();
     void installSession(const Session& session);
     void openSessionFile();
+    void collectSessionOpen();
     void collectViews();
     // File > Export figure... (figure_export.cpp).
     void drawFigurePopup();
@@ -188,6 +198,18 @@ private:
     };
     explore::Mailbox<LiveOutcome> m_liveBox;
     std::uint64_t m_liveGeneration = 0;
+    // A session file read on a worker (startOpenSession).
+    struct SessionOpenResult {
+        std::string path;
+        std::optional<Session> session;
+        std::string error;
+        bool cancelled = false;
+    };
+    explore::Mailbox<SessionOpenResult> m_sessionOpenBox;
+    std::uint64_t m_sessionOpenGeneration = 0;
+    std::function<void(const Result<void>&)> m_sessionOpenThen;
+    ReadProgressFn m_readObserver;
+
     explore::Mailbox<MapsOpenResult> m_mapsOpenBox;
     std::uint64_t m_mapsOpenGeneration = 0;
     explore::Mailbox<FitTableResult> m_fitBox;
@@ -211,6 +233,7 @@ private:
     AsyncView<ExtrapolationRequest, ExtrapolationResult> m_extrapolation;
     explore::JobRunner m_mapsOpenWorker{{.niceness = 2}};
     explore::JobRunner m_liveWorker{{.niceness = 2}};
+    explore::JobRunner m_sessionOpenWorker{{.niceness = 2}};
     explore::JobRunner m_fitWorker{{.niceness = 10}};
     AsyncView<MapsGridRequest, MapsGridResult> m_mapsGrid;
     AsyncView<MapsGridRequest, MapsGridResult> m_mapsHead;

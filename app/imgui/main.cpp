@@ -91,14 +91,41 @@ void onGlfwError(int code, const char* description) {
     g_glfwError = fmt::format("{} (GLFW error {:#x})", description != nullptr ? description : "unknown", code);
 }
 
-// Opens --session and applies --heads / --length. Interactive runs show a bad file in the error
-// popup and go on; scripted runs stop with status 2.
+// --heads / --length over the session.
+alibi::Result<void> applyOverrides(Explorer& explorer, const Options& options) {
+    if (options.heads <= 0 && options.length <= 0) return {};
+    alibi::Session session = explorer.state().session;
+    if (options.heads > 0) session.attention.bias.slopes.heads = options.heads;
+    if (options.length > 0) session.attention.bias.queries = options.length;
+    return explorer.applySession(session);
+}
+
+// Opens --session and applies --heads / --length. Interactive runs read the session on a worker
+// while the window shows its progress (issue 25, item 3), show a bad file in the error popup and
+// go on; scripted runs read it first and stop with status 2.
 int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
     alibi::imgui::AppState& state = explorer.state();
     state.zoom = static_cast<float>(options.shared.zoom);
     if (options.shared.presentation) explorer.setPresentation(true);
     int status = 0;
-    if (!options.session.empty()) {
+    const bool overridesLater = interactive && !options.session.empty();
+    if (overridesLater) {
+        state.sessionPath = options.session;
+        // Once it is read (or refused, or cancelled): the lesson, then --heads / --length, in the
+        // order a scripted run takes them.
+        explorer.startOpenSession(options.session, [&explorer, options](const alibi::Result<void>& opened) {
+            if (!opened && opened.error().code != alibi::ErrorCode::Cancelled)
+                std::fprintf(stderr, "alibi-explorer-imgui: %s\n", opened.error().message.c_str());
+            if (!options.shared.lesson.empty()) {
+                if (auto lesson = explorer.openLesson(options.shared.lesson); !lesson) {
+                    explorer.state().errorPopup = lesson.error().message;
+                    std::fprintf(stderr, "alibi-explorer-imgui: %s\n", lesson.error().message.c_str());
+                }
+            }
+            if (auto applied = applyOverrides(explorer, options); !applied)
+                std::fprintf(stderr, "alibi-explorer-imgui: %s\n", applied.error().message.c_str());
+        });
+    } else if (!options.session.empty()) {
         auto session = alibi::loadSession(options.session);
         alibi::Result<void> applied =
             session ? explorer.openSession(*session, options.session) : std::unexpected(session.error());
@@ -113,7 +140,7 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
         }
         state.sessionPath = options.session;
     }
-    if (!options.shared.lesson.empty()) {
+    if (!options.shared.lesson.empty() && !overridesLater) {
         if (auto opened = explorer.openLesson(options.shared.lesson); !opened) {
             state.errorPopup = opened.error().message;
             std::fprintf(stderr, "alibi-explorer-imgui: %s\n", state.errorPopup.c_str());
@@ -121,11 +148,8 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
         }
     }
     if (!options.attention.empty()) explorer.openAttentionMaps(options.attention);
-    if (options.heads > 0 || options.length > 0) {
-        alibi::Session session = state.session;
-        if (options.heads > 0) session.attention.bias.slopes.heads = options.heads;
-        if (options.length > 0) session.attention.bias.queries = options.length;
-        if (auto applied = explorer.applySession(session); !applied) {
+    if (!overridesLater) {
+        if (auto applied = applyOverrides(explorer, options); !applied) {
             std::fprintf(stderr, "alibi-explorer-imgui: %s\n", applied.error().message.c_str());
             status = 2;
         }

@@ -243,4 +243,25 @@ std::shared_ptr<const HoverRow> computeHoverRow(const HoverRowRequest& request, 
     return result;
 }
 
+ReadOptions readOptions(const CancelFlag& job, const std::shared_ptr<FileReadProgress>& progress) {
+    ReadOptions options;
+    options.cancelled = job.cancelledFn();
+    if (progress)
+        options.progress = [progress, last = Clock::time_point{}](const ReadProgress& p) mutable {
+            if (progress->observer && !progress->observer(p)) return false;
+            progress->fraction.store(static_cast<float>(p.fraction()));
+            {
+                std::lock_guard lock(progress->mutex);
+                progress->text = p.text();
+            }
+            const auto now = Clock::now();
+            if (progress->wake && (now - last > std::chrono::milliseconds(50) || p.done == p.total)) {
+                last = now;
+                progress->wake();
+            }
+            return true;
+        };
+    return options;
+}
+
 }  // namespace alibi::imgui

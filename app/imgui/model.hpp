@@ -8,6 +8,7 @@
 #pragma once
 
 #include <alibi/explore/snapshot.hpp>
+#include <alibi/io/read_progress.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/lm/live_run.hpp>
 #include <alibi/model/attention.hpp>
@@ -27,6 +28,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -156,6 +158,26 @@ struct DetailsResult {
 [[nodiscard]] std::shared_ptr<const HoverRow> computeHoverRow(const HoverRowRequest& request, const CancelFlag& cancel);
 
 // ---------------------------------------------------------------------------
+// A whole-file read under way (a session file, a tensor to diagnose): the core's progress
+// (ReadProgress), written by the reading thread and read by the frame loop.
+
+struct FileReadProgress {
+    std::atomic<float> fraction{0.0f};
+    mutable std::mutex mutex;
+    std::string text;            // the core's words: "reading: 3.0 MiB of 15.2 MiB"
+    std::function<void()> wake;  // asks for a frame (called at most every 50 ms)
+    ReadProgressFn observer;     // tests: sees every report on the reading thread; false cancels
+    [[nodiscard]] std::string stageText() const {
+        std::lock_guard lock(mutex);
+        return text;
+    }
+};
+
+// Read options for a job of `job`'s runner: its cancel flag, and its progress into `progress`
+// (optional).
+[[nodiscard]] ReadOptions readOptions(const CancelFlag& job, const std::shared_ptr<FileReadProgress>& progress);
+
+// ---------------------------------------------------------------------------
 // What the panels draw. The grid's texture is uploaded by the GL shell; panels only show it.
 
 // The Model view's run (lm::runLive on a worker): the last finished run, and the one under way.
@@ -193,6 +215,12 @@ struct Model {
     ImTextureID diagnosisTexture = nullptr;
     ImTextureID diagnosisBarTexture = nullptr;
     bool diagnosisPending = false;
+    std::shared_ptr<FileReadProgress> diagnosisProgress;  // of the read under way (diagnosisPending)
+    // A session file being read (File > Open, a drop, the command line); the parameters stay
+    // until it has been read and checked.
+    bool sessionOpening = false;
+    std::string sessionOpeningPath;
+    std::shared_ptr<FileReadProgress> sessionProgress;
     std::shared_ptr<const CompareResult> compare;
     ImTextureID compareTexture = nullptr;
     ImTextureID compareBarTexture = nullptr;

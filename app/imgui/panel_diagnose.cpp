@@ -89,6 +89,20 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
     }
 }
 
+// The read under way: the core's progress and a Cancel (the diagnosis shown stays). Drawn in the
+// text column, so the map's size, and with it the request, does not change while it shows.
+void drawProgress(AppState& state, const Model& model) {
+    if (!model.diagnosisPending || !model.diagnosisProgress) return;
+    const float fraction = model.diagnosisProgress->fraction.load();
+    const std::string text = model.diagnosisProgress->stageText();
+    ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 8.0f, 0.0f),
+                       fmt::format("{:.0f} %", 100.0 * fraction).c_str());
+    if (ImGui::IsItemHovered() && !text.empty()) ImGui::SetTooltip("%s", text.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel##diagnose")) state.actions.cancelDiagnosis = true;
+    if (!text.empty()) ImGui::TextDisabled("%s", fraction < 1.0f ? text.c_str() : "diagnosing...");
+}
+
 }  // namespace
 
 void drawDiagnoseView(AppState& state, const Model& model) {
@@ -143,13 +157,16 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         ImGui::TextWrapped(model.diagnosisPending ? "Diagnosing..."
                                                   : "Type the path of a .npy or .safetensors file of your model's "
                                                     "ALiBi bias and press 'Diagnose file', or load an example.");
+        drawProgress(state, model);
         return;
     }
     if (!result->error.empty()) {
         ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
+        drawProgress(state, model);
         return;
     }
     ImGui::BeginChild("report", ImVec2(textWidth, 0), false);
+    drawProgress(state, model);
     drawReport(state, *result);
     ImGui::EndChild();
     ImGui::SameLine();

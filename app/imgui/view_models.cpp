@@ -134,9 +134,15 @@ std::optional<DiagnoseRequest> diagnoseRequest(const AppState& state) {
                            state.diagnoseLabelBand};
 }
 
-std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& request, const CancelFlag& cancel) {
+std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& request, const CancelFlag& cancel,
+                                                       const std::shared_ptr<FileReadProgress>& progress) {
     auto result = std::make_shared<DiagnoseResult>();
     result->request = request;
+    if (progress) {
+        progress->fraction.store(0.0f);
+        std::lock_guard lock(progress->mutex);
+        progress->text.clear();
+    }
     Tensor tensor;
     if (request.path.empty()) {
         auto built = buildBuggyExample(request.example);
@@ -147,7 +153,10 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
         tensor = std::move(*built);
         result->source = "example: " + request.example;
     } else {
-        auto loaded = loadTensor(request.path);
+        auto loaded = loadTensor(
+            request.path,
+            TensorReadOptions{.tensorName = {}, .budget = kDefaultMemoryBudget, .read = readOptions(cancel, progress)});
+        if (!loaded && loaded.error().code == ErrorCode::Cancelled) return nullptr;
         if (!loaded) {
             result->error = loaded.error().message;
             return result;

@@ -110,7 +110,10 @@ struct DiagnoseResult {
 
 // Nothing until the user asked for a diagnosis.
 [[nodiscard]] std::optional<DiagnoseRequest> diagnoseRequest(const AppState& state);
-[[nodiscard]] std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& request,
-                                                                     const CancelFlag& cancel);
+// The file is read with the core's progress into `progress` (optional) and stopped by `cancel`;
+// a cancelled read or diagnosis gives nullptr (the diagnosis shown before stays).
+[[nodiscard]] std::shared_ptr<const DiagnoseResult> computeDiagnosis(
+    const DiagnoseRequest& request, const CancelFlag& cancel,
+    const std::shared_ptr<FileReadProgress>& progress = nullptr);
 
 }  // namespace alibi::imgui

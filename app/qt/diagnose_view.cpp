@@ -10,12 +10,16 @@
 #include <alibi/explore/diagnosis_error_map.hpp>
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace alibi::qt {
 
@@ -27,7 +31,28 @@ QString html(const std::string& s) {
 }
 }  // namespace
 
-DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
+DiagnoseView::DiagnoseView(QWidget* parent)
+    : QWidget(parent),
+      m_read(
+          this,
+          [this](const ReadProgress& p) {
+              const QString text = QString::fromStdString(p.text());
+              m_progress->setValue(static_cast<int>(std::lround(p.fraction() * 1000)));
+              m_progress->setToolTip(text);
+              m_status->setText(p.fraction() < 1 ? QString("Reading %1: %2").arg(m_reading.toHtmlEscaped(), text)
+                                                 : QString("Diagnosing %1…").arg(m_reading.toHtmlEscaped()));
+              emit progress(p.fraction(), text);
+          },
+          [this](const Result<DiagnosisReport>& report) {
+              hideProgress();
+              if (!report && report.error().code == ErrorCode::Cancelled) {
+                  m_status->setText(
+                      QString("Reading %1 stopped; the diagnosis shown stays.").arg(m_reading.toHtmlEscaped()));
+                  emit cancelled();
+                  return;
+              }
+              show(report);
+          }) {
     auto* open = new QPushButton("Open tensor…", this);
     open->setToolTip("Open a .npy or .safetensors bias tensor (Ctrl+D), or drop one on the window");
     auto* examples = new QComboBox(this);
@@ -44,10 +69,22 @@ DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
     }
     m_status = new QLabel("Open a .npy or .safetensors file of your model's ALiBi bias, or drop it here.", this);
     m_status->setWordWrap(true);
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName("diagnoseProgress");
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(160);
+    m_progress->setFormat("%p %");
+    m_cancel = new QPushButton("Cancel", this);
+    m_cancel->setObjectName("diagnoseCancel");
+    m_cancel->setToolTip("Stop reading the tensor (the diagnosis shown stays)");
+    hideProgress();
+    connect(m_cancel, &QPushButton::clicked, this, &DiagnoseView::cancel);
     auto* top = new QHBoxLayout;
     top->addWidget(open);
     top->addWidget(examples);
     top->addWidget(m_status, 1);
+    top->addWidget(m_progress);
+    top->addWidget(m_cancel);
     connect(open, &QPushButton::clicked, this, &DiagnoseView::openRequested);
     connect(examples, &QComboBox::activated, this, [this, examples](int index) {
         if (index > 0) openExample(examples->itemText(index));
@@ -87,36 +124,51 @@ DiagnoseView::DiagnoseView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(8, 8, 8, 8);
     layout->addLayout(top);
     layout->addWidget(split, 1);
-    connect(&m_watcher, &QFutureWatcher<Result<DiagnosisReport>>::finished, this, [this] { show(m_watcher.result()); });
 }
 
-DiagnoseView::~DiagnoseView() {
-    m_watcher.waitForFinished();
-}
+DiagnoseView::~DiagnoseView() = default;
 
 QString DiagnoseView::summaryText() const {
     return m_text->toPlainText();
 }
 
-void DiagnoseView::start(std::function<Result<DiagnosisReport>()> job) {
-    if (m_watcher.isRunning()) m_watcher.waitForFinished();
-    m_status->setText("Diagnosing…");
-    m_watcher.setFuture(runInBackground(std::move(job)));  // finishes even without a thread (issue 25)
+void DiagnoseView::start(const QString& what, std::function<Result<DiagnosisReport>(const ReadOptions&)> job) {
+    m_reading = what;
+    m_status->setText(QString("Diagnosing %1…").arg(what.toHtmlEscaped()));
+    m_progress->setValue(0);
+    m_progress->setToolTip({});
+    m_progress->show();
+    m_cancel->show();
+    m_read.start(std::move(job));  // a read still running is cancelled; finishes even without a thread (issue 25)
+}
+
+void DiagnoseView::cancel() {
+    if (!m_read.running()) return;
+    m_read.cancel();
+    hideProgress();
+    m_status->setText(QString("Reading %1 stopped; the diagnosis shown stays.").arg(m_reading.toHtmlEscaped()));
+    emit cancelled();
+}
+
+void DiagnoseView::hideProgress() {
+    m_progress->hide();
+    m_cancel->hide();
 }
 
 void DiagnoseView::openFile(const QString& path) {
-    start([path, band = m_image->labelBandFor(kErrorPixels)] {
-        return diagnoseFile(path, kErrorPixels, kDefaultMemoryBudget, band);
+    start(QFileInfo(path).fileName(), [path, band = m_image->labelBandFor(kErrorPixels)](const ReadOptions& read) {
+        return diagnoseFile(path, kErrorPixels, kDefaultMemoryBudget, band, read);
     });
 }
 
 void DiagnoseView::openExample(const QString& code) {
-    start([code, band = m_image->labelBandFor(kErrorPixels)]() -> Result<DiagnosisReport> {
-        auto tensor = buildBuggyExample(code.toStdString());
-        if (!tensor) return std::unexpected(tensor.error());
-        return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), "example: " + code, kErrorPixels,
-                              band);
-    });
+    start("example: " + code,
+          [code, band = m_image->labelBandFor(kErrorPixels)](const ReadOptions& read) -> Result<DiagnosisReport> {
+              auto tensor = buildBuggyExample(code.toStdString());
+              if (!tensor) return std::unexpected(tensor.error());
+              return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), "example: " + code,
+                                    kErrorPixels, band, read.cancelled);
+          });
 }
 
 void DiagnoseView::show(const Result<DiagnosisReport>& report) {

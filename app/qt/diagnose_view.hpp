@@ -1,17 +1,19 @@
 // Diagnose: a user's .npy or .safetensors bias tensor (opened, dropped on the window, or one of
 // the built-in buggy examples), the core's diagnosis in words with its findings, and a heatmap
 // of the error against correct ALiBi, with a button that opens the corrected parameters. Loading
-// and diagnosis run off the UI thread.
+// and diagnosis run off the UI thread, the read with the core's progress and a Cancel that keeps
+// the diagnosis shown before.
 #pragma once
 
+#include "model/background_read.hpp"
 #include "model/tasks.hpp"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <optional>
 
 class QLabel;
+class QProgressBar;
 class QPushButton;
 class QTextBrowser;
 
@@ -29,7 +31,11 @@ public:
     void openFile(const QString& path);
     // Diagnoses one of the built-in examples (a bias with a known bug) in the background.
     void openExample(const QString& code);
-    [[nodiscard]] bool busy() const { return m_watcher.isRunning(); }
+    [[nodiscard]] bool busy() const { return m_read.running(); }
+    // Stops the read or diagnosis under way; the diagnosis shown before stays.
+    void cancel();
+    // Tests: sees every progress report of the read on the reading thread (BackgroundRead).
+    void setReadObserver(const ReadProgressFn& observer) { m_read.setObserver(observer); }
     [[nodiscard]] QStringList findingCodes() const { return m_codes; }
     [[nodiscard]] QString summaryText() const;
     // The last diagnosis shown (for "Open the corrected parameters").
@@ -43,14 +49,17 @@ public:
 signals:
     void diagnosed(const QStringList& findingCodes);
     void failed(const QString& message);
+    // The core's progress of the read (fraction 0..1 and its words), and a stop by Cancel.
+    void progress(double fraction, const QString& text);
+    void cancelled();
     void openRequested();
     void openCorrectedRequested();
 
 private:
-    void start(std::function<Result<DiagnosisReport>()> job);
+    void start(const QString& what, std::function<Result<DiagnosisReport>(const ReadOptions&)> job);
     void show(const Result<DiagnosisReport>& report);
+    void hideProgress();
 
-    QFutureWatcher<Result<DiagnosisReport>> m_watcher;
     QTextBrowser* m_text;
     ImagePanel* m_image;
     QLabel* m_status;
@@ -61,6 +70,10 @@ private:
     std::shared_ptr<const Tensor> m_tensor;
     QString m_source;
     double m_errorMax = 0;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    QString m_reading;                               // what is read or diagnosed now
+    BackgroundRead<Result<DiagnosisReport>> m_read;  // last: destroyed (cancelled and waited for) first
 };
 
 }  // namespace alibi::qt

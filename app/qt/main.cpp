@@ -217,15 +217,19 @@ int main(int argc, char** argv) {
             session = options.file;
         }
     }
-    if (!session.empty()) {
-        if (!window.openSession(QString::fromStdString(session)) && shots) {
+    if (!session.empty() && shots) {
+        // A scripted run waits for its session (a bad file stops it with status 2).
+        if (!window.openSession(QString::fromStdString(session))) {
             std::fprintf(stderr, "alibi-explorer: %s\n", qPrintable(window.lastError()));
             return 2;
         }
-    } else if (!shots) {
+    } else if (session.empty() && !shots) {
         window.restoreLastSession();
     }
     window.show();
+    // An interactive run shows its window at once and reads the session in the background, with
+    // its progress and Cancel in the status bar (issue 25, item 3); a bad file is a message.
+    if (!session.empty() && !shots) window.startOpenSession(QString::fromStdString(session));
     if (!attention.empty()) window.openAttentionMaps(QString::fromStdString(attention));
     if (!options.lesson.empty() && !window.openLesson(QString::fromStdString(options.lesson))) {
         std::fprintf(stderr, "alibi-explorer: %s\n", qPrintable(window.lastError()));

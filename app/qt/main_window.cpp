@@ -34,6 +34,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -140,7 +141,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             if (path.endsWith(".npy") || path.endsWith(".safetensors"))
                 diagnoseFile(path);
             else if (confirmDiscard())
-                openSession(path);
+                startOpenSession(path);
         },
         this);
 
@@ -244,6 +245,30 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(m_openCancel);
     m_openProgress->hide();
     m_openCancel->hide();
+    // A session file being read (File > Open session, recent files, a drop, the command line):
+    // the core's progress and a Cancel that keeps the parameters as they are.
+    m_sessionProgress = new QProgressBar(this);
+    m_sessionProgress->setRange(0, 1000);
+    m_sessionProgress->setMaximumWidth(120);
+    m_sessionProgress->setFormat("%p %");
+    m_sessionProgress->setObjectName("sessionProgress");
+    m_sessionCancel = new QToolButton(this);
+    m_sessionCancel->setText("Cancel");
+    m_sessionCancel->setObjectName("sessionCancel");
+    m_sessionCancel->setToolTip("Stop reading the session file (the parameters stay as they are)");
+    statusBar()->addPermanentWidget(m_sessionProgress);
+    statusBar()->addPermanentWidget(m_sessionCancel);
+    m_sessionProgress->hide();
+    m_sessionCancel->hide();
+    connect(m_sessionCancel, &QToolButton::clicked, this, &MainWindow::cancelOpenSession);
+    m_sessionRead = std::make_unique<BackgroundRead<SessionRead>>(
+        this,
+        [this](const ReadProgress& p) {
+            m_sessionProgress->setValue(static_cast<int>(std::lround(p.fraction() * 1000)));
+            m_sessionProgress->setToolTip(QFileInfo(m_sessionPath).fileName() + ": " +
+                                          QString::fromStdString(p.text()));
+        },
+        [this](const SessionRead& read) { onSessionRead(read); });
     statusBar()->addPermanentWidget(m_latency);
 
     // Model -> views.
@@ -418,7 +443,7 @@ void MainWindow::buildMenus() {
         if (!confirmDiscard()) return;
         const QString path = QFileDialog::getOpenFileName(this, "Open session", exampleSessionFolder(),
                                                           "ALiBi sessions (*.alibi.json *.json);;All files (*)");
-        if (!path.isEmpty()) openSession(path);
+        if (!path.isEmpty()) startOpenSession(path);
     });
     file->addAction("&Save session", QKeySequence::Save, this, [this] {
         if (m_currentFile.isEmpty()) {
@@ -582,24 +607,90 @@ QByteArray fileHash(const QString& path) {
 
 }  // namespace
 
-bool MainWindow::openSession(const QString& path) {
-    auto session = loadSession(path.toStdString());
-    if (!session) {
-        reportError("Cannot open session", QString::fromStdString(session.error().message));
+void MainWindow::startOpenSession(const QString& path) {
+    if (openingSession()) cancelOpenSession();
+    m_sessionPath = path;
+    m_sessionProgress->setValue(0);
+    m_sessionProgress->setToolTip("Reading " + QFileInfo(path).fileName());
+    m_sessionProgress->show();
+    m_sessionCancel->show();
+    statusBar()->showMessage("Opening " + QFileInfo(path).fileName() + "… (Cancel stops it)");
+    m_sessionRead->start([file = path.toStdString()](const ReadOptions& options) {
+        SessionRead out;
+        std::string bytes;
+        auto session = loadSession(file, SessionReadOptions{.read = options, .bytes = &bytes});
+        if (!session) {
+            out.error = QString::fromStdString(session.error().message);
+            out.cancelled = session.error().code == ErrorCode::Cancelled;
+            return out;
+        }
+        out.session = std::move(*session);
+        out.hash = QCryptographicHash::hash(QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())),
+                                            QCryptographicHash::Sha256);
+        return out;
+    });
+}
+
+void MainWindow::cancelOpenSession() {
+    if (!openingSession()) return;
+    m_sessionRead->cancel();
+    hideSessionProgress();
+    statusBar()->showMessage("Opening " + QFileInfo(m_sessionPath).fileName() + " cancelled; the parameters stay",
+                             8000);
+    emit sessionOpenFinished(m_sessionPath, false);
+}
+
+void MainWindow::hideSessionProgress() {
+    m_sessionProgress->hide();
+    m_sessionCancel->hide();
+}
+
+void MainWindow::setReadObserver(const ReadProgressFn& observer) {
+    m_sessionRead->setObserver(observer);
+    m_diagnose->setReadObserver(observer);
+}
+
+void MainWindow::onSessionRead(const SessionRead& read) {
+    const QString path = m_sessionPath;
+    hideSessionProgress();
+    statusBar()->clearMessage();
+    const auto finish = [&](bool opened) { emit sessionOpenFinished(path, opened); };
+    if (read.cancelled) {
+        statusBar()->showMessage("Opening " + QFileInfo(path).fileName() + " cancelled; the parameters stay", 8000);
+        return finish(false);
+    }
+    if (!read.session) {
+        reportError("Cannot open session", read.error);
         m_recent->remove(path);
-        return false;
+        return finish(false);
     }
     // The model holds the parameters; the view fields go to the window.
-    if (!m_model->loadSession(parametersOnly(*session))) {
+    if (!m_model->loadSession(parametersOnly(*read.session))) {
         m_recent->remove(path);
-        return false;
+        return finish(false);
     }
-    m_extrapolation->setTrainLength(session->trainLength);
-    applyView(*session);
+    m_extrapolation->setTrainLength(read.session->trainLength);
+    applyView(*read.session);
     setCurrentFile(path);
-    m_currentFileHash = fileHash(path);
+    m_currentFileHash = read.hash;
     m_recent->add(path);
-    return true;
+    finish(true);
+}
+
+bool MainWindow::openSession(const QString& path) {
+    if (openingSession()) cancelOpenSession();
+    bool opened = false;
+    QEventLoop loop;
+    const auto connection =
+        connect(this, &MainWindow::sessionOpenFinished, &loop, [&](const QString& finished, bool ok) {
+            if (finished != path) return;
+            opened = ok;
+            loop.quit();
+        });
+    startOpenSession(path);
+    loop.exec();
+    disconnect(connection);
+    return opened;
 }
 
 bool MainWindow::saveSessionTo(const QString& path) {
@@ -872,7 +963,7 @@ void MainWindow::openAttentionMaps(const QString& path) {
 
 void MainWindow::handleDroppedFile(const QString& path) {
     if (path.endsWith(".json")) {
-        if (confirmDiscard()) openSession(path);
+        if (confirmDiscard()) startOpenSession(path);
         return;
     }
     // Dropped on the Attention maps tab: attention maps, no question.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "figure_export_dialog.hpp"
+#include "model/background_read.hpp"
 #include "model/presets.hpp"
 #include "model/session_model.hpp"
 #include "model/tasks.hpp"
@@ -14,6 +15,8 @@
 #include <QTimer>
 
 #include <functional>
+#include <memory>
+#include <optional>
 
 class QDockWidget;
 class QLabel;
@@ -69,7 +72,20 @@ public:
     [[nodiscard]] QString lastError() const { return m_lastError; }
 
     // The actions behind the menus, callable with a file name (no file dialog).
+    //
+    // File > Open session, a recent file, a dropped session and the command line: reads `path` in
+    // the background with its progress and Cancel in the status bar (a session file may be
+    // 16 MiB); the parameters change only once it has been read and checked, so an open that
+    // fails or is cancelled keeps them, saved or not. sessionOpenFinished() follows.
+    void startOpenSession(const QString& path);
+    [[nodiscard]] bool openingSession() const { return m_sessionRead->running(); }
+    void cancelOpenSession();
+    // The same, waiting for the outcome in a local event loop (the window stays live): true when
+    // the session was opened (tests, --screenshot, the Reload of a save).
     bool openSession(const QString& path);
+    // Tests: sees every progress report of a session read and a Diagnose read on the reading
+    // thread; false cancels the read, and waiting in it stands in for a slow disk.
+    void setReadObserver(const ReadProgressFn& observer);
     bool saveSessionTo(const QString& path);
     void restoreLastSession();
     // Exports with a progress dialog that can be cancelled; `observer` sees every progress
@@ -159,6 +175,9 @@ public:
     [[nodiscard]] QString latencyText() const;
     [[nodiscard]] const QString& currentFile() const { return m_currentFile; }
 
+signals:
+    void sessionOpenFinished(const QString& path, bool opened);
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -180,6 +199,15 @@ private:
     // A dropped file classified in the background: the question, then the tab it goes to.
     void onDropClassified(const QString& path, bool attention);
     void hideOpenProgress();
+    // A session file read in the background (startOpenSession).
+    struct SessionRead {
+        std::optional<Session> session;
+        QString error;
+        bool cancelled = false;
+        QByteArray hash;  // of the bytes read (what "changed on disk" compares)
+    };
+    void onSessionRead(const SessionRead& read);
+    void hideSessionProgress();
 
     SessionModel* m_model;
     ParametersPanel* m_parameters;
@@ -203,7 +231,11 @@ private:
     QLabel* m_latency;
     QProgressBar* m_openProgress;  // an attention-map file being read, seen from any tab
     QToolButton* m_openCancel;
-    bool m_dropPending = false;  // a dropped file is being classified
+    bool m_dropPending = false;       // a dropped file is being classified
+    QProgressBar* m_sessionProgress;  // a session file being read
+    QToolButton* m_sessionCancel;
+    QString m_sessionPath;  // of the session read running
+    std::unique_ptr<BackgroundRead<SessionRead>> m_sessionRead;
     ExportController* m_export;
     RecentFiles* m_recent;
     QTimer m_saveTimer;

@@ -182,7 +182,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     schemeBox = enumCombo(this, {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom},
                           schemeName);
     withError(slopes, "Scheme", schemeBox, "scheme");
-    maxBiasBox = new QDoubleSpinBox(this);
+    maxBiasBox = new RangeDoubleSpinBox(this);
     maxBiasBox->setRange(kMaxBiasRange.min, kMaxBiasRange.max);
     maxBiasBox->setDecimals(2);
     maxBiasBox->setSingleStep(0.5);
@@ -233,7 +233,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     contentBox = enumCombo(this, {ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk}, contentName);
     contentBox->setToolTip("Content logits before the bias: zero, N(0, σ²), or q·k/√d_k");
     withError(content, "Content", contentBox, "content");
-    sigmaBox = new QDoubleSpinBox(this);
+    sigmaBox = new RangeDoubleSpinBox(this);
     sigmaBox->setRange(kSigmaRange.min, kSigmaRange.max);
     sigmaBox->setSingleStep(0.25);
     withError(content, "σ (gaussian)", sigmaBox, "sigma");
@@ -243,7 +243,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     seedBox = new RangeSpinBox(this);
     seedBox->setRange(0, std::numeric_limits<int>::max());
     withError(content, "Seed", seedBox, "seed");
-    temperatureBox = new QDoubleSpinBox(this);
+    temperatureBox = new RangeDoubleSpinBox(this);
     // Six decimals reach the core's smallest temperature (kTemperatureRange.min = 1e-6).
     temperatureBox->setDecimals(6);
     temperatureBox->setRange(kTemperatureRange.min, kTemperatureRange.max);
@@ -330,6 +330,27 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     refuseOutOfRange(seedBox, "seed", "Seed");
     refuseOutOfRange(queryRowBox, "queryRow", "Query row");
     refuseOutOfRange(batchRowBox, "batchRow", "Batch row");
+    const auto refuseDecimalOutOfRange = [this](QDoubleSpinBox* box, const QString& field,
+                                                explore::NumberField number) {
+        auto* range = static_cast<RangeDoubleSpinBox*>(box);
+        range->refused = [this, range, field, number](const QString& typed) {
+            // Quoted as typed; the core reads C numbers, so "0,5" of a German locale goes as 0.5.
+            QString text = typed.trimmed();
+            bool cNumber = false;
+            (void)text.toDouble(&cNumber);
+            if (!cNumber) {
+                bool ok = false;
+                const double value = range->locale().toDouble(text, &ok);
+                if (ok) text = QString::number(value, 'g', 17);
+            }
+            const auto checked = explore::checkTypedText(explore::fieldRange(number).label, text.toStdString(),
+                                                         range->minimum(), range->maximum(), false, range->value());
+            if (!checked.accepted) showError(field, QString::fromStdString(checked.message));
+        };
+    };
+    refuseDecimalOutOfRange(maxBiasBox, "maxBias", explore::NumberField::MaxBias);
+    refuseDecimalOutOfRange(sigmaBox, "sigma", explore::NumberField::Sigma);
+    refuseDecimalOutOfRange(temperatureBox, "temperature", explore::NumberField::Temperature);
     connect(headsSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setHeads(v); });
     connect(headsBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setHeads(v); });
     connect(lengthSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setQueries(sliderToLength(v)); });
@@ -417,7 +438,10 @@ void ParametersPanel::commitAfterPause(QAbstractSpinBox* box) {
     connect(pause, &QTimer::timeout, box, [box] {
         // An out-of-range whole number is committed too: refused, with its message at once.
         const auto* range = dynamic_cast<const RangeSpinBox*>(box);
-        if (box->hasAcceptableInput() || (range && range->holdsWholeNumber())) box->interpretText();
+        const auto* decimal = dynamic_cast<const RangeDoubleSpinBox*>(box);
+        if (box->hasAcceptableInput() || (range && range->holdsWholeNumber()) ||
+            (decimal && decimal->holdsNumberOutOfRange()))
+            box->interpretText();
     });
     // The spin box's own textChanged waits for the value, like valueChanged; the editor inside
     // sees every key.

@@ -6,6 +6,7 @@
 // shows the core's message (alibi/explore/field_ranges.hpp) at the field.
 #pragma once
 
+#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSpinBox>
 
@@ -45,6 +46,46 @@ private:
         for (const QChar c : text)
             if (!c.isDigit()) return false;
         return true;
+    }
+};
+
+// The same for a decimal box (max_bias B, sigma, temperature): QDoubleSpinBox refuses, key by
+// key, a number outside its range (5000 into max_bias gave 500, 0.0000001 into the temperature
+// gave 0.000000), so such a number stays as typed and is refused, with the core's message, when
+// it is committed. A number inside the range with more decimals than the box shows is still
+// refused key by key (it is not out of range).
+class RangeDoubleSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+
+    // Called with the committed text when it is a number outside the range.
+    std::function<void(const QString& typed)> refused;
+
+    // The editor holds a number outside the range.
+    [[nodiscard]] bool holdsNumberOutOfRange() const { return outOfRange(lineEdit()->text()); }
+
+protected:
+    QValidator::State validate(QString& text, int& pos) const override {
+        const QValidator::State state = QDoubleSpinBox::validate(text, pos);
+        if (state != QValidator::Invalid) return state;
+        return outOfRange(text) ? QValidator::Intermediate : state;
+    }
+
+    void fixup(QString& input) const override {
+        if (refused && outOfRange(input)) refused(input);
+        QDoubleSpinBox::fixup(input);
+    }
+
+private:
+    [[nodiscard]] bool outOfRange(QString text) const {
+        if (!prefix().isEmpty() && text.startsWith(prefix())) text.remove(0, prefix().size());
+        if (!suffix().isEmpty() && text.endsWith(suffix())) text.chop(suffix().size());
+        text = text.trimmed();
+        if (text.isEmpty() || text.size() > 40) return false;
+        bool ok = false;
+        double v = locale().toDouble(text, &ok);
+        if (!ok) v = text.toDouble(&ok);
+        return ok && (v < minimum() || v > maximum());
     }
 };
 

@@ -148,6 +148,8 @@ TEST_F(ExplorerLogic, SessionFilesRoundTripAndABadFileKeepsTheState) {
     state().actions.openSession = true;
     frame();
     ASSERT_TRUE(click("Unsaved changes", "Discard and open", 0.1f));
+    // Read on a worker: the session comes once the read is done.
+    ASSERT_TRUE(framesUntil([&] { return !m_explorer->sessionOpening(); }));
     EXPECT_EQ(state().session.attention.bias.slopes.heads, 12);
     EXPECT_EQ(state().session.attention.bias.mode, BiasMode::Symmetric);
 
@@ -156,6 +158,7 @@ TEST_F(ExplorerLogic, SessionFilesRoundTripAndABadFileKeepsTheState) {
     state().sessionPath = (dir / "bad.alibi.json").string();
     state().actions.openSession = true;
     frame();
+    ASSERT_TRUE(framesUntil([&] { return !m_explorer->sessionOpening(); }));
     EXPECT_FALSE(state().errorPopup.empty());
     EXPECT_EQ(state().session.attention.bias.slopes.heads, 12);
     std::filesystem::remove_all(dir);

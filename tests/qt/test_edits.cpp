@@ -408,6 +408,39 @@ private slots:
         QTRY_VERIFY(p->errorText("heads").isEmpty());
     }
 
+    // The decimal boxes alike (as ImGui's sliders refuse them): 5000 into max_bias B gave 500 and
+    // 0.0000001 into the temperature 0.000000 (QDoubleSpinBox dropped the keystrokes), silently.
+    void typedOutOfRangeDecimalsAreRefusedAtTheField() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ParametersPanel* p = w.parameters();
+        const double maxBias = w.model()->session().attention.bias.slopes.maxBias;
+        typeInto(p->maxBiasBox, "5000");
+        QCOMPARE(p->maxBiasBox->text(), QString("5000"));  // no keystroke dropped
+        QTest::keyClick(p->maxBiasBox, Qt::Key_Return);
+        QCOMPARE(w.model()->session().attention.bias.slopes.maxBias, maxBias);
+        QCOMPARE(p->maxBiasBox->value(), maxBias);
+        QVERIFY2(p->errorText("maxBias").contains("5000 is above the largest value"),
+                 qPrintable(p->errorText("maxBias")));
+        QVERIFY2(p->errorText("maxBias").contains("kept"), qPrintable(p->errorText("maxBias")));
+
+        const double temperature = w.model()->session().attention.content.temperature;
+        typeInto(p->temperatureBox, "0.0000001");
+        QCOMPARE(p->temperatureBox->text(), QString("0.0000001"));
+        p->maxBiasBox->setFocus();  // leaving the box commits it
+        QTRY_VERIFY2(p->errorText("temperature").contains("below the smallest value"),
+                     qPrintable(p->errorText("temperature")));
+        QCOMPARE(w.model()->session().attention.content.temperature, temperature);
+
+        // In range: taken, and the message goes.
+        typeInto(p->maxBiasBox, "900");
+        QTest::keyClick(p->maxBiasBox, Qt::Key_Return);
+        QCOMPARE(w.model()->session().attention.bias.slopes.maxBias, 900.0);
+        QTRY_VERIFY(p->errorText("maxBias").isEmpty());
+    }
+
     void zoomScalesFontsAndCtrlZeroResets() {
         MainWindow w;
         w.setInteractive(false);

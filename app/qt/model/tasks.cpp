@@ -48,7 +48,7 @@ Result<void> exportSessionTensor(const Session& session, ExportWhat what, const 
 }
 
 Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const QString& source, QSize pixels,
-                                       int labelBand) {
+                                       int labelBand, const std::function<bool()>& cancelled) {
     const Tensor& tensor = *kept;
     DiagnosisReport report;
     report.tensor = std::move(kept);
@@ -58,6 +58,7 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
     auto diagnosis = diagnose(tensor);
     if (!diagnosis) return std::unexpected(diagnosis.error());
     report.diagnosis = std::move(*diagnosis);
+    if (cancelled && cancelled()) return fail(ErrorCode::Cancelled, "the diagnosis was cancelled");
     auto error = explore::diagnosisErrorMap(tensor, report.diagnosis, pixels.width(), pixels.height(), 4, labelBand);
     if (!error) return report;  // the words still stand without the heatmap
     report.errorMax = error->errorMax;
@@ -69,11 +70,13 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
     return report;
 }
 
-Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels, std::uint64_t budget, int labelBand) {
-    auto loaded = loadTensor(path.toStdString(), budget);
+Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels, std::uint64_t budget, int labelBand,
+                                     const ReadOptions& read) {
+    auto loaded = loadTensor(path.toStdString(), TensorReadOptions{.tensorName = {}, .budget = budget, .read = read});
     if (!loaded) return std::unexpected(loaded.error());
+    if (read.cancelled && read.cancelled()) return fail(ErrorCode::Cancelled, "the diagnosis was cancelled");
     return diagnoseTensor(std::make_shared<const Tensor>(std::move(loaded->tensor)), QFileInfo(path).fileName(), pixels,
-                          labelBand);
+                          labelBand, read.cancelled);
 }
 
 }  // namespace alibi::qt

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <alibi/analysis/diagnose.hpp>
+#include <alibi/io/read_progress.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/render/render.hpp>
@@ -11,6 +12,7 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -42,9 +44,14 @@ struct DiagnosisReport {
 };
 
 // `labelBand`: image pixels free above every tile of the error map for its label ("b1 h3").
+// `cancelled` (optional) is asked between the diagnosis and its error map: true gives
+// ErrorCode::Cancelled.
 [[nodiscard]] Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> tensor, const QString& source,
-                                                     QSize pixels, int labelBand = 0);
+                                                     QSize pixels, int labelBand = 0,
+                                                     const std::function<bool()>& cancelled = {});
+// Reads the file with the core's progress and cancel (`read`), then diagnoses it.
 [[nodiscard]] Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels,
-                                                   std::uint64_t budget = kDefaultMemoryBudget, int labelBand = 0);
+                                                   std::uint64_t budget = kDefaultMemoryBudget, int labelBand = 0,
+                                                   const ReadOptions& read = {});
 
 }  // namespace alibi::qt

@@ -9,6 +9,7 @@
 #include <alibi/io/tensor_io.hpp>
 
 #include <alibi/base/interrupt.hpp>
+#include "counting_chars.hpp"
 #include "read_limits.hpp"
 #include "tensor_io_detail.hpp"
 
@@ -442,29 +443,6 @@ private:
     std::uint64_t m_metadataBytes = 0, m_metadataEntries = 0;
 };
 
-// The header's characters for the parser, leaving in `*at` how far it has read: SAX events carry
-// no position, and a parse's progress is the bytes it has read.
-struct CountingChars {
-    using iterator_category = std::input_iterator_tag;
-    using value_type = char;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const char*;
-    using reference = const char&;
-    const char* p = nullptr;
-    const char** at = nullptr;
-    reference operator*() const { return *p; }
-    CountingChars& operator++() {
-        *at = ++p;
-        return *this;
-    }
-    CountingChars operator++(int) {
-        CountingChars before = *this;
-        ++*this;
-        return before;
-    }
-    friend bool operator==(const CountingChars& a, const CountingChars& b) { return a.p == b.p; }
-};
-
 Result<ParsedHeader> parseHeader(std::span<const std::byte> header, std::uint64_t fileSize, bool keepMetadata,
                                  const std::function<bool()>& cancelled,
                                  std::span<const std::string_view> onlyKeys = {}, const ProgressFn& parsed = {}) {
@@ -628,8 +606,9 @@ Result<std::vector<TensorPlan>> planSafetensorsAll(std::span<const std::byte> he
 }
 
 Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize, const std::string& name,
-                                   std::uint64_t budget, const std::function<bool()>& cancelled) {
-    auto parsed = parseHeader(header, fileSize, true, cancelled);
+                                   std::uint64_t budget, const std::function<bool()>& cancelled,
+                                   const ProgressFn& parsedBytes) {
+    auto parsed = parseHeader(header, fileSize, true, cancelled, {}, parsedBytes);
     if (!parsed) return std::unexpected(parsed.error());
     const std::vector<Entry>& entries = parsed->entries;
     std::map<std::string, std::string>& metadata = parsed->metadata;

@@ -9,14 +9,19 @@
 #include <alibi/model/batch.hpp>
 #include <alibi/model/bias.hpp>
 
+#include "counting_chars.hpp"
+#include "input_file.hpp"
 #include "json_fields.hpp"
 #include "read_limits.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -408,7 +413,14 @@ Session defaultSession() {
     return s;
 }
 
-Result<Session> parseSession(std::string_view text) {
+namespace {
+
+// Thrown from the parser's callback to stop a parse the user cancelled (nlohmann's parser has no
+// other way out); caught in parseSessionText.
+struct ParseStopped {};
+
+// parseSession, with the parse's progress and cancel when `read` is given (loadSession).
+Result<Session> parseSessionText(std::string_view text, const ReadOptions* read) {
     // The depth is checked before parsing: a value nested 100,000 levels deep would overflow
     // the stack of any recursive walk over it (dump, compare) later on.
     if (detail::jsonDepth(text) > detail::kMaxJsonDepth)
@@ -417,7 +429,25 @@ Result<Session> parseSession(std::string_view text) {
                                 detail::kMaxJsonDepth));
     Json root;
     try {
-        root = Json::parse(text.begin(), text.end());
+        if (read != nullptr) {
+            // Every few thousand JSON events: how far the parser has read, and whether to stop.
+            const char* position = text.data();
+            std::uint64_t events = 0;
+            const auto check = [&](int /*depth*/, Json::parse_event_t /*event*/, Json& /*parsed*/) {
+                if (++events % 4096 == 0 &&
+                    !detail::goOn(
+                        *read, ReadProgress{ReadProgress::Stage::Parsing,
+                                            static_cast<std::uint64_t>(position - text.data()), text.size(), 0.5, 0.5}))
+                    throw ParseStopped{};
+                return true;
+            };
+            root = Json::parse(detail::CountingChars{text.data(), &position},
+                               detail::CountingChars{text.data() + text.size(), &position}, check);
+        } else {
+            root = Json::parse(text.begin(), text.end());
+        }
+    } catch (const ParseStopped&) {
+        return fail(ErrorCode::Cancelled, "reading the session was cancelled");
     } catch (const Json::parse_error& e) {
         return fail(ErrorCode::BadInput, fmt::format("not a session file: JSON parse error at byte {}: {}", e.byte,
                                                      detail::excerpt(detail::parseErrorDetail(e.what()), 160)));
@@ -486,6 +516,12 @@ Result<Session> parseSession(std::string_view text) {
         // Every access above is type-checked first; this only guards against a library surprise.
         return fail(ErrorCode::BadInput, fmt::format("not a session file: {}", e.what()));
     }
+}
+
+}  // namespace
+
+Result<Session> parseSession(std::string_view text) {
+    return parseSessionText(text, nullptr);
 }
 
 std::string serializeSession(const Session& s) {
@@ -574,13 +610,38 @@ std::string serializeSession(const Session& s) {
 }
 
 Result<Session> loadSession(const std::string& path) {
-    auto text = readFileText(path, kMaxSessionBytes);
+    return loadSession(path, SessionReadOptions{});
+}
+
+Result<Session> loadSession(const std::string& path, const SessionReadOptions& options) {
+    const auto cancelled = [&] { return fail(ErrorCode::Cancelled, fmt::format("reading {} was cancelled", path)); };
+    auto file = detail::InputFile::open(path);
+    if (!file) return fail(file.error().code, fmt::format("cannot read {}: {}", path, file.error().message));
     // A file above the session size limit is the wrong file, not a lack of memory.
-    if (!text && text.error().code == ErrorCode::TooLarge)
-        return fail(ErrorCode::BadInput, fmt::format("{} (a session file is at most 16 MiB)", text.error().message));
-    if (!text) return std::unexpected(text.error());
-    auto s = parseSession(*text);
+    if (file->size() > kMaxSessionBytes)
+        return fail(ErrorCode::BadInput,
+                    fmt::format("{} is {}, above the {} this reader accepts; is it the right file? (a session file "
+                                "is at most 16 MiB)",
+                                path, humanBytes(file->size()), humanBytes(kMaxSessionBytes)));
+    // Read a MiB at a time (the first half of the progress), telling the caller how far.
+    std::string text(static_cast<std::size_t>(file->size()), '\0');
+    using Stage = ReadProgress::Stage;
+    constexpr std::size_t kChunk = std::size_t{1} << 20;
+    if (!detail::goOn(options.read, ReadProgress{Stage::Reading, 0, text.size(), 0.0, 0.5})) return cancelled();
+    for (std::size_t at = 0; at < text.size(); at += kChunk) {
+        const std::size_t n = std::min(kChunk, text.size() - at);
+        if (const int err = file->readAt(at, reinterpret_cast<std::byte*>(text.data() + at), n); err != 0)
+            return err == EINTR ? cancelled()
+                                : fail(ErrorCode::Io, fmt::format("cannot read {}: {}", path, std::strerror(err)));
+        if (!detail::goOn(options.read, ReadProgress{Stage::Reading, at + n, text.size(), 0.0, 0.5}))
+            return cancelled();
+    }
+    auto s = parseSessionText(text, &options.read);
+    if (!s && s.error().code == ErrorCode::Cancelled) return cancelled();
     if (!s) return fail(s.error().code, fmt::format("{}: {}", path, s.error().message));
+    if (!detail::goOn(options.read, ReadProgress{Stage::Parsing, text.size(), text.size(), 0.5, 0.5}))
+        return cancelled();
+    if (options.bytes != nullptr) *options.bytes = std::move(text);
     return s;
 }
 

@@ -406,14 +406,20 @@ Result<LoadedTensor> parseSafetensors(std::span<const std::byte> bytes, const st
 }
 
 Result<LoadedTensor> loadTensor(const std::string& path, std::uint64_t budget) {
-    return loadTensor(path, std::string(), budget);
+    return loadTensor(path, TensorReadOptions{.tensorName = {}, .budget = budget, .read = {}});
 }
 
 Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tensorName, std::uint64_t budget) {
+    return loadTensor(path, TensorReadOptions{.tensorName = tensorName, .budget = budget, .read = {}});
+}
+
+Result<LoadedTensor> loadTensor(const std::string& path, const TensorReadOptions& options) {
+    const std::uint64_t budget = options.budget;
     const auto prefixed = [&](Error e) {
         e.message = fmt::format("cannot load {}: {}", path, e.message);
         return std::unexpected(std::move(e));
     };
+    const auto cancelled = [&] { return fail(ErrorCode::Cancelled, fmt::format("reading {} was cancelled", path)); };
     // A FIFO or device is refused before it is opened: nothing here ever waits for a writer.
     auto file = detail::InputFile::open(path);
     if (!file) {
@@ -456,21 +462,56 @@ Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tens
     } catch (const std::bad_alloc&) {
         return fail(ErrorCode::TooLarge, fmt::format("cannot load {}: out of memory for its header", path));
     }
-    if (const int err = readAt(0, header.data(), header.size()); err != 0)
-        return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
+    // The progress bar's parts: the header's share of the file, half read and half parsed (a
+    // legal safetensors header may be 100 MB), then the data.
+    using Stage = ReadProgress::Stage;
+    const double headerPart = fileSize == 0 ? 1.0 : static_cast<double>(header.size()) / static_cast<double>(fileSize);
+    const auto step = [&](Stage stage, std::uint64_t done, std::uint64_t total) {
+        const double before = stage == Stage::ReadingHeader   ? 0.0
+                              : stage == Stage::ParsingHeader ? headerPart / 2
+                                                              : headerPart;
+        const double share = stage == Stage::ReadingData ? 1.0 - headerPart : headerPart / 2;
+        return detail::goOn(options.read, ReadProgress{stage, done, total, before, share});
+    };
+    constexpr std::size_t kHeaderChunk = std::size_t{1} << 20;
+    if (!step(Stage::ReadingHeader, 0, header.size())) return cancelled();
+    for (std::size_t at = 0; at < header.size(); at += kHeaderChunk) {
+        const std::size_t n = std::min(kHeaderChunk, header.size() - at);
+        if (const int err = readAt(at, header.data() + at, n); err != 0)
+            return err == EINTR ? cancelled()
+                                : fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
+        if (!step(Stage::ReadingHeader, at + n, header.size())) return cancelled();
+    }
+    // The parser counts the JSON's bytes; the stage counts the header's (with its length field).
+    const ProgressFn parsed = [&](std::uint64_t done, std::uint64_t total) {
+        return step(Stage::ParsingHeader, header.size() - total + done, header.size());
+    };
     auto plan =
-        npy ? detail::planNpy(header, fileSize, budget) : detail::planSafetensors(header, fileSize, tensorName, budget);
+        npy ? detail::planNpy(header, fileSize, budget)
+            : detail::planSafetensors(header, fileSize, options.tensorName, budget, options.read.cancelled, parsed);
+    if (!plan && plan.error().code == ErrorCode::Cancelled) return cancelled();
     if (!plan) return prefixed(plan.error());
+    if (!step(Stage::ParsingHeader, header.size(), header.size())) return cancelled();
+    header = {};
     if (npy) {
         const auto slash = path.find_last_of('/');
         plan->name = slash == std::string::npos ? path : path.substr(slash + 1);
     }
+    // The data a few MiB at a time, so a slow disk shows its progress and Cancel stops it soon.
+    constexpr std::size_t kDataChunk = std::size_t{4} << 20;
     auto loaded = materializePlan(*plan, budget, [&](std::span<std::byte> out) -> Result<void> {
-        if (const int err = readAt(plan->dataOffset, out.data(), out.size()); err != 0)
-            return fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
+        if (!step(Stage::ReadingData, 0, out.size())) return cancelled();
+        for (std::size_t at = 0; at < out.size(); at += kDataChunk) {
+            const std::size_t n = std::min(kDataChunk, out.size() - at);
+            if (const int err = readAt(plan->dataOffset + at, out.data() + at, n); err != 0)
+                return err == EINTR ? cancelled()
+                                    : fail(ErrorCode::Io, fmt::format("cannot load {}: {}", path, std::strerror(err)));
+            if (!step(Stage::ReadingData, at + n, out.size())) return cancelled();
+        }
         return {};
     });
-    if (!loaded && loaded.error().code != ErrorCode::Io) return prefixed(loaded.error());
+    if (!loaded && loaded.error().code != ErrorCode::Io && loaded.error().code != ErrorCode::Cancelled)
+        return prefixed(loaded.error());
     return loaded;
 }
 

@@ -46,10 +46,12 @@ inline constexpr std::size_t kPrefixBytes = 12;
 // .safetensors: same two steps; `name` selects a tensor (empty: the only one, or bias/alibi).
 [[nodiscard]] Result<std::uint64_t> safetensorsHeaderEnd(std::span<const std::byte> prefix, std::uint64_t fileSize);
 // The header is read as a stream of JSON events, never as a document (its cost is what it is);
-// `cancelled` (and the user's Ctrl+C, alibi/base/interrupt.hpp) stop a long read.
+// `cancelled` (and the user's Ctrl+C, alibi/base/interrupt.hpp) stop a long read; `parsed` is
+// told the JSON's bytes parsed so far every few thousand events (false cancels).
 [[nodiscard]] Result<TensorPlan> planSafetensors(std::span<const std::byte> header, std::uint64_t fileSize,
                                                  const std::string& name, std::uint64_t budget,
-                                                 const std::function<bool()>& cancelled = {});
+                                                 const std::function<bool()>& cancelled = {},
+                                                 const ProgressFn& parsed = {});
 // .safetensors: every tensor of a validated header, sorted by name (no budget: for readers that
 // read rows on demand instead of loading the file). A tensor of a dtype we cannot decode is an
 // error. The plans carry no metadata (it is checked, not kept); `metadata`, when given, receives

@@ -158,6 +158,49 @@ TEST(LatestJob, ComputesOnlyChangedRequestsAndKeepsTheNewestResult) {
     EXPECT_EQ(computed.load(), 1);
 }
 
+// The user's Cancel: the running job sees its flag, whatever it still delivers is dropped, the
+// result shown before stays, and the same request is not started again (a new one is).
+TEST(LatestJob, CancelStopsTheJobAndKeepsThePreviousResult) {
+    std::promise<void> started;
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    std::atomic<bool> sawCancel{false};
+    std::atomic<int> computed{0};
+    LatestJob<int, int> view(
+        [&](const int& request, const JobContext& job) {
+            ++computed;
+            if (request == 2) {
+                started.set_value();
+                released.wait();
+                sawCancel = job.cancelled();
+            }
+            return std::make_shared<const int>(request * 10);  // delivered even when cancelled
+        },
+        {});
+    view.submit(1);
+    while (!view.runner().idle()) std::this_thread::yield();
+    view.collect();
+    ASSERT_TRUE(view.result());
+    view.submit(2);
+    started.get_future().wait();
+    EXPECT_TRUE(view.pending());
+    view.cancel();
+    EXPECT_FALSE(view.pending());
+    release.set_value();
+    while (!view.runner().idle()) std::this_thread::yield();
+    view.collect();
+    EXPECT_TRUE(sawCancel.load());
+    EXPECT_EQ(*view.result(), 10);  // the late 20 was dropped
+    EXPECT_FALSE(view.pending());
+    view.submit(2);  // the cancelled request again: nothing starts
+    EXPECT_FALSE(view.pending());
+    view.submit(3);
+    while (!view.runner().idle()) std::this_thread::yield();
+    view.collect();
+    EXPECT_EQ(*view.result(), 30);
+    EXPECT_EQ(computed.load(), 3);
+}
+
 TEST(TaskJob, RefusesASecondTaskAndHandsTheOutcomeOnce) {
     TaskJob<int> task;
     std::promise<void> release;

@@ -158,9 +158,18 @@ public:
     void collect() {
         std::uint64_t generation = 0;
         if (auto result = m_box.take(generation)) {
+            if (generation <= m_cancelled) return;  // finished as it was cancelled: dropped
             m_result = std::move(result);
             m_pending = generation != m_runner.latest();
         }
+    }
+    // The user's Cancel: stops the running job and drops whatever it still delivers; the result
+    // shown before stays. The request is remembered, so submitting it again starts nothing (a
+    // different request does).
+    void cancel() {
+        m_runner.cancel();
+        m_cancelled = m_runner.latest();
+        m_pending = false;
     }
     [[nodiscard]] const std::shared_ptr<const Result>& result() const { return m_result; }
     [[nodiscard]] bool pending() const { return m_pending; }
@@ -172,6 +181,7 @@ private:
     std::optional<Request> m_last;
     std::shared_ptr<const Result> m_result;
     bool m_pending = false;
+    std::uint64_t m_cancelled = 0;  // the newest generation cancelled
     Mailbox<Result> m_box;
     JobRunner m_runner;  // last: joined first, before the mailbox its jobs write to
 };

@@ -4,6 +4,7 @@
 
 #include <alibi/base/error.hpp>
 #include <alibi/base/tensor.hpp>
+#include <alibi/io/read_progress.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/live_model.hpp>
 #include <alibi/model/params.hpp>
@@ -76,6 +77,17 @@ struct Session {
 [[nodiscard]] Result<Session> parseSession(std::string_view json);
 [[nodiscard]] std::string serializeSession(const Session& session);
 
+// What loadSession is told besides the path.
+struct SessionReadOptions {
+    // The read's progress (the file read, then parsed; a session file may be 16 MiB) and its
+    // cancel: either stops it with ErrorCode::Cancelled, as the user's Ctrl+C does.
+    ReadOptions read;
+    // When set, receives the file's bytes as read (the explorers hash them, to notice later that
+    // the file changed on disk since it was opened).
+    std::string* bytes = nullptr;
+};
+
+[[nodiscard]] Result<Session> loadSession(const std::string& path, const SessionReadOptions& options);
 [[nodiscard]] Result<Session> loadSession(const std::string& path);
 [[nodiscard]] Result<void> saveSession(const Session& session, const std::string& path);
 

@@ -5,6 +5,7 @@
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
 #include <alibi/base/tensor.hpp>
+#include <alibi/io/read_progress.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -52,7 +53,17 @@ struct LoadedTensor {
 // `name` selects a tensor in a multi-tensor file; empty: the only tensor, or "bias"/"alibi".
 [[nodiscard]] Result<LoadedTensor> parseSafetensors(std::span<const std::byte> bytes, const std::string& name = {},
                                                     std::uint64_t budget = kDefaultMemoryBudget);
+// What loadTensor is told besides the path.
+struct TensorReadOptions {
+    std::string tensorName;                       // a tensor of a multi-tensor .safetensors file (ignored for .npy)
+    std::uint64_t budget = kDefaultMemoryBudget;  // the most the tensor may take
+    // The read's progress (the header read and parsed, then the data a few MiB at a time) and its
+    // cancel: either stops it with ErrorCode::Cancelled, as the user's Ctrl+C does.
+    ReadOptions read;
+};
+
 // Reads and parses by extension (or magic bytes when the extension says nothing).
+[[nodiscard]] Result<LoadedTensor> loadTensor(const std::string& path, const TensorReadOptions& options);
 [[nodiscard]] Result<LoadedTensor> loadTensor(const std::string& path, std::uint64_t budget = kDefaultMemoryBudget);
 // The same, choosing a tensor of a multi-tensor .safetensors file by name (ignored for .npy).
 [[nodiscard]] Result<LoadedTensor> loadTensor(const std::string& path, const std::string& tensorName,
