@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -62,7 +63,6 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     m_text->setFixedHeight(m_text->fontMetrics().lineSpacing() * 4 + 12);
     column->addWidget(m_text);
 
-    auto* change = new QHBoxLayout;
     m_scale = new QDoubleSpinBox(this);
     m_scale->setObjectName("liveScale");
     m_scale->setRange(0, 1e6);
@@ -75,6 +75,9 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     for (SlopeScheme s : kSchemes)
         m_scheme->addItem(QString::fromUtf8(schemeName(s).data(), static_cast<qsizetype>(schemeName(s).size())));
     m_scheme->setToolTip("B: the slopes computed by another scheme");
+    // Never narrower than its longest item: at 175 % the row would squeeze it below its text.
+    m_scheme->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_scheme->setMinimumContentsLength(static_cast<int>(QStringLiteral("the model's").size()) + 1);
     m_maxBiasSet = new QCheckBox("max_bias", this);
     m_maxBias = new QDoubleSpinBox(this);
     m_maxBias->setRange(0, 1024);
@@ -89,20 +92,16 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     m_length->setRange(0, static_cast<int>(kMaxLength));
     m_length->setSpecialValueText("every token");
     m_length->setToolTip("Run the first N tokens of the text (0: every token); beyond the training length is allowed");
-    change->addWidget(new QLabel("B: slopes ×", this));
-    change->addWidget(m_scale);
-    change->addWidget(new QLabel("scheme", this));
-    change->addWidget(m_scheme);
-    change->addWidget(m_maxBiasSet);
-    change->addWidget(m_maxBias);
-    change->addStretch(1);
+    // One row per field: a single row of them does not fit 1280 px at the presentation's 175 %.
+    auto* change = new QFormLayout;
+    change->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    change->addRow("B: slopes ×", m_scale);
+    change->addRow("B: scheme", m_scheme);
+    change->addRow(m_maxBiasSet, m_maxBias);
+    change->addRow("B: heads' slopes", m_heads);
+    change->addRow("Length", m_length);
+    m_heads->setMinimumWidth(m_heads->fontMetrics().horizontalAdvance(m_heads->placeholderText()) * 2);
     column->addLayout(change);
-    auto* more = new QHBoxLayout;
-    more->addWidget(new QLabel("B: heads' slopes", this));
-    more->addWidget(m_heads, 1);
-    more->addWidget(new QLabel("length", this));
-    more->addWidget(m_length);
-    column->addLayout(more);
 
     auto* runRow = new QHBoxLayout;
     m_run = new QPushButton("Run", this);

@@ -598,11 +598,17 @@ void MainWindow::reportError(const QString& title, const QString& message) {
 namespace {
 
 // The bytes of a session file, hashed: what "changed on disk since it was opened" compares
-// (a time stamp misses two saves within its resolution). Empty when it cannot be read.
+// (a time stamp misses two saves within its resolution). Empty when it cannot be read. It runs
+// on the UI thread before a save, so it reads only what a session can be (16 MiB, the core's
+// limit): a larger file, or a pipe or device put at the path, hashes as "changed" at once.
 QByteArray fileHash(const QString& path) {
+    constexpr qint64 kMaxSessionBytes = qint64{16} << 20;
+    const QFileInfo info(path);
+    if (!info.isFile()) return {};
+    if (info.size() > kMaxSessionBytes) return QByteArray("larger than a session: ") + QByteArray::number(info.size());
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) return {};
-    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
+    return QCryptographicHash::hash(file.read(kMaxSessionBytes), QCryptographicHash::Sha256);
 }
 
 }  // namespace

@@ -8,8 +8,12 @@
 #include "view_models.hpp"
 
 #include <alibi/explore/readout.hpp>
+#include <alibi/io/tensor_io.hpp>
+#include <alibi/model/batch.hpp>
 
+#include <unistd.h>
 #include <cmath>
+#include <filesystem>
 
 namespace alibi::imgui {
 namespace {
@@ -137,6 +141,62 @@ TEST_F(Views, DiagnoseFindsTheExampleBugAndOpensTheCorrectedParameters) {
     m_explorer->undo();
     frame();
     EXPECT_EQ(state().session.attention.bias.slopes.heads, 12);
+}
+
+// Compare and Diagnose write each tile's label in the band the core left above it (as the head
+// grid and the figures), never over its cells; a batch's error map names batch row and head.
+void expectLabelsAbove(const std::vector<TileLabelPlace>& labels, const std::vector<std::string>& want) {
+    ASSERT_EQ(labels.size(), want.size());
+    for (std::size_t n = 0; n < labels.size(); ++n) {
+        const TileLabelPlace& l = labels[n];
+        EXPECT_EQ(l.text, want[n]);
+        EXPECT_LE(l.label.y + l.label.height, l.tile.y + 0.5f) << l.text;  // above the first row
+        EXPECT_GE(l.label.y, l.tile.y - 2 * l.label.height) << l.text;     // in the band just above
+        EXPECT_GE(l.label.x, l.tile.x - 0.5f) << l.text;
+        EXPECT_LE(l.label.x + l.label.width, l.tile.x + l.tile.width + 0.5f) << l.text;
+    }
+}
+
+TEST_F(Views, CompareAndDiagnoseLabelTheirTilesAboveThem) {
+    state().session.attention.bias.slopes.heads = 8;
+    state().session.attention.bias.queries = 16;
+    settle();
+    state().view = View::Compare;
+    frame();
+    frame();
+    settle();
+    frame();
+    std::vector<std::string> heads;
+    for (int h = 0; h < 8; ++h) heads.push_back("h" + std::to_string(h));
+    expectLabelsAbove(state().compareLabels, heads);
+
+    // A batch of 2 rows of 8 heads: 16 tiles "b0 h0" .. "b1 h7".
+    BatchParams batch;
+    batch.lengths = {16, 16};
+    auto tensor = buildBatchBias(state().session.attention.bias, batch);
+    ASSERT_TRUE(tensor) << tensor.error().message;
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("alibi-batch-" + std::to_string(::getpid()) + ".npy")).string();
+    ExportOptions options;
+    options.format = FileFormat::Npy;
+    options.allowNonFinite = true;
+    ASSERT_TRUE(exportTensor(*tensorSource(*tensor), path, options));
+    state().view = View::Diagnose;
+    frame();
+    frame();
+    state().diagnosePath = path;
+    state().diagnoseUseExample = false;
+    ++state().diagnoseSerial;
+    frame();
+    settle();
+    frame();
+    std::filesystem::remove(path);
+    ASSERT_NE(m_explorer->model().diagnosis, nullptr);
+    ASSERT_TRUE(m_explorer->model().diagnosis->error.empty()) << m_explorer->model().diagnosis->error;
+    std::vector<std::string> rows;
+    for (int b = 0; b < 2; ++b)
+        for (int h = 0; h < 8; ++h) rows.push_back("b" + std::to_string(b) + " h" + std::to_string(h));
+    expectLabelsAbove(state().diagnoseLabels, rows);
 }
 
 TEST_F(Views, PresetsComeFromTheAssetsAndApplyTheirSettings) {

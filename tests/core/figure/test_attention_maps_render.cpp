@@ -76,7 +76,11 @@ TEST(AttentionMapsRender, GridOfHeadsAndBadRequests) {
     ASSERT_EQ(map->tiles.size(), 4u);
     EXPECT_EQ(map->columns * map->rows >= 4, true);
     EXPECT_FALSE(map->rowsSampled);  // 32 rows into ~140-pixel tiles: every row drawn
-    for (const auto& tile : map->tiles) EXPECT_DOUBLE_EQ(tile.hi, 1.0);  // row 0 puts everything on key 0
+    // A per-head scale leaves out row 0 (one key, p = 1): each tile's top is row 1's larger
+    // probability, 1 / (1 + e^-m) for layer 1's slopes.
+    const double slopes[] = {0.0625, 0.125, 0.25, 0.5};
+    for (std::size_t h = 0; h < map->tiles.size(); ++h)
+        EXPECT_NEAR(map->tiles[h].hi, 1.0 / (1.0 + std::exp(-slopes[h])), 1e-6) << h;
     params.layerIndex = 2;
     EXPECT_FALSE(alibi::renderAttentionMaps(*maps, params));
     params.layerIndex = 0;

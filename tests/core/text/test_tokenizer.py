@@ -432,9 +432,12 @@ class HostileTests(unittest.TestCase):
         self.refused(doc, "added token")
         doc, _ = make_tokenizer("bloom", merges_count=0)
         doc["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": []}
-        for _ in range(50):
+        for _ in range(10):  # 11 Sequences (the reader takes 8), 23 JSON levels
             doc["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [doc["pre_tokenizer"]]}
         self.refused(doc, "nested too deeply")
+        for _ in range(40):  # deeper than any JSON reader takes: refused before parsing
+            doc["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [doc["pre_tokenizer"]]}
+        self.refused(doc, "nested more than 64 levels deep")
 
     def test_a_missing_byte_without_unk_is_refused(self):
         doc, _ = make_tokenizer("bytes", merges_count=0)
