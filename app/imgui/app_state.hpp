@@ -153,11 +153,12 @@ struct AppState {
     std::string customSlopesError;  // inline error under the field; empty when valid
     std::string maskText = "-1e9";
     std::string maskError;
-    std::string batchLengthsText;    // "16, 12, 9": the batch rows' real lengths (empty: one sequence)
-    std::string batchDocumentsText;  // packed documents' lengths (empty: none)
-    std::string batchError;          // inline error under the batch fields
-    std::string validationError;     // why the last edit was refused (session kept as it was)
-    FieldRefusal fieldRefusal;       // a typed number out of its field's range, refused
+    std::string batchLengthsText;          // "16, 12, 9": the batch rows' real lengths (empty: one sequence)
+    std::string batchDocumentsText;        // packed documents' lengths (empty: none)
+    std::string batchError;                // inline error under the batch fields
+    std::string validationError;           // why the last edit was refused (session kept as it was)
+    std::optional<Field> validationField;  // the control the refusal is about (shown under it), if one
+    FieldRefusal fieldRefusal;             // a typed number out of its field's range, refused
     NumberDraft draft;
     // The fine T slider's window of consecutive lengths (explore/length_control.hpp).
     explore::LinearWindow lengthWindow{1, 256};

@@ -102,6 +102,7 @@ void Explorer::installSession(const Session& session) {
     // Compare's B is part of the session's history (undo, the modified mark), shown by the spec.
     m_state.compareB = session.compare ? *session.compare : explore::geometricCompare();
     m_state.validationError.clear();
+    m_state.validationField.reset();
     m_state.draft = {};
     if (slopesChanged || m_model.slopes.empty()) {
         if (auto slopes = computeSlopes(session.attention.bias.slopes)) m_model.slopes = std::move(*slopes);
@@ -511,6 +512,7 @@ void Explorer::validateEdits() {
         if (auto valid = validateSession(candidate); !valid) {
             // The previous valid state stays; the parameters panel shows why the edit was refused.
             m_state.validationError = explore::guiMessage(valid.error().message);
+            m_state.validationField = valid.error().field;
             m_state.session = m_lastValid;
         } else {
             if (!editing && !note.empty()) m_state.statusMessage = note;

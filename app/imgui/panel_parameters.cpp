@@ -153,6 +153,17 @@ void inlineError(const std::string& message) {
     ImGui::PopStyleColor();
 }
 
+// Whether this frame drew the last refusal under its control (fieldError), so the panel's foot
+// does not repeat it.
+bool g_refusalShown = false;
+
+// The last refusal under the control it is about (the core names the field).
+void fieldError(const AppState& state, Field field) {
+    if (state.validationError.empty() || state.validationField != field) return;
+    inlineError("Refused: " + state.validationError);
+    g_refusalShown = true;
+}
+
 // Installs `candidate` if the core accepts it; otherwise returns the core's message.
 std::string tryCommit(AppState& state, const Session& candidate) {
     if (auto valid = validateSession(candidate); !valid) return explore::guiMessage(valid.error().message);
@@ -194,6 +205,7 @@ void drawShape(AppState& state) {
            ImGuiSliderFlags_Logarithmic);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Drag, or Ctrl+click and type a number (applies on Enter or after a short pause)");
+    fieldError(state, Field::Heads);
 
     const std::int64_t maxLength = kSliderMaxLength;
     // T: a coarse log slider, and a fine one linear over a window of lengths around T with a pixel
@@ -235,6 +247,8 @@ void drawShape(AppState& state) {
                 static_cast<long long>(w.lo), static_cast<long long>(w.hi));
     }
 
+    fieldError(state, Field::Seq);
+
     bool keysEqual = bias.keys <= 0;
     if (ImGui::Checkbox("K = T", &keysEqual)) bias.keys = keysEqual ? 0 : bias.queries;
     if (!keysEqual) {
@@ -242,6 +256,7 @@ void drawShape(AppState& state) {
         ImGui::SetNextItemWidth(-ImGui::CalcTextSize("K (keys)").x - ImGui::GetStyle().ItemInnerSpacing.x);
         slider(state, "K (keys)", ImGuiDataType_S64, &bias.keys, std::int64_t{1}, maxLength, "%lld",
                ImGuiSliderFlags_Logarithmic);
+        fieldError(state, Field::Keys);
     }
 
     // The row slider's range follows T; a row past it is clamped when T is committed, not here.
@@ -249,6 +264,7 @@ void drawShape(AppState& state) {
     slider(state, "query row", ImGuiDataType_S64, &state.session.queryRow, std::int64_t{-1}, maxRow,
            state.session.queryRow < 0 ? "last" : "%lld");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Row the curves and the statistics' 'row' columns describe");
+    fieldError(state, Field::Query);
 }
 
 void drawCustomSlopes(AppState& state) {
@@ -291,6 +307,7 @@ void drawSlopes(AppState& state) {
     if (slopes.scheme == SlopeScheme::Press || slopes.scheme == SlopeScheme::Geometric)
         slider(state, "max_bias (B)", ImGuiDataType_Double, &slopes.maxBias, kMaxBiasRange.min, kMaxBiasRange.max,
                "%.3f", ImGuiSliderFlags_Logarithmic);
+    fieldError(state, Field::MaxBias);
     if (slopes.scheme == SlopeScheme::Custom) drawCustomSlopes(state);
     constexpr std::array ariths{Arith::Exact,      Arith::HfBloom, Arith::HfFalcon,
                                 Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml};
@@ -299,11 +316,13 @@ void drawSlopes(AppState& state) {
         ImGui::SetTooltip(
             "Whose float arithmetic makes the numbers: exact (rounded once) or one framework's float32 "
             "operations (--arith; a preset sets its model's)");
+    fieldError(state, Field::Arith);
 
     BiasParams& bias = state.session.attention.bias;
     constexpr std::array modes{BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom,
                                BiasMode::Mpt};
     enumCombo("mode", bias.mode, modes, modeName);
+    fieldError(state, Field::Mode);
 
     const bool enter = ImGui::InputText("mask", &state.maskText, ImGuiInputTextFlags_EnterReturnsTrue);
     noteTextField();  // its text scrolls in its frame (layout_check.hpp)
@@ -324,6 +343,7 @@ void drawSlopes(AppState& state) {
 
     constexpr std::array dtypes{DType::F32, DType::F64, DType::F16, DType::BF16};
     enumCombo("dtype", bias.dtype, dtypes, dtypeName);
+    fieldError(state, Field::Dtype);
 }
 
 void drawContent(AppState& state) {
@@ -334,13 +354,16 @@ void drawContent(AppState& state) {
     if (content.kind == ContentKind::Gaussian)
         slider(state, "sigma", ImGuiDataType_Double, &content.sigma, kSigmaRange.min, kSigmaRange.max, "%.3f",
                ImGuiSliderFlags_Logarithmic);
+    fieldError(state, Field::Sigma);
     if (content.kind == ContentKind::Qk)
         slider(state, "d_k", ImGuiDataType_S32, &content.dk, 1, kMaxDk, "%d", ImGuiSliderFlags_Logarithmic);
+    fieldError(state, Field::Dk);
     if (content.kind != ContentKind::Zero)
         numberField(state, "seed", ImGuiDataType_U64, &content.seed, std::uint64_t{0},
                     std::numeric_limits<std::uint64_t>::max(), "%llu");
     slider(state, "temperature", ImGuiDataType_Double, &content.temperature, kTemperatureRange.min,
            kTemperatureRange.max, "%.6g", ImGuiSliderFlags_Logarithmic);
+    fieldError(state, Field::Temperature);
 }
 
 // A list of lengths ("16, 12, 9") applied on Enter or when focus leaves; parsed by the core.
@@ -367,20 +390,25 @@ void drawBatch(AppState& state) {
     sectionHeader("Batch");
     lengthListField(state, "lengths", state.batchLengthsText, &BatchParams::lengths,
                     "Real tokens of each batch row, padded to T (alibi bias --lengths); Enter applies");
+    fieldError(state, Field::Lengths);
     constexpr std::array paddings{Padding::Right, Padding::Left};
     enumCombo("padding", batch.padding, paddings, paddingName);
     lengthListField(state, "documents", state.batchDocumentsText, &BatchParams::documents,
                     "Packed documents' lengths in every row: keys of another document are masked (--documents)");
+    fieldError(state, Field::Documents);
     numberField(state, "window", ImGuiDataType_S64, &batch.window, std::int64_t{0}, kMaxLength, "%lld");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Sliding window W: key j is masked when |i - j| >= W (0: none)");
+    fieldError(state, Field::Window);
     numberField(state, "prefix", ImGuiDataType_S64, &batch.prefix, std::int64_t{0}, kMaxLength, "%lld");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Prefix-LM: the first P tokens see each other both ways (0: none)");
+    fieldError(state, Field::Prefix);
     constexpr std::array rules{PositionRule::Mask, PositionRule::Naive, PositionRule::Document};
     enumCombo("positions", batch.positions, rules, positionRuleName);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the left-padding "
             "bug), or restarting per document");
+    fieldError(state, Field::Positions);
     const std::int64_t rows = batch.batchSize();
     ImGui::BeginDisabled(rows <= 1);
     slider(state, "batch row", ImGuiDataType_S64, &session.batchRow, std::int64_t{0},
@@ -416,6 +444,7 @@ void drawViewSettings(AppState& state) {
 
 void drawParametersPanel(AppState& state, const Model& model) {
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.0f);
+    g_refusalShown = false;
     drawPresets(state, model);
     drawShape(state);
     drawSlopes(state);
@@ -423,7 +452,7 @@ void drawParametersPanel(AppState& state, const Model& model) {
     drawBatch(state);
     drawViewSettings(state);
     ImGui::PopItemWidth();
-    if (!state.validationError.empty()) {
+    if (!state.validationError.empty() && !g_refusalShown) {  // about no control drawn here
         ImGui::Spacing();
         inlineError("Refused: " + state.validationError);
     }

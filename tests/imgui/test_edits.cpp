@@ -108,6 +108,26 @@ TEST_F(Edits, TypedNumbersOutOfTheCoresLimitsAreRefusedAtTheField) {
     EXPECT_TRUE(state().validationError.empty()) << state().validationError;
 }
 
+// A refusal of the whole session names the field it is about (the core's Error::field), which the
+// parameters panel shows under that control; a good edit clears it.
+TEST_F(Edits, ARefusalNamesItsFieldForThePanel) {
+    Session start = withShape(8, 16);
+    start.batch.lengths = {16, 8};
+    ASSERT_TRUE(m_explorer->openSession(start, "start.alibi.json"));
+    frame();
+    state().session.batch.window = 17;  // as a typed window longer than T arrives
+    frame();
+    EXPECT_EQ(state().session.batch.window, 0);  // the previous state kept
+    ASSERT_TRUE(state().validationField.has_value()) << state().validationError;
+    EXPECT_EQ(*state().validationField, Field::Window) << state().validationError;
+    EXPECT_NE(state().validationError.find("Window"), std::string::npos) << state().validationError;
+    EXPECT_EQ(state().validationError.find("--window"), std::string::npos) << state().validationError;
+    state().session.batch.window = 4;
+    frame();
+    EXPECT_EQ(state().session.batch.window, 4);
+    EXPECT_FALSE(state().validationField.has_value());
+}
+
 TEST_F(Edits, EscapeAbandonsATypedNumber) {
     ASSERT_TRUE(typeIntoSlider("H (heads)", "3"));
     press(kKeyEscape);
