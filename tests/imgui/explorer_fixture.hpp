@@ -79,10 +79,15 @@ public:
         // tab is drawn, and the shown results arrive a frame after the workers finish.
         // The bound is generous (a guard against a hang, not a latency check): a machine loaded
         // with other work may take many seconds for a result (issue 25).
+        // Idle over several frames in a row: a finished job's result is taken (and the next job,
+        // such as the details after the exact grid, submitted) only on the frame after it lands,
+        // so one idle frame can fall between two jobs on a loaded machine.
         const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+        int idleFrames = 0;
         for (int i = 0; std::chrono::steady_clock::now() < giveUp; ++i) {
             frame();
-            if (i >= 4 && !m_explorer->busy()) break;
+            idleFrames = m_explorer->busy() ? 0 : idleFrames + 1;
+            if (i >= 4 && idleFrames >= 4) break;
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         frame();
