@@ -3,6 +3,7 @@
 // and the outcome: A's maps into the Maps view (through the maps' own mailbox, as an opened file),
 // A vs B kept for the Model view, a refusal in the error popup as the core words it.
 #include "explorer.hpp"
+#include "view_common.hpp"
 
 #include "layout_check.hpp"
 
@@ -163,31 +164,11 @@ void Explorer::collectLive() {
 
 void Explorer::drawModelOpenDialog() {
     LiveState& s = m_state.live;
-    if (!s.openDialog) return;
-    if (!ImGui::IsPopupOpen("Open model")) ImGui::OpenPopup("Open model");
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    if (ImGui::BeginPopupModal("Open model", nullptr,
-                               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
-        ImGui::TextUnformatted("A Hugging Face BLOOM or MPT folder: config.json, model.safetensors (or shards with");
-        ImGui::TextUnformatted("model.safetensors.index.json) and tokenizer.json. It runs on the Model view's text.");
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30.0f);
-        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-        const bool enter = ImGui::InputText("##model-open-path", &s.folderDraft, ImGuiInputTextFlags_EnterReturnsTrue);
-        noteTextField();
-        const float button = ImGui::GetFontSize() * 8.0f;
-        if (ImGui::Button("Open", ImVec2(button, 0)) || enter) {
-            openModel(s.folderDraft);
-            s.openDialog = false;
-            ImGui::CloseCurrentPopup();
-        }
-        ImGui::SameLine();
-        if (ImGui::Button("Cancel", ImVec2(button, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-            s.openDialog = false;
-            ImGui::CloseCurrentPopup();
-        }
-        ImGui::EndPopup();
-    }
+    if (pathPrompt("Open model",
+                   {"A Hugging Face BLOOM or MPT folder: config.json, model.safetensors (or shards with",
+                    "model.safetensors.index.json) and tokenizer.json. It runs on the Model view's text."},
+                   "##model-open-path", s.folderDraft, s.openDialog))
+        openModel(s.folderDraft);
 }
 
 }  // namespace alibi::imgui

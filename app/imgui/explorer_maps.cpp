@@ -4,6 +4,7 @@
 // fit table's run, cancel and export. Errors go to the error popup; the previous maps stay.
 #include "explorer.hpp"
 #include "layout_check.hpp"
+#include "view_common.hpp"
 
 #include "keys.hpp"
 #include "panels.hpp"
@@ -437,31 +438,11 @@ void Explorer::updateMapsHover() {
 
 void Explorer::drawMapsOpenDialog() {
     MapsState& s = m_state.maps;
-    if (!s.openDialog) return;
-    if (!ImGui::IsPopupOpen("Open attention maps")) ImGui::OpenPopup("Open attention maps");
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    if (ImGui::BeginPopupModal("Open attention maps", nullptr,
-                               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
-        ImGui::TextUnformatted("A .npy of shape (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K), or a .safetensors file");
-        ImGui::TextUnformatted("with one (H, Q, K) or (B, H, Q, K) tensor per layer. Files are memory-mapped.");
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30.0f);
-        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-        const bool enter = ImGui::InputText("##maps-open-path", &s.path, ImGuiInputTextFlags_EnterReturnsTrue);
-        noteTextField();  // its text scrolls in its frame (layout_check.hpp)
-        const float button = ImGui::GetFontSize() * 8.0f;
-        if (ImGui::Button("Open", ImVec2(button, 0)) || enter) {
-            openAttentionMaps(s.path);
-            s.openDialog = false;
-            ImGui::CloseCurrentPopup();
-        }
-        ImGui::SameLine();
-        if (ImGui::Button("Cancel", ImVec2(button, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-            s.openDialog = false;
-            ImGui::CloseCurrentPopup();
-        }
-        ImGui::EndPopup();
-    }
+    if (pathPrompt("Open attention maps",
+                   {"A .npy of shape (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K), or a .safetensors file",
+                    "with one (H, Q, K) or (B, H, Q, K) tensor per layer. Files are memory-mapped."},
+                   "##maps-open-path", s.path, s.openDialog))
+        openAttentionMaps(s.path);
 }
 
 }  // namespace alibi::imgui

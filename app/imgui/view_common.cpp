@@ -1,6 +1,10 @@
 // Stale mark and colour bar shared by the views.
 #include "view_common.hpp"
 
+#include "layout_check.hpp"
+
+#include <imgui_stdlib.h>
+
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/render/format.hpp>
 
@@ -140,6 +144,33 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
                            static_cast<float>(t.width), static_cast<float>(t.height)}});
     }
     return placed;
+}
+
+bool pathPrompt(const char* title, std::initializer_list<const char*> help, const char* fieldId, std::string& path,
+                bool& open) {
+    if (!open) return false;
+    if (!ImGui::IsPopupOpen(title)) ImGui::OpenPopup(title);
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    bool chosen = false;
+    if (ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+        for (const char* line : help) ImGui::TextUnformatted(line);
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30.0f);
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        const bool enter = ImGui::InputText(fieldId, &path, ImGuiInputTextFlags_EnterReturnsTrue);
+        noteTextField();  // its text scrolls in its frame (layout_check.hpp)
+        const float button = ImGui::GetFontSize() * 8.0f;
+        chosen = ImGui::Button("Open", ImVec2(button, 0)) || enter;
+        ImGui::SameLine();
+        const bool cancelled =
+            ImGui::Button("Cancel", ImVec2(button, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+        if (chosen || cancelled) {
+            open = false;
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndPopup();
+    }
+    return chosen;
 }
 
 }  // namespace alibi::imgui

@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -59,5 +60,11 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
 void sameLineIfFits(float nextWidth, float spacing = -1.0f);
 // The width of a button labelled `label` (its text and frame padding).
 [[nodiscard]] float buttonWidth(const char* label);
+
+// A modal prompt for a path (ImGui has no file dialog): `help` lines, a field editing `path`,
+// Open and Cancel (Escape). Draws nothing unless `open`; returns true on Open (or Enter), and
+// clears `open` when the prompt closes either way.
+bool pathPrompt(const char* title, std::initializer_list<const char*> help, const char* fieldId, std::string& path,
+                bool& open);
 
 }  // namespace alibi::imgui

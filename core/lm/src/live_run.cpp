@@ -61,18 +61,6 @@ std::string nats(double v) {
     return std::isnan(v) ? std::string("n/a") : fmt::format("{:.4f}", v);
 }
 
-std::optional<double> meanFrom(const std::vector<float>& loss, std::int64_t from) {
-    double sum = 0;
-    std::int64_t n = 0;
-    for (std::size_t i = 0; i < loss.size(); ++i)
-        if (static_cast<std::int64_t>(i) + 1 >= from) {
-            sum += loss[i];
-            ++n;
-        }
-    if (n == 0) return std::nullopt;
-    return sum / static_cast<double>(n);
-}
-
 }  // namespace
 
 Result<LiveRun> runLive(const LiveModelParams& params, const LiveRunOptions& options) {
@@ -182,8 +170,8 @@ std::string liveLossLine(const LiveRun& run) {
     if (r.b) line += fmt::format(" · {}: {} (B - A {:+.4f})", r.b->label, nats(r.b->mean), r.b->mean - r.a.mean);
     if (r.trainingLength > 0 && static_cast<std::int64_t>(r.tokens.ids.size()) > r.trainingLength) {
         line += fmt::format(" · beyond the training length (positions {} on): A {}", r.trainingLength,
-                            nats(meanFrom(r.a.loss, r.trainingLength).value_or(NAN)));
-        if (r.b) line += fmt::format(", B {}", nats(meanFrom(r.b->loss, r.trainingLength).value_or(NAN)));
+                            nats(meanLossFrom(r.a.loss, r.trainingLength).value_or(NAN)));
+        if (r.b) line += fmt::format(", B {}", nats(meanLossFrom(r.b->loss, r.trainingLength).value_or(NAN)));
     } else if (r.trainingLength > 0) {
         line += fmt::format(" · trained on {} tokens (a longer text shows extrapolation)", r.trainingLength);
     }

@@ -29,19 +29,6 @@ std::string number(double v) {
     return fmt::format("{:.6g}", v);
 }
 
-// Mean of loss[i] over positions i whose predicted token sits at or beyond `from` (i + 1 >= from).
-std::optional<double> meanFrom(const std::vector<float>& loss, std::int64_t from) {
-    double sum = 0;
-    std::int64_t n = 0;
-    for (std::size_t i = 0; i < loss.size(); ++i)
-        if (static_cast<std::int64_t>(i) + 1 >= from) {
-            sum += loss[i];
-            ++n;
-        }
-    if (n == 0) return std::nullopt;
-    return sum / static_cast<double>(n);
-}
-
 bool beyond(const LossReport& r) {
     return r.trainingLength > 0 && static_cast<std::int64_t>(r.tokens.ids.size()) > r.trainingLength;
 }
@@ -181,6 +168,18 @@ Result<LossReport> compareLoss(const Checkpoint& model, const RunTokens& tokens,
     return r;
 }
 
+std::optional<double> meanLossFrom(const std::vector<float>& loss, std::int64_t from) {
+    double sum = 0;
+    std::int64_t n = 0;
+    for (std::size_t i = 0; i < loss.size(); ++i)
+        if (static_cast<std::int64_t>(i) + 1 >= from) {
+            sum += loss[i];
+            ++n;
+        }
+    if (n == 0) return std::nullopt;
+    return sum / static_cast<double>(n);
+}
+
 std::string lossText(const LossReport& r) {
     std::string out = fmt::format("model: {}\n{}\ntokens: {}", r.model, r.description, r.tokens.ids.size());
     if (beyond(r))
@@ -207,10 +206,10 @@ std::string lossText(const LossReport& r) {
     if (r.b) out += fmt::format("   B: {}   B - A: {}", number(r.b->mean), number(r.b->mean - r.a.mean));
     out += "\n";
     if (beyond(r)) {
-        const auto a = meanFrom(r.a.loss, r.trainingLength);
+        const auto a = meanLossFrom(r.a.loss, r.trainingLength);
         out += fmt::format("mean loss beyond the training length (positions {} on) A: {}", r.trainingLength,
                            number(a.value_or(NAN)));
-        if (r.b) out += fmt::format("   B: {}", number(meanFrom(r.b->loss, r.trainingLength).value_or(NAN)));
+        if (r.b) out += fmt::format("   B: {}", number(meanLossFrom(r.b->loss, r.trainingLength).value_or(NAN)));
         out += "\n";
     }
     return out;
@@ -230,7 +229,7 @@ std::string lossJson(const LossReport& r) {
         o["loss"] = run.loss;
         o["mean"] = std::isnan(run.mean) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.mean);
         if (beyond(r))
-            if (const auto m = meanFrom(run.loss, r.trainingLength)) o["mean_beyond_training_length"] = *m;
+            if (const auto m = meanLossFrom(run.loss, r.trainingLength)) o["mean_beyond_training_length"] = *m;
         return o;
     };
     j["a"] = runJson(r.a);

@@ -67,6 +67,10 @@ struct LossReport {
 [[nodiscard]] Result<LossReport> compareLoss(const Checkpoint& model, const RunTokens& tokens,
                                              const SlopeChange& change, const ForwardOptions& base);
 
+// The mean of loss[i] over the positions whose predicted token sits at or beyond `from`
+// (i + 1 >= from): the loss beyond the training length; nullopt when no position does.
+[[nodiscard]] std::optional<double> meanLossFrom(const std::vector<float>& loss, std::int64_t from);
+
 // Per position: position, the token predicted, loss A (and B, B - A); then the means, and the
 // mean over the positions beyond the training length when the text goes beyond it.
 [[nodiscard]] std::string lossText(const LossReport& report);
