@@ -227,9 +227,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     m_hover = new QLabel(this);
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A hovered attention-map cell reads layer, head, tokens, the file's value and the prior's:
+    // longer than a 1280 px status bar. It wraps rather than being cut (fitHoverReadout).
+    m_hover->setWordWrap(true);
     m_latency = new QLabel(this);
     m_latency->setToolTip("Time from a parameter change to the updated head grid (last and median of recent changes)");
     statusBar()->addWidget(m_hover, 1);
+    fitHoverReadout();
     // An attention-map file being read (opened, or a dropped file being classified), from any
     // tab: the core's progress and a Cancel (issue 25, item 3).
     m_openProgress = new QProgressBar(this);
@@ -854,7 +858,18 @@ void MainWindow::setZoom(double zoom) {
     QApplication::setFont(font);
     statusBar()->showMessage(QString("Zoom %1%").arg(std::lround(m_zoom * 100)), 2000);
     // The new font reaches the widgets through posted events: fit the dock once they are in.
-    QTimer::singleShot(0, this, &MainWindow::fitParametersDock);
+    QTimer::singleShot(0, this, [this] {
+        fitParametersDock();
+        fitHoverReadout();
+    });
+}
+
+void MainWindow::fitHoverReadout() {
+    // A fixed height, so the status bar never grows or shrinks while the pointer moves (the page
+    // above would shift under it): two lines hold the longest read-out at 1280 px, three at the
+    // presentation font (which hides the latency beside it).
+    const int lines = m_presentation ? 3 : 2;
+    m_hover->setFixedHeight(lines * m_hover->fontMetrics().lineSpacing() + 2);
 }
 
 void MainWindow::setPresentation(bool on) {
@@ -865,6 +880,8 @@ void MainWindow::setPresentation(bool on) {
     // Large fonts for the back row; the plots draw their lines thicker with the larger font.
     m_presentation = on;
     qApp->setProperty("alibiLineScale", on ? 2.5 : 1.0);
+    // The room goes to the read-out: a lecture does not need the grid's latency.
+    m_latency->setVisible(!on);
     setZoom(on ? 1.75 : 1.0);
     placeLessonDock();
     update();

@@ -193,6 +193,8 @@ private:
     // The Parameters dock at least as wide as its controls need at the current font (every
     // value whole), re-fitted after a zoom or presentation change.
     void fitParametersDock();
+    // The hover read-out in the status bar: word-wrapped, as many lines high as the longest needs.
+    void fitHoverReadout();
     // Presentation mode puts the lesson beside the views, tabbed with the Parameters (the views
     // keep the window's height); otherwise it is a strip under them.
     void placeLessonDock();

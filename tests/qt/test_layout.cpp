@@ -4,6 +4,7 @@
 // widget (QFontMetrics against its contents), no two overlap, nothing is cut off without a scroll
 // bar, the Parameters dock shows its values whole, and the lesson text is shown whole. Each
 // combination is saved as PNG under screenshots/layout/ of this build folder: look at them.
+#include "attention_maps_page.hpp"
 #include "compare_view.hpp"
 #include "diagnose_view.hpp"
 #include "layout_check.hpp"
@@ -36,6 +37,13 @@ struct Size {
     int width, height;
 };
 constexpr Size kSizes[] = {{1280, 720}, {1920, 1080}};
+// What the status bar reads over a cell of a live run's head (layer names, tokens, the file's
+// value and both priors): it must be shown whole, at every size.
+const QString kLongReadout =
+    "layer 11 (transformer.h.11.self_attention) · head 13 · query i = 431 \"·ordinary\" · key j = 417 "
+    "\"·extraordinary\" · distance 14   file value = 0.000104003906 (bf16 probability) · p = 0.000104013 (row "
+    "renormalised to sum 1)   ALiBi prior softmax(-m d) here: m* = 0.124124 -> 0.124868, configured m = 1/8 -> "
+    "0.125528";
 
 }  // namespace
 
@@ -80,6 +88,8 @@ private slots:
         for (int tab = 0; tab < MainWindow::TabCount; ++tab) {
             w.tabs()->setCurrentIndex(tab);
             QTRY_VERIFY(!w.model()->pending());
+            // The longest status-bar read-out: a hovered attention-map cell with its tokens.
+            emit w.attentionPage()->cellHovered(kLongReadout);
             QTest::qWait(100);
             // The window keeps the screen's size: no page or dock asks for more.
             if (w.size() != QSize(width, height)) {
