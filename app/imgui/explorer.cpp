@@ -73,15 +73,41 @@ Explorer::~Explorer() {
     }
 }
 
+std::vector<const char*> Explorer::pendingWork() const {
+    const std::pair<bool, const char*> work[] = {
+        {m_model.gridPending, "grid"},
+        {m_model.detailPending, "detail"},
+        {m_model.curvesPending, "curves"},
+        {m_model.statsPending, "statistics"},
+        {m_model.stagesPending, "stages"},
+        {m_detailsChangedAt.has_value(), "details (waiting to start)"},
+        {m_model.diagnosisPending, "diagnosis"},
+        {m_model.sessionOpening, "session open"},
+        {m_model.comparePending, "compare"},
+        {m_model.extrapolationPending, "extrapolation"},
+        {m_model.maps.opening, "maps open"},
+        {m_model.maps.gridPending, "maps grid"},
+        {m_model.maps.headPending, "maps head"},
+        {m_model.maps.layerFitPending, "maps layer fit"},
+        {m_model.maps.rowPending, "maps row"},
+        {m_model.maps.similarityPending, "maps similarity"},
+        {m_model.maps.fitRunning, "maps fit"},
+        {mapsGridAwaited(), "maps grid (awaited)"},
+        {m_model.exportRunning, "export"},
+        {m_model.figureRunning || m_figureJob.running(), "figure"},
+        {m_curvesChangedAt.has_value(), "curves (waiting to start)"},
+        {!m_hoverWorker.idle(), "hover"},
+        {m_model.live.running, "model run"},
+        {m_state.draft.pending, "typed number"},  // a typed number applies after a pause
+    };
+    std::vector<const char*> pending;
+    for (const auto& [busy, name] : work)
+        if (busy) pending.push_back(name);
+    return pending;
+}
+
 bool Explorer::busy() const {
-    return m_model.gridPending || m_model.detailPending || m_model.curvesPending || m_model.statsPending ||
-           m_model.stagesPending || m_detailsChangedAt.has_value() || m_model.diagnosisPending ||
-           m_model.sessionOpening || m_model.comparePending || m_model.extrapolationPending || m_model.maps.opening ||
-           m_model.maps.gridPending || m_model.maps.headPending || m_model.maps.layerFitPending ||
-           m_model.maps.rowPending || m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() ||
-           m_model.exportRunning || m_model.figureRunning || m_figureJob.running() || m_curvesChangedAt.has_value() ||
-           !m_hoverWorker.idle() || m_model.live.running ||
-           m_state.draft.pending;  // a typed number applies after a pause
+    return !pendingWork().empty();
 }
 
 void Explorer::installSession(const Session& session) {

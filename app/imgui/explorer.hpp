@@ -108,6 +108,8 @@ public:
 
     // True while any result is being computed or an export runs (the shell then keeps polling).
     [[nodiscard]] bool busy() const;
+    // What busy() waits for, by name (a scripted run that gives up says which).
+    [[nodiscard]] std::vector<const char*> pendingWork() const;
 
 private:
     void collectResults();

@@ -91,11 +91,9 @@ public:
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         frame();
-        const Model& m = m_explorer->model();
-        ASSERT_FALSE(m_explorer->busy()) << "grid " << m.gridPending << " detail " << m.detailPending << " curves "
-                                         << m.curvesPending << " stats " << m.statsPending << " stages "
-                                         << m.stagesPending << " diagnosis " << m.diagnosisPending << " compare "
-                                         << m.comparePending << " extrapolation " << m.extrapolationPending;
+        std::string pending;
+        for (const char* work : m_explorer->pendingWork()) pending += std::string(" ") + work;
+        ASSERT_FALSE(m_explorer->busy()) << "still pending:" << pending;
     }
 
     // Finds a screen point over the item `label` of window `window` by moving the mouse down a

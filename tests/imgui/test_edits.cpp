@@ -10,7 +10,9 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
 
 namespace alibi::imgui {
 namespace {
@@ -126,6 +128,22 @@ TEST_F(Edits, ARefusalNamesItsFieldForThePanel) {
     frame();
     EXPECT_EQ(state().session.batch.window, 4);
     EXPECT_FALSE(state().validationField.has_value());
+}
+
+// The storm's hang (CI, imgui_storm): a NaN kept in the custom list while another scheme is
+// chosen passed validation, and a session holding NaN never equals itself, so every frame saw a
+// change and resubmitted the grid, cancelling the last one: results never arrived. The session
+// refuses it now; the explorer keeps the last valid list and goes idle.
+TEST_F(Edits, ANanKeptInTheCustomListIsRefusedAndTheExplorerSettles) {
+    ASSERT_TRUE(m_explorer->openSession(withShape(4, 16), "start.alibi.json"));
+    frame();
+    state().session.attention.bias.slopes.custom = {0.5, 0.25, 0.125, std::numeric_limits<double>::quiet_NaN()};
+    frame();
+    ASSERT_EQ(state().session.attention.bias.slopes.scheme, SlopeScheme::Press);
+    for (double m : state().session.attention.bias.slopes.custom) EXPECT_TRUE(std::isfinite(m));
+    ASSERT_TRUE(state().validationField.has_value()) << state().validationError;
+    EXPECT_EQ(*state().validationField, Field::Slopes) << state().validationError;
+    settle();  // fails (after its hang guard) if the explorer keeps resubmitting
 }
 
 TEST_F(Edits, EscapeAbandonsATypedNumber) {

@@ -100,6 +100,7 @@ public:
             m_settled = true;
             m_done = true;
         } else if (std::chrono::duration<double>(now - m_settleStarted).count() > kSettleGiveUpSeconds) {
+            for (const char* work : explorer.pendingWork()) m_stillPending += std::string(" ") + work;
             m_done = true;
         }
     }
@@ -117,7 +118,7 @@ public:
         double budget = 0;
         if (const char* text = std::getenv("ALIBI_STORM_LATENCY_BUDGET_MS")) budget = std::atof(text);
         std::vector<std::string> failures;
-        if (!m_settled) failures.push_back("results still pending 600 s after the storm");
+        if (!m_settled) failures.push_back("results still pending 600 s after the storm:" + m_stillPending);
         if (m_settled && !finalPicture) failures.push_back("the grid is not the final parameters' grid");
         if (m_rssPeak >= kStormMaxResidentMiB) failures.push_back("resident memory passed 2048 MiB");
         // Every screenshot asked for (into the scratch folder) must have been written.
@@ -140,6 +141,7 @@ public:
 private:
     double m_seconds;
     std::string m_scratch;
+    std::string m_stillPending;  // what was still pending when the settling gave up
     std::unique_ptr<Storm> m_storm;
     std::chrono::steady_clock::time_point m_started, m_lastFrameEnd, m_settleStarted;
     double m_maxGapMs = 0, m_rssStart = 0, m_rssPeak = 0;

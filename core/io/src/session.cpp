@@ -8,6 +8,7 @@
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch.hpp>
 #include <alibi/model/bias.hpp>
+#include <alibi/model/slopes.hpp>
 
 #include "counting_chars.hpp"
 #include "input_file.hpp"
@@ -666,6 +667,12 @@ Result<void> validateSession(const Session& s) {
                                 b.slopes.custom.size(), b.slopes.heads),
                     Field::Slopes);
     if (auto ok = validateAttention(s.attention); !ok) return within("session: ", std::move(ok.error()));
+    // A list kept while another scheme is chosen (an explorer keeps it for switching back) is
+    // checked all the same; Compare's B likewise.
+    if (auto ok = checkCustomSlopes(b.slopes.custom); !ok) return within("session: ", std::move(ok.error()));
+    if (s.compare)
+        if (auto ok = checkCustomSlopes(s.compare->custom); !ok)
+            return within("session section `compare`: ", std::move(ok.error()));
     if (s.batch.active())
         if (auto ok = validateBatch(b, s.batch); !ok) return within("session section `batch`: ", std::move(ok.error()));
     if (s.batchRow < 0 || s.batchRow >= s.batch.batchSize())

@@ -73,15 +73,20 @@ Result<std::vector<double>> computeSlopes(const SlopeParams& params) {
                                 "(or drop --heads; it defaults to the number of slopes)",
                                 params.custom.size(), params.heads),
                     Field::Slopes);
-    for (std::size_t h = 0; h < params.custom.size(); ++h) {
-        const double m = params.custom[h];
+    if (auto ok = checkCustomSlopes(params.custom); !ok) return std::unexpected(ok.error());
+    return params.custom;
+}
+
+Result<void> checkCustomSlopes(const std::vector<double>& custom) {
+    for (std::size_t h = 0; h < custom.size(); ++h) {
+        const double m = custom[h];
         if (!std::isfinite(m) || m <= 0)
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("--slopes: slope {} (head {}) is {}; every slope must be a positive finite number",
                                     h + 1, h, m),
                         Field::Slopes);
     }
-    return params.custom;
+    return {};
 }
 
 }  // namespace alibi

@@ -191,6 +191,29 @@ TEST(Session, SlopesImplyCustomAndHeads) {
                 {"`bias.slopes`", "2 slope(s)", "`bias.heads` is 4"});
 }
 
+// A custom list kept while another scheme is chosen must still be a list of positive finite
+// slopes: a NaN in a session makes it unequal to itself (the ImGui storm's endless recompute).
+TEST(Session, AKeptCustomListIsCheckedUnderEveryScheme) {
+    Session s;
+    s.attention.bias.slopes.heads = 2;
+    ASSERT_EQ(s.attention.bias.slopes.scheme, SlopeScheme::Press);
+    s.attention.bias.slopes.custom = {0.5, 0.25};
+    EXPECT_TRUE(validateSession(s));
+    for (double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), -1.0, 0.0}) {
+        s.attention.bias.slopes.custom = {0.5, bad};
+        auto ok = validateSession(s);
+        ASSERT_FALSE(ok) << bad;
+        EXPECT_EQ(ok.error().field, Field::Slopes) << ok.error().message;
+        EXPECT_NE(ok.error().message.find("slope 2 (head 1)"), std::string::npos) << ok.error().message;
+    }
+    s.attention.bias.slopes.custom = {0.5, 0.25};
+    s.compare = CompareOverrides{};
+    s.compare->custom = {std::numeric_limits<double>::quiet_NaN(), 0.25};
+    auto ok = validateSession(s);
+    ASSERT_FALSE(ok);
+    EXPECT_NE(ok.error().message.find("compare"), std::string::npos) << ok.error().message;
+}
+
 TEST(Session, EveryErrorNamesItsField) {
     expectError(R"({"version": 1, "bias": {"mode": "foo"}})",
                 {"session field `bias.mode`: unknown mode 'foo' (expected causal, symmetric, clamped, bloom, mpt)"});
