@@ -619,7 +619,7 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
 
 
 # ---------------------------------------------------------------------------
-# Language models: run a BLOOM or MPT checkpoint on text (alibi run, alibi loss)
+# Language models: run a BLOOM, MPT or Falcon checkpoint on text (alibi run, alibi loss)
 
 def _slope_change(slope_scale, slope_scheme, slope_max_bias, head_slopes):
     change = _options(scale=slope_scale, scheme=slope_scheme, max_bias=slope_max_bias)
