@@ -77,8 +77,7 @@ TEST(RunInput, Refusals) {
     model.model = "m";
     model.text = "t";
     // No model section: refused even with the model named (the session would give nothing).
-    expectRefused(SessionModel{"bare.alibi.json", {}}, model,
-                  "the session bare.alibi.json has no `model` section");
+    expectRefused(SessionModel{"bare.alibi.json", {}}, model, "the session bare.alibi.json has no `model` section");
     SessionModel pathless = saved();
     pathless.params.path.clear();
     expectRefused(pathless, {}, "without a `path`");
