@@ -22,13 +22,13 @@ namespace alibi::lm {
 
 // The values a user gave explicitly; nullopt: not given.
 struct RunValues {
-    std::optional<std::string> model;               // the model's folder
-    std::optional<std::string> text;                // the text to run on
-    std::optional<std::vector<std::int64_t>> ids;   // token ids instead of text
-    std::optional<std::int64_t> length;             // the first N tokens
-    std::optional<double> scale;                    // every slope times k
-    std::optional<SlopeScheme> scheme;              // another scheme
-    std::optional<double> maxBias;                  // another max_bias
+    std::optional<std::string> model;                 // the model's folder
+    std::optional<std::string> text;                  // the text to run on
+    std::optional<std::vector<std::int64_t>> ids;     // token ids instead of text
+    std::optional<std::int64_t> length;               // the first N tokens
+    std::optional<double> scale;                      // every slope times k
+    std::optional<SlopeScheme> scheme;                // another scheme
+    std::optional<double> maxBias;                    // another max_bias
     std::optional<std::map<int, double>> headSlopes;  // single heads' slopes (the whole list)
 };
 
@@ -41,10 +41,10 @@ struct SessionModel {
 // A run's input once the session and the explicit values are merged.
 struct RunInput {
     std::string model;
-    std::optional<std::string> text;               // exactly one of text and ids
+    std::optional<std::string> text;  // exactly one of text and ids
     std::optional<std::vector<std::int64_t>> ids;
-    std::int64_t length = 0;                       // 0: every token
-    SlopeChange change;                            // none: the model as it is
+    std::int64_t length = 0;  // 0: every token
+    SlopeChange change;       // none: the model as it is
 };
 
 // The session (when given), then the explicit values. A session without a `model` section is
