@@ -454,6 +454,8 @@ std::string describe(const LmConfig& c) {
     std::string text =
         fmt::format("{} ({}), {} layers, {} heads, d_model {}, vocabulary {}", architectureName(c.architecture),
                     c.architectureText, c.layers, c.heads, c.dModel, c.vocab);
+    if (c.multiQuery) text += ", multi-query";
+    if (c.parallelAttn) text += ", parallel attention";
     if (c.trainingLength > 0) text += fmt::format(", trained on {} tokens", c.trainingLength);
     return text;
 }

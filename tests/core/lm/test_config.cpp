@@ -113,6 +113,9 @@ TEST(LmConfig, ReadsFalconWithHfNamesAndDefaults) {
     EXPECT_EQ(c->qkvWidth(), 48 + 2 * 8);
     EXPECT_EQ(c->ffnHidden, 192);
     EXPECT_EQ(c->trainingLength, 1024);
+    EXPECT_EQ(describe(*c),
+              "Falcon (FalconForCausalLM), 2 layers, 6 heads, d_model 48, vocabulary 30, multi-query, parallel "
+              "attention, trained on 1024 tokens");
     auto wide = parseLmConfig(R"({"model_type": "falcon", "alibi": true, "num_hidden_layers": 1,
         "num_attention_heads": 2, "hidden_size": 8, "vocab_size": 30, "ffn_hidden_size": 20})");
     ASSERT_TRUE(wide) << wide.error().message;

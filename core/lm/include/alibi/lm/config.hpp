@@ -72,7 +72,8 @@ struct ShardIndex {
 // no "..", not hidden), and there must be at least one entry.
 [[nodiscard]] Result<ShardIndex> parseShardIndex(std::string_view json);
 
-// "BLOOM, 24 layers, 16 heads, d_model 1024, vocabulary 250880, trained on 2048 tokens".
+// "BLOOM, 24 layers, 16 heads, d_model 1024, vocabulary 250880, trained on 2048 tokens" (Falcon:
+// ", multi-query", ", parallel attention" when the config says so).
 [[nodiscard]] std::string describe(const LmConfig& config);
 
 }  // namespace alibi::lm
