@@ -175,7 +175,15 @@ Result<Prepared> prepare(const LmCommand& c) {
                                     "regular file)",
                                     c.session.value));
         auto loaded = loadSession(c.session.value);
-        if (!loaded) return fail(loaded.error().code, fmt::format("--config: {}", loaded.error().message));
+        if (!loaded) {
+            // A model's config.json given here is a likely slip: say where it belongs.
+            const bool modelConfig = std::filesystem::path(c.session.value).filename() == "config.json";
+            return fail(loaded.error().code,
+                        fmt::format("--config: {}{}", loaded.error().message,
+                                    modelConfig ? "; --config takes a session file (*.alibi.json), and the model's "
+                                                  "config.json is read from the folder MODEL names"
+                                                : ""));
+        }
         noteInput(c.session.value);
         session = lm::SessionModel{c.session.value, std::move(loaded->live)};
     }
