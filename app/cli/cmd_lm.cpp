@@ -1,5 +1,6 @@
-// `alibi run MODEL` and `alibi loss MODEL`: run a BLOOM or MPT checkpoint (a Hugging Face model
-// folder) on the user's text, as it is or with its slopes changed. `run` writes every layer's
+// `alibi run MODEL` and `alibi loss MODEL`: run a BLOOM, MPT or Falcon checkpoint (a Hugging Face
+// model folder) on the user's text, as it is or with its slopes changed; or the model run a
+// session saved (--config FILE, its `model` section), with the flags given overriding it. `run` writes every layer's
 // attention maps (with the tokens) to a .safetensors file that `alibi fit`, `alibi render FILE`
 // and the explorers open; `loss` prints the next-token loss per position, of the model (A) and,
 // with a slope change, of the changed model (B). Everything is computed by the core (alibi::lm).
@@ -9,15 +10,19 @@
 #include "progress_bar.hpp"
 
 #include <alibi/io/output_file.hpp>
+#include <alibi/io/session.hpp>
 #include <alibi/lm/checkpoint.hpp>
 #include <alibi/lm/forward.hpp>
+#include <alibi/lm/run_input.hpp>
 #include <alibi/lm/run_report.hpp>
+#include <alibi/model/live_model.hpp>
 #include <alibi/model/params.hpp>
 
 #include <fmt/format.h>
 #include <array>
-#include <charconv>
 #include <cstdio>
+#include <filesystem>
+#include <map>
 #include <memory>
 
 namespace alibi::cli {
@@ -28,7 +33,7 @@ constexpr std::size_t kMaxTextBytes = std::size_t{64} << 20;
 struct LmCommand {
     std::string model;
     OutputFlags output;
-    Flag text, file, ids, length, scale, scheme, maxBias, headSlope, threads, maxMemory;
+    Flag session, text, file, ids, length, scale, scheme, maxBias, headSlope, threads, maxMemory;
 };
 
 void addTextFlag(CLI::App& cmd, Flag& flag, const std::string& name, const std::string& type, const std::string& help) {
@@ -38,10 +43,15 @@ void addTextFlag(CLI::App& cmd, Flag& flag, const std::string& name, const std::
 
 void addLmFlags(CLI::App& cmd, LmCommand& c) {
     cmd.add_option("MODEL", c.model,
-                   "A Hugging Face model folder: config.json (BLOOM or MPT with ALiBi), model.safetensors or shards "
-                   "with model.safetensors.index.json, and tokenizer.json. Example: assets/models/license-bloom-tiny")
-        ->type_name("")
-        ->required();
+                   "A Hugging Face model folder: config.json (BLOOM, MPT or Falcon with ALiBi), model.safetensors or "
+                   "shards with model.safetensors.index.json, and tokenizer.json (not needed with --config FILE "
+                   "whose `model` section names one). Example: assets/models/license-bloom-tiny")
+        ->type_name("");
+    addTextFlag(cmd, c.session, "--config,--session", "FILE",
+                "Start from a session file (*.alibi.json): its `model` section gives the model folder, text, slope "
+                "change and length; MODEL and each flag given replace the session's value. Example: --config "
+                "run.alibi.json");
+    c.session.name = "--config";
     addTextFlag(cmd, c.text, "--text", "TEXT", "The text to run the model on. Example: --text 'The quick brown fox'");
     addTextFlag(cmd, c.file, "--file", "FILE", "Read the text from FILE (UTF-8). Example: --file notes.txt");
     addTextFlag(cmd, c.ids, "--ids", "LIST",
@@ -58,7 +68,8 @@ void addLmFlags(CLI::App& cmd, LmCommand& c) {
                 "Intervention: the slopes' max_bias B (the model's: 8 for BLOOM, alibi_bias_max for MPT). "
                 "Example: --slope-max-bias 4");
     addTextFlag(cmd, c.headSlope, "--head-slope", "H=M,...",
-                "Intervention: set head H's slope to M (heads from 0), after the others. Example: --head-slope 3=0.25");
+                "Intervention: set head H's slope to M (heads from 0; a number or a fraction), after the others; "
+                "replaces a session's list. Example: --head-slope 3=0.25,4=1/16");
     addTextFlag(cmd, c.threads, "--threads", "N", "Worker threads (default 0: every core). Example: --threads 2");
     addTextFlag(cmd, c.maxMemory, "--max-memory", "BYTES",
                 "Budget for the forward pass's buffers (default 2G; one layer's weights and maps). "
@@ -74,17 +85,17 @@ Result<double> numberIn(const Flag& flag, double lo, double hi) {
     return *v;
 }
 
-Result<lm::SlopeChange> slopeChange(const LmCommand& c) {
-    lm::SlopeChange change;
+// The slope flags given, into `given` (each replaces the session's value of its field).
+Result<void> slopeFlags(const LmCommand& c, lm::RunValues& given) {
     if (c.scale.given()) {
         auto k = numberIn(c.scale, 0, 1e6);
         if (!k) return std::unexpected(k.error());
-        change.scale = *k;
+        given.scale = *k;
     }
     if (c.maxBias.given()) {
         auto b = numberIn(c.maxBias, 0, 1024);
         if (!b) return std::unexpected(b.error());
-        change.maxBias = *b;
+        given.maxBias = *b;
     }
     if (c.scheme.given()) {
         const auto s = parseScheme(c.scheme.value);
@@ -92,28 +103,15 @@ Result<lm::SlopeChange> slopeChange(const LmCommand& c) {
             return fail(ErrorCode::InvalidArgument, fmt::format("{} must be press, geometric or linear, got '{}' (set "
                                                                 "single heads with --head-slope H=M)",
                                                                 c.scheme.name, c.scheme.value));
-        change.scheme = *s;
+        given.scheme = *s;
     }
     if (c.headSlope.given()) {
-        std::string_view rest = c.headSlope.value;
-        while (!rest.empty()) {
-            const auto comma = rest.find(',');
-            const std::string_view item = rest.substr(0, comma);
-            rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-            const auto eq = item.find('=');
-            int head = -1;
-            Flag value{c.headSlope.name, std::string(eq == std::string_view::npos ? "" : item.substr(eq + 1)), nullptr};
-            const auto [ptr, ec] =
-                std::from_chars(item.data(), item.data() + (eq == std::string_view::npos ? 0 : eq), head);
-            if (eq == std::string_view::npos || ec != std::errc() || ptr != item.data() + eq || head < 0)
-                return fail(ErrorCode::InvalidArgument,
-                            fmt::format("{}: '{}' is not HEAD=SLOPE (e.g. 3=0.25)", c.headSlope.name, item));
-            auto m = parseNumberFlag(value);
-            if (!m) return std::unexpected(m.error());
-            change.headSlopes[head] = *m;
-        }
+        // The explorers' field and the session's rule (model/live_model.hpp): 4=1/16, 3=0.25, ...
+        auto heads = parseHeadSlopes(c.headSlope.value);
+        if (!heads) return std::unexpected(heads.error());
+        given.headSlopes = std::move(*heads);
     }
-    return change;
+    return {};
 }
 
 struct Prepared {
@@ -126,10 +124,14 @@ struct Prepared {
 Result<Prepared> prepare(const LmCommand& c) {
     const int sources =
         static_cast<int>(c.text.given()) + static_cast<int>(c.file.given()) + static_cast<int>(c.ids.given());
-    if (sources != 1)
+    if (c.model.empty() && !c.session.given())
+        return fail(ErrorCode::InvalidArgument,
+                    "give the model's folder (MODEL), or --config FILE: a session whose `model` section names one");
+    if (sources > 1 || (sources == 0 && !c.session.given()))
         return fail(ErrorCode::InvalidArgument, "give the input once: --text TEXT, --file FILE or --ids LIST");
-    auto change = slopeChange(c);
-    if (!change) return std::unexpected(change.error());
+    lm::RunValues given;
+    if (!c.model.empty()) given.model = c.model;
+    if (auto ok = slopeFlags(c, given); !ok) return std::unexpected(ok.error());
     lm::ForwardOptions options;
     if (c.threads.given()) {
         auto n = parseIntegerFlag(c.threads);
@@ -143,42 +145,53 @@ Result<Prepared> prepare(const LmCommand& c) {
         if (!bytes) return std::unexpected(bytes.error());
         options.budget = *bytes;
     }
-    auto model = lm::Checkpoint::open(c.model);
-    if (!model) return std::unexpected(model.error());
-
-    Result<lm::RunTokens> tokens = fail(ErrorCode::Internal, "");
-    if (c.ids.given()) {
-        auto ids = lm::parseIdList(c.ids.value);
-        if (!ids) return fail(ErrorCode::InvalidArgument, fmt::format("--ids: {}", ids.error().message));
-        tokens = lm::tokensOfIds(c.model, std::move(*ids));
-    } else {
-        std::string text = c.text.value;
-        if (c.file.given()) {
-            noteInput(c.file.value);
-            auto read = readFileText(c.file.value, kMaxTextBytes);
-            if (!read) {
-                Error e = read.error();
-                e.message = fmt::format("--file {}: {}", c.file.value, e.message);
-                return std::unexpected(std::move(e));
-            }
-            text = std::move(*read);
-        }
-        tokens = lm::tokensOfText(c.model, text);
-    }
-    if (!tokens) return std::unexpected(tokens.error());
     if (c.length.given()) {
         auto n = parseIntegerFlag(c.length);
         if (!n) return std::unexpected(n.error());
-        if (*n < 1 || *n > static_cast<std::int64_t>(tokens->ids.size()))
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--length {}: the input gives {} tokens; give a length from 1 to {} (or a longer "
-                                    "text)",
-                                    *n, tokens->ids.size(), tokens->ids.size()));
-        tokens->ids.resize(static_cast<std::size_t>(*n));
-        if (tokens->text.size() > tokens->ids.size()) tokens->text.resize(tokens->ids.size());
-        if (tokens->display.size() > tokens->ids.size()) tokens->display.resize(tokens->ids.size());
+        given.length = *n;
     }
-    return Prepared{std::move(*model), std::move(*tokens), std::move(options), std::move(*change)};
+    if (c.ids.given()) {
+        auto ids = lm::parseIdList(c.ids.value);
+        if (!ids) return fail(ErrorCode::InvalidArgument, fmt::format("--ids: {}", ids.error().message));
+        given.ids = std::move(*ids);
+    } else if (c.file.given()) {
+        noteInput(c.file.value);
+        auto read = readFileText(c.file.value, kMaxTextBytes);
+        if (!read) {
+            Error e = read.error();
+            e.message = fmt::format("--file {}: {}", c.file.value, e.message);
+            return std::unexpected(std::move(e));
+        }
+        given.text = std::move(*read);
+    } else if (c.text.given()) {
+        given.text = c.text.value;
+    }
+    std::optional<lm::SessionModel> session;
+    if (c.session.given()) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(c.session.value, ec))
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--config: '{}' is not a readable session file (it does not exist or is not a "
+                                    "regular file)",
+                                    c.session.value));
+        auto loaded = loadSession(c.session.value);
+        if (!loaded) {
+            // A model's config.json given here is a likely slip: say where it belongs.
+            const bool modelConfig = std::filesystem::path(c.session.value).filename() == "config.json";
+            return fail(loaded.error().code,
+                        fmt::format("--config: {}{}", loaded.error().message,
+                                    modelConfig ? "; --config takes a session file (*.alibi.json), and the model's "
+                                                  "config.json is read from the folder MODEL names"
+                                                : ""));
+        }
+        noteInput(c.session.value);
+        session = lm::SessionModel{c.session.value, std::move(loaded->live)};
+    }
+    auto input = lm::resolveRunInput(session, given);
+    if (!input) return std::unexpected(input.error());
+    auto run = lm::prepareRun(*input);
+    if (!run) return std::unexpected(run.error());
+    return Prepared{std::move(run->model), std::move(run->tokens), std::move(options), std::move(run->change)};
 }
 
 Result<void> runMaps(const LmCommand& c) {
@@ -226,7 +239,7 @@ Result<void> runLoss(const LmCommand& c) {
 
 RunFn addRunCommand(CLI::App& root) {
     auto* cmd = root.add_subcommand(
-        "run", "Run a BLOOM or MPT model on text and write every layer's attention maps (with the tokens)");
+        "run", "Run a BLOOM, MPT or Falcon model on text and write every layer's attention maps (with the tokens)");
     auto state = std::make_shared<LmCommand>();
     addLmFlags(*cmd, *state);
     addTextFlag(*cmd, state->output.output, "-o,--output", "FILE",
@@ -236,13 +249,15 @@ RunFn addRunCommand(CLI::App& root) {
     cmd->footer(R"(Examples:
   alibi run assets/models/license-bloom-tiny --text 'Permission is hereby granted' -o maps.safetensors
   alibi fit maps.safetensors                                # each head's effective slope
-  alibi run MODEL --file notes.txt --length 512 --slope-scale 0.5 -o halved.safetensors)");
+  alibi run MODEL --file notes.txt --length 512 --slope-scale 0.5 -o halved.safetensors
+  alibi run --config run.alibi.json -o maps.safetensors    # the model run a session saved)");
     return [state] { return runMaps(*state); };
 }
 
 RunFn addLossCommand(CLI::App& root) {
     auto* cmd = root.add_subcommand(
-        "loss", "Next-token loss per position of a BLOOM or MPT model on text, as it is and with changed slopes");
+        "loss",
+        "Next-token loss per position of a BLOOM, MPT or Falcon model on text, as it is and with changed slopes");
     auto state = std::make_shared<LmCommand>();
     addLmFlags(*cmd, *state);
     addOutputFlags(*cmd, state->output, kLossFormats, /*required=*/false, /*tensorExport=*/false);
@@ -251,7 +266,8 @@ twice: A as it is, B changed; the table gives both losses per position and B - A
 Examples:
   alibi loss MODEL --file notes.txt                         # loss per position, and the mean
   alibi loss MODEL --file notes.txt --length 2048 --slope-scale 0.5 --format csv -o ab.csv
-  alibi loss MODEL --text 'Hello world' --head-slope 0=0 --format json)");
+  alibi loss MODEL --text 'Hello world' --head-slope 0=0 --format json
+  alibi loss --config run.alibi.json --slope-scale 2       # the session's model, text and change; k = 2)");
     return [state] { return runLoss(*state); };
 }
 

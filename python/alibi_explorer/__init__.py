@@ -619,7 +619,7 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
 
 
 # ---------------------------------------------------------------------------
-# Language models: run a BLOOM or MPT checkpoint on text (alibi run, alibi loss)
+# Language models: run a BLOOM, MPT or Falcon checkpoint on text (alibi run, alibi loss)
 
 def _slope_change(slope_scale, slope_scheme, slope_max_bias, head_slopes):
     change = _options(scale=slope_scale, scheme=slope_scheme, max_bias=slope_max_bias)
@@ -630,14 +630,18 @@ def _slope_change(slope_scale, slope_scheme, slope_max_bias, head_slopes):
     return change
 
 
-def run(model, text=None, *, ids=None, length=None, slope_scale=None, slope_scheme=None, slope_max_bias=None,
-        head_slopes=None, logits=False, output=None, max_memory=None, threads=None, progress=None):
-    """Run a BLOOM or MPT model (a Hugging Face folder) on ``text``, as ``alibi run``.
+def run(model=None, text=None, *, session=None, ids=None, length=None, slope_scale=None, slope_scheme=None,
+        slope_max_bias=None, head_slopes=None, logits=False, output=None, max_memory=None, threads=None,
+        progress=None):
+    """Run a BLOOM, MPT or Falcon model (a Hugging Face folder) on ``text``, as ``alibi run``.
 
     ``text`` is tokenized by the folder's tokenizer.json; ``ids=`` gives token ids instead.
     ``length=`` keeps the first N tokens. Slope interventions: ``slope_scale=`` (every slope
     times k), ``slope_scheme=`` ("press", "geometric", "linear"), ``slope_max_bias=``,
-    ``head_slopes={head: slope}``. ``output=`` also writes the maps as ``alibi run -o`` does.
+    ``head_slopes={head: slope}``. ``session=`` (a Session or a session file's path) starts from
+    the session's ``model`` section (folder, text, slope change, length); ``model``, ``text`` and
+    every keyword given replace the session's value, as ``alibi run --config FILE`` does.
+    ``output=`` also writes the maps as ``alibi run -o`` does.
     Returns a dict of NumPy arrays: ``attention`` (L, H, T, T) float32 probabilities, ``loss``
     (T-1,) next-token loss in nats, ``logits`` (T, V) when ``logits=True``, ``slopes`` (H,),
     ``ids`` (T,), ``tokens`` (their text), ``mean_loss``.
@@ -645,19 +649,21 @@ def run(model, text=None, *, ids=None, length=None, slope_scale=None, slope_sche
     Example:
         >>> r = alibi_explorer.run("assets/models/license-bloom-tiny", "Permission is hereby granted")
         >>> r["attention"].shape, r["loss"].mean()
+        >>> r = alibi_explorer.run(session="run.alibi.json", slope_scale=2)
     """
     return _core.lm_run(model, text, ids, length, _slope_change(slope_scale, slope_scheme, slope_max_bias, head_slopes),
-                        True, bool(logits), output, max_memory, threads, progress)
+                        session, True, bool(logits), output, max_memory, threads, progress)
 
 
-def loss(model, text=None, *, ids=None, length=None, slope_scale=None, slope_scheme=None, slope_max_bias=None,
-         head_slopes=None, max_memory=None, threads=None, progress=None):
+def loss(model=None, text=None, *, session=None, ids=None, length=None, slope_scale=None, slope_scheme=None,
+         slope_max_bias=None, head_slopes=None, max_memory=None, threads=None, progress=None):
     """The next-token loss per position (nats, shape (T-1,)) of a model on ``text``, as ``alibi loss``.
 
-    Keywords as run(). Compare a slope change by calling it twice:
+    Keywords as run(); with ``session=`` a session's slope change is applied (the loss of B).
+    Compare a slope change by calling it twice:
         >>> a = alibi_explorer.loss(model, text)
         >>> b = alibi_explorer.loss(model, text, slope_scale=0.5)
         >>> (b - a).mean()
     """
     return _core.lm_run(model, text, ids, length, _slope_change(slope_scale, slope_scheme, slope_max_bias, head_slopes),
-                        False, False, None, max_memory, threads, progress)["loss"]
+                        session, False, False, None, max_memory, threads, progress)["loss"]

@@ -167,13 +167,15 @@ def fit(source: Union[str, PathLike[str], ArrayLike], *, heads: Optional[int] = 
         similarity: Optional[Literal["profile", "map"]] = None, name: Optional[str] = None,
         threads: Optional[int] = None, progress: Optional[Progress] = None) -> FitTable: ...
 
-def run(model: Union[str, PathLike[str]], text: Optional[str] = None, *, ids: Optional[Sequence[int]] = None,
+def run(model: Optional[Union[str, PathLike[str]]] = None, text: Optional[str] = None, *,
+        session: Optional[Union[Session, str, PathLike[str]]] = None, ids: Optional[Sequence[int]] = None,
         length: Optional[int] = None, slope_scale: Optional[float] = None, slope_scheme: Optional[str] = None,
         slope_max_bias: Optional[float] = None, head_slopes: Optional[dict[int, float]] = None, logits: bool = False,
         output: Optional[Union[str, PathLike[str]]] = None, max_memory: Optional[int] = None,
         threads: Optional[int] = None, progress: Optional[Progress] = None) -> dict[str, Any]: ...
 
-def loss(model: Union[str, PathLike[str]], text: Optional[str] = None, *, ids: Optional[Sequence[int]] = None,
+def loss(model: Optional[Union[str, PathLike[str]]] = None, text: Optional[str] = None, *,
+         session: Optional[Union[Session, str, PathLike[str]]] = None, ids: Optional[Sequence[int]] = None,
          length: Optional[int] = None, slope_scale: Optional[float] = None, slope_scheme: Optional[str] = None,
          slope_max_bias: Optional[float] = None, head_slopes: Optional[dict[int, float]] = None,
          max_memory: Optional[int] = None, threads: Optional[int] = None,

@@ -24,6 +24,7 @@
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/lm/checkpoint.hpp>
 #include <alibi/lm/forward.hpp>
+#include <alibi/lm/run_input.hpp>
 #include <alibi/lm/run_report.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/batch.hpp>
@@ -587,21 +588,32 @@ Example:
 // ---------------------------------------------------------------------------
 // Language models (alibi::lm): run(), loss()
 
-lm::SlopeChange slopeChangeFrom(const py::dict& change) {
-    lm::SlopeChange c;
-    if (change.contains("scale")) c.scale = change["scale"].cast<double>();
-    if (change.contains("max_bias")) c.maxBias = change["max_bias"].cast<double>();
+// The slope keywords given (slope_scale=, ...), into `given`: each replaces the session's value.
+void slopeChangeInto(const py::dict& change, lm::RunValues& given) {
+    if (change.contains("scale")) given.scale = change["scale"].cast<double>();
+    if (change.contains("max_bias")) given.maxBias = change["max_bias"].cast<double>();
     if (change.contains("scheme")) {
         const auto name = change["scheme"].cast<std::string>();
         const auto scheme = parseScheme(name);
         if (!scheme || *scheme == SlopeScheme::Custom)
             throw py::value_error(fmt::format("slope_scheme must be press, geometric or linear, got '{}'", name));
-        c.scheme = *scheme;
+        given.scheme = *scheme;
     }
-    if (change.contains("head_slopes"))
+    if (change.contains("head_slopes")) {
+        std::map<int, double> heads;
         for (const auto& [head, slope] : change["head_slopes"].cast<py::dict>())
-            c.headSlopes[head.cast<int>()] = slope.cast<double>();
-    return c;
+            heads[head.cast<int>()] = slope.cast<double>();
+        given.headSlopes = std::move(heads);
+    }
+}
+
+// session=: a Session, or a session file's path (named in messages as the CLI's --config names it).
+std::optional<lm::SessionModel> sessionModel(const py::object& session) {
+    if (session.is_none()) return std::nullopt;
+    if (py::isinstance<Session>(session)) return lm::SessionModel{"given", session.cast<const Session&>().live};
+    const std::string path = pathText(session, "session");
+    Result<Session> loaded = loadSession(path);
+    return lm::SessionModel{path, unwrap(std::move(loaded)).live};
 }
 
 template <class T>
@@ -611,47 +623,34 @@ py::array_t<T> vectorArray(const std::vector<T>& values, std::vector<py::ssize_t
     return out;
 }
 
-lm::RunTokens lmTokens(const std::string& folder, const py::object& text, const py::object& ids,
-                       const py::object& length) {
-    if (text.is_none() == ids.is_none()) throw py::value_error("give either text or ids= (token ids), not both");
-    Result<lm::RunTokens> tokens = fail(ErrorCode::Internal, "");
-    if (!ids.is_none()) {
-        std::vector<std::int64_t> list;
-        for (const auto& id : ids) list.push_back(id.cast<std::int64_t>());
-        tokens = lm::tokensOfIds(folder, std::move(list));
-    } else {
-        tokens = lm::tokensOfText(folder, text.cast<std::string>());
-    }
-    lm::RunTokens t = unwrap(std::move(tokens));
-    if (!length.is_none()) {
-        const auto n = length.cast<std::int64_t>();
-        if (n < 1 || n > static_cast<std::int64_t>(t.ids.size()))
-            throw py::value_error(fmt::format("length={}: the input gives {} tokens; give a length from 1 to {}", n,
-                                              t.ids.size(), t.ids.size()));
-        t.ids.resize(static_cast<std::size_t>(n));
-        if (t.text.size() > t.ids.size()) t.text.resize(t.ids.size());
-        if (t.display.size() > t.ids.size()) t.display.resize(t.ids.size());
-    }
-    return t;
-}
-
 // A dict of NumPy arrays: attention (L, H, T, T) or None, loss (T-1,), logits (T, V) or None,
 // slopes (H,), ids (T,), tokens (list of str), mean_loss; written to `output` when given.
 py::dict lmRun(const py::object& model, const py::object& text, const py::object& ids, const py::object& length,
-               const py::dict& change, bool attention, bool logits, const py::object& output,
+               const py::dict& change, const py::object& session, bool attention, bool logits, const py::object& output,
                const py::object& maxMemory, const py::object& threads, const py::object& callback) {
-    const std::string folder = pathText(model, "model");
+    // The session first, then the keywords given: lm::resolveRunInput, as `alibi run` / `alibi loss`.
+    lm::RunValues given;
+    if (!model.is_none()) given.model = pathText(model, "model");
+    if (!text.is_none()) given.text = text.cast<std::string>();
+    if (!ids.is_none()) {
+        std::vector<std::int64_t> list;
+        for (const auto& id : ids) list.push_back(id.cast<std::int64_t>());
+        given.ids = std::move(list);
+    }
+    if (!length.is_none()) given.length = length.cast<std::int64_t>();
+    slopeChangeInto(change, given);
     const std::string outPath = output.is_none() ? std::string() : pathText(output, "output");
+    const lm::RunInput input = unwrap(lm::resolveRunInput(sessionModel(session), given));
     lm::ForwardOptions options;
-    options.slopes = slopeChangeFrom(change);
     options.threads = threadCount(threads);
     options.keepAttention = attention;
     options.keepLogits = logits;
     if (!maxMemory.is_none()) options.budget = maxMemory.cast<std::uint64_t>();
     Progress progress(callback);
-    Result<lm::Checkpoint> cp = lm::Checkpoint::open(folder);
-    lm::Checkpoint checkpoint = unwrap(std::move(cp));
-    const lm::RunTokens tokens = lmTokens(folder, text, ids, length);
+    lm::PreparedRun prepared = unwrap(lm::prepareRun(input));
+    const lm::Checkpoint& checkpoint = prepared.model;
+    const lm::RunTokens& tokens = prepared.tokens;
+    options.slopes = prepared.change;
     options.progress = progress.fn();
     Result<lm::ForwardResult> result;
     {
@@ -705,9 +704,9 @@ PYBIND11_MODULE(_core, m) {
     m.def("fit", &fit, py::arg("source"), py::arg("fit_options"), py::arg("slope_options"), py::arg("slopes_given"),
           py::arg("heads_named"), threads, progress);
     m.def("render_curves", &renderCurves, base, options, py::arg("kind"), progress);
-    m.def("lm_run", &lmRun, py::arg("model"), py::arg("text").none(true), py::arg("ids").none(true),
-          py::arg("length").none(true), py::arg("change"), py::arg("attention"), py::arg("logits"),
-          py::arg("output").none(true), py::arg("max_memory").none(true), threads, progress);
+    m.def("lm_run", &lmRun, py::arg("model").none(true), py::arg("text").none(true), py::arg("ids").none(true),
+          py::arg("length").none(true), py::arg("change"), py::arg("session").none(true), py::arg("attention"),
+          py::arg("logits"), py::arg("output").none(true), py::arg("max_memory").none(true), threads, progress);
     m.def("write_file", &writeFile, py::arg("path"), py::arg("content"));
     // pixel_ratio= of render: the core's rule (as --pixel-ratio), worded with Python's keywords.
     m.def(

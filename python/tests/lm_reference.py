@@ -1,7 +1,9 @@
 """An ALiBi language model's forward pass in NumPy (float64), written from the published code and
 independently of the C++ core: BLOOM after HF transformers' modeling_bloom.py (build_alibi_tensor,
-fused per-head query_key_value, bloom_gelu_forward) and MPT after HF modeling_mpt.py and
-llm-foundry (gen_slopes, build_alibi_bias, Wqkv split in three, exact GELU, no_bias). Also a
+fused per-head query_key_value, bloom_gelu_forward), MPT after HF modeling_mpt.py and
+llm-foundry (gen_slopes, build_alibi_bias, Wqkv split in three, exact GELU, no_bias), and Falcon
+with alibi true after HF modeling_falcon.py (BLOOM's slopes rounded to bfloat16, the bias added
+before the 1/sqrt(head_dim) scaling, multi_query, parallel_attn, bias). Also a
 writer of random checkpoints as Hugging Face folders (config.json, model.safetensors or shards
 with model.safetensors.index.json) with float32, float16 or bfloat16 weights.
 
@@ -38,6 +40,35 @@ def mpt_slopes(heads, alibi_bias_max=8.0):
     if n != heads:
         slopes = np.concatenate([slopes[1::2], slopes[::2]])[:heads]
     return slopes
+
+
+def bf16(a):
+    """float64 values rounded to float32, then to bfloat16 (as float64)."""
+    bits = bf16_bits(np.asarray(a, dtype=np.float64).astype(np.float32))
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+def falcon_bias(slopes, t):
+    """Falcon's build_alibi_tensor: slopes.bfloat16() * arange, a bfloat16 product (the integer
+    positions are cast to bfloat16 first). (H, T) in float64."""
+    m = bf16(slopes)
+    j = bf16(np.arange(t, dtype=np.float64))
+    return bf16(m[:, None] * j[None, :])
+
+
+def falcon_effective_slopes(slopes, head_dim):
+    """The slope per token of distance on the softmax's input: bf16(m) / sqrt(head_dim)."""
+    return bf16(slopes) * (1.0 / math.sqrt(head_dim))
+
+
+FALCON_TYPES = ("falcon", "RefinedWebModel", "RefinedWeb")
+
+
+def falcon_dims(config):
+    layers = config.get("num_hidden_layers", config.get("n_layer"))
+    heads = config.get("num_attention_heads", config.get("n_head"))
+    d = config.get("hidden_size", config.get("n_embed"))
+    return layers, heads, d
 
 
 # ---------------------------------------------------------------------------
@@ -78,6 +109,9 @@ def forward(config, weights, ids, slopes=None):
     ids = np.asarray(ids)
     t = len(ids)
     bloom = config["model_type"] == "bloom"
+    falcon = config["model_type"] in FALCON_TYPES
+    if falcon:
+        return falcon_forward(config, weights, ids, slopes)
     if bloom:
         layers, heads, d = config["n_layer"], config["n_head"], config["hidden_size"]
         eps = config.get("layer_norm_epsilon", 1e-5)
@@ -144,6 +178,61 @@ def forward(config, weights, ids, slopes=None):
     return logits, np.stack(attentions), loss
 
 
+def falcon_forward(config, weights, ids, slopes=None):
+    """HF modeling_falcon.py's decoder with alibi true and new_decoder_architecture false."""
+    t = len(ids)
+    layers, heads, d = falcon_dims(config)
+    eps = config.get("layer_norm_epsilon", 1e-5)
+    multi_query = config.get("multi_query", True)
+    parallel = config.get("parallel_attn", True)
+    m = bloom_slopes(heads) if slopes is None else np.asarray(slopes, dtype=np.float64)
+    hd = d // heads
+    inv_norm_factor = 1.0 / math.sqrt(hd)
+    bias = falcon_bias(m, t)
+    W = weights
+
+    def lin(x, name):
+        y = x @ W[name + ".weight"].T
+        b = W.get(name + ".bias")
+        return y if b is None else y + b
+
+    def norm(x, name):
+        return layer_norm(x, W[name + ".weight"], W[name + ".bias"], eps)
+
+    attentions = []
+    h = W["word_embeddings.weight"][ids]
+    for l in range(layers):
+        p = f"h.{l}."
+        ln = norm(h, p + "input_layernorm")
+        fused = lin(ln, p + "self_attention.query_key_value")
+        if multi_query:  # view(T, H + 2, hd): every query, then one key and one value
+            fused = fused.reshape(t, heads + 2, hd)
+            q = fused[:, :heads].transpose(1, 0, 2)
+            k = np.broadcast_to(fused[:, heads][None], (heads, t, hd))
+            v = np.broadcast_to(fused[:, heads + 1][None], (heads, t, hd))
+        else:  # view(T, H, 3, hd)
+            fused = fused.reshape(t, heads, 3, hd)
+            q, k, v = (fused[:, :, i, :].transpose(1, 0, 2) for i in range(3))
+        # (q k^T + alibi) * inv_norm_factor, then the causal softmax
+        probs = softmax_causal((q @ k.transpose(0, 2, 1) + bias[:, None, :]) * inv_norm_factor)
+        attentions.append(probs)
+        attention_output = lin((probs @ v).transpose(1, 0, 2).reshape(t, d), p + "self_attention.dense")
+        if parallel:
+            mlp = lin(gelu_erf(lin(ln, p + "mlp.dense_h_to_4h")), p + "mlp.dense_4h_to_h")
+            h = (mlp + attention_output) + h
+        else:
+            residual = attention_output + h
+            ln2 = norm(residual, p + "post_attention_layernorm")
+            h = lin(gelu_erf(lin(ln2, p + "mlp.dense_h_to_4h")), p + "mlp.dense_4h_to_h") + residual
+    h = norm(h, "ln_f")
+    head = W["word_embeddings.weight"] if config.get("tie_word_embeddings", True) else W["lm_head.weight"]
+    logits = h @ head.T
+    top = logits.max(-1, keepdims=True)
+    logsumexp = (top + np.log(np.exp(logits - top).sum(-1, keepdims=True)))[:, 0]
+    loss = logsumexp[:-1] - logits[np.arange(t - 1), ids[1:]]
+    return logits, np.stack(attentions), loss
+
+
 # ---------------------------------------------------------------------------
 # Random checkpoints
 
@@ -162,9 +251,47 @@ def mpt_config(layers, heads, d, vocab, no_bias=True, hf=True, **extra):
     return c
 
 
+def falcon_config(layers, heads, d, vocab, multi_query=False, parallel_attn=False, bias=True, rw=False, **extra):
+    """FalconForCausalLM's config, or (rw=True) the RW config of tiiuae/falcon-rw-1b's form."""
+    if rw:
+        c = {"architectures": ["RWForCausalLM"], "model_type": "RefinedWebModel", "n_layer": layers, "n_head": heads,
+             "hidden_size": d}
+    else:
+        c = {"architectures": ["FalconForCausalLM"], "model_type": "falcon", "num_hidden_layers": layers,
+             "num_attention_heads": heads, "hidden_size": d}
+    c.update({"vocab_size": vocab, "alibi": True, "multi_query": multi_query, "parallel_attn": parallel_attn,
+              "bias": bias, "new_decoder_architecture": False, "layer_norm_epsilon": 1e-5,
+              "apply_residual_connection_post_layernorm": False})
+    c.update(extra)
+    return c
+
+
 def weight_shapes(config):
     """Name (without prefix) -> shape, in the order the modelling code creates them."""
     s = {}
+    if config["model_type"] in FALCON_TYPES:
+        L, H, d = falcon_dims(config)
+        V, hd = config["vocab_size"], d // H
+        f = config.get("ffn_hidden_size") or 4 * d
+        bias = config.get("bias", False)
+        qkv = d + 2 * hd if config.get("multi_query", True) else 3 * d
+        s["word_embeddings.weight"] = (V, d)
+        for l in range(L):
+            p = f"h.{l}."
+            norms = ["input_layernorm"] + ([] if config.get("parallel_attn", True) else ["post_attention_layernorm"])
+            for n in norms:
+                s[p + n + ".weight"] = (d,)
+                s[p + n + ".bias"] = (d,)
+            for n, o, i in (("self_attention.query_key_value", qkv, d), ("self_attention.dense", d, d),
+                            ("mlp.dense_h_to_4h", f, d), ("mlp.dense_4h_to_h", d, f)):
+                s[p + n + ".weight"] = (o, i)
+                if bias:
+                    s[p + n + ".bias"] = (o,)
+        s["ln_f.weight"] = (d,)
+        s["ln_f.bias"] = (d,)
+        if not config.get("tie_word_embeddings", True):
+            s["lm_head.weight"] = (V, d)
+        return s
     if config["model_type"] == "bloom":
         L, d, V = config["n_layer"], config["hidden_size"], config["vocab_size"]
         f = 4 * d

@@ -1,9 +1,10 @@
 """alibi_explorer.run / loss against an independent NumPy forward pass (lm_reference.py, written
 from HF transformers' and llm-foundry's modelling code, not from the C++): logits, every layer's
-attention maps and the loss agree to 1e-5 on random BLOOM and MPT checkpoints made here, with
-several head counts (non-powers of two included), float32/float16/bfloat16 weights, single and
-sharded files, MPT with no_bias true and false, and with slope interventions. Also the maps
-file of `alibi run`, read back, and hostile checkpoints (a clear ValueError, never a crash)."""
+attention maps and the loss agree to 1e-5 on random BLOOM and MPT checkpoints made here (Falcon:
+test_lm_falcon.py), with several head counts (non-powers of two included), float32/float16/
+bfloat16 weights, single and sharded files, MPT with no_bias true and false, and with slope
+interventions. Also the maps file of `alibi run`, read back, and hostile checkpoints (a clear
+ValueError, never a crash)."""
 import json
 import os
 import subprocess

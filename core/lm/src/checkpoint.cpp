@@ -1,6 +1,7 @@
 // See checkpoint.hpp. Tensor names follow HF transformers (modeling_bloom.py: word_embeddings,
-// h.N.self_attention.query_key_value, ...; modeling_mpt.py and llm-foundry: wte, blocks.N.attn.Wqkv,
-// ...), with or without the "transformer." prefix of the ForCausalLM classes.
+// h.N.self_attention.query_key_value, ...; modeling_falcon.py: BLOOM's names without the embedding
+// norm, and no post_attention_layernorm with parallel_attn; modeling_mpt.py and llm-foundry: wte,
+// blocks.N.attn.Wqkv, ...), with or without the "transformer." prefix of the ForCausalLM classes.
 #include <alibi/lm/checkpoint.hpp>
 
 #include <alibi/io/output_file.hpp>
@@ -56,6 +57,18 @@ std::vector<WeightSpec> expectedWeights(const LmConfig& c) {
             addNorm(w, p + "post_attention_layernorm", d, true);
             addLinear(w, p + "mlp.dense_h_to_4h", f, d, true);
             addLinear(w, p + "mlp.dense_4h_to_h", d, f, true);
+        }
+        addNorm(w, "ln_f", d, true);
+    } else if (c.architecture == Architecture::Falcon) {
+        w.push_back({"word_embeddings.weight", {c.vocab, d}, true});
+        for (int l = 0; l < c.layers; ++l) {
+            const std::string p = fmt::format("h.{}.", l);
+            addNorm(w, p + "input_layernorm", d, true);
+            addLinear(w, p + "self_attention.query_key_value", c.qkvWidth(), d, c.linearBias);
+            addLinear(w, p + "self_attention.dense", d, d, c.linearBias);
+            if (!c.parallelAttn) addNorm(w, p + "post_attention_layernorm", d, true);
+            addLinear(w, p + "mlp.dense_h_to_4h", f, d, c.linearBias);
+            addLinear(w, p + "mlp.dense_4h_to_h", d, f, c.linearBias);
         }
         addNorm(w, "ln_f", d, true);
     } else {

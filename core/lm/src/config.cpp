@@ -1,6 +1,7 @@
 // See config.hpp. Field names and defaults follow the published code: HF transformers'
-// BloomConfig and MptConfig, llm-foundry's MPTConfig (attn_config, ffn_config, no_bias,
-// learned_pos_emb, logit_scale) and its gen_slopes (alibi_bias_max).
+// BloomConfig, MptConfig and FalconConfig (with the names tiiuae's RW configs use: n_layer,
+// n_head, n_embed), llm-foundry's MPTConfig (attn_config, ffn_config, no_bias, learned_pos_emb,
+// logit_scale) and its gen_slopes (alibi_bias_max).
 #include <alibi/lm/config.hpp>
 
 #include <alibi/base/json_depth.hpp>
@@ -150,7 +151,8 @@ std::string lower(std::string s) {
 }
 
 constexpr std::string_view kSupported =
-    "alibi runs BLOOM (BloomForCausalLM) and MPT (MptForCausalLM, llm-foundry's MPTForCausalLM) models with ALiBi";
+    "alibi runs BLOOM (BloomForCausalLM), MPT (MptForCausalLM, llm-foundry's MPTForCausalLM) and Falcon "
+    "(FalconForCausalLM, RWForCausalLM with \"alibi\": true) models with ALiBi";
 
 Result<LmConfig> parseBloom(const Fields& f, LmConfig c) {
     auto layers = f.requiredInteger("n_layer", 1, kMaxLayers, "num_hidden_layers");
@@ -296,10 +298,77 @@ Result<LmConfig> parseMpt(const Fields& f, const json& doc, LmConfig c) {
     return c;
 }
 
+// HF FalconConfig (configuration_falcon.py) and the RW configs of tiiuae/falcon-rw-*: the
+// decoder of modeling_falcon.py with "alibi": true. The new decoder architecture (grouped keys
+// and values, two layer norms) is refused: no published ALiBi checkpoint uses it.
+Result<LmConfig> parseFalcon(const Fields& f, LmConfig c) {
+    ALIBI_LM_FIELD(alibiFlag, f.boolean("alibi"), false);
+    if (!alibiFlag)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{}: this {} model does not use ALiBi (\"alibi\" is false: it uses rotary position "
+                                "embeddings); {}",
+                                f.what(), c.architectureText, kSupported));
+    auto layers = f.requiredInteger("num_hidden_layers", 1, kMaxLayers, "n_layer");
+    if (!layers) return std::unexpected(layers.error());
+    auto heads = f.requiredInteger("num_attention_heads", 1, kMaxHeads, "n_head");
+    if (!heads) return std::unexpected(heads.error());
+    auto d = f.requiredInteger("hidden_size", 1, kMaxWidth, "n_embed");
+    if (!d) return std::unexpected(d.error());
+    auto vocab = f.requiredInteger("vocab_size", 1, kMaxVocab);
+    if (!vocab) return std::unexpected(vocab.error());
+    ALIBI_LM_FIELD(eps, f.number("layer_norm_epsilon", 0, 1), 1e-5);
+    ALIBI_LM_FIELD(tied, f.boolean("tie_word_embeddings"), true);
+    // FalconConfig's defaults (those of falcon-7b, which uses RoPE): a config that leaves them out
+    // means them.
+    ALIBI_LM_FIELD(newDecoder, f.boolean("new_decoder_architecture"), false);
+    ALIBI_LM_FIELD(multiQuery, f.boolean("multi_query"), true);
+    ALIBI_LM_FIELD(parallel, f.boolean("parallel_attn"), true);
+    ALIBI_LM_FIELD(bias, f.boolean("bias"), false);
+    // apply_residual_connection_post_layernorm is stored and never read by HF's Falcon and by
+    // tiiuae's RW code alike: ignored here too.
+    ALIBI_LM_FIELD(activation, f.string("activation"), std::string("gelu"));
+    ALIBI_LM_FIELD(maxPos, f.integer("max_position_embeddings", 0, std::int64_t{1} << 40), 0);
+    auto hidden = f.integer("ffn_hidden_size", 1, kMaxWidth * 64);
+    if (!hidden) return std::unexpected(hidden.error());
+    if (newDecoder)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{}: \"new_decoder_architecture\" is true (grouped keys and values, ln_attn and "
+                                "ln_mlp, as falcon-40b), which alibi does not run with ALiBi; it runs Falcon's first "
+                                "decoder (new_decoder_architecture false, as tiiuae/falcon-rw-1b)",
+                                f.what()));
+    if (activation != "gelu")
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{}: \"activation\" \"{}\" is not implemented (alibi runs Falcon's exact GELU, "
+                                "\"gelu\")",
+                                f.what(), activation));
+    c.layers = static_cast<int>(*layers);
+    c.heads = static_cast<int>(*heads);
+    c.dModel = *d;
+    c.ffnHidden = *hidden ? **hidden : 4 * *d;
+    c.vocab = *vocab;
+    c.layerNormEps = eps;
+    c.tiedEmbeddings = tied;
+    c.multiQuery = multiQuery;
+    c.parallelAttn = parallel;
+    c.linearBias = bias;
+    c.normBias = true;
+    c.trainingLength = maxPos;
+    c.maxBias = 8.0;
+    return c;
+}
+
 }  // namespace
 
 std::string_view architectureName(Architecture architecture) {
-    return architecture == Architecture::Bloom ? "BLOOM" : "MPT";
+    switch (architecture) {
+        case Architecture::Bloom:
+            return "BLOOM";
+        case Architecture::Mpt:
+            return "MPT";
+        case Architecture::Falcon:
+            return "Falcon";
+    }
+    return "?";
 }
 
 Result<LmConfig> parseLmConfig(std::string_view text) {
@@ -320,6 +389,9 @@ Result<LmConfig> parseLmConfig(std::string_view text) {
     c.architectureText = arch.empty() ? modelType : arch;
     const bool bloom = archLower == "bloomforcausallm" || (arch.empty() && typeLower == "bloom");
     const bool mpt = archLower == "mptforcausallm" || (arch.empty() && typeLower == "mpt");
+    const bool falcon =
+        archLower == "falconforcausallm" || archLower == "rwforcausallm" ||
+        (arch.empty() && (typeLower == "falcon" || typeLower == "refinedweb" || typeLower == "refinedwebmodel"));
     Result<LmConfig> parsed = fail(ErrorCode::Internal, "");
     if (bloom) {
         c.architecture = Architecture::Bloom;
@@ -327,6 +399,9 @@ Result<LmConfig> parseLmConfig(std::string_view text) {
     } else if (mpt) {
         c.architecture = Architecture::Mpt;
         parsed = parseMpt(f, *doc, std::move(c));
+    } else if (falcon) {
+        c.architecture = Architecture::Falcon;
+        parsed = parseFalcon(f, std::move(c));
     } else {
         const std::string named =
             arch.empty() && modelType.empty()
@@ -337,15 +412,6 @@ Result<LmConfig> parseLmConfig(std::string_view text) {
             if (typeLower == n.modelType)
                 return fail(ErrorCode::InvalidArgument, fmt::format("{} {}, which does not use ALiBi (it uses {}); {}",
                                                                     what, named, n.uses, kSupported));
-        if (typeLower == "falcon" || typeLower == "refinedweb" || typeLower == "refinedwebmodel") {
-            ALIBI_LM_FIELD(alibiFlag, f.boolean("alibi"), false);
-            return fail(ErrorCode::InvalidArgument,
-                        alibiFlag ? fmt::format("{} {} with \"alibi\": true, which alibi does not run yet; {}", what,
-                                                named, kSupported)
-                                  : fmt::format("{} {}, which does not use ALiBi here (\"alibi\" is false: rotary "
-                                                "position embeddings); {}",
-                                                what, named, kSupported));
-        }
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("{} {}, an architecture alibi does not know; {}", what, named, kSupported));
     }
@@ -388,6 +454,8 @@ std::string describe(const LmConfig& c) {
     std::string text =
         fmt::format("{} ({}), {} layers, {} heads, d_model {}, vocabulary {}", architectureName(c.architecture),
                     c.architectureText, c.layers, c.heads, c.dModel, c.vocab);
+    if (c.multiQuery) text += ", multi-query";
+    if (c.parallelAttn) text += ", parallel attention";
     if (c.trainingLength > 0) text += fmt::format(", trained on {} tokens", c.trainingLength);
     return text;
 }

@@ -4,8 +4,10 @@
 // over the output columns between threads (OpenBLAS itself runs single-threaded here).
 #include <alibi/lm/forward.hpp>
 
+#include <alibi/base/dtype.hpp>
 #include <alibi/base/interrupt.hpp>
 #include <alibi/base/parallel.hpp>
+#include <alibi/model/arith.hpp>
 #include <alibi/model/detail/attention_blas.hpp>
 #include <alibi/model/slopes.hpp>
 
@@ -67,16 +69,18 @@ Result<std::vector<float>> readOptional(const Checkpoint& m, const std::string& 
     return m.read(name);
 }
 
+// One layer's weights; Falcon uses BLOOM's names, and with parallel_attn has no second norm
+// (ln2w, ln2b stay empty).
 Result<LayerWeights> readLayer(const Checkpoint& m, int layer) {
     const LmConfig& c = m.config();
-    const bool bloom = c.architecture == Architecture::Bloom;
-    const std::string p = bloom ? fmt::format("h.{}.", layer) : fmt::format("blocks.{}.", layer);
-    const char* ln1 = bloom ? "input_layernorm" : "norm_1";
-    const char* qkv = bloom ? "self_attention.query_key_value" : "attn.Wqkv";
-    const char* dense = bloom ? "self_attention.dense" : "attn.out_proj";
-    const char* ln2 = bloom ? "post_attention_layernorm" : "norm_2";
-    const char* up = bloom ? "mlp.dense_h_to_4h" : "ffn.up_proj";
-    const char* down = bloom ? "mlp.dense_4h_to_h" : "ffn.down_proj";
+    const bool mpt = c.architecture == Architecture::Mpt;
+    const std::string p = mpt ? fmt::format("blocks.{}.", layer) : fmt::format("h.{}.", layer);
+    const char* ln1 = mpt ? "norm_1" : "input_layernorm";
+    const char* qkv = mpt ? "attn.Wqkv" : "self_attention.query_key_value";
+    const char* dense = mpt ? "attn.out_proj" : "self_attention.dense";
+    const char* ln2 = mpt ? "norm_2" : "post_attention_layernorm";
+    const char* up = mpt ? "ffn.up_proj" : "mlp.dense_h_to_4h";
+    const char* down = mpt ? "ffn.down_proj" : "mlp.dense_4h_to_h";
     LayerWeights w;
     const auto get = [&](std::vector<float>& out, const char* module, const char* what, bool wanted) -> Result<void> {
         auto r = readOptional(m, p + module + what, wanted);
@@ -84,12 +88,12 @@ Result<LayerWeights> readLayer(const Checkpoint& m, int layer) {
         out = std::move(*r);
         return {};
     };
-    const bool nb = c.normBias, lb = c.linearBias;
+    const bool nb = c.normBias, lb = c.linearBias, second = !c.parallelAttn;
     Result<void> ok;
     if (!(ok = get(w.ln1w, ln1, ".weight", true)) || !(ok = get(w.ln1b, ln1, ".bias", nb)) ||
         !(ok = get(w.qkvw, qkv, ".weight", true)) || !(ok = get(w.qkvb, qkv, ".bias", lb)) ||
         !(ok = get(w.densew, dense, ".weight", true)) || !(ok = get(w.denseb, dense, ".bias", lb)) ||
-        !(ok = get(w.ln2w, ln2, ".weight", true)) || !(ok = get(w.ln2b, ln2, ".bias", nb)) ||
+        !(ok = get(w.ln2w, ln2, ".weight", second)) || !(ok = get(w.ln2b, ln2, ".bias", nb && second)) ||
         !(ok = get(w.upw, up, ".weight", true)) || !(ok = get(w.upb, up, ".bias", lb)) ||
         !(ok = get(w.downw, down, ".weight", true)) || !(ok = get(w.downb, down, ".bias", lb)))
         return std::unexpected(ok.error());
@@ -151,6 +155,14 @@ Result<std::vector<double>> changedSlopes(const LmConfig& config, const SlopeCha
     return slopes;
 }
 
+Result<std::vector<double>> effectiveSlopes(const LmConfig& config, const SlopeChange& change) {
+    auto slopes = changedSlopes(config, change);
+    if (!slopes || config.architecture != Architecture::Falcon) return slopes;
+    // build_alibi_tensor's slopes.bfloat16() of the float32 slopes, then inv_norm_factor.
+    for (double& m : *slopes) m = roundTo(DType::BF16, static_cast<float>(m)) * config.softmaxScale;
+    return slopes;
+}
+
 std::uint64_t forwardWorkingBytes(const LmConfig& c, std::int64_t tokens, unsigned threads) {
     const auto t = static_cast<std::uint64_t>(tokens);
     const auto d = static_cast<std::uint64_t>(c.dModel), f = static_cast<std::uint64_t>(c.ffnHidden);
@@ -194,16 +206,18 @@ Result<ForwardResult> runForward(const Checkpoint& model, std::span<const std::i
         return std::unexpected(ok.error());
     auto slopes = changedSlopes(c, options.slopes);
     if (!slopes) return std::unexpected(slopes.error());
-    result.slopes = *slopes;
+    auto used = effectiveSlopes(c, options.slopes);
+    if (!used) return std::unexpected(used.error());
+    result.slopes = std::move(*used);
+    const bool bloom = c.architecture == Architecture::Bloom, falcon = c.architecture == Architecture::Falcon;
 
-    const std::int64_t d = c.dModel, H = c.heads, hd = c.headDim(), F = c.ffnHidden;
-    const bool bloom = c.architecture == Architecture::Bloom;
+    const std::int64_t d = c.dModel, H = c.heads, hd = c.headDim(), F = c.ffnHidden, width = c.qkvWidth();
     const std::uint64_t totalSteps = static_cast<std::uint64_t>(c.layers) + 1;
     if (stopRequested(options.progress, 0, totalSteps)) return cancelled();
 
     // Embedding.
     std::vector<float> h(static_cast<std::size_t>(T * d)), ln(h.size());
-    const std::string embName = bloom ? "word_embeddings.weight" : "wte.weight";
+    const std::string embName = bloom || falcon ? "word_embeddings.weight" : "wte.weight";
     for (std::int64_t i = 0; i < T; ++i)
         if (auto ok =
                 model.readRows(embName, ids[i], 1, std::span<float>(h.data() + i * d, static_cast<std::size_t>(d)));
@@ -223,7 +237,7 @@ Result<ForwardResult> runForward(const Checkpoint& model, std::span<const std::i
         h.swap(ln);
     }
 
-    std::vector<float> qkv(static_cast<std::size_t>(T * 3 * d)), ctx(static_cast<std::size_t>(T * d)),
+    std::vector<float> qkv(static_cast<std::size_t>(T * width)), ctx(static_cast<std::size_t>(T * d)),
         out(static_cast<std::size_t>(T * d)), mlp(static_cast<std::size_t>(T * F));
     std::vector<float> probs(static_cast<std::size_t>(H * T * T));
     if (options.keepAttention) result.attention.reserve(static_cast<std::size_t>(c.layers * H * T * T));
@@ -233,22 +247,26 @@ Result<ForwardResult> runForward(const Checkpoint& model, std::span<const std::i
         auto w = readLayer(model, layer);
         if (!w) return std::unexpected(w.error());
         layerNorm(h.data(), T, d, w->ln1w.data(), ptr(w->ln1b), c.layerNormEps, ln.data());
-        linear(ln.data(), T, d, w->qkvw.data(), ptr(w->qkvb), 3 * d, qkv.data(), threads);
+        linear(ln.data(), T, d, w->qkvw.data(), ptr(w->qkvb), width, qkv.data(), threads);
         if (c.clipQkv)
             for (float& v : qkv) v = std::clamp(v, static_cast<float>(-*c.clipQkv), static_cast<float>(*c.clipQkv));
 
         // Each head: scores = q k^T * scale + ALiBi, causal softmax, context = P v.
         detail::parallelFor(static_cast<std::uint64_t>(H), threads, 1, [&](std::uint64_t h0, std::uint64_t h1) {
             std::vector<float> q(static_cast<std::size_t>(T * hd)), k(q.size()), vt(q.size()), part(q.size());
+            std::vector<float> falconBias(falcon ? static_cast<std::size_t>(T) : 0);
             for (std::uint64_t n = h0; n < h1; ++n) {
-                // BLOOM fuses per head [q | k | v] (view(T, H, 3, hd)); MPT splits [Q | K | V] (chunk(3)).
-                const auto column = [&](int which) {
-                    return bloom ? static_cast<std::int64_t>(n) * 3 * hd + which * hd
-                                 : which * d + static_cast<std::int64_t>(n) * hd;
+                // BLOOM and Falcon fuse per head [q | k | v] (view(T, H, 3, hd)); MPT splits [Q | K | V]
+                // (chunk(3)); Falcon's multi-query puts every head's q first, then the one k and v
+                // (view(T, H + 2, hd)).
+                const auto head = static_cast<std::int64_t>(n);
+                const auto column = [&](int which) -> std::int64_t {
+                    if (c.multiQuery) return which == 0 ? head * hd : (H + which - 1) * hd;
+                    return bloom || falcon ? head * 3 * hd + which * hd : which * d + head * hd;
                 };
                 for (std::int64_t i = 0; i < T; ++i)
                     for (std::int64_t x = 0; x < hd; ++x) {
-                        const float* row = qkv.data() + i * 3 * d;
+                        const float* row = qkv.data() + i * width;
                         q[i * hd + x] = row[column(0) + x];
                         k[i * hd + x] = row[column(1) + x];
                         vt[x * T + i] = row[column(2) + x];
@@ -256,15 +274,25 @@ Result<ForwardResult> runForward(const Checkpoint& model, std::span<const std::i
                 float* p = probs.data() + n * static_cast<std::uint64_t>(T * T);
                 detail::gemmNT(static_cast<int>(T), static_cast<int>(T), static_cast<int>(hd), q.data(), k.data(), p,
                                static_cast<int>(T));
-                const auto m = static_cast<float>(result.slopes[n]);
+                const auto m = static_cast<float>((*slopes)[n]);
+                // Falcon: alibi = slopes.bfloat16() * arange, a bfloat16 product of bfloat16
+                // operands (the hf-falcon arithmetic profile, model/arith.hpp), of the float32 slope.
+                if (falcon)
+                    for (std::int64_t j = 0; j < T; ++j)
+                        falconBias[static_cast<std::size_t>(j)] =
+                            static_cast<float>(arithProduct(Arith::HfFalcon, DType::F32, m, 0.0, j));
                 for (std::int64_t i = 0; i < T; ++i) {
                     float* row = p + i * T;
                     float best = -std::numeric_limits<float>::infinity();
                     for (std::int64_t j = 0; j <= i; ++j) {
                         // BLOOM: baddbmm(alibi, q, k^T, beta=1, alpha=1/sqrt(hd)), alibi = m * j.
                         // MPT: q k^T * softmax_scale + m * (j - (T - 1)).
-                        row[j] = bloom ? row[j] * scale + m * static_cast<float>(j)
-                                       : row[j] * scale + m * static_cast<float>(j - (T - 1));
+                        // Falcon: (q k^T + alibi) * inv_norm_factor: the bias is scaled too.
+                        if (falcon)
+                            row[j] = (row[j] + falconBias[static_cast<std::size_t>(j)]) * scale;
+                        else
+                            row[j] = bloom ? row[j] * scale + m * static_cast<float>(j)
+                                           : row[j] * scale + m * static_cast<float>(j - (T - 1));
                         best = std::max(best, row[j]);
                     }
                     double sum = 0;
@@ -287,6 +315,17 @@ Result<ForwardResult> runForward(const Checkpoint& model, std::span<const std::i
         if (options.keepAttention) result.attention.insert(result.attention.end(), probs.begin(), probs.end());
 
         linear(ctx.data(), T, d, w->densew.data(), ptr(w->denseb), d, out.data(), threads);
+        if (c.parallelAttn) {
+            // Falcon's parallel_attn: the MLP reads the attention's norm, and
+            // h + (mlp + attention) is the layer's output.
+            linear(ln.data(), T, d, w->upw.data(), ptr(w->upb), F, mlp.data(), threads);
+            for (float& v : mlp) v = geluErf(v);
+            linear(mlp.data(), T, F, w->downw.data(), ptr(w->downb), d, ctx.data(), threads);
+            for (std::size_t i = 0; i < h.size(); ++i) out[i] = (ctx[i] + out[i]) + h[i];
+            h.swap(out);
+            if (stopRequested(options.progress, static_cast<std::uint64_t>(layer) + 1, totalSteps)) return cancelled();
+            continue;
+        }
         const std::vector<float>& residual1 = c.residualPostLn ? ln : h;
         for (std::size_t i = 0; i < h.size(); ++i) out[i] += residual1[i];
         h.swap(out);  // h: after attention
@@ -307,11 +346,11 @@ Result<ForwardResult> runForward(const Checkpoint& model, std::span<const std::i
     // Final norm and the output head, streamed over the vocabulary in blocks: a running
     // log-sum-exp per position and the target's logit.
     {
-        const std::string norm = bloom ? "ln_f" : "norm_f";
+        const std::string norm = bloom || falcon ? "ln_f" : "norm_f";
         auto w = model.read(norm + ".weight");
         if (!w) return std::unexpected(w.error());
         std::vector<float> b;
-        if (bloom || c.normBias) {
+        if (c.normBias) {
             auto r = model.read(norm + ".bias");
             if (!r) return std::unexpected(r.error());
             b = std::move(*r);

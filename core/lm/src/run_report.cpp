@@ -113,7 +113,7 @@ Result<RunTokens> tokensOfIds(const std::string& folder, std::vector<std::int64_
 Result<ForwardResult> runToMapsFile(const Checkpoint& model, const RunTokens& tokens, const ForwardOptions& options,
                                     const std::string& path) {
     const LmConfig& c = model.config();
-    auto slopes = changedSlopes(c, options.slopes);
+    auto slopes = effectiveSlopes(c, options.slopes);
     if (!slopes) return std::unexpected(slopes.error());
     const auto T = static_cast<std::int64_t>(tokens.ids.size());
     std::vector<SafetensorsWriter::Spec> specs;

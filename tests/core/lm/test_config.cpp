@@ -64,8 +64,77 @@ TEST(LmConfig, RefusesModelsWithoutAlibi) {
     expectRefused(R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama"})",
                   "does not use ALiBi (it uses rotary");
     expectRefused(R"({"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2"})", "learned absolute position");
-    expectRefused(R"({"architectures": ["FalconForCausalLM"], "model_type": "falcon", "alibi": true})",
-                  "\"alibi\": true, which alibi does not run yet");
+    expectRefused(R"({"architectures": ["FalconForCausalLM"], "model_type": "falcon", "alibi": false,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 32, "vocab_size": 50})",
+                  "does not use ALiBi (\"alibi\" is false");
+    // FalconConfig's default for alibi is false (falcon-7b and later use RoPE).
+    expectRefused(R"({"model_type": "falcon", "num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 32,
+        "vocab_size": 50})",
+                  "does not use ALiBi");
+}
+
+// tiiuae/falcon-rw-1b's config.json as published (RWForCausalLM, the RW names).
+TEST(LmConfig, ReadsFalconRw) {
+    auto c = parseLmConfig(R"({"alibi": true, "apply_residual_connection_post_layernorm": false,
+        "architectures": ["RWForCausalLM"], "attention_dropout": 0.0, "bias": true, "bos_token_id": 1,
+        "eos_token_id": 2, "hidden_dropout": 0.0, "hidden_size": 2048, "initializer_range": 0.02,
+        "layer_norm_epsilon": 1e-05, "model_type": "RefinedWebModel", "multi_query": false, "n_head": 32,
+        "n_layer": 24, "parallel_attn": false, "torch_dtype": "bfloat16", "use_cache": true, "vocab_size": 50304})");
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_EQ(c->architecture, Architecture::Falcon);
+    EXPECT_EQ(c->layers, 24);
+    EXPECT_EQ(c->heads, 32);
+    EXPECT_EQ(c->dModel, 2048);
+    EXPECT_EQ(c->ffnHidden, 8192);
+    EXPECT_EQ(c->vocab, 50304);
+    EXPECT_TRUE(c->linearBias);
+    EXPECT_TRUE(c->normBias);
+    EXPECT_FALSE(c->parallelAttn);
+    EXPECT_FALSE(c->multiQuery);
+    EXPECT_EQ(c->qkvWidth(), 3 * 2048);
+    EXPECT_TRUE(c->tiedEmbeddings);
+    EXPECT_DOUBLE_EQ(c->maxBias, 8.0);
+    EXPECT_DOUBLE_EQ(c->softmaxScale, 1.0 / 8.0);  // 1/sqrt(64)
+    EXPECT_EQ(c->trainingLength, 0);               // the RW config names none
+    EXPECT_NE(describe(*c).find("Falcon (RWForCausalLM)"), std::string::npos);
+}
+
+// HF FalconConfig's names, and its defaults where a config leaves a field out: multi_query and
+// parallel_attn true, bias false (falcon-7b's), ffn_hidden_size 4 d_model.
+TEST(LmConfig, ReadsFalconWithHfNamesAndDefaults) {
+    auto c = parseLmConfig(R"({"architectures": ["FalconForCausalLM"], "model_type": "falcon", "alibi": true,
+        "num_hidden_layers": 2, "num_attention_heads": 6, "hidden_size": 48, "vocab_size": 30,
+        "max_position_embeddings": 1024})");
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_EQ(c->architecture, Architecture::Falcon);
+    EXPECT_TRUE(c->multiQuery);
+    EXPECT_TRUE(c->parallelAttn);
+    EXPECT_FALSE(c->linearBias);
+    EXPECT_EQ(c->qkvWidth(), 48 + 2 * 8);
+    EXPECT_EQ(c->ffnHidden, 192);
+    EXPECT_EQ(c->trainingLength, 1024);
+    EXPECT_EQ(describe(*c),
+              "Falcon (FalconForCausalLM), 2 layers, 6 heads, d_model 48, vocabulary 30, multi-query, parallel "
+              "attention, trained on 1024 tokens");
+    auto wide = parseLmConfig(R"({"model_type": "falcon", "alibi": true, "num_hidden_layers": 1,
+        "num_attention_heads": 2, "hidden_size": 8, "vocab_size": 30, "ffn_hidden_size": 20})");
+    ASSERT_TRUE(wide) << wide.error().message;
+    EXPECT_EQ(wide->ffnHidden, 20);
+}
+
+TEST(LmConfig, RefusesFalconItDoesNotRun) {
+    const std::string base = R"("architectures": ["FalconForCausalLM"], "model_type": "falcon", "alibi": true,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 32, "vocab_size": 50)";
+    expectRefused("{" + base + R"(, "new_decoder_architecture": true})", "\"new_decoder_architecture\" is true");
+    expectRefused("{" + base + R"(, "activation": "relu"})", "\"activation\" \"relu\" is not implemented");
+    expectRefused("{" + base + R"(, "parallel_attn": 1})", "\"parallel_attn\" must be true or false");
+    expectRefused("{" + base + R"(, "ffn_hidden_size": 0})", "\"ffn_hidden_size\" is 0");
+    expectRefused(R"({"model_type": "falcon", "alibi": true, "num_attention_heads": 4, "hidden_size": 32,
+        "vocab_size": 50})",
+                  "no \"num_hidden_layers\" (or \"n_layer\")");
+    expectRefused(R"({"model_type": "falcon", "alibi": true, "num_hidden_layers": 1, "num_attention_heads": 3,
+        "hidden_size": 32, "vocab_size": 50})",
+                  "not a multiple of the 3 heads");
 }
 
 TEST(LmConfig, RefusesUnknownAndMalformed) {

@@ -1,10 +1,13 @@
 // The forward pass against values computed here from the formulas: with q = k = 0 every head's
 // attention is the ALiBi prior alone, softmax_j(-m (i - j)) over j <= i, with the model's press
 // slopes (BLOOM: +m j, MPT: -m (T-1-j), the same after the softmax) or the changed ones; with
-// every vocabulary row equal the next-token loss is ln V at every position. (The full pass is
-// checked against an independent NumPy forward pass in python/tests/test_lm.py.)
+// every vocabulary row equal the next-token loss is ln V at every position. Falcon adds its bias
+// before the 1/sqrt(head_dim) scaling, as bfloat16(bfloat16(m) * j). (The full pass is checked
+// against independent NumPy forward passes in python/tests/test_lm.py and test_lm_falcon.py.)
 #include <alibi/lm/forward.hpp>
 #include "tiny_model_fixture.hpp"
+
+#include <alibi/base/dtype.hpp>
 
 #include <gtest/gtest.h>
 
@@ -68,6 +71,65 @@ TEST_F(LmForward, ZeroQueriesAndKeysGiveTheAlibiPriorForEveryHeadCount) {
                                         priorProbability(slope, i, j), 2e-6)
                                 << lm::architectureName(arch) << " H=" << heads << " layer " << layer << " head " << h
                                 << " (" << i << ", " << j << ")";
+                }
+        }
+}
+
+// Falcon with q = k = 0: softmax_j(bf16(bf16(m) * j) / sqrt(head_dim)) over j <= i, the bias
+// rounded as modeling_falcon.py's build_alibi_tensor holds it, for one k/v per head and for
+// multi-query, sequential and parallel attention alike.
+TEST_F(LmForward, FalconZeroQueriesAndKeysGiveItsScaledBfloat16Prior) {
+    for (const bool multiQuery : {false, true})
+        for (int heads : {1, 3, 4, 6, 12}) {
+            TinyModel m;
+            m.arch = lm::Architecture::Falcon;
+            m.heads = heads;
+            m.d = 4 * heads;  // head_dim 4: the bias is halved
+            m.layers = 2;
+            m.multiQuery = multiQuery;
+            m.parallelAttn = multiQuery;
+            std::mt19937 rng(5);
+            std::normal_distribution<float> normal(0.0f, 0.5f);
+            const std::int64_t hd = 4;
+            m.values = [&](const std::string& name, std::size_t n) {
+                std::vector<float> v(n);
+                for (float& x : v) x = normal(rng);
+                // Zero the q and k rows of query_key_value (weight and bias); keep v's.
+                if (name.find("query_key_value") != std::string::npos) {
+                    const std::size_t columns = name.ends_with(".weight") ? static_cast<std::size_t>(m.d) : 1;
+                    const std::size_t rows = n / columns;
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        const auto row = static_cast<std::int64_t>(r);
+                        const bool value = multiQuery ? row >= (heads + 1) * hd : (row / hd) % 3 == 2;
+                        if (!value) std::fill_n(v.begin() + static_cast<std::ptrdiff_t>(r * columns), columns, 0.0f);
+                    }
+                }
+                return v;
+            };
+            std::filesystem::remove_all(m_dir);
+            std::filesystem::create_directories(m_dir);
+            writeTinyModel(m_dir.string(), m);
+            auto cp = lm::Checkpoint::open(m_dir.string());
+            ASSERT_TRUE(cp) << cp.error().message;
+            const int T = 9;
+            lm::ForwardOptions options;
+            options.keepAttention = true;
+            auto run = lm::runForward(*cp, std::vector<std::int64_t>{3, 1, 4, 1, 5, 9, 2, 6, 5}, options);
+            ASSERT_TRUE(run) << run.error().message;
+            for (int layer = 0; layer < 2; ++layer)
+                for (int h = 0; h < heads; ++h) {
+                    const double mb = roundTo(DType::BF16, static_cast<float>(pressSlope(h, heads, 8.0)));
+                    EXPECT_DOUBLE_EQ(run->slopes[h], mb / 2.0);  // the effective slope, bf16(m)/sqrt(4)
+                    for (int i = 0; i < T; ++i) {
+                        double sum = 0;
+                        for (int x = 0; x <= i; ++x) sum += std::exp(roundTo(DType::BF16, mb * x) / 2.0);
+                        for (int j = 0; j < T; ++j) {
+                            const double want = j > i ? 0.0 : std::exp(roundTo(DType::BF16, mb * j) / 2.0) / sum;
+                            EXPECT_NEAR(run->attention[((layer * heads + h) * T + i) * T + j], want, 2e-6)
+                                << "H=" << heads << (multiQuery ? " multi-query" : "") << " layer " << layer << " head "
+                                << h << " (" << i << ", " << j << ")";
+                        }
+                    }
                 }
         }
 }

@@ -1,4 +1,4 @@
-// Shared by the language-model tests: tiny BLOOM and MPT checkpoints written into a test's
+// Shared by the language-model tests: tiny BLOOM, MPT and Falcon checkpoints written into a test's
 // folder (config.json and model.safetensors, or shards with an index), with weights chosen by
 // the test, through the project's safetensors writer (whose output the io tests check).
 #pragma once
@@ -22,12 +22,20 @@ struct TinyModel {
     lm::Architecture arch = lm::Architecture::Bloom;
     int layers = 1, heads = 2;
     int d = 8, vocab = 16;
-    bool noBias = true;  // MPT only
+    bool noBias = true;         // MPT only
+    bool multiQuery = false;    // Falcon only
+    bool parallelAttn = false;  // Falcon only
     // Each weight's values from its name and element count; default: small random numbers.
     std::function<std::vector<float>(const std::string&, std::size_t)> values;
 };
 
 inline std::string tinyConfig(const TinyModel& m) {
+    if (m.arch == lm::Architecture::Falcon)
+        return fmt::format(R"({{"architectures": ["FalconForCausalLM"], "model_type": "falcon", "alibi": true,
+ "num_hidden_layers": {}, "num_attention_heads": {}, "hidden_size": {}, "vocab_size": {}, "bias": true,
+ "multi_query": {}, "parallel_attn": {}, "new_decoder_architecture": false}})",
+                           m.layers, m.heads, m.d, m.vocab, m.multiQuery ? "true" : "false",
+                           m.parallelAttn ? "true" : "false");
     if (m.arch == lm::Architecture::Bloom)
         return fmt::format(R"({{"architectures": ["BloomForCausalLM"], "model_type": "bloom", "n_layer": {},
  "n_head": {}, "hidden_size": {}, "vocab_size": {}, "layer_norm_epsilon": 1e-5}})",

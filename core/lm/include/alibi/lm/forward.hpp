@@ -4,9 +4,11 @@
 // the output head streams the vocabulary in blocks, so memory stays bounded by one layer.
 // It gives the next-token loss at every position. The ALiBi bias is each architecture's own:
 // BLOOM adds +m*j (HF build_alibi_tensor), MPT adds -m*(T-1-j) (llm-foundry build_alibi_bias);
-// both are the same after the softmax. The slopes can be changed (SlopeChange): every slope
-// scaled, another scheme or max_bias, one head's slope set; the sequence may be longer than the
-// training length. Matrix products go through OpenBLAS (model/detail/attention_blas.hpp).
+// both are the same after the softmax. Falcon adds m*j BEFORE the 1/sqrt(head_dim) scaling, with
+// m and m*j rounded to bfloat16 as HF modeling_falcon.py computes them, so the slope its maps
+// show is bf16(m)/sqrt(head_dim) (effectiveSlopes; a slope change acts on m). The slopes can be changed (SlopeChange):
+// every slope scaled, another scheme or max_bias, one head's slope set; the sequence may be longer than the training
+// length. Matrix products go through OpenBLAS (model/detail/attention_blas.hpp).
 #pragma once
 
 #include <alibi/base/error.hpp>
@@ -36,6 +38,10 @@ using SlopeChange = alibi::SlopeChange;
 // The slopes after `change`; an error names a bad scale, max_bias, head or slope.
 [[nodiscard]] Result<std::vector<double>> changedSlopes(const LmConfig& config, const SlopeChange& change);
 
+// The slope per token of distance on the softmax's input, per head, after `change` (what a run
+// reports and its maps show): changedSlopes for BLOOM and MPT; bf16(m) / sqrt(head_dim) for Falcon.
+[[nodiscard]] Result<std::vector<double>> effectiveSlopes(const LmConfig& config, const SlopeChange& change);
+
 // Longest sequence accepted (one layer's maps at 64 heads is then 64 GiB: the budget decides first).
 inline constexpr std::int64_t kMaxTokens = std::int64_t{1} << 20;
 
@@ -52,7 +58,7 @@ struct ForwardOptions {
 };
 
 struct ForwardResult {
-    std::vector<double> slopes;      // the slopes used, per head
+    std::vector<double> slopes;      // effectiveSlopes: the slopes used, per head
     std::vector<float> loss;         // T - 1 entries: -ln p(ids[i + 1] | ids[0..i]), in nats
     double meanLoss = 0;             // their mean (NaN when T = 1)
     std::vector<float> logits;       // keepLogits: (T, vocab)
