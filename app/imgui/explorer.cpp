@@ -59,6 +59,7 @@ Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
     view(m_layerFit, computeLayerFit);
     view(m_mapsRow, computeMapsRow);
     view(m_similarity, computeSimilarity);
+    view(m_mapsTwoHeads, computeTwoHeads, 4);
 }
 
 Explorer::~Explorer() {
@@ -68,7 +69,7 @@ Explorer::~Explorer() {
               m_model.diagnosisTexture, m_model.diagnosisBarTexture, m_model.compareTexture, m_model.compareBarTexture,
               m_model.extrapolationTexture, m_model.maps.gridTexture, m_model.maps.gridBarTexture,
               m_model.maps.headTexture, m_model.maps.headBarTexture, m_model.maps.similarityTexture,
-              m_model.maps.similarityBarTexture})
+              m_model.maps.similarityBarTexture, m_model.maps.twoHeadsTexture})
             if (texture != nullptr) m_textures->release(texture);
     }
 }
@@ -78,9 +79,9 @@ bool Explorer::busy() const {
            m_model.stagesPending || m_detailsChangedAt.has_value() || m_model.diagnosisPending ||
            m_model.sessionOpening || m_model.comparePending || m_model.extrapolationPending || m_model.maps.opening ||
            m_model.maps.gridPending || m_model.maps.headPending || m_model.maps.layerFitPending ||
-           m_model.maps.rowPending || m_model.maps.similarityPending || m_model.maps.fitRunning || mapsGridAwaited() ||
-           m_model.exportRunning || m_model.figureRunning || m_figureJob.running() || m_curvesChangedAt.has_value() ||
-           !m_hoverWorker.idle() || m_model.live.running ||
+           m_model.maps.rowPending || m_model.maps.similarityPending || m_model.maps.twoHeadsPending ||
+           m_model.maps.fitRunning || mapsGridAwaited() || m_model.exportRunning || m_model.figureRunning ||
+           m_figureJob.running() || m_curvesChangedAt.has_value() || !m_hoverWorker.idle() || m_model.live.running ||
            m_state.draft.pending;  // a typed number applies after a pause
 }
 
