@@ -16,6 +16,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <QMenu>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -53,8 +54,9 @@ QByteArray readAll(const QString& path) {
 QPoint cellPixel(const TwoHeadsView* view, int p, std::int64_t q, std::int64_t k, std::int64_t queries,
                  std::int64_t keys) {
     const HeadComparePanel& panel = view->figure().panels[static_cast<std::size_t>(p)];
-    return QPoint(panel.x + static_cast<int>((static_cast<double>(k) + 0.5) * panel.width / static_cast<double>(keys)),
-                  panel.y + static_cast<int>((static_cast<double>(q) + 0.5) * panel.height / static_cast<double>(queries)));
+    return QPoint(
+        panel.x + static_cast<int>((static_cast<double>(k) + 0.5) * panel.width / static_cast<double>(keys)),
+        panel.y + static_cast<int>((static_cast<double>(q) + 0.5) * panel.height / static_cast<double>(queries)));
 }
 
 }  // namespace
@@ -123,6 +125,12 @@ private slots:
         page->views()->setCurrentIndex(AttentionMapsPage::TwoHeadsTab);
         page->twoHeadsView()->setA(0, 1);
         page->twoHeadsView()->setB(explore::CompareSource::Head, 2, 6);
+        // The Figure menu (and the right click) offers the tab's figure.
+        QMenu menu;
+        page->fillFigureMenu(&menu);
+        QStringList offered;
+        for (QAction* a : menu.actions()) offered << a->text();
+        QVERIFY2(offered.contains("Two heads: PNG at 2x…"), qPrintable(offered.join(" | ")));
         QTemporaryDir dir;
         const QString out = dir.filePath("heads.png");
         QSignalSpy saved(page, &AttentionMapsPage::figureSaved);
@@ -131,8 +139,8 @@ private slots:
         QVERIFY(saved.at(0).at(0).toBool());
         QCOMPARE(QImage(out).size(), QSize(1800, 840));
         QProcess cli;
-        cli.start(ALIBI_CLI, {"render", kSafetensors, "--what", "heads", "--head", "0:1", "--vs", "2:6", "--width", "900",
-                              "--height", "420", "--pixel-ratio", "2", "-o", dir.filePath("cli.png")});
+        cli.start(ALIBI_CLI, {"render", kSafetensors, "--what", "heads", "--head", "0:1", "--vs", "2:6", "--width",
+                              "900", "--height", "420", "--pixel-ratio", "2", "-o", dir.filePath("cli.png")});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 0);
         QCOMPARE(readAll(out), readAll(dir.filePath("cli.png")));

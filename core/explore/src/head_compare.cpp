@@ -79,9 +79,8 @@ Result<HeadRef> headRefOf(const AttentionMaps& maps, std::int64_t layerNumber, s
                 for (std::size_t n = 0; n < info.size(); ++n)
                     numbers += fmt::format("{}{}", n ? ", " : "", info[n].number);
         }
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("{}: layer {} is not in the maps, which hold layer{} {}", what, layerNumber,
-                                info.size() == 1 ? "" : "s", numbers));
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: layer {} is not in the maps, which hold layer{} {}",
+                                                            what, layerNumber, info.size() == 1 ? "" : "s", numbers));
     }
     if (head < 0 || head >= maps.heads())
         return fail(ErrorCode::InvalidArgument, fmt::format("{}: head {} is not in the maps, which hold heads 0 to {}",
@@ -178,13 +177,13 @@ Result<HeadCompareResult> compareHeads(const AttentionMaps& maps, const HeadComp
         side.values.assign(cells, kNaN);
         std::vector<double> row(static_cast<std::size_t>(K));
         for (std::int64_t q = 0; q < Q; ++q) {
-            if (r.progress && q % 256 == 255 && !r.progress(static_cast<std::uint64_t>(q), static_cast<std::uint64_t>(Q)))
+            if (r.progress && q % 256 == 255 &&
+                !r.progress(static_cast<std::uint64_t>(q), static_cast<std::uint64_t>(Q)))
                 return fail(ErrorCode::Cancelled, "comparing the heads was cancelled");
             if (auto ok = maps.probabilities(side.head.layerIndex, side.head.head, q, row); !ok)
                 return std::unexpected(ok.error());
             for (std::int64_t j = 0; j < K; ++j)
-                if (!masked(q, j))
-                    side.values[static_cast<std::size_t>(q * K + j)] = row[static_cast<std::size_t>(j)];
+                if (!masked(q, j)) side.values[static_cast<std::size_t>(q * K + j)] = row[static_cast<std::size_t>(j)];
         }
         maps.release(side.head.layerIndex, side.head.head);
         return {};

@@ -41,8 +41,8 @@ Heatmap panelsHeatmap(const explore::HeadCompareResult& r, const std::vector<con
         grid.height = side;
         grid.gap = 0;
         const std::vector<double>& values = *panels[static_cast<std::size_t>(p)];
-        const Heatmap one = renderValueGrid(
-            grid, [&](int, std::int64_t q, std::int64_t k) { return r.valueAt(values, q, k); });
+        const Heatmap one =
+            renderValueGrid(grid, [&](int, std::int64_t q, std::int64_t k) { return r.valueAt(values, q, k); });
         HeatmapTile tile = one.tiles.empty() ? HeatmapTile{} : one.tiles.front();
         const int x0 = p * (side + gap) - tile.x, y0 = band - tile.y;
         for (int y = tile.y; y < tile.y + tile.height; ++y)
@@ -143,12 +143,11 @@ Result<HeadCompareFigure> renderHeadCompareFigure(const AttentionMaps& maps, con
     return out;
 }
 
-std::optional<HeadCompareHit> headCompareHitTest(const HeadCompareFigure& figure,
-                                                 const explore::HeadCompareResult& r, int x, int y) {
+std::optional<HeadCompareHit> headCompareHitTest(const HeadCompareFigure& figure, const explore::HeadCompareResult& r,
+                                                 int x, int y) {
     for (int p = 0; p < 3; ++p) {
         const HeadComparePanel& panel = figure.panels[static_cast<std::size_t>(p)];
-        if (panel.width < 1 || x < panel.x || y < panel.y || x >= panel.x + panel.width ||
-            y >= panel.y + panel.height)
+        if (panel.width < 1 || x < panel.x || y < panel.y || x >= panel.x + panel.width || y >= panel.y + panel.height)
             continue;
         const CellSpan rows = pixelCells(y - panel.y, panel.height, r.queries);
         const CellSpan keys = pixelCells(x - panel.x, panel.width, r.keys);

@@ -51,10 +51,10 @@ struct HeadCompareRequest {
 
 struct HeadCompareSide {
     CompareSource source = CompareSource::Head;
-    HeadRef head;        // the head, or the head whose prior this is
+    HeadRef head;         // the head, or the head whose prior this is
     int layerNumber = 0;  // the head's layer number (AttentionLayerInfo::number)
-    std::string name;    // "layer 3 · head 2", "prior of layer 3 · head 2 at configured m = 1/4"
-    std::string label;   // short, for a tile: "L3 h2", "prior m = 1/4", "prior m* = 0.312"
+    std::string name;     // "layer 3 · head 2", "prior of layer 3 · head 2 at configured m = 1/4"
+    std::string label;    // short, for a tile: "L3 h2", "prior m = 1/4", "prior m* = 0.312"
     // The head's fit (for a prior: the fit of the head it belongs to, whose slope it uses).
     HeadFit fit;
     std::optional<double> priorSlope;  // a prior side: its slope m
@@ -70,8 +70,8 @@ struct HeadCompareResult {
     bool causal = false;
     std::int64_t firstRow = 0, lastRow = -1;  // the fits' rows
     HeadCompareSide a, b;
-    std::vector<double> difference;  // b - a, NaN where masked
-    double maxAbsDifference = 0;     // the largest |B - A| over the unmasked cells
+    std::vector<double> difference;           // b - a, NaN where masked
+    double maxAbsDifference = 0;              // the largest |B - A| over the unmasked cells
     std::int64_t maxQuery = -1, maxKey = -1;  // where it is (the first such cell, row-major)
     // Axis labels (visible tokens; empty when the file names none).
     std::vector<std::string> keyTokens, queryTokens;
