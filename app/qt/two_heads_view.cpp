@@ -226,7 +226,8 @@ void TwoHeadsView::refresh() {
                 self->m_pending = false;
                 self->m_shown = generation;
                 if (!compared) {
-                    if (compared.error().code != ErrorCode::Cancelled) self->m_canvas->setMessage(qs(compared.error().message));
+                    if (compared.error().code != ErrorCode::Cancelled)
+                        self->m_canvas->setMessage(qs(compared.error().message));
                 } else if (!figure) {
                     self->m_canvas->setMessage(qs(figure.error().message));
                 } else {

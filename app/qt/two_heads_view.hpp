@@ -107,7 +107,7 @@ private:
     HeadCompareFigure m_figure;
     QString m_hoverText;
     bool m_pending = false;
-    bool m_dirty = false;  // a refresh asked for while hidden, done when shown
+    bool m_dirty = false;       // a refresh asked for while hidden, done when shown
     std::uint64_t m_shown = 0;  // the runner's generation last shown
     explore::JobRunner m_runner{{.niceness = 2}};
 };

@@ -165,9 +165,8 @@ TEST_F(TwoHeadsView, HeadPictureLabelsEveryKthToken) {
     std::string list = "[";
     for (std::int64_t j = 0; j < t; ++j) list += (j ? "," : "") + std::string("\" tok") + std::to_string(j) + "\"";
     list += "]";
-    const std::string bytes = alibi::test::safetensorsBytes({"model.layers.0.attn"}, {2, t, t},
-                                                            {alibi::test::causalMaps({0.5, 0.125}, t, 0.3, 7)},
-                                                            {{"tokens", list}});
+    const std::string bytes = alibi::test::safetensorsBytes(
+        {"model.layers.0.attn"}, {2, t, t}, {alibi::test::causalMaps({0.5, 0.125}, t, 0.3, 7)}, {{"tokens", list}});
     const std::string path = (m_dir / "tokens69.safetensors").string();
     std::ofstream(path, std::ios::binary) << bytes;
     open(path);
