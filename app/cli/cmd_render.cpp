@@ -10,6 +10,7 @@
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/figure/figure.hpp>
+#include <alibi/figure/maps_file_figure.hpp>
 #include <alibi/figure/position_schemes_figure.hpp>
 #include <alibi/figure/render_views.hpp>
 #include <alibi/figure/view_figure.hpp>
@@ -117,8 +118,10 @@ Result<void> renderFile(const RenderCommand& original) {
     r.versus = c.versus;
     r.width = s.width;
     r.height = s.height;
-    // Three square panels side by side: unless --height is given, a figure as tall as they need.
-    if (what == "heads" && !c.flags.height.given()) r.height = std::max(360, s.width * 9 / 20);
+    // Unless --height is given, the figure's own height where it has one (heads: as tall as its
+    // three square panels need).
+    if (const auto kind = parseMapsFigureKind(what); kind && !c.flags.height.given())
+        r.height = mapsFigureDefaultHeight(*kind, s.width).value_or(r.height);
     r.pixelRatio = settings->pixelRatio;
     r.threads = settings->threads;
     r.output = target->path;

@@ -522,8 +522,6 @@ def _render_maps(maps, what, layer, head, query, tensor, batch, values, format, 
     if format is None and what in ("fit", "row"):
         svg = True
     slopes_given = any(given[k] is not None for k in ("heads", "slopes", "preset", "from_config"))
-    if what == "heads" and given.get("height") is None:  # three square panels: as tall as they need (the CLI's)
-        given = dict(given, height=max(360, (given.get("width") or 1024) * 9 // 20))
     data, pixels = _core.render_maps(src, _options(tensor=tensor, batch=batch, values=values), None, _options(**given),
                                      slopes_given, what, layer, head, query, svg, ratio, threads, progress, vs)
     return Figure("svg", data) if pixels is None else Figure("png", data, pixels)

@@ -9,6 +9,7 @@
 #include <alibi/figure/head_compare_figure.hpp>
 
 #include <fmt/format.h>
+#include <algorithm>
 
 namespace alibi {
 
@@ -34,6 +35,11 @@ std::string_view mapsFigureKindName(MapsFigureKind kind) {
         default:
             return "attention";
     }
+}
+
+std::optional<int> mapsFigureDefaultHeight(MapsFigureKind kind, int width) {
+    if (kind != MapsFigureKind::Heads) return std::nullopt;
+    return std::max(360, static_cast<int>(static_cast<std::int64_t>(width) * 9 / 20));
 }
 
 bool mapsFigureIsVector(MapsFigureKind kind) {
