@@ -10,6 +10,7 @@
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/figure/figure.hpp>
+#include <alibi/figure/maps_file_figure.hpp>
 #include <alibi/figure/position_schemes_figure.hpp>
 #include <alibi/figure/render_views.hpp>
 #include <alibi/figure/view_figure.hpp>
@@ -45,6 +46,7 @@ struct RenderCommand {
     // --what schemes: the distance axis d = 0..D and what is drawn on it.
     std::optional<std::int64_t> maxDistance;
     std::optional<std::string> quantity;
+    std::string versus;     // --vs: side B of --what heads
     bool progress = false;  // --progress: on stderr even when it is not a terminal
 };
 
@@ -54,6 +56,23 @@ Result<void> renderFile(const RenderCommand& original) {
     RenderCommand c = original;
     const std::string what = c.flags.what.given() ? c.flags.what.value : "attention";
     c.flags.what.value = "attention";  // the session flags know no overview, similarity, fit or row
+    // --what heads takes A as --head LAYER:HEAD too (or --layer L --head H).
+    if (const auto colon = c.flags.head.value.find(':'); c.flags.head.given() && colon != std::string::npos) {
+        if (what != "heads")
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--head {}: LAYER:HEAD names a head for --what heads; give a head number",
+                                    c.flags.head.value));
+        if (c.layer)
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("--head {} names its layer; drop --layer {}", c.flags.head.value, *c.layer));
+        Flag layer = c.flags.head;
+        layer.name = "--head";
+        layer.value = c.flags.head.value.substr(0, colon);
+        auto number = parseIntegerFlag(layer);
+        if (!number) return std::unexpected(number.error());
+        c.layer = static_cast<int>(std::clamp<std::int64_t>(*number, -(1 << 20), 1 << 20));
+        c.flags.head.value = c.flags.head.value.substr(colon + 1);
+    }
     // --head and --query are checked against the file's heads and rows, not the session's.
     const auto fileIndex = [](Flag& flag, const char* what) -> Result<std::int64_t> {
         if (!flag.given()) return -1;
@@ -96,8 +115,13 @@ Result<void> renderFile(const RenderCommand& original) {
     r.reduce = settings->reduce;
     r.logScale = settings->logScale;
     r.maxDistance = c.maxDistance;
+    r.versus = c.versus;
     r.width = s.width;
     r.height = s.height;
+    // Unless --height is given, the figure's own height where it has one (heads: as tall as its
+    // three square panels need).
+    if (const auto kind = parseMapsFigureKind(what); kind && !c.flags.height.given())
+        r.height = mapsFigureDefaultHeight(*kind, s.width).value_or(r.height);
     r.pixelRatio = settings->pixelRatio;
     r.threads = settings->threads;
     r.output = target->path;
@@ -146,6 +170,11 @@ Result<std::optional<SchemeQuantity>> schemesQuantity(const RenderCommand& c) {
 
 Result<void> run(const RenderCommand& original) {
     if (!original.file.empty()) return renderFile(original);
+    if (!original.versus.empty())
+        return fail(
+            ErrorCode::InvalidArgument,
+            "--vs compares two heads of a saved maps file: give the FILE (alibi render FILE --what heads --head "
+            "L:H --vs L:H)");
     // The explorer views ride on the session flags: their base --what picks the tensor.
     RenderCommand c = original;
     const std::string what = c.flags.what.given() ? c.flags.what.value : std::string();
@@ -267,7 +296,8 @@ RunFn addRenderCommand(CLI::App& root) {
     cmd->add_option("FILE", state->file,
                     "A trained model's saved attention maps (.npy or .safetensors, as `alibi fit` reads them): draw "
                     "--what attention (one layer's heads, or --head), overview (every layer), similarity (PNG), fit "
-                    "(one head's attention vs distance) or row (one --query row; fit and row PNG or SVG)")
+                    "(one head's attention vs distance), row (one --query row; fit and row PNG or SVG) or heads "
+                    "(--head against --vs, with the difference; PNG)")
         ->type_name("");
     cmd->add_option("--layer", state->layer, "With FILE: the layer to draw, by its number (default: the first)")
         ->type_name("N");
@@ -282,6 +312,11 @@ RunFn addRenderCommand(CLI::App& root) {
                     "row: the keys within D of the query (default: where the row and its priors are above 1/1000 of "
                     "their peaks)")
         ->type_name("D");
+    cmd->add_option("--vs", state->versus,
+                    "With FILE --what heads: side B, compared with --head (A): another head as LAYER:HEAD (the "
+                    "layer's number) or HEAD (of A's layer), prior (A's prior at its configured slope; give "
+                    "--heads, --slopes or --config) or fitted-prior (at A's m*)")
+        ->type_name("L:H|prior|fitted-prior");
     cmd->add_option("--quantity", state->quantity,
                     "With --what schemes: logit (default; what each scheme adds to the logit) or attention (softmax "
                     "of the bias alone over d = 0..D, zero content)")
@@ -296,6 +331,8 @@ RunFn addRenderCommand(CLI::App& root) {
   alibi render attn.npy --layer 3 --what fit --head 5 --heads 16 -o h5.svg
   alibi render attn.npy --layer 3 --what row --head 5 --query 40 --pixel-ratio 2 -o row40.png
   alibi render attn.npy --what overview --width 1600 --height 900 -o all-layers.png
+  alibi render attn.safetensors --what heads --head 3:5 --vs 7:2 -o heads.png  # A | B | B - A
+  alibi render attn.safetensors --what heads --head 3:5 --vs fitted-prior -o h5-prior.png
   alibi render --heads 8 --seq 64 --what attention --head 0 --colormap magma -o head0.png
   alibi render --heads 8 --seq 64 --what bias --pixel-ratio 2 -o slide.png  # 2048 x 1536, sharp
   alibi render --heads 12 --what slopes -o slopes.svg                    # log2 axis

@@ -35,13 +35,15 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
     if (!what)
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--what '{}' cannot draw attention maps from a file (expected attention, overview, "
-                                "similarity, fit or row)",
+                                "similarity, fit, row or heads)",
                                 r.what));
     const auto format = formatFromPath(r.output);
     if (format != FileFormat::Png && !mapsFigureIsVector(*what))
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--what {} draws {}; give -o FILE.png", r.what,
-                                *what == MapsFigureKind::Overview ? "a heatmap of every layer" : "a heatmap"));
+                                *what == MapsFigureKind::Overview ? "a heatmap of every layer"
+                                : *what == MapsFigureKind::Heads  ? "heatmaps"
+                                                                  : "a heatmap"));
     // The figure is the core's choice (render/maps_file_figure.hpp, Python's too); this only writes it.
     MapsFileFigureRequest request;
     request.what = *what;
@@ -54,6 +56,7 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
     request.reduce = r.reduce;
     request.logScale = r.logScale;
     request.maxDistance = r.maxDistance;
+    request.versus = r.versus;
     request.width = r.width;
     request.height = r.height;
     request.pixelRatio = r.pixelRatio;

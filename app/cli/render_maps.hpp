@@ -2,7 +2,8 @@
 // draw: --what attention (one layer's heads, or one head), overview (every layer's heads),
 // similarity (the heads' Jensen-Shannon distance matrix in clustering order), fit (one head's
 // attention vs distance with its fitted and configured priors) or row (one query row key by key
-// with its priors). The heatmaps are PNG; fit and row PNG or SVG.
+// with its priors) or heads (two heads, or a head and its prior, with their difference). The
+// heatmaps are PNG; fit and row PNG or SVG.
 #pragma once
 
 #include <alibi/base/error.hpp>
@@ -30,6 +31,7 @@ struct RenderMapsRequest {
     Reduce reduce = Reduce::Auto;
     bool logScale = false;
     std::optional<std::int64_t> maxDistance;  // --max-distance (row only)
+    std::string versus;                       // --vs (heads only): L:H, H, prior, fitted-prior
     int width = 1024, height = 768;
     int pixelRatio = 1;  // PNG figures: device pixels per layout pixel (1, 2, 4)
     unsigned threads = 0;

@@ -59,6 +59,7 @@ Explorer::Explorer(TextureUploader* textures, std::function<void()> wake)
     view(m_layerFit, computeLayerFit);
     view(m_mapsRow, computeMapsRow);
     view(m_similarity, computeSimilarity);
+    view(m_mapsTwoHeads, computeTwoHeads, 4);
 }
 
 Explorer::~Explorer() {
@@ -68,7 +69,7 @@ Explorer::~Explorer() {
               m_model.diagnosisTexture, m_model.diagnosisBarTexture, m_model.compareTexture, m_model.compareBarTexture,
               m_model.extrapolationTexture, m_model.maps.gridTexture, m_model.maps.gridBarTexture,
               m_model.maps.headTexture, m_model.maps.headBarTexture, m_model.maps.similarityTexture,
-              m_model.maps.similarityBarTexture})
+              m_model.maps.similarityBarTexture, m_model.maps.twoHeadsTexture})
             if (texture != nullptr) m_textures->release(texture);
     }
 }
@@ -91,6 +92,7 @@ std::vector<const char*> Explorer::pendingWork() const {
         {m_model.maps.layerFitPending, "maps layer fit"},
         {m_model.maps.rowPending, "maps row"},
         {m_model.maps.similarityPending, "maps similarity"},
+        {m_model.maps.twoHeadsPending, "maps two heads"},
         {m_model.maps.fitRunning, "maps fit"},
         {mapsGridAwaited(), "maps grid (awaited)"},
         {m_model.exportRunning, "export"},

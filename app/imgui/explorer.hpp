@@ -242,6 +242,7 @@ private:
     AsyncView<LayerFitRequest, LayerFitResult> m_layerFit;
     AsyncView<MapsRowRequest, MapsRowResult> m_mapsRow;
     AsyncView<SimilarityRequest, SimilarityResult> m_similarity;
+    AsyncView<TwoHeadsRequest, TwoHeadsResult> m_mapsTwoHeads;
 };
 
 }  // namespace alibi::imgui

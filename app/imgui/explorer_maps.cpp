@@ -165,6 +165,10 @@ void Explorer::collectMaps() {
             if (!opened->ask.keepView) {
                 s.layer = 0;
                 s.head = 0;
+                // Two heads: head 0 against head 1 of the first layer (or its fitted prior, one head).
+                s.aLayer = s.aHead = s.bLayer = 0;
+                s.bHead = m.heads() > 1 ? 1 : 0;
+                s.bSource = m.heads() > 1 ? 0 : 2;
                 s.row = -1;
                 s.overview = false;
                 s.selectedRow = -1;
@@ -225,6 +229,13 @@ void Explorer::collectMaps() {
         upload(maps.similarity->heatmap.image, maps.similarityTexture);
         upload(maps.similarity->colorBar, maps.similarityBarTexture);
     }
+
+    const auto previousTwoHeads = maps.twoHeads;
+    m_mapsTwoHeads->collect();
+    maps.twoHeads = m_mapsTwoHeads->result();
+    maps.twoHeadsPending = m_mapsTwoHeads->pending();
+    if (maps.twoHeads != previousTwoHeads && maps.twoHeads && maps.twoHeads->error.empty())
+        upload(maps.twoHeads->figure.image, maps.twoHeadsTexture);
 
     if (auto fit = m_fitBox.take(generation)) {
         if (generation == m_fitGeneration) maps.fitRunning = false;
@@ -383,6 +394,14 @@ void Explorer::submitMapsRequests() {
     const int layer = std::clamp(s.layer, 0, file->layers() - 1);
     const int head = std::clamp(s.head, 0, file->heads() - 1);
     if (m_state.view != View::Maps) return;
+    if (s.twoHeads) {
+        if (s.twoWidth > 0 && s.twoHeight > 0)
+            m_mapsTwoHeads->submit(TwoHeadsRequest{
+                file, std::clamp(s.aLayer, 0, file->layers() - 1), std::clamp(s.aHead, 0, file->heads() - 1), s.bSource,
+                std::clamp(s.bLayer, 0, file->layers() - 1), std::clamp(s.bHead, 0, file->heads() - 1), maps.configured,
+                maps.fit, s.twoWidth, s.twoHeight});
+        return;
+    }
     if (s.gridWidth > 0 && s.gridHeight > 0)
         m_mapsGrid->submit(
             MapsGridRequest{file, layer, -1, s.overview, s.gridWidth, s.gridHeight, s.logColors, s.perHead});
@@ -412,6 +431,12 @@ void Explorer::submitMapsRequests() {
 
 void Explorer::updateMapsHover() {
     MapsModel& maps = m_model.maps;
+    // Two heads: the core's read-out of the cell under the mouse (tokens, A, B, B - A).
+    maps.twoHeadsReadout.clear();
+    if (const auto& cell = m_state.maps.twoHeadsHover;
+        cell && maps.twoHeads && maps.twoHeads->compare && maps.file && maps.twoHeads->request.maps == maps.file->maps)
+        maps.twoHeadsReadout =
+            explore::headCompareReadout(*maps.file->maps, *maps.twoHeads->compare, cell->query, cell->key);
     const std::optional<MapsCell>& cell = m_state.maps.hover;
     if (!cell || !maps.file) {
         maps.hoverReadout.clear();

@@ -231,6 +231,30 @@ bool planMaps(FigurePlan& plan, FigureTask& task, const AppState& state, const M
     const int layerNumber = maps.layerInfo()[static_cast<std::size_t>(layerIndex)].number;
     const int head = std::clamp(s.head, 0, maps.heads() - 1);
     const std::string stem = fileStem(file->ask.path);
+    if (s.twoHeads) {  // the two heads mode: its figure, drawn again on the figure thread
+        TwoHeadsRequest two{file->maps,
+                            std::clamp(s.aLayer, 0, maps.layers() - 1),
+                            std::clamp(s.aHead, 0, maps.heads() - 1),
+                            s.bSource,
+                            std::clamp(s.bLayer, 0, maps.layers() - 1),
+                            std::clamp(s.bHead, 0, maps.heads() - 1),
+                            model.maps.configured,
+                            model.maps.fit,
+                            task.width,
+                            task.height};
+        task.kind = FigureTask::Kind::MapsHeads;
+        task.maps = file->maps;
+        task.headCompare = headCompareRequestOf(two);
+        const int aNumber = maps.layerInfo()[static_cast<std::size_t>(two.aLayer)].number;
+        const std::string b =
+            s.bSource == 1   ? std::string("prior")
+            : s.bSource == 2 ? std::string("fitted-prior")
+                             : fmt::format("layer{}-head{}",
+                                           maps.layerInfo()[static_cast<std::size_t>(two.bLayer)].number, two.bHead);
+        plan.what = fmt::format("Attention maps: layer {} head {} against {}", aNumber, two.aHead, b);
+        plan.defaultPath = fmt::format("{}-layer{}-head{}-vs-{}.png", stem, aNumber, two.aHead, b);
+        return true;
+    }
     if (s.side != MapsSide::Head) {
         plan.mapsSidePicture = s.side == MapsSide::Distance ? "attention vs distance"
                                : s.side == MapsSide::Row    ? "the query row"

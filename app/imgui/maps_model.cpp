@@ -275,4 +275,42 @@ std::shared_ptr<const FitTableResult> computeFitTable(const FitTableRequest& req
     return result;
 }
 
+explore::HeadCompareRequest headCompareRequestOf(const TwoHeadsRequest& request) {
+    explore::HeadCompareRequest r;
+    r.a = {request.aLayer, request.aHead};
+    r.b = static_cast<explore::CompareSource>(std::clamp(request.bSource, 0, 2));
+    r.bHead = {request.bLayer, request.bHead};
+    r.configured = request.configured;
+    // The fit table's fits and rows, so each side shows the table's numbers.
+    if (request.fits && request.fits->request.maps == request.maps && request.fits->error.empty() &&
+        request.fits->request.configured == request.configured) {
+        r.firstRow = request.fits->request.first;
+        r.lastRow = request.fits->request.last;
+        r.fits = request.fits->fits;
+    }
+    return r;
+}
+
+std::shared_ptr<const TwoHeadsResult> computeTwoHeads(const TwoHeadsRequest& request, const CancelFlag& cancel) {
+    auto out = std::make_shared<TwoHeadsResult>();
+    out->request = request;
+    if (!request.maps) return out;
+    explore::HeadCompareRequest r = headCompareRequestOf(request);
+    r.progress = cancel.progress();
+    auto compared = explore::compareHeads(*request.maps, r);
+    if (!compared) {
+        out->error = compared.error().message;
+        return out;
+    }
+    auto figure = renderHeadCompareFigure(
+        *request.maps, *compared, {Colormap::Viridis, std::max(request.width, 1), std::max(request.height, 1), 1});
+    if (!figure) {
+        out->error = figure.error().message;
+        return out;
+    }
+    out->compare = std::make_shared<const explore::HeadCompareResult>(std::move(*compared));
+    out->figure = std::move(*figure);
+    return out;
+}
+
 }  // namespace alibi::imgui

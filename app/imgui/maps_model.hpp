@@ -9,7 +9,9 @@
 
 #include <alibi/analysis/head_fit.hpp>
 #include <alibi/analysis/head_similarity.hpp>
+#include <alibi/explore/head_compare.hpp>
 #include <alibi/explore/job_runner.hpp>
+#include <alibi/figure/head_compare_figure.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/render/render.hpp>
 
@@ -180,6 +182,31 @@ struct FitProgress {
                                                                     const CancelFlag& cancel, FitProgress& progress);
 
 // ---------------------------------------------------------------------------
+// Two heads side by side: the core's comparison and its figure, drawn at the panel's size
+
+struct TwoHeadsRequest {
+    std::shared_ptr<const AttentionMaps> maps;
+    int aLayer = 0, aHead = 0;
+    int bSource = 0;  // explore::CompareSource
+    int bLayer = 0, bHead = 0;
+    std::vector<double> configured;
+    std::shared_ptr<const FitTableResult> fits;  // the fit table's (its rows and numbers), or null
+    int width = 0, height = 0;
+    friend bool operator==(const TwoHeadsRequest&, const TwoHeadsRequest&) = default;
+};
+
+struct TwoHeadsResult {
+    TwoHeadsRequest request;
+    std::shared_ptr<const explore::HeadCompareResult> compare;
+    HeadCompareFigure figure;
+    std::string error;
+};
+// The core's request of the view's choice (also the figure export's).
+[[nodiscard]] explore::HeadCompareRequest headCompareRequestOf(const TwoHeadsRequest& request);
+[[nodiscard]] std::shared_ptr<const TwoHeadsResult> computeTwoHeads(const TwoHeadsRequest& request,
+                                                                    const CancelFlag& cancel);
+
+// ---------------------------------------------------------------------------
 // What the panels draw
 
 struct MapsModel {
@@ -209,7 +236,12 @@ struct MapsModel {
     bool fitRunning = false;
     float fitProgress = 0.0f;
 
-    std::string hoverReadout;  // the read-out of AppState::maps.hover (the core's text)
+    std::shared_ptr<const TwoHeadsResult> twoHeads;
+    ImTextureID twoHeadsTexture = nullptr;
+    bool twoHeadsPending = false;
+
+    std::string hoverReadout;     // the read-out of AppState::maps.hover (the core's text)
+    std::string twoHeadsReadout;  // the read-out of AppState::maps.twoHeadsHover
 };
 
 }  // namespace alibi::imgui

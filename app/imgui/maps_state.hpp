@@ -88,8 +88,18 @@ struct MapsState {
     int headWidth = 0, headHeight = 0;
     int similarityWidth = 0, similarityHeight = 0;
     float gridX = 0, gridY = 0;             // screen position of the grid image last frame
+    std::int64_t headTokenStep = 0;         // the head picture's key axis: every k-th token labelled (0: none)
+    float twoX = 0, twoY = 0;               // screen position of the two heads figure last frame
     std::optional<MapsCell> hover;          // cell under the mouse this frame (grid or head picture)
     std::optional<int> similarityHover[2];  // heads (a, b) under the mouse in the similarity matrix
+
+    // ---- two heads side by side (explore/head_compare.hpp), in place of the grid and side tabs
+    bool twoHeads = false;
+    int aLayer = 0, aHead = 0;  // A: layer index, head
+    int bSource = 0;            // B: an explore::CompareSource (0 a head, 1 A's configured prior, 2 A's fitted prior)
+    int bLayer = 0, bHead = 1;  // B when a head
+    int twoWidth = 0, twoHeight = 0;        // the figure's room (0 while hidden)
+    std::optional<MapsCell> twoHeadsHover;  // the cell under the mouse; `layer` holds the panel (0 A, 1 B, 2 B - A)
 
     // ---- the fit table
     bool fitAllRows = true;

@@ -138,6 +138,11 @@ void drawLayerBar(AppState& state, const AttentionMaps& maps) {
     const AttentionLayerInfo& current = info[static_cast<std::size_t>(s.layer)];
     const std::string label = current.name.empty() ? fmt::format("layer {}", current.number)
                                                    : fmt::format("layer {} ({})", current.number, current.name);
+    ImGui::Checkbox("two heads", &s.twoHeads);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Any head against any other head, or against its ALiBi prior, with the difference B - A");
+    ImGui::SameLine();
+    if (s.twoHeads) return;  // the two heads mode has pickers of its own
     ImGui::BeginDisabled(s.overview || layers < 2);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
     ImGui::SliderInt("##layer", &s.layer, 0, layers - 1, label.c_str(), ImGuiSliderFlags_AlwaysClamp);
@@ -303,6 +308,10 @@ void drawMapsView(AppState& state, const Model& model) {
     }
     const AttentionMaps& maps = *file->maps;
     drawLayerBar(state, maps);
+    if (state.maps.twoHeads) {
+        drawMapsTwoHeads(state, model);
+        return;
+    }
 
     // The grid on the left, the side pictures on the right, the read-out below both.
     const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 4.2f;  // up to four lines, tokens included

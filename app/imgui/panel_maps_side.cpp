@@ -107,9 +107,11 @@ void drawUpwardText(ImDrawList* draw, float x, float bottom, const std::string& 
     }
 }
 
-// One head's tokens along its axes, where every cell has room for one (the core's rule,
-// indexAxisLabels): query tokens left of the picture, key tokens above it, turned a quarter.
-void drawHeadTokens(const AttentionMaps& maps, const Heatmap& map, ImVec2 origin) {
+// One head's tokens along its axes, every k-th cell's, k the smallest step that keeps them a
+// line apart (the core's rule, indexAxisLabels): query tokens left of the picture, key tokens
+// above it, turned a quarter. Records the key axis's step in `s.headTokenStep` (0: none).
+void drawHeadTokens(MapsState& s, const AttentionMaps& maps, const Heatmap& map, ImVec2 origin) {
+    s.headTokenStep = 0;
     if (map.tiles.size() != 1) return;
     const HeatmapTile& t = map.tiles.front();
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -125,6 +127,7 @@ void drawHeadTokens(const AttentionMaps& maps, const Heatmap& map, ImVec2 origin
                       l.text.c_str());
     }
     const double cellX = static_cast<double>(t.width) / static_cast<double>(maps.keys());
+    if (tokensFitAxis(maps.keys(), cellX, line, keys.size())) s.headTokenStep = tokenLabelStep(cellX, line);
     for (const IndexLabel& l : indexAxisLabels(maps.keys(), cellX, line, 1e9, keys)) {
         if (!l.token) continue;
         const float x = origin.x + static_cast<float>(t.x + (static_cast<double>(l.index) + 0.5) * cellX);
@@ -132,8 +135,8 @@ void drawHeadTokens(const AttentionMaps& maps, const Heatmap& map, ImVec2 origin
     }
 }
 
-// Room for the longest token beside and above the head's picture, when its cells could be a
-// line apart (the whole area is an upper bound on the picture); 0 otherwise.
+// Room for the longest token beside and above the head's picture, when tokens label its axes
+// (tokensFitAxis; the whole area is an upper bound on the picture); 0 otherwise.
 float headTokenMargin(const AttentionMaps& maps, ImVec2 area) {
     const float line = ImGui::GetTextLineHeight();
     const auto fits = [&](std::int64_t count, float room) {
@@ -183,7 +186,8 @@ void drawHeadTab(AppState& state, const Model& model) {
         }
     }
     if (model.maps.headPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
-    if (tokenMargin > 0) drawHeadTokens(maps, head->heatmap, origin);
+    s.headTokenStep = 0;
+    if (tokenMargin > 0) drawHeadTokens(s, maps, head->heatmap, origin);
     if (s.lessonLayer >= 0 && head->request.layer == s.lessonLayer)
         drawLessonMark(s.lessonMark, head->heatmap.tiles, maps.queries(), maps.keys(), origin);
     const Heatmap& map = head->heatmap;

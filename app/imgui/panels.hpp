@@ -29,6 +29,8 @@ void drawPositionSchemesView(AppState& state, const Model& model);
 // side pictures (one head, attention vs distance with the prior, one row, head similarity).
 void drawMapsView(AppState& state, const Model& model);
 void drawMapsSide(AppState& state, const Model& model);
+// The Maps view's two heads mode (panel_maps_two_heads.cpp).
+void drawMapsTwoHeads(AppState& state, const Model& model);
 // The per-head fit table of every layer: run, cancel, sort, export.
 void drawFitView(AppState& state, const Model& model);
 // A BLOOM or MPT checkpoint run on the user's text: folder, text, B's slope change, Run and

@@ -7,6 +7,7 @@
 #include "maps_heatmap_view.hpp"
 #include "number_table.hpp"
 #include "plot_widget.hpp"
+#include "two_heads_view.hpp"
 #include "view_util.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
@@ -294,6 +295,12 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_views->addTab(distance, "Distance && rows");
     m_views->addTab(similarityPage, "Similarity");
     m_views->addTab(m_table, "Fit table");
+    m_twoHeads = new TwoHeadsView(m_model, this);
+    m_views->addTab(m_twoHeads, "Two heads");
+    connect(m_twoHeads, &TwoHeadsView::cellHovered, this, [this](const QString& text) {
+        m_hoverText = m_twoHeads->hoverText();
+        emit cellHovered(text);
+    });
 
     // A right click on any view offers the open tab's figures (the views ignore the event, so
     // it reaches the tab widget).
@@ -347,6 +354,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     connect(m_model, &AttentionMapsModel::configuredChanged, this, [this] {
         refreshTable();
         refreshLayer();
+        m_twoHeads->refresh();
     });
     connect(m_tensor, &QComboBox::activated, this, [this](int item) {
         AttentionOpenOptions options = m_model->options();
@@ -694,6 +702,13 @@ void AttentionMapsPage::onOpened() {
     m_similarityOrder.clear();
     refreshTable();
     refreshLayer();
+    // Two heads: the shown head against the next head of its layer (or its prior, one head).
+    m_twoHeads->refresh();  // the pickers' ranges first
+    m_twoHeads->setA(m_layer->value(), m_head->value());
+    if (maps->heads() > 1)
+        m_twoHeads->setB(explore::CompareSource::Head, m_layer->value(), (m_head->value() + 1) % maps->heads());
+    else
+        m_twoHeads->setB(explore::CompareSource::FittedPrior);
     startFit();
     applyLessonTarget();
     if (isVisible()) m_views->currentWidget()->setFocus();  // PageUp / PageDown step layers at once
@@ -718,6 +733,7 @@ void AttentionMapsPage::onFitted() {
     refreshTable();
     refreshLayer();
     if (m_views->currentIndex() == SimilarityView) refreshSimilarity();
+    m_twoHeads->refresh();  // the fit table's fits and rows
 }
 
 explore::HeadSlopes AttentionMapsPage::slopesOf(int layerIndex, int head) const {
@@ -798,6 +814,7 @@ void AttentionMapsPage::onGridShown() {
 bool AttentionMapsPage::picturesPending() const {
     for (const MapsHeatmapView* v : {m_grid, m_overview, m_headView, m_similarity})
         if (v->pending()) return true;
+    if (m_twoHeads->pending()) return true;
     return m_rowShown != m_rowRunner.latest();
 }
 
@@ -1041,6 +1058,17 @@ void AttentionMapsPage::fillFigureMenu(QMenu* menu) {
         }
         return;
     }
+    if (tab == m_twoHeads) {
+        for (const int scale : {1, 2, 4})
+            menu->addAction(QString("Two heads: PNG at %1x…").arg(scale), this, [this, scale] {
+                const QString path = QFileDialog::getSaveFileName(
+                    this, "Save the figure", figureFileName(m_twoHeads->figureName(), scale), "PNG image (*.png)");
+                if (path.isEmpty()) return;
+                (void)exportTwoHeadsFigure(path, std::max(m_twoHeads->width(), 640),
+                                           std::max(m_twoHeads->height(), 400), scale);
+            });
+        return;
+    }
     const QString name = tab == m_overview   ? QString("All layers")
                          : tab == m_headView ? QString("Head %1").arg(m_head->value())
                          : tab == m_grid     ? QString("Layer grid")
@@ -1053,6 +1081,14 @@ void AttentionMapsPage::fillFigureMenu(QMenu* menu) {
 void AttentionMapsPage::exportFigureDialog(int scale) {
     const MapsPtr maps = m_model->maps();
     if (!maps) return;
+    if (m_views->currentWidget() == m_twoHeads) {
+        const QString path = QFileDialog::getSaveFileName(
+            this, "Save the figure", figureFileName(m_twoHeads->figureName(), scale), "PNG image (*.png)");
+        if (path.isEmpty()) return;
+        (void)exportTwoHeadsFigure(path, std::max(m_twoHeads->width(), 640), std::max(m_twoHeads->height(), 400),
+                                   scale);
+        return;
+    }
     if (m_views->currentWidget() == m_overview) {
         const QString path = QFileDialog::getSaveFileName(this, "Save the figure", figureFileName("all-layers", scale),
                                                           "PNG image (*.png)");
@@ -1098,6 +1134,13 @@ bool AttentionMapsPage::exportFigure(const QString& path, const MapsHeatmapParam
     r.mapsParams = params;
     r.scale = scale;
     saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(r));
+    return true;
+}
+
+bool AttentionMapsPage::exportTwoHeadsFigure(const QString& path, int width, int height, int scale) {
+    auto request = m_twoHeads->figureRequest(width, height, scale);
+    if (!request) return false;
+    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(*request));
     return true;
 }
 

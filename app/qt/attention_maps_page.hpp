@@ -1,8 +1,9 @@
 // The "Attention maps" tab: a trained model's saved attention maps (AttentionMapsModel) with
 // the file's controls (tensor, batch element, probabilities or scores, the ALiBi prior it is
-// paired with, the layer, head and query row, the fit's rows) over six views: the layer's heads
+// paired with, the layer, head and query row, the fit's rows) over seven views: the layer's heads
 // as small multiples, every layer at once, one head, attention vs distance and one row against
-// their priors, the heads' similarity matrix, and the sortable, exportable fit table. The views
+// their priors, the heads' similarity matrix, the sortable, exportable fit table, and two heads
+// (or a head and its prior) side by side with their difference (two_heads_view.hpp). The views
 // draw the core's pictures and texts; this file only wires them.
 #pragma once
 
@@ -40,11 +41,12 @@ class MapsHeatmapView;
 class NumberTable;
 class LessonRowsProxy;
 class PlotWidget;
+class TwoHeadsView;
 
 class AttentionMapsPage : public QWidget {
     Q_OBJECT
 public:
-    enum View { GridView, OverviewView, HeadView, DistanceView, SimilarityView, TableView, ViewCount };
+    enum View { GridView, OverviewView, HeadView, DistanceView, SimilarityView, TableView, TwoHeadsTab, ViewCount };
 
     explicit AttentionMapsPage(QWidget* parent = nullptr);
 
@@ -111,6 +113,9 @@ public:
     [[nodiscard]] PlotWidget* profilePlot() const { return m_profile; }
     [[nodiscard]] PlotWidget* rowPlot() const { return m_rowPlot; }
     [[nodiscard]] QTableView* table() const { return m_table; }
+    [[nodiscard]] TwoHeadsView* twoHeadsView() const { return m_twoHeads; }
+    // The Two heads tab as `alibi render FILE --what heads` draws it, `width` x `height` at 1x.
+    bool exportTwoHeadsFigure(const QString& path, int width, int height, int scale);
     [[nodiscard]] const std::vector<int>& similarityOrder() const { return m_similarityOrder; }
     [[nodiscard]] QString hoverText() const { return m_hoverText; }
     [[nodiscard]] QString summaryText() const;
@@ -200,6 +205,7 @@ private:
     NumberTable* m_tableModel;
     QSortFilterProxyModel* m_sorted;
     QTableView* m_table;
+    TwoHeadsView* m_twoHeads;
 
     MapsOverview m_overviewMap;  // the last overview, for its hit test
     DistanceMatrix m_distances;

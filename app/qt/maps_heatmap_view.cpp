@@ -46,8 +46,9 @@ int MapsHeatmapView::axisMargin() const {
     return std::max(m_axisLabels.isEmpty() ? 0 : fontMetrics().height() + 8, tokenMargin());
 }
 
-// Room for the longest token where the cells could be a line apart (the whole widget is an
-// upper bound on the tile); 0 when no token can fit, so a long file keeps its picture's size.
+// Room for the longest token where tokens label the axes (tokensFitAxis: every k-th token a line
+// apart; the whole widget is an upper bound on the tile); 0 when none can, so a long file keeps
+// its picture's size.
 int MapsHeatmapView::tokenMargin() const {
     const int line = fontMetrics().height();
     const double across = width() - 2 * kMargin - kBarArea, down = height() - 2 * kMargin - 2 * (line + 4);
@@ -349,7 +350,7 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
                        Qt::AlignRight | Qt::AlignVCenter, m_axisLabels[k]);
         }
     }
-    // One head's tokens along its axes, where every cell has room for one (the core's rule).
+    // One head's tokens along its axes, every k-th cell's where the cells are closer than a line (the core's rule).
     if (m_map.tiles.size() == 1 && tokenMargin() > 0) {
         const HeatmapTile& t = m_map.tiles.front();
         const int line = fm.height();

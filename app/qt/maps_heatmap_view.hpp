@@ -64,8 +64,8 @@ public:
     // Labels of the single tile's rows and columns (the similarity matrix's heads, in order).
     void setAxisLabels(QStringList labels);
     // The tokens of the keys and of the query rows, made visible (one picture of one head): each
-    // axis labels every cell with its token where the cells are a text line apart (the core's
-    // rule, indexAxisLabels); the picture then leaves room for them. Empty: none.
+    // axis labels every k-th cell with its token, k the smallest step that keeps them a text line
+    // apart (the core's rule, indexAxisLabels); the picture then leaves room for them. Empty: none.
     void setCellTokens(std::vector<std::string> keys, std::vector<std::string> queries);
     void setHighlightedTile(int tile);
     // A lesson step's mark on this picture of `queries` x `keys` cells (the core's, for the layer

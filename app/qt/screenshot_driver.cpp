@@ -93,9 +93,9 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
         w->tabs()->setCurrentIndex(MainWindow::AttentionTab);
         if (page->model()->maps() && page->model()->maps()->layers() > 1) page->setLayerIndex(1);
         page->setHead(std::min(2, page->model()->maps() ? page->model()->maps()->heads() - 1 : 0));
-        const char* viewNames[AttentionMapsPage::ViewCount] = {"9-attention-grid",        "9b-attention-overview",
-                                                               "9c-attention-head",       "9d-attention-distance",
-                                                               "9e-attention-similarity", "9f-attention-fit-table"};
+        const char* viewNames[AttentionMapsPage::ViewCount] = {
+            "9-attention-grid",        "9b-attention-overview",  "9c-attention-head",     "9d-attention-distance",
+            "9e-attention-similarity", "9f-attention-fit-table", "9g-attention-two-heads"};
         for (int v = 0; v < AttentionMapsPage::ViewCount; ++v) {
             page->views()->setCurrentIndex(v);
             QApplication::processEvents();

@@ -504,14 +504,15 @@ class Figure:
 _VIEWS = ("stages", "schemes", "extrapolation", "compare", "slope-schemes")
 
 
-def _render_maps(maps, what, layer, head, query, tensor, batch, values, format, ratio, given, threads, progress):
+def _render_maps(maps, what, layer, head, query, tensor, batch, values, format, ratio, given, threads, progress,
+                 vs=None):
     if isinstance(maps, (str, _os.PathLike)):
         src = _os.fsdecode(maps)
     elif isinstance(maps, bytes):
         raise TypeError("maps must be a path (str or os.PathLike) or an array of attention maps, not bytes")
     else:
         src = _maps_bytes(_as_array(maps) if not isinstance(maps, (list, tuple)) else maps)
-    for key, value in (("tensor", tensor), ("values", values), ("what", what)):
+    for key, value in (("tensor", tensor), ("values", values), ("what", what), ("vs", vs)):
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{key} must be a string, got {value!r}")
     for key, value in (("layer", layer), ("head", head), ("query", query), ("batch", batch)):
@@ -522,7 +523,7 @@ def _render_maps(maps, what, layer, head, query, tensor, batch, values, format, 
         svg = True
     slopes_given = any(given[k] is not None for k in ("heads", "slopes", "preset", "from_config"))
     data, pixels = _core.render_maps(src, _options(tensor=tensor, batch=batch, values=values), None, _options(**given),
-                                     slopes_given, what, layer, head, query, svg, ratio, threads, progress)
+                                     slopes_given, what, layer, head, query, svg, ratio, threads, progress, vs)
     return Figure("svg", data) if pixels is None else Figure("png", data, pixels)
 
 
@@ -532,7 +533,7 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
            from_config=None, lengths=None, padding=None, documents=None, window=None, prefix=None, positions=None,
            batch_row=None, pixel_ratio=None, format=None, max_distance=None, quantity=None, maps=None, layer=None,
            tensor=None, batch=None, values=None, max_memory=None, session=None, threads=None, progress=None,
-           b_scheme=None, b_max_bias=None, b_slopes=None, b_mode=None, b_dtype=None, b_mask=None):
+           b_scheme=None, b_max_bias=None, b_slopes=None, b_mode=None, b_dtype=None, b_mask=None, vs=None):
     """Render a figure as ``alibi render`` draws it (the same bytes); returns a Figure.
 
     Keywords: those of stats(), plus what="bias" (bias, attention: PNG head grid; slopes,
@@ -550,9 +551,10 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
     .safetensors file (or an array of shape (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K)), with
     what="attention" (default; one layer's heads, or one head), "overview" (every layer),
     "similarity" (the heads' distance matrix), "fit" (one head's attention vs distance with its
-    priors) or "row" (one query row); layer= (the layer's number), head=, query=, tensor=,
-    batch= (the batch element), values=; the model's slopes (heads=, slopes=, preset=, ...)
-    draw its configured prior.
+    priors), "row" (one query row) or "heads" (head= of layer= against vs=: "L:H", "H" of the same
+    layer, "prior" or "fitted-prior", with the difference B - A; PNG); layer= (the layer's number),
+    head=, query=, tensor=, batch= (the batch element), values=; the model's slopes (heads=,
+    slopes=, preset=, ...) draw its configured prior.
 
     Example:
         >>> alibi_explorer.render(heads=12, seq=64)                    # inline head grid
@@ -572,7 +574,9 @@ def render(heads=None, seq=None, keys=None, *, what=None, head=None, colormap=No
         return _render_maps(maps, what or "attention", layer, head, query, tensor, batch, values, format, ratio,
                             dict(heads=heads, scheme=scheme, max_bias=max_bias, slopes=slopes, preset=preset,
                                  from_config=from_config, colormap=colormap, scale=scale, width=width, height=height),
-                            threads, progress)
+                            threads, progress, vs)
+    if vs is not None:
+        raise ValueError("vs names side B of what='heads' on saved attention maps: give maps= too")
     if any(v is not None for v in (layer, tensor, batch, values)):
         raise ValueError("layer, tensor, batch and values choose what to draw of saved attention maps: give maps= too")
     batch_opts = _options(preset=preset, from_config=from_config, lengths=lengths, padding=padding,

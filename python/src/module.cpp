@@ -453,19 +453,20 @@ py::tuple fit(const py::object& source, const py::dict& fitOptions, const py::di
     return py::make_tuple(fitText(r, maps), fitJson(r, maps), fitCsv(r));
 }
 
-// `alibi render FILE --what attention|overview|similarity|fit|row`: (PNG bytes, RGBA pixels) or
+// `alibi render FILE --what attention|overview|similarity|fit|row|heads`: (PNG bytes, RGBA pixels) or
 // (SVG text, None), the figure the core chooses (render/maps_file_figure.hpp).
 py::tuple renderMaps(const py::object& source, const py::dict& fileOptions, const py::object& base,
                      const py::dict& options, bool slopesGiven, const std::string& what, const py::object& layer,
                      const py::object& head, const py::object& query, bool svg, int scale, const py::object& threads,
-                     const py::object& callback) {
+                     const py::object& callback, const py::object& versus) {
     const Session s = sessionFor(base, options);
     MapsFileFigureRequest request;
+    if (!versus.is_none()) request.versus = versus.cast<std::string>();
     const auto kind = parseMapsFigureKind(what);
     if (!kind)
         throw py::value_error(
             fmt::format("what '{}' cannot draw attention maps from a file (expected attention, "
-                        "overview, similarity, fit or row)",
+                        "overview, similarity, fit, row or heads)",
                         what));
     request.what = *kind;
     if (!layer.is_none())
@@ -480,6 +481,8 @@ py::tuple renderMaps(const py::object& source, const py::dict& fileOptions, cons
     request.scale = s.scale;
     request.width = s.width;
     request.height = s.height;
+    // Unless height= is given, the figure's own height where it has one (the CLI's rule).
+    if (!options.contains("height")) request.height = mapsFigureDefaultHeight(*kind, s.width).value_or(s.height);
     request.pixelRatio = scale;
     request.svg = svg;
     request.threads = threadCount(threads);
@@ -700,7 +703,8 @@ PYBIND11_MODULE(_core, m) {
           py::arg("max_distance").none(true), py::arg("quantity").none(true), threads, progress);
     m.def("render_maps", &renderMaps, py::arg("source"), py::arg("file_options"), base, options,
           py::arg("slopes_given"), py::arg("what"), py::arg("layer").none(true), py::arg("head").none(true),
-          py::arg("query").none(true), py::arg("svg"), py::arg("scale"), threads, progress);
+          py::arg("query").none(true), py::arg("svg"), py::arg("scale"), threads, progress,
+          py::arg("versus").none(true) = py::none());
     m.def("fit", &fit, py::arg("source"), py::arg("fit_options"), py::arg("slope_options"), py::arg("slopes_given"),
           py::arg("heads_named"), threads, progress);
     m.def("render_curves", &renderCurves, base, options, py::arg("kind"), progress);

@@ -397,6 +397,9 @@ def test_session_with_a_batch_and_custom_slopes_agrees(tmp_path):
      dict(what="fit", head=1, slopes=[0.0625] * 5), "svg"),
     (["--what", "row", "--head", "2", "--query", "40", "--pixel-ratio", "2"],
      dict(what="row", head=2, query=40, pixel_ratio=2, format="png"), "png"),
+    (["--what", "heads", "--head", "1", "--vs", "3"], dict(what="heads", head=1, vs="3"), "png"),
+    (["--what", "heads", "--head", "0", "--vs", "fitted-prior", "--width", "900", "--height", "420"],
+     dict(what="heads", head=0, vs="fitted-prior", width=900, height=420), "png"),
 ])
 def test_attention_map_figures_of_a_file_agree(tmp_path, heads_file, args, kwargs, ext):
     out = tmp_path / f"cli.{ext}"

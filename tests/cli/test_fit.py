@@ -223,6 +223,37 @@ class FitTests(cli.CliCase):
             self.assertEqual(r.returncode, 2, f"{args}: {r.stderr.decode()}")
             self.assertIn(words, r.stderr.decode(), args)
 
+    def test_render_two_heads(self):
+        t = 32
+        layer0, layer1 = prior_maps([1.0, 0.25, 0.05], t), prior_maps([0.5, 0.1, 2.0], t, sigma=0.5, seed=3)
+        write_safetensors(self.path("two.safetensors"), [("model.layers.0.attn", layer0),
+                                                         ("model.layers.1.attn", layer1)])
+        src = self.path("two.safetensors")
+        # A | B | B - A: three square panels, so the figure is as tall as they need unless --height.
+        for args, size in ((["--head", "0:1", "--vs", "1:2"], (1024, 460)),
+                           (["--layer", "1", "--head", "0", "--vs", "2", "--width", "800", "--height", "500"], (800, 500)),
+                           (["--head", "1:1", "--vs", "fitted-prior", "--pixel-ratio", "2"], (2048, 920)),
+                           (["--head", "0:2", "--vs", "prior", "--heads", "3"], (1024, 460))):
+            r = cli.run("render", src, "--what", "heads", *args, "-o", self.path("heads.png"))
+            self.assertEqual(r.returncode, 0, f"{args}: {r.stderr.decode()}")
+            self.assertEqual(cli.png_size(self.path("heads.png")), size, args)
+        # Out of range, missing or misplaced sides: exit 2 and a message naming the range or the way out.
+        for args, words in ((["--what", "heads", "--head", "0:1", "--vs", "5:0"], "layers 0 to 1"),
+                            (["--what", "heads", "--head", "0:9", "--vs", "1:0"], "heads 0 to 2"),
+                            (["--what", "heads", "--head", "7:0", "--vs", "1:0"], "layers 0 to 1"),
+                            (["--what", "heads", "--head", "0:1", "--vs", "1:x"], "LAYER:HEAD"),
+                            (["--what", "heads", "--head", "0:1"], "needs --vs"),
+                            (["--what", "heads", "--head", "0:1", "--vs", "prior"], "no slopes are paired"),
+                            (["--what", "attention", "--vs", "1:0"], "drop it"),
+                            (["--what", "heads", "--head", "0:1", "--vs", "1:0", "--log-scale"], "drop --log-scale")):
+            r = cli.run("render", src, *args, "-o", self.path("x.png"))
+            self.assertEqual(r.returncode, 2, f"{args}: {r.stderr.decode()}")
+            self.assertIn(words, r.stderr.decode(), args)
+            self.assertFalse(os.path.exists(self.path("x.png")), args)
+        r = cli.run("render", "--heads", "4", "--what", "bias", "--vs", "1:0", "-o", self.path("x.png"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("give the FILE", r.stderr.decode())
+
     def test_example_assets_open_and_name_the_drifted_heads(self):
         root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "attention")
         for name in ("trained-like-4x8x64.npy", "trained-like-4x8x64.safetensors"):

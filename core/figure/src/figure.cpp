@@ -251,7 +251,8 @@ Result<Image> heatmapFigure(int width, int height, Colormap colormap, const Draw
     return heatmapFigure(width, height, frame, draw);
 }
 
-Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, const DrawHeatmapFn& draw) {
+Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, const DrawHeatmapFn& draw,
+                            FigureMapPlacement* placed) {
     if (auto font = detail::loadLabelFont(); !font) return std::unexpected(font.error());
     const int scale = std::max(frame.scale, 1);
     const bool text = width / scale >= 240 && height / scale >= 180;  // smaller: the heatmap and the bar only
@@ -312,6 +313,7 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     out.height = height;
     out.pixels.assign(static_cast<std::size_t>(out.width) * out.height, kBackground);
     blit(out, map->image, left, top);
+    if (placed) *placed = FigureMapPlacement{left, top, map->tiles};
 
     // The height and width the tiles use: the grid may leave a strip at the bottom, square tiles
     // (the overview) one at the right; the colour bar and the key axis's label follow the tiles,

@@ -1,5 +1,6 @@
 // The figure job: every explorer figure from one request, as PNG or SVG bytes.
 #include <alibi/figure/figure_job.hpp>
+#include <alibi/figure/head_compare_figure.hpp>
 
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
@@ -108,6 +109,17 @@ Result<FigureFile> renderFigureJob(const FigureJobRequest& r, const ProgressFn& 
             if (!figure) return std::unexpected(figure.error());
             if (cancelled()) return fail(ErrorCode::Cancelled, "cancelled");
             image = plotFigurePng(*figure, r.scale);
+            break;
+        }
+        case Kind::MapsHeads: {
+            explore::HeadCompareRequest request = r.headCompare;
+            request.progress = progress;
+            auto compared = explore::compareHeads(*r.maps, request);
+            if (!compared) return std::unexpected(compared.error());
+            auto figure =
+                renderHeadCompareFigure(*r.maps, *compared, {r.mapsParams.colormap, r.width, r.height, r.scale});
+            if (!figure) return std::unexpected(figure.error());
+            image = std::move(figure->image);
             break;
         }
         case Kind::Similarity:

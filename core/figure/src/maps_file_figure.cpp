@@ -6,14 +6,16 @@
 #include <alibi/analysis/head_similarity.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/figure/head_compare_figure.hpp>
 
 #include <fmt/format.h>
+#include <algorithm>
 
 namespace alibi {
 
 std::optional<MapsFigureKind> parseMapsFigureKind(std::string_view name) {
     for (const auto kind : {MapsFigureKind::Attention, MapsFigureKind::Overview, MapsFigureKind::Similarity,
-                            MapsFigureKind::Fit, MapsFigureKind::Row})
+                            MapsFigureKind::Fit, MapsFigureKind::Row, MapsFigureKind::Heads})
         if (mapsFigureKindName(kind) == name) return kind;
     return std::nullopt;
 }
@@ -28,16 +30,78 @@ std::string_view mapsFigureKindName(MapsFigureKind kind) {
             return "fit";
         case MapsFigureKind::Row:
             return "row";
+        case MapsFigureKind::Heads:
+            return "heads";
         default:
             return "attention";
     }
+}
+
+std::optional<int> mapsFigureDefaultHeight(MapsFigureKind kind, int width) {
+    if (kind != MapsFigureKind::Heads) return std::nullopt;
+    return std::max(360, static_cast<int>(static_cast<std::int64_t>(width) * 9 / 20));
 }
 
 bool mapsFigureIsVector(MapsFigureKind kind) {
     return kind == MapsFigureKind::Fit || kind == MapsFigureKind::Row;
 }
 
+Result<explore::HeadCompareRequest> headCompareRequestOf(const AttentionMaps& maps, const MapsFileFigureRequest& r) {
+    explore::HeadCompareRequest request;
+    int layerIndex = 0;
+    if (r.layer) {
+        auto index = explore::headRefOf(maps, *r.layer, 0, "--layer");
+        if (!index) return std::unexpected(index.error());
+        layerIndex = index->layerIndex;
+    }
+    auto a = explore::headRefOf(maps, maps.layerInfo()[static_cast<std::size_t>(layerIndex)].number,
+                                r.head < 0 ? 0 : r.head, "--head");
+    if (!a) return std::unexpected(a.error());
+    request.a = *a;
+    if (r.versus.empty())
+        return fail(ErrorCode::InvalidArgument,
+                    "--what heads needs --vs: another head (LAYER:HEAD, or HEAD of the same layer), prior (the "
+                    "configured slope's) or fitted-prior (at m*)");
+    if (r.versus == "prior") {
+        request.b = explore::CompareSource::ConfiguredPrior;
+    } else if (r.versus == "fitted-prior") {
+        request.b = explore::CompareSource::FittedPrior;
+    } else {
+        auto b = explore::parseHeadRef(maps, r.versus, layerIndex, "--vs");
+        if (!b) return std::unexpected(b.error());
+        request.bHead = *b;
+    }
+    if (!r.configured.empty()) {
+        if (auto ok = explore::checkPairing(maps, static_cast<int>(r.configured.size()), "the given slopes"); !ok)
+            return std::unexpected(ok.error());
+        request.configured = r.configured;
+    }
+    request.threads = r.threads;
+    request.progress = r.progress;
+    return request;
+}
+
 Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps, const MapsFileFigureRequest& r) {
+    if (!r.versus.empty() && r.what != MapsFigureKind::Heads)
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--vs names the second head of --what heads; --what {} draws no second head: drop it",
+                                mapsFigureKindName(r.what)));
+    if (r.what == MapsFigureKind::Heads) {
+        if (r.svg) return fail(ErrorCode::InvalidArgument, "--what heads draws heatmaps, which are PNG only");
+        if (r.logScale || r.maxDistance || r.query >= 0)
+            return fail(ErrorCode::InvalidArgument,
+                        "--what heads draws both heads whole on linear scales: drop --log-scale, --max-distance and "
+                        "--query");
+        auto request = headCompareRequestOf(maps, r);
+        if (!request) return std::unexpected(request.error());
+        auto compared = explore::compareHeads(maps, *request);
+        if (!compared) return std::unexpected(compared.error());
+        auto figure = renderHeadCompareFigure(maps, *compared, {r.colormap, r.width, r.height, r.pixelRatio});
+        if (!figure) return std::unexpected(figure.error());
+        MapsFileFigure out;
+        out.image = std::move(figure->image);
+        return out;
+    }
     if (r.svg && !mapsFigureIsVector(r.what))
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("--what {} draws a heatmap, which is PNG only (SVG is for fit and row)",

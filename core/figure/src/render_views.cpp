@@ -5,8 +5,9 @@ namespace alibi {
 
 const std::vector<std::string_view>& renderViewNames() {
     static const std::vector<std::string_view> names = {
-        "bias",   "attention",     "slopes",  "distance", "attention-distance", "schemes", "slope-schemes",
-        "stages", "extrapolation", "compare", "overview", "similarity",         "fit",     "row"};
+        "bias",     "attention",     "slopes", "distance",      "attention-distance",
+        "schemes",  "slope-schemes", "stages", "extrapolation", "compare",
+        "overview", "similarity",    "fit",    "row",           "heads"};
     return names;
 }
 

@@ -116,15 +116,28 @@ std::vector<std::int64_t> indexTicks(std::int64_t count, double pixelsPerCell, d
     return ticks;
 }
 
+std::int64_t tokenLabelStep(double pixelsPerCell, double lineHeight) {
+    if (!(pixelsPerCell > 0) || !std::isfinite(pixelsPerCell) || !std::isfinite(lineHeight)) return 0;
+    if (lineHeight <= pixelsPerCell) return 1;
+    const double ratio = lineHeight / pixelsPerCell;
+    if (ratio > 1e9) return 0;
+    auto k = static_cast<std::int64_t>(std::ceil(ratio));
+    // ceil of a ratio a rounding error above an integer: the step below may already fit.
+    if (k > 1 && static_cast<double>(k - 1) * pixelsPerCell >= lineHeight) --k;
+    return k;
+}
+
 bool tokensFitAxis(std::int64_t count, double pixelsPerCell, double lineHeight, std::size_t tokens) {
-    return count > 0 && tokens == static_cast<std::size_t>(count) && pixelsPerCell >= lineHeight;
+    const std::int64_t step = tokenLabelStep(pixelsPerCell, lineHeight);
+    return count > 0 && tokens == static_cast<std::size_t>(count) && step >= 1 && step <= kMaxTokenStep;
 }
 
 std::vector<IndexLabel> indexAxisLabels(std::int64_t count, double pixelsPerCell, double lineHeight,
                                         double minNumberPixels, std::span<const std::string> tokens) {
     std::vector<IndexLabel> labels;
     if (tokensFitAxis(count, pixelsPerCell, lineHeight, tokens.size())) {
-        for (std::int64_t i = 0; i < count; ++i)
+        const std::int64_t step = tokenLabelStep(pixelsPerCell, lineHeight);
+        for (std::int64_t i = 0; i < count; i += step)
             labels.push_back({i, text::shortenText(tokens[static_cast<std::size_t>(i)], kMaxTokenLabelChars), true});
         return labels;
     }

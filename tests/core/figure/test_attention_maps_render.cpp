@@ -264,6 +264,10 @@ TEST(AttentionMapsRender, FigureLabelsTheAxesWithTokensWhereTheyFit) {
     };
     // 8 keys: cells far more than a text line apart, the tokens replace the numbers.
     EXPECT_NE(figure(8, true), figure(8, false));
-    // 300 keys: a cell is under 2 pixels, no token fits; the figure is the one without tokens.
-    EXPECT_EQ(figure(300, true), figure(300, false));
+    // 120 keys: cells about 4 pixels apart, under a text line: every k-th token still labels
+    // the axes (alibi/render/ticks.hpp tokenLabelStep), so the figure differs from the numbers'.
+    EXPECT_NE(figure(120, true), figure(120, false));
+    // 1000 keys: a cell is under a pixel, the step would pass kMaxTokenStep; the figure is the
+    // one without tokens.
+    EXPECT_EQ(figure(1000, true), figure(1000, false));
 }

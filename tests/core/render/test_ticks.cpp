@@ -41,7 +41,7 @@ TEST(Ticks, IndexTicksLeaveRoomForLabels) {
     EXPECT_EQ(indexTicks(4096, 0.2, 36).at(1), 200);
 }
 
-TEST(Ticks, TokensLabelEveryCellOrNone) {
+TEST(Ticks, TokensLabelEveryKthCellOrNone) {
     const std::vector<std::string> tokens = {"The", "·quick", "·brownish-red-fox", "↵"};
     // Cells a text line apart: every cell its token, long ones cut to 12 characters.
     const auto labels = indexAxisLabels(4, 16, 14, 36, tokens);
@@ -53,8 +53,14 @@ TEST(Ticks, TokensLabelEveryCellOrNone) {
     EXPECT_EQ(labels[1].text, "·quick");
     EXPECT_EQ(labels[2].text, "·brownish-r…");  // 11 characters and the ellipsis
     EXPECT_EQ(labels[3].text, "↵");
-    // Cells closer than a line: numbers at indexTicks' places, no token at all.
-    const auto numbers = indexAxisLabels(4, 10, 14, 36, tokens);
+    // Cells closer than a line (10 px for 14 px lines): every second token, cells 0 and 2.
+    const auto every2 = indexAxisLabels(4, 10, 14, 36, tokens);
+    ASSERT_EQ(every2.size(), 2u);
+    EXPECT_TRUE(every2[0].token && every2[1].token);
+    EXPECT_EQ(every2[0].index, 0);
+    EXPECT_EQ(every2[1].index, 2);
+    // Cells so close that the step would exceed kMaxTokenStep: numbers at indexTicks' places.
+    const auto numbers = indexAxisLabels(4, 1, 14, 36, tokens);
     ASSERT_EQ(numbers.size(), 1u);
     EXPECT_FALSE(numbers[0].token);
     EXPECT_EQ(numbers[0].text, "0");
@@ -62,6 +68,27 @@ TEST(Ticks, TokensLabelEveryCellOrNone) {
     const auto mismatched = indexAxisLabels(4, 40, 14, 36, std::vector<std::string>(tokens.begin(), tokens.end() - 1));
     EXPECT_TRUE(std::none_of(mismatched.begin(), mismatched.end(), [](const IndexLabel& l) { return l.token; }));
     EXPECT_TRUE(tokensFitAxis(4, 14, 14, 4));
-    EXPECT_FALSE(tokensFitAxis(4, 13.9, 14, 4));
+    EXPECT_TRUE(tokensFitAxis(4, 13.9, 14, 4));       // every second token
+    EXPECT_FALSE(tokensFitAxis(4, 14.0 / 9, 14, 4));  // a step of 9
     EXPECT_FALSE(tokensFitAxis(0, 20, 14, 0));
+}
+
+TEST(Ticks, TokenStepIsTheSmallestThatKeepsLabelsALineApart) {
+    // The live run's default text: 69 tokens in a ~655 px tile, 9.5 px cells, 17 px lines.
+    EXPECT_EQ(tokenLabelStep(9.5, 17), 2);
+    EXPECT_EQ(tokenLabelStep(17, 17), 1);
+    EXPECT_EQ(tokenLabelStep(5.6, 17), 4);  // 3 x 5.6 = 16.8 < 17
+    EXPECT_EQ(tokenLabelStep(17.0 / 3, 17), 3);
+    EXPECT_EQ(tokenLabelStep(0, 17), 0);
+    // On every step, each pair of neighbouring labels is at least a line apart, and one step
+    // less would not be.
+    for (const double cell : {0.7, 1.3, 2.0, 3.3, 4.25, 6.0, 8.5, 9.5, 11.9, 16.99}) {
+        const std::int64_t k = tokenLabelStep(cell, 17);
+        EXPECT_GE(static_cast<double>(k) * cell, 17.0) << cell;
+        EXPECT_LT(static_cast<double>(k - 1) * cell, 17.0) << cell;
+    }
+    const std::vector<std::string> tokens(69, "tok");
+    const auto labels = indexAxisLabels(69, 9.5, 17, 1e9, tokens);
+    ASSERT_EQ(labels.size(), 35u);  // 0, 2, ..., 68
+    for (std::size_t n = 0; n < labels.size(); ++n) EXPECT_EQ(labels[n].index, static_cast<std::int64_t>(2 * n));
 }

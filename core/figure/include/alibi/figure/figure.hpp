@@ -59,7 +59,14 @@ struct FigureFrame {
 // tile of a grid (HeatmapParams::labelBand) where the frame writes the tile's label, so no label
 // covers a cell. An error when the label font is missing.
 using DrawHeatmapFn = std::function<Result<Heatmap>(int width, int height, int labelBand)>;
-[[nodiscard]] Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, const DrawHeatmapFn& draw);
+// Where the frame put the heatmap: its top-left pixel in the figure and its tiles (relative to
+// it), for a view that shows the figure itself and maps the mouse back to cells.
+struct FigureMapPlacement {
+    int x = 0, y = 0;
+    std::vector<HeatmapTile> tiles;
+};
+[[nodiscard]] Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, const DrawHeatmapFn& draw,
+                                          FigureMapPlacement* placed = nullptr);
 // The bare frame: colour bar of `colormap`, head labels; no title, axes or caption.
 [[nodiscard]] Result<Image> heatmapFigure(int width, int height, Colormap colormap, const DrawHeatmapFn& draw);
 

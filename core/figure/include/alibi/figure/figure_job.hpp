@@ -12,6 +12,7 @@
 #include <alibi/base/progress.hpp>
 #include <alibi/base/tensor.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
+#include <alibi/explore/head_compare.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/figure/view_figure.hpp>
 #include <alibi/io/attention_maps.hpp>
@@ -25,7 +26,7 @@
 namespace alibi {
 
 struct FigureJobRequest {
-    enum class Kind { View, Diagnosis, Maps, MapsOverview, MapsProfile, MapsRow, Similarity };
+    enum class Kind { View, Diagnosis, Maps, MapsOverview, MapsProfile, MapsRow, Similarity, MapsHeads };
     Kind kind = Kind::View;
     ViewFigureRequest view;  // Kind::View (its progress callback is the job's)
     // Kind::Diagnosis: the tensor (given, or read from `tensorPath`, or the buggy example
@@ -44,6 +45,9 @@ struct FigureJobRequest {
     DistanceMatrix distances;  // Similarity: the matrix, its head order and title
     std::vector<int> similarityOrder;
     std::string similarityTitle;
+    // MapsHeads: the two heads (compared again on the job's thread; the fits handed in are the
+    // view's) in mapsParams.colormap.
+    explore::HeadCompareRequest headCompare;
     int width = 0, height = 0;  // the figure at 1x (Kind::View: view.session's)
     int scale = 1;              // PNG pixels per layout pixel: 1, 2, 4
     bool svg = false;           // SVG: views drawn from lines and text only

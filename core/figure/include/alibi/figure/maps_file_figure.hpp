@@ -7,6 +7,7 @@
 
 #include <alibi/base/error.hpp>
 #include <alibi/base/progress.hpp>
+#include <alibi/explore/head_compare.hpp>
 #include <alibi/figure/figure.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/render/colormap.hpp>
@@ -20,17 +21,23 @@
 
 namespace alibi {
 
-enum class MapsFigureKind { Attention, Overview, Similarity, Fit, Row };
-// "attention", "overview", "similarity", "fit", "row"
+enum class MapsFigureKind { Attention, Overview, Similarity, Fit, Row, Heads };
+// "attention", "overview", "similarity", "fit", "row", "heads"
 [[nodiscard]] std::optional<MapsFigureKind> parseMapsFigureKind(std::string_view name);
 [[nodiscard]] std::string_view mapsFigureKindName(MapsFigureKind kind);
 // Whether the figure can be SVG (fit and row); the others are heatmaps, PNG only.
 [[nodiscard]] bool mapsFigureIsVector(MapsFigureKind kind);
+// The figure's height when the caller gave none, for `width`: heads' three square panels side by
+// side need less than the session's 4:3 (max(360, 0.45 width)); nullopt: the session's height.
+[[nodiscard]] std::optional<int> mapsFigureDefaultHeight(MapsFigureKind kind, int width);
 
 struct MapsFileFigureRequest {
     MapsFigureKind what = MapsFigureKind::Attention;
-    std::optional<int> layer;        // the layer's number (default: the first layer)
-    int head = -1;                   // -1: every head (attention); fit and row: head 0
+    std::optional<int> layer;  // the layer's number (default: the first layer)
+    int head = -1;             // -1: every head (attention); fit, row and heads: head 0
+    // heads: side B, "L:H" (a layer's number and a head), "H" (a head of A's layer), "prior" (A's
+    // prior at its configured slope) or "fitted-prior" (at its m*); refused for the others.
+    std::string versus;
     std::int64_t query = -1;         // row: -1 is the last row
     std::vector<double> configured;  // the model's slopes, when given (fit and row draw their prior)
     Colormap colormap = Colormap::Viridis;
@@ -51,6 +58,10 @@ struct MapsFileFigure {
     std::optional<Image> image;  // PNG figures
     std::string svg;             // SVG figures
 };
+
+// The heads figure's comparison from a request (its layer, head, versus and configured slopes).
+[[nodiscard]] Result<explore::HeadCompareRequest> headCompareRequestOf(const AttentionMaps& maps,
+                                                                       const MapsFileFigureRequest& request);
 
 // The figure, or an error naming the request's problem (messages name the CLI's flags:
 // front ends word them with alibi/base/field_names.hpp).

@@ -48,15 +48,22 @@ struct IndexLabel {
 // Tokens longer than this are cut ("…") on an axis.
 inline constexpr std::size_t kMaxTokenLabelChars = 12;
 
-// Whether tokens label a cell axis: there is one token per cell and the cells are at least
-// `lineHeight` pixels apart, so every cell gets its token on a text line of its own (stacked
-// along a query axis, turned a quarter along a key axis). Labelling only some cells with tokens
-// would read as a sentence that is not there, so it is all or none.
+// Tokens label every k-th cell of an axis, k the smallest step that puts labels a text line
+// apart (stacked along a query axis, turned a quarter along a key axis): 1 where the cells are a
+// line apart, 2 for cells half a line apart, ... Steps above this leave so few tokens that the
+// axis reads better with numbers.
+inline constexpr std::int64_t kMaxTokenStep = 8;
+// The step k for cells `pixelsPerCell` apart and labels `lineHeight` tall: the smallest k with
+// k * pixelsPerCell >= lineHeight (0 when no step does, for cells of no size).
+[[nodiscard]] std::int64_t tokenLabelStep(double pixelsPerCell, double lineHeight);
+// Whether tokens label a cell axis: there is one token per cell and tokenLabelStep is at most
+// kMaxTokenStep. Every explorer view and figure decides with this.
 [[nodiscard]] bool tokensFitAxis(std::int64_t count, double pixelsPerCell, double lineHeight, std::size_t tokens);
 
 // The labels of a cell index axis of `count` cells drawn `pixelsPerCell` apart: every cell's
-// token (already made visible, alibi/text/visible.hpp; cut to kMaxTokenLabelChars) when
-// tokensFitAxis, otherwise indexTicks' numbers at least `minNumberPixels` apart.
+// token on every k-th cell from 0 (already made visible, alibi/text/visible.hpp; cut to
+// kMaxTokenLabelChars; k = tokenLabelStep) when tokensFitAxis, otherwise indexTicks' numbers at
+// least `minNumberPixels` apart.
 [[nodiscard]] std::vector<IndexLabel> indexAxisLabels(std::int64_t count, double pixelsPerCell, double lineHeight,
                                                       double minNumberPixels, std::span<const std::string> tokens);
 
