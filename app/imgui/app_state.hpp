@@ -134,6 +134,7 @@ struct FieldRefusal {
 struct LiveState {
     std::string folderDraft;                   // the model folder field
     std::string textDraft = kDefaultLiveText;  // the text box: committed to session.live.text by Run
+    bool editingText = false;                  // the text box is being edited (else shown wrapped)
     std::string headsText;                     // "3=0.25, 0=1/2": B's heads' slopes
     std::string headsError;                    // why the heads' list was refused (the core's words)
     bool run = false;                          // one-shot: commit the text and run the session's model

@@ -40,7 +40,12 @@ alibi::ColorBar mapsColorBar(const AttentionMaps& maps, const Heatmap& map, cons
 void drawFileBar(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     const MapsOpenResult* file = model.maps.file.get();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
+    // The field as wide as its path (the line's room allowing), so the whole path reads.
+    const float pathWidth =
+        ImGui::CalcTextSize(s.path.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x + ImGui::GetFontSize();
+    const float pathRoom =
+        ImGui::GetContentRegionAvail().x - buttonWidth("Open maps") - ImGui::GetStyle().ItemSpacing.x;
+    ImGui::SetNextItemWidth(std::floor(std::max(ImGui::GetFontSize() * 16.0f, std::min(pathWidth, pathRoom))));
     const bool enter = ImGui::InputText("##maps-path", &s.path, ImGuiInputTextFlags_EnterReturnsTrue);
     noteTextField();  // its text scrolls in its frame (layout_check.hpp)
     ImGui::SameLine();
@@ -65,9 +70,10 @@ void drawFileBar(AppState& state, const Model& model) {
     }
     if (file == nullptr) return;
     const AttentionMaps& maps = *file->maps;
-    ImGui::SameLine();
-    ImGui::Text("%s  %s%s", std::filesystem::path(file->ask.path).filename().string().c_str(),
-                maps.layoutText().c_str(), maps.causal() ? ", causal" : ", bidirectional");
+    const std::string what = fmt::format("{}  {}{}", std::filesystem::path(file->ask.path).filename().string(),
+                                         maps.layoutText(), maps.causal() ? ", causal" : ", bidirectional");
+    sameLineIfFits(ImGui::CalcTextSize(what.c_str()).x);
+    ImGui::TextUnformatted(what.c_str());
 
     // Values: detected with the reason, or overridden (a re-open of the same file).
     const float combo = ImGui::GetFontSize() * 8.5f;
@@ -315,7 +321,7 @@ void drawMapsView(AppState& state, const Model& model) {
     ImGui::SetCursorScreenPos(ImVec2(
         ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x + gridSize.x + ImGui::GetStyle().ItemSpacing.x,
         ImGui::GetItemRectMin().y));
-    ImGui::BeginChild("maps-side", ImVec2(sideWidth, gridSize.y), false, ImGuiWindowFlags_NoScrollbar);
+    beginTextChild("maps-side", ImVec2(sideWidth, gridSize.y), ImGuiWindowFlags_NoScrollbar);
     drawMapsSide(state, model);
     ImGui::EndChild();
     ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x,

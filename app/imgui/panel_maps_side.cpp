@@ -282,8 +282,11 @@ void drawRowTab(AppState& state, const Model& model) {
         for (double v : line.y) top = std::max(top, v);
     // The figure's keys: a steep head's few keys fill the plot (the core's window).
     const explore::KeyWindow window = explore::mapsRowWindow(lines, r.row + maps.keys() - maps.queries(), maps.keys());
-    if (const std::string note = explore::keyWindowNote(window, maps.keys(), false); !note.empty())
+    if (const std::string note = explore::keyWindowNote(window, maps.keys(), false); !note.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", note.c_str());
+        ImGui::PopTextWrapPos();
+    }
     PlotAxes axes;  // the title is above the legend; the axes named as in the figure
     axes.xLabel = "key j";
     axes.yLabel = "probability";

@@ -146,6 +146,13 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
     return placed;
 }
 
+bool beginTextChild(const char* id, ImVec2 size, ImGuiWindowFlags flags) {
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(std::ceil(ImGui::GetFontSize() * 0.2f), 0.0f));
+    const bool open = ImGui::BeginChild(id, size, false, flags | ImGuiWindowFlags_AlwaysUseWindowPadding);
+    ImGui::PopStyleVar();
+    return open;
+}
+
 bool pathPrompt(const char* title, std::initializer_list<const char*> help, const char* fieldId, std::string& path,
                 bool& open) {
     if (!open) return false;

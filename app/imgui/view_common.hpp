@@ -61,6 +61,11 @@ void sameLineIfFits(float nextWidth, float spacing = -1.0f);
 // The width of a button labelled `label` (its text and frame padding).
 [[nodiscard]] float buttonWidth(const char* label);
 
+// BeginChild for a child window of text: ImGui gives a child without a border no padding, so a
+// line starting at its left edge loses the ink a glyph draws left of its origin ("T", "J" of the
+// large fonts); this one keeps a few pixels of padding at its sides. End it with ImGui::EndChild.
+bool beginTextChild(const char* id, ImVec2 size, ImGuiWindowFlags flags = 0);
+
 // A modal prompt for a path (ImGui has no file dialog): `help` lines, a field editing `path`,
 // Open and Cancel (Escape). Draws nothing unless `open`; returns true on Open (or Enter), and
 // clears `open` when the prompt closes either way.

@@ -104,7 +104,12 @@ public:
                 const auto examples = attentionExamples();
                 const auto npy = std::find_if(examples.begin(), examples.end(),
                                               [](const std::string& p) { return p.ends_with(".npy"); });
-                if (npy != examples.end()) explorer.openAttentionMaps(*npy);
+                // Opened in the background: the first picture stays the view it names (the head grid),
+                // rather than switching to the maps when they arrive.
+                if (npy != examples.end()) {
+                    explorer.openAttentionMaps(*npy);
+                    if (state.maps.open) state.maps.open->stayInView = true;
+                }
             }
             // A session naming a model (its `model` section) runs it first: the Maps view then shows its
             // maps with the tokens, the Model view A against B.
