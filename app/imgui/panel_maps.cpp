@@ -208,22 +208,27 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     MapsState& s = state.maps;
     const MapsGridResult* grid = model.maps.grid.get();
     const AttentionMaps& maps = *model.maps.file->maps;
-    s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
-    s.gridHeight = std::max(0, static_cast<int>(size.y - ImGui::GetTextLineHeightWithSpacing()));
-    // The subtitle: what a pixel shows.
+    // The subtitle: what a pixel shows, wrapped at the grid's width (the side pictures sit to its
+    // right); the grid takes the height it leaves.
+    std::string note, subtitle = " ";
     if (grid != nullptr && grid->error.empty()) {
-        // The core's time first: the summary may be cut at the panel's edge.
         // A per-head scale says what each tile's range leaves out (the core's note).
-        std::string note = alibi::perHeadScaleNote(
+        note = alibi::perHeadScaleNote(
             grid->heatmap, grid->request.perHead && !grid->request.overview ? ScaleMode::PerHead : ScaleMode::Shared);
         if (!note.empty()) note = " · " + note;
-        ImGui::TextDisabled("drawn in %.0f ms; %s%s%s", grid->ms,
-                            grid->request.overview ? "every layer, each block its own range; " : "",
-                            grid->heatmap.summary.c_str(), note.c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s", grid->heatmap.summary.c_str(), note.c_str());
-    } else {
-        ImGui::TextDisabled(" ");
+        subtitle = fmt::format("drawn in {:.0f} ms; {}{}{}", grid->ms,
+                               grid->request.overview ? "every layer, each block its own range; " : "",
+                               grid->heatmap.summary, note);
     }
+    const float subtitleHeight =
+        ImGui::CalcTextSize(subtitle.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
+    s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
+    s.gridHeight = std::max(0, static_cast<int>(size.y - subtitleHeight));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
+    ImGui::TextDisabled("%s", subtitle.c_str());
+    ImGui::PopTextWrapPos();
+    if (grid != nullptr && grid->error.empty() && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s%s", grid->heatmap.summary.c_str(), note.c_str());
     const bool current = grid != nullptr && grid->request.maps == model.maps.file->maps;
     if (grid == nullptr || !current) {
         ImGui::Dummy(ImVec2(static_cast<float>(s.gridWidth), static_cast<float>(s.gridHeight)));
@@ -310,9 +315,22 @@ void drawMapsView(AppState& state, const Model& model) {
     const AttentionMaps& maps = *file->maps;
     drawLayerBar(state, maps);
 
-    // The grid on the left, the side pictures on the right, the read-out below both.
-    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 4.2f;  // up to four lines, tokens included
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // The grid on the left, the side pictures on the right, the read-out below both: up to four
+    // lines (tokens included), or, when the room is tight (a lesson strip in presentation mode),
+    // one line and the hover read-out in a tooltip, so the pictures keep the room. Below the
+    // height the side pictures need (their controls, title, fit and a plot), the three scroll in
+    // a child window of that height rather than shrink to a sliver (the wheel stays the layer's).
+    const float lineHeight = ImGui::GetTextLineHeightWithSpacing();
+    const float minBody = lineHeight * 15.0f;
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    const bool scrollBody = avail.y < minBody;
+    if (scrollBody) {
+        ImGui::BeginChild("maps body", ImVec2(0, 0), false,
+                          ImGuiWindowFlags_AlwaysVerticalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        avail = ImVec2(ImGui::GetContentRegionAvail().x, minBody);
+    }
+    const bool compactReadout = avail.y < lineHeight * 18.0f;
+    const float readoutHeight = lineHeight * (compactReadout ? 1.2f : 4.2f);
     const float sideWidth = std::floor(std::clamp(avail.x * 0.42f, ImGui::GetFontSize() * 18.0f, avail.x * 0.5f));
     const ImVec2 gridSize(avail.x - sideWidth - ImGui::GetStyle().ItemSpacing.x, avail.y - readoutHeight);
     ImGui::BeginGroup();
@@ -326,13 +344,16 @@ void drawMapsView(AppState& state, const Model& model) {
     ImGui::EndChild();
     ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x,
                                      ImGui::GetItemRectMax().y + ImGui::GetStyle().ItemSpacing.y));
-    if (!model.maps.hoverReadout.empty()) {
+    if (!model.maps.hoverReadout.empty() && compactReadout) {
+        ImGui::SetTooltip("%s", model.maps.hoverReadout.c_str());
+    } else if (!model.maps.hoverReadout.empty()) {
         ImGui::TextUnformatted(model.maps.hoverReadout.c_str());
     } else {
         ImGui::TextDisabled(
             "Hover the maps for the file's value, its distance and the ALiBi prior there; click a "
             "head to inspect it.");
     }
+    if (scrollBody) ImGui::EndChild();
 }
 
 }  // namespace alibi::imgui
