@@ -241,8 +241,9 @@ struct AppState {
 
     // ---- a trained model's attention maps (the Maps and Fit views)
     MapsState maps;
-    LiveState live;                         // the Model view
-    std::vector<std::string> droppedFiles;  // dropped on the window this frame (the shell adds them)
+    std::vector<TileLabelPlace> mapsLabels;  // where the maps grid's tile labels were drawn last frame
+    LiveState live;                          // the Model view
+    std::vector<std::string> droppedFiles;   // dropped on the window this frame (the shell adds them)
 
     // ---- frame timing (filled by the shell and the Explorer)
     RollingStats frameMs{240};       // wall time per frame

@@ -84,6 +84,7 @@ std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& req
     params.width = std::max(request.width, 1);
     params.height = std::max(request.height, 1);
     if (!request.overview) {
+        params.labelBand = request.labelBand;  // the tiles' labels sit above them, never over cells
         auto map = renderAttentionMaps(maps, params);
         if (!map) {
             result->error = map.error().message;

@@ -70,6 +70,7 @@ struct MapsGridRequest {
     int width = 0, height = 0;
     bool log = false;
     bool perHead = false;
+    int labelBand = 0;  // pixels above each tile of a layer's grid for its label (not the overview's)
     friend bool operator==(const MapsGridRequest&, const MapsGridRequest&) = default;
 };
 

@@ -88,6 +88,7 @@ struct MapsState {
     int headWidth = 0, headHeight = 0;
     int similarityWidth = 0, similarityHeight = 0;
     float gridX = 0, gridY = 0;             // screen position of the grid image last frame
+    int gridLabelBand = 0;                  // pixels above each tile for its label (a text line)
     std::optional<MapsCell> hover;          // cell under the mouse this frame (grid or head picture)
     std::optional<int> similarityHover[2];  // heads (a, b) under the mouse in the similarity matrix
 

@@ -158,8 +158,10 @@ void drawLayerBar(AppState& state, const AttentionMaps& maps) {
     ImGui::TextDisabled("Page Up/Down, wheel: layer");
 }
 
-// Outlines the selected head (and labels the tiles, or the overview's layers).
-void drawGridLabels(const MapsState& s, const MapsGridResult& grid, const AttentionMaps& maps, ImVec2 origin) {
+// Outlines the selected head and labels the tiles in the band the core left above each (as the
+// head grid, Compare and Diagnose do: never over a cell), or the overview's layers.
+std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsGridResult& grid, const AttentionMaps& maps,
+                                           ImVec2 origin) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     auto label = [&](float x, float y, const std::string& text) {
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
@@ -180,28 +182,26 @@ void drawGridLabels(const MapsState& s, const MapsGridResult& grid, const Attent
             }
             label(x, y, fmt::format("L{}", number));
         }
-        return;
+        return {};
     }
+    std::vector<std::string> labels;
     for (const HeatmapTile& tile : grid.heatmap.tiles) {
         const ImVec2 a(origin.x + static_cast<float>(tile.x), origin.y + static_cast<float>(tile.y));
         const ImVec2 b(a.x + static_cast<float>(tile.width), a.y + static_cast<float>(tile.height));
         if (tile.head == s.head)
             draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), kHighlightColor, 0.0f, 0, 2.0f);
-        if (tile.width >= 40 && tile.height >= 24) {
-            std::string text = fmt::format("h{}", tile.head);
-            if (s.perHead) {
-                // The ends as the tile's own colour bar reads them (">= hi" above rows of one key).
-                const alibi::ColorBar own =
-                    attentionMapsColorBar(maps, grid.heatmap, static_cast<int>(&tile - grid.heatmap.tiles.data()), 2);
-                const std::string ranged =
-                    own.ticks.empty()
-                        ? text
-                        : fmt::format("h{} {}..{}", tile.head, own.ticks.front().label, own.ticks.back().label);
-                if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) text = ranged;
-            }
-            label(a.x, a.y, text);
+        std::string text = fmt::format("h{}", tile.head);
+        if (s.perHead) {
+            // The ends as the tile's own colour bar reads them (">= hi" above rows of one key);
+            // drawTileLabels falls back to "h3" where the range does not fit the tile's width.
+            const alibi::ColorBar own =
+                attentionMapsColorBar(maps, grid.heatmap, static_cast<int>(&tile - grid.heatmap.tiles.data()), 2);
+            if (!own.ticks.empty())
+                text = fmt::format("h{} {}..{}", tile.head, own.ticks.front().label, own.ticks.back().label);
         }
+        labels.push_back(std::move(text));
     }
+    return drawTileLabels(grid.heatmap.tiles, labels, origin);
 }
 
 void drawGrid(AppState& state, const Model& model, ImVec2 size) {
@@ -223,6 +223,7 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     const float subtitleHeight =
         ImGui::CalcTextSize(subtitle.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
     s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
+    s.gridLabelBand = tileLabelBand();
     s.gridHeight = std::max(0, static_cast<int>(size.y - subtitleHeight));
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
     ImGui::TextDisabled("%s", subtitle.c_str());
@@ -286,7 +287,7 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
             if (block.layer == s.layer) barMap = &block.map;
         barLabel = fmt::format("L{}", maps.layerInfo()[static_cast<std::size_t>(s.layer)].number);
     }
-    drawGridLabels(s, *grid, maps, origin);
+    state.mapsLabels = drawGridLabels(s, *grid, maps, origin);
     // A lesson step's heads and cell, on the layer it shows.
     if (!grid->request.overview && s.lessonLayer >= 0 && grid->request.layer == s.lessonLayer)
         drawLessonMark(s.lessonMark, grid->heatmap.tiles, maps.queries(), maps.keys(), origin);

@@ -145,18 +145,6 @@ TEST_F(Views, DiagnoseFindsTheExampleBugAndOpensTheCorrectedParameters) {
 
 // Compare and Diagnose write each tile's label in the band the core left above it (as the head
 // grid and the figures), never over its cells; a batch's error map names batch row and head.
-void expectLabelsAbove(const std::vector<TileLabelPlace>& labels, const std::vector<std::string>& want) {
-    ASSERT_EQ(labels.size(), want.size());
-    for (std::size_t n = 0; n < labels.size(); ++n) {
-        const TileLabelPlace& l = labels[n];
-        EXPECT_EQ(l.text, want[n]);
-        EXPECT_LE(l.label.y + l.label.height, l.tile.y + 0.5f) << l.text;  // above the first row
-        EXPECT_GE(l.label.y, l.tile.y - 2 * l.label.height) << l.text;     // in the band just above
-        EXPECT_GE(l.label.x, l.tile.x - 0.5f) << l.text;
-        EXPECT_LE(l.label.x + l.label.width, l.tile.x + l.tile.width + 0.5f) << l.text;
-    }
-}
-
 TEST_F(Views, CompareAndDiagnoseLabelTheirTilesAboveThem) {
     state().session.attention.bias.slopes.heads = 8;
     state().session.attention.bias.queries = 16;

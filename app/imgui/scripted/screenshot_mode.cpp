@@ -42,7 +42,8 @@ bool writeLayout(Explorer& explorer, const std::string& path, int width, int hei
                        {"y", state.maps.gridY},
                        {"width", maps->heatmap.image.width},
                        {"height", maps->heatmap.image.height},
-                       {"layer", maps->request.layer}};
+                       {"layer", maps->request.layer},
+                       {"labelBand", maps->request.labelBand}};
     std::ofstream out(path);
     out << doc.dump(2) << '\n';
     return static_cast<bool>(out);
