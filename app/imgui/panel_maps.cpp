@@ -163,11 +163,6 @@ void drawLayerBar(AppState& state, const AttentionMaps& maps) {
 std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsGridResult& grid, const AttentionMaps& maps,
                                            ImVec2 origin) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    auto label = [&](float x, float y, const std::string& text) {
-        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-        draw->AddRectFilled(ImVec2(x + 2, y + 2), ImVec2(x + 6 + size.x, y + 2 + size.y), IM_COL32(0, 0, 0, 150));
-        draw->AddText(ImVec2(x + 4, y + 2), IM_COL32(255, 255, 255, 230), text.c_str());
-    };
     if (grid.request.overview) {
         for (const MapsBlock& block : grid.blocks) {
             const float x = origin.x + static_cast<float>(block.x), y = origin.y + static_cast<float>(block.y);
@@ -180,7 +175,13 @@ std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsGridRes
                 }
                 draw->AddRect(ImVec2(x - 2, y - 2), ImVec2(right + 2, bottom + 2), kHighlightColor, 0.0f, 0, 2.0f);
             }
-            label(x, y, fmt::format("L{}", number));
+            // The layer's label in the band above the block's first row of tiles (the core left
+            // it free), where it fits.
+            const std::string text = fmt::format("L{}", number);
+            const float room = block.map.tiles.empty() ? 0.0f : static_cast<float>(block.map.tiles.front().y);
+            if (room >= ImGui::GetTextLineHeight())
+                draw->AddText(ImVec2(x, y + room - ImGui::GetTextLineHeight() - 1.0f),
+                              ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
         }
         return {};
     }

@@ -192,6 +192,15 @@ TEST_F(AttentionMapsView, TheGridLabelsItsTilesAboveThem) {
         EXPECT_LE(l.label.y + l.label.height, l.tile.y + 0.5f) << l.text;
         EXPECT_LE(l.label.x + l.label.width, l.tile.x + l.tile.width + 0.5f) << l.text;
     }
+    // The overview (every layer): each block leaves the band above its rows for the layer's label.
+    state().maps.overview = true;
+    frame();
+    settle();
+    frame();
+    ASSERT_EQ(maps().grid->blocks.size(), 4u);
+    for (const MapsBlock& block : maps().grid->blocks)
+        for (const HeatmapTile& t : block.map.tiles)
+            EXPECT_GE(t.y, static_cast<int>(ImGui::GetTextLineHeight())) << block.layer << " h" << t.head;
 }
 
 TEST_F(AttentionMapsView, LayerKeysStepTheLayerAndTheGridFollows) {
