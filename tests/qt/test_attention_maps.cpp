@@ -267,6 +267,7 @@ private slots:
         p.layerIndex = 3;
         p.width = grid->imagePixels().width();
         p.height = grid->imagePixels().height();
+        p.labelBand = grid->labelBand();  // the band left above each tile for its label
         const auto expected = renderAttentionMaps(*page->model()->maps(), p);
         QVERIFY(expected);
         QVERIFY(grid->heatmap().image.pixels == expected->image.pixels);
