@@ -32,7 +32,7 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
     ImGui::Text("%s   shape %s   %s", result.source.c_str(), shapeText(result.shape).c_str(),
                 std::string(dtypeName(result.dtype)).c_str());
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(d.explorerSummaryText().c_str());
+    textWrappedAtSpaces(d.explorerSummaryText());
     ImGui::Text("Read as layout %s: %lld heads x %lld queries x %lld keys.", std::string(layoutName(d.layout)).c_str(),
                 static_cast<long long>(d.heads), static_cast<long long>(d.queries), static_cast<long long>(d.keys));
     if (d.match) {
@@ -57,8 +57,8 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
                 ImGui::TextColored(
                     ImVec4(0.4f, 0.85f, 0.4f, 1), "%s: %s", f.code.c_str(),
                     f.informational ? "informational, no change after softmax" : "harmless: no change after softmax");
-            ImGui::TextWrapped("%s", f.explorerMessage().c_str());
-            if (!f.fix.empty()) ImGui::TextWrapped("Fix: %s", f.fix.c_str());
+            textWrappedAtSpaces(f.explorerMessage());
+            if (!f.fix.empty()) textWrappedAtSpaces("Fix: " + f.fix);
         }
     }
     if (!d.inferredSlopes.empty()) {
