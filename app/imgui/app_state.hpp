@@ -134,6 +134,7 @@ struct FieldRefusal {
 struct LiveState {
     std::string folderDraft;                   // the model folder field
     std::string textDraft = kDefaultLiveText;  // the text box: committed to session.live.text by Run
+    bool editingText = false;                  // the text box is being edited (else shown wrapped)
     std::string headsText;                     // "3=0.25, 0=1/2": B's heads' slopes
     std::string headsError;                    // why the heads' list was refused (the core's words)
     bool run = false;                          // one-shot: commit the text and run the session's model
@@ -240,8 +241,9 @@ struct AppState {
 
     // ---- a trained model's attention maps (the Maps and Fit views)
     MapsState maps;
-    LiveState live;                         // the Model view
-    std::vector<std::string> droppedFiles;  // dropped on the window this frame (the shell adds them)
+    std::vector<TileLabelPlace> mapsLabels;  // where the maps grid's tile labels were drawn last frame
+    LiveState live;                          // the Model view
+    std::vector<std::string> droppedFiles;   // dropped on the window this frame (the shell adds them)
 
     // ---- frame timing (filled by the shell and the Explorer)
     RollingStats frameMs{240};       // wall time per frame

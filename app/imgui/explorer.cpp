@@ -452,8 +452,9 @@ void Explorer::drawPanels(float top) {
     // During a lesson the curves view keeps the whole height: the strip below takes the room the
     // statistics had, and its three plots must stay readable on a projector.
     // In presentation mode the views take the whole height (the plots stay readable from the back
-    // of the room); only the head grid keeps its statistics under it.
-    const bool statsBelow = m_state.presentation ? m_state.view == View::Grid
+    // of the room); only the head grid keeps its statistics under it, and not during a lesson (no
+    // step speaks of them, and with the lesson strip they would leave the grid a few pixels).
+    const bool statsBelow = m_state.presentation ? m_state.view == View::Grid && !m_lessons.active()
                                                  : m_state.view == View::Grid || m_state.view == View::Stages ||
                                                        (m_state.view == View::Curves && !m_lessons.active());
 

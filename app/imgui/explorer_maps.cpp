@@ -403,8 +403,8 @@ void Explorer::submitMapsRequests() {
         return;
     }
     if (s.gridWidth > 0 && s.gridHeight > 0)
-        m_mapsGrid->submit(
-            MapsGridRequest{file, layer, -1, s.overview, s.gridWidth, s.gridHeight, s.logColors, s.perHead});
+        m_mapsGrid->submit(MapsGridRequest{file, layer, -1, s.overview, s.gridWidth, s.gridHeight, s.logColors,
+                                           s.perHead, s.gridLabelBand});
     if (s.side == MapsSide::Head && s.headWidth > 0 && s.headHeight > 0)
         m_mapsHead->submit(MapsGridRequest{file, layer, head, false, s.headWidth, s.headHeight, s.logColors, false});
     const std::int64_t first = s.fitAllRows ? 0 : s.fitFirst;

@@ -158,9 +158,13 @@ bool inTextField(const Hit& h) {
     if (h.window != nullptr && std::string_view(h.window->Name).find("##custom") != std::string_view::npos) return true;
     const TextFields& fields = textFields();
     if (fields.frame != ImGui::GetFrameCount()) return false;
+    // A multi-line field clips to its own child window; a single-line one draws in its window's
+    // clip rectangle and trims its glyphs to the frame itself: either way the glyph is inside it.
+    const auto inside = [](ImVec2 a, ImVec2 b, const ImVec4& r) {
+        return a.x >= r.x - 1.5f && b.x <= r.z + 1.5f && a.y >= r.y - 1.5f && b.y <= r.w + 1.5f;
+    };
     for (const ImVec4& r : fields.rects)
-        if (h.clip.x >= r.x - 1.5f && h.clip.z <= r.z + 1.5f && h.clip.y >= r.y - 1.5f && h.clip.w <= r.w + 1.5f)
-            return true;
+        if (inside(ImVec2(h.clip.x, h.clip.y), ImVec2(h.clip.z, h.clip.w), r) || inside(h.min, h.max, r)) return true;
     return false;
 }
 

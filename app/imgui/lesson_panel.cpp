@@ -1,6 +1,8 @@
 // The ImGui lesson panel (see lesson_panel.hpp).
 #include "lesson_panel.hpp"
 
+#include "view_common.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -60,7 +62,8 @@ float fittedScale(const std::string& text, float scale, ImVec2 room) {
     // Never below the interface's own text size.
     ImFont* font = lessonFont();
     const float floor = font != nullptr ? ImGui::GetFontSize() * 1.1f / font->FontSize : scale;
-    const float width = room.x - ImGui::GetStyle().ScrollbarSize;
+    // The text child's padding (beginTextChild) on both sides, and a scroll bar's room.
+    const float width = room.x - ImGui::GetStyle().ScrollbarSize - 2.0f * std::ceil(ImGui::GetFontSize() * 0.2f);
     while (scale / 1.06f >= floor && textHeight(text, scale, width) > room.y) scale /= 1.06f;
     return scale;
 }
@@ -194,7 +197,7 @@ LessonPanel::Action LessonPanel::draw(float x, float y, float width, float heigh
         ImGui::Separator();
         // The whole step shown: the chosen size (A- / A+), smaller only as far as the room needs.
         m_shownScale = fittedScale(step.text, textScale, ImGui::GetContentRegionAvail());
-        if (ImGui::BeginChild("lesson text", ImVec2(0, 0), false)) {
+        if (beginTextChild("lesson text", ImVec2(0, 0))) {
             lessonText(step.text, m_shownScale);
         }
         ImGui::EndChild();

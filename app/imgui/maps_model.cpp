@@ -84,6 +84,7 @@ std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& req
     params.width = std::max(request.width, 1);
     params.height = std::max(request.height, 1);
     if (!request.overview) {
+        params.labelBand = request.labelBand;  // the tiles' labels sit above them, never over cells
         auto map = renderAttentionMaps(maps, params);
         if (!map) {
             result->error = map.error().message;
@@ -113,6 +114,7 @@ std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& req
         params.height = blockHeight;
         params.gap = 1;
         params.head = -1;
+        params.labelBand = request.labelBand;  // the block's layer label sits above its first row
         for (int layer = 0; layer < maps.layers(); ++layer) {
             if (cancel.cancelled()) return nullptr;
             params.layerIndex = layer;

@@ -72,6 +72,7 @@ struct MapsGridRequest {
     int width = 0, height = 0;
     bool log = false;
     bool perHead = false;
+    int labelBand = 0;  // pixels above each tile for its label (the overview: above each block's rows)
     friend bool operator==(const MapsGridRequest&, const MapsGridRequest&) = default;
 };
 

@@ -90,6 +90,7 @@ struct MapsState {
     float gridX = 0, gridY = 0;             // screen position of the grid image last frame
     std::int64_t headTokenStep = 0;         // the head picture's key axis: every k-th token labelled (0: none)
     float twoX = 0, twoY = 0;               // screen position of the two heads figure last frame
+    int gridLabelBand = 0;                  // pixels above each tile for its label (a text line)
     std::optional<MapsCell> hover;          // cell under the mouse this frame (grid or head picture)
     std::optional<int> similarityHover[2];  // heads (a, b) under the mouse in the similarity matrix
 

@@ -61,9 +61,14 @@ void drawCurvesPanel(AppState& state, const Model& model) {
                         static_cast<long long>(curves->maxDistance));
 
     const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    // Each plot at least tall enough for its title, its axes' labels and a few ticks: when three
+    // such plots do not fit (a lesson open in presentation mode), they scroll in a child window.
+    const float room = ImGui::GetContentRegionAvail().y;
+    const float height = std::max({120.0f, ImGui::GetTextLineHeight() * 8.0f, (room - 2.0f * spacing) / 3.0f});
+    const bool scroll = 3.0f * height + 2.0f * spacing > room + 0.5f;
+    if (scroll) ImGui::BeginChild("curve plots", ImVec2(0, 0), false);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float height = std::max(120.0f, (avail.y - 2.0f * spacing) / 3.0f);
     const ImVec2 size(avail.x, height);
     const int highlight = state.hoveredHead;
 
@@ -135,6 +140,7 @@ void drawCurvesPanel(AppState& state, const Model& model) {
     }
     if (model.curvesPending)
         drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + 3.0f * height + 2.0f * spacing), 0.0f);
+    if (scroll) ImGui::EndChild();
 }
 
 }  // namespace alibi::imgui

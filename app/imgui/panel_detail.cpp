@@ -42,7 +42,11 @@ void drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoom) {
     const float cellWidth = static_cast<float>(tile.width) / static_cast<float>(keys);
     const float cellHeight = static_cast<float>(tile.height) / static_cast<float>(queries);
     if (cellWidth < ImGui::CalcTextSize("-0.0").x + 2.0f || cellHeight < ImGui::GetTextLineHeight()) {
+        // Wrapped under the picture: the colour bar beside it reaches below its bottom edge.
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() +
+                               std::max(static_cast<float>(tile.width), ImGui::GetFontSize() * 8));
         ImGui::TextDisabled("Widen the window (or zoom out) to print every number in its cell.");
+        ImGui::PopTextWrapPos();
         return;
     }
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -90,8 +94,6 @@ void drawDetailView(AppState& state, const Model& model) {
 
     const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 3.0f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    // A single head reads best square.
-    const float side = std::max(0.0f, std::min(avail.x - colorBarWidth(), avail.y - readoutHeight));
     if (detail == nullptr) {
         ImGui::TextDisabled("%s", explore::progressText(explore::ProgressPhase::Computing,
                                                         model.detailsProgress > 0 ? model.detailsProgress : -1.0,
@@ -105,8 +107,11 @@ void drawDetailView(AppState& state, const Model& model) {
     }
     const Image& image = detail->heatmap.image;
     if (image.width <= 0 || image.height <= 0) return;
-    // The image fills the square, cells kept crisp (the texture samples the nearest pixel).
-    const float zoom = side / static_cast<float>(std::max(image.width, image.height));
+    // The image fills the room its shape allows (a square head fills the square; Q = 4 queries of
+    // K = 16 keys a strip as wide as the view), cells kept crisp (the texture samples the nearest
+    // pixel).
+    const float zoom = std::max(0.0f, std::min((avail.x - colorBarWidth()) / static_cast<float>(image.width),
+                                               (avail.y - readoutHeight) / static_cast<float>(image.height)));
     const ImVec2 size(std::floor(static_cast<float>(image.width) * zoom),
                       std::floor(static_cast<float>(image.height) * zoom));
     const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -32,7 +32,7 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
     ImGui::Text("%s   shape %s   %s", result.source.c_str(), shapeText(result.shape).c_str(),
                 std::string(dtypeName(result.dtype)).c_str());
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(d.explorerSummaryText().c_str());
+    textWrappedAtSpaces(d.explorerSummaryText());
     ImGui::Text("Read as layout %s: %lld heads x %lld queries x %lld keys.", std::string(layoutName(d.layout)).c_str(),
                 static_cast<long long>(d.heads), static_cast<long long>(d.queries), static_cast<long long>(d.keys));
     if (d.match) {
@@ -57,8 +57,8 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
                 ImGui::TextColored(
                     ImVec4(0.4f, 0.85f, 0.4f, 1), "%s: %s", f.code.c_str(),
                     f.informational ? "informational, no change after softmax" : "harmless: no change after softmax");
-            ImGui::TextWrapped("%s", f.explorerMessage().c_str());
-            if (!f.fix.empty()) ImGui::TextWrapped("Fix: %s", f.fix.c_str());
+            textWrappedAtSpaces(f.explorerMessage());
+            if (!f.fix.empty()) textWrappedAtSpaces("Fix: " + f.fix);
         }
     }
     if (!d.inferredSlopes.empty()) {
@@ -116,9 +116,13 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         state.diagnoseUseExample = false;
         ++state.diagnoseSerial;
     }
-    sameLineIfFits(ImGui::GetFontSize() * 14.0f);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
-    if (ImGui::BeginCombo("##examples", "Example with a known bug...")) {
+    // The combo as wide as its preview and its arrow button, at any font size.
+    constexpr const char* kExamples = "Example with a known bug...";
+    const float combo = ImGui::CalcTextSize(kExamples).x + ImGui::GetStyle().FramePadding.x * 2.0f +
+                        ImGui::GetStyle().ItemInnerSpacing.x + ImGui::GetFrameHeight();
+    sameLineIfFits(combo);
+    ImGui::SetNextItemWidth(std::ceil(combo));
+    if (ImGui::BeginCombo("##examples", kExamples)) {
         for (const BuggyExample& example : buggyExamples()) {
             const std::string code(example.code);
             if (ImGui::Selectable(code.c_str())) {
@@ -148,7 +152,7 @@ void drawDiagnoseView(AppState& state, const Model& model) {
     const float captionHeight =
         ImGui::CalcTextSize(caption.c_str(), nullptr, false, static_cast<float>(state.diagnoseWidth) + colorBarWidth())
             .y +
-        ImGui::GetStyle().ItemSpacing.y * 2;
+        ImGui::GetStyle().ItemSpacing.y * 3 + ImGui::GetTextLineHeight() * 0.5f;
     state.diagnoseHeight =
         std::max(16, static_cast<int>(avail.y - std::max(captionHeight, 2 * ImGui::GetTextLineHeightWithSpacing())));
 
@@ -165,7 +169,7 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         drawProgress(state, model);
         return;
     }
-    ImGui::BeginChild("report", ImVec2(textWidth, 0), false);
+    beginTextChild("report", ImVec2(textWidth, 0));
     drawProgress(state, model);
     drawReport(state, *result);
     ImGui::EndChild();
@@ -178,6 +182,8 @@ void drawDiagnoseView(AppState& state, const Model& model) {
     else
         ImGui::TextDisabled("|error| per cell against correct ALiBi%s%s", against.empty() ? "" : ": ", against.c_str());
     ImGui::PopTextWrapPos();
+    // The colour bar's top label is centred on the map's first row: half a line of room for it.
+    ImGui::Dummy(ImVec2(0.0f, ImGui::GetTextLineHeight() * 0.5f));
     const Image& image = result->errorMap.image;
     if (image.width > 0) {
         const ImVec2 origin = ImGui::GetCursorScreenPos();

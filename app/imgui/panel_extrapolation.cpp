@@ -39,11 +39,13 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     axes.yMin = 0;
     axes.yMax = yMax;
     axes.xKind = AxisKind::SignedLog2;
-    PlotCanvas canvas(axes, size);
+    // The plot, and its legend in a row under it (a column of five lengths in the plot's corner
+    // ran over the axis label in a short plot).
+    ImGui::BeginGroup();
+    PlotCanvas canvas(axes, ImVec2(size.x, std::max(size.y - ImGui::GetTextLineHeightWithSpacing(), 16.0f)));
     const int count = static_cast<int>(e.curves.size());
     for (int n = 0; n < count; ++n)
         canvas.drawSeries(e.curves[n], headColor(n, std::max(count, 2)), thick ? 4.5f : 1.5f);
-    // Legend: one line per length, in the curve's colour.
     ImDrawList* draw = ImGui::GetWindowDrawList();
     // The training length L: a dark dashed line, labelled at the top.
     if (const double L = static_cast<double>(e.trainLength); L > 0 && L <= xMax) {
@@ -54,13 +56,12 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
         const std::string label = fmt::format("L = {}", e.trainLength);
         draw->AddText(ImVec2(top.x + 4.0f, top.y + 2.0f), ink, label.c_str());
     }
-    const ImVec2 at = canvas.toScreen(xMax, yMax);
     for (int n = 0; n < count; ++n) {
         const std::string& label = e.curves[n].label;
-        const float width = ImGui::CalcTextSize(label.c_str()).x;
-        draw->AddText(ImVec2(at.x - width - 6.0f, at.y + 4.0f + n * ImGui::GetTextLineHeight()),
-                      headColor(n, std::max(count, 2)), label.c_str());
+        if (n > 0) sameLineIfFits(ImGui::CalcTextSize(label.c_str()).x, ImGui::GetFontSize());
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(headColor(n, std::max(count, 2))), "%s", label.c_str());
     }
+    ImGui::EndGroup();
 }
 
 void drawMassTable(const ExtrapolationResult& result, const LessonMark& mark) {

@@ -214,10 +214,27 @@ void drawModelView(AppState& state, const Model& model) {
     ImGui::SameLine();
     if (ImGui::Button("Example model")) s.example = true;
 
-    // The text.
-    ImGui::InputTextMultiline("##live-text", &s.textDraft,
-                              ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetTextLineHeight() * 4.5f));
-    noteTextField();
+    // The text. ImGui 1.86's multi-line field does not wrap (a long line runs off its right edge),
+    // so the text is shown wrapped in a box of the same size, and the field replaces it while the
+    // user edits it (a click on the box).
+    const ImVec2 box(ImGui::GetContentRegionAvail().x, ImGui::GetTextLineHeight() * 4.5f);
+    if (s.editingText) {
+        if (!ImGui::IsAnyItemActive()) ImGui::SetKeyboardFocusHere();
+        ImGui::InputTextMultiline("##live-text", &s.textDraft, box);
+        noteTextField();
+        if (ImGui::IsItemDeactivated()) s.editingText = false;
+    } else {
+        ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
+        beginTextChild("##live-text-shown", box);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(s.textDraft.c_str(), s.textDraft.c_str() + s.textDraft.size());
+        ImGui::PopTextWrapPos();
+        const bool clicked = ImGui::IsWindowHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
+        ImGui::EndChild();
+        ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The text the model reads: click to edit it");
+        if (clicked) s.editingText = true;
+    }
     drawChangeControls(state);
 
     // Run, progress, Cancel, and why a run or an edit was refused.

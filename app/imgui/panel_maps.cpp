@@ -40,7 +40,12 @@ alibi::ColorBar mapsColorBar(const AttentionMaps& maps, const Heatmap& map, cons
 void drawFileBar(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     const MapsOpenResult* file = model.maps.file.get();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
+    // The field as wide as its path (the line's room allowing), so the whole path reads.
+    const float pathWidth =
+        ImGui::CalcTextSize(s.path.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x + ImGui::GetFontSize();
+    const float pathRoom =
+        ImGui::GetContentRegionAvail().x - buttonWidth("Open maps") - ImGui::GetStyle().ItemSpacing.x;
+    ImGui::SetNextItemWidth(std::floor(std::max(ImGui::GetFontSize() * 16.0f, std::min(pathWidth, pathRoom))));
     const bool enter = ImGui::InputText("##maps-path", &s.path, ImGuiInputTextFlags_EnterReturnsTrue);
     noteTextField();  // its text scrolls in its frame (layout_check.hpp)
     ImGui::SameLine();
@@ -65,9 +70,10 @@ void drawFileBar(AppState& state, const Model& model) {
     }
     if (file == nullptr) return;
     const AttentionMaps& maps = *file->maps;
-    ImGui::SameLine();
-    ImGui::Text("%s  %s%s", std::filesystem::path(file->ask.path).filename().string().c_str(),
-                maps.layoutText().c_str(), maps.causal() ? ", causal" : ", bidirectional");
+    const std::string what = fmt::format("{}  {}{}", std::filesystem::path(file->ask.path).filename().string(),
+                                         maps.layoutText(), maps.causal() ? ", causal" : ", bidirectional");
+    sameLineIfFits(ImGui::CalcTextSize(what.c_str()).x);
+    ImGui::TextUnformatted(what.c_str());
 
     // Values: detected with the reason, or overridden (a re-open of the same file).
     const float combo = ImGui::GetFontSize() * 8.5f;
@@ -157,14 +163,11 @@ void drawLayerBar(AppState& state, const AttentionMaps& maps) {
     ImGui::TextDisabled("Page Up/Down, wheel: layer");
 }
 
-// Outlines the selected head (and labels the tiles, or the overview's layers).
-void drawGridLabels(const MapsState& s, const MapsGridResult& grid, const AttentionMaps& maps, ImVec2 origin) {
+// Outlines the selected head and labels the tiles in the band the core left above each (as the
+// head grid, Compare and Diagnose do: never over a cell), or the overview's layers.
+std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsGridResult& grid, const AttentionMaps& maps,
+                                           ImVec2 origin) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    auto label = [&](float x, float y, const std::string& text) {
-        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-        draw->AddRectFilled(ImVec2(x + 2, y + 2), ImVec2(x + 6 + size.x, y + 2 + size.y), IM_COL32(0, 0, 0, 150));
-        draw->AddText(ImVec2(x + 4, y + 2), IM_COL32(255, 255, 255, 230), text.c_str());
-    };
     if (grid.request.overview) {
         for (const MapsBlock& block : grid.blocks) {
             const float x = origin.x + static_cast<float>(block.x), y = origin.y + static_cast<float>(block.y);
@@ -177,52 +180,62 @@ void drawGridLabels(const MapsState& s, const MapsGridResult& grid, const Attent
                 }
                 draw->AddRect(ImVec2(x - 2, y - 2), ImVec2(right + 2, bottom + 2), kHighlightColor, 0.0f, 0, 2.0f);
             }
-            label(x, y, fmt::format("L{}", number));
+            // The layer's label in the band above the block's first row of tiles (the core left
+            // it free), where it fits.
+            const std::string text = fmt::format("L{}", number);
+            const float room = block.map.tiles.empty() ? 0.0f : static_cast<float>(block.map.tiles.front().y);
+            if (room >= ImGui::GetTextLineHeight())
+                draw->AddText(ImVec2(x, y + room - ImGui::GetTextLineHeight() - 1.0f),
+                              ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
         }
-        return;
+        return {};
     }
+    std::vector<std::string> labels;
     for (const HeatmapTile& tile : grid.heatmap.tiles) {
         const ImVec2 a(origin.x + static_cast<float>(tile.x), origin.y + static_cast<float>(tile.y));
         const ImVec2 b(a.x + static_cast<float>(tile.width), a.y + static_cast<float>(tile.height));
         if (tile.head == s.head)
             draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), kHighlightColor, 0.0f, 0, 2.0f);
-        if (tile.width >= 40 && tile.height >= 24) {
-            std::string text = fmt::format("h{}", tile.head);
-            if (s.perHead) {
-                // The ends as the tile's own colour bar reads them (">= hi" above rows of one key).
-                const alibi::ColorBar own =
-                    attentionMapsColorBar(maps, grid.heatmap, static_cast<int>(&tile - grid.heatmap.tiles.data()), 2);
-                const std::string ranged =
-                    own.ticks.empty()
-                        ? text
-                        : fmt::format("h{} {}..{}", tile.head, own.ticks.front().label, own.ticks.back().label);
-                if (ImGui::CalcTextSize(ranged.c_str()).x + 8.0f < static_cast<float>(tile.width)) text = ranged;
-            }
-            label(a.x, a.y, text);
+        std::string text = fmt::format("h{}", tile.head);
+        if (s.perHead) {
+            // The ends as the tile's own colour bar reads them (">= hi" above rows of one key);
+            // drawTileLabels falls back to "h3" where the range does not fit the tile's width.
+            const alibi::ColorBar own =
+                attentionMapsColorBar(maps, grid.heatmap, static_cast<int>(&tile - grid.heatmap.tiles.data()), 2);
+            if (!own.ticks.empty())
+                text = fmt::format("h{} {}..{}", tile.head, own.ticks.front().label, own.ticks.back().label);
         }
+        labels.push_back(std::move(text));
     }
+    return drawTileLabels(grid.heatmap.tiles, labels, origin);
 }
 
 void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     MapsState& s = state.maps;
     const MapsGridResult* grid = model.maps.grid.get();
     const AttentionMaps& maps = *model.maps.file->maps;
-    s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
-    s.gridHeight = std::max(0, static_cast<int>(size.y - ImGui::GetTextLineHeightWithSpacing()));
-    // The subtitle: what a pixel shows.
+    // The subtitle: what a pixel shows, wrapped at the grid's width (the side pictures sit to its
+    // right); the grid takes the height it leaves.
+    std::string note, subtitle = " ";
     if (grid != nullptr && grid->error.empty()) {
-        // The core's time first: the summary may be cut at the panel's edge.
         // A per-head scale says what each tile's range leaves out (the core's note).
-        std::string note = alibi::perHeadScaleNote(
+        note = alibi::perHeadScaleNote(
             grid->heatmap, grid->request.perHead && !grid->request.overview ? ScaleMode::PerHead : ScaleMode::Shared);
         if (!note.empty()) note = " · " + note;
-        ImGui::TextDisabled("drawn in %.0f ms; %s%s%s", grid->ms,
-                            grid->request.overview ? "every layer, each block its own range; " : "",
-                            grid->heatmap.summary.c_str(), note.c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s", grid->heatmap.summary.c_str(), note.c_str());
-    } else {
-        ImGui::TextDisabled(" ");
+        subtitle = fmt::format("drawn in {:.0f} ms; {}{}{}", grid->ms,
+                               grid->request.overview ? "every layer, each block its own range; " : "",
+                               grid->heatmap.summary, note);
     }
+    const float subtitleHeight =
+        ImGui::CalcTextSize(subtitle.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
+    s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
+    s.gridLabelBand = tileLabelBand();
+    s.gridHeight = std::max(0, static_cast<int>(size.y - subtitleHeight));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
+    ImGui::TextDisabled("%s", subtitle.c_str());
+    ImGui::PopTextWrapPos();
+    if (grid != nullptr && grid->error.empty() && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s%s", grid->heatmap.summary.c_str(), note.c_str());
     const bool current = grid != nullptr && grid->request.maps == model.maps.file->maps;
     if (grid == nullptr || !current) {
         ImGui::Dummy(ImVec2(static_cast<float>(s.gridWidth), static_cast<float>(s.gridHeight)));
@@ -280,7 +293,7 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
             if (block.layer == s.layer) barMap = &block.map;
         barLabel = fmt::format("L{}", maps.layerInfo()[static_cast<std::size_t>(s.layer)].number);
     }
-    drawGridLabels(s, *grid, maps, origin);
+    state.mapsLabels = drawGridLabels(s, *grid, maps, origin);
     // A lesson step's heads and cell, on the layer it shows.
     if (!grid->request.overview && s.lessonLayer >= 0 && grid->request.layer == s.lessonLayer)
         drawLessonMark(s.lessonMark, grid->heatmap.tiles, maps.queries(), maps.keys(), origin);
@@ -313,9 +326,22 @@ void drawMapsView(AppState& state, const Model& model) {
         return;
     }
 
-    // The grid on the left, the side pictures on the right, the read-out below both.
-    const float readoutHeight = ImGui::GetTextLineHeightWithSpacing() * 4.2f;  // up to four lines, tokens included
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // The grid on the left, the side pictures on the right, the read-out below both: up to four
+    // lines (tokens included), or, when the room is tight (a lesson strip in presentation mode),
+    // one line and the hover read-out in a tooltip, so the pictures keep the room. Below the
+    // height the side pictures need (their controls, title, fit and a plot), the three scroll in
+    // a child window of that height rather than shrink to a sliver (the wheel stays the layer's).
+    const float lineHeight = ImGui::GetTextLineHeightWithSpacing();
+    const float minBody = lineHeight * 15.0f;
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    const bool scrollBody = avail.y < minBody;
+    if (scrollBody) {
+        ImGui::BeginChild("maps body", ImVec2(0, 0), false,
+                          ImGuiWindowFlags_AlwaysVerticalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        avail = ImVec2(ImGui::GetContentRegionAvail().x, minBody);
+    }
+    const bool compactReadout = avail.y < lineHeight * 18.0f;
+    const float readoutHeight = lineHeight * (compactReadout ? 1.2f : 4.2f);
     const float sideWidth = std::floor(std::clamp(avail.x * 0.42f, ImGui::GetFontSize() * 18.0f, avail.x * 0.5f));
     const ImVec2 gridSize(avail.x - sideWidth - ImGui::GetStyle().ItemSpacing.x, avail.y - readoutHeight);
     ImGui::BeginGroup();
@@ -324,18 +350,21 @@ void drawMapsView(AppState& state, const Model& model) {
     ImGui::SetCursorScreenPos(ImVec2(
         ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x + gridSize.x + ImGui::GetStyle().ItemSpacing.x,
         ImGui::GetItemRectMin().y));
-    ImGui::BeginChild("maps-side", ImVec2(sideWidth, gridSize.y), false, ImGuiWindowFlags_NoScrollbar);
+    beginTextChild("maps-side", ImVec2(sideWidth, gridSize.y), ImGuiWindowFlags_NoScrollbar);
     drawMapsSide(state, model);
     ImGui::EndChild();
     ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x,
                                      ImGui::GetItemRectMax().y + ImGui::GetStyle().ItemSpacing.y));
-    if (!model.maps.hoverReadout.empty()) {
+    if (!model.maps.hoverReadout.empty() && compactReadout) {
+        ImGui::SetTooltip("%s", model.maps.hoverReadout.c_str());
+    } else if (!model.maps.hoverReadout.empty()) {
         ImGui::TextUnformatted(model.maps.hoverReadout.c_str());
     } else {
         ImGui::TextDisabled(
             "Hover the maps for the file's value, its distance and the ALiBi prior there; click a "
             "head to inspect it.");
     }
+    if (scrollBody) ImGui::EndChild();
 }
 
 }  // namespace alibi::imgui

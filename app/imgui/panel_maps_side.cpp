@@ -23,6 +23,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,12 @@ void legendSwatch(ImU32 color, const char* text) {
     ImGui::Dummy(ImVec2(line, line));
     ImGui::SameLine(0, 4);
     ImGui::TextUnformatted(text);
+}
+
+// A legend entry after another: on the same line while it fits, else on the next.
+void nextLegendSwatch(ImU32 color, const char* text) {
+    sameLineIfFits(ImGui::GetTextLineHeight() + 4 + ImGui::CalcTextSize(text).x);
+    legendSwatch(color, text);
 }
 
 Series series(const char* label, const std::vector<double>& y) {
@@ -82,14 +89,25 @@ const LayerFitResult* currentFit(const Model& model, const MapsState& s) {
     return fit;
 }
 
+// Pieces of one line, each on the line while it fits, else starting the next (never a number
+// split across two lines, as a wrap at a "." would).
+void textPieces(std::initializer_list<std::string> pieces) {
+    bool first = true;
+    for (const std::string& piece : pieces) {
+        if (!first) sameLineIfFits(ImGui::CalcTextSize(piece.c_str()).x, ImGui::GetFontSize());
+        ImGui::TextUnformatted(piece.c_str());
+        first = false;
+    }
+}
+
 void fitSummary(const HeadFit& h) {
-    ImGui::Text("m* = %s%s  [%s, %s]  KL %s", h.slopeAtBound ? ">= " : "", alibi::formatValue(h.slope).c_str(),
-                alibi::formatValue(h.slopeLow).c_str(), alibi::formatValue(h.slopeHigh).c_str(),
-                alibi::formatValue(h.kl).c_str());
+    textPieces({fmt::format("m* = {}{}", h.slopeAtBound ? ">= " : "", alibi::formatValue(h.slope)),
+                fmt::format("[{}, {}]", alibi::formatValue(h.slopeLow), alibi::formatValue(h.slopeHigh)),
+                fmt::format("KL {}", alibi::formatValue(h.kl))});
     if (h.configuredSlope)
-        ImGui::Text("configured m = %s  (m*/m %s, KL at m %s)", alibi::formatSlope(*h.configuredSlope).c_str(),
-                    alibi::formatValue(h.slope / *h.configuredSlope).c_str(),
-                    alibi::formatValue(h.configuredKl.value_or(0)).c_str());
+        textPieces({fmt::format("configured m = {}", alibi::formatSlope(*h.configuredSlope)),
+                    fmt::format("(m*/m {},", alibi::formatValue(h.slope / *h.configuredSlope)),
+                    fmt::format("KL at m {})", alibi::formatValue(h.configuredKl.value_or(0)))});
     else
         ImGui::TextDisabled("configured m unknown: pair an ALiBi prior above");
 }
@@ -208,11 +226,9 @@ void drawDistanceTab(AppState& state, const Model& model) {
     plotTitle(fitProfileTitle(head, maps));
     fitSummary(head);
     legendSwatch(kFileColor, "the file: mean attention by distance");
-    ImGui::SameLine();
-    legendSwatch(kFittedColor, "prior at m*");
+    nextLegendSwatch(kFittedColor, "prior at m*");
     if (!fit->configuredPrior[h].empty()) {
-        ImGui::SameLine();
-        legendSwatch(kConfiguredColor, "prior at configured m");
+        nextLegendSwatch(kConfiguredColor, "prior at configured m");
     }
     const std::vector<Series> lines{series("file", head.profile), series("m*", fit->fittedPrior[h]),
                                     series("configured", fit->configuredPrior[h])};
@@ -272,12 +288,10 @@ void drawRowTab(AppState& state, const Model& model) {
     plotTitle(mapsRowTitle(maps, r.layer, r.head, r.row));
     legendSwatch(kFileColor, "the file's row");
     if (!result->fittedPrior.empty()) {
-        ImGui::SameLine();
-        legendSwatch(kFittedColor, fmt::format("prior at m* = {}", alibi::formatValue(*r.fitted)).c_str());
+        nextLegendSwatch(kFittedColor, fmt::format("prior at m* = {}", alibi::formatValue(*r.fitted)).c_str());
     }
     if (!result->configuredPrior.empty()) {
-        ImGui::SameLine();
-        legendSwatch(kConfiguredColor, fmt::format("at m = {}", alibi::formatSlope(*r.configured)).c_str());
+        nextLegendSwatch(kConfiguredColor, fmt::format("at m = {}", alibi::formatSlope(*r.configured)).c_str());
     }
     const std::vector<Series> lines{series("file", result->probabilities), series("m*", result->fittedPrior),
                                     series("configured", result->configuredPrior)};
@@ -286,8 +300,11 @@ void drawRowTab(AppState& state, const Model& model) {
         for (double v : line.y) top = std::max(top, v);
     // The figure's keys: a steep head's few keys fill the plot (the core's window).
     const explore::KeyWindow window = explore::mapsRowWindow(lines, r.row + maps.keys() - maps.queries(), maps.keys());
-    if (const std::string note = explore::keyWindowNote(window, maps.keys(), false); !note.empty())
+    if (const std::string note = explore::keyWindowNote(window, maps.keys(), false); !note.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", note.c_str());
+        ImGui::PopTextWrapPos();
+    }
     PlotAxes axes;  // the title is above the legend; the axes named as in the figure
     axes.xLabel = "key j";
     axes.yLabel = "probability";

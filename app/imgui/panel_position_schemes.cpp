@@ -172,7 +172,7 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
     }
 
     // Formulas and sources.
-    ImGui::BeginChild("schemes formulas", ImVec2(0, 0), false);
+    beginTextChild("schemes formulas", ImVec2(0, 0));
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", s.note.c_str());
     for (const SchemeNote& note : notes) {

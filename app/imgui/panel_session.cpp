@@ -35,7 +35,9 @@ void drawSessionPanel(AppState& state, const Model& model) {
         if (ImGui::SmallButton("Cancel##session-open")) state.actions.cancelSessionOpen = true;
     }
     if (!state.statusMessage.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", state.statusMessage.c_str());
+        ImGui::PopTextWrapPos();
     }
 }
 

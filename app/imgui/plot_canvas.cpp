@@ -128,7 +128,10 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
         m_draw->AddText(ImVec2(std::clamp(x - w * 0.5f, m_min.x - 20.0f, m_max.x - w), m_max.y + 2.0f), dim,
                         label.c_str());
     }
-    for (double t : axisTicks(axes.yKind, m_y0, m_y1, 4)) {
+    // As many y ticks as labels a line and a half apart fit (a short plot or a presentation font
+    // gets fewer, never overlapping ones).
+    const int yTicks = std::clamp(static_cast<int>((m_max.y - m_min.y) / (line * 1.5f)), 1, 4);
+    for (double t : axisTicks(axes.yKind, m_y0, m_y1, yTicks)) {
         const float y = static_cast<float>(m_max.y - (t - m_y0) / (m_y1 - m_y0) * (m_max.y - m_min.y));
         m_draw->AddLine(ImVec2(m_min.x, y), ImVec2(m_max.x, y), grid);
         const std::string label = tickLabel(axes.yKind, t);

@@ -146,6 +146,44 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
     return placed;
 }
 
+void textWrappedAtSpaces(std::string_view text) {
+    const float width = ImGui::GetContentRegionAvail().x;
+    std::size_t paragraph = 0;
+    while (paragraph <= text.size()) {
+        const std::size_t paragraphEnd = std::min(text.find('\n', paragraph), text.size());
+        const std::string_view line = text.substr(paragraph, paragraphEnd - paragraph);
+        std::size_t start = 0;
+        do {
+            // The longest run of whole words from `start` that fits (at least one word).
+            std::size_t end = std::string_view::npos, from = start;
+            for (;;) {
+                const std::size_t space = line.find(' ', from);
+                const std::size_t candidate = space == std::string_view::npos ? line.size() : space;
+                const bool fits = ImGui::CalcTextSize(line.data() + start, line.data() + candidate).x <= width;
+                if (fits || end == std::string_view::npos) end = candidate;
+                if (!fits || space == std::string_view::npos) break;
+                from = candidate + 1;
+            }
+            std::size_t next = end;
+            while (next < line.size() && line[next] == ' ') ++next;
+            // The lines of one paragraph as close as ImGui's own wrapped lines are.
+            const bool more = next < line.size();
+            if (more) ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+            ImGui::TextUnformatted(line.data() + start, line.data() + end);
+            if (more) ImGui::PopStyleVar();
+            start = next;
+        } while (start < line.size());
+        paragraph = paragraphEnd + 1;
+    }
+}
+
+bool beginTextChild(const char* id, ImVec2 size, ImGuiWindowFlags flags) {
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(std::ceil(ImGui::GetFontSize() * 0.2f), 0.0f));
+    const bool open = ImGui::BeginChild(id, size, false, flags | ImGuiWindowFlags_AlwaysUseWindowPadding);
+    ImGui::PopStyleVar();
+    return open;
+}
+
 bool pathPrompt(const char* title, std::initializer_list<const char*> help, const char* fieldId, std::string& path,
                 bool& open) {
     if (!open) return false;

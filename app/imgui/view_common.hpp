@@ -11,6 +11,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace alibi::imgui {
@@ -60,6 +61,16 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
 void sameLineIfFits(float nextWidth, float spacing = -1.0f);
 // The width of a button labelled `label` (its text and frame padding).
 [[nodiscard]] float buttonWidth(const char* label);
+
+// `text` wrapped at the content region's right edge, breaking lines only at spaces (and at '\n'):
+// ImGui's own word wrap also breaks after a '.', which splits a number ("slope 1." / "0"). A
+// word wider than the line gets a line of its own. In the current text colour.
+void textWrappedAtSpaces(std::string_view text);
+
+// BeginChild for a child window of text: ImGui gives a child without a border no padding, so a
+// line starting at its left edge loses the ink a glyph draws left of its origin ("T", "J" of the
+// large fonts); this one keeps a few pixels of padding at its sides. End it with ImGui::EndChild.
+bool beginTextChild(const char* id, ImVec2 size, ImGuiWindowFlags flags = 0);
 
 // A modal prompt for a path (ImGui has no file dialog): `help` lines, a field editing `path`,
 // Open and Cancel (Escape). Draws nothing unless `open`; returns true on Open (or Enter), and

@@ -658,6 +658,7 @@ void AttentionMapsPage::onOpened() {
             p.logScale = m_log->isChecked();
             p.width = std::max(px.width(), 16);
             p.height = std::max(px.height(), 16);
+            p.labelBand = oneHead ? 0 : m_grid->labelBand();  // the tiles' labels sit above them
             return [this, maps = m_model->maps(), p]() mutable {
                 if (!maps) return MapsPicture{fail(ErrorCode::InvalidArgument, "no attention maps open"), -1, {}};
                 // One head of a square map: square cells.
@@ -675,6 +676,7 @@ void AttentionMapsPage::onOpened() {
         p.logScale = m_log->isChecked();
         p.width = std::max(px.width(), 16);
         p.height = std::max(px.height(), 16);
+        p.labelBand = m_overview->labelBand();  // the tiles' labels sit above them
         return [this, maps = m_model->maps(), p]() -> MapsPicture {
             if (!maps) return {fail(ErrorCode::InvalidArgument, "no attention maps open"), -1, {}};
             auto overview = renderAttentionOverview(*maps, p);

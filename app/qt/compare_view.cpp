@@ -97,15 +97,12 @@ QRectF ImagePanel::tileRect(std::size_t n) const {
 }
 
 int ImagePanel::labelBandFor(QSize imagePixels) const {
-    QFont f = font();
-    f.setPointSizeF(font().pointSizeF() * 0.9);
     const QRect area = rect().adjusted(8, 8, -110, -8);
     double scale = 1;
     if (area.width() > 0 && area.height() > 0 && !imagePixels.isEmpty())
         scale = std::min(static_cast<double>(area.width()) / imagePixels.width(),
                          static_cast<double>(area.height()) / imagePixels.height());
-    scale = std::clamp(scale, 0.25, 4.0);
-    return static_cast<int>(std::ceil((QFontMetricsF(f).height() + 2) / scale));
+    return tileLabelBandFor(font(), std::clamp(scale, 0.25, 4.0));
 }
 
 QRectF ImagePanel::imageRect() const {
@@ -133,28 +130,11 @@ void ImagePanel::paintEvent(QPaintEvent*) {
     // and the figures' place), never over its cells: the font shrinks to the band as drawn, and a
     // label wider than its tile falls back to "h3", then to none.
     p.setPen(palette().color(QPalette::WindowText));
-    m_labelRects.assign(m_tiles.size(), QRectF());
-    m_labelTexts.assign(m_tiles.size(), QString());
-    for (std::size_t n = 0; m_tiles.size() > 1 && n < m_tiles.size(); ++n) {
-        const HeatmapTile& t = m_tiles[n];
-        const QRectF tr(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
-        const double room = alibi::tileLabelRoom(m_tiles, n) * sy;
-        if (room < 7) continue;
-        QFont f = font();
-        f.setPointSizeF(font().pointSizeF() * 0.9);
-        while (QFontMetricsF(f).height() > room && f.pointSizeF() > 4) f.setPointSizeF(f.pointSizeF() * 0.9);
-        const QFontMetricsF fm(f);
-        if (fm.height() > room) continue;
-        p.setFont(f);
-        QString label = n < m_tileLabels.size() ? QString::fromStdString(m_tileLabels[n]) : QString("h%1").arg(t.head);
-        if (fm.horizontalAdvance(label) > tr.width()) label = QString("h%1").arg(t.head);
-        if (fm.horizontalAdvance(label) > tr.width()) continue;
-        const QRectF box(tr.x(), tr.y() - room, tr.width(), room);
-        p.drawText(box, Qt::AlignLeft | Qt::AlignBottom, label);
-        m_labelRects[n] = QRectF(box.x(), box.bottom() - fm.height(), fm.horizontalAdvance(label), fm.height());
-        m_labelTexts[n] = label;
-    }
-    p.setFont(font());
+    std::vector<QString> labels;
+    for (const std::string& l : m_tileLabels) labels.push_back(QString::fromStdString(l));
+    PaintedTileLabels painted = paintTileLabels(p, font(), target.topLeft(), sx, sy, m_tiles, labels);
+    m_labelRects = std::move(painted.rects);
+    m_labelTexts = std::move(painted.texts);
     // A lesson's heads outlined and cell framed, in the head grid's orange (dark-edged, so the
     // frame shows on any colour).
     const double pen = std::max(3.0, font().pointSizeF() / 3.0);

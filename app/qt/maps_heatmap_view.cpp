@@ -176,6 +176,18 @@ void MapsHeatmapView::setTileLabels(std::vector<QString> labels) {
     update();
 }
 
+int MapsHeatmapView::labelBand() const {
+    return tileLabelBandFor(font(), 1.0 / devicePixelRatioF());
+}
+
+QRectF MapsHeatmapView::tileRect(std::size_t n) const {
+    if (m_image.isNull() || n >= m_map.tiles.size()) return {};
+    const QRect r = imageRect();
+    const double dpr = m_renderedRatio;
+    const HeatmapTile& t = m_map.tiles[n];
+    return {r.x() + t.x / dpr, r.y() + t.y / dpr, t.width / dpr, t.height / dpr};
+}
+
 void MapsHeatmapView::setAxisLabels(QStringList labels) {
     m_axisLabels = std::move(labels);
     update();
@@ -302,16 +314,15 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
             p.setBrush(Qt::NoBrush);
             p.drawRect(tr.adjusted(-1.5, -1.5, 1.5, 1.5));
         }
-        if (n >= static_cast<int>(m_tileLabels.size())) continue;
-        const QString label = m_tileLabels[static_cast<std::size_t>(n)];
-        if (label.isEmpty() || fm.horizontalAdvance(label) + 10 > tr.width() || fm.height() + 4 > tr.height()) continue;
-        const QRectF box(tr.x() + 3, tr.y() + 3, fm.horizontalAdvance(label) + 8, fm.height() + 2);
-        p.setPen(Qt::NoPen);
-        p.setBrush(QColor(0, 0, 0, 150));
-        p.drawRoundedRect(box, 3, 3);
-        p.setPen(QColor(255, 255, 255));
-        p.drawText(box, Qt::AlignCenter, label);
     }
+    // Each tile's label in the band the renderer left above it (labelBand), as Compare's and
+    // Diagnose's are: never over a cell.
+    p.setPen(palette().color(QPalette::WindowText));
+    PaintedTileLabels painted =
+        paintTileLabels(p, font(), QPointF(r.topLeft()), 1.0 / dpr, 1.0 / dpr, m_map.tiles, m_tileLabels);
+    m_labelRects = std::move(painted.rects);
+    m_labelTexts = std::move(painted.texts);
+    p.setFont(labelFont);
     // The lesson's mark: its heads' tiles outlined (a grid of several) and its cell framed, in
     // the head grid's orange.
     if (!m_lesson.empty()) {

@@ -1,6 +1,7 @@
 // One picture of saved attention maps (a layer's heads, every layer, one head, or the heads'
 // similarity matrix): the core's heatmap rendered at the widget's device-pixel size and drawn
-// 1:1, a title and subtitle, a label per tile, optional head labels along the axes (similarity),
+// 1:1, a title and subtitle, a label per tile in the band the core leaves above it (labelBand;
+// never over a cell), optional head labels along the axes (similarity),
 // the core's colour bar with the exact ends of what is shown, and the device pixel under the
 // mouse for the owner's hover read-out. What to render is the owner's callback.
 // Rendering runs off the UI thread (a niced worker, one job at a time): the latest request wins,
@@ -61,6 +62,16 @@ public:
     // The colour bar's ends read in this dtype's shortest exact text (the file's dtype).
     void setBarDType(DType dtype) { m_barDType = dtype; }
     void setTileLabels(std::vector<QString> labels);
+    // The device pixels a renderer leaves above each tile of several (MapsHeatmapParams::labelBand)
+    // for its label at this widget's font.
+    [[nodiscard]] int labelBand() const;
+    // Where tile n's label was written last (widget coordinates; empty: none), its text, and
+    // where tile n is drawn (tests).
+    [[nodiscard]] QRectF labelRect(std::size_t n) const { return n < m_labelRects.size() ? m_labelRects[n] : QRectF(); }
+    [[nodiscard]] QString labelText(std::size_t n) const {
+        return n < m_labelTexts.size() ? m_labelTexts[n] : QString();
+    }
+    [[nodiscard]] QRectF tileRect(std::size_t n) const;
     // Labels of the single tile's rows and columns (the similarity matrix's heads, in order).
     void setAxisLabels(QStringList labels);
     // The tokens of the keys and of the query rows, made visible (one picture of one head): each
@@ -128,6 +139,8 @@ private:
     QString m_title, m_subtitle, m_message, m_error, m_barTitle = "probability";
     Colormap m_colormap = Colormap::Viridis;
     std::vector<QString> m_tileLabels;
+    std::vector<QRectF> m_labelRects;  // where the last paint wrote each label
+    std::vector<QString> m_labelTexts;
     QStringList m_axisLabels;
     std::vector<std::string> m_keyTokens, m_queryTokens;
     [[nodiscard]] int tokenMargin() const;

@@ -5,7 +5,9 @@
 #include <alibi/explore/readout.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/render.hpp>
 
+#include <QFontMetricsF>
 #include <QPainter>
 
 #include <QEvent>
@@ -234,6 +236,42 @@ void StaleOverlay::paintEvent(QPaintEvent*) {
 bool StaleOverlay::eventFilter(QObject* watched, QEvent* event) {
     if (watched == parentWidget() && event->type() == QEvent::Resize) setGeometry(parentWidget()->rect());
     return QWidget::eventFilter(watched, event);
+}
+
+PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF target, double sx, double sy,
+                                  const std::vector<HeatmapTile>& tiles, const std::vector<QString>& labels) {
+    PaintedTileLabels painted;
+    painted.rects.assign(tiles.size(), QRectF());
+    painted.texts.assign(tiles.size(), QString());
+    if (tiles.size() < 2) return painted;  // one tile: the title names it
+    painter.save();
+    for (std::size_t n = 0; n < tiles.size(); ++n) {
+        const HeatmapTile& t = tiles[n];
+        const QRectF tr(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
+        const double room = alibi::tileLabelRoom(tiles, n) * sy;
+        if (room < 7) continue;
+        QFont f = font;
+        f.setPointSizeF(font.pointSizeF() * 0.9);
+        while (QFontMetricsF(f).height() > room && f.pointSizeF() > 4) f.setPointSizeF(f.pointSizeF() * 0.9);
+        const QFontMetricsF fm(f);
+        if (fm.height() > room) continue;
+        painter.setFont(f);
+        QString label = n < labels.size() && !labels[n].isEmpty() ? labels[n] : QString("h%1").arg(t.head);
+        if (fm.horizontalAdvance(label) > tr.width()) label = QString("h%1").arg(t.head);
+        if (fm.horizontalAdvance(label) > tr.width()) continue;
+        const QRectF box(tr.x(), tr.y() - room, tr.width(), room);
+        painter.drawText(box, Qt::AlignLeft | Qt::AlignBottom, label);
+        painted.rects[n] = QRectF(box.x(), box.bottom() - fm.height(), fm.horizontalAdvance(label), fm.height());
+        painted.texts[n] = label;
+    }
+    painter.restore();
+    return painted;
+}
+
+int tileLabelBandFor(const QFont& font, double scale) {
+    QFont f = font;
+    f.setPointSizeF(font.pointSizeF() * 0.9);
+    return static_cast<int>(std::ceil((QFontMetricsF(f).height() + 2) / std::max(scale, 1e-6)));
 }
 
 void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, QWidget* table) {

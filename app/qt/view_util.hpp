@@ -11,8 +11,11 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QLayout>
+#include <QRectF>
 #include <QString>
 #include <QWidget>
+
+#include <vector>
 
 class QTimer;
 
@@ -79,6 +82,22 @@ private:
     bool m_refining = false;
     QElapsedTimer m_since;  // since the first progress report, for the estimate of the time left
 };
+
+// Each tile's label (labels[n], or "h3" from its head) in the band the core left free above it
+// (HeatmapParams::labelBand, alibi::tileLabelRoom), as the head grid and the figures write them:
+// never over a cell. The tiles are drawn at `target`'s top-left, `sx` x `sy` widget pixels per
+// image pixel; the label font (`font` at 0.9) shrinks to the band as drawn, and a label wider
+// than its tile falls back to "h3", then to none. Where each label went (empty: none) and its
+// text, in tile order.
+struct PaintedTileLabels {
+    std::vector<QRectF> rects;
+    std::vector<QString> texts;
+};
+PaintedTileLabels paintTileLabels(class QPainter& painter, const QFont& font, QPointF target, double sx, double sy,
+                                  const std::vector<HeatmapTile>& tiles, const std::vector<QString>& labels);
+// The image pixels to leave above each tile for such a label drawn at `scale` widget pixels per
+// image pixel in `font` (what the views ask the core for).
+[[nodiscard]] int tileLabelBandFor(const QFont& font, double scale);
 
 // The layout of a view with a table: a row of controls on top, then `upper` over `table` in a
 // vertical splitter sharing the height 3:2.

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace alibi::imgui {
 
@@ -23,6 +24,20 @@ inline constexpr int kKeyEnter = 257;
 inline constexpr int kKeyEscape = 256;
 inline constexpr int kKeyTab = 258;
 inline constexpr int kKeyBackspace = 259;
+
+// Each label of a grid of tiles (compare, diagnose, the attention maps) says `want[n]` and sits in
+// the band above its tile, within its columns: never over a cell.
+inline void expectLabelsAbove(const std::vector<TileLabelPlace>& labels, const std::vector<std::string>& want) {
+    ASSERT_EQ(labels.size(), want.size());
+    for (std::size_t n = 0; n < labels.size(); ++n) {
+        const TileLabelPlace& l = labels[n];
+        EXPECT_EQ(l.text, want[n]);
+        EXPECT_LE(l.label.y + l.label.height, l.tile.y + 0.5f) << l.text;  // above the first row
+        EXPECT_GE(l.label.y, l.tile.y - 2 * l.label.height) << l.text;     // in the band just above
+        EXPECT_GE(l.label.x, l.tile.x - 0.5f) << l.text;
+        EXPECT_LE(l.label.x + l.label.width, l.tile.x + l.tile.width + 0.5f) << l.text;
+    }
+}
 
 class ExplorerLogic : public ::testing::Test {
 public:

@@ -163,6 +163,46 @@ TEST_F(AttentionMapsView, OpensTheExampleWithATilePerHead) {
     for (const MapsBlock& block : maps().grid->blocks) EXPECT_EQ(block.map.tiles.size(), 8u);
 }
 
+// The grid writes each head's label in the band the core left above its tile (as the head grid,
+// Compare and Diagnose do), never over its first rows; with per-head scales the label carries
+// the tile's range where it fits. The cells under where the labels used to sit (the tile's
+// top-left corner) are the core's picture.
+TEST_F(AttentionMapsView, TheGridLabelsItsTilesAboveThem) {
+    open(kExampleNpy);
+    frame();
+    ASSERT_NE(maps().grid, nullptr);
+    ASSERT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+    EXPECT_GT(maps().grid->request.labelBand, 0);
+    const auto& tiles = maps().grid->heatmap.tiles;
+    ASSERT_EQ(tiles.size(), 8u);
+    std::vector<std::string> heads;
+    for (int h = 0; h < 8; ++h) heads.push_back("h" + std::to_string(h));
+    expectLabelsAbove(state().mapsLabels, heads);
+    // The band is free: every tile starts at least a text line below the picture's top.
+    for (const HeatmapTile& t : tiles) EXPECT_GE(t.y, static_cast<int>(ImGui::GetTextLineHeight())) << t.head;
+
+    state().maps.perHead = true;
+    frame();
+    settle();
+    frame();
+    ASSERT_EQ(state().mapsLabels.size(), 8u);
+    for (std::size_t n = 0; n < 8; ++n) {
+        const TileLabelPlace& l = state().mapsLabels[n];
+        EXPECT_EQ(l.text.rfind("h" + std::to_string(n), 0), 0u) << l.text;
+        EXPECT_LE(l.label.y + l.label.height, l.tile.y + 0.5f) << l.text;
+        EXPECT_LE(l.label.x + l.label.width, l.tile.x + l.tile.width + 0.5f) << l.text;
+    }
+    // The overview (every layer): each block leaves the band above its rows for the layer's label.
+    state().maps.overview = true;
+    frame();
+    settle();
+    frame();
+    ASSERT_EQ(maps().grid->blocks.size(), 4u);
+    for (const MapsBlock& block : maps().grid->blocks)
+        for (const HeatmapTile& t : block.map.tiles)
+            EXPECT_GE(t.y, static_cast<int>(ImGui::GetTextLineHeight())) << block.layer << " h" << t.head;
+}
+
 TEST_F(AttentionMapsView, LayerKeysStepTheLayerAndTheGridFollows) {
     open(kExampleNpy);
     press(keys::kPageDown);

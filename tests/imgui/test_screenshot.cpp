@@ -217,13 +217,14 @@ TEST(ImguiScreenshotAttention, TheMapsGridIsTheCoresPicture) {
     params.layerIndex = m["layer"].get<int>();
     params.width = m["width"].get<int>();
     params.height = m["height"].get<int>();
+    params.labelBand = m.value("labelBand", 0);  // the band the tiles' labels sit in, above them
     auto core = alibi::renderAttentionMaps(*opened, params);
     ASSERT_TRUE(core) << core.error().message;
     ASSERT_EQ(core->tiles.size(), 8u);
     const int x0 = static_cast<int>(m["x"].get<double>()), y0 = static_cast<int>(m["y"].get<double>());
     int checked = 0;
     for (const alibi::HeatmapTile& tile : core->tiles) {
-        // Points inside the tile away from its label (top-left corner): centre and lower right.
+        // Points inside the tile: centre and lower right (its label is in the band above it).
         for (const auto& [fx, fy] : {std::pair{0.5, 0.5}, std::pair{0.75, 0.9}, std::pair{0.3, 0.7}}) {
             const int x = tile.x + static_cast<int>(tile.width * fx), y = tile.y + static_cast<int>(tile.height * fy);
             const alibi::Rgba want = core->image.at(x, y);

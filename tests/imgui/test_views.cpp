@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmath>
 #include <filesystem>
+#include <string_view>
 
 namespace alibi::imgui {
 namespace {
@@ -145,18 +146,6 @@ TEST_F(Views, DiagnoseFindsTheExampleBugAndOpensTheCorrectedParameters) {
 
 // Compare and Diagnose write each tile's label in the band the core left above it (as the head
 // grid and the figures), never over its cells; a batch's error map names batch row and head.
-void expectLabelsAbove(const std::vector<TileLabelPlace>& labels, const std::vector<std::string>& want) {
-    ASSERT_EQ(labels.size(), want.size());
-    for (std::size_t n = 0; n < labels.size(); ++n) {
-        const TileLabelPlace& l = labels[n];
-        EXPECT_EQ(l.text, want[n]);
-        EXPECT_LE(l.label.y + l.label.height, l.tile.y + 0.5f) << l.text;  // above the first row
-        EXPECT_GE(l.label.y, l.tile.y - 2 * l.label.height) << l.text;     // in the band just above
-        EXPECT_GE(l.label.x, l.tile.x - 0.5f) << l.text;
-        EXPECT_LE(l.label.x + l.label.width, l.tile.x + l.tile.width + 0.5f) << l.text;
-    }
-}
-
 TEST_F(Views, CompareAndDiagnoseLabelTheirTilesAboveThem) {
     state().session.attention.bias.slopes.heads = 8;
     state().session.attention.bias.queries = 16;
@@ -197,6 +186,39 @@ TEST_F(Views, CompareAndDiagnoseLabelTheirTilesAboveThem) {
     for (int b = 0; b < 2; ++b)
         for (int h = 0; h < 8; ++h) rows.push_back("b" + std::to_string(b) + " h" + std::to_string(h));
     expectLabelsAbove(state().diagnoseLabels, rows);
+}
+
+// The Model run view's text is shown wrapped (ImGui 1.86's multi-line field does not wrap); a
+// click on it opens the field with the keyboard in it, typing edits the text, and a click
+// elsewhere shows it wrapped again.
+TEST_F(Views, TheModelTextShowsWrappedAndAClickEditsIt) {
+    state().view = View::Model;
+    frame();
+    frame();
+    const ImGuiWindow* shown = nullptr;
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if (std::string_view(w->Name).find("##live-text-shown") != std::string_view::npos && w->Active) shown = w;
+    ASSERT_NE(shown, nullptr);
+    EXPECT_FALSE(state().live.editingText);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(shown->Pos.x + shown->Size.x * 0.5f, shown->Pos.y + shown->Size.y * 0.5f);
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+    frame();
+    EXPECT_TRUE(state().live.editingText);
+    const std::string before = state().live.textDraft;
+    type("Q");
+    EXPECT_EQ(state().live.textDraft.size(), before.size() + 1);
+    EXPECT_NE(state().live.textDraft.find('Q'), std::string::npos);
+    // A click outside the field (on the view's empty lower part) ends the edit.
+    io.MousePos = ImVec2(shown->Pos.x + shown->Size.x * 0.5f, io.DisplaySize.y - 20.0f);
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+    EXPECT_FALSE(state().live.editingText);
 }
 
 TEST_F(Views, PresetsComeFromTheAssetsAndApplyTheirSettings) {

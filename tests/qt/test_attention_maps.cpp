@@ -134,6 +134,51 @@ private slots:
         QVERIFY(grid.lo >= 0 && grid.hi <= 1 && grid.hi > grid.lo);
     }
 
+    // The grid (a layer's heads) and the overview write each tile's label in the band the core
+    // left above it, as Compare and Diagnose do (tileLabelsSitAboveTheirTiles): never over the
+    // tile's first rows. The grid's labels are "h3  m* ...  m ..." where they fit, else "h3".
+    void mapsTileLabelsSitAboveTheirTiles() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kSafetensors));
+        AttentionMapsPage* page = w.attentionPage();
+        const auto labelsAbove = [](MapsHeatmapView* view, std::size_t tiles, bool layerGrid) {
+            QTRY_VERIFY(view->hasPicture() && !view->pending());
+            view->grab();  // paints: the labels' places are those of this picture
+            QCOMPARE(view->heatmap().tiles.size(), tiles);
+            QVERIFY(view->labelBand() > 0);
+            for (std::size_t n = 0; n < tiles; ++n) {
+                const QRectF label = view->labelRect(n), tile = view->tileRect(n);
+                const int head = view->heatmap().tiles[n].head;
+                QVERIFY2(
+                    !label.isEmpty(),
+                    qPrintable(
+                        QString("tile %1 has no label (tile %2 x %3)").arg(n).arg(tile.width()).arg(tile.height())));
+                const QString text = view->labelText(n);
+                QVERIFY2(text == QString("h%1").arg(head) || text.startsWith(QString("h%1 ").arg(head)) ||
+                             (!layerGrid && text.contains(QString(" h%1").arg(head))),
+                         qPrintable(text));
+                // Above the tile's first row, within its columns.
+                QVERIFY2(label.bottom() <= tile.top() + 0.5 && label.top() >= tile.top() - 2 * label.height() &&
+                             label.left() >= tile.left() - 0.5 && label.right() <= tile.right() + 0.5,
+                         qPrintable(QString("tile %1: label (%2, %3, %4 x %5), tile (%6, %7, %8 x %9)")
+                                        .arg(n)
+                                        .arg(label.x())
+                                        .arg(label.y())
+                                        .arg(label.width())
+                                        .arg(label.height())
+                                        .arg(tile.x())
+                                        .arg(tile.y())
+                                        .arg(tile.width())
+                                        .arg(tile.height())));
+            }
+        };
+        page->views()->setCurrentIndex(AttentionMapsPage::GridView);
+        labelsAbove(page->gridView(), 8, true);
+        page->views()->setCurrentIndex(AttentionMapsPage::OverviewView);
+        labelsAbove(page->overviewView(), 4 * 8, false);
+    }
+
     // Figure > PNG at 2x: the figure of the shown layer, drawn at twice the pixels (the core's
     // figure, so the same as alibi render FILE), written in the background.
     void figureAtTwiceThePixels() {
@@ -222,6 +267,7 @@ private slots:
         p.layerIndex = 3;
         p.width = grid->imagePixels().width();
         p.height = grid->imagePixels().height();
+        p.labelBand = grid->labelBand();  // the band left above each tile for its label
         const auto expected = renderAttentionMaps(*page->model()->maps(), p);
         QVERIFY(expected);
         QVERIFY(grid->heatmap().image.pixels == expected->image.pixels);

@@ -42,7 +42,8 @@ bool writeLayout(Explorer& explorer, const std::string& path, int width, int hei
                        {"y", state.maps.gridY},
                        {"width", maps->heatmap.image.width},
                        {"height", maps->heatmap.image.height},
-                       {"layer", maps->request.layer}};
+                       {"layer", maps->request.layer},
+                       {"labelBand", maps->request.labelBand}};
     std::ofstream out(path);
     out << doc.dump(2) << '\n';
     return static_cast<bool>(out);
@@ -104,7 +105,12 @@ public:
                 const auto examples = attentionExamples();
                 const auto npy = std::find_if(examples.begin(), examples.end(),
                                               [](const std::string& p) { return p.ends_with(".npy"); });
-                if (npy != examples.end()) explorer.openAttentionMaps(*npy);
+                // Opened in the background: the first picture stays the view it names (the head grid),
+                // rather than switching to the maps when they arrive.
+                if (npy != examples.end()) {
+                    explorer.openAttentionMaps(*npy);
+                    if (state.maps.open) state.maps.open->stayInView = true;
+                }
             }
             // A session naming a model (its `model` section) runs it first: the Maps view then shows its
             // maps with the tokens, the Model view A against B.
