@@ -31,7 +31,7 @@ inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
 
 // The views of the centre panel, the same as the Qt explorer's tabs.
 // Maps and Fit show a trained model's saved attention maps (issue 12), not the session's ALiBi.
-// Model runs a BLOOM or MPT checkpoint on the user's text (issue 29): its maps open in Maps.
+// Model runs a BLOOM, MPT or Falcon checkpoint on the user's text (issue 29): its maps open in Maps.
 enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, PositionSchemes, Maps, Fit, Model };
 inline constexpr std::array kAllViews{View::Grid,    View::Detail,        View::Curves,   View::Stages,
                                       View::Compare, View::Extrapolation, View::Diagnose, View::PositionSchemes,

@@ -165,7 +165,7 @@ void Explorer::collectLive() {
 void Explorer::drawModelOpenDialog() {
     LiveState& s = m_state.live;
     if (pathPrompt("Open model",
-                   {"A Hugging Face BLOOM or MPT folder: config.json, model.safetensors (or shards with",
+                   {"A Hugging Face BLOOM, MPT or Falcon folder: config.json, model.safetensors (or shards with",
                     "model.safetensors.index.json) and tokenizer.json. It runs on the Model view's text."},
                    "##model-open-path", s.folderDraft, s.openDialog))
         openModel(s.folderDraft);

@@ -1,4 +1,4 @@
-// The Model view (issue 29): a BLOOM or MPT checkpoint run on the user's text. The folder, the
+// The Model view (issue 29): a BLOOM, MPT or Falcon checkpoint run on the user's text. The folder, the
 // text box, B's slope change (every slope times k, another scheme or max_bias, heads' slopes set)
 // and the length are the session's (Session::live: saved and undoable; the text reaches it when
 // Run is pressed); Run and Cancel are one-shots the Explorer carries out on a worker. Below: the
@@ -204,8 +204,8 @@ void drawModelView(AppState& state, const Model& model) {
     ImGui::TextUnformatted("Model");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22.0f);
-    const bool enter = ImGui::InputTextWithHint("##live-folder", "a Hugging Face BLOOM or MPT folder", &s.folderDraft,
-                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter = ImGui::InputTextWithHint("##live-folder", "a Hugging Face BLOOM, MPT or Falcon folder",
+                                                &s.folderDraft, ImGuiInputTextFlags_EnterReturnsTrue);
     noteTextField();
     ImGui::SameLine();
     if (ImGui::Button("Open model") || enter) s.open = s.folderDraft;
@@ -267,7 +267,8 @@ void drawModelView(AppState& state, const Model& model) {
     if (!live.run) {
         ImGui::Spacing();
         ImGui::TextWrapped(
-            "Open a BLOOM or MPT model folder (File > Open model) or the example model (Help > Example model), type a "
+            "Open a BLOOM, MPT or Falcon model folder (File > Open model) or the example model (Help > Example model), "
+            "type a "
             "text and press Run: every head's attention on the text's tokens opens in the Attention maps view, and "
             "with a slope change B here shows A against B.");
         return;

@@ -33,7 +33,7 @@ void drawMapsSide(AppState& state, const Model& model);
 void drawMapsTwoHeads(AppState& state, const Model& model);
 // The per-head fit table of every layer: run, cancel, sort, export.
 void drawFitView(AppState& state, const Model& model);
-// A BLOOM or MPT checkpoint run on the user's text: folder, text, B's slope change, Run and
+// A BLOOM, MPT or Falcon checkpoint run on the user's text: folder, text, B's slope change, Run and
 // Cancel, and A against B (panel_live.cpp).
 void drawModelView(AppState& state, const Model& model);
 // Help > What is ALiBi? (the same text as the Qt explorer's).

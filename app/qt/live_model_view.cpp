@@ -185,7 +185,7 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
         setStatus("Run cancelled (the maps shown before stay)", false);
     });
     syncFromSession();
-    setStatus("Open a BLOOM or MPT model folder (or the example model), type a text, and Run.", false);
+    setStatus("Open a BLOOM, MPT or Falcon model folder (or the example model), type a text, and Run.", false);
 }
 
 QString LiveModelView::statusText() const {

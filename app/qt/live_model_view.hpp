@@ -1,4 +1,4 @@
-// The "Model" tab (issue 29): a BLOOM or MPT checkpoint run on the user's text. The folder, the
+// The "Model" tab (issue 29): a BLOOM, MPT or Falcon checkpoint run on the user's text. The folder, the
 // text and B's slope change (every slope times k, another scheme or max_bias, heads' slopes set,
 // the length) are the session's (Session::live, edited through SessionModel: saved and undoable);
 // Run hands them to LiveRunModel (the core's lm::runLive off the UI thread, with progress and

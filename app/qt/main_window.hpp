@@ -107,7 +107,7 @@ public:
     void diagnoseFile(const QString& path);
     // Opens a trained model's saved attention maps in the Attention maps tab (in the background).
     void openAttentionMaps(const QString& path);
-    // File > Open model: a Hugging Face BLOOM or MPT folder, set in the session and run on the
+    // File > Open model: a Hugging Face BLOOM, MPT or Falcon folder, set in the session and run on the
     // Model tab's text in the background (its maps open in the Attention maps tab).
     void openModel(const QString& folder);
     // Help > Example model: assets/models/license-bloom-tiny (installed, or the build tree's link).
