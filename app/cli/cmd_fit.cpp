@@ -10,6 +10,7 @@
 #include <alibi/analysis/fit_report.hpp>
 #include <alibi/analysis/head_fit.hpp>
 #include <alibi/analysis/head_similarity.hpp>
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/model/slopes.hpp>
 
@@ -96,6 +97,7 @@ Result<void> run(const FitCommand& c) {
         if (!computed) return std::unexpected(computed.error());
         configured = std::move(*computed);
     }
+    configured = explore::pairedSlopes(*maps, std::move(configured));  // none named: the file's own
 
     ProgressBar bar("fitting heads");
     options.progress = bar.callback();

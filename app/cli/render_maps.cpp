@@ -6,6 +6,7 @@
 #include "options.hpp"
 #include "progress_bar.hpp"
 
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/figure/maps_file_figure.hpp>
@@ -50,7 +51,7 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
     request.layer = r.layer;
     request.head = r.head;
     request.query = r.query;
-    request.configured = r.configured;
+    request.configured = explore::pairedSlopes(*maps, r.configured);  // else the file's own
     request.colormap = r.colormap;
     request.scale = r.scale;
     request.reduce = r.reduce;

@@ -116,6 +116,10 @@ void Explorer::updateMapsPrior() {
     const MapsState& s = m_state.maps;
     if (s.prior == MapsPrior::None) {
         maps.priorNote = "no ALiBi parameters paired: fitted slopes only";
+    } else if (s.prior == MapsPrior::File) {
+        maps.configured = maps.file->maps->fileSlopes();
+        maps.priorNote = maps.configured.empty() ? "the file names no slopes: fitted slopes only"
+                                                 : "the slopes the file's maps were computed with";
     } else if (s.prior == MapsPrior::Session) {
         const SlopeParams& p = m_lastValid.attention.bias.slopes;
         if (auto paired =
@@ -176,6 +180,12 @@ void Explorer::collectMaps() {
                 s.fitFirst = 0;
                 s.fitLast = m.queries();
             }
+            // A model run's maps name the slopes they were computed with: the prior a reader wants
+            // beside them (explore::pairedSlopes, as `alibi fit` and `alibi render FILE`).
+            if (!m.fileSlopes().empty())
+                s.prior = MapsPrior::File;
+            else if (s.prior == MapsPrior::File)
+                s.prior = MapsPrior::None;
             if (s.lessonTarget) applyMapsLessonTarget(m);
             s.layer = std::clamp(s.layer, 0, m.layers() - 1);
             s.head = std::clamp(s.head, 0, m.heads() - 1);

@@ -14,7 +14,9 @@
 namespace alibi::imgui {
 
 // Which ALiBi prior the maps are paired with (the configured slope of each head).
-enum class MapsPrior { None, Session, Preset };
+// File: the slopes the file says its maps were computed with (a model run's; chosen when it
+// opens such a file).
+enum class MapsPrior { None, Session, Preset, File };
 
 // The side pictures of the attention maps view.
 enum class MapsSide { Head, Distance, Row, Similarity };

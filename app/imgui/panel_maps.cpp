@@ -113,12 +113,16 @@ void drawFileBar(AppState& state, const Model& model) {
     // The ALiBi prior the maps are paired with: none, the session's slopes, or a preset's.
     ImGui::SetNextItemWidth(combo);
     std::string prior = s.prior == MapsPrior::None      ? std::string("none")
+                        : s.prior == MapsPrior::File    ? std::string("the file's slopes")
                         : s.prior == MapsPrior::Session ? std::string("session")
                         : s.presetIndex < static_cast<int>(model.presets.size())
                             ? model.presets[static_cast<std::size_t>(s.presetIndex)].name
                             : std::string("preset");
     if (ImGui::BeginCombo("ALiBi prior", prior.c_str())) {
         if (ImGui::Selectable("none", s.prior == MapsPrior::None)) s.prior = MapsPrior::None;
+        if (ImGui::Selectable("the file's slopes (the model run's)", s.prior == MapsPrior::File,
+                              maps.fileSlopes().empty() ? ImGuiSelectableFlags_Disabled : 0))
+            s.prior = MapsPrior::File;
         if (ImGui::Selectable("the session's parameters", s.prior == MapsPrior::Session)) s.prior = MapsPrior::Session;
         for (std::size_t p = 0; p < model.presets.size(); ++p) {
             const Preset& preset = model.presets[p];

@@ -469,6 +469,7 @@ void AttentionMapsPage::setPriorSources(std::function<SlopeParams()> session, st
     m_prior->clear();
     m_prior->addItem("no ALiBi prior");
     m_prior->addItem("current session's slopes");
+    m_prior->addItem("the file's slopes (a model run's)");
     for (const Preset& p : m_presets) m_prior->addItem(QString("%1 (H = %2)").arg(qs(p.name)).arg(p.heads));
     updateControls();
 }
@@ -535,7 +536,7 @@ void AttentionMapsPage::applyLessonTarget() {
     // fit table's configured m, the configured prior curve and the slope ratio are there.
     if (m_model->configured().empty() && m_sessionSlopes &&
         explore::checkPairing(*maps, m_sessionSlopes().heads, "the current session"))
-        (void)choosePrior(1);
+        (void)choosePrior(PriorSession);
     showLessonMark();
 }
 
@@ -591,8 +592,17 @@ void AttentionMapsPage::updateControls() {
     m_batch->setVisible(batched);
     m_batchLabel->setVisible(batched);
     // Presets whose head count differs cannot pair: greyed out, with the reason.
-    for (int item = 2; item < m_prior->count(); ++item) {
-        const Preset& p = m_presets[static_cast<std::size_t>(item - 2)];
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_prior->model()))
+        if (QStandardItem* it = model->item(PriorFile)) {
+            const bool named = have && !maps->fileSlopes().empty();
+            it->setEnabled(named);
+            it->setToolTip(named ? QString("The slopes the maps were computed with (written by alibi run and the "
+                                           "explorers' model runs)")
+                           : have && !maps->fileSlopesNote().empty() ? qs(maps->fileSlopesNote())
+                                                                     : QString("This file names no slopes"));
+        }
+    for (int item = PriorFirstPreset; item < m_prior->count(); ++item) {
+        const Preset& p = m_presets[static_cast<std::size_t>(item - PriorFirstPreset)];
         const bool fits = !have || p.heads == maps->heads();
         if (auto* model = qobject_cast<QStandardItemModel*>(m_prior->model()))
             if (QStandardItem* it = model->item(item)) {
@@ -646,8 +656,13 @@ void AttentionMapsPage::onOpened() {
     m_status->setText(
         QString("Opened %1: %2 · values: %3 (%4)")
             .arg(name, summary, qs(std::string(attentionValuesName(maps->values()))), qs(maps->valuesReason())));
-    // A session prior that matches the head count pairs at once (the model's own slopes).
     updateControls();
+    // A model run's maps name the slopes they were computed with: the prior a reader wants beside
+    // them (explore::pairedSlopes, as `alibi fit` and `alibi render FILE` pair them).
+    if (!maps->fileSlopes().empty())
+        (void)choosePrior(PriorFile);
+    else if (m_priorItem == PriorFile)
+        (void)choosePrior(PriorNone);
     m_overviewMap = MapsOverview();
     // Each renderer captures the current state on the UI thread; its job renders on the view's worker.
     const auto renderer = [this](bool oneHead) {
@@ -1001,17 +1016,35 @@ bool AttentionMapsPage::choosePrior(int item) {
         m_priorItem = 0;
         return true;
     }
+    if (item == PriorFile) {
+        if (!maps || maps->fileSlopes().empty())
+            return refuse(
+                maps && !maps->fileSlopesNote().empty()
+                    ? qs(maps->fileSlopesNote())
+                    : QString("this file names no slopes (alibi run and the explorers' model runs write them)"));
+        if (auto ok = m_model->setConfigured(maps->fileSlopes(), "the file's own slopes"); !ok)
+            return refuse(qs(ok.error().message));
+        m_priorItem = item;
+        {
+            QSignalBlocker block(m_prior);
+            m_prior->setCurrentIndex(item);
+        }
+        m_status->setText("Paired with the slopes the maps were computed with; refitting for the configured KL…");
+        updateControls();
+        return true;
+    }
     SlopeParams params;
     QString source;
-    if (item == 1) {
+    if (item == PriorSession) {
         if (!m_sessionSlopes) return refuse("no session to take the slopes from");
         params = m_sessionSlopes();
         source = "the current session";
-    } else if (item - 2 < static_cast<int>(m_presets.size())) {
+    } else if (item - PriorFirstPreset < static_cast<int>(m_presets.size())) {
+        const Preset& preset = m_presets[static_cast<std::size_t>(item - PriorFirstPreset)];
         Session s;
-        applyPreset(s, m_presets[static_cast<std::size_t>(item - 2)]);
+        applyPreset(s, preset);
         params = s.attention.bias.slopes;
-        source = "preset " + qs(m_presets[static_cast<std::size_t>(item - 2)].id);
+        source = "preset " + qs(preset.id);
     } else {
         return refuse("unknown prior");
     }

@@ -78,7 +78,9 @@ public:
     void setLayerIndex(int layerIndex);
     void setHead(int head);
     void setRow(std::int64_t row);
-    // The prior: 0 none, 1 the current session, 2 + n preset n. False (and failed()) when refused.
+    // The prior combo's items: none, the current session's slopes, the file's own slopes (a model
+    // run's maps name them), then the presets. False (and failed()) when refused.
+    enum PriorItem { PriorNone = 0, PriorSession = 1, PriorFile = 2, PriorFirstPreset = 3 };
     bool choosePrior(int item);
     void setSimilarity(SimilarityBasis basis, HeadOrder order);
     void startFit();

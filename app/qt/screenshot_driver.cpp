@@ -58,7 +58,7 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
         // slopes show beside the fitted ones.
         if (mapsReady && maps->maps() && maps->configured().empty() &&
             maps->maps()->heads() == model->session().attention.bias.slopes.heads) {
-            w->attentionPage()->choosePrior(1);
+            w->attentionPage()->choosePrior(AttentionMapsPage::PriorSession);
             mapsReady = false;
         }
         const bool ready =

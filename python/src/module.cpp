@@ -12,6 +12,7 @@
 #include <alibi/analysis/diagnosis_report.hpp>
 #include <alibi/analysis/fit_report.hpp>
 #include <alibi/analysis/head_fit.hpp>
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/snapshot.hpp>
 #include <alibi/figure/figure.hpp>
 #include <alibi/figure/maps_file_figure.hpp>
@@ -437,6 +438,7 @@ py::tuple fit(const py::object& source, const py::dict& fitOptions, const py::di
     }
     std::vector<double> configured;
     if (slopesGiven) configured = unwrap(fitConfiguredSlopes(s.attention.bias.slopes, headsNamed, maps.heads()));
+    configured = explore::pairedSlopes(maps, std::move(configured));  // none named: the file's own
     Progress progress(callback);
     options.progress = progress.fn();
     Result<FitReport> report = fail(ErrorCode::Internal, "not fitted");
@@ -487,6 +489,7 @@ py::tuple renderMaps(const py::object& source, const py::dict& fileOptions, cons
     request.svg = svg;
     request.threads = threadCount(threads);
     const OpenedMaps opened = openMaps(source, fileOptions);
+    request.configured = explore::pairedSlopes(*opened.maps, std::move(request.configured));  // else the file's
     Progress progress(callback);
     request.progress = progress.fn();
     Result<MapsFileFigure> figure = fail(ErrorCode::Internal, "not drawn");

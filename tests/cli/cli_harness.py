@@ -94,10 +94,13 @@ def npy_bytes(array):
     return buf.getvalue()
 
 
-def safetensors_bytes(tensors, header_delta=0, trailing=b"", pad=True):
-    """A .safetensors file from [(name, array, begin_or_None)], written as the reference does;
-    header_delta, trailing and pad=False make the hostile variants."""
+def safetensors_bytes(tensors, header_delta=0, trailing=b"", pad=True, metadata=None):
+    """A .safetensors file from [(name, array, begin_or_None)], written as the reference does,
+    with a __metadata__ of strings when given; header_delta, trailing and pad=False make the
+    hostile variants."""
     header, data, offset = {}, b"", 0
+    if metadata:
+        header["__metadata__"] = dict(metadata)
     for name, array, begin in tensors:
         raw = np.ascontiguousarray(array).tobytes()
         begin = offset if begin is None else begin

@@ -35,10 +35,11 @@ def prior_maps(slopes, t, sigma=0.0, seed=0, keys=None):
     return out
 
 
-def write_safetensors(path, tensors):
+def write_safetensors(path, tensors, metadata=None):
     """One F32 tensor per (name, array), in order."""
     with open(path, "wb") as f:
-        f.write(cli.safetensors_bytes([(name, np.asarray(array, np.float32), None) for name, array in tensors]))
+        f.write(cli.safetensors_bytes([(name, np.asarray(array, np.float32), None) for name, array in tensors],
+                                      metadata=metadata))
 
 
 PAPER_8 = [2.0 ** (-(h + 1)) for h in range(8)]  # 2^(-8 (h+1) / 8)
@@ -253,6 +254,24 @@ class FitTests(cli.CliCase):
         r = cli.run("render", "--heads", "4", "--what", "bias", "--vs", "1:0", "-o", self.path("x.png"))
         self.assertEqual(r.returncode, 2)
         self.assertIn("give the FILE", r.stderr.decode())
+
+    def test_a_model_runs_maps_pair_with_the_slopes_they_name(self):
+        """`alibi run` writes the slopes its maps were computed with: fit and render pair with them
+        when no slopes are named, and named slopes win."""
+        slopes = [0.5, 0.125, 0.03125]
+        src = self.path("run.safetensors")
+        write_safetensors(src, [("attentions.0", prior_maps(slopes, 32))],
+                          metadata={"slopes": json.dumps(slopes), "format": "pt"})
+        doc = self.fit_json(src)
+        self.assertEqual([e["configured_slope"] for e in doc["heads"]], slopes)
+        self.assertEqual([e["verdict_kind"] for e in doc["heads"]], ["follows"] * 3)
+        named = self.fit_json(src, "--heads", "3")  # press slopes of H = 3: 2^-4, 2^-8, then 2^-2
+        self.assertEqual([e["configured_slope"] for e in named["heads"]], [2.0 ** -4, 2.0 ** -8, 2.0 ** -2])
+        r = cli.run("render", src, "--what", "heads", "--head", "0:1", "--vs", "prior", "-o", self.path("h.png"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        # Slopes that do not fit the heads are not used (and the fit says nothing of them).
+        write_safetensors(src, [("attentions.0", prior_maps(slopes, 32))], metadata={"slopes": "[0.5, 0.25]"})
+        self.assertNotIn("configured_slope", self.fit_json(src)["heads"][0])
 
     def test_example_assets_open_and_name_the_drifted_heads(self):
         root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "attention")

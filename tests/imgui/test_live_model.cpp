@@ -51,6 +51,12 @@ TEST_F(ModelRunView, ExampleModelOpensItsMapsWithTokens) {
     EXPECT_EQ(file->maps->tokens(), tokens->text);
     EXPECT_EQ(file->maps->layers(), 2);
     EXPECT_EQ(file->maps->heads(), 6);
+    // Paired with the slopes the run used (BLOOM's for 6 heads: 2^-2, 2^-4, 2^-6, 2^-8, then 2^-1,
+    // 2^-3), so each head reads beside its own ALiBi prior without a choice.
+    const std::vector<double> bloom6 = {0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125};
+    EXPECT_EQ(file->maps->fileSlopes(), bloom6);
+    EXPECT_EQ(state().maps.prior, MapsPrior::File);
+    EXPECT_EQ(m_explorer->model().maps.configured, bloom6);
     // Hovering the grid's first head reads the cell with its query and key tokens.
     const auto& grid = m_explorer->model().maps.grid;
     ASSERT_TRUE(grid && !grid->heatmap.tiles.empty());

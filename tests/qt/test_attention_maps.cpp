@@ -366,7 +366,7 @@ private slots:
         // Paired with the session's slopes (8 heads, the defaults) and fitted on rows 16 to 63:
         // the same as --heads 8 --rows 16:.
         QCOMPARE(w.model()->session().attention.bias.slopes.heads, 8);
-        QVERIFY(page->choosePrior(1));
+        QVERIFY(page->choosePrior(AttentionMapsPage::PriorSession));
         AttentionMapsModel* m = page->model();
         QTRY_VERIFY_WITH_TIMEOUT(!m->fitting() && !m->fits().empty(), 30000);
         QVERIFY(m->fits().front().configuredKl.has_value());

@@ -88,6 +88,12 @@ private slots:
         QCOMPARE(maps->heads(), 6);
         QCOMPARE(maps->keys(), static_cast<std::int64_t>(tokens->ids.size()));
         QVERIFY(maps->tokens() == tokens->text);
+        // Paired with the slopes the run used (BLOOM's for 6 heads: 2^-2, 2^-4, 2^-6, 2^-8, then
+        // 2^-1, 2^-3), so each head reads beside its own ALiBi prior without a choice.
+        const std::vector<double> bloom6 = {0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125};
+        QVERIFY(maps->fileSlopes() == bloom6);
+        QVERIFY(page->model()->configured() == bloom6);
+        QCOMPARE(page->model()->configuredSource(), QString("the file's own slopes"));
         QCOMPARE(page->views()->currentIndex(), int(AttentionMapsPage::HeadView));
         MapsHeatmapView* head = page->headView();
         QTRY_VERIFY_WITH_TIMEOUT(head->hasPicture() && !page->picturesPending(), 30000);

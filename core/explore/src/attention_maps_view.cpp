@@ -337,6 +337,11 @@ std::vector<int> similarityHeadOrder(std::span<const HeadFit> layer, HeadOrder o
     return out;
 }
 
+std::vector<double> pairedSlopes(const AttentionMaps& maps, std::vector<double> named) {
+    if (!named.empty()) return named;
+    return maps.fileSlopes();
+}
+
 Result<void> checkPairing(const AttentionMaps& maps, int heads, std::string_view source) {
     if (heads == maps.heads()) return {};
     return fail(ErrorCode::InvalidArgument,

@@ -219,7 +219,8 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
     std::vector<detail::TensorPlan> plans;
     std::map<std::string, std::string> metadata;
     if (safetensors) {
-        constexpr std::string_view kTokenKeys[] = {kTokensMetadataKey, kTokenIdsMetadataKey};
+        // The __metadata__ entries the maps use: their tokens and the slopes they were computed with.
+        constexpr std::string_view kMetadataKeys[] = {kTokensMetadataKey, kTokenIdsMetadataKey, kSlopesMetadataKey};
         // The parser counts the JSON's bytes; the stage counts the header's (with its length field).
         const ProgressFn parsed = [&](std::uint64_t done, std::uint64_t total) {
             const std::uint64_t before = header.size() - total;
@@ -227,7 +228,7 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
                    options.progress(AttentionOpenProgress{Stage::ParsingHeader, before + done, header.size()});
         };
         if (!goOn(Stage::ParsingHeader, 0, header.size())) return cancelled();
-        auto all = detail::planSafetensorsAll(header, size, options.cancelled, &metadata, kTokenKeys, parsed);
+        auto all = detail::planSafetensorsAll(header, size, options.cancelled, &metadata, kMetadataKeys, parsed);
         if (!all) return std::unexpected(all.error());
         plans = std::move(*all);
         if (!options.tensor.empty()) {
@@ -358,6 +359,7 @@ Result<AttentionMaps> AttentionMaps::build(std::shared_ptr<Mapping> mapping, boo
         }
     }
     maps.readTokens(metadata);
+    maps.readSlopes(metadata);
     maps.m_mapping = std::move(mapping);
     if (auto ok = maps.detect(options); !ok) return std::unexpected(ok.error());
     maps.m_mapping->advise(0, 0, POSIX_FADV_SEQUENTIAL);  // from here rows are read in order, layer by layer
@@ -394,6 +396,26 @@ void AttentionMaps::readTokens(const std::map<std::string, std::string>& metadat
             m_tokenIds.push_back(id.get<std::int64_t>());
         }
     }
+}
+
+void AttentionMaps::readSlopes(const std::map<std::string, std::string>& metadata) {
+    const auto it = metadata.find(std::string(kSlopesMetadataKey));
+    if (it == metadata.end()) return;
+    const auto ignored = [&](const std::string& why) {
+        m_fileSlopes.clear();
+        m_fileSlopesNote = fmt::format("the file's slopes are not used: {}", why);
+    };
+    const auto list = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
+    if (list.is_discarded() || !list.is_array())
+        return ignored(fmt::format("its __metadata__ \"{}\" is not a JSON list of numbers", kSlopesMetadataKey));
+    for (const auto& slope : list) {
+        if (!slope.is_number() || !std::isfinite(slope.get<double>()) || slope.get<double>() <= 0)
+            return ignored(
+                fmt::format("its __metadata__ \"{}\" holds something other than positive numbers", kSlopesMetadataKey));
+        m_fileSlopes.push_back(slope.get<double>());
+    }
+    if (static_cast<int>(m_fileSlopes.size()) != m_heads)
+        return ignored(fmt::format("it names {} slopes for {} heads", m_fileSlopes.size(), m_heads));
 }
 
 const std::string* AttentionMaps::keyToken(std::int64_t key) const {

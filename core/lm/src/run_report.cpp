@@ -121,7 +121,7 @@ Result<ForwardResult> runToMapsFile(const Checkpoint& model, const RunTokens& to
     std::map<std::string, std::string> meta{{"format", "pt"},
                                             {kMetaModel, model.folder()},
                                             {"architecture", c.architectureText},
-                                            {kMetaSlopes, jsonList(*slopes)},
+                                            {std::string(kSlopesMetadataKey), jsonList(*slopes)},
                                             {kMetaSlopeChange, describe(options.slopes)},
                                             {std::string(kTokenIdsMetadataKey), jsonList(tokens.ids)}};
     if (!tokens.text.empty()) meta[std::string(kTokensMetadataKey)] = jsonList(tokens.text);

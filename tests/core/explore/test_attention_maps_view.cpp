@@ -74,6 +74,21 @@ TEST(AttentionMapsView, CellReadoutNamesTheQueryPositionWhenKeysOutnumberQueries
     EXPECT_NE(text->find("query i = 1 · key j = 10 · position 13 · distance 3"), std::string::npos) << *text;
 }
 
+// The maps pair with the slopes the user named, else with the ones the file names (a model run's).
+TEST(AttentionMapsView, PairedSlopesAreTheNamedOnesElseTheFilesOwn) {
+    const std::int64_t t = 4;
+    const std::vector<float> maps2 = causalMaps({0.5, 0.125}, t, 0.0, 1);
+    const std::string withSlopes = safetensorsBytes({"attentions.0"}, {2, t, t}, {maps2}, {{"slopes", "[0.5, 0.125]"}});
+    auto run = alibi::AttentionMaps::fromBytes(asBytes(withSlopes), true);
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(explore::pairedSlopes(*run, {}), (std::vector<double>{0.5, 0.125}));
+    EXPECT_EQ(explore::pairedSlopes(*run, {0.25, 0.0625}), (std::vector<double>{0.25, 0.0625}));
+    auto saved =
+        alibi::AttentionMaps::fromBytes(asBytes(safetensorsBytes({"attentions.0"}, {2, t, t}, {maps2}, {})), true);
+    ASSERT_TRUE(saved) << saved.error().message;
+    EXPECT_TRUE(explore::pairedSlopes(*saved, {}).empty());
+}
+
 TEST(AttentionMapsView, CellReadoutNamesTheQueryAndKeyTokens) {
     // 2 queries over 4 keys: query 1 sits at position 3.
     const std::int64_t t = 4;

@@ -358,3 +358,27 @@ TEST(AttentionMapsTokens, AFileWithoutTokensHasNone) {
     EXPECT_TRUE(maps->tokensNote().empty());
     EXPECT_EQ(maps->keyToken(0), nullptr);
 }
+
+// The slopes a model run's maps were computed with (`alibi run` writes them): one per head.
+TEST(AttentionMapsSlopes, TheFileSlopesComeFromTheMetadataOnePerHead) {
+    auto maps = AttentionMaps::fromBytes(asBytes(tokenMaps({{"slopes", "[0.0625]"}})), true);
+    ASSERT_TRUE(maps) << maps.error().message;
+    EXPECT_EQ(maps->fileSlopes(), (std::vector<double>{0.0625}));
+    EXPECT_TRUE(maps->fileSlopesNote().empty());
+    for (const auto& [slopes, needle] :
+         std::vector<std::pair<std::string, std::string>>{{"[0.5, 0.25]", "2 slopes for 1 heads"},
+                                                          {"[-0.5]", "positive numbers"},
+                                                          {"[0]", "positive numbers"},
+                                                          {R"(["a"])", "positive numbers"},
+                                                          {"0.5", "not a JSON list"},
+                                                          {"nope", "not a JSON list"}}) {
+        auto bad = AttentionMaps::fromBytes(asBytes(tokenMaps({{"slopes", slopes}})), true);
+        ASSERT_TRUE(bad) << bad.error().message;  // the maps open all the same
+        EXPECT_TRUE(bad->fileSlopes().empty()) << slopes;
+        EXPECT_NE(bad->fileSlopesNote().find(needle), std::string::npos) << bad->fileSlopesNote();
+    }
+    auto none = AttentionMaps::fromBytes(asBytes(tokenMaps({{"model", "x"}})), true);
+    ASSERT_TRUE(none) << none.error().message;
+    EXPECT_TRUE(none->fileSlopes().empty());
+    EXPECT_TRUE(none->fileSlopesNote().empty());
+}

@@ -134,6 +134,11 @@ inline constexpr int kFitColumnCount = 16;
 
 // Whether slopes for `heads` heads can pair with the maps (same head count), and if not why.
 [[nodiscard]] Result<void> checkPairing(const AttentionMaps& maps, int heads, std::string_view source);
+// The slopes the maps are paired with: those the user named (`named`, when not empty), else the
+// ones the file says its maps were computed with (AttentionMaps::fileSlopes: `alibi run` and the
+// explorers' model runs write them), else none. `alibi fit`, `alibi render FILE` and Python pair
+// this way; the explorers offer the file's slopes as a prior and choose it for such a file.
+[[nodiscard]] std::vector<double> pairedSlopes(const AttentionMaps& maps, std::vector<double> named);
 
 // The line both explorers show above a fit table: "Fitted 32 heads on query rows 0 to 63, beside
 // the slopes of the current session; verdicts as in docs/FIT.md." `lastRow` is exclusive (-1:

@@ -131,6 +131,13 @@ public:
     // The id of key j's token; nullopt when the file gives none.
     [[nodiscard]] std::optional<std::int64_t> keyTokenId(std::int64_t key) const;
 
+    // The slopes the maps were computed with, one per head: a safetensors file's __metadata__
+    // "slopes" (a JSON list of positive numbers, as `alibi run` and the explorers' model runs
+    // write it: the slope each head's attention actually has). Empty when the file names none,
+    // or when they do not fit its heads (fileSlopesNote() then says why).
+    [[nodiscard]] const std::vector<double>& fileSlopes() const { return m_fileSlopes; }
+    [[nodiscard]] const std::string& fileSlopesNote() const { return m_fileSlopesNote; }
+
     // Gives the pages of a layer (or of one head of it) back to the kernel once they have been
     // read, so a pass over a file larger than memory keeps a bounded resident size.
     void release(int layer, int head = -1) const;
@@ -166,12 +173,17 @@ private:
     std::vector<std::string> m_tokens;
     std::vector<std::int64_t> m_tokenIds;
     std::string m_tokensNote;
+    std::vector<double> m_fileSlopes;
+    std::string m_fileSlopesNote;
     void readTokens(const std::map<std::string, std::string>& metadata);
+    void readSlopes(const std::map<std::string, std::string>& metadata);
 };
 
 // The __metadata__ keys of the tokens (see AttentionMaps::tokens()).
 inline constexpr std::string_view kTokensMetadataKey = "tokens";
 inline constexpr std::string_view kTokenIdsMetadataKey = "token_ids";
+// The __metadata__ key of the slopes (see AttentionMaps::fileSlopes()).
+inline constexpr std::string_view kSlopesMetadataKey = "slopes";
 
 // The layer number a tensor name carries: its last run of digits ("model.layers.7.attn" -> 7,
 // "attentions.3" -> 3); nullopt when it has none.

@@ -38,7 +38,6 @@ struct RunTokens {
 
 // The metadata keys a maps file written here carries besides the tokens (io/attention_maps.hpp's
 // kTokensMetadataKey, kTokenIdsMetadataKey); all strings, lists as JSON arrays.
-inline constexpr const char* kMetaSlopes = "slopes";             // the slopes used per head
 inline constexpr const char* kMetaModel = "model";               // the model's folder
 inline constexpr const char* kMetaSlopeChange = "slope_change";  // describe(SlopeChange)
 
