@@ -92,6 +92,9 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_file->setMinimumWidth(100);
     m_file->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // The file's name and shape: a line of their own above the controls, wrapped rather than cut
+    // at the window's edge.
+    m_file->setWordWrap(true);
     m_tensor = new QComboBox(this);
     m_tensor->setToolTip("The safetensors file's layer tensors, ordered by layer number: all of them, or one");
     // Combos as wide as a short entry (their lists open as wide as needed): the tab fits 1280 px.
@@ -104,8 +107,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_values->setToolTip(
         "Whether the file holds probabilities (rows sum to 1) or pre-softmax scores: detected from "
         "sampled rows, or as you say");
-    m_values->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_values->setMinimumContentsLength(14);
+    m_values->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "probabilities (detected)" whole
     m_prior = new QComboBox(this);
     m_prior->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_prior->setMinimumContentsLength(16);
@@ -120,7 +122,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     row1->addWidget(m_values);
     row1->addWidget(label("Prior", this));
     row1->addWidget(m_prior);
-    row1->addWidget(m_file, 1);
+    row1->addStretch(1);
     // The shown layer (or head) as a finished figure for slides, drawn at 1x, 2x or 4x.
     m_figure = new QToolButton(this);
     m_figure->setText("Figure");
@@ -316,6 +318,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 4);
+    layout->addWidget(m_file);
     layout->addLayout(row1);
     layout->addLayout(row2);
     layout->addWidget(m_views, 1);

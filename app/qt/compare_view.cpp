@@ -177,6 +177,8 @@ void ImagePanel::paintEvent(QPaintEvent*) {
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* form = new QFormLayout;
     m_scheme = new QComboBox(this);
+    // "custom (from the session)" arrives with a lesson or session: the box widens to show it.
+    m_scheme->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_scheme->addItem("same as A", -1);
     for (SlopeScheme s : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear})
         m_scheme->addItem(QString::fromUtf8(schemeName(s).data()), static_cast<int>(s));

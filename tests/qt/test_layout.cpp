@@ -116,28 +116,34 @@ private slots:
                  qPrintable(QString("%1 layout problems, first: %2").arg(problems.size()).arg(problems.value(0))));
     }
 
-    // A lecture: every step of the first lesson, in presentation mode on the projector.
+    // A lecture: every step of all five lessons, in presentation mode on the projector.
     void lessonFitsInPresentation_data() {
         QTest::addColumn<int>("width");
         QTest::addColumn<int>("height");
-        for (const Size s : kSizes) QTest::addRow("%dx%d", s.width, s.height) << s.width << s.height;
+        QTest::addColumn<QString>("lesson");
+        for (const char* lesson : {"alibi-in-five-steps", "slopes", "train-short-test-long",
+                                   "same-model-different-code", "reading-a-real-model"})
+            for (const Size s : kSizes)
+                QTest::addRow("%s-%dx%d", lesson, s.width, s.height) << s.width << s.height << QString(lesson);
     }
     void lessonFitsInPresentation() {
         QFETCH(int, width);
         QFETCH(int, height);
+        QFETCH(QString, lesson);
         MainWindow w;
         w.setInteractive(false);
         w.resize(width, height);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.setPresentation(true);
-        QVERIFY2(w.openLesson("alibi-in-five-steps"), qPrintable(w.lastError()));
+        QVERIFY2(w.openLesson(lesson), qPrintable(w.lastError()));
         LessonPanel* panel = w.lessonPanel();
         QStringList problems;
         for (int step = 0;; ++step) {
             QTRY_VERIFY(!w.model()->pending());
             QTest::qWait(150);
-            const QString name = QString("%1x%2-presentation-lesson-step%3").arg(width).arg(height).arg(step + 1);
+            const QString name =
+                QString("%1x%2-presentation-%3-step%4").arg(width).arg(height).arg(lesson).arg(step + 1);
             QVERIFY(w.grab().save(shots() + "/" + name + ".png"));
             for (const QString& p : test::checkLayout(&w)) problems << name + ": " + p;
             if (w.size() != QSize(width, height))
