@@ -1019,44 +1019,39 @@ bool AttentionMapsPage::choosePrior(int item) {
         m_priorItem = 0;
         return true;
     }
+    std::vector<double> slopes;
+    QString source;
     if (item == PriorFile) {
         if (!maps || maps->fileSlopes().empty())
             return refuse(
                 maps && !maps->fileSlopesNote().empty()
                     ? qs(maps->fileSlopesNote())
                     : QString("this file names no slopes (alibi run and the explorers' model runs write them)"));
-        if (auto ok = m_model->setConfigured(maps->fileSlopes(), "the file's own slopes"); !ok)
-            return refuse(qs(ok.error().message));
-        m_priorItem = item;
-        {
-            QSignalBlocker block(m_prior);
-            m_prior->setCurrentIndex(item);
-        }
-        m_status->setText("Paired with the slopes the maps were computed with; refitting for the configured KL…");
-        updateControls();
-        return true;
-    }
-    SlopeParams params;
-    QString source;
-    if (item == PriorSession) {
-        if (!m_sessionSlopes) return refuse("no session to take the slopes from");
-        params = m_sessionSlopes();
-        source = "the current session";
-    } else if (item - PriorFirstPreset < static_cast<int>(m_presets.size())) {
-        const Preset& preset = m_presets[static_cast<std::size_t>(item - PriorFirstPreset)];
-        Session s;
-        applyPreset(s, preset);
-        params = s.attention.bias.slopes;
-        source = "preset " + qs(preset.id);
+        slopes = maps->fileSlopes();  // one per head: read so by the core
+        source = "the file";
     } else {
-        return refuse("unknown prior");
+        SlopeParams params;
+        if (item == PriorSession) {
+            if (!m_sessionSlopes) return refuse("no session to take the slopes from");
+            params = m_sessionSlopes();
+            source = "the current session";
+        } else if (item - PriorFirstPreset < static_cast<int>(m_presets.size())) {
+            const Preset& preset = m_presets[static_cast<std::size_t>(item - PriorFirstPreset)];
+            Session s;
+            applyPreset(s, preset);
+            params = s.attention.bias.slopes;
+            source = "preset " + qs(preset.id);
+        } else {
+            return refuse("unknown prior");
+        }
+        if (maps)
+            if (auto ok = explore::checkPairing(*maps, params.heads, source.toStdString()); !ok)
+                return refuse(qs(ok.error().message));
+        auto computed = computeSlopes(params);
+        if (!computed) return refuse(qs(computed.error().message));
+        slopes = std::move(*computed);
     }
-    if (maps)
-        if (auto ok = explore::checkPairing(*maps, params.heads, source.toStdString()); !ok)
-            return refuse(qs(ok.error().message));
-    auto slopes = computeSlopes(params);
-    if (!slopes) return refuse(qs(slopes.error().message));
-    if (auto ok = m_model->setConfigured(std::move(*slopes), source); !ok) return refuse(qs(ok.error().message));
+    if (auto ok = m_model->setConfigured(std::move(slopes), source); !ok) return refuse(qs(ok.error().message));
     m_priorItem = item;
     {
         QSignalBlocker block(m_prior);

@@ -93,7 +93,7 @@ private slots:
         const std::vector<double> bloom6 = {0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125};
         QVERIFY(maps->fileSlopes() == bloom6);
         QVERIFY(page->model()->configured() == bloom6);
-        QCOMPARE(page->model()->configuredSource(), QString("the file's own slopes"));
+        QCOMPARE(page->model()->configuredSource(), QString("the file"));
         QCOMPARE(page->views()->currentIndex(), int(AttentionMapsPage::HeadView));
         MapsHeatmapView* head = page->headView();
         QTRY_VERIFY_WITH_TIMEOUT(head->hasPicture() && !page->picturesPending(), 30000);

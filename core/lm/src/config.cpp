@@ -154,24 +154,38 @@ constexpr std::string_view kSupported =
     "alibi runs BLOOM (BloomForCausalLM), MPT (MptForCausalLM, llm-foundry's MPTForCausalLM) and Falcon "
     "(FalconForCausalLM, RWForCausalLM with \"alibi\": true) models with ALiBi";
 
-Result<LmConfig> parseBloom(const Fields& f, LmConfig c) {
-    auto layers = f.requiredInteger("n_layer", 1, kMaxLayers, "num_hidden_layers");
+// The sizes every architecture names, each under its family's key with the other families'
+// spelling accepted as an alias: layers, heads, model width, and the vocabulary.
+struct ShapeKeys {
+    std::string_view layers, layersAlias, heads, headsAlias, width, widthAlias;
+};
+
+Result<void> readShape(const Fields& f, const ShapeKeys& k, LmConfig& c) {
+    auto layers = f.requiredInteger(k.layers, 1, kMaxLayers, k.layersAlias);
     if (!layers) return std::unexpected(layers.error());
-    auto heads = f.requiredInteger("n_head", 1, kMaxHeads, "num_attention_heads");
+    auto heads = f.requiredInteger(k.heads, 1, kMaxHeads, k.headsAlias);
     if (!heads) return std::unexpected(heads.error());
-    auto d = f.requiredInteger("hidden_size", 1, kMaxWidth, "n_embed");
+    auto d = f.requiredInteger(k.width, 1, kMaxWidth, k.widthAlias);
     if (!d) return std::unexpected(d.error());
     auto vocab = f.requiredInteger("vocab_size", 1, kMaxVocab);
     if (!vocab) return std::unexpected(vocab.error());
+    c.layers = static_cast<int>(*layers);
+    c.heads = static_cast<int>(*heads);
+    c.dModel = *d;
+    c.vocab = *vocab;
+    return {};
+}
+
+Result<LmConfig> parseBloom(const Fields& f, LmConfig c) {
+    if (auto ok = readShape(
+            f, {"n_layer", "num_hidden_layers", "n_head", "num_attention_heads", "hidden_size", "n_embed"}, c);
+        !ok)
+        return std::unexpected(ok.error());
     ALIBI_LM_FIELD(eps, f.number("layer_norm_epsilon", 0, 1), 1e-5);
     ALIBI_LM_FIELD(tied, f.boolean("tie_word_embeddings"), true);
     ALIBI_LM_FIELD(post, f.boolean("apply_residual_connection_post_layernorm"), false);
     ALIBI_LM_FIELD(seq, f.integer("seq_length", 0, std::int64_t{1} << 40), 0);
-    c.layers = static_cast<int>(*layers);
-    c.heads = static_cast<int>(*heads);
-    c.dModel = *d;
-    c.ffnHidden = 4 * *d;
-    c.vocab = *vocab;
+    c.ffnHidden = 4 * c.dModel;
     c.layerNormEps = eps;
     c.tiedEmbeddings = tied;
     c.residualPostLn = post;
@@ -181,14 +195,10 @@ Result<LmConfig> parseBloom(const Fields& f, LmConfig c) {
 }
 
 Result<LmConfig> parseMpt(const Fields& f, const json& doc, LmConfig c) {
-    auto layers = f.requiredInteger("n_layers", 1, kMaxLayers, "num_hidden_layers");
-    if (!layers) return std::unexpected(layers.error());
-    auto heads = f.requiredInteger("n_heads", 1, kMaxHeads, "num_attention_heads");
-    if (!heads) return std::unexpected(heads.error());
-    auto d = f.requiredInteger("d_model", 1, kMaxWidth, "hidden_size");
-    if (!d) return std::unexpected(d.error());
-    auto vocab = f.requiredInteger("vocab_size", 1, kMaxVocab);
-    if (!vocab) return std::unexpected(vocab.error());
+    if (auto ok = readShape(
+            f, {"n_layers", "num_hidden_layers", "n_heads", "num_attention_heads", "d_model", "hidden_size"}, c);
+        !ok)
+        return std::unexpected(ok.error());
     ALIBI_LM_FIELD(ratio, f.number("expansion_ratio", 0, 1024), 4.0);
     ALIBI_LM_FIELD(maxSeq, f.integer("max_seq_len", 0, std::int64_t{1} << 40), 2048);
     ALIBI_LM_FIELD(noBias, f.boolean("no_bias"), true);
@@ -238,7 +248,7 @@ Result<LmConfig> parseMpt(const Fields& f, const json& doc, LmConfig c) {
     if (attnType != "multihead_attention") {
         auto kv = attn.integer("kv_n_heads", 1, kMaxHeads);
         if (!kv) return std::unexpected(kv.error());
-        if (!*kv || **kv != *heads)
+        if (!*kv || **kv != c.heads)
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("{}: attn_config.attn_type is \"{}\" (keys and values shared between heads), "
                                     "which alibi does not implement; it runs multihead_attention",
@@ -268,23 +278,19 @@ Result<LmConfig> parseMpt(const Fields& f, const json& doc, LmConfig c) {
     double logitScale = 1.0;
     if (logit != nullptr) {
         if (logit->is_string() && logit->get<std::string>() == "inv_sqrt_d_model") {
-            logitScale = 1.0 / std::sqrt(static_cast<double>(*d));
+            logitScale = 1.0 / std::sqrt(static_cast<double>(c.dModel));
         } else {
             ALIBI_LM_FIELD(ls, f.number("logit_scale", -1e30, 1e30), 1.0);
             logitScale = ls;
         }
     }
 
-    c.layers = static_cast<int>(*layers);
-    c.heads = static_cast<int>(*heads);
-    c.dModel = *d;
-    const double inner = ratio * static_cast<double>(*d);
+    const double inner = ratio * static_cast<double>(c.dModel);
     c.ffnHidden = *hidden ? **hidden : static_cast<std::int64_t>(inner);
     if (!*hidden && inner != std::floor(inner))
-        return bad(f.what(), fmt::format("expansion_ratio {} times d_model {} is not a whole number", ratio, *d));
+        return bad(f.what(), fmt::format("expansion_ratio {} times d_model {} is not a whole number", ratio, c.dModel));
     if (c.ffnHidden < 1 || c.ffnHidden > kMaxWidth * 64)
         return bad(f.what(), fmt::format("the MLP width {} is outside [1, {}]", c.ffnHidden, kMaxWidth * 64));
-    c.vocab = *vocab;
     c.layerNormEps = eps;
     c.maxBias = maxBias;
     c.linearBias = !noBias;
@@ -308,14 +314,10 @@ Result<LmConfig> parseFalcon(const Fields& f, LmConfig c) {
                     fmt::format("{}: this {} model does not use ALiBi (\"alibi\" is false: it uses rotary position "
                                 "embeddings); {}",
                                 f.what(), c.architectureText, kSupported));
-    auto layers = f.requiredInteger("num_hidden_layers", 1, kMaxLayers, "n_layer");
-    if (!layers) return std::unexpected(layers.error());
-    auto heads = f.requiredInteger("num_attention_heads", 1, kMaxHeads, "n_head");
-    if (!heads) return std::unexpected(heads.error());
-    auto d = f.requiredInteger("hidden_size", 1, kMaxWidth, "n_embed");
-    if (!d) return std::unexpected(d.error());
-    auto vocab = f.requiredInteger("vocab_size", 1, kMaxVocab);
-    if (!vocab) return std::unexpected(vocab.error());
+    if (auto ok = readShape(
+            f, {"num_hidden_layers", "n_layer", "num_attention_heads", "n_head", "hidden_size", "n_embed"}, c);
+        !ok)
+        return std::unexpected(ok.error());
     ALIBI_LM_FIELD(eps, f.number("layer_norm_epsilon", 0, 1), 1e-5);
     ALIBI_LM_FIELD(tied, f.boolean("tie_word_embeddings"), true);
     // FalconConfig's defaults (those of falcon-7b, which uses RoPE): a config that leaves them out
@@ -341,11 +343,7 @@ Result<LmConfig> parseFalcon(const Fields& f, LmConfig c) {
                     fmt::format("{}: \"activation\" \"{}\" is not implemented (alibi runs Falcon's exact GELU, "
                                 "\"gelu\")",
                                 f.what(), activation));
-    c.layers = static_cast<int>(*layers);
-    c.heads = static_cast<int>(*heads);
-    c.dModel = *d;
-    c.ffnHidden = *hidden ? **hidden : 4 * *d;
-    c.vocab = *vocab;
+    c.ffnHidden = *hidden ? **hidden : 4 * c.dModel;
     c.layerNormEps = eps;
     c.tiedEmbeddings = tied;
     c.multiQuery = multiQuery;
