@@ -472,7 +472,7 @@ void AttentionMapsPage::setPriorSources(std::function<SlopeParams()> session, st
     m_prior->clear();
     m_prior->addItem("no ALiBi prior");
     m_prior->addItem("current session's slopes");
-    m_prior->addItem("the file's slopes (a model run's)");
+    m_prior->addItem("the file's slopes");  // a model run's (the item's tooltip says so)
     for (const Preset& p : m_presets) m_prior->addItem(QString("%1 (H = %2)").arg(qs(p.name)).arg(p.heads));
     updateControls();
 }
