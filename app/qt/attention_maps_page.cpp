@@ -478,14 +478,22 @@ void AttentionMapsPage::setPriorSources(std::function<SlopeParams()> session, st
 }
 
 void AttentionMapsPage::showLessonTarget(const LessonTarget& target) {
-    m_lessonTarget = target;
     m_lessonLayer = -1;  // the step's layer, once its file is open
-    const bool open =
-        m_model->maps() && QFileInfo(m_model->path()).canonicalFilePath() == QFileInfo(target.path).canonicalFilePath();
-    if (open)
+    const auto same = [&](const QString& path) {
+        return !path.isEmpty() && QFileInfo(path).canonicalFilePath() == QFileInfo(target.path).canonicalFilePath();
+    };
+    if (m_model->opening() && same(m_model->openingPath())) {
+        m_lessonTarget = target;  // the open under way applies this step instead of the last one
+        return;
+    }
+    if (m_model->maps() && same(m_model->path()) && !m_model->opening()) {
+        m_lessonTarget = target;
         applyLessonTarget();
-    else
-        openFile(target.path);  // onOpened applies it
+        return;
+    }
+    // Opening cancels an open under way, which clears its step's target: set this one after.
+    openFile(target.path);
+    m_lessonTarget = target;  // onOpened applies it
 }
 
 void AttentionMapsPage::setLessonMark(explore::LessonMark mark) {

@@ -403,6 +403,32 @@ private slots:
         QVERIFY(head->lessonMark().empty());
     }
 
+    // A lecturer pressing Next before the step's file has opened: the open under way serves the
+    // new step (it is not cancelled and reopened, which dropped the step and left the first view),
+    // and the page ends on the last step's view, layer, head and row.
+    void stepsTakenWhileTheirFileOpensLandOnTheLastStep() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        AttentionMapsPage* page = w.attentionPage();
+        int opened = 0, cancelled = 0;
+        QObject::connect(page->model(), &AttentionMapsModel::opened, &w, [&] { ++opened; });
+        QObject::connect(page->model(), &AttentionMapsModel::openCancelled, &w, [&] { ++cancelled; });
+        QVERIFY2(w.openLesson(lessonPath("05-reading-a-real-model.lesson.json")), qPrintable(w.lastError()));
+        QVERIFY(w.lessonPanel()->next());  // no event processed in between: step 1's open is under way
+        QVERIFY(w.lessonPanel()->next());
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr && !page->model()->opening(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::HeadView), 30000);
+        QCOMPARE(page->layerIndex(), 1);  // step 3: layer 1's head 4, query row 63
+        QCOMPARE(page->head(), 4);
+        QCOMPARE(page->row(), std::int64_t{63});
+        QVERIFY(page->lessonMark().marksCell(4, 63, 0));
+        QCOMPARE(opened, 1);
+        QCOMPARE(cancelled, 0);
+    }
+
     // Help > Lessons: the list names every bundled lesson; choosing one opens it.
     void helpLessonsListsAndOpens() {
         MainWindow w;
