@@ -121,7 +121,7 @@ Result<void> renderFile(const RenderCommand& original) {
     // Unless --height is given, the figure's own height where it has one (heads: as tall as its
     // three square panels need).
     if (const auto kind = parseMapsFigureKind(what); kind && !c.flags.height.given())
-        r.height = mapsFigureDefaultHeight(*kind, s.width).value_or(r.height);
+        r.height = mapsFigureDefaultHeight(*kind).value_or(r.height);
     r.pixelRatio = settings->pixelRatio;
     r.threads = settings->threads;
     r.output = target->path;

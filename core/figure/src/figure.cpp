@@ -42,10 +42,11 @@ void blit(Image& dst, const Image& src, int x0, int y0) {
             if (x0 + x >= 0 && y0 + y >= 0 && src.at(x, y).a != 0) dst.at(x0 + x, y0 + y) = src.at(x, y);
 }
 
-// `text` in at most two lines of `width` pixels, broken after a " · " where the next part
-// would not fit; the second line is elided at its end (the Qt grid's subtitle rule). Measured
+// `text` in at most `maxLines` lines of `width` pixels, broken after a " · " where the next part
+// would not fit; the last line is elided at its end (the Qt grid's subtitle rule). Measured
 // at 1x (`size` and `width` divided by `scale`), so every pixel ratio breaks the same lines.
-std::vector<std::string> wrapLines(const std::string& text, double size, int width, FontWeight weight, int scale) {
+std::vector<std::string> wrapLines(const std::string& text, double size, int width, FontWeight weight, int scale,
+                                   int maxLines = 2) {
     size /= scale;
     width /= scale;
     if (text.empty()) return {};
@@ -57,7 +58,7 @@ std::vector<std::string> wrapLines(const std::string& text, double size, int wid
         const std::string part = text.substr(from, at == std::string::npos ? std::string::npos : at - from);
         std::string& line = lines.back();
         const std::string joined = line.empty() ? part : line + separator + part;
-        if (line.empty() || lines.size() == 2 || textWidth(joined, size, weight) <= width)
+        if (line.empty() || static_cast<int>(lines.size()) >= maxLines || textWidth(joined, size, weight) <= width)
             line = joined;
         else
             lines.push_back(part);
@@ -85,10 +86,13 @@ struct Metrics {
 
 // Lengths are measured at 1x and multiplied, so a 2x figure is the 1x layout with exactly
 // twice the pixels (the heatmap too); only the glyphs are rasterised at the larger size.
-Metrics figureMetrics(int width, int height, int scale) {
+// `fontSize` (1x) when given, else one from the figure's size.
+Metrics figureMetrics(int width, int height, int scale, double fontSize) {
     Metrics m;
     m.scale = scale;
-    const double base = std::clamp(std::min(width, height) / static_cast<double>(scale) / 55.0, 10.0, 16.0);
+    const double base = fontSize > 0
+                            ? std::clamp(fontSize, 10.0, 16.0)
+                            : figureFontSize(width / static_cast<double>(scale), height / static_cast<double>(scale));
     m.font = base * scale;
     m.small = m.font * 0.9;
     m.title = m.font * 1.15;
@@ -256,7 +260,7 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     if (auto font = detail::loadLabelFont(); !font) return std::unexpected(font.error());
     const int scale = std::max(frame.scale, 1);
     const bool text = width / scale >= 240 && height / scale >= 180;  // smaller: the heatmap and the bar only
-    Metrics m = figureMetrics(width, height, scale);
+    Metrics m = figureMetrics(width, height, scale, frame.fontSize);
     if (!text) m.margin = std::max(1, std::min(width, height) / (50 * scale)) * scale;  // tiny: the map gets the room
     const bool axes = text && frame.queries > 0 && frame.keys > 0;
 
@@ -272,12 +276,13 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     if (axes && frame.axisLabel)
         for (std::int64_t n = 0; n < frame.queries && n < 4096; ++n)
             queryLabels = std::max(queryLabels, layoutWidth(frame.axisLabel(n), m));
-    int top = m.margin + static_cast<int>(titleLines.size()) * m.titleLine;
+    int top = m.margin + std::max(static_cast<int>(titleLines.size()), text ? frame.titleLines : 0) * m.titleLine;
     // The bar's title, above its top label (half a line, measured at 1x so 2x is exactly twice).
     if (text) top += m.gap + m.smallLine + (m.smallLine / m.scale / 2) * m.scale + 2 * m.gap;
-    // The caption's lines are only known once the map is drawn: room for two.
+    // The caption's lines are only known once the map is drawn: room for frame.captionLines.
     const bool hasCaption = text && static_cast<bool>(frame.caption);
-    int bottom = m.margin + (hasCaption ? 2 * m.smallLine + m.gap : 0);
+    const int captionLines = std::max(1, frame.captionLines);
+    int bottom = m.margin + (hasCaption ? captionLines * m.smallLine + m.gap : 0);
     if (axes) bottom += m.tick + m.smallLine + m.gap + m.line;
     // Token labels need room the numbers do not: the longest token beside the query axis, and
     // beneath the key axis (turned a quarter). A tile is never larger than the whole map, so
@@ -354,7 +359,8 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     }
     if (hasCaption) {
         y += m.gap;
-        for (const std::string& line : wrapLines(frame.caption(*map), m.small, inner, FontWeight::Regular, scale)) {
+        for (const std::string& line :
+             wrapLines(frame.caption(*map), m.small, inner, FontWeight::Regular, scale, captionLines)) {
             drawText(out, m.margin, y, line, m.small, kCaption);
             y += m.smallLine;
         }
@@ -521,6 +527,10 @@ Result<std::string> renderCurvesSvg(const CurvesParams& params, const ProgressFn
     auto plot = detail::curvesPlot(params, progress);
     if (!plot) return std::unexpected(plot.error());
     return plotSvg(plot->series, plot->style);
+}
+
+double figureFontSize(double width, double height) {
+    return std::clamp(std::min(width, height) / 55.0, 10.0, 16.0);
 }
 
 }  // namespace alibi

@@ -15,16 +15,17 @@ namespace alibi {
 
 namespace {
 
-// `panels` (values row-major, NaN masked) side by side in a w x h picture, each tile as large
-// as the room allows (all the same size), `band` pixels above each for its label.
+// `panels` (values row-major, NaN masked) side by side in a w x h picture, square tiles of
+// `maxSide` pixels or as large as the room allows (all the same size), `band` pixels above each
+// for its label.
 Heatmap panelsHeatmap(const explore::HeadCompareResult& r, const std::vector<const std::vector<double>*>& panels,
-                      Colormap colormap, double lo, double hi, int w, int h, int band, int gap) {
+                      Colormap colormap, double lo, double hi, int w, int h, int band, int gap, int maxSide) {
     Heatmap map;
     map.image.width = w;
     map.image.height = h;
     map.image.pixels.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), Rgba{0, 0, 0, 0});
     const int n = static_cast<int>(panels.size());
-    const int side = std::max(1, std::min((w - (n - 1) * gap) / n, h - band));
+    const int side = std::max(1, std::min({(w - (n - 1) * gap) / n, h - band, maxSide}));
     map.columns = n;
     map.rows = 1;
     map.lo = lo;
@@ -60,16 +61,51 @@ Heatmap panelsHeatmap(const explore::HeadCompareResult& r, const std::vector<con
     return map;
 }
 
+// The room heatmapFigure leaves a frame's heatmap at this size (measured with a blank map).
+struct MapRoom {
+    int width = 0, height = 0, band = 0;
+};
+Result<MapRoom> mapRoom(int width, int height, const FigureFrame& frame) {
+    MapRoom room;
+    auto measured = heatmapFigure(width, height, frame, [&](int w, int h, int band) -> Result<Heatmap> {
+        room = {w, h, band};
+        Heatmap blank;
+        blank.image.width = w;
+        blank.image.height = h;
+        blank.image.pixels.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), Rgba{0, 0, 0, 0});
+        return blank;
+    });
+    if (!measured) return std::unexpected(measured.error());
+    return room;
+}
+
+// Cuts `image` `margin` pixels below its lowest row that differs from its bottom-left pixel
+// (the background).
+void cutBelowContent(Image& image, int margin) {
+    const Rgba background = image.at(0, image.height - 1);
+    int last = 0;
+    for (int y = image.height - 1; y >= 0 && last == 0; --y)
+        for (int x = 0; x < image.width; ++x)
+            if (image.at(x, y) != background) {
+                last = y;
+                break;
+            }
+    const int height = std::min(image.height, last + 1 + margin);
+    image.pixels.resize(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(height));
+    image.height = height;
+}
+
 }  // namespace
 
 Result<HeadCompareFigure> renderHeadCompareFigure(const AttentionMaps& maps, const explore::HeadCompareResult& r,
                                                   const HeadCompareFigureParams& params) {
     const int scale = std::clamp(params.scale, 1, 4);
-    if (auto ok = checkImageSize(params.width, params.height, scale, "figure"); !ok) return std::unexpected(ok.error());
-    const int width = params.width * scale, height = params.height * scale;
-    // Two tiles and a frame at the left, one tile and a frame at the right: the frames' bars and
-    // axes take about the same room, so the left gets a little under two thirds.
-    const int leftWidth = static_cast<int>(std::lround(width * 0.58));
+    // No height: laid out as tall as it is wide (the tiles are then bound by the width), then cut
+    // below its lowest drawn row.
+    const bool natural = params.height <= 0;
+    const int layoutHeight = natural ? params.width : params.height;
+    if (auto ok = checkImageSize(params.width, layoutHeight, scale, "figure"); !ok) return std::unexpected(ok.error());
+    const int width = params.width * scale, height = layoutHeight * scale;
     const int gap = 6 * scale;
 
     FigureFrame both;
@@ -80,6 +116,11 @@ Result<HeadCompareFigure> renderHeadCompareFigure(const AttentionMaps& maps, con
     both.keyTokens = r.keyTokens;
     both.queryTokens = r.queryTokens;
     both.scale = scale;
+    // One font for the three panels, chosen for the whole figure (a natural height is about 0.38
+    // of the width), so A | B and B - A read alike.
+    both.fontSize = figureFontSize(params.width, natural ? params.width * 0.38 : params.height);
+    both.titleLines = 2;    // the B - A frame beside it reserves as many: the three tiles start level
+    both.captionLines = 3;  // and end level (the difference's caption needs three lines)
     const double lo = std::min(r.a.lo, r.b.lo), hi = std::max(r.a.hi, r.b.hi);
     both.colorBar = [&](const Heatmap&, int, int ticks) {
         ColorBar bar = makeColorBar(lo, std::max(hi, lo), false, DType::F32, ticks);
@@ -90,14 +131,6 @@ Result<HeadCompareFigure> renderHeadCompareFigure(const AttentionMaps& maps, con
     };
     both.tileLabel = [&](int tile) { return tile == 0 ? "A · " + r.a.label : "B · " + r.b.label; };
     both.caption = [&](const Heatmap&) { return fmt::format("A: {} · B: {}", r.a.fitLine, r.b.fitLine); };
-    FigureMapPlacement leftPlaced;
-    auto left = heatmapFigure(
-        leftWidth, height, both,
-        [&](int w, int h, int band) -> Result<Heatmap> {
-            return panelsHeatmap(r, {&r.a.values, &r.b.values}, params.colormap, lo, hi, w, h, band, gap);
-        },
-        &leftPlaced);
-    if (!left) return std::unexpected(left.error());
 
     FigureFrame diff = both;
     diff.colormap = Colormap::Diverging;
@@ -112,14 +145,39 @@ Result<HeadCompareFigure> renderHeadCompareFigure(const AttentionMaps& maps, con
     };
     diff.tileLabel = [](int) { return std::string("B - A"); };
     diff.caption = [&](const Heatmap&) {
-        return explore::headCompareMaxLine(maps, r) + " · diverging scale symmetric about 0: red B > A, blue B < A" +
-               (r.causal ? ", keys after the query in the mask colour" : "");
+        // Parts joined by " · " so the caption wraps between them in the narrow frame.
+        return explore::headCompareMaxLine(maps, r) + " · a scale symmetric about 0: red B > A, blue B < A" +
+               (r.causal ? " · masked: keys after the query" : "");
     };
+
+    // Two tiles and a frame at the left, one tile and a frame at the right, all three tiles the
+    // same size: measure what each frame takes around its heatmap at a first split, then give
+    // the left two tiles' width of the room and the right one tile's (what is left over, when
+    // the height limits the tiles, is shared out in the same proportion).
+    const int trial = static_cast<int>(std::lround(width * 0.6));
+    auto leftRoom = mapRoom(trial, height, both);
+    if (!leftRoom) return std::unexpected(leftRoom.error());
+    auto rightRoom = mapRoom(width - trial, height, diff);
+    if (!rightRoom) return std::unexpected(rightRoom.error());
+    const int leftAround = trial - leftRoom->width, rightAround = width - trial - rightRoom->width;
+    const int side = std::max(1, std::min({(width - leftAround - rightAround - gap) / 3,
+                                           leftRoom->height - leftRoom->band, rightRoom->height - rightRoom->band}));
+    const int spare = std::max(0, width - leftAround - rightAround - gap - 3 * side);
+    const int leftWidth = std::min(width - 1, leftAround + 2 * side + gap + spare * 2 / 3);
+
+    FigureMapPlacement leftPlaced;
+    auto left = heatmapFigure(
+        leftWidth, height, both,
+        [&](int w, int h, int band) -> Result<Heatmap> {
+            return panelsHeatmap(r, {&r.a.values, &r.b.values}, params.colormap, lo, hi, w, h, band, gap, side);
+        },
+        &leftPlaced);
+    if (!left) return std::unexpected(left.error());
     FigureMapPlacement rightPlaced;
     auto right = heatmapFigure(
         width - leftWidth, height, diff,
         [&](int w, int h, int band) -> Result<Heatmap> {
-            return panelsHeatmap(r, {&r.difference}, Colormap::Diverging, -top, top, w, h, band, gap);
+            return panelsHeatmap(r, {&r.difference}, Colormap::Diverging, -top, top, w, h, band, gap, side);
         },
         &rightPlaced);
     if (!right) return std::unexpected(right.error());
@@ -132,6 +190,7 @@ Result<HeadCompareFigure> renderHeadCompareFigure(const AttentionMaps& maps, con
         for (int x = 0; x < leftWidth; ++x) out.image.at(x, y) = left->at(x, y);
         for (int x = leftWidth; x < width; ++x) out.image.at(x, y) = right->at(x - leftWidth, y);
     }
+    if (natural) cutBelowContent(out.image, 10 * scale);
     for (std::size_t p = 0; p < 2 && p < leftPlaced.tiles.size(); ++p) {
         const HeatmapTile& t = leftPlaced.tiles[p];
         out.panels[p] = {leftPlaced.x + t.x, leftPlaced.y + t.y, t.width, t.height};

@@ -37,9 +37,9 @@ std::string_view mapsFigureKindName(MapsFigureKind kind) {
     }
 }
 
-std::optional<int> mapsFigureDefaultHeight(MapsFigureKind kind, int width) {
+std::optional<int> mapsFigureDefaultHeight(MapsFigureKind kind) {
     if (kind != MapsFigureKind::Heads) return std::nullopt;
-    return std::max(360, static_cast<int>(static_cast<std::int64_t>(width) * 9 / 20));
+    return 0;  // as tall as its three square panels need (renderHeadCompareFigure)
 }
 
 bool mapsFigureIsVector(MapsFigureKind kind) {

@@ -187,6 +187,12 @@ TEST(HeadCompare, FigureHasThreePanelsAndItsHitTestFindsTheirCells) {
         EXPECT_EQ(figure->image.at(mx, my), alibi::kMaskedColor);
     }
     EXPECT_FALSE(alibi::headCompareHitTest(*figure, *r, 1, 1));
+    // A, B and B - A are square tiles of one size on one level.
+    for (const alibi::HeadComparePanel& panel : figure->panels) {
+        EXPECT_EQ(panel.width, panel.height);
+        EXPECT_EQ(panel.width, figure->panels[0].width);
+        EXPECT_EQ(panel.y, figure->panels[0].y);
+    }
     // The file figure of the same request: --what heads with --vs.
     alibi::MapsFileFigureRequest file;
     file.what = alibi::MapsFigureKind::Heads;
@@ -208,3 +214,38 @@ TEST(HeadCompare, FigureHasThreePanelsAndItsHitTestFindsTheirCells) {
 }
 
 }  // namespace
+
+// With no height the figure is as tall as its panels, axes and captions: the lowest drawn row is
+// 10 px (at 1x) above its bottom.
+TEST(HeadCompare, FigureWithoutAHeightEndsBelowItsCaption) {
+    TwoLayers data;
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(data.file), true);
+    ASSERT_TRUE(maps);
+    explore::HeadCompareRequest request;
+    request.a = {0, 0};
+    request.bHead = {1, 1};
+    auto r = explore::compareHeads(*maps, request);
+    ASSERT_TRUE(r);
+    for (const int scale : {1, 2}) {
+        auto natural = alibi::renderHeadCompareFigure(*maps, *r, {alibi::Colormap::Viridis, 1024, 0, scale});
+        ASSERT_TRUE(natural) << natural.error().message;
+        const alibi::Image& image = natural->image;
+        EXPECT_EQ(image.width, 1024 * scale);
+        EXPECT_LT(image.height, 1024 * scale * 9 / 20);  // the fixed default it replaced left a blank band
+        const alibi::Rgba white{255, 255, 255, 255};
+        int lowest = -1;
+        for (int y = 0; y < image.height; ++y)
+            for (int x = 0; x < image.width; ++x)
+                if (image.at(x, y) != white) lowest = y;
+        EXPECT_EQ(image.height - 1 - lowest, 10 * scale);
+        // The same figure asked for at that height has the same tiles (the cut took only blank rows).
+        auto fixed =
+            alibi::renderHeadCompareFigure(*maps, *r, {alibi::Colormap::Viridis, 1024, image.height / scale, scale});
+        ASSERT_TRUE(fixed);
+        for (std::size_t p = 0; p < 3; ++p) {
+            EXPECT_EQ(natural->panels[p].width, fixed->panels[p].width);
+            EXPECT_EQ(natural->panels[p].y, fixed->panels[p].y);
+        }
+        EXPECT_GT(natural->panels[2].y + natural->panels[2].height, image.height / 2);
+    }
+}

@@ -29,6 +29,9 @@ namespace alibi {
 struct FigureFrame {
     Colormap colormap = Colormap::Viridis;
     std::string title;
+    // Room for at least this many title lines (frames placed side by side reserve the same, so
+    // their heatmaps start at the same height whatever their titles wrap to).
+    int titleLines = 0;
     std::int64_t queries = 0, keys = 0;  // the axes' cell counts (0: no axes)
     // The axes' names and the label of cell n on them (empty function: the index itself); the
     // similarity figure's axes are heads in its order, "h3".
@@ -47,12 +50,20 @@ struct FigureFrame {
     // The label of tile n instead of "h3" (the overview's "L2 h3"); where it does not fit the
     // tile, "h3" and then "3" are tried.
     std::function<std::string(int tile)> tileLabel;
-    // The caption under the figure (the formula line); empty function: none.
+    // The caption under the figure (the formula line); empty function: none. It wraps at its
+    // " · " parts to at most `captionLines` lines, the last elided.
     std::function<std::string(const Heatmap& map)> caption;
+    int captionLines = 2;
     // Device pixels per layout pixel (1, 2, 4): a 2x figure is the 1x layout with twice the
     // pixels everywhere, the heatmap rendered at that size, not upscaled.
     int scale = 1;
+    // The 1x font size; 0: figureFontSize of the frame's own size. Frames drawn side by side as
+    // one figure pass the whole figure's, so their text matches.
+    double fontSize = 0;
 };
+
+// The 1x font size of a width x height (1x) figure: a 55th of its smaller side, 10 to 16.
+[[nodiscard]] double figureFontSize(double width, double height);
 
 // The frame of every heatmap figure, in exactly width x height pixels: `draw(w, h, band)`
 // renders the heatmap into the w x h pixels the frame leaves, with `band` pixels free above every

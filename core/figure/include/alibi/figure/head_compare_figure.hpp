@@ -19,7 +19,7 @@ namespace alibi {
 
 struct HeadCompareFigureParams {
     Colormap colormap = Colormap::Viridis;  // A and B; the difference is Colormap::Diverging
-    int width = 1024, height = 768;         // the figure at 1x
+    int width = 1024, height = 768;         // the figure at 1x (height 0: as tall as its panels need)
     int scale = 1;                          // device pixels per layout pixel (1, 2, 4)
 };
 

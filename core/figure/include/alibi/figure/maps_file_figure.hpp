@@ -27,9 +27,9 @@ enum class MapsFigureKind { Attention, Overview, Similarity, Fit, Row, Heads };
 [[nodiscard]] std::string_view mapsFigureKindName(MapsFigureKind kind);
 // Whether the figure can be SVG (fit and row); the others are heatmaps, PNG only.
 [[nodiscard]] bool mapsFigureIsVector(MapsFigureKind kind);
-// The figure's height when the caller gave none, for `width`: heads' three square panels side by
-// side need less than the session's 4:3 (max(360, 0.45 width)); nullopt: the session's height.
-[[nodiscard]] std::optional<int> mapsFigureDefaultHeight(MapsFigureKind kind, int width);
+// The figure's height when the caller gave none: heads' three square panels side by
+// side need less than the session's 4:3, so 0 (as tall as they need); nullopt: the session's height.
+[[nodiscard]] std::optional<int> mapsFigureDefaultHeight(MapsFigureKind kind);
 
 struct MapsFileFigureRequest {
     MapsFigureKind what = MapsFigureKind::Attention;
