@@ -122,6 +122,7 @@ Result<void> renderFile(const RenderCommand& original) {
     // three square panels need).
     if (const auto kind = parseMapsFigureKind(what); kind && !c.flags.height.given())
         r.height = mapsFigureDefaultHeight(*kind).value_or(r.height);
+    r.trimHeight = !c.flags.height.given();
     r.pixelRatio = settings->pixelRatio;
     r.threads = settings->threads;
     r.output = target->path;

@@ -208,6 +208,17 @@ class FitTests(cli.CliCase):
             self.assertEqual(r.returncode, 0, r.stderr.decode())
             with open(self.path(what + ".png"), "rb") as f:
                 self.assertEqual(struct.unpack(">II", f.read(24)[16:24]), (1280, 800), what)
+        # Without --height the overview ends below what it drew (its grid is bound by the width, so
+        # the session's 768 left a blank band); with --height it is exactly that tall.
+        for extra, fixed in (([], False), (["--height", "768"], True)):
+            r = cli.run("render", self.path("r.npy"), "--what", "overview", *extra, "-o", self.path("ov.png"))
+            self.assertEqual(r.returncode, 0, r.stderr.decode())
+            width, height = cli.png_size(self.path("ov.png"))
+            self.assertEqual(width, 1024)
+            if fixed:
+                self.assertEqual(height, 768)
+            else:
+                self.assertLess(height, 768)
         r = cli.run("render", self.path("r.npy"), "--what", "row", "--head", "2", "--query", "7", "-o", self.path("row.svg"))
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         with open(self.path("row.svg")) as f:

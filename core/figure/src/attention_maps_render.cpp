@@ -319,6 +319,7 @@ Result<Image> renderAttentionMapsFigure(const AttentionMaps& maps, const MapsHea
     frame.keyTokens = explore::mapsKeyTokenLabels(maps);
     frame.queryTokens = explore::mapsQueryTokenLabels(maps);
     frame.tileRanges = params.scale == ScaleMode::PerHead;
+    frame.captionLines = frame.tileRanges ? 3 : 2;  // the per-head note is a line of its own
     frame.colorBar = [&](const Heatmap& map, int tile, int ticks) {
         return attentionMapsColorBar(maps, map, tile, ticks);
     };
@@ -345,6 +346,7 @@ Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const Map
     frame.queries = maps.queries();
     frame.keys = maps.keys();
     frame.tileRanges = params.scale == ScaleMode::PerHead;
+    frame.captionLines = frame.tileRanges ? 3 : 2;  // the per-head note is a line of its own
     frame.colorBar = [&](const Heatmap& map, int tile, int ticks) {
         return attentionMapsColorBar(maps, map, tile, ticks);
     };

@@ -330,8 +330,8 @@ Result<Image> heatmapFigure(int width, int height, const FigureFrame& frame, con
     }
     if (map->tiles.empty()) tilesBottom = map->image.height, tilesRight = map->image.width;
     const int targetTicks = std::clamp(tilesBottom / (60 * scale), 2, 10);
-    const alibi::ColorBar bar =
-        frame.colorBar ? frame.colorBar(*map, -1, targetTicks) : plainColorBar(*map, -1, targetTicks);
+    alibi::ColorBar bar = frame.colorBar ? frame.colorBar(*map, -1, targetTicks) : plainColorBar(*map, -1, targetTicks);
+    if (frame.tileRanges && map->tiles.size() > 1) bar = alibi::perTileColorBar(std::move(bar), *map);
     const int swatch = text && bar.maskedSwatch ? m.gap + 2 * m.smallLine : 0;
     const int barX = left + tilesRight + m.margin;
     if (!text) {
@@ -381,6 +381,7 @@ Result<Image> renderHeatmapFigure(const HeatmapParams& figure, unsigned threads,
     if (auto slopes = computeSlopes(figure.attention.bias.slopes))
         frame.slopes = std::move(*slopes);  // else renderHeatmap says why
     frame.tileRanges = figure.scale == ScaleMode::PerHead && figure.head < 0;
+    frame.captionLines = frame.tileRanges ? 3 : 2;  // the per-head note is a line of its own
     frame.colorBar = [&](const Heatmap& map, int tile, int ticks) {
         return alibi::heatmapColorBar(map, params, tile, ticks);
     };
@@ -527,6 +528,22 @@ Result<std::string> renderCurvesSvg(const CurvesParams& params, const ProgressFn
     auto plot = detail::curvesPlot(params, progress);
     if (!plot) return std::unexpected(plot.error());
     return plotSvg(plot->series, plot->style);
+}
+
+// Cuts `image` `margin` pixels below its lowest row that differs from its bottom-left pixel
+// (the background).
+void cutBelowContent(Image& image, int margin) {
+    const Rgba background = image.at(0, image.height - 1);
+    int last = 0;
+    for (int y = image.height - 1; y >= 0 && last == 0; --y)
+        for (int x = 0; x < image.width; ++x)
+            if (image.at(x, y) != background) {
+                last = y;
+                break;
+            }
+    const int height = std::min(image.height, last + 1 + margin);
+    image.pixels.resize(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(height));
+    image.height = height;
 }
 
 double figureFontSize(double width, double height) {

@@ -79,22 +79,6 @@ Result<MapRoom> mapRoom(int width, int height, const FigureFrame& frame) {
     return room;
 }
 
-// Cuts `image` `margin` pixels below its lowest row that differs from its bottom-left pixel
-// (the background).
-void cutBelowContent(Image& image, int margin) {
-    const Rgba background = image.at(0, image.height - 1);
-    int last = 0;
-    for (int y = image.height - 1; y >= 0 && last == 0; --y)
-        for (int x = 0; x < image.width; ++x)
-            if (image.at(x, y) != background) {
-                last = y;
-                break;
-            }
-    const int height = std::min(image.height, last + 1 + margin);
-    image.pixels.resize(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(height));
-    image.height = height;
-}
-
 }  // namespace
 
 Result<HeadCompareFigure> renderHeadCompareFigure(const AttentionMaps& maps, const explore::HeadCompareResult& r,

@@ -163,7 +163,11 @@ Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps, const Map
                 return fail(
                     ErrorCode::InvalidArgument,
                     "--what overview draws every layer and head: drop --layer and --head (or use --what attention)");
-            return picture(renderAttentionOverviewFigure(maps, params, r.threads, r.pixelRatio));
+            {
+                auto image = renderAttentionOverviewFigure(maps, params, r.threads, r.pixelRatio);
+                if (image && r.trimHeight) cutBelowContent(*image, 10 * std::max(r.pixelRatio, 1));
+                return picture(std::move(image));
+            }
         default:
             break;
     }

@@ -208,7 +208,7 @@ Result<detail::CurvesPlot> extrapolationOf(const ViewFigureRequest& r) {
     plot.style.yLabel = "probability";
     plot.style.caption = fmt::format(
         "p(d) = softmax_j((content + bias) / T) of the last query over T keys, bias = -m·d, m = {} (head {}), "
-        "{} content · trained on L = {}, tested on T = L to 16 L: distances beyond L were never seen in training",
+        "{} content · trained on L = {}, tested on T = L to 16L: distances beyond L were never seen in training",
         alibi::formatSlope((*slopes)[static_cast<std::size_t>(head)]), head, contentName(s.attention.content.kind),
         e.trainLength);
     return plot;

@@ -108,6 +108,17 @@ void markColorBarEnds(ColorBar& bar) {
         bar.ticks.back().label = ">= " + bar.ticks.back().label;
 }
 
+ColorBar perTileColorBar(ColorBar bar, const Heatmap& map) {
+    const bool above = std::any_of(map.tiles.begin(), map.tiles.end(), [](const HeatmapTile& t) { return t.aboveHi; });
+    bar.lo = 0;
+    bar.hi = 1;
+    bar.log = false;
+    bar.belowFloor = bar.aboveTop = false;
+    bar.ticks = {{0.0, "tile's lo"}, {1.0, above ? ">= tile's hi" : "tile's hi"}};
+    bar.head.clear();
+    return bar;
+}
+
 ColorBar heatmapColorBar(const Heatmap& map, const HeatmapParams& params, int tile, int targetTicks) {
     const bool attention = params.what == RenderWhat::Attention;
     const HeatmapTile* t =
@@ -127,6 +138,8 @@ ColorBar heatmapColorBar(const Heatmap& map, const HeatmapParams& params, int ti
     bar.title = !attention ? "bias" : map.reduce == Reduce::Sum ? "probability mass" : "probability";
     if (bar.log) bar.title += " (log)";
     if (t) bar.head = "h" + std::to_string(t->head);
+    if (!t && params.scale == ScaleMode::PerHead && params.head < 0 && map.tiles.size() > 1)
+        return perTileColorBar(bar, map);
     return bar;
 }
 

@@ -78,7 +78,11 @@ Ranges dataRanges(const std::vector<Series>& series, const PlotStyle& style) {
         else
             r.ymin = std::min(r.ymin, 0.0), r.ymax = std::max(r.ymax, 0.0);
     }
-    if (style.yFromZero && !style.logY2) r.ymin = std::min(r.ymin, 0.0);
+    if (style.yFromZero && !style.logY2) {
+        r.ymin = std::min(r.ymin, 0.0);
+        // A curve's peak (the extrapolation's distance 0) stays off the frame's top edge.
+        if (!style.bars && r.ymax > 0) r.ymax += 0.04 * (r.ymax - r.ymin);
+    }
     if (style.logY2) r.ymin = std::floor(r.ymin), r.ymax = std::ceil(r.ymax);
     // Bars never touch the frame: room above the tallest (a quarter octave on a log axis).
     if (style.bars) {
@@ -197,16 +201,22 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
     const auto py = [&](double y) { return pyAxis(style.logY2 ? std::log2(y) : y); };
 
     // Ticks, each grid line followed by its label (readers map labels back through the lines).
-    const int xTarget = std::clamp(static_cast<int>(pw / 80), 2, 10);
-    std::vector<double> xTicks;  // in axis units
-    if (style.logX1p)
-        for (const Tick& t : axisTicks(AxisScale::Log2OnePlus, axisValue(AxisScale::Log2OnePlus, r.xmin),
-                                       axisValue(AxisScale::Log2OnePlus, r.xmax), xTarget + 2))
-            xTicks.push_back(axisPosition(AxisScale::Log2OnePlus, t.value));
-    else
-        xTicks = niceTicks(r.xmin, r.xmax, xTarget);
-    if (style.bars)  // categorical x: whole indices only
-        std::erase_if(xTicks, [](double x) { return x != std::round(x); });
+    const auto xTicksFor = [&](int target) {
+        std::vector<double> ticks;  // in axis units
+        if (style.logX1p)
+            for (const Tick& t : axisTicks(AxisScale::Log2OnePlus, axisValue(AxisScale::Log2OnePlus, r.xmin),
+                                           axisValue(AxisScale::Log2OnePlus, r.xmax), target + 2))
+                ticks.push_back(axisPosition(AxisScale::Log2OnePlus, t.value));
+        else
+            ticks = niceTicks(r.xmin, r.xmax, target);
+        if (style.bars)  // categorical x: whole indices only
+            std::erase_if(ticks, [](double x) { return x != std::round(x); });
+        return ticks;
+    };
+    // A narrow panel still labels two points of its axis (a stage panel of keys 0 to 40 had "0" alone).
+    int xTarget = std::clamp(static_cast<int>(pw / 80), 2, 10);
+    std::vector<double> xTicks = xTicksFor(xTarget);
+    while (xTicks.size() < 2 && xTarget < 6 && r.xmax - r.xmin >= 2) xTicks = xTicksFor(++xTarget);
     const Stroke grid{kGrid, 1};
     canvas.beginGroup("x-ticks");
     for (double a : xTicks) {

@@ -376,6 +376,14 @@ TEST(Pictures, PerHeadScaleLeavesOutRowsOfOneKey) {
     EXPECT_GT(map->tiles.front().hi - map->tiles.back().hi, 0.1);
     const std::string subtitle = explore::heatmapSubtitle(p, *map);
     EXPECT_NE(subtitle.find("without its rows of one key (row 0, p = 1"), std::string::npos) << subtitle;
+    // The whole grid's bar shares no range: it runs from each tile's lo to its hi, not from the
+    // smallest lo to 1 (which no tile is coloured by).
+    const ColorBar whole = heatmapColorBar(*map, p, -1, 5);
+    ASSERT_EQ(whole.ticks.size(), 2u);
+    EXPECT_EQ(whole.ticks.front().label, "tile's lo");
+    EXPECT_EQ(whole.ticks.back().label, ">= tile's hi");
+    EXPECT_EQ(whole.title, "probability");
+    EXPECT_TRUE(whole.maskedSwatch);
     // A shared scale: every row counts, the top is 1 and nothing lies above it.
     p.scale = ScaleMode::Shared;
     map = renderHeatmap(p, 1);

@@ -62,6 +62,10 @@ struct FigureFrame {
     double fontSize = 0;
 };
 
+// Cuts `image` `margin` pixels below its lowest row that differs from its bottom-left pixel
+// (the background): a figure asked for at no height ends below what it drew.
+void cutBelowContent(Image& image, int margin);
+
 // The 1x font size of a width x height (1x) figure: a 55th of its smaller side, 10 to 16.
 [[nodiscard]] double figureFontSize(double width, double height);
 

@@ -38,6 +38,9 @@ struct MapsFileFigureRequest {
     // heads: side B, "L:H" (a layer's number and a head), "H" (a head of A's layer), "prior" (A's
     // prior at its configured slope) or "fitted-prior" (at its m*); refused for the others.
     std::string versus;
+    // No height was asked for: the overview ends below its lowest drawn row (its grid is often
+    // bound by the width, leaving a blank band at the session's height).
+    bool trimHeight = false;
     std::int64_t query = -1;         // row: -1 is the last row
     std::vector<double> configured;  // the model's slopes, when given (fit and row draw their prior)
     Colormap colormap = Colormap::Viridis;

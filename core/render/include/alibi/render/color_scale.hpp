@@ -50,6 +50,10 @@ struct ColorBar {
 // A tile whose rows of one key were left out of its range (HeatmapTile::aboveHi) labels the top
 // end ">= hi", as a log bar's floor reads "<= lo".
 [[nodiscard]] ColorBar heatmapColorBar(const Heatmap& map, const HeatmapParams& params, int tile, int targetTicks);
+// The bar of a whole grid on a per-head scale, where no range is shared: `bar`'s title and
+// swatches, running from each tile's lo to its hi ("tile's lo", "tile's hi"; ">= tile's hi"
+// when a tile left rows of one key out), the numbers being in each tile's label.
+[[nodiscard]] ColorBar perTileColorBar(ColorBar bar, const Heatmap& map);
 // What a per-head scale of `map` leaves out, for a subtitle or caption: "per-head scale: each
 // tile its own [lo, hi], without its rows of one key (row 0, p = 1: the top colour, >= hi)" when
 // some tile left such rows out (HeatmapTile::aboveHi); "" otherwise.
