@@ -48,6 +48,8 @@
 #include <cstdio>
 #include <optional>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -84,11 +86,11 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_model = new AttentionMapsModel(this);
 
     // --- The file's controls (first row) and the position and fit controls (second row).
-    auto* open = new QPushButton("Open…", this);
+    auto* open = new QPushButton(u"Open…"_s, this);
     open->setToolTip(
-        "Open a .npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K) or a .safetensors file with one "
-        "tensor per layer (Ctrl+Shift+O), or drop one on this tab");
-    m_file = new QLabel("No attention maps open.", this);
+        u"Open a .npy (H, Q, K), (L, H, Q, K) or (B, L, H, Q, K) or a .safetensors file with one "
+        "tensor per layer (Ctrl+Shift+O), or drop one on this tab"_s);
+    m_file = new QLabel(u"No attention maps open."_s, this);
     m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_file->setMinimumWidth(100);
     m_file->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -96,40 +98,40 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     // at the window's edge.
     m_file->setWordWrap(true);
     m_tensor = new QComboBox(this);
-    m_tensor->setToolTip("The safetensors file's layer tensors, ordered by layer number: all of them, or one");
+    m_tensor->setToolTip(u"The safetensors file's layer tensors, ordered by layer number: all of them, or one"_s);
     // Combos as wide as a short entry (their lists open as wide as needed): the tab fits 1280 px.
     m_tensor->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_tensor->setMinimumContentsLength(14);
-    m_batchLabel = label("Batch", this);
+    m_batchLabel = label(u"Batch"_s, this);
     m_batch = new QSpinBox(this);
-    m_batch->setToolTip("Which element of the batched array to read");
+    m_batch->setToolTip(u"Which element of the batched array to read"_s);
     m_values = new QComboBox(this);
     m_values->setToolTip(
-        "Whether the file holds probabilities (rows sum to 1) or pre-softmax scores: detected from "
-        "sampled rows, or as you say");
+        u"Whether the file holds probabilities (rows sum to 1) or pre-softmax scores: detected from "
+        "sampled rows, or as you say"_s);
     m_values->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "probabilities (detected)" whole
     m_prior = new QComboBox(this);
     m_prior->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_prior->setMinimumContentsLength(16);
     m_prior->setToolTip(
-        "The model's ALiBi parameters, so each head's configured slope shows beside its fitted one "
-        "(only parameters with the maps' head count pair)");
+        u"The model's ALiBi parameters, so each head's configured slope shows beside its fitted one "
+        "(only parameters with the maps' head count pair)"_s);
     auto* row1 = new QHBoxLayout;
     row1->addWidget(open);
     row1->addWidget(m_tensor);
     row1->addWidget(m_batchLabel);
     row1->addWidget(m_batch);
     row1->addWidget(m_values);
-    row1->addWidget(label("Prior", this));
+    row1->addWidget(label(u"Prior"_s, this));
     row1->addWidget(m_prior);
     row1->addStretch(1);
     // The shown layer (or head) as a finished figure for slides, drawn at 1x, 2x or 4x.
     m_figure = new QToolButton(this);
-    m_figure->setText("Figure");
+    m_figure->setText(u"Figure"_s);
     m_figure->setToolTip(
-        "Save the open tab's picture as a figure with title, axes, colour bar or legend and caption: "
+        u"Save the open tab's picture as a figure with title, axes, colour bar or legend and caption: "
         "PNG rendered at 1x, 2x or 4x the view's size, SVG for the distance and row plots (the same "
-        "as alibi render FILE; Ctrl+Shift+P, or a right click on the view)");
+        "as alibi render FILE; Ctrl+Shift+P, or a right click on the view)"_s);
     m_figure->setPopupMode(QToolButton::InstantPopup);
     auto* figureMenu = new QMenu(m_figure);
     connect(figureMenu, &QMenu::aboutToShow, this, [this, figureMenu] {
@@ -140,54 +142,54 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     row1->addWidget(m_figure);
 
     m_layer = new QSpinBox(this);
-    m_layer->setToolTip("Layer (position in the file; PageUp / PageDown, or the wheel over the grid)");
+    m_layer->setToolTip(u"Layer (position in the file; PageUp / PageDown, or the wheel over the grid)"_s);
     m_layerSlider = new QSlider(Qt::Horizontal, this);
     m_layerSlider->setMinimumWidth(40);
     m_layerSlider->setMaximumWidth(90);
     m_head = new QSpinBox(this);
     m_head->setToolTip(
-        "Head shown in the head, distance and row views (click a tile, or the wheel over the head view)");
+        u"Head shown in the head, distance and row views (click a tile, or the wheel over the head view)"_s);
     m_row = new QSpinBox(this);
-    m_row->setToolTip("Query row shown in the row view (click a row in the head view)");
-    m_log = new QCheckBox("log colours", this);
-    m_log->setToolTip("Colours on a log10 scale (probabilities span many orders of magnitude)");
+    m_row->setToolTip(u"Query row shown in the row view (click a row in the head view)"_s);
+    m_log = new QCheckBox(u"log colours"_s, this);
+    m_log->setToolTip(u"Colours on a log10 scale (probabilities span many orders of magnitude)"_s);
     m_firstRow = new QSpinBox(this);
-    m_firstRow->setToolTip("Fit on query rows from this one…");
+    m_firstRow->setToolTip(u"Fit on query rows from this one…"_s);
     m_lastRow = new QSpinBox(this);
-    m_lastRow->setToolTip("…up to (not including) this one");
-    m_fit = new QPushButton("Fit", this);
-    m_fit->setToolTip("Fit every head's effective slope m* on the chosen rows (in the background)");
-    m_cancel = new QPushButton("Cancel", this);
+    m_lastRow->setToolTip(u"…up to (not including) this one"_s);
+    m_fit = new QPushButton(u"Fit"_s, this);
+    m_fit->setToolTip(u"Fit every head's effective slope m* on the chosen rows (in the background)"_s);
+    m_cancel = new QPushButton(u"Cancel"_s, this);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(80);
     m_progress->setTextVisible(true);
-    m_progress->setFormat("%p %");
-    m_exportCsv = new QPushButton("CSV…", this);
-    m_exportCsv->setToolTip("Export the fit table as CSV (the same bytes as alibi fit --format csv)");
-    m_exportJson = new QPushButton("JSON…", this);
+    m_progress->setFormat(u"%p %"_s);
+    m_exportCsv = new QPushButton(u"CSV…"_s, this);
+    m_exportCsv->setToolTip(u"Export the fit table as CSV (the same bytes as alibi fit --format csv)"_s);
+    m_exportJson = new QPushButton(u"JSON…"_s, this);
     // As wide as their text at any font (a width fixed in pixels cut them at 175 %).
     for (QPushButton* b : {m_fit, m_cancel, m_exportCsv, m_exportJson})
         b->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
-    m_exportJson->setToolTip("Export the fit table as JSON (the same bytes as alibi fit --format json)");
+    m_exportJson->setToolTip(u"Export the fit table as JSON (the same bytes as alibi fit --format json)"_s);
     auto* row2 = new QHBoxLayout;
-    row2->addWidget(label("Layer", this));
+    row2->addWidget(label(u"Layer"_s, this));
     row2->addWidget(m_layer);
     row2->addWidget(m_layerSlider);
-    row2->addWidget(label("Head", this));
+    row2->addWidget(label(u"Head"_s, this));
     row2->addWidget(m_head);
-    row2->addWidget(label("Row", this));
+    row2->addWidget(label(u"Row"_s, this));
     row2->addWidget(m_row);
     row2->addWidget(m_log);
     row2->addStretch(1);
-    row2->addWidget(label("Fit rows", this));
+    row2->addWidget(label(u"Fit rows"_s, this));
     row2->addWidget(m_firstRow);
-    row2->addWidget(label("to", this));
+    row2->addWidget(label(u"to"_s, this));
     row2->addWidget(m_lastRow);
     row2->addWidget(m_fit);
     row2->addWidget(m_cancel);
     row2->addWidget(m_progress);
-    row2->addWidget(label("Table", this));
+    row2->addWidget(label(u"Table"_s, this));
     row2->addWidget(m_exportCsv);
     row2->addWidget(m_exportJson);
 
@@ -201,15 +203,15 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_headView = new MapsHeatmapView(this);
     for (MapsHeatmapView* v : {m_grid, m_overview, m_headView}) {
         v->setMessage(
-            "Open attention maps (File > Open attention maps…, Ctrl+Shift+O), drop a .npy or .safetensors "
-            "file here, or open an example from the Help menu.");
+            u"Open attention maps (File > Open attention maps…, Ctrl+Shift+O), drop a .npy or .safetensors "
+            "file here, or open an example from the Help menu."_s);
         v->setMaskedSwatch(true);
     }
     m_profile = new PlotWidget(this);
-    m_profile->setAxisLabels("distance i − j", "share of attention (all rows)");
+    m_profile->setAxisLabels(u"distance i − j"_s, u"share of attention (all rows)"_s);
     m_profile->setCategorical(true);
     m_rowPlot = new PlotWidget(this);
-    m_rowPlot->setAxisLabels("key j", "probability");
+    m_rowPlot->setAxisLabels(u"key j"_s, u"probability"_s);
     m_rowPlot->setCategorical(true);
     auto* distance = new QSplitter(Qt::Vertical, this);
     distance->addWidget(m_profile);
@@ -217,21 +219,21 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
 
     auto* similarityPage = new QWidget(this);
     m_basis = new QComboBox(similarityPage);
-    m_basis->addItem("attention-vs-distance profiles (JS distance)");
-    m_basis->addItem("full maps (JS distance, row by row)");
+    m_basis->addItem(u"attention-vs-distance profiles (JS distance)"_s);
+    m_basis->addItem(u"full maps (JS distance, row by row)"_s);
     m_order = new QComboBox(similarityPage);
-    m_order->addItem("heads by index");
-    m_order->addItem("heads by fitted slope (steepest first)");
-    m_order->addItem("heads in clustering order");
+    m_order->addItem(u"heads by index"_s);
+    m_order->addItem(u"heads by fitted slope (steepest first)"_s);
+    m_order->addItem(u"heads in clustering order"_s);
     m_order->setCurrentIndex(2);
     m_similarity = new MapsHeatmapView(similarityPage);
-    m_similarity->setColorBarTitle("JS distance");
+    m_similarity->setColorBarTitle(u"JS distance"_s);
     m_similarity->setColormap(Colormap::Magma);
-    m_similarity->setMessage("Fit the heads first: the profile distances come from the fit.");
+    m_similarity->setMessage(u"Fit the heads first: the profile distances come from the fit."_s);
     m_similarityNote = new QLabel(similarityPage);
     m_similarityNote->setWordWrap(true);
     auto* simBar = new QHBoxLayout;
-    simBar->addWidget(label("Between", similarityPage));
+    simBar->addWidget(label(u"Between"_s, similarityPage));
     simBar->addWidget(m_basis);
     simBar->addWidget(m_order);
     simBar->addWidget(m_similarityNote, 1);
@@ -288,17 +290,17 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->setToolTip("Click a header to sort; select a row to show that head in the other views");
+    m_table->setToolTip(u"Click a header to sort; select a row to show that head in the other views"_s);
 
-    m_views->addTab(m_grid, "Layer grid");
-    m_views->addTab(m_overview, "All layers");
-    m_views->addTab(m_headView, "Head");
+    m_views->addTab(m_grid, u"Layer grid"_s);
+    m_views->addTab(m_overview, u"All layers"_s);
+    m_views->addTab(m_headView, u"Head"_s);
     m_distancePage = distance;
-    m_views->addTab(distance, "Distance && rows");
-    m_views->addTab(similarityPage, "Similarity");
-    m_views->addTab(m_table, "Fit table");
+    m_views->addTab(distance, u"Distance && rows"_s);
+    m_views->addTab(similarityPage, u"Similarity"_s);
+    m_views->addTab(m_table, u"Fit table"_s);
     m_twoHeads = new TwoHeadsView(m_model, this);
-    m_views->addTab(m_twoHeads, "Two heads");
+    m_views->addTab(m_twoHeads, u"Two heads"_s);
     connect(m_twoHeads, &TwoHeadsView::cellHovered, this, [this](const QString& text) {
         m_hoverText = m_twoHeads->hoverText();
         emit cellHovered(text);
@@ -330,15 +332,15 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     connect(m_model, &AttentionMapsModel::openFailed, this, [this](const QString& message) {
         m_lessonTarget.reset();
         updateControls();
-        m_status->setText("Cannot open attention maps: " + message +
-                          (m_model->maps() ? "  (the open file stays)" : ""));
-        emit failed("Cannot open attention maps", message);
+        m_status->setText(u"Cannot open attention maps: "_s + message +
+                          (m_model->maps() ? u"  (the open file stays)"_s : u""_s));
+        emit failed(u"Cannot open attention maps"_s, message);
     });
     connect(m_model, &AttentionMapsModel::openCancelled, this, [this](const QString& path) {
         m_lessonTarget.reset();
         updateControls();
-        m_status->setText("Opening " + QFileInfo(path).fileName() + " cancelled" +
-                          (m_model->maps() ? "; the open file stays." : "."));
+        m_status->setText(u"Opening "_s + QFileInfo(path).fileName() + u" cancelled"_s +
+                          (m_model->maps() ? u"; the open file stays."_s : u"."_s));
     });
     connect(m_model, &AttentionMapsModel::fitProgress, this,
             [this](double f) { m_progress->setValue(static_cast<int>(std::lround(f * 1000))); });
@@ -350,9 +352,9 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     connect(m_model, &AttentionMapsModel::fitted, this, &AttentionMapsPage::onFitted);
     connect(m_model, &AttentionMapsModel::fitFailed, this, [this](const QString& message) {
         updateControls();
-        m_status->setText(message == "fit cancelled" ? "Fit cancelled: the table shows the last finished fit."
-                                                     : "Fit failed: " + message);
-        if (message != "fit cancelled") emit failed("Cannot fit the heads", message);
+        m_status->setText(message == u"fit cancelled"_s ? u"Fit cancelled: the table shows the last finished fit."_s
+                                                        : u"Fit failed: "_s + message);
+        if (message != u"fit cancelled"_s) emit failed(u"Cannot fit the heads"_s, message);
     });
     connect(m_model, &AttentionMapsModel::configuredChanged, this, [this] {
         refreshTable();
@@ -411,11 +413,11 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
         connect(v, &MapsHeatmapView::hovered, this, [this, v](QPoint p) {
             const QString text = p.x() < 0 ? QString() : hoverAt(v, p);
             m_hoverText = text;
-            emit cellHovered(QString(text).replace('\n', "   "));
+            emit cellHovered(QString(text).replace(u'\n', u"   "_s));
             if (text.isEmpty())
                 QToolTip::hideText();
             else
-                QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace('\n', "<br>"), v);
+                QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace(u'\n', u"<br>"_s), v);
         });
     }
     connect(m_grid, &MapsHeatmapView::pictureShown, this, &AttentionMapsPage::onGridShown);
@@ -462,7 +464,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     down->setContext(Qt::WidgetWithChildrenShortcut);
     connect(down, &QShortcut::activated, this, [this] { m_layer->setValue(m_layer->value() + 1); });
 
-    m_prior->addItem("no ALiBi prior");
+    m_prior->addItem(u"no ALiBi prior"_s);
     updateControls();
 }
 
@@ -470,10 +472,10 @@ void AttentionMapsPage::setPriorSources(std::function<SlopeParams()> session, st
     m_sessionSlopes = std::move(session);
     m_presets = std::move(presets);
     m_prior->clear();
-    m_prior->addItem("no ALiBi prior");
-    m_prior->addItem("current session's slopes");
-    m_prior->addItem("the file's slopes");  // a model run's (the item's tooltip says so)
-    for (const Preset& p : m_presets) m_prior->addItem(QString("%1 (H = %2)").arg(qs(p.name)).arg(p.heads));
+    m_prior->addItem(u"no ALiBi prior"_s);
+    m_prior->addItem(u"current session's slopes"_s);
+    m_prior->addItem(u"the file's slopes"_s);  // a model run's (the item's tooltip says so)
+    for (const Preset& p : m_presets) m_prior->addItem(u"%1 (H = %2)"_s.arg(qs(p.name)).arg(p.heads));
     updateControls();
 }
 
@@ -536,8 +538,7 @@ void AttentionMapsPage::applyLessonTarget() {
         m_lessonLayer = *index;
         setLayerIndex(*index);
     } else  // a lesson naming a layer the file lacks (loading a lesson does not open its files)
-        m_status->setText(QString("This lesson step shows layer %1, which %2 does not have (%3 layer(s)).")
-                              .arg(t.layerNumber)
+        m_status->setText(u"This lesson step shows layer %1, which %2 does not have (%3 layer(s))."_s.arg(t.layerNumber)
                               .arg(QFileInfo(m_model->path()).fileName())
                               .arg(maps->layers()));
     if (t.head >= 0 && t.head < maps->heads()) setHead(t.head);
@@ -559,8 +560,8 @@ void AttentionMapsPage::openFile(const QString& path) {
 }
 
 QString AttentionMapsPage::openingText(const QString& stage) const {
-    return "Opening " + QFileInfo(m_model->openingPath()).fileName() + "… " + (stage.isEmpty() ? "" : stage + " ") +
-           "(Cancel stops it)";
+    return u"Opening "_s + QFileInfo(m_model->openingPath()).fileName() + u"… "_s +
+           (stage.isEmpty() ? u""_s : stage + u" "_s) + u"(Cancel stops it)"_s;
 }
 
 QString AttentionMapsPage::summaryText() const {
@@ -607,10 +608,10 @@ void AttentionMapsPage::updateControls() {
         if (QStandardItem* it = model->item(PriorFile)) {
             const bool named = have && !maps->fileSlopes().empty();
             it->setEnabled(named);
-            it->setToolTip(named ? QString("The slopes the maps were computed with (written by alibi run and the "
-                                           "explorers' model runs)")
+            it->setToolTip(named ? u"The slopes the maps were computed with (written by alibi run and the "
+                                   "explorers' model runs)"_s
                            : have && !maps->fileSlopesNote().empty() ? qs(maps->fileSlopesNote())
-                                                                     : QString("This file names no slopes"));
+                                                                     : u"This file names no slopes"_s);
         }
     for (int item = PriorFirstPreset; item < m_prior->count(); ++item) {
         const Preset& p = m_presets[static_cast<std::size_t>(item - PriorFirstPreset)];
@@ -618,8 +619,7 @@ void AttentionMapsPage::updateControls() {
         if (auto* model = qobject_cast<QStandardItemModel*>(m_prior->model()))
             if (QStandardItem* it = model->item(item)) {
                 it->setEnabled(fits);
-                it->setToolTip(fits ? QString()
-                                    : QString("%1 heads; the maps have %2").arg(p.heads).arg(maps->heads()));
+                it->setToolTip(fits ? QString() : u"%1 heads; the maps have %2"_s.arg(p.heads).arg(maps->heads()));
             }
     }
 }
@@ -630,7 +630,7 @@ void AttentionMapsPage::onOpened() {
         QSignalBlocker b1(m_layer), b2(m_layerSlider), b3(m_head), b4(m_row), b5(m_tensor), b6(m_batch), b7(m_values),
             b8(m_prior), b9(m_firstRow), b10(m_lastRow);
         m_layer->setRange(0, maps->layers() - 1);
-        m_layer->setSuffix(QString(" / %1").arg(maps->layers() - 1));
+        m_layer->setSuffix(u" / %1"_s.arg(maps->layers() - 1));
         m_layerSlider->setRange(0, maps->layers() - 1);
         m_layer->setValue(std::min(m_layer->value(), maps->layers() - 1));
         m_layerSlider->setValue(m_layer->value());
@@ -644,16 +644,16 @@ void AttentionMapsPage::onOpened() {
         m_lastRow->setValue(lastRow);
         m_tensor->clear();
         const QStringList names = m_model->tensorNames();
-        m_tensor->addItem(QString("all %1 layer tensors").arg(names.size()));
+        m_tensor->addItem(u"all %1 layer tensors"_s.arg(names.size()));
         m_tensor->addItems(names);
         m_tensor->setCurrentIndex(m_model->options().tensor.empty() ? 0
                                                                     : names.indexOf(qs(m_model->options().tensor)) + 1);
         m_batch->setRange(0, maps->batches() - 1);
         m_batch->setValue(maps->batch());
         m_values->clear();
-        m_values->addItem(QString("%1 (detected)").arg(qs(std::string(attentionValuesName(maps->values())))));
-        m_values->addItem("probabilities");
-        m_values->addItem("scores (pre-softmax)");
+        m_values->addItem(u"%1 (detected)"_s.arg(qs(std::string(attentionValuesName(maps->values())))));
+        m_values->addItem(u"probabilities"_s);
+        m_values->addItem(u"scores (pre-softmax)"_s);
         m_values->setCurrentIndex(!m_model->options().values                                     ? 0
                                   : *m_model->options().values == AttentionValues::Probabilities ? 1
                                                                                                  : 2);
@@ -662,11 +662,10 @@ void AttentionMapsPage::onOpened() {
     }
     const QString name = QFileInfo(m_model->path()).fileName();
     const QString summary = qs(explore::mapsSummary(*maps));
-    m_file->setText(QString("<b>%1</b> · %2").arg(name.toHtmlEscaped(), summary.toHtmlEscaped()));
-    m_file->setToolTip(m_model->path() + "\n" + summary);
-    m_status->setText(
-        QString("Opened %1: %2 · values: %3 (%4)")
-            .arg(name, summary, qs(std::string(attentionValuesName(maps->values()))), qs(maps->valuesReason())));
+    m_file->setText(u"<b>%1</b> · %2"_s.arg(name.toHtmlEscaped(), summary.toHtmlEscaped()));
+    m_file->setToolTip(m_model->path() + u"\n"_s + summary);
+    m_status->setText(u"Opened %1: %2 · values: %3 (%4)"_s.arg(
+        name, summary, qs(std::string(attentionValuesName(maps->values()))), qs(maps->valuesReason())));
     updateControls();
     // A model run's maps name the slopes they were computed with: the prior a reader wants beside
     // them (explore::pairedSlopes, as `alibi fit` and `alibi render FILE` pair them).
@@ -709,9 +708,9 @@ void AttentionMapsPage::onOpened() {
             if (!overview) return {std::unexpected(overview.error()), -1, {}};
             std::vector<QString> labels;
             for (std::size_t n = 0; n < overview->tileLayer.size(); ++n)
-                labels.push_back(QString("L%1 h%2")
-                                     .arg(maps->layerInfo()[static_cast<std::size_t>(overview->tileLayer[n])].number)
-                                     .arg(overview->map.tiles[n].head));
+                labels.push_back(
+                    u"L%1 h%2"_s.arg(maps->layerInfo()[static_cast<std::size_t>(overview->tileLayer[n])].number)
+                        .arg(overview->map.tiles[n].head));
             Heatmap map = overview->map;
             // Runs on the UI thread once shown: the hit test and labels of this very picture.
             auto shown = [this, maps, overview = std::make_shared<MapsOverview>(std::move(*overview)),
@@ -719,8 +718,8 @@ void AttentionMapsPage::onOpened() {
                 m_overviewMap = std::move(*overview);
                 m_overview->setTileLabels(std::move(labels));
                 m_overview->setHeader(
-                    QString("All %1 layers x %2 heads").arg(maps->layers()).arg(maps->heads()),
-                    "one row per layer, one column per head · click a tile to open that layer and head");
+                    u"All %1 layers x %2 heads"_s.arg(maps->layers()).arg(maps->heads()),
+                    u"one row per layer, one column per head · click a tile to open that layer and head"_s);
                 highlightOverview();
             };
             return {std::move(map), -1, std::move(shown)};
@@ -747,7 +746,7 @@ void AttentionMapsPage::startFit() {
     m_progress->setValue(0);
     m_model->startFit(m_firstRow->value(), m_lastRow->value() >= m_lastRow->maximum() ? -1 : m_lastRow->value());
     m_status->setText(
-        QString("Fitting every head on query rows %1 to %2…").arg(m_firstRow->value()).arg(m_lastRow->value() - 1));
+        u"Fitting every head on query rows %1 to %2…"_s.arg(m_firstRow->value()).arg(m_lastRow->value() - 1));
     updateControls();
 }
 
@@ -774,7 +773,7 @@ explore::HeadSlopes AttentionMapsPage::slopesOf(int layerIndex, int head) const 
 }
 
 QString AttentionMapsPage::priorText() const {
-    return m_model->configured().empty() ? QString("no ALiBi prior paired") : "prior: " + m_model->configuredSource();
+    return m_model->configured().empty() ? u"no ALiBi prior paired"_s : u"prior: "_s + m_model->configuredSource();
 }
 
 void AttentionMapsPage::refreshLayer() {
@@ -783,7 +782,7 @@ void AttentionMapsPage::refreshLayer() {
     const int layer = m_layer->value();
     const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
     m_layer->setToolTip(
-        QString("%1 of %2 (PageUp / PageDown, or the wheel over the grid)").arg(layerLabel).arg(maps->layers()));
+        u"%1 of %2 (PageUp / PageDown, or the wheel over the grid)"_s.arg(layerLabel).arg(maps->layers()));
     m_grid->refresh();  // returns at once; the labels and header follow the picture (onGridShown)
     m_gridRequested.start();
     m_headView->setCellTokens(explore::mapsKeyTokenLabels(*maps), explore::mapsQueryTokenLabels(*maps));
@@ -798,10 +797,10 @@ void AttentionMapsPage::setHeadHeader(int layer, int head) {
     if (!maps || layer < 0 || layer >= maps->layers()) return;
     const explore::HeadSlopes s = slopesOf(layer, head);
     QString slopes;
-    if (s.fitted) slopes += " · fitted m* = " + valueText(*s.fitted);
-    if (s.configured) slopes += " · configured m = " + slopeText(*s.configured);
-    m_headView->setHeader(QString("%1, head %2%3").arg(qs(explore::mapsLayerLabel(*maps, layer))).arg(head).arg(slopes),
-                          "hover for the exact cell · click a row to inspect it · wheel: head");
+    if (s.fitted) slopes += u" · fitted m* = "_s + valueText(*s.fitted);
+    if (s.configured) slopes += u" · configured m = "_s + slopeText(*s.configured);
+    m_headView->setHeader(u"%1, head %2%3"_s.arg(qs(explore::mapsLayerLabel(*maps, layer))).arg(head).arg(slopes),
+                          u"hover for the exact cell · click a row to inspect it · wheel: head"_s);
 }
 
 void AttentionMapsPage::highlightOverview() {
@@ -820,16 +819,16 @@ void AttentionMapsPage::onGridShown() {
     std::vector<QString> labels;
     for (const HeatmapTile& t : m_grid->heatmap().tiles) {
         const explore::HeadSlopes s = slopesOf(layer, t.head);
-        QString text = QString("h%1").arg(t.head);
-        if (s.fitted) text += QString("  m* %1").arg(valueText(*s.fitted));
-        if (s.configured) text += QString("  m %1").arg(slopeText(*s.configured));
+        QString text = u"h%1"_s.arg(t.head);
+        if (s.fitted) text += u"  m* %1"_s.arg(valueText(*s.fitted));
+        if (s.configured) text += u"  m %1"_s.arg(slopeText(*s.configured));
         labels.push_back(text);
     }
     m_grid->setTileLabels(std::move(labels));
     m_grid->setHighlightedTile(m_head->value());
     m_grid->setHeader(
-        QString("%1: its %2 heads").arg(layerLabel).arg(maps->heads()),
-        priorText() + " · hover for the file's value · click a tile for its head · PageUp/PageDown or wheel: layer");
+        u"%1: its %2 heads"_s.arg(layerLabel).arg(maps->heads()),
+        priorText() + u" · hover for the file's value · click a tile for its head · PageUp/PageDown or wheel: layer"_s);
     if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
         std::fprintf(stderr,
                      "attention maps: layer index %d grid shown %lld ms after the request (%d x %d px, H = %d, Q = "
@@ -854,13 +853,15 @@ void AttentionMapsPage::refreshPlots() {
     if (const HeadFit* f = m_model->fitOf(layer, head)) {
         m_profile->setSeries(fitProfileSeries(*f, *maps, m_model->fitFirstRow(), m_model->fitLastRow()));
         m_profile->setTitle(qs(fitProfileTitle(*f, *maps)));  // the figure's title too
-        m_profile->setNote(f->configuredSlope ? QString() : "pair an ALiBi prior (Prior) to see the configured slope");
+        m_profile->setNote(f->configuredSlope ? QString()
+                                              : u"pair an ALiBi prior (Prior) to see the configured slope"_s);
     } else {
         m_profile->setSeries({});
-        m_profile->setTitle(QString("%1 head %2: attention vs distance").arg(layerLabel).arg(head));
-        m_profile->setNote(m_model->fitting() ? "fitting…" : "fit the heads to see the profile and its priors");
+        m_profile->setTitle(u"%1 head %2: attention vs distance"_s.arg(layerLabel).arg(head));
+        m_profile->setNote(m_model->fitting() ? u"fitting…"_s : u"fit the heads to see the profile and its priors"_s);
     }
-    m_profile->setAxisLabels(maps->causal() ? "distance i − j" : "distance |i − j|", "share of attention (all rows)");
+    m_profile->setAxisLabels(maps->causal() ? u"distance i − j"_s : u"distance |i − j|"_s,
+                             u"share of attention (all rows)"_s);
     m_rowPlot->setTitle(qs(mapsRowTitle(*maps, layer, head, m_row->value())));
     requestRow(RowRequest{maps, layer, head, m_row->value(), slopesOf(layer, head)});
 }
@@ -910,8 +911,9 @@ void AttentionMapsPage::refreshSimilarity() {
         m_distances = DistanceMatrix();
         m_similarityOrder.clear();
         m_similarity->setRenderer({});
-        m_similarity->setMessage(m_model->fitting() ? "Fitting… the profile distances come from the fit."
-                                                    : "Fit the heads first: the profile distances come from the fit.");
+        m_similarity->setMessage(m_model->fitting()
+                                     ? u"Fitting… the profile distances come from the fit."_s
+                                     : u"Fit the heads first: the profile distances come from the fit."_s);
         return;
     }
     const HeadOrder order = m_order->currentIndex() == 1   ? HeadOrder::Slope
@@ -953,15 +955,15 @@ void AttentionMapsPage::refreshSimilarity() {
         };
     });
     m_similarityNote->setText(
-        QString("%1 · %2 heads · 0 = same distribution, 1 = disjoint").arg(layerLabel).arg(maps->heads()));
-    const QString similarityTitle = QString("%1: head x head Jensen-Shannon distance between %2")
-                                        .arg(layerLabel, full ? "full maps" : "attention-vs-distance profiles");
+        u"%1 · %2 heads · 0 = same distribution, 1 = disjoint"_s.arg(layerLabel).arg(maps->heads()));
+    const QString similarityTitle = u"%1: head x head Jensen-Shannon distance between %2"_s.arg(
+        layerLabel, full ? u"full maps"_s : u"attention-vs-distance profiles"_s);
     m_similarityTitle = similarityTitle.toStdString();
     m_similarity->setHeader(similarityTitle,
-                            QString("heads ordered %1 · hover a cell for the pair's distance")
-                                .arg(order == HeadOrder::Slope        ? "by fitted slope, steepest first"
-                                     : order == HeadOrder::Similarity ? "in average-linkage clustering order"
-                                                                      : "by index"));
+                            u"heads ordered %1 · hover a cell for the pair's distance"_s.arg(
+                                order == HeadOrder::Slope        ? u"by fitted slope, steepest first"_s
+                                : order == HeadOrder::Similarity ? u"in average-linkage clustering order"_s
+                                                                 : u"by index"_s));
 }
 
 void AttentionMapsPage::refreshTable() {
@@ -992,10 +994,7 @@ QString AttentionMapsPage::hoverAt(MapsHeatmapView* view, QPoint p) {
             m_similarityOrder[static_cast<std::size_t>(pixelCells(p.y() - t.y, t.height, m_distances.n).first)];
         const int b =
             m_similarityOrder[static_cast<std::size_t>(pixelCells(p.x() - t.x, t.width, m_distances.n).first)];
-        return QString("head %1 vs head %2: Jensen-Shannon distance %3")
-            .arg(a)
-            .arg(b)
-            .arg(valueText(m_distances.at(a, b)));
+        return u"head %1 vs head %2: Jensen-Shannon distance %3"_s.arg(a).arg(b).arg(valueText(m_distances.at(a, b)));
     }
     // The layer of the picture under the mouse (a newer one may be pending): the read-out is of what is shown.
     int layer = view->shownLayer() >= 0 ? view->shownLayer() : m_layer->value();
@@ -1019,7 +1018,7 @@ bool AttentionMapsPage::choosePrior(int item) {
         QSignalBlocker block(m_prior);
         m_prior->setCurrentIndex(m_priorItem);
         m_status->setText(message);
-        emit failed("Cannot pair the ALiBi prior", message);
+        emit failed(u"Cannot pair the ALiBi prior"_s, message);
         return false;
     };
     if (item <= 0) {
@@ -1031,26 +1030,25 @@ bool AttentionMapsPage::choosePrior(int item) {
     QString source;
     if (item == PriorFile) {
         if (!maps || maps->fileSlopes().empty())
-            return refuse(
-                maps && !maps->fileSlopesNote().empty()
-                    ? qs(maps->fileSlopesNote())
-                    : QString("this file names no slopes (alibi run and the explorers' model runs write them)"));
+            return refuse(maps && !maps->fileSlopesNote().empty()
+                              ? qs(maps->fileSlopesNote())
+                              : u"this file names no slopes (alibi run and the explorers' model runs write them)"_s);
         slopes = maps->fileSlopes();  // one per head: read so by the core
-        source = "the file";
+        source = u"the file"_s;
     } else {
         SlopeParams params;
         if (item == PriorSession) {
-            if (!m_sessionSlopes) return refuse("no session to take the slopes from");
+            if (!m_sessionSlopes) return refuse(u"no session to take the slopes from"_s);
             params = m_sessionSlopes();
-            source = "the current session";
+            source = u"the current session"_s;
         } else if (item - PriorFirstPreset < static_cast<int>(m_presets.size())) {
             const Preset& preset = m_presets[static_cast<std::size_t>(item - PriorFirstPreset)];
             Session s;
             applyPreset(s, preset);
             params = s.attention.bias.slopes;
-            source = "preset " + qs(preset.id);
+            source = u"preset "_s + qs(preset.id);
         } else {
-            return refuse("unknown prior");
+            return refuse(u"unknown prior"_s);
         }
         if (maps)
             if (auto ok = explore::checkPairing(*maps, params.heads, source.toStdString()); !ok)
@@ -1065,58 +1063,58 @@ bool AttentionMapsPage::choosePrior(int item) {
         QSignalBlocker block(m_prior);
         m_prior->setCurrentIndex(item);
     }
-    m_status->setText("Paired with the ALiBi slopes of " + source + "; refitting for the configured KL…");
+    m_status->setText(u"Paired with the ALiBi slopes of "_s + source + u"; refitting for the configured KL…"_s);
     updateControls();
     return true;
 }
 
 QString AttentionMapsPage::figureFileName(const QString& what, int scale, bool svg) const {
-    return QFileInfo(m_model->path()).completeBaseName() + "-" + what +
-           (svg         ? QString(".svg")
-            : scale > 1 ? QString("@%1x.png").arg(scale)
-                        : QString(".png"));
+    return QFileInfo(m_model->path()).completeBaseName() + u"-"_s + what +
+           (svg         ? u".svg"_s
+            : scale > 1 ? u"@%1x.png"_s.arg(scale)
+                        : u".png"_s);
 }
 
 void AttentionMapsPage::fillFigureMenu(QMenu* menu) {
     const auto note = [menu](const QString& text) { menu->addAction(text)->setEnabled(false); };
     if (!m_model->maps()) {
-        note("Open attention maps first (Ctrl+Shift+O)");
+        note(u"Open attention maps first (Ctrl+Shift+O)"_s);
         return;
     }
     QWidget* tab = m_views->currentWidget();
     if (tab == m_table) {
-        note("The fit table exports as CSV or JSON (the buttons above)");
+        note(u"The fit table exports as CSV or JSON (the buttons above)"_s);
         return;
     }
     if (tab == m_distancePage) {
-        for (const auto& [plot, name] : {std::pair{Plot::Distance, QString("Attention vs distance")},
-                                         std::pair{Plot::Row, QString("Query row")}}) {
+        for (const auto& [plot, name] :
+             {std::pair{Plot::Distance, u"Attention vs distance"_s}, std::pair{Plot::Row, u"Query row"_s}}) {
             menu->addSection(name);
             for (const int scale : {1, 2, 4})
-                menu->addAction(QString("%1: PNG at %2x…").arg(name).arg(scale), this,
+                menu->addAction(u"%1: PNG at %2x…"_s.arg(name).arg(scale), this,
                                 [this, plot, scale] { exportPlotDialog(plot, scale); });
-            menu->addAction(QString("%1: SVG…").arg(name), this, [this, plot] { exportPlotDialog(plot, 0); });
+            menu->addAction(u"%1: SVG…"_s.arg(name), this, [this, plot] { exportPlotDialog(plot, 0); });
         }
         return;
     }
     if (tab == m_twoHeads) {
         for (const int scale : {1, 2, 4})
-            menu->addAction(QString("Two heads: PNG at %1x…").arg(scale), this, [this, scale] {
-                const QString path = QFileDialog::getSaveFileName(
-                    this, "Save the figure", figureFileName(m_twoHeads->figureName(), scale), "PNG image (*.png)");
+            menu->addAction(u"Two heads: PNG at %1x…"_s.arg(scale), this, [this, scale] {
+                const QString path = QFileDialog::getSaveFileName(this, u"Save the figure"_s,
+                                                                  figureFileName(m_twoHeads->figureName(), scale),
+                                                                  u"PNG image (*.png)"_s);
                 if (path.isEmpty()) return;
                 (void)exportTwoHeadsFigure(path, std::max(m_twoHeads->width(), 640),
                                            std::max(m_twoHeads->height(), 400), scale);
             });
         return;
     }
-    const QString name = tab == m_overview   ? QString("All layers")
-                         : tab == m_headView ? QString("Head %1").arg(m_head->value())
-                         : tab == m_grid     ? QString("Layer grid")
-                                             : QString("Similarity matrix");
+    const QString name = tab == m_overview   ? u"All layers"_s
+                         : tab == m_headView ? u"Head %1"_s.arg(m_head->value())
+                         : tab == m_grid     ? u"Layer grid"_s
+                                             : u"Similarity matrix"_s;
     for (const int scale : {1, 2, 4})
-        menu->addAction(QString("%1: PNG at %2x…").arg(name).arg(scale), this,
-                        [this, scale] { exportFigureDialog(scale); });
+        menu->addAction(u"%1: PNG at %2x…"_s.arg(name).arg(scale), this, [this, scale] { exportFigureDialog(scale); });
 }
 
 void AttentionMapsPage::exportFigureDialog(int scale) {
@@ -1124,15 +1122,15 @@ void AttentionMapsPage::exportFigureDialog(int scale) {
     if (!maps) return;
     if (m_views->currentWidget() == m_twoHeads) {
         const QString path = QFileDialog::getSaveFileName(
-            this, "Save the figure", figureFileName(m_twoHeads->figureName(), scale), "PNG image (*.png)");
+            this, u"Save the figure"_s, figureFileName(m_twoHeads->figureName(), scale), u"PNG image (*.png)"_s);
         if (path.isEmpty()) return;
         (void)exportTwoHeadsFigure(path, std::max(m_twoHeads->width(), 640), std::max(m_twoHeads->height(), 400),
                                    scale);
         return;
     }
     if (m_views->currentWidget() == m_overview) {
-        const QString path = QFileDialog::getSaveFileName(this, "Save the figure", figureFileName("all-layers", scale),
-                                                          "PNG image (*.png)");
+        const QString path = QFileDialog::getSaveFileName(
+            this, u"Save the figure"_s, figureFileName(u"all-layers"_s, scale), u"PNG image (*.png)"_s);
         if (path.isEmpty()) return;
         MapsHeatmapParams p;
         p.logScale = m_log->isChecked();
@@ -1142,8 +1140,8 @@ void AttentionMapsPage::exportFigureDialog(int scale) {
         return;
     }
     if (m_views->currentWidget() == m_similarity->parentWidget()) {
-        const QString base = figureFileName(QString("layer%1-similarity").arg(m_layer->value()), scale);
-        const QString path = QFileDialog::getSaveFileName(this, "Save the figure", base, "PNG image (*.png)");
+        const QString base = figureFileName(u"layer%1-similarity"_s.arg(m_layer->value()), scale);
+        const QString path = QFileDialog::getSaveFileName(this, u"Save the figure"_s, base, u"PNG image (*.png)"_s);
         if (path.isEmpty()) return;
         // Square like the view, whose cells stay square; wide enough for the colour bar and caption.
         const int side = std::max(std::min(m_similarity->width(), m_similarity->height()), 480);
@@ -1151,10 +1149,10 @@ void AttentionMapsPage::exportFigureDialog(int scale) {
         return;
     }
     const bool oneHead = m_views->currentWidget() == m_headView;
-    const QString base = figureFileName(oneHead ? QString("layer%1-head%2").arg(m_layer->value()).arg(m_head->value())
-                                                : QString("layer%1").arg(m_layer->value()),
-                                        scale);
-    const QString path = QFileDialog::getSaveFileName(this, "Save the figure", base, "PNG image (*.png)");
+    const QString base = figureFileName(
+        oneHead ? u"layer%1-head%2"_s.arg(m_layer->value()).arg(m_head->value()) : u"layer%1"_s.arg(m_layer->value()),
+        scale);
+    const QString path = QFileDialog::getSaveFileName(this, u"Save the figure"_s, base, u"PNG image (*.png)"_s);
     if (path.isEmpty()) return;
     MapsHeatmapParams p;
     p.layerIndex = m_layer->value();
@@ -1174,22 +1172,22 @@ bool AttentionMapsPage::exportFigure(const QString& path, const MapsHeatmapParam
     r.maps = maps;
     r.mapsParams = params;
     r.scale = scale;
-    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(r));
+    saveFigureInBackground(path, u"at %1x"_s.arg(scale), std::move(r));
     return true;
 }
 
 bool AttentionMapsPage::exportTwoHeadsFigure(const QString& path, int width, int height, int scale) {
     auto request = m_twoHeads->figureRequest(width, height, scale);
     if (!request) return false;
-    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(*request));
+    saveFigureInBackground(path, u"at %1x"_s.arg(scale), std::move(*request));
     return true;
 }
 
 bool AttentionMapsPage::exportSimilarityFigure(const QString& path, int width, int height, int scale) {
     if (m_distances.n == 0 || m_similarityOrder.empty()) {
         emit failed(
-            "No similarity matrix to save",
-            "The matrix is not drawn yet: fit the heads (or choose full maps) and open the Similarity tab first.");
+            u"No similarity matrix to save"_s,
+            u"The matrix is not drawn yet: fit the heads (or choose full maps) and open the Similarity tab first."_s);
         return false;
     }
     FigureJobRequest r;
@@ -1200,7 +1198,7 @@ bool AttentionMapsPage::exportSimilarityFigure(const QString& path, int width, i
     r.width = width;
     r.height = height;
     r.scale = scale;
-    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(r));
+    saveFigureInBackground(path, u"at %1x"_s.arg(scale), std::move(r));
     return true;
 }
 
@@ -1212,17 +1210,17 @@ bool AttentionMapsPage::exportOverviewFigure(const QString& path, const MapsHeat
     r.maps = maps;
     r.mapsParams = params;
     r.scale = scale;
-    saveFigureInBackground(path, QString("at %1x").arg(scale), std::move(r));
+    saveFigureInBackground(path, u"at %1x"_s.arg(scale), std::move(r));
     return true;
 }
 
 void AttentionMapsPage::exportPlotDialog(Plot plot, int scale) {
     if (!m_model->maps()) return;
     const bool svg = scale == 0;
-    const QString what = QString("layer%1-head%2-").arg(m_layer->value()).arg(m_head->value()) +
-                         (plot == Plot::Distance ? QString("distance") : QString("row%1").arg(m_row->value()));
-    const QString path = QFileDialog::getSaveFileName(this, "Save the figure", figureFileName(what, scale, svg),
-                                                      svg ? "SVG image (*.svg)" : "PNG image (*.png)");
+    const QString what = u"layer%1-head%2-"_s.arg(m_layer->value()).arg(m_head->value()) +
+                         (plot == Plot::Distance ? u"distance"_s : u"row%1"_s.arg(m_row->value()));
+    const QString path = QFileDialog::getSaveFileName(this, u"Save the figure"_s, figureFileName(what, scale, svg),
+                                                      svg ? u"SVG image (*.svg)"_s : u"PNG image (*.png)"_s);
     if (path.isEmpty()) return;
     const PlotWidget* widget = plot == Plot::Distance ? m_profile : m_rowPlot;
     (void)exportPlotFigure(plot, path, std::max(widget->width(), 640), std::max(widget->height(), 400),
@@ -1242,14 +1240,14 @@ bool AttentionMapsPage::exportPlotFigure(Plot plot, const QString& path, int wid
     r.width = width;
     r.height = height;
     r.scale = scale;
-    r.svg = path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
+    r.svg = path.endsWith(u".svg"_s, Qt::CaseInsensitive);
     if (plot == Plot::Distance) {
         const HeadFit* fit = m_model->fitOf(layer, head);
         if (fit == nullptr) {
-            emit failed("No distance profile to save",
+            emit failed(u"No distance profile to save"_s,
                         m_model->fitting()
-                            ? "The heads are still being fitted: save the figure once the fit is done."
-                            : "Fit the heads first (Fit): the profile and its priors come from the fit.");
+                            ? u"The heads are still being fitted: save the figure once the fit is done."_s
+                            : u"Fit the heads first (Fit): the profile and its priors come from the fit."_s);
             return false;
         }
         r.kind = FigureJobRequest::Kind::MapsProfile;
@@ -1261,12 +1259,12 @@ bool AttentionMapsPage::exportPlotFigure(Plot plot, const QString& path, int wid
         r.rowQuery = m_row->value();
         r.rowSlopes = slopesOf(layer, head);
     }
-    saveFigureInBackground(path, r.svg ? QString("as SVG") : QString("at %1x").arg(scale), std::move(r));
+    saveFigureInBackground(path, r.svg ? u"as SVG"_s : u"at %1x"_s.arg(scale), std::move(r));
     return true;
 }
 
 void AttentionMapsPage::saveFigureInBackground(const QString& path, const QString& what, FigureJobRequest request) {
-    emit statusMessage(QString("Drawing the figure %1…").arg(what), 0);
+    emit statusMessage(u"Drawing the figure %1…"_s.arg(what), 0);
     // The core's figure job on the page's figure runner (a large file's rows are read from disk);
     // the outcome comes back to the page through its event loop, or is dropped if the page is gone.
     QPointer<AttentionMapsPage> self(this);
@@ -1278,9 +1276,9 @@ void AttentionMapsPage::saveFigureInBackground(const QString& path, const QStrin
             [self, ok, path] {
                 if (!self) return;
                 if (ok)
-                    emit self->statusMessage("Saved the figure to " + path, 6000);
+                    emit self->statusMessage(u"Saved the figure to "_s + path, 6000);
                 else
-                    emit self->failed("Cannot save the figure", QString::fromStdString(ok.error().message));
+                    emit self->failed(u"Cannot save the figure"_s, QString::fromStdString(ok.error().message));
                 emit self->figureSaved(static_cast<bool>(ok));
             },
             Qt::QueuedConnection);
@@ -1290,17 +1288,17 @@ void AttentionMapsPage::saveFigureInBackground(const QString& path, const QStrin
 Result<void> AttentionMapsPage::exportTable(const QString& path, FileFormat format) {
     auto ok = m_model->exportTable(path, format);
     if (ok)
-        emit statusMessage("Exported the fit table to " + path, 6000);
+        emit statusMessage(u"Exported the fit table to "_s + path, 6000);
     else
-        emit failed("Cannot export the fit table", qs(ok.error().message));
+        emit failed(u"Cannot export the fit table"_s, qs(ok.error().message));
     return ok;
 }
 
 void AttentionMapsPage::exportDialog(FileFormat format) {
     const bool csv = format == FileFormat::Csv;
-    const QString base = QFileInfo(m_model->path()).completeBaseName() + (csv ? "-fit.csv" : "-fit.json");
-    const QString path =
-        QFileDialog::getSaveFileName(this, "Export the fit table", base, csv ? "CSV (*.csv)" : "JSON (*.json)");
+    const QString base = QFileInfo(m_model->path()).completeBaseName() + (csv ? u"-fit.csv"_s : u"-fit.json"_s);
+    const QString path = QFileDialog::getSaveFileName(this, u"Export the fit table"_s, base,
+                                                      csv ? u"CSV (*.csv)"_s : u"JSON (*.json)"_s);
     if (!path.isEmpty()) (void)exportTable(path, format);
 }
 

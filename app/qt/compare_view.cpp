@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 // ---------------------------------------------------------------------------
@@ -118,7 +120,7 @@ void ImagePanel::paintEvent(QPaintEvent*) {
     if (!m_message.isEmpty() || m_image.isNull()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect().adjusted(24, 24, -24, -24), Qt::AlignCenter | Qt::TextWordWrap,
-                   m_message.isEmpty() ? QString("Nothing to show yet") : m_message);
+                   m_message.isEmpty() ? u"Nothing to show yet"_s : m_message);
         return;
     }
     const QRect area = rect().adjusted(8, 8, -110, -8);
@@ -179,40 +181,40 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_scheme = new QComboBox(this);
     // "custom (from the session)" arrives with a lesson or session: the box widens to show it.
     m_scheme->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_scheme->addItem("same as A", -1);
+    m_scheme->addItem(u"same as A"_s, -1);
     for (SlopeScheme s : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear})
         m_scheme->addItem(QString::fromUtf8(schemeName(s).data()), static_cast<int>(s));
     m_maxBias = new QDoubleSpinBox(this);
     m_maxBias->setRange(-1, 64);
     m_maxBias->setDecimals(2);
     m_maxBias->setSingleStep(0.5);
-    m_maxBias->setSpecialValueText("same as A");
+    m_maxBias->setSpecialValueText(u"same as A"_s);
     m_maxBias->setValue(-1);
     m_maxBias->setKeyboardTracking(false);  // a typed B is one change (and one undo step), not one per key
     m_dtype = new QComboBox(this);
-    m_dtype->addItem("same as A", -1);
+    m_dtype->addItem(u"same as A"_s, -1);
     for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16})
         m_dtype->addItem(QString::fromUtf8(dtypeName(d).data()), static_cast<int>(d));
     m_mode = new QComboBox(this);
-    m_mode->addItem("same as A", -1);
+    m_mode->addItem(u"same as A"_s, -1);
     for (BiasMode m : {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt})
         m_mode->addItem(QString::fromUtf8(modeName(m).data()), static_cast<int>(m));
     m_mask = new QComboBox(this);
-    m_mask->addItems({"same as A", "-1e9", "-inf", "min", "-10000"});
-    form->addRow("Slope scheme", m_scheme);
-    form->addRow("max_bias B", m_maxBias);
-    form->addRow("dtype", m_dtype);
-    form->addRow("mode", m_mode);
-    form->addRow("mask value", m_mask);
-    auto* box = new QGroupBox("B: A with these changes", this);
+    m_mask->addItems({u"same as A"_s, u"-1e9"_s, u"-inf"_s, u"min"_s, u"-10000"_s});
+    form->addRow(u"Slope scheme"_s, m_scheme);
+    form->addRow(u"max_bias B"_s, m_maxBias);
+    form->addRow(u"dtype"_s, m_dtype);
+    form->addRow(u"mode"_s, m_mode);
+    form->addRow(u"mask value"_s, m_mask);
+    auto* box = new QGroupBox(u"B: A with these changes"_s, this);
     box->setLayout(form);
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setMinimumWidth(260);
     auto* hint = new QLabel(
-        "Try: H = 12, press vs geometric (the non-power-of-two heads differ), or f32 vs f16/bf16 "
-        "at long T with bloom mode (+m·j loses precision).",
+        u"Try: H = 12, press vs geometric (the non-power-of-two heads differ), or f32 vs f16/bf16 "
+        "at long T with bloom mode (+m·j loses precision)."_s,
         this);
     hint->setWordWrap(true);
     hint->setForegroundRole(QPalette::PlaceholderText);
@@ -244,7 +246,7 @@ void CompareView::setSpec(const CompareOverrides& spec) {
     m_customB = spec.scheme == SlopeScheme::Custom ? spec.custom : std::vector<double>{};
     const int customItem = m_scheme->findData(static_cast<int>(SlopeScheme::Custom));
     if (!m_customB.empty() && customItem < 0)
-        m_scheme->addItem("custom (from the session)", static_cast<int>(SlopeScheme::Custom));
+        m_scheme->addItem(u"custom (from the session)"_s, static_cast<int>(SlopeScheme::Custom));
     else if (m_customB.empty() && customItem >= 0)
         m_scheme->removeItem(customItem);
     m_scheme->setCurrentIndex(std::max(0, m_scheme->findData(spec.scheme ? static_cast<int>(*spec.scheme) : -1)));
@@ -286,13 +288,13 @@ void CompareView::setSnapshot(const SnapshotPtr& s) {
     const CompareSnapshot& c = *s->compare;
     if (!c.error.empty()) {
         const QString error = QString::fromStdString(c.error);
-        m_summary->setText("<span style='color:#d33'>" + error.toHtmlEscaped() + "</span>");
+        m_summary->setText(u"<span style='color:#d33'>"_s + error.toHtmlEscaped() + u"</span>"_s);
         m_image->setMessage(error);
         return;
     }
-    QString text = "<b>" + QString::fromStdString(c.summary).toHtmlEscaped() + "</b>";
+    QString text = u"<b>"_s + QString::fromStdString(c.summary).toHtmlEscaped() + u"</b>"_s;
     const auto& b = c.sessionB.attention.bias;
-    text += QString("<br><br>B: %1 slopes, B = %2, %3, %4 mode, mask %5")
+    text += u"<br><br>B: %1 slopes, B = %2, %3, %4 mode, mask %5"_s
                 .arg(QString::fromUtf8(schemeName(b.slopes.scheme).data()))
                 .arg(b.slopes.maxBias)
                 .arg(QString::fromUtf8(dtypeName(b.dtype).data()))

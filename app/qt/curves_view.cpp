@@ -7,27 +7,29 @@
 
 #include <QGridLayout>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 CurvesView::CurvesView(QWidget* parent) : QWidget(parent) {
     m_slopes = new PlotWidget(this);
-    m_slopes->setTitle("Slope per head (log2 axis)");
-    m_slopes->setAxisLabels("head h", "slope m");
+    m_slopes->setTitle(u"Slope per head (log2 axis)"_s);
+    m_slopes->setAxisLabels(u"head h"_s, u"slope m"_s);
     m_slopes->setLogY2(true);
     m_slopes->setStyle(PlotWidget::Style::Bars);
     m_slopes->setLegendLimit(0);
     m_schemes = new PlotWidget(this);
-    m_schemes->setTitle("Slope schemes, same H and B");
-    m_schemes->setAxisLabels("head h", "slope m");
+    m_schemes->setTitle(u"Slope schemes, same H and B"_s);
+    m_schemes->setAxisLabels(u"head h"_s, u"slope m"_s);
     m_schemes->setLogY2(true);
     m_schemes->setStyle(PlotWidget::Style::LinesAndMarkers);
     m_schemes->setCategorical(true);
     m_bias = new PlotWidget(this);
-    m_bias->setTitle("Bias vs distance, every head");
-    m_bias->setAxisLabels("distance i − j", "bias");
+    m_bias->setTitle(u"Bias vs distance, every head"_s);
+    m_bias->setAxisLabels(u"distance i − j"_s, u"bias"_s);
     m_attention = new PlotWidget(this);
-    m_attention->setTitle("Attention vs distance at the query row");
-    m_attention->setAxisLabels("distance i − j", "probability");
+    m_attention->setTitle(u"Attention vs distance at the query row"_s);
+    m_attention->setAxisLabels(u"distance i − j"_s, u"probability"_s);
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(8, 8, 8, 8);
     grid->setSpacing(10);
@@ -61,17 +63,17 @@ void CurvesView::setSnapshot(const SnapshotPtr& s) {
     m_slopes->setSeries(std::move(perHead));
     m_schemes->setSeries(s->schemeCurves);
     const int heads = s->grid->session.attention.bias.slopes.heads;
-    m_schemes->setNote((heads & (heads - 1)) == 0 ? QString("H = %1 = 2^k: press = geometric").arg(heads)
-                                                  : QString("H = %1: press ≠ geometric").arg(heads));
+    m_schemes->setNote((heads & (heads - 1)) == 0 ? u"H = %1 = 2^k: press = geometric"_s.arg(heads)
+                                                  : u"H = %1: press ≠ geometric"_s.arg(heads));
     m_bias->setSeries(s->biasCurves);
     m_attention->setSeries(s->attentionCurves);
-    m_attention->setTitle(QString("Attention vs distance at query row %1").arg(s->queryRow));
+    m_attention->setTitle(u"Attention vs distance at query row %1"_s.arg(s->queryRow));
     // With a batch, these curves still describe one unpadded sequence: the core's note says so.
     const Session& session = s->grid->session;
     const QString batchNote = QString::fromStdString(explore::batchScopeNote(session.batch, session.batchRow, true));
     m_bias->setNote(batchNote);
     m_attention->setNote(!batchNote.isEmpty()                                  ? batchNote
-                         : session.attention.content.kind == ContentKind::Zero ? "zero content: bias only"
+                         : session.attention.content.kind == ContentKind::Zero ? u"zero content: bias only"_s
                                                                                : QString());
 }
 

@@ -21,6 +21,8 @@
 
 #include <cmath>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -39,24 +41,23 @@ DiagnoseView::DiagnoseView(QWidget* parent)
               const QString text = QString::fromStdString(p.text());
               m_progress->setValue(static_cast<int>(std::lround(p.fraction() * 1000)));
               m_progress->setToolTip(text);
-              m_status->setText(p.fraction() < 1 ? QString("Reading %1: %2").arg(m_reading.toHtmlEscaped(), text)
-                                                 : QString("Diagnosing %1…").arg(m_reading.toHtmlEscaped()));
+              m_status->setText(p.fraction() < 1 ? u"Reading %1: %2"_s.arg(m_reading.toHtmlEscaped(), text)
+                                                 : u"Diagnosing %1…"_s.arg(m_reading.toHtmlEscaped()));
               emit progress(p.fraction(), text);
           },
           [this](const Result<DiagnosisReport>& report) {
               hideProgress();
               if (!report && report.error().code == ErrorCode::Cancelled) {
-                  m_status->setText(
-                      QString("Reading %1 stopped; the diagnosis shown stays.").arg(m_reading.toHtmlEscaped()));
+                  m_status->setText(u"Reading %1 stopped; the diagnosis shown stays."_s.arg(m_reading.toHtmlEscaped()));
                   emit cancelled();
                   return;
               }
               show(report);
           }) {
-    auto* open = new QPushButton("Open tensor…", this);
-    open->setToolTip("Open a .npy or .safetensors bias tensor (Ctrl+D), or drop one on the window");
+    auto* open = new QPushButton(u"Open tensor…"_s, this);
+    open->setToolTip(u"Open a .npy or .safetensors bias tensor (Ctrl+D), or drop one on the window"_s);
     auto* examples = new QComboBox(this);
-    examples->addItem("Load an example with a known bug");
+    examples->addItem(u"Load an example with a known bug"_s);
     // Room for its longest text at any font (a presentation's 175 % too), measured in characters.
     examples->setMinimumContentsLength(36);
     examples->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -67,16 +68,16 @@ DiagnoseView::DiagnoseView(QWidget* parent)
             QString::fromUtf8(example.description.data(), static_cast<qsizetype>(example.description.size())),
             Qt::ToolTipRole);
     }
-    m_status = new QLabel("Open a .npy or .safetensors file of your model's ALiBi bias, or drop it here.", this);
+    m_status = new QLabel(u"Open a .npy or .safetensors file of your model's ALiBi bias, or drop it here."_s, this);
     m_status->setWordWrap(true);
     m_progress = new QProgressBar(this);
-    m_progress->setObjectName("diagnoseProgress");
+    m_progress->setObjectName(u"diagnoseProgress"_s);
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(160);
-    m_progress->setFormat("%p %");
-    m_cancel = new QPushButton("Cancel", this);
-    m_cancel->setObjectName("diagnoseCancel");
-    m_cancel->setToolTip("Stop reading the tensor (the diagnosis shown stays)");
+    m_progress->setFormat(u"%p %"_s);
+    m_cancel = new QPushButton(u"Cancel"_s, this);
+    m_cancel->setObjectName(u"diagnoseCancel"_s);
+    m_cancel->setToolTip(u"Stop reading the tensor (the diagnosis shown stays)"_s);
     hideProgress();
     connect(m_cancel, &QPushButton::clicked, this, &DiagnoseView::cancel);
     auto* top = new QHBoxLayout;
@@ -94,10 +95,10 @@ DiagnoseView::DiagnoseView(QWidget* parent)
     m_text = new QTextBrowser(this);
     m_text->setOpenExternalLinks(false);
     m_text->setMinimumWidth(320);
-    m_correct = new QPushButton("Open the corrected parameters", this);
+    m_correct = new QPushButton(u"Open the corrected parameters"_s, this);
     m_correct->setToolTip(
-        "Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype "
-        "(Ctrl+Z goes back)");
+        u"Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype "
+        "(Ctrl+Z goes back)"_s);
     m_correct->setVisible(false);
     connect(m_correct, &QPushButton::clicked, this, &DiagnoseView::openCorrectedRequested);
     auto* words = new QWidget(this);
@@ -109,7 +110,7 @@ DiagnoseView::DiagnoseView(QWidget* parent)
     m_caption = new QLabel(this);
     m_caption->setWordWrap(true);
     m_image = new ImagePanel(this);
-    m_image->setMessage("The error against correct ALiBi appears here.");
+    m_image->setMessage(u"The error against correct ALiBi appears here."_s);
     auto* picture = new QWidget(this);
     auto* pictureLayout = new QVBoxLayout(picture);
     pictureLayout->setContentsMargins(0, 0, 0, 0);
@@ -134,7 +135,7 @@ QString DiagnoseView::summaryText() const {
 
 void DiagnoseView::start(const QString& what, std::function<Result<DiagnosisReport>(const ReadOptions&)> job) {
     m_reading = what;
-    m_status->setText(QString("Diagnosing %1…").arg(what.toHtmlEscaped()));
+    m_status->setText(u"Diagnosing %1…"_s.arg(what.toHtmlEscaped()));
     m_progress->setValue(0);
     m_progress->setToolTip({});
     m_progress->show();
@@ -146,7 +147,7 @@ void DiagnoseView::cancel() {
     if (!m_read.running()) return;
     m_read.cancel();
     hideProgress();
-    m_status->setText(QString("Reading %1 stopped; the diagnosis shown stays.").arg(m_reading.toHtmlEscaped()));
+    m_status->setText(u"Reading %1 stopped; the diagnosis shown stays."_s.arg(m_reading.toHtmlEscaped()));
     emit cancelled();
 }
 
@@ -162,11 +163,11 @@ void DiagnoseView::openFile(const QString& path) {
 }
 
 void DiagnoseView::openExample(const QString& code) {
-    start("example: " + code,
+    start(u"example: "_s + code,
           [code, band = m_image->labelBandFor(kErrorPixels)](const ReadOptions& read) -> Result<DiagnosisReport> {
               auto tensor = buildBuggyExample(code.toStdString());
               if (!tensor) return std::unexpected(tensor.error());
-              return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), "example: " + code,
+              return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), u"example: "_s + code,
                                     kErrorPixels, band, read.cancelled);
           });
 }
@@ -181,63 +182,62 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     m_caption->clear();
     if (!report) {
         const QString message = QString::fromStdString(report.error().message);
-        m_status->setText("<span style='color:#d33'>" + message.toHtmlEscaped() + "</span>");
+        m_status->setText(u"<span style='color:#d33'>"_s + message.toHtmlEscaped() + u"</span>"_s);
         emit failed(message);
         return;
     }
     const Diagnosis& d = report->diagnosis;
-    m_status->setText(QString("<b>%1</b> · shape %2 · %3")
-                          .arg(report->source.toHtmlEscaped(), QString::fromStdString(shapeString(report->shape)),
-                               QString::fromUtf8(dtypeName(report->dtype).data())));
-    QString text = "<h3>Diagnosis</h3><p>" + html(d.explorerSummaryText()) + "</p>";
-    text += QString("<p>Read as layout <b>%1</b>: %2 heads × %3 queries × %4 keys.</p>")
+    m_status->setText(u"<b>%1</b> · shape %2 · %3"_s.arg(report->source.toHtmlEscaped(),
+                                                         QString::fromStdString(shapeString(report->shape)),
+                                                         QString::fromUtf8(dtypeName(report->dtype).data())));
+    QString text = u"<h3>Diagnosis</h3><p>"_s + html(d.explorerSummaryText()) + u"</p>"_s;
+    text += u"<p>Read as layout <b>%1</b>: %2 heads × %3 queries × %4 keys.</p>"_s
                 .arg(QString::fromUtf8(layoutName(d.layout).data()))
                 .arg(d.heads)
                 .arg(d.queries)
                 .arg(d.keys);
     if (d.match)
-        text += QString("<p style='color:#2a2'><b>Reproduced by:</b> %1 slopes, max_bias %2, %3 mode, mask %4.</p>")
+        text += u"<p style='color:#2a2'><b>Reproduced by:</b> %1 slopes, max_bias %2, %3 mode, mask %4.</p>"_s
                     .arg(QString::fromUtf8(schemeName(d.match->scheme).data()))
                     .arg(d.match->maxBias)
                     .arg(QString::fromUtf8(modeName(d.match->mode).data()))
                     .arg(html(maskName(d.match->mask)));
     else
-        text += "<p style='color:#d33'><b>No standard parameter set reproduces this tensor.</b></p>";
+        text += u"<p style='color:#d33'><b>No standard parameter set reproduces this tensor.</b></p>"_s;
     if (!d.findings.empty()) {
-        text += "<h3>Findings</h3><ul>";
+        text += u"<h3>Findings</h3><ul>"_s;
         for (const Finding& f : d.findings) {
             m_codes << QString::fromStdString(f.code);
             // A harmless finding is never shown as an error: its effect after softmax says so.
             const QString effect =
                 f.changesAttention
-                    ? QString("<span style='color:#d33'>changes attention, up to %1 in one probability</span>")
-                          .arg(f.maxProbabilityChange, 0, 'g', 3)
-                    : QString("<span style='color:#2a2'>%1</span>")
-                          .arg(f.informational ? "informational, no change after softmax"
-                                               : "harmless: no change after softmax");
-            text += "<li><b>" + html(f.code) + "</b> (" + effect + "): " + html(f.explorerMessage());
-            if (!f.fix.empty()) text += "<br><i>Fix:</i> " + html(f.fix);
-            text += "</li>";
+                    ? u"<span style='color:#d33'>changes attention, up to %1 in one probability</span>"_s.arg(
+                          f.maxProbabilityChange, 0, 'g', 3)
+                    : u"<span style='color:#2a2'>%1</span>"_s.arg(f.informational
+                                                                      ? u"informational, no change after softmax"_s
+                                                                      : u"harmless: no change after softmax"_s);
+            text += u"<li><b>"_s + html(f.code) + u"</b> ("_s + effect + u"): "_s + html(f.explorerMessage());
+            if (!f.fix.empty()) text += u"<br><i>Fix:</i> "_s + html(f.fix);
+            text += u"</li>"_s;
         }
-        text += "</ul>";
+        text += u"</ul>"_s;
     } else {
-        text += "<p>No known bug found.</p>";
+        text += u"<p>No known bug found.</p>"_s;
     }
     if (!d.inferredSlopes.empty()) {
-        text += "<h3>Slopes read off the tensor</h3><p>";
+        text += u"<h3>Slopes read off the tensor</h3><p>"_s;
         for (std::size_t h = 0; h < d.inferredSlopes.size(); ++h)
-            text += QString("h%1: %2%3")
-                        .arg(h)
+            text += u"h%1: %2%3"_s.arg(h)
                         .arg(slopeText(d.inferredSlopes[h]))
-                        .arg(h + 1 < d.inferredSlopes.size() ? ", " : "");
-        text += "</p>";
+                        .arg(h + 1 < d.inferredSlopes.size() ? u", "_s : u""_s);
+        text += u"</p>"_s;
     }
-    text += QString("<p>Max |error| against the best candidate: %1</p>").arg(valueText(d.maxAbsError));
+    text += u"<p>Max |error| against the best candidate: %1</p>"_s.arg(valueText(d.maxAbsError));
     if (d.firstMismatchIndex) {
         QStringList idx;
         for (auto v : *d.firstMismatchIndex) idx << QString::number(v);
-        text += QString("<p>First mismatch at (%1): actual %2, expected %3.</p>")
-                    .arg(idx.join(", "), valueText(d.firstMismatchActual), valueText(d.firstMismatchExpected));
+        text += u"<p>First mismatch at (%1): actual %2, expected %3.</p>"_s.arg(
+            idx.join(u", "_s), valueText(d.firstMismatchActual), valueText(d.firstMismatchExpected));
     }
     m_text->setHtml(text);
     m_diagnosis = d;
@@ -255,7 +255,7 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
                           report->errorMax > 0 ? report->errorMax : 1.0, QString::fromStdString(report->barTitle));
         m_image->setTileLabels(report->tileLabels);
     } else
-        m_image->setMessage("No error heatmap: nothing comparable was found.");
+        m_image->setMessage(u"No error heatmap: nothing comparable was found."_s);
     emit diagnosed(m_codes);
 }
 

@@ -21,6 +21,8 @@
 #include <QPushButton>
 #include <QTimer>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 Result<ExportPlan> planSessionExport(const Session& session, ExportWhat what, const std::string& path,
@@ -68,17 +70,17 @@ QString fileExtension(FileFormat f) {
 
 ExportDialog::ExportDialog(SessionModel* model, FreeSpaceFn freeSpace, QWidget* parent)
     : QDialog(parent), m_model(model), m_freeSpace(std::move(freeSpace)) {
-    setWindowTitle("Export tensor");
+    setWindowTitle(u"Export tensor"_s);
     auto* form = new QFormLayout(this);
     whatBox = new QComboBox(this);
-    whatBox->addItem("Bias", static_cast<int>(ExportWhat::Bias));
-    whatBox->addItem("Attention probabilities", static_cast<int>(ExportWhat::Attention));
-    whatBox->addItem("Slopes", static_cast<int>(ExportWhat::Slopes));
+    whatBox->addItem(u"Bias"_s, static_cast<int>(ExportWhat::Bias));
+    whatBox->addItem(u"Attention probabilities"_s, static_cast<int>(ExportWhat::Attention));
+    whatBox->addItem(u"Slopes"_s, static_cast<int>(ExportWhat::Slopes));
     formatBox = new QComboBox(this);
     for (FileFormat f : {FileFormat::Npy, FileFormat::Safetensors, FileFormat::Csv, FileFormat::Json, FileFormat::Raw})
         formatBox->addItem(fileExtension(f), static_cast<int>(f));
-    pathEdit = new QLineEdit(QDir::current().filePath("bias.npy"), this);
-    browseButton = new QPushButton("Browse…", this);
+    pathEdit = new QLineEdit(QDir::current().filePath(u"bias.npy"_s), this);
+    browseButton = new QPushButton(u"Browse…"_s, this);
     auto* pathRow = new QHBoxLayout;
     pathRow->addWidget(pathEdit, 1);
     pathRow->addWidget(browseButton);
@@ -87,15 +89,15 @@ ExportDialog::ExportDialog(SessionModel* model, FreeSpaceFn freeSpace, QWidget* 
     summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     problemLabel = new QLabel(this);
     problemLabel->setWordWrap(true);
-    problemLabel->setStyleSheet("color: #e0433b;");
-    fixButton = new QPushButton("Use mask = min", this);
-    fixButton->setToolTip("Set the mask to the dtype's lowest finite value, so masked entries stay finite");
+    problemLabel->setStyleSheet(u"color: #e0433b;"_s);
+    fixButton = new QPushButton(u"Use mask = min"_s, this);
+    fixButton->setToolTip(u"Set the mask to the dtype's lowest finite value, so masked entries stay finite"_s);
     buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText("Export");
-    form->addRow("Export", whatBox);
-    form->addRow("Format", formatBox);
-    form->addRow("File", pathRow);
-    form->addRow("Will write", summaryLabel);
+    buttons->button(QDialogButtonBox::Ok)->setText(u"Export"_s);
+    form->addRow(u"Export"_s, whatBox);
+    form->addRow(u"Format"_s, formatBox);
+    form->addRow(u"File"_s, pathRow);
+    form->addRow(u"Will write"_s, summaryLabel);
     form->addRow(problemLabel);
     form->addRow(fixButton);
     form->addRow(buttons);
@@ -105,10 +107,10 @@ ExportDialog::ExportDialog(SessionModel* model, FreeSpaceFn freeSpace, QWidget* 
     connect(formatBox, &QComboBox::currentIndexChanged, this, &ExportDialog::onFormatChosen);
     connect(pathEdit, &QLineEdit::textChanged, this, &ExportDialog::refresh);
     connect(browseButton, &QPushButton::clicked, this, [this] {
-        const QString chosen = QFileDialog::getSaveFileName(this, "Export tensor", path());
+        const QString chosen = QFileDialog::getSaveFileName(this, u"Export tensor"_s, path());
         if (!chosen.isEmpty()) pathEdit->setText(chosen);
     });
-    connect(fixButton, &QPushButton::clicked, this, [this] { m_model->setMask("min"); });
+    connect(fixButton, &QPushButton::clicked, this, [this] { m_model->setMask(u"min"_s); });
     connect(m_model, &SessionModel::sessionChanged, this, &ExportDialog::refresh);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         refresh();
@@ -131,10 +133,13 @@ QString ExportDialog::path() const {
 void ExportDialog::onFormatChosen() {
     // Keep the folder and the name the user typed; follow the choice in name and extension.
     QFileInfo info(path());
-    const QString base = what() == ExportWhat::Bias ? "bias" : what() == ExportWhat::Attention ? "attention" : "slopes";
-    const QString stem =
-        QStringList{"bias", "attention", "slopes"}.contains(info.completeBaseName()) ? base : info.completeBaseName();
-    pathEdit->setText(QDir(info.path()).filePath(stem + "." + fileExtension(format())));
+    const QString base = what() == ExportWhat::Bias        ? u"bias"_s
+                         : what() == ExportWhat::Attention ? u"attention"_s
+                                                           : u"slopes"_s;
+    const QString stem = QStringList{u"bias"_s, u"attention"_s, u"slopes"_s}.contains(info.completeBaseName())
+                             ? base
+                             : info.completeBaseName();
+    pathEdit->setText(QDir(info.path()).filePath(stem + u"."_s + fileExtension(format())));
 }
 
 void ExportDialog::refresh() {
@@ -142,7 +147,7 @@ void ExportDialog::refresh() {
     auto planned = planSessionExport(m_model->session(), what(), path().toStdString(), format(), m_freeSpace);
     if (!planned) {
         m_plan.reset();
-        summaryLabel->setText("—");
+        summaryLabel->setText(u"—"_s);
         problemLabel->setText(QString::fromStdString(planned.error().message));
         problemLabel->setVisible(true);
         fixButton->setVisible(false);
@@ -152,7 +157,8 @@ void ExportDialog::refresh() {
     m_plan = std::move(*planned);
     summaryLabel->setText(QString::fromStdString(m_plan->summary()));
     const QString problem = QString::fromStdString(m_plan->allowed() ? m_plan->warning : m_plan->reason);
-    problemLabel->setText(problem.isEmpty() ? QString() : (m_plan->allowed() ? "Note: " : "Cannot export: ") + problem);
+    problemLabel->setText(problem.isEmpty() ? QString()
+                                            : (m_plan->allowed() ? u"Note: "_s : u"Cannot export: "_s) + problem);
     problemLabel->setVisible(!problem.isEmpty());
     fixButton->setVisible(m_plan->fix == ExportFix::UseMaskMin);
     ok->setEnabled(m_plan->allowed() && !path().isEmpty());
@@ -174,20 +180,19 @@ Result<void> ExportController::exportTensorTo(const QString& path, ExportWhat wh
     const Session session = m_model->session();
     const std::string target = path.toStdString();
     Result<void> result = runInBackground(
-        "Export tensor", QString("Exporting to %1…").arg(QFileInfo(path).fileName()),
+        u"Export tensor"_s, u"Exporting to %1…"_s.arg(QFileInfo(path).fileName()),
         [session, what, target, format](const ProgressFn& progress) {
             return exportSessionTensor(session, what, target, format, progress);
         },
         [](std::uint64_t done, std::uint64_t total) {
-            return QString("Exporting… %1 of %2")
-                .arg(QString::fromStdString(humanBytes(done)))
+            return u"Exporting… %1 of %2"_s.arg(QString::fromStdString(humanBytes(done)))
                 .arg(QString::fromStdString(humanBytes(total)));
         },
         observer);
     if (result)
-        emit statusMessage("Exported " + path, 5000);
+        emit statusMessage(u"Exported "_s + path, 5000);
     else if (result.error().code == ErrorCode::Cancelled)
-        emit statusMessage("Export cancelled; no file written", 5000);
+        emit statusMessage(u"Export cancelled; no file written"_s, 5000);
     return result;
 }
 
@@ -227,7 +232,7 @@ Result<void> ExportController::runInBackground(const QString& title, const QStri
     });
     // The UI keeps running in this loop while the runner works; the dialog appears only for
     // exports slower than 400 ms.
-    QProgressDialog dialog(label, "Cancel", 0, 1000, m_window);
+    QProgressDialog dialog(label, u"Cancel"_s, 0, 1000, m_window);
     dialog.setWindowTitle(title);
     dialog.setWindowModality(Qt::WindowModal);
     dialog.setMinimumDuration(400);
@@ -258,15 +263,15 @@ void ExportController::exportTensorDialog(const std::function<void(ExportDialog&
     if (!accepted(dialog, drive)) return;
     auto result = exportTensorTo(dialog.path(), dialog.what(), dialog.format());
     if (!result && result.error().code != ErrorCode::Cancelled)
-        emit failed("Export failed", QString::fromStdString(result.error().message));
+        emit failed(u"Export failed"_s, QString::fromStdString(result.error().message));
 }
 
 Result<QSize> ExportController::exportFigure(const FigureJob& job, const ProgressFn& observer) {
     const auto refuse = [this](const Error& error) -> Result<QSize> {
         if (error.code == ErrorCode::Cancelled)
-            emit statusMessage("Figure export cancelled; no file written", 5000);
+            emit statusMessage(u"Figure export cancelled; no file written"_s, 5000);
         else
-            emit failed("Cannot export the figure", QString::fromStdString(error.message));
+            emit failed(u"Cannot export the figure"_s, QString::fromStdString(error.message));
         return std::unexpected(error);
     };
     if (m_exporting)
@@ -277,7 +282,7 @@ Result<QSize> ExportController::exportFigure(const FigureJob& job, const Progres
     const std::string target = job.path.toStdString();
     const QSize pixels = job.pixelSize();
     Result<void> result = runInBackground(
-        "Export figure", QString("Drawing %1…").arg(QFileInfo(job.path).fileName()),
+        u"Export figure"_s, u"Drawing %1…"_s.arg(QFileInfo(job.path).fileName()),
         [job, target](const ProgressFn& progress) -> Result<void> {
             auto bytes = renderFigureFile(job, progress);
             if (!bytes) return std::unexpected(bytes.error());
@@ -285,16 +290,14 @@ Result<QSize> ExportController::exportFigure(const FigureJob& job, const Progres
             return writeFileAtomic(target, *bytes);
         },
         [](std::uint64_t done, std::uint64_t total) {
-            return total > 0 ? QString("Drawing the figure… %1%").arg(100 * done / total)
-                             : QString("Drawing the figure…");
+            return total > 0 ? u"Drawing the figure… %1%"_s.arg(100 * done / total) : u"Drawing the figure…"_s;
         },
         observer);
     if (!result) return refuse(result.error());
-    emit statusMessage(QString("Saved %1 (%2 x %3 %4)")
-                           .arg(job.path)
+    emit statusMessage(u"Saved %1 (%2 x %3 %4)"_s.arg(job.path)
                            .arg(pixels.width())
                            .arg(pixels.height())
-                           .arg(job.svg ? "SVG" : "px"),
+                           .arg(job.svg ? u"SVG"_s : u"px"_s),
                        8000);
     return pixels;
 }
@@ -317,15 +320,15 @@ Result<void> ExportController::exportWindowPng(QWidget* window, const QString& p
     auto result = writeFileAtomic(path.toStdString(),
                                   std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     if (result)
-        emit statusMessage("Saved " + path, 5000);
+        emit statusMessage(u"Saved "_s + path, 5000);
     else
-        emit failed("Cannot save the window", QString::fromStdString(result.error().message));
+        emit failed(u"Cannot save the window"_s, QString::fromStdString(result.error().message));
     return result;
 }
 
 void ExportController::exportWindowDialog(QWidget* window) {
     const QString path =
-        QFileDialog::getSaveFileName(m_window, "Export window as PNG", "window.png", "PNG images (*.png)");
+        QFileDialog::getSaveFileName(m_window, u"Export window as PNG"_s, u"window.png"_s, u"PNG images (*.png)"_s);
     if (!path.isEmpty()) (void)exportWindowPng(window, path);
 }
 

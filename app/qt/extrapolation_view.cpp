@@ -15,22 +15,24 @@
 #include <QSplitter>
 #include <QTableView>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     m_length = new QSpinBox(this);
     m_length->setRange(0, 65536);
-    m_length->setSpecialValueText("same as T");
-    m_length->setToolTip("Training length L; the curves grow T from L to 16 L");
+    m_length->setSpecialValueText(u"same as T"_s);
+    m_length->setToolTip(u"Training length L; the curves grow T from L to 16 L"_s);
     m_head = new QSpinBox(this);
     m_head->setRange(0, 0);
     m_caption = new QLabel(this);
     m_caption->setWordWrap(true);
     auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel("Training length L", this));
+    top->addWidget(new QLabel(u"Training length L"_s, this));
     top->addWidget(m_length);
     top->addSpacing(12);
-    top->addWidget(new QLabel("Head", this));
+    top->addWidget(new QLabel(u"Head"_s, this));
     top->addWidget(m_head);
     top->addSpacing(12);
     top->addWidget(m_caption, 1);
@@ -40,7 +42,7 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     m_headImage = new ImagePanel(this);
     m_headImage->setMinimumWidth(300);
     m_plot = new PlotWidget(this);
-    m_plot->setAxisLabels(QString::fromUtf8(explore::kExtrapolationDistanceAxis), "probability");
+    m_plot->setAxisLabels(QString::fromUtf8(explore::kExtrapolationDistanceAxis), u"probability"_s);
     m_plot->setLogX2(true);
     m_plot->setCategorical(true);
     m_model = new NumberTable(this);
@@ -60,7 +62,7 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     upper->setStretchFactor(1, 3);
     layoutControlsPlotsTable(this, top, upper, m_table);
     m_stale = new StaleOverlay(this);
-    m_headImage->setMessage("Computing the extrapolation (attention rows at L, 2 L, ..., 16 L)...");
+    m_headImage->setMessage(u"Computing the extrapolation (attention rows at L, 2 L, ..., 16 L)..."_s);
 }
 
 void ExtrapolationView::markStale() {
@@ -104,38 +106,38 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     }
     setTrainLength(s->grid->session.trainLength);
     if (!e.error.empty())
-        m_caption->setText("<span style='color:#d33'>" + QString::fromStdString(e.error).toHtmlEscaped() + "</span>");
+        m_caption->setText(u"<span style='color:#d33'>"_s + QString::fromStdString(e.error).toHtmlEscaped() +
+                           u"</span>"_s);
     else {
         // Say what the table says: the head's mass beyond L at the longest length.
         const std::size_t h = static_cast<std::size_t>(e.head);
         const bool known = h < e.massBeyond.size() && !e.massBeyond[h].empty() && !e.lengths.empty();
         const double beyond = known ? e.massBeyond[h].back() : 0.0;
         m_caption->setText(
-            known ? QString("Last query row at each length. At T = %1, head %2 puts %3 % of its attention beyond "
-                            "distance L = %4 (the table lists every head): %5.")
-                        .arg(e.lengths.back())
+            known ? u"Last query row at each length. At T = %1, head %2 puts %3 % of its attention beyond "
+                    "distance L = %4 (the table lists every head): %5."_s.arg(e.lengths.back())
                         .arg(e.head)
                         .arg(beyond * 100, 0, 'f', 2)
                         .arg(e.trainLength)
-                        .arg(beyond < 0.05 ? "the bias keeps far keys down, so it looks much as it did at T = L"
-                                           : "a flat slope lets attention spread past the trained length")
-                  : QString("Last query row at each length."));
+                        .arg(beyond < 0.05 ? u"the bias keeps far keys down, so it looks much as it did at T = L"_s
+                                           : u"a flat slope lets attention spread past the trained length"_s)
+                  : u"Last query row at each length."_s);
     }
-    m_plot->setTitle(QString("Head %1: attention vs distance as T grows").arg(e.head));
+    m_plot->setTitle(u"Head %1: attention vs distance as T grows"_s.arg(e.head));
     m_plot->setSeries(e.curves);
     m_plot->setReferenceX(e.error.empty() ? std::optional<double>(static_cast<double>(e.trainLength)) : std::nullopt,
-                          QString("L = %1").arg(e.trainLength));
+                          u"L = %1"_s.arg(e.trainLength));
     m_shownHead = e.error.empty() ? e.head : -1;
     m_curveCount = e.curves.size();
     alibi::ColorBar bar = alibi::heatmapColorBar(e.headAtL, e.headAtLParams, -1, 5);
     bar.head = "h" + std::to_string(e.head) + ", T = L = " + std::to_string(e.trainLength);
     m_headImage->setImage(e.headAtL.image, {}, s->grid->session.colormap, bar);
 
-    QStringList headers{"slope m"};
+    QStringList headers{u"slope m"_s};
     std::vector<NumberTable::Format> formats{slopeText};
     std::vector<NumberTable::Shade> shades{{}};
     for (std::int64_t t : e.lengths) {
-        headers << QString("mass beyond L\nat T = %1").arg(t);
+        headers << u"mass beyond L\nat T = %1"_s.arg(t);
         formats.push_back([](double mass) { return QString::fromStdString(alibi::formatPercent(mass)); });
         shades.push_back([](double mass) {
             QColor bg = toQColor(colormapColor(Colormap::Magma, 0.25 + 0.7 * std::min(1.0, mass)));
@@ -148,7 +150,7 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     std::vector<std::vector<double>> values;
     values.reserve(e.massBeyond.size());
     for (std::size_t h = 0; h < e.massBeyond.size(); ++h) {
-        rows << QString("head %1").arg(h);
+        rows << u"head %1"_s.arg(h);
         std::vector<double> row{s->grid->slopes[h]};
         row.insert(row.end(), e.massBeyond[h].begin(), e.massBeyond[h].end());
         values.push_back(std::move(row));

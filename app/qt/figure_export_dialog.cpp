@@ -19,6 +19,8 @@
 #include <QSettings>
 #include <QSpinBox>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -32,7 +34,7 @@ constexpr int kMinSide = 64;
 constexpr int kSvgItem = 0;
 
 QString extensionOf(bool svg) {
-    return svg ? "svg" : "png";
+    return svg ? u"svg"_s : u"png"_s;
 }
 
 }  // namespace
@@ -45,9 +47,9 @@ QString FigureJob::defaultFileName() const {
     if (subject.kind == FigureSubject::Kind::Diagnosis) {
         // "example: slope-off-by-one" or "my_bias.npy" -> a plain file name
         QString stem = QFileInfo(QString::fromStdString(subject.source)).completeBaseName();
-        stem.remove(QRegularExpression("^example: *"));
-        stem.replace(QRegularExpression("[^A-Za-z0-9_.-]+"), "-");
-        return (stem.isEmpty() ? QString("diagnosis") : "diagnosis-" + stem) + ".png";
+        stem.remove(QRegularExpression(u"^example: *"_s));
+        stem.replace(QRegularExpression(u"[^A-Za-z0-9_.-]+"_s), u"-"_s);
+        return (stem.isEmpty() ? u"diagnosis"_s : u"diagnosis-"_s + stem) + u".png"_s;
     }
     return QString::fromStdString(viewFigureFileName(subject.request, svg));
 }
@@ -77,65 +79,65 @@ Result<std::string> renderFigureFile(const FigureJob& job, const ProgressFn& pro
 
 FigureExportDialog::FigureExportDialog(FigureSubject subject, QWidget* parent)
     : QDialog(parent), m_subject(std::move(subject)) {
-    setWindowTitle("Export figure — " + m_subject.tabName);
+    setWindowTitle(u"Export figure — "_s + m_subject.tabName);
     QSettings settings;
     settings.beginGroup(kGroup);
     auto* form = new QFormLayout(this);
 
     plotBox = new QComboBox(this);
-    plotBox->addItem("Slopes per head", static_cast<int>(CurveKind::Slopes));
-    plotBox->addItem("Bias vs distance", static_cast<int>(CurveKind::BiasDistance));
-    plotBox->addItem("Attention vs distance", static_cast<int>(CurveKind::AttentionDistance));
-    plotBox->setCurrentIndex(std::max(0, plotBox->findData(settings.value("curves", 0).toInt())));
+    plotBox->addItem(u"Slopes per head"_s, static_cast<int>(CurveKind::Slopes));
+    plotBox->addItem(u"Bias vs distance"_s, static_cast<int>(CurveKind::BiasDistance));
+    plotBox->addItem(u"Attention vs distance"_s, static_cast<int>(CurveKind::AttentionDistance));
+    plotBox->setCurrentIndex(std::max(0, plotBox->findData(settings.value(u"curves"_s, 0).toInt())));
 
     formatBox = new QComboBox(this);
-    for (const int scale : {1, 2, 4}) formatBox->addItem(QString("PNG %1x").arg(scale), scale);
+    for (const int scale : {1, 2, 4}) formatBox->addItem(u"PNG %1x"_s.arg(scale), scale);
     FigureJob probe{m_subject, false, {}};
-    if (probe.svgOffered()) formatBox->addItem("SVG", kSvgItem);
+    if (probe.svgOffered()) formatBox->addItem(u"SVG"_s, kSvgItem);
     formatBox->setToolTip(
-        "PNG: the figure drawn at 1, 2 or 4 times its size (text, lines and heatmaps at that "
-        "resolution, not an upscaled picture); SVG for views drawn from lines and text");
-    const int remembered = formatBox->findData(settings.value("format", 2).toInt());
+        u"PNG: the figure drawn at 1, 2 or 4 times its size (text, lines and heatmaps at that "
+        "resolution, not an upscaled picture); SVG for views drawn from lines and text"_s);
+    const int remembered = formatBox->findData(settings.value(u"format"_s, 2).toInt());
     formatBox->setCurrentIndex(remembered >= 0 ? remembered : formatBox->findData(2));
 
     widthBox = new QSpinBox(this);
     heightBox = new QSpinBox(this);
     for (QSpinBox* box : {widthBox, heightBox}) {
         box->setRange(kMinSide, kMaxImageSide);
-        box->setSuffix(" px");
+        box->setSuffix(u" px"_s);
         box->setKeyboardTracking(true);
     }
-    widthBox->setValue(settings.value("width", m_subject.request.session.width).toInt());
-    heightBox->setValue(settings.value("height", m_subject.request.session.height).toInt());
-    widthBox->setToolTip("The figure's width at 1x: its layout (fonts, margins) is this size, drawn at the scale");
-    heightBox->setToolTip("The figure's height at 1x");
+    widthBox->setValue(settings.value(u"width"_s, m_subject.request.session.width).toInt());
+    heightBox->setValue(settings.value(u"height"_s, m_subject.request.session.height).toInt());
+    widthBox->setToolTip(u"The figure's width at 1x: its layout (fonts, margins) is this size, drawn at the scale"_s);
+    heightBox->setToolTip(u"The figure's height at 1x"_s);
     auto* sizeRow = new QHBoxLayout;
     sizeRow->addWidget(widthBox);
-    sizeRow->addWidget(new QLabel("×", this));
+    sizeRow->addWidget(new QLabel(u"×"_s, this));
     sizeRow->addWidget(heightBox);
     sizeRow->addStretch(1);
 
-    const QString folder = settings.value("folder", QDir::currentPath()).toString();
+    const QString folder = settings.value(u"folder"_s, QDir::currentPath()).toString();
     pathEdit = new QLineEdit(this);
-    browseButton = new QPushButton("Browse…", this);
+    browseButton = new QPushButton(u"Browse…"_s, this);
     auto* pathRow = new QHBoxLayout;
     pathRow->addWidget(pathEdit, 1);
     pathRow->addWidget(browseButton);
 
     pixelsLabel = new QLabel(this);
-    pixelsLabel->setObjectName("figurePixels");
+    pixelsLabel->setObjectName(u"figurePixels"_s);
     buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText("Export");
+    buttons->button(QDialogButtonBox::Ok)->setText(u"Export"_s);
 
     const bool curves = m_subject.kind == FigureSubject::Kind::View && m_subject.request.view == ExplorerView::Curves;
     if (curves)
-        form->addRow("Plot", plotBox);
+        form->addRow(u"Plot"_s, plotBox);
     else
         plotBox->hide();
-    form->addRow("Format", formatBox);
-    form->addRow("Size at 1x", sizeRow);
-    form->addRow("File", pathRow);
-    form->addRow("Writes", pixelsLabel);
+    form->addRow(u"Format"_s, formatBox);
+    form->addRow(u"Size at 1x"_s, sizeRow);
+    form->addRow(u"File"_s, pathRow);
+    form->addRow(u"Writes"_s, pixelsLabel);
     form->addRow(buttons);
     setMinimumWidth(520);
 
@@ -157,7 +159,7 @@ FigureExportDialog::FigureExportDialog(FigureSubject subject, QWidget* parent)
     connect(browseButton, &QPushButton::clicked, this, [this] {
         const bool svg = job().svg;
         const QString chosen = QFileDialog::getSaveFileName(this, windowTitle(), pathEdit->text().trimmed(),
-                                                            svg ? "SVG (*.svg)" : "PNG images (*.png)");
+                                                            svg ? u"SVG (*.svg)"_s : u"PNG images (*.png)"_s);
         if (!chosen.isEmpty()) pathEdit->setText(chosen);
     });
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
@@ -183,12 +185,12 @@ FigureJob FigureExportDialog::job() const {
 void FigureExportDialog::remember() const {
     QSettings settings;
     settings.beginGroup(kGroup);
-    settings.setValue("format", formatBox->currentData().toInt());
-    if (!plotBox->isHidden()) settings.setValue("curves", plotBox->currentData().toInt());
-    settings.setValue("width", widthBox->value());
-    settings.setValue("height", heightBox->value());
+    settings.setValue(u"format"_s, formatBox->currentData().toInt());
+    if (!plotBox->isHidden()) settings.setValue(u"curves"_s, plotBox->currentData().toInt());
+    settings.setValue(u"width"_s, widthBox->value());
+    settings.setValue(u"height"_s, heightBox->value());
     const QString path = pathEdit->text().trimmed();
-    if (!path.isEmpty()) settings.setValue("folder", QFileInfo(path).absolutePath());
+    if (!path.isEmpty()) settings.setValue(u"folder"_s, QFileInfo(path).absolutePath());
 }
 
 void FigureExportDialog::followFileName() {
@@ -196,9 +198,9 @@ void FigureExportDialog::followFileName() {
     // changes its extension.
     const FigureJob j = job();
     const QFileInfo info(j.path);
-    const QString folder = j.path.contains('/') ? info.path() : QString();
+    const QString folder = j.path.contains(u'/') ? info.path() : QString();
     const QString next = j.defaultFileName();
-    QString name = info.fileName() == m_defaultName ? next : info.completeBaseName() + "." + extensionOf(j.svg);
+    QString name = info.fileName() == m_defaultName ? next : info.completeBaseName() + u"."_s + extensionOf(j.svg);
     m_defaultName = next;
     pathEdit->setText(folder.isEmpty() ? name : QDir(folder).filePath(name));
 }
@@ -206,8 +208,8 @@ void FigureExportDialog::followFileName() {
 void FigureExportDialog::refresh() {
     const FigureJob j = job();
     const QSize px = j.pixelSize();
-    pixelsLabel->setText(j.svg ? QString("SVG, %1 x %2 (scalable)").arg(px.width()).arg(px.height())
-                               : QString("%1 x %2 px").arg(px.width()).arg(px.height()));
+    pixelsLabel->setText(j.svg ? u"SVG, %1 x %2 (scalable)"_s.arg(px.width()).arg(px.height())
+                               : u"%1 x %2 px"_s.arg(px.width()).arg(px.height()));
     buttons->button(QDialogButtonBox::Ok)->setEnabled(!j.path.isEmpty());
 }
 

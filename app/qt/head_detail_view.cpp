@@ -14,6 +14,8 @@
 
 #include <cmath>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -168,7 +170,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), palette().color(QPalette::Base));
     if (!m_snapshot || m_image.isNull()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, "Computing…");
+        p.drawText(rect(), Qt::AlignCenter, u"Computing…"_s);
         return;
     }
     if (!m_fitted && m_cell <= 0) fit();
@@ -184,7 +186,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     // Elided, so a large (presentation) font loses the hint's end, not half a word at the edge.
     p.drawText(QRect(12, bands.title, width() - 24, bands.subtitle - bands.title), Qt::AlignLeft | Qt::AlignVCenter,
                QFontMetrics(title).elidedText(QString::fromStdString(m_snapshot->detailTitle) +
-                                                  "  -  wheel to zoom, drag to pan, double-click to fit",
+                                                  u"  -  wheel to zoom, drag to pan, double-click to fit"_s,
                                               Qt::ElideRight, width() - 24));
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
@@ -262,12 +264,12 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
         p.drawText(QRectF(4, y - line / 2.0, a.left() - 10, line), Qt::AlignRight | Qt::AlignVCenter,
                    QString::number(i));
     }
-    p.drawText(QRectF(a.left(), bands.keyLabel, a.width(), line), Qt::AlignCenter, "key j →");
+    p.drawText(QRectF(a.left(), bands.keyLabel, a.width(), line), Qt::AlignCenter, u"key j →"_s);
     // Turned clockwise, so the text reads downwards and its arrow points the way i grows.
     p.save();
     p.translate(4 + line / 2.0, a.center().y());
     p.rotate(90);
-    p.drawText(QRectF(-100, -line / 2.0, 200, line), Qt::AlignCenter, "query i →");
+    p.drawText(QRectF(-100, -line / 2.0, 200, line), Qt::AlignCenter, u"query i →"_s);
     p.restore();
 }
 

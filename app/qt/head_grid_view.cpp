@@ -16,6 +16,8 @@
 
 #include <cmath>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -52,7 +54,7 @@ HeaderMetrics headerMetrics(const QFont& font) {
 // still does not fit loses its middle, so the pixel summary at its end stays readable. The second
 // line is `lastWidth` wide (the log-colours box sits at its right).
 QStringList wrapSubtitle(const QString& text, const QFontMetrics& fm, int width, int lastWidth) {
-    const QString separator = QString::fromUtf8(" · ");
+    const QString separator = u" · "_s;
     QStringList lines{QString()};
     for (const QString& part : text.split(separator)) {
         QString& line = lines.back();
@@ -80,8 +82,8 @@ HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent) {
         m_stale = true;
         update();
     });
-    m_log = new QCheckBox("log colours", this);
-    m_log->setToolTip("Attention: colours on a log10 scale (probabilities span many orders of magnitude)");
+    m_log = new QCheckBox(u"log colours"_s, this);
+    m_log->setToolTip(u"Attention: colours on a log10 scale (probabilities span many orders of magnitude)"_s);
     m_log->setVisible(false);
     connect(m_log, &QCheckBox::toggled, this, &HeadGridView::logScaleToggled);
 }
@@ -325,19 +327,18 @@ void HeadGridView::paintEvent(QPaintEvent*) {
         if (tr.width() < 24 || tr.height() < 16) continue;
         const double m =
             t.head < static_cast<int>(m_grid->slopes.size()) ? m_grid->slopes[static_cast<std::size_t>(t.head)] : 0;
-        QString label = QString("h%1  m = %2").arg(t.head).arg(slopeText(m));
+        QString label = u"h%1  m = %2"_s.arg(t.head).arg(slopeText(m));
         if (perHead) {
             // Each tile's own colour range, exact ends as on the bar.
             const alibi::ColorBar own = alibi::heatmapColorBar(m_grid->grid, m_grid->gridParams, tileIndex, 2);
-            const QString range = QString("  [%1, %2]")
-                                      .arg(QString::fromStdString(own.ticks.front().label),
-                                           QString::fromStdString(own.ticks.back().label));
+            const QString range = u"  [%1, %2]"_s.arg(QString::fromStdString(own.ticks.front().label),
+                                                      QString::fromStdString(own.ticks.back().label));
             if (fm.horizontalAdvance(label + range) + 10 <= tr.width())
                 label += range;
-            else if (fm.horizontalAdvance(QString("h%1").arg(t.head) + range) + 10 <= tr.width())
-                label = QString("h%1").arg(t.head) + range;
+            else if (fm.horizontalAdvance(u"h%1"_s.arg(t.head) + range) + 10 <= tr.width())
+                label = u"h%1"_s.arg(t.head) + range;
         }
-        if (fm.horizontalAdvance(label) + 10 > tr.width()) label = QString("h%1").arg(t.head);
+        if (fm.horizontalAdvance(label) + 10 > tr.width()) label = u"h%1"_s.arg(t.head);
         if (fm.horizontalAdvance(label) + 10 > tr.width()) label = QString::number(t.head);
         if (band >= fm.height() && m_grid->grid.tiles.size() > 1) {
             p.setPen(palette().color(QPalette::WindowText));

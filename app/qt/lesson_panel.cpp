@@ -40,6 +40,8 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -48,13 +50,13 @@ constexpr double kMinTextPt = 10, kMaxTextPt = 60;
 
 // A view id of lesson files that this explorer does not have, in words for the note.
 QString missingViewName(const std::string& id) {
-    if (id == "attention-grid") return "the attention maps' layer grid";
-    if (id == "attention-detail") return "one head of the attention maps";
-    if (id == "attention-distance") return "the attention maps' attention against distance";
-    if (id == "attention-row") return "one query row of the attention maps";
-    if (id == "similarity") return "the similarity of the attention maps' heads";
-    if (id == "fit-table") return "the table of fitted slopes";
-    if (id == "schemes") return "ALiBi beside the other position schemes";
+    if (id == "attention-grid") return u"the attention maps' layer grid"_s;
+    if (id == "attention-detail") return u"one head of the attention maps"_s;
+    if (id == "attention-distance") return u"the attention maps' attention against distance"_s;
+    if (id == "attention-row") return u"one query row of the attention maps"_s;
+    if (id == "similarity") return u"the similarity of the attention maps' heads"_s;
+    if (id == "fit-table") return u"the table of fitted slopes"_s;
+    if (id == "schemes") return u"ALiBi beside the other position schemes"_s;
     return QString::fromStdString(id);
 }
 
@@ -70,8 +72,8 @@ int attentionViewIndex(const std::string& id) {
 
 QString paragraphsHtml(const std::string& text) {
     QString html;
-    for (const QString& paragraph : QString::fromStdString(text).split('\n', Qt::SkipEmptyParts))
-        html += "<p style='margin-top:0; margin-bottom:0.5em'>" + paragraph.toHtmlEscaped() + "</p>";
+    for (const QString& paragraph : QString::fromStdString(text).split(u'\n', Qt::SkipEmptyParts))
+        html += u"<p style='margin-top:0; margin-bottom:0.5em'>"_s + paragraph.toHtmlEscaped() + u"</p>"_s;
     return html;
 }
 
@@ -86,34 +88,34 @@ bool usesArrows(const QWidget* w) {
 
 }  // namespace
 
-LessonPanel::LessonPanel(MainWindow* window) : QDockWidget("Lesson", window), m_window(window) {
-    setObjectName("lesson");
+LessonPanel::LessonPanel(MainWindow* window) : QDockWidget(u"Lesson"_s, window), m_window(window) {
+    setObjectName(u"lesson"_s);
     setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     auto* body = new QWidget(this);
     m_title = new QLabel(body);
-    m_title->setObjectName("lessonTitle");
+    m_title->setObjectName(u"lessonTitle"_s);
     m_title->setWordWrap(true);
     m_counter = new QLabel(body);
-    m_counter->setObjectName("lessonCounter");
+    m_counter->setObjectName(u"lessonCounter"_s);
     m_note = new QLabel(body);
-    m_note->setObjectName("lessonNote");
+    m_note->setObjectName(u"lessonNote"_s);
     m_note->setWordWrap(true);
-    m_note->setStyleSheet("color: #e07000");
+    m_note->setStyleSheet(u"color: #e07000"_s);
     m_note->hide();
     m_text = new QTextBrowser(body);
-    m_text->setObjectName("lessonText");
+    m_text->setObjectName(u"lessonText"_s);
     m_text->setOpenLinks(false);
     m_text->setFrameShape(QFrame::NoFrame);
-    m_previous = new QPushButton("◀ Previous", body);
-    m_next = new QPushButton("Next ▶", body);
-    m_back = new QPushButton("Back to the step", body);
-    m_back->setObjectName("lessonBack");
-    m_back->setToolTip("Restore this step's parameters and view (Ctrl+Z undoes it)");
-    auto* smaller = new QPushButton("A−", body);
-    auto* larger = new QPushButton("A+", body);
-    smaller->setToolTip("Smaller lesson text");
-    larger->setToolTip("Larger lesson text");
-    auto* close = new QPushButton("Close lesson", body);
+    m_previous = new QPushButton(u"◀ Previous"_s, body);
+    m_next = new QPushButton(u"Next ▶"_s, body);
+    m_back = new QPushButton(u"Back to the step"_s, body);
+    m_back->setObjectName(u"lessonBack"_s);
+    m_back->setToolTip(u"Restore this step's parameters and view (Ctrl+Z undoes it)"_s);
+    auto* smaller = new QPushButton(u"A−"_s, body);
+    auto* larger = new QPushButton(u"A+"_s, body);
+    smaller->setToolTip(u"Smaller lesson text"_s);
+    larger->setToolTip(u"Larger lesson text"_s);
+    auto* close = new QPushButton(u"Close lesson"_s, body);
     m_smaller = smaller;
     m_larger = larger;
     m_close = close;
@@ -144,7 +146,7 @@ LessonPanel::LessonPanel(MainWindow* window) : QDockWidget("Lesson", window), m_
     });
 
     const double base = QApplication::font().pointSizeF() > 0 ? QApplication::font().pointSizeF() : 10;
-    setTextPointSize(QSettings().value("lessons/textPt", std::max(20.0, base * 2)).toDouble());
+    setTextPointSize(QSettings().value(u"lessons/textPt"_s, std::max(20.0, base * 2)).toDouble());
     qApp->installEventFilter(this);
     hide();
 }
@@ -169,7 +171,7 @@ void LessonPanel::setTextPointSize(double pt) {
     m_note->setFont(note);
     // Room for about five lines of text, so a step's few sentences show without scrolling.
     m_text->setMinimumHeight(QFontMetrics(text).lineSpacing() * 3);
-    QSettings().setValue("lessons/textPt", m_textPt);
+    QSettings().setValue(u"lessons/textPt"_s, m_textPt);
     m_shownPt = m_textPt;
     fitText();
 }
@@ -184,13 +186,13 @@ void LessonPanel::setColumnLayout(bool column) {
     for (int c = 0; c < 9; ++c) m_bar->setColumnStretch(c, 0);
     // In the side column the buttons take short names (their tooltips say the rest), all on one
     // row under the title, so the step's text keeps the column's height.
-    m_previous->setText(column ? "◀" : "◀ Previous");
-    m_next->setText(column ? "▶" : "Next ▶");
-    m_back->setText(column ? "Back" : "Back to the step");
-    m_close->setText(column ? "Close" : "Close lesson");
-    m_previous->setToolTip("Previous step (Page Up)");
-    m_next->setToolTip("Next step (Page Down)");
-    m_close->setToolTip("Close the lesson");
+    m_previous->setText(column ? u"◀"_s : u"◀ Previous"_s);
+    m_next->setText(column ? u"▶"_s : u"Next ▶"_s);
+    m_back->setText(column ? u"Back"_s : u"Back to the step"_s);
+    m_close->setText(column ? u"Close"_s : u"Close lesson"_s);
+    m_previous->setToolTip(u"Previous step (Page Up)"_s);
+    m_next->setToolTip(u"Next step (Page Down)"_s);
+    m_close->setToolTip(u"Close the lesson"_s);
     if (column) {
         m_bar->addWidget(m_title, 0, 0, 1, 5);
         m_bar->addWidget(m_counter, 0, 5, Qt::AlignRight);
@@ -220,7 +222,7 @@ void LessonPanel::updateTitle() {
     // In the side column the dock is a tab beside "Parameters": a short title keeps both tabs
     // whole at 175 % (the bar under it names the step).
     const QString lesson = m_state ? QString::fromStdString(m_state->lesson().title) : QString();
-    setWindowTitle(m_column || lesson.isEmpty() ? QString("Lesson") : "Lesson: " + lesson);
+    setWindowTitle(m_column || lesson.isEmpty() ? u"Lesson"_s : u"Lesson: "_s + lesson);
 }
 
 void LessonPanel::fitText() {
@@ -278,11 +280,11 @@ Result<void> LessonPanel::openLesson(const QString& nameOrPath) {
 
 void LessonPanel::chooseLesson() {
     QDialog dialog(m_window);
-    dialog.setWindowTitle("Lessons");
+    dialog.setWindowTitle(u"Lessons"_s);
     auto* list = new QListWidget(&dialog);
     // The folders are read off the UI thread, titles only (a lesson's steps and the files they
     // name are read when it is opened): the dialog shows at once and fills when they are read.
-    auto* reading = new QListWidgetItem("Reading the lessons folders…", list);
+    auto* reading = new QListWidgetItem(u"Reading the lessons folders…"_s, list);
     reading->setFlags(reading->flags() & ~Qt::ItemIsEnabled);
     QFutureWatcher<std::vector<LessonEntry>> watcher;
     connect(&watcher, &QFutureWatcher<std::vector<LessonEntry>>::finished, &dialog, [&] {
@@ -290,20 +292,19 @@ void LessonPanel::chooseLesson() {
         for (const LessonEntry& e : watcher.result()) {
             auto* item = new QListWidgetItem(list);
             if (e.error.empty()) {
-                item->setText(QString("%1  (%2 steps)%3")
-                                  .arg(QString::fromStdString(e.title))
+                item->setText(u"%1  (%2 steps)%3"_s.arg(QString::fromStdString(e.title))
                                   .arg(e.steps)
-                                  .arg(e.user ? "  · your folder" : ""));
+                                  .arg(e.user ? u"  · your folder"_s : u""_s));
                 item->setToolTip(QString::fromStdString(e.description + "\n" + e.path));
             } else {
-                item->setText(QString("%1: cannot be read").arg(QString::fromStdString(e.name)));
+                item->setText(u"%1: cannot be read"_s.arg(QString::fromStdString(e.name)));
                 item->setToolTip(QString::fromStdString(e.error));
                 item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
             }
             item->setData(Qt::UserRole, QString::fromStdString(e.path));
         }
         if (list->count() == 0) {
-            auto* none = new QListWidgetItem("No lessons found.", list);
+            auto* none = new QListWidgetItem(u"No lessons found."_s, list);
             none->setFlags(none->flags() & ~Qt::ItemIsEnabled);
         } else {
             list->setCurrentRow(0);
@@ -312,13 +313,13 @@ void LessonPanel::chooseLesson() {
     });
     watcher.setFuture(runInBackground([] { return listLessons(lessonFolders()); }));
     const QString user = QString::fromStdString(userLessonDir().string());
-    auto* hint = new QLabel(QString("Your own lessons go in %1 (the format is in docs/LESSONS.md). "
-                                    "Page Down / Page Up step through a lesson.")
-                                .arg(user.toHtmlEscaped()),
-                            &dialog);
+    auto* hint = new QLabel(
+        u"Your own lessons go in %1 (the format is in docs/LESSONS.md). "
+        "Page Down / Page Up step through a lesson."_s.arg(user.toHtmlEscaped()),
+        &dialog);
     hint->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, &dialog);
-    auto* file = buttons->addButton("Open file…", QDialogButtonBox::ActionRole);
+    auto* file = buttons->addButton(u"Open file…"_s, QDialogButtonBox::ActionRole);
     auto* column = new QVBoxLayout(&dialog);
     column->addWidget(list, 1);
     column->addWidget(hint);
@@ -337,7 +338,7 @@ void LessonPanel::chooseLesson() {
     });
     connect(file, &QPushButton::clicked, &dialog, [&] {
         const QString path =
-            QFileDialog::getOpenFileName(&dialog, "Open lesson", user, "Lessons (*.lesson.json);;JSON (*.json)");
+            QFileDialog::getOpenFileName(&dialog, u"Open lesson"_s, user, u"Lessons (*.lesson.json);;JSON (*.json)"_s);
         if (path.isEmpty()) return;
         chosen = path;
         dialog.accept();
@@ -346,7 +347,7 @@ void LessonPanel::chooseLesson() {
     // dropped with the watcher (the future's state outlives both).
     if (dialog.exec() != QDialog::Accepted || chosen.isEmpty()) return;
     if (auto ok = openLesson(chosen); !ok)
-        emit failed("Cannot open lesson", QString::fromStdString(ok.error().message));
+        emit failed(u"Cannot open lesson"_s, QString::fromStdString(ok.error().message));
 }
 
 void LessonPanel::closeLesson() {
@@ -418,13 +419,11 @@ void LessonPanel::showStep() {
         m_note->clear();
         m_note->hide();
     } else {
-        QString note = QString(
-                           "This step opens %1 (view “%2”), which this explorer does not have yet; the text "
-                           "describes what it shows.")
-                           .arg(missingViewName(step.view), QString::fromStdString(step.view));
+        QString note =
+            u"This step opens %1 (view “%2”), which this explorer does not have yet; the text "
+            "describes what it shows."_s.arg(missingViewName(step.view), QString::fromStdString(step.view));
         if (!step.attentionMaps.empty())
-            note += QString(" File: %1, layer %2.")
-                        .arg(QFileInfo(QString::fromStdString(step.attentionMaps)).fileName())
+            note += u" File: %1, layer %2."_s.arg(QFileInfo(QString::fromStdString(step.attentionMaps)).fileName())
                         .arg(step.layer);
         m_note->setText(note);
         m_note->show();

@@ -22,6 +22,8 @@
 
 #include <cmath>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -44,87 +46,88 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
 
     auto* folderRow = new QHBoxLayout;
     m_folder = new QLabel(this);
-    m_folder->setObjectName("liveFolder");
+    m_folder->setObjectName(u"liveFolder"_s);
     m_folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* open = new QPushButton("Open model…", this);
+    auto* open = new QPushButton(u"Open model…"_s, this);
     open->setToolTip(
-        "A Hugging Face folder: config.json, model.safetensors (or shards with their index), tokenizer.json");
-    auto* example = new QPushButton("Example model", this);
-    example->setToolTip("assets/models/license-bloom-tiny: a 2-layer BLOOM trained on Debian's licence texts");
-    folderRow->addWidget(new QLabel("Model:", this));
+        u"A Hugging Face folder: config.json, model.safetensors (or shards with their index), tokenizer.json"_s);
+    auto* example = new QPushButton(u"Example model"_s, this);
+    example->setToolTip(u"assets/models/license-bloom-tiny: a 2-layer BLOOM trained on Debian's licence texts"_s);
+    folderRow->addWidget(new QLabel(u"Model:"_s, this));
     folderRow->addWidget(m_folder, 1);
     folderRow->addWidget(open);
     folderRow->addWidget(example);
     column->addLayout(folderRow);
 
     m_text = new QPlainTextEdit(this);
-    m_text->setObjectName("liveText");
-    m_text->setPlaceholderText("Type the text the model reads");
+    m_text->setObjectName(u"liveText"_s);
+    m_text->setPlaceholderText(u"Type the text the model reads"_s);
     m_text->setFixedHeight(m_text->fontMetrics().lineSpacing() * 4 + 12);
     column->addWidget(m_text);
 
     m_scale = new QDoubleSpinBox(this);
-    m_scale->setObjectName("liveScale");
+    m_scale->setObjectName(u"liveScale"_s);
     m_scale->setRange(0, 1e6);
     m_scale->setDecimals(4);
     m_scale->setSingleStep(0.25);
-    m_scale->setToolTip("B: every slope times k (1: the model's own)");
+    m_scale->setToolTip(u"B: every slope times k (1: the model's own)"_s);
     m_scheme = new QComboBox(this);
-    m_scheme->setObjectName("liveScheme");
-    m_scheme->addItem("the model's");
+    m_scheme->setObjectName(u"liveScheme"_s);
+    m_scheme->addItem(u"the model's"_s);
     for (SlopeScheme s : kSchemes)
         m_scheme->addItem(QString::fromUtf8(schemeName(s).data(), static_cast<qsizetype>(schemeName(s).size())));
-    m_scheme->setToolTip("B: the slopes computed by another scheme");
+    m_scheme->setToolTip(u"B: the slopes computed by another scheme"_s);
     // Never narrower than its longest item: at 175 % the row would squeeze it below its text.
     m_scheme->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_scheme->setMinimumContentsLength(static_cast<int>(QStringLiteral("the model's").size()) + 1);
-    m_maxBiasSet = new QCheckBox("max_bias", this);
+    m_scheme->setMinimumContentsLength(static_cast<int>(u"the model's"_s.size()) + 1);
+    m_maxBiasSet = new QCheckBox(u"max_bias"_s, this);
     m_maxBias = new QDoubleSpinBox(this);
     m_maxBias->setRange(0, 1024);
     m_maxBias->setDecimals(3);
     m_maxBias->setValue(8);
     m_heads = new QLineEdit(this);
-    m_heads->setObjectName("liveHeads");
-    m_heads->setPlaceholderText("3=0.25, 0=1/2");
-    m_heads->setToolTip("B: heads' slopes set one by one (heads from 0), after the scale");
+    m_heads->setObjectName(u"liveHeads"_s);
+    m_heads->setPlaceholderText(u"3=0.25, 0=1/2"_s);
+    m_heads->setToolTip(u"B: heads' slopes set one by one (heads from 0), after the scale"_s);
     m_length = new QSpinBox(this);
-    m_length->setObjectName("liveLength");
+    m_length->setObjectName(u"liveLength"_s);
     m_length->setRange(0, static_cast<int>(kMaxLength));
-    m_length->setSpecialValueText("every token");
-    m_length->setToolTip("Run the first N tokens of the text (0: every token); beyond the training length is allowed");
+    m_length->setSpecialValueText(u"every token"_s);
+    m_length->setToolTip(
+        u"Run the first N tokens of the text (0: every token); beyond the training length is allowed"_s);
     // One row per field: a single row of them does not fit 1280 px at the presentation's 175 %.
     auto* change = new QFormLayout;
     change->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
-    change->addRow("B: slopes ×", m_scale);
-    change->addRow("B: scheme", m_scheme);
+    change->addRow(u"B: slopes ×"_s, m_scale);
+    change->addRow(u"B: scheme"_s, m_scheme);
     change->addRow(m_maxBiasSet, m_maxBias);
-    change->addRow("B: heads' slopes", m_heads);
-    change->addRow("Length", m_length);
+    change->addRow(u"B: heads' slopes"_s, m_heads);
+    change->addRow(u"Length"_s, m_length);
     m_heads->setMinimumWidth(m_heads->fontMetrics().horizontalAdvance(m_heads->placeholderText()) * 2);
     column->addLayout(change);
 
     auto* runRow = new QHBoxLayout;
-    m_run = new QPushButton("Run", this);
-    m_run->setObjectName("liveRun");
-    m_run->setToolTip("Run the model on the text (A), and with B's slopes when they differ (Ctrl+Return)");
-    m_run->setShortcut(QKeySequence("Ctrl+Return"));
-    m_cancel = new QPushButton("Cancel", this);
+    m_run = new QPushButton(u"Run"_s, this);
+    m_run->setObjectName(u"liveRun"_s);
+    m_run->setToolTip(u"Run the model on the text (A), and with B's slopes when they differ (Ctrl+Return)"_s);
+    m_run->setShortcut(QKeySequence(u"Ctrl+Return"_s));
+    m_cancel = new QPushButton(u"Cancel"_s, this);
     m_cancel->setEnabled(false);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(160);
-    m_progress->setFormat("%p %");
+    m_progress->setFormat(u"%p %"_s);
     m_progress->hide();
     m_status = wrapping(this);
-    m_status->setObjectName("liveStatus");
+    m_status->setObjectName(u"liveStatus"_s);
     runRow->addWidget(m_run);
     runRow->addWidget(m_cancel);
     runRow->addWidget(m_progress);
     runRow->addWidget(m_status, 1);
     column->addLayout(runRow);
     m_cli = wrapping(this);
-    m_cli->setObjectName("liveCli");
-    m_cli->setToolTip("The same run on the command line: A and B loss per position (add --format csv or json)");
+    m_cli->setObjectName(u"liveCli"_s);
+    m_cli->setToolTip(u"The same run on the command line: A and B loss per position (add --format csv or json)"_s);
     column->addWidget(m_cli);
 
     m_summary = wrapping(this);
@@ -133,12 +136,12 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     column->addWidget(m_lossLine);
     auto* plots = new QHBoxLayout;
     m_lossPlot = new PlotWidget(this);
-    m_lossPlot->setTitle("Loss per position: A (the model) vs B (the slope change)");
-    m_lossPlot->setAxisLabels("position (token predicted)", "loss (nats)");
+    m_lossPlot->setTitle(u"Loss per position: A (the model) vs B (the slope change)"_s);
+    m_lossPlot->setAxisLabels(u"position (token predicted)"_s, u"loss (nats)"_s);
     m_lossPlot->setCategorical(true);
     m_changePlot = new PlotWidget(this);
-    m_changePlot->setTitle("Attention change per head, B vs A");
-    m_changePlot->setAxisLabels("head", "mean over rows of ½Σ|P_B − P_A|");
+    m_changePlot->setTitle(u"Attention change per head, B vs A"_s);
+    m_changePlot->setAxisLabels(u"head"_s, u"mean over rows of ½Σ|P_B − P_A|"_s);
     m_changePlot->setStyle(PlotWidget::Style::LinesAndMarkers);
     m_changePlot->setCategorical(true);
     plots->addWidget(m_lossPlot, 3);
@@ -159,7 +162,7 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     connect(m_length, &QSpinBox::editingFinished, this, &LiveModelView::commit);
     connect(m_session, &SessionModel::liveChanged, this, &LiveModelView::syncFromSession);
     connect(m_session, &SessionModel::errorOccurred, this, [this](const QString& field, const QString& message) {
-        if (field == "model") setStatus(message, true);
+        if (field == u"model"_s) setStatus(message, true);
     });
     connect(m_runner, &LiveRunModel::progress, this,
             [this](double f) { m_progress->setValue(static_cast<int>(std::lround(f * 1000))); });
@@ -176,16 +179,16 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
         m_progress->hide();
         const QString words = SessionModel::controlMessage(message.toStdString());
         setStatus(words, true);
-        emit failed("Cannot run the model", words);
+        emit failed(u"Cannot run the model"_s, words);
     });
     connect(m_runner, &LiveRunModel::cancelled, this, [this] {
         m_run->setEnabled(true);
         m_cancel->setEnabled(false);
         m_progress->hide();
-        setStatus("Run cancelled (the maps shown before stay)", false);
+        setStatus(u"Run cancelled (the maps shown before stay)"_s, false);
     });
     syncFromSession();
-    setStatus("Open a BLOOM, MPT or Falcon model folder (or the example model), type a text, and Run.", false);
+    setStatus(u"Open a BLOOM, MPT or Falcon model folder (or the example model), type a text, and Run."_s, false);
 }
 
 QString LiveModelView::statusText() const {
@@ -199,14 +202,14 @@ QString LiveModelView::cliText() const {
 void LiveModelView::setStatus(const QString& text, bool error) {
     m_statusError = error;
     m_status->setText(text);
-    m_status->setStyleSheet(error ? "color: #e0433b;" : "");
+    m_status->setStyleSheet(error ? u"color: #e0433b;"_s : u""_s);
 }
 
 void LiveModelView::syncFromSession() {
     const LiveModelParams& p = m_session->session().live;
-    m_folder->setText(p.path.empty() ? QString("(none)") : QString::fromStdString(p.path));
+    m_folder->setText(p.path.empty() ? u"(none)"_s : QString::fromStdString(p.path));
     const std::string cli = liveCliCommand(p);
-    m_cli->setText(cli.empty() ? QString() : "Command line: " + QString::fromStdString(cli));
+    m_cli->setText(cli.empty() ? QString() : u"Command line: "_s + QString::fromStdString(cli));
     if (m_text->toPlainText().toStdString() != p.text) {
         QSignalBlocker block(m_text);
         m_text->setPlainText(QString::fromStdString(p.text));
@@ -253,7 +256,7 @@ void LiveModelView::run() {
         if (!m_session->setLive(p)) return;  // refused (the status says why)
     }
     if (p.path.empty()) {
-        setStatus("No model is open: use Open model… or Example model first.", true);
+        setStatus(u"No model is open: use Open model… or Example model first."_s, true);
         return;
     }
     m_runner->start(m_session->session().live);  // a run under way is cancelled first
@@ -261,7 +264,7 @@ void LiveModelView::run() {
     m_cancel->setEnabled(true);
     m_progress->setValue(0);
     m_progress->show();
-    setStatus(QString("Running %1…").arg(QFileInfo(QString::fromStdString(p.path)).fileName()), false);
+    setStatus(u"Running %1…"_s.arg(QFileInfo(QString::fromStdString(p.path)).fileName()), false);
 }
 
 void LiveModelView::openModel(const QString& folder) {
@@ -279,17 +282,17 @@ void LiveModelView::showRun() {
     m_lossPlot->setSeries(lm::liveLossSeries(*run));
     const std::int64_t trained = run->loss.trainingLength;
     m_lossPlot->setReferenceX(trained > 0 ? std::optional<double>(static_cast<double>(trained)) : std::nullopt,
-                              QString("training length %1").arg(trained));
+                              u"training length %1"_s.arg(trained));
     auto change = lm::liveChangeSeries(*run);
     m_changePlot->setNote(
-        change.empty() ? "No slope change: set B's scale, scheme, max_bias or a head's slope, and Run." : QString());
+        change.empty() ? u"No slope change: set B's scale, scheme, max_bias or a head's slope, and Run."_s : QString());
     m_changePlot->setSeries(std::move(change));
     m_changeLine->setText(QString::fromStdString(lm::liveChangeLine(*run)));
-    setStatus(QString("Ran %1 on %2 tokens: its maps are in the Attention maps tab (tokens on the axes and in the "
-                      "read-out).")
-                  .arg(QString::fromStdString(run->model))
-                  .arg(run->loss.tokens.ids.size()),
-              false);
+    setStatus(
+        u"Ran %1 on %2 tokens: its maps are in the Attention maps tab (tokens on the axes and in the "
+        "read-out)."_s.arg(QString::fromStdString(run->model))
+            .arg(run->loss.tokens.ids.size()),
+        false);
 }
 
 }  // namespace alibi::qt

@@ -22,6 +22,8 @@
 #include <system_error>
 #include <vector>
 
+using namespace Qt::Literals::StringLiterals;
+
 #ifndef ALIBI_VERSION
 #define ALIBI_VERSION "0.0.0"
 #endif
@@ -29,9 +31,9 @@
 namespace {
 
 void describeApplication() {
-    QCoreApplication::setOrganizationName("alibi");
-    QCoreApplication::setApplicationName("alibi-explorer");
-    QCoreApplication::setApplicationVersion(ALIBI_VERSION);
+    QCoreApplication::setOrganizationName(u"alibi"_s);
+    QCoreApplication::setApplicationName(u"alibi-explorer"_s);
+    QCoreApplication::setApplicationVersion(QString::fromUtf8(ALIBI_VERSION));
 }
 
 // Qt's own command-line options (QGuiApplication and QApplication), with whether they take a value.
@@ -195,11 +197,11 @@ int main(int argc, char** argv) {
     Application app(qtArgc, qtArgs.data());
     qInstallMessageHandler(g_previousHandler);
     describeApplication();
-    QApplication::setApplicationDisplayName("ALiBi Explorer");
-    QApplication::setDesktopFileName("alibi-explorer");
+    QApplication::setApplicationDisplayName(u"ALiBi Explorer"_s);
+    QApplication::setDesktopFileName(u"alibi-explorer"_s);
 
     using alibi::qt::Theme;
-    Theme chosen = static_cast<Theme>(std::clamp(QSettings().value("theme", 0).toInt(), 0, 2));
+    Theme chosen = static_cast<Theme>(std::clamp(QSettings().value(u"theme"_s, 0).toInt(), 0, 2));
     if (!theme.empty()) chosen = theme == "dark" ? Theme::Dark : theme == "light" ? Theme::Light : Theme::System;
     alibi::qt::applyTheme(chosen);
 

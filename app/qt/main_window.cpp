@@ -61,12 +61,14 @@
 
 #include <cstdio>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
 
 QString whatIsAlibi() {
-    return "<h3>What is ALiBi?</h3>"
+    return u"<h3>What is ALiBi?</h3>"
            "<p><b>Attention with Linear Biases</b> (Press, Smith, Lewis, <i>Train Short, Test Long</i>, ICLR 2022) "
            "replaces position embeddings with a fixed penalty added to each attention logit:</p>"
            "<p style='margin-left:16px'>score(h, i, j) = q<sub>i</sub>·k<sub>j</sub> / √d<sub>k</sub> "
@@ -79,7 +81,7 @@ QString whatIsAlibi() {
            "with distance, grey where future keys are masked. Hover a cell to see the formula with its numbers; "
            "click a head to read its matrix cell by cell.</p>"
            "<p><b>Help &gt; Lessons</b> (Ctrl+L) walks through ALiBi step by step; Page Down / Page Up "
-           "step through a lesson.</p>";
+           "step through a lesson.</p>"_s;
 }
 
 // The model's session: parameters and Compare's B (an undoable, saved choice), not the open tab.
@@ -92,7 +94,7 @@ Session parametersOnly(Session s) {
 }  // namespace
 
 void applyTheme(Theme theme) {
-    QApplication::setStyle(QStyleFactory::create("Fusion"));
+    QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
     QPalette p = QApplication::style()->standardPalette();
     if (theme == Theme::Dark) {
         const QColor window(37, 39, 46), base(27, 29, 35), text(225, 227, 232), mid(70, 73, 82);
@@ -124,8 +126,8 @@ void applyTheme(Theme theme) {
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-    setWindowTitle("untitled[*] — ALiBi Explorer");
-    setWindowIcon(QIcon(":/alibi-explorer.svg"));
+    setWindowTitle(u"untitled[*] — ALiBi Explorer"_s);
+    setWindowIcon(QIcon(u":/alibi-explorer.svg"_s));
     setAcceptDrops(true);
     // The first window fits the screen's available area (a 1280x720 projector included).
     const QRect available = QGuiApplication::primaryScreen() ? QGuiApplication::primaryScreen()->availableGeometry()
@@ -138,7 +140,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_export, &ExportController::failed, this, &MainWindow::reportError);
     m_recent = new RecentFiles(
         [this](const QString& path) {
-            if (path.endsWith(".npy") || path.endsWith(".safetensors"))
+            if (path.endsWith(u".npy"_s) || path.endsWith(u".safetensors"_s))
                 diagnoseFile(path);
             else if (confirmDiscard())
                 startOpenSession(path);
@@ -158,9 +160,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_parametersScroll = scroll;
-    auto* dock = new QDockWidget("Parameters", this);
+    auto* dock = new QDockWidget(u"Parameters"_s, this);
     m_parametersDock = dock;
-    dock->setObjectName("parameters");
+    dock->setObjectName(u"parameters"_s);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     dock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
@@ -175,9 +177,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     {
         auto* bar = new QHBoxLayout;
         auto* head = new QSpinBox(detailPage);
-        head->setObjectName("detailHead");
-        auto* fit = new QPushButton("Fit", detailPage);
-        bar->addWidget(new QLabel("Head", detailPage));
+        head->setObjectName(u"detailHead"_s);
+        auto* fit = new QPushButton(u"Fit"_s, detailPage);
+        bar->addWidget(new QLabel(u"Head"_s, detailPage));
         bar->addWidget(head);
         bar->addWidget(fit);
         bar->addStretch(1);
@@ -201,9 +203,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_positionSchemes = new PositionSchemesView(this);
     m_attention = new AttentionMapsPage(this);
     m_attention->setPriorSources([this] { return m_model->session().attention.bias.slopes; }, priorPresets);
-    m_tabs->addTab(m_grid, "Head grid");
-    m_tabs->addTab(detailPage, "Head detail");
-    m_tabs->addTab(m_curves, "Slopes && curves");
+    m_tabs->addTab(m_grid, u"Head grid"_s);
+    m_tabs->addTab(detailPage, u"Head detail"_s);
+    m_tabs->addTab(m_curves, u"Slopes && curves"_s);
     // Views with controls side by side scroll inside their tab on a small screen instead of
     // widening the window past it (1280x720 projectors).
     const auto scrolling = [this](QWidget* page) {
@@ -213,16 +215,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         area->setFrameShape(QFrame::NoFrame);
         return area;
     };
-    m_tabs->addTab(scrolling(m_stages), "Attention stages");
-    m_tabs->addTab(scrolling(m_compare), "Compare");
-    m_tabs->addTab(scrolling(m_extrapolation), "Extrapolation");
-    m_tabs->addTab(scrolling(m_diagnose), "Diagnose");
-    m_tabs->addTab(m_positionSchemes, "Position schemes");
+    m_tabs->addTab(scrolling(m_stages), u"Attention stages"_s);
+    m_tabs->addTab(scrolling(m_compare), u"Compare"_s);
+    m_tabs->addTab(scrolling(m_extrapolation), u"Extrapolation"_s);
+    m_tabs->addTab(scrolling(m_diagnose), u"Diagnose"_s);
+    m_tabs->addTab(m_positionSchemes, u"Position schemes"_s);
     // The attention maps' controls ask for 950-1210 px at 175 %: they scroll too, so a
     // presentation on a 1280x720 projector never widens the window past the screen.
-    m_tabs->addTab(scrolling(m_attention), "Attention maps");
+    m_tabs->addTab(scrolling(m_attention), u"Attention maps"_s);
     m_live = new LiveModelView(m_model, this);
-    m_tabs->addTab(scrolling(m_live), "Model");
+    m_tabs->addTab(scrolling(m_live), u"Model"_s);
     setCentralWidget(m_tabs);
 
     m_hover = new QLabel(this);
@@ -231,7 +233,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // longer than a 1280 px status bar. It wraps rather than being cut (fitHoverReadout).
     m_hover->setWordWrap(true);
     m_latency = new QLabel(this);
-    m_latency->setToolTip("Time from a parameter change to the updated head grid (last and median of recent changes)");
+    m_latency->setToolTip(
+        u"Time from a parameter change to the updated head grid (last and median of recent changes)"_s);
     statusBar()->addWidget(m_hover, 1);
     fitHoverReadout();
     // An attention-map file being read (opened, or a dropped file being classified), from any
@@ -239,12 +242,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_openProgress = new QProgressBar(this);
     m_openProgress->setRange(0, 1000);
     m_openProgress->setMaximumWidth(120);
-    m_openProgress->setFormat("%p %");
-    m_openProgress->setObjectName("openProgress");
+    m_openProgress->setFormat(u"%p %"_s);
+    m_openProgress->setObjectName(u"openProgress"_s);
     m_openCancel = new QToolButton(this);
-    m_openCancel->setText("Cancel");
-    m_openCancel->setObjectName("openCancel");
-    m_openCancel->setToolTip("Stop reading the file (whatever was open stays)");
+    m_openCancel->setText(u"Cancel"_s);
+    m_openCancel->setObjectName(u"openCancel"_s);
+    m_openCancel->setToolTip(u"Stop reading the file (whatever was open stays)"_s);
     statusBar()->addPermanentWidget(m_openProgress);
     statusBar()->addPermanentWidget(m_openCancel);
     m_openProgress->hide();
@@ -254,12 +257,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_sessionProgress = new QProgressBar(this);
     m_sessionProgress->setRange(0, 1000);
     m_sessionProgress->setMaximumWidth(120);
-    m_sessionProgress->setFormat("%p %");
-    m_sessionProgress->setObjectName("sessionProgress");
+    m_sessionProgress->setFormat(u"%p %"_s);
+    m_sessionProgress->setObjectName(u"sessionProgress"_s);
     m_sessionCancel = new QToolButton(this);
-    m_sessionCancel->setText("Cancel");
-    m_sessionCancel->setObjectName("sessionCancel");
-    m_sessionCancel->setToolTip("Stop reading the session file (the parameters stay as they are)");
+    m_sessionCancel->setText(u"Cancel"_s);
+    m_sessionCancel->setObjectName(u"sessionCancel"_s);
+    m_sessionCancel->setToolTip(u"Stop reading the session file (the parameters stay as they are)"_s);
     statusBar()->addPermanentWidget(m_sessionProgress);
     statusBar()->addPermanentWidget(m_sessionCancel);
     m_sessionProgress->hide();
@@ -269,7 +272,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         this,
         [this](const ReadProgress& p) {
             m_sessionProgress->setValue(static_cast<int>(std::lround(p.fraction() * 1000)));
-            m_sessionProgress->setToolTip(QFileInfo(m_sessionPath).fileName() + ": " +
+            m_sessionProgress->setToolTip(QFileInfo(m_sessionPath).fileName() + u": "_s +
                                           QString::fromStdString(p.text()));
         },
         [this](const SessionRead& read) { onSessionRead(read); });
@@ -297,16 +300,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_model, &SessionModel::computeFailed, this, [this](const QString& message) {
         m_lastError = message;
         statusBar()->showMessage(message, 10000);
-        m_hover->setText("<span style='color:#e0433b'>" + message.toHtmlEscaped() + "</span>");
+        m_hover->setText(u"<span style='color:#e0433b'>"_s + message.toHtmlEscaped() + u"</span>"_s);
     });
     connect(m_model, &SessionModel::latencyMeasured, this, [this](double last, double median) {
-        m_latency->setText(QString("grid %1 ms · median %2 ms").arg(last, 0, 'f', 1).arg(median, 0, 'f', 1));
+        m_latency->setText(u"grid %1 ms · median %2 ms"_s.arg(last, 0, 'f', 1).arg(median, 0, 'f', 1));
         if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
             std::fprintf(stderr, "latency: last %.2f ms, median %.2f ms\n", last, median);
     });
     connect(m_model, &SessionModel::errorOccurred, this, [this](const QString& field, const QString& message) {
         m_lastError = message;
-        if (field == "session") reportError("Invalid session", message);
+        if (field == u"session"_s) reportError(u"Invalid session"_s, message);
     });
     connect(m_model, &SessionModel::sessionChanged, this, &MainWindow::scheduleSave);
     connect(m_model, &SessionModel::adjusted, this,
@@ -338,7 +341,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_openCancel, &QToolButton::clicked, maps, &AttentionMapsModel::cancelOpen);
     connect(maps, &AttentionMapsModel::openProgress, this, [this, maps](double f, const QString& stage) {
         m_openProgress->setValue(static_cast<int>(std::lround(f * 1000)));
-        m_openProgress->setToolTip(QFileInfo(maps->openingPath()).fileName() + ": " + stage);
+        m_openProgress->setToolTip(QFileInfo(maps->openingPath()).fileName() + u": "_s + stage);
         m_openProgress->show();
         m_openCancel->show();
     });
@@ -348,13 +351,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         hideOpenProgress();
         if (m_dropPending) {
             m_dropPending = false;
-            statusBar()->showMessage("Reading " + QFileInfo(path).fileName() + " cancelled", 8000);
+            statusBar()->showMessage(u"Reading "_s + QFileInfo(path).fileName() + u" cancelled"_s, 8000);
         }
     });
     connect(maps, &AttentionMapsModel::classified, this, &MainWindow::onDropClassified);
     connect(m_attention, &AttentionMapsPage::openRequested, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open attention maps", {},
-                                                          "Attention maps (*.npy *.safetensors);;All files (*)");
+        const QString path = QFileDialog::getOpenFileName(this, u"Open attention maps"_s, {},
+                                                          u"Attention maps (*.npy *.safetensors);;All files (*)"_s);
         if (!path.isEmpty()) openAttentionMaps(path);
     });
     // A model run: its maps open in the Attention maps tab (shown there unless B differs: then
@@ -372,7 +375,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_live, &LiveModelView::failed, this, &MainWindow::reportError);
     connect(m_live, &LiveModelView::openModelRequested, this, [this] {
         const QString folder = QFileDialog::getExistingDirectory(
-            this, "Open model (a Hugging Face folder with config.json, *.safetensors, tokenizer.json)");
+            this, u"Open model (a Hugging Face folder with config.json, *.safetensors, tokenizer.json)"_s);
         if (!folder.isEmpty()) openModel(folder);
     });
     connect(m_live, &LiveModelView::exampleRequested, this, &MainWindow::openExampleModel);
@@ -388,8 +391,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_compare, &CompareView::specChanged, m_model, &SessionModel::setCompareSpec);
     connect(m_model, &SessionModel::compareSpecChanged, m_compare, &CompareView::setSpec);
     connect(m_diagnose, &DiagnoseView::openRequested, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open tensor to diagnose", {},
-                                                          "Tensors (*.npy *.safetensors);;All files (*)");
+        const QString path = QFileDialog::getOpenFileName(this, u"Open tensor to diagnose"_s, {},
+                                                          u"Tensors (*.npy *.safetensors);;All files (*)"_s);
         if (!path.isEmpty()) diagnoseFile(path);
     });
     connect(m_diagnose, &DiagnoseView::openCorrectedRequested, this, [this] {
@@ -398,12 +401,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (auto corrected = correctedSession(m_model->session(), *m_diagnose->diagnosis());
             corrected && m_model->setSession(*corrected)) {
             m_tabs->setCurrentIndex(GridTab);
-            statusBar()->showMessage("Opened the corrected parameters (Ctrl+Z goes back)", 6000);
+            statusBar()->showMessage(u"Opened the corrected parameters (Ctrl+Z goes back)"_s, 6000);
         }
     });
     connect(m_diagnose, &DiagnoseView::failed, this, [this](const QString& message) {
         if (!m_lastDiagnosed.isEmpty()) m_recent->remove(m_lastDiagnosed);
-        reportError("Cannot diagnose", message);
+        reportError(u"Cannot diagnose"_s, message);
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onTabChanged);
 
@@ -416,21 +419,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_lessons, &LessonPanel::failed, this, &MainWindow::reportError);
     buildMenus();
     QSettings settings;
-    if (settings.contains("geometry")) restoreGeometry(settings.value("geometry").toByteArray());
-    if (settings.contains("windowState")) restoreState(settings.value("windowState").toByteArray());
+    if (settings.contains(u"geometry"_s)) restoreGeometry(settings.value(u"geometry"_s).toByteArray());
+    if (settings.contains(u"windowState"_s)) restoreState(settings.value(u"windowState"_s).toByteArray());
     // A size saved on a larger screen must not overflow this one (a 1280x720 projector).
     if (width() > available.width() - 16 || height() > available.height() - 40) {
         resize(std::min(width(), available.width() - 16), std::min(height(), available.height() - 40));
         move(available.topLeft());
     }
-    m_theme = static_cast<Theme>(std::clamp(settings.value("theme", 0).toInt(), 0, 2));
+    m_theme = static_cast<Theme>(std::clamp(settings.value(u"theme"_s, 0).toInt(), 0, 2));
     m_lessons->hide();  // a saved window state may show the dock; a lesson opens it
 }
 
 bool MainWindow::openLesson(const QString& nameOrPath) {
     placeLessonDock();
     if (auto ok = m_lessons->openLesson(nameOrPath); !ok) {
-        reportError("Cannot open lesson", QString::fromStdString(ok.error().message));
+        reportError(u"Cannot open lesson"_s, QString::fromStdString(ok.error().message));
         return false;
     }
     return true;
@@ -442,51 +445,51 @@ MainWindow::~MainWindow() = default;
 // Menus
 
 void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu("&File");
-    file->addAction("&Open session…", QKeySequence::Open, this, [this] {
+    QMenu* file = menuBar()->addMenu(u"&File"_s);
+    file->addAction(u"&Open session…"_s, QKeySequence::Open, this, [this] {
         if (!confirmDiscard()) return;
-        const QString path = QFileDialog::getOpenFileName(this, "Open session", exampleSessionFolder(),
-                                                          "ALiBi sessions (*.alibi.json *.json);;All files (*)");
+        const QString path = QFileDialog::getOpenFileName(this, u"Open session"_s, exampleSessionFolder(),
+                                                          u"ALiBi sessions (*.alibi.json *.json);;All files (*)"_s);
         if (!path.isEmpty()) startOpenSession(path);
     });
-    file->addAction("&Save session", QKeySequence::Save, this, [this] {
+    file->addAction(u"&Save session"_s, QKeySequence::Save, this, [this] {
         if (m_currentFile.isEmpty()) {
-            const QString path = QFileDialog::getSaveFileName(this, "Save session", "session.alibi.json",
-                                                              "ALiBi sessions (*.alibi.json)");
+            const QString path = QFileDialog::getSaveFileName(this, u"Save session"_s, u"session.alibi.json"_s,
+                                                              u"ALiBi sessions (*.alibi.json)"_s);
             if (!path.isEmpty()) saveSessionTo(path);
         } else {
             saveSessionTo(m_currentFile);
         }
     });
-    file->addAction("Save session &as…", QKeySequence("Ctrl+Shift+S"), this, [this] {
+    file->addAction(u"Save session &as…"_s, QKeySequence(u"Ctrl+Shift+S"_s), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
-            this, "Save session as", m_currentFile.isEmpty() ? "session.alibi.json" : m_currentFile,
-            "ALiBi sessions (*.alibi.json)");
+            this, u"Save session as"_s, m_currentFile.isEmpty() ? u"session.alibi.json"_s : m_currentFile,
+            u"ALiBi sessions (*.alibi.json)"_s);
         if (!path.isEmpty()) saveSessionTo(path);
     });
-    m_recent->setMenu(file->addMenu("&Recent files"));
+    m_recent->setMenu(file->addMenu(u"&Recent files"_s));
     file->addSeparator();
-    file->addAction("Open tensor to &diagnose…", QKeySequence("Ctrl+D"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open tensor to diagnose", {},
-                                                          "Tensors (*.npy *.safetensors);;All files (*)");
+    file->addAction(u"Open tensor to &diagnose…"_s, QKeySequence(u"Ctrl+D"_s), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, u"Open tensor to diagnose"_s, {},
+                                                          u"Tensors (*.npy *.safetensors);;All files (*)"_s);
         if (!path.isEmpty()) diagnoseFile(path);
     });
-    file->addAction("Open &attention maps…", QKeySequence("Ctrl+Shift+O"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open attention maps", {},
-                                                          "Attention maps (*.npy *.safetensors);;All files (*)");
+    file->addAction(u"Open &attention maps…"_s, QKeySequence(u"Ctrl+Shift+O"_s), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, u"Open attention maps"_s, {},
+                                                          u"Attention maps (*.npy *.safetensors);;All files (*)"_s);
         if (!path.isEmpty()) openAttentionMaps(path);
     });
-    file->addAction("Open &model…", QKeySequence("Ctrl+Shift+M"), this, [this] {
+    file->addAction(u"Open &model…"_s, QKeySequence(u"Ctrl+Shift+M"_s), this, [this] {
         const QString folder = QFileDialog::getExistingDirectory(
-            this, "Open model (a Hugging Face folder with config.json, *.safetensors, tokenizer.json)");
+            this, u"Open model (a Hugging Face folder with config.json, *.safetensors, tokenizer.json)"_s);
         if (!folder.isEmpty()) openModel(folder);
     });
-    file->addAction("&Export tensor…", QKeySequence("Ctrl+E"), this, [this] { exportTensorDialog(); });
-    file->addAction("Export &figure…", QKeySequence("Ctrl+Shift+P"), this, [this] { exportFigureDialog(); });
-    file->addAction("Export &window as PNG…", this, [this] { m_export->exportWindowDialog(this); });
-    file->addAction("&Copy as CLI command", QKeySequence("Ctrl+Shift+C"), this, [this] { copyCliCommand(); });
+    file->addAction(u"&Export tensor…"_s, QKeySequence(u"Ctrl+E"_s), this, [this] { exportTensorDialog(); });
+    file->addAction(u"Export &figure…"_s, QKeySequence(u"Ctrl+Shift+P"_s), this, [this] { exportFigureDialog(); });
+    file->addAction(u"Export &window as PNG…"_s, this, [this] { m_export->exportWindowDialog(this); });
+    file->addAction(u"&Copy as CLI command"_s, QKeySequence(u"Ctrl+Shift+C"_s), this, [this] { copyCliCommand(); });
     file->addSeparator();
-    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+    file->addAction(u"&Quit"_s, QKeySequence::Quit, this, &QWidget::close);
 
     // A right click on a view offers its figure too (the Attention maps tab has its own menu).
     for (int t = 0; t < TabCount; ++t) {
@@ -496,20 +499,20 @@ void MainWindow::buildMenus() {
         page->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(page, &QWidget::customContextMenuRequested, this, [this, page](const QPoint& pos) {
             QMenu menu(this);
-            menu.addAction("Export &figure…", this, [this] { exportFigureDialog(); });
-            menu.addAction("Export &window as PNG…", this, [this] { m_export->exportWindowDialog(this); });
+            menu.addAction(u"Export &figure…"_s, this, [this] { exportFigureDialog(); });
+            menu.addAction(u"Export &window as PNG…"_s, this, [this] { m_export->exportWindowDialog(this); });
             menu.exec(page->mapToGlobal(pos));
         });
     }
 
-    QMenu* edit = menuBar()->addMenu("&Edit");
-    QAction* undo = edit->addAction("&Undo", QKeySequence::Undo, m_model, [this] { m_model->undo(); });
-    QAction* redo = edit->addAction("&Redo", QKeySequence("Ctrl+Shift+Z"), m_model, [this] { m_model->redo(); });
-    redo->setShortcuts({QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")});
+    QMenu* edit = menuBar()->addMenu(u"&Edit"_s);
+    QAction* undo = edit->addAction(u"&Undo"_s, QKeySequence::Undo, m_model, [this] { m_model->undo(); });
+    QAction* redo = edit->addAction(u"&Redo"_s, QKeySequence(u"Ctrl+Shift+Z"_s), m_model, [this] { m_model->redo(); });
+    redo->setShortcuts({QKeySequence(u"Ctrl+Shift+Z"_s), QKeySequence(u"Ctrl+Y"_s)});
     edit->addSeparator();
-    edit->addAction("Reset to &defaults", QKeySequence("Ctrl+Shift+R"), this, [this] {
+    edit->addAction(u"Reset to &defaults"_s, QKeySequence(u"Ctrl+Shift+R"_s), this, [this] {
         m_model->setSession(defaultSession());
-        statusBar()->showMessage("Parameters reset to the defaults (Ctrl+Z brings them back)", 6000);
+        statusBar()->showMessage(u"Parameters reset to the defaults (Ctrl+Z brings them back)"_s, 6000);
     });
     const auto history = [this, undo, redo] {
         undo->setEnabled(m_model->canUndo());
@@ -518,81 +521,82 @@ void MainWindow::buildMenus() {
     connect(m_model, &SessionModel::historyChanged, this, history);
     history();
 
-    QMenu* view = menuBar()->addMenu("&View");
+    QMenu* view = menuBar()->addMenu(u"&View"_s);
     for (int t = 0; t < TabCount; ++t) {
         const QString name = m_tabs->tabText(t);  // "&&" stays escaped: no stray mnemonic
-        view->addAction(name, t < 9 ? QKeySequence(QString("Ctrl+%1").arg(t + 1)) : QKeySequence(), this,
+        view->addAction(name, t < 9 ? QKeySequence(u"Ctrl+%1"_s.arg(t + 1)) : QKeySequence(), this,
                         [this, t] { m_tabs->setCurrentIndex(t); });
     }
     view->addSeparator();
-    QMenu* theme = view->addMenu("&Theme");
+    QMenu* theme = view->addMenu(u"&Theme"_s);
     auto* group = new QActionGroup(this);
-    const std::pair<const char*, Theme> themes[] = {
-        {"&System", Theme::System}, {"&Light", Theme::Light}, {"&Dark", Theme::Dark}};
+    const std::pair<QString, Theme> themes[] = {
+        {u"&System"_s, Theme::System}, {u"&Light"_s, Theme::Light}, {u"&Dark"_s, Theme::Dark}};
     int key = 0;
     for (const auto& [name, value] : themes) {
-        QAction* a = theme->addAction(name, QKeySequence(QString("Ctrl+Alt+%1").arg(++key)), this,
-                                      [this, value] { setTheme(value); });
+        QAction* a =
+            theme->addAction(name, QKeySequence(u"Ctrl+Alt+%1"_s.arg(++key)), this, [this, value] { setTheme(value); });
         a->setCheckable(true);
-        a->setChecked(value == static_cast<Theme>(QSettings().value("theme", 0).toInt()));
+        a->setChecked(value == static_cast<Theme>(QSettings().value(u"theme"_s, 0).toInt()));
         group->addAction(a);
     }
     view->addSeparator();
-    view->addAction("Zoom &in", QKeySequence("Ctrl+="), this, [this] { setZoom(m_zoom * 1.15); })
-        ->setShortcuts({QKeySequence("Ctrl+="), QKeySequence("Ctrl++")});
-    view->addAction("Zoom &out", QKeySequence("Ctrl+-"), this, [this] { setZoom(m_zoom / 1.15); });
-    view->addAction("Reset &zoom", QKeySequence("Ctrl+0"), this, [this] { setZoom(1); });
-    QAction* presentation = view->addAction("&Presentation (large fonts, thick lines)", QKeySequence("Ctrl+Shift+F5"));
+    view->addAction(u"Zoom &in"_s, QKeySequence(u"Ctrl+="_s), this, [this] { setZoom(m_zoom * 1.15); })
+        ->setShortcuts({QKeySequence(u"Ctrl+="_s), QKeySequence(u"Ctrl++"_s)});
+    view->addAction(u"Zoom &out"_s, QKeySequence(u"Ctrl+-"_s), this, [this] { setZoom(m_zoom / 1.15); });
+    view->addAction(u"Reset &zoom"_s, QKeySequence(u"Ctrl+0"_s), this, [this] { setZoom(1); });
+    QAction* presentation =
+        view->addAction(u"&Presentation (large fonts, thick lines)"_s, QKeySequence(u"Ctrl+Shift+F5"_s));
     presentation->setCheckable(true);
     m_presentationAction = presentation;
     connect(presentation, &QAction::toggled, this, &MainWindow::setPresentation);
-    view->addAction("&Full screen", QKeySequence(Qt::Key_F11), this,
+    view->addAction(u"&Full screen"_s, QKeySequence(Qt::Key_F11), this,
                     [this] { setWindowState(windowState() ^ Qt::WindowFullScreen); });
     view->addSeparator();
-    view->addAction("&Deselect head", QKeySequence(Qt::Key_Escape), this, [this] {
+    view->addAction(u"&Deselect head"_s, QKeySequence(Qt::Key_Escape), this, [this] {
         m_detail->resetView();
         m_model->setSelectedHead(-1);
         m_grid->setHighlightedHead(-1);
     });
 
-    QMenu* help = menuBar()->addMenu("&Help");
-    help->addAction("&Lessons…", QKeySequence("Ctrl+L"), m_lessons, &LessonPanel::chooseLesson);
-    help->addAction("&What is ALiBi?", QKeySequence::HelpContents, this, [this] {
+    QMenu* help = menuBar()->addMenu(u"&Help"_s);
+    help->addAction(u"&Lessons…"_s, QKeySequence(u"Ctrl+L"_s), m_lessons, &LessonPanel::chooseLesson);
+    help->addAction(u"&What is ALiBi?"_s, QKeySequence::HelpContents, this, [this] {
         QMessageBox box(this);
-        box.setWindowTitle("What is ALiBi?");
+        box.setWindowTitle(u"What is ALiBi?"_s);
         box.setTextFormat(Qt::RichText);
         box.setText(whatIsAlibi());
         box.exec();
     });
-    QMenu* examples = help->addMenu("Example &attention maps");
+    QMenu* examples = help->addMenu(u"Example &attention maps"_s);
     if (const auto folder = findDataDir("attention")) {
         QStringList files = QDir(QString::fromStdString(folder->string()))
-                                .entryList({"*.npy", "*.safetensors"}, QDir::Files, QDir::Name);
+                                .entryList({u"*.npy"_s, u"*.safetensors"_s}, QDir::Files, QDir::Name);
         for (const QString& name : files) {
             const QString path = QDir(QString::fromStdString(folder->string())).filePath(name);
             examples->addAction(name, this, [this, path] { openAttentionMaps(path); });
         }
     }
     if (examples->isEmpty())
-        examples->addAction("(no examples found: share/alibi-explorer/attention)")->setEnabled(false);
-    QAction* example = help->addAction("Example &model (license-bloom-tiny)", this, &MainWindow::openExampleModel);
+        examples->addAction(u"(no examples found: share/alibi-explorer/attention)"_s)->setEnabled(false);
+    QAction* example = help->addAction(u"Example &model (license-bloom-tiny)"_s, this, &MainWindow::openExampleModel);
     if (exampleModelPath().isEmpty()) {
-        example->setText("Example model (not found: share/alibi-explorer/models)");
+        example->setText(u"Example model (not found: share/alibi-explorer/models)"_s);
         example->setEnabled(false);
     }
-    help->addAction("&About ALiBi Explorer", QKeySequence("Ctrl+Shift+A"), this, [this] {
-        QMessageBox::about(this, "About ALiBi Explorer",
-                           "<h3>ALiBi Explorer</h3><p>See, compare and check Attention with Linear Biases: slopes, "
+    help->addAction(u"&About ALiBi Explorer"_s, QKeySequence(u"Ctrl+Shift+A"_s), this, [this] {
+        QMessageBox::about(this, u"About ALiBi Explorer"_s,
+                           u"<h3>ALiBi Explorer</h3><p>See, compare and check Attention with Linear Biases: slopes, "
                            "bias tensors, attention, statistics, exports and diagnosis of your own tensors.</p>"
                            "<p>Every number comes from the same core library as the <tt>alibi</tt> command line.</p>"
-                           "<p>Attention kernels: " +
-                               QString::fromStdString(attentionKernelDescription()).toHtmlEscaped() + "</p>");
+                           "<p>Attention kernels: "_s +
+                               QString::fromStdString(attentionKernelDescription()).toHtmlEscaped() + u"</p>"_s);
     });
 }
 
 void MainWindow::reportError(const QString& title, const QString& message) {
     m_lastError = message;
-    statusBar()->showMessage(title + ": " + message, 10000);
+    statusBar()->showMessage(title + u": "_s + message, 10000);
     if (m_interactive && !m_screenshotMode) QMessageBox::warning(this, title, message);
 }
 
@@ -621,10 +625,10 @@ void MainWindow::startOpenSession(const QString& path) {
     if (openingSession()) cancelOpenSession();
     m_sessionPath = path;
     m_sessionProgress->setValue(0);
-    m_sessionProgress->setToolTip("Reading " + QFileInfo(path).fileName());
+    m_sessionProgress->setToolTip(u"Reading "_s + QFileInfo(path).fileName());
     m_sessionProgress->show();
     m_sessionCancel->show();
-    statusBar()->showMessage("Opening " + QFileInfo(path).fileName() + "… (Cancel stops it)");
+    statusBar()->showMessage(u"Opening "_s + QFileInfo(path).fileName() + u"… (Cancel stops it)"_s);
     m_sessionRead->start([file = path.toStdString()](const ReadOptions& options) {
         SessionRead out;
         std::string bytes;
@@ -645,7 +649,7 @@ void MainWindow::cancelOpenSession() {
     if (!openingSession()) return;
     m_sessionRead->cancel();
     hideSessionProgress();
-    statusBar()->showMessage("Opening " + QFileInfo(m_sessionPath).fileName() + " cancelled; the parameters stay",
+    statusBar()->showMessage(u"Opening "_s + QFileInfo(m_sessionPath).fileName() + u" cancelled; the parameters stay"_s,
                              8000);
     emit sessionOpenFinished(m_sessionPath, false);
 }
@@ -666,11 +670,12 @@ void MainWindow::onSessionRead(const SessionRead& read) {
     statusBar()->clearMessage();
     const auto finish = [&](bool opened) { emit sessionOpenFinished(path, opened); };
     if (read.cancelled) {
-        statusBar()->showMessage("Opening " + QFileInfo(path).fileName() + " cancelled; the parameters stay", 8000);
+        statusBar()->showMessage(u"Opening "_s + QFileInfo(path).fileName() + u" cancelled; the parameters stay"_s,
+                                 8000);
         return finish(false);
     }
     if (!read.session) {
-        reportError("Cannot open session", read.error);
+        reportError(u"Cannot open session"_s, read.error);
         m_recent->remove(path);
         return finish(false);
     }
@@ -712,16 +717,15 @@ bool MainWindow::saveSessionTo(const QString& path) {
         if (m_changedPrompt) {
             choice = m_changedPrompt(path);
         } else if (m_interactive && !m_screenshotMode) {
-            QMessageBox box(QMessageBox::Warning, "Session changed on disk",
-                            QString("%1 changed on disk since it was opened here (another window or program saved "
-                                    "it).")
-                                .arg(name),
+            QMessageBox box(QMessageBox::Warning, u"Session changed on disk"_s,
+                            u"%1 changed on disk since it was opened here (another window or program saved "
+                            "it)."_s.arg(name),
                             QMessageBox::Cancel, this);
             box.setInformativeText(
-                "Overwrite it with this window's session, or reload it (this window's changes "
-                "are dropped)?");
-            QPushButton* overwrite = box.addButton("Overwrite", QMessageBox::AcceptRole);
-            QPushButton* reload = box.addButton("Reload", QMessageBox::DestructiveRole);
+                u"Overwrite it with this window's session, or reload it (this window's changes "
+                "are dropped)?"_s);
+            QPushButton* overwrite = box.addButton(u"Overwrite"_s, QMessageBox::AcceptRole);
+            QPushButton* reload = box.addButton(u"Reload"_s, QMessageBox::DestructiveRole);
             box.setDefaultButton(QMessageBox::Cancel);
             box.exec();
             choice = box.clickedButton() == overwrite ? ChangedOnDiskChoice::Overwrite
@@ -729,27 +733,27 @@ bool MainWindow::saveSessionTo(const QString& path) {
                                                       : ChangedOnDiskChoice::Cancel;
         } else {
             reportError(
-                "Cannot save session",
-                QString("%1 changed on disk since it was opened here; reload it or save under another name").arg(path));
+                u"Cannot save session"_s,
+                u"%1 changed on disk since it was opened here; reload it or save under another name"_s.arg(path));
             return false;
         }
         if (choice == ChangedOnDiskChoice::Cancel) return false;
         if (choice == ChangedOnDiskChoice::Reload) return openSession(path);
     }
     if (auto ok = saveSession(sessionWithView(), path.toStdString()); !ok) {
-        reportError("Cannot save session", QString::fromStdString(ok.error().message));
+        reportError(u"Cannot save session"_s, QString::fromStdString(ok.error().message));
         return false;
     }
     m_model->markSaved();
     setCurrentFile(path);
     m_currentFileHash = fileHash(path);
     m_recent->add(path);
-    statusBar()->showMessage("Saved " + path, 4000);
+    statusBar()->showMessage(u"Saved "_s + path, 4000);
     return true;
 }
 
 void MainWindow::restoreLastSession() {
-    const QString text = QSettings().value("session").toString();
+    const QString text = QSettings().value(u"session"_s).toString();
     if (text.isEmpty()) return;
     auto session = parseSession(text.toStdString());
     if (session && validateSession(*session)) {
@@ -764,7 +768,7 @@ void MainWindow::setCurrentFile(const QString& path) {
     // [*] shows the modified mark (setWindowModified follows the model's history). The title ends
     // with the application's display name, so Qt does not append it a second time ("ALiBi
     // Explorer* — ALiBi Explorer").
-    setWindowTitle((path.isEmpty() ? QString("untitled") : QFileInfo(path).fileName()) + "[*] — ALiBi Explorer");
+    setWindowTitle((path.isEmpty() ? u"untitled"_s : QFileInfo(path).fileName()) + u"[*] — ALiBi Explorer"_s);
     setWindowModified(m_model->modified());
 }
 
@@ -774,7 +778,7 @@ void MainWindow::scheduleSave() {
 
 void MainWindow::saveToSettings() {
     QSettings settings;
-    settings.setValue("session", QString::fromStdString(serializeSession(sessionWithView())));
+    settings.setValue(u"session"_s, QString::fromStdString(serializeSession(sessionWithView())));
 }
 
 bool MainWindow::confirmDiscard() {
@@ -786,9 +790,9 @@ bool MainWindow::confirmDiscard() {
         return true;  // nobody to ask (screenshots, the storm test)
     } else {
         const auto answer = QMessageBox::question(
-            this, "Unsaved changes",
-            QString("The parameters of %1 have changed. Save them before going on?")
-                .arg(m_currentFile.isEmpty() ? QString("this session") : QFileInfo(m_currentFile).fileName()),
+            this, u"Unsaved changes"_s,
+            u"The parameters of %1 have changed. Save them before going on?"_s.arg(
+                m_currentFile.isEmpty() ? u"this session"_s : QFileInfo(m_currentFile).fileName()),
             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
         choice = answer == QMessageBox::Save      ? DiscardChoice::Save
                  : answer == QMessageBox::Discard ? DiscardChoice::Discard
@@ -798,8 +802,8 @@ bool MainWindow::confirmDiscard() {
     if (choice == DiscardChoice::Discard) return true;
     QString path = m_currentFile;
     if (path.isEmpty())
-        path =
-            QFileDialog::getSaveFileName(this, "Save session", "session.alibi.json", "ALiBi sessions (*.alibi.json)");
+        path = QFileDialog::getSaveFileName(this, u"Save session"_s, u"session.alibi.json"_s,
+                                            u"ALiBi sessions (*.alibi.json)"_s);
     return !path.isEmpty() && saveSessionTo(path);
 }
 
@@ -856,7 +860,7 @@ void MainWindow::setZoom(double zoom) {
     font.setPointSizeF(m_baseFontPt * m_zoom);
     // The application font reaches every widget and every plot label drawn with the widget's font.
     QApplication::setFont(font);
-    statusBar()->showMessage(QString("Zoom %1%").arg(std::lround(m_zoom * 100)), 2000);
+    statusBar()->showMessage(u"Zoom %1%"_s.arg(std::lround(m_zoom * 100)), 2000);
     // The new font reaches the widgets through posted events: fit the dock once they are in.
     QTimer::singleShot(0, this, [this] {
         fitParametersDock();
@@ -913,7 +917,7 @@ void MainWindow::fitParametersDock() {
 
 void MainWindow::setTheme(Theme theme) {
     m_theme = theme;
-    QSettings().setValue("theme", static_cast<int>(theme));
+    QSettings().setValue(u"theme"_s, static_cast<int>(theme));
     applyTheme(theme);
 }
 
@@ -925,8 +929,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     m_saveTimer.stop();
     saveToSettings();
     QSettings settings;
-    settings.setValue("geometry", saveGeometry());
-    settings.setValue("windowState", saveState());
+    settings.setValue(u"geometry"_s, saveGeometry());
+    settings.setValue(u"windowState"_s, saveState());
     if (m_export->exporting()) m_export->cancel();
     QMainWindow::closeEvent(event);
 }
@@ -958,7 +962,7 @@ void MainWindow::diagnoseFile(const QString& path) {
 QString MainWindow::exampleModelPath() {
     if (const auto folder = findDataDir("models")) {
         const QDir dir(QString::fromStdString(folder->string()));
-        if (dir.exists("license-bloom-tiny/config.json")) return dir.filePath("license-bloom-tiny");
+        if (dir.exists(u"license-bloom-tiny/config.json"_s)) return dir.filePath(u"license-bloom-tiny"_s);
     }
     return {};
 }
@@ -971,9 +975,9 @@ void MainWindow::openModel(const QString& folder) {
 void MainWindow::openExampleModel() {
     const QString folder = exampleModelPath();
     if (folder.isEmpty()) {
-        reportError("Cannot open the example model",
-                    "assets/models/license-bloom-tiny was not found under share/alibi-explorer/models next to the "
-                    "program; reinstall ALiBi Explorer, or open a model folder with File > Open model");
+        reportError(u"Cannot open the example model"_s,
+                    u"assets/models/license-bloom-tiny was not found under share/alibi-explorer/models next to the "
+                    "program; reinstall ALiBi Explorer, or open a model folder with File > Open model"_s);
         return;
     }
     openModel(folder);
@@ -985,7 +989,7 @@ void MainWindow::openAttentionMaps(const QString& path) {
 }
 
 void MainWindow::handleDroppedFile(const QString& path) {
-    if (path.endsWith(".json")) {
+    if (path.endsWith(u".json"_s)) {
         if (confirmDiscard()) startOpenSession(path);
         return;
     }
@@ -1002,10 +1006,10 @@ void MainWindow::handleDroppedFile(const QString& path) {
     m_dropPending = true;
     m_attention->model()->classify(path);
     m_openProgress->setValue(0);
-    m_openProgress->setToolTip("Reading " + QFileInfo(path).fileName());
+    m_openProgress->setToolTip(u"Reading "_s + QFileInfo(path).fileName());
     m_openProgress->show();
     m_openCancel->show();
-    statusBar()->showMessage("Reading the dropped " + QFileInfo(path).fileName() + "… (Cancel stops it)");
+    statusBar()->showMessage(u"Reading the dropped "_s + QFileInfo(path).fileName() + u"… (Cancel stops it)"_s);
 }
 
 void MainWindow::hideOpenProgress() {
@@ -1022,13 +1026,13 @@ void MainWindow::onDropClassified(const QString& path, bool attention) {
     if (m_dropPrompt) {
         choice = m_dropPrompt(path);
     } else if (m_interactive && !m_screenshotMode) {
-        QMessageBox box(QMessageBox::Question, "Open the dropped file",
-                        QString("What is %1?").arg(QFileInfo(path).fileName()), QMessageBox::Cancel, this);
+        QMessageBox box(QMessageBox::Question, u"Open the dropped file"_s,
+                        u"What is %1?"_s.arg(QFileInfo(path).fileName()), QMessageBox::Cancel, this);
         box.setInformativeText(attention
-                                   ? "Its rows sum to 1, so it looks like saved attention maps."
-                                   : "It does not read as attention probabilities, so it looks like a bias tensor.");
-        QPushButton* asMaps = box.addButton("Attention maps", QMessageBox::AcceptRole);
-        QPushButton* asBias = box.addButton("Bias to diagnose", QMessageBox::AcceptRole);
+                                   ? u"Its rows sum to 1, so it looks like saved attention maps."_s
+                                   : u"It does not read as attention probabilities, so it looks like a bias tensor."_s);
+        QPushButton* asMaps = box.addButton(u"Attention maps"_s, QMessageBox::AcceptRole);
+        QPushButton* asBias = box.addButton(u"Bias to diagnose"_s, QMessageBox::AcceptRole);
         box.setDefaultButton(attention ? asMaps : asBias);
         box.exec();
         choice = box.clickedButton() == asMaps   ? DropChoice::AttentionMaps
@@ -1041,14 +1045,14 @@ void MainWindow::onDropClassified(const QString& path, bool attention) {
         m_tabs->setCurrentIndex(AttentionTab);
         maps->adoptClassified();
         statusBar()->showMessage(
-            "Opened the dropped file as attention maps (its rows sum to 1); to diagnose it as a "
-            "bias use File > Open tensor to diagnose",
+            u"Opened the dropped file as attention maps (its rows sum to 1); to diagnose it as a "
+            "bias use File > Open tensor to diagnose"_s,
             8000);
     } else if (choice == DropChoice::Diagnose) {
         diagnoseFile(path);
         statusBar()->showMessage(
-            "Opened the dropped file for diagnosis; to read it as attention maps drop it on the "
-            "Attention maps tab or use File > Open attention maps (Ctrl+Shift+O)",
+            u"Opened the dropped file for diagnosis; to read it as attention maps drop it on the "
+            "Attention maps tab or use File > Open attention maps (Ctrl+Shift+O)"_s,
             8000);
     }
 }
@@ -1057,7 +1061,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (!event->mimeData()->hasUrls()) return;
     for (const QUrl& url : event->mimeData()->urls()) {
         const QString path = url.toLocalFile();
-        if (path.endsWith(".npy") || path.endsWith(".safetensors") || path.endsWith(".json")) {
+        if (path.endsWith(u".npy"_s) || path.endsWith(u".safetensors"_s) || path.endsWith(u".json"_s)) {
             event->acceptProposedAction();
             return;
         }
@@ -1102,23 +1106,23 @@ std::optional<FigureSubject> MainWindow::figureSubject(QString* why) const {
         return std::nullopt;
     };
     const int tab = m_tabs->currentIndex();
-    if (tab == AttentionTab) return none("the Attention maps tab saves its figures from its Figure menu");
-    if (tab == ModelTab) return none("the Model tab has no figure: its maps are in the Attention maps tab");
+    if (tab == AttentionTab) return none(u"the Attention maps tab saves its figures from its Figure menu"_s);
+    if (tab == ModelTab) return none(u"the Model tab has no figure: its maps are in the Attention maps tab"_s);
     FigureSubject subject;
-    subject.tabName = m_tabs->tabText(tab).replace("&&", "&");
+    subject.tabName = m_tabs->tabText(tab).replace(u"&&"_s, u"&"_s);
     ViewFigureRequest& r = subject.request;
     r.session = sessionWithView();  // the parameters, the open view and Compare's B
     r.view = openView(r.session);
     if (tab == GridTab) r.logScale = m_model->logScale();  // the grid's "log colours" box (attention)
     if (tab == PositionSchemesTab) {
-        if (const auto* d = m_positionSchemes->findChild<QSpinBox*>("schemesMaxDistance"))
+        if (const auto* d = m_positionSchemes->findChild<QSpinBox*>(u"schemesMaxDistance"_s))
             r.schemesMaxDistance = d->value();
-        if (const auto* q = m_positionSchemes->findChild<QComboBox*>("schemesQuantity"))
+        if (const auto* q = m_positionSchemes->findChild<QComboBox*>(u"schemesQuantity"_s))
             r.schemesQuantity = static_cast<SchemeQuantity>(q->currentData().toInt());
     }
     if (tab == DiagnoseTab) {
         if (!m_diagnose->tensor() || !m_diagnose->diagnosis())
-            return none("nothing diagnosed yet: open a tensor with File > Open tensor to diagnose (Ctrl+D)");
+            return none(u"nothing diagnosed yet: open a tensor with File > Open tensor to diagnose (Ctrl+D)"_s);
         subject.kind = FigureSubject::Kind::Diagnosis;
         subject.tensor = m_diagnose->tensor();
         subject.diagnosis = m_diagnose->diagnosis();
@@ -1135,7 +1139,7 @@ void MainWindow::exportFigureDialog(const std::function<void(FigureExportDialog&
     if (m_tabs->currentIndex() == AttentionTab) {
         // The same as that tab's Figure menu (PNG at 1x, 2x, 4x of the shown layer or head).
         for (auto* button : m_attention->findChildren<QToolButton*>())
-            if (button->menu() && button->text() == "Figure") {
+            if (button->menu() && button->text() == u"Figure"_s) {
                 button->menu()->popup(button->mapToGlobal(QPoint(0, button->height())));
                 return;
             }
@@ -1145,7 +1149,7 @@ void MainWindow::exportFigureDialog(const std::function<void(FigureExportDialog&
     if (auto subject = figureSubject(&why))
         m_export->exportFigureDialog(*subject, drive);
     else
-        reportError("No figure to export", why);
+        reportError(u"No figure to export"_s, why);
 }
 
 QString MainWindow::copyCliCommand() {
@@ -1154,7 +1158,7 @@ QString MainWindow::copyCliCommand() {
     const QString command = QString::fromStdString(
         cliCommand(s, attention ? "attention" : "bias", attention ? "attention.npy" : "bias.npy"));
     QApplication::clipboard()->setText(command);
-    statusBar()->showMessage("Copied: " + command, 8000);
+    statusBar()->showMessage(u"Copied: "_s + command, 8000);
     return command;
 }
 

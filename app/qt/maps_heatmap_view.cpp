@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -285,7 +287,7 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
     const QString summary = m_image.isNull() ? QString() : QString::fromStdString(m_map.summary);
     const QString subtitle = summary.isEmpty()      ? m_subtitle
                              : m_subtitle.isEmpty() ? summary
-                                                    : summary + " · " + m_subtitle;
+                                                    : summary + u" · "_s + m_subtitle;
     p.drawText(QRect(kMargin, kMargin + line, textWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
                fontMetrics().elidedText(subtitle, Qt::ElideMiddle, textWidth));
     if (m_image.isNull()) {
@@ -351,7 +353,7 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
         const int n = static_cast<int>(m_axisLabels.size());
         const double cell = t.width / dpr / n;
         const int every =
-            std::max(1, static_cast<int>(std::ceil((fm.horizontalAdvance("000") + 4) / std::max(cell, 1e-9))));
+            std::max(1, static_cast<int>(std::ceil((fm.horizontalAdvance(u"000"_s) + 4) / std::max(cell, 1e-9))));
         p.setPen(palette().color(QPalette::WindowText));
         for (int k = 0; k < n; k += every) {
             const double x = r.x() + t.x / dpr + (k + 0.5) * cell;
@@ -398,7 +400,7 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
     const bool log = m_map.log;
     alibi::ColorBar colorBar = alibi::makeColorBar(log ? m_map.logLo : m_map.lo, m_map.hi, log, m_barDType,
                                                    std::clamp(bar.height() / 60, 2, 10));
-    colorBar.title = (m_barTitle + (log ? " (log)" : "")).toStdString();
+    colorBar.title = (m_barTitle + (log ? u" (log)"_s : u""_s)).toStdString();
     colorBar.maskedSwatch = m_maskedSwatch;
     paintColorBar(p, bar, colorBar, m_colormap, palette(), kBarArea - kBarWidth - 26);
 }

@@ -136,7 +136,7 @@ private:
     Renderer m_renderer;
     Heatmap m_map;
     QImage m_image;
-    QString m_title, m_subtitle, m_message, m_error, m_barTitle = "probability";
+    QString m_title, m_subtitle, m_message, m_error, m_barTitle = QStringLiteral("probability");
     Colormap m_colormap = Colormap::Viridis;
     std::vector<QString> m_tileLabels;
     std::vector<QRectF> m_labelRects;  // where the last paint wrote each label

@@ -28,6 +28,8 @@
 #include <limits>
 #include <string_view>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -69,10 +71,10 @@ void ParametersPanel::followLengthWindow(std::int64_t t) {
     QSignalBlocker block(lengthFine);
     if (!(w == current)) lengthFine->setRange(static_cast<int>(w.lo), static_cast<int>(w.hi));
     lengthFine->setValue(static_cast<int>(std::clamp<std::int64_t>(t, w.lo, w.hi)));
-    lengthFine->setToolTip(QString("Length T, one step per value from %1 to %2 (the range follows T; arrows "
-                                   "step by 1, Shift+arrows to the next power of two)")
-                               .arg(w.lo)
-                               .arg(w.hi));
+    lengthFine->setToolTip(
+        u"Length T, one step per value from %1 to %2 (the range follows T; arrows "
+        "step by 1, Shift+arrows to the next power of two)"_s.arg(w.lo)
+            .arg(w.hi));
 }
 
 bool ParametersPanel::stepLengthByPowerOfTwo(QWidget* control, int key) {
@@ -88,9 +90,9 @@ bool ParametersPanel::stepLengthByPowerOfTwo(QWidget* control, int key) {
 QLabel* ParametersPanel::errorLabel(const QString& field) {
     auto* label = new QLabel(this);
     label->setWordWrap(true);
-    label->setStyleSheet("color: #e0433b;");
+    label->setStyleSheet(u"color: #e0433b;"_s);
     label->setVisible(false);
-    label->setObjectName("error-" + field);
+    label->setObjectName(u"error-"_s + field);
     m_errors.insert(field, label);
     return label;
 }
@@ -101,7 +103,7 @@ QString ParametersPanel::errorText(const QString& field) const {
 }
 
 void ParametersPanel::showError(const QString& field, const QString& message) {
-    QLabel* label = m_errors.value(field, m_errors.value("session"));
+    QLabel* label = m_errors.value(field, m_errors.value(u"session"_s));
     if (!label) return;
     label->setText(message);
     label->setVisible(!message.isEmpty());
@@ -126,9 +128,9 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     };
 
     // Model presets.
-    auto* presetForm = group("Model preset");
+    auto* presetForm = group(u"Model preset"_s);
     presetBox = new QComboBox(this);
-    presetBox->addItem("— choose a model —");
+    presetBox->addItem(u"— choose a model —"_s);
     for (const Preset& p : m_presets) presetBox->addItem(QString::fromStdString(p.name));
     m_presetSource = new QLabel(this);
     m_presetSource->setWordWrap(true);
@@ -145,59 +147,59 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     });
 
     // Shape.
-    auto* shape = group("Shape");
+    auto* shape = group(u"Shape"_s);
     headsSlider = new QSlider(Qt::Horizontal, this);
     headsSlider->setRange(1, std::min(kMaxHeads, 256));  // the drag span; the box takes every H
     headsBox = new RangeSpinBox(this);
     headsBox->setRange(1, kMaxHeads);
-    headsBox->setToolTip(QString("Heads H (1..%1)").arg(kMaxHeads));
+    headsBox->setToolTip(u"Heads H (1..%1)"_s.arg(kMaxHeads));
     auto* headsRow = new QHBoxLayout;
     headsRow->addWidget(headsSlider, 1);
     headsRow->addWidget(headsBox);
-    shape->addRow("Heads H", headsRow);
-    shape->addRow(errorLabel("heads"));
+    shape->addRow(u"Heads H"_s, headsRow);
+    shape->addRow(errorLabel(u"heads"_s));
     lengthSlider = new QSlider(Qt::Horizontal, this);
     lengthSlider->setRange(0, explore::coarsePositions(kMaxLength));
-    lengthSlider->setToolTip("Sequence length T on a log scale (the slider below reaches every value near T)");
+    lengthSlider->setToolTip(u"Sequence length T on a log scale (the slider below reaches every value near T)"_s);
     lengthBox = new RangeSpinBox(this);
     lengthBox->setRange(1, static_cast<int>(kMaxLength));
-    lengthBox->setToolTip("Queries T (keys too, unless K is set)");
+    lengthBox->setToolTip(u"Queries T (keys too, unless K is set)"_s);
     auto* lengthRow = new QHBoxLayout;
     lengthRow->addWidget(lengthSlider, 1);
     lengthRow->addWidget(lengthBox);
-    shape->addRow("Length T", lengthRow);
+    shape->addRow(u"Length T"_s, lengthRow);
     lengthFine = new QSlider(Qt::Horizontal, this);
-    lengthFine->setObjectName("lengthFine");
+    lengthFine->setObjectName(u"lengthFine"_s);
     lengthFine->setRange(1, 256);
-    shape->addRow("T, fine", lengthFine);
-    shape->addRow(errorLabel("queries"));
+    shape->addRow(u"T, fine"_s, lengthFine);
+    shape->addRow(errorLabel(u"queries"_s));
     keysBox = new RangeSpinBox(this);
     keysBox->setRange(0, static_cast<int>(kMaxLength));
-    keysBox->setSpecialValueText("same as T");
-    keysBox->setToolTip("Keys K (KV cache); queries sit bottom-right: p_i = i + K − Q");
-    withError(shape, "Keys K", keysBox, "keys");
+    keysBox->setSpecialValueText(u"same as T"_s);
+    keysBox->setToolTip(u"Keys K (KV cache); queries sit bottom-right: p_i = i + K − Q"_s);
+    withError(shape, u"Keys K"_s, keysBox, u"keys"_s);
 
     // Slopes.
-    auto* slopes = group("Slopes");
+    auto* slopes = group(u"Slopes"_s);
     schemeBox = enumCombo(this, {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear, SlopeScheme::Custom},
                           schemeName);
-    withError(slopes, "Scheme", schemeBox, "scheme");
+    withError(slopes, u"Scheme"_s, schemeBox, u"scheme"_s);
     maxBiasBox = new RangeDoubleSpinBox(this);
     maxBiasBox->setRange(kMaxBiasRange.min, kMaxBiasRange.max);
     maxBiasBox->setDecimals(2);
     maxBiasBox->setSingleStep(0.5);
-    withError(slopes, "max_bias B", maxBiasBox, "maxBias");
+    withError(slopes, u"max_bias B"_s, maxBiasBox, u"maxBias"_s);
     arithBox =
         enumCombo(this, {Arith::Exact, Arith::HfBloom, Arith::HfFalcon, Arith::LlmFoundry, Arith::Fairseq, Arith::Ggml},
                   arithName);
     arithBox->setToolTip(
-        "Whose float arithmetic makes the numbers: exact (rounded once) or one framework's "
-        "float32 operations (--arith; a preset sets its model's)");
-    withError(slopes, "Arithmetic", arithBox, "arith");
+        u"Whose float arithmetic makes the numbers: exact (rounded once) or one framework's "
+        "float32 operations (--arith; a preset sets its model's)"_s);
+    withError(slopes, u"Arithmetic"_s, arithBox, u"arith"_s);
     customEdit = new QLineEdit(this);
-    customEdit->setPlaceholderText("e.g. 1/2, 1/4, 0.125, 2^-4");
-    customEdit->setToolTip("H positive numbers separated by commas; Enter applies them (scheme becomes custom)");
-    withError(slopes, "Custom", customEdit, "custom");
+    customEdit->setPlaceholderText(u"e.g. 1/2, 1/4, 0.125, 2^-4"_s);
+    customEdit->setToolTip(u"H positive numbers separated by commas; Enter applies them (scheme becomes custom)"_s);
+    withError(slopes, u"Custom"_s, customEdit, u"custom"_s);
     // Enter or leaving the box after typing applies the list (and sets H from its length), once.
     connect(customEdit, &QLineEdit::returnPressed, this, [this] {
         customEdit->setModified(false);
@@ -210,94 +212,94 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     });
 
     // Bias.
-    auto* biasForm = group("Bias");
+    auto* biasForm = group(u"Bias"_s);
     modeBox = enumCombo(
         this, {BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt}, modeName);
-    modeBox->setToolTip("causal −m(i−j) · symmetric −m|i−j| · clamped −m·max(i−j,0) · bloom +m·j · mpt −m(K−1−j)");
-    withError(biasForm, "Mode", modeBox, "mode");
+    modeBox->setToolTip(u"causal −m(i−j) · symmetric −m|i−j| · clamped −m·max(i−j,0) · bloom +m·j · mpt −m(K−1−j)"_s);
+    withError(biasForm, u"Mode"_s, modeBox, u"mode"_s);
     maskBox = new QComboBox(this);
     maskBox->setEditable(true);
-    maskBox->addItems({"-1e9", "-inf", "min", "-10000"});
-    maskBox->setToolTip("Value of masked entries: a finite number, -inf, or min (the dtype's lowest)");
-    withError(biasForm, "Mask", maskBox, "mask");
+    maskBox->addItems({u"-1e9"_s, u"-inf"_s, u"min"_s, u"-10000"_s});
+    maskBox->setToolTip(u"Value of masked entries: a finite number, -inf, or min (the dtype's lowest)"_s);
+    withError(biasForm, u"Mask"_s, maskBox, u"mask"_s);
     connect(maskBox, &QComboBox::activated, this, [this] { applyMask(); });
     connect(maskBox->lineEdit(), &QLineEdit::editingFinished, this, [this] { applyMask(); });
     dtypeBox = enumCombo(this, {DType::F32, DType::F64, DType::F16, DType::BF16}, dtypeName);
-    withError(biasForm, "dtype", dtypeBox, "dtype");
+    withError(biasForm, u"dtype"_s, dtypeBox, u"dtype"_s);
     layoutBox = enumCombo(this, {Layout::Hqk, Layout::Qkh, Layout::OneHqk, Layout::Flat}, layoutName);
-    layoutBox->setToolTip("Layout of exported tensors");
-    withError(biasForm, "Export layout", layoutBox, "layout");
+    layoutBox->setToolTip(u"Layout of exported tensors"_s);
+    withError(biasForm, u"Export layout"_s, layoutBox, u"layout"_s);
 
     // Attention content.
-    auto* content = group("Attention");
+    auto* content = group(u"Attention"_s);
     contentBox = enumCombo(this, {ContentKind::Zero, ContentKind::Gaussian, ContentKind::Qk}, contentName);
-    contentBox->setToolTip("Content logits before the bias: zero, N(0, σ²), or q·k/√d_k");
-    withError(content, "Content", contentBox, "content");
+    contentBox->setToolTip(u"Content logits before the bias: zero, N(0, σ²), or q·k/√d_k"_s);
+    withError(content, u"Content"_s, contentBox, u"content"_s);
     sigmaBox = new RangeDoubleSpinBox(this);
     sigmaBox->setRange(kSigmaRange.min, kSigmaRange.max);
     sigmaBox->setSingleStep(0.25);
-    withError(content, "σ (gaussian)", sigmaBox, "sigma");
+    withError(content, u"σ (gaussian)"_s, sigmaBox, u"sigma"_s);
     dkBox = new RangeSpinBox(this);
     dkBox->setRange(1, kMaxDk);
-    withError(content, "d_k (qk)", dkBox, "dk");
+    withError(content, u"d_k (qk)"_s, dkBox, u"dk"_s);
     seedBox = new RangeSpinBox(this);
     seedBox->setRange(0, std::numeric_limits<int>::max());
-    withError(content, "Seed", seedBox, "seed");
+    withError(content, u"Seed"_s, seedBox, u"seed"_s);
     temperatureBox = new RangeDoubleSpinBox(this);
     // Six decimals reach the core's smallest temperature (kTemperatureRange.min = 1e-6).
     temperatureBox->setDecimals(6);
     temperatureBox->setRange(kTemperatureRange.min, kTemperatureRange.max);
     temperatureBox->setSingleStep(0.1);
-    withError(content, "Temperature", temperatureBox, "temperature");
+    withError(content, u"Temperature"_s, temperatureBox, u"temperature"_s);
     queryRowBox = new RangeSpinBox(this);
     queryRowBox->setRange(-1, static_cast<int>(kMaxLength - 1));
-    queryRowBox->setSpecialValueText("last");
-    queryRowBox->setToolTip("Query row for curves, stages and statistics");
-    withError(content, "Query row", queryRowBox, "queryRow");
+    queryRowBox->setSpecialValueText(u"last"_s);
+    queryRowBox->setToolTip(u"Query row for curves, stages and statistics"_s);
+    withError(content, u"Query row"_s, queryRowBox, u"queryRow"_s);
 
     // Batch: B padded sequences, packed documents, window, prefix; the views show one row.
-    auto* batchForm = group("Batch");
+    auto* batchForm = group(u"Batch"_s);
     lengthsEdit = new QLineEdit(this);
-    lengthsEdit->setPlaceholderText("one sequence (e.g. 16, 12, 9)");
-    lengthsEdit->setToolTip("Real tokens of each batch row, padded to T; Enter applies (alibi bias --lengths)");
-    withError(batchForm, "Lengths", lengthsEdit, "lengths");
+    lengthsEdit->setPlaceholderText(u"one sequence (e.g. 16, 12, 9)"_s);
+    lengthsEdit->setToolTip(u"Real tokens of each batch row, padded to T; Enter applies (alibi bias --lengths)"_s);
+    withError(batchForm, u"Lengths"_s, lengthsEdit, u"lengths"_s);
     paddingBox = enumCombo(this, {Padding::Right, Padding::Left}, paddingName);
-    paddingBox->setToolTip("Side the padding goes on (--padding)");
-    withError(batchForm, "Padding", paddingBox, "padding");
+    paddingBox->setToolTip(u"Side the padding goes on (--padding)"_s);
+    withError(batchForm, u"Padding"_s, paddingBox, u"padding"_s);
     documentsEdit = new QLineEdit(this);
-    documentsEdit->setPlaceholderText("none (e.g. 6, 10)");
+    documentsEdit->setPlaceholderText(u"none (e.g. 6, 10)"_s);
     documentsEdit->setToolTip(
-        "Packed documents' lengths in every row: keys of another document are masked (--documents)");
-    withError(batchForm, "Documents", documentsEdit, "documents");
+        u"Packed documents' lengths in every row: keys of another document are masked (--documents)"_s);
+    withError(batchForm, u"Documents"_s, documentsEdit, u"documents"_s);
     windowBox = new RangeSpinBox(this);
     windowBox->setRange(0, static_cast<int>(kMaxLength));
-    windowBox->setSpecialValueText("none");
-    windowBox->setToolTip("Sliding window W: key j is masked when |i − j| ≥ W (--window)");
-    withError(batchForm, "Window", windowBox, "window");
+    windowBox->setSpecialValueText(u"none"_s);
+    windowBox->setToolTip(u"Sliding window W: key j is masked when |i − j| ≥ W (--window)"_s);
+    withError(batchForm, u"Window"_s, windowBox, u"window"_s);
     prefixBox = new RangeSpinBox(this);
     prefixBox->setRange(0, static_cast<int>(kMaxLength));
-    prefixBox->setSpecialValueText("none");
-    prefixBox->setToolTip("Prefix-LM: the first P tokens see each other both ways (--prefix)");
-    withError(batchForm, "Prefix", prefixBox, "prefix");
+    prefixBox->setSpecialValueText(u"none"_s);
+    prefixBox->setToolTip(u"Prefix-LM: the first P tokens see each other both ways (--prefix)"_s);
+    withError(batchForm, u"Prefix"_s, prefixBox, u"prefix"_s);
     positionsBox = enumCombo(this, {PositionRule::Mask, PositionRule::Naive, PositionRule::Document}, positionRuleName);
     positionsBox->setToolTip(
-        "ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the "
-        "left-padding bug), or restarting per document (--positions)");
-    withError(batchForm, "Positions", positionsBox, "positions");
+        u"ALiBi positions: from the mask (BLOOM's cumsum), the raw index (naive: the "
+        "left-padding bug), or restarting per document (--positions)"_s);
+    withError(batchForm, u"Positions"_s, positionsBox, u"positions"_s);
     batchRowBox = new RangeSpinBox(this);
     batchRowBox->setRange(0, 0);  // 0..B-1, set from the session
-    batchRowBox->setToolTip("The batch row the grid and detail views show");
-    withError(batchForm, "Batch row", batchRowBox, "batchRow");
+    batchRowBox->setToolTip(u"The batch row the grid and detail views show"_s);
+    withError(batchForm, u"Batch row"_s, batchRowBox, u"batchRow"_s);
 
     // Display.
-    auto* display = group("Display");
+    auto* display = group(u"Display"_s);
     whatBox = enumCombo(this, {RenderWhat::Bias, RenderWhat::Attention}, whatName);
-    withError(display, "Show", whatBox, "what");
+    withError(display, u"Show"_s, whatBox, u"what"_s);
     colormapBox = enumCombo(this, {Colormap::Viridis, Colormap::Magma, Colormap::Cividis}, colormapName);
-    withError(display, "Colour map", colormapBox, "colormap");
+    withError(display, u"Colour map"_s, colormapBox, u"colormap"_s);
     scaleBox = enumCombo(this, {ScaleMode::Shared, ScaleMode::PerHead}, scaleName);
-    withError(display, "Colour scale", scaleBox, "scale");
-    layout->addWidget(errorLabel("session"));
+    withError(display, u"Colour scale"_s, scaleBox, u"scale"_s);
+    layout->addWidget(errorLabel(u"session"_s));
     layout->addStretch(1);
 
     // Controls -> model. Sliders track while dragged: every step is a request, and the whole
@@ -321,15 +323,15 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
             if (!checked.accepted) showError(field, QString::fromStdString(checked.message));
         };
     };
-    refuseOutOfRange(headsBox, "heads", explore::fieldRange(explore::NumberField::Heads).label);
-    refuseOutOfRange(lengthBox, "queries", explore::fieldRange(explore::NumberField::Queries).label);
-    refuseOutOfRange(keysBox, "keys", explore::fieldRange(explore::NumberField::Keys).label);
-    refuseOutOfRange(dkBox, "dk", explore::fieldRange(explore::NumberField::Dk).label);
-    refuseOutOfRange(windowBox, "window", explore::fieldRange(explore::NumberField::Window).label);
-    refuseOutOfRange(prefixBox, "prefix", explore::fieldRange(explore::NumberField::Prefix).label);
-    refuseOutOfRange(seedBox, "seed", "Seed");
-    refuseOutOfRange(queryRowBox, "queryRow", "Query row");
-    refuseOutOfRange(batchRowBox, "batchRow", "Batch row");
+    refuseOutOfRange(headsBox, u"heads"_s, explore::fieldRange(explore::NumberField::Heads).label);
+    refuseOutOfRange(lengthBox, u"queries"_s, explore::fieldRange(explore::NumberField::Queries).label);
+    refuseOutOfRange(keysBox, u"keys"_s, explore::fieldRange(explore::NumberField::Keys).label);
+    refuseOutOfRange(dkBox, u"dk"_s, explore::fieldRange(explore::NumberField::Dk).label);
+    refuseOutOfRange(windowBox, u"window"_s, explore::fieldRange(explore::NumberField::Window).label);
+    refuseOutOfRange(prefixBox, u"prefix"_s, explore::fieldRange(explore::NumberField::Prefix).label);
+    refuseOutOfRange(seedBox, u"seed"_s, "Seed");
+    refuseOutOfRange(queryRowBox, u"queryRow"_s, "Query row");
+    refuseOutOfRange(batchRowBox, u"batchRow"_s, "Batch row");
     const auto refuseDecimalOutOfRange = [this](QDoubleSpinBox* box, const QString& field,
                                                 explore::NumberField number) {
         auto* range = static_cast<RangeDoubleSpinBox*>(box);
@@ -348,9 +350,9 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
             if (!checked.accepted) showError(field, QString::fromStdString(checked.message));
         };
     };
-    refuseDecimalOutOfRange(maxBiasBox, "maxBias", explore::NumberField::MaxBias);
-    refuseDecimalOutOfRange(sigmaBox, "sigma", explore::NumberField::Sigma);
-    refuseDecimalOutOfRange(temperatureBox, "temperature", explore::NumberField::Temperature);
+    refuseDecimalOutOfRange(maxBiasBox, u"maxBias"_s, explore::NumberField::MaxBias);
+    refuseDecimalOutOfRange(sigmaBox, u"sigma"_s, explore::NumberField::Sigma);
+    refuseDecimalOutOfRange(temperatureBox, u"temperature"_s, explore::NumberField::Temperature);
     connect(headsSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setHeads(v); });
     connect(headsBox, &QSpinBox::valueChanged, this, [this](int v) { m_model->setHeads(v); });
     connect(lengthSlider, &QSlider::valueChanged, this, [this](int v) { m_model->setQueries(sliderToLength(v)); });
@@ -408,7 +410,7 @@ ParametersPanel::ParametersPanel(SessionModel* model, std::vector<Preset> preset
     connect(m_model, &SessionModel::errorOccurred, this, &ParametersPanel::showError);
     connect(m_model, &SessionModel::errorCleared, this, [this](const QString& field) {
         showError(field, {});
-        if (field == "session")
+        if (field == u"session"_s)
             for (QLabel* label : m_errors) label->setVisible(false);
     });
     syncFromSession();

@@ -14,6 +14,8 @@
 #include <cmath>
 #include <limits>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -328,7 +330,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
 
     if (m_series.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(a, Qt::AlignCenter, "no data");
+        p.drawText(a, Qt::AlignCenter, u"no data"_s);
         return;
     }
 

@@ -20,6 +20,8 @@
 
 #include <cmath>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -31,31 +33,31 @@ constexpr int kViewMaxDistance = 4096;
 }  // namespace
 
 PositionSchemesView::PositionSchemesView(QWidget* parent) : QWidget(parent) {
-    setObjectName("positionSchemesView");
+    setObjectName(u"positionSchemesView"_s);
     m_quantity = new QComboBox(this);
-    m_quantity->setObjectName("schemesQuantity");
-    m_quantity->addItem("Logit contribution", static_cast<int>(SchemeQuantity::Logit));
-    m_quantity->addItem("Attention vs distance (zero content)", static_cast<int>(SchemeQuantity::Attention));
+    m_quantity->setObjectName(u"schemesQuantity"_s);
+    m_quantity->addItem(u"Logit contribution"_s, static_cast<int>(SchemeQuantity::Logit));
+    m_quantity->addItem(u"Attention vs distance (zero content)"_s, static_cast<int>(SchemeQuantity::Attention));
     m_maxDistance = new QSpinBox(this);
-    m_maxDistance->setObjectName("schemesMaxDistance");
+    m_maxDistance->setObjectName(u"schemesMaxDistance"_s);
     m_maxDistance->setRange(1, kViewMaxDistance);
     m_maxDistance->setValue(static_cast<int>(m_params.maxDistance));
     m_maxDistance->setKeyboardTracking(false);
-    m_maxDistance->setToolTip(QString("The distance axis d = 0..D (1 to %1)").arg(kViewMaxDistance));
+    m_maxDistance->setToolTip(u"The distance axis d = 0..D (1 to %1)"_s.arg(kViewMaxDistance));
     auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel("Show", this));
+    bar->addWidget(new QLabel(u"Show"_s, this));
     bar->addWidget(m_quantity);
     bar->addSpacing(16);
-    bar->addWidget(new QLabel("Max distance D", this));
+    bar->addWidget(new QLabel(u"Max distance D"_s, this));
     bar->addWidget(m_maxDistance);
     bar->addStretch(1);
 
     m_plot = new PlotWidget(this);
-    m_plot->setObjectName("schemesPlot");
+    m_plot->setObjectName(u"schemesPlot"_s);
     m_plot->setLegendLimit(0);  // the table beside the plot is the legend
     m_table = new QTableWidget(0, 2, this);
-    m_table->setObjectName("schemesReadout");
-    m_table->setHorizontalHeaderLabels({"curve", "value"});
+    m_table->setObjectName(u"schemesReadout"_s);
+    m_table->setHorizontalHeaderLabels({u"curve"_s, u"value"_s});
     m_table->verticalHeader()->hide();
     // Both columns as wide as their text and header (the table scrolls sideways when narrow).
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -70,7 +72,7 @@ PositionSchemesView::PositionSchemesView(QWidget* parent) : QWidget(parent) {
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     m_formulas = new QLabel(this);
-    m_formulas->setObjectName("schemesFormulas");
+    m_formulas->setObjectName(u"schemesFormulas"_s);
     m_formulas->setWordWrap(true);
     m_formulas->setTextFormat(Qt::RichText);
     m_formulas->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -179,7 +181,7 @@ void PositionSchemesView::recompute() {
     m_plot->setSeriesColors(std::move(colors));
     m_plot->setSeriesDashed(std::move(dashed));
     m_plot->setTitle(QString::fromStdString(positionSchemesTitle(m_schemes)));
-    m_plot->setAxisLabels("distance d = i − j", QString::fromStdString(positionSchemesYLabel(m_schemes)));
+    m_plot->setAxisLabels(u"distance d = i − j"_s, QString::fromStdString(positionSchemesYLabel(m_schemes)));
     m_note->setText(QString::fromStdString(m_schemes.note));
     QString html;
     for (const SchemeNote& note : schemeNotes(m_schemes)) {
@@ -189,10 +191,9 @@ void PositionSchemesView::recompute() {
                 colour = toQColor(positionCurveColor(c, heads));
                 break;
             }
-        html += QString("<span style='color:%1'>&#9632;</span> <b>%2</b>: %3. <i>%4</i><br>")
-                    .arg(colour.name(), QString::fromStdString(note.legend).toHtmlEscaped(),
-                         QString::fromStdString(note.formula).toHtmlEscaped(),
-                         QString::fromStdString(note.source).toHtmlEscaped());
+        html += u"<span style='color:%1'>&#9632;</span> <b>%2</b>: %3. <i>%4</i><br>"_s.arg(
+            colour.name(), QString::fromStdString(note.legend).toHtmlEscaped(),
+            QString::fromStdString(note.formula).toHtmlEscaped(), QString::fromStdString(note.source).toHtmlEscaped());
     }
     m_formulas->setText(html);
     showDistance(std::nullopt);
@@ -202,8 +203,7 @@ void PositionSchemesView::showDistance(std::optional<double> d) {
     std::optional<double> at;
     if (d) at = std::clamp(std::round(*d), 0.0, static_cast<double>(m_schemes.maxDistance));
     m_plot->setCursorX(at);
-    m_table->setHorizontalHeaderLabels(
-        {"curve", at ? QString("value at d = %1").arg(*at) : QString("value (hover the plot)")});
+    m_table->setHorizontalHeaderLabels({u"curve"_s, at ? u"value at d = %1"_s.arg(*at) : u"value (hover the plot)"_s});
     for (std::size_t n = 0; n < m_schemes.curves.size(); ++n) {
         QTableWidgetItem* item = m_table->item(static_cast<int>(n), 1);
         if (!item) continue;

@@ -41,7 +41,7 @@ private:
         if (!prefix().isEmpty() && text.startsWith(prefix())) text.remove(0, prefix().size());
         if (!suffix().isEmpty() && text.endsWith(suffix())) text.chop(suffix().size());
         text = text.trimmed();
-        if (text.startsWith('-') || text.startsWith('+')) text.remove(0, 1);
+        if (text.startsWith(u'-') || text.startsWith(u'+')) text.remove(0, 1);
         if (text.isEmpty() || text.size() > 40) return false;
         for (const QChar c : text)
             if (!c.isDigit()) return false;

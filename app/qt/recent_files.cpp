@@ -7,6 +7,8 @@
 #include <QSettings>
 #include <QStringList>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -25,32 +27,32 @@ void RecentFiles::setMenu(QMenu* menu) {
 
 void RecentFiles::add(const QString& path) {
     QSettings settings;
-    QStringList recent = settings.value("recentFiles").toStringList();
+    QStringList recent = settings.value(u"recentFiles"_s).toStringList();
     const QString absolute = QFileInfo(path).absoluteFilePath();
     recent.removeAll(absolute);
     recent.prepend(absolute);
     while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue("recentFiles", recent);
+    settings.setValue(u"recentFiles"_s, recent);
     rebuildMenu();
 }
 
 void RecentFiles::remove(const QString& path) {
     QSettings settings;
-    QStringList recent = settings.value("recentFiles").toStringList();
+    QStringList recent = settings.value(u"recentFiles"_s).toStringList();
     if (recent.removeAll(QFileInfo(path).absoluteFilePath()) == 0) return;
-    settings.setValue("recentFiles", recent);
+    settings.setValue(u"recentFiles"_s, recent);
     rebuildMenu();
 }
 
 void RecentFiles::rebuildMenu() {
     if (!m_menu) return;
     m_menu->clear();
-    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    const QStringList recent = QSettings().value(u"recentFiles"_s).toStringList();
     int n = 0;
     for (const QString& path : recent) {
         ++n;
-        m_menu->addAction(QString("&%1 %2").arg(n).arg(QFileInfo(path).fileName()),
-                          QKeySequence(QString("Alt+Shift+%1").arg(n)), this, [this, path] { m_open(path); });
+        m_menu->addAction(u"&%1 %2"_s.arg(n).arg(QFileInfo(path).fileName()), QKeySequence(u"Alt+Shift+%1"_s.arg(n)),
+                          this, [this, path] { m_open(path); });
     }
     m_menu->setEnabled(!recent.isEmpty());
 }

@@ -22,19 +22,21 @@
 #include <cstdio>
 #include <memory>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 void runScreenshots(MainWindow& window, const QString& dir, std::function<void(bool)> done) {
     // Screenshots keep one size whatever the (virtual) screen is, so they compare across runs
     // (ALIBI_SCREENSHOT_SIZE=1280x720 checks a projector's size).
     QSize size(1400, 900);
-    const QStringList wh = qEnvironmentVariable("ALIBI_SCREENSHOT_SIZE").split('x');
+    const QStringList wh = qEnvironmentVariable("ALIBI_SCREENSHOT_SIZE").split(u'x');
     if (wh.size() == 2 && wh[0].toInt() >= 640 && wh[1].toInt() >= 480) size = QSize(wh[0].toInt(), wh[1].toInt());
     window.resize(size);
     SessionModel* model = window.model();
     model->setCompareEnabled(true);
     model->setExtrapolationEnabled(true);
-    window.diagnoseView()->openExample(kSlopeOffByOne);
+    window.diagnoseView()->openExample(QString::fromUtf8(kSlopeOffByOne));
     // The Attention maps tab shows the example file (the Help menu's first example), fitted.
     AttentionMapsPage* page = window.attentionPage();
     if (const auto folder = findDataDir("attention")) {
@@ -42,7 +44,7 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
         const QString file =
             qEnvironmentVariableIsSet("ALIBI_SCREENSHOT_ATTENTION")
                 ? qEnvironmentVariable("ALIBI_SCREENSHOT_ATTENTION")
-                : QDir(QString::fromStdString(folder->string())).filePath("trained-like-4x8x64.safetensors");
+                : QDir(QString::fromStdString(folder->string())).filePath(u"trained-like-4x8x64.safetensors"_s);
         if (QFileInfo::exists(file)) page->openFile(file);
     }
     QDir().mkpath(dir);
@@ -75,14 +77,14 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
             QTimer::singleShot(50, w, *shoot);
             return;
         }
-        const char* names[MainWindow::TabCount] = {
-            "1-head-grid",     "2-head-detail", "3-curves",           "4-stages",         "5-compare",
-            "6-extrapolation", "7-diagnose",    "8-position-schemes", "9-attention-grid", "10-model"};
+        const QString names[MainWindow::TabCount] = {
+            u"1-head-grid"_s,     u"2-head-detail"_s, u"3-curves"_s,           u"4-stages"_s,         u"5-compare"_s,
+            u"6-extrapolation"_s, u"7-diagnose"_s,    u"8-position-schemes"_s, u"9-attention-grid"_s, u"10-model"_s};
         bool ok = true;
         for (int t = 0; t < MainWindow::AttentionTab; ++t) {
             w->tabs()->setCurrentIndex(t);
             QApplication::processEvents();
-            const QString file = QDir(dir).filePath(QString("%1.png").arg(names[t]));
+            const QString file = QDir(dir).filePath(u"%1.png"_s.arg(names[t]));
             ok = w->grab().save(file, "PNG") && ok;
             std::fprintf(stdout, "screenshot: %s\n", qPrintable(file));
         }
@@ -93,9 +95,10 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
         w->tabs()->setCurrentIndex(MainWindow::AttentionTab);
         if (page->model()->maps() && page->model()->maps()->layers() > 1) page->setLayerIndex(1);
         page->setHead(std::min(2, page->model()->maps() ? page->model()->maps()->heads() - 1 : 0));
-        const char* viewNames[AttentionMapsPage::ViewCount] = {
-            "9-attention-grid",        "9b-attention-overview",  "9c-attention-head",     "9d-attention-distance",
-            "9e-attention-similarity", "9f-attention-fit-table", "9g-attention-two-heads"};
+        const QString viewNames[AttentionMapsPage::ViewCount] = {
+            u"9-attention-grid"_s,      u"9b-attention-overview"_s,   u"9c-attention-head"_s,
+            u"9d-attention-distance"_s, u"9e-attention-similarity"_s, u"9f-attention-fit-table"_s,
+            u"9g-attention-two-heads"_s};
         for (int v = 0; v < AttentionMapsPage::ViewCount; ++v) {
             page->views()->setCurrentIndex(v);
             QApplication::processEvents();
@@ -119,7 +122,7 @@ void runScreenshots(MainWindow& window, const QString& dir, std::function<void(b
                 QApplication::sendEvent(hover, &move);
                 QApplication::processEvents();
             }
-            const QString file = QDir(dir).filePath(QString("%1.png").arg(viewNames[v]));
+            const QString file = QDir(dir).filePath(u"%1.png"_s.arg(viewNames[v]));
             ok = w->grab().save(file, "PNG") && ok;
             std::fprintf(stdout, "screenshot: %s\n", qPrintable(file));
         }

@@ -17,6 +17,8 @@
 #include <limits>
 #include <optional>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -32,10 +34,10 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
     auto* top = new QHBoxLayout;
     m_head = new QSpinBox(this);
     m_head->setRange(0, 0);
-    m_head->setToolTip("The head whose row is shown (click a head in the grid to choose it too)");
+    m_head->setToolTip(u"The head whose row is shown (click a head in the grid to choose it too)"_s);
     m_caption = new QLabel(this);
     m_caption->setWordWrap(true);
-    top->addWidget(new QLabel("Head", this));
+    top->addWidget(new QLabel(u"Head"_s, this));
     top->addWidget(m_head);
     top->addSpacing(16);
     top->addWidget(m_caption, 1);
@@ -44,12 +46,12 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
     auto* plots = new QWidget(this);
     auto* row = new QHBoxLayout(plots);
     row->setContentsMargins(0, 0, 0, 0);
-    const char* titles[4] = {"1 · content logits", "2 · + ALiBi bias", "3 · masked", "4 · softmax"};
-    const char* yLabels[4] = {"logit", "logit + bias", "masked logit", "probability"};
+    const QString titles[4] = {u"1 · content logits"_s, u"2 · + ALiBi bias"_s, u"3 · masked"_s, u"4 · softmax"_s};
+    const QString yLabels[4] = {u"logit"_s, u"logit + bias"_s, u"masked logit"_s, u"probability"_s};
     for (int n = 0; n < 4; ++n) {
         m_plots[n] = new PlotWidget(plots);
         m_plots[n]->setTitle(titles[n]);
-        m_plots[n]->setAxisLabels("key j", yLabels[n]);
+        m_plots[n]->setAxisLabels(u"key j"_s, yLabels[n]);
         m_plots[n]->setLegendLimit(0);
         m_plots[n]->setCategorical(true);
         // Four plots side by side beside the parameters must fit a 1280x720 projector.
@@ -59,8 +61,8 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
 
     m_model = new NumberTable(this);
     // Two-line headers keep nine columns narrow enough for a projector, each header whole.
-    m_model->setColumns({"head", "slope m", "half-life", "entropy", "mean\ndist.", "50%\nwithin", "90%\nwithin",
-                         "entropy\n(avg)", "mean dist.\n(avg)"},
+    m_model->setColumns({u"head"_s, u"slope m"_s, u"half-life"_s, u"entropy"_s, u"mean\ndist."_s, u"50%\nwithin"_s,
+                         u"90%\nwithin"_s, u"entropy\n(avg)"_s, u"mean dist.\n(avg)"_s},
                         {whole, slopeText, fixed, fixed, fixed, whole, whole, fixed, fixed});
     m_lessonRows = new LessonRowsProxy(Head, this);
     m_lessonRows->setSourceModel(m_model);
@@ -126,13 +128,13 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
         m_head->setValue(s->head);
     }
     const double m = s->grid->slopes[static_cast<std::size_t>(s->head)];
-    m_caption->setText(QString("Query row i = %1 of head %2 (m = %3). Softmax turns the biased, masked logits into "
-                               "probabilities; the temperature τ = %4 divides the logits first. Columns marked (avg) "
-                               "average the statistics over rows.")
-                           .arg(s->queryRow)
-                           .arg(s->head)
-                           .arg(slopeText(m))
-                           .arg(session.attention.content.temperature));
+    m_caption->setText(
+        u"Query row i = %1 of head %2 (m = %3). Softmax turns the biased, masked logits into "
+        "probabilities; the temperature τ = %4 divides the logits first. Columns marked (avg) "
+        "average the statistics over rows."_s.arg(s->queryRow)
+            .arg(s->head)
+            .arg(slopeText(m))
+            .arg(session.attention.content.temperature));
     if (s->stages) {
         const std::vector<double>* rows[4] = {&s->stages->content, &s->stages->withBias, &s->stages->masked,
                                               &s->stages->probabilities};

@@ -15,6 +15,8 @@
 
 #include <cmath>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -90,32 +92,32 @@ TwoHeadsView::TwoHeadsView(AttentionMapsModel* model, QWidget* parent) : QWidget
         s->setRange(0, 0);
         return s;
     };
-    m_aLayer = spin("Head A's layer (its index in the file, as the Layer control above)");
-    m_aHead = spin("Head A");
+    m_aLayer = spin(u"Head A's layer (its index in the file, as the Layer control above)"_s);
+    m_aHead = spin(u"Head A"_s);
     m_bKind = new QComboBox(this);
-    m_bKind->addItem("another head", static_cast<int>(explore::CompareSource::Head));
-    m_bKind->addItem("A's prior at the configured slope", static_cast<int>(explore::CompareSource::ConfiguredPrior));
-    m_bKind->addItem("A's prior at its fitted m*", static_cast<int>(explore::CompareSource::FittedPrior));
+    m_bKind->addItem(u"another head"_s, static_cast<int>(explore::CompareSource::Head));
+    m_bKind->addItem(u"A's prior at the configured slope"_s, static_cast<int>(explore::CompareSource::ConfiguredPrior));
+    m_bKind->addItem(u"A's prior at its fitted m*"_s, static_cast<int>(explore::CompareSource::FittedPrior));
     m_bKind->setToolTip(
-        "What B is: any head of the file, or A's ALiBi prior softmax(-m d) at the paired slope or at A's fitted m*");
-    m_bLayer = spin("Head B's layer (its index in the file)");
-    m_bHead = spin("Head B");
-    m_bLayerLabel = new QLabel("layer", this);
-    m_bHeadLabel = new QLabel("head", this);
+        u"What B is: any head of the file, or A's ALiBi prior softmax(-m d) at the paired slope or at A's fitted m*"_s);
+    m_bLayer = spin(u"Head B's layer (its index in the file)"_s);
+    m_bHead = spin(u"Head B"_s);
+    m_bLayerLabel = new QLabel(u"layer"_s, this);
+    m_bHeadLabel = new QLabel(u"head"_s, this);
     m_readout = new QLabel(this);
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_readout->setMinimumHeight(3 * fontMetrics().height());
     m_readout->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_canvas = new HeadCompareCanvas(this);
-    m_canvas->setMessage("Open attention maps to compare two heads");
+    m_canvas->setMessage(u"Open attention maps to compare two heads"_s);
 
     auto* pickers = new QHBoxLayout;
-    pickers->addWidget(new QLabel("<b>A</b>: layer", this));
+    pickers->addWidget(new QLabel(u"<b>A</b>: layer"_s, this));
     pickers->addWidget(m_aLayer);
-    pickers->addWidget(new QLabel("head", this));
+    pickers->addWidget(new QLabel(u"head"_s, this));
     pickers->addWidget(m_aHead);
     pickers->addSpacing(16);
-    pickers->addWidget(new QLabel("<b>B</b>:", this));
+    pickers->addWidget(new QLabel(u"<b>B</b>:"_s, this));
     pickers->addWidget(m_bKind);
     pickers->addWidget(m_bLayerLabel);
     pickers->addWidget(m_bLayer);
@@ -201,7 +203,7 @@ void TwoHeadsView::refresh() {
     m_dirty = false;
     auto r = request();
     if (!r) {
-        m_canvas->setMessage("Open attention maps to compare two heads");
+        m_canvas->setMessage(u"Open attention maps to compare two heads"_s);
         return;
     }
     const double ratio = m_canvas->devicePixelRatioF();
@@ -256,11 +258,11 @@ void TwoHeadsView::onHovered(QPoint p) {
     const QString text = p.x() < 0 ? QString() : hoverAt(p);
     m_hoverText = text;
     m_readout->setText(text);
-    emit cellHovered(QString(text).replace('\n', "   "));
+    emit cellHovered(QString(text).replace(u'\n', u"   "_s));
     if (text.isEmpty())
         QToolTip::hideText();
     else
-        QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace('\n', "<br>"), m_canvas);
+        QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace(u'\n', u"<br>"_s), m_canvas);
 }
 
 std::optional<FigureJobRequest> TwoHeadsView::figureRequest(int width, int height, int scale) const {
@@ -277,14 +279,14 @@ std::optional<FigureJobRequest> TwoHeadsView::figureRequest(int width, int heigh
 }
 
 QString TwoHeadsView::figureName() const {
-    const QString a = QString("layer%1-head%2").arg(m_aLayer->value()).arg(m_aHead->value());
+    const QString a = u"layer%1-head%2"_s.arg(m_aLayer->value()).arg(m_aHead->value());
     switch (static_cast<explore::CompareSource>(m_bKind->currentData().toInt())) {
         case explore::CompareSource::ConfiguredPrior:
-            return a + "-vs-prior";
+            return a + u"-vs-prior"_s;
         case explore::CompareSource::FittedPrior:
-            return a + "-vs-fitted-prior";
+            return a + u"-vs-fitted-prior"_s;
         default:
-            return a + QString("-vs-layer%1-head%2").arg(m_bLayer->value()).arg(m_bHead->value());
+            return a + u"-vs-layer%1-head%2"_s.arg(m_bLayer->value()).arg(m_bHead->value());
     }
 }
 

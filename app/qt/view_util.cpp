@@ -19,6 +19,8 @@
 #include <cmath>
 #include <limits>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 QImage toQImage(const Image& image, double devicePixelRatio) {
@@ -60,8 +62,8 @@ QString cellDescription(const Session& session, const std::vector<double>& slope
                         std::int64_t key, bool html) {
     const QString text =
         QString::fromStdString(explore::heatmapReadoutComputed(heatmapParams(session), slopes, head, query, key));
-    if (html) return text.toHtmlEscaped().replace('\n', "<br>");
-    return QString(text).replace('\n', "   ");
+    if (html) return text.toHtmlEscaped().replace(u'\n', u"<br>"_s);
+    return QString(text).replace(u'\n', u"   "_s);
 }
 
 void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBar, Colormap map,
@@ -105,7 +107,7 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
     // top label's upper half, the swatches below the bottom label's lower half.
     const int titleLine = smallFm.height();
     const int titleBottom = bar.y() - fm.height() / 2 - 2;
-    if (!head.isEmpty() && smallFm.horizontalAdvance(title + "  " + head) > titleWidth) {
+    if (!head.isEmpty() && smallFm.horizontalAdvance(title + u"  "_s + head) > titleWidth) {
         // Too long for one line ("probability  head 3, T = L"): the head on a line of its own,
         // never cut.
         p.drawText(QRect(bar.x() - 4, titleBottom - 2 * titleLine, titleWidth, titleLine),
@@ -113,7 +115,7 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
         p.drawText(QRect(bar.x() - 4, titleBottom - titleLine, titleWidth, titleLine), Qt::AlignLeft | Qt::AlignVCenter,
                    head);
     } else {
-        if (!head.isEmpty()) title += "  " + head;
+        if (!head.isEmpty()) title += u"  "_s + head;
         p.drawText(QRect(bar.x() - 4, titleBottom - titleLine, titleWidth, titleLine), Qt::AlignLeft | Qt::AlignVCenter,
                    title);
     }
@@ -123,7 +125,7 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
         const QRect swatch(bar.x(), swatchTop + (smallFm.height() - swatchSize) / 2, swatchSize, swatchSize);
         p.fillRect(swatch, toQColor(kMaskedColor));
         p.drawText(QRect(swatch.right() + 5, swatchTop, labelWidth + bar.width() - swatchSize, smallFm.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, "masked");
+                   Qt::AlignLeft | Qt::AlignVCenter, u"masked"_s);
         swatchTop += smallFm.height() + 2;
     }
     if (colorBar.fullyMaskedSwatch) {
@@ -132,7 +134,7 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
             for (int x = 0; x < swatch.width(); ++x)
                 p.fillRect(swatch.x() + x, swatch.y() + y, 1, 1, toQColor(fullyMaskedStripe(x, y)));
         p.drawText(QRect(swatch.right() + 5, swatchTop, labelWidth + bar.width() - swatchSize, smallFm.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, "fully masked row");
+                   Qt::AlignLeft | Qt::AlignVCenter, u"fully masked row"_s);
     }
     p.setFont(normal);
 }
@@ -256,8 +258,8 @@ PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF 
         const QFontMetricsF fm(f);
         if (fm.height() > room) continue;
         painter.setFont(f);
-        QString label = n < labels.size() && !labels[n].isEmpty() ? labels[n] : QString("h%1").arg(t.head);
-        if (fm.horizontalAdvance(label) > tr.width()) label = QString("h%1").arg(t.head);
+        QString label = n < labels.size() && !labels[n].isEmpty() ? labels[n] : u"h%1"_s.arg(t.head);
+        if (fm.horizontalAdvance(label) > tr.width()) label = u"h%1"_s.arg(t.head);
         if (fm.horizontalAdvance(label) > tr.width()) continue;
         const QRectF box(tr.x(), tr.y() - room, tr.width(), room);
         painter.drawText(box, Qt::AlignLeft | Qt::AlignBottom, label);

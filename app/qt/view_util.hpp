@@ -47,7 +47,7 @@ void paintColorBar(class QPainter& painter, const QRect& bar, const alibi::Color
 // and right of it for labels as wide as `widestLabel`.
 [[nodiscard]] int colorBarTitleRoom(const QFontMetrics& fm);
 [[nodiscard]] int colorBarKeyRoom(const QFontMetrics& fm, bool fullyMaskedRows);
-[[nodiscard]] int colorBarLabelRoom(const QFontMetrics& fm, const QString& widestLabel = "-10.606602");
+[[nodiscard]] int colorBarLabelRoom(const QFontMetrics& fm, const QString& widestLabel = QStringLiteral("-10.606602"));
 // The stale mark over a view whose picture is older than the parameters: the area dimmed and
 // the core's "updating..." (explore::progressText: the percentage when `progress` >= 0, "about
 // N s left" when `secondsLeft` >= 0) in its centre. `refining`: the picture is a preview being

@@ -9,6 +9,8 @@
 
 #include <chrono>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 AttentionMapsModel::AttentionMapsModel(QObject* parent) : QObject(parent) {
@@ -117,7 +119,7 @@ void AttentionMapsModel::onOpened() {
         return;
     }
     if (!out.maps) {
-        emit openFailed(QString("%1: %2").arg(m_pendingPath, out.error));
+        emit openFailed(u"%1: %2"_s.arg(m_pendingPath, out.error));
         return;
     }
     install(out);
@@ -128,7 +130,7 @@ void AttentionMapsModel::adoptClassified() {
     const Opened out = std::move(*m_classified);
     m_classified.reset();
     if (!out.maps) {
-        emit openFailed(QString("%1: %2").arg(m_pendingPath, out.error));
+        emit openFailed(u"%1: %2"_s.arg(m_pendingPath, out.error));
         return;
     }
     install(out);
@@ -171,8 +173,7 @@ void AttentionMapsModel::install(const Opened& out) {
 
 Result<void> AttentionMapsModel::setConfigured(std::vector<double> slopes, const QString& source) {
     if (m_maps && !slopes.empty() && static_cast<int>(slopes.size()) != m_maps->heads())
-        return fail(ErrorCode::InvalidArgument, QString("%1 gives %2 slopes but the maps have %3 heads")
-                                                    .arg(source)
+        return fail(ErrorCode::InvalidArgument, u"%1 gives %2 slopes but the maps have %3 heads"_s.arg(source)
                                                     .arg(slopes.size())
                                                     .arg(m_maps->heads())
                                                     .toStdString());
@@ -261,7 +262,7 @@ void AttentionMapsModel::onFitted() {
     }
     m_fitPending = false;
     if (out.cancelled) {
-        emit fitFailed("fit cancelled");
+        emit fitFailed(u"fit cancelled"_s);
         return;
     }
     if (!out.error.isEmpty()) {

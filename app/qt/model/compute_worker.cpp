@@ -5,6 +5,8 @@
 #include <QElapsedTimer>
 #include <QMetaObject>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 ComputeWorker::ComputeWorker(QObject* parent)
@@ -28,9 +30,9 @@ void ComputeWorker::submit(explore::Request request) {
         try {
             run(request, job);
         } catch (const std::bad_alloc&) {
-            emit failed(request.generation, QStringLiteral("out of memory while computing the views; lower H or T"));
+            emit failed(request.generation, u"out of memory while computing the views; lower H or T"_s);
         } catch (const std::exception& e) {
-            emit failed(request.generation, QStringLiteral("unexpected error: %1").arg(QString::fromUtf8(e.what())));
+            emit failed(request.generation, u"unexpected error: %1"_s.arg(QString::fromUtf8(e.what())));
         }
     });
 }

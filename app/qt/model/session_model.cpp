@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
 
 namespace {
@@ -14,55 +16,55 @@ namespace {
 QString controlOf(Field field) {
     switch (field) {
         case Field::Heads:
-            return QStringLiteral("heads");
+            return u"heads"_s;
         case Field::Seq:
-            return QStringLiteral("queries");
+            return u"queries"_s;
         case Field::Keys:
-            return QStringLiteral("keys");
+            return u"keys"_s;
         case Field::Scheme:
-            return QStringLiteral("scheme");
+            return u"scheme"_s;
         case Field::MaxBias:
-            return QStringLiteral("maxBias");
+            return u"maxBias"_s;
         case Field::Arith:
-            return QStringLiteral("arith");
+            return u"arith"_s;
         case Field::Slopes:
-            return QStringLiteral("custom");
+            return u"custom"_s;
         case Field::Mode:
-            return QStringLiteral("mode");
+            return u"mode"_s;
         case Field::Mask:
-            return QStringLiteral("mask");
+            return u"mask"_s;
         case Field::Dtype:
-            return QStringLiteral("dtype");
+            return u"dtype"_s;
         case Field::Layout:
-            return QStringLiteral("layout");
+            return u"layout"_s;
         case Field::Content:
-            return QStringLiteral("content");
+            return u"content"_s;
         case Field::Sigma:
-            return QStringLiteral("sigma");
+            return u"sigma"_s;
         case Field::Dk:
-            return QStringLiteral("dk");
+            return u"dk"_s;
         case Field::Seed:
-            return QStringLiteral("seed");
+            return u"seed"_s;
         case Field::Temperature:
-            return QStringLiteral("temperature");
+            return u"temperature"_s;
         case Field::Query:
-            return QStringLiteral("queryRow");
+            return u"queryRow"_s;
         case Field::Lengths:
-            return QStringLiteral("lengths");
+            return u"lengths"_s;
         case Field::Padding:
-            return QStringLiteral("padding");
+            return u"padding"_s;
         case Field::Documents:
-            return QStringLiteral("documents");
+            return u"documents"_s;
         case Field::Window:
-            return QStringLiteral("window");
+            return u"window"_s;
         case Field::Prefix:
-            return QStringLiteral("prefix");
+            return u"prefix"_s;
         case Field::Positions:
-            return QStringLiteral("positions");
+            return u"positions"_s;
         case Field::BatchRow:
-            return QStringLiteral("batchRow");
+            return u"batchRow"_s;
         case Field::What:
-            return QStringLiteral("what");
+            return u"what"_s;
         default:
             return {};
     }
@@ -121,7 +123,7 @@ bool SessionModel::apply(const QString& field, const std::function<void(Session&
     if (edit->session == m_session) return true;
     m_history.record(edit->session);
     replace(std::move(edit->session));
-    if (!edit->notes.empty()) emit adjusted("Adjusted: " + QString::fromStdString(explore::joinNotes(edit->notes)));
+    if (!edit->notes.empty()) emit adjusted(u"Adjusted: "_s + QString::fromStdString(explore::joinNotes(edit->notes)));
     return true;
 }
 
@@ -146,15 +148,15 @@ void SessionModel::replace(Session next) {
 }
 
 bool SessionModel::setSession(const Session& session) {
-    return apply("session", [&](Session& s) { s = session; });
+    return apply(u"session"_s, [&](Session& s) { s = session; });
 }
 
 bool SessionModel::loadSession(const Session& session) {
     if (auto ok = validateSession(session); !ok) {
-        emit errorOccurred("session", QString::fromStdString(ok.error().message));
+        emit errorOccurred(u"session"_s, QString::fromStdString(ok.error().message));
         return false;
     }
-    emit errorCleared("session");
+    emit errorCleared(u"session"_s);
     m_history.reset(session);
     if (session == m_session) {
         emit historyChanged();
@@ -192,130 +194,130 @@ void SessionModel::markSaved() {
 }
 
 bool SessionModel::setHeads(int heads) {
-    return apply("heads", [heads](Session& s) { s.attention.bias.slopes.heads = heads; });
+    return apply(u"heads"_s, [heads](Session& s) { s.attention.bias.slopes.heads = heads; });
 }
 
 bool SessionModel::setQueries(std::int64_t queries) {
-    return apply("queries", [queries](Session& s) { s.attention.bias.queries = queries; });
+    return apply(u"queries"_s, [queries](Session& s) { s.attention.bias.queries = queries; });
 }
 
 bool SessionModel::setKeys(std::int64_t keys) {
-    return apply("keys", [keys](Session& s) { s.attention.bias.keys = keys; });
+    return apply(u"keys"_s, [keys](Session& s) { s.attention.bias.keys = keys; });
 }
 bool SessionModel::setMode(BiasMode mode) {
-    return apply("mode", [mode](Session& s) { s.attention.bias.mode = mode; });
+    return apply(u"mode"_s, [mode](Session& s) { s.attention.bias.mode = mode; });
 }
 bool SessionModel::setScheme(SlopeScheme scheme) {
-    return apply("scheme", [scheme](Session& s) { s.attention.bias.slopes.scheme = scheme; });
+    return apply(u"scheme"_s, [scheme](Session& s) { s.attention.bias.slopes.scheme = scheme; });
 }
 bool SessionModel::setMaxBias(double maxBias) {
-    return apply("maxBias", [maxBias](Session& s) { s.attention.bias.slopes.maxBias = maxBias; });
+    return apply(u"maxBias"_s, [maxBias](Session& s) { s.attention.bias.slopes.maxBias = maxBias; });
 }
 
 bool SessionModel::setArith(Arith arith) {
-    return apply("arith", [arith](Session& s) { s.attention.bias.slopes.arith = arith; });
+    return apply(u"arith"_s, [arith](Session& s) { s.attention.bias.slopes.arith = arith; });
 }
 
 bool SessionModel::setCustomSlopes(const QString& text) {
     // The core's one grammar ("0.5, 1/8, 2^-3"); the list sets H, as `alibi --slopes` does.
     auto values = explore::parseSlopeList(text.toStdString());
     if (!values) {
-        emit errorOccurred(QStringLiteral("custom"), controlMessage(values.error().message));
+        emit errorOccurred(u"custom"_s, controlMessage(values.error().message));
         return false;
     }
-    return apply(QStringLiteral("custom"), [&](Session& s) { s = explore::withCustomSlopes(std::move(s), *values); });
+    return apply(u"custom"_s, [&](Session& s) { s = explore::withCustomSlopes(std::move(s), *values); });
 }
 
 bool SessionModel::setMask(const QString& text) {
     auto mask = parseMask(text.trimmed().toStdString());
     if (!mask) {
-        emit errorOccurred("mask", QString("Mask: '%1' is not a number; type a finite number such as -1e9, or choose "
-                                           "-inf or min (the dtype's lowest finite value)")
-                                       .arg(text));
+        emit errorOccurred(u"mask"_s,
+                           u"Mask: '%1' is not a number; type a finite number such as -1e9, or choose "
+                           "-inf or min (the dtype's lowest finite value)"_s.arg(text));
         return false;
     }
-    return apply("mask", [&](Session& s) { s.attention.bias.mask = *mask; });
+    return apply(u"mask"_s, [&](Session& s) { s.attention.bias.mask = *mask; });
 }
 
 bool SessionModel::setDType(DType dtype) {
-    return apply("dtype", [dtype](Session& s) { s.attention.bias.dtype = dtype; });
+    return apply(u"dtype"_s, [dtype](Session& s) { s.attention.bias.dtype = dtype; });
 }
 bool SessionModel::setLayout(Layout layout) {
-    return apply("layout", [layout](Session& s) { s.attention.bias.layout = layout; });
+    return apply(u"layout"_s, [layout](Session& s) { s.attention.bias.layout = layout; });
 }
 bool SessionModel::setContentKind(ContentKind kind) {
-    return apply("content", [kind](Session& s) { s.attention.content.kind = kind; });
+    return apply(u"content"_s, [kind](Session& s) { s.attention.content.kind = kind; });
 }
 bool SessionModel::setSigma(double sigma) {
-    return apply("sigma", [sigma](Session& s) { s.attention.content.sigma = sigma; });
+    return apply(u"sigma"_s, [sigma](Session& s) { s.attention.content.sigma = sigma; });
 }
 bool SessionModel::setDk(int dk) {
-    return apply("dk", [dk](Session& s) { s.attention.content.dk = dk; });
+    return apply(u"dk"_s, [dk](Session& s) { s.attention.content.dk = dk; });
 }
 bool SessionModel::setSeed(std::uint64_t seed) {
-    return apply("seed", [seed](Session& s) { s.attention.content.seed = seed; });
+    return apply(u"seed"_s, [seed](Session& s) { s.attention.content.seed = seed; });
 }
 bool SessionModel::setTemperature(double temperature) {
-    return apply("temperature", [temperature](Session& s) { s.attention.content.temperature = temperature; });
+    return apply(u"temperature"_s, [temperature](Session& s) { s.attention.content.temperature = temperature; });
 }
 bool SessionModel::setQueryRow(std::int64_t row) {
-    return apply("queryRow", [row](Session& s) { s.queryRow = row; });
+    return apply(u"queryRow"_s, [row](Session& s) { s.queryRow = row; });
 }
 bool SessionModel::setColormap(Colormap map) {
-    return apply("colormap", [map](Session& s) { s.colormap = map; });
+    return apply(u"colormap"_s, [map](Session& s) { s.colormap = map; });
 }
 bool SessionModel::setScaleMode(ScaleMode scale) {
-    return apply("scale", [scale](Session& s) { s.scale = scale; });
+    return apply(u"scale"_s, [scale](Session& s) { s.scale = scale; });
 }
 bool SessionModel::setWhat(RenderWhat what) {
-    return apply("what", [what](Session& s) { s.what = what; });
+    return apply(u"what"_s, [what](Session& s) { s.what = what; });
 }
 bool SessionModel::setSelectedHead(int head) {
-    return apply("head", [head](Session& s) { s.head = head; });
+    return apply(u"head"_s, [head](Session& s) { s.head = head; });
 }
 bool SessionModel::setTrainLength(std::int64_t length) {
-    return apply("trainLength", [length](Session& s) { s.trainLength = length; });
+    return apply(u"trainLength"_s, [length](Session& s) { s.trainLength = length; });
 }
 
 bool SessionModel::setBatchLengths(const QString& text) {
     auto values = parseLengthList(text.toStdString(), "Lengths");
     if (!values) {
-        emit errorOccurred("lengths", QString::fromStdString(values.error().message));
+        emit errorOccurred(u"lengths"_s, QString::fromStdString(values.error().message));
         return false;
     }
-    return apply("lengths", [&](Session& s) { s.batch.lengths = *values; });
+    return apply(u"lengths"_s, [&](Session& s) { s.batch.lengths = *values; });
 }
 bool SessionModel::setBatchDocuments(const QString& text) {
     auto values = parseLengthList(text.toStdString(), "Documents");
     if (!values) {
-        emit errorOccurred("documents", QString::fromStdString(values.error().message));
+        emit errorOccurred(u"documents"_s, QString::fromStdString(values.error().message));
         return false;
     }
-    return apply("documents", [&](Session& s) { s.batch.documents = *values; });
+    return apply(u"documents"_s, [&](Session& s) { s.batch.documents = *values; });
 }
 bool SessionModel::setBatchPadding(Padding padding) {
-    return apply("padding", [padding](Session& s) { s.batch.padding = padding; });
+    return apply(u"padding"_s, [padding](Session& s) { s.batch.padding = padding; });
 }
 bool SessionModel::setBatchPositions(PositionRule rule) {
-    return apply("positions", [rule](Session& s) { s.batch.positions = rule; });
+    return apply(u"positions"_s, [rule](Session& s) { s.batch.positions = rule; });
 }
 bool SessionModel::setBatchWindow(std::int64_t window) {
-    return apply("window", [window](Session& s) { s.batch.window = window; });
+    return apply(u"window"_s, [window](Session& s) { s.batch.window = window; });
 }
 bool SessionModel::setBatchPrefix(std::int64_t prefix) {
-    return apply("prefix", [prefix](Session& s) { s.batch.prefix = prefix; });
+    return apply(u"prefix"_s, [prefix](Session& s) { s.batch.prefix = prefix; });
 }
 bool SessionModel::setBatchRow(std::int64_t row) {
-    return apply("batchRow", [row](Session& s) { s.batchRow = row; });
+    return apply(u"batchRow"_s, [row](Session& s) { s.batchRow = row; });
 }
 
 bool SessionModel::setLive(const LiveModelParams& live) {
-    return apply("model", [&](Session& s) { s.live = live; });
+    return apply(u"model"_s, [&](Session& s) { s.live = live; });
 }
 
 void SessionModel::setCompareSpec(const CompareOverrides& spec) {
     // B is saved with the session: a change is an undo step and marks the session modified.
-    apply("compare", [&](Session& s) { s.compare = sessionCompare(spec); });
+    apply(u"compare"_s, [&](Session& s) { s.compare = sessionCompare(spec); });
 }
 
 void SessionModel::setGridPixels(QSize devicePixels, double devicePixelRatio, int labelBand) {
