@@ -104,16 +104,16 @@ void drawDetailView(AppState& state, const Model& model) {
     if (image.width <= 0 || image.height <= 0) return;
     // The image fills the room its shape allows with square cells (a square head fills the view's
     // height; Q = 4 queries of K = 16 keys a strip as wide as the view), cells kept crisp (the
-    // texture samples the nearest pixel). Where the view is wider than the picture needs (a
-    // lesson's strip leaves a wide, short view), the read-out and the notes go in a column right
-    // of the colour bar, so the picture takes the whole height.
+    // texture samples the nearest pixel). The read-out and the notes go under the picture, or in
+    // a column right of the colour bar when that lets the picture grow (a lesson's strip leaves a
+    // wide, short view): the picture then takes the whole height.
     const float imageWidth = static_cast<float>(image.width), imageHeight = static_cast<float>(image.height);
     const float barWidth = colorBarWidth();
     const float sideWidth = ImGui::GetFontSize() * 16.0f;
-    const bool beside = avail.x - barWidth - avail.y / imageHeight * imageWidth >= sideWidth;
-    const float zoom =
-        beside ? std::max(0.0f, std::min((avail.x - barWidth - sideWidth) / imageWidth, avail.y / imageHeight))
-               : std::max(0.0f, std::min((avail.x - barWidth) / imageWidth, (avail.y - readoutHeight) / imageHeight));
+    const float besideZoom = std::min((avail.x - barWidth - sideWidth) / imageWidth, avail.y / imageHeight);
+    const float belowZoom = std::min((avail.x - barWidth) / imageWidth, (avail.y - readoutHeight) / imageHeight);
+    const bool beside = besideZoom > belowZoom;
+    const float zoom = std::max(0.0f, beside ? besideZoom : belowZoom);
     const ImVec2 size(std::floor(imageWidth * zoom), std::floor(imageHeight * zoom));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     if (model.detailTexture != nullptr) {

@@ -121,7 +121,8 @@ TEST_F(LectureViews, LessonTextBreaksOnlyAtSpaces) {
                         while (s < e) {
                             const char* next = font->CalcWordWrapPositionA(scale, s, e, width);
                             if (next == s) ++next;
-                            if (next < e && next > s && next[-1] == '.' && std::isdigit(static_cast<unsigned char>(*next)))
+                            if (next < e && next > s && next[-1] == '.' &&
+                                std::isdigit(static_cast<unsigned char>(*next)))
                                 ++imguiSplits;
                             s = next;
                             while (s < e && *s == ' ') ++s;
@@ -160,8 +161,8 @@ TEST_F(LectureViews, CurvePlotsHaveWholeLegends) {
                 if (labels.contains(words(run.text))) drawn.insert(words(run.text));
                 if (words(run.text).find("of" + std::to_string(heads) + "listed") != std::string::npos) ++notes;
             }
-            const std::string where = (onProjector ? "1280x720 presentation, H = " : "1600x1000, H = ") +
-                                      std::to_string(heads);
+            const std::string where =
+                (onProjector ? "1280x720 presentation, H = " : "1600x1000, H = ") + std::to_string(heads);
             if (heads <= 12) {
                 // Every head listed (the bias and attention plots' labels are the same words; the
                 // lower plot may be scrolled out of view, so one whole legend is asked for).
@@ -336,8 +337,7 @@ TEST_F(LectureViews, LessonFitTableFillsItself) {
     settle();
     ASSERT_TRUE(m_explorer->lessonNext());
     ASSERT_EQ(state().view, View::Fit);
-    ASSERT_TRUE(framesUntil([&] { return m_explorer->model().maps.fit != nullptr; }))
-        << "the fit never started";
+    ASSERT_TRUE(framesUntil([&] { return m_explorer->model().maps.fit != nullptr; })) << "the fit never started";
     settle();
     const FitTableResult& fit = *m_explorer->model().maps.fit;
     ASSERT_FALSE(fit.fits.empty());
