@@ -202,6 +202,7 @@ struct AppState {
     int gridHeight = 0;
     int gridLabelBand = 0;               // pixels above each tile for its label (a text line)
     ScreenRect gridRect;                 // where the grid image was drawn last frame
+    ScreenRect detailRect;               // where the head detail's picture was drawn last frame (tests)
     bool logColors = false;              // attention: log10 colour scale (probabilities span orders of magnitude)
     std::optional<HoverCell> hoverCell;  // cell under the mouse, if any
     std::string hoverReadout;            // the read-out text shown for it (the explore layer's)

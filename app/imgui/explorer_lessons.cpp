@@ -75,6 +75,8 @@ void Explorer::applyLessonStep() {
     parameters.view.reset();
     parameters.compare = parameters.compare ? sessionCompare(*parameters.compare) : std::nullopt;
     if (auto ok = applySession(parameters); !ok) m_state.errorPopup = ok.error().message;
+    // Lesson 5 step 2 quotes the fit table's numbers: the table fills itself (startLessonFit).
+    m_lessonFitWanted = step.view == "fit-table" && !step.attentionMaps.empty();
     if (step.explorerView) m_state.view = fromExplorerView(*step.explorerView);
     if (const auto maps = mapsViewOf(step.view); maps && !step.attentionMaps.empty()) {
         // A step over a model's attention maps: its file, layer, head and row, in its view.
@@ -114,7 +116,23 @@ void Explorer::lessonBackToStep() {
     if (m_lessons.active()) applyLessonStep();
 }
 
+void Explorer::startLessonFit() {
+    if (!m_lessonFitWanted) return;
+    if (!m_lessons.active() || m_state.view != View::Fit) {  // the user went elsewhere
+        m_lessonFitWanted = false;
+        return;
+    }
+    // The step's file still opening (its target not yet applied): the fit waits for it, and for
+    // its paired prior (updateMapsPrior runs before runMapsActions), so "configured m" is filled.
+    const MapsModel& maps = m_model.maps;
+    if (maps.opening || !maps.file || !maps.file->maps || m_state.maps.lessonTarget) return;
+    m_lessonFitWanted = false;
+    // As "Fit every layer" does: on the fit worker, its progress in the view.
+    if (!maps.fit && !maps.fitRunning) m_state.maps.runFit = true;
+}
+
 void Explorer::closeLesson() {
+    m_lessonFitWanted = false;
     m_lessons.close();
     m_state.lessonMark = {};
     m_state.maps.lessonMark = {};

@@ -343,6 +343,7 @@ void Explorer::runMapsActions() {
             notify();
         });
     }
+    startLessonFit();
     if (s.runFit) {
         s.runFit = false;
         if (maps.file && maps.file->maps) {

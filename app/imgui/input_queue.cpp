@@ -11,6 +11,10 @@ namespace {
 constexpr int kLeftShift = 340, kLeftControl = 341, kLeftAlt = 342, kLeftSuper = 343;
 constexpr int kRightShift = 344, kRightControl = 345, kRightAlt = 346, kRightSuper = 347;
 
+bool isModifier(int key) {
+    return key >= kLeftShift && key <= kRightSuper;
+}
+
 }  // namespace
 
 std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
@@ -18,6 +22,14 @@ std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
     std::vector<int> changedKeys;
     std::array<bool, ImGuiMouseButton_COUNT> changedButtons{};
     bool buttonChanged = false;
+    // A key other than a modifier pressed this frame: the modifiers it was pressed with (its
+    // carried mods, else the modifier keys' state when it was applied); -1: none pressed yet.
+    int pressMods = -1;
+    const auto heldMods = [&io] {
+        const auto down = [&io](int a, int b) { return io.KeysDown[a] || io.KeysDown[b]; };
+        return (down(kLeftShift, kRightShift) ? kModShift : 0) | (down(kLeftControl, kRightControl) ? kModCtrl : 0) |
+               (down(kLeftAlt, kRightAlt) ? kModAlt : 0) | (down(kLeftSuper, kRightSuper) ? kModSuper : 0);
+    };
     std::size_t applied = 0;
     while (!m_events.empty()) {
         const InputEvent& e = m_events.front();
@@ -25,6 +37,10 @@ std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
         switch (e.kind) {
             case InputEvent::Kind::Key:
                 for (int k : changedKeys) wait = wait || k == e.code;
+                // The modifiers stay as the key pressed this frame had them; a second press with
+                // other modifiers (Shift+Right, then Right) waits too.
+                if (pressMods >= 0 && isModifier(e.code)) wait = true;
+                if (pressMods >= 0 && e.down && !isModifier(e.code) && e.mods >= 0 && e.mods != pressMods) wait = true;
                 break;
             case InputEvent::Kind::Button:
                 wait =
@@ -42,6 +58,7 @@ std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
                 if (e.code >= 0 && e.code < keyCount) {
                     if (io.KeysDown[e.code] != e.down) changedKeys.push_back(e.code);
                     io.KeysDown[e.code] = e.down;
+                    if (e.down && !isModifier(e.code) && pressMods < 0) pressMods = e.mods >= 0 ? e.mods : heldMods();
                 }
                 break;
             case InputEvent::Kind::Char:
@@ -65,11 +82,12 @@ std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
         m_events.pop_front();
         ++applied;
     }
-    const auto down = [&io](int a, int b) { return io.KeysDown[a] || io.KeysDown[b]; };
-    io.KeyCtrl = down(kLeftControl, kRightControl);
-    io.KeyShift = down(kLeftShift, kRightShift);
-    io.KeyAlt = down(kLeftAlt, kRightAlt);
-    io.KeySuper = down(kLeftSuper, kRightSuper);
+    // A key pressed this frame: the modifiers it was pressed with; else the modifier keys' state.
+    const int mods = pressMods >= 0 ? pressMods : heldMods();
+    io.KeyCtrl = (mods & kModCtrl) != 0;
+    io.KeyShift = (mods & kModShift) != 0;
+    io.KeyAlt = (mods & kModAlt) != 0;
+    io.KeySuper = (mods & kModSuper) != 0;
     for (std::size_t b = 0; b < m_buttons.size(); ++b) io.MouseDown[b] = m_buttons[b];
     if (hovered && m_havePos) io.MousePos = m_pos;
     return applied;

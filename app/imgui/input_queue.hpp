@@ -5,8 +5,11 @@
 // each frame takes them in order up to the first one that would change again a key or button this
 // frame already changed (or move the cursor after a button changed): that one and the rest wait
 // for the next frame, which the shell then runs at once. So every press and release is seen by
-// ImGui in its own frame, at the place it happened. Nothing here needs GLFW (the logic tests
-// drive it); keys are io.KeysDown indices (GLFW's key codes, as ImGui's GLFW backend uses).
+// ImGui in its own frame, at the place it happened. A key press is seen with the modifiers held
+// when it was pressed: the event carries them (GLFW's mods), and a modifier's press or release
+// after a key's press waits for the next frame (xdotool's shift+Right sends Shift down, Right
+// down, Shift up, Right up: with the first three in one frame, Right was seen without Shift). Nothing here needs GLFW
+// (the logic tests drive it); keys are io.KeysDown indices (GLFW's key codes, as ImGui's GLFW backend uses).
 #pragma once
 
 #include <imgui.h>
@@ -17,6 +20,9 @@
 
 namespace alibi::imgui {
 
+// The modifiers a key event carries (GLFW's mods bits: GLFW_MOD_SHIFT 1, CONTROL 2, ALT 4, SUPER 8).
+inline constexpr int kModShift = 1, kModCtrl = 2, kModAlt = 4, kModSuper = 8;
+
 struct InputEvent {
     enum class Kind { Key, Char, Button, Move };
     Kind kind = Kind::Key;
@@ -24,11 +30,14 @@ struct InputEvent {
     bool down = false;
     unsigned character = 0;  // Char
     ImVec2 pos{};            // Move: the cursor in window coordinates
+    // Key: the modifiers held when it was pressed (kMod* bits, GLFW's `mods`); -1: not known
+    // (then the modifier keys' own events say which are held).
+    int mods = -1;
 
-    static InputEvent key(int key, bool down) { return {Kind::Key, key, down, 0, {}}; }
-    static InputEvent text(unsigned c) { return {Kind::Char, 0, false, c, {}}; }
-    static InputEvent button(int button, bool down) { return {Kind::Button, button, down, 0, {}}; }
-    static InputEvent move(float x, float y) { return {Kind::Move, 0, false, 0, ImVec2(x, y)}; }
+    static InputEvent key(int key, bool down, int mods = -1) { return {Kind::Key, key, down, 0, {}, mods}; }
+    static InputEvent text(unsigned c) { return {Kind::Char, 0, false, c, {}, -1}; }
+    static InputEvent button(int button, bool down) { return {Kind::Button, button, down, 0, {}, -1}; }
+    static InputEvent move(float x, float y) { return {Kind::Move, 0, false, 0, ImVec2(x, y), -1}; }
 };
 
 class InputQueue {

@@ -22,19 +22,13 @@ ImFont* lessonFont() {
     return atlas->Fonts.Size > 1 ? atlas->Fonts[1] : nullptr;
 }
 
-// Text in the lesson font at `scale` (wrapped at the window's edge).
+// Text in the lesson font at `scale`, wrapped at the window's edge only at spaces (ImGui's own
+// wrap also breaks after a '.', which split "2^(-1." / "5)" and "KL = 1." / "3 nats").
 void lessonText(const std::string& text, float scale) {
     ImFont* font = lessonFont();
     if (font != nullptr) ImGui::PushFont(font);
     ImGui::SetWindowFontScale(font != nullptr ? scale : std::max(1.0f, scale * 2.2f));
-    ImGui::PushTextWrapPos(0.0f);
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
-        ImGui::TextUnformatted(text.data() + start, text.data() + end);
-        start = end + 1;
-    }
-    ImGui::PopTextWrapPos();
+    textWrappedAtSpaces(text);
     ImGui::SetWindowFontScale(1.0f);
     if (font != nullptr) ImGui::PopFont();
 }
@@ -43,20 +37,22 @@ void lessonText(const std::string& text, float scale) {
 float textHeight(const std::string& text, float scale, float width) {
     ImFont* font = lessonFont();
     const float size = font != nullptr ? font->FontSize * scale : ImGui::GetFontSize() * std::max(1.0f, scale * 2.2f);
-    ImFont* measure = font != nullptr ? font : ImGui::GetFont();
     float height = 0;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
-        height +=
-            std::max(measure->CalcTextSizeA(size, FLT_MAX, width, text.data() + start, text.data() + end).y, size) +
-            ImGui::GetStyle().ItemSpacing.y;
-        start = end + 1;
-    }
+    for (const WrappedLine& line : lessonLines(text, scale, width))
+        height += size + (line.endsParagraph ? ImGui::GetStyle().ItemSpacing.y : 0.0f);
     return height;
 }
 
 }  // namespace
+
+std::vector<WrappedLine> lessonLines(std::string_view text, float scale, float width) {
+    ImFont* font = lessonFont();
+    const float size = font != nullptr ? font->FontSize * scale : ImGui::GetFontSize() * std::max(1.0f, scale * 2.2f);
+    ImFont* measure = font != nullptr ? font : ImGui::GetFont();
+    return wrapAtSpaces(text, width, [measure, size](std::string_view s) {
+        return measure->CalcTextSizeA(size, FLT_MAX, 0.0f, s.data(), s.data() + s.size()).x;
+    });
+}
 
 float fittedScale(const std::string& text, float scale, ImVec2 room) {
     // Never below the interface's own text size.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "app_state.hpp"
+#include "view_common.hpp"
 
 #include <alibi/explore/lesson_state.hpp>
 #include <alibi/io/lesson.hpp>
@@ -15,6 +16,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace alibi::imgui {
@@ -28,6 +30,10 @@ void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels);
 // The scale of the lesson font at which `text` fits `room` (wrapped at its width): `scale`, or
 // smaller in steps of 6 %, never below the interface's text size.
 [[nodiscard]] float fittedScale(const std::string& text, float scale, ImVec2 room);
+
+// The lines a lesson text is shown in, in the lesson font at `scale`, wrapped at `width` pixels
+// only at spaces (never inside a number such as "2^(-1.5)" or "KL = 1.3 nats").
+[[nodiscard]] std::vector<WrappedLine> lessonLines(std::string_view text, float scale, float width);
 
 // The mark of the current step for the explorer's own views (heads and a cell; the core's); empty
 // without a lesson and for a step over a model's attention maps (MapsState::lessonMark has it).

@@ -105,7 +105,7 @@ std::shared_ptr<const GridResult> computeGrid(const GridRequest& request, Clock:
         out->requestedAt = requestedAt;
         out->slopes = slopes;
         out->heatmap = std::move(heatmap);
-        out->colorBar = renderColorBar(request.heatmap.colormap, 8, std::max(request.heatmap.height, 2), true);
+        out->colorBar = renderColorBar(request.heatmap.colormap, 8, kColorBarSteps, true);
         out->title = explore::heatmapTitle(params);
         out->subtitle = explore::heatmapSubtitle(params, out->heatmap);
         out->coreMs = millisecondsSince(start);
@@ -179,7 +179,7 @@ std::shared_ptr<const DetailsResult> computeDetailsResult(
         detail->values = s.detailValues;
         detail->title = explore::heatmapTitle(s.detailParams);
         detail->subtitle = explore::heatmapSubtitle(s.detailParams, s.detail);
-        detail->colorBar = renderColorBar(request.session.colormap, 8, std::max(s.detail.image.height, 2), true);
+        detail->colorBar = renderColorBar(request.session.colormap, 8, kColorBarSteps, true);
         detail->slopes = s.grid ? s.grid->slopes : std::vector<double>{};
         return detail;
     };

@@ -34,6 +34,9 @@
 
 namespace alibi::imgui {
 
+// The colours in a colour bar's gradient texture (smooth at any bar height the views draw).
+inline constexpr int kColorBarSteps = 256;
+
 struct AppState;
 struct StagesResult;           // view_models.hpp
 struct DiagnoseResult;         // view_models.hpp
@@ -93,6 +96,8 @@ struct GridResult {
     std::vector<double> values;  // the detail's Q x K numbers of the head, row-major (small heads only)
     std::string title;           // what is drawn, in words (the explore layer's heatmapTitle)
     std::string subtitle;        // the formula and how pixels summarise cells
+    // The colour bar's gradient, kColorBarSteps colours from hi to lo: its own strip, not one
+    // colour per row of the map (a map of Q = 4 rows drew a bar of 4 flat bands).
     Image colorBar;
     std::vector<double> slopes;
     std::string error;  // non-empty: the core refused (heatmap empty)

@@ -61,19 +61,58 @@ void drawCurvesPanel(AppState& state, const Model& model) {
                         static_cast<long long>(curves->maxDistance));
 
     const float spacing = ImGui::GetStyle().ItemSpacing.y;
-    // Each plot at least tall enough for its title, its axes' labels and a few ticks: when three
-    // such plots do not fit (a lesson open in presentation mode), they scroll in a child window.
+    const int highlight = state.hoveredHead;
+    // Each head's label (the core's, as the Qt legend uses) in its curve's colour.
+    const auto legendOf = [&](const std::vector<Series>& series) {
+        std::vector<LegendEntry> entries;
+        const int heads = static_cast<int>(series.size());
+        for (int h = 0; h < heads; ++h) {
+            const bool lesson = lessonMarks(state.lessonMark, h);
+            entries.push_back({series[static_cast<std::size_t>(h)].label,
+                               h == highlight ? kHighlightColor : headColor(h, heads), lesson || h == highlight});
+        }
+        return entries;
+    };
+    const std::vector<LegendEntry> biasLegend = legendOf(curves->bias);
+    const std::vector<LegendEntry> attentionLegend = legendOf(curves->attention);
+    // Each plot at least tall enough for its title, its axes' labels and a few ticks, and the two
+    // with a legend for its rows (up to the view's height; more heads list fewer entries): when
+    // the three do not fit (a lesson open in presentation mode), they scroll in a child window.
     const float room = ImGui::GetContentRegionAvail().y;
-    const float height = std::max({120.0f, ImGui::GetTextLineHeight() * 8.0f, (room - 2.0f * spacing) / 3.0f});
-    const bool scroll = 3.0f * height + 2.0f * spacing > room + 0.5f;
+    const float width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+    const float base = std::max({120.0f, ImGui::GetTextLineHeight() * 8.0f, (room - 2.0f * spacing) / 3.0f});
+    const float cap = std::max(base, room);
+    const float slopeHeight = base;
+    const float biasHeight = std::max(base, plotHeightForLegend(biasLegend, width, cap));
+    const float attentionHeight = std::max(base, plotHeightForLegend(attentionLegend, width, cap));
+    const float total = slopeHeight + biasHeight + attentionHeight + 2.0f * spacing;
+    const bool scroll = total > room + 0.5f;
+    // A step about attention against distance (what = attention) shows that plot first when the
+    // plots scroll, so the plot the step talks about is in view (lesson 1 step 6).
+    const bool attentionFirst = scroll && state.session.what == RenderWhat::Attention;
     if (scroll) ImGui::BeginChild("curve plots", ImVec2(0, 0), false);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 size(avail.x, height);
-    const int highlight = state.hoveredHead;
+
+    const auto attentionPlot = [&] {
+        PlotAxes axes;
+        axes.title = "attention vs distance";
+        axes.xLabel = "distance i - j (log)";
+        axes.yLabel = "probability";
+        axes.xMin = curves->attentionRange.xMin;
+        axes.xMax = curves->attentionRange.xMax;
+        axes.yMin = 0.0;
+        axes.yMax = std::max(curves->attentionRange.yMax, 1e-6);
+        axes.xKind = AxisKind::SignedLog2;
+        axes.legend = attentionLegend;
+        PlotCanvas canvas(axes, ImVec2(avail.x, attentionHeight));
+        drawFamily(canvas, curves->attention, highlight, state.lessonMark);
+    };
+    if (attentionFirst) attentionPlot();
 
     // Slopes: one point per head, joined in head order (press order is deliberately unsorted).
     {
+        const ImVec2 size(avail.x, slopeHeight);
         PlotAxes axes;
         axes.title = "slope per head";
         axes.xLabel = "head";
@@ -122,24 +161,12 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.xMax = curves->biasRange.xMax;
         axes.yMin = curves->biasRange.yMin;
         axes.yMax = curves->biasRange.yMax;
-        PlotCanvas canvas(axes, size);
+        axes.legend = biasLegend;
+        PlotCanvas canvas(axes, ImVec2(avail.x, biasHeight));
         drawFamily(canvas, curves->bias, highlight, state.lessonMark);
     }
-    {
-        PlotAxes axes;
-        axes.title = "attention vs distance";
-        axes.xLabel = "distance i - j (log)";
-        axes.yLabel = "probability";
-        axes.xMin = curves->attentionRange.xMin;
-        axes.xMax = curves->attentionRange.xMax;
-        axes.yMin = 0.0;
-        axes.yMax = std::max(curves->attentionRange.yMax, 1e-6);
-        axes.xKind = AxisKind::SignedLog2;
-        PlotCanvas canvas(axes, size);
-        drawFamily(canvas, curves->attention, highlight, state.lessonMark);
-    }
-    if (model.curvesPending)
-        drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + 3.0f * height + 2.0f * spacing), 0.0f);
+    if (!attentionFirst) attentionPlot();
+    if (model.curvesPending) drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + total), 0.0f);
     if (scroll) ImGui::EndChild();
 }
 

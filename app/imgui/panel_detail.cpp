@@ -32,23 +32,17 @@ std::vector<HeatmapTile> zoomedTiles(const Heatmap& map, float zoom) {
     return tiles;
 }
 
-// Prints each value in its cell when the cells are wide enough for the text.
-void drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoom) {
-    if (detail.values.empty() || detail.heatmap.tiles.empty()) return;
+// Prints each value in its cell when the cells are wide enough for the text; false when they are
+// too small (the caller says so).
+bool drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoom) {
+    if (detail.values.empty() || detail.heatmap.tiles.empty()) return true;
     const HeatmapTile tile = zoomedTiles(detail.heatmap, zoom).front();
     const BiasParams& bias = detail.request.heatmap.attention.bias;
     const std::int64_t queries = bias.queries;
     const std::int64_t keys = bias.keyCount();
     const float cellWidth = static_cast<float>(tile.width) / static_cast<float>(keys);
     const float cellHeight = static_cast<float>(tile.height) / static_cast<float>(queries);
-    if (cellWidth < ImGui::CalcTextSize("-0.0").x + 2.0f || cellHeight < ImGui::GetTextLineHeight()) {
-        // Wrapped under the picture: the colour bar beside it reaches below its bottom edge.
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() +
-                               std::max(static_cast<float>(tile.width), ImGui::GetFontSize() * 8));
-        ImGui::TextDisabled("Widen the window (or zoom out) to print every number in its cell.");
-        ImGui::PopTextWrapPos();
-        return;
-    }
+    if (cellWidth < ImGui::CalcTextSize("-0.0").x + 2.0f || cellHeight < ImGui::GetTextLineHeight()) return false;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const bool attention = detail.request.heatmap.what == RenderWhat::Attention;
     for (std::int64_t i = 0; i < queries; ++i) {
@@ -71,6 +65,7 @@ void drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoom) {
             draw->AddText(ImVec2(std::floor(x - size.x * 0.5f), std::floor(y - size.y * 0.5f)), color, text.c_str());
         }
     }
+    return true;
 }
 
 }  // namespace
@@ -107,13 +102,19 @@ void drawDetailView(AppState& state, const Model& model) {
     }
     const Image& image = detail->heatmap.image;
     if (image.width <= 0 || image.height <= 0) return;
-    // The image fills the room its shape allows (a square head fills the square; Q = 4 queries of
-    // K = 16 keys a strip as wide as the view), cells kept crisp (the texture samples the nearest
-    // pixel).
-    const float zoom = std::max(0.0f, std::min((avail.x - colorBarWidth()) / static_cast<float>(image.width),
-                                               (avail.y - readoutHeight) / static_cast<float>(image.height)));
-    const ImVec2 size(std::floor(static_cast<float>(image.width) * zoom),
-                      std::floor(static_cast<float>(image.height) * zoom));
+    // The image fills the room its shape allows with square cells (a square head fills the view's
+    // height; Q = 4 queries of K = 16 keys a strip as wide as the view), cells kept crisp (the
+    // texture samples the nearest pixel). The read-out and the notes go under the picture, or in
+    // a column right of the colour bar when that lets the picture grow (a lesson's strip leaves a
+    // wide, short view): the picture then takes the whole height.
+    const float imageWidth = static_cast<float>(image.width), imageHeight = static_cast<float>(image.height);
+    const float barWidth = colorBarWidth();
+    const float sideWidth = ImGui::GetFontSize() * 16.0f;
+    const float besideZoom = std::min((avail.x - barWidth - sideWidth) / imageWidth, avail.y / imageHeight);
+    const float belowZoom = std::min((avail.x - barWidth) / imageWidth, (avail.y - readoutHeight) / imageHeight);
+    const bool beside = besideZoom > belowZoom;
+    const float zoom = std::max(0.0f, beside ? besideZoom : belowZoom);
+    const ImVec2 size(std::floor(imageWidth * zoom), std::floor(imageHeight * zoom));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     if (model.detailTexture != nullptr) {
         ImGui::Image(model.detailTexture, size);
@@ -121,7 +122,8 @@ void drawDetailView(AppState& state, const Model& model) {
         ImGui::Dummy(size);
     }
     const bool hovered = ImGui::IsItemHovered();
-    drawCellNumbers(*detail, origin, zoom);
+    state.detailRect = ScreenRect{origin.x, origin.y, size.x, size.y};
+    const bool numbers = drawCellNumbers(*detail, origin, zoom);
     const HeatmapParams& params = detail->request.heatmap;
     drawLessonMark(state.lessonMark, zoomedTiles(detail->heatmap, zoom), params.attention.bias.queries,
                    params.attention.bias.keyCount(), origin);
@@ -133,20 +135,38 @@ void drawDetailView(AppState& state, const Model& model) {
     drawColorBarBeside(model.detailColorBarTexture, origin, size,
                        alibi::heatmapColorBar(detail->heatmap, params, -1, colorBarTicks(barHeight)));
 
-    if (!hovered || zoom <= 0) return;
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
-    const auto hit = hitTest(detail->heatmap, params, static_cast<int>(std::floor((mouse.x - origin.x) / zoom)),
-                             static_cast<int>(std::floor((mouse.y - origin.y) / zoom)));
-    if (!hit) return;
-    const BiasParams& bias = params.attention.bias;
-    // The same read-out as the grid's (and the Qt explorer's); attention values come with the image.
-    std::optional<double> probability;
-    if (!detail->values.empty() && params.what == RenderWhat::Attention) {
-        const double value = detail->values[static_cast<std::size_t>(hit->query * bias.keyCount() + hit->key)];
-        probability = std::isnan(value) ? 0.0 : value;  // a masked cell: the core's NaN, probability 0
+    // The notes and the read-out: in the column right of the bar, or under the picture (wrapped
+    // at its width: the colour bar beside it reaches below its bottom edge).
+    const ImVec2 below = ImGui::GetCursorScreenPos();
+    float wrapRight = below.x + std::max(size.x, ImGui::GetFontSize() * 8);
+    if (beside) {
+        ImGui::SetCursorScreenPos(ImVec2(origin.x + size.x + barWidth, origin.y));
+        wrapRight = origin.x + avail.x;
+        ImGui::BeginGroup();
     }
-    ImGui::TextUnformatted(
-        explore::heatmapReadout(params, detail->slopes, hit->head, hit->query, hit->key, probability).c_str());
+    ImGui::PushTextWrapPos(wrapRight - ImGui::GetWindowPos().x + ImGui::GetScrollX());
+    if (!numbers) ImGui::TextDisabled("Widen the window (or zoom out) to print every number in its cell.");
+    const BiasParams& bias = params.attention.bias;
+    const auto hit = hovered && zoom > 0
+                         ? hitTest(detail->heatmap, params,
+                                   static_cast<int>(std::floor((ImGui::GetIO().MousePos.x - origin.x) / zoom)),
+                                   static_cast<int>(std::floor((ImGui::GetIO().MousePos.y - origin.y) / zoom)))
+                         : std::nullopt;
+    if (hit) {
+        // The same read-out as the grid's (and the Qt explorer's); attention values come with the image.
+        std::optional<double> probability;
+        if (!detail->values.empty() && params.what == RenderWhat::Attention) {
+            const double value = detail->values[static_cast<std::size_t>(hit->query * bias.keyCount() + hit->key)];
+            probability = std::isnan(value) ? 0.0 : value;  // a masked cell: the core's NaN, probability 0
+        }
+        ImGui::TextUnformatted(
+            explore::heatmapReadout(params, detail->slopes, hit->head, hit->query, hit->key, probability).c_str());
+    }
+    ImGui::PopTextWrapPos();
+    if (beside) {
+        ImGui::EndGroup();
+        ImGui::SetCursorScreenPos(below);
+    }
 }
 
 }  // namespace alibi::imgui

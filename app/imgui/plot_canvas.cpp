@@ -83,6 +83,77 @@ std::vector<double> axisTicks(AxisKind kind, double lo, double hi, int target) {
 
 }  // namespace
 
+namespace {
+
+float legendSwatch() {
+    return std::ceil(ImGui::GetFontSize() * 1.2f);
+}
+// The gap between the plotting area and the legend, and between its columns.
+float legendGap() {
+    return std::ceil(ImGui::GetFontSize() * 0.8f);
+}
+float legendColumnWidth(const std::vector<LegendEntry>& entries) {
+    float widest = 0;
+    for (const LegendEntry& e : entries) widest = std::max(widest, ImGui::CalcTextSize(e.label.c_str()).x);
+    return legendSwatch() + ImGui::GetStyle().ItemInnerSpacing.x + std::ceil(widest) + legendGap();
+}
+int legendMaxColumns(float columnWidth, float plotWidth) {
+    return std::max(1, static_cast<int>((0.45f * plotWidth - legendGap()) / columnWidth));
+}
+std::string legendNote(std::size_t shown, std::size_t total) {
+    return fmt::format("{} of {} listed", shown, total);
+}
+
+}  // namespace
+
+LegendLayout legendLayout(const std::vector<LegendEntry>& entries, ImVec2 size) {
+    LegendLayout l;
+    const int n = static_cast<int>(entries.size());
+    if (n == 0) return l;
+    l.line = ImGui::GetTextLineHeight();
+    l.columnWidth = legendColumnWidth(entries);
+    const float height = size.y - topMargin() - bottomMargin();
+    l.rows = std::max(1, static_cast<int>(height / l.line));
+    const int maxColumns = legendMaxColumns(l.columnWidth, size.x);
+    if (n <= l.rows * maxColumns) {
+        l.columns = (n + l.rows - 1) / l.rows;
+        l.rows = (n + l.columns - 1) / l.columns;
+        for (int i = 0; i < n; ++i) l.shown.push_back(i);
+    } else {
+        // Too many for the room: the kept entries and evenly spaced others (the first and the
+        // last among them); the last row of the last column says how many are listed.
+        l.note = true;
+        l.columnWidth = std::max(l.columnWidth, ImGui::CalcTextSize(legendNote(n, n).c_str()).x + legendGap());
+        l.columns = legendMaxColumns(l.columnWidth, size.x);
+        const int slots = std::max(0, l.rows * l.columns - 1);
+        std::vector<bool> take(static_cast<std::size_t>(n), false);
+        int taken = 0;
+        for (int i = 0; i < n && taken < slots; ++i)
+            if (entries[static_cast<std::size_t>(i)].keep) take[static_cast<std::size_t>(i)] = true, ++taken;
+        const int rest = slots - taken;
+        for (int k = 0; k < rest; ++k) {
+            // Spread over [0, n - 1]; a head already taken moves to the next free one.
+            int i = rest > 1 ? static_cast<int>(std::lround(static_cast<double>(k) * (n - 1) / (rest - 1))) : 0;
+            while (i < n && take[static_cast<std::size_t>(i)]) ++i;
+            if (i >= n) i = 0;
+            while (i < n && take[static_cast<std::size_t>(i)]) ++i;
+            if (i < n) take[static_cast<std::size_t>(i)] = true;
+        }
+        for (int i = 0; i < n; ++i)
+            if (take[static_cast<std::size_t>(i)]) l.shown.push_back(i);
+    }
+    l.width = legendGap() + static_cast<float>(l.columns) * l.columnWidth;
+    return l;
+}
+
+float plotHeightForLegend(const std::vector<LegendEntry>& entries, float width, float cap) {
+    if (entries.empty()) return 0.0f;
+    const int columns = legendMaxColumns(legendColumnWidth(entries), width);
+    const int rows = (static_cast<int>(entries.size()) + columns - 1) / columns;
+    const float needed = static_cast<float>(rows) * ImGui::GetTextLineHeight() + topMargin() + bottomMargin() + 1.0f;
+    return std::min(needed, cap);
+}
+
 ImU32 headColor(int head, int heads, float alpha) {
     const double t = heads > 1 ? static_cast<double>(head) / (heads - 1) : 0.5;
     // Magma's bright end would vanish against the dark background; stay inside [0.15, 0.95].
@@ -94,8 +165,9 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     m_draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::Dummy(size);
+    const LegendLayout legend = legendLayout(axes.legend, size);
     m_min = ImVec2(origin.x + leftMargin(), origin.y + topMargin());
-    m_max = ImVec2(origin.x + size.x - rightMargin(), origin.y + size.y - bottomMargin());
+    m_max = ImVec2(origin.x + size.x - rightMargin() - legend.width, origin.y + size.y - bottomMargin());
     m_hovered = ImGui::IsItemHovered() && ImGui::IsMouseHoveringRect(m_min, m_max);
 
     m_x0 = mapValue(axes.xKind, axes.xMin);
@@ -143,6 +215,26 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     m_draw->AddText(ImVec2(m_max.x - xw, m_max.y + line + 2.0f), dim, axes.xLabel);
     const float yw = ImGui::CalcTextSize(axes.yLabel).x;
     m_draw->AddText(ImVec2(m_max.x - yw, origin.y + 1.0f), dim, axes.yLabel);
+
+    // The legend: a swatch and the whole label per entry, column by column.
+    const float swatch = legendSwatch();
+    const float x0 = m_max.x + legendGap();
+    for (std::size_t k = 0; k < legend.shown.size(); ++k) {
+        const LegendEntry& e = axes.legend[static_cast<std::size_t>(legend.shown[k])];
+        const int column = static_cast<int>(k) / legend.rows;
+        const int row = static_cast<int>(k) % legend.rows;
+        const float x = x0 + static_cast<float>(column) * legend.columnWidth;
+        const float y = m_min.y + static_cast<float>(row) * legend.line;
+        const float mid = std::floor(y + legend.line * 0.5f);
+        m_draw->AddRectFilled(ImVec2(x, mid - 2.0f), ImVec2(x + swatch, mid + 2.0f), e.color | IM_COL32_A_MASK);
+        m_draw->AddText(ImVec2(x + swatch + ImGui::GetStyle().ItemInnerSpacing.x, y), text, e.label.c_str());
+    }
+    if (legend.note) {
+        const std::string note = legendNote(legend.shown.size(), axes.legend.size());
+        const float x = x0 + static_cast<float>(legend.columns - 1) * legend.columnWidth;
+        const float y = m_min.y + static_cast<float>(legend.rows - 1) * legend.line;
+        m_draw->AddText(ImVec2(x, y), dim, note.c_str());
+    }
 }
 
 double PlotCanvas::mapX(double x) const {

@@ -17,6 +17,13 @@ enum class AxisKind {
     SignedLog2,  // value v plotted at sign(v) * log2(1 + |v|), for distances spanning 0..65535
 };
 
+// One entry of a plot's legend: a series' label (the core's, "head 3 (m = 0.0625)") and colour.
+struct LegendEntry {
+    std::string label;
+    ImU32 color = 0;
+    bool keep = false;  // always listed (a lesson's or the hovered head) when not every entry fits
+};
+
 struct PlotAxes {
     const char* title = "";
     const char* xLabel = "";
@@ -24,7 +31,23 @@ struct PlotAxes {
     double xMin = 0, xMax = 1, yMin = 0, yMax = 1;  // data units
     AxisKind xKind = AxisKind::Linear;
     AxisKind yKind = AxisKind::Linear;
+    // Drawn right of the plotting area, each entry whole: in as many columns as the plot's height
+    // needs, up to 45 % of the plot's width; when even that is too few, evenly spaced entries (and
+    // every kept one) with a line saying how many are listed.
+    std::vector<LegendEntry> legend;
 };
+
+// Where a legend goes in a plot `size` big: its columns and rows, and the entries listed.
+struct LegendLayout {
+    int columns = 0, rows = 0;
+    float columnWidth = 0, width = 0, line = 0;
+    std::vector<int> shown;  // indices into the entries, in order
+    bool note = false;       // a line "k of n listed" under the entries
+};
+[[nodiscard]] LegendLayout legendLayout(const std::vector<LegendEntry>& entries, ImVec2 size);
+// The height a plot `width` wide needs for its whole legend (rows of entries in at most the
+// columns that fit), not above `cap` (then legendLayout lists fewer entries).
+[[nodiscard]] float plotHeightForLegend(const std::vector<LegendEntry>& entries, float width, float cap);
 
 class PlotCanvas {
 public:

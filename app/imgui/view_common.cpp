@@ -146,8 +146,9 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
     return placed;
 }
 
-void textWrappedAtSpaces(std::string_view text) {
-    const float width = ImGui::GetContentRegionAvail().x;
+std::vector<WrappedLine> wrapAtSpaces(std::string_view text, float width,
+                                      const std::function<float(std::string_view)>& measure) {
+    std::vector<WrappedLine> lines;
     std::size_t paragraph = 0;
     while (paragraph <= text.size()) {
         const std::size_t paragraphEnd = std::min(text.find('\n', paragraph), text.size());
@@ -159,21 +160,31 @@ void textWrappedAtSpaces(std::string_view text) {
             for (;;) {
                 const std::size_t space = line.find(' ', from);
                 const std::size_t candidate = space == std::string_view::npos ? line.size() : space;
-                const bool fits = ImGui::CalcTextSize(line.data() + start, line.data() + candidate).x <= width;
+                const bool fits = measure(line.substr(start, candidate - start)) <= width;
                 if (fits || end == std::string_view::npos) end = candidate;
                 if (!fits || space == std::string_view::npos) break;
                 from = candidate + 1;
             }
             std::size_t next = end;
             while (next < line.size() && line[next] == ' ') ++next;
-            // The lines of one paragraph as close as ImGui's own wrapped lines are.
-            const bool more = next < line.size();
-            if (more) ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
-            ImGui::TextUnformatted(line.data() + start, line.data() + end);
-            if (more) ImGui::PopStyleVar();
+            lines.push_back({line.substr(start, end - start), next >= line.size()});
             start = next;
         } while (start < line.size());
         paragraph = paragraphEnd + 1;
+    }
+    return lines;
+}
+
+void textWrappedAtSpaces(std::string_view text) {
+    const auto lines = wrapAtSpaces(text, ImGui::GetContentRegionAvail().x, [](std::string_view s) {
+        return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
+    });
+    for (const WrappedLine& l : lines) {
+        // The lines of one paragraph as close as ImGui's own wrapped lines are.
+        if (!l.endsParagraph)
+            ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+        ImGui::TextUnformatted(l.text.data(), l.text.data() + l.text.size());
+        if (!l.endsParagraph) ImGui::PopStyleVar();
     }
 }
 

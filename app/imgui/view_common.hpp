@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -66,6 +67,14 @@ void sameLineIfFits(float nextWidth, float spacing = -1.0f);
 // ImGui's own word wrap also breaks after a '.', which splits a number ("slope 1." / "0"). A
 // word wider than the line gets a line of its own. In the current text colour.
 void textWrappedAtSpaces(std::string_view text);
+// The lines textWrappedAtSpaces writes for `text` at `width`, each word's width from `measure`:
+// breaks only at spaces and '\n' (endsParagraph: the line is the last of its paragraph).
+struct WrappedLine {
+    std::string_view text;
+    bool endsParagraph = false;
+};
+[[nodiscard]] std::vector<WrappedLine> wrapAtSpaces(std::string_view text, float width,
+                                                    const std::function<float(std::string_view)>& measure);
 
 // BeginChild for a child window of text: ImGui gives a child without a border no padding, so a
 // line starting at its left edge loses the ink a glyph draws left of its origin ("T", "J" of the

@@ -136,10 +136,15 @@ void onDrop(GLFWwindow* window, int count, const char** paths) {
     context->explorer->dropFiles(std::move(files));
 }
 
-void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
-    // GLFW_REPEAT is left out, as ImGui's backend does: ImGui repeats a held key itself.
+static_assert(GLFW_MOD_SHIFT == kModShift && GLFW_MOD_CONTROL == kModCtrl && GLFW_MOD_ALT == kModAlt &&
+              GLFW_MOD_SUPER == kModSuper);
+
+void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
+    // GLFW_REPEAT is left out, as ImGui's backend does: ImGui repeats a held key itself. Each key
+    // carries the modifiers held when it was pressed (input_queue.hpp).
     if (auto* context = shellOf(window); context != nullptr && action != GLFW_REPEAT)
-        context->input.push(InputEvent::key(key, action == GLFW_PRESS));
+        context->input.push(InputEvent::key(
+            key, action == GLFW_PRESS, mods & (GLFW_MOD_SHIFT | GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER)));
 }
 
 void onChar(GLFWwindow* window, unsigned int c) {
