@@ -11,6 +11,7 @@
 #include <QPainter>
 
 #include <QEvent>
+#include <QHash>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -19,7 +20,47 @@
 #include <cmath>
 #include <limits>
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace alibi::qt {
+
+namespace {
+
+QHash<const QWidget*, std::vector<PaintedText>>& paintedRegistry() {
+    static QHash<const QWidget*, std::vector<PaintedText>> registry;
+    return registry;
+}
+
+}  // namespace
+
+void beginPaintedTexts(const QWidget* widget) {
+    auto& registry = paintedRegistry();
+    if (!registry.contains(widget))
+        QObject::connect(widget, &QObject::destroyed, [widget] { paintedRegistry().remove(widget); });
+    registry[widget].clear();
+}
+
+std::vector<PaintedText> paintedTexts(const QWidget* widget) {
+    return paintedRegistry().value(widget);
+}
+
+QRectF drawRecordedText(QPainter& p, const QWidget* widget, const QRectF& rect, int flags, const QString& full,
+                        const QString& shown) {
+    const QString text = shown.isEmpty() ? full : shown;
+    const QRectF took = p.boundingRect(rect, flags, text);
+    p.drawText(rect, flags, text);
+    if (widget != nullptr && !text.isEmpty()) {
+        const QRectF inWidget = p.transform().mapRect(took);
+        QRectF room = QRectF(widget->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+        if (p.hasClipping()) room &= p.transform().mapRect(p.clipBoundingRect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+        PaintedText t{full, inWidget, text != full, !room.contains(inWidget)};
+        auto& registry = paintedRegistry();
+        if (!registry.contains(widget))
+            QObject::connect(widget, &QObject::destroyed, [widget] { paintedRegistry().remove(widget); });
+        registry[widget].push_back(std::move(t));
+    }
+    return took;
+}
 
 QImage toQImage(const Image& image, double devicePixelRatio) {
     if (image.width <= 0 || image.height <= 0) return {};

@@ -63,6 +63,7 @@ private slots:
     void init() {
         QApplication::setFont(m_font);
         qApp->setProperty("alibiLineScale", 1.0);
+        qApp->setProperty("alibiPlotTextScale", 1.0);
     }
 
     void everyTabFits_data() {
