@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -234,16 +235,21 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
         this);
     hint->setWordWrap(true);
     hint->setForegroundRole(QPalette::PlaceholderText);
-    auto* left = new QVBoxLayout;
-    left->addWidget(box);
-    left->addWidget(m_summary);
-    left->addWidget(hint);
-    left->addStretch(1);
+    // B's controls and, beside them, the summary; the picture below across the whole width, so
+    // its tiles keep their size beside a lesson panel at a presentation font (issue 27).
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_summary);
+    right->addWidget(hint);
+    right->addStretch(1);
     m_image = new ImagePanel(this);
-    auto* layout = new QHBoxLayout(this);
+    auto* layout = new QGridLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
-    layout->addLayout(left, 0);
-    layout->addWidget(m_image, 1);
+    box->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);  // as wide as its widest value
+    layout->addWidget(box, 0, 0);
+    layout->addLayout(right, 0, 1);
+    layout->addWidget(m_image, 1, 0, 1, 2);
+    layout->setColumnStretch(1, 1);
+    layout->setRowStretch(1, 1);
     m_stale = new StaleOverlay(this);
     setSpec(explore::geometricCompare());
 
