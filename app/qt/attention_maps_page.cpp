@@ -125,8 +125,6 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     row1->addWidget(m_batchLabel);
     row1->addWidget(m_batch);
     row1->addWidget(m_values);
-    row1->addWidget(label("Prior", this));
-    row1->addWidget(m_prior);
     row1->addStretch(1);
     // The shown layer (or head) as a finished figure for slides, drawn at 1x, 2x or 4x.
     m_figure = new QToolButton(this);
@@ -196,9 +194,15 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     row3->addWidget(m_cancel);
     row3->addWidget(m_progress);
     row3->addStretch(1);
-    row3->addWidget(label(u"Table"_s, this));
-    row3->addWidget(m_exportCsv);
-    row3->addWidget(m_exportJson);
+    // The prior and the table's exports on a row of their own (with the values box and the fit's
+    // controls they made the page wider than a presentation beside the lesson panel).
+    auto* row4 = new QHBoxLayout;
+    row4->addWidget(label(u"Prior"_s, this));
+    row4->addWidget(m_prior);
+    row4->addStretch(1);
+    row4->addWidget(label(u"Table"_s, this));
+    row4->addWidget(m_exportCsv);
+    row4->addWidget(m_exportJson);
 
     // --- The views.
     m_views = new QTabWidget(this);
@@ -340,6 +344,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(8, 8, 8, 4);
     layout->addWidget(m_file);
     layout->addLayout(row1);
+    layout->addLayout(row4);
     layout->addLayout(row2);
     layout->addLayout(row3);
     layout->addWidget(m_views, 1);
