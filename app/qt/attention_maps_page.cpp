@@ -112,7 +112,10 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_values->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "probabilities (detected)" whole
     m_prior = new QComboBox(this);
     m_prior->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_prior->setMinimumContentsLength(16);
+    // "current session's slopes" whole (24 characters); never squeezed below that by the row.
+    m_prior->setMinimumContentsLength(24);
+    m_prior->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+    m_values->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
     m_prior->setToolTip(
         u"The model's ALiBi parameters, so each head's configured slope shows beside its fitted one "
         "(only parameters with the maps' head count pair)"_s);
@@ -122,8 +125,6 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     row1->addWidget(m_batchLabel);
     row1->addWidget(m_batch);
     row1->addWidget(m_values);
-    row1->addWidget(label(u"Prior"_s, this));
-    row1->addWidget(m_prior);
     row1->addStretch(1);
     // The shown layer (or head) as a finished figure for slides, drawn at 1x, 2x or 4x.
     m_figure = new QToolButton(this);
@@ -182,16 +183,26 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     row2->addWidget(m_row);
     row2->addWidget(m_log);
     row2->addStretch(1);
-    row2->addWidget(label(u"Fit rows"_s, this));
-    row2->addWidget(m_firstRow);
-    row2->addWidget(label(u"to"_s, this));
-    row2->addWidget(m_lastRow);
-    row2->addWidget(m_fit);
-    row2->addWidget(m_cancel);
-    row2->addWidget(m_progress);
-    row2->addWidget(label(u"Table"_s, this));
-    row2->addWidget(m_exportCsv);
-    row2->addWidget(m_exportJson);
+    // The fit's controls on a row of their own: on one row with the above they made the page
+    // wider than a presentation beside the lesson panel (it scrolled sideways).
+    auto* row3 = new QHBoxLayout;
+    row3->addWidget(label(u"Fit rows"_s, this));
+    row3->addWidget(m_firstRow);
+    row3->addWidget(label(u"to"_s, this));
+    row3->addWidget(m_lastRow);
+    row3->addWidget(m_fit);
+    row3->addWidget(m_cancel);
+    row3->addWidget(m_progress);
+    row3->addStretch(1);
+    // The prior and the table's exports on a row of their own (with the values box and the fit's
+    // controls they made the page wider than a presentation beside the lesson panel).
+    auto* row4 = new QHBoxLayout;
+    row4->addWidget(label(u"Prior"_s, this));
+    row4->addWidget(m_prior);
+    row4->addStretch(1);
+    row4->addWidget(label(u"Table"_s, this));
+    row4->addWidget(m_exportCsv);
+    row4->addWidget(m_exportJson);
 
     // --- The views.
     m_views = new QTabWidget(this);
@@ -226,17 +237,28 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_order->addItem(u"heads by fitted slope (steepest first)"_s);
     m_order->addItem(u"heads in clustering order"_s);
     m_order->setCurrentIndex(2);
+    for (QComboBox* box : {m_basis, m_order}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        box->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+    }
     m_similarity = new MapsHeatmapView(similarityPage);
     m_similarity->setColorBarTitle(u"JS distance"_s);
     m_similarity->setColormap(Colormap::Magma);
     m_similarity->setMessage(u"Fit the heads first: the profile distances come from the fit."_s);
     m_similarityNote = new QLabel(similarityPage);
     m_similarityNote->setWordWrap(true);
-    auto* simBar = new QHBoxLayout;
-    simBar->addWidget(label(u"Between"_s, similarityPage));
-    simBar->addWidget(m_basis);
-    simBar->addWidget(m_order);
-    simBar->addWidget(m_similarityNote, 1);
+    // The basis on one row, the order and the note on the next: on one row they were wider
+    // than a presentation beside the lesson panel (the boxes were cut).
+    auto* simRow1 = new QHBoxLayout;
+    simRow1->addWidget(label(u"Between"_s, similarityPage));
+    simRow1->addWidget(m_basis);
+    simRow1->addStretch(1);
+    auto* simRow2 = new QHBoxLayout;
+    simRow2->addWidget(m_order);
+    simRow2->addWidget(m_similarityNote, 1);
+    auto* simBar = new QVBoxLayout;
+    simBar->addLayout(simRow1);
+    simBar->addLayout(simRow2);
     auto* simLayout = new QVBoxLayout(similarityPage);
     simLayout->setContentsMargins(0, 4, 0, 0);
     simLayout->addLayout(simBar);
@@ -322,7 +344,9 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(8, 8, 8, 4);
     layout->addWidget(m_file);
     layout->addLayout(row1);
+    layout->addLayout(row4);
     layout->addLayout(row2);
+    layout->addLayout(row3);
     layout->addWidget(m_views, 1);
     layout->addWidget(m_status);
 

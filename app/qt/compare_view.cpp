@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -98,8 +99,21 @@ QRectF ImagePanel::tileRect(std::size_t n) const {
     return {target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy};
 }
 
+// The room right of the picture for its colour bar: the gap, the bar, its labels and its title
+// (whose head line, "h7, T = L = 64", may be wider than the labels), at the current font.
+static int barRoom(const QWidget& panel, const alibi::ColorBar& bar) {
+    const QFontMetrics fm(panel.font());
+    QFont small = panel.font();
+    small.setPointSizeF(panel.font().pointSizeF() * 0.85);
+    const QFontMetrics smallFm(small);
+    int labels = std::max(90, colorBarLabelRoom(fm));
+    for (const std::string& text : {bar.title, bar.head})
+        labels = std::max(labels, smallFm.horizontalAdvance(QString::fromStdString(text)) - 16 + 4);
+    return 20 + 16 + 8 + labels;
+}
+
 int ImagePanel::labelBandFor(QSize imagePixels) const {
-    const QRect area = rect().adjusted(8, 8, -110, -8);
+    const QRect area = rect().adjusted(8, 8, -barRoom(*this, m_bar), -8);
     double scale = 1;
     if (area.width() > 0 && area.height() > 0 && !imagePixels.isEmpty())
         scale = std::min(static_cast<double>(area.width()) / imagePixels.width(),
@@ -109,13 +123,14 @@ int ImagePanel::labelBandFor(QSize imagePixels) const {
 
 QRectF ImagePanel::imageRect() const {
     if (m_image.isNull()) return {};
-    const QRect area = rect().adjusted(8, 8, -110, -8);
+    const QRect area = rect().adjusted(8, 8, -barRoom(*this, m_bar), -8);
     const QSizeF size = QSizeF(m_image.size()).scaled(area.size(), Qt::KeepAspectRatio);
     return {static_cast<double>(area.x()), static_cast<double>(area.y()), size.width(), size.height()};
 }
 
 void ImagePanel::paintEvent(QPaintEvent*) {
     QPainter p(this);
+    beginPaintedTexts(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
     if (!m_message.isEmpty() || m_image.isNull()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
@@ -123,7 +138,7 @@ void ImagePanel::paintEvent(QPaintEvent*) {
                    m_message.isEmpty() ? u"Nothing to show yet"_s : m_message);
         return;
     }
-    const QRect area = rect().adjusted(8, 8, -110, -8);
+    const QRect area = rect().adjusted(8, 8, -barRoom(*this, m_bar), -8);
     const QRectF target = imageRect();
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
     p.drawImage(target, m_image);
@@ -167,10 +182,14 @@ void ImagePanel::paintEvent(QPaintEvent*) {
     }
     p.setFont(font());
     const QFontMetrics barFm(p.font());
-    const int above = colorBarTitleRoom(barFm), below = colorBarKeyRoom(barFm, false);
+    // A title with a head ("probability", "h7, T = L = 64") may take two lines above the bar.
+    QFont small = p.font();
+    small.setPointSizeF(p.font().pointSizeF() * 0.85);
+    const int above = colorBarTitleRoom(barFm) + (m_bar.head.empty() ? 0 : QFontMetrics(small).height()),
+              below = colorBarKeyRoom(barFm, false);
     const QRect bar(static_cast<int>(target.right()) + 20, area.y() + above, 16,
                     std::max(40, static_cast<int>(target.height()) - above - below));
-    paintColorBar(p, bar, m_bar, m_map, palette(), std::max(90, colorBarLabelRoom(barFm)));
+    paintColorBar(p, bar, m_bar, m_map, palette(), barRoom(*this, m_bar) - 20 - 16 - 8);
 }
 
 // ---------------------------------------------------------------------------
@@ -218,16 +237,21 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
         this);
     hint->setWordWrap(true);
     hint->setForegroundRole(QPalette::PlaceholderText);
-    auto* left = new QVBoxLayout;
-    left->addWidget(box);
-    left->addWidget(m_summary);
-    left->addWidget(hint);
-    left->addStretch(1);
+    // B's controls and, beside them, the summary; the picture below across the whole width, so
+    // its tiles keep their size beside a lesson panel at a presentation font (issue 27).
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_summary);
+    right->addWidget(hint);
+    right->addStretch(1);
     m_image = new ImagePanel(this);
-    auto* layout = new QHBoxLayout(this);
+    auto* layout = new QGridLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
-    layout->addLayout(left, 0);
-    layout->addWidget(m_image, 1);
+    box->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);  // as wide as its widest value
+    layout->addWidget(box, 0, 0);
+    layout->addLayout(right, 0, 1);
+    layout->addWidget(m_image, 1, 0, 1, 2);
+    layout->setColumnStretch(1, 1);
+    layout->setRowStretch(1, 1);
     m_stale = new StaleOverlay(this);
     setSpec(explore::geometricCompare());
 

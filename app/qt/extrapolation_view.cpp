@@ -14,6 +14,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QVBoxLayout>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -34,8 +35,12 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     top->addSpacing(12);
     top->addWidget(new QLabel(u"Head"_s, this));
     top->addWidget(m_head);
-    top->addSpacing(12);
-    top->addWidget(m_caption, 1);
+    top->addStretch(1);
+    // The caption on a row of its own under the controls, so at a presentation font it takes
+    // three lines of the whole width, not eight of a third of it (the plots keep the height).
+    auto* controls = new QVBoxLayout;
+    controls->addLayout(top);
+    controls->addWidget(m_caption);
     connect(m_length, &QSpinBox::valueChanged, this, [this](int v) { emit trainLengthChanged(v); });
     connect(m_head, &QSpinBox::valueChanged, this, &ExtrapolationView::headChosen);
 
@@ -60,7 +65,7 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     upper->addWidget(m_plot);
     upper->setStretchFactor(0, 2);
     upper->setStretchFactor(1, 3);
-    layoutControlsPlotsTable(this, top, upper, m_table);
+    layoutControlsPlotsTable(this, controls, upper, m_table);
     m_stale = new StaleOverlay(this);
     m_headImage->setMessage(u"Computing the extrapolation (attention rows at L, 2 L, ..., 16 L)..."_s);
 }

@@ -18,25 +18,35 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace alibi::qt {
 
-namespace {
-constexpr int kRight = 24, kBottom = 24;
-
 // The bands above the picture, from the fonts (so a zoomed font moves them apart instead of
 // onto each other): title, subtitle, a gap, the "key j" label, the key ticks.
 struct TopBands {
     int title, subtitle, keyLabel, ticks, area;
 };
 
-TopBands topBands(const QFont& font) {
+namespace {
+constexpr int kRight = 24, kBottom = 24;
+
+// The title and subtitle wrap onto as many lines as `width` needs (never elided).
+TopBands topBands(const QFont& font, int width = 0, const QString& title = QString(),
+                  const QString& subtitle = QString()) {
     QFont bold = font;
     bold.setBold(true);
     bold.setPointSizeF(font.pointSizeF() * 1.1);
-    const int titleHeight = QFontMetrics(bold).height() + 4;
+    int titleHeight = QFontMetrics(bold).height() + 4;
     const int line = QFontMetrics(font).height() + 2;
+    int subtitleHeight = line;
+    if (width > 0) {
+        titleHeight =
+            std::max(titleHeight,
+                     QFontMetrics(bold).boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, title).height() + 4);
+        subtitleHeight = std::max(
+            line, QFontMetrics(font).boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, subtitle).height() + 2);
+    }
     TopBands b{};
     b.title = 8;
     b.subtitle = b.title + titleHeight;
-    b.keyLabel = b.subtitle + line + line / 2;
+    b.keyLabel = b.subtitle + subtitleHeight + line / 2;
     b.ticks = b.keyLabel + line;
     b.area = b.ticks + line + 2;
     return b;
@@ -61,7 +71,7 @@ void HeadDetailView::markStale() {
 }
 
 QRectF HeadDetailView::area() const {
-    const int left = leftMargin(font(), m_queries), top = topBands(font()).area;
+    const int left = leftMargin(font(), m_queries), top = bands().area;
     return QRectF(left, top, std::max(10, width() - left - kRight), std::max(10, height() - top - kBottom));
 }
 
@@ -165,6 +175,22 @@ std::string HeadDetailView::shownSummary() const {
     return alibi::heatmapSummary(map, m_snapshot->detailParams.what == RenderWhat::Attention, zoomX, zoomY);
 }
 
+QString HeadDetailView::titleText() const {
+    if (!m_snapshot) return {};
+    return QString::fromStdString(m_snapshot->detailTitle) + u"  -  wheel to zoom, drag to pan, double-click to fit"_s;
+}
+
+QString HeadDetailView::subtitleText() const {
+    if (!m_snapshot || m_image.isNull()) return {};
+    return QString::fromStdString(explore::heatmapTitle(m_snapshot->detailParams)) + u" · "_s +
+           QString::fromStdString(shownSummary());
+}
+
+TopBands HeadDetailView::bands() const {
+    if (!m_snapshot) return topBands(font());
+    return topBands(font(), width() - 24, titleText(), subtitleText());
+}
+
 void HeadDetailView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
@@ -179,21 +205,18 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     QFont title = font();
     title.setBold(true);
     title.setPointSizeF(font().pointSizeF() * 1.1);
-    const TopBands bands = topBands(font());
+    beginPaintedTexts(this);
+    const TopBands bands = this->bands();
     const int line = fontMetrics().height() + 2;
     p.setFont(title);
     p.setPen(palette().color(QPalette::WindowText));
-    // Elided, so a large (presentation) font loses the hint's end, not half a word at the edge.
-    p.drawText(QRect(12, bands.title, width() - 24, bands.subtitle - bands.title), Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetrics(title).elidedText(QString::fromStdString(m_snapshot->detailTitle) +
-                                                  u"  -  wheel to zoom, drag to pan, double-click to fit"_s,
-                                              Qt::ElideRight, width() - 24));
+    // Wrapped (the bands make room), so a large (presentation) font loses no word.
+    drawRecordedText(p, this, QRect(12, bands.title, width() - 24, bands.subtitle - bands.title),
+                     Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, titleText());
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(QRect(12, bands.subtitle, width() - 24, line), Qt::AlignLeft | Qt::AlignVCenter,
-               fontMetrics().elidedText(
-                   QString::fromStdString(explore::heatmapTitle(m_snapshot->detailParams) + " · " + shownSummary()),
-                   Qt::ElideRight, width() - 24));
+    drawRecordedText(p, this, QRect(12, bands.subtitle, width() - 24, bands.keyLabel - line / 2 - bands.subtitle),
+                     Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, subtitleText());
 
     const QRectF a = area();
     const QRectF target(m_origin, QSizeF(m_cell * m_keys, m_cell * m_queries));
@@ -206,7 +229,8 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     const auto& values = m_snapshot->detailValues;
     if (!values.empty() && m_cell >= 26) {
         QFont f = font();
-        f.setPointSizeF(std::clamp(m_cell / 4.2, 6.5, 12.0));
+        // Up to the view's own font size (presentation mode makes it larger).
+        f.setPointSizeF(std::clamp(m_cell / 4.2, 6.5, std::max(12.0, font().pointSizeF())));
         p.setFont(f);
         const QFontMetrics fm(f);
         for (std::int64_t i = 0; i < m_queries; ++i) {
@@ -256,20 +280,20 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     for (std::int64_t j : alibi::indexTicks(m_keys, m_cell, minSpacing)) {
         const double x = m_origin.x() + (j + 0.5) * m_cell;
         if (x < a.left() || x > a.right()) continue;
-        p.drawText(QRectF(x - 40, bands.ticks, 80, line), Qt::AlignCenter, QString::number(j));
+        drawRecordedText(p, this, QRectF(x - 40, bands.ticks, 80, line), Qt::AlignCenter, QString::number(j));
     }
     for (std::int64_t i : alibi::indexTicks(m_queries, m_cell, line + 4)) {
         const double y = m_origin.y() + (i + 0.5) * m_cell;
         if (y < a.top() || y > a.bottom()) continue;
-        p.drawText(QRectF(4, y - line / 2.0, a.left() - 10, line), Qt::AlignRight | Qt::AlignVCenter,
-                   QString::number(i));
+        drawRecordedText(p, this, QRectF(4, y - line / 2.0, a.left() - 10, line), Qt::AlignRight | Qt::AlignVCenter,
+                         QString::number(i));
     }
-    p.drawText(QRectF(a.left(), bands.keyLabel, a.width(), line), Qt::AlignCenter, u"key j →"_s);
+    drawRecordedText(p, this, QRectF(a.left(), bands.keyLabel, a.width(), line), Qt::AlignCenter, u"key j →"_s);
     // Turned clockwise, so the text reads downwards and its arrow points the way i grows.
     p.save();
     p.translate(4 + line / 2.0, a.center().y());
     p.rotate(90);
-    p.drawText(QRectF(-100, -line / 2.0, 200, line), Qt::AlignCenter, u"query i →"_s);
+    drawRecordedText(p, this, QRectF(-100, -line / 2.0, 200, line), Qt::AlignCenter, u"query i →"_s);
     p.restore();
 }
 

@@ -9,6 +9,8 @@
 
 namespace alibi::qt {
 
+struct TopBands;
+
 class HeadDetailView : public QWidget {
     Q_OBJECT
 public:
@@ -40,6 +42,10 @@ private:
     // The core's "1 cell = 38.2 x 38.2 px" for the image as drawn now (zoomed), not as rendered.
     [[nodiscard]] std::string shownSummary() const;
     [[nodiscard]] QRectF area() const;
+    // The title and subtitle as drawn, and the bands above the picture they need (wrapped).
+    [[nodiscard]] QString titleText() const;
+    [[nodiscard]] QString subtitleText() const;
+    [[nodiscard]] TopBands bands() const;
     void fit();
 
     SnapshotPtr m_snapshot;

@@ -32,41 +32,63 @@ QFont titleFont(const QFont& font) {
 }
 
 // The header's lines and the colour bar's column follow the font (presentation mode is 175 %):
-// fixed pixel heights let the subtitle overlap the title and cut its descenders.
+// fixed pixel heights let the subtitle overlap the title and cut its descenders. The title
+// wraps onto a second line and the subtitle onto as many as it needs: never elided.
 struct HeaderMetrics {
-    int title = 0;     // the title line
-    int subtitle = 0;  // each of the subtitle's (up to two) lines
-    int header = 0;    // the title and two subtitle lines
-    int barArea = 0;   // colour bar plus its labels
+    int title = 0;      // the title's line(s)
+    int subtitle = 0;   // each subtitle line
+    int header = 0;     // the title and the subtitle lines (two at least, so the image keeps its place)
+    int barArea = 0;    // colour bar plus its labels
+    QStringList lines;  // the subtitle's lines
 };
-HeaderMetrics headerMetrics(const QFont& font) {
-    const QFontMetrics fm(font);
-    HeaderMetrics m;
-    m.title = QFontMetrics(titleFont(font)).height() + 4;
-    m.subtitle = fm.height() + 2;
-    m.header = m.title + 2 * m.subtitle + 4;
-    m.barArea = 16 + kBarWidth + colorBarLabelRoom(fm);
-    return m;
-}
 
-// The subtitle in at most two lines, broken after a " · " where the next part would not fit
-// (the formula, the axes and the pixel summary stay whole at 1280 px and up). A last line that
-// still does not fit loses its middle, so the pixel summary at its end stays readable. The second
-// line is `lastWidth` wide (the log-colours box sits at its right).
+// The subtitle in lines, broken after a " · " where the next part would not fit; the last line
+// is `lastWidth` wide (the log-colours box sits at its right). A part wider than a line gets a
+// line of its own and wraps at its spaces (its height then counts as more lines).
 QStringList wrapSubtitle(const QString& text, const QFontMetrics& fm, int width, int lastWidth) {
     const QString separator = u" · "_s;
     QStringList lines{QString()};
     for (const QString& part : text.split(separator)) {
         QString& line = lines.back();
         const QString joined = line.isEmpty() ? part : line + separator + part;
-        if (line.isEmpty() || lines.size() == 2 || fm.horizontalAdvance(joined) <= width)
+        if (line.isEmpty() || fm.horizontalAdvance(joined) <= width)
             line = joined;
         else
             lines.append(part);
     }
-    lines.front() = fm.elidedText(lines.front(), Qt::ElideRight, width);
-    if (lines.size() == 2) lines.back() = fm.elidedText(lines.back(), Qt::ElideMiddle, lastWidth);
+    // The last line leaves room for the box: when it does not fit there, a line of its own.
+    if (lines.size() >= 1 && fm.horizontalAdvance(lines.back()) > lastWidth && lastWidth < width) {
+        const qsizetype cut = lines.back().lastIndexOf(separator);
+        if (cut > 0) {
+            const QString tail = lines.back().mid(cut + separator.size());
+            lines.back().truncate(cut);
+            lines.append(tail);
+        }
+    }
     return lines;
+}
+
+HeaderMetrics headerMetrics(const QFont& font, int width = 0, const QString& title = QString(),
+                            const QString& subtitle = QString(), int lastWidth = 0) {
+    const QFontMetrics fm(font);
+    const QFontMetrics tfm(titleFont(font));
+    HeaderMetrics m;
+    m.title = tfm.height() + 4;
+    m.subtitle = fm.height() + 2;
+    int subtitleHeight = 2 * m.subtitle;
+    if (width > 0) {
+        if (!title.isEmpty())
+            m.title = tfm.boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, title).height() + 4;
+        m.lines = wrapSubtitle(subtitle, fm, width, lastWidth);
+        int lines = 0;
+        for (const QString& line : m.lines)
+            lines += std::max(1, fm.boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, line).height() /
+                                     std::max(1, fm.height()));
+        subtitleHeight = std::max(2, lines) * m.subtitle;
+    }
+    m.header = m.title + subtitleHeight + 4;
+    m.barArea = 16 + kBarWidth + colorBarLabelRoom(fm);
+    return m;
 }
 }  // namespace
 
@@ -101,8 +123,16 @@ void HeadGridView::setProgress(double fraction) {
     if (m_stale || m_refining || !m_grid) update();
 }
 
+static HeaderMetrics HeadGridView_header(const HeadGridView& view, const QFont& font, const GridPtr& grid,
+                                         int logWidth) {
+    const int headerWidth = view.width() - 2 * kMargin;
+    if (!grid) return headerMetrics(font);
+    return headerMetrics(font, headerWidth, QString::fromStdString(grid->title), QString::fromStdString(grid->subtitle),
+                         headerWidth - logWidth);
+}
+
 QRect HeadGridView::imageRect() const {
-    const HeaderMetrics m = headerMetrics(font());
+    const HeaderMetrics m = HeadGridView_header(*this, font(), m_grid, m_log->isVisible() ? m_log->width() + 8 : 0);
     return QRect(kMargin, kMargin + m.header, std::max(16, width() - 2 * kMargin - m.barArea),
                  std::max(16, height() - 2 * kMargin - m.header));
 }
@@ -124,6 +154,7 @@ QSize HeadGridView::imagePixels() const {
 }
 
 void HeadGridView::setGrid(GridPtr grid) {
+    const QRect before = imageRect();
     m_grid = std::move(grid);
     m_image = m_grid ? toQImage(m_grid->grid.image, m_grid->devicePixelRatio) : QImage();
     m_staleAsked = m_stale = false;
@@ -137,6 +168,8 @@ void HeadGridView::setGrid(GridPtr grid) {
         QSignalBlocker block(m_log);
         m_log->setChecked(m_grid->grid.log);
     }
+    // A title or subtitle on more (or fewer) lines moves the image: ask for one of the new size.
+    if (imageRect() != before) resizeEvent(nullptr);
     update();
 }
 
@@ -164,7 +197,10 @@ void HeadGridView::setSelectedHead(int head) {
 
 void HeadGridView::resizeEvent(QResizeEvent*) {
     m_log->adjustSize();
-    m_log->move(width() - kMargin - m_log->width(), kMargin + headerMetrics(font()).header - m_log->height() - 2);
+    m_log->move(width() - kMargin - m_log->width(),
+                kMargin +
+                    HeadGridView_header(*this, font(), m_grid, m_log->isVisible() ? m_log->width() + 8 : 0).header -
+                    m_log->height() - 2);
     emit pixelSizeChanged(imagePixels(), devicePixelRatioF(), labelBand());
 }
 
@@ -279,23 +315,29 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     const QRect r = imageRect();
 
     // Header: what is drawn (the core's title of the snapshot, not of the pending parameters).
-    const HeaderMetrics metrics = headerMetrics(font());
+    beginPaintedTexts(this);
+    // The log-colours box sits at the right of the header's last line; the lines above use the whole width.
+    const HeaderMetrics metrics =
+        HeadGridView_header(*this, font(), m_grid, m_log->isVisible() ? m_log->width() + 8 : 0);
     const QFont title = titleFont(font());
     p.setFont(title);
     p.setPen(palette().color(QPalette::WindowText));
     const QString header = QString::fromStdString(m_grid->title);
-    // The log-colours box sits at the right of the header's last line; the lines above use the whole width.
     const int headerWidth = width() - 2 * kMargin;
-    const int lastLineWidth = headerWidth - (m_log->isVisible() ? m_log->width() + 8 : 0);
-    p.drawText(QRect(kMargin, kMargin, headerWidth, metrics.title), Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetrics(title).elidedText(header, Qt::ElideRight, headerWidth));
+    drawRecordedText(p, this, QRect(kMargin, kMargin, headerWidth, metrics.title),
+                     Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, header);
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
-    const QStringList explain =
-        wrapSubtitle(QString::fromStdString(m_grid->subtitle), fontMetrics(), headerWidth, lastLineWidth);
-    for (int n = 0; n < static_cast<int>(explain.size()); ++n)
-        p.drawText(QRect(kMargin, kMargin + metrics.title + n * metrics.subtitle, headerWidth, metrics.subtitle),
-                   Qt::AlignLeft | Qt::AlignVCenter, explain[n]);
+    int lineTop = kMargin + metrics.title;
+    for (const QString& line : metrics.lines) {
+        const int h =
+            std::max(1, fontMetrics().boundingRect(QRect(0, 0, headerWidth, 10000), Qt::TextWordWrap, line).height() /
+                            std::max(1, fontMetrics().height())) *
+            metrics.subtitle;
+        drawRecordedText(p, this, QRect(kMargin, lineTop, headerWidth, h),
+                         Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, line);
+        lineTop += h;
+    }
     p.setPen(palette().color(QPalette::WindowText));
 
     // The image at 1:1 device pixels (scaled only while a resize is in flight).

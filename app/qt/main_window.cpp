@@ -301,6 +301,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_lastError = message;
         statusBar()->showMessage(message, 10000);
         m_hover->setText(u"<span style='color:#e0433b'>"_s + message.toHtmlEscaped() + u"</span>"_s);
+        placeHoverReadout();
     });
     connect(m_model, &SessionModel::latencyMeasured, this, [this](double last, double median) {
         m_latency->setText(u"grid %1 ms · median %2 ms"_s.arg(last, 0, 'f', 1).arg(median, 0, 'f', 1));
@@ -333,8 +334,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     // Hover read-outs and linked highlighting.
     connect(m_grid, &HeadGridView::cellHovered, m_hover, &QLabel::setText);
+    connect(m_grid, &HeadGridView::cellHovered, this, &MainWindow::placeHoverReadout);
     connect(m_detail, &HeadDetailView::cellHovered, m_hover, &QLabel::setText);
+    connect(m_detail, &HeadDetailView::cellHovered, this, &MainWindow::placeHoverReadout);
     connect(m_attention, &AttentionMapsPage::cellHovered, m_hover, &QLabel::setText);
+    connect(m_attention, &AttentionMapsPage::cellHovered, this, &MainWindow::placeHoverReadout);
     connect(m_attention, &AttentionMapsPage::failed, this, &MainWindow::reportError);
     connect(m_attention, &AttentionMapsPage::statusMessage, statusBar(), &QStatusBar::showMessage);
     AttentionMapsModel* maps = m_attention->model();
@@ -869,11 +873,47 @@ void MainWindow::setZoom(double zoom) {
 }
 
 void MainWindow::fitHoverReadout() {
+    if (m_presentation) {
+        // Presentation mode: no band is reserved under the views (a lecture rarely hovers); the
+        // read-out floats over their bottom edge while it has something to say, and lets the
+        // mouse through, so the hovered cell stays hovered.
+        if (m_hover->parentWidget() != this) {
+            statusBar()->removeWidget(m_hover);
+            m_hover->setParent(this);
+        }
+        m_hover->setMinimumHeight(0);
+        m_hover->setMaximumHeight(QWIDGETSIZE_MAX);
+        m_hover->setAttribute(Qt::WA_TransparentForMouseEvents, true);
+        m_hover->setAutoFillBackground(true);
+        m_hover->setProperty("alibiFloating", true);
+        placeHoverReadout();
+        return;
+    }
+    if (m_hover->parentWidget() != statusBar()) {
+        m_hover->setParent(nullptr);
+        statusBar()->insertWidget(0, m_hover, 1);
+    }
+    m_hover->setAttribute(Qt::WA_TransparentForMouseEvents, false);
+    m_hover->setAutoFillBackground(false);
+    m_hover->setProperty("alibiFloating", false);
+    m_hover->show();
     // A fixed height, so the status bar never grows or shrinks while the pointer moves (the page
-    // above would shift under it): two lines hold the longest read-out at 1280 px, three at the
-    // presentation font (which hides the latency beside it).
-    const int lines = m_presentation ? 3 : 2;
-    m_hover->setFixedHeight(lines * m_hover->fontMetrics().lineSpacing() + 2);
+    // above would shift under it): two lines hold the longest read-out at 1280 px.
+    m_hover->setFixedHeight(2 * m_hover->fontMetrics().lineSpacing() + 2);
+}
+
+void MainWindow::placeHoverReadout() {
+    if (!m_presentation || m_hover->parentWidget() != this) return;
+    const int w = width() - 16;
+    const int h = m_hover->heightForWidth(w);
+    m_hover->setGeometry(8, statusBar()->geometry().top() - h - 2, w, h);
+    m_hover->setVisible(!m_hover->text().isEmpty());
+    m_hover->raise();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    placeHoverReadout();
 }
 
 void MainWindow::setPresentation(bool on) {
@@ -884,6 +924,8 @@ void MainWindow::setPresentation(bool on) {
     // Large fonts for the back row; the plots draw their lines thicker with the larger font.
     m_presentation = on;
     qApp->setProperty("alibiLineScale", on ? 2.5 : 1.0);
+    // Plot text (ticks, legends, axis labels) grows less than the lesson text: the plots keep room.
+    qApp->setProperty("alibiPlotTextScale", on ? 0.75 : 1.0);
     // The room goes to the read-out: a lecture does not need the grid's latency.
     m_latency->setVisible(!on);
     setZoom(on ? 1.75 : 1.0);

@@ -180,6 +180,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -195,6 +196,9 @@ private:
     void fitParametersDock();
     // The hover read-out in the status bar: word-wrapped, as many lines high as the longest needs.
     void fitHoverReadout();
+    // Presentation mode: the read-out floats over the bottom of the views while something is
+    // hovered (it reserves no blank band under them); placed and shown or hidden here.
+    void placeHoverReadout();
     // Presentation mode puts the lesson beside the views, tabbed with the Parameters (the views
     // keep the window's height); otherwise it is a strip under them.
     void placeLessonDock();

@@ -68,9 +68,24 @@ int MapsHeatmapView::tokenMargin() const {
     return widest + 8;
 }
 
+// The header's height: the title and the subtitle wrapped to the width (never elided), and a line
+// for the picture's pixel summary.
+static int headerHeight(const QWidget& view, const QString& title, const QString& subtitle) {
+    const int line = view.fontMetrics().height() + 4;
+    const int width = std::max(40, view.width() - 2 * kMargin);
+    QFont bold = view.font();
+    bold.setBold(true);
+    const int titleHeight = std::max(
+        line, QFontMetrics(bold).boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, title).height() + 4);
+    const int subtitleHeight =
+        subtitle.isEmpty()
+            ? 0
+            : view.fontMetrics().boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, subtitle).height() + 4;
+    return titleHeight + line + subtitleHeight;
+}
+
 QRect MapsHeatmapView::imageRect() const {
-    const int line = fontMetrics().height() + 4;
-    const int top = kMargin + 2 * line + axisMargin();
+    const int top = kMargin + headerHeight(*this, m_title, m_subtitle) + axisMargin();
     const int left = kMargin + axisMargin();
     return QRect(left, top, std::max(16, width() - left - kMargin - kBarArea), std::max(16, height() - top - kMargin));
 }
@@ -163,8 +178,11 @@ void MapsHeatmapView::show(MapsPicture picture, double ratio) {
 }
 
 void MapsHeatmapView::setHeader(const QString& title, const QString& subtitle) {
+    const QRect before = imageRect();
     m_title = title;
     m_subtitle = subtitle;
+    // A header on more (or fewer) lines moves the picture: render it at its new size.
+    if (imageRect() != before) resizeEvent(nullptr);
     update();
 }
 
@@ -273,23 +291,29 @@ QRectF MapsHeatmapView::cellRect(int tile, std::int64_t query, std::int64_t key)
 void MapsHeatmapView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
+    beginPaintedTexts(this);
     const int line = fontMetrics().height() + 4;
     QFont bold = font();
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(palette().color(QPalette::WindowText));
     const int textWidth = width() - 2 * kMargin;
-    p.drawText(QRect(kMargin, kMargin, textWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetrics(bold).elidedText(m_title, Qt::ElideRight, textWidth));
+    // Title, the picture's pixel-to-cell summary (it changes with every resize), then the
+    // subtitle: each wrapped, never elided.
+    const int titleHeight = std::max(
+        line, QFontMetrics(bold).boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap, m_title).height() + 4);
+    drawRecordedText(p, this, QRect(kMargin, kMargin, textWidth, titleHeight),
+                     Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_title);
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
-    // The picture's own pixel-to-cell summary first (it changes with every resize).
     const QString summary = m_image.isNull() ? QString() : QString::fromStdString(m_map.summary);
-    const QString subtitle = summary.isEmpty()      ? m_subtitle
-                             : m_subtitle.isEmpty() ? summary
-                                                    : summary + u" · "_s + m_subtitle;
-    p.drawText(QRect(kMargin, kMargin + line, textWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
-               fontMetrics().elidedText(subtitle, Qt::ElideMiddle, textWidth));
+    drawRecordedText(p, this, QRect(kMargin, kMargin + titleHeight, textWidth, line), Qt::AlignLeft | Qt::AlignVCenter,
+                     summary);
+    if (!m_subtitle.isEmpty())
+        drawRecordedText(p, this,
+                         QRect(kMargin, kMargin + titleHeight + line, textWidth,
+                               headerHeight(*this, m_title, m_subtitle) - titleHeight - line),
+                         Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_subtitle);
     if (m_image.isNull()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         const QString text = !m_error.isEmpty() ? m_error : m_message;

@@ -8,6 +8,7 @@
 
 #include <QMouseEvent>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -139,29 +140,126 @@ void PlotWidget::computeRanges() {
     m_y = {yl, yh};
 }
 
+QFont PlotWidget::plotFont() const {
+    QFont f = font();
+    const double scale = qApp->property("alibiPlotTextScale").toDouble();
+    if (scale > 0 && scale != 1.0) f.setPointSizeF(f.pointSizeF() * std::clamp(scale, 0.25, 4.0));
+    return f;
+}
+
+QSize PlotWidget::minimumSizeHint() const {
+    const QFontMetrics fm(plotFont());
+    return {std::max(240, 22 * fm.averageCharWidth()), std::max(180, 9 * fm.height())};
+}
+
+std::vector<alibi::Tick> PlotWidget::xTicks(double length) const {
+    if (m_logX) return alibi::axisTicks(alibi::AxisScale::Log2OnePlus, xValue(m_x.lo), xValue(m_x.hi), 10);
+    const QFontMetrics fm(plotFont());
+    const double spacing = std::max(90.0, 7.0 * fm.averageCharWidth());
+    return alibi::axisTicks(alibi::AxisScale::Linear, m_x.lo, m_x.hi, std::max(2, static_cast<int>(length / spacing)));
+}
+
+std::vector<alibi::Tick> PlotWidget::yTicks(double length) const {
+    if (m_logY) return alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10);
+    const QFontMetrics fm(plotFont());
+    const double spacing = std::max(45.0, 2.2 * fm.height());
+    return alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi, std::max(3, static_cast<int>(length / spacing)));
+}
+
+PlotWidget::Margins PlotWidget::margins() const {
+    Margins m;
+    const QFont f = plotFont();
+    const QFontMetrics fm(f);
+    QFont bold = f;
+    bold.setBold(true);
+    const QFontMetrics bfm(bold);
+    const double textWidth = std::max(40, width() - 16);
+    // The title: one line, or two when it is wider than the widget (never cut).
+    const QRect title = bfm.boundingRect(QRect(0, 0, static_cast<int>(textWidth), 1000), Qt::TextWordWrap, m_title);
+    m.titleHeight = std::max(bfm.height(), title.height()) + 2;
+    // The note beside the title when both fit on the line, else on a line of its own below.
+    if (!m_note.isEmpty()) {
+        QFont small = f;
+        small.setPointSizeF(f.pointSizeF() * 0.9);
+        const QFontMetrics sfm(small);
+        const double beside = textWidth - bfm.horizontalAdvance(m_title) - 24;
+        m.noteBelowTitle = title.height() > bfm.height() || sfm.horizontalAdvance(m_note) > beside;
+        if (m.noteBelowTitle)
+            m.noteHeight =
+                sfm.boundingRect(QRect(0, 0, static_cast<int>(textWidth), 1000), Qt::TextWordWrap, m_note).height();
+    }
+    m.top = 6 + m.titleHeight + m.noteHeight + std::max(6, fm.height() / 2);
+    m.bottom = 4 + 2.0 * fm.height() + 8;
+    // The widest y tick label, measured on the ticks of a plot about this tall.
+    int widest = fm.horizontalAdvance(u"0"_s);
+    for (const alibi::Tick& t : yTicks(std::max(40.0, height() - m.top - m.bottom)))
+        widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(t.label)));
+    // The y label along the plot's height, on two lines when it is longer than that.
+    const int along = static_cast<int>(std::max(40.0, height() - m.top - m.bottom));
+    m.yLabelHeight =
+        std::max(fm.height(), fm.boundingRect(QRect(0, 0, along, 1000), Qt::TextWordWrap, m_yLabel).height());
+    m.left = 4 + m.yLabelHeight + 6 + widest + 6;
+    return m;
+}
+
 PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     LegendLayout l;
     const int count = static_cast<int>(m_series.size());
     if (count == 0 || count > m_legendLimit) return l;
     // Each column as wide as its longest entry (never cut), up to 45 % of the widget; as many
-    // columns as the plot's height needs (H = 12 heads still get their legend).
-    const QFontMetrics fm(font());
-    int widest = 0;
-    for (const Series& s : m_series) widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(s.label)));
+    // columns as the plot's height needs (H = 12 heads still get their legend). When the names
+    // do not fit, short ones ("head 3 (m = 1/16)" -> "h3"), and when those do not either, every
+    // n-th series, the first and the last always.
+    const QFontMetrics fm(plotFont());
+    const Margins m = margins();
     l.line = std::max(18, fm.height() + 2);
-    const double height = std::max(40.0, this->height() - 34.0 - 48.0) - 8;
-    l.rows = std::max(1, static_cast<int>(height / l.line));
-    l.columns = (count + l.rows - 1) / l.rows;
-    l.rows = (count + l.columns - 1) / l.columns;
-    l.columnWidth = widest + 40;
-    l.width = std::min(l.columns * l.columnWidth + 8.0, 0.45 * width());
-    l.columnWidth = (l.width - 8) / l.columns;
+    const double height = std::max(40.0, this->height() - m.top - m.bottom) - 8;
+    const int rowsAvailable = std::max(1, static_cast<int>(height / l.line));
+    const double widthAvailable = 0.45 * width();
+    const double swatch = 16 + 4 + 8 + fm.averageCharWidth();
+    const auto fit = [&](const std::vector<QString>& labels, int maxColumns) {
+        int widest = 0;
+        for (const QString& label : labels) widest = std::max(widest, fm.horizontalAdvance(label));
+        const double columnWidth = widest + swatch;
+        const int columns = std::min(maxColumns, static_cast<int>((widthAvailable - 8) / columnWidth));
+        return std::pair{columns, columnWidth};
+    };
+    std::vector<QString> full, shortNames;
+    static const QRegularExpression headName(u"^head (\\d+)\\b.*$"_s);
+    for (const Series& s : m_series) {
+        full.push_back(QString::fromStdString(s.label));
+        QString name = full.back();
+        name.replace(headName, u"h\\1"_s);
+        shortNames.push_back(name);
+    }
+    std::vector<QString>* labels = &full;
+    auto [columns, columnWidth] = fit(full, 64);
+    if (columns * rowsAvailable < count) {
+        labels = &shortNames;
+        std::tie(columns, columnWidth) = fit(shortNames, 64);
+    }
+    if (columns < 1) return l;
+    const int capacity = columns * rowsAvailable;
+    const int stride = capacity >= count ? 1 : capacity < 2 ? count : (count - 2) / (capacity - 1) + 1;
+    for (int s = 0; s < count; s += stride) l.shown.push_back(s);
+    if (stride > 1 && l.shown.back() != count - 1) {
+        if (static_cast<int>(l.shown.size()) >= capacity) l.shown.pop_back();
+        l.shown.push_back(count - 1);
+    }
+    for (int s : l.shown) l.labels.push_back((*labels)[static_cast<std::size_t>(s)]);
+    const int shown = static_cast<int>(l.shown.size());
+    l.columns = std::min(columns, (shown + rowsAvailable - 1) / rowsAvailable);
+    l.rows = (shown + l.columns - 1) / l.columns;
+    l.columnWidth = columnWidth;
+    l.width = l.columns * l.columnWidth + 8.0;
     return l;
 }
 
 QRectF PlotWidget::plotArea() const {
     const double legendWidth = legendLayout().width;
-    return QRectF(68, 34, std::max(40.0, width() - 68 - 16 - legendWidth), std::max(40.0, height() - 34.0 - 48.0));
+    const Margins m = margins();
+    return QRectF(m.left, m.top, std::max(40.0, width() - m.left - 16 - legendWidth),
+                  std::max(40.0, height() - m.top - m.bottom));
 }
 
 double PlotWidget::mapX(double x, const QRectF& a) const {
@@ -279,28 +377,28 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     QColor gridColor = text;
     gridColor.setAlpha(35);
 
-    QFont titleFont = font();
+    beginPaintedTexts(this);
+    const QFont plotText = plotFont();
+    const Margins margin = margins();
+    QFont titleFont = plotText;
     titleFont.setBold(true);
     p.setFont(titleFont);
     p.setPen(text);
-    p.drawText(QRectF(8, 6, width() - 16, 22), Qt::AlignLeft | Qt::AlignVCenter, m_title);
-    p.setFont(font());
+    drawRecordedText(p, this, QRectF(8, 6, width() - 16, margin.titleHeight),
+                     Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_title);
+    p.setFont(plotText);
 
     // Ticks and grid.
-    const QFontMetrics fm(font());
+    const QFontMetrics fm(plotText);
     // Ticks and labels from the core (alibi::axisTicks), in axis units (log2 when logarithmic).
-    std::vector<alibi::Tick> xt =
-        m_logX
-            ? alibi::axisTicks(alibi::AxisScale::Log2OnePlus, xValue(m_x.lo), xValue(m_x.hi), 10)
-            : alibi::axisTicks(alibi::AxisScale::Linear, m_x.lo, m_x.hi, std::max(2, static_cast<int>(a.width() / 90)));
-    std::vector<alibi::Tick> yt =
-        m_logY ? alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10)
-               : alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi,
-                                  std::max(3, static_cast<int>(a.height() / 45)));
+    std::vector<alibi::Tick> xt = xTicks(a.width());
+    std::vector<alibi::Tick> yt = yTicks(a.height());
     if (m_logX)
         for (auto& t : xt) t.value = xPosition(t.value);
     if (m_logY)
         for (auto& t : yt) t.value = std::log2(t.value);
+    // A tick label that would touch the one before it is left out (its grid line stays).
+    double lastRight = -1e9;
     for (const alibi::Tick& tick : xt) {
         const double t = tick.value;
         const double x = a.left() + (t - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
@@ -308,8 +406,13 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
         p.setPen(text);
         const QString label = QString::fromStdString(tick.label);
-        p.drawText(QRectF(x - 40, a.bottom() + 4, 80, 16), Qt::AlignHCenter | Qt::AlignTop, label);
+        const double w = fm.horizontalAdvance(label);
+        const double left = std::clamp(x - w / 2, 0.0, width() - w);
+        if (left < lastRight + fm.averageCharWidth()) continue;
+        lastRight = left + w;
+        drawRecordedText(p, this, QRectF(left, a.bottom() + 4, w, fm.height()), Qt::AlignHCenter | Qt::AlignTop, label);
     }
+    double lastTop = 1e9;
     for (const alibi::Tick& tick : yt) {
         const double t = tick.value;
         const double y = a.bottom() - (t - m_y.lo) / (m_y.hi - m_y.lo) * a.height();
@@ -317,20 +420,29 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         p.drawLine(QPointF(a.left(), y), QPointF(a.right(), y));
         p.setPen(text);
         const QString label = QString::fromStdString(tick.label);
-        p.drawText(QRectF(0, y - 8, a.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter, label);
+        const double top = std::clamp(y - fm.height() / 2.0, 0.0, height() - fm.height() * 1.0);
+        if (top + fm.height() > lastTop) continue;
+        lastTop = top;
+        drawRecordedText(p, this, QRectF(0, top, a.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, label);
     }
     p.setPen(QPen(text, 1));
     p.drawRect(a);
-    p.drawText(QRectF(a.left(), a.bottom() + 22, a.width(), 18), Qt::AlignCenter, m_xLabel);
+    // The x label centred under the plotting area, or under the widget when it is wider.
+    const bool wideX = fm.horizontalAdvance(m_xLabel) > a.width();
+    drawRecordedText(
+        p, this,
+        QRectF(wideX ? 0.0 : a.left(), a.bottom() + 4 + fm.height() + 2, wideX ? width() : a.width(), fm.height()),
+        Qt::AlignCenter, m_xLabel);
     p.save();
-    p.translate(12, a.center().y());
+    p.translate(4 + margin.yLabelHeight / 2.0, a.center().y());
     p.rotate(-90);
-    p.drawText(QRectF(-a.height() / 2, -9, a.height(), 18), Qt::AlignCenter, m_yLabel);
+    drawRecordedText(p, this, QRectF(-a.height() / 2, -margin.yLabelHeight / 2.0, a.height(), margin.yLabelHeight),
+                     Qt::AlignCenter | Qt::TextWordWrap, m_yLabel);
     p.restore();
 
     if (m_series.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(a, Qt::AlignCenter, u"no data"_s);
+        drawRecordedText(p, this, a, Qt::AlignCenter, u"no data"_s);
         return;
     }
 
@@ -442,10 +554,11 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         const double x = mapX(*m_referenceX, a);
         p.setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
         p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
-        const int w = fontMetrics().horizontalAdvance(m_referenceLabel);
+        // Inside the plotting area, right of the line where it fits, else left of it.
+        const int w = fm.horizontalAdvance(m_referenceLabel);
         const bool right = x + 4 + w <= a.right();
-        p.drawText(QRectF(right ? x + 4 : x - 4 - w, a.top() + 2, w + 2, fontMetrics().height()), Qt::AlignLeft,
-                   m_referenceLabel);
+        const double left = std::max(a.left() + 2, right ? x + 4 : x - 4 - w);
+        drawRecordedText(p, this, QRectF(left, a.top() + 2, w + 2, fm.height()), Qt::AlignLeft, m_referenceLabel);
     }
     if (m_cursorX && *m_cursorX >= xValue(m_x.lo) && *m_cursorX <= xValue(m_x.hi)) {
         const double x = mapX(*m_cursorX, a);
@@ -456,32 +569,39 @@ void PlotWidget::paintEvent(QPaintEvent*) {
 
     // Legend, or the highlighted series' name when there are too many for a legend.
     if (const LegendLayout legend = legendLayout(); legend.columns > 0) {
-        for (int s = 0; s < count; ++s) {
-            const double x = a.right() + 12 + (s / legend.rows) * legend.columnWidth;
-            const double y = a.top() + 4 + (s % legend.rows) * legend.line;
+        for (std::size_t n = 0; n < legend.shown.size(); ++n) {
+            const int s = legend.shown[n];
+            const int at = static_cast<int>(n);
+            const double x = a.right() + 12 + (at / legend.rows) * legend.columnWidth;
+            const double y = a.top() + 4 + (at % legend.rows) * legend.line;
             QColor c = colourOf(s);
             if (m_highlight >= 0 && s != m_highlight) c.setAlpha(80);
             p.fillRect(QRectF(x, y + legend.line / 2.0 - 2, 16, 4), c);
             p.setPen(text);
-            p.drawText(QRectF(x + 20, y, legend.columnWidth - 22, legend.line), Qt::AlignLeft | Qt::AlignVCenter,
-                       fm.elidedText(QString::fromStdString(m_series[static_cast<std::size_t>(s)].label),
-                                     Qt::ElideRight, static_cast<int>(legend.columnWidth - 22)));
+            drawRecordedText(p, this, QRectF(x + 20, y, legend.columnWidth - 22, legend.line),
+                             Qt::AlignLeft | Qt::AlignVCenter, legend.labels[n]);
         }
     } else if (m_highlight >= 0) {
         p.setPen(text);
-        p.drawText(QRectF(a.left() + 8, a.top() + 4, a.width() - 16, 18), Qt::AlignRight | Qt::AlignVCenter,
-                   QString::fromStdString(m_series[static_cast<std::size_t>(m_highlight)].label));
+        drawRecordedText(p, this, QRectF(a.left() + 8, a.top() + 4, a.width() - 16, fm.height()),
+                         Qt::AlignRight | Qt::AlignVCenter,
+                         QString::fromStdString(m_series[static_cast<std::size_t>(m_highlight)].label));
     }
     if (!m_note.isEmpty()) {
-        QFont small = font();
-        small.setPointSizeF(font().pointSizeF() * 0.9);
+        QFont small = plotText;
+        small.setPointSizeF(plotText.pointSizeF() * 0.9);
         p.setFont(small);
         p.setPen(palette().color(QPalette::PlaceholderText));
-        const double titleWidth = QFontMetrics(titleFont).horizontalAdvance(m_title) + 24;
-        const QRectF box(8 + titleWidth, 6, width() - 16 - titleWidth, 22);
-        p.drawText(box, Qt::AlignRight | Qt::AlignVCenter,
-                   QFontMetrics(small).elidedText(m_note, Qt::ElideRight, static_cast<int>(box.width())));
-        p.setFont(font());
+        // Beside the title when both fit, else on its own line(s) below it: never cut.
+        if (margin.noteBelowTitle) {
+            drawRecordedText(p, this, QRectF(8, 6 + margin.titleHeight, width() - 16, margin.noteHeight),
+                             Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_note);
+        } else {
+            const double titleWidth = QFontMetrics(titleFont).horizontalAdvance(m_title) + 24;
+            drawRecordedText(p, this, QRectF(8 + titleWidth, 6, width() - 16 - titleWidth, margin.titleHeight),
+                             Qt::AlignRight | Qt::AlignVCenter, m_note);
+        }
+        p.setFont(plotText);
     }
 }
 

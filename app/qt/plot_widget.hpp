@@ -4,6 +4,7 @@
 #pragma once
 
 #include <alibi/render/plot.hpp>
+#include <alibi/render/ticks.hpp>
 
 #include <QPolygonF>
 #include <QWidget>
@@ -91,7 +92,7 @@ public:
     [[nodiscard]] const std::vector<Series>& series() const { return m_series; }
     [[nodiscard]] QString title() const { return m_title; }
     [[nodiscard]] QSize sizeHint() const override { return {520, 340}; }
-    [[nodiscard]] QSize minimumSizeHint() const override { return {240, 180}; }
+    [[nodiscard]] QSize minimumSizeHint() const override;
 
 signals:
     void seriesHovered(int index);           // -1: none
@@ -132,11 +133,29 @@ private:
     std::vector<int> m_emphasis;
     int m_legendLimit = 64;
     // The legend at the right: columns of `rows` entries `line` pixels apart, `width` in all.
+    // Entries are whole: when the series' own names do not fit, short ones ("h3"), and when
+    // those do not either, every n-th series (`shown`, the first and last always) and a note.
     struct LegendLayout {
         int columns = 0, rows = 0, line = 18;
         double columnWidth = 0, width = 0;
+        std::vector<int> shown;
+        std::vector<QString> labels;
     };
     [[nodiscard]] LegendLayout legendLayout() const;
+    // The plot's text font: the widget's, scaled by the application's "alibiPlotTextScale"
+    // (presentation mode scales plot text less than the lesson text, so the plots keep room).
+    [[nodiscard]] QFont plotFont() const;
+    // The bands around the plotting area, from the font and the texts to fit: the title (two
+    // lines when it is wider than the widget) and note above, the widest y tick label and the
+    // y label at the left, the x ticks and x label below.
+    struct Margins {
+        double top = 34, left = 68, bottom = 48, titleHeight = 22, noteHeight = 0, yLabelHeight = 18;
+        bool noteBelowTitle = false;
+    };
+    [[nodiscard]] Margins margins() const;
+    // The core's ticks for a plotting area `length` pixels long, in axis units.
+    [[nodiscard]] std::vector<alibi::Tick> xTicks(double length) const;
+    [[nodiscard]] std::vector<alibi::Tick> yTicks(double length) const;
     std::vector<QColor> m_colors;
     std::vector<bool> m_dashed;
     std::optional<double> m_cursorX;

@@ -11,6 +11,7 @@
 #include <QPainter>
 
 #include <QEvent>
+#include <QHash>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -22,6 +23,42 @@
 using namespace Qt::Literals::StringLiterals;
 
 namespace alibi::qt {
+
+namespace {
+
+QHash<const QWidget*, std::vector<PaintedText>>& paintedRegistry() {
+    static QHash<const QWidget*, std::vector<PaintedText>> registry;
+    return registry;
+}
+
+}  // namespace
+
+void beginPaintedTexts(const QWidget* widget) {
+    auto& registry = paintedRegistry();
+    if (!registry.contains(widget))
+        QObject::connect(widget, &QObject::destroyed, [widget] { paintedRegistry().remove(widget); });
+    registry[widget].clear();
+}
+
+std::vector<PaintedText> paintedTexts(const QWidget* widget) {
+    return paintedRegistry().value(widget);
+}
+
+QRectF drawRecordedText(QPainter& p, const QWidget* widget, const QRectF& rect, int flags, const QString& full,
+                        const QString& shown) {
+    const QString text = shown.isEmpty() ? full : shown;
+    const QRectF took = p.boundingRect(rect, flags, text);
+    p.drawText(rect, flags, text);
+    // Recorded only for a widget whose paint event began a record (beginPaintedTexts).
+    if (widget != nullptr && !text.isEmpty() && paintedRegistry().contains(widget)) {
+        const QRectF inWidget = p.transform().mapRect(took);
+        QRectF room = QRectF(widget->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+        if (p.hasClipping()) room &= p.transform().mapRect(p.clipBoundingRect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+        PaintedText t{full, inWidget, text != full, !room.contains(inWidget)};
+        paintedRegistry()[widget].push_back(std::move(t));
+    }
+    return took;
+}
 
 QImage toQImage(const Image& image, double devicePixelRatio) {
     if (image.width <= 0 || image.height <= 0) return {};
@@ -69,6 +106,7 @@ QString cellDescription(const Session& session, const std::vector<double>& slope
 void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBar, Colormap map,
                    const QPalette& palette, int labelWidth) {
     if (bar.height() < 8) return;
+    const auto* widget = dynamic_cast<const QWidget*>(p.device());
     const Image gradient = renderColorBar(map, 1, bar.height(), true);
     p.drawImage(bar, toQImage(gradient));
     p.setBrush(Qt::NoBrush);
@@ -92,8 +130,8 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
         used.push_back(y);
         // The tick mark sits on the bar's edge, so it never reads as a minus sign of its label.
         p.drawLine(bar.right() - 3, y, bar.right(), y);
-        p.drawText(QRect(bar.right() + 5, y - fm.height() / 2, labelWidth, fm.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(t->label));
+        drawRecordedText(p, widget, QRect(bar.right() + 5, y - fm.height() / 2, labelWidth, fm.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(t->label));
     }
     QFont small = p.font();
     small.setPointSizeF(p.font().pointSizeF() * 0.85);
@@ -110,22 +148,23 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
     if (!head.isEmpty() && smallFm.horizontalAdvance(title + u"  "_s + head) > titleWidth) {
         // Too long for one line ("probability  head 3, T = L"): the head on a line of its own,
         // never cut.
-        p.drawText(QRect(bar.x() - 4, titleBottom - 2 * titleLine, titleWidth, titleLine),
-                   Qt::AlignLeft | Qt::AlignVCenter, title);
-        p.drawText(QRect(bar.x() - 4, titleBottom - titleLine, titleWidth, titleLine), Qt::AlignLeft | Qt::AlignVCenter,
-                   head);
+        drawRecordedText(p, widget, QRect(bar.x() - 4, titleBottom - 2 * titleLine, titleWidth, titleLine),
+                         Qt::AlignLeft | Qt::AlignVCenter, title);
+        drawRecordedText(p, widget, QRect(bar.x() - 4, titleBottom - titleLine, titleWidth, titleLine),
+                         Qt::AlignLeft | Qt::AlignVCenter, head);
     } else {
         if (!head.isEmpty()) title += u"  "_s + head;
-        p.drawText(QRect(bar.x() - 4, titleBottom - titleLine, titleWidth, titleLine), Qt::AlignLeft | Qt::AlignVCenter,
-                   title);
+        drawRecordedText(p, widget, QRect(bar.x() - 4, titleBottom - titleLine, titleWidth, titleLine),
+                         Qt::AlignLeft | Qt::AlignVCenter, title);
     }
     const int swatchSize = std::max(12, smallFm.height() * 3 / 4);
     int swatchTop = bar.bottom() + fm.height() / 2 + 4;
     if (colorBar.maskedSwatch) {
         const QRect swatch(bar.x(), swatchTop + (smallFm.height() - swatchSize) / 2, swatchSize, swatchSize);
         p.fillRect(swatch, toQColor(kMaskedColor));
-        p.drawText(QRect(swatch.right() + 5, swatchTop, labelWidth + bar.width() - swatchSize, smallFm.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, u"masked"_s);
+        drawRecordedText(p, widget,
+                         QRect(swatch.right() + 5, swatchTop, labelWidth + bar.width() - swatchSize, smallFm.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, u"masked"_s);
         swatchTop += smallFm.height() + 2;
     }
     if (colorBar.fullyMaskedSwatch) {
@@ -133,8 +172,9 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
         for (int y = 0; y < swatch.height(); ++y)
             for (int x = 0; x < swatch.width(); ++x)
                 p.fillRect(swatch.x() + x, swatch.y() + y, 1, 1, toQColor(fullyMaskedStripe(x, y)));
-        p.drawText(QRect(swatch.right() + 5, swatchTop, labelWidth + bar.width() - swatchSize, smallFm.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, u"fully masked row"_s);
+        drawRecordedText(p, widget,
+                         QRect(swatch.right() + 5, swatchTop, labelWidth + bar.width() - swatchSize, smallFm.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, u"fully masked row"_s);
     }
     p.setFont(normal);
 }

@@ -99,6 +99,23 @@ PaintedTileLabels paintTileLabels(class QPainter& painter, const QFont& font, QP
 // image pixel in `font` (what the views ask the core for).
 [[nodiscard]] int tileLabelBandFor(const QFont& font, double scale);
 
+// The texts a self-painting view drew in its last paint, for the layout test (issue 27): each
+// with the rectangle it took in the widget's coordinates, whether it was shortened ("…") and
+// whether part of it fell outside the widget or the painter's clip. beginPaintedTexts() at the
+// start of a paint event forgets the previous ones; drawRecordedText() draws and records.
+struct PaintedText {
+    QString text;
+    QRectF rect;
+    bool elided = false, cut = false;
+};
+void beginPaintedTexts(const QWidget* widget);
+[[nodiscard]] std::vector<PaintedText> paintedTexts(const QWidget* widget);
+// Draws `shown` (or `full` when `shown` is empty) in `rect` with `flags` as QPainter::drawText
+// does, and records it; `full` is the whole text, so a shortened `shown` counts as elided. The
+// rectangle the text took (QPainter::boundingRect) is returned, in the painter's coordinates.
+QRectF drawRecordedText(class QPainter& painter, const QWidget* widget, const QRectF& rect, int flags,
+                        const QString& full, const QString& shown = QString());
+
 // The layout of a view with a table: a row of controls on top, then `upper` over `table` in a
 // vertical splitter sharing the height 3:2.
 void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, QWidget* table);

@@ -2,7 +2,9 @@
 // box value, combo box text, tab title, group title, table header and cell, the text's measured
 // width (QFontMetrics) fits its widget's contents rectangle, and no two text widgets overlap. A
 // widget partly outside the window or its parent is a problem unless a scroll area holds it
-// (then it scrolls). Painted text inside views is not a widget: the screenshots show it.
+// (then it scrolls). The text a view paints itself (plots, heatmap titles, colour bars) is
+// recorded by drawRecordedText at its last paint: each must be whole (not elided, not cut by
+// its widget or the painter's clip), visible, and clear of the view's other painted texts.
 #pragma once
 
 #include <QAbstractButton>
@@ -25,9 +27,13 @@
 #include <QToolButton>
 #include <QWidget>
 
+#include "view_util.hpp"
+
 #include <vector>
 
 namespace alibi::qt::test {
+
+using namespace Qt::Literals::StringLiterals;
 
 struct LayoutText {
     QWidget* widget = nullptr;
@@ -73,6 +79,25 @@ inline QStringList checkLayout(QWidget* root, std::vector<LayoutText>* texts = n
             if (!p->isVisible()) hiddenByParent = true;
         }
         if (hiddenByParent || shown.isEmpty() || w->window() != root->window()) continue;
+        // The texts the widget painted itself (its last paint: the caller grabs the window first).
+        const std::vector<PaintedText> painted = paintedTexts(w);
+        const QPointF origin = w->mapTo(root, QPoint(0, 0));
+        for (std::size_t i = 0; i < painted.size(); ++i) {
+            const PaintedText& t = painted[i];
+            const QRectF at = t.rect.translated(origin);
+            if (!(at & QRectF(shown)).isValid()) continue;  // scrolled out of view
+            const QString what = u"painted \""_s + t.text.left(80) + u"\""_s;
+            if (t.elided) problems << describe(w) + u" "_s + what + u": elided"_s;
+            if (t.cut) problems << describe(w) + u" "_s + what + u": cut by its widget or clip"_s;
+            if (!QRectF(shown).adjusted(-1, -1, 1, 1).contains(at) && !inScrollArea(w, root))
+                problems << describe(w) + u" "_s + what + u": partly outside the window or a parent"_s;
+            for (std::size_t j = i + 1; j < painted.size(); ++j) {
+                const QRectF both = t.rect.adjusted(1, 1, -1, -1) & painted[j].rect.adjusted(1, 1, -1, -1);
+                if (both.isValid() && !both.isEmpty())
+                    problems << describe(w) + u" "_s + what + u" overlaps painted \""_s + painted[j].text.left(40) +
+                                    u"\""_s;
+            }
+        }
         const QFontMetrics fm = w->fontMetrics();
         QString text;
         bool cut = false;
@@ -173,6 +198,8 @@ inline QStringList checkLayout(QWidget* root, std::vector<LayoutText>* texts = n
             const LayoutText& a = items[i];
             const LayoutText& b = items[j];
             if (a.widget->isAncestorOf(b.widget) || b.widget->isAncestorOf(a.widget)) continue;
+            // A read-out floating over the views (presentation mode) covers them while it is shown.
+            if (a.widget->property("alibiFloating").toBool() || b.widget->property("alibiFloating").toBool()) continue;
             const QRect both = a.shown.adjusted(1, 1, -1, -1) & b.shown.adjusted(1, 1, -1, -1);
             if (both.isValid() && !both.isEmpty())
                 problems << QString("%1 \"%2\" overlaps %3 \"%4\"")

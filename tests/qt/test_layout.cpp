@@ -29,6 +29,7 @@
 #include "patient_qtry.hpp"
 
 using namespace alibi;
+using namespace Qt::Literals::StringLiterals;
 using namespace alibi::qt;
 
 namespace {
@@ -63,6 +64,7 @@ private slots:
     void init() {
         QApplication::setFont(m_font);
         qApp->setProperty("alibiLineScale", 1.0);
+        qApp->setProperty("alibiPlotTextScale", 1.0);
     }
 
     void everyTabFits_data() {
@@ -121,29 +123,37 @@ private slots:
         QTest::addColumn<int>("width");
         QTest::addColumn<int>("height");
         QTest::addColumn<QString>("lesson");
+        QTest::addColumn<bool>("presentation");
         for (const char* lesson : {"alibi-in-five-steps", "slopes", "train-short-test-long",
                                    "same-model-different-code", "reading-a-real-model"})
             for (const Size s : kSizes)
-                QTest::addRow("%s-%dx%d", lesson, s.width, s.height) << s.width << s.height << QString(lesson);
+                for (const bool presentation : {true, false})
+                    QTest::addRow("%s-%dx%d%s", lesson, s.width, s.height, presentation ? "-presentation" : "")
+                        << s.width << s.height << QString(lesson) << presentation;
     }
     void lessonFitsInPresentation() {
         QFETCH(int, width);
         QFETCH(int, height);
         QFETCH(QString, lesson);
+        QFETCH(bool, presentation);
         MainWindow w;
         w.setInteractive(false);
         w.resize(width, height);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.setPresentation(true);
+        w.setPresentation(presentation);
         QVERIFY2(w.openLesson(lesson), qPrintable(w.lastError()));
         LessonPanel* panel = w.lessonPanel();
         QStringList problems;
         for (int step = 0;; ++step) {
             QTRY_VERIFY(!w.model()->pending());
             QTest::qWait(150);
-            const QString name =
-                QString("%1x%2-presentation-%3-step%4").arg(width).arg(height).arg(lesson).arg(step + 1);
+            const QString name = QString("%1x%2%3-%4-step%5")
+                                     .arg(width)
+                                     .arg(height)
+                                     .arg(presentation ? u"-presentation"_s : u""_s)
+                                     .arg(lesson)
+                                     .arg(step + 1);
             QVERIFY(w.grab().save(shots() + "/" + name + ".png"));
             for (const QString& p : test::checkLayout(&w)) problems << name + ": " + p;
             if (w.size() != QSize(width, height))
@@ -154,9 +164,10 @@ private slots:
                                 .arg(panel->minimumSizeHint().width())
                                 .arg(w.parameters()->parentWidget()->minimumSizeHint().width())
                                 .arg(w.tabs()->minimumSizeHint().width());
-            // The whole text of the step is shown, without scrolling.
+            // The whole text of the step is shown, without scrolling, in presentation mode (the
+            // normal lesson dock at the bottom scrolls).
             const QTextBrowser* text = panel->textView();
-            if (text->verticalScrollBar()->maximum() > 0)
+            if (presentation && text->verticalScrollBar()->maximum() > 0)
                 problems << name + ": the lesson text needs scrolling (" +
                                 QString::number(text->verticalScrollBar()->maximum()) + " px more)";
             if (!panel->next()) break;
