@@ -69,6 +69,7 @@ Result<void> Explorer::openLesson(const std::string& nameOrPath) {
 
 void Explorer::applyLessonStep() {
     const LessonStep& step = m_lessons.state()->step();
+    ++m_state.lessonStep;
     // A number being typed would write itself back over the step when its field lets go.
     if (ImGui::GetCurrentContext() != nullptr && ImGui::IsAnyItemActive()) ImGui::ClearActiveID();
     Session parameters = step.session;
@@ -83,6 +84,7 @@ void Explorer::applyLessonStep() {
         target.head = step.session.head;
         target.row = step.session.queryRow;
         target.side = maps->side;
+        target.fit = maps->view == View::Fit;  // the table the step cites, filled without a click
         m_state.view = maps->view;
         // The step's mark belongs to the maps' views, on the layer it shows (set once open).
         m_state.maps.lessonMark = explore::lessonMark(step, explore::LessonMarkScope::AttentionMaps);
@@ -93,6 +95,7 @@ void Explorer::applyLessonStep() {
         return;
     }
     m_state.maps.lessonMark = {};
+    m_state.maps.lessonSide = false;
     m_state.lessonNote = step.explorerView ? std::string() : missingViewNote(step);
     // A step whose view this explorer lacks marks nothing: its head and cell belong to that view.
     m_state.lessonMark = lessonMarkOf(step);
@@ -118,6 +121,7 @@ void Explorer::closeLesson() {
     m_lessons.close();
     m_state.lessonMark = {};
     m_state.maps.lessonMark = {};
+    m_state.maps.lessonSide = false;
     m_state.lessonNote.clear();
 }
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 
 namespace alibi::imgui {
@@ -27,14 +28,8 @@ void lessonText(const std::string& text, float scale) {
     ImFont* font = lessonFont();
     if (font != nullptr) ImGui::PushFont(font);
     ImGui::SetWindowFontScale(font != nullptr ? scale : std::max(1.0f, scale * 2.2f));
-    ImGui::PushTextWrapPos(0.0f);
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
-        ImGui::TextUnformatted(text.data() + start, text.data() + end);
-        start = end + 1;
-    }
-    ImGui::PopTextWrapPos();
+    // Broken at spaces only: ImGui's own wrap also breaks after a '.', splitting "KL = 1." / "3".
+    textWrappedAtSpaces(text);
     ImGui::SetWindowFontScale(1.0f);
     if (font != nullptr) ImGui::PopFont();
 }
@@ -44,13 +39,16 @@ float textHeight(const std::string& text, float scale, float width) {
     ImFont* font = lessonFont();
     const float size = font != nullptr ? font->FontSize * scale : ImGui::GetFontSize() * std::max(1.0f, scale * 2.2f);
     ImFont* measure = font != nullptr ? font : ImGui::GetFont();
+    const auto lineWidth = [&](std::string_view piece) {
+        return measure->CalcTextSizeA(size, FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
+    };
     float height = 0;
+    const std::string_view all(text);
     std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
-        height +=
-            std::max(measure->CalcTextSizeA(size, FLT_MAX, width, text.data() + start, text.data() + end).y, size) +
-            ImGui::GetStyle().ItemSpacing.y;
+    while (start <= all.size()) {
+        const std::size_t end = std::min(all.find('\n', start), all.size());
+        const auto lines = linesAtSpaces(all.substr(start, end - start), width, lineWidth);
+        height += size * static_cast<float>(lines.size()) + ImGui::GetStyle().ItemSpacing.y;
         start = end + 1;
     }
     return height;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace alibi::imgui {
 
@@ -146,33 +147,46 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
     return placed;
 }
 
+std::vector<std::string_view> linesAtSpaces(std::string_view line, float width,
+                                            const std::function<float(std::string_view)>& measure) {
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    do {
+        // The longest run of whole words from `start` that fits (at least one word).
+        std::size_t end = std::string_view::npos, from = start;
+        for (;;) {
+            const std::size_t space = line.find(' ', from);
+            const std::size_t candidate = space == std::string_view::npos ? line.size() : space;
+            const bool fits = measure(line.substr(start, candidate - start)) <= width;
+            if (fits || end == std::string_view::npos) end = candidate;
+            if (!fits || space == std::string_view::npos) break;
+            from = candidate + 1;
+        }
+        lines.push_back(line.substr(start, end - start));
+        std::size_t next = end;
+        while (next < line.size() && line[next] == ' ') ++next;
+        start = next;
+    } while (start < line.size());
+    return lines;
+}
+
 void textWrappedAtSpaces(std::string_view text) {
     const float width = ImGui::GetContentRegionAvail().x;
+    const auto measure = [](std::string_view piece) {
+        return ImGui::CalcTextSize(piece.data(), piece.data() + piece.size()).x;
+    };
     std::size_t paragraph = 0;
     while (paragraph <= text.size()) {
         const std::size_t paragraphEnd = std::min(text.find('\n', paragraph), text.size());
-        const std::string_view line = text.substr(paragraph, paragraphEnd - paragraph);
-        std::size_t start = 0;
-        do {
-            // The longest run of whole words from `start` that fits (at least one word).
-            std::size_t end = std::string_view::npos, from = start;
-            for (;;) {
-                const std::size_t space = line.find(' ', from);
-                const std::size_t candidate = space == std::string_view::npos ? line.size() : space;
-                const bool fits = ImGui::CalcTextSize(line.data() + start, line.data() + candidate).x <= width;
-                if (fits || end == std::string_view::npos) end = candidate;
-                if (!fits || space == std::string_view::npos) break;
-                from = candidate + 1;
-            }
-            std::size_t next = end;
-            while (next < line.size() && line[next] == ' ') ++next;
+        const std::vector<std::string_view> lines =
+            linesAtSpaces(text.substr(paragraph, paragraphEnd - paragraph), width, measure);
+        for (std::size_t n = 0; n < lines.size(); ++n) {
             // The lines of one paragraph as close as ImGui's own wrapped lines are.
-            const bool more = next < line.size();
+            const bool more = n + 1 < lines.size();
             if (more) ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
-            ImGui::TextUnformatted(line.data() + start, line.data() + end);
+            ImGui::TextUnformatted(lines[n].data(), lines[n].data() + lines[n].size());
             if (more) ImGui::PopStyleVar();
-            start = next;
-        } while (start < line.size());
+        }
         paragraph = paragraphEnd + 1;
     }
 }
@@ -209,6 +223,13 @@ bool pathPrompt(const char* title, std::initializer_list<const char*> help, cons
         ImGui::EndPopup();
     }
     return chosen;
+}
+
+MapsShown lastItemShown() {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 c = draw->GetClipRectMin(), d = draw->GetClipRectMax();
+    return {{a.x, a.y, b.x - a.x, b.y - a.y}, {c.x, c.y, d.x - c.x, d.y - c.y}};
 }
 
 }  // namespace alibi::imgui

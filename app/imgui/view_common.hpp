@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -66,6 +67,13 @@ void sameLineIfFits(float nextWidth, float spacing = -1.0f);
 // ImGui's own word wrap also breaks after a '.', which splits a number ("slope 1." / "0"). A
 // word wider than the line gets a line of its own. In the current text colour.
 void textWrappedAtSpaces(std::string_view text);
+// The lines one paragraph (`line`, no '\n') wraps into at `width`, breaking only at spaces, each
+// `measure`d as it will be drawn (textWrappedAtSpaces' lines; the lesson text's in its own font).
+[[nodiscard]] std::vector<std::string_view> linesAtSpaces(std::string_view line, float width,
+                                                          const std::function<float(std::string_view)>& measure);
+
+// The last item's rectangle and the clip rectangle it was drawn in (where it is really visible).
+[[nodiscard]] MapsShown lastItemShown();
 
 // BeginChild for a child window of text: ImGui gives a child without a border no padding, so a
 // line starting at its left edge loses the ink a glyph draws left of its origin ("T", "J" of the
