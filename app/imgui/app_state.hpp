@@ -243,6 +243,12 @@ struct AppState {
     int statsSortColumn = 0;
     bool statsSortAscending = true;
 
+    // ---- curves view: the lesson step (lessonStep) its plots were last scrolled for, when they
+    // scroll (a lesson strip on a projector): a step over attention shows the attention plot.
+    std::uint64_t curvesScrolledFor = 0;
+    int curvesScrollFrames = 0;      // frames spent scrolling for the current step (a few at most)
+    MapsShown curvesAttentionShown;  // where the attention plot was drawn last frame, and its clip (tests)
+
     // ---- extrapolation view: its mass table's rows of a lesson step's heads
     MarkedRows extrapolationRows;
 

@@ -51,9 +51,8 @@ void scrollToMarkedRows(MarkedRows& rows, std::uint64_t step) {
     const float room = rows.visible.bottom - rows.visible.top;
     if (room < 1.0f) return;  // not laid out yet
     constexpr float slack = 1.0f;
-    const bool inView = bottom - top <= room
-                            ? top >= rows.visible.top - slack && bottom <= rows.visible.bottom + slack
-                            : std::abs(top - rows.visible.top) <= slack;
+    const bool inView = bottom - top <= room ? top >= rows.visible.top - slack && bottom <= rows.visible.bottom + slack
+                                             : std::abs(top - rows.visible.top) <= slack;
     if (inView || ++rows.tries > kMaxScrollFrames) {
         rows.shownFor = step;
         return;

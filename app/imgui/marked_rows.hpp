@@ -13,11 +13,11 @@ struct MarkedRows {
     struct Span {
         float top = 0, bottom = 0;  // screen y
     };
-    std::uint64_t shownFor = 0;    // the lesson step (AppState::lessonStep) its rows were brought into view for
-    std::uint64_t tryingFor = 0;   // the step being scrolled to, and the frames spent on it (a few at most)
+    std::uint64_t shownFor = 0;   // the lesson step (AppState::lessonStep) its rows were brought into view for
+    std::uint64_t tryingFor = 0;  // the step being scrolled to, and the frames spent on it (a few at most)
     int tries = 0;
-    Span visible;                  // the table's visible rows, below its header, last frame
-    std::vector<Span> rows;        // the marked rows drawn last frame
+    Span visible;            // the table's visible rows, below its header, last frame
+    std::vector<Span> rows;  // the marked rows drawn last frame
 };
 
 // True while the table should still scroll to step `step`'s rows (a clipped table then submits

@@ -67,6 +67,13 @@ void drawCurvesPanel(AppState& state, const Model& model) {
     const float height = std::max({120.0f, ImGui::GetTextLineHeight() * 8.0f, (room - 2.0f * spacing) / 3.0f});
     const bool scroll = 3.0f * height + 2.0f * spacing > room + 0.5f;
     if (scroll) ImGui::BeginChild("curve plots", ImVec2(0, 0), false);
+    // Once per lesson step shown, the plot the step's quantity names comes into view (the
+    // attention plot is the last, below the fold when the plots scroll); then the user scrolls.
+    const bool scrollToStep = scroll && state.lessonStep != 0 && state.curvesScrolledFor != state.lessonStep;
+    if (scrollToStep && state.session.what != RenderWhat::Attention) {
+        ImGui::SetScrollY(0.0f);
+        state.curvesScrolledFor = state.lessonStep;
+    }
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size(avail.x, height);
@@ -127,6 +134,7 @@ void drawCurvesPanel(AppState& state, const Model& model) {
     }
     {
         PlotAxes axes;
+        if (scrollToStep && state.session.what == RenderWhat::Attention) ImGui::SetScrollY(ImGui::GetCursorPosY());
         axes.title = "attention vs distance";
         axes.xLabel = "distance i - j (log)";
         axes.yLabel = "probability";
@@ -136,6 +144,17 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.yMax = std::max(curves->attentionRange.yMax, 1e-6);
         axes.xKind = AxisKind::SignedLog2;
         PlotCanvas canvas(axes, size);
+        state.curvesAttentionShown = lastItemShown();
+        if (scrollToStep && state.session.what == RenderWhat::Attention) {
+            // Done once the plot shows whole (the child's first frame does not know its height yet).
+            const MapsShown& shown = state.curvesAttentionShown;
+            const bool whole = shown.rect.y >= shown.clip.y - 1.0f &&
+                               shown.rect.y + shown.rect.height <= shown.clip.y + shown.clip.height + 1.0f;
+            if (whole || ++state.curvesScrollFrames > 6) {
+                state.curvesScrolledFor = state.lessonStep;
+                state.curvesScrollFrames = 0;
+            }
+        }
         drawFamily(canvas, curves->attention, highlight, state.lessonMark);
     }
     if (model.curvesPending)

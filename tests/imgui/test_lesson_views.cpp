@@ -1,9 +1,10 @@
 // What a lesson step cites is on screen when the step is shown, on a projector (1280x720 in
 // presentation mode, the fonts and style of its zoom) and on a desktop (1920x1080), without the
-// lecturer scrolling (issue 27): lesson 3's mass-table rows of the heads a step names (scrolled to
-// once per step, the user's scrolling left alone after), and lesson 5's picture of every step (the
-// layer grid, the fit table's rows, the head picture with its framed cell, the row and distance
-// plots, the similarity matrix). The head picture's cells are square.
+// lecturer scrolling (issue 27): lesson 1's attention plot, lesson 3's mass-table rows of the
+// heads a step names (scrolled to once per step, the user's scrolling left alone after), and
+// lesson 5's picture of every step (the layer grid, the fit table's rows, the head picture with
+// its framed cell, the row and distance plots, the similarity matrix). The head picture's cells
+// are square.
 #include "explorer_fixture.hpp"
 #include "lesson_panel.hpp"
 #include "zoom.hpp"
@@ -62,21 +63,21 @@ public:
     if (rows.visible.bottom - rows.visible.top < 1.0f) return ::testing::AssertionFailure() << "no visible rows";
     for (const MarkedRows::Span& r : rows.rows)
         if (r.top < rows.visible.top - 1.0f || r.bottom > rows.visible.bottom + 1.0f)
-            return ::testing::AssertionFailure()
-                   << "row " << r.top << ".." << r.bottom << " outside the visible rows " << rows.visible.top << ".."
-                   << rows.visible.bottom;
+            return ::testing::AssertionFailure() << "row " << r.top << ".." << r.bottom << " outside the visible rows "
+                                                 << rows.visible.top << ".." << rows.visible.bottom;
     return ::testing::AssertionSuccess();
 }
 
 ::testing::AssertionResult inView(const MapsShown& shown) {
     const MapsRect& r = shown.rect;
     const MapsRect& c = shown.clip;
-    if (r.width < 8.0f || r.height < 8.0f) return ::testing::AssertionFailure() << "not drawn (" << r.width << " x "
-                                                                                  << r.height << ")";
+    if (r.width < 8.0f || r.height < 8.0f)
+        return ::testing::AssertionFailure() << "not drawn (" << r.width << " x " << r.height << ")";
     if (r.x < c.x - 1.0f || r.y < c.y - 1.0f || r.x + r.width > c.x + c.width + 1.0f ||
         r.y + r.height > c.y + c.height + 1.0f)
-        return ::testing::AssertionFailure() << "drawn at " << r.x << "," << r.y << " " << r.width << " x " << r.height
-                                             << ", visible " << c.x << "," << c.y << " " << c.width << " x " << c.height;
+        return ::testing::AssertionFailure()
+               << "drawn at " << r.x << "," << r.y << " " << r.width << " x " << r.height << ", visible " << c.x << ","
+               << c.y << " " << c.width << " x " << c.height;
     return ::testing::AssertionSuccess();
 }
 
@@ -115,6 +116,15 @@ TEST_P(LessonViews, TheMassTableShowsTheHeadsAStepNames) {
     for (int i = 0; i < 4; ++i) frame();
     EXPECT_EQ(rows.rows.size(), 4u);
     EXPECT_TRUE(inView(rows));
+}
+
+// Lesson 1, step 6 ("Attention against distance for the last query"): the attention plot, the
+// last of the curves view's three (they scroll under a lesson strip on a projector), in view.
+TEST_P(LessonViews, TheCurvesShowThePlotAStepCites) {
+    ASSERT_TRUE(m_explorer->openLesson("alibi-in-five-steps"));
+    goToStep(6);
+    ASSERT_EQ(state().view, View::Curves);
+    EXPECT_TRUE(inView(state().curvesAttentionShown)) << "step 6: the attention plot";
 }
 
 // Lesson 5: every step's picture in view when the step is shown.
@@ -165,8 +175,7 @@ TEST_P(LessonViews, TheHeadPictureHasSquareCells) {
     EXPECT_GE(cellWidth, 2.0);  // a picture, not a sliver
 }
 
-INSTANTIATE_TEST_SUITE_P(Displays, LessonViews,
-                         ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false}),
+INSTANTIATE_TEST_SUITE_P(Displays, LessonViews, ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false}),
                          [](const auto& info) {
                              return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
                                     (info.param.presentation ? "_presentation" : "");
