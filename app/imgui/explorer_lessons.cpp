@@ -85,6 +85,8 @@ void Explorer::applyLessonStep() {
         target.row = step.session.queryRow;
         target.side = maps->side;
         target.fit = maps->view == View::Fit;  // the table the step cites, filled without a click
+        // "orders the heads by how alike their rows are": the clustering order, as the text says.
+        if (step.view == "similarity") m_state.maps.similarityOrder = 2;
         m_state.view = maps->view;
         // The step's mark belongs to the maps' views, on the layer it shows (set once open).
         m_state.maps.lessonMark = explore::lessonMark(step, explore::LessonMarkScope::AttentionMaps);

@@ -157,6 +157,7 @@ TEST_P(LessonViews, LessonFiveShowsWhatEachStepCites) {
     goToMapsStep(6);
     ASSERT_EQ(state().maps.side, MapsSide::Similarity);
     EXPECT_TRUE(inView(state().maps.similarityShown)) << "step 6: the similarity matrix";
+    EXPECT_EQ(state().maps.similarityOrder, 2) << "step 6 orders the heads by how alike they are";
 }
 
 // The head picture of the attention maps draws square cells, letterboxed in its room.
