@@ -5,6 +5,7 @@
 #pragma once
 
 #include "maps_state.hpp"
+#include "marked_rows.hpp"
 #include "rolling_stats.hpp"
 
 #include <alibi/explore/length_control.hpp>
@@ -195,6 +196,9 @@ struct AppState {
     bool showHelp = false;                                // the "What is ALiBi?" window
     bool showLessons = false;                             // Help > Lessons
     LessonMark lessonMark;                                // the current lesson step's highlight
+    // Counts the lesson steps shown (each Next, Previous, Back to the step): a view that scrolls to
+    // a step's marks does so once per step shown (marked_rows.hpp). 0: no step shown yet.
+    std::uint64_t lessonStep = 0;
     std::string lessonNote;  // the step's view is one this explorer lacks: what to say instead
 
     // ---- head grid
@@ -239,6 +243,14 @@ struct AppState {
     std::vector<int> statsOrder;  // row order after sorting (reused, so no per-frame allocation)
     int statsSortColumn = 0;
     bool statsSortAscending = true;
+
+    // ---- curves view: the lesson step (lessonStep) its plots were last scrolled to the top for,
+    // when they scroll (a lesson strip on a projector): a step over attention draws that plot first.
+    std::uint64_t curvesScrolledFor = 0;
+    MapsShown curvesAttentionShown;  // where the attention plot was drawn last frame, and its clip (tests)
+
+    // ---- extrapolation view: its mass table's rows of a lesson step's heads
+    MarkedRows extrapolationRows;
 
     // ---- a trained model's attention maps (the Maps and Fit views)
     MapsState maps;

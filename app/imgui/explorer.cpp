@@ -471,8 +471,11 @@ void Explorer::drawPanels(float top) {
     const float viewHeight = statsBelow ? split : height;
     // The views size their pictures to the room they have: a scroll bar coming and going with the
     // text under a picture would change that room every other frame and restart the core's work.
+    // In presentation mode the views' tab bar says what is shown: no title bar above it (its line
+    // goes to the pictures).
     if (beginPanel("Views", left, top, centre, viewHeight,
-                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
+                       (m_state.presentation ? ImGuiWindowFlags_NoTitleBar : 0)))
         drawViewsPanel(m_state, m_model);
     ImGui::End();
     if (statsBelow) {

@@ -121,9 +121,6 @@ private:
     void drawHelpWindow();
     void applyLessonStep();
     void handleLessonKeys();
-    // A lesson step showing the fit table starts the fit once its maps are open, when the table
-    // is empty (runMapsActions calls it; explorer_lessons.cpp).
-    void startLessonFit();
     void validateEdits();
     void installSession(const Session& session);
     void openSessionFile();
@@ -219,7 +216,6 @@ private:
     std::uint64_t m_mapsOpenGeneration = 0;
     explore::Mailbox<FitTableResult> m_fitBox;
     std::uint64_t m_fitGeneration = 0;
-    bool m_lessonFitWanted = false;  // the lesson step shown wants the fit table filled
     std::shared_ptr<FitProgress> m_fitProgress = std::make_shared<FitProgress>();
     std::optional<MapsCell> m_mapsHoverShown;  // the cell the read-out was made for
     std::shared_ptr<const MapsOpenResult> m_mapsHoverFile;

@@ -69,14 +69,13 @@ Result<void> Explorer::openLesson(const std::string& nameOrPath) {
 
 void Explorer::applyLessonStep() {
     const LessonStep& step = m_lessons.state()->step();
+    ++m_state.lessonStep;
     // A number being typed would write itself back over the step when its field lets go.
     if (ImGui::GetCurrentContext() != nullptr && ImGui::IsAnyItemActive()) ImGui::ClearActiveID();
     Session parameters = step.session;
     parameters.view.reset();
     parameters.compare = parameters.compare ? sessionCompare(*parameters.compare) : std::nullopt;
     if (auto ok = applySession(parameters); !ok) m_state.errorPopup = ok.error().message;
-    // Lesson 5 step 2 quotes the fit table's numbers: the table fills itself (startLessonFit).
-    m_lessonFitWanted = step.view == "fit-table" && !step.attentionMaps.empty();
     if (step.explorerView) m_state.view = fromExplorerView(*step.explorerView);
     if (const auto maps = mapsViewOf(step.view); maps && !step.attentionMaps.empty()) {
         // A step over a model's attention maps: its file, layer, head and row, in its view.
@@ -85,6 +84,9 @@ void Explorer::applyLessonStep() {
         target.head = step.session.head;
         target.row = step.session.queryRow;
         target.side = maps->side;
+        target.fit = maps->view == View::Fit;  // the table the step cites, filled without a click
+        // "orders the heads by how alike their rows are": the clustering order, as the text says.
+        if (step.view == "similarity") m_state.maps.similarityOrder = 2;
         m_state.view = maps->view;
         // The step's mark belongs to the maps' views, on the layer it shows (set once open).
         m_state.maps.lessonMark = explore::lessonMark(step, explore::LessonMarkScope::AttentionMaps);
@@ -95,6 +97,7 @@ void Explorer::applyLessonStep() {
         return;
     }
     m_state.maps.lessonMark = {};
+    m_state.maps.lessonSide = false;
     m_state.lessonNote = step.explorerView ? std::string() : missingViewNote(step);
     // A step whose view this explorer lacks marks nothing: its head and cell belong to that view.
     m_state.lessonMark = lessonMarkOf(step);
@@ -116,26 +119,11 @@ void Explorer::lessonBackToStep() {
     if (m_lessons.active()) applyLessonStep();
 }
 
-void Explorer::startLessonFit() {
-    if (!m_lessonFitWanted) return;
-    if (!m_lessons.active() || m_state.view != View::Fit) {  // the user went elsewhere
-        m_lessonFitWanted = false;
-        return;
-    }
-    // The step's file still opening (its target not yet applied): the fit waits for it, and for
-    // its paired prior (updateMapsPrior runs before runMapsActions), so "configured m" is filled.
-    const MapsModel& maps = m_model.maps;
-    if (maps.opening || !maps.file || !maps.file->maps || m_state.maps.lessonTarget) return;
-    m_lessonFitWanted = false;
-    // As "Fit every layer" does: on the fit worker, its progress in the view.
-    if (!maps.fit && !maps.fitRunning) m_state.maps.runFit = true;
-}
-
 void Explorer::closeLesson() {
-    m_lessonFitWanted = false;
     m_lessons.close();
     m_state.lessonMark = {};
     m_state.maps.lessonMark = {};
+    m_state.maps.lessonSide = false;
     m_state.lessonNote.clear();
 }
 

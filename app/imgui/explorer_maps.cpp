@@ -282,11 +282,13 @@ void Explorer::applyMapsLessonTarget(const AttentionMaps& maps) {
     if (t.head >= 0 && t.head < maps.heads()) s.head = t.head;
     if (t.row >= 0 && t.row < maps.queries()) s.row = t.row;
     if (t.side) s.side = *t.side;
+    s.lessonSide = t.side.has_value();
     // A lesson reads the maps against the model's own slopes (its session's): pair them, so the
     // fit table's configured m, the configured prior curve and the slope ratio are there.
     if (s.prior == MapsPrior::None &&
         explore::checkPairing(maps, m_lastValid.attention.bias.slopes.heads, "the session"))
         s.prior = MapsPrior::Session;
+    if (t.fit) s.fitForLesson = true;
 }
 
 void Explorer::showLessonMaps(const std::string& path, const MapsLessonTarget& target) {
@@ -343,7 +345,17 @@ void Explorer::runMapsActions() {
             notify();
         });
     }
-    startLessonFit();
+    if (s.fitForLesson && maps.file && maps.file->maps && !maps.fitRunning) {
+        // A lesson step citing the fit table's rows: fitted against the prior the step paired.
+        s.fitForLesson = false;
+        updateMapsPrior();
+        const FitTableResult* fit = maps.fit.get();
+        if (fit == nullptr || fit->request.maps != maps.file->maps || fit->request.configured != maps.configured ||
+            fit->request.first != 0 || fit->request.last != -1 || !fit->error.empty() || fit->cancelled) {
+            s.fitAllRows = true;  // the step's numbers are over every row
+            s.runFit = true;
+        }
+    }
     if (s.runFit) {
         s.runFit = false;
         if (maps.file && maps.file->maps) {

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 
 namespace alibi::imgui {

@@ -4,6 +4,8 @@
 // it into core requests (maps_model.hpp), panels only edit it.
 #pragma once
 
+#include "marked_rows.hpp"
+
 #include <alibi/explore/lesson_state.hpp>
 
 #include <cstdint>
@@ -35,6 +37,13 @@ struct MapsRect {
     float x = 0, y = 0, width = 0, height = 0;
 };
 
+// A picture as drawn last frame and the part of the screen its window showed then (its clip
+// rectangle, scrolled-away parts of parent windows left out): the picture is in view without
+// scrolling when `rect` lies inside `clip` (tests of the lesson steps that cite it).
+struct MapsShown {
+    MapsRect rect, clip;
+};
+
 // A file to open as attention maps, raised by a panel, a menu, a drop or the command line.
 struct MapsOpenAsk {
     std::string path;
@@ -51,6 +60,7 @@ struct MapsLessonTarget {
     int head = -1;                 // -1: keep
     std::int64_t row = -1;         // -1: keep
     std::optional<MapsSide> side;  // the side picture to show; nullopt: keep
+    bool fit = false;              // the step shows the fit table: its rows are fitted (once) when it opens
 };
 
 struct MapsState {
@@ -67,6 +77,14 @@ struct MapsState {
     explore::LessonMark lessonMark;
     int lessonLayer = -1;
     bool openDialog = false;  // File > Open attention maps: the path prompt is showing
+    // A short view (a lesson strip under it on a projector) folds the file's controls into one
+    // line, so the pictures a step cites keep the room; this unfolds them.
+    bool fileBarOpen = false;
+    // The lesson step shows a side picture (one head, a plot, the similarity): in a short view it
+    // takes the larger share of the width.
+    bool lessonSide = false;
+    // This frame's view is short: the head picker sits in the layer bar, not in each side tab.
+    bool shortView = false;
     bool cancelOpen = false;  // one-shot: the Cancel button beside "opening ..."
 
     // ---- pairing with ALiBi parameters
@@ -87,7 +105,11 @@ struct MapsState {
 
     // ---- sizes the panels had room for (0 while hidden); where pictures were drawn
     int gridWidth = 0, gridHeight = 0;
-    int headWidth = 0, headHeight = 0;
+    int headWidth = 0, headHeight = 0;  // the head picture's size: its room, with square cells
+    MapsRect headRect;                  // where the head picture's cells were drawn last frame (tests)
+    // The layer grid, the head picture, the side plot (vs distance or the row) and the similarity
+    // matrix as drawn last frame (all zero when not drawn).
+    MapsShown gridShown, headShown, plotShown, similarityShown;
     int similarityWidth = 0, similarityHeight = 0;
     float gridX = 0, gridY = 0;             // screen position of the grid image last frame
     std::int64_t headTokenStep = 0;         // the head picture's key axis: every k-th token labelled (0: none)
@@ -108,12 +130,14 @@ struct MapsState {
     bool fitAllRows = true;
     std::int64_t fitFirst = 0, fitLast = 0;  // query rows [first, last) when not all
     bool runFit = false;                     // one-shot
+    bool fitForLesson = false;               // one-shot: fit unless the table is already the paired maps' fit
     bool cancelFit = false;                  // one-shot
     int sortColumn = 0;                      // an explore::FitColumn
     bool sortAscending = true;
     std::vector<int> tableOrder;        // rows after sorting
     int selectedRow = -1;               // into the fit result's heads
     std::vector<MapsRect> headerRects;  // where each column's header was drawn last frame
+    MarkedRows lessonRows;              // the rows of a lesson step's heads (scrolled into view once per step)
     std::string exportPath = "head_fit.csv";
     bool exportCsv = false;   // one-shot
     bool exportJson = false;  // one-shot

@@ -91,6 +91,12 @@ void drawCurvesPanel(AppState& state, const Model& model) {
     // plots scroll, so the plot the step talks about is in view (lesson 1 step 6).
     const bool attentionFirst = scroll && state.session.what == RenderWhat::Attention;
     if (scroll) ImGui::BeginChild("curve plots", ImVec2(0, 0), false);
+    // Once per lesson step shown, the plots start at the top (where the plot the step's quantity
+    // names is, attention first when the step is about it); then the user scrolls.
+    if (scroll && state.lessonStep != 0 && state.curvesScrolledFor != state.lessonStep) {
+        ImGui::SetScrollY(0.0f);
+        state.curvesScrolledFor = state.lessonStep;
+    }
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
 
@@ -106,6 +112,7 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.xKind = AxisKind::SignedLog2;
         axes.legend = attentionLegend;
         PlotCanvas canvas(axes, ImVec2(avail.x, attentionHeight));
+        state.curvesAttentionShown = lastItemShown();
         drawFamily(canvas, curves->attention, highlight, state.lessonMark);
     };
     if (attentionFirst) attentionPlot();

@@ -2,6 +2,7 @@
 // from the training length L to 16 L, the head at T = L, and a table of the attention mass beyond
 // distance L per head and length, all from the explore layer's computeExtrapolation.
 #include "lesson_panel.hpp"
+#include "marked_rows.hpp"
 #include "panels.hpp"
 #include "plot_canvas.hpp"
 #include "view_common.hpp"
@@ -64,7 +65,8 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     ImGui::EndGroup();
 }
 
-void drawMassTable(const ExtrapolationResult& result, const LessonMark& mark) {
+void drawMassTable(AppState& state, const ExtrapolationResult& result) {
+    const LessonMark& mark = state.lessonMark;
     const explore::ExtrapolationSnapshot& e = result.snapshot;
     const int columns = 2 + static_cast<int>(e.lengths.size());
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
@@ -83,16 +85,12 @@ void drawMassTable(const ExtrapolationResult& result, const LessonMark& mark) {
     for (std::int64_t t : e.lengths) headers.push_back(fmt::format("beyond L at T = {}", t));
     for (const std::string& h : headers) fixedColumn(h.c_str(), "100.00%");
     ImGui::TableHeadersRow();
+    beginMarkedRows(state.extrapolationRows);
     for (std::size_t h = 0; h < e.massBeyond.size(); ++h) {
         ImGui::TableNextRow();
         if (lessonMarks(mark, static_cast<int>(h))) {
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kLessonRowColor);
-            // The first marked head's row scrolled into sight once per mark (then the user scrolls).
-            static std::vector<int> scrolledFor;
-            if (static_cast<int>(h) == mark.heads.front() && scrolledFor != mark.heads) {
-                scrolledFor = mark.heads;
-                ImGui::SetScrollHereY(0.5f);
-            }
+            noteMarkedRow(state.extrapolationRows);
         } else if (static_cast<int>(h) == e.head)
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 96, 64, 60));
         ImGui::TableNextColumn();
@@ -104,6 +102,8 @@ void drawMassTable(const ExtrapolationResult& result, const LessonMark& mark) {
             ImGui::TextUnformatted(alibi::formatPercent(mass).c_str());
         }
     }
+    // The step's heads in view once per step shown (the text names them), then the user scrolls.
+    scrollToMarkedRows(state.extrapolationRows, state.lessonStep);
     ImGui::EndTable();
 }
 
@@ -141,7 +141,17 @@ void drawExtrapolationView(AppState& state, const Model& model) {
         static_cast<long long>(e.trainLength),
         static_cast<long long>(e.lengths.empty() ? e.trainLength : e.lengths.back()));
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float upper = std::floor(avail.y * 0.6f);
+    // The plots take 60 % of the height, less where the table needs more for the rows a lesson
+    // step marks (its header, the marked rows and the rows between them, a scroll bar): they all
+    // show when the step is shown.
+    float upper = std::floor(avail.y * 0.6f);
+    const std::vector<int>& marked = state.lessonMark.heads;
+    if (!marked.empty()) {
+        const auto [lo, hi] = std::minmax_element(marked.begin(), marked.end());
+        const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
+        const float table = row * static_cast<float>(*hi - *lo + 2) + ImGui::GetStyle().ScrollbarSize + 4.0f;
+        upper = std::floor(std::clamp(avail.y - table, avail.y * 0.35f, upper));
+    }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     // The head at T = L (left), the curves (right).
     const float side = std::max(16.0f, std::min(upper - ImGui::GetTextLineHeightWithSpacing(), avail.x * 0.38f));
@@ -158,7 +168,7 @@ void drawExtrapolationView(AppState& state, const Model& model) {
     ImGui::SameLine();
     drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper), lessonMarks(state.lessonMark, e.head));
     if (model.extrapolationPending) drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + upper), 0.0f);
-    drawMassTable(*result, state.lessonMark);
+    drawMassTable(state, *result);
 }
 
 }  // namespace alibi::imgui

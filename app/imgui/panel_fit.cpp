@@ -6,6 +6,7 @@
 // writes). Selecting a row shows that head in the attention maps view.
 #include "layout_check.hpp"
 #include "lesson_panel.hpp"
+#include "marked_rows.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 
@@ -123,16 +124,32 @@ void drawTable(AppState& state, const FitTableResult& fit) {
         s.tableOrder = explore::sortFits(fit.fits, static_cast<FitColumn>(s.sortColumn), s.sortAscending);
         specs->SpecsDirty = false;
     }
+    // A lesson step's heads, on the layer it shows, in the lesson orange, scrolled into view once
+    // per step shown (the clipper then submits them all, so their places are known).
+    const auto marked = [&s](const HeadFit& h) {
+        return s.lessonLayer >= 0 && h.layerIndex == s.lessonLayer && s.lessonMark.marksHead(h.head);
+    };
+    beginMarkedRows(s.lessonRows);
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(s.tableOrder.size()));
+    if (scrollingToMarkedRows(s.lessonRows, state.lessonStep)) {
+        int first = -1, last = -1;
+        for (int r = 0; r < static_cast<int>(s.tableOrder.size()); ++r) {
+            if (!marked(fit.fits[static_cast<std::size_t>(s.tableOrder[static_cast<std::size_t>(r)])])) continue;
+            if (first < 0) first = r;
+            last = r;
+        }
+        if (first >= 0) clipper.ForceDisplayRangeByIndices(first, last + 1);
+    }
     while (clipper.Step()) {
         for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
             const int index = s.tableOrder[static_cast<std::size_t>(r)];
             const HeadFit& h = fit.fits[static_cast<std::size_t>(index)];
             ImGui::TableNextRow();
-            // A lesson step's heads, on the layer it shows, in the lesson orange.
-            if (s.lessonLayer >= 0 && h.layerIndex == s.lessonLayer && s.lessonMark.marksHead(h.head))
+            if (marked(h)) {
                 ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kLessonRowColor);
+                noteMarkedRow(s.lessonRows);
+            }
             ImGui::PushID(index);
             for (int c = 0; c < columns; ++c) {
                 ImGui::TableSetColumnIndex(c);
@@ -165,6 +182,7 @@ void drawTable(AppState& state, const FitTableResult& fit) {
             ImGui::PopID();
         }
     }
+    scrollToMarkedRows(s.lessonRows, state.lessonStep);
     ImGui::EndTable();
 }
 

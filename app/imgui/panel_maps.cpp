@@ -37,7 +37,38 @@ alibi::ColorBar mapsColorBar(const AttentionMaps& maps, const Heatmap& map, cons
     return bar;
 }
 
-void drawFileBar(AppState& state, const Model& model) {
+// The ALiBi prior's name as the prior box shows it.
+std::string priorName(const MapsState& s, const Model& model) {
+    return s.prior == MapsPrior::None      ? std::string("none")
+           : s.prior == MapsPrior::File    ? std::string("the file's slopes")
+           : s.prior == MapsPrior::Session ? std::string("session")
+           : s.presetIndex < static_cast<int>(model.presets.size())
+               ? model.presets[static_cast<std::size_t>(s.presetIndex)].name
+               : std::string("preset");
+}
+
+// The file's controls folded into one line of what is open (a short view): the file, its shape,
+// its values and the prior, and a button that unfolds the controls.
+void drawFileLine(AppState& state, const Model& model) {
+    MapsState& s = state.maps;
+    const MapsOpenResult* file = model.maps.file.get();
+    const AttentionMaps& maps = *file->maps;
+    const std::string pieces[] = {fmt::format("{}  {}{}", std::filesystem::path(file->ask.path).filename().string(),
+                                              maps.layoutText(), maps.causal() ? ", causal" : ", bidirectional"),
+                                  fmt::format("· {}", attentionValuesName(maps.values())),
+                                  fmt::format("· ALiBi prior: {}", priorName(s, model))};
+    bool first = true;
+    for (const std::string& piece : pieces) {
+        if (!first) sameLineIfFits(ImGui::CalcTextSize(piece.c_str()).x);
+        ImGui::TextUnformatted(piece.c_str());
+        first = false;
+    }
+    sameLineIfFits(buttonWidth("File options"));
+    if (ImGui::SmallButton("File options")) s.fileBarOpen = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the path, the values, the batch, the tensor and the ALiBi prior");
+}
+
+void drawFileBar(AppState& state, const Model& model, bool foldable) {
     MapsState& s = state.maps;
     const MapsOpenResult* file = model.maps.file.get();
     // The field as wide as its path (the line's room allowing), so the whole path reads.
@@ -112,12 +143,7 @@ void drawFileBar(AppState& state, const Model& model) {
 
     // The ALiBi prior the maps are paired with: none, the session's slopes, or a preset's.
     ImGui::SetNextItemWidth(combo);
-    std::string prior = s.prior == MapsPrior::None      ? std::string("none")
-                        : s.prior == MapsPrior::File    ? std::string("the file's slopes")
-                        : s.prior == MapsPrior::Session ? std::string("session")
-                        : s.presetIndex < static_cast<int>(model.presets.size())
-                            ? model.presets[static_cast<std::size_t>(s.presetIndex)].name
-                            : std::string("preset");
+    const std::string prior = priorName(s, model);
     if (ImGui::BeginCombo("ALiBi prior", prior.c_str())) {
         if (ImGui::Selectable("none", s.prior == MapsPrior::None)) s.prior = MapsPrior::None;
         if (ImGui::Selectable("the file's slopes (the model run's)", s.prior == MapsPrior::File,
@@ -138,6 +164,10 @@ void drawFileBar(AppState& state, const Model& model) {
     }
     ImGui::SameLine();
     ImGui::TextDisabled("%s", model.maps.priorNote.c_str());
+    if (foldable) {
+        sameLineIfFits(buttonWidth("Fold"));
+        if (ImGui::SmallButton("Fold")) s.fileBarOpen = false;
+    }
 }
 
 void drawLayerBar(AppState& state, const AttentionMaps& maps) {
@@ -164,6 +194,12 @@ void drawLayerBar(AppState& state, const AttentionMaps& maps) {
     ImGui::SameLine();
     ImGui::Checkbox("per-head scale", &s.perHead);
     ImGui::SameLine();
+    if (s.shortView) {
+        // The side tabs' head picker, here (a short view keeps their lines for the pictures).
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+        ImGui::SliderInt("##layer-bar-head", &s.head, 0, maps.heads() - 1, "head %d", ImGuiSliderFlags_AlwaysClamp);
+        return;
+    }
     ImGui::TextDisabled("Page Up/Down, wheel: layer");
 }
 
@@ -259,6 +295,7 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     } else {
         ImGui::Dummy(imageSize);
     }
+    s.gridShown = lastItemShown();
     s.gridX = origin.x;
     s.gridY = origin.y;
     const bool hovered = ImGui::IsItemHovered();
@@ -311,8 +348,15 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
 }  // namespace
 
 void drawMapsView(AppState& state, const Model& model) {
-    drawFileBar(state, model);
     const MapsOpenResult* file = model.maps.file.get();
+    // A short view (a lesson strip under it on a projector): the file's controls fold into a line.
+    const float lineHeight = ImGui::GetTextLineHeightWithSpacing();
+    const bool shortView = ImGui::GetContentRegionAvail().y < lineHeight * 20.0f;
+    state.maps.shortView = shortView;
+    if (file != nullptr && shortView && !state.maps.fileBarOpen)
+        drawFileLine(state, model);
+    else
+        drawFileBar(state, model, file != nullptr && shortView);
     if (file == nullptr) {
         ImGui::Spacing();
         ImGui::TextWrapped(
@@ -324,6 +368,7 @@ void drawMapsView(AppState& state, const Model& model) {
         return;
     }
     const AttentionMaps& maps = *file->maps;
+    state.maps.gridShown = state.maps.headShown = state.maps.plotShown = state.maps.similarityShown = {};
     drawLayerBar(state, maps);
     if (state.maps.twoHeads) {
         drawMapsTwoHeads(state, model);
@@ -331,12 +376,13 @@ void drawMapsView(AppState& state, const Model& model) {
     }
 
     // The grid on the left, the side pictures on the right, the read-out below both: up to four
-    // lines (tokens included), or, when the room is tight (a lesson strip in presentation mode),
-    // one line and the hover read-out in a tooltip, so the pictures keep the room. Below the
-    // height the side pictures need (their controls, title, fit and a plot), the three scroll in
-    // a child window of that height rather than shrink to a sliver (the wheel stays the layer's).
-    const float lineHeight = ImGui::GetTextLineHeightWithSpacing();
-    const float minBody = lineHeight * 15.0f;
+    // lines (tokens included), or, when the room is tight, one line and the hover read-out in a
+    // tooltip, so the pictures keep the room. Below the height the side pictures need (their
+    // controls, title, fit and a plot), the three scroll in a child window of that height rather
+    // than shrink to a sliver (the wheel stays the layer's). A short view (a lesson strip under it
+    // on a projector) never scrolls: what a step cites must show without the lecturer scrolling,
+    // so the read-out goes to the tooltip and the pictures share what there is.
+    const float minBody = lineHeight * (shortView ? 9.0f : 15.0f);
     ImVec2 avail = ImGui::GetContentRegionAvail();
     const bool scrollBody = avail.y < minBody;
     if (scrollBody) {
@@ -345,8 +391,12 @@ void drawMapsView(AppState& state, const Model& model) {
         avail = ImVec2(ImGui::GetContentRegionAvail().x, minBody);
     }
     const bool compactReadout = avail.y < lineHeight * 18.0f;
-    const float readoutHeight = lineHeight * (compactReadout ? 1.2f : 4.2f);
-    const float sideWidth = std::floor(std::clamp(avail.x * 0.42f, ImGui::GetFontSize() * 18.0f, avail.x * 0.5f));
+    const float readoutHeight = shortView ? 0.0f : lineHeight * (compactReadout ? 1.2f : 4.2f);
+    // The side pictures get the larger share when a lesson step in a short view is about them
+    // (the plot's title and legend then take a line each).
+    const float share = shortView && state.maps.lessonSide ? 0.68f : 0.42f;
+    const float sideWidth =
+        std::floor(std::clamp(avail.x * share, ImGui::GetFontSize() * 18.0f, avail.x * std::max(share, 0.5f)));
     const ImVec2 gridSize(avail.x - sideWidth - ImGui::GetStyle().ItemSpacing.x, avail.y - readoutHeight);
     ImGui::BeginGroup();
     drawGrid(state, model, gridSize);
@@ -359,8 +409,10 @@ void drawMapsView(AppState& state, const Model& model) {
     ImGui::EndChild();
     ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x,
                                      ImGui::GetItemRectMax().y + ImGui::GetStyle().ItemSpacing.y));
-    if (!model.maps.hoverReadout.empty() && compactReadout) {
+    if (!model.maps.hoverReadout.empty() && (compactReadout || shortView)) {
         ImGui::SetTooltip("%s", model.maps.hoverReadout.c_str());
+    } else if (shortView) {
+        // No line for the read-out: the hover read-out is the tooltip's.
     } else if (!model.maps.hoverReadout.empty()) {
         ImGui::TextUnformatted(model.maps.hoverReadout.c_str());
     } else {

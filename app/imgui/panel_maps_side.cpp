@@ -13,6 +13,7 @@
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/square_cells.hpp>
 #include <alibi/render/ticks.hpp>
 #include <alibi/text/visible.hpp>
 
@@ -67,9 +68,12 @@ void plotTitle(const std::string& title) {
     ImGui::PopTextWrapPos();
 }
 
-void headPicker(MapsState& s, const AttentionMaps& maps) {
+// In a short view the picker is the layer bar's (panel_maps.cpp); returns whether it was drawn here.
+bool headPicker(MapsState& s, const AttentionMaps& maps) {
+    if (s.shortView) return false;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
     ImGui::SliderInt("head", &s.head, 0, maps.heads() - 1, "head %d", ImGuiSliderFlags_AlwaysClamp);
+    return true;
 }
 
 // The layer's fit, when it is the current layer's (else a note that it is computing).
@@ -171,13 +175,22 @@ float headTokenMargin(const AttentionMaps& maps, ImVec2 area) {
 void drawHeadTab(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     const AttentionMaps& maps = *model.maps.file->maps;
-    headPicker(s, maps);
+    (void)headPicker(s, maps);
     const MapsGridResult* head = model.maps.head.get();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float tokenMargin =
         headTokenMargin(maps, ImVec2(avail.x - colorBarWidth(), avail.y - ImGui::GetTextLineHeightWithSpacing()));
-    s.headWidth = std::max(0, static_cast<int>(avail.x - colorBarWidth() - tokenMargin));
-    s.headHeight = std::max(0, static_cast<int>(avail.y - ImGui::GetTextLineHeightWithSpacing() - tokenMargin));
+    // The room beside the colour bar, asked for with square cells (as the head grid and the Qt
+    // explorer draw a head): the picture is letterboxed in the room, never stretched.
+    const int roomWidth = static_cast<int>(avail.x - colorBarWidth() - tokenMargin);
+    const int roomHeight = static_cast<int>(avail.y - ImGui::GetTextLineHeightWithSpacing() - tokenMargin);
+    s.headWidth = s.headHeight = 0;
+    s.headRect = {};
+    if (roomWidth > 0 && roomHeight > 0) {
+        const TileSize tile = squareCellTile(roomWidth, roomHeight, maps.queries(), maps.keys());
+        s.headWidth = tile.width;
+        s.headHeight = tile.height;
+    }
     if (head == nullptr || head->request.maps != model.maps.file->maps || !head->error.empty()) {
         if (head != nullptr && !head->error.empty()) ImGui::TextColored(kErrorTextColor, "%s", head->error.c_str());
         return;
@@ -194,6 +207,12 @@ void drawHeadTab(AppState& state, const Model& model) {
         ImGui::Image(model.maps.headTexture, size);
     } else {
         ImGui::Dummy(size);
+    }
+    s.headShown = lastItemShown();
+    if (!head->heatmap.tiles.empty()) {
+        const HeatmapTile& t = head->heatmap.tiles.front();
+        s.headRect = {origin.x + static_cast<float>(t.x), origin.y + static_cast<float>(t.y),
+                      static_cast<float>(t.width), static_cast<float>(t.height)};
     }
     if (ImGui::IsItemHovered()) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -218,7 +237,7 @@ void drawHeadTab(AppState& state, const Model& model) {
 void drawDistanceTab(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     const AttentionMaps& maps = *model.maps.file->maps;
-    headPicker(s, maps);
+    (void)headPicker(s, maps);
     const LayerFitResult* fit = currentFit(model, s);
     if (fit == nullptr) return;
     const auto h = static_cast<std::size_t>(s.head);
@@ -245,6 +264,7 @@ void drawDistanceTab(AppState& state, const Model& model) {
     axes.xKind = maps.keys() > 64 ? AxisKind::SignedLog2 : AxisKind::Linear;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     PlotCanvas canvas(axes, ImVec2(avail.x, std::max(avail.y, 80.0f)));
+    s.plotShown = lastItemShown();
     // The file underneath, the priors on top: where a head follows its prior the lines coincide
     // and the thinner prior stays visible over the file's line.
     canvas.drawSeries(lines[0], kFileColor, 3.0f);
@@ -267,8 +287,7 @@ void drawDistanceTab(AppState& state, const Model& model) {
 void drawRowTab(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     const AttentionMaps& maps = *model.maps.file->maps;
-    headPicker(s, maps);
-    ImGui::SameLine();
+    if (headPicker(s, maps)) ImGui::SameLine();
     const int lastRow = static_cast<int>(std::min<std::int64_t>(maps.queries() - 1, 1 << 30));
     int row = s.row < 0 ? lastRow : static_cast<int>(std::min<std::int64_t>(s.row, lastRow));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
@@ -314,6 +333,7 @@ void drawRowTab(AppState& state, const Model& model) {
     axes.yMax = top > 0 ? top * 1.05 : 1;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     PlotCanvas canvas(axes, ImVec2(avail.x, std::max(avail.y, 80.0f)));
+    s.plotShown = lastItemShown();
     canvas.drawSeries(lines[0], kFileColor, 3.0f);
     if (!lines[2].y.empty()) canvas.drawSeries(lines[2], kConfiguredColor, 1.5f);
     if (!lines[1].y.empty()) canvas.drawSeries(lines[1], kFittedColor, 1.5f);
@@ -368,6 +388,7 @@ void drawSimilarityTab(AppState& state, const Model& model) {
     } else {
         ImGui::Dummy(size);
     }
+    s.similarityShown = lastItemShown();
     const int n = static_cast<int>(sim->order.size());
     ImDrawList* draw = ImGui::GetWindowDrawList();
     if (n > 0) {

@@ -53,6 +53,12 @@ void drawStage(int n, const StagesResult& result, const Session& /*session*/, Im
     }
     if (!(lo <= hi)) lo = hi = 0.0;
     if (n == 3) lo = 0.0;
+    // Bars stand on zero: the range holds it, else the value at an end of the range (llm-foundry's
+    // largest logit, -2 with all logits negative) would get a bar of no height.
+    if (shown <= 64) {
+        lo = std::min(lo, 0.0);
+        hi = std::max(hi, 0.0);
+    }
     if (hi - lo < 1e-12) {
         lo -= 0.5;
         hi += 0.5;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace alibi::imgui {
 
@@ -220,6 +221,13 @@ bool pathPrompt(const char* title, std::initializer_list<const char*> help, cons
         ImGui::EndPopup();
     }
     return chosen;
+}
+
+MapsShown lastItemShown() {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 c = draw->GetClipRectMin(), d = draw->GetClipRectMax();
+    return {{a.x, a.y, b.x - a.x, b.y - a.y}, {c.x, c.y, d.x - c.x, d.y - c.y}};
 }
 
 }  // namespace alibi::imgui

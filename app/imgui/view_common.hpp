@@ -76,6 +76,9 @@ struct WrappedLine {
 [[nodiscard]] std::vector<WrappedLine> wrapAtSpaces(std::string_view text, float width,
                                                     const std::function<float(std::string_view)>& measure);
 
+// The last item's rectangle and the clip rectangle it was drawn in (where it is really visible).
+[[nodiscard]] MapsShown lastItemShown();
+
 // BeginChild for a child window of text: ImGui gives a child without a border no padding, so a
 // line starting at its left edge loses the ink a glyph draws left of its origin ("T", "J" of the
 // large fonts); this one keeps a few pixels of padding at its sides. End it with ImGui::EndChild.

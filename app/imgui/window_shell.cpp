@@ -4,8 +4,8 @@
 
 #include "gl_texture.hpp"
 #include "input_queue.hpp"
-#include "lesson_panel.hpp"
 #include "screenshot_writer.hpp"
+#include "zoom.hpp"
 
 #include <GL/gl.h>
 #include <GLFW/glfw3.h>
@@ -29,13 +29,6 @@
 namespace alibi::imgui {
 
 namespace {
-
-constexpr float kBaseFontPixels = 15.0f;
-constexpr const char* kFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-// The main font's characters: Latin-1, and the Greek letters, punctuation, arrows and maths signs
-// the core's titles and read-outs use ("distance i − j", "m* ≥ ...", "μ"), which ImGui's default
-// range would draw as "?".
-constexpr ImWchar kFontRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};
 
 // CPU time of the calling thread: the frame loop's own cost, whatever else loads the machine.
 double threadCpuMs() {
@@ -65,19 +58,6 @@ Image readBackBuffer(GLFWwindow* window) {
     return image;
 }
 
-ImGuiStyle baseStyle() {
-    ImGui::StyleColorsDark();
-    ImGuiStyle style = ImGui::GetStyle();
-    style.WindowRounding = 0.0f;
-    style.FrameRounding = 3.0f;
-    style.GrabRounding = 3.0f;
-    style.WindowPadding = ImVec2(10, 8);
-    style.FramePadding = ImVec2(6, 3);
-    style.ItemSpacing = ImVec2(8, 5);
-    style.WindowBorderSize = 1.0f;
-    return style;
-}
-
 // Zoom rebuilds the font at the new pixel size (text stays sharp, unlike a scaled bitmap) and
 // scales every style size with it, so a projector shows large text and thick lines alike.
 class Zoom {
@@ -88,20 +68,7 @@ public:
     void apply(float zoom, bool backendReady) {
         if (zoom == m_applied) return;
         m_applied = zoom;
-        ImGuiIO& io = ImGui::GetIO();
-        io.Fonts->Clear();
-        if (std::filesystem::exists(kFontFile)) {
-            io.Fonts->AddFontFromFileTTF(kFontFile, std::round(kBaseFontPixels * zoom), nullptr, kFontRanges);
-            // The lesson strip's large font, drawn scaled down (A- / A+), so it stays sharp.
-            addLessonFont(*io.Fonts, kFontFile, std::round(std::min(40.0f * zoom, 72.0f)));
-        } else {
-            ImFontConfig config;
-            config.SizePixels = std::round(13.0f * zoom);
-            io.Fonts->AddFontDefault(&config);
-        }
-        ImGuiStyle style = m_base;
-        style.ScaleAllSizes(zoom);
-        ImGui::GetStyle() = style;
+        applyZoom(m_base, zoom);
         if (backendReady) {
             ImGui_ImplOpenGL3_DestroyFontsTexture();
             ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -194,7 +161,7 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;  // leave no imgui.ini behind
     io.LogFilename = nullptr;
-    Zoom zoom(baseStyle());
+    Zoom zoom(explorerBaseStyle());
     zoom.apply(1.0f, false);
     if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 330 core")) {
         std::fprintf(stderr, "alibi-explorer-imgui: could not initialise the ImGui OpenGL 3.3 backend\n");

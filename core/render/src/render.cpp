@@ -9,6 +9,7 @@
 #include <alibi/model/bias.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/render.hpp>
+#include <alibi/render/square_cells.hpp>
 
 #include <alibi/base/parallel.hpp>
 #include <alibi/model/detail/attention_closed_form.hpp>
@@ -107,11 +108,9 @@ constexpr double kMaskedValue = std::numeric_limits<double>::quiet_NaN();
 
 // Shrinks a tile of w x h pixels to the K:Q aspect of its cells, so they are square.
 void squareUp(const HeatmapParams& params, int& w, int& h) {
-    const double K = static_cast<double>(std::max<std::int64_t>(params.attention.bias.keyCount(), 1));
-    const double Q = static_cast<double>(std::max<std::int64_t>(params.attention.bias.queries, 1));
-    const double cell = std::min(w / K, h / Q);
-    w = std::clamp(static_cast<int>(std::floor(cell * K)), 1, w);
-    h = std::clamp(static_cast<int>(std::floor(cell * Q)), 1, h);
+    const TileSize tile = squareCellTile(w, h, params.attention.bias.queries, params.attention.bias.keyCount());
+    w = tile.width;
+    h = tile.height;
 }
 
 std::vector<HeatmapTile> placeTiles(const HeatmapParams& params, std::vector<int> heads, Heatmap& map) {
@@ -854,6 +853,15 @@ Heatmap renderValueGrid(const ValueGridParams& params,
         }
     }
     return map;
+}
+
+TileSize squareCellTile(int width, int height, std::int64_t queries, std::int64_t keys) {
+    const double K = static_cast<double>(std::max<std::int64_t>(keys, 1));
+    const double Q = static_cast<double>(std::max<std::int64_t>(queries, 1));
+    const int w = std::max(width, 1), h = std::max(height, 1);
+    const double cell = std::min(w / K, h / Q);
+    return {std::clamp(static_cast<int>(std::floor(cell * K)), 1, w),
+            std::clamp(static_cast<int>(std::floor(cell * Q)), 1, h)};
 }
 
 std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height, int gap, Heatmap& map,

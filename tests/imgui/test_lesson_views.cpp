@@ -1,0 +1,186 @@
+// What a lesson step cites is on screen when the step is shown, on a projector (1280x720 in
+// presentation mode, the fonts and style of its zoom) and on a desktop (1920x1080), without the
+// lecturer scrolling (issue 27): lesson 1's attention plot, lesson 3's mass-table rows of the
+// heads a step names (scrolled to once per step, the user's scrolling left alone after), and
+// lesson 5's picture of every step (the layer grid, the fit table's rows, the head picture with
+// its framed cell, the row and distance plots, the similarity matrix). The head picture's cells
+// are square.
+#include "explorer_fixture.hpp"
+#include "lesson_panel.hpp"
+#include "zoom.hpp"
+
+#include <alibi/io/attention_maps.hpp>
+
+#include <cstdlib>
+#include <string>
+
+namespace alibi::imgui {
+namespace {
+
+struct Display {
+    int width, height;
+    bool presentation;
+};
+
+class LessonViews : public ExplorerLogic, public ::testing::WithParamInterface<Display> {
+public:
+    void SetUp() override {
+        ::setenv("ALIBI_DATA_DIR", ALIBI_SOURCE_ASSETS, 1);
+        ::setenv("XDG_DATA_HOME", "/nonexistent-alibi-test", 1);  // no user lessons
+        ExplorerLogic::SetUp();
+        const Display d = GetParam();
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = ImVec2(static_cast<float>(d.width), static_cast<float>(d.height));
+        m_explorer->setPresentation(d.presentation);
+        frame();  // presentation mode takes the zoom of the display
+        // The fonts and style of that zoom, as the window shell builds them.
+        applyZoom(explorerBaseStyle(), state().zoom);
+        unsigned char* pixels = nullptr;
+        int width = 0, height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+        frame();
+    }
+
+    // Steps until the lesson shows step `n` (1-based) and every result is in.
+    void goToStep(int n) {
+        while (m_explorer->lessons().state()->index() + 1 < n) ASSERT_TRUE(m_explorer->lessonNext());
+        settle();
+        for (int i = 0; i < 4; ++i) frame();  // a scroll asked for lands a frame later
+    }
+
+    // A step over attention maps: its file open and its layer, head and row applied.
+    void goToMapsStep(int n) {
+        while (m_explorer->lessons().state()->index() + 1 < n) ASSERT_TRUE(m_explorer->lessonNext());
+        ASSERT_TRUE(framesUntil([&] { return m_explorer->model().maps.file && !state().maps.lessonTarget; }));
+        ASSERT_TRUE(framesUntil([&] { return !m_explorer->model().maps.fitRunning; }));
+        settle();
+        for (int i = 0; i < 4; ++i) frame();
+        settle();
+    }
+};
+
+::testing::AssertionResult inView(const MarkedRows& rows) {
+    if (rows.visible.bottom - rows.visible.top < 1.0f) return ::testing::AssertionFailure() << "no visible rows";
+    for (const MarkedRows::Span& r : rows.rows)
+        if (r.top < rows.visible.top - 1.0f || r.bottom > rows.visible.bottom + 1.0f)
+            return ::testing::AssertionFailure() << "row " << r.top << ".." << r.bottom << " outside the visible rows "
+                                                 << rows.visible.top << ".." << rows.visible.bottom;
+    return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult inView(const MapsShown& shown) {
+    const MapsRect& r = shown.rect;
+    const MapsRect& c = shown.clip;
+    if (r.width < 8.0f || r.height < 8.0f)
+        return ::testing::AssertionFailure() << "not drawn (" << r.width << " x " << r.height << ")";
+    if (r.x < c.x - 1.0f || r.y < c.y - 1.0f || r.x + r.width > c.x + c.width + 1.0f ||
+        r.y + r.height > c.y + c.height + 1.0f)
+        return ::testing::AssertionFailure()
+               << "drawn at " << r.x << "," << r.y << " " << r.width << " x " << r.height << ", visible " << c.x << ","
+               << c.y << " " << c.width << " x " << c.height;
+    return ::testing::AssertionSuccess();
+}
+
+ImGuiWindow* windowNamed(const char* part) {
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if (std::string(w->Name).find(part) != std::string::npos && w->Active) return w;
+    return nullptr;
+}
+
+// Lesson 3, steps 4 and 5: heads 0 to 3, then heads 6 and 7 of the mass table.
+TEST_P(LessonViews, TheMassTableShowsTheHeadsAStepNames) {
+    ASSERT_TRUE(m_explorer->openLesson("train-short-test-long"));
+    goToStep(4);
+    ASSERT_EQ(state().view, View::Extrapolation);
+    const MarkedRows& rows = state().extrapolationRows;
+    EXPECT_EQ(rows.rows.size(), 4u);  // heads 0, 1, 2, 3
+    EXPECT_TRUE(inView(rows));
+    goToStep(5);
+    EXPECT_EQ(rows.rows.size(), 2u);  // heads 6 and 7
+    EXPECT_TRUE(inView(rows));
+
+    // The user scrolls the table back to its top: it stays there (the step scrolled once).
+    ImGuiWindow* table = windowNamed("mass beyond L");
+    ASSERT_NE(table, nullptr);
+    ImGui::SetScrollY(table, 0.0f);
+    for (int i = 0; i < 6; ++i) frame();
+    EXPECT_EQ(table->Scroll.y, 0.0f);
+    // "Back to the step" shows the step again: its rows come back into view.
+    m_explorer->lessonBackToStep();
+    settle();
+    for (int i = 0; i < 4; ++i) frame();
+    EXPECT_TRUE(inView(rows));
+    // Step 4 again (Previous): heads 0 to 3 in view.
+    ASSERT_TRUE(m_explorer->lessonPrevious());
+    settle();
+    for (int i = 0; i < 4; ++i) frame();
+    EXPECT_EQ(rows.rows.size(), 4u);
+    EXPECT_TRUE(inView(rows));
+}
+
+// Lesson 1, step 6 ("Attention against distance for the last query"): the attention plot, the
+// last of the curves view's three (they scroll under a lesson strip on a projector), in view.
+TEST_P(LessonViews, TheCurvesShowThePlotAStepCites) {
+    ASSERT_TRUE(m_explorer->openLesson("alibi-in-five-steps"));
+    goToStep(6);
+    ASSERT_EQ(state().view, View::Curves);
+    EXPECT_TRUE(inView(state().curvesAttentionShown)) << "step 6: the attention plot";
+}
+
+// Lesson 5: every step's picture in view when the step is shown.
+TEST_P(LessonViews, LessonFiveShowsWhatEachStepCites) {
+    ASSERT_TRUE(m_explorer->openLesson("reading-a-real-model"));
+    goToMapsStep(1);
+    ASSERT_EQ(state().view, View::Maps);
+    EXPECT_TRUE(inView(state().maps.gridShown)) << "step 1: the layer grid";
+
+    goToMapsStep(2);  // the fit table, fitted without a click, layer 0's heads 0 to 3 marked
+    ASSERT_EQ(state().view, View::Fit);
+    ASSERT_NE(m_explorer->model().maps.fit, nullptr) << "step 2 cites the fit table's rows";
+    EXPECT_EQ(state().maps.lessonRows.rows.size(), 4u);
+    EXPECT_TRUE(inView(state().maps.lessonRows)) << "step 2: the rows of heads 0 to 3";
+    EXPECT_FALSE(m_explorer->model().maps.configured.empty()) << "step 2 quotes the configured slopes";
+
+    goToMapsStep(3);  // layer 1, head 4, cell [63, 0] framed: the whole picture in view
+    ASSERT_EQ(state().maps.side, MapsSide::Head);
+    EXPECT_TRUE(inView(state().maps.headShown)) << "step 3: the head picture";
+    EXPECT_TRUE(state().maps.lessonMark.marksCell(4, 63, 0));
+
+    goToMapsStep(4);  // the row plot of query 40
+    ASSERT_EQ(state().maps.side, MapsSide::Row);
+    EXPECT_TRUE(inView(state().maps.plotShown)) << "step 4: the row plot";
+
+    goToMapsStep(5);  // attention against distance, with the fitted and the configured curves
+    ASSERT_EQ(state().maps.side, MapsSide::Distance);
+    EXPECT_TRUE(inView(state().maps.plotShown)) << "step 5: the distance plot";
+
+    goToMapsStep(6);
+    ASSERT_EQ(state().maps.side, MapsSide::Similarity);
+    EXPECT_TRUE(inView(state().maps.similarityShown)) << "step 6: the similarity matrix";
+    EXPECT_EQ(state().maps.similarityOrder, 2) << "step 6 orders the heads by how alike they are";
+}
+
+// The head picture of the attention maps draws square cells, letterboxed in its room.
+TEST_P(LessonViews, TheHeadPictureHasSquareCells) {
+    ASSERT_TRUE(m_explorer->openLesson("reading-a-real-model"));
+    goToMapsStep(3);
+    ASSERT_EQ(state().maps.side, MapsSide::Head);
+    const auto& file = m_explorer->model().maps.file;
+    ASSERT_TRUE(file && file->maps);
+    const MapsRect& r = state().maps.headRect;
+    ASSERT_GT(r.width, 0.0f);
+    const double cellWidth = r.width / static_cast<double>(file->maps->keys());
+    const double cellHeight = r.height / static_cast<double>(file->maps->queries());
+    EXPECT_NEAR(cellWidth, cellHeight, 1.0 / static_cast<double>(file->maps->queries()) + 1e-9)
+        << r.width << " x " << r.height << " px for " << file->maps->queries() << " x " << file->maps->keys();
+    EXPECT_GE(cellWidth, 2.0);  // a picture, not a sliver
+}
+
+INSTANTIATE_TEST_SUITE_P(Displays, LessonViews, ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false}),
+                         [](const auto& info) {
+                             return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
+                                    (info.param.presentation ? "_presentation" : "");
+                         });
+
+}  // namespace
+}  // namespace alibi::imgui
