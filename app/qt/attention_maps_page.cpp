@@ -32,6 +32,7 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSlider>
 #include <QSortFilterProxyModel>
@@ -40,6 +41,7 @@
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -445,6 +447,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
         });
     }
     connect(m_grid, &MapsHeatmapView::pictureShown, this, &AttentionMapsPage::onGridShown);
+    connect(m_headView, &MapsHeatmapView::pictureShown, this, &AttentionMapsPage::scrollToCited);
     connect(m_grid, &MapsHeatmapView::clicked, this, [this](QPoint p) {
         if (!m_model->maps()) return;
         if (const auto hit = mapsHitTest(m_grid->heatmap(), *m_model->maps(), p.x(), p.y())) {
@@ -574,6 +577,37 @@ void AttentionMapsPage::applyLessonTarget() {
         explore::checkPairing(*maps, m_sessionSlopes().heads, "the current session"))
         (void)choosePrior(PriorSession);
     showLessonMark();
+    // Once the view switched and laid out: on a 1280x720 projector the page is taller than its tab.
+    m_cited = t;
+    QTimer::singleShot(0, this, [this] { scrollToCited(); });
+}
+
+void AttentionMapsPage::scrollToCited() {
+    if (!m_cited) return;
+    const LessonTarget target = *m_cited;
+    QScrollArea* area = nullptr;
+    for (QWidget* w = parentWidget(); w != nullptr && area == nullptr; w = w->parentWidget())
+        area = qobject_cast<QScrollArea*>(w);
+    if (area == nullptr) return;
+    const MapsPtr maps = m_model->maps();
+    if (target.view == HeadView && maps && m_lessonMark.cellHead >= 0) {
+        // The marked cell, once the head view has drawn it (its picture arrives later: pictureShown).
+        const QRectF cell = m_headView->cellRect(0, m_lessonMark.query, m_lessonMark.key);
+        if (cell.isEmpty()) return;
+        const QPoint at = m_headView->mapTo(this, cell.center().toPoint());
+        area->ensureVisible(at.x(), at.y(), 80, 80);
+        // A wrapped title asks for a picture of another size: scroll again when that one lands.
+        if (!picturesPending()) m_cited.reset();
+        return;
+    }
+    m_cited.reset();
+    QWidget* cited = target.view == HeadView         ? static_cast<QWidget*>(m_headView)
+                     : target.view == DistanceView   ? (target.rowPlot ? m_rowPlot : m_profile)
+                     : target.view == SimilarityView ? static_cast<QWidget*>(m_similarity)
+                     : target.view == TableView      ? static_cast<QWidget*>(m_table)
+                     : target.view == GridView       ? static_cast<QWidget*>(m_grid)
+                                                     : nullptr;
+    if (cited != nullptr) area->ensureWidgetVisible(cited, 0, 0);
 }
 
 void AttentionMapsPage::openFile(const QString& path) {

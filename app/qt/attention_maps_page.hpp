@@ -66,6 +66,7 @@ public:
         int view = 0;
         int head = -1;
         std::int64_t row = -1;
+        bool rowPlot = false;  // the step is about one query row: the distance view's lower plot
     };
     void showLessonTarget(const LessonTarget& target);
     // The step's mark on these views (the core's, LessonMarkScope::AttentionMaps): on the layer
@@ -136,7 +137,10 @@ signals:
 
 private:
     void applyLessonTarget();
-    void showLessonMark();  // the mark on the views, for the layer now shown
+    void showLessonMark();
+    // Scrolls the page (in its tab's scroll area, on a small screen) to what the step shown
+    // last cites, once that is drawn (m_cited; then the user scrolls).
+    void scrollToCited();  // the mark on the views, for the layer now shown
     // "Opening FILE… reading the header: 12.0 MiB of 95.4 MiB (Cancel stops it)".
     [[nodiscard]] QString openingText(const QString& stage) const;
     void exportFigureDialog(int scale);
@@ -217,6 +221,7 @@ private:
     QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
     int m_priorItem = 0;
     std::optional<LessonTarget> m_lessonTarget;  // waiting for its file to open
+    std::optional<LessonTarget> m_cited;         // the step whose cited part is not yet scrolled to
     explore::LessonMark m_lessonMark;
     int m_lessonLayer = -1;  // the layer index the mark is for (-1: until the step's file is open)
     LessonRowsProxy* m_lessonRows = nullptr;

@@ -414,6 +414,7 @@ void LessonPanel::showStep() {
         target.view = view;
         target.head = step.session.head;
         target.row = step.session.queryRow;
+        target.rowPlot = step.view == "attention-row";
         m_window->attentionPage()->showLessonTarget(target);
         m_window->tabs()->setCurrentIndex(MainWindow::AttentionTab);
         m_note->clear();
@@ -459,6 +460,19 @@ bool LessonPanel::arrowsAllowed() const {
 }
 
 bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
+    // Page Up / Page Down are the presenter's while a lesson is open: a view's own shortcut for
+    // them (the Attention maps page steps its layers) must not take the key before it arrives.
+    if (m_state && event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const auto* widget = qobject_cast<QWidget*>(watched);
+        if ((key->key() == Qt::Key_PageDown || key->key() == Qt::Key_PageUp) &&
+            (key->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier && widget != nullptr &&
+            widget->window() == m_window) {
+            event->accept();
+            return true;
+        }
+        return false;
+    }
     if (!m_state || event->type() != QEvent::KeyPress) return false;
     auto* widget = qobject_cast<QWidget*>(watched);
     // Keys typed into another window (a dialog, a menu) are theirs.

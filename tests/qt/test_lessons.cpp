@@ -25,6 +25,8 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -427,6 +429,85 @@ private slots:
         QVERIFY(page->lessonMark().marksCell(4, 63, 0));
         QCOMPARE(opened, 1);
         QCOMPARE(cancelled, 0);
+    }
+
+    // Lesson 5 on a 1280x720 projector: the Attention maps page is taller than its tab, and each
+    // step scrolls it to what its text cites: step 3's cell [63, 0] of head 4, step 4's lower
+    // plot (the query row), step 6's similarity matrix.
+    void lessonFiveScrollsToWhatEachStepCites() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson(lessonPath("05-reading-a-real-model.lesson.json")), qPrintable(w.lastError()));
+        AttentionMapsPage* page = w.attentionPage();
+        auto* area = qobject_cast<QScrollArea*>(w.tabs()->widget(MainWindow::AttentionTab));
+        QVERIFY(area != nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr && !page->picturesPending(), 30000);
+        // The visible part of `rect` (in `widget`) inside the tab's viewport, as a fraction of it.
+        const auto shown = [&](QWidget* widget, const QRectF& rect) {
+            const QRect inViewport(widget->mapTo(area->viewport(), rect.topLeft().toPoint()), rect.size().toSize());
+            const QRect visible = inViewport.intersected(area->viewport()->rect());
+            return visible.isEmpty() ? 0.0
+                                     : double(visible.width()) * visible.height() /
+                                           (double(inViewport.width()) * inViewport.height());
+        };
+        QVERIFY(w.lessonPanel()->next());
+        QVERIFY(w.lessonPanel()->next());  // step 3: head view
+        QTRY_COMPARE_WITH_TIMEOUT(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::HeadView), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->picturesPending(), 30000);
+        QTest::qWait(200);
+        const QRectF cell = page->headView()->cellRect(0, 63, 0);
+        QVERIFY(!cell.isEmpty());
+        QVERIFY2(shown(page->headView(), cell) == 1.0,
+                 qPrintable(QString("cell [63, 0] shown %1").arg(shown(page->headView(), cell))));
+        QVERIFY(w.lessonPanel()->next());  // step 4: the query row's plot, below the distance plot
+        QTRY_COMPARE_WITH_TIMEOUT(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::DistanceView),
+                                  30000);
+        QTest::qWait(200);
+        QTRY_VERIFY2(shown(page->rowPlot(), page->rowPlot()->rect()) > 0.9,
+                     qPrintable(QString("row plot shown %1").arg(shown(page->rowPlot(), page->rowPlot()->rect()))));
+        QVERIFY(w.lessonPanel()->next());
+        QVERIFY(w.lessonPanel()->next());  // step 6: the similarity matrix
+        QTRY_COMPARE_WITH_TIMEOUT(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::SimilarityView),
+                                  30000);
+        QTest::qWait(200);
+        QTRY_VERIFY2(
+            shown(page->similarityView(), page->similarityView()->rect()) > 0.9,
+            qPrintable(
+                QString("similarity shown %1").arg(shown(page->similarityView(), page->similarityView()->rect()))));
+    }
+
+    // The presenter's Page Down steps lesson 5 even with the focus on the Attention maps page,
+    // whose own Page Down steps its layers (that shortcut took the key: the lesson stayed at 1/6).
+    void pageDownStepsTheLessonOverTheAttentionMaps() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY2(w.openLesson(lessonPath("05-reading-a-real-model.lesson.json")), qPrintable(w.lastError()));
+        AttentionMapsPage* page = w.attentionPage();
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr && !page->model()->opening(), 30000);
+        QWidget* focus = page->views()->currentWidget();
+        focus->setFocus();
+        QTRY_VERIFY(focus->hasFocus());
+        const int layer = page->layerIndex();
+        QTest::keyClick(focus, Qt::Key_PageDown);
+        QCOMPARE(w.lessonPanel()->state()->index(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::TableView), 30000);
+        QCOMPARE(page->layerIndex(), layer);  // step 2 shows the same layer 0: not stepped to 1
+        QTest::keyClick(page->views()->currentWidget(), Qt::Key_PageUp);
+        QCOMPARE(w.lessonPanel()->state()->index(), 0);
+        // Without a lesson the page's Page Down steps its layers again.
+        w.lessonPanel()->closeLesson();
+        page->views()->currentWidget()->setFocus();
+        QTRY_VERIFY(page->views()->currentWidget()->hasFocus());
+        const int before = page->layerIndex();
+        QTest::keyClick(page->views()->currentWidget(), Qt::Key_PageDown);
+        QCOMPARE(page->layerIndex(), before + 1);
     }
 
     // Help > Lessons: the list names every bundled lesson; choosing one opens it.
