@@ -118,11 +118,7 @@ Result<void> renderFile(const RenderCommand& original) {
     r.versus = c.versus;
     r.width = s.width;
     r.height = s.height;
-    // Unless --height is given, the figure's own height where it has one (heads: as tall as its
-    // three square panels need).
-    if (const auto kind = parseMapsFigureKind(what); kind && !c.flags.height.given())
-        r.height = mapsFigureDefaultHeight(*kind).value_or(r.height);
-    r.trimHeight = !c.flags.height.given();
+    r.heightGiven = c.flags.height.given();
     r.pixelRatio = settings->pixelRatio;
     r.threads = settings->threads;
     r.output = target->path;

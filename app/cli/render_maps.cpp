@@ -58,7 +58,7 @@ Result<void> renderAttentionFile(const RenderMapsRequest& r) {
     request.logScale = r.logScale;
     request.maxDistance = r.maxDistance;
     request.versus = r.versus;
-    request.trimHeight = r.trimHeight;
+    request.heightGiven = r.heightGiven;
     request.width = r.width;
     request.height = r.height;
     request.pixelRatio = r.pixelRatio;

@@ -32,7 +32,7 @@ struct RenderMapsRequest {
     bool logScale = false;
     std::optional<std::int64_t> maxDistance;  // --max-distance (row only)
     std::string versus;                       // --vs (heads only): L:H, H, prior, fitted-prior
-    bool trimHeight = false;                  // no --height: the overview ends below what it drew
+    bool heightGiven = true;                  // false: no --height, the figure's own (MapsFileFigureRequest)
     int width = 1024, height = 768;
     int pixelRatio = 1;  // PNG figures: device pixels per layout pixel (1, 2, 4)
     unsigned threads = 0;

@@ -483,9 +483,7 @@ py::tuple renderMaps(const py::object& source, const py::dict& fileOptions, cons
     request.scale = s.scale;
     request.width = s.width;
     request.height = s.height;
-    // Unless height= is given, the figure's own height where it has one (the CLI's rule).
-    if (!options.contains("height")) request.height = mapsFigureDefaultHeight(*kind).value_or(s.height);
-    request.trimHeight = !options.contains("height");
+    request.heightGiven = options.contains("height");
     request.pixelRatio = scale;
     request.svg = svg;
     request.threads = threadCount(threads);

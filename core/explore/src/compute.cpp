@@ -74,6 +74,23 @@ std::string previewText(const HeatmapParams& p) {
     return {};
 }
 
+namespace {
+
+// The mask joins the title where it changes what masked cells hold: a value other than the default
+// -1e9, or a dtype that rounds it (-1e9 is -inf in f16). Without it lesson 4's steps 6 (-1e9 in
+// f16) and 7 (mask min) read the same.
+std::string maskTitle(const HeatmapParams& p) {
+    const BiasParams& b = p.attention.bias;
+    if (!modeMasks(b.mode) && !p.batch.active()) return {};
+    if (b.mask == MaskValue{} && b.dtype == DType::F32) return {};
+    const std::string name = maskName(b.mask);
+    const std::string stored = formatValue(roundTo(b.dtype, maskDouble(b.mask, b.dtype)));
+    if (stored == name) return "mask " + name;
+    return fmt::format("mask {} ({} in {})", name, stored, dtypeName(b.dtype));
+}
+
+}  // namespace
+
 std::string heatmapTitle(const HeatmapParams& p) {
     const BiasParams& b = p.attention.bias;
     std::string title = fmt::format(
@@ -82,6 +99,7 @@ std::string heatmapTitle(const HeatmapParams& p) {
         p.head >= 0 ? fmt::format("head {} of {}", p.head, b.slopes.heads) : fmt::format("{} heads", b.slopes.heads),
         b.queries, b.keyCount(), modeName(b.mode), schemeName(b.slopes.scheme), formatValue(b.slopes.maxBias),
         dtypeName(b.dtype));
+    if (const std::string mask = maskTitle(p); !mask.empty()) title += " · " + mask;
     if (p.what == RenderWhat::Attention) {
         const ContentParams& c = p.attention.content;
         title += fmt::format(" · {} content", contentName(c.kind));

@@ -37,11 +37,6 @@ std::string_view mapsFigureKindName(MapsFigureKind kind) {
     }
 }
 
-std::optional<int> mapsFigureDefaultHeight(MapsFigureKind kind) {
-    if (kind != MapsFigureKind::Heads) return std::nullopt;
-    return 0;  // as tall as its three square panels need (renderHeadCompareFigure)
-}
-
 bool mapsFigureIsVector(MapsFigureKind kind) {
     return kind == MapsFigureKind::Fit || kind == MapsFigureKind::Row;
 }
@@ -96,7 +91,8 @@ Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps, const Map
         if (!request) return std::unexpected(request.error());
         auto compared = explore::compareHeads(maps, *request);
         if (!compared) return std::unexpected(compared.error());
-        auto figure = renderHeadCompareFigure(maps, *compared, {r.colormap, r.width, r.height, r.pixelRatio});
+        auto figure =
+            renderHeadCompareFigure(maps, *compared, {r.colormap, r.width, r.heightGiven ? r.height : 0, r.pixelRatio});
         if (!figure) return std::unexpected(figure.error());
         MapsFileFigure out;
         out.image = std::move(figure->image);
@@ -165,7 +161,7 @@ Result<MapsFileFigure> renderMapsFileFigure(const AttentionMaps& maps, const Map
                     "--what overview draws every layer and head: drop --layer and --head (or use --what attention)");
             {
                 auto image = renderAttentionOverviewFigure(maps, params, r.threads, r.pixelRatio);
-                if (image && r.trimHeight) cutBelowContent(*image, 10 * std::max(r.pixelRatio, 1));
+                if (image && !r.heightGiven) cutBelowContent(*image, 10 * std::max(r.pixelRatio, 1));
                 return picture(std::move(image));
             }
         default:

@@ -224,3 +224,25 @@ TEST(ComputeDetails, ACostlyHeadImageSendsAnExactRowPreviewFirst) {
     ASSERT_TRUE(three.stats) << three.error;
     EXPECT_EQ(three.stats->rowsAveraged, 3);
 }
+
+// Lesson 4's steps 6 and 7 differ only in the mask (-1e9 in f16, then mask min): the title says
+// which mask the masked cells hold, and what it is once stored in the dtype; the default (-1e9
+// in f32) and a mode without a mask add nothing.
+TEST(HeatmapTitle, NamesTheMaskWhereItChangesTheCells) {
+    HeatmapParams p = grid(8, 16, ContentKind::Zero, 64);
+    p.what = RenderWhat::Bias;
+    EXPECT_EQ(explore::heatmapTitle(p).find("mask"), std::string::npos) << explore::heatmapTitle(p);
+
+    p.attention.bias.dtype = DType::F16;
+    EXPECT_NE(explore::heatmapTitle(p).find("· mask -1e9 (-inf in f16)"), std::string::npos)
+        << explore::heatmapTitle(p);
+    p.attention.bias.mask = *parseMask("min");
+    EXPECT_NE(explore::heatmapTitle(p).find("· mask min (-65504 in f16)"), std::string::npos)
+        << explore::heatmapTitle(p);
+    p.attention.bias.mask = *parseMask("-inf");
+    EXPECT_NE(explore::heatmapTitle(p).find("· mask -inf"), std::string::npos) << explore::heatmapTitle(p);
+    EXPECT_EQ(explore::heatmapTitle(p).find("(-inf in"), std::string::npos) << explore::heatmapTitle(p);
+
+    p.attention.bias.mode = BiasMode::Symmetric;
+    EXPECT_EQ(explore::heatmapTitle(p).find("mask"), std::string::npos) << explore::heatmapTitle(p);
+}

@@ -27,9 +27,6 @@ enum class MapsFigureKind { Attention, Overview, Similarity, Fit, Row, Heads };
 [[nodiscard]] std::string_view mapsFigureKindName(MapsFigureKind kind);
 // Whether the figure can be SVG (fit and row); the others are heatmaps, PNG only.
 [[nodiscard]] bool mapsFigureIsVector(MapsFigureKind kind);
-// The figure's height when the caller gave none: heads' three square panels side by
-// side need less than the session's 4:3, so 0 (as tall as they need); nullopt: the session's height.
-[[nodiscard]] std::optional<int> mapsFigureDefaultHeight(MapsFigureKind kind);
 
 struct MapsFileFigureRequest {
     MapsFigureKind what = MapsFigureKind::Attention;
@@ -38,9 +35,6 @@ struct MapsFileFigureRequest {
     // heads: side B, "L:H" (a layer's number and a head), "H" (a head of A's layer), "prior" (A's
     // prior at its configured slope) or "fitted-prior" (at its m*); refused for the others.
     std::string versus;
-    // No height was asked for: the overview ends below its lowest drawn row (its grid is often
-    // bound by the width, leaving a blank band at the session's height).
-    bool trimHeight = false;
     std::int64_t query = -1;         // row: -1 is the last row
     std::vector<double> configured;  // the model's slopes, when given (fit and row draw their prior)
     Colormap colormap = Colormap::Viridis;
@@ -51,6 +45,10 @@ struct MapsFileFigureRequest {
     // are above 1/1000 of their peaks); refused for the other figures.
     std::optional<std::int64_t> maxDistance;
     int width = 1024, height = 768;
+    // false: the caller gave no height, and the figure takes its own where it has one: heads as
+    // tall as its three square panels need (less than 4:3), the overview ending below its lowest
+    // drawn row (its grid is often bound by the width); the others `height`.
+    bool heightGiven = true;
     int pixelRatio = 1;  // PNG: device pixels per layout pixel (1, 2, 4)
     bool svg = false;    // fit and row: SVG text instead of a PNG image
     unsigned threads = 0;
