@@ -212,13 +212,17 @@ void noteMatrix(const std::string& name, int cells, float cellSize) {
     pictures().matrices.push_back(std::move(m));
 }
 
-void noteMatrixLabel(const std::string& name, bool row, int cell, float labelCentre, float cellCentre) {
+void noteMatrixLabel(const std::string& name, bool row, int cell, float labelCentre, float labelExtent,
+                     float cellCentre) {
     for (MatrixSeen& m : pictures().matrices) {
-        if (m.name != name || cell < 0 || cell >= m.cells) continue;
-        (row ? m.rows : m.columns)[static_cast<std::size_t>(cell)] = true;
-        // Off its cell's centre by more than a quarter of a cell: it reads as the next one's.
-        if (std::fabs(labelCentre - cellCentre) > std::max(1.0f, m.cellSize * 0.25f))
-            m.offCentre.emplace_back(fmt::format("{} {}", row ? "row" : "column", cell),
+        if (m.name != name || cell < 0) continue;
+        if (cell < m.cells) (row ? m.rows : m.columns)[static_cast<std::size_t>(cell)] = true;
+        // Off its cell's centre by more than a quarter of a cell, or a row label over two rows:
+        // it reads as the next one's.
+        if (std::fabs(labelCentre - cellCentre) > std::max(1.0f, m.cellSize * 0.25f) ||
+            (row && labelExtent > m.cellSize + 1.0f))
+            m.offCentre.emplace_back(fmt::format("{} {}: label {:.0f} px over a {:.0f} px cell", row ? "row" : "column",
+                                                 cell, labelExtent, m.cellSize),
                                      ImVec2(labelCentre, cellCentre));
     }
 }

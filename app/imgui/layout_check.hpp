@@ -50,10 +50,12 @@ inline constexpr float kMinCitedPlotHeight = 150.0f;
 // A plot drawn this frame: its frame (data area), the y axis' tick labels drawn, and whether a
 // lesson step cites it.
 void notePlot(const std::string& title, ImVec2 frameMin, ImVec2 frameMax, int yTickLabels, bool cited);
-// A matrix that labels every row and column (the similarity matrix): `cells` rows and columns,
-// each label's centre (along the axis) against its cell's centre; call once per label drawn.
+// A matrix that must label every row and column (the similarity matrix): call once per label drawn with the label's
+// centre and extent along the axis and its cell's centre (from the picture's geometry). A label off its cell's centre
+// by more than a quarter cell, or a row label taller than its row (it reads as the next row's), is a problem.
 void noteMatrix(const std::string& name, int cells, float cellSize);
-void noteMatrixLabel(const std::string& name, bool row, int cell, float labelCentre, float cellCentre);
+void noteMatrixLabel(const std::string& name, bool row, int cell, float labelCentre, float labelExtent,
+                     float cellCentre);
 
 // The text runs of the rendered frame (call after ImGui::Render, before the next NewFrame).
 [[nodiscard]] std::vector<TextRun> textRuns(const ImDrawData& data);
