@@ -139,8 +139,10 @@ void drawDetailView(AppState& state, const Model& model) {
         // "preview ..., refining" while the picture is a first one).
         const HeatmapParams& shown = detail->request.heatmap;
         const double slope = shown.head < static_cast<int>(detail->slopes.size()) ? detail->slopes[shown.head] : 0.0;
-        ImGui::TextUnformatted(explore::headTitle(shown.head, slope).c_str());
-        ImGui::TextDisabled("%s", detail->title.c_str());
+        textWrappedAtSpaces(explore::headTitle(shown.head, slope));
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        textWrappedAtSpaces(detail->title);
+        ImGui::PopStyleColor();
     } else {
         ImGui::TextDisabled("head %d", head);
     }

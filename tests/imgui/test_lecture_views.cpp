@@ -296,6 +296,29 @@ TEST_F(LectureViews, HeadDetailPrintsTheMarkedCellsNumber) {
     EXPECT_EQ(columnNumbers, 16);
 }
 
+// The s35 review's D8: with a per-head colour scale the grid's subtitle (its per-head note) ran off
+// the view's right edge at 1280x720 in presentation mode (the layout check cannot see glyphs ImGui
+// does not draw at all); it wraps at spaces, every word shown.
+TEST_F(LectureViews, GridSubtitleIsWholeWithAPerHeadScale) {
+    if (!shellFonts()) GTEST_SKIP() << kFontFile << " is not installed";
+    projector();
+    state().session.what = RenderWhat::Attention;
+    state().session.scale = ScaleMode::PerHead;
+    state().view = View::Grid;
+    settle();
+    frame();
+    const GridResult* grid = m_explorer->model().grid.get();
+    ASSERT_NE(grid, nullptr);
+    ASSERT_NE(grid->subtitle.find("per-head"), std::string::npos) << grid->subtitle;
+    std::string shown;
+    for (const TextRun& run : runs()) {
+        if (!run.window.starts_with("Views")) continue;
+        // Only what is inside the window it is drawn in.
+        if (run.max.x <= run.clip.z + 0.5f && run.min.x >= run.clip.x - 0.5f) shown += words(run.text);
+    }
+    EXPECT_NE(shown.find(words(grid->subtitle)), std::string::npos) << "shown: " << shown;
+}
+
 // The head detail's colour bar at Q = 4 (lesson 4 step 5): a gradient of many colours, not one
 // flat band per row of the map.
 TEST_F(LectureViews, DetailColourBarIsAGradient) {
