@@ -199,7 +199,8 @@ struct AppState {
     // Counts the lesson steps shown (each Next, Previous, Back to the step): a view that scrolls to
     // a step's marks does so once per step shown (marked_rows.hpp). 0: no step shown yet.
     std::uint64_t lessonStep = 0;
-    std::string lessonNote;  // the step's view is one this explorer lacks: what to say instead
+    bool lessonOpen = false;  // a lesson is open (set each frame): its steps cite the views' plots
+    std::string lessonNote;   // the step's view is one this explorer lacks: what to say instead
 
     // ---- head grid
     int gridWidth = 0;  // pixels the grid panel has room for (the renderer's target size)

@@ -439,6 +439,7 @@ void Explorer::drawPanels(float top) {
     const float em = ImGui::GetFontSize();  // panel widths follow the zoom
     // A lesson takes a strip along the bottom; the panels share what is left.
     const float lesson = m_lessons.height(std::max(display.y, 480.0f) - top);
+    m_state.lessonOpen = m_lessons.active();
     const float height = std::max(display.y, 480.0f) - top - lesson;
     const bool parameters = !m_state.presentation || m_state.presentationParameters;
     const float left = parameters ? std::clamp(width * 0.23f, 22.0f * em, 28.0f * em) : 0.0f;

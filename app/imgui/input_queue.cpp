@@ -22,6 +22,7 @@ std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
     std::vector<int> changedKeys;
     std::array<bool, ImGuiMouseButton_COUNT> changedButtons{};
     bool buttonChanged = false;
+    bool moved = false;  // the cursor moved this frame
     // A key other than a modifier pressed this frame: the modifiers it was pressed with (its
     // carried mods, else the modifier keys' state when it was applied); -1: none pressed yet.
     int pressMods = -1;
@@ -43,8 +44,12 @@ std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
                 if (pressMods >= 0 && e.down && !isModifier(e.code) && e.mods >= 0 && e.mods != pressMods) wait = true;
                 break;
             case InputEvent::Kind::Button:
-                wait =
-                    e.code >= 0 && e.code < ImGuiMouseButton_COUNT && changedButtons[static_cast<std::size_t>(e.code)];
+                // A press or release where the cursor moved this frame waits for the next one:
+                // ImGui must see the cursor over an item for a frame before the press (its
+                // "allow overlap" items, the tabs among them, ignore a press unless the previous
+                // frame hovered nothing or that same item: a quick click on a second tab was lost).
+                wait = moved || (e.code >= 0 && e.code < ImGuiMouseButton_COUNT &&
+                                 changedButtons[static_cast<std::size_t>(e.code)]);
                 break;
             case InputEvent::Kind::Move:
                 wait = buttonChanged;  // the release happens where the press did
@@ -75,6 +80,7 @@ std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
                 }
                 break;
             case InputEvent::Kind::Move:
+                moved = moved || !m_havePos || e.pos.x != m_pos.x || e.pos.y != m_pos.y;
                 m_pos = e.pos;
                 m_havePos = true;
                 break;

@@ -3,8 +3,11 @@
 // Page Up presses 30 ms apart moved one step and a quick click on a tab or a menu item was lost.
 // The window's GLFW callbacks queue every key, character, mouse button and cursor event here, and
 // each frame takes them in order up to the first one that would change again a key or button this
-// frame already changed (or move the cursor after a button changed): that one and the rest wait
-// for the next frame, which the shell then runs at once. So every press and release is seen by
+// frame already changed (or move the cursor after a button changed, or press or release a button
+// after the cursor moved): that one and the rest wait for the next frame, which the shell then runs
+// at once. A click thus lands a frame after the cursor arrived, as a person's does: ImGui's tabs
+// ignore a press in the frame the cursor came onto them from another tab (the s35 review's N2: a
+// second quick click on a tab was lost). So every press and release is seen by
 // ImGui in its own frame, at the place it happened. A key press is seen with the modifiers held
 // when it was pressed: the event carries them (GLFW's mods), and a modifier's press or release
 // after a key's press waits for the next frame (xdotool's shift+Right sends Shift down, Right

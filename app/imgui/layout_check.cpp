@@ -168,7 +168,64 @@ bool inTextField(const Hit& h) {
     return false;
 }
 
+struct PlotSeen {
+    std::string title;
+    ImVec2 min, max;
+    int yTickLabels = 0;
+    bool cited = false;
+};
+struct MatrixSeen {
+    std::string name;
+    int cells = 0;
+    float cellSize = 0;
+    std::vector<bool> rows, columns;  // labelled
+    std::vector<std::pair<std::string, ImVec2>> offCentre;
+};
+struct Pictures {
+    int frame = -1;
+    std::vector<PlotSeen> plots;
+    std::vector<MatrixSeen> matrices;
+};
+// This frame's notes (older frames' are dropped on the first note of a new frame).
+Pictures& pictures() {
+    static Pictures p;
+    if (p.frame != ImGui::GetFrameCount()) {
+        p = {};
+        p.frame = ImGui::GetFrameCount();
+    }
+    return p;
+}
+
 }  // namespace
+
+void notePlot(const std::string& title, ImVec2 frameMin, ImVec2 frameMax, int yTickLabels, bool cited) {
+    pictures().plots.push_back({title, frameMin, frameMax, yTickLabels, cited});
+}
+
+void noteMatrix(const std::string& name, int cells, float cellSize) {
+    MatrixSeen m;
+    m.name = name;
+    m.cells = std::max(cells, 0);
+    m.cellSize = cellSize;
+    m.rows.assign(static_cast<std::size_t>(m.cells), false);
+    m.columns.assign(static_cast<std::size_t>(m.cells), false);
+    pictures().matrices.push_back(std::move(m));
+}
+
+void noteMatrixLabel(const std::string& name, bool row, int cell, float labelCentre, float labelExtent,
+                     float cellCentre) {
+    for (MatrixSeen& m : pictures().matrices) {
+        if (m.name != name || cell < 0) continue;
+        if (cell < m.cells) (row ? m.rows : m.columns)[static_cast<std::size_t>(cell)] = true;
+        // Off its cell's centre by more than a quarter of a cell, or a row label over two rows:
+        // it reads as the next one's.
+        if (std::fabs(labelCentre - cellCentre) > std::max(1.0f, m.cellSize * 0.25f) ||
+            (row && labelExtent > m.cellSize + 1.0f))
+            m.offCentre.emplace_back(fmt::format("{} {}: label {:.0f} px over a {:.0f} px cell", row ? "row" : "column",
+                                                 cell, labelExtent, m.cellSize),
+                                     ImVec2(labelCentre, cellCentre));
+    }
+}
 
 void noteTextField() {
     TextFields& fields = textFields();
@@ -181,10 +238,35 @@ void noteTextField() {
 }
 
 std::string LayoutProblem::describe() const {
-    const char* what = kind == Kind::Cut ? "cut" : kind == Kind::ClippedInFrame ? "clipped in its frame" : "overlaps";
+    const char* what = "overlaps";
+    switch (kind) {
+        case Kind::Cut:
+            what = "cut";
+            break;
+        case Kind::ClippedInFrame:
+            what = "clipped in its frame";
+            break;
+        case Kind::Overlap:
+            break;
+        case Kind::FewTicks:
+            what = "plot's y axis labels fewer than two values";
+            break;
+        case Kind::SmallPlot:
+            what = "cited plot smaller than its minimum height";
+            break;
+        case Kind::OffCentre:
+            what = "matrix label off its cell's centre";
+            break;
+        case Kind::Unlabelled:
+            what = "matrix row or column without its label";
+            break;
+    }
     std::string s = fmt::format("{} [{}] \"{}\" at ({:.0f}, {:.0f})-({:.0f}, {:.0f})", what, window, text, min.x, min.y,
                                 max.x, max.y);
-    if (kind == Kind::Overlap) s += fmt::format(" with \"{}\"", other);
+    if (kind == Kind::Overlap)
+        s += fmt::format(" with \"{}\"", other);
+    else if (!other.empty())
+        s += fmt::format(" ({})", other);
     return s;
 }
 
@@ -234,6 +316,28 @@ std::vector<LayoutProblem> checkTextLayout(const ImDrawData& data) {
                 problems.push_back(
                     {LayoutProblem::Kind::Overlap, a.text, b.text, a.window, ImVec2(sa.x, sa.y), ImVec2(sa.z, sa.w)});
         }
+    // The pictures' notes (only this frame's: a view not drawn this frame noted nothing).
+    const Pictures& seen = pictures();  // this frame's (a frame with no notes starts empty)
+    for (const PlotSeen& p : seen.plots) {
+        if (p.yTickLabels < 2)
+            problems.push_back({LayoutProblem::Kind::FewTicks, p.title, fmt::format("{} tick label(s)", p.yTickLabels),
+                                "", p.min, p.max});
+        if (p.cited && p.max.y - p.min.y < kMinCitedPlotHeight)
+            problems.push_back({LayoutProblem::Kind::SmallPlot, p.title,
+                                fmt::format("{:.0f} px tall, {:.0f} wanted", p.max.y - p.min.y, kMinCitedPlotHeight),
+                                "", p.min, p.max});
+    }
+    for (const MatrixSeen& m : seen.matrices) {
+        for (const auto& [which, at] : m.offCentre)
+            problems.push_back({LayoutProblem::Kind::OffCentre, m.name + " " + which,
+                                fmt::format("label centre {:.1f}, cell centre {:.1f}", at.x, at.y), "", at, at});
+        for (int c = 0; c < m.cells; ++c) {
+            if (!m.rows[static_cast<std::size_t>(c)])
+                problems.push_back({LayoutProblem::Kind::Unlabelled, m.name, fmt::format("row {}", c), "", {}, {}});
+            if (!m.columns[static_cast<std::size_t>(c)])
+                problems.push_back({LayoutProblem::Kind::Unlabelled, m.name, fmt::format("column {}", c), "", {}, {}});
+        }
+    }
     return problems;
 }
 

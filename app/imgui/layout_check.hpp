@@ -7,6 +7,11 @@
 //  - clipped in its frame: a glyph ImGui trimmed to an item's rectangle (RenderTextClipped: a
 //    slider's value, a button's label too long for it), text fields excepted (they scroll);
 //  - overlap: two runs whose ink rectangles overlap.
+// And what the views note while drawing (the s35 review: pictures that say less than their numbers):
+//  - a plot whose y axis labels fewer than two values (a lone "0" under a 0.39 peak);
+//  - a plot a lesson step cites (PlotAxes::cited) whose frame is under kMinCitedPlotHeight;
+//  - a matrix's row or column label not on its cell's centre, or a row or column of a matrix
+//    that labels every cell left without its label.
 // The measure is the text as drawn (the font's glyph boxes), which is CalcTextSize's measure of
 // the same string, against the item's or window's rectangle that ImGui clips it to.
 #pragma once
@@ -26,7 +31,7 @@ struct TextRun {
 };
 
 struct LayoutProblem {
-    enum class Kind { Cut, ClippedInFrame, Overlap };
+    enum class Kind { Cut, ClippedInFrame, Overlap, FewTicks, SmallPlot, OffCentre, Unlabelled };
     Kind kind = Kind::Cut;
     std::string text, other;  // the run (and for an overlap the other run)
     std::string window;
@@ -38,9 +43,23 @@ struct LayoutProblem {
 // not lost (the layout check lets it be). Kept for the current frame only.
 void noteTextField();
 
+// The height a plot a lesson step cites gets at least (its frame, the data area; at 1280x720 in
+// presentation mode a smaller one could not be read from the back of the room).
+inline constexpr float kMinCitedPlotHeight = 150.0f;
+
+// A plot drawn this frame: its frame (data area), the y axis' tick labels drawn, and whether a
+// lesson step cites it.
+void notePlot(const std::string& title, ImVec2 frameMin, ImVec2 frameMax, int yTickLabels, bool cited);
+// A matrix that must label every row and column (the similarity matrix): call once per label drawn with the label's
+// centre and extent along the axis and its cell's centre (from the picture's geometry). A label off its cell's centre
+// by more than a quarter cell, or a row label taller than its row (it reads as the next row's), is a problem.
+void noteMatrix(const std::string& name, int cells, float cellSize);
+void noteMatrixLabel(const std::string& name, bool row, int cell, float labelCentre, float labelExtent,
+                     float cellCentre);
+
 // The text runs of the rendered frame (call after ImGui::Render, before the next NewFrame).
 [[nodiscard]] std::vector<TextRun> textRuns(const ImDrawData& data);
-// Problems of the rendered frame's text, as listed above.
+// Problems of the rendered frame's text and pictures, as listed above.
 [[nodiscard]] std::vector<LayoutProblem> checkTextLayout(const ImDrawData& data);
 
 }  // namespace alibi::imgui

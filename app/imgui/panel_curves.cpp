@@ -82,14 +82,24 @@ void drawCurvesPanel(AppState& state, const Model& model) {
     const float width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
     const float base = std::max({120.0f, ImGui::GetTextLineHeight() * 8.0f, (room - 2.0f * spacing) / 3.0f});
     const float cap = std::max(base, room);
-    const float slopeHeight = base;
+    float slopeHeight = base;
     const float biasHeight = std::max(base, plotHeightForLegend(biasLegend, width, cap));
-    const float attentionHeight = std::max(base, plotHeightForLegend(attentionLegend, width, cap));
-    const float total = slopeHeight + biasHeight + attentionHeight + 2.0f * spacing;
+    float attentionHeight = std::max(base, plotHeightForLegend(attentionLegend, width, cap));
+    float total = slopeHeight + biasHeight + attentionHeight + 2.0f * spacing;
     const bool scroll = total > room + 0.5f;
     // A step about attention against distance (what = attention) shows that plot first when the
     // plots scroll, so the plot the step talks about is in view (lesson 1 step 6).
     const bool attentionFirst = scroll && state.session.what == RenderWhat::Attention;
+    // When they scroll during a lesson, the first plot (the one the step cites: attention, else
+    // the slopes) takes the whole visible height: readable (an 85 px attention plot had one y
+    // tick), and the next starts below the fold rather than half shown with its axis label and
+    // legend cut.
+    const bool inLesson = state.lessonOpen;
+    if (scroll && inLesson) {
+        float& first = attentionFirst ? attentionHeight : slopeHeight;
+        total += std::max(first, room) - first;
+        first = std::max(first, room);
+    }
     if (scroll) ImGui::BeginChild("curve plots", ImVec2(0, 0), false);
     // Once per lesson step shown, the plots start at the top (where the plot the step's quantity
     // names is, attention first when the step is about it); then the user scrolls.
@@ -111,6 +121,7 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.yMax = std::max(curves->attentionRange.yMax, 1e-6);
         axes.xKind = AxisKind::SignedLog2;
         axes.legend = attentionLegend;
+        axes.cited = inLesson && attentionFirst;
         PlotCanvas canvas(axes, ImVec2(avail.x, attentionHeight));
         state.curvesAttentionShown = lastItemShown();
         drawFamily(canvas, curves->attention, highlight, state.lessonMark);
@@ -129,6 +140,7 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.yMin = curves->slopeRange.yMin;
         axes.yMax = curves->slopeRange.yMax;
         axes.yKind = AxisKind::Log2;
+        axes.cited = inLesson && scroll && !attentionFirst;
         PlotCanvas canvas(axes, size);
         for (const Series& s : curves->slopes) canvas.drawSeries(s, IM_COL32(150, 150, 170, 160), 1.0f);
         for (const Series& s : curves->slopes) {

@@ -12,60 +12,120 @@
 #include <alibi/explore/readout.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/ticks.hpp>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <string>
 
 namespace alibi::imgui {
 
 namespace {
 
-// The tiles of `map` as drawn at `zoom` screen pixels per image pixel.
-std::vector<HeatmapTile> zoomedTiles(const Heatmap& map, float zoom) {
+// The tiles of `map` as drawn at `zoomX` x `zoomY` screen pixels per image pixel.
+std::vector<HeatmapTile> zoomedTiles(const Heatmap& map, float zoomX, float zoomY) {
     std::vector<HeatmapTile> tiles = map.tiles;
     for (HeatmapTile& t : tiles) {
-        t.x = static_cast<int>(std::lround(static_cast<float>(t.x) * zoom));
-        t.y = static_cast<int>(std::lround(static_cast<float>(t.y) * zoom));
-        t.width = static_cast<int>(std::lround(static_cast<float>(t.width) * zoom));
-        t.height = static_cast<int>(std::lround(static_cast<float>(t.height) * zoom));
+        t.x = static_cast<int>(std::lround(static_cast<float>(t.x) * zoomX));
+        t.y = static_cast<int>(std::lround(static_cast<float>(t.y) * zoomY));
+        t.width = static_cast<int>(std::lround(static_cast<float>(t.width) * zoomX));
+        t.height = static_cast<int>(std::lround(static_cast<float>(t.height) * zoomY));
     }
     return tiles;
 }
 
+// The size cell numbers and axis numbers are printed at for cells `cellHeight` tall: the
+// interface's text size, smaller where the rows are shorter (never under 10 px).
+float numberFontSize(float cellHeight) {
+    return std::clamp(std::floor(cellHeight - 3.0f), 10.0f, ImGui::GetFontSize());
+}
+
+float textWidth(const std::string& text, float fontSize) {
+    return ImGui::GetFont()->CalcTextSizeA(fontSize, FLT_MAX, 0.0f, text.c_str()).x;
+}
+
+// The widest number of the head (what a cell needs across to print it), at `fontSize`.
+float widestNumber(const GridResult& detail, float fontSize) {
+    const bool attention = detail.request.heatmap.what == RenderWhat::Attention;
+    float widest = 0;
+    for (double value : detail.values)
+        if (!std::isnan(value))
+            widest = std::max(widest, textWidth(alibi::formatCellValue(value, attention), fontSize));
+    return widest;
+}
+
 // Prints each value in its cell when the cells are wide enough for the text; false when they are
 // too small (the caller says so).
-bool drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoom) {
+bool drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoomX, float zoomY) {
     if (detail.values.empty() || detail.heatmap.tiles.empty()) return true;
-    const HeatmapTile tile = zoomedTiles(detail.heatmap, zoom).front();
+    const HeatmapTile tile = zoomedTiles(detail.heatmap, zoomX, zoomY).front();
     const BiasParams& bias = detail.request.heatmap.attention.bias;
     const std::int64_t queries = bias.queries;
     const std::int64_t keys = bias.keyCount();
     const float cellWidth = static_cast<float>(tile.width) / static_cast<float>(keys);
     const float cellHeight = static_cast<float>(tile.height) / static_cast<float>(queries);
-    if (cellWidth < ImGui::CalcTextSize("-0.0").x + 2.0f || cellHeight < ImGui::GetTextLineHeight()) return false;
+    const float fontSize = numberFontSize(cellHeight);
+    if (cellWidth < textWidth("-0.0", fontSize) + 2.0f || cellHeight < fontSize) return false;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const bool attention = detail.request.heatmap.what == RenderWhat::Attention;
+    bool every = true;
     for (std::int64_t i = 0; i < queries; ++i) {
         for (std::int64_t j = 0; j < keys; ++j) {
             const double value = detail.values[static_cast<std::size_t>(i * keys + j)];
             if (std::isnan(value)) continue;  // masked: the grey cell says it
             std::string text = alibi::formatCellValue(value, attention);
-            ImVec2 size = ImGui::CalcTextSize(text.c_str());
-            if (size.x > cellWidth - 2.0f) {
+            float width = textWidth(text, fontSize);
+            if (width > cellWidth - 2.0f) {
                 text = alibi::formatCellValue(value, attention, /*narrow=*/true);
-                size = ImGui::CalcTextSize(text.c_str());
+                width = textWidth(text, fontSize);
             }
-            if (size.x > cellWidth - 2.0f) continue;
+            if (width > cellWidth - 2.0f) {
+                every = false;
+                continue;
+            }
             const float x = origin.x + static_cast<float>(tile.x) + (static_cast<float>(j) + 0.5f) * cellWidth;
             const float y = origin.y + static_cast<float>(tile.y) + (static_cast<float>(i) + 0.5f) * cellHeight;
             // Light text on dark cells, dark on light (the colormaps run dark to light).
             const double lo = tile.lo, hi = tile.hi;
             const double t = hi > lo ? (value - lo) / (hi - lo) : 0.5;
             const ImU32 color = t > 0.6 ? IM_COL32(0, 0, 0, 230) : IM_COL32(255, 255, 255, 230);
-            draw->AddText(ImVec2(std::floor(x - size.x * 0.5f), std::floor(y - size.y * 0.5f)), color, text.c_str());
+            draw->AddText(ImGui::GetFont(), fontSize,
+                          ImVec2(std::floor(x - width * 0.5f), std::floor(y - fontSize * 0.5f)), color, text.c_str());
         }
     }
-    return true;
+    return every;
+}
+
+// The query numbers left of the map and the key numbers above it (the core's index ticks: every
+// row and column where they are a line apart), so "key 12" need not be counted.
+void drawAxisNumbers(const GridResult& detail, ImVec2 origin, float zoomX, float zoomY, float fontSize) {
+    if (detail.heatmap.tiles.empty()) return;
+    const HeatmapTile tile = zoomedTiles(detail.heatmap, zoomX, zoomY).front();
+    const BiasParams& bias = detail.request.heatmap.attention.bias;
+    const std::int64_t queries = bias.queries, keys = bias.keyCount();
+    if (queries <= 0 || keys <= 0) return;
+    const double cellWidth = static_cast<double>(tile.width) / static_cast<double>(keys);
+    const double cellHeight = static_cast<double>(tile.height) / static_cast<double>(queries);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImU32 ink = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const float widest = textWidth(std::to_string(std::max(queries, keys) - 1), fontSize);
+    for (const std::int64_t i : alibi::indexTicks(queries, cellHeight, fontSize + 1.0)) {
+        const std::string text = std::to_string(i);
+        const float y = origin.y + static_cast<float>(tile.y + (static_cast<double>(i) + 0.5) * cellHeight);
+        draw->AddText(ImGui::GetFont(), fontSize,
+                      ImVec2(origin.x + static_cast<float>(tile.x) - textWidth(text, fontSize) - 4.0f,
+                             std::floor(y - fontSize * 0.5f)),
+                      ink, text.c_str());
+    }
+    for (const std::int64_t j : alibi::indexTicks(keys, cellWidth, widest + 6.0)) {
+        const std::string text = std::to_string(j);
+        const float x = origin.x + static_cast<float>(tile.x + (static_cast<double>(j) + 0.5) * cellWidth);
+        draw->AddText(ImGui::GetFont(), fontSize,
+                      ImVec2(std::floor(x - textWidth(text, fontSize) * 0.5f),
+                             origin.y + static_cast<float>(tile.y) - fontSize - 3.0f),
+                      ink, text.c_str());
+    }
 }
 
 }  // namespace
@@ -79,8 +139,10 @@ void drawDetailView(AppState& state, const Model& model) {
         // "preview ..., refining" while the picture is a first one).
         const HeatmapParams& shown = detail->request.heatmap;
         const double slope = shown.head < static_cast<int>(detail->slopes.size()) ? detail->slopes[shown.head] : 0.0;
-        ImGui::TextUnformatted(explore::headTitle(shown.head, slope).c_str());
-        ImGui::TextDisabled("%s", detail->title.c_str());
+        textWrappedAtSpaces(explore::headTitle(shown.head, slope));
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        textWrappedAtSpaces(detail->title);
+        ImGui::PopStyleColor();
     } else {
         ImGui::TextDisabled("head %d", head);
     }
@@ -108,14 +170,38 @@ void drawDetailView(AppState& state, const Model& model) {
     // a column right of the colour bar when that lets the picture grow (a lesson's strip leaves a
     // wide, short view): the picture then takes the whole height.
     const float imageWidth = static_cast<float>(image.width), imageHeight = static_cast<float>(image.height);
+    const BiasParams& shownBias = detail->request.heatmap.attention.bias;
+    const auto queries = static_cast<float>(std::max<std::int64_t>(shownBias.queries, 1));
+    const auto keys = static_cast<float>(std::max<std::int64_t>(shownBias.keyCount(), 1));
+    // Bands for the query numbers (left) and the key numbers (above).
+    const float axisFont = ImGui::GetFontSize();
+    const float leftBand = textWidth(std::to_string(static_cast<long long>(queries) - 1), axisFont) + 6.0f;
+    const float topBand = axisFont + 4.0f;
     const float barWidth = colorBarWidth();
     const float sideWidth = ImGui::GetFontSize() * 16.0f;
-    const float besideZoom = std::min((avail.x - barWidth - sideWidth) / imageWidth, avail.y / imageHeight);
-    const float belowZoom = std::min((avail.x - barWidth) / imageWidth, (avail.y - readoutHeight) / imageHeight);
+    const float roomX = avail.x - barWidth - leftBand, roomY = avail.y - topBand;
+    const float besideZoom = std::min((roomX - sideWidth) / imageWidth, roomY / imageHeight);
+    const float belowZoom = std::min(roomX / imageWidth, (roomY - readoutHeight) / imageHeight);
     const bool beside = besideZoom > belowZoom;
     const float zoom = std::max(0.0f, beside ? besideZoom : belowZoom);
-    const ImVec2 size(std::floor(imageWidth * zoom), std::floor(imageHeight * zoom));
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    float zoomX = zoom;
+    const float zoomY = zoom;
+    // A head whose numbers the core gave (a small one) prints them in its cells: where square
+    // cells are too narrow for them, the cells grow across into the room beside the picture (the
+    // view is wide and short under a lesson's strip: 300 px square cells left 700 px empty and no
+    // numbers at T = 16), the notes' column keeping ten lines' width.
+    if (!detail->values.empty() && !detail->heatmap.tiles.empty()) {
+        const HeatmapTile& tile = detail->heatmap.tiles.front();
+        const float cellHeight = std::floor(zoomY * static_cast<float>(tile.height)) / queries;
+        const float fontSize = numberFontSize(cellHeight);
+        const float need = (widestNumber(*detail, fontSize) + 6.0f) * keys / static_cast<float>(tile.width);
+        const float widest = (roomX - (beside ? ImGui::GetFontSize() * 10.0f : 0.0f)) / imageWidth;
+        if (need > zoomX && cellHeight >= fontSize) zoomX = std::min(need, std::max(widest, zoomX));
+    }
+    const ImVec2 size(std::floor(imageWidth * zoomX), std::floor(imageHeight * zoomY));
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const ImVec2 origin(start.x + leftBand, start.y + topBand);
+    ImGui::SetCursorScreenPos(origin);
     if (model.detailTexture != nullptr) {
         ImGui::Image(model.detailTexture, size);
     } else {
@@ -123,9 +209,11 @@ void drawDetailView(AppState& state, const Model& model) {
     }
     const bool hovered = ImGui::IsItemHovered();
     state.detailRect = ScreenRect{origin.x, origin.y, size.x, size.y};
-    const bool numbers = drawCellNumbers(*detail, origin, zoom);
+    const bool numbers = drawCellNumbers(*detail, origin, zoomX, zoomY);
+    drawAxisNumbers(*detail, origin, zoomX, zoomY,
+                    std::min(axisFont, numberFontSize(zoomY * imageHeight / queries) + 2.0f));
     const HeatmapParams& params = detail->request.heatmap;
-    drawLessonMark(state.lessonMark, zoomedTiles(detail->heatmap, zoom), params.attention.bias.queries,
+    drawLessonMark(state.lessonMark, zoomedTiles(detail->heatmap, zoomX, zoomY), params.attention.bias.queries,
                    params.attention.bias.keyCount(), origin);
     const bool refining = model.detailPending && detail->heatmap.rowStep > 1;
     if (model.detailPending || params.head != head)
@@ -141,7 +229,7 @@ void drawDetailView(AppState& state, const Model& model) {
     float wrapRight = below.x + std::max(size.x, ImGui::GetFontSize() * 8);
     if (beside) {
         ImGui::SetCursorScreenPos(ImVec2(origin.x + size.x + barWidth, origin.y));
-        wrapRight = origin.x + avail.x;
+        wrapRight = start.x + avail.x;
         ImGui::BeginGroup();
     }
     ImGui::PushTextWrapPos(wrapRight - ImGui::GetWindowPos().x + ImGui::GetScrollX());
@@ -149,8 +237,8 @@ void drawDetailView(AppState& state, const Model& model) {
     const BiasParams& bias = params.attention.bias;
     const auto hit = hovered && zoom > 0
                          ? hitTest(detail->heatmap, params,
-                                   static_cast<int>(std::floor((ImGui::GetIO().MousePos.x - origin.x) / zoom)),
-                                   static_cast<int>(std::floor((ImGui::GetIO().MousePos.y - origin.y) / zoom)))
+                                   static_cast<int>(std::floor((ImGui::GetIO().MousePos.x - origin.x) / zoomX)),
+                                   static_cast<int>(std::floor((ImGui::GetIO().MousePos.y - origin.y) / zoomY)))
                          : std::nullopt;
     if (hit) {
         // The same read-out as the grid's (and the Qt explorer's); attention values come with the image.

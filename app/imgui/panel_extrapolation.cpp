@@ -1,6 +1,7 @@
 // The extrapolation view: how the selected head's attention (last query row) changes as T grows
 // from the training length L to 16 L, the head at T = L, and a table of the attention mass beyond
 // distance L per head and length, all from the explore layer's computeExtrapolation.
+#include "layout_check.hpp"
 #include "lesson_panel.hpp"
 #include "marked_rows.hpp"
 #include "panels.hpp"
@@ -22,7 +23,8 @@ namespace alibi::imgui {
 namespace {
 
 // `thick`: the head is one a lesson step points at, drawn thick as the curves view draws it.
-void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick) {
+// `cited`: the step cites the plot (the layout test wants it readable).
+void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick, bool cited) {
     PlotAxes axes;
     const std::string title = fmt::format("head {}: attention vs distance as T grows", e.head);
     axes.title = title.c_str();
@@ -40,11 +42,12 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     axes.yMin = 0;
     axes.yMax = yMax;
     axes.xKind = AxisKind::SignedLog2;
-    // The plot, and its legend in a row under it (a column of five lengths in the plot's corner
-    // ran over the axis label in a short plot).
-    ImGui::BeginGroup();
-    PlotCanvas canvas(axes, ImVec2(size.x, std::max(size.y - ImGui::GetTextLineHeightWithSpacing(), 16.0f)));
+    axes.cited = cited;
+    // The lengths' legend right of the plot, one entry a row (a row of entries under the plot
+    // took a line of its height).
     const int count = static_cast<int>(e.curves.size());
+    for (int n = 0; n < count; ++n) axes.legend.push_back({e.curves[n].label, headColor(n, std::max(count, 2)), true});
+    PlotCanvas canvas(axes, ImVec2(size.x, std::max(size.y, 16.0f)));
     for (int n = 0; n < count; ++n)
         canvas.drawSeries(e.curves[n], headColor(n, std::max(count, 2)), thick ? 4.5f : 1.5f);
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -57,12 +60,6 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
         const std::string label = fmt::format("L = {}", e.trainLength);
         draw->AddText(ImVec2(top.x + 4.0f, top.y + 2.0f), ink, label.c_str());
     }
-    for (int n = 0; n < count; ++n) {
-        const std::string& label = e.curves[n].label;
-        if (n > 0) sameLineIfFits(ImGui::CalcTextSize(label.c_str()).x, ImGui::GetFontSize());
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(headColor(n, std::max(count, 2))), "%s", label.c_str());
-    }
-    ImGui::EndGroup();
 }
 
 void drawMassTable(AppState& state, const ExtrapolationResult& result) {
@@ -146,9 +143,14 @@ void drawExtrapolationView(AppState& state, const Model& model) {
     // show when the step is shown.
     float upper = std::floor(avail.y * 0.6f);
     const std::vector<int>& marked = state.lessonMark.heads;
-    if (!marked.empty()) {
+    const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
+    // A lesson step marking one head at most talks about its curves (lesson 3 steps 1 to 3): the
+    // plot gets a readable height, the table at least its header and the marked row.
+    const bool citesPlot = state.lessonOpen && marked.size() <= 1;
+    if (citesPlot) {
+        upper = std::max(upper, std::min(plotHeightForFrame(kMinCitedPlotHeight), avail.y - 2.0f * row - 4.0f));
+    } else if (!marked.empty()) {
         const auto [lo, hi] = std::minmax_element(marked.begin(), marked.end());
-        const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
         const float table = row * static_cast<float>(*hi - *lo + 2) + ImGui::GetStyle().ScrollbarSize + 4.0f;
         upper = std::floor(std::clamp(avail.y - table, avail.y * 0.35f, upper));
     }
@@ -166,7 +168,7 @@ void drawExtrapolationView(AppState& state, const Model& model) {
     }
     ImGui::EndGroup();
     ImGui::SameLine();
-    drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper), lessonMarks(state.lessonMark, e.head));
+    drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper), lessonMarks(state.lessonMark, e.head), citesPlot);
     if (model.extrapolationPending) drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + upper), 0.0f);
     drawMassTable(state, *result);
 }

@@ -73,8 +73,11 @@ void drawGridPanel(AppState& state, const Model& model) {
     const GridResult* grid = model.grid.get();
     // The title describes what is drawn (the finished grid), not what was asked for.
     if (grid != nullptr && grid->error.empty()) {
-        ImGui::TextUnformatted(grid->title.c_str());
-        ImGui::TextDisabled("%s", grid->subtitle.c_str());
+        // Wrapped (at spaces): a per-head scale's note ran off the view's edge at 1280x720.
+        textWrappedAtSpaces(grid->title);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        textWrappedAtSpaces(grid->subtitle);
+        ImGui::PopStyleColor();
     } else {
         ImGui::TextDisabled("head grid");
         ImGui::TextDisabled(" ");

@@ -3,6 +3,7 @@
 // prior at the fitted slope m* and at the configured slope, one query row of the file against the
 // same priors, and the layer's head similarity matrix (Jensen-Shannon distances, ordered by index,
 // fitted slope or clustering). Everything drawn is a core result; this file only lays it out.
+#include "layout_check.hpp"
 #include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "plot_canvas.hpp"
@@ -355,33 +356,48 @@ void drawSimilarityTab(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     constexpr std::array kBasis{"profiles", "full maps"};
     constexpr std::array kOrder{"by index", "by fitted slope", "by clustering"};
+    // The matrix as large as the tab allows, a head label on every row (left) and every column
+    // (above), each on its cell's centre. The choices, the note and the colour bar go in a column
+    // on its right where the tab is wide (above it, they left the matrix 120 px at 1280x720 in
+    // presentation mode with 500 px beside it empty); on a narrow tab the choices and the note
+    // stay above it and the colour bar beside it, whichever leaves the larger matrix.
+    const float lineHeight = ImGui::GetTextLineHeight();
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float labels = ImGui::CalcTextSize("h000 ").x;
+    const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    const float column = std::max(colorBarWidth(), ImGui::GetFontSize() * 16.0f + ImGui::GetStyle().ItemSpacing.x);
+    const float columnSide = std::min(avail.x - labels - gap - column, avail.y - lineHeight - 4.0f);
+    const float above = ImGui::GetFrameHeightWithSpacing() + 2.0f * ImGui::GetTextLineHeightWithSpacing();
+    const float aboveSide = std::min(avail.x - labels - gap - colorBarWidth(), avail.y - above - lineHeight - 4.0f);
+    const bool inColumn = columnSide >= aboveSide;
+    const float side = std::floor(std::max(inColumn ? columnSide : aboveSide, 16.0f));
+    s.similarityWidth = s.similarityHeight = static_cast<int>(side);
+    const float right = start.x + labels + side + gap;
+    const float top = inColumn ? start.y : start.y + above;  // the column labels' line
+    if (inColumn) ImGui::SetCursorScreenPos(ImVec2(right, start.y));
+    ImGui::BeginGroup();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
     ImGui::Combo("##basis", &s.similarityBasis, kBasis.data(), static_cast<int>(kBasis.size()));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
     ImGui::Combo("##order", &s.similarityOrder, kOrder.data(), static_cast<int>(kOrder.size()));
     const LayerFitResult* fit = currentFit(model, s);
-    if (fit == nullptr) return;
-    const float line = ImGui::GetTextLineHeightWithSpacing();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    // A square matrix, room left for the head labels and the colour bar.
-    const float side = std::floor(
-        std::max(std::min(avail.x - colorBarWidth() - ImGui::CalcTextSize("h000 ").x, avail.y - 3.5f * line), 16.0f));
-    s.similarityWidth = s.similarityHeight = static_cast<int>(side);
     const SimilarityResult* sim = model.maps.similarity.get();
-    if (sim == nullptr || sim->request.fit.get() != fit) {
-        ImGui::TextDisabled("ordering the heads...");
-        return;
+    const bool ready = fit != nullptr && sim != nullptr && sim->request.fit.get() == fit;
+    if (fit != nullptr && !ready) ImGui::TextDisabled("ordering the heads...");
+    if (ready) {
+        ImGui::PushTextWrapPos(start.x + avail.x - ImGui::GetWindowPos().x);
+        ImGui::TextDisabled("Jensen-Shannon distance between the heads' %s: 0 same, 1 disjoint",
+                            s.similarityBasis == 0 ? "attention-vs-distance profiles" : "full maps");
+        ImGui::PopTextWrapPos();
     }
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Jensen-Shannon distance between the heads' %s: 0 same, 1 disjoint",
-                        s.similarityBasis == 0 ? "attention-vs-distance profiles" : "full maps");
-    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+    if (!ready) return;
     const Image& image = sim->heatmap.image;
     const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
-    const float labels = ImGui::CalcTextSize("h000 ").x;
-    const ImVec2 cursor = ImGui::GetCursorScreenPos();
-    const ImVec2 origin(cursor.x + labels, cursor.y);
+    const float barTop = inColumn ? ImGui::GetItemRectMax().y + lineHeight : top;
+    const ImVec2 origin(start.x + labels, top + lineHeight + 4.0f);
     ImGui::SetCursorScreenPos(origin);
     if (model.maps.similarityTexture != nullptr) {
         ImGui::Image(model.maps.similarityTexture, size);
@@ -389,20 +405,40 @@ void drawSimilarityTab(AppState& state, const Model& model) {
         ImGui::Dummy(size);
     }
     s.similarityShown = lastItemShown();
+    const bool hovered = ImGui::IsItemHovered();
     const int n = static_cast<int>(sim->order.size());
     ImDrawList* draw = ImGui::GetWindowDrawList();
     if (n > 0) {
-        // Head labels along the rows, where each has room.
-        const float cell = size.y / static_cast<float>(n);
-        const int step = std::max(1, static_cast<int>(std::ceil(ImGui::GetTextLineHeight() / std::max(cell, 1.0f))));
-        for (int k = 0; k < n; k += step) {
+        // Every row and column, on its cell's centre (the image's tile, cell k of n covering
+        // [k * size / n, (k + 1) * size / n)); where the cells are too small for every label
+        // (dozens of heads), evenly spaced ones.
+        HeatmapTile tile{0, 0, 0, image.width, image.height};
+        if (!sim->heatmap.tiles.empty()) tile = sim->heatmap.tiles.front();
+        const float cellW = static_cast<float>(tile.width) / static_cast<float>(n);
+        const float cellH = static_cast<float>(tile.height) / static_cast<float>(n);
+        const float widest = ImGui::CalcTextSize(fmt::format("h{}", n - 1).c_str()).x;
+        const int rowStep = std::max(1, static_cast<int>(std::ceil(lineHeight / std::max(cellH, 1.0f))));
+        const int columnStep = std::max(1, static_cast<int>(std::ceil((widest + 2.0f) / std::max(cellW, 1.0f))));
+        noteMatrix("similarity matrix", n, std::min(cellW, cellH));
+        const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+        for (int k = 0; k < n; ++k) {
             const std::string text = fmt::format("h{}", sim->order[static_cast<std::size_t>(k)]);
-            draw->AddText(
-                ImVec2(cursor.x, origin.y + cell * (static_cast<float>(k) + 0.5f) - ImGui::GetTextLineHeight() * 0.5f),
-                ImGui::GetColorU32(ImGuiCol_TextDisabled), text.c_str());
+            const ImVec2 t = ImGui::CalcTextSize(text.c_str());
+            if (k % rowStep == 0) {
+                const float centre = origin.y + static_cast<float>(tile.y) + cellH * (static_cast<float>(k) + 0.5f);
+                const ImVec2 at(origin.x - t.x - 4.0f, std::round(centre - t.y * 0.5f));
+                draw->AddText(at, ink, text.c_str());
+                noteMatrixLabel("similarity matrix", true, k, at.y + t.y * 0.5f, t.y, centre);
+            }
+            if (k % columnStep == 0) {
+                const float centre = origin.x + static_cast<float>(tile.x) + cellW * (static_cast<float>(k) + 0.5f);
+                const ImVec2 at(std::round(centre - t.x * 0.5f), top);
+                draw->AddText(at, ink, text.c_str());
+                noteMatrixLabel("similarity matrix", false, k, at.x + t.x * 0.5f, t.x, centre);
+            }
         }
     }
-    if (ImGui::IsItemHovered() && n > 0) {
+    if (hovered && n > 0) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
         const int col = std::clamp(static_cast<int>((mouse.x - origin.x) / size.x * static_cast<float>(n)), 0, n - 1);
         const int row = std::clamp(static_cast<int>((mouse.y - origin.y) / size.y * static_cast<float>(n)), 0, n - 1);
@@ -415,12 +451,17 @@ void drawSimilarityTab(AppState& state, const Model& model) {
                           alibi::formatValue(fit->fits[static_cast<std::size_t>(b)].slope).c_str());
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) s.head = a;
     }
-    // The bar's range: 0 to the largest distance (renderSimilarity's scale).
-    double top = 0;
-    for (double v : fit->distances.values) top = std::max(top, v);
-    const float text = ImGui::GetTextLineHeight();
-    drawColorBar(model.maps.similarityBarTexture, ImVec2(origin.x + size.x + kColorBarGap, origin.y + text * 1.8f),
-                 std::max(size.y - 3.4f * text, 2.0f * text), 0.0, top > 0 ? top : 1.0, "JS distance");
+    // The bar's range: 0 to the largest distance (renderSimilarity's scale), in the right column
+    // under the note, down to the matrix's bottom.
+    double largest = 0;
+    for (double v : fit->distances.values) largest = std::max(largest, v);
+    const float bottom = origin.y + size.y;
+    drawColorBar(model.maps.similarityBarTexture, ImVec2(right, barTop + lineHeight),
+                 std::max(bottom - barTop - 2.5f * lineHeight, 2.0f * lineHeight), 0.0, largest > 0 ? largest : 1.0,
+                 "JS distance");
+    // The window's content reaches the matrix's bottom.
+    ImGui::SetCursorScreenPos(ImVec2(start.x, bottom));
+    ImGui::Dummy(ImVec2(1.0f, 1.0f));
 }
 
 }  // namespace

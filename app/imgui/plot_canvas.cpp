@@ -1,9 +1,11 @@
 // PlotCanvas: axes, ticks and polylines on an ImDrawList; plus the per-head colour every panel uses.
 #include "plot_canvas.hpp"
 
+#include "layout_check.hpp"
 #include "panels.hpp"
 
 #include <alibi/render/colormap.hpp>
+#include <alibi/render/ticks.hpp>
 
 #include <fmt/format.h>
 
@@ -154,6 +156,10 @@ float plotHeightForLegend(const std::vector<LegendEntry>& entries, float width, 
     return std::min(needed, cap);
 }
 
+float plotHeightForFrame(float frame) {
+    return std::ceil(frame + topMargin() + bottomMargin());
+}
+
 ImU32 headColor(int head, int heads, float alpha) {
     const double t = heads > 1 ? static_cast<double>(head) / (heads - 1) : 0.5;
     // Magma's bright end would vanish against the dark background; stay inside [0.15, 0.95].
@@ -202,8 +208,12 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     }
     // As many y ticks as labels a line and a half apart fit (a short plot or a presentation font
     // gets fewer, never overlapping ones).
+    // Two at least (the core's rule for every plot axis, render/ticks.hpp), so the top of the
+    // axis has a number: a 0.39 peak under a lone "0" could not be read.
     const int yTicks = std::clamp(static_cast<int>((m_max.y - m_min.y) / (line * 1.5f)), 1, 4);
-    for (double t : axisTicks(axes.yKind, m_y0, m_y1, yTicks)) {
+    const std::vector<double> yTickValues =
+        atLeastTwoTicks(yTicks, [&](int target) { return axisTicks(axes.yKind, m_y0, m_y1, target); });
+    for (double t : yTickValues) {
         const float y = static_cast<float>(m_max.y - (t - m_y0) / (m_y1 - m_y0) * (m_max.y - m_min.y));
         m_draw->AddLine(ImVec2(m_min.x, y), ImVec2(m_max.x, y), grid);
         const std::string label = tickLabel(axes.yKind, t);
@@ -211,6 +221,7 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
         m_draw->AddText(ImVec2(m_min.x - w - 4.0f, y - line * 0.5f), dim, label.c_str());
     }
     m_draw->AddRect(m_min, m_max, frame);
+    notePlot(axes.title, m_min, m_max, static_cast<int>(yTickValues.size()), axes.cited);
     const float xw = ImGui::CalcTextSize(axes.xLabel).x;
     m_draw->AddText(ImVec2(m_max.x - xw, m_max.y + line + 2.0f), dim, axes.xLabel);
     const float yw = ImGui::CalcTextSize(axes.yLabel).x;

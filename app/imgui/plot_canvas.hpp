@@ -35,6 +35,8 @@ struct PlotAxes {
     // needs, up to 45 % of the plot's width; when even that is too few, evenly spaced entries (and
     // every kept one) with a line saying how many are listed.
     std::vector<LegendEntry> legend;
+    // A lesson step cites this plot (the layout test wants it kMinCitedPlotHeight tall at least).
+    bool cited = false;
 };
 
 // Where a legend goes in a plot `size` big: its columns and rows, and the entries listed.
@@ -48,6 +50,9 @@ struct LegendLayout {
 // The height a plot `width` wide needs for its whole legend (rows of entries in at most the
 // columns that fit), not above `cap` (then legendLayout lists fewer entries).
 [[nodiscard]] float plotHeightForLegend(const std::vector<LegendEntry>& entries, float width, float cap);
+
+// The height of a plot whose frame (data area) is `frame` pixels tall: its title and axes' labels added.
+[[nodiscard]] float plotHeightForFrame(float frame);
 
 class PlotCanvas {
 public:

@@ -11,7 +11,10 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
 
 namespace alibi::imgui {
@@ -78,18 +81,31 @@ TEST_F(QueuedInput, OneStateChangePerKeyPerFrame) {
     q.push(InputEvent::key(keys::kRight, false));
     q.applyFrame(io);
     EXPECT_FALSE(io.KeyShift);
-    // A press at one place, a move and the release at another (a quick drag): the press is seen
-    // where it happened, in a frame of its own; the move after it waits for the next frame.
+    // A press at one place, a move and the release at another (a quick drag): the cursor arrives
+    // a frame before the press, the press is seen where it happened in a frame of its own, the
+    // move after it waits for the next frame and the release for the one after.
     q.push(InputEvent::move(10, 20));
     q.push(InputEvent::button(0, true));
     q.push(InputEvent::move(300, 400));
     q.push(InputEvent::button(0, false));
-    EXPECT_EQ(q.applyFrame(io), 2u);
+    EXPECT_EQ(q.applyFrame(io), 1u);
+    EXPECT_FALSE(io.MouseDown[0]);
+    EXPECT_EQ(io.MousePos.x, 10.0f);
+    EXPECT_EQ(q.applyFrame(io), 1u);
     EXPECT_TRUE(io.MouseDown[0]);
     EXPECT_EQ(io.MousePos.x, 10.0f);
-    EXPECT_EQ(q.applyFrame(io), 2u);
+    EXPECT_EQ(q.applyFrame(io), 1u);
+    EXPECT_TRUE(io.MouseDown[0]);
     EXPECT_EQ(io.MousePos.x, 300.0f);
+    EXPECT_EQ(q.applyFrame(io), 1u);
     EXPECT_FALSE(io.MouseDown[0]);
+    // A move to where the cursor already is does not hold the press back.
+    q.push(InputEvent::move(300, 400));
+    q.push(InputEvent::button(0, true));
+    EXPECT_EQ(q.applyFrame(io), 2u);
+    EXPECT_TRUE(io.MouseDown[0]);
+    q.push(InputEvent::button(0, false));
+    q.applyFrame(io);
     // A click (press and release at one place): down for one frame, up the next.
     q.push(InputEvent::button(0, true));
     q.push(InputEvent::button(0, false));
@@ -141,6 +157,44 @@ TEST_F(QueuedInput, AQuickClickOnAMenuIsNotLost) {
     const ImGuiWindow* menu = ImGui::FindWindowByName("##Menu_00");
     ASSERT_NE(menu, nullptr) << "the View menu did not open";
     EXPECT_TRUE(menu->Active);
+}
+
+// The s35 review's N2: a click on one tab, then a move onto another and a click there, all while
+// one frame draws: the view ends on the second tab. ImGui 1.86's tabs ignore a press unless the
+// previous frame hovered nothing or the same tab; the queue lets the cursor arrive a frame before.
+TEST_F(QueuedInput, QuickClicksOnTwoTabsEndOnTheSecond) {
+    frame();
+    ImGuiTabBar* views = nullptr;
+    for (ImGuiTabBar& bar : ImGui::GetCurrentContext()->TabBars.Buf)
+        if (bar.Tabs.Size == static_cast<int>(std::size(kAllViews))) views = &bar;
+    ASSERT_NE(views, nullptr);
+    // The centre of view `view`'s tab (its label ends with "###" and the view's slug).
+    const auto tab = [views](View view) -> std::optional<ImVec2> {
+        for (const ImGuiTabItem& item : views->Tabs)
+            if (std::string_view(views->GetTabName(&item)).ends_with("###" + std::string(viewSlug(view))))
+                return ImVec2(views->BarRect.Min.x + item.Offset - views->ScrollingAnim + item.Width / 2,
+                              (views->BarRect.Min.y + views->BarRect.Max.y) / 2);
+        return std::nullopt;
+    };
+    const auto extrapolation = tab(View::Extrapolation), detail = tab(View::Detail), stages = tab(View::Stages),
+               grid = tab(View::Grid), curves = tab(View::Curves);
+    ASSERT_TRUE(extrapolation && detail && stages && grid && curves);
+    ASSERT_EQ(state().view, View::Grid);
+    slowFrameWith({InputEvent::move(extrapolation->x, extrapolation->y), InputEvent::button(0, true),
+                   InputEvent::button(0, false), InputEvent::move(detail->x, detail->y), InputEvent::button(0, true),
+                   InputEvent::button(0, false)},
+                  30);
+    drain();
+    frame();
+    EXPECT_EQ(state().view, View::Detail);
+    for (ImVec2 p : {*stages, *grid, *curves}) {
+        m_queue.push(InputEvent::move(p.x, p.y));
+        m_queue.push(InputEvent::button(0, true));
+        m_queue.push(InputEvent::button(0, false));
+    }
+    drain();
+    frame();
+    EXPECT_EQ(state().view, View::Curves);
 }
 
 // The fine T control (issue 27): the fine slider is linear over a window of lengths with a pixel

@@ -19,9 +19,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -236,10 +238,85 @@ TEST_F(LectureViews, HeadDetailGrowsToTheRoom) {
     ImGuiWindow* views = ImGui::FindWindowByName("Views");
     ASSERT_NE(views, nullptr);
     const float bottom = views->InnerClipRect.Max.y;
-    // Square cells (16 x 16), the picture reaching the view's bottom (within a line).
-    EXPECT_NEAR(r.width, r.height, 1.0f);
+    // The picture reaching the view's bottom (within a line); its cells as wide as tall at least
+    // (wider where the numbers need it).
+    EXPECT_GE(r.width, r.height - 1.0f);
     EXPECT_GE(r.y + r.height, bottom - ImGui::GetTextLineHeight()) << "picture " << r.height << " px tall";
     EXPECT_GT(r.height, 0.6f * (bottom - views->InnerClipRect.Min.y));
+}
+
+// Lesson 1 step 2 on the projector (the s35 review's D7): the step quotes the marked cell's
+// -1/8 x 8 = -1; the head detail prints every number in its cell (it said "Widen the window" with
+// 700 px beside a 300 px map), the marked cell [12, 4] reading -1, and numbers its rows and
+// columns (key 12 need not be counted).
+TEST_F(LectureViews, HeadDetailPrintsTheMarkedCellsNumber) {
+    if (!shellFonts()) GTEST_SKIP() << kFontFile << " is not installed";
+    projector();
+    ASSERT_TRUE(m_explorer->openLesson("01-alibi-in-five-steps"));
+    ASSERT_TRUE(m_explorer->lessonNext());
+    settle();
+    frame();
+    ASSERT_EQ(state().view, View::Detail);
+    const ScreenRect r = state().detailRect;
+    const float cellW = r.width / 16.0f, cellH = r.height / 16.0f;
+    // The cell's centre: query 12 (row), key 4 (column); its value -m (i - j) = -1/8 * 8 = -1.
+    const ImVec2 centre(r.x + 4.5f * cellW, r.y + 12.5f * cellH);
+    bool marked = false, widen = false;
+    int numbers = 0, rowNumbers = 0, columnNumbers = 0;
+    // A run may hold several neighbouring cells' numbers (the layout check joins glyphs a few
+    // pixels apart): counted by its space-separated numbers.
+    const auto count = [](const std::string& text, bool integers) {
+        std::istringstream in(text);
+        int n = 0;
+        for (std::string word; in >> word;)
+            if (!word.empty() && word.find_first_not_of(integers ? "0123456789" : "-0123456789.") == std::string::npos)
+                ++n;
+        return n;
+    };
+    for (const TextRun& run : runs()) {
+        const ImVec2 mid((run.min.x + run.max.x) / 2, (run.min.y + run.max.y) / 2);
+        const bool inside = mid.x > r.x && mid.x < r.x + r.width && mid.y > r.y && mid.y < r.y + r.height;
+        if (inside) numbers += count(run.text, false);
+        // The marked cell's text: "-1" over the cell's centre.
+        if (inside && run.text.find("-1") != std::string::npos && run.min.x < centre.x && run.max.x > centre.x &&
+            run.min.y < centre.y && run.max.y > centre.y) {
+            const std::string one = run.text;
+            marked =
+                one == "-1" || one.find(" -1 ") != std::string::npos || one.starts_with("-1 ") || one.ends_with(" -1");
+        }
+        if (words(run.text).starts_with("Widenthewindow")) widen = true;
+        if (mid.x < r.x && mid.y > r.y && mid.y < r.y + r.height) rowNumbers += count(run.text, true);
+        if (run.max.y <= r.y && run.min.y > r.y - 2 * cellH - 4 && mid.x > r.x && mid.x < r.x + r.width)
+            columnNumbers += count(run.text, true);
+    }
+    EXPECT_TRUE(marked) << "no -1 in the marked cell [12, 4]";
+    EXPECT_FALSE(widen);
+    EXPECT_EQ(numbers, 16 * 17 / 2) << "every unmasked cell's number";
+    EXPECT_EQ(rowNumbers, 16);
+    EXPECT_EQ(columnNumbers, 16);
+}
+
+// The s35 review's D8: with a per-head colour scale the grid's subtitle (its per-head note) ran off
+// the view's right edge at 1280x720 in presentation mode (the layout check cannot see glyphs ImGui
+// does not draw at all); it wraps at spaces, every word shown.
+TEST_F(LectureViews, GridSubtitleIsWholeWithAPerHeadScale) {
+    if (!shellFonts()) GTEST_SKIP() << kFontFile << " is not installed";
+    projector();
+    state().session.what = RenderWhat::Attention;
+    state().session.scale = ScaleMode::PerHead;
+    state().view = View::Grid;
+    settle();
+    frame();
+    const GridResult* grid = m_explorer->model().grid.get();
+    ASSERT_NE(grid, nullptr);
+    ASSERT_NE(grid->subtitle.find("per-head"), std::string::npos) << grid->subtitle;
+    std::string shown;
+    for (const TextRun& run : runs()) {
+        if (!run.window.starts_with("Views")) continue;
+        // Only what is inside the window it is drawn in.
+        if (run.max.x <= run.clip.z + 0.5f && run.min.x >= run.clip.x - 0.5f) shown += words(run.text);
+    }
+    EXPECT_NE(shown.find(words(grid->subtitle)), std::string::npos) << "shown: " << shown;
 }
 
 // The head detail's colour bar at Q = 4 (lesson 4 step 5): a gradient of many colours, not one

@@ -1,6 +1,8 @@
 # The shared part of the ImGui xdotool tests (sourced: `. xdotool_window.sh PROGRAM ASSETS`):
 # starts an X server of its own, runs alibi-explorer-imgui in it with every frame made 300 ms slow
-# (ALIBI_SLOW_FRAME_MS) and the first lesson open, and waits for its window at lesson step 1.
+# (ALIBI_SLOW_FRAME_MS; a test may set slow_ms first, 0 for normal frames, and explorer_args for
+# more options, e.g. --presentation) and the first lesson open, and waits for its window at lesson
+# step 1.
 # Defines `title` (the window's title, which carries the lesson's step counter), `wait_title TEXT`
 # and `focus`. Exits 77 (skipped) without DISPLAY or xdotool.
 #
@@ -34,8 +36,9 @@ if command -v Xvfb >/dev/null; then
   export DISPLAY
 fi
 [ -n "${DISPLAY:-}" ] || { echo "no DISPLAY"; exit 77; }
-ALIBI_DATA_DIR=$assets XDG_DATA_HOME=/nonexistent XDG_CONFIG_HOME=$(mktemp -d) ALIBI_SLOW_FRAME_MS=300 \
-  "$program" --width 1280 --height 720 --lesson alibi-in-five-steps >"$log" 2>&1 &
+# shellcheck disable=SC2086 # explorer_args: several options
+ALIBI_DATA_DIR=$assets XDG_DATA_HOME=/nonexistent XDG_CONFIG_HOME=$(mktemp -d) ALIBI_SLOW_FRAME_MS=${slow_ms:-300} \
+  "$program" --width 1280 --height 720 ${explorer_args:-} --lesson alibi-in-five-steps >"$log" 2>&1 &
 pid=$!
 window=""
 for _ in $(seq 1 600); do

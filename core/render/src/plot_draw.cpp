@@ -214,9 +214,8 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
         return ticks;
     };
     // A narrow panel still labels two points of its axis (a stage panel of keys 0 to 40 had "0" alone).
-    int xTarget = std::clamp(static_cast<int>(pw / 80), 2, 10);
-    std::vector<double> xTicks = xTicksFor(xTarget);
-    while (xTicks.size() < 2 && xTarget < 6 && r.xmax - r.xmin >= 2) xTicks = xTicksFor(++xTarget);
+    const int xTarget = std::clamp(static_cast<int>(pw / 80), 2, 10);
+    const std::vector<double> xTicks = r.xmax - r.xmin >= 2 ? atLeastTwoTicks(xTarget, xTicksFor) : xTicksFor(xTarget);
     const Stroke grid{kGrid, 1};
     canvas.beginGroup("x-ticks");
     for (double a : xTicks) {

@@ -33,6 +33,19 @@ enum class AxisScale {
 // non-positive or non-finite bounds give no ticks; Log2OnePlus needs hi >= 0). Ascending.
 [[nodiscard]] std::vector<Tick> axisTicks(AxisScale scale, double lo, double hi, int target);
 
+// The rule every plot axis follows, in the figures and in the explorers: a short or narrow axis
+// still labels two of its values (a stage panel's key axis had "0" alone, an explorer's y axis
+// "0" under a 0.39 peak). Starts from about `target` ticks and, while `ticksFor(target)` gives
+// fewer than two, asks for one more, up to kMaxTwoTickTarget; with two ticks or more, the
+// highest lies in the upper half of the axis (the step is at most half the span).
+inline constexpr int kMaxTwoTickTarget = 6;
+template <class TicksFor>
+[[nodiscard]] auto atLeastTwoTicks(int target, TicksFor&& ticksFor) {
+    auto ticks = ticksFor(target);
+    while (ticks.size() < 2 && target < kMaxTwoTickTarget) ticks = ticksFor(++target);
+    return ticks;
+}
+
 // Integer ticks for a cell index axis (keys or queries) of `count` cells drawn `pixelsPerCell`
 // pixels apart: 0 and every 1, 2, 5, 10, 20, ... cells, the smallest step that leaves at least
 // `minPixels` between labels.
