@@ -121,6 +121,10 @@ int ImagePanel::labelBandFor(QSize imagePixels) const {
     return tileLabelBandFor(font(), std::clamp(scale, 0.25, 4.0));
 }
 
+QRectF ImagePanel::pictureArea() const {
+    return rect().adjusted(8, 8, -barRoom(*this, m_bar), -8);
+}
+
 QRectF ImagePanel::imageRect() const {
     if (m_image.isNull()) return {};
     const QRect area = rect().adjusted(8, 8, -barRoom(*this, m_bar), -8);

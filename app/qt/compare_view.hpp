@@ -80,6 +80,8 @@ public:
     [[nodiscard]] const LessonMark& lessonMark() const { return m_lesson; }
     // Where the image is drawn (widget coordinates) and its scale, for finding a tile on screen.
     [[nodiscard]] QRectF imageRect() const;
+    // The room the image is fitted into (the panel less its margins and the colour bar's room).
+    [[nodiscard]] QRectF pictureArea() const;
     // The image pixels to leave above each tile (the core's label band) so that, drawn at this
     // panel's size, a label line of this font fits there.
     [[nodiscard]] int labelBandFor(QSize imagePixels) const;

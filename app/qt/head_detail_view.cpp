@@ -206,6 +206,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     title.setBold(true);
     title.setPointSizeF(font().pointSizeF() * 1.1);
     beginPaintedTexts(this);
+    m_colorBarRect = m_lessonCellRect = QRectF();
     const TopBands bands = this->bands();
     const int line = fontMetrics().height() + 2;
     p.setFont(title);
@@ -246,7 +247,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                 QString text = QString::fromStdString(alibi::formatCellValue(v, probability));
                 if (fm.horizontalAdvance(text) > m_cell - 2)
                     text = QString::fromStdString(alibi::formatCellValue(v, probability, /*narrow=*/true));
-                p.drawText(cell, Qt::AlignCenter, text);
+                drawRecordedText(p, this, cell, Qt::AlignCenter, text);
             }
         }
         p.setFont(font());
@@ -265,6 +266,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
         // A lesson's marked cell: an orange frame (with a dark edge so it shows on any colour).
         const double pen = std::max(3.0, fontMetrics().height() / 5.0);
         const QRectF cell(m_origin.x() + m_lessonKey * m_cell, m_origin.y() + m_lessonQuery * m_cell, m_cell, m_cell);
+        m_lessonCellRect = cell & a;
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(QColor(0, 0, 0, 200), pen + 2));
         p.drawRect(cell);
