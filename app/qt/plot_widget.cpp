@@ -282,7 +282,7 @@ QRectF PlotWidget::plotArea() const {
 }
 
 double PlotWidget::curvePad() const {
-    if (m_style == Style::Bars || m_series.empty() || qEnvironmentVariableIsSet("ALIBI_OLD_PLOT")) return 0;
+    if (m_style == Style::Bars || m_series.empty()) return 0;
     // The widest pen drawCurve uses (a lesson's thick curve, a categorical overlay's widest
     // under-curve), at the presentation line scale; a marker's radius beyond it. Capped, so a
     // small plot keeps its room (a wider pen is cut by the frame, its centre line never).
@@ -625,9 +625,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
                 if (crossed < bestCrossed) bestCrossed = crossed, best = at;
                 if (crossed == 0) break;
             }
-        if (best.isNull() || qEnvironmentVariableIsSet("ALIBI_OLD_PLOT"))
-            best = QRectF(std::max(frame.left() + 2, x + 4 + w <= frame.right() ? x + 4 : x - 4 - w), frame.top() + 2,
-                          w, h);
+        if (best.isNull()) best = QRectF(std::max(frame.left() + 2, x + 4), frame.top() + 2, w, h);
         m_referenceLabelRect = drawRecordedText(p, this, best, Qt::AlignLeft, m_referenceLabel);
     }
     if (m_cursorX && *m_cursorX >= xValue(m_x.lo) && *m_cursorX <= xValue(m_x.hi)) {

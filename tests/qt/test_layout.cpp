@@ -231,14 +231,17 @@ private slots:
                 ImagePanel* image = w.compareView()->image();
                 const QRectF room = image->pictureArea();
                 const std::size_t n = image->tileCount();
-                double best = 0;  // the side of the largest square tiles n of them could have
+                // The side of the largest square tiles n of them could have, each with its label
+                // line above it.
+                const double band = n > 0 ? image->labelRect(0).height() : 0.0;
+                double best = 0;
                 for (std::size_t columns = 1; columns <= n; ++columns) {
-                    const std::size_t rows = (n + columns - 1) / columns;
+                    const auto rows = static_cast<double>((n + columns - 1) / columns);
                     best = std::max(best, std::min(room.width() / static_cast<double>(columns),
-                                                   room.height() / static_cast<double>(rows)));
+                                                   (room.height() - rows * band) / rows));
                 }
                 const QRectF tile = image->tileRect(0);
-                if (n > 0 && std::max(tile.width(), tile.height()) < 0.7 * best)
+                if (n > 0 && std::max(tile.width(), tile.height()) < 0.85 * best)
                     problems << QString(
                                     "%1: Compare's %2 tiles are %3 x %4 px where the panel (%5 x %6) has room "
                                     "for %7 px")
