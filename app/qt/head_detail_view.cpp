@@ -12,6 +12,7 @@
 #include <QPainter>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::Literals::StringLiterals;
@@ -316,8 +317,11 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     const alibi::ColorBar colorBar = alibi::heatmapColorBar(m_snapshot->detail, m_snapshot->detailParams, -1, 5);
     const int above = colorBarTitleRoom(fm), below = colorBarKeyRoom(fm, m_snapshot->detail.fullyMaskedRows);
     const double shown = std::min(target.bottom(), a.bottom()) - a.top();
+    // As tall as the cells shown, and at least 160 px where the view has the room (a short,
+    // wide picture such as Q = 4 would leave a stub of a bar).
+    const int room = static_cast<int>(a.height()) - above - below;
     const QRect bar(static_cast<int>(barX), static_cast<int>(a.top()) + above, kBarWidth,
-                    std::max(40, static_cast<int>(shown) - above - below));
+                    std::max({40, static_cast<int>(shown) - above - below, std::min(160, room)}));
     paintColorBar(p, bar, colorBar, s.colormap, palette(), width() - bar.right() - 8);
     m_colorBarRect = bar;
     // Turned clockwise, so the text reads downwards and its arrow points the way i grows.
