@@ -7,6 +7,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -121,6 +122,10 @@ int ImagePanel::labelBandFor(QSize imagePixels) const {
     return tileLabelBandFor(font(), std::clamp(scale, 0.25, 4.0));
 }
 
+QRectF ImagePanel::pictureArea() const {
+    return rect().adjusted(8, 8, -barRoom(*this, m_bar), -8);
+}
+
 QRectF ImagePanel::imageRect() const {
     if (m_image.isNull()) return {};
     const QRect area = rect().adjusted(8, 8, -barRoom(*this, m_bar), -8);
@@ -230,13 +235,16 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summary->setMinimumWidth(260);
+    // Narrow enough that B's box and the read-out fit beside a lesson at a presentation font
+    // (the read-out wraps; the page never scrolls sideways).
+    m_summary->setMinimumWidth(160);
     auto* hint = new QLabel(
         u"Try: H = 12, press vs geometric (the non-power-of-two heads differ), or f32 vs f16/bf16 "
         "at long T with bloom mode (+m·j loses precision)."_s,
         this);
     hint->setWordWrap(true);
     hint->setForegroundRole(QPalette::PlaceholderText);
+    m_hint = hint;
     // B's controls and, beside them, the summary; the picture below across the whole width, so
     // its tiles keep their size beside a lesson panel at a presentation font (issue 27).
     auto* right = new QVBoxLayout;
@@ -244,6 +252,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     right->addWidget(hint);
     right->addStretch(1);
     m_image = new ImagePanel(this);
+    m_image->installEventFilter(this);
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
     box->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);  // as wide as its widest value
@@ -261,6 +270,18 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     connect(m_mode, &QComboBox::currentIndexChanged, this, changed);
     connect(m_mask, &QComboBox::currentIndexChanged, this, changed);
     connect(m_maxBias, &QDoubleSpinBox::valueChanged, this, changed);
+}
+
+void CompareView::setHintShown(bool shown) {
+    m_hint->setVisible(shown);
+}
+
+bool CompareView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_image && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange)) {
+        const QSize room = (m_image->pictureArea().size() * m_image->devicePixelRatioF()).toSize();
+        if (!room.isEmpty()) emit pictureSizeChanged(room, m_image->labelBandFor(room));
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void CompareView::setSpec(const CompareOverrides& spec) {

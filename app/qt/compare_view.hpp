@@ -39,9 +39,18 @@ public:
     // A lesson step's heads (their tiles outlined) and cell (framed in its head's tile).
     void setLessonMark(LessonMark mark);
     [[nodiscard]] ImagePanel* image() const { return m_image; }
+    // The "Try: ..." hint under the read-out (hidden in presentation mode: a lecture does not
+    // need it, and the tiles get its lines).
+    void setHintShown(bool shown);
 
 signals:
     void specChanged(const alibi::CompareOverrides& spec);
+    // The picture's room in device pixels and the label band it needs there, whenever either
+    // changes: the model asks the core for tiles laid out for this shape (issue 27).
+    void pictureSizeChanged(QSize devicePixels, int labelBand);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QComboBox* m_scheme;
@@ -52,6 +61,7 @@ private:
     // B's custom slopes when a session or lesson gave some (the combo then offers "custom").
     std::vector<double> m_customB;
     QLabel* m_summary;
+    QLabel* m_hint;
     ImagePanel* m_image;
     LessonMark m_lesson;
     std::int64_t m_queries = 0, m_keys = 0;  // the tensor of the image shown
@@ -80,6 +90,8 @@ public:
     [[nodiscard]] const LessonMark& lessonMark() const { return m_lesson; }
     // Where the image is drawn (widget coordinates) and its scale, for finding a tile on screen.
     [[nodiscard]] QRectF imageRect() const;
+    // The room the image is fitted into (the panel less its margins and the colour bar's room).
+    [[nodiscard]] QRectF pictureArea() const;
     // The image pixels to leave above each tile (the core's label band) so that, drawn at this
     // panel's size, a label line of this font fits there.
     [[nodiscard]] int labelBandFor(QSize imagePixels) const;

@@ -142,7 +142,7 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     std::vector<NumberTable::Format> formats{slopeText};
     std::vector<NumberTable::Shade> shades{{}};
     for (std::int64_t t : e.lengths) {
-        headers << u"mass beyond L\nat T = %1"_s.arg(t);
+        headers << u"beyond L\nat T = %1"_s.arg(t);
         formats.push_back([](double mass) { return QString::fromStdString(alibi::formatPercent(mass)); });
         shades.push_back([](double mass) {
             QColor bg = toQColor(colormapColor(Colormap::Magma, 0.25 + 0.7 * std::min(1.0, mass)));

@@ -12,6 +12,7 @@
 #include <QPainter>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::Literals::StringLiterals;
@@ -19,13 +20,15 @@ using namespace Qt::Literals::StringLiterals;
 namespace alibi::qt {
 
 // The bands above the picture, from the fonts (so a zoomed font moves them apart instead of
-// onto each other): title, subtitle, a gap, the "key j" label, the key ticks.
+// onto each other): title, subtitle, a gap, the key ticks (the "key j" label on their line,
+// right of the picture, so the cells get that line's height).
 struct TopBands {
     int title, subtitle, keyLabel, ticks, area;
 };
 
 namespace {
-constexpr int kRight = 24, kBottom = 24;
+const QString kMouseHint = u"wheel to zoom, drag to pan, double-click to fit"_s;
+constexpr int kRight = 24, kBottom = 10, kBarWidth = 16, kBarGap = 16;
 
 // The title and subtitle wrap onto as many lines as `width` needs (never elided).
 TopBands topBands(const QFont& font, int width = 0, const QString& title = QString(),
@@ -46,8 +49,8 @@ TopBands topBands(const QFont& font, int width = 0, const QString& title = QStri
     TopBands b{};
     b.title = 8;
     b.subtitle = b.title + titleHeight;
-    b.keyLabel = b.subtitle + subtitleHeight + line / 2;
-    b.ticks = b.keyLabel + line;
+    b.ticks = b.subtitle + subtitleHeight + line / 4;
+    b.keyLabel = b.ticks;
     b.area = b.ticks + line + 2;
     return b;
 }
@@ -70,9 +73,17 @@ void HeadDetailView::markStale() {
     m_stale->markStale();
 }
 
+// The colour bar's column right of the cells: the gap, the bar, its labels (and the "key j"
+// label on the tick line, which is as wide).
+static int barColumn(const QFont& font) {
+    const QFontMetrics fm(font);
+    return kBarGap + kBarWidth + std::max(colorBarLabelRoom(fm), fm.horizontalAdvance(u"key j →"_s) + 8);
+}
+
 QRectF HeadDetailView::area() const {
     const int left = leftMargin(font(), m_queries), top = bands().area;
-    return QRectF(left, top, std::max(10, width() - left - kRight), std::max(10, height() - top - kBottom));
+    return QRectF(left, top, std::max(10, width() - left - kRight - barColumn(font())),
+                  std::max(10, height() - top - kBottom));
 }
 
 void HeadDetailView::fit() {
@@ -177,7 +188,14 @@ std::string HeadDetailView::shownSummary() const {
 
 QString HeadDetailView::titleText() const {
     if (!m_snapshot) return {};
-    return QString::fromStdString(m_snapshot->detailTitle) + u"  -  wheel to zoom, drag to pan, double-click to fit"_s;
+    // The mouse hint only when it fits on the title's line: a presentation font gives its line
+    // to the cells (the hint stays in the tooltip).
+    const QString title = QString::fromStdString(m_snapshot->detailTitle);
+    const QString withHint = title + u"  -  "_s + kMouseHint;
+    QFont bold = font();
+    bold.setBold(true);
+    bold.setPointSizeF(font().pointSizeF() * 1.1);
+    return QFontMetrics(bold).horizontalAdvance(withHint) <= width() - 24 ? withHint : title;
 }
 
 QString HeadDetailView::subtitleText() const {
@@ -206,6 +224,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     title.setBold(true);
     title.setPointSizeF(font().pointSizeF() * 1.1);
     beginPaintedTexts(this);
+    m_colorBarRect = m_lessonCellRect = QRectF();
     const TopBands bands = this->bands();
     const int line = fontMetrics().height() + 2;
     p.setFont(title);
@@ -246,7 +265,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                 QString text = QString::fromStdString(alibi::formatCellValue(v, probability));
                 if (fm.horizontalAdvance(text) > m_cell - 2)
                     text = QString::fromStdString(alibi::formatCellValue(v, probability, /*narrow=*/true));
-                p.drawText(cell, Qt::AlignCenter, text);
+                drawRecordedText(p, this, cell, Qt::AlignCenter, text);
             }
         }
         p.setFont(font());
@@ -265,6 +284,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
         // A lesson's marked cell: an orange frame (with a dark edge so it shows on any colour).
         const double pen = std::max(3.0, fontMetrics().height() / 5.0);
         const QRectF cell(m_origin.x() + m_lessonKey * m_cell, m_origin.y() + m_lessonQuery * m_cell, m_cell, m_cell);
+        m_lessonCellRect = cell & a;
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(QColor(0, 0, 0, 200), pen + 2));
         p.drawRect(cell);
@@ -288,7 +308,22 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
         drawRecordedText(p, this, QRectF(4, y - line / 2.0, a.left() - 10, line), Qt::AlignRight | Qt::AlignVCenter,
                          QString::number(i));
     }
-    drawRecordedText(p, this, QRectF(a.left(), bands.keyLabel, a.width(), line), Qt::AlignCenter, u"key j →"_s);
+    // "key j →" on the tick line, right of the picture (over the colour bar's column).
+    const double barX = std::min(target.right(), a.right()) + kBarGap;
+    drawRecordedText(p, this, QRectF(barX - 8, bands.ticks, width() - barX, line), Qt::AlignLeft | Qt::AlignVCenter,
+                     u"key j →"_s);
+    // The colour bar beside the cells (the numbers in them are rounded; the bar gives the
+    // scale when they are too small to print).
+    const alibi::ColorBar colorBar = alibi::heatmapColorBar(m_snapshot->detail, m_snapshot->detailParams, -1, 5);
+    const int above = colorBarTitleRoom(fm), below = colorBarKeyRoom(fm, m_snapshot->detail.fullyMaskedRows);
+    const double shown = std::min(target.bottom(), a.bottom()) - a.top();
+    // As tall as the cells shown, and at least 160 px where the view has the room (a short,
+    // wide picture such as Q = 4 would leave a stub of a bar).
+    const int room = static_cast<int>(a.height()) - above - below;
+    const QRect bar(static_cast<int>(barX), static_cast<int>(a.top()) + above, kBarWidth,
+                    std::max({40, static_cast<int>(shown) - above - below, std::min(160, room)}));
+    paintColorBar(p, bar, colorBar, s.colormap, palette(), width() - bar.right() - 8);
+    m_colorBarRect = bar;
     // Turned clockwise, so the text reads downwards and its arrow points the way i grows.
     p.save();
     p.translate(4 + line / 2.0, a.center().y());

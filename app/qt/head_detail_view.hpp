@@ -24,6 +24,10 @@ public:
     // A cell a lesson step points at, marked when the detail shows `head` (head -1: none).
     void setLessonCell(int head, std::int64_t query, std::int64_t key);
     [[nodiscard]] double cellSize() const { return m_cell; }
+    // Where the last paint put the colour bar (empty: none) and the lesson's marked cell (empty:
+    // none marked or not shown), in widget coordinates (tests).
+    [[nodiscard]] QRectF colorBarRect() const { return m_colorBarRect; }
+    [[nodiscard]] QRectF lessonCellRect() const { return m_lessonCellRect; }
     [[nodiscard]] QSize sizeHint() const override { return {800, 700}; }
 
 signals:
@@ -58,6 +62,7 @@ private:
     std::int64_t m_lessonQuery = 0, m_lessonKey = 0;
     bool m_dragging = false;
     QPointF m_dragStart;
+    QRectF m_colorBarRect, m_lessonCellRect;
     class StaleOverlay* m_stale;
 };
 

@@ -393,6 +393,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_extrapolation, &ExtrapolationView::headChosen, m_model, &SessionModel::setSelectedHead);
     connect(m_extrapolation, &ExtrapolationView::trainLengthChanged, m_model, &SessionModel::setTrainLength);
     connect(m_compare, &CompareView::specChanged, m_model, &SessionModel::setCompareSpec);
+    connect(m_compare, &CompareView::pictureSizeChanged, m_model, &SessionModel::setComparePixels);
     connect(m_model, &SessionModel::compareSpecChanged, m_compare, &CompareView::setSpec);
     connect(m_diagnose, &DiagnoseView::openRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, u"Open tensor to diagnose"_s, {},
@@ -928,6 +929,7 @@ void MainWindow::setPresentation(bool on) {
     qApp->setProperty("alibiPlotTextScale", on ? 0.75 : 1.0);
     // The room goes to the read-out: a lecture does not need the grid's latency.
     m_latency->setVisible(!on);
+    m_compare->setHintShown(!on);
     setZoom(on ? 1.75 : 1.0);
     placeLessonDock();
     update();

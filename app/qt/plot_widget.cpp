@@ -42,6 +42,25 @@ int turns(const std::vector<QPolygonF>& lines) {
     return count;
 }
 
+// Whether `rect` touches the stroke of `curve` (its polyline widened by its half width).
+bool crosses(const QRectF& rect, const PlotWidget::DrawnCurve& curve) {
+    const QRectF grown = rect.adjusted(-curve.halfWidth, -curve.halfWidth, curve.halfWidth, curve.halfWidth);
+    const QPolygonF& pts = curve.points;
+    if (curve.dots || pts.size() == 1)
+        return std::any_of(pts.begin(), pts.end(), [&](const QPointF& pt) { return grown.contains(pt); });
+    for (qsizetype k = 1; k < pts.size(); ++k) {
+        const QLineF segment(pts[k - 1], pts[k]);
+        if (grown.contains(segment.p1()) || grown.contains(segment.p2())) return true;
+        const QLineF edges[4] = {{grown.topLeft(), grown.topRight()},
+                                 {grown.topRight(), grown.bottomRight()},
+                                 {grown.bottomRight(), grown.bottomLeft()},
+                                 {grown.bottomLeft(), grown.topLeft()}};
+        for (const QLineF& edge : edges)
+            if (segment.intersects(edge, nullptr) == QLineF::BoundedIntersection) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
@@ -56,7 +75,7 @@ void PlotWidget::setSeries(std::vector<Series> series) {
 }
 
 void PlotWidget::wheelEvent(QWheelEvent* event) {
-    const QRectF a = plotArea();
+    const QRectF a = dataArea();
     if (m_series.empty() || !a.contains(event->position()) || event->angleDelta().y() == 0) {
         event->ignore();
         return;
@@ -262,6 +281,25 @@ QRectF PlotWidget::plotArea() const {
                   std::max(40.0, height() - m.top - m.bottom));
 }
 
+double PlotWidget::curvePad() const {
+    if (m_style == Style::Bars || m_series.empty()) return 0;
+    // The widest pen drawCurve uses (a lesson's thick curve, a categorical overlay's widest
+    // under-curve), at the presentation line scale; a marker's radius beyond it. Capped, so a
+    // small plot keeps its room (a wider pen is cut by the frame, its centre line never).
+    const int count = static_cast<int>(m_series.size());
+    double widest = 4.5;
+    if (m_categorical && count <= 8) widest = std::max(widest, 2.0 + 2.5 * (count - 1));
+    widest *= std::clamp(qApp->property("alibiLineScale").toDouble(), 1.0, 4.0);
+    double extent = widest / 2;
+    if (m_style == Style::LinesAndMarkers) extent = 2.2 + widest / 2;
+    return std::min(12.0, extent) + 1;
+}
+
+QRectF PlotWidget::dataArea() const {
+    const double pad = curvePad();
+    return plotArea().adjusted(pad, pad, -pad, -pad);
+}
+
 double PlotWidget::mapX(double x, const QRectF& a) const {
     const double v = xPosition(x);
     return a.left() + (v - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
@@ -328,8 +366,8 @@ std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const Q
 }
 
 std::optional<double> PlotWidget::dataXAt(QPointF position) const {
-    const QRectF a = plotArea();
-    if (!a.contains(position) || a.width() <= 0) return std::nullopt;
+    const QRectF a = dataArea();
+    if (!plotArea().contains(position) || a.width() <= 0) return std::nullopt;
     const double v = m_x.lo + (position.x() - a.left()) / a.width() * (m_x.hi - m_x.lo);
     return xValue(v);
 }
@@ -345,7 +383,7 @@ double PlotWidget::xValue(double position) const {
 void PlotWidget::mouseMoveEvent(QMouseEvent* event) {
     const QPointF pos = event->position();
     emit xHovered(dataXAt(pos));
-    const QRectF a = plotArea();
+    const QRectF a = dataArea();
     int best = -1;
     double bestDist = 10.0;  // pixels
     for (std::size_t s = 0; s < m_series.size(); ++s) {
@@ -372,7 +410,12 @@ void PlotWidget::leaveEvent(QEvent*) {
 void PlotWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
-    const QRectF a = plotArea();
+    // `frame`: the plotting area's frame; `a`: where the data maps, inset so wide pens and
+    // markers at the data's ends stay inside the frame.
+    const QRectF frame = plotArea();
+    const QRectF a = dataArea();
+    m_drawn.clear();
+    m_referenceLabelRect = QRectF();
     const QColor text = palette().color(QPalette::WindowText);
     QColor gridColor = text;
     gridColor.setAlpha(35);
@@ -403,52 +446,55 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         const double t = tick.value;
         const double x = a.left() + (t - m_x.lo) / (m_x.hi - m_x.lo) * a.width();
         p.setPen(gridColor);
-        p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
+        p.drawLine(QPointF(x, frame.top()), QPointF(x, frame.bottom()));
         p.setPen(text);
         const QString label = QString::fromStdString(tick.label);
         const double w = fm.horizontalAdvance(label);
         const double left = std::clamp(x - w / 2, 0.0, width() - w);
         if (left < lastRight + fm.averageCharWidth()) continue;
         lastRight = left + w;
-        drawRecordedText(p, this, QRectF(left, a.bottom() + 4, w, fm.height()), Qt::AlignHCenter | Qt::AlignTop, label);
+        drawRecordedText(p, this, QRectF(left, frame.bottom() + 4, w, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
+                         label);
     }
     double lastTop = 1e9;
     for (const alibi::Tick& tick : yt) {
         const double t = tick.value;
         const double y = a.bottom() - (t - m_y.lo) / (m_y.hi - m_y.lo) * a.height();
         p.setPen(gridColor);
-        p.drawLine(QPointF(a.left(), y), QPointF(a.right(), y));
+        p.drawLine(QPointF(frame.left(), y), QPointF(frame.right(), y));
         p.setPen(text);
         const QString label = QString::fromStdString(tick.label);
         const double top = std::clamp(y - fm.height() / 2.0, 0.0, height() - fm.height() * 1.0);
         if (top + fm.height() > lastTop) continue;
         lastTop = top;
-        drawRecordedText(p, this, QRectF(0, top, a.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, label);
+        drawRecordedText(p, this, QRectF(0, top, frame.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+                         label);
     }
     p.setPen(QPen(text, 1));
-    p.drawRect(a);
+    p.drawRect(frame);
     // The x label centred under the plotting area, or under the widget when it is wider.
-    const bool wideX = fm.horizontalAdvance(m_xLabel) > a.width();
-    drawRecordedText(
-        p, this,
-        QRectF(wideX ? 0.0 : a.left(), a.bottom() + 4 + fm.height() + 2, wideX ? width() : a.width(), fm.height()),
-        Qt::AlignCenter, m_xLabel);
+    const bool wideX = fm.horizontalAdvance(m_xLabel) > frame.width();
+    drawRecordedText(p, this,
+                     QRectF(wideX ? 0.0 : frame.left(), frame.bottom() + 4 + fm.height() + 2,
+                            wideX ? width() : frame.width(), fm.height()),
+                     Qt::AlignCenter, m_xLabel);
     p.save();
-    p.translate(4 + margin.yLabelHeight / 2.0, a.center().y());
+    p.translate(4 + margin.yLabelHeight / 2.0, frame.center().y());
     p.rotate(-90);
-    drawRecordedText(p, this, QRectF(-a.height() / 2, -margin.yLabelHeight / 2.0, a.height(), margin.yLabelHeight),
+    drawRecordedText(p, this,
+                     QRectF(-frame.height() / 2, -margin.yLabelHeight / 2.0, frame.height(), margin.yLabelHeight),
                      Qt::AlignCenter | Qt::TextWordWrap, m_yLabel);
     p.restore();
 
     if (m_series.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        drawRecordedText(p, this, a, Qt::AlignCenter, u"no data"_s);
+        drawRecordedText(p, this, frame, Qt::AlignCenter, u"no data"_s);
         return;
     }
 
     // Series: faded ones first, the highlighted one last and thick.
     p.save();
-    p.setClipRect(a.adjusted(-4, -4, 4, 4));
+    p.setClipRect(frame.adjusted(-4, -4, 4, 4));
     const int count = static_cast<int>(m_series.size());
     // Antialiasing hundreds of polylines costs tens of milliseconds a frame; many heads are
     // drawn crisp instead, so the UI stays responsive while sliders move.
@@ -506,8 +552,12 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         p.setPen(wide && !jagged ? QPen(c, widthPx, dashed ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin)
                                  : QPen(c, highlighted ? 1.0 : 0.0, dashed ? Qt::DashLine : Qt::SolidLine));
         p.setBrush(Qt::NoBrush);
+        const double half = wide && !jagged ? widthPx / 2 : 0.5;
         for (const QPolygonF& line : lines)
-            if (line.size() > 1) p.drawPolyline(line);
+            if (line.size() > 1) {
+                p.drawPolyline(line);
+                m_drawn.push_back({line, half});
+            }
         // A point alone (T = 1, or between two unusable values) draws no line: show it as a
         // dot, or as a pixel when there are so many that dots would cost a frame.
         QPolygonF alone;
@@ -521,13 +571,19 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             p.setBrush(c);
             const double dot = std::max(1.5, widthPx / 2 + 0.5);
             for (const QPointF& point : alone) p.drawEllipse(point, dot, dot);
+            if (!alone.isEmpty()) m_drawn.push_back({alone, dot, true});
         }
         if (m_style == Style::LinesAndMarkers && n <= 300) {
             p.setBrush(c);
             p.setPen(Qt::NoPen);
             const double r = 2.2 + widthPx / 2;
+            QPolygonF markers;
             for (std::size_t k = 0; k < n; ++k)
-                if (usable(ser.x[k], ser.y[k])) p.drawEllipse(QPointF(mapX(ser.x[k], a), mapY(ser.y[k], a)), r, r);
+                if (usable(ser.x[k], ser.y[k])) {
+                    markers.append(QPointF(mapX(ser.x[k], a), mapY(ser.y[k], a)));
+                    p.drawEllipse(markers.constLast(), r, r);
+                }
+            if (!markers.isEmpty()) m_drawn.push_back({markers, r, true});
         }
     };
     // Beyond 256 series every n-th is drawn (the highlighted one always), so a frame stays cheap.
@@ -542,7 +598,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         const double x = mapX(*m_markedX, a);
         const double half =
             m_style == Style::Bars ? std::max(3.0, 0.5 * a.width() / std::max(1.0, m_x.hi - m_x.lo)) : 4.0;
-        const QRectF column(x - half, a.top() + 1, 2 * half, a.height() - 2);
+        const QRectF column(x - half, frame.top() + 1, 2 * half, frame.height() - 2);
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(QColor(0, 0, 0, 160), 5));
         p.drawRect(column);
@@ -553,17 +609,29 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         // A reference line (the training length L): dark, dashed, labelled at the top.
         const double x = mapX(*m_referenceX, a);
         p.setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
-        p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
-        // Inside the plotting area, right of the line where it fits, else left of it.
-        const int w = fm.horizontalAdvance(m_referenceLabel);
-        const bool right = x + 4 + w <= a.right();
-        const double left = std::max(a.left() + 2, right ? x + 4 : x - 4 - w);
-        drawRecordedText(p, this, QRectF(left, a.top() + 2, w + 2, fm.height()), Qt::AlignLeft, m_referenceLabel);
+        p.drawLine(QPointF(x, frame.top()), QPointF(x, frame.bottom()));
+        // Beside the line, inside the frame, where no curve runs: from the top down, right of
+        // the line, then left of it (a curve under the label would hide it or be read as its
+        // number). Nowhere clear: the place crossing the fewest curves.
+        const double w = fm.horizontalAdvance(m_referenceLabel) + 2, h = fm.height();
+        QRectF best;
+        int bestCrossed = std::numeric_limits<int>::max();
+        for (double y = frame.top() + 2; y + h <= frame.bottom() - 2 && bestCrossed > 0; y += h / 2)
+            for (const double left : {x + 4, x - 4 - w}) {
+                const QRectF at(left, y, w, h);
+                if (at.left() < frame.left() + 2 || at.right() > frame.right() - 2) continue;
+                int crossed = 0;
+                for (const DrawnCurve& curve : m_drawn) crossed += crosses(at, curve) ? 1 : 0;
+                if (crossed < bestCrossed) bestCrossed = crossed, best = at;
+                if (crossed == 0) break;
+            }
+        if (best.isNull()) best = QRectF(std::max(frame.left() + 2, x + 4), frame.top() + 2, w, h);
+        m_referenceLabelRect = drawRecordedText(p, this, best, Qt::AlignLeft, m_referenceLabel);
     }
     if (m_cursorX && *m_cursorX >= xValue(m_x.lo) && *m_cursorX <= xValue(m_x.hi)) {
         const double x = mapX(*m_cursorX, a);
         p.setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DotLine));
-        p.drawLine(QPointF(x, a.top()), QPointF(x, a.bottom()));
+        p.drawLine(QPointF(x, frame.top()), QPointF(x, frame.bottom()));
     }
     p.restore();
 
@@ -572,8 +640,8 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         for (std::size_t n = 0; n < legend.shown.size(); ++n) {
             const int s = legend.shown[n];
             const int at = static_cast<int>(n);
-            const double x = a.right() + 12 + (at / legend.rows) * legend.columnWidth;
-            const double y = a.top() + 4 + (at % legend.rows) * legend.line;
+            const double x = frame.right() + 12 + (at / legend.rows) * legend.columnWidth;
+            const double y = frame.top() + 4 + (at % legend.rows) * legend.line;
             QColor c = colourOf(s);
             if (m_highlight >= 0 && s != m_highlight) c.setAlpha(80);
             p.fillRect(QRectF(x, y + legend.line / 2.0 - 2, 16, 4), c);

@@ -93,6 +93,17 @@ public:
     [[nodiscard]] QString title() const { return m_title; }
     [[nodiscard]] QSize sizeHint() const override { return {520, 340}; }
     [[nodiscard]] QSize minimumSizeHint() const override;
+    // What the last paint drew, for the layout test (issue 27): the frame of the plotting area,
+    // each curve's polylines with the half width of its pen (or a marker's radius), and where
+    // the reference line's label went.
+    struct DrawnCurve {
+        QPolygonF points;
+        double halfWidth = 0;
+        bool dots = false;  // separate dots (markers), not a polyline
+    };
+    [[nodiscard]] QRectF frameRect() const { return plotArea(); }
+    [[nodiscard]] const std::vector<DrawnCurve>& drawnCurves() const { return m_drawn; }
+    [[nodiscard]] QRectF referenceLabelRect() const { return m_referenceLabelRect; }
 
 signals:
     void seriesHovered(int index);           // -1: none
@@ -111,6 +122,10 @@ private:
         double lo = 0, hi = 1;
     };
     [[nodiscard]] QRectF plotArea() const;
+    // The area the data maps to: the frame inset by the widest pen's half width (or a marker's
+    // radius), so no curve or marker crosses the frame at the data's ends.
+    [[nodiscard]] QRectF dataArea() const;
+    [[nodiscard]] double curvePad() const;
     [[nodiscard]] double mapX(double x, const QRectF& area) const;
     [[nodiscard]] double mapY(double y, const QRectF& area) const;
     // The series in widget pixels, decimated per column `columnWidth` pixels wide; split where a
@@ -161,6 +176,8 @@ private:
     std::optional<double> m_cursorX;
     std::optional<double> m_markedX;
     Range m_x, m_y;  // in axis units (log2 when logarithmic)
+    std::vector<DrawnCurve> m_drawn;
+    QRectF m_referenceLabelRect;
 };
 
 }  // namespace alibi::qt

@@ -61,8 +61,9 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
 
     m_model = new NumberTable(this);
     // Two-line headers keep nine columns narrow enough for a projector, each header whole.
-    m_model->setColumns({u"head"_s, u"slope m"_s, u"half-life"_s, u"entropy"_s, u"mean\ndist."_s, u"50%\nwithin"_s,
-                         u"90%\nwithin"_s, u"entropy\n(avg)"_s, u"mean dist.\n(avg)"_s},
+    // Up to three lines each, so the whole table fits beside a lesson at a presentation font.
+    m_model->setColumns({u"head"_s, u"slope\nm"_s, u"half-\nlife"_s, u"entropy"_s, u"mean\ndist."_s, u"50%\nwithin"_s,
+                         u"90%\nwithin"_s, u"entropy\n(avg)"_s, u"mean\ndist.\n(avg)"_s},
                         {whole, slopeText, fixed, fixed, fixed, whole, whole, fixed, fixed});
     m_lessonRows = new LessonRowsProxy(Head, this);
     m_lessonRows->setSourceModel(m_model);
@@ -73,6 +74,13 @@ StagesView::StagesView(QWidget* parent) : QWidget(parent) {
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(Head, Qt::AscendingOrder);
+    // The sort arrow only when the rows are not in head order: every header keeps room for the
+    // arrow while it is shown (nine columns of it cost a table its fit beside a lesson).
+    m_table->horizontalHeader()->setSortIndicatorShown(false);
+    connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
+            [this](int column, Qt::SortOrder order) {
+                m_table->horizontalHeader()->setSortIndicatorShown(column != Head || order != Qt::AscendingOrder);
+            });
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();

@@ -10,9 +10,13 @@
 #include <QFontMetricsF>
 #include <QPainter>
 
+#include <QApplication>
 #include <QEvent>
 #include <QHash>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QSplitter>
+#include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -316,12 +320,95 @@ int tileLabelBandFor(const QFont& font, double scale) {
     return static_cast<int>(std::ceil((QFontMetricsF(f).height() + 2) / std::max(scale, 1e-6)));
 }
 
+namespace {
+
+// Keeps a table of a few heads whole (issue 27): its text at the plots' scale (presentation mode
+// scales plot text by alibiPlotTextScale, less than the lesson text), smaller still, down to
+// three quarters of that, when its columns would not fit the width, and its height that of
+// its header and up to kTableRows rows, so the splitter gives the rest to the plots.
+class TableFit : public QObject {
+public:
+    static constexpr int kTableRows = 8;
+    TableFit(QWidget* view, QTableView* table) : QObject(table), m_view(view), m_table(table) {
+        view->installEventFilter(this);
+        table->installEventFilter(this);
+        QAbstractItemModel* model = table->model();
+        connect(model, &QAbstractItemModel::modelReset, this, &TableFit::schedule);
+        connect(model, &QAbstractItemModel::layoutChanged, this, &TableFit::schedule);
+        connect(model, &QAbstractItemModel::rowsInserted, this, &TableFit::schedule);
+        connect(model, &QAbstractItemModel::rowsRemoved, this, &TableFit::schedule);
+        connect(model, &QAbstractItemModel::headerDataChanged, this, &TableFit::schedule);
+        schedule();
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if ((watched == m_view && event->type() == QEvent::FontChange) ||
+            (watched == m_table && event->type() == QEvent::Resize))
+            schedule();
+        return false;
+    }
+
+private:
+    void schedule() {
+        if (m_scheduled) return;
+        m_scheduled = true;
+        QTimer::singleShot(0, this, [this] {
+            m_scheduled = false;
+            fit();
+        });
+    }
+    // The width the table's columns ask for at its current font.
+    [[nodiscard]] int neededWidth() const {
+        int width = 2 * m_table->frameWidth();
+        if (m_table->verticalHeader()->isVisible()) width += m_table->verticalHeader()->sizeHint().width();
+        const QAbstractItemModel* model = m_table->model();
+        const QAbstractItemView* view = m_table;  // QTableView makes sizeHintForColumn protected
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (!m_table->isColumnHidden(c))
+                width += std::max(view->sizeHintForColumn(c), m_table->horizontalHeader()->sectionSizeHint(c));
+        return width;
+    }
+    void setScale(double scale) {
+        QFont font = m_view->font();
+        font.setPointSizeF(m_view->font().pointSizeF() * scale);
+        if (m_table->font() != font) m_table->setFont(font);
+        const int line = QFontMetrics(font).height() + 6;
+        m_table->verticalHeader()->setMinimumSectionSize(std::min(line, 18));
+        m_table->verticalHeader()->setDefaultSectionSize(line);
+    }
+    void fit() {
+        const double plotScale = qApp->property("alibiPlotTextScale").toDouble();
+        const double top = plotScale > 0 ? std::clamp(plotScale, 0.25, 4.0) : 1.0;
+        double scale = top;
+        setScale(scale);
+        while (scale > top * 0.76 && neededWidth() > m_table->width()) {
+            scale -= top * 0.05;
+            setScale(scale);
+        }
+        const QAbstractItemModel* model = m_table->model();
+        const int rows = std::min(model->rowCount(), kTableRows);
+        int height = 2 * m_table->frameWidth() + m_table->horizontalHeader()->sizeHint().height() +
+                     std::max(1, rows) * m_table->verticalHeader()->defaultSectionSize();
+        if (neededWidth() > m_table->width()) height += m_table->horizontalScrollBar()->sizeHint().height();
+        if (m_table->minimumHeight() != height || m_table->maximumHeight() != height) m_table->setFixedHeight(height);
+    }
+
+    QWidget* m_view;
+    QTableView* m_table;
+    bool m_scheduled = false;
+};
+
+}  // namespace
+
 void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, QWidget* table) {
     auto* split = new QSplitter(Qt::Vertical, view);
     split->addWidget(upper);
     split->addWidget(table);
-    // At 1280x720 the plots would otherwise squeeze the table to its header and one row.
-    table->setMinimumHeight(140);
+    // The table as tall as its rows (up to eight, the rest scroll): at 1280x720 the plots would
+    // otherwise squeeze it to its header and two rows, or leave it empty space.
+    if (auto* tableView = qobject_cast<QTableView*>(table)) new TableFit(view, tableView);
+    split->setCollapsible(1, false);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(view);

@@ -27,8 +27,11 @@
 #include <QToolButton>
 #include <QWidget>
 
+#include "plot_widget.hpp"
 #include "view_util.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace alibi::qt::test {
@@ -60,6 +63,70 @@ inline bool inScrollArea(const QWidget* w, const QWidget* root) {
     for (const QWidget* p = w->parentWidget(); p != nullptr && p != root; p = p->parentWidget())
         if (qobject_cast<const QAbstractScrollArea*>(p)) return true;
     return false;
+}
+
+// The distance from `pt` to `rect` (0 inside).
+inline double distanceTo(const QPointF& pt, const QRectF& rect) {
+    const double dx = std::max({rect.left() - pt.x(), 0.0, pt.x() - rect.right()});
+    const double dy = std::max({rect.top() - pt.y(), 0.0, pt.y() - rect.bottom()});
+    return std::hypot(dx, dy);
+}
+
+// A plot's curves stay inside its frame (a marker's or wide pen's edge too, up to 6 px of a
+// pen), and none of its painted texts (the "L = 64" of the reference line, a note) lies on a
+// curve's stroke where the painter draws curves. Measured on the curves as drawn, sampled every
+// pixel along each segment.
+inline QStringList checkPlot(const PlotWidget* plot, const std::vector<PaintedText>& painted) {
+    QStringList problems;
+    const QRectF frame = plot->frameRect();
+    const QRectF clip = frame.adjusted(-4, -4, 4, 4);  // where the plot lets curves paint
+    int outside = 0;
+    QString firstOutside;
+    for (const PlotWidget::DrawnCurve& c : plot->drawnCurves()) {
+        const double edge = c.dots ? c.halfWidth : std::min(c.halfWidth, 6.0);
+        for (const QPointF& pt : c.points)
+            if (!frame.adjusted(-0.5, -0.5, 0.5, 0.5)
+                     .contains(QRectF(pt.x() - edge, pt.y() - edge, 2 * edge, 2 * edge))) {
+                if (outside++ == 0)
+                    firstOutside = QString("(%1, %2) +- %3 outside the frame (%4, %5, %6 x %7)")
+                                       .arg(pt.x())
+                                       .arg(pt.y())
+                                       .arg(edge)
+                                       .arg(frame.x())
+                                       .arg(frame.y())
+                                       .arg(frame.width())
+                                       .arg(frame.height());
+            }
+    }
+    if (outside > 0)
+        problems << QString("%1 \"%2\": %3 curve points run off the plotting area, first %4")
+                        .arg(describe(plot), plot->title().left(60))
+                        .arg(outside)
+                        .arg(firstOutside);
+    for (const PaintedText& t : painted) {
+        const QRectF text = t.rect.adjusted(1, 1, -1, -1) & clip;
+        if (text.isEmpty()) continue;
+        bool hit = false;
+        for (const PlotWidget::DrawnCurve& c : plot->drawnCurves()) {
+            const QPolygonF& pts = c.points;
+            for (qsizetype k = 0; k < pts.size() && !hit; ++k) {
+                if (c.dots || k == 0) {
+                    hit = distanceTo(pts[k], text) < c.halfWidth;
+                    if (c.dots) continue;
+                }
+                if (k == 0) continue;
+                const QLineF seg(pts[k - 1], pts[k]);
+                const int samples = std::max(1, static_cast<int>(std::ceil(seg.length())));
+                for (int n = 0; n <= samples && !hit; ++n)
+                    hit = distanceTo(seg.pointAt(static_cast<double>(n) / samples), text) < c.halfWidth;
+            }
+            if (hit) break;
+        }
+        if (hit)
+            problems << QString("%1 \"%2\": painted \"%3\" lies on a curve")
+                            .arg(describe(plot), plot->title().left(60), t.text.left(40));
+    }
+    return problems;
 }
 
 // The problems of `root`'s visible text widgets; `texts` receives each measured text.
@@ -98,6 +165,7 @@ inline QStringList checkLayout(QWidget* root, std::vector<LayoutText>* texts = n
                                     u"\""_s;
             }
         }
+        if (auto* plot = qobject_cast<PlotWidget*>(w)) problems << checkPlot(plot, painted);
         const QFontMetrics fm = w->fontMetrics();
         QString text;
         bool cut = false;

@@ -7,14 +7,18 @@
 #include "attention_maps_page.hpp"
 #include "compare_view.hpp"
 #include "diagnose_view.hpp"
+#include "head_detail_view.hpp"
 #include "layout_check.hpp"
+#include "lesson_mark.hpp"
 #include "lesson_panel.hpp"
 #include "main_window.hpp"
 #include "parameters_panel.hpp"
 
+#include <QAbstractProxyModel>
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -22,6 +26,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -177,6 +182,102 @@ private slots:
                  qPrintable(QString("%1 layout problems, first: %2").arg(problems.size()).arg(problems.value(0))));
     }
 
+    // What a lesson step cites is on the projector without scrolling (issue 27, review items D2,
+    // D3, D7, D8): no tab page scrolls sideways; a table of a few heads shows every row, each
+    // column header whole, and every cell of a marked row inside its viewport; Compare's tiles
+    // take the room their panel has; the head detail shows a colour bar, and when the step marks
+    // a cell, a number printed in that cell (lesson 1 step 2's "-1/8 x 8 = -1"). The plots' own
+    // check (a label clear of every curve, curves inside their frame) is checkLayout's.
+    void lessonStepsShowWhatTheyCite_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<QString>("lesson");
+        for (const char* lesson : {"alibi-in-five-steps", "slopes", "train-short-test-long",
+                                   "same-model-different-code", "reading-a-real-model"})
+            for (const Size s : kSizes)
+                QTest::addRow("%s-%dx%d", lesson, s.width, s.height) << s.width << s.height << QString(lesson);
+    }
+    void lessonStepsShowWhatTheyCite() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(QString, lesson);
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(width, height);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson(lesson), qPrintable(w.lastError()));
+        LessonPanel* panel = w.lessonPanel();
+        QStringList problems;
+        for (int step = 0;; ++step) {
+            QTRY_VERIFY(!w.model()->pending());
+            QTest::qWait(200);
+            const QString name = QString("%1x%2 %3 step %4").arg(width).arg(height).arg(lesson).arg(step + 1);
+            (void)w.grab();  // paints every view: what they drew is what is checked
+            QWidget* page = w.tabs()->currentWidget();
+            if (auto* area = qobject_cast<QScrollArea*>(page)) {
+                if (area->horizontalScrollBar()->maximum() > 0)
+                    problems << QString("%1: the page scrolls sideways (%2 px wider than its view)")
+                                    .arg(name)
+                                    .arg(area->horizontalScrollBar()->maximum());
+                page = area->widget();
+            }
+            for (QTableView* table : page->findChildren<QTableView*>()) {
+                if (!table->isVisible() || table->model() == nullptr) continue;
+                problems << tableProblems(name, table);
+            }
+            if (page->isAncestorOf(w.compareView()) || page == w.compareView()) {
+                ImagePanel* image = w.compareView()->image();
+                const QRectF room = image->pictureArea();
+                const std::size_t n = image->tileCount();
+                // The side of the largest square tiles n of them could have, each with its label
+                // line above it.
+                const double band = n > 0 ? image->labelRect(0).height() : 0.0;
+                double best = 0;
+                for (std::size_t columns = 1; columns <= n; ++columns) {
+                    const auto rows = static_cast<double>((n + columns - 1) / columns);
+                    best = std::max(best, std::min(room.width() / static_cast<double>(columns),
+                                                   (room.height() - rows * band) / rows));
+                }
+                const QRectF tile = image->tileRect(0);
+                if (n > 0 && std::max(tile.width(), tile.height()) < 0.85 * best)
+                    problems << QString(
+                                    "%1: Compare's %2 tiles are %3 x %4 px where the panel (%5 x %6) has room "
+                                    "for %7 px")
+                                    .arg(name)
+                                    .arg(n)
+                                    .arg(tile.width(), 0, 'f', 0)
+                                    .arg(tile.height(), 0, 'f', 0)
+                                    .arg(room.width(), 0, 'f', 0)
+                                    .arg(room.height(), 0, 'f', 0)
+                                    .arg(best, 0, 'f', 0);
+            }
+            if (page->isAncestorOf(w.detailView())) {
+                HeadDetailView* detail = w.detailView();
+                if (detail->colorBarRect().isEmpty()) problems << name + ": the head detail has no colour bar";
+                const QRectF cell = detail->lessonCellRect();
+                if (!cell.isEmpty()) {
+                    QStringList inCell;
+                    for (const PaintedText& t : paintedTexts(detail))
+                        if (cell.adjusted(-0.5, -0.5, 0.5, 0.5).contains(t.rect)) inCell << t.text;
+                    if (inCell.isEmpty())
+                        problems << QString("%1: the marked cell (%2 x %3 px) prints no number")
+                                        .arg(name)
+                                        .arg(cell.width(), 0, 'f', 1)
+                                        .arg(cell.height(), 0, 'f', 1);
+                    // Lesson 1 step 2: query 12, key 4 of head 2 (m = 1/8) is -1/8 x 8 = -1.
+                    if (lesson == u"alibi-in-five-steps"_s && step == 1 && !inCell.contains(u"-1"_s))
+                        problems << name + ": the marked cell does not read -1 (it reads \"" + inCell.join(',') + "\")";
+                }
+            }
+            if (!panel->next()) break;
+        }
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QString("%1 problems, first: %2").arg(problems.size()).arg(problems.value(0))));
+    }
+
     // Compare and Diagnose write each tile's label in the band the core left above it (as the
     // head grid and the figures do), never over its cells; a batch's error map names the batch
     // row and the head ("b1 h7"), not h0-h15.
@@ -294,6 +395,70 @@ private slots:
     }
 
 private:
+    // A table of at most 8 rows shows them all; a table of at most 9 columns (the statistics,
+    // the mass beyond L) shows every column whole, and each row the lesson marks (the
+    // LessonRowsProxy in the table's chain of models) lies whole inside the viewport, every
+    // column of it. Wider tables (the Attention maps' 16-column fit table) scroll sideways.
+    static QStringList tableProblems(const QString& name, QTableView* table) {
+        QStringList problems;
+        if (table->model()->columnCount() > 9) return problems;
+        const QString what = name + ": table \"" +
+                             table->model()->headerData(0, Qt::Horizontal).toString().replace('\n', ' ') + " ...\"";
+        const QRect view = table->viewport()->rect().adjusted(0, 0, 1, 1);
+        QHeaderView* header = table->horizontalHeader();
+        for (int c = 0; c < header->count(); ++c) {
+            if (header->isSectionHidden(c)) continue;
+            const int at = header->sectionViewportPosition(c);
+            if (at < 0 || at + header->sectionSize(c) > header->width() + 1)
+                problems << QString("%1: column %2 \"%3\" is cut or scrolled out (%4..%5 of %6 px)")
+                                .arg(what)
+                                .arg(c)
+                                .arg(table->model()->headerData(c, Qt::Horizontal).toString().replace('\n', ' '))
+                                .arg(at)
+                                .arg(at + header->sectionSize(c))
+                                .arg(header->width());
+        }
+        const int rows = table->model()->rowCount();
+        if (rows <= 8 && table->verticalScrollBar()->maximum() > 0)
+            problems << QString("%1: %2 rows need scrolling (%3 more)")
+                            .arg(what)
+                            .arg(rows)
+                            .arg(table->verticalScrollBar()->maximum());
+        for (int r = 0; r < rows; ++r) {
+            // Down the chain of proxies to the one that marks a lesson's rows.
+            QModelIndex index = table->model()->index(r, 0);
+            const LessonRowsProxy* marks = nullptr;
+            for (const QAbstractItemModel* m = table->model(); m != nullptr && marks == nullptr;) {
+                marks = dynamic_cast<const LessonRowsProxy*>(m);
+                if (marks != nullptr) break;
+                auto* proxy = qobject_cast<const QAbstractProxyModel*>(m);
+                if (proxy == nullptr) break;
+                index = proxy->mapToSource(index);
+                m = proxy->sourceModel();
+            }
+            if (marks == nullptr || !marks->marksRow(index.row())) continue;
+            QStringList out;
+            for (int c = 0; c < table->model()->columnCount(); ++c) {
+                if (table->isColumnHidden(c)) continue;
+                const QRect cell = table->visualRect(table->model()->index(r, c));
+                if (!view.contains(cell))
+                    out << QString("%1 (%2,%3 %4x%5)")
+                               .arg(c)
+                               .arg(cell.x())
+                               .arg(cell.y())
+                               .arg(cell.width())
+                               .arg(cell.height());
+            }
+            if (!out.isEmpty())
+                problems << QString("%1: marked row %2 is not whole in the %3x%4 view, columns %5")
+                                .arg(what)
+                                .arg(r)
+                                .arg(view.width())
+                                .arg(view.height())
+                                .arg(out.join(u", "_s));
+        }
+        return problems;
+    }
     static QString shots() { return QString(ALIBI_QT_SCREENSHOT_DIR) + "/layout"; }
     QTemporaryDir m_home;
     QFont m_font;

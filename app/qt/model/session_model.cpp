@@ -329,6 +329,14 @@ void SessionModel::setGridPixels(QSize devicePixels, double devicePixelRatio, in
     request();
 }
 
+void SessionModel::setComparePixels(QSize devicePixels, int labelBand) {
+    devicePixels = devicePixels.expandedTo(QSize(16, 16));
+    if (devicePixels == m_comparePixels && labelBand == m_compareLabelBand) return;
+    m_comparePixels = devicePixels;
+    m_compareLabelBand = labelBand;
+    if (m_wantCompare) request();
+}
+
 void SessionModel::setCompareEnabled(bool on) {
     if (on == m_wantCompare) return;
     m_wantCompare = on;
@@ -364,6 +372,11 @@ void SessionModel::request() {
     r.labelBand = m_labelBand;
     r.devicePixelRatio = m_dpr;
     r.wantCompare = m_wantCompare;
+    if (!m_comparePixels.isEmpty()) {
+        r.compareWidth = m_comparePixels.width();
+        r.compareHeight = m_comparePixels.height();
+        r.compareLabelBand = m_compareLabelBand;
+    }
     r.compare = m_compare;
     r.wantExtrapolation = m_wantExtrapolation;
     r.logScale = m_logScale;

@@ -95,6 +95,8 @@ public:
     // `labelBand`: device pixels the grid keeps free above each tile for its label.
     void setGridPixels(QSize devicePixels, double devicePixelRatio, int labelBand = 0);
     void setCompareEnabled(bool on);
+    // The compare view's image room (device pixels) and label band: its tiles are laid out for it.
+    void setComparePixels(QSize devicePixels, int labelBand);
     void setExtrapolationEnabled(bool on);
     void setLogScale(bool on);  // attention grid: log10 colours
     [[nodiscard]] bool logScale() const { return m_logScale; }
@@ -145,6 +147,8 @@ private:
     QString m_errorControl;          // the control showing the last refusal, cleared by the next good edit
     CompareOverrides m_compare = explore::geometricCompare();
     QSize m_gridPixels{1024, 768};
+    QSize m_comparePixels;  // empty: the grid's
+    int m_compareLabelBand = -1;
     int m_labelBand = 0;
     double m_dpr = 1;
     bool m_wantCompare = false;

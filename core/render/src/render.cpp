@@ -824,10 +824,21 @@ Heatmap renderValueGrid(const ValueGridParams& params,
     placement.height = std::max(params.height, 1);
     placement.gap = params.gap;
     placement.labelBand = params.labelBand;
+    placement.squareCells = params.squareCells;
+    placement.attention.bias.queries = std::max<std::int64_t>(params.queries, 1);
+    placement.attention.bias.keys = std::max<std::int64_t>(params.keys, 1);
     std::vector<int> heads;
     for (int h = 0; h < std::max(params.heads, 1); ++h) heads.push_back(h);
     Heatmap map;
     map.tiles = placeTiles(placement, heads, map);
+    if (params.squareCells) {
+        // Cropped to the tiles: the square-celled tiles leave a margin at the right or bottom.
+        int right = 1, bottom = 1;
+        for (const HeatmapTile& t : map.tiles)
+            right = std::max(right, t.x + t.width), bottom = std::max(bottom, t.y + t.height);
+        placement.width = std::min(placement.width, right);
+        placement.height = std::min(placement.height, bottom);
+    }
     map.lo = params.lo;
     map.hi = params.hi;
     map.image.width = placement.width;

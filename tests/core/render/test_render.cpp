@@ -176,6 +176,33 @@ TEST(Render, ValueGridColoursEachCellAndMasksNonFinite) {
     EXPECT_EQ(map.image.at(t1.x + 1, t1.y + 1), kMaskedColor);
 }
 
+TEST(Render, ValueGridSquareCellsCropsToTheTiles) {
+    // 8 heads of 16 x 16 cells in a wide 600 x 200 room, a 20 px label band and 4 px gaps: 4
+    // columns x 2 rows, (200 - 4 - 2 x 20) / 2 = 78 px tall, so 78 px wide too (not
+    // (600 - 12) / 4 = 147, which would stretch the cells), and the image cropped to
+    // 3 x (78 + 4) + 78 = 324 x 200.
+    ValueGridParams p{8, 16, 16, Colormap::Diverging, -1, 1, 600, 200, 4, 20};
+    p.squareCells = true;
+    const Heatmap map = renderValueGrid(p, [](int, std::int64_t i, std::int64_t j) { return double(i - j); });
+    ASSERT_EQ(map.tiles.size(), 8U);
+    for (const HeatmapTile& t : map.tiles) {
+        EXPECT_EQ(t.width, 78);
+        EXPECT_EQ(t.height, 78);
+    }
+    int right = 0, bottom = 0;
+    for (const HeatmapTile& t : map.tiles)
+        right = std::max(right, t.x + t.width), bottom = std::max(bottom, t.y + t.height);
+    EXPECT_EQ(map.image.width, right);
+    EXPECT_EQ(map.image.height, bottom);
+    EXPECT_EQ(map.image.width, 324);
+    EXPECT_EQ(map.image.height, 200);
+    // Without it the tiles fill the room, stretched.
+    p.squareCells = false;
+    const Heatmap stretched = renderValueGrid(p, [](int, std::int64_t i, std::int64_t j) { return double(i - j); });
+    EXPECT_EQ(stretched.image.width, 600);
+    EXPECT_NE(stretched.tiles[0].width, stretched.tiles[0].height);
+}
+
 // ---------------------------------------------------------------------------
 // Downsampling that keeps every peak, and exact ranges.
 

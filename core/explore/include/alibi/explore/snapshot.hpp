@@ -38,6 +38,9 @@ struct Request {
     Reduce reduce = Reduce::Auto;  // how grid pixels summarise cells
     bool logScale = false;         // attention: log10 colours
     bool wantCompare = false;
+    // Device pixels of the compare image and its label band (0: the grid's), so its tiles are
+    // laid out for the compare view's own shape, not the grid's.
+    int compareWidth = 0, compareHeight = 0, compareLabelBand = -1;
     CompareOverrides compare = geometricCompare();  // B of the compare view (io/session.hpp)
     bool wantExtrapolation = false;
     // The details (computeDetails): the rows the statistics average per head (0: the core's

@@ -175,6 +175,9 @@ struct ValueGridParams {
     int width = 1024, height = 768;
     int gap = 4;
     int labelBand = 0;  // pixels above every tile (of several) for its label
+    // Tiles shrunk to square cells (K:Q), the image cropped to them: a view that asks for its
+    // own shape gets undistorted tiles as large as that shape allows.
+    bool squareCells = false;
 };
 [[nodiscard]] Heatmap renderValueGrid(
     const ValueGridParams& params, const std::function<double(int head, std::int64_t query, std::int64_t key)>& value);
