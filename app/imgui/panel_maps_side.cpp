@@ -288,43 +288,65 @@ void drawDistanceTab(AppState& state, const Model& model) {
 void drawRowTab(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     const AttentionMaps& maps = *model.maps.file->maps;
-    if (headPicker(s, maps)) ImGui::SameLine();
-    const int lastRow = static_cast<int>(std::min<std::int64_t>(maps.queries() - 1, 1 << 30));
-    int row = s.row < 0 ? lastRow : static_cast<int>(std::min<std::int64_t>(s.row, lastRow));
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-    if (ImGui::SliderInt("##row", &row, 0, lastRow, "query row %d", ImGuiSliderFlags_AlwaysClamp)) s.row = row;
+    // On a wide tab the picker, the title, the legend and the note go in a column right of the
+    // plot, which then takes the tab's whole height (above it, they left lesson 5 step 4's plot
+    // 57 px tall at 1280x720 in presentation mode, its y axis a lone "0").
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    const float column = ImGui::GetFontSize() * 16.0f;
+    const bool inColumn = room.x - column >= ImGui::GetFontSize() * 24.0f;
+    const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    if (inColumn) {
+        ImGui::SetCursorScreenPos(ImVec2(start.x + room.x - column, start.y));
+        ImGui::BeginGroup();
+    }
     const MapsRowResult* result = model.maps.row.get();
-    if (result == nullptr || result->request.maps != model.maps.file->maps) {
-        ImGui::TextDisabled("reading the row...");
-        return;
+    std::vector<Series> lines;
+    explore::KeyWindow window{};
+    const bool ready = [&] {
+        if (headPicker(s, maps)) sameLineIfFits(ImGui::GetFontSize() * 10.0f);
+        const int lastRow = static_cast<int>(std::min<std::int64_t>(maps.queries() - 1, 1 << 30));
+        int row = s.row < 0 ? lastRow : static_cast<int>(std::min<std::int64_t>(s.row, lastRow));
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+        if (ImGui::SliderInt("##row", &row, 0, lastRow, "query row %d", ImGuiSliderFlags_AlwaysClamp)) s.row = row;
+        if (result == nullptr || result->request.maps != model.maps.file->maps) {
+            ImGui::TextDisabled("reading the row...");
+            return false;
+        }
+        if (!result->error.empty()) {
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
+            ImGui::PopTextWrapPos();
+            return false;
+        }
+        const MapsRowRequest& r = result->request;
+        plotTitle(mapsRowTitle(maps, r.layer, r.head, r.row));
+        legendSwatch(kFileColor, "the file's row");
+        if (!result->fittedPrior.empty()) {
+            nextLegendSwatch(kFittedColor, fmt::format("prior at m* = {}", alibi::formatValue(*r.fitted)).c_str());
+        }
+        if (!result->configuredPrior.empty()) {
+            nextLegendSwatch(kConfiguredColor, fmt::format("at m = {}", alibi::formatSlope(*r.configured)).c_str());
+        }
+        lines = {series("file", result->probabilities), series("m*", result->fittedPrior),
+                 series("configured", result->configuredPrior)};
+        // The figure's keys: a steep head's few keys fill the plot (the core's window).
+        window = explore::mapsRowWindow(lines, r.row + maps.keys() - maps.queries(), maps.keys());
+        if (const std::string note = explore::keyWindowNote(window, maps.keys(), false); !note.empty()) {
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextDisabled("%s", note.c_str());
+            ImGui::PopTextWrapPos();
+        }
+        return true;
+    }();
+    if (inColumn) {
+        ImGui::EndGroup();
+        ImGui::SetCursorScreenPos(start);
     }
-    if (!result->error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
-        ImGui::PopTextWrapPos();
-        return;
-    }
-    const MapsRowRequest& r = result->request;
-    plotTitle(mapsRowTitle(maps, r.layer, r.head, r.row));
-    legendSwatch(kFileColor, "the file's row");
-    if (!result->fittedPrior.empty()) {
-        nextLegendSwatch(kFittedColor, fmt::format("prior at m* = {}", alibi::formatValue(*r.fitted)).c_str());
-    }
-    if (!result->configuredPrior.empty()) {
-        nextLegendSwatch(kConfiguredColor, fmt::format("at m = {}", alibi::formatSlope(*r.configured)).c_str());
-    }
-    const std::vector<Series> lines{series("file", result->probabilities), series("m*", result->fittedPrior),
-                                    series("configured", result->configuredPrior)};
+    if (!ready) return;
     double top = 0;
     for (const Series& line : lines)
         for (double v : line.y) top = std::max(top, v);
-    // The figure's keys: a steep head's few keys fill the plot (the core's window).
-    const explore::KeyWindow window = explore::mapsRowWindow(lines, r.row + maps.keys() - maps.queries(), maps.keys());
-    if (const std::string note = explore::keyWindowNote(window, maps.keys(), false); !note.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s", note.c_str());
-        ImGui::PopTextWrapPos();
-    }
     PlotAxes axes;  // the title is above the legend; the axes named as in the figure
     axes.xLabel = "key j";
     axes.yLabel = "probability";
@@ -332,8 +354,10 @@ void drawRowTab(AppState& state, const Model& model) {
     axes.xMax = static_cast<double>(std::max<std::int64_t>(window.last, window.first + 1));
     axes.yMin = 0;
     axes.yMax = top > 0 ? top * 1.05 : 1;
+    // A lesson step showing the row cites this plot (lesson 5 step 4's "peak at the right").
+    axes.cited = state.lessonOpen && s.lessonSide && inColumn;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    PlotCanvas canvas(axes, ImVec2(avail.x, std::max(avail.y, 80.0f)));
+    PlotCanvas canvas(axes, ImVec2(inColumn ? room.x - column - gap : avail.x, std::max(avail.y, 80.0f)));
     s.plotShown = lastItemShown();
     canvas.drawSeries(lines[0], kFileColor, 3.0f);
     if (!lines[2].y.empty()) canvas.drawSeries(lines[2], kConfiguredColor, 1.5f);

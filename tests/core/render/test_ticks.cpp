@@ -1,4 +1,5 @@
 // Tests for <alibi/explore/ticks.hpp>.
+#include <alibi/render/plot.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <gtest/gtest.h>
@@ -91,4 +92,25 @@ TEST(Ticks, TokenStepIsTheSmallestThatKeepsLabelsALineApart) {
     const auto labels = indexAxisLabels(69, 9.5, 17, 1e9, tokens);
     ASSERT_EQ(labels.size(), 35u);  // 0, 2, ..., 68
     for (std::size_t n = 0; n < labels.size(); ++n) EXPECT_EQ(labels[n].index, static_cast<std::int64_t>(2 * n));
+}
+
+// The rule every plot axis follows (the s35 review: an ImGui y axis read a lone "0" under a 0.39
+// peak): asked for one tick, [-0.016, 0.41] gets more until it has two; the answer is the
+// multiples of 0.2 inside (0, 0.2, 0.4), the highest in the axis' upper half.
+TEST(Ticks, AtLeastTwoTicksOnAShortAxis) {
+    const auto nice = [](int target) { return niceTicks(-0.016, 0.41, target); };
+    ASSERT_EQ(nice(1).size(), 1U);  // what a short axis had
+    const std::vector<double> ticks = atLeastTwoTicks(1, nice);
+    ASSERT_EQ(ticks.size(), 3U);
+    for (std::size_t n = 0; n < ticks.size(); ++n) EXPECT_NEAR(ticks[n], 0.2 * static_cast<double>(n), 1e-12);
+    EXPECT_GE(ticks.back(), (-0.016 + 0.41) / 2);
+    // An axis already labelled twice keeps its ticks; one that never gets two stops asking.
+    EXPECT_EQ(atLeastTwoTicks(4, nice), nice(4));
+    int asked = 0;
+    const auto one = [&asked](int) {
+        ++asked;
+        return std::vector<double>{0.0};
+    };
+    EXPECT_EQ(atLeastTwoTicks(1, one).size(), 1U);
+    EXPECT_EQ(asked, kMaxTwoTickTarget);
 }
