@@ -7,6 +7,7 @@
 #include <alibi/render/format.hpp>
 #include <alibi/render/ticks.hpp>
 
+#include <QCoreApplication>
 #include <QFontMetrics>
 #include <QMouseEvent>
 #include <QPainter>
@@ -80,9 +81,18 @@ static int barColumn(const QFont& font) {
     return kBarGap + kBarWidth + std::max(colorBarLabelRoom(fm), fm.horizontalAdvance(u"key j →"_s) + 8);
 }
 
+QFont HeadDetailView::textFont() const {
+    // The plots' text scale (presentation mode scales plot text less than the lesson text): the
+    // cells keep the height at a projector's size, where the numbers print.
+    QFont f = font();
+    const double scale = qApp->property("alibiPlotTextScale").toDouble();
+    if (scale > 0 && scale != 1.0) f.setPointSizeF(f.pointSizeF() * std::clamp(scale, 0.25, 4.0));
+    return f;
+}
+
 QRectF HeadDetailView::area() const {
-    const int left = leftMargin(font(), m_queries), top = bands().area;
-    return QRectF(left, top, std::max(10, width() - left - kRight - barColumn(font())),
+    const int left = leftMargin(textFont(), m_queries), top = bands().area;
+    return QRectF(left, top, std::max(10, width() - left - kRight - barColumn(textFont())),
                   std::max(10, height() - top - kBottom));
 }
 
@@ -192,9 +202,9 @@ QString HeadDetailView::titleText() const {
     // to the cells (the hint stays in the tooltip).
     const QString title = QString::fromStdString(m_snapshot->detailTitle);
     const QString withHint = title + u"  -  "_s + kMouseHint;
-    QFont bold = font();
+    QFont bold = textFont();
     bold.setBold(true);
-    bold.setPointSizeF(font().pointSizeF() * 1.1);
+    bold.setPointSizeF(textFont().pointSizeF() * 1.1);
     return QFontMetrics(bold).horizontalAdvance(withHint) <= width() - 24 ? withHint : title;
 }
 
@@ -205,8 +215,8 @@ QString HeadDetailView::subtitleText() const {
 }
 
 TopBands HeadDetailView::bands() const {
-    if (!m_snapshot) return topBands(font());
-    return topBands(font(), width() - 24, titleText(), subtitleText());
+    if (!m_snapshot) return topBands(textFont());
+    return topBands(textFont(), width() - 24, titleText(), subtitleText());
 }
 
 void HeadDetailView::paintEvent(QPaintEvent*) {
@@ -220,19 +230,19 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     if (!m_fitted && m_cell <= 0) fit();
     const Session& s = m_snapshot->grid->session;
 
-    QFont title = font();
+    QFont title = textFont();
     title.setBold(true);
-    title.setPointSizeF(font().pointSizeF() * 1.1);
+    title.setPointSizeF(textFont().pointSizeF() * 1.1);
     beginPaintedTexts(this);
     m_colorBarRect = m_lessonCellRect = QRectF();
     const TopBands bands = this->bands();
-    const int line = fontMetrics().height() + 2;
+    const int line = QFontMetrics(textFont()).height() + 2;
     p.setFont(title);
     p.setPen(palette().color(QPalette::WindowText));
     // Wrapped (the bands make room), so a large (presentation) font loses no word.
     drawRecordedText(p, this, QRect(12, bands.title, width() - 24, bands.subtitle - bands.title),
                      Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, titleText());
-    p.setFont(font());
+    p.setFont(textFont());
     p.setPen(palette().color(QPalette::PlaceholderText));
     drawRecordedText(p, this, QRect(12, bands.subtitle, width() - 24, bands.keyLabel - line / 2 - bands.subtitle),
                      Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, subtitleText());
@@ -247,9 +257,9 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     // Every cell's number when cells are large enough to read and values were fetched.
     const auto& values = m_snapshot->detailValues;
     if (!values.empty() && m_cell >= 26) {
-        QFont f = font();
+        QFont f = textFont();
         // Up to the view's own font size (presentation mode makes it larger).
-        f.setPointSizeF(std::clamp(m_cell / 4.2, 6.5, std::max(12.0, font().pointSizeF())));
+        f.setPointSizeF(std::clamp(m_cell / 4.2, 6.5, std::max(12.0, textFont().pointSizeF())));
         p.setFont(f);
         const QFontMetrics fm(f);
         for (std::int64_t i = 0; i < m_queries; ++i) {
@@ -268,7 +278,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                 drawRecordedText(p, this, cell, Qt::AlignCenter, text);
             }
         }
-        p.setFont(font());
+        p.setFont(textFont());
     }
     // Grid lines between cells when they are big.
     if (m_cell >= 12) {
@@ -282,7 +292,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     }
     if (m_lessonHead >= 0 && m_lessonHead == m_snapshot->head && m_lessonQuery < m_queries && m_lessonKey < m_keys) {
         // A lesson's marked cell: an orange frame (with a dark edge so it shows on any colour).
-        const double pen = std::max(3.0, fontMetrics().height() / 5.0);
+        const double pen = std::max(3.0, QFontMetrics(textFont()).height() / 5.0);
         const QRectF cell(m_origin.x() + m_lessonKey * m_cell, m_origin.y() + m_lessonQuery * m_cell, m_cell, m_cell);
         m_lessonCellRect = cell & a;
         p.setBrush(Qt::NoBrush);
@@ -295,7 +305,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
 
     // Axis ticks: keys along the top, queries down the left.
     p.setPen(palette().color(QPalette::WindowText));
-    const QFontMetrics fm(font());
+    const QFontMetrics fm(textFont());
     const double minSpacing = 36;
     for (std::int64_t j : alibi::indexTicks(m_keys, m_cell, minSpacing)) {
         const double x = m_origin.x() + (j + 0.5) * m_cell;

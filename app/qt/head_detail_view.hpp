@@ -46,6 +46,7 @@ private:
     // The core's "1 cell = 38.2 x 38.2 px" for the image as drawn now (zoomed), not as rendered.
     [[nodiscard]] std::string shownSummary() const;
     [[nodiscard]] QRectF area() const;
+    [[nodiscard]] QFont textFont() const;
     // The title and subtitle as drawn, and the bands above the picture they need (wrapped).
     [[nodiscard]] QString titleText() const;
     [[nodiscard]] QString subtitleText() const;

@@ -42,25 +42,6 @@ int turns(const std::vector<QPolygonF>& lines) {
     return count;
 }
 
-// Whether `rect` touches the stroke of `curve` (its polyline widened by its half width).
-bool crosses(const QRectF& rect, const PlotWidget::DrawnCurve& curve) {
-    const QRectF grown = rect.adjusted(-curve.halfWidth, -curve.halfWidth, curve.halfWidth, curve.halfWidth);
-    const QPolygonF& pts = curve.points;
-    if (curve.dots || pts.size() == 1)
-        return std::any_of(pts.begin(), pts.end(), [&](const QPointF& pt) { return grown.contains(pt); });
-    for (qsizetype k = 1; k < pts.size(); ++k) {
-        const QLineF segment(pts[k - 1], pts[k]);
-        if (grown.contains(segment.p1()) || grown.contains(segment.p2())) return true;
-        const QLineF edges[4] = {{grown.topLeft(), grown.topRight()},
-                                 {grown.topRight(), grown.bottomRight()},
-                                 {grown.bottomRight(), grown.bottomLeft()},
-                                 {grown.bottomLeft(), grown.topLeft()}};
-        for (const QLineF& edge : edges)
-            if (segment.intersects(edge, nullptr) == QLineF::BoundedIntersection) return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
@@ -208,6 +189,7 @@ PlotWidget::Margins PlotWidget::margins() const {
                 sfm.boundingRect(QRect(0, 0, static_cast<int>(textWidth), 1000), Qt::TextWordWrap, m_note).height();
     }
     m.top = 6 + m.titleHeight + m.noteHeight + std::max(6, fm.height() / 2);
+    if (m_referenceX) m.top += fm.height() + 2;  // the reference line's label, above the frame
     m.bottom = 4 + 2.0 * fm.height() + 8;
     // The widest y tick label, measured on the ticks of a plot about this tall.
     int widest = fm.horizontalAdvance(u"0"_s);
@@ -605,28 +587,13 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         p.setPen(QPen(QColor(255, 140, 0), 3));
         p.drawRect(column);
     }
+    std::optional<double> referenceAt;  // where the reference line was drawn, for its label
     if (m_referenceX && *m_referenceX >= xValue(m_x.lo) && *m_referenceX <= xValue(m_x.hi)) {
-        // A reference line (the training length L): dark, dashed, labelled at the top.
+        // A reference line (the training length L): dark, dashed, labelled above the frame.
         const double x = mapX(*m_referenceX, a);
         p.setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
         p.drawLine(QPointF(x, frame.top()), QPointF(x, frame.bottom()));
-        // Beside the line, inside the frame, where no curve runs: from the top down, right of
-        // the line, then left of it (a curve under the label would hide it or be read as its
-        // number). Nowhere clear: the place crossing the fewest curves.
-        const double w = fm.horizontalAdvance(m_referenceLabel) + 2, h = fm.height();
-        QRectF best;
-        int bestCrossed = std::numeric_limits<int>::max();
-        for (double y = frame.top() + 2; y + h <= frame.bottom() - 2 && bestCrossed > 0; y += h / 2)
-            for (const double left : {x + 4, x - 4 - w}) {
-                const QRectF at(left, y, w, h);
-                if (at.left() < frame.left() + 2 || at.right() > frame.right() - 2) continue;
-                int crossed = 0;
-                for (const DrawnCurve& curve : m_drawn) crossed += crosses(at, curve) ? 1 : 0;
-                if (crossed < bestCrossed) bestCrossed = crossed, best = at;
-                if (crossed == 0) break;
-            }
-        if (best.isNull()) best = QRectF(std::max(frame.left() + 2, x + 4), frame.top() + 2, w, h);
-        m_referenceLabelRect = drawRecordedText(p, this, best, Qt::AlignLeft, m_referenceLabel);
+        referenceAt = x;
     }
     if (m_cursorX && *m_cursorX >= xValue(m_x.lo) && *m_cursorX <= xValue(m_x.hi)) {
         const double x = mapX(*m_cursorX, a);
@@ -634,6 +601,15 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         p.drawLine(QPointF(x, frame.top()), QPointF(x, frame.bottom()));
     }
     p.restore();
+    if (referenceAt) {
+        // The line's label ("L = 64") on the line of its own above the frame (margins() keeps
+        // it), centred on the line: never on a curve, however small the plot (issue 27).
+        p.setPen(text);
+        const double w = fm.horizontalAdvance(m_referenceLabel) + 2;
+        const double left = std::clamp(*referenceAt - w / 2, frame.left(), std::max(frame.left(), width() - 2 - w));
+        m_referenceLabelRect = drawRecordedText(p, this, QRectF(left, frame.top() - fm.height() - 2, w, fm.height()),
+                                                Qt::AlignLeft | Qt::AlignVCenter, m_referenceLabel);
+    }
 
     // Legend, or the highlighted series' name when there are too many for a legend.
     if (const LegendLayout legend = legendLayout(); legend.columns > 0) {

@@ -373,7 +373,7 @@ private:
         QFont font = m_view->font();
         font.setPointSizeF(m_view->font().pointSizeF() * scale);
         if (m_table->font() != font) m_table->setFont(font);
-        const int line = QFontMetrics(font).height() + 6;
+        const int line = QFontMetrics(font).height() + 3;
         m_table->verticalHeader()->setMinimumSectionSize(std::min(line, 18));
         m_table->verticalHeader()->setDefaultSectionSize(line);
     }

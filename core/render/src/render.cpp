@@ -113,7 +113,10 @@ void squareUp(const HeatmapParams& params, int& w, int& h) {
     h = tile.height;
 }
 
-std::vector<HeatmapTile> placeTiles(const HeatmapParams& params, std::vector<int> heads, Heatmap& map) {
+// `bandAware`: the value grid's square-celled layout, whose column count also counts the label
+// bands (the head grid keeps gridLayout's choice).
+std::vector<HeatmapTile> placeTiles(const HeatmapParams& params, std::vector<int> heads, Heatmap& map,
+                                    bool bandAware = false) {
     std::vector<HeatmapTile> tiles;
     if (heads.size() == 1) {
         map.columns = map.rows = 1;
@@ -122,7 +125,23 @@ std::vector<HeatmapTile> placeTiles(const HeatmapParams& params, std::vector<int
         tiles.push_back({heads[0], 0, 0, w, h, 0, 0, 0});
         return tiles;
     }
-    const auto grid = gridLayout(static_cast<int>(heads.size()), params.width, params.height);
+    auto grid = gridLayout(static_cast<int>(heads.size()), params.width, params.height);
+    if (params.squareCells && bandAware) {
+        // Square cells: the column count that gives the largest cell once the gaps and every
+        // row's label band are taken off (a wide, short view loses a band per row).
+        const double K = static_cast<double>(std::max<std::int64_t>(params.attention.bias.keyCount(), 1));
+        const double Q = static_cast<double>(std::max<std::int64_t>(params.attention.bias.queries, 1));
+        const int n = static_cast<int>(heads.size());
+        double bestCell = -1;
+        for (int c = 1; c <= n; ++c) {
+            const int r = (n + c - 1) / c;
+            const int rowBand = std::clamp(params.labelBand, 0, std::max(0, params.height / (4 * r)));
+            const double w = static_cast<double>(params.width - std::max(params.gap, 0) * (c - 1)) / c;
+            const double h = static_cast<double>(params.height - std::max(params.gap, 0) * (r - 1) - rowBand * r) / r;
+            const double cell = std::min(w / K, h / Q);
+            if (cell > bestCell + 1e-9) bestCell = cell, grid = {c, r};
+        }
+    }
     map.columns = grid.columns;
     map.rows = grid.rows;
     const int gap = std::max(params.gap, 0);
@@ -830,7 +849,7 @@ Heatmap renderValueGrid(const ValueGridParams& params,
     std::vector<int> heads;
     for (int h = 0; h < std::max(params.heads, 1); ++h) heads.push_back(h);
     Heatmap map;
-    map.tiles = placeTiles(placement, heads, map);
+    map.tiles = placeTiles(placement, heads, map, /*bandAware=*/true);
     if (params.squareCells) {
         // Cropped to the tiles: the square-celled tiles leave a margin at the right or bottom.
         int right = 1, bottom = 1;
