@@ -337,7 +337,7 @@ Result<GridSnapshot> computeGrid(const Request& request, const CancelledFn& canc
 }
 
 CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,
-                               const CancelledFn& cancelled, int gap, int labelBand, bool squareCells) {
+                               const CancelledFn& cancelled, int gap, int labelBand) {
     CompareSnapshot out;
     out.sessionB = applyCompare(a, b);
     auto pa = a.attention;
@@ -412,7 +412,7 @@ CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int 
     const double range = maxAbs > 0 ? maxAbs : 1.0;
     const Heatmap map = renderValueGrid(
         {static_cast<int>(heads), q, k, Colormap::Diverging, -range, range, std::max(16, width), std::max(16, height),
-         gap, labelBand, squareCells},
+         gap, labelBand, /*squareCells=*/true},
         [&](int h, std::int64_t i, std::int64_t j) { return diff[(static_cast<std::uint64_t>(h) * q + i) * k + j]; });
     out.image = map.image;
     out.tiles = map.tiles;
@@ -750,8 +750,7 @@ Snapshot computeDetails(const Request& request, GridPtr gridSnapshot, const Canc
         out.compare =
             computeCompare(s, request.compare, request.compareWidth > 0 ? request.compareWidth : request.gridWidth,
                            request.compareHeight > 0 ? request.compareHeight : request.gridHeight, stop, 4,
-                           request.compareLabelBand >= 0 ? request.compareLabelBand : request.labelBand,
-                           /*squareCells=*/request.compareWidth > 0);
+                           request.compareLabelBand >= 0 ? request.compareLabelBand : request.labelBand);
     if (steps.stopped()) return out;
     if (request.wantExtrapolation) out.extrapolation = computeExtrapolation(s, out.head, stop);
     (void)steps.done(4);

@@ -95,7 +95,10 @@ Ranges dataRanges(const std::vector<Series>& series, const PlotStyle& style) {
 }
 
 std::vector<double> yTicksOf(const Ranges& r, const PlotStyle& style, double height) {
-    if (!style.logY2) return niceTicks(r.ymin, r.ymax, std::clamp(static_cast<int>(height / 45), 2, 10));
+    // A short panel labels two values of its axis (the explorers' rule: atLeastTwoTicks).
+    if (!style.logY2)
+        return atLeastTwoTicks(std::clamp(static_cast<int>(height / 45), 2, 10),
+                               [&](int target) { return niceTicks(r.ymin, r.ymax, target); });
     std::vector<double> ticks;
     const double step = std::max(1.0, std::ceil((r.ymax - r.ymin) / std::clamp(height / 30, 2.0, 10.0)));
     for (double e = r.ymin; e <= r.ymax + 1e-9; e += step) ticks.push_back(e);

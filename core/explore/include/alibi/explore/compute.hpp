@@ -93,10 +93,10 @@ using DetailPreviewFn = std::function<void(const Snapshot&)>;
 [[nodiscard]] HeatmapParams gridParams(const Request& request);
 // A - B per cell over the whole tensor (both built in memory, up to 2^24 cells), tiles `gap`
 // pixels apart (a figure at 2x doubles it), `labelBand` pixels free above each for its label.
-// `squareCells`: tiles of square cells, the image cropped to them (ValueGridParams).
+// Tiles of square cells, the image cropped to them (ValueGridParams::squareCells), in every front
+// end and figure alike: a stretched tile read as another distance profile than the view's.
 [[nodiscard]] CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,
-                                             const CancelledFn& cancelled = {}, int gap = 4, int labelBand = 0,
-                                             bool squareCells = false);
+                                             const CancelledFn& cancelled = {}, int gap = 4, int labelBand = 0);
 // The compare view's hover read-out of one cell: "head 3 · query i = 5 · key j = 2\nA = -1.5 ·
 // B = -0.75 · A - B = -0.75"; "masked" for a side whose mode masks the cell (drawn grey). Empty
 // outside the tensor or when `cells` holds no tensors.
