@@ -279,7 +279,8 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
         };
         for (int c = 0; c < explore::kFitColumnCount; ++c) {
             const auto column = static_cast<explore::FitColumn>(c);
-            headers << qs(std::string(explore::fitColumnTitle(column)));
+            // Two lines ("configured" over "m"), so more columns fit the width.
+            headers << qs(std::string(explore::fitColumnTitle(column))).replace(u' ', u'\n');
             if (column == explore::FitColumn::Verdict) {
                 formats.push_back([verdictOf](double v) {
                     const auto verdict = verdictOf(v);
@@ -314,6 +315,19 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The columns a lesson compares side by side (lesson 5 step 2: the verdict, m* and its 95%
+    // interval against the configured m, and their ratio) first, in view without scrolling
+    // sideways on a 1280x720 projector; the statistics follow.
+    {
+        QHeaderView* header = m_table->horizontalHeader();
+        header->moveSection(header->visualIndex(static_cast<int>(explore::FitColumn::ConfiguredSlope)),
+                            header->visualIndex(static_cast<int>(explore::FitColumn::Kl)));
+        header->moveSection(header->visualIndex(static_cast<int>(explore::FitColumn::SlopeRatio)),
+                            header->visualIndex(static_cast<int>(explore::FitColumn::Kl)));
+    }
+    keepTableTextAtPlotScale(
+        this, m_table,
+        m_table->horizontalHeader()->visualIndex(static_cast<int>(explore::FitColumn::ConfiguredSlope)) + 1);
     m_table->setToolTip(u"Click a header to sort; select a row to show that head in the other views"_s);
 
     m_views->addTab(m_grid, u"Layer grid"_s);

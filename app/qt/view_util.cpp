@@ -329,7 +329,10 @@ namespace {
 class TableFit : public QObject {
 public:
     static constexpr int kTableRows = 8;
-    TableFit(QWidget* view, QTableView* table) : QObject(table), m_view(view), m_table(table) {
+    // firstColumns > 0: a table of many columns that scrolls sideways, and fills its tab; its
+    // first firstColumns columns (in the header's order) are to fit the width.
+    TableFit(QWidget* view, QTableView* table, int firstColumns = 0)
+        : QObject(table), m_view(view), m_table(table), m_firstColumns(firstColumns) {
         view->installEventFilter(this);
         table->installEventFilter(this);
         QAbstractItemModel* model = table->model();
@@ -358,14 +361,17 @@ private:
             fit();
         });
     }
-    // The width the table's columns ask for at its current font.
+    // The width the table's columns (its first m_firstColumns ones) ask for at its current font.
     [[nodiscard]] int neededWidth() const {
         int width = 2 * m_table->frameWidth();
         if (m_table->verticalHeader()->isVisible()) width += m_table->verticalHeader()->sizeHint().width();
+        if (m_firstColumns > 0 && m_table->verticalScrollBar()->isVisible())
+            width += m_table->verticalScrollBar()->width();
         const QAbstractItemModel* model = m_table->model();
         const QAbstractItemView* view = m_table;  // QTableView makes sizeHintForColumn protected
+        const QHeaderView* header = m_table->horizontalHeader();
         for (int c = 0; c < model->columnCount(); ++c)
-            if (!m_table->isColumnHidden(c))
+            if (!m_table->isColumnHidden(c) && (m_firstColumns <= 0 || header->visualIndex(c) < m_firstColumns))
                 width += std::max(view->sizeHintForColumn(c), m_table->horizontalHeader()->sectionSizeHint(c));
         return width;
     }
@@ -386,6 +392,7 @@ private:
             scale -= top * 0.05;
             setScale(scale);
         }
+        if (m_firstColumns > 0) return;  // its height is its layout's
         const QAbstractItemModel* model = m_table->model();
         const int rows = std::min(model->rowCount(), kTableRows);
         int height = 2 * m_table->frameWidth() + m_table->horizontalHeader()->sizeHint().height() +
@@ -396,10 +403,15 @@ private:
 
     QWidget* m_view;
     QTableView* m_table;
+    int m_firstColumns;
     bool m_scheduled = false;
 };
 
 }  // namespace
+
+void keepTableTextAtPlotScale(QWidget* view, QTableView* table, int firstColumns) {
+    new TableFit(view, table, std::max(firstColumns, 1));
+}
 
 void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, QWidget* table) {
     auto* split = new QSplitter(Qt::Vertical, view);

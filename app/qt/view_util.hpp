@@ -17,6 +17,8 @@
 
 #include <vector>
 
+class QTableView;
+
 class QTimer;
 
 class QFontMetrics;
@@ -119,6 +121,11 @@ QRectF drawRecordedText(class QPainter& painter, const QWidget* widget, const QR
 // The layout of a view with a table: a row of controls on top, then `upper` over `table` in a
 // vertical splitter sharing the height 3:2.
 void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, QWidget* table);
+// A table that fills its own tab and scrolls sideways (the Attention maps' fit table): its text
+// kept at the plots' scale of `view`'s font (presentation mode scales plot text less than the
+// lesson text), smaller still, down to three quarters of that, until its first `firstColumns`
+// columns (in the header's order) fit the width; its height is left to its layout.
+void keepTableTextAtPlotScale(QWidget* view, QTableView* table, int firstColumns);
 // A distinct colour for series n of count (head colours follow viridis, ordered like the heads).
 [[nodiscard]] QColor seriesColor(int n, int count, bool categorical);
 

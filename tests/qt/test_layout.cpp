@@ -12,6 +12,7 @@
 #include "lesson_mark.hpp"
 #include "lesson_panel.hpp"
 #include "main_window.hpp"
+#include "model/attention_maps_model.hpp"
 #include "parameters_panel.hpp"
 
 #include <QAbstractProxyModel>
@@ -19,6 +20,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -32,6 +34,10 @@
 #include <QTextBrowser>
 
 #include "patient_qtry.hpp"
+
+#include <cmath>
+#include <utility>
+#include <vector>
 
 using namespace alibi;
 using namespace Qt::Literals::StringLiterals;
@@ -212,6 +218,9 @@ private slots:
         QStringList problems;
         for (int step = 0;; ++step) {
             QTRY_VERIFY(!w.model()->pending());
+            // A step over a model's attention maps: its file opened and its heads fitted.
+            AttentionMapsModel* maps = w.attentionPage()->model();
+            QTRY_VERIFY_WITH_TIMEOUT(!maps->opening() && !maps->fitting(), 60000);
             QTest::qWait(200);
             const QString name = QString("%1x%2 %3 step %4").arg(width).arg(height).arg(lesson).arg(step + 1);
             (void)w.grab();  // paints every view: what they drew is what is checked
@@ -225,7 +234,7 @@ private slots:
             }
             for (QTableView* table : page->findChildren<QTableView*>()) {
                 if (!table->isVisible() || table->model() == nullptr) continue;
-                problems << tableProblems(name, table);
+                problems << tableProblems(name, table, panel->textView()->toPlainText());
             }
             if (page->isAncestorOf(w.compareView()) || page == w.compareView()) {
                 ImagePanel* image = w.compareView()->image();
@@ -398,32 +407,17 @@ private:
     // A table of at most 8 rows shows them all; a table of at most 9 columns (the statistics,
     // the mass beyond L) shows every column whole, and each row the lesson marks (the
     // LessonRowsProxy in the table's chain of models) lies whole inside the viewport, every
-    // column of it. Wider tables (the Attention maps' 16-column fit table) scroll sideways.
-    static QStringList tableProblems(const QString& name, QTableView* table) {
+    // column of it. A wider table (the Attention maps' 16-column fit table) may scroll sideways,
+    // but the columns the step's text cites are in view, each header whole and each marked row's
+    // cell inside the viewport (lesson 5 step 2: verdict, m*, its 95% interval, configured m).
+    static QStringList tableProblems(const QString& name, QTableView* table, const QString& stepText) {
         QStringList problems;
-        if (table->model()->columnCount() > 9) return problems;
+        const bool wide = table->model()->columnCount() > 9;
         const QString what = name + ": table \"" +
                              table->model()->headerData(0, Qt::Horizontal).toString().replace('\n', ' ') + " ...\"";
         const QRect view = table->viewport()->rect().adjusted(0, 0, 1, 1);
-        QHeaderView* header = table->horizontalHeader();
-        for (int c = 0; c < header->count(); ++c) {
-            if (header->isSectionHidden(c)) continue;
-            const int at = header->sectionViewportPosition(c);
-            if (at < 0 || at + header->sectionSize(c) > header->width() + 1)
-                problems << QString("%1: column %2 \"%3\" is cut or scrolled out (%4..%5 of %6 px)")
-                                .arg(what)
-                                .arg(c)
-                                .arg(table->model()->headerData(c, Qt::Horizontal).toString().replace('\n', ' '))
-                                .arg(at)
-                                .arg(at + header->sectionSize(c))
-                                .arg(header->width());
-        }
         const int rows = table->model()->rowCount();
-        if (rows <= 8 && table->verticalScrollBar()->maximum() > 0)
-            problems << QString("%1: %2 rows need scrolling (%3 more)")
-                            .arg(what)
-                            .arg(rows)
-                            .arg(table->verticalScrollBar()->maximum());
+        std::vector<int> marked;
         for (int r = 0; r < rows; ++r) {
             // Down the chain of proxies to the one that marks a lesson's rows.
             QModelIndex index = table->model()->index(r, 0);
@@ -436,10 +430,34 @@ private:
                 index = proxy->mapToSource(index);
                 m = proxy->sourceModel();
             }
-            if (marks == nullptr || !marks->marksRow(index.row())) continue;
+            if (marks != nullptr && marks->marksRow(index.row())) marked.push_back(r);
+        }
+        std::vector<int> checked;  // the columns that must be in view
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            if (!table->isColumnHidden(c) && (!wide || citesColumn(table, c, marked, stepText))) checked.push_back(c);
+        if (wide && !marked.empty() && checked.empty())
+            problems << what + ": the step marks rows but its text cites none of the table's columns";
+        QHeaderView* header = table->horizontalHeader();
+        for (const int c : checked) {
+            const int at = header->sectionViewportPosition(c);
+            if (at < 0 || at + header->sectionSize(c) > header->width() + 1)
+                problems << QString("%1: %2column %3 \"%4\" is cut or scrolled out (%5..%6 of %7 px)")
+                                .arg(what)
+                                .arg(wide ? u"cited "_s : QString())
+                                .arg(c)
+                                .arg(table->model()->headerData(c, Qt::Horizontal).toString().replace('\n', ' '))
+                                .arg(at)
+                                .arg(at + header->sectionSize(c))
+                                .arg(header->width());
+        }
+        if (rows <= 8 && table->verticalScrollBar()->maximum() > 0)
+            problems << QString("%1: %2 rows need scrolling (%3 more)")
+                            .arg(what)
+                            .arg(rows)
+                            .arg(table->verticalScrollBar()->maximum());
+        for (const int r : marked) {
             QStringList out;
-            for (int c = 0; c < table->model()->columnCount(); ++c) {
-                if (table->isColumnHidden(c)) continue;
+            for (const int c : checked) {
                 const QRect cell = table->visualRect(table->model()->index(r, c));
                 if (!view.contains(cell))
                     out << QString("%1 (%2,%3 %4x%5)")
@@ -458,6 +476,46 @@ private:
                                 .arg(out.join(u", "_s));
         }
         return problems;
+    }
+    // Whether a step's text cites column c: it names the column's header ("m*", "configured m";
+    // not a plain word such as "rows", which any text may use), a
+    // phrase of the column's tool tip (m* low: "m*'s 95% interval"), or a marked row's cell
+    // of the column: its text as a word ("1/2", "follows its slope"), or its number rounded to
+    // the digits the text quotes ("0.4862" as "0.486"). Layer and head numbers are left out
+    // (every step names some small integer).
+    static bool citesColumn(QTableView* table, int c, const std::vector<int>& marked, const QString& text) {
+        const auto word = [&text](const QString& w) {
+            if (w.isEmpty()) return false;
+            const QRegularExpression re("(^|[^\\w*/.])" + QRegularExpression::escape(w) + "($|[^\\w*/])");
+            return re.match(text).hasMatch();
+        };
+        const QString title = table->model()->headerData(c, Qt::Horizontal).toString().replace('\n', ' ');
+        static const QRegularExpression plainWord(u"^[a-z]+$"_s);  // "rows", "layer": words any text may use
+        if (!plainWord.match(title).hasMatch() && word(title)) return true;
+        const QString tip = table->model()->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
+        for (const QString& phrase : {u"95% interval"_s})
+            if (tip.contains(phrase) && text.contains(phrase)) return true;
+        // The numbers the text quotes, with their digits after the point.
+        std::vector<std::pair<double, int>> quoted;
+        static const QRegularExpression number(u"(?<![\\w.])(\\d+)\\.(\\d+)"_s);
+        for (auto it = number.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            quoted.emplace_back(m.captured(0).toDouble(), static_cast<int>(m.captured(2).size()));
+        }
+        for (const int r : marked) {
+            const QModelIndex index = table->model()->index(r, c);
+            const QString cell = index.data().toString().trimmed();
+            bool isInt = false;
+            (void)cell.toLongLong(&isInt);
+            if (cell.isEmpty() || isInt) continue;
+            if (word(cell)) return true;
+            bool isNumber = false;
+            const double v = cell.toDouble(&isNumber);
+            if (!isNumber) continue;
+            for (const auto& [q, digits] : quoted)
+                if (std::abs(v - q) <= 0.5 * std::pow(10.0, -digits) + 1e-12) return true;
+        }
+        return false;
     }
     static QString shots() { return QString(ALIBI_QT_SCREENSHOT_DIR) + "/layout"; }
     QTemporaryDir m_home;
