@@ -438,7 +438,7 @@ void Explorer::drawPanels(float top) {
     const float width = std::max(display.x, 640.0f);
     const float em = ImGui::GetFontSize();  // panel widths follow the zoom
     // A lesson takes a strip along the bottom; the panels share what is left.
-    const float lesson = m_lessons.height(std::max(display.y, 480.0f) - top);
+    const float lesson = m_lessons.height(std::max(display.y, 480.0f) - top, width);
     m_state.lessonOpen = m_lessons.active();
     const float height = std::max(display.y, 480.0f) - top - lesson;
     const bool parameters = !m_state.presentation || m_state.presentationParameters;

@@ -181,10 +181,20 @@ struct MatrixSeen {
     std::vector<bool> rows, columns;  // labelled
     std::vector<std::pair<std::string, ImVec2>> offCentre;
 };
+struct RowSeen {
+    std::string table;
+    int row = 0;
+    float top = 0, bottom = 0, visibleTop = 0, visibleBottom = 0;
+};
+struct LessonTextSeen {
+    float textBottom = 0, roomBottom = 0, lineHeight = 0;
+};
 struct Pictures {
     int frame = -1;
     std::vector<PlotSeen> plots;
     std::vector<MatrixSeen> matrices;
+    std::vector<RowSeen> markedRows;
+    std::vector<LessonTextSeen> lessonTexts;
 };
 // This frame's notes (older frames' are dropped on the first note of a new frame).
 Pictures& pictures() {
@@ -227,6 +237,15 @@ void noteMatrixLabel(const std::string& name, bool row, int cell, float labelCen
     }
 }
 
+void noteMarkedTableRow(const std::string& table, int row, float top, float bottom, float visibleTop,
+                        float visibleBottom) {
+    pictures().markedRows.push_back({table, row, top, bottom, visibleTop, visibleBottom});
+}
+
+void noteLessonText(float textBottom, float roomBottom, float lineHeight) {
+    pictures().lessonTexts.push_back({textBottom, roomBottom, lineHeight});
+}
+
 void noteTextField() {
     TextFields& fields = textFields();
     if (fields.frame != ImGui::GetFrameCount()) {
@@ -259,6 +278,12 @@ std::string LayoutProblem::describe() const {
             break;
         case Kind::Unlabelled:
             what = "matrix row or column without its label";
+            break;
+        case Kind::HiddenRow:
+            what = "table row a lesson step marks not in view";
+            break;
+        case Kind::EmptyStrip:
+            what = "lesson strip taller than its text";
             break;
     }
     std::string s = fmt::format("{} [{}] \"{}\" at ({:.0f}, {:.0f})-({:.0f}, {:.0f})", what, window, text, min.x, min.y,
@@ -338,6 +363,19 @@ std::vector<LayoutProblem> checkTextLayout(const ImDrawData& data) {
                 problems.push_back({LayoutProblem::Kind::Unlabelled, m.name, fmt::format("column {}", c), "", {}, {}});
         }
     }
+    constexpr float slack = 1.0f;
+    for (const RowSeen& r : seen.markedRows)
+        if (r.top < r.visibleTop - slack || r.bottom > r.visibleBottom + slack)
+            problems.push_back({LayoutProblem::Kind::HiddenRow, r.table,
+                                fmt::format("row {} at y {:.0f} to {:.0f}, visible {:.0f} to {:.0f}", r.row, r.top,
+                                            r.bottom, r.visibleTop, r.visibleBottom),
+                                "", ImVec2(0, r.top), ImVec2(0, r.bottom)});
+    for (const LessonTextSeen& t : seen.lessonTexts)
+        if (t.roomBottom - t.textBottom > t.lineHeight + 4.0f)  // the strip's rounding
+            problems.push_back({LayoutProblem::Kind::EmptyStrip, "lesson text",
+                                fmt::format("{:.0f} px empty under it, a line is {:.0f} px",
+                                            t.roomBottom - t.textBottom, t.lineHeight),
+                                "", ImVec2(0, t.textBottom), ImVec2(0, t.roomBottom)});
     return problems;
 }
 

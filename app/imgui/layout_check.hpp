@@ -11,7 +11,9 @@
 //  - a plot whose y axis labels fewer than two values (a lone "0" under a 0.39 peak);
 //  - a plot a lesson step cites (PlotAxes::cited) whose frame is under kMinCitedPlotHeight;
 //  - a matrix's row or column label not on its cell's centre, or a row or column of a matrix
-//    that labels every cell left without its label.
+//    that labels every cell left without its label;
+//  - a table row a lesson step marks drawn outside the table's visible rows (the step cites it);
+//  - a lesson strip taller than its text by more than a line of it (the views want that room).
 // The measure is the text as drawn (the font's glyph boxes), which is CalcTextSize's measure of
 // the same string, against the item's or window's rectangle that ImGui clips it to.
 #pragma once
@@ -31,7 +33,7 @@ struct TextRun {
 };
 
 struct LayoutProblem {
-    enum class Kind { Cut, ClippedInFrame, Overlap, FewTicks, SmallPlot, OffCentre, Unlabelled };
+    enum class Kind { Cut, ClippedInFrame, Overlap, FewTicks, SmallPlot, OffCentre, Unlabelled, HiddenRow, EmptyStrip };
     Kind kind = Kind::Cut;
     std::string text, other;  // the run (and for an overlap the other run)
     std::string window;
@@ -56,6 +58,14 @@ void notePlot(const std::string& title, ImVec2 frameMin, ImVec2 frameMax, int yT
 void noteMatrix(const std::string& name, int cells, float cellSize);
 void noteMatrixLabel(const std::string& name, bool row, int cell, float labelCentre, float labelExtent,
                      float cellCentre);
+
+// A table row a lesson step marks (screen y from top to bottom) and the table's visible rows
+// below its header: a marked row not wholly among them is a problem.
+void noteMarkedTableRow(const std::string& table, int row, float top, float bottom, float visibleTop,
+                        float visibleBottom);
+// The lesson strip's text: where it ends (screen y), where its room ends, and one line's height.
+// Room under the text of more than a line is a problem (the strip should be sized to its text).
+void noteLessonText(float textBottom, float roomBottom, float lineHeight);
 
 // The text runs of the rendered frame (call after ImGui::Render, before the next NewFrame).
 [[nodiscard]] std::vector<TextRun> textRuns(const ImDrawData& data);

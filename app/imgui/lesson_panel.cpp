@@ -1,6 +1,7 @@
 // The ImGui lesson panel (see lesson_panel.hpp).
 #include "lesson_panel.hpp"
 
+#include "layout_check.hpp"
 #include "view_common.hpp"
 
 #include <fmt/format.h>
@@ -123,14 +124,32 @@ Result<void> LessonPanel::open(const std::string& nameOrPath) {
     return {};
 }
 
-float LessonPanel::height(float available) const {
+float LessonPanel::height(float available, float width) const {
     if (!m_state) return 0.0f;
-    ImFont* font = lessonFont();
-    const float line = (font != nullptr ? font->FontSize * textScale : ImGui::GetFontSize() * 2.0f) * 1.25f;
-    // The bar and about four and a half lines of text (a step is a few sentences); never more
-    // than 40 % of the window.
-    const float wanted = ImGui::GetFrameHeightWithSpacing() * 2.0f + line * 4.5f;
-    return std::floor(std::clamp(wanted, 0.18f * available, 0.40f * available));
+    const ImGuiStyle& style = ImGui::GetStyle();
+    // The bar (title, buttons, note, separator) as drawn last frame; before the first, two rows
+    // of buttons.
+    const float bar =
+        m_barHeight > 0.0f ? m_barHeight : style.WindowPadding.y + ImGui::GetFrameHeightWithSpacing() * 2.0f;
+    // The step's whole text at the chosen size (A- / A+), wrapped as the text child wraps it
+    // (fittedScale's width), and the window's bottom padding: the views get the rest. Never more
+    // than 40 % of the window: a longer text is shown smaller (fittedScale), never below the
+    // interface's text size, and scrolls beyond that.
+    const float textWidth =
+        width - 2.0f * style.WindowPadding.x - style.ScrollbarSize - 2.0f * std::ceil(ImGui::GetFontSize() * 0.2f);
+    const std::string& step = m_state->step().text;
+    const float extra = bar + style.WindowPadding.y + 2.0f;
+    const float most = std::floor(0.40f * available);
+    float text = textHeight(step, textScale, textWidth);
+    // Too long for the most: the text at the size it is shown in that room, which may leave up to
+    // a line under it (the size shrinks in steps), given back to the views.
+    if (extra + text > most) {
+        const float room = most - extra;
+        text = textHeight(step, fittedScale(step, textScale, ImVec2(width - 2.0f * style.WindowPadding.x, room)),
+                          textWidth);
+    }
+    const float wanted = std::ceil(extra + text);
+    return std::min(std::max(wanted, bar + ImGui::GetFrameHeightWithSpacing()), most);
 }
 
 LessonPanel::Action LessonPanel::draw(float x, float y, float width, float height, const Session& current,
@@ -193,9 +212,14 @@ LessonPanel::Action LessonPanel::draw(float x, float y, float width, float heigh
         }
         ImGui::Separator();
         // The whole step shown: the chosen size (A- / A+), smaller only as far as the room needs.
+        m_barHeight = ImGui::GetCursorPosY();
         m_shownScale = fittedScale(step.text, textScale, ImGui::GetContentRegionAvail());
         if (beginTextChild("lesson text", ImVec2(0, 0))) {
             lessonText(step.text, m_shownScale);
+            ImFont* lf = lessonFont();
+            const float line = lf != nullptr ? lf->FontSize * m_shownScale
+                                             : ImGui::GetFontSize() * std::max(1.0f, m_shownScale * 2.2f);
+            noteLessonText(ImGui::GetCursorScreenPos().y, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y, line);
         }
         ImGui::EndChild();
     }

@@ -65,8 +65,10 @@ public:
     [[nodiscard]] explore::LessonState* state() { return m_state.get(); }
     [[nodiscard]] const explore::LessonState* state() const { return m_state.get(); }
 
-    // Height of the strip at the bottom of a window `available` pixels tall (0 without a lesson).
-    [[nodiscard]] float height(float available) const;
+    // Height of the strip at the bottom of a window `available` pixels tall and `width` wide (0
+    // without a lesson): its bar and the step's whole text at textScale, at most 40 % of
+    // `available` (a longer text is then shown smaller, as far as the interface's text size).
+    [[nodiscard]] float height(float available, float width) const;
     // Draws the strip; `current` tells whether the user changed the step's parameters. Returns
     // what was clicked.
     Action draw(float x, float y, float width, float height, const Session& current, const std::string& note);
@@ -91,6 +93,7 @@ private:
     std::string m_chosen;
     bool m_focused = false;
     float m_shownScale = 0.75f;
+    float m_barHeight = 0.0f;  // the bar above the text, last frame (window padding included)
 };
 
 }  // namespace alibi::imgui

@@ -24,12 +24,19 @@ bool scrollingToMarkedRows(const MarkedRows& rows, std::uint64_t step) {
 
 void beginMarkedRows(MarkedRows& rows) {
     rows.rows.clear();
+    rows.firstIndex = -1;
 }
 
-void noteMarkedRow(MarkedRows& rows) {
+void noteMarkedRow(MarkedRows& rows, int index) {
     const ImGuiTable* table = ImGui::GetCurrentTable();
     if (table == nullptr) return;
     const float top = table->RowPosY1;
+    if (index >= 0 && rows.firstIndex < 0) {
+        rows.firstIndex = index;
+        rows.firstTop = top;
+    } else if (index > rows.firstIndex && rows.firstIndex >= 0) {
+        rows.rowPitch = (top - rows.firstTop) / static_cast<float>(index - rows.firstIndex);
+    }
     rows.rows.push_back({top, top + ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y});
 }
 
@@ -37,7 +44,8 @@ void scrollToMarkedRows(MarkedRows& rows, std::uint64_t step) {
     const ImGuiTable* table = ImGui::GetCurrentTable();
     if (table == nullptr) return;
     // The header row stays at the top (frozen while scrolled): the rows show below it.
-    rows.visible = {table->InnerClipRect.Min.y + ImGui::TableGetHeaderRowHeight(), table->InnerClipRect.Max.y};
+    rows.headerHeight = ImGui::TableGetHeaderRowHeight();
+    rows.visible = {table->InnerClipRect.Min.y + rows.headerHeight, table->InnerClipRect.Max.y};
     if (!scrollingToMarkedRows(rows, step) || rows.rows.empty()) return;
     if (rows.tryingFor != step) {
         rows.tryingFor = step;

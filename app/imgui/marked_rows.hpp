@@ -18,6 +18,11 @@ struct MarkedRows {
     int tries = 0;
     Span visible;            // the table's visible rows, below its header, last frame
     std::vector<Span> rows;  // the marked rows drawn last frame
+    // Measured last frame: the body rows' pitch (from two marked rows given their indices; 0
+    // until then) and the header row's height, for a view sizing the table to its marked rows.
+    float rowPitch = 0, headerHeight = 0;
+    int firstIndex = -1;  // this frame's first marked row given with its index
+    float firstTop = 0;
 };
 
 // True while the table should still scroll to step `step`'s rows (a clipped table then submits
@@ -25,8 +30,9 @@ struct MarkedRows {
 [[nodiscard]] bool scrollingToMarkedRows(const MarkedRows& rows, std::uint64_t step);
 // Call between BeginTable and the first row: forgets last frame's rows.
 void beginMarkedRows(MarkedRows& rows);
-// Call right after TableNextRow of a marked row (a row one text line tall).
-void noteMarkedRow(MarkedRows& rows);
+// Call right after TableNextRow of a marked row (a row one text line tall); `index`, the row's
+// index in the table, lets the rows' pitch be measured.
+void noteMarkedRow(MarkedRows& rows, int index = -1);
 // Call before EndTable of a table with ImGuiTableFlags_ScrollY and one header row: records the
 // visible rows and scrolls to step `step`'s marked rows if they were not brought into view yet.
 void scrollToMarkedRows(MarkedRows& rows, std::uint64_t step);

@@ -62,6 +62,17 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     }
 }
 
+// The mass table's columns as drawMassTable sizes them (their widest texts, cell padding, borders).
+float massTableWidth(const explore::ExtrapolationSnapshot& e) {
+    const float pad = 2.0f * ImGui::GetStyle().CellPadding.x + 1.0f;
+    const auto column = [pad](const std::string& label, const char* widest) {
+        return std::max(ImGui::CalcTextSize(label.c_str()).x, ImGui::CalcTextSize(widest).x) + pad;
+    };
+    float width = column("head", "0000") + column("slope m", "1/65536") + 1.0f;
+    for (std::int64_t t : e.lengths) width += column(fmt::format("beyond L at T = {}", t), "100.00%");
+    return width;
+}
+
 void drawMassTable(AppState& state, const ExtrapolationResult& result) {
     const LessonMark& mark = state.lessonMark;
     const explore::ExtrapolationSnapshot& e = result.snapshot;
@@ -87,7 +98,7 @@ void drawMassTable(AppState& state, const ExtrapolationResult& result) {
         ImGui::TableNextRow();
         if (lessonMarks(mark, static_cast<int>(h))) {
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kLessonRowColor);
-            noteMarkedRow(state.extrapolationRows);
+            noteMarkedRow(state.extrapolationRows, static_cast<int>(h));
         } else if (static_cast<int>(h) == e.head)
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 96, 64, 60));
         ImGui::TableNextColumn();
@@ -101,6 +112,10 @@ void drawMassTable(AppState& state, const ExtrapolationResult& result) {
     }
     // The step's heads in view once per step shown (the text names them), then the user scrolls.
     scrollToMarkedRows(state.extrapolationRows, state.lessonStep);
+    const MarkedRows& rows = state.extrapolationRows;
+    for (std::size_t i = 0; i < rows.rows.size(); ++i)
+        noteMarkedTableRow("mass beyond L", static_cast<int>(i), rows.rows[i].top, rows.rows[i].bottom,
+                           rows.visible.top, rows.visible.bottom);
     ImGui::EndTable();
 }
 
@@ -132,17 +147,24 @@ void drawExtrapolationView(AppState& state, const Model& model) {
         ImGui::TextColored(kErrorTextColor, "%s", e.error.c_str());
         return;
     }
-    ImGui::TextWrapped(
-        "Last query row at each length, T = L = %lld to %lld. The table gives the attention mass "
-        "beyond distance L.",
-        static_cast<long long>(e.trainLength),
-        static_cast<long long>(e.lengths.empty() ? e.trainLength : e.lengths.back()));
+    const std::vector<int>& marked = state.lessonMark.heads;
+    const std::string about = fmt::format(
+        "Last query row at each length, T = L = {} to {}. The table gives the attention mass beyond distance L.",
+        e.trainLength, e.lengths.empty() ? e.trainLength : e.lengths.back());
+    if (state.lessonOpen && marked.size() > 1) {
+        // A step citing the table's rows (lesson 3 steps 4 and 5) says what it shows: the line
+        // goes to the plot and the table, the sentence to a tooltip on the controls' line.
+        ImGui::SameLine();
+        ImGui::TextDisabled("(?)");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", about.c_str());
+    } else {
+        textWrappedAtSpaces(about);
+    }
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // The plots take 60 % of the height, less where the table needs more for the rows a lesson
     // step marks (its header, the marked rows and the rows between them, a scroll bar): they all
     // show when the step is shown.
     float upper = std::floor(avail.y * 0.6f);
-    const std::vector<int>& marked = state.lessonMark.heads;
     const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
     // A lesson step marking one head at most talks about its curves (lesson 3 steps 1 to 3): the
     // plot gets a readable height, the table at least its header and the marked row.
@@ -151,8 +173,17 @@ void drawExtrapolationView(AppState& state, const Model& model) {
         upper = std::max(upper, std::min(plotHeightForFrame(kMinCitedPlotHeight), avail.y - 2.0f * row - 4.0f));
     } else if (!marked.empty()) {
         const auto [lo, hi] = std::minmax_element(marked.begin(), marked.end());
-        const float table = row * static_cast<float>(*hi - *lo + 2) + ImGui::GetStyle().ScrollbarSize + 4.0f;
-        upper = std::floor(std::clamp(avail.y - table, avail.y * 0.35f, upper));
+        // A sideways scroll bar only when the columns are wider than the view.
+        const float scrollBar = massTableWidth(e) > avail.x ? ImGui::GetStyle().ScrollbarSize : 0.0f;
+        // The rows' pitch and the header's height as measured last frame (estimated before).
+        const MarkedRows& rows = state.extrapolationRows;
+        const float pitch = rows.rowPitch > 0.0f ? rows.rowPitch : row + 1.0f;
+        const float header = rows.headerHeight > 0.0f ? rows.headerHeight + 1.0f : row + 1.0f;
+        const float table = header + pitch * static_cast<float>(*hi - *lo + 1) + scrollBar +
+                            ImGui::GetStyle().ItemSpacing.y + 2.0f;  // the gap above, the borders
+        // The rest goes to the plots (lesson 3 steps 4 and 5 speak of the table "under the plots":
+        // both show, the plot as tall as the marked rows leave it).
+        upper = std::floor(std::max(avail.y - table, avail.y * 0.35f));
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     // The head at T = L (left), the curves (right).
@@ -168,7 +199,8 @@ void drawExtrapolationView(AppState& state, const Model& model) {
     }
     ImGui::EndGroup();
     ImGui::SameLine();
-    drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper), lessonMarks(state.lessonMark, e.head), citesPlot);
+    drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper), lessonMarks(state.lessonMark, e.head),
+               state.lessonOpen);
     if (model.extrapolationPending) drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + upper), 0.0f);
     drawMassTable(state, *result);
 }

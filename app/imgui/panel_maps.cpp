@@ -266,8 +266,16 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
                                grid->request.overview ? "every layer, each block its own range; " : "",
                                grid->heatmap.summary, note);
     }
-    const float subtitleHeight =
-        ImGui::CalcTextSize(subtitle.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
+    // The subtitle comes with the grid it describes, and its length with the size the grid was
+    // asked for ("1 px = 1 x 1 cells" or "1 px = 1 x 1.14 cells, ... 1 exact query row of 1.14 per
+    // pixel row"): room for the longer form at least, or a grid asked for under a one-line
+    // subtitle came back with a three-line one and ran past the view (and the next size asked
+    // for flipped it back, frame after frame).
+    constexpr const char* kLongSubtitle =
+        "drawn in 000 ms; 1 px = 1 x 1.14 cells, max over keys, 1 exact query row of 1.14 per pixel row";
+    const float subtitleHeight = std::max(ImGui::CalcTextSize(subtitle.c_str(), nullptr, false, size.x).y,
+                                          ImGui::CalcTextSize(kLongSubtitle, nullptr, false, size.x).y) +
+                                 ImGui::GetStyle().ItemSpacing.y;
     s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
     s.gridLabelBand = tileLabelBand();
     s.gridHeight = std::max(0, static_cast<int>(size.y - subtitleHeight));
