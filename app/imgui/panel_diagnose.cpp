@@ -33,15 +33,8 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
                 std::string(dtypeName(result.dtype)).c_str());
     ImGui::PushTextWrapPos(0.0f);
     textWrappedAtSpaces(d.explorerSummaryText());
-    ImGui::Text("Read as layout %s: %lld heads x %lld queries x %lld keys.", std::string(layoutName(d.layout)).c_str(),
-                static_cast<long long>(d.heads), static_cast<long long>(d.queries), static_cast<long long>(d.keys));
-    if (d.match) {
-        ImGui::TextColored(ImVec4(0.4f, 0.85f, 0.4f, 1), "Reproduced by: %s slopes, max_bias %s, %s mode, mask %s.",
-                           std::string(schemeName(d.match->scheme)).c_str(), valueText(d.match->maxBias).c_str(),
-                           std::string(modeName(d.match->mode)).c_str(), maskName(d.match->mask).c_str());
-    } else {
-        ImGui::TextColored(kErrorTextColor, "No standard parameter set reproduces this tensor.");
-    }
+    ImGui::TextUnformatted(readAsText(d).c_str());
+    ImGui::TextColored(d.match ? ImVec4(0.4f, 0.85f, 0.4f, 1) : kErrorTextColor, "%s", matchText(d).c_str());
     if (d.findings.empty()) {
         ImGui::TextUnformatted("No known bug found.");
     } else {

@@ -191,19 +191,9 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
                                                          QString::fromStdString(shapeString(report->shape)),
                                                          QString::fromUtf8(dtypeName(report->dtype).data())));
     QString text = u"<h3>Diagnosis</h3><p>"_s + html(d.explorerSummaryText()) + u"</p>"_s;
-    text += u"<p>Read as layout <b>%1</b>: %2 heads × %3 queries × %4 keys.</p>"_s
-                .arg(QString::fromUtf8(layoutName(d.layout).data()))
-                .arg(d.heads)
-                .arg(d.queries)
-                .arg(d.keys);
-    if (d.match)
-        text += u"<p style='color:#2a2'><b>Reproduced by:</b> %1 slopes, max_bias %2, %3 mode, mask %4.</p>"_s
-                    .arg(QString::fromUtf8(schemeName(d.match->scheme).data()))
-                    .arg(d.match->maxBias)
-                    .arg(QString::fromUtf8(modeName(d.match->mode).data()))
-                    .arg(html(maskName(d.match->mask)));
-    else
-        text += u"<p style='color:#d33'><b>No standard parameter set reproduces this tensor.</b></p>"_s;
+    text += u"<p>"_s + html(readAsText(d)) + u"</p>"_s;
+    text += (d.match ? u"<p style='color:#2a2'><b>"_s : u"<p style='color:#d33'><b>"_s) + html(matchText(d)) +
+            u"</b></p>"_s;
     if (!d.findings.empty()) {
         text += u"<h3>Findings</h3><ul>"_s;
         for (const Finding& f : d.findings) {

@@ -1029,4 +1029,21 @@ ModelConvention modelConvention(const Preset& preset) {
     return m;
 }
 
+std::string readAsText(const Diagnosis& d) {
+    if (d.slopeVector) return fmt::format("Read as a slope vector of {} heads.", d.heads);
+    // A batch is read row by row, each row in the single-sequence layout; say the whole shape.
+    const std::size_t batchRows = !d.rows.empty() ? d.rows.size() : d.batch ? d.batch->batchSize() : 0;
+    if (batchRows > 0)
+        return fmt::format("Read as layout bhqk: {} batch rows x {} heads x {} queries x {} keys.", batchRows, d.heads,
+                           d.queries, d.keys);
+    return fmt::format("Read as layout {}: {} heads x {} queries x {} keys.", layoutName(d.layout), d.heads, d.queries,
+                       d.keys);
+}
+
+std::string matchText(const Diagnosis& d) {
+    if (!d.match) return "No standard parameter set reproduces this tensor.";
+    return fmt::format("Reproduced by: {} slopes, max_bias {}, {} mode, mask {}.", schemeName(d.match->scheme),
+                       d.match->maxBias, modeName(d.match->mode), maskName(d.match->mask));
+}
+
 }  // namespace alibi

@@ -361,7 +361,9 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
     frame.tileLabel = [&](int tile) { return explore::diagnosisTileLabel(tile, tiles, d.heads); };
     frame.scale = request.scale;
     frame.colorBar = [&](const Heatmap&, int, int ticks) {
-        alibi::ColorBar bar = alibi::makeColorBar(0, maxError, false, exactType(maxError), ticks);
+        // The map's own range: [0, 1] when every error is 0 (a bar from 0 to 0 had one tick).
+        const double hi = maxError > 0 ? maxError : 1.0;
+        alibi::ColorBar bar = alibi::makeColorBar(0, hi, false, exactType(hi), ticks);
         bar.title = barTitle;
         return bar;
     };
@@ -370,6 +372,7 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
     for (std::size_t at = summary.find(". "); at != std::string::npos; at = summary.find(". ", at + 3))
         summary.replace(at, 2, " · ");
     frame.caption = [&](const Heatmap&) { return summary; };
+    frame.captionLines = 4;  // a batch's summary names its shape, match and findings: ended at "Har..." in two
     return heatmapFigure(request.width * request.scale, request.height * request.scale, frame,
                          [&](int width, int height, int band) -> Result<Heatmap> {
                              auto picture =

@@ -70,6 +70,17 @@ TEST(DiagnoseBatch, PrefixLmIsReadOffTheMask) {
     for (std::uint64_t n = 0; n < e->size(); ++n) ASSERT_EQ(e->at(n), 0.0);
 }
 
+// Both explorers print readAsText under the summary: a batch said "Read as layout hqk: 8 heads"
+// for a (3, 8, 16, 16) bhqk tensor, which the status line above it contradicted.
+TEST(DiagnoseBatch, ReadAsTextGivesTheBatchShape) {
+    const Tensor t = prefixBatch(8, 16, {12, 9, 7}, 4);
+    auto d = diagnose(t);
+    ASSERT_TRUE(d.has_value()) << d.error().message;
+    EXPECT_EQ(readAsText(*d), "Read as layout bhqk: 3 batch rows x 8 heads x 16 queries x 16 keys.");
+    EXPECT_EQ(matchText(*d).rfind("Reproduced by: press slopes, max_bias 8, causal mode, mask -1e9", 0), 0u)
+        << matchText(*d);
+}
+
 TEST(DiagnoseBatch, OneRowWithAPrefixIsABatch) {
     const Tensor t = prefixBatch(8, 10, {10}, 4);
     auto d = diagnose(t);

@@ -181,6 +181,13 @@ struct Diagnosis {
 // half-ulp of the dtype (f16/bf16).
 [[nodiscard]] Result<Diagnosis> diagnose(const Tensor& tensor);
 
+// The lines both explorers show under the summary, worded once: the shape as read ("Read as
+// layout bhqk: 2 batch rows x 8 heads x 8 queries x 8 keys.", "Read as a slope vector of 8
+// heads.") and what reproduces it ("Reproduced by: press slopes, max_bias 8, causal mode, mask
+// -1e9." or "No standard parameter set reproduces this tensor.").
+[[nodiscard]] std::string readAsText(const Diagnosis& d);
+[[nodiscard]] std::string matchText(const Diagnosis& d);
+
 // A named model's published computation (a preset or a config.json): what `diagnose` checks the
 // tensor against besides textbook ALiBi.
 struct ModelConvention {
