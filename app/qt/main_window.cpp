@@ -29,6 +29,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QCryptographicHash>
+#include <QCursor>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -907,7 +908,12 @@ void MainWindow::placeHoverReadout() {
     if (!m_presentation || m_hover->parentWidget() != this) return;
     const int w = width() - 16;
     const int h = m_hover->heightForWidth(w);
-    m_hover->setGeometry(8, statusBar()->geometry().top() - h - 2, w, h);
+    // Over the views' bottom edge, unless the pointer is there: then over their top, so the
+    // read-out never hides the hovered cell (lesson 5 step 3's marked cell [63, 0] sits low).
+    const int bottom = statusBar()->geometry().top() - h - 2;
+    const int pointerY = mapFromGlobal(QCursor::pos()).y();
+    const int top = m_tabs->mapTo(this, QPoint(0, 0)).y() + 2;
+    m_hover->setGeometry(8, pointerY >= bottom - 8 && pointerY < height() ? top : bottom, w, h);
     m_hover->setVisible(!m_hover->text().isEmpty());
     m_hover->raise();
 }

@@ -17,9 +17,11 @@
 
 #include <QAbstractProxyModel>
 #include <QApplication>
+#include <QCursor>
 #include <QDir>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -202,6 +204,35 @@ private slots:
                                    "same-model-different-code", "reading-a-real-model"})
             for (const Size s : kSizes)
                 QTest::addRow("%s-%dx%d", lesson, s.width, s.height) << s.width << s.height << QString(lesson);
+    }
+    // Presentation mode's read-out floats over the views' bottom edge; with the pointer there (a
+    // low cell, as lesson 5 step 3's [63, 0]) it moves over their top, never over the pointer.
+    void floatingReadoutNeverCoversThePointer() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setPresentation(true);
+        const auto floating = [&w]() -> QLabel* {
+            for (QLabel* label : w.findChildren<QLabel*>())
+                if (label->property("alibiFloating").toBool()) return label;
+            return nullptr;
+        };
+        QTRY_VERIFY(floating() != nullptr);
+        QLabel* readout = floating();
+        for (const int y : {w.height() - 60, w.height() / 2, 80}) {
+            const QPoint pointer(w.width() / 2, y);
+            QCursor::setPos(w.mapToGlobal(pointer));
+            QTRY_COMPARE(w.mapFromGlobal(QCursor::pos()), pointer);
+            emit w.attentionPage()->cellHovered(kLongReadout);
+            QVERIFY(readout->isVisible());
+            QVERIFY2(!readout->geometry().adjusted(0, -4, 0, 4).contains(pointer),
+                     qPrintable(QString("pointer at y = %1, read-out at y %2 to %3")
+                                    .arg(y)
+                                    .arg(readout->geometry().top())
+                                    .arg(readout->geometry().bottom())));
+        }
     }
     void lessonStepsShowWhatTheyCite() {
         QFETCH(int, width);
