@@ -71,13 +71,22 @@ std::vector<double> axisTicks(AxisKind kind, double lo, double hi, int target) {
         for (double t = std::ceil(lo / span) * span; t <= hi + 1e-9; t += span) ticks.push_back(t);
         return ticks;
     }
-    // SignedLog2: distances 0, 1, 4, 16, ... (powers of four), on both sides of zero.
+    // SignedLog2: each side of zero takes the core's log2(1 + d) ticks (0, 1, 2, 4, 8, ... thinned
+    // to the room, as the figures' distance axes), the target shared by the sides' spans. Powers
+    // of four left distance 15 labelled 0, 1 and 4 alone.
+    const auto distance = [](double m) { return m < 0 ? std::exp2(-m) - 1.0 : std::exp2(m) - 1.0; };
+    const auto sideTarget = [&](double span) {
+        return std::max(1, static_cast<int>(std::lround(target * span / std::max(hi - lo, 1e-9))));
+    };
     std::vector<double> ticks;
-    for (double d : {0.0, 1.0, 4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0, 65536.0, 262144.0}) {
-        for (double m : {signedLog2(d), signedLog2(-d)}) {
-            if (m >= lo - 1e-9 && m <= hi + 1e-9) ticks.push_back(m);
-        }
-    }
+    if (hi >= 0)
+        for (const Tick& t : alibi::axisTicks(AxisScale::Log2OnePlus, lo > 0 ? distance(lo) : 0.0, distance(hi),
+                                              sideTarget(hi - std::max(lo, 0.0))))
+            ticks.push_back(signedLog2(t.value));
+    if (lo < 0)
+        for (const Tick& t : alibi::axisTicks(AxisScale::Log2OnePlus, hi < 0 ? distance(hi) : 0.0, distance(lo),
+                                              sideTarget(std::min(hi, 0.0) - lo)))
+            ticks.push_back(signedLog2(-t.value));
     std::sort(ticks.begin(), ticks.end());
     ticks.erase(std::unique(ticks.begin(), ticks.end()), ticks.end());
     return ticks;
