@@ -51,6 +51,15 @@ public:
         frame();
     }
 
+    // Lesson 1 ("ALiBi in six steps") at `step` (1-based) on the projector, its views settled.
+    void lessonOneAtStep(int step) {
+        projector();
+        ASSERT_TRUE(m_explorer->openLesson("01-alibi-in-five-steps"));
+        for (int s = 2; s <= step; ++s) ASSERT_TRUE(m_explorer->lessonNext());
+        settle();
+        frame();
+    }
+
     // The shell's fonts (DejaVu Sans and the lesson font): the layout check reads words back from
     // a proportional font's glyphs. False when the font is not installed.
     bool shellFonts() {
@@ -210,11 +219,7 @@ TEST_F(LectureViews, LegendListsFewerEntriesWithANote) {
 // Lesson 1 step 6 is about attention against distance: on the projector its plot is in view.
 TEST_F(LectureViews, LessonOneStepSixShowsTheAttentionPlot) {
     if (!shellFonts()) GTEST_SKIP() << kFontFile << " is not installed";
-    projector();
-    ASSERT_TRUE(m_explorer->openLesson("01-alibi-in-five-steps"));
-    for (int step = 2; step <= 6; ++step) ASSERT_TRUE(m_explorer->lessonNext());
-    settle();
-    frame();
+    ASSERT_NO_FATAL_FAILURE(lessonOneAtStep(6));
     ASSERT_EQ(state().view, View::Curves);
     bool seen = false;
     for (const TextRun& run : runs()) {
@@ -228,11 +233,7 @@ TEST_F(LectureViews, LessonOneStepSixShowsTheAttentionPlot) {
 // Lesson 1 step 2 on the projector: the lesson strip leaves the views a wide, short room; the head
 // detail takes its whole height (its read-out and notes beside it, not under it).
 TEST_F(LectureViews, HeadDetailGrowsToTheRoom) {
-    projector();
-    ASSERT_TRUE(m_explorer->openLesson("01-alibi-in-five-steps"));
-    ASSERT_TRUE(m_explorer->lessonNext());
-    settle();
-    frame();
+    ASSERT_NO_FATAL_FAILURE(lessonOneAtStep(2));
     ASSERT_EQ(state().view, View::Detail);
     const ScreenRect r = state().detailRect;
     ImGuiWindow* views = ImGui::FindWindowByName("Views");
@@ -251,11 +252,7 @@ TEST_F(LectureViews, HeadDetailGrowsToTheRoom) {
 // columns (key 12 need not be counted).
 TEST_F(LectureViews, HeadDetailPrintsTheMarkedCellsNumber) {
     if (!shellFonts()) GTEST_SKIP() << kFontFile << " is not installed";
-    projector();
-    ASSERT_TRUE(m_explorer->openLesson("01-alibi-in-five-steps"));
-    ASSERT_TRUE(m_explorer->lessonNext());
-    settle();
-    frame();
+    ASSERT_NO_FATAL_FAILURE(lessonOneAtStep(2));
     ASSERT_EQ(state().view, View::Detail);
     const ScreenRect r = state().detailRect;
     const float cellW = r.width / 16.0f, cellH = r.height / 16.0f;

@@ -14,6 +14,7 @@
 #include "main_window.hpp"
 #include "model/attention_maps_model.hpp"
 #include "parameters_panel.hpp"
+#include "settled.hpp"
 
 #include <QAbstractProxyModel>
 #include <QApplication>
@@ -94,10 +95,7 @@ private slots:
         QFETCH(int, height);
         QFETCH(bool, presentation);
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(width, height);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, width, height));
         if (presentation) w.setPresentation(true);
         QStringList problems;
         for (int tab = 0; tab < MainWindow::TabCount; ++tab) {
@@ -150,10 +148,7 @@ private slots:
         QFETCH(QString, lesson);
         QFETCH(bool, presentation);
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(width, height);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, width, height));
         w.setPresentation(presentation);
         QVERIFY2(w.openLesson(lesson), qPrintable(w.lastError()));
         LessonPanel* panel = w.lessonPanel();
@@ -209,10 +204,7 @@ private slots:
     // low cell, as lesson 5 step 3's [63, 0]) it moves over their top, never over the pointer.
     void floatingReadoutNeverCoversThePointer() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, 1280, 720));
         w.setPresentation(true);
         const auto floating = [&w]() -> QLabel* {
             for (QLabel* label : w.findChildren<QLabel*>())
@@ -239,10 +231,7 @@ private slots:
         QFETCH(int, height);
         QFETCH(QString, lesson);
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(width, height);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, width, height));
         w.setPresentation(true);
         QVERIFY2(w.openLesson(lesson), qPrintable(w.lastError()));
         LessonPanel* panel = w.lessonPanel();
@@ -323,10 +312,7 @@ private slots:
     // row and the head ("b1 h7"), not h0-h15.
     void tileLabelsSitAboveTheirTiles() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, 1280, 720));
         const auto labelsAbove = [](ImagePanel* image, const QStringList& want) {
             image->grab();  // paints: the labels' places are those of this picture
             QCOMPARE(static_cast<qsizetype>(image->tileCount()), want.size());
@@ -392,10 +378,7 @@ private slots:
     // slider reaches the values next to T one by one, and a drag to its end moves it on.
     void fineLengthControl() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, 1280, 720));
         ParametersPanel* p = w.parameters();
         const auto T = [&w] { return static_cast<int>(w.model()->session().attention.bias.queries); };
         p->lengthBox->setValue(26);

@@ -12,6 +12,7 @@
 #include "maps_heatmap_view.hpp"
 #include "parameters_panel.hpp"
 #include "plot_widget.hpp"
+#include "settled.hpp"
 #include "stages_view.hpp"
 
 #include <alibi/explore/lesson_state.hpp>
@@ -115,10 +116,7 @@ private slots:
         for (const LessonEntry& entry : entries) {
             QVERIFY2(entry.error.empty(), entry.error.c_str());
             MainWindow w;
-            w.setInteractive(false);
-            w.resize(1280, 720);
-            w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(test::showForTest(w, 1280, 720));
             QVERIFY2(w.openLesson(QString::fromStdString(entry.path)), qPrintable(w.lastError()));
             LessonPanel* panel = w.lessonPanel();
             QVERIFY(panel->isVisible());
@@ -284,10 +282,7 @@ private slots:
           ]})");
         out.close();
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, 1280, 720));
         QVERIFY2(w.openLesson(file), qPrintable(w.lastError()));
         QTRY_VERIFY_WITH_TIMEOUT(!w.model()->pending(), 30000);
         QTest::qWait(100);
@@ -348,10 +343,7 @@ private slots:
     // head 4 in the head view; the ALiBi grid beside them marks nothing.
     void lessonFiveMarksTheMaps() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, 1280, 720));
         QVERIFY2(w.openLesson(lessonPath("05-reading-a-real-model.lesson.json")), qPrintable(w.lastError()));
         AttentionMapsPage* page = w.attentionPage();
         QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr, 30000);  // step 1 opened the file
@@ -410,10 +402,7 @@ private slots:
     // and the page ends on the last step's view, layer, head and row.
     void stepsTakenWhileTheirFileOpensLandOnTheLastStep() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, 1280, 720));
         AttentionMapsPage* page = w.attentionPage();
         int opened = 0, cancelled = 0;
         QObject::connect(page->model(), &AttentionMapsModel::opened, &w, [&] { ++opened; });
@@ -436,10 +425,7 @@ private slots:
     // plot (the query row), step 6's similarity matrix.
     void lessonFiveScrollsToWhatEachStepCites() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, 1280, 720));
         w.setPresentation(true);
         QVERIFY2(w.openLesson(lessonPath("05-reading-a-real-model.lesson.json")), qPrintable(w.lastError()));
         AttentionMapsPage* page = w.attentionPage();
@@ -484,10 +470,7 @@ private slots:
     // whose own Page Down steps its layers (that shortcut took the key: the lesson stayed at 1/6).
     void pageDownStepsTheLessonOverTheAttentionMaps() {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showForTest(w, 1280, 720));
         QVERIFY2(w.openLesson(lessonPath("05-reading-a-real-model.lesson.json")), qPrintable(w.lastError()));
         AttentionMapsPage* page = w.attentionPage();
         QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr && !page->model()->opening(), 30000);
