@@ -58,6 +58,7 @@ public:
                         fmt::format("correctAlibiError: the tensor has {} elements but the diagnosed batch has {}",
                                     tensor.size(), expected->size()));
                 const Shape& shape = expected->shape();  // (B, H, Q, T)
+                r.m_batchMask = roundTo(r.m_p.dtype, maskDouble(r.m_p.mask, r.m_p.dtype));
                 r.m_shape = {shape[0] * shape[1], shape[2], shape[3]};
                 (rounded ? r.m_batchRounded : r.m_batchExact) = std::make_shared<Tensor>(std::move(*expected));
             }
@@ -85,11 +86,14 @@ public:
         return m_batchExact ? static_cast<std::uint64_t>(m_d.heads * m_shape[1]) : rows();
     }
 
-    // Row `row` (tile * Q + query) of the tensor and of correct ALiBi.
-    void row(std::uint64_t row, bool rounded, std::vector<double>& stored, std::vector<double>& expected) const {
+    // Row `row` (tile * Q + query) of the tensor and of correct ALiBi; `masked`, when given, says
+    // which keys correct ALiBi masks (causal or padding mask, an unused cache slot).
+    void row(std::uint64_t row, bool rounded, std::vector<double>& stored, std::vector<double>& expected,
+             std::vector<bool>* masked = nullptr) const {
         const std::int64_t K = m_shape[2];
         stored.resize(static_cast<std::size_t>(K));
         expected.resize(static_cast<std::size_t>(K));
+        if (masked) masked->assign(static_cast<std::size_t>(K), false);
         if (m_batchExact) {
             const Tensor& e = rounded ? *m_batchRounded : *m_batchExact;
             // BLOOM's zeros on the padding keys: its separate mask hides them from the softmax.
@@ -105,6 +109,11 @@ public:
                 stored[static_cast<std::size_t>(j)] =
                     padding ? -std::numeric_limits<double>::infinity() : m_tensor.at(n);
                 expected[static_cast<std::size_t>(j)] = padding ? -std::numeric_limits<double>::infinity() : e.at(n);
+                // The built batch holds the rounded mask value in every masked cell, and no
+                // bias comes near it.
+                if (masked)
+                    (*masked)[static_cast<std::size_t>(j)] =
+                        padding || m_batchRounded->at(n) == m_batchMask || std::isinf(m_batchRounded->at(n));
             }
             return;
         }
@@ -122,6 +131,7 @@ public:
         for (std::int64_t j = 0; j < K; ++j) {
             const auto v = j < used ? biasCell(m_p.mode, slope, i + used - Q, j, used) : std::nullopt;
             expected[static_cast<std::size_t>(j)] = v ? (rounded ? roundTo(dtype, *v) : *v) : mask;
+            if (masked) (*masked)[static_cast<std::size_t>(j)] = !v.has_value();
             // Flat and 1hqk hold hqk order; qkh its own.
             stored[static_cast<std::size_t>(j)] = m_tensor.at(layoutIndex(m_p.layout, H, Q, K, h, i, j));
         }
@@ -136,7 +146,15 @@ private:
     std::vector<double> m_slopes;
     Shape m_shape;
     std::shared_ptr<Tensor> m_batchExact, m_batchRounded;
+    double m_batchMask = 0;  // the value the built batch holds in its masked cells
 };
+
+// A cell correct ALiBi masks and the tensor masks alike: NaN when `masked` asks for it (the
+// Diagnose map paints it masked grey), else the computed value (0).
+float markMasked(double value, bool bothMasked, MaskedCells masked) {
+    return bothMasked && masked == MaskedCells::NaN ? std::numeric_limits<float>::quiet_NaN()
+                                                    : static_cast<float>(value);
+}
 
 // Rows the attention effect reads: every row of a tensor up to this many cells, else a strided
 // sample of rows (plus the last), enough to find the largest change of a regular bias.
@@ -211,7 +229,8 @@ Result<Tensor> diagnosisError(const Tensor& tensor, const Diagnosis& diagnosis, 
     return out;
 }
 
-Result<Tensor> correctAlibiError(const Tensor& tensor, const Diagnosis& diagnosis, std::uint64_t budget) {
+Result<Tensor> correctAlibiError(const Tensor& tensor, const Diagnosis& diagnosis, MaskedCells masked,
+                                 std::uint64_t budget) {
     auto rows = CorrectRows::make(tensor, diagnosis, budget);
     if (!rows) return std::unexpected(rows.error());
     auto out = Tensor::allocate(rows->shape(), DType::F32, budget, "diagnosis error tensor");
@@ -219,9 +238,13 @@ Result<Tensor> correctAlibiError(const Tensor& tensor, const Diagnosis& diagnosi
     auto dst = out->as<float>();
     const auto K = static_cast<std::size_t>(rows->shape()[2]);
     std::vector<double> stored, expected;
+    std::vector<bool> maskedKeys;
     for (std::uint64_t r = 0; r < rows->rows(); ++r) {
-        rows->row(r, true, stored, expected);
-        for (std::size_t k = 0; k < K; ++k) dst[r * K + k] = static_cast<float>(absError(stored[k], expected[k]));
+        rows->row(r, true, stored, expected, &maskedKeys);
+        for (std::size_t k = 0; k < K; ++k) {
+            const double error = absError(stored[k], expected[k]);
+            dst[r * K + k] = markMasked(error, maskedKeys[k] && error == 0, masked);
+        }
     }
     return out;
 }
@@ -268,18 +291,24 @@ Result<std::vector<AttentionEffect>> attentionEffectPerBatchRow(const Tensor& te
 
 }  // namespace detail
 
-Result<Tensor> probabilityChangeMap(const Tensor& tensor, const Diagnosis& diagnosis, std::uint64_t budget) {
+Result<Tensor> probabilityChangeMap(const Tensor& tensor, const Diagnosis& diagnosis, MaskedCells masked,
+                                    std::uint64_t budget) {
     auto rows = CorrectRows::make(tensor, diagnosis, budget);
     if (!rows) return std::unexpected(rows.error());
     auto out = Tensor::allocate(rows->shape(), DType::F32, budget, "probability change map");
     if (!out) return out;
     auto dst = out->as<float>();
     const auto K = static_cast<std::size_t>(rows->shape()[2]);
-    std::vector<double> stored, exact, change;
+    std::vector<double> stored, exact, rounded, change;
+    std::vector<bool> maskedKeys;
     for (std::uint64_t r = 0; r < rows->rows(); ++r) {
         rows->row(r, false, stored, exact);
         softmaxChange(stored, exact, change);
-        for (std::size_t k = 0; k < K; ++k) dst[r * K + k] = static_cast<float>(change[k]);
+        // Masked alike: the tensor holds correct ALiBi's mask in its dtype.
+        if (masked == MaskedCells::NaN) rows->row(r, true, stored, rounded, &maskedKeys);
+        for (std::size_t k = 0; k < K; ++k)
+            dst[r * K + k] = markMasked(
+                change[k], masked == MaskedCells::NaN && maskedKeys[k] && absError(stored[k], rounded[k]) == 0, masked);
     }
     return out;
 }

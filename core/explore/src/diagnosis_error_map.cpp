@@ -45,7 +45,8 @@ std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const D
     const Diagnosis& d = diagnosis;
     if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return std::nullopt;
     const bool probability = paintProbabilityChange(d);
-    auto error = probability ? probabilityChangeMap(tensor, d) : correctAlibiError(tensor, d);
+    auto error = probability ? probabilityChangeMap(tensor, d, MaskedCells::NaN)
+                             : correctAlibiError(tensor, d, MaskedCells::NaN);
     if (!error) return std::nullopt;
     const Shape& shape = error->shape();  // (H, Q, K), or (B*H, T, T) for a batch
     const std::int64_t q = shape[1], k = shape[2];
@@ -53,6 +54,7 @@ std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const D
     for (std::uint64_t n = 0; n < error->size(); ++n) {
         const double e = error->at(n);
         if (std::isfinite(e)) out.errorMax = std::max(out.errorMax, e);
+        out.anyMasked = out.anyMasked || std::isnan(e);
     }
     {
         DiagnosisErrorMap labels = diagnosisErrorMapLabels(d, out.errorMax);
@@ -64,7 +66,10 @@ std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const D
         renderValueGrid({static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, out.errorMax > 0 ? out.errorMax : 1.0,
                          std::max(16, width), std::max(16, height), gap, labelBand},
                         [&](int h, std::int64_t i, std::int64_t j) {
-                            return error->at((static_cast<std::uint64_t>(h) * q + i) * k + j);
+                            // NaN is a masked cell (grey); an infinite error (a finite value
+                            // against a mask) is as bad as the worst, not masked.
+                            const double e = error->at((static_cast<std::uint64_t>(h) * q + i) * k + j);
+                            return std::isinf(e) ? std::max(out.errorMax, 1.0) : e;
                         });
     for (int t = 0; t < static_cast<int>(shape[0]); ++t)
         out.tileLabels.push_back(diagnosisTileLabel(t, shape[0], d.heads));

@@ -345,6 +345,7 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
     const std::int64_t tiles = static_cast<std::int64_t>(request.tensor->size()) / (d.queries * d.keys);
     double maxError = 0;
     std::string barTitle = "|error|";
+    bool anyMasked = false;
     std::string shapeText;
     for (std::size_t n = 0; n < request.tensor->shape().size(); ++n)
         shapeText += (n ? " x " : "") + std::to_string(request.tensor->shape()[n]);
@@ -365,6 +366,7 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
         const double hi = maxError > 0 ? maxError : 1.0;
         alibi::ColorBar bar = alibi::makeColorBar(0, hi, false, exactType(hi), ticks);
         bar.title = barTitle;
+        bar.maskedSwatch = anyMasked;
         return bar;
     };
     // The summary's sentences joined by " · ", the frame's break points (it keeps two lines).
@@ -383,6 +385,7 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
                                              "(see the diagnosis text)");
                              maxError = picture->errorMax;
                              barTitle = picture->barTitle;
+                             anyMasked = picture->anyMasked;
                              return std::move(picture->map);
                          });
 }

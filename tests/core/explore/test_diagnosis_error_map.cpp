@@ -1,7 +1,8 @@
 // The Diagnose views' error heatmap: its range is the largest |tensor - correct ALiBi| (worked
 // out here from the bug: a flipped sign doubles every bias, so the largest error is 2 m d at head
 // 0's slope 1/2 and distance 15), one tile per head, zero for a correct tensor, and none when
-// nothing reproduces the tensor's shape.
+// nothing reproduces the tensor's shape; cells correct ALiBi masks, and the tensor too, are drawn
+// masked grey.
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/explore/diagnosis_error_map.hpp>
 #include <alibi/model/bias.hpp>
@@ -23,6 +24,20 @@ TEST(DiagnosisErrorMap, ASignFlipIsTwiceTheBiasAtItsLargest) {
     EXPECT_EQ(map->map.tiles.size(), 8u);
     EXPECT_EQ(map->map.image.width, 400);
     EXPECT_EQ(map->map.hi, 15.0);
+
+    // Cells causal ALiBi masks are masked grey, not black (no error): the upper triangle's
+    // corner [0, 15]; the diagonal (bias 0 either way, no error) and [15, 0] (the largest error,
+    // 2 * 1/2 * 15 = the top of the range) are not.
+    const HeatmapTile& tile = map->map.tiles[0];
+    const auto pixel = [&](std::int64_t i, std::int64_t j) {
+        const int x = tile.x + static_cast<int>((2 * j + 1) * tile.width / 32);
+        const int y = tile.y + static_cast<int>((2 * i + 1) * tile.height / 32);
+        return map->map.image.at(x, y);
+    };
+    EXPECT_EQ(pixel(0, 15), kMaskedColor);
+    EXPECT_NE(pixel(5, 5), kMaskedColor);
+    EXPECT_EQ(pixel(5, 5), valueColor(Colormap::Magma, 0, 0, 15));
+    EXPECT_EQ(pixel(15, 0), valueColor(Colormap::Magma, 15, 0, 15));
 }
 
 TEST(DiagnosisErrorMap, ACorrectTensorHasNoErrorAndATinyRequestStillDraws) {
@@ -64,4 +79,12 @@ TEST(DiagnosisErrorMap, BloomBatchTimesHeadsHasATilePerRowAndHead) {
     EXPECT_EQ(map->map.tiles.size(), static_cast<std::size_t>(B * H));
     EXPECT_FALSE(map->probability);
     EXPECT_EQ(map->errorMax, 0.5 * 6);
+
+    // Batch row 1's 3 padding keys are masked grey in each of its tiles; its real keys are not.
+    const HeatmapTile& tile = map->map.tiles[H + 2];
+    const auto keyPixel = [&](std::int64_t j) {
+        return map->map.image.at(tile.x + static_cast<int>((2 * j + 1) * tile.width / (2 * K)),
+                                 tile.y + tile.height / 2);
+    };
+    for (std::int64_t j = 0; j < K; ++j) EXPECT_EQ(keyPixel(j) == kMaskedColor, j < 3) << "key " << j;
 }

@@ -226,10 +226,16 @@ struct AttentionEffect {
 [[nodiscard]] Result<AttentionEffect> attentionEffect(const Tensor& tensor, const Diagnosis& diagnosis,
                                                       std::uint64_t budget = kDefaultMemoryBudget);
 
+// How correctAlibiError and probabilityChangeMap write a cell correct ALiBi masks (a causal or
+// padding mask, an unused cache slot) that the tensor masks alike: 0, no error, or NaN, which
+// the Diagnose map paints masked grey, so a masked cell is not read as a checked one.
+enum class MaskedCells { Zero, NaN };
+
 // |softmax(tensor) - softmax(correct ALiBi)| per cell, zero content, in the shape of
 // correctAlibiError: the explorers paint it instead of the bias error when every finding is
 // harmless (a per-row constant changes the logits but no probability).
 [[nodiscard]] Result<Tensor> probabilityChangeMap(const Tensor& tensor, const Diagnosis& diagnosis,
+                                                  MaskedCells masked = MaskedCells::Zero,
                                                   std::uint64_t budget = kDefaultMemoryBudget);
 
 // Whether the Diagnose map should show the probability change rather than the bias error: a
@@ -248,6 +254,7 @@ struct AttentionEffect {
 // dtype. The same infinity is no error; a finite value against an infinite one (or NaN) is +inf.
 // This is the explorers' Diagnose error map.
 [[nodiscard]] Result<Tensor> correctAlibiError(const Tensor& tensor, const Diagnosis& diagnosis,
+                                               MaskedCells masked = MaskedCells::Zero,
                                                std::uint64_t budget = kDefaultMemoryBudget);
 
 }  // namespace alibi

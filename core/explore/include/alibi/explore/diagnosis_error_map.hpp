@@ -1,6 +1,8 @@
 // The Diagnose views' picture: |tensor - correct ALiBi| per cell (analysis/diagnose.hpp's
 // correctAlibiError, not the possibly buggy reproduction that matched) as a magma heatmap over
-// [0, the largest finite error]. Both explorers draw this one picture beside the diagnosis.
+// [0, the largest finite error]. Cells correct ALiBi masks and the tensor masks alike are masked
+// grey (kMaskedColor), not black: nothing was checked there. Both explorers draw this one picture
+// beside the diagnosis.
 #pragma once
 
 #include <alibi/analysis/diagnose.hpp>
@@ -14,8 +16,9 @@
 namespace alibi::explore {
 
 struct DiagnosisErrorMap {
-    Heatmap map;          // one tile per head (per batch row and head for a batch), magma
-    double errorMax = 0;  // the largest finite |error|; the map's range is [0, errorMax] (or [0, 1] when 0)
+    Heatmap map;             // one tile per head (per batch row and head for a batch), magma
+    double errorMax = 0;     // the largest finite |error|; the map's range is [0, errorMax] (or [0, 1] when 0)
+    bool anyMasked = false;  // some cells are masked grey: a colour bar shows the masked swatch
     // Every finding is harmless (a per-row constant, a framework's own path): the map shows
     // |softmax(tensor) - softmax(correct ALiBi)| (zero content) instead of the bias error, so a
     // difference that changes no probability is never painted as an error.
