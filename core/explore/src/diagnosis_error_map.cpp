@@ -35,6 +35,14 @@ DiagnosisErrorMap diagnosisErrorMapLabels(const Diagnosis& diagnosis, double err
     return out;
 }
 
+ColorBar diagnosisColorBar(const DiagnosisErrorMap& map, int targetTicks) {
+    const double hi = map.errorMax > 0 ? map.errorMax : 1.0;
+    ColorBar bar = makeColorBar(0, hi, false, exactTextType(hi), targetTicks);
+    bar.title = map.barTitle;
+    bar.maskedSwatch = map.anyMasked;
+    return bar;
+}
+
 std::string diagnosisTileLabel(int tile, std::int64_t tiles, std::int64_t heads) {
     if (heads <= 0 || tiles <= heads) return fmt::format("h{}", tile);
     return fmt::format("b{} h{}", tile / heads, tile % heads);

@@ -44,12 +44,6 @@ Result<void> checkRequest(const ViewFigureRequest& r) {
     return validateSession(r.session);
 }
 
-// The type whose shortest decimal states `value` exactly: f32 when it is an f32 (the differences
-// of f32 tensors usually are, and read far shorter), else f64.
-DType exactType(double value) {
-    return static_cast<double>(static_cast<float>(value)) == value ? DType::F32 : DType::F64;
-}
-
 int viewHead(const Session& s) {
     return std::clamp(std::max(s.head, 0), 0, std::max(s.attention.bias.slopes.heads - 1, 0));
 }
@@ -95,7 +89,7 @@ Result<Image> compareView(const ViewFigureRequest& r) {
     const bool masks = modeMasks(a.attention.bias.mode) || modeMasks(b.mode.value_or(a.attention.bias.mode));
     frame.colorBar = [&](const Heatmap&, int, int ticks) {
         const double range = snapshot.maxAbsDifference;
-        alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, exactType(range), ticks);
+        alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, exactTextType(range), ticks);
         bar.title = "A − B";
         bar.maskedSwatch = masks;
         return bar;
@@ -343,9 +337,7 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
     // The explorers' picture (explore/diagnosis_error_map.hpp): |tensor - correct ALiBi|, magma.
     // Its tiles are heads, or (batch row, head) pairs of a (B, H, T, T) batch.
     const std::int64_t tiles = static_cast<std::int64_t>(request.tensor->size()) / (d.queries * d.keys);
-    double maxError = 0;
-    std::string barTitle = "|error|";
-    bool anyMasked = false;
+    explore::DiagnosisErrorMap built;  // the map heatmapFigure built: its range and words, for its colour bar
     std::string shapeText;
     for (std::size_t n = 0; n < request.tensor->shape().size(); ++n)
         shapeText += (n ? " x " : "") + std::to_string(request.tensor->shape()[n]);
@@ -361,14 +353,7 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
     // A batch's tiles are (row, head) pairs: "b1 h3" (then "h3", "3" where it does not fit).
     frame.tileLabel = [&](int tile) { return explore::diagnosisTileLabel(tile, tiles, d.heads); };
     frame.scale = request.scale;
-    frame.colorBar = [&](const Heatmap&, int, int ticks) {
-        // The map's own range: [0, 1] when every error is 0 (a bar from 0 to 0 had one tick).
-        const double hi = maxError > 0 ? maxError : 1.0;
-        alibi::ColorBar bar = alibi::makeColorBar(0, hi, false, exactType(hi), ticks);
-        bar.title = barTitle;
-        bar.maskedSwatch = anyMasked;
-        return bar;
-    };
+    frame.colorBar = [&](const Heatmap&, int, int ticks) { return explore::diagnosisColorBar(built, ticks); };
     // The summary's sentences joined by " · ", the frame's break points (it keeps two lines).
     std::string summary = d.explorerSummaryText();
     for (std::size_t at = summary.find(". "); at != std::string::npos; at = summary.find(". ", at + 3))
@@ -383,10 +368,9 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
                                  return fail(ErrorCode::InvalidArgument,
                                              "the error map against correct ALiBi cannot be built for this tensor "
                                              "(see the diagnosis text)");
-                             maxError = picture->errorMax;
-                             barTitle = picture->barTitle;
-                             anyMasked = picture->anyMasked;
-                             return std::move(picture->map);
+                             Heatmap map = std::move(picture->map);
+                             built = std::move(*picture);
+                             return map;
                          });
 }
 

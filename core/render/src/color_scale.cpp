@@ -57,6 +57,10 @@ std::pair<std::string, std::string> endLabels(double lo, double hi, DType dtype)
 
 }  // namespace
 
+DType exactTextType(double value) {
+    return static_cast<double>(static_cast<float>(value)) == value ? DType::F32 : DType::F64;
+}
+
 ColorBar makeColorBar(double lo, double hi, bool log, DType dtype, int targetTicks) {
     ColorBar bar;
     bar.lo = lo;

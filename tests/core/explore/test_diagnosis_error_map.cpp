@@ -38,6 +38,12 @@ TEST(DiagnosisErrorMap, ASignFlipIsTwiceTheBiasAtItsLargest) {
     EXPECT_NE(pixel(5, 5), kMaskedColor);
     EXPECT_EQ(pixel(5, 5), valueColor(Colormap::Magma, 0, 0, 15));
     EXPECT_EQ(pixel(15, 0), valueColor(Colormap::Magma, 15, 0, 15));
+    // The bar every front end draws beside it: 0 to 15, with the masked swatch.
+    const ColorBar bar = explore::diagnosisColorBar(*map, 5);
+    EXPECT_EQ(bar.lo, 0.0);
+    EXPECT_EQ(bar.hi, 15.0);
+    EXPECT_TRUE(bar.maskedSwatch);
+    EXPECT_EQ(bar.title, "|error|");
 }
 
 TEST(DiagnosisErrorMap, ACorrectTensorHasNoErrorAndATinyRequestStillDraws) {
@@ -49,6 +55,10 @@ TEST(DiagnosisErrorMap, ACorrectTensorHasNoErrorAndATinyRequestStillDraws) {
     ASSERT_TRUE(map.has_value());
     EXPECT_EQ(map->errorMax, 0.0);
     EXPECT_EQ(map->map.hi, 1.0);  // a visible range even with no error
+    const ColorBar bar = explore::diagnosisColorBar(*map, 5);
+    EXPECT_EQ(bar.hi, 1.0);
+    EXPECT_GE(bar.ticks.size(), 2u);
+    EXPECT_TRUE(bar.maskedSwatch);  // the default session is causal: its upper triangle is masked
     EXPECT_EQ(map->map.image.width, 16);
 }
 

@@ -7,6 +7,7 @@
 
 #include <alibi/analysis/diagnose.hpp>
 #include <alibi/base/tensor.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/render/render.hpp>
 
 #include <optional>
@@ -35,6 +36,11 @@ struct DiagnosisErrorMap {
 
 // The caption and colour-bar title the map of this diagnosis has (without building it).
 [[nodiscard]] DiagnosisErrorMap diagnosisErrorMapLabels(const Diagnosis& diagnosis, double errorMax);
+
+// The map's colour bar, the same beside both explorers' map and in the figure: [0, errorMax]
+// ([0, 1] when no cell differs: a bar from 0 to 0 has one tick), titled barTitle, with the masked
+// swatch when some cells are masked.
+[[nodiscard]] ColorBar diagnosisColorBar(const DiagnosisErrorMap& map, int targetTicks);
 
 // The picture at width x height pixels (at least 16 each); nullopt when the diagnosis found
 // nothing to compare with (no parameters, or an error map that cannot be built): the words of

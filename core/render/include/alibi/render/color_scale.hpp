@@ -42,6 +42,10 @@ struct ColorBar {
 // them (powers of ten on a log bar) at least a fifth of a step away from either end.
 [[nodiscard]] ColorBar makeColorBar(double lo, double hi, bool log, DType dtype, int targetTicks);
 
+// The type whose shortest decimal states `value` exactly, for makeColorBar's end labels: f32
+// when it is an f32 (the differences of f32 tensors usually are, and read far shorter), else f64.
+[[nodiscard]] DType exactTextType(double value);
+
 // Position of `value` along the bar, 0 at lo and 1 at hi (log10 on a log bar); clamped.
 [[nodiscard]] double colorBarPosition(const ColorBar& bar, double value);
 
