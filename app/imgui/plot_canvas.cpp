@@ -5,6 +5,7 @@
 #include "panels.hpp"
 
 #include <alibi/render/colormap.hpp>
+#include <alibi/render/legend_layout.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <fmt/format.h>
@@ -103,64 +104,45 @@ float legendSwatch() {
 float legendGap() {
     return std::ceil(ImGui::GetFontSize() * 0.8f);
 }
-float legendColumnWidth(const std::vector<LegendEntry>& entries) {
-    float widest = 0;
-    for (const LegendEntry& e : entries) widest = std::max(widest, ImGui::CalcTextSize(e.label.c_str()).x);
-    return legendSwatch() + ImGui::GetStyle().ItemInnerSpacing.x + std::ceil(widest) + legendGap();
+// The legend's room in a plot `size` big: 45 % of its width, as many lines as its frame is tall;
+// the texts measured in ImGui's font.
+LegendRoom legendRoom(const std::vector<LegendEntry>& entries, ImVec2 size) {
+    LegendRoom room;
+    room.width = 0.45f * size.x - legendGap();
+    room.rows = static_cast<int>((size.y - topMargin() - bottomMargin()) / ImGui::GetTextLineHeight());
+    room.swatch = legendSwatch() + ImGui::GetStyle().ItemInnerSpacing.x + legendGap();
+    room.noteWidth = ImGui::CalcTextSize(legendNote(entries.size(), entries.size()).c_str()).x;
+    return room;
 }
-int legendMaxColumns(float columnWidth, float plotWidth) {
-    return std::max(1, static_cast<int>((0.45f * plotWidth - legendGap()) / columnWidth));
-}
-std::string legendNote(std::size_t shown, std::size_t total) {
-    return fmt::format("{} of {} listed", shown, total);
+
+std::vector<LegendEntryWidths> legendWidths(const std::vector<LegendEntry>& entries) {
+    std::vector<LegendEntryWidths> widths;
+    for (const LegendEntry& e : entries)
+        widths.push_back({std::ceil(ImGui::CalcTextSize(e.label.c_str()).x),
+                          std::ceil(ImGui::CalcTextSize(briefLegendName(e.label).c_str()).x), e.keep});
+    return widths;
 }
 
 }  // namespace
 
 LegendLayout legendLayout(const std::vector<LegendEntry>& entries, ImVec2 size) {
     LegendLayout l;
-    const int n = static_cast<int>(entries.size());
-    if (n == 0) return l;
+    if (entries.empty()) return l;
+    const LegendPlan plan = planLegend(legendWidths(entries), legendRoom(entries, size));
     l.line = ImGui::GetTextLineHeight();
-    l.columnWidth = legendColumnWidth(entries);
-    const float height = size.y - topMargin() - bottomMargin();
-    l.rows = std::max(1, static_cast<int>(height / l.line));
-    const int maxColumns = legendMaxColumns(l.columnWidth, size.x);
-    if (n <= l.rows * maxColumns) {
-        l.columns = (n + l.rows - 1) / l.rows;
-        l.rows = (n + l.columns - 1) / l.columns;
-        for (int i = 0; i < n; ++i) l.shown.push_back(i);
-    } else {
-        // Too many for the room: the kept entries and evenly spaced others (the first and the
-        // last among them); the last row of the last column says how many are listed.
-        l.note = true;
-        l.columnWidth = std::max(l.columnWidth, ImGui::CalcTextSize(legendNote(n, n).c_str()).x + legendGap());
-        l.columns = legendMaxColumns(l.columnWidth, size.x);
-        const int slots = std::max(0, l.rows * l.columns - 1);
-        std::vector<bool> take(static_cast<std::size_t>(n), false);
-        int taken = 0;
-        for (int i = 0; i < n && taken < slots; ++i)
-            if (entries[static_cast<std::size_t>(i)].keep) take[static_cast<std::size_t>(i)] = true, ++taken;
-        const int rest = slots - taken;
-        for (int k = 0; k < rest; ++k) {
-            // Spread over [0, n - 1]; a head already taken moves to the next free one.
-            int i = rest > 1 ? static_cast<int>(std::lround(static_cast<double>(k) * (n - 1) / (rest - 1))) : 0;
-            while (i < n && take[static_cast<std::size_t>(i)]) ++i;
-            if (i >= n) i = 0;
-            while (i < n && take[static_cast<std::size_t>(i)]) ++i;
-            if (i < n) take[static_cast<std::size_t>(i)] = true;
-        }
-        for (int i = 0; i < n; ++i)
-            if (take[static_cast<std::size_t>(i)]) l.shown.push_back(i);
-    }
-    l.width = legendGap() + static_cast<float>(l.columns) * l.columnWidth;
+    l.columns = plan.columns;
+    l.rows = plan.rows;
+    l.columnWidth = static_cast<float>(plan.columnWidth);
+    l.shown = plan.shown;
+    l.note = plan.note;
+    l.brief = plan.brief;
+    l.width = legendGap() + static_cast<float>(plan.width());
     return l;
 }
 
 float plotHeightForLegend(const std::vector<LegendEntry>& entries, float width, float cap) {
     if (entries.empty()) return 0.0f;
-    const int columns = legendMaxColumns(legendColumnWidth(entries), width);
-    const int rows = (static_cast<int>(entries.size()) + columns - 1) / columns;
+    const int rows = legendRowsForAll(legendWidths(entries), legendRoom(entries, ImVec2(width, 0)));
     const float needed = static_cast<float>(rows) * ImGui::GetTextLineHeight() + topMargin() + bottomMargin() + 1.0f;
     return std::min(needed, cap);
 }
@@ -236,7 +218,8 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     const float yw = ImGui::CalcTextSize(axes.yLabel).x;
     m_draw->AddText(ImVec2(m_max.x - yw, origin.y + 1.0f), dim, axes.yLabel);
 
-    // The legend: a swatch and the whole label per entry, column by column.
+    // The legend (the core's plan, render/legend_layout.hpp): a swatch and the whole label per
+    // listed entry, column by column.
     const float swatch = legendSwatch();
     const float x0 = m_max.x + legendGap();
     for (std::size_t k = 0; k < legend.shown.size(); ++k) {
@@ -247,7 +230,8 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
         const float y = m_min.y + static_cast<float>(row) * legend.line;
         const float mid = std::floor(y + legend.line * 0.5f);
         m_draw->AddRectFilled(ImVec2(x, mid - 2.0f), ImVec2(x + swatch, mid + 2.0f), e.color | IM_COL32_A_MASK);
-        m_draw->AddText(ImVec2(x + swatch + ImGui::GetStyle().ItemInnerSpacing.x, y), text, e.label.c_str());
+        const std::string label = legend.brief ? briefLegendName(e.label) : e.label;
+        m_draw->AddText(ImVec2(x + swatch + ImGui::GetStyle().ItemInnerSpacing.x, y), text, label.c_str());
     }
     if (legend.note) {
         const std::string note = legendNote(legend.shown.size(), axes.legend.size());

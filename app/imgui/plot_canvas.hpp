@@ -45,6 +45,7 @@ struct LegendLayout {
     float columnWidth = 0, width = 0, line = 0;
     std::vector<int> shown;  // indices into the entries, in order
     bool note = false;       // a line "k of n listed" under the entries
+    bool brief = false;      // entries listed under briefLegendName ("h3")
 };
 [[nodiscard]] LegendLayout legendLayout(const std::vector<LegendEntry>& entries, ImVec2 size);
 // The height a plot `width` wide needs for its whole legend (rows of entries in at most the

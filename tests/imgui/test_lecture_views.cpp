@@ -15,6 +15,7 @@
 
 #include <alibi/io/lesson.hpp>
 #include <alibi/render/colormap.hpp>
+#include <alibi/render/legend_layout.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -166,6 +167,9 @@ TEST_F(LectureViews, CurvePlotsHaveWholeLegends) {
             std::set<std::string> labels;
             for (const Series& s : curves->attention) labels.insert(words(s.label));
             for (const Series& s : curves->bias) labels.insert(words(s.label));
+            // Where whole names do not fit, the legend lists brief ones ("h3").
+            if (heads > 12)
+                for (const Series& s : curves->attention) labels.insert(words(briefLegendName(s.label)));
             std::multiset<std::string> drawn;
             int notes = 0;
             for (const TextRun& run : runs()) {
@@ -191,14 +195,19 @@ TEST_F(LectureViews, CurvePlotsHaveWholeLegends) {
     }
 }
 
-// A legend with more entries than its room: the kept entries (a lesson's heads), evenly spaced
-// others from the first to the last, and the note's slot; with room, every entry.
+// A legend with more entries than its room (the core's plan, render/legend_layout.hpp): brief
+// names ("h13") first; then the kept entries (a lesson's heads), evenly spaced others from the
+// first to the last, and the note's slot; with room, every entry under its whole name.
 TEST_F(LectureViews, LegendListsFewerEntriesWithANote) {
     frame();
     std::vector<LegendEntry> entries;
     for (int h = 0; h < 32; ++h) entries.push_back({"head " + std::to_string(h) + " (m = 0.5)", 0, h == 13});
     const float line = ImGui::GetTextLineHeight();
-    const LegendLayout small = legendLayout(entries, ImVec2(900, 12 * line));
+    const LegendLayout brief = legendLayout(entries, ImVec2(900, 14 * line));
+    EXPECT_TRUE(brief.brief);
+    EXPECT_FALSE(brief.note);
+    EXPECT_EQ(brief.shown.size(), entries.size());
+    const LegendLayout small = legendLayout(entries, ImVec2(900, 8 * line));
     EXPECT_TRUE(small.note);
     ASSERT_GE(small.columns, 1);
     EXPECT_EQ(static_cast<int>(small.shown.size()), small.rows * small.columns - 1);
@@ -209,6 +218,7 @@ TEST_F(LectureViews, LegendListsFewerEntriesWithANote) {
     EXPECT_LE(small.width, 0.45f * 900 + 1);
     const LegendLayout big = legendLayout(entries, ImVec2(900, 40 * line));
     EXPECT_FALSE(big.note);
+    EXPECT_FALSE(big.brief);
     EXPECT_EQ(big.shown.size(), entries.size());
     // The height plotHeightForLegend asks for lists every entry.
     const LegendLayout tall = legendLayout(entries, ImVec2(900, plotHeightForLegend(entries, 900, 1e6f)));
