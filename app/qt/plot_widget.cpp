@@ -4,11 +4,11 @@
 #include "view_util.hpp"
 
 #include <QCoreApplication>
+#include <alibi/render/legend_layout.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <QMouseEvent>
 #include <QPainter>
-#include <QRegularExpression>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -207,52 +207,37 @@ PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     LegendLayout l;
     const int count = static_cast<int>(m_series.size());
     if (count == 0 || count > m_legendLimit) return l;
-    // Each column as wide as its longest entry (never cut), up to 45 % of the widget; as many
-    // columns as the plot's height needs (H = 12 heads still get their legend). When the names
-    // do not fit, short ones ("head 3 (m = 1/16)" -> "h3"), and when those do not either, every
-    // n-th series, the first and the last always.
+    // The core's plan (render/legend_layout.hpp): whole names, else brief ones ("h3"), else the
+    // emphasised, the first, the last and evenly spaced others with "k of n listed"; each
+    // column as wide as its longest entry (never cut), all of them within 45 % of the widget.
     const QFontMetrics fm(plotFont());
     const Margins m = margins();
     l.line = std::max(18, fm.height() + 2);
-    const double height = std::max(40.0, this->height() - m.top - m.bottom) - 8;
-    const int rowsAvailable = std::max(1, static_cast<int>(height / l.line));
-    const double widthAvailable = 0.45 * width();
-    const double swatch = 16 + 4 + 8 + fm.averageCharWidth();
-    const auto fit = [&](const std::vector<QString>& labels, int maxColumns) {
-        int widest = 0;
-        for (const QString& label : labels) widest = std::max(widest, fm.horizontalAdvance(label));
-        const double columnWidth = widest + swatch;
-        const int columns = std::min(maxColumns, static_cast<int>((widthAvailable - 8) / columnWidth));
-        return std::pair{columns, columnWidth};
-    };
-    std::vector<QString> full, shortNames;
-    static const QRegularExpression headName(u"^head (\\d+)\\b.*$"_s);
-    for (const Series& s : m_series) {
-        full.push_back(QString::fromStdString(s.label));
-        QString name = full.back();
-        name.replace(headName, u"h\\1"_s);
-        shortNames.push_back(name);
+    std::vector<alibi::LegendEntryWidths> widths;
+    for (int s = 0; s < count; ++s) {
+        const std::string& label = m_series[static_cast<std::size_t>(s)].label;
+        const bool emphasised = std::find(m_emphasis.begin(), m_emphasis.end(), s) != m_emphasis.end();
+        widths.push_back(
+            {static_cast<double>(fm.horizontalAdvance(QString::fromStdString(label))),
+             static_cast<double>(fm.horizontalAdvance(QString::fromStdString(alibi::briefLegendName(label)))),
+             emphasised || s == m_highlight});
     }
-    std::vector<QString>* labels = &full;
-    auto [columns, columnWidth] = fit(full, 64);
-    if (columns * rowsAvailable < count) {
-        labels = &shortNames;
-        std::tie(columns, columnWidth) = fit(shortNames, 64);
+    alibi::LegendRoom room;
+    room.width = 0.45 * width() - 8;
+    room.rows = std::max(1, static_cast<int>((std::max(40.0, height() - m.top - m.bottom) - 8) / l.line));
+    room.swatch = 16 + 4 + 8 + fm.averageCharWidth();
+    room.noteWidth = fm.horizontalAdvance(QString::fromStdString(alibi::legendNote(m_series.size(), m_series.size())));
+    const alibi::LegendPlan plan = alibi::planLegend(widths, room);
+    l.columns = plan.columns;
+    l.rows = plan.rows;
+    l.columnWidth = plan.columnWidth;
+    l.width = plan.width() + 8.0;
+    l.shown = plan.shown;
+    for (int s : plan.shown) {
+        const std::string& label = m_series[static_cast<std::size_t>(s)].label;
+        l.labels.push_back(QString::fromStdString(plan.brief ? alibi::briefLegendName(label) : label));
     }
-    if (columns < 1) return l;
-    const int capacity = columns * rowsAvailable;
-    const int stride = capacity >= count ? 1 : capacity < 2 ? count : (count - 2) / (capacity - 1) + 1;
-    for (int s = 0; s < count; s += stride) l.shown.push_back(s);
-    if (stride > 1 && l.shown.back() != count - 1) {
-        if (static_cast<int>(l.shown.size()) >= capacity) l.shown.pop_back();
-        l.shown.push_back(count - 1);
-    }
-    for (int s : l.shown) l.labels.push_back((*labels)[static_cast<std::size_t>(s)]);
-    const int shown = static_cast<int>(l.shown.size());
-    l.columns = std::min(columns, (shown + rowsAvailable - 1) / rowsAvailable);
-    l.rows = (shown + l.columns - 1) / l.columns;
-    l.columnWidth = columnWidth;
-    l.width = l.columns * l.columnWidth + 8.0;
+    if (plan.note) l.note = QString::fromStdString(alibi::legendNote(plan.shown.size(), m_series.size()));
     return l;
 }
 
@@ -624,6 +609,15 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             p.setPen(text);
             drawRecordedText(p, this, QRectF(x + 20, y, legend.columnWidth - 22, legend.line),
                              Qt::AlignLeft | Qt::AlignVCenter, legend.labels[n]);
+        }
+        if (!legend.note.isEmpty()) {
+            // The last line of the last column: how many of the series are listed.
+            const int at = static_cast<int>(legend.shown.size());
+            const double x = frame.right() + 12 + (at / legend.rows) * legend.columnWidth;
+            const double y = frame.top() + 4 + (at % legend.rows) * legend.line;
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            drawRecordedText(p, this, QRectF(x, y, legend.columnWidth - 2, legend.line),
+                             Qt::AlignLeft | Qt::AlignVCenter, legend.note);
         }
     } else if (m_highlight >= 0) {
         p.setPen(text);

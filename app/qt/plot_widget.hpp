@@ -147,14 +147,15 @@ private:
     int m_highlight = -1;
     std::vector<int> m_emphasis;
     int m_legendLimit = 64;
-    // The legend at the right: columns of `rows` entries `line` pixels apart, `width` in all.
-    // Entries are whole: when the series' own names do not fit, short ones ("h3"), and when
-    // those do not either, every n-th series (`shown`, the first and last always) and a note.
+    // The legend at the right (the core's plan, render/legend_layout.hpp): columns of `rows`
+    // entries `line` pixels apart, `width` in all, the listed series' labels (whole or brief)
+    // and, when some are left out, the note "k of n listed" after them.
     struct LegendLayout {
         int columns = 0, rows = 0, line = 18;
         double columnWidth = 0, width = 0;
         std::vector<int> shown;
         std::vector<QString> labels;
+        QString note;
     };
     [[nodiscard]] LegendLayout legendLayout() const;
     // The plot's text font: the widget's, scaled by the application's "alibiPlotTextScale"
