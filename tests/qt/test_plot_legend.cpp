@@ -45,8 +45,9 @@ private slots:
         texts = drawn(420, 160);
         QVERIFY2(texts.contains(u"h0"_qs) && texts.contains(u"h13"_qs) && texts.contains(u"h31"_qs),
                  qPrintable(texts.join(u" | "_qs)));
-        QVERIFY2(std::any_of(texts.begin(), texts.end(), [](const QString& t) { return t.endsWith(u" of 32 listed"_qs); }),
-                 qPrintable(texts.join(u" | "_qs)));
+        QVERIFY2(
+            std::any_of(texts.begin(), texts.end(), [](const QString& t) { return t.endsWith(u" of 32 listed"_qs); }),
+            qPrintable(texts.join(u" | "_qs)));
         QVERIFY2(shortened.isEmpty(), qPrintable(shortened.join(u" | "_qs)));
     }
 };

@@ -3,6 +3,7 @@
 
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/legend_layout.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <fmt/format.h>
@@ -18,7 +19,6 @@ constexpr Rgba kText{32, 32, 32, 255};
 constexpr Rgba kNote{96, 96, 96, 255};
 constexpr Rgba kGrid{221, 221, 221, 255};
 constexpr Rgba kFrame{64, 64, 64, 255};
-constexpr int kMaxLegend = 16;
 
 std::string tickLabel(double v) {
     if (std::fabs(v) < 1e-12) return "0";
@@ -168,7 +168,7 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
         r.xmin = xRange->first - pad;
         r.xmax = std::max(xRange->second, xRange->first + 1) + pad;
     }
-    const bool legend = style.legend && !series.empty() && series.size() <= kMaxLegend;
+    const bool legend = style.legend && !series.empty();
 
     // Outside in: panel title and note above, axis label and tick labels left and below, legend right.
     double top = box.y;
@@ -187,13 +187,30 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
     double yLabelWidth = 0;
     for (double y : yTicks) yLabelWidth = std::max(yLabelWidth, measureText(yTickLabel(y, style), m.small));
     const double left = box.x + m.line + m.gap + yLabelWidth + m.gap + m.tick;
-    double legendWidth = 0;
+    // The legend follows the core's plan (legend_layout.hpp), as the explorers' plots do: whole
+    // names, else brief ones ("h3"), else some with "k of n listed"; a column is a swatch, a gap,
+    // the text and a margin. One column of names wider than 45 % of the panel wraps them rather
+    // than losing their ends (the number the reader came for).
+    const double swatch = 1.5 * m.margin + m.gap;
+    LegendRoom room;
+    room.width = box.width * 0.45 - m.margin;
+    room.rows = std::max(1, static_cast<int>((bottom - top) / m.smallLine));
+    room.swatch = swatch + m.margin;
+    room.noteWidth = measureText(legendNote(series.size(), series.size()), m.small);
+    LegendPlan plan;
     if (legend) {
-        for (const Series& s : series) legendWidth = std::max(legendWidth, measureText(s.label, m.small));
-        // As wide as the longest entry up to 45 % of the panel; a longer one wraps onto more
-        // lines rather than losing its end (the number the reader came for).
-        legendWidth = std::min(legendWidth + 2 * m.margin + m.gap, box.width * 0.45);
+        std::vector<LegendEntryWidths> widths;
+        for (std::size_t n = 0; n < series.size(); ++n) {
+            // The highlighted series is listed in bold: measured so.
+            const bool thick = static_cast<int>(n) == style.highlight;
+            const FontWeight weight = thick ? FontWeight::Bold : FontWeight::Regular;
+            widths.push_back({measureText(series[n].label, m.small, weight),
+                              measureText(briefLegendName(series[n].label), m.small, weight), thick});
+        }
+        plan = planLegend(widths, room);
     }
+    const bool wrapped = legend && plan.columns == 1 && plan.columnWidth > room.width;
+    const double legendWidth = !legend ? 0 : wrapped ? room.width + m.margin : plan.width() + m.margin;
     const double right = box.x + box.width - (legend ? legendWidth + m.margin : m.small / 2);
     PanelLayout layout;
     layout.frame = Box{left, top, std::max(1.0, right - left), std::max(1.0, bottom - top)};
@@ -299,28 +316,34 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
 
     if (legend) {
         canvas.beginGroup("legend");
-        const double x = right + m.margin;
+        const double columnWidth = wrapped ? room.width : plan.columnWidth;
+        const double textWidth = columnWidth - room.swatch;
         double y = top;
-        for (std::size_t n = 0; n < series.size(); ++n) {
+        for (std::size_t k = 0; k < plan.shown.size(); ++k) {
+            const auto n = static_cast<std::size_t>(plan.shown[k]);
+            const int column = static_cast<int>(k) / plan.rows;
+            const double x = right + m.margin + column * columnWidth;
+            if (!wrapped) y = top + (static_cast<int>(k) % plan.rows) * m.smallLine;
             const bool emphasised = !faded(n);
             const bool thick = highlighted && static_cast<std::size_t>(style.highlight) == n;
             const FontWeight weight = thick ? FontWeight::Bold : FontWeight::Regular;
             canvas.line(x, y + m.smallLine / 2, x + 1.5 * m.margin, y + m.smallLine / 2,
                         Stroke{seriesColor(n, series.size()), 3, emphasised ? 1.0 : 0.4});
-            const double textWidth = legendWidth - 1.5 * m.margin - m.gap;
-            for (const std::string& line : wrapWords(series[n].label, m.small, textWidth, weight)) {
-                canvas.text(x + 1.5 * m.margin + m.gap, y, fitText(line, m.small, textWidth, weight),
-                            TextStyle{m.small, kText, weight});
-                y += m.smallLine;
-            }
+            const std::string label = plan.brief ? briefLegendName(series[n].label) : series[n].label;
+            const std::vector<std::string> lines =
+                wrapped ? wrapWords(label, m.small, textWidth, weight) : std::vector<std::string>{label};
+            for (std::size_t l = 0; l < lines.size(); ++l)
+                canvas.text(x + swatch, y + static_cast<double>(l) * m.smallLine,
+                            fitText(lines[l], m.small, textWidth, weight), TextStyle{m.small, kText, weight});
+            if (wrapped) y += static_cast<double>(lines.size()) * m.smallLine;
+        }
+        if (plan.note) {
+            const int at = static_cast<int>(plan.shown.size());
+            const double x = right + m.margin + (at / plan.rows) * columnWidth;
+            if (!wrapped) y = top + (at % plan.rows) * m.smallLine;
+            canvas.text(x, y, legendNote(plan.shown.size(), series.size()), TextStyle{m.small, kNote});
         }
         canvas.endGroup();
-    } else if (style.legend && !series.empty()) {
-        canvas.text(right - m.gap, top + m.gap,
-                    fitText(fmt::format("{} series: {} (dark) to {} (light)", series.size(), series.front().label,
-                                        series.back().label),
-                            m.small, pw - 2 * m.gap),
-                    TextStyle{m.small, kNote, FontWeight::Regular, TextAnchor::End});
     }
     layout.xTicks = std::move(xTicks);
     layout.yTicks = yTicks;
