@@ -106,7 +106,7 @@ class ViewTests(ViewCase):
             out = self.path("slope-schemes.svg")
             self.ok("render", "--heads", heads, "--max-bias", max_bias, "--what", "slope-schemes", "-o", out)
             (plot,) = plots(out)
-            self.assertEqual(plot.title, f"Slope schemes, H = {heads}, B = {max_bias}")
+            self.assertEqual(plot.title, f"Slope schemes, H = {heads}, max_bias {max_bias}")
             want = {"press": ref.press_slopes(heads, max_bias), "geometric": ref.geometric_slopes(heads, max_bias),
                     "linear": ref.linear_slopes(heads)}
             self.assertEqual(set(plot.series), set(want))

@@ -94,7 +94,7 @@ std::string maskTitle(const HeatmapParams& p) {
 std::string heatmapTitle(const HeatmapParams& p) {
     const BiasParams& b = p.attention.bias;
     std::string title = fmt::format(
-        "{} · {} · {} queries x {} keys · {} · {} slopes (B = {}) · {}",
+        "{} · {} · {} queries x {} keys · {} · {} slopes (max_bias {}) · {}",
         p.what == RenderWhat::Attention ? "Attention probabilities" : "ALiBi bias",
         p.head >= 0 ? fmt::format("head {} of {}", p.head, b.slopes.heads) : fmt::format("{} heads", b.slopes.heads),
         b.queries, b.keyCount(), modeName(b.mode), schemeName(b.slopes.scheme), formatValue(b.slopes.maxBias),

@@ -492,7 +492,7 @@ Result<CurvesPlot> curvesPlot(const CurvesParams& params, const ProgressFn& prog
         style.bars = true;  // as both explorers draw them: one bar per head, ticks 1/2, 1/4, ...
         style.caption = fmt::format(
             "bias(i, j) = -m_h·(i - j): head h's slope m_h sets how fast its attention falls "
-            "with distance · scheme {}, max_bias B = {}",
+            "with distance · scheme {}, max_bias {}",
             schemeName(b.slopes.scheme), b.slopes.maxBias);
     } else if (params.kind == CurveKind::AttentionDistance) {
         series = attentionDistanceSeries(params.attention, params.query, progress);

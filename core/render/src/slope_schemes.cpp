@@ -19,7 +19,7 @@ Result<std::pair<std::vector<Series>, PlotStyle>> slopeSchemesPlot(const SlopePa
     PlotStyle style;
     style.width = width;
     style.height = height;
-    style.title = fmt::format("Slope schemes, H = {}, B = {}", slopes.heads, slopes.maxBias);
+    style.title = fmt::format("Slope schemes, H = {}, max_bias {}", slopes.heads, slopes.maxBias);
     style.xLabel = "head";
     style.yLabel = "slope m (log2 axis)";
     style.logY2 = true;

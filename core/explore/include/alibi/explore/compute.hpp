@@ -111,7 +111,7 @@ using DetailPreviewFn = std::function<void(const Snapshot&)>;
 [[nodiscard]] Session applyCompare(const Session& a, const CompareOverrides& b);
 
 // Titles: what a heatmap shows, in words ("Attention probabilities · 12 heads · 16 queries x
-// 16 keys · causal · press slopes (B = 8) · f32"), and the line beneath it (the mode's formula
+// 16 keys · causal · press slopes (max_bias 8) · f32"), and the line beneath it (the mode's formula
 // and how pixels summarise cells).
 [[nodiscard]] std::string heatmapTitle(const HeatmapParams& params);
 [[nodiscard]] std::string heatmapSubtitle(const HeatmapParams& params, const Heatmap& map);
