@@ -9,6 +9,7 @@
 #include "view_models.hpp"
 
 #include <alibi/analysis/buggy_examples.hpp>
+#include <alibi/explore/diagnosis_error_map.hpp>
 #include <alibi/render/format.hpp>
 
 #include <imgui_stdlib.h>
@@ -189,8 +190,16 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         // Each tile's label ("h3", or "b1 h3" for a batch) in the band above it.
         state.diagnoseLabels = drawTileLabels(result->errorMap.tiles, result->tileLabels, origin);
         if (model.diagnosisPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
-        drawColorBar(model.diagnosisBarTexture, ImVec2(origin.x + size.x + kColorBarGap, origin.y), size.y, 0.0,
-                     result->errorMax > 0 ? result->errorMax : 1.0, "");
+        // The core's bar (range, masked swatch); its title is in the caption above the map.
+        explore::DiagnosisErrorMap words;
+        words.errorMax = result->errorMax;
+        words.anyMasked = result->anyMasked;
+        // The masked swatch goes under the bar, inside the map's height.
+        const float barHeight =
+            result->anyMasked ? std::max(size.y - 1.8f * ImGui::GetTextLineHeight(), 16.0f) : size.y;
+        ColorBar bar = explore::diagnosisColorBar(words, colorBarTicks(barHeight));
+        bar.title.clear();
+        drawColorBar(model.diagnosisBarTexture, ImVec2(origin.x + size.x + kColorBarGap, origin.y), barHeight, bar);
     } else {
         ImGui::TextDisabled("No error heatmap: nothing comparable was found.");
     }

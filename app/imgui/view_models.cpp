@@ -178,6 +178,7 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
         explore::diagnosisErrorMap(tensor, *result->diagnosis, request.width, request.height, 4, request.labelBand);
     if (!error) return result;  // the words still stand without the heatmap
     result->errorMax = error->errorMax;
+    result->anyMasked = error->anyMasked;
     result->mapCaption = error->caption;
     result->barTitle = error->barTitle;
     result->errorMap = std::move(error->map);

@@ -102,6 +102,7 @@ struct DiagnoseResult {
     std::vector<std::string> tileLabels;  // "h3", or "b1 h3" for a batch (the core's)
     Image colorBar;                       // magma, for the bar beside it
     double errorMax = 0;
+    bool anyMasked = false;  // some cells masked grey: the bar shows the swatch
     // The core's words for the map: the bias error, or the probability change when every finding
     // is harmless (explore::diagnosisErrorMapLabels).
     std::string mapCaption, barTitle = "|error|";
