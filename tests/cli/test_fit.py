@@ -200,7 +200,7 @@ class FitTests(cli.CliCase):
             svg = f.read()
         self.assertIn("layer 0 head 1: attention vs distance", svg)
         self.assertIn("fitted prior, m* = 0.5", svg)
-        self.assertIn("configured prior, m = 0.0625", svg)  # press slopes of H = 4: 2^-2 (h+1)
+        self.assertIn("configured prior, m = 1/16", svg)  # press slopes of H = 4: 2^-2 (h+1)
         # The same plot as PNG at 2x has twice the pixels; the row plot and the overview too.
         for what, extra in (("fit", ["--head", "1"]), ("row", ["--head", "2", "--query", "7"]), ("overview", [])):
             r = cli.run("render", self.path("r.npy"), "--what", what, *extra, "--width", "640", "--height", "400",

@@ -34,6 +34,14 @@ std::int64_t mapsDistance(const AttentionMaps& maps, std::int64_t query, std::in
     return maps.causal() ? position - key : (position > key ? position - key : key - position);
 }
 
+std::string fittedPriorLabel(double slope) {
+    return fmt::format("fitted prior, m* = {:.4g}", slope);
+}
+
+std::string configuredPriorLabel(double slope) {
+    return "configured prior, m = " + formatSlope(slope);
+}
+
 std::vector<double> priorRow(double slope, std::int64_t query, std::int64_t queries, std::int64_t keys, bool causal) {
     std::vector<double> row(static_cast<std::size_t>(std::max<std::int64_t>(keys, 0)), 0.0);
     const std::int64_t position = query + keys - queries;
@@ -143,10 +151,10 @@ Result<std::vector<Series>> mapsRowSeries(const AttentionMaps& maps, int layerIn
     std::vector<Series> out;
     out.push_back(series(fmt::format("head {} row {} (file)", head, query), row));
     if (slopes.fitted)
-        out.push_back(series(fmt::format("fitted prior, m* = {}", formatValue(*slopes.fitted)),
+        out.push_back(series(fittedPriorLabel(*slopes.fitted),
                              priorRow(*slopes.fitted, query, maps.queries(), maps.keys(), maps.causal())));
     if (slopes.configured)
-        out.push_back(series(fmt::format("configured prior, m = {}", formatSlope(*slopes.configured)),
+        out.push_back(series(configuredPriorLabel(*slopes.configured),
                              priorRow(*slopes.configured, query, maps.queries(), maps.keys(), maps.causal())));
     return out;
 }

@@ -51,11 +51,11 @@ std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& ma
     };
     std::vector<Series> all;
     all.push_back(series(fmt::format("layer {} head {} (observed)", fit.layer, fit.head), fit.profile));
-    all.push_back(series(fmt::format("fitted prior, m* = {:.4g}", fit.slope),
+    all.push_back(series(explore::fittedPriorLabel(fit.slope),
                          priorProfile(fit.slope, maps.queries(), maps.keys(), maps.causal(), firstRow, lastRow)));
     if (fit.configuredSlope)
         all.push_back(
-            series(fmt::format("configured prior, m = {:.4g}", *fit.configuredSlope),
+            series(explore::configuredPriorLabel(*fit.configuredSlope),
                    priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(), maps.causal(), firstRow, lastRow)));
     return all;
 }

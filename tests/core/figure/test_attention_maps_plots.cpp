@@ -1,6 +1,7 @@
 // Line plots of saved attention maps as figures: the row plot's file curve is the stored row and
 // its prior the closed-form softmax(-m d); the profile figure carries the fit's title, rows and
 // curves; both draw as SVG and as PNG at 2x with twice the pixels.
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
 
 #include "../attention_maps_fixture.hpp"
@@ -83,7 +84,7 @@ TEST(AttentionMapsPlots, ProfileFigureNamesTheFitAndItsRows) {
 
     const std::string svg = alibi::plotFigureSvg(all);
     EXPECT_NE(svg.find("layer 0 head 1: attention vs distance"), std::string::npos);
-    EXPECT_NE(svg.find("configured prior, m = 0.125"), std::string::npos);
+    EXPECT_NE(svg.find("configured prior, m = 1/8"), std::string::npos);
     auto one = alibi::plotFigurePng(all, 1);
     auto two = alibi::plotFigurePng(all, 2);
     ASSERT_TRUE(one && two);
@@ -94,3 +95,11 @@ TEST(AttentionMapsPlots, ProfileFigureNamesTheFitAndItsRows) {
 }
 
 }  // namespace
+
+// Lesson 5 step 5 read "m* = 0.01563" and "m = 0.0625" in one legend, "m* = 0.015625" and
+// "m = 1/16" in the other: every prior legend now takes these two names.
+TEST(AttentionMapsPlots, PriorNamesAreTheSameInEveryPlot) {
+    EXPECT_EQ(alibi::explore::configuredPriorLabel(0.0625), "configured prior, m = 1/16");
+    EXPECT_EQ(alibi::explore::fittedPriorLabel(0.01563), "fitted prior, m* = 0.01563");
+    EXPECT_EQ(alibi::explore::fittedPriorLabel(0.0156251), "fitted prior, m* = 0.01563");
+}

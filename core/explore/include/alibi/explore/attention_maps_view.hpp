@@ -67,6 +67,12 @@ struct HeadSlopes {
 [[nodiscard]] std::vector<double> priorRow(double slope, std::int64_t query, std::int64_t queries, std::int64_t keys,
                                            bool causal);
 
+// The legend names of the two priors, the same in every plot beside the maps (the row plots, the
+// distance plots, their figures): "fitted prior, m* = 0.01563" (the fit's four significant
+// digits) and "configured prior, m = 1/16" (the slope as the configuration gives it).
+[[nodiscard]] std::string fittedPriorLabel(double slope);
+[[nodiscard]] std::string configuredPriorLabel(double slope);
+
 // One query row of one head against key j: the file's probabilities, then the prior at the
 // fitted and the configured slope when known (same keys, same x).
 [[nodiscard]] Result<std::vector<Series>> mapsRowSeries(const AttentionMaps& maps, int layerIndex, int head,
