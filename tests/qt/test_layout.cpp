@@ -397,7 +397,21 @@ private slots:
                                         .arg(name)
                                         .arg(cell.width(), 0, 'f', 1)
                                         .arg(cell.height(), 0, 'f', 1);
-                    // The frame stays off the neighbours' numbers ("-1.13" left of it read "-1.1").
+                    // The frame stays inside its cell, off the neighbours' numbers ("-1.13" left of
+                    // it read "-1.1").
+                    if (!cell.adjusted(-0.5, -0.5, 0.5, 0.5).contains(detail->lessonFrameRect()))
+                        problems << QString(
+                                        "%1: the marked cell's frame (%2, %3, %4 x %5) reaches past its cell "
+                                        "(%6, %7, %8 x %9)")
+                                        .arg(name)
+                                        .arg(detail->lessonFrameRect().x(), 0, 'f', 1)
+                                        .arg(detail->lessonFrameRect().y(), 0, 'f', 1)
+                                        .arg(detail->lessonFrameRect().width(), 0, 'f', 1)
+                                        .arg(detail->lessonFrameRect().height(), 0, 'f', 1)
+                                        .arg(cell.x(), 0, 'f', 1)
+                                        .arg(cell.y(), 0, 'f', 1)
+                                        .arg(cell.width(), 0, 'f', 1)
+                                        .arg(cell.height(), 0, 'f', 1);
                     for (const PaintedText& t : paintedTexts(detail))
                         if (!cell.adjusted(-0.5, -0.5, 0.5, 0.5).contains(t.rect) &&
                             t.rect.adjusted(0.5, 0.5, -0.5, -0.5).intersects(detail->lessonFrameRect()))
