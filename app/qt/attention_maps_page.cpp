@@ -5,6 +5,7 @@
 #include "lesson_mark.hpp"
 
 #include "maps_heatmap_view.hpp"
+#include "model/square_cell_pixels.hpp"
 #include "number_table.hpp"
 #include "plot_widget.hpp"
 #include "two_heads_view.hpp"
@@ -33,6 +34,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QSlider>
 #include <QSortFilterProxyModel>
@@ -461,7 +463,8 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
         });
     }
     connect(m_grid, &MapsHeatmapView::pictureShown, this, &AttentionMapsPage::onGridShown);
-    connect(m_headView, &MapsHeatmapView::pictureShown, this, &AttentionMapsPage::scrollToCited);
+    for (MapsHeatmapView* v : {m_grid, m_headView, m_similarity})
+        connect(v, &MapsHeatmapView::pictureShown, this, &AttentionMapsPage::scrollToCited);
     connect(m_grid, &MapsHeatmapView::clicked, this, [this](QPoint p) {
         if (!m_model->maps()) return;
         if (const auto hit = mapsHitTest(m_grid->heatmap(), *m_model->maps(), p.x(), p.y())) {
@@ -507,6 +510,39 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
 
     m_prior->addItem(u"no ALiBi prior"_s);
     updateControls();
+}
+
+QScrollArea* AttentionMapsPage::enclosingScrollArea() const {
+    for (QWidget* w = parentWidget(); w != nullptr; w = w->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(w)) return area;
+    return nullptr;
+}
+
+int AttentionMapsPage::heightForWidth(int w) const {
+    // The controls above and the status line below the views as the layout gives them: their
+    // preferred heights (wrapped texts at this width), with the spacing between them.
+    QLayout* column = layout();
+    const QMargins margins = column->contentsMargins();
+    const int inner = w - margins.left() - margins.right();
+    int controls = margins.top() + margins.bottom(), items = 0;
+    for (int i = 0; i < column->count(); ++i) {
+        QLayoutItem* item = column->itemAt(i);
+        if (item->isEmpty()) continue;
+        ++items;
+        if (item->widget() == m_views) continue;
+        controls += item->hasHeightForWidth() ? item->heightForWidth(inner) : item->sizeHint().height();
+    }
+    controls += std::max(0, items - 1) * std::max(0, column->spacing());
+    const int views = m_views->minimumSizeHint().height();
+    const QScrollArea* area = enclosingScrollArea();
+    if (area == nullptr) return controls + views;
+    // Where the views under the controls keep 60 % of the tab's height, the page fits it (the
+    // scroll area stretches it to the tab). Where the controls leave them less (a projector's
+    // 720 px at 175 %: 1.1 x 1.8 px cells in a strip of tiles), the views get the tab's whole
+    // height and the controls scroll above them (a lesson step scrolls to the views).
+    const int room = area->viewport()->height();
+    if (room - controls >= std::max(views, room * 3 / 5)) return controls + views;
+    return controls + std::max(room, views);
 }
 
 void AttentionMapsPage::setPriorSources(std::function<SlopeParams()> session, std::vector<Preset> presets) {
@@ -599,29 +635,33 @@ void AttentionMapsPage::applyLessonTarget() {
 void AttentionMapsPage::scrollToCited() {
     if (!m_cited) return;
     const LessonTarget target = *m_cited;
-    QScrollArea* area = nullptr;
-    for (QWidget* w = parentWidget(); w != nullptr && area == nullptr; w = w->parentWidget())
-        area = qobject_cast<QScrollArea*>(w);
-    if (area == nullptr) return;
-    const MapsPtr maps = m_model->maps();
-    if (target.view == HeadView && maps && m_lessonMark.cellHead >= 0) {
-        // The marked cell, once the head view has drawn it (its picture arrives later: pictureShown).
-        const QRectF cell = m_headView->cellRect(0, m_lessonMark.query, m_lessonMark.key);
-        if (cell.isEmpty()) return;
-        const QPoint at = m_headView->mapTo(this, cell.center().toPoint());
-        area->ensureVisible(at.x(), at.y(), 80, 80);
-        // A wrapped title asks for a picture of another size: scroll again when that one lands.
-        if (!picturesPending()) m_cited.reset();
+    QScrollArea* area = enclosingScrollArea();
+    if (area == nullptr) {
+        m_cited.reset();
         return;
     }
-    m_cited.reset();
-    QWidget* cited = target.view == HeadView         ? static_cast<QWidget*>(m_headView)
-                     : target.view == DistanceView   ? (target.rowPlot ? m_rowPlot : m_profile)
-                     : target.view == SimilarityView ? static_cast<QWidget*>(m_similarity)
-                     : target.view == TableView      ? static_cast<QWidget*>(m_table)
-                     : target.view == GridView       ? static_cast<QWidget*>(m_grid)
-                                                     : nullptr;
-    if (cited != nullptr) area->ensureWidgetVisible(cited, 0, 0);
+    // A picture still on its way may wrap a title otherwise: scroll again when it lands.
+    if (!picturesPending()) m_cited.reset();
+    QScrollBar* bar = area->verticalScrollBar();
+    const int room = area->viewport()->height();
+    const int top = m_views->mapTo(this, QPoint(0, 0)).y(), bottom = top + m_views->height();
+    if (m_views->height() <= room) {
+        // The views whole: their tabs and the open view (the whole grid or similarity matrix, both
+        // plots, the table with its header); the page scrolls no further than that needs.
+        bar->setValue(std::clamp(bar->value(), bottom - room, top));
+        return;
+    }
+    // A window too small for the views: the marked cell, or the cited view's top.
+    const MapsPtr maps = m_model->maps();
+    if (target.view == HeadView && maps && m_lessonMark.cellHead >= 0) {
+        const QRectF cell = m_headView->cellRect(0, m_lessonMark.query, m_lessonMark.key);
+        if (!cell.isEmpty()) {
+            const QPoint at = m_headView->mapTo(this, cell.center().toPoint());
+            area->ensureVisible(at.x(), at.y(), 80, 80);
+            return;
+        }
+    }
+    bar->setValue(top);
 }
 
 void AttentionMapsPage::openFile(const QString& path) {
@@ -758,8 +798,15 @@ void AttentionMapsPage::onOpened() {
             p.labelBand = oneHead ? 0 : m_grid->labelBand();  // the tiles' labels sit above them
             return [this, maps = m_model->maps(), p]() mutable {
                 if (!maps) return MapsPicture{fail(ErrorCode::InvalidArgument, "no attention maps open"), -1, {}};
-                // One head of a square map: square cells.
+                // One head of a square map: square cells; a layer's heads too (they were stretched
+                // to the view's aspect: "1 cell = 2.78 x 2.43 px").
                 if (p.head >= 0 && maps->queries() == maps->keys()) p.width = p.height = std::min(p.width, p.height);
+                if (p.head < 0) {
+                    const QSize square = squareCellPixels(QSize(p.width, p.height), static_cast<int>(maps->heads()),
+                                                          maps->queries(), maps->keys(), p.gap, p.labelBand);
+                    p.width = square.width();
+                    p.height = square.height();
+                }
                 std::function<void()> shown;
                 if (p.head >= 0) shown = [this, layer = p.layerIndex, head = p.head] { setHeadHeader(layer, head); };
                 return MapsPicture{renderAttentionMaps(*maps, p), p.layerIndex, std::move(shown)};

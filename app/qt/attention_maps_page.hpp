@@ -28,6 +28,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QSlider;
 class QSortFilterProxyModel;
 class QSpinBox;
@@ -49,6 +50,12 @@ public:
     enum View { GridView, OverviewView, HeadView, DistanceView, SimilarityView, TableView, TwoHeadsTab, ViewCount };
 
     explicit AttentionMapsPage(QWidget* parent = nullptr);
+    // The height the page takes at width `w` in its tab's scroll area, which sizes the page by it
+    // (the wrapped status line gives the layout a height-for-width): the controls and the views at
+    // their minimum, or, where that would leave the views a strip, the views as tall as the tab
+    // (heightForWidth in the .cpp). The layout's own answer, the views' preferred 600 px, made the
+    // page taller than a 1280x720 projector's tab, and the grid was cut at top and bottom.
+    [[nodiscard]] int heightForWidth(int w) const override;
 
     [[nodiscard]] AttentionMapsModel* model() const { return m_model; }
     // Where the "current session" prior comes from, and the presets offered as priors.
@@ -140,7 +147,8 @@ private:
     void showLessonMark();
     // Scrolls the page (in its tab's scroll area, on a small screen) to what the step shown
     // last cites, once that is drawn (m_cited; then the user scrolls).
-    void scrollToCited();  // the mark on the views, for the layer now shown
+    void scrollToCited();  // the views whole in the tab, for the layer now shown
+    [[nodiscard]] QScrollArea* enclosingScrollArea() const;
     // "Opening FILE… reading the header: 12.0 MiB of 95.4 MiB (Cancel stops it)".
     [[nodiscard]] QString openingText(const QString& stage) const;
     void exportFigureDialog(int scale);

@@ -3,6 +3,7 @@
 
 #include "compare_view.hpp"
 #include "model/background.hpp"
+#include "model/square_cell_pixels.hpp"
 #include "view_util.hpp"
 
 #include <alibi/analysis/buggy_examples.hpp>
@@ -10,6 +11,7 @@
 #include <alibi/explore/diagnosis_error_map.hpp>
 
 #include <QComboBox>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -17,8 +19,10 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::Literals::StringLiterals;
@@ -26,7 +30,8 @@ using namespace Qt::Literals::StringLiterals;
 namespace alibi::qt {
 
 namespace {
-constexpr QSize kErrorPixels{900, 600};
+constexpr QSize kErrorPixels{900, 600};  // before the panel is laid out
+constexpr int kErrorGap = 4;
 
 QString html(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
@@ -80,12 +85,14 @@ DiagnoseView::DiagnoseView(QWidget* parent)
     m_cancel->setToolTip(u"Stop reading the tensor (the diagnosis shown stays)"_s);
     hideProgress();
     connect(m_cancel, &QPushButton::clicked, this, &DiagnoseView::cancel);
+    // The file's status on a line of its own: beside the buttons it was squeezed into a column
+    // of five lines at 175 %, taking the height from the error map.
     auto* top = new QHBoxLayout;
     top->addWidget(open);
     top->addWidget(examples);
-    top->addWidget(m_status, 1);
     top->addWidget(m_progress);
     top->addWidget(m_cancel);
+    top->addStretch(1);
     connect(open, &QPushButton::clicked, this, &DiagnoseView::openRequested);
     connect(examples, &QComboBox::activated, this, [this, examples](int index) {
         if (index > 0) openExample(examples->itemText(index));
@@ -124,7 +131,66 @@ DiagnoseView::DiagnoseView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
     layout->addLayout(top);
+    layout->addWidget(m_status);
     layout->addWidget(split, 1);
+
+    m_resized = new QTimer(this);
+    m_resized->setSingleShot(true);
+    m_resized->setInterval(80);
+    connect(m_resized, &QTimer::timeout, this, &DiagnoseView::redrawMap);
+    m_mapWatcher = new QFutureWatcher<MapDrawing>(this);
+    connect(m_mapWatcher, &QFutureWatcherBase::finished, this, &DiagnoseView::onMapDrawn);
+    m_image->installEventFilter(this);
+}
+
+bool DiagnoseView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_image && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange) && m_diagnosis &&
+        m_tensor)
+        m_resized->start();
+    return QWidget::eventFilter(watched, event);
+}
+
+QSize DiagnoseView::roomPixels() const {
+    const QSize room = (m_image->pictureArea().size() * m_image->devicePixelRatioF()).toSize();
+    return room.width() < 64 || room.height() < 64 ? kErrorPixels : room;  // kErrorPixels: not laid out yet
+}
+
+QSize DiagnoseView::mapPixels() const {
+    const QSize room = roomPixels();
+    if (!m_diagnosis || m_image->tileCount() == 0) return room;
+    // The tiles of the map shown (a head each, or a batch row's head).
+    return squareCellPixels(room, static_cast<int>(m_image->tileCount()), m_diagnosis->queries, m_diagnosis->keys,
+                            kErrorGap, m_image->labelBandFor(room));
+}
+
+void DiagnoseView::redrawMap() {
+    if (!m_diagnosis || !m_tensor) return;
+    const QSize pixels = mapPixels();
+    if (pixels == m_mapShown && !m_mapWatcher->isRunning()) return;
+    ++m_mapGeneration;
+    if (m_mapWatcher->isRunning()) {
+        m_mapQueued = true;  // started when the running one ends
+        return;
+    }
+    m_mapQueued = false;
+    m_mapWatcher->setFuture(runInBackground([tensor = m_tensor, diagnosis = *m_diagnosis, pixels,
+                                             band = m_image->labelBandFor(pixels), generation = m_mapGeneration] {
+        return MapDrawing{
+            generation, pixels,
+            explore::diagnosisErrorMap(*tensor, diagnosis, pixels.width(), pixels.height(), kErrorGap, band)};
+    }));
+}
+
+void DiagnoseView::onMapDrawn() {
+    MapDrawing drawn = m_mapWatcher->result();
+    if (drawn.generation == m_mapGeneration && drawn.map && m_diagnosis) {
+        const explore::DiagnosisErrorMap& map = *drawn.map;
+        m_image->setImage(map.map.image, map.map.tiles, Colormap::Magma, 0, map.errorMax > 0 ? map.errorMax : 1.0,
+                          QString::fromStdString(map.barTitle));
+        m_image->setTileLabels(map.tileLabels);
+        m_mapShown = drawn.pixels;
+    }
+    if (m_mapQueued) redrawMap();
 }
 
 DiagnoseView::~DiagnoseView() = default;
@@ -157,18 +223,22 @@ void DiagnoseView::hideProgress() {
 }
 
 void DiagnoseView::openFile(const QString& path) {
-    start(QFileInfo(path).fileName(), [path, band = m_image->labelBandFor(kErrorPixels)](const ReadOptions& read) {
-        return diagnoseFile(path, kErrorPixels, kDefaultMemoryBudget, band, read);
+    // The first map at the panel's whole room (the tiles' shape is known once the file is read:
+    // a resize, or the map shown, redraws it with square cells).
+    const QSize pixels = roomPixels();
+    start(QFileInfo(path).fileName(), [path, pixels, band = m_image->labelBandFor(pixels)](const ReadOptions& read) {
+        return diagnoseFile(path, pixels, kDefaultMemoryBudget, band, read);
     });
 }
 
 void DiagnoseView::openExample(const QString& code) {
+    const QSize pixels = roomPixels();
     start(u"example: "_s + code,
-          [code, band = m_image->labelBandFor(kErrorPixels)](const ReadOptions& read) -> Result<DiagnosisReport> {
+          [code, pixels, band = m_image->labelBandFor(pixels)](const ReadOptions& read) -> Result<DiagnosisReport> {
               auto tensor = buildBuggyExample(code.toStdString());
               if (!tensor) return std::unexpected(tensor.error());
-              return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), u"example: "_s + code,
-                                    kErrorPixels, band, read.cancelled);
+              return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), u"example: "_s + code, pixels,
+                                    band, read.cancelled);
           });
 }
 
@@ -240,10 +310,13 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
         m_caption->setText(html(report->mapCaption));
     else if (d.correctParams)
         m_caption->setText(html(explore::diagnosisErrorMapLabels(d, report->errorMax).caption));
+    m_mapShown = QSize();
+    ++m_mapGeneration;  // a drawing for the last diagnosis is dropped
     if (report->errorImage.width > 0) {
         m_image->setImage(report->errorImage, report->tiles, Colormap::Magma, 0,
                           report->errorMax > 0 ? report->errorMax : 1.0, QString::fromStdString(report->barTitle));
         m_image->setTileLabels(report->tileLabels);
+        redrawMap();  // square cells, now that the tiles' shape is known
     } else
         m_image->setMessage(u"No error heatmap: nothing comparable was found."_s);
     emit diagnosed(m_codes);

@@ -8,14 +8,19 @@
 #include "model/background_read.hpp"
 #include "model/tasks.hpp"
 
+#include <alibi/explore/diagnosis_error_map.hpp>
+
+#include <QFutureWatcher>
 #include <QWidget>
 
+#include <cstdint>
 #include <optional>
 
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTextBrowser;
+class QTimer;
 
 namespace alibi::qt {
 
@@ -55,7 +60,17 @@ signals:
     void openRequested();
     void openCorrectedRequested();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    // The error map at the panel's size: the pixels that give its tiles square cells and a label
+    // line of the panel's font above each (squareCellPixels), drawn again off the UI thread after
+    // the panel is resized (the last request wins).
+    [[nodiscard]] QSize roomPixels() const;  // the panel's picture area in device pixels
+    [[nodiscard]] QSize mapPixels() const;
+    void redrawMap();
+    void onMapDrawn();
     void start(const QString& what, std::function<Result<DiagnosisReport>(const ReadOptions&)> job);
     void show(const Result<DiagnosisReport>& report);
     void hideProgress();
@@ -72,7 +87,17 @@ private:
     double m_errorMax = 0;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
-    QString m_reading;                               // what is read or diagnosed now
+    QString m_reading;  // what is read or diagnosed now
+    QTimer* m_resized;  // the panel's size settled: redraw the map for it
+    struct MapDrawing {
+        std::uint64_t generation = 0;
+        QSize pixels;
+        std::optional<explore::DiagnosisErrorMap> map;
+    };
+    QFutureWatcher<MapDrawing>* m_mapWatcher;
+    std::uint64_t m_mapGeneration = 0;               // of the last request (a drawing of an older one is dropped)
+    bool m_mapQueued = false;                        // a request arrived while a drawing ran
+    QSize m_mapShown;                                // the pixels of the map shown
     BackgroundRead<Result<DiagnosisReport>> m_read;  // last: destroyed (cancelled and waited for) first
 };
 

@@ -210,8 +210,8 @@ QString HeadDetailView::titleText() const {
 
 QString HeadDetailView::subtitleText() const {
     if (!m_snapshot || m_image.isNull()) return {};
-    return QString::fromStdString(explore::heatmapTitle(m_snapshot->detailParams)) + u" · "_s +
-           QString::fromStdString(shownSummary());
+    return keepPhrasesWhole(QString::fromStdString(explore::heatmapTitle(m_snapshot->detailParams)) + u" · "_s +
+                            QString::fromStdString(shownSummary()));
 }
 
 TopBands HeadDetailView::bands() const {
@@ -234,7 +234,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     title.setBold(true);
     title.setPointSizeF(textFont().pointSizeF() * 1.1);
     beginPaintedTexts(this);
-    m_colorBarRect = m_lessonCellRect = QRectF();
+    m_colorBarRect = m_lessonCellRect = m_lessonFrameRect = QRectF();
     const TopBands bands = this->bands();
     const int line = QFontMetrics(textFont()).height() + 2;
     p.setFont(title);
@@ -258,8 +258,24 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     const auto& values = m_snapshot->detailValues;
     if (!values.empty() && m_cell >= 26) {
         QFont f = textFont();
-        // Up to the view's own font size (presentation mode makes it larger).
-        f.setPointSizeF(std::clamp(m_cell / 4.2, 6.5, std::max(12.0, textFont().pointSizeF())));
+        // As large as the widest number in view fits its cell, up to the view's own font size
+        // (presentation mode makes it larger): a fixed cell / 4.2 printed 6.5 pt numbers in
+        // 28 px cells.
+        {
+            const bool probability = s.what == RenderWhat::Attention;
+            const QFontMetricsF at(f);
+            double widest = 1;
+            for (std::int64_t i = 0; i < m_queries; ++i)
+                for (std::int64_t j = 0; j < m_keys; ++j) {
+                    const double v = values[static_cast<std::size_t>(i * m_keys + j)];
+                    const QRectF cell(m_origin.x() + j * m_cell, m_origin.y() + i * m_cell, m_cell, m_cell);
+                    if (std::isnan(v) || !cell.intersects(a)) continue;
+                    widest = std::max(
+                        widest, at.horizontalAdvance(QString::fromStdString(alibi::formatCellValue(v, probability))));
+                }
+            const double fit = std::min((m_cell - 6) / widest, 0.6 * m_cell / at.height());
+            f.setPointSizeF(std::clamp(f.pointSizeF() * fit, 6.5, std::max(12.0, textFont().pointSizeF())));
+        }
         p.setFont(f);
         const QFontMetrics fm(f);
         for (std::int64_t i = 0; i < m_queries; ++i) {
@@ -295,11 +311,16 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
         const double pen = std::max(3.0, QFontMetrics(textFont()).height() / 5.0);
         const QRectF cell(m_origin.x() + m_lessonKey * m_cell, m_origin.y() + m_lessonQuery * m_cell, m_cell, m_cell);
         m_lessonCellRect = cell & a;
+        // Inside the cell (over the frame line at most): a frame centred on the cell's edge
+        // covered the last digit of the neighbour's number ("-1.13" read "-1.1").
+        const double inset = std::min((pen + 2) / 2, m_cell / 4);
+        const QRectF frame = cell.adjusted(inset, inset, -inset, -inset);
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(QColor(0, 0, 0, 200), pen + 2));
-        p.drawRect(cell);
+        p.drawRect(frame);
         p.setPen(QPen(QColor(255, 140, 0), pen));
-        p.drawRect(cell);
+        p.drawRect(frame);
+        m_lessonFrameRect = frame.adjusted(-(pen + 2) / 2, -(pen + 2) / 2, (pen + 2) / 2, (pen + 2) / 2);
     }
     p.restore();
 

@@ -28,6 +28,11 @@ public:
     // none marked or not shown), in widget coordinates (tests).
     [[nodiscard]] QRectF colorBarRect() const { return m_colorBarRect; }
     [[nodiscard]] QRectF lessonCellRect() const { return m_lessonCellRect; }
+    // What the marked cell's frame covers, its dark edge included (tests: never a neighbour's number).
+    [[nodiscard]] QRectF lessonFrameRect() const { return m_lessonFrameRect; }
+    // The title and subtitle as drawn (the subtitle wraps only at its " · " separators).
+    [[nodiscard]] QString titleText() const;
+    [[nodiscard]] QString subtitleText() const;
     [[nodiscard]] QSize sizeHint() const override { return {800, 700}; }
 
 signals:
@@ -47,9 +52,7 @@ private:
     [[nodiscard]] std::string shownSummary() const;
     [[nodiscard]] QRectF area() const;
     [[nodiscard]] QFont textFont() const;
-    // The title and subtitle as drawn, and the bands above the picture they need (wrapped).
-    [[nodiscard]] QString titleText() const;
-    [[nodiscard]] QString subtitleText() const;
+    // The bands above the picture the title and subtitle need (wrapped).
     [[nodiscard]] TopBands bands() const;
     void fit();
 
@@ -63,7 +66,7 @@ private:
     std::int64_t m_lessonQuery = 0, m_lessonKey = 0;
     bool m_dragging = false;
     QPointF m_dragStart;
-    QRectF m_colorBarRect, m_lessonCellRect;
+    QRectF m_colorBarRect, m_lessonCellRect, m_lessonFrameRect;
     class StaleOverlay* m_stale;
 };
 

@@ -938,7 +938,30 @@ void MainWindow::setPresentation(bool on) {
     m_compare->setHintShown(!on);
     setZoom(on ? 1.75 : 1.0);
     placeLessonDock();
+    if (m_interactive && !m_screenshotMode) fillScreen(on);
     update();
+}
+
+void MainWindow::fillScreen(bool on) {
+    if (!on) {
+        if (!m_geometryBeforePresentation) return;
+        const QRect before = *m_geometryBeforePresentation;
+        m_geometryBeforePresentation.reset();
+        setWindowState(windowState() & ~Qt::WindowMaximized);
+        setGeometry(before);
+        return;
+    }
+    // Already maximised or full screen (by the user or the window manager): left as it is.
+    if (m_geometryBeforePresentation || (windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))) return;
+    QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    if (screen == nullptr) return;
+    m_geometryBeforePresentation = geometry();
+    // The frame a window manager draws (none without one, or before the first show).
+    const QRect frame = frameGeometry(), inner = geometry();
+    const QMargins margins(inner.left() - frame.left(), inner.top() - frame.top(), frame.right() - inner.right(),
+                           frame.bottom() - inner.bottom());
+    setGeometry(screen->availableGeometry().marginsRemoved(margins));
+    setWindowState(windowState() | Qt::WindowMaximized);
 }
 
 void MainWindow::placeLessonDock() {

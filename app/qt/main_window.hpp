@@ -146,6 +146,8 @@ public:
     // Lecture-hall mode: every font and plot label scaled by zoom (1 = the system size).
     void setZoom(double zoom);
     [[nodiscard]] double zoom() const { return m_zoom; }
+    // Presentation mode; an interactive window (not a test's or a screenshot run's) also fills
+    // its screen's available area while on, and goes back to its size after.
     void setPresentation(bool on);
     [[nodiscard]] bool presentation() const { return m_presentation; }
     // The session as it would be saved: parameters plus the open view and Compare's B.
@@ -202,6 +204,10 @@ private:
     // Presentation mode puts the lesson beside the views, tabbed with the Parameters (the views
     // keep the window's height); otherwise it is a strip under them.
     void placeLessonDock();
+    // Presentation fills the screen: maximised (a window manager's), and the screen's available
+    // geometry set as well, since without a window manager (a projector's kiosk, Xvfb) nothing
+    // acts on the maximised state and the window kept its 1400x900 or screen-minus-margins size.
+    void fillScreen(bool on);
     // A dropped file classified in the background: the question, then the tab it goes to.
     void onDropClassified(const QString& path, bool attention);
     void hideOpenProgress();
@@ -221,6 +227,7 @@ private:
     QDockWidget* m_parametersDock = nullptr;
     QAction* m_presentationAction = nullptr;
     bool m_presentation = false;
+    std::optional<QRect> m_geometryBeforePresentation;  // set while presentation fills the screen
     QTabWidget* m_tabs;
     HeadGridView* m_grid;
     HeadDetailView* m_detail;

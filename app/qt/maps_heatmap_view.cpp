@@ -180,7 +180,7 @@ void MapsHeatmapView::show(MapsPicture picture, double ratio) {
 void MapsHeatmapView::setHeader(const QString& title, const QString& subtitle) {
     const QRect before = imageRect();
     m_title = title;
-    m_subtitle = subtitle;
+    m_subtitle = keepPhrasesWhole(subtitle);
     // A header on more (or fewer) lines moves the picture: render it at its new size.
     if (imageRect() != before) resizeEvent(nullptr);
     update();

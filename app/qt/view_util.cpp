@@ -314,6 +314,14 @@ PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF 
     return painted;
 }
 
+QString keepPhrasesWhole(const QString& text) {
+    const QString separator = u" · "_s;
+    QStringList parts = text.split(separator);
+    for (QString& part : parts)
+        if (part.size() <= kWholePhrase) part.replace(u' ', QChar(0x00A0));
+    return parts.join(separator);
+}
+
 int tileLabelBandFor(const QFont& font, double scale) {
     QFont f = font;
     f.setPointSizeF(font.pointSizeF() * 0.9);

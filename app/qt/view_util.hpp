@@ -100,6 +100,11 @@ PaintedTileLabels paintTileLabels(class QPainter& painter, const QFont& font, QP
 // The image pixels to leave above each tile for such a label drawn at `scale` widget pixels per
 // image pixel in `font` (what the views ask the core for).
 [[nodiscard]] int tileLabelBandFor(const QFont& font, double scale);
+// A header line that wraps only at its " · " separators: each phrase of up to kWholePhrase
+// characters keeps its spaces unbreakable (U+00A0), so "1 cell = 26.1 x 26.1 px" never breaks
+// after its "1"; a longer phrase may still wrap inside rather than run off the view.
+inline constexpr int kWholePhrase = 40;
+[[nodiscard]] QString keepPhrasesWhole(const QString& text);
 
 // The texts a self-painting view drew in its last paint, for the layout test (issue 27): each
 // with the rectangle it took in the widget's coordinates, whether it was shortened ("…") and

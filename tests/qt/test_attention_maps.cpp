@@ -6,6 +6,7 @@
 #include "attention_maps_page.hpp"
 #include "main_window.hpp"
 #include "maps_heatmap_view.hpp"
+#include "model/square_cell_pixels.hpp"
 #include "plot_widget.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
@@ -265,9 +266,11 @@ private slots:
         // The very pixels the core renders for layer 3 at the view's size (not an older request's).
         MapsHeatmapParams p;
         p.layerIndex = 3;
-        p.width = grid->imagePixels().width();
-        p.height = grid->imagePixels().height();
         p.labelBand = grid->labelBand();  // the band left above each tile for its label
+        // The view's room, down to the size at which the tiles' cells are square.
+        const QSize square = squareCellPixels(grid->imagePixels(), 8, 64, 64, p.gap, p.labelBand);
+        p.width = square.width();
+        p.height = square.height();
         const auto expected = renderAttentionMaps(*page->model()->maps(), p);
         QVERIFY(expected);
         QVERIFY(grid->heatmap().image.pixels == expected->image.pixels);

@@ -8,10 +8,12 @@
 #include "compare_view.hpp"
 #include "diagnose_view.hpp"
 #include "head_detail_view.hpp"
+#include "head_grid_view.hpp"
 #include "layout_check.hpp"
 #include "lesson_mark.hpp"
 #include "lesson_panel.hpp"
 #include "main_window.hpp"
+#include "maps_heatmap_view.hpp"
 #include "model/attention_maps_model.hpp"
 #include "parameters_panel.hpp"
 #include "settled.hpp"
@@ -21,9 +23,11 @@
 #include <QCursor>
 #include <QDir>
 #include <QDockWidget>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -127,6 +131,54 @@ private slots:
         for (const QString& p : problems) qWarning("%s", qPrintable(p));
         QVERIFY2(problems.isEmpty(),
                  qPrintable(QString("%1 layout problems, first: %2").arg(problems.size()).arg(problems.value(0))));
+    }
+
+    // Presentation mode fills the screen's available area (at 1920x1080 without a window manager
+    // it opened a 1400x900 window, at 1280x720 1264x680), when it starts in it (--presentation) and
+    // when it is turned on in a shown window, which gets its size back after. Run on configured
+    // 1280x720 and 1920x1080 offscreen screens by qt.layout.screen_* (Qt's default offscreen
+    // screen, 800x600, is smaller than the window's presentation minimum: skipped there).
+    void presentationFillsTheScreen() {
+        const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
+        if (available.width() < 1280 || available.height() < 720)
+            QSKIP("a screen of 1280x720 or more (qt.layout.screen_1280x720, qt.layout.screen_1920x1080)");
+        const auto fills = [&available](const MainWindow& w) {
+            return w.frameGeometry() == available && w.geometry().size() == w.size() &&
+                   w.size().width() >= available.width() - 16 && w.size().height() >= available.height() - 40;
+        };
+        const auto describe = [&available](const MainWindow& w) {
+            return QString("window %1x%2 at (%3, %4), frame %5x%6, screen's available area %7x%8 at (%9, %10)")
+                .arg(w.width())
+                .arg(w.height())
+                .arg(w.x())
+                .arg(w.y())
+                .arg(w.frameGeometry().width())
+                .arg(w.frameGeometry().height())
+                .arg(available.width())
+                .arg(available.height())
+                .arg(available.x())
+                .arg(available.y());
+        };
+        {
+            // As main() does for --presentation: on before the first show.
+            MainWindow w;
+            w.setPresentation(true);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QTRY_VERIFY2(fills(w), qPrintable(describe(w)));
+        }
+        {
+            MainWindow w;
+            w.resize(1000, 640);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QTest::qWait(50);
+            const QRect before = w.geometry();
+            w.setPresentation(true);
+            QTRY_VERIFY2(fills(w), qPrintable(describe(w)));
+            w.setPresentation(false);
+            QTRY_COMPARE(w.geometry(), before);
+        }
     }
 
     // A lecture: every step of all five lessons, in presentation mode on the projector.
@@ -245,13 +297,58 @@ private slots:
             const QString name = QString("%1x%2 %3 step %4").arg(width).arg(height).arg(lesson).arg(step + 1);
             (void)w.grab();  // paints every view: what they drew is what is checked
             QWidget* page = w.tabs()->currentWidget();
-            if (auto* area = qobject_cast<QScrollArea*>(page)) {
+            auto* area = qobject_cast<QScrollArea*>(page);
+            if (area != nullptr) {
                 if (area->horizontalScrollBar()->maximum() > 0)
                     problems << QString("%1: the page scrolls sideways (%2 px wider than its view)")
                                     .arg(name)
                                     .arg(area->horizontalScrollBar()->maximum());
                 page = area->widget();
             }
+            // The attention maps' views (their tabs and the open view: the whole grid, the whole
+            // similarity matrix, both plots, the table's header) whole in the tab's viewport, scrolled
+            // there if the page is taller (lesson 5 step 1's title was half scrolled off the top
+            // and h6, h7 cut at the bottom; step 6's row h7 cut).
+            if (area != nullptr && page == w.attentionPage()) {
+                QTabWidget* views = w.attentionPage()->views();
+                const QRect shown(views->mapTo(area->viewport(), QPoint(0, 0)), views->size());
+                if (!area->viewport()->rect().contains(shown))
+                    problems << QString(
+                                    "%1: the attention maps' views (y %2 to %3) are not whole in the "
+                                    "%4 px tall view of the page")
+                                    .arg(name)
+                                    .arg(shown.top())
+                                    .arg(shown.bottom() + 1)
+                                    .arg(area->viewport()->height());
+            }
+            // The head grid's and a layer of attention maps' tiles have square cells (lesson 1 step
+            // 1 read "1 cell = 10.9 x 7.19 px", lesson 5 step 1 "2.78 x 2.43").
+            const auto squareCells = [&](const QString& what, const std::vector<HeatmapTile>& tiles, std::int64_t q,
+                                         std::int64_t k) {
+                if (tiles.size() < 2 || q <= 0 || k <= 0) return;
+                const HeatmapTile& t = tiles[0];
+                const double across = t.width / static_cast<double>(k), down = t.height / static_cast<double>(q);
+                // A pixel of rounding on the tile's side.
+                if (std::abs(across - down) > 1.0 / static_cast<double>(std::min(q, k)) + 1e-9)
+                    problems << QString("%1: %2's cells are %3 x %4 px (tile %5 x %6 for %7 x %8 cells)")
+                                    .arg(name, what)
+                                    .arg(across, 0, 'f', 2)
+                                    .arg(down, 0, 'f', 2)
+                                    .arg(t.width)
+                                    .arg(t.height)
+                                    .arg(k)
+                                    .arg(q);
+            };
+            if (page == w.gridView() && w.gridView()->grid()) {
+                const auto& g = *w.gridView()->grid();
+                squareCells(u"the head grid"_s, g.grid.tiles, g.gridParams.attention.bias.queries,
+                            g.gridParams.attention.bias.keyCount());
+            }
+            if (page == w.attentionPage() &&
+                w.attentionPage()->views()->currentWidget() == w.attentionPage()->gridView() &&
+                w.attentionPage()->model()->maps())
+                squareCells(u"the layer's maps"_s, w.attentionPage()->gridView()->heatmap().tiles,
+                            w.attentionPage()->model()->maps()->queries(), w.attentionPage()->model()->maps()->keys());
             for (QTableView* table : page->findChildren<QTableView*>()) {
                 if (!table->isVisible() || table->model() == nullptr) continue;
                 problems << tableProblems(name, table, panel->textView()->toPlainText());
@@ -285,6 +382,11 @@ private slots:
             if (page->isAncestorOf(w.detailView())) {
                 HeadDetailView* detail = w.detailView();
                 if (detail->colorBarRect().isEmpty()) problems << name + ": the head detail has no colour bar";
+                // Its subtitle wraps only at " · ": no short phrase can break inside ("· 1 / cell =
+                // 26.1 x 26.1 px" read as two lines).
+                for (const QString& phrase : detail->subtitleText().split(u" · "_s))
+                    if (phrase.size() <= 40 && phrase.contains(u' '))
+                        problems << name + ": the head detail's subtitle may wrap inside \"" + phrase + "\"";
                 const QRectF cell = detail->lessonCellRect();
                 if (!cell.isEmpty()) {
                     QStringList inCell;
@@ -295,6 +397,26 @@ private slots:
                                         .arg(name)
                                         .arg(cell.width(), 0, 'f', 1)
                                         .arg(cell.height(), 0, 'f', 1);
+                    // The frame stays inside its cell, off the neighbours' numbers ("-1.13" left of
+                    // it read "-1.1").
+                    if (!cell.adjusted(-0.5, -0.5, 0.5, 0.5).contains(detail->lessonFrameRect()))
+                        problems << QString(
+                                        "%1: the marked cell's frame (%2, %3, %4 x %5) reaches past its cell "
+                                        "(%6, %7, %8 x %9)")
+                                        .arg(name)
+                                        .arg(detail->lessonFrameRect().x(), 0, 'f', 1)
+                                        .arg(detail->lessonFrameRect().y(), 0, 'f', 1)
+                                        .arg(detail->lessonFrameRect().width(), 0, 'f', 1)
+                                        .arg(detail->lessonFrameRect().height(), 0, 'f', 1)
+                                        .arg(cell.x(), 0, 'f', 1)
+                                        .arg(cell.y(), 0, 'f', 1)
+                                        .arg(cell.width(), 0, 'f', 1)
+                                        .arg(cell.height(), 0, 'f', 1);
+                    for (const PaintedText& t : paintedTexts(detail))
+                        if (!cell.adjusted(-0.5, -0.5, 0.5, 0.5).contains(t.rect) &&
+                            t.rect.adjusted(0.5, 0.5, -0.5, -0.5).intersects(detail->lessonFrameRect()))
+                            problems << QString("%1: the marked cell's frame covers the neighbouring \"%2\"")
+                                            .arg(name, t.text);
                     // Lesson 1 step 2: query 12, key 4 of head 2 (m = 1/8) is -1/8 x 8 = -1.
                     if (lesson == u"alibi-in-five-steps"_s && step == 1 && !inCell.contains(u"-1"_s))
                         problems << name + ": the marked cell does not read -1 (it reads \"" + inCell.join(',') + "\")";
@@ -372,6 +494,99 @@ private slots:
         auto* image = w.diagnoseView()->findChild<ImagePanel*>();
         QVERIFY(image != nullptr);
         labelsAbove(image, batch);
+    }
+
+    // Diagnose of a batch (`alibi bias --heads 8 --seq 8 --lengths 8,5 --padding left --positions
+    // naive --mode bloom`): its 16 error tiles use the panel's room (they were 60 x 28 px, drawn
+    // from a fixed 900x600 picture with 150 px empty below), with square cells and labels at a
+    // readable size (they were 8 px).
+    void diagnoseTilesUseTheRoom_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("presentation");
+        for (const Size s : kSizes)
+            for (bool presentation : {false, true})
+                QTest::addRow("%dx%d%s", s.width, s.height, presentation ? "-presentation" : "")
+                    << s.width << s.height << presentation;
+    }
+    void diagnoseTilesUseTheRoom() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, presentation);
+        MainWindow w;
+        QVERIFY(test::showForTest(w, width, height));
+        w.setPresentation(presentation);
+        Session s = w.model()->session();
+        s.attention.bias.slopes.heads = 8;
+        s.attention.bias.queries = 8;
+        s.attention.bias.keys = 0;
+        s.attention.bias.mode = BiasMode::Bloom;
+        s.batch.lengths = {8, 5};
+        s.batch.padding = Padding::Left;
+        s.batch.positions = PositionRule::Naive;
+        QVERIFY(w.model()->setSession(s));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.model()->pending(), 30000);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("b.npy");
+        QVERIFY(w.exportTensorTo(path, ExportWhat::Bias, FileFormat::Npy).has_value());
+        w.tabs()->setCurrentIndex(MainWindow::DiagnoseTab);
+        QSignalSpy done(w.diagnoseView(), &DiagnoseView::diagnosed);
+        w.diagnoseFile(path);
+        QVERIFY(done.wait(30000));
+        auto* image = w.diagnoseView()->findChild<ImagePanel*>();
+        QVERIFY(image != nullptr);
+        const std::size_t n = 16;
+        QTRY_COMPARE(image->tileCount(), n);
+        // The largest square tiles 16 of them could have in the panel, each with a label line of
+        // the panel's font (at 0.9, as drawn) above it.
+        const double line = std::ceil(QFontMetricsF(image->font()).height() * 0.9);
+        const auto best = [&] {
+            const QRectF room = image->pictureArea();
+            double side = 0;
+            for (std::size_t columns = 1; columns <= n; ++columns) {
+                const auto rows = static_cast<double>((n + columns - 1) / columns);
+                side = std::max(side, std::min((room.width() - 4.0 * (static_cast<double>(columns) - 1)) /
+                                                   static_cast<double>(columns),
+                                               (room.height() - rows * (line + 4)) / rows));
+            }
+            return side;
+        };
+        QTest::qWait(300);  // a re-render after the tab's layout settled
+        const auto side = [&image](std::size_t t) {
+            return std::min(image->tileRect(t).width(), image->tileRect(t).height());
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(side(0) >= 0.85 * best(), 10000);
+        (void)w.grab();
+        QVERIFY(w.grab().save(
+            shots() +
+            QString("/diagnose-batch-%1x%2%3.png").arg(width).arg(height).arg(presentation ? "-presentation" : "")));
+        QStringList problems;
+        for (std::size_t t = 0; t < n; ++t) {
+            const QRectF tile = image->tileRect(t), label = image->labelRect(t);
+            // 8 x 8 cells: a square tile (to a pixel of rounding).
+            if (std::abs(tile.width() - tile.height()) > 1.5)
+                problems << QString("tile %1 is %2 x %3 px: its 8 x 8 cells are not square")
+                                .arg(t)
+                                .arg(tile.width(), 0, 'f', 1)
+                                .arg(tile.height(), 0, 'f', 1);
+            if (side(t) < 0.85 * best())
+                problems << QString("tile %1 is %2 x %3 px where the panel (%4 x %5) has room for %6 px")
+                                .arg(t)
+                                .arg(tile.width(), 0, 'f', 0)
+                                .arg(tile.height(), 0, 'f', 0)
+                                .arg(image->pictureArea().width(), 0, 'f', 0)
+                                .arg(image->pictureArea().height(), 0, 'f', 0)
+                                .arg(best(), 0, 'f', 0);
+            if (label.height() < 0.85 * line)
+                problems << QString("tile %1's label \"%2\" is %3 px high, the panel's text %4 px")
+                                .arg(t)
+                                .arg(image->labelText(t))
+                                .arg(label.height(), 0, 'f', 1)
+                                .arg(line, 0, 'f', 1);
+        }
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QString("%1 problems, first: %2").arg(problems.size()).arg(problems.value(0))));
     }
 
     // The fine T control: arrows step by 1, Shift+arrows to the next power of two, the fine

@@ -7,6 +7,7 @@
 #include "diagnose_view.hpp"
 #include "head_grid_view.hpp"
 #include "main_window.hpp"
+#include "model/square_cell_pixels.hpp"
 #include "parameters_panel.hpp"
 #include "settled.hpp"
 #include "stages_view.hpp"
@@ -101,7 +102,10 @@ private slots:
         QVERIFY(grid);
         QCOMPARE(grid->grid.tiles.size(), std::size_t{8});
         // The image is rendered at the widget's device-pixel size.
-        QCOMPARE(QSize(grid->grid.image.width, grid->grid.image.height), w.gridView()->imagePixels());
+        // The view's room, down to the size at which the tiles' cells are square (the core's gap).
+        QCOMPARE(QSize(grid->grid.image.width, grid->grid.image.height),
+                 squareCellPixels(w.gridView()->imagePixels(), 8, 16, 16, 6, w.gridView()->labelBand()));
+        QCOMPARE(grid->grid.tiles[0].width, grid->grid.tiles[0].height);
         QCOMPARE(slopeText(grid->slopes[0]), QString("1/2"));
         QCOMPARE(slopeText(grid->slopes[7]), QString("1/256"));
     }

@@ -1,6 +1,8 @@
 // SessionModel: validation through the core, request bookkeeping and latency measurement.
 #include "session_model.hpp"
 
+#include "square_cell_pixels.hpp"
+
 #include <QStringList>
 
 #include <algorithm>
@@ -369,6 +371,16 @@ void SessionModel::request() {
     r.session = m_session;
     r.gridWidth = m_gridPixels.width();
     r.gridHeight = m_gridPixels.height();
+    if (!m_gridPixels.isEmpty()) {
+        // Tiles of square cells (the grid's tiles stretched to the view's aspect: "1 cell = 10.9 x
+        // 7.19 px"): the core fills the size it is given, so the size asked for is the one at which
+        // its placement gives square cells, with the core's gap (explore::gridParams).
+        const BiasParams& bias = m_session.attention.bias;
+        const QSize square = squareCellPixels(m_gridPixels, bias.slopes.heads, bias.queries, bias.keyCount(),
+                                              std::max(2, static_cast<int>(std::lround(6 * m_dpr))), m_labelBand);
+        r.gridWidth = square.width();
+        r.gridHeight = square.height();
+    }
     r.labelBand = m_labelBand;
     r.devicePixelRatio = m_dpr;
     r.wantCompare = m_wantCompare;
