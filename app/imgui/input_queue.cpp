@@ -1,7 +1,7 @@
 // See input_queue.hpp.
 #include "input_queue.hpp"
 
-#include <vector>
+#include <algorithm>
 
 namespace alibi::imgui {
 
@@ -20,6 +20,7 @@ bool isModifier(int key) {
 std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
     const int keyCount = IM_ARRAYSIZE(io.KeysDown);
     std::vector<int> changedKeys;
+    m_repeated.clear();
     std::array<bool, ImGuiMouseButton_COUNT> changedButtons{};
     bool buttonChanged = false;
     bool moved = false;  // the cursor moved this frame
@@ -37,6 +38,8 @@ std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
         bool wait = false;
         switch (e.kind) {
             case InputEvent::Kind::Key:
+                // A key's change (or the system's repeat of it) after one this frame made waits;
+                // a repeat of a key repeated this frame already joins it.
                 for (int k : changedKeys) wait = wait || k == e.code;
                 // The modifiers stay as the key pressed this frame had them; a second press with
                 // other modifiers (Shift+Right, then Right) waits too.
@@ -60,7 +63,15 @@ std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
         if (wait) break;
         switch (e.kind) {
             case InputEvent::Kind::Key:
-                if (e.code >= 0 && e.code < keyCount) {
+                if (e.repeat) {
+                    // Only a key held down repeats (a stale repeat after the key's release is
+                    // nothing); its modifiers are those it repeats with, as a press's.
+                    if (e.code >= 0 && e.code < keyCount && io.KeysDown[e.code] &&
+                        std::find(m_repeated.begin(), m_repeated.end(), e.code) == m_repeated.end()) {
+                        m_repeated.push_back(e.code);
+                        if (!isModifier(e.code) && pressMods < 0) pressMods = e.mods >= 0 ? e.mods : heldMods();
+                    }
+                } else if (e.code >= 0 && e.code < keyCount) {
                     if (io.KeysDown[e.code] != e.down) changedKeys.push_back(e.code);
                     io.KeysDown[e.code] = e.down;
                     if (e.down && !isModifier(e.code) && pressMods < 0) pressMods = e.mods >= 0 ? e.mods : heldMods();
@@ -97,6 +108,22 @@ std::size_t InputQueue::applyFrame(ImGuiIO& io, bool hovered) {
     for (std::size_t b = 0; b < m_buttons.size(); ++b) io.MouseDown[b] = m_buttons[b];
     if (hovered && m_havePos) io.MousePos = m_pos;
     return applied;
+}
+
+void InputQueue::applyRepeats(ImGuiIO& io) const {
+    const int keyCount = IM_ARRAYSIZE(io.KeysDown);
+    // ImGui's IsKeyPressed(key, repeat) is true where the held time t is 0 (the press) or has just
+    // passed io.KeyRepeatDelay (a repeat). A repeated key: t just past the delay, and t less this
+    // frame's time before it (one repeat, not a fresh press: IsKeyPressed(key, false) stays
+    // false). Any other key held since an earlier frame: t below the delay, so no repeat however
+    // slow the frames were.
+    const float delay = io.KeyRepeatDelay;
+    for (int k = 0; k < keyCount; ++k) {
+        float& t = io.KeysDownDuration[k];
+        if (!io.KeysDown[k] || !(t > 0.0f)) continue;  // up, or pressed this frame (t == 0)
+        const bool repeated = std::find(m_repeated.begin(), m_repeated.end(), k) != m_repeated.end();
+        t = repeated ? delay + 0.5f * std::min(io.DeltaTime, io.KeyRepeatRate) : std::min(t, 0.5f * delay);
+    }
 }
 
 }  // namespace alibi::imgui

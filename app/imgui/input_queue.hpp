@@ -11,8 +11,14 @@
 // ImGui in its own frame, at the place it happened. A key press is seen with the modifiers held
 // when it was pressed: the event carries them (GLFW's mods), and a modifier's press or release
 // after a key's press waits for the next frame (xdotool's shift+Right sends Shift down, Right
-// down, Shift up, Right up: with the first three in one frame, Right was seen without Shift). Nothing here needs GLFW
-// (the logic tests drive it); keys are io.KeysDown indices (GLFW's key codes, as ImGui's GLFW backend uses).
+// down, Shift up, Right up: with the first three in one frame, Right was seen without Shift).
+// A held key repeats when the system sends its repeats (GLFW_REPEAT, at the user's own delay and
+// rate), not by ImGui's clock: ImGui 1.86 counts a key's held time in frame time, so a key whose
+// release came one slow frame after its press (a 300 ms frame; a loaded machine delivering
+// xdotool's shift+Page Down with Page Down's release late) was held past io.KeyRepeatDelay
+// (0.275 s) and repeated without Shift: the lesson stepped (the s35 flake of
+// imgui_input_shift_slow_frames). Nothing here needs GLFW (the logic tests drive it); keys are
+// io.KeysDown indices (GLFW's key codes, as ImGui's GLFW backend uses).
 #pragma once
 
 #include <imgui.h>
@@ -20,6 +26,7 @@
 #include <array>
 #include <cstddef>
 #include <deque>
+#include <vector>
 
 namespace alibi::imgui {
 
@@ -36,11 +43,13 @@ struct InputEvent {
     // Key: the modifiers held when it was pressed (kMod* bits, GLFW's `mods`); -1: not known
     // (then the modifier keys' own events say which are held).
     int mods = -1;
+    bool repeat = false;  // Key: the system's repeat of a held key (down is true)
 
-    static InputEvent key(int key, bool down, int mods = -1) { return {Kind::Key, key, down, 0, {}, mods}; }
-    static InputEvent text(unsigned c) { return {Kind::Char, 0, false, c, {}, -1}; }
-    static InputEvent button(int button, bool down) { return {Kind::Button, button, down, 0, {}, -1}; }
-    static InputEvent move(float x, float y) { return {Kind::Move, 0, false, 0, ImVec2(x, y), -1}; }
+    static InputEvent key(int key, bool down, int mods = -1) { return {Kind::Key, key, down, 0, {}, mods, false}; }
+    static InputEvent keyRepeat(int key, int mods = -1) { return {Kind::Key, key, true, 0, {}, mods, true}; }
+    static InputEvent text(unsigned c) { return {Kind::Char, 0, false, c, {}, -1, false}; }
+    static InputEvent button(int button, bool down) { return {Kind::Button, button, down, 0, {}, -1, false}; }
+    static InputEvent move(float x, float y) { return {Kind::Move, 0, false, 0, ImVec2(x, y), -1, false}; }
 };
 
 class InputQueue {
@@ -56,9 +65,15 @@ public:
     // state would skip a press and release between two frames). `hovered`: the cursor is over
     // the window (otherwise the backend's "no mouse" position stays). Returns the events applied.
     std::size_t applyFrame(ImGuiIO& io, bool hovered = true);
+    // Call right after ImGui::NewFrame: a key held since an earlier frame is pressed again this
+    // frame only if the system repeated it (its repeats in one frame count once, as ImGui's own
+    // repeat gave at most one a frame), whatever time the frames took. (NewFrame has just added
+    // the frame's time to io.KeysDownDuration; ImGui's IsKeyPressed reads it.)
+    void applyRepeats(ImGuiIO& io) const;
 
 private:
     std::deque<InputEvent> m_events;
+    std::vector<int> m_repeated;  // the keys the system repeated in the frame applyFrame made
     std::array<bool, ImGuiMouseButton_COUNT> m_buttons{};
     bool m_havePos = false;
     ImVec2 m_pos{};

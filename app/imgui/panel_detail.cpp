@@ -247,8 +247,11 @@ void drawDetailView(AppState& state, const Model& model) {
             const double value = detail->values[static_cast<std::size_t>(hit->query * bias.keyCount() + hit->key)];
             probability = std::isnan(value) ? 0.0 : value;  // a masked cell: the core's NaN, probability 0
         }
-        ImGui::TextUnformatted(
-            explore::heatmapReadout(params, detail->slopes, hit->head, hit->query, hit->key, probability).c_str());
+        // Broken only between its phrases: ImGui's wrap left "position p_i = i + K - Q =" above
+        // "15" (lesson 4 step 5).
+        textWrappedAtPhrases(
+            explore::heatmapReadout(params, detail->slopes, hit->head, hit->query, hit->key, probability),
+            wrapRight - ImGui::GetCursorScreenPos().x);
     }
     ImGui::PopTextWrapPos();
     if (beside) {

@@ -189,6 +189,53 @@ void textWrappedAtSpaces(std::string_view text) {
     }
 }
 
+std::vector<WrappedLine> wrapAtPhrases(std::string_view text, float width,
+                                       const std::function<float(std::string_view)>& measure) {
+    constexpr std::string_view kSeparator = " \u00b7 ";  // " · "
+    std::vector<WrappedLine> lines;
+    std::size_t paragraph = 0;
+    while (paragraph <= text.size()) {
+        const std::size_t paragraphEnd = std::min(text.find('\n', paragraph), text.size());
+        const std::string_view line = text.substr(paragraph, paragraphEnd - paragraph);
+        std::size_t start = 0;
+        do {
+            // The most whole phrases from `start` that fit; none fits: the first phrase at spaces.
+            std::size_t end = std::string_view::npos, from = start;
+            for (;;) {
+                const std::size_t separator = line.find(kSeparator, from);
+                const std::size_t candidate = separator == std::string_view::npos ? line.size() : separator;
+                if (measure(line.substr(start, candidate - start)) > width) break;
+                end = candidate;
+                if (separator == std::string_view::npos) break;
+                from = candidate + kSeparator.size();
+            }
+            if (end == std::string_view::npos) {
+                const std::size_t separator = line.find(kSeparator, start);
+                end = separator == std::string_view::npos ? line.size() : separator;
+                const auto parts = wrapAtSpaces(line.substr(start, end - start), width, measure);
+                for (const WrappedLine& part : parts) lines.push_back({part.text, false});
+            } else {
+                lines.push_back({line.substr(start, end - start), false});
+            }
+            start = end < line.size() ? end + kSeparator.size() : line.size();
+        } while (start < line.size());
+        if (!lines.empty()) lines.back().endsParagraph = true;
+        paragraph = paragraphEnd + 1;
+    }
+    return lines;
+}
+
+void textWrappedAtPhrases(std::string_view text, float width) {
+    const auto lines = wrapAtPhrases(
+        text, width, [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
+    for (const WrappedLine& l : lines) {
+        if (!l.endsParagraph)
+            ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+        ImGui::TextUnformatted(l.text.data(), l.text.data() + l.text.size());
+        if (!l.endsParagraph) ImGui::PopStyleVar();
+    }
+}
+
 bool beginTextChild(const char* id, ImVec2 size, ImGuiWindowFlags flags) {
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(std::ceil(ImGui::GetFontSize() * 0.2f), 0.0f));
     const bool open = ImGui::BeginChild(id, size, false, flags | ImGuiWindowFlags_AlwaysUseWindowPadding);

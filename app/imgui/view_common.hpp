@@ -76,6 +76,14 @@ struct WrappedLine {
 [[nodiscard]] std::vector<WrappedLine> wrapAtSpaces(std::string_view text, float width,
                                                     const std::function<float(std::string_view)>& measure);
 
+// The lines of a read-out ("head 0 · query i = 3 · ... · position p_i = i + K - Q = 15") at
+// `width`: breaks only between its " · " phrases (and at '\n'), so no phrase is split ("... =" /
+// "15", lesson 4 step 5); a phrase wider than the line is broken at its spaces.
+[[nodiscard]] std::vector<WrappedLine> wrapAtPhrases(std::string_view text, float width,
+                                                     const std::function<float(std::string_view)>& measure);
+// `text` drawn so, `width` pixels wide from the cursor, in the current text colour.
+void textWrappedAtPhrases(std::string_view text, float width);
+
 // The last item's rectangle and the clip rectangle it was drawn in (where it is really visible).
 [[nodiscard]] MapsShown lastItemShown();
 

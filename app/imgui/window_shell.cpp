@@ -107,11 +107,14 @@ static_assert(GLFW_MOD_SHIFT == kModShift && GLFW_MOD_CONTROL == kModCtrl && GLF
               GLFW_MOD_SUPER == kModSuper);
 
 void onKey(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
-    // GLFW_REPEAT is left out, as ImGui's backend does: ImGui repeats a held key itself. Each key
-    // carries the modifiers held when it was pressed (input_queue.hpp).
-    if (auto* context = shellOf(window); context != nullptr && action != GLFW_REPEAT)
-        context->input.push(InputEvent::key(
-            key, action == GLFW_PRESS, mods & (GLFW_MOD_SHIFT | GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER)));
+    // A held key repeats by the system's GLFW_REPEAT events, not by ImGui's frame clock (a slow
+    // frame made a short press a repeat). Each key carries the modifiers held when it was pressed
+    // (input_queue.hpp).
+    auto* context = shellOf(window);
+    if (context == nullptr) return;
+    mods &= GLFW_MOD_SHIFT | GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER;
+    context->input.push(action == GLFW_REPEAT ? InputEvent::keyRepeat(key, mods)
+                                              : InputEvent::key(key, action == GLFW_PRESS, mods));
 }
 
 void onChar(GLFWwindow* window, unsigned int c) {
@@ -220,6 +223,7 @@ int runExplorerWindow(GLFWwindow* window, FrameDriver& driver, const std::functi
             glfwGetFramebufferSize(window, &frameIo.framebufferWidth, &frameIo.framebufferHeight);
             driver.beforeFrame(explorer, frameIo);
             ImGui::NewFrame();
+            context.input.applyRepeats(io);  // keys repeat by the system's repeats only
             explorer.frame();
             ImGui::Render();
 

@@ -31,7 +31,11 @@ public:
     // A frame as the shell runs it: the queue's share of the input first.
     void queuedFrame() {
         m_queue.applyFrame(ImGui::GetIO());
-        frame();
+        ImGui::NewFrame();
+        m_queue.applyRepeats(ImGui::GetIO());
+        m_explorer->frame();
+        ImGui::Render();
+        m_explorer->framePresented();
     }
     // Frames until the queue is empty (each takes at least one event), and one more.
     int drain() {
@@ -135,6 +139,56 @@ TEST_F(QueuedInput, TwoPageUpPresses30msApartInOneSlowFrameMoveTwoSteps) {
     io.KeysDown[keys::kPageDown] = false;
     frame();
     EXPECT_EQ(m_explorer->lessons().state()->index(), 2);
+}
+
+// The s35 flake (imgui_input_shift_slow_frames under load): xdotool's shift+Page Down is Shift
+// down, Page Down down, Shift up, Page Down up, a few ms apart. When a slow frame's poll fell
+// between the Shift up and the Page Down up, the next frame saw Page Down still held, without
+// Shift, 300 ms after its press by the frames' clock: past io.KeyRepeatDelay (0.275 s), so ImGui
+// repeated the key and the lesson stepped. A key held over a slow frame is one press; a key
+// repeats when the system sends its repeats (GLFW_REPEAT), never because a frame was slow.
+TEST_F(QueuedInput, AKeyHeldOverASlowFrameIsOnePress) {
+    ASSERT_TRUE(m_explorer->openLesson("alibi-in-five-steps"));
+    settle();
+    ImGuiIO& io = ImGui::GetIO();
+    const auto step = [this] { return m_explorer->lessons().state()->index(); };
+    ASSERT_EQ(step(), 0);
+    io.DeltaTime = 0.3f;  // every frame 300 ms, as ALIBI_SLOW_FRAME_MS=300 makes them
+    constexpr int kShift = 340;
+    m_queue.push(InputEvent::key(kShift, true, 0));
+    m_queue.push(InputEvent::key(keys::kPageDown, true, kModShift));
+    queuedFrame();
+    m_queue.push(InputEvent::key(kShift, false, kModShift));
+    queuedFrame();  // Shift released, Page Down held (its release not polled yet)
+    queuedFrame();
+    m_queue.push(InputEvent::key(keys::kPageDown, false, 0));
+    drain();
+    EXPECT_EQ(step(), 0) << "shift+Page Down stepped the lesson (held over a slow frame, seen as a repeat)";
+    // A plain Page Down held over two slow frames: one step.
+    m_queue.push(InputEvent::key(keys::kPageDown, true, 0));
+    queuedFrame();
+    queuedFrame();
+    queuedFrame();
+    m_queue.push(InputEvent::key(keys::kPageDown, false, 0));
+    drain();
+    EXPECT_EQ(step(), 1);
+    // The system's repeats step it, each frame's repeats once (a held key's repeats come every
+    // 40 ms or so: one step each would run on long after the key's release).
+    m_queue.push(InputEvent::key(keys::kPageDown, true, 0));
+    queuedFrame();
+    EXPECT_EQ(step(), 2);
+    m_queue.push(InputEvent::keyRepeat(keys::kPageDown, 0));
+    queuedFrame();
+    EXPECT_EQ(step(), 3);
+    for (int n = 0; n < 7; ++n) m_queue.push(InputEvent::keyRepeat(keys::kPageDown, 0));
+    queuedFrame();
+    EXPECT_EQ(step(), 4);
+    EXPECT_FALSE(m_queue.pending());
+    queuedFrame();  // held, no repeat
+    m_queue.push(InputEvent::key(keys::kPageDown, false, 0));
+    drain();
+    EXPECT_EQ(step(), 4);
+    io.DeltaTime = 1.0f / 60.0f;
 }
 
 TEST_F(QueuedInput, AQuickClickOnAMenuIsNotLost) {

@@ -6,10 +6,16 @@
 // its framed cell, the row and distance plots, the similarity matrix). The head picture's cells
 // are square.
 #include "explorer_fixture.hpp"
+#include "layout_check.hpp"
 #include "lesson_panel.hpp"
+#include "maps_model.hpp"
 #include "zoom.hpp"
 
 #include <alibi/io/attention_maps.hpp>
+#include <alibi/render/render.hpp>
+#include <alibi/render/square_cells.hpp>
+
+#include <algorithm>
 
 #include <cstdlib>
 #include <string>
@@ -174,6 +180,75 @@ TEST_P(LessonViews, TheHeadPictureHasSquareCells) {
     EXPECT_NEAR(cellWidth, cellHeight, 1.0 / static_cast<double>(file->maps->queries()) + 1e-9)
         << r.width << " x " << r.height << " px for " << file->maps->queries() << " x " << file->maps->keys();
     EXPECT_GE(cellWidth, 2.0);  // a picture, not a sliver
+}
+
+// The layer grid of the attention maps (and the every-layer overview) draws square cells (the
+// s35 review: 2.08 x 1.69 px), its tiles as large as the room allows: not smaller than with the
+// columns the core's placement picks for the whole room.
+TEST_P(LessonViews, TheLayerGridHasSquareCells) {
+    ASSERT_TRUE(m_explorer->openLesson("reading-a-real-model"));
+    const auto& file = m_explorer->model().maps.file;
+    const auto expectSquare = [&](const Heatmap& map, const std::string& what) {
+        ASSERT_FALSE(map.tiles.empty()) << what;
+        const double Q = static_cast<double>(file->maps->queries()), K = static_cast<double>(file->maps->keys());
+        for (const HeatmapTile& t : map.tiles)
+            EXPECT_NEAR(t.width / K, t.height / Q, 1.0 / std::min(Q, K) + 1e-9)
+                << what << ": head " << t.head << " " << t.width << " x " << t.height << " px for " << Q << " x " << K;
+    };
+    for (int step : {1, 3}) {
+        goToMapsStep(step);
+        ASSERT_TRUE(file && file->maps);
+        const MapsGridResult* grid = m_explorer->model().maps.grid.get();
+        ASSERT_NE(grid, nullptr);
+        ASSERT_FALSE(grid->request.overview);
+        expectSquare(grid->heatmap, "step " + std::to_string(step));
+        // The core's own choice of columns for the room, with square cells: the tiles are no smaller.
+        const MapsGridRequest& r = grid->request;
+        const GridLayout layout = gridLayout(file->maps->heads(), r.width, r.height);
+        const int band = std::clamp(r.labelBand, 0, std::max(0, r.height / (4 * layout.rows)));
+        const TileSize reference = squareCellTile((r.width - 2 * (layout.columns - 1)) / layout.columns,
+                                                  (r.height - 2 * (layout.rows - 1) - band * layout.rows) / layout.rows,
+                                                  file->maps->queries(), file->maps->keys());
+        EXPECT_GE(grid->heatmap.tiles.front().width, reference.width) << "step " << step;
+    }
+    state().maps.overview = true;
+    settle();
+    for (int i = 0; i < 4; ++i) frame();
+    settle();
+    const MapsGridResult* overview = m_explorer->model().maps.grid.get();
+    ASSERT_NE(overview, nullptr);
+    ASSERT_TRUE(overview->request.overview);
+    ASSERT_EQ(overview->blocks.size(), static_cast<std::size_t>(file->maps->layers()));
+    for (const MapsBlock& block : overview->blocks)
+        expectSquare(block.map, "overview layer " + std::to_string(block.layer));
+}
+
+// The head detail's hover read-out breaks its lines between phrases only: at 1280x720 in
+// presentation mode lesson 4 step 5's read-out of cell [3, 10] wrapped as
+// "... position p_i = i + K - Q =" / "15" (the number on a line of its own).
+TEST_P(LessonViews, TheDetailReadOutKeepsEachPhraseWhole) {
+    ASSERT_TRUE(m_explorer->openLesson("same-model-different-code"));
+    goToStep(5);
+    ASSERT_EQ(state().view, View::Detail);
+    const ScreenRect r = state().detailRect;
+    ASSERT_GT(r.width, 0.0f);
+    const auto& bias = state().session.attention.bias;
+    ASSERT_EQ(bias.queries, 4);
+    ASSERT_EQ(bias.keyCount(), 16);
+    ImGui::GetIO().MousePos = ImVec2(r.x + r.width * 10.5f / 16.0f, r.y + r.height * 3.5f / 4.0f);
+    frame();
+    frame();
+    bool found = false;
+    for (const TextRun& run : textRuns(*ImGui::GetDrawData())) {
+        if (run.text.find("p_i = i") != std::string::npos) {
+            found = true;
+            EXPECT_NE(run.text.find("position p_i = i + K - Q = 15"), std::string::npos) << run.text;
+        }
+        if (!run.text.empty()) {
+            EXPECT_NE(run.text.back(), '=') << "a line ends at '=': " << run.text;
+        }
+    }
+    EXPECT_TRUE(found) << "no read-out drawn";
 }
 
 INSTANTIATE_TEST_SUITE_P(Displays, LessonViews, ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false}),

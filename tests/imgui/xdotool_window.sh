@@ -9,7 +9,9 @@
 # The keys go to whichever window has the X input focus, and every GLFW window takes the focus
 # when it opens: on the display the whole suite shares, an explorer starting in a parallel test
 # would receive the presses. So the test starts an X server of its own when Xvfb is installed
-# (-displayfd: the server picks a free display and names it once it accepts connections).
+# (-displayfd: the server picks a free display and names it once it accepts connections), with
+# the usual key repeat (660 ms delay, 25 a second; a test may rely on a key held less than that
+# not repeating).
 set -u
 program=$1
 assets=$2
@@ -24,7 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 if command -v Xvfb >/dev/null; then
-  Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$log.display" 2>/dev/null &
+  Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -ardelay 660 -arinterval 40 3>"$log.display" 2>/dev/null &
   server=$!
   for _ in $(seq 1 300); do
     [ -s "$log.display" ] && break
