@@ -49,7 +49,7 @@ std::string diagnosisTileLabel(int tile, std::int64_t tiles, std::int64_t heads)
 }
 
 std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const Diagnosis& diagnosis, int width,
-                                                   int height, int gap, int labelBand) {
+                                                   int height, int gap, int labelBand, bool squareCells) {
     const Diagnosis& d = diagnosis;
     if (!d.bestParams || d.heads <= 0 || d.queries <= 0 || d.keys <= 0) return std::nullopt;
     const bool probability = paintProbabilityChange(d);
@@ -72,7 +72,7 @@ std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const D
     }
     out.map =
         renderValueGrid({static_cast<int>(shape[0]), q, k, Colormap::Magma, 0, out.errorMax > 0 ? out.errorMax : 1.0,
-                         std::max(16, width), std::max(16, height), gap, labelBand},
+                         std::max(16, width), std::max(16, height), gap, labelBand, squareCells},
                         [&](int h, std::int64_t i, std::int64_t j) {
                             // NaN is a masked cell (grey); an infinite error (a finite value
                             // against a mask) is as bad as the worst, not masked.

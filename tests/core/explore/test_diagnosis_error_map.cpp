@@ -97,4 +97,13 @@ TEST(DiagnosisErrorMap, BloomBatchTimesHeadsHasATilePerRowAndHead) {
                                  tile.y + tile.height / 2);
     };
     for (std::int64_t j = 0; j < K; ++j) EXPECT_EQ(keyPixel(j) == kMaskedColor, j < 3) << "key " << j;
+
+    // Asked for square cells, each tile's 10 x 1 cells are square to the pixel (the tile's sides
+    // are whole pixels; without it, 1 row across a tile's height made cells ~5 times taller).
+    auto square = explore::diagnosisErrorMap(t, *diagnosis, 400, 300, 4, 0, true);
+    ASSERT_TRUE(square.has_value());
+    for (const HeatmapTile& s : square->map.tiles)
+        EXPECT_NEAR(s.width / 10.0, s.height / 1.0, 1.0) << s.width << " x " << s.height;
+    const HeatmapTile& stretched = map->map.tiles[0];
+    EXPECT_GT(stretched.height / 1.0, 2 * stretched.width / 10.0);
 }

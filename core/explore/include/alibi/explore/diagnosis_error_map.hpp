@@ -45,7 +45,10 @@ struct DiagnosisErrorMap {
 // The picture at width x height pixels (at least 16 each); nullopt when the diagnosis found
 // nothing to compare with (no parameters, or an error map that cannot be built): the words of
 // the diagnosis still stand without it. Tiles are `gap` pixels apart (a figure at 2x doubles it).
+// `squareCells`: tiles shrunk to square cells and the image cropped to them (a view that asks for
+// its own room gets undistorted tiles as large as the room allows).
 [[nodiscard]] std::optional<DiagnosisErrorMap> diagnosisErrorMap(const Tensor& tensor, const Diagnosis& diagnosis,
-                                                                 int width, int height, int gap = 4, int labelBand = 0);
+                                                                 int width, int height, int gap = 4, int labelBand = 0,
+                                                                 bool squareCells = false);
 
 }  // namespace alibi::explore
