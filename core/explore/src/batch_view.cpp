@@ -1,5 +1,6 @@
 // Batch-row words and numbers for the explorers (see batch_view.hpp).
 #include <alibi/explore/batch_view.hpp>
+#include <alibi/explore/readout.hpp>
 #include <alibi/model/arith.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/render/format.hpp>
@@ -72,7 +73,7 @@ std::string batchCellReadout(const HeatmapParams& params, std::span<const double
     const MaskReason reason = batchCellMask(bias, batch, row, query, key);
     const double mask = roundTo(bias.dtype, maskDouble(bias.mask, bias.dtype));
     if (reason != MaskReason::None) {
-        text += fmt::format("\nmasked ({}): bias = mask = {}", maskReasonText(reason), formatValue(mask));
+        text += fmt::format("\nmasked ({}): bias = mask = {}", maskReasonText(reason), maskValueText(bias));
     } else {
         const std::int64_t n = batchCellMultiplier(bias, row, query, key);
         const double tail = exactSlopeTails(bias.slopes)[static_cast<std::size_t>(head)];

@@ -3,6 +3,7 @@
 #include <alibi/explore/batch_view.hpp>
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/decimate.hpp>
+#include <alibi/explore/readout.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 #include <alibi/render/color_scale.hpp>
@@ -83,10 +84,7 @@ std::string maskTitle(const HeatmapParams& p) {
     const BiasParams& b = p.attention.bias;
     if (!modeMasks(b.mode) && !p.batch.active()) return {};
     if (b.mask == MaskValue{} && b.dtype == DType::F32) return {};
-    const std::string name = maskName(b.mask);
-    const std::string stored = formatValue(roundTo(b.dtype, maskDouble(b.mask, b.dtype)));
-    if (stored == name) return "mask " + name;
-    return fmt::format("mask {} ({} in {})", name, stored, dtypeName(b.dtype));
+    return "mask " + maskValueText(b);
 }
 
 }  // namespace

@@ -19,10 +19,25 @@ std::string slopeWithValue(double m) {
     return exact == plain ? plain : exact + " = " + plain;
 }
 
+}  // namespace
+
+std::string maskValueText(const BiasParams& bias) {
+    const std::string name = maskName(bias.mask);
+    const double stored = roundTo(bias.dtype, maskDouble(bias.mask, bias.dtype));
+    // A number the dtype holds (to the six digits read-outs show) reads as typed ("-1e9", not
+    // "-1e+09"); "min" always says which number it is in this dtype.
+    const bool asTyped = bias.mask.kind == MaskValue::Kind::Finite
+                             ? stored == bias.mask.value || formatValue(stored) == formatValue(bias.mask.value)
+                             : formatValue(stored) == name;
+    return asTyped ? name : fmt::format("{} ({} in {})", name, formatValue(stored), dtypeName(bias.dtype));
+}
+
+namespace {
+
 std::string formula(const BiasParams& bias, double m, std::int64_t p, std::int64_t key, bool shifted,
                     std::optional<double> exact, double stored) {
     const std::string pi = shifted ? "p_i" : "i";
-    if (!exact) return fmt::format("j > {}: masked, bias = mask = {}", pi, formatValue(stored));
+    if (!exact) return fmt::format("j > {}: masked, bias = mask = {}", pi, maskValueText(bias));
     const std::string mText = formatValue(m);
     const std::int64_t d = p - key;
     std::string text;

@@ -163,7 +163,7 @@ TEST(BatchView, ReadoutSaysWhyACellIsMasked) {
     p.batchRow = 1;
     const auto slopes = computeSlopes(p.attention.bias.slopes).value();
     const std::string padding = heatmapReadout(p, slopes, 0, 7, 2);
-    EXPECT_NE(padding.find("masked (padding key): bias = mask = -1e+09"), std::string::npos) << padding;
+    EXPECT_NE(padding.find("masked (padding key): bias = mask = -1e9"), std::string::npos) << padding;
     EXPECT_NE(padding.find("key: padding"), std::string::npos) << padding;
     EXPECT_NE(heatmapReadout(p, slopes, 0, 6, 8).find("masked (future key (causal))"), std::string::npos);
     EXPECT_NE(heatmapReadout(p, slopes, 0, 8, 5).find("masked (outside the window)"), std::string::npos);

@@ -16,7 +16,26 @@ TEST(Readout, CausalBiasCell) {
               "bias = -m·(i - j) = -0.0625 × 3 = -0.1875");
     EXPECT_EQ(cellReadout(p, RenderWhat::Bias, slopes, 0, 1, 4),
               "head 0 · query i = 1 · key j = 4 · distance i - j = -3 · slope m = 1/2 = 0.5\n"
-              "j > i: masked, bias = mask = -1e+09");
+              "j > i: masked, bias = mask = -1e9");
+}
+
+// The mask as typed, and what the dtype stores where that differs (the heatmap title's words).
+TEST(Readout, MaskValueAsTypedAndAsStored) {
+    BiasParams b;  // mask -1e9, f32: exact
+    EXPECT_EQ(explore::maskValueText(b), "-1e9");
+    b.dtype = DType::F16;  // 1e9 is past f16's 65504
+    EXPECT_EQ(explore::maskValueText(b), "-1e9 (-inf in f16)");
+    b.mask = MaskValue{MaskValue::Kind::Lowest, 0};
+    EXPECT_EQ(explore::maskValueText(b), "min (-65504 in f16)");
+    b.mask = MaskValue{MaskValue::Kind::NegInf, 0};
+    EXPECT_EQ(explore::maskValueText(b), "-inf");
+    b.dtype = DType::F32;
+    b.mask = MaskValue{MaskValue::Kind::Finite, -1e-3};  // not an f32, but the same to six digits
+    EXPECT_EQ(explore::maskValueText(b), "-0.001");
+    b.dtype = DType::BF16;
+    // bf16 keeps 8 significant bits: steps of 2^22 in [2^29, 2^30); 1e9 / 2^22 = 238.42 -> 238 x 2^22.
+    b.mask = MaskValue{MaskValue::Kind::Finite, -1e9};
+    EXPECT_EQ(explore::maskValueText(b), "-1e9 (-9.98244e+08 in bf16)");
 }
 
 TEST(Readout, KvCacheAndDtypeAndAttention) {

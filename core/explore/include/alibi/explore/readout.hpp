@@ -12,6 +12,11 @@
 
 namespace alibi::explore {
 
+// The mask as the user set it, and what the dtype stores where that differs: "-1e9",
+// "-1e9 (-inf in f16)", "min (-65504 in f16)", "-inf". Every read-out of a masked cell and the
+// heatmap title name it so (the read-out said "-1e+09").
+[[nodiscard]] std::string maskValueText(const BiasParams& bias);
+
 // Lines joined by '\n':
 //   "head 3 · query i = 5 · key j = 2 · distance i - j = 3 · slope m = 1/16 = 0.0625"
 //   "bias = -m·(i - j) = -0.0625 × 3 = -0.1875"      (the mode's own formula, numbers filled in;
