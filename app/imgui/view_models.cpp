@@ -174,8 +174,9 @@ std::shared_ptr<const DiagnoseResult> computeDiagnosis(const DiagnoseRequest& re
     }
     result->diagnosis = std::move(*diagnosis);
     if (cancel.cancelled()) return nullptr;
-    auto error =
-        explore::diagnosisErrorMap(tensor, *result->diagnosis, request.width, request.height, 4, request.labelBand);
+    // Square cells as large as the room allows; the core crops the picture to its tiles.
+    auto error = explore::diagnosisErrorMap(tensor, *result->diagnosis, request.width, request.height, 4,
+                                            request.labelBand, true);
     if (!error) return result;  // the words still stand without the heatmap
     result->errorMax = error->errorMax;
     result->anyMasked = error->anyMasked;

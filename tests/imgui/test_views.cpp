@@ -188,6 +188,63 @@ TEST_F(Views, CompareAndDiagnoseLabelTheirTilesAboveThem) {
     expectLabelsAbove(state().diagnoseLabels, rows);
 }
 
+// Issue 27 item 1: a batch's error map (alibi bias --heads 8 --seq 8 --lengths 8,5 --padding
+// left --positions naive --mode bloom) draws square cells, as large as the room allows (its
+// 8 x 8 tiles were about 96 x 114 px: the core stretched them to the panel's shape).
+TEST_F(Views, DiagnoseDrawsABatchWithSquareCells) {
+    BiasParams bias = state().session.attention.bias;
+    bias.slopes.heads = 8;
+    bias.queries = 8;
+    bias.keys = 8;
+    bias.mode = BiasMode::Bloom;
+    BatchParams batch;
+    batch.lengths = {8, 5};
+    batch.padding = Padding::Left;
+    batch.positions = PositionRule::Naive;
+    auto tensor = buildBatchBias(bias, batch);
+    ASSERT_TRUE(tensor) << tensor.error().message;
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("alibi-square-" + std::to_string(::getpid()) + ".npy")).string();
+    ExportOptions options;
+    options.format = FileFormat::Npy;
+    options.allowNonFinite = true;
+    ASSERT_TRUE(exportTensor(*tensorSource(*tensor), path, options));
+    state().view = View::Diagnose;
+    frame();
+    frame();
+    state().diagnosePath = path;
+    state().diagnoseUseExample = false;
+    ++state().diagnoseSerial;
+    frame();
+    settle();
+    frame();
+    std::filesystem::remove(path);
+    const auto result = m_explorer->model().diagnosis;
+    ASSERT_NE(result, nullptr);
+    ASSERT_TRUE(result->error.empty()) << result->error;
+    const auto& tiles = result->errorMap.tiles;
+    ASSERT_EQ(tiles.size(), 16u);
+    for (const HeatmapTile& tile : tiles) {
+        EXPECT_NEAR(tile.width / 8.0, tile.height / 8.0, 1.0 / 8.0) << tile.width << " x " << tile.height;
+        // Inside the picture the panel shows (the core crops it to the tiles).
+        EXPECT_LE(tile.x + tile.width, result->errorMap.image.width);
+        EXPECT_LE(tile.y + tile.height, result->errorMap.image.height);
+    }
+    // As large as the room allows: the tiles fill the asked width or height within a cell and a gap.
+    const int cell = tiles[0].width / 8;
+    EXPECT_GT(cell, 4);
+    const bool fillsWidth = result->errorMap.image.width + tiles[0].width / 8 + 4 >= state().diagnoseWidth;
+    const bool fillsHeight = result->errorMap.image.height + tiles[0].height / 8 + 4 >= state().diagnoseHeight;
+    EXPECT_TRUE(fillsWidth || fillsHeight) << result->errorMap.image.width << " x " << result->errorMap.image.height
+                                           << " in " << state().diagnoseWidth << " x " << state().diagnoseHeight;
+    expectLabelsAbove(state().diagnoseLabels, [] {
+        std::vector<std::string> rows;
+        for (int b = 0; b < 2; ++b)
+            for (int h = 0; h < 8; ++h) rows.push_back("b" + std::to_string(b) + " h" + std::to_string(h));
+        return rows;
+    }());
+}
+
 // The Model run view's text is shown wrapped (ImGui 1.86's multi-line field does not wrap); a
 // click on it opens the field with the keyboard in it, typing edits the text, and a click
 // elsewhere shows it wrapped again.
