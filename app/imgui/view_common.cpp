@@ -132,13 +132,22 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
     for (std::size_t n = 0; n < tiles.size(); ++n) {
         const HeatmapTile& t = tiles[n];
         const float room = static_cast<float>(alibi::tileLabelRoom(tiles, n));
-        if (room < line) continue;
-        std::string label = n < labels.size() ? labels[n] : "h" + std::to_string(t.head);
+        // Without a band a line tall (the core clamps it in a short picture), the short label goes
+        // over the tile's top-right corner on a dark backing: the masked corner of a causal map.
+        const bool over = room < line;
+        std::string label = n < labels.size() && !over ? labels[n] : "h" + std::to_string(t.head);
         if (ImGui::CalcTextSize(label.c_str()).x > static_cast<float>(t.width)) label = "h" + std::to_string(t.head);
-        if (ImGui::CalcTextSize(label.c_str()).x > static_cast<float>(t.width)) continue;
-        const ImVec2 at(origin.x + static_cast<float>(t.x), origin.y + static_cast<float>(t.y) - line - 1.0f);
-        draw->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
         const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+        if (size.x + (over ? 4.0f : 0.0f) > static_cast<float>(t.width)) continue;
+        if (over && line + 2.0f > static_cast<float>(t.height) / 2.0f) continue;  // it would hide half the tile
+        const float tileX = origin.x + static_cast<float>(t.x), tileY = origin.y + static_cast<float>(t.y);
+        const ImVec2 at = over ? ImVec2(tileX + static_cast<float>(t.width) - size.x - 2.0f, tileY + 1.0f)
+                               : ImVec2(tileX, tileY - line - 1.0f);
+        if (over)
+            draw->AddRectFilled(ImVec2(at.x - 2.0f, tileY),
+                                ImVec2(tileX + static_cast<float>(t.width), at.y + line + 1.0f),
+                                IM_COL32(0, 0, 0, 200));
+        draw->AddText(at, over ? IM_COL32(255, 255, 255, 255) : ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
         placed.push_back({label,
                           {at.x, at.y, size.x, size.y},
                           {origin.x + static_cast<float>(t.x), origin.y + static_cast<float>(t.y),

@@ -50,8 +50,10 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, d
 // Width the colour bar and its labels take.
 [[nodiscard]] float colorBarWidth();
 // Each tile's label (labels[n], or "h3" from its head) in the band the core left free above it
-// (tileLabelRoom), as the head grid and the figures write them: never over a cell. A label wider
-// than its tile falls back to "h3", then to none; without a band a line tall, none is written.
+// (tileLabelRoom), as the head grid and the figures write them. A label wider than its tile falls
+// back to "h3", then to none. Without a band a line tall (the core clamps the band in a short
+// picture), "h3" goes over the tile's top-right corner on a dark backing (a causal map's masked
+// corner), unless a line is more than half the tile's height.
 // Returns where each label went (screen coordinates).
 std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles,
                                            const std::vector<std::string>& labels, ImVec2 origin);

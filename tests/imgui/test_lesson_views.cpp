@@ -223,6 +223,31 @@ TEST_P(LessonViews, TheLayerGridHasSquareCells) {
         expectSquare(block.map, "overview layer " + std::to_string(block.layer));
 }
 
+// Issue 27 item 2: at lesson 5 steps 3-5 the layer grid beside the side picture is short, and the
+// core clamps the label band above its tiles below a text line: no tile had its "h3", so the
+// framed head had no name. Every tile is named, and the label stays in its tile's column.
+TEST_P(LessonViews, TheLayerGridNamesEveryTile) {
+    ASSERT_TRUE(m_explorer->openLesson("reading-a-real-model"));
+    for (int step : {3, 4, 5}) {
+        goToMapsStep(step);
+        if (state().view != View::Maps) continue;
+        const MapsGridResult* grid = m_explorer->model().maps.grid.get();
+        ASSERT_NE(grid, nullptr);
+        if (grid->request.overview) continue;
+        const auto& tiles = grid->heatmap.tiles;
+        ASSERT_EQ(state().mapsLabels.size(), tiles.size()) << "step " << step;
+        bool framed = false;
+        for (const TileLabelPlace& place : state().mapsLabels) {
+            EXPECT_GE(place.label.x, place.tile.x - 0.5f) << place.text;
+            EXPECT_LE(place.label.x + place.label.width, place.tile.x + place.tile.width + 0.5f) << place.text;
+            EXPECT_GE(place.label.y + place.label.height, place.tile.y - place.label.height - 2.0f) << place.text;
+            EXPECT_LE(place.label.y, place.tile.y + place.tile.height) << place.text;
+            if (place.text.rfind("h" + std::to_string(state().maps.head), 0) == 0) framed = true;
+        }
+        EXPECT_TRUE(framed) << "step " << step << ": the framed head h" << state().maps.head << " has no label";
+    }
+}
+
 // The head detail's hover read-out breaks its lines between phrases only: at 1280x720 in
 // presentation mode lesson 4 step 5's read-out of cell [3, 10] wrapped as
 // "... position p_i = i + K - Q =" / "15" (the number on a line of its own).
