@@ -894,6 +894,39 @@ TileSize squareCellTile(int width, int height, std::int64_t queries, std::int64_
             std::clamp(static_cast<int>(std::floor(cell * Q)), 1, h)};
 }
 
+TileSize squareCellPicture(int tiles, std::int64_t queries, std::int64_t keys, int width, int height, int gap,
+                           int labelBand) {
+    tiles = std::max(tiles, 1);
+    gap = std::max(gap, 0);
+    TileSize best{std::max(width, 1), std::max(height, 1)};
+    double bestCell = -1;
+    // The band the placement leaves above each of `rows` rows of a picture `h` tall (placeTiles).
+    const auto bandFor = [labelBand](int h, int rows) { return std::clamp(labelBand, 0, std::max(0, h / (4 * rows))); };
+    for (int c = 1; c <= tiles; ++c) {
+        const int r = (tiles + c - 1) / c;
+        const int band = bandFor(height, r);
+        const int roomW = (width - gap * (c - 1)) / c, roomH = (height - gap * (r - 1) - band * r) / r;
+        if (roomW < 1 || roomH < 1) continue;
+        const TileSize tile = squareCellTile(roomW, roomH, queries, keys);
+        const int w = c * tile.width + gap * (c - 1);
+        int h = r * tile.height + gap * (r - 1) + band * r;
+        // The smaller picture may leave a smaller band (a quarter of its height at most): then
+        // ask for that band's height, if the placement keeps it.
+        const int smallerBand = bandFor(h, r);
+        if (smallerBand != band) {
+            h = r * tile.height + gap * (r - 1) + smallerBand * r;
+            if (bandFor(h, r) != smallerBand) continue;
+        }
+        // The placement picks its columns from the picture's size alone: keep sizes where it
+        // picks these.
+        const GridLayout layout = tiles == 1 ? GridLayout{1, 1} : gridLayout(tiles, w, h);
+        if (layout.columns != c || layout.rows != r) continue;
+        const double cell = static_cast<double>(tile.width) / static_cast<double>(std::max<std::int64_t>(keys, 1));
+        if (cell > bestCell + 1e-9) bestCell = cell, best = {w, h};
+    }
+    return best;
+}
+
 std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height, int gap, Heatmap& map,
                                            int labelBand) {
     HeatmapParams placement;

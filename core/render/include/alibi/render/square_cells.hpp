@@ -15,4 +15,13 @@ struct TileSize {
 // At least 1 x 1 pixel, never larger than width x height.
 [[nodiscard]] TileSize squareCellTile(int width, int height, std::int64_t queries, std::int64_t keys);
 
+// The picture size, within width x height, to ask the tile placement (placeHeatmapTiles,
+// gridLayout: tiles filling the picture) for so that `tiles` tiles of queries x keys cells, `gap`
+// pixels apart under a label band of `labelBand` pixels, come out with the largest square cells:
+// for views whose pictures the core draws filling the size they ask for (the head grid, a layer of
+// attention maps, Diagnose's error map), in every front end. width x height itself when no size
+// gives square cells.
+[[nodiscard]] TileSize squareCellPicture(int tiles, std::int64_t queries, std::int64_t keys, int width, int height,
+                                         int gap, int labelBand);
+
 }  // namespace alibi

@@ -1,0 +1,47 @@
+// squareCellPicture: the picture size at which the tile placement every heatmap uses gives square
+// cells, the one rule both explorers ask with (each had its own copy). Golden sizes worked out by
+// hand below from the placement's rule (gridLayout, gaps, a label band per row).
+#include <alibi/render/render.hpp>
+#include <alibi/render/square_cells.hpp>
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <vector>
+
+using namespace alibi;
+
+namespace {
+
+std::vector<HeatmapTile> placed(int tiles, TileSize picture, int gap, int band) {
+    std::vector<int> heads(static_cast<std::size_t>(tiles));
+    std::iota(heads.begin(), heads.end(), 0);
+    Heatmap map;
+    return placeHeatmapTiles(heads, picture.width, picture.height, gap, map, band);
+}
+
+}  // namespace
+
+TEST(SquareCellPicture, EightHeadsOfSixtyFourSquare) {
+    // 4 x 2 tiles: (1264 - 3 * 4) / 4 = 313 wide, (600 - 4 - 2 * 20) / 2 = 278 tall: 278 px tiles
+    // (4.34 px cells); 8 x 1 gives 154 px and 3 x 3 gives 177 px. The picture: 4 * 278 + 12 wide,
+    // 2 * 278 + 4 + 2 * 20 tall.
+    const TileSize picture = squareCellPicture(8, 64, 64, 1264, 600, 4, 20);
+    EXPECT_EQ(picture.width, 1124);
+    EXPECT_EQ(picture.height, 600);
+    for (const HeatmapTile& t : placed(8, picture, 4, 20)) {
+        EXPECT_EQ(t.width, 278);
+        EXPECT_EQ(t.height, 278);
+    }
+}
+
+TEST(SquareCellPicture, ABatchOfSixteenSmallTilesAndOneWideRow) {
+    const TileSize batch = squareCellPicture(16, 8, 8, 600, 400, 4, 20);
+    EXPECT_LE(batch.width, 600);
+    EXPECT_LE(batch.height, 400);
+    for (const HeatmapTile& t : placed(16, batch, 4, 20)) EXPECT_EQ(t.width, t.height);
+    // One head of 1 query x 10 keys: 400 x 40, cells of 40 px.
+    const TileSize row = squareCellPicture(1, 1, 10, 400, 300, 4, 0);
+    EXPECT_EQ(row.width, 400);
+    EXPECT_EQ(row.height, 40);
+}
