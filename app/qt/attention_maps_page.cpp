@@ -341,6 +341,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_views->addTab(m_table, u"Fit table"_s);
     m_twoHeads = new TwoHeadsView(m_model, this);
     m_views->addTab(m_twoHeads, u"Two heads"_s);
+    fitTabs(m_views, {u"Layer"_s, u"Layers"_s, u"Head"_s, u"Distance"_s, u"Similarity"_s, u"Fits"_s, u"Two heads"_s});
     connect(m_twoHeads, &TwoHeadsView::cellHovered, this, [this](const QString& text) {
         m_hoverText = m_twoHeads->hoverText();
         emit cellHovered(text);

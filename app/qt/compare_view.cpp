@@ -314,7 +314,7 @@ CompareOverrides CompareView::spec() const {
 }
 
 QString CompareView::summary() const {
-    return m_summary->text();
+    return QString(m_summary->text()).replace(QChar(0x00A0), u' ');  // the words, with plain spaces
 }
 
 void CompareView::setLessonMark(LessonMark mark) {
@@ -337,14 +337,17 @@ void CompareView::setSnapshot(const SnapshotPtr& s) {
         m_image->setMessage(error);
         return;
     }
-    QString text = u"<b>"_s + QString::fromStdString(c.summary).toHtmlEscaped() + u"</b>"_s;
+    // Lines wrap between phrases only, never inside one ("B =" / "-0.234375" in lesson 2 step 3):
+    // the core's sentence after its ", " and ": ", B's settings at their " · ".
+    QString text = u"<b>"_s + keepClausesWhole(QString::fromStdString(c.summary)).toHtmlEscaped() + u"</b>"_s;
     const auto& b = c.sessionB.attention.bias;
-    text += u"<br><br>B: %1 slopes, B = %2, %3, %4 mode, mask %5"_s
-                .arg(QString::fromUtf8(schemeName(b.slopes.scheme).data()))
-                .arg(b.slopes.maxBias)
-                .arg(QString::fromUtf8(dtypeName(b.dtype).data()))
-                .arg(QString::fromUtf8(modeName(b.mode).data()))
-                .arg(QString::fromStdString(maskName(b.mask)));
+    text += u"<br><br>"_s + keepPhrasesWhole(u"B: %1 slopes · max_bias %2 · %3 · %4 mode · mask %5"_s
+                                                 .arg(QString::fromUtf8(schemeName(b.slopes.scheme).data()))
+                                                 .arg(b.slopes.maxBias)
+                                                 .arg(QString::fromUtf8(dtypeName(b.dtype).data()))
+                                                 .arg(QString::fromUtf8(modeName(b.mode).data()))
+                                                 .arg(QString::fromStdString(maskName(b.mask))))
+                                .toHtmlEscaped();
     m_summary->setText(text);
     const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
     alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32, 5);  // the difference is kept in float

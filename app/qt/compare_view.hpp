@@ -36,6 +36,7 @@ public:
     void setSpec(const CompareOverrides& spec);
     [[nodiscard]] CompareOverrides spec() const;
     [[nodiscard]] QString summary() const;
+    [[nodiscard]] const QLabel* summaryLabel() const { return m_summary; }  // the read-out as shown (tests)
     // A lesson step's heads (their tiles outlined) and cell (framed in its head's tile).
     void setLessonMark(LessonMark mark);
     [[nodiscard]] ImagePanel* image() const { return m_image; }

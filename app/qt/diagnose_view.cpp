@@ -3,7 +3,6 @@
 
 #include "compare_view.hpp"
 #include "model/background.hpp"
-#include "model/square_cell_pixels.hpp"
 #include "view_util.hpp"
 
 #include <alibi/analysis/buggy_examples.hpp>
@@ -155,17 +154,9 @@ QSize DiagnoseView::roomPixels() const {
     return room.width() < 64 || room.height() < 64 ? kErrorPixels : room;  // kErrorPixels: not laid out yet
 }
 
-QSize DiagnoseView::mapPixels() const {
-    const QSize room = roomPixels();
-    if (!m_diagnosis || m_image->tileCount() == 0) return room;
-    // The tiles of the map shown (a head each, or a batch row's head).
-    return squareCellPixels(room, static_cast<int>(m_image->tileCount()), m_diagnosis->queries, m_diagnosis->keys,
-                            kErrorGap, m_image->labelBandFor(room));
-}
-
 void DiagnoseView::redrawMap() {
     if (!m_diagnosis || !m_tensor) return;
-    const QSize pixels = mapPixels();
+    const QSize pixels = roomPixels();
     if (pixels == m_mapShown && !m_mapWatcher->isRunning()) return;
     ++m_mapGeneration;
     if (m_mapWatcher->isRunning()) {
@@ -177,7 +168,8 @@ void DiagnoseView::redrawMap() {
                                              band = m_image->labelBandFor(pixels), generation = m_mapGeneration] {
         return MapDrawing{
             generation, pixels,
-            explore::diagnosisErrorMap(*tensor, diagnosis, pixels.width(), pixels.height(), kErrorGap, band)};
+            explore::diagnosisErrorMap(*tensor, diagnosis, pixels.width(), pixels.height(), kErrorGap, band,
+                                       /*squareCells=*/true)};
     }));
 }
 
@@ -185,8 +177,7 @@ void DiagnoseView::onMapDrawn() {
     MapDrawing drawn = m_mapWatcher->result();
     if (drawn.generation == m_mapGeneration && drawn.map && m_diagnosis) {
         const explore::DiagnosisErrorMap& map = *drawn.map;
-        m_image->setImage(map.map.image, map.map.tiles, Colormap::Magma, 0, map.errorMax > 0 ? map.errorMax : 1.0,
-                          QString::fromStdString(map.barTitle));
+        m_image->setImage(map.map.image, map.map.tiles, Colormap::Magma, explore::diagnosisColorBar(map, 5));
         m_image->setTileLabels(map.tileLabels);
         m_mapShown = drawn.pixels;
     }
@@ -313,10 +304,9 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     m_mapShown = QSize();
     ++m_mapGeneration;  // a drawing for the last diagnosis is dropped
     if (report->errorImage.width > 0) {
-        m_image->setImage(report->errorImage, report->tiles, Colormap::Magma, 0,
-                          report->errorMax > 0 ? report->errorMax : 1.0, QString::fromStdString(report->barTitle));
+        m_image->setImage(report->errorImage, report->tiles, Colormap::Magma, report->colorBar);
         m_image->setTileLabels(report->tileLabels);
-        redrawMap();  // square cells, now that the tiles' shape is known
+        redrawMap();  // at the panel's size now (the read may have started before it was laid out)
     } else
         m_image->setMessage(u"No error heatmap: nothing comparable was found."_s);
     emit diagnosed(m_codes);

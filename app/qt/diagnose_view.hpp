@@ -64,11 +64,10 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    // The error map at the panel's size: the pixels that give its tiles square cells and a label
-    // line of the panel's font above each (squareCellPixels), drawn again off the UI thread after
-    // the panel is resized (the last request wins).
+    // The error map at the panel's size, with square cells (the core's squareCells) and a label
+    // line of the panel's font above each tile, drawn again off the UI thread after the panel is
+    // resized (the last request wins).
     [[nodiscard]] QSize roomPixels() const;  // the panel's picture area in device pixels
-    [[nodiscard]] QSize mapPixels() const;
     void redrawMap();
     void onMapDrawn();
     void start(const QString& what, std::function<Result<DiagnosisReport>(const ReadOptions&)> job);

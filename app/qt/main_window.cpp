@@ -56,10 +56,12 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QUrl>
 
+#include <array>
 #include <cstdio>
 
 using namespace Qt::Literals::StringLiterals;
@@ -204,9 +206,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_positionSchemes = new PositionSchemesView(this);
     m_attention = new AttentionMapsPage(this);
     m_attention->setPriorSources([this] { return m_model->session().attention.bias.slopes; }, priorPresets);
-    m_tabs->addTab(m_grid, u"Head grid"_s);
-    m_tabs->addTab(detailPage, u"Head detail"_s);
-    m_tabs->addTab(m_curves, u"Slopes && curves"_s);
+    m_tabs->addTab(m_grid, tabName(GridTab, false));
+    m_tabs->addTab(detailPage, tabName(DetailTab, false));
+    m_tabs->addTab(m_curves, tabName(CurvesTab, false));
     // Views with controls side by side scroll inside their tab on a small screen instead of
     // widening the window past it (1280x720 projectors).
     const auto scrolling = [this](QWidget* page) {
@@ -216,16 +218,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         area->setFrameShape(QFrame::NoFrame);
         return area;
     };
-    m_tabs->addTab(scrolling(m_stages), u"Attention stages"_s);
-    m_tabs->addTab(scrolling(m_compare), u"Compare"_s);
-    m_tabs->addTab(scrolling(m_extrapolation), u"Extrapolation"_s);
-    m_tabs->addTab(scrolling(m_diagnose), u"Diagnose"_s);
-    m_tabs->addTab(m_positionSchemes, u"Position schemes"_s);
+    m_tabs->addTab(scrolling(m_stages), tabName(StagesTab, false));
+    m_tabs->addTab(scrolling(m_compare), tabName(CompareTab, false));
+    m_tabs->addTab(scrolling(m_extrapolation), tabName(ExtrapolationTab, false));
+    m_tabs->addTab(scrolling(m_diagnose), tabName(DiagnoseTab, false));
+    m_tabs->addTab(m_positionSchemes, tabName(PositionSchemesTab, false));
     // The attention maps' controls ask for 950-1210 px at 175 %: they scroll too, so a
     // presentation on a 1280x720 projector never widens the window past the screen.
-    m_tabs->addTab(scrolling(m_attention), u"Attention maps"_s);
+    m_tabs->addTab(scrolling(m_attention), tabName(AttentionTab, false));
     m_live = new LiveModelView(m_model, this);
-    m_tabs->addTab(scrolling(m_live), u"Model"_s);
+    m_tabs->addTab(scrolling(m_live), tabName(ModelTab, false));
+    // Every tab whole at any width and font (1280x720 presentation cut "Compare" to "Co" behind
+    // scroll arrows): the short names, then a smaller font, when the names do not fit.
+    QStringList shortNames;
+    for (int t = 0; t < TabCount; ++t) shortNames << tabName(t, true);
+    fitTabs(m_tabs, shortNames);
     setCentralWidget(m_tabs);
 
     m_hover = new QLabel(this);
@@ -529,7 +536,7 @@ void MainWindow::buildMenus() {
 
     QMenu* view = menuBar()->addMenu(u"&View"_s);
     for (int t = 0; t < TabCount; ++t) {
-        const QString name = m_tabs->tabText(t);  // "&&" stays escaped: no stray mnemonic
+        const QString name = tabName(t, false);  // "&&" stays escaped: no stray mnemonic
         view->addAction(name, t < 9 ? QKeySequence(u"Ctrl+%1"_s.arg(t + 1)) : QKeySequence(), this,
                         [this, t] { m_tabs->setCurrentIndex(t); });
     }
@@ -923,6 +930,25 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
     placeHoverReadout();
 }
 
+QString MainWindow::tabName(int tab, bool shortName) {
+    // The full names, and the short ones for a narrow window at a large font.
+    static const std::array<std::pair<const char16_t*, const char16_t*>, TabCount> names{{
+        {u"Head grid", u"Grid"},
+        {u"Head detail", u"Detail"},
+        {u"Slopes && curves", u"Slopes"},
+        {u"Attention stages", u"Stages"},
+        {u"Compare", u"Compare"},
+        {u"Extrapolation", u"Extrapolation"},
+        {u"Diagnose", u"Diagnose"},
+        {u"Position schemes", u"Schemes"},
+        {u"Attention maps", u"Maps"},
+        {u"Model", u"Model"},
+    }};
+    if (tab < 0 || tab >= TabCount) return {};
+    return QString::fromUtf16(shortName ? names[static_cast<std::size_t>(tab)].second
+                                        : names[static_cast<std::size_t>(tab)].first);
+}
+
 void MainWindow::setPresentation(bool on) {
     if (m_presentationAction && m_presentationAction->isChecked() != on) {
         m_presentationAction->setChecked(on);  // toggled() comes back here
@@ -1182,7 +1208,7 @@ std::optional<FigureSubject> MainWindow::figureSubject(QString* why) const {
     if (tab == AttentionTab) return none(u"the Attention maps tab saves its figures from its Figure menu"_s);
     if (tab == ModelTab) return none(u"the Model tab has no figure: its maps are in the Attention maps tab"_s);
     FigureSubject subject;
-    subject.tabName = m_tabs->tabText(tab).replace(u"&&"_s, u"&"_s);
+    subject.tabName = tabName(tab, false).replace(u"&&"_s, u"&"_s);
     ViewFigureRequest& r = subject.request;
     r.session = sessionWithView();  // the parameters, the open view and Compare's B
     r.view = openView(r.session);

@@ -16,6 +16,8 @@
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -320,6 +322,72 @@ QString keepPhrasesWhole(const QString& text) {
     for (QString& part : parts)
         if (part.size() <= kWholePhrase) part.replace(u' ', QChar(0x00A0));
     return parts.join(separator);
+}
+
+namespace {
+class TabFit : public QObject {
+public:
+    TabFit(QTabWidget* tabs, QStringList shortNames) : QObject(tabs), m_tabs(tabs), m_short(std::move(shortNames)) {
+        for (int t = 0; t < tabs->count(); ++t) m_full << tabs->tabText(t);
+        tabs->tabBar()->setElideMode(Qt::ElideNone);
+        tabs->installEventFilter(this);
+        fit();
+    }
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        const QEvent::Type type = event->type();
+        if (watched == m_tabs && (type == QEvent::Resize || type == QEvent::FontChange ||
+                                  type == QEvent::ApplicationFontChange || type == QEvent::Show))
+            QTimer::singleShot(0, this, [this] { fit(); });  // once the new font has reached the bar
+        return QObject::eventFilter(watched, event);
+    }
+    void fit() {
+        if (m_fitting || m_tabs->count() != m_full.size()) return;
+        m_fitting = true;
+        QTabBar* bar = m_tabs->tabBar();
+        const int room = m_tabs->width() - 4;
+        const auto fits = [&] { return bar->sizeHint().width() <= room; };
+        bar->setFont(QFont());  // the widget's font again (the application's, zoomed)
+        const auto names = [&](bool shortNames) {
+            for (int t = 0; t < m_tabs->count(); ++t) {
+                const QString name = shortNames && t < m_short.size() ? m_short[t] : m_full[t];
+                if (bar->tabText(t) != name) bar->setTabText(t, name);
+                const QString tip =
+                    shortNames && name != m_full[t] ? QString(m_full[t]).replace(u"&&"_s, u"&"_s) : QString();
+                if (bar->tabToolTip(t) != tip) bar->setTabToolTip(t, tip);
+            }
+        };
+        names(false);
+        if (!fits()) {
+            names(true);
+            const QFont base = m_tabs->font();
+            for (double scale = 0.95; !fits() && scale >= 0.5 - 1e-9; scale -= 0.05) {
+                QFont smaller = base;
+                smaller.setPointSizeF(base.pointSizeF() * scale);
+                bar->setFont(smaller);
+            }
+        }
+        m_fitting = false;
+    }
+
+private:
+    QTabWidget* m_tabs;
+    QStringList m_full, m_short;
+    bool m_fitting = false;
+};
+}  // namespace
+
+void fitTabs(QTabWidget* tabs, const QStringList& shortNames) {
+    new TabFit(tabs, shortNames);
+}
+
+QString keepClausesWhole(const QString& text) {
+    QString out;
+    out.reserve(text.size());
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const bool afterClause = i > 0 && (text[i - 1] == u',' || text[i - 1] == u':');
+        out += text[i] == u' ' && !afterClause ? QChar(0x00A0) : text[i];
+    }
+    return out;
 }
 
 int tileLabelBandFor(const QFont& font, double scale) {

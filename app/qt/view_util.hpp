@@ -17,6 +17,8 @@
 
 #include <vector>
 
+class QTabWidget;
+
 class QTableView;
 
 class QTimer;
@@ -105,6 +107,15 @@ PaintedTileLabels paintTileLabels(class QPainter& painter, const QFont& font, QP
 // after its "1"; a longer phrase may still wrap inside rather than run off the view.
 inline constexpr int kWholePhrase = 40;
 [[nodiscard]] QString keepPhrasesWhole(const QString& text);
+// Keeps every tab of `tabs` whole in its bar, never behind scroll arrows ("Co", "Extr" at
+// 1280x720 presentation), whenever the widget is resized or its font changes: the tabs' own
+// names when they fit, else `shortNames` (the full name then in the tab's tooltip), else the
+// short names in a smaller font (down to half the font: a presentation font of 175 % stays at
+// least the normal size). Nothing is elided.
+void fitTabs(QTabWidget* tabs, const QStringList& shortNames);
+// The same for a sentence of the core's clauses ("max |A - B| = 0.23 at head 7, query 3, key 0:
+// A = 0, B = -0.23"): it wraps only after a ", " or ": ", never inside "B = -0.234375".
+[[nodiscard]] QString keepClausesWhole(const QString& text);
 
 // The texts a self-painting view drew in its last paint, for the layout test (issue 27): each
 // with the rectangle it took in the widget's coordinates, whether it was shortened ("…") and

@@ -39,6 +39,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTextDocument>
 
 #include "patient_qtry.hpp"
 
@@ -354,6 +355,23 @@ private slots:
                 problems << tableProblems(name, table, panel->textView()->toPlainText());
             }
             if (page->isAncestorOf(w.compareView()) || page == w.compareView()) {
+                // The read-out wraps only between phrases (after ", ", ": " or at " · "), never
+                // inside one ("B /" "= -0.234375" in lesson 2 step 3).
+                QTextDocument read;
+                read.setHtml(w.compareView()->summaryLabel()->text());
+                const QString words = read.toRawText();  // non-breaking spaces kept
+                for (qsizetype i = 0; i < words.size(); ++i) {
+                    if (words[i] != u' ') continue;
+                    const QChar before = i > 0 ? words[i - 1] : QChar(),
+                                after = i + 1 < words.size() ? words[i + 1] : QChar();
+                    if (before == u',' || before == u':' || before == QChar(0x2028) || before == QChar(0x00B7) ||
+                        after == QChar(0x00B7))
+                        continue;
+                    problems << QString("%1: Compare's read-out may wrap inside a phrase at \"%2|%3\"")
+                                    .arg(name, words.mid(std::max<qsizetype>(0, i - 12), std::min<qsizetype>(i, 12)),
+                                         words.mid(i + 1, 12));
+                    break;
+                }
                 ImagePanel* image = w.compareView()->image();
                 const QRectF room = image->pictureArea();
                 const std::size_t n = image->tileCount();
@@ -584,6 +602,22 @@ private slots:
                                 .arg(label.height(), 0, 'f', 1)
                                 .arg(line, 0, 'f', 1);
         }
+        // The padding's cells are masked grey (the core's kMaskedColor): the colour bar beside the
+        // map is the core's (explore::diagnosisColorBar) and keys them "masked", whole, right of
+        // the picture.
+        (void)image->grab();
+        bool maskedKey = false;
+        for (const PaintedText& t : paintedTexts(image)) {
+            if (t.text != "masked") continue;
+            maskedKey = true;
+            if (t.elided || t.cut || t.rect.left() < image->imageRect().right())
+                problems << QString("the \"masked\" key (%1, %2, %3 x %4) is cut or not beside the bar")
+                                .arg(t.rect.x())
+                                .arg(t.rect.y())
+                                .arg(t.rect.width())
+                                .arg(t.rect.height());
+        }
+        if (!maskedKey) problems << "the error map's grey (masked) cells have no \"masked\" key beside its colour bar";
         for (const QString& p : problems) qWarning("%s", qPrintable(p));
         QVERIFY2(problems.isEmpty(),
                  qPrintable(QString("%1 problems, first: %2").arg(problems.size()).arg(problems.value(0))));

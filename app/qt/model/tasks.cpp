@@ -59,11 +59,13 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
     if (!diagnosis) return std::unexpected(diagnosis.error());
     report.diagnosis = std::move(*diagnosis);
     if (cancelled && cancelled()) return fail(ErrorCode::Cancelled, "the diagnosis was cancelled");
-    auto error = explore::diagnosisErrorMap(tensor, report.diagnosis, pixels.width(), pixels.height(), 4, labelBand);
+    auto error = explore::diagnosisErrorMap(tensor, report.diagnosis, pixels.width(), pixels.height(), 4, labelBand,
+                                            /*squareCells=*/true);
     if (!error) return report;  // the words still stand without the heatmap
     report.errorMax = error->errorMax;
     report.mapCaption = error->caption;
     report.barTitle = error->barTitle;
+    report.colorBar = explore::diagnosisColorBar(*error, 5);
     report.errorImage = std::move(error->map.image);
     report.tiles = std::move(error->map.tiles);
     report.tileLabels = std::move(error->tileLabels);

@@ -7,6 +7,7 @@
 #include <alibi/io/read_progress.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/render/render.hpp>
 
 #include <QSize>
@@ -40,10 +41,14 @@ struct DiagnosisReport {
     // The core's words for the map (explore::diagnosisErrorMapLabels): the bias error, or the
     // probability change when every finding is harmless.
     std::string mapCaption, barTitle = "|error|";
+    // The map's colour bar (explore::diagnosisColorBar): its range, title and the masked swatch
+    // when the core painted some cells masked grey.
+    ColorBar colorBar;
     std::shared_ptr<const Tensor> tensor;  // the tensor diagnosed (File > Export figure draws it)
 };
 
-// `labelBand`: image pixels free above every tile of the error map for its label ("b1 h3").
+// `labelBand`: image pixels free above every tile of the error map for its label ("b1 h3"). The
+// map's tiles have square cells (the core's squareCells), the image cropped to them.
 // `cancelled` (optional) is asked between the diagnosis and its error map: true gives
 // ErrorCode::Cancelled.
 [[nodiscard]] Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> tensor, const QString& source,
