@@ -71,39 +71,6 @@ std::shared_ptr<const MapsOpenResult> openMapsFile(const MapsOpenAsk& ask, const
     return result;
 }
 
-TileSize squareCellsPicture(int heads, std::int64_t queries, std::int64_t keys, int width, int height, int gap,
-                            int labelBand) {
-    heads = std::max(heads, 1);
-    gap = std::max(gap, 0);
-    TileSize best{std::max(width, 1), std::max(height, 1)};
-    double bestCell = -1;
-    // The label band the core's placement leaves above each of `rows` rows of a picture `h` tall.
-    const auto bandFor = [labelBand](int h, int rows) { return std::clamp(labelBand, 0, std::max(0, h / (4 * rows))); };
-    for (int c = 1; c <= heads; ++c) {
-        const int r = (heads + c - 1) / c;
-        const int band = bandFor(height, r);
-        const int roomW = (width - gap * (c - 1)) / c, roomH = (height - gap * (r - 1) - band * r) / r;
-        if (roomW < 1 || roomH < 1) continue;
-        const TileSize tile = squareCellTile(roomW, roomH, queries, keys);
-        const int w = c * tile.width + gap * (c - 1);
-        int h = r * tile.height + gap * (r - 1) + band * r;
-        // The smaller picture may leave a smaller band (a quarter of its height at most): then
-        // ask for that band's height, if that keeps it.
-        const int band2 = bandFor(h, r);
-        if (band2 != band) {
-            h = r * tile.height + gap * (r - 1) + band2 * r;
-            if (bandFor(h, r) != band2) continue;
-        }
-        // The placement chooses its columns from the picture's size alone: keep sizes where it
-        // chooses these.
-        const GridLayout layout = gridLayout(heads, w, h);
-        if (layout.columns != c || layout.rows != r) continue;
-        const double cell = static_cast<double>(tile.width) / static_cast<double>(std::max<std::int64_t>(keys, 1));
-        if (cell > bestCell + 1e-9) bestCell = cell, best = {w, h};
-    }
-    return best;
-}
-
 std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& request, const CancelFlag& cancel) {
     const auto start = Clock::now();
     auto result = std::make_shared<MapsGridResult>();
@@ -118,8 +85,8 @@ std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& req
     params.height = std::max(request.height, 1);
     if (!request.overview) {
         params.labelBand = request.labelBand;  // the tiles' labels sit above them, never over cells
-        const TileSize square = squareCellsPicture(request.head >= 0 ? 1 : maps.heads(), maps.queries(), maps.keys(),
-                                                   params.width, params.height, params.gap, params.labelBand);
+        const TileSize square = squareCellPicture(request.head >= 0 ? 1 : maps.heads(), maps.queries(), maps.keys(),
+                                                  params.width, params.height, params.gap, params.labelBand);
         params.width = square.width;
         params.height = square.height;
         auto map = renderAttentionMaps(maps, params);
@@ -151,8 +118,8 @@ std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& req
         params.head = -1;
         params.labelBand = request.labelBand;  // the block's layer label sits above its first row
         // Each block's heads with square cells, as large as the block allows.
-        const TileSize square = squareCellsPicture(maps.heads(), maps.queries(), maps.keys(), blockWidth, blockHeight,
-                                                   params.gap, params.labelBand);
+        const TileSize square = squareCellPicture(maps.heads(), maps.queries(), maps.keys(), blockWidth, blockHeight,
+                                                  params.gap, params.labelBand);
         params.width = square.width;
         params.height = square.height;
         for (int layer = 0; layer < maps.layers(); ++layer) {

@@ -94,14 +94,6 @@ struct MapsGridResult {
 };
 [[nodiscard]] std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& request,
                                                                     const CancelFlag& cancel);
-// The picture size to ask renderAttentionMaps for, inside a width x height room, so that the tiles
-// it places (the core's placeHeatmapTiles: gridLayout's columns, `gap` between tiles, a label band
-// above each row) have square cells (squareCellTile: a query row as tall as a key is wide), as
-// large as the room allows over every column count the placement would keep. The room itself
-// when no size fits (the core's tiles are then stretched). computeMapsGrid asks for it, for a
-// layer's grid and each block of the overview (the Maps grid was 2.08 x 1.69 px a cell).
-[[nodiscard]] TileSize squareCellsPicture(int heads, std::int64_t queries, std::int64_t keys, int width, int height,
-                                          int gap, int labelBand);
 // The cell under pixel (x, y) of a grid result (any picture: one layer, one head, the overview).
 [[nodiscard]] std::optional<MapsCell> mapsCellAt(const MapsGridResult& grid, int x, int y);
 // The heatmap a pixel belongs to (the overview's block, else the picture itself), for its range.

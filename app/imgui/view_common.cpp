@@ -156,8 +156,13 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
     return placed;
 }
 
-std::vector<WrappedLine> wrapAtSpaces(std::string_view text, float width,
-                                      const std::function<float(std::string_view)>& measure) {
+namespace {
+
+// The lines of `text` at `width`: each the longest run of whole `separator`-delimited parts from
+// its start that fits (breaking at '\n' too), the separator dropped at a break. A part wider than
+// the line is broken at its spaces, and a word wider than the line stands alone.
+std::vector<WrappedLine> wrapAt(std::string_view text, float width,
+                                const std::function<float(std::string_view)>& measure, std::string_view separator) {
     std::vector<WrappedLine> lines;
     std::size_t paragraph = 0;
     while (paragraph <= text.size()) {
@@ -165,24 +170,41 @@ std::vector<WrappedLine> wrapAtSpaces(std::string_view text, float width,
         const std::string_view line = text.substr(paragraph, paragraphEnd - paragraph);
         std::size_t start = 0;
         do {
-            // The longest run of whole words from `start` that fits (at least one word).
             std::size_t end = std::string_view::npos, from = start;
             for (;;) {
-                const std::size_t space = line.find(' ', from);
-                const std::size_t candidate = space == std::string_view::npos ? line.size() : space;
-                const bool fits = measure(line.substr(start, candidate - start)) <= width;
-                if (fits || end == std::string_view::npos) end = candidate;
-                if (!fits || space == std::string_view::npos) break;
-                from = candidate + 1;
+                const std::size_t at = line.find(separator, from);
+                const std::size_t candidate = at == std::string_view::npos ? line.size() : at;
+                if (measure(line.substr(start, candidate - start)) > width) break;
+                end = candidate;
+                if (at == std::string_view::npos) break;
+                from = candidate + separator.size();
             }
-            std::size_t next = end;
-            while (next < line.size() && line[next] == ' ') ++next;
-            lines.push_back({line.substr(start, end - start), next >= line.size()});
-            start = next;
+            if (end == std::string_view::npos) {
+                const std::size_t at = line.find(separator, start);
+                end = at == std::string_view::npos ? line.size() : at;
+                if (separator != " ") {
+                    for (const WrappedLine& part : wrapAt(line.substr(start, end - start), width, measure, " "))
+                        lines.push_back({part.text, false});
+                } else {
+                    lines.push_back({line.substr(start, end - start), false});
+                }
+            } else {
+                lines.push_back({line.substr(start, end - start), false});
+            }
+            start = end < line.size() ? end + separator.size() : line.size();
+            while (separator == " " && start < line.size() && line[start] == ' ') ++start;
         } while (start < line.size());
+        if (!lines.empty()) lines.back().endsParagraph = true;
         paragraph = paragraphEnd + 1;
     }
     return lines;
+}
+
+}  // namespace
+
+std::vector<WrappedLine> wrapAtSpaces(std::string_view text, float width,
+                                      const std::function<float(std::string_view)>& measure) {
+    return wrapAt(text, width, measure, " ");
 }
 
 void textWrappedAtSpaces(std::string_view text) {
@@ -200,38 +222,7 @@ void textWrappedAtSpaces(std::string_view text) {
 
 std::vector<WrappedLine> wrapAtPhrases(std::string_view text, float width,
                                        const std::function<float(std::string_view)>& measure) {
-    constexpr std::string_view kSeparator = " \u00b7 ";  // " · "
-    std::vector<WrappedLine> lines;
-    std::size_t paragraph = 0;
-    while (paragraph <= text.size()) {
-        const std::size_t paragraphEnd = std::min(text.find('\n', paragraph), text.size());
-        const std::string_view line = text.substr(paragraph, paragraphEnd - paragraph);
-        std::size_t start = 0;
-        do {
-            // The most whole phrases from `start` that fit; none fits: the first phrase at spaces.
-            std::size_t end = std::string_view::npos, from = start;
-            for (;;) {
-                const std::size_t separator = line.find(kSeparator, from);
-                const std::size_t candidate = separator == std::string_view::npos ? line.size() : separator;
-                if (measure(line.substr(start, candidate - start)) > width) break;
-                end = candidate;
-                if (separator == std::string_view::npos) break;
-                from = candidate + kSeparator.size();
-            }
-            if (end == std::string_view::npos) {
-                const std::size_t separator = line.find(kSeparator, start);
-                end = separator == std::string_view::npos ? line.size() : separator;
-                const auto parts = wrapAtSpaces(line.substr(start, end - start), width, measure);
-                for (const WrappedLine& part : parts) lines.push_back({part.text, false});
-            } else {
-                lines.push_back({line.substr(start, end - start), false});
-            }
-            start = end < line.size() ? end + kSeparator.size() : line.size();
-        } while (start < line.size());
-        if (!lines.empty()) lines.back().endsParagraph = true;
-        paragraph = paragraphEnd + 1;
-    }
-    return lines;
+    return wrapAt(text, width, measure, " \u00b7 ");  // " · "
 }
 
 void textWrappedAtPhrases(std::string_view text, float width) {
