@@ -5,7 +5,6 @@
 #include "lesson_mark.hpp"
 
 #include "maps_heatmap_view.hpp"
-#include "model/square_cell_pixels.hpp"
 #include "number_table.hpp"
 #include "plot_widget.hpp"
 #include "two_heads_view.hpp"
@@ -17,6 +16,7 @@
 #include <alibi/model/slopes.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/png.hpp>
+#include <alibi/render/square_cells.hpp>
 
 #include <QApplication>
 #include <QCheckBox>
@@ -803,10 +803,10 @@ void AttentionMapsPage::onOpened() {
                 // to the view's aspect: "1 cell = 2.78 x 2.43 px").
                 if (p.head >= 0 && maps->queries() == maps->keys()) p.width = p.height = std::min(p.width, p.height);
                 if (p.head < 0) {
-                    const QSize square = squareCellPixels(QSize(p.width, p.height), static_cast<int>(maps->heads()),
-                                                          maps->queries(), maps->keys(), p.gap, p.labelBand);
-                    p.width = square.width();
-                    p.height = square.height();
+                    const TileSize square = squareCellPicture(static_cast<int>(maps->heads()), maps->queries(),
+                                                              maps->keys(), p.width, p.height, p.gap, p.labelBand);
+                    p.width = square.width;
+                    p.height = square.height;
                 }
                 std::function<void()> shown;
                 if (p.head >= 0) shown = [this, layer = p.layerIndex, head = p.head] { setHeadHeader(layer, head); };

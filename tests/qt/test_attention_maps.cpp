@@ -6,10 +6,10 @@
 #include "attention_maps_page.hpp"
 #include "main_window.hpp"
 #include "maps_heatmap_view.hpp"
-#include "model/square_cell_pixels.hpp"
 #include "plot_widget.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
+#include <alibi/render/square_cells.hpp>
 
 #include <QDir>
 #include <QDropEvent>
@@ -268,9 +268,10 @@ private slots:
         p.layerIndex = 3;
         p.labelBand = grid->labelBand();  // the band left above each tile for its label
         // The view's room, down to the size at which the tiles' cells are square.
-        const QSize square = squareCellPixels(grid->imagePixels(), 8, 64, 64, p.gap, p.labelBand);
-        p.width = square.width();
-        p.height = square.height();
+        const TileSize square =
+            squareCellPicture(8, 64, 64, grid->imagePixels().width(), grid->imagePixels().height(), p.gap, p.labelBand);
+        p.width = square.width;
+        p.height = square.height;
         const auto expected = renderAttentionMaps(*page->model()->maps(), p);
         QVERIFY(expected);
         QVERIFY(grid->heatmap().image.pixels == expected->image.pixels);

@@ -7,7 +7,6 @@
 #include "diagnose_view.hpp"
 #include "head_grid_view.hpp"
 #include "main_window.hpp"
-#include "model/square_cell_pixels.hpp"
 #include "parameters_panel.hpp"
 #include "settled.hpp"
 #include "stages_view.hpp"
@@ -18,6 +17,7 @@
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/stats.hpp>
+#include <alibi/render/square_cells.hpp>
 
 #include <QComboBox>
 #include <QDir>
@@ -103,8 +103,9 @@ private slots:
         QCOMPARE(grid->grid.tiles.size(), std::size_t{8});
         // The image is rendered at the widget's device-pixel size.
         // The view's room, down to the size at which the tiles' cells are square (the core's gap).
-        QCOMPARE(QSize(grid->grid.image.width, grid->grid.image.height),
-                 squareCellPixels(w.gridView()->imagePixels(), 8, 16, 16, 6, w.gridView()->labelBand()));
+        const TileSize square = squareCellPicture(8, 16, 16, w.gridView()->imagePixels().width(),
+                                                  w.gridView()->imagePixels().height(), 6, w.gridView()->labelBand());
+        QCOMPARE(QSize(grid->grid.image.width, grid->grid.image.height), QSize(square.width, square.height));
         QCOMPARE(grid->grid.tiles[0].width, grid->grid.tiles[0].height);
         QCOMPARE(slopeText(grid->slopes[0]), QString("1/2"));
         QCOMPARE(slopeText(grid->slopes[7]), QString("1/256"));

@@ -1,7 +1,7 @@
 // SessionModel: validation through the core, request bookkeeping and latency measurement.
 #include "session_model.hpp"
 
-#include "square_cell_pixels.hpp"
+#include <alibi/render/square_cells.hpp>
 
 #include <QStringList>
 
@@ -376,10 +376,11 @@ void SessionModel::request() {
         // 7.19 px"): the core fills the size it is given, so the size asked for is the one at which
         // its placement gives square cells, with the core's gap (explore::gridParams).
         const BiasParams& bias = m_session.attention.bias;
-        const QSize square = squareCellPixels(m_gridPixels, bias.slopes.heads, bias.queries, bias.keyCount(),
-                                              std::max(2, static_cast<int>(std::lround(6 * m_dpr))), m_labelBand);
-        r.gridWidth = square.width();
-        r.gridHeight = square.height();
+        const TileSize square = squareCellPicture(bias.slopes.heads, bias.queries, bias.keyCount(),
+                                                  m_gridPixels.width(), m_gridPixels.height(),
+                                                  std::max(2, static_cast<int>(std::lround(6 * m_dpr))), m_labelBand);
+        r.gridWidth = square.width;
+        r.gridHeight = square.height;
     }
     r.labelBand = m_labelBand;
     r.devicePixelRatio = m_dpr;
