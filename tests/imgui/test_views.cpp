@@ -21,6 +21,28 @@ namespace {
 
 using Views = ExplorerLogic;
 
+// Saves `tensor` as a temporary .npy and diagnoses it in the Diagnose view, as a user who typed
+// its path would; the file is gone afterwards.
+void diagnoseInTheView(Views& test, const Tensor& tensor, const std::string& name) {
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("alibi-" + name + "-" + std::to_string(::getpid()) + ".npy"))
+            .string();
+    ExportOptions options;
+    options.format = FileFormat::Npy;
+    options.allowNonFinite = true;
+    ASSERT_TRUE(exportTensor(*tensorSource(tensor), path, options));
+    test.state().view = View::Diagnose;
+    test.frame();
+    test.frame();
+    test.state().diagnosePath = path;
+    test.state().diagnoseUseExample = false;
+    ++test.state().diagnoseSerial;
+    test.frame();
+    test.settle();
+    test.frame();
+    std::filesystem::remove(path);
+}
+
 // Hovers the centre of `head`'s tile in the grid and returns the read-out text.
 std::string hoverTile(Views& test, int head, double qFraction = 0.75, double kFraction = 0.25) {
     const ScreenRect rect = test.state().gridRect;
@@ -164,22 +186,7 @@ TEST_F(Views, CompareAndDiagnoseLabelTheirTilesAboveThem) {
     batch.lengths = {16, 16};
     auto tensor = buildBatchBias(state().session.attention.bias, batch);
     ASSERT_TRUE(tensor) << tensor.error().message;
-    const std::string path =
-        (std::filesystem::temp_directory_path() / ("alibi-batch-" + std::to_string(::getpid()) + ".npy")).string();
-    ExportOptions options;
-    options.format = FileFormat::Npy;
-    options.allowNonFinite = true;
-    ASSERT_TRUE(exportTensor(*tensorSource(*tensor), path, options));
-    state().view = View::Diagnose;
-    frame();
-    frame();
-    state().diagnosePath = path;
-    state().diagnoseUseExample = false;
-    ++state().diagnoseSerial;
-    frame();
-    settle();
-    frame();
-    std::filesystem::remove(path);
+    diagnoseInTheView(*this, *tensor, "batch");
     ASSERT_NE(m_explorer->model().diagnosis, nullptr);
     ASSERT_TRUE(m_explorer->model().diagnosis->error.empty()) << m_explorer->model().diagnosis->error;
     std::vector<std::string> rows;
@@ -203,22 +210,7 @@ TEST_F(Views, DiagnoseDrawsABatchWithSquareCells) {
     batch.positions = PositionRule::Naive;
     auto tensor = buildBatchBias(bias, batch);
     ASSERT_TRUE(tensor) << tensor.error().message;
-    const std::string path =
-        (std::filesystem::temp_directory_path() / ("alibi-square-" + std::to_string(::getpid()) + ".npy")).string();
-    ExportOptions options;
-    options.format = FileFormat::Npy;
-    options.allowNonFinite = true;
-    ASSERT_TRUE(exportTensor(*tensorSource(*tensor), path, options));
-    state().view = View::Diagnose;
-    frame();
-    frame();
-    state().diagnosePath = path;
-    state().diagnoseUseExample = false;
-    ++state().diagnoseSerial;
-    frame();
-    settle();
-    frame();
-    std::filesystem::remove(path);
+    diagnoseInTheView(*this, *tensor, "square");
     const auto result = m_explorer->model().diagnosis;
     ASSERT_NE(result, nullptr);
     ASSERT_TRUE(result->error.empty()) << result->error;

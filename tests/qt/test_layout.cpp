@@ -65,6 +65,17 @@ const QString kLongReadout =
     "renormalised to sum 1)   ALiBi prior softmax(-m d) here: m* = 0.124124 -> 0.124868, configured m = 1/8 -> "
     "0.125528";
 
+// The rows of a test run at every size, in normal and presentation mode.
+void addSizeRows() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<bool>("presentation");
+    for (const Size s : kSizes)
+        for (bool presentation : {false, true})
+            QTest::addRow("%dx%d%s", s.width, s.height, presentation ? "-presentation" : "")
+                << s.width << s.height << presentation;
+}
+
 }  // namespace
 
 class TestLayout : public QObject {
@@ -86,15 +97,7 @@ private slots:
         qApp->setProperty("alibiPlotTextScale", 1.0);
     }
 
-    void everyTabFits_data() {
-        QTest::addColumn<int>("width");
-        QTest::addColumn<int>("height");
-        QTest::addColumn<bool>("presentation");
-        for (const Size s : kSizes)
-            for (bool presentation : {false, true})
-                QTest::addRow("%dx%d%s", s.width, s.height, presentation ? "-presentation" : "")
-                    << s.width << s.height << presentation;
-    }
+    void everyTabFits_data() { addSizeRows(); }
     void everyTabFits() {
         QFETCH(int, width);
         QFETCH(int, height);
@@ -518,15 +521,7 @@ private slots:
     // naive --mode bloom`): its 16 error tiles use the panel's room (they were 60 x 28 px, drawn
     // from a fixed 900x600 picture with 150 px empty below), with square cells and labels at a
     // readable size (they were 8 px).
-    void diagnoseTilesUseTheRoom_data() {
-        QTest::addColumn<int>("width");
-        QTest::addColumn<int>("height");
-        QTest::addColumn<bool>("presentation");
-        for (const Size s : kSizes)
-            for (bool presentation : {false, true})
-                QTest::addRow("%dx%d%s", s.width, s.height, presentation ? "-presentation" : "")
-                    << s.width << s.height << presentation;
-    }
+    void diagnoseTilesUseTheRoom_data() { addSizeRows(); }
     void diagnoseTilesUseTheRoom() {
         QFETCH(int, width);
         QFETCH(int, height);
