@@ -58,7 +58,8 @@ struct PlotStyle {
     bool yFromZero = false;
     // The line under the figure (the view's formula line), wrapped across it; empty: none.
     std::string caption = {};
-    // The legend at the right (at most 16 series; more get a one-line note instead).
+    // The legend at the right, laid out by planLegend (legend_layout.hpp): whole names, brief
+    // ones ("h3"), or some entries with "k of n listed".
     bool legend = true;
 };
 

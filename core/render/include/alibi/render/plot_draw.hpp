@@ -33,7 +33,7 @@ struct PanelLayout {
 };
 
 // One plot inside `box`: an optional bold panel title and grey note beneath it, axes with ticks
-// and grid, the series, the legend at the right when style.legend and at most 16 series.
+// and grid, the series, the legend at the right when style.legend (planLegend decides its columns).
 // style.title and style.caption are not drawn here (drawPlotFigure draws them). `xRange` fixes
 // the x axis' data range (side-by-side panels sharing one axis); nullopt: the data's.
 PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, const PlotStyle& style, const Box& box,
