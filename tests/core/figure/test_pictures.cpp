@@ -119,6 +119,20 @@ TEST(Pictures, CompareDrawsMaskedCellsInTheMaskedGrey) {
         << explore::compareReadout(*c.cells, 0, 5, 2);
 }
 
+TEST(Pictures, CompareNamesBsSettingsInOneLine) {
+    Session a = defaultSession();
+    a.attention.bias.slopes.heads = 2;
+    a.attention.bias.queries = 4;
+    CompareOverrides b;
+    b.scheme = SlopeScheme::Geometric;
+    b.maxBias = 4.5;
+    b.dtype = DType::F16;
+    b.mask = MaskValue{MaskValue::Kind::Lowest};
+    const auto c = explore::computeCompare(a, b, 64, 64);
+    ASSERT_TRUE(c.error.empty()) << c.error;
+    EXPECT_EQ(c.settingsB, "B: geometric slopes · max_bias 4.5 · f16 · causal mode · mask min");
+}
+
 TEST(Pictures, TileLabelsSitInABandAboveTheCells) {
     HeatmapParams p;
     p.attention.bias.slopes.heads = 4;
