@@ -41,8 +41,8 @@ TEST(LineBreaks, APhraseLongerThanTheLimitMayStillBreak) {
     EXPECT_EQ(keepPhrasesWhole("a b · " + over), nbsp("a_b · ") + over);
     // The limit counts characters: "·" in a phrase is one, not two bytes.
     const std::string dotted = std::string(static_cast<std::size_t>(kWholePhrase) - 3, 'x') + " \u00b7x";
-    EXPECT_EQ(keepPhrasesWhole(dotted), std::string(static_cast<std::size_t>(kWholePhrase) - 3, 'x') + nbsp("_") +
-                                            "\u00b7x");
+    EXPECT_EQ(keepPhrasesWhole(dotted),
+              std::string(static_cast<std::size_t>(kWholePhrase) - 3, 'x') + nbsp("_") + "\u00b7x");
 }
 
 TEST(LineBreaks, ClausesBreakOnlyAfterACommaOrColon) {

@@ -10,12 +10,24 @@
 namespace alibi::explore {
 
 // Every view of the explorers, in tab order. The Qt explorer shows Fit inside Maps.
-enum class ExplorerTab { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, PositionSchemes, Maps, Fit, Model };
+enum class ExplorerTab {
+    Grid,
+    Detail,
+    Curves,
+    Stages,
+    Compare,
+    Extrapolation,
+    Diagnose,
+    PositionSchemes,
+    Maps,
+    Fit,
+    Model
+};
 
 inline constexpr std::array kExplorerTabs{
-    ExplorerTab::Grid,     ExplorerTab::Detail,          ExplorerTab::Curves, ExplorerTab::Stages,
-    ExplorerTab::Compare,  ExplorerTab::Extrapolation,   ExplorerTab::Diagnose,
-    ExplorerTab::PositionSchemes, ExplorerTab::Maps,     ExplorerTab::Fit,    ExplorerTab::Model,
+    ExplorerTab::Grid,    ExplorerTab::Detail,        ExplorerTab::Curves,   ExplorerTab::Stages,
+    ExplorerTab::Compare, ExplorerTab::Extrapolation, ExplorerTab::Diagnose, ExplorerTab::PositionSchemes,
+    ExplorerTab::Maps,    ExplorerTab::Fit,           ExplorerTab::Model,
 };
 
 struct TabTitle {
