@@ -121,4 +121,52 @@ std::string formatCellValue(double value, bool probability, bool narrow) {
     return oneZero(text);
 }
 
+namespace {
+
+constexpr int kMaxExactDecimals = 4;
+
+// Whether `decimals` decimals write every finite value exactly.
+bool exactAt(std::span<const double> values, int decimals) {
+    const double scale = std::pow(10.0, decimals);
+    for (double v : values)
+        if (std::isfinite(v) && std::abs(v) < 1e12 && std::nearbyint(v * scale) != v * scale) return false;
+    return true;
+}
+
+std::string fixedDecimals(double value, int decimals) {
+    if (!std::isfinite(value)) return nonFinite(value);
+    const double scale = std::pow(10.0, decimals);
+    // Rounded here, half away from zero, so printf's round-half-to-even never sees a tie.
+    return oneZero(fmt::format("{:.{}f}", std::round(value * scale) / scale, decimals));
+}
+
+}  // namespace
+
+std::optional<CellNumbers> cellNumberTexts(std::span<const double> values, bool probability,
+                                           const std::function<double(std::string_view)>& width, double room) {
+    int decimals = probability ? 2 : 3;
+    for (int d = 0; d <= kMaxExactDecimals; ++d)
+        if (exactAt(values, d)) {
+            decimals = probability ? std::min(d, 2) : d;
+            break;
+        }
+    // Whole numbers keep none; others keep one at least (a bias of -0.4 is not "-0").
+    const int fewest = decimals == 0 ? 0 : 1;
+    for (; decimals >= fewest; --decimals) {
+        CellNumbers out;
+        out.decimals = decimals;
+        out.texts.reserve(values.size());
+        bool fits = true;
+        for (double v : values) {
+            out.texts.push_back(std::isnan(v) ? std::string() : fixedDecimals(v, decimals));
+            if (width(out.texts.back()) > room) {
+                fits = false;
+                break;
+            }
+        }
+        if (fits) return out;
+    }
+    return std::nullopt;
+}
+
 }  // namespace alibi

@@ -468,3 +468,41 @@ TEST(Pictures, MapsPerHeadScaleLeavesOutRowsOfOneKey) {
     for (const HeatmapTile& tile : map->tiles) EXPECT_FALSE(tile.aboveHi);
     EXPECT_NEAR(map->hi, 1.0, 1e-6);
 }
+
+// Head-detail numbers: one number of decimals per head (a head read "-0.125" beside "-1.13"),
+// worked out by hand for head 2 of press H = 8 (m = 1/8) at T = 16: -d/8 for d = 0..15.
+TEST(Pictures, CellNumbersShareTheirDecimalsAcrossAHead) {
+    std::vector<double> values;
+    for (int d = 0; d < 16; ++d) values.push_back(-0.125 * d);
+    values.push_back(std::numeric_limits<double>::quiet_NaN());  // a masked cell
+    const auto chars = [](std::string_view s) { return static_cast<double>(s.size()); };
+    // Room for "-1.875": every value exact, with 3 decimals.
+    auto exact = cellNumberTexts(values, false, chars, 6);
+    ASSERT_TRUE(exact);
+    EXPECT_EQ(exact->decimals, 3);
+    EXPECT_EQ(exact->texts[1], "-0.125");
+    EXPECT_EQ(exact->texts[9], "-1.125");
+    EXPECT_EQ(exact->texts[0], "0");
+    EXPECT_EQ(exact->texts[16], "");
+    // Room for 5 characters: 2 decimals for every cell, ties away from zero.
+    auto two = cellNumberTexts(values, false, chars, 5);
+    ASSERT_TRUE(two);
+    EXPECT_EQ(two->decimals, 2);
+    EXPECT_EQ(two->texts[1], "-0.13");
+    EXPECT_EQ(two->texts[3], "-0.38");
+    EXPECT_EQ(two->texts[9], "-1.13");
+    EXPECT_EQ(two->texts[4], "-0.50");
+    // 4: one decimal ("-1.9" for -1.875); 3: nothing fits.
+    auto one = cellNumberTexts(values, false, chars, 4);
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->texts[15], "-1.9");
+    EXPECT_EQ(one->texts[1], "-0.1");
+    EXPECT_FALSE(cellNumberTexts(values, false, chars, 3));
+    // Whole numbers keep no decimals; probabilities two at most.
+    auto whole = cellNumberTexts(std::vector<double>{-15, -7, 0}, false, chars, 3);
+    ASSERT_TRUE(whole);
+    EXPECT_EQ(whole->texts[0], "-15");
+    auto probabilities = cellNumberTexts(std::vector<double>{0.394, 0.2389, 1.0 / 3}, true, chars, 10);
+    ASSERT_TRUE(probabilities);
+    EXPECT_EQ(probabilities->texts, (std::vector<std::string>{"0.39", "0.24", "0.33"}));
+}

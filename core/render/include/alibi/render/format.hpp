@@ -4,7 +4,12 @@
 
 #include <alibi/base/dtype.hpp>
 
+#include <functional>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace alibi {
 
@@ -40,5 +45,19 @@ namespace alibi {
 // "0.125" -> "0.13"). Ties round away from zero, so the multiples of 1/8 read -0.13, -0.38,
 // -0.63, -0.88 (not half to even). Both zeros read "0"; "-inf", "inf", "NaN".
 [[nodiscard]] std::string formatCellValue(double value, bool probability, bool narrow = false);
+
+// The numbers printed in a head's cells (head detail, both explorers), with one number of
+// decimals for the whole head, so a head never reads "-0.125" beside "-1.13": the fewest that
+// write every value exactly (bias multiples of 1/8: 3; whole numbers: none), else 3 for a bias
+// and 2 for a probability; fewer while the widest text is wider than `room` as `width` measures
+// it, down to 1 decimal; ties away from zero ("-1.13", "-0.13"). NaN (masked) cells get "".
+// nullopt when even that does not fit (the cells are too small for numbers).
+struct CellNumbers {
+    std::vector<std::string> texts;  // one per value
+    int decimals = 0;
+};
+[[nodiscard]] std::optional<CellNumbers> cellNumberTexts(std::span<const double> values, bool probability,
+                                                         const std::function<double(std::string_view)>& width,
+                                                         double room);
 
 }  // namespace alibi
