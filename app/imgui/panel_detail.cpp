@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace alibi::imgui {
 
@@ -45,13 +47,19 @@ float textWidth(const std::string& text, float fontSize) {
     return ImGui::GetFont()->CalcTextSizeA(fontSize, FLT_MAX, 0.0f, text.c_str()).x;
 }
 
-// The widest number of the head (what a cell needs across to print it), at `fontSize`.
+// The head's numbers as the core writes them for cells `room` pixels across at `fontSize` (one
+// number of decimals for the whole head); nullopt when they do not fit.
+std::optional<CellNumbers> cellNumbers(const GridResult& detail, float fontSize, float room) {
+    return cellNumberTexts(
+        detail.values, detail.request.heatmap.what == RenderWhat::Attention,
+        [fontSize](std::string_view s) { return textWidth(std::string(s), fontSize); }, room);
+}
+
+// The widest number of the head at its most exact (what a cell needs across to print it).
 float widestNumber(const GridResult& detail, float fontSize) {
-    const bool attention = detail.request.heatmap.what == RenderWhat::Attention;
     float widest = 0;
-    for (double value : detail.values)
-        if (!std::isnan(value))
-            widest = std::max(widest, textWidth(alibi::formatCellValue(value, attention), fontSize));
+    if (const auto numbers = cellNumbers(detail, fontSize, FLT_MAX))
+        for (const std::string& text : numbers->texts) widest = std::max(widest, textWidth(text, fontSize));
     return widest;
 }
 
@@ -66,24 +74,17 @@ bool drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoomX, float
     const float cellWidth = static_cast<float>(tile.width) / static_cast<float>(keys);
     const float cellHeight = static_cast<float>(tile.height) / static_cast<float>(queries);
     const float fontSize = numberFontSize(cellHeight);
-    if (cellWidth < textWidth("-0.0", fontSize) + 2.0f || cellHeight < fontSize) return false;
+    if (cellHeight < fontSize) return false;
+    const auto numbers = cellNumbers(detail, fontSize, cellWidth - 2.0f);
+    if (!numbers) return false;
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const bool attention = detail.request.heatmap.what == RenderWhat::Attention;
-    bool every = true;
     for (std::int64_t i = 0; i < queries; ++i) {
         for (std::int64_t j = 0; j < keys; ++j) {
-            const double value = detail.values[static_cast<std::size_t>(i * keys + j)];
+            const std::size_t n = static_cast<std::size_t>(i * keys + j);
+            const double value = detail.values[n];
             if (std::isnan(value)) continue;  // masked: the grey cell says it
-            std::string text = alibi::formatCellValue(value, attention);
-            float width = textWidth(text, fontSize);
-            if (width > cellWidth - 2.0f) {
-                text = alibi::formatCellValue(value, attention, /*narrow=*/true);
-                width = textWidth(text, fontSize);
-            }
-            if (width > cellWidth - 2.0f) {
-                every = false;
-                continue;
-            }
+            const std::string& text = numbers->texts[n];
+            const float width = textWidth(text, fontSize);
             const float x = origin.x + static_cast<float>(tile.x) + (static_cast<float>(j) + 0.5f) * cellWidth;
             const float y = origin.y + static_cast<float>(tile.y) + (static_cast<float>(i) + 0.5f) * cellHeight;
             // Light text on dark cells, dark on light (the colormaps run dark to light).
@@ -94,7 +95,7 @@ bool drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoomX, float
                           ImVec2(std::floor(x - width * 0.5f), std::floor(y - fontSize * 0.5f)), color, text.c_str());
         }
     }
-    return every;
+    return true;
 }
 
 // The query numbers left of the map and the key numbers above it (the core's index ticks: every

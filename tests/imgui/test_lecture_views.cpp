@@ -270,6 +270,7 @@ TEST_F(LectureViews, HeadDetailPrintsTheMarkedCellsNumber) {
     const ImVec2 centre(r.x + 4.5f * cellW, r.y + 12.5f * cellH);
     bool marked = false, widen = false;
     int numbers = 0, rowNumbers = 0, columnNumbers = 0;
+    std::set<std::size_t> decimals;  // of every number with a point
     // A run may hold several neighbouring cells' numbers (the layout check joins glyphs a few
     // pixels apart): counted by its space-separated numbers.
     const auto count = [](const std::string& text, bool integers) {
@@ -284,12 +285,18 @@ TEST_F(LectureViews, HeadDetailPrintsTheMarkedCellsNumber) {
         const ImVec2 mid((run.min.x + run.max.x) / 2, (run.min.y + run.max.y) / 2);
         const bool inside = mid.x > r.x && mid.x < r.x + r.width && mid.y > r.y && mid.y < r.y + r.height;
         if (inside) numbers += count(run.text, false);
-        // The marked cell's text: "-1" over the cell's centre.
-        if (inside && run.text.find("-1") != std::string::npos && run.min.x < centre.x && run.max.x > centre.x &&
-            run.min.y < centre.y && run.max.y > centre.y) {
-            const std::string one = run.text;
-            marked =
-                one == "-1" || one.find(" -1 ") != std::string::npos || one.starts_with("-1 ") || one.ends_with(" -1");
+        if (inside) {
+            std::istringstream in(run.text);
+            for (std::string word; in >> word;)
+                if (const auto dot = word.find('.'); dot != std::string::npos) decimals.insert(word.size() - dot - 1);
+        }
+        // The marked cell's text: -1 over the cell's centre, with the head's decimals ("-1.00").
+        if (inside && run.min.x < centre.x && run.max.x > centre.x && run.min.y < centre.y && run.max.y > centre.y) {
+            std::istringstream in(run.text);
+            for (std::string word; in >> word;)
+                if (word.starts_with("-1") && word.find_first_not_of("-1.0") == std::string::npos &&
+                    std::stod(word) == -1.0)
+                    marked = true;
         }
         if (words(run.text).starts_with("Widenthewindow")) widen = true;
         if (mid.x < r.x && mid.y > r.y && mid.y < r.y + r.height) rowNumbers += count(run.text, true);
@@ -299,6 +306,8 @@ TEST_F(LectureViews, HeadDetailPrintsTheMarkedCellsNumber) {
     EXPECT_TRUE(marked) << "no -1 in the marked cell [12, 4]";
     EXPECT_FALSE(widen);
     EXPECT_EQ(numbers, 16 * 17 / 2) << "every unmasked cell's number";
+    // One number of decimals for the whole head ("-0.125" beside "-1.13" before).
+    EXPECT_EQ(decimals.size(), 1u);
     EXPECT_EQ(rowNumbers, 16);
     EXPECT_EQ(columnNumbers, 16);
 }
