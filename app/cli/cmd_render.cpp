@@ -222,6 +222,7 @@ Result<void> run(const RenderCommand& original) {
     request.threads = settings->threads;
     request.reduce = settings->reduce;
     request.logScale = settings->logScale;
+    request.heightGiven = c.flags.height.given();
     auto quantity = schemesQuantity(c);
     if (!quantity) return std::unexpected(quantity.error());
     if (c.maxDistance) request.schemesMaxDistance = *c.maxDistance;

@@ -224,6 +224,7 @@ py::tuple renderHeatmap(const py::object& base, const py::dict& options, const p
     if (!wantsBatch(s, options)) request.session.batch = BatchParams{};
     request.session.compare = s.compare.value_or(explore::geometricCompare());
     request.view = s.head >= 0 ? ExplorerView::Detail : ExplorerView::Grid;
+    request.heightGiven = options.contains("height");
     request.scale = scale;
     request.threads = n;
     Progress progress(callback);

@@ -19,10 +19,10 @@ DiagnosisReportText diagnosisReportText(const Diagnosis& d, std::string_view sou
         t.code = f.code;
         t.changesAttention = f.changesAttention;
         // A harmless finding is never shown as an error: its effect after softmax says so.
-        t.effect = f.changesAttention
-                       ? fmt::format("changes attention, up to {:.3g} in one probability", f.maxProbabilityChange)
-                       : (f.informational ? "informational, no change after softmax"
-                                          : "harmless: no change after softmax");
+        t.effect =
+            f.changesAttention
+                ? fmt::format("changes attention, up to {:.3g} in one probability", f.maxProbabilityChange)
+                : (f.informational ? "informational, no change after softmax" : "harmless: no change after softmax");
         t.message = f.explorerMessage();
         if (!f.fix.empty()) t.fix = "Fix: " + f.fix;
         r.findings.push_back(std::move(t));

@@ -62,13 +62,17 @@ HeatmapParams heatmapOf(const ViewFigureRequest& r) {
     p.head = r.view == ExplorerView::Grid ? -1 : viewHead(r.session);
     p.reduce = r.reduce;
     p.logScale = r.logScale;
+    p.squareCells = true;  // as both explorers draw it: a query row as tall as a key column is wide
     return p;
 }
 
 Result<Image> heatmapView(const ViewFigureRequest& r) {
     const HeatmapParams params = heatmapOf(r);
-    if (r.session.batch.active()) return renderBatchHeatmapFigure(params, r.session.batch, r.session.batchRow, r.scale);
-    return renderHeatmapFigure(params, r.threads, r.progress, r.scale, r.firstPicture);
+    auto image = r.session.batch.active()
+                     ? renderBatchHeatmapFigure(params, r.session.batch, r.session.batchRow, r.scale)
+                     : renderHeatmapFigure(params, r.threads, r.progress, r.scale, r.firstPicture);
+    if (image && !r.heightGiven) cutBelowContent(*image, 10 * std::max(r.scale, 1));
+    return image;
 }
 
 // A - B per head on a diverging scale symmetric about 0, rendered at the figure's pixel size.

@@ -506,3 +506,43 @@ TEST(Pictures, CellNumbersShareTheirDecimalsAcrossAHead) {
     ASSERT_TRUE(probabilities);
     EXPECT_EQ(probabilities->texts, (std::vector<std::string>{"0.39", "0.24", "0.33"}));
 }
+
+// The grid figure draws square cells, as both explorers do ("1 cell = 12.6 x 17.2 px" before), and
+// without a height asked for it ends below what it drew instead of in an empty strip.
+TEST(Pictures, GridFigureHasSquareCellsAndEndsBelowItsCaption) {
+    ViewFigureRequest r;
+    r.session = defaultSession();
+    r.session.what = RenderWhat::Attention;
+    r.session.attention.bias.slopes.heads = 8;
+    r.session.attention.bias.queries = 16;
+    r.session.width = 1024;
+    r.session.height = 768;
+    r.view = ExplorerView::Grid;
+    auto full = renderViewFigurePng(r);
+    ASSERT_TRUE(full) << full.error().message;
+    EXPECT_EQ(full->height, 768);  // a height asked for is kept
+    r.heightGiven = false;
+    auto cut = renderViewFigurePng(r);
+    ASSERT_TRUE(cut) << cut.error().message;
+    EXPECT_EQ(cut->width, 1024);
+    EXPECT_LT(cut->height, 700);
+    // The caption's last row of ink sits within the 10 px margin of the bottom.
+    int lowestInk = 0;
+    const Rgba background = cut->at(0, cut->height - 1);
+    for (int y = 0; y < cut->height; ++y)
+        for (int x = 0; x < cut->width; ++x)
+            if (cut->at(x, y) != background) lowestInk = y;
+    EXPECT_GE(lowestInk, cut->height - 11);
+    // Head 0's cell [0, 0] (p = 1, the top colour): as wide as tall, to the pixel its edges round to.
+    const Rgba top = valueColor(Colormap::Viridis, 1, 0, 1);
+    int x0 = -1, y0 = -1;
+    for (int y = 0; y < cut->height && y0 < 0; ++y)
+        for (int x = 0; x < cut->width / 2 && x0 < 0; ++x)
+            if (cut->at(x, y) == top) x0 = x, y0 = y;
+    ASSERT_GE(x0, 0) << "no cell in the top colour";
+    int w = 0, h = 0;
+    while (cut->at(x0 + w, y0) == top) ++w;
+    while (cut->at(x0, y0 + h) == top) ++h;
+    EXPECT_GE(w, 10);
+    EXPECT_LE(std::abs(w - h), 1) << w << " x " << h << " px";
+}

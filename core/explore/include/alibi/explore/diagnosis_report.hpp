@@ -32,10 +32,10 @@ struct DiagnosisReportText {
     std::string match;  // matchText: shown in green when `matches`, else red
     bool matches = false;
     std::vector<DiagnosisFindingText> findings;
-    std::string noFindings;          // "No known bug found." when `findings` is empty
+    std::string noFindings;           // "No known bug found." when `findings` is empty
     std::vector<std::string> slopes;  // "h0: 1/2", one per head read off the tensor
-    std::string maxError;            // "Max |error| against the best candidate: 15"
-    std::string firstMismatch;       // "First mismatch at (0, 3, 1): actual ..., expected ...", or ""
+    std::string maxError;             // "Max |error| against the best candidate: 15"
+    std::string firstMismatch;        // "First mismatch at (0, 3, 1): actual ..., expected ...", or ""
     // "Open the corrected parameters" is offered when something is wrong (a finding, or nothing
     // reproduces the tensor) and correct parameters are known; its tooltip names them.
     bool offerCorrected = false;

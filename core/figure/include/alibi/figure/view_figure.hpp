@@ -45,6 +45,10 @@ struct ViewFigureRequest {
     // explorers compute it, a first picture (reported here, with its pass's parameters) and then
     // the exact one, progress running once over both (renderHeatmapFigure). The figure is the same.
     HeatmapPassFn firstPicture;
+    // Grid and Detail: false when no height was asked for (`alibi render` without --height,
+    // Python without height=): the figure ends below what it drew, not in the empty strip its
+    // square cells leave under a short grid.
+    bool heightGiven = true;
 };
 
 // The views that have a figure: Grid, Detail, Curves, Stages, Compare, Extrapolation and
