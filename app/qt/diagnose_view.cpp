@@ -2,18 +2,20 @@
 #include "diagnose_view.hpp"
 
 #include "compare_view.hpp"
-#include "model/background.hpp"
 #include "view_util.hpp"
 
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/analysis/corrected_session.hpp>
 #include <alibi/explore/diagnosis_error_map.hpp>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMetaObject>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
@@ -23,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -39,6 +42,12 @@ QString html(const std::string& s) {
 
 DiagnoseView::DiagnoseView(QWidget* parent)
     : QWidget(parent),
+      // Without a thread (a process or address-space limit) the map is drawn from the event loop.
+      m_mapRunner({.niceness = 2,
+                   .post =
+                       [this](std::function<void()> f) {
+                           QMetaObject::invokeMethod(this, std::move(f), Qt::QueuedConnection);
+                       }}),
       m_read(
           this,
           [this](const ReadProgress& p) {
@@ -137,8 +146,6 @@ DiagnoseView::DiagnoseView(QWidget* parent)
     m_resized->setSingleShot(true);
     m_resized->setInterval(80);
     connect(m_resized, &QTimer::timeout, this, &DiagnoseView::redrawMap);
-    m_mapWatcher = new QFutureWatcher<MapDrawing>(this);
-    connect(m_mapWatcher, &QFutureWatcherBase::finished, this, &DiagnoseView::onMapDrawn);
     m_image->installEventFilter(this);
 }
 
@@ -157,31 +164,38 @@ QSize DiagnoseView::roomPixels() const {
 void DiagnoseView::redrawMap() {
     if (!m_diagnosis || !m_tensor) return;
     const QSize pixels = roomPixels();
-    if (pixels == m_mapShown && !m_mapWatcher->isRunning()) return;
-    ++m_mapGeneration;
-    if (m_mapWatcher->isRunning()) {
-        m_mapQueued = true;  // started when the running one ends
-        return;
-    }
-    m_mapQueued = false;
-    m_mapWatcher->setFuture(runInBackground([tensor = m_tensor, diagnosis = *m_diagnosis, pixels,
-                                             band = m_image->labelBandFor(pixels), generation = m_mapGeneration] {
-        return MapDrawing{
-            generation, pixels,
-            explore::diagnosisErrorMap(*tensor, diagnosis, pixels.width(), pixels.height(), kErrorGap, band,
-                                       /*squareCells=*/true)};
-    }));
+    if (pixels == m_mapAsked) return;  // shown, or drawing
+    m_mapAsked = pixels;
+    QPointer<DiagnoseView> self(this);
+    m_mapRunner.submit([self, tensor = m_tensor, diagnosis = *m_diagnosis, pixels,
+                        band = m_image->labelBandFor(pixels)](const explore::JobContext& job) {
+        if (job.cancelled()) return;  // a newer size was asked for before this one started
+        auto map = explore::diagnosisErrorMap(*tensor, diagnosis, pixels.width(), pixels.height(), kErrorGap, band,
+                                              /*squareCells=*/true);
+        QMetaObject::invokeMethod(qApp, [self, generation = job.generation(), tensor, pixels, map = std::move(map)] {
+            if (self) self->showMap(generation, tensor, pixels, std::move(map));
+        });
+    });
 }
 
-void DiagnoseView::onMapDrawn() {
-    MapDrawing drawn = m_mapWatcher->result();
-    if (drawn.generation == m_mapGeneration && drawn.map && m_diagnosis) {
-        const explore::DiagnosisErrorMap& map = *drawn.map;
-        m_image->setImage(map.map.image, map.map.tiles, Colormap::Magma, explore::diagnosisColorBar(map, 5));
-        m_image->setTileLabels(map.tileLabels);
-        m_mapShown = drawn.pixels;
+void DiagnoseView::showMap(std::uint64_t generation, const std::shared_ptr<const Tensor>& tensor, QSize pixels,
+                           std::optional<explore::DiagnosisErrorMap> map) {
+    ++m_mapsDrawn;
+    // A drawing for an older size, or for the diagnosis shown before, is dropped.
+    if (generation != m_mapRunner.latest() || tensor != m_tensor || !m_diagnosis) return;
+    if (map) {
+        m_errorMax = map->errorMax;
+        m_caption->setText(html(map->caption));
+        m_image->setImage(map->map.image, map->map.tiles, Colormap::Magma, explore::diagnosisColorBar(*map, 5));
+        m_image->setTileLabels(std::move(map->tileLabels));
+    } else {
+        m_errorMax = 0;
+        if (m_diagnosis->correctParams)
+            m_caption->setText(html(explore::diagnosisErrorMapLabels(*m_diagnosis, 0).caption));
+        m_image->setMessage(u"No error heatmap: nothing comparable was found."_s);
     }
-    if (m_mapQueued) redrawMap();
+    m_mapAsked = pixels;
+    if (std::exchange(m_mapPending, false)) emit diagnosed(m_codes);
 }
 
 DiagnoseView::~DiagnoseView() = default;
@@ -214,23 +228,16 @@ void DiagnoseView::hideProgress() {
 }
 
 void DiagnoseView::openFile(const QString& path) {
-    // The first map at the panel's whole room (the tiles' shape is known once the file is read:
-    // a resize, or the map shown, redraws it with square cells).
-    const QSize pixels = roomPixels();
-    start(QFileInfo(path).fileName(), [path, pixels, band = m_image->labelBandFor(pixels)](const ReadOptions& read) {
-        return diagnoseFile(path, pixels, kDefaultMemoryBudget, band, read);
-    });
+    start(QFileInfo(path).fileName(), [path](const ReadOptions& read) { return diagnoseFile(path, read); });
 }
 
 void DiagnoseView::openExample(const QString& code) {
-    const QSize pixels = roomPixels();
-    start(u"example: "_s + code,
-          [code, pixels, band = m_image->labelBandFor(pixels)](const ReadOptions& read) -> Result<DiagnosisReport> {
-              auto tensor = buildBuggyExample(code.toStdString());
-              if (!tensor) return std::unexpected(tensor.error());
-              return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), u"example: "_s + code, pixels,
-                                    band, read.cancelled);
-          });
+    start(u"example: "_s + code, [code](const ReadOptions& read) -> Result<DiagnosisReport> {
+        auto tensor = buildBuggyExample(code.toStdString());
+        if (!tensor) return std::unexpected(tensor.error());
+        return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), u"example: "_s + code,
+                              read.cancelled);
+    });
 }
 
 void DiagnoseView::show(const Result<DiagnosisReport>& report) {
@@ -239,6 +246,7 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     m_tensor.reset();
     m_source.clear();
     m_errorMax = 0;
+    m_mapPending = false;
     m_correct->setVisible(false);
     m_caption->clear();
     if (!report) {
@@ -294,22 +302,13 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     m_diagnosis = d;
     m_tensor = report->tensor;
     m_source = report->source;
-    m_errorMax = report->errorImage.width > 0 ? report->errorMax : 0.0;
     // A fix to open when something is wrong (a finding, or nothing reproduces the tensor).
     m_correct->setVisible(d.correctParams && (!d.findings.empty() || !d.match));
-    if (!report->mapCaption.empty())
-        m_caption->setText(html(report->mapCaption));
-    else if (d.correctParams)
-        m_caption->setText(html(explore::diagnosisErrorMapLabels(d, report->errorMax).caption));
-    m_mapShown = QSize();
-    ++m_mapGeneration;  // a drawing for the last diagnosis is dropped
-    if (report->errorImage.width > 0) {
-        m_image->setImage(report->errorImage, report->tiles, Colormap::Magma, report->colorBar);
-        m_image->setTileLabels(report->tileLabels);
-        redrawMap();  // at the panel's size now (the read may have started before it was laid out)
-    } else
-        m_image->setMessage(u"No error heatmap: nothing comparable was found."_s);
-    emit diagnosed(m_codes);
+    // The error map is drawn once, at the panel's size now; diagnosed() follows when it is shown.
+    m_image->setMessage(u"Drawing the error against correct ALiBi…"_s);
+    m_mapAsked = QSize();
+    m_mapPending = true;
+    redrawMap();
 }
 
 }  // namespace alibi::qt
