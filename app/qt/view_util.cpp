@@ -181,8 +181,21 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
         drawRecordedText(p, widget,
                          QRect(swatch.right() + 5, swatchTop, labelWidth + bar.width() - swatchSize, smallFm.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, u"fully masked row"_s);
+        swatchTop += smallFm.height() + 2;
     }
     p.setFont(normal);
+    // What the bar covers (title, gradient, labels, swatches), for placing what floats over the
+    // widget (presentation mode's read-out) clear of it.
+    if (widget != nullptr) {
+        const int top = titleBottom - 2 * titleLine;
+        const_cast<QWidget*>(widget)->setProperty(
+            "alibiColorBarRect",
+            QRect(bar.x() - 4, top, std::max(titleWidth, bar.width() + 5 + labelWidth), swatchTop - top));
+    }
+}
+
+QRect paintedColorBarRect(const QWidget* widget) {
+    return widget->property("alibiColorBarRect").toRect();
 }
 
 int colorBarTitleRoom(const QFontMetrics& fm) {
@@ -330,6 +343,7 @@ public:
     TabFit(QTabWidget* tabs, QStringList shortNames) : QObject(tabs), m_tabs(tabs), m_short(std::move(shortNames)) {
         for (int t = 0; t < tabs->count(); ++t) m_full << tabs->tabText(t);
         tabs->tabBar()->setElideMode(Qt::ElideNone);
+        setObjectName(u"alibiTabFit"_s);
         tabs->installEventFilter(this);
         fit();
     }
@@ -378,6 +392,11 @@ private:
 
 void fitTabs(QTabWidget* tabs, const QStringList& shortNames) {
     new TabFit(tabs, shortNames);
+}
+
+void refitTabs(QTabWidget* tabs) {
+    if (auto* fit = tabs->findChild<QObject*>(u"alibiTabFit"_s, Qt::FindDirectChildrenOnly))
+        static_cast<TabFit*>(fit)->fit();
 }
 
 QString keepClausesWhole(const QString& text) {

@@ -46,6 +46,8 @@ namespace alibi::qt {
 // Labels go right of the bar, within `labelWidth` pixels.
 void paintColorBar(class QPainter& painter, const QRect& bar, const alibi::ColorBar& colorBar, Colormap map,
                    const QPalette& palette, int labelWidth);
+// Where paintColorBar last painted a bar on `widget` (widget coordinates; empty: none).
+[[nodiscard]] QRect paintedColorBarRect(const QWidget* widget);
 // The room paintColorBar needs at the font `fm` measures (a zoomed or presentation font): above
 // the bar for its title, below it for the masked swatches (and the last tick label's lower half),
 // and right of it for labels as wide as `widestLabel`.
@@ -113,6 +115,8 @@ inline constexpr int kWholePhrase = 40;
 // short names in a smaller font (down to half the font: a presentation font of 175 % stays at
 // least the normal size). Nothing is elided.
 void fitTabs(QTabWidget* tabs, const QStringList& shortNames);
+// Fits the tabs again (after tabs were shown or hidden).
+void refitTabs(QTabWidget* tabs);
 // The same for a sentence of the core's clauses ("max |A - B| = 0.23 at head 7, query 3, key 0:
 // A = 0, B = -0.23"): it wraps only after a ", " or ": ", never inside "B = -0.234375".
 [[nodiscard]] QString keepClausesWhole(const QString& text);
