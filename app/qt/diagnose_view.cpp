@@ -7,6 +7,7 @@
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/analysis/corrected_session.hpp>
 #include <alibi/explore/diagnosis_error_map.hpp>
+#include <alibi/explore/diagnosis_report.hpp>
 
 #include <QApplication>
 #include <QComboBox>
@@ -256,54 +257,40 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
         return;
     }
     const Diagnosis& d = report->diagnosis;
-    m_status->setText(u"<b>%1</b> · shape %2 · %3"_s.arg(report->source.toHtmlEscaped(),
-                                                         QString::fromStdString(shapeString(report->shape)),
-                                                         QString::fromUtf8(dtypeName(report->dtype).data())));
-    QString text = u"<h3>Diagnosis</h3><p>"_s + html(d.explorerSummaryText()) + u"</p>"_s;
-    text += u"<p>"_s + html(readAsText(d)) + u"</p>"_s;
-    text += (d.match ? u"<p style='color:#2a2'><b>"_s : u"<p style='color:#d33'><b>"_s) + html(matchText(d)) +
-            u"</b></p>"_s;
-    if (!d.findings.empty()) {
+    // The core's words (explore::diagnosisReportText, the ImGui explorer's too), set as HTML.
+    const explore::DiagnosisReportText words =
+        explore::diagnosisReportText(d, report->source.toStdString(), report->shape, report->dtype);
+    m_status->setText(html(words.heading));
+    const QString red = u"#d33"_s, green = u"#2a2"_s;
+    QString text = u"<h3>Diagnosis</h3><p>"_s + html(words.summary) + u"</p><p>"_s + html(words.readAs) + u"</p>"_s;
+    text += u"<p style='color:%1'><b>%2</b></p>"_s.arg(words.matches ? green : red, html(words.match));
+    if (!words.findings.empty()) {
         text += u"<h3>Findings</h3><ul>"_s;
-        for (const Finding& f : d.findings) {
+        for (const explore::DiagnosisFindingText& f : words.findings) {
             m_codes << QString::fromStdString(f.code);
             // A harmless finding is never shown as an error: its effect after softmax says so.
-            const QString effect =
-                f.changesAttention
-                    ? u"<span style='color:#d33'>changes attention, up to %1 in one probability</span>"_s.arg(
-                          f.maxProbabilityChange, 0, 'g', 3)
-                    : u"<span style='color:#2a2'>%1</span>"_s.arg(f.informational
-                                                                      ? u"informational, no change after softmax"_s
-                                                                      : u"harmless: no change after softmax"_s);
-            text += u"<li><b>"_s + html(f.code) + u"</b> ("_s + effect + u"): "_s + html(f.explorerMessage());
-            if (!f.fix.empty()) text += u"<br><i>Fix:</i> "_s + html(f.fix);
+            text += u"<li><b>%1</b> (<span style='color:%2'>%3</span>): %4"_s.arg(
+                html(f.code), f.changesAttention ? red : green, html(f.effect), html(f.message));
+            if (!f.fix.empty()) text += u"<br><i>"_s + html(f.fix) + u"</i>"_s;
             text += u"</li>"_s;
         }
         text += u"</ul>"_s;
     } else {
-        text += u"<p>No known bug found.</p>"_s;
+        text += u"<p>"_s + html(words.noFindings) + u"</p>"_s;
     }
-    if (!d.inferredSlopes.empty()) {
-        text += u"<h3>Slopes read off the tensor</h3><p>"_s;
-        for (std::size_t h = 0; h < d.inferredSlopes.size(); ++h)
-            text += u"h%1: %2%3"_s.arg(h)
-                        .arg(slopeText(d.inferredSlopes[h]))
-                        .arg(h + 1 < d.inferredSlopes.size() ? u", "_s : u""_s);
-        text += u"</p>"_s;
+    if (!words.slopes.empty()) {
+        QStringList slopes;
+        for (const std::string& slope : words.slopes) slopes << html(slope);
+        text += u"<h3>Slopes read off the tensor</h3><p>"_s + slopes.join(u", "_s) + u"</p>"_s;
     }
-    text += u"<p>Max |error| against the best candidate: %1</p>"_s.arg(valueText(d.maxAbsError));
-    if (d.firstMismatchIndex) {
-        QStringList idx;
-        for (auto v : *d.firstMismatchIndex) idx << QString::number(v);
-        text += u"<p>First mismatch at (%1): actual %2, expected %3.</p>"_s.arg(
-            idx.join(u", "_s), valueText(d.firstMismatchActual), valueText(d.firstMismatchExpected));
-    }
+    text += u"<p>"_s + html(words.maxError) + u"</p>"_s;
+    if (!words.firstMismatch.empty()) text += u"<p>"_s + html(words.firstMismatch) + u"</p>"_s;
     m_text->setHtml(text);
     m_diagnosis = d;
     m_tensor = report->tensor;
     m_source = report->source;
     // A fix to open when something is wrong (a finding, or nothing reproduces the tensor).
-    m_correct->setVisible(d.correctParams && (!d.findings.empty() || !d.match));
+    m_correct->setVisible(words.offerCorrected);
     // The error map is drawn once, at the panel's size now; diagnosed() follows when it is shown.
     m_image->setMessage(u"Drawing the error against correct ALiBi…"_s);
     m_mapAsked = QSize();

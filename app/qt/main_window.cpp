@@ -178,17 +178,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_detail = new HeadDetailView(this);
     auto* detailPage = new QWidget(this);
     {
-        auto* bar = new QHBoxLayout;
-        auto* head = new QSpinBox(detailPage);
+        // The Head and Fit controls: a row above the detail, or (presentation mode) on the
+        // detail's title line, so the cells get the row's height (setPresentation).
+        m_detailBar = new QWidget(detailPage);
+        auto* bar = new QHBoxLayout(m_detailBar);
+        bar->setContentsMargins(0, 0, 0, 0);
+        auto* head = new QSpinBox(m_detailBar);
         head->setObjectName(u"detailHead"_s);
-        auto* fit = new QPushButton(u"Fit"_s, detailPage);
-        bar->addWidget(new QLabel(u"Head"_s, detailPage));
+        auto* fit = new QPushButton(u"Fit"_s, m_detailBar);
+        bar->addWidget(new QLabel(u"Head"_s, m_detailBar));
         bar->addWidget(head);
         bar->addWidget(fit);
         bar->addStretch(1);
         auto* col = new QVBoxLayout(detailPage);
+        m_detailPageLayout = col;
         col->setContentsMargins(8, 8, 8, 0);
-        col->addLayout(bar);
+        col->addWidget(m_detailBar);
         col->addWidget(m_detail, 1);
         connect(fit, &QPushButton::clicked, m_detail, &HeadDetailView::resetView);
         connect(head, &QSpinBox::valueChanged, m_model, &SessionModel::setSelectedHead);
@@ -999,6 +1004,12 @@ void MainWindow::setPresentation(bool on) {
     m_latency->setVisible(!on);
     m_compare->setHintShown(!on);
     setZoom(on ? 1.75 : 1.0);
+    if (on) {
+        m_detail->setCornerWidget(m_detailBar);
+    } else if (m_detailBar->parentWidget() == m_detail) {
+        m_detail->setCornerWidget(nullptr);
+        m_detailPageLayout->insertWidget(0, m_detailBar);
+    }
     placeLessonDock();
     showLessonTabs();
     if (m_interactive && !m_screenshotMode) fillScreen(on);

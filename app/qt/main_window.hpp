@@ -25,6 +25,7 @@ class QMenu;
 class QProgressBar;
 class QTabWidget;
 class QToolButton;
+class QVBoxLayout;
 
 namespace alibi::qt {
 
@@ -237,6 +238,8 @@ private:
     QTabWidget* m_tabs;
     HeadGridView* m_grid;
     HeadDetailView* m_detail;
+    QWidget* m_detailBar = nullptr;             // the detail's Head and Fit controls
+    QVBoxLayout* m_detailPageLayout = nullptr;  // the detail tab's column (the bar's row)
     CurvesView* m_curves;
     PositionSchemesView* m_positionSchemes;
     StagesView* m_stages;

@@ -329,14 +329,6 @@ PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF 
     return painted;
 }
 
-QString keepPhrasesWhole(const QString& text) {
-    const QString separator = u" · "_s;
-    QStringList parts = text.split(separator);
-    for (QString& part : parts)
-        if (part.size() <= kWholePhrase) part.replace(u' ', QChar(0x00A0));
-    return parts.join(separator);
-}
-
 namespace {
 class TabFit : public QObject {
 public:
@@ -397,16 +389,6 @@ void fitTabs(QTabWidget* tabs, const QStringList& shortNames) {
 void refitTabs(QTabWidget* tabs) {
     if (auto* fit = tabs->findChild<QObject*>(u"alibiTabFit"_s, Qt::FindDirectChildrenOnly))
         static_cast<TabFit*>(fit)->fit();
-}
-
-QString keepClausesWhole(const QString& text) {
-    QString out;
-    out.reserve(text.size());
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const bool afterClause = i > 0 && (text[i - 1] == u',' || text[i - 1] == u':');
-        out += text[i] == u' ' && !afterClause ? QChar(0x00A0) : text[i];
-    }
-    return out;
 }
 
 int tileLabelBandFor(const QFont& font, double scale) {
