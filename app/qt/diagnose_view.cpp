@@ -151,6 +151,14 @@ DiagnoseView::DiagnoseView(QWidget* parent)
 }
 
 bool DiagnoseView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_image && event->type() == QEvent::FontChange) {
+        // The caption at the plots' text scale (presentation mode: 0.75 of its 175 %), as the
+        // other views' picture captions: at 1280x720 it took five lines from the map's height.
+        QFont caption = m_image->font();
+        const double scale = qApp->property("alibiPlotTextScale").toDouble();
+        if (scale > 0 && scale != 1.0) caption.setPointSizeF(caption.pointSizeF() * std::clamp(scale, 0.25, 4.0));
+        m_caption->setFont(caption);
+    }
     if (watched == m_image && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange) && m_diagnosis &&
         m_tensor)
         m_resized->start();
