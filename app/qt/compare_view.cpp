@@ -4,6 +4,7 @@
 #include "view_util.hpp"
 
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/line_breaks.hpp>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -338,16 +339,10 @@ void CompareView::setSnapshot(const SnapshotPtr& s) {
         return;
     }
     // Lines wrap between phrases only, never inside one ("B =" / "-0.234375" in lesson 2 step 3):
-    // the core's sentence after its ", " and ": ", B's settings at their " · ".
-    QString text = u"<b>"_s + keepClausesWhole(QString::fromStdString(c.summary)).toHtmlEscaped() + u"</b>"_s;
-    const auto& b = c.sessionB.attention.bias;
-    text += u"<br><br>"_s + keepPhrasesWhole(u"B: %1 slopes · max_bias %2 · %3 · %4 mode · mask %5"_s
-                                                 .arg(QString::fromUtf8(schemeName(b.slopes.scheme).data()))
-                                                 .arg(b.slopes.maxBias)
-                                                 .arg(QString::fromUtf8(dtypeName(b.dtype).data()))
-                                                 .arg(QString::fromUtf8(modeName(b.mode).data()))
-                                                 .arg(QString::fromStdString(maskName(b.mask))))
-                                .toHtmlEscaped();
+    // the core's sentence after its ", " and ": ", B's settings at their " · " (the core's rule).
+    const QString text = u"<b>"_s + QString::fromStdString(explore::keepClausesWhole(c.summary)).toHtmlEscaped() +
+                         u"</b><br><br>"_s +
+                         QString::fromStdString(explore::keepPhrasesWhole(c.settingsB)).toHtmlEscaped();
     m_summary->setText(text);
     const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
     alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32, 5);  // the difference is kept in float

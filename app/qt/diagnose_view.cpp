@@ -2,18 +2,21 @@
 #include "diagnose_view.hpp"
 
 #include "compare_view.hpp"
-#include "model/background.hpp"
 #include "view_util.hpp"
 
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/analysis/corrected_session.hpp>
 #include <alibi/explore/diagnosis_error_map.hpp>
+#include <alibi/explore/diagnosis_report.hpp>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMetaObject>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
@@ -23,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -39,6 +43,12 @@ QString html(const std::string& s) {
 
 DiagnoseView::DiagnoseView(QWidget* parent)
     : QWidget(parent),
+      // Without a thread (a process or address-space limit) the map is drawn from the event loop.
+      m_mapRunner({.niceness = 2,
+                   .post =
+                       [this](std::function<void()> f) {
+                           QMetaObject::invokeMethod(this, std::move(f), Qt::QueuedConnection);
+                       }}),
       m_read(
           this,
           [this](const ReadProgress& p) {
@@ -137,12 +147,18 @@ DiagnoseView::DiagnoseView(QWidget* parent)
     m_resized->setSingleShot(true);
     m_resized->setInterval(80);
     connect(m_resized, &QTimer::timeout, this, &DiagnoseView::redrawMap);
-    m_mapWatcher = new QFutureWatcher<MapDrawing>(this);
-    connect(m_mapWatcher, &QFutureWatcherBase::finished, this, &DiagnoseView::onMapDrawn);
     m_image->installEventFilter(this);
 }
 
 bool DiagnoseView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_image && event->type() == QEvent::FontChange) {
+        // The caption at the plots' text scale (presentation mode: 0.75 of its 175 %), as the
+        // other views' picture captions: at 1280x720 it took five lines from the map's height.
+        QFont caption = m_image->font();
+        const double scale = qApp->property("alibiPlotTextScale").toDouble();
+        if (scale > 0 && scale != 1.0) caption.setPointSizeF(caption.pointSizeF() * std::clamp(scale, 0.25, 4.0));
+        m_caption->setFont(caption);
+    }
     if (watched == m_image && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange) && m_diagnosis &&
         m_tensor)
         m_resized->start();
@@ -157,31 +173,38 @@ QSize DiagnoseView::roomPixels() const {
 void DiagnoseView::redrawMap() {
     if (!m_diagnosis || !m_tensor) return;
     const QSize pixels = roomPixels();
-    if (pixels == m_mapShown && !m_mapWatcher->isRunning()) return;
-    ++m_mapGeneration;
-    if (m_mapWatcher->isRunning()) {
-        m_mapQueued = true;  // started when the running one ends
-        return;
-    }
-    m_mapQueued = false;
-    m_mapWatcher->setFuture(runInBackground([tensor = m_tensor, diagnosis = *m_diagnosis, pixels,
-                                             band = m_image->labelBandFor(pixels), generation = m_mapGeneration] {
-        return MapDrawing{
-            generation, pixels,
-            explore::diagnosisErrorMap(*tensor, diagnosis, pixels.width(), pixels.height(), kErrorGap, band,
-                                       /*squareCells=*/true)};
-    }));
+    if (pixels == m_mapAsked) return;  // shown, or drawing
+    m_mapAsked = pixels;
+    QPointer<DiagnoseView> self(this);
+    m_mapRunner.submit([self, tensor = m_tensor, diagnosis = *m_diagnosis, pixels,
+                        band = m_image->labelBandFor(pixels)](const explore::JobContext& job) {
+        if (job.cancelled()) return;  // a newer size was asked for before this one started
+        auto map = explore::diagnosisErrorMap(*tensor, diagnosis, pixels.width(), pixels.height(), kErrorGap, band,
+                                              /*squareCells=*/true);
+        QMetaObject::invokeMethod(qApp, [self, generation = job.generation(), tensor, pixels, map = std::move(map)] {
+            if (self) self->showMap(generation, tensor, pixels, std::move(map));
+        });
+    });
 }
 
-void DiagnoseView::onMapDrawn() {
-    MapDrawing drawn = m_mapWatcher->result();
-    if (drawn.generation == m_mapGeneration && drawn.map && m_diagnosis) {
-        const explore::DiagnosisErrorMap& map = *drawn.map;
-        m_image->setImage(map.map.image, map.map.tiles, Colormap::Magma, explore::diagnosisColorBar(map, 5));
-        m_image->setTileLabels(map.tileLabels);
-        m_mapShown = drawn.pixels;
+void DiagnoseView::showMap(std::uint64_t generation, const std::shared_ptr<const Tensor>& tensor, QSize pixels,
+                           std::optional<explore::DiagnosisErrorMap> map) {
+    ++m_mapsDrawn;
+    // A drawing for an older size, or for the diagnosis shown before, is dropped.
+    if (generation != m_mapRunner.latest() || tensor != m_tensor || !m_diagnosis) return;
+    if (map) {
+        m_errorMax = map->errorMax;
+        m_caption->setText(html(map->caption));
+        m_image->setImage(map->map.image, map->map.tiles, Colormap::Magma, explore::diagnosisColorBar(*map, 5));
+        m_image->setTileLabels(std::move(map->tileLabels));
+    } else {
+        m_errorMax = 0;
+        if (m_diagnosis->correctParams)
+            m_caption->setText(html(explore::diagnosisErrorMapLabels(*m_diagnosis, 0).caption));
+        m_image->setMessage(u"No error heatmap: nothing comparable was found."_s);
     }
-    if (m_mapQueued) redrawMap();
+    m_mapAsked = pixels;
+    if (std::exchange(m_mapPending, false)) emit diagnosed(m_codes);
 }
 
 DiagnoseView::~DiagnoseView() = default;
@@ -214,23 +237,16 @@ void DiagnoseView::hideProgress() {
 }
 
 void DiagnoseView::openFile(const QString& path) {
-    // The first map at the panel's whole room (the tiles' shape is known once the file is read:
-    // a resize, or the map shown, redraws it with square cells).
-    const QSize pixels = roomPixels();
-    start(QFileInfo(path).fileName(), [path, pixels, band = m_image->labelBandFor(pixels)](const ReadOptions& read) {
-        return diagnoseFile(path, pixels, kDefaultMemoryBudget, band, read);
-    });
+    start(QFileInfo(path).fileName(), [path](const ReadOptions& read) { return diagnoseFile(path, read); });
 }
 
 void DiagnoseView::openExample(const QString& code) {
-    const QSize pixels = roomPixels();
-    start(u"example: "_s + code,
-          [code, pixels, band = m_image->labelBandFor(pixels)](const ReadOptions& read) -> Result<DiagnosisReport> {
-              auto tensor = buildBuggyExample(code.toStdString());
-              if (!tensor) return std::unexpected(tensor.error());
-              return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), u"example: "_s + code, pixels,
-                                    band, read.cancelled);
-          });
+    start(u"example: "_s + code, [code](const ReadOptions& read) -> Result<DiagnosisReport> {
+        auto tensor = buildBuggyExample(code.toStdString());
+        if (!tensor) return std::unexpected(tensor.error());
+        return diagnoseTensor(std::make_shared<const Tensor>(std::move(*tensor)), u"example: "_s + code,
+                              read.cancelled);
+    });
 }
 
 void DiagnoseView::show(const Result<DiagnosisReport>& report) {
@@ -239,6 +255,7 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     m_tensor.reset();
     m_source.clear();
     m_errorMax = 0;
+    m_mapPending = false;
     m_correct->setVisible(false);
     m_caption->clear();
     if (!report) {
@@ -248,68 +265,45 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
         return;
     }
     const Diagnosis& d = report->diagnosis;
-    m_status->setText(u"<b>%1</b> · shape %2 · %3"_s.arg(report->source.toHtmlEscaped(),
-                                                         QString::fromStdString(shapeString(report->shape)),
-                                                         QString::fromUtf8(dtypeName(report->dtype).data())));
-    QString text = u"<h3>Diagnosis</h3><p>"_s + html(d.explorerSummaryText()) + u"</p>"_s;
-    text += u"<p>"_s + html(readAsText(d)) + u"</p>"_s;
-    text += (d.match ? u"<p style='color:#2a2'><b>"_s : u"<p style='color:#d33'><b>"_s) + html(matchText(d)) +
-            u"</b></p>"_s;
-    if (!d.findings.empty()) {
+    // The core's words (explore::diagnosisReportText, the ImGui explorer's too), set as HTML.
+    const explore::DiagnosisReportText words =
+        explore::diagnosisReportText(d, report->source.toStdString(), report->shape, report->dtype);
+    m_status->setText(html(words.heading));
+    const QString red = u"#d33"_s, green = u"#2a2"_s;
+    QString text = u"<h3>Diagnosis</h3><p>"_s + html(words.summary) + u"</p><p>"_s + html(words.readAs) + u"</p>"_s;
+    text += u"<p style='color:%1'><b>%2</b></p>"_s.arg(words.matches ? green : red, html(words.match));
+    if (!words.findings.empty()) {
         text += u"<h3>Findings</h3><ul>"_s;
-        for (const Finding& f : d.findings) {
+        for (const explore::DiagnosisFindingText& f : words.findings) {
             m_codes << QString::fromStdString(f.code);
             // A harmless finding is never shown as an error: its effect after softmax says so.
-            const QString effect =
-                f.changesAttention
-                    ? u"<span style='color:#d33'>changes attention, up to %1 in one probability</span>"_s.arg(
-                          f.maxProbabilityChange, 0, 'g', 3)
-                    : u"<span style='color:#2a2'>%1</span>"_s.arg(f.informational
-                                                                      ? u"informational, no change after softmax"_s
-                                                                      : u"harmless: no change after softmax"_s);
-            text += u"<li><b>"_s + html(f.code) + u"</b> ("_s + effect + u"): "_s + html(f.explorerMessage());
-            if (!f.fix.empty()) text += u"<br><i>Fix:</i> "_s + html(f.fix);
+            text += u"<li><b>%1</b> (<span style='color:%2'>%3</span>): %4"_s.arg(
+                html(f.code), f.changesAttention ? red : green, html(f.effect), html(f.message));
+            if (!f.fix.empty()) text += u"<br><i>"_s + html(f.fix) + u"</i>"_s;
             text += u"</li>"_s;
         }
         text += u"</ul>"_s;
     } else {
-        text += u"<p>No known bug found.</p>"_s;
+        text += u"<p>"_s + html(words.noFindings) + u"</p>"_s;
     }
-    if (!d.inferredSlopes.empty()) {
-        text += u"<h3>Slopes read off the tensor</h3><p>"_s;
-        for (std::size_t h = 0; h < d.inferredSlopes.size(); ++h)
-            text += u"h%1: %2%3"_s.arg(h)
-                        .arg(slopeText(d.inferredSlopes[h]))
-                        .arg(h + 1 < d.inferredSlopes.size() ? u", "_s : u""_s);
-        text += u"</p>"_s;
+    if (!words.slopes.empty()) {
+        QStringList slopes;
+        for (const std::string& slope : words.slopes) slopes << html(slope);
+        text += u"<h3>Slopes read off the tensor</h3><p>"_s + slopes.join(u", "_s) + u"</p>"_s;
     }
-    text += u"<p>Max |error| against the best candidate: %1</p>"_s.arg(valueText(d.maxAbsError));
-    if (d.firstMismatchIndex) {
-        QStringList idx;
-        for (auto v : *d.firstMismatchIndex) idx << QString::number(v);
-        text += u"<p>First mismatch at (%1): actual %2, expected %3.</p>"_s.arg(
-            idx.join(u", "_s), valueText(d.firstMismatchActual), valueText(d.firstMismatchExpected));
-    }
+    text += u"<p>"_s + html(words.maxError) + u"</p>"_s;
+    if (!words.firstMismatch.empty()) text += u"<p>"_s + html(words.firstMismatch) + u"</p>"_s;
     m_text->setHtml(text);
     m_diagnosis = d;
     m_tensor = report->tensor;
     m_source = report->source;
-    m_errorMax = report->errorImage.width > 0 ? report->errorMax : 0.0;
     // A fix to open when something is wrong (a finding, or nothing reproduces the tensor).
-    m_correct->setVisible(d.correctParams && (!d.findings.empty() || !d.match));
-    if (!report->mapCaption.empty())
-        m_caption->setText(html(report->mapCaption));
-    else if (d.correctParams)
-        m_caption->setText(html(explore::diagnosisErrorMapLabels(d, report->errorMax).caption));
-    m_mapShown = QSize();
-    ++m_mapGeneration;  // a drawing for the last diagnosis is dropped
-    if (report->errorImage.width > 0) {
-        m_image->setImage(report->errorImage, report->tiles, Colormap::Magma, report->colorBar);
-        m_image->setTileLabels(report->tileLabels);
-        redrawMap();  // at the panel's size now (the read may have started before it was laid out)
-    } else
-        m_image->setMessage(u"No error heatmap: nothing comparable was found."_s);
-    emit diagnosed(m_codes);
+    m_correct->setVisible(words.offerCorrected);
+    // The error map is drawn once, at the panel's size now; diagnosed() follows when it is shown.
+    m_image->setMessage(u"Drawing the error against correct ALiBi…"_s);
+    m_mapAsked = QSize();
+    m_mapPending = true;
+    redrawMap();
 }
 
 }  // namespace alibi::qt

@@ -9,8 +9,8 @@
 #include "model/tasks.hpp"
 
 #include <alibi/explore/diagnosis_error_map.hpp>
+#include <alibi/explore/job_runner.hpp>
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <cstdint>
@@ -50,8 +50,12 @@ public:
     [[nodiscard]] const QString& source() const { return m_source; }
     // The largest finite |error| against correct ALiBi in the map (0 without a map).
     [[nodiscard]] double errorMax() const { return m_errorMax; }
+    // How many error maps this view has drawn (tests: one per diagnosis shown, more only when the
+    // panel's size changes).
+    [[nodiscard]] int mapsDrawn() const { return m_mapsDrawn; }
 
 signals:
+    // The diagnosis is shown, with its error map when it has one.
     void diagnosed(const QStringList& findingCodes);
     void failed(const QString& message);
     // The core's progress of the read (fraction 0..1 and its words), and a stop by Cancel.
@@ -65,11 +69,12 @@ protected:
 
 private:
     // The error map at the panel's size, with square cells (the core's squareCells) and a label
-    // line of the panel's font above each tile, drawn again off the UI thread after the panel is
-    // resized (the last request wins).
+    // line of the panel's font above each tile, drawn off the UI thread by the core's latest-wins
+    // runner: first when a diagnosis is shown, again after the panel is resized.
     [[nodiscard]] QSize roomPixels() const;  // the panel's picture area in device pixels
     void redrawMap();
-    void onMapDrawn();
+    void showMap(std::uint64_t generation, const std::shared_ptr<const Tensor>& tensor, QSize pixels,
+                 std::optional<explore::DiagnosisErrorMap> map);
     void start(const QString& what, std::function<Result<DiagnosisReport>(const ReadOptions&)> job);
     void show(const Result<DiagnosisReport>& report);
     void hideProgress();
@@ -86,17 +91,12 @@ private:
     double m_errorMax = 0;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
-    QString m_reading;  // what is read or diagnosed now
-    QTimer* m_resized;  // the panel's size settled: redraw the map for it
-    struct MapDrawing {
-        std::uint64_t generation = 0;
-        QSize pixels;
-        std::optional<explore::DiagnosisErrorMap> map;
-    };
-    QFutureWatcher<MapDrawing>* m_mapWatcher;
-    std::uint64_t m_mapGeneration = 0;               // of the last request (a drawing of an older one is dropped)
-    bool m_mapQueued = false;                        // a request arrived while a drawing ran
-    QSize m_mapShown;                                // the pixels of the map shown
+    QString m_reading;          // what is read or diagnosed now
+    QTimer* m_resized;          // the panel's size settled: redraw the map for it
+    QSize m_mapAsked;           // the pixels of the last map asked for (shown, or drawing)
+    bool m_mapPending = false;  // the diagnosis shown waits for its first map (then diagnosed())
+    int m_mapsDrawn = 0;
+    explore::JobRunner m_mapRunner;
     BackgroundRead<Result<DiagnosisReport>> m_read;  // last: destroyed (cancelled and waited for) first
 };
 

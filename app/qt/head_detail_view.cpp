@@ -4,6 +4,7 @@
 #include "view_util.hpp"
 
 #include <alibi/explore/compute.hpp>
+#include <alibi/explore/line_breaks.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/ticks.hpp>
 
@@ -33,7 +34,7 @@ constexpr int kRight = 24, kBottom = 10, kBarWidth = 16, kBarGap = 16;
 
 // The title and subtitle wrap onto as many lines as `width` needs (never elided).
 TopBands topBands(const QFont& font, int width = 0, const QString& title = QString(),
-                  const QString& subtitle = QString()) {
+                  const QString& subtitle = QString(), int cornerWidth = 0, int cornerHeight = 0) {
     QFont bold = font;
     bold.setBold(true);
     bold.setPointSizeF(font.pointSizeF() * 1.1);
@@ -41,9 +42,13 @@ TopBands topBands(const QFont& font, int width = 0, const QString& title = QStri
     const int line = QFontMetrics(font).height() + 2;
     int subtitleHeight = line;
     if (width > 0) {
-        titleHeight =
-            std::max(titleHeight,
-                     QFontMetrics(bold).boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, title).height() + 4);
+        titleHeight = std::max(
+            {titleHeight,
+             QFontMetrics(bold)
+                     .boundingRect(QRect(0, 0, std::max(40, width - cornerWidth), 10000), Qt::TextWordWrap, title)
+                     .height() +
+                 4,
+             cornerHeight - 4});
         subtitleHeight = std::max(
             line, QFontMetrics(font).boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, subtitle).height() + 2);
     }
@@ -110,7 +115,43 @@ void HeadDetailView::resetView() {
 }
 
 void HeadDetailView::resizeEvent(QResizeEvent*) {
+    placeCorner();
     if (m_fitted) fit();
+}
+
+void HeadDetailView::setCornerWidget(QWidget* corner) {
+    if (m_corner == corner) return;
+    if (m_corner) m_corner->removeEventFilter(this);
+    m_corner = corner;
+    if (m_corner) {
+        m_corner->setParent(this);
+        m_corner->installEventFilter(this);
+        m_corner->show();
+    }
+    placeCorner();
+    fit();
+    update();
+}
+
+bool HeadDetailView::eventFilter(QObject* watched, QEvent* event) {
+    // The corner's size follows its font (presentation mode changes it): placed again, and the
+    // bands follow.
+    if (watched == m_corner && (event->type() == QEvent::LayoutRequest || event->type() == QEvent::FontChange)) {
+        placeCorner();
+        if (m_fitted) fit();
+        update();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void HeadDetailView::placeCorner() {
+    if (!m_corner) return;
+    m_corner->resize(m_corner->sizeHint());
+    m_corner->move(width() - m_corner->width() - 8, 4);
+}
+
+int HeadDetailView::cornerRoom() const {
+    return m_corner ? m_corner->width() + 12 : 0;
 }
 
 void HeadDetailView::setPreview(SnapshotPtr preview) {
@@ -205,18 +246,19 @@ QString HeadDetailView::titleText() const {
     QFont bold = textFont();
     bold.setBold(true);
     bold.setPointSizeF(textFont().pointSizeF() * 1.1);
-    return QFontMetrics(bold).horizontalAdvance(withHint) <= width() - 24 ? withHint : title;
+    return QFontMetrics(bold).horizontalAdvance(withHint) <= width() - 24 - cornerRoom() ? withHint : title;
 }
 
 QString HeadDetailView::subtitleText() const {
     if (!m_snapshot || m_image.isNull()) return {};
-    return keepPhrasesWhole(QString::fromStdString(explore::heatmapTitle(m_snapshot->detailParams)) + u" · "_s +
-                            QString::fromStdString(shownSummary()));
+    return QString::fromStdString(
+        explore::keepPhrasesWhole(explore::heatmapTitle(m_snapshot->detailParams) + " · " + shownSummary()));
 }
 
 TopBands HeadDetailView::bands() const {
     if (!m_snapshot) return topBands(textFont());
-    return topBands(textFont(), width() - 24, titleText(), subtitleText());
+    return topBands(textFont(), width() - 24, titleText(), subtitleText(), cornerRoom(),
+                    m_corner ? m_corner->height() : 0);
 }
 
 void HeadDetailView::paintEvent(QPaintEvent*) {
@@ -240,7 +282,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     p.setFont(title);
     p.setPen(palette().color(QPalette::WindowText));
     // Wrapped (the bands make room), so a large (presentation) font loses no word.
-    drawRecordedText(p, this, QRect(12, bands.title, width() - 24, bands.subtitle - bands.title),
+    drawRecordedText(p, this, QRect(12, bands.title, width() - 24 - cornerRoom(), bands.subtitle - bands.title),
                      Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, titleText());
     p.setFont(textFont());
     p.setPen(palette().color(QPalette::PlaceholderText));
@@ -256,6 +298,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
 
     // Every cell's number when cells are large enough to read and values were fetched.
     const auto& values = m_snapshot->detailValues;
+    m_numberPt = 0;
     if (!values.empty() && m_cell >= 26) {
         QFont f = textFont();
         // As large as the widest number in view fits its cell, up to the view's own font size
@@ -273,9 +316,11 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                     widest = std::max(
                         widest, at.horizontalAdvance(QString::fromStdString(alibi::formatCellValue(v, probability))));
                 }
-            const double fit = std::min((m_cell - 6) / widest, 0.6 * m_cell / at.height());
+            // 1.5 px either side of the widest number (the grid line between cells separates them).
+            const double fit = std::min((m_cell - 3) / widest, 0.6 * m_cell / at.height());
             f.setPointSizeF(std::clamp(f.pointSizeF() * fit, 6.5, std::max(12.0, textFont().pointSizeF())));
         }
+        m_numberPt = f.pointSizeF();
         p.setFont(f);
         const QFontMetrics fm(f);
         for (std::int64_t i = 0; i < m_queries; ++i) {

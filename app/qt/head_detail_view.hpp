@@ -24,6 +24,12 @@ public:
     // A cell a lesson step points at, marked when the detail shows `head` (head -1: none).
     void setLessonCell(int head, std::int64_t query, std::int64_t key);
     [[nodiscard]] double cellSize() const { return m_cell; }
+    // A widget shown at the view's top right, on the title's line (presentation mode puts the
+    // Head and Fit controls there, so the cells get the height of their row); nullptr: none. The
+    // view takes the widget as its child; the caller takes it back (setParent) after clearing it.
+    void setCornerWidget(QWidget* corner);
+    // The point size of the numbers printed in the cells by the last paint (0: none printed).
+    [[nodiscard]] double cellNumberPointSize() const { return m_numberPt; }
     // Where the last paint put the colour bar (empty: none) and the lesson's marked cell (empty:
     // none marked or not shown), in widget coordinates (tests).
     [[nodiscard]] QRectF colorBarRect() const { return m_colorBarRect; }
@@ -46,6 +52,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     // The core's "1 cell = 38.2 x 38.2 px" for the image as drawn now (zoomed), not as rendered.
@@ -55,6 +62,8 @@ private:
     // The bands above the picture the title and subtitle need (wrapped).
     [[nodiscard]] TopBands bands() const;
     void fit();
+    void placeCorner();
+    [[nodiscard]] int cornerRoom() const;  // the title line's width the corner widget takes
 
     SnapshotPtr m_snapshot;
     QImage m_image;
@@ -68,6 +77,8 @@ private:
     QPointF m_dragStart;
     QRectF m_colorBarRect, m_lessonCellRect, m_lessonFrameRect;
     class StaleOverlay* m_stale;
+    QWidget* m_corner = nullptr;
+    double m_numberPt = 0;
 };
 
 }  // namespace alibi::qt

@@ -275,6 +275,7 @@ Result<void> LessonPanel::openLesson(const QString& nameOrPath) {
     if (!isFloating() && m_window->dockWidgetArea(this) == Qt::BottomDockWidgetArea)
         m_window->resizeDocks({this}, {std::min(lines, m_window->height() * 2 / 5)}, Qt::Vertical);
     showStep();
+    emit lessonChanged();
     return {};
 }
 
@@ -360,6 +361,7 @@ void LessonPanel::closeLesson() {
     m_window->extrapolationView()->setLessonMark({});
     m_window->attentionPage()->setLessonMark({});
     hide();
+    emit lessonChanged();
 }
 
 bool LessonPanel::next() {

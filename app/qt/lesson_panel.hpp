@@ -59,6 +59,8 @@ public:
 
 signals:
     void failed(const QString& title, const QString& message);
+    // A lesson was opened or closed.
+    void lessonChanged();
     // Help > Lessons filled its list (read off the UI thread).
     void lessonsListed();
 

@@ -178,17 +178,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_detail = new HeadDetailView(this);
     auto* detailPage = new QWidget(this);
     {
-        auto* bar = new QHBoxLayout;
-        auto* head = new QSpinBox(detailPage);
+        // The Head and Fit controls: a row above the detail, or (presentation mode) on the
+        // detail's title line, so the cells get the row's height (setPresentation).
+        m_detailBar = new QWidget(detailPage);
+        auto* bar = new QHBoxLayout(m_detailBar);
+        bar->setContentsMargins(0, 0, 0, 0);
+        auto* head = new QSpinBox(m_detailBar);
         head->setObjectName(u"detailHead"_s);
-        auto* fit = new QPushButton(u"Fit"_s, detailPage);
-        bar->addWidget(new QLabel(u"Head"_s, detailPage));
+        auto* fit = new QPushButton(u"Fit"_s, m_detailBar);
+        bar->addWidget(new QLabel(u"Head"_s, m_detailBar));
         bar->addWidget(head);
         bar->addWidget(fit);
         bar->addStretch(1);
         auto* col = new QVBoxLayout(detailPage);
+        m_detailPageLayout = col;
         col->setContentsMargins(8, 8, 8, 0);
-        col->addLayout(bar);
+        col->addWidget(m_detailBar);
         col->addWidget(m_detail, 1);
         connect(fit, &QPushButton::clicked, m_detail, &HeadDetailView::resetView);
         connect(head, &QSpinBox::valueChanged, m_model, &SessionModel::setSelectedHead);
@@ -430,6 +435,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_lessons = new LessonPanel(this);
     addDockWidget(Qt::BottomDockWidgetArea, m_lessons);
     connect(m_lessons, &LessonPanel::failed, this, &MainWindow::reportError);
+    connect(m_lessons, &LessonPanel::lessonChanged, this, &MainWindow::showLessonTabs);
     buildMenus();
     QSettings settings;
     if (settings.contains(u"geometry"_s)) restoreGeometry(settings.value(u"geometry"_s).toByteArray());
@@ -831,35 +837,54 @@ Session MainWindow::sessionWithView() const {
     return s;
 }
 
-void MainWindow::applyView(const Session& session) {
-    int tab = GridTab;
-    switch (openView(session)) {
+namespace {
+int tabOf(ExplorerView view) {
+    switch (view) {
         case ExplorerView::Grid:
-            tab = GridTab;
-            break;
+            return MainWindow::GridTab;
         case ExplorerView::Detail:
-            tab = DetailTab;
-            break;
+            return MainWindow::DetailTab;
         case ExplorerView::Curves:
-            tab = CurvesTab;
-            break;
+            return MainWindow::CurvesTab;
         case ExplorerView::Stages:
         case ExplorerView::Stats:
-            tab = StagesTab;
-            break;  // the stages view holds the row statistics
+            return MainWindow::StagesTab;  // the stages view holds the row statistics
         case ExplorerView::Compare:
-            tab = CompareTab;
-            break;
+            return MainWindow::CompareTab;
         case ExplorerView::Extrapolation:
-            tab = ExtrapolationTab;
-            break;
+            return MainWindow::ExtrapolationTab;
         case ExplorerView::Diagnose:
-            tab = DiagnoseTab;
-            break;
+            return MainWindow::DiagnoseTab;
         case ExplorerView::PositionSchemes:
-            tab = PositionSchemesTab;
-            break;
+            return MainWindow::PositionSchemesTab;
     }
+    return MainWindow::GridTab;
+}
+}  // namespace
+
+void MainWindow::showLessonTabs() {
+    const explore::LessonState* lesson = m_lessons ? m_lessons->state() : nullptr;
+    std::vector<bool> shown(TabCount, !m_presentation || lesson == nullptr);
+    if (lesson != nullptr) {
+        for (const LessonStep& step : lesson->lesson().steps) {
+            if (step.explorerView)
+                shown[static_cast<std::size_t>(tabOf(openView(step.session)))] = true;
+            else if (!step.attentionMaps.empty())
+                shown[AttentionTab] = true;
+        }
+    }
+    if (m_tabs->currentIndex() >= 0) shown[static_cast<std::size_t>(m_tabs->currentIndex())] = true;
+    bool changed = false;
+    for (int t = 0; t < TabCount; ++t)
+        if (m_tabs->isTabVisible(t) != shown[static_cast<std::size_t>(t)]) {
+            m_tabs->setTabVisible(t, shown[static_cast<std::size_t>(t)]);
+            changed = true;
+        }
+    if (changed) refitTabs(m_tabs);
+}
+
+void MainWindow::applyView(const Session& session) {
+    const int tab = tabOf(openView(session));
     if (session.compare) {
         m_compare->setSpec(*session.compare);
         m_model->setCompareSpec(*session.compare);
@@ -913,14 +938,30 @@ void MainWindow::fitHoverReadout() {
 
 void MainWindow::placeHoverReadout() {
     if (!m_presentation || m_hover->parentWidget() != this) return;
-    const int w = width() - 16;
-    const int h = m_hover->heightForWidth(w);
-    // Over the views' bottom edge, unless the pointer is there: then over their top, so the
-    // read-out never hides the hovered cell (lesson 5 step 3's marked cell [63, 0] sits low).
-    const int bottom = statusBar()->geometry().top() - h - 2;
+    // The colour bars (with their keys) the current view shows, in window coordinates.
+    std::vector<QRect> bars;
+    if (QWidget* page = m_tabs->currentWidget())
+        for (QWidget* view : page->findChildren<QWidget*>())
+            if (const QRect bar = paintedColorBarRect(view); !bar.isEmpty() && view->isVisible())
+                bars.emplace_back(view->mapTo(this, bar.topLeft()), bar.size());
     const int pointerY = mapFromGlobal(QCursor::pos()).y();
     const int top = m_tabs->mapTo(this, QPoint(0, 0)).y() + 2;
-    m_hover->setGeometry(8, pointerY >= bottom - 8 && pointerY < height() ? top : bottom, w, h);
+    // Over the views' bottom edge, unless the pointer is there: then over their top, so the
+    // read-out never hides the hovered cell (lesson 5 step 3's marked cell [63, 0] sits low);
+    // narrowed to end left of a colour bar it would cover (lesson 5's "masked" key, bottom right).
+    int w = width() - 16;
+    QRect place;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const int h = m_hover->heightForWidth(w);
+        const int bottom = statusBar()->geometry().top() - h - 2;
+        place = QRect(8, pointerY >= bottom - 8 && pointerY < height() ? top : bottom, w, h);
+        int right = place.right();
+        for (const QRect& bar : bars)
+            if (bar.intersects(place)) right = std::min(right, bar.left() - 8);
+        if (right >= place.right() || right - 8 < width() / 4) break;
+        w = right - 8;
+    }
+    m_hover->setGeometry(place);
     m_hover->setVisible(!m_hover->text().isEmpty());
     m_hover->raise();
 }
@@ -963,7 +1004,14 @@ void MainWindow::setPresentation(bool on) {
     m_latency->setVisible(!on);
     m_compare->setHintShown(!on);
     setZoom(on ? 1.75 : 1.0);
+    if (on) {
+        m_detail->setCornerWidget(m_detailBar);
+    } else if (m_detailBar->parentWidget() == m_detail) {
+        m_detail->setCornerWidget(nullptr);
+        m_detailPageLayout->insertWidget(0, m_detailBar);
+    }
     placeLessonDock();
+    showLessonTabs();
     if (m_interactive && !m_screenshotMode) fillScreen(on);
     update();
 }
@@ -1035,6 +1083,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::onTabChanged(int index) {
+    showLessonTabs();  // the tab opened stays in the bar
     if (m_screenshotMode) return;
     m_model->setCompareEnabled(index == CompareTab);
     m_model->setExtrapolationEnabled(index == ExtrapolationTab);

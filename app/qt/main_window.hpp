@@ -25,6 +25,7 @@ class QMenu;
 class QProgressBar;
 class QTabWidget;
 class QToolButton;
+class QVBoxLayout;
 
 namespace alibi::qt {
 
@@ -206,6 +207,10 @@ private:
     // Presentation mode puts the lesson beside the views, tabbed with the Parameters (the views
     // keep the window's height); otherwise it is a strip under them.
     void placeLessonDock();
+    // In presentation mode with a lesson open, the tab bar shows the tabs the lesson's steps open
+    // (and the current one), so their names keep the presentation font at 1280x720; every tab
+    // otherwise.
+    void showLessonTabs();
     // Presentation fills the screen: maximised (a window manager's), and the screen's available
     // geometry set as well, since without a window manager (a projector's kiosk, Xvfb) nothing
     // acts on the maximised state and the window kept its 1400x900 or screen-minus-margins size.
@@ -233,6 +238,8 @@ private:
     QTabWidget* m_tabs;
     HeadGridView* m_grid;
     HeadDetailView* m_detail;
+    QWidget* m_detailBar = nullptr;             // the detail's Head and Fit controls
+    QVBoxLayout* m_detailPageLayout = nullptr;  // the detail tab's column (the bar's row)
     CurvesView* m_curves;
     PositionSchemesView* m_positionSchemes;
     StagesView* m_stages;

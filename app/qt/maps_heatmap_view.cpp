@@ -6,6 +6,7 @@
 #include "view_util.hpp"
 
 #include <alibi/base/thread_priority.hpp>
+#include <alibi/explore/line_breaks.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/ticks.hpp>
 #include <alibi/text/visible.hpp>
@@ -180,7 +181,7 @@ void MapsHeatmapView::show(MapsPicture picture, double ratio) {
 void MapsHeatmapView::setHeader(const QString& title, const QString& subtitle) {
     const QRect before = imageRect();
     m_title = title;
-    m_subtitle = keepPhrasesWhole(subtitle);
+    m_subtitle = QString::fromStdString(explore::keepPhrasesWhole(subtitle.toStdString()));
     // A header on more (or fewer) lines moves the picture: render it at its new size.
     if (imageRect() != before) resizeEvent(nullptr);
     update();

@@ -181,8 +181,21 @@ void paintColorBar(QPainter& p, const QRect& bar, const alibi::ColorBar& colorBa
         drawRecordedText(p, widget,
                          QRect(swatch.right() + 5, swatchTop, labelWidth + bar.width() - swatchSize, smallFm.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, u"fully masked row"_s);
+        swatchTop += smallFm.height() + 2;
     }
     p.setFont(normal);
+    // What the bar covers (title, gradient, labels, swatches), for placing what floats over the
+    // widget (presentation mode's read-out) clear of it.
+    if (widget != nullptr) {
+        const int top = titleBottom - 2 * titleLine;
+        const_cast<QWidget*>(widget)->setProperty(
+            "alibiColorBarRect",
+            QRect(bar.x() - 4, top, std::max(titleWidth, bar.width() + 5 + labelWidth), swatchTop - top));
+    }
+}
+
+QRect paintedColorBarRect(const QWidget* widget) {
+    return widget->property("alibiColorBarRect").toRect();
 }
 
 int colorBarTitleRoom(const QFontMetrics& fm) {
@@ -316,20 +329,13 @@ PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF 
     return painted;
 }
 
-QString keepPhrasesWhole(const QString& text) {
-    const QString separator = u" · "_s;
-    QStringList parts = text.split(separator);
-    for (QString& part : parts)
-        if (part.size() <= kWholePhrase) part.replace(u' ', QChar(0x00A0));
-    return parts.join(separator);
-}
-
 namespace {
 class TabFit : public QObject {
 public:
     TabFit(QTabWidget* tabs, QStringList shortNames) : QObject(tabs), m_tabs(tabs), m_short(std::move(shortNames)) {
         for (int t = 0; t < tabs->count(); ++t) m_full << tabs->tabText(t);
         tabs->tabBar()->setElideMode(Qt::ElideNone);
+        setObjectName(u"alibiTabFit"_s);
         tabs->installEventFilter(this);
         fit();
     }
@@ -380,14 +386,9 @@ void fitTabs(QTabWidget* tabs, const QStringList& shortNames) {
     new TabFit(tabs, shortNames);
 }
 
-QString keepClausesWhole(const QString& text) {
-    QString out;
-    out.reserve(text.size());
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const bool afterClause = i > 0 && (text[i - 1] == u',' || text[i - 1] == u':');
-        out += text[i] == u' ' && !afterClause ? QChar(0x00A0) : text[i];
-    }
-    return out;
+void refitTabs(QTabWidget* tabs) {
+    if (auto* fit = tabs->findChild<QObject*>(u"alibiTabFit"_s, Qt::FindDirectChildrenOnly))
+        static_cast<TabFit*>(fit)->fit();
 }
 
 int tileLabelBandFor(const QFont& font, double scale) {

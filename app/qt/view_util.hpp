@@ -46,6 +46,8 @@ namespace alibi::qt {
 // Labels go right of the bar, within `labelWidth` pixels.
 void paintColorBar(class QPainter& painter, const QRect& bar, const alibi::ColorBar& colorBar, Colormap map,
                    const QPalette& palette, int labelWidth);
+// Where paintColorBar last painted a bar on `widget` (widget coordinates; empty: none).
+[[nodiscard]] QRect paintedColorBarRect(const QWidget* widget);
 // The room paintColorBar needs at the font `fm` measures (a zoomed or presentation font): above
 // the bar for its title, below it for the masked swatches (and the last tick label's lower half),
 // and right of it for labels as wide as `widestLabel`.
@@ -102,20 +104,14 @@ PaintedTileLabels paintTileLabels(class QPainter& painter, const QFont& font, QP
 // The image pixels to leave above each tile for such a label drawn at `scale` widget pixels per
 // image pixel in `font` (what the views ask the core for).
 [[nodiscard]] int tileLabelBandFor(const QFont& font, double scale);
-// A header line that wraps only at its " · " separators: each phrase of up to kWholePhrase
-// characters keeps its spaces unbreakable (U+00A0), so "1 cell = 26.1 x 26.1 px" never breaks
-// after its "1"; a longer phrase may still wrap inside rather than run off the view.
-inline constexpr int kWholePhrase = 40;
-[[nodiscard]] QString keepPhrasesWhole(const QString& text);
 // Keeps every tab of `tabs` whole in its bar, never behind scroll arrows ("Co", "Extr" at
 // 1280x720 presentation), whenever the widget is resized or its font changes: the tabs' own
 // names when they fit, else `shortNames` (the full name then in the tab's tooltip), else the
 // short names in a smaller font (down to half the font: a presentation font of 175 % stays at
 // least the normal size). Nothing is elided.
 void fitTabs(QTabWidget* tabs, const QStringList& shortNames);
-// The same for a sentence of the core's clauses ("max |A - B| = 0.23 at head 7, query 3, key 0:
-// A = 0, B = -0.23"): it wraps only after a ", " or ": ", never inside "B = -0.234375".
-[[nodiscard]] QString keepClausesWhole(const QString& text);
+// Fits the tabs again (after tabs were shown or hidden).
+void refitTabs(QTabWidget* tabs);
 
 // The texts a self-painting view drew in its last paint, for the layout test (issue 27): each
 // with the rectangle it took in the widget's coordinates, whether it was shortened ("…") and

@@ -372,6 +372,34 @@ private slots:
         QCOMPARE(w.model()->session().attention.bias.slopes.heads, 12);
     }
 
+    // Issue 23: a diagnosis shown draws its error map once, at the panel's size (the diagnosis
+    // task drew one at a fixed 900x600 and the view drew it again for its panel), and again only
+    // when the panel's size changes.
+    void diagnoseDrawsItsErrorMapOnce() {
+        QTemporaryDir dir;
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        QVERIFY(settled(w));
+        w.tabs()->setCurrentIndex(MainWindow::DiagnoseTab);
+        const QString path = dir.filePath("bias.npy");
+        QVERIFY(w.exportTensorTo(path, ExportWhat::Bias, FileFormat::Npy).has_value());
+        DiagnoseView* view = w.diagnoseView();
+        QSignalSpy done(view, &DiagnoseView::diagnosed);
+        w.diagnoseFile(path);
+        QVERIFY(done.wait(30000));
+        auto* image = view->findChild<ImagePanel*>();
+        QVERIFY(image != nullptr);
+        // The map is shown with the diagnosis, one tile per head.
+        QCOMPARE(image->tileCount(), static_cast<std::size_t>(w.model()->session().attention.bias.slopes.heads));
+        QTest::qWait(400);  // past the view's resize delay (80 ms): no second drawing
+        QCOMPARE(view->mapsDrawn(), 1);
+        QVERIFY(view->errorMax() >= 0);
+        w.resize(1000, 640);
+        QTRY_COMPARE_WITH_TIMEOUT(view->mapsDrawn(), 2, 10000);
+        QTest::qWait(400);
+        QCOMPARE(view->mapsDrawn(), 2);
+    }
+
     void sessionsRoundTripAndCliCommand() {
         QTemporaryDir dir;
         MainWindow w;

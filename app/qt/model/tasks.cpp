@@ -1,7 +1,6 @@
 // Export and diagnosis tasks over the core.
 #include "tasks.hpp"
 
-#include <alibi/explore/diagnosis_error_map.hpp>
 #include <alibi/io/session_export.hpp>
 #include <alibi/model/attention.hpp>
 #include <alibi/model/bias.hpp>
@@ -47,11 +46,10 @@ Result<void> exportSessionTensor(const Session& session, ExportWhat what, const 
     return fail(ErrorCode::Internal, "unknown export kind");
 }
 
-Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const QString& source, QSize pixels,
-                                       int labelBand, const std::function<bool()>& cancelled) {
+Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const QString& source,
+                                       const std::function<bool()>& cancelled) {
     const Tensor& tensor = *kept;
     DiagnosisReport report;
-    report.tensor = std::move(kept);
     report.source = source;
     report.shape = tensor.shape();
     report.dtype = tensor.dtype();
@@ -59,26 +57,16 @@ Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> kept, const
     if (!diagnosis) return std::unexpected(diagnosis.error());
     report.diagnosis = std::move(*diagnosis);
     if (cancelled && cancelled()) return fail(ErrorCode::Cancelled, "the diagnosis was cancelled");
-    auto error = explore::diagnosisErrorMap(tensor, report.diagnosis, pixels.width(), pixels.height(), 4, labelBand,
-                                            /*squareCells=*/true);
-    if (!error) return report;  // the words still stand without the heatmap
-    report.errorMax = error->errorMax;
-    report.mapCaption = error->caption;
-    report.barTitle = error->barTitle;
-    report.colorBar = explore::diagnosisColorBar(*error, 5);
-    report.errorImage = std::move(error->map.image);
-    report.tiles = std::move(error->map.tiles);
-    report.tileLabels = std::move(error->tileLabels);
+    report.tensor = std::move(kept);
     return report;
 }
 
-Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels, std::uint64_t budget, int labelBand,
-                                     const ReadOptions& read) {
+Result<DiagnosisReport> diagnoseFile(const QString& path, const ReadOptions& read, std::uint64_t budget) {
     auto loaded = loadTensor(path.toStdString(), TensorReadOptions{.tensorName = {}, .budget = budget, .read = read});
     if (!loaded) return std::unexpected(loaded.error());
     if (read.cancelled && read.cancelled()) return fail(ErrorCode::Cancelled, "the diagnosis was cancelled");
-    return diagnoseTensor(std::make_shared<const Tensor>(std::move(loaded->tensor)), QFileInfo(path).fileName(), pixels,
-                          labelBand, read.cancelled);
+    return diagnoseTensor(std::make_shared<const Tensor>(std::move(loaded->tensor)), QFileInfo(path).fileName(),
+                          read.cancelled);
 }
 
 }  // namespace alibi::qt

@@ -7,10 +7,7 @@
 #include <alibi/io/read_progress.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
-#include <alibi/render/color_scale.hpp>
-#include <alibi/render/render.hpp>
 
-#include <QSize>
 #include <QString>
 
 #include <functional>
@@ -34,29 +31,16 @@ struct DiagnosisReport {
     Shape shape;
     DType dtype = DType::F32;
     Diagnosis diagnosis;
-    Image errorImage;  // |tensor - correct ALiBi| per head, grid layout, magma
-    std::vector<HeatmapTile> tiles;
-    std::vector<std::string> tileLabels;  // "h3", or "b1 h3" for a batch (the core's)
-    double errorMax = 0;
-    // The core's words for the map (explore::diagnosisErrorMapLabels): the bias error, or the
-    // probability change when every finding is harmless.
-    std::string mapCaption, barTitle = "|error|";
-    // The map's colour bar (explore::diagnosisColorBar): its range, title and the masked swatch
-    // when the core painted some cells masked grey.
-    ColorBar colorBar;
-    std::shared_ptr<const Tensor> tensor;  // the tensor diagnosed (File > Export figure draws it)
+    // The tensor diagnosed: the view draws its error map (explore::diagnosisErrorMap) at its own
+    // size, and File > Export figure draws it.
+    std::shared_ptr<const Tensor> tensor;
 };
 
-// `labelBand`: image pixels free above every tile of the error map for its label ("b1 h3"). The
-// map's tiles have square cells (the core's squareCells), the image cropped to them.
-// `cancelled` (optional) is asked between the diagnosis and its error map: true gives
-// ErrorCode::Cancelled.
+// `cancelled` (optional) is asked after the diagnosis: true gives ErrorCode::Cancelled.
 [[nodiscard]] Result<DiagnosisReport> diagnoseTensor(std::shared_ptr<const Tensor> tensor, const QString& source,
-                                                     QSize pixels, int labelBand = 0,
                                                      const std::function<bool()>& cancelled = {});
 // Reads the file with the core's progress and cancel (`read`), then diagnoses it.
-[[nodiscard]] Result<DiagnosisReport> diagnoseFile(const QString& path, QSize pixels,
-                                                   std::uint64_t budget = kDefaultMemoryBudget, int labelBand = 0,
-                                                   const ReadOptions& read = {});
+[[nodiscard]] Result<DiagnosisReport> diagnoseFile(const QString& path, const ReadOptions& read = {},
+                                                   std::uint64_t budget = kDefaultMemoryBudget);
 
 }  // namespace alibi::qt
