@@ -354,9 +354,45 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     // The labels sit in the band the core left above every tile (HeatmapParams::labelBand).
     const double band = m_grid->gridParams.labelBand / dpr;
     const bool perHead = m_grid->session.scale == ScaleMode::PerHead && m_grid->grid.tiles.size() > 1;
-    for (int tileIndex = 0; tileIndex < static_cast<int>(m_grid->grid.tiles.size()); ++tileIndex) {
+    // Each tile's label forms, most to least informative; the grid takes the first form that
+    // fits every tile it labels, so no tile reads "h3" beside "h2  m = 1/8" (issue 27).
+    const std::size_t tileCount = m_grid->grid.tiles.size();
+    std::vector<QStringList> forms(tileCount);
+    std::vector<QRectF> tileRects(tileCount);
+    for (std::size_t n = 0; n < tileCount; ++n) {
+        const HeatmapTile& t = m_grid->grid.tiles[n];
+        tileRects[n] = QRectF(r.x() + t.x / dpr, r.y() + t.y / dpr, t.width / dpr, t.height / dpr);
+        const double m =
+            t.head < static_cast<int>(m_grid->slopes.size()) ? m_grid->slopes[static_cast<std::size_t>(t.head)] : 0;
+        const QString slope = u"h%1  m = %2"_s.arg(t.head).arg(slopeText(m));
+        QStringList& f = forms[n];
+        if (perHead) {
+            // Each tile's own colour range, exact ends as on the bar.
+            const alibi::ColorBar own =
+                alibi::heatmapColorBar(m_grid->grid, m_grid->gridParams, static_cast<int>(n), 2);
+            const QString range = u"  [%1, %2]"_s.arg(QString::fromStdString(own.ticks.front().label),
+                                                      QString::fromStdString(own.ticks.back().label));
+            f << slope + range << u"h%1"_s.arg(t.head) + range;
+        }
+        f << slope << u"h%1"_s.arg(t.head) << QString::number(t.head);
+    }
+    int form = forms.empty() ? 0 : static_cast<int>(forms.front().size()) - 1;
+    for (int k = 0; !forms.empty() && k < static_cast<int>(forms.front().size()); ++k) {
+        bool all = true;
+        for (std::size_t n = 0; n < tileCount && all; ++n) {
+            const QRectF& tr = tileRects[n];
+            if (tr.width() < 24 || tr.height() < 16) continue;
+            all = fm.horizontalAdvance(forms[n][k]) + 10 <= tr.width();
+        }
+        if (all) {
+            form = k;
+            break;
+        }
+    }
+    m_tileLabels.assign(tileCount, QString());
+    for (int tileIndex = 0; tileIndex < static_cast<int>(tileCount); ++tileIndex) {
         const HeatmapTile& t = m_grid->grid.tiles[static_cast<std::size_t>(tileIndex)];
-        const QRectF tr(r.x() + t.x / dpr, r.y() + t.y / dpr, t.width / dpr, t.height / dpr);
+        const QRectF tr = tileRects[static_cast<std::size_t>(tileIndex)];
         if (t.head == m_selected || t.head == m_highlight) {
             QPen pen(
                 t.head == m_highlight ? palette().color(QPalette::Highlight) : palette().color(QPalette::WindowText),
@@ -367,21 +403,8 @@ void HeadGridView::paintEvent(QPaintEvent*) {
         }
         paintLessonMark(p, t, tr);
         if (tr.width() < 24 || tr.height() < 16) continue;
-        const double m =
-            t.head < static_cast<int>(m_grid->slopes.size()) ? m_grid->slopes[static_cast<std::size_t>(t.head)] : 0;
-        QString label = u"h%1  m = %2"_s.arg(t.head).arg(slopeText(m));
-        if (perHead) {
-            // Each tile's own colour range, exact ends as on the bar.
-            const alibi::ColorBar own = alibi::heatmapColorBar(m_grid->grid, m_grid->gridParams, tileIndex, 2);
-            const QString range = u"  [%1, %2]"_s.arg(QString::fromStdString(own.ticks.front().label),
-                                                      QString::fromStdString(own.ticks.back().label));
-            if (fm.horizontalAdvance(label + range) + 10 <= tr.width())
-                label += range;
-            else if (fm.horizontalAdvance(u"h%1"_s.arg(t.head) + range) + 10 <= tr.width())
-                label = u"h%1"_s.arg(t.head) + range;
-        }
-        if (fm.horizontalAdvance(label) + 10 > tr.width()) label = u"h%1"_s.arg(t.head);
-        if (fm.horizontalAdvance(label) + 10 > tr.width()) label = QString::number(t.head);
+        const QString label = forms[static_cast<std::size_t>(tileIndex)][form];
+        if (tileCount > 1) m_tileLabels[static_cast<std::size_t>(tileIndex)] = label;
         if (band >= fm.height() && m_grid->grid.tiles.size() > 1) {
             p.setPen(palette().color(QPalette::WindowText));
             p.drawText(QRectF(tr.x(), tr.y() - band, tr.width(), band), Qt::AlignLeft | Qt::AlignVCenter, label);

@@ -46,6 +46,8 @@ public:
     // The font of the tiles' labels and the band (device pixels) above each tile that holds one.
     [[nodiscard]] QFont labelFont() const;
     [[nodiscard]] int labelBand() const;
+    // Each tile's label as the last paint wrote it (empty: none), one form for the whole grid.
+    [[nodiscard]] const std::vector<QString>& tileLabels() const { return m_tileLabels; }
     [[nodiscard]] QSize sizeHint() const override { return {900, 700}; }
 
 signals:
@@ -69,6 +71,7 @@ private:
     void paintColorBar(class QPainter& painter, const QRect& bar);
     void paintLessonMark(class QPainter& painter, const HeatmapTile& tile, const QRectF& tileRect) const;
 
+    std::vector<QString> m_tileLabels;
     GridPtr m_grid;
     QImage m_image;
     int m_highlight = -1;

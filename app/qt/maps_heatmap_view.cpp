@@ -372,20 +372,31 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
     }
     p.setRenderHint(QPainter::Antialiasing, false);
 
-    // Head labels along the single tile's axes (similarity), thinned to what fits.
+    // Head labels along the single tile's axes (similarity): every head's where its label fits
+    // its cell (the widest label across a column, a line down a row), else every k-th.
+    m_axisLabelsDrawn.clear();
     if (!m_axisLabels.isEmpty() && !m_map.tiles.empty()) {
         const HeatmapTile& t = m_map.tiles.front();
         const int n = static_cast<int>(m_axisLabels.size());
-        const double cell = t.width / dpr / n;
-        const int every =
-            std::max(1, static_cast<int>(std::ceil((fm.horizontalAdvance(u"000"_s) + 4) / std::max(cell, 1e-9))));
+        const double cellX = t.width / dpr / n, cellY = t.height / dpr / n;
+        int widest = 0;
+        for (const QString& l : m_axisLabels) widest = std::max(widest, fm.horizontalAdvance(l));
+        const auto stride = [](double need, double cell) {
+            return std::max(1, static_cast<int>(std::ceil(need / std::max(cell, 1e-9) - 1e-9)));
+        };
+        const int everyX = stride(widest + 2.0, cellX), everyY = stride(fm.height(), cellY);
         p.setPen(palette().color(QPalette::WindowText));
-        for (int k = 0; k < n; k += every) {
-            const double x = r.x() + t.x / dpr + (k + 0.5) * cell;
-            const double y = r.y() + t.y / dpr + (k + 0.5) * (t.height / dpr / n);
-            p.drawText(QRectF(x - 30, r.y() - axisMargin(), 60, axisMargin()), Qt::AlignCenter, m_axisLabels[k]);
-            p.drawText(QRectF(r.x() - axisMargin() - 4, y - fm.height() / 2.0, axisMargin(), fm.height()),
-                       Qt::AlignRight | Qt::AlignVCenter, m_axisLabels[k]);
+        for (int k = 0; k < n; ++k) {
+            const double x = r.x() + t.x / dpr + (k + 0.5) * cellX;
+            const double y = r.y() + t.y / dpr + (k + 0.5) * cellY;
+            const bool across = k % everyX == 0, down = k % everyY == 0;
+            if (across)
+                p.drawText(QRectF(x - cellX * everyX / 2.0, r.y() - axisMargin(), cellX * everyX, axisMargin()),
+                           Qt::AlignCenter, m_axisLabels[k]);
+            if (down)
+                p.drawText(QRectF(r.x() - axisMargin() - 4, y - fm.height() / 2.0, axisMargin(), fm.height()),
+                           Qt::AlignRight | Qt::AlignVCenter, m_axisLabels[k]);
+            m_axisLabelsDrawn.push_back({across, down});
         }
     }
     // One head's tokens along its axes, every k-th cell's where the cells are closer than a line (the core's rule).

@@ -20,6 +20,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace alibi::qt {
@@ -74,6 +75,8 @@ public:
     [[nodiscard]] QRectF tileRect(std::size_t n) const;
     // Labels of the single tile's rows and columns (the similarity matrix's heads, in order).
     void setAxisLabels(QStringList labels);
+    // Which axis labels the last paint wrote: {across the top, down the left} per label.
+    [[nodiscard]] const std::vector<std::pair<bool, bool>>& axisLabelsDrawn() const { return m_axisLabelsDrawn; }
     // The tokens of the keys and of the query rows, made visible (one picture of one head): each
     // axis labels every k-th cell with its token, k the smallest step that keeps them a text line
     // apart (the core's rule, indexAxisLabels); the picture then leaves room for them. Empty: none.
@@ -142,6 +145,7 @@ private:
     std::vector<QRectF> m_labelRects;  // where the last paint wrote each label
     std::vector<QString> m_labelTexts;
     QStringList m_axisLabels;
+    std::vector<std::pair<bool, bool>> m_axisLabelsDrawn;
     std::vector<std::string> m_keyTokens, m_queryTokens;
     [[nodiscard]] int tokenMargin() const;
     int m_highlight = -1;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -52,7 +53,58 @@ void PlotWidget::setSeries(std::vector<Series> series) {
     m_series = std::move(series);
     if (m_highlight >= static_cast<int>(m_series.size())) m_highlight = -1;
     computeRanges();
+    findCoinciding();
     update();
+}
+
+void PlotWidget::findCoinciding() {
+    const std::size_t count = m_series.size();
+    m_groupSize.assign(count, 1);
+    m_groupTurn.assign(count, 0);
+    if (count < 2 || count > 8 || m_style == Style::Bars) return;
+    const double tolerance = 0.002 * (m_y.hi - m_y.lo);
+    const auto axisY = [this](double y) { return m_logY ? std::log2(y) : y; };
+    // Two series coincide when they share at least two usable x and agree at every one of them.
+    const auto coincide = [&](const Series& a, const Series& b) {
+        std::unordered_map<double, double> at;
+        for (std::size_t k = 0; k < a.x.size() && k < a.y.size(); ++k)
+            if (usable(a.x[k], a.y[k])) at.emplace(a.x[k], axisY(a.y[k]));
+        int shared = 0;
+        for (std::size_t k = 0; k < b.x.size() && k < b.y.size(); ++k) {
+            if (!usable(b.x[k], b.y[k])) continue;
+            const auto it = at.find(b.x[k]);
+            if (it == at.end()) continue;
+            if (std::abs(it->second - axisY(b.y[k])) > tolerance) return false;
+            ++shared;
+        }
+        return shared >= 2;
+    };
+    std::vector<int> group(count, -1);
+    for (std::size_t s = 0; s < count; ++s) {
+        if (group[s] >= 0) continue;
+        group[s] = static_cast<int>(s);
+        for (std::size_t t = s + 1; t < count; ++t)
+            if (group[t] < 0 && coincide(m_series[s], m_series[t])) group[t] = static_cast<int>(s);
+    }
+    for (std::size_t s = 0; s < count; ++s) {
+        int size = 0, turn = 0;
+        for (std::size_t t = 0; t < count; ++t)
+            if (group[t] == group[s]) {
+                if (t < s) ++turn;
+                ++size;
+            }
+        m_groupSize[s] = size;
+        m_groupTurn[s] = turn;
+    }
+}
+
+QString PlotWidget::shownNote() const {
+    QStringList parts;
+    if (!m_note.isEmpty()) parts << m_note;
+    for (std::size_t s = 0; s < m_groupSize.size(); ++s)
+        if (m_groupSize[s] > 1 && m_groupTurn[s] == 0)
+            parts << u"%1 curves coincide, dashed in turn"_s.arg(m_groupSize[s]);
+    return parts.join(u" · "_s);
 }
 
 void PlotWidget::wheelEvent(QWheelEvent* event) {
@@ -178,15 +230,15 @@ PlotWidget::Margins PlotWidget::margins() const {
     const QRect title = bfm.boundingRect(QRect(0, 0, static_cast<int>(textWidth), 1000), Qt::TextWordWrap, m_title);
     m.titleHeight = std::max(bfm.height(), title.height()) + 2;
     // The note beside the title when both fit on the line, else on a line of its own below.
-    if (!m_note.isEmpty()) {
+    if (const QString note = shownNote(); !note.isEmpty()) {
         QFont small = f;
         small.setPointSizeF(f.pointSizeF() * 0.9);
         const QFontMetrics sfm(small);
         const double beside = textWidth - bfm.horizontalAdvance(m_title) - 24;
-        m.noteBelowTitle = title.height() > bfm.height() || sfm.horizontalAdvance(m_note) > beside;
+        m.noteBelowTitle = title.height() > bfm.height() || sfm.horizontalAdvance(note) > beside;
         if (m.noteBelowTitle)
             m.noteHeight =
-                sfm.boundingRect(QRect(0, 0, static_cast<int>(textWidth), 1000), Qt::TextWordWrap, m_note).height();
+                sfm.boundingRect(QRect(0, 0, static_cast<int>(textWidth), 1000), Qt::TextWordWrap, note).height();
     }
     m.top = 6 + m.titleHeight + m.noteHeight + std::max(6, fm.height() / 2);
     if (m_referenceX) m.top += fm.height() + 2;  // the reference line's label, above the frame
@@ -227,7 +279,17 @@ PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     room.rows = std::max(1, static_cast<int>((std::max(40.0, height() - m.top - m.bottom) - 8) / l.line));
     room.swatch = 16 + 4 + 8 + fm.averageCharWidth();
     room.noteWidth = fm.horizontalAdvance(QString::fromStdString(alibi::legendNote(m_series.size(), m_series.size())));
-    const alibi::LegendPlan plan = alibi::planLegend(widths, room);
+    // The plan keeps at least one column of whole names even when that column is wider than
+    // the room (a 360 px plot at 1280x720 gave three quarters to "head 6 (m = 0.007812)"):
+    // when one column of whole names does not fit, plan with the brief names only, so the
+    // plot keeps its share (issue 27).
+    double widestFull = 0;
+    for (const alibi::LegendEntryWidths& e : widths) widestFull = std::max(widestFull, e.full);
+    const bool forceBrief = widestFull + room.swatch > room.width;
+    if (forceBrief)
+        for (alibi::LegendEntryWidths& e : widths) e.full = e.brief;
+    alibi::LegendPlan plan = alibi::planLegend(widths, room);
+    plan.brief = plan.brief || forceBrief;
     l.columns = plan.columns;
     l.rows = plan.rows;
     l.columnWidth = plan.columnWidth;
@@ -250,12 +312,10 @@ QRectF PlotWidget::plotArea() const {
 
 double PlotWidget::curvePad() const {
     if (m_style == Style::Bars || m_series.empty()) return 0;
-    // The widest pen drawCurve uses (a lesson's thick curve, a categorical overlay's widest
-    // under-curve), at the presentation line scale; a marker's radius beyond it. Capped, so a
-    // small plot keeps its room (a wider pen is cut by the frame, its centre line never).
-    const int count = static_cast<int>(m_series.size());
+    // The widest pen drawCurve uses (a lesson's thick curve), at the presentation line scale;
+    // a marker's radius beyond it. Capped, so a small plot keeps its room (a wider pen is cut
+    // by the frame, its centre line never).
     double widest = 4.5;
-    if (m_categorical && count <= 8) widest = std::max(widest, 2.0 + 2.5 * (count - 1));
     widest *= std::clamp(qApp->property("alibiLineScale").toDouble(), 1.0, 4.0);
     double extent = widest / 2;
     if (m_style == Style::LinesAndMarkers) extent = 2.2 + widest / 2;
@@ -487,11 +547,13 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             c.setAlpha(50);
         else if (m_highlight < 0 && !m_emphasis.empty() && !lessonMark)
             c.setAlpha(70);
-        double widthPx = lessonMark ? 4.5 : highlighted ? 3.0 : 2.0;
-        // Categorical overlays draw earlier series wider, so identical curves stay visible
-        // (press and geometric coincide when H is a power of two).
-        if (m_categorical && count <= 8 && !highlighted) widthPx += 2.5 * (count - 1 - s);
-        widthPx *= lineScale;
+        // One width for every series (a lesson's or the hovered one thicker): a pen's width
+        // never reaches values the curve does not have. Coinciding series (press and geometric
+        // when H is a power of two; T = 64 ... 1024 for a steep head) are dashed in turn, each
+        // showing its colour in its own dash, and the note says how many coincide.
+        double widthPx = (lessonMark ? 4.5 : highlighted ? 3.0 : 2.0) * lineScale;
+        const std::size_t at = static_cast<std::size_t>(s);
+        const int groupSize = at < m_groupSize.size() && !(m_highlight == s) ? m_groupSize[at] : 1;
         const std::size_t n = std::min(ser.x.size(), ser.y.size());
         if (m_style == Style::Bars) {
             const double bw = std::max(1.0, 0.8 * a.width() / std::max<double>(1.0, m_x.hi - m_x.lo));
@@ -515,15 +577,25 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         std::vector<QPolygonF> lines = screenPolylines(ser, a, column);
         const bool jagged = turns(lines) > kSmoothTurns;
         if (wide && jagged) lines = screenPolylines(ser, a, 1.0);
-        const bool dashed = static_cast<std::size_t>(s) < m_dashed.size() && m_dashed[static_cast<std::size_t>(s)];
-        p.setPen(wide && !jagged ? QPen(c, widthPx, dashed ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin)
-                                 : QPen(c, highlighted ? 1.0 : 0.0, dashed ? Qt::DashLine : Qt::SolidLine));
+        const bool fixedDash = at < m_dashed.size() && m_dashed[at];
+        QPen pen = wide && !jagged
+                       ? QPen(c, widthPx, fixedDash ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin)
+                       : QPen(c, highlighted ? 1.0 : 0.0, fixedDash ? Qt::DashLine : Qt::SolidLine);
+        if (groupSize > 1) {
+            // Dashes `dash` pixels long, each series' in its turn: the gaps show the others'.
+            const double unit = std::max(1.0, pen.widthF());
+            const double dash = std::max(6.0, 3.0 * widthPx) / unit;
+            pen.setDashPattern({dash, dash * (groupSize - 1)});
+            pen.setDashOffset(dash * ((groupSize - m_groupTurn[at]) % groupSize));
+        }
+        const bool dashed = fixedDash || groupSize > 1;
+        p.setPen(pen);
         p.setBrush(Qt::NoBrush);
         const double half = wide && !jagged ? widthPx / 2 : 0.5;
         for (const QPolygonF& line : lines)
             if (line.size() > 1) {
                 p.drawPolyline(line);
-                m_drawn.push_back({line, half});
+                m_drawn.push_back({line, half, false, s, dashed});
             }
         // A point alone (T = 1, or between two unusable values) draws no line: show it as a
         // dot, or as a pixel when there are so many that dots would cost a frame.
@@ -538,7 +610,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             p.setBrush(c);
             const double dot = std::max(1.5, widthPx / 2 + 0.5);
             for (const QPointF& point : alone) p.drawEllipse(point, dot, dot);
-            if (!alone.isEmpty()) m_drawn.push_back({alone, dot, true});
+            if (!alone.isEmpty()) m_drawn.push_back({alone, dot, true, s});
         }
         if (m_style == Style::LinesAndMarkers && n <= 300) {
             p.setBrush(c);
@@ -550,7 +622,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
                     markers.append(QPointF(mapX(ser.x[k], a), mapY(ser.y[k], a)));
                     p.drawEllipse(markers.constLast(), r, r);
                 }
-            if (!markers.isEmpty()) m_drawn.push_back({markers, r, true});
+            if (!markers.isEmpty()) m_drawn.push_back({markers, r, true, s});
         }
     };
     // Beyond 256 series every n-th is drawn (the highlighted one always), so a frame stays cheap.
@@ -625,7 +697,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
                          Qt::AlignRight | Qt::AlignVCenter,
                          QString::fromStdString(m_series[static_cast<std::size_t>(m_highlight)].label));
     }
-    if (!m_note.isEmpty()) {
+    if (const QString note = shownNote(); !note.isEmpty()) {
         QFont small = plotText;
         small.setPointSizeF(plotText.pointSizeF() * 0.9);
         p.setFont(small);
@@ -633,11 +705,11 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         // Beside the title when both fit, else on its own line(s) below it: never cut.
         if (margin.noteBelowTitle) {
             drawRecordedText(p, this, QRectF(8, 6 + margin.titleHeight, width() - 16, margin.noteHeight),
-                             Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_note);
+                             Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, note);
         } else {
             const double titleWidth = QFontMetrics(titleFont).horizontalAdvance(m_title) + 24;
             drawRecordedText(p, this, QRectF(8 + titleWidth, 6, width() - 16 - titleWidth, margin.titleHeight),
-                             Qt::AlignRight | Qt::AlignVCenter, m_note);
+                             Qt::AlignRight | Qt::AlignVCenter, note);
         }
         p.setFont(plotText);
     }

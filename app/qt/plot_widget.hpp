@@ -100,10 +100,15 @@ public:
         QPolygonF points;
         double halfWidth = 0;
         bool dots = false;  // separate dots (markers), not a polyline
+        int series = -1;
+        bool dashed = false;  // drawn dashed (a fixed dash, or a coinciding curve's turn)
     };
     [[nodiscard]] QRectF frameRect() const { return plotArea(); }
     [[nodiscard]] const std::vector<DrawnCurve>& drawnCurves() const { return m_drawn; }
     [[nodiscard]] QRectF referenceLabelRect() const { return m_referenceLabelRect; }
+    // The note as drawn: the view's, then "k curves coincide, dashed in turn" where series lie
+    // on one another (every pen has one width, so a line never moves a value; issue 27).
+    [[nodiscard]] QString shownNote() const;
 
 signals:
     void seriesHovered(int index);           // -1: none
@@ -134,6 +139,9 @@ private:
                                                          double columnWidth) const;
     [[nodiscard]] bool usable(double x, double y) const;
     void computeRanges();
+    // Groups of series that coincide (every shared x within 0.2 % of the y range): each
+    // series' group's size and its turn in it (size 1: alone). Lines only, up to 8 series.
+    void findCoinciding();
 
     std::vector<Series> m_series;
     std::optional<Range> m_zoomX;  // the wheel's x range, in axis units (nullopt: every point)
@@ -178,6 +186,7 @@ private:
     std::optional<double> m_markedX;
     Range m_x, m_y;  // in axis units (log2 when logarithmic)
     std::vector<DrawnCurve> m_drawn;
+    std::vector<int> m_groupSize, m_groupTurn;
     QRectF m_referenceLabelRect;
 };
 

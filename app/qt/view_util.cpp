@@ -305,22 +305,44 @@ PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF 
     painted.rects.assign(tiles.size(), QRectF());
     painted.texts.assign(tiles.size(), QString());
     if (tiles.size() < 2) return painted;  // one tile: the title names it
-    painter.save();
+    // Each tile's band and font first; then one form for every tile of the grid (issue 27):
+    // the given labels where each fits its tile, else "h3" on every tile, never a mix.
+    struct Slot {
+        QRectF tile;
+        double room = 0;
+        QFont font;
+        QString full, bare;
+    };
+    std::vector<Slot> places(tiles.size());
+    bool fullFits = true;
     for (std::size_t n = 0; n < tiles.size(); ++n) {
         const HeatmapTile& t = tiles[n];
-        const QRectF tr(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
-        const double room = alibi::tileLabelRoom(tiles, n) * sy;
-        if (room < 7) continue;
+        Slot& slot = places[n];
+        slot.tile = QRectF(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
+        slot.room = alibi::tileLabelRoom(tiles, n) * sy;
+        if (slot.room < 7) continue;
         QFont f = font;
         f.setPointSizeF(font.pointSizeF() * 0.9);
-        while (QFontMetricsF(f).height() > room && f.pointSizeF() > 4) f.setPointSizeF(f.pointSizeF() * 0.9);
+        while (QFontMetricsF(f).height() > slot.room && f.pointSizeF() > 4) f.setPointSizeF(f.pointSizeF() * 0.9);
+        slot.font = f;
         const QFontMetricsF fm(f);
-        if (fm.height() > room) continue;
-        painter.setFont(f);
-        QString label = n < labels.size() && !labels[n].isEmpty() ? labels[n] : u"h%1"_s.arg(t.head);
-        if (fm.horizontalAdvance(label) > tr.width()) label = u"h%1"_s.arg(t.head);
-        if (fm.horizontalAdvance(label) > tr.width()) continue;
-        const QRectF box(tr.x(), tr.y() - room, tr.width(), room);
+        if (fm.height() > slot.room) continue;
+        slot.bare = u"h%1"_s.arg(t.head);
+        if (fm.horizontalAdvance(slot.bare) > slot.tile.width()) {
+            slot.bare.clear();
+            continue;
+        }
+        slot.full = n < labels.size() && !labels[n].isEmpty() ? labels[n] : slot.bare;
+        if (fm.horizontalAdvance(slot.full) > slot.tile.width()) fullFits = false;
+    }
+    painter.save();
+    for (std::size_t n = 0; n < tiles.size(); ++n) {
+        const Slot& slot = places[n];
+        if (slot.bare.isEmpty()) continue;
+        const QString label = fullFits ? slot.full : slot.bare;
+        const QFontMetricsF fm(slot.font);
+        painter.setFont(slot.font);
+        const QRectF box(slot.tile.x(), slot.tile.y() - slot.room, slot.tile.width(), slot.room);
         painter.drawText(box, Qt::AlignLeft | Qt::AlignBottom, label);
         painted.rects[n] = QRectF(box.x(), box.bottom() - fm.height(), fm.horizontalAdvance(label), fm.height());
         painted.texts[n] = label;

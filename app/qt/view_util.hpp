@@ -92,9 +92,10 @@ private:
 // Each tile's label (labels[n], or "h3" from its head) in the band the core left free above it
 // (HeatmapParams::labelBand, alibi::tileLabelRoom), as the head grid and the figures write them:
 // never over a cell. The tiles are drawn at `target`'s top-left, `sx` x `sy` widget pixels per
-// image pixel; the label font (`font` at 0.9) shrinks to the band as drawn, and a label wider
-// than its tile falls back to "h3", then to none. Where each label went (empty: none) and its
-// text, in tile order.
+// image pixel; the label font (`font` at 0.9) shrinks to the band as drawn. Every tile of the
+// grid takes one form: the given labels when each fits its tile, else "h3" on every tile (a tile
+// too small even for that gets none). Where each label went (empty: none) and its text, in tile
+// order.
 struct PaintedTileLabels {
     std::vector<QRectF> rects;
     std::vector<QString> texts;

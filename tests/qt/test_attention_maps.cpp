@@ -664,6 +664,54 @@ private slots:
         QVERIFY(page->similarityView()->hasPicture());
     }
 
+    // Issue 27 (D5): at presentation scale the similarity matrix labelled only every other head
+    // (its rule wanted room for "000" in a cell) though each cell held a label line. With a font
+    // whose line fits a cell and whose "000" does not, every head is labelled on both axes.
+    void similarityLabelsEveryHeadThatFits() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->views()->setCurrentIndex(AttentionMapsPage::SimilarityView);
+        page->setSimilarity(SimilarityBasis::Profile, HeadOrder::Similarity);
+        MapsHeatmapView* view = page->similarityView();
+        QTRY_VERIFY(!view->pending() && view->hasPicture());
+        // The axis labels are drawn at 0.9 of the view's font.
+        const auto labelMetrics = [](QFont f) {
+            f.setPointSizeF(f.pointSizeF() * 0.9);
+            return QFontMetrics(f);
+        };
+        bool chosen = false;
+        QString tried;
+        for (int attempt = 0; attempt < 4 && !chosen; ++attempt) {
+            const double cell = view->tileRect(0).height() / 8;
+            QFont f = view->font();
+            for (double pt = 4; pt < 60; pt += 0.5) {
+                f.setPointSizeF(pt);
+                const QFontMetrics fm = labelMetrics(f);
+                if (fm.height() <= cell * 0.9 && fm.horizontalAdvance(u"000"_qs) + 4 > cell) break;
+            }
+            view->setFont(f);
+            QTest::qWait(50);
+            QTRY_VERIFY(!view->pending() && view->hasPicture());
+            view->repaint();
+            const double now = view->tileRect(0).height() / 8;
+            const QFontMetrics fm = labelMetrics(f);
+            chosen = fm.height() <= now && fm.horizontalAdvance(u"0"_qs) + 2 <= now &&
+                     fm.horizontalAdvance(u"000"_qs) + 4 > now;
+            tried += u"cell %1 -> %2 px, %3 pt: line %4, 000 %5; "_qs.arg(cell)
+                         .arg(now)
+                         .arg(f.pointSizeF())
+                         .arg(fm.height())
+                         .arg(fm.horizontalAdvance(u"000"_qs));
+        }
+        QVERIFY2(chosen, qPrintable(tried));
+        const auto& drawn = view->axisLabelsDrawn();
+        QCOMPARE(int(drawn.size()), 8);
+        for (std::size_t k = 0; k < drawn.size(); ++k)
+            QVERIFY2(drawn[k].first && drawn[k].second, qPrintable(QString::number(k)));
+    }
+
     // Figure on the Similarity tab: the matrix shown, as the core's similarity figure at 2x;
     // refused with a message while no matrix is drawn.
     void similarityFigure() {

@@ -476,6 +476,27 @@ private slots:
                                     .arg(k)
                                     .arg(q);
             };
+            // Every tile of a grid carries its label in one form (issue 27, D7: lesson 1 step 1
+            // read "h0  m = 1/2" ... "h2  m = 1/8", then bare "h3" ... "h7").
+            const auto oneForm = [&](const QString& what, const QStringList& labels) {
+                QStringList forms;
+                for (const QString& l : labels)
+                    if (!l.isEmpty()) forms << QString::number(l.split(u' ', Qt::SkipEmptyParts).size());
+                forms.removeDuplicates();
+                if (forms.size() > 1)
+                    problems << QString("%1: %2's tile labels change form: %3").arg(name, what, labels.join(u" | "_s));
+            };
+            if (page == w.gridView()) {
+                QStringList labels;
+                for (const QString& l : w.gridView()->tileLabels()) labels << l;
+                oneForm(u"the head grid"_s, labels);
+            }
+            if (page == w.attentionPage()) {
+                QStringList labels;
+                MapsHeatmapView* maps = w.attentionPage()->gridView();
+                for (std::size_t n = 0; n < maps->heatmap().tiles.size(); ++n) labels << maps->labelText(n);
+                oneForm(u"the layer's maps"_s, labels);
+            }
             if (page == w.gridView() && w.gridView()->grid()) {
                 const auto& g = *w.gridView()->grid();
                 squareCells(u"the head grid"_s, g.grid.tiles, g.gridParams.attention.bias.queries,

@@ -6,9 +6,12 @@
 #include "view_util.hpp"
 
 #include <QApplication>
+#include <QImage>
+#include <QPainter>
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 using namespace alibi;
@@ -49,6 +52,93 @@ private slots:
             std::any_of(texts.begin(), texts.end(), [](const QString& t) { return t.endsWith(u" of 32 listed"_qs); }),
             qPrintable(texts.join(u" | "_qs)));
         QVERIFY2(shortened.isEmpty(), qPrintable(shortened.join(u" | "_qs)));
+    }
+
+    // Issue 27 (D3): five coinciding curves (the Extrapolation plot's T = 64 ... 1024 for a steep
+    // head) were drawn as nested strokes, earlier ones wider, so at the presentation line scale
+    // the band ran below 0 and above the peak. Every series now has one pen width; the ones that
+    // coincide are dashed in turn and the note says so; a curve apart stays solid.
+    void coincidingCurvesKeepOneWidth() {
+        qApp->setProperty("alibiLineScale", 2.0);
+        PlotWidget plot;
+        plot.setCategorical(true);
+        std::vector<Series> series;
+        for (int t : {64, 128, 256, 512, 1024}) {
+            Series s{"T = " + std::to_string(t), {}, {}};
+            for (int d = 0; d < t; ++d) s.x.push_back(d), s.y.push_back(0.39 * std::exp2(-0.5 * d));
+            series.push_back(std::move(s));
+        }
+        series.push_back({"apart", {0.0, 10.0, 20.0}, {0.1, 0.2, 0.3}});
+        plot.setSeries(series);
+        plot.resize(420, 280);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.repaint();
+        qApp->setProperty("alibiLineScale", QVariant());
+        double width = -1;
+        std::vector<bool> dashed(series.size(), false), seen(series.size(), false);
+        for (const PlotWidget::DrawnCurve& c : plot.drawnCurves()) {
+            if (c.dots) continue;
+            if (width < 0) width = c.halfWidth;
+            QCOMPARE(c.halfWidth, width);
+            QVERIFY(c.series >= 0 && c.series < int(series.size()));
+            seen[std::size_t(c.series)] = true;
+            dashed[std::size_t(c.series)] = dashed[std::size_t(c.series)] || c.dashed;
+        }
+        for (std::size_t s = 0; s < series.size(); ++s) QVERIFY(seen[s]);
+        for (std::size_t s = 0; s < 5; ++s) QVERIFY2(dashed[s], qPrintable(QString::number(s)));
+        QVERIFY(!dashed[5]);
+        QVERIFY2(plot.shownNote().contains(u"5 curves coincide"_qs), qPrintable(plot.shownNote()));
+    }
+
+    // Issue 27 (D9): a 300 px plot with eight heads' whole names ("head 6 (m = 0.007812)") gave
+    // the legend three quarters of its width. When one column of whole names does not fit the
+    // legend's room, the brief names ("h6") are listed and the plotting area keeps its share.
+    void smallPlotKeepsItsShare() {
+        PlotWidget plot;
+        std::vector<Series> series;
+        for (int h = 0; h < 8; ++h)
+            series.push_back({"head " + std::to_string(h) + " (m = 0.007812)", {0.0, 15.0}, {0.0, -1.0 * h}});
+        plot.setSeries(series);
+        plot.resize(300, 300);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.repaint();
+        QStringList texts;
+        for (const PaintedText& t : paintedTexts(&plot)) texts << t.text;
+        QVERIFY2(texts.contains(u"h0"_qs) && texts.contains(u"h7"_qs), qPrintable(texts.join(u" | "_qs)));
+        QVERIFY2(plot.frameRect().width() >= 0.4 * plot.width(), qPrintable(QString::number(plot.frameRect().width())));
+    }
+
+    // Issue 27 (D7): every tile of a grid takes one label form. Tiles whose given labels fit
+    // some tiles but not others ("h0 m = 1/2" fits, "h3 m = 1/16" does not) are all "hN".
+    void tileLabelsTakeOneForm() {
+        QFont font;
+        font.setPointSizeF(12);
+        QFont labelFont = font;
+        labelFont.setPointSizeF(font.pointSizeF() * 0.9);
+        const QFontMetricsF fm(labelFont);
+        const std::vector<QString> labels{u"h0 m = 1/2"_qs, u"h1 m = 1/4"_qs, u"h2 m = 1/8"_qs, u"h3 m = 1/16"_qs};
+        const int width = int(std::ceil(fm.horizontalAdvance(labels[0]))) + 1;
+        QVERIFY(fm.horizontalAdvance(labels[3]) > width);
+        std::vector<HeatmapTile> tiles;
+        for (int h = 0; h < 4; ++h) {
+            HeatmapTile t;
+            t.head = h;
+            t.x = h * (width + 10);
+            t.y = 80;
+            t.width = width;
+            t.height = 100;
+            tiles.push_back(t);
+        }
+        QImage image(4 * (width + 10), 200, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        const PaintedTileLabels painted = paintTileLabels(painter, font, QPointF(0, 0), 1.0, 1.0, tiles, labels);
+        painter.end();
+        QStringList texts;
+        for (const QString& t : painted.texts) texts << t;
+        QCOMPARE(texts, (QStringList{u"h0"_qs, u"h1"_qs, u"h2"_qs, u"h3"_qs}));
     }
 };
 
