@@ -106,6 +106,7 @@ void drawCompareView(AppState& state, const Model& model) {
             break;
         }
     }
+    noteHeatmapTiles("compare", c.tiles, origin, queries, keys);
     state.compareLabels = drawTileLabels(c.tiles, {}, origin);  // in the band above each tile, as the grid's
     drawLessonMark(state.lessonMark, c.tiles, state.session.attention.bias.queries,
                    state.session.attention.bias.keyCount(), origin);

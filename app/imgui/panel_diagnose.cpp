@@ -187,6 +187,9 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         } else {
             ImGui::Dummy(size);
         }
+        if (const Shape& shape = result->shape; shape.size() >= 2)
+            noteHeatmapTiles("diagnose error map", result->errorMap.tiles, origin, shape[shape.size() - 2],
+                             shape.back());
         // Each tile's label ("h3", or "b1 h3" for a batch) in the band above it.
         state.diagnoseLabels = drawTileLabels(result->errorMap.tiles, result->tileLabels, origin);
         if (model.diagnosisPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);

@@ -109,6 +109,17 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, d
     drawColorBar(texture, origin, height, bar);
 }
 
+void noteHeatmapTiles(const std::string& picture, const std::vector<HeatmapTile>& tiles, ImVec2 origin,
+                      std::int64_t rows, std::int64_t columns, float zoomX, float zoomY) {
+    for (const HeatmapTile& t : tiles) {
+        const ImVec2 min(origin.x + static_cast<float>(t.x) * zoomX, origin.y + static_cast<float>(t.y) * zoomY);
+        noteHeatmapTile(
+            picture, min,
+            ImVec2(min.x + static_cast<float>(t.width) * zoomX, min.y + static_cast<float>(t.height) * zoomY), rows,
+            columns);
+    }
+}
+
 void sameLineIfFits(float nextWidth, float spacing) {
     const float gap = spacing >= 0 ? spacing : ImGui::GetStyle().ItemSpacing.x;
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;

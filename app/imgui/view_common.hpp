@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <string>
@@ -57,6 +58,10 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, d
 // Returns where each label went (screen coordinates).
 std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles,
                                            const std::vector<std::string>& labels, ImVec2 origin);
+// Notes each tile of a heatmap picture drawn at `origin` (its image pixels scaled zoomX x zoomY on
+// the screen), each showing rows x columns cells, for the layout check's square-cell rule.
+void noteHeatmapTiles(const std::string& picture, const std::vector<HeatmapTile>& tiles, ImVec2 origin,
+                      std::int64_t rows, std::int64_t columns, float zoomX = 1.0f, float zoomY = 1.0f);
 // The label band a text line needs (what the views ask the core to leave above each tile).
 [[nodiscard]] int tileLabelBand();
 // Puts the next item on the current line when `nextWidth` pixels still fit there, else on the
