@@ -22,6 +22,11 @@ namespace alibi::imgui {
 
 namespace {
 
+// Whether the map's tiles are a batch's (batch row, head) pairs, labelled "b1 h3" by the core.
+bool batchTileLabels(const DiagnoseResult& result) {
+    return !result.tileLabels.empty() && result.tileLabels.front().starts_with('b');
+}
+
 std::string shapeText(const Shape& shape) {
     std::string text = "(";
     for (std::size_t i = 0; i < shape.size(); ++i) text += fmt::format("{}{}", i == 0 ? "" : ", ", shape[i]);
@@ -143,10 +148,12 @@ void drawDiagnoseView(AppState& state, const Model& model) {
                                     ? shown->mapCaption
                                     : "|error| per cell against correct ALiBi: " +
                                           (shown->diagnosis ? correctAlibiSummary(*shown->diagnosis) : std::string());
+    const bool batchTiles = shown != nullptr && batchTileLabels(*shown);
     const float captionHeight =
         ImGui::CalcTextSize(caption.c_str(), nullptr, false, static_cast<float>(state.diagnoseWidth) + colorBarWidth())
             .y +
-        ImGui::GetStyle().ItemSpacing.y * 3 + ImGui::GetTextLineHeight() * 0.5f;
+        (batchTiles ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + ImGui::GetStyle().ItemSpacing.y * 3 +
+        ImGui::GetTextLineHeight() * 0.5f;
     state.diagnoseHeight =
         std::max(16, static_cast<int>(avail.y - std::max(captionHeight, 2 * ImGui::GetTextLineHeightWithSpacing())));
 
@@ -175,6 +182,8 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         ImGui::TextDisabled("%s", result->mapCaption.c_str());
     else
         ImGui::TextDisabled("|error| per cell against correct ALiBi%s%s", against.empty() ? "" : ": ", against.c_str());
+    // A batch's tiles are (batch row, head) pairs: their labels' letters said once.
+    if (batchTileLabels(*result)) ImGui::TextDisabled("%s", kBatchTilesKey);
     ImGui::PopTextWrapPos();
     // The colour bar's top label is centred on the map's first row: half a line of room for it.
     ImGui::Dummy(ImVec2(0.0f, ImGui::GetTextLineHeight() * 0.5f));

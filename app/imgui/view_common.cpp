@@ -36,10 +36,14 @@ void drawStaleMark(ImVec2 min, ImVec2 max, float progress, float secondsLeft, bo
     draw->AddText(ImVec2(box.min.x + pad, box.min.y + pad), IM_COL32(255, 255, 255, 255), text.c_str());
 }
 
+float colorBarSwatchSize() {
+    return std::max(10.0f, std::round(ImGui::GetTextLineHeight() * 0.7f));
+}
+
 float colorBarWidth() {
     // Room for the tick labels beside the bar, and for the swatches' words under it.
     const float labels = kColorBarWidth + 6.0f + ImGui::CalcTextSize("-0.00781250").x;
-    const float legend = 14.0f + ImGui::CalcTextSize("fully masked row").x;
+    const float legend = colorBarSwatchSize() + 4.0f + ImGui::CalcTextSize("fully masked row").x;
     return kColorBarGap + std::max(labels, legend);
 }
 
@@ -71,24 +75,30 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const alibi:
         draw->AddText(ImVec2(origin.x, origin.y - line * 1.6f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                       title.c_str());
     }
+    // The swatches grow with the text beside them (a 10 px square read as a dot next to
+    // presentation mode's words), centred on their word's line.
+    const float swatch = colorBarSwatchSize();
+    const float textX = origin.x + swatch + 4.0f;
     if (bar.maskedSwatch) {
         // Masked cells have their own colour, outside the map's range.
         const float swatchY = max.y + line * 0.6f;
         const Rgba masked = kMaskedColor;
-        draw->AddRectFilled(ImVec2(origin.x, swatchY), ImVec2(origin.x + 10, swatchY + 10),
+        draw->AddRectFilled(ImVec2(origin.x, swatchY), ImVec2(origin.x + swatch, swatchY + swatch),
                             IM_COL32(masked.r, masked.g, masked.b, 255));
-        draw->AddText(ImVec2(origin.x + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), "masked");
+        draw->AddText(ImVec2(textX, swatchY + (swatch - line) * 0.5f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                      "masked");
     }
     if (bar.fullyMaskedSwatch) {
         // Fully masked rows are striped (the core's fullyMaskedStripe), one pixel at a time.
         const float swatchY = max.y + line * (bar.maskedSwatch ? 1.7f : 0.6f);
-        for (int y = 0; y < 10; ++y)
-            for (int x = 0; x < 10; ++x) {
+        const int n = static_cast<int>(swatch);
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x) {
                 const Rgba c = fullyMaskedStripe(x, y);
-                draw->AddRectFilled(ImVec2(origin.x + x, swatchY + y), ImVec2(origin.x + x + 1, swatchY + y + 1),
-                                    IM_COL32(c.r, c.g, c.b, 255));
+                const float px = origin.x + static_cast<float>(x), py = swatchY + static_cast<float>(y);
+                draw->AddRectFilled(ImVec2(px, py), ImVec2(px + 1, py + 1), IM_COL32(c.r, c.g, c.b, 255));
             }
-        draw->AddText(ImVec2(origin.x + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+        draw->AddText(ImVec2(textX, swatchY + (swatch - line) * 0.5f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                       "fully masked row");
     }
 }

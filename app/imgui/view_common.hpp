@@ -48,6 +48,8 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const alibi:
 void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSize, const alibi::ColorBar& bar);
 // A bar for a fixed [lo, hi] (differences, errors).
 void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, double hi, const char* title);
+// The side of the colour bar's masked and fully-masked swatches: 0.7 of a text line (10 px at least).
+[[nodiscard]] float colorBarSwatchSize();
 // Width the colour bar and its labels take.
 [[nodiscard]] float colorBarWidth();
 // Each tile's label (labels[n], or "h3" from its head) in the band the core left free above it
