@@ -119,7 +119,7 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.xMax = curves->attentionRange.xMax;
         axes.yMin = 0.0;
         axes.yMax = std::max(curves->attentionRange.yMax, 1e-6);
-        axes.xKind = AxisKind::SignedLog2;
+        axes.xKind = AxisScale::SignedLog2OnePlus;
         axes.legend = attentionLegend;
         axes.cited = inLesson && attentionFirst;
         PlotCanvas canvas(axes, ImVec2(avail.x, attentionHeight));
@@ -139,7 +139,7 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.xMax = std::max(curves->slopeRange.xMax, 1.0) + 0.5;
         axes.yMin = curves->slopeRange.yMin;
         axes.yMax = curves->slopeRange.yMax;
-        axes.yKind = AxisKind::Log2;
+        axes.yKind = AxisScale::Log2;
         axes.cited = inLesson && scroll && !attentionFirst;
         PlotCanvas canvas(axes, size);
         for (const Series& s : curves->slopes) canvas.drawSeries(s, IM_COL32(150, 150, 170, 160), 1.0f);

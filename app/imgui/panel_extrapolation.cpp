@@ -41,7 +41,7 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     axes.xMax = xMax;
     axes.yMin = 0;
     axes.yMax = yMax;
-    axes.xKind = AxisKind::SignedLog2;
+    axes.xKind = AxisScale::SignedLog2OnePlus;
     axes.cited = cited;
     // The lengths' legend right of the plot, one entry a row (a row of entries under the plot
     // took a line of its height).

@@ -263,7 +263,7 @@ void drawDistanceTab(AppState& state, const Model& model) {
     axes.xMax = static_cast<double>(std::max<std::int64_t>(maps.keys() - 1, 1));
     axes.yMin = 0;
     axes.yMax = top > 0 ? top * 1.05 : 1;
-    axes.xKind = maps.keys() > 64 ? AxisKind::SignedLog2 : AxisKind::Linear;
+    axes.xKind = maps.keys() > 64 ? AxisScale::SignedLog2OnePlus : AxisScale::Linear;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     PlotCanvas canvas(axes, ImVec2(avail.x, std::max(avail.y, 80.0f)));
     s.plotShown = lastItemShown();

@@ -105,7 +105,7 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
             if (std::isfinite(v)) axes.yMin = std::min(axes.yMin, v), axes.yMax = std::max(axes.yMax, v);
     if (s.quantity == SchemeQuantity::Attention) {
         // Probabilities span tens of octaves: a log2 axis down to the figure's floor.
-        axes.yKind = AxisKind::Log2;
+        axes.yKind = AxisScale::Log2;
         axes.yMin = std::max(axes.yMin, kSchemesAttentionFloor);
     }
     ImGui::BeginGroup();

@@ -33,64 +33,15 @@ float rightMargin() {
     return std::max(10.0f, ImGui::GetFontSize() * 0.7f);
 }
 
-double signedLog2(double v) {
-    return v < 0 ? -std::log2(1.0 - v) : std::log2(1.0 + v);
+// Where a value sits along an axis of `scale`; a log axis puts zero and below at its far end.
+double mapValue(AxisScale scale, double v) {
+    return axisPosition(scale, scale == AxisScale::Log2 ? std::max(v, 1e-300) : v);
 }
 
-double mapValue(AxisKind kind, double v) {
-    switch (kind) {
-        case AxisKind::Linear:
-            return v;
-        case AxisKind::Log2:
-            return std::log2(std::max(v, 1e-300));
-        case AxisKind::SignedLog2:
-            return signedLog2(v);
-    }
-    return v;
-}
-
-std::string tickLabel(AxisKind kind, double mapped) {
-    switch (kind) {
-        case AxisKind::Linear:
-            return fmt::format("{:.4g}", mapped + 0.0);  // + 0.0: no "-0" tick
-        case AxisKind::Log2:
-            return fmt::format("2^{:.0f}", mapped);
-        case AxisKind::SignedLog2: {
-            const double v = mapped < 0 ? -(std::exp2(-mapped) - 1.0) : std::exp2(mapped) - 1.0;
-            return fmt::format("{:.0f}", v + 0.0);
-        }
-    }
-    return {};
-}
-
-// Tick positions in mapped units.
-std::vector<double> axisTicks(AxisKind kind, double lo, double hi, int target) {
-    if (kind == AxisKind::Linear) return niceTicks(lo, hi, target);
-    if (kind == AxisKind::Log2) {
-        const double span = std::max(1.0, std::ceil((hi - lo) / target));
-        std::vector<double> ticks;
-        for (double t = std::ceil(lo / span) * span; t <= hi + 1e-9; t += span) ticks.push_back(t);
-        return ticks;
-    }
-    // SignedLog2: each side of zero takes the core's log2(1 + d) ticks (0, 1, 2, 4, 8, ... thinned
-    // to the room, as the figures' distance axes), the target shared by the sides' spans. Powers
-    // of four left distance 15 labelled 0, 1 and 4 alone.
-    const auto distance = [](double m) { return m < 0 ? std::exp2(-m) - 1.0 : std::exp2(m) - 1.0; };
-    const auto sideTarget = [&](double span) {
-        return std::max(1, static_cast<int>(std::lround(target * span / std::max(hi - lo, 1e-9))));
-    };
-    std::vector<double> ticks;
-    if (hi >= 0)
-        for (const Tick& t : alibi::axisTicks(AxisScale::Log2OnePlus, lo > 0 ? distance(lo) : 0.0, distance(hi),
-                                              sideTarget(hi - std::max(lo, 0.0))))
-            ticks.push_back(signedLog2(t.value));
-    if (lo < 0)
-        for (const Tick& t : alibi::axisTicks(AxisScale::Log2OnePlus, hi < 0 ? distance(hi) : 0.0, distance(lo),
-                                              sideTarget(std::min(hi, 0.0) - lo)))
-            ticks.push_back(signedLog2(-t.value));
-    std::sort(ticks.begin(), ticks.end());
-    ticks.erase(std::unique(ticks.begin(), ticks.end()), ticks.end());
-    return ticks;
+// The core's ticks for an axis spanning [m0, m1] in axis units (every plot of every front end
+// labels its axes alike: "1/8" on a log2 axis, "-4" ... "4" on a signed distance axis).
+std::vector<Tick> ticksBetween(AxisScale scale, double m0, double m1, int target) {
+    return alibi::axisTicks(scale, axisValue(scale, m0), axisValue(scale, m1), target);
 }
 
 }  // namespace
@@ -189,10 +140,11 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     m_draw->AddText(ImVec2(origin.x + 4.0f, origin.y + 1.0f), text, axes.title);
 
     const float line = ImGui::GetTextLineHeight();
-    for (double t : axisTicks(axes.xKind, m_x0, m_x1, 5)) {
+    for (const Tick& tick : ticksBetween(axes.xKind, m_x0, m_x1, 5)) {
+        const double t = mapValue(axes.xKind, tick.value);
         const float x = static_cast<float>(m_min.x + (t - m_x0) / (m_x1 - m_x0) * (m_max.x - m_min.x));
         m_draw->AddLine(ImVec2(x, m_min.y), ImVec2(x, m_max.y), grid);
-        const std::string label = tickLabel(axes.xKind, t);
+        const std::string& label = tick.label;
         const float w = ImGui::CalcTextSize(label.c_str()).x;
         m_draw->AddText(ImVec2(std::clamp(x - w * 0.5f, m_min.x - 20.0f, m_max.x - w), m_max.y + 2.0f), dim,
                         label.c_str());
@@ -202,12 +154,13 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     // Two at least (the core's rule for every plot axis, render/ticks.hpp), so the top of the
     // axis has a number: a 0.39 peak under a lone "0" could not be read.
     const int yTicks = std::clamp(static_cast<int>((m_max.y - m_min.y) / (line * 1.5f)), 1, 4);
-    const std::vector<double> yTickValues =
-        atLeastTwoTicks(yTicks, [&](int target) { return axisTicks(axes.yKind, m_y0, m_y1, target); });
-    for (double t : yTickValues) {
+    const std::vector<Tick> yTickValues =
+        atLeastTwoTicks(yTicks, [&](int target) { return ticksBetween(axes.yKind, m_y0, m_y1, target); });
+    for (const Tick& tick : yTickValues) {
+        const double t = mapValue(axes.yKind, tick.value);
         const float y = static_cast<float>(m_max.y - (t - m_y0) / (m_y1 - m_y0) * (m_max.y - m_min.y));
         m_draw->AddLine(ImVec2(m_min.x, y), ImVec2(m_max.x, y), grid);
-        const std::string label = tickLabel(axes.yKind, t);
+        const std::string& label = tick.label;
         const float w = ImGui::CalcTextSize(label.c_str()).x;
         m_draw->AddText(ImVec2(m_min.x - w - 4.0f, y - line * 0.5f), dim, label.c_str());
     }
@@ -258,16 +211,7 @@ ImVec2 PlotCanvas::toScreen(double x, double y) const {
 
 double PlotCanvas::mouseX() const {
     const double f = (ImGui::GetIO().MousePos.x - m_min.x) / (m_max.x - m_min.x);
-    const double mapped = m_x0 + f * (m_x1 - m_x0);
-    switch (m_axes.xKind) {
-        case AxisKind::Linear:
-            return mapped;
-        case AxisKind::Log2:
-            return std::exp2(mapped);
-        case AxisKind::SignedLog2:
-            return mapped < 0 ? -(std::exp2(-mapped) - 1.0) : std::exp2(mapped) - 1.0;
-    }
-    return mapped;
+    return axisValue(m_axes.xKind, m_x0 + f * (m_x1 - m_x0));
 }
 
 void PlotCanvas::drawSeries(const Series& series, ImU32 color, float thickness) const {

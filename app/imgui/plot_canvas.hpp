@@ -3,6 +3,7 @@
 #pragma once
 
 #include <alibi/render/plot.hpp>
+#include <alibi/render/ticks.hpp>
 
 #include <imgui.h>
 
@@ -10,12 +11,6 @@
 #include <vector>
 
 namespace alibi::imgui {
-
-enum class AxisKind {
-    Linear,
-    Log2,        // value v plotted at log2(v) (v > 0), ticks at powers of two
-    SignedLog2,  // value v plotted at sign(v) * log2(1 + |v|), for distances spanning 0..65535
-};
 
 // One entry of a plot's legend: a series' label (the core's, "head 3 (m = 0.0625)") and colour.
 struct LegendEntry {
@@ -29,8 +24,10 @@ struct PlotAxes {
     const char* xLabel = "";
     const char* yLabel = "";
     double xMin = 0, xMax = 1, yMin = 0, yMax = 1;  // data units
-    AxisKind xKind = AxisKind::Linear;
-    AxisKind yKind = AxisKind::Linear;
+    // The core's axis scales: Linear, Log2 (values > 0), SignedLog2OnePlus (distances spanning
+    // 0..65535, either side of 0).
+    AxisScale xKind = AxisScale::Linear;
+    AxisScale yKind = AxisScale::Linear;
     // Drawn right of the plotting area, each entry whole: in as many columns as the plot's height
     // needs, up to 45 % of the plot's width; when even that is too few, evenly spaced entries (and
     // every kept one) with a line saying how many are listed.

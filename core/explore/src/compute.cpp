@@ -338,6 +338,10 @@ CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int 
                                const CancelledFn& cancelled, int gap, int labelBand) {
     CompareSnapshot out;
     out.sessionB = applyCompare(a, b);
+    const BiasParams& biasB = out.sessionB.attention.bias;
+    out.settingsB = fmt::format("B: {} slopes · max_bias {} · {} · {} mode · mask {}", schemeName(biasB.slopes.scheme),
+                                formatValue(biasB.slopes.maxBias), dtypeName(biasB.dtype), modeName(biasB.mode),
+                                maskName(biasB.mask));
     auto pa = a.attention;
     auto pb = out.sessionB.attention;
     pa.bias.layout = Layout::Hqk;

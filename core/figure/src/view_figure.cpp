@@ -360,18 +360,20 @@ Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request) {
         summary.replace(at, 2, " · ");
     frame.caption = [&](const Heatmap&) { return summary; };
     frame.captionLines = 4;  // a batch's summary names its shape, match and findings: ended at "Har..." in two
-    return heatmapFigure(request.width * request.scale, request.height * request.scale, frame,
-                         [&](int width, int height, int band) -> Result<Heatmap> {
-                             auto picture =
-                                 explore::diagnosisErrorMap(*request.tensor, d, width, height, 4 * request.scale, band);
-                             if (!picture)
-                                 return fail(ErrorCode::InvalidArgument,
-                                             "the error map against correct ALiBi cannot be built for this tensor "
-                                             "(see the diagnosis text)");
-                             Heatmap map = std::move(picture->map);
-                             built = std::move(*picture);
-                             return map;
-                         });
+    return heatmapFigure(
+        request.width * request.scale, request.height * request.scale, frame,
+        [&](int width, int height, int band) -> Result<Heatmap> {
+            auto picture = explore::diagnosisErrorMap(*request.tensor, d, width, height, 4 * request.scale, band,
+                                                      /*squareCells=*/true);
+            if (!picture)
+                return fail(ErrorCode::InvalidArgument,
+                            "the error map against correct ALiBi cannot be built for this tensor "
+                            "(see the diagnosis text)");
+            Heatmap map = std::move(picture->map);
+            built = std::move(*picture);
+            return map;
+        },
+        request.placed);
 }
 
 }  // namespace alibi

@@ -55,6 +55,26 @@ std::vector<Tick> onePlusTicks(double lo, double hi, int target) {
     return ticks;
 }
 
+// Each side of 0 takes Log2OnePlus ticks, the target shared by the sides' lengths on the axis
+// (powers of four alone left distance 15 labelled 0, 1 and 4).
+std::vector<Tick> signedOnePlusTicks(double lo, double hi, int target) {
+    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo) return {};
+    const auto at = [](double v) { return axisPosition(AxisScale::SignedLog2OnePlus, v); };
+    const double span = std::max(at(hi) - at(lo), 1e-9);
+    const auto sideTarget = [&](double from, double to) {
+        return std::max(1,
+                        static_cast<int>(std::lround(std::clamp(target, 1, kMaxTicks) * (at(to) - at(from)) / span)));
+    };
+    std::vector<Tick> ticks;
+    if (lo < 0)
+        for (const Tick& t : onePlusTicks(std::max(-hi, 0.0), -lo, sideTarget(lo, std::min(hi, 0.0))))
+            if (t.value > 0) ticks.push_back({-t.value, "-" + t.label});
+    std::reverse(ticks.begin(), ticks.end());
+    if (hi >= 0)
+        for (const Tick& t : onePlusTicks(std::max(lo, 0.0), hi, sideTarget(std::max(lo, 0.0), hi))) ticks.push_back(t);
+    return ticks;
+}
+
 }  // namespace
 
 double axisPosition(AxisScale scale, double value) {
@@ -65,6 +85,8 @@ double axisPosition(AxisScale scale, double value) {
             return std::log10(value);
         case AxisScale::Log2OnePlus:
             return std::log2(1 + value);
+        case AxisScale::SignedLog2OnePlus:
+            return value < 0 ? -std::log2(1 - value) : std::log2(1 + value);
         case AxisScale::Linear:
             break;
     }
@@ -79,6 +101,8 @@ double axisValue(AxisScale scale, double position) {
             return std::pow(10.0, position);
         case AxisScale::Log2OnePlus:
             return std::exp2(position) - 1;
+        case AxisScale::SignedLog2OnePlus:
+            return position < 0 ? -(std::exp2(-position) - 1) : std::exp2(position) - 1;
         case AxisScale::Linear:
             break;
     }
@@ -87,6 +111,7 @@ double axisValue(AxisScale scale, double position) {
 
 std::vector<Tick> axisTicks(AxisScale scale, double lo, double hi, int target) {
     if (scale == AxisScale::Log2OnePlus) return onePlusTicks(lo, hi, target);
+    if (scale == AxisScale::SignedLog2OnePlus) return signedOnePlusTicks(lo, hi, target);
     if (scale == AxisScale::Log2) return powerTicks(2, lo, hi, target);
     if (scale == AxisScale::Log10) return powerTicks(10, lo, hi, target);
     if (!std::isfinite(lo) || !std::isfinite(hi)) return {};

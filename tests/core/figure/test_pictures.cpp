@@ -4,6 +4,7 @@
 // of a masked compare cell, the band that keeps tile labels off the cells, square cells, the
 // extrapolation axis that keeps distance 0, the stages' one key span, a row plot's zoom, a
 // batch's tile labels, the overview that fills its picture, the slope bars, refused options.
+#include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/diagnosis_error_map.hpp>
@@ -117,6 +118,20 @@ TEST(Pictures, CompareDrawsMaskedCellsInTheMaskedGrey) {
                         static_cast<double>(static_cast<float>(-slopesB[0] * 3));
     EXPECT_NE(explore::compareReadout(*c.cells, 0, 5, 2).find("A - B = " + formatValue(diff)), std::string::npos)
         << explore::compareReadout(*c.cells, 0, 5, 2);
+}
+
+TEST(Pictures, CompareNamesBsSettingsInOneLine) {
+    Session a = defaultSession();
+    a.attention.bias.slopes.heads = 2;
+    a.attention.bias.queries = 4;
+    CompareOverrides b;
+    b.scheme = SlopeScheme::Geometric;
+    b.maxBias = 4.5;
+    b.dtype = DType::F16;
+    b.mask = MaskValue{MaskValue::Kind::Lowest};
+    const auto c = explore::computeCompare(a, b, 64, 64);
+    ASSERT_TRUE(c.error.empty()) << c.error;
+    EXPECT_EQ(c.settingsB, "B: geometric slopes · max_bias 4.5 · f16 · causal mode · mask min");
 }
 
 TEST(Pictures, TileLabelsSitInABandAboveTheCells) {
@@ -263,6 +278,28 @@ TEST(Pictures, SlopeFigureIsBarsLabelledAsFractions) {
     EXPECT_NE(svg->find(">1/2<"), std::string::npos);
     EXPECT_NE(svg->find(">1/256<"), std::string::npos);
     EXPECT_EQ(svg->find(">2^-1<"), std::string::npos);
+}
+
+TEST(Pictures, DiagnosisFigureTilesHaveSquareCells) {
+    auto tensor = buildBuggyExample(kSignFlipped);  // H = 8, T = 16: 16 x 16 cells a tile
+    ASSERT_TRUE(tensor) << tensor.error().message;
+    auto diagnosis = diagnose(*tensor);
+    ASSERT_TRUE(diagnosis) << diagnosis.error().message;
+    for (const auto& [width, height] : {std::pair{1024, 768}, std::pair{1200, 500}, std::pair{640, 900}}) {
+        FigureMapPlacement placed;
+        DiagnosisFigureRequest request;
+        request.tensor = &*tensor;
+        request.diagnosis = &*diagnosis;
+        request.source = "sign_flipped.npy";
+        request.width = width;
+        request.height = height;
+        request.placed = &placed;
+        auto figure = renderDiagnosisFigure(request);
+        ASSERT_TRUE(figure) << figure.error().message;
+        ASSERT_EQ(placed.tiles.size(), 8u);
+        for (const HeatmapTile& t : placed.tiles)
+            EXPECT_EQ(t.width, t.height) << width << " x " << height << ": tile of head " << t.head;
+    }
 }
 
 TEST(Pictures, BatchErrorTilesAreLabelledByRowAndHead) {

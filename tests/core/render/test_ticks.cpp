@@ -114,3 +114,27 @@ TEST(Ticks, AtLeastTwoTicksOnAShortAxis) {
     EXPECT_EQ(atLeastTwoTicks(1, one).size(), 1U);
     EXPECT_EQ(asked, kMaxTwoTickTarget);
 }
+
+// A symmetric map's signed distance: each side of 0 a log2(1 + |d|) axis, labelled with its sign.
+TEST(Ticks, SignedDistancesTickBothSidesOfZero) {
+    EXPECT_DOUBLE_EQ(axisPosition(AxisScale::SignedLog2OnePlus, 3), 2.0);    // log2(1 + 3)
+    EXPECT_DOUBLE_EQ(axisPosition(AxisScale::SignedLog2OnePlus, -7), -3.0);  // -log2(1 + 7)
+    EXPECT_DOUBLE_EQ(axisPosition(AxisScale::SignedLog2OnePlus, 0), 0.0);
+    EXPECT_DOUBLE_EQ(axisValue(AxisScale::SignedLog2OnePlus, -3.0), -7.0);
+    EXPECT_DOUBLE_EQ(axisValue(AxisScale::SignedLog2OnePlus, 2.0), 3.0);
+
+    // -15..15 with room for every tick: 0 once, powers of two each side, in order.
+    std::vector<std::string> labels;
+    std::vector<double> values;
+    for (const Tick& t : axisTicks(AxisScale::SignedLog2OnePlus, -15, 15, 20)) {
+        labels.push_back(t.label);
+        values.push_back(t.value);
+    }
+    EXPECT_EQ(labels, (std::vector<std::string>{"-8", "-4", "-2", "-1", "0", "1", "2", "4", "8"}));
+    EXPECT_EQ(values, (std::vector<double>{-8, -4, -2, -1, 0, 1, 2, 4, 8}));
+
+    // Only one side of 0: no tick on the other.
+    for (const Tick& t : axisTicks(AxisScale::SignedLog2OnePlus, 0, 15, 10)) EXPECT_GE(t.value, 0);
+    for (const Tick& t : axisTicks(AxisScale::SignedLog2OnePlus, -15, -1, 10)) EXPECT_LE(t.value, -1);
+    EXPECT_TRUE(axisTicks(AxisScale::SignedLog2OnePlus, 1, -1, 10).empty());
+}

@@ -77,7 +77,8 @@ struct CompareSnapshot {
     double maxAbsDifference = 0;
     std::int64_t maxHead = 0, maxQuery = 0, maxKey = 0;  // where the maximum sits
     double maxA = 0, maxB = 0;
-    std::string summary;                        // "max |A - B| = ... at head ..., query ..., key ...: A = ..., B = ..."
+    std::string summary;    // "max |A - B| = ... at head ..., query ..., key ...: A = ..., B = ..."
+    std::string settingsB;  // "B: geometric slopes · max_bias 8 · f32 · causal mode · mask -inf"
     std::shared_ptr<const CompareCells> cells;  // empty on error
 };
 

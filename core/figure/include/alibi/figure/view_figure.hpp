@@ -81,6 +81,7 @@ struct DiagnosisFigureRequest {
     std::string source;  // the file name shown in the title
     int width = 1024, height = 768;
     int scale = 1;
+    FigureMapPlacement* placed = nullptr;  // where the map's tiles were drawn, if asked
 };
 [[nodiscard]] Result<Image> renderDiagnosisFigure(const DiagnosisFigureRequest& request);
 

@@ -22,15 +22,19 @@ enum class AxisScale {
     // Distances on a log2(1 + d) axis (0 stays on it): 0, 1, 2, 4, 8, ... labelled "0", "1",
     // "2", "4"; values in data units (d), drawn at log2(1 + d).
     Log2OnePlus,
+    // Signed distances (a symmetric map's i - j), each side of 0 as Log2OnePlus: drawn at
+    // sign(d) log2(1 + |d|), ticks ..., -4, -2, -1, 0, 1, 2, 4, ...
+    SignedLog2OnePlus,
 };
 
 // Where `value` sits along an axis of `scale`, in the axis' units: log2(v), log10(v),
-// log2(1 + v), or v; and back.
+// log2(1 + v), sign(v) log2(1 + |v|), or v; and back.
 [[nodiscard]] double axisPosition(AxisScale scale, double value);
 [[nodiscard]] double axisValue(AxisScale scale, double position);
 
 // About `target` ticks (at most 64) inside [lo, hi], in data units (log axes need lo, hi > 0;
 // non-positive or non-finite bounds give no ticks; Log2OnePlus needs hi >= 0). Ascending.
+// SignedLog2OnePlus shares `target` between the sides of 0 by their lengths on the axis.
 [[nodiscard]] std::vector<Tick> axisTicks(AxisScale scale, double lo, double hi, int target);
 
 // The rule every plot axis follows, in the figures and in the explorers: a short or narrow axis

@@ -1,0 +1,37 @@
+#pragma once
+// Where a line of the explorers' text may break (issue 27: "1 cell = 26.1 x 26.1 px" broke after
+// its "1", "B =" / "-0.234375", "h5: 0." / "015625"). One rule for every front end: the text is
+// rewritten so that only the spaces where a break is allowed stay ordinary spaces, the others
+// become U+00A0 (no-break space), which Qt's word wrap and wrapLines below both honour.
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace alibi::explore {
+
+// A phrase of up to this many characters keeps its spaces unbreakable; a longer one may still
+// wrap inside rather than run off the view.
+inline constexpr int kWholePhrase = 40;
+
+// A read-out or header of " · "-separated phrases ("head 0 · query i = 3 · 1 cell = 26.1 x 26.1
+// px"): breaks only at the separators.
+[[nodiscard]] std::string keepPhrasesWhole(std::string_view text);
+
+// A sentence of the core's clauses ("max |A - B| = 0.23 at head 7, query 3, key 0: A = 0, B =
+// -0.23"): breaks only after a ", " or ": ".
+[[nodiscard]] std::string keepClausesWhole(std::string_view text);
+
+struct WrappedLine {
+    std::string text;
+    bool endsParagraph = false;  // the last line before a '\n' or the end
+};
+
+// `text` in lines no wider than `width` (as `measure` measures a piece of text), breaking only at
+// ordinary spaces and '\n' (the spaces at a break are dropped); a word wider than the line stands
+// alone on its line. Every paragraph gives at least one line, an empty one for an empty paragraph.
+[[nodiscard]] std::vector<WrappedLine> wrapLines(std::string_view text, double width,
+                                                 const std::function<double(std::string_view)>& measure);
+
+}  // namespace alibi::explore

@@ -1,0 +1,92 @@
+#include "alibi/explore/line_breaks.hpp"
+
+#include <algorithm>
+
+namespace alibi::explore {
+namespace {
+
+constexpr std::string_view kNoBreakSpace = "\u00a0";
+constexpr std::string_view kPhraseSeparator = " \u00b7 ";  // " · "
+
+// Characters, not bytes: a UTF-8 continuation byte does not start one.
+std::size_t characterCount(std::string_view text) {
+    return static_cast<std::size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+void appendWithoutBreaks(std::string& out, std::string_view text) {
+    for (char c : text) {
+        if (c == ' ')
+            out += kNoBreakSpace;
+        else
+            out += c;
+    }
+}
+
+}  // namespace
+
+std::string keepPhrasesWhole(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + text.size() / 4);
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t at = text.find(kPhraseSeparator, start);
+        const std::string_view phrase = text.substr(start, at == std::string_view::npos ? text.npos : at - start);
+        if (characterCount(phrase) <= static_cast<std::size_t>(kWholePhrase))
+            appendWithoutBreaks(out, phrase);
+        else
+            out += phrase;
+        if (at == std::string_view::npos) break;
+        out += kPhraseSeparator;
+        start = at + kPhraseSeparator.size();
+    }
+    return out;
+}
+
+std::string keepClausesWhole(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + text.size() / 4);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const bool afterClause = i > 0 && (text[i - 1] == ',' || text[i - 1] == ':');
+        if (text[i] == ' ' && !afterClause)
+            out += kNoBreakSpace;
+        else
+            out += text[i];
+    }
+    return out;
+}
+
+std::vector<WrappedLine> wrapLines(std::string_view text, double width,
+                                   const std::function<double(std::string_view)>& measure) {
+    std::vector<WrappedLine> lines;
+    std::size_t paragraphStart = 0;
+    for (;;) {
+        const std::size_t newline = text.find('\n', paragraphStart);
+        const std::string_view paragraph =
+            text.substr(paragraphStart, newline == std::string_view::npos ? text.npos : newline - paragraphStart);
+        const std::size_t firstLine = lines.size();
+        std::size_t start = paragraph.find_first_not_of(' ');
+        while (start != std::string_view::npos) {
+            // The longest run of whole words from `start` that fits; at least one word.
+            std::size_t end = paragraph.find(' ', start);
+            if (end == std::string_view::npos) end = paragraph.size();
+            for (;;) {
+                const std::size_t nextWord = paragraph.find_first_not_of(' ', end);
+                if (nextWord == std::string_view::npos) break;
+                std::size_t nextEnd = paragraph.find(' ', nextWord);
+                if (nextEnd == std::string_view::npos) nextEnd = paragraph.size();
+                if (measure(paragraph.substr(start, nextEnd - start)) > width) break;
+                end = nextEnd;
+            }
+            lines.push_back({std::string(paragraph.substr(start, end - start)), false});
+            start = paragraph.find_first_not_of(' ', end);
+        }
+        if (lines.size() == firstLine) lines.push_back({std::string(), false});
+        lines.back().endsParagraph = true;
+        if (newline == std::string_view::npos) break;
+        paragraphStart = newline + 1;
+    }
+    return lines;
+}
+
+}  // namespace alibi::explore

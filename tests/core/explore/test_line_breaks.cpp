@@ -1,0 +1,89 @@
+#include "alibi/explore/line_breaks.hpp"
+
+#include <gtest/gtest.h>
+
+namespace alibi::explore {
+namespace {
+
+constexpr std::string_view kNbsp = "\u00a0";
+
+// Every character one unit wide, as a monospaced font measures it (U+00A0 is two bytes, one
+// character).
+double monospaced(std::string_view text) {
+    double width = 0;
+    for (char c : text)
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) width += 1;
+    return width;
+}
+
+std::string nbsp(std::string text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '_')
+            out += kNbsp;
+        else
+            out += c;
+    }
+    return out;
+}
+
+TEST(LineBreaks, PhrasesKeepTheirSpaces) {
+    EXPECT_EQ(keepPhrasesWhole("head 0 · 1 cell = 26.1 x 26.1 px"), nbsp("head_0 · 1_cell_=_26.1_x_26.1_px"));
+    EXPECT_EQ(keepPhrasesWhole("no separator here"), nbsp("no_separator_here"));
+    EXPECT_EQ(keepPhrasesWhole(""), "");
+}
+
+TEST(LineBreaks, APhraseLongerThanTheLimitMayStillBreak) {
+    const std::string longPhrase(static_cast<std::size_t>(kWholePhrase) - 2, 'x');
+    const std::string exact = longPhrase + " y";  // kWholePhrase characters: kept whole
+    const std::string over = longPhrase + " yz";  // one more: breakable
+    EXPECT_EQ(keepPhrasesWhole("a b · " + exact), nbsp("a_b · " + longPhrase + "_y"));
+    EXPECT_EQ(keepPhrasesWhole("a b · " + over), nbsp("a_b · ") + over);
+    // The limit counts characters: "·" in a phrase is one, not two bytes.
+    const std::string dotted = std::string(static_cast<std::size_t>(kWholePhrase) - 3, 'x') + " \u00b7x";
+    EXPECT_EQ(keepPhrasesWhole(dotted),
+              std::string(static_cast<std::size_t>(kWholePhrase) - 3, 'x') + nbsp("_") + "\u00b7x");
+}
+
+TEST(LineBreaks, ClausesBreakOnlyAfterACommaOrColon) {
+    EXPECT_EQ(keepClausesWhole("max |A - B| = 0.23 at head 7, query 3: A = 0, B = -0.234375"),
+              nbsp("max_|A_-_B|_=_0.23_at_head_7, query_3: A_=_0, B_=_-0.234375"));
+}
+
+TEST(LineBreaks, WrapsAtOrdinarySpacesOnly) {
+    const auto lines = wrapLines(keepPhrasesWhole("head 0 · B = -0.234375 · key 3"), 14, monospaced);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0].text, nbsp("head_0 ·"));
+    EXPECT_EQ(lines[1].text, nbsp("B_=_-0.234375"));
+    EXPECT_EQ(lines[2].text, nbsp("· key_3"));
+    EXPECT_FALSE(lines[0].endsParagraph);
+    EXPECT_TRUE(lines[2].endsParagraph);
+}
+
+TEST(LineBreaks, AWordWiderThanTheLineStandsAlone) {
+    const auto lines = wrapLines("a 0123456789 b", 5, monospaced);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0].text, "a");
+    EXPECT_EQ(lines[1].text, "0123456789");
+    EXPECT_EQ(lines[2].text, "b");
+}
+
+TEST(LineBreaks, ParagraphsAndEmptyLines) {
+    const auto lines = wrapLines("one two\n\nthree", 100, monospaced);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0].text, "one two");
+    EXPECT_TRUE(lines[0].endsParagraph);
+    EXPECT_EQ(lines[1].text, "");
+    EXPECT_EQ(lines[2].text, "three");
+    EXPECT_EQ(wrapLines("", 10, monospaced).size(), 1u);
+}
+
+TEST(LineBreaks, SpacesAtABreakAreDropped) {
+    const auto lines = wrapLines("aaa   bbb", 4, monospaced);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].text, "aaa");
+    EXPECT_EQ(lines[1].text, "bbb");
+}
+
+}  // namespace
+}  // namespace alibi::explore
