@@ -5,6 +5,7 @@
 
 #include <imgui_stdlib.h>
 
+#include <alibi/explore/line_breaks.hpp>
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/render/format.hpp>
 
@@ -179,82 +180,28 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
 
 namespace {
 
-// The lines of `text` at `width`: each the longest run of whole `separator`-delimited parts from
-// its start that fits (breaking at '\n' too), the separator dropped at a break. A part wider than
-// the line is broken at its spaces, and a word wider than the line stands alone.
-std::vector<WrappedLine> wrapAt(std::string_view text, float width,
-                                const std::function<float(std::string_view)>& measure, std::string_view separator) {
-    std::vector<WrappedLine> lines;
-    std::size_t paragraph = 0;
-    while (paragraph <= text.size()) {
-        const std::size_t paragraphEnd = std::min(text.find('\n', paragraph), text.size());
-        const std::string_view line = text.substr(paragraph, paragraphEnd - paragraph);
-        std::size_t start = 0;
-        do {
-            std::size_t end = std::string_view::npos, from = start;
-            for (;;) {
-                const std::size_t at = line.find(separator, from);
-                const std::size_t candidate = at == std::string_view::npos ? line.size() : at;
-                if (measure(line.substr(start, candidate - start)) > width) break;
-                end = candidate;
-                if (at == std::string_view::npos) break;
-                from = candidate + separator.size();
-            }
-            if (end == std::string_view::npos) {
-                const std::size_t at = line.find(separator, start);
-                end = at == std::string_view::npos ? line.size() : at;
-                if (separator != " ") {
-                    for (const WrappedLine& part : wrapAt(line.substr(start, end - start), width, measure, " "))
-                        lines.push_back({part.text, false});
-                } else {
-                    lines.push_back({line.substr(start, end - start), false});
-                }
-            } else {
-                lines.push_back({line.substr(start, end - start), false});
-            }
-            start = end < line.size() ? end + separator.size() : line.size();
-            while (separator == " " && start < line.size() && line[start] == ' ') ++start;
-        } while (start < line.size());
-        if (!lines.empty()) lines.back().endsParagraph = true;
-        paragraph = paragraphEnd + 1;
+// The core's lines (explore::wrapLines: breaks only at ordinary spaces and '\n'), each drawn as
+// close to the next as ImGui's own wrapped lines are, paragraphs ItemSpacing apart.
+void drawWrapped(std::string_view text, float width) {
+    const auto lines = explore::wrapLines(text, width, [](std::string_view s) {
+        return static_cast<double>(ImGui::CalcTextSize(s.data(), s.data() + s.size()).x);
+    });
+    for (const explore::WrappedLine& l : lines) {
+        if (!l.endsParagraph)
+            ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+        ImGui::TextUnformatted(l.text.data(), l.text.data() + l.text.size());
+        if (!l.endsParagraph) ImGui::PopStyleVar();
     }
-    return lines;
 }
 
 }  // namespace
 
-std::vector<WrappedLine> wrapAtSpaces(std::string_view text, float width,
-                                      const std::function<float(std::string_view)>& measure) {
-    return wrapAt(text, width, measure, " ");
-}
-
 void textWrappedAtSpaces(std::string_view text) {
-    const auto lines = wrapAtSpaces(text, ImGui::GetContentRegionAvail().x, [](std::string_view s) {
-        return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
-    });
-    for (const WrappedLine& l : lines) {
-        // The lines of one paragraph as close as ImGui's own wrapped lines are.
-        if (!l.endsParagraph)
-            ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
-        ImGui::TextUnformatted(l.text.data(), l.text.data() + l.text.size());
-        if (!l.endsParagraph) ImGui::PopStyleVar();
-    }
-}
-
-std::vector<WrappedLine> wrapAtPhrases(std::string_view text, float width,
-                                       const std::function<float(std::string_view)>& measure) {
-    return wrapAt(text, width, measure, " \u00b7 ");  // " · "
+    drawWrapped(text, ImGui::GetContentRegionAvail().x);
 }
 
 void textWrappedAtPhrases(std::string_view text, float width) {
-    const auto lines = wrapAtPhrases(
-        text, width, [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
-    for (const WrappedLine& l : lines) {
-        if (!l.endsParagraph)
-            ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
-        ImGui::TextUnformatted(l.text.data(), l.text.data() + l.text.size());
-        if (!l.endsParagraph) ImGui::PopStyleVar();
-    }
+    drawWrapped(explore::keepPhrasesWhole(text), width);
 }
 
 bool beginTextChild(const char* id, ImVec2 size, ImGuiWindowFlags flags) {

@@ -109,9 +109,13 @@ TEST_F(LectureViews, LessonTextBreaksOnlyAtSpaces) {
             for (float scale : {0.6f, 0.75f, 1.0f}) {
                 for (float width = 300; width <= 1500; width += 7) {
                     const auto lines = lessonLines(text, scale, width);
-                    for (const WrappedLine& line : lines) {
+                    std::size_t at = 0;  // where the next line starts in the text (the lines are its pieces)
+                    for (const explore::WrappedLine& line : lines) {
                         ++checkedLines;
-                        const auto end = static_cast<std::size_t>(line.text.data() - text.data()) + line.text.size();
+                        at = text.find(line.text, at);
+                        ASSERT_NE(at, std::string::npos) << "'" << line.text << "' is not a piece of the text";
+                        const auto end = at + line.text.size();
+                        at = end;
                         ASSERT_TRUE(end == text.size() || text[end] == ' ' || text[end] == '\n')
                             << "a line ends inside a word at width " << width << ": '" << line.text << "' | '"
                             << text.substr(end, 12) << "'";

@@ -240,6 +240,29 @@ TEST_F(Views, DiagnoseDrawsABatchWithSquareCells) {
     }());
 }
 
+// Compare shows B's settings in full under its controls: the core's line (CompareSnapshot::settingsB),
+// the one the Qt explorer shows ("B: geometric slopes · max_bias 8 · f32 · causal mode · mask ...").
+TEST_F(Views, CompareShowsTheCoresSettingsLineForB) {
+    state().view = View::Compare;
+    frame();
+    frame();
+    settle();
+    frame();
+    const CompareResult* result = m_explorer->model().compare.get();
+    ASSERT_NE(result, nullptr);
+    const std::string& line = result->snapshot.settingsB;
+    ASSERT_TRUE(line.starts_with("B: geometric slopes")) << line;
+    const auto squeeze = [](std::string_view text) {
+        std::string out;
+        for (char c : text)
+            if (c != ' ') out += c;
+        return out;
+    };
+    std::string shown;
+    for (const TextRun& run : textRuns(*ImGui::GetDrawData())) shown += squeeze(run.text);
+    EXPECT_NE(shown.find(squeeze(line)), std::string::npos) << shown;
+}
+
 // The batch's Diagnose map in presentation mode (the s37 look at it): the tile labels' letters are
 // said ("b = batch row, h = head") and the masked swatch grows with the text ("masked" beside a
 // 10 px square read as a dot at 1.6x).
