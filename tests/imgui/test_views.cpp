@@ -9,6 +9,7 @@
 #include "view_common.hpp"
 #include "view_models.hpp"
 
+#include <alibi/explore/diagnosis_report.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/batch.hpp>
@@ -157,6 +158,21 @@ TEST_F(Views, DiagnoseFindsTheExampleBugAndOpensTheCorrectedParameters) {
     // head 0, row 15, key 0 (it was all black against the matching buggy reproduction).
     EXPECT_EQ(result->errorMax, 7.5);
     EXPECT_GT(result->errorMap.image.width, 0);
+    // The report is the core's words (explore::diagnosisReportText, as in Qt: its heading
+    // "example: ... · shape (...) · f32", ImGui's own read "...   shape (...)   f32").
+    const explore::DiagnosisReportText words =
+        explore::diagnosisReportText(*result->diagnosis, result->source, result->shape, result->dtype);
+    frame();
+    std::string shown;
+    for (const TextRun& run : textRuns(*ImGui::GetDrawData()))
+        for (char c : run.text)
+            if (c != ' ') shown += c;
+    for (const std::string& line : {words.heading, words.match, words.maxError}) {
+        std::string squeezed;
+        for (char c : line)
+            if (c != ' ') squeezed += c;
+        EXPECT_NE(shown.find(squeezed), std::string::npos) << line;
+    }
     ASSERT_TRUE(click("Views/report", "Open the corrected parameters", 0.1f));
     const SlopeParams& slopes = state().session.attention.bias.slopes;
     EXPECT_EQ(slopes.scheme, SlopeScheme::Press);
