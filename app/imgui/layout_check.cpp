@@ -189,8 +189,14 @@ struct RowSeen {
 struct LessonTextSeen {
     float textBottom = 0, roomBottom = 0, lineHeight = 0;
 };
+struct TileSeen {
+    std::string picture;
+    ImVec2 min, max;
+    std::int64_t rows = 0, columns = 0;
+};
 struct Pictures {
     int frame = -1;
+    std::vector<TileSeen> tiles;
     std::vector<PlotSeen> plots;
     std::vector<MatrixSeen> matrices;
     std::vector<RowSeen> markedRows;
@@ -246,6 +252,18 @@ void noteLessonText(float textBottom, float roomBottom, float lineHeight) {
     pictures().lessonTexts.push_back({textBottom, roomBottom, lineHeight});
 }
 
+void noteHeatmapTile(const std::string& picture, ImVec2 min, ImVec2 max, std::int64_t rows, std::int64_t columns) {
+    pictures().tiles.push_back({picture, min, max, rows, columns});
+}
+
+bool squareCells(float width, float height, std::int64_t rows, std::int64_t columns) {
+    if (rows <= 0 || columns <= 0 || width <= 0 || height <= 0) return true;  // nothing drawn
+    const double r = static_cast<double>(rows), c = static_cast<double>(columns);
+    const double ratio = (width / c) / (height / r);
+    if (std::fabs(ratio - 1.0) <= kSquareCellTolerance) return true;
+    return std::fabs(width - height * c / r) <= 1.0 || std::fabs(height - width * r / c) <= 1.0;
+}
+
 void noteTextField() {
     TextFields& fields = textFields();
     if (fields.frame != ImGui::GetFrameCount()) {
@@ -284,6 +302,9 @@ std::string LayoutProblem::describe() const {
             break;
         case Kind::EmptyStrip:
             what = "lesson strip taller than its text";
+            break;
+        case Kind::StretchedCells:
+            what = "heatmap cells not square";
             break;
     }
     std::string s = fmt::format("{} [{}] \"{}\" at ({:.0f}, {:.0f})-({:.0f}, {:.0f})", what, window, text, min.x, min.y,
@@ -376,6 +397,15 @@ std::vector<LayoutProblem> checkTextLayout(const ImDrawData& data) {
                                 fmt::format("{:.0f} px empty under it, a line is {:.0f} px",
                                             t.roomBottom - t.textBottom, t.lineHeight),
                                 "", ImVec2(0, t.textBottom), ImVec2(0, t.roomBottom)});
+    for (const TileSeen& t : seen.tiles) {
+        const float w = t.max.x - t.min.x, h = t.max.y - t.min.y;
+        if (!squareCells(w, h, t.rows, t.columns))
+            problems.push_back(
+                {LayoutProblem::Kind::StretchedCells, t.picture,
+                 fmt::format("{} x {} cells in {:.1f} x {:.1f} px: 1 cell = {:.2f} x {:.2f} px", t.rows, t.columns, w,
+                             h, w / static_cast<float>(t.columns), h / static_cast<float>(t.rows)),
+                 "", t.min, t.max});
+    }
     return problems;
 }
 

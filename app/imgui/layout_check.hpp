@@ -13,13 +13,17 @@
 //  - a matrix's row or column label not on its cell's centre, or a row or column of a matrix
 //    that labels every cell left without its label;
 //  - a table row a lesson step marks drawn outside the table's visible rows (the step cites it);
-//  - a lesson strip taller than its text by more than a line of it (the views want that room).
+//  - a lesson strip taller than its text by more than a line of it (the views want that room);
+//  - a heatmap tile whose cells are not square (issue 27: "head cells drawn 1.12 x 2.84 px"):
+//    every heatmap picture (head grid, detail, compare, diagnose, attention maps' layer grid,
+//    overview and head, similarity) notes each tile it draws with its rows and columns.
 // The measure is the text as drawn (the font's glyph boxes), which is CalcTextSize's measure of
 // the same string, against the item's or window's rectangle that ImGui clips it to.
 #pragma once
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,7 +37,18 @@ struct TextRun {
 };
 
 struct LayoutProblem {
-    enum class Kind { Cut, ClippedInFrame, Overlap, FewTicks, SmallPlot, OffCentre, Unlabelled, HiddenRow, EmptyStrip };
+    enum class Kind {
+        Cut,
+        ClippedInFrame,
+        Overlap,
+        FewTicks,
+        SmallPlot,
+        OffCentre,
+        Unlabelled,
+        HiddenRow,
+        EmptyStrip,
+        StretchedCells
+    };
     Kind kind = Kind::Cut;
     std::string text, other;  // the run (and for an overlap the other run)
     std::string window;
@@ -66,6 +81,16 @@ void noteMarkedTableRow(const std::string& table, int row, float top, float bott
 // The lesson strip's text: where it ends (screen y), where its room ends, and one line's height.
 // Room under the text of more than a line is a problem (the strip should be sized to its text).
 void noteLessonText(float textBottom, float roomBottom, float lineHeight);
+
+// A heatmap tile drawn this frame: its rectangle on the screen and the rows x columns of cells it
+// shows. A cell's width over its height off 1 by more than kSquareCellTolerance is a problem,
+// unless a pixel's rounding of the tile explains it (the tile's width within 1 px of its height x
+// columns / rows, or its height within 1 px of its width x rows / columns: a 20 px tile cannot be
+// nearer square than that).
+inline constexpr float kSquareCellTolerance = 0.02f;
+void noteHeatmapTile(const std::string& picture, ImVec2 min, ImVec2 max, std::int64_t rows, std::int64_t columns);
+// Whether a width x height tile of rows x columns cells has square cells (as above).
+[[nodiscard]] bool squareCells(float width, float height, std::int64_t rows, std::int64_t columns);
 
 // The text runs of the rendered frame (call after ImGui::Render, before the next NewFrame).
 [[nodiscard]] std::vector<TextRun> textRuns(const ImDrawData& data);

@@ -40,19 +40,19 @@ float textHeight(const std::string& text, float scale, float width) {
     ImFont* font = lessonFont();
     const float size = font != nullptr ? font->FontSize * scale : ImGui::GetFontSize() * std::max(1.0f, scale * 2.2f);
     float height = 0;
-    for (const WrappedLine& line : lessonLines(text, scale, width))
+    for (const explore::WrappedLine& line : lessonLines(text, scale, width))
         height += size + (line.endsParagraph ? ImGui::GetStyle().ItemSpacing.y : 0.0f);
     return height;
 }
 
 }  // namespace
 
-std::vector<WrappedLine> lessonLines(std::string_view text, float scale, float width) {
+std::vector<explore::WrappedLine> lessonLines(std::string_view text, float scale, float width) {
     ImFont* font = lessonFont();
     const float size = font != nullptr ? font->FontSize * scale : ImGui::GetFontSize() * std::max(1.0f, scale * 2.2f);
     ImFont* measure = font != nullptr ? font : ImGui::GetFont();
-    return wrapAtSpaces(text, width, [measure, size](std::string_view s) {
-        return measure->CalcTextSizeA(size, FLT_MAX, 0.0f, s.data(), s.data() + s.size()).x;
+    return explore::wrapLines(text, width, [measure, size](std::string_view s) {
+        return static_cast<double>(measure->CalcTextSizeA(size, FLT_MAX, 0.0f, s.data(), s.data() + s.size()).x);
     });
 }
 

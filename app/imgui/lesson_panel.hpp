@@ -9,6 +9,7 @@
 #include "view_common.hpp"
 
 #include <alibi/explore/lesson_state.hpp>
+#include <alibi/explore/line_breaks.hpp>
 #include <alibi/io/lesson.hpp>
 
 #include <imgui.h>
@@ -33,7 +34,7 @@ void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels);
 
 // The lines a lesson text is shown in, in the lesson font at `scale`, wrapped at `width` pixels
 // only at spaces (never inside a number such as "2^(-1.5)" or "KL = 1.3 nats").
-[[nodiscard]] std::vector<WrappedLine> lessonLines(std::string_view text, float scale, float width);
+[[nodiscard]] std::vector<explore::WrappedLine> lessonLines(std::string_view text, float scale, float width);
 
 // The mark of the current step for the explorer's own views (heads and a cell; the core's); empty
 // without a lesson and for a step over a model's attention maps (MapsState::lessonMark has it).

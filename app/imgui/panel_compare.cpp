@@ -65,6 +65,15 @@ void drawSpec(CompareOverrides& spec) {
 
 void drawCompareView(AppState& state, const Model& model) {
     drawSpec(state.compareB);
+    // B's settings in full, under its controls (the core's line, as the Qt explorer shows it);
+    // a blank line until the first result, so the picture's room does not jump when it comes.
+    const CompareResult* shownB = model.compare.get();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    if (shownB != nullptr && !shownB->snapshot.settingsB.empty())
+        textWrappedAtPhrases(shownB->snapshot.settingsB, ImGui::GetContentRegionAvail().x);
+    else
+        ImGui::TextUnformatted(" ");
+    ImGui::PopStyleColor();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float line = ImGui::GetTextLineHeightWithSpacing();
     state.compareWidth = std::max(16, static_cast<int>(avail.x - colorBarWidth()));
@@ -106,6 +115,7 @@ void drawCompareView(AppState& state, const Model& model) {
             break;
         }
     }
+    noteHeatmapTiles("compare", c.tiles, origin, queries, keys);
     state.compareLabels = drawTileLabels(c.tiles, {}, origin);  // in the band above each tile, as the grid's
     drawLessonMark(state.lessonMark, c.tiles, state.session.attention.bias.queries,
                    state.session.attention.bias.keyCount(), origin);

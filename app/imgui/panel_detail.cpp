@@ -55,14 +55,6 @@ std::optional<CellNumbers> cellNumbers(const GridResult& detail, float fontSize,
         [fontSize](std::string_view s) { return textWidth(std::string(s), fontSize); }, room);
 }
 
-// The widest number of the head at its most exact (what a cell needs across to print it).
-float widestNumber(const GridResult& detail, float fontSize) {
-    float widest = 0;
-    if (const auto numbers = cellNumbers(detail, fontSize, FLT_MAX))
-        for (const std::string& text : numbers->texts) widest = std::max(widest, textWidth(text, fontSize));
-    return widest;
-}
-
 // Prints each value in its cell when the cells are wide enough for the text; false when they are
 // too small (the caller says so).
 bool drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoomX, float zoomY) {
@@ -96,6 +88,37 @@ bool drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoomX, float
         }
     }
     return true;
+}
+
+// Where the cells are too small for their numbers, the number of a lesson's marked cell (the one
+// its text quotes) beside the cell, on a dark box outlined in the lesson's orange: right of the
+// cell, or left of it when the picture's right edge is nearer.
+void drawMarkedCellNumber(const LessonMark& mark, const GridResult& detail, ImVec2 origin, float zoomX, float zoomY) {
+    if (detail.values.empty() || detail.heatmap.tiles.empty()) return;
+    const HeatmapTile tile = zoomedTiles(detail.heatmap, zoomX, zoomY).front();
+    const BiasParams& bias = detail.request.heatmap.attention.bias;
+    const std::int64_t queries = bias.queries, keys = bias.keyCount();
+    if (tile.head != mark.cellHead || mark.query < 0 || mark.key < 0 || mark.query >= queries || mark.key >= keys)
+        return;
+    const double value = detail.values[static_cast<std::size_t>(mark.query * keys + mark.key)];
+    if (std::isnan(value)) return;
+    const std::string text =
+        alibi::formatCellValue(value, detail.request.heatmap.what == RenderWhat::Attention, /*narrow=*/false);
+    const float cellWidth = static_cast<float>(tile.width) / static_cast<float>(keys);
+    const float cellHeight = static_cast<float>(tile.height) / static_cast<float>(queries);
+    const float x0 = origin.x + static_cast<float>(tile.x) + static_cast<float>(mark.key) * cellWidth;
+    const float yMid = origin.y + static_cast<float>(tile.y) + (static_cast<float>(mark.query) + 0.5f) * cellHeight;
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    const float pad = 4.0f, gap = std::max(3.0f, ImGui::GetFontSize() / 5.0f) + 3.0f;
+    const float right = origin.x + static_cast<float>(tile.x + tile.width);
+    const bool toRight = x0 + cellWidth + gap + size.x + 2 * pad <= right || x0 - origin.x < right - x0 - cellWidth;
+    const float boxX = toRight ? x0 + cellWidth + gap : x0 - gap - size.x - 2 * pad;
+    const ImVec2 a(std::floor(boxX), std::floor(yMid - size.y * 0.5f - pad));
+    const ImVec2 b(a.x + size.x + 2 * pad, a.y + size.y + 2 * pad);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(a, b, IM_COL32(0, 0, 0, 220), 3.0f);
+    draw->AddRect(a, b, kLessonColor, 3.0f, 0, 2.0f);
+    draw->AddText(ImVec2(a.x + pad, a.y + pad), IM_COL32(255, 255, 255, 255), text.c_str());
 }
 
 // The query numbers left of the map and the key numbers above it (the core's index ticks: every
@@ -173,7 +196,6 @@ void drawDetailView(AppState& state, const Model& model) {
     const float imageWidth = static_cast<float>(image.width), imageHeight = static_cast<float>(image.height);
     const BiasParams& shownBias = detail->request.heatmap.attention.bias;
     const auto queries = static_cast<float>(std::max<std::int64_t>(shownBias.queries, 1));
-    const auto keys = static_cast<float>(std::max<std::int64_t>(shownBias.keyCount(), 1));
     // Bands for the query numbers (left) and the key numbers (above).
     const float axisFont = ImGui::GetFontSize();
     const float leftBand = textWidth(std::to_string(static_cast<long long>(queries) - 1), axisFont) + 6.0f;
@@ -184,21 +206,12 @@ void drawDetailView(AppState& state, const Model& model) {
     const float besideZoom = std::min((roomX - sideWidth) / imageWidth, roomY / imageHeight);
     const float belowZoom = std::min(roomX / imageWidth, (roomY - readoutHeight) / imageHeight);
     const bool beside = besideZoom > belowZoom;
+    // Square cells always (issue 27: a picture whose cells are stretched says other than its
+    // numbers; the layout check holds every heatmap to it): where the cells are too small for the
+    // numbers, a lesson's marked cell gets its number beside it (drawMarkedCellNumber).
     const float zoom = std::max(0.0f, beside ? besideZoom : belowZoom);
-    float zoomX = zoom;
+    const float zoomX = zoom;
     const float zoomY = zoom;
-    // A head whose numbers the core gave (a small one) prints them in its cells: where square
-    // cells are too narrow for them, the cells grow across into the room beside the picture (the
-    // view is wide and short under a lesson's strip: 300 px square cells left 700 px empty and no
-    // numbers at T = 16), the notes' column keeping ten lines' width.
-    if (!detail->values.empty() && !detail->heatmap.tiles.empty()) {
-        const HeatmapTile& tile = detail->heatmap.tiles.front();
-        const float cellHeight = std::floor(zoomY * static_cast<float>(tile.height)) / queries;
-        const float fontSize = numberFontSize(cellHeight);
-        const float need = (widestNumber(*detail, fontSize) + 6.0f) * keys / static_cast<float>(tile.width);
-        const float widest = (roomX - (beside ? ImGui::GetFontSize() * 10.0f : 0.0f)) / imageWidth;
-        if (need > zoomX && cellHeight >= fontSize) zoomX = std::min(need, std::max(widest, zoomX));
-    }
     const ImVec2 size(std::floor(imageWidth * zoomX), std::floor(imageHeight * zoomY));
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const ImVec2 origin(start.x + leftBand, start.y + topBand);
@@ -210,12 +223,15 @@ void drawDetailView(AppState& state, const Model& model) {
     }
     const bool hovered = ImGui::IsItemHovered();
     state.detailRect = ScreenRect{origin.x, origin.y, size.x, size.y};
+    noteHeatmapTiles("head detail", detail->heatmap.tiles, origin, shownBias.queries, shownBias.keyCount(), zoomX,
+                     zoomY);
     const bool numbers = drawCellNumbers(*detail, origin, zoomX, zoomY);
     drawAxisNumbers(*detail, origin, zoomX, zoomY,
                     std::min(axisFont, numberFontSize(zoomY * imageHeight / queries) + 2.0f));
     const HeatmapParams& params = detail->request.heatmap;
     drawLessonMark(state.lessonMark, zoomedTiles(detail->heatmap, zoomX, zoomY), params.attention.bias.queries,
                    params.attention.bias.keyCount(), origin);
+    if (!numbers) drawMarkedCellNumber(state.lessonMark, *detail, origin, zoomX, zoomY);
     const bool refining = model.detailPending && detail->heatmap.rowStep > 1;
     if (model.detailPending || params.head != head)
         drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), model.detailsProgress,
@@ -234,7 +250,7 @@ void drawDetailView(AppState& state, const Model& model) {
         ImGui::BeginGroup();
     }
     ImGui::PushTextWrapPos(wrapRight - ImGui::GetWindowPos().x + ImGui::GetScrollX());
-    if (!numbers) ImGui::TextDisabled("Widen the window (or zoom out) to print every number in its cell.");
+    if (!numbers) ImGui::TextDisabled("The cells are too small for their numbers: hover a cell for its value.");
     const BiasParams& bias = params.attention.bias;
     const auto hit = hovered && zoom > 0
                          ? hitTest(detail->heatmap, params,

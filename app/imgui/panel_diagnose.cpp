@@ -10,6 +10,7 @@
 
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/explore/diagnosis_error_map.hpp>
+#include <alibi/explore/diagnosis_report.hpp>
 #include <alibi/render/format.hpp>
 
 #include <imgui_stdlib.h>
@@ -22,48 +23,44 @@ namespace alibi::imgui {
 
 namespace {
 
-std::string shapeText(const Shape& shape) {
-    std::string text = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i) text += fmt::format("{}{}", i == 0 ? "" : ", ", shape[i]);
-    return text + ")";
+// Whether the map's tiles are a batch's (batch row, head) pairs, labelled "b1 h3" by the core.
+bool batchTileLabels(const DiagnoseResult& result) {
+    return !result.tileLabels.empty() && result.tileLabels.front().starts_with('b');
 }
 
+// The report: the core's words (explore::diagnosisReportText, the same the Qt explorer shows).
 void drawReport(AppState& state, const DiagnoseResult& result) {
-    const Diagnosis& d = *result.diagnosis;
-    ImGui::Text("%s   shape %s   %s", result.source.c_str(), shapeText(result.shape).c_str(),
-                std::string(dtypeName(result.dtype)).c_str());
+    const explore::DiagnosisReportText r =
+        explore::diagnosisReportText(*result.diagnosis, result.source, result.shape, result.dtype);
+    const ImVec4 green(0.4f, 0.85f, 0.4f, 1);
     ImGui::PushTextWrapPos(0.0f);
-    textWrappedAtSpaces(d.explorerSummaryText());
-    ImGui::TextUnformatted(readAsText(d).c_str());
-    ImGui::TextColored(d.match ? ImVec4(0.4f, 0.85f, 0.4f, 1) : kErrorTextColor, "%s", matchText(d).c_str());
-    if (d.findings.empty()) {
-        ImGui::TextUnformatted("No known bug found.");
+    textWrappedAtSpaces(r.heading);
+    textWrappedAtSpaces(r.summary);
+    textWrappedAtSpaces(r.readAs);
+    ImGui::PushStyleColor(ImGuiCol_Text, r.matches ? green : kErrorTextColor);
+    textWrappedAtSpaces(r.match);
+    ImGui::PopStyleColor();
+    if (r.findings.empty()) {
+        textWrappedAtSpaces(r.noFindings);
     } else {
         ImGui::Spacing();
         ImGui::TextDisabled("Findings");
-        for (const Finding& f : d.findings) {
+        for (const explore::DiagnosisFindingText& f : r.findings) {
             ImGui::Bullet();
             // A harmless finding is never shown as an error: its effect after softmax says so.
-            if (f.changesAttention)
-                ImGui::TextColored(kErrorTextColor, "%s: changes attention, up to %.3g in one probability",
-                                   f.code.c_str(), f.maxProbabilityChange);
-            else
-                ImGui::TextColored(
-                    ImVec4(0.4f, 0.85f, 0.4f, 1), "%s: %s", f.code.c_str(),
-                    f.informational ? "informational, no change after softmax" : "harmless: no change after softmax");
-            textWrappedAtSpaces(f.explorerMessage());
-            if (!f.fix.empty()) textWrappedAtSpaces("Fix: " + f.fix);
+            ImGui::TextColored(f.changesAttention ? kErrorTextColor : green, "%s: %s", f.code.c_str(),
+                               f.effect.c_str());
+            textWrappedAtSpaces(f.message);
+            if (!f.fix.empty()) textWrappedAtSpaces(f.fix);
         }
     }
-    if (!d.inferredSlopes.empty()) {
+    if (!r.slopes.empty()) {
         ImGui::Spacing();
         ImGui::TextDisabled("Slopes read off the tensor");
-        // One item per head, flowed by hand: ImGui's word wrap breaks after a '.', which would
-        // split a slope mid-number ("h5: 0." / "015625").
+        // One item per head, flowed by hand: a slope is never split mid-number ("h5: 0." / "015625").
         const float right = ImGui::GetContentRegionMax().x;
-        for (std::size_t h = 0; h < d.inferredSlopes.size(); ++h) {
-            const std::string entry = fmt::format("h{}: {}{}", h, alibi::formatSlope(d.inferredSlopes[h]),
-                                                  h + 1 < d.inferredSlopes.size() ? "," : "");
+        for (std::size_t h = 0; h < r.slopes.size(); ++h) {
+            const std::string entry = r.slopes[h] + (h + 1 < r.slopes.size() ? "," : "");
             if (h > 0) {
                 ImGui::SameLine();
                 if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(entry.c_str()).x > right) ImGui::NewLine();
@@ -71,15 +68,16 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
             ImGui::TextUnformatted(entry.c_str());
         }
     }
-    ImGui::Text("Max |error| against the best candidate: %s", valueText(d.maxAbsError).c_str());
+    textWrappedAtSpaces(r.maxError);
+    if (!r.firstMismatch.empty()) textWrappedAtSpaces(r.firstMismatch);
     ImGui::PopTextWrapPos();
-    if (d.correctParams && (!d.findings.empty() || !d.match)) {
+    if (r.offerCorrected) {
         if (ImGui::Button("Open the corrected parameters")) state.openCorrected = true;
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip(
                 "Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype "
                 "(%s); Ctrl+Z goes back",
-                correctAlibiSummary(d).c_str());
+                r.correctedSummary.c_str());
     }
 }
 
@@ -143,10 +141,12 @@ void drawDiagnoseView(AppState& state, const Model& model) {
                                     ? shown->mapCaption
                                     : "|error| per cell against correct ALiBi: " +
                                           (shown->diagnosis ? correctAlibiSummary(*shown->diagnosis) : std::string());
+    const bool batchTiles = shown != nullptr && batchTileLabels(*shown);
     const float captionHeight =
         ImGui::CalcTextSize(caption.c_str(), nullptr, false, static_cast<float>(state.diagnoseWidth) + colorBarWidth())
             .y +
-        ImGui::GetStyle().ItemSpacing.y * 3 + ImGui::GetTextLineHeight() * 0.5f;
+        (batchTiles ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + ImGui::GetStyle().ItemSpacing.y * 3 +
+        ImGui::GetTextLineHeight() * 0.5f;
     state.diagnoseHeight =
         std::max(16, static_cast<int>(avail.y - std::max(captionHeight, 2 * ImGui::GetTextLineHeightWithSpacing())));
 
@@ -175,6 +175,8 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         ImGui::TextDisabled("%s", result->mapCaption.c_str());
     else
         ImGui::TextDisabled("|error| per cell against correct ALiBi%s%s", against.empty() ? "" : ": ", against.c_str());
+    // A batch's tiles are (batch row, head) pairs: their labels' letters said once.
+    if (batchTileLabels(*result)) ImGui::TextDisabled("%s", kBatchTilesKey);
     ImGui::PopTextWrapPos();
     // The colour bar's top label is centred on the map's first row: half a line of room for it.
     ImGui::Dummy(ImVec2(0.0f, ImGui::GetTextLineHeight() * 0.5f));
@@ -187,6 +189,9 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         } else {
             ImGui::Dummy(size);
         }
+        if (const Shape& shape = result->shape; shape.size() >= 2)
+            noteHeatmapTiles("diagnose error map", result->errorMap.tiles, origin, shape[shape.size() - 2],
+                             shape.back());
         // Each tile's label ("h3", or "b1 h3" for a batch) in the band above it.
         state.diagnoseLabels = drawTileLabels(result->errorMap.tiles, result->tileLabels, origin);
         if (model.diagnosisPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);

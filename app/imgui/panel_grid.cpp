@@ -114,6 +114,8 @@ void drawGridPanel(AppState& state, const Model& model) {
                                             IM_COL32(128, 128, 128, 255));
     }
     state.gridRect = ScreenRect{origin.x, origin.y, size.x, size.y};
+    noteHeatmapTiles("head grid", grid->heatmap.tiles, origin, grid->request.heatmap.attention.bias.queries,
+                     grid->request.heatmap.attention.bias.keyCount());
     const bool hovered = ImGui::IsItemHovered();
 
     state.hoverCell.reset();

@@ -304,6 +304,14 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
         ImGui::Dummy(imageSize);
     }
     s.gridShown = lastItemShown();
+    if (grid->request.overview) {
+        for (const MapsBlock& block : grid->blocks)
+            noteHeatmapTiles("attention maps overview", block.map.tiles,
+                             ImVec2(origin.x + static_cast<float>(block.x), origin.y + static_cast<float>(block.y)),
+                             maps.queries(), maps.keys());
+    } else {
+        noteHeatmapTiles("attention maps layer grid", grid->heatmap.tiles, origin, maps.queries(), maps.keys());
+    }
     s.gridX = origin.x;
     s.gridY = origin.y;
     const bool hovered = ImGui::IsItemHovered();

@@ -210,6 +210,7 @@ void drawHeadTab(AppState& state, const Model& model) {
         ImGui::Dummy(size);
     }
     s.headShown = lastItemShown();
+    noteHeatmapTiles("attention maps head", head->heatmap.tiles, origin, maps.queries(), maps.keys());
     if (!head->heatmap.tiles.empty()) {
         const HeatmapTile& t = head->heatmap.tiles.front();
         s.headRect = {origin.x + static_cast<float>(t.x), origin.y + static_cast<float>(t.y),
@@ -444,6 +445,7 @@ void drawSimilarityTab(AppState& state, const Model& model) {
         const int rowStep = std::max(1, static_cast<int>(std::ceil(lineHeight / std::max(cellH, 1.0f))));
         const int columnStep = std::max(1, static_cast<int>(std::ceil((widest + 2.0f) / std::max(cellW, 1.0f))));
         noteMatrix("similarity matrix", n, std::min(cellW, cellH));
+        noteHeatmapTiles("similarity matrix", {tile}, origin, n, n);
         const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
         for (int k = 0; k < n; ++k) {
             const std::string text = fmt::format("h{}", sim->order[static_cast<std::size_t>(k)]);

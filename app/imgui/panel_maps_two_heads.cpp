@@ -3,6 +3,7 @@
 // B - A drawn at the room the panel has (figure/head_compare_figure.hpp), and under it the core's
 // read-out of the hovered cell (query and key tokens, A, B and B - A). File > Export figure draws
 // the same figure (figure_export.cpp).
+#include "layout_check.hpp"
 #include "panels.hpp"
 #include "view_common.hpp"
 
@@ -77,6 +78,13 @@ void drawMapsTwoHeads(AppState& state, const Model& model) {
         ImGui::Image(model.maps.twoHeadsTexture, size);
     else
         ImGui::Dummy(size);
+    for (const HeadComparePanel& p : two->figure.panels)
+        if (p.width > 0) {
+            const ImVec2 min(origin.x + static_cast<float>(p.x), origin.y + static_cast<float>(p.y));
+            noteHeatmapTile("two heads", min,
+                            ImVec2(min.x + static_cast<float>(p.width), min.y + static_cast<float>(p.height)),
+                            maps.queries(), maps.keys());
+        }
     if (ImGui::IsItemHovered() && two->compare) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
         if (auto hit = headCompareHitTest(two->figure, *two->compare, static_cast<int>(std::floor(mouse.x - origin.x)),

@@ -23,6 +23,8 @@ void drawStagesView(AppState& state, const Model& model);
 void drawCompareView(AppState& state, const Model& model);
 void drawExtrapolationView(AppState& state, const Model& model);
 void drawDiagnoseView(AppState& state, const Model& model);
+// The key under the Diagnose map's caption when its tiles are a batch's (labels "b1 h3").
+inline constexpr const char* kBatchTilesKey = "Tiles: b = batch row, h = head (b1 h3: batch row 1, head 3).";
 // ALiBi beside the other position schemes (panel_position_schemes.cpp).
 void drawPositionSchemesView(AppState& state, const Model& model);
 // A trained model's saved attention maps: the file, the layer's heads (or every layer) and the

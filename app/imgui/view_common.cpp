@@ -5,6 +5,7 @@
 
 #include <imgui_stdlib.h>
 
+#include <alibi/explore/line_breaks.hpp>
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/render/format.hpp>
 
@@ -36,10 +37,14 @@ void drawStaleMark(ImVec2 min, ImVec2 max, float progress, float secondsLeft, bo
     draw->AddText(ImVec2(box.min.x + pad, box.min.y + pad), IM_COL32(255, 255, 255, 255), text.c_str());
 }
 
+float colorBarSwatchSize() {
+    return std::max(10.0f, std::round(ImGui::GetTextLineHeight() * 0.7f));
+}
+
 float colorBarWidth() {
     // Room for the tick labels beside the bar, and for the swatches' words under it.
     const float labels = kColorBarWidth + 6.0f + ImGui::CalcTextSize("-0.00781250").x;
-    const float legend = 14.0f + ImGui::CalcTextSize("fully masked row").x;
+    const float legend = colorBarSwatchSize() + 4.0f + ImGui::CalcTextSize("fully masked row").x;
     return kColorBarGap + std::max(labels, legend);
 }
 
@@ -71,24 +76,30 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const alibi:
         draw->AddText(ImVec2(origin.x, origin.y - line * 1.6f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                       title.c_str());
     }
+    // The swatches grow with the text beside them (a 10 px square read as a dot next to
+    // presentation mode's words), centred on their word's line.
+    const float swatch = colorBarSwatchSize();
+    const float textX = origin.x + swatch + 4.0f;
     if (bar.maskedSwatch) {
         // Masked cells have their own colour, outside the map's range.
         const float swatchY = max.y + line * 0.6f;
         const Rgba masked = kMaskedColor;
-        draw->AddRectFilled(ImVec2(origin.x, swatchY), ImVec2(origin.x + 10, swatchY + 10),
+        draw->AddRectFilled(ImVec2(origin.x, swatchY), ImVec2(origin.x + swatch, swatchY + swatch),
                             IM_COL32(masked.r, masked.g, masked.b, 255));
-        draw->AddText(ImVec2(origin.x + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), "masked");
+        draw->AddText(ImVec2(textX, swatchY + (swatch - line) * 0.5f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                      "masked");
     }
     if (bar.fullyMaskedSwatch) {
         // Fully masked rows are striped (the core's fullyMaskedStripe), one pixel at a time.
         const float swatchY = max.y + line * (bar.maskedSwatch ? 1.7f : 0.6f);
-        for (int y = 0; y < 10; ++y)
-            for (int x = 0; x < 10; ++x) {
+        const int n = static_cast<int>(swatch);
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x) {
                 const Rgba c = fullyMaskedStripe(x, y);
-                draw->AddRectFilled(ImVec2(origin.x + x, swatchY + y), ImVec2(origin.x + x + 1, swatchY + y + 1),
-                                    IM_COL32(c.r, c.g, c.b, 255));
+                const float px = origin.x + static_cast<float>(x), py = swatchY + static_cast<float>(y);
+                draw->AddRectFilled(ImVec2(px, py), ImVec2(px + 1, py + 1), IM_COL32(c.r, c.g, c.b, 255));
             }
-        draw->AddText(ImVec2(origin.x + 14, swatchY - 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+        draw->AddText(ImVec2(textX, swatchY + (swatch - line) * 0.5f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                       "fully masked row");
     }
 }
@@ -107,6 +118,17 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, d
     alibi::ColorBar bar = alibi::makeColorBar(lo, hi, false, DType::F32, colorBarTicks(height));
     bar.title = title;
     drawColorBar(texture, origin, height, bar);
+}
+
+void noteHeatmapTiles(const std::string& picture, const std::vector<HeatmapTile>& tiles, ImVec2 origin,
+                      std::int64_t rows, std::int64_t columns, float zoomX, float zoomY) {
+    for (const HeatmapTile& t : tiles) {
+        const ImVec2 min(origin.x + static_cast<float>(t.x) * zoomX, origin.y + static_cast<float>(t.y) * zoomY);
+        noteHeatmapTile(
+            picture, min,
+            ImVec2(min.x + static_cast<float>(t.width) * zoomX, min.y + static_cast<float>(t.height) * zoomY), rows,
+            columns);
+    }
 }
 
 void sameLineIfFits(float nextWidth, float spacing) {
@@ -158,82 +180,43 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
 
 namespace {
 
-// The lines of `text` at `width`: each the longest run of whole `separator`-delimited parts from
-// its start that fits (breaking at '\n' too), the separator dropped at a break. A part wider than
-// the line is broken at its spaces, and a word wider than the line stands alone.
-std::vector<WrappedLine> wrapAt(std::string_view text, float width,
-                                const std::function<float(std::string_view)>& measure, std::string_view separator) {
-    std::vector<WrappedLine> lines;
-    std::size_t paragraph = 0;
-    while (paragraph <= text.size()) {
-        const std::size_t paragraphEnd = std::min(text.find('\n', paragraph), text.size());
-        const std::string_view line = text.substr(paragraph, paragraphEnd - paragraph);
-        std::size_t start = 0;
-        do {
-            std::size_t end = std::string_view::npos, from = start;
-            for (;;) {
-                const std::size_t at = line.find(separator, from);
-                const std::size_t candidate = at == std::string_view::npos ? line.size() : at;
-                if (measure(line.substr(start, candidate - start)) > width) break;
-                end = candidate;
-                if (at == std::string_view::npos) break;
-                from = candidate + separator.size();
-            }
-            if (end == std::string_view::npos) {
-                const std::size_t at = line.find(separator, start);
-                end = at == std::string_view::npos ? line.size() : at;
-                if (separator != " ") {
-                    for (const WrappedLine& part : wrapAt(line.substr(start, end - start), width, measure, " "))
-                        lines.push_back({part.text, false});
-                } else {
-                    lines.push_back({line.substr(start, end - start), false});
-                }
-            } else {
-                lines.push_back({line.substr(start, end - start), false});
-            }
-            start = end < line.size() ? end + separator.size() : line.size();
-            while (separator == " " && start < line.size() && line[start] == ' ') ++start;
-        } while (start < line.size());
-        if (!lines.empty()) lines.back().endsParagraph = true;
-        paragraph = paragraphEnd + 1;
+// The core's lines (explore::wrapLines: breaks only at ordinary spaces and '\n'), each drawn as
+// close to the next as ImGui's own wrapped lines are, paragraphs ItemSpacing apart.
+void drawWrapped(std::string_view text, float width) {
+    const auto lines = explore::wrapLines(text, width, [](std::string_view s) {
+        return static_cast<double>(ImGui::CalcTextSize(s.data(), s.data() + s.size()).x);
+    });
+    for (const explore::WrappedLine& l : lines) {
+        if (!l.endsParagraph)
+            ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+        ImGui::TextUnformatted(l.text.data(), l.text.data() + l.text.size());
+        if (!l.endsParagraph) ImGui::PopStyleVar();
     }
-    return lines;
 }
 
 }  // namespace
 
-std::vector<WrappedLine> wrapAtSpaces(std::string_view text, float width,
-                                      const std::function<float(std::string_view)>& measure) {
-    return wrapAt(text, width, measure, " ");
-}
-
 void textWrappedAtSpaces(std::string_view text) {
-    const auto lines = wrapAtSpaces(text, ImGui::GetContentRegionAvail().x, [](std::string_view s) {
-        return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
-    });
-    for (const WrappedLine& l : lines) {
-        // The lines of one paragraph as close as ImGui's own wrapped lines are.
-        if (!l.endsParagraph)
-            ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
-        ImGui::TextUnformatted(l.text.data(), l.text.data() + l.text.size());
-        if (!l.endsParagraph) ImGui::PopStyleVar();
-    }
-}
-
-std::vector<WrappedLine> wrapAtPhrases(std::string_view text, float width,
-                                       const std::function<float(std::string_view)>& measure) {
-    return wrapAt(text, width, measure, " \u00b7 ");  // " · "
+    drawWrapped(text, ImGui::GetContentRegionAvail().x);
 }
 
 void textWrappedAtPhrases(std::string_view text, float width) {
-    const auto lines = wrapAtPhrases(
-        text, width, [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
-    for (const WrappedLine& l : lines) {
-        if (!l.endsParagraph)
-            ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
-        ImGui::TextUnformatted(l.text.data(), l.text.data() + l.text.size());
-        if (!l.endsParagraph) ImGui::PopStyleVar();
+    // A phrase too long for keepPhrasesWhole to keep whole still breaks only after its clauses
+    // (keepClausesWhole): "slope m = 1/2 = 0.5, position p_i = i + K - Q = 15" left "15" alone on
+    // a line at 1280x720 (lesson 4 step 5). Wanted in the core: keepPhrasesWhole doing this itself.
+    constexpr std::string_view separator = " \u00b7 ";
+    std::string kept;
+    for (std::size_t start = 0;;) {
+        const std::size_t at = text.find(separator, start);
+        const std::string_view phrase = text.substr(start, at == std::string_view::npos ? text.npos : at - start);
+        // keepPhrasesWhole leaves ordinary spaces only in a phrase too long to keep whole.
+        const std::string whole = explore::keepPhrasesWhole(phrase);
+        kept += whole.find(' ') == std::string::npos ? whole : explore::keepClausesWhole(phrase);
+        if (at == std::string_view::npos) break;
+        kept += separator;
+        start = at + separator.size();
     }
+    drawWrapped(kept, width);
 }
 
 bool beginTextChild(const char* id, ImVec2 size, ImGuiWindowFlags flags) {

@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <string>
@@ -47,6 +48,8 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const alibi:
 void drawColorBarBeside(ImTextureID texture, ImVec2 imageOrigin, ImVec2 imageSize, const alibi::ColorBar& bar);
 // A bar for a fixed [lo, hi] (differences, errors).
 void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, double hi, const char* title);
+// The side of the colour bar's masked and fully-masked swatches: 0.7 of a text line (10 px at least).
+[[nodiscard]] float colorBarSwatchSize();
 // Width the colour bar and its labels take.
 [[nodiscard]] float colorBarWidth();
 // Each tile's label (labels[n], or "h3" from its head) in the band the core left free above it
@@ -57,6 +60,10 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, d
 // Returns where each label went (screen coordinates).
 std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles,
                                            const std::vector<std::string>& labels, ImVec2 origin);
+// Notes each tile of a heatmap picture drawn at `origin` (its image pixels scaled zoomX x zoomY on
+// the screen), each showing rows x columns cells, for the layout check's square-cell rule.
+void noteHeatmapTiles(const std::string& picture, const std::vector<HeatmapTile>& tiles, ImVec2 origin,
+                      std::int64_t rows, std::int64_t columns, float zoomX = 1.0f, float zoomY = 1.0f);
 // The label band a text line needs (what the views ask the core to leave above each tile).
 [[nodiscard]] int tileLabelBand();
 // Puts the next item on the current line when `nextWidth` pixels still fit there, else on the
@@ -65,25 +72,13 @@ void sameLineIfFits(float nextWidth, float spacing = -1.0f);
 // The width of a button labelled `label` (its text and frame padding).
 [[nodiscard]] float buttonWidth(const char* label);
 
-// `text` wrapped at the content region's right edge, breaking lines only at spaces (and at '\n'):
-// ImGui's own word wrap also breaks after a '.', which splits a number ("slope 1." / "0"). A
-// word wider than the line gets a line of its own. In the current text colour.
+// `text` wrapped at the content region's right edge by the core's rule (explore::wrapLines: breaks
+// only at ordinary spaces and '\n', never after a '.' inside a number as ImGui's own word wrap
+// does, never at a U+00A0). In the current text colour.
 void textWrappedAtSpaces(std::string_view text);
-// The lines textWrappedAtSpaces writes for `text` at `width`, each word's width from `measure`:
-// breaks only at spaces and '\n' (endsParagraph: the line is the last of its paragraph).
-struct WrappedLine {
-    std::string_view text;
-    bool endsParagraph = false;
-};
-[[nodiscard]] std::vector<WrappedLine> wrapAtSpaces(std::string_view text, float width,
-                                                    const std::function<float(std::string_view)>& measure);
-
-// The lines of a read-out ("head 0 · query i = 3 · ... · position p_i = i + K - Q = 15") at
-// `width`: breaks only between its " · " phrases (and at '\n'), so no phrase is split ("... =" /
-// "15", lesson 4 step 5); a phrase wider than the line is broken at its spaces.
-[[nodiscard]] std::vector<WrappedLine> wrapAtPhrases(std::string_view text, float width,
-                                                     const std::function<float(std::string_view)>& measure);
-// `text` drawn so, `width` pixels wide from the cursor, in the current text colour.
+// A read-out of " · " phrases ("head 0 · query i = 3 · ... · position p_i = i + K - Q = 15"),
+// `width` pixels wide from the cursor: broken only between its phrases (explore::keepPhrasesWhole),
+// so no phrase is split ("... =" / "15", lesson 4 step 5).
 void textWrappedAtPhrases(std::string_view text, float width);
 
 // The last item's rectangle and the clip rectangle it was drawn in (where it is really visible).

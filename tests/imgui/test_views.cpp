@@ -3,15 +3,19 @@
 // REFERENCES.md formula), stages, compare, extrapolation and diagnose deliver their results,
 // presets apply, and the layout fits 1280x720 with the statistics table usable.
 #include "explorer_fixture.hpp"
+#include "layout_check.hpp"
+#include "panels.hpp"
 #include "presets.hpp"
 #include "view_common.hpp"
 #include "view_models.hpp"
 
+#include <alibi/explore/diagnosis_report.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/batch.hpp>
 
 #include <unistd.h>
+#include <cfloat>
 #include <cmath>
 #include <filesystem>
 #include <string_view>
@@ -154,6 +158,21 @@ TEST_F(Views, DiagnoseFindsTheExampleBugAndOpensTheCorrectedParameters) {
     // head 0, row 15, key 0 (it was all black against the matching buggy reproduction).
     EXPECT_EQ(result->errorMax, 7.5);
     EXPECT_GT(result->errorMap.image.width, 0);
+    // The report is the core's words (explore::diagnosisReportText, as in Qt: its heading
+    // "example: ... · shape (...) · f32", ImGui's own read "...   shape (...)   f32").
+    const explore::DiagnosisReportText words =
+        explore::diagnosisReportText(*result->diagnosis, result->source, result->shape, result->dtype);
+    frame();
+    std::string shown;
+    for (const TextRun& run : textRuns(*ImGui::GetDrawData()))
+        for (char c : run.text)
+            if (c != ' ') shown += c;
+    for (const std::string& line : {words.heading, words.match, words.maxError}) {
+        std::string squeezed;
+        for (char c : line)
+            if (c != ' ') squeezed += c;
+        EXPECT_NE(shown.find(squeezed), std::string::npos) << line;
+    }
     ASSERT_TRUE(click("Views/report", "Open the corrected parameters", 0.1f));
     const SlopeParams& slopes = state().session.attention.bias.slopes;
     EXPECT_EQ(slopes.scheme, SlopeScheme::Press);
@@ -235,6 +254,72 @@ TEST_F(Views, DiagnoseDrawsABatchWithSquareCells) {
             for (int h = 0; h < 8; ++h) rows.push_back("b" + std::to_string(b) + " h" + std::to_string(h));
         return rows;
     }());
+}
+
+// Compare shows B's settings in full under its controls: the core's line (CompareSnapshot::settingsB),
+// the one the Qt explorer shows ("B: geometric slopes · max_bias 8 · f32 · causal mode · mask ...").
+TEST_F(Views, CompareShowsTheCoresSettingsLineForB) {
+    state().view = View::Compare;
+    frame();
+    frame();
+    settle();
+    frame();
+    const CompareResult* result = m_explorer->model().compare.get();
+    ASSERT_NE(result, nullptr);
+    const std::string& line = result->snapshot.settingsB;
+    ASSERT_TRUE(line.starts_with("B: geometric slopes")) << line;
+    const auto squeeze = [](std::string_view text) {
+        std::string out;
+        for (char c : text)
+            if (c != ' ') out += c;
+        return out;
+    };
+    std::string shown;
+    for (const TextRun& run : textRuns(*ImGui::GetDrawData())) shown += squeeze(run.text);
+    EXPECT_NE(shown.find(squeeze(line)), std::string::npos) << shown;
+}
+
+// The batch's Diagnose map in presentation mode (the s37 look at it): the tile labels' letters are
+// said ("b = batch row, h = head") and the masked swatch grows with the text ("masked" beside a
+// 10 px square read as a dot at 1.6x).
+TEST_F(Views, DiagnoseBatchSaysWhatItsLabelsMeanAndItsSwatchGrows) {
+    ImGui::GetIO().FontGlobalScale = 1.6f;
+    BiasParams bias = state().session.attention.bias;
+    bias.slopes.heads = 8;
+    bias.queries = 8;
+    bias.keys = 8;
+    bias.mode = BiasMode::Bloom;
+    BatchParams batch;
+    batch.lengths = {8, 5};
+    batch.padding = Padding::Left;
+    batch.positions = PositionRule::Naive;
+    auto tensor = buildBatchBias(bias, batch);
+    ASSERT_TRUE(tensor) << tensor.error().message;
+    diagnoseInTheView(*this, *tensor, "key");
+    frame();
+    const auto squeeze = [](std::string_view text) {
+        std::string out;
+        for (char c : text)
+            if (c != ' ') out += c;
+        return out;
+    };
+    std::string shown;
+    for (const TextRun& run : textRuns(*ImGui::GetDrawData())) shown += squeeze(run.text);
+    EXPECT_NE(shown.find(squeeze(kBatchTilesKey)), std::string::npos) << shown;
+    // The masked swatch: the vertices drawn in the masked colour (the map itself is a texture).
+    const Rgba m = kMaskedColor;
+    const ImU32 masked = IM_COL32(m.r, m.g, m.b, 255);
+    float top = FLT_MAX, bottom = -FLT_MAX;
+    const ImDrawData& data = *ImGui::GetDrawData();
+    for (int l = 0; l < data.CmdListsCount; ++l)
+        for (const ImDrawVert& v : data.CmdLists[l]->VtxBuffer)
+            if (v.col == masked) {
+                top = std::min(top, v.pos.y);
+                bottom = std::max(bottom, v.pos.y);
+            }
+    ASSERT_LT(top, bottom) << "no masked swatch drawn";
+    EXPECT_GE(bottom - top, 0.6f * ImGui::GetTextLineHeight());
+    ImGui::GetIO().FontGlobalScale = 1.0f;
 }
 
 // The Model run view's text is shown wrapped (ImGui 1.86's multi-line field does not wrap); a
