@@ -47,6 +47,7 @@ struct Options {
     int heads = 0;            // > 0: overrides the session's H (benchmarks, screenshots)
     std::int64_t length = 0;  // > 0: overrides the session's T
     double stormSeconds = 0;
+    bool parametersPanel = false;  // presentation mode with its Parameters panel open (F9)
 };
 
 // GLFW reports errors through a C callback without a user pointer; the last one is kept here so
@@ -107,6 +108,7 @@ int setUpSession(Explorer& explorer, const Options& options, bool interactive) {
     alibi::imgui::AppState& state = explorer.state();
     state.zoom = static_cast<float>(options.shared.zoom);
     if (options.shared.presentation) explorer.setPresentation(true);
+    if (options.shared.presentation && options.parametersPanel) state.presentationParameters = true;
     int status = 0;
     const bool overridesLater = interactive && !options.session.empty();
     if (overridesLater) {
@@ -202,6 +204,9 @@ int main(int argc, char** argv) {
         ->group("");
     cli.add_option("--layout", options.screenshot.layout,
                    "With --screenshot: write the grid's screen rectangle as JSON")
+        ->group("");
+    cli.add_flag("--parameters-panel", options.parametersPanel,
+                 "With --presentation: open the Parameters panel (F9), as the layout test checks it")
         ->group("");
     cli.add_option("--bench-frames", options.benchFrames,
                    "Vary max_bias every frame for N frames; print the median frame time and latency")

@@ -253,6 +253,13 @@ std::shared_ptr<const MapsRowResult> computeMapsRow(const MapsRowRequest& reques
     if (request.configured)
         result->configuredPrior =
             explore::priorRow(*request.configured, request.row, maps.queries(), maps.keys(), maps.causal());
+    auto lines = explore::mapsRowSeries(maps, request.layer, request.head, request.row,
+                                        explore::HeadSlopes{request.fitted, request.configured});
+    if (!lines) {
+        result->error = lines.error().message;
+        return result;
+    }
+    result->lines = std::move(*lines);
     return result;
 }
 

@@ -13,6 +13,7 @@
 #include <alibi/explore/job_runner.hpp>
 #include <alibi/figure/head_compare_figure.hpp>
 #include <alibi/io/attention_maps.hpp>
+#include <alibi/render/plot.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/render/square_cells.hpp>
 
@@ -151,6 +152,9 @@ struct MapsRowResult {
     MapsRowRequest request;
     std::vector<double> probabilities;                 // the file's row (after softmax for scores)
     std::vector<double> fittedPrior, configuredPrior;  // per key; empty when the slope is unknown
+    // The plot's lines (explore::mapsRowSeries): the file's row, then the prior at m* and at the
+    // configured m when known, over the keys the row can see (a causal row ends at its query).
+    std::vector<Series> lines;
     std::string error;
 };
 [[nodiscard]] std::shared_ptr<const MapsRowResult> computeMapsRow(const MapsRowRequest& request,

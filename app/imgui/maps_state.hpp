@@ -110,6 +110,8 @@ struct MapsState {
     // The layer grid, the head picture, the side plot (vs distance or the row) and the similarity
     // matrix as drawn last frame (all zero when not drawn).
     MapsShown gridShown, headShown, plotShown, similarityShown;
+    // The keys the row plot showed last frame (explore::mapsRowWindow; tests).
+    std::int64_t rowFirstKey = 0, rowLastKey = -1;
     int similarityWidth = 0, similarityHeight = 0;
     float gridX = 0, gridY = 0;             // screen position of the grid image last frame
     std::int64_t headTokenStep = 0;         // the head picture's key axis: every k-th token labelled (0: none)

@@ -10,6 +10,7 @@
 #include <alibi/explore/decimate.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/square_cells.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -38,10 +39,16 @@ std::optional<GridRequest> gridRequest(const AppState& state) {
     // The grid always shows every head; the session's head is the detail view's (as in Qt).
     p.head = -1;
     p.logScale = state.logColors && p.what == RenderWhat::Attention;
-    p.width = state.gridWidth;
-    p.height = state.gridHeight;
     p.labelBand = state.gridLabelBand;  // the tiles' labels sit above them, never over cells
     p.squareCells = true;               // a query row as tall as a key column is wide
+    // The core's placement picks its columns from the size it is given alone (a 2x4 grid of
+    // 7.19 px cells in 470 of 1080 px where 1x8 had 8.25 px): ask for the size at which it gives
+    // the largest square cells in the room, as the Qt explorer does.
+    const BiasParams& bias = p.attention.bias;
+    const TileSize square = squareCellPicture(p.head >= 0 ? 1 : bias.slopes.heads, bias.queries, bias.keyCount(),
+                                              state.gridWidth, state.gridHeight, p.gap, p.labelBand);
+    p.width = square.width;
+    p.height = square.height;
     return request;
 }
 

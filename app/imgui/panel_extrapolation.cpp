@@ -9,6 +9,8 @@
 #include "view_common.hpp"
 #include "view_models.hpp"
 
+#include <imgui_internal.h>
+
 #include <alibi/render/format.hpp>
 
 #include <fmt/format.h>
@@ -79,7 +81,20 @@ void drawMassTable(AppState& state, const ExtrapolationResult& result) {
     const int columns = 2 + static_cast<int>(e.lengths.size());
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("mass beyond L", columns, flags)) return;
+    // A whole number of rows in the room (a half row cut at the scroll edge read as a row of
+    // numbers cut off): the header, the rows' pitch (as measured last frame, estimated before), a
+    // sideways scroll bar when the columns are wider than the view, the borders.
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
+    static float measuredPitch = 0.0f, measuredHeader = 0.0f;  // last frame's (the style's, not the data's)
+    const float pitch = measuredPitch > 0.0f ? measuredPitch : row + 1.0f;
+    const float header = measuredHeader > 0.0f ? measuredHeader : row + 1.0f;
+    const float scrollBar = massTableWidth(e) > room.x ? ImGui::GetStyle().ScrollbarSize : 0.0f;
+    const float whole = std::floor((room.y - header - scrollBar - 2.0f) / pitch);
+    const float height = whole >= 1.0f && whole < static_cast<float>(e.massBeyond.size())
+                             ? header + whole * pitch + scrollBar + 2.0f
+                             : 0.0f;
+    if (!ImGui::BeginTable("mass beyond L", columns, flags, ImVec2(0.0f, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     // Widths from the header texts: fitted to the contents, the columns were sized while the
     // table was still empty and stayed a few pixels wide.
@@ -94,8 +109,17 @@ void drawMassTable(AppState& state, const ExtrapolationResult& result) {
     for (const std::string& h : headers) fixedColumn(h.c_str(), "100.00%");
     ImGui::TableHeadersRow();
     beginMarkedRows(state.extrapolationRows);
+    float firstRowTop = 0.0f;
     for (std::size_t h = 0; h < e.massBeyond.size(); ++h) {
         ImGui::TableNextRow();
+        if (const ImGuiTable* table = ImGui::GetCurrentTable(); table != nullptr && h < 2) {
+            if (h == 0) {
+                firstRowTop = table->RowPosY1;
+                measuredHeader = table->RowPosY1 + ImGui::GetScrollY() - table->OuterRect.Min.y;
+            } else {
+                measuredPitch = table->RowPosY1 - firstRowTop;
+            }
+        }
         if (lessonMarks(mark, static_cast<int>(h))) {
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kLessonRowColor);
             noteMarkedRow(state.extrapolationRows, static_cast<int>(h));

@@ -206,9 +206,9 @@ void drawFitView(AppState& state, const Model& model) {
         return;
     }
     const std::string source = model.maps.configured.empty() ? std::string() : std::string("the session");
-    ImGui::TextUnformatted(
-        explore::fitSummaryLine(fit->fits.size(), fit->request.first, fit->request.last, maps.queries(), source)
-            .c_str());
+    // Wrapped (at spaces): one line ran off the view's edge with the Parameters panel open.
+    textWrappedAtSpaces(
+        explore::fitSummaryLine(fit->fits.size(), fit->request.first, fit->request.last, maps.queries(), source));
     drawTable(state, *fit);
 }
 

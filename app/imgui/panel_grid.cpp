@@ -59,12 +59,16 @@ std::string readoutText(const Model& model, const GridResult& grid, const HoverC
 void drawReadout(AppState& state, const Model& model, const GridResult& grid) {
     state.hoverReadout.clear();
     if (!state.hoverCell) {
-        ImGui::TextDisabled(
+        // Wrapped (at spaces): with the Parameters panel at 1280x720 in presentation mode it ran
+        // off the view's edge ("...click a head for its numb").
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        textWrappedAtSpaces(
             "Hover the grid for head, query, key, distance, slope and value; click a head for its numbers.");
+        ImGui::PopStyleColor();
         return;
     }
     state.hoverReadout = readoutText(model, grid, *state.hoverCell);
-    ImGui::TextUnformatted(state.hoverReadout.c_str());
+    textWrappedAtSpaces(state.hoverReadout);
 }
 
 }  // namespace

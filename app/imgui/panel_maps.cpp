@@ -432,9 +432,13 @@ void drawMapsView(AppState& state, const Model& model) {
     } else if (!model.maps.hoverReadout.empty()) {
         ImGui::TextUnformatted(model.maps.hoverReadout.c_str());
     } else {
-        ImGui::TextDisabled(
-            "Hover the maps for the file's value, its distance and the ALiBi prior there; click a "
-            "head to inspect it.");
+        // One line (the room below the maps has one): the short hint where the long one would
+        // run off the view's edge (1280x720 presentation with the Parameters panel).
+        const char* hint =
+            "Hover the maps for the file's value, its distance and the ALiBi prior there; click a head to inspect it.";
+        if (ImGui::CalcTextSize(hint).x > ImGui::GetContentRegionAvail().x)
+            hint = "Hover the maps for values; click a head to inspect it.";
+        ImGui::TextDisabled("%s", hint);
     }
     if (scrollBody) ImGui::EndChild();
 }

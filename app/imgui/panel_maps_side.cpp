@@ -63,10 +63,9 @@ Series series(const char* label, const std::vector<double>& y) {
 }
 
 // The plot's title above it, wrapped to the side's width: the core's, the exported figure's.
+// At spaces only: ImGui's own wrap also breaks after a '.', which split "KL 1." / "83927e-08".
 void plotTitle(const std::string& title) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(title.c_str());
-    ImGui::PopTextWrapPos();
+    textWrappedAtSpaces(title);
 }
 
 // In a short view the picker is the layer bar's (panel_maps.cpp); returns whether it was drawn here.
@@ -94,6 +93,13 @@ const LayerFitResult* currentFit(const Model& model, const MapsState& s) {
     return fit;
 }
 
+// Greyed text wrapped at spaces to the window's edge (a narrow side column).
+void textDisabledWrapped(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    textWrappedAtSpaces(text);
+    ImGui::PopStyleColor();
+}
+
 // Pieces of one line, each on the line while it fits, else starting the next (never a number
 // split across two lines, as a wrap at a "." would).
 void textPieces(std::initializer_list<std::string> pieces) {
@@ -114,7 +120,7 @@ void fitSummary(const HeadFit& h) {
                     fmt::format("(m*/m {},", alibi::formatValue(h.slope / *h.configuredSlope)),
                     fmt::format("KL at m {})", alibi::formatValue(h.configuredKl.value_or(0)))});
     else
-        ImGui::TextDisabled("configured m unknown: pair an ALiBi prior above");
+        textDisabledWrapped("configured m unknown: pair an ALiBi prior above");
 }
 
 // Text turned a quarter anticlockwise (reading upwards), ending at (x, bottom): the draw list's
@@ -239,18 +245,40 @@ void drawHeadTab(AppState& state, const Model& model) {
 void drawDistanceTab(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     const AttentionMaps& maps = *model.maps.file->maps;
+    // As the row tab: on a wide tab the picker, the title, the fit's numbers and the legend go in a
+    // column right of the plot, which then takes the tab's whole height (above it, they left lesson
+    // 5 step 5's plot 65 px tall at 1280x720 in presentation mode, its ticks "0.1" and "0" only).
+    // The column is wider than the row tab's (up to 20 em): the fit's numbers and three legend
+    // entries must fit under the title in the tab's height.
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    const float em = ImGui::GetFontSize();
+    const float column = std::min(em * 20.0f, room.x - em * 18.0f);
+    const bool inColumn = column >= em * 16.0f;
+    const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    if (inColumn) {
+        ImGui::SetCursorScreenPos(ImVec2(start.x + room.x - column, start.y));
+        ImGui::BeginGroup();
+    }
     (void)headPicker(s, maps);
     const LayerFitResult* fit = currentFit(model, s);
+    if (fit != nullptr) {
+        const HeadFit& head = fit->fits[static_cast<std::size_t>(s.head)];
+        plotTitle(fitProfileTitle(head, maps));
+        fitSummary(head);
+        legendSwatch(kFileColor, "the file: mean by distance");
+        nextLegendSwatch(kFittedColor, "prior at m*");
+        if (!fit->configuredPrior[static_cast<std::size_t>(s.head)].empty()) {
+            nextLegendSwatch(kConfiguredColor, "prior at configured m");
+        }
+    }
+    if (inColumn) {
+        ImGui::EndGroup();
+        ImGui::SetCursorScreenPos(start);
+    }
     if (fit == nullptr) return;
     const auto h = static_cast<std::size_t>(s.head);
     const HeadFit& head = fit->fits[h];
-    plotTitle(fitProfileTitle(head, maps));
-    fitSummary(head);
-    legendSwatch(kFileColor, "the file: mean attention by distance");
-    nextLegendSwatch(kFittedColor, "prior at m*");
-    if (!fit->configuredPrior[h].empty()) {
-        nextLegendSwatch(kConfiguredColor, "prior at configured m");
-    }
     const std::vector<Series> lines{series("file", head.profile), series("m*", fit->fittedPrior[h]),
                                     series("configured", fit->configuredPrior[h])};
     double top = 0;
@@ -264,8 +292,10 @@ void drawDistanceTab(AppState& state, const Model& model) {
     axes.yMin = 0;
     axes.yMax = top > 0 ? top * 1.05 : 1;
     axes.xKind = maps.keys() > 64 ? AxisScale::SignedLog2OnePlus : AxisScale::Linear;
+    // A lesson step showing attention against distance cites this plot (lesson 5 step 5).
+    axes.cited = state.lessonOpen && s.lessonSide;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    PlotCanvas canvas(axes, ImVec2(avail.x, std::max(avail.y, 80.0f)));
+    PlotCanvas canvas(axes, ImVec2(inColumn ? room.x - column - gap : avail.x, std::max(avail.y, 80.0f)));
     s.plotShown = lastItemShown();
     // The file underneath, the priors on top: where a head follows its prior the lines coincide
     // and the thinner prior stays visible over the file's line.
@@ -329,10 +359,16 @@ void drawRowTab(AppState& state, const Model& model) {
         if (!result->configuredPrior.empty()) {
             nextLegendSwatch(kConfiguredColor, fmt::format("at m = {}", alibi::formatSlope(*r.configured)).c_str());
         }
-        lines = {series("file", result->probabilities), series("m*", result->fittedPrior),
-                 series("configured", result->configuredPrior)};
+        // The core's lines end where the row can see (keys after a causal query are masked: the
+        // plot ran to key 48 past query 40 in lesson 5 step 4, its peak then not at the right).
+        lines = {result->lines.empty() ? Series{} : result->lines.front(), Series{}, Series{}};
+        std::size_t next = 1;
+        if (r.fitted && next < result->lines.size()) lines[1] = result->lines[next++];
+        if (r.configured && next < result->lines.size()) lines[2] = result->lines[next++];
         // The figure's keys: a steep head's few keys fill the plot (the core's window).
         window = explore::mapsRowWindow(lines, r.row + maps.keys() - maps.queries(), maps.keys());
+        s.rowFirstKey = window.first;
+        s.rowLastKey = window.last;
         if (const std::string note = explore::keyWindowNote(window, maps.keys(), false); !note.empty()) {
             ImGui::PushTextWrapPos(0.0f);
             ImGui::TextDisabled("%s", note.c_str());

@@ -3,6 +3,9 @@
 // work waits until they are opened again.
 #include "panels.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <string>
 
 namespace alibi::imgui {
@@ -94,7 +97,40 @@ std::string_view viewShortTitle(View view) {
     return "Grid";
 }
 
+// The lesson strip's large font when the shell built one (drawn scaled down it stays sharp), else
+// null (the logic tests draw with the default font alone).
+ImFont* sharpFont() {
+    ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+    return atlas->Fonts.Size > 1 ? atlas->Fonts[1] : nullptr;
+}
+
+// The interface font's size (the default font, at the zoom).
+float mainFontSize() {
+    ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+    return atlas->Fonts.Size > 0 ? atlas->Fonts[0]->FontSize : ImGui::GetFontSize();
+}
+
 }  // namespace
+
+TabTitles tabTitlesFor(float width) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const auto text = [](bool shortTitles) {
+        float sum = 0;
+        for (View view : kAllViews)
+            sum += ImGui::CalcTextSize(std::string(shortTitles ? viewShortTitle(view) : viewTitle(view)).c_str()).x;
+        return sum;
+    };
+    // What a row of tabs takes beside its text: each tab's padding, the spacing between tabs (as
+    // ImGui's tab bar lays them out), and a pixel to spare.
+    const auto n = static_cast<float>(std::size(kAllViews));
+    const float frames = n * style.FramePadding.x * 2.0f + (n - 1.0f) * style.ItemInnerSpacing.x + 1.0f;
+    if (text(false) + frames <= width) return {false, 1.0f};
+    const float shortText = text(true);
+    if (shortText + frames <= width) return {true, 1.0f};
+    // The largest font the short names fit in (never below half the interface's size).
+    // (2 % spare: the sharper font it is drawn in measures a little differently.)
+    return {true, std::max(0.5f, std::floor((width - frames) / shortText * 98.0f) / 100.0f)};
+}
 
 void drawViewsPanel(AppState& state, const Model& model) {
     state.diagnoseWidth = 0;
@@ -107,20 +143,34 @@ void drawViewsPanel(AppState& state, const Model& model) {
     state.maps.hover.reset();
     state.maps.similarityHover[0].reset();
     state.maps.similarityHover[1].reset();
-    // Every tab's title whole on one row: where the full titles do not fit (1280x720 in
-    // presentation mode) the tabs take their short names; the ID after "###" stays the view's.
-    float full = 0;
-    for (View view : kAllViews)
-        full += ImGui::CalcTextSize(std::string(viewTitle(view)).c_str()).x + ImGui::GetStyle().FramePadding.x * 2 +
-                ImGui::GetStyle().ItemInnerSpacing.x;
-    const bool shortTitles = full > ImGui::GetContentRegionAvail().x;
-    if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
+    // Every tab's title whole on one row, never behind scroll arrows (1280x720 in presentation
+    // mode with the Parameters panel cut the row at "Map"): the full titles where they fit, else
+    // the short names, else the short names in a smaller font (as the Qt explorer does). The ID
+    // after "###" stays the view's.
+    const TabTitles tabs = tabTitlesFor(ImGui::GetContentRegionAvail().x);
+    ImFont* tabFont = tabs.scale < 1.0f ? sharpFont() : nullptr;
+    const auto pushTabFont = [&] {
+        if (tabs.scale >= 1.0f) return;
+        if (tabFont != nullptr) ImGui::PushFont(tabFont);
+        ImGui::SetWindowFontScale(tabs.scale * (tabFont != nullptr ? mainFontSize() / tabFont->FontSize : 1.0f));
+    };
+    const auto popTabFont = [&] {
+        if (tabs.scale >= 1.0f) return;
+        ImGui::SetWindowFontScale(1.0f);
+        if (tabFont != nullptr) ImGui::PopFont();
+    };
+    pushTabFont();
+    if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) {
+        popTabFont();
+        return;
+    }
     const bool switched = state.view != state.tabShown;
     for (View view : kAllViews) {
-        const std::string title =
-            std::string(shortTitles ? viewShortTitle(view) : viewTitle(view)) + "###" + std::string(viewSlug(view));
+        const std::string title = std::string(tabs.shortTitles ? viewShortTitle(view) : viewTitle(view)) + "###" +
+                                  std::string(viewSlug(view));
         const ImGuiTabItemFlags flags = switched && view == state.view ? ImGuiTabItemFlags_SetSelected : 0;
         if (!ImGui::BeginTabItem(title.c_str(), nullptr, flags)) continue;
+        popTabFont();  // the view's own text at the interface's size
         // A click on a tab selects it; a menu or key choice waits until its tab is the one drawn.
         if (!switched) state.view = view;
         if (view == state.view) state.tabShown = view;
@@ -160,7 +210,9 @@ void drawViewsPanel(AppState& state, const Model& model) {
                 break;
         }
         ImGui::EndTabItem();
+        pushTabFont();
     }
+    popTabFont();
     ImGui::EndTabBar();
 }
 

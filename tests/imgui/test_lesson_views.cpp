@@ -17,6 +17,7 @@
 
 #include <algorithm>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -274,6 +275,60 @@ TEST_P(LessonViews, TheDetailReadOutKeepsEachPhraseWhole) {
         }
     }
     EXPECT_TRUE(found) << "no read-out drawn";
+}
+
+// Lesson 5 step 4 (query 40 of a causal 64 x 64 map): the row plot ends at the query, whose later
+// keys are masked, so the peak at key 39 is at the plot's right as the step says (the s37 review:
+// "keys 5 to 48", the peak at 80 % of the width; Qt and the figure end at 40).
+TEST_P(LessonViews, TheRowPlotEndsAtTheQuery) {
+    ASSERT_TRUE(m_explorer->openLesson("reading-a-real-model"));
+    goToMapsStep(4);
+    ASSERT_EQ(state().maps.side, MapsSide::Row);
+    const auto& file = m_explorer->model().maps.file;
+    ASSERT_TRUE(file && file->maps);
+    ASSERT_TRUE(file->maps->causal());
+    ASSERT_EQ(file->maps->queries(), file->maps->keys());
+    EXPECT_EQ(state().maps.rowLastKey, 40) << "keys " << state().maps.rowFirstKey << " to " << state().maps.rowLastKey;
+    EXPECT_LE(state().maps.rowFirstKey, 39);
+}
+
+// Lesson 5 step 5: the distance plot the step cites is at least kMinCitedPlotHeight tall (the s37
+// review: 65 px at 1280x720 in presentation mode, ticks "0.1" and "0" only).
+TEST_P(LessonViews, TheDistancePlotHasTheRoomACitedPlotNeeds) {
+    ASSERT_TRUE(m_explorer->openLesson("reading-a-real-model"));
+    goToMapsStep(5);
+    ASSERT_EQ(state().maps.side, MapsSide::Distance);
+    EXPECT_TRUE(inView(state().maps.plotShown));
+    for (const LayoutProblem& p : checkTextLayout(*ImGui::GetDrawData()))
+        EXPECT_NE(p.kind, LayoutProblem::Kind::SmallPlot) << p.describe();
+    EXPECT_GE(state().maps.plotShown.rect.height, kMinCitedPlotHeight);
+}
+
+// Lesson 4 step 4: the head grid's square cells as large as the room allows (the s37 review: a
+// 2x4 grid of 7.19 px cells in 470 of 1080 px, where one row of 8 tiles gave 8.25 px). The best
+// cell is found here over every column count: tiles `gap` apart, a label band above each row.
+TEST_P(LessonViews, TheHeadGridUsesTheRoom) {
+    ASSERT_TRUE(m_explorer->openLesson("same-model-different-code"));
+    goToStep(4);
+    ASSERT_EQ(state().view, View::Grid);
+    const GridResult* grid = m_explorer->model().grid.get();
+    ASSERT_NE(grid, nullptr);
+    ASSERT_EQ(grid->heatmap.tiles.size(), 8u);
+    const double W = state().gridWidth, H = state().gridHeight, band = state().gridLabelBand;
+    const double gap = grid->request.heatmap.gap;
+    const double Q = static_cast<double>(state().session.attention.bias.queries);
+    const double K = static_cast<double>(state().session.attention.bias.keyCount());
+    double best = 0;
+    for (int c = 1; c <= 8; ++c) {
+        const int r = (8 + c - 1) / c;
+        const double tileW = std::floor((W - gap * (c - 1)) / c),
+                     tileH = std::floor((H - gap * (r - 1) - band * r) / r);
+        best = std::max(best, std::min(tileW / K, tileH / Q));
+    }
+    const HeatmapTile& t = grid->heatmap.tiles.front();
+    EXPECT_GE(t.width / K, best - 1.0 / K) << "tiles " << t.width << " x " << t.height << " px in a room " << W << " x "
+                                           << H << "; " << grid->heatmap.columns << " columns";
+    EXPECT_NEAR(t.width / K, t.height / Q, 1.0 / std::min(Q, K) + 1e-9);
 }
 
 INSTANTIATE_TEST_SUITE_P(Displays, LessonViews, ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false}),
