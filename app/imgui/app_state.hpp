@@ -10,6 +10,7 @@
 
 #include <alibi/explore/length_control.hpp>
 #include <alibi/explore/snapshot.hpp>
+#include <alibi/explore/view_titles.hpp>
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/position_schemes.hpp>
@@ -33,12 +34,18 @@ inline constexpr std::int64_t kSliderMaxLength = kMaxLength;
 // The views of the centre panel, the same as the Qt explorer's tabs.
 // Maps and Fit show a trained model's saved attention maps (issue 12), not the session's ALiBi.
 // Model runs a BLOOM, MPT or Falcon checkpoint on the user's text (issue 29): its maps open in Maps.
-enum class View { Grid, Detail, Curves, Stages, Compare, Extrapolation, Diagnose, PositionSchemes, Maps, Fit, Model };
-inline constexpr std::array kAllViews{View::Grid,    View::Detail,        View::Curves,   View::Stages,
-                                      View::Compare, View::Extrapolation, View::Diagnose, View::PositionSchemes,
-                                      View::Maps,    View::Fit,           View::Model};
-[[nodiscard]] std::string_view viewTitle(View view);  // "Head grid"
-[[nodiscard]] std::string_view viewSlug(View view);   // "head-grid" (file names)
+// The core's table of view names (explore/view_titles.hpp), the Qt explorer's too.
+using View = explore::ExplorerTab;
+inline constexpr const auto& kAllViews = explore::kExplorerTabs;
+[[nodiscard]] inline std::string_view viewTitle(View view) {  // "Head grid"
+    return explore::tabTitle(view).full;
+}
+[[nodiscard]] inline std::string_view viewShortTitle(View view) {  // "Grid": where the titles do not fit
+    return explore::tabTitle(view).brief;
+}
+[[nodiscard]] inline std::string_view viewSlug(View view) {  // "head-grid" (file names)
+    return explore::tabTitle(view).slug;
+}
 
 // Zoom steps of View > Zoom in / out (font and every style size scale together).
 inline constexpr float kMinZoom = 0.75f;

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -301,42 +302,42 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     m_numberPt = 0;
     if (!values.empty() && m_cell >= 26) {
         QFont f = textFont();
-        // As large as the widest number in view fits its cell, up to the view's own font size
-        // (presentation mode makes it larger): a fixed cell / 4.2 printed 6.5 pt numbers in
-        // 28 px cells.
+        const bool probability = s.what == RenderWhat::Attention;
+        const auto numbersAt = [&](const QFont& font, double room) {
+            const QFontMetricsF at(font);
+            return cellNumberTexts(
+                values, probability,
+                [&at](std::string_view t) {
+                    return at.horizontalAdvance(QString::fromUtf8(t.data(), static_cast<qsizetype>(t.size())));
+                },
+                room);
+        };
+        // As large as the head's widest number, at its most exact, fits its cell with 1.5 px either
+        // side (the grid line between cells separates them), up to the view's own font size
+        // (presentation mode makes it larger): a fixed cell / 4.2 printed 6.5 pt numbers in 28 px
+        // cells. Where even 6.5 pt is too large, the core drops decimals for the whole head.
         {
-            const bool probability = s.what == RenderWhat::Attention;
             const QFontMetricsF at(f);
             double widest = 1;
-            for (std::int64_t i = 0; i < m_queries; ++i)
-                for (std::int64_t j = 0; j < m_keys; ++j) {
-                    const double v = values[static_cast<std::size_t>(i * m_keys + j)];
-                    const QRectF cell(m_origin.x() + j * m_cell, m_origin.y() + i * m_cell, m_cell, m_cell);
-                    if (std::isnan(v) || !cell.intersects(a)) continue;
-                    widest = std::max(
-                        widest, at.horizontalAdvance(QString::fromStdString(alibi::formatCellValue(v, probability))));
-                }
-            // 1.5 px either side of the widest number (the grid line between cells separates them).
+            if (const auto exact = numbersAt(f, std::numeric_limits<double>::infinity()))
+                for (const std::string& t : exact->texts)
+                    widest = std::max(widest, at.horizontalAdvance(QString::fromStdString(t)));
             const double fit = std::min((m_cell - 3) / widest, 0.6 * m_cell / at.height());
             f.setPointSizeF(std::clamp(f.pointSizeF() * fit, 6.5, std::max(12.0, textFont().pointSizeF())));
         }
-        m_numberPt = f.pointSizeF();
+        const auto numbers = numbersAt(f, m_cell - 3);
+        m_numberPt = numbers ? f.pointSizeF() : 0;
         p.setFont(f);
-        const QFontMetrics fm(f);
-        for (std::int64_t i = 0; i < m_queries; ++i) {
+        for (std::int64_t i = 0; numbers && i < m_queries; ++i) {
             for (std::int64_t j = 0; j < m_keys; ++j) {
-                const double v = values[static_cast<std::size_t>(i * m_keys + j)];
-                if (std::isnan(v)) continue;
+                const std::size_t n = static_cast<std::size_t>(i * m_keys + j);
+                if (std::isnan(values[n])) continue;
                 const QRectF cell(m_origin.x() + j * m_cell, m_origin.y() + i * m_cell, m_cell, m_cell);
                 if (!cell.intersects(a)) continue;
                 const int px = static_cast<int>(static_cast<double>(j) * m_image.width() / m_keys);
                 const int py = static_cast<int>(static_cast<double>(i) * m_image.height() / m_queries);
                 p.setPen(contrastingText(m_image.pixelColor(px, py)));
-                const bool probability = s.what == RenderWhat::Attention;
-                QString text = QString::fromStdString(alibi::formatCellValue(v, probability));
-                if (fm.horizontalAdvance(text) > m_cell - 2)
-                    text = QString::fromStdString(alibi::formatCellValue(v, probability, /*narrow=*/true));
-                drawRecordedText(p, this, cell, Qt::AlignCenter, text);
+                drawRecordedText(p, this, cell, Qt::AlignCenter, QString::fromStdString(numbers->texts[n]));
             }
         }
         p.setFont(textFont());

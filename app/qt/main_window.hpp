@@ -199,7 +199,7 @@ private:
     void fitParametersDock();
     // The hover read-out in the status bar: word-wrapped, as many lines high as the longest needs.
     void fitHoverReadout();
-    // Tab `tab`'s name ("Slopes && curves"), or its short name ("Slopes").
+    // Tab `tab`'s name ("Slopes && curves"), or its short name ("Curves"): the core's table.
     [[nodiscard]] static QString tabName(int tab, bool shortName);
     // Presentation mode: the read-out floats over the bottom of the views while something is
     // hovered (it reserves no blank band under them); placed and shown or hidden here.

@@ -28,7 +28,7 @@ xdotool mousemove 464 54 click 1 sleep 0.03 mousemove 108 54 click 1
 ends_on "Head detail" "Extrap., then Detail 30 ms later"
 focus
 xdotool mousemove 273 54 click 1 sleep 0.03 mousemove 40 54 click 1 sleep 0.03 mousemove 188 54 click 1
-ends_on "Curves" "Stages, Grid, Curves 30 ms apart"
+ends_on "Slopes & curves" "Stages, Grid, Curves 30 ms apart"
 focus
 xdotool mousemove 464 54 click 1 sleep 0.2 mousemove 108 54 click 1
 ends_on "Head detail" "Extrap., then Detail 200 ms later"

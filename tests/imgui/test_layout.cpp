@@ -6,6 +6,7 @@
 // none trimmed to its frame, no two overlapping) and writes PICTURE.layout.txt. Every report must
 // be empty. The pictures stay in screenshots/layout/ of this build folder: look at them.
 #include <gtest/gtest.h>
+#include <alibi/explore/view_titles.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -52,10 +53,10 @@ bool aboutATab(const std::string& line) {
     const std::size_t from = at + open.size(), to = line.find('"', from);
     const std::string text = line.substr(from, to == std::string::npos ? std::string::npos : to - from);
     if (text.empty()) return false;
-    for (const char* title : {"Head grid", "Head detail", "Curves", "Attention stages", "Stages", "Compare",
-                              "Extrapolation", "Extrap.", "Diagnose", "Position schemes", "Schemes", "Attention maps",
-                              "Maps", "Head fit", "Fit", "Model run", "Grid", "Detail", "Model"})
-        if (std::string(title).starts_with(text)) return true;
+    for (const alibi::explore::ExplorerTab tab : alibi::explore::kExplorerTabs) {
+        const alibi::explore::TabTitle title = alibi::explore::tabTitle(tab);
+        if (title.full.starts_with(text) || title.brief.starts_with(text)) return true;
+    }
     return false;
 }
 
