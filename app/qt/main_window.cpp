@@ -20,6 +20,7 @@
 
 #include <alibi/analysis/corrected_session.hpp>
 #include <alibi/base/data_dir.hpp>
+#include <alibi/explore/view_titles.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/model/attention.hpp>
 
@@ -972,22 +973,17 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
 }
 
 QString MainWindow::tabName(int tab, bool shortName) {
-    // The full names, and the short ones for a narrow window at a large font.
-    static const std::array<std::pair<const char16_t*, const char16_t*>, TabCount> names{{
-        {u"Head grid", u"Grid"},
-        {u"Head detail", u"Detail"},
-        {u"Slopes && curves", u"Slopes"},
-        {u"Attention stages", u"Stages"},
-        {u"Compare", u"Compare"},
-        {u"Extrapolation", u"Extrapolation"},
-        {u"Diagnose", u"Diagnose"},
-        {u"Position schemes", u"Schemes"},
-        {u"Attention maps", u"Maps"},
-        {u"Model", u"Model"},
-    }};
+    // The core's names (explore::tabTitle, the ImGui explorer's too): the full ones, and the
+    // short ones for a narrow window at a large font ("&" doubled: a tab's mnemonic marker).
+    static constexpr std::array<explore::ExplorerTab, TabCount> tabs{
+        explore::ExplorerTab::Grid,     explore::ExplorerTab::Detail,          explore::ExplorerTab::Curves,
+        explore::ExplorerTab::Stages,   explore::ExplorerTab::Compare,         explore::ExplorerTab::Extrapolation,
+        explore::ExplorerTab::Diagnose, explore::ExplorerTab::PositionSchemes, explore::ExplorerTab::Maps,
+        explore::ExplorerTab::Model};
     if (tab < 0 || tab >= TabCount) return {};
-    return QString::fromUtf16(shortName ? names[static_cast<std::size_t>(tab)].second
-                                        : names[static_cast<std::size_t>(tab)].first);
+    const explore::TabTitle title = explore::tabTitle(tabs[static_cast<std::size_t>(tab)]);
+    const std::string_view name = shortName ? title.brief : title.full;
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())).replace(u"&"_s, u"&&"_s);
 }
 
 void MainWindow::setPresentation(bool on) {
