@@ -973,18 +973,17 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
 }
 
 QString MainWindow::tabName(int tab, bool shortName) {
-    // The core's names (both explorers'); the Qt tabs are its views but Fit, which Maps holds.
-    static constexpr std::array<explore::ExplorerTab, TabCount> views{
+    // The core's names (explore::tabTitle, the ImGui explorer's too): the full ones, and the
+    // short ones for a narrow window at a large font ("&" doubled: a tab's mnemonic marker).
+    static constexpr std::array<explore::ExplorerTab, TabCount> tabs{
         explore::ExplorerTab::Grid,     explore::ExplorerTab::Detail,          explore::ExplorerTab::Curves,
         explore::ExplorerTab::Stages,   explore::ExplorerTab::Compare,         explore::ExplorerTab::Extrapolation,
         explore::ExplorerTab::Diagnose, explore::ExplorerTab::PositionSchemes, explore::ExplorerTab::Maps,
-        explore::ExplorerTab::Model,
-    };
+        explore::ExplorerTab::Model};
     if (tab < 0 || tab >= TabCount) return {};
-    const explore::TabTitle title = explore::tabTitle(views[static_cast<std::size_t>(tab)]);
+    const explore::TabTitle title = explore::tabTitle(tabs[static_cast<std::size_t>(tab)]);
     const std::string_view name = shortName ? title.brief : title.full;
-    // "&" would mark a mnemonic in a tab's text: "Slopes && curves".
-    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())).replace(u'&', u"&&"_s);
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())).replace(u"&"_s, u"&&"_s);
 }
 
 void MainWindow::setPresentation(bool on) {
