@@ -21,13 +21,13 @@ DiagnosisErrorMap diagnosisErrorMapLabels(const Diagnosis& diagnosis, double err
         out.barTitle = "|error|";
     } else if (errorMax <= 1e-9) {
         out.caption =
-            "No change after softmax: every finding is harmless, so the map shows |Δ probability| against "
+            "No change after softmax: every finding is harmless, so the map shows |Δ\u00a0probability| against "
             "correct ALiBi (zero content), which is 0" +
             suffix;
         out.barTitle = "|Δp|";
     } else {
         out.caption = fmt::format(
-            "Every finding is harmless: |Δ probability| per cell against correct ALiBi (zero "
+            "Every finding is harmless: |Δ\u00a0probability| per cell against correct ALiBi (zero "
             "content), at most {:.3g}, the dtype's rounding{}",
             errorMax, suffix);
         out.barTitle = "|Δp|";

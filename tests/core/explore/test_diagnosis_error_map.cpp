@@ -5,6 +5,7 @@
 // masked grey.
 #include <alibi/analysis/buggy_examples.hpp>
 #include <alibi/explore/diagnosis_error_map.hpp>
+#include <alibi/explore/line_breaks.hpp>
 #include <alibi/model/bias.hpp>
 
 #include <gtest/gtest.h>
@@ -106,4 +107,19 @@ TEST(DiagnosisErrorMap, BloomBatchTimesHeadsHasATilePerRowAndHead) {
         EXPECT_NEAR(s.width / 10.0, s.height / 1.0, 1.0) << s.width << " x " << s.height;
     const HeatmapTile& stretched = map->map.tiles[0];
     EXPECT_GT(stretched.height / 1.0, 2 * stretched.width / 10.0);
+}
+
+// A harmless finding's caption names |Δ probability|: never broken between "|Δ" and
+// "probability|" (the ImGui caption read "... shows |Δ" / "probability| against ...").
+TEST(DiagnosisErrorMap, TheHarmlessCaptionKeepsItsQuantityWhole) {
+    Diagnosis d;
+    Finding harmless{"mask-min", "m"};
+    harmless.changesAttention = false;
+    d.findings = {harmless};
+    for (const double errorMax : {0.0, 1e-4}) {
+        const std::string caption = explore::diagnosisErrorMapLabels(d, errorMax).caption;
+        const auto lines = explore::wrapLines(caption, 1, [](std::string_view s) { return double(s.size()); });
+        for (const auto& line : lines) EXPECT_FALSE(line.text.ends_with("|Δ")) << caption;
+        EXPECT_NE(caption.find("|Δ\u00a0probability|"), std::string::npos) << caption;
+    }
 }
