@@ -53,7 +53,10 @@ LegendPlan planLegend(std::span<const LegendEntryWidths> entries, const LegendRo
     for (const bool brief : {false, true}) {
         const double columnWidth = widest(entries, brief) + room.swatch;
         const int columns = columnsThatFit(columnWidth, room);
-        if (n <= rows * columns || brief) {
+        // Whole names only where one column of them fits the room: a wider column squeezed a
+        // small plot to a quarter of its panel (Qt lesson 1 step 3 at 1280x720).
+        const bool fits = n <= rows * columns && (brief || columnWidth <= room.width);
+        if (fits || brief) {
             plan.brief = brief;
             plan.columnWidth = columnWidth;
             plan.columns = columns;

@@ -67,3 +67,13 @@ TEST(LegendLayout, BriefNamesOfHeads) {
     EXPECT_EQ(briefLegendName("headroom"), "headroom");
     EXPECT_EQ(briefLegendName("head 3x"), "head 3x");
 }
+
+TEST(LegendLayout, BriefNamesWhenOneColumnOfWholeNamesIsWiderThanTheRoom) {
+    // Three heads fit three rows, but their whole names (150 + 20) are wider than the room (100):
+    // brief names (30 + 20), the plot keeps its share.
+    const std::vector<LegendEntryWidths> entries(3, LegendEntryWidths{150, 30, false});
+    const LegendPlan plan = planLegend(entries, LegendRoom{100, 3, 20, 70});
+    EXPECT_TRUE(plan.brief);
+    EXPECT_EQ(plan.columnWidth, 50.0);
+    EXPECT_EQ(plan.shown.size(), 3u);
+}
