@@ -277,6 +277,26 @@ TEST_P(LessonViews, TheDetailReadOutKeepsEachPhraseWhole) {
     EXPECT_TRUE(found) << "no read-out drawn";
 }
 
+// Lesson 3 steps 1, 3 and 4: the mass table shows whole rows below its header (the s37 review: a
+// half row cut at the scroll edge). The rows' pitch is measured from the marked rows at step 4.
+TEST_P(LessonViews, TheMassTableShowsWholeRows) {
+    ASSERT_TRUE(m_explorer->openLesson("train-short-test-long"));
+    goToStep(4);
+    const MarkedRows& rows = state().extrapolationRows;
+    ASSERT_GT(rows.rowPitch, 1.0f);
+    const float pitch = rows.rowPitch;
+    for (int step : {1, 3}) {
+        while (m_explorer->lessons().state()->index() + 1 > step) ASSERT_TRUE(m_explorer->lessonPrevious());
+        settle();
+        for (int i = 0; i < 4; ++i) frame();
+        ASSERT_EQ(state().view, View::Extrapolation);
+        const float shown = (rows.visible.bottom - rows.visible.top) / pitch;
+        EXPECT_GE(shown, 0.9f) << "step " << step;
+        EXPECT_NEAR(shown, std::round(shown), 0.1f) << "step " << step << ": " << rows.visible.bottom - rows.visible.top
+                                                    << " px of rows, " << pitch << " px apart";
+    }
+}
+
 // Lesson 5 step 4 (query 40 of a causal 64 x 64 map): the row plot ends at the query, whose later
 // keys are masked, so the peak at key 39 is at the plot's right as the step says (the s37 review:
 // "keys 5 to 48", the peak at 80 % of the width; Qt and the figure end at 40).
