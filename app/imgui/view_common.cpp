@@ -41,9 +41,17 @@ float colorBarSwatchSize() {
     return std::max(10.0f, std::round(ImGui::GetTextLineHeight() * 0.7f));
 }
 
+namespace {
+// The space between a colour bar and a tick label: the 4 px tick and a third of a character's
+// height, so a minus sign is not read as one with the tick ("--7.5").
+float tickLabelGap() {
+    return 4.0f + std::max(3.0f, std::round(ImGui::GetFontSize() * 0.35f));
+}
+}  // namespace
+
 float colorBarWidth() {
     // Room for the tick labels beside the bar, and for the swatches' words under it.
-    const float labels = kColorBarWidth + 6.0f + ImGui::CalcTextSize("-0.00781250").x;
+    const float labels = kColorBarWidth + tickLabelGap() + ImGui::CalcTextSize("-0.00781250").x;
     const float legend = colorBarSwatchSize() + 4.0f + ImGui::CalcTextSize("fully masked row").x;
     return kColorBarGap + std::max(labels, legend);
 }
@@ -62,7 +70,7 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const alibi:
     }
     draw->AddRect(origin, max, IM_COL32(160, 160, 160, 255));
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-    const float labelX = max.x + 6.0f;
+    const float labelX = max.x + tickLabelGap();
     const float line = ImGui::GetTextLineHeight();
     // Ticks at their exact positions (the top is hi); labels kept inside the bar's height.
     for (const alibi::Tick& tick : bar.ticks) {
