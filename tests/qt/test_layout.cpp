@@ -592,8 +592,15 @@ private slots:
                             t.rect.adjusted(0.5, 0.5, -0.5, -0.5).intersects(detail->lessonFrameRect()))
                             problems << QString("%1: the marked cell's frame covers the neighbouring \"%2\"")
                                             .arg(name, t.text);
-                    // Lesson 1 step 2: query 12, key 4 of head 2 (m = 1/8) is -1/8 x 8 = -1.
-                    if (lesson == u"alibi-in-five-steps"_s && step == 1 && !inCell.contains(u"-1"_s))
+                    // Lesson 1 step 2: query 12, key 4 of head 2 (m = 1/8) is -1/8 x 8 = -1, written
+                    // with the head's decimals ("-1.00" beside "-1.13").
+                    const auto readsMinusOne = [&inCell] {
+                        return std::any_of(inCell.begin(), inCell.end(), [](const QString& t) {
+                            bool ok = false;
+                            return t.toDouble(&ok) == -1.0 && ok;
+                        });
+                    };
+                    if (lesson == u"alibi-in-five-steps"_s && step == 1 && !readsMinusOne())
                         problems << name + ": the marked cell does not read -1 (it reads \"" + inCell.join(',') + "\")";
                 }
             }

@@ -113,6 +113,7 @@ TEST(DiagnosisErrorMap, BloomBatchTimesHeadsHasATilePerRowAndHead) {
 // "probability|" (the ImGui caption read "... shows |Δ" / "probability| against ...").
 TEST(DiagnosisErrorMap, TheHarmlessCaptionKeepsItsQuantityWhole) {
     Diagnosis d;
+    d.match = DiagnosisMatch{};  // the tensor is reproduced, with a harmless finding
     Finding harmless{"mask-min", "m"};
     harmless.changesAttention = false;
     d.findings = {harmless};
