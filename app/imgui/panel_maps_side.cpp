@@ -354,10 +354,10 @@ void drawRowTab(AppState& state, const Model& model) {
         plotTitle(mapsRowTitle(maps, r.layer, r.head, r.row));
         legendSwatch(kFileColor, "the file's row");
         if (!result->fittedPrior.empty()) {
-            nextLegendSwatch(kFittedColor, fmt::format("prior at m* = {}", alibi::formatValue(*r.fitted)).c_str());
+            nextLegendSwatch(kFittedColor, explore::fittedPriorLabel(*r.fitted).c_str());
         }
         if (!result->configuredPrior.empty()) {
-            nextLegendSwatch(kConfiguredColor, fmt::format("at m = {}", alibi::formatSlope(*r.configured)).c_str());
+            nextLegendSwatch(kConfiguredColor, explore::configuredPriorLabel(*r.configured).c_str());
         }
         // The core's lines end where the row can see (keys after a causal query are masked: the
         // plot ran to key 48 past query 40 in lesson 5 step 4, its peak then not at the right).
