@@ -214,11 +214,9 @@ TEST_F(Views, CompareAndDiagnoseLabelTheirTilesAboveThem) {
     expectLabelsAbove(state().diagnoseLabels, rows);
 }
 
-// Issue 27 item 1: a batch's error map (alibi bias --heads 8 --seq 8 --lengths 8,5 --padding
-// left --positions naive --mode bloom) draws square cells, as large as the room allows (its
-// 8 x 8 tiles were about 96 x 114 px: the core stretched them to the panel's shape).
-TEST_F(Views, DiagnoseDrawsABatchWithSquareCells) {
-    BiasParams bias = state().session.attention.bias;
+// The batch the Diagnose tests read: `alibi bias --heads 8 --seq 8 --lengths 8,5 --padding left
+// --positions naive --mode bloom`.
+Result<Tensor> leftPaddedBloomBatch(BiasParams bias) {
     bias.slopes.heads = 8;
     bias.queries = 8;
     bias.keys = 8;
@@ -227,7 +225,14 @@ TEST_F(Views, DiagnoseDrawsABatchWithSquareCells) {
     batch.lengths = {8, 5};
     batch.padding = Padding::Left;
     batch.positions = PositionRule::Naive;
-    auto tensor = buildBatchBias(bias, batch);
+    return buildBatchBias(bias, batch);
+}
+
+// Issue 27 item 1: a batch's error map (alibi bias --heads 8 --seq 8 --lengths 8,5 --padding
+// left --positions naive --mode bloom) draws square cells, as large as the room allows (its
+// 8 x 8 tiles were about 96 x 114 px: the core stretched them to the panel's shape).
+TEST_F(Views, DiagnoseDrawsABatchWithSquareCells) {
+    auto tensor = leftPaddedBloomBatch(state().session.attention.bias);
     ASSERT_TRUE(tensor) << tensor.error().message;
     diagnoseInTheView(*this, *tensor, "square");
     const auto result = m_explorer->model().diagnosis;
@@ -284,16 +289,7 @@ TEST_F(Views, CompareShowsTheCoresSettingsLineForB) {
 // 10 px square read as a dot at 1.6x).
 TEST_F(Views, DiagnoseBatchSaysWhatItsLabelsMeanAndItsSwatchGrows) {
     ImGui::GetIO().FontGlobalScale = 1.6f;
-    BiasParams bias = state().session.attention.bias;
-    bias.slopes.heads = 8;
-    bias.queries = 8;
-    bias.keys = 8;
-    bias.mode = BiasMode::Bloom;
-    BatchParams batch;
-    batch.lengths = {8, 5};
-    batch.padding = Padding::Left;
-    batch.positions = PositionRule::Naive;
-    auto tensor = buildBatchBias(bias, batch);
+    auto tensor = leftPaddedBloomBatch(state().session.attention.bias);
     ASSERT_TRUE(tensor) << tensor.error().message;
     diagnoseInTheView(*this, *tensor, "key");
     frame();
