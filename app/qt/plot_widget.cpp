@@ -279,17 +279,9 @@ PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     room.rows = std::max(1, static_cast<int>((std::max(40.0, height() - m.top - m.bottom) - 8) / l.line));
     room.swatch = 16 + 4 + 8 + fm.averageCharWidth();
     room.noteWidth = fm.horizontalAdvance(QString::fromStdString(alibi::legendNote(m_series.size(), m_series.size())));
-    // The plan keeps at least one column of whole names even when that column is wider than
-    // the room (a 360 px plot at 1280x720 gave three quarters to "head 6 (m = 0.007812)"):
-    // when one column of whole names does not fit, plan with the brief names only, so the
-    // plot keeps its share (issue 27).
-    double widestFull = 0;
-    for (const alibi::LegendEntryWidths& e : widths) widestFull = std::max(widestFull, e.full);
-    const bool forceBrief = widestFull + room.swatch > room.width;
-    if (forceBrief)
-        for (alibi::LegendEntryWidths& e : widths) e.full = e.brief;
-    alibi::LegendPlan plan = alibi::planLegend(widths, room);
-    plan.brief = plan.brief || forceBrief;
+    // The core's plan: brief names when one column of whole names is wider than the room (a
+    // 360 px plot at 1280x720 gave three quarters to "head 6 (m = 0.007812)").
+    const alibi::LegendPlan plan = alibi::planLegend(widths, room);
     l.columns = plan.columns;
     l.rows = plan.rows;
     l.columnWidth = plan.columnWidth;
