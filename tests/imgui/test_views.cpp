@@ -23,6 +23,21 @@
 namespace alibi::imgui {
 namespace {
 
+// Text as the draw data holds it, spaces left out (a wrapped line's runs join without them).
+std::string withoutSpaces(std::string_view text) {
+    std::string out;
+    for (char c : text)
+        if (c != ' ') out += c;
+    return out;
+}
+
+// Every text run of the last frame, joined, spaces left out.
+std::string shownWithoutSpaces() {
+    std::string shown;
+    for (const TextRun& run : textRuns(*ImGui::GetDrawData())) shown += withoutSpaces(run.text);
+    return shown;
+}
+
 using Views = ExplorerLogic;
 
 // Saves `tensor` as a temporary .npy and diagnoses it in the Diagnose view, as a user who typed
@@ -163,16 +178,9 @@ TEST_F(Views, DiagnoseFindsTheExampleBugAndOpensTheCorrectedParameters) {
     const explore::DiagnosisReportText words =
         explore::diagnosisReportText(*result->diagnosis, result->source, result->shape, result->dtype);
     frame();
-    std::string shown;
-    for (const TextRun& run : textRuns(*ImGui::GetDrawData()))
-        for (char c : run.text)
-            if (c != ' ') shown += c;
-    for (const std::string& line : {words.heading, words.match, words.maxError}) {
-        std::string squeezed;
-        for (char c : line)
-            if (c != ' ') squeezed += c;
-        EXPECT_NE(shown.find(squeezed), std::string::npos) << line;
-    }
+    const std::string shown = shownWithoutSpaces();
+    for (const std::string& line : {words.heading, words.match, words.maxError})
+        EXPECT_NE(shown.find(withoutSpaces(line)), std::string::npos) << line;
     ASSERT_TRUE(click("Views/report", "Open the corrected parameters", 0.1f));
     const SlopeParams& slopes = state().session.attention.bias.slopes;
     EXPECT_EQ(slopes.scheme, SlopeScheme::Press);
@@ -273,15 +281,8 @@ TEST_F(Views, CompareShowsTheCoresSettingsLineForB) {
     ASSERT_NE(result, nullptr);
     const std::string& line = result->snapshot.settingsB;
     ASSERT_TRUE(line.starts_with("B: geometric slopes")) << line;
-    const auto squeeze = [](std::string_view text) {
-        std::string out;
-        for (char c : text)
-            if (c != ' ') out += c;
-        return out;
-    };
-    std::string shown;
-    for (const TextRun& run : textRuns(*ImGui::GetDrawData())) shown += squeeze(run.text);
-    EXPECT_NE(shown.find(squeeze(line)), std::string::npos) << shown;
+    const std::string shown = shownWithoutSpaces();
+    EXPECT_NE(shown.find(withoutSpaces(line)), std::string::npos) << shown;
 }
 
 // The batch's Diagnose map in presentation mode (the s37 look at it): the tile labels' letters are
@@ -293,15 +294,8 @@ TEST_F(Views, DiagnoseBatchSaysWhatItsLabelsMeanAndItsSwatchGrows) {
     ASSERT_TRUE(tensor) << tensor.error().message;
     diagnoseInTheView(*this, *tensor, "key");
     frame();
-    const auto squeeze = [](std::string_view text) {
-        std::string out;
-        for (char c : text)
-            if (c != ' ') out += c;
-        return out;
-    };
-    std::string shown;
-    for (const TextRun& run : textRuns(*ImGui::GetDrawData())) shown += squeeze(run.text);
-    EXPECT_NE(shown.find(squeeze(kBatchTilesKey)), std::string::npos) << shown;
+    const std::string shown = shownWithoutSpaces();
+    EXPECT_NE(shown.find(withoutSpaces(kBatchTilesKey)), std::string::npos) << shown;
     // The masked swatch: the vertices drawn in the masked colour (the map itself is a texture).
     const Rgba m = kMaskedColor;
     const ImU32 masked = IM_COL32(m.r, m.g, m.b, 255);
