@@ -209,22 +209,7 @@ void textWrappedAtSpaces(std::string_view text) {
 }
 
 void textWrappedAtPhrases(std::string_view text, float width) {
-    // A phrase too long for keepPhrasesWhole to keep whole still breaks only after its clauses
-    // (keepClausesWhole): "slope m = 1/2 = 0.5, position p_i = i + K - Q = 15" left "15" alone on
-    // a line at 1280x720 (lesson 4 step 5). Wanted in the core: keepPhrasesWhole doing this itself.
-    constexpr std::string_view separator = " \u00b7 ";
-    std::string kept;
-    for (std::size_t start = 0;;) {
-        const std::size_t at = text.find(separator, start);
-        const std::string_view phrase = text.substr(start, at == std::string_view::npos ? text.npos : at - start);
-        // keepPhrasesWhole leaves ordinary spaces only in a phrase too long to keep whole.
-        const std::string whole = explore::keepPhrasesWhole(phrase);
-        kept += whole.find(' ') == std::string::npos ? whole : explore::keepClausesWhole(phrase);
-        if (at == std::string_view::npos) break;
-        kept += separator;
-        start = at + separator.size();
-    }
-    drawWrapped(kept, width);
+    drawWrapped(explore::keepPhrasesWhole(text), width);
 }
 
 bool beginTextChild(const char* id, ImVec2 size, ImGuiWindowFlags flags) {

@@ -34,6 +34,8 @@ std::string keepPhrasesWhole(std::string_view text) {
         const std::string_view phrase = text.substr(start, at == std::string_view::npos ? text.npos : at - start);
         if (characterCount(phrase) <= static_cast<std::size_t>(kWholePhrase))
             appendWithoutBreaks(out, phrase);
+        else if (phrase.find(", ") != std::string_view::npos || phrase.find(": ") != std::string_view::npos)
+            out += keepClausesWhole(phrase);  // "..., position p_i = i + K - Q = 15" keeps its 15
         else
             out += phrase;
         if (at == std::string_view::npos) break;

@@ -45,6 +45,12 @@ TEST(LineBreaks, APhraseLongerThanTheLimitMayStillBreak) {
               std::string(static_cast<std::size_t>(kWholePhrase) - 3, 'x') + nbsp("_") + "\u00b7x");
 }
 
+TEST(LineBreaks, ALongPhraseWithClausesBreaksOnlyAfterThem) {
+    // 51 characters, over the limit: "15" stays with its "=" (it stood alone at 1280x720).
+    EXPECT_EQ(keepPhrasesWhole("head 0 · slope m = 1/2 = 0.5, position pi = i + K - Q = 15"),
+              nbsp("head_0 · slope_m_=_1/2_=_0.5, position_pi_=_i_+_K_-_Q_=_15"));
+}
+
 TEST(LineBreaks, ClausesBreakOnlyAfterACommaOrColon) {
     EXPECT_EQ(keepClausesWhole("max |A - B| = 0.23 at head 7, query 3: A = 0, B = -0.234375"),
               nbsp("max_|A_-_B|_=_0.23_at_head_7, query_3: A_=_0, B_=_-0.234375"));

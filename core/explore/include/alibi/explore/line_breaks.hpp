@@ -16,7 +16,8 @@ namespace alibi::explore {
 inline constexpr int kWholePhrase = 40;
 
 // A read-out or header of " · "-separated phrases ("head 0 · query i = 3 · 1 cell = 26.1 x 26.1
-// px"): breaks only at the separators.
+// px"): breaks only at the separators; a phrase longer than kWholePhrase breaks only after its
+// clauses (keepClausesWhole) when it has any, else at any space.
 [[nodiscard]] std::string keepPhrasesWhole(std::string_view text);
 
 // A sentence of the core's clauses ("max |A - B| = 0.23 at head 7, query 3, key 0: A = 0, B =
