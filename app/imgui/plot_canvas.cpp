@@ -114,7 +114,15 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::Dummy(size);
     const LegendLayout legend = legendLayout(axes.legend, size);
-    m_min = ImVec2(origin.x + leftMargin(), origin.y + topMargin());
+    const float line = ImGui::GetTextLineHeight();
+    // The title (left) and the y axis' label (right) share the line above the frame; where the
+    // two would overlap (a narrow plot: the Parameters panel open in presentation mode) the
+    // label takes a line of its own under the title.
+    const float right = origin.x + size.x - rightMargin() - legend.width;
+    const float titleRight = origin.x + 4.0f + ImGui::CalcTextSize(axes.title).x;
+    const float yw = ImGui::CalcTextSize(axes.yLabel).x;
+    const bool yLabelOwnLine = yw > 0 && titleRight + ImGui::GetFontSize() > right - yw;
+    m_min = ImVec2(origin.x + leftMargin(), origin.y + topMargin() + (yLabelOwnLine ? line : 0.0f));
     m_max = ImVec2(origin.x + size.x - rightMargin() - legend.width, origin.y + size.y - bottomMargin());
     m_hovered = ImGui::IsItemHovered() && ImGui::IsMouseHoveringRect(m_min, m_max);
 
@@ -139,7 +147,6 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     m_draw->AddRectFilled(m_min, m_max, IM_COL32(18, 18, 22, 255));
     m_draw->AddText(ImVec2(origin.x + 4.0f, origin.y + 1.0f), text, axes.title);
 
-    const float line = ImGui::GetTextLineHeight();
     for (const Tick& tick : ticksBetween(axes.xKind, m_x0, m_x1, 5)) {
         const double t = mapValue(axes.xKind, tick.value);
         const float x = static_cast<float>(m_min.x + (t - m_x0) / (m_x1 - m_x0) * (m_max.x - m_min.x));
@@ -168,8 +175,7 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     notePlot(axes.title, m_min, m_max, static_cast<int>(yTickValues.size()), axes.cited);
     const float xw = ImGui::CalcTextSize(axes.xLabel).x;
     m_draw->AddText(ImVec2(m_max.x - xw, m_max.y + line + 2.0f), dim, axes.xLabel);
-    const float yw = ImGui::CalcTextSize(axes.yLabel).x;
-    m_draw->AddText(ImVec2(m_max.x - yw, origin.y + 1.0f), dim, axes.yLabel);
+    m_draw->AddText(ImVec2(m_max.x - yw, origin.y + 1.0f + (yLabelOwnLine ? line : 0.0f)), dim, axes.yLabel);
 
     // The legend (the core's plan, render/legend_layout.hpp): a swatch and the whole label per
     // listed entry, column by column.
