@@ -69,7 +69,8 @@ DashPattern dashInTurn(const CurveTurn& turn, double lineWidthPx) {
 std::vector<std::string> coincidingNote(const std::vector<CurveTurn>& turns) {
     std::vector<std::string> phrases;
     for (const CurveTurn& t : turns)
-        if (t.groupSize > 1 && t.turn == 0) phrases.push_back(fmt::format("{} curves coincide, dashed in turn", t.groupSize));
+        if (t.groupSize > 1 && t.turn == 0)
+            phrases.push_back(fmt::format("{} curves coincide, dashed in turn", t.groupSize));
     return phrases;
 }
 
