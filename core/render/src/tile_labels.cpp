@@ -37,8 +37,7 @@ std::vector<std::string> chooseTileLabels(const std::vector<std::vector<std::str
     };
     for (std::size_t level = 0; level < levels; ++level) {
         bool everyTile = true;
-        for (std::size_t n = 0; n < forms.size() && everyTile; ++n)
-            everyTile = !shown[n] || fits(n, formAt(n, level));
+        for (std::size_t n = 0; n < forms.size() && everyTile; ++n) everyTile = !shown[n] || fits(n, formAt(n, level));
         if (!everyTile) continue;
         for (std::size_t n = 0; n < forms.size(); ++n)
             if (shown[n]) chosen[n] = formAt(n, level);

@@ -19,8 +19,7 @@ TEST(TileLabels, FormsFromMostTellingToLeast) {
     EXPECT_EQ(tileLabelForms({3, "", 1.0 / 16, std::nullopt}), (std::vector<std::string>{"h3  m = 1/16", "h3", "3"}));
     EXPECT_EQ(tileLabelForms({3, "", 1.0 / 16, "[0, 0.5]"}),
               (std::vector<std::string>{"h3  m = 1/16  [0, 0.5]", "h3  [0, 0.5]", "h3  m = 1/16", "h3", "3"}));
-    EXPECT_EQ(tileLabelForms({3, "b1 h3", std::nullopt, std::nullopt}),
-              (std::vector<std::string>{"b1 h3", "h3", "3"}));
+    EXPECT_EQ(tileLabelForms({3, "b1 h3", std::nullopt, std::nullopt}), (std::vector<std::string>{"b1 h3", "h3", "3"}));
 }
 
 TEST(TileLabels, OneFormForEveryTile) {
