@@ -509,6 +509,20 @@ TEST(Pictures, CellNumbersShareTheirDecimalsAcrossAHead) {
 
 // The grid figure draws square cells, as both explorers do ("1 cell = 12.6 x 17.2 px" before), and
 // without a height asked for it ends below what it drew instead of in an empty strip.
+namespace {
+
+// The lowest pixel row with anything on it but the background (the bottom-left pixel's colour).
+int lowestInkRow(const Image& image) {
+    int lowest = 0;
+    const Rgba background = image.at(0, image.height - 1);
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x)
+            if (image.at(x, y) != background) lowest = y;
+    return lowest;
+}
+
+}  // namespace
+
 TEST(Pictures, CompareFigureEndsBelowItsCaptionWithoutAHeight) {
     // H = 8, T = 16 at 1024 x 768: square tiles in two rows fill about 600 px; the rest was white.
     ViewFigureRequest r;
@@ -525,12 +539,7 @@ TEST(Pictures, CompareFigureEndsBelowItsCaptionWithoutAHeight) {
     auto cut = renderViewFigurePng(r);
     ASSERT_TRUE(cut) << cut.error().message;
     EXPECT_LT(cut->height, 700);
-    int lowestInk = 0;
-    const Rgba background = cut->at(0, cut->height - 1);
-    for (int y = 0; y < cut->height; ++y)
-        for (int x = 0; x < cut->width; ++x)
-            if (cut->at(x, y) != background) lowestInk = y;
-    EXPECT_GE(lowestInk, cut->height - 11);
+    EXPECT_GE(lowestInkRow(*cut), cut->height - 11);
 }
 
 TEST(Pictures, GridFigureHasSquareCellsAndEndsBelowItsCaption) {
@@ -551,12 +560,7 @@ TEST(Pictures, GridFigureHasSquareCellsAndEndsBelowItsCaption) {
     EXPECT_EQ(cut->width, 1024);
     EXPECT_LT(cut->height, 700);
     // The caption's last row of ink sits within the 10 px margin of the bottom.
-    int lowestInk = 0;
-    const Rgba background = cut->at(0, cut->height - 1);
-    for (int y = 0; y < cut->height; ++y)
-        for (int x = 0; x < cut->width; ++x)
-            if (cut->at(x, y) != background) lowestInk = y;
-    EXPECT_GE(lowestInk, cut->height - 11);
+    EXPECT_GE(lowestInkRow(*cut), cut->height - 11);
     // Head 0's cell [0, 0] (p = 1, the top colour): as wide as tall, to the pixel its edges round to.
     const Rgba top = valueColor(Colormap::Viridis, 1, 0, 1);
     int x0 = -1, y0 = -1;
