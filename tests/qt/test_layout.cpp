@@ -19,6 +19,7 @@
 #include "settled.hpp"
 
 #include <QAbstractProxyModel>
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QCursor>
 #include <QDir>
@@ -582,6 +583,7 @@ private slots:
                     laid.setDocumentMargin(0);
                     laid.setHtml(label->text());
                     laid.setTextWidth(label->contentsRect().width());
+                    (void)laid.documentLayout()->documentSize();  // lays the lines out
                     for (QTextBlock block = laid.begin(); block.isValid(); block = block.next()) {
                         const QString line = block.text();
                         QTextLayout* layout = block.layout();
