@@ -80,9 +80,6 @@ public:
     [[nodiscard]] bool focused() const { return m_focused; }
 
     float textScale = 0.75f;  // of the lesson font (A− / A+)
-    // The scale the current step is shown at: textScale, or smaller where the step's whole text
-    // would not fit its room otherwise.
-    [[nodiscard]] float shownScale() const { return m_shownScale; }
     static constexpr float kMinScale = 0.35f, kMaxScale = 1.6f;
 
 private:
@@ -93,6 +90,8 @@ private:
     std::future<std::vector<LessonEntry>> m_listing;
     std::string m_chosen;
     bool m_focused = false;
+    // The scale the current step is shown at: textScale, or smaller where the step's whole text
+    // would not fit its room otherwise.
     float m_shownScale = 0.75f;
     float m_barHeight = 0.0f;  // the bar above the text, last frame (window padding included)
 };

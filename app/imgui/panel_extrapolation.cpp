@@ -50,8 +50,10 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     const int count = static_cast<int>(e.curves.size());
     for (int n = 0; n < count; ++n) axes.legend.push_back({e.curves[n].label, headColor(n, std::max(count, 2)), true});
     PlotCanvas canvas(axes, ImVec2(size.x, std::max(size.y, 16.0f)));
-    for (int n = 0; n < count; ++n)
-        canvas.drawSeries(e.curves[n], headColor(n, std::max(count, 2)), thick ? 4.5f : 1.5f);
+    // Lengths whose curves are the same line (a steep head's at every T) are dashed in turn.
+    std::vector<ImU32> colors;
+    for (int n = 0; n < count; ++n) colors.push_back(headColor(n, std::max(count, 2)));
+    canvas.drawSeriesInTurn(e.curves, colors, thick ? 4.5f : 1.5f);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     // The training length L: a dark dashed line, labelled at the top.
     if (const double L = static_cast<double>(e.trainLength); L > 0 && L <= xMax) {

@@ -79,8 +79,12 @@ void drawLossPlot(AppState& state, const lm::LiveRun& run, ImVec2 size) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     state.live.lossPlotRect = {origin.x, origin.y, size.x, size.y};
     PlotCanvas canvas(axes, size);
-    const std::vector<ImU32> colors{IM_COL32(80, 160, 255, 255), IM_COL32(255, 140, 40, 255)};
-    for (std::size_t n = 0; n < series.size(); ++n) canvas.drawSeries(series[n], colors[n % 2], 1.5f);
+    std::vector<ImU32> colors;
+    for (std::size_t n = 0; n < series.size(); ++n)
+        colors.push_back(n % 2 == 0 ? IM_COL32(80, 160, 255, 255) : IM_COL32(255, 140, 40, 255));
+    // A and B the same line (a slope change that changes nothing) are dashed in turn: B drawn
+    // over A hid it.
+    canvas.drawSeriesInTurn(series, colors, 1.5f);
     // The training length: a dashed line, labelled at the top.
     if (const auto L = static_cast<double>(run.loss.trainingLength); L > 0 && L >= r.xMin && L <= r.xMax) {
         ImDrawList* draw = ImGui::GetWindowDrawList();

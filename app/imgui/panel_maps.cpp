@@ -186,21 +186,32 @@ void drawLayerBar(AppState& state, const AttentionMaps& maps) {
     ImGui::BeginDisabled(s.overview || layers < 2);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
     ImGui::SliderInt("##layer", &s.layer, 0, layers - 1, label.c_str(), ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Page Up/Down, wheel: layer");
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    // The check boxes go on as many lines as the view needs ("per-head scale" ran off the edge at
+    // 1920x1080 with the Parameters panel open in presentation mode).
+    sameLineIfFits(checkboxWidth("all layers"));
     ImGui::Checkbox("all layers", &s.overview);
-    ImGui::SameLine();
+    sameLineIfFits(checkboxWidth("log colours"));
     ImGui::Checkbox("log colours", &s.logColors);
-    ImGui::SameLine();
+    sameLineIfFits(checkboxWidth("per-head scale"));
     ImGui::Checkbox("per-head scale", &s.perHead);
-    ImGui::SameLine();
     if (s.shortView) {
+        sameLineIfFits(ImGui::GetFontSize() * 9.0f);
         // The side tabs' head picker, here (a short view keeps their lines for the pictures).
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
         ImGui::SliderInt("##layer-bar-head", &s.head, 0, maps.heads() - 1, "head %d", ImGuiSliderFlags_AlwaysClamp);
         return;
     }
-    ImGui::TextDisabled("Page Up/Down, wheel: layer");
+    // The keys' hint only where the line has room for it (a line of its own would take the
+    // pictures' room; the layer slider's tooltip says the same).
+    const char* hint = "Page Up/Down, wheel: layer";
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(hint).x <=
+        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
+        ImGui::SameLine(0, gap);
+        ImGui::TextDisabled("%s", hint);
+    }
 }
 
 // Outlines the selected head and labels the tiles in the band the core left above each (as the

@@ -425,12 +425,36 @@ void drawSimilarityTab(AppState& state, const Model& model) {
     const float lineHeight = ImGui::GetTextLineHeight();
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float labels = ImGui::CalcTextSize("h000 ").x;
+    const LayerFitResult* fit = currentFit(model, s);
+    const SimilarityResult* sim = model.maps.similarity.get();
+    const bool ready = fit != nullptr && sim != nullptr && sim->request.fit.get() == fit;
+    // The bar's range: 0 to the largest distance (renderSimilarity's scale). Its width is its own
+    // labels' (the widest any bar may need left the matrix 112 px for 8 heads at 1280x720 with the
+    // Parameters panel open: every other head labelled).
+    double largest = 0;
+    if (ready)
+        for (double v : fit->distances.values) largest = std::max(largest, v);
+    const auto barFor = [&](float height) {
+        alibi::ColorBar bar =
+            alibi::makeColorBar(0.0, largest > 0 ? largest : 1.0, false, DType::F32, colorBarTicks(height));
+        bar.title = "JS distance";
+        return bar;
+    };
+    const float barWidth = colorBarWidth(barFor(avail.y));
+    const std::string note = fmt::format("Jensen-Shannon distance between the heads' {}: 0 same, 1 disjoint",
+                                         s.similarityBasis == 0 ? "attention-vs-distance profiles" : "full maps");
+    // The row labels' room: the widest head's label (room for "h000" took the matrix the width
+    // that eight heads' column labels needed at 1280x720 with the Parameters panel open).
+    const std::size_t heads = ready ? sim->order.size() : 1000;
+    const float labels = ImGui::CalcTextSize(fmt::format("h{} ", heads > 0 ? heads - 1 : 0).c_str()).x;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
-    const float column = std::max(colorBarWidth(), ImGui::GetFontSize() * 16.0f + ImGui::GetStyle().ItemSpacing.x);
+    const float column = std::max(barWidth, ImGui::GetFontSize() * 16.0f + ImGui::GetStyle().ItemSpacing.x);
     const float columnSide = std::min(avail.x - labels - gap - column, avail.y - lineHeight - 4.0f);
-    const float above = ImGui::GetFrameHeightWithSpacing() + 2.0f * ImGui::GetTextLineHeightWithSpacing();
-    const float aboveSide = std::min(avail.x - labels - gap - colorBarWidth(), avail.y - above - lineHeight - 4.0f);
+    // Above the matrix: the choices and the note as it wraps across the tab (measured: a note of
+    // three lines ran into the column labels).
+    const float noteHeight = ready ? ImGui::CalcTextSize(note.c_str(), nullptr, false, avail.x).y : lineHeight;
+    const float above = ImGui::GetFrameHeightWithSpacing() + noteHeight + ImGui::GetStyle().ItemSpacing.y;
+    const float aboveSide = std::min(avail.x - labels - gap - barWidth, avail.y - above - lineHeight - 4.0f);
     const bool inColumn = columnSide >= aboveSide;
     const float side = std::floor(std::max(inColumn ? columnSide : aboveSide, 16.0f));
     s.similarityWidth = s.similarityHeight = static_cast<int>(side);
@@ -443,21 +467,19 @@ void drawSimilarityTab(AppState& state, const Model& model) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
     ImGui::Combo("##order", &s.similarityOrder, kOrder.data(), static_cast<int>(kOrder.size()));
-    const LayerFitResult* fit = currentFit(model, s);
-    const SimilarityResult* sim = model.maps.similarity.get();
-    const bool ready = fit != nullptr && sim != nullptr && sim->request.fit.get() == fit;
     if (fit != nullptr && !ready) ImGui::TextDisabled("ordering the heads...");
     if (ready) {
         ImGui::PushTextWrapPos(start.x + avail.x - ImGui::GetWindowPos().x);
-        ImGui::TextDisabled("Jensen-Shannon distance between the heads' %s: 0 same, 1 disjoint",
-                            s.similarityBasis == 0 ? "attention-vs-distance profiles" : "full maps");
+        ImGui::TextDisabled("%s", note.c_str());
         ImGui::PopTextWrapPos();
     }
     ImGui::EndGroup();
     if (!ready) return;
     const Image& image = sim->heatmap.image;
     const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
-    const float barTop = inColumn ? ImGui::GetItemRectMax().y + lineHeight : top;
+    // The bar's title goes 0.6 of a line above barTop: under the note in the column, and on the
+    // column labels' line (right of them) when the note is above the matrix.
+    const float barTop = inColumn ? ImGui::GetItemRectMax().y + lineHeight : top + 0.6f * lineHeight;
     const ImVec2 origin(start.x + labels, top + lineHeight + 4.0f);
     ImGui::SetCursorScreenPos(origin);
     if (model.maps.similarityTexture != nullptr) {
@@ -513,14 +535,10 @@ void drawSimilarityTab(AppState& state, const Model& model) {
                           alibi::formatValue(fit->fits[static_cast<std::size_t>(b)].slope).c_str());
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) s.head = a;
     }
-    // The bar's range: 0 to the largest distance (renderSimilarity's scale), in the right column
-    // under the note, down to the matrix's bottom.
-    double largest = 0;
-    for (double v : fit->distances.values) largest = std::max(largest, v);
+    // The bar in the right column under the note, down to the matrix's bottom.
     const float bottom = origin.y + size.y;
-    drawColorBar(model.maps.similarityBarTexture, ImVec2(right, barTop + lineHeight),
-                 std::max(bottom - barTop - 2.5f * lineHeight, 2.0f * lineHeight), 0.0, largest > 0 ? largest : 1.0,
-                 "JS distance");
+    const float barHeight = std::max(bottom - barTop - 2.5f * lineHeight, 2.0f * lineHeight);
+    drawColorBar(model.maps.similarityBarTexture, ImVec2(right, barTop + lineHeight), barHeight, barFor(barHeight));
     // The window's content reaches the matrix's bottom.
     ImGui::SetCursorScreenPos(ImVec2(start.x, bottom));
     ImGui::Dummy(ImVec2(1.0f, 1.0f));

@@ -57,13 +57,20 @@ void drawDashed(const PlotCanvas& canvas, const PositionCurve& c, ImU32 color, f
 
 void drawPositionSchemesView(AppState& state, const Model& model) {
     // Controls: what to draw and the distance axis.
+    // The two controls share the line at their full widths where it is wide enough; on a narrow
+    // view (the Parameters panel open in presentation mode) they shrink to share it, their
+    // labels whole ("max distance D" ran off the edge at 1920x1080).
     int quantity = state.schemesQuantity == SchemeQuantity::Attention ? 1 : 0;
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18.0f);
+    const float labelsWidth = ImGui::CalcTextSize("show").x + ImGui::CalcTextSize("max distance D").x +
+                              2.0f * ImGui::GetStyle().ItemInnerSpacing.x + ImGui::GetStyle().ItemSpacing.x;
+    const float controlsScale =
+        std::min(1.0f, (ImGui::GetContentRegionAvail().x - labelsWidth) / (ImGui::GetFontSize() * 32.0f));
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18.0f * controlsScale);
     if (ImGui::Combo("show", &quantity, "logit contribution\0attention vs distance (zero content)\0"))
         state.schemesQuantity = quantity == 1 ? SchemeQuantity::Attention : SchemeQuantity::Logit;
     ImGui::SameLine();
     int maxDistance = static_cast<int>(std::clamp<std::int64_t>(state.schemesMaxDistance, 1, kViewMaxDistance));
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f * controlsScale);
     if (ImGui::SliderInt("max distance D", &maxDistance, 1, kViewMaxDistance, "%d", ImGuiSliderFlags_Logarithmic))
         state.schemesMaxDistance = std::clamp(maxDistance, 1, kViewMaxDistance);
 
@@ -81,9 +88,20 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
     for (const PositionCurve& c : s.curves) heads += c.scheme == PositionScheme::ALiBi;
     const std::vector<SchemeNote> notes = schemeNotes(s);
 
-    // Room: the plot and the table take about two thirds; the formulas scroll beneath them.
+    // Room: the plot and the table take about two thirds; the formulas scroll beneath them. The
+    // table is as wide as its widest curve name and a value (a share of the view cut "RoPE decay
+    // bound" and the header with the Parameters panel open), up to half the view.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float tableWidth = std::min(ImGui::GetFontSize() * 22.0f, avail.x * 0.4f);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float swatch = ImGui::GetTextLineHeight();
+    float widestName = 0.0f;
+    for (const PositionCurve& c : s.curves) widestName = std::max(widestName, ImGui::CalcTextSize(c.name.c_str()).x);
+    const float nameColumn = std::ceil(swatch + style.ItemSpacing.x + widestName);
+    // "at d = 4096" is the widest header; the values are valueText's (at most "-0.000123457").
+    const float valueColumn =
+        std::ceil(std::max(ImGui::CalcTextSize("at d = 4096").x, ImGui::CalcTextSize("-0.000123457").x));
+    const float tableWidth =
+        std::min(nameColumn + valueColumn + 4.0f * style.CellPadding.x + style.ScrollbarSize + 2.0f, avail.x * 0.5f);
     const float plotHeight = std::max(160.0f, avail.y * 0.64f);
     const ImVec2 plotSize(std::max(200.0f, avail.x - tableWidth - ImGui::GetStyle().ItemSpacing.x), plotHeight);
 
@@ -137,14 +155,15 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
     // Legend and read-out.
     ImGui::SameLine();
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
-                                  ImGuiTableFlags_SizingStretchProp;
+                                  ImGuiTableFlags_SizingFixedFit;
     if (ImGui::BeginTable("schemes readout", 2, flags, ImVec2(tableWidth, plotHeight))) {
+        // The header says "value" until the plot is hovered (its tooltip says the table has them).
         const std::string valueHeader = state.schemesHoverDistance
                                             ? fmt::format("at d = {:.0f}", *state.schemesHoverDistance)
-                                            : std::string("value (hover)");
+                                            : std::string("value");
         ImGui::TableSetupScrollFreeze(0, 1);
-        ImGui::TableSetupColumn("curve", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-        ImGui::TableSetupColumn(valueHeader.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.6f);
+        ImGui::TableSetupColumn("curve", ImGuiTableColumnFlags_WidthFixed, nameColumn);
+        ImGui::TableSetupColumn(valueHeader.c_str(), ImGuiTableColumnFlags_WidthFixed, valueColumn);
         ImGui::TableHeadersRow();
         ImGuiListClipper clipper;  // only the visible rows (H may be 4096)
         clipper.Begin(static_cast<int>(s.curves.size()));

@@ -27,7 +27,7 @@ float mainFontSize() {
 
 }  // namespace
 
-TabTitles tabTitlesFor(float width) {
+explore::TabRowFit tabTitlesFor(float width) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const auto text = [](bool shortTitles) {
         float sum = 0;
@@ -39,12 +39,13 @@ TabTitles tabTitlesFor(float width) {
     // ImGui's tab bar lays them out), and a pixel to spare.
     const auto n = static_cast<float>(std::size(kAllViews));
     const float frames = n * style.FramePadding.x * 2.0f + (n - 1.0f) * style.ItemInnerSpacing.x + 1.0f;
-    if (text(false) + frames <= width) return {false, 1.0f};
-    const float shortText = text(true);
-    if (shortText + frames <= width) return {true, 1.0f};
-    // The largest font the short names fit in (never below half the interface's size).
-    // (2 % spare: the sharper font it is drawn in measures a little differently.)
-    return {true, std::max(0.5f, std::floor((width - frames) / shortText * 98.0f) / 100.0f)};
+    const float fullText = text(false), shortText = text(true);
+    // The core's order (full, brief, brief smaller); a smaller font is the sharper one, which
+    // measures up to 2 % wider than the interface's font scaled.
+    return explore::fitTabRow(width, 0.5, [&](bool brief, double scale) {
+        const double spare = scale < 1 ? 1.02 : 1.0;
+        return (brief ? shortText : fullText) * scale * spare + frames;
+    });
 }
 
 void drawViewsPanel(AppState& state, const Model& model) {
@@ -62,15 +63,16 @@ void drawViewsPanel(AppState& state, const Model& model) {
     // mode with the Parameters panel cut the row at "Map"): the full titles where they fit, else
     // the short names, else the short names in a smaller font (as the Qt explorer does). The ID
     // after "###" stays the view's.
-    const TabTitles tabs = tabTitlesFor(ImGui::GetContentRegionAvail().x);
-    ImFont* tabFont = tabs.scale < 1.0f ? sharpFont() : nullptr;
+    const explore::TabRowFit tabs = tabTitlesFor(ImGui::GetContentRegionAvail().x);
+    ImFont* tabFont = tabs.scale < 1.0 ? sharpFont() : nullptr;
     const auto pushTabFont = [&] {
-        if (tabs.scale >= 1.0f) return;
+        if (tabs.scale >= 1.0) return;
         if (tabFont != nullptr) ImGui::PushFont(tabFont);
-        ImGui::SetWindowFontScale(tabs.scale * (tabFont != nullptr ? mainFontSize() / tabFont->FontSize : 1.0f));
+        ImGui::SetWindowFontScale(static_cast<float>(tabs.scale) *
+                                  (tabFont != nullptr ? mainFontSize() / tabFont->FontSize : 1.0f));
     };
     const auto popTabFont = [&] {
-        if (tabs.scale >= 1.0f) return;
+        if (tabs.scale >= 1.0) return;
         ImGui::SetWindowFontScale(1.0f);
         if (tabFont != nullptr) ImGui::PopFont();
     };
@@ -81,8 +83,8 @@ void drawViewsPanel(AppState& state, const Model& model) {
     }
     const bool switched = state.view != state.tabShown;
     for (View view : kAllViews) {
-        const std::string title = std::string(tabs.shortTitles ? viewShortTitle(view) : viewTitle(view)) + "###" +
-                                  std::string(viewSlug(view));
+        const std::string title =
+            std::string(tabs.brief ? viewShortTitle(view) : viewTitle(view)) + "###" + std::string(viewSlug(view));
         const ImGuiTabItemFlags flags = switched && view == state.view ? ImGuiTabItemFlags_SetSelected : 0;
         if (!ImGui::BeginTabItem(title.c_str(), nullptr, flags)) continue;
         popTabFont();  // the view's own text at the interface's size

@@ -3,6 +3,8 @@
 // and it never touches the graphics API (textures arrive as ImTextureID in the Model).
 #pragma once
 
+#include <alibi/explore/view_titles.hpp>
+
 #include "app_state.hpp"
 #include "model.hpp"
 
@@ -18,13 +20,9 @@ void drawExportPanel(AppState& state, const Model& model);
 
 // The centre panel: a tab per view (the Qt explorer's tabs), each drawn by its own function.
 void drawViewsPanel(AppState& state, const Model& model);
-// How the view tabs fit a row `width` wide: the full titles, else the short names, else the short
-// names in a font `scale` times the interface's (never scroll arrows, never a cut name).
-struct TabTitles {
-    bool shortTitles = false;
-    float scale = 1.0f;
-};
-[[nodiscard]] TabTitles tabTitlesFor(float width);
+// How the view tabs fit a row `width` wide (the core's explore::fitTabRow): the full titles, else
+// the short names, else the short names in a smaller font (never scroll arrows, never a cut name).
+[[nodiscard]] explore::TabRowFit tabTitlesFor(float width);
 void drawDetailView(AppState& state, const Model& model);
 void drawStagesView(AppState& state, const Model& model);
 void drawCompareView(AppState& state, const Model& model);

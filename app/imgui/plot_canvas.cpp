@@ -4,6 +4,8 @@
 #include "layout_check.hpp"
 #include "panels.hpp"
 
+#include <alibi/explore/line_breaks.hpp>
+#include <alibi/render/coinciding_curves.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/legend_layout.hpp>
 #include <alibi/render/ticks.hpp>
@@ -114,7 +116,18 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::Dummy(size);
     const LegendLayout legend = legendLayout(axes.legend, size);
-    m_min = ImVec2(origin.x + leftMargin(), origin.y + topMargin());
+    m_origin = origin;
+    m_size = size;
+    m_legend = legend;
+    const float line = ImGui::GetTextLineHeight();
+    // The title (left) and the y axis' label (right) share the line above the frame; where the
+    // two would overlap (a narrow plot: the Parameters panel open in presentation mode) the
+    // label takes a line of its own under the title.
+    const float right = origin.x + size.x - rightMargin() - legend.width;
+    const float titleRight = origin.x + 4.0f + ImGui::CalcTextSize(axes.title).x;
+    const float yw = ImGui::CalcTextSize(axes.yLabel).x;
+    const bool yLabelOwnLine = yw > 0 && titleRight + ImGui::GetFontSize() > right - yw;
+    m_min = ImVec2(origin.x + leftMargin(), origin.y + topMargin() + (yLabelOwnLine ? line : 0.0f));
     m_max = ImVec2(origin.x + size.x - rightMargin() - legend.width, origin.y + size.y - bottomMargin());
     m_hovered = ImGui::IsItemHovered() && ImGui::IsMouseHoveringRect(m_min, m_max);
 
@@ -139,7 +152,6 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     m_draw->AddRectFilled(m_min, m_max, IM_COL32(18, 18, 22, 255));
     m_draw->AddText(ImVec2(origin.x + 4.0f, origin.y + 1.0f), text, axes.title);
 
-    const float line = ImGui::GetTextLineHeight();
     for (const Tick& tick : ticksBetween(axes.xKind, m_x0, m_x1, 5)) {
         const double t = mapValue(axes.xKind, tick.value);
         const float x = static_cast<float>(m_min.x + (t - m_x0) / (m_x1 - m_x0) * (m_max.x - m_min.x));
@@ -168,8 +180,7 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     notePlot(axes.title, m_min, m_max, static_cast<int>(yTickValues.size()), axes.cited);
     const float xw = ImGui::CalcTextSize(axes.xLabel).x;
     m_draw->AddText(ImVec2(m_max.x - xw, m_max.y + line + 2.0f), dim, axes.xLabel);
-    const float yw = ImGui::CalcTextSize(axes.yLabel).x;
-    m_draw->AddText(ImVec2(m_max.x - yw, origin.y + 1.0f), dim, axes.yLabel);
+    m_draw->AddText(ImVec2(m_max.x - yw, origin.y + 1.0f + (yLabelOwnLine ? line : 0.0f)), dim, axes.yLabel);
 
     // The legend (the core's plan, render/legend_layout.hpp): a swatch and the whole label per
     // listed entry, column by column.
@@ -226,6 +237,104 @@ void PlotCanvas::drawSeries(const Series& series, ImU32 color, float thickness) 
     m_draw->PushClipRect(m_min, m_max, true);
     m_draw->AddPolyline(m_points.data(), static_cast<int>(m_points.size()), color, 0, thickness);
     m_draw->PopClipRect();
+}
+
+std::vector<std::string> PlotCanvas::drawSeriesInTurn(const std::vector<Series>& series,
+                                                      const std::vector<ImU32>& colors, float thickness) const {
+    // The y span in axis units, as drawn (log2 on a log axis), for the core's "same line".
+    const CurveAxes axes{m_y0, m_y1, m_axes.yKind == AxisScale::Log2, m_axes.xKind == AxisScale::Log2};
+    const std::vector<CurveTurn> turns = coincidingCurves(series, axes);
+    for (std::size_t n = 0; n < series.size(); ++n) {
+        const ImU32 color = n < colors.size() ? colors[n] : IM_COL32_WHITE;
+        const DashPattern dash = dashInTurn(turns[n], thickness);
+        if (dash.on > 0)
+            drawDashedSeries(series[n], color, thickness, dash.on, dash.on + dash.off, dash.offset);
+        else
+            drawSeries(series[n], color, thickness);
+    }
+    std::vector<std::string> phrases = coincidingNote(turns);
+    std::string note;
+    for (const std::string& phrase : phrases) note += (note.empty() ? "" : " · ") + phrase;
+    if (!note.empty()) drawNote(note);
+    return phrases;
+}
+
+void PlotCanvas::drawDashedSeries(const Series& series, ImU32 color, float thickness, double on, double period,
+                                  double offset) const {
+    m_points.clear();
+    const std::size_t n = std::min(series.x.size(), series.y.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(series.x[i]) || std::isnan(series.y[i])) continue;
+        m_points.push_back(toScreen(series.x[i], series.y[i]));
+    }
+    if (m_points.size() < 2 || !(on > 0) || !(period > on)) {
+        drawSeries(series, color, thickness);
+        return;
+    }
+    m_draw->PushClipRect(m_min, m_max, true);
+    // Walks the polyline's length s; the pattern's position is (s + offset) mod period, drawn
+    // below `on`. A dash crossing vertices keeps its corners (one polyline a dash).
+    std::vector<ImVec2> dash;
+    double s = 0;
+    const auto inDash = [&](double at) { return std::fmod(at + offset, period) < on; };
+    for (std::size_t k = 1; k < m_points.size(); ++k) {
+        const ImVec2 a = m_points[k - 1], b = m_points[k];
+        const double length = std::hypot(b.x - a.x, b.y - a.y);
+        double t = 0;
+        while (t < length) {
+            const double phase = std::fmod(s + t + offset, period);
+            const double edge = phase < on ? on - phase : period - phase;  // to the next change
+            const double step = std::min(edge, length - t);
+            const double f0 = t / length, f1 = (t + step) / length;
+            const ImVec2 p0(static_cast<float>(a.x + (b.x - a.x) * f0), static_cast<float>(a.y + (b.y - a.y) * f0));
+            const ImVec2 p1(static_cast<float>(a.x + (b.x - a.x) * f1), static_cast<float>(a.y + (b.y - a.y) * f1));
+            if (phase < on) {
+                if (dash.empty()) dash.push_back(p0);
+                dash.push_back(p1);
+            } else if (!dash.empty()) {
+                m_draw->AddPolyline(dash.data(), static_cast<int>(dash.size()), color, 0, thickness);
+                dash.clear();
+            }
+            t += std::max(step, 1e-3);
+        }
+        s += length;
+        if (!dash.empty() && !inDash(s)) {
+            m_draw->AddPolyline(dash.data(), static_cast<int>(dash.size()), color, 0, thickness);
+            dash.clear();
+        }
+    }
+    if (dash.size() >= 2) m_draw->AddPolyline(dash.data(), static_cast<int>(dash.size()), color, 0, thickness);
+    m_draw->PopClipRect();
+}
+
+void PlotCanvas::drawNote(const std::string& note) const {
+    const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const float line = ImGui::GetTextLineHeight();
+    const float gap = ImGui::GetFontSize();
+    const float width = ImGui::CalcTextSize(note.c_str()).x;
+    // Under the plot, on the x label's line left of the label.
+    const float labelLeft = m_max.x - ImGui::CalcTextSize(m_axes.xLabel).x;
+    if (m_min.x + width + gap <= labelLeft) {
+        m_draw->AddText(ImVec2(m_min.x, m_max.y + line + 2.0f), dim, note.c_str());
+        return;
+    }
+    // Else under the legend's entries, wrapped at spaces to its column, if the frame has the lines.
+    if (m_legend.rows <= 0) return;
+    const float x = m_max.x + legendGap();
+    const float columnWidth = m_origin.x + m_size.x - x;
+    const auto lines = explore::wrapLines(note, columnWidth, [](std::string_view t) {
+        return static_cast<double>(ImGui::CalcTextSize(t.data(), t.data() + t.size()).x);
+    });
+    const int used = m_legend.rows + (m_legend.note ? 1 : 0);
+    float y = m_min.y + static_cast<float>(used) * m_legend.line + line * 0.5f;
+    // No room (the lines past the plot's bottom, a word wider than the column): the legend alone.
+    if (y + static_cast<float>(lines.size()) * line > m_origin.y + m_size.y) return;
+    for (const explore::WrappedLine& l : lines)
+        if (ImGui::CalcTextSize(l.text.c_str()).x > columnWidth) return;
+    for (const explore::WrappedLine& l : lines) {
+        m_draw->AddText(ImVec2(x, y), dim, l.text.c_str());
+        y += line;
+    }
 }
 
 void PlotCanvas::drawPoints(const Series& series, ImU32 color, float radius) const {

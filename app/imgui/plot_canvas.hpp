@@ -66,13 +66,29 @@ public:
     // otherwise cost hundreds of thousands of vertices per frame at H = 256).
     void drawSeries(const Series& series, ImU32 color, float thickness) const;
     void drawPoints(const Series& series, ImU32 color, float radius) const;
+    // Series drawn together, series[n] in colors[n]: those that draw the same line (the core's
+    // coincidingCurves) each dashed in its turn (dashInTurn: its colour in its dash, the others'
+    // in its gaps), so no curve hides another; the others as drawSeries draws them. The core's
+    // note ("5 curves coincide, dashed in turn") goes under the plot: on the x label's line left
+    // of it, else under the legend, where it fits. Returns the note's phrases.
+    std::vector<std::string> drawSeriesInTurn(const std::vector<Series>& series, const std::vector<ImU32>& colors,
+                                              float thickness) const;
 
 private:
     [[nodiscard]] double mapX(double x) const;
     [[nodiscard]] double mapY(double y) const;
 
+    // One series in dashes of `on` pixels every `period`, the first starting `offset` into it
+    // (SVG's stroke-dashoffset): ImDrawList draws no dashes, so each dash is its own piece of
+    // the polyline.
+    void drawDashedSeries(const Series& series, ImU32 color, float thickness, double on, double period,
+                          double offset) const;
+    void drawNote(const std::string& note) const;
+
     PlotAxes m_axes;
-    ImVec2 m_min, m_max;                            // plotting area (inside the axes)
+    ImVec2 m_min, m_max;      // plotting area (inside the axes)
+    ImVec2 m_origin, m_size;  // the whole plot (title, axes, legend)
+    LegendLayout m_legend;
     double m_x0 = 0, m_x1 = 1, m_y0 = 0, m_y1 = 1;  // mapped ranges
     bool m_hovered = false;
     ImDrawList* m_draw = nullptr;

@@ -25,9 +25,6 @@ public:
     // Waits for every screenshot still being written.
     void finish();
 
-    [[nodiscard]] int requested() const { return m_requested; }
-    [[nodiscard]] int saved() const { return m_saved; }  // written and reported
-
 private:
     struct Written {
         std::string path;

@@ -56,6 +56,13 @@ float colorBarWidth() {
     return kColorBarGap + std::max(labels, legend);
 }
 
+float colorBarWidth(const alibi::ColorBar& bar) {
+    float labels = 0.0f;
+    for (const alibi::Tick& tick : bar.ticks) labels = std::max(labels, ImGui::CalcTextSize(tick.label.c_str()).x);
+    const std::string title = bar.head.empty() ? bar.title : bar.title + " " + bar.head;
+    return kColorBarGap + std::max(kColorBarWidth + tickLabelGap() + labels, ImGui::CalcTextSize(title.c_str()).x);
+}
+
 int colorBarTicks(float height) {
     return std::clamp(static_cast<int>(height / (ImGui::GetTextLineHeight() * 3.0f)), 2, 10);
 }
@@ -147,6 +154,10 @@ void sameLineIfFits(float nextWidth, float spacing) {
 
 float buttonWidth(const char* label) {
     return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+float checkboxWidth(const char* label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
 int tileLabelBand() {

@@ -52,6 +52,9 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, d
 [[nodiscard]] float colorBarSwatchSize();
 // Width the colour bar and its labels take.
 [[nodiscard]] float colorBarWidth();
+// Width `bar` takes with its own tick labels and title, no swatches (a bar of a fixed range: the
+// similarity matrix's, whose room colorBarWidth's widest labels would take from the matrix).
+[[nodiscard]] float colorBarWidth(const alibi::ColorBar& bar);
 // Each tile's label (labels[n], or "h3" from its head) in the band the core left free above it
 // (tileLabelRoom), as the head grid and the figures write them. A label wider than its tile falls
 // back to "h3", then to none. Without a band a line tall (the core clamps the band in a short
@@ -71,6 +74,8 @@ void noteHeatmapTiles(const std::string& picture, const std::vector<HeatmapTile>
 void sameLineIfFits(float nextWidth, float spacing = -1.0f);
 // The width of a button labelled `label` (its text and frame padding).
 [[nodiscard]] float buttonWidth(const char* label);
+// The width of a check box labelled `label` (its square, the gap and the text).
+[[nodiscard]] float checkboxWidth(const char* label);
 
 // `text` wrapped at the content region's right edge by the core's rule (explore::wrapLines: breaks
 // only at ordinary spaces and '\n', never after a '.' inside a number as ImGui's own word wrap

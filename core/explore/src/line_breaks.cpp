@@ -58,6 +58,67 @@ std::string keepClausesWhole(std::string_view text) {
     return out;
 }
 
+namespace {
+
+bool isOperator(std::string_view word) {
+    static constexpr std::string_view kOperators[] = {"=", "\u2248", "\u00d7", "+",      "\u2212", "-",      "/",
+                                                      "<", ">",      "\u2264", "\u2265", "\u2192", "\u2026", "\u00b1"};
+    return std::find(std::begin(kOperators), std::end(kOperators), word) != std::end(kOperators);
+}
+
+bool startsSum(std::string_view word) {
+    return word.starts_with("\u03a3") || word.starts_with("\u2211");
+}
+
+}  // namespace
+
+std::string keepFormulasWhole(std::string_view text) {
+    // The words of each line (spaces between them), and for each space whether it joins.
+    std::string out;
+    out.reserve(text.size() + text.size() / 4);
+    std::size_t lineStart = 0;
+    for (;;) {
+        const std::size_t newline = text.find('\n', lineStart);
+        const std::string_view line =
+            text.substr(lineStart, newline == std::string_view::npos ? text.npos : newline - lineStart);
+        std::vector<std::string_view> words;
+        for (std::size_t at = 0; at <= line.size();) {
+            const std::size_t end = std::min(line.find(' ', at), line.size());
+            words.push_back(line.substr(at, end - at));
+            at = end + 1;
+        }
+        // joins[k]: the space after words[k] is unbreakable.
+        std::vector<bool> joins(words.size(), false);
+        int callDepth = 0;  // inside "f(" ... ")" opened within a word
+        for (std::size_t k = 0; k + 1 < words.size(); ++k) {
+            const std::string_view word = words[k], next = words[k + 1];
+            for (std::size_t c = 0; c < word.size(); ++c) {
+                if (word[c] == '(') callDepth += (c > 0 || callDepth > 0) ? 1 : 0;
+                if (word[c] == ')' && callDepth > 0) --callDepth;
+            }
+            joins[k] =
+                !word.empty() && !next.empty() &&
+                (isOperator(word) || isOperator(next) || callDepth > 0 || startsSum(word) || characterCount(next) == 1);
+        }
+        // A formula (a run of joined words) too long for a line keeps its breaks.
+        for (std::size_t k = 0; k < words.size();) {
+            std::size_t end = k, length = characterCount(words[k]);
+            while (end + 1 < words.size() && joins[end]) length += 1 + characterCount(words[++end]);
+            if (length > static_cast<std::size_t>(kWholePhrase))
+                for (std::size_t j = k; j < end; ++j) joins[j] = false;
+            k = end + 1;
+        }
+        for (std::size_t k = 0; k < words.size(); ++k) {
+            out += words[k];
+            if (k + 1 < words.size()) out += joins[k] ? kNoBreakSpace : std::string_view(" ");
+        }
+        if (newline == std::string_view::npos) break;
+        out += '\n';
+        lineStart = newline + 1;
+    }
+    return out;
+}
+
 std::vector<WrappedLine> wrapLines(std::string_view text, double width,
                                    const std::function<double(std::string_view)>& measure) {
     std::vector<WrappedLine> lines;

@@ -1,5 +1,7 @@
 #include "alibi/explore/view_titles.hpp"
 
+#include <cmath>
+
 namespace alibi::explore {
 
 TabTitle tabTitle(ExplorerTab tab) {
@@ -28,6 +30,15 @@ TabTitle tabTitle(ExplorerTab tab) {
             return {"Model run", "Model", "model-run"};
     }
     return {"Head grid", "Grid", "head-grid"};
+}
+
+TabRowFit fitTabRow(double room, double smallest, const std::function<double(bool, double)>& rowWidth) {
+    if (rowWidth(false, 1) <= room) return {false, 1};
+    if (rowWidth(true, 1) <= room) return {true, 1};
+    // Steps of 5 % (in whole hundredths, so 0.6 is 0.6): a font size the eye can tell apart.
+    for (int percent = 95; percent >= static_cast<int>(std::ceil(smallest * 100 - 1e-9)); percent -= 5)
+        if (rowWidth(true, percent / 100.0) <= room) return {true, percent / 100.0};
+    return {true, smallest};
 }
 
 }  // namespace alibi::explore

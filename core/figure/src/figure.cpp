@@ -8,6 +8,7 @@
 #include <alibi/render/format.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/ticks.hpp>
+#include <alibi/render/tile_labels.hpp>
 #include <alibi/text/visible.hpp>
 
 #include <alibi/render/label_font.hpp>
@@ -119,36 +120,31 @@ int labelBand(const Metrics& m) {
     return m.smallLine + 2 * labelPad(m);
 }
 
-// "h3  m = 1/16" in the band above each tile of a grid (never over its cells), shortened to fit
-// the tile's width. A single tile gets none: the title names it.
+// "h3  m = 1/16" in the band above each tile of a grid (never over its cells), in the one form
+// that fits every tile (tile_labels.hpp). A single tile gets none: the title names it.
 void drawHeadLabels(Image& out, const Heatmap& map, const FigureFrame& frame, const Metrics& m, int x0, int y0) {
     const int pad = labelPad(m);
     if (map.tiles.size() < 2) return;
+    std::vector<std::vector<std::string>> forms;
     for (int n = 0; n < static_cast<int>(map.tiles.size()); ++n) {
         const HeatmapTile& t = map.tiles[static_cast<std::size_t>(n)];
-        std::vector<std::string> choices;
-        const std::string head = frame.tileLabel ? frame.tileLabel(n) : fmt::format("h{}", t.head);
-        std::string full = head;
+        TileLabelParts parts;
+        parts.head = t.head;
+        if (frame.tileLabel) parts.name = frame.tileLabel(n);
         if (t.head >= 0 && t.head < static_cast<int>(frame.slopes.size()))
-            full += "  m = " + alibi::formatSlope(frame.slopes[static_cast<std::size_t>(t.head)]);
+            parts.slope = frame.slopes[static_cast<std::size_t>(t.head)];
         if (frame.tileRanges) {
             const alibi::ColorBar own = frame.colorBar ? frame.colorBar(map, n, 2) : plainColorBar(map, n, 2);
-            if (!own.ticks.empty()) {
-                const std::string range = fmt::format("  [{}, {}]", own.ticks.front().label, own.ticks.back().label);
-                choices.push_back(full + range);
-                choices.push_back(head + range);
-            }
+            if (!own.ticks.empty())
+                parts.range = fmt::format("[{}, {}]", own.ticks.front().label, own.ticks.back().label);
         }
-        choices.push_back(full);
-        choices.push_back(head);
-        if (frame.tileLabel) choices.push_back(fmt::format("h{}", t.head));
-        choices.push_back(std::to_string(t.head));
-        for (const std::string& label : choices) {
-            if (textWidth(label, m.small) > t.width) continue;
-            drawText(out, x0 + t.x, y0 + t.y - labelBand(m) + pad, label, m.small, kLabel);
-            break;
-        }
+        forms.push_back(tileLabelForms(parts));
     }
+    const std::vector<std::string> labels = chooseTileLabels(
+        forms, [&](std::size_t n, const std::string& text) { return textWidth(text, m.small) <= map.tiles[n].width; });
+    for (std::size_t n = 0; n < labels.size(); ++n)
+        if (!labels[n].empty())
+            drawText(out, x0 + map.tiles[n].x, y0 + map.tiles[n].y - labelBand(m) + pad, labels[n], m.small, kLabel);
 }
 
 // Tick marks and labels of the key axis under the bottom row of tiles and of the query axis

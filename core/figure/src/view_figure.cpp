@@ -100,7 +100,7 @@ Result<Image> compareView(const ViewFigureRequest& r) {
     };
     frame.caption = [&](const Heatmap&) { return snapshot.summary + " · B: " + compareOverridesText(b); };
     const explore::CancelledFn cancelled = [&] { return r.progress && !r.progress(0, 1); };
-    return heatmapFigure(
+    auto image = heatmapFigure(
         a.width * r.scale, a.height * r.scale, frame, [&](int width, int height, int band) -> Result<Heatmap> {
             snapshot =
                 explore::computeCompare(a, b, width, height, cancelled, 4 * r.scale, band);  // the 1x gap, scaled
@@ -114,6 +114,10 @@ Result<Image> compareView(const ViewFigureRequest& r) {
             map.hi = range;
             return map;
         });
+    // Square tiles leave the frame's lower part empty: without a height asked for, the figure ends
+    // below its caption, as the grid's does.
+    if (image && !r.heightGiven) cutBelowContent(*image, 10 * std::max(r.scale, 1));
+    return image;
 }
 
 // ---------------------------------------------------------------------------

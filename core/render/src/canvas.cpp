@@ -8,6 +8,15 @@
 
 namespace alibi::detail {
 
+namespace {
+
+// The gap after each dash: the stroke's own, or the default 0.6 of the dash.
+double dashGap(const Stroke& s) {
+    return s.dashGap >= 0 ? s.dashGap : 0.6 * s.dash;
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------------------
 // Text metrics
 
@@ -79,7 +88,10 @@ namespace {
 std::string strokeAttributes(const Stroke& s) {
     std::string out = fmt::format(" stroke=\"{}\" stroke-width=\"{:.3g}\"", hexColor(s.color), s.width);
     if (s.opacity < 1) out += fmt::format(" stroke-opacity=\"{:.3g}\"", s.opacity);
-    if (s.dash > 0) out += fmt::format(" stroke-dasharray=\"{:.3g} {:.3g}\"", s.dash, 0.6 * s.dash);
+    if (s.dash > 0) {
+        out += fmt::format(" stroke-dasharray=\"{:.3g} {:.3g}\"", s.dash, dashGap(s));
+        if (s.dashOffset != 0) out += fmt::format(" stroke-dashoffset=\"{:.3g}\"", s.dashOffset);
+    }
     return out;
 }
 
@@ -194,10 +206,12 @@ void drawSegment(Image& image, double x0, double y0, double x1, double y1, doubl
         }
 }
 
-// A polyline in device pixels, dashed when `dash` > 0 (on `dash`, off 0.6 `dash`).
-void drawPolyline(Image& image, const std::vector<Point>& pts, double width, Rgba c, double opacity, double dash) {
-    double phase = 0;  // distance along the dash pattern
-    const double on = dash, period = dash * 1.6;
+// A polyline in device pixels, dashed when `dash` > 0 (on `dash`, off `gap`, starting `offset`
+// into the pattern).
+void drawPolyline(Image& image, const std::vector<Point>& pts, double width, Rgba c, double opacity, double dash,
+                  double gap, double offset) {
+    double phase = offset;  // distance along the dash pattern
+    const double on = dash, period = dash + gap;
     for (std::size_t k = 1; k < pts.size(); ++k) {
         const auto [x0, y0] = pts[k - 1];
         const auto [x1, y1] = pts[k];
@@ -268,7 +282,8 @@ void RasterCanvas::polyline(const std::vector<Point>& points, const Stroke& stro
     std::vector<Point> device;
     device.reserve(points.size());
     for (const auto& [x, y] : points) device.emplace_back(x * m_scale, y * m_scale);
-    drawPolyline(m_image, device, stroke.width * m_scale, stroke.color, stroke.opacity, stroke.dash * m_scale);
+    drawPolyline(m_image, device, stroke.width * m_scale, stroke.color, stroke.opacity, stroke.dash * m_scale,
+                 dashGap(stroke) * m_scale, stroke.dashOffset * m_scale);
 }
 
 void RasterCanvas::fillRect(double x, double y, double width, double height, Rgba fill, double opacity,

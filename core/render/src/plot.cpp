@@ -3,6 +3,7 @@
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
 #include <alibi/render/colormap.hpp>
+#include <alibi/render/format.hpp>
 #include <alibi/render/plot.hpp>
 
 #include <alibi/render/plot_draw.hpp>
@@ -40,7 +41,7 @@ Result<std::vector<Series>> biasDistanceSeries(const BiasParams& params, std::in
     std::vector<Series> out;
     for (std::size_t h = 0; h < slopes->size(); ++h) {
         const double m = (*slopes)[h];
-        Series s{fmt::format("head {} (m = {:.4g})", h, m), {}, {}};
+        Series s{fmt::format("head {} (m = {})", h, formatSlope(m)), {}, {}};
         for (std::int64_t d = 0; d <= maxDistance; ++d) {
             s.x.push_back(static_cast<double>(d));
             s.y.push_back(roundTo(params.dtype, -(m * static_cast<double>(d))));
@@ -66,7 +67,7 @@ Result<std::vector<Series>> attentionDistanceSeries(const AttentionParams& param
             return fail(ErrorCode::Cancelled, "attention curves cancelled");
         auto row = attentionRow(params, h, query);
         if (!row) return std::unexpected(row.error());
-        Series s{fmt::format("head {} (m = {:.4g})", h, (*slopes)[static_cast<std::size_t>(h)]), {}, {}};
+        Series s{fmt::format("head {} (m = {})", h, formatSlope((*slopes)[static_cast<std::size_t>(h)])), {}, {}};
         // Distance p_i - j, nearest key first; future keys (negative distance) of unmasked modes too.
         for (std::int64_t j = static_cast<std::int64_t>(row->size()) - 1; j >= 0; --j) {
             s.x.push_back(static_cast<double>(pos - j));

@@ -1,6 +1,8 @@
 // The plot layout of plot_draw.hpp: computed once in layout pixels, drawn through a Canvas.
 #include <alibi/render/plot_draw.hpp>
 
+#include <alibi/render/coinciding_curves.hpp>
+
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/legend_layout.hpp>
@@ -169,6 +171,12 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
         r.xmax = std::max(xRange->second, xRange->first + 1) + pad;
     }
     const bool legend = style.legend && !series.empty();
+    // Curves that draw the same line are dashed in turn, and the note says so (coinciding_curves.hpp).
+    const std::vector<CurveTurn> turns =
+        style.bars ? std::vector<CurveTurn>(series.size())
+                   : coincidingCurves(series, CurveAxes{r.ymin, r.ymax, style.logY2, style.logX1p});
+    std::string shownNote = note;
+    for (const std::string& phrase : coincidingNote(turns)) shownNote += (shownNote.empty() ? "" : " · ") + phrase;
 
     // Outside in: panel title and note above, axis label and tick labels left and below, legend right.
     double top = box.y;
@@ -177,8 +185,8 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
                     TextStyle{m.font, kText, FontWeight::Bold});
         top += m.line;
     }
-    if (!note.empty()) {
-        canvas.text(box.x, top, fitText(note, m.small, box.width), TextStyle{m.small, kNote});
+    if (!shownNote.empty()) {
+        canvas.text(box.x, top, fitText(shownNote, m.small, box.width), TextStyle{m.small, kNote});
         top += m.smallLine;
     }
     top += m.gap + m.smallLine / 2;  // the top tick label reaches half a line above the frame
@@ -293,7 +301,12 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
         for (std::size_t k = 0; k < count; ++k)
             if (drawable(style, s.x[k], s.y[k])) points.emplace_back(px(s.x[k]), py(s.y[k]));
         const bool thick = highlighted && static_cast<std::size_t>(style.highlight) == n;
-        canvas.polyline(points, Stroke{c, thick ? 3.0 : 1.5, emphasised ? 1.0 : 0.3}, s.label);
+        Stroke stroke{c, thick ? 3.0 : 1.5, emphasised ? 1.0 : 0.3};
+        if (!thick && turns[n].groupSize > 1) {
+            const DashPattern dash = dashInTurn(turns[n], stroke.width);
+            stroke.dash = dash.on, stroke.dashGap = dash.off, stroke.dashOffset = dash.offset;
+        }
+        canvas.polyline(points, stroke, s.label);
         if (s.x.size() == 1 || series.size() == 1)  // single series: mark its points (the slope plot)
             for (const auto& [x, y] : points) canvas.circle(x, y, 3, c);
     }

@@ -92,4 +92,35 @@ TEST(LineBreaks, SpacesAtABreakAreDropped) {
 }
 
 }  // namespace
+
+namespace {
+// The text with each no-break space written as '~', to read the expectations at a glance.
+std::string marked(std::string_view text) {
+    std::string out(text);
+    for (std::size_t at; (at = out.find("\u00a0")) != std::string::npos;) out.replace(at, 2, "~");
+    return out;
+}
+}  // namespace
+
+TEST(LineBreaks, FormulasInProseStayWhole) {
+    // The s38 review's breaks in the lessons: "mₕ =" | "2^(−8(h+1)/H)", "2^(−0.5) ≈" | "0.707",
+    // "e^s(i, j) /" | "Σₖ e^s(i, k)", "L" | "= 64", "16" | "L", "for T =" | "64 … 1024".
+    EXPECT_EQ(marked(keepFormulasWhole("so mₕ = 2^(−8(h+1)/H) for H = 8 gives")),
+              "so mₕ~=~2^(−8(h+1)/H) for~H~=~8 gives");
+    EXPECT_EQ(marked(keepFormulasWhole("about 2^(−0.5) ≈ 0.707 of it")), "about 2^(−0.5)~≈~0.707 of it");
+    EXPECT_EQ(marked(keepFormulasWhole("p = e^s(i, j) / Σₖ e^s(i, k) here")), "p~=~e^s(i,~j)~/~Σₖ~e^s(i,~k) here");
+    EXPECT_EQ(marked(keepFormulasWhole("trained on L = 64, tested at 16 L")), "trained on~L~=~64, tested at 16~L");
+    EXPECT_EQ(marked(keepFormulasWhole("for T = 64 … 1024 keys")), "for~T~=~64~…~1024 keys");
+}
+
+TEST(LineBreaks, ProseParenthesesAndLongFormulasStillBreak) {
+    // A parenthesis that opens a word is prose: its inside may break.
+    EXPECT_EQ(marked(keepFormulasWhole("the rows (each stored row renormalised) sum")),
+              "the rows (each stored row renormalised) sum");
+    // A run of joined words over kWholePhrase characters keeps its ordinary spaces.
+    const std::string longFormula = "x = aaaaaaaaaa + bbbbbbbbbb + cccccccccc + dddddddddd";
+    EXPECT_EQ(keepFormulasWhole(longFormula), longFormula);
+    // Paragraphs stay paragraphs.
+    EXPECT_EQ(marked(keepFormulasWhole("a = 1\nb = 2")), "a~=~1\nb~=~2");
+}
 }  // namespace alibi::explore

@@ -30,3 +30,17 @@ TEST(ViewTitles, TheNamesTheLessonsAndDocsUse) {
     EXPECT_EQ(tabTitle(ExplorerTab::Maps).brief, "Maps");
     EXPECT_EQ(tabTitle(ExplorerTab::Grid).slug, "head-grid");
 }
+
+TEST(ViewTitles, TheTabRowTakesBriefNamesThenASmallerFont) {
+    // A row of whole titles 1000 px wide, of brief names 600 px, shrinking with the font.
+    const auto row = [](bool brief, double scale) { return (brief ? 600.0 : 1000.0) * scale; };
+    EXPECT_EQ(fitTabRow(1000, 0.5, row), (TabRowFit{false, 1}));
+    EXPECT_EQ(fitTabRow(999, 0.5, row), (TabRowFit{true, 1}));
+    // 540 px: 0.9 of 600 fits, 0.95 (570) does not.
+    EXPECT_EQ(fitTabRow(540, 0.5, row), (TabRowFit{true, 0.9}));
+    // 100 px: nothing fits; the smallest allowed.
+    EXPECT_EQ(fitTabRow(100, 0.5, row), (TabRowFit{true, 0.5}));
+    EXPECT_EQ(fitTabRow(100, 0.75, row), (TabRowFit{true, 0.75}));
+    // 359 px: 0.6 gives 360, 0.55 gives 330.
+    EXPECT_EQ(fitTabRow(359, 0.5, row), (TabRowFit{true, 0.55}));
+}

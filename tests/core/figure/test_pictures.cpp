@@ -509,6 +509,30 @@ TEST(Pictures, CellNumbersShareTheirDecimalsAcrossAHead) {
 
 // The grid figure draws square cells, as both explorers do ("1 cell = 12.6 x 17.2 px" before), and
 // without a height asked for it ends below what it drew instead of in an empty strip.
+TEST(Pictures, CompareFigureEndsBelowItsCaptionWithoutAHeight) {
+    // H = 8, T = 16 at 1024 x 768: square tiles in two rows fill about 600 px; the rest was white.
+    ViewFigureRequest r;
+    r.session = defaultSession();
+    r.session.attention.bias.slopes.heads = 8;
+    r.session.attention.bias.queries = 16;
+    r.session.width = 1024;
+    r.session.height = 768;
+    r.view = ExplorerView::Compare;
+    auto full = renderViewFigurePng(r);
+    ASSERT_TRUE(full) << full.error().message;
+    EXPECT_EQ(full->height, 768);
+    r.heightGiven = false;
+    auto cut = renderViewFigurePng(r);
+    ASSERT_TRUE(cut) << cut.error().message;
+    EXPECT_LT(cut->height, 700);
+    int lowestInk = 0;
+    const Rgba background = cut->at(0, cut->height - 1);
+    for (int y = 0; y < cut->height; ++y)
+        for (int x = 0; x < cut->width; ++x)
+            if (cut->at(x, y) != background) lowestInk = y;
+    EXPECT_GE(lowestInk, cut->height - 11);
+}
+
 TEST(Pictures, GridFigureHasSquareCellsAndEndsBelowItsCaption) {
     ViewFigureRequest r;
     r.session = defaultSession();

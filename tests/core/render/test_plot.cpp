@@ -1,4 +1,5 @@
 // Tests for <alibi/plot.hpp>: series values from the formulas, and the SVG's structure.
+#include <alibi/render/format.hpp>
 #include <alibi/render/plot.hpp>
 
 #include <gtest/gtest.h>
@@ -35,6 +36,27 @@ TEST(Plot, BiasDistanceIsMinusSlopeTimesDistance) {
     EXPECT_EQ((*s)[0].y[10], -10.0 / 16);
     EXPECT_EQ((*s)[1].y[4], -4.0 / 256);
     EXPECT_FALSE(biasDistanceSeries(p, -1));
+}
+
+TEST(Plot, SeriesNameSlopesAsTheTilesDo) {
+    // H = 8, press: m_h = 2^-(h + 1); the legend read "head 5 (m = 0.01562)" beside tiles "m = 1/64".
+    BiasParams bias;
+    bias.slopes.heads = 8;
+    const auto distance = biasDistanceSeries(bias, 4);
+    ASSERT_TRUE(distance);
+    EXPECT_EQ((*distance)[5].label, "head 5 (m = 1/64)");
+    AttentionParams attention;
+    attention.bias = bias;
+    const auto probabilities = attentionDistanceSeries(attention, -1);
+    ASSERT_TRUE(probabilities);
+    EXPECT_EQ((*probabilities)[7].label, "head 7 (m = 1/256)");
+    // Not a power of two (geometric, H = 12: m_1 = 2^(-16/12)): the value, not 2^-1.333.
+    bias.slopes.heads = 12;
+    bias.slopes.scheme = SlopeScheme::Geometric;
+    const auto geometric = biasDistanceSeries(bias, 4);
+    ASSERT_TRUE(geometric);
+    EXPECT_EQ((*geometric)[1].label, "head 1 (m = " + formatSlope(std::exp2(-16.0 / 12)) + ")");
+    EXPECT_EQ((*geometric)[1].label.find("2^"), std::string::npos);
 }
 
 TEST(Plot, AttentionDistanceSumsToOne) {

@@ -24,6 +24,14 @@ inline constexpr int kWholePhrase = 40;
 // -0.23"): breaks only after a ", " or ": ".
 [[nodiscard]] std::string keepClausesWhole(std::string_view text);
 
+// Prose with formulas in it (a lesson's text: "m_h = 2^(-8(h+1)/H) for H = 8", "p ≈ 0.707",
+// "softmax(-m d)"): a line may break between words, never inside a formula. A space next to an
+// operator standing alone (=, ≈, ×, +, −, -, /, <, >, ≤, ≥, →, …, ±), inside the parentheses
+// of a call ("e^s(i, k)", not a prose "(see below)"), after "Σ…", or before a one-character
+// word ("16 L", "key j") becomes unbreakable; a formula longer than kWholePhrase characters
+// keeps its spaces breakable rather than run off the view.
+[[nodiscard]] std::string keepFormulasWhole(std::string_view text);
+
 struct WrappedLine {
     std::string text;
     bool endsParagraph = false;  // the last line before a '\n' or the end

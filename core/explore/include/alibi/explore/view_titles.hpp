@@ -5,6 +5,7 @@
 // run", "Extrapolation" / "Extrap.").
 
 #include <array>
+#include <functional>
 #include <string_view>
 
 namespace alibi::explore {
@@ -37,5 +38,18 @@ struct TabTitle {
 };
 
 [[nodiscard]] TabTitle tabTitle(ExplorerTab tab);
+
+// How the row of view tabs fits its room: whole titles, brief names, or brief names in a
+// smaller font, never behind scroll arrows (both explorers: 1280x720 in presentation mode).
+struct TabRowFit {
+    bool brief = false;
+    double scale = 1;  // of the interface's font
+    bool operator==(const TabRowFit&) const = default;
+};
+// The whole titles at full size where they fit `room`; else the brief names; else the brief
+// names at the largest scale of 0.95, 0.90, ... down to `smallest` that fits (`smallest` where
+// none does). `rowWidth(brief, scale)` is the row's width as the front end lays it out.
+[[nodiscard]] TabRowFit fitTabRow(double room, double smallest,
+                                  const std::function<double(bool brief, double scale)>& rowWidth);
 
 }  // namespace alibi::explore

@@ -21,9 +21,11 @@ using Point = std::pair<double, double>;
 
 struct Stroke {
     Rgba color{32, 32, 32, 255};
-    double width = 1;    // layout pixels
-    double opacity = 1;  // 0..1
-    double dash = 0;     // > 0: dashed, `dash` on and 0.6 `dash` off
+    double width = 1;       // layout pixels
+    double opacity = 1;     // 0..1
+    double dash = 0;        // > 0: dashed, `dash` on and then `dashGap` off
+    double dashGap = -1;    // < 0: 0.6 `dash`
+    double dashOffset = 0;  // how far into its period the pattern starts (SVG's stroke-dashoffset)
 };
 
 enum class TextAnchor { Start, Middle, End };

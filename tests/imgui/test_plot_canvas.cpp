@@ -1,0 +1,117 @@
+// PlotCanvas::drawSeriesInTurn (issue 27, the core's coincidingCurves): two series that draw the
+// same line are both visible, each dashed in its turn, and the note says so. Read from the draw
+// list in a bare ImGui context (no GL): a series is visible when some piece of it is not under a
+// triangle of the series drawn after it.
+#include "plot_canvas.hpp"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace alibi::imgui {
+namespace {
+
+constexpr ImU32 kRed = IM_COL32(255, 0, 0, 255);
+constexpr ImU32 kBlue = IM_COL32(0, 0, 255, 255);
+
+struct Triangle {
+    ImVec2 a, b, c;
+};
+
+// The solid triangles of `color` (ImGui's anti-aliasing fringe fades to alpha 0: not counted).
+std::vector<Triangle> trianglesOf(const ImDrawList& list, ImU32 color) {
+    std::vector<Triangle> out;
+    for (const ImDrawCmd& cmd : list.CmdBuffer)
+        for (unsigned i = cmd.IdxOffset; i + 3 <= cmd.IdxOffset + cmd.ElemCount; i += 3) {
+            const ImDrawVert& a = list.VtxBuffer[static_cast<int>(cmd.VtxOffset + list.IdxBuffer[static_cast<int>(i)])];
+            const ImDrawVert& b =
+                list.VtxBuffer[static_cast<int>(cmd.VtxOffset + list.IdxBuffer[static_cast<int>(i + 1)])];
+            const ImDrawVert& c =
+                list.VtxBuffer[static_cast<int>(cmd.VtxOffset + list.IdxBuffer[static_cast<int>(i + 2)])];
+            if (a.col == color && b.col == color && c.col == color) out.push_back({a.pos, b.pos, c.pos});
+        }
+    return out;
+}
+
+bool covers(const Triangle& t, ImVec2 p) {
+    const auto side = [](ImVec2 u, ImVec2 v, ImVec2 q) {
+        return (v.x - u.x) * (q.y - u.y) - (v.y - u.y) * (q.x - u.x);
+    };
+    const float d1 = side(t.a, t.b, p), d2 = side(t.b, t.c, p), d3 = side(t.c, t.a, p);
+    const float eps = 1e-3f;
+    const bool negative = d1 < -eps || d2 < -eps || d3 < -eps;
+    const bool positive = d1 > eps || d2 > eps || d3 > eps;
+    return !(negative && positive);
+}
+
+// Whether some solid triangle of `under` has its centre outside every solid triangle of `over`.
+bool showsThrough(const std::vector<Triangle>& under, const std::vector<Triangle>& over) {
+    for (const Triangle& t : under) {
+        const ImVec2 centre((t.a.x + t.b.x + t.c.x) / 3.0f, (t.a.y + t.b.y + t.c.y) / 3.0f);
+        bool hidden = false;
+        for (const Triangle& o : over) hidden = hidden || covers(o, centre);
+        if (!hidden) return true;
+    }
+    return false;
+}
+
+class PlotCanvasTurns : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(800, 600);
+        io.DeltaTime = 1.0f / 60.0f;
+        unsigned char* pixels = nullptr;
+        int width = 0, height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+
+    // One frame: a plot of two identical lines, red then blue, drawn in turn or (`inTurn` false)
+    // one over the other as drawSeries draws them. Returns the red and blue solid triangles.
+    std::pair<std::vector<Triangle>, std::vector<Triangle>> drawTwo(bool inTurn, std::vector<std::string>& note) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(800, 600));
+        ImGui::Begin("plot");
+        PlotAxes axes;
+        axes.title = "two lines";
+        axes.xMax = 100;
+        axes.yMin = -100;
+        axes.yMax = 0;
+        const Series line{"line", {0, 25, 50, 75, 100}, {0, -25, -50, -75, -100}};
+        PlotCanvas canvas(axes, ImVec2(600, 400));
+        if (inTurn) {
+            note = canvas.drawSeriesInTurn({line, line}, {kRed, kBlue}, 1.5f);
+        } else {
+            canvas.drawSeries(line, kRed, 1.5f);
+            canvas.drawSeries(line, kBlue, 1.5f);
+        }
+        const ImDrawList& list = *ImGui::GetWindowDrawList();
+        auto drawn = std::make_pair(trianglesOf(list, kRed), trianglesOf(list, kBlue));
+        ImGui::End();
+        ImGui::EndFrame();
+        return drawn;
+    }
+};
+
+TEST_F(PlotCanvasTurns, TwoIdenticalSeriesAreBothVisibleAndTheNoteSaysSo) {
+    std::vector<std::string> note;
+    // The check can fail: drawn one over the other, the red line is wholly under the blue one.
+    const auto [redOver, blueOver] = drawTwo(false, note);
+    ASSERT_FALSE(redOver.empty());
+    EXPECT_FALSE(showsThrough(redOver, blueOver));
+
+    const auto [red, blue] = drawTwo(true, note);
+    ASSERT_FALSE(red.empty());
+    ASSERT_FALSE(blue.empty());
+    EXPECT_TRUE(showsThrough(red, blue)) << "the red line is hidden under the blue one";
+    EXPECT_EQ(note, std::vector<std::string>{"2 curves coincide, dashed in turn"});
+}
+
+}  // namespace
+}  // namespace alibi::imgui
