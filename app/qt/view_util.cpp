@@ -3,6 +3,7 @@
 
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/explore/readout.hpp>
+#include <alibi/explore/view_titles.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/render.hpp>
@@ -396,9 +397,6 @@ public:
         m_fitting = true;
         QTabBar* bar = m_tabs->tabBar();
         const int room = m_tabs->width() - 4;
-        const auto fits = [&] { return bar->sizeHint().width() <= room; };
-        bar->setFont(QFont());  // the widget's font again (the application's, zoomed)
-        setCompact(bar, false);
         const auto names = [&](bool shortNames) {
             for (int t = 0; t < m_tabs->count(); ++t) {
                 const QString name = shortNames && t < m_short.size() ? m_short[t] : m_full[t];
@@ -408,17 +406,24 @@ public:
                 if (bar->tabToolTip(t) != tip) bar->setTabToolTip(t, tip);
             }
         };
-        names(false);
-        if (!fits()) names(true);
-        if (!fits()) setCompact(bar, true);  // narrower tabs before smaller text
-        if (!fits()) {
-            const QFont base = m_tabs->font();
-            for (double scale = 0.95; !fits() && scale >= 0.5 - 1e-9; scale -= 0.05) {
-                QFont smaller = base;
-                smaller.setPointSizeF(base.pointSizeF() * scale);
-                bar->setFont(smaller);
-            }
+        // The row as the bar lays it out with these names at this scale of the window's font.
+        const QFont base = m_tabs->font();
+        const auto rowWidth = [&](bool brief, double scale) {
+            names(brief);
+            QFont font = base;
+            font.setPointSizeF(base.pointSizeF() * scale);
+            bar->setFont(scale >= 1 ? QFont() : font);  // QFont(): the widget's own (the application's, zoomed)
+            return static_cast<double>(bar->sizeHint().width());
+        };
+        // The core's rule (whole titles, brief names, then a smaller font); narrower tabs first
+        // where the text would otherwise shrink.
+        setCompact(bar, false);
+        explore::TabRowFit fit = explore::fitTabRow(room, 0.5, rowWidth);
+        if (fit.scale < 1) {
+            setCompact(bar, true);
+            fit = explore::fitTabRow(room, 0.5, rowWidth);
         }
+        (void)rowWidth(fit.brief, fit.scale);
         m_fitting = false;
     }
 
