@@ -316,7 +316,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->setVisible(false);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Columns as wide as their contents, widened to fill the view (keepTableTextAtPlotScale).
     // The columns a lesson compares side by side (lesson 5 step 2: the verdict, m* and its 95%
     // interval against the configured m, and their ratio) first, in view without scrolling
     // sideways on a 1280x720 projector; the statistics follow.

@@ -6,6 +6,7 @@
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/line_breaks.hpp>
 
+#include <QBoxLayout>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
@@ -257,10 +258,12 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
     box->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);  // as wide as its widest value
-    layout->addWidget(box, 0, 0);
-    layout->addLayout(right, 0, 1);
-    layout->addWidget(m_image, 1, 0, 1, 2);
-    layout->setColumnStretch(1, 1);
+    m_box = box;
+    m_top = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_top->addWidget(box);
+    m_top->addLayout(right, 1);
+    layout->addLayout(m_top, 0, 0);
+    layout->addWidget(m_image, 1, 0);
     layout->setRowStretch(1, 1);
     m_stale = new StaleOverlay(this);
     setSpec(explore::geometricCompare());
@@ -271,6 +274,33 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     connect(m_mode, &QComboBox::currentIndexChanged, this, changed);
     connect(m_mask, &QComboBox::currentIndexChanged, this, changed);
     connect(m_maxBias, &QDoubleSpinBox::valueChanged, this, changed);
+}
+
+// The read-out beside B's box when its widest clause fits there, else under the box across the
+// page: a clause never breaks for want of room (lesson 2 step 5 at 1280x720 in presentation mode
+// broke "max |A - B|" from "= 7.5 at head 0," in a 240 px column beside the box).
+void CompareView::arrange() {
+    // The widest piece between two places where a line may break, in the font it is drawn in.
+    QFont bold = m_summary->font();
+    bold.setBold(true);
+    int need = 0;
+    for (const auto& [text, font] : {std::pair{m_clauses, bold}, std::pair{m_phrases, m_summary->font()}})
+        for (const QString& run : text.split(u' ', Qt::SkipEmptyParts))
+            need = std::max(need, QFontMetrics(font).horizontalAdvance(run) + 2);
+    const QMargins margins = layout()->contentsMargins();
+    const int beside = margins.left() + margins.right() + m_box->sizeHint().width() + m_top->spacing() + need;
+    const auto direction = beside <= width() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_top->direction() != direction) m_top->setDirection(direction);
+}
+
+void CompareView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    arrange();
+}
+
+void CompareView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) arrange();  // a presentation font changes the widths
 }
 
 void CompareView::setHintShown(bool shown) {
@@ -344,6 +374,9 @@ void CompareView::setSnapshot(const SnapshotPtr& s) {
                          u"</b><br><br>"_s +
                          QString::fromStdString(explore::keepPhrasesWhole(c.settingsB)).toHtmlEscaped();
     m_summary->setText(text);
+    m_clauses = QString::fromStdString(explore::keepClausesWhole(c.summary));
+    m_phrases = QString::fromStdString(explore::keepPhrasesWhole(c.settingsB));
+    arrange();
     const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
     alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32, 5);  // the difference is kept in float
     bar.title = "A - B";

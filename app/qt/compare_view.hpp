@@ -15,6 +15,7 @@
 
 #include <vector>
 
+class QBoxLayout;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -52,8 +53,12 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    void arrange();
+
     QComboBox* m_scheme;
     QComboBox* m_dtype;
     QComboBox* m_mode;
@@ -62,6 +67,9 @@ private:
     // B's custom slopes when a session or lesson gave some (the combo then offers "custom").
     std::vector<double> m_customB;
     QLabel* m_summary;
+    QWidget* m_box;                // B's settings
+    class QBoxLayout* m_top;       // B's settings and the read-out: side by side, or the read-out below
+    QString m_clauses, m_phrases;  // the read-out's two parts, with the core's no-break spaces
     QLabel* m_hint;
     ImagePanel* m_image;
     LessonMark m_lesson;

@@ -108,6 +108,50 @@ void HeadDetailView::fit() {
     m_cell = std::min(a.width() / static_cast<double>(m_keys), a.height() / static_cast<double>(m_queries));
     m_origin = QPointF(a.x() + (a.width() - m_cell * m_keys) / 2, a.y());
     m_fitted = true;
+    // A lesson's marked cell in this head: its number and its neighbours' print at least at the
+    // interface's normal size, with fewer cells shown around it (issue 27: at 1280x720 in
+    // presentation mode lesson 1 step 2's 16 x 16 cells printed 6.5 pt numbers, unreadable on a
+    // projector).
+    if (!m_snapshot || m_lessonHead != m_snapshot->head || m_lessonQuery >= m_queries || m_lessonKey >= m_keys) return;
+    const double need = cellForNumbers(kLessonNumberPt);
+    if (need <= m_cell) return;
+    m_cell = std::min(need, std::min(a.width(), a.height()));
+    // Centred on the marked cell, the picture kept over the whole area where it is larger.
+    const auto place = [](double start, double length, double picture, double centre) {
+        const double origin = start + length / 2 - centre;
+        return picture <= length ? start + (length - picture) / 2 : std::clamp(origin, start + length - picture, start);
+    };
+    m_origin = QPointF(place(a.x(), a.width(), m_cell * m_keys, (m_lessonKey + 0.5) * m_cell),
+                       place(a.y(), a.height(), m_cell * m_queries, (m_lessonQuery + 0.5) * m_cell));
+}
+
+double HeadDetailView::numberPointSize(double cell) const {
+    if (!m_snapshot || m_snapshot->detailValues.empty()) return 0;
+    // As large as the head's widest number, at its most exact, fits its cell with 1.5 px either
+    // side (the grid line between cells separates them), and a line at most 0.6 of the cell's
+    // height: a fixed cell / 4.2 printed 6.5 pt numbers in 28 px cells.
+    const QFont f = textFont();
+    const QFontMetricsF at(f);
+    double widest = 1;
+    if (const auto exact = cellNumberTexts(
+            m_snapshot->detailValues, m_snapshot->grid->session.what == RenderWhat::Attention,
+            [&at](std::string_view t) {
+                return at.horizontalAdvance(QString::fromUtf8(t.data(), static_cast<qsizetype>(t.size())));
+            },
+            std::numeric_limits<double>::infinity()))
+        for (const std::string& t : exact->texts)
+            widest = std::max(widest, at.horizontalAdvance(QString::fromStdString(t)));
+    return f.pointSizeF() * std::min((cell - 3) / widest, 0.6 * cell / at.height());
+}
+
+double HeadDetailView::cellForNumbers(double points) const {
+    const double at26 = numberPointSize(26);
+    if (at26 <= 0) return 0;
+    // The size grows with the cell, nearly in proportion: from the proportional guess, a few
+    // percent more until the size the paint computes reaches `points`.
+    double cell = std::max(26.0, 26.0 * points / at26);
+    for (int n = 0; n < 50 && numberPointSize(cell) < points; ++n) cell *= 1.02;
+    return cell;
 }
 
 void HeadDetailView::resetView() {
@@ -226,6 +270,7 @@ void HeadDetailView::setLessonCell(int head, std::int64_t query, std::int64_t ke
     m_lessonHead = head;
     m_lessonQuery = query;
     m_lessonKey = key;
+    if (m_fitted) fit();  // zoomed to the marked cell, or the whole head again
     update();
 }
 
@@ -312,19 +357,9 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                 },
                 room);
         };
-        // As large as the head's widest number, at its most exact, fits its cell with 1.5 px either
-        // side (the grid line between cells separates them), up to the view's own font size
-        // (presentation mode makes it larger): a fixed cell / 4.2 printed 6.5 pt numbers in 28 px
-        // cells. Where even 6.5 pt is too large, the core drops decimals for the whole head.
-        {
-            const QFontMetricsF at(f);
-            double widest = 1;
-            if (const auto exact = numbersAt(f, std::numeric_limits<double>::infinity()))
-                for (const std::string& t : exact->texts)
-                    widest = std::max(widest, at.horizontalAdvance(QString::fromStdString(t)));
-            const double fit = std::min((m_cell - 3) / widest, 0.6 * m_cell / at.height());
-            f.setPointSizeF(std::clamp(f.pointSizeF() * fit, 6.5, std::max(12.0, textFont().pointSizeF())));
-        }
+        // As numberPointSize says, up to the view's own font size (presentation mode makes it
+        // larger). Where even 6.5 pt is too large, the core drops decimals for the whole head.
+        f.setPointSizeF(std::clamp(numberPointSize(m_cell), 6.5, std::max(12.0, textFont().pointSizeF())));
         const auto numbers = numbersAt(f, m_cell - 3);
         m_numberPt = numbers ? f.pointSizeF() : 0;
         p.setFont(f);
@@ -333,7 +368,9 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                 const std::size_t n = static_cast<std::size_t>(i * m_keys + j);
                 if (std::isnan(values[n])) continue;
                 const QRectF cell(m_origin.x() + j * m_cell, m_origin.y() + i * m_cell, m_cell, m_cell);
-                if (!cell.intersects(a)) continue;
+                // Whole cells only: a cell cut by the area's edge (a lesson's zoom) would print a
+                // cut number ("-0." for "-0.13").
+                if (!a.adjusted(-0.5, -0.5, 0.5, 0.5).contains(cell)) continue;
                 const int px = static_cast<int>(static_cast<double>(j) * m_image.width() / m_keys);
                 const int py = static_cast<int>(static_cast<double>(i) * m_image.height() / m_queries);
                 p.setPen(contrastingText(m_image.pixelColor(px, py)));
@@ -374,9 +411,12 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::WindowText));
     const QFontMetrics fm(textFont());
     const double minSpacing = 36;
+    // Right of the last key tick, "key j →" (barX below): a tick stops short of it.
+    const double keyLabelX = std::min(target.right(), a.right()) + kBarGap - 8;
     for (std::int64_t j : alibi::indexTicks(m_keys, m_cell, minSpacing)) {
         const double x = m_origin.x() + (j + 0.5) * m_cell;
-        if (x < a.left() || x > a.right()) continue;
+        if (x < a.left() || x > a.right() || x + fm.horizontalAdvance(QString::number(j)) / 2.0 + 4 > keyLabelX)
+            continue;
         drawRecordedText(p, this, QRectF(x - 40, bands.ticks, 80, line), Qt::AlignCenter, QString::number(j));
     }
     for (std::int64_t i : alibi::indexTicks(m_queries, m_cell, line + 4)) {

@@ -30,6 +30,8 @@ public:
     void setCornerWidget(QWidget* corner);
     // The point size of the numbers printed in the cells by the last paint (0: none printed).
     [[nodiscard]] double cellNumberPointSize() const { return m_numberPt; }
+    // The smallest size of the numbers around a lesson's marked cell: the interface's normal size.
+    static constexpr double kLessonNumberPt = 9.0;
     // Where the last paint put the colour bar (empty: none) and the lesson's marked cell (empty:
     // none marked or not shown), in widget coordinates (tests).
     [[nodiscard]] QRectF colorBarRect() const { return m_colorBarRect; }
@@ -62,6 +64,10 @@ private:
     // The bands above the picture the title and subtitle need (wrapped).
     [[nodiscard]] TopBands bands() const;
     void fit();
+    // The size the cells' numbers fit at in cells of side `cell` (0 when no numbers are shown).
+    [[nodiscard]] double numberPointSize(double cell) const;
+    // The side of a cell whose numbers print at `points` (0 when no numbers are shown).
+    [[nodiscard]] double cellForNumbers(double points) const;
     void placeCorner();
     [[nodiscard]] int cornerRoom() const;  // the title line's width the corner widget takes
 

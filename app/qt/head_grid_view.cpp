@@ -365,6 +365,9 @@ void HeadGridView::paintEvent(QPaintEvent*) {
         const double m =
             t.head < static_cast<int>(m_grid->slopes.size()) ? m_grid->slopes[static_cast<std::size_t>(t.head)] : 0;
         const QString slope = u"h%1  m = %2"_s.arg(t.head).arg(slopeText(m));
+        // The slope without its "m =": a lesson's text cites the slopes (lesson 1 step 1 at
+        // 1280x720 in presentation mode fell back to a bare "h3", issue 27).
+        const QString shortSlope = u"h%1 %2"_s.arg(t.head).arg(slopeText(m));
         QStringList& f = forms[n];
         if (perHead) {
             // Each tile's own colour range, exact ends as on the bar.
@@ -372,9 +375,9 @@ void HeadGridView::paintEvent(QPaintEvent*) {
                 alibi::heatmapColorBar(m_grid->grid, m_grid->gridParams, static_cast<int>(n), 2);
             const QString range = u"  [%1, %2]"_s.arg(QString::fromStdString(own.ticks.front().label),
                                                       QString::fromStdString(own.ticks.back().label));
-            f << slope + range << u"h%1"_s.arg(t.head) + range;
+            f << slope + range << shortSlope + range << u"h%1"_s.arg(t.head) + range;
         }
-        f << slope << u"h%1"_s.arg(t.head) << QString::number(t.head);
+        f << slope << shortSlope << u"h%1"_s.arg(t.head) << QString::number(t.head);
     }
     int form = forms.empty() ? 0 : static_cast<int>(forms.front().size()) - 1;
     for (int k = 0; !forms.empty() && k < static_cast<int>(forms.front().size()); ++k) {

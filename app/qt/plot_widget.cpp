@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -58,52 +57,16 @@ void PlotWidget::setSeries(std::vector<Series> series) {
 }
 
 void PlotWidget::findCoinciding() {
-    const std::size_t count = m_series.size();
-    m_groupSize.assign(count, 1);
-    m_groupTurn.assign(count, 0);
-    if (count < 2 || count > 8 || m_style == Style::Bars) return;
-    const double tolerance = 0.002 * (m_y.hi - m_y.lo);
-    const auto axisY = [this](double y) { return m_logY ? std::log2(y) : y; };
-    // Two series coincide when they share at least two usable x and agree at every one of them.
-    const auto coincide = [&](const Series& a, const Series& b) {
-        std::unordered_map<double, double> at;
-        for (std::size_t k = 0; k < a.x.size() && k < a.y.size(); ++k)
-            if (usable(a.x[k], a.y[k])) at.emplace(a.x[k], axisY(a.y[k]));
-        int shared = 0;
-        for (std::size_t k = 0; k < b.x.size() && k < b.y.size(); ++k) {
-            if (!usable(b.x[k], b.y[k])) continue;
-            const auto it = at.find(b.x[k]);
-            if (it == at.end()) continue;
-            if (std::abs(it->second - axisY(b.y[k])) > tolerance) return false;
-            ++shared;
-        }
-        return shared >= 2;
-    };
-    std::vector<int> group(count, -1);
-    for (std::size_t s = 0; s < count; ++s) {
-        if (group[s] >= 0) continue;
-        group[s] = static_cast<int>(s);
-        for (std::size_t t = s + 1; t < count; ++t)
-            if (group[t] < 0 && coincide(m_series[s], m_series[t])) group[t] = static_cast<int>(s);
-    }
-    for (std::size_t s = 0; s < count; ++s) {
-        int size = 0, turn = 0;
-        for (std::size_t t = 0; t < count; ++t)
-            if (group[t] == group[s]) {
-                if (t < s) ++turn;
-                ++size;
-            }
-        m_groupSize[s] = size;
-        m_groupTurn[s] = turn;
-    }
+    // The core's rule (render/coinciding_curves.hpp), on the y span drawn; bars stand side by
+    // side, never on one another.
+    m_turns = m_style == Style::Bars ? std::vector<CurveTurn>(m_series.size())
+                                     : coincidingCurves(m_series, CurveAxes{m_y.lo, m_y.hi, m_logY, m_logX});
 }
 
 QString PlotWidget::shownNote() const {
     QStringList parts;
     if (!m_note.isEmpty()) parts << m_note;
-    for (std::size_t s = 0; s < m_groupSize.size(); ++s)
-        if (m_groupSize[s] > 1 && m_groupTurn[s] == 0)
-            parts << u"%1 curves coincide, dashed in turn"_s.arg(m_groupSize[s]);
+    for (const std::string& phrase : coincidingNote(m_turns)) parts << QString::fromStdString(phrase);
     return parts.join(u" · "_s);
 }
 
@@ -545,7 +508,8 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         // showing its colour in its own dash, and the note says how many coincide.
         double widthPx = (lessonMark ? 4.5 : highlighted ? 3.0 : 2.0) * lineScale;
         const std::size_t at = static_cast<std::size_t>(s);
-        const int groupSize = at < m_groupSize.size() && !(m_highlight == s) ? m_groupSize[at] : 1;
+        const CurveTurn turn = at < m_turns.size() && m_highlight != s ? m_turns[at] : CurveTurn{};
+        const int groupSize = turn.groupSize;
         const std::size_t n = std::min(ser.x.size(), ser.y.size());
         if (m_style == Style::Bars) {
             const double bw = std::max(1.0, 0.8 * a.width() / std::max<double>(1.0, m_x.hi - m_x.lo));
@@ -574,11 +538,12 @@ void PlotWidget::paintEvent(QPaintEvent*) {
                        ? QPen(c, widthPx, fixedDash ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin)
                        : QPen(c, highlighted ? 1.0 : 0.0, fixedDash ? Qt::DashLine : Qt::SolidLine);
         if (groupSize > 1) {
-            // Dashes `dash` pixels long, each series' in its turn: the gaps show the others'.
+            // Each series' dash in its turn, the gaps showing the others' (the core's pattern, in
+            // pixels; QPen counts in pen widths).
             const double unit = std::max(1.0, pen.widthF());
-            const double dash = std::max(6.0, 3.0 * widthPx) / unit;
-            pen.setDashPattern({dash, dash * (groupSize - 1)});
-            pen.setDashOffset(dash * ((groupSize - m_groupTurn[at]) % groupSize));
+            const DashPattern dash = dashInTurn(turn, widthPx);
+            pen.setDashPattern({dash.on / unit, dash.off / unit});
+            pen.setDashOffset(dash.offset / unit);
         }
         const bool dashed = fixedDash || groupSize > 1;
         p.setPen(pen);

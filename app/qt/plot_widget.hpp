@@ -3,6 +3,7 @@
 // emphasises one and fades the rest).
 #pragma once
 
+#include <alibi/render/coinciding_curves.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/ticks.hpp>
 
@@ -139,8 +140,7 @@ private:
                                                          double columnWidth) const;
     [[nodiscard]] bool usable(double x, double y) const;
     void computeRanges();
-    // Groups of series that coincide (every shared x within 0.2 % of the y range): each
-    // series' group's size and its turn in it (size 1: alone). Lines only, up to 8 series.
+    // Which series coincide and each one's turn in its group (the core's coincidingCurves).
     void findCoinciding();
 
     std::vector<Series> m_series;
@@ -186,7 +186,7 @@ private:
     std::optional<double> m_markedX;
     Range m_x, m_y;  // in axis units (log2 when logarithmic)
     std::vector<DrawnCurve> m_drawn;
-    std::vector<int> m_groupSize, m_groupTurn;
+    std::vector<CurveTurn> m_turns;  // per series: its group's size and its turn (size 1: alone)
     QRectF m_referenceLabelRect;
 };
 

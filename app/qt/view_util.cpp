@@ -3,6 +3,7 @@
 
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/explore/readout.hpp>
+#include <alibi/explore/view_titles.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/render.hpp>
@@ -14,8 +15,11 @@
 #include <QEvent>
 #include <QHash>
 #include <QHeaderView>
+#include <QPointer>
+#include <QProxyStyle>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QStyleFactory>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -352,11 +356,31 @@ PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF 
 }
 
 namespace {
+// The application's style, with narrower tabs on a bar marked "alibiCompactTabs": at 1280x720 in
+// presentation mode ten tab names with the style's padding fitted only at 9.45 pt (issue 27); a
+// third of a line's height on each side keeps each tab apart and its text at the projector's size.
+class CompactTabStyle : public QProxyStyle {
+public:
+    CompactTabStyle() : QProxyStyle(QStyleFactory::create(QApplication::style()->name())) { setParent(qApp); }
+    static CompactTabStyle* instance() {
+        static QPointer<CompactTabStyle> style;
+        if (style.isNull()) style = new CompactTabStyle;
+        return style;
+    }
+    int pixelMetric(PixelMetric metric, const QStyleOption* option, const QWidget* widget) const override {
+        const int base = QProxyStyle::pixelMetric(metric, option, widget);
+        if (metric != PM_TabBarTabHSpace || widget == nullptr || !widget->property("alibiCompactTabs").toBool())
+            return base;
+        return std::min(base, 2 * QFontMetrics(widget->font()).height() / 3);
+    }
+};
+
 class TabFit : public QObject {
 public:
     TabFit(QTabWidget* tabs, QStringList shortNames) : QObject(tabs), m_tabs(tabs), m_short(std::move(shortNames)) {
         for (int t = 0; t < tabs->count(); ++t) m_full << tabs->tabText(t);
         tabs->tabBar()->setElideMode(Qt::ElideNone);
+        tabs->tabBar()->setStyle(CompactTabStyle::instance());
         setObjectName(u"alibiTabFit"_s);
         tabs->installEventFilter(this);
         fit();
@@ -373,8 +397,6 @@ public:
         m_fitting = true;
         QTabBar* bar = m_tabs->tabBar();
         const int room = m_tabs->width() - 4;
-        const auto fits = [&] { return bar->sizeHint().width() <= room; };
-        bar->setFont(QFont());  // the widget's font again (the application's, zoomed)
         const auto names = [&](bool shortNames) {
             for (int t = 0; t < m_tabs->count(); ++t) {
                 const QString name = shortNames && t < m_short.size() ? m_short[t] : m_full[t];
@@ -384,20 +406,36 @@ public:
                 if (bar->tabToolTip(t) != tip) bar->setTabToolTip(t, tip);
             }
         };
-        names(false);
-        if (!fits()) {
-            names(true);
-            const QFont base = m_tabs->font();
-            for (double scale = 0.95; !fits() && scale >= 0.5 - 1e-9; scale -= 0.05) {
-                QFont smaller = base;
-                smaller.setPointSizeF(base.pointSizeF() * scale);
-                bar->setFont(smaller);
-            }
+        // The row as the bar lays it out with these names at this scale of the window's font.
+        const QFont base = m_tabs->font();
+        const auto rowWidth = [&](bool brief, double scale) {
+            names(brief);
+            QFont font = base;
+            font.setPointSizeF(base.pointSizeF() * scale);
+            bar->setFont(scale >= 1 ? QFont() : font);  // QFont(): the widget's own (the application's, zoomed)
+            return static_cast<double>(bar->sizeHint().width());
+        };
+        // The core's rule (whole titles, brief names, then a smaller font); narrower tabs first
+        // where the text would otherwise shrink.
+        setCompact(bar, false);
+        explore::TabRowFit fit = explore::fitTabRow(room, 0.5, rowWidth);
+        if (fit.scale < 1) {
+            setCompact(bar, true);
+            fit = explore::fitTabRow(room, 0.5, rowWidth);
         }
+        (void)rowWidth(fit.brief, fit.scale);
         m_fitting = false;
     }
 
 private:
+    static void setCompact(QTabBar* bar, bool on) {
+        if (bar->property("alibiCompactTabs").toBool() == on) return;
+        bar->setProperty("alibiCompactTabs", on);
+        // The bar measures its tabs again (a font change makes it drop its cached sizes).
+        QEvent change(QEvent::StyleChange);
+        QCoreApplication::sendEvent(bar, &change);
+    }
+
     QTabWidget* m_tabs;
     QStringList m_full, m_short;
     bool m_fitting = false;
@@ -434,12 +472,22 @@ public:
         : QObject(table), m_view(view), m_table(table), m_firstColumns(firstColumns) {
         view->installEventFilter(this);
         table->installEventFilter(this);
+        if (firstColumns > 0) {
+            // A table that scrolls sideways shows whole columns only: it scrolls a column at a
+            // time, and the columns in view share the room a cut column would take (lesson 5
+            // step 2 at 1280x720 showed the ratio column cut to "0." at the view's edge).
+            table->setHorizontalScrollMode(QAbstractItemView::ScrollPerItem);
+            table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+            table->viewport()->installEventFilter(this);
+            connect(table->horizontalScrollBar(), &QScrollBar::valueChanged, this, &TableFit::sizeColumns);
+        }
         QAbstractItemModel* model = table->model();
         connect(model, &QAbstractItemModel::modelReset, this, &TableFit::schedule);
         connect(model, &QAbstractItemModel::layoutChanged, this, &TableFit::schedule);
         connect(model, &QAbstractItemModel::rowsInserted, this, &TableFit::schedule);
         connect(model, &QAbstractItemModel::rowsRemoved, this, &TableFit::schedule);
         connect(model, &QAbstractItemModel::headerDataChanged, this, &TableFit::schedule);
+        connect(model, &QAbstractItemModel::dataChanged, this, &TableFit::schedule);  // numbers widen columns
         schedule();
     }
 
@@ -448,6 +496,8 @@ protected:
         if ((watched == m_view && event->type() == QEvent::FontChange) ||
             (watched == m_table && event->type() == QEvent::Resize))
             schedule();
+        else if (watched == m_table->viewport() && event->type() == QEvent::Resize && m_firstColumns > 0)
+            QTimer::singleShot(0, this, &TableFit::sizeColumns);  // the vertical scroll bar came or went
         return false;
     }
 
@@ -491,7 +541,10 @@ private:
             scale -= top * 0.05;
             setScale(scale);
         }
-        if (m_firstColumns > 0) return;  // its height is its layout's
+        if (m_firstColumns > 0) {
+            sizeColumns();
+            return;  // its height is its layout's
+        }
         const QAbstractItemModel* model = m_table->model();
         const int rows = std::min(model->rowCount(), kTableRows);
         int height = 2 * m_table->frameWidth() + m_table->horizontalHeader()->sizeHint().height() +
@@ -500,10 +553,47 @@ private:
         if (m_table->minimumHeight() != height || m_table->maximumHeight() != height) m_table->setFixedHeight(height);
     }
 
+    // Each column as wide as its contents, and the columns in view from the first one shown
+    // widened to fill the view exactly, so none is cut at its right edge (a view wider than
+    // every remaining column leaves the rest empty).
+    void sizeColumns() {
+        if (m_sizing) return;
+        m_sizing = true;
+        QHeaderView* header = m_table->horizontalHeader();
+        const QAbstractItemView* view = m_table;  // QTableView makes sizeHintForColumn protected
+        const int count = header->count();
+        for (int c = 0; c < count; ++c)
+            if (!header->isSectionHidden(c))
+                header->resizeSection(c, std::max(view->sizeHintForColumn(c), header->sectionSizeHint(c)));
+        const int room = m_table->viewport()->width();
+        const int first = std::max(0, header->visualIndexAt(0));
+        std::vector<int> shown;  // logical indices of the columns wholly in view
+        int used = 0;
+        for (int v = first; v < count; ++v) {
+            const int c = header->logicalIndex(v);
+            if (header->isSectionHidden(c)) continue;
+            if (used + header->sectionSize(c) > room) {
+                // A column would be cut: the whole ones take its room.
+                if (!shown.empty()) {
+                    const int extra = room - used, each = extra / static_cast<int>(shown.size());
+                    for (std::size_t n = 0; n < shown.size(); ++n)
+                        header->resizeSection(shown[n],
+                                              header->sectionSize(shown[n]) + each +
+                                                  (n + 1 == shown.size() ? extra % static_cast<int>(shown.size()) : 0));
+                }
+                break;
+            }
+            used += header->sectionSize(c);
+            shown.push_back(c);
+        }
+        m_sizing = false;
+    }
+
     QWidget* m_view;
     QTableView* m_table;
     int m_firstColumns;
     bool m_scheduled = false;
+    bool m_sizing = false;
 };
 
 }  // namespace

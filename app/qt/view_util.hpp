@@ -137,7 +137,8 @@ void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, 
 // A table that fills its own tab and scrolls sideways (the Attention maps' fit table): its text
 // kept at the plots' scale of `view`'s font (presentation mode scales plot text less than the
 // lesson text), smaller still, down to three quarters of that, until its first `firstColumns`
-// columns (in the header's order) fit the width; its height is left to its layout.
+// columns (in the header's order) fit the width; its height is left to its layout. It scrolls a
+// column at a time and shows whole columns only: those in view share the room a cut one would take.
 void keepTableTextAtPlotScale(QWidget* view, QTableView* table, int firstColumns);
 // A distinct colour for series n of count (head colours follow viridis, ordered like the heads).
 [[nodiscard]] QColor seriesColor(int n, int count, bool categorical);
