@@ -10,12 +10,20 @@ std::vector<std::string> tileLabelForms(const TileLabelParts& parts) {
     const std::string head = "h" + std::to_string(parts.head);
     const std::string name = parts.name.empty() ? head : parts.name;
     const std::string withSlope = parts.slope ? name + "  m = " + formatSlope(*parts.slope) : name;
+    // "h3 1/16": the slope without its "m =", where the whole form is too wide (720p lesson grids).
+    const std::string compact = parts.slope ? name + " " + formatSlope(*parts.slope) : name;
     std::vector<std::string> forms;
     if (parts.range) {
         forms.push_back(withSlope + "  " + *parts.range);
-        if (parts.slope) forms.push_back(name + "  " + *parts.range);
+        if (parts.slope) {
+            forms.push_back(compact + "  " + *parts.range);
+            forms.push_back(name + "  " + *parts.range);
+        }
     }
-    if (parts.slope) forms.push_back(withSlope);
+    if (parts.slope) {
+        forms.push_back(withSlope);
+        forms.push_back(compact);
+    }
     forms.push_back(name);
     if (name != head) forms.push_back(head);
     forms.push_back(std::to_string(parts.head));

@@ -16,18 +16,22 @@ std::function<bool(std::size_t, const std::string&)> widths(std::vector<double> 
 }  // namespace
 
 TEST(TileLabels, FormsFromMostTellingToLeast) {
-    EXPECT_EQ(tileLabelForms({3, "", 1.0 / 16, std::nullopt}), (std::vector<std::string>{"h3  m = 1/16", "h3", "3"}));
+    EXPECT_EQ(tileLabelForms({3, "", 1.0 / 16, std::nullopt}),
+              (std::vector<std::string>{"h3  m = 1/16", "h3 1/16", "h3", "3"}));
     EXPECT_EQ(tileLabelForms({3, "", 1.0 / 16, "[0, 0.5]"}),
-              (std::vector<std::string>{"h3  m = 1/16  [0, 0.5]", "h3  [0, 0.5]", "h3  m = 1/16", "h3", "3"}));
+              (std::vector<std::string>{"h3  m = 1/16  [0, 0.5]", "h3 1/16  [0, 0.5]", "h3  [0, 0.5]", "h3  m = 1/16",
+                                        "h3 1/16", "h3", "3"}));
     EXPECT_EQ(tileLabelForms({3, "b1 h3", std::nullopt, std::nullopt}), (std::vector<std::string>{"b1 h3", "h3", "3"}));
 }
 
 TEST(TileLabels, OneFormForEveryTile) {
     // "h0  m = 1/2" is 11 characters, "h3  m = 1/16" 12: in tiles 11 px wide the second does not
-    // fit, so every tile shows "hN" (before, the figure wrote "h0  m = 1/2" beside a bare "h3").
+    // fit, so every tile shows "hN m" (before, the figure wrote "h0  m = 1/2" beside "h3 ...").
+    // "h3 1/16" is 7: at 6 px every tile shows the bare "hN".
     const std::vector<std::vector<std::string>> forms{tileLabelForms({0, "", 0.5, std::nullopt}),
                                                       tileLabelForms({3, "", 1.0 / 16, std::nullopt})};
-    EXPECT_EQ(chooseTileLabels(forms, widths({11, 11})), (std::vector<std::string>{"h0", "h3"}));
+    EXPECT_EQ(chooseTileLabels(forms, widths({11, 11})), (std::vector<std::string>{"h0 1/2", "h3 1/16"}));
+    EXPECT_EQ(chooseTileLabels(forms, widths({6, 6})), (std::vector<std::string>{"h0", "h3"}));
     EXPECT_EQ(chooseTileLabels(forms, widths({12, 12})), (std::vector<std::string>{"h0  m = 1/2", "h3  m = 1/16"}));
     // 1 px: the bare numbers; 0 px: nothing.
     EXPECT_EQ(chooseTileLabels(forms, widths({1, 1})), (std::vector<std::string>{"0", "3"}));

@@ -11,8 +11,8 @@
 namespace alibi {
 
 // The forms of one tile's label, most telling first: "h3  m = 1/16  [0, 0.5]" (a tile's own
-// colour range), "h3  m = 1/16", "h3  [0, 0.5]", "h3", "3". `name` replaces "h3" where a view
-// names its tiles otherwise ("b1 h3" in a batch, "L0 h3" in an overview); "h3" then follows it.
+// colour range), "h3 1/16  [0, 0.5]", "h3  [0, 0.5]", "h3  m = 1/16", "h3 1/16", "h3", "3". `name` replaces "h3" where
+// a view names its tiles otherwise ("b1 h3" in a batch, "L0 h3" in an overview); "h3" then follows it.
 struct TileLabelParts {
     int head = 0;
     std::string name;                  // empty: "h<head>"
