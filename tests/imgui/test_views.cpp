@@ -572,5 +572,26 @@ TEST_F(Views, ExtrapolationHeadMapHasItsColourBar) {
     EXPECT_NE(shown.find(withoutSpaces(bar.ticks.back().label)), std::string::npos) << shown;
 }
 
+// The head grid's statistics table in whole rows (issue 27 at 1280x720: its last row was cut in half
+// by the view's bottom): the header and a whole number of rows, at any window height.
+TEST_F(Views, StatisticsTableShowsWholeRows) {
+    state().view = View::Grid;
+    for (float height : {1000.0f, 720.0f, 667.0f}) {
+        ImGui::GetIO().DisplaySize = ImVec2(1280.0f, height);
+        settle();
+        frame();
+        ImGuiWindow* window = ImGui::FindWindowByName("Per-head statistics");
+        ASSERT_NE(window, nullptr);
+        ImGuiTable* table = ImGui::TableFindByID(window->GetID("stats narrow"));
+        if (table == nullptr || table->LastFrameActive != ImGui::GetFrameCount() - 1)
+            table = ImGui::TableFindByID(window->GetID("stats"));
+        ASSERT_NE(table, nullptr) << height;
+        const float pitch = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+        const float scrollBar = (table->Flags & ImGuiTableFlags_ScrollX) != 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f;
+        const float rows = (table->OuterRect.GetHeight() - scrollBar) / pitch;
+        EXPECT_FLOAT_EQ(rows, std::round(rows)) << height << ": " << table->OuterRect.GetHeight() << " / " << pitch;
+    }
+}
+
 }  // namespace
 }  // namespace alibi::imgui
