@@ -14,6 +14,7 @@
 #include <alibi/io/session.hpp>
 #include <alibi/io/tensor_io.hpp>
 #include <alibi/model/position_schemes.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/render/render.hpp>
 
 #include <algorithm>
@@ -226,6 +227,7 @@ struct AppState {
     int compareWidth = 0, compareHeight = 0;    // difference heatmap pixels (0 while hidden)
     int compareLabelBand = 0;                   // pixels above each of its tiles for the label
     std::vector<TileLabelPlace> compareLabels;  // where its tiles' labels were drawn last frame
+    alibi::ColorBar compareBar;                 // the colour bar drawn beside A - B last frame
 
     // ---- position schemes view: ALiBi beside RoPE, sinusoidal, T5, KERPLE, Sandwich
     std::int64_t schemesMaxDistance = 128;  // the distance axis d = 0..D
@@ -259,6 +261,11 @@ struct AppState {
 
     // ---- extrapolation view: its mass table's rows of a lesson step's heads
     MarkedRows extrapolationRows;
+    alibi::ColorBar extrapolationBar;
+    ScreenRect diagnoseReportRect;  // Diagnose's report (a whole number of text lines tall)
+    ScreenRect diagnoseButtonRect;  // "Open the corrected parameters" as drawn last frame
+    ScreenRect schemesTextRect;     // the Schemes view's formulas and sources (a whole number of lines tall)  // beside
+                                    // the "head N at T = L" map, as drawn last frame
 
     // ---- a trained model's attention maps (the Maps and Fit views)
     MapsState maps;

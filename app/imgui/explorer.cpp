@@ -67,9 +67,9 @@ Explorer::~Explorer() {
         for (ImTextureID texture :
              {m_model.gridTexture, m_model.colorBarTexture, m_model.detailTexture, m_model.detailColorBarTexture,
               m_model.diagnosisTexture, m_model.diagnosisBarTexture, m_model.compareTexture, m_model.compareBarTexture,
-              m_model.extrapolationTexture, m_model.maps.gridTexture, m_model.maps.gridBarTexture,
-              m_model.maps.headTexture, m_model.maps.headBarTexture, m_model.maps.similarityTexture,
-              m_model.maps.similarityBarTexture, m_model.maps.twoHeadsTexture})
+              m_model.extrapolationTexture, m_model.extrapolationBarTexture, m_model.maps.gridTexture,
+              m_model.maps.gridBarTexture, m_model.maps.headTexture, m_model.maps.headBarTexture,
+              m_model.maps.similarityTexture, m_model.maps.similarityBarTexture, m_model.maps.twoHeadsTexture})
             if (texture != nullptr) m_textures->release(texture);
     }
 }
@@ -429,8 +429,10 @@ void Explorer::collectViews() {
     m_extrapolation->collect();
     m_model.extrapolation = m_extrapolation->result();
     m_model.extrapolationPending = m_extrapolation->pending();
-    if (m_model.extrapolation != previousExtrapolation)
+    if (m_model.extrapolation != previousExtrapolation) {
         upload(m_model.extrapolation->snapshot.headAtL.image, m_model.extrapolationTexture);
+        upload(m_model.extrapolation->colorBar, m_model.extrapolationBarTexture);
+    }
 }
 
 void Explorer::drawPanels(float top) {

@@ -25,12 +25,13 @@ ImFont* lessonFont() {
 }
 
 // Text in the lesson font at `scale`, wrapped at the window's edge only at spaces (ImGui's own
-// wrap also breaks after a '.', which split "2^(-1." / "5)" and "KL = 1." / "3 nats").
+// wrap also breaks after a '.', which split "2^(-1." / "5)" and "KL = 1." / "3 nats") and never
+// inside a formula (the core's keepFormulasWhole: the review saw "mₕ =" | "2^(−8(h+1)/H)").
 void lessonText(const std::string& text, float scale) {
     ImFont* font = lessonFont();
     if (font != nullptr) ImGui::PushFont(font);
     ImGui::SetWindowFontScale(font != nullptr ? scale : std::max(1.0f, scale * 2.2f));
-    textWrappedAtSpaces(text);
+    textWrappedAtSpaces(explore::keepFormulasWhole(text));
     ImGui::SetWindowFontScale(1.0f);
     if (font != nullptr) ImGui::PopFont();
 }
@@ -51,7 +52,9 @@ std::vector<explore::WrappedLine> lessonLines(std::string_view text, float scale
     ImFont* font = lessonFont();
     const float size = font != nullptr ? font->FontSize * scale : ImGui::GetFontSize() * std::max(1.0f, scale * 2.2f);
     ImFont* measure = font != nullptr ? font : ImGui::GetFont();
-    return explore::wrapLines(text, width, [measure, size](std::string_view s) {
+    // Wrapped as lessonText draws it: formulas whole (so fittedScale and the panel's height
+    // measure the lines that are shown).
+    return explore::wrapLines(explore::keepFormulasWhole(text), width, [measure, size](std::string_view s) {
         return static_cast<double>(measure->CalcTextSizeA(size, FLT_MAX, 0.0f, s.data(), s.data() + s.size()).x);
     });
 }

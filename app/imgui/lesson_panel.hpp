@@ -33,7 +33,8 @@ void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels);
 [[nodiscard]] float fittedScale(const std::string& text, float scale, ImVec2 room);
 
 // The lines a lesson text is shown in, in the lesson font at `scale`, wrapped at `width` pixels
-// only at spaces (never inside a number such as "2^(-1.5)" or "KL = 1.3 nats").
+// only at spaces (never inside a number such as "2^(-1.5)" or "KL = 1.3 nats") and never inside a
+// formula (explore::keepFormulasWhole: its lines carry U+00A0 where it kept a space).
 [[nodiscard]] std::vector<explore::WrappedLine> lessonLines(std::string_view text, float scale, float width);
 
 // The mark of the current step for the explorer's own views (heads and a cell; the core's); empty

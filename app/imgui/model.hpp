@@ -232,6 +232,7 @@ struct Model {
     bool comparePending = false;
     std::shared_ptr<const ExtrapolationResult> extrapolation;
     ImTextureID extrapolationTexture = nullptr;
+    ImTextureID extrapolationBarTexture = nullptr;
     bool extrapolationPending = false;
     std::shared_ptr<const PositionSchemesResult> positionSchemes;  // while the view is shown
 

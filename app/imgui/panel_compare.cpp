@@ -87,7 +87,7 @@ void drawCompareView(AppState& state, const Model& model) {
     }
     const explore::CompareSnapshot& c = result->snapshot;
     if (!c.error.empty()) {
-        ImGui::TextColored(kErrorTextColor, "%s", c.error.c_str());
+        coreErrorText(c.error);
         return;
     }
     ImGui::TextWrapped("%s", c.summary.c_str());
@@ -120,13 +120,16 @@ void drawCompareView(AppState& state, const Model& model) {
     drawLessonMark(state.lessonMark, c.tiles, state.session.attention.bias.queries,
                    state.session.attention.bias.keyCount(), origin);
     if (model.comparePending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
-    const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
-    alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32,
+    // The range the numbers have, as the figure's bar: A = B gives the one tick "0" (was ±1, a
+    // range no cell has, beside the caption's "max |A - B| = 0").
+    const double range = c.maxAbsDifference;
+    alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, exactTextType(range),
                                               colorBarTicks(size.y - 3.4f * ImGui::GetTextLineHeight()));
     bar.title = "A - B";
     bar.maskedSwatch = modeMasks(state.session.attention.bias.mode) ||
                        modeMasks(c.sessionB.attention.bias.mode);  // grey: masked in A or in B
     drawColorBarBeside(model.compareBarTexture, origin, size, bar);
+    state.compareBar = std::move(bar);
 }
 
 }  // namespace alibi::imgui

@@ -47,7 +47,7 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         return;
     }
     if (!curves->error.empty()) {
-        ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", curves->error.c_str());
+        coreErrorText(curves->error);
         return;
     }
     if (const std::string note = explore::batchScopeNote(state.session.batch, state.session.batchRow); !note.empty()) {

@@ -183,7 +183,7 @@ void drawDetailView(AppState& state, const Model& model) {
         return;
     }
     if (!detail->error.empty()) {
-        ImGui::TextColored(kErrorTextColor, "%s", detail->error.c_str());
+        coreErrorText(detail->error);
         return;
     }
     const Image& image = detail->heatmap.image;

@@ -12,6 +12,7 @@
 #include <alibi/explore/diagnosis_error_map.hpp>
 #include <alibi/explore/diagnosis_report.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/tile_labels.hpp>
 
 #include <imgui_stdlib.h>
 
@@ -29,7 +30,7 @@ bool batchTileLabels(const DiagnoseResult& result) {
 }
 
 // The report: the core's words (explore::diagnosisReportText, the same the Qt explorer shows).
-void drawReport(AppState& state, const DiagnoseResult& result) {
+void drawReport(const DiagnoseResult& result) {
     const explore::DiagnosisReportText r =
         explore::diagnosisReportText(*result.diagnosis, result.source, result.shape, result.dtype);
     const ImVec4 green(0.4f, 0.85f, 0.4f, 1);
@@ -71,8 +72,17 @@ void drawReport(AppState& state, const DiagnoseResult& result) {
     textWrappedAtSpaces(r.maxError);
     if (!r.firstMismatch.empty()) textWrappedAtSpaces(r.firstMismatch);
     ImGui::PopTextWrapPos();
+}
+
+// "Open the corrected parameters", under the report's scroll area (at its end it was cut in half
+// by the area's bottom at 1280x720): always whole, always reachable.
+void drawCorrectedButton(AppState& state, const DiagnoseResult& result) {
+    const explore::DiagnosisReportText r =
+        explore::diagnosisReportText(*result.diagnosis, result.source, result.shape, result.dtype);
     if (r.offerCorrected) {
         if (ImGui::Button("Open the corrected parameters")) state.openCorrected = true;
+        state.diagnoseButtonRect = ScreenRect{ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+                                              ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip(
                 "Set the explorer to correct ALiBi with this tensor's shape, mode, mask and dtype "
@@ -159,14 +169,32 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         return;
     }
     if (!result->error.empty()) {
-        ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
+        coreErrorText(result->error);
         drawProgress(state, model);
         return;
     }
-    beginTextChild("report", ImVec2(textWidth, 0));
+    // The report scrolls above the button (drawCorrectedButton); the two share the text column.
+    // Whole lines: every line of the report one text line below the last (no item spacing, the
+    // bullet a line tall) and the area a whole number of lines tall, so its bottom never cuts a
+    // line in half (the button, then the last line, were cut at 1280x720).
+    const bool offer =
+        result->diagnosis &&
+        explore::diagnosisReportText(*result->diagnosis, result->source, result->shape, result->dtype).offerCorrected;
+    const float line = ImGui::GetTextLineHeight();
+    const float room = ImGui::GetContentRegionAvail().y - (offer ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
+    const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+    ImGui::BeginGroup();
+    beginTextChild("report", ImVec2(textWidth, std::max(line, std::floor(room / line) * line)));
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing.x, 0.0f));
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0.0f));
     drawProgress(state, model);
-    drawReport(state, *result);
+    drawReport(*result);
+    ImGui::PopStyleVar(2);
+    state.diagnoseReportRect = ScreenRect{ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
+                                          ImGui::GetWindowSize().y};
     ImGui::EndChild();
+    if (offer) drawCorrectedButton(state, *result);
+    ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
     const std::string against = result->diagnosis ? correctAlibiSummary(*result->diagnosis) : std::string();
@@ -192,8 +220,17 @@ void drawDiagnoseView(AppState& state, const Model& model) {
         if (const Shape& shape = result->shape; shape.size() >= 2)
             noteHeatmapTiles("diagnose error map", result->errorMap.tiles, origin, shape[shape.size() - 2],
                              shape.back());
-        // Each tile's label ("h3", or "b1 h3" for a batch) in the band above it.
-        state.diagnoseLabels = drawTileLabels(result->errorMap.tiles, result->tileLabels, origin);
+        // Each tile's label ("h3", or "b1 h3" for a batch) in the band above it: the core's forms
+        // of "h3" ("h3", "3"); a batch's "b1 h3" alone (its tile's head is the flat index).
+        std::vector<std::vector<std::string>> forms;
+        for (std::size_t n = 0; n < result->errorMap.tiles.size() && n < result->tileLabels.size(); ++n) {
+            const std::string& label = result->tileLabels[n];
+            alibi::TileLabelParts parts;
+            parts.head = result->errorMap.tiles[n].head;
+            forms.push_back(label == "h" + std::to_string(parts.head) ? alibi::tileLabelForms(parts)
+                                                                      : std::vector<std::string>{label});
+        }
+        state.diagnoseLabels = drawTileLabels(result->errorMap.tiles, forms, origin);
         if (model.diagnosisPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
         // The core's bar (range, masked swatch); its title is in the caption above the map.
         explore::DiagnosisErrorMap words;

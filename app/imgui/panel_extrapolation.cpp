@@ -170,7 +170,7 @@ void drawExtrapolationView(AppState& state, const Model& model) {
     }
     const explore::ExtrapolationSnapshot& e = result->snapshot;
     if (!e.error.empty()) {
-        ImGui::TextColored(kErrorTextColor, "%s", e.error.c_str());
+        coreErrorText(e.error);
         return;
     }
     const std::vector<int>& marked = state.lessonMark.heads;
@@ -212,18 +212,28 @@ void drawExtrapolationView(AppState& state, const Model& model) {
         upper = std::floor(std::max(avail.y - table, avail.y * 0.35f));
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    // The head at T = L (left), the curves (right).
-    const float side = std::max(16.0f, std::min(upper - ImGui::GetTextLineHeightWithSpacing(), avail.x * 0.38f));
+    // The head at T = L (left) with its colour bar (the core's, as Qt's: the map's range), the
+    // curves (right).
+    const float line = ImGui::GetTextLineHeight();
+    const float side0 = std::max(16.0f, std::min(upper - ImGui::GetTextLineHeightWithSpacing(), avail.x * 0.38f));
+    alibi::ColorBar bar = alibi::heatmapColorBar(e.headAtL, e.headAtLParams, -1, colorBarTicks(side0 - 3.4f * line));
+    const float barWidth = colorBarWidth(bar);
+    const float side = std::max(16.0f, std::min(side0, avail.x * 0.38f - barWidth));
     ImGui::BeginGroup();
     ImGui::TextDisabled("head %d at T = L", e.head);
     // Shown at the room it has (nearest-neighbour texture: cells stay crisp squares).
     const ImVec2 imageSize(side, side);
+    const ImVec2 imageOrigin = ImGui::GetCursorScreenPos();
     if (model.extrapolationTexture != nullptr) {
         ImGui::Image(model.extrapolationTexture, imageSize);
     } else {
         ImGui::Dummy(imageSize);
     }
+    drawColorBarBeside(model.extrapolationBarTexture, imageOrigin, imageSize, bar);
+    ImGui::SameLine(0.0f, 0.0f);
+    ImGui::Dummy(ImVec2(barWidth, side));  // the bar's room
     ImGui::EndGroup();
+    state.extrapolationBar = std::move(bar);
     ImGui::SameLine();
     drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper), lessonMarks(state.lessonMark, e.head),
                state.lessonOpen);

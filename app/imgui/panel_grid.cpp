@@ -101,7 +101,7 @@ void drawGridPanel(AppState& state, const Model& model) {
     }
     if (!grid->error.empty()) {
         ImGui::Dummy(ImVec2(static_cast<float>(state.gridWidth), static_cast<float>(state.gridHeight)));
-        ImGui::TextColored(kErrorTextColor, "%s", grid->error.c_str());
+        coreErrorText(grid->error);
         state.hoverCell.reset();
         return;
     }

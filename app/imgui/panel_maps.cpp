@@ -11,6 +11,7 @@
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/tile_labels.hpp>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace alibi::imgui {
@@ -214,15 +216,71 @@ void drawLayerBar(AppState& state, const AttentionMaps& maps) {
     }
 }
 
+// A block of the overview's label: "L1", then its own colour range as a small bar, its ends on
+// either side ("0 [bar] 0.83"): each block has its own range, and the bar beside the picture is one
+// block's. In the band above the block's first row when the core left one a line tall, else over
+// the block's top-right corner (a causal map's masked corner) on a dark backing, as drawTileLabels
+// does (at 1280x720 the band was too short and the blocks went unlabelled). The ends are dropped
+// where the block is too narrow for them, then the label.
+std::optional<TileLabelPlace> drawBlockLabel(const MapsBlock& block, const AttentionMaps& maps, ImTextureID barTexture,
+                                             ImVec2 origin) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float line = ImGui::GetTextLineHeight();
+    float right = 0.0f, bottom = 0.0f;
+    for (const HeatmapTile& t : block.map.tiles) {
+        right = std::max(right, static_cast<float>(t.x + t.width));
+        bottom = std::max(bottom, static_cast<float>(t.y + t.height));
+    }
+    const float x = origin.x + static_cast<float>(block.x), y = origin.y + static_cast<float>(block.y);
+    const float width = right;
+    const std::string name = fmt::format("L{}", maps.layerInfo()[static_cast<std::size_t>(block.layer)].number);
+    const alibi::ColorBar bar = attentionMapsColorBar(maps, block.map, -1, 2);
+    const std::string lo = bar.ticks.empty() ? std::string() : bar.ticks.front().label;
+    const std::string hi = bar.ticks.empty() ? std::string() : bar.ticks.back().label;
+    const float gap = ImGui::CalcTextSize(" ").x;
+    const float strip = std::floor(line * 2.5f);
+    const float nameWidth = ImGui::CalcTextSize(name.c_str()).x;
+    const float rangeWidth =
+        lo.empty() ? 0.0f : 2.0f * gap + ImGui::CalcTextSize(lo.c_str()).x + strip + ImGui::CalcTextSize(hi.c_str()).x;
+    const bool withRange = !lo.empty() && nameWidth + rangeWidth + 4.0f <= width;
+    const float labelWidth = nameWidth + (withRange ? rangeWidth : 0.0f);
+    if (block.map.tiles.empty() || labelWidth + 4.0f > width) return std::nullopt;
+    const float room = static_cast<float>(block.map.tiles.front().y);
+    const bool over = room < line;
+    if (over && line + 2.0f > (bottom - room) / 2.0f) return std::nullopt;  // it would hide half the block
+    const ImVec2 at = over ? ImVec2(x + width - labelWidth - 2.0f, y + room + 1.0f) : ImVec2(x, y + room - line - 1.0f);
+    if (over)
+        draw->AddRectFilled(ImVec2(at.x - 2.0f, y + room), ImVec2(x + width, at.y + line + 1.0f),
+                            IM_COL32(0, 0, 0, 200));
+    const ImU32 text = over ? IM_COL32(255, 255, 255, 255) : ImGui::GetColorU32(ImGuiCol_Text);
+    draw->AddText(at, text, name.c_str());
+    std::string said = name;
+    if (withRange) {
+        float cx = at.x + nameWidth + gap;
+        draw->AddText(ImVec2(cx, at.y), text, lo.c_str());
+        cx += ImGui::CalcTextSize(lo.c_str()).x + gap * 0.5f;
+        // The bar's texture runs from hi (top) to lo (bottom): turned a quarter, lo on the left.
+        const ImVec2 a(cx, at.y + line * 0.2f), b(cx + strip - gap, at.y + line * 0.8f);
+        if (barTexture != nullptr)
+            draw->AddImageQuad(barTexture, a, ImVec2(b.x, a.y), b, ImVec2(a.x, b.y), ImVec2(0, 1), ImVec2(0, 0),
+                               ImVec2(1, 0), ImVec2(1, 1));
+        draw->AddRect(a, b, IM_COL32(160, 160, 160, 255));
+        cx += strip - gap * 0.5f;
+        draw->AddText(ImVec2(cx, at.y), text, hi.c_str());
+        said = fmt::format("{} {} .. {}", name, lo, hi);
+    }
+    return TileLabelPlace{said, {at.x, at.y, labelWidth, line}, {x, y + room, width, bottom - room}};
+}
+
 // Outlines the selected head and labels the tiles in the band the core left above each (as the
-// head grid, Compare and Diagnose do: never over a cell), or the overview's layers.
+// head grid, Compare and Diagnose do: never over a cell), or the overview's layers with their ranges.
 std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsGridResult& grid, const AttentionMaps& maps,
-                                           ImVec2 origin) {
+                                           ImTextureID barTexture, ImVec2 origin) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     if (grid.request.overview) {
+        std::vector<TileLabelPlace> placed;
         for (const MapsBlock& block : grid.blocks) {
             const float x = origin.x + static_cast<float>(block.x), y = origin.y + static_cast<float>(block.y);
-            const int number = maps.layerInfo()[static_cast<std::size_t>(block.layer)].number;
             if (block.layer == s.layer && !block.map.tiles.empty()) {
                 float right = x, bottom = y;
                 for (const HeatmapTile& t : block.map.tiles) {
@@ -231,32 +289,27 @@ std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsGridRes
                 }
                 draw->AddRect(ImVec2(x - 2, y - 2), ImVec2(right + 2, bottom + 2), kHighlightColor, 0.0f, 0, 2.0f);
             }
-            // The layer's label in the band above the block's first row of tiles (the core left
-            // it free), where it fits.
-            const std::string text = fmt::format("L{}", number);
-            const float room = block.map.tiles.empty() ? 0.0f : static_cast<float>(block.map.tiles.front().y);
-            if (room >= ImGui::GetTextLineHeight())
-                draw->AddText(ImVec2(x, y + room - ImGui::GetTextLineHeight() - 1.0f),
-                              ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+            if (auto label = drawBlockLabel(block, maps, barTexture, origin)) placed.push_back(std::move(*label));
         }
-        return {};
+        return placed;
     }
-    std::vector<std::string> labels;
+    std::vector<std::vector<std::string>> labels;
     for (const HeatmapTile& tile : grid.heatmap.tiles) {
         const ImVec2 a(origin.x + static_cast<float>(tile.x), origin.y + static_cast<float>(tile.y));
         const ImVec2 b(a.x + static_cast<float>(tile.width), a.y + static_cast<float>(tile.height));
         if (tile.head == s.head)
             draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), kHighlightColor, 0.0f, 0, 2.0f);
-        std::string text = fmt::format("h{}", tile.head);
+        alibi::TileLabelParts parts;
+        parts.head = tile.head;
         if (s.perHead) {
             // The ends as the tile's own colour bar reads them (">= hi" above rows of one key);
-            // drawTileLabels falls back to "h3" where the range does not fit the tile's width.
+            // drawTileLabels shows "h3" on every tile where one range does not fit its width.
             const alibi::ColorBar own =
                 attentionMapsColorBar(maps, grid.heatmap, static_cast<int>(&tile - grid.heatmap.tiles.data()), 2);
             if (!own.ticks.empty())
-                text = fmt::format("h{} {}..{}", tile.head, own.ticks.front().label, own.ticks.back().label);
+                parts.range = fmt::format("[{}, {}]", own.ticks.front().label, own.ticks.back().label);
         }
-        labels.push_back(std::move(text));
+        labels.push_back(alibi::tileLabelForms(parts));
     }
     return drawTileLabels(grid.heatmap.tiles, labels, origin);
 }
@@ -302,7 +355,7 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     }
     if (!grid->error.empty()) {
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
-        ImGui::TextColored(kErrorTextColor, "%s", grid->error.c_str());
+        coreErrorText(grid->error);
         ImGui::PopTextWrapPos();
         return;
     }
@@ -361,7 +414,7 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
             if (block.layer == s.layer) barMap = &block.map;
         barLabel = fmt::format("L{}", maps.layerInfo()[static_cast<std::size_t>(s.layer)].number);
     }
-    state.mapsLabels = drawGridLabels(s, *grid, maps, origin);
+    state.mapsLabels = drawGridLabels(s, *grid, maps, model.maps.gridBarTexture, origin);
     // A lesson step's heads and cell, on the layer it shows.
     if (!grid->request.overview && s.lessonLayer >= 0 && grid->request.layer == s.lessonLayer)
         drawLessonMark(s.lessonMark, grid->heatmap.tiles, maps.queries(), maps.keys(), origin);

@@ -85,7 +85,7 @@ const LayerFitResult* currentFit(const Model& model, const MapsState& s) {
     }
     if (!fit->error.empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(kErrorTextColor, "%s", fit->error.c_str());
+        coreErrorText(fit->error);
         ImGui::PopTextWrapPos();
         return nullptr;
     }
@@ -199,7 +199,7 @@ void drawHeadTab(AppState& state, const Model& model) {
         s.headHeight = tile.height;
     }
     if (head == nullptr || head->request.maps != model.maps.file->maps || !head->error.empty()) {
-        if (head != nullptr && !head->error.empty()) ImGui::TextColored(kErrorTextColor, "%s", head->error.c_str());
+        if (head != nullptr && !head->error.empty()) coreErrorText(head->error);
         return;
     }
     ImGui::TextDisabled("%s", head->heatmap.summary.c_str());
@@ -346,7 +346,7 @@ void drawRowTab(AppState& state, const Model& model) {
         }
         if (!result->error.empty()) {
             ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
+            coreErrorText(result->error);
             ImGui::PopTextWrapPos();
             return false;
         }

@@ -66,7 +66,7 @@ void drawMapsTwoHeads(AppState& state, const Model& model) {
         return;
     }
     if (!two->error.empty()) {
-        ImGui::TextColored(kErrorTextColor, "%s", two->error.c_str());
+        coreErrorText(two->error);
         return;
     }
     const Image& image = two->figure.image;

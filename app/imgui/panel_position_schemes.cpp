@@ -80,7 +80,7 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
         return;
     }
     if (!result->error.empty()) {
-        ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
+        coreErrorText(result->error);
         return;
     }
     const PositionSchemes& s = result->schemes;
@@ -156,7 +156,11 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
     ImGui::SameLine();
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_SizingFixedFit;
-    if (ImGui::BeginTable("schemes readout", 2, flags, ImVec2(tableWidth, plotHeight))) {
+    // Whole rows: the table as tall as the header and the rows that fit beside the plot (a row cut
+    // in half at its bottom read "KERPLE ..." half hidden at 1280x720).
+    const float rowPitch = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
+    const float tableHeight = std::floor(plotHeight / rowPitch) * rowPitch;
+    if (ImGui::BeginTable("schemes readout", 2, flags, ImVec2(tableWidth, tableHeight))) {
         // The header says "value" until the plot is hovered (its tooltip says the table has them).
         const std::string valueHeader = state.schemesHoverDistance
                                             ? fmt::format("at d = {:.0f}", *state.schemesHoverDistance)
@@ -190,8 +194,13 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
         ImGui::EndTable();
     }
 
-    // Formulas and sources.
-    beginTextChild("schemes formulas", ImVec2(0, 0));
+    // Formulas and sources, in whole lines: every line one text line below the last (no item
+    // spacing) and the child a whole number of lines tall, so its bottom never cuts a line in half
+    // (the last line and the legend were cut at 1280x720); it scrolls by lines.
+    const float line = ImGui::GetTextLineHeight();
+    const float room = ImGui::GetContentRegionAvail().y;
+    beginTextChild("schemes formulas", ImVec2(0, std::max(line, std::floor(room / line) * line)));
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(style.ItemSpacing.x, 0.0f));
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", s.note.c_str());
     for (const SchemeNote& note : notes) {
@@ -207,6 +216,9 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
         ImGui::Text("%s. %s", note.formula.c_str(), note.source.c_str());
     }
     ImGui::PopTextWrapPos();
+    ImGui::PopStyleVar();
+    state.schemesTextRect = ScreenRect{ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
+                                       ImGui::GetWindowSize().y};
     ImGui::EndChild();
 }
 

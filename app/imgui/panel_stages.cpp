@@ -128,7 +128,7 @@ void drawStagesView(AppState& state, const Model& model) {
         static_cast<long long>(result->request.query), result->request.head, valueText(result->slope).c_str(),
         valueText(result->request.attention.content.temperature).c_str());
     if (!result->error.empty()) {
-        ImGui::TextColored(kErrorTextColor, "%s", result->error.c_str());
+        coreErrorText(result->error);
         return;
     }
     const ImVec2 avail = ImGui::GetContentRegionAvail();

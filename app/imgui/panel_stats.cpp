@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace alibi::imgui {
@@ -97,7 +98,7 @@ void drawStatsPanel(AppState& state, const Model& model) {
         return;
     }
     if (!outcome->error.empty()) {
-        ImGui::TextColored(ImVec4(1, 0.42f, 0.36f, 1), "%s", outcome->error.c_str());
+        coreErrorText(outcome->error);
         drawRowsControl(state);
         return;
     }
@@ -123,7 +124,13 @@ void drawStatsPanel(AppState& state, const Model& model) {
         ImGuiTableFlags_Resizable |
         (narrow ? ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit : ImGuiTableFlags_SizingStretchProp);
     // The two layouts are two tables: widths from one must not carry over to the other.
-    if (!ImGui::BeginTable(narrow ? "stats narrow" : "stats", kColumnCount, flags)) return;
+    // Whole rows: the header and as many rows as fit, and the sideways scroll bar (its last row was
+    // cut in half by the view's bottom at 1280x720; the table scrolls by rows).
+    const float rowPitch = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+    const float scrollBar = narrow ? ImGui::GetStyle().ScrollbarSize : 0.0f;
+    const float rows = std::floor((ImGui::GetContentRegionAvail().y - scrollBar) / rowPitch);
+    const ImVec2 tableSize(0.0f, std::max(2.0f, rows) * rowPitch + scrollBar);
+    if (!ImGui::BeginTable(narrow ? "stats narrow" : "stats", kColumnCount, flags, tableSize)) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("head", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_WidthFixed,
                             ImGui::CalcTextSize("head 0000").x, kHead);

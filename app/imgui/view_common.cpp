@@ -5,9 +5,11 @@
 
 #include <imgui_stdlib.h>
 
+#include <alibi/explore/editing.hpp>
 #include <alibi/explore/line_breaks.hpp>
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/tile_labels.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -70,7 +72,11 @@ int colorBarTicks(float height) {
 void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const alibi::ColorBar& bar) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 max(origin.x + kColorBarWidth, origin.y + height);
-    if (texture != nullptr) {
+    if (texture != nullptr && !(bar.hi > bar.lo)) {
+        // One value (A = B: "0"): the bar is that value's one colour, the gradient's middle where
+        // its tick is (colorBarPosition), not colours no cell has.
+        draw->AddImage(texture, origin, max, ImVec2(0.0f, 0.5f), ImVec2(1.0f, 0.5f));
+    } else if (texture != nullptr) {
         draw->AddImage(texture, origin, max);
     } else {
         draw->AddRectFilled(origin, max, IM_COL32(80, 80, 80, 255));
@@ -165,30 +171,46 @@ int tileLabelBand() {
 }
 
 std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles,
-                                           const std::vector<std::string>& labels, ImVec2 origin) {
+                                           const std::vector<std::vector<std::string>>& forms, ImVec2 origin) {
     std::vector<TileLabelPlace> placed;
     if (tiles.size() < 2) return placed;  // one tile: the title names it
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float line = ImGui::GetTextLineHeight();
+    // Without a band a line tall (the core clamps it in a short picture), the short label goes
+    // over the tile's top-right corner on a dark backing: the masked corner of a causal map.
+    const auto over = [&](std::size_t n) { return static_cast<float>(alibi::tileLabelRoom(tiles, n)) < line; };
+    // Each tile's forms (the view's, else the core's from its head); over a corner only the
+    // head's own short forms.
+    std::vector<std::vector<std::string>> offered(tiles.size());
     for (std::size_t n = 0; n < tiles.size(); ++n) {
+        alibi::TileLabelParts head;
+        head.head = tiles[n].head;
+        offered[n] = !over(n) && n < forms.size() && !forms[n].empty() ? forms[n] : alibi::tileLabelForms(head);
+    }
+    // One form for every tile (the core's chooseTileLabels; this fell back tile by tile, so
+    // "h0 0..0.5" stood beside a bare "h3").
+    const std::vector<std::string> chosen =
+        alibi::chooseTileLabels(offered, [&](std::size_t n, const std::string& text) {
+            const HeatmapTile& t = tiles[n];
+            const bool corner = over(n);
+            if (ImGui::CalcTextSize(text.c_str()).x + (corner ? 4.0f : 0.0f) > static_cast<float>(t.width))
+                return false;
+            return !corner || line + 2.0f <= static_cast<float>(t.height) / 2.0f;  // else it hides half the tile
+        });
+    for (std::size_t n = 0; n < tiles.size(); ++n) {
+        if (chosen[n].empty()) continue;
         const HeatmapTile& t = tiles[n];
-        const float room = static_cast<float>(alibi::tileLabelRoom(tiles, n));
-        // Without a band a line tall (the core clamps it in a short picture), the short label goes
-        // over the tile's top-right corner on a dark backing: the masked corner of a causal map.
-        const bool over = room < line;
-        std::string label = n < labels.size() && !over ? labels[n] : "h" + std::to_string(t.head);
-        if (ImGui::CalcTextSize(label.c_str()).x > static_cast<float>(t.width)) label = "h" + std::to_string(t.head);
+        const bool corner = over(n);
+        const std::string& label = chosen[n];
         const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-        if (size.x + (over ? 4.0f : 0.0f) > static_cast<float>(t.width)) continue;
-        if (over && line + 2.0f > static_cast<float>(t.height) / 2.0f) continue;  // it would hide half the tile
         const float tileX = origin.x + static_cast<float>(t.x), tileY = origin.y + static_cast<float>(t.y);
-        const ImVec2 at = over ? ImVec2(tileX + static_cast<float>(t.width) - size.x - 2.0f, tileY + 1.0f)
-                               : ImVec2(tileX, tileY - line - 1.0f);
-        if (over)
+        const ImVec2 at = corner ? ImVec2(tileX + static_cast<float>(t.width) - size.x - 2.0f, tileY + 1.0f)
+                                 : ImVec2(tileX, tileY - line - 1.0f);
+        if (corner)
             draw->AddRectFilled(ImVec2(at.x - 2.0f, tileY),
                                 ImVec2(tileX + static_cast<float>(t.width), at.y + line + 1.0f),
                                 IM_COL32(0, 0, 0, 200));
-        draw->AddText(at, over ? IM_COL32(255, 255, 255, 255) : ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+        draw->AddText(at, corner ? IM_COL32(255, 255, 255, 255) : ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
         placed.push_back({label,
                           {at.x, at.y, size.x, size.y},
                           {origin.x + static_cast<float>(t.x), origin.y + static_cast<float>(t.y),
@@ -217,6 +239,12 @@ void drawWrapped(std::string_view text, float width) {
 
 void textWrappedAtSpaces(std::string_view text) {
     drawWrapped(text, ImGui::GetContentRegionAvail().x);
+}
+
+void coreErrorText(std::string_view coreError) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kErrorTextColor);
+    textWrappedAtSpaces(explore::guiMessage(coreError));
+    ImGui::PopStyleColor();
 }
 
 void textWrappedAtPhrases(std::string_view text, float width) {

@@ -21,6 +21,10 @@ namespace alibi::imgui {
 inline constexpr float kColorBarWidth = 14.0f;
 inline constexpr float kColorBarGap = 8.0f;
 inline const ImVec4 kErrorTextColor{1.0f, 0.42f, 0.36f, 1.0f};
+// A view snapshot's `error` (the core words it for the CLI: "--arith hf-bloom ... --scheme
+// geometric") in the explorers' words (explore::guiMessage, as the parameters panel shows its
+// errors), in the error colour, wrapped at the view's edge.
+void coreErrorText(std::string_view coreError);
 
 // The explore layer's number format ("-0.5", "-inf", "NaN"; both zeros read "0").
 [[nodiscard]] std::string valueText(double value);
@@ -55,14 +59,15 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, double lo, d
 // Width `bar` takes with its own tick labels and title, no swatches (a bar of a fixed range: the
 // similarity matrix's, whose room colorBarWidth's widest labels would take from the matrix).
 [[nodiscard]] float colorBarWidth(const alibi::ColorBar& bar);
-// Each tile's label (labels[n], or "h3" from its head) in the band the core left free above it
-// (tileLabelRoom), as the head grid and the figures write them. A label wider than its tile falls
-// back to "h3", then to none. Without a band a line tall (the core clamps the band in a short
-// picture), "h3" goes over the tile's top-right corner on a dark backing (a causal map's masked
+// Each tile's label in the band the core left free above it (tileLabelRoom), as the head grid and
+// the figures write them: forms[n] are tile n's forms, most telling first (the core's
+// tileLabelForms from its head where absent); one form for every tile, the first that fits them
+// all (the core's chooseTileLabels); a tile where none fits shows none. Without a band a line tall (the core clamps the
+// band in a short picture), "h3" goes over the tile's top-right corner on a dark backing (a causal map's masked
 // corner), unless a line is more than half the tile's height.
 // Returns where each label went (screen coordinates).
 std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles,
-                                           const std::vector<std::string>& labels, ImVec2 origin);
+                                           const std::vector<std::vector<std::string>>& forms, ImVec2 origin);
 // Notes each tile of a heatmap picture drawn at `origin` (its image pixels scaled zoomX x zoomY on
 // the screen), each showing rows x columns cells, for the layout check's square-cell rule.
 void noteHeatmapTiles(const std::string& picture, const std::vector<HeatmapTile>& tiles, ImVec2 origin,

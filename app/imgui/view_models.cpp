@@ -49,6 +49,7 @@ std::shared_ptr<const ExtrapolationResult> computeExtrapolationResult(const Extr
     result->snapshot = explore::computeExtrapolation(request.session, request.head, cancelled);
     if (cancelled()) return nullptr;
     if (auto slopes = computeSlopes(request.session.attention.bias.slopes)) result->slopes = std::move(*slopes);
+    result->colorBar = renderColorBar(result->snapshot.headAtLParams.colormap, 8, kColorBarSteps, true);
     return result;
 }
 

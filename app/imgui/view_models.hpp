@@ -63,6 +63,7 @@ struct ExtrapolationResult {
     ExtrapolationRequest request;
     explore::ExtrapolationSnapshot snapshot;
     std::vector<double> slopes;
+    Image colorBar;  // the "head N at T = L" map's gradient (its colour map, hi at the top)
 };
 
 [[nodiscard]] ExtrapolationRequest extrapolationRequest(const AppState& state);

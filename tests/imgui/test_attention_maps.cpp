@@ -7,6 +7,7 @@
 #include "explorer_fixture.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/format.hpp>
 
 #include <unistd.h>
@@ -522,6 +523,31 @@ TEST_F(AttentionMapsView, SidePicturesDeliverTheirResults) {
     std::vector<int> order = maps().similarity->order;
     std::sort(order.begin(), order.end());
     for (int h = 0; h < 8; ++h) EXPECT_EQ(order[static_cast<std::size_t>(h)], h);
+}
+
+// The overview (every layer, each block its own range): every block states its range beside its
+// layer label ("L1 0 .. 0.83" with a small bar between the ends), not only the one block whose
+// range the bar beside the picture shows. Failed before: the blocks had "L1" alone (and none at
+// 1280x720, where the band above them is too short; the label now goes over the block's corner).
+TEST_F(AttentionMapsView, EveryOverviewBlockStatesItsOwnRange) {
+    open(kExampleNpy);
+    frame();
+    state().maps.overview = true;
+    frame();
+    settle();
+    frame();
+    const MapsGridResult* grid = maps().grid.get();
+    ASSERT_NE(grid, nullptr);
+    ASSERT_EQ(grid->blocks.size(), 4u);
+    ASSERT_EQ(state().mapsLabels.size(), 4u);
+    const AttentionMaps& file = *maps().file->maps;
+    for (std::size_t n = 0; n < 4; ++n) {
+        const alibi::ColorBar bar = attentionMapsColorBar(file, grid->blocks[n].map, -1, 2);
+        ASSERT_FALSE(bar.ticks.empty());
+        const std::string want = "L" + std::to_string(file.layerInfo()[n].number) + " " + bar.ticks.front().label +
+                                 " .. " + bar.ticks.back().label;
+        EXPECT_EQ(state().mapsLabels[n].text, want);
+    }
 }
 
 }  // namespace

@@ -181,5 +181,23 @@ TEST_F(ExplorerLogic, ExportWritesTheCurrentBiasTensor) {
     std::filesystem::remove_all(dir);
 }
 
+// 112 heads of 16 x 16 in the head grid's room at 1280x720 presentation (1250 x 190 px under
+// the statistics, a text line's band above each row): the grid uses the room. Before, the core's
+// square-cell size with the bands gave a strip of 4 px tiles about 25 px wide (s38 review); now the
+// picture without the bands is taken when its tiles are at least twice as wide.
+TEST(GridRequest, ManyHeadsInAShortViewUseTheRoom) {
+    AppState state;
+    state.session.attention.bias.slopes.heads = 112;
+    state.session.attention.bias.queries = 16;
+    state.gridWidth = 1250;
+    state.gridHeight = 190;
+    state.gridLabelBand = 20;
+    const auto grid = gridRequest(state);
+    ASSERT_TRUE(grid.has_value());
+    EXPECT_GT(grid->heatmap.width, 600) << grid->heatmap.width << " x " << grid->heatmap.height;
+    EXPECT_LE(grid->heatmap.width, state.gridWidth);
+    EXPECT_LE(grid->heatmap.height, state.gridHeight);
+}
+
 }  // namespace
 }  // namespace alibi::imgui

@@ -93,6 +93,47 @@ public:
 // (DejaVu Sans, as the shell builds it) at its default size and at presentation sizes: each line
 // ends where the text has a space or a paragraph break. ImGui's own word wrap, on the same texts,
 // breaks after a '.' inside a number at some of these widths (what the review saw).
+// Every step of every bundled lesson, in the lesson font at the sizes presentation mode shows
+// it and at the text widths from a 1280x720 window's down to a narrow one: no line ends with an
+// operator ("mₕ =" | "2^(−8(h+1)/H)", "2^(−0.5) ≈" | "0.707", "/ Σₖ" | "e^s(i, k)") or starts
+// with one ("L" | "= 64"): the panel wraps with the core's keepFormulasWhole. Failed before it
+// did (the s38 review's lines).
+TEST_F(LectureViews, LessonFormulasStayWhole) {
+    if (!shellFonts()) GTEST_SKIP() << kFontFile << " is not installed";
+    const auto endsWith = [](std::string_view s, std::string_view tail) {
+        return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+    };
+    int checked = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(ALIBI_SOURCE_ASSETS) + "/lessons")) {
+        auto lesson = loadLesson(entry.path().string());
+        ASSERT_TRUE(lesson) << entry.path();
+        for (std::size_t s = 0; s < lesson->steps.size(); ++s) {
+            for (float scale : {0.45f, 0.6f, 0.75f, 1.0f}) {
+                for (float width = 500; width <= 1280; width += 5) {
+                    const auto lines = lessonLines(lesson->steps[s].text, scale, width);
+                    for (std::size_t l = 0; l < lines.size(); ++l) {
+                        const std::string_view line = lines[l].text;
+                        ++checked;
+                        if (!lines[l].endsParagraph) {
+                            for (std::string_view op : {"=", "≈", "/"})
+                                EXPECT_FALSE(endsWith(line, op))
+                                    << lesson->title << " step " << s + 1 << " at " << width << " px, scale " << scale
+                                    << ": '" << line << "' | '" << lines[l + 1].text << "'";
+                        }
+                        if (l > 0 && !lines[l - 1].endsParagraph) {
+                            for (std::string_view op : {"=", "≈"})
+                                EXPECT_FALSE(line.starts_with(op))
+                                    << lesson->title << " step " << s + 1 << " at " << width << " px, scale " << scale
+                                    << ": '" << lines[l - 1].text << "' | '" << line << "'";
+                        }
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(checked, 1000);
+}
+
 TEST_F(LectureViews, LessonTextBreaksOnlyAtSpaces) {
     if (!shellFonts()) GTEST_SKIP() << kFontFile << " is not installed";
     ImGuiIO& io = ImGui::GetIO();
@@ -105,7 +146,9 @@ TEST_F(LectureViews, LessonTextBreaksOnlyAtSpaces) {
         auto lesson = loadLesson(entry.path().string());
         ASSERT_TRUE(lesson) << entry.path();
         for (const LessonStep& step : lesson->steps) {
-            const std::string& text = step.text;
+            // As the panel wraps it: the core's keepFormulasWhole puts U+00A0 where a space must
+            // not break (LessonFormulasStayWhole checks that it does).
+            const std::string text = explore::keepFormulasWhole(step.text);
             for (float scale : {0.6f, 0.75f, 1.0f}) {
                 for (float width = 300; width <= 1500; width += 7) {
                     const auto lines = lessonLines(text, scale, width);

@@ -33,6 +33,22 @@ TEST_F(PositionSchemesView, ShowsTheSixSchemesForTheSessionSlopes) {
     EXPECT_DOUBLE_EQ(r.schemes.curves[0].y[10], -0.5 * 10);
 }
 
+// The formulas and sources under the plot in whole lines (issue 27 at 1280x720: the last line was
+// cut in half by the area's bottom): the area is a whole number of text lines tall, its lines one
+// text line apart, whatever the window's height.
+TEST_F(PositionSchemesView, FormulasShowWholeLines) {
+    state().view = View::PositionSchemes;
+    for (float height : {1000.0f, 720.0f, 613.0f}) {
+        ImGui::GetIO().DisplaySize = ImVec2(1280.0f, height);
+        settle();
+        frame();
+        const ScreenRect text = state().schemesTextRect;
+        const float line = ImGui::GetTextLineHeight();
+        EXPECT_GT(text.height, line) << height;
+        EXPECT_FLOAT_EQ(std::fmod(text.height, line), 0.0f) << height << ": " << text.height << " / " << line;
+    }
+}
+
 TEST_F(PositionSchemesView, HoveringReadsOutTheDistanceUnderTheMouse) {
     state().view = View::PositionSchemes;
     settle();
