@@ -40,7 +40,18 @@ std::string shownWithoutSpaces() {
     return shown;
 }
 
-using Views = ExplorerLogic;
+class Views : public ExplorerLogic {
+protected:
+    // The Compare view drawn once its result has arrived: the result it shows.
+    const CompareResult* shownCompare() {
+        state().view = View::Compare;
+        frame();
+        frame();
+        settle();
+        frame();
+        return m_explorer->model().compare.get();
+    }
+};
 
 // Saves `tensor` as a temporary .npy and diagnoses it in the Diagnose view, as a user who typed
 // its path would; the file is gone afterwards.
@@ -293,12 +304,7 @@ TEST_F(Views, DiagnoseDrawsABatchWithSquareCells) {
 // Compare shows B's settings in full under its controls: the core's line (CompareSnapshot::settingsB),
 // the one the Qt explorer shows ("B: geometric slopes · max_bias 8 · f32 · causal mode · mask ...").
 TEST_F(Views, CompareShowsTheCoresSettingsLineForB) {
-    state().view = View::Compare;
-    frame();
-    frame();
-    settle();
-    frame();
-    const CompareResult* result = m_explorer->model().compare.get();
+    const CompareResult* result = shownCompare();
     ASSERT_NE(result, nullptr);
     const std::string& line = result->snapshot.settingsB;
     ASSERT_TRUE(line.starts_with("B: geometric slopes")) << line;
@@ -516,12 +522,7 @@ TEST_F(Views, TileLabelsTakeOneFormForEveryTile) {
 // the views showed `error` as the core words it for the CLI.
 TEST_F(Views, CompareShowsItsErrorInTheExplorersWords) {
     state().session.attention.bias.slopes.arith = Arith::HfBloom;
-    state().view = View::Compare;
-    frame();
-    frame();
-    settle();
-    frame();
-    const CompareResult* result = m_explorer->model().compare.get();
+    const CompareResult* result = shownCompare();
     ASSERT_NE(result, nullptr);
     const std::string& error = result->snapshot.error;
     ASSERT_NE(error.find("--"), std::string::npos) << "the core's error names CLI flags: " << error;
@@ -535,12 +536,7 @@ TEST_F(Views, CompareShowsItsErrorInTheExplorersWords) {
 // colour bar says so, the one tick "0" as the figure's bar; before, it read 1, 0.5, 0, -0.5, -1,
 // a range no cell has beside the caption's "A and B are identical".
 TEST_F(Views, CompareBarShowsTheRangeItsNumbersHave) {
-    state().view = View::Compare;
-    frame();
-    frame();
-    settle();
-    frame();
-    const CompareResult* result = m_explorer->model().compare.get();
+    const CompareResult* result = shownCompare();
     ASSERT_NE(result, nullptr);
     ASSERT_EQ(result->snapshot.maxAbsDifference, 0.0) << result->snapshot.summary;
     const alibi::ColorBar& bar = state().compareBar;
