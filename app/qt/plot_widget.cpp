@@ -493,15 +493,21 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     const auto isEmphasised = [this](int s) {
         return std::find(m_emphasis.begin(), m_emphasis.end(), s) != m_emphasis.end();
     };
+    // A series' colour as its line is drawn: faded behind the hovered one or a lesson's, and
+    // its legend swatch the same (issue 27: full-colour swatches beside pale lines).
+    const auto shownColour = [&](int s) {
+        QColor c = colourOf(s);
+        if (m_highlight >= 0 && s != m_highlight)
+            c.setAlpha(50);
+        else if (m_highlight < 0 && !m_emphasis.empty() && !isEmphasised(s))
+            c.setAlpha(70);
+        return c;
+    };
     auto drawOne = [&](int s, bool emphasised) {
         const Series& ser = m_series[static_cast<std::size_t>(s)];
-        QColor c = colourOf(s);
+        const QColor c = shownColour(s);
         const bool lessonMark = m_highlight < 0 && isEmphasised(s);
         const bool highlighted = (emphasised && m_highlight >= 0) || lessonMark;
-        if (m_highlight >= 0 && !emphasised)
-            c.setAlpha(50);
-        else if (m_highlight < 0 && !m_emphasis.empty() && !lessonMark)
-            c.setAlpha(70);
         // One width for every series (a lesson's or the hovered one thicker): a pen's width
         // never reaches values the curve does not have. Coinciding series (press and geometric
         // when H is a power of two; T = 64 ... 1024 for a steep head) are dashed in turn, each
@@ -632,9 +638,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             const int at = static_cast<int>(n);
             const double x = frame.right() + 12 + (at / legend.rows) * legend.columnWidth;
             const double y = frame.top() + 4 + (at % legend.rows) * legend.line;
-            QColor c = colourOf(s);
-            if (m_highlight >= 0 && s != m_highlight) c.setAlpha(80);
-            p.fillRect(QRectF(x, y + legend.line / 2.0 - 2, 16, 4), c);
+            p.fillRect(QRectF(x, y + legend.line / 2.0 - 2, 16, 4), shownColour(s));
             p.setPen(text);
             drawRecordedText(p, this, QRectF(x + 20, y, legend.columnWidth - 22, legend.line),
                              Qt::AlignLeft | Qt::AlignVCenter, legend.labels[n]);
