@@ -297,7 +297,7 @@ QString HeadDetailView::titleText() const {
 
 QString HeadDetailView::subtitleText() const {
     if (!m_snapshot || m_image.isNull()) return {};
-    return QString::fromStdString(
+    return keepBreaksAtSpaces(
         explore::keepPhrasesWhole(explore::heatmapTitle(m_snapshot->detailParams) + " · " + shownSummary()));
 }
 

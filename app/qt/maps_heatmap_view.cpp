@@ -181,7 +181,7 @@ void MapsHeatmapView::show(MapsPicture picture, double ratio) {
 void MapsHeatmapView::setHeader(const QString& title, const QString& subtitle) {
     const QRect before = imageRect();
     m_title = title;
-    m_subtitle = QString::fromStdString(explore::keepPhrasesWhole(subtitle.toStdString()));
+    m_subtitle = keepBreaksAtSpaces(explore::keepPhrasesWhole(subtitle.toStdString()));
     // A header on more (or fewer) lines moves the picture: render it at its new size.
     if (imageRect() != before) resizeEvent(nullptr);
     update();
