@@ -16,7 +16,9 @@
 #include "maps_heatmap_view.hpp"
 #include "model/attention_maps_model.hpp"
 #include "parameters_panel.hpp"
+#include "plot_widget.hpp"
 #include "settled.hpp"
+#include "stages_view.hpp"
 
 #include <QAbstractProxyModel>
 #include <QAbstractTextDocumentLayout>
@@ -281,6 +283,34 @@ private slots:
             }
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
+    }
+
+    // Issue 27: lesson 4 step 1 at 1280x720 in presentation mode: the "+ ALiBi bias" and
+    // "masked" stage panels' y axis read only "0" while their bars reach about -4.5. Every stage
+    // panel labels at least two ticks, spanning the data.
+    void stagePanelsLabelTwoTicks() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson(u"same-model-different-code"_s), qPrintable(w.lastError()));
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(150);
+        (void)w.grab();
+        QStringList problems;
+        for (int n = 0; n < 4; ++n) {
+            PlotWidget* plot = w.stagesView()->stagePlot(n);
+            if (!plot->isVisible()) continue;
+            plot->repaint();
+            const QRectF frame = plot->frameRect();
+            QStringList labels;
+            for (const PaintedText& t : paintedTexts(plot)) {
+                bool number = false;
+                QString(t.text).replace(u'−', u'-').toDouble(&number);
+                if (number && t.rect.right() <= frame.left() + 1) labels << t.text;
+            }
+            if (labels.size() < 2) problems << QString("panel %1: y ticks %2").arg(n).arg(labels.join(u", "_s));
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
     }
 
     // What a lesson step cites is on the projector without scrolling (issue 27, review items D2,
