@@ -235,7 +235,10 @@ PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     // column as wide as its longest entry (never cut), all of them within 45 % of the widget.
     const QFontMetrics fm(plotFont());
     const Margins m = margins();
-    l.line = std::max(18, fm.height() + 2);
+    // One text line per entry (a line's height and one pixel): five T's of the Extrapolation
+    // plot fit its 110 px at 1280x720 in presentation mode, where two more pixels a line and
+    // the 8 px margin left three listed and two drawn curves unnamed (issue 27).
+    l.line = std::max(16, fm.height() + 1);
     std::vector<alibi::LegendEntryWidths> widths;
     for (int s = 0; s < count; ++s) {
         const std::string& label = m_series[static_cast<std::size_t>(s)].label;
@@ -247,7 +250,8 @@ PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     }
     alibi::LegendRoom room;
     room.width = 0.45 * width() - 8;
-    room.rows = std::max(1, static_cast<int>((std::max(40.0, height() - m.top - m.bottom) - 8) / l.line));
+    // The rows from the frame's top inset (4 px, as painted) to its bottom.
+    room.rows = std::max(1, static_cast<int>((std::max(40.0, height() - m.top - m.bottom) - 4) / l.line));
     room.swatch = 16 + 4 + 8 + fm.averageCharWidth();
     room.noteWidth = fm.horizontalAdvance(QString::fromStdString(alibi::legendNote(m_series.size(), m_series.size())));
     // The core's plan: brief names when one column of whole names is wider than the room (a

@@ -7,6 +7,7 @@
 #include "attention_maps_page.hpp"
 #include "compare_view.hpp"
 #include "diagnose_view.hpp"
+#include "extrapolation_view.hpp"
 #include "head_detail_view.hpp"
 #include "head_grid_view.hpp"
 #include "layout_check.hpp"
@@ -19,6 +20,8 @@
 #include "plot_widget.hpp"
 #include "settled.hpp"
 #include "stages_view.hpp"
+
+#include <alibi/render/legend_layout.hpp>
 
 #include <QAbstractProxyModel>
 #include <QAbstractTextDocumentLayout>
@@ -311,6 +314,37 @@ private slots:
             if (labels.size() < 2) problems << QString("panel %1: y ticks %2").arg(n).arg(labels.join(u", "_s));
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+    }
+
+    // Issue 27: lesson 3 steps 1, 2 and 4 at 1280x720 in presentation mode: the extrapolation
+    // legend read "3 of 5 listed" and left out curves that are drawn. Every drawn series is listed.
+    void extrapolationLegendListsEveryCurve() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson(u"train-short-test-long"_s), qPrintable(w.lastError()));
+        LessonPanel* panel = w.lessonPanel();
+        QStringList problems;
+        for (int step = 0;; ++step) {
+            QTRY_VERIFY(!w.model()->pending());
+            QTest::qWait(150);
+            (void)w.grab();
+            PlotWidget* plot = w.extrapolationView()->plot();
+            if (plot->isVisible()) {
+                plot->repaint();
+                QStringList texts;
+                for (const PaintedText& t : paintedTexts(plot)) texts << t.text;
+                for (const Series& s : plot->series()) {
+                    const QString name = QString::fromStdString(s.label);
+                    const QString brief = QString::fromStdString(alibi::briefLegendName(s.label));
+                    if (!texts.contains(name) && !texts.contains(brief))
+                        problems
+                            << QString("step %1: \"%2\" not listed (%3)").arg(step + 1).arg(name, texts.join(u" | "_s));
+                }
+            }
+            if (!panel->next()) break;
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
     }
 
     // What a lesson step cites is on the projector without scrolling (issue 27, review items D2,
