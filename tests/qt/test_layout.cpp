@@ -775,6 +775,16 @@ private slots:
                             t.rect.adjusted(0.5, 0.5, -0.5, -0.5).intersects(detail->lessonFrameRect()))
                             problems << QString("%1: the marked cell's frame covers the neighbouring \"%2\"")
                                             .arg(name, t.text);
+                    // The marked cell's number lies inside its frame's line, whole: the frame hid
+                    // the minus and the last digit of "-1.00" (issue 27).
+                    const double line = detail->lessonFrameLineWidth();
+                    const QRectF clear = detail->lessonFrameRect().adjusted(line, line, -line, -line);
+                    for (const PaintedText& t : paintedTexts(detail))
+                        if (cell.adjusted(-0.5, -0.5, 0.5, 0.5).contains(t.rect) &&
+                            (!clear.contains(t.rect) || t.cut || t.elided))
+                            problems << QString("%1: the marked cell's \"%2\" (%3 px wide) runs under its frame")
+                                            .arg(name, t.text)
+                                            .arg(t.rect.width(), 0, 'f', 1);
                     // Lesson 1 step 2: query 12, key 4 of head 2 (m = 1/8) is -1/8 x 8 = -1, written
                     // with the head's decimals ("-1.00" beside "-1.13").
                     const auto readsMinusOne = [&inCell] {
