@@ -157,7 +157,7 @@ void MapsHeatmapView::show(MapsPicture picture, double ratio) {
     m_error.clear();
     m_renderedRatio = ratio;
     if (!picture.map) {
-        m_error = QString::fromStdString(picture.map.error().message);
+        m_error = shownError(picture.map.error().message);
         m_image = QImage();
         m_map = Heatmap();
         m_shownLayer = -1;
