@@ -1008,7 +1008,7 @@ void AttentionMapsPage::requestRow(RowRequest request) {
                     self->m_rowPlot->setNote(qs(explore::keyWindowNote(window, maps.keys(), false)));
                 } else {
                     self->m_rowPlot->setSeries({});
-                    self->m_rowPlot->setNote(qs(series.error().message));
+                    self->m_rowPlot->setNote(shownError(series.error().message));
                 }
             },
             Qt::QueuedConnection);
@@ -1172,12 +1172,12 @@ bool AttentionMapsPage::choosePrior(int item) {
         }
         if (maps)
             if (auto ok = explore::checkPairing(*maps, params.heads, source.toStdString()); !ok)
-                return refuse(qs(ok.error().message));
+                return refuse(shownError(ok.error().message));
         auto computed = computeSlopes(params);
-        if (!computed) return refuse(qs(computed.error().message));
+        if (!computed) return refuse(shownError(computed.error().message));
         slopes = std::move(*computed);
     }
-    if (auto ok = m_model->setConfigured(std::move(slopes), source); !ok) return refuse(qs(ok.error().message));
+    if (auto ok = m_model->setConfigured(std::move(slopes), source); !ok) return refuse(shownError(ok.error().message));
     m_priorItem = item;
     {
         QSignalBlocker block(m_prior);

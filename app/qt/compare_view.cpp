@@ -345,7 +345,8 @@ CompareOverrides CompareView::spec() const {
 }
 
 QString CompareView::summary() const {
-    return QString(m_summary->text()).replace(QChar(0x00A0), u' ');  // the words, with plain spaces
+    // The words, with plain spaces and without the word joiners that keep Qt from breaking.
+    return QString(m_summary->text()).replace(QChar(0x00A0), u' ').remove(QChar(0x2060));
 }
 
 void CompareView::setLessonMark(LessonMark mark) {
@@ -363,19 +364,18 @@ void CompareView::setSnapshot(const SnapshotPtr& s) {
     m_stale->clear();
     const CompareSnapshot& c = *s->compare;
     if (!c.error.empty()) {
-        const QString error = QString::fromStdString(c.error);
+        const QString error = shownError(c.error);
         m_summary->setText(u"<span style='color:#d33'>"_s + error.toHtmlEscaped() + u"</span>"_s);
         m_image->setMessage(error);
         return;
     }
     // Lines wrap between phrases only, never inside one ("B =" / "-0.234375" in lesson 2 step 3):
     // the core's sentence after its ", " and ": ", B's settings at their " · " (the core's rule).
-    const QString text = u"<b>"_s + QString::fromStdString(explore::keepClausesWhole(c.summary)).toHtmlEscaped() +
-                         u"</b><br><br>"_s +
-                         QString::fromStdString(explore::keepPhrasesWhole(c.settingsB)).toHtmlEscaped();
+    const QString text = u"<b>"_s + keepBreaksAtSpaces(explore::keepClausesWhole(c.summary)).toHtmlEscaped() +
+                         u"</b><br><br>"_s + keepBreaksAtSpaces(explore::keepPhrasesWhole(c.settingsB)).toHtmlEscaped();
     m_summary->setText(text);
-    m_clauses = QString::fromStdString(explore::keepClausesWhole(c.summary));
-    m_phrases = QString::fromStdString(explore::keepPhrasesWhole(c.settingsB));
+    m_clauses = keepBreaksAtSpaces(explore::keepClausesWhole(c.summary));
+    m_phrases = keepBreaksAtSpaces(explore::keepPhrasesWhole(c.settingsB));
     arrange();
     const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
     alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32, 5);  // the difference is kept in float

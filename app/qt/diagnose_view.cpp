@@ -259,7 +259,7 @@ void DiagnoseView::show(const Result<DiagnosisReport>& report) {
     m_correct->setVisible(false);
     m_caption->clear();
     if (!report) {
-        const QString message = QString::fromStdString(report.error().message);
+        const QString message = shownError(report.error().message);
         m_status->setText(u"<span style='color:#d33'>"_s + message.toHtmlEscaped() + u"</span>"_s);
         emit failed(message);
         return;

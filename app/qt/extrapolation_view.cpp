@@ -111,8 +111,7 @@ void ExtrapolationView::setSnapshot(const SnapshotPtr& s) {
     }
     setTrainLength(s->grid->session.trainLength);
     if (!e.error.empty())
-        m_caption->setText(u"<span style='color:#d33'>"_s + QString::fromStdString(e.error).toHtmlEscaped() +
-                           u"</span>"_s);
+        m_caption->setText(u"<span style='color:#d33'>"_s + shownError(e.error).toHtmlEscaped() + u"</span>"_s);
     else {
         // Say what the table says: the head's mass beyond L at the longest length.
         const std::size_t h = static_cast<std::size_t>(e.head);

@@ -297,7 +297,7 @@ QString HeadDetailView::titleText() const {
 
 QString HeadDetailView::subtitleText() const {
     if (!m_snapshot || m_image.isNull()) return {};
-    return QString::fromStdString(
+    return keepBreaksAtSpaces(
         explore::keepPhrasesWhole(explore::heatmapTitle(m_snapshot->detailParams) + " · " + shownSummary()));
 }
 
@@ -345,6 +345,13 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     // Every cell's number when cells are large enough to read and values were fetched.
     const auto& values = m_snapshot->detailValues;
     m_numberPt = 0;
+    // A lesson's marked cell prints its number after its frame, inside it (issue 27: the frame
+    // hid the minus and the last digit of lesson 1 step 2's "-1.00").
+    const bool marking =
+        m_lessonHead >= 0 && m_lessonHead == m_snapshot->head && m_lessonQuery < m_queries && m_lessonKey < m_keys;
+    QString markedText;
+    QFont markedFont;
+    QColor markedPen;
     if (!values.empty() && m_cell >= 26) {
         QFont f = textFont();
         const bool probability = s.what == RenderWhat::Attention;
@@ -373,6 +380,12 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                 if (!a.adjusted(-0.5, -0.5, 0.5, 0.5).contains(cell)) continue;
                 const int px = static_cast<int>(static_cast<double>(j) * m_image.width() / m_keys);
                 const int py = static_cast<int>(static_cast<double>(i) * m_image.height() / m_queries);
+                if (marking && i == m_lessonQuery && j == m_lessonKey) {
+                    markedText = QString::fromStdString(numbers->texts[n]);
+                    markedFont = f;
+                    markedPen = contrastingText(m_image.pixelColor(px, py));
+                    continue;
+                }
                 p.setPen(contrastingText(m_image.pixelColor(px, py)));
                 drawRecordedText(p, this, cell, Qt::AlignCenter, QString::fromStdString(numbers->texts[n]));
             }
@@ -389,7 +402,8 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
             p.drawLine(QPointF(target.left(), target.y() + i * m_cell),
                        QPointF(target.right(), target.y() + i * m_cell));
     }
-    if (m_lessonHead >= 0 && m_lessonHead == m_snapshot->head && m_lessonQuery < m_queries && m_lessonKey < m_keys) {
+    m_lessonNumberRect = QRectF();
+    if (marking) {
         // A lesson's marked cell: an orange frame (with a dark edge so it shows on any colour).
         const double pen = std::max(3.0, QFontMetrics(textFont()).height() / 5.0);
         const QRectF cell(m_origin.x() + m_lessonKey * m_cell, m_origin.y() + m_lessonQuery * m_cell, m_cell, m_cell);
@@ -404,6 +418,22 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
         p.setPen(QPen(QColor(255, 140, 0), pen));
         p.drawRect(frame);
         m_lessonFrameRect = frame.adjusted(-(pen + 2) / 2, -(pen + 2) / 2, (pen + 2) / 2, (pen + 2) / 2);
+        m_lessonFrameLine = pen + 2;
+        if (!markedText.isEmpty()) {
+            // Its number in the frame's clear inside, a smaller font where the cell's own does
+            // not fit there (never under the frame's line).
+            const QRectF inner = frame.adjusted((pen + 2) / 2, (pen + 2) / 2, -(pen + 2) / 2, -(pen + 2) / 2);
+            while (QFontMetricsF(markedFont).horizontalAdvance(markedText) > inner.width() - 1 &&
+                   markedFont.pointSizeF() > 5)
+                markedFont.setPointSizeF(markedFont.pointSizeF() * 0.95);
+            const double w = QFontMetricsF(markedFont).horizontalAdvance(markedText);
+            const double h = QFontMetricsF(markedFont).height();
+            m_lessonNumberRect = QRectF(inner.center().x() - w / 2, inner.center().y() - h / 2, w, h);
+            p.setFont(markedFont);
+            p.setPen(markedPen);
+            drawRecordedText(p, this, m_lessonNumberRect, Qt::AlignCenter, markedText);
+            p.setFont(textFont());
+        }
     }
     p.restore();
 

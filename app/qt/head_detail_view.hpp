@@ -38,6 +38,10 @@ public:
     [[nodiscard]] QRectF lessonCellRect() const { return m_lessonCellRect; }
     // What the marked cell's frame covers, its dark edge included (tests: never a neighbour's number).
     [[nodiscard]] QRectF lessonFrameRect() const { return m_lessonFrameRect; }
+    // Where the marked cell's number is printed: inside the frame's clear inside.
+    [[nodiscard]] QRectF lessonNumberRect() const { return m_lessonNumberRect; }
+    // The width of the marked cell's frame line with its dark edge, inward from lessonFrameRect.
+    [[nodiscard]] double lessonFrameLineWidth() const { return m_lessonFrameLine; }
     // The title and subtitle as drawn (the subtitle wraps only at its " · " separators).
     [[nodiscard]] QString titleText() const;
     [[nodiscard]] QString subtitleText() const;
@@ -81,10 +85,11 @@ private:
     std::int64_t m_lessonQuery = 0, m_lessonKey = 0;
     bool m_dragging = false;
     QPointF m_dragStart;
-    QRectF m_colorBarRect, m_lessonCellRect, m_lessonFrameRect;
+    QRectF m_colorBarRect, m_lessonCellRect, m_lessonFrameRect, m_lessonNumberRect;
     class StaleOverlay* m_stale;
     QWidget* m_corner = nullptr;
     double m_numberPt = 0;
+    double m_lessonFrameLine = 0;
 };
 
 }  // namespace alibi::qt

@@ -6,6 +6,7 @@
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/tile_labels.hpp>
 
 #include <QCheckBox>
 #include <QMouseEvent>
@@ -354,44 +355,33 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     // The labels sit in the band the core left above every tile (HeatmapParams::labelBand).
     const double band = m_grid->gridParams.labelBand / dpr;
     const bool perHead = m_grid->session.scale == ScaleMode::PerHead && m_grid->grid.tiles.size() > 1;
-    // Each tile's label forms, most to least informative; the grid takes the first form that
-    // fits every tile it labels, so no tile reads "h3" beside "h2  m = 1/8" (issue 27).
+    // Each tile's label forms and the one form the whole grid takes are the core's
+    // (tileLabelForms, chooseTileLabels: no tile reads "h3" beside "h2  m = 1/8", issue 27); Qt
+    // only measures them with its font against the tile.
     const std::size_t tileCount = m_grid->grid.tiles.size();
-    std::vector<QStringList> forms(tileCount);
+    std::vector<std::vector<std::string>> forms(tileCount);
     std::vector<QRectF> tileRects(tileCount);
     for (std::size_t n = 0; n < tileCount; ++n) {
         const HeatmapTile& t = m_grid->grid.tiles[n];
         tileRects[n] = QRectF(r.x() + t.x / dpr, r.y() + t.y / dpr, t.width / dpr, t.height / dpr);
-        const double m =
-            t.head < static_cast<int>(m_grid->slopes.size()) ? m_grid->slopes[static_cast<std::size_t>(t.head)] : 0;
-        const QString slope = u"h%1  m = %2"_s.arg(t.head).arg(slopeText(m));
-        // The slope without its "m =": a lesson's text cites the slopes (lesson 1 step 1 at
-        // 1280x720 in presentation mode fell back to a bare "h3", issue 27).
-        const QString shortSlope = u"h%1 %2"_s.arg(t.head).arg(slopeText(m));
-        QStringList& f = forms[n];
+        alibi::TileLabelParts parts;
+        parts.head = t.head;
+        if (t.head >= 0 && t.head < static_cast<int>(m_grid->slopes.size()))
+            parts.slope = m_grid->slopes[static_cast<std::size_t>(t.head)];
         if (perHead) {
             // Each tile's own colour range, exact ends as on the bar.
             const alibi::ColorBar own =
                 alibi::heatmapColorBar(m_grid->grid, m_grid->gridParams, static_cast<int>(n), 2);
-            const QString range = u"  [%1, %2]"_s.arg(QString::fromStdString(own.ticks.front().label),
-                                                      QString::fromStdString(own.ticks.back().label));
-            f << slope + range << shortSlope + range << u"h%1"_s.arg(t.head) + range;
+            if (!own.ticks.empty()) parts.range = "[" + own.ticks.front().label + ", " + own.ticks.back().label + "]";
         }
-        f << slope << shortSlope << u"h%1"_s.arg(t.head) << QString::number(t.head);
+        forms[n] = alibi::tileLabelForms(parts);
     }
-    int form = forms.empty() ? 0 : static_cast<int>(forms.front().size()) - 1;
-    for (int k = 0; !forms.empty() && k < static_cast<int>(forms.front().size()); ++k) {
-        bool all = true;
-        for (std::size_t n = 0; n < tileCount && all; ++n) {
-            const QRectF& tr = tileRects[n];
-            if (tr.width() < 24 || tr.height() < 16) continue;
-            all = fm.horizontalAdvance(forms[n][k]) + 10 <= tr.width();
-        }
-        if (all) {
-            form = k;
-            break;
-        }
-    }
+    const std::vector<std::string> chosen = alibi::chooseTileLabels(forms, [&](std::size_t n, const std::string& text) {
+        const QRectF& tr = tileRects[n];
+        // A tile too small for any label is left out of the choice (it shows none).
+        if (tr.width() < 24 || tr.height() < 16) return true;
+        return fm.horizontalAdvance(QString::fromStdString(text)) + 10 <= tr.width();
+    });
     m_tileLabels.assign(tileCount, QString());
     for (int tileIndex = 0; tileIndex < static_cast<int>(tileCount); ++tileIndex) {
         const HeatmapTile& t = m_grid->grid.tiles[static_cast<std::size_t>(tileIndex)];
@@ -406,7 +396,7 @@ void HeadGridView::paintEvent(QPaintEvent*) {
         }
         paintLessonMark(p, t, tr);
         if (tr.width() < 24 || tr.height() < 16) continue;
-        const QString label = forms[static_cast<std::size_t>(tileIndex)][form];
+        const QString label = QString::fromStdString(chosen[static_cast<std::size_t>(tileIndex)]);
         if (tileCount > 1) m_tileLabels[static_cast<std::size_t>(tileIndex)] = label;
         if (band >= fm.height() && m_grid->grid.tiles.size() > 1) {
             p.setPen(palette().color(QPalette::WindowText));

@@ -12,6 +12,9 @@
 #include "main_window.hpp"
 #include "model/background.hpp"
 #include "stages_view.hpp"
+#include "view_util.hpp"
+
+#include <alibi/explore/line_breaks.hpp>
 
 #include <QAbstractItemView>
 #include <QAbstractSlider>
@@ -72,7 +75,9 @@ int attentionViewIndex(const std::string& id) {
 
 QString paragraphsHtml(const std::string& text) {
     QString html;
-    for (const QString& paragraph : QString::fromStdString(text).split(u'\n', Qt::SkipEmptyParts))
+    // The core keeps each formula whole (keepFormulasWhole), and Qt's breaker is kept to its spaces.
+    for (const QString& paragraph :
+         keepBreaksAtSpaces(explore::keepFormulasWhole(text)).split(u'\n', Qt::SkipEmptyParts))
         html += u"<p style='margin-top:0; margin-bottom:0.5em'>"_s + paragraph.toHtmlEscaped() + u"</p>"_s;
     return html;
 }

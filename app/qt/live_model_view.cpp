@@ -8,7 +8,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,6 +20,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -62,7 +65,8 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     m_text = new QPlainTextEdit(this);
     m_text->setObjectName(u"liveText"_s);
     m_text->setPlaceholderText(u"Type the text the model reads"_s);
-    m_text->setFixedHeight(m_text->fontMetrics().lineSpacing() * 4 + 12);
+    fitTextHeight();
+    m_text->installEventFilter(this);
     column->addWidget(m_text);
 
     m_scale = new QDoubleSpinBox(this);
@@ -293,6 +297,20 @@ void LiveModelView::showRun() {
         "read-out)."_s.arg(QString::fromStdString(run->model))
             .arg(run->loss.tokens.ids.size()),
         false);
+}
+
+// Four whole lines of the text box at the current font: the height followed the font it was built
+// with, so presentation mode's larger font showed two and a half lines (issue 27).
+void LiveModelView::fitTextHeight() {
+    const double margin = m_text->document()->documentMargin();
+    m_text->setFixedHeight(static_cast<int>(std::ceil(4 * QFontMetricsF(m_text->font()).lineSpacing() + 2 * margin)) +
+                           2 * m_text->frameWidth() + 2);
+}
+
+// The text box's own font change (the application font reaches it after this view's).
+bool LiveModelView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_text && event->type() == QEvent::FontChange) fitTextHeight();
+    return QWidget::eventFilter(watched, event);
 }
 
 }  // namespace alibi::qt

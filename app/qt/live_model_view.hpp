@@ -52,7 +52,12 @@ signals:
     void runFinished(const alibi::qt::LiveRunPtr& run);
     void failed(const QString& title, const QString& message);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void fitTextHeight();
+
     void syncFromSession();  // the controls show the session's parameters
     void commit();           // the controls' parameters (text as the session holds it) into the session
     void showRun();
@@ -61,7 +66,7 @@ private:
     SessionModel* m_session;
     LiveRunModel* m_runner;
     QLabel* m_folder;
-    QPlainTextEdit* m_text;
+    QPlainTextEdit* m_text = nullptr;
     QDoubleSpinBox* m_scale;
     QComboBox* m_scheme;
     QCheckBox* m_maxBiasSet;

@@ -309,7 +309,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             std::fprintf(stderr, "views updated in %lld ms (H = %d, T = %lld)\n",
                          static_cast<long long>(spent.elapsed()), s->grid->session.attention.bias.slopes.heads,
                          static_cast<long long>(s->grid->session.attention.bias.queries));
-        if (!s->error.empty()) statusBar()->showMessage(QString::fromStdString(s->error), 8000);
+        if (!s->error.empty()) statusBar()->showMessage(shownError(s->error), 8000);
     });
     connect(m_model, &SessionModel::computeFailed, this, [this](const QString& message) {
         m_lastError = message;

@@ -157,7 +157,7 @@ void MapsHeatmapView::show(MapsPicture picture, double ratio) {
     m_error.clear();
     m_renderedRatio = ratio;
     if (!picture.map) {
-        m_error = QString::fromStdString(picture.map.error().message);
+        m_error = shownError(picture.map.error().message);
         m_image = QImage();
         m_map = Heatmap();
         m_shownLayer = -1;
@@ -181,7 +181,7 @@ void MapsHeatmapView::show(MapsPicture picture, double ratio) {
 void MapsHeatmapView::setHeader(const QString& title, const QString& subtitle) {
     const QRect before = imageRect();
     m_title = title;
-    m_subtitle = QString::fromStdString(explore::keepPhrasesWhole(subtitle.toStdString()));
+    m_subtitle = keepBreaksAtSpaces(explore::keepPhrasesWhole(subtitle.toStdString()));
     // A header on more (or fewer) lines moves the picture: render it at its new size.
     if (imageRect() != before) resizeEvent(nullptr);
     update();

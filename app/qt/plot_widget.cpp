@@ -178,7 +178,15 @@ std::vector<alibi::Tick> PlotWidget::yTicks(double length) const {
     if (m_logY) return alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10);
     const QFontMetrics fm(plotFont());
     const double spacing = std::max(45.0, 2.2 * fm.height());
-    return alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi, std::max(3, static_cast<int>(length / spacing)));
+    // At least two labelled ticks spanning the data (issue 27: a short stage panel from -4.5 to
+    // 1.5 got the single tick "0", as the 5-step the core picked for three put -5 below the
+    // data): a plot too short for its spacing asks the core for finer steps, while they fit.
+    const int wanted = std::max(3, static_cast<int>(length / spacing));
+    std::vector<alibi::Tick> ticks = alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi, wanted);
+    for (int more = wanted + 1; ticks.size() < 2 && more <= std::max(wanted, static_cast<int>(length / fm.height()));
+         ++more)
+        ticks = alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi, more);
+    return ticks;
 }
 
 PlotWidget::Margins PlotWidget::margins() const {
@@ -227,7 +235,10 @@ PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     // column as wide as its longest entry (never cut), all of them within 45 % of the widget.
     const QFontMetrics fm(plotFont());
     const Margins m = margins();
-    l.line = std::max(18, fm.height() + 2);
+    // One text line per entry (a line's height and one pixel): five T's of the Extrapolation
+    // plot fit its 110 px at 1280x720 in presentation mode, where two more pixels a line and
+    // the 8 px margin left three listed and two drawn curves unnamed (issue 27).
+    l.line = std::max(16, fm.height() + 1);
     std::vector<alibi::LegendEntryWidths> widths;
     for (int s = 0; s < count; ++s) {
         const std::string& label = m_series[static_cast<std::size_t>(s)].label;
@@ -239,7 +250,8 @@ PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     }
     alibi::LegendRoom room;
     room.width = 0.45 * width() - 8;
-    room.rows = std::max(1, static_cast<int>((std::max(40.0, height() - m.top - m.bottom) - 8) / l.line));
+    // The rows from the frame's top inset (4 px, as painted) to its bottom.
+    room.rows = std::max(1, static_cast<int>((std::max(40.0, height() - m.top - m.bottom) - 4) / l.line));
     room.swatch = 16 + 4 + 8 + fm.averageCharWidth();
     room.noteWidth = fm.horizontalAdvance(QString::fromStdString(alibi::legendNote(m_series.size(), m_series.size())));
     // The core's plan: brief names when one column of whole names is wider than the room (a
@@ -493,15 +505,21 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     const auto isEmphasised = [this](int s) {
         return std::find(m_emphasis.begin(), m_emphasis.end(), s) != m_emphasis.end();
     };
+    // A series' colour as its line is drawn: faded behind the hovered one or a lesson's, and
+    // its legend swatch the same (issue 27: full-colour swatches beside pale lines).
+    const auto shownColour = [&](int s) {
+        QColor c = colourOf(s);
+        if (m_highlight >= 0 && s != m_highlight)
+            c.setAlpha(50);
+        else if (m_highlight < 0 && !m_emphasis.empty() && !isEmphasised(s))
+            c.setAlpha(70);
+        return c;
+    };
     auto drawOne = [&](int s, bool emphasised) {
         const Series& ser = m_series[static_cast<std::size_t>(s)];
-        QColor c = colourOf(s);
+        const QColor c = shownColour(s);
         const bool lessonMark = m_highlight < 0 && isEmphasised(s);
         const bool highlighted = (emphasised && m_highlight >= 0) || lessonMark;
-        if (m_highlight >= 0 && !emphasised)
-            c.setAlpha(50);
-        else if (m_highlight < 0 && !m_emphasis.empty() && !lessonMark)
-            c.setAlpha(70);
         // One width for every series (a lesson's or the hovered one thicker): a pen's width
         // never reaches values the curve does not have. Coinciding series (press and geometric
         // when H is a power of two; T = 64 ... 1024 for a steep head) are dashed in turn, each
@@ -632,9 +650,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             const int at = static_cast<int>(n);
             const double x = frame.right() + 12 + (at / legend.rows) * legend.columnWidth;
             const double y = frame.top() + 4 + (at % legend.rows) * legend.line;
-            QColor c = colourOf(s);
-            if (m_highlight >= 0 && s != m_highlight) c.setAlpha(80);
-            p.fillRect(QRectF(x, y + legend.line / 2.0 - 2, 16, 4), c);
+            p.fillRect(QRectF(x, y + legend.line / 2.0 - 2, 16, 4), shownColour(s));
             p.setPen(text);
             drawRecordedText(p, this, QRectF(x + 20, y, legend.columnWidth - 22, legend.line),
                              Qt::AlignLeft | Qt::AlignVCenter, legend.labels[n]);

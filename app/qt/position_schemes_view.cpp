@@ -146,7 +146,7 @@ void PositionSchemesView::recompute() {
     m_dirty = false;
     auto result = positionSchemeCurves(m_params);
     if (!result) {
-        m_error = QString::fromStdString(result.error().message);
+        m_error = shownError(result.error().message);
         m_schemes = {};
         m_plot->setSeries({});
         m_note->setText(m_error);

@@ -1,5 +1,6 @@
 // The "Two heads" tab (see the header): pickers, the core's figure and its read-out.
 #include "two_heads_view.hpp"
+#include "view_util.hpp"
 
 #include <QApplication>
 #include <QComboBox>
@@ -229,9 +230,9 @@ void TwoHeadsView::refresh() {
                 self->m_shown = generation;
                 if (!compared) {
                     if (compared.error().code != ErrorCode::Cancelled)
-                        self->m_canvas->setMessage(qs(compared.error().message));
+                        self->m_canvas->setMessage(shownError(compared.error().message));
                 } else if (!figure) {
-                    self->m_canvas->setMessage(qs(figure.error().message));
+                    self->m_canvas->setMessage(shownError(figure.error().message));
                 } else {
                     self->m_result = std::make_shared<const explore::HeadCompareResult>(std::move(*compared));
                     self->m_resultMaps = maps;

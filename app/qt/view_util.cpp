@@ -1,12 +1,14 @@
 // View helpers: conversions and painting only; values and texts come from the core.
 #include "view_util.hpp"
 
+#include <alibi/explore/editing.hpp>
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/explore/view_titles.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/render.hpp>
+#include <alibi/render/tile_labels.hpp>
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -303,47 +305,70 @@ bool StaleOverlay::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
+QString shownError(const std::string& coreMessage) {
+    return keepBreaksAtSpaces(explore::guiMessage(coreMessage));
+}
+
+QString keepBreaksAtSpaces(const QString& text) {
+    QString out;
+    out.reserve(text.size() + text.size() / 8);
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        out += text[i];
+        const QChar c = text[i];
+        const bool last = i + 1 == text.size();
+        if ((c == u'/' || c == u'|' || c == u'-') && !last && text[i + 1] != u' ' && text[i + 1] != u'\n')
+            out += QChar(0x2060);
+    }
+    return out;
+}
+
+QString keepBreaksAtSpaces(const std::string& text) {
+    return keepBreaksAtSpaces(QString::fromStdString(text));
+}
+
 PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF target, double sx, double sy,
                                   const std::vector<HeatmapTile>& tiles, const std::vector<QString>& labels) {
     PaintedTileLabels painted;
     painted.rects.assign(tiles.size(), QRectF());
     painted.texts.assign(tiles.size(), QString());
     if (tiles.size() < 2) return painted;  // one tile: the title names it
-    // Each tile's band and font first; then one form for every tile of the grid (issue 27):
-    // the given labels where each fits its tile, else "h3" on every tile, never a mix.
+    // Each tile's band and font first; then one form for every tile of the grid, the core's
+    // choice (chooseTileLabels, issue 27): the given label, else the core's shorter forms of its
+    // head (tileLabelForms: "h3", "3") on every tile, never a mix.
     struct Slot {
         QRectF tile;
         double room = 0;
         QFont font;
-        QString full, bare;
     };
     std::vector<Slot> places(tiles.size());
-    bool fullFits = true;
+    std::vector<std::vector<std::string>> forms(tiles.size());
     for (std::size_t n = 0; n < tiles.size(); ++n) {
         const HeatmapTile& t = tiles[n];
         Slot& slot = places[n];
         slot.tile = QRectF(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
         slot.room = alibi::tileLabelRoom(tiles, n) * sy;
+        alibi::TileLabelParts parts;
+        parts.head = t.head;
+        forms[n] = alibi::tileLabelForms(parts);
+        if (n < labels.size() && !labels[n].isEmpty() && labels[n].toStdString() != forms[n].front())
+            forms[n].insert(forms[n].begin(), labels[n].toStdString());
         if (slot.room < 7) continue;
         QFont f = font;
         f.setPointSizeF(font.pointSizeF() * 0.9);
         while (QFontMetricsF(f).height() > slot.room && f.pointSizeF() > 4) f.setPointSizeF(f.pointSizeF() * 0.9);
         slot.font = f;
-        const QFontMetricsF fm(f);
-        if (fm.height() > slot.room) continue;
-        slot.bare = u"h%1"_s.arg(t.head);
-        if (fm.horizontalAdvance(slot.bare) > slot.tile.width()) {
-            slot.bare.clear();
-            continue;
-        }
-        slot.full = n < labels.size() && !labels[n].isEmpty() ? labels[n] : slot.bare;
-        if (fm.horizontalAdvance(slot.full) > slot.tile.width()) fullFits = false;
     }
+    const std::vector<std::string> chosen = alibi::chooseTileLabels(forms, [&](std::size_t n, const std::string& text) {
+        const Slot& slot = places[n];
+        if (slot.room < 7) return false;
+        const QFontMetricsF fm(slot.font);
+        return fm.height() <= slot.room && fm.horizontalAdvance(QString::fromStdString(text)) <= slot.tile.width();
+    });
     painter.save();
     for (std::size_t n = 0; n < tiles.size(); ++n) {
         const Slot& slot = places[n];
-        if (slot.bare.isEmpty()) continue;
-        const QString label = fullFits ? slot.full : slot.bare;
+        const QString label = QString::fromStdString(chosen[n]);
+        if (label.isEmpty()) continue;
         const QFontMetricsF fm(slot.font);
         painter.setFont(slot.font);
         const QRectF box(slot.tile.x(), slot.tile.y() - slot.room, slot.tile.width(), slot.room);

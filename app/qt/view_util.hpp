@@ -27,6 +27,17 @@ class QFontMetrics;
 
 namespace alibi::qt {
 
+// The core's keepPhrasesWhole / keepClausesWhole / keepFormulasWhole text as Qt should lay it out:
+// Qt's line breaker (UAX 14) also breaks after '/', '|' and '-' even before a no-break space
+// ("2^(-8(h+1)/" | "H)", "max |" | "A - B|"), so a U+2060 WORD JOINER follows each of them that
+// is not followed by an ordinary space. The core's wrapLines (ImGui) breaks at spaces only.
+[[nodiscard]] QString keepBreaksAtSpaces(const QString& text);
+[[nodiscard]] QString keepBreaksAtSpaces(const std::string& text);
+
+// A core error shown in a view (a snapshot's `error`, a failed computation) in the explorers'
+// words (explore::guiMessage): "Scheme", never a CLI flag such as "--scheme" (issue 27).
+[[nodiscard]] QString shownError(const std::string& coreMessage);
+
 // A deep copy of a core RGBA image, tagged with the device pixel ratio it was rendered for.
 [[nodiscard]] QImage toQImage(const Image& image, double devicePixelRatio = 1.0);
 // alibi::formatSlope: "1/2", "1/256", "2^-1.5", or "0.0731" for slopes that are no power of two.

@@ -7,6 +7,7 @@
 #include "attention_maps_page.hpp"
 #include "compare_view.hpp"
 #include "diagnose_view.hpp"
+#include "extrapolation_view.hpp"
 #include "head_detail_view.hpp"
 #include "head_grid_view.hpp"
 #include "layout_check.hpp"
@@ -16,7 +17,11 @@
 #include "maps_heatmap_view.hpp"
 #include "model/attention_maps_model.hpp"
 #include "parameters_panel.hpp"
+#include "plot_widget.hpp"
 #include "settled.hpp"
+#include "stages_view.hpp"
+
+#include <alibi/render/legend_layout.hpp>
 
 #include <QAbstractProxyModel>
 #include <QAbstractTextDocumentLayout>
@@ -242,6 +247,104 @@ private slots:
         for (const QString& p : problems) qWarning("%s", qPrintable(p));
         QVERIFY2(problems.isEmpty(),
                  qPrintable(QString("%1 layout problems, first: %2").arg(problems.size()).arg(problems.value(0))));
+    }
+
+    // Issue 27: at 1280x720 in presentation mode no line of a lesson's text splits a formula:
+    // none ends with "=", "≈", "/", "|", "(" or starts with "=" / "≈" ("mₕ = 2^(−8(h+1)/" | "H)"
+    // broke where Qt's breaker breaks after '/' even before a no-break space).
+    void lessonTextKeepsFormulasWhole() {
+        QStringList problems;
+        for (const char* lesson : {"alibi-in-five-steps", "slopes", "train-short-test-long",
+                                   "same-model-different-code", "reading-a-real-model"}) {
+            MainWindow w;
+            QVERIFY(test::showForTest(w, 1280, 720));
+            w.setPresentation(true);
+            QVERIFY2(w.openLesson(QString::fromLatin1(lesson)), qPrintable(w.lastError()));
+            LessonPanel* panel = w.lessonPanel();
+            for (int step = 0;; ++step) {
+                QTest::qWait(50);
+                QTextDocument* doc = panel->textView()->document();
+                doc->documentLayout()->documentSize();  // lays the document out at its width
+                for (QTextBlock b = doc->begin(); b.isValid(); b = b.next()) {
+                    const QTextLayout* layout = b.layout();
+                    for (int l = 0; layout != nullptr && l < layout->lineCount(); ++l) {
+                        const QTextLine line = layout->lineAt(l);
+                        QString text = b.text().mid(line.textStart(), line.textLength());
+                        text.remove(QChar(0x2060));
+                        text.replace(QChar(0x00A0), u' ');
+                        const QString t = text.trimmed();
+                        if (t.isEmpty()) continue;
+                        const bool badEnd =
+                            l + 1 < layout->lineCount() && (t.endsWith(u'=') || t.endsWith(u'≈') || t.endsWith(u'/') ||
+                                                            t.endsWith(u'|') || t.endsWith(u'('));
+                        const bool badStart = l > 0 && (t.startsWith(u'=') || t.startsWith(u'≈'));
+                        if (badEnd || badStart)
+                            problems << QString("%1 step %2: line \"%3\"").arg(lesson).arg(step + 1).arg(t);
+                    }
+                }
+                if (!panel->next()) break;
+            }
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
+    }
+
+    // Issue 27: lesson 4 step 1 at 1280x720 in presentation mode: the "+ ALiBi bias" and
+    // "masked" stage panels' y axis read only "0" while their bars reach about -4.5. Every stage
+    // panel labels at least two ticks, spanning the data.
+    void stagePanelsLabelTwoTicks() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson(u"same-model-different-code"_s), qPrintable(w.lastError()));
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(150);
+        (void)w.grab();
+        QStringList problems;
+        for (int n = 0; n < 4; ++n) {
+            PlotWidget* plot = w.stagesView()->stagePlot(n);
+            if (!plot->isVisible()) continue;
+            plot->repaint();
+            const QRectF frame = plot->frameRect();
+            QStringList labels;
+            for (const PaintedText& t : paintedTexts(plot)) {
+                bool number = false;
+                QString(t.text).replace(u'−', u'-').toDouble(&number);
+                if (number && t.rect.right() <= frame.left() + 1) labels << t.text;
+            }
+            if (labels.size() < 2) problems << QString("panel %1: y ticks %2").arg(n).arg(labels.join(u", "_s));
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+    }
+
+    // Issue 27: lesson 3 steps 1, 2 and 4 at 1280x720 in presentation mode: the extrapolation
+    // legend read "3 of 5 listed" and left out curves that are drawn. Every drawn series is listed.
+    void extrapolationLegendListsEveryCurve() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson(u"train-short-test-long"_s), qPrintable(w.lastError()));
+        LessonPanel* panel = w.lessonPanel();
+        QStringList problems;
+        for (int step = 0;; ++step) {
+            QTRY_VERIFY(!w.model()->pending());
+            QTest::qWait(150);
+            (void)w.grab();
+            PlotWidget* plot = w.extrapolationView()->plot();
+            if (plot->isVisible()) {
+                plot->repaint();
+                QStringList texts;
+                for (const PaintedText& t : paintedTexts(plot)) texts << t.text;
+                for (const Series& s : plot->series()) {
+                    const QString name = QString::fromStdString(s.label);
+                    const QString brief = QString::fromStdString(alibi::briefLegendName(s.label));
+                    if (!texts.contains(name) && !texts.contains(brief))
+                        problems
+                            << QString("step %1: \"%2\" not listed (%3)").arg(step + 1).arg(name, texts.join(u" | "_s));
+                }
+            }
+            if (!panel->next()) break;
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
     }
 
     // What a lesson step cites is on the projector without scrolling (issue 27, review items D2,
@@ -672,6 +775,16 @@ private slots:
                             t.rect.adjusted(0.5, 0.5, -0.5, -0.5).intersects(detail->lessonFrameRect()))
                             problems << QString("%1: the marked cell's frame covers the neighbouring \"%2\"")
                                             .arg(name, t.text);
+                    // The marked cell's number lies inside its frame's line, whole: the frame hid
+                    // the minus and the last digit of "-1.00" (issue 27).
+                    const double line = detail->lessonFrameLineWidth();
+                    const QRectF clear = detail->lessonFrameRect().adjusted(line, line, -line, -line);
+                    for (const PaintedText& t : paintedTexts(detail))
+                        if (cell.adjusted(-0.5, -0.5, 0.5, 0.5).contains(t.rect) &&
+                            (!clear.contains(t.rect) || t.cut || t.elided))
+                            problems << QString("%1: the marked cell's \"%2\" (%3 px wide) runs under its frame")
+                                            .arg(name, t.text)
+                                            .arg(t.rect.width(), 0, 'f', 1);
                     // Lesson 1 step 2: query 12, key 4 of head 2 (m = 1/8) is -1/8 x 8 = -1, written
                     // with the head's decimals ("-1.00" beside "-1.13").
                     const auto readsMinusOne = [&inCell] {

@@ -148,8 +148,12 @@ private slots:
                 } else {
                     QVERIFY2(panel->noteText().contains(QString::fromStdString(step.view)), qPrintable(where));
                 }
-                QVERIFY(panel->textView()->toPlainText().startsWith(
-                    QString::fromStdString(step.text.substr(0, step.text.find('\n')).substr(0, 20))));
+                // The words as written: the shown text keeps formulas whole with no-break spaces
+                // and word joiners, which are not the lesson's words.
+                const auto words = [](QString t) { return t.replace(QChar(0x00A0), u' ').remove(QChar(0x2060)); };
+                QVERIFY(words(panel->textView()->toPlainText())
+                            .startsWith(words(
+                                QString::fromStdString(step.text.substr(0, step.text.find('\n')).substr(0, 20)))));
                 QTRY_VERIFY_WITH_TIMEOUT(!w.model()->pending(), 30000);
                 QTest::qWait(150);  // the views repaint from the last result
                 const QString file = QString("%1/%2/%3.png")

@@ -17,12 +17,14 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFontMetricsF>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 #include <QTimer>
 
 using namespace alibi;
@@ -159,6 +161,25 @@ private slots:
         QVERIFY(w.model()->undo());  // the scale
         QCOMPARE(view->scaleBox()->value(), 1.0);
         QVERIFY(w.model()->session().live.change.none());
+    }
+
+    // Issue 27: in presentation mode (a larger font) the text box showed two and a half of its
+    // four lines (its height followed the font it was built with). Four whole lines show.
+    void textBoxShowsFourWholeLinesInPresentation() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.tabs()->setCurrentIndex(MainWindow::ModelTab);
+        w.setPresentation(true);
+        QTest::qWait(100);
+        QPlainTextEdit* text = w.liveView()->textEdit();
+        const double need = 4 * QFontMetricsF(text->font()).lineSpacing() + 2 * text->document()->documentMargin();
+        QVERIFY2(
+            text->viewport()->height() >= need,
+            qPrintable(QString("viewport %1 px for %2 px of four lines").arg(text->viewport()->height()).arg(need)));
+        w.setPresentation(false);
     }
 
     void refusalsAreTheCoresWords() {

@@ -510,6 +510,32 @@ private slots:
         QVERIFY(w.compareView()->summary().contains("head 8"));
     }
 
+    // Issue 27: a snapshot's error reads in the explorer's words. B = geometric against A's
+    // hf-bloom arithmetic fails with the core's CLI-worded "--scheme ... (drop --scheme, ...)";
+    // Compare shows it as "Scheme" and names no flag.
+    void compareErrorNamesNoFlag() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(settled(w));
+        QVERIFY(w.model()->setArith(Arith::HfBloom));
+        CompareOverrides b;
+        b.scheme = SlopeScheme::Geometric;
+        w.model()->setCompareSpec(b);
+        w.tabs()->setCurrentIndex(MainWindow::CompareTab);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return w.model()->snapshot() && w.model()->snapshot()->compare && !w.model()->pending() &&
+                       !w.model()->snapshot()->compare->error.empty();
+            },
+            30000));
+        QTest::qWait(50);
+        const QString shown = w.compareView()->summary();
+        QVERIFY2(!shown.isEmpty() && !shown.contains(QStringLiteral("--")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("Scheme")) || shown.contains(QStringLiteral("scheme")),
+                 qPrintable(shown));
+    }
+
     void presetsComeFromTheAssetFiles() {
         MainWindow w;
         w.setInteractive(false);

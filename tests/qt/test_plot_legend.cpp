@@ -110,6 +110,42 @@ private slots:
         QVERIFY2(plot.frameRect().width() >= 0.4 * plot.width(), qPrintable(QString::number(plot.frameRect().width())));
     }
 
+    // Issue 27: with a lesson's head emphasised the other heads' lines are drawn pale; their
+    // legend swatches were full colour ("h1" dark slate beside a pale lavender line). Each swatch
+    // is now drawn as its line is: the emphasised one full, the others faded the same way.
+    void legendSwatchesLookLikeTheirLines() {
+        PlotWidget plot;
+        std::vector<Series> series;
+        for (int h = 0; h < 4; ++h) series.push_back({"h" + std::to_string(h), {0.0, 1.0}, {0.0, -1.0 * h}});
+        plot.setSeries(series);
+        plot.setEmphasis({2});
+        plot.resize(700, 400);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.repaint();
+        const QImage image = plot.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const QColor base = plot.palette().color(QPalette::Base);
+        const auto distance = [](QColor a, QColor b) {
+            return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+        };
+        int checked = 0;
+        for (const PaintedText& t : paintedTexts(&plot)) {
+            if (t.text.size() != 2 || !t.text.startsWith(u'h')) continue;
+            const int h = t.text.mid(1).toInt();
+            const QColor swatch = image.pixelColor(QPoint(int(t.rect.left()) - 12, int(t.rect.center().y())));
+            const QColor full = seriesColor(h, 4, false);
+            // The line's fade: alpha 70 of 255 over the plot's background.
+            const auto blend = [&](int f, int b) { return (f * 70 + b * (255 - 70)) / 255; };
+            const QColor faded(blend(full.red(), base.red()), blend(full.green(), base.green()),
+                               blend(full.blue(), base.blue()));
+            const QColor expected = h == 2 ? full : faded;
+            QVERIFY2(distance(swatch, expected) <= 9,
+                     qPrintable(u"%1: swatch %2, expected %3"_qs.arg(t.text, swatch.name(), expected.name())));
+            ++checked;
+        }
+        QCOMPARE(checked, 4);
+    }
+
     // Issue 27 (D7): every tile of a grid takes one label form. Tiles whose given labels fit
     // some tiles but not others ("h0 m = 1/2" fits, "h3 m = 1/16" does not) are all "hN".
     void tileLabelsTakeOneForm() {
