@@ -410,20 +410,28 @@ private slots:
         QVERIFY(test::showForTest(w, 1280, 720));
         w.setPresentation(true);
         QTabBar* bar = w.tabs()->tabBar();
-        QTest::qWait(50);  // the bar is fitted once the new font has reached it
-        const QFontMetrics fm(bar->font());
+        // The bar is fitted once the new font has reached it (a queued call): wait for that, not
+        // a fixed time (50 ms was too short on a loaded machine: the last tab still ran past the
+        // bar's edge).
+        const auto problem = [bar]() -> QString {
+            if (bar->font().pointSizeF() < 12.0) return QString(u"tabs at %1 pt"_s).arg(bar->font().pointSizeF());
+            const QFontMetrics fm(bar->font());
+            for (int t = 0; t < bar->count(); ++t)
+                if (bar->tabRect(t).right() >= bar->width() ||
+                    fm.horizontalAdvance(bar->tabText(t)) > bar->tabRect(t).width())
+                    return QString(u"tab %1 (%2) cut: %3 px text in %4 px, its right edge %5 of %6"_s)
+                        .arg(t)
+                        .arg(bar->tabText(t))
+                        .arg(fm.horizontalAdvance(bar->tabText(t)))
+                        .arg(bar->tabRect(t).width())
+                        .arg(bar->tabRect(t).right())
+                        .arg(bar->width());
+            return {};
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(problem().isEmpty(), qPrintable(problem()), 20000);
         qInfo("tabs at %.2f pt (the window's font %.2f pt), bar %d px of %d", bar->font().pointSizeF(),
               w.tabs()->font().pointSizeF(), bar->sizeHint().width(), w.tabs()->width());
         QVERIFY(w.grab().save(shots() + "/tabs-1280x720-presentation.png"));
-        QVERIFY2(bar->font().pointSizeF() >= 12.0, qPrintable(QString("tabs at %1 pt").arg(bar->font().pointSizeF())));
-        for (int t = 0; t < bar->count(); ++t)
-            QVERIFY2(bar->tabRect(t).right() < bar->width() &&
-                         fm.horizontalAdvance(bar->tabText(t)) <= bar->tabRect(t).width(),
-                     qPrintable(QString("tab %1 (%2) cut: %3 px text in %4 px")
-                                    .arg(t)
-                                    .arg(bar->tabText(t))
-                                    .arg(fm.horizontalAdvance(bar->tabText(t)))
-                                    .arg(bar->tabRect(t).width())));
     }
 
     // Presentation mode's read-out floats over the views' bottom edge; with the pointer there (a
