@@ -45,27 +45,13 @@ std::optional<GridRequest> gridRequest(const AppState& state) {
     // 7.19 px cells in 470 of 1080 px where 1x8 had 8.25 px): ask for the size at which it gives
     // the largest square cells in the room, as the Qt explorer does.
     const BiasParams& bias = p.attention.bias;
-    const int tiles = p.head >= 0 ? 1 : bias.slopes.heads;
-    TileSize square =
-        squareCellPicture(tiles, bias.queries, bias.keyCount(), state.gridWidth, state.gridHeight, p.gap, p.labelBand);
-    // Many heads in a short view (112 at 1280x720 under the statistics): with a label band over
-    // each row the core found no layout its placement keeps but a strip of 4 px tiles, 25 px wide
-    // in 1250. Without the bands the same room gives tiles ten times wider, labelled over their
-    // masked corner (drawTileLabels): taken when its tiles are at least twice as wide.
-    if (tiles > 1 && p.labelBand > 0) {
-        const TileSize bare =
-            squareCellPicture(tiles, bias.queries, bias.keyCount(), state.gridWidth, state.gridHeight, p.gap, 0);
-        const auto tileWidth = [&](const TileSize& size) {
-            const int columns = gridLayout(tiles, size.width, size.height).columns;
-            return (size.width - p.gap * (columns - 1)) / std::max(columns, 1);
-        };
-        if (tileWidth(bare) >= 2 * tileWidth(square)) {
-            square = bare;
-            p.labelBand = 0;
-        }
-    }
-    p.width = square.width;
-    p.height = square.height;
+    // Many heads in a short view (112 at 1280x720 under the statistics) drop the label bands where
+    // they would cost half the tiles' width (the core's rule, squareCellGrid).
+    const SquareCellGrid square = squareCellGrid(p.head >= 0 ? 1 : bias.slopes.heads, bias.queries, bias.keyCount(),
+                                                 state.gridWidth, state.gridHeight, p.gap, p.labelBand);
+    p.labelBand = square.labelBand;
+    p.width = square.picture.width;
+    p.height = square.picture.height;
     return request;
 }
 

@@ -927,6 +927,19 @@ TileSize squareCellPicture(int tiles, std::int64_t queries, std::int64_t keys, i
     return best;
 }
 
+SquareCellGrid squareCellGrid(int tiles, std::int64_t queries, std::int64_t keys, int width, int height, int gap,
+                              int labelBand) {
+    const TileSize banded = squareCellPicture(tiles, queries, keys, width, height, gap, labelBand);
+    if (tiles <= 1 || labelBand <= 0) return {banded, labelBand};
+    const TileSize bare = squareCellPicture(tiles, queries, keys, width, height, gap, 0);
+    const auto tileWidth = [&](const TileSize& size) {
+        const int columns = std::max(gridLayout(tiles, size.width, size.height).columns, 1);
+        return (size.width - std::max(gap, 0) * (columns - 1)) / columns;
+    };
+    if (tileWidth(bare) >= 2 * tileWidth(banded)) return {bare, 0};
+    return {banded, labelBand};
+}
+
 std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height, int gap, Heatmap& map,
                                            int labelBand) {
     HeatmapParams placement;

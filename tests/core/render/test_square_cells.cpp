@@ -45,3 +45,21 @@ TEST(SquareCellPicture, ABatchOfSixteenSmallTilesAndOneWideRow) {
     EXPECT_EQ(row.width, 400);
     EXPECT_EQ(row.height, 40);
 }
+
+TEST(SquareCellGrid, ManyHeadsInAShortRoomDropTheLabelBands) {
+    // 112 heads of 16 x 16 in 1250 x 190 with 20 px bands: the layouts the placement keeps with a
+    // band over every row leave a strip about 25 px wide (the ImGui grid at 1280x720); without the
+    // bands the tiles are more than twice as wide, so the rule takes that picture and no band.
+    const SquareCellGrid many = squareCellGrid(112, 16, 16, 1250, 190, 2, 20);
+    const TileSize banded = squareCellPicture(112, 16, 16, 1250, 190, 2, 20);
+    EXPECT_LT(banded.width, 100);
+    EXPECT_EQ(many.labelBand, 0);
+    EXPECT_GT(many.picture.width, 600);
+    EXPECT_LE(many.picture.width, 1250);
+    EXPECT_LE(many.picture.height, 190);
+    // Eight heads in a roomy view keep their bands (the grid's usual request).
+    const SquareCellGrid eight = squareCellGrid(8, 64, 64, 1264, 600, 4, 20);
+    EXPECT_EQ(eight.labelBand, 20);
+    EXPECT_EQ(eight.picture.width, 1124);
+    EXPECT_EQ(eight.picture.height, 600);
+}

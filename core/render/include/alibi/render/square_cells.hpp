@@ -24,4 +24,15 @@ struct TileSize {
 [[nodiscard]] TileSize squareCellPicture(int tiles, std::int64_t queries, std::int64_t keys, int width, int height,
                                          int gap, int labelBand);
 
+// The head grid's request: squareCellPicture with a label band over each row, unless those bands
+// cost more than half the tiles' width (many heads in a short room: 112 heads in 1250 x 190 px
+// left a strip of 18 px tiles, 25 px wide in all); then the picture without bands, whose tiles'
+// labels go over their masked corners. `labelBand` is the band to ask the placement for.
+struct SquareCellGrid {
+    TileSize picture;
+    int labelBand = 0;
+};
+[[nodiscard]] SquareCellGrid squareCellGrid(int tiles, std::int64_t queries, std::int64_t keys, int width, int height,
+                                            int gap, int labelBand);
+
 }  // namespace alibi
