@@ -178,15 +178,11 @@ std::vector<alibi::Tick> PlotWidget::yTicks(double length) const {
     if (m_logY) return alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10);
     const QFontMetrics fm(plotFont());
     const double spacing = std::max(45.0, 2.2 * fm.height());
-    // At least two labelled ticks spanning the data (issue 27: a short stage panel from -4.5 to
-    // 1.5 got the single tick "0", as the 5-step the core picked for three put -5 below the
-    // data): a plot too short for its spacing asks the core for finer steps, while they fit.
+    // At least two labelled ticks spanning the data, the core's rule for every plot axis (issue 27:
+    // a short stage panel from -4.5 to 1.5 got the single tick "0").
     const int wanted = std::max(3, static_cast<int>(length / spacing));
-    std::vector<alibi::Tick> ticks = alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi, wanted);
-    for (int more = wanted + 1; ticks.size() < 2 && more <= std::max(wanted, static_cast<int>(length / fm.height()));
-         ++more)
-        ticks = alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi, more);
-    return ticks;
+    return alibi::atLeastTwoTicks(
+        wanted, [&](int target) { return alibi::axisTicks(alibi::AxisScale::Linear, m_y.lo, m_y.hi, target); });
 }
 
 PlotWidget::Margins PlotWidget::margins() const {
