@@ -5,7 +5,8 @@
 
 namespace alibi {
 
-std::vector<std::vector<PathPoint>> dashSegments(const std::vector<PathPoint>& points, double on, double off, double offset) {
+std::vector<std::vector<PathPoint>> dashSegments(const std::vector<PathPoint>& points, double on, double off,
+                                                 double offset) {
     std::vector<std::vector<PathPoint>> dashes;
     if (points.size() < 2) return dashes;
     if (!(on > 0) || !(off > 0)) return {points};

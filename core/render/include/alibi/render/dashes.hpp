@@ -14,7 +14,7 @@ using PathPoint = std::pair<double, double>;  // x, y in pixels
 // into its period (SVG's stroke-dashoffset, QPen's dash offset). A dash that runs past a vertex
 // keeps it, so corners stay joined. With no pattern (on <= 0 or off <= 0) the whole line is one
 // dash; fewer than two points give none.
-[[nodiscard]] std::vector<std::vector<PathPoint>> dashSegments(const std::vector<PathPoint>& points, double on, double off,
-                                                           double offset = 0);
+[[nodiscard]] std::vector<std::vector<PathPoint>> dashSegments(const std::vector<PathPoint>& points, double on,
+                                                               double off, double offset = 0);
 
 }  // namespace alibi
