@@ -19,6 +19,11 @@ std::string mapsLayerLabel(const AttentionMaps& maps, int layerIndex) {
     return fmt::format("layer {} ({})", info.number, info.name);
 }
 
+std::string mapsHeadLabel(const AttentionMaps& maps, int layerIndex, int head) {
+    if (layerIndex < 0 || layerIndex >= maps.layers()) return fmt::format("layer index {} h{}", layerIndex, head);
+    return fmt::format("L{} h{}", maps.layerInfo()[static_cast<std::size_t>(layerIndex)].number, head);
+}
+
 std::string mapsSummary(const AttentionMaps& maps) {
     std::string batch;
     if (maps.batches() > 1) batch = fmt::format(" · batch element {} of {}", maps.batch(), maps.batches());

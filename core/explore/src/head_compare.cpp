@@ -22,7 +22,7 @@ std::string headName(const AttentionMaps& maps, HeadRef h) {
 }
 
 std::string headLabel(const AttentionMaps& maps, HeadRef h) {
-    return fmt::format("L{} h{}", maps.layerInfo()[static_cast<std::size_t>(h.layerIndex)].number, h.head);
+    return mapsHeadLabel(maps, h.layerIndex, h.head);
 }
 
 // The fit table's cells of one head, on one line.

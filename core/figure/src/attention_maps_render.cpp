@@ -352,7 +352,7 @@ Result<Image> renderAttentionOverviewFigure(const AttentionMaps& maps, const Map
     };
     frame.tileLabel = [&](int tile) {
         const auto n = static_cast<std::size_t>(tile);
-        return fmt::format("L{} h{}", maps.layerInfo()[static_cast<std::size_t>(tileLayer[n])].number, tileHead[n]);
+        return explore::mapsHeadLabel(maps, tileLayer[n], tileHead[n]);
     };
     frame.caption = [&](const Heatmap& map) {
         const std::string order =

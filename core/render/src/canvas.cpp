@@ -1,5 +1,6 @@
 // The two canvases of canvas.hpp: SVG text and an anti-aliased raster, fed the same calls.
 #include <alibi/render/canvas.hpp>
+#include <alibi/render/dashes.hpp>
 
 #include <fmt/format.h>
 
@@ -210,27 +211,10 @@ void drawSegment(Image& image, double x0, double y0, double x1, double y1, doubl
 // into the pattern).
 void drawPolyline(Image& image, const std::vector<Point>& pts, double width, Rgba c, double opacity, double dash,
                   double gap, double offset) {
-    double phase = offset;  // distance along the dash pattern
-    const double on = dash, period = dash + gap;
-    for (std::size_t k = 1; k < pts.size(); ++k) {
-        const auto [x0, y0] = pts[k - 1];
-        const auto [x1, y1] = pts[k];
-        const double len = std::hypot(x1 - x0, y1 - y0);
-        if (dash <= 0) {
-            drawSegment(image, x0, y0, x1, y1, width, c, opacity);
-            continue;
-        }
-        double t = 0;
-        while (t < len) {
-            const double inPeriod = std::fmod(phase + t, period);
-            const double step = std::min(len - t, inPeriod < on ? on - inPeriod : period - inPeriod);
-            if (inPeriod < on && len > 0)
-                drawSegment(image, x0 + (x1 - x0) * t / len, y0 + (y1 - y0) * t / len,
-                            x0 + (x1 - x0) * (t + step) / len, y0 + (y1 - y0) * (t + step) / len, width, c, opacity);
-            t += std::max(step, 1e-6);
-        }
-        phase += len;
-    }
+    for (const std::vector<Point>& piece : dashSegments(pts, dash, gap, offset))  // dash <= 0: the whole line
+        for (std::size_t k = 1; k < piece.size(); ++k)
+            drawSegment(image, piece[k - 1].first, piece[k - 1].second, piece[k].first, piece[k].second, width, c,
+                        opacity);
 }
 
 // Fills device pixels [x0, x1) x [y0, y1), blending by `opacity`.

@@ -233,6 +233,9 @@ TEST(AttentionMapsView, OverviewHasOneTilePerLayerAndHead) {
     EXPECT_LE(overview->map.lo, lo + 1e-12);
     EXPECT_GE(overview->map.hi, hi - 1e-12);
     EXPECT_EQ(explore::mapsLayerLabel(*maps, 0), "layer 0 (model.layers.0.attn)");
+    // The overview's tile names, in the figure and both explorers: the layer's number, the head.
+    EXPECT_EQ(explore::mapsHeadLabel(*maps, 1, 2), "L1 h2");
+    EXPECT_EQ(explore::mapsHeadLabel(*maps, 5, 0), "layer index 5 h0");
 }
 
 }  // namespace

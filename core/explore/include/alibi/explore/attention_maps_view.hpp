@@ -23,6 +23,9 @@ namespace alibi::explore {
 
 // "layer 7 (model.layers.7.attn)" for a safetensors tensor, "layer 7" for a stacked array.
 [[nodiscard]] std::string mapsLayerLabel(const AttentionMaps& maps, int layerIndex);
+// A head's short name where tiles of several layers sit together (the overview, a comparison):
+// "L7 h3", the layer's number as the file names it.
+[[nodiscard]] std::string mapsHeadLabel(const AttentionMaps& maps, int layerIndex, int head);
 
 // The file in one line: "4 layers x 8 heads x 64 queries x 64 keys · (1, 8, 64, 64) bf16
 // .safetensors · probabilities (rows sum to 1 ...) · causal".
