@@ -8,6 +8,7 @@
 #include "panels.hpp"
 #include "view_common.hpp"
 
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
@@ -232,8 +233,7 @@ std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsGridRes
             draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), kHighlightColor, 0.0f, 0, 2.0f);
         alibi::TileLabelParts parts;
         parts.head = tile.head;
-        if (grid.request.overview)
-            parts.name = fmt::format("L{} h{}", maps.layerInfo()[static_cast<std::size_t>(layer)].number, tile.head);
+        if (grid.request.overview) parts.name = explore::mapsHeadLabel(maps, layer, tile.head);
         if (grid.request.perHead) {
             // The ends as the tile's own colour bar reads them (">= hi" above rows of one key);
             // drawTileLabels shows "h3" on every tile where one range does not fit its width.
@@ -330,10 +330,8 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
             }
             if (grid->request.perHead) {
                 barTile = mapsTileOf(*grid, *cell);
-                barLabel = grid->request.overview
-                               ? fmt::format("L{} h{}", maps.layerInfo()[static_cast<std::size_t>(cell->layer)].number,
-                                             cell->head)
-                               : fmt::format("h{}", cell->head);
+                barLabel = grid->request.overview ? explore::mapsHeadLabel(maps, cell->layer, cell->head)
+                                                  : fmt::format("h{}", cell->head);
             }
         }
         // The wheel steps through the layers.

@@ -638,10 +638,12 @@ TEST_P(AttentionMapsOverview, ALabelNeverCoversACell) {
         const auto& labels = state().mapsLabels;
         ASSERT_EQ(labels.size(), shown.map.tiles.size()) << "every tile is named";
         // One form for every tile: the layer's and head's name, or a shorter form alike on all.
+        // Qt's and the figure's name, spelt out here ("L1 h3": the layer's number as the file names it).
         const auto nameOf = [&](std::size_t n) {
             return "L" + std::to_string(file.layerInfo()[static_cast<std::size_t>(shown.tileLayer[n])].number) + " h" +
                    std::to_string(shown.map.tiles[n].head);
         };
+        EXPECT_EQ(nameOf(9), explore::mapsHeadLabel(file, 1, 1));
         const bool named = labels.front().text.rfind(nameOf(0), 0) == 0;
         for (std::size_t n = 0; n < labels.size(); ++n) {
             const TileLabelPlace& l = labels[n];
