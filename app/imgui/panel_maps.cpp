@@ -247,10 +247,23 @@ std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsGridRes
 }
 
 // The overview's order of layers, in its subtitle: where a tile is too narrow for "L1 h3" its
-// label is "h3" alone, and the rows' layers are read from here.
-std::string overviewOrder(const AttentionMaps& maps) {
-    return fmt::format("layers L{} to L{} top to bottom; ", maps.layerInfo().front().number,
-                       maps.layerInfo().back().number);
+// label is "h3" alone, and the rows' layers are read from here. Of `shown` (the overview drawn;
+// null: every layer of the file), the layers it shows, and, where the room held only some of the
+// tiles (the core places what fits: a deep model in a small view), how many.
+std::string overviewOrder(const AttentionMaps& maps, const MapsOverview* shown) {
+    const auto& info = maps.layerInfo();
+    std::size_t first = 0, last = info.size() - 1;
+    if (shown != nullptr && !shown->tileLayer.empty()) {
+        first = static_cast<std::size_t>(shown->tileLayer.front());
+        last = static_cast<std::size_t>(shown->tileLayer.back());
+    }
+    const std::size_t all = static_cast<std::size_t>(maps.layers()) * static_cast<std::size_t>(maps.heads());
+    if (shown != nullptr && shown->map.tiles.size() < all)
+        return fmt::format(
+            "only {} of {} heads fit, layers L{} to L{} top to bottom: widen the view or look at one layer at a "
+            "time; ",
+            shown->map.tiles.size(), all, info[first].number, info[last].number);
+    return fmt::format("layers L{} to L{} top to bottom; ", info[first].number, info[last].number);
 }
 
 void drawGrid(AppState& state, const Model& model, ImVec2 size) {
@@ -264,9 +277,10 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
         // A per-head scale says what each tile's range leaves out (the core's note).
         note = alibi::perHeadScaleNote(grid->picture(), grid->request.perHead ? ScaleMode::PerHead : ScaleMode::Shared);
         if (!note.empty()) note = " · " + note;
-        subtitle = fmt::format("drawn in {:.0f} ms; {}{}{}", grid->ms,
-                               grid->request.overview ? overviewOrder(*grid->request.maps) : std::string(),
-                               grid->picture().summary, note);
+        subtitle =
+            fmt::format("drawn in {:.0f} ms; {}{}{}", grid->ms,
+                        grid->request.overview ? overviewOrder(*grid->request.maps, &grid->overview) : std::string(),
+                        grid->picture().summary, note);
     }
     // The subtitle comes with the grid it describes, and its length with the size the grid was
     // asked for ("1 px = 1 x 1 cells" or "1 px = 1 x 1.14 cells, ... 1 exact query row of 1.14 per
@@ -275,13 +289,14 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     // for flipped it back, frame after frame).
     constexpr const char* kLongSubtitle =
         "drawn in 000 ms; 1 px = 1 x 1.14 cells, max over keys, 1 exact query row of 1.14 per pixel row";
-    const std::string longSubtitle = (s.overview ? overviewOrder(maps) : std::string()) + kLongSubtitle;
+    const std::string longSubtitle = (s.overview ? overviewOrder(maps, nullptr) : std::string()) + kLongSubtitle;
     const float subtitleHeight = std::max(ImGui::CalcTextSize(subtitle.c_str(), nullptr, false, size.x).y,
                                           ImGui::CalcTextSize(longSubtitle.c_str(), nullptr, false, size.x).y) +
                                  ImGui::GetStyle().ItemSpacing.y;
     s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
     s.gridLabelBand = tileLabelBand();
     s.gridHeight = std::max(0, static_cast<int>(size.y - subtitleHeight));
+    state.mapsSubtitle = subtitle;
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
     ImGui::TextDisabled("%s", subtitle.c_str());
     ImGui::PopTextWrapPos();

@@ -757,6 +757,70 @@ TEST_P(AttentionMapsOverview, TheBarsEndsAreTheCores) {
     EXPECT_NE(ends(attentionMapsColorBar(reopened, own, 3, 2)), ends(attentionMapsColorBar(reopened, own, 22, 2)));
 }
 
+// A deep model in a small view: the label bands above every row of the overview would leave room
+// for only some of its layers (the core places the tiles that fit), so the overview is drawn
+// without them: every layer shown, no label over a cell. Failed before: 14 of 64 layers, in 1 px
+// tiles, under "layers L0 to L63 top to bottom".
+TEST_F(AttentionMapsView, ADeepModelsOverviewShowsEveryLayer) {
+    const std::vector<float> uniform(static_cast<std::size_t>(64 * 8 * 8 * 8), 0.125f);
+    open(write("deep.npy", npyBytes("(64, 8, 8, 8)", uniform)));
+    ASSERT_NE(maps().file, nullptr);
+    ASSERT_NE(maps().file->maps, nullptr) << maps().file->error;
+    state().maps.overview = true;
+    frame();
+    settle();
+    frame();
+    frame();
+    ASSERT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+    const MapsOverview& shown = maps().grid->overview;
+    EXPECT_EQ(shown.map.tiles.size(), 512u);
+    ASSERT_FALSE(shown.map.tiles.empty());
+    EXPECT_GE(shown.map.tiles.front().width, 4) << "tiles of a few pixels";
+    EXPECT_NE(state().mapsSubtitle.find("layers L0 to L63 top to bottom"), std::string::npos) << state().mapsSubtitle;
+    EXPECT_EQ(state().mapsSubtitle.find("only"), std::string::npos) << state().mapsSubtitle;
+    for (const TileLabelPlace& l : state().mapsLabels)
+        for (const HeatmapTile& t : shown.map.tiles) {
+            const float x0 = state().maps.gridX + static_cast<float>(t.x);
+            const float y0 = state().maps.gridY + static_cast<float>(t.y);
+            EXPECT_FALSE(l.label.x < x0 + static_cast<float>(t.width) && x0 < l.label.x + l.label.width &&
+                         l.label.y < y0 + static_cast<float>(t.height) && y0 < l.label.y + l.label.height)
+                << l.text << " over a tile";
+        }
+}
+
+// Deeper still: not even tiles without bands hold every layer; the subtitle says how many heads
+// fit and which layers are shown, not "every layer".
+TEST_F(AttentionMapsView, AnOverviewThatCannotHoldEveryLayerSaysSo) {
+    const std::vector<float> one(static_cast<std::size_t>(400 * 1 * 8 * 8), 0.125f);
+    open(write("deeper.npy", npyBytes("(400, 1, 8, 8)", one)));
+    ASSERT_NE(maps().file, nullptr);
+    ASSERT_NE(maps().file->maps, nullptr) << maps().file->error;
+    state().maps.overview = true;
+    frame();
+    settle();
+    frame();
+    frame();
+    ASSERT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+    const MapsOverview& shown = maps().grid->overview;
+    ASSERT_FALSE(shown.map.tiles.empty());
+    ASSERT_LT(shown.map.tiles.size(), 400u) << "the view holds every tile: the test shows nothing";
+    const std::string want = "only " + std::to_string(shown.map.tiles.size()) + " of 400 heads fit, layers L0 to L" +
+                             std::to_string(shown.tileLayer.back()) + " top to bottom";
+    EXPECT_NE(state().mapsSubtitle.find(want), std::string::npos) << state().mapsSubtitle;
+
+    // The example's four layers fit: the subtitle names them all, with no "only".
+    open(kExampleNpy);
+    state().maps.overview = true;  // an open shows the first layer
+    frame();
+    settle();
+    frame();
+    frame();
+    ASSERT_TRUE(maps().grid->request.overview);
+    EXPECT_EQ(maps().grid->overview.map.tiles.size(), 32u);
+    EXPECT_NE(state().mapsSubtitle.find("layers L0 to L3 top to bottom"), std::string::npos) << state().mapsSubtitle;
+    EXPECT_EQ(state().mapsSubtitle.find("only"), std::string::npos) << state().mapsSubtitle;
+}
+
 INSTANTIATE_TEST_SUITE_P(Displays, AttentionMapsOverview, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Projector1280x720" : "Desktop1600x1000"; });
 
