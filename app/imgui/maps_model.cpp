@@ -114,19 +114,11 @@ std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& req
         result->heatmap = std::move(*map);
     } else {
         // Every layer at once: the core's overview (one row of tiles per layer, a label band
-        // above each row), the picture Qt shows and the exported overview figure draws.
+        // above each row where the room allows), the picture Qt shows and the exported overview
+        // figure draws.
         params.labelBand = request.labelBand;
         params.progress = cancel.progress();  // a newer request stops this one
         auto overview = renderAttentionOverview(maps, params);
-        // A deep model in a small view: the bands above every row left room for only some of the
-        // layers (24 layers of 16 heads at 1280x720 in presentation mode: 14 layers of 1 px
-        // tiles). Then every layer without bands (the tiles unlabelled, the subtitle naming the
-        // layers' order), until the core's overview decides its bands as squareCellGrid does.
-        const auto every = static_cast<std::size_t>(maps.layers()) * static_cast<std::size_t>(maps.heads());
-        if (overview && params.labelBand > 0 && overview->map.tiles.size() < every && !cancel.cancelled()) {
-            params.labelBand = 0;
-            overview = renderAttentionOverview(maps, params);
-        }
         if (cancel.cancelled()) return nullptr;
         if (!overview) {
             result->error = overview.error().message;

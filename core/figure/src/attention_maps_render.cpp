@@ -206,20 +206,33 @@ Result<MapsOverview> renderAttentionOverview(const AttentionMaps& maps, const Ma
     if (auto fits = checkImageSize(params.width, params.height, 1, "picture"); !fits)
         return std::unexpected(fits.error());
     const int L = maps.layers(), H = maps.heads();
-    const int gap = std::max(params.gap, 0), band = std::max(params.labelBand, 0);
+    const int gap = std::max(params.gap, 0);
     // Square tiles (square cells), as large as the picture allows: each layer's heads in rows of
     // `perRow`, the layers one under the other. One row of heads per layer leaves most of a
     // tall picture empty when there are few layers, so every row length is tried.
-    int perRow = H, side = 0;
-    for (int k = 1; k <= H; ++k) {
-        const int rows = L * ((H + k - 1) / k);
-        const int s =
-            std::min((params.width - (k - 1) * gap) / k, (params.height - (rows - 1) * gap - rows * band) / rows);
-        if (s >= side) side = s, perRow = k;
+    const auto largestTiles = [&](int band) {
+        std::pair<int, int> best{H, 0};  // perRow, side
+        for (int k = 1; k <= H; ++k) {
+            const int rows = L * ((H + k - 1) / k);
+            const int s =
+                std::min((params.width - (k - 1) * gap) / k, (params.height - (rows - 1) * gap - rows * band) / rows);
+            if (s >= best.second) best = {k, s};
+        }
+        return best;
+    };
+    // A label band over every row of tiles, unless it would cost half the tiles' side or more (a
+    // deep model in a short room: 24 layers of 16 heads at 720p kept 14 layers as 1 px tiles);
+    // then no band, and the tiles' labels go over their masked corners (as squareCellGrid).
+    int band = std::max(params.labelBand, 0);
+    auto [perRow, side] = largestTiles(band);
+    if (band > 0) {
+        const auto [bareRow, bareSide] = largestTiles(0);
+        if (bareSide >= 2 * std::max(side, 0)) band = 0, perRow = bareRow, side = bareSide;
     }
     side = std::max(side, 1);
     const int rowsPerLayer = (H + perRow - 1) / perRow;
     MapsOverview out;
+    out.labelBand = band;
     Heatmap& map = out.map;
     map.columns = perRow;
     map.rows = L * rowsPerLayer;

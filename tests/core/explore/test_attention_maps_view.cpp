@@ -239,3 +239,40 @@ TEST(AttentionMapsView, OverviewHasOneTilePerLayerAndHead) {
 }
 
 }  // namespace
+
+// The overview's label bands: kept where there is room, dropped where a band per row would
+// halve the tiles (24 layers x 16 heads in a 720p view kept 14 layers as 1 px tiles).
+TEST(AttentionMapsView, OverviewDropsItsLabelBandsWhenTheyWouldHalveTheTiles) {
+    const std::int64_t t = 4;
+    std::vector<std::string> names;
+    std::vector<std::vector<float>> layers;
+    const std::vector<double> slopes(16, 0.5);
+    for (int l = 0; l < 24; ++l) {
+        names.push_back("model.layers." + std::to_string(l) + ".attn");
+        layers.push_back(causalMaps(slopes, t, 0.0, l));
+    }
+    const std::string file = safetensorsBytes(names, {16, t, t}, layers);
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(file), true);
+    ASSERT_TRUE(maps) << maps.error().message;
+    alibi::MapsHeatmapParams params;
+    params.width = 1100;
+    params.height = 560;
+    params.labelBand = 20;
+    auto deep = alibi::renderAttentionOverview(*maps, params, 1);
+    ASSERT_TRUE(deep) << deep.error().message;
+    // With a band per row: 24 rows of (560 - 23 x 2 - 24 x 20) / 24 = 1 px tiles. Without:
+    // (560 - 46) / 24 = 21 px, every layer and head.
+    EXPECT_EQ(deep->labelBand, 0);
+    ASSERT_EQ(deep->map.tiles.size(), 384u);
+    EXPECT_EQ(deep->map.tiles.front().width, 21);
+    // Two layers of three heads in the same room keep their bands: every tile below one.
+    const std::vector<std::vector<float>> two{causalMaps({0.5, 0.25, 2.0}, 16, 0.0, 1),
+                                              causalMaps({0.5, 0.25, 2.0}, 16, 0.3, 2)};
+    auto small = alibi::AttentionMaps::fromBytes(
+        asBytes(safetensorsBytes({"model.layers.0.attn", "model.layers.1.attn"}, {3, 16, 16}, two)), true);
+    ASSERT_TRUE(small) << small.error().message;
+    auto roomy = alibi::renderAttentionOverview(*small, params, 1);
+    ASSERT_TRUE(roomy) << roomy.error().message;
+    EXPECT_EQ(roomy->labelBand, 20);
+    for (const alibi::HeatmapTile& tile : roomy->map.tiles) EXPECT_GE(tile.y, 20);
+}

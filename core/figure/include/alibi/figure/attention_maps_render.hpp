@@ -40,10 +40,14 @@ struct MapsHeatmapParams {
 
 // Every layer at once: one row of tiles per layer (in file order), one column per head, square
 // tiles as large as width x height allows; params.layerIndex and params.head are ignored. The
-// colour scale is shared by every tile (or per tile), exact as for one layer.
+// colour scale is shared by every tile (or per tile), exact as for one layer. Each row of tiles
+// has params.labelBand pixels above it for the labels, unless that band would halve the tiles'
+// side (then none: labelBand 0). Tiles that do not fit a tiny picture are left out (fewer tiles
+// than layers x heads).
 struct MapsOverview {
     Heatmap map;
     std::vector<int> tileLayer;  // the layer index each tile of map.tiles shows
+    int labelBand = 0;           // the band left above each row of tiles
 };
 [[nodiscard]] Result<MapsOverview> renderAttentionOverview(const AttentionMaps& maps, const MapsHeatmapParams& params,
                                                            unsigned threads = 0);
