@@ -129,6 +129,10 @@ public:
     [[nodiscard]] const std::vector<int>& similarityOrder() const { return m_similarityOrder; }
     [[nodiscard]] QString hoverText() const { return m_hoverText; }
     [[nodiscard]] QString summaryText() const;
+    // About the longest status-bar read-out a cell of this file gives (last and middle rows, keys
+    // at both ends and between, of every layer's first and last head, with a fitted slope even
+    // before the fit has run, and room for a few more digits): the presentation band's height.
+    [[nodiscard]] QString longestReadout() const;
     // The read-out of the cell under device pixel `p` of a view, as hovering shows it.
     QString hoverAt(MapsHeatmapView* view, QPoint devicePixel);
     // A picture (grid, overview, head, similarity, the row plot's row) is still being made in
