@@ -18,6 +18,7 @@
 #include "model/attention_maps_model.hpp"
 #include "parameters_panel.hpp"
 #include "plot_widget.hpp"
+#include "position_schemes_view.hpp"
 #include "settled.hpp"
 #include "stages_view.hpp"
 
@@ -43,6 +44,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
@@ -571,6 +573,44 @@ private slots:
         QVERIFY2(problems.isEmpty(),
                  qPrintable(QString("%1 problems, first: %2").arg(problems.size()).arg(problems.value(0))));
     }
+    // Issue 27: the Position schemes table beside the plot was at most 420 px wide, so at
+    // 1280x720 with the Parameters dock its names were cut ("ALiBi h13 (m = 0.007812"); sized to
+    // its contents it squeezed the plot to a strip. It now stands beside the plot only when it
+    // fits there whole, else under it: every cell's text fits its column, no column is cut at
+    // the view's edge, and the plot keeps a usable size (half the view's width, 150 px high).
+    void schemesTableIsWhole_data() { addSizeRows(); }
+    void schemesTableIsWhole() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, presentation);
+        MainWindow w;
+        QVERIFY(test::showForTest(w, width, height));
+        if (presentation) w.setPresentation(true);
+        QVERIFY(w.model()->setHeads(16));  // names up to "ALiBi h15 (m = 0.00390625)"
+        w.tabs()->setCurrentIndex(MainWindow::PositionSchemesTab);
+        QTRY_VERIFY(!w.model()->pending());
+        auto* view = w.findChild<PositionSchemesView*>();
+        QVERIFY(view != nullptr);
+        QTest::qWait(200);
+        view->showDistance(4096);  // the values' column at its widest header
+        QTest::qWait(100);
+        QTableWidget* table = view->readout();
+        const QString name = QString("schemes-%1x%2%3").arg(width).arg(height).arg(presentation ? "-presentation" : "");
+        (void)w.grab();
+        QVERIFY(w.grab().save(shots() + "/" + name + ".png"));
+        QStringList problems = tableProblems(name, table, QString());
+        QVERIFY(w.parameters()->isVisible());
+        const QRectF frame = view->plot()->frameRect();
+        qInfo("%s: table %s the plot (%d x %d), plot frame %.0f x %.0f in a %d px wide view", qPrintable(name),
+              table->x() >= view->plot()->geometry().right() ? "beside" : "under", table->width(), table->height(),
+              frame.width(), frame.height(), view->width());
+        if (frame.height() < 150 || frame.width() < view->width() / 2)
+            problems << QString("%1: the plot is %2 x %3 px").arg(name).arg(frame.width()).arg(frame.height());
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QString("%1 problems, first: %2").arg(problems.size()).arg(problems.value(0))));
+    }
+
     void lessonStepsShowWhatTheyCite() {
         QFETCH(int, width);
         QFETCH(int, height);
