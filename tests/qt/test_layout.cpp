@@ -27,6 +27,8 @@
 #include <QAbstractProxyModel>
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QCursor>
 #include <QDir>
 #include <QDockWidget>
@@ -606,6 +608,95 @@ private slots:
               frame.width(), frame.height(), view->width());
         if (frame.height() < 150 || frame.width() < view->width() / 2)
             problems << QString("%1: the plot is %2 x %3 px").arg(name).arg(frame.width()).arg(frame.height());
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QString("%1 problems, first: %2").arg(problems.size()).arg(problems.value(0))));
+    }
+
+    // Issue 27: the head grid of a many-head preset at 1280x720: Baichuan-13B (40 heads) drew its
+    // head labels over the tile row above, BLOOM-176B (112 heads) had its caption overprinted by
+    // the "log colours" box. For 8, 40 and 112 heads, normal and presentation: no tile label's
+    // rectangle meets another tile's cells, no two painted texts overlap, and the box meets none.
+    void gridLabelsClearTheTiles_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("presentation");
+        QTest::addColumn<QString>("preset");
+        for (const char* preset : {"", "Baichuan-13B", "BLOOM-176B"})
+            for (const Size s : kSizes)
+                for (const bool presentation : {false, true})
+                    QTest::addRow("%s-%dx%d%s", *preset ? preset : "H8", s.width, s.height,
+                                  presentation ? "-presentation" : "")
+                        << s.width << s.height << presentation << QString(preset);
+    }
+    void gridLabelsClearTheTiles() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, presentation);
+        QFETCH(QString, preset);
+        MainWindow w;
+        QVERIFY(test::showForTest(w, width, height));
+        if (presentation) w.setPresentation(true);
+        if (!preset.isEmpty()) {
+            QComboBox* box = w.parameters()->presetBox;
+            const int index = box->findText(preset, Qt::MatchStartsWith);
+            QVERIFY2(index > 0, qPrintable(preset));
+            box->setCurrentIndex(index);
+            emit box->activated(index);
+        }
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        QTRY_VERIFY(!w.model()->pending());
+        HeadGridView* grid = w.gridView();
+        QTRY_VERIFY(grid->grid() != nullptr && !grid->stale());
+        QTest::qWait(300);
+        QTRY_VERIFY(!w.model()->pending());
+        const QString name = QString("grid-%1-%2x%3%4")
+                                 .arg(preset.isEmpty() ? u"H8"_s : preset)
+                                 .arg(width)
+                                 .arg(height)
+                                 .arg(presentation ? "-presentation" : "");
+        (void)w.grab();
+        QVERIFY(w.grab().save(shots() + "/" + name + ".png"));
+        QStringList problems;
+        const GridPtr shown = grid->grid();
+        const double dpr = shown->devicePixelRatio;
+        const QRect r = grid->imageRect();
+        std::vector<QRectF> tiles;
+        for (const HeatmapTile& t : shown->grid.tiles)
+            tiles.emplace_back(r.x() + t.x / dpr, r.y() + t.y / dpr, t.width / dpr, t.height / dpr);
+        const std::vector<PaintedText> painted = paintedTexts(grid);
+        const std::vector<QString>& labels = grid->tileLabels();
+        int labelled = 0;
+        for (std::size_t n = 0; n < labels.size(); ++n) {
+            if (labels[n].isEmpty()) continue;
+            ++labelled;
+            const auto text =
+                std::find_if(painted.begin(), painted.end(), [&](const PaintedText& t) { return t.text == labels[n]; });
+            if (text == painted.end()) {
+                problems << name + ": tile label \"" + labels[n] + "\" is not a recorded painted text";
+                continue;
+            }
+            for (std::size_t m = 0; m < tiles.size(); ++m)
+                if (m != n && text->rect.adjusted(1, 1, -1, -1).intersects(tiles[m]))
+                    problems << QString("%1: label \"%2\" (%3, %4, %5 x %6) over tile %7's cells")
+                                    .arg(name, labels[n])
+                                    .arg(text->rect.x())
+                                    .arg(text->rect.y())
+                                    .arg(text->rect.width())
+                                    .arg(text->rect.height())
+                                    .arg(m);
+        }
+        const QWidget* logBox = nullptr;
+        for (const QCheckBox* box : grid->findChildren<QCheckBox*>())
+            if (box->isVisible()) logBox = box;
+        for (const PaintedText& t : painted)
+            if (logBox != nullptr && t.rect.adjusted(1, 1, -1, -1).intersects(QRectF(logBox->geometry())))
+                problems << name + ": the \"log colours\" box over the painted \"" + t.text.left(60) + "\"";
+        for (const QString& p : test::checkLayout(&w))
+            if (p.contains("HeadGridView")) problems << name + ": " + p;
+        qInfo("%s: %d tiles, %d labelled, label band %d px, tile %.0f x %.0f px", qPrintable(name), int(tiles.size()),
+              labelled, shown->gridParams.labelBand, tiles.empty() ? 0.0 : tiles[0].width(),
+              tiles.empty() ? 0.0 : tiles[0].height());
         for (const QString& p : problems) qWarning("%s", qPrintable(p));
         QVERIFY2(problems.isEmpty(),
                  qPrintable(QString("%1 problems, first: %2").arg(problems.size()).arg(problems.value(0))));
