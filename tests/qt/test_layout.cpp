@@ -622,18 +622,21 @@ private slots:
         QTest::addColumn<int>("height");
         QTest::addColumn<bool>("presentation");
         QTest::addColumn<QString>("preset");
+        QTest::addColumn<bool>("attention");  // the "log colours" box shows over attention
         for (const char* preset : {"", "Baichuan-13B", "BLOOM-176B"})
             for (const Size s : kSizes)
                 for (const bool presentation : {false, true})
-                    QTest::addRow("%s-%dx%d%s", *preset ? preset : "H8", s.width, s.height,
-                                  presentation ? "-presentation" : "")
-                        << s.width << s.height << presentation << QString(preset);
+                    for (const bool attention : {false, true})
+                        QTest::addRow("%s-%dx%d%s%s", *preset ? preset : "H8", s.width, s.height,
+                                      presentation ? "-presentation" : "", attention ? "-attention" : "")
+                            << s.width << s.height << presentation << QString(preset) << attention;
     }
     void gridLabelsClearTheTiles() {
         QFETCH(int, width);
         QFETCH(int, height);
         QFETCH(bool, presentation);
         QFETCH(QString, preset);
+        QFETCH(bool, attention);
         MainWindow w;
         QVERIFY(test::showForTest(w, width, height));
         if (presentation) w.setPresentation(true);
@@ -644,17 +647,19 @@ private slots:
             box->setCurrentIndex(index);
             emit box->activated(index);
         }
+        if (attention) QVERIFY(w.model()->setWhat(RenderWhat::Attention));
         w.tabs()->setCurrentIndex(MainWindow::GridTab);
         QTRY_VERIFY(!w.model()->pending());
         HeadGridView* grid = w.gridView();
         QTRY_VERIFY(grid->grid() != nullptr && !grid->stale());
         QTest::qWait(300);
         QTRY_VERIFY(!w.model()->pending());
-        const QString name = QString("grid-%1-%2x%3%4")
+        const QString name = QString("grid-%1-%2x%3%4%5")
                                  .arg(preset.isEmpty() ? u"H8"_s : preset)
                                  .arg(width)
                                  .arg(height)
-                                 .arg(presentation ? "-presentation" : "");
+                                 .arg(presentation ? "-presentation" : "")
+                                 .arg(attention ? "-attention" : "");
         (void)w.grab();
         QVERIFY(w.grab().save(shots() + "/" + name + ".png"));
         QStringList problems;
