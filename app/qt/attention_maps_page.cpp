@@ -458,7 +458,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
             const QString text = p.x() < 0 ? QString() : hoverAt(v, p);
             m_hoverText = text;
             emit cellHovered(QString(text).replace(u'\n', u"   "_s));
-            if (text.isEmpty())
+            if (text.isEmpty() || !m_hoverTips)
                 QToolTip::hideText();
             else
                 QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace(u'\n', u"<br>"_s), v);

@@ -1039,6 +1039,7 @@ void MainWindow::setPresentation(bool on) {
     // The room goes to the read-out: a lecture does not need the grid's latency.
     m_latency->setVisible(!on);
     m_compare->setHintShown(!on);
+    m_attention->setHoverTips(!on);  // the read-out band says it; the tooltip covered the maps
     setZoom(on ? 1.75 : 1.0);
     if (on) {
         m_detail->setCornerWidget(m_detailBar);

@@ -53,6 +53,7 @@
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QTextLayout>
+#include <QToolTip>
 
 #include "patient_qtry.hpp"
 
@@ -541,6 +542,8 @@ private slots:
                 problems << at + QString(": the read-out needs %1 px, has %2")
                                      .arg(probe.heightForWidth(readout->width()))
                                      .arg(readout->height());
+            // The same text in a tooltip at the pointer covered the maps (three lines, 400 px).
+            if (QToolTip::isVisible()) problems << at + ": a tooltip over the maps repeats the read-out";
             const QRect band(readout->mapTo(&w, QPoint(0, 0)), readout->size());
             for (QWidget* other : w.findChildren<QWidget*>()) {
                 if (other == readout || !other->isVisible() || other->window() != &w || other->isAncestorOf(readout) ||
