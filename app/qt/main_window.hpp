@@ -211,6 +211,8 @@ private:
     [[nodiscard]] static QString tabName(int tab, bool shortName);
     // Presentation mode: a read-out longer than the band's estimate grows the band (never cut).
     void holdHoverReadout();
+    // A view's read-out into the band, its arrows kept whole on their line.
+    void showHoverReadout(const QString& text);
     // Presentation mode puts the lesson beside the views, tabbed with the Parameters (the views
     // keep the window's height); otherwise it is a strip under them.
     void placeLessonDock();

@@ -542,6 +542,18 @@ private slots:
                 problems << at + QString(": the read-out needs %1 px, has %2")
                                      .arg(probe.heightForWidth(readout->width()))
                                      .arg(readout->height());
+            // No line of the band ends inside an arrow ("configured m = 1/32 -" | "> 0.0356").
+            {
+                QTextLayout lines(readout->text(), readout->font());
+                lines.beginLayout();
+                for (QTextLine line = lines.createLine(); line.isValid(); line = lines.createLine()) {
+                    line.setLineWidth(readout->contentsRect().width() - 8);  // the label's document margins
+                    const QString shown = readout->text().mid(line.textStart(), line.textLength()).trimmed();
+                    if (shown.endsWith('-') || shown.startsWith('>'))
+                        problems << at + ": a line of the read-out breaks an arrow: \"" + shown + "\"";
+                }
+                lines.endLayout();
+            }
             // The same text in a tooltip at the pointer covered the maps (three lines, 400 px).
             if (QToolTip::isVisible()) problems << at + ": a tooltip over the maps repeats the read-out";
             const QRect band(readout->mapTo(&w, QPoint(0, 0)), readout->size());
