@@ -48,6 +48,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -457,7 +458,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
             const QString text = p.x() < 0 ? QString() : hoverAt(v, p);
             m_hoverText = text;
             emit cellHovered(QString(text).replace(u'\n', u"   "_s));
-            if (text.isEmpty())
+            if (text.isEmpty() || !m_hoverTips)
                 QToolTip::hideText();
             else
                 QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace(u'\n', u"<br>"_s), v);
@@ -1098,6 +1099,25 @@ void AttentionMapsPage::refreshTable() {
         values.push_back(std::move(row));
     }
     m_tableModel->setValues(std::move(values));
+}
+
+QString AttentionMapsPage::longestReadout() const {
+    const MapsPtr maps = m_model->maps();
+    if (!maps || maps->queries() <= 0 || maps->keys() <= 0) return {};
+    QString longest;
+    const std::int64_t q = maps->queries(), k = maps->keys();
+    const int layers = std::min(maps->layers(), 64);  // a sample: layer names are alike
+    for (int layer = 0; layer < layers; ++layer)
+        for (const int head : {0, maps->heads() - 1})
+            for (const std::int64_t query : {q - 1, q / 2})
+                for (const std::int64_t key : {std::int64_t{0}, std::min(query, k - 1) / 2, std::min(query, k - 1)}) {
+                    explore::HeadSlopes slopes = slopesOf(layer, head);
+                    if (!slopes.fitted) slopes.fitted = 0.00123457;  // the fit's six digits, before it ran
+                    const auto text = explore::mapsCellReadout(*maps, layer, head, query, key, slopes);
+                    if (text && qs(*text).size() > longest.size()) longest = qs(*text);
+                }
+    // The status bar's form (one line), and room for a value with more digits than these cells'.
+    return longest.replace(u'\n', u"   "_s) + u" 0.00000000"_s;
 }
 
 QString AttentionMapsPage::hoverAt(MapsHeatmapView* view, QPoint p) {

@@ -128,7 +128,14 @@ public:
     bool exportTwoHeadsFigure(const QString& path, int width, int height, int scale);
     [[nodiscard]] const std::vector<int>& similarityOrder() const { return m_similarityOrder; }
     [[nodiscard]] QString hoverText() const { return m_hoverText; }
+    // Whether hovering a map also shows its read-out in a tooltip at the pointer (off in
+    // presentation mode: the status bar's band shows it, and the tooltip covered the maps).
+    void setHoverTips(bool on) { m_hoverTips = on; }
     [[nodiscard]] QString summaryText() const;
+    // About the longest status-bar read-out a cell of this file gives (last and middle rows, keys
+    // at both ends and between, of every layer's first and last head, with a fitted slope even
+    // before the fit has run, and room for a few more digits): the presentation band's height.
+    [[nodiscard]] QString longestReadout() const;
     // The read-out of the cell under device pixel `p` of a view, as hovering shows it.
     QString hoverAt(MapsHeatmapView* view, QPoint devicePixel);
     // A picture (grid, overview, head, similarity, the row plot's row) is still being made in
@@ -226,6 +233,7 @@ private:
     std::vector<int> m_similarityOrder;
     std::string m_similarityTitle;  // the shown matrix's header: layer, basis
     QString m_hoverText;
+    bool m_hoverTips = true;
     QElapsedTimer m_gridRequested;  // ALIBI_LOG_LATENCY: layer switch -> grid shown
     int m_priorItem = 0;
     std::optional<LessonTarget> m_lessonTarget;  // waiting for its file to open

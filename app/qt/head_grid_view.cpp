@@ -352,8 +352,13 @@ void HeadGridView::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::Antialiasing, true);
     const QFontMetrics fm(labelFont());
     p.setFont(labelFont());
-    // The labels sit in the band the core left above every tile (HeatmapParams::labelBand).
-    const double band = m_grid->gridParams.labelBand / dpr;
+    // The labels sit in the band the core left above every tile (HeatmapParams::labelBand): the
+    // placement keeps less than asked in a short picture (a quarter of a row at most), and the
+    // first row's top is what it kept (Baichuan-13B's 40 heads at 1280x720 in presentation drew
+    // 26 px labels into a 10 px band, over the row above).
+    int kept = m_grid->gridParams.labelBand;
+    for (const HeatmapTile& t : m_grid->grid.tiles) kept = std::min(kept, t.y);
+    const double band = std::max(kept, 0) / dpr;
     const bool perHead = m_grid->session.scale == ScaleMode::PerHead && m_grid->grid.tiles.size() > 1;
     // Each tile's label forms and the one form the whole grid takes are the core's
     // (tileLabelForms, chooseTileLabels: no tile reads "h3" beside "h2  m = 1/8", issue 27); Qt
@@ -400,14 +405,31 @@ void HeadGridView::paintEvent(QPaintEvent*) {
         if (tileCount > 1) m_tileLabels[static_cast<std::size_t>(tileIndex)] = label;
         if (band >= fm.height() && m_grid->grid.tiles.size() > 1) {
             p.setPen(palette().color(QPalette::WindowText));
-            p.drawText(QRectF(tr.x(), tr.y() - band, tr.width(), band), Qt::AlignLeft | Qt::AlignVCenter, label);
-        } else if (m_grid->grid.tiles.size() > 1) {  // no band (an image from before the font changed)
-            const QRectF box(tr.x() + 4, tr.y() + 4, fm.horizontalAdvance(label) + 10, fm.height() + 4);
+            // Recorded, so the layout check sees a label over another tile's cells or text.
+            drawRecordedText(p, this, QRectF(tr.x(), tr.y() - band, tr.width(), band), Qt::AlignLeft | Qt::AlignVCenter,
+                             label);
+        } else if (m_grid->grid.tiles.size() > 1) {
+            // No band (many heads in a short room, the core's squareCellGrid; or an image from
+            // before the font changed): the label goes over the tile's own corner, the masked one
+            // (top right) where the mode masks keys after the query, inside the tile.
+            const QSizeF size(fm.horizontalAdvance(label) + 10, fm.height() + 4);
+            // A label that would hide more than half the tile's height is left out (the read-out
+            // and the tooltip name the head).
+            if (size.width() > tr.width() || 2 * size.height() > tr.height()) {
+                m_tileLabels[static_cast<std::size_t>(tileIndex)].clear();
+                continue;
+            }
+            const BiasMode mode = m_grid->session.attention.bias.mode;
+            const bool maskedCorner = mode != BiasMode::Symmetric && mode != BiasMode::Clamped;
+            const double inset = std::min(4.0, (tr.width() - size.width()) / 2);
+            const double insetY = std::min(4.0, (tr.height() - size.height()) / 2);
+            const QRectF box(maskedCorner ? tr.right() - inset - size.width() : tr.x() + inset, tr.y() + insetY,
+                             size.width(), size.height());
             p.setPen(Qt::NoPen);
             p.setBrush(QColor(0, 0, 0, 150));
             p.drawRoundedRect(box, 4, 4);
             p.setPen(QColor(255, 255, 255));
-            p.drawText(box, Qt::AlignCenter, label);
+            drawRecordedText(p, this, box, Qt::AlignCenter, label);
         }
     }
     p.setFont(font());

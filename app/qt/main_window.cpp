@@ -250,6 +250,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_latency->setToolTip(
         u"Time from a parameter change to the updated head grid (last and median of recent changes)"_s);
     statusBar()->addWidget(m_hover, 1);
+    m_hover->installEventFilter(this);
     fitHoverReadout();
     // An attention-map file being read (opened, or a dropped file being classified), from any
     // tab: the core's progress and a Cancel (issue 25, item 3).
@@ -305,6 +306,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_compare->setSnapshot(s);
         m_extrapolation->setSnapshot(s);
         m_positionSchemes->setSnapshot(s);
+        if (m_presentation) fitHoverReadout();  // the longest read-out follows H and T
         if (qEnvironmentVariableIsSet("ALIBI_LOG_LATENCY"))
             std::fprintf(stderr, "views updated in %lld ms (H = %d, T = %lld)\n",
                          static_cast<long long>(spent.elapsed()), s->grid->session.attention.bias.slopes.heads,
@@ -315,7 +317,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_lastError = message;
         statusBar()->showMessage(message, 10000);
         m_hover->setText(u"<span style='color:#e0433b'>"_s + message.toHtmlEscaped() + u"</span>"_s);
-        placeHoverReadout();
+        holdHoverReadout();
     });
     connect(m_model, &SessionModel::latencyMeasured, this, [this](double last, double median) {
         m_latency->setText(u"grid %1 ms · median %2 ms"_s.arg(last, 0, 'f', 1).arg(median, 0, 'f', 1));
@@ -347,12 +349,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_grid, &HeadGridView::logScaleToggled, m_model, &SessionModel::setLogScale);
 
     // Hover read-outs and linked highlighting.
-    connect(m_grid, &HeadGridView::cellHovered, m_hover, &QLabel::setText);
-    connect(m_grid, &HeadGridView::cellHovered, this, &MainWindow::placeHoverReadout);
-    connect(m_detail, &HeadDetailView::cellHovered, m_hover, &QLabel::setText);
-    connect(m_detail, &HeadDetailView::cellHovered, this, &MainWindow::placeHoverReadout);
-    connect(m_attention, &AttentionMapsPage::cellHovered, m_hover, &QLabel::setText);
-    connect(m_attention, &AttentionMapsPage::cellHovered, this, &MainWindow::placeHoverReadout);
+    connect(m_grid, &HeadGridView::cellHovered, this, &MainWindow::showHoverReadout);
+    connect(m_grid, &HeadGridView::cellHovered, this, &MainWindow::holdHoverReadout);
+    connect(m_detail, &HeadDetailView::cellHovered, this, &MainWindow::showHoverReadout);
+    connect(m_detail, &HeadDetailView::cellHovered, this, &MainWindow::holdHoverReadout);
+    connect(m_attention, &AttentionMapsPage::cellHovered, this, &MainWindow::showHoverReadout);
+    connect(m_attention, &AttentionMapsPage::cellHovered, this, &MainWindow::holdHoverReadout);
+    // The presentation band is as tall as the open file's longest read-out (its layer names,
+    // tokens, priors).
+    for (const auto changed :
+         {&AttentionMapsModel::opened, &AttentionMapsModel::configuredChanged, &AttentionMapsModel::fitted})
+        connect(m_attention->model(), changed, this, [this] {
+            if (m_presentation) fitHoverReadout();
+        });
     connect(m_attention, &AttentionMapsPage::failed, this, &MainWindow::reportError);
     connect(m_attention, &AttentionMapsPage::statusMessage, statusBar(), &QStatusBar::showMessage);
     AttentionMapsModel* maps = m_attention->model();
@@ -907,69 +916,100 @@ void MainWindow::setZoom(double zoom) {
     });
 }
 
+namespace {
+// What QStatusBar adds around its widgets' row (3 px above it, 2 below, measured): its minimum
+// height is the band's plus this, so hiding the read-out for a message moves nothing.
+constexpr int kStatusBarRim = 5;
+}  // namespace
+
 void MainWindow::fitHoverReadout() {
-    if (m_presentation) {
-        // Presentation mode: no band is reserved under the views (a lecture rarely hovers); the
-        // read-out floats over their bottom edge while it has something to say, and lets the
-        // mouse through, so the hovered cell stays hovered.
-        if (m_hover->parentWidget() != this) {
-            statusBar()->removeWidget(m_hover);
-            m_hover->setParent(this);
+    // A band of fixed height in the status bar, in presentation mode too: the status bar never
+    // grows or shrinks while the pointer moves (the page above would shift under it), and the
+    // read-out never covers a view, the dock's tabs or a colour bar (a read-out floating over the
+    // views did, wrapped to three lines at 1280x720, issue 27).
+    const int band = readoutBandHeight();
+    // The status bar hides the read-out while it shows a message ("Zoom 175%", an error): it is
+    // shown again by the status bar then, and the bar keeps the band's height meanwhile.
+    if (band == 0)
+        m_hover->hide();
+    else if (statusBar()->currentMessage().isEmpty())
+        m_hover->show();
+    m_hover->setFixedHeight(band);
+    statusBar()->setMinimumHeight(band > 0 ? band + kStatusBarRim : 0);
+    holdHoverReadout();
+}
+
+QString MainWindow::longestReadout() const {
+    switch (m_tabs->currentIndex()) {
+        case GridTab:
+        case DetailTab: {
+            // The grid's and the detail's read-out of a masked cell of the last head on the last
+            // row: the longest indices, the masked value's note.
+            const SnapshotPtr s = m_model->snapshot();
+            if (!s || !s->grid) return {};
+            const auto& session = s->grid->session;
+            const int heads = session.attention.bias.slopes.heads;
+            const std::int64_t queries = session.attention.bias.queries;
+            if (heads <= 0 || queries <= 0) return {};
+            QString longest;
+            for (const std::int64_t key : {std::int64_t{0}, queries - 1, queries / 2}) {
+                const QString text = cellDescription(session, s->grid->slopes, heads - 1, queries - 1, key, false);
+                if (text.size() > longest.size()) longest = text;
+            }
+            return longest;
         }
-        m_hover->setMinimumHeight(0);
-        m_hover->setMaximumHeight(QWIDGETSIZE_MAX);
-        m_hover->setAttribute(Qt::WA_TransparentForMouseEvents, true);
-        m_hover->setAutoFillBackground(true);
-        m_hover->setProperty("alibiFloating", true);
-        placeHoverReadout();
-        return;
+        case AttentionTab:
+            return m_attention->longestReadout();
+        default:
+            return {};  // the other views read out in their own panels or tooltips
     }
-    if (m_hover->parentWidget() != statusBar()) {
-        m_hover->setParent(nullptr);
-        statusBar()->insertWidget(0, m_hover, 1);
-    }
-    m_hover->setAttribute(Qt::WA_TransparentForMouseEvents, false);
-    m_hover->setAutoFillBackground(false);
-    m_hover->setProperty("alibiFloating", false);
-    m_hover->show();
-    // A fixed height, so the status bar never grows or shrinks while the pointer moves (the page
-    // above would shift under it): two lines hold the longest read-out at 1280 px.
-    m_hover->setFixedHeight(2 * m_hover->fontMetrics().lineSpacing() + 2);
 }
 
-void MainWindow::placeHoverReadout() {
-    if (!m_presentation || m_hover->parentWidget() != this) return;
-    // The colour bars (with their keys) the current view shows, in window coordinates.
-    std::vector<QRect> bars;
-    if (QWidget* page = m_tabs->currentWidget())
-        for (QWidget* view : page->findChildren<QWidget*>())
-            if (const QRect bar = paintedColorBarRect(view); !bar.isEmpty() && view->isVisible())
-                bars.emplace_back(view->mapTo(this, bar.topLeft()), bar.size());
-    const int pointerY = mapFromGlobal(QCursor::pos()).y();
-    const int top = m_tabs->mapTo(this, QPoint(0, 0)).y() + 2;
-    // Over the views' bottom edge, unless the pointer is there: then over their top, so the
-    // read-out never hides the hovered cell (lesson 5 step 3's marked cell [63, 0] sits low);
-    // narrowed to end left of a colour bar it would cover (lesson 5's "masked" key, bottom right).
-    int w = width() - 16;
-    QRect place;
-    for (int attempt = 0; attempt < 4; ++attempt) {
-        const int h = m_hover->heightForWidth(w);
-        const int bottom = statusBar()->geometry().top() - h - 2;
-        place = QRect(8, pointerY >= bottom - 8 && pointerY < height() ? top : bottom, w, h);
-        int right = place.right();
-        for (const QRect& bar : bars)
-            if (bar.intersects(place)) right = std::min(right, bar.left() - 8);
-        if (right >= place.right() || right - 8 < width() / 4) break;
-        w = right - 8;
-    }
-    m_hover->setGeometry(place);
-    m_hover->setVisible(!m_hover->text().isEmpty());
-    m_hover->raise();
+int MainWindow::readoutBandHeight() const {
+    const int line = m_hover->fontMetrics().lineSpacing();
+    // Normal mode: two lines hold the longest read-out at 1280 px, on every tab.
+    if (!m_presentation) return 2 * line + 2;
+    // Presentation mode: only as tall as the longest read-out of the current tab's views needs
+    // at the band's width (none on a tab with no read-out), so the views keep the rest.
+    const QString longest = longestReadout();
+    if (longest.isEmpty()) return 0;
+    return std::max(line, readoutHeight(longest)) + 2;
 }
 
-void MainWindow::resizeEvent(QResizeEvent* event) {
-    QMainWindow::resizeEvent(event);
-    placeHoverReadout();
+int MainWindow::readoutHeight(const QString& text) const {
+    // The band's width: the status bar's, less its margins and size grip (the read-out is the
+    // only widget in it in presentation mode, where the latency is hidden).
+    const int width = m_hover->isVisible() && m_hover->width() > 0 ? m_hover->width() : statusBar()->width() - 24;
+    // Measured as the read-out measures itself (selectable text lays out in a document).
+    QLabel probe;
+    probe.setWordWrap(true);
+    probe.setTextInteractionFlags(m_hover->textInteractionFlags());
+    probe.setFont(m_hover->font());
+    probe.setText(QString(text).replace(u"->"_s, u"-"_s + QChar(0x2060) + u">"_s));  // as shown
+    return probe.heightForWidth(std::max(width, 100));
+}
+
+void MainWindow::holdHoverReadout() {
+    if (!m_presentation || m_hover->text().isEmpty()) return;
+    // A read-out longer than the tab's estimate (a long token, an error) grows the band rather
+    // than being cut; the next fit (tab change, resize) brings it back to the estimate.
+    // Measured on a probe: the read-out's own heightForWidth is never below its fixed height.
+    const int needed = readoutHeight(m_hover->text()) + 2;
+    if (needed > m_hover->height()) {
+        m_hover->setFixedHeight(needed);
+        statusBar()->setMinimumHeight(needed + kStatusBarRim);
+    }
+    if (!m_hover->isVisible() && statusBar()->currentMessage().isEmpty()) m_hover->show();
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // The band's height follows its width (a resized window, a shown or hidden progress bar).
+    if (watched == m_hover && event->type() == QEvent::Resize && m_presentation) {
+        const auto* resize = static_cast<QResizeEvent*>(event);
+        if (resize->size().width() != resize->oldSize().width())
+            QTimer::singleShot(0, this, &MainWindow::fitHoverReadout);
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 QString MainWindow::tabName(int tab, bool shortName) {
@@ -999,6 +1039,7 @@ void MainWindow::setPresentation(bool on) {
     // The room goes to the read-out: a lecture does not need the grid's latency.
     m_latency->setVisible(!on);
     m_compare->setHintShown(!on);
+    m_attention->setHoverTips(!on);  // the read-out band says it; the tooltip covered the maps
     setZoom(on ? 1.75 : 1.0);
     if (on) {
         m_detail->setCornerWidget(m_detailBar);
@@ -1080,14 +1121,25 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::onTabChanged(int index) {
     showLessonTabs();  // the tab opened stays in the bar
+    // A cell read-out belongs to the tab it was read on (an error message stays).
+    if (!m_hover->text().startsWith(u"<span"_s)) m_hover->clear();
+    fitHoverReadout();  // the band as tall as this tab's read-outs
     if (m_screenshotMode) return;
     m_model->setCompareEnabled(index == CompareTab);
     m_model->setExtrapolationEnabled(index == ExtrapolationTab);
     if (index == CompareTab) m_model->setCompareSpec(m_compare->spec());
 }
 
+// A word joiner inside every "->": the band wrapped "configured m = 1/32 -" | "> 0.0356" (Qt
+// breaks after a hyphen); it is invisible and taken out again for hoverText().
+constexpr QChar kWordJoiner(0x2060);
+
+void MainWindow::showHoverReadout(const QString& text) {
+    m_hover->setText(QString(text).replace(u"->"_s, u"-"_s + kWordJoiner + u">"_s));
+}
+
 QString MainWindow::hoverText() const {
-    return m_hover->text();
+    return m_hover->text().remove(kWordJoiner);
 }
 QString MainWindow::latencyText() const {
     return m_latency->text();

@@ -175,6 +175,8 @@ public:
     [[nodiscard]] LiveModelView* liveView() const { return m_live; }
     [[nodiscard]] QTabWidget* tabs() const { return m_tabs; }
     [[nodiscard]] QString hoverText() const;
+    // The status bar's hover read-out (its band's height and what it covers, for tests).
+    [[nodiscard]] QLabel* hoverReadout() const { return m_hover; }
     [[nodiscard]] QString latencyText() const;
     [[nodiscard]] const QString& currentFile() const { return m_currentFile; }
 
@@ -183,7 +185,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -199,11 +201,18 @@ private:
     void fitParametersDock();
     // The hover read-out in the status bar: word-wrapped, as many lines high as the longest needs.
     void fitHoverReadout();
+    // The longest read-out the current tab's views give (empty: the tab reads out nothing here).
+    [[nodiscard]] QString longestReadout() const;
+    // The read-out band's height: two lines in normal mode; in presentation mode what the current
+    // tab's longest read-out needs at the band's width (0 on a tab without one).
+    [[nodiscard]] int readoutBandHeight() const;
+    [[nodiscard]] int readoutHeight(const QString& text) const;
     // Tab `tab`'s name ("Slopes && curves"), or its short name ("Curves"): the core's table.
     [[nodiscard]] static QString tabName(int tab, bool shortName);
-    // Presentation mode: the read-out floats over the bottom of the views while something is
-    // hovered (it reserves no blank band under them); placed and shown or hidden here.
-    void placeHoverReadout();
+    // Presentation mode: a read-out longer than the band's estimate grows the band (never cut).
+    void holdHoverReadout();
+    // A view's read-out into the band, its arrows kept whole on their line.
+    void showHoverReadout(const QString& text);
     // Presentation mode puts the lesson beside the views, tabbed with the Parameters (the views
     // keep the window's height); otherwise it is a strip under them.
     void placeLessonDock();

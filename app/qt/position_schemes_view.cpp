@@ -8,6 +8,7 @@
 #include <alibi/figure/position_schemes_figure.hpp>
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -15,9 +16,12 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::Literals::StringLiterals;
@@ -59,15 +63,15 @@ PositionSchemesView::PositionSchemesView(QWidget* parent) : QWidget(parent) {
     m_table->setObjectName(u"schemesReadout"_s);
     m_table->setHorizontalHeaderLabels({u"curve"_s, u"value"_s});
     m_table->verticalHeader()->hide();
-    // Both columns as wide as their text and header (the table scrolls sideways when narrow).
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The names as wide as their text (with the swatch); the values' column as wide as the widest
+    // header and number it can show (placeTable), so hovering never changes the table's width.
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Fixed);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
-    m_table->setMinimumWidth(300);
-    m_table->setMaximumWidth(420);
-    auto* middle = new QHBoxLayout;
-    middle->addWidget(m_plot, 1);
-    middle->addWidget(m_table);
+    m_middle = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_middle->addWidget(m_plot, 1);
+    m_middle->addWidget(m_table);
 
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
@@ -90,8 +94,8 @@ PositionSchemesView::PositionSchemesView(QWidget* parent) : QWidget(parent) {
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     auto* top = new QWidget(this);
-    top->setLayout(middle);
-    middle->setContentsMargins(0, 0, 0, 0);
+    top->setLayout(m_middle);
+    m_middle->setContentsMargins(0, 0, 0, 0);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);
     split->addWidget(scroll);
@@ -124,6 +128,47 @@ void PositionSchemesView::setSnapshot(const SnapshotPtr& s) {
 void PositionSchemesView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     if (m_dirty) recompute();
+}
+
+void PositionSchemesView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    placeTable();
+}
+
+void PositionSchemesView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) QTimer::singleShot(0, this, &PositionSchemesView::placeTable);
+}
+
+void PositionSchemesView::placeTable() {
+    // The values' column: its widest header or number ("value at d = 4096", "-0.000123457").
+    const QFontMetrics fm(m_table->horizontalHeader()->font());
+    const QFontMetrics cells(m_table->font());
+    const int margin = 2 * m_table->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, m_table) + 12;
+    const int values = std::max({fm.horizontalAdvance(u"value (hover the plot)"_s),
+                                 fm.horizontalAdvance(u"value at d = %1"_s.arg(kViewMaxDistance)),
+                                 cells.horizontalAdvance(u"-0.000123457"_s)}) +
+                       margin;
+    m_table->horizontalHeader()->resizeSection(1, values);
+    m_table->resizeColumnToContents(0);
+    const int names = std::max(m_table->columnWidth(0), m_table->horizontalHeader()->sectionSizeHint(0));
+    const int scrollBar = m_table->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_table);
+    const int whole = names + values + 2 * m_table->frameWidth() + scrollBar + 2;
+    m_tableBeside = whole <= width() * 2 / 5;
+    if (m_tableBeside) {
+        m_middle->setDirection(QBoxLayout::LeftToRight);
+        m_table->setFixedWidth(whole);
+        m_table->setMaximumHeight(QWIDGETSIZE_MAX);
+    } else {
+        // Under the plot: every row as tall as the table's rows need, up to 35 % of the view.
+        m_middle->setDirection(QBoxLayout::TopToBottom);
+        m_table->setMinimumWidth(0);
+        m_table->setMaximumWidth(QWIDGETSIZE_MAX);
+        const int rowsHeight = m_table->horizontalHeader()->sizeHint().height() +
+                               m_table->rowCount() * m_table->verticalHeader()->defaultSectionSize() +
+                               2 * m_table->frameWidth() + scrollBar;
+        m_table->setMaximumHeight(std::max(std::min(rowsHeight, height() * 35 / 100), 3 * fm.height()));
+    }
 }
 
 void PositionSchemesView::setMaxDistance(int d) {
@@ -197,6 +242,7 @@ void PositionSchemesView::recompute() {
     }
     m_formulas->setText(html);
     showDistance(std::nullopt);
+    placeTable();  // the names' column follows the curves
 }
 
 void PositionSchemesView::showDistance(std::optional<double> d) {

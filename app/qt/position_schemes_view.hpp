@@ -1,9 +1,9 @@
 // The "Position schemes" view (view id `position-schemes`): ALiBi's per-head bias beside RoPE,
 // sinusoidal, T5, KERPLE and Sandwich on one distance axis, from the core's positionSchemeCurves.
-// A table beside the plot is the legend and the hover read-out (each curve's value at the hovered
-// distance); under the plot every curve's formula and source. Controls: what to show (logit
-// contribution or zero-content attention) and the maximum distance D. Only the ALiBi slopes come
-// from the session; the curves cost O(D * 64) and are computed on the UI thread.
+// A table is the legend and the hover read-out (each curve's value at the hovered distance):
+// beside the plot when it fits there whole, else under it; then every curve's formula and source. Controls: what to
+// show (logit contribution or zero-content attention) and the maximum distance D. Only the ALiBi slopes come from the
+// session; the curves cost O(D * 64) and are computed on the UI thread.
 #pragma once
 
 #include "model/snapshot.hpp"
@@ -14,6 +14,7 @@
 
 #include <optional>
 
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -38,12 +39,19 @@ public:
     [[nodiscard]] QTableWidget* readout() const { return m_table; }
     [[nodiscard]] QLabel* formulas() const { return m_formulas; }
     [[nodiscard]] QString error() const { return m_error; }
+    // Whether the table stands beside the plot (else under it).
+    [[nodiscard]] bool tableBeside() const { return m_tableBeside; }
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void recompute();
+    // The table beside the plot when its columns fit whole in 40 % of the width, else under it,
+    // as wide as the view and up to 35 % of its height (the plot keeps the rest).
+    void placeTable();
 
     PositionSchemesParams m_params;
     PositionSchemes m_schemes;
@@ -51,6 +59,8 @@ private:
     QString m_error;
     PlotWidget* m_plot;
     QTableWidget* m_table;
+    QBoxLayout* m_middle;
+    bool m_tableBeside = true;
     QLabel* m_formulas;
     QLabel* m_note;
     QComboBox* m_quantity;

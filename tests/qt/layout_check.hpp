@@ -269,8 +269,6 @@ inline QStringList checkLayout(QWidget* root, std::vector<LayoutText>* texts = n
             const LayoutText& a = items[i];
             const LayoutText& b = items[j];
             if (a.widget->isAncestorOf(b.widget) || b.widget->isAncestorOf(a.widget)) continue;
-            // A read-out floating over the views (presentation mode) covers them while it is shown.
-            if (a.widget->property("alibiFloating").toBool() || b.widget->property("alibiFloating").toBool()) continue;
             const QRect both = a.shown.adjusted(1, 1, -1, -1) & b.shown.adjusted(1, 1, -1, -1);
             if (both.isValid() && !both.isEmpty())
                 problems << QString("%1 \"%2\" overlaps %3 \"%4\"")

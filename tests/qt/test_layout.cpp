@@ -18,6 +18,7 @@
 #include "model/attention_maps_model.hpp"
 #include "parameters_panel.hpp"
 #include "plot_widget.hpp"
+#include "position_schemes_view.hpp"
 #include "settled.hpp"
 #include "stages_view.hpp"
 
@@ -26,6 +27,8 @@
 #include <QAbstractProxyModel>
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QCursor>
 #include <QDir>
 #include <QDockWidget>
@@ -40,14 +43,17 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QTextLayout>
+#include <QToolTip>
 
 #include "patient_qtry.hpp"
 
@@ -434,32 +440,6 @@ private slots:
         QVERIFY(w.grab().save(shots() + "/tabs-1280x720-presentation.png"));
     }
 
-    // Presentation mode's read-out floats over the views' bottom edge; with the pointer there (a
-    // low cell, as lesson 5 step 3's [63, 0]) it moves over their top, never over the pointer.
-    void floatingReadoutNeverCoversThePointer() {
-        MainWindow w;
-        QVERIFY(test::showForTest(w, 1280, 720));
-        w.setPresentation(true);
-        const auto floating = [&w]() -> QLabel* {
-            for (QLabel* label : w.findChildren<QLabel*>())
-                if (label->property("alibiFloating").toBool()) return label;
-            return nullptr;
-        };
-        QTRY_VERIFY(floating() != nullptr);
-        QLabel* readout = floating();
-        for (const int y : {w.height() - 60, w.height() / 2, 80}) {
-            const QPoint pointer(w.width() / 2, y);
-            QCursor::setPos(w.mapToGlobal(pointer));
-            QTRY_COMPARE(w.mapFromGlobal(QCursor::pos()), pointer);
-            emit w.attentionPage()->cellHovered(kLongReadout);
-            QVERIFY(readout->isVisible());
-            QVERIFY2(!readout->geometry().adjusted(0, -4, 0, 4).contains(pointer),
-                     qPrintable(QString("pointer at y = %1, read-out at y %2 to %3")
-                                    .arg(y)
-                                    .arg(readout->geometry().top())
-                                    .arg(readout->geometry().bottom())));
-        }
-    }
     // Issue 27: at 1280x720 in presentation mode with lesson 1 step 2 open (16 x 16 cells, the
     // detail beside the lesson), the Head and Fit controls sit on the detail's title line, so the
     // cells get their row's height (28.6-29.2 px before, with the row above the title), and the
@@ -505,54 +485,243 @@ private slots:
         QVERIFY(head->parentWidget()->parentWidget() != detail);
     }
 
-    // Issue 27: hovering the bottom-right tile of lesson 5's layer grid at 1280x720 in
-    // presentation mode, the floating read-out covered the colour bar's "masked" key; it now ends
-    // left of the bar of the view it reads.
-    void floatingReadoutClearsTheColorBar() {
+    // Issue 27: in presentation mode the read-out floated over the views, wrapped to three lines
+    // while hovering an attention map (lesson 5 steps 1 and 3) and covered the dock's
+    // "Parameters | Lesson" tabs and the maps' bottom rows. It is now a band of the status bar:
+    // hovering cells of the step's picture, the read-out's text is whole, its rectangle meets no
+    // other visible widget (dock tabs, views, colour bars), and the views do not move.
+    void presentationReadoutCoversNothing_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("step");
+        for (const Size s : kSizes)
+            for (const int step : {1, 3})
+                QTest::addRow("%dx%d-step%d", s.width, s.height, step) << s.width << s.height << step;
+    }
+    void presentationReadoutCoversNothing() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(int, step);
         MainWindow w;
-        QVERIFY(test::showForTest(w, 1280, 720));
+        QVERIFY(test::showForTest(w, width, height));
         w.setPresentation(true);
         QVERIFY2(w.openLesson("reading-a-real-model"), qPrintable(w.lastError()));
+        for (int n = 1; n < step; ++n) QVERIFY(w.lessonPanel()->next());
         AttentionMapsPage* page = w.attentionPage();
         QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr && !page->picturesPending(), 30000);
-        QTRY_COMPARE_WITH_TIMEOUT(page->views()->currentIndex(), static_cast<int>(AttentionMapsPage::GridView), 30000);
-        MapsHeatmapView* grid = page->gridView();
-        QTest::qWait(200);
-        QTRY_VERIFY(!paintedColorBarRect(grid).isEmpty());
-        const std::size_t tiles = grid->heatmap().tiles.size();
-        QVERIFY(tiles > 0);
-        // The bottom-right tile: the largest bottom, then the largest right.
-        std::size_t last = 0;
-        for (std::size_t t = 1; t < tiles; ++t) {
-            const QRectF r = grid->tileRect(t), best = grid->tileRect(last);
-            if (r.bottom() > best.bottom() + 1 ||
-                (std::abs(r.bottom() - best.bottom()) <= 1 && r.right() > best.right()))
-                last = t;
+        QTest::qWait(300);
+        // The step's picture: the visible map of the page's current view.
+        MapsHeatmapView* view = nullptr;
+        for (MapsHeatmapView* v : {page->gridView(), page->headView(), page->overviewView()})
+            if (v->isVisible() && !v->heatmap().tiles.empty()) view = v;
+        QVERIFY(view != nullptr);
+        QLabel* readout = w.hoverReadout();
+        w.statusBar()->clearMessage();  // "Zoom 175%" hides the read-out for 2 s
+        QTest::qWait(50);
+        const QRect viewsBefore(w.tabs()->mapTo(&w, QPoint(0, 0)), w.tabs()->size());
+        const int bandBefore = readout->height();
+        QStringList problems;
+        const std::size_t last = view->heatmap().tiles.size() - 1;
+        // The first tile's middle and the last tile's bottom-right cells (the maps' bottom rows).
+        for (const bool first : {true, false}) {
+            const QPoint pointer = first ? view->tileRect(0).center().toPoint()
+                                         : view->tileRect(last).bottomRight().toPoint() - QPoint(3, 3);
+            QCursor::setPos(view->mapToGlobal(pointer));
+            QTest::mouseMove(view, pointer);
+            QTRY_VERIFY_WITH_TIMEOUT(!w.hoverText().isEmpty(), 3000);
+            QTest::qWait(100);
+            const QString at = QString("pointer (%1, %2)").arg(pointer.x()).arg(pointer.y());
+            if (!readout->isVisible()) problems << at + ": the read-out is hidden";
+            // Measured on a label like it (a label's heightForWidth is never below its minimum height).
+            QLabel probe;
+            probe.setWordWrap(true);
+            probe.setTextInteractionFlags(readout->textInteractionFlags());
+            probe.setFont(readout->font());
+            probe.setText(readout->text());
+            if (probe.heightForWidth(readout->width()) > readout->height())
+                problems << at + QString(": the read-out needs %1 px, has %2")
+                                     .arg(probe.heightForWidth(readout->width()))
+                                     .arg(readout->height());
+            // No line of the band ends inside an arrow ("configured m = 1/32 -" | "> 0.0356").
+            {
+                QTextLayout lines(readout->text(), readout->font());
+                lines.beginLayout();
+                for (QTextLine line = lines.createLine(); line.isValid(); line = lines.createLine()) {
+                    line.setLineWidth(readout->contentsRect().width() - 8);  // the label's document margins
+                    const QString shown = readout->text().mid(line.textStart(), line.textLength()).trimmed();
+                    if (shown.endsWith('-') || shown.startsWith('>'))
+                        problems << at + ": a line of the read-out breaks an arrow: \"" + shown + "\"";
+                }
+                lines.endLayout();
+            }
+            // The same text in a tooltip at the pointer covered the maps (three lines, 400 px).
+            if (QToolTip::isVisible()) problems << at + ": a tooltip over the maps repeats the read-out";
+            const QRect band(readout->mapTo(&w, QPoint(0, 0)), readout->size());
+            for (QWidget* other : w.findChildren<QWidget*>()) {
+                if (other == readout || !other->isVisible() || other->window() != &w || other->isAncestorOf(readout) ||
+                    readout->isAncestorOf(other))
+                    continue;
+                QRect shown(other->mapTo(&w, QPoint(0, 0)), other->size());
+                for (QWidget* p = other->parentWidget(); p != nullptr && p != &w; p = p->parentWidget())
+                    shown &= QRect(p->mapTo(&w, QPoint(0, 0)), p->size());
+                if (shown.intersects(band))
+                    problems << at + QString(": the read-out (%1, %2, %3 x %4) covers %5")
+                                         .arg(band.x())
+                                         .arg(band.y())
+                                         .arg(band.width())
+                                         .arg(band.height())
+                                         .arg(test::describe(other));
+            }
+            const QRect views(w.tabs()->mapTo(&w, QPoint(0, 0)), w.tabs()->size());
+            if (views != viewsBefore || readout->height() != bandBefore)
+                problems << at + QString(": the views moved (%1 px high -> %2, band %3 -> %4 px)")
+                                     .arg(viewsBefore.height())
+                                     .arg(views.height())
+                                     .arg(bandBefore)
+                                     .arg(readout->height());
         }
-        const QPoint pointer = grid->tileRect(last).center().toPoint();
-        QCursor::setPos(grid->mapToGlobal(pointer));
-        QTest::mouseMove(grid, pointer);
-        QLabel* readout = nullptr;
-        for (QLabel* label : w.findChildren<QLabel*>())
-            if (label->property("alibiFloating").toBool()) readout = label;
-        QVERIFY(readout != nullptr);
-        QTRY_VERIFY(readout->isVisible() && !readout->text().isEmpty());
-        const QRect bar = paintedColorBarRect(grid);
-        const QRect barInWindow(grid->mapTo(&w, bar.topLeft()), bar.size());
-        QVERIFY2(!readout->geometry().intersects(barInWindow),
-                 qPrintable(QString("read-out (%1, %2, %3 x %4) over the colour bar (%5, %6, %7 x %8)")
-                                .arg(readout->x())
-                                .arg(readout->y())
-                                .arg(readout->width())
-                                .arg(readout->height())
-                                .arg(barInWindow.x())
-                                .arg(barInWindow.y())
-                                .arg(barInWindow.width())
-                                .arg(barInWindow.height())));
-        QVERIFY(!readout->geometry().contains(grid->mapTo(&w, pointer)));
+        qInfo("read-out band %d px (%d lines of %d px) at %dx%d, views %d px high", readout->height(),
+              readout->height() / std::max(1, readout->fontMetrics().lineSpacing()),
+              readout->fontMetrics().lineSpacing(), width, height, w.tabs()->height());
         (void)w.grab();
-        QVERIFY(w.grab().save(shots() + "/lesson5-readout-1280x720-presentation.png"));
+        QVERIFY(w.grab().save(
+            shots() + QString("/lesson5-step%1-readout-%2x%3-presentation.png").arg(step).arg(width).arg(height)));
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QString("%1 problems, first: %2").arg(problems.size()).arg(problems.value(0))));
     }
+    // Issue 27: the Position schemes table beside the plot was at most 420 px wide, so at
+    // 1280x720 with the Parameters dock its names were cut ("ALiBi h13 (m = 0.007812"); sized to
+    // its contents it squeezed the plot to a strip. It now stands beside the plot only when it
+    // fits there whole, else under it: every cell's text fits its column, no column is cut at
+    // the view's edge, and the plot keeps a usable size (half the view's width, 150 px high).
+    void schemesTableIsWhole_data() { addSizeRows(); }
+    void schemesTableIsWhole() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, presentation);
+        MainWindow w;
+        QVERIFY(test::showForTest(w, width, height));
+        if (presentation) w.setPresentation(true);
+        QVERIFY(w.model()->setHeads(16));  // names up to "ALiBi h15 (m = 0.00390625)"
+        w.tabs()->setCurrentIndex(MainWindow::PositionSchemesTab);
+        QTRY_VERIFY(!w.model()->pending());
+        auto* view = w.findChild<PositionSchemesView*>();
+        QVERIFY(view != nullptr);
+        QTest::qWait(200);
+        view->showDistance(4096);  // the values' column at its widest header
+        QTest::qWait(100);
+        QTableWidget* table = view->readout();
+        const QString name = QString("schemes-%1x%2%3").arg(width).arg(height).arg(presentation ? "-presentation" : "");
+        (void)w.grab();
+        QVERIFY(w.grab().save(shots() + "/" + name + ".png"));
+        QStringList problems = tableProblems(name, table, QString());
+        QVERIFY(w.parameters()->isVisible());
+        const QRectF frame = view->plot()->frameRect();
+        qInfo("%s: table %s the plot (%d x %d), plot frame %.0f x %.0f in a %d px wide view", qPrintable(name),
+              table->x() >= view->plot()->geometry().right() ? "beside" : "under", table->width(), table->height(),
+              frame.width(), frame.height(), view->width());
+        if (frame.height() < 150 || frame.width() < view->width() / 2)
+            problems << QString("%1: the plot is %2 x %3 px").arg(name).arg(frame.width()).arg(frame.height());
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QString("%1 problems, first: %2").arg(problems.size()).arg(problems.value(0))));
+    }
+
+    // Issue 27: the head grid of a many-head preset at 1280x720: Baichuan-13B (40 heads) drew its
+    // head labels over the tile row above, BLOOM-176B (112 heads) had its caption overprinted by
+    // the "log colours" box. For 8, 40 and 112 heads, normal and presentation: no tile label's
+    // rectangle meets another tile's cells, no two painted texts overlap, and the box meets none.
+    void gridLabelsClearTheTiles_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("presentation");
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<bool>("attention");  // the "log colours" box shows over attention
+        for (const char* preset : {"", "Baichuan-13B", "BLOOM-176B"})
+            for (const Size s : kSizes)
+                for (const bool presentation : {false, true})
+                    for (const bool attention : {false, true})
+                        QTest::addRow("%s-%dx%d%s%s", *preset ? preset : "H8", s.width, s.height,
+                                      presentation ? "-presentation" : "", attention ? "-attention" : "")
+                            << s.width << s.height << presentation << QString(preset) << attention;
+    }
+    void gridLabelsClearTheTiles() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, presentation);
+        QFETCH(QString, preset);
+        QFETCH(bool, attention);
+        MainWindow w;
+        QVERIFY(test::showForTest(w, width, height));
+        if (presentation) w.setPresentation(true);
+        if (!preset.isEmpty()) {
+            QComboBox* box = w.parameters()->presetBox;
+            const int index = box->findText(preset, Qt::MatchStartsWith);
+            QVERIFY2(index > 0, qPrintable(preset));
+            box->setCurrentIndex(index);
+            emit box->activated(index);
+        }
+        if (attention) QVERIFY(w.model()->setWhat(RenderWhat::Attention));
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        QTRY_VERIFY(!w.model()->pending());
+        HeadGridView* grid = w.gridView();
+        QTRY_VERIFY(grid->grid() != nullptr && !grid->stale());
+        QTest::qWait(300);
+        QTRY_VERIFY(!w.model()->pending());
+        const QString name = QString("grid-%1-%2x%3%4%5")
+                                 .arg(preset.isEmpty() ? u"H8"_s : preset)
+                                 .arg(width)
+                                 .arg(height)
+                                 .arg(presentation ? "-presentation" : "")
+                                 .arg(attention ? "-attention" : "");
+        (void)w.grab();
+        QVERIFY(w.grab().save(shots() + "/" + name + ".png"));
+        QStringList problems;
+        const GridPtr shown = grid->grid();
+        const double dpr = shown->devicePixelRatio;
+        const QRect r = grid->imageRect();
+        std::vector<QRectF> tiles;
+        for (const HeatmapTile& t : shown->grid.tiles)
+            tiles.emplace_back(r.x() + t.x / dpr, r.y() + t.y / dpr, t.width / dpr, t.height / dpr);
+        const std::vector<PaintedText> painted = paintedTexts(grid);
+        const std::vector<QString>& labels = grid->tileLabels();
+        int labelled = 0;
+        for (std::size_t n = 0; n < labels.size(); ++n) {
+            if (labels[n].isEmpty()) continue;
+            ++labelled;
+            const auto text =
+                std::find_if(painted.begin(), painted.end(), [&](const PaintedText& t) { return t.text == labels[n]; });
+            if (text == painted.end()) {
+                problems << name + ": tile label \"" + labels[n] + "\" is not a recorded painted text";
+                continue;
+            }
+            for (std::size_t m = 0; m < tiles.size(); ++m)
+                if (m != n && text->rect.adjusted(1, 1, -1, -1).intersects(tiles[m]))
+                    problems << QString("%1: label \"%2\" (%3, %4, %5 x %6) over tile %7's cells")
+                                    .arg(name, labels[n])
+                                    .arg(text->rect.x())
+                                    .arg(text->rect.y())
+                                    .arg(text->rect.width())
+                                    .arg(text->rect.height())
+                                    .arg(m);
+        }
+        const QWidget* logBox = nullptr;
+        for (const QCheckBox* box : grid->findChildren<QCheckBox*>())
+            if (box->isVisible()) logBox = box;
+        for (const PaintedText& t : painted)
+            if (logBox != nullptr && t.rect.adjusted(1, 1, -1, -1).intersects(QRectF(logBox->geometry())))
+                problems << name + ": the \"log colours\" box over the painted \"" + t.text.left(60) + "\"";
+        for (const QString& p : test::checkLayout(&w))
+            if (p.contains("HeadGridView")) problems << name + ": " + p;
+        qInfo("%s: %d tiles, %d labelled, label band %d px, tile %.0f x %.0f px", qPrintable(name), int(tiles.size()),
+              labelled, shown->gridParams.labelBand, tiles.empty() ? 0.0 : tiles[0].width(),
+              tiles.empty() ? 0.0 : tiles[0].height());
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QString("%1 problems, first: %2").arg(problems.size()).arg(problems.value(0))));
+    }
+
     void lessonStepsShowWhatTheyCite() {
         QFETCH(int, width);
         QFETCH(int, height);

@@ -371,18 +371,22 @@ void SessionModel::request() {
     r.session = m_session;
     r.gridWidth = m_gridPixels.width();
     r.gridHeight = m_gridPixels.height();
+    r.labelBand = m_labelBand;
     if (!m_gridPixels.isEmpty()) {
         // Tiles of square cells (the grid's tiles stretched to the view's aspect: "1 cell = 10.9 x
         // 7.19 px"): the core fills the size it is given, so the size asked for is the one at which
-        // its placement gives square cells, with the core's gap (explore::gridParams).
+        // its placement gives square cells, with the core's gap (explore::gridParams). Many heads
+        // in a short room (112 at 1280x720) drop the label bands where they would cost half the
+        // tiles' width, the core's rule (squareCellGrid, as ImGui's grid); the view then labels
+        // the tiles over their masked corner.
         const BiasParams& bias = m_session.attention.bias;
-        const TileSize square = squareCellPicture(bias.slopes.heads, bias.queries, bias.keyCount(),
-                                                  m_gridPixels.width(), m_gridPixels.height(),
-                                                  std::max(2, static_cast<int>(std::lround(6 * m_dpr))), m_labelBand);
-        r.gridWidth = square.width;
-        r.gridHeight = square.height;
+        const SquareCellGrid square =
+            squareCellGrid(bias.slopes.heads, bias.queries, bias.keyCount(), m_gridPixels.width(),
+                           m_gridPixels.height(), std::max(2, static_cast<int>(std::lround(6 * m_dpr))), m_labelBand);
+        r.gridWidth = square.picture.width;
+        r.gridHeight = square.picture.height;
+        r.labelBand = square.labelBand;
     }
-    r.labelBand = m_labelBand;
     r.devicePixelRatio = m_dpr;
     r.wantCompare = m_wantCompare;
     if (!m_comparePixels.isEmpty()) {
