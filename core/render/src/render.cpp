@@ -894,11 +894,14 @@ TileSize squareCellTile(int width, int height, std::int64_t queries, std::int64_
             std::clamp(static_cast<int>(std::floor(cell * Q)), 1, h)};
 }
 
-TileSize squareCellPicture(int tiles, std::int64_t queries, std::int64_t keys, int width, int height, int gap,
-                           int labelBand) {
+namespace {
+
+// squareCellPicture's search: nothing when no size within the room gives square cells.
+std::optional<TileSize> findSquareCellPicture(int tiles, std::int64_t queries, std::int64_t keys, int width, int height,
+                                              int gap, int labelBand) {
     tiles = std::max(tiles, 1);
     gap = std::max(gap, 0);
-    TileSize best{std::max(width, 1), std::max(height, 1)};
+    std::optional<TileSize> best;
     double bestCell = -1;
     // The band the placement leaves above each of `rows` rows of a picture `h` tall (placeTiles).
     const auto bandFor = [labelBand](int h, int rows) { return std::clamp(labelBand, 0, std::max(0, h / (4 * rows))); };
@@ -922,22 +925,35 @@ TileSize squareCellPicture(int tiles, std::int64_t queries, std::int64_t keys, i
         const GridLayout layout = tiles == 1 ? GridLayout{1, 1} : gridLayout(tiles, w, h);
         if (layout.columns != c || layout.rows != r) continue;
         const double cell = static_cast<double>(tile.width) / static_cast<double>(std::max<std::int64_t>(keys, 1));
-        if (cell > bestCell + 1e-9) bestCell = cell, best = {w, h};
+        if (cell > bestCell + 1e-9) bestCell = cell, best = TileSize{w, h};
     }
     return best;
 }
 
+}  // namespace
+
+TileSize squareCellPicture(int tiles, std::int64_t queries, std::int64_t keys, int width, int height, int gap,
+                           int labelBand) {
+    return findSquareCellPicture(tiles, queries, keys, width, height, gap, labelBand)
+        .value_or(TileSize{std::max(width, 1), std::max(height, 1)});
+}
+
 SquareCellGrid squareCellGrid(int tiles, std::int64_t queries, std::int64_t keys, int width, int height, int gap,
                               int labelBand) {
-    const TileSize banded = squareCellPicture(tiles, queries, keys, width, height, gap, labelBand);
-    if (tiles <= 1 || labelBand <= 0) return {banded, labelBand};
-    const TileSize bare = squareCellPicture(tiles, queries, keys, width, height, gap, 0);
+    const std::optional<TileSize> banded = findSquareCellPicture(tiles, queries, keys, width, height, gap, labelBand);
+    const TileSize room{std::max(width, 1), std::max(height, 1)};
+    if (tiles <= 1 || labelBand <= 0) return {banded.value_or(room), labelBand};
+    const std::optional<TileSize> bare = findSquareCellPicture(tiles, queries, keys, width, height, gap, 0);
+    // No square cells with the bands (BLOOM-176B's 112 heads at 720p: 2.44 x 1.81 px cells) but
+    // square ones without: the labels go over the tiles' masked corners instead.
+    if (!banded) return bare ? SquareCellGrid{*bare, 0} : SquareCellGrid{room, labelBand};
+    if (!bare) return {*banded, labelBand};
     const auto tileWidth = [&](const TileSize& size) {
         const int columns = std::max(gridLayout(tiles, size.width, size.height).columns, 1);
         return (size.width - std::max(gap, 0) * (columns - 1)) / columns;
     };
-    if (tileWidth(bare) >= 2 * tileWidth(banded)) return {bare, 0};
-    return {banded, labelBand};
+    if (tileWidth(*bare) >= 2 * tileWidth(*banded)) return {*bare, 0};
+    return {*banded, labelBand};
 }
 
 std::vector<HeatmapTile> placeHeatmapTiles(const std::vector<int>& heads, int width, int height, int gap, Heatmap& map,

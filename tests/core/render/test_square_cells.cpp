@@ -63,3 +63,14 @@ TEST(SquareCellGrid, ManyHeadsInAShortRoomDropTheLabelBands) {
     EXPECT_EQ(eight.picture.width, 1124);
     EXPECT_EQ(eight.picture.height, 600);
 }
+
+TEST(SquareCellGrid, NoSquareCellsWithBandsButSquareWithoutDropTheBands) {
+    // 112 heads of 16 x 16 in 300 x 140 with 10 px bands: no picture within the room gives square
+    // cells with a band over every row (the Qt grid kept the room itself: BLOOM-176B at 720p drew
+    // 2.44 x 1.81 px cells); without the bands one does, and the rule takes it.
+    const SquareCellGrid grid = squareCellGrid(112, 16, 16, 300, 140, 4, 10);
+    EXPECT_EQ(grid.labelBand, 0);
+    EXPECT_LE(grid.picture.width, 300);
+    EXPECT_LE(grid.picture.height, 140);
+    for (const HeatmapTile& t : placed(112, grid.picture, 4, grid.labelBand)) EXPECT_EQ(t.width, t.height);
+}
