@@ -829,9 +829,8 @@ void AttentionMapsPage::onOpened() {
             if (!overview) return {std::unexpected(overview.error()), -1, {}};
             std::vector<QString> labels;
             for (std::size_t n = 0; n < overview->tileLayer.size(); ++n)
-                labels.push_back(
-                    u"L%1 h%2"_s.arg(maps->layerInfo()[static_cast<std::size_t>(overview->tileLayer[n])].number)
-                        .arg(overview->map.tiles[n].head));
+                labels.push_back(QString::fromStdString(
+                    explore::mapsHeadLabel(*maps, overview->tileLayer[n], overview->map.tiles[n].head)));
             Heatmap map = overview->map;
             // Runs on the UI thread once shown: the hit test and labels of this very picture.
             auto shown = [this, maps, overview = std::make_shared<MapsOverview>(std::move(*overview)),
