@@ -245,13 +245,23 @@ std::vector<std::string> PlotCanvas::drawSeriesInTurn(const std::vector<Series>&
     // The y span in axis units, as drawn (log2 on a log axis), for the core's "same line".
     const CurveAxes axes{m_y0, m_y1, m_axes.yKind == AxisScale::Log2, m_axes.xKind == AxisScale::Log2};
     const std::vector<CurveTurn> turns = coincidingCurves(series, axes);
+    // Each stretch dashed in its turn among the coinciding curves drawn there: past the shorter
+    // curves' ends the longer ones deal the dashes again, and a curve left alone is whole.
+    const std::vector<std::vector<CurveStretch>> stretches = coincidingStretches(series, axes);
     for (std::size_t n = 0; n < series.size(); ++n) {
         const ImU32 color = n < colors.size() ? colors[n] : IM_COL32_WHITE;
-        const DashPattern dash = dashInTurn(turns[n], thickness);
-        if (dash.on > 0)
-            drawDashedSeries(series[n], color, thickness, dash.on, dash.on + dash.off, dash.offset);
-        else
+        if (turns[n].groupSize <= 1) {
             drawSeries(series[n], color, thickness);
+            continue;
+        }
+        for (const CurveStretch& stretch : stretches[n]) {
+            const Series piece = seriesStretch(series[n], stretch.xFrom, stretch.xTo);
+            const DashPattern dash = dashInTurn(stretch.turn, thickness);
+            if (dash.on > 0)
+                drawDashedSeries(piece, color, thickness, dash.on, dash.on + dash.off, dash.offset);
+            else
+                drawSeries(piece, color, thickness);
+        }
     }
     std::vector<std::string> phrases = coincidingNote(turns);
     std::string note;

@@ -178,3 +178,42 @@ TEST_F(PlotCanvasTurns, TheDashesAreTheCores) {
 
 }  // namespace
 }  // namespace alibi::imgui
+
+namespace alibi::imgui {
+namespace {
+
+// The s39 review (lesson 3, T = 64 ... 1024): past the shorter curves' ends the longest kept its
+// one dash in the group's period, a few short dashes over the tail. Drawn now as the core's
+// stretches: where it runs on alone it is whole.
+TEST_F(PlotCanvasTurns, TheLongestCurveIsWholeWhereItRunsOnAlone) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(800, 600));
+    ImGui::Begin("plot");
+    PlotAxes axes;
+    axes.title = "two lengths";
+    axes.xMax = 100;
+    axes.yMin = -100;
+    axes.yMax = 0;
+    const Series shortLine{"short", {0, 5, 10, 15, 20, 25}, {0, -5, -10, -15, -20, -25}};
+    Series longLine{"long", {}, {}};
+    for (int x = 0; x <= 100; x += 5) longLine.x.push_back(x), longLine.y.push_back(-x);
+    PlotCanvas canvas(axes, ImVec2(600, 400));
+    const std::vector<std::string> note = canvas.drawSeriesInTurn({shortLine, longLine}, {kRed, kBlue}, 1.5f);
+    const std::vector<Triangle> blue = trianglesOf(*ImGui::GetWindowDrawList(), kBlue);
+    std::vector<ImVec2> tail;
+    for (double x = 30; x <= 98; x += 1) tail.push_back(canvas.toScreen(x, -x));
+    ImGui::End();
+    ImGui::EndFrame();
+    EXPECT_EQ(note, std::vector<std::string>{"2 curves coincide, dashed in turn"});
+    int gaps = 0;
+    for (const ImVec2& p : tail) {
+        bool drawn = false;
+        for (const Triangle& t : blue) drawn = drawn || covers(t, p);
+        if (!drawn) ++gaps;
+    }
+    EXPECT_EQ(gaps, 0) << "of " << tail.size() << " points along the tail";
+}
+
+}  // namespace
+}  // namespace alibi::imgui
