@@ -295,7 +295,9 @@ void drawDistanceTab(AppState& state, const Model& model) {
     // A lesson step showing attention against distance cites this plot (lesson 5 step 5).
     axes.cited = state.lessonOpen && s.lessonSide;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    PlotCanvas canvas(axes, ImVec2(inColumn ? room.x - column - gap : avail.x, std::max(avail.y, 80.0f)));
+    // Never shorter than the layout check's least (the tab scrolls to it; the s39 review's F13).
+    const float least = plotHeightForFrame(axes.cited ? kMinCitedPlotHeight : kMinPlotHeight);
+    PlotCanvas canvas(axes, ImVec2(inColumn ? room.x - column - gap : avail.x, std::max(avail.y, least)));
     s.plotShown = lastItemShown();
     // The file underneath, the priors on top: where a head follows its prior the lines coincide
     // and the thinner prior stays visible over the file's line.
@@ -392,9 +394,13 @@ void drawRowTab(AppState& state, const Model& model) {
     axes.yMin = 0;
     axes.yMax = top > 0 ? top * 1.05 : 1;
     // A lesson step showing the row cites this plot (lesson 5 step 4's "peak at the right").
-    axes.cited = state.lessonOpen && s.lessonSide && inColumn;
+    // Cited in either layout (it was only in the column one, so a narrow tab's plot pushed under
+    // its text, the s39 review's F2b, went unseen by the layout check); never shorter than the
+    // layout check's least (the tab scrolls to it).
+    axes.cited = state.lessonOpen && s.lessonSide;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    PlotCanvas canvas(axes, ImVec2(inColumn ? room.x - column - gap : avail.x, std::max(avail.y, 80.0f)));
+    const float least = plotHeightForFrame(axes.cited ? kMinCitedPlotHeight : kMinPlotHeight);
+    PlotCanvas canvas(axes, ImVec2(inColumn ? room.x - column - gap : avail.x, std::max(avail.y, least)));
     s.plotShown = lastItemShown();
     canvas.drawSeries(lines[0], kFileColor, 3.0f);
     if (!lines[2].y.empty()) canvas.drawSeries(lines[2], kConfiguredColor, 1.5f);
@@ -499,25 +505,38 @@ void drawSimilarityTab(AppState& state, const Model& model) {
         if (!sim->heatmap.tiles.empty()) tile = sim->heatmap.tiles.front();
         const float cellW = static_cast<float>(tile.width) / static_cast<float>(n);
         const float cellH = static_cast<float>(tile.height) / static_cast<float>(n);
-        const float widest = ImGui::CalcTextSize(fmt::format("h{}", n - 1).c_str()).x;
-        const int rowStep = std::max(1, static_cast<int>(std::ceil(lineHeight / std::max(cellH, 1.0f))));
-        const int columnStep = std::max(1, static_cast<int>(std::ceil((widest + 2.0f) / std::max(cellW, 1.0f))));
+        // The labels' size: the font's, down to what a cell holds (a line a cell tall, the widest
+        // label a cell wide) but not under 9 px, so every head is named where it can be (the
+        // s39 review's F8: 14 px cells at 1280x720 with the Parameters panel labelled every other
+        // head, hiding the h6 / h5 swap the clustering order is about).
+        const float fontSize = ImGui::GetFontSize();
+        const float fullWidest = ImGui::CalcTextSize(fmt::format("h{}", n - 1).c_str()).x;
+        const float labelSize =
+            std::clamp(std::min(fontSize * std::max(cellH, 1.0f) / lineHeight, fontSize * (cellW - 2.0f) / fullWidest),
+                       9.0f, fontSize);
+        const float shrink = labelSize / fontSize;
+        const float widest = fullWidest * shrink;
+        const int rowStep =
+            std::max(1, static_cast<int>(std::ceil(lineHeight * shrink / std::max(cellH, 1.0f) - 0.01f)));
+        const int columnStep =
+            std::max(1, static_cast<int>(std::ceil((widest + 2.0f) / std::max(cellW, 1.0f) - 0.01f)));
         noteMatrix("similarity matrix", n, std::min(cellW, cellH));
         noteHeatmapTiles("similarity matrix", {tile}, origin, n, n);
         const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
         for (int k = 0; k < n; ++k) {
             const std::string text = fmt::format("h{}", sim->order[static_cast<std::size_t>(k)]);
-            const ImVec2 t = ImGui::CalcTextSize(text.c_str());
+            const ImVec2 full = ImGui::CalcTextSize(text.c_str());
+            const ImVec2 t(full.x * shrink, full.y * shrink);
             if (k % rowStep == 0) {
                 const float centre = origin.y + static_cast<float>(tile.y) + cellH * (static_cast<float>(k) + 0.5f);
                 const ImVec2 at(origin.x - t.x - 4.0f, std::round(centre - t.y * 0.5f));
-                draw->AddText(at, ink, text.c_str());
+                draw->AddText(ImGui::GetFont(), labelSize, at, ink, text.c_str());
                 noteMatrixLabel("similarity matrix", true, k, at.y + t.y * 0.5f, t.y, centre);
             }
             if (k % columnStep == 0) {
                 const float centre = origin.x + static_cast<float>(tile.x) + cellW * (static_cast<float>(k) + 0.5f);
-                const ImVec2 at(std::round(centre - t.x * 0.5f), top);
-                draw->AddText(at, ink, text.c_str());
+                const ImVec2 at(std::round(centre - t.x * 0.5f), top + (lineHeight - t.y));
+                draw->AddText(ImGui::GetFont(), labelSize, at, ink, text.c_str());
                 noteMatrixLabel("similarity matrix", false, k, at.x + t.x * 0.5f, t.x, centre);
             }
         }
