@@ -102,9 +102,12 @@ void drawMassTable(AppState& state, const ExtrapolationResult& result) {
     const float header = measuredHeader > 0.0f ? measuredHeader : row + 1.0f;
     const float scrollBar = massTableWidth(e) > room.x ? ImGui::GetStyle().ScrollbarSize : 0.0f;
     const float whole = std::floor((room.y - header - scrollBar - 2.0f) / pitch);
-    const float height = whole >= 1.0f && whole < static_cast<float>(e.massBeyond.size())
-                             ? header + whole * pitch + scrollBar + 2.0f
-                             : 0.0f;
+    // Every row when they fit (the table as tall as they are: filling the room left a part row
+    // of empty space under them), else the whole rows that fit.
+    const float all = static_cast<float>(e.massBeyond.size());
+    const float height = whole >= all    ? header + all * pitch + scrollBar + 1.0f  // the bottom border
+                         : whole >= 1.0f ? header + whole * pitch + scrollBar + 2.0f
+                                         : 0.0f;
     if (!ImGui::BeginTable("mass beyond L", columns, flags, ImVec2(0.0f, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     // Widths from the header texts: fitted to the contents, the columns were sized while the

@@ -327,7 +327,9 @@ void drawRowTab(AppState& state, const Model& model) {
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float column = ImGui::GetFontSize() * 16.0f;
-    const bool inColumn = room.x - column >= ImGui::GetFontSize() * 24.0f;
+    // The plot beside the column from 14 em (at 1920x1080 with the Parameters panel the tab is
+    // about 35 em: above the plot, the text pushed it under the tab's edge, the s39 review's F13).
+    const bool inColumn = room.x - column >= ImGui::GetFontSize() * 14.0f;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     if (inColumn) {
         ImGui::SetCursorScreenPos(ImVec2(start.x + room.x - column, start.y));

@@ -357,7 +357,8 @@ TEST_P(LessonViews, TheHeadGridUsesTheRoom) {
 // frame that shows it. With the Parameters panel open in presentation mode at 1280x720 the s39
 // review found stage plots 25 px tall with their ticks on each other, the mass table's rows
 // under its scroll bar, Compare's dtype combo and the Fit hint past the window's edge.
-TEST_P(LessonViews, EveryStepLaysOutWithoutProblems) {
+class LessonLayout : public LessonViews {};
+TEST_P(LessonLayout, EveryStepLaysOutWithoutProblems) {
     int count = 0;
     std::string problems;
     for (const char* lesson : {"alibi-in-five-steps", "slopes", "train-short-test-long", "same-model-different-code",
@@ -381,7 +382,15 @@ TEST_P(LessonViews, EveryStepLaysOutWithoutProblems) {
     EXPECT_EQ(count, 0) << problems;
 }
 
-INSTANTIATE_TEST_SUITE_P(Displays, LessonViews,
+INSTANTIATE_TEST_SUITE_P(Displays, LessonViews, ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false}),
+                         [](const auto& info) {
+                             return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
+                                    (info.param.presentation ? "_presentation" : "") +
+                                    (info.param.parameters ? "_parameters" : "");
+                         });
+// The layout walk also with the Parameters panel open (the other tests' pictures at that size are
+// the attention maps view's room, laid out by panel_maps).
+INSTANTIATE_TEST_SUITE_P(Displays, LessonLayout,
                          ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false},
                                            Display{1280, 720, true, true}),
                          [](const auto& info) {
