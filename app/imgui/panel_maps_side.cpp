@@ -326,10 +326,11 @@ void drawRowTab(AppState& state, const Model& model) {
     // 57 px tall at 1280x720 in presentation mode, its y axis a lone "0").
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    const float column = ImGui::GetFontSize() * 16.0f;
-    // The plot beside the column from 14 em (at 1920x1080 with the Parameters panel the tab is
-    // about 35 em: above the plot, the text pushed it under the tab's edge, the s39 review's F13).
-    const bool inColumn = room.x - column >= ImGui::GetFontSize() * 14.0f;
+    // The column 12 to 16 em, the plot beside it 14 em at least (at 1920x1080 with the Parameters
+    // panel the tab is about 30 em: above the plot, the text pushed it under the tab's edge, the
+    // s39 review's F13).
+    const float column = std::min(ImGui::GetFontSize() * 16.0f, room.x - ImGui::GetFontSize() * 14.0f);
+    const bool inColumn = column >= ImGui::GetFontSize() * 12.0f;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     if (inColumn) {
         ImGui::SetCursorScreenPos(ImVec2(start.x + room.x - column, start.y));
@@ -374,9 +375,21 @@ void drawRowTab(AppState& state, const Model& model) {
         s.rowFirstKey = window.first;
         s.rowLastKey = window.last;
         if (const std::string note = explore::keyWindowNote(window, maps.keys(), false); !note.empty()) {
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextDisabled("%s", note.c_str());
-            ImGui::PopTextWrapPos();
+            // Above the plot only where the plot keeps its least height under it, else behind a
+            // (?) (a short tab at 1280x720 with the Parameters panel: the plot's ticks were cut).
+            const float least =
+                plotHeightForFrame(state.lessonOpen && s.lessonSide ? kMinCitedPlotHeight : kMinPlotHeight);
+            const float noteHeight =
+                ImGui::CalcTextSize(note.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+            if (inColumn || ImGui::GetContentRegionAvail().y - noteHeight - ImGui::GetStyle().ItemSpacing.y >= least) {
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextDisabled("%s", note.c_str());
+                ImGui::PopTextWrapPos();
+            } else {
+                sameLineIfFits(ImGui::CalcTextSize("(?)").x);
+                ImGui::TextDisabled("(?)");
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note.c_str());
+            }
         }
         return true;
     }();
