@@ -176,6 +176,7 @@ bool inTextField(const Hit& h) {
 struct PlotSeen {
     std::string title;
     ImVec2 min, max;
+    ImVec4 visible;  // the window's clip rectangle where it was drawn
     int yTickLabels = 0;
     bool cited = false;
 };
@@ -266,7 +267,11 @@ void pastRightEdges(std::vector<LayoutProblem>& problems) {
 }  // namespace
 
 void notePlot(const std::string& title, ImVec2 frameMin, ImVec2 frameMax, int yTickLabels, bool cited) {
-    pictures().plots.push_back({title, frameMin, frameMax, yTickLabels, cited});
+    const ImGuiWindow* w = ImGui::GetCurrentWindow();
+    const ImVec4 visible = w != nullptr ? ImVec4(w->InnerClipRect.Min.x, w->InnerClipRect.Min.y, w->InnerClipRect.Max.x,
+                                                 w->InnerClipRect.Max.y)
+                                        : ImVec4(frameMin.x, frameMin.y, frameMax.x, frameMax.y);
+    pictures().plots.push_back({title, frameMin, frameMax, visible, yTickLabels, cited});
 }
 
 void noteMatrix(const std::string& name, int cells, float cellSize) {
@@ -360,6 +365,9 @@ std::string LayoutProblem::describe() const {
         case Kind::CrowdedTicks:
             what = "plot's x tick labels crowded";
             break;
+        case Kind::OffScreen:
+            what = "cited plot not wholly in view";
+            break;
         case Kind::PastEdge:
             what = "items past the window's right edge, no horizontal scroll";
             break;
@@ -429,6 +437,13 @@ std::vector<LayoutProblem> checkTextLayout(const ImDrawData& data) {
             problems.push_back({LayoutProblem::Kind::SmallPlot, p.title,
                                 fmt::format("{:.0f} px tall, {:.0f} wanted", p.max.y - p.min.y, kMinPlotHeight), "",
                                 p.min, p.max});
+        // A cited plot scrolled out of its window (the s39 review's F2b: the Row plot under the
+        // tab's text, only its axis title showing) is not seen by the room however tall it is.
+        if (p.cited && (p.min.x < p.visible.x - 1.0f || p.min.y < p.visible.y - 1.0f || p.max.x > p.visible.z + 1.0f ||
+                        p.max.y > p.visible.w + 1.0f))
+            problems.push_back({LayoutProblem::Kind::OffScreen, p.title,
+                                fmt::format("frame to y {:.0f}, its window shows to y {:.0f}", p.max.y, p.visible.w),
+                                "", p.min, p.max});
         if (p.cited && p.max.y - p.min.y < kMinCitedPlotHeight)
             problems.push_back({LayoutProblem::Kind::SmallPlot, p.title,
                                 fmt::format("{:.0f} px tall, {:.0f} wanted", p.max.y - p.min.y, kMinCitedPlotHeight),

@@ -9,6 +9,7 @@
 //  - overlap: two runs whose ink rectangles overlap.
 // And what the views note while drawing (the s35 review: pictures that say less than their numbers):
 //  - a plot whose y axis labels fewer than two values (a lone "0" under a 0.39 peak);
+//  - a plot a lesson step cites (PlotAxes::cited) not wholly inside its window's visible part;
 //  - a plot a lesson step cites (PlotAxes::cited) whose frame is under kMinCitedPlotHeight, and
 //    any plot whose frame is under kMinPlotHeight (its ticks print on each other; the s39 review's
 //    25 px stage plots and 12 px row plot);
@@ -58,7 +59,8 @@ struct LayoutProblem {
         EmptyStrip,
         StretchedCells,
         CrowdedTicks,
-        PastEdge
+        PastEdge,
+        OffScreen
     };
     Kind kind = Kind::Cut;
     std::string text, other;  // the run (and for an overlap the other run)

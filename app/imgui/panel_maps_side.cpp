@@ -18,6 +18,8 @@
 #include <alibi/render/ticks.hpp>
 #include <alibi/text/visible.hpp>
 
+#include <imgui_internal.h>
+
 #include <fmt/format.h>
 #include <imgui.h>
 
@@ -242,6 +244,34 @@ void drawHeadTab(AppState& state, const Model& model) {
     drawColorBarBeside(model.maps.headBarTexture, origin, size, bar);
 }
 
+// A plot a lesson step cites, drawn under the tab's text where the tab is narrow: the tab scrolls
+// once per step shown so the plot is in view (the s39 review's F2b: at 1280x720 with the
+// Parameters panel only its axis title showed), then the user's scrolling is left alone.
+// The height of a plot with `avail` pixels under the tab's text: `least` at least; a cited one
+// that does not fit there takes the tab's visible height (scrollCitedPlotIntoView then shows it
+// alone, no line of the text above half cut at the tab's top).
+float citedPlotHeight(float avail, float least, bool cited) {
+    if (avail >= least || !cited) return std::max(avail, least);
+    return std::max(least, ImGui::GetCurrentWindow()->InnerClipRect.GetHeight());
+}
+
+// `tab`: the tab drawing the plot (a step switching tabs draws the old one a frame more: it must
+// not take the step's scroll).
+void scrollCitedPlotIntoView(const AppState& state, bool cited, MapsSide tab) {
+    static std::uint64_t scrolledFor = 0;
+    if (!cited || scrolledFor == state.lessonStep || state.maps.side != tab || state.maps.sideShown != tab) return;
+    scrolledFor = state.lessonStep;
+    const float top = ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y;
+    const float bottom = ImGui::GetItemRectMax().y - ImGui::GetWindowPos().y;
+    const float shown = ImGui::GetCurrentWindow()->InnerClipRect.GetHeight();  // the tab's visible height
+    // Its bottom at the window's bottom where it is shorter than the window, else its top at the
+    // window's top (citedPlotHeight made it the window's height).
+    if (bottom - top < shown - 1.0f)
+        ImGui::SetScrollFromPosY(bottom, 1.0f);
+    else
+        ImGui::SetScrollFromPosY(top, 0.0f);
+}
+
 void drawDistanceTab(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     const AttentionMaps& maps = *model.maps.file->maps;
@@ -253,8 +283,11 @@ void drawDistanceTab(AppState& state, const Model& model) {
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float em = ImGui::GetFontSize();
-    const float column = std::min(em * 20.0f, room.x - em * 18.0f);
-    const bool inColumn = column >= em * 16.0f;
+    // The plot beside the column from 14 em (at 1920x1080 with the Parameters panel the tab is
+    // about 32 em: above the plot, the text pushed it under the tab's edge, the s39 review's F13);
+    // a column of 14 em holds the fit's numbers wrapped.
+    const float column = std::min(em * 20.0f, room.x - em * 14.0f);
+    const bool inColumn = column >= em * 14.0f;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     if (inColumn) {
         ImGui::SetCursorScreenPos(ImVec2(start.x + room.x - column, start.y));
@@ -297,8 +330,10 @@ void drawDistanceTab(AppState& state, const Model& model) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // Never shorter than the layout check's least (the tab scrolls to it; the s39 review's F13).
     const float least = plotHeightForFrame(axes.cited ? kMinCitedPlotHeight : kMinPlotHeight);
-    PlotCanvas canvas(axes, ImVec2(inColumn ? room.x - column - gap : avail.x, std::max(avail.y, least)));
+    PlotCanvas canvas(axes,
+                      ImVec2(inColumn ? room.x - column - gap : avail.x, citedPlotHeight(avail.y, least, axes.cited)));
     s.plotShown = lastItemShown();
+    scrollCitedPlotIntoView(state, axes.cited, MapsSide::Distance);
     // The file underneath, the priors on top: where a head follows its prior the lines coincide
     // and the thinner prior stays visible over the file's line.
     canvas.drawSeries(lines[0], kFileColor, 3.0f);
@@ -415,8 +450,10 @@ void drawRowTab(AppState& state, const Model& model) {
     axes.cited = state.lessonOpen && s.lessonSide;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float least = plotHeightForFrame(axes.cited ? kMinCitedPlotHeight : kMinPlotHeight);
-    PlotCanvas canvas(axes, ImVec2(inColumn ? room.x - column - gap : avail.x, std::max(avail.y, least)));
+    PlotCanvas canvas(axes,
+                      ImVec2(inColumn ? room.x - column - gap : avail.x, citedPlotHeight(avail.y, least, axes.cited)));
     s.plotShown = lastItemShown();
+    scrollCitedPlotIntoView(state, axes.cited, MapsSide::Row);
     canvas.drawSeries(lines[0], kFileColor, 3.0f);
     if (!lines[2].y.empty()) canvas.drawSeries(lines[2], kConfiguredColor, 1.5f);
     if (!lines[1].y.empty()) canvas.drawSeries(lines[1], kFittedColor, 1.5f);
