@@ -270,6 +270,8 @@ struct AppState {
     // ---- a trained model's attention maps (the Maps and Fit views)
     MapsState maps;
     std::vector<TileLabelPlace> mapsLabels;  // where the maps grid's tile labels were drawn last frame
+    alibi::ColorBar mapsBar;                 // the colour bar drawn beside the maps grid (or overview) last frame
+    std::string mapsSubtitle;                // the maps grid's (or overview's) subtitle as drawn last frame
     LiveState live;                          // the Model view
     std::vector<std::string> droppedFiles;   // dropped on the window this frame (the shell adds them)
 

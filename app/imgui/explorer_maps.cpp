@@ -214,7 +214,7 @@ void Explorer::collectMaps() {
     maps.grid = m_mapsGrid->result();
     maps.gridPending = m_mapsGrid->pending();
     if (maps.grid != previousGrid && maps.grid->error.empty()) {
-        upload(maps.grid->heatmap.image, maps.gridTexture);
+        upload(maps.grid->picture().image, maps.gridTexture);
         upload(maps.grid->colorBar, maps.gridBarTexture);
     }
     const auto previousHead = maps.head;

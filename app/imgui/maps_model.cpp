@@ -5,8 +5,6 @@
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <chrono>
 
@@ -20,7 +18,26 @@ double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-constexpr int kOverviewGap = 8;  // between layers (heads inside a layer are 1 px apart)
+// The overview fills the whole room it was asked for, and its square tiles leave a margin on the
+// right or below: the picture is cut to its tiles so the colour bar sits beside them (the tiles'
+// places and pixels are the core's; the margin cut holds no pixel of theirs).
+void trimToTiles(Image& image, const std::vector<HeatmapTile>& tiles) {
+    int width = 0, height = 0;
+    for (const HeatmapTile& t : tiles) {
+        width = std::max(width, t.x + t.width);
+        height = std::max(height, t.y + t.height);
+    }
+    width = std::min(width, image.width);
+    height = std::min(height, image.height);
+    if (width == image.width && height == image.height) return;
+    Image trimmed;
+    trimmed.width = width;
+    trimmed.height = height;
+    trimmed.pixels.reserve(static_cast<std::size_t>(width) * static_cast<std::size_t>(height));
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) trimmed.pixels.push_back(image.at(x, y));
+    image = std::move(trimmed);
+}
 
 }  // namespace
 
@@ -96,91 +113,52 @@ std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& req
         }
         result->heatmap = std::move(*map);
     } else {
-        // One block per layer, near-square, each the layer's grid with its own colour range.
-        const GridLayout layout = gridLayout(maps.layers(), request.width, request.height);
-        const int blockWidth = (request.width - kOverviewGap * (layout.columns - 1)) / layout.columns;
-        const int blockHeight = (request.height - kOverviewGap * (layout.rows - 1)) / layout.rows;
-        if (blockWidth < maps.heads() || blockHeight < 4) {
-            result->error = fmt::format(
-                "{} layers of {} heads do not fit in {} x {} pixels; widen the window or "
-                "look at one layer at a time",
-                maps.layers(), maps.heads(), request.width, request.height);
+        // Every layer at once: the core's overview (one row of tiles per layer, a label band
+        // above each row), the picture Qt shows and the exported overview figure draws.
+        params.labelBand = request.labelBand;
+        params.progress = cancel.progress();  // a newer request stops this one
+        auto overview = renderAttentionOverview(maps, params);
+        // A deep model in a small view: the bands above every row left room for only some of the
+        // layers (24 layers of 16 heads at 1280x720 in presentation mode: 14 layers of 1 px
+        // tiles). Then every layer without bands (the tiles unlabelled, the subtitle naming the
+        // layers' order), until the core's overview decides its bands as squareCellGrid does.
+        const auto every = static_cast<std::size_t>(maps.layers()) * static_cast<std::size_t>(maps.heads());
+        if (overview && params.labelBand > 0 && overview->map.tiles.size() < every && !cancel.cancelled()) {
+            params.labelBand = 0;
+            overview = renderAttentionOverview(maps, params);
+        }
+        if (cancel.cancelled()) return nullptr;
+        if (!overview) {
+            result->error = overview.error().message;
             return result;
         }
-        Image& image = result->heatmap.image;
-        image.width = request.width;
-        image.height = request.height;
-        image.pixels.assign(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height),
-                            Rgba{0, 0, 0, 0});
-        result->heatmap.lo = INFINITY;
-        result->heatmap.hi = -INFINITY;
-        params.gap = 1;
-        params.head = -1;
-        params.labelBand = request.labelBand;  // the block's layer label sits above its first row
-        // Each block's heads with square cells, as large as the block allows.
-        const TileSize square = squareCellPicture(maps.heads(), maps.queries(), maps.keys(), blockWidth, blockHeight,
-                                                  params.gap, params.labelBand);
-        params.width = square.width;
-        params.height = square.height;
-        for (int layer = 0; layer < maps.layers(); ++layer) {
-            if (cancel.cancelled()) return nullptr;
-            params.layerIndex = layer;
-            auto map = renderAttentionMaps(maps, params);
-            if (!map) {
-                result->error = map.error().message;
-                return result;
-            }
-            MapsBlock block;
-            block.layer = layer;
-            block.x = (layer % layout.columns) * (blockWidth + kOverviewGap);
-            block.y = (layer / layout.columns) * (blockHeight + kOverviewGap);
-            for (int y = 0; y < map->image.height; ++y)
-                for (int x = 0; x < map->image.width; ++x) image.at(block.x + x, block.y + y) = map->image.at(x, y);
-            result->heatmap.lo = std::min(result->heatmap.lo, map->lo);
-            result->heatmap.hi = std::max(result->heatmap.hi, map->hi);
-            result->heatmap.summary = map->summary;
-            result->heatmap.log = map->log;
-            map->image = {};
-            block.map = std::move(*map);
-            result->blocks.push_back(std::move(block));
-        }
+        result->overview = std::move(*overview);
+        trimToTiles(result->overview.map.image, result->overview.map.tiles);
     }
     result->colorBar = renderColorBar(Colormap::Viridis, 8, std::max(request.height, 2), true);
     result->ms = msSince(start);
     return result;
 }
 
-namespace {
-
-// The overview's block under (x, y), and the pixel inside it.
-const MapsBlock* blockAt(const MapsGridResult& grid, int x, int y) {
-    for (const MapsBlock& block : grid.blocks)
-        for (const HeatmapTile& t : block.map.tiles)
-            if (x >= block.x + t.x && y >= block.y + t.y && x < block.x + t.x + t.width && y < block.y + t.y + t.height)
-                return &block;
-    return nullptr;
-}
-
-}  // namespace
-
-const Heatmap* mapsHeatmapAt(const MapsGridResult& grid, int x, int y) {
-    if (!grid.request.overview) return &grid.heatmap;
-    const MapsBlock* block = blockAt(grid, x, y);
-    return block != nullptr ? &block->map : nullptr;
-}
-
 std::optional<MapsCell> mapsCellAt(const MapsGridResult& grid, int x, int y) {
     const AttentionMaps& maps = *grid.request.maps;
     if (grid.request.overview) {
-        const MapsBlock* block = blockAt(grid, x, y);
-        if (block == nullptr) return std::nullopt;
-        auto hit = mapsHitTest(block->map, maps, x - block->x, y - block->y);
+        auto hit = overviewHitTest(grid.overview, maps, x, y);
         if (!hit) return std::nullopt;
-        return MapsCell{block->layer, hit->head, hit->query, hit->key};
+        return MapsCell{hit->layerIndex, hit->cell.head, hit->cell.query, hit->cell.key};
     }
     auto hit = mapsHitTest(grid.heatmap, maps, x, y);
     if (!hit) return std::nullopt;
     return MapsCell{grid.request.layer, hit->head, hit->query, hit->key};
+}
+
+int mapsTileOf(const MapsGridResult& grid, const MapsCell& cell) {
+    const std::vector<HeatmapTile>& tiles = grid.picture().tiles;
+    for (std::size_t n = 0; n < tiles.size(); ++n) {
+        const int layer = grid.request.overview ? grid.overview.tileLayer[n] : grid.request.layer;
+        if (layer == cell.layer && tiles[n].head == cell.head) return static_cast<int>(n);
+    }
+    return -1;
 }
 
 std::shared_ptr<const LayerFitResult> computeLayerFit(const LayerFitRequest& request, const CancelFlag& cancel) {

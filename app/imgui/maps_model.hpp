@@ -11,6 +11,7 @@
 #include <alibi/analysis/head_similarity.hpp>
 #include <alibi/explore/head_compare.hpp>
 #include <alibi/explore/job_runner.hpp>
+#include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/figure/head_compare_figure.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/render/plot.hpp>
@@ -70,35 +71,31 @@ struct MapsGridRequest {
     std::shared_ptr<const AttentionMaps> maps;
     int layer = 0;          // layer index
     int head = -1;          // -1: every head of the layer
-    bool overview = false;  // every layer, one block each (head ignored)
+    bool overview = false;  // every layer: the core's overview (renderAttentionOverview), head ignored
     int width = 0, height = 0;
     bool log = false;
     bool perHead = false;
-    int labelBand = 0;  // pixels above each tile for its label (the overview: above each block's rows)
+    int labelBand = 0;  // pixels above each tile for its label (the overview's too: above each row of tiles)
     friend bool operator==(const MapsGridRequest&, const MapsGridRequest&) = default;
-};
-
-// One layer's grid inside the overview picture.
-struct MapsBlock {
-    int layer = 0;  // layer index
-    int x = 0, y = 0;
-    Heatmap map;  // its image was copied into the overview picture (and emptied)
 };
 
 struct MapsGridResult {
     MapsGridRequest request;
-    Heatmap heatmap;                // the picture (overview: the composed image; tiles empty)
-    std::vector<MapsBlock> blocks;  // overview only
+    Heatmap heatmap;        // one layer's heads (or one head); empty for the overview
+    MapsOverview overview;  // the overview's picture and each tile's layer (request.overview)
     Image colorBar;
     std::string error;
     double ms = 0;
+    // The picture drawn: the overview's, else the layer's (or head's).
+    [[nodiscard]] const Heatmap& picture() const { return request.overview ? overview.map : heatmap; }
 };
 [[nodiscard]] std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& request,
                                                                     const CancelFlag& cancel);
-// The cell under pixel (x, y) of a grid result (any picture: one layer, one head, the overview).
+// The cell under pixel (x, y) of a grid result (any picture: one layer, one head, the overview:
+// the core's mapsHitTest or overviewHitTest).
 [[nodiscard]] std::optional<MapsCell> mapsCellAt(const MapsGridResult& grid, int x, int y);
-// The heatmap a pixel belongs to (the overview's block, else the picture itself), for its range.
-[[nodiscard]] const Heatmap* mapsHeatmapAt(const MapsGridResult& grid, int x, int y);
+// The index in picture().tiles of the tile showing `cell`'s layer and head; -1 when none does.
+[[nodiscard]] int mapsTileOf(const MapsGridResult& grid, const MapsCell& cell);
 
 // ---------------------------------------------------------------------------
 // One layer's fit: every head's m*, statistics and profile, the priors to draw beside the

@@ -8,6 +8,7 @@
 #include "panels.hpp"
 #include "view_common.hpp"
 
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
@@ -20,7 +21,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <optional>
 #include <string>
 
 namespace alibi::imgui {
@@ -29,12 +29,11 @@ namespace {
 
 constexpr const char* kValuesChoices[] = {"detect", "probabilities", "scores (softmax)"};
 
-// The bar of a maps picture: the hovered tile's (per-head) or block's (overview) range, else the
+// The bar of a maps picture: the tile `tile`'s range (per-head scales, the hovered tile), else the
 // picture's shared range; the core's bar, the one the exported figures carry.
-alibi::ColorBar mapsColorBar(const AttentionMaps& maps, const Heatmap& map, const HeatmapTile* tile,
-                             const std::string& label, float height) {
-    const int index = tile != nullptr ? static_cast<int>(tile - map.tiles.data()) : -1;
-    alibi::ColorBar bar = attentionMapsColorBar(maps, map, index, colorBarTicks(height));
+alibi::ColorBar mapsColorBar(const AttentionMaps& maps, const Heatmap& map, int tile, const std::string& label,
+                             float height) {
+    alibi::ColorBar bar = attentionMapsColorBar(maps, map, tile, colorBarTicks(height));
     bar.head = label;
     return bar;
 }
@@ -216,102 +215,55 @@ void drawLayerBar(AppState& state, const AttentionMaps& maps) {
     }
 }
 
-// A block of the overview's label: "L1", then its own colour range as a small bar, its ends on
-// either side ("0 [bar] 0.83"): each block has its own range, and the bar beside the picture is one
-// block's. In the band above the block's first row when the core left one a line tall, else over
-// the block's top-right corner (a causal map's masked corner) on a dark backing, as drawTileLabels
-// does (at 1280x720 the band was too short and the blocks went unlabelled). The ends are dropped
-// where the block is too narrow for them, then the label.
-std::optional<TileLabelPlace> drawBlockLabel(const MapsBlock& block, const AttentionMaps& maps, ImTextureID barTexture,
-                                             ImVec2 origin) {
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float line = ImGui::GetTextLineHeight();
-    float right = 0.0f, bottom = 0.0f;
-    for (const HeatmapTile& t : block.map.tiles) {
-        right = std::max(right, static_cast<float>(t.x + t.width));
-        bottom = std::max(bottom, static_cast<float>(t.y + t.height));
-    }
-    const float x = origin.x + static_cast<float>(block.x), y = origin.y + static_cast<float>(block.y);
-    const float width = right;
-    const std::string name = fmt::format("L{}", maps.layerInfo()[static_cast<std::size_t>(block.layer)].number);
-    const alibi::ColorBar bar = attentionMapsColorBar(maps, block.map, -1, 2);
-    const std::string lo = bar.ticks.empty() ? std::string() : bar.ticks.front().label;
-    const std::string hi = bar.ticks.empty() ? std::string() : bar.ticks.back().label;
-    const float gap = ImGui::CalcTextSize(" ").x;
-    const float strip = std::floor(line * 2.5f);
-    const float nameWidth = ImGui::CalcTextSize(name.c_str()).x;
-    const float rangeWidth =
-        lo.empty() ? 0.0f : 2.0f * gap + ImGui::CalcTextSize(lo.c_str()).x + strip + ImGui::CalcTextSize(hi.c_str()).x;
-    const bool withRange = !lo.empty() && nameWidth + rangeWidth + 4.0f <= width;
-    const float labelWidth = nameWidth + (withRange ? rangeWidth : 0.0f);
-    if (block.map.tiles.empty() || labelWidth + 4.0f > width) return std::nullopt;
-    const float room = static_cast<float>(block.map.tiles.front().y);
-    const bool over = room < line;
-    if (over && line + 2.0f > (bottom - room) / 2.0f) return std::nullopt;  // it would hide half the block
-    const ImVec2 at = over ? ImVec2(x + width - labelWidth - 2.0f, y + room + 1.0f) : ImVec2(x, y + room - line - 1.0f);
-    if (over)
-        draw->AddRectFilled(ImVec2(at.x - 2.0f, y + room), ImVec2(x + width, at.y + line + 1.0f),
-                            IM_COL32(0, 0, 0, 200));
-    const ImU32 text = over ? IM_COL32(255, 255, 255, 255) : ImGui::GetColorU32(ImGuiCol_Text);
-    draw->AddText(at, text, name.c_str());
-    std::string said = name;
-    if (withRange) {
-        float cx = at.x + nameWidth + gap;
-        draw->AddText(ImVec2(cx, at.y), text, lo.c_str());
-        cx += ImGui::CalcTextSize(lo.c_str()).x + gap * 0.5f;
-        // The bar's texture runs from hi (top) to lo (bottom): turned a quarter, lo on the left.
-        const ImVec2 a(cx, at.y + line * 0.2f), b(cx + strip - gap, at.y + line * 0.8f);
-        if (barTexture != nullptr)
-            draw->AddImageQuad(barTexture, a, ImVec2(b.x, a.y), b, ImVec2(a.x, b.y), ImVec2(0, 1), ImVec2(0, 0),
-                               ImVec2(1, 0), ImVec2(1, 1));
-        draw->AddRect(a, b, IM_COL32(160, 160, 160, 255));
-        cx += strip - gap * 0.5f;
-        draw->AddText(ImVec2(cx, at.y), text, hi.c_str());
-        said = fmt::format("{} {} .. {}", name, lo, hi);
-    }
-    return TileLabelPlace{said, {at.x, at.y, labelWidth, line}, {x, y + room, width, bottom - room}};
-}
-
 // Outlines the selected head and labels the tiles in the band the core left above each (as the
-// head grid, Compare and Diagnose do: never over a cell), or the overview's layers with their ranges.
+// head grid, Compare and Diagnose do: never over a cell): "h3" on a layer's grid, "L1 h3" on the
+// overview (as Qt and the exported overview figure name its tiles); under per-head scales with
+// the tile's own range where it fits (drawTileLabels: one form for every tile).
 std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsGridResult& grid, const AttentionMaps& maps,
-                                           ImTextureID barTexture, ImVec2 origin) {
+                                           ImVec2 origin) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    if (grid.request.overview) {
-        std::vector<TileLabelPlace> placed;
-        for (const MapsBlock& block : grid.blocks) {
-            const float x = origin.x + static_cast<float>(block.x), y = origin.y + static_cast<float>(block.y);
-            if (block.layer == s.layer && !block.map.tiles.empty()) {
-                float right = x, bottom = y;
-                for (const HeatmapTile& t : block.map.tiles) {
-                    right = std::max(right, x + static_cast<float>(t.x + t.width));
-                    bottom = std::max(bottom, y + static_cast<float>(t.y + t.height));
-                }
-                draw->AddRect(ImVec2(x - 2, y - 2), ImVec2(right + 2, bottom + 2), kHighlightColor, 0.0f, 0, 2.0f);
-            }
-            if (auto label = drawBlockLabel(block, maps, barTexture, origin)) placed.push_back(std::move(*label));
-        }
-        return placed;
-    }
+    const Heatmap& picture = grid.picture();
     std::vector<std::vector<std::string>> labels;
-    for (const HeatmapTile& tile : grid.heatmap.tiles) {
+    for (std::size_t n = 0; n < picture.tiles.size(); ++n) {
+        const HeatmapTile& tile = picture.tiles[n];
         const ImVec2 a(origin.x + static_cast<float>(tile.x), origin.y + static_cast<float>(tile.y));
         const ImVec2 b(a.x + static_cast<float>(tile.width), a.y + static_cast<float>(tile.height));
-        if (tile.head == s.head)
+        const int layer = grid.request.overview ? grid.overview.tileLayer[n] : s.layer;
+        if (tile.head == s.head && layer == s.layer)
             draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), kHighlightColor, 0.0f, 0, 2.0f);
         alibi::TileLabelParts parts;
         parts.head = tile.head;
-        if (s.perHead) {
+        if (grid.request.overview) parts.name = explore::mapsHeadLabel(maps, layer, tile.head);
+        if (grid.request.perHead) {
             // The ends as the tile's own colour bar reads them (">= hi" above rows of one key);
             // drawTileLabels shows "h3" on every tile where one range does not fit its width.
-            const alibi::ColorBar own =
-                attentionMapsColorBar(maps, grid.heatmap, static_cast<int>(&tile - grid.heatmap.tiles.data()), 2);
+            const alibi::ColorBar own = attentionMapsColorBar(maps, picture, static_cast<int>(n), 2);
             if (!own.ticks.empty())
                 parts.range = fmt::format("[{}, {}]", own.ticks.front().label, own.ticks.back().label);
         }
         labels.push_back(alibi::tileLabelForms(parts));
     }
-    return drawTileLabels(grid.heatmap.tiles, labels, origin);
+    return drawTileLabels(picture.tiles, labels, origin);
+}
+
+// The overview's order of layers, in its subtitle: where a tile is too narrow for "L1 h3" its
+// label is "h3" alone, and the rows' layers are read from here. Of `shown` (the overview drawn;
+// null: every layer of the file), the layers it shows, and, where the room held only some of the
+// tiles (the core places what fits: a deep model in a small view), how many.
+std::string overviewOrder(const AttentionMaps& maps, const MapsOverview* shown) {
+    const auto& info = maps.layerInfo();
+    std::size_t first = 0, last = info.size() - 1;
+    if (shown != nullptr && !shown->tileLayer.empty()) {
+        first = static_cast<std::size_t>(shown->tileLayer.front());
+        last = static_cast<std::size_t>(shown->tileLayer.back());
+    }
+    const std::size_t all = static_cast<std::size_t>(maps.layers()) * static_cast<std::size_t>(maps.heads());
+    if (shown != nullptr && shown->map.tiles.size() < all)
+        return fmt::format(
+            "only {} of {} heads fit, layers L{} to L{} top to bottom: widen the view or look at one layer at a "
+            "time; ",
+            shown->map.tiles.size(), all, info[first].number, info[last].number);
+    return fmt::format("layers L{} to L{} top to bottom; ", info[first].number, info[last].number);
 }
 
 void drawGrid(AppState& state, const Model& model, ImVec2 size) {
@@ -323,12 +275,12 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     std::string note, subtitle = " ";
     if (grid != nullptr && grid->error.empty()) {
         // A per-head scale says what each tile's range leaves out (the core's note).
-        note = alibi::perHeadScaleNote(
-            grid->heatmap, grid->request.perHead && !grid->request.overview ? ScaleMode::PerHead : ScaleMode::Shared);
+        note = alibi::perHeadScaleNote(grid->picture(), grid->request.perHead ? ScaleMode::PerHead : ScaleMode::Shared);
         if (!note.empty()) note = " · " + note;
-        subtitle = fmt::format("drawn in {:.0f} ms; {}{}{}", grid->ms,
-                               grid->request.overview ? "every layer, each block its own range; " : "",
-                               grid->heatmap.summary, note);
+        subtitle =
+            fmt::format("drawn in {:.0f} ms; {}{}{}", grid->ms,
+                        grid->request.overview ? overviewOrder(*grid->request.maps, &grid->overview) : std::string(),
+                        grid->picture().summary, note);
     }
     // The subtitle comes with the grid it describes, and its length with the size the grid was
     // asked for ("1 px = 1 x 1 cells" or "1 px = 1 x 1.14 cells, ... 1 exact query row of 1.14 per
@@ -337,17 +289,19 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     // for flipped it back, frame after frame).
     constexpr const char* kLongSubtitle =
         "drawn in 000 ms; 1 px = 1 x 1.14 cells, max over keys, 1 exact query row of 1.14 per pixel row";
+    const std::string longSubtitle = (s.overview ? overviewOrder(maps, nullptr) : std::string()) + kLongSubtitle;
     const float subtitleHeight = std::max(ImGui::CalcTextSize(subtitle.c_str(), nullptr, false, size.x).y,
-                                          ImGui::CalcTextSize(kLongSubtitle, nullptr, false, size.x).y) +
+                                          ImGui::CalcTextSize(longSubtitle.c_str(), nullptr, false, size.x).y) +
                                  ImGui::GetStyle().ItemSpacing.y;
     s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
     s.gridLabelBand = tileLabelBand();
     s.gridHeight = std::max(0, static_cast<int>(size.y - subtitleHeight));
+    state.mapsSubtitle = subtitle;
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
     ImGui::TextDisabled("%s", subtitle.c_str());
     ImGui::PopTextWrapPos();
     if (grid != nullptr && grid->error.empty() && ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s%s", grid->heatmap.summary.c_str(), note.c_str());
+        ImGui::SetTooltip("%s%s", grid->picture().summary.c_str(), note.c_str());
     const bool current = grid != nullptr && grid->request.maps == model.maps.file->maps;
     if (grid == nullptr || !current) {
         ImGui::Dummy(ImVec2(static_cast<float>(s.gridWidth), static_cast<float>(s.gridHeight)));
@@ -359,8 +313,8 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
         ImGui::PopTextWrapPos();
         return;
     }
-    const Image& image = grid->heatmap.image;
-    const ImVec2 imageSize(static_cast<float>(image.width), static_cast<float>(image.height));
+    const Heatmap& picture = grid->picture();
+    const ImVec2 imageSize(static_cast<float>(picture.image.width), static_cast<float>(picture.image.height));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     if (model.maps.gridTexture != nullptr) {
         ImGui::Image(model.maps.gridTexture, imageSize);
@@ -368,19 +322,14 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
         ImGui::Dummy(imageSize);
     }
     s.gridShown = lastItemShown();
-    if (grid->request.overview) {
-        for (const MapsBlock& block : grid->blocks)
-            noteHeatmapTiles("attention maps overview", block.map.tiles,
-                             ImVec2(origin.x + static_cast<float>(block.x), origin.y + static_cast<float>(block.y)),
-                             maps.queries(), maps.keys());
-    } else {
-        noteHeatmapTiles("attention maps layer grid", grid->heatmap.tiles, origin, maps.queries(), maps.keys());
-    }
+    noteHeatmapTiles(grid->request.overview ? "attention maps overview" : "attention maps layer grid", picture.tiles,
+                     origin, maps.queries(), maps.keys());
     s.gridX = origin.x;
     s.gridY = origin.y;
     const bool hovered = ImGui::IsItemHovered();
-    const HeatmapTile* barTile = nullptr;
-    const Heatmap* barMap = &grid->heatmap;
+    // The bar: the picture's shared range, or under per-head scales the hovered tile's (the
+    // core's overviewHitTest or mapsHitTest finds it).
+    int barTile = -1;
     std::string barLabel;
     if (hovered) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -392,37 +341,27 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
                 s.layer = cell->layer;
                 s.head = cell->head;
                 s.row = cell->query;
-                s.overview = false;  // a click on a layer of the overview opens it
+                s.overview = false;  // a click on a tile of the overview opens its layer and head
             }
-            if (const Heatmap* map = mapsHeatmapAt(*grid, x, y)) {
-                barMap = map;
-                if (grid->request.overview)
-                    barLabel = fmt::format("L{}", maps.layerInfo()[static_cast<std::size_t>(cell->layer)].number);
-                if (s.perHead)
-                    for (const HeatmapTile& t : map->tiles)
-                        if (t.head == cell->head) barTile = &t;
-                if (barTile != nullptr) barLabel += fmt::format("{}h{}", barLabel.empty() ? "" : " ", cell->head);
+            if (grid->request.perHead) {
+                barTile = mapsTileOf(*grid, *cell);
+                barLabel = grid->request.overview ? explore::mapsHeadLabel(maps, cell->layer, cell->head)
+                                                  : fmt::format("h{}", cell->head);
             }
         }
         // The wheel steps through the layers.
         const float wheel = ImGui::GetIO().MouseWheel;
         if (wheel != 0.0f && !s.overview) s.layer = std::clamp(s.layer + (wheel < 0 ? 1 : -1), 0, maps.layers() - 1);
     }
-    if (grid->request.overview && barLabel.empty()) {
-        // Not hovering: the selected layer's block.
-        for (const MapsBlock& block : grid->blocks)
-            if (block.layer == s.layer) barMap = &block.map;
-        barLabel = fmt::format("L{}", maps.layerInfo()[static_cast<std::size_t>(s.layer)].number);
-    }
-    state.mapsLabels = drawGridLabels(s, *grid, maps, model.maps.gridBarTexture, origin);
+    state.mapsLabels = drawGridLabels(s, *grid, maps, origin);
     // A lesson step's heads and cell, on the layer it shows.
     if (!grid->request.overview && s.lessonLayer >= 0 && grid->request.layer == s.lessonLayer)
         drawLessonMark(s.lessonMark, grid->heatmap.tiles, maps.queries(), maps.keys(), origin);
     if (model.maps.gridPending) drawStaleMark(origin, ImVec2(origin.x + imageSize.x, origin.y + imageSize.y), 0.0f);
     const float line = ImGui::GetTextLineHeight();
     const float barHeight = std::max(imageSize.y - 3.4f * line, 2.0f * line);
-    drawColorBarBeside(model.maps.gridBarTexture, origin, imageSize,
-                       mapsColorBar(maps, *barMap, barTile, barLabel, barHeight));
+    state.mapsBar = mapsColorBar(maps, picture, barTile, barLabel, barHeight);
+    drawColorBarBeside(model.maps.gridBarTexture, origin, imageSize, state.mapsBar);
 }
 
 }  // namespace

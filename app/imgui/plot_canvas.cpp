@@ -7,6 +7,7 @@
 #include <alibi/explore/line_breaks.hpp>
 #include <alibi/render/coinciding_curves.hpp>
 #include <alibi/render/colormap.hpp>
+#include <alibi/render/dashes.hpp>
 #include <alibi/render/legend_layout.hpp>
 #include <alibi/render/ticks.hpp>
 
@@ -261,49 +262,25 @@ std::vector<std::string> PlotCanvas::drawSeriesInTurn(const std::vector<Series>&
 
 void PlotCanvas::drawDashedSeries(const Series& series, ImU32 color, float thickness, double on, double period,
                                   double offset) const {
-    m_points.clear();
+    std::vector<PathPoint> points;
     const std::size_t n = std::min(series.x.size(), series.y.size());
     for (std::size_t i = 0; i < n; ++i) {
         if (!std::isfinite(series.x[i]) || std::isnan(series.y[i])) continue;
-        m_points.push_back(toScreen(series.x[i], series.y[i]));
+        const ImVec2 p = toScreen(series.x[i], series.y[i]);
+        points.emplace_back(p.x, p.y);
     }
-    if (m_points.size() < 2 || !(on > 0) || !(period > on)) {
+    if (points.size() < 2 || !(on > 0) || !(period > on)) {
         drawSeries(series, color, thickness);
         return;
     }
     m_draw->PushClipRect(m_min, m_max, true);
-    // Walks the polyline's length s; the pattern's position is (s + offset) mod period, drawn
-    // below `on`. A dash crossing vertices keeps its corners (one polyline a dash).
-    std::vector<ImVec2> dash;
-    double s = 0;
-    const auto inDash = [&](double at) { return std::fmod(at + offset, period) < on; };
-    for (std::size_t k = 1; k < m_points.size(); ++k) {
-        const ImVec2 a = m_points[k - 1], b = m_points[k];
-        const double length = std::hypot(b.x - a.x, b.y - a.y);
-        double t = 0;
-        while (t < length) {
-            const double phase = std::fmod(s + t + offset, period);
-            const double edge = phase < on ? on - phase : period - phase;  // to the next change
-            const double step = std::min(edge, length - t);
-            const double f0 = t / length, f1 = (t + step) / length;
-            const ImVec2 p0(static_cast<float>(a.x + (b.x - a.x) * f0), static_cast<float>(a.y + (b.y - a.y) * f0));
-            const ImVec2 p1(static_cast<float>(a.x + (b.x - a.x) * f1), static_cast<float>(a.y + (b.y - a.y) * f1));
-            if (phase < on) {
-                if (dash.empty()) dash.push_back(p0);
-                dash.push_back(p1);
-            } else if (!dash.empty()) {
-                m_draw->AddPolyline(dash.data(), static_cast<int>(dash.size()), color, 0, thickness);
-                dash.clear();
-            }
-            t += std::max(step, 1e-3);
-        }
-        s += length;
-        if (!dash.empty() && !inDash(s)) {
-            m_draw->AddPolyline(dash.data(), static_cast<int>(dash.size()), color, 0, thickness);
-            dash.clear();
-        }
+    // The core's walk (dashSegments, the exported figures' too): a dash crossing vertices keeps
+    // its corners, one polyline a dash (ImDrawList draws no dashes).
+    for (const std::vector<PathPoint>& dash : dashSegments(points, on, period - on, offset)) {
+        m_points.clear();
+        for (const auto& [x, y] : dash) m_points.emplace_back(static_cast<float>(x), static_cast<float>(y));
+        m_draw->AddPolyline(m_points.data(), static_cast<int>(m_points.size()), color, 0, thickness);
     }
-    if (dash.size() >= 2) m_draw->AddPolyline(dash.data(), static_cast<int>(dash.size()), color, 0, thickness);
     m_draw->PopClipRect();
 }
 

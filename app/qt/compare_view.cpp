@@ -377,11 +377,9 @@ void CompareView::setSnapshot(const SnapshotPtr& s) {
     m_clauses = keepBreaksAtSpaces(explore::keepClausesWhole(c.summary));
     m_phrases = keepBreaksAtSpaces(explore::keepPhrasesWhole(c.settingsB));
     arrange();
-    const double range = c.maxAbsDifference > 0 ? c.maxAbsDifference : 1.0;
-    alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, DType::F32, 5);  // the difference is kept in float
-    bar.title = "A - B";
-    bar.maskedSwatch = true;  // grey: masked in A or in B
-    m_image->setImage(c.image, c.tiles, Colormap::Diverging, bar);
+    const alibi::Session& a = s->grid->session;
+    const bool masks = modeMasks(a.attention.bias.mode) || modeMasks(c.sessionB.attention.bias.mode);
+    m_image->setImage(c.image, c.tiles, Colormap::Diverging, explore::compareColorBar(c, masks, 5));
     m_image->setReadout([cells = c.cells, tiles = c.tiles](int tile, std::int64_t query, std::int64_t key) {
         if (!cells || tile < 0 || tile >= static_cast<int>(tiles.size())) return QString();
         return QString::fromStdString(

@@ -59,8 +59,10 @@ void PlotWidget::setSeries(std::vector<Series> series) {
 void PlotWidget::findCoinciding() {
     // The core's rule (render/coinciding_curves.hpp), on the y span drawn; bars stand side by
     // side, never on one another.
-    m_turns = m_style == Style::Bars ? std::vector<CurveTurn>(m_series.size())
-                                     : coincidingCurves(m_series, CurveAxes{m_y.lo, m_y.hi, m_logY, m_logX});
+    const CurveAxes axes{m_y.lo, m_y.hi, m_logY, m_logX};
+    m_turns = m_style == Style::Bars ? std::vector<CurveTurn>(m_series.size()) : coincidingCurves(m_series, axes);
+    m_stretches = m_style == Style::Bars ? std::vector<std::vector<CurveStretch>>(m_series.size())
+                                         : coincidingStretches(m_series, axes);
 }
 
 QString PlotWidget::shownNote() const {
@@ -522,8 +524,8 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         // showing its colour in its own dash, and the note says how many coincide.
         double widthPx = (lessonMark ? 4.5 : highlighted ? 3.0 : 2.0) * lineScale;
         const std::size_t at = static_cast<std::size_t>(s);
-        const CurveTurn turn = at < m_turns.size() && m_highlight != s ? m_turns[at] : CurveTurn{};
-        const int groupSize = turn.groupSize;
+        const bool inTurn = m_highlight != s && at < m_stretches.size();
+        const CurveTurn turn = inTurn && at < m_turns.size() ? m_turns[at] : CurveTurn{};
         const std::size_t n = std::min(ser.x.size(), ser.y.size());
         if (m_style == Style::Bars) {
             const double bw = std::max(1.0, 0.8 * a.width() / std::max<double>(1.0, m_x.hi - m_x.lo));
@@ -551,23 +553,38 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         QPen pen = wide && !jagged
                        ? QPen(c, widthPx, fixedDash ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin)
                        : QPen(c, highlighted ? 1.0 : 0.0, fixedDash ? Qt::DashLine : Qt::SolidLine);
-        if (groupSize > 1) {
-            // Each series' dash in its turn, the gaps showing the others' (the core's pattern, in
-            // pixels; QPen counts in pen widths).
-            const double unit = std::max(1.0, pen.widthF());
-            const DashPattern dash = dashInTurn(turn, widthPx);
-            pen.setDashPattern({dash.on / unit, dash.off / unit});
-            pen.setDashOffset(dash.offset / unit);
-        }
-        const bool dashed = fixedDash || groupSize > 1;
-        p.setPen(pen);
         p.setBrush(Qt::NoBrush);
         const double half = wide && !jagged ? widthPx / 2 : 0.5;
-        for (const QPolygonF& line : lines)
-            if (line.size() > 1) {
-                p.drawPolyline(line);
-                m_drawn.push_back({line, half, false, s, dashed});
+        const auto drawLines = [&](const std::vector<QPolygonF>& polylines, bool dashed) {
+            for (const QPolygonF& line : polylines)
+                if (line.size() > 1) {
+                    p.drawPolyline(line);
+                    m_drawn.push_back({line, half, false, s, dashed});
+                }
+        };
+        if (turn.groupSize <= 1) {
+            p.setPen(pen);
+            drawLines(lines, fixedDash);
+        } else {
+            // Each stretch dashed in its turn among the coinciding curves drawn there, the gaps
+            // showing the others' (the core's pattern, in pixels; QPen counts in pen widths). The
+            // group's dashes are one length, whatever each line's width: a lesson's thicker line
+            // would otherwise dash out of step with the others.
+            const double unit = std::max(1.0, pen.widthF());
+            const double groupWidthPx = 2.0 * lineScale;
+            for (const CurveStretch& stretch : m_stretches[at]) {
+                QPen piecePen = pen;
+                if (stretch.turn.groupSize > 1) {
+                    const DashPattern dash = dashInTurn(stretch.turn, groupWidthPx);
+                    piecePen.setDashPattern({dash.on / unit, dash.off / unit});
+                    piecePen.setDashOffset(dash.offset / unit);
+                }
+                p.setPen(piecePen);
+                drawLines(
+                    screenPolylines(seriesStretch(ser, stretch.xFrom, stretch.xTo), a, wide && !jagged ? column : 1.0),
+                    fixedDash || stretch.turn.groupSize > 1);
             }
+        }
         // A point alone (T = 1, or between two unusable values) draws no line: show it as a
         // dot, or as a pixel when there are so many that dots would cost a frame.
         QPolygonF alone;
@@ -588,8 +605,9 @@ void PlotWidget::paintEvent(QPaintEvent*) {
             p.setPen(Qt::NoPen);
             const double r = 2.2 + widthPx / 2;
             QPolygonF markers;
+            // Coinciding series mark their points in turn, so one's dots do not cover the other's.
             for (std::size_t k = 0; k < n; ++k)
-                if (usable(ser.x[k], ser.y[k])) {
+                if (usable(ser.x[k], ser.y[k]) && markerInTurn(turn, k)) {
                     markers.append(QPointF(mapX(ser.x[k], a), mapY(ser.y[k], a)));
                     p.drawEllipse(markers.constLast(), r, r);
                 }

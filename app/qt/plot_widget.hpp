@@ -186,7 +186,8 @@ private:
     std::optional<double> m_markedX;
     Range m_x, m_y;  // in axis units (log2 when logarithmic)
     std::vector<DrawnCurve> m_drawn;
-    std::vector<CurveTurn> m_turns;  // per series: its group's size and its turn (size 1: alone)
+    std::vector<CurveTurn> m_turns;                      // per series: its group's size and its turn (size 1: alone)
+    std::vector<std::vector<CurveStretch>> m_stretches;  // per series: where it is dashed in which turn
     QRectF m_referenceLabelRect;
 };
 

@@ -5,6 +5,7 @@
 // safetensors tensor picker and the values override, and hostile files (truncated, wrong rank,
 // NaN) that give a message and keep the maps that were open.
 #include "explorer_fixture.hpp"
+#include "zoom.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
@@ -156,12 +157,18 @@ TEST_F(AttentionMapsView, OpensTheExampleWithATilePerHead) {
     EXPECT_EQ(maps().grid->heatmap.tiles.size(), 8u);
     EXPECT_EQ(maps().grid->request.layer, 0);
     EXPECT_TRUE(state().errorPopup.empty()) << state().errorPopup;
-    // The overview: one block per layer, each with every head.
+    // The overview: every head of every layer, each layer's heads in order.
     state().maps.overview = true;
     frame();
     settle();
-    ASSERT_EQ(maps().grid->blocks.size(), 4u);
-    for (const MapsBlock& block : maps().grid->blocks) EXPECT_EQ(block.map.tiles.size(), 8u);
+    ASSERT_TRUE(maps().grid->request.overview);
+    const MapsOverview& overview = maps().grid->overview;
+    ASSERT_EQ(overview.map.tiles.size(), 32u);
+    ASSERT_EQ(overview.tileLayer.size(), 32u);
+    for (std::size_t n = 0; n < 32; ++n) {
+        EXPECT_EQ(overview.tileLayer[n], static_cast<int>(n / 8));
+        EXPECT_EQ(overview.map.tiles[n].head, static_cast<int>(n % 8));
+    }
 }
 
 // The grid writes each head's label in the band the core left above its tile (as the head grid,
@@ -193,15 +200,14 @@ TEST_F(AttentionMapsView, TheGridLabelsItsTilesAboveThem) {
         EXPECT_LE(l.label.y + l.label.height, l.tile.y + 0.5f) << l.text;
         EXPECT_LE(l.label.x + l.label.width, l.tile.x + l.tile.width + 0.5f) << l.text;
     }
-    // The overview (every layer): each block leaves the band above its rows for the layer's label.
+    // The overview (every layer): the core leaves the band above each row of tiles for their labels.
     state().maps.overview = true;
     frame();
     settle();
     frame();
-    ASSERT_EQ(maps().grid->blocks.size(), 4u);
-    for (const MapsBlock& block : maps().grid->blocks)
-        for (const HeatmapTile& t : block.map.tiles)
-            EXPECT_GE(t.y, static_cast<int>(ImGui::GetTextLineHeight())) << block.layer << " h" << t.head;
+    ASSERT_EQ(maps().grid->overview.map.tiles.size(), 32u);
+    for (const HeatmapTile& t : maps().grid->overview.map.tiles)
+        EXPECT_GE(t.y, static_cast<int>(ImGui::GetTextLineHeight())) << " h" << t.head;
 }
 
 TEST_F(AttentionMapsView, LayerKeysStepTheLayerAndTheGridFollows) {
@@ -525,30 +531,298 @@ TEST_F(AttentionMapsView, SidePicturesDeliverTheirResults) {
     for (int h = 0; h < 8; ++h) EXPECT_EQ(order[static_cast<std::size_t>(h)], h);
 }
 
-// The overview (every layer, each block its own range): every block states its range beside its
-// layer label ("L1 0 .. 0.83" with a small bar between the ends), not only the one block whose
-// range the bar beside the picture shows. Failed before: the blocks had "L1" alone (and none at
-// 1280x720, where the band above them is too short; the label now goes over the block's corner).
-TEST_F(AttentionMapsView, EveryOverviewBlockStatesItsOwnRange) {
-    open(kExampleNpy);
+// The "all layers" overview (issues 23 and 27) is the core's picture, the one Qt shows and the
+// exported overview figure draws: renderAttentionOverview at the view's size and label band.
+// ImGui composed its own (a block per layer, each block its own colour range, its label over
+// the block's corner) before.
+class AttentionMapsOverview : public AttentionMapsView, public ::testing::WithParamInterface<bool> {
+protected:
+    // The overview of the example at 1600x1000, or on a 1280x720 projector in presentation mode
+    // (GetParam(): the fonts and style of its zoom, as the window shell builds them).
+    void showOverview(bool perHead) {
+        if (GetParam()) {
+            ImGuiIO& io = ImGui::GetIO();
+            io.DisplaySize = ImVec2(1280, 720);
+            m_explorer->setPresentation(true);
+            frame();
+            applyZoom(explorerBaseStyle(), state().zoom);
+            unsigned char* pixels = nullptr;
+            int width = 0, height = 0;
+            io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+            frame();
+        }
+        open(kExampleNpy);
+        frame();
+        state().maps.overview = true;
+        state().maps.perHead = perHead;
+        frame();
+        settle();
+        frame();
+        frame();
+        ASSERT_NE(maps().grid, nullptr);
+        ASSERT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+        ASSERT_TRUE(maps().grid->request.overview);
+    }
+    // The core's overview for the request the view made.
+    MapsOverview coreOverview() {
+        const MapsGridRequest& r = maps().grid->request;
+        MapsHeatmapParams params;
+        params.width = r.width;
+        params.height = r.height;
+        params.labelBand = r.labelBand;
+        params.logScale = r.log;
+        params.scale = r.perHead ? ScaleMode::PerHead : ScaleMode::Shared;
+        auto overview = renderAttentionOverview(*maps().file->maps, params);
+        EXPECT_TRUE(overview.has_value());
+        return overview ? std::move(*overview) : MapsOverview{};
+    }
+    // The point `(fx, fy)` of tile n (fractions of its size) on the screen.
+    ImVec2 inTile(std::size_t n, float fx, float fy) {
+        const HeatmapTile& t = maps().grid->overview.map.tiles.at(n);
+        return ImVec2(state().maps.gridX + static_cast<float>(t.x) + static_cast<float>(t.width) * fx,
+                      state().maps.gridY + static_cast<float>(t.y) + static_cast<float>(t.height) * fy);
+    }
+};
+
+// The picture, its tiles and their layers are the core's, shared scale and per-head.
+TEST_P(AttentionMapsOverview, IsTheCoresOverview) {
+    for (const bool perHead : {false, true}) {
+        showOverview(perHead);
+        const MapsOverview want = coreOverview();
+        const MapsOverview& shown = maps().grid->overview;
+        EXPECT_EQ(shown.tileLayer, want.tileLayer) << perHead;
+        ASSERT_EQ(shown.map.tiles.size(), want.map.tiles.size()) << perHead;
+        for (std::size_t n = 0; n < want.map.tiles.size(); ++n) {
+            const HeatmapTile &a = shown.map.tiles[n], &b = want.map.tiles[n];
+            EXPECT_EQ(std::tie(a.x, a.y, a.width, a.height, a.head), std::tie(b.x, b.y, b.width, b.height, b.head))
+                << n;
+        }
+        // The core's pixels, cut to its tiles (the bar beside them): what is cut holds no tile's pixel.
+        const Image& a = shown.map.image;
+        const Image& b = want.map.image;
+        ASSERT_LE(a.width, b.width);
+        ASSERT_LE(a.height, b.height);
+        int right = 0, bottom = 0;
+        for (const HeatmapTile& t : want.map.tiles) {
+            right = std::max(right, t.x + t.width);
+            bottom = std::max(bottom, t.y + t.height);
+        }
+        EXPECT_EQ(a.width, right);
+        EXPECT_EQ(a.height, bottom);
+        int differ = 0, lost = 0;
+        for (int y = 0; y < b.height; ++y)
+            for (int x = 0; x < b.width; ++x) {
+                const Rgba p = b.at(x, y);
+                if (x < a.width && y < a.height) {
+                    const Rgba q = a.at(x, y);
+                    differ += p != q ? 1 : 0;
+                } else {
+                    lost += p.a != 0 ? 1 : 0;
+                }
+            }
+        EXPECT_EQ(differ, 0) << "pixels of the overview are not the core's";
+        EXPECT_EQ(lost, 0) << "the cut margin held drawn pixels";
+        // Every layer's every head is shown.
+        EXPECT_EQ(shown.map.tiles.size(), 32u);
+    }
+}
+
+// Each tile is named as Qt and the overview figure name it ("L1 h3", or a shorter form of the
+// core's on every tile alike), in the band above it: a label never covers a cell (at 1280x720
+// the block labels "L1 0 [bar] 1" covered the first cells of the blocks' 2nd and 3rd tiles).
+TEST_P(AttentionMapsOverview, ALabelNeverCoversACell) {
+    for (const bool perHead : {false, true}) {
+        showOverview(perHead);
+        const MapsOverview& shown = maps().grid->overview;
+        const AttentionMaps& file = *maps().file->maps;
+        const auto& labels = state().mapsLabels;
+        ASSERT_EQ(labels.size(), shown.map.tiles.size()) << "every tile is named";
+        // One form for every tile: the layer's and head's name, or a shorter form alike on all.
+        // Qt's and the figure's name, spelt out here ("L1 h3": the layer's number as the file names it).
+        const auto nameOf = [&](std::size_t n) {
+            return "L" + std::to_string(file.layerInfo()[static_cast<std::size_t>(shown.tileLayer[n])].number) + " h" +
+                   std::to_string(shown.map.tiles[n].head);
+        };
+        EXPECT_EQ(nameOf(9), explore::mapsHeadLabel(file, 1, 1));
+        const bool named = labels.front().text.rfind(nameOf(0), 0) == 0;
+        for (std::size_t n = 0; n < labels.size(); ++n) {
+            const TileLabelPlace& l = labels[n];
+            if (named)
+                EXPECT_EQ(l.text.rfind(nameOf(n), 0), 0u) << l.text;
+            else
+                EXPECT_EQ(l.text.rfind("h" + std::to_string(shown.map.tiles[n].head), 0), 0u) << l.text;
+            // In the band above its own tile, within its columns...
+            EXPECT_LE(l.label.y + l.label.height, l.tile.y + 0.5f) << l.text;
+            EXPECT_GE(l.label.y, l.tile.y - static_cast<float>(maps().grid->request.labelBand) - 0.5f) << l.text;
+            EXPECT_GE(l.label.x, l.tile.x - 0.5f) << l.text;
+            EXPECT_LE(l.label.x + l.label.width, l.tile.x + l.tile.width + 0.5f) << l.text;
+            // ... and over no tile's cells.
+            for (const HeatmapTile& t : shown.map.tiles) {
+                const float x0 = state().maps.gridX + static_cast<float>(t.x);
+                const float y0 = state().maps.gridY + static_cast<float>(t.y);
+                const bool overlaps =
+                    l.label.x < x0 + static_cast<float>(t.width) - 0.5f && x0 < l.label.x + l.label.width - 0.5f &&
+                    l.label.y < y0 + static_cast<float>(t.height) - 0.5f && y0 < l.label.y + l.label.height - 0.5f;
+                EXPECT_FALSE(overlaps) << l.text << " covers cells of the tile at " << t.x << ", " << t.y;
+            }
+        }
+        // The labels read the whole name where the tiles are wide enough for it (both sizes here).
+        EXPECT_TRUE(named) << labels.front().text;
+    }
+}
+
+// The mouse over a tile reads the cell the core's overviewHitTest finds there (cell [0, 0] of
+// the 2nd and 3rd tiles included, which the block labels covered), and a click opens it.
+TEST_P(AttentionMapsOverview, HoverAndClickAreTheCoresHitTest) {
+    showOverview(false);
+    const AttentionMaps& file = *maps().file->maps;
+    for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{13}, std::size_t{31}})
+        for (const auto& [fx, fy] : {std::pair{0.01f, 0.01f}, std::pair{0.3f, 0.8f}}) {
+            const ImVec2 at = inTile(n, fx, fy);
+            io().MousePos = at;
+            frame();
+            frame();
+            const auto hit = overviewHitTest(maps().grid->overview, file, static_cast<int>(at.x - state().maps.gridX),
+                                             static_cast<int>(at.y - state().maps.gridY));
+            ASSERT_TRUE(hit.has_value()) << n;
+            ASSERT_TRUE(state().maps.hover.has_value()) << n;
+            const MapsCell cell = *state().maps.hover;
+            EXPECT_EQ(cell, (MapsCell{hit->layerIndex, hit->cell.head, hit->cell.query, hit->cell.key})) << n;
+            EXPECT_EQ(cell.layer, static_cast<int>(n / 8));
+            EXPECT_EQ(cell.head, static_cast<int>(n % 8));
+            // The read-out is of that cell: the file's value there, exact.
+            const std::string value =
+                "file value = " +
+                alibi::formatExact(exampleValue(cell.layer, cell.head, cell.query, cell.key), DType::F16);
+            EXPECT_NE(maps().hoverReadout.find(value), std::string::npos) << maps().hoverReadout << " lacks " << value;
+            EXPECT_NE(maps().hoverReadout.find("head " + std::to_string(cell.head) + " · query i = " +
+                                               std::to_string(cell.query) + " · key j = " + std::to_string(cell.key)),
+                      std::string::npos)
+                << maps().hoverReadout;
+        }
+    // Cell [0, 0] of the 2nd tile: the first query row and key, under the tile's top-left pixel.
+    io().MousePos = inTile(1, 0.0f, 0.0f);
     frame();
+    frame();
+    ASSERT_TRUE(state().maps.hover.has_value());
+    EXPECT_EQ(state().maps.hover->layer, 0);
+    EXPECT_EQ(state().maps.hover->head, 1);
+    EXPECT_EQ(state().maps.hover->key, 0);
+    if (maps().grid->overview.map.tiles[1].height >= file.queries()) {
+        EXPECT_EQ(state().maps.hover->query, 0);
+    }
+    // A click opens the tile's layer and head.
+    io().MousePos = inTile(13, 0.5f, 0.5f);
+    frame();
+    io().MouseDown[0] = true;
+    frame();
+    io().MouseDown[0] = false;
+    frame();
+    EXPECT_FALSE(state().maps.overview);
+    EXPECT_EQ(state().maps.layer, 1);
+    EXPECT_EQ(state().maps.head, 5);
+}
+
+// The bar beside the overview is the core's attentionMapsColorBar: the picture's shared range,
+// or under per-head scales the hovered tile's, its ends the core's labels.
+TEST_P(AttentionMapsOverview, TheBarsEndsAreTheCores) {
+    const auto ends = [](const alibi::ColorBar& bar) {
+        return bar.ticks.empty() ? std::pair<std::string, std::string>()
+                                 : std::pair{bar.ticks.front().label, bar.ticks.back().label};
+    };
+    showOverview(false);
+    const AttentionMaps& file = *maps().file->maps;
+    const Heatmap& shared = maps().grid->overview.map;
+    ASSERT_FALSE(state().mapsBar.ticks.empty());
+    EXPECT_EQ(ends(state().mapsBar), ends(attentionMapsColorBar(file, shared, -1, 2)));
+    EXPECT_EQ(state().mapsBar.title, attentionMapsColorBar(file, shared, -1, 2).title);
+    // Shared: hovering a tile keeps the shared bar.
+    io().MousePos = inTile(9, 0.5f, 0.5f);
+    frame();
+    EXPECT_EQ(ends(state().mapsBar), ends(attentionMapsColorBar(file, shared, -1, 2)));
+
+    showOverview(true);  // opens the file again: `file` and `shared` are gone
+    const AttentionMaps& reopened = *maps().file->maps;
+    const Heatmap& own = maps().grid->overview.map;
+    for (const std::size_t n : {std::size_t{3}, std::size_t{22}}) {
+        io().MousePos = inTile(n, 0.5f, 0.5f);
+        frame();
+        frame();
+        const alibi::ColorBar want = attentionMapsColorBar(reopened, own, static_cast<int>(n), 2);
+        EXPECT_EQ(ends(state().mapsBar), ends(want)) << n;
+        EXPECT_EQ(state().mapsBar.head,
+                  "L" + std::to_string(reopened.layerInfo()[n / 8].number) + " h" + std::to_string(n % 8));
+    }
+    // Tiles of one picture differ in range under per-head scales (else the test shows nothing).
+    EXPECT_NE(ends(attentionMapsColorBar(reopened, own, 3, 2)), ends(attentionMapsColorBar(reopened, own, 22, 2)));
+}
+
+// A deep model in a small view: the label bands above every row of the overview would leave room
+// for only some of its layers (the core places the tiles that fit), so the overview is drawn
+// without them: every layer shown, no label over a cell. Failed before: 14 of 64 layers, in 1 px
+// tiles, under "layers L0 to L63 top to bottom".
+TEST_F(AttentionMapsView, ADeepModelsOverviewShowsEveryLayer) {
+    const std::vector<float> uniform(static_cast<std::size_t>(64 * 8 * 8 * 8), 0.125f);
+    open(write("deep.npy", npyBytes("(64, 8, 8, 8)", uniform)));
+    ASSERT_NE(maps().file, nullptr);
+    ASSERT_NE(maps().file->maps, nullptr) << maps().file->error;
     state().maps.overview = true;
     frame();
     settle();
     frame();
-    const MapsGridResult* grid = maps().grid.get();
-    ASSERT_NE(grid, nullptr);
-    ASSERT_EQ(grid->blocks.size(), 4u);
-    ASSERT_EQ(state().mapsLabels.size(), 4u);
-    const AttentionMaps& file = *maps().file->maps;
-    for (std::size_t n = 0; n < 4; ++n) {
-        const alibi::ColorBar bar = attentionMapsColorBar(file, grid->blocks[n].map, -1, 2);
-        ASSERT_FALSE(bar.ticks.empty());
-        const std::string want = "L" + std::to_string(file.layerInfo()[n].number) + " " + bar.ticks.front().label +
-                                 " .. " + bar.ticks.back().label;
-        EXPECT_EQ(state().mapsLabels[n].text, want);
-    }
+    frame();
+    ASSERT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+    const MapsOverview& shown = maps().grid->overview;
+    EXPECT_EQ(shown.map.tiles.size(), 512u);
+    ASSERT_FALSE(shown.map.tiles.empty());
+    EXPECT_GE(shown.map.tiles.front().width, 4) << "tiles of a few pixels";
+    EXPECT_NE(state().mapsSubtitle.find("layers L0 to L63 top to bottom"), std::string::npos) << state().mapsSubtitle;
+    EXPECT_EQ(state().mapsSubtitle.find("only"), std::string::npos) << state().mapsSubtitle;
+    for (const TileLabelPlace& l : state().mapsLabels)
+        for (const HeatmapTile& t : shown.map.tiles) {
+            const float x0 = state().maps.gridX + static_cast<float>(t.x);
+            const float y0 = state().maps.gridY + static_cast<float>(t.y);
+            EXPECT_FALSE(l.label.x < x0 + static_cast<float>(t.width) && x0 < l.label.x + l.label.width &&
+                         l.label.y < y0 + static_cast<float>(t.height) && y0 < l.label.y + l.label.height)
+                << l.text << " over a tile";
+        }
 }
+
+// Deeper still: not even tiles without bands hold every layer; the subtitle says how many heads
+// fit and which layers are shown, not "every layer".
+TEST_F(AttentionMapsView, AnOverviewThatCannotHoldEveryLayerSaysSo) {
+    const std::vector<float> one(static_cast<std::size_t>(400 * 1 * 8 * 8), 0.125f);
+    open(write("deeper.npy", npyBytes("(400, 1, 8, 8)", one)));
+    ASSERT_NE(maps().file, nullptr);
+    ASSERT_NE(maps().file->maps, nullptr) << maps().file->error;
+    state().maps.overview = true;
+    frame();
+    settle();
+    frame();
+    frame();
+    ASSERT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+    const MapsOverview& shown = maps().grid->overview;
+    ASSERT_FALSE(shown.map.tiles.empty());
+    ASSERT_LT(shown.map.tiles.size(), 400u) << "the view holds every tile: the test shows nothing";
+    const std::string want = "only " + std::to_string(shown.map.tiles.size()) + " of 400 heads fit, layers L0 to L" +
+                             std::to_string(shown.tileLayer.back()) + " top to bottom";
+    EXPECT_NE(state().mapsSubtitle.find(want), std::string::npos) << state().mapsSubtitle;
+
+    // The example's four layers fit: the subtitle names them all, with no "only".
+    open(kExampleNpy);
+    state().maps.overview = true;  // an open shows the first layer
+    frame();
+    settle();
+    frame();
+    frame();
+    ASSERT_TRUE(maps().grid->request.overview);
+    EXPECT_EQ(maps().grid->overview.map.tiles.size(), 32u);
+    EXPECT_NE(state().mapsSubtitle.find("layers L0 to L3 top to bottom"), std::string::npos) << state().mapsSubtitle;
+    EXPECT_EQ(state().mapsSubtitle.find("only"), std::string::npos) << state().mapsSubtitle;
+}
+
+INSTANTIATE_TEST_SUITE_P(Displays, AttentionMapsOverview, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Projector1280x720" : "Desktop1600x1000"; });
 
 }  // namespace
 }  // namespace alibi::imgui

@@ -221,9 +221,9 @@ TEST_P(LessonViews, TheLayerGridHasSquareCells) {
     const MapsGridResult* overview = m_explorer->model().maps.grid.get();
     ASSERT_NE(overview, nullptr);
     ASSERT_TRUE(overview->request.overview);
-    ASSERT_EQ(overview->blocks.size(), static_cast<std::size_t>(file->maps->layers()));
-    for (const MapsBlock& block : overview->blocks)
-        expectSquare(block.map, "overview layer " + std::to_string(block.layer));
+    ASSERT_EQ(overview->overview.map.tiles.size(),
+              static_cast<std::size_t>(file->maps->layers() * file->maps->heads()));
+    expectSquare(overview->overview.map, "overview");
 }
 
 // Issue 27 item 2: at lesson 5 steps 3-5 the layer grid beside the side picture is short, and the

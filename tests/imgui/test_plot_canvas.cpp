@@ -4,9 +4,14 @@
 // triangle of the series drawn after it.
 #include "plot_canvas.hpp"
 
+#include <alibi/render/coinciding_curves.hpp>
+#include <alibi/render/dashes.hpp>
+
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -111,6 +116,64 @@ TEST_F(PlotCanvasTurns, TwoIdenticalSeriesAreBothVisibleAndTheNoteSaysSo) {
     ASSERT_FALSE(blue.empty());
     EXPECT_TRUE(showsThrough(red, blue)) << "the red line is hidden under the blue one";
     EXPECT_EQ(note, std::vector<std::string>{"2 curves coincide, dashed in turn"});
+}
+
+// The dashes of a series drawn in its turn are the core's dashSegments (the walk the exported
+// figures' raster canvas takes): each dash of the core's is drawn, and nothing red lies off them.
+TEST_F(PlotCanvasTurns, TheDashesAreTheCores) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(800, 600));
+    ImGui::Begin("plot");
+    PlotAxes axes;
+    axes.title = "two lines";
+    axes.xMax = 100;
+    axes.yMin = -100;
+    axes.yMax = 0;
+    const Series line{"line", {0, 25, 50, 75, 100}, {0, -25, -50, -75, -100}};
+    PlotCanvas canvas(axes, ImVec2(600, 400));
+    constexpr float kThickness = 1.5f;
+    (void)canvas.drawSeriesInTurn({line, line}, {kRed, kBlue}, kThickness);
+    const std::vector<Triangle> red = trianglesOf(*ImGui::GetWindowDrawList(), kRed);
+    std::vector<PathPoint> points;
+    for (std::size_t i = 0; i < line.x.size(); ++i) {
+        const ImVec2 p = canvas.toScreen(line.x[i], line.y[i]);
+        points.emplace_back(p.x, p.y);
+    }
+    ImGui::End();
+    ImGui::EndFrame();
+    const DashPattern pattern = dashInTurn(CurveTurn{2, 0}, kThickness);
+    ASSERT_GT(pattern.on, 0.0);
+    const auto dashes = dashSegments(points, pattern.on, pattern.off, pattern.offset);
+    ASSERT_GE(dashes.size(), 5u);
+    ASSERT_FALSE(red.empty());
+    // Every dash of the core's is under a red triangle at its middle.
+    for (const auto& dash : dashes) {
+        const ImVec2 middle(static_cast<float>((dash.front().first + dash.back().first) / 2),
+                            static_cast<float>((dash.front().second + dash.back().second) / 2));
+        bool drawn = false;
+        for (const Triangle& t : red) drawn = drawn || covers(t, middle);
+        EXPECT_TRUE(drawn) << "the core's dash at " << middle.x << ", " << middle.y << " is not drawn";
+    }
+    // No red triangle lies off the core's dashes (farther than the line's half width and its
+    // fringe from each dash).
+    const auto distance = [](ImVec2 p, const PathPoint& a, const PathPoint& b) {
+        const double dx = b.first - a.first, dy = b.second - a.second;
+        const double length2 = dx * dx + dy * dy;
+        const double t =
+            length2 > 0 ? std::clamp(((p.x - a.first) * dx + (p.y - a.second) * dy) / length2, 0.0, 1.0) : 0.0;
+        return std::hypot(p.x - (a.first + t * dx), p.y - (a.second + t * dy));
+    };
+    int off = 0;
+    for (const Triangle& t : red) {
+        const ImVec2 centre((t.a.x + t.b.x + t.c.x) / 3.0f, (t.a.y + t.b.y + t.c.y) / 3.0f);
+        double nearest = 1e9;
+        for (const auto& dash : dashes)
+            for (std::size_t k = 1; k < dash.size(); ++k)
+                nearest = std::min(nearest, distance(centre, dash[k - 1], dash[k]));
+        off += nearest > kThickness ? 1 : 0;
+    }
+    EXPECT_EQ(off, 0) << "red triangles off the core's dashes";
 }
 
 }  // namespace

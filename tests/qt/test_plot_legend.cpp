@@ -89,6 +89,37 @@ private slots:
         for (std::size_t s = 0; s < 5; ++s) QVERIFY2(dashed[s], qPrintable(QString::number(s)));
         QVERIFY(!dashed[5]);
         QVERIFY2(plot.shownNote().contains(u"5 curves coincide"_qs), qPrintable(plot.shownNote()));
+        // Past d = 511, where the T = 1024 curve runs on alone, it is drawn whole (the s39 review:
+        // its dash slot among five left the tail from d = 80 empty at 1280x720).
+        bool wholeTail = false;
+        for (const PlotWidget::DrawnCurve& c : plot.drawnCurves())
+            if (c.series == 4 && !c.dots && !c.dashed) wholeTail = true;
+        QVERIFY(wholeTail);
+    }
+
+    // The s39 review (lesson 2 step 4, H = 32): press and geometric coincide, and the second's
+    // markers, 32 in 90 px, covered the first's line entirely. Coinciding series mark their
+    // points in turn: 16 markers each, none at the same point.
+    void coincidingSeriesMarkTheirPointsInTurn() {
+        PlotWidget plot;
+        plot.setStyle(PlotWidget::Style::LinesAndMarkers);
+        std::vector<Series> series;
+        for (const char* name : {"press", "geometric"}) {
+            Series s{name, {}, {}};
+            for (int h = 0; h < 32; ++h) s.x.push_back(h), s.y.push_back(std::exp2(-0.5 * (h + 1)));
+            series.push_back(std::move(s));
+        }
+        plot.setSeries(series);
+        plot.resize(300, 240);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.repaint();
+        std::vector<QPolygonF> markers(2);
+        for (const PlotWidget::DrawnCurve& c : plot.drawnCurves())
+            if (c.dots && c.series >= 0 && c.series < 2) markers[std::size_t(c.series)] += c.points;
+        QCOMPARE(markers[0].size(), 16);
+        QCOMPARE(markers[1].size(), 16);
+        for (const QPointF& p : markers[0]) QVERIFY(!markers[1].contains(p));
     }
 
     // Issue 27 (D9): a 300 px plot with eight heads' whole names ("head 6 (m = 0.007812)") gave

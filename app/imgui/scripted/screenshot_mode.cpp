@@ -40,8 +40,8 @@ bool writeLayout(Explorer& explorer, const std::string& path, int width, int hei
     if (const auto& maps = explorer.model().maps.grid; maps && state.view == View::Maps && maps->error.empty())
         doc["maps"] = {{"x", state.maps.gridX},
                        {"y", state.maps.gridY},
-                       {"width", maps->heatmap.image.width},
-                       {"height", maps->heatmap.image.height},
+                       {"width", maps->picture().image.width},
+                       {"height", maps->picture().image.height},
                        {"layer", maps->request.layer},
                        {"labelBand", maps->request.labelBand}};
     std::ofstream out(path);

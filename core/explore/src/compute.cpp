@@ -427,6 +427,14 @@ CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int 
     return out;
 }
 
+ColorBar compareColorBar(const CompareSnapshot& compare, bool masks, int targetTicks) {
+    const double range = compare.maxAbsDifference;
+    ColorBar bar = makeColorBar(-range, range, false, exactTextType(range), targetTicks);
+    bar.title = "A − B";
+    bar.maskedSwatch = masks;
+    return bar;
+}
+
 std::string compareReadout(const CompareCells& cells, int head, std::int64_t query, std::int64_t key) {
     const CompareCells* c = &cells;
     if (!c->a || !c->b) return {};

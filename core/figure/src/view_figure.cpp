@@ -91,13 +91,7 @@ Result<Image> compareView(const ViewFigureRequest& r) {
     explore::CompareSnapshot snapshot;
     // Cells masked in A or in B are drawn grey: the swatch says so whenever a side masks.
     const bool masks = modeMasks(a.attention.bias.mode) || modeMasks(b.mode.value_or(a.attention.bias.mode));
-    frame.colorBar = [&](const Heatmap&, int, int ticks) {
-        const double range = snapshot.maxAbsDifference;
-        alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, exactTextType(range), ticks);
-        bar.title = "A − B";
-        bar.maskedSwatch = masks;
-        return bar;
-    };
+    frame.colorBar = [&](const Heatmap&, int, int ticks) { return explore::compareColorBar(snapshot, masks, ticks); };
     frame.caption = [&](const Heatmap&) { return snapshot.summary + " · B: " + compareOverridesText(b); };
     const explore::CancelledFn cancelled = [&] { return r.progress && !r.progress(0, 1); };
     auto image = heatmapFigure(

@@ -175,6 +175,9 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
     const std::vector<CurveTurn> turns =
         style.bars ? std::vector<CurveTurn>(series.size())
                    : coincidingCurves(series, CurveAxes{r.ymin, r.ymax, style.logY2, style.logX1p});
+    const std::vector<std::vector<CurveStretch>> stretches =
+        style.bars ? std::vector<std::vector<CurveStretch>>(series.size())
+                   : coincidingStretches(series, CurveAxes{r.ymin, r.ymax, style.logY2, style.logX1p});
     std::string shownNote = note;
     for (const std::string& phrase : coincidingNote(turns)) shownNote += (shownNote.empty() ? "" : " · ") + phrase;
 
@@ -297,18 +300,25 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
             canvas.endGroup();
             continue;
         }
-        std::vector<Point> points;
-        for (std::size_t k = 0; k < count; ++k)
-            if (drawable(style, s.x[k], s.y[k])) points.emplace_back(px(s.x[k]), py(s.y[k]));
         const bool thick = highlighted && static_cast<std::size_t>(style.highlight) == n;
-        Stroke stroke{c, thick ? 3.0 : 1.5, emphasised ? 1.0 : 0.3};
-        if (!thick && turns[n].groupSize > 1) {
-            const DashPattern dash = dashInTurn(turns[n], stroke.width);
-            stroke.dash = dash.on, stroke.dashGap = dash.off, stroke.dashOffset = dash.offset;
+        // Each stretch of the curve dashed in its turn among the coinciding curves drawn there
+        // (the highlighted one whole, on top).
+        for (const CurveStretch& stretch : stretches[n]) {
+            const Series piece = seriesStretch(s, stretch.xFrom, stretch.xTo);
+            std::vector<Point> points;
+            for (std::size_t k = 0; k < piece.x.size(); ++k)
+                if (drawable(style, piece.x[k], piece.y[k])) points.emplace_back(px(piece.x[k]), py(piece.y[k]));
+            Stroke stroke{c, thick ? 3.0 : 1.5, emphasised ? 1.0 : 0.3};
+            if (!thick && stretch.turn.groupSize > 1) {
+                const DashPattern dash = dashInTurn(stretch.turn, stroke.width);
+                stroke.dash = dash.on, stroke.dashGap = dash.off, stroke.dashOffset = dash.offset;
+            }
+            canvas.polyline(points, stroke, s.label);
         }
-        canvas.polyline(points, stroke, s.label);
-        if (s.x.size() == 1 || series.size() == 1)  // single series: mark its points (the slope plot)
-            for (const auto& [x, y] : points) canvas.circle(x, y, 3, c);
+        if (s.x.size() == 1 || series.size() == 1) {  // single series: mark its points (the slope plot)
+            for (std::size_t k = 0; k < count; ++k)
+                if (drawable(style, s.x[k], s.y[k])) canvas.circle(px(s.x[k]), py(s.y[k]), 3, c);
+        }
     }
     canvas.endGroup();
 

@@ -246,3 +246,23 @@ TEST(HeatmapTitle, NamesTheMaskWhereItChangesTheCells) {
     p.attention.bias.mode = BiasMode::Symmetric;
     EXPECT_EQ(explore::heatmapTitle(p).find("mask"), std::string::npos) << explore::heatmapTitle(p);
 }
+
+// One compare bar for both explorers and the figure: symmetric about 0 out to max |A - B|, its
+// ends the exact text of that value; A = B the one tick "0" (Qt drew +-1 there).
+TEST(CompareColorBar, SymmetricToTheLargestDifferenceAndOneZeroWhenEqual) {
+    explore::CompareSnapshot compare;
+    compare.maxAbsDifference = 7.5;  // lesson 2 step 5: slopes 1 and 1/2 at distance 15, (1 - 1/2) x 15
+    ColorBar bar = explore::compareColorBar(compare, true, 5);
+    ASSERT_GE(bar.ticks.size(), 2U);
+    EXPECT_EQ(bar.ticks.front().label, "-7.5");
+    EXPECT_EQ(bar.ticks.back().label, "7.5");
+    EXPECT_EQ(bar.lo, -7.5);
+    EXPECT_EQ(bar.hi, 7.5);
+    EXPECT_TRUE(bar.maskedSwatch);
+    EXPECT_EQ(bar.title, "A − B");
+    compare.maxAbsDifference = 0;
+    bar = explore::compareColorBar(compare, false, 5);
+    ASSERT_EQ(bar.ticks.size(), 1U);
+    EXPECT_EQ(bar.ticks.front().label, "0");
+    EXPECT_FALSE(bar.maskedSwatch);
+}

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace alibi;
@@ -98,4 +99,70 @@ TEST(CoincidingCurves, AFigureOfTwoIdenticalCurvesShowsBothColours) {
     const std::string svg = plotSvg({line("first", 1, 50), line("second", 1, 50)}, style);
     EXPECT_NE(svg.find("2 curves coincide, dashed in turn"), std::string::npos);
     EXPECT_NE(svg.find("stroke-dashoffset"), std::string::npos);
+}
+
+TEST(CoincidingCurves, DashesAreDealtAgainWhereTheShorterCurvesEnd) {
+    // One line drawn to x = 3, 7 and 15 (T = 4, 8, 16 against distance): over [0, 3] all three
+    // take turns; over [3, 7] the two still drawn; past 7 the longest is alone and whole.
+    const std::vector<Series> series{line("T4", -1, 4), line("T8", -1, 8), line("T16", -1, 16)};
+    const auto stretches = coincidingStretches(series, {-15, 0});
+    ASSERT_EQ(stretches.size(), 3U);
+    const auto expectStretch = [](const CurveStretch& got, double from, double to, CurveTurn turn) {
+        EXPECT_EQ(got.xFrom, from);
+        EXPECT_EQ(got.xTo, to);
+        EXPECT_EQ(got.turn, turn) << "over [" << from << ", " << to << "]";
+    };
+    ASSERT_EQ(stretches[0].size(), 1U);
+    expectStretch(stretches[0][0], 0, 3, {3, 0});
+    ASSERT_EQ(stretches[1].size(), 2U);
+    expectStretch(stretches[1][0], 0, 3, {3, 1});
+    expectStretch(stretches[1][1], 3, 7, {2, 0});
+    ASSERT_EQ(stretches[2].size(), 3U);
+    expectStretch(stretches[2][0], 0, 3, {3, 2});
+    expectStretch(stretches[2][1], 3, 7, {2, 1});
+    expectStretch(stretches[2][2], 7, 15, {1, 0});
+    // A stretch's points, both ends included (neighbouring stretches meet).
+    const Series tail = seriesStretch(series[2], 7, 15);
+    ASSERT_EQ(tail.x.size(), 9U);
+    EXPECT_EQ(tail.x.front(), 7);
+    EXPECT_EQ(tail.y.back(), -15);
+    // A curve that coincides with none is one whole stretch; one with no drawn point has none.
+    const auto alone = coincidingStretches({line("a", 1), line("b", 2), Series{"empty", {1}, {std::nan("")}}}, {0, 8});
+    ASSERT_EQ(alone[0].size(), 1U);
+    expectStretch(alone[0][0], 0, 4, {1, 0});
+    EXPECT_TRUE(alone[2].empty());
+}
+
+TEST(CoincidingCurves, MarkersTakeTurnsAsTheDashesDo) {
+    // Two coinciding series: the first marks points 0, 2, 4 ..., the second 1, 3, 5 ...
+    EXPECT_TRUE(markerInTurn({2, 0}, 0));
+    EXPECT_FALSE(markerInTurn({2, 0}, 1));
+    EXPECT_TRUE(markerInTurn({2, 1}, 1));
+    EXPECT_FALSE(markerInTurn({2, 1}, 4));
+    EXPECT_TRUE(markerInTurn({3, 2}, 5));
+    EXPECT_TRUE(markerInTurn({1, 0}, 7));  // drawn as it is: every point
+}
+
+TEST(CoincidingCurves, TheLongestCurvesTailIsDrawnWholeInAFigure) {
+    // The second curve runs on alone from x = 9 to 49: drawn whole there, not in its turn's
+    // dashes (one dash in two periods of the pair, before).
+    PlotStyle style;
+    style.legend = false;
+    style.width = 400;
+    style.height = 300;
+    const std::vector<Series> series{line("short", 1, 10), line("long", 1, 50)};
+    const std::string svg = plotSvg(series, style);
+    EXPECT_NE(svg.find("2 curves coincide, dashed in turn"), std::string::npos);
+    // The long curve's polylines: its dashed stretch over [0, 9] and its solid tail.
+    std::size_t polylines = 0, dashed = 0;
+    for (std::size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) {
+        const std::size_t end = svg.find('>', at);
+        const std::string element = svg.substr(at, end - at);
+        if (element.find("long") == std::string::npos && svg.substr(end, 40).find("long") == std::string::npos)
+            continue;
+        ++polylines;
+        if (element.find("stroke-dasharray") != std::string::npos) ++dashed;
+    }
+    EXPECT_EQ(polylines, 2U) << svg;
+    EXPECT_EQ(dashed, 1U);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <alibi/explore/snapshot.hpp>
+#include <alibi/render/color_scale.hpp>
 
 #include <functional>
 #include <vector>
@@ -97,6 +98,10 @@ using DetailPreviewFn = std::function<void(const Snapshot&)>;
 // end and figure alike: a stretched tile read as another distance profile than the view's.
 [[nodiscard]] CompareSnapshot computeCompare(const Session& a, const CompareOverrides& b, int width, int height,
                                              const CancelledFn& cancelled = {}, int gap = 4, int labelBand = 0);
+// The compare view's colour bar, in both explorers and the figure: A - B on a scale symmetric
+// about 0 out to max |A - B|, its ends in the exact text of that value; A = B gives the one
+// tick "0" (a +-1 bar stated a range no cell has). `masks`: a side masks cells (drawn grey).
+[[nodiscard]] ColorBar compareColorBar(const CompareSnapshot& compare, bool masks, int targetTicks);
 // The compare view's hover read-out of one cell: "head 3 · query i = 5 · key j = 2\nA = -1.5 ·
 // B = -0.75 · A - B = -0.75"; "masked" for a side whose mode masks the cell (drawn grey). Empty
 // outside the tensor or when `cells` holds no tensors.

@@ -40,6 +40,28 @@ struct DashPattern {
 };
 [[nodiscard]] DashPattern dashInTurn(const CurveTurn& turn, double lineWidthPx);
 
+// Where the curves of a group end at different x (T = 64 ... 1024 against distance: the shortest
+// ends first), the dashes are dealt again past each end among the curves still drawn there, so
+// a curve left alone is drawn whole (issue 27: the T = 1024 tail kept empty slots for the ended
+// curves, a few short dashes from d = 256 to 1023). A series is drawn as its stretches in
+// order, each the points with xFrom <= x <= xTo (neighbours share their end point) dashed by
+// dashInTurn(stretch.turn): every member drawn over a stretch starts its pattern at xFrom.
+// A series that coincides with none is one stretch with groupSize 1; one with no drawn point
+// has none.
+struct CurveStretch {
+    double xFrom = 0, xTo = 0;
+    CurveTurn turn;
+};
+[[nodiscard]] std::vector<std::vector<CurveStretch>> coincidingStretches(const std::vector<Series>& series,
+                                                                         const CurveAxes& axes);
+// The points of `series` with xFrom <= x <= xTo, in order.
+[[nodiscard]] Series seriesStretch(const Series& series, double xFrom, double xTo);
+
+// The markers of coinciding series (press and geometric at H = 32: 32 dots in 90 px, the last
+// series' dots covered the other's line): each series marks every groupSize-th point, in its
+// turn, so every colour shows. True for every point of a series drawn as it is.
+[[nodiscard]] bool markerInTurn(const CurveTurn& turn, std::size_t point);
+
 // What the plot's note says, one phrase a group: "3 curves coincide, dashed in turn".
 [[nodiscard]] std::vector<std::string> coincidingNote(const std::vector<CurveTurn>& turns);
 
