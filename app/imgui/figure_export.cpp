@@ -2,6 +2,7 @@
 // and the choices the popup and the export panel share.
 #include "figure_export.hpp"
 #include "layout_check.hpp"
+#include "view_common.hpp"
 
 #include "explorer.hpp"
 
@@ -377,7 +378,16 @@ void drawFigureChoices(AppState& state, const Model& model, const FigurePlan& pl
     if (!plan.mapsSidePicture.empty()) {
         label("Picture");
         if (ImGui::RadioButton(plan.mapsSidePicture.c_str(), !f.mapsGrid)) f.mapsGrid = false;
-        ImGui::SameLine();
+        // Beside the first where it fits, else under it in the same column (the Session and export
+        // panel in presentation mode: the second choice ran 300 px past its edge, s39).
+        const float second = checkboxWidth(plan.mapsGridPicture.c_str());
+        if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + second <=
+            ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
+            ImGui::SameLine();
+        } else {
+            ImGui::Dummy(ImVec2(0.0f, 0.0f));
+            ImGui::SameLine(column);
+        }
         if (ImGui::RadioButton(plan.mapsGridPicture.c_str(), f.mapsGrid)) f.mapsGrid = true;
     }
     if (!plan.task) {

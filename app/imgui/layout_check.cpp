@@ -27,6 +27,9 @@ struct Hit {
     bool trimmed = false;  // ImGui's fine clipping cut the glyph (its UVs moved)
     float scale = 1;
     const ImGuiWindow* window = nullptr;
+    // Where ImGui's pen stood for this glyph and where it moves next (untrimmed glyphs): glyphs of
+    // one text follow each other exactly so, a separate text starts elsewhere.
+    float pen = 0, nextPen = 0;
 };
 
 void appendUtf8(std::string& out, unsigned c) {
@@ -96,6 +99,8 @@ std::vector<Hit> glyphHits(const ImDrawData& data) {
                 const float w = of.glyph->X1 - of.glyph->X0;
                 h.scale = !trimmed && w > 0 ? (h.max.x - h.min.x) / w : 1.0f;
                 h.window = window;
+                h.pen = h.min.x - of.glyph->X0 * h.scale;
+                h.nextPen = h.pen + of.glyph->AdvanceX * h.scale;
                 hits.push_back(h);
             }
         }
@@ -171,6 +176,7 @@ bool inTextField(const Hit& h) {
 struct PlotSeen {
     std::string title;
     ImVec2 min, max;
+    ImVec4 visible;  // the window's clip rectangle where it was drawn
     int yTickLabels = 0;
     bool cited = false;
 };
@@ -212,10 +218,60 @@ Pictures& pictures() {
     return p;
 }
 
+// A plot's x tick labels: the glyphs on the line under its frame (its axis title is a line
+// lower), told apart by their pens; two labels closer than a quarter em, or over each other, are
+// a problem.
+void crowdedTicks(const PlotSeen& p, const std::vector<Hit>& hits, std::vector<LayoutProblem>& problems) {
+    struct Label {
+        std::string text;
+        float min = 0, max = 0, size = 0, nextPen = 0;
+    };
+    std::vector<Label> labels;
+    for (const Hit& h : hits) {
+        if (h.trimmed || h.min.x < p.min.x - 25.0f || h.max.x > p.max.x + 1.0f) continue;
+        const float size = h.of.font->FontSize * h.scale;
+        const float top = h.min.y - h.of.glyph->Y0 * h.scale;  // the line's top
+        if (top < p.max.y || top > p.max.y + 0.5f * size) continue;
+        if (labels.empty() || std::fabs(h.pen - labels.back().nextPen) > 0.05f)
+            labels.push_back({{}, h.min.x, h.max.x, size, 0});
+        Label& l = labels.back();
+        appendUtf8(l.text, h.of.glyph->Codepoint);
+        l.max = std::max(l.max, h.max.x);
+        l.nextPen = h.nextPen;
+    }
+    for (std::size_t i = 1; i < labels.size(); ++i) {
+        const Label& a = labels[i - 1];
+        const Label& b = labels[i];
+        const float gap = std::max(a.min, b.min) - std::min(a.max, b.max);
+        if (gap < 0.25f * std::max(a.size, b.size))
+            problems.push_back({LayoutProblem::Kind::CrowdedTicks, a.text, b.text, p.title,
+                                ImVec2(std::min(a.min, b.min), p.max.y), ImVec2(std::max(a.max, b.max), p.max.y)});
+    }
+}
+
+// Windows whose items reach past the visible right edge with no horizontal scroll bar here or
+// around: what lies past it cannot be seen at all.
+void pastRightEdges(std::vector<LayoutProblem>& problems) {
+    for (const ImGuiWindow* w : GImGui->Windows) {
+        if (!w->Active || w->Hidden || w->SkipItems || scrolls(w, 0)) continue;
+        if ((w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_ChildMenu)) != 0) continue;
+        const float edge = w->InnerClipRect.Max.x;
+        if (w->DC.CursorMaxPos.x > edge + 1.5f)
+            problems.push_back(
+                {LayoutProblem::Kind::PastEdge, w->Name,
+                 fmt::format("items reach x {:.0f}, the window shows to {:.0f}", w->DC.CursorMaxPos.x, edge), w->Name,
+                 ImVec2(edge, w->InnerClipRect.Min.y), ImVec2(w->DC.CursorMaxPos.x, w->InnerClipRect.Max.y)});
+    }
+}
+
 }  // namespace
 
 void notePlot(const std::string& title, ImVec2 frameMin, ImVec2 frameMax, int yTickLabels, bool cited) {
-    pictures().plots.push_back({title, frameMin, frameMax, yTickLabels, cited});
+    const ImGuiWindow* w = ImGui::GetCurrentWindow();
+    const ImVec4 visible = w != nullptr ? ImVec4(w->InnerClipRect.Min.x, w->InnerClipRect.Min.y, w->InnerClipRect.Max.x,
+                                                 w->InnerClipRect.Max.y)
+                                        : ImVec4(frameMin.x, frameMin.y, frameMax.x, frameMax.y);
+    pictures().plots.push_back({title, frameMin, frameMax, visible, yTickLabels, cited});
 }
 
 void noteMatrix(const std::string& name, int cells, float cellSize) {
@@ -289,7 +345,7 @@ std::string LayoutProblem::describe() const {
             what = "plot's y axis labels fewer than two values";
             break;
         case Kind::SmallPlot:
-            what = "cited plot smaller than its minimum height";
+            what = "plot smaller than its minimum height";
             break;
         case Kind::OffCentre:
             what = "matrix label off its cell's centre";
@@ -305,6 +361,15 @@ std::string LayoutProblem::describe() const {
             break;
         case Kind::StretchedCells:
             what = "heatmap cells not square";
+            break;
+        case Kind::CrowdedTicks:
+            what = "plot's x tick labels crowded";
+            break;
+        case Kind::OffScreen:
+            what = "cited plot not wholly in view";
+            break;
+        case Kind::PastEdge:
+            what = "items past the window's right edge, no horizontal scroll";
             break;
     }
     std::string s = fmt::format("{} [{}] \"{}\" at ({:.0f}, {:.0f})-({:.0f}, {:.0f})", what, window, text, min.x, min.y,
@@ -368,11 +433,24 @@ std::vector<LayoutProblem> checkTextLayout(const ImDrawData& data) {
         if (p.yTickLabels < 2)
             problems.push_back({LayoutProblem::Kind::FewTicks, p.title, fmt::format("{} tick label(s)", p.yTickLabels),
                                 "", p.min, p.max});
+        if (!p.cited && p.max.y - p.min.y < kMinPlotHeight)
+            problems.push_back({LayoutProblem::Kind::SmallPlot, p.title,
+                                fmt::format("{:.0f} px tall, {:.0f} wanted", p.max.y - p.min.y, kMinPlotHeight), "",
+                                p.min, p.max});
+        // A cited plot scrolled out of its window (the s39 review's F2b: the Row plot under the
+        // tab's text, only its axis title showing) is not seen by the room however tall it is.
+        if (p.cited && (p.min.x < p.visible.x - 1.0f || p.min.y < p.visible.y - 1.0f || p.max.x > p.visible.z + 1.0f ||
+                        p.max.y > p.visible.w + 1.0f))
+            problems.push_back({LayoutProblem::Kind::OffScreen, p.title,
+                                fmt::format("frame to y {:.0f}, its window shows to y {:.0f}", p.max.y, p.visible.w),
+                                "", p.min, p.max});
         if (p.cited && p.max.y - p.min.y < kMinCitedPlotHeight)
             problems.push_back({LayoutProblem::Kind::SmallPlot, p.title,
                                 fmt::format("{:.0f} px tall, {:.0f} wanted", p.max.y - p.min.y, kMinCitedPlotHeight),
                                 "", p.min, p.max});
     }
+    for (const PlotSeen& p : seen.plots) crowdedTicks(p, hits, problems);
+    pastRightEdges(problems);
     for (const MatrixSeen& m : seen.matrices) {
         for (const auto& [which, at] : m.offCentre)
             problems.push_back({LayoutProblem::Kind::OffCentre, m.name + " " + which,

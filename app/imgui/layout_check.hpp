@@ -9,7 +9,17 @@
 //  - overlap: two runs whose ink rectangles overlap.
 // And what the views note while drawing (the s35 review: pictures that say less than their numbers):
 //  - a plot whose y axis labels fewer than two values (a lone "0" under a 0.39 peak);
-//  - a plot a lesson step cites (PlotAxes::cited) whose frame is under kMinCitedPlotHeight;
+//  - a plot a lesson step cites (PlotAxes::cited) not wholly inside its window's visible part;
+//  - a plot a lesson step cites (PlotAxes::cited) whose frame is under kMinCitedPlotHeight, and
+//    any plot whose frame is under kMinPlotHeight (its ticks print on each other; the s39 review's
+//    25 px stage plots and 12 px row plot);
+//  - a plot's x tick labels closer than a quarter em or over each other (the s39 review: "10"
+//    and "15" 2 px apart read "1015"): the labels are told apart by their glyphs' pen positions
+//    (one label's glyphs follow each other by their advances, the next label starts elsewhere);
+//  - a window whose items run past its visible right edge with no horizontal scroll bar (the s39
+//    review: Compare's dtype combo, the Fit hint "alibi fi", the 4th stage plot off the window:
+//    ImGui does not draw a glyph that starts past the clip rectangle, so the cut text leaves no
+//    glyph to find);
 //  - a matrix's row or column label not on its cell's centre, or a row or column of a matrix
 //    that labels every cell left without its label;
 //  - a table row a lesson step marks drawn outside the table's visible rows (the step cites it);
@@ -47,7 +57,10 @@ struct LayoutProblem {
         Unlabelled,
         HiddenRow,
         EmptyStrip,
-        StretchedCells
+        StretchedCells,
+        CrowdedTicks,
+        PastEdge,
+        OffScreen
     };
     Kind kind = Kind::Cut;
     std::string text, other;  // the run (and for an overlap the other run)
@@ -63,6 +76,9 @@ void noteTextField();
 // The height a plot a lesson step cites gets at least (its frame, the data area; at 1280x720 in
 // presentation mode a smaller one could not be read from the back of the room).
 inline constexpr float kMinCitedPlotHeight = 150.0f;
+// The height any plot's frame gets at least: three tick labels a line and a half apart at the
+// presentation font (about 20 px a line) and the data between them.
+inline constexpr float kMinPlotHeight = 60.0f;
 
 // A plot drawn this frame: its frame (data area), the y axis' tick labels drawn, and whether a
 // lesson step cites it.

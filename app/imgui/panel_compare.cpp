@@ -20,6 +20,12 @@ namespace alibi::imgui {
 
 namespace {
 
+// The width of an optionalCombo labelled `label` (its box and its visible label).
+float comboWidth(const char* label) {
+    return ImGui::GetFontSize() * 8.0f + ImGui::GetStyle().ItemInnerSpacing.x +
+           ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
 // A combo over "same as A" plus every value of an enum.
 template <class Enum, std::size_t N, class NameFn>
 void optionalCombo(const char* label, std::optional<Enum>& value, const std::array<Enum, N>& values, NameFn name) {
@@ -36,14 +42,16 @@ void optionalCombo(const char* label, std::optional<Enum>& value, const std::arr
 
 void drawSpec(CompareOverrides& spec) {
     ImGui::TextDisabled("B = A with:");
-    ImGui::SameLine();
+    // Each control on the line while it fits, else on the next (a presentation font with the
+    // Parameters panel open: the dtype combo ran past the window's edge, the s39 review's F5).
+    sameLineIfFits(comboWidth("scheme##B"));
     optionalCombo("scheme##B", spec.scheme, std::array{SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear},
                   schemeName);
-    ImGui::SameLine();
+    sameLineIfFits(checkboxWidth("max_bias##ownB"));
     bool ownBias = spec.maxBias.has_value();
     if (ImGui::Checkbox("max_bias##ownB", &ownBias)) spec.maxBias = ownBias ? std::optional<double>(8.0) : std::nullopt;
     if (spec.maxBias) {
-        ImGui::SameLine();
+        sameLineIfFits(ImGui::GetFontSize() * 6.0f);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
         double value = *spec.maxBias;
         const double lo = kMaxBiasRange.min, hi = kMaxBiasRange.max;
@@ -53,11 +61,11 @@ void drawSpec(CompareOverrides& spec) {
         if (ImGui::IsItemDeactivatedAfterEdit() || (!ImGui::IsItemActive() && value != *spec.maxBias))
             spec.maxBias = value;
     }
-    ImGui::SameLine();
+    sameLineIfFits(comboWidth("mode##B"));
     optionalCombo("mode##B", spec.mode,
                   std::array{BiasMode::Causal, BiasMode::Symmetric, BiasMode::Clamped, BiasMode::Bloom, BiasMode::Mpt},
                   modeName);
-    ImGui::SameLine();
+    sameLineIfFits(comboWidth("dtype##B"));
     optionalCombo("dtype##B", spec.dtype, std::array{DType::F32, DType::F64, DType::F16, DType::BF16}, dtypeName);
 }
 

@@ -66,6 +66,14 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     }
 }
 
+// A length's column of the mass table: "T = 1024" under the caption saying what the numbers are
+// (the header "beyond L at T = 1024" made the table wider than the view with the Parameters panel
+// open, and the T = 1024 column a lesson step quotes scrolled off, the s39 review's F10).
+std::string massHeader(std::int64_t t) {
+    return fmt::format("T = {}", t);
+}
+constexpr const char* kMassCaption = "Attention mass beyond distance L, per head, at each length T:";
+
 // The mass table's columns as drawMassTable sizes them (their widest texts, cell padding, borders).
 float massTableWidth(const explore::ExtrapolationSnapshot& e) {
     const float pad = 2.0f * ImGui::GetStyle().CellPadding.x + 1.0f;
@@ -73,7 +81,7 @@ float massTableWidth(const explore::ExtrapolationSnapshot& e) {
         return std::max(ImGui::CalcTextSize(label.c_str()).x, ImGui::CalcTextSize(widest).x) + pad;
     };
     float width = column("head", "0000") + column("slope m", "1/65536") + 1.0f;
-    for (std::int64_t t : e.lengths) width += column(fmt::format("beyond L at T = {}", t), "100.00%");
+    for (std::int64_t t : e.lengths) width += column(massHeader(t), "100.00%");
     return width;
 }
 
@@ -86,6 +94,7 @@ void drawMassTable(AppState& state, const ExtrapolationResult& result) {
     // A whole number of rows in the room (a half row cut at the scroll edge read as a row of
     // numbers cut off): the header, the rows' pitch (as measured last frame, estimated before), a
     // sideways scroll bar when the columns are wider than the view, the borders.
+    ImGui::TextDisabled("%s", kMassCaption);
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
     static float measuredPitch = 0.0f, measuredHeader = 0.0f;  // last frame's (the style's, not the data's)
@@ -93,9 +102,12 @@ void drawMassTable(AppState& state, const ExtrapolationResult& result) {
     const float header = measuredHeader > 0.0f ? measuredHeader : row + 1.0f;
     const float scrollBar = massTableWidth(e) > room.x ? ImGui::GetStyle().ScrollbarSize : 0.0f;
     const float whole = std::floor((room.y - header - scrollBar - 2.0f) / pitch);
-    const float height = whole >= 1.0f && whole < static_cast<float>(e.massBeyond.size())
-                             ? header + whole * pitch + scrollBar + 2.0f
-                             : 0.0f;
+    // Every row when they fit (the table as tall as they are: filling the room left a part row
+    // of empty space under them), else the whole rows that fit.
+    const float all = static_cast<float>(e.massBeyond.size());
+    const float height = whole >= all    ? header + all * pitch + scrollBar + 1.0f  // the bottom border
+                         : whole >= 1.0f ? header + whole * pitch + scrollBar + 2.0f
+                                         : 0.0f;
     if (!ImGui::BeginTable("mass beyond L", columns, flags, ImVec2(0.0f, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     // Widths from the header texts: fitted to the contents, the columns were sized while the
@@ -107,7 +119,7 @@ void drawMassTable(AppState& state, const ExtrapolationResult& result) {
     fixedColumn("head", "0000");
     fixedColumn("slope m", "1/65536");
     std::vector<std::string> headers;
-    for (std::int64_t t : e.lengths) headers.push_back(fmt::format("beyond L at T = {}", t));
+    for (std::int64_t t : e.lengths) headers.push_back(massHeader(t));
     for (const std::string& h : headers) fixedColumn(h.c_str(), "100.00%");
     ImGui::TableHeadersRow();
     beginMarkedRows(state.extrapolationRows);
@@ -177,9 +189,10 @@ void drawExtrapolationView(AppState& state, const Model& model) {
     const std::string about = fmt::format(
         "Last query row at each length, T = L = {} to {}. The table gives the attention mass beyond distance L.",
         e.trainLength, e.lengths.empty() ? e.trainLength : e.lengths.back());
-    if (state.lessonOpen && marked.size() > 1) {
-        // A step citing the table's rows (lesson 3 steps 4 and 5) says what it shows: the line
-        // goes to the plot and the table, the sentence to a tooltip on the controls' line.
+    if (state.lessonOpen) {
+        // A lesson step says what the view shows (lesson 3 cites the plot, then the table's rows):
+        // the lines go to the plot and the table, the sentence to a tooltip on the controls' line
+        // (with the Parameters panel open at 1280x720 the cited plot was 99 px tall under it).
         ImGui::SameLine();
         ImGui::TextDisabled("(?)");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", about.c_str());
@@ -195,8 +208,17 @@ void drawExtrapolationView(AppState& state, const Model& model) {
     // A lesson step marking one head at most talks about its curves (lesson 3 steps 1 to 3): the
     // plot gets a readable height, the table at least its header and the marked row.
     const bool citesPlot = state.lessonOpen && marked.size() <= 1;
+    // The table's caption line above it.
+    const float caption = ImGui::GetTextLineHeightWithSpacing();
     if (citesPlot) {
-        upper = std::max(upper, std::min(plotHeightForFrame(kMinCitedPlotHeight), avail.y - 2.0f * row - 4.0f));
+        // The table keeps its caption, header and one whole row (the marked one scrolled to), a
+        // sideways scroll bar if it needs one (the s39 review: the row under the scroll bar).
+        const float scrollBar = massTableWidth(e) > avail.x ? ImGui::GetStyle().ScrollbarSize : 0.0f;
+        const MarkedRows& rows = state.extrapolationRows;
+        const float pitch = rows.rowPitch > 0.0f ? rows.rowPitch : row + 1.0f;
+        const float header = rows.headerHeight > 0.0f ? rows.headerHeight + 1.0f : row + 1.0f;
+        const float table = caption + header + pitch + scrollBar + ImGui::GetStyle().ItemSpacing.y + 2.0f;
+        upper = std::max(upper, std::min(plotHeightForFrame(kMinCitedPlotHeight), avail.y - table));
     } else if (!marked.empty()) {
         const auto [lo, hi] = std::minmax_element(marked.begin(), marked.end());
         // A sideways scroll bar only when the columns are wider than the view.
@@ -205,16 +227,25 @@ void drawExtrapolationView(AppState& state, const Model& model) {
         const MarkedRows& rows = state.extrapolationRows;
         const float pitch = rows.rowPitch > 0.0f ? rows.rowPitch : row + 1.0f;
         const float header = rows.headerHeight > 0.0f ? rows.headerHeight + 1.0f : row + 1.0f;
-        const float table = header + pitch * static_cast<float>(*hi - *lo + 1) + scrollBar +
+        const float table = caption + header + pitch * static_cast<float>(*hi - *lo + 1) + scrollBar +
                             ImGui::GetStyle().ItemSpacing.y + 2.0f;  // the gap above, the borders
         // The rest goes to the plots (lesson 3 steps 4 and 5 speak of the table "under the plots":
         // both show, the plot as tall as the marked rows leave it).
         upper = std::floor(std::max(avail.y - table, avail.y * 0.35f));
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float line = ImGui::GetTextLineHeight();
+    // A step citing the plot in a short view (1280x720 with the Parameters panel open: 129 px for
+    // the plot) leaves the head at T = L out, which no step cites: the plot takes the width, its
+    // title and axis name share a line, and it gets the height the layout check wants.
+    if (citesPlot && upper < plotHeightForFrame(kMinCitedPlotHeight) + line) {
+        drawCurves(e, ImVec2(avail.x, upper), lessonMarks(state.lessonMark, e.head), true);
+        if (model.extrapolationPending) drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + upper), 0.0f);
+        drawMassTable(state, *result);
+        return;
+    }
     // The head at T = L (left) with its colour bar (the core's, as Qt's: the map's range), the
     // curves (right).
-    const float line = ImGui::GetTextLineHeight();
     const float side0 = std::max(16.0f, std::min(upper - ImGui::GetTextLineHeightWithSpacing(), avail.x * 0.38f));
     alibi::ColorBar bar = alibi::heatmapColorBar(e.headAtL, e.headAtLParams, -1, colorBarTicks(side0 - 3.4f * line));
     const float barWidth = colorBarWidth(bar);
@@ -235,8 +266,7 @@ void drawExtrapolationView(AppState& state, const Model& model) {
     ImGui::EndGroup();
     state.extrapolationBar = std::move(bar);
     ImGui::SameLine();
-    drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper), lessonMarks(state.lessonMark, e.head),
-               state.lessonOpen);
+    drawCurves(e, ImVec2(ImGui::GetContentRegionAvail().x, upper), lessonMarks(state.lessonMark, e.head), citesPlot);
     if (model.extrapolationPending) drawStaleMark(origin, ImVec2(origin.x + avail.x, origin.y + upper), 0.0f);
     drawMassTable(state, *result);
 }

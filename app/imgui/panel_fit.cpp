@@ -77,8 +77,13 @@ void drawFitControls(AppState& state, const Model& model, const AttentionMaps& m
     ImGui::SameLine();
     if (ImGui::Button("Export JSON")) s.exportJson = true;
     ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::TextDisabled("the same bytes as alibi fit FILE --format csv|json");
+    // Beside the buttons where it fits, else under them, wrapped: with the Parameters panel open
+    // in presentation mode it ran past the window's edge ("... alibi fi", the s39 review's F9).
+    const char* hint = "the same bytes as alibi fit FILE --format csv|json";
+    sameLineIfFits(ImGui::CalcTextSize(hint).x);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    textWrappedAtSpaces(hint);
+    ImGui::PopStyleColor();
 }
 
 void drawTable(AppState& state, const FitTableResult& fit) {
@@ -94,14 +99,17 @@ void drawTable(AppState& state, const FitTableResult& fit) {
     for (int c = 0; c < columns; ++c) {
         const auto column = static_cast<FitColumn>(c);
         const std::string title(explore::fitColumnTitle(column));
-        // Widths from the header and the widest text the column can hold (ImGui's own fit left
-        // these fixed columns a few pixels wide in a scrolling table, as in the extrapolation view).
-        const char* widest = column == FitColumn::Verdict ? "no distance preference"
-                             : column == FitColumn::Layer || column == FitColumn::Head || column == FitColumn::Rows
-                                 ? "0000"
-                                 : "-0.0000e-00";
-        const float width =
-            std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.2f, ImGui::CalcTextSize(widest).x);
+        // Widths from the header and the widest text the column holds (ImGui's own fit left these
+        // fixed columns a few pixels wide in a scrolling table, as in the extrapolation view); the
+        // texts shown, not the widest a column could hold, so the columns a lesson step compares
+        // (m* against the configured m) are in view with the Parameters panel open (F9).
+        float widest = 0;
+        for (const HeadFit& h : fit.fits) {
+            const std::string text =
+                column == FitColumn::Verdict && h.rows > 0 ? fitVerdict(h).text : explore::fitCellText(h, column);
+            widest = std::max(widest, ImGui::CalcTextSize(text.c_str()).x);
+        }
+        const float width = std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.2f, widest);
         ImGui::TableSetupColumn(
             title.c_str(), ImGuiTableColumnFlags_WidthFixed | (c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0), width);
     }

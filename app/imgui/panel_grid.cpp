@@ -177,7 +177,16 @@ void drawGridPanel(AppState& state, const Model& model) {
     if (model.gridPending)
         drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), model.gridProgress, model.gridSecondsLeft,
                       grid->heatmap.rowStep > 1);
-    drawGridColorBar(state, model, *grid, origin, size);
+    // The bar gets the room of the grid, not only of its tiles: one row of eight tiles (lesson 4
+    // step 6 with the Parameters panel open) left it 45 px, its labels "-5" and "-7.5" on each
+    // other (the s39 review's F11). It may reach below the tiles, into the room left for them.
+    const float barHeight =
+        std::max(size.y, std::min(static_cast<float>(state.gridHeight), 9.0f * ImGui::GetTextLineHeight()));
+    drawGridColorBar(state, model, *grid, origin, ImVec2(size.x, barHeight));
+    if (barHeight > size.y) {
+        // The read-out goes under the bar.
+        ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + barHeight + ImGui::GetStyle().ItemSpacing.y));
+    }
     drawReadout(state, model, *grid);
 }
 

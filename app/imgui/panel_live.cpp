@@ -148,12 +148,15 @@ void drawChangePlot(const lm::LiveRun& run, ImVec2 size) {
 void drawChangeControls(AppState& state) {
     LiveModelParams& p = state.session.live;
     const float number = ImGui::GetFontSize() * 6.5f;
+    // Each control on the line while it fits, else on the next (presentation mode with the
+    // Parameters panel open: the heads field ran past the window's edge, s39).
+    const float spacing = ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::TextUnformatted("B: slopes x");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(number);
     ImGui::InputDouble("##live-scale", &p.change.scale, 0.25, 1.0, "%.4g");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("B: every slope times k (1: the model's own)");
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFontSize() * 8.0f + spacing + ImGui::CalcTextSize("scheme").x);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
     const std::string scheme = p.change.scheme ? std::string(schemeName(*p.change.scheme)) : std::string("the model's");
     if (ImGui::BeginCombo("scheme##live", scheme.c_str())) {
@@ -162,7 +165,7 @@ void drawChangeControls(AppState& state) {
             if (ImGui::Selectable(std::string(schemeName(s)).c_str(), p.change.scheme == s)) p.change.scheme = s;
         ImGui::EndCombo();
     }
-    ImGui::SameLine();
+    sameLineIfFits(checkboxWidth("max_bias##live-set"));
     bool maxBias = p.change.maxBias.has_value();
     if (ImGui::Checkbox("max_bias##live-set", &maxBias)) {
         if (maxBias)
@@ -171,11 +174,11 @@ void drawChangeControls(AppState& state) {
             p.change.maxBias.reset();
     }
     if (p.change.maxBias) {
-        ImGui::SameLine();
+        sameLineIfFits(number);
         ImGui::SetNextItemWidth(number);
         ImGui::InputDouble("##live-max-bias", &*p.change.maxBias, 1.0, 4.0, "%.4g");
     }
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::CalcTextSize("heads").x + ImGui::GetStyle().ItemSpacing.x + ImGui::GetFontSize() * 9.0f);
     ImGui::TextUnformatted("heads");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
@@ -190,7 +193,7 @@ void drawChangeControls(AppState& state) {
             state.live.headsError = explore::guiMessage(heads.error().message);
         }
     }
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::CalcTextSize("length").x + ImGui::GetStyle().ItemSpacing.x + number);
     ImGui::TextUnformatted("length");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(number);
@@ -211,11 +214,11 @@ void drawModelView(AppState& state, const Model& model) {
     const bool enter = ImGui::InputTextWithHint("##live-folder", "a Hugging Face BLOOM, MPT or Falcon folder",
                                                 &s.folderDraft, ImGuiInputTextFlags_EnterReturnsTrue);
     noteTextField();
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Open model"));
     if (ImGui::Button("Open model") || enter) s.open = s.folderDraft;
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("config.json, model.safetensors (or shards with their index) and tokenizer.json");
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Example model"));
     if (ImGui::Button("Example model")) s.example = true;
 
     // The text. ImGui 1.86's multi-line field does not wrap (a long line runs off its right edge),

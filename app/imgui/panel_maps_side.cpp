@@ -18,6 +18,8 @@
 #include <alibi/render/ticks.hpp>
 #include <alibi/text/visible.hpp>
 
+#include <imgui_internal.h>
+
 #include <fmt/format.h>
 #include <imgui.h>
 
@@ -242,6 +244,34 @@ void drawHeadTab(AppState& state, const Model& model) {
     drawColorBarBeside(model.maps.headBarTexture, origin, size, bar);
 }
 
+// A plot a lesson step cites, drawn under the tab's text where the tab is narrow: the tab scrolls
+// once per step shown so the plot is in view (the s39 review's F2b: at 1280x720 with the
+// Parameters panel only its axis title showed), then the user's scrolling is left alone.
+// The height of a plot with `avail` pixels under the tab's text: `least` at least; a cited one
+// that does not fit there takes the tab's visible height (scrollCitedPlotIntoView then shows it
+// alone, no line of the text above half cut at the tab's top).
+float citedPlotHeight(float avail, float least, bool cited) {
+    if (avail >= least || !cited) return std::max(avail, least);
+    return std::max(least, ImGui::GetCurrentWindow()->InnerClipRect.GetHeight());
+}
+
+// `tab`: the tab drawing the plot (a step switching tabs draws the old one a frame more: it must
+// not take the step's scroll).
+void scrollCitedPlotIntoView(const AppState& state, bool cited, MapsSide tab) {
+    static std::uint64_t scrolledFor = 0;
+    if (!cited || scrolledFor == state.lessonStep || state.maps.side != tab || state.maps.sideShown != tab) return;
+    scrolledFor = state.lessonStep;
+    const float top = ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y;
+    const float bottom = ImGui::GetItemRectMax().y - ImGui::GetWindowPos().y;
+    const float shown = ImGui::GetCurrentWindow()->InnerClipRect.GetHeight();  // the tab's visible height
+    // Its bottom at the window's bottom where it is shorter than the window, else its top at the
+    // window's top (citedPlotHeight made it the window's height).
+    if (bottom - top < shown - 1.0f)
+        ImGui::SetScrollFromPosY(bottom, 1.0f);
+    else
+        ImGui::SetScrollFromPosY(top, 0.0f);
+}
+
 void drawDistanceTab(AppState& state, const Model& model) {
     MapsState& s = state.maps;
     const AttentionMaps& maps = *model.maps.file->maps;
@@ -253,8 +283,11 @@ void drawDistanceTab(AppState& state, const Model& model) {
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float em = ImGui::GetFontSize();
-    const float column = std::min(em * 20.0f, room.x - em * 18.0f);
-    const bool inColumn = column >= em * 16.0f;
+    // The plot beside the column from 14 em (at 1920x1080 with the Parameters panel the tab is
+    // about 32 em: above the plot, the text pushed it under the tab's edge, the s39 review's F13);
+    // a column of 14 em holds the fit's numbers wrapped.
+    const float column = std::min(em * 20.0f, room.x - em * 14.0f);
+    const bool inColumn = column >= em * 14.0f;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     if (inColumn) {
         ImGui::SetCursorScreenPos(ImVec2(start.x + room.x - column, start.y));
@@ -295,8 +328,12 @@ void drawDistanceTab(AppState& state, const Model& model) {
     // A lesson step showing attention against distance cites this plot (lesson 5 step 5).
     axes.cited = state.lessonOpen && s.lessonSide;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    PlotCanvas canvas(axes, ImVec2(inColumn ? room.x - column - gap : avail.x, std::max(avail.y, 80.0f)));
+    // Never shorter than the layout check's least (the tab scrolls to it; the s39 review's F13).
+    const float least = plotHeightForFrame(axes.cited ? kMinCitedPlotHeight : kMinPlotHeight);
+    PlotCanvas canvas(axes,
+                      ImVec2(inColumn ? room.x - column - gap : avail.x, citedPlotHeight(avail.y, least, axes.cited)));
     s.plotShown = lastItemShown();
+    scrollCitedPlotIntoView(state, axes.cited, MapsSide::Distance);
     // The file underneath, the priors on top: where a head follows its prior the lines coincide
     // and the thinner prior stays visible over the file's line.
     canvas.drawSeries(lines[0], kFileColor, 3.0f);
@@ -324,8 +361,11 @@ void drawRowTab(AppState& state, const Model& model) {
     // 57 px tall at 1280x720 in presentation mode, its y axis a lone "0").
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    const float column = ImGui::GetFontSize() * 16.0f;
-    const bool inColumn = room.x - column >= ImGui::GetFontSize() * 24.0f;
+    // The column 12 to 16 em, the plot beside it 14 em at least (at 1920x1080 with the Parameters
+    // panel the tab is about 30 em: above the plot, the text pushed it under the tab's edge, the
+    // s39 review's F13).
+    const float column = std::min(ImGui::GetFontSize() * 16.0f, room.x - ImGui::GetFontSize() * 14.0f);
+    const bool inColumn = column >= ImGui::GetFontSize() * 12.0f;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     if (inColumn) {
         ImGui::SetCursorScreenPos(ImVec2(start.x + room.x - column, start.y));
@@ -370,9 +410,21 @@ void drawRowTab(AppState& state, const Model& model) {
         s.rowFirstKey = window.first;
         s.rowLastKey = window.last;
         if (const std::string note = explore::keyWindowNote(window, maps.keys(), false); !note.empty()) {
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextDisabled("%s", note.c_str());
-            ImGui::PopTextWrapPos();
+            // Above the plot only where the plot keeps its least height under it, else behind a
+            // (?) (a short tab at 1280x720 with the Parameters panel: the plot's ticks were cut).
+            const float least =
+                plotHeightForFrame(state.lessonOpen && s.lessonSide ? kMinCitedPlotHeight : kMinPlotHeight);
+            const float noteHeight =
+                ImGui::CalcTextSize(note.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+            if (inColumn || ImGui::GetContentRegionAvail().y - noteHeight - ImGui::GetStyle().ItemSpacing.y >= least) {
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextDisabled("%s", note.c_str());
+                ImGui::PopTextWrapPos();
+            } else {
+                sameLineIfFits(ImGui::CalcTextSize("(?)").x);
+                ImGui::TextDisabled("(?)");
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note.c_str());
+            }
         }
         return true;
     }();
@@ -392,10 +444,16 @@ void drawRowTab(AppState& state, const Model& model) {
     axes.yMin = 0;
     axes.yMax = top > 0 ? top * 1.05 : 1;
     // A lesson step showing the row cites this plot (lesson 5 step 4's "peak at the right").
-    axes.cited = state.lessonOpen && s.lessonSide && inColumn;
+    // Cited in either layout (it was only in the column one, so a narrow tab's plot pushed under
+    // its text, the s39 review's F2b, went unseen by the layout check); never shorter than the
+    // layout check's least (the tab scrolls to it).
+    axes.cited = state.lessonOpen && s.lessonSide;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    PlotCanvas canvas(axes, ImVec2(inColumn ? room.x - column - gap : avail.x, std::max(avail.y, 80.0f)));
+    const float least = plotHeightForFrame(axes.cited ? kMinCitedPlotHeight : kMinPlotHeight);
+    PlotCanvas canvas(axes,
+                      ImVec2(inColumn ? room.x - column - gap : avail.x, citedPlotHeight(avail.y, least, axes.cited)));
     s.plotShown = lastItemShown();
+    scrollCitedPlotIntoView(state, axes.cited, MapsSide::Row);
     canvas.drawSeries(lines[0], kFileColor, 3.0f);
     if (!lines[2].y.empty()) canvas.drawSeries(lines[2], kConfiguredColor, 1.5f);
     if (!lines[1].y.empty()) canvas.drawSeries(lines[1], kFittedColor, 1.5f);
@@ -499,25 +557,38 @@ void drawSimilarityTab(AppState& state, const Model& model) {
         if (!sim->heatmap.tiles.empty()) tile = sim->heatmap.tiles.front();
         const float cellW = static_cast<float>(tile.width) / static_cast<float>(n);
         const float cellH = static_cast<float>(tile.height) / static_cast<float>(n);
-        const float widest = ImGui::CalcTextSize(fmt::format("h{}", n - 1).c_str()).x;
-        const int rowStep = std::max(1, static_cast<int>(std::ceil(lineHeight / std::max(cellH, 1.0f))));
-        const int columnStep = std::max(1, static_cast<int>(std::ceil((widest + 2.0f) / std::max(cellW, 1.0f))));
+        // The labels' size: the font's, down to what a cell holds (a line a cell tall, the widest
+        // label a cell wide) but not under 9 px, so every head is named where it can be (the
+        // s39 review's F8: 14 px cells at 1280x720 with the Parameters panel labelled every other
+        // head, hiding the h6 / h5 swap the clustering order is about).
+        const float fontSize = ImGui::GetFontSize();
+        const float fullWidest = ImGui::CalcTextSize(fmt::format("h{}", n - 1).c_str()).x;
+        const float labelSize =
+            std::clamp(std::min(fontSize * std::max(cellH, 1.0f) / lineHeight, fontSize * (cellW - 2.0f) / fullWidest),
+                       9.0f, fontSize);
+        const float shrink = labelSize / fontSize;
+        const float widest = fullWidest * shrink;
+        const int rowStep =
+            std::max(1, static_cast<int>(std::ceil(lineHeight * shrink / std::max(cellH, 1.0f) - 0.01f)));
+        const int columnStep =
+            std::max(1, static_cast<int>(std::ceil((widest + 2.0f) / std::max(cellW, 1.0f) - 0.01f)));
         noteMatrix("similarity matrix", n, std::min(cellW, cellH));
         noteHeatmapTiles("similarity matrix", {tile}, origin, n, n);
         const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
         for (int k = 0; k < n; ++k) {
             const std::string text = fmt::format("h{}", sim->order[static_cast<std::size_t>(k)]);
-            const ImVec2 t = ImGui::CalcTextSize(text.c_str());
+            const ImVec2 full = ImGui::CalcTextSize(text.c_str());
+            const ImVec2 t(full.x * shrink, full.y * shrink);
             if (k % rowStep == 0) {
                 const float centre = origin.y + static_cast<float>(tile.y) + cellH * (static_cast<float>(k) + 0.5f);
                 const ImVec2 at(origin.x - t.x - 4.0f, std::round(centre - t.y * 0.5f));
-                draw->AddText(at, ink, text.c_str());
+                draw->AddText(ImGui::GetFont(), labelSize, at, ink, text.c_str());
                 noteMatrixLabel("similarity matrix", true, k, at.y + t.y * 0.5f, t.y, centre);
             }
             if (k % columnStep == 0) {
                 const float centre = origin.x + static_cast<float>(tile.x) + cellW * (static_cast<float>(k) + 0.5f);
-                const ImVec2 at(std::round(centre - t.x * 0.5f), top);
-                draw->AddText(at, ink, text.c_str());
+                const ImVec2 at(std::round(centre - t.x * 0.5f), top + (lineHeight - t.y));
+                draw->AddText(ImGui::GetFont(), labelSize, at, ink, text.c_str());
                 noteMatrixLabel("similarity matrix", false, k, at.x + t.x * 0.5f, t.x, centre);
             }
         }

@@ -85,13 +85,24 @@ void drawColorBar(ImTextureID texture, ImVec2 origin, float height, const alibi:
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
     const float labelX = max.x + tickLabelGap();
     const float line = ImGui::GetTextLineHeight();
-    // Ticks at their exact positions (the top is hi); labels kept inside the bar's height.
-    for (const alibi::Tick& tick : bar.ticks) {
+    // Ticks at their exact positions (the top is hi); labels kept inside the bar's height. The
+    // ends' labels first; an inner tick's label only where it keeps clear of those drawn (a short
+    // bar printed "0.8299" on "0.5" and "-5" on "-7.5", the s39 review's F8 and F11): its tick
+    // stays.
+    std::vector<float> taken;
+    const auto labelAt = [&](const alibi::Tick& tick, bool always) {
         const float y = max.y - static_cast<float>(alibi::colorBarPosition(bar, tick.value)) * height;
         draw->AddLine(ImVec2(max.x, y), ImVec2(max.x + 4.0f, y), text);
         const float labelY = std::clamp(y - line * 0.5f, origin.y - line * 0.5f, max.y - line * 0.5f);
+        const bool clear = std::all_of(taken.begin(), taken.end(),
+                                       [&](float other) { return std::fabs(other - labelY) >= line * 1.1f; });
+        if (!always && !clear) return;
+        taken.push_back(labelY);
         draw->AddText(ImVec2(labelX, labelY), text, tick.label.c_str());
-    }
+    };
+    for (std::size_t k = 0; k < bar.ticks.size(); ++k)
+        if (k == 0 || k + 1 == bar.ticks.size()) labelAt(bar.ticks[k], true);
+    for (std::size_t k = 1; k + 1 < bar.ticks.size(); ++k) labelAt(bar.ticks[k], false);
     if (!bar.title.empty() || !bar.head.empty()) {
         const std::string title = bar.head.empty() ? bar.title : bar.title + " " + bar.head;
         draw->AddText(ImVec2(origin.x, origin.y - line * 1.6f), ImGui::GetColorU32(ImGuiCol_TextDisabled),

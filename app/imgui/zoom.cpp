@@ -30,6 +30,9 @@ ImGuiStyle explorerBaseStyle() {
     style.FramePadding = ImVec2(6, 3);
     style.ItemSpacing = ImVec2(8, 5);
     style.WindowBorderSize = 1.0f;
+    // Opaque tooltips and popups: the dark style's 94 % let a colour bar's "0" show through a
+    // tooltip's read-out (the s39 review's L5).
+    style.Colors[ImGuiCol_PopupBg].w = 1.0f;
     return style;
 }
 

@@ -107,4 +107,17 @@ INSTANTIATE_TEST_SUITE_P(Lessons1920x1080, ImguiLayout,
                                            Case{1920, 1080, true, kLessons[4]}),
                          kName);
 
+// Every step of each lesson in presentation mode with the Parameters panel open, the room a
+// lecturer who edits while teaching leaves the views (the s39 review: stage plots 25 px tall with
+// their ticks on each other, the 4th stage plot off the window, the mass table's rows under its
+// scroll bar, Compare's dtype combo and the Fit hint past the window's edge).
+INSTANTIATE_TEST_SUITE_P(
+    LessonsWithParameters, ImguiLayout,
+    ::testing::Values(Case{1280, 720, true, kLessons[0], true}, Case{1280, 720, true, kLessons[1], true},
+                      Case{1280, 720, true, kLessons[2], true}, Case{1280, 720, true, kLessons[3], true},
+                      Case{1280, 720, true, kLessons[4], true}, Case{1920, 1080, true, kLessons[0], true},
+                      Case{1920, 1080, true, kLessons[1], true}, Case{1920, 1080, true, kLessons[2], true},
+                      Case{1920, 1080, true, kLessons[3], true}, Case{1920, 1080, true, kLessons[4], true}),
+    kName);
+
 }  // namespace

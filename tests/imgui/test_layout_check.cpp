@@ -1,0 +1,103 @@
+// The layout check's rules added after the s39 review (layout_check.hpp), each shown to fire on
+// the defect and to stay quiet without it, in a bare ImGui context (no GL, the default font):
+// items past a window's right edge with no horizontal scroll (Compare's dtype combo, the Fit
+// hint), a plot's x tick labels run together ("10" "15" read "1015"), a plot too short to read.
+#include "layout_check.hpp"
+#include "plot_canvas.hpp"
+#include "zoom.hpp"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace alibi::imgui {
+namespace {
+
+class LayoutCheckRules : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1000, 700);
+        io.DeltaTime = 1.0f / 60.0f;
+        unsigned char* pixels = nullptr;
+        int width = 0, height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+
+    // One rendered frame of a 400 x 500 window holding what `draw` draws; its problems of `kind`.
+    static std::vector<LayoutProblem> problemsOf(LayoutProblem::Kind kind, const std::function<void()>& draw) {
+        std::vector<LayoutProblem> found;
+        for (int frame = 0; frame < 2; ++frame) {  // the second frame: ImGui's sizes settled
+            ImGui::NewFrame();
+            ImGui::SetNextWindowPos(ImVec2(0, 0));
+            ImGui::SetNextWindowSize(ImVec2(400, 500));
+            ImGui::Begin("view", nullptr, ImGuiWindowFlags_NoDecoration);
+            draw();
+            ImGui::End();
+            ImGui::Render();
+            found.clear();
+            for (const LayoutProblem& p : checkTextLayout(*ImGui::GetDrawData()))
+                if (p.kind == kind) found.push_back(p);
+        }
+        return found;
+    }
+
+    // A plot of 16 keys (the stages view's) `size` big.
+    static void keysPlot(ImVec2 size) {
+        PlotAxes axes;
+        axes.title = "softmax";
+        axes.xMin = -0.5;
+        axes.xMax = 15.5;
+        axes.yMax = 0.4;
+        PlotCanvas canvas(axes, size);
+    }
+};
+
+TEST_F(LayoutCheckRules, AnItemPastTheWindowsEdgeIsFound) {
+    EXPECT_EQ(problemsOf(LayoutProblem::Kind::PastEdge, [] { ImGui::Button("wide", ImVec2(500, 0)); }).size(), 1u);
+    EXPECT_TRUE(problemsOf(LayoutProblem::Kind::PastEdge, [] { ImGui::Button("fits", ImVec2(300, 0)); }).empty());
+    // Text on a line after others, the way the Fit hint ran off: cut, no glyph past the edge.
+    EXPECT_EQ(problemsOf(LayoutProblem::Kind::PastEdge,
+                         [] {
+                             ImGui::Button("Export CSV", ImVec2(250, 0));
+                             ImGui::SameLine();
+                             ImGui::TextUnformatted("the same bytes as alibi fit FILE");
+                         })
+                  .size(),
+              1u);
+    // A window that scrolls sideways shows the rest.
+    EXPECT_TRUE(problemsOf(LayoutProblem::Kind::PastEdge, [] {
+                    ImGui::BeginChild("scrolls", ImVec2(300, 100), false, ImGuiWindowFlags_HorizontalScrollbar);
+                    ImGui::Button("wide", ImVec2(500, 0));
+                    ImGui::EndChild();
+                }).empty());
+}
+
+TEST_F(LayoutCheckRules, XTickLabelsRunTogetherAreFound) {
+    // 110 px: the last label ("15", kept inside the frame) lands on "10".
+    const auto narrow = problemsOf(LayoutProblem::Kind::CrowdedTicks, [] { keysPlot(ImVec2(110, 200)); });
+    ASSERT_FALSE(narrow.empty());
+    EXPECT_EQ(narrow.back().text + " " + narrow.back().other, "10 15");
+    EXPECT_TRUE(problemsOf(LayoutProblem::Kind::CrowdedTicks, [] { keysPlot(ImVec2(380, 200)); }).empty());
+}
+
+TEST_F(LayoutCheckRules, APlotTooShortToReadIsFound) {
+    EXPECT_EQ(problemsOf(LayoutProblem::Kind::SmallPlot, [] { keysPlot(ImVec2(380, 80)); }).size(), 1u);
+    EXPECT_TRUE(problemsOf(LayoutProblem::Kind::SmallPlot, [] { keysPlot(ImVec2(380, 200)); }).empty());
+}
+
+// Text under a tooltip does not show through it (the layout check reads glyphs, not what covers
+// them): the style's popup background is opaque (the dark style's is 94 %, L5 of the s39 review).
+TEST(ExplorerStyle, TooltipsAreOpaque) {
+    EXPECT_EQ(explorerBaseStyle().Colors[ImGuiCol_PopupBg].w, 1.0f);
+}
+
+}  // namespace
+}  // namespace alibi::imgui
