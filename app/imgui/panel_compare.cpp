@@ -128,14 +128,9 @@ void drawCompareView(AppState& state, const Model& model) {
     drawLessonMark(state.lessonMark, c.tiles, state.session.attention.bias.queries,
                    state.session.attention.bias.keyCount(), origin);
     if (model.comparePending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
-    // The range the numbers have, as the figure's bar: A = B gives the one tick "0" (was ±1, a
-    // range no cell has, beside the caption's "max |A - B| = 0").
-    const double range = c.maxAbsDifference;
-    alibi::ColorBar bar = alibi::makeColorBar(-range, range, false, exactTextType(range),
-                                              colorBarTicks(size.y - 3.4f * ImGui::GetTextLineHeight()));
-    bar.title = "A - B";
-    bar.maskedSwatch = modeMasks(state.session.attention.bias.mode) ||
-                       modeMasks(c.sessionB.attention.bias.mode);  // grey: masked in A or in B
+    // The core's compare bar, as Qt's and the figure's (one 0 tick when A = B; grey: masked in A or in B).
+    const bool masks = modeMasks(state.session.attention.bias.mode) || modeMasks(c.sessionB.attention.bias.mode);
+    alibi::ColorBar bar = explore::compareColorBar(c, masks, colorBarTicks(size.y - 3.4f * ImGui::GetTextLineHeight()));
     drawColorBarBeside(model.compareBarTexture, origin, size, bar);
     state.compareBar = std::move(bar);
 }

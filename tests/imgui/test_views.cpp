@@ -542,7 +542,7 @@ TEST_F(Views, CompareBarShowsTheRangeItsNumbersHave) {
     const alibi::ColorBar& bar = state().compareBar;
     ASSERT_EQ(bar.ticks.size(), 1U);
     EXPECT_EQ(bar.ticks.front().label, "0");
-    EXPECT_EQ(bar.title, "A - B");
+    EXPECT_EQ(bar.title, "A − B");
 }
 
 // Extrapolation's "head N at T = L" map has its colour bar (the core's heatmapColorBar, as the Qt
