@@ -317,17 +317,8 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->setVisible(false);
-    // Columns as wide as their contents, widened to fill the view (keepTableTextAtPlotScale).
-    // The columns a lesson compares side by side (lesson 5 step 2: the verdict, m* and its 95%
-    // interval against the configured m, and their ratio) first, in view without scrolling
-    // sideways on a 1280x720 projector; the statistics follow.
-    {
-        QHeaderView* header = m_table->horizontalHeader();
-        header->moveSection(header->visualIndex(static_cast<int>(explore::FitColumn::ConfiguredSlope)),
-                            header->visualIndex(static_cast<int>(explore::FitColumn::Kl)));
-        header->moveSection(header->visualIndex(static_cast<int>(explore::FitColumn::SlopeRatio)),
-                            header->visualIndex(static_cast<int>(explore::FitColumn::Kl)));
-    }
+    // Columns as wide as their contents, widened to fill the view (keepTableTextAtPlotScale), in
+    // the core's order (the columns a lesson compares side by side first).
     keepTableTextAtPlotScale(
         this, m_table,
         m_table->horizontalHeader()->visualIndex(static_cast<int>(explore::FitColumn::ConfiguredSlope)) + 1);

@@ -276,3 +276,14 @@ TEST(AttentionMapsView, OverviewDropsItsLabelBandsWhenTheyWouldHalveTheTiles) {
     EXPECT_EQ(roomy->labelBand, 20);
     for (const alibi::HeatmapTile& tile : roomy->map.tiles) EXPECT_GE(tile.y, 20);
 }
+
+// The fit table's columns a lesson compares (lesson 5 step 2: m* and its interval against the
+// configured m) sit side by side in the core's order, so both explorers show them together on a
+// 1280x720 projector (ImGui scrolled "configured m" out of view behind KL; Qt had moved it itself).
+TEST(AttentionMapsView, FitColumnsTheLessonComparesSitTogether) {
+    using explore::FitColumn;
+    EXPECT_EQ(static_cast<int>(FitColumn::SlopeLow), static_cast<int>(FitColumn::Slope) + 1);
+    EXPECT_EQ(static_cast<int>(FitColumn::SlopeHigh), static_cast<int>(FitColumn::Slope) + 2);
+    EXPECT_EQ(static_cast<int>(FitColumn::ConfiguredSlope), static_cast<int>(FitColumn::Slope) + 3);
+    EXPECT_EQ(static_cast<int>(FitColumn::SlopeRatio), static_cast<int>(FitColumn::Slope) + 4);
+}

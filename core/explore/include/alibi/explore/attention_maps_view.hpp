@@ -106,9 +106,11 @@ enum class FitColumn {
     Slope,
     SlopeLow,
     SlopeHigh,
-    Kl,
+    // The columns a lesson compares side by side (m* and its interval against the configured m,
+    // and their ratio) next to each other, in view on a 1280x720 projector in both explorers.
     ConfiguredSlope,
     SlopeRatio,  // m* / configured m: near 1 for a head that follows its slope
+    Kl,
     ConfiguredKl,
     SinkMass,
     DiagonalMass,
