@@ -290,16 +290,20 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     constexpr const char* kLongSubtitle =
         "drawn in 000 ms; 1 px = 1 x 1.14 cells, max over keys, 1 exact query row of 1.14 per pixel row";
     const std::string longSubtitle = (s.overview ? overviewOrder(maps, nullptr) : std::string()) + kLongSubtitle;
-    const float subtitleHeight = std::max(ImGui::CalcTextSize(subtitle.c_str(), nullptr, false, size.x).y,
-                                          ImGui::CalcTextSize(longSubtitle.c_str(), nullptr, false, size.x).y) +
-                                 ImGui::GetStyle().ItemSpacing.y;
+    // Wrapped by the core's rule, at spaces only ("1 px = 2." | "46 x 2.46 cells" was ImGui's own
+    // wrap, which breaks after a '.').
+    const float subtitleHeight =
+        std::max(wrappedTextHeight(subtitle, size.x), wrappedTextHeight(longSubtitle, size.x)) +
+        ImGui::GetStyle().ItemSpacing.y;
     s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
     s.gridLabelBand = tileLabelBand();
     s.gridHeight = std::max(0, static_cast<int>(size.y - subtitleHeight));
     state.mapsSubtitle = subtitle;
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
-    ImGui::TextDisabled("%s", subtitle.c_str());
-    ImGui::PopTextWrapPos();
+    ImGui::BeginGroup();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    textWrappedAtSpaces(subtitle, size.x);
+    ImGui::PopStyleColor();
+    ImGui::EndGroup();
     if (grid != nullptr && grid->error.empty() && ImGui::IsItemHovered())
         ImGui::SetTooltip("%s%s", grid->picture().summary.c_str(), note.c_str());
     const bool current = grid != nullptr && grid->request.maps == model.maps.file->maps;

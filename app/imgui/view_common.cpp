@@ -252,6 +252,22 @@ void textWrappedAtSpaces(std::string_view text) {
     drawWrapped(text, ImGui::GetContentRegionAvail().x);
 }
 
+void textWrappedAtSpaces(std::string_view text, float width) {
+    drawWrapped(text, width);
+}
+
+float wrappedTextHeight(std::string_view text, float width) {
+    const auto lines = explore::wrapLines(text, width, [](std::string_view s) {
+        return static_cast<double>(ImGui::CalcTextSize(s.data(), s.data() + s.size()).x);
+    });
+    float height = 0;
+    for (std::size_t n = 0; n < lines.size(); ++n) {
+        height += ImGui::GetTextLineHeight();
+        if (n + 1 < lines.size()) height += lines[n].endsParagraph ? ImGui::GetStyle().ItemSpacing.y : 0.0f;
+    }
+    return height;
+}
+
 void coreErrorText(std::string_view coreError) {
     ImGui::PushStyleColor(ImGuiCol_Text, kErrorTextColor);
     textWrappedAtSpaces(explore::guiMessage(coreError));

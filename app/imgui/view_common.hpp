@@ -86,6 +86,10 @@ void sameLineIfFits(float nextWidth, float spacing = -1.0f);
 // only at ordinary spaces and '\n', never after a '.' inside a number as ImGui's own word wrap
 // does, never at a U+00A0). In the current text colour.
 void textWrappedAtSpaces(std::string_view text);
+// The same, `width` pixels wide from the cursor.
+void textWrappedAtSpaces(std::string_view text, float width);
+// The height such wrapped text takes, `width` pixels wide (its lines, as drawn).
+[[nodiscard]] float wrappedTextHeight(std::string_view text, float width);
 // A read-out of " · " phrases ("head 0 · query i = 3 · ... · position p_i = i + K - Q = 15"),
 // `width` pixels wide from the cursor: broken only between its phrases (explore::keepPhrasesWhole),
 // so no phrase is split ("... =" / "15", lesson 4 step 5).

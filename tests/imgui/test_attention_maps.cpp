@@ -121,6 +121,18 @@ protected:
         settle();
     }
     const MapsModel& maps() { return m_explorer->model().maps; }
+    // Opens `path` and shows every layer (the "all layers" check box), its picture drawn.
+    void openOverview(const std::string& path) {
+        open(path);
+        ASSERT_NE(maps().file, nullptr);
+        ASSERT_NE(maps().file->maps, nullptr) << maps().file->error;
+        state().maps.overview = true;
+        frame();
+        settle();
+        frame();
+        frame();
+        ASSERT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+    }
     std::string write(const std::string& name, const std::string& bytes) {
         const std::string path = (m_dir / name).string();
         std::ofstream(path, std::ios::binary) << bytes;
@@ -763,15 +775,8 @@ TEST_P(AttentionMapsOverview, TheBarsEndsAreTheCores) {
 // tiles, under "layers L0 to L63 top to bottom".
 TEST_F(AttentionMapsView, ADeepModelsOverviewShowsEveryLayer) {
     const std::vector<float> uniform(static_cast<std::size_t>(64 * 8 * 8 * 8), 0.125f);
-    open(write("deep.npy", npyBytes("(64, 8, 8, 8)", uniform)));
-    ASSERT_NE(maps().file, nullptr);
-    ASSERT_NE(maps().file->maps, nullptr) << maps().file->error;
-    state().maps.overview = true;
-    frame();
-    settle();
-    frame();
-    frame();
-    ASSERT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+    openOverview(write("deep.npy", npyBytes("(64, 8, 8, 8)", uniform)));
+    if (HasFatalFailure()) return;
     const MapsOverview& shown = maps().grid->overview;
     EXPECT_EQ(shown.map.tiles.size(), 512u);
     ASSERT_FALSE(shown.map.tiles.empty());
@@ -792,15 +797,8 @@ TEST_F(AttentionMapsView, ADeepModelsOverviewShowsEveryLayer) {
 // fit and which layers are shown, not "every layer".
 TEST_F(AttentionMapsView, AnOverviewThatCannotHoldEveryLayerSaysSo) {
     const std::vector<float> one(static_cast<std::size_t>(400 * 1 * 8 * 8), 0.125f);
-    open(write("deeper.npy", npyBytes("(400, 1, 8, 8)", one)));
-    ASSERT_NE(maps().file, nullptr);
-    ASSERT_NE(maps().file->maps, nullptr) << maps().file->error;
-    state().maps.overview = true;
-    frame();
-    settle();
-    frame();
-    frame();
-    ASSERT_TRUE(maps().grid->error.empty()) << maps().grid->error;
+    openOverview(write("deeper.npy", npyBytes("(400, 1, 8, 8)", one)));
+    if (HasFatalFailure()) return;
     const MapsOverview& shown = maps().grid->overview;
     ASSERT_FALSE(shown.map.tiles.empty());
     ASSERT_LT(shown.map.tiles.size(), 400u) << "the view holds every tile: the test shows nothing";

@@ -76,20 +76,31 @@ protected:
     }
     void TearDown() override { ImGui::DestroyContext(); }
 
-    // One frame: a plot of two identical lines, red then blue, drawn in turn or (`inTurn` false)
-    // one over the other as drawSeries draws them. Returns the red and blue solid triangles.
-    std::pair<std::vector<Triangle>, std::vector<Triangle>> drawTwo(bool inTurn, std::vector<std::string>& note) {
+    // A frame with a window "plot" open and a 600 x 400 canvas of x 0 to 100, y -100 to 0 (end
+    // it with endFrame).
+    static PlotCanvas beginPlot() {
         ImGui::NewFrame();
         ImGui::SetNextWindowPos(ImVec2(0, 0));
         ImGui::SetNextWindowSize(ImVec2(800, 600));
         ImGui::Begin("plot");
         PlotAxes axes;
-        axes.title = "two lines";
+        axes.title = "lines";
         axes.xMax = 100;
         axes.yMin = -100;
         axes.yMax = 0;
-        const Series line{"line", {0, 25, 50, 75, 100}, {0, -25, -50, -75, -100}};
-        PlotCanvas canvas(axes, ImVec2(600, 400));
+        return PlotCanvas(axes, ImVec2(600, 400));
+    }
+    static void endFrame() {
+        ImGui::End();
+        ImGui::EndFrame();
+    }
+    static inline const Series kLine{"line", {0, 25, 50, 75, 100}, {0, -25, -50, -75, -100}};
+
+    // One frame: a plot of two identical lines, red then blue, drawn in turn or (`inTurn` false)
+    // one over the other as drawSeries draws them. Returns the red and blue solid triangles.
+    std::pair<std::vector<Triangle>, std::vector<Triangle>> drawTwo(bool inTurn, std::vector<std::string>& note) {
+        PlotCanvas canvas = beginPlot();
+        const Series& line = kLine;
         if (inTurn) {
             note = canvas.drawSeriesInTurn({line, line}, {kRed, kBlue}, 1.5f);
         } else {
@@ -98,8 +109,7 @@ protected:
         }
         const ImDrawList& list = *ImGui::GetWindowDrawList();
         auto drawn = std::make_pair(trianglesOf(list, kRed), trianglesOf(list, kBlue));
-        ImGui::End();
-        ImGui::EndFrame();
+        endFrame();
         return drawn;
     }
 };
@@ -121,17 +131,8 @@ TEST_F(PlotCanvasTurns, TwoIdenticalSeriesAreBothVisibleAndTheNoteSaysSo) {
 // The dashes of a series drawn in its turn are the core's dashSegments (the walk the exported
 // figures' raster canvas takes): each dash of the core's is drawn, and nothing red lies off them.
 TEST_F(PlotCanvasTurns, TheDashesAreTheCores) {
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(800, 600));
-    ImGui::Begin("plot");
-    PlotAxes axes;
-    axes.title = "two lines";
-    axes.xMax = 100;
-    axes.yMin = -100;
-    axes.yMax = 0;
-    const Series line{"line", {0, 25, 50, 75, 100}, {0, -25, -50, -75, -100}};
-    PlotCanvas canvas(axes, ImVec2(600, 400));
+    PlotCanvas canvas = beginPlot();
+    const Series& line = kLine;
     constexpr float kThickness = 1.5f;
     (void)canvas.drawSeriesInTurn({line, line}, {kRed, kBlue}, kThickness);
     const std::vector<Triangle> red = trianglesOf(*ImGui::GetWindowDrawList(), kRed);
@@ -140,8 +141,7 @@ TEST_F(PlotCanvasTurns, TheDashesAreTheCores) {
         const ImVec2 p = canvas.toScreen(line.x[i], line.y[i]);
         points.emplace_back(p.x, p.y);
     }
-    ImGui::End();
-    ImGui::EndFrame();
+    endFrame();
     const DashPattern pattern = dashInTurn(CurveTurn{2, 0}, kThickness);
     ASSERT_GT(pattern.on, 0.0);
     const auto dashes = dashSegments(points, pattern.on, pattern.off, pattern.offset);
@@ -186,25 +186,15 @@ namespace {
 // one dash in the group's period, a few short dashes over the tail. Drawn now as the core's
 // stretches: where it runs on alone it is whole.
 TEST_F(PlotCanvasTurns, TheLongestCurveIsWholeWhereItRunsOnAlone) {
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(800, 600));
-    ImGui::Begin("plot");
-    PlotAxes axes;
-    axes.title = "two lengths";
-    axes.xMax = 100;
-    axes.yMin = -100;
-    axes.yMax = 0;
+    PlotCanvas canvas = beginPlot();
     const Series shortLine{"short", {0, 5, 10, 15, 20, 25}, {0, -5, -10, -15, -20, -25}};
     Series longLine{"long", {}, {}};
     for (int x = 0; x <= 100; x += 5) longLine.x.push_back(x), longLine.y.push_back(-x);
-    PlotCanvas canvas(axes, ImVec2(600, 400));
     const std::vector<std::string> note = canvas.drawSeriesInTurn({shortLine, longLine}, {kRed, kBlue}, 1.5f);
     const std::vector<Triangle> blue = trianglesOf(*ImGui::GetWindowDrawList(), kBlue);
     std::vector<ImVec2> tail;
     for (double x = 30; x <= 98; x += 1) tail.push_back(canvas.toScreen(x, -x));
-    ImGui::End();
-    ImGui::EndFrame();
+    endFrame();
     EXPECT_EQ(note, std::vector<std::string>{"2 curves coincide, dashed in turn"});
     int gaps = 0;
     for (const ImVec2& p : tail) {
