@@ -35,6 +35,10 @@ public:
     // Where the last paint put the colour bar (empty: none) and the lesson's marked cell (empty:
     // none marked or not shown), in widget coordinates (tests).
     [[nodiscard]] QRectF colorBarRect() const { return m_colorBarRect; }
+    // The rectangles the title and the subtitle were drawn in at the last paint (QPainter clips
+    // a text to its rectangle, so a line shorter than the font loses its descent: s39 F6).
+    [[nodiscard]] QRectF titleBox() const { return m_titleBox; }
+    [[nodiscard]] QRectF subtitleBox() const { return m_subtitleBox; }
     [[nodiscard]] QRectF lessonCellRect() const { return m_lessonCellRect; }
     // What the marked cell's frame covers, its dark edge included (tests: never a neighbour's number).
     [[nodiscard]] QRectF lessonFrameRect() const { return m_lessonFrameRect; }
@@ -86,6 +90,7 @@ private:
     bool m_dragging = false;
     QPointF m_dragStart;
     QRectF m_colorBarRect, m_lessonCellRect, m_lessonFrameRect, m_lessonNumberRect;
+    QRectF m_titleBox, m_subtitleBox;
     class StaleOverlay* m_stale;
     QWidget* m_corner = nullptr;
     double m_numberPt = 0;

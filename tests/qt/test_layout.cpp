@@ -485,6 +485,45 @@ private slots:
         QVERIFY(head->parentWidget()->parentWidget() != detail);
     }
 
+    // s39 review F6: at 1920x1080 in presentation mode, lesson 1 step 2, the head detail's subtitle
+    // "... press slopes (max_bias 8)" lost the underscore of "max_bias": its rectangle was a
+    // quarter line shorter than the font, and QPainter clips a text to its rectangle. The title's
+    // and the subtitle's painted text lie inside the rectangles they were drawn in (the painted rectangle,
+    // QPainter::boundingRect, holds the font's full height per line), at both sizes, normal and in presentation mode.
+    void detailTitlesKeepTheirDescent_data() { addSizeRows(); }
+    void detailTitlesKeepTheirDescent() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, presentation);
+        MainWindow w;
+        QVERIFY(test::showForTest(w, width, height));
+        w.setPresentation(presentation);
+        QVERIFY2(w.openLesson("alibi-in-five-steps"), qPrintable(w.lastError()));
+        QVERIFY(w.lessonPanel()->next());  // step 2: head 2's detail
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::DetailTab));
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        HeadDetailView* detail = w.detailView();
+        (void)w.grab();
+        QVERIFY(detail->grab().save(shots() + "/detail-titles-" + QTest::currentDataTag() + ".png"));
+        const QString subtitle = detail->subtitleText();
+        QVERIFY(subtitle.contains(u"max_bias"_s));
+        int seen = 0;
+        for (const PaintedText& t : paintedTexts(detail)) {
+            const QRectF box = t.text == subtitle ? detail->subtitleBox() : detail->titleBox();
+            if (t.text != subtitle && t.text != detail->titleText()) continue;
+            ++seen;
+            QVERIFY2(box.adjusted(-0.5, -0.5, 0.5, 0.5).contains(t.rect),
+                     qPrintable(QString("\"%1\" takes y %2..%3, drawn in y %4..%5 (clipped there)")
+                                    .arg(t.text.left(60))
+                                    .arg(t.rect.top())
+                                    .arg(t.rect.bottom())
+                                    .arg(box.top())
+                                    .arg(box.bottom())));
+        }
+        QCOMPARE(seen, 2);
+    }
+
     // Issue 27: in presentation mode the read-out floated over the views, wrapped to three lines
     // while hovering an attention map (lesson 5 steps 1 and 3) and covered the dock's
     // "Parameters | Lesson" tabs and the maps' bottom rows. It is now a band of the status bar:
