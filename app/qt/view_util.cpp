@@ -309,6 +309,23 @@ QString shownError(const std::string& coreMessage) {
     return keepBreaksAtSpaces(explore::guiMessage(coreMessage));
 }
 
+namespace {
+// Whether the '/' at `i` belongs to a formula: its word (up to the ordinary spaces around it)
+// holds a no-break space the core put there ("mₕ = 2^(−8(h+1)/H)"), or the '/' is not between
+// two letters ("1/8", "(h+1)/H"). A '/' between the letters of a word without one is a path's
+// ("scripts/make_example_attention.py"): Qt may break after it, or it force-broke the path's
+// word before its "," (s39 L2: "...attention.py)" | ", not a real checkpoint").
+bool slashInFormula(const QString& text, qsizetype i) {
+    const auto ordinarySpace = [](QChar c) { return c == u' ' || c == u'\n'; };
+    if (i == 0 || i + 1 >= text.size() || !text[i - 1].isLetter() || !text[i + 1].isLetter()) return true;
+    for (qsizetype j = i; j >= 0 && !ordinarySpace(text[j]); --j)
+        if (text[j] == QChar(0x00A0)) return true;
+    for (qsizetype j = i; j < text.size() && !ordinarySpace(text[j]); ++j)
+        if (text[j] == QChar(0x00A0)) return true;
+    return false;
+}
+}  // namespace
+
 QString keepBreaksAtSpaces(const QString& text) {
     QString out;
     out.reserve(text.size() + text.size() / 8);
@@ -316,7 +333,8 @@ QString keepBreaksAtSpaces(const QString& text) {
         out += text[i];
         const QChar c = text[i];
         const bool last = i + 1 == text.size();
-        if ((c == u'/' || c == u'|' || c == u'-') && !last && text[i + 1] != u' ' && text[i + 1] != u'\n')
+        if ((c == u'|' || c == u'-' || (c == u'/' && slashInFormula(text, i))) && !last && text[i + 1] != u' ' &&
+            text[i + 1] != u'\n')
             out += QChar(0x2060);
     }
     return out;

@@ -30,7 +30,9 @@ namespace alibi::qt {
 // The core's keepPhrasesWhole / keepClausesWhole / keepFormulasWhole text as Qt should lay it out:
 // Qt's line breaker (UAX 14) also breaks after '/', '|' and '-' even before a no-break space
 // ("2^(-8(h+1)/" | "H)", "max |" | "A - B|"), so a U+2060 WORD JOINER follows each of them that
-// is not followed by an ordinary space. The core's wrapLines (ImGui) breaks at spaces only.
+// is not followed by an ordinary space; a '/' only inside a formula, not a path's '/' between
+// letters ("scripts/make_example_attention.py" may break there rather than before its ",").
+// The core's wrapLines (ImGui) breaks at spaces only.
 [[nodiscard]] QString keepBreaksAtSpaces(const QString& text);
 [[nodiscard]] QString keepBreaksAtSpaces(const std::string& text);
 
