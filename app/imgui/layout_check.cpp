@@ -180,6 +180,12 @@ struct PlotSeen {
     int yTickLabels = 0;
     bool cited = false;
 };
+struct AreaSeen {
+    std::string name;
+    ImVec2 min, max;
+    ImVec4 visible;
+    bool scrollBar = false;
+};
 struct MatrixSeen {
     std::string name;
     int cells = 0;
@@ -204,6 +210,7 @@ struct Pictures {
     int frame = -1;
     std::vector<TileSeen> tiles;
     std::vector<PlotSeen> plots;
+    std::vector<AreaSeen> areas;
     std::vector<MatrixSeen> matrices;
     std::vector<RowSeen> markedRows;
     std::vector<LessonTextSeen> lessonTexts;
@@ -272,6 +279,14 @@ void notePlot(const std::string& title, ImVec2 frameMin, ImVec2 frameMax, int yT
                                                  w->InnerClipRect.Max.y)
                                         : ImVec4(frameMin.x, frameMin.y, frameMax.x, frameMax.y);
     pictures().plots.push_back({title, frameMin, frameMax, visible, yTickLabels, cited});
+}
+
+void noteCitedArea(const std::string& name) {
+    const ImGuiWindow* w = ImGui::GetCurrentWindow();
+    if (w == nullptr) return;
+    const ImRect& v = w->InnerClipRect;
+    pictures().areas.push_back(
+        {name, w->DC.CursorStartPos, w->DC.CursorMaxPos, ImVec4(v.Min.x, v.Min.y, v.Max.x, v.Max.y), w->ScrollbarY});
 }
 
 void noteMatrix(const std::string& name, int cells, float cellSize) {
@@ -366,7 +381,7 @@ std::string LayoutProblem::describe() const {
             what = "plot's x tick labels crowded";
             break;
         case Kind::OffScreen:
-            what = "cited plot not wholly in view";
+            what = "cited plot or picture not wholly in view";
             break;
         case Kind::PastEdge:
             what = "items past the window's right edge, no horizontal scroll";
@@ -449,6 +464,16 @@ std::vector<LayoutProblem> checkTextLayout(const ImDrawData& data) {
                                 fmt::format("{:.0f} px tall, {:.0f} wanted", p.max.y - p.min.y, kMinCitedPlotHeight),
                                 "", p.min, p.max});
     }
+    for (const AreaSeen& a : seen.areas)
+        // Above the part shown is allowed where the window shows its scroll bar (a narrow tab
+        // scrolls a cited plot to its top as a step opens, the text above it out of view); below
+        // it is not: the picture's key or the plot's axis title would be cut.
+        if ((a.min.y < a.visible.y - 1.0f && !a.scrollBar) || a.max.y > a.visible.w + 1.0f ||
+            a.max.x > a.visible.z + 1.0f)
+            problems.push_back({LayoutProblem::Kind::OffScreen, a.name,
+                                fmt::format("items from y {:.0f} to {:.0f}, shown from {:.0f} to {:.0f}", a.min.y,
+                                            a.max.y, a.visible.y, a.visible.w),
+                                "", a.min, a.max});
     for (const PlotSeen& p : seen.plots) crowdedTicks(p, hits, problems);
     pastRightEdges(problems);
     for (const MatrixSeen& m : seen.matrices) {

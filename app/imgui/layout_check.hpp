@@ -10,6 +10,11 @@
 // And what the views note while drawing (the s35 review: pictures that say less than their numbers):
 //  - a plot whose y axis labels fewer than two values (a lone "0" under a 0.39 peak);
 //  - a plot a lesson step cites (PlotAxes::cited) not wholly inside its window's visible part;
+//  - the side tab of the attention maps when a lesson step cites its picture (noteCitedArea): what
+//    it draws (the picture's key, a plot's axis title) not wholly inside the part shown (the s39
+//    round-2 review: at 1280x720 with the Parameters panel the Head picture's "masked" key half
+//    cut, the Row plot's axis title under the edge, seen only by scrolling a body nobody scrolls
+//    in a lecture, so the scrolling body does not excuse it as it excuses a cut line);
 //  - a plot a lesson step cites (PlotAxes::cited) whose frame is under kMinCitedPlotHeight, and
 //    any plot whose frame is under kMinPlotHeight (its ticks print on each other; the s39 review's
 //    25 px stage plots and 12 px row plot);
@@ -83,6 +88,10 @@ inline constexpr float kMinPlotHeight = 60.0f;
 // A plot drawn this frame: its frame (data area), the y axis' tick labels drawn, and whether a
 // lesson step cites it.
 void notePlot(const std::string& title, ImVec2 frameMin, ImVec2 frameMax, int yTickLabels, bool cited);
+// What a window a lesson step cites drew (call before its EndChild): from its content's start to
+// the furthest its items reach; any of it below or right of the window's visible part is a
+// problem, and above it where the window shows no vertical scroll bar.
+void noteCitedArea(const std::string& name);
 // A matrix that must label every row and column (the similarity matrix): call once per label drawn with the label's
 // centre and extent along the axis and its cell's centre (from the picture's geometry). A label off its cell's centre
 // by more than a quarter cell, or a row label taller than its row (it reads as the next row's), is a problem.

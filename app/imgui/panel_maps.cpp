@@ -404,10 +404,13 @@ void drawMapsView(AppState& state, const Model& model) {
     // controls, title, fit and a plot), the three scroll in a child window of that height rather
     // than shrink to a sliver (the wheel stays the layer's). A short view (a lesson strip under it
     // on a projector) never scrolls: what a step cites must show without the lecturer scrolling,
-    // so the read-out goes to the tooltip and the pictures share what there is.
-    const float minBody = lineHeight * (shortView ? 9.0f : 15.0f);
+    // so the read-out goes to the tooltip and the pictures share what there is (a body of 9 lines
+    // in 8.5 lines' room cut the Head picture's "masked" key and the Row plot's axis title at
+    // 1280x720 with the Parameters panel, the s39 round-2 review; the side tab's own scroll bar
+    // shows where a cited plot still pushes its text out).
+    const float minBody = lineHeight * 15.0f;
     ImVec2 avail = ImGui::GetContentRegionAvail();
-    const bool scrollBody = avail.y < minBody;
+    const bool scrollBody = !shortView && avail.y < minBody;
     if (scrollBody) {
         ImGui::BeginChild("maps body", ImVec2(0, 0), false,
                           ImGuiWindowFlags_AlwaysVerticalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -427,8 +430,15 @@ void drawMapsView(AppState& state, const Model& model) {
     ImGui::SetCursorScreenPos(ImVec2(
         ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x + gridSize.x + ImGui::GetStyle().ItemSpacing.x,
         ImGui::GetItemRectMin().y));
-    beginTextChild("maps-side", ImVec2(sideWidth, gridSize.y), ImGuiWindowFlags_NoScrollbar);
+    // While a lesson step cites it, its scroll bar shows (a cited plot scrolled into view on a
+    // narrow tab, its text above it: hidden, nobody could tell there was more), from the step's
+    // first frame: a bar appearing a frame later narrows the tab after the step's one scroll, and
+    // the plot moved under the edge. Otherwise the tab does not scroll: the wheel is the layer's.
+    const bool cited = state.lessonOpen && state.maps.lessonSide;
+    beginTextChild("maps-side", ImVec2(sideWidth, gridSize.y),
+                   cited ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_NoScrollbar);
     drawMapsSide(state, model);
+    if (cited) noteCitedArea("attention maps side tab");
     ImGui::EndChild();
     ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x,
                                      ImGui::GetItemRectMax().y + ImGui::GetStyle().ItemSpacing.y));

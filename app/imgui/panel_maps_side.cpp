@@ -245,7 +245,7 @@ void drawHeadTab(AppState& state, const Model& model) {
 }
 
 // A plot a lesson step cites, drawn under the tab's text where the tab is narrow: the tab scrolls
-// once per step shown so the plot is in view (the s39 review's F2b: at 1280x720 with the
+// on each step's first frames so the plot is in view (the s39 review's F2b: at 1280x720 with the
 // Parameters panel only its axis title showed), then the user's scrolling is left alone.
 // The height of a plot with `avail` pixels under the tab's text: `least` at least; a cited one
 // that does not fit there takes the tab's visible height (scrollCitedPlotIntoView then shows it
@@ -257,10 +257,21 @@ float citedPlotHeight(float avail, float least, bool cited) {
 
 // `tab`: the tab drawing the plot (a step switching tabs draws the old one a frame more: it must
 // not take the step's scroll).
+// The scroll is asked for on the step's first few frames, not one: ImGui clamps it to the
+// content's height as measured the frame before, and the first frame's tab can be shorter (lesson
+// 5 step 4 at 1280x720 with the Parameters panel kept a legend line above the plot and its axis
+// title under the edge). A few frames later the user's scrolling is left alone.
 void scrollCitedPlotIntoView(const AppState& state, bool cited, MapsSide tab) {
+    constexpr int kFrames = 4;
     static std::uint64_t scrolledFor = 0;
-    if (!cited || scrolledFor == state.lessonStep || state.maps.side != tab || state.maps.sideShown != tab) return;
-    scrolledFor = state.lessonStep;
+    static int frames = 0;
+    if (!cited || state.maps.side != tab || state.maps.sideShown != tab) return;
+    if (scrolledFor != state.lessonStep) {
+        scrolledFor = state.lessonStep;
+        frames = 0;
+    }
+    if (frames >= kFrames) return;
+    ++frames;
     const float top = ImGui::GetItemRectMin().y - ImGui::GetWindowPos().y;
     const float bottom = ImGui::GetItemRectMax().y - ImGui::GetWindowPos().y;
     const float shown = ImGui::GetCurrentWindow()->InnerClipRect.GetHeight();  // the tab's visible height
