@@ -268,8 +268,9 @@ TEST(AttentionMapsView, OverviewDropsItsLabelBandsWhenTheyWouldHalveTheTiles) {
     // Two layers of three heads in the same room keep their bands: every tile below one.
     const std::vector<std::vector<float>> two{causalMaps({0.5, 0.25, 2.0}, 16, 0.0, 1),
                                               causalMaps({0.5, 0.25, 2.0}, 16, 0.3, 2)};
-    auto small = alibi::AttentionMaps::fromBytes(
-        asBytes(safetensorsBytes({"model.layers.0.attn", "model.layers.1.attn"}, {3, 16, 16}, two)), true);
+    // The maps read the bytes in place: they live as long as the maps.
+    const std::string twoFile = safetensorsBytes({"model.layers.0.attn", "model.layers.1.attn"}, {3, 16, 16}, two);
+    auto small = alibi::AttentionMaps::fromBytes(asBytes(twoFile), true);
     ASSERT_TRUE(small) << small.error().message;
     auto roomy = alibi::renderAttentionOverview(*small, params, 1);
     ASSERT_TRUE(roomy) << roomy.error().message;
