@@ -6,6 +6,8 @@
 #include "plot_canvas.hpp"
 #include "zoom.hpp"
 
+#include "bare_context.hpp"
+
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -19,16 +21,7 @@ namespace {
 
 class LayoutCheckRules : public ::testing::Test {
 protected:
-    void SetUp() override {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(1000, 700);
-        io.DeltaTime = 1.0f / 60.0f;
-        unsigned char* pixels = nullptr;
-        int width = 0, height = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-    }
+    void SetUp() override { test::createBareContext(ImVec2(1000, 700)); }
     void TearDown() override { ImGui::DestroyContext(); }
 
     // One rendered frame of a 400 x 500 window holding what `draw` draws; its problems of `kind`.

@@ -7,6 +7,8 @@
 #include <alibi/render/coinciding_curves.hpp>
 #include <alibi/render/dashes.hpp>
 
+#include "bare_context.hpp"
+
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -64,16 +66,7 @@ bool showsThrough(const std::vector<Triangle>& under, const std::vector<Triangle
 
 class PlotCanvasTurns : public ::testing::Test {
 protected:
-    void SetUp() override {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(800, 600);
-        io.DeltaTime = 1.0f / 60.0f;
-        unsigned char* pixels = nullptr;
-        int width = 0, height = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-    }
+    void SetUp() override { test::createBareContext(ImVec2(800, 600)); }
     void TearDown() override { ImGui::DestroyContext(); }
 
     // A frame with a window "plot" open and a 600 x 400 canvas of x 0 to 100, y -100 to 0 (end
