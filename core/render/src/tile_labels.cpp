@@ -20,6 +20,11 @@ std::vector<std::string> tileLabelForms(const TileLabelParts& parts) {
             forms.push_back(name + "  " + *parts.range);
         }
     }
+    if (parts.fitted) {
+        const std::string fitted = formatValue(*parts.fitted);
+        forms.push_back(name + "  m* = " + fitted + (parts.slope ? "  m = " + formatSlope(*parts.slope) : ""));
+        forms.push_back(name + " m* " + fitted + (parts.slope ? " m " + formatSlope(*parts.slope) : ""));
+    }
     if (parts.slope) {
         forms.push_back(withSlope);
         forms.push_back(compact);
