@@ -421,9 +421,9 @@ void keepKeyWindow(std::vector<Series>& series, const KeyWindow& window) {
     }
 }
 
-std::string keyWindowNote(const KeyWindow& window, std::int64_t keys, bool fromMaxDistance) {
+std::string keyWindowNote(const KeyWindow& window, std::int64_t keys, bool fromMaxDistance, std::string_view what) {
     if (!window.zoomed) return {};
-    return fmt::format("keys {} to {} of {} shown ({})", window.first, window.last, keys,
+    return fmt::format("{} {} to {} of {} shown ({})", what, window.first, window.last, keys,
                        fromMaxDistance ? "--max-distance" : "the rest hold under 1/1000 of each curve's peak");
 }
 

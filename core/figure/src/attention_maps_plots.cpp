@@ -34,30 +34,32 @@ Result<Image> plotFigurePng(const PlotFigure& figure, int scale) {
     return plotPng(figure.series, figure.style, scale);
 }
 
-std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
-                                     std::int64_t lastRow) {
-    // Distances up to where the head and its priors hold almost all their mass.
-    const auto keys = static_cast<std::int64_t>(fit.profile.size());
-    const std::int64_t shown = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(3 * fit.distance90)) + 8, 8,
-                                                        std::max<std::int64_t>(keys, 1));
+FitProfilePlot fitProfilePlot(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
+                              std::int64_t lastRow) {
     const auto series = [&](std::string label, const std::vector<double>& profile) {
         Series s;
         s.label = std::move(label);
-        for (std::int64_t d = 0; d < shown && d < static_cast<std::int64_t>(profile.size()); ++d) {
+        for (std::size_t d = 0; d < profile.size(); ++d) {
             s.x.push_back(static_cast<double>(d));
-            s.y.push_back(profile[static_cast<std::size_t>(d)]);
+            s.y.push_back(profile[d]);
         }
         return s;
     };
-    std::vector<Series> all;
-    all.push_back(series(fmt::format("layer {} head {} (observed)", fit.layer, fit.head), fit.profile));
-    all.push_back(series(explore::fittedPriorLabel(fit.slope),
-                         priorProfile(fit.slope, maps.queries(), maps.keys(), maps.causal(), firstRow, lastRow)));
+    FitProfilePlot plot;
+    plot.series.push_back(series(fmt::format("layer {} head {} (observed)", fit.layer, fit.head), fit.profile));
+    plot.series.push_back(
+        series(explore::fittedPriorLabel(fit.slope),
+               priorProfile(fit.slope, maps.queries(), maps.keys(), maps.causal(), firstRow, lastRow)));
     if (fit.configuredSlope)
-        all.push_back(
+        plot.series.push_back(
             series(explore::configuredPriorLabel(*fit.configuredSlope),
                    priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(), maps.causal(), firstRow, lastRow)));
-    return all;
+    // Distance 0 plays the part of the query's own key: the window from it.
+    const auto distances = static_cast<std::int64_t>(fit.profile.size());
+    plot.window = explore::mapsRowWindow(plot.series, 0, distances);
+    explore::keepKeyWindow(plot.series, plot.window);
+    plot.note = explore::keyWindowNote(plot.window, distances, false, "distances");
+    return plot;
 }
 
 std::string fitProfileTitle(const HeadFit& fit, const AttentionMaps& maps) {
@@ -68,7 +70,8 @@ std::string fitProfileTitle(const HeadFit& fit, const AttentionMaps& maps) {
 PlotFigure fitProfileFigure(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow, std::int64_t lastRow,
                             int width, int height) {
     PlotFigure f;
-    f.series = fitProfileSeries(fit, maps, firstRow, lastRow);
+    FitProfilePlot plot = fitProfilePlot(fit, maps, firstRow, lastRow);
+    f.series = std::move(plot.series);
     f.style.width = width;
     f.style.height = height;
     f.style.title = fitProfileTitle(fit, maps);
@@ -84,6 +87,7 @@ PlotFigure fitProfileFigure(const HeadFit& fit, const AttentionMaps& maps, std::
         "(maximum likelihood, 95% interval {} to {}), KL the mean over rows from its prior",
         rows, valuesNote(maps), alibi::formatValue(fit.slope), alibi::formatValue(fit.slopeLow),
         alibi::formatValue(fit.slopeHigh));
+    if (!plot.note.empty()) f.style.caption += " · " + plot.note;
     return f;
 }
 

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -92,6 +93,41 @@ TEST(AttentionMapsPlots, ProfileFigureNamesTheFitAndItsRows) {
     EXPECT_EQ(two->width, 1800);
     EXPECT_EQ(two->height, 1200);
     EXPECT_FALSE(alibi::plotFigurePng(all, 3));
+}
+
+// The s40 review's F1: a steep head (m = 2) paired with a flatter configured slope (1/4). The
+// distances shown were sized from the observed head alone (3·distance90 + 8 = 11 of 64), cutting
+// the configured prior where it still held 5 % of its mass, and nothing said so. Now every
+// curve is shown wherever it holds 1/1000 of its peak (worked from priorProfile here), and a note
+// names the distances shown when they are not all.
+TEST(AttentionMapsPlots, TheDistancePlotKeepsEveryCurvesMassAndSaysWhereItStops) {
+    const std::int64_t t = 64;
+    const std::string bytes = npyBytes({1, 1, t, t}, causalMaps({2.0}, t, 0.0, 1));
+    auto maps = alibi::AttentionMaps::fromBytes(asBytes(bytes), false);
+    ASSERT_TRUE(maps) << maps.error().message;
+    alibi::HeadFitOptions options;
+    options.threads = 1;
+    auto fits = alibi::fitHeads(*maps, options, {0.25});
+    ASSERT_TRUE(fits) << fits.error().message;
+    const alibi::HeadFit& fit = fits->front();
+    const alibi::FitProfilePlot plot = alibi::fitProfilePlot(fit, *maps, 0, -1);
+    ASSERT_EQ(plot.series.size(), 3u);
+    const std::vector<double> configured = alibi::priorProfile(0.25, t, t, true, 0, -1);
+    const double peak = *std::max_element(configured.begin(), configured.end());
+    std::int64_t lastHeld = 0;
+    for (std::size_t d = 0; d < configured.size(); ++d)
+        if (configured[d] >= peak / 1000) lastHeld = static_cast<std::int64_t>(d);
+    EXPECT_GT(lastHeld, 20);  // e^(-d/4) >= 1/1000 up to d = 27 or so, well past the old 11
+    EXPECT_EQ(plot.window.first, 0);
+    EXPECT_GE(plot.window.last, lastHeld);
+    EXPECT_EQ(plot.series[2].x.back(), static_cast<double>(plot.window.last));
+    for (std::size_t d = 0; d < plot.series[2].y.size(); ++d) EXPECT_DOUBLE_EQ(plot.series[2].y[d], configured[d]);
+    if (plot.window.last < t - 1) {
+        EXPECT_EQ(plot.note, "distances 0 to " + std::to_string(plot.window.last) +
+                                 " of 64 shown (the rest hold under 1/1000 of each curve's peak)");
+        const alibi::PlotFigure figure = alibi::fitProfileFigure(fit, *maps, 0, -1, 900, 600);
+        EXPECT_NE(figure.style.caption.find(plot.note), std::string::npos) << figure.style.caption;
+    }
 }
 
 }  // namespace

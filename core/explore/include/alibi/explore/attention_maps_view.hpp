@@ -93,8 +93,10 @@ struct KeyWindow {
                                       std::optional<std::int64_t> maxDistance = std::nullopt);
 // Keeps the points of `series` whose x (the key) lies in the window.
 void keepKeyWindow(std::vector<Series>& series, const KeyWindow& window);
-// "keys 230 to 255 of 256 (the rest hold under 1/1000 of each curve's peak)", or "" unzoomed.
-[[nodiscard]] std::string keyWindowNote(const KeyWindow& window, std::int64_t keys, bool fromMaxDistance);
+// "keys 230 to 255 of 256 (the rest hold under 1/1000 of each curve's peak)", or "" unzoomed;
+// `what` names the axis ("distances 0 to 40 of 64" on a fit's distance profile).
+[[nodiscard]] std::string keyWindowNote(const KeyWindow& window, std::int64_t keys, bool fromMaxDistance,
+                                        std::string_view what = "keys");
 
 // ---------------------------------------------------------------------------
 // The fit table: one row per layer and head, these columns (the CSV's, plus configured KL).

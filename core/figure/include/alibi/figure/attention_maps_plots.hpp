@@ -28,17 +28,24 @@ struct PlotFigure {
 [[nodiscard]] std::string plotFigureSvg(const PlotFigure& figure);
 [[nodiscard]] Result<Image> plotFigurePng(const PlotFigure& figure, int scale = 1);
 
-// The curves of one head's fit as series (x = distance 0 .. shown - 1): the observed profile,
-// the fitted prior and, when known, the configured slope's prior, all on query rows
-// [firstRow, lastRow) (-1: to the last); distances up to where the head and its priors hold
-// almost all their mass.
-[[nodiscard]] std::vector<Series> fitProfileSeries(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
-                                                   std::int64_t lastRow);
+// The plot of one head's fit against distance, the same in both explorers and the figure: the
+// observed profile, the fitted prior and, when known, the configured slope's prior, all on query
+// rows [firstRow, lastRow) (-1: to the last), as series of x = distance. The distances shown are
+// those where some curve holds at least 1/1000 of its peak (explore::mapsRowWindow's rule, as
+// the query-row plot), so a steep head fills the plot and a flatter prior's tail is never cut
+// (the observed head alone decided it, and cut a configured prior holding 5 % of its mass).
+struct FitProfilePlot {
+    std::vector<Series> series;
+    explore::KeyWindow window;  // the distances shown
+    std::string note;           // "distances 0 to 40 of 64 shown (the rest hold under ...)", "" when all are
+};
+[[nodiscard]] FitProfilePlot fitProfilePlot(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
+                                            std::int64_t lastRow);
 
 // "layer 2 (model.layers.2.attn) head 3: attention vs distance, KL 0.0123 nats from softmax(−m* d)"
 [[nodiscard]] std::string fitProfileTitle(const HeadFit& fit, const AttentionMaps& maps);
 
-// fitProfileSeries with its title, axes ("distance i − j", "share of attention") and a caption
+// fitProfilePlot with its title, axes ("distance i − j", "share of attention") and a caption
 // that says what each curve is and which rows it sums; width x height at 1x.
 [[nodiscard]] PlotFigure fitProfileFigure(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow,
                                           std::int64_t lastRow, int width, int height);
