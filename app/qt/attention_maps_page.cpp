@@ -467,7 +467,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     });
     connect(m_overview, &MapsHeatmapView::clicked, this, [this](QPoint p) {
         if (!m_model->maps()) return;
-        if (const auto hit = overviewHitTest(m_overviewMap, *m_model->maps(), p.x(), p.y())) {
+        if (const auto hit = mapsPictureHit(m_overviewMap, *m_model->maps(), p.x(), p.y())) {
             setLayerIndex(hit->layerIndex);
             setHead(hit->cell.head);
             setRow(hit->cell.query);
@@ -962,10 +962,14 @@ void AttentionMapsPage::refreshPlots() {
     const int layer = m_layer->value(), head = m_head->value();
     const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
     if (const HeadFit* f = m_model->fitOf(layer, head)) {
-        m_profile->setSeries(fitProfileSeries(*f, *maps, m_model->fitFirstRow(), m_model->fitLastRow()));
+        // The core's curves over the distances where any holds 1/1000 of its peak, and its note.
+        FitProfilePlot plot = fitProfilePlot(*f, *maps, m_model->fitFirstRow(), m_model->fitLastRow());
+        m_profile->setSeries(std::move(plot.series));
         m_profile->setTitle(qs(fitProfileTitle(*f, *maps)));  // the figure's title too
-        m_profile->setNote(f->configuredSlope ? QString()
-                                              : u"pair an ALiBi prior (Prior) to see the configured slope"_s);
+        QString note = qs(plot.note);
+        if (!f->configuredSlope)
+            note += (note.isEmpty() ? u""_s : u" · "_s) + u"pair an ALiBi prior (Prior) to see the configured slope"_s;
+        m_profile->setNote(note);
     } else {
         m_profile->setSeries({});
         m_profile->setTitle(u"%1 head %2: attention vs distance"_s.arg(layerLabel).arg(head));
@@ -1130,7 +1134,7 @@ QString AttentionMapsPage::hoverAt(MapsHeatmapView* view, QPoint p) {
     int layer = view->shownLayer() >= 0 ? view->shownLayer() : m_layer->value();
     std::optional<CellHit> hit;
     if (view == m_overview) {
-        if (const auto h = overviewHitTest(m_overviewMap, *maps, p.x(), p.y())) {
+        if (const auto h = mapsPictureHit(m_overviewMap, *maps, p.x(), p.y())) {
             layer = h->layerIndex;
             hit = h->cell;
         }
