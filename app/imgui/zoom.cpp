@@ -36,6 +36,10 @@ ImGuiStyle explorerBaseStyle() {
     return style;
 }
 
+const ImWchar* explorerFontRanges() {
+    return kFontRanges;
+}
+
 void applyZoom(const ImGuiStyle& base, float zoom) {
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();

@@ -15,4 +15,8 @@ namespace alibi::imgui {
 // font texture must be recreated afterwards (the shell does; a test calls GetTexDataAsRGBA32).
 void applyZoom(const ImGuiStyle& base, float zoom);
 
+// The main font's characters (applyZoom's): Latin-1 and the Greek letters, punctuation, arrows and
+// maths signs the core's texts use. A test building its own atlas uses them too, or it reads "τ" as "?".
+[[nodiscard]] const ImWchar* explorerFontRanges();
+
 }  // namespace alibi::imgui

@@ -12,6 +12,7 @@
 #include "lesson_panel.hpp"
 #include "panels.hpp"
 #include "plot_canvas.hpp"
+#include "zoom.hpp"
 
 #include <alibi/io/lesson.hpp>
 #include <alibi/render/colormap.hpp>
@@ -67,7 +68,7 @@ public:
         if (!std::filesystem::exists(kFontFile)) return false;
         ImGuiIO& io = ImGui::GetIO();
         io.Fonts->Clear();
-        io.Fonts->AddFontFromFileTTF(kFontFile, 15.0f);
+        io.Fonts->AddFontFromFileTTF(kFontFile, 15.0f, nullptr, explorerFontRanges());
         addLessonFont(*io.Fonts, kFontFile, 40.0f);
         unsigned char* pixels = nullptr;
         int w = 0, h = 0;

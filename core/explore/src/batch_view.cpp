@@ -91,7 +91,7 @@ std::string batchCellReadout(const HeatmapParams& params, std::span<const double
     }
     if (params.what == RenderWhat::Attention) {
         if (probability)
-            text += "\nattention p = softmax((content + bias) / T)[j] = " + formatValue(*probability);
+            text += "\nattention p = softmax((content + bias) / τ)[j] = " + formatValue(*probability);
         else
             text += "\nattention p: computing...";
     }

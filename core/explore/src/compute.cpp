@@ -129,7 +129,7 @@ std::string heatmapSubtitle(const HeatmapParams& p, const Heatmap& map) {
             formula = "bias(i, j) = -m·(K - 1 - j) for j <= i (same softmax as causal)";
             break;
     }
-    if (p.what == RenderWhat::Attention) formula = "p(i, j) = softmax_j((content + bias) / T), " + formula;
+    if (p.what == RenderWhat::Attention) formula = "p(i, j) = softmax_j((content + bias) / τ), " + formula;
     if (p.batch.active())
         formula += fmt::format(
             " on the tokens' positions ({} rule); padding, other documents, the window and future keys "

@@ -86,7 +86,7 @@ std::string cellReadout(const AttentionParams& params, RenderWhat what, std::spa
             query, p, fm.nan ? "NaN (mask -inf)" : fmt::format("uniform, 1/{} per key", bias.keyCount()));
     if (what == RenderWhat::Attention) {
         if (probability)
-            text += "\nattention p = softmax((content + bias) / T)[j] = " + formatValue(*probability);
+            text += "\nattention p = softmax((content + bias) / τ)[j] = " + formatValue(*probability);
         else
             text += "\nattention p: computing...";
     }

@@ -502,7 +502,7 @@ Result<CurvesPlot> curvesPlot(const CurvesParams& params, const ProgressFn& prog
         formula.what = RenderWhat::Attention;
         std::string line = explore::heatmapSubtitle(formula, Heatmap{});
         if (const auto at = line.find(" · rows:"); at != std::string::npos) line.resize(at);
-        style.caption = fmt::format("{} · temperature T = {}", line, params.attention.content.temperature);
+        style.caption = fmt::format("{} · temperature τ = {}", line, params.attention.content.temperature);
     } else {
         series = biasDistanceSeries(b, std::max<std::int64_t>(1, std::max(b.queries, b.keyCount()) - 1));
         style.title = fmt::format("Bias vs distance, mode {}", modeName(b.mode));

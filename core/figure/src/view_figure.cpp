@@ -146,7 +146,7 @@ Result<void> drawStages(detail::Canvas& canvas, const Session& s) {
                                           contentName(s.attention.content.kind), modeName(s.attention.bias.mode));
     const std::string caption = fmt::format(
         "stage 2 = content + bias; stage 3 = stage 2 with the mode's masked keys set to the mask value, divided by "
-        "the temperature T = {}; stage 4: p_j = exp(s_j - max s) / Σ_k exp(s_k - max s) over stage 3 · keys the "
+        "the temperature τ = {}; stage 4: p_j = exp(s_j - max s) / Σ_k exp(s_k - max s) over stage 3 · keys the "
         "mode masks are left out of every panel (stages 2 and 3 hold the mask value itself there, stage 4 gives "
         "them 0)",
         s.attention.content.temperature);
@@ -203,7 +203,7 @@ Result<detail::CurvesPlot> extrapolationOf(const ViewFigureRequest& r) {
     plot.style.yFromZero = true;
     plot.style.yLabel = "probability";
     plot.style.caption = fmt::format(
-        "p(d) = softmax_j((content + bias) / T) of the last query over T keys, bias = -m·d, m = {} (head {}), "
+        "p(d) = softmax_j((content + bias) / τ) of the last query over T keys, bias = -m·d, m = {} (head {}), "
         "{} content · trained on L = {}, tested on T = L to 16L: distances beyond L were never seen in training",
         alibi::formatSlope((*slopes)[static_cast<std::size_t>(head)]), head, contentName(s.attention.content.kind),
         e.trainLength);
