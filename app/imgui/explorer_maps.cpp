@@ -222,7 +222,7 @@ void Explorer::collectMaps() {
     maps.head = m_mapsHead->result();
     maps.headPending = m_mapsHead->pending();
     if (maps.head != previousHead && maps.head->error.empty()) {
-        upload(maps.head->heatmap.image, maps.headTexture);
+        upload(maps.head->picture().image, maps.headTexture);
         upload(maps.head->colorBar, maps.headBarTexture);
     }
     m_layerFit->collect();
@@ -470,14 +470,7 @@ void Explorer::updateMapsHover() {
     m_mapsHoverShown = cell;
     m_mapsHoverFile = maps.file;
     const AttentionMaps& m = *maps.file->maps;
-    explore::HeadSlopes slopes;
-    if (!maps.configured.empty()) slopes.configured = maps.configured[static_cast<std::size_t>(cell->head)];
-    if (const LayerFitResult* f = maps.layerFit.get();
-        f != nullptr && f->request.maps == maps.file->maps && f->request.layer == cell->layer && f->error.empty())
-        slopes.fitted = f->fits.at(static_cast<std::size_t>(cell->head)).slope;
-    else if (const FitTableResult* t = maps.fit.get(); t != nullptr && t->request.maps == maps.file->maps)
-        for (const HeadFit& h : t->fits)
-            if (h.layerIndex == cell->layer && h.head == cell->head) slopes.fitted = h.slope;
+    const explore::HeadSlopes slopes = headSlopesOf(maps, cell->layer, cell->head);
     // The core reads the cell's row (a few KiB even for T = 2048), so the read-out is exact and
     // immediate (the pictures show maxima over the keys a pixel covers).
     auto text = explore::mapsCellReadout(m, cell->layer, cell->head, cell->query, cell->key, slopes);

@@ -4,6 +4,7 @@
 #include <alibi/analysis/fit_report.hpp>
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/figure/maps_picture.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -16,27 +17,6 @@ using Clock = std::chrono::steady_clock;
 
 double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// The overview fills the whole room it was asked for, and its square tiles leave a margin on the
-// right or below: the picture is cut to its tiles so the colour bar sits beside them (the tiles'
-// places and pixels are the core's; the margin cut holds no pixel of theirs).
-void trimToTiles(Image& image, const std::vector<HeatmapTile>& tiles) {
-    int width = 0, height = 0;
-    for (const HeatmapTile& t : tiles) {
-        width = std::max(width, t.x + t.width);
-        height = std::max(height, t.y + t.height);
-    }
-    width = std::min(width, image.width);
-    height = std::min(height, image.height);
-    if (width == image.width && height == image.height) return;
-    Image trimmed;
-    trimmed.width = width;
-    trimmed.height = height;
-    trimmed.pixels.reserve(static_cast<std::size_t>(width) * static_cast<std::size_t>(height));
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) trimmed.pixels.push_back(image.at(x, y));
-    image = std::move(trimmed);
 }
 
 }  // namespace
@@ -92,63 +72,40 @@ std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& req
     const auto start = Clock::now();
     auto result = std::make_shared<MapsGridResult>();
     result->request = request;
-    const AttentionMaps& maps = *request.maps;
-    MapsHeatmapParams params;
-    params.layerIndex = request.layer;
-    params.head = request.head;
-    params.logScale = request.log;
-    params.scale = request.perHead ? ScaleMode::PerHead : ScaleMode::Shared;
-    params.width = std::max(request.width, 1);
-    params.height = std::max(request.height, 1);
-    if (!request.overview) {
-        params.labelBand = request.labelBand;  // the tiles' labels sit above them, never over cells
-        const TileSize square = squareCellPicture(request.head >= 0 ? 1 : maps.heads(), maps.queries(), maps.keys(),
-                                                  params.width, params.height, params.gap, params.labelBand);
-        params.width = square.width;
-        params.height = square.height;
-        auto map = renderAttentionMaps(maps, params);
-        if (!map) {
-            result->error = map.error().message;
-            return result;
-        }
-        result->heatmap = std::move(*map);
-    } else {
-        // Every layer at once: the core's overview (one row of tiles per layer, a label band
-        // above each row where the room allows), the picture Qt shows and the exported overview
-        // figure draws.
-        params.labelBand = request.labelBand;
-        params.progress = cancel.progress();  // a newer request stops this one
-        auto overview = renderAttentionOverview(maps, params);
-        if (cancel.cancelled()) return nullptr;
-        if (!overview) {
-            result->error = overview.error().message;
-            return result;
-        }
-        result->overview = std::move(*overview);
-        trimToTiles(result->overview.map.image, result->overview.map.tiles);
+    // The core's picture for the room (square cells, the overview cut to its tiles), the one Qt
+    // shows; a newer request stops this one.
+    MapsPictureRequest ask;
+    ask.shows = request.overview ? MapsShows::Overview : request.head >= 0 ? MapsShows::Head : MapsShows::Layer;
+    ask.layerIndex = request.layer;
+    ask.head = std::max(request.head, 0);
+    ask.logScale = request.log;
+    ask.scale = request.perHead ? ScaleMode::PerHead : ScaleMode::Shared;
+    ask.width = std::max(request.width, 1);
+    ask.height = std::max(request.height, 1);
+    ask.labelBand = request.labelBand;
+    ask.progress = cancel.progress();
+    auto picture = renderMapsPicture(*request.maps, ask);
+    if (cancel.cancelled()) return nullptr;
+    if (!picture) {
+        result->error = picture.error().message;
+        return result;
     }
+    result->shown = std::move(*picture);
     result->colorBar = renderColorBar(Colormap::Viridis, 8, std::max(request.height, 2), true);
     result->ms = msSince(start);
     return result;
 }
 
 std::optional<MapsCell> mapsCellAt(const MapsGridResult& grid, int x, int y) {
-    const AttentionMaps& maps = *grid.request.maps;
-    if (grid.request.overview) {
-        auto hit = overviewHitTest(grid.overview, maps, x, y);
-        if (!hit) return std::nullopt;
-        return MapsCell{hit->layerIndex, hit->cell.head, hit->cell.query, hit->cell.key};
-    }
-    auto hit = mapsHitTest(grid.heatmap, maps, x, y);
+    auto hit = mapsPictureHit(grid.shown, *grid.request.maps, x, y);
     if (!hit) return std::nullopt;
-    return MapsCell{grid.request.layer, hit->head, hit->query, hit->key};
+    return MapsCell{hit->layerIndex, hit->cell.head, hit->cell.query, hit->cell.key};
 }
 
 int mapsTileOf(const MapsGridResult& grid, const MapsCell& cell) {
     const std::vector<HeatmapTile>& tiles = grid.picture().tiles;
     for (std::size_t n = 0; n < tiles.size(); ++n) {
-        const int layer = grid.request.overview ? grid.overview.tileLayer[n] : grid.request.layer;
-        if (layer == cell.layer && tiles[n].head == cell.head) return static_cast<int>(n);
+        if (grid.shown.tileLayer[n] == cell.layer && tiles[n].head == cell.head) return static_cast<int>(n);
     }
     return -1;
 }
@@ -297,6 +254,21 @@ std::shared_ptr<const TwoHeadsResult> computeTwoHeads(const TwoHeadsRequest& req
     out->compare = std::make_shared<const explore::HeadCompareResult>(std::move(*compared));
     out->figure = std::move(*figure);
     return out;
+}
+
+explore::HeadSlopes headSlopesOf(const MapsModel& maps, int layer, int head) {
+    explore::HeadSlopes slopes;
+    if (!maps.file || head < 0) return slopes;
+    if (static_cast<std::size_t>(head) < maps.configured.size())
+        slopes.configured = maps.configured[static_cast<std::size_t>(head)];
+    if (const LayerFitResult* f = maps.layerFit.get(); f != nullptr && f->request.maps == maps.file->maps &&
+                                                       f->request.layer == layer && f->error.empty() &&
+                                                       static_cast<std::size_t>(head) < f->fits.size())
+        slopes.fitted = f->fits[static_cast<std::size_t>(head)].slope;
+    else if (const FitTableResult* t = maps.fit.get(); t != nullptr && t->request.maps == maps.file->maps)
+        for (const HeadFit& h : t->fits)
+            if (h.layerIndex == layer && h.head == head) slopes.fitted = h.slope;
+    return slopes;
 }
 
 }  // namespace alibi::imgui

@@ -9,10 +9,12 @@
 
 #include <alibi/analysis/head_fit.hpp>
 #include <alibi/analysis/head_similarity.hpp>
+#include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/head_compare.hpp>
 #include <alibi/explore/job_runner.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/figure/head_compare_figure.hpp>
+#include <alibi/figure/maps_picture.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/render.hpp>
@@ -81,18 +83,16 @@ struct MapsGridRequest {
 
 struct MapsGridResult {
     MapsGridRequest request;
-    Heatmap heatmap;        // one layer's heads (or one head); empty for the overview
-    MapsOverview overview;  // the overview's picture and each tile's layer (request.overview)
+    MapsPicture shown;  // the core's picture (renderMapsPicture) and each tile's layer
     Image colorBar;
     std::string error;
     double ms = 0;
-    // The picture drawn: the overview's, else the layer's (or head's).
-    [[nodiscard]] const Heatmap& picture() const { return request.overview ? overview.map : heatmap; }
+    [[nodiscard]] const Heatmap& picture() const { return shown.map; }
 };
 [[nodiscard]] std::shared_ptr<const MapsGridResult> computeMapsGrid(const MapsGridRequest& request,
                                                                     const CancelFlag& cancel);
 // The cell under pixel (x, y) of a grid result (any picture: one layer, one head, the overview:
-// the core's mapsHitTest or overviewHitTest).
+// the core's mapsPictureHit).
 [[nodiscard]] std::optional<MapsCell> mapsCellAt(const MapsGridResult& grid, int x, int y);
 // The index in picture().tiles of the tile showing `cell`'s layer and head; -1 when none does.
 [[nodiscard]] int mapsTileOf(const MapsGridResult& grid, const MapsCell& cell);
@@ -246,5 +246,9 @@ struct MapsModel {
     std::string hoverReadout;     // the read-out of AppState::maps.hover (the core's text)
     std::string twoHeadsReadout;  // the read-out of AppState::maps.twoHeadsHover
 };
+
+// The slopes known for one head of the open maps: the paired prior's, and m* from the layer's
+// fit (else the whole file's fit table) once fitted.
+[[nodiscard]] explore::HeadSlopes headSlopesOf(const MapsModel& maps, int layer, int head);
 
 }  // namespace alibi::imgui

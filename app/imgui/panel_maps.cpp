@@ -6,10 +6,13 @@
 #include "layout_check.hpp"
 #include "lesson_panel.hpp"
 #include "panels.hpp"
+
+#include <alibi/figure/maps_picture.hpp>
 #include "view_common.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
+#include <alibi/figure/maps_picture.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/tile_labels.hpp>
@@ -216,34 +219,24 @@ void drawLayerBar(AppState& state, const AttentionMaps& maps) {
 }
 
 // Outlines the selected head and labels the tiles in the band the core left above each (as the
-// head grid, Compare and Diagnose do: never over a cell): "h3" on a layer's grid, "L1 h3" on the
-// overview (as Qt and the exported overview figure name its tiles); under per-head scales with
-// the tile's own range where it fits (drawTileLabels: one form for every tile).
-std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsGridResult& grid, const AttentionMaps& maps,
-                                           ImVec2 origin) {
+// head grid, Compare and Diagnose do: never over a cell), with the core's forms
+// (mapsTileLabelForms: "L1 h3" on the overview, a layer's slopes, a per-head tile's own range) and
+// one form for every tile (drawTileLabels).
+std::vector<TileLabelPlace> drawGridLabels(const MapsState& s, const MapsModel& model, const MapsGridResult& grid,
+                                           const AttentionMaps& maps, ImVec2 origin) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const Heatmap& picture = grid.picture();
-    std::vector<std::vector<std::string>> labels;
     for (std::size_t n = 0; n < picture.tiles.size(); ++n) {
         const HeatmapTile& tile = picture.tiles[n];
+        if (tile.head != s.head || grid.shown.tileLayer[n] != s.layer) continue;
         const ImVec2 a(origin.x + static_cast<float>(tile.x), origin.y + static_cast<float>(tile.y));
         const ImVec2 b(a.x + static_cast<float>(tile.width), a.y + static_cast<float>(tile.height));
-        const int layer = grid.request.overview ? grid.overview.tileLayer[n] : s.layer;
-        if (tile.head == s.head && layer == s.layer)
-            draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), kHighlightColor, 0.0f, 0, 2.0f);
-        alibi::TileLabelParts parts;
-        parts.head = tile.head;
-        if (grid.request.overview) parts.name = explore::mapsHeadLabel(maps, layer, tile.head);
-        if (grid.request.perHead) {
-            // The ends as the tile's own colour bar reads them (">= hi" above rows of one key);
-            // drawTileLabels shows "h3" on every tile where one range does not fit its width.
-            const alibi::ColorBar own = attentionMapsColorBar(maps, picture, static_cast<int>(n), 2);
-            if (!own.ticks.empty())
-                parts.range = fmt::format("[{}, {}]", own.ticks.front().label, own.ticks.back().label);
-        }
-        labels.push_back(alibi::tileLabelForms(parts));
+        draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), kHighlightColor, 0.0f, 0, 2.0f);
     }
-    return drawTileLabels(picture.tiles, labels, origin);
+    const auto forms =
+        mapsTileLabelForms(maps, grid.shown, grid.request.perHead ? ScaleMode::PerHead : ScaleMode::Shared,
+                           [&](int layer, int head) { return headSlopesOf(model, layer, head); });
+    return drawTileLabels(picture.tiles, forms, origin);
 }
 
 // The overview's order of layers, in its subtitle: where a tile is too narrow for "L1 h3" its
@@ -279,7 +272,7 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
         if (!note.empty()) note = " · " + note;
         subtitle =
             fmt::format("drawn in {:.0f} ms; {}{}{}", grid->ms,
-                        grid->request.overview ? overviewOrder(*grid->request.maps, &grid->overview) : std::string(),
+                        grid->request.overview ? overviewOrder(*grid->request.maps, &grid->shown) : std::string(),
                         grid->picture().summary, note);
     }
     // The subtitle comes with the grid it describes, and its length with the size the grid was
@@ -332,7 +325,7 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     s.gridY = origin.y;
     const bool hovered = ImGui::IsItemHovered();
     // The bar: the picture's shared range, or under per-head scales the hovered tile's (the
-    // core's overviewHitTest or mapsHitTest finds it).
+    // core's mapsPictureHit or mapsHitTest finds it).
     int barTile = -1;
     std::string barLabel;
     if (hovered) {
@@ -357,10 +350,10 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
         const float wheel = ImGui::GetIO().MouseWheel;
         if (wheel != 0.0f && !s.overview) s.layer = std::clamp(s.layer + (wheel < 0 ? 1 : -1), 0, maps.layers() - 1);
     }
-    state.mapsLabels = drawGridLabels(s, *grid, maps, origin);
+    state.mapsLabels = drawGridLabels(s, model.maps, *grid, maps, origin);
     // A lesson step's heads and cell, on the layer it shows.
     if (!grid->request.overview && s.lessonLayer >= 0 && grid->request.layer == s.lessonLayer)
-        drawLessonMark(s.lessonMark, grid->heatmap.tiles, maps.queries(), maps.keys(), origin);
+        drawLessonMark(s.lessonMark, grid->shown.map.tiles, maps.queries(), maps.keys(), origin);
     if (model.maps.gridPending) drawStaleMark(origin, ImVec2(origin.x + imageSize.x, origin.y + imageSize.y), 0.0f);
     const float line = ImGui::GetTextLineHeight();
     const float barHeight = std::max(imageSize.y - 3.4f * line, 2.0f * line);

@@ -204,8 +204,8 @@ void drawHeadTab(AppState& state, const Model& model) {
         if (head != nullptr && !head->error.empty()) coreErrorText(head->error);
         return;
     }
-    ImGui::TextDisabled("%s", head->heatmap.summary.c_str());
-    const Image& image = head->heatmap.image;
+    ImGui::TextDisabled("%s", head->picture().summary.c_str());
+    const Image& image = head->picture().image;
     const ImVec2 size(static_cast<float>(image.width), static_cast<float>(image.height));
     if (tokenMargin > 0) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -218,9 +218,9 @@ void drawHeadTab(AppState& state, const Model& model) {
         ImGui::Dummy(size);
     }
     s.headShown = lastItemShown();
-    noteHeatmapTiles("attention maps head", head->heatmap.tiles, origin, maps.queries(), maps.keys());
-    if (!head->heatmap.tiles.empty()) {
-        const HeatmapTile& t = head->heatmap.tiles.front();
+    noteHeatmapTiles("attention maps head", head->picture().tiles, origin, maps.queries(), maps.keys());
+    if (!head->picture().tiles.empty()) {
+        const HeatmapTile& t = head->picture().tiles.front();
         s.headRect = {origin.x + static_cast<float>(t.x), origin.y + static_cast<float>(t.y),
                       static_cast<float>(t.width), static_cast<float>(t.height)};
     }
@@ -234,10 +234,10 @@ void drawHeadTab(AppState& state, const Model& model) {
     }
     if (model.maps.headPending) drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), 0.0f);
     s.headTokenStep = 0;
-    if (tokenMargin > 0) drawHeadTokens(s, maps, head->heatmap, origin);
+    if (tokenMargin > 0) drawHeadTokens(s, maps, head->picture(), origin);
     if (s.lessonLayer >= 0 && head->request.layer == s.lessonLayer)
-        drawLessonMark(s.lessonMark, head->heatmap.tiles, maps.queries(), maps.keys(), origin);
-    const Heatmap& map = head->heatmap;
+        drawLessonMark(s.lessonMark, head->picture().tiles, maps.queries(), maps.keys(), origin);
+    const Heatmap& map = head->picture();
     const float height = std::max(size.y - 3.4f * ImGui::GetTextLineHeight(), 2.0f * ImGui::GetTextLineHeight());
     alibi::ColorBar bar = attentionMapsColorBar(maps, map, -1, colorBarTicks(height));  // the figures' bar
     bar.head = fmt::format("h{}", head->request.head);

@@ -166,7 +166,7 @@ TEST_F(AttentionMapsView, OpensTheExampleWithATilePerHead) {
     EXPECT_EQ(maps().file->maps->heads(), 8);
     ASSERT_NE(maps().grid, nullptr);
     EXPECT_TRUE(maps().grid->error.empty()) << maps().grid->error;
-    EXPECT_EQ(maps().grid->heatmap.tiles.size(), 8u);
+    EXPECT_EQ(maps().grid->shown.map.tiles.size(), 8u);
     EXPECT_EQ(maps().grid->request.layer, 0);
     EXPECT_TRUE(state().errorPopup.empty()) << state().errorPopup;
     // The overview: every head of every layer, each layer's heads in order.
@@ -174,7 +174,7 @@ TEST_F(AttentionMapsView, OpensTheExampleWithATilePerHead) {
     frame();
     settle();
     ASSERT_TRUE(maps().grid->request.overview);
-    const MapsOverview& overview = maps().grid->overview;
+    const MapsOverview& overview = maps().grid->shown;
     ASSERT_EQ(overview.map.tiles.size(), 32u);
     ASSERT_EQ(overview.tileLayer.size(), 32u);
     for (std::size_t n = 0; n < 32; ++n) {
@@ -193,7 +193,7 @@ TEST_F(AttentionMapsView, TheGridLabelsItsTilesAboveThem) {
     ASSERT_NE(maps().grid, nullptr);
     ASSERT_TRUE(maps().grid->error.empty()) << maps().grid->error;
     EXPECT_GT(maps().grid->request.labelBand, 0);
-    const auto& tiles = maps().grid->heatmap.tiles;
+    const auto& tiles = maps().grid->shown.map.tiles;
     ASSERT_EQ(tiles.size(), 8u);
     std::vector<std::string> heads;
     for (int h = 0; h < 8; ++h) heads.push_back("h" + std::to_string(h));
@@ -217,8 +217,8 @@ TEST_F(AttentionMapsView, TheGridLabelsItsTilesAboveThem) {
     frame();
     settle();
     frame();
-    ASSERT_EQ(maps().grid->overview.map.tiles.size(), 32u);
-    for (const HeatmapTile& t : maps().grid->overview.map.tiles)
+    ASSERT_EQ(maps().grid->shown.map.tiles.size(), 32u);
+    for (const HeatmapTile& t : maps().grid->shown.map.tiles)
         EXPECT_GE(t.y, static_cast<int>(ImGui::GetTextLineHeight())) << " h" << t.head;
 }
 
@@ -245,7 +245,7 @@ TEST_F(AttentionMapsView, HoverReadsTheFilesExactValue) {
     press(keys::kPageDown);  // layer 1
     settle();
     const MapsGridResult& grid = *maps().grid;
-    const HeatmapTile& tile = grid.heatmap.tiles.at(5);
+    const HeatmapTile& tile = grid.shown.map.tiles.at(5);
     io().MousePos = ImVec2(state().maps.gridX + static_cast<float>(tile.x) + static_cast<float>(tile.width) * 0.3f,
                            state().maps.gridY + static_cast<float>(tile.y) + static_cast<float>(tile.height) * 0.8f);
     frame();
@@ -525,7 +525,7 @@ TEST_F(AttentionMapsView, SidePicturesDeliverTheirResults) {
         settle();
     }
     ASSERT_NE(maps().head, nullptr);
-    EXPECT_EQ(maps().head->heatmap.tiles.size(), 1u);
+    EXPECT_EQ(maps().head->picture().tiles.size(), 1u);
     ASSERT_NE(maps().layerFit, nullptr);
     EXPECT_TRUE(maps().layerFit->error.empty()) << maps().layerFit->error;
     EXPECT_EQ(maps().layerFit->fits.size(), 8u);
@@ -590,7 +590,7 @@ protected:
     }
     // The point `(fx, fy)` of tile n (fractions of its size) on the screen.
     ImVec2 inTile(std::size_t n, float fx, float fy) {
-        const HeatmapTile& t = maps().grid->overview.map.tiles.at(n);
+        const HeatmapTile& t = maps().grid->shown.map.tiles.at(n);
         return ImVec2(state().maps.gridX + static_cast<float>(t.x) + static_cast<float>(t.width) * fx,
                       state().maps.gridY + static_cast<float>(t.y) + static_cast<float>(t.height) * fy);
     }
@@ -601,7 +601,7 @@ TEST_P(AttentionMapsOverview, IsTheCoresOverview) {
     for (const bool perHead : {false, true}) {
         showOverview(perHead);
         const MapsOverview want = coreOverview();
-        const MapsOverview& shown = maps().grid->overview;
+        const MapsOverview& shown = maps().grid->shown;
         EXPECT_EQ(shown.tileLayer, want.tileLayer) << perHead;
         ASSERT_EQ(shown.map.tiles.size(), want.map.tiles.size()) << perHead;
         for (std::size_t n = 0; n < want.map.tiles.size(); ++n) {
@@ -645,7 +645,7 @@ TEST_P(AttentionMapsOverview, IsTheCoresOverview) {
 TEST_P(AttentionMapsOverview, ALabelNeverCoversACell) {
     for (const bool perHead : {false, true}) {
         showOverview(perHead);
-        const MapsOverview& shown = maps().grid->overview;
+        const MapsOverview& shown = maps().grid->shown;
         const AttentionMaps& file = *maps().file->maps;
         const auto& labels = state().mapsLabels;
         ASSERT_EQ(labels.size(), shown.map.tiles.size()) << "every tile is named";
@@ -683,7 +683,7 @@ TEST_P(AttentionMapsOverview, ALabelNeverCoversACell) {
     }
 }
 
-// The mouse over a tile reads the cell the core's overviewHitTest finds there (cell [0, 0] of
+// The mouse over a tile reads the cell the core's mapsPictureHit finds there (cell [0, 0] of
 // the 2nd and 3rd tiles included, which the block labels covered), and a click opens it.
 TEST_P(AttentionMapsOverview, HoverAndClickAreTheCoresHitTest) {
     showOverview(false);
@@ -694,8 +694,8 @@ TEST_P(AttentionMapsOverview, HoverAndClickAreTheCoresHitTest) {
             io().MousePos = at;
             frame();
             frame();
-            const auto hit = overviewHitTest(maps().grid->overview, file, static_cast<int>(at.x - state().maps.gridX),
-                                             static_cast<int>(at.y - state().maps.gridY));
+            const auto hit = mapsPictureHit(maps().grid->shown, file, static_cast<int>(at.x - state().maps.gridX),
+                                            static_cast<int>(at.y - state().maps.gridY));
             ASSERT_TRUE(hit.has_value()) << n;
             ASSERT_TRUE(state().maps.hover.has_value()) << n;
             const MapsCell cell = *state().maps.hover;
@@ -720,7 +720,7 @@ TEST_P(AttentionMapsOverview, HoverAndClickAreTheCoresHitTest) {
     EXPECT_EQ(state().maps.hover->layer, 0);
     EXPECT_EQ(state().maps.hover->head, 1);
     EXPECT_EQ(state().maps.hover->key, 0);
-    if (maps().grid->overview.map.tiles[1].height >= file.queries()) {
+    if (maps().grid->shown.map.tiles[1].height >= file.queries()) {
         EXPECT_EQ(state().maps.hover->query, 0);
     }
     // A click opens the tile's layer and head.
@@ -744,7 +744,7 @@ TEST_P(AttentionMapsOverview, TheBarsEndsAreTheCores) {
     };
     showOverview(false);
     const AttentionMaps& file = *maps().file->maps;
-    const Heatmap& shared = maps().grid->overview.map;
+    const Heatmap& shared = maps().grid->shown.map;
     ASSERT_FALSE(state().mapsBar.ticks.empty());
     EXPECT_EQ(ends(state().mapsBar), ends(attentionMapsColorBar(file, shared, -1, 2)));
     EXPECT_EQ(state().mapsBar.title, attentionMapsColorBar(file, shared, -1, 2).title);
@@ -755,7 +755,7 @@ TEST_P(AttentionMapsOverview, TheBarsEndsAreTheCores) {
 
     showOverview(true);  // opens the file again: `file` and `shared` are gone
     const AttentionMaps& reopened = *maps().file->maps;
-    const Heatmap& own = maps().grid->overview.map;
+    const Heatmap& own = maps().grid->shown.map;
     for (const std::size_t n : {std::size_t{3}, std::size_t{22}}) {
         io().MousePos = inTile(n, 0.5f, 0.5f);
         frame();
@@ -777,7 +777,7 @@ TEST_F(AttentionMapsView, ADeepModelsOverviewShowsEveryLayer) {
     const std::vector<float> uniform(static_cast<std::size_t>(64 * 8 * 8 * 8), 0.125f);
     openOverview(write("deep.npy", npyBytes("(64, 8, 8, 8)", uniform)));
     if (HasFatalFailure()) return;
-    const MapsOverview& shown = maps().grid->overview;
+    const MapsOverview& shown = maps().grid->shown;
     EXPECT_EQ(shown.map.tiles.size(), 512u);
     ASSERT_FALSE(shown.map.tiles.empty());
     EXPECT_GE(shown.map.tiles.front().width, 4) << "tiles of a few pixels";
@@ -799,7 +799,7 @@ TEST_F(AttentionMapsView, AnOverviewThatCannotHoldEveryLayerSaysSo) {
     const std::vector<float> one(static_cast<std::size_t>(400 * 1 * 8 * 8), 0.125f);
     openOverview(write("deeper.npy", npyBytes("(400, 1, 8, 8)", one)));
     if (HasFatalFailure()) return;
-    const MapsOverview& shown = maps().grid->overview;
+    const MapsOverview& shown = maps().grid->shown;
     ASSERT_FALSE(shown.map.tiles.empty());
     ASSERT_LT(shown.map.tiles.size(), 400u) << "the view holds every tile: the test shows nothing";
     const std::string want = "only " + std::to_string(shown.map.tiles.size()) + " of 400 heads fit, layers L0 to L" +
@@ -814,7 +814,7 @@ TEST_F(AttentionMapsView, AnOverviewThatCannotHoldEveryLayerSaysSo) {
     frame();
     frame();
     ASSERT_TRUE(maps().grid->request.overview);
-    EXPECT_EQ(maps().grid->overview.map.tiles.size(), 32u);
+    EXPECT_EQ(maps().grid->shown.map.tiles.size(), 32u);
     EXPECT_NE(state().mapsSubtitle.find("layers L0 to L3 top to bottom"), std::string::npos) << state().mapsSubtitle;
     EXPECT_EQ(state().mapsSubtitle.find("only"), std::string::npos) << state().mapsSubtitle;
 }

@@ -204,7 +204,7 @@ TEST_P(LessonViews, TheLayerGridHasSquareCells) {
         const MapsGridResult* grid = m_explorer->model().maps.grid.get();
         ASSERT_NE(grid, nullptr);
         ASSERT_FALSE(grid->request.overview);
-        expectSquare(grid->heatmap, "step " + std::to_string(step));
+        expectSquare(grid->picture(), "step " + std::to_string(step));
         // The core's own choice of columns for the room, with square cells: the tiles are no smaller.
         const MapsGridRequest& r = grid->request;
         const GridLayout layout = gridLayout(file->maps->heads(), r.width, r.height);
@@ -212,7 +212,7 @@ TEST_P(LessonViews, TheLayerGridHasSquareCells) {
         const TileSize reference = squareCellTile((r.width - 2 * (layout.columns - 1)) / layout.columns,
                                                   (r.height - 2 * (layout.rows - 1) - band * layout.rows) / layout.rows,
                                                   file->maps->queries(), file->maps->keys());
-        EXPECT_GE(grid->heatmap.tiles.front().width, reference.width) << "step " << step;
+        EXPECT_GE(grid->picture().tiles.front().width, reference.width) << "step " << step;
     }
     state().maps.overview = true;
     settle();
@@ -221,9 +221,8 @@ TEST_P(LessonViews, TheLayerGridHasSquareCells) {
     const MapsGridResult* overview = m_explorer->model().maps.grid.get();
     ASSERT_NE(overview, nullptr);
     ASSERT_TRUE(overview->request.overview);
-    ASSERT_EQ(overview->overview.map.tiles.size(),
-              static_cast<std::size_t>(file->maps->layers() * file->maps->heads()));
-    expectSquare(overview->overview.map, "overview");
+    ASSERT_EQ(overview->picture().tiles.size(), static_cast<std::size_t>(file->maps->layers() * file->maps->heads()));
+    expectSquare(overview->picture(), "overview");
 }
 
 // Issue 27 item 2: at lesson 5 steps 3-5 the layer grid beside the side picture is short, and the
@@ -237,7 +236,7 @@ TEST_P(LessonViews, TheLayerGridNamesEveryTile) {
         const MapsGridResult* grid = m_explorer->model().maps.grid.get();
         ASSERT_NE(grid, nullptr);
         if (grid->request.overview) continue;
-        const auto& tiles = grid->heatmap.tiles;
+        const auto& tiles = grid->picture().tiles;
         ASSERT_EQ(state().mapsLabels.size(), tiles.size()) << "step " << step;
         bool framed = false;
         for (const TileLabelPlace& place : state().mapsLabels) {

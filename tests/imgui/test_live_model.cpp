@@ -59,8 +59,8 @@ TEST_F(ModelRunView, ExampleModelOpensItsMapsWithTokens) {
     EXPECT_EQ(m_explorer->model().maps.configured, bloom6);
     // Hovering the grid's first head reads the cell with its query and key tokens.
     const auto& grid = m_explorer->model().maps.grid;
-    ASSERT_TRUE(grid && !grid->heatmap.tiles.empty());
-    const HeatmapTile& t = grid->heatmap.tiles.front();
+    ASSERT_TRUE(grid && !grid->picture().tiles.empty());
+    const HeatmapTile& t = grid->picture().tiles.front();
     ImGui::GetIO().MousePos = ImVec2(state().maps.gridX + static_cast<float>(t.x + t.width / 4),
                                      state().maps.gridY + static_cast<float>(t.y + t.height * 3 / 4));
     frame();

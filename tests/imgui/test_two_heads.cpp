@@ -177,7 +177,7 @@ TEST_F(TwoHeadsView, HeadPictureLabelsEveryKthToken) {
     settle();
     frame();
     ASSERT_NE(maps().head, nullptr);
-    const HeatmapTile& tile = maps().head->heatmap.tiles.at(0);
+    const HeatmapTile& tile = maps().head->picture().tiles.at(0);
     const double cell = static_cast<double>(tile.width) / static_cast<double>(t);
     const double line = ImGui::GetTextLineHeight();
     ASSERT_LT(cell, line) << "the cells are a line apart: this case needs a smaller picture";

@@ -256,13 +256,13 @@ Result<MapsOverview> renderAttentionOverview(const AttentionMaps& maps, const Ma
     return out;
 }
 
-std::optional<MapsCellHit> overviewHitTest(const MapsOverview& overview, const AttentionMaps& maps, int x, int y) {
-    for (std::size_t n = 0; n < overview.map.tiles.size(); ++n) {
-        const HeatmapTile& t = overview.map.tiles[n];
+std::optional<MapsCellHit> mapsPictureHit(const MapsPicture& picture, const AttentionMaps& maps, int x, int y) {
+    for (std::size_t n = 0; n < picture.map.tiles.size(); ++n) {
+        const HeatmapTile& t = picture.map.tiles[n];
         if (x >= t.x && y >= t.y && x < t.x + t.width && y < t.y + t.height) {
             const CellSpan rows = pixelCells(y - t.y, t.height, maps.queries());
             const CellSpan keys = pixelCells(x - t.x, t.width, maps.keys());
-            return MapsCellHit{overview.tileLayer[n], CellHit{t.head, (rows.first + rows.last) / 2, keys.first}};
+            return MapsCellHit{picture.tileLayer[n], CellHit{t.head, (rows.first + rows.last) / 2, keys.first}};
         }
     }
     return std::nullopt;

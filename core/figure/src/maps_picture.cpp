@@ -38,8 +38,8 @@ Result<MapsPicture> renderMapsPicture(const AttentionMaps& maps, const MapsPictu
         return fail(ErrorCode::InvalidArgument, fmt::format("layer index {} is out of range: the file has {} layers",
                                                             request.layerIndex, maps.layers()));
     if (request.shows == MapsShows::Head && (request.head < 0 || request.head >= maps.heads()))
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("head {} is out of range: the maps have heads 0 to {}", request.head, maps.heads() - 1));
+        return fail(ErrorCode::InvalidArgument, fmt::format("head {} is out of range: the maps have heads 0 to {}",
+                                                            request.head, maps.heads() - 1));
     MapsHeatmapParams params;
     params.layerIndex = request.layerIndex;
     params.head = request.shows == MapsShows::Head ? request.head : -1;
@@ -50,40 +50,40 @@ Result<MapsPicture> renderMapsPicture(const AttentionMaps& maps, const MapsPictu
     params.progress = request.progress;
     MapsPicture picture;
     switch (request.shows) {
-    case MapsShows::Head: {
-        const TileSize size =
-            squareCellPicture(1, maps.queries(), maps.keys(), params.width, params.height, params.gap, 0);
-        params.width = size.width;
-        params.height = size.height;
-        auto map = renderAttentionMaps(maps, params, threads);
-        if (!map) return std::unexpected(map.error());
-        picture.map = std::move(*map);
-        picture.tileLayer.assign(picture.map.tiles.size(), request.layerIndex);
-        break;
-    }
-    case MapsShows::Layer: {
-        // As the head grid: square cells under a label band, unless the bands would halve the tiles.
-        const SquareCellGrid grid = squareCellGrid(maps.heads(), maps.queries(), maps.keys(), params.width,
-                                                   params.height, params.gap, request.labelBand);
-        params.width = grid.picture.width;
-        params.height = grid.picture.height;
-        params.labelBand = grid.labelBand;
-        auto map = renderAttentionMaps(maps, params, threads);
-        if (!map) return std::unexpected(map.error());
-        picture.map = std::move(*map);
-        picture.tileLayer.assign(picture.map.tiles.size(), request.layerIndex);
-        picture.labelBand = grid.labelBand;
-        break;
-    }
-    case MapsShows::Overview: {
-        params.labelBand = request.labelBand;
-        auto overview = renderAttentionOverview(maps, params, threads);
-        if (!overview) return std::unexpected(overview.error());
-        picture.map = std::move(overview->map);
-        picture.tileLayer = std::move(overview->tileLayer);
-        picture.labelBand = overview->labelBand;
-        break;
-    }
+        case MapsShows::Head: {
+            const TileSize size =
+                squareCellPicture(1, maps.queries(), maps.keys(), params.width, params.height, params.gap, 0);
+            params.width = size.width;
+            params.height = size.height;
+            auto map = renderAttentionMaps(maps, params, threads);
+            if (!map) return std::unexpected(map.error());
+            picture.map = std::move(*map);
+            picture.tileLayer.assign(picture.map.tiles.size(), request.layerIndex);
+            break;
+        }
+        case MapsShows::Layer: {
+            // As the head grid: square cells under a label band, unless the bands would halve the tiles.
+            const SquareCellGrid grid = squareCellGrid(maps.heads(), maps.queries(), maps.keys(), params.width,
+                                                       params.height, params.gap, request.labelBand);
+            params.width = grid.picture.width;
+            params.height = grid.picture.height;
+            params.labelBand = grid.labelBand;
+            auto map = renderAttentionMaps(maps, params, threads);
+            if (!map) return std::unexpected(map.error());
+            picture.map = std::move(*map);
+            picture.tileLayer.assign(picture.map.tiles.size(), request.layerIndex);
+            picture.labelBand = grid.labelBand;
+            break;
+        }
+        case MapsShows::Overview: {
+            params.labelBand = request.labelBand;
+            auto overview = renderAttentionOverview(maps, params, threads);
+            if (!overview) return std::unexpected(overview.error());
+            picture.map = std::move(overview->map);
+            picture.tileLayer = std::move(overview->tileLayer);
+            picture.labelBand = overview->labelBand;
+            break;
+        }
     }
     cropToTiles(picture.map.image, picture.map.tiles);
     return picture;
@@ -96,10 +96,9 @@ std::vector<std::vector<std::string>> mapsTileLabelForms(
     if (forms.size() < 2) return forms;
     // Tiles of several layers name their layer; slopes go on one layer's grid only (an overview's
     // tiles are too small for them).
-    const bool severalLayers =
-        std::any_of(picture.tileLayer.begin(), picture.tileLayer.end(),
-                    [&](int layer) { return layer != picture.tileLayer.front(); }) ||
-        picture.map.tiles.size() > static_cast<std::size_t>(maps.heads());
+    const bool severalLayers = std::any_of(picture.tileLayer.begin(), picture.tileLayer.end(),
+                                           [&](int layer) { return layer != picture.tileLayer.front(); }) ||
+                               picture.map.tiles.size() > static_cast<std::size_t>(maps.heads());
     for (std::size_t n = 0; n < forms.size(); ++n) {
         const HeatmapTile& tile = picture.map.tiles[n];
         const int layer = n < picture.tileLayer.size() ? picture.tileLayer[n] : 0;
@@ -121,17 +120,6 @@ std::vector<std::vector<std::string>> mapsTileLabelForms(
         forms[n] = tileLabelForms(parts);
     }
     return forms;
-}
-
-std::optional<MapsCellHit> mapsPictureHit(const MapsPicture& picture, const AttentionMaps& maps, int x, int y) {
-    for (std::size_t n = 0; n < picture.map.tiles.size(); ++n) {
-        const HeatmapTile& t = picture.map.tiles[n];
-        if (x < t.x || y < t.y || x >= t.x + t.width || y >= t.y + t.height) continue;
-        const auto cell = mapsHitTest(picture.map, maps, x, y);  // the first tile under (x, y): this one
-        if (!cell) return std::nullopt;
-        return MapsCellHit{n < picture.tileLayer.size() ? picture.tileLayer[n] : 0, *cell};
-    }
-    return std::nullopt;
 }
 
 }  // namespace alibi

@@ -216,7 +216,7 @@ TEST(AttentionMapsView, OverviewHasOneTilePerLayerAndHead) {
     const alibi::HeatmapTile& tile = overview->map.tiles[5];
     EXPECT_EQ(tile.head, 2);
     EXPECT_EQ(tile.width, tile.height);
-    const auto hit = alibi::overviewHitTest(*overview, *maps, tile.x + tile.width / 2, tile.y + tile.height / 2);
+    const auto hit = alibi::mapsPictureHit(*overview, *maps, tile.x + tile.width / 2, tile.y + tile.height / 2);
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->layerIndex, 1);
     EXPECT_EQ(hit->cell.head, 2);

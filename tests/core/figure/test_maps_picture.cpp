@@ -78,9 +78,8 @@ TEST(MapsPicture, TheOverviewIsCutToItsTilesAndNamesTheirLayers) {
         const int layer = picture->tileLayer[n], head = picture->map.tiles[n].head;
         EXPECT_EQ(layer, static_cast<int>(n / 4));
         EXPECT_EQ(head, static_cast<int>(n % 4));
-        EXPECT_EQ(forms[n].front(),
-                  "L" + std::to_string(maps->layerInfo()[static_cast<std::size_t>(layer)].number) + " h" +
-                      std::to_string(head));
+        EXPECT_EQ(forms[n].front(), "L" + std::to_string(maps->layerInfo()[static_cast<std::size_t>(layer)].number) +
+                                        " h" + std::to_string(head));
         // The centre of the tile hits that tile's layer and head.
         const alibi::HeatmapTile& t = picture->map.tiles[n];
         const auto hit = alibi::mapsPictureHit(*picture, *maps, t.x + t.width / 2, t.y + t.height / 2);

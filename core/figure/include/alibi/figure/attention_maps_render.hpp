@@ -44,11 +44,14 @@ struct MapsHeatmapParams {
 // has params.labelBand pixels above it for the labels, unless that band would halve the tiles'
 // side (then none: labelBand 0). Tiles that do not fit a tiny picture are left out (fewer tiles
 // than layers x heads).
-struct MapsOverview {
+// A picture of maps' tiles with each tile's layer: the overview, or what a maps view shows
+// (renderMapsPicture, maps_picture.hpp).
+struct MapsPicture {
     Heatmap map;
     std::vector<int> tileLayer;  // the layer index each tile of map.tiles shows
-    int labelBand = 0;           // the band left above each row of tiles
+    int labelBand = 0;           // the band left above each row of tiles (0: none)
 };
+using MapsOverview = MapsPicture;  // every layer's picture
 [[nodiscard]] Result<MapsOverview> renderAttentionOverview(const AttentionMaps& maps, const MapsHeatmapParams& params,
                                                            unsigned threads = 0);
 
@@ -90,12 +93,12 @@ struct MapsOverview {
                                                           unsigned threads = 0, int scale = 1);
 [[nodiscard]] std::string attentionOverviewTitle(const AttentionMaps& maps);
 
-// A hit on the overview: the layer index and the cell.
+// A hit on a maps picture (the overview, a layer, a head): the layer index and the cell.
 struct MapsCellHit {
     int layerIndex = 0;
     CellHit cell;
 };
-[[nodiscard]] std::optional<MapsCellHit> overviewHitTest(const MapsOverview& overview, const AttentionMaps& maps, int x,
-                                                         int y);
+[[nodiscard]] std::optional<MapsCellHit> mapsPictureHit(const MapsPicture& picture, const AttentionMaps& maps, int x,
+                                                        int y);
 
 }  // namespace alibi

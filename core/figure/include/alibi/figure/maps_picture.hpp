@@ -34,15 +34,9 @@ struct MapsPictureRequest {
     ProgressFn progress = {};
 };
 
-struct MapsPicture {
-    // Square cells wherever the room allows them, never larger than the room; cut to its tiles
-    // (no empty margin right or below, so a colour bar beside it sits by the tiles).
-    Heatmap map;
-    std::vector<int> tileLayer;  // the layer index each tile of map.tiles shows
-    int labelBand = 0;           // the band left above each tile (0: none, the labels go over a corner)
-};
-
-// The picture for `request` (its layer index and head checked against `maps`).
+// The picture for `request` (its layer index and head checked against `maps`): square cells
+// wherever the room allows them, never larger than the room, cut to its tiles (no empty margin right
+// or below, so a colour bar beside it sits by the tiles); mapsPictureHit finds its cells.
 [[nodiscard]] Result<MapsPicture> renderMapsPicture(const AttentionMaps& maps, const MapsPictureRequest& request,
                                                     unsigned threads = 0);
 
@@ -53,9 +47,5 @@ struct MapsPicture {
 [[nodiscard]] std::vector<std::vector<std::string>> mapsTileLabelForms(
     const AttentionMaps& maps, const MapsPicture& picture, ScaleMode scale,
     const std::function<explore::HeadSlopes(int layerIndex, int head)>& slopes = {});
-
-// The cell under pixel (x, y) of the picture, with its layer.
-[[nodiscard]] std::optional<MapsCellHit> mapsPictureHit(const MapsPicture& picture, const AttentionMaps& maps, int x,
-                                                        int y);
 
 }  // namespace alibi
