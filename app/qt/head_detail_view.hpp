@@ -48,6 +48,21 @@ public:
     [[nodiscard]] double lessonFrameLineWidth() const { return m_lessonFrameLine; }
     // The title and subtitle as drawn (the subtitle wraps only at its " · " separators).
     [[nodiscard]] QString titleText() const;
+    // The whole cells the last paint showed: keys [first, last) and queries [first, last). A
+    // panned or zoomed picture shows only whole cells (a column cut at the area's edge had no
+    // header and no numbers: issue 27 L1), and the rest lies beyond the scroll bars.
+    struct Span {
+        std::int64_t first = 0, last = 0;
+    };
+    [[nodiscard]] Span shownKeys() const { return m_shownKeys; }
+    [[nodiscard]] Span shownQueries() const { return m_shownQueries; }
+    // The scroll indicators the last paint drew below (keys) and right of (queries) the shown
+    // cells when part of the picture lies beyond them: the track and, in it, the thumb standing
+    // for the shown part (empty: the whole picture is shown that way).
+    [[nodiscard]] QRectF keyScrollTrack() const { return m_keyTrack; }
+    [[nodiscard]] QRectF keyScrollThumb() const { return m_keyThumb; }
+    [[nodiscard]] QRectF queryScrollTrack() const { return m_queryTrack; }
+    [[nodiscard]] QRectF queryScrollThumb() const { return m_queryThumb; }
     [[nodiscard]] QString subtitleText() const;
     [[nodiscard]] QSize sizeHint() const override { return {800, 700}; }
 
@@ -77,6 +92,10 @@ private:
     // The side of a cell whose numbers print at `points` (0 when no numbers are shown).
     [[nodiscard]] double cellForNumbers(double points) const;
     void placeCorner();
+    // The rectangle of the whole cells inside `a` at the current zoom and pan, with their index
+    // spans (a dimension where no whole cell fits keeps the area's extent).
+    [[nodiscard]] QRectF wholeCells(const QRectF& a, Span& keys, Span& queries) const;
+    void paintScrollBars(class QPainter& p, const QRectF& cells, Span keys, Span queries);
     [[nodiscard]] int cornerRoom() const;  // the title line's width the corner widget takes
 
     SnapshotPtr m_snapshot;
@@ -94,6 +113,9 @@ private:
     class StaleOverlay* m_stale;
     QWidget* m_corner = nullptr;
     double m_numberPt = 0;
+    Span m_shownKeys, m_shownQueries;
+    QRectF m_cellsRect;  // the whole cells shown by the last paint
+    QRectF m_keyTrack, m_keyThumb, m_queryTrack, m_queryThumb;
     double m_lessonFrameLine = 0;
 };
 

@@ -552,6 +552,97 @@ private slots:
         QCOMPARE(seen, 2);
     }
 
+    // Issue 27 L1: at 1280x720 in presentation mode, lesson 1 step 2 zooms the head detail to
+    // the marked cell [12, 4]; column 11 was half drawn at the right edge (22 of 44 px) with no
+    // "11" header and no numbers, row 5 half drawn at the top without numbers, and nothing said
+    // that rows 0-4 and keys 12-15 lay beyond. Found from the pixels (the cells drawn run on
+    // from the marked cell up to the view's background): the last column and the first row
+    // drawn each have their header and their numbers, and scroll bars stand for the part shown.
+    // Fitted to the whole head again, there are no scroll bars.
+    void detailPanShowsWholeCellsAndScrollBars() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson("alibi-in-five-steps"), qPrintable(w.lastError()));
+        QVERIFY(w.lessonPanel()->next());  // step 2: head 2's detail, T = 16, cell [12, 4] marked
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::DetailTab));
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        HeadDetailView* detail = w.detailView();
+        (void)w.grab();
+        const QImage image = detail->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QVERIFY(image.save(shots() + "/detail-pan-1280x720-presentation.png"));
+        const QRectF marked = detail->lessonCellRect();
+        QVERIFY(!marked.isEmpty());
+        const double cell = detail->cellSize();
+        const QPointF origin(marked.left() - 4 * cell, marked.top() - 12 * cell);
+        const QRgb base = detail->palette().color(QPalette::Base).rgb();
+        const double dpr = image.devicePixelRatio();
+        const auto pixel = [&](double x, double y) {
+            return image.pixel(static_cast<int>(x * dpr), static_cast<int>(y * dpr));
+        };
+        // The drawn cells' right and top edges, scanning out from the marked cell.
+        double right = marked.right();
+        while (right < detail->width() - 1 && pixel(right + 1, marked.center().y()) != base) ++right;
+        double top = marked.top();
+        while (top > 1 && pixel(marked.center().x(), top - 1) != base) --top;
+        const auto lastKey = static_cast<std::int64_t>(std::floor((right - origin.x()) / cell));
+        const auto firstQuery = static_cast<std::int64_t>(std::floor((top + 0.5 - origin.y()) / cell));
+        qInfo("cells drawn from y %.1f to x %.1f: keys up to %lld, queries from %lld (cell %.1f px)", top, right,
+              static_cast<long long>(lastKey), static_cast<long long>(firstQuery), cell);
+        const auto texts = paintedTexts(detail);
+        // A text painted with its centre in [low, high) along x (column) or y (row).
+        const auto painted = [&texts](const QString& text, bool alongX, double low, double high) {
+            return std::any_of(texts.begin(), texts.end(), [&](const PaintedText& t) {
+                const double c = alongX ? t.rect.center().x() : t.rect.center().y();
+                return t.text == text && !t.cut && c >= low && c < high;
+            });
+        };
+        const double columnLeft = origin.x() + static_cast<double>(lastKey) * cell;
+        const double rowTop = origin.y() + static_cast<double>(firstQuery) * cell;
+        QVERIFY2(painted(QString::number(lastKey), true, columnLeft, columnLeft + cell),
+                 qPrintable(QString("column %1 drawn (to x %2) without its header").arg(lastKey).arg(right)));
+        QVERIFY2(painted(QString::number(firstQuery), false, rowTop, rowTop + cell),
+                 qPrintable(QString("row %1 drawn (from y %2) without its header").arg(firstQuery).arg(top)));
+        // Their cells in the marked row and column print their numbers (the bias -m·(i - j), m = 1/8).
+        const auto number = [](std::int64_t i, std::int64_t j) {
+            return QString::number(-0.125 * static_cast<double>(i - j), 'f', 2);
+        };
+        QVERIFY2(painted(number(12, lastKey), true, columnLeft, columnLeft + cell),
+                 qPrintable(QString("cell [12, %1] without its number %2").arg(lastKey).arg(number(12, lastKey))));
+        if (firstQuery >= 4)
+            QVERIFY2(painted(number(firstQuery, 4), false, rowTop, rowTop + cell),
+                     qPrintable(QString("cell [%1, 4] without its number").arg(firstQuery)));
+        // What is shown and the scroll bars that say the rest lies beyond.
+        const auto keys = detail->shownKeys();
+        const auto queries = detail->shownQueries();
+        QCOMPARE(keys.last - 1, lastKey);
+        QCOMPARE(queries.first, firstQuery);
+        QVERIFY(keys.last - keys.first < 16 && queries.last - queries.first < 16);
+        QVERIFY(keys.first <= 4 && 4 < keys.last && queries.first <= 12 && 12 < queries.last);
+        QVERIFY(!detail->keyScrollThumb().isEmpty() && !detail->queryScrollThumb().isEmpty());
+        QVERIFY(detail->keyScrollTrack().contains(detail->keyScrollThumb()));
+        QVERIFY(detail->queryScrollTrack().contains(detail->queryScrollThumb()));
+        // The thumbs stand for the shown part: its share of the track, at its place.
+        const double keyShare = double(keys.last - keys.first) / 16,
+                     queryShare = double(queries.last - queries.first) / 16;
+        QVERIFY(std::abs(detail->keyScrollThumb().width() / detail->keyScrollTrack().width() - keyShare) < 0.02);
+        QVERIFY(std::abs(detail->queryScrollThumb().height() / detail->queryScrollTrack().height() - queryShare) <
+                0.02);
+        if (keys.first == 0) QCOMPARE(detail->keyScrollThumb().left(), detail->keyScrollTrack().left());
+        if (queries.last == 16) QCOMPARE(detail->queryScrollThumb().bottom(), detail->queryScrollTrack().bottom());
+        // Drawn where the view shows them: beside the cells, clear of the colour bar.
+        QVERIFY(!detail->queryScrollTrack().intersects(detail->colorBarRect()));
+        // The whole head again (the lesson closed, fitted): no scroll bars.
+        w.lessonPanel()->closeLesson();
+        detail->resetView();
+        detail->repaint();
+        QCOMPARE(detail->shownKeys().first, std::int64_t{0});
+        QCOMPARE(detail->shownKeys().last, std::int64_t{16});
+        QCOMPARE(detail->shownQueries().last, std::int64_t{16});
+        QVERIFY(detail->keyScrollTrack().isEmpty() && detail->queryScrollTrack().isEmpty());
+    }
+
     // Issue 27: in presentation mode the read-out floated over the views, wrapped to three lines
     // while hovering an attention map (lesson 5 steps 1 and 3) and covered the dock's
     // "Parameters | Lesson" tabs and the maps' bottom rows. It is now a band of the status bar:
