@@ -161,8 +161,11 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_log->setToolTip(u"Colours on a log10 scale (probabilities span many orders of magnitude)"_s);
     m_firstRow = new QSpinBox(this);
     m_firstRow->setToolTip(u"Fit on query rows from this one…"_s);
+    // The last row fitted, included, as the core's caption beside it says ("Fitted 32 heads on
+    // query rows 0 to 63"): the field read 64, the fit request's exclusive end (issue 27). The
+    // request stays exclusive underneath (startFit adds one); ImGui uses the same words.
     m_lastRow = new QSpinBox(this);
-    m_lastRow->setToolTip(u"…up to (not including) this one"_s);
+    m_lastRow->setToolTip(u"…up to and including this one"_s);
     m_fit = new QPushButton(u"Fit"_s, this);
     m_fit->setToolTip(u"Fit every head's effective slope m* on the chosen rows (in the background)"_s);
     m_cancel = new QPushButton(u"Cancel"_s, this);
@@ -745,8 +748,8 @@ void AttentionMapsPage::onOpened() {
         if (m_row->value() == 0 || m_row->value() >= lastRow) m_row->setValue(lastRow - 1);
         m_firstRow->setRange(0, lastRow - 1);
         m_firstRow->setValue(0);
-        m_lastRow->setRange(1, lastRow);
-        m_lastRow->setValue(lastRow);
+        m_lastRow->setRange(0, lastRow - 1);
+        m_lastRow->setValue(lastRow - 1);
         m_tensor->clear();
         const QStringList names = m_model->tensorNames();
         m_tensor->addItem(u"all %1 layer tensors"_s.arg(names.size()));
@@ -855,9 +858,9 @@ void AttentionMapsPage::onOpened() {
 void AttentionMapsPage::startFit() {
     if (!m_model->maps()) return;
     m_progress->setValue(0);
-    m_model->startFit(m_firstRow->value(), m_lastRow->value() >= m_lastRow->maximum() ? -1 : m_lastRow->value());
-    m_status->setText(
-        u"Fitting every head on query rows %1 to %2…"_s.arg(m_firstRow->value()).arg(m_lastRow->value() - 1));
+    // The field's last row included; the request's end excluded (-1: every row to the last).
+    m_model->startFit(m_firstRow->value(), m_lastRow->value() >= m_lastRow->maximum() ? -1 : m_lastRow->value() + 1);
+    m_status->setText(u"Fitting every head on query rows %1 to %2…"_s.arg(m_firstRow->value()).arg(m_lastRow->value()));
     updateControls();
 }
 

@@ -20,8 +20,10 @@
 #include <QMimeData>
 #include <QProcess>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -398,6 +400,43 @@ private slots:
         m->waitForFit();
         // Cancelled or (if it was quicker than the cancel) finished: never a half table.
         QCOMPARE(m->fits().size(), before);
+    }
+
+    // Issue 27: the fit rows fields read "Fit rows 0 to 64", 64 excluded, beside the core's
+    // caption "Fitted 32 heads on query rows 0 to 63". The second field is the last row,
+    // included: 63 of 64 queries by default, and a fit asked up to row 40 requests rows up to
+    // 41, excluded (the model's request stays exclusive), and its caption says "to 40".
+    void fitRowsFieldIsTheLastRowIncluded() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        AttentionMapsModel* m = page->model();
+        // The two fields by their tooltips ("Fit on query rows from this one…", "…up to …").
+        QSpinBox *first = nullptr, *last = nullptr;
+        for (QSpinBox* box : page->findChildren<QSpinBox*>()) {
+            if (box->toolTip().startsWith(QStringLiteral("Fit on query rows"))) first = box;
+            if (box->toolTip().startsWith(QStringLiteral("…up to"))) last = box;
+        }
+        QVERIFY(first != nullptr && last != nullptr);
+        QCOMPARE(m->maps()->queries(), std::int64_t{64});
+        QCOMPARE(last->value(), 63);
+        QCOMPARE(last->maximum(), 63);
+        QVERIFY(last->toolTip().contains(QStringLiteral("up to and including this one")));
+        QCOMPARE(m->fitLastRow(), std::int64_t{-1});  // the default fit: every row
+        first->setValue(8);
+        last->setValue(40);
+        QPushButton* fit = nullptr;
+        for (QPushButton* b : page->findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Fit")) fit = b;
+        QVERIFY(fit != nullptr);
+        fit->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!m->fitting() && !m->fits().empty(), 30000);
+        QCOMPARE(m->fitFirstRow(), std::int64_t{8});
+        QCOMPARE(m->fitLastRow(), std::int64_t{last->value() + 1});
+        const std::string caption = explore::fitSummaryLine(m->fits().size(), m->fitFirstRow(), m->fitLastRow(),
+                                                            m->maps()->queries(), std::string());
+        QVERIFY2(QString::fromStdString(caption).contains(QStringLiteral("to 40")), caption.c_str());
     }
 
     void hostileFilesKeepThePreviousMaps() {
