@@ -7,10 +7,12 @@
 #include "main_window.hpp"
 #include "maps_heatmap_view.hpp"
 #include "plot_widget.hpp"
+#include "view_util.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/render/square_cells.hpp>
 
+#include <QCheckBox>
 #include <QDir>
 #include <QDropEvent>
 #include <QFile>
@@ -437,6 +439,71 @@ private slots:
         const std::string caption = explore::fitSummaryLine(m->fits().size(), m->fitFirstRow(), m->fitLastRow(),
                                                             m->maps()->queries(), std::string());
         QVERIFY2(QString::fromStdString(caption).contains(QStringLiteral("to 40")), caption.c_str());
+    }
+
+    // Issue 27: Qt's attention maps had no per-head colour scale; ImGui's and the figures' do.
+    // With "per-head scale" on, hovering a tile of the layer grid shows that tile's own range on
+    // the bar: from the file's data, layer 0 head 3's probabilities (rows renormalised to sum 1)
+    // over its rows of two or more keys (row 0's single key, p = 1, is left out and marked
+    // ">= hi"); and the core's note of what the ranges leave out is written under the picture.
+    void perHeadScaleShowsTheHoveredTilesRange() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->setLayerIndex(0);
+        QCheckBox* perHead = nullptr;
+        for (QCheckBox* box : page->findChildren<QCheckBox*>())
+            if (box->text() == QStringLiteral("per-head scale")) perHead = box;
+        QVERIFY2(perHead != nullptr, "no per-head scale check box on the maps page");
+        QVERIFY(perHead->isEnabled());
+        perHead->setChecked(true);
+        MapsHeatmapView* grid = page->gridView();
+        QTRY_VERIFY_WITH_TIMEOUT(!grid->pending() && grid->heatmap().tiles.size() == 8, 30000);
+        const int tile = 3;
+        QCOMPARE(grid->heatmap().tiles[tile].head, 3);
+        QTest::mouseMove(grid, grid->tileRect(tile).center().toPoint());
+        grid->repaint();
+        QCOMPARE(grid->colorBarTile(), tile);
+        const alibi::ColorBar bar = grid->shownColorBar();
+        // The tile's own range, from the data (the picture shows every cell: no pixel summarises two).
+        double lo = 1e300, hi = -1e300;
+        for (int q = 1; q < 64; ++q) {
+            double sum = 0;
+            for (int k = 0; k <= q; ++k) sum += npyValue(0, 3, q, k);
+            for (int k = 0; k <= q; ++k) {
+                lo = std::min(lo, npyValue(0, 3, q, k) / sum);
+                hi = std::max(hi, npyValue(0, 3, q, k) / sum);
+            }
+        }
+        qInfo("head 3's own range [%.9g, %.9g]; the bar [%.9g, %.9g] (%s)", lo, hi, bar.lo, bar.hi, bar.head.c_str());
+        QVERIFY2(std::abs(bar.lo - lo) <= 1e-9 * hi && std::abs(bar.hi - hi) <= 1e-9 * hi,
+                 qPrintable(QString("bar [%1, %2], the tile's data [%3, %4]").arg(bar.lo).arg(bar.hi).arg(lo).arg(hi)));
+        QVERIFY(hi < 0.99);  // not the shared [0, 1] row 0 forces on every head
+        QCOMPARE(bar.head, std::string("h3"));
+        QVERIFY(bar.aboveTop);  // row 0's p = 1 lies above it
+        // Another tile hovered: its own range.
+        QTest::mouseMove(grid, grid->tileRect(6).center().toPoint());
+        grid->repaint();
+        QCOMPARE(grid->colorBarTile(), 6);
+        QCOMPARE(grid->shownColorBar().hi, grid->heatmap().tiles[6].hi);
+        QVERIFY(grid->shownColorBar().hi != bar.hi);
+        // The core's note, written whole under the picture.
+        const QString note = QString::fromStdString(alibi::perHeadScaleNote(grid->heatmap(), ScaleMode::PerHead));
+        QVERIFY(!note.isEmpty());
+        QCOMPARE(grid->scaleNote(), note);
+        bool written = false;
+        for (const PaintedText& t : paintedTexts(grid))
+            if (t.text == note && !t.cut && !t.elided) written = true;
+        QVERIFY(written);
+        QVERIFY(grid->scaleNoteRect().top() >= grid->tileRect(7).bottom());
+        QVERIFY(grid->rect().contains(grid->scaleNoteRect().toAlignedRect()));
+        // Off again: the shared bar and no note.
+        perHead->setChecked(false);
+        QTRY_VERIFY_WITH_TIMEOUT(!grid->pending(), 30000);
+        grid->repaint();
+        QCOMPARE(grid->colorBarTile(), -1);
+        QVERIFY(grid->scaleNote().isEmpty());
     }
 
     void hostileFilesKeepThePreviousMaps() {
