@@ -811,7 +811,9 @@ void AttentionMapsPage::onOpened() {
         QSignalBlocker b1(m_layer), b2(m_layerSlider), b3(m_head), b4(m_row), b5(m_tensor), b6(m_batch), b7(m_values),
             b8(m_prior), b9(m_firstRow), b10(m_lastRow);
         m_layer->setRange(0, maps->layers() - 1);
-        m_layer->setSuffix(u" / %1"_s.arg(maps->layers() - 1));
+        // The positions the file's layers take: "1 / 3" read "layer 1 of 3" for 4 layers (s40
+        // review F4), right after a lesson said "4 layers".
+        m_layer->setSuffix(u" of 0–%1"_s.arg(maps->layers() - 1));
         m_layerSlider->setRange(0, maps->layers() - 1);
         m_layer->setValue(std::min(m_layer->value(), maps->layers() - 1));
         m_layerSlider->setValue(m_layer->value());

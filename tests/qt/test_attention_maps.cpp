@@ -506,6 +506,23 @@ private slots:
         QVERIFY(grid->scaleNote().isEmpty());
     }
 
+    // s40 review F4: the Layer field read "1 / 3" for layer 1 of a 4-layer file, which a lecturer
+    // reads as "layer 1 of 3" right after the lesson said "4 layers". It names the range of the
+    // positions: "1 of 0–3".
+    void layerFieldNamesTheRange() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->setLayerIndex(1);
+        QSpinBox* layer = nullptr;
+        for (QSpinBox* box : page->findChildren<QSpinBox*>())
+            if (box->toolTip().contains(QStringLiteral("PageUp / PageDown, or the wheel over the grid"))) layer = box;
+        QVERIFY(layer != nullptr);
+        QCOMPARE(layer->value(), 1);
+        QCOMPARE(layer->text(), QStringLiteral("1 of 0–3"));
+    }
+
     void hostileFilesKeepThePreviousMaps() {
         QTemporaryDir dir;
         MainWindow w;
