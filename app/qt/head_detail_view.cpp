@@ -302,7 +302,13 @@ void HeadDetailView::mouseMoveEvent(QMouseEvent* event) {
     }
     emit cellHovered(
         cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, false));
-    setToolTip(cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, true));
+    if (m_hoverTips)
+        setToolTip(cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, true));
+}
+
+void HeadDetailView::setHoverTips(bool on) {
+    m_hoverTips = on;
+    if (!on) setToolTip(QString());
 }
 
 void HeadDetailView::setLessonCell(int head, std::int64_t query, std::int64_t key) {
@@ -454,7 +460,13 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
         // As numberPointSize says, up to the view's own font size (presentation mode makes it
         // larger). Where even 6.5 pt is too large, the core drops decimals for the whole head.
         f.setPointSizeF(std::clamp(numberPointSize(m_cell), 6.5, std::max(12.0, textFont().pointSizeF())));
-        const auto numbers = numbersAt(f, m_cell - 3);
+        // A marked cell's number goes inside its frame (a line of 3 px at least either side):
+        // every number of the head gets that room, so the cited one prints at its neighbours'
+        // size and with their decimals (at 1920x1080 the cited "-1.000" shrank to fit: s40 F5).
+        // Where the cells are too small for that (lesson 4 step 5's 32.6 px), the cells' own room,
+        // and the cited number shrinks into its frame.
+        auto numbers = numbersAt(f, m_cell - 3 - (marking ? 2 * 3.0 : 0.0));
+        if (!numbers && marking) numbers = numbersAt(f, m_cell - 3);
         m_numberPt = numbers ? f.pointSizeF() : 0;
         p.setFont(f);
         for (std::int64_t i = queries.first; numbers && i < queries.last; ++i) {
@@ -490,9 +502,19 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                        QPointF(target.right(), target.y() + i * m_cell));
     }
     m_lessonNumberRect = QRectF();
+    m_lessonNumberPt = 0;
     if (marking) {
         // A lesson's marked cell: an orange frame (with a dark edge so it shows on any colour).
-        const double pen = std::max(3.0, QFontMetrics(textFont()).height() / 5.0);
+        double pen = std::max(3.0, QFontMetrics(textFont()).height() / 5.0);
+        // No wider than the room its number leaves in the cell: at 1920x1080 in presentation the
+        // frame took 7 px a side of a 55 px cell and its "-1.000" shrank to two thirds of its
+        // neighbours' size (s40 review F5), the one number the step is about. At least a 1 px
+        // orange line with its dark edge.
+        if (!markedText.isEmpty()) {
+            const double text = QFontMetricsF(markedFont).horizontalAdvance(markedText);
+            const double side = (m_cell - text) / 2 - 1;  // either side of the number
+            pen = std::clamp(side - 2, 1.0, pen);
+        }
         const QRectF cell(m_origin.x() + m_lessonKey * m_cell, m_origin.y() + m_lessonQuery * m_cell, m_cell, m_cell);
         m_lessonCellRect = cell & cells;
         // Inside the cell (over the frame line at most): a frame centred on the cell's edge
@@ -516,6 +538,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
             const double w = QFontMetricsF(markedFont).horizontalAdvance(markedText);
             const double h = QFontMetricsF(markedFont).height();
             m_lessonNumberRect = QRectF(inner.center().x() - w / 2, inner.center().y() - h / 2, w, h);
+            m_lessonNumberPt = markedFont.pointSizeF();
             p.setFont(markedFont);
             p.setPen(markedPen);
             drawRecordedText(p, this, m_lessonNumberRect, Qt::AlignCenter, markedText);
@@ -532,6 +555,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     // Right of the last key tick, "key j →" (barX below): a tick stops short of it.
     // The shown cells' edge (the area's where none is shown).
     const double cellsRight = cells.isEmpty() ? std::min(target.right(), a.right()) : cells.right();
+    const double cellsLeft = cells.isEmpty() ? a.left() : cells.left();
     const double keyLabelX = cellsRight + kBarGap - 8;
     for (std::int64_t j : alibi::indexTicks(m_keys, m_cell, minSpacing)) {
         const double x = m_origin.x() + (j + 0.5) * m_cell;
@@ -542,7 +566,9 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     for (std::int64_t i : alibi::indexTicks(m_queries, m_cell, line + 4)) {
         const double y = m_origin.y() + (i + 0.5) * m_cell;
         if (i < queries.first || i >= queries.last) continue;
-        drawRecordedText(p, this, QRectF(4, y - line / 2.0, a.left() - 10, line), Qt::AlignRight | Qt::AlignVCenter,
+        // Right-aligned against the shown cells, not the area's edge: a picture narrower than
+        // the area is centred in it, and its row numbers stood 130 px away (s40 review L6).
+        drawRecordedText(p, this, QRectF(4, y - line / 2.0, cellsLeft - 10, line), Qt::AlignRight | Qt::AlignVCenter,
                          QString::number(i));
     }
     // "key j →" on the tick line, right of the picture (over the colour bar's column).
@@ -563,7 +589,11 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     m_colorBarRect = bar;
     // Turned clockwise, so the text reads downwards and its arrow points the way i grows.
     p.save();
-    p.translate(4 + line / 2.0, a.center().y());
+    // Beside the row numbers, halfway down the rows shown (it stood beside empty space under
+    // lesson 4 step 5's 4 rows: s40 review L4).
+    const double rowNumbers = fm.horizontalAdvance(QString::number(std::max<std::int64_t>(m_queries - 1, 0)));
+    p.translate(std::max(4 + line / 2.0, cellsLeft - 10 - rowNumbers - 6 - line / 2.0),
+                cells.isEmpty() ? a.center().y() : cells.center().y());
     p.rotate(90);
     drawRecordedText(p, this, QRectF(-100, -line / 2.0, 200, line), Qt::AlignCenter, u"query i →"_s);
     p.restore();

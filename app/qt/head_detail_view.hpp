@@ -28,6 +28,9 @@ public:
     // Head and Fit controls there, so the cells get the height of their row); nullptr: none. The
     // view takes the widget as its child; the caller takes it back (setParent) after clearing it.
     void setCornerWidget(QWidget* corner);
+    // The cell read-out as the tooltip too (off in presentation mode: the window's read-out band
+    // says it, and the tooltip covered the cited cell: s40 review F2).
+    void setHoverTips(bool on);
     // The point size of the numbers printed in the cells by the last paint (0: none printed).
     [[nodiscard]] double cellNumberPointSize() const { return m_numberPt; }
     // The smallest size of the numbers around a lesson's marked cell: the interface's normal size.
@@ -44,6 +47,8 @@ public:
     [[nodiscard]] QRectF lessonFrameRect() const { return m_lessonFrameRect; }
     // Where the marked cell's number is printed: inside the frame's clear inside.
     [[nodiscard]] QRectF lessonNumberRect() const { return m_lessonNumberRect; }
+    // The point size of that number (0: none printed); the other cells' is cellNumberPointSize.
+    [[nodiscard]] double lessonNumberPointSize() const { return m_lessonNumberPt; }
     // The width of the marked cell's frame line with its dark edge, inward from lessonFrameRect.
     [[nodiscard]] double lessonFrameLineWidth() const { return m_lessonFrameLine; }
     // The title and subtitle as drawn (the subtitle wraps only at its " · " separators).
@@ -113,6 +118,8 @@ private:
     class StaleOverlay* m_stale;
     QWidget* m_corner = nullptr;
     double m_numberPt = 0;
+    bool m_hoverTips = true;
+    double m_lessonNumberPt = 0;
     Span m_shownKeys, m_shownQueries;
     QRectF m_cellsRect;  // the whole cells shown by the last paint
     QRectF m_keyTrack, m_keyThumb, m_queryTrack, m_queryThumb;

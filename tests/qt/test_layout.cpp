@@ -624,6 +624,99 @@ private slots:
         QCOMPARE(seen, 2);
     }
 
+    // s40 review F5: at 1920x1080 in presentation mode, lesson 1 step 2, the cited cell's
+    // "-1.000" was printed at about two thirds of its neighbours' size: the orange frame took
+    // 7 px a side of a 55 px cell and the number shrank to fit inside it. The frame is as thin as
+    // the number's room needs, and the number is printed at the other cells' size, inside the
+    // frame, at both sizes.
+    void detailCitedNumberAsLargeAsItsNeighbours_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        for (const Size sz : kSizes) QTest::addRow("%dx%d", sz.width, sz.height) << sz.width << sz.height;
+    }
+    void detailCitedNumberAsLargeAsItsNeighbours() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        MainWindow w;
+        QVERIFY(test::showForTest(w, width, height));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson("alibi-in-five-steps"), qPrintable(w.lastError()));
+        QVERIFY(w.lessonPanel()->next());  // step 2: cell [12, 4] of head 2 marked
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        HeadDetailView* detail = w.detailView();
+        (void)w.grab();
+        detail->repaint();
+        QVERIFY(detail->cellNumberPointSize() > 0);
+        qInfo("cells %.1f px, numbers %.2f pt, the cited one %.2f pt, its frame %.1f px", detail->cellSize(),
+              detail->cellNumberPointSize(), detail->lessonNumberPointSize(), detail->lessonFrameLineWidth());
+        QVERIFY(detail->grab().save(shots() + "/detail-cited-number-" + QTest::currentDataTag() + ".png"));
+        QCOMPARE(detail->lessonNumberPointSize(), detail->cellNumberPointSize());
+        // Inside the frame's clear inside, and the frame still shows (a line of 3 px at least).
+        const double line = detail->lessonFrameLineWidth();
+        QVERIFY(line >= 3);
+        QVERIFY(detail->lessonFrameRect().adjusted(line, line, -line, -line).contains(detail->lessonNumberRect()));
+        // s40 review L6: the row numbers stood about 130 px left of the cells (right-aligned to
+        // the area's edge, the picture centred in the area); they stand beside the cells.
+        const double cellsLeft = detail->lessonCellRect().left() - 4 * detail->cellSize();
+        bool found = false;
+        for (const PaintedText& t : paintedTexts(detail))
+            if (t.text == u"12"_s && t.rect.right() < cellsLeft &&
+                std::abs(t.rect.center().y() - detail->lessonCellRect().center().y()) < 2) {
+                found = true;
+                QVERIFY2(cellsLeft - t.rect.right() <= 14,
+                         qPrintable(
+                             QString("row 12's number ends %1 px left of the cells").arg(cellsLeft - t.rect.right())));
+            }
+        QVERIFY(found);
+    }
+
+    // s40 review F2: in presentation mode at 1280x720, hovering the head grid or the head detail
+    // showed the read-out twice: in the window's read-out band and in a tooltip that covered the
+    // neighbouring tiles and their labels, or the lesson's cited cell (lesson 1 step 2), and
+    // wrapped inside formulas. As on the attention maps, the band alone says it: hovering a cell
+    // fills the band, and no tooltip shows (the detail has none set, the grid shows none).
+    void presentationHoverHasNoTooltip() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson("alibi-in-five-steps"), qPrintable(w.lastError()));
+        QVERIFY(w.lessonPanel()->next());  // step 2: head 2's detail, cell [12, 4] marked
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        HeadDetailView* detail = w.detailView();
+        detail->repaint();
+        const QPoint cited = detail->lessonCellRect().center().toPoint();
+        QVERIFY(!detail->lessonCellRect().isEmpty());
+        // A cell beside the cited one, as the review hovered.
+        const QPoint beside = cited + QPoint(0, static_cast<int>(detail->cellSize()));
+        QTest::mouseMove(detail, beside);
+        QTRY_VERIFY(!w.hoverText().isEmpty());
+        QVERIFY2(detail->toolTip().isEmpty(), qPrintable(u"the detail's tooltip: "_s + detail->toolTip()));
+        // The head grid: the middle of its first tile.
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        auto* grid = w.findChild<HeadGridView*>();
+        QVERIFY(grid != nullptr && grid->grid() != nullptr && !grid->grid()->grid.tiles.empty());
+        const HeatmapTile& tile = grid->grid()->grid.tiles.front();
+        const double dpr = grid->devicePixelRatioF();
+        const QPoint middle(grid->imageRect().x() + static_cast<int>((tile.x + tile.width / 2.0) / dpr),
+                            grid->imageRect().y() + static_cast<int>((tile.y + tile.height / 2.0) / dpr));
+        QToolTip::hideText();
+        QTest::qWait(50);
+        QTest::mouseMove(grid, middle);
+        QTRY_VERIFY(!w.hoverText().isEmpty());
+        QTest::qWait(100);
+        QVERIFY2(!QToolTip::isVisible(), qPrintable(u"a tooltip over the grid: "_s + QToolTip::text()));
+        // Out of presentation mode the tooltip is back (the band is not there to say it).
+        w.setPresentation(false);
+        QTest::qWait(100);
+        QTest::mouseMove(grid, middle + QPoint(1, 1));
+        QTRY_VERIFY(QToolTip::isVisible());
+        QToolTip::hideText();
+    }
+
     // Issue 27 L1: at 1280x720 in presentation mode, lesson 1 step 2 zooms the head detail to
     // the marked cell [12, 4]; column 11 was half drawn at the right edge (22 of 44 px) with no
     // "11" header and no numbers, row 5 half drawn at the top without numbers, and nothing said
