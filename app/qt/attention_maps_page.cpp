@@ -159,10 +159,19 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     m_row->setToolTip(u"Query row shown in the row view (click a row in the head view)"_s);
     m_log = new QCheckBox(u"log colours"_s, this);
     m_log->setToolTip(u"Colours on a log10 scale (probabilities span many orders of magnitude)"_s);
+    // As ImGui's maps view has it (and the figures): each tile coloured on its own range, the bar
+    // showing the hovered tile's (the core's ScaleMode::PerHead and attentionMapsColorBar).
+    m_perHead = new QCheckBox(u"per-head scale"_s, this);
+    m_perHead->setToolTip(
+        u"Each head's tile coloured on its own range (the colour bar shows the hovered tile's); rows of one key "
+        "(p = 1) are left out of the ranges"_s);
     m_firstRow = new QSpinBox(this);
     m_firstRow->setToolTip(u"Fit on query rows from this one…"_s);
+    // The last row fitted, included, as the core's caption beside it says ("Fitted 32 heads on
+    // query rows 0 to 63"): the field read 64, the fit request's exclusive end (issue 27). The
+    // request stays exclusive underneath (startFit adds one); ImGui uses the same words.
     m_lastRow = new QSpinBox(this);
-    m_lastRow->setToolTip(u"…up to (not including) this one"_s);
+    m_lastRow->setToolTip(u"…up to and including this one"_s);
     m_fit = new QPushButton(u"Fit"_s, this);
     m_fit->setToolTip(u"Fit every head's effective slope m* on the chosen rows (in the background)"_s);
     m_cancel = new QPushButton(u"Cancel"_s, this);
@@ -186,8 +195,8 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     row2->addWidget(m_head);
     row2->addWidget(label(u"Row"_s, this));
     row2->addWidget(m_row);
-    row2->addWidget(m_log);
     row2->addStretch(1);
+    m_layerRow = row2;
     // The fit's controls on a row of their own: on one row with the above they made the page
     // wider than a presentation beside the lesson panel (it scrolled sideways).
     auto* row3 = new QHBoxLayout;
@@ -199,6 +208,13 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     row3->addWidget(m_cancel);
     row3->addWidget(m_progress);
     row3->addStretch(1);
+    // The colour options: on the layer's row, or on a row of their own where it has no room
+    // (placeColourOptions; on the fit's row they made the page 123 px too wide).
+    auto* colours = new QHBoxLayout;
+    colours->addWidget(m_log);
+    colours->addWidget(m_perHead);
+    colours->addStretch(1);
+    m_colourRow = colours;
     // The prior and the table's exports on a row of their own (with the values box and the fit's
     // controls they made the page wider than a presentation beside the lesson panel).
     auto* row4 = new QHBoxLayout;
@@ -357,6 +373,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
     layout->addLayout(row1);
     layout->addLayout(row4);
     layout->addLayout(row2);
+    layout->addLayout(colours);
     layout->addLayout(row3);
     layout->addWidget(m_views, 1);
     layout->addWidget(m_status);
@@ -428,6 +445,32 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
         m_grid->refresh();
         m_overview->refresh();
         m_headView->refresh();
+    });
+    // One head's picture keeps the shared scale (its one tile's range is the picture's), as ImGui's.
+    connect(m_perHead, &QCheckBox::toggled, this, [this](bool on) {
+        m_grid->setPerHeadScale(on);
+        m_overview->setPerHeadScale(on);
+        m_grid->refresh();
+        m_overview->refresh();
+    });
+    // A tile's own bar (per-head scales): the core's, as the exported figures carry it, named by
+    // the tile's head ("L1 h3" on the overview, as its tiles are named).
+    m_grid->setColorBarSource([this](const Heatmap& map, int tile, int ticks) {
+        const MapsPtr maps = m_model->maps();
+        if (!maps) return alibi::ColorBar{};
+        alibi::ColorBar bar = attentionMapsColorBar(*maps, map, tile, ticks);
+        if (tile >= 0 && tile < static_cast<int>(map.tiles.size()))
+            bar.head = "h" + std::to_string(map.tiles[static_cast<std::size_t>(tile)].head);
+        return bar;
+    });
+    m_overview->setColorBarSource([this](const Heatmap& map, int tile, int ticks) {
+        const MapsPtr maps = m_model->maps();
+        if (!maps) return alibi::ColorBar{};
+        alibi::ColorBar bar = attentionMapsColorBar(*maps, map, tile, ticks);
+        const auto n = static_cast<std::size_t>(tile);
+        if (tile >= 0 && n < map.tiles.size() && n < m_overviewMap.tileLayer.size())
+            bar.head = explore::mapsHeadLabel(*maps, m_overviewMap.tileLayer[n], map.tiles[n].head);
+        return bar;
     });
     connect(m_fit, &QPushButton::clicked, this, &AttentionMapsPage::startFit);
     // Cancel stops whatever is under way: an open (its header read) or a fit.
@@ -693,11 +736,44 @@ void AttentionMapsPage::setRow(std::int64_t row) {
     m_row->setValue(static_cast<int>(row));
 }
 
+void AttentionMapsPage::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    placeColourOptions();
+}
+
+void AttentionMapsPage::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    // A new font (presentation mode, zoom) changes every control's width.
+    if (event->type() == QEvent::FontChange)
+        QMetaObject::invokeMethod(this, &AttentionMapsPage::placeColourOptions, Qt::QueuedConnection);
+}
+
+void AttentionMapsPage::placeColourOptions() {
+    if (!m_layerRow || !m_colourRow) return;
+    // The room is the view's the page is shown in (a scroll area's viewport), not the page's own
+    // width: a row too wide makes the page as wide as the row.
+    const QWidget* view = parentWidget() ? parentWidget() : this;
+    const QMargins margins = layout()->contentsMargins();
+    const int room = view->width() - margins.left() - margins.right();
+    const int spacing = std::max(m_layerRow->spacing(), 0);
+    const int boxes = m_log->sizeHint().width() + m_perHead->sizeHint().width() + 2 * spacing;
+    const bool inLayerRow = m_layerRow->indexOf(m_log) >= 0;
+    const int layerRow = m_layerRow->sizeHint().width() - (inLayerRow ? boxes : 0);
+    const bool fits = layerRow + boxes <= room;
+    if (fits == inLayerRow) return;
+    QBoxLayout* from = fits ? m_colourRow : m_layerRow;
+    QBoxLayout* to = fits ? m_layerRow : m_colourRow;
+    from->removeWidget(m_log);
+    from->removeWidget(m_perHead);
+    to->insertWidget(to->count() - 1, m_log);  // before the row's stretch
+    to->insertWidget(to->count() - 1, m_perHead);
+}
+
 void AttentionMapsPage::updateControls() {
     const MapsPtr maps = m_model->maps();
     const bool have = maps != nullptr;
     for (QWidget* w : std::initializer_list<QWidget*>{m_values, m_prior, m_layer, m_layerSlider, m_head, m_row, m_log,
-                                                      m_firstRow, m_lastRow})
+                                                      m_perHead, m_firstRow, m_lastRow})
         w->setEnabled(have);
     m_fit->setEnabled(have && !m_model->fitting());
     m_cancel->setEnabled(m_model->fitting() || m_model->opening());
@@ -735,7 +811,9 @@ void AttentionMapsPage::onOpened() {
         QSignalBlocker b1(m_layer), b2(m_layerSlider), b3(m_head), b4(m_row), b5(m_tensor), b6(m_batch), b7(m_values),
             b8(m_prior), b9(m_firstRow), b10(m_lastRow);
         m_layer->setRange(0, maps->layers() - 1);
-        m_layer->setSuffix(u" / %1"_s.arg(maps->layers() - 1));
+        // The positions the file's layers take: "1 / 3" read "layer 1 of 3" for 4 layers (s40
+        // review F4), right after a lesson said "4 layers".
+        m_layer->setSuffix(u" of 0–%1"_s.arg(maps->layers() - 1));
         m_layerSlider->setRange(0, maps->layers() - 1);
         m_layer->setValue(std::min(m_layer->value(), maps->layers() - 1));
         m_layerSlider->setValue(m_layer->value());
@@ -745,8 +823,8 @@ void AttentionMapsPage::onOpened() {
         if (m_row->value() == 0 || m_row->value() >= lastRow) m_row->setValue(lastRow - 1);
         m_firstRow->setRange(0, lastRow - 1);
         m_firstRow->setValue(0);
-        m_lastRow->setRange(1, lastRow);
-        m_lastRow->setValue(lastRow);
+        m_lastRow->setRange(0, lastRow - 1);
+        m_lastRow->setValue(lastRow - 1);
         m_tensor->clear();
         const QStringList names = m_model->tensorNames();
         m_tensor->addItem(u"all %1 layer tensors"_s.arg(names.size()));
@@ -786,6 +864,7 @@ void AttentionMapsPage::onOpened() {
             p.layerIndex = m_layer->value();
             p.head = oneHead ? m_head->value() : -1;
             p.logScale = m_log->isChecked();
+            p.scale = !oneHead && m_perHead->isChecked() ? ScaleMode::PerHead : ScaleMode::Shared;
             p.width = std::max(px.width(), 16);
             p.height = std::max(px.height(), 16);
             p.labelBand = oneHead ? 0 : m_grid->labelBand();  // the tiles' labels sit above them
@@ -811,6 +890,7 @@ void AttentionMapsPage::onOpened() {
     m_overview->setRenderer([this](QSize px) -> MapsHeatmapView::RenderJob {
         MapsHeatmapParams p;
         p.logScale = m_log->isChecked();
+        p.scale = m_perHead->isChecked() ? ScaleMode::PerHead : ScaleMode::Shared;
         p.width = std::max(px.width(), 16);
         p.height = std::max(px.height(), 16);
         p.labelBand = m_overview->labelBand();  // the tiles' labels sit above them
@@ -855,9 +935,9 @@ void AttentionMapsPage::onOpened() {
 void AttentionMapsPage::startFit() {
     if (!m_model->maps()) return;
     m_progress->setValue(0);
-    m_model->startFit(m_firstRow->value(), m_lastRow->value() >= m_lastRow->maximum() ? -1 : m_lastRow->value());
-    m_status->setText(
-        u"Fitting every head on query rows %1 to %2…"_s.arg(m_firstRow->value()).arg(m_lastRow->value() - 1));
+    // The field's last row included; the request's end excluded (-1: every row to the last).
+    m_model->startFit(m_firstRow->value(), m_lastRow->value() >= m_lastRow->maximum() ? -1 : m_lastRow->value() + 1);
+    m_status->setText(u"Fitting every head on query rows %1 to %2…"_s.arg(m_firstRow->value()).arg(m_lastRow->value()));
     updateControls();
 }
 
@@ -1268,6 +1348,7 @@ void AttentionMapsPage::exportFigureDialog(int scale) {
         if (path.isEmpty()) return;
         MapsHeatmapParams p;
         p.logScale = m_log->isChecked();
+        p.scale = m_perHead->isChecked() ? ScaleMode::PerHead : ScaleMode::Shared;  // as the view shows it
         p.width = std::max(m_overview->width(), 480);
         p.height = std::max(m_overview->height(), 320);
         (void)exportOverviewFigure(path, p, scale);
@@ -1292,6 +1373,7 @@ void AttentionMapsPage::exportFigureDialog(int scale) {
     p.layerIndex = m_layer->value();
     p.head = oneHead ? m_head->value() : -1;
     p.logScale = m_log->isChecked();
+    p.scale = !oneHead && m_perHead->isChecked() ? ScaleMode::PerHead : ScaleMode::Shared;
     const QWidget* view = oneHead ? static_cast<QWidget*>(m_headView) : static_cast<QWidget*>(m_grid);
     p.width = std::max(view->width(), 320);
     p.height = std::max(view->height(), 240);

@@ -23,6 +23,7 @@
 #include <optional>
 
 class QCheckBox;
+class QHBoxLayout;
 class QComboBox;
 class QLabel;
 class QMenu;
@@ -149,7 +150,15 @@ signals:
     void statusMessage(const QString& text, int timeoutMs);
     void figureSaved(bool ok);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
 private:
+    // "log colours" and "per-head scale" on the layer's row where the page's view has the room,
+    // else on a row of their own (beside the lesson in presentation mode the layer's row with
+    // them made the page 31 px wider than its view: it scrolled sideways).
+    void placeColourOptions();
     void applyLessonTarget();
     void showLessonMark();
     // Scrolls the page (in its tab's scroll area, on a small screen) to what the step shown
@@ -202,6 +211,9 @@ private:
     QSpinBox* m_head;
     QSpinBox* m_row;
     QCheckBox* m_log;
+    QHBoxLayout* m_layerRow = nullptr;
+    QHBoxLayout* m_colourRow = nullptr;
+    QCheckBox* m_perHead;  // per-head colour scales on the layer grid and the overview (not saved, as ImGui's)
     QSpinBox* m_firstRow;
     QSpinBox* m_lastRow;
     QPushButton* m_fit;

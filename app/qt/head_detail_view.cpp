@@ -31,7 +31,7 @@ struct TopBands {
 
 namespace {
 const QString kMouseHint = u"wheel to zoom, drag to pan, double-click to fit"_s;
-constexpr int kRight = 24, kBottom = 10, kBarWidth = 16, kBarGap = 16;
+constexpr int kRight = 24, kBottom = 10, kBarWidth = 16, kBarGap = 16, kScrollBar = 6;
 
 // The title and subtitle wrap onto as many lines as `width` needs (never elided).
 TopBands topBands(const QFont& font, int width = 0, const QString& title = QString(),
@@ -116,13 +116,48 @@ void HeadDetailView::fit() {
     const double need = cellForNumbers(kLessonNumberPt);
     if (need <= m_cell) return;
     m_cell = std::min(need, std::min(a.width(), a.height()));
-    // Centred on the marked cell, the picture kept over the whole area where it is larger.
-    const auto place = [](double start, double length, double picture, double centre) {
-        const double origin = start + length / 2 - centre;
-        return picture <= length ? start + (length - picture) / 2 : std::clamp(origin, start + length - picture, start);
+    // Where the picture is larger than the area: whole cells from the area's start, the marked
+    // one in the middle of them (a picture centred on the marked cell cut a column and a row at
+    // the edges: half drawn, without header or numbers; issue 27 L1). The rest of the area's
+    // length, less than a cell, is left after the last one (the scroll bar goes there).
+    const auto place = [this](double start, double length, std::int64_t count, std::int64_t marked) {
+        const double picture = m_cell * static_cast<double>(count);
+        if (picture <= length) return start + (length - picture) / 2;
+        const auto whole = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(length / m_cell)), 1, count);
+        const std::int64_t first = std::clamp<std::int64_t>(marked - (whole - 1) / 2, 0, count - whole);
+        return start - static_cast<double>(first) * m_cell;
     };
-    m_origin = QPointF(place(a.x(), a.width(), m_cell * m_keys, (m_lessonKey + 0.5) * m_cell),
-                       place(a.y(), a.height(), m_cell * m_queries, (m_lessonQuery + 0.5) * m_cell));
+    m_origin =
+        QPointF(place(a.x(), a.width(), m_keys, m_lessonKey), place(a.y(), a.height(), m_queries, m_lessonQuery));
+}
+
+QRectF HeadDetailView::wholeCells(const QRectF& a, Span& keys, Span& queries) const {
+    // One dimension: the cells wholly inside [start, start + length) (half a pixel of slack),
+    // or, where none is (a cell larger than the area), the ones the area cuts.
+    const auto span = [this](double start, double length, double origin, std::int64_t count, Span& out, double& low,
+                             double& high) {
+        const double n = static_cast<double>(count);
+        const auto index = [n](double v) { return static_cast<std::int64_t>(std::clamp(v, 0.0, n)); };
+        out = {index(std::ceil((start - origin - 0.5) / m_cell)),
+               index(std::floor((start + length - origin + 0.5) / m_cell))};
+        if (out.last <= out.first)
+            out = {index(std::floor((start - origin) / m_cell)), index(std::ceil((start + length - origin) / m_cell))};
+        if (out.last <= out.first) {
+            out = {};
+            low = high = start;
+            return;
+        }
+        low = std::max(start, origin + static_cast<double>(out.first) * m_cell);
+        high = std::min(start + length, origin + static_cast<double>(out.last) * m_cell);
+    };
+    double left = 0, right = 0, top = 0, bottom = 0;
+    span(a.x(), a.width(), m_origin.x(), m_keys, keys, left, right);
+    span(a.y(), a.height(), m_origin.y(), m_queries, queries, top, bottom);
+    if (keys.last <= keys.first || queries.last <= queries.first) {
+        keys = queries = {};
+        return {};
+    }
+    return QRectF(QPointF(left, top), QPointF(right, bottom));
 }
 
 double HeadDetailView::numberPointSize(double cell) const {
@@ -254,6 +289,10 @@ void HeadDetailView::mouseMoveEvent(QMouseEvent* event) {
         return;
     }
     if (!m_snapshot) return;
+    if (!m_cellsRect.contains(event->position())) {  // beside the shown cells (the scroll bars' room)
+        emit cellHovered({});
+        return;
+    }
     const QPointF rel = (event->position() - m_origin) / m_cell;
     const auto j = static_cast<std::int64_t>(std::floor(rel.x()));
     const auto i = static_cast<std::int64_t>(std::floor(rel.y()));
@@ -263,7 +302,13 @@ void HeadDetailView::mouseMoveEvent(QMouseEvent* event) {
     }
     emit cellHovered(
         cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, false));
-    setToolTip(cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, true));
+    if (m_hoverTips)
+        setToolTip(cellDescription(m_snapshot->grid->session, m_snapshot->grid->slopes, m_snapshot->head, i, j, true));
+}
+
+void HeadDetailView::setHoverTips(bool on) {
+    m_hoverTips = on;
+    if (!on) setToolTip(QString());
 }
 
 void HeadDetailView::setLessonCell(int head, std::int64_t query, std::int64_t key) {
@@ -307,6 +352,45 @@ TopBands HeadDetailView::bands() const {
                     m_corner ? m_corner->height() : 0);
 }
 
+void HeadDetailView::paintScrollBars(QPainter& p, const QRectF& cells, Span keys, Span queries) {
+    m_keyTrack = m_keyThumb = m_queryTrack = m_queryThumb = QRectF();
+    if (cells.isEmpty()) return;
+    // A track along the shown cells' edge and a thumb for the part shown, where the picture goes
+    // on beyond them (issue 27 L1: a lesson's zoom showed rows 5-15 and keys 0-11 with nothing
+    // saying that rows 0-4 and keys 12-15 lay beyond). Drawn in the gaps the layout leaves below
+    // and right of the cells (kBottom, kBarGap); they show, dragging the cells pans.
+    const auto thumb = [](double start, double length, Span s, std::int64_t count) {
+        const double n = static_cast<double>(count);
+        const double size = std::max(8.0, length * static_cast<double>(s.last - s.first) / n);
+        const double at = start + (length - size) * static_cast<double>(s.first) /
+                                      std::max(1.0, n - static_cast<double>(s.last - s.first));
+        return std::pair{at, size};
+    };
+    const QColor track = palette().color(QPalette::Midlight);
+    QColor handle = palette().color(QPalette::WindowText);
+    handle.setAlpha(140);  // a handle, lighter than the text and the cells' numbers
+    p.save();
+    p.setPen(Qt::NoPen);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    if (keys.first > 0 || keys.last < m_keys) {
+        m_keyTrack = QRectF(cells.left(), cells.bottom() + 2, cells.width(), kScrollBar);
+        const auto [x, w] = thumb(cells.left(), cells.width(), keys, m_keys);
+        m_keyThumb = QRectF(x, m_keyTrack.top(), w, kScrollBar);
+    }
+    if (queries.first > 0 || queries.last < m_queries) {
+        m_queryTrack = QRectF(cells.right() + 3, cells.top(), kScrollBar, cells.height());
+        const auto [y, h] = thumb(cells.top(), cells.height(), queries, m_queries);
+        m_queryThumb = QRectF(m_queryTrack.left(), y, kScrollBar, h);
+    }
+    for (const auto& [rect, colour] : {std::pair{m_keyTrack, track}, std::pair{m_queryTrack, track},
+                                       std::pair{m_keyThumb, handle}, std::pair{m_queryThumb, handle}}) {
+        if (rect.isEmpty()) continue;
+        p.setBrush(colour);
+        p.drawRoundedRect(rect, kScrollBar / 2.0, kScrollBar / 2.0);
+    }
+    p.restore();
+}
+
 void HeadDetailView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
@@ -340,8 +424,14 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
 
     const QRectF a = area();
     const QRectF target(m_origin, QSizeF(m_cell * m_keys, m_cell * m_queries));
+    // Only whole cells (each with its header and its number); the picture's edge where it is shown.
+    Span keys, queries;
+    const QRectF cells = wholeCells(a, keys, queries);
+    m_shownKeys = keys;
+    m_shownQueries = queries;
+    m_cellsRect = cells;
     p.save();
-    p.setClipRect(a);
+    p.setClipRect(cells);
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
     p.drawImage(target, m_image);
 
@@ -370,17 +460,31 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
         // As numberPointSize says, up to the view's own font size (presentation mode makes it
         // larger). Where even 6.5 pt is too large, the core drops decimals for the whole head.
         f.setPointSizeF(std::clamp(numberPointSize(m_cell), 6.5, std::max(12.0, textFont().pointSizeF())));
-        const auto numbers = numbersAt(f, m_cell - 3);
+        // A marked cell's number goes inside its frame (a line of 3 px at least either side):
+        // every number of the head gets that room, so the cited one prints at its neighbours'
+        // size and with their decimals (at 1920x1080 the cited "-1.000" shrank to fit: s40 F5).
+        // Where the cells are too small for that (lesson 4 step 5's 32.6 px), the cells' own room,
+        // and the cited number shrinks into its frame.
+        auto numbers = numbersAt(f, m_cell - 3 - (marking ? 2 * 3.0 : 0.0));
+        if (!numbers && marking) numbers = numbersAt(f, m_cell - 3);
+        // The size numberPointSize scaled from the view's font can come out a fraction of a pixel
+        // too wide at this size (font hinting): under X at 1280x720 presentation, lesson 4 step 5's
+        // 32.2 px cells printed no number at 11.05 pt. A little smaller, down to the floor.
+        while (!numbers && f.pointSizeF() > 6.5) {
+            f.setPointSizeF(std::max(6.5, f.pointSizeF() * 0.95));
+            numbers = numbersAt(f, m_cell - 3 - (marking ? 2 * 3.0 : 0.0));
+            if (!numbers && marking) numbers = numbersAt(f, m_cell - 3);
+        }
         m_numberPt = numbers ? f.pointSizeF() : 0;
         p.setFont(f);
-        for (std::int64_t i = 0; numbers && i < m_queries; ++i) {
-            for (std::int64_t j = 0; j < m_keys; ++j) {
+        for (std::int64_t i = queries.first; numbers && i < queries.last; ++i) {
+            for (std::int64_t j = keys.first; j < keys.last; ++j) {
                 const std::size_t n = static_cast<std::size_t>(i * m_keys + j);
                 if (std::isnan(values[n])) continue;
                 const QRectF cell(m_origin.x() + j * m_cell, m_origin.y() + i * m_cell, m_cell, m_cell);
-                // Whole cells only: a cell cut by the area's edge (a lesson's zoom) would print a
-                // cut number ("-0." for "-0.13").
-                if (!a.adjusted(-0.5, -0.5, 0.5, 0.5).contains(cell)) continue;
+                // Whole cells only: a cell cut by the area's edge (a cell larger than the area)
+                // would print a cut number ("-0." for "-0.13").
+                if (!cells.adjusted(-0.5, -0.5, 0.5, 0.5).contains(cell)) continue;
                 const int px = static_cast<int>(static_cast<double>(j) * m_image.width() / m_keys);
                 const int py = static_cast<int>(static_cast<double>(i) * m_image.height() / m_queries);
                 if (marking && i == m_lessonQuery && j == m_lessonKey) {
@@ -398,19 +502,29 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     // Grid lines between cells when they are big.
     if (m_cell >= 12) {
         p.setPen(QPen(QColor(0, 0, 0, 40), 1));
-        for (std::int64_t j = 0; j <= m_keys; ++j)
+        for (std::int64_t j = keys.first; j <= keys.last; ++j)
             p.drawLine(QPointF(target.x() + j * m_cell, target.top()),
                        QPointF(target.x() + j * m_cell, target.bottom()));
-        for (std::int64_t i = 0; i <= m_queries; ++i)
+        for (std::int64_t i = queries.first; i <= queries.last; ++i)
             p.drawLine(QPointF(target.left(), target.y() + i * m_cell),
                        QPointF(target.right(), target.y() + i * m_cell));
     }
     m_lessonNumberRect = QRectF();
+    m_lessonNumberPt = 0;
     if (marking) {
         // A lesson's marked cell: an orange frame (with a dark edge so it shows on any colour).
-        const double pen = std::max(3.0, QFontMetrics(textFont()).height() / 5.0);
+        double pen = std::max(3.0, QFontMetrics(textFont()).height() / 5.0);
+        // No wider than the room its number leaves in the cell: at 1920x1080 in presentation the
+        // frame took 7 px a side of a 55 px cell and its "-1.000" shrank to two thirds of its
+        // neighbours' size (s40 review F5), the one number the step is about. At least a 1 px
+        // orange line with its dark edge.
+        if (!markedText.isEmpty()) {
+            const double text = QFontMetricsF(markedFont).horizontalAdvance(markedText);
+            const double side = (m_cell - text) / 2 - 1;  // either side of the number
+            pen = std::clamp(side - 2, 1.0, pen);
+        }
         const QRectF cell(m_origin.x() + m_lessonKey * m_cell, m_origin.y() + m_lessonQuery * m_cell, m_cell, m_cell);
-        m_lessonCellRect = cell & a;
+        m_lessonCellRect = cell & cells;
         // Inside the cell (over the frame line at most): a frame centred on the cell's edge
         // covered the last digit of the neighbour's number ("-1.13" read "-1.1").
         const double inset = std::min((pen + 2) / 2, m_cell / 4);
@@ -432,6 +546,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
             const double w = QFontMetricsF(markedFont).horizontalAdvance(markedText);
             const double h = QFontMetricsF(markedFont).height();
             m_lessonNumberRect = QRectF(inner.center().x() - w / 2, inner.center().y() - h / 2, w, h);
+            m_lessonNumberPt = markedFont.pointSizeF();
             p.setFont(markedFont);
             p.setPen(markedPen);
             drawRecordedText(p, this, m_lessonNumberRect, Qt::AlignCenter, markedText);
@@ -439,34 +554,40 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
         }
     }
     p.restore();
+    paintScrollBars(p, cells, keys, queries);
 
     // Axis ticks: keys along the top, queries down the left.
     p.setPen(palette().color(QPalette::WindowText));
     const QFontMetrics fm(textFont());
     const double minSpacing = 36;
     // Right of the last key tick, "key j →" (barX below): a tick stops short of it.
-    const double keyLabelX = std::min(target.right(), a.right()) + kBarGap - 8;
+    // The shown cells' edge (the area's where none is shown).
+    const double cellsRight = cells.isEmpty() ? std::min(target.right(), a.right()) : cells.right();
+    const double cellsLeft = cells.isEmpty() ? a.left() : cells.left();
+    const double keyLabelX = cellsRight + kBarGap - 8;
     for (std::int64_t j : alibi::indexTicks(m_keys, m_cell, minSpacing)) {
         const double x = m_origin.x() + (j + 0.5) * m_cell;
-        if (x < a.left() || x > a.right() || x + fm.horizontalAdvance(QString::number(j)) / 2.0 + 4 > keyLabelX)
+        if (j < keys.first || j >= keys.last || x + fm.horizontalAdvance(QString::number(j)) / 2.0 + 4 > keyLabelX)
             continue;
         drawRecordedText(p, this, QRectF(x - 40, bands.ticks, 80, line), Qt::AlignCenter, QString::number(j));
     }
     for (std::int64_t i : alibi::indexTicks(m_queries, m_cell, line + 4)) {
         const double y = m_origin.y() + (i + 0.5) * m_cell;
-        if (y < a.top() || y > a.bottom()) continue;
-        drawRecordedText(p, this, QRectF(4, y - line / 2.0, a.left() - 10, line), Qt::AlignRight | Qt::AlignVCenter,
+        if (i < queries.first || i >= queries.last) continue;
+        // Right-aligned against the shown cells, not the area's edge: a picture narrower than
+        // the area is centred in it, and its row numbers stood 130 px away (s40 review L6).
+        drawRecordedText(p, this, QRectF(4, y - line / 2.0, cellsLeft - 10, line), Qt::AlignRight | Qt::AlignVCenter,
                          QString::number(i));
     }
     // "key j →" on the tick line, right of the picture (over the colour bar's column).
-    const double barX = std::min(target.right(), a.right()) + kBarGap;
+    const double barX = cellsRight + kBarGap;
     drawRecordedText(p, this, QRectF(barX - 8, bands.ticks, width() - barX, line), Qt::AlignLeft | Qt::AlignVCenter,
                      u"key j →"_s);
     // The colour bar beside the cells (the numbers in them are rounded; the bar gives the
     // scale when they are too small to print).
     const alibi::ColorBar colorBar = alibi::heatmapColorBar(m_snapshot->detail, m_snapshot->detailParams, -1, 5);
     const int above = colorBarTitleRoom(fm), below = colorBarKeyRoom(fm, m_snapshot->detail.fullyMaskedRows);
-    const double shown = std::min(target.bottom(), a.bottom()) - a.top();
+    const double shown = (cells.isEmpty() ? std::min(target.bottom(), a.bottom()) : cells.bottom()) - a.top();
     // As tall as the cells shown, and at least 160 px where the view has the room (a short,
     // wide picture such as Q = 4 would leave a stub of a bar).
     const int room = static_cast<int>(a.height()) - above - below;
@@ -476,7 +597,11 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     m_colorBarRect = bar;
     // Turned clockwise, so the text reads downwards and its arrow points the way i grows.
     p.save();
-    p.translate(4 + line / 2.0, a.center().y());
+    // Beside the row numbers, halfway down the rows shown (it stood beside empty space under
+    // lesson 4 step 5's 4 rows: s40 review L4).
+    const double rowNumbers = fm.horizontalAdvance(QString::number(std::max<std::int64_t>(m_queries - 1, 0)));
+    p.translate(std::max(4 + line / 2.0, cellsLeft - 10 - rowNumbers - 6 - line / 2.0),
+                cells.isEmpty() ? a.center().y() : cells.center().y());
     p.rotate(90);
     drawRecordedText(p, this, QRectF(-100, -line / 2.0, 200, line), Qt::AlignCenter, u"query i →"_s);
     p.restore();

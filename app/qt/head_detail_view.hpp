@@ -28,6 +28,9 @@ public:
     // Head and Fit controls there, so the cells get the height of their row); nullptr: none. The
     // view takes the widget as its child; the caller takes it back (setParent) after clearing it.
     void setCornerWidget(QWidget* corner);
+    // The cell read-out as the tooltip too (off in presentation mode: the window's read-out band
+    // says it, and the tooltip covered the cited cell: s40 review F2).
+    void setHoverTips(bool on);
     // The point size of the numbers printed in the cells by the last paint (0: none printed).
     [[nodiscard]] double cellNumberPointSize() const { return m_numberPt; }
     // The smallest size of the numbers around a lesson's marked cell: the interface's normal size.
@@ -44,10 +47,27 @@ public:
     [[nodiscard]] QRectF lessonFrameRect() const { return m_lessonFrameRect; }
     // Where the marked cell's number is printed: inside the frame's clear inside.
     [[nodiscard]] QRectF lessonNumberRect() const { return m_lessonNumberRect; }
+    // The point size of that number (0: none printed); the other cells' is cellNumberPointSize.
+    [[nodiscard]] double lessonNumberPointSize() const { return m_lessonNumberPt; }
     // The width of the marked cell's frame line with its dark edge, inward from lessonFrameRect.
     [[nodiscard]] double lessonFrameLineWidth() const { return m_lessonFrameLine; }
     // The title and subtitle as drawn (the subtitle wraps only at its " · " separators).
     [[nodiscard]] QString titleText() const;
+    // The whole cells the last paint showed: keys [first, last) and queries [first, last). A
+    // panned or zoomed picture shows only whole cells (a column cut at the area's edge had no
+    // header and no numbers: issue 27 L1), and the rest lies beyond the scroll bars.
+    struct Span {
+        std::int64_t first = 0, last = 0;
+    };
+    [[nodiscard]] Span shownKeys() const { return m_shownKeys; }
+    [[nodiscard]] Span shownQueries() const { return m_shownQueries; }
+    // The scroll indicators the last paint drew below (keys) and right of (queries) the shown
+    // cells when part of the picture lies beyond them: the track and, in it, the thumb standing
+    // for the shown part (empty: the whole picture is shown that way).
+    [[nodiscard]] QRectF keyScrollTrack() const { return m_keyTrack; }
+    [[nodiscard]] QRectF keyScrollThumb() const { return m_keyThumb; }
+    [[nodiscard]] QRectF queryScrollTrack() const { return m_queryTrack; }
+    [[nodiscard]] QRectF queryScrollThumb() const { return m_queryThumb; }
     [[nodiscard]] QString subtitleText() const;
     [[nodiscard]] QSize sizeHint() const override { return {800, 700}; }
 
@@ -77,6 +97,10 @@ private:
     // The side of a cell whose numbers print at `points` (0 when no numbers are shown).
     [[nodiscard]] double cellForNumbers(double points) const;
     void placeCorner();
+    // The rectangle of the whole cells inside `a` at the current zoom and pan, with their index
+    // spans (a dimension where no whole cell fits keeps the area's extent).
+    [[nodiscard]] QRectF wholeCells(const QRectF& a, Span& keys, Span& queries) const;
+    void paintScrollBars(class QPainter& p, const QRectF& cells, Span keys, Span queries);
     [[nodiscard]] int cornerRoom() const;  // the title line's width the corner widget takes
 
     SnapshotPtr m_snapshot;
@@ -94,6 +118,11 @@ private:
     class StaleOverlay* m_stale;
     QWidget* m_corner = nullptr;
     double m_numberPt = 0;
+    bool m_hoverTips = true;
+    double m_lessonNumberPt = 0;
+    Span m_shownKeys, m_shownQueries;
+    QRectF m_cellsRect;  // the whole cells shown by the last paint
+    QRectF m_keyTrack, m_keyThumb, m_queryTrack, m_queryThumb;
     double m_lessonFrameLine = 0;
 };
 

@@ -231,6 +231,7 @@ void HeadGridView::mouseMoveEvent(QMouseEvent* event) {
     }
     emit headHovered(hit->head);
     emit cellHovered(cellDescription(m_grid->session, m_grid->slopes, hit->head, hit->query, hit->key, false));
+    if (!m_hoverTips) return;
     QToolTip::showText(event->globalPosition().toPoint(),
                        cellDescription(m_grid->session, m_grid->slopes, hit->head, hit->query, hit->key, true), this);
 }

@@ -22,6 +22,9 @@ namespace alibi::qt {
 class HeadGridView : public QWidget {
     Q_OBJECT
 public:
+    // The cell read-out as a tooltip too (off in presentation mode: the window's read-out band
+    // says it, and the tooltip covered the neighbouring tiles and their labels: s40 review F2).
+    void setHoverTips(bool on) { m_hoverTips = on; }
     explicit HeadGridView(QWidget* parent = nullptr);
 
     void setGrid(GridPtr grid);
@@ -84,6 +87,7 @@ private:
     QElapsedTimer m_sinceChange;  // since the change being computed (the progress's estimate)
     QTimer* m_staleTimer = nullptr;
     QCheckBox* m_log = nullptr;
+    bool m_hoverTips = true;
 };
 
 }  // namespace alibi::qt

@@ -26,6 +26,7 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -73,14 +74,70 @@ int attentionViewIndex(const std::string& id) {
     return -1;
 }
 
-QString paragraphsHtml(const std::string& text) {
+// A formula the core joined with no-break spaces that is wider than a line: Qt would break it at
+// any letter ("0." | "707", "make_exa" | "mple"). Its no-break spaces become ordinary ones where
+// a line must end: greedily, each piece as many of its words as fit `width` (a piece's own words
+// stay together), so a line breaks at one of its spaces and never inside a word. A word alone
+// wider than the line ("2^(−8(h+1)/H)." in a narrow column of large text) gets back the breaks
+// after its '/', '-' and '|' that keepBreaksAtSpaces took away: it breaks there, not anywhere.
+QString releaseWideWord(QString word, const QFontMetricsF& fm, double width) {
+    if (fm.horizontalAdvance(word) <= width) return word;
+    word.remove(QChar(0x2060));
+    // And after an opening parenthesis: "(build_alibi_tensor)" breaks as "(" | "build_alibi_tensor)".
+    for (qsizetype i = word.size() - 2; i >= 0; --i)
+        if (word[i] == u'(' && word[i + 1].isLetterOrNumber()) word.insert(i + 1, QChar(0x200B));
+    return word;
+}
+
+// Every '/' and en dash in a lesson's text joins what is around it, a path's too ("scripts/
+// make_example_attention.py", "Jensen–Shannon" fit a line whole, and then stay whole):
+// keepBreaksAtSpaces leaves them breakable for the views' short lines; the lesson's releases
+// them only where the word does not fit.
+QString joinSlashes(const QString& run) {
+    QString out;
+    out.reserve(run.size() + 4);
+    for (qsizetype i = 0; i < run.size(); ++i) {
+        out += run[i];
+        if ((run[i] == u'/' || run[i] == QChar(0x2013)) && i + 1 < run.size() && run[i + 1] != QChar(0x2060) &&
+            run[i + 1] != QChar(0x00A0))
+            out += QChar(0x2060);
+    }
+    return out;
+}
+
+QString splitWideRun(const QString& run, const QFontMetricsF& fm, double width) {
+    if (!run.contains(QChar(0x00A0)) || fm.horizontalAdvance(run) <= width) return releaseWideWord(run, fm, width);
+    QStringList words = run.split(QChar(0x00A0));
+    for (QString& word : words) word = releaseWideWord(word, fm, width);
+    QString out, piece;
+    for (const QString& word : words) {
+        const QString joined = piece.isEmpty() ? word : piece + QChar(0x00A0) + word;
+        if (!piece.isEmpty() && fm.horizontalAdvance(joined) > width) {
+            out += piece + u' ';
+            piece = word;
+        } else {
+            piece = joined;
+        }
+    }
+    return out + piece;
+}
+}  // namespace
+
+QString LessonPanel::paragraphsHtml(const std::string& text, const QFont& font, int width) {
+    const QFontMetricsF fm(font);
     QString html;
-    // The core keeps each formula whole (keepFormulasWhole), and Qt's breaker is kept to its spaces.
+    // The core keeps each formula whole (keepFormulasWhole), and Qt's breaker is kept to its
+    // spaces; a formula wider than the line, to the spaces of its own.
     for (const QString& paragraph :
-         keepBreaksAtSpaces(explore::keepFormulasWhole(text)).split(u'\n', Qt::SkipEmptyParts))
-        html += u"<p style='margin-top:0; margin-bottom:0.5em'>"_s + paragraph.toHtmlEscaped() + u"</p>"_s;
+         keepBreaksAtSpaces(explore::keepFormulasWhole(text)).split(u'\n', Qt::SkipEmptyParts)) {
+        QStringList runs = paragraph.split(u' ');
+        for (QString& run : runs) run = splitWideRun(joinSlashes(run), fm, width);
+        html += u"<p style='margin-top:0; margin-bottom:0.5em'>"_s + runs.join(u' ').toHtmlEscaped() + u"</p>"_s;
+    }
     return html;
 }
+
+namespace {
 
 bool usesArrows(const QWidget* w) {
     if (qobject_cast<const QAbstractSpinBox*>(w) || qobject_cast<const QLineEdit*>(w) ||
@@ -255,8 +312,22 @@ void LessonPanel::fitText() {
         needed = docHeight(pt);
     }
     m_shownPt = pt;
+    // At the size and width chosen, a formula wider than a line breaks at its own spaces.
+    setStepHtml();
     if (bottom) m_window->resizeDocks({this}, {std::min(needed, room) + chrome + 4}, Qt::Vertical);
     m_fitting = false;
+}
+
+void LessonPanel::setStepHtml() {
+    if (!m_state) return;
+    QTextDocument* doc = m_text->document();
+    // The lines' width: the view's less the document's margins either side.
+    const int width =
+        std::max(100, m_text->viewport()->width()) - static_cast<int>(std::ceil(2 * doc->documentMargin()));
+    const QString html = paragraphsHtml(m_state->step().text, doc->defaultFont(), width);
+    if (html == m_stepHtml) return;  // unchanged: the view keeps its scroll position
+    m_stepHtml = html;
+    m_text->setHtml(html);
 }
 
 void LessonPanel::resizeEvent(QResizeEvent* event) {
@@ -398,7 +469,8 @@ void LessonPanel::showStep() {
     updateTitle();
     m_title->setText(QString::fromStdString(step.title.empty() ? lesson.title : step.title));
     m_counter->setText(QString::fromStdString(m_state->counter()));
-    m_text->setHtml(paragraphsHtml(step.text));
+    m_stepHtml.clear();
+    setStepHtml();
     fitText();
     m_previous->setEnabled(!m_state->atFirst());
     m_next->setEnabled(!m_state->atLast());

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+class QFont;
 class QGridLayout;
 class QLabel;
 class QPushButton;
@@ -56,6 +57,10 @@ public:
     // "Lesson: its title" under the views, "Lesson" as a tab of the side column.
     void updateTitle();
     [[nodiscard]] double shownTextPointSize() const { return m_shownPt; }
+    // A step's text as the panel shows it in lines `width` px wide at `font`: paragraphs, each
+    // formula whole (the core's keepFormulasWhole) where it fits a line; one wider than the line
+    // breaks only at its own spaces, never inside a number or a name (Qt broke it anywhere).
+    [[nodiscard]] static QString paragraphsHtml(const std::string& text, const QFont& font, int width);
 
 signals:
     void failed(const QString& title, const QString& message);
@@ -70,12 +75,14 @@ protected:
 
 private:
     void showStep();
+    void setStepHtml();  // the step's text for the text view's width and font
     void applyHighlight();
     void updateBackButton();
     [[nodiscard]] bool arrowsAllowed() const;
 
     MainWindow* m_window;
     std::unique_ptr<explore::LessonState> m_state;
+    QString m_stepHtml;  // what the text view was last given
     QLabel* m_title;
     QLabel* m_counter;
     QLabel* m_note;

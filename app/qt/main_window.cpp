@@ -1040,6 +1040,8 @@ void MainWindow::setPresentation(bool on) {
     m_latency->setVisible(!on);
     m_compare->setHintShown(!on);
     m_attention->setHoverTips(!on);  // the read-out band says it; the tooltip covered the maps
+    m_grid->setHoverTips(!on);       // ... the neighbouring tiles (s40 review F2)
+    m_detail->setHoverTips(!on);     // ... the cited cell
     setZoom(on ? 1.75 : 1.0);
     if (on) {
         m_detail->setCornerWidget(m_detailBar);

@@ -85,10 +85,30 @@ static int headerHeight(const QWidget& view, const QString& title, const QString
     return titleHeight + line + subtitleHeight;
 }
 
+int MapsHeatmapView::noteHeight() const {
+    if (!m_perHead || m_noteRoom.isEmpty()) return 0;
+    const int width = std::max(40, this->width() - 2 * kMargin);
+    return fontMetrics().boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, m_noteRoom).height() + 6;
+}
+
 QRect MapsHeatmapView::imageRect() const {
     const int top = kMargin + headerHeight(*this, m_title, m_subtitle) + axisMargin();
     const int left = kMargin + axisMargin();
-    return QRect(left, top, std::max(16, width() - left - kMargin - kBarArea), std::max(16, height() - top - kMargin));
+    return QRect(left, top, std::max(16, width() - left - kMargin - kBarArea),
+                 std::max(16, height() - top - kMargin - noteHeight()));
+}
+
+void MapsHeatmapView::setPerHeadScale(bool on) {
+    if (on == m_perHead) return;
+    m_perHead = on;
+    if (!on) m_noteRoom.clear();
+    update();
+}
+
+int MapsHeatmapView::tileAt(QPointF pos) const {
+    for (std::size_t n = 0; n < m_map.tiles.size(); ++n)
+        if (tileRect(n).contains(pos)) return static_cast<int>(n);
+    return -1;
 }
 
 QSize MapsHeatmapView::imagePixels() const {
@@ -166,9 +186,22 @@ void MapsHeatmapView::show(MapsPicture picture, double ratio) {
         m_image = toQImage(m_map.image, m_renderedRatio);
         m_shownLayer = picture.layerIndex;
     }
+    // What a per-head scale leaves out of this picture's ranges (the core's words); a longer
+    // note than the band holds widens the band, and the picture is asked for at its new size.
+    m_note = m_perHead && m_map.tiles.size() > 1
+                 ? QString::fromStdString(alibi::perHeadScaleNote(m_map, ScaleMode::PerHead))
+                 : QString();
+    const bool moreRoom = m_note.size() > m_noteRoom.size();
+    if (moreRoom) m_noteRoom = m_note;
+    m_hoveredTile = underMouse() ? tileAt(mapFromGlobal(QCursor::pos())) : -1;
     m_stale->clear();
     if (picture.shown) picture.shown();
     if (!m_error.isEmpty()) emit renderFailed(m_error);
+    if (moreRoom && m_renderer && imagePixels() != m_requestedPixels) {
+        refresh();  // the picture at the size the note leaves (pictureShown once that one is shown)
+        update();
+        return;
+    }
     emit pictureShown();
     update();
     // A new picture under a still mouse (a layer switched by key or wheel): read out what is now there.
@@ -246,6 +279,10 @@ void MapsHeatmapView::resizeEvent(QResizeEvent*) {
 }
 
 void MapsHeatmapView::mouseMoveEvent(QMouseEvent* event) {
+    if (const int tile = tileAt(event->position()); tile != m_hoveredTile) {
+        m_hoveredTile = tile;
+        if (m_perHead) update();  // the bar follows the hovered tile
+    }
     const auto p = devicePixelAt(event->position());
     emit hovered(p ? *p : QPoint(-1, -1));
 }
@@ -263,6 +300,8 @@ void MapsHeatmapView::wheelEvent(QWheelEvent* event) {
 }
 
 void MapsHeatmapView::leaveEvent(QEvent*) {
+    m_hoveredTile = -1;
+    if (m_perHead) update();
     emit hovered(QPoint(-1, -1));
 }
 
@@ -434,11 +473,36 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
     const QRect bar(barArea.x(), barArea.y() + above, kBarWidth,
                     std::max(16, barArea.height() - above - colorBarKeyRoom(barFm, false)));
     const bool log = m_map.log;
-    alibi::ColorBar colorBar = alibi::makeColorBar(log ? m_map.logLo : m_map.lo, m_map.hi, log, m_barDType,
-                                                   std::clamp(bar.height() / 60, 2, 10));
-    colorBar.title = (m_barTitle + (log ? u" (log)"_s : u""_s)).toStdString();
-    colorBar.maskedSwatch = m_maskedSwatch;
+    const int ticks = std::clamp(bar.height() / 60, 2, 10);
+    // Per-head scales: the hovered tile's own range, else the highlighted (selected) tile's,
+    // else the first's; the shared range means nothing there (every tile has its own colours).
+    m_barTile = -1;
+    if (m_perHead && m_map.tiles.size() > 1)
+        m_barTile = m_hoveredTile >= 0                                          ? m_hoveredTile
+                    : m_highlight >= 0 && m_highlight < int(m_map.tiles.size()) ? m_highlight
+                                                                                : 0;
+    alibi::ColorBar colorBar;
+    if (m_barSource && m_barTile >= 0) {
+        colorBar = m_barSource(m_map, m_barTile, ticks);
+    } else {
+        colorBar = alibi::makeColorBar(log ? m_map.logLo : m_map.lo, m_map.hi, log, m_barDType, ticks);
+        colorBar.title = (m_barTitle + (log ? u" (log)"_s : u""_s)).toStdString();
+        colorBar.maskedSwatch = m_maskedSwatch;
+    }
+    // A tile's bar says whose range it is (the source may name it "L1 h3"; else "h3").
+    if (m_barTile >= 0 && colorBar.head.empty())
+        colorBar.head = "h" + std::to_string(m_map.tiles[static_cast<std::size_t>(m_barTile)].head);
+    m_shownBar = colorBar;
     paintColorBar(p, bar, colorBar, m_colormap, palette(), kBarArea - kBarWidth - 26);
+    // The per-head note under the picture as drawn (its band kept below it by imageRect).
+    m_noteRect = QRectF();
+    if (!m_note.isEmpty()) {
+        const double drawnBottom = r.y() + std::min<double>(r.height(), m_image.deviceIndependentSize().height());
+        const int noteTop = static_cast<int>(std::ceil(drawnBottom)) + 4;
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        m_noteRect = drawRecordedText(p, this, QRect(kMargin, noteTop, width() - 2 * kMargin, height() - noteTop),
+                                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_note);
+    }
 }
 
 }  // namespace alibi::qt

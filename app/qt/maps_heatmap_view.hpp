@@ -10,6 +10,7 @@
 #pragma once
 
 #include <alibi/explore/lesson_state.hpp>
+#include <alibi/render/color_scale.hpp>
 #include <alibi/render/render.hpp>
 
 #include <QFutureWatcher>
@@ -63,6 +64,23 @@ public:
     // The colour bar's ends read in this dtype's shortest exact text (the file's dtype).
     void setBarDType(DType dtype) { m_barDType = dtype; }
     void setTileLabels(std::vector<QString> labels);
+    // The bar of one tile of a per-head picture, tile `tile`'s range with `ticks` ticks: the
+    // owner's core function (the attention maps: attentionMapsColorBar, the bar the exported
+    // figures carry; it may name the tile in ColorBar::head). A shared scale's bar is the
+    // picture's range in the bar dtype.
+    using ColorBarFn = std::function<alibi::ColorBar(const Heatmap& map, int tile, int ticks)>;
+    void setColorBarSource(ColorBarFn source) { m_barSource = std::move(source); }
+    // Per-head colour scales (the owner renders each tile on its own range): the bar shows the
+    // hovered tile's range (else the highlighted tile's, else the first's) named by its head, and
+    // the core's note of what each range leaves out (perHeadScaleNote) stands under the picture.
+    void setPerHeadScale(bool on);
+    [[nodiscard]] bool perHeadScale() const { return m_perHead; }
+    // The bar the last paint drew, the tile whose range it shows (-1: shared), and the note under
+    // the picture with where it was drawn (tests).
+    [[nodiscard]] const alibi::ColorBar& shownColorBar() const { return m_shownBar; }
+    [[nodiscard]] int colorBarTile() const { return m_barTile; }
+    [[nodiscard]] QString scaleNote() const { return m_note; }
+    [[nodiscard]] QRectF scaleNoteRect() const { return m_noteRect; }
     // The device pixels a renderer leaves above each tile of several (MapsHeatmapParams::labelBand)
     // for its label at this widget's font.
     [[nodiscard]] int labelBand() const;
@@ -119,6 +137,8 @@ protected:
 
 private:
     [[nodiscard]] int axisMargin() const;
+    [[nodiscard]] int noteHeight() const;         // the band under the picture the scale note takes
+    [[nodiscard]] int tileAt(QPointF pos) const;  // the tile under `pos` (-1: none)
     void startNext();
     void onRendered();
     void show(MapsPicture picture, double ratio);
@@ -154,6 +174,14 @@ private:
     bool m_maskedSwatch = false;
     DType m_barDType = DType::F32;  // the shown values are doubles; f32 text keeps the bar readable
     double m_renderedRatio = 1;
+    ColorBarFn m_barSource;
+    bool m_perHead = false;
+    int m_hoveredTile = -1, m_barTile = -1;
+    alibi::ColorBar m_shownBar;
+    // The note under a per-head picture, and the longest one seen while per-head is on: its band
+    // is kept (a note that came and went with the picture's size would resize it back and forth).
+    QString m_note, m_noteRoom;
+    QRectF m_noteRect;
 };
 
 }  // namespace alibi::qt

@@ -314,14 +314,20 @@ namespace {
 // holds a no-break space the core put there ("mₕ = 2^(−8(h+1)/H)"), or the '/' is not between
 // two letters ("1/8", "(h+1)/H"). A '/' between the letters of a word without one is a path's
 // ("scripts/make_example_attention.py"): Qt may break after it, or it force-broke the path's
-// word before its "," (s39 L2: "...attention.py)" | ", not a real checkpoint").
+// word before its "," (s39 L2: "...attention.py)" | ", not a real checkpoint"). A word with an
+// operator in it, or a parenthesis after its start, is a formula too ("2^(−8h/H)," broke after
+// its '/' in lines narrower than 230 px at the lesson's size: issue 27 L4).
 bool slashInFormula(const QString& text, qsizetype i) {
     const auto ordinarySpace = [](QChar c) { return c == u' ' || c == u'\n'; };
     if (i == 0 || i + 1 >= text.size() || !text[i - 1].isLetter() || !text[i + 1].isLetter()) return true;
-    for (qsizetype j = i; j >= 0 && !ordinarySpace(text[j]); --j)
-        if (text[j] == QChar(0x00A0)) return true;
-    for (qsizetype j = i; j < text.size() && !ordinarySpace(text[j]); ++j)
-        if (text[j] == QChar(0x00A0)) return true;
+    qsizetype start = i;
+    while (start > 0 && !ordinarySpace(text[start - 1])) --start;
+    for (qsizetype j = start; j < text.size() && !ordinarySpace(text[j]); ++j) {
+        const QChar c = text[j];
+        if (c == QChar(0x00A0) || (c == u'(' && j > start)) return true;
+        for (const char16_t op : u"^+=×−*")
+            if (op != 0 && c == QChar(op)) return true;
+    }
     return false;
 }
 }  // namespace

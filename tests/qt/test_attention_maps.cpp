@@ -7,10 +7,12 @@
 #include "main_window.hpp"
 #include "maps_heatmap_view.hpp"
 #include "plot_widget.hpp"
+#include "view_util.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/render/square_cells.hpp>
 
+#include <QCheckBox>
 #include <QDir>
 #include <QDropEvent>
 #include <QFile>
@@ -20,8 +22,10 @@
 #include <QMimeData>
 #include <QProcess>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -398,6 +402,125 @@ private slots:
         m->waitForFit();
         // Cancelled or (if it was quicker than the cancel) finished: never a half table.
         QCOMPARE(m->fits().size(), before);
+    }
+
+    // Issue 27: the fit rows fields read "Fit rows 0 to 64", 64 excluded, beside the core's
+    // caption "Fitted 32 heads on query rows 0 to 63". The second field is the last row,
+    // included: 63 of 64 queries by default, and a fit asked up to row 40 requests rows up to
+    // 41, excluded (the model's request stays exclusive), and its caption says "to 40".
+    void fitRowsFieldIsTheLastRowIncluded() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        AttentionMapsModel* m = page->model();
+        // The two fields by their tooltips ("Fit on query rows from this one…", "…up to …").
+        QSpinBox *first = nullptr, *last = nullptr;
+        for (QSpinBox* box : page->findChildren<QSpinBox*>()) {
+            if (box->toolTip().startsWith(QStringLiteral("Fit on query rows"))) first = box;
+            if (box->toolTip().startsWith(QStringLiteral("…up to"))) last = box;
+        }
+        QVERIFY(first != nullptr && last != nullptr);
+        QCOMPARE(m->maps()->queries(), std::int64_t{64});
+        QCOMPARE(last->value(), 63);
+        QCOMPARE(last->maximum(), 63);
+        QVERIFY(last->toolTip().contains(QStringLiteral("up to and including this one")));
+        QCOMPARE(m->fitLastRow(), std::int64_t{-1});  // the default fit: every row
+        first->setValue(8);
+        last->setValue(40);
+        QPushButton* fit = nullptr;
+        for (QPushButton* b : page->findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Fit")) fit = b;
+        QVERIFY(fit != nullptr);
+        fit->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!m->fitting() && !m->fits().empty(), 30000);
+        QCOMPARE(m->fitFirstRow(), std::int64_t{8});
+        QCOMPARE(m->fitLastRow(), std::int64_t{last->value() + 1});
+        const std::string caption = explore::fitSummaryLine(m->fits().size(), m->fitFirstRow(), m->fitLastRow(),
+                                                            m->maps()->queries(), std::string());
+        QVERIFY2(QString::fromStdString(caption).contains(QStringLiteral("to 40")), caption.c_str());
+    }
+
+    // Issue 27: Qt's attention maps had no per-head colour scale; ImGui's and the figures' do.
+    // With "per-head scale" on, hovering a tile of the layer grid shows that tile's own range on
+    // the bar: from the file's data, layer 0 head 3's probabilities (rows renormalised to sum 1)
+    // over its rows of two or more keys (row 0's single key, p = 1, is left out and marked
+    // ">= hi"); and the core's note of what the ranges leave out is written under the picture.
+    void perHeadScaleShowsTheHoveredTilesRange() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->setLayerIndex(0);
+        QCheckBox* perHead = nullptr;
+        for (QCheckBox* box : page->findChildren<QCheckBox*>())
+            if (box->text() == QStringLiteral("per-head scale")) perHead = box;
+        QVERIFY2(perHead != nullptr, "no per-head scale check box on the maps page");
+        QVERIFY(perHead->isEnabled());
+        perHead->setChecked(true);
+        MapsHeatmapView* grid = page->gridView();
+        QTRY_VERIFY_WITH_TIMEOUT(!grid->pending() && grid->heatmap().tiles.size() == 8, 30000);
+        const int tile = 3;
+        QCOMPARE(grid->heatmap().tiles[tile].head, 3);
+        QTest::mouseMove(grid, grid->tileRect(tile).center().toPoint());
+        grid->repaint();
+        QCOMPARE(grid->colorBarTile(), tile);
+        const alibi::ColorBar bar = grid->shownColorBar();
+        // The tile's own range, from the data (the picture shows every cell: no pixel summarises two).
+        double lo = 1e300, hi = -1e300;
+        for (int q = 1; q < 64; ++q) {
+            double sum = 0;
+            for (int k = 0; k <= q; ++k) sum += npyValue(0, 3, q, k);
+            for (int k = 0; k <= q; ++k) {
+                lo = std::min(lo, npyValue(0, 3, q, k) / sum);
+                hi = std::max(hi, npyValue(0, 3, q, k) / sum);
+            }
+        }
+        qInfo("head 3's own range [%.9g, %.9g]; the bar [%.9g, %.9g] (%s)", lo, hi, bar.lo, bar.hi, bar.head.c_str());
+        QVERIFY2(std::abs(bar.lo - lo) <= 1e-9 * hi && std::abs(bar.hi - hi) <= 1e-9 * hi,
+                 qPrintable(QString("bar [%1, %2], the tile's data [%3, %4]").arg(bar.lo).arg(bar.hi).arg(lo).arg(hi)));
+        QVERIFY(hi < 0.99);  // not the shared [0, 1] row 0 forces on every head
+        QCOMPARE(bar.head, std::string("h3"));
+        QVERIFY(bar.aboveTop);  // row 0's p = 1 lies above it
+        // Another tile hovered: its own range.
+        QTest::mouseMove(grid, grid->tileRect(6).center().toPoint());
+        grid->repaint();
+        QCOMPARE(grid->colorBarTile(), 6);
+        QCOMPARE(grid->shownColorBar().hi, grid->heatmap().tiles[6].hi);
+        QVERIFY(grid->shownColorBar().hi != bar.hi);
+        // The core's note, written whole under the picture.
+        const QString note = QString::fromStdString(alibi::perHeadScaleNote(grid->heatmap(), ScaleMode::PerHead));
+        QVERIFY(!note.isEmpty());
+        QCOMPARE(grid->scaleNote(), note);
+        bool written = false;
+        for (const PaintedText& t : paintedTexts(grid))
+            if (t.text == note && !t.cut && !t.elided) written = true;
+        QVERIFY(written);
+        QVERIFY(grid->scaleNoteRect().top() >= grid->tileRect(7).bottom());
+        QVERIFY(grid->rect().contains(grid->scaleNoteRect().toAlignedRect()));
+        // Off again: the shared bar and no note.
+        perHead->setChecked(false);
+        QTRY_VERIFY_WITH_TIMEOUT(!grid->pending(), 30000);
+        grid->repaint();
+        QCOMPARE(grid->colorBarTile(), -1);
+        QVERIFY(grid->scaleNote().isEmpty());
+    }
+
+    // s40 review F4: the Layer field read "1 / 3" for layer 1 of a 4-layer file, which a lecturer
+    // reads as "layer 1 of 3" right after the lesson said "4 layers". It names the range of the
+    // positions: "1 of 0–3".
+    void layerFieldNamesTheRange() {
+        MainWindow w;
+        showWindow(w);
+        QVERIFY(openAndFit(w, kNpy));
+        AttentionMapsPage* page = w.attentionPage();
+        page->setLayerIndex(1);
+        QSpinBox* layer = nullptr;
+        for (QSpinBox* box : page->findChildren<QSpinBox*>())
+            if (box->toolTip().contains(QStringLiteral("PageUp / PageDown, or the wheel over the grid"))) layer = box;
+        QVERIFY(layer != nullptr);
+        QCOMPARE(layer->value(), 1);
+        QCOMPARE(layer->text(), QStringLiteral("1 of 0–3"));
     }
 
     void hostileFilesKeepThePreviousMaps() {

@@ -261,6 +261,39 @@ private slots:
     // ",", "." or ")".
     void lessonTextKeepsFormulasWhole() {
         QStringList problems;
+        // The narrowest the lesson's text gets: in presentation mode at 1280x720, its dock (tabbed
+        // with the Parameters) dragged as narrow as the window lets it, or floated and made as
+        // narrow as it goes.
+        int narrowest = 0;
+        double largestPt = 0;
+        {
+            MainWindow w;
+            QVERIFY(test::showForTest(w, 1280, 720));
+            w.setPresentation(true);
+            QVERIFY2(w.openLesson(u"alibi-in-five-steps"_s), qPrintable(w.lastError()));
+            LessonPanel* panel = w.lessonPanel();
+            QTest::qWait(100);
+            const auto lines = [panel] {
+                return panel->textView()->viewport()->width() -
+                       static_cast<int>(std::ceil(2 * panel->textView()->document()->documentMargin()));
+            };
+            w.resizeDocks({panel}, {1}, Qt::Horizontal);
+            QTest::qWait(100);
+            const int docked = lines();
+            panel->setFloating(true);
+            panel->resize(1, 600);
+            QTest::qWait(100);
+            narrowest = std::min(docked, lines());
+            // A+ makes the text up to this large: at the narrowest width, the fewest characters a
+            // line holds (the sweep below goes as narrow at the normal size).
+            const double before = panel->textPointSize();
+            panel->setTextPointSize(1e6);
+            largestPt = panel->textPointSize();
+            panel->setTextPointSize(before);
+            qInfo("the narrowest lesson text: lines of %d px (docked %d px, floating %d px) at up to %.0f pt",
+                  narrowest, docked, lines(), largestPt);
+            QVERIFY(narrowest > 100 && largestPt > before);
+        }
         for (const char* lesson : {"alibi-in-five-steps", "slopes", "train-short-test-long",
                                    "same-model-different-code", "reading-a-real-model"}) {
             MainWindow w;
@@ -293,33 +326,72 @@ private slots:
                             problems << QString("%1 step %2: line \"%3\"").arg(lesson).arg(step + 1).arg(t);
                     }
                 }
-                // The same text at the widths a lesson dock has in presentation mode (this window's
-                // text view is not yet at the width a projector gives it): no line starts with ',',
-                // '.' or ')'. Narrower than 500 px some formulas and "make_example_attention.py),"
-                // are wider than the line and Qt force-breaks them anywhere (not checked here).
-                // Before the fix: lesson 5 step 1 at 500 and 510 px.
-                QTextDocument copy;
-                copy.setDefaultFont(doc->defaultFont());
-                copy.setHtml(doc->toHtml());
-                for (int width = 500; width <= 900; width += 10) {
-                    copy.setTextWidth(width);
+                // The same step as the panel gives it to lines of every width from the narrowest
+                // (the narrowest dock with A+'s largest text, as many characters a line) up to
+                // 900 px: no line starts with ',', '.' or ')', and every line breaks at a
+                // space (ordinary or no-break), never inside a number or a name, unless the word
+                // alone is wider than the line. Before: lesson 5 step 1 at 500 and 510 px broke
+                // before "," (s39 L2); at 300-490 px formulas wider than the line broke anywhere
+                // ("−1/8 × 8" | "= −1" was whole, "2^(-8(h+1)/H)" split inside; issue 27 L4).
+                const QFont font = doc->defaultFont();
+                const QFontMetricsF fm(font);
+                const std::string& stepText = panel->state()->step().text;
+                const int least = static_cast<int>(narrowest * font.pointSizeF() / largestPt);
+                for (int width = least - least % 10; width <= 900; width += 10) {
+                    QTextDocument copy;
+                    copy.setDefaultFont(font);
+                    copy.setDocumentMargin(doc->documentMargin());
+                    copy.setHtml(LessonPanel::paragraphsHtml(stepText, font, width));
+                    copy.setTextWidth(width + 2 * doc->documentMargin());
                     copy.documentLayout()->documentSize();
-                    for (QTextBlock b = copy.begin(); b.isValid(); b = b.next())
+                    for (QTextBlock b = copy.begin(); b.isValid(); b = b.next()) {
+                        const QString block = b.text();
                         for (int l = 1; b.layout() != nullptr && l < b.layout()->lineCount(); ++l) {
                             const QTextLine line = b.layout()->lineAt(l);
-                            const QString t = b.text().mid(line.textStart(), line.textLength()).trimmed();
-                            if (t.startsWith(u',') || t.startsWith(u'.') || t.startsWith(u')'))
-                                problems << QString("%1 step %2 at %3 px: line \"%4\"")
+                            const QString t = block.mid(line.textStart(), line.textLength()).trimmed();
+                            const auto at = line.textStart();
+                            const auto space = [](QChar c) { return c == u' ' || c == QChar(0x00A0); };
+                            // The word the break falls in, between spaces (word joiners dropped).
+                            qsizetype from = at, to = at;
+                            while (from > 0 && !space(block[from - 1])) --from;
+                            while (to < block.size() && !space(block[to])) ++to;
+                            QString word = block.mid(from, to - from);
+                            word.remove(QChar(0x2060));
+                            const bool atSpace = space(block[at - 1]) || space(block[at]);
+                            const bool wordTooWide = fm.horizontalAdvance(word) > width;
+                            // A word wider than the line breaks, but after an operator, never
+                            // between the characters of a number or a name ("2^(−8(h+1)/" | "H)").
+                            const auto inName = [](QChar c) {
+                                return c.isLetterOrNumber() || c == u'.' || c == u'_' || c == u',';
+                            };
+                            qsizetype before = at - 1;
+                            while (before > 0 && block[before] == QChar(0x2060)) --before;
+                            const bool insideName = inName(block[before]) && at < block.size() && inName(block[at]);
+                            // The number or name the break falls in: breaking it is unavoidable
+                            // only when it alone is wider than the line ("embeddings" in 160 px).
+                            qsizetype nameFrom = before, nameTo = at;
+                            while (nameFrom > 0 && inName(block[nameFrom - 1])) --nameFrom;
+                            while (nameTo < block.size() && inName(block[nameTo])) ++nameTo;
+                            const bool nameTooWide =
+                                fm.horizontalAdvance(block.mid(nameFrom, nameTo - nameFrom).remove(QChar(0x2060))) >
+                                width;
+                            const bool closes = t.startsWith(u',') || t.startsWith(u'.') || t.startsWith(u')');
+                            if ((atSpace && closes) || (!atSpace && !wordTooWide) ||
+                                (!atSpace && insideName && !nameTooWide))
+                                problems << QString("%1 step %2 at %3 px: line \"%4\" (broken inside \"%5\")")
                                                 .arg(lesson)
                                                 .arg(step + 1)
                                                 .arg(width)
-                                                .arg(t);
+                                                .arg(t, word);
                         }
+                    }
                 }
                 if (!panel->next()) break;
             }
         }
-        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
+        problems.removeDuplicates();
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QString::number(problems.size()) + u" problems:\n"_s + problems.mid(0, 40).join(u"\n"_s)));
     }
 
     // Issue 27: lesson 4 step 1 at 1280x720 in presentation mode: the "+ ALiBi bias" and
@@ -550,6 +622,190 @@ private slots:
                                     .arg(box.bottom())));
         }
         QCOMPARE(seen, 2);
+    }
+
+    // s40 review F5: at 1920x1080 in presentation mode, lesson 1 step 2, the cited cell's
+    // "-1.000" was printed at about two thirds of its neighbours' size: the orange frame took
+    // 7 px a side of a 55 px cell and the number shrank to fit inside it. The frame is as thin as
+    // the number's room needs, and the number is printed at the other cells' size, inside the
+    // frame, at both sizes.
+    void detailCitedNumberAsLargeAsItsNeighbours_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        for (const Size sz : kSizes) QTest::addRow("%dx%d", sz.width, sz.height) << sz.width << sz.height;
+    }
+    void detailCitedNumberAsLargeAsItsNeighbours() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        MainWindow w;
+        QVERIFY(test::showForTest(w, width, height));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson("alibi-in-five-steps"), qPrintable(w.lastError()));
+        QVERIFY(w.lessonPanel()->next());  // step 2: cell [12, 4] of head 2 marked
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        HeadDetailView* detail = w.detailView();
+        (void)w.grab();
+        detail->repaint();
+        QVERIFY(detail->cellNumberPointSize() > 0);
+        qInfo("cells %.1f px, numbers %.2f pt, the cited one %.2f pt, its frame %.1f px", detail->cellSize(),
+              detail->cellNumberPointSize(), detail->lessonNumberPointSize(), detail->lessonFrameLineWidth());
+        QVERIFY(detail->grab().save(shots() + "/detail-cited-number-" + QTest::currentDataTag() + ".png"));
+        QCOMPARE(detail->lessonNumberPointSize(), detail->cellNumberPointSize());
+        // Inside the frame's clear inside, and the frame still shows (a line of 3 px at least).
+        const double line = detail->lessonFrameLineWidth();
+        QVERIFY(line >= 3);
+        QVERIFY(detail->lessonFrameRect().adjusted(line, line, -line, -line).contains(detail->lessonNumberRect()));
+        // s40 review L6: the row numbers stood about 130 px left of the cells (right-aligned to
+        // the area's edge, the picture centred in the area); they stand beside the cells.
+        const double cellsLeft = detail->lessonCellRect().left() - 4 * detail->cellSize();
+        bool found = false;
+        for (const PaintedText& t : paintedTexts(detail))
+            if (t.text == u"12"_s && t.rect.right() < cellsLeft &&
+                std::abs(t.rect.center().y() - detail->lessonCellRect().center().y()) < 2) {
+                found = true;
+                QVERIFY2(cellsLeft - t.rect.right() <= 14,
+                         qPrintable(
+                             QString("row 12's number ends %1 px left of the cells").arg(cellsLeft - t.rect.right())));
+            }
+        QVERIFY(found);
+    }
+
+    // s40 review F2: in presentation mode at 1280x720, hovering the head grid or the head detail
+    // showed the read-out twice: in the window's read-out band and in a tooltip that covered the
+    // neighbouring tiles and their labels, or the lesson's cited cell (lesson 1 step 2), and
+    // wrapped inside formulas. As on the attention maps, the band alone says it: hovering a cell
+    // fills the band, and no tooltip shows (the detail has none set, the grid shows none).
+    void presentationHoverHasNoTooltip() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson("alibi-in-five-steps"), qPrintable(w.lastError()));
+        QVERIFY(w.lessonPanel()->next());  // step 2: head 2's detail, cell [12, 4] marked
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        HeadDetailView* detail = w.detailView();
+        detail->repaint();
+        const QPoint cited = detail->lessonCellRect().center().toPoint();
+        QVERIFY(!detail->lessonCellRect().isEmpty());
+        // A cell beside the cited one, as the review hovered.
+        const QPoint beside = cited + QPoint(0, static_cast<int>(detail->cellSize()));
+        QTest::mouseMove(detail, beside);
+        QTRY_VERIFY(!w.hoverText().isEmpty());
+        QVERIFY2(detail->toolTip().isEmpty(), qPrintable(u"the detail's tooltip: "_s + detail->toolTip()));
+        // The head grid: the middle of its first tile.
+        w.tabs()->setCurrentIndex(MainWindow::GridTab);
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        auto* grid = w.findChild<HeadGridView*>();
+        QVERIFY(grid != nullptr && grid->grid() != nullptr && !grid->grid()->grid.tiles.empty());
+        const HeatmapTile& tile = grid->grid()->grid.tiles.front();
+        const double dpr = grid->devicePixelRatioF();
+        const QPoint middle(grid->imageRect().x() + static_cast<int>((tile.x + tile.width / 2.0) / dpr),
+                            grid->imageRect().y() + static_cast<int>((tile.y + tile.height / 2.0) / dpr));
+        QToolTip::hideText();
+        QTest::qWait(50);
+        QTest::mouseMove(grid, middle);
+        QTRY_VERIFY(!w.hoverText().isEmpty());
+        QTest::qWait(100);
+        QVERIFY2(!QToolTip::isVisible(), qPrintable(u"a tooltip over the grid: "_s + QToolTip::text()));
+        // Out of presentation mode the tooltip is back (the band is not there to say it).
+        w.setPresentation(false);
+        QTest::qWait(100);
+        QTest::mouseMove(grid, middle + QPoint(1, 1));
+        QTRY_VERIFY(QToolTip::isVisible());
+        QToolTip::hideText();
+    }
+
+    // Issue 27 L1: at 1280x720 in presentation mode, lesson 1 step 2 zooms the head detail to
+    // the marked cell [12, 4]; column 11 was half drawn at the right edge (22 of 44 px) with no
+    // "11" header and no numbers, row 5 half drawn at the top without numbers, and nothing said
+    // that rows 0-4 and keys 12-15 lay beyond. Found from the pixels (the cells drawn run on
+    // from the marked cell up to the view's background): the last column and the first row
+    // drawn each have their header and their numbers, and scroll bars stand for the part shown.
+    // Fitted to the whole head again, there are no scroll bars.
+    void detailPanShowsWholeCellsAndScrollBars() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson("alibi-in-five-steps"), qPrintable(w.lastError()));
+        QVERIFY(w.lessonPanel()->next());  // step 2: head 2's detail, T = 16, cell [12, 4] marked
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::DetailTab));
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        HeadDetailView* detail = w.detailView();
+        (void)w.grab();
+        const QImage image = detail->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QVERIFY(image.save(shots() + "/detail-pan-1280x720-presentation.png"));
+        const QRectF marked = detail->lessonCellRect();
+        QVERIFY(!marked.isEmpty());
+        const double cell = detail->cellSize();
+        const QPointF origin(marked.left() - 4 * cell, marked.top() - 12 * cell);
+        const QRgb base = detail->palette().color(QPalette::Base).rgb();
+        const double dpr = image.devicePixelRatio();
+        const auto pixel = [&](double x, double y) {
+            return image.pixel(static_cast<int>(x * dpr), static_cast<int>(y * dpr));
+        };
+        // The drawn cells' right and top edges, scanning out from the marked cell.
+        double right = marked.right();
+        while (right < detail->width() - 1 && pixel(right + 1, marked.center().y()) != base) ++right;
+        double top = marked.top();
+        while (top > 1 && pixel(marked.center().x(), top - 1) != base) --top;
+        const auto lastKey = static_cast<std::int64_t>(std::floor((right - origin.x()) / cell));
+        const auto firstQuery = static_cast<std::int64_t>(std::floor((top + 0.5 - origin.y()) / cell));
+        qInfo("cells drawn from y %.1f to x %.1f: keys up to %lld, queries from %lld (cell %.1f px)", top, right,
+              static_cast<long long>(lastKey), static_cast<long long>(firstQuery), cell);
+        const auto texts = paintedTexts(detail);
+        // A text painted with its centre in [low, high) along x (column) or y (row).
+        const auto painted = [&texts](const QString& text, bool alongX, double low, double high) {
+            return std::any_of(texts.begin(), texts.end(), [&](const PaintedText& t) {
+                const double c = alongX ? t.rect.center().x() : t.rect.center().y();
+                return t.text == text && !t.cut && c >= low && c < high;
+            });
+        };
+        const double columnLeft = origin.x() + static_cast<double>(lastKey) * cell;
+        const double rowTop = origin.y() + static_cast<double>(firstQuery) * cell;
+        QVERIFY2(painted(QString::number(lastKey), true, columnLeft, columnLeft + cell),
+                 qPrintable(QString("column %1 drawn (to x %2) without its header").arg(lastKey).arg(right)));
+        QVERIFY2(painted(QString::number(firstQuery), false, rowTop, rowTop + cell),
+                 qPrintable(QString("row %1 drawn (from y %2) without its header").arg(firstQuery).arg(top)));
+        // Their cells in the marked row and column print their numbers (the bias -m·(i - j), m = 1/8).
+        const auto number = [](std::int64_t i, std::int64_t j) {
+            return QString::number(-0.125 * static_cast<double>(i - j), 'f', 2);
+        };
+        QVERIFY2(painted(number(12, lastKey), true, columnLeft, columnLeft + cell),
+                 qPrintable(QString("cell [12, %1] without its number %2").arg(lastKey).arg(number(12, lastKey))));
+        if (firstQuery >= 4)
+            QVERIFY2(painted(number(firstQuery, 4), false, rowTop, rowTop + cell),
+                     qPrintable(QString("cell [%1, 4] without its number").arg(firstQuery)));
+        // What is shown and the scroll bars that say the rest lies beyond.
+        const auto keys = detail->shownKeys();
+        const auto queries = detail->shownQueries();
+        QCOMPARE(keys.last - 1, lastKey);
+        QCOMPARE(queries.first, firstQuery);
+        QVERIFY(keys.last - keys.first < 16 && queries.last - queries.first < 16);
+        QVERIFY(keys.first <= 4 && 4 < keys.last && queries.first <= 12 && 12 < queries.last);
+        QVERIFY(!detail->keyScrollThumb().isEmpty() && !detail->queryScrollThumb().isEmpty());
+        QVERIFY(detail->keyScrollTrack().contains(detail->keyScrollThumb()));
+        QVERIFY(detail->queryScrollTrack().contains(detail->queryScrollThumb()));
+        // The thumbs stand for the shown part: its share of the track, at its place.
+        const double keyShare = double(keys.last - keys.first) / 16,
+                     queryShare = double(queries.last - queries.first) / 16;
+        QVERIFY(std::abs(detail->keyScrollThumb().width() / detail->keyScrollTrack().width() - keyShare) < 0.02);
+        QVERIFY(std::abs(detail->queryScrollThumb().height() / detail->queryScrollTrack().height() - queryShare) <
+                0.02);
+        if (keys.first == 0) QCOMPARE(detail->keyScrollThumb().left(), detail->keyScrollTrack().left());
+        if (queries.last == 16) QCOMPARE(detail->queryScrollThumb().bottom(), detail->queryScrollTrack().bottom());
+        // Drawn where the view shows them: beside the cells, clear of the colour bar.
+        QVERIFY(!detail->queryScrollTrack().intersects(detail->colorBarRect()));
+        // The whole head again (the lesson closed, fitted): no scroll bars.
+        w.lessonPanel()->closeLesson();
+        detail->resetView();
+        detail->repaint();
+        QCOMPARE(detail->shownKeys().first, std::int64_t{0});
+        QCOMPARE(detail->shownKeys().last, std::int64_t{16});
+        QCOMPARE(detail->shownQueries().last, std::int64_t{16});
+        QVERIFY(detail->keyScrollTrack().isEmpty() && detail->queryScrollTrack().isEmpty());
     }
 
     // Issue 27: in presentation mode the read-out floated over the views, wrapped to three lines
