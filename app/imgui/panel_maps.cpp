@@ -348,7 +348,11 @@ bool drawGrid(AppState& state, const Model& model, ImVec2 size, bool compact) {
                           : std::max(wrappedTextHeight(subtitle, size.x), wrappedTextHeight(longSubtitle, size.x)) +
                                 ImGui::GetStyle().ItemSpacing.y;
     s.gridWidth = std::max(0, static_cast<int>(size.x - (compact ? gridBarWidth(state.mapsBar) : colorBarWidth())));
-    s.gridLabelBand = tileLabelBand();
+    // Compact: the labels over the tiles' masked corners, no band (a band per row, clamped to a
+    // quarter of a tall, narrow grid's height, made the core's square-cell search drop its two
+    // columns for one of 30 px tiles, too small to label: lesson 5 step 4 at 1280x720 with the
+    // Parameters panel once the lesson text's lines were further apart).
+    s.gridLabelBand = compact ? 0 : tileLabelBand();
     s.gridHeight = std::max(0, static_cast<int>(size.y - subtitleHeight));
     state.mapsSubtitle = subtitle;
     if (!subtitleInTooltip) {
