@@ -184,7 +184,6 @@ struct AreaSeen {
     std::string name;
     ImVec2 min, max;
     ImVec4 visible;
-    bool scrollBar = false;
 };
 struct MatrixSeen {
     std::string name;
@@ -201,6 +200,10 @@ struct RowSeen {
 struct LessonTextSeen {
     float textBottom = 0, roomBottom = 0, lineHeight = 0;
 };
+struct LabelsSeen {
+    std::string picture;
+    std::size_t tiles = 0, labelled = 0;
+};
 struct TileSeen {
     std::string picture;
     ImVec2 min, max;
@@ -209,6 +212,7 @@ struct TileSeen {
 struct Pictures {
     int frame = -1;
     std::vector<TileSeen> tiles;
+    std::vector<LabelsSeen> tileLabels;
     std::vector<PlotSeen> plots;
     std::vector<AreaSeen> areas;
     std::vector<MatrixSeen> matrices;
@@ -286,7 +290,11 @@ void noteCitedArea(const std::string& name) {
     if (w == nullptr) return;
     const ImRect& v = w->InnerClipRect;
     pictures().areas.push_back(
-        {name, w->DC.CursorStartPos, w->DC.CursorMaxPos, ImVec4(v.Min.x, v.Min.y, v.Max.x, v.Max.y), w->ScrollbarY});
+        {name, w->DC.CursorStartPos, w->DC.CursorMaxPos, ImVec4(v.Min.x, v.Min.y, v.Max.x, v.Max.y)});
+}
+
+void noteTileLabels(const std::string& picture, std::size_t tiles, std::size_t labelled) {
+    pictures().tileLabels.push_back({picture, tiles, labelled});
 }
 
 void noteMatrix(const std::string& name, int cells, float cellSize) {
@@ -366,7 +374,7 @@ std::string LayoutProblem::describe() const {
             what = "matrix label off its cell's centre";
             break;
         case Kind::Unlabelled:
-            what = "matrix row or column without its label";
+            what = "matrix row or column, or picture tile, without its label";
             break;
         case Kind::HiddenRow:
             what = "table row a lesson step marks not in view";
@@ -465,11 +473,10 @@ std::vector<LayoutProblem> checkTextLayout(const ImDrawData& data) {
                                 "", p.min, p.max});
     }
     for (const AreaSeen& a : seen.areas)
-        // Above the part shown is allowed where the window shows its scroll bar (a narrow tab
-        // scrolls a cited plot to its top as a step opens, the text above it out of view); below
-        // it is not: the picture's key or the plot's axis title would be cut.
-        if ((a.min.y < a.visible.y - 1.0f && !a.scrollBar) || a.max.y > a.visible.w + 1.0f ||
-            a.max.x > a.visible.z + 1.0f)
+        // Above the part shown is not allowed either, scroll bar or not: a tab scrolled to its
+        // cited plot left the tab bar, the plot's title and its picker out of view (the s40
+        // brief); below it the picture's key or the plot's axis title would be cut.
+        if (a.min.y < a.visible.y - 1.0f || a.max.y > a.visible.w + 1.0f || a.max.x > a.visible.z + 1.0f)
             problems.push_back({LayoutProblem::Kind::OffScreen, a.name,
                                 fmt::format("items from y {:.0f} to {:.0f}, shown from {:.0f} to {:.0f}", a.min.y,
                                             a.max.y, a.visible.y, a.visible.w),
@@ -500,6 +507,14 @@ std::vector<LayoutProblem> checkTextLayout(const ImDrawData& data) {
                                 fmt::format("{:.0f} px empty under it, a line is {:.0f} px",
                                             t.roomBottom - t.textBottom, t.lineHeight),
                                 "", ImVec2(0, t.textBottom), ImVec2(0, t.roomBottom)});
+    for (const LabelsSeen& l : seen.tileLabels)
+        if (l.labelled < l.tiles)
+            problems.push_back({LayoutProblem::Kind::Unlabelled,
+                                l.picture,
+                                fmt::format("{} of {} tiles labelled", l.labelled, l.tiles),
+                                "",
+                                {},
+                                {}});
     for (const TileSeen& t : seen.tiles) {
         const float w = t.max.x - t.min.x, h = t.max.y - t.min.y;
         if (!squareCells(w, h, t.rows, t.columns))

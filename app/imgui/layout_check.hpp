@@ -14,7 +14,11 @@
 //    it draws (the picture's key, a plot's axis title) not wholly inside the part shown (the s39
 //    round-2 review: at 1280x720 with the Parameters panel the Head picture's "masked" key half
 //    cut, the Row plot's axis title under the edge, seen only by scrolling a body nobody scrolls
-//    in a lecture, so the scrolling body does not excuse it as it excuses a cut line);
+//    in a lecture, so the scrolling body does not excuse it as it excuses a cut line), above it
+//    too, scroll bar or not (the s40 brief: the tab scrolled its plot into view and left the tab
+//    bar, the plot's title and its picker above the edge);
+//  - a picture whose tiles must each carry their head's label (noteTileLabels: the attention
+//    maps' layer grid) with a tile left unlabelled (the s40 brief: 26 px tiles, no h0..h7);
 //  - a plot a lesson step cites (PlotAxes::cited) whose frame is under kMinCitedPlotHeight, and
 //    any plot whose frame is under kMinPlotHeight (its ticks print on each other; the s39 review's
 //    25 px stage plots and 12 px row plot);
@@ -92,6 +96,9 @@ void notePlot(const std::string& title, ImVec2 frameMin, ImVec2 frameMax, int yT
 // the furthest its items reach; any of it below or right of the window's visible part is a
 // problem, and above it where the window shows no vertical scroll bar.
 void noteCitedArea(const std::string& name);
+// A picture of `tiles` tiles that names each (the attention maps' layer grid), `labelled` of them
+// labelled this frame: fewer is a problem (which head is which can then not be read).
+void noteTileLabels(const std::string& picture, std::size_t tiles, std::size_t labelled);
 // A matrix that must label every row and column (the similarity matrix): call once per label drawn with the label's
 // centre and extent along the axis and its cell's centre (from the picture's geometry). A label off its cell's centre
 // by more than a quarter cell, or a row label taller than its row (it reads as the next row's), is a problem.

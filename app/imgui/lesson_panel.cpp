@@ -5,6 +5,7 @@
 #include "view_common.hpp"
 
 #include <fmt/format.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -27,26 +28,58 @@ ImFont* lessonFont() {
 // Text in the lesson font at `scale`, wrapped at the window's edge only at spaces (ImGui's own
 // wrap also breaks after a '.', which split "2^(-1." / "5)" and "KL = 1." / "3 nats") and never
 // inside a formula (the core's keepFormulasWhole: the review saw "mₕ =" | "2^(−8(h+1)/H)").
-void lessonText(const std::string& text, float scale) {
+// The size the lesson text is drawn at (scale of the lesson font; the default font, larger,
+// without it).
+float lessonSize(float scale) {
     ImFont* font = lessonFont();
+    return font != nullptr ? font->FontSize * scale : ImGui::GetFontSize() * std::max(1.0f, scale * 2.2f);
+}
+
+ImFont& lessonOrDefaultFont() {
+    ImFont* font = lessonFont();
+    return font != nullptr ? *font : *ImGui::GetIO().Fonts->Fonts[0];
+}
+
+// `width`: where the lines break, fittedScale's width (a scroll bar's room kept: wrapped at the
+// whole width, the text took a line fewer than the strip was sized for, which left more than a
+// line empty under it, lesson 4 step 1 at 1920x1080).
+void lessonText(const std::string& text, float scale, float width) {
+    ImFont* font = lessonFont();
+    const float gap = lessonLineGap(lessonOrDefaultFont(), lessonSize(scale));
     if (font != nullptr) ImGui::PushFont(font);
     ImGui::SetWindowFontScale(font != nullptr ? scale : std::max(1.0f, scale * 2.2f));
-    textWrappedAtSpaces(explore::keepFormulasWhole(text));
+    textWrappedAtSpaces(explore::keepFormulasWhole(text), width, gap);
     ImGui::SetWindowFontScale(1.0f);
     if (font != nullptr) ImGui::PopFont();
 }
 
 // The height `text` takes wrapped at `width` in the lesson font at `scale` (lessonText's layout).
 float textHeight(const std::string& text, float scale, float width) {
-    ImFont* font = lessonFont();
-    const float size = font != nullptr ? font->FontSize * scale : ImGui::GetFontSize() * std::max(1.0f, scale * 2.2f);
+    const float size = lessonSize(scale);
+    const float gap = lessonLineGap(lessonOrDefaultFont(), size);
     float height = 0;
     for (const explore::WrappedLine& line : lessonLines(text, scale, width))
-        height += size + (line.endsParagraph ? ImGui::GetStyle().ItemSpacing.y : 0.0f);
+        height += size + gap + (line.endsParagraph ? ImGui::GetStyle().ItemSpacing.y : 0.0f);
     return height;
 }
 
 }  // namespace
+
+float lessonLineGap(const ImFont& font, float size) {
+    // The glyphs' extent from a line's top, in the font's own size: the lowest bottom and the
+    // highest top of the printable ASCII glyphs (the underscore sits at the descent; parentheses
+    // and ascenders are the tallest), scaled to `size`.
+    float top = FLT_MAX, bottom = -FLT_MAX;
+    for (ImWchar c = 0x21; c < 0x7F; ++c) {
+        const ImFontGlyph* glyph = font.FindGlyphNoFallback(c);
+        if (glyph == nullptr) continue;
+        top = std::min(top, glyph->Y0);
+        bottom = std::max(bottom, glyph->Y1);
+    }
+    if (top > bottom || font.FontSize <= 0.0f) return 0.0f;  // no glyphs: nothing to measure
+    const float ink = (bottom - top) * size / font.FontSize;
+    return std::ceil(std::max(0.0f, ink + kLessonLineClearance * size - size));
+}
 
 std::vector<explore::WrappedLine> lessonLines(std::string_view text, float scale, float width) {
     ImFont* font = lessonFont();
@@ -65,7 +98,19 @@ float fittedScale(const std::string& text, float scale, ImVec2 room) {
     const float floor = font != nullptr ? ImGui::GetFontSize() * 1.1f / font->FontSize : scale;
     // The text child's padding (beginTextChild) on both sides, and a scroll bar's room.
     const float width = room.x - ImGui::GetStyle().ScrollbarSize - 2.0f * std::ceil(ImGui::GetFontSize() * 0.2f);
+    const float chosen = scale;
     while (scale / 1.06f >= floor && textHeight(text, scale, width) > room.y) scale /= 1.06f;
+    // Then the largest size in the last step that still fits (a few halvings): a 6 % step could
+    // leave more than a line empty under the text (lesson 2 step 3 at 1280x720, 35 px under
+    // 26 px lines, once the lines are lessonLineGap apart), room the views should have.
+    if (scale < chosen && textHeight(text, scale, width) <= room.y) {
+        float fits = scale, tooBig = std::min(scale * 1.06f, chosen);
+        for (int n = 0; n < 6; ++n) {
+            const float middle = 0.5f * (fits + tooBig);
+            (textHeight(text, middle, width) <= room.y ? fits : tooBig) = middle;
+        }
+        scale = fits;
+    }
     return scale;
 }
 
@@ -218,10 +263,9 @@ LessonPanel::Action LessonPanel::draw(float x, float y, float width, float heigh
         m_barHeight = ImGui::GetCursorPosY();
         m_shownScale = fittedScale(step.text, textScale, ImGui::GetContentRegionAvail());
         if (beginTextChild("lesson text", ImVec2(0, 0))) {
-            lessonText(step.text, m_shownScale);
-            ImFont* lf = lessonFont();
-            const float line = lf != nullptr ? lf->FontSize * m_shownScale
-                                             : ImGui::GetFontSize() * std::max(1.0f, m_shownScale * 2.2f);
+            const float scrollBar = ImGui::GetCurrentWindow()->ScrollbarY ? 0.0f : ImGui::GetStyle().ScrollbarSize;
+            lessonText(step.text, m_shownScale, ImGui::GetContentRegionAvail().x - scrollBar);
+            const float line = lessonSize(m_shownScale);
             noteLessonText(ImGui::GetCursorScreenPos().y, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y, line);
         }
         ImGui::EndChild();

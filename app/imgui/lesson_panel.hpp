@@ -32,6 +32,14 @@ void addLessonFont(ImFontAtlas& atlas, const char* ttf, float pixels);
 // smaller in steps of 6 %, never below the interface's text size.
 [[nodiscard]] float fittedScale(const std::string& text, float scale, ImVec2 room);
 
+// The room (pixels) the lesson text leaves between one line and the next beyond a font size, at
+// `size` pixels in `font`: so much that the lowest ink of a line (an underscore, at the font's
+// descent) and the tallest of the next (a parenthesis, an ascender) are kLessonLineClearance x
+// size apart. At a font size's pitch DejaVu Sans left them about 0.11 of it apart, which read as
+// touching on a 1280x720 projector ("alibi_bias_max" over "2^(−16)", the s40 brief).
+inline constexpr float kLessonLineClearance = 0.25f;
+[[nodiscard]] float lessonLineGap(const ImFont& font, float size);
+
 // The lines a lesson text is shown in, in the lesson font at `scale`, wrapped at `width` pixels
 // only at spaces (never inside a number such as "2^(-1.5)" or "KL = 1.3 nats") and never inside a
 // formula (explore::keepFormulasWhole: its lines carry U+00A0 where it kept a space).
@@ -79,6 +87,9 @@ public:
     [[nodiscard]] const std::string& chosenPath() const { return m_chosen; }
     // True when the lesson strip had keyboard focus in the last frame.
     [[nodiscard]] bool focused() const { return m_focused; }
+
+    // The scale the step's text was last shown at (textScale, or smaller to fit its room).
+    [[nodiscard]] float shownScale() const { return m_shownScale; }
 
     float textScale = 0.75f;  // of the lesson font (A− / A+)
     static constexpr float kMinScale = 0.35f, kMaxScale = 1.6f;

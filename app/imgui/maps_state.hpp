@@ -8,6 +8,7 @@
 
 #include <alibi/explore/lesson_state.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -144,5 +145,18 @@ struct MapsState {
     bool exportCsv = false;   // one-shot
     bool exportJson = false;  // one-shot
 };
+
+// The Fit view's row fields (as Qt's, with the core's caption beside them, "Fitted 32 heads on
+// query rows 0 to 63"): the first row and the last row fitted, included. MapsState keeps the
+// request's exclusive end (fitLast = the second field + 1).
+[[nodiscard]] inline std::int64_t fitLastRowIncluded(const MapsState& s) {
+    return s.fitLast - 1;
+}
+// Sets the rows from the fields, `queries` rows in the file: the first clamped to the rows, the
+// last to the rows from the first on (a last below the first fits that one row).
+inline void setFitRows(MapsState& s, std::int64_t first, std::int64_t lastIncluded, std::int64_t queries) {
+    s.fitFirst = std::clamp<std::int64_t>(first, 0, std::max<std::int64_t>(queries - 1, 0));
+    s.fitLast = std::clamp<std::int64_t>(lastIncluded, s.fitFirst, std::max<std::int64_t>(queries - 1, s.fitFirst)) + 1;
+}
 
 }  // namespace alibi::imgui

@@ -42,22 +42,34 @@ void drawFitControls(AppState& state, const Model& model, const AttentionMaps& m
     MapsState& s = state.maps;
     const MapsModel& m = model.maps;
     ImGui::BeginDisabled(m.fitRunning);
+    // "Fit rows", every row or FIRST "to" LAST, the last included as the core's caption beside the
+    // table says ("... query rows 0 to 63"): the field read 64, the request's exclusive end
+    // (issue 27). Qt's fields say the same in the same words.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Fit rows");
+    ImGui::SameLine();
     if (ImGui::RadioButton("all query rows", s.fitAllRows)) s.fitAllRows = true;
     ImGui::SameLine();
-    if (ImGui::RadioButton("rows", !s.fitAllRows)) s.fitAllRows = false;
+    if (ImGui::RadioButton("##some-rows", !s.fitAllRows)) s.fitAllRows = false;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("these rows (alibi fit --rows FIRST:LAST+1)");
     ImGui::SameLine();
     ImGui::BeginDisabled(s.fitAllRows);
-    const int lastRow = static_cast<int>(std::min<std::int64_t>(maps.queries(), 1 << 30));
-    int first = static_cast<int>(s.fitFirst), last = static_cast<int>(s.fitLast);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
-    if (ImGui::DragIntRange2("##fit-rows", &first, &last, 1.0f, 0, lastRow, "from %d", "to %d",
-                             ImGuiSliderFlags_AlwaysClamp)) {
-        s.fitFirst = std::clamp(first, 0, lastRow - 1);
-        s.fitLast = std::clamp<std::int64_t>(last, s.fitFirst + 1, lastRow);
-    }
-    ImGui::EndDisabled();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("query rows FIRST to END-1 (alibi fit --rows FIRST:END)");
+    const std::int64_t queries = std::min<std::int64_t>(maps.queries(), 1 << 30);
+    int first = static_cast<int>(s.fitFirst), last = static_cast<int>(fitLastRowIncluded(s));
+    const float field = ImGui::GetFontSize() * 7.0f;
+    ImGui::SetNextItemWidth(field);
+    bool edited = ImGui::InputInt("##fit-first", &first, 1, 8);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Fit on query rows from this one…");
     ImGui::SameLine();
+    ImGui::TextUnformatted("to");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(field);
+    edited = ImGui::InputInt("##fit-last", &last, 1, 8) || edited;
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("…up to and including this one");
+    if (edited) setFitRows(s, first, last, queries);
+    ImGui::EndDisabled();
+    sameLineIfFits(buttonWidth("Fit every layer"));
     if (ImGui::Button("Fit every layer")) s.runFit = true;
     ImGui::EndDisabled();
     if (m.fitRunning) {

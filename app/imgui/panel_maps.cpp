@@ -72,6 +72,44 @@ void drawFileLine(AppState& state, const Model& model) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the path, the values, the batch, the tensor and the ALiBi prior");
 }
 
+// A short view whose lesson step cites a side picture (lesson 5 steps 3 to 6 at 1280x720 with the
+// Parameters panel): the file's line and the layer bar fold into one line, the layer and head
+// pickers (what the steps set), the file's name and the button that unfolds the rest, so the
+// side tab gets their room (under four lines of controls it was 245 px tall, and its tab bar, the
+// plot's title and the picker sat above the plot, scrolled out of view).
+void drawCitedLine(AppState& state, const Model& model) {
+    MapsState& s = state.maps;
+    const MapsOpenResult* file = model.maps.file.get();
+    const AttentionMaps& maps = *file->maps;
+    const auto& info = maps.layerInfo();
+    s.layer = std::clamp(s.layer, 0, maps.layers() - 1);
+    const AttentionLayerInfo& current = info[static_cast<std::size_t>(s.layer)];
+    const std::string layer = current.name.empty() ? fmt::format("layer {}", current.number)
+                                                   : fmt::format("layer {} ({})", current.number, current.name);
+    const float em = ImGui::GetFontSize();
+    ImGui::BeginDisabled(maps.layers() < 2);
+    ImGui::SetNextItemWidth(std::max(em * 8.0f, ImGui::CalcTextSize(layer.c_str()).x + em * 2.0f));
+    ImGui::SliderInt("##cited-layer", &s.layer, 0, maps.layers() - 1, layer.c_str(), ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Page Up/Down, wheel: layer");
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(em * 7.0f);
+    ImGui::SliderInt("##cited-head", &s.head, 0, maps.heads() - 1, "head %d", ImGuiSliderFlags_AlwaysClamp);
+    const std::string name = std::filesystem::path(file->ask.path).filename().string();
+    sameLineIfFits(ImGui::CalcTextSize(name.c_str()).x + ImGui::GetStyle().ItemSpacing.x + buttonWidth("File options"));
+    ImGui::TextDisabled("%s", name.c_str());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s  %s%s · %s · ALiBi prior: %s", name.c_str(), maps.layoutText().c_str(),
+                          maps.causal() ? ", causal" : ", bidirectional",
+                          std::string(attentionValuesName(maps.values())).c_str(), priorName(s, model).c_str());
+    sameLineIfFits(buttonWidth("File options"));
+    if (ImGui::SmallButton("File options")) s.fileBarOpen = true;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "the path, the values, the batch, the tensor, the ALiBi prior, and the maps' check boxes (two heads, all "
+            "layers, log colours, per-head scale)");
+}
+
 void drawFileBar(AppState& state, const Model& model, bool foldable) {
     MapsState& s = state.maps;
     const MapsOpenResult* file = model.maps.file.get();
@@ -259,7 +297,20 @@ std::string overviewOrder(const AttentionMaps& maps, const MapsOverview* shown) 
     return fmt::format("layers L{} to L{} top to bottom; ", info[first].number, info[last].number);
 }
 
-void drawGrid(AppState& state, const Model& model, ImVec2 size) {
+// The width the grid's colour bar takes beside it: its labels', its title's and its swatches' (the
+// room colorBarWidth() keeps for the widest any bar may need, about 9 em, took most of a narrow
+// grid's width).
+float gridBarWidth(const alibi::ColorBar& bar) {
+    if (bar.ticks.empty()) return colorBarWidth();  // no bar drawn yet: the widest
+    const char* swatch = bar.fullyMaskedSwatch ? "fully masked row" : "masked";
+    return std::max(colorBarWidth(bar), kColorBarGap + colorBarSwatchSize() + 4.0f + ImGui::CalcTextSize(swatch).x);
+}
+
+// `compact` (a short view whose step cites a side picture): the subtitle is left to the tooltip
+// and the colour bar keeps only its own width, so the tiles take that room (they were 26 px,
+// too small for their labels). Returns whether the mouse is over the grid.
+bool drawGrid(AppState& state, const Model& model, ImVec2 size, bool compact) {
+    const bool subtitleInTooltip = compact;
     MapsState& s = state.maps;
     const MapsGridResult* grid = model.maps.grid.get();
     const AttentionMaps& maps = *model.maps.file->maps;
@@ -286,29 +337,36 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     // Wrapped by the core's rule, at spaces only ("1 px = 2." | "46 x 2.46 cells" was ImGui's own
     // wrap, which breaks after a '.').
     const float subtitleHeight =
-        std::max(wrappedTextHeight(subtitle, size.x), wrappedTextHeight(longSubtitle, size.x)) +
-        ImGui::GetStyle().ItemSpacing.y;
-    s.gridWidth = std::max(0, static_cast<int>(size.x - colorBarWidth()));
-    s.gridLabelBand = tileLabelBand();
+        subtitleInTooltip ? 0.0f
+                          : std::max(wrappedTextHeight(subtitle, size.x), wrappedTextHeight(longSubtitle, size.x)) +
+                                ImGui::GetStyle().ItemSpacing.y;
+    s.gridWidth = std::max(0, static_cast<int>(size.x - (compact ? gridBarWidth(state.mapsBar) : colorBarWidth())));
+    // Compact: the labels over the tiles' masked corners, no band (a band per row, clamped to a
+    // quarter of a tall, narrow grid's height, made the core's square-cell search drop its two
+    // columns for one of 30 px tiles, too small to label: lesson 5 step 4 at 1280x720 with the
+    // Parameters panel once the lesson text's lines were further apart).
+    s.gridLabelBand = compact ? 0 : tileLabelBand();
     s.gridHeight = std::max(0, static_cast<int>(size.y - subtitleHeight));
     state.mapsSubtitle = subtitle;
-    ImGui::BeginGroup();
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    textWrappedAtSpaces(subtitle, size.x);
-    ImGui::PopStyleColor();
-    ImGui::EndGroup();
-    if (grid != nullptr && grid->error.empty() && ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s%s", grid->picture().summary.c_str(), note.c_str());
+    if (!subtitleInTooltip) {
+        ImGui::BeginGroup();
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        textWrappedAtSpaces(subtitle, size.x);
+        ImGui::PopStyleColor();
+        ImGui::EndGroup();
+        if (grid != nullptr && grid->error.empty() && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s%s", grid->picture().summary.c_str(), note.c_str());
+    }
     const bool current = grid != nullptr && grid->request.maps == model.maps.file->maps;
     if (grid == nullptr || !current) {
         ImGui::Dummy(ImVec2(static_cast<float>(s.gridWidth), static_cast<float>(s.gridHeight)));
-        return;
+        return false;
     }
     if (!grid->error.empty()) {
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
         coreErrorText(grid->error);
         ImGui::PopTextWrapPos();
-        return;
+        return false;
     }
     const Heatmap& picture = grid->picture();
     const ImVec2 imageSize(static_cast<float>(picture.image.width), static_cast<float>(picture.image.height));
@@ -351,6 +409,9 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
         if (wheel != 0.0f && !s.overview) s.layer = std::clamp(s.layer + (wheel < 0 ? 1 : -1), 0, maps.layers() - 1);
     }
     state.mapsLabels = drawGridLabels(s, model.maps, *grid, maps, origin);
+    // A layer's heads are told apart by their labels (the s40 brief: 26 px tiles carried none).
+    if (!grid->request.overview && picture.tiles.size() > 1)
+        noteTileLabels("attention maps layer grid", picture.tiles.size(), state.mapsLabels.size());
     // A lesson step's heads and cell, on the layer it shows.
     if (!grid->request.overview && s.lessonLayer >= 0 && grid->request.layer == s.lessonLayer)
         drawLessonMark(s.lessonMark, grid->shown.map.tiles, maps.queries(), maps.keys(), origin);
@@ -359,6 +420,7 @@ void drawGrid(AppState& state, const Model& model, ImVec2 size) {
     const float barHeight = std::max(imageSize.y - 3.4f * line, 2.0f * line);
     state.mapsBar = mapsColorBar(maps, picture, barTile, barLabel, barHeight);
     drawColorBarBeside(model.maps.gridBarTexture, origin, imageSize, state.mapsBar);
+    return hovered;
 }
 
 }  // namespace
@@ -369,7 +431,12 @@ void drawMapsView(AppState& state, const Model& model) {
     const float lineHeight = ImGui::GetTextLineHeightWithSpacing();
     const bool shortView = ImGui::GetContentRegionAvail().y < lineHeight * 20.0f;
     state.maps.shortView = shortView;
-    if (file != nullptr && shortView && !state.maps.fileBarOpen)
+    // A step citing a side picture in a short view: one line of controls (drawCitedLine).
+    const bool citedShort = file != nullptr && shortView && state.lessonOpen && state.maps.lessonSide &&
+                            !state.maps.fileBarOpen && !state.maps.twoHeads;
+    if (citedShort)
+        drawCitedLine(state, model);
+    else if (file != nullptr && shortView && !state.maps.fileBarOpen)
         drawFileLine(state, model);
     else
         drawFileBar(state, model, file != nullptr && shortView);
@@ -385,7 +452,7 @@ void drawMapsView(AppState& state, const Model& model) {
     }
     const AttentionMaps& maps = *file->maps;
     state.maps.gridShown = state.maps.headShown = state.maps.plotShown = state.maps.similarityShown = {};
-    drawLayerBar(state, maps);
+    if (!citedShort) drawLayerBar(state, maps);
     if (state.maps.twoHeads) {
         drawMapsTwoHeads(state, model);
         return;
@@ -399,8 +466,9 @@ void drawMapsView(AppState& state, const Model& model) {
     // on a projector) never scrolls: what a step cites must show without the lecturer scrolling,
     // so the read-out goes to the tooltip and the pictures share what there is (a body of 9 lines
     // in 8.5 lines' room cut the Head picture's "masked" key and the Row plot's axis title at
-    // 1280x720 with the Parameters panel, the s39 round-2 review; the side tab's own scroll bar
-    // shows where a cited plot still pushes its text out).
+    // 1280x720 with the Parameters panel, the s39 round-2 review). When the step cites a side
+    // picture, the controls fold into one line and the side tab is as wide as its text column
+    // beside its plot needs, so the whole tab shows (drawCitedLine).
     const float minBody = lineHeight * 15.0f;
     ImVec2 avail = ImGui::GetContentRegionAvail();
     const bool scrollBody = !shortView && avail.y < minBody;
@@ -414,11 +482,18 @@ void drawMapsView(AppState& state, const Model& model) {
     // The side pictures get the larger share when a lesson step in a short view is about them
     // (the plot's title and legend then take a line each).
     const float share = shortView && state.maps.lessonSide ? 0.68f : 0.42f;
-    const float sideWidth =
-        std::floor(std::clamp(avail.x * share, ImGui::GetFontSize() * 18.0f, avail.x * std::max(share, 0.5f)));
+    const float em = ImGui::GetFontSize();
+    float sideWidth = std::floor(std::clamp(avail.x * share, em * 18.0f, avail.x * std::max(share, 0.5f)));
+    if (citedShort) {
+        // Wide enough for the tabs' text in a column beside their plot (26 em, kSideColumnLayout
+        // in panels.hpp): above the plot it pushed the plot's title and picker out of the tab.
+        // The grid keeps 8 em at least.
+        const float column = em * kSideColumnLayout + 2.0f * std::ceil(em * 0.2f) + 1.0f;
+        sideWidth = std::floor(std::min(std::max(sideWidth, column), avail.x - em * 8.0f));
+    }
     const ImVec2 gridSize(avail.x - sideWidth - ImGui::GetStyle().ItemSpacing.x, avail.y - readoutHeight);
     ImGui::BeginGroup();
-    drawGrid(state, model, gridSize);
+    const bool gridHovered = drawGrid(state, model, gridSize, citedShort);
     ImGui::EndGroup();
     ImGui::SetCursorScreenPos(ImVec2(
         ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x + gridSize.x + ImGui::GetStyle().ItemSpacing.x,
@@ -427,15 +502,24 @@ void drawMapsView(AppState& state, const Model& model) {
     // narrow tab, its text above it: hidden, nobody could tell there was more), from the step's
     // first frame: a bar appearing a frame later narrows the tab after the step's one scroll, and
     // the plot moved under the edge. Otherwise the tab does not scroll: the wheel is the layer's.
+    // In a short view (drawCitedLine) the cited tab fits its room whole (the layout check's
+    // noteCitedArea): no scroll bar taking its width (one that came for a frame while a step's
+    // pictures were computed narrowed the tab and moved its plot); the wheel still scrolls it.
     const bool cited = state.lessonOpen && state.maps.lessonSide;
     beginTextChild("maps-side", ImVec2(sideWidth, gridSize.y),
-                   cited ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_NoScrollbar);
+                   citedShort ? ImGuiWindowFlags_NoScrollbar
+                   : cited    ? ImGuiWindowFlags_AlwaysVerticalScrollbar
+                              : ImGuiWindowFlags_NoScrollbar);
     drawMapsSide(state, model);
     if (cited) noteCitedArea("attention maps side tab");
     ImGui::EndChild();
     ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x,
                                      ImGui::GetItemRectMax().y + ImGui::GetStyle().ItemSpacing.y));
-    if (!model.maps.hoverReadout.empty() && (compactReadout || shortView)) {
+    if (citedShort && gridHovered) {
+        // The grid's subtitle (what a pixel shows) is the tooltip's here, under the read-out.
+        ImGui::SetTooltip("%s%s%s", model.maps.hoverReadout.c_str(), model.maps.hoverReadout.empty() ? "" : "\n\n",
+                          state.mapsSubtitle.c_str());
+    } else if (!model.maps.hoverReadout.empty() && (compactReadout || shortView)) {
         ImGui::SetTooltip("%s", model.maps.hoverReadout.c_str());
     } else if (shortView) {
         // No line for the read-out: the hover read-out is the tooltip's.

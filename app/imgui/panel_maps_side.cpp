@@ -113,10 +113,12 @@ void textPieces(std::initializer_list<std::string> pieces) {
     }
 }
 
+// The fit's numbers under the plot's title, which already gives its KL (the core's fitProfileTitle:
+// a second "KL ..." line pushed the legend under the tab's edge in lesson 5 step 5 at 1280x720
+// with the Parameters panel).
 void fitSummary(const HeadFit& h) {
     textPieces({fmt::format("m* = {}{}", h.slopeAtBound ? ">= " : "", alibi::formatValue(h.slope)),
-                fmt::format("[{}, {}]", alibi::formatValue(h.slopeLow), alibi::formatValue(h.slopeHigh)),
-                fmt::format("KL {}", alibi::formatValue(h.kl))});
+                fmt::format("[{}, {}]", alibi::formatValue(h.slopeLow), alibi::formatValue(h.slopeHigh))});
     if (h.configuredSlope)
         textPieces({fmt::format("configured m = {}", alibi::formatSlope(*h.configuredSlope)),
                     fmt::format("(m*/m {},", alibi::formatValue(h.slope / *h.configuredSlope)),
@@ -294,10 +296,11 @@ void drawDistanceTab(AppState& state, const Model& model) {
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float em = ImGui::GetFontSize();
-    // The plot beside the column from 14 em (at 1920x1080 with the Parameters panel the tab is
-    // about 32 em: above the plot, the text pushed it under the tab's edge, the s39 review's F13);
-    // a column of 14 em holds the fit's numbers wrapped.
-    const float column = std::min(em * 20.0f, room.x - em * 14.0f);
+    // The plot beside the column from 12 em (at 1920x1080 with the Parameters panel the tab is
+    // about 32 em: above the plot, the text pushed it under the tab's edge, the s39 review's F13;
+    // at 1280x720 with it, a step citing this tab gives it kSideColumnLayout, 26 em); a column of
+    // 14 em holds the fit's numbers wrapped.
+    const float column = std::min(em * 20.0f, room.x - em * (kSideColumnLayout - 14.0f));
     const bool inColumn = column >= em * 14.0f;
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
     if (inColumn) {
@@ -621,8 +624,9 @@ void drawSimilarityTab(AppState& state, const Model& model) {
     const float bottom = origin.y + size.y;
     const float barHeight = std::max(bottom - barTop - 2.5f * lineHeight, 2.0f * lineHeight);
     drawColorBar(model.maps.similarityBarTexture, ImVec2(right, barTop + lineHeight), barHeight, barFor(barHeight));
-    // The window's content reaches the matrix's bottom.
-    ImGui::SetCursorScreenPos(ImVec2(start.x, bottom));
+    // The window's content reaches the matrix's bottom, and no further (a pixel more showed a
+    // scroll bar on a tab that fits it, lesson 5 step 6 at 1280x720 with the Parameters panel).
+    ImGui::SetCursorScreenPos(ImVec2(start.x, bottom - 1.0f));
     ImGui::Dummy(ImVec2(1.0f, 1.0f));
 }
 

@@ -36,6 +36,9 @@ void drawPositionSchemesView(AppState& state, const Model& model);
 // side pictures (one head, attention vs distance with the prior, one row, head similarity).
 void drawMapsView(AppState& state, const Model& model);
 void drawMapsSide(AppState& state, const Model& model);
+// The side tab's room (em) for its text in a column beside its plot: the vs-distance and row
+// tabs' column at least 12 and 14 em and their plot 14 and 12 em.
+inline constexpr float kSideColumnLayout = 26.0f;
 // The Maps view's two heads mode (panel_maps_two_heads.cpp).
 void drawMapsTwoHeads(AppState& state, const Model& model);
 // The per-head fit table of every layer: run, cancel, sort, export.

@@ -232,17 +232,19 @@ std::vector<TileLabelPlace> drawTileLabels(const std::vector<HeatmapTile>& tiles
 
 namespace {
 
-// The core's lines (explore::wrapLines: breaks only at ordinary spaces and '\n'), each drawn as
-// close to the next as ImGui's own wrapped lines are, paragraphs ItemSpacing apart.
-void drawWrapped(std::string_view text, float width) {
+// The core's lines (explore::wrapLines: breaks only at ordinary spaces and '\n'), each drawn
+// `lineGap` below the one before (0: as close as ImGui's own wrapped lines are), paragraphs
+// ItemSpacing further apart.
+void drawWrapped(std::string_view text, float width, float lineGap = 0.0f) {
     const auto lines = explore::wrapLines(text, width, [](std::string_view s) {
         return static_cast<double>(ImGui::CalcTextSize(s.data(), s.data() + s.size()).x);
     });
+    const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
     for (const explore::WrappedLine& l : lines) {
-        if (!l.endsParagraph)
-            ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+        ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing,
+                            ImVec2(spacing.x, lineGap + (l.endsParagraph ? spacing.y : 0.0f)));
         ImGui::TextUnformatted(l.text.data(), l.text.data() + l.text.size());
-        if (!l.endsParagraph) ImGui::PopStyleVar();
+        ImGui::PopStyleVar();
     }
 }
 
@@ -254,6 +256,10 @@ void textWrappedAtSpaces(std::string_view text) {
 
 void textWrappedAtSpaces(std::string_view text, float width) {
     drawWrapped(text, width);
+}
+
+void textWrappedAtSpaces(std::string_view text, float width, float lineGap) {
+    drawWrapped(text, width, lineGap);
 }
 
 float wrappedTextHeight(std::string_view text, float width) {

@@ -88,6 +88,9 @@ void sameLineIfFits(float nextWidth, float spacing = -1.0f);
 void textWrappedAtSpaces(std::string_view text);
 // The same, `width` pixels wide from the cursor.
 void textWrappedAtSpaces(std::string_view text, float width);
+// The same, `width` pixels wide, each line `lineGap` pixels further from the next than a font
+// size (the lesson text's pitch, lessonLineGap).
+void textWrappedAtSpaces(std::string_view text, float width, float lineGap);
 // The height such wrapped text takes, `width` pixels wide (its lines, as drawn).
 [[nodiscard]] float wrappedTextHeight(std::string_view text, float width);
 // A read-out of " · " phrases ("head 0 · query i = 3 · ... · position p_i = i + K - Q = 15"),

@@ -5,6 +5,7 @@
 // safetensors tensor picker and the values override, and hostile files (truncated, wrong rank,
 // NaN) that give a message and keep the maps that were open.
 #include "explorer_fixture.hpp"
+#include "layout_check.hpp"
 #include "zoom.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
@@ -325,6 +326,47 @@ TEST_F(AttentionMapsView, ExportsAreTheBytesAlibiFitWrites) {
     const std::string gui = readFile(json);
     EXPECT_NE(gui.find("configured_slope"), std::string::npos);
     EXPECT_EQ(gui, cli("--preset alibi-paper-wikitext103 --rows 8:40 --format json", (m_dir / "cli.json").string()));
+}
+
+// The Fit view's row fields read "Fit rows 0 to 63" for the example's 64 query rows, the last
+// row included as the core's caption says ("... query rows 0 to 63"); the request underneath stays
+// exclusive, its end the second field + 1 (issue 27; failed before: the field read 64).
+TEST_F(AttentionMapsView, FitRowsFieldIsTheLastRowIncluded) {
+    open(kExampleNpy);
+    ASSERT_NE(maps().file->maps, nullptr);
+    ASSERT_EQ(maps().file->maps->queries(), 64);
+    state().view = View::Fit;
+    state().maps.fitAllRows = false;
+    // The fields as drawn: the runs of text of the frame, in the order drawn, without their spaces
+    // (the test's default font is read back with a gap between most letters).
+    const auto fields = [this] {
+        frame();
+        frame();
+        std::string drawn;
+        for (const TextRun& run : textRuns(*ImGui::GetDrawData())) {
+            for (char c : run.text)
+                if (c != ' ') drawn += c;
+            drawn += '|';
+        }
+        return drawn;
+    };
+    const std::string shown = fields();
+    EXPECT_NE(shown.find("Fitrows|"), std::string::npos) << shown;
+    EXPECT_TRUE(shown.find("|0|") != std::string::npos && shown.find("|to|63|") != std::string::npos) << shown;
+    EXPECT_EQ(fitLastRowIncluded(state().maps), 63);
+
+    // Rows 8 to 39 in the fields: the request's rows are [8, 40), as `alibi fit --rows 8:40`.
+    setFitRows(state().maps, 8, 39, 64);
+    EXPECT_NE(fields().find("|to|39|"), std::string::npos);
+    fitAll();
+    EXPECT_EQ(maps().fit->request.first, 8);
+    EXPECT_EQ(maps().fit->request.last, 40);
+    // A last row below the first fits that one row; one past the file's last is its last.
+    setFitRows(state().maps, 10, 3, 64);
+    EXPECT_EQ(state().maps.fitFirst, 10);
+    EXPECT_EQ(state().maps.fitLast, 11);
+    setFitRows(state().maps, 0, 64, 64);
+    EXPECT_EQ(state().maps.fitLast, 64);
 }
 
 TEST_F(AttentionMapsView, HostileFilesGiveAMessageAndKeepTheOpenMaps) {

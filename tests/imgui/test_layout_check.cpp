@@ -86,6 +86,32 @@ TEST_F(LayoutCheckRules, APlotTooShortToReadIsFound) {
     EXPECT_TRUE(problemsOf(LayoutProblem::Kind::SmallPlot, [] { keysPlot(ImVec2(380, 200)); }).empty());
 }
 
+// A cited side tab scrolled to its plot left its tab bar, the plot's title and picker above the
+// part shown (the s40 brief, lesson 5 at 1280x720 with the Parameters panel): above the edge is a
+// problem too, scroll bar or not; a tab that shows all it drew is not.
+TEST_F(LayoutCheckRules, ACitedAreaScrolledPastItsTopIsFound) {
+    const auto tab = [](float scroll) {
+        return [scroll] {
+            ImGui::BeginChild("side", ImVec2(300, 200), false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
+            ImGui::Button("title", ImVec2(200, 0));
+            ImGui::Dummy(ImVec2(200, scroll > 0 ? 300.0f : 150.0f));
+            if (scroll > 0) ImGui::SetScrollY(scroll);
+            noteCitedArea("side tab");
+            ImGui::EndChild();
+        };
+    };
+    EXPECT_EQ(problemsOf(LayoutProblem::Kind::OffScreen, tab(140.0f)).size(), 1u);
+    EXPECT_TRUE(problemsOf(LayoutProblem::Kind::OffScreen, tab(0.0f)).empty());
+}
+
+// The attention maps' layer grid names each head (the s40 brief: 26 px tiles carried no h0..h7).
+TEST_F(LayoutCheckRules, ATileLeftUnlabelledIsFound) {
+    const auto found = problemsOf(LayoutProblem::Kind::Unlabelled, [] { noteTileLabels("layer grid", 8, 0); });
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found.front().other, "0 of 8 tiles labelled");
+    EXPECT_TRUE(problemsOf(LayoutProblem::Kind::Unlabelled, [] { noteTileLabels("layer grid", 8, 8); }).empty());
+}
+
 // Text under a tooltip does not show through it (the layout check reads glyphs, not what covers
 // them): the style's popup background is opaque (the dark style's is 94 %, L5 of the s39 review).
 TEST(ExplorerStyle, TooltipsAreOpaque) {

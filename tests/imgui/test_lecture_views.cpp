@@ -27,6 +27,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace alibi::imgui {
@@ -286,6 +287,41 @@ TEST_F(LectureViews, LessonOneStepSixShowsTheAttentionPlot) {
         seen = run.min.y >= run.clip.y - 0.5f && run.max.y <= run.clip.w + 0.5f;
     }
     EXPECT_TRUE(seen) << "the plot of attention against distance is not in view";
+}
+
+// Lesson 2 step 4 ("alibi_bias_max") and lesson 4 step 2 ("build_alibi_tensor") on the projector:
+// an underscore's ink (the lowest of the font's glyphs) clears the next line's tallest glyph by a
+// quarter of the font's size at least (kLessonLineClearance; the s40 brief: at 1280x720 they read
+// as touching, 4 px apart at 37 px, 0.11 of it, the lines a font size apart). Each pair of lines of the lesson text, as
+// the layout check reads them back: the gap from the one's ink bottom to the next one's ink top.
+TEST_F(LectureViews, LessonLinesClearEachOther) {
+    if (!shellFonts()) GTEST_SKIP() << kFontFile << " is not installed";
+    for (const auto& [name, step, word] : {std::tuple{"02-slopes", 4, "alibi_bias_max"},
+                                           std::tuple{"04-same-model-different-code", 2, "build_alibi_tensor"}}) {
+        projector();
+        ASSERT_TRUE(m_explorer->openLesson(name));
+        for (int s = 2; s <= step; ++s) ASSERT_TRUE(m_explorer->lessonNext());
+        settle();
+        frame();
+        std::vector<TextRun> lines;
+        for (const TextRun& run : runs())
+            if (run.window.find("lesson text") != std::string::npos) lines.push_back(run);
+        std::sort(lines.begin(), lines.end(), [](const TextRun& a, const TextRun& b) { return a.min.y < b.min.y; });
+        ASSERT_GE(lines.size(), 2u) << name;
+        bool underscoreAbove = false;  // the word's line has a line under it
+        ImFont* font = ImGui::GetIO().Fonts->Fonts[1];
+        for (std::size_t n = 0; n + 1 < lines.size(); ++n) {
+            const float size = font->FontSize * m_explorer->lessons().shownScale();
+            const float gap = lines[n + 1].min.y - lines[n].max.y;
+            EXPECT_GE(gap, kLessonLineClearance * size)
+                << name << " step " << step << ": '" << lines[n].text << "' over '" << lines[n + 1].text << "', " << gap
+                << " px apart at " << size << " px";
+            if (lines[n].text.find(word) != std::string::npos) underscoreAbove = true;
+        }
+        EXPECT_TRUE(underscoreAbove) << name << ": '" << word << "' is not on a line with another under it";
+        m_explorer->closeLesson();
+        frame();
+    }
 }
 
 // Lesson 1 step 2 on the projector: the lesson strip leaves the views a wide, short room; the head
