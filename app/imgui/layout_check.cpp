@@ -197,6 +197,10 @@ struct RowSeen {
     int row = 0;
     float top = 0, bottom = 0, visibleTop = 0, visibleBottom = 0;
 };
+struct ColumnSeen {
+    std::string table, column;
+    float right = 0, visibleRight = 0;
+};
 struct LessonTextSeen {
     float textBottom = 0, roomBottom = 0, lineHeight = 0;
 };
@@ -218,6 +222,7 @@ struct Pictures {
     std::vector<MatrixSeen> matrices;
     std::vector<RowSeen> markedRows;
     std::vector<LessonTextSeen> lessonTexts;
+    std::vector<ColumnSeen> citedColumns;
 };
 // This frame's notes (older frames' are dropped on the first note of a new frame).
 Pictures& pictures() {
@@ -325,6 +330,10 @@ void noteMatrixLabel(const std::string& name, bool row, int cell, float labelCen
 void noteMarkedTableRow(const std::string& table, int row, float top, float bottom, float visibleTop,
                         float visibleBottom) {
     pictures().markedRows.push_back({table, row, top, bottom, visibleTop, visibleBottom});
+}
+
+void noteCitedColumn(const std::string& table, const std::string& column, float right, float visibleRight) {
+    pictures().citedColumns.push_back({table, column, right, visibleRight});
 }
 
 void noteLessonText(float textBottom, float roomBottom, float lineHeight) {
@@ -501,6 +510,11 @@ std::vector<LayoutProblem> checkTextLayout(const ImDrawData& data) {
                                 fmt::format("row {} at y {:.0f} to {:.0f}, visible {:.0f} to {:.0f}", r.row, r.top,
                                             r.bottom, r.visibleTop, r.visibleBottom),
                                 "", ImVec2(0, r.top), ImVec2(0, r.bottom)});
+    for (const ColumnSeen& c : seen.citedColumns)
+        if (c.right > c.visibleRight + 1.0f)
+            problems.push_back({LayoutProblem::Kind::OffScreen, c.table + " column " + c.column,
+                                fmt::format("header to x {:.0f}, the table shows to x {:.0f}", c.right, c.visibleRight),
+                                "", ImVec2(c.visibleRight, 0), ImVec2(c.right, 0)});
     for (const LessonTextSeen& t : seen.lessonTexts)
         if (t.roomBottom - t.textBottom > t.lineHeight + 4.0f)  // the strip's rounding
             problems.push_back({LayoutProblem::Kind::EmptyStrip, "lesson text",

@@ -110,6 +110,12 @@ void noteMatrixLabel(const std::string& name, bool row, int cell, float labelCen
 // below its header: a marked row not wholly among them is a problem.
 void noteMarkedTableRow(const std::string& table, int row, float top, float bottom, float visibleTop,
                         float visibleBottom);
+// A table column a lesson step compares (the fit table's columns up to the configured m, which
+// the core keeps side by side for a 1280x720 projector): where its header's title ends and the
+// table's visible right edge (its vertical scroll bar excluded). A title reaching past it is a
+// problem, though the table scrolls sideways (the s40 review's F3: "configured n", its m under
+// the bar).
+void noteCitedColumn(const std::string& table, const std::string& column, float right, float visibleRight);
 // The lesson strip's text: where it ends (screen y), where its room ends, and one line's height.
 // Room under the text of more than a line is a problem (the strip should be sized to its text).
 void noteLessonText(float textBottom, float roomBottom, float lineHeight);

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
@@ -106,7 +107,14 @@ void drawTable(AppState& state, const FitTableResult& fit) {
                                       ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                       ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
     s.headerRects.assign(columns, MapsRect{});
-    if (!ImGui::BeginTable("fit-table", columns, flags, ImGui::GetContentRegionAvail())) return;
+    // Cells padded a sixth of an em, not ImGui's 4 px at the zoom: seven columns' padding let the
+    // vertical scroll bar cut the last compared header to "configured n" at 1280x720 with the
+    // Parameters panel (the s40 review's F3).
+    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(std::max(2.0f, std::round(ImGui::GetFontSize() / 6.0f)),
+                                                          ImGui::GetStyle().CellPadding.y));
+    const bool open = ImGui::BeginTable("fit-table", columns, flags, ImGui::GetContentRegionAvail());
+    ImGui::PopStyleVar();
+    if (!open) return;
     ImGui::TableSetupScrollFreeze(2, 1);
     for (int c = 0; c < columns; ++c) {
         const auto column = static_cast<FitColumn>(c);
@@ -121,7 +129,10 @@ void drawTable(AppState& state, const FitTableResult& fit) {
                 column == FitColumn::Verdict && h.rows > 0 ? fitVerdict(h).text : explore::fitCellText(h, column);
             widest = std::max(widest, ImGui::CalcTextSize(text.c_str()).x);
         }
-        const float width = std::max(ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 1.2f, widest);
+        // The header's room for its sort arrow: ImGui's own (0.65 em and a frame's padding, its
+        // TableHeader), 2 px spare; 1.2 em each took seven columns 30 px more than the arrows need.
+        const float arrow = std::floor(ImGui::GetFontSize() * 0.65f + ImGui::GetStyle().FramePadding.x) + 2.0f;
+        const float width = std::max(ImGui::CalcTextSize(title.c_str()).x + arrow, widest);
         ImGui::TableSetupColumn(
             title.c_str(), ImGuiTableColumnFlags_WidthFixed | (c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0), width);
     }
@@ -134,6 +145,16 @@ void drawTable(AppState& state, const FitTableResult& fit) {
         s.headerRects[static_cast<std::size_t>(c)] = MapsRect{a.x, a.y, b.x - a.x, b.y - a.y};
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", std::string(explore::fitColumnToolTip(static_cast<FitColumn>(c))).c_str());
+    }
+    // A step marking the table's rows compares these columns (lesson 5 step 2: the verdicts, m*
+    // against the configured m): the last one's title in view without scrolling sideways (the
+    // header's rect starts at its cell's edge, its title a cell padding further).
+    if (state.lessonOpen && s.lessonLayer >= 0 && !s.lessonMark.heads.empty()) {
+        const std::string title(explore::fitColumnTitle(FitColumn::ConfiguredSlope));
+        const MapsRect& header = s.headerRects[static_cast<std::size_t>(FitColumn::ConfiguredSlope)];
+        noteCitedColumn("fit table", title,
+                        header.x + ImGui::GetCurrentTable()->CellPaddingX + ImGui::CalcTextSize(title.c_str()).x,
+                        ImGui::GetCurrentWindow()->InnerClipRect.Max.x);
     }
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
         specs != nullptr && (specs->SpecsDirty || s.tableOrder.size() != fit.fits.size())) {

@@ -319,8 +319,10 @@ void drawDistanceTab(AppState& state, const Model& model) {
             nextLegendSwatch(kConfiguredColor, "prior at configured m");
         }
     }
+    float columnBottom = start.y;  // where the column's text ends (the curves' note goes under it)
     if (inColumn) {
         ImGui::EndGroup();
+        columnBottom = ImGui::GetItemRectMax().y;
         ImGui::SetCursorScreenPos(start);
     }
     if (fit == nullptr) return;
@@ -348,11 +350,30 @@ void drawDistanceTab(AppState& state, const Model& model) {
                       ImVec2(inColumn ? room.x - column - gap : avail.x, citedPlotHeight(avail.y, least, axes.cited)));
     s.plotShown = lastItemShown();
     scrollCitedPlotIntoView(state, axes.cited, MapsSide::Distance);
-    // The file underneath, the priors on top: where a head follows its prior the lines coincide
-    // and the thinner prior stays visible over the file's line.
-    canvas.drawSeries(lines[0], kFileColor, 3.0f);
-    if (!lines[2].y.empty()) canvas.drawSeries(lines[2], kConfiguredColor, 1.5f);
-    canvas.drawSeries(lines[1], kFittedColor, 1.5f);
+    // Where a head follows its prior the lines coincide: dashed in turn (the core's
+    // coincidingCurves, as Qt draws them), so the file's line shows; drawn under the fitted
+    // prior it showed as a pixel's fringe (lesson 5 step 5, the s40 review's L3).
+    std::vector<Series> drawn{lines[0], lines[1]};
+    std::vector<ImU32> colours{kFileColor, kFittedColor};
+    if (!lines[2].y.empty()) {
+        drawn.push_back(lines[2]);
+        colours.push_back(kConfiguredColor);
+    }
+    const std::vector<std::string> note = canvas.drawSeriesInTurn(drawn, colours, 2.5f);
+    // In the column, under the legend, the note saying so ("2 curves coincide, dashed in turn"):
+    // the canvas has no legend of its own to put it under, nor room on its x label's line. Where
+    // the column has no room left for it, the legend alone (as the canvas does).
+    std::string text;
+    for (const std::string& phrase : note) text += (text.empty() ? "" : " · ") + phrase;
+    const float noteTop = columnBottom + ImGui::GetStyle().ItemSpacing.y;
+    if (inColumn && !text.empty() &&
+        noteTop + ImGui::CalcTextSize(text.c_str(), nullptr, false, column).y <=
+            ImGui::GetCurrentWindow()->InnerClipRect.Max.y) {
+        ImGui::SetCursorScreenPos(ImVec2(start.x + room.x - column, noteTop));
+        ImGui::PushTextWrapPos(start.x + room.x - ImGui::GetWindowPos().x);
+        ImGui::TextDisabled("%s", text.c_str());
+        ImGui::PopTextWrapPos();
+    }
     if (canvas.hovered()) {
         const auto d = static_cast<std::int64_t>(std::llround(std::max(canvas.mouseX(), 0.0)));
         if (d < std::ssize(head.profile)) {
