@@ -976,6 +976,8 @@ int MainWindow::readoutBandHeight() const {
     return std::max(line, readoutHeight(longest)) + 2;
 }
 
+static QString bandText(const QString& text);  // below, with showHoverReadout
+
 int MainWindow::readoutHeight(const QString& text) const {
     // The band's width: the status bar's, less its margins and size grip (the read-out is the
     // only widget in it in presentation mode, where the latency is hidden).
@@ -985,7 +987,7 @@ int MainWindow::readoutHeight(const QString& text) const {
     probe.setWordWrap(true);
     probe.setTextInteractionFlags(m_hover->textInteractionFlags());
     probe.setFont(m_hover->font());
-    probe.setText(QString(text).replace(u"->"_s, u"-"_s + QChar(0x2060) + u">"_s));  // as shown
+    probe.setText(bandText(text));  // as shown
     return probe.heightForWidth(std::max(width, 100));
 }
 
@@ -1136,12 +1138,28 @@ void MainWindow::onTabChanged(int index) {
 // breaks after a hyphen); it is invisible and taken out again for hoverText().
 constexpr QChar kWordJoiner(0x2060);
 
+// A read-out as the band shows it: its arrows whole, and a short parenthesised phrase kept on
+// one line ("p = 0 (row renormalised to sum" | "1)" broke at 1280x720 in presentation: s40
+// review L8).
+static QString bandText(const QString& text) {
+    QString out = QString(text).replace(u"->"_s, u"-"_s + QChar(0x2060) + u">"_s);
+    constexpr qsizetype kShortGroup = 32;
+    for (qsizetype open = out.indexOf(u'('); open >= 0; open = out.indexOf(u'(', open + 1)) {
+        const qsizetype close = out.indexOf(u')', open);
+        if (close < 0) break;
+        if (close - open > kShortGroup || out.mid(open + 1, close - open - 1).contains(u'(')) continue;
+        for (qsizetype i = open; i < close; ++i)
+            if (out[i] == u' ') out[i] = QChar(0x00A0);
+    }
+    return out;
+}
+
 void MainWindow::showHoverReadout(const QString& text) {
-    m_hover->setText(QString(text).replace(u"->"_s, u"-"_s + kWordJoiner + u">"_s));
+    m_hover->setText(bandText(text));
 }
 
 QString MainWindow::hoverText() const {
-    return m_hover->text().remove(kWordJoiner);
+    return m_hover->text().remove(kWordJoiner).replace(QChar(0x00A0), u' ');
 }
 QString MainWindow::latencyText() const {
     return m_latency->text();

@@ -177,6 +177,9 @@ public:
     [[nodiscard]] QString hoverText() const;
     // The status bar's hover read-out (its band's height and what it covers, for tests).
     [[nodiscard]] QLabel* hoverReadout() const { return m_hover; }
+    // A view's read-out into the band, its arrows and short parenthesised phrases kept whole on
+    // their line (public for tests).
+    void showHoverReadout(const QString& text);
     [[nodiscard]] QString latencyText() const;
     [[nodiscard]] const QString& currentFile() const { return m_currentFile; }
 
@@ -211,8 +214,6 @@ private:
     [[nodiscard]] static QString tabName(int tab, bool shortName);
     // Presentation mode: a read-out longer than the band's estimate grows the band (never cut).
     void holdHoverReadout();
-    // A view's read-out into the band, its arrows kept whole on their line.
-    void showHoverReadout(const QString& text);
     // Presentation mode puts the lesson beside the views, tabbed with the Parameters (the views
     // keep the window's height); otherwise it is a strip under them.
     void placeLessonDock();

@@ -624,6 +624,45 @@ private slots:
         QCOMPARE(seen, 2);
     }
 
+    // s40 review L8: at 1280x720 in presentation mode the read-out band of a maps cell wrapped
+    // inside a phrase: "p = 0 (row renormalised to sum" | "1)". The read-out as the reviewer
+    // saw it, in the band at its width: no line ends inside a short parenthesised phrase, and
+    // the text read back is the view's own.
+    void readoutKeepsShortPhrasesWhole() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson("reading-a-real-model"), qPrintable(w.lastError()));
+        AttentionMapsPage* page = w.attentionPage();
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->maps() != nullptr && !page->picturesPending(), 30000);
+        QTest::qWait(300);
+        const QString text =
+            u"layer 0 · head 0 · query i = 60 · key j = 3 · distance 57   file value = 0 (f16 probability) · p = 0 "
+            "(row renormalised to sum 1)   configured m = 1/2 here: softmax(-m d) = 1.65013e-13"_s;
+        w.statusBar()->clearMessage();  // "Zoom 175%" hides the read-out for 2 s
+        w.showHoverReadout(text);
+        QCOMPARE(w.hoverText(), text);
+        auto* band = w.hoverReadout();
+        // The band's width as the window measures it (the status bar's when the band is hidden).
+        const int bandWidth =
+            band->isVisible() && band->width() > 0 ? band->contentsRect().width() : w.statusBar()->width() - 24;
+        // The band's lines as it lays them out (a word-wrapped label: a document of its width).
+        QTextDocument doc;
+        doc.setDefaultFont(band->font());
+        doc.setDocumentMargin(0);
+        doc.setPlainText(band->text());
+        doc.setTextWidth(bandWidth);
+        doc.documentLayout()->documentSize();
+        QStringList lines;
+        for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+            for (int l = 0; b.layout() != nullptr && l < b.layout()->lineCount(); ++l)
+                lines << b.text().mid(b.layout()->lineAt(l).textStart(), b.layout()->lineAt(l).textLength());
+        qInfo() << "band lines:" << lines;
+        for (int l = 0; l + 1 < lines.size(); ++l)
+            QVERIFY2(lines[l].count(u'(') <= lines[l].count(u')'),
+                     qPrintable(u"line "_s + QString::number(l) + u" ends inside a phrase: "_s + lines[l]));
+    }
+
     // s40 review F5: at 1920x1080 in presentation mode, lesson 1 step 2, the cited cell's
     // "-1.000" was printed at about two thirds of its neighbours' size: the orange frame took
     // 7 px a side of a 55 px cell and the number shrank to fit inside it. The frame is as thin as
