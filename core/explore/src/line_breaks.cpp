@@ -66,6 +66,14 @@ bool isOperator(std::string_view word) {
     return std::find(std::begin(kOperators), std::end(kOperators), word) != std::end(kOperators);
 }
 
+// A one-character word ("L", "j"), also before the punctuation that closes its clause ("L:", "j,"):
+// it stays with the word before it ("16 L: they read" broke "at 16" | "L: they read").
+bool loneSymbol(std::string_view word) {
+    while (!word.empty() && std::string_view(":,.;)").find(word.back()) != std::string_view::npos)
+        word.remove_suffix(1);
+    return characterCount(word) == 1;
+}
+
 bool startsSum(std::string_view word) {
     return word.starts_with("\u03a3") || word.starts_with("\u2211");
 }
@@ -96,9 +104,8 @@ std::string keepFormulasWhole(std::string_view text) {
                 if (word[c] == '(') callDepth += (c > 0 || callDepth > 0) ? 1 : 0;
                 if (word[c] == ')' && callDepth > 0) --callDepth;
             }
-            joins[k] =
-                !word.empty() && !next.empty() &&
-                (isOperator(word) || isOperator(next) || callDepth > 0 || startsSum(word) || characterCount(next) == 1);
+            joins[k] = !word.empty() && !next.empty() &&
+                       (isOperator(word) || isOperator(next) || callDepth > 0 || startsSum(word) || loneSymbol(next));
         }
         // A formula (a run of joined words) too long for a line keeps its breaks.
         for (std::size_t k = 0; k < words.size();) {

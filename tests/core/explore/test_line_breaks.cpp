@@ -110,6 +110,9 @@ TEST(LineBreaks, FormulasInProseStayWhole) {
     EXPECT_EQ(marked(keepFormulasWhole("about 2^(−0.5) ≈ 0.707 of it")), "about 2^(−0.5)~≈~0.707 of it");
     EXPECT_EQ(marked(keepFormulasWhole("p = e^s(i, j) / Σₖ e^s(i, k) here")), "p~=~e^s(i,~j)~/~Σₖ~e^s(i,~k) here");
     EXPECT_EQ(marked(keepFormulasWhole("trained on L = 64, tested at 16 L")), "trained on~L~=~64, tested at 16~L");
+    // Before its clause's punctuation too (the s40 review: "at 16" | "L: they read").
+    EXPECT_EQ(marked(keepFormulasWhole("beyond L at 16 L: they read")), "beyond~L at 16~L: they read");
+    EXPECT_EQ(marked(keepFormulasWhole("for key j, then")), "for key~j, then");
     EXPECT_EQ(marked(keepFormulasWhole("for T = 64 … 1024 keys")), "for~T~=~64~…~1024 keys");
 }
 
