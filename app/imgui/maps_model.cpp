@@ -126,14 +126,8 @@ std::shared_ptr<const LayerFitResult> computeLayerFit(const LayerFitRequest& req
         return result;
     }
     result->fits = std::move(*fits);
-    for (const HeadFit& fit : result->fits) {
-        result->fittedPrior.push_back(
-            priorProfile(fit.slope, maps.queries(), maps.keys(), maps.causal(), request.first, request.last));
-        result->configuredPrior.push_back(fit.configuredSlope
-                                              ? priorProfile(*fit.configuredSlope, maps.queries(), maps.keys(),
-                                                             maps.causal(), request.first, request.last)
-                                              : std::vector<double>{});
-    }
+    for (const HeadFit& fit : result->fits)
+        result->profiles.push_back(fitProfilePlot(fit, maps, request.first, request.last));
     if (request.basis == 1) {
         auto d = mapDistances(maps, request.layer, request.first, request.last);
         if (cancel.cancelled()) return nullptr;

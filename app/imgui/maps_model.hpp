@@ -12,6 +12,7 @@
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/explore/head_compare.hpp>
 #include <alibi/explore/job_runner.hpp>
+#include <alibi/figure/attention_maps_plots.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/figure/head_compare_figure.hpp>
 #include <alibi/figure/maps_picture.hpp>
@@ -112,9 +113,10 @@ struct LayerFitRequest {
 
 struct LayerFitResult {
     LayerFitRequest request;
-    std::vector<HeadFit> fits;                         // by head
-    std::vector<std::vector<double>> fittedPrior;      // per head: priorProfile at m*
-    std::vector<std::vector<double>> configuredPrior;  // per head at the configured slope (empty: unknown)
+    std::vector<HeadFit> fits;  // by head
+    // Per head: the core's distance plot (the file's profile, the prior at m* and at the configured
+    // slope when known, over the distances where any holds 1/1000 of its peak), as Qt and the figure draw it.
+    std::vector<FitProfilePlot> profiles;
     DistanceMatrix distances;
     std::string error;
 };

@@ -55,15 +55,6 @@ void nextLegendSwatch(ImU32 color, const char* text) {
     legendSwatch(color, text);
 }
 
-Series series(const char* label, const std::vector<double>& y) {
-    Series s;
-    s.label = label;
-    s.x.resize(y.size());
-    for (std::size_t i = 0; i < y.size(); ++i) s.x[i] = static_cast<double>(i);
-    s.y = y;
-    return s;
-}
-
 // The plot's title above it, wrapped to the side's width: the core's, the exported figure's.
 // At spaces only: ImGui's own wrap also breaks after a '.', which split "KL 1." / "83927e-08".
 void plotTitle(const std::string& title) {
@@ -315,7 +306,7 @@ void drawDistanceTab(AppState& state, const Model& model) {
         fitSummary(head);
         legendSwatch(kFileColor, "the file: mean by distance");
         nextLegendSwatch(kFittedColor, "prior at m*");
-        if (!fit->configuredPrior[static_cast<std::size_t>(s.head)].empty()) {
+        if (fit->profiles[static_cast<std::size_t>(s.head)].series.size() > 2) {
             nextLegendSwatch(kConfiguredColor, "prior at configured m");
         }
     }
@@ -327,20 +318,19 @@ void drawDistanceTab(AppState& state, const Model& model) {
     }
     if (fit == nullptr) return;
     const auto h = static_cast<std::size_t>(s.head);
-    const HeadFit& head = fit->fits[h];
-    const std::vector<Series> lines{series("file", head.profile), series("m*", fit->fittedPrior[h]),
-                                    series("configured", fit->configuredPrior[h])};
+    // The core's plot: its curves over the distances it shows (Qt's and the figure's).
+    const FitProfilePlot& plot = fit->profiles[h];
+    const std::vector<Series>& lines = plot.series;
     double top = 0;
     for (const Series& line : lines)
         for (double v : line.y) top = std::max(top, v);
     PlotAxes axes;  // the title is above the legend; the axes named as in the figure
     axes.xLabel = maps.causal() ? "distance i − j" : "distance |i − j|";
     axes.yLabel = "share of attention";
-    axes.xMin = 0;
-    axes.xMax = static_cast<double>(std::max<std::int64_t>(maps.keys() - 1, 1));
+    axes.xMin = static_cast<double>(plot.window.first);
+    axes.xMax = static_cast<double>(std::max(plot.window.last, plot.window.first + 1));
     axes.yMin = 0;
     axes.yMax = top > 0 ? top * 1.05 : 1;
-    axes.xKind = maps.keys() > 64 ? AxisScale::SignedLog2OnePlus : AxisScale::Linear;
     // A lesson step showing attention against distance cites this plot (lesson 5 step 5).
     axes.cited = state.lessonOpen && s.lessonSide;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -353,13 +343,10 @@ void drawDistanceTab(AppState& state, const Model& model) {
     // Where a head follows its prior the lines coincide: dashed in turn (the core's
     // coincidingCurves, as Qt draws them), so the file's line shows; drawn under the fitted
     // prior it showed as a pixel's fringe (lesson 5 step 5, the s40 review's L3).
-    std::vector<Series> drawn{lines[0], lines[1]};
-    std::vector<ImU32> colours{kFileColor, kFittedColor};
-    if (!lines[2].y.empty()) {
-        drawn.push_back(lines[2]);
-        colours.push_back(kConfiguredColor);
-    }
-    const std::vector<std::string> note = canvas.drawSeriesInTurn(drawn, colours, 2.5f);
+    const std::vector<ImU32> colours{kFileColor, kFittedColor, kConfiguredColor};
+    std::vector<std::string> note = canvas.drawSeriesInTurn(
+        lines, std::vector<ImU32>(colours.begin(), colours.begin() + static_cast<std::ptrdiff_t>(lines.size())), 2.5f);
+    if (!plot.note.empty()) note.push_back(plot.note);  // the distances shown, when not all
     // In the column, under the legend, the note saying so ("2 curves coincide, dashed in turn"):
     // the canvas has no legend of its own to put it under, nor room on its x label's line. Where
     // the column has no room left for it, the legend alone (as the canvas does).
@@ -375,14 +362,13 @@ void drawDistanceTab(AppState& state, const Model& model) {
         ImGui::PopTextWrapPos();
     }
     if (canvas.hovered()) {
-        const auto d = static_cast<std::int64_t>(std::llround(std::max(canvas.mouseX(), 0.0)));
-        if (d < std::ssize(head.profile)) {
-            const auto k = static_cast<std::size_t>(d);
-            std::string tip =
-                fmt::format("distance {}\nfile {}\nprior at m* {}", d, alibi::formatValue(head.profile[k]),
-                            alibi::formatValue(fit->fittedPrior[h][k]));
-            if (!fit->configuredPrior[h].empty())
-                tip += fmt::format("\nprior at configured m {}", alibi::formatValue(fit->configuredPrior[h][k]));
+        const auto d = static_cast<std::int64_t>(std::llround(canvas.mouseX()));
+        if (d >= plot.window.first && d <= plot.window.last && !lines.empty() &&
+            d - plot.window.first < std::ssize(lines.front().y)) {
+            const auto k = static_cast<std::size_t>(d - plot.window.first);
+            std::string tip = fmt::format("distance {}\nfile {}\nprior at m* {}", d, alibi::formatValue(lines[0].y[k]),
+                                          alibi::formatValue(lines[1].y[k]));
+            if (lines.size() > 2) tip += fmt::format("\nprior at configured m {}", alibi::formatValue(lines[2].y[k]));
             ImGui::SetTooltip("%s", tip.c_str());
         }
     }
