@@ -153,7 +153,19 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     m_draw->AddRectFilled(m_min, m_max, IM_COL32(18, 18, 22, 255));
     m_draw->AddText(ImVec2(origin.x + 4.0f, origin.y + 1.0f), text, axes.title);
 
-    for (const Tick& tick : ticksBetween(axes.xKind, m_x0, m_x1, 5)) {
+    // Fewer x ticks on a narrow plot, each label about two of its widths from the next (a side
+    // tab's 90 px plot ran "0 5 10 15 20" together); two at least, as on the y axis.
+    int xTarget = 5;
+    const auto widest = [&](int target) {
+        float w = 0;
+        for (const Tick& tick : ticksBetween(axes.xKind, m_x0, m_x1, target))
+            w = std::max(w, ImGui::CalcTextSize(tick.label.c_str()).x);
+        return w;
+    };
+    while (xTarget > 2 && (m_max.x - m_min.x) < static_cast<float>(xTarget) * widest(xTarget) * 2.0f) --xTarget;
+    const std::vector<Tick> xTicks =
+        atLeastTwoTicks(xTarget, [&](int target) { return ticksBetween(axes.xKind, m_x0, m_x1, target); });
+    for (const Tick& tick : xTicks) {
         const double t = mapValue(axes.xKind, tick.value);
         const float x = static_cast<float>(m_min.x + (t - m_x0) / (m_x1 - m_x0) * (m_max.x - m_min.x));
         m_draw->AddLine(ImVec2(x, m_min.y), ImVec2(x, m_max.y), grid);

@@ -74,11 +74,34 @@ TEST_F(LayoutCheckRules, AnItemPastTheWindowsEdgeIsFound) {
 }
 
 TEST_F(LayoutCheckRules, XTickLabelsRunTogetherAreFound) {
-    // 110 px: the last label ("15", kept inside the frame) lands on "10".
-    const auto narrow = problemsOf(LayoutProblem::Kind::CrowdedTicks, [] { keysPlot(ImVec2(110, 200)); });
-    ASSERT_FALSE(narrow.empty());
-    EXPECT_EQ(narrow.back().text + " " + narrow.back().other, "10 15");
-    EXPECT_TRUE(problemsOf(LayoutProblem::Kind::CrowdedTicks, [] { keysPlot(ImVec2(380, 200)); }).empty());
+    // A frame drawn by hand with "10" and "15" under it, `gap` px apart (the canvas no longer
+    // crowds its own: the next test).
+    const auto frame = [](float gap) {
+        return [gap] {
+            ImDrawList* draw = ImGui::GetWindowDrawList();
+            const ImVec2 origin = ImGui::GetCursorScreenPos();
+            const ImVec2 min(origin.x + 30, origin.y + 10), max(origin.x + 140, origin.y + 190);
+            const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+            draw->AddRect(min, max, ink);
+            const float ten = ImGui::CalcTextSize("10").x;
+            draw->AddText(ImVec2(max.x - 60, max.y + 2), ink, "10");
+            draw->AddText(ImVec2(max.x - 60 + ten + gap, max.y + 2), ink, "15");
+            notePlot("softmax", min, max, 2, false);
+            ImGui::Dummy(ImVec2(200, 220));
+        };
+    };
+    const auto together = problemsOf(LayoutProblem::Kind::CrowdedTicks, frame(1.0f));
+    ASSERT_FALSE(together.empty());
+    EXPECT_EQ(together.back().text + " " + together.back().other, "10 15");
+    EXPECT_TRUE(problemsOf(LayoutProblem::Kind::CrowdedTicks, frame(20.0f)).empty());
+}
+
+// The canvas thins its x ticks to its width: at 110 px its 16 keys' ticks ran "10" into "15"
+// (and lesson 5's 90 px distance plot "0 5 10 15 20"); two at least remain.
+TEST_F(LayoutCheckRules, ANarrowPlotsTicksStayApart) {
+    for (const float width : {90.0f, 110.0f, 380.0f})
+        EXPECT_TRUE(problemsOf(LayoutProblem::Kind::CrowdedTicks, [width] { keysPlot(ImVec2(width, 200)); }).empty())
+            << width << " px";
 }
 
 TEST_F(LayoutCheckRules, APlotTooShortToReadIsFound) {
