@@ -12,6 +12,7 @@
 
 #include <alibi/explore/attention_maps_view.hpp>
 #include <alibi/figure/attention_maps_plots.hpp>
+#include <alibi/figure/maps_picture.hpp>
 #include <alibi/io/output_file.hpp>
 #include <alibi/model/slopes.hpp>
 #include <alibi/render/format.hpp>
@@ -857,65 +858,64 @@ void AttentionMapsPage::onOpened() {
     else if (m_priorItem == PriorFile)
         (void)choosePrior(PriorNone);
     m_overviewMap = MapsOverview();
-    // Each renderer captures the current state on the UI thread; its job renders on the view's worker.
-    const auto renderer = [this](bool oneHead) {
-        return [this, oneHead](QSize px) -> MapsHeatmapView::RenderJob {
-            MapsHeatmapParams p;
-            p.layerIndex = m_layer->value();
-            p.head = oneHead ? m_head->value() : -1;
-            p.logScale = m_log->isChecked();
-            p.scale = !oneHead && m_perHead->isChecked() ? ScaleMode::PerHead : ScaleMode::Shared;
-            p.width = std::max(px.width(), 16);
-            p.height = std::max(px.height(), 16);
-            p.labelBand = oneHead ? 0 : m_grid->labelBand();  // the tiles' labels sit above them
-            return [this, maps = m_model->maps(), p]() mutable {
-                if (!maps) return MapsPicture{fail(ErrorCode::InvalidArgument, "no attention maps open"), -1, {}};
-                // One head of a square map: square cells; a layer's heads too (they were stretched
-                // to the view's aspect: "1 cell = 2.78 x 2.43 px").
-                if (p.head >= 0 && maps->queries() == maps->keys()) p.width = p.height = std::min(p.width, p.height);
-                if (p.head < 0) {
-                    const TileSize square = squareCellPicture(static_cast<int>(maps->heads()), maps->queries(),
-                                                              maps->keys(), p.width, p.height, p.gap, p.labelBand);
-                    p.width = square.width;
-                    p.height = square.height;
-                }
+    // Each renderer captures the current state on the UI thread; its job renders on the view's
+    // worker the core's picture for the view's room (renderMapsPicture: square cells, cut to its
+    // tiles), and hands the UI thread its tiles' labels (mapsTileLabelForms) with it.
+    const auto renderer = [this](MapsShows shows) {
+        return [this, shows](QSize px) -> MapsHeatmapView::RenderJob {
+            MapsPictureRequest ask;
+            ask.shows = shows;
+            ask.layerIndex = m_layer->value();
+            ask.head = m_head->value();
+            ask.logScale = m_log->isChecked();
+            // One head keeps the shared scale, as ImGui's and the figures' one-head pictures.
+            ask.scale = shows != MapsShows::Head && m_perHead->isChecked() ? ScaleMode::PerHead : ScaleMode::Shared;
+            ask.width = std::max(px.width(), 16);
+            ask.height = std::max(px.height(), 16);
+            MapsHeatmapView* view = shows == MapsShows::Overview ? m_overview : m_grid;
+            ask.labelBand = shows == MapsShows::Head ? 0 : view->labelBand();  // the tiles' labels sit above them
+            // A layer's labels name the heads' slopes; read here, on the UI thread.
+            std::vector<explore::HeadSlopes> slopes;
+            if (shows == MapsShows::Layer && m_model->maps())
+                for (int h = 0; h < m_model->maps()->heads(); ++h) slopes.push_back(slopesOf(ask.layerIndex, h));
+            return [this, maps = m_model->maps(), ask, slopes = std::move(slopes)]() -> RenderedMaps {
+                if (!maps) return {fail(ErrorCode::InvalidArgument, "no attention maps open"), -1, {}};
+                auto picture = renderMapsPicture(*maps, ask);
+                if (!picture) return {std::unexpected(picture.error()), -1, {}};
+                auto forms = mapsTileLabelForms(*maps, *picture, ask.scale, [&](int, int head) {
+                    return static_cast<std::size_t>(head) < slopes.size() ? slopes[static_cast<std::size_t>(head)]
+                                                                          : explore::HeadSlopes{};
+                });
+                Heatmap map = picture->map;
+                const int layer = ask.shows == MapsShows::Overview ? -1 : ask.layerIndex;
+                // Runs on the UI thread once shown: the labels, hit test and header of this very picture.
                 std::function<void()> shown;
-                if (p.head >= 0) shown = [this, layer = p.layerIndex, head = p.head] { setHeadHeader(layer, head); };
-                return MapsPicture{renderAttentionMaps(*maps, p), p.layerIndex, std::move(shown)};
+                switch (ask.shows) {
+                    case MapsShows::Head:
+                        shown = [this, layer, head = ask.head] { setHeadHeader(layer, head); };
+                        break;
+                    case MapsShows::Layer:
+                        shown = [this, forms = std::move(forms)]() mutable { m_grid->setTileLabels(std::move(forms)); };
+                        break;
+                    case MapsShows::Overview:
+                        shown = [this, maps, picture = std::make_shared<MapsPicture>(std::move(*picture)),
+                                 forms = std::move(forms)]() mutable {
+                            m_overviewMap = std::move(*picture);
+                            m_overview->setTileLabels(std::move(forms));
+                            m_overview->setHeader(
+                                u"All %1 layers x %2 heads"_s.arg(maps->layers()).arg(maps->heads()),
+                                u"one row per layer, one column per head · click a tile to open that layer and head"_s);
+                            highlightOverview();
+                        };
+                        break;
+                }
+                return {std::move(map), layer, std::move(shown)};
             };
         };
     };
-    m_grid->setRenderer(renderer(false));
-    m_headView->setRenderer(renderer(true));
-    m_overview->setRenderer([this](QSize px) -> MapsHeatmapView::RenderJob {
-        MapsHeatmapParams p;
-        p.logScale = m_log->isChecked();
-        p.scale = m_perHead->isChecked() ? ScaleMode::PerHead : ScaleMode::Shared;
-        p.width = std::max(px.width(), 16);
-        p.height = std::max(px.height(), 16);
-        p.labelBand = m_overview->labelBand();  // the tiles' labels sit above them
-        return [this, maps = m_model->maps(), p]() -> MapsPicture {
-            if (!maps) return {fail(ErrorCode::InvalidArgument, "no attention maps open"), -1, {}};
-            auto overview = renderAttentionOverview(*maps, p);
-            if (!overview) return {std::unexpected(overview.error()), -1, {}};
-            std::vector<QString> labels;
-            for (std::size_t n = 0; n < overview->tileLayer.size(); ++n)
-                labels.push_back(QString::fromStdString(
-                    explore::mapsHeadLabel(*maps, overview->tileLayer[n], overview->map.tiles[n].head)));
-            Heatmap map = overview->map;
-            // Runs on the UI thread once shown: the hit test and labels of this very picture.
-            auto shown = [this, maps, overview = std::make_shared<MapsOverview>(std::move(*overview)),
-                          labels = std::move(labels)]() mutable {
-                m_overviewMap = std::move(*overview);
-                m_overview->setTileLabels(std::move(labels));
-                m_overview->setHeader(
-                    u"All %1 layers x %2 heads"_s.arg(maps->layers()).arg(maps->heads()),
-                    u"one row per layer, one column per head · click a tile to open that layer and head"_s);
-                highlightOverview();
-            };
-            return {std::move(map), -1, std::move(shown)};
-        };
-    });
+    m_grid->setRenderer(renderer(MapsShows::Layer));
+    m_headView->setRenderer(renderer(MapsShows::Head));
+    m_overview->setRenderer(renderer(MapsShows::Overview));
     m_distances = DistanceMatrix();
     m_similarityOrder.clear();
     refreshTable();
@@ -1007,15 +1007,6 @@ void AttentionMapsPage::onGridShown() {
     const int layer = m_grid->shownLayer();
     if (!maps || layer < 0 || layer >= maps->layers()) return;
     const QString layerLabel = qs(explore::mapsLayerLabel(*maps, layer));
-    std::vector<QString> labels;
-    for (const HeatmapTile& t : m_grid->heatmap().tiles) {
-        const explore::HeadSlopes s = slopesOf(layer, t.head);
-        QString text = u"h%1"_s.arg(t.head);
-        if (s.fitted) text += u"  m* %1"_s.arg(valueText(*s.fitted));
-        if (s.configured) text += u"  m %1"_s.arg(slopeText(*s.configured));
-        labels.push_back(text);
-    }
-    m_grid->setTileLabels(std::move(labels));
     m_grid->setHighlightedTile(m_head->value());
     m_grid->setHeader(
         u"%1: its %2 heads"_s.arg(layerLabel).arg(maps->heads()),
@@ -1127,7 +1118,7 @@ void AttentionMapsPage::refreshSimilarity() {
     m_similarity->setRenderer([=, this, fits = std::move(fits)](QSize px) -> MapsHeatmapView::RenderJob {
         // Square: the matrix's cells stay square whatever the tab's shape.
         const int side = std::max(16, std::min(px.width(), px.height()));
-        return [=, this]() -> MapsPicture {
+        return [=, this]() -> RenderedMaps {
             if (!cache->matrix) {
                 if (full)
                     cache->matrix = mapDistances(*maps, layer, first, last);

@@ -34,7 +34,7 @@ MapsHeatmapView::MapsHeatmapView(QWidget* parent) : QWidget(parent) {
     setMinimumSize(240, 180);
     // Focusable, so the tab's PageUp / PageDown reach it after a click or an open.
     setFocusPolicy(Qt::StrongFocus);
-    m_watcher = new QFutureWatcher<MapsPicture>(this);
+    m_watcher = new QFutureWatcher<RenderedMaps>(this);
     connect(m_watcher, &QFutureWatcherBase::finished, this, &MapsHeatmapView::onRendered);
     m_stale = new StaleOverlay(this);
 }
@@ -149,17 +149,17 @@ void MapsHeatmapView::startNext() {
     m_runningRatio = next.ratio;
     // One job at a time (the next starts when this one is shown), on a thread of its own, or
     // here when the system refuses one (issue 25).
-    m_watcher->setFuture(runInBackground([job = std::move(next.job)]() -> MapsPicture {
+    m_watcher->setFuture(runInBackground([job = std::move(next.job)]() -> RenderedMaps {
         // Below the UI thread, so dragging a control stays smooth while rows are read.
         if (t_inBackground) lowerThisThreadPriority(4);
         // The core returns errors as values; anything thrown anyway becomes this picture's message.
         try {
             return job();
         } catch (const std::bad_alloc&) {
-            return MapsPicture{
+            return RenderedMaps{
                 fail(ErrorCode::TooLarge, "out of memory while rendering the picture; use a smaller window"), -1, {}};
         } catch (const std::exception& e) {
-            return MapsPicture{
+            return RenderedMaps{
                 fail(ErrorCode::Internal, std::string("unexpected error while rendering: ") + e.what()), -1, {}};
         }
     }));
@@ -172,7 +172,7 @@ void MapsHeatmapView::onRendered() {
     startNext();
 }
 
-void MapsHeatmapView::show(MapsPicture picture, double ratio) {
+void MapsHeatmapView::show(RenderedMaps picture, double ratio) {
     m_shownGeneration = m_runningGeneration;
     m_error.clear();
     m_renderedRatio = ratio;
@@ -225,8 +225,8 @@ void MapsHeatmapView::setMessage(const QString& message) {
     update();
 }
 
-void MapsHeatmapView::setTileLabels(std::vector<QString> labels) {
-    m_tileLabels = std::move(labels);
+void MapsHeatmapView::setTileLabels(std::vector<std::vector<std::string>> forms) {
+    m_tileLabels = std::move(forms);
     update();
 }
 
@@ -385,7 +385,7 @@ void MapsHeatmapView::paintEvent(QPaintEvent*) {
     // Diagnose's are: never over a cell.
     p.setPen(palette().color(QPalette::WindowText));
     PaintedTileLabels painted =
-        paintTileLabels(p, font(), QPointF(r.topLeft()), 1.0 / dpr, 1.0 / dpr, m_map.tiles, m_tileLabels);
+        paintTileLabelForms(p, font(), QPointF(r.topLeft()), 1.0 / dpr, 1.0 / dpr, m_map.tiles, m_tileLabels);
     m_labelRects = std::move(painted.rects);
     m_labelTexts = std::move(painted.texts);
     p.setFont(labelFont);

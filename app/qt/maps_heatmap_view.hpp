@@ -31,7 +31,7 @@ class StaleOverlay;
 // What a render job hands back: the heatmap, the layer it shows (hover read-outs read that
 // layer, so they stay exact while a newer picture is pending), and what to set on the UI thread
 // once it is shown (labels, headers that describe this picture).
-struct MapsPicture {
+struct RenderedMaps {
     Result<Heatmap> map;
     int layerIndex = -1;
     std::function<void()> shown;
@@ -41,7 +41,7 @@ class MapsHeatmapView : public QWidget {
     Q_OBJECT
 public:
     // Runs on the worker thread: reads only what it captured (the maps are const and memory-mapped).
-    using RenderJob = std::function<MapsPicture()>;
+    using RenderJob = std::function<RenderedMaps()>;
     // Called on the UI thread with the pixel size: captures the current state into a job.
     using Renderer = std::function<RenderJob(QSize devicePixels)>;
     explicit MapsHeatmapView(QWidget* parent = nullptr);
@@ -63,7 +63,8 @@ public:
     void setMaskedSwatch(bool on) { m_maskedSwatch = on; }
     // The colour bar's ends read in this dtype's shortest exact text (the file's dtype).
     void setBarDType(DType dtype) { m_barDType = dtype; }
-    void setTileLabels(std::vector<QString> labels);
+    // Each tile's label forms, longest first (the core's mapsTileLabelForms).
+    void setTileLabels(std::vector<std::vector<std::string>> forms);
     // The bar of one tile of a per-head picture, tile `tile`'s range with `ticks` ticks: the
     // owner's core function (the attention maps: attentionMapsColorBar, the bar the exported
     // figures carry; it may name the tile in ColorBar::head). A shared scale's bar is the
@@ -141,14 +142,14 @@ private:
     [[nodiscard]] int tileAt(QPointF pos) const;  // the tile under `pos` (-1: none)
     void startNext();
     void onRendered();
-    void show(MapsPicture picture, double ratio);
+    void show(RenderedMaps picture, double ratio);
 
     struct Queued {
         std::uint64_t generation = 0;
         RenderJob job;
         double ratio = 1;
     };
-    QFutureWatcher<MapsPicture>* m_watcher;
+    QFutureWatcher<RenderedMaps>* m_watcher;
     StaleOverlay* m_stale;
     std::optional<Queued> m_queued;  // the newest request not yet started (older ones are dropped)
     std::uint64_t m_generation = 0, m_shownGeneration = 0, m_runningGeneration = 0;
@@ -161,7 +162,7 @@ private:
     QImage m_image;
     QString m_title, m_subtitle, m_message, m_error, m_barTitle = QStringLiteral("probability");
     Colormap m_colormap = Colormap::Viridis;
-    std::vector<QString> m_tileLabels;
+    std::vector<std::vector<std::string>> m_tileLabels;
     std::vector<QRectF> m_labelRects;  // where the last paint wrote each label
     std::vector<QString> m_labelTexts;
     QStringList m_axisLabels;

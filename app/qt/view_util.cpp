@@ -350,32 +350,33 @@ QString keepBreaksAtSpaces(const std::string& text) {
     return keepBreaksAtSpaces(QString::fromStdString(text));
 }
 
-PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF target, double sx, double sy,
-                                  const std::vector<HeatmapTile>& tiles, const std::vector<QString>& labels) {
+PaintedTileLabels paintTileLabelForms(QPainter& painter, const QFont& font, QPointF target, double sx, double sy,
+                                      const std::vector<HeatmapTile>& tiles,
+                                      std::vector<std::vector<std::string>> forms) {
     PaintedTileLabels painted;
     painted.rects.assign(tiles.size(), QRectF());
     painted.texts.assign(tiles.size(), QString());
     if (tiles.size() < 2) return painted;  // one tile: the title names it
     // Each tile's band and font first; then one form for every tile of the grid, the core's
-    // choice (chooseTileLabels, issue 27): the given label, else the core's shorter forms of its
-    // head (tileLabelForms: "h3", "3") on every tile, never a mix.
+    // choice (chooseTileLabels, issue 27): its forms in turn (without any, its head's own: "h3",
+    // "3") on every tile, never a mix.
     struct Slot {
         QRectF tile;
         double room = 0;
         QFont font;
     };
     std::vector<Slot> places(tiles.size());
-    std::vector<std::vector<std::string>> forms(tiles.size());
+    forms.resize(tiles.size());
     for (std::size_t n = 0; n < tiles.size(); ++n) {
         const HeatmapTile& t = tiles[n];
         Slot& slot = places[n];
         slot.tile = QRectF(target.x() + t.x * sx, target.y() + t.y * sy, t.width * sx, t.height * sy);
         slot.room = alibi::tileLabelRoom(tiles, n) * sy;
-        alibi::TileLabelParts parts;
-        parts.head = t.head;
-        forms[n] = alibi::tileLabelForms(parts);
-        if (n < labels.size() && !labels[n].isEmpty() && labels[n].toStdString() != forms[n].front())
-            forms[n].insert(forms[n].begin(), labels[n].toStdString());
+        if (forms[n].empty()) {
+            alibi::TileLabelParts parts;
+            parts.head = t.head;
+            forms[n] = alibi::tileLabelForms(parts);
+        }
         if (slot.room < 7) continue;
         QFont f = font;
         f.setPointSizeF(font.pointSizeF() * 0.9);
@@ -402,6 +403,20 @@ PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF 
     }
     painter.restore();
     return painted;
+}
+
+PaintedTileLabels paintTileLabels(QPainter& painter, const QFont& font, QPointF target, double sx, double sy,
+                                  const std::vector<HeatmapTile>& tiles, const std::vector<QString>& labels) {
+    // The given label first, then the head's own forms ("h3", "3").
+    std::vector<std::vector<std::string>> forms(tiles.size());
+    for (std::size_t n = 0; n < tiles.size(); ++n) {
+        alibi::TileLabelParts parts;
+        parts.head = tiles[n].head;
+        forms[n] = alibi::tileLabelForms(parts);
+        if (n < labels.size() && !labels[n].isEmpty() && labels[n].toStdString() != forms[n].front())
+            forms[n].insert(forms[n].begin(), labels[n].toStdString());
+    }
+    return paintTileLabelForms(painter, font, target, sx, sy, tiles, std::move(forms));
 }
 
 namespace {

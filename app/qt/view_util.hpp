@@ -115,6 +115,11 @@ struct PaintedTileLabels {
 };
 PaintedTileLabels paintTileLabels(class QPainter& painter, const QFont& font, QPointF target, double sx, double sy,
                                   const std::vector<HeatmapTile>& tiles, const std::vector<QString>& labels);
+// The same with each tile's forms given, longest first (alibi::mapsTileLabelForms, tileLabelForms):
+// the first level whose form fits every tile (alibi::chooseTileLabels).
+PaintedTileLabels paintTileLabelForms(class QPainter& painter, const QFont& font, QPointF target, double sx, double sy,
+                                      const std::vector<HeatmapTile>& tiles,
+                                      std::vector<std::vector<std::string>> forms);
 // The image pixels to leave above each tile for such a label drawn at `scale` widget pixels per
 // image pixel in `font` (what the views ask the core for).
 [[nodiscard]] int tileLabelBandFor(const QFont& font, double scale);
