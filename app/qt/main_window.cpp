@@ -20,6 +20,7 @@
 
 #include <alibi/analysis/corrected_session.hpp>
 #include <alibi/base/data_dir.hpp>
+#include <alibi/explore/line_breaks.hpp>
 #include <alibi/explore/view_titles.hpp>
 #include <alibi/io/attention_maps.hpp>
 #include <alibi/model/attention.hpp>
@@ -1139,19 +1140,11 @@ void MainWindow::onTabChanged(int index) {
 constexpr QChar kWordJoiner(0x2060);
 
 // A read-out as the band shows it: its arrows whole, and a short parenthesised phrase kept on
-// one line ("p = 0 (row renormalised to sum" | "1)" broke at 1280x720 in presentation: s40
-// review L8).
+// one line (the core's keepShortGroupsWhole: "p = 0 (row renormalised to sum" | "1)" broke at
+// 1280x720 in presentation, the s40 review's L8).
+// keepBreaksAtSpaces: no break after a '-' that is not before a space ("(-" | "inf in f16)", and "->").
 static QString bandText(const QString& text) {
-    QString out = QString(text).replace(u"->"_s, u"-"_s + QChar(0x2060) + u">"_s);
-    constexpr qsizetype kShortGroup = 32;
-    for (qsizetype open = out.indexOf(u'('); open >= 0; open = out.indexOf(u'(', open + 1)) {
-        const qsizetype close = out.indexOf(u')', open);
-        if (close < 0) break;
-        if (close - open > kShortGroup || out.mid(open + 1, close - open - 1).contains(u'(')) continue;
-        for (qsizetype i = open; i < close; ++i)
-            if (out[i] == u' ') out[i] = QChar(0x00A0);
-    }
-    return out;
+    return keepBreaksAtSpaces(explore::keepShortGroupsWhole(text.toStdString()));
 }
 
 void MainWindow::showHoverReadout(const QString& text) {

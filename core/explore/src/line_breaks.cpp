@@ -126,6 +126,33 @@ std::string keepFormulasWhole(std::string_view text) {
     return out;
 }
 
+std::string keepShortGroupsWhole(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t open = text.find('(', at);
+        if (open == std::string_view::npos) {
+            out += text.substr(at);
+            break;
+        }
+        const std::size_t close = text.find(')', open);
+        out += text.substr(at, open - at);
+        if (close == std::string_view::npos) {
+            out += text.substr(open);
+            break;
+        }
+        const std::string_view inner = text.substr(open + 1, close - open - 1);
+        out += '(';
+        if (characterCount(inner) <= static_cast<std::size_t>(kShortGroup) && inner.find('(') == std::string_view::npos)
+            appendWithoutBreaks(out, inner);
+        else
+            out += inner;
+        out += ')';
+        at = close + 1;
+    }
+    return out;
+}
+
 std::vector<WrappedLine> wrapLines(std::string_view text, double width,
                                    const std::function<double(std::string_view)>& measure) {
     std::vector<WrappedLine> lines;

@@ -126,4 +126,15 @@ TEST(LineBreaks, ProseParenthesesAndLongFormulasStillBreak) {
     // Paragraphs stay paragraphs.
     EXPECT_EQ(marked(keepFormulasWhole("a = 1\nb = 2")), "a~=~1\nb~=~2");
 }
+// The s40 review's L8: the read-out band broke "p = 0 (row renormalised to sum" | "1)".
+TEST(LineBreaks, ShortGroupsStayWhole) {
+    EXPECT_EQ(marked(keepShortGroupsWhole("p = 0 (row renormalised to sum 1) here")),
+              "p = 0 (row~renormalised~to~sum~1) here");
+    // Longer than kShortGroup, nested, or never closed: the spaces stay as they are.
+    const std::string longGroup = "(" + std::string(20, 'a') + " " + std::string(20, 'b') + ")";
+    EXPECT_EQ(keepShortGroupsWhole(longGroup), longGroup);
+    EXPECT_EQ(keepShortGroupsWhole("f(a (b c) d"), "f(a (b c) d");
+    EXPECT_EQ(marked(keepShortGroupsWhole("x (a b")), "x (a b");
+}
+
 }  // namespace alibi::explore

@@ -28,9 +28,15 @@ inline constexpr int kWholePhrase = 40;
 // "softmax(-m d)"): a line may break between words, never inside a formula. A space next to an
 // operator standing alone (=, ≈, ×, +, −, -, /, <, >, ≤, ≥, →, …, ±), inside the parentheses
 // of a call ("e^s(i, k)", not a prose "(see below)"), after "Σ…", or before a one-character
-// word ("16 L", "key j") becomes unbreakable; a formula longer than kWholePhrase characters
-// keeps its spaces breakable rather than run off the view.
+// word, also before its clause's punctuation ("16 L", "16 L:", "key j,") becomes unbreakable; a formula longer than
+// kWholePhrase characters keeps its spaces breakable rather than run off the view.
 [[nodiscard]] std::string keepFormulasWhole(std::string_view text);
+
+// A read-out's short parenthesised groups ("(row renormalised to sum 1)": up to kShortGroup
+// characters between the parentheses, none nested) keep their spaces unbreakable, so a line
+// never ends inside one ("p = 0 (row renormalised to sum" | "1)"); the other spaces are kept.
+inline constexpr int kShortGroup = 32;
+[[nodiscard]] std::string keepShortGroupsWhole(std::string_view text);
 
 struct WrappedLine {
     std::string text;
