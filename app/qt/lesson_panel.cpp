@@ -83,8 +83,12 @@ int attentionViewIndex(const std::string& id) {
 QString releaseWideWord(QString word, const QFontMetricsF& fm, double width) {
     if (fm.horizontalAdvance(word) <= width) return word;
     word.remove(QChar(0x2060));
-    // And after an opening parenthesis: "(build_alibi_tensor)" breaks as "(" | "build_alibi_tensor)".
-    for (qsizetype i = word.size() - 2; i >= 0; --i)
+    // And after an opening parenthesis, where the word has no other break: "(build_alibi_tensor)"
+    // breaks as "(" | "build_alibi_tensor)", but "(scripts/make_example_attention.py)" after its
+    // '/' ("model (" | "scripts/..." left the parenthesis alone at a line's end under X).
+    const bool otherBreak =
+        word.contains(u'/') || word.contains(u'-') || word.contains(u'|') || word.contains(QChar(0x2013));
+    for (qsizetype i = word.size() - 2; i >= 0 && !otherBreak; --i)
         if (word[i] == u'(' && word[i + 1].isLetterOrNumber()) word.insert(i + 1, QChar(0x200B));
     return word;
 }
