@@ -360,6 +360,16 @@ void drawDistanceTab(AppState& state, const Model& model) {
         ImGui::PushTextWrapPos(start.x + room.x - ImGui::GetWindowPos().x);
         ImGui::TextDisabled("%s", text.c_str());
         ImGui::PopTextWrapPos();
+    } else if (!text.empty()) {
+        // No room for it: behind a (?) in the plot's top-right corner, where a profile falling
+        // with distance leaves room, so the note is never lost (the s40 re-check: with the
+        // Parameters panel at 1280x720 the distances' cut went unsaid).
+        // Drawn, not laid out: the tab's items keep their extent.
+        const ImVec2 corner = canvas.toScreen(axes.xMax, axes.yMax);
+        const ImVec2 mark = ImGui::CalcTextSize("(?)");
+        const ImVec2 at(corner.x - mark.x - 3.0f, corner.y + 2.0f);
+        ImGui::GetWindowDrawList()->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), "(?)");
+        if (ImGui::IsMouseHoveringRect(at, ImVec2(at.x + mark.x, at.y + mark.y))) ImGui::SetTooltip("%s", text.c_str());
     }
     if (canvas.hovered()) {
         const auto d = static_cast<std::int64_t>(std::llround(canvas.mouseX()));
