@@ -5,9 +5,11 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <alibi/io/json_value.hpp>
 #include <cctype>
 #include <cmath>
 #include <fstream>
+
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -103,10 +105,10 @@ Result<Preset> parsePreset(std::string_view json, const std::string& origin) {
         (*doc)["heads"].get<int>() > kMaxHeads)
         return bad(fmt::format("field `heads` must be a whole number from 1 to {}", kMaxHeads));
     p.heads = (*doc)["heads"].get<int>();
-    const auto mode = parseMode(doc->value("mode", std::string("causal")));
+    const auto mode = parseMode(jsonStringOr(*doc, "mode", "causal"));
     if (!mode) return bad("field `mode`: expected causal, symmetric, clamped, bloom or mpt");
     p.mode = *mode;
-    const auto scheme = parseScheme(doc->value("scheme", std::string("press")));
+    const auto scheme = parseScheme(jsonStringOr(*doc, "scheme", "press"));
     if (!scheme || *scheme == SlopeScheme::Custom) return bad("field `scheme`: expected press, geometric or linear");
     p.scheme = *scheme;
     if (doc->contains("max_bias")) {
@@ -121,7 +123,7 @@ Result<Preset> parsePreset(std::string_view json, const std::string& origin) {
             return bad(fmt::format("field `train_length` must be a whole number from 0 to {}", kMaxLength));
         p.trainLength = (*doc)["train_length"].get<std::int64_t>();
     }
-    const auto arith = parseArith(doc->value("arith", std::string("exact")));
+    const auto arith = parseArith(jsonStringOr(*doc, "arith", "exact"));
     if (!arith) return bad("field `arith`: expected exact, hf-bloom, hf-falcon, llm-foundry, fairseq or ggml");
     p.arith = *arith;
     // "bias_scale": "inv_sqrt_head_dim" with "head_dim": d (Falcon), or a number.
@@ -216,7 +218,7 @@ Result<Preset> presetFromHfConfig(std::string_view json, const std::string& orig
     auto parsed = parseJson(json, origin);
     if (!parsed) return std::unexpected(parsed.error());
     const Json& doc = *parsed;
-    ConfigReader r{doc, origin, lower(doc.value("model_type", std::string())), {}};
+    ConfigReader r{doc, origin, lower(jsonStringOr(doc, "model_type", "")), {}};
     Preset p;
     p.id = "from-config";
     p.name = doc.contains("_name_or_path") && doc["_name_or_path"].is_string() ? doc["_name_or_path"].get<std::string>()
@@ -235,7 +237,7 @@ Result<Preset> presetFromHfConfig(std::string_view json, const std::string& orig
         p.trainLength = r.optionalInteger({"seq_length"}, 2048);
         p.notes = "BLOOM builds +m*j from the attention mask's positions (cumsum(mask) - 1).";
     } else if (r.modelType == "falcon" || r.modelType == "refinedweb" || r.modelType == "refinedwebmodel") {
-        if (!doc.value("alibi", false))
+        if (!jsonBoolOr(doc, "alibi", false))
             return fail(ErrorCode::BadInput, fmt::format("{}: this {} configuration has `alibi` false or missing: the "
                                                          "model uses rotary embeddings, not ALiBi",
                                                          origin, r.modelType));
@@ -257,7 +259,7 @@ Result<Preset> presetFromHfConfig(std::string_view json, const std::string& orig
         p.trainLength = r.optionalInteger({"max_position_embeddings"}, 2048);
     } else if (r.modelType == "mpt") {
         const Json attn = doc.value("attn_config", Json::object());
-        if (!attn.is_object() || !attn.value("alibi", false))
+        if (!attn.is_object() || !jsonBoolOr(attn, "alibi", false))
             return fail(
                 ErrorCode::BadInput,
                 fmt::format("{}: this MPT configuration has no `attn_config.alibi: true`; it does not use ALiBi",
@@ -282,7 +284,7 @@ Result<Preset> presetFromHfConfig(std::string_view json, const std::string& orig
         p.arith = Arith::Fairseq;  // _get_interleave in Python floats, torch.Tensor, slope * arange
         p.trainLength = r.optionalInteger({"model_max_length", "max_position_embeddings"}, 4096);
     } else if (r.modelType == "jais") {
-        if (doc.value("position_embedding_type", std::string()) != "alibi")
+        if (jsonStringOr(doc, "position_embedding_type", "") != "alibi")
             return fail(ErrorCode::BadInput, fmt::format("{}: this JAIS configuration has no `position_embedding_type: "
                                                          "\"alibi\"`",
                                                          origin));
@@ -292,8 +294,8 @@ Result<Preset> presetFromHfConfig(std::string_view json, const std::string& orig
         if (!len) return std::unexpected(len.error());
         p.trainLength = *len;
     } else if (r.modelType == "bert" || r.modelType == "jina_bert" || doc.contains("alibi_starting_size") ||
-               doc.value("position_embedding_type", std::string()) == "alibi") {
-        if (doc.value("position_embedding_type", std::string()) != "alibi" && !doc.contains("alibi_starting_size"))
+               jsonStringOr(doc, "position_embedding_type", "") == "alibi") {
+        if (jsonStringOr(doc, "position_embedding_type", "") != "alibi" && !doc.contains("alibi_starting_size"))
             return fail(ErrorCode::BadInput, fmt::format("{}: this BERT configuration has neither "
                                                          "`position_embedding_type: \"alibi\"` (jina) nor "
                                                          "`alibi_starting_size` (MosaicBERT): it does not use ALiBi",

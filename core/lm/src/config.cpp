@@ -8,8 +8,10 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <alibi/io/json_value.hpp>
 #include <cmath>
 #include <limits>
+
 #include <nlohmann/json.hpp>
 
 namespace alibi::lm {
@@ -265,8 +267,8 @@ Result<LmConfig> parseMpt(const Fields& f, const json& doc, LmConfig c) {
             ErrorCode::InvalidArgument,
             fmt::format("{}: ffn_config.ffn_type \"{}\" is not implemented (alibi runs mptmlp)", f.what(), ffnType));
     if (const json* act = ffn.find("ffn_act_fn"); act != nullptr) {
-        const bool gelu = act->is_object() && act->value("name", std::string()) == "gelu" &&
-                          act->value("approximate", std::string("none")) == "none";
+        const bool gelu = act->is_object() && jsonStringOr(*act, "name", "") == "gelu" &&
+                          jsonStringOr(*act, "approximate", "none") == "none";
         if (!gelu)
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("{}: ffn_config.ffn_act_fn {} is not implemented (alibi runs exact GELU)", f.what(),

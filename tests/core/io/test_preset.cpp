@@ -131,4 +131,16 @@ TEST(Preset, HuggingFaceConfigs) {
     ASSERT_FALSE(llama);
     EXPECT_NE(llama.error().message.find("llama"), std::string::npos);
     EXPECT_FALSE(presetFromHfConfig("[1, 2]", "c.json"));
+
+    // Members of another type are refused by name, never thrown (nlohmann's value() threw
+    // type_error: {"model_type": 5} ended a --from-config).
+    for (const char* config : {R"({"model_type": 5})", R"({"model_type": "falcon", "alibi": "yes"})",
+                               R"({"model_type": "mpt", "n_heads": 8, "attn_config": {"alibi": 1}})",
+                               R"({"model_type": "bert", "num_attention_heads": 12, "position_embedding_type": 7})"}) {
+        auto odd = presetFromHfConfig(config, "c.json");
+        EXPECT_FALSE(odd) << config;
+    }
+    auto mode = parsePreset(R"({"name": "x", "source": "s", "heads": 8, "mode": 5, "max_bias": 8})", "p.json");
+    ASSERT_FALSE(mode);
+    EXPECT_NE(mode.error().message.find("field `mode`"), std::string::npos) << mode.error().message;
 }

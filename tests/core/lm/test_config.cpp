@@ -156,6 +156,12 @@ TEST(LmConfig, RefusesUnknownAndMalformed) {
     expectRefused(R"({"model_type": "mpt", "n_layers": 1, "n_heads": 4, "d_model": 32, "vocab_size": 50,
         "attn_config": {"alibi": true, "qk_ln": true}})",
                   "qk_ln");
+    // A member of another type is refused by name, never thrown (the fuzzer's crash: nlohmann's
+    // value() threw type_error on "name": 4444444).
+    expectRefused(R"({"architectures": ["MPTForCausalLM"], "n_layers": 1, "n_heads": 4, "d_model": 32,
+        "vocab_size": 50, "ffn_config": {"ffn_type": "mptmlp", "ffn_act_fn": {"name": 4444444}},
+        "attn_config": {"alibi": true}})",
+                  "ffn_act_fn {\"name\":4444444} is not implemented");
 }
 
 TEST(ShardIndex, ReadsTheWeightMap) {
