@@ -99,4 +99,16 @@ std::string legendNote(std::size_t shown, std::size_t total) {
     return fmt::format("{} of {} listed", shown, total);
 }
 
+LegendRoom sharedLegendRoom(std::span<const LegendRoom> rooms) {
+    if (rooms.empty()) return {};
+    LegendRoom shared = rooms.front();
+    for (const LegendRoom& room : rooms.subspan(1)) {
+        shared.width = std::min(shared.width, room.width);
+        shared.rows = std::min(shared.rows, room.rows);
+        shared.swatch = std::max(shared.swatch, room.swatch);
+        shared.noteWidth = std::max(shared.noteWidth, room.noteWidth);
+    }
+    return shared;
+}
+
 }  // namespace alibi

@@ -77,3 +77,22 @@ TEST(LegendLayout, BriefNamesWhenOneColumnOfWholeNamesIsWiderThanTheRoom) {
     EXPECT_EQ(plan.columnWidth, 50.0);
     EXPECT_EQ(plan.shown.size(), 3u);
 }
+
+TEST(LegendLayout, SiblingPlotsInTheirSharedRoomListTheSameEntries) {
+    // 32 heads of "h3"-width 30 + swatch 20 = 50 (the note 70 + 20 = 90 sets the column): one
+    // column. The bias plot holds 10 lines, the attention plot beside it 9 (a longer title): on
+    // their own they list different heads (9 of them and 8).
+    const std::vector<LegendEntryWidths> entries(32, LegendEntryWidths{150, 30, false});
+    const LegendRoom bias{100, 10, 20, 70}, attention{120, 9, 20, 70};
+    ASSERT_NE(planLegend(entries, bias).shown, planLegend(entries, attention).shown);
+    const std::vector<LegendRoom> rooms{bias, attention};
+    const LegendRoom shared = sharedLegendRoom(rooms);
+    EXPECT_EQ(shared.width, 100.0);
+    EXPECT_EQ(shared.rows, 9);
+    EXPECT_EQ(planLegend(entries, shared).shown.size(), 8u);  // 9 lines, the note on the last
+    // A wider note or swatch in either is what both must leave room for.
+    const std::vector<LegendRoom> unequal{LegendRoom{100, 10, 24, 60}, LegendRoom{120, 9, 20, 75}};
+    EXPECT_EQ(sharedLegendRoom(unequal).swatch, 24.0);
+    EXPECT_EQ(sharedLegendRoom(unequal).noteWidth, 75.0);
+    EXPECT_EQ(sharedLegendRoom({}).rows, LegendRoom{}.rows);
+}

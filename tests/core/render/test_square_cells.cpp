@@ -74,3 +74,37 @@ TEST(SquareCellGrid, NoSquareCellsWithBandsButSquareWithoutDropTheBands) {
     EXPECT_LE(grid.picture.height, 140);
     for (const HeatmapTile& t : placed(112, grid.picture, 4, grid.labelBand)) EXPECT_EQ(t.width, t.height);
 }
+
+TEST(CellsAround, AllCellsWhenTheyFit) {
+    const CellRange all = cellsAround(16, 12, 600, 37.5);  // 16 x 37.5 = 600
+    EXPECT_EQ(all.first, 0);
+    EXPECT_EQ(all.count, 16);
+}
+
+TEST(CellsAround, WholeCellsWithTheMarkedOneInTheMiddle) {
+    // 16 cells of 55 px in 400 px: floor(400 / 55) = 7 whole cells; key 12 in the middle of them
+    // is keys 9..15 (12 - (7 - 1) / 2 = 9), which ends at the last key.
+    const CellRange keys = cellsAround(16, 12, 400, 55);
+    EXPECT_EQ(keys.first, 9);
+    EXPECT_EQ(keys.count, 7);
+    // Key 8: 8 - 3 = 5, keys 5..11.
+    EXPECT_EQ(cellsAround(16, 8, 400, 55).first, 5);
+}
+
+TEST(CellsAround, MovedInAtTheEnds) {
+    // 7 whole cells of 16: key 15 would start at 12 and run past the end; they end at key 15.
+    EXPECT_EQ(cellsAround(16, 15, 400, 55).first, 9);
+    // Key 1 would start at -2: they start at key 0.
+    EXPECT_EQ(cellsAround(16, 1, 400, 55).first, 0);
+    // An even count: 6 whole cells (330 of 340 px), key 8 is the third of 6..11.
+    const CellRange even = cellsAround(16, 8, 340, 55);
+    EXPECT_EQ(even.first, 6);
+    EXPECT_EQ(even.count, 6);
+}
+
+TEST(CellsAround, AtLeastOneCellAndNothingForNone) {
+    const CellRange one = cellsAround(16, 4, 30, 55);
+    EXPECT_EQ(one.first, 4);
+    EXPECT_EQ(one.count, 1);
+    EXPECT_EQ(cellsAround(0, 0, 400, 55).count, 0);
+}

@@ -39,6 +39,12 @@ struct LegendPlan {
 // The plan for `entries` in `room`: nothing for no entries; at least one column otherwise.
 [[nodiscard]] LegendPlan planLegend(std::span<const LegendEntryWidths> entries, const LegendRoom& room);
 
+// The room that each of sibling plots' rooms holds: the narrowest width, the fewest rows, the
+// widest swatch and note. Plots shown together over the same series plan their legends in it, so
+// that they list the same entries (issue 27 L9: at H = 32 the bias and the attention plot beside
+// it listed heads 0 1 2 5 10 16 21 26 31 and 0 1 2 6 12 19 25 31). The default room for none.
+[[nodiscard]] LegendRoom sharedLegendRoom(std::span<const LegendRoom> rooms);
+
 // The lines a plot must hold to list every entry under its whole name in the columns that fit
 // `room.width` (room.rows is ignored): what a view sizes a plot by when it can grow.
 [[nodiscard]] int legendRowsForAll(std::span<const LegendEntryWidths> entries, const LegendRoom& room);

@@ -35,4 +35,15 @@ struct SquareCellGrid {
 [[nodiscard]] SquareCellGrid squareCellGrid(int tiles, std::int64_t queries, std::int64_t keys, int width, int height,
                                             int gap, int labelBand);
 
+// A zoomed picture of `count` cells along one side, `cell` pixels each, in `length` pixels: the
+// whole cells it shows, `marked` in the middle of them (moved in at the ends: a window centred on
+// a cell near the edge would cut the first column in half, without its header or number; issue
+// 27 L1). At least one cell; every cell when they all fit. The head detail's zoom to a lesson's
+// cited cell, in both explorers.
+struct CellRange {
+    std::int64_t first = 0;
+    std::int64_t count = 0;
+};
+[[nodiscard]] CellRange cellsAround(std::int64_t count, std::int64_t marked, double length, double cell);
+
 }  // namespace alibi
