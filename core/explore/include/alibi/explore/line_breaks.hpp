@@ -43,9 +43,13 @@ struct WrappedLine {
     bool endsParagraph = false;  // the last line before a '\n' or the end
 };
 
-// `text` in lines no wider than `width` (as `measure` measures a piece of text), breaking only at
-// ordinary spaces and '\n' (the spaces at a break are dropped); a word wider than the line stands
-// alone on its line. Every paragraph gives at least one line, an empty one for an empty paragraph.
+// `text` in lines no wider than `width` (as `measure` measures a piece of text), breaking at
+// ordinary spaces and '\n' (the spaces at a break are dropped). A run wider than any line (a
+// formula joined by the keep…Whole functions) breaks, from where the line has room, at its own
+// no-break spaces; a word of it still wider, after a '/', '|', en dash or hyphen between letters,
+// else after a '(' before a letter; one with none of those stands alone on its line. Every
+// paragraph gives at least one line, an empty one for an empty paragraph. The lesson text's lines
+// in both explorers (Qt draws these lines too), the notes and read-outs of ImGui's views.
 [[nodiscard]] std::vector<WrappedLine> wrapLines(std::string_view text, double width,
                                                  const std::function<double(std::string_view)>& measure);
 
