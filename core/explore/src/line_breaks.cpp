@@ -61,8 +61,8 @@ std::string keepClausesWhole(std::string_view text) {
 namespace {
 
 bool isOperator(std::string_view word) {
-    static constexpr std::string_view kOperators[] = {"=", "\u2248", "\u00d7", "+",      "\u2212", "-",      "/",
-                                                      "<", ">",      "\u2264", "\u2265", "\u2192", "\u2026", "\u00b1"};
+    static constexpr std::string_view kOperators[] = {"=", "\u2248", "\u00d7", "+",      "\u2212", "-",      "/", "<",
+                                                      ">", "\u2264", "\u2265", "\u2192", "\u2026", "\u00b1", "->"};
     return std::find(std::begin(kOperators), std::end(kOperators), word) != std::end(kOperators);
 }
 
@@ -122,6 +122,24 @@ std::string keepFormulasWhole(std::string_view text) {
         if (newline == std::string_view::npos) break;
         out += '\n';
         lineStart = newline + 1;
+    }
+    return out;
+}
+
+std::string keepOperatorsWithTheirValues(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    std::size_t wordStart = 0;  // where the word before a space began
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != ' ') {
+            out += text[i];
+            if (text[i] == '\n') wordStart = i + 1;
+            continue;
+        }
+        const std::string_view word = text.substr(wordStart, i - wordStart);
+        const bool beforeValue = i + 1 < text.size() && text[i + 1] != ' ' && text[i + 1] != '\n';
+        out += isOperator(word) && beforeValue ? kNoBreakSpace : std::string_view(" ");
+        wordStart = i + 1;
     }
     return out;
 }

@@ -174,4 +174,18 @@ TEST(LineBreaks, SpacesInsideALineAreKept) {
     EXPECT_EQ(lines[0].text, "a   b");
 }
 
+TEST(LineBreaks, AnOperatorStaysWithItsValue) {
+    EXPECT_EQ(keepOperatorsWithTheirValues("configured m = 1/2 -> 1.65013e-13"),
+              nbsp("configured m =_1/2 ->_1.65013e-13"));
+    EXPECT_EQ(keepOperatorsWithTheirValues("Head 3, configured m = 1/32"), nbsp("Head 3, configured m =_1/32"));
+    // An operator at the end of a line or before another space keeps its ordinary space; the
+    // words around are untouched, a minus sign inside a number too.
+    EXPECT_EQ(keepOperatorsWithTheirValues("a =\nb = -0.5 x  y"), nbsp("a =\nb =_-0.5 x  y"));
+    // The line breaks before the arrow, never after it.
+    const auto lines = wrapLines(keepOperatorsWithTheirValues("configured m = 1/2 -> 1.65013e-13"), 20, monospaced);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].text, nbsp("configured m =_1/2"));
+    EXPECT_EQ(lines[1].text, nbsp("->_1.65013e-13"));
+}
+
 }  // namespace alibi::explore

@@ -38,6 +38,12 @@ inline constexpr int kWholePhrase = 40;
 inline constexpr int kShortGroup = 32;
 [[nodiscard]] std::string keepShortGroupsWhole(std::string_view text);
 
+// A read-out or title never ends a line with an operator and puts its value on the next
+// ("configured m = 1/2 ->" | "1.65013e-13", "Head 3, configured m =" | "1/32"): the space after
+// an operator standing alone (as keepFormulasWhole lists them, and "->") becomes unbreakable; the
+// line may still break before it ("configured m = 1/2" | "-> 1.65013e-13").
+[[nodiscard]] std::string keepOperatorsWithTheirValues(std::string_view text);
+
 struct WrappedLine {
     std::string text;
     bool endsParagraph = false;  // the last line before a '\n' or the end
