@@ -78,6 +78,16 @@ bool startsSum(std::string_view word) {
     return word.starts_with("\u03a3") || word.starts_with("\u2211");
 }
 
+// The end of a sentence: a word ending in '.', '!' or '?' (after a closing parenthesis too:
+// "1/128)."), which a number's decimal point never is (it is followed by a digit).
+bool endsSentence(std::string_view word) {
+    return !word.empty() && std::string_view(".!?").find(word.back()) != std::string_view::npos && word.size() > 1;
+}
+
+bool startsCapital(std::string_view word) {
+    return !word.empty() && word.front() >= 'A' && word.front() <= 'Z';
+}
+
 }  // namespace
 
 std::string keepFormulasWhole(std::string_view text) {
@@ -105,7 +115,8 @@ std::string keepFormulasWhole(std::string_view text) {
                 if (word[c] == ')' && callDepth > 0) --callDepth;
             }
             joins[k] = !word.empty() && !next.empty() &&
-                       (isOperator(word) || isOperator(next) || callDepth > 0 || startsSum(word) || loneSymbol(next));
+                       (isOperator(word) || isOperator(next) || callDepth > 0 || startsSum(word) || loneSymbol(next)) &&
+                       !(endsSentence(word) && startsCapital(next));
         }
         // A formula (a run of joined words) too long for a line keeps its breaks.
         for (std::size_t k = 0; k < words.size();) {
@@ -129,11 +140,16 @@ std::string keepFormulasWhole(std::string_view text) {
 std::string keepOperatorsWithTheirValues(std::string_view text) {
     std::string out;
     out.reserve(text.size() + text.size() / 8);
-    std::size_t wordStart = 0;  // where the word before a space began
+    std::size_t wordStart = 0;  // where the word before a space began (after a space of either kind)
     for (std::size_t i = 0; i < text.size(); ++i) {
         if (text[i] != ' ') {
             out += text[i];
             if (text[i] == '\n') wordStart = i + 1;
+            if (text.substr(i).starts_with(kNoBreakSpace)) {
+                out += text[i + 1];
+                wordStart = i + kNoBreakSpace.size();
+                ++i;
+            }
             continue;
         }
         const std::string_view word = text.substr(wordStart, i - wordStart);

@@ -376,7 +376,8 @@ Result<void> HeatmapPainter::valuesOfBatchAttention() {
             double* out = valuesOfRow(r);
             for (int x = 0; x < tileW_; ++x) {
                 const CellSpan keys = keySpan_[static_cast<std::size_t>(x)];
-                const std::int64_t first = std::max(keys.first, allowed.first), last = std::min(keys.last, allowed.last);
+                const std::int64_t first = std::max(keys.first, allowed.first),
+                                   last = std::min(keys.last, allowed.last);
                 if (first > last) {
                     out[x] = kMaskedValue;
                     continue;
@@ -488,9 +489,9 @@ Result<void> HeatmapPainter::valuesOfAttentionRows() {
             block.resize(queries.size() * static_cast<std::size_t>(K_));
             std::uint64_t credited = 0;  // of chunkUnits, for the panels done
             rows.compute(h, queries, block, [&](std::int64_t keysDone, std::int64_t keysAll) {
-                const auto due = static_cast<std::uint64_t>(static_cast<double>(chunkUnits) * 0.95 *
-                                                            static_cast<double>(keysDone) /
-                                                            static_cast<double>(std::max<std::int64_t>(keysAll, 1)));
+                const auto due =
+                    static_cast<std::uint64_t>(static_cast<double>(chunkUnits) * 0.95 * static_cast<double>(keysDone) /
+                                               static_cast<double>(std::max<std::int64_t>(keysAll, 1)));
                 if (due > credited) rowsDone.fetch_add(due - credited, std::memory_order_relaxed);
                 credited = std::max(credited, due);
                 if (stop.load(std::memory_order_relaxed)) return false;

@@ -181,11 +181,24 @@ TEST(LineBreaks, AnOperatorStaysWithItsValue) {
     // An operator at the end of a line or before another space keeps its ordinary space; the
     // words around are untouched, a minus sign inside a number too.
     EXPECT_EQ(keepOperatorsWithTheirValues("a =\nb = -0.5 x  y"), nbsp("a =\nb =_-0.5 x  y"));
+    // An operator word between no-break spaces another rule left counts too; those stay.
+    EXPECT_EQ(keepOperatorsWithTheirValues(nbsp("p_= softmax(x_/ t)")), nbsp("p_=_softmax(x_/_t)"));
     // The line breaks before the arrow, never after it.
     const auto lines = wrapLines(keepOperatorsWithTheirValues("configured m = 1/2 -> 1.65013e-13"), 20, monospaced);
     ASSERT_EQ(lines.size(), 2u);
     EXPECT_EQ(lines[0].text, nbsp("configured m =_1/2"));
     EXPECT_EQ(lines[1].text, nbsp("->_1.65013e-13"));
+}
+
+// A sentence's end stays a place to break, even before a one-character word: lesson 2 step 5's
+// "(1, 1/2, …, 1/128). A − B = (m_B − m_A)·(i − j) is" made one 35-character run of "1/128). A − B
+// = …", which Qt moved whole to the next line, leaving "(1, 1/2, …," half a line (the s41 ask).
+TEST(LineBreaks, ASentencesEndStaysABreakBeforeALoneCapital) {
+    EXPECT_EQ(marked(keepFormulasWhole("bug (1, 1/2, … 1/128). A − B = (m_B − m_A)·(i − j) is")),
+              "bug (1, 1/2,~…~1/128). A~−~B~=~(m_B~−~m_A)·(i~−~j) is");
+    // Before a lower-case word a lone symbol still joins its sentence ("16 L."), and so does a
+    // symbol after a number ("0.5 j").
+    EXPECT_EQ(marked(keepFormulasWhole("at 16 L. then 0.5 j")), "at 16~L. then 0.5~j");
 }
 
 }  // namespace alibi::explore
