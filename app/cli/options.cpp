@@ -1,5 +1,6 @@
-// Shared flags: registration (with one example each in --help), parsing with messages that
-// name the flag, and the session they produce. See options.hpp.
+// Shared flags: registration (with one example each in --help), how each one's text is checked
+// and applied, and the session they produce. See options.hpp; the numbers' parsing is
+// flag_values.cpp's, the output flags output_target.cpp's.
 #include "options.hpp"
 
 #include "errors.hpp"
@@ -10,57 +11,23 @@
 #include <alibi/explore/editing.hpp>
 #include <alibi/explore/snapshot.hpp>
 #include <alibi/figure/render_views.hpp>
-#include <alibi/io/output_file.hpp>
 #include <alibi/io/preset.hpp>
 #include <alibi/model/params.hpp>
 #include <alibi/render/figure_output.hpp>
 #include <alibi/render/render.hpp>
 
-#include <unistd.h>
-
 #include <fmt/format.h>
-#include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
 #include <sstream>
-#include <system_error>
 #include <type_traits>
 
 namespace alibi::cli {
 namespace {
-
-void addFlag(CLI::App& cmd, Flag& flag, const std::string& names, const std::string& typeName,
-             const std::string& help) {
-    flag.option = cmd.add_option(names, flag.value, help)->type_name(typeName);
-    flag.name = flag.option->get_name(false, true);
-    // get_name lists every spelling ("-o,--output"); messages use the long one.
-    if (const auto comma = flag.name.rfind(','); comma != std::string::npos) flag.name = flag.name.substr(comma + 1);
-}
-
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    return text;
-}
-
-// Parses a whole string as a double (no trailing garbage); nullopt otherwise.
-std::optional<double> toDouble(std::string_view text) {
-    text = trim(text);
-    if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-    if (text.empty()) return std::nullopt;
-    double value = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec == std::errc::result_out_of_range) return text.front() == '-' ? -HUGE_VAL : HUGE_VAL;
-    if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
-    return value;
-}
 
 Result<std::int64_t> intInRange(const Flag& flag, std::int64_t lo, std::int64_t hi, std::string_view what = {}) {
     auto value = parseIntegerFlag(flag);
@@ -93,62 +60,12 @@ std::vector<std::filesystem::path> presetFolders() {
 
 }  // namespace
 
-// ---------------------------------------------------------------------------
-// Number parsing
-
-Result<std::int64_t> parseIntegerFlag(const Flag& flag) {
-    const std::string_view text = trim(flag.value);
-    std::int64_t value = 0;
-    const char* first = text.data();
-    const char* last = first + text.size();
-    if (!text.empty() && text.front() == '+') ++first;
-    const auto [ptr, ec] = std::from_chars(first, last, value);
-    if (ec == std::errc() && ptr == last && first != last) return value;
-    // Accept integral numbers written in scientific form ("1e9"), refuse everything else.
-    if (const auto d = toDouble(text); d && std::isfinite(*d) && std::floor(*d) == *d) {
-        if (std::fabs(*d) < 9.2e18) return static_cast<std::int64_t>(*d);
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} is out of range: '{}'", flag.name, flag.value));
-    }
-    return fail(ErrorCode::InvalidArgument, fmt::format("{} must be a whole number, got '{}'", flag.name, flag.value));
-}
-
-Result<double> parseNumberFlag(const Flag& flag) {
-    const auto value = toDouble(flag.value);
-    if (!value || !std::isfinite(*value))
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("{} must be a finite number, got '{}'", flag.name, flag.value));
-    return *value;
-}
-
-Result<std::uint64_t> parseByteSize(const Flag& flag) {
-    std::string_view text = trim(flag.value);
-    std::size_t split = 0;
-    while (split < text.size() && (std::isdigit(static_cast<unsigned char>(text[split])) || text[split] == '.'))
-        ++split;
-    const auto number = toDouble(text.substr(0, split));
-    std::string suffix(text.substr(split));
-    for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (suffix.ends_with("IB"))
-        suffix.resize(suffix.size() - 2);
-    else if (suffix.size() > 1 && suffix.ends_with("B"))
-        suffix.resize(suffix.size() - 1);
-    double multiplier = 0;
-    if (suffix.empty() || suffix == "B")
-        multiplier = 1;
-    else if (suffix == "K")
-        multiplier = 1024.0;
-    else if (suffix == "M")
-        multiplier = 1024.0 * 1024;
-    else if (suffix == "G")
-        multiplier = 1024.0 * 1024 * 1024;
-    else if (suffix == "T")
-        multiplier = 1024.0 * 1024 * 1024 * 1024;
-    if (!number || multiplier == 0 || !(*number > 0) || *number * multiplier >= 9.2e18)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("{} must be a positive size in bytes with an optional K, M, G or T suffix "
-                                "(e.g. 512M, 2G), got '{}'",
-                                flag.name, flag.value));
-    return static_cast<std::uint64_t>(*number * multiplier);
+void addFlag(CLI::App& cmd, Flag& flag, const std::string& names, const std::string& typeName,
+             const std::string& help) {
+    flag.option = cmd.add_option(names, flag.value, help)->type_name(typeName);
+    flag.name = flag.option->get_name(false, true);
+    // get_name lists every spelling ("-o,--output"); messages use the long one.
+    if (const auto comma = flag.name.rfind(','); comma != std::string::npos) flag.name = flag.name.substr(comma + 1);
 }
 
 // ---------------------------------------------------------------------------
@@ -635,26 +552,6 @@ void addBatchFlags(CLI::App& cmd, SessionFlags& f) {
     addGroup(cmd, f, Group::Batch);
 }
 
-void addOutputFlags(CLI::App& cmd, OutputFlags& flags, std::span<const FileFormat> formats, bool required,
-                    bool tensorExport) {
-    std::string names;
-    for (const FileFormat format : formats) names += fmt::format("{}{}", names.empty() ? "" : ", ", formatName(format));
-    addFlag(cmd, flags.output, "-o,--output", "FILE",
-            std::string(required ? "Output file (required)" : "Output file (default: stdout)") +
-                "; '-' writes a text format to stdout. The format follows the extension unless --format is given. "
-                "Example: -o " +
-                (tensorExport ? "bias.npy"
-                 : required   ? "grid.png"
-                              : "out.json"));
-    addFlag(cmd, flags.format, "--format", "FORMAT",
-            fmt::format("Output format: {} (default: from -o's extension). Example: --format {}", names,
-                        formatName(formats.size() > 1 ? formats[1] : formats[0])));
-    if (tensorExport)
-        cmd.add_flag("--allow-nonfinite", flags.allowNonFinite,
-                     "JSON only: write -Infinity as Python's json module does, instead of refusing a non-finite value. "
-                     "Example: --mask -inf --format json --allow-nonfinite");
-}
-
 // ---------------------------------------------------------------------------
 // Session
 
@@ -730,91 +627,6 @@ Result<Settings> buildSettings(const SessionFlags& f) {
                     fmt::format("--query must be between 0 and {} (Q - 1), or -1 for the last row; got {}",
                                 b.queries - 1, s.queryRow));
     return settings;
-}
-
-// ---------------------------------------------------------------------------
-// Output
-
-namespace {
-bool g_quiet = false;  // set once, by main() after parsing, before any command runs
-}  // namespace
-
-void setQuiet(bool quiet) {
-    g_quiet = quiet;
-}
-bool quiet() {
-    return g_quiet;
-}
-
-bool isTextFormat(FileFormat format) {
-    return format == FileFormat::Text || format == FileFormat::Csv || format == FileFormat::Json ||
-           format == FileFormat::Svg;
-}
-
-Result<OutputTarget> resolveOutput(const OutputFlags& flags, std::span<const FileFormat> formats,
-                                   std::optional<FileFormat> fallback) {
-    std::string names;
-    for (const FileFormat format : formats) names += fmt::format("{}{}", names.empty() ? "" : ", ", formatName(format));
-    const auto allowed = [&](FileFormat format) {
-        for (const FileFormat f : formats)
-            if (f == format) return true;
-        return false;
-    };
-
-    OutputTarget target;
-    target.path = flags.output.given() ? flags.output.value : "-";
-    if (auto ok = checkNotAnInput(target.path); !ok) return std::unexpected(ok.error());
-    if (flags.output.given() && flags.output.value.empty())
-        return fail(ErrorCode::InvalidArgument, "-o/--output is empty: give a file name, or '-' for stdout");
-    if (!flags.output.given() && !fallback)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("-o/--output is required: give a file, e.g. -o out.{}", formatName(formats[0])));
-
-    if (flags.format.given()) {
-        const auto format = parseFormat(flags.format.value);
-        if (!format || !allowed(*format))
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("--format must be one of {} here, got '{}'", names, flags.format.value));
-        target.format = *format;
-    } else if (target.toStdout()) {
-        // stdout: the command's text default, if it has one.
-        if (!fallback || (!isTextFormat(*fallback) && ::isatty(STDOUT_FILENO) == 1)) {
-            std::string textNames;
-            for (const FileFormat format : formats)
-                if (isTextFormat(format))
-                    textNames += fmt::format("{}{}", textNames.empty() ? "" : " or ", formatName(format));
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("-o - writes to stdout, which needs a text --format ({}); give one, or -o FILE",
-                                    textNames));
-        }
-        target.format = *fallback;
-    } else {
-        const auto format = formatFromPath(target.path);
-        if (!format)
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("cannot tell the format of '{}': it has no known extension and --format is not "
-                                    "given; add an extension to -o (e.g. .{}) or give --format ({})",
-                                    target.path, formatName(formats[0]), names));
-        if (!allowed(*format))
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("-o {}: the {} format is not available here; use one of {} (or give --format)",
-                                    target.path, formatName(*format), names));
-        target.format = *format;
-    }
-    // Binary formats go to a pipe or a redirected stdout; a terminal would show noise.
-    if (target.toStdout() && !isTextFormat(target.format) && ::isatty(STDOUT_FILENO) == 1)
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("cannot write binary {} to stdout (-o -) when it is a terminal: pipe or redirect it "
-                                "(-o - | python3 ..., > out.{}), or give -o FILE",
-                                formatName(target.format), formatName(target.format)));
-    return target;
-}
-
-Result<void> writeText(const std::string& path, std::string_view text) {
-    if (path != "-") return writeFileAtomic(path, text);
-    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-        return fail(ErrorCode::Io, fmt::format("cannot write to stdout: {}", std::strerror(errno)));
-    return {};
 }
 
 }  // namespace alibi::cli

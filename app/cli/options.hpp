@@ -55,6 +55,9 @@ struct Settings {
     CompareOverrides compareB;       // render --what compare: B (--b-scheme, ...; default geometric slopes)
 };
 
+// Registers a flag taking a value; `flag.name` becomes its long spelling, for messages.
+void addFlag(CLI::App& cmd, Flag& flag, const std::string& names, const std::string& typeName, const std::string& help);
+
 // --config and --max-memory: every subcommand takes them (addSessionFlags includes them).
 void addCommonFlags(CLI::App& cmd, SessionFlags& flags);
 void addSessionFlags(CLI::App& cmd, SessionFlags& flags, FlagLevel level);
@@ -82,6 +85,9 @@ struct OutputTarget {
 
 // Whole text content to a file atomically, or to stdout for "-".
 [[nodiscard]] Result<void> writeText(const std::string& path, std::string_view text);
+
+// A flag's text without its leading and trailing spaces and tabs.
+[[nodiscard]] std::string_view trim(std::string_view text);
 
 // Number parsing with messages that name the flag.
 [[nodiscard]] Result<std::int64_t> parseIntegerFlag(const Flag& flag);
