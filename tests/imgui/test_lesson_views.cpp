@@ -352,6 +352,49 @@ TEST_P(LessonViews, TheHeadGridUsesTheRoom) {
     EXPECT_NEAR(t.width / K, t.height / Q, 1.0 / std::min(Q, K) + 1e-9);
 }
 
+// Lesson 1 step 2 cites query 12, key 4 of head 2 ("-1/8 x 8 = -1"). At 1920x1080 presentation
+// the fitted 16 x 16 cells were ~27 px, "too small for their numbers", with 60 % of the width
+// empty (issue 27 L7): the detail zooms to the cited cell so that its neighbours' numbers print
+// at the interface's size, showing the whole cells around it (the core's cellsAround), and the
+// step lays out without problems.
+class CitedCellZoom : public LessonViews {};
+TEST_P(CitedCellZoom, TheDetailPrintsTheNumbersAroundTheCitedCell) {
+    ASSERT_TRUE(m_explorer->openLesson("alibi-in-five-steps"));
+    goToStep(2);
+    ASSERT_EQ(state().view, View::Detail);
+    const LessonMark& mark = state().lessonMark;
+    ASSERT_EQ(mark.cellHead, 2);
+    ASSERT_EQ(mark.query, 12);
+    ASSERT_EQ(mark.key, 4);
+    const AppState::DetailCells& cells = state().detailCells;
+    EXPECT_TRUE(cells.numbers) << "the detail prints no cell numbers";
+    EXPECT_GE(mark.query, cells.firstQuery);
+    EXPECT_LT(mark.query, cells.firstQuery + cells.queryCount)
+        << "rows " << cells.firstQuery << " + " << cells.queryCount;
+    EXPECT_GE(mark.key, cells.firstKey);
+    EXPECT_LT(mark.key, cells.firstKey + cells.keyCount) << "keys " << cells.firstKey << " + " << cells.keyCount;
+    // The window the core's rule gives for the cells drawn, and square cells.
+    const ScreenRect r = state().detailRect;
+    ASSERT_GT(cells.keyCount, 0);
+    ASSERT_GT(cells.queryCount, 0);
+    const double cellWidth = r.width / static_cast<double>(cells.keyCount);
+    EXPECT_NEAR(cellWidth, r.height / static_cast<double>(cells.queryCount), 1.0);
+    EXPECT_GE(cellWidth, ImGui::GetFontSize() + 3.0) << "cells smaller than a line of the interface's text";
+    if (cells.zoomed) {
+        EXPECT_EQ(cellsAround(cells.queries, mark.query, r.height + 0.5, cellWidth).first, cells.firstQuery);
+        EXPECT_EQ(cellsAround(cells.keys, mark.key, r.width + 0.5, cellWidth).count, cells.keyCount);
+    }
+    for (const LayoutProblem& p : checkTextLayout(*ImGui::GetDrawData())) ADD_FAILURE() << p.describe();
+}
+INSTANTIATE_TEST_SUITE_P(Displays, CitedCellZoom,
+                         ::testing::Values(Display{1920, 1080, true}, Display{1280, 720, true},
+                                           Display{1920, 1080, true, true}, Display{1280, 720, true, true}),
+                         [](const auto& info) {
+                             return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
+                                    (info.param.presentation ? "_presentation" : "") +
+                                    (info.param.parameters ? "_parameters" : "");
+                         });
+
 // Every step of the five lessons: the layout check (layout_check.hpp) finds nothing in the
 // frame that shows it. With the Parameters panel open in presentation mode at 1280x720 the s39
 // review found stage plots 25 px tall with their ticks on each other, the mass table's rows
@@ -391,7 +434,8 @@ INSTANTIATE_TEST_SUITE_P(Displays, LessonViews, ::testing::Values(Display{1280, 
 // the attention maps view's room, laid out by panel_maps).
 INSTANTIATE_TEST_SUITE_P(Displays, LessonLayout,
                          ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false},
-                                           Display{1280, 720, true, true}),
+                                           Display{1280, 720, true, true}, Display{1920, 1080, true},
+                                           Display{1920, 1080, true, true}),
                          [](const auto& info) {
                              return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
                                     (info.param.presentation ? "_presentation" : "") +
