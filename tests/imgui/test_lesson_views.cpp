@@ -385,6 +385,15 @@ TEST_P(CitedCellZoom, TheDetailPrintsTheNumbersAroundTheCitedCell) {
         EXPECT_EQ(cellsAround(cells.keys, mark.key, r.width + 0.5, cellWidth).count, cells.keyCount);
     }
     for (const LayoutProblem& p : checkTextLayout(*ImGui::GetDrawData())) ADD_FAILURE() << p.describe();
+    // Hovering the cited cell where it is drawn reads out that cell (the window's offset applied).
+    ImGui::GetIO().MousePos =
+        ImVec2(r.x + (static_cast<float>(mark.key - cells.firstKey) + 0.5f) * static_cast<float>(cellWidth),
+               r.y + (static_cast<float>(mark.query - cells.firstQuery) + 0.5f) * static_cast<float>(cellWidth));
+    frame();
+    frame();
+    std::string readout;
+    for (const TextRun& run : textRuns(*ImGui::GetDrawData())) readout += run.text + "\n";
+    EXPECT_NE(readout.find("8 = -1"), std::string::npos) << readout;
 }
 INSTANTIATE_TEST_SUITE_P(Displays, CitedCellZoom,
                          ::testing::Values(Display{1920, 1080, true}, Display{1280, 720, true},
