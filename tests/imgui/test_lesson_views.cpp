@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace alibi::imgui {
@@ -398,6 +399,52 @@ TEST_P(CitedCellZoom, TheDetailPrintsTheNumbersAroundTheCitedCell) {
 INSTANTIATE_TEST_SUITE_P(Displays, CitedCellZoom,
                          ::testing::Values(Display{1920, 1080, true}, Display{1280, 720, true},
                                            Display{1920, 1080, true, true}, Display{1280, 720, true, true}),
+                         [](const auto& info) {
+                             return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
+                                    (info.param.presentation ? "_presentation" : "") +
+                                    (info.param.parameters ? "_parameters" : "");
+                         });
+
+// Lesson 5 step 5 (the distance plot, the file's line and the prior at m* dashed in turn), and
+// step 4 with its "vs distance" tab (a plot cut at distance 33 of 64): every note the plot has
+// is on screen, in the column under the legend or, where that has no room (1280x720 with the
+// Parameters panel: the s40 re-check dropped "dashed in turn" and the distances' cut), in the
+// tooltip of the (?) in the plot's corner.
+class DistanceNotes : public LessonViews {
+protected:
+    // The whole text on screen, with the (?)'s tooltip opened where a (?) is drawn.
+    std::string shownText() {
+        std::string all;
+        std::optional<ImVec2> mark;
+        for (const TextRun& run : textRuns(*ImGui::GetDrawData())) {
+            all += run.text + "\n";
+            if (run.text == "(?)" || run.text.ends_with(" (?)"))
+                mark = ImVec2(run.max.x - 4.0f, (run.min.y + run.max.y) / 2);
+        }
+        if (!mark) return all;
+        ImGui::GetIO().MousePos = *mark;
+        frame();
+        frame();
+        for (const TextRun& run : textRuns(*ImGui::GetDrawData())) all += run.text + "\n";
+        return all;
+    }
+};
+TEST_P(DistanceNotes, EveryNoteOfTheDistancePlotIsShown) {
+    ASSERT_TRUE(m_explorer->openLesson("reading-a-real-model"));
+    goToMapsStep(4);
+    state().maps.side = MapsSide::Distance;
+    settle();
+    for (int i = 0; i < 4; ++i) frame();
+    std::string text = shownText();
+    EXPECT_NE(text.find("distances 0 to"), std::string::npos) << "step 4, vs distance:\n" << text;
+    goToMapsStep(5);
+    ASSERT_EQ(state().maps.side, MapsSide::Distance);
+    text = shownText();
+    EXPECT_NE(text.find("dashed in turn"), std::string::npos) << "step 5:\n" << text;
+}
+INSTANTIATE_TEST_SUITE_P(Displays, DistanceNotes,
+                         ::testing::Values(Display{1280, 720, true}, Display{1280, 720, true, true},
+                                           Display{1920, 1080, true}, Display{1920, 1080, true, true}),
                          [](const auto& info) {
                              return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
                                     (info.param.presentation ? "_presentation" : "") +
