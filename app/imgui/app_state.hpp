@@ -213,9 +213,17 @@ struct AppState {
     // ---- head grid
     int gridWidth = 0;  // pixels the grid panel has room for (the renderer's target size)
     int gridHeight = 0;
-    int gridLabelBand = 0;               // pixels above each tile for its label (a text line)
-    ScreenRect gridRect;                 // where the grid image was drawn last frame
-    ScreenRect detailRect;               // where the head detail's picture was drawn last frame (tests)
+    int gridLabelBand = 0;  // pixels above each tile for its label (a text line)
+    ScreenRect gridRect;    // where the grid image was drawn last frame
+    ScreenRect detailRect;  // where the head detail's picture was drawn last frame (tests)
+    // The head detail's cells shown last frame (tests): all of them, or the window of whole cells
+    // around a lesson's cited cell its zoom shows; and whether their numbers were printed.
+    struct DetailCells {
+        std::int64_t firstQuery = 0, queryCount = 0, queries = 0;
+        std::int64_t firstKey = 0, keyCount = 0, keys = 0;
+        bool zoomed = false;
+        bool numbers = false;
+    } detailCells;
     bool logColors = false;              // attention: log10 colour scale (probabilities span orders of magnitude)
     std::optional<HoverCell> hoverCell;  // cell under the mouse, if any
     std::string hoverReadout;            // the read-out text shown for it (the explore layer's)

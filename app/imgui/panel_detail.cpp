@@ -12,6 +12,7 @@
 #include <alibi/explore/readout.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/square_cells.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <algorithm>
@@ -25,17 +26,27 @@ namespace alibi::imgui {
 
 namespace {
 
-// The tiles of `map` as drawn at `zoomX` x `zoomY` screen pixels per image pixel.
-std::vector<HeatmapTile> zoomedTiles(const Heatmap& map, float zoomX, float zoomY) {
-    std::vector<HeatmapTile> tiles = map.tiles;
-    for (HeatmapTile& t : tiles) {
-        t.x = static_cast<int>(std::lround(static_cast<float>(t.x) * zoomX));
-        t.y = static_cast<int>(std::lround(static_cast<float>(t.y) * zoomY));
-        t.width = static_cast<int>(std::lround(static_cast<float>(t.width) * zoomX));
-        t.height = static_cast<int>(std::lround(static_cast<float>(t.height) * zoomY));
+// The cells on screen: `keys` x `queries` of the head's K x Q (all of them, or the window a zoom
+// to a lesson's cited cell shows), the first of them at `at`, each `cellWidth` x `cellHeight`.
+struct ShownCells {
+    ImVec2 at;
+    float cellWidth = 0, cellHeight = 0;
+    CellRange keys, queries;
+    std::int64_t keyCount = 0, queryCount = 0;  // K and Q, the whole head's
+
+    [[nodiscard]] float x(std::int64_t key) const { return at.x + static_cast<float>(key - keys.first) * cellWidth; }
+    [[nodiscard]] float y(std::int64_t query) const {
+        return at.y + static_cast<float>(query - queries.first) * cellHeight;
     }
-    return tiles;
-}
+    [[nodiscard]] ImVec2 size() const {
+        return ImVec2(static_cast<float>(keys.count) * cellWidth, static_cast<float>(queries.count) * cellHeight);
+    }
+    [[nodiscard]] bool shows(std::int64_t query, std::int64_t key) const {
+        return query >= queries.first && query < queries.first + queries.count && key >= keys.first &&
+               key < keys.first + keys.count;
+    }
+    [[nodiscard]] bool zoomed() const { return keys.count < keyCount || queries.count < queryCount; }
+};
 
 // The size cell numbers and axis numbers are printed at for cells `cellHeight` tall: the
 // interface's text size, smaller where the rows are shorter (never under 10 px).
@@ -55,30 +66,44 @@ std::optional<CellNumbers> cellNumbers(const GridResult& detail, float fontSize,
         [fontSize](std::string_view s) { return textWidth(std::string(s), fontSize); }, room);
 }
 
-// Prints each value in its cell when the cells are wide enough for the text; false when they are
-// too small (the caller says so).
-bool drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoomX, float zoomY) {
-    if (detail.values.empty() || detail.heatmap.tiles.empty()) return true;
-    const HeatmapTile tile = zoomedTiles(detail.heatmap, zoomX, zoomY).front();
-    const BiasParams& bias = detail.request.heatmap.attention.bias;
-    const std::int64_t queries = bias.queries;
-    const std::int64_t keys = bias.keyCount();
-    const float cellWidth = static_cast<float>(tile.width) / static_cast<float>(keys);
-    const float cellHeight = static_cast<float>(tile.height) / static_cast<float>(queries);
-    const float fontSize = numberFontSize(cellHeight);
-    if (cellHeight < fontSize) return false;
-    const auto numbers = cellNumbers(detail, fontSize, cellWidth - 2.0f);
+// The room between a zoomed cell's number and its neighbours' (the cells have no grid lines:
+// "-1.000-0.875" read as one number).
+float numberMargin() {
+    return std::ceil(ImGui::GetFontSize() * 0.3f);
+}
+
+// The square cell in which every number of the head prints at the interface's text size with its
+// most exact decimals (the Qt detail's cellForNumbers): a line and 3 px tall, the widest number,
+// 2 px and numberMargin wide. 0 without numbers.
+float cellForNumbers(const GridResult& detail) {
+    const float fontSize = ImGui::GetFontSize();
+    const auto exact = cellNumbers(detail, fontSize, FLT_MAX);
+    if (!exact) return 0.0f;
+    float widest = 0.0f;
+    for (const std::string& text : exact->texts) widest = std::max(widest, textWidth(text, fontSize));
+    return std::ceil(std::max(fontSize + 3.0f, widest + 2.0f + numberMargin()));
+}
+
+// Prints each shown value in its cell when the cells are wide enough for the text; false when
+// they are too small (the caller says so).
+bool drawCellNumbers(const GridResult& detail, const ShownCells& cells) {
+    if (detail.values.empty()) return true;
+    const float fontSize = numberFontSize(cells.cellHeight);
+    if (cells.cellHeight < fontSize) return false;
+    const auto numbers =
+        cellNumbers(detail, fontSize, cells.cellWidth - 2.0f - (cells.zoomed() ? numberMargin() : 0.0f));
     if (!numbers) return false;
+    const HeatmapTile& tile = detail.heatmap.tiles.front();
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    for (std::int64_t i = 0; i < queries; ++i) {
-        for (std::int64_t j = 0; j < keys; ++j) {
-            const std::size_t n = static_cast<std::size_t>(i * keys + j);
+    for (std::int64_t i = cells.queries.first; i < cells.queries.first + cells.queries.count; ++i) {
+        for (std::int64_t j = cells.keys.first; j < cells.keys.first + cells.keys.count; ++j) {
+            const std::size_t n = static_cast<std::size_t>(i * cells.keyCount + j);
             const double value = detail.values[n];
             if (std::isnan(value)) continue;  // masked: the grey cell says it
             const std::string& text = numbers->texts[n];
             const float width = textWidth(text, fontSize);
-            const float x = origin.x + static_cast<float>(tile.x) + (static_cast<float>(j) + 0.5f) * cellWidth;
-            const float y = origin.y + static_cast<float>(tile.y) + (static_cast<float>(i) + 0.5f) * cellHeight;
+            const float x = cells.x(j) + 0.5f * cells.cellWidth;
+            const float y = cells.y(i) + 0.5f * cells.cellHeight;
             // Light text on dark cells, dark on light (the colormaps run dark to light).
             const double lo = tile.lo, hi = tile.hi;
             const double t = hi > lo ? (value - lo) / (hi - lo) : 0.5;
@@ -93,26 +118,22 @@ bool drawCellNumbers(const GridResult& detail, ImVec2 origin, float zoomX, float
 // Where the cells are too small for their numbers, the number of a lesson's marked cell (the one
 // its text quotes) beside the cell, on a dark box outlined in the lesson's orange: right of the
 // cell, or left of it when the picture's right edge is nearer.
-void drawMarkedCellNumber(const LessonMark& mark, const GridResult& detail, ImVec2 origin, float zoomX, float zoomY) {
-    if (detail.values.empty() || detail.heatmap.tiles.empty()) return;
-    const HeatmapTile tile = zoomedTiles(detail.heatmap, zoomX, zoomY).front();
-    const BiasParams& bias = detail.request.heatmap.attention.bias;
-    const std::int64_t queries = bias.queries, keys = bias.keyCount();
-    if (tile.head != mark.cellHead || mark.query < 0 || mark.key < 0 || mark.query >= queries || mark.key >= keys)
+void drawMarkedCellNumber(const LessonMark& mark, const GridResult& detail, const ShownCells& cells) {
+    if (detail.values.empty() || detail.heatmap.tiles.front().head != mark.cellHead ||
+        !cells.shows(mark.query, mark.key))
         return;
-    const double value = detail.values[static_cast<std::size_t>(mark.query * keys + mark.key)];
+    const double value = detail.values[static_cast<std::size_t>(mark.query * cells.keyCount + mark.key)];
     if (std::isnan(value)) return;
     const std::string text =
         alibi::formatCellValue(value, detail.request.heatmap.what == RenderWhat::Attention, /*narrow=*/false);
-    const float cellWidth = static_cast<float>(tile.width) / static_cast<float>(keys);
-    const float cellHeight = static_cast<float>(tile.height) / static_cast<float>(queries);
-    const float x0 = origin.x + static_cast<float>(tile.x) + static_cast<float>(mark.key) * cellWidth;
-    const float yMid = origin.y + static_cast<float>(tile.y) + (static_cast<float>(mark.query) + 0.5f) * cellHeight;
+    const float x0 = cells.x(mark.key);
+    const float yMid = cells.y(mark.query) + 0.5f * cells.cellHeight;
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
     const float pad = 4.0f, gap = std::max(3.0f, ImGui::GetFontSize() / 5.0f) + 3.0f;
-    const float right = origin.x + static_cast<float>(tile.x + tile.width);
-    const bool toRight = x0 + cellWidth + gap + size.x + 2 * pad <= right || x0 - origin.x < right - x0 - cellWidth;
-    const float boxX = toRight ? x0 + cellWidth + gap : x0 - gap - size.x - 2 * pad;
+    const float left = cells.at.x, right = left + cells.size().x;
+    const bool toRight =
+        x0 + cells.cellWidth + gap + size.x + 2 * pad <= right || x0 - left < right - x0 - cells.cellWidth;
+    const float boxX = toRight ? x0 + cells.cellWidth + gap : x0 - gap - size.x - 2 * pad;
     const ImVec2 a(std::floor(boxX), std::floor(yMid - size.y * 0.5f - pad));
     const ImVec2 b(a.x + size.x + 2 * pad, a.y + size.y + 2 * pad);
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -121,35 +142,64 @@ void drawMarkedCellNumber(const LessonMark& mark, const GridResult& detail, ImVe
     draw->AddText(ImVec2(a.x + pad, a.y + pad), IM_COL32(255, 255, 255, 255), text.c_str());
 }
 
-// The query numbers left of the map and the key numbers above it (the core's index ticks: every
-// row and column where they are a line apart), so "key 12" need not be counted.
-void drawAxisNumbers(const GridResult& detail, ImVec2 origin, float zoomX, float zoomY, float fontSize) {
-    if (detail.heatmap.tiles.empty()) return;
-    const HeatmapTile tile = zoomedTiles(detail.heatmap, zoomX, zoomY).front();
-    const BiasParams& bias = detail.request.heatmap.attention.bias;
-    const std::int64_t queries = bias.queries, keys = bias.keyCount();
-    if (queries <= 0 || keys <= 0) return;
-    const double cellWidth = static_cast<double>(tile.width) / static_cast<double>(keys);
-    const double cellHeight = static_cast<double>(tile.height) / static_cast<double>(queries);
+// The query numbers left of the shown cells and the key numbers above them (the core's index
+// ticks: every row and column where they are a line apart), so "key 12" need not be counted.
+void drawAxisNumbers(const ShownCells& cells, float fontSize) {
+    if (cells.queries.count <= 0 || cells.keys.count <= 0) return;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-    const float widest = textWidth(std::to_string(std::max(queries, keys) - 1), fontSize);
-    for (const std::int64_t i : alibi::indexTicks(queries, cellHeight, fontSize + 1.0)) {
+    const float widest = textWidth(std::to_string(std::max(cells.queryCount, cells.keyCount) - 1), fontSize);
+    for (const std::int64_t n : alibi::indexTicks(cells.queries.count, cells.cellHeight, fontSize + 1.0)) {
+        const std::int64_t i = cells.queries.first + n;
         const std::string text = std::to_string(i);
-        const float y = origin.y + static_cast<float>(tile.y + (static_cast<double>(i) + 0.5) * cellHeight);
+        const float y = cells.y(i) + 0.5f * cells.cellHeight;
         draw->AddText(ImGui::GetFont(), fontSize,
-                      ImVec2(origin.x + static_cast<float>(tile.x) - textWidth(text, fontSize) - 4.0f,
-                             std::floor(y - fontSize * 0.5f)),
-                      ink, text.c_str());
+                      ImVec2(cells.at.x - textWidth(text, fontSize) - 4.0f, std::floor(y - fontSize * 0.5f)), ink,
+                      text.c_str());
     }
-    for (const std::int64_t j : alibi::indexTicks(keys, cellWidth, widest + 6.0)) {
+    for (const std::int64_t n : alibi::indexTicks(cells.keys.count, cells.cellWidth, widest + 6.0)) {
+        const std::int64_t j = cells.keys.first + n;
         const std::string text = std::to_string(j);
-        const float x = origin.x + static_cast<float>(tile.x + (static_cast<double>(j) + 0.5) * cellWidth);
+        const float x = cells.x(j) + 0.5f * cells.cellWidth;
         draw->AddText(ImGui::GetFont(), fontSize,
-                      ImVec2(std::floor(x - textWidth(text, fontSize) * 0.5f),
-                             origin.y + static_cast<float>(tile.y) - fontSize - 3.0f),
-                      ink, text.c_str());
+                      ImVec2(std::floor(x - textWidth(text, fontSize) * 0.5f), cells.at.y - fontSize - 3.0f), ink,
+                      text.c_str());
     }
+}
+
+// Where a zoom shows part of the head: a thin track along the shown cells' bottom and right edges
+// with a thumb for the part shown (as the Qt detail's scroll bars), in the gap the bands leave.
+void drawShownPartMarks(const ShownCells& cells) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImU32 track = ImGui::GetColorU32(ImGuiCol_ScrollbarBg), thumb = ImGui::GetColorU32(ImGuiCol_ScrollbarGrab);
+    const float bar = 4.0f;
+    const ImVec2 size = cells.size();
+    const auto part = [](float start, float length, CellRange range, std::int64_t count) {
+        const float n = static_cast<float>(std::max<std::int64_t>(count, 1));
+        return std::pair{start + length * static_cast<float>(range.first) / n,
+                         start + length * static_cast<float>(range.first + range.count) / n};
+    };
+    if (cells.keys.count < cells.keyCount) {
+        const float y = cells.at.y + size.y + 2.0f;
+        draw->AddRectFilled(ImVec2(cells.at.x, y), ImVec2(cells.at.x + size.x, y + bar), track, bar / 2);
+        const auto [a, b] = part(cells.at.x, size.x, cells.keys, cells.keyCount);
+        draw->AddRectFilled(ImVec2(a, y), ImVec2(b, y + bar), thumb, bar / 2);
+    }
+    if (cells.queries.count < cells.queryCount) {
+        const float x = cells.at.x + size.x + 2.0f;
+        draw->AddRectFilled(ImVec2(x, cells.at.y), ImVec2(x + bar, cells.at.y + size.y), track, bar / 2);
+        const auto [a, b] = part(cells.at.y, size.y, cells.queries, cells.queryCount);
+        draw->AddRectFilled(ImVec2(x, a), ImVec2(x + bar, b), thumb, bar / 2);
+    }
+}
+
+// "rows 7–15, keys 0–15 of 16 x 16 (zoomed to the cited cell)": which part a zoom shows.
+std::string shownPartText(const ShownCells& cells) {
+    const auto span = [](CellRange r) {
+        return std::to_string(r.first) + "\u2013" + std::to_string(r.first + r.count - 1);
+    };
+    return "rows " + span(cells.queries) + ", keys " + span(cells.keys) + " of " + std::to_string(cells.queryCount) +
+           " x " + std::to_string(cells.keyCount) + " (zoomed to the cited cell)";
 }
 
 }  // namespace
@@ -187,57 +237,116 @@ void drawDetailView(AppState& state, const Model& model) {
         return;
     }
     const Image& image = detail->heatmap.image;
-    if (image.width <= 0 || image.height <= 0) return;
+    if (image.width <= 0 || image.height <= 0 || detail->heatmap.tiles.empty()) return;
     // The image fills the room its shape allows with square cells (a square head fills the view's
     // height; Q = 4 queries of K = 16 keys a strip as wide as the view), cells kept crisp (the
     // texture samples the nearest pixel). The read-out and the notes go under the picture, or in
     // a column right of the colour bar when that lets the picture grow (a lesson's strip leaves a
     // wide, short view): the picture then takes the whole height.
     const float imageWidth = static_cast<float>(image.width), imageHeight = static_cast<float>(image.height);
-    const BiasParams& shownBias = detail->request.heatmap.attention.bias;
-    const auto queries = static_cast<float>(std::max<std::int64_t>(shownBias.queries, 1));
+    const HeatmapParams& params = detail->request.heatmap;
+    const BiasParams& bias = params.attention.bias;
+    const std::int64_t Q = std::max<std::int64_t>(bias.queries, 1), K = std::max<std::int64_t>(bias.keyCount(), 1);
     // Bands for the query numbers (left) and the key numbers (above).
     const float axisFont = ImGui::GetFontSize();
-    const float leftBand = textWidth(std::to_string(static_cast<long long>(queries) - 1), axisFont) + 6.0f;
+    const float leftBand = textWidth(std::to_string(Q - 1), axisFont) + 6.0f;
     const float topBand = axisFont + 4.0f;
     const float barWidth = colorBarWidth();
     const float sideWidth = ImGui::GetFontSize() * 16.0f;
     const float roomX = avail.x - barWidth - leftBand, roomY = avail.y - topBand;
     const float besideZoom = std::min((roomX - sideWidth) / imageWidth, roomY / imageHeight);
     const float belowZoom = std::min(roomX / imageWidth, (roomY - readoutHeight) / imageHeight);
-    const bool beside = besideZoom > belowZoom;
+    bool beside = besideZoom > belowZoom;
     // Square cells always (issue 27: a picture whose cells are stretched says other than its
-    // numbers; the layout check holds every heatmap to it): where the cells are too small for the
-    // numbers, a lesson's marked cell gets its number beside it (drawMarkedCellNumber).
+    // numbers; the layout check holds every heatmap to it).
     const float zoom = std::max(0.0f, beside ? besideZoom : belowZoom);
-    const float zoomX = zoom;
-    const float zoomY = zoom;
-    const ImVec2 size(std::floor(imageWidth * zoomX), std::floor(imageHeight * zoomY));
+    const HeatmapTile& tile = detail->heatmap.tiles.front();
+    const float tileCellWidth = static_cast<float>(tile.width) / static_cast<float>(K);  // image pixels a cell
+    const float tileCellHeight = static_cast<float>(tile.height) / static_cast<float>(Q);
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const ImVec2 origin(start.x + leftBand, start.y + topBand);
+    ShownCells cells{ImVec2(origin.x + static_cast<float>(tile.x) * zoom, origin.y + static_cast<float>(tile.y) * zoom),
+                     tileCellWidth * zoom,
+                     tileCellHeight * zoom,
+                     {0, K},
+                     {0, Q},
+                     K,
+                     Q};
+    // A lesson's cited cell in this head, where the fitted cells are too small for the numbers:
+    // cells large enough for them at the interface's size, showing the whole cells around the
+    // cited one (the core's cellsAround, as the Qt detail), in whichever place for the read-out
+    // shows more of them (issue 27 L7: at 1920x1080 presentation lesson 1 step 2 drew 27 px cells
+    // "too small for their numbers" beside 60 % of the width left empty).
+    const LessonMark& mark = state.lessonMark;
+    const bool cited = tile.head == mark.cellHead && mark.query >= 0 && mark.key >= 0 && mark.query < Q && mark.key < K;
+    const float need = cited && !detail->values.empty() ? cellForNumbers(*detail) : 0.0f;
+    if (need > std::min(cells.cellWidth, cells.cellHeight) && tileCellWidth > 0 && tileCellHeight > 0) {
+        struct Zoomed {
+            float cell;
+            CellRange keys, queries;
+        };
+        const auto zoomedIn = [&](float width, float height) {
+            const float cell = std::max(1.0f, std::min({need, width, height}));
+            return Zoomed{cell, cellsAround(K, mark.key, width, cell), cellsAround(Q, mark.query, height, cell)};
+        };
+        const float line = ImGui::GetTextLineHeightWithSpacing();
+        const Zoomed side = zoomedIn(roomX - sideWidth, roomY);
+        const Zoomed under = zoomedIn(roomX, roomY - readoutHeight - line);
+        beside = side.keys.count * side.queries.count >= under.keys.count * under.queries.count;
+        const Zoomed& z = beside ? side : under;
+        cells = ShownCells{origin, z.cell, z.cell, z.keys, z.queries, K, Q};
+    }
+    const ImVec2 size(std::floor(cells.size().x), std::floor(cells.size().y));
+    // The texture's part that holds the shown cells (all of the image when nothing is zoomed).
+    const ImVec2 uv0 =
+        cells.zoomed()
+            ? ImVec2(
+                  (static_cast<float>(tile.x) + static_cast<float>(cells.keys.first) * tileCellWidth) / imageWidth,
+                  (static_cast<float>(tile.y) + static_cast<float>(cells.queries.first) * tileCellHeight) / imageHeight)
+            : ImVec2(0, 0);
+    const ImVec2 uv1 = cells.zoomed()
+                           ? ImVec2(uv0.x + static_cast<float>(cells.keys.count) * tileCellWidth / imageWidth,
+                                    uv0.y + static_cast<float>(cells.queries.count) * tileCellHeight / imageHeight)
+                           : ImVec2(1, 1);
+    const ImVec2 pictureSize =
+        cells.zoomed() ? size : ImVec2(std::floor(imageWidth * zoom), std::floor(imageHeight * zoom));
     ImGui::SetCursorScreenPos(origin);
     if (model.detailTexture != nullptr) {
-        ImGui::Image(model.detailTexture, size);
+        ImGui::Image(model.detailTexture, pictureSize, uv0, uv1);
     } else {
-        ImGui::Dummy(size);
+        ImGui::Dummy(pictureSize);
     }
     const bool hovered = ImGui::IsItemHovered();
-    state.detailRect = ScreenRect{origin.x, origin.y, size.x, size.y};
-    noteHeatmapTiles("head detail", detail->heatmap.tiles, origin, shownBias.queries, shownBias.keyCount(), zoomX,
-                     zoomY);
-    const bool numbers = drawCellNumbers(*detail, origin, zoomX, zoomY);
-    drawAxisNumbers(*detail, origin, zoomX, zoomY,
-                    std::min(axisFont, numberFontSize(zoomY * imageHeight / queries) + 2.0f));
-    const HeatmapParams& params = detail->request.heatmap;
-    drawLessonMark(state.lessonMark, zoomedTiles(detail->heatmap, zoomX, zoomY), params.attention.bias.queries,
-                   params.attention.bias.keyCount(), origin);
-    if (!numbers) drawMarkedCellNumber(state.lessonMark, *detail, origin, zoomX, zoomY);
+    state.detailRect = ScreenRect{cells.at.x, cells.at.y, size.x, size.y};
+    const bool numbers = drawCellNumbers(*detail, cells);
+    state.detailCells = {cells.queries.first,
+                         cells.queries.count,
+                         Q,
+                         cells.keys.first,
+                         cells.keys.count,
+                         K,
+                         cells.zoomed(),
+                         numbers && !detail->values.empty()};
+    noteHeatmapTiles("head detail", {HeatmapTile{tile.head, 0, 0, static_cast<int>(size.x), static_cast<int>(size.y)}},
+                     cells.at, cells.queries.count, cells.keys.count);
+    drawAxisNumbers(cells, std::min(axisFont, numberFontSize(cells.cellHeight) + 2.0f));
+    // The mark on the whole head's picture placed so that its shown cells fall where they are.
+    HeatmapTile whole = tile;
+    whole.x =
+        static_cast<int>(std::lround(cells.at.x - origin.x - static_cast<float>(cells.keys.first) * cells.cellWidth));
+    whole.y = static_cast<int>(
+        std::lround(cells.at.y - origin.y - static_cast<float>(cells.queries.first) * cells.cellHeight));
+    whole.width = static_cast<int>(std::lround(static_cast<float>(K) * cells.cellWidth));
+    whole.height = static_cast<int>(std::lround(static_cast<float>(Q) * cells.cellHeight));
+    drawLessonMark(mark, {whole}, Q, K, origin);
+    if (!numbers) drawMarkedCellNumber(mark, *detail, cells);
+    if (cells.zoomed()) drawShownPartMarks(cells);
     const bool refining = model.detailPending && detail->heatmap.rowStep > 1;
     if (model.detailPending || params.head != head)
-        drawStaleMark(origin, ImVec2(origin.x + size.x, origin.y + size.y), model.detailsProgress,
+        drawStaleMark(cells.at, ImVec2(cells.at.x + size.x, cells.at.y + size.y), model.detailsProgress,
                       model.detailsSecondsLeft, refining);
     const float barHeight = size.y - 3.4f * ImGui::GetTextLineHeight();
-    drawColorBarBeside(model.detailColorBarTexture, origin, size,
+    drawColorBarBeside(model.detailColorBarTexture, cells.at, size,
                        alibi::heatmapColorBar(detail->heatmap, params, -1, colorBarTicks(barHeight)));
 
     // The notes and the read-out: in the column right of the bar, or under the picture (wrapped
@@ -245,18 +354,28 @@ void drawDetailView(AppState& state, const Model& model) {
     const ImVec2 below = ImGui::GetCursorScreenPos();
     float wrapRight = below.x + std::max(size.x, ImGui::GetFontSize() * 8);
     if (beside) {
-        ImGui::SetCursorScreenPos(ImVec2(origin.x + size.x + barWidth, origin.y));
+        ImGui::SetCursorScreenPos(ImVec2(cells.at.x + size.x + barWidth, origin.y));
         wrapRight = start.x + avail.x;
         ImGui::BeginGroup();
     }
     ImGui::PushTextWrapPos(wrapRight - ImGui::GetWindowPos().x + ImGui::GetScrollX());
+    if (cells.zoomed()) ImGui::TextDisabled("%s", shownPartText(cells).c_str());
     if (!numbers) ImGui::TextDisabled("The cells are too small for their numbers: hover a cell for its value.");
-    const BiasParams& bias = params.attention.bias;
-    const auto hit = hovered && zoom > 0
-                         ? hitTest(detail->heatmap, params,
-                                   static_cast<int>(std::floor((ImGui::GetIO().MousePos.x - origin.x) / zoomX)),
-                                   static_cast<int>(std::floor((ImGui::GetIO().MousePos.y - origin.y) / zoomY)))
-                         : std::nullopt;
+    // The cell under the mouse, asked of the core at its pixel's centre in the image.
+    std::optional<CellHit> hit;
+    if (hovered && cells.cellWidth > 0 && cells.cellHeight > 0) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const auto key =
+            cells.keys.first + static_cast<std::int64_t>(std::floor((mouse.x - cells.at.x) / cells.cellWidth));
+        const auto query =
+            cells.queries.first + static_cast<std::int64_t>(std::floor((mouse.y - cells.at.y) / cells.cellHeight));
+        if (cells.shows(query, key))
+            hit = hitTest(detail->heatmap, params,
+                          static_cast<int>(std::floor(static_cast<float>(tile.x) +
+                                                      (static_cast<float>(key) + 0.5f) * tileCellWidth)),
+                          static_cast<int>(std::floor(static_cast<float>(tile.y) +
+                                                      (static_cast<float>(query) + 0.5f) * tileCellHeight)));
+    }
     if (hit) {
         // The same read-out as the grid's (and the Qt explorer's); attention values come with the image.
         std::optional<double> probability;

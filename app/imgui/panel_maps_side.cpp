@@ -353,6 +353,7 @@ void drawDistanceTab(AppState& state, const Model& model) {
     std::string text;
     for (const std::string& phrase : note) text += (text.empty() ? "" : " · ") + phrase;
     const float noteTop = columnBottom + ImGui::GetStyle().ItemSpacing.y;
+    bool noteHovered = false;
     if (inColumn && !text.empty() &&
         noteTop + ImGui::CalcTextSize(text.c_str(), nullptr, false, column).y <=
             ImGui::GetCurrentWindow()->InnerClipRect.Max.y) {
@@ -369,9 +370,12 @@ void drawDistanceTab(AppState& state, const Model& model) {
         const ImVec2 mark = ImGui::CalcTextSize("(?)");
         const ImVec2 at(corner.x - mark.x - 3.0f, corner.y + 2.0f);
         ImGui::GetWindowDrawList()->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), "(?)");
-        if (ImGui::IsMouseHoveringRect(at, ImVec2(at.x + mark.x, at.y + mark.y))) ImGui::SetTooltip("%s", text.c_str());
+        noteHovered = ImGui::IsMouseHoveringRect(at, ImVec2(at.x + mark.x, at.y + mark.y));
+        if (noteHovered) ImGui::SetTooltip("%s", text.c_str());
     }
-    if (canvas.hovered()) {
+    // The curves' values under the mouse; not over the (?), whose note this tooltip replaced (the
+    // (?) lies inside the plot: the s41 check found the note never shown).
+    if (canvas.hovered() && !noteHovered) {
         const auto d = static_cast<std::int64_t>(std::llround(canvas.mouseX()));
         if (d >= plot.window.first && d <= plot.window.last && !lines.empty() &&
             d - plot.window.first < std::ssize(lines.front().y)) {

@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace alibi::imgui {
@@ -352,6 +353,104 @@ TEST_P(LessonViews, TheHeadGridUsesTheRoom) {
     EXPECT_NEAR(t.width / K, t.height / Q, 1.0 / std::min(Q, K) + 1e-9);
 }
 
+// Lesson 1 step 2 cites query 12, key 4 of head 2 ("-1/8 x 8 = -1"). At 1920x1080 presentation
+// the fitted 16 x 16 cells were ~27 px, "too small for their numbers", with 60 % of the width
+// empty (issue 27 L7): the detail zooms to the cited cell so that its neighbours' numbers print
+// at the interface's size, showing the whole cells around it (the core's cellsAround), and the
+// step lays out without problems.
+class CitedCellZoom : public LessonViews {};
+TEST_P(CitedCellZoom, TheDetailPrintsTheNumbersAroundTheCitedCell) {
+    ASSERT_TRUE(m_explorer->openLesson("alibi-in-five-steps"));
+    goToStep(2);
+    ASSERT_EQ(state().view, View::Detail);
+    const LessonMark& mark = state().lessonMark;
+    ASSERT_EQ(mark.cellHead, 2);
+    ASSERT_EQ(mark.query, 12);
+    ASSERT_EQ(mark.key, 4);
+    const AppState::DetailCells& cells = state().detailCells;
+    EXPECT_TRUE(cells.numbers) << "the detail prints no cell numbers";
+    EXPECT_GE(mark.query, cells.firstQuery);
+    EXPECT_LT(mark.query, cells.firstQuery + cells.queryCount)
+        << "rows " << cells.firstQuery << " + " << cells.queryCount;
+    EXPECT_GE(mark.key, cells.firstKey);
+    EXPECT_LT(mark.key, cells.firstKey + cells.keyCount) << "keys " << cells.firstKey << " + " << cells.keyCount;
+    // The window the core's rule gives for the cells drawn, and square cells.
+    const ScreenRect r = state().detailRect;
+    ASSERT_GT(cells.keyCount, 0);
+    ASSERT_GT(cells.queryCount, 0);
+    const double cellWidth = r.width / static_cast<double>(cells.keyCount);
+    EXPECT_NEAR(cellWidth, r.height / static_cast<double>(cells.queryCount), 1.0);
+    EXPECT_GE(cellWidth, ImGui::GetFontSize() + 3.0) << "cells smaller than a line of the interface's text";
+    if (cells.zoomed) {
+        EXPECT_EQ(cellsAround(cells.queries, mark.query, r.height + 0.5, cellWidth).first, cells.firstQuery);
+        EXPECT_EQ(cellsAround(cells.keys, mark.key, r.width + 0.5, cellWidth).count, cells.keyCount);
+    }
+    for (const LayoutProblem& p : checkTextLayout(*ImGui::GetDrawData())) ADD_FAILURE() << p.describe();
+    // Hovering the cited cell where it is drawn reads out that cell (the window's offset applied).
+    ImGui::GetIO().MousePos =
+        ImVec2(r.x + (static_cast<float>(mark.key - cells.firstKey) + 0.5f) * static_cast<float>(cellWidth),
+               r.y + (static_cast<float>(mark.query - cells.firstQuery) + 0.5f) * static_cast<float>(cellWidth));
+    frame();
+    frame();
+    std::string readout;
+    for (const TextRun& run : textRuns(*ImGui::GetDrawData())) readout += run.text + "\n";
+    EXPECT_NE(readout.find("8 = -1"), std::string::npos) << readout;
+}
+INSTANTIATE_TEST_SUITE_P(Displays, CitedCellZoom,
+                         ::testing::Values(Display{1920, 1080, true}, Display{1280, 720, true},
+                                           Display{1920, 1080, true, true}, Display{1280, 720, true, true}),
+                         [](const auto& info) {
+                             return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
+                                    (info.param.presentation ? "_presentation" : "") +
+                                    (info.param.parameters ? "_parameters" : "");
+                         });
+
+// Lesson 5 step 5 (the distance plot, the file's line and the prior at m* dashed in turn), and
+// step 4 with its "vs distance" tab (a plot cut at distance 33 of 64): every note the plot has
+// is on screen, in the column under the legend or, where that has no room (1280x720 with the
+// Parameters panel: the s40 re-check dropped "dashed in turn" and the distances' cut), in the
+// tooltip of the (?) in the plot's corner.
+class DistanceNotes : public LessonViews {
+protected:
+    // The whole text on screen, with the (?)'s tooltip opened where a (?) is drawn.
+    std::string shownText() {
+        std::string all;
+        std::optional<ImVec2> mark;
+        for (const TextRun& run : textRuns(*ImGui::GetDrawData())) {
+            all += run.text + "\n";
+            if (run.text == "(?)" || run.text.ends_with(" (?)"))
+                mark = ImVec2(run.max.x - 4.0f, (run.min.y + run.max.y) / 2);
+        }
+        if (!mark) return all;
+        ImGui::GetIO().MousePos = *mark;
+        frame();
+        frame();
+        for (const TextRun& run : textRuns(*ImGui::GetDrawData())) all += run.text + "\n";
+        return all;
+    }
+};
+TEST_P(DistanceNotes, EveryNoteOfTheDistancePlotIsShown) {
+    ASSERT_TRUE(m_explorer->openLesson("reading-a-real-model"));
+    goToMapsStep(4);
+    state().maps.side = MapsSide::Distance;
+    settle();
+    for (int i = 0; i < 4; ++i) frame();
+    std::string text = shownText();
+    EXPECT_NE(text.find("distances 0 to"), std::string::npos) << "step 4, vs distance:\n" << text;
+    goToMapsStep(5);
+    ASSERT_EQ(state().maps.side, MapsSide::Distance);
+    text = shownText();
+    EXPECT_NE(text.find("dashed in turn"), std::string::npos) << "step 5:\n" << text;
+}
+INSTANTIATE_TEST_SUITE_P(Displays, DistanceNotes,
+                         ::testing::Values(Display{1280, 720, true}, Display{1280, 720, true, true},
+                                           Display{1920, 1080, true}, Display{1920, 1080, true, true}),
+                         [](const auto& info) {
+                             return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
+                                    (info.param.presentation ? "_presentation" : "") +
+                                    (info.param.parameters ? "_parameters" : "");
+                         });
+
 // Every step of the five lessons: the layout check (layout_check.hpp) finds nothing in the
 // frame that shows it. With the Parameters panel open in presentation mode at 1280x720 the s39
 // review found stage plots 25 px tall with their ticks on each other, the mass table's rows
@@ -391,7 +490,8 @@ INSTANTIATE_TEST_SUITE_P(Displays, LessonViews, ::testing::Values(Display{1280, 
 // the attention maps view's room, laid out by panel_maps).
 INSTANTIATE_TEST_SUITE_P(Displays, LessonLayout,
                          ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false},
-                                           Display{1280, 720, true, true}),
+                                           Display{1280, 720, true, true}, Display{1920, 1080, true},
+                                           Display{1920, 1080, true, true}),
                          [](const auto& info) {
                              return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
                                     (info.param.presentation ? "_presentation" : "") +
