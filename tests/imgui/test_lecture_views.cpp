@@ -169,13 +169,14 @@ TEST_F(LectureViews, LessonTextBreaksOnlyAtSpaces) {
                         const auto wordStart = text.rfind(' ', end) == std::string::npos ? 0 : text.rfind(' ', end) + 1;
                         const auto wordEnd = std::min(text.find_first_of(" \n", end), text.size());
                         const float size = font->FontSize * scale;
-                        const bool wideRun = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.data() + wordStart,
-                                                                 text.data() + wordEnd)
-                                                 .x > width;
+                        const bool wideRun =
+                            font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.data() + wordStart, text.data() + wordEnd).x >
+                            width;
                         const bool atSpace = end == text.size() || text[end] == ' ' || text[end] == '\n';
-                        const bool atRunBreak = text.compare(end, 2, "\u00a0") == 0 ||
-                                                std::string_view("/|-(").find(text[end - 1]) != std::string_view::npos ||
-                                                (end >= 3 && text.compare(end - 3, 3, "\u2013") == 0);
+                        const bool atRunBreak =
+                            text.compare(end, 2, "\u00a0") == 0 ||
+                            std::string_view("/|-(").find(text[end - 1]) != std::string_view::npos ||
+                            (end >= 3 && text.compare(end - 3, 3, "\u2013") == 0);
                         ASSERT_TRUE(atSpace || (wideRun && atRunBreak))
                             << "a line ends inside a word at width " << width << ": '" << line.text << "' | '"
                             << text.substr(end, 12) << "'";

@@ -27,12 +27,6 @@ std::string tickLabel(double v) {
     return fmt::format("{:.4g}", v);
 }
 
-Rgba seriesColor(std::size_t n, std::size_t count) {
-    // Spread along viridis, stopping short of its pale yellow end, which vanishes on white.
-    const double t = count <= 1 ? 0.0 : 0.9 * static_cast<double>(n) / static_cast<double>(count - 1);
-    return colormapColor(Colormap::Viridis, t);
-}
-
 bool drawable(const PlotStyle& style, double x, double y) {
     return std::isfinite(x) && std::isfinite(y) && (!style.logY2 || y > 0) && (!style.logX1p || x >= 0);
 }
@@ -381,3 +375,13 @@ PanelLayout drawPlotFigure(Canvas& canvas, const std::vector<Series>& series, co
 }
 
 }  // namespace alibi::detail
+
+namespace alibi {
+
+Rgba seriesColor(std::size_t n, std::size_t count, PlotBackground background) {
+    const double along = count <= 1 ? 0.0 : static_cast<double>(n) / static_cast<double>(count - 1);
+    const double t = background == PlotBackground::Light ? 0.9 * along : 0.3 + 0.65 * along;
+    return colormapColor(Colormap::Viridis, t);
+}
+
+}  // namespace alibi

@@ -161,3 +161,14 @@ TEST(Plot, BarsStyleDrawsOneBarPerPoint) {
     EXPECT_EQ(svg.find("height=\"0.00\""), std::string::npos);
     EXPECT_NE(svg.find(">1/512<"), std::string::npos);
 }
+
+// One colour per head curve in every front end: along Viridis from t = 0 to 0.9 on light, from
+// 0.3 to 0.95 on dark (the ramp's ends worked out from those t, through colormapColor).
+TEST(SeriesColor, OneRampPerBackground) {
+    EXPECT_EQ(seriesColor(0, 8), colormapColor(Colormap::Viridis, 0.0));
+    EXPECT_EQ(seriesColor(7, 8), colormapColor(Colormap::Viridis, 0.9));
+    EXPECT_EQ(seriesColor(0, 8, PlotBackground::Dark), colormapColor(Colormap::Viridis, 0.3));
+    EXPECT_EQ(seriesColor(7, 8, PlotBackground::Dark), colormapColor(Colormap::Viridis, 0.95));
+    EXPECT_EQ(seriesColor(0, 1, PlotBackground::Dark), colormapColor(Colormap::Viridis, 0.3));
+    EXPECT_NE(seriesColor(7, 8), seriesColor(7, 8, PlotBackground::Dark));
+}

@@ -70,4 +70,13 @@ struct PlotStyle {
 // same layout drawn with that many times the pixels. An error when the label font is missing.
 [[nodiscard]] Result<Image> plotPng(const std::vector<Series>& series, const PlotStyle& style, int scale = 1);
 
+// What a plot's curves are drawn on.
+enum class PlotBackground { Light, Dark };
+
+// Curve n of `count` (a head's, steepest first): one colour per curve along Viridis, the same in
+// both explorers and the figures (ImGui started its ramp at 0.15, Qt at 0.3, the figures at 0).
+// On light, t in [0, 0.9]: Viridis's pale yellow end vanishes on white. On dark, t in [0.3, 0.95]:
+// its near-black start vanishes there. A single curve takes the ramp's start.
+[[nodiscard]] Rgba seriesColor(std::size_t n, std::size_t count, PlotBackground background = PlotBackground::Light);
+
 }  // namespace alibi
