@@ -9,6 +9,7 @@
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/dashes.hpp>
 #include <alibi/render/legend_layout.hpp>
+#include <alibi/render/plot.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <fmt/format.h>
@@ -106,9 +107,9 @@ float plotHeightForFrame(float frame) {
 }
 
 ImU32 headColor(int head, int heads, float alpha) {
-    const double t = heads > 1 ? static_cast<double>(head) / (heads - 1) : 0.5;
-    // Magma's bright end would vanish against the dark background; stay inside [0.15, 0.95].
-    const Rgba c = colormapColor(Colormap::Viridis, 0.15 + 0.8 * t);
+    // The core's ramp for a dark background (the explorer's only theme), as Qt's dark theme draws it.
+    const Rgba c = seriesColor(static_cast<std::size_t>(std::max(head, 0)), static_cast<std::size_t>(std::max(heads, 1)),
+                               PlotBackground::Dark);
     return IM_COL32(c.r, c.g, c.b, static_cast<int>(alpha * 255.0f));
 }
 
