@@ -6,6 +6,7 @@
 // combination is saved as PNG under screenshots/layout/ of this build folder: look at them.
 #include "attention_maps_page.hpp"
 #include "compare_view.hpp"
+#include "curves_view.hpp"
 #include "diagnose_view.hpp"
 #include "extrapolation_view.hpp"
 #include "head_detail_view.hpp"
@@ -456,6 +457,43 @@ private slots:
             if (!panel->next()) break;
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
+    }
+
+    // Issue 27 L9: lesson 2 step 4 at H = 32, 1280x720 in presentation mode: the bias plot listed
+    // h0 h1 h2 h5 h10 h16 h21 h26 h31 ("9 of 32 listed"), the attention plot beside it h0 h1 h2 h6
+    // h12 h19 h25 h31. The two plan their legends in one shared room and list the same heads.
+    void curvesLegendsListTheSameHeads_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("presentation");
+        for (const QSize s : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)})
+            for (const bool presentation : {true, false})
+                QTest::addRow("%dx%d%s", s.width(), s.height(), presentation ? "-presentation" : "")
+                    << s.width() << s.height() << presentation;
+    }
+    void curvesLegendsListTheSameHeads() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, presentation);
+        MainWindow w;
+        QVERIFY(test::showForTest(w, width, height));
+        w.setPresentation(presentation);
+        QVERIFY2(w.openLesson(u"slopes"_s), qPrintable(w.lastError()));
+        for (int step = 1; step < 4; ++step) QVERIFY(w.lessonPanel()->next());
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(150);
+        (void)w.grab();
+        PlotWidget* bias = w.curvesView()->biasPlot();
+        PlotWidget* attention = w.curvesView()->attentionPlot();
+        QVERIFY(bias->isVisible() && attention->isVisible());
+        QCOMPARE(bias->series().size(), std::size_t(32));
+        QCOMPARE(attention->series().size(), std::size_t(32));
+        const auto text = [](const std::vector<int>& shown) {
+            QStringList t;
+            for (int s : shown) t << QString::number(s);
+            return t.join(u' ');
+        };
+        QCOMPARE(text(attention->legendShown()), text(bias->legendShown()));
     }
 
     // What a lesson step cites is on the projector without scrolling (issue 27, review items D2,
