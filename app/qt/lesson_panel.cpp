@@ -43,6 +43,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -294,7 +295,10 @@ void LessonPanel::updateTitle() {
 void LessonPanel::fitText() {
     if (!m_state || m_fitting || !isVisible()) return;
     m_fitting = true;
-    QTextDocument* doc = m_text->document();
+    // Measured on a copy: a width set on the view's own document stays when the view's vertical
+    // scroll bar then appears, and the text scrolled sideways by the bar's width at the largest
+    // A+ size (session 40's closing notes). The view lays out its document at its own width.
+    const std::unique_ptr<QTextDocument> doc(m_text->document()->clone());
     const int width = std::max(100, m_text->viewport()->width());
     const auto docHeight = [&](double pt) {
         QFont f = m_text->font();
@@ -316,6 +320,9 @@ void LessonPanel::fitText() {
         needed = docHeight(pt);
     }
     m_shownPt = pt;
+    QFont shown = m_text->font();
+    shown.setPointSizeF(pt);
+    m_text->document()->setDefaultFont(shown);
     // At the size and width chosen, a formula wider than a line breaks at its own spaces.
     setStepHtml();
     if (bottom) m_window->resizeDocks({this}, {std::min(needed, room) + chrome + 4}, Qt::Vertical);

@@ -496,6 +496,42 @@ private slots:
         QCOMPARE(text(attention->legendShown()), text(bias->legendShown()));
     }
 
+    // The closing notes of session 40: under X, at the largest A+ size, the lesson text scrolled
+    // sideways. At every step of every lesson, in both modes, at the largest text size, the text
+    // wraps within the panel: no horizontal scroll range.
+    void lessonTextWrapsAtTheLargestSize_data() {
+        QTest::addColumn<bool>("presentation");
+        QTest::addRow("normal") << false;
+        QTest::addRow("presentation") << true;
+    }
+    void lessonTextWrapsAtTheLargestSize() {
+        QFETCH(bool, presentation);
+        QStringList problems;
+        for (const char* lesson : {"alibi-in-five-steps", "slopes", "train-short-test-long",
+                                   "same-model-different-code", "reading-a-real-model"}) {
+            MainWindow w;
+            QVERIFY(test::showForTest(w, 1280, 720));
+            w.setPresentation(presentation);
+            QVERIFY2(w.openLesson(QString::fromLatin1(lesson)), qPrintable(w.lastError()));
+            LessonPanel* panel = w.lessonPanel();
+            panel->setTextPointSize(1000);  // clamped to the largest A+ size
+            for (int step = 0;; ++step) {
+                QTRY_VERIFY(!w.model()->pending());
+                QTest::qWait(200);  // the panel fits its text (queued) and the view lays it out
+                QTextBrowser* text = panel->textView();
+                if (text->horizontalScrollBar()->maximum() > 0)
+                    problems << QString("%1 step %2: scrolls sideways by %3 px (viewport %4, document %5)")
+                                    .arg(QString::fromLatin1(lesson))
+                                    .arg(step + 1)
+                                    .arg(text->horizontalScrollBar()->maximum())
+                                    .arg(text->viewport()->width())
+                                    .arg(text->document()->size().width());
+                if (!panel->next()) break;
+            }
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
+    }
+
     // What a lesson step cites is on the projector without scrolling (issue 27, review items D2,
     // D3, D7, D8): no tab page scrolls sideways; a table of a few heads shows every row, each
     // column header whole, and every cell of a marked row inside its viewport; Compare's tiles
