@@ -1139,12 +1139,11 @@ void MainWindow::onTabChanged(int index) {
 // breaks after a hyphen); it is invisible and taken out again for hoverText().
 constexpr QChar kWordJoiner(0x2060);
 
-// A read-out as the band shows it: its arrows whole, and a short parenthesised phrase kept on
-// one line (the core's keepShortGroupsWhole: "p = 0 (row renormalised to sum" | "1)" broke at
-// 1280x720 in presentation, the s40 review's L8).
-// keepBreaksAtSpaces: no break after a '-' that is not before a space ("(-" | "inf in f16)", and "->").
+// A read-out as the band shows it, by the tooltips' rule (readoutBreaks): its " · " phrases and
+// arrows whole, and a short parenthesised phrase kept on one line ("p = 0 (row renormalised to
+// sum" | "1)" broke at 1280x720 in presentation, the s40 review's L8; "(-" | "inf in f16)").
 static QString bandText(const QString& text) {
-    return keepBreaksAtSpaces(explore::keepShortGroupsWhole(text.toStdString()));
+    return readoutBreaks(text);
 }
 
 void MainWindow::showHoverReadout(const QString& text) {

@@ -35,6 +35,13 @@ namespace alibi::qt {
 // The core's wrapLines (ImGui) breaks at spaces only.
 [[nodiscard]] QString keepBreaksAtSpaces(const QString& text);
 [[nodiscard]] QString keepBreaksAtSpaces(const std::string& text);
+// A hover read-out as the band and the tooltips lay it out, one rule for both (the s40 re-check:
+// the tooltip wrapped "key" | "j = 6" and "-0.5 × 5" | "= -2.5" where the band did not): each
+// " · " phrase whole (the core's keepPhrasesWhole), a short parenthesised group on one line
+// (keepShortGroupsWhole), Qt's breaker kept to the spaces left (keepBreaksAtSpaces). Line by line.
+[[nodiscard]] QString readoutBreaks(const QString& text);
+// The same as a tooltip's rich text: its lines joined by <br>.
+[[nodiscard]] QString readoutTooltip(const QString& text);
 
 // A core error shown in a view (a snapshot's `error`, a failed computation) in the explorers'
 // words (explore::guiMessage): "Scheme", never a CLI flag such as "--scheme" (issue 27).

@@ -748,6 +748,39 @@ private slots:
             }
     }
 
+    // The s40 re-check (normal mode): the grid's hover tooltip wrapped inside its formulas ("key" |
+    // "j = 6", "-0.5 × 5" | "= -2.5") where the band keeps them whole. The tooltip follows the
+    // band's rule: at any width its short phrases hold, a line ends only at a " · ".
+    void hoverTooltipKeepsPhrasesWhole() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        const std::vector<double> slopes{0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625};
+        const QString html = cellDescription(w.model()->session(), slopes, 0, 11, 6, true);
+        const QString words = QString(html).remove(QChar(0x2060)).replace(QChar(0x00A0), u' ');
+        QVERIFY2(words.contains(u"key j = 6"_s) && words.contains(u"-0.5 × 5 = -2.5"_s), qPrintable(words));
+        QFont font = QToolTip::font();
+        const QFontMetrics fm(font);
+        for (int width = 260; width <= 520; width += 10) {
+            QTextDocument doc;
+            doc.setDefaultFont(font);
+            doc.setDocumentMargin(0);
+            doc.setHtml(html);
+            doc.setTextWidth(width);
+            doc.documentLayout()->documentSize();
+            for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+                QStringList lines;
+                for (int l = 0; b.layout() != nullptr && l < b.layout()->lineCount(); ++l)
+                    lines << b.text().mid(b.layout()->lineAt(l).textStart(), b.layout()->lineAt(l).textLength());
+                for (int l = 0; l + 1 < lines.size(); ++l) {
+                    if (lines[l].endsWith(QChar::LineSeparator)) continue;  // a <br>: the read-out's own line
+                    const QString end = lines[l].trimmed(), next = lines[l + 1].trimmed();
+                    QVERIFY2(end.endsWith(u'·') || next.startsWith(u'·'),
+                             qPrintable(QString("%1 px: \"%2\" | \"%3\"").arg(width).arg(end, next)));
+                }
+            }
+        }
+    }
+
     // s40 review F5: at 1920x1080 in presentation mode, lesson 1 step 2, the cited cell's
     // "-1.000" was printed at about two thirds of its neighbours' size: the orange frame took
     // 7 px a side of a 55 px cell and the number shrank to fit inside it. The frame is as thin as
