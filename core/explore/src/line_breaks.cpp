@@ -61,8 +61,8 @@ std::string keepClausesWhole(std::string_view text) {
 namespace {
 
 bool isOperator(std::string_view word) {
-    static constexpr std::string_view kOperators[] = {"=", "\u2248", "\u00d7", "+",      "\u2212", "-",      "/",
-                                                      "<", ">",      "\u2264", "\u2265", "\u2192", "\u2026", "\u00b1"};
+    static constexpr std::string_view kOperators[] = {"=", "\u2248", "\u00d7", "+",      "\u2212", "-",      "/", "<",
+                                                      ">", "\u2264", "\u2265", "\u2192", "\u2026", "\u00b1", "->"};
     return std::find(std::begin(kOperators), std::end(kOperators), word) != std::end(kOperators);
 }
 
@@ -126,6 +126,24 @@ std::string keepFormulasWhole(std::string_view text) {
     return out;
 }
 
+std::string keepOperatorsWithTheirValues(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    std::size_t wordStart = 0;  // where the word before a space began
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != ' ') {
+            out += text[i];
+            if (text[i] == '\n') wordStart = i + 1;
+            continue;
+        }
+        const std::string_view word = text.substr(wordStart, i - wordStart);
+        const bool beforeValue = i + 1 < text.size() && text[i + 1] != ' ' && text[i + 1] != '\n';
+        out += isOperator(word) && beforeValue ? kNoBreakSpace : std::string_view(" ");
+        wordStart = i + 1;
+    }
+    return out;
+}
+
 std::string keepShortGroupsWhole(std::string_view text) {
     std::string out;
     out.reserve(text.size() + text.size() / 8);
@@ -153,6 +171,64 @@ std::string keepShortGroupsWhole(std::string_view text) {
     return out;
 }
 
+namespace {
+
+bool isAlphanumeric(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// A piece of a run too wide for any line, and what joins it to the piece before: a no-break
+// space, or nothing (a break after '/').
+struct Piece {
+    std::string_view glue;
+    std::string_view text;
+};
+
+// `word`'s pieces where it may break after a '/', '|', en dash, or a hyphen between letters or
+// digits ("make-example", not the minus of "-0.5"); where it has none of those, after an opening
+// parenthesis before a letter or digit ("(" | "build_alibi_tensor)"). One piece where it has none.
+void appendWordPieces(std::vector<Piece>& pieces, std::string_view glue, std::string_view word) {
+    constexpr std::string_view kEnDash = "\u2013";
+    std::vector<std::size_t> cuts;  // the byte after which a piece ends
+    for (std::size_t c = 0; c + 1 < word.size(); ++c) {
+        const bool hyphen = word[c] == '-' && c > 0 && isAlphanumeric(word[c - 1]) && isAlphanumeric(word[c + 1]);
+        if (word[c] == '/' || word[c] == '|' || hyphen) cuts.push_back(c + 1);
+        if (word.substr(c).starts_with(kEnDash) && c + kEnDash.size() < word.size()) cuts.push_back(c + kEnDash.size());
+    }
+    if (cuts.empty())
+        for (std::size_t c = 0; c + 1 < word.size(); ++c)
+            if (word[c] == '(' && isAlphanumeric(word[c + 1])) cuts.push_back(c + 1);
+    std::size_t start = 0;
+    for (const std::size_t cut : cuts) {
+        pieces.push_back({start == 0 ? glue : std::string_view(), word.substr(start, cut - start)});
+        start = cut;
+    }
+    pieces.push_back({start == 0 ? glue : std::string_view(), word.substr(start)});
+}
+
+// A run wider than a line (a formula the core joined with no-break spaces, a long path) in the
+// pieces it may break into: at its own no-break spaces first; a word of it still wider than the
+// line also inside (appendWordPieces). The first piece's glue is `before`.
+std::vector<Piece> widePieces(std::string_view before, std::string_view run, double width,
+                              const std::function<double(std::string_view)>& measure) {
+    std::vector<Piece> pieces;
+    std::string_view glue = before;
+    for (std::size_t at = 0;;) {
+        const std::size_t end = run.find(kNoBreakSpace, at);
+        const std::string_view word = run.substr(at, end == std::string_view::npos ? run.npos : end - at);
+        if (measure(word) > width)
+            appendWordPieces(pieces, glue, word);
+        else
+            pieces.push_back({glue, word});
+        if (end == std::string_view::npos) break;
+        glue = kNoBreakSpace;
+        at = end + kNoBreakSpace.size();
+    }
+    return pieces;
+}
+
+}  // namespace
+
 std::vector<WrappedLine> wrapLines(std::string_view text, double width,
                                    const std::function<double(std::string_view)>& measure) {
     std::vector<WrappedLine> lines;
@@ -162,22 +238,41 @@ std::vector<WrappedLine> wrapLines(std::string_view text, double width,
         const std::string_view paragraph =
             text.substr(paragraphStart, newline == std::string_view::npos ? text.npos : newline - paragraphStart);
         const std::size_t firstLine = lines.size();
+        // The line being filled; `open` once it holds a piece. A piece that does not fit after it
+        // starts the next line, and the glue between them (spaces) is dropped.
+        std::string line;
+        bool open = false;
+        const auto place = [&](std::string_view glue, std::string_view piece) {
+            if (open) {
+                std::string candidate = line;
+                candidate += glue;
+                candidate += piece;
+                if (measure(candidate) <= width) {
+                    line = std::move(candidate);
+                    return;
+                }
+                lines.push_back({std::move(line), false});
+            }
+            line = std::string(piece);
+            open = true;
+        };
         std::size_t start = paragraph.find_first_not_of(' ');
+        std::string_view spaces;
         while (start != std::string_view::npos) {
-            // The longest run of whole words from `start` that fits; at least one word.
             std::size_t end = paragraph.find(' ', start);
             if (end == std::string_view::npos) end = paragraph.size();
-            for (;;) {
-                const std::size_t nextWord = paragraph.find_first_not_of(' ', end);
-                if (nextWord == std::string_view::npos) break;
-                std::size_t nextEnd = paragraph.find(' ', nextWord);
-                if (nextEnd == std::string_view::npos) nextEnd = paragraph.size();
-                if (measure(paragraph.substr(start, nextEnd - start)) > width) break;
-                end = nextEnd;
-            }
-            lines.push_back({std::string(paragraph.substr(start, end - start)), false});
+            const std::string_view word = paragraph.substr(start, end - start);
+            // A word that fits a line of its own goes whole onto this line or the next; a wider
+            // one breaks at its own places, from where this line has room (a formula after
+            // "…slopes" filled the rest of that line, not left it half empty: issue 27).
+            if (measure(word) <= width)
+                place(spaces, word);
+            else
+                for (const Piece& piece : widePieces(spaces, word, width, measure)) place(piece.glue, piece.text);
             start = paragraph.find_first_not_of(' ', end);
+            if (start != std::string_view::npos) spaces = paragraph.substr(end, start - end);
         }
+        if (open) lines.push_back({std::move(line), false});
         if (lines.size() == firstLine) lines.push_back({std::string(), false});
         lines.back().endsParagraph = true;
         if (newline == std::string_view::npos) break;

@@ -137,4 +137,55 @@ TEST(LineBreaks, ShortGroupsStayWhole) {
     EXPECT_EQ(marked(keepShortGroupsWhole("x (a b")), "x (a b");
 }
 
+// A formula wider than the line (its spaces joined by keepFormulasWhole) breaks at its own
+// spaces from where the line has room: Qt's lesson 2 step 5 at 1280x720 ended a line after
+// "(1, 1/2, …," half empty, before "1/128)", when the pieces were planned from a line's start.
+TEST(LineBreaks, AFormulaWiderThanTheLineFillsTheLineItStartsOn) {
+    const std::string formula = nbsp("(1,_1/2,_1/4,_1/8,_1/16,_1/32)");  // 30 characters
+    const auto lines = wrapLines("slopes " + formula + " here", 20, monospaced);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0].text, "slopes " + nbsp("(1,_1/2,_1/4,"));  // 20: full
+    EXPECT_EQ(lines[1].text, nbsp("1/8,_1/16,_1/32)"));           // the break's no-break space dropped
+    EXPECT_EQ(lines[2].text, "here");
+    for (const auto& line : lines) EXPECT_LE(monospaced(line.text), 20.0) << line.text;
+}
+
+TEST(LineBreaks, AWordWiderThanTheLineBreaksAfterASlashNotInsideANumber) {
+    const auto path = wrapLines("see scripts/make_example_attention.py now", 16, monospaced);
+    ASSERT_EQ(path.size(), 3u);
+    EXPECT_EQ(path[0].text, "see scripts/");
+    EXPECT_EQ(path[1].text, "make_example_attention.py");  // none left inside: it stands alone
+    EXPECT_EQ(path[2].text, "now");
+    // A minus is no hyphen: "-0.5-ish" breaks after the hyphen between letters only ("5-i").
+    const auto minus = wrapLines("-0.5-ish", 6, monospaced);
+    ASSERT_EQ(minus.size(), 2u);
+    EXPECT_EQ(minus[0].text, "-0.5-");
+    EXPECT_EQ(minus[1].text, "ish");
+    // With no other place, after an opening parenthesis before a letter.
+    const auto call = wrapLines("(build_alibi_tensor)", 10, monospaced);
+    ASSERT_EQ(call.size(), 2u);
+    EXPECT_EQ(call[0].text, "(");
+    EXPECT_EQ(call[1].text, "build_alibi_tensor)");
+}
+
+TEST(LineBreaks, SpacesInsideALineAreKept) {
+    const auto lines = wrapLines("a   b", 10, monospaced);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0].text, "a   b");
+}
+
+TEST(LineBreaks, AnOperatorStaysWithItsValue) {
+    EXPECT_EQ(keepOperatorsWithTheirValues("configured m = 1/2 -> 1.65013e-13"),
+              nbsp("configured m =_1/2 ->_1.65013e-13"));
+    EXPECT_EQ(keepOperatorsWithTheirValues("Head 3, configured m = 1/32"), nbsp("Head 3, configured m =_1/32"));
+    // An operator at the end of a line or before another space keeps its ordinary space; the
+    // words around are untouched, a minus sign inside a number too.
+    EXPECT_EQ(keepOperatorsWithTheirValues("a =\nb = -0.5 x  y"), nbsp("a =\nb =_-0.5 x  y"));
+    // The line breaks before the arrow, never after it.
+    const auto lines = wrapLines(keepOperatorsWithTheirValues("configured m = 1/2 -> 1.65013e-13"), 20, monospaced);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].text, nbsp("configured m =_1/2"));
+    EXPECT_EQ(lines[1].text, nbsp("->_1.65013e-13"));
+}
+
 }  // namespace alibi::explore

@@ -38,14 +38,24 @@ inline constexpr int kWholePhrase = 40;
 inline constexpr int kShortGroup = 32;
 [[nodiscard]] std::string keepShortGroupsWhole(std::string_view text);
 
+// A read-out or title never ends a line with an operator and puts its value on the next
+// ("configured m = 1/2 ->" | "1.65013e-13", "Head 3, configured m =" | "1/32"): the space after
+// an operator standing alone (as keepFormulasWhole lists them, and "->") becomes unbreakable; the
+// line may still break before it ("configured m = 1/2" | "-> 1.65013e-13").
+[[nodiscard]] std::string keepOperatorsWithTheirValues(std::string_view text);
+
 struct WrappedLine {
     std::string text;
     bool endsParagraph = false;  // the last line before a '\n' or the end
 };
 
-// `text` in lines no wider than `width` (as `measure` measures a piece of text), breaking only at
-// ordinary spaces and '\n' (the spaces at a break are dropped); a word wider than the line stands
-// alone on its line. Every paragraph gives at least one line, an empty one for an empty paragraph.
+// `text` in lines no wider than `width` (as `measure` measures a piece of text), breaking at
+// ordinary spaces and '\n' (the spaces at a break are dropped). A run wider than any line (a
+// formula joined by the keep…Whole functions) breaks, from where the line has room, at its own
+// no-break spaces; a word of it still wider, after a '/', '|', en dash or hyphen between letters,
+// else after a '(' before a letter; one with none of those stands alone on its line. Every
+// paragraph gives at least one line, an empty one for an empty paragraph. The lesson text's lines
+// in both explorers (Qt draws these lines too), the notes and read-outs of ImGui's views.
 [[nodiscard]] std::vector<WrappedLine> wrapLines(std::string_view text, double width,
                                                  const std::function<double(std::string_view)>& measure);
 
