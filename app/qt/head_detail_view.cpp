@@ -341,8 +341,7 @@ QString HeadDetailView::titleText() const {
 
 QString HeadDetailView::subtitleText() const {
     if (!m_snapshot || m_image.isNull()) return {};
-    return keepBreaksAtSpaces(
-        explore::keepPhrasesWhole(explore::heatmapTitle(m_snapshot->detailParams) + " · " + shownSummary()));
+    return headerBreaks(explore::heatmapTitle(m_snapshot->detailParams) + " · " + shownSummary());
 }
 
 TopBands HeadDetailView::bands() const {

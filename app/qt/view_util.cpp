@@ -354,8 +354,13 @@ QString keepBreaksAtSpaces(const std::string& text) {
 QString readoutBreaks(const QString& text) {
     QStringList lines = text.split(u'\n');
     for (QString& line : lines)
-        line = keepBreaksAtSpaces(explore::keepShortGroupsWhole(explore::keepPhrasesWhole(line.toStdString())));
+        line = keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(
+            explore::keepShortGroupsWhole(explore::keepPhrasesWhole(line.toStdString()))));
     return lines.join(u'\n');
+}
+
+QString headerBreaks(const std::string& text) {
+    return keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(explore::keepPhrasesWhole(text)));
 }
 
 QString readoutTooltip(const QString& text) {

@@ -748,6 +748,54 @@ private slots:
             }
     }
 
+    // The s40 re-check: the band broke "configured m = 1/2 ->" | "1.65013e-13" and "attention p =" |
+    // "softmax((content + bias) / τ)[j] = 0.0534688", the Head title "configured m =" | "1/32". At
+    // every width a line may end before an operator, never on one (its value on the next line).
+    void readoutKeepsOperatorsWithTheirValues() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        const auto linesOf = [](const QString& text, const QFont& font, int width) {
+            QTextDocument doc;
+            doc.setDefaultFont(font);
+            doc.setDocumentMargin(0);
+            doc.setPlainText(text);
+            doc.setTextWidth(width);
+            doc.documentLayout()->documentSize();
+            QStringList lines;
+            for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+                for (int l = 0; b.layout() != nullptr && l < b.layout()->lineCount(); ++l)
+                    lines << b.text().mid(b.layout()->lineAt(l).textStart(), b.layout()->lineAt(l).textLength());
+            return lines;
+        };
+        QStringList problems;
+        const auto check = [&](const QString& shown, const QFont& font, int width) {
+            const QStringList lines = linesOf(shown, font, width);
+            for (int l = 0; l + 1 < lines.size(); ++l) {
+                const QString end = QString(lines[l]).remove(QChar(0x2060)).trimmed();
+                for (const QString& op : {u"="_s, u"->"_s, u"→"_s, u"≈"_s, u"×"_s})
+                    if (end.endsWith(u" "_s + op))
+                        problems << QString("%1 px: \"%2\" | \"%3\"").arg(width).arg(end, lines[l + 1].trimmed());
+            }
+        };
+        for (const QString& base :
+             {u"layer 0 · head 0 · query i = 60 · key j = 3 · distance 57   file value = 0 (f16 probability) · p = 0 "
+              "(row renormalised to sum 1)   configured m = 1/2 here: softmax(-m d) = 1.65013e-13 · configured m = "
+              "1/2 -> 1.65013e-13"_s,
+              u"head 0 (m = 1/2) · query i = 10 · key j = 6 · distance 4 · bias = -0.5 × 4 = -2 · attention p = "
+              "softmax((content + bias) / τ)[j] = 0.0534688"_s}) {
+            w.statusBar()->clearMessage();
+            w.showHoverReadout(base);
+            QCOMPARE(w.hoverText(), base);
+            const QString shown = w.hoverReadout()->text();
+            for (int width = 300; width <= 1200; width += 7) check(shown, w.hoverReadout()->font(), width);
+        }
+        // The Head tab's title, as the maps view shows it.
+        const QString title = headerBreaks("layer 0, head 3 · fitted m* = 0.0331 · configured m = 1/32");
+        for (int width = 120; width <= 600; width += 5) check(title, w.font(), width);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
+    }
+
     // The s40 re-check (normal mode): the grid's hover tooltip wrapped inside its formulas ("key" |
     // "j = 6", "-0.5 × 5" | "= -2.5") where the band keeps them whole. The tooltip follows the
     // band's rule: at any width its short phrases hold, a line ends only at a " · ".
