@@ -363,6 +363,10 @@ QString headerBreaks(const std::string& text) {
     return keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(explore::keepPhrasesWhole(text)));
 }
 
+QString titleBreaks(const std::string& text) {
+    return keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(text));
+}
+
 QString readoutTooltip(const QString& text) {
     return readoutBreaks(text).toHtmlEscaped().replace(u'\n', u"<br>"_s);
 }

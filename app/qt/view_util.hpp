@@ -48,6 +48,10 @@ namespace alibi::qt {
 // whole and every operator on the line of its value (the core's keepOperatorsWithTheirValues:
 // the Head title broke "configured m =" | "1/32").
 [[nodiscard]] QString headerBreaks(const std::string& text);
+// A title of long clauses ("layer 3: head x head Jensen-Shannon distance between ..."), which
+// keepPhrasesWhole would keep whole past the view's width: only its operators kept with their
+// values (the Head tab's "layer 0, head 3 · configured m = 1/32").
+[[nodiscard]] QString titleBreaks(const std::string& text);
 
 // A core error shown in a view (a snapshot's `error`, a failed computation) in the explorers'
 // words (explore::guiMessage): "Scheme", never a CLI flag such as "--scheme" (issue 27).
