@@ -352,6 +352,21 @@ private slots:
                             const QString t = block.mid(line.textStart(), line.textLength()).trimmed();
                             const auto at = line.textStart();
                             const auto space = [](QChar c) { return c == u' ' || c == QChar(0x00A0); };
+                            // A line the core's wrapLines ended (a <br>): where it breaks is the
+                            // core's rule (its LineBreaks tests); here only what Qt shows of it: no
+                            // line starts with what closes a word, none ends on a path's '('.
+                            if (block[at - 1] == QChar::LineSeparator) {
+                                const qsizetype next = block.indexOf(u' ', at);
+                                const QString first = block.mid(at, next < 0 ? -1 : next - at);
+                                if (t.startsWith(u',') || t.startsWith(u'.') || t.startsWith(u')') ||
+                                    (at >= 2 && block[at - 2] == u'(' && first.contains(u'/')))
+                                    problems << QString("%1 step %2 at %3 px: line \"%4\"")
+                                                    .arg(lesson)
+                                                    .arg(step + 1)
+                                                    .arg(width)
+                                                    .arg(t);
+                                continue;
+                            }
                             // The word the break falls in, between spaces (word joiners dropped).
                             qsizetype from = at, to = at;
                             while (from > 0 && !space(block[from - 1])) --from;
@@ -382,6 +397,13 @@ private slots:
                             // s40 re-check; "(scripts/" | "make_..." keeps the parenthesis).
                             const bool afterOpening =
                                 !atSpace && block[before] == u'(' && word.mid(word.indexOf(u'(')).contains(u'/');
+                            // Qt draws the core's lines as they are: it breaks none of them again.
+                            if (atSpace)
+                                problems << QString("%1 step %2 at %3 px: Qt broke the core's line before \"%4\"")
+                                                .arg(lesson)
+                                                .arg(step + 1)
+                                                .arg(width)
+                                                .arg(t);
                             if ((atSpace && closes) || (!atSpace && !wordTooWide) ||
                                 (!atSpace && insideName && !nameTooWide) || afterOpening)
                                 problems << QString("%1 step %2 at %3 px: line \"%4\" (broken inside \"%5\")")
@@ -494,6 +516,35 @@ private slots:
             return t.join(u' ');
         };
         QCOMPARE(text(attention->legendShown()), text(bias->legendShown()));
+    }
+
+    // The s40 re-check (issue 27 L1's second half): lesson 2 step 5 at 1280x720 in presentation
+    // mode left the line "(1, 1/2, …," half empty and began the next with "1/128). A − B = ...":
+    // the core joins "1/128)." to "A − B" ("A" is a one-character word), so the run moves whole.
+    // "1/128)" belongs on the line of "(1, 1/2". Waits for the core's sentence-end break
+    // (/work/notes/s41-qt-asks.md A2); an unexpected pass says it came: drop the QEXPECT_FAIL.
+    void lessonLineBeforeASentenceFills() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson(u"slopes"_s), qPrintable(w.lastError()));
+        for (int step = 1; step < 5; ++step) QVERIFY(w.lessonPanel()->next());
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        QTextDocument* doc = w.lessonPanel()->textView()->document();
+        doc->documentLayout()->documentSize();
+        QString opening;
+        for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+            for (int l = 0; b.layout() != nullptr && l < b.layout()->lineCount(); ++l) {
+                const QString line = b.text()
+                                         .mid(b.layout()->lineAt(l).textStart(), b.layout()->lineAt(l).textLength())
+                                         .remove(QChar(0x2060))
+                                         .replace(QChar(0x00A0), u' ');
+                if (line.contains(u"(1, 1/2"_s)) opening = line;
+            }
+        QVERIFY2(!opening.isEmpty(), "no line holds \"(1, 1/2\"");
+        QEXPECT_FAIL("", "needs the core's sentence-end break (s41-qt-asks.md A2)", Continue);
+        QVERIFY2(opening.contains(u"1/128)"_s), qPrintable(opening));
     }
 
     // The closing notes of session 40: under X, at the largest A+ size, the lesson text scrolled
@@ -791,7 +842,7 @@ private slots:
             for (int width = 300; width <= 1200; width += 7) check(shown, w.hoverReadout()->font(), width);
         }
         // The Head tab's title, as the maps view shows it.
-        const QString title = headerBreaks("layer 0, head 3 · fitted m* = 0.0331 · configured m = 1/32");
+        const QString title = titleBreaks("layer 0, head 3 · fitted m* = 0.0331 · configured m = 1/32");
         for (int width = 120; width <= 600; width += 5) check(title, w.font(), width);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
     }
