@@ -570,6 +570,16 @@ private slots:
                 QTRY_VERIFY(!w.model()->pending());
                 QTest::qWait(200);  // the panel fits its text (queued) and the view lays it out
                 QTextBrowser* text = panel->textView();
+                // And Qt draws the core's lines as they are, none broken again (each line of
+                // the view begins a block or follows a line the core ended).
+                text->document()->documentLayout()->documentSize();
+                for (QTextBlock b = text->document()->begin(); b.isValid(); b = b.next())
+                    for (int l = 1; b.layout() != nullptr && l < b.layout()->lineCount(); ++l)
+                        if (const int at = b.layout()->lineAt(l).textStart(); b.text()[at - 1] != QChar::LineSeparator)
+                            problems << QString("%1 step %2: Qt broke a line again before \"%3\"")
+                                            .arg(QString::fromLatin1(lesson))
+                                            .arg(step + 1)
+                                            .arg(b.text().mid(at, 20));
                 if (text->horizontalScrollBar()->maximum() > 0)
                     problems << QString("%1 step %2: scrolls sideways by %3 px (viewport %4, document %5)")
                                     .arg(QString::fromLatin1(lesson))
