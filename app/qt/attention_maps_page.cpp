@@ -496,7 +496,7 @@ AttentionMapsPage::AttentionMapsPage(QWidget* parent) : QWidget(parent) {
             if (text.isEmpty() || !m_hoverTips)
                 QToolTip::hideText();
             else
-                QToolTip::showText(QCursor::pos(), text.toHtmlEscaped().replace(u'\n', u"<br>"_s), v);
+                QToolTip::showText(QCursor::pos(), readoutTooltip(text), v);
         });
     }
     connect(m_grid, &MapsHeatmapView::pictureShown, this, &AttentionMapsPage::onGridShown);

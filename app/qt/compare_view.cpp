@@ -76,7 +76,7 @@ void ImagePanel::mouseMoveEvent(QMouseEvent* event) {
         };
         const QString text = m_readout(static_cast<int>(n), cell(at.y() - tr.y(), tr.height(), m_queries),
                                        cell(at.x() - tr.x(), tr.width(), m_keys));
-        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+        QToolTip::showText(event->globalPosition().toPoint(), readoutTooltip(text), this);
         return;
     }
     QToolTip::hideText();

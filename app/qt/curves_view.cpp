@@ -30,6 +30,9 @@ CurvesView::CurvesView(QWidget* parent) : QWidget(parent) {
     m_attention = new PlotWidget(this);
     m_attention->setTitle(u"Attention vs distance at the query row"_s);
     m_attention->setAxisLabels(u"distance i − j"_s, u"probability"_s);
+    // Bias and attention plot the same heads side by side: one legend room, the same heads listed.
+    m_bias->setLegendSiblings({m_attention});
+    m_attention->setLegendSiblings({m_bias});
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(8, 8, 8, 8);
     grid->setSpacing(10);

@@ -6,6 +6,7 @@
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/line_breaks.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/square_cells.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <QCoreApplication>
@@ -117,15 +118,13 @@ void HeadDetailView::fit() {
     if (need <= m_cell) return;
     m_cell = std::min(need, std::min(a.width(), a.height()));
     // Where the picture is larger than the area: whole cells from the area's start, the marked
-    // one in the middle of them (a picture centred on the marked cell cut a column and a row at
-    // the edges: half drawn, without header or numbers; issue 27 L1). The rest of the area's
-    // length, less than a cell, is left after the last one (the scroll bar goes there).
+    // one in the middle of them (the core's cellsAround, which the ImGui detail uses too; a
+    // picture centred on the marked cell cut a column and a row at the edges: issue 27 L1). The
+    // rest of the area's length, less than a cell, is left after the last one (the scroll bar).
     const auto place = [this](double start, double length, std::int64_t count, std::int64_t marked) {
         const double picture = m_cell * static_cast<double>(count);
         if (picture <= length) return start + (length - picture) / 2;
-        const auto whole = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(length / m_cell)), 1, count);
-        const std::int64_t first = std::clamp<std::int64_t>(marked - (whole - 1) / 2, 0, count - whole);
-        return start - static_cast<double>(first) * m_cell;
+        return start - static_cast<double>(alibi::cellsAround(count, marked, length, m_cell).first) * m_cell;
     };
     m_origin =
         QPointF(place(a.x(), a.width(), m_keys, m_lessonKey), place(a.y(), a.height(), m_queries, m_lessonQuery));
@@ -342,8 +341,7 @@ QString HeadDetailView::titleText() const {
 
 QString HeadDetailView::subtitleText() const {
     if (!m_snapshot || m_image.isNull()) return {};
-    return keepBreaksAtSpaces(
-        explore::keepPhrasesWhole(explore::heatmapTitle(m_snapshot->detailParams) + " · " + shownSummary()));
+    return headerBreaks(explore::heatmapTitle(m_snapshot->detailParams) + " · " + shownSummary());
 }
 
 TopBands HeadDetailView::bands() const {

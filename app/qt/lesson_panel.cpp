@@ -43,6 +43,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -74,69 +75,26 @@ int attentionViewIndex(const std::string& id) {
     return -1;
 }
 
-// A formula the core joined with no-break spaces that is wider than a line: Qt would break it at
-// any letter ("0." | "707", "make_exa" | "mple"). Its no-break spaces become ordinary ones where
-// a line must end: greedily, each piece as many of its words as fit `width` (a piece's own words
-// stay together), so a line breaks at one of its spaces and never inside a word. A word alone
-// wider than the line ("2^(−8(h+1)/H)." in a narrow column of large text) gets back the breaks
-// after its '/', '-' and '|' that keepBreaksAtSpaces took away: it breaks there, not anywhere.
-QString releaseWideWord(QString word, const QFontMetricsF& fm, double width) {
-    if (fm.horizontalAdvance(word) <= width) return word;
-    word.remove(QChar(0x2060));
-    // And after an opening parenthesis, where the word has no other break: "(build_alibi_tensor)"
-    // breaks as "(" | "build_alibi_tensor)", but "(scripts/make_example_attention.py)" after its
-    // '/' ("model (" | "scripts/..." left the parenthesis alone at a line's end under X).
-    const bool otherBreak =
-        word.contains(u'/') || word.contains(u'-') || word.contains(u'|') || word.contains(QChar(0x2013));
-    for (qsizetype i = word.size() - 2; i >= 0 && !otherBreak; --i)
-        if (word[i] == u'(' && word[i + 1].isLetterOrNumber()) word.insert(i + 1, QChar(0x200B));
-    return word;
-}
-
-// Every '/' and en dash in a lesson's text joins what is around it, a path's too ("scripts/
-// make_example_attention.py", "Jensen–Shannon" fit a line whole, and then stay whole):
-// keepBreaksAtSpaces leaves them breakable for the views' short lines; the lesson's releases
-// them only where the word does not fit.
-QString joinSlashes(const QString& run) {
-    QString out;
-    out.reserve(run.size() + 4);
-    for (qsizetype i = 0; i < run.size(); ++i) {
-        out += run[i];
-        if ((run[i] == u'/' || run[i] == QChar(0x2013)) && i + 1 < run.size() && run[i + 1] != QChar(0x2060) &&
-            run[i + 1] != QChar(0x00A0))
-            out += QChar(0x2060);
-    }
-    return out;
-}
-
-QString splitWideRun(const QString& run, const QFontMetricsF& fm, double width) {
-    if (!run.contains(QChar(0x00A0)) || fm.horizontalAdvance(run) <= width) return releaseWideWord(run, fm, width);
-    QStringList words = run.split(QChar(0x00A0));
-    for (QString& word : words) word = releaseWideWord(word, fm, width);
-    QString out, piece;
-    for (const QString& word : words) {
-        const QString joined = piece.isEmpty() ? word : piece + QChar(0x00A0) + word;
-        if (!piece.isEmpty() && fm.horizontalAdvance(joined) > width) {
-            out += piece + u' ';
-            piece = word;
-        } else {
-            piece = joined;
-        }
-    }
-    return out + piece;
-}
 }  // namespace
 
 QString LessonPanel::paragraphsHtml(const std::string& text, const QFont& font, int width) {
     const QFontMetricsF fm(font);
-    QString html;
-    // The core keeps each formula whole (keepFormulasWhole), and Qt's breaker is kept to its
-    // spaces; a formula wider than the line, to the spaces of its own.
-    for (const QString& paragraph :
-         keepBreaksAtSpaces(explore::keepFormulasWhole(text)).split(u'\n', Qt::SkipEmptyParts)) {
-        QStringList runs = paragraph.split(u' ');
-        for (QString& run : runs) run = splitWideRun(joinSlashes(run), fm, width);
-        html += u"<p style='margin-top:0; margin-bottom:0.5em'>"_s + runs.join(u' ').toHtmlEscaped() + u"</p>"_s;
+    const auto measure = [&fm](std::string_view piece) {
+        return fm.horizontalAdvance(QString::fromUtf8(piece.data(), static_cast<qsizetype>(piece.size())));
+    };
+    // The core's lines (wrapLines over keepFormulasWhole), as the ImGui lesson draws them: a
+    // formula whole, one wider than the line broken at its own spaces from where the line has
+    // room, a word wider still after its '/', '|', dash or '('. Qt only draws them, each line
+    // ended explicitly (a pixel of slack for the layout's rounding); keepBreaksAtSpaces keeps
+    // Qt from breaking a line again should it ever measure it wider.
+    QString html, lines;
+    for (const explore::WrappedLine& line :
+         explore::wrapLines(explore::keepFormulasWhole(text), width - 1.0, measure)) {
+        if (!lines.isEmpty()) lines += u"<br>"_s;
+        lines += keepBreaksAtSpaces(line.text).toHtmlEscaped();
+        if (!line.endsParagraph) continue;
+        if (!lines.isEmpty()) html += u"<p style='margin-top:0; margin-bottom:0.5em'>"_s + lines + u"</p>"_s;
+        lines.clear();
     }
     return html;
 }
@@ -294,7 +252,10 @@ void LessonPanel::updateTitle() {
 void LessonPanel::fitText() {
     if (!m_state || m_fitting || !isVisible()) return;
     m_fitting = true;
-    QTextDocument* doc = m_text->document();
+    // Measured on a copy: a width set on the view's own document stays when the view's vertical
+    // scroll bar then appears, and the text scrolled sideways by the bar's width at the largest
+    // A+ size (session 40's closing notes). The view lays out its document at its own width.
+    const std::unique_ptr<QTextDocument> doc(m_text->document()->clone());
     const int width = std::max(100, m_text->viewport()->width());
     const auto docHeight = [&](double pt) {
         QFont f = m_text->font();
@@ -316,6 +277,9 @@ void LessonPanel::fitText() {
         needed = docHeight(pt);
     }
     m_shownPt = pt;
+    QFont shown = m_text->font();
+    shown.setPointSizeF(pt);
+    m_text->document()->setDefaultFont(shown);
     // At the size and width chosen, a formula wider than a line breaks at its own spaces.
     setStepHtml();
     if (bottom) m_window->resizeDocks({this}, {std::min(needed, room) + chrome + 4}, Qt::Vertical);
@@ -543,6 +507,12 @@ bool LessonPanel::arrowsAllowed() const {
 }
 
 bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
+    // The text's width changed without the dock's (its vertical scroll bar came or went): the
+    // core's lines, planned for the width before, are planned again (else Qt breaks each of them
+    // once more, 14 px short).
+    if (watched == m_text->viewport() && event->type() == QEvent::Resize && m_state)
+        QMetaObject::invokeMethod(
+            this, [this] { setStepHtml(); }, Qt::QueuedConnection);
     // Page Up / Page Down are the presenter's while a lesson is open: a view's own shortcut for
     // them (the Attention maps page steps its layers) must not take the key before it arrives.
     if (m_state && event->type() == QEvent::ShortcutOverride) {

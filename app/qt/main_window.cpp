@@ -977,8 +977,6 @@ int MainWindow::readoutBandHeight() const {
     return std::max(line, readoutHeight(longest)) + 2;
 }
 
-static QString bandText(const QString& text);  // below, with showHoverReadout
-
 int MainWindow::readoutHeight(const QString& text) const {
     // The band's width: the status bar's, less its margins and size grip (the read-out is the
     // only widget in it in presentation mode, where the latency is hidden).
@@ -988,7 +986,7 @@ int MainWindow::readoutHeight(const QString& text) const {
     probe.setWordWrap(true);
     probe.setTextInteractionFlags(m_hover->textInteractionFlags());
     probe.setFont(m_hover->font());
-    probe.setText(bandText(text));  // as shown
+    probe.setText(readoutBreaks(text));  // as shown
     return probe.heightForWidth(std::max(width, 100));
 }
 
@@ -1139,16 +1137,11 @@ void MainWindow::onTabChanged(int index) {
 // breaks after a hyphen); it is invisible and taken out again for hoverText().
 constexpr QChar kWordJoiner(0x2060);
 
-// A read-out as the band shows it: its arrows whole, and a short parenthesised phrase kept on
-// one line (the core's keepShortGroupsWhole: "p = 0 (row renormalised to sum" | "1)" broke at
-// 1280x720 in presentation, the s40 review's L8).
-// keepBreaksAtSpaces: no break after a '-' that is not before a space ("(-" | "inf in f16)", and "->").
-static QString bandText(const QString& text) {
-    return keepBreaksAtSpaces(explore::keepShortGroupsWhole(text.toStdString()));
-}
-
+// The band lays a read-out out by the tooltips' rule (readoutBreaks): its " · " phrases and
+// arrows whole, an operator with its value, a short parenthesised phrase on one line ("p = 0
+// (row renormalised to sum" | "1)" broke at 1280x720 in presentation, the s40 review's L8).
 void MainWindow::showHoverReadout(const QString& text) {
-    m_hover->setText(bandText(text));
+    m_hover->setText(readoutBreaks(text));
 }
 
 QString MainWindow::hoverText() const {

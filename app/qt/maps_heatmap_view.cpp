@@ -213,8 +213,8 @@ void MapsHeatmapView::show(RenderedMaps picture, double ratio) {
 
 void MapsHeatmapView::setHeader(const QString& title, const QString& subtitle) {
     const QRect before = imageRect();
-    m_title = title;
-    m_subtitle = keepBreaksAtSpaces(explore::keepPhrasesWhole(subtitle.toStdString()));
+    m_title = titleBreaks(title.toStdString());
+    m_subtitle = headerBreaks(subtitle.toStdString());
     // A header on more (or fewer) lines moves the picture: render it at its new size.
     if (imageRect() != before) resizeEvent(nullptr);
     update();

@@ -26,6 +26,13 @@ constexpr int kSmoothSeries = 16;
 // A curve that changes vertical direction more often than this is drawn with a one-pixel pen.
 constexpr int kSmoothTurns = 8;
 
+// One legend text line per entry (a line's height and one pixel): five T's of the Extrapolation
+// plot fit its 110 px at 1280x720 in presentation mode, where two more pixels a line and the
+// 8 px margin left three listed and two drawn curves unnamed (issue 27).
+int legendLine(const QFontMetrics& fm) {
+    return std::max(16, fm.height() + 1);
+}
+
 // How often the polylines change vertical direction: ALiBi's bias and attention curves are
 // monotone on each side of the query (a turn or two); noisy content turns at most points.
 int turns(const std::vector<QPolygonF>& lines) {
@@ -224,6 +231,24 @@ PlotWidget::Margins PlotWidget::margins() const {
     return m;
 }
 
+alibi::LegendRoom PlotWidget::legendRoom() const {
+    const QFontMetrics fm(plotFont());
+    const Margins m = margins();
+    alibi::LegendRoom room;
+    room.width = 0.45 * width() - 8;
+    // The rows from the frame's top inset (4 px, as painted) to its bottom.
+    room.rows = std::max(1, static_cast<int>((std::max(40.0, height() - m.top - m.bottom) - 4) / legendLine(fm)));
+    room.swatch = 16 + 4 + 8 + fm.averageCharWidth();
+    room.noteWidth = fm.horizontalAdvance(QString::fromStdString(alibi::legendNote(m_series.size(), m_series.size())));
+    return room;
+}
+
+void PlotWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    for (PlotWidget* sibling : m_legendSiblings)
+        if (sibling && sibling != this) sibling->update();
+}
+
 PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     LegendLayout l;
     const int count = static_cast<int>(m_series.size());
@@ -232,11 +257,7 @@ PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     // emphasised, the first, the last and evenly spaced others with "k of n listed"; each
     // column as wide as its longest entry (never cut), all of them within 45 % of the widget.
     const QFontMetrics fm(plotFont());
-    const Margins m = margins();
-    // One text line per entry (a line's height and one pixel): five T's of the Extrapolation
-    // plot fit its 110 px at 1280x720 in presentation mode, where two more pixels a line and
-    // the 8 px margin left three listed and two drawn curves unnamed (issue 27).
-    l.line = std::max(16, fm.height() + 1);
+    l.line = legendLine(fm);
     std::vector<alibi::LegendEntryWidths> widths;
     for (int s = 0; s < count; ++s) {
         const std::string& label = m_series[static_cast<std::size_t>(s)].label;
@@ -246,12 +267,11 @@ PlotWidget::LegendLayout PlotWidget::legendLayout() const {
              static_cast<double>(fm.horizontalAdvance(QString::fromStdString(alibi::briefLegendName(label)))),
              emphasised || s == m_highlight});
     }
-    alibi::LegendRoom room;
-    room.width = 0.45 * width() - 8;
-    // The rows from the frame's top inset (4 px, as painted) to its bottom.
-    room.rows = std::max(1, static_cast<int>((std::max(40.0, height() - m.top - m.bottom) - 4) / l.line));
-    room.swatch = 16 + 4 + 8 + fm.averageCharWidth();
-    room.noteWidth = fm.horizontalAdvance(QString::fromStdString(alibi::legendNote(m_series.size(), m_series.size())));
+    // The room shared with sibling plots over the same series, so they list the same entries.
+    std::vector<alibi::LegendRoom> rooms{legendRoom()};
+    for (const PlotWidget* sibling : m_legendSiblings)
+        if (sibling && sibling != this && !sibling->isHidden()) rooms.push_back(sibling->legendRoom());
+    const alibi::LegendRoom room = alibi::sharedLegendRoom(rooms);
     // The core's plan: brief names when one column of whole names is wider than the room (a
     // 360 px plot at 1280x720 gave three quarters to "head 6 (m = 0.007812)").
     const alibi::LegendPlan plan = alibi::planLegend(widths, room);

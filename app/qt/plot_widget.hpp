@@ -4,6 +4,7 @@
 #pragma once
 
 #include <alibi/render/coinciding_curves.hpp>
+#include <alibi/render/legend_layout.hpp>
 #include <alibi/render/plot.hpp>
 #include <alibi/render/ticks.hpp>
 
@@ -66,6 +67,18 @@ public:
         m_legendLimit = n;
         update();
     }
+    // Plots shown together over the same series (the curves view's bias and attention plots):
+    // each plans its legend in the room all of them hold (the core's sharedLegendRoom), so they
+    // list the same entries (issue 27 L9: at H = 32 one listed h5 h10 h16, the other h6 h12 h19).
+    // Every plot of the group is given the others; a hidden sibling does not count.
+    void setLegendSiblings(std::vector<PlotWidget*> siblings) {
+        m_legendSiblings = std::move(siblings);
+        update();
+    }
+    // This plot's own legend room, before any sharing: its width, rows, swatch and note width.
+    [[nodiscard]] alibi::LegendRoom legendRoom() const;
+    // The series listed in the legend as last planned (empty: no legend), for tests.
+    [[nodiscard]] std::vector<int> legendShown() const { return legendLayout().shown; }
     // Fixed colours and dashes per series (empty: the default ramp, solid), for views whose
     // series belong to named families (the position schemes).
     void setSeriesColors(std::vector<QColor> colors) {
@@ -122,6 +135,8 @@ protected:
     // The wheel zooms the x axis about the mouse; a double-click shows every point again.
     void wheelEvent(QWheelEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    // A resize changes this plot's room and so its siblings' shared one: they repaint too.
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Range {
@@ -155,6 +170,7 @@ private:
     int m_highlight = -1;
     std::vector<int> m_emphasis;
     int m_legendLimit = 64;
+    std::vector<PlotWidget*> m_legendSiblings;
     // The legend at the right (the core's plan, render/legend_layout.hpp): columns of `rows`
     // entries `line` pixels apart, `width` in all, the listed series' labels (whole or brief)
     // and, when some are left out, the note "k of n listed" after them.

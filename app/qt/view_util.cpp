@@ -2,6 +2,7 @@
 #include "view_util.hpp"
 
 #include <alibi/explore/editing.hpp>
+#include <alibi/explore/line_breaks.hpp>
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/explore/readout.hpp>
 #include <alibi/explore/view_titles.hpp>
@@ -111,7 +112,7 @@ QString cellDescription(const Session& session, const std::vector<double>& slope
                         std::int64_t key, bool html) {
     const QString text =
         QString::fromStdString(explore::heatmapReadoutComputed(heatmapParams(session), slopes, head, query, key));
-    if (html) return text.toHtmlEscaped().replace(u'\n', u"<br>"_s);
+    if (html) return readoutTooltip(text);
     return QString(text).replace(u'\n', u"   "_s);
 }
 
@@ -348,6 +349,26 @@ QString keepBreaksAtSpaces(const QString& text) {
 
 QString keepBreaksAtSpaces(const std::string& text) {
     return keepBreaksAtSpaces(QString::fromStdString(text));
+}
+
+QString readoutBreaks(const QString& text) {
+    QStringList lines = text.split(u'\n');
+    for (QString& line : lines)
+        line = keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(
+            explore::keepShortGroupsWhole(explore::keepPhrasesWhole(line.toStdString()))));
+    return lines.join(u'\n');
+}
+
+QString headerBreaks(const std::string& text) {
+    return keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(explore::keepPhrasesWhole(text)));
+}
+
+QString titleBreaks(const std::string& text) {
+    return keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(text));
+}
+
+QString readoutTooltip(const QString& text) {
+    return readoutBreaks(text).toHtmlEscaped().replace(u'\n', u"<br>"_s);
 }
 
 PaintedTileLabels paintTileLabelForms(QPainter& painter, const QFont& font, QPointF target, double sx, double sy,

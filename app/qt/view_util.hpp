@@ -35,6 +35,23 @@ namespace alibi::qt {
 // The core's wrapLines (ImGui) breaks at spaces only.
 [[nodiscard]] QString keepBreaksAtSpaces(const QString& text);
 [[nodiscard]] QString keepBreaksAtSpaces(const std::string& text);
+// A hover read-out as the band and the tooltips lay it out, one rule for both (the s40 re-check:
+// the tooltip wrapped "key" | "j = 6" and "-0.5 × 5" | "= -2.5" where the band did not): each
+// " · " phrase whole (the core's keepPhrasesWhole), a short parenthesised group on one line
+// (keepShortGroupsWhole), an operator on the line of its value (keepOperatorsWithTheirValues:
+// "configured m = 1/2 ->" | "1.65013e-13", "attention p =" | "softmax(...)"), Qt's breaker kept
+// to the spaces left (keepBreaksAtSpaces). Line by line.
+[[nodiscard]] QString readoutBreaks(const QString& text);
+// The same as a tooltip's rich text: its lines joined by <br>.
+[[nodiscard]] QString readoutTooltip(const QString& text);
+// A view's header ("layer 0, head 3 · fitted m* = 0.03 · configured m = 1/32"): its " · " phrases
+// whole and every operator on the line of its value (the core's keepOperatorsWithTheirValues:
+// the Head title broke "configured m =" | "1/32").
+[[nodiscard]] QString headerBreaks(const std::string& text);
+// A title of long clauses ("layer 3: head x head Jensen-Shannon distance between ..."), which
+// keepPhrasesWhole would keep whole past the view's width: only its operators kept with their
+// values (the Head tab's "layer 0, head 3 · configured m = 1/32").
+[[nodiscard]] QString titleBreaks(const std::string& text);
 
 // A core error shown in a view (a snapshot's `error`, a failed computation) in the explorers'
 // words (explore::guiMessage): "Scheme", never a CLI flag such as "--scheme" (issue 27).

@@ -6,6 +6,7 @@
 // combination is saved as PNG under screenshots/layout/ of this build folder: look at them.
 #include "attention_maps_page.hpp"
 #include "compare_view.hpp"
+#include "curves_view.hpp"
 #include "diagnose_view.hpp"
 #include "extrapolation_view.hpp"
 #include "head_detail_view.hpp"
@@ -351,6 +352,21 @@ private slots:
                             const QString t = block.mid(line.textStart(), line.textLength()).trimmed();
                             const auto at = line.textStart();
                             const auto space = [](QChar c) { return c == u' ' || c == QChar(0x00A0); };
+                            // A line the core's wrapLines ended (a <br>): where it breaks is the
+                            // core's rule (its LineBreaks tests); here only what Qt shows of it: no
+                            // line starts with what closes a word, none ends on a path's '('.
+                            if (block[at - 1] == QChar::LineSeparator) {
+                                const qsizetype next = block.indexOf(u' ', at);
+                                const QString first = block.mid(at, next < 0 ? -1 : next - at);
+                                if (t.startsWith(u',') || t.startsWith(u'.') || t.startsWith(u')') ||
+                                    (at >= 2 && block[at - 2] == u'(' && first.contains(u'/')))
+                                    problems << QString("%1 step %2 at %3 px: line \"%4\"")
+                                                    .arg(lesson)
+                                                    .arg(step + 1)
+                                                    .arg(width)
+                                                    .arg(t);
+                                continue;
+                            }
                             // The word the break falls in, between spaces (word joiners dropped).
                             qsizetype from = at, to = at;
                             while (from > 0 && !space(block[from - 1])) --from;
@@ -381,6 +397,13 @@ private slots:
                             // s40 re-check; "(scripts/" | "make_..." keeps the parenthesis).
                             const bool afterOpening =
                                 !atSpace && block[before] == u'(' && word.mid(word.indexOf(u'(')).contains(u'/');
+                            // Qt draws the core's lines as they are: it breaks none of them again.
+                            if (atSpace)
+                                problems << QString("%1 step %2 at %3 px: Qt broke the core's line before \"%4\"")
+                                                .arg(lesson)
+                                                .arg(step + 1)
+                                                .arg(width)
+                                                .arg(t);
                             if ((atSpace && closes) || (!atSpace && !wordTooWide) ||
                                 (!atSpace && insideName && !nameTooWide) || afterOpening)
                                 problems << QString("%1 step %2 at %3 px: line \"%4\" (broken inside \"%5\")")
@@ -454,6 +477,118 @@ private slots:
                 }
             }
             if (!panel->next()) break;
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
+    }
+
+    // Issue 27 L9: lesson 2 step 4 at H = 32, 1280x720 in presentation mode: the bias plot listed
+    // h0 h1 h2 h5 h10 h16 h21 h26 h31 ("9 of 32 listed"), the attention plot beside it h0 h1 h2 h6
+    // h12 h19 h25 h31. The two plan their legends in one shared room and list the same heads.
+    void curvesLegendsListTheSameHeads_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("presentation");
+        for (const QSize s : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)})
+            for (const bool presentation : {true, false})
+                QTest::addRow("%dx%d%s", s.width(), s.height(), presentation ? "-presentation" : "")
+                    << s.width() << s.height() << presentation;
+    }
+    void curvesLegendsListTheSameHeads() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, presentation);
+        MainWindow w;
+        QVERIFY(test::showForTest(w, width, height));
+        w.setPresentation(presentation);
+        QVERIFY2(w.openLesson(u"slopes"_s), qPrintable(w.lastError()));
+        for (int step = 1; step < 4; ++step) QVERIFY(w.lessonPanel()->next());
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(150);
+        (void)w.grab();
+        PlotWidget* bias = w.curvesView()->biasPlot();
+        PlotWidget* attention = w.curvesView()->attentionPlot();
+        QVERIFY(bias->isVisible() && attention->isVisible());
+        QCOMPARE(bias->series().size(), std::size_t(32));
+        QCOMPARE(attention->series().size(), std::size_t(32));
+        const auto text = [](const std::vector<int>& shown) {
+            QStringList t;
+            for (int s : shown) t << QString::number(s);
+            return t.join(u' ');
+        };
+        QCOMPARE(text(attention->legendShown()), text(bias->legendShown()));
+    }
+
+    // The s40 re-check (issue 27 L1's second half): lesson 2 step 5 at 1280x720 in presentation
+    // mode left the line "(1, 1/2, …," half empty and began the next with "1/128). A − B = ...":
+    // the core joins "1/128)." to "A − B" ("A" is a one-character word), so the run moves whole.
+    // "1/128)" belongs on the line of "(1, 1/2". Waits for the core's sentence-end break
+    // (/work/notes/s41-qt-asks.md A2); an unexpected pass says it came: drop the QEXPECT_FAIL.
+    void lessonLineBeforeASentenceFills() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        QVERIFY2(w.openLesson(u"slopes"_s), qPrintable(w.lastError()));
+        for (int step = 1; step < 5; ++step) QVERIFY(w.lessonPanel()->next());
+        QTRY_VERIFY(!w.model()->pending());
+        QTest::qWait(200);
+        QTextDocument* doc = w.lessonPanel()->textView()->document();
+        doc->documentLayout()->documentSize();
+        QString opening;
+        for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+            for (int l = 0; b.layout() != nullptr && l < b.layout()->lineCount(); ++l) {
+                const QString line = b.text()
+                                         .mid(b.layout()->lineAt(l).textStart(), b.layout()->lineAt(l).textLength())
+                                         .remove(QChar(0x2060))
+                                         .replace(QChar(0x00A0), u' ');
+                if (line.contains(u"(1, 1/2"_s)) opening = line;
+            }
+        QVERIFY2(!opening.isEmpty(), "no line holds \"(1, 1/2\"");
+        QEXPECT_FAIL("", "needs the core's sentence-end break (s41-qt-asks.md A2)", Continue);
+        QVERIFY2(opening.contains(u"1/128)"_s), qPrintable(opening));
+    }
+
+    // The closing notes of session 40: under X, at the largest A+ size, the lesson text scrolled
+    // sideways. At every step of every lesson, in both modes, at the largest text size, the text
+    // wraps within the panel: no horizontal scroll range.
+    void lessonTextWrapsAtTheLargestSize_data() {
+        QTest::addColumn<bool>("presentation");
+        QTest::addRow("normal") << false;
+        QTest::addRow("presentation") << true;
+    }
+    void lessonTextWrapsAtTheLargestSize() {
+        QFETCH(bool, presentation);
+        QStringList problems;
+        for (const char* lesson : {"alibi-in-five-steps", "slopes", "train-short-test-long",
+                                   "same-model-different-code", "reading-a-real-model"}) {
+            MainWindow w;
+            QVERIFY(test::showForTest(w, 1280, 720));
+            w.setPresentation(presentation);
+            QVERIFY2(w.openLesson(QString::fromLatin1(lesson)), qPrintable(w.lastError()));
+            LessonPanel* panel = w.lessonPanel();
+            panel->setTextPointSize(1000);  // clamped to the largest A+ size
+            for (int step = 0;; ++step) {
+                QTRY_VERIFY(!w.model()->pending());
+                QTest::qWait(200);  // the panel fits its text (queued) and the view lays it out
+                QTextBrowser* text = panel->textView();
+                // And Qt draws the core's lines as they are, none broken again (each line of
+                // the view begins a block or follows a line the core ended).
+                text->document()->documentLayout()->documentSize();
+                for (QTextBlock b = text->document()->begin(); b.isValid(); b = b.next())
+                    for (int l = 1; b.layout() != nullptr && l < b.layout()->lineCount(); ++l)
+                        if (const int at = b.layout()->lineAt(l).textStart(); b.text()[at - 1] != QChar::LineSeparator)
+                            problems << QString("%1 step %2: Qt broke a line again before \"%3\"")
+                                            .arg(QString::fromLatin1(lesson))
+                                            .arg(step + 1)
+                                            .arg(b.text().mid(at, 20));
+                if (text->horizontalScrollBar()->maximum() > 0)
+                    problems << QString("%1 step %2: scrolls sideways by %3 px (viewport %4, document %5)")
+                                    .arg(QString::fromLatin1(lesson))
+                                    .arg(step + 1)
+                                    .arg(text->horizontalScrollBar()->maximum())
+                                    .arg(text->viewport()->width())
+                                    .arg(text->document()->size().width());
+                if (!panel->next()) break;
+            }
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
     }
@@ -672,6 +807,87 @@ private slots:
                     QVERIFY2(lines[l].count(u'(') <= lines[l].count(u')'),
                              qPrintable(u"line "_s + QString::number(l) + u" ends inside a phrase: "_s + lines[l]));
             }
+    }
+
+    // The s40 re-check: the band broke "configured m = 1/2 ->" | "1.65013e-13" and "attention p =" |
+    // "softmax((content + bias) / τ)[j] = 0.0534688", the Head title "configured m =" | "1/32". At
+    // every width a line may end before an operator, never on one (its value on the next line).
+    void readoutKeepsOperatorsWithTheirValues() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        w.setPresentation(true);
+        const auto linesOf = [](const QString& text, const QFont& font, int width) {
+            QTextDocument doc;
+            doc.setDefaultFont(font);
+            doc.setDocumentMargin(0);
+            doc.setPlainText(text);
+            doc.setTextWidth(width);
+            doc.documentLayout()->documentSize();
+            QStringList lines;
+            for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+                for (int l = 0; b.layout() != nullptr && l < b.layout()->lineCount(); ++l)
+                    lines << b.text().mid(b.layout()->lineAt(l).textStart(), b.layout()->lineAt(l).textLength());
+            return lines;
+        };
+        QStringList problems;
+        const auto check = [&](const QString& shown, const QFont& font, int width) {
+            const QStringList lines = linesOf(shown, font, width);
+            for (int l = 0; l + 1 < lines.size(); ++l) {
+                const QString end = QString(lines[l]).remove(QChar(0x2060)).trimmed();
+                for (const QString& op : {u"="_s, u"->"_s, u"→"_s, u"≈"_s, u"×"_s})
+                    if (end.endsWith(u" "_s + op))
+                        problems << QString("%1 px: \"%2\" | \"%3\"").arg(width).arg(end, lines[l + 1].trimmed());
+            }
+        };
+        for (const QString& base :
+             {u"layer 0 · head 0 · query i = 60 · key j = 3 · distance 57   file value = 0 (f16 probability) · p = 0 "
+              "(row renormalised to sum 1)   configured m = 1/2 here: softmax(-m d) = 1.65013e-13 · configured m = "
+              "1/2 -> 1.65013e-13"_s,
+              u"head 0 (m = 1/2) · query i = 10 · key j = 6 · distance 4 · bias = -0.5 × 4 = -2 · attention p = "
+              "softmax((content + bias) / τ)[j] = 0.0534688"_s}) {
+            w.statusBar()->clearMessage();
+            w.showHoverReadout(base);
+            QCOMPARE(w.hoverText(), base);
+            const QString shown = w.hoverReadout()->text();
+            for (int width = 300; width <= 1200; width += 7) check(shown, w.hoverReadout()->font(), width);
+        }
+        // The Head tab's title, as the maps view shows it.
+        const QString title = titleBreaks("layer 0, head 3 · fitted m* = 0.0331 · configured m = 1/32");
+        for (int width = 120; width <= 600; width += 5) check(title, w.font(), width);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"\n"_s)));
+    }
+
+    // The s40 re-check (normal mode): the grid's hover tooltip wrapped inside its formulas ("key" |
+    // "j = 6", "-0.5 × 5" | "= -2.5") where the band keeps them whole. The tooltip follows the
+    // band's rule: at any width its short phrases hold, a line ends only at a " · ".
+    void hoverTooltipKeepsPhrasesWhole() {
+        MainWindow w;
+        QVERIFY(test::showForTest(w, 1280, 720));
+        const std::vector<double> slopes{0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625};
+        const QString html = cellDescription(w.model()->session(), slopes, 0, 11, 6, true);
+        const QString words = QString(html).remove(QChar(0x2060)).replace(QChar(0x00A0), u' ');
+        QVERIFY2(words.contains(u"key j = 6"_s) && words.contains(u"-0.5 × 5 = -2.5"_s), qPrintable(words));
+        QFont font = QToolTip::font();
+        const QFontMetrics fm(font);
+        for (int width = 260; width <= 520; width += 10) {
+            QTextDocument doc;
+            doc.setDefaultFont(font);
+            doc.setDocumentMargin(0);
+            doc.setHtml(html);
+            doc.setTextWidth(width);
+            doc.documentLayout()->documentSize();
+            for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+                QStringList lines;
+                for (int l = 0; b.layout() != nullptr && l < b.layout()->lineCount(); ++l)
+                    lines << b.text().mid(b.layout()->lineAt(l).textStart(), b.layout()->lineAt(l).textLength());
+                for (int l = 0; l + 1 < lines.size(); ++l) {
+                    if (lines[l].endsWith(QChar::LineSeparator)) continue;  // a <br>: the read-out's own line
+                    const QString end = lines[l].trimmed(), next = lines[l + 1].trimmed();
+                    QVERIFY2(end.endsWith(u'·') || next.startsWith(u'·'),
+                             qPrintable(QString("%1 px: \"%2\" | \"%3\"").arg(width).arg(end, next)));
+                }
+            }
+        }
     }
 
     // s40 review F5: at 1920x1080 in presentation mode, lesson 1 step 2, the cited cell's
