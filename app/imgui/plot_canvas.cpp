@@ -108,8 +108,8 @@ float plotHeightForFrame(float frame) {
 
 ImU32 headColor(int head, int heads, float alpha) {
     // The core's ramp for a dark background (the explorer's only theme), as Qt's dark theme draws it.
-    const Rgba c = seriesColor(static_cast<std::size_t>(std::max(head, 0)), static_cast<std::size_t>(std::max(heads, 1)),
-                               PlotBackground::Dark);
+    const Rgba c = seriesColor(static_cast<std::size_t>(std::max(head, 0)),
+                               static_cast<std::size_t>(std::max(heads, 1)), PlotBackground::Dark);
     return IM_COL32(c.r, c.g, c.b, static_cast<int>(alpha * 255.0f));
 }
 

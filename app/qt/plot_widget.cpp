@@ -511,14 +511,15 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     // Antialiasing hundreds of polylines costs tens of milliseconds a frame; many heads are
     // drawn crisp instead, so the UI stays responsive while sliders move.
     p.setRenderHint(QPainter::Antialiasing, count <= kSmoothSeries);
-    // Viridis starts near black, so on a dark theme the steepest heads would vanish: start the
-    // ramp higher there. Presentation mode scales every line (application property).
+    // Viridis starts near black, so on a dark theme the steepest heads would vanish: the core's
+    // dark ramp starts higher. Presentation mode scales every line (application property).
     const bool dark = palette().color(QPalette::Base).lightness() < 100;
     const double lineScale = std::clamp(qApp->property("alibiLineScale").toDouble(), 1.0, 4.0);
     const auto colourOf = [&](int s) {
         if (s < static_cast<int>(m_colors.size())) return m_colors[static_cast<std::size_t>(s)];
-        if (m_categorical || !dark) return seriesColor(s, count, m_categorical);
-        return toQColor(colormapColor(Colormap::Viridis, 0.3 + 0.65 * (count > 1 ? double(s) / (count - 1) : 0.0)));
+        if (m_categorical) return seriesColor(s, count, true);
+        return toQColor(alibi::seriesColor(static_cast<std::size_t>(s), static_cast<std::size_t>(count),
+                                           dark ? alibi::PlotBackground::Dark : alibi::PlotBackground::Light));
     };
     const auto isEmphasised = [this](int s) {
         return std::find(m_emphasis.begin(), m_emphasis.end(), s) != m_emphasis.end();

@@ -8,6 +8,7 @@
 #include <alibi/explore/view_titles.hpp>
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/format.hpp>
+#include <alibi/render/plot.hpp>
 #include <alibi/render/render.hpp>
 #include <alibi/render/tile_labels.hpp>
 
@@ -104,8 +105,8 @@ QColor seriesColor(int n, int count, bool categorical) {
                                           QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
                                           QColor(227, 119, 194), QColor(127, 127, 127)};
     if (categorical) return kCategorical[n % 8];
-    const double t = count > 1 ? 0.9 * n / (count - 1) : 0.0;
-    return toQColor(colormapColor(Colormap::Viridis, t));
+    return toQColor(
+        alibi::seriesColor(static_cast<std::size_t>(std::max(n, 0)), static_cast<std::size_t>(std::max(count, 1))));
 }
 
 QString cellDescription(const Session& session, const std::vector<double>& slopes, int head, std::int64_t query,

@@ -175,7 +175,8 @@ void layoutControlsPlotsTable(QWidget* view, QLayout* controls, QWidget* upper, 
 // columns (in the header's order) fit the width; its height is left to its layout. It scrolls a
 // column at a time and shows whole columns only: those in view share the room a cut one would take.
 void keepTableTextAtPlotScale(QWidget* view, QTableView* table, int firstColumns);
-// A distinct colour for series n of count (head colours follow viridis, ordered like the heads).
+// A distinct colour for series n of count: the core's head ramp on a light background
+// (alibi::seriesColor), or the categorical palette.
 [[nodiscard]] QColor seriesColor(int n, int count, bool categorical);
 
 }  // namespace alibi::qt
