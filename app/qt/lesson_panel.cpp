@@ -35,7 +35,9 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QTextDocument>
@@ -185,19 +187,31 @@ void LessonPanel::setTextPointSize(double pt) {
     text.setPointSizeF(m_textPt);
     m_text->document()->setDefaultFont(text);
     m_text->setFont(text);
+    // The heading and the note grow with the text up to a cap: at 45 and 36 pt (A+ at its
+    // largest) the wrapped title and note in presentation mode's side column made the window's
+    // minimum 784 to 1291 px tall on a 720 px screen.
+    const double ui = font().pointSizeF();
     QFont heading = font();
-    heading.setPointSizeF(std::max(font().pointSizeF(), m_textPt * 0.75));
+    heading.setPointSizeF(std::max(ui, std::min(m_textPt * 0.75, ui * 1.6)));
     heading.setBold(true);
     m_title->setFont(heading);
     m_counter->setFont(heading);
     QFont note = font();
-    note.setPointSizeF(std::max(font().pointSizeF(), m_textPt * 0.6));
+    note.setPointSizeF(std::max(ui, std::min(m_textPt * 0.6, ui * 1.2)));
     m_note->setFont(note);
-    // Room for about five lines of text, so a step's few sentences show without scrolling.
-    m_text->setMinimumHeight(QFontMetrics(text).lineSpacing() * 3);
+    // At least three lines at the smallest size fitText shrinks the text to (at the chosen size,
+    // 60 pt, three lines and the heading made the window 860 px tall, past a 720 px screen's
+    // bottom, the status bar hidden: the s41 Qt engineer's finding).
+    QFont smallest = text;
+    smallest.setPointSizeF(textFloorPt());
+    m_text->setMinimumHeight(QFontMetrics(smallest).lineSpacing() * 3);
     QSettings().setValue(u"lessons/textPt"_s, m_textPt);
     m_shownPt = m_textPt;
     fitText();
+}
+
+double LessonPanel::textFloorPt() {
+    return std::max(kMinTextPt, QApplication::font().pointSizeF() * 1.1);
 }
 
 void LessonPanel::setColumnLayout(bool column) {
@@ -269,7 +283,7 @@ void LessonPanel::fitText() {
     const bool bottom = !isFloating() && m_window->dockWidgetArea(this) == Qt::BottomDockWidgetArea;
     const int room = bottom ? m_window->height() * 45 / 100 - chrome : m_text->viewport()->height();
     // The chosen size (A− / A+), smaller only as far as the step needs, never below the UI's.
-    const double floor = std::max(kMinTextPt, QApplication::font().pointSizeF() * 1.1);
+    const double floor = textFloorPt();
     double pt = m_textPt;
     int needed = docHeight(pt);
     while (needed > room && pt / 1.06 >= floor) {
@@ -289,9 +303,15 @@ void LessonPanel::fitText() {
 void LessonPanel::setStepHtml() {
     if (!m_state) return;
     QTextDocument* doc = m_text->document();
-    // The lines' width: the view's less the document's margins either side.
+    // The lines' width: the view's less a vertical scroll bar's, whether one shows or not, less
+    // the document's margins either side. Planned for the narrower width, the lines fit either
+    // way, so the bar coming or going plans the same lines: planned for the view's width they
+    // brought the bar, which narrowed the view, whose lines dropped it again, and so on, the UI
+    // thread spinning at the largest A+ size (qt.layout's presentationHoverHasNoTooltip hung).
+    QScrollBar* bar = m_text->verticalScrollBar();
+    const int barRoom = bar->isVisible() ? 0 : m_text->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, bar);
     const int width =
-        std::max(100, m_text->viewport()->width()) - static_cast<int>(std::ceil(2 * doc->documentMargin()));
+        std::max(100, m_text->viewport()->width() - barRoom) - static_cast<int>(std::ceil(2 * doc->documentMargin()));
     const QString html = paragraphsHtml(m_state->step().text, doc->defaultFont(), width);
     if (html == m_stepHtml) return;  // unchanged: the view keeps its scroll position
     m_stepHtml = html;

@@ -54,6 +54,8 @@ public:
     // The step's whole text shown: the dock as tall as it needs (in the bottom area, up to 45 %
     // of the window), and where that is not enough the text a little smaller for this step.
     void fitText();
+    // The smallest size fitText shrinks the lesson text to: the interface's, a little larger.
+    [[nodiscard]] static double textFloorPt();
     // "Lesson: its title" under the views, "Lesson" as a tab of the side column.
     void updateTitle();
     [[nodiscard]] double shownTextPointSize() const { return m_shownPt; }
