@@ -178,18 +178,23 @@ std::string keepShortGroupsWhole(std::string_view text) {
             out += text.substr(at);
             break;
         }
-        const std::size_t close = text.find(')', open);
+        // Its matching ')', nested groups counted: "((content + bias) / τ)" is one group.
+        std::size_t close = open + 1;
+        for (int depth = 1; close < text.size(); ++close) {
+            if (text[close] == '(') ++depth;
+            if (text[close] == ')' && --depth == 0) break;
+        }
         out += text.substr(at, open - at);
-        if (close == std::string_view::npos) {
+        if (close >= text.size()) {
             out += text.substr(open);
             break;
         }
         const std::string_view inner = text.substr(open + 1, close - open - 1);
         out += '(';
-        if (characterCount(inner) <= static_cast<std::size_t>(kShortGroup) && inner.find('(') == std::string_view::npos)
+        if (characterCount(inner) <= static_cast<std::size_t>(kShortGroup))
             appendWithoutBreaks(out, inner);
         else
-            out += inner;
+            out += keepShortGroupsWhole(inner);  // a long group's own short groups stay whole
         out += ')';
         at = close + 1;
     }

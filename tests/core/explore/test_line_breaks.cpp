@@ -212,4 +212,14 @@ TEST(LineBreaks, ALongClauseKeepsItsSpaces) {
     EXPECT_EQ(marked(keepClausesWhole("head 7, query 3: A = 0")), "head~7, query~3: A~=~0");
 }
 
+// Nested groups count as one: the Qt tooltip broke "softmax((content" | "+ bias) / τ)[j]" (the
+// s41 re-check); a long group keeps its own short groups whole.
+TEST(LineBreaks, ANestedShortGroupStaysWhole) {
+    EXPECT_EQ(marked(keepShortGroupsWhole("p = softmax((content + bias) / τ)[j] = 0.03")),
+              "p = softmax((content~+~bias)~/~τ)[j] = 0.03");
+    EXPECT_EQ(marked(keepShortGroupsWhole("x (a very long group that runs past the limit (b c) end)")),
+              "x (a very long group that runs past the limit (b~c) end)");
+    EXPECT_EQ(marked(keepShortGroupsWhole("mask min (-65504 in f16)")), "mask min (-65504~in~f16)");
+}
+
 }  // namespace alibi::explore

@@ -32,9 +32,11 @@ inline constexpr int kWholePhrase = 40;
 // kWholePhrase characters keeps its spaces breakable rather than run off the view.
 [[nodiscard]] std::string keepFormulasWhole(std::string_view text);
 
-// A read-out's short parenthesised groups ("(row renormalised to sum 1)": up to kShortGroup
-// characters between the parentheses, none nested) keep their spaces unbreakable, so a line
-// never ends inside one ("p = 0 (row renormalised to sum" | "1)"); the other spaces are kept.
+// A read-out's short parenthesised groups ("(row renormalised to sum 1)", "((content + bias) /
+// τ)": up to kShortGroup characters between the parentheses, nested groups included) keep their
+// spaces unbreakable, so a line never ends inside one ("p = 0 (row renormalised to sum" | "1)",
+// "softmax((content" | "+ bias) / τ)"); in a longer group its own short groups do; the other
+// spaces are kept.
 inline constexpr int kShortGroup = 32;
 [[nodiscard]] std::string keepShortGroupsWhole(std::string_view text);
 
