@@ -361,11 +361,12 @@ QString readoutBreaks(const QString& text) {
 }
 
 QString headerBreaks(const std::string& text) {
-    return keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(explore::keepPhrasesWhole(text)));
+    return keepBreaksAtSpaces(
+        explore::keepOperatorsWithTheirValues(explore::keepShortGroupsWhole(explore::keepPhrasesWhole(text))));
 }
 
 QString titleBreaks(const std::string& text) {
-    return keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(text));
+    return keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(explore::keepShortGroupsWhole(text)));
 }
 
 QString readoutTooltip(const QString& text) {
