@@ -48,21 +48,12 @@ std::string keepPhrasesWhole(std::string_view text) {
 std::string keepClausesWhole(std::string_view text) {
     std::string out;
     out.reserve(text.size() + text.size() / 4);
-    // Clause by clause: each ends after a ", " or ": " (its space stays breakable).
-    for (std::size_t start = 0; start < text.size();) {
-        std::size_t end = start;
-        while (end < text.size() && !(text[end] == ' ' && end > 0 && (text[end - 1] == ',' || text[end - 1] == ':')))
-            ++end;
-        const std::string_view clause = text.substr(start, end - start);
-        // A clause too long for a line keeps its spaces, all but those after an operator (a
-        // title's "Similarity of the heads' attention maps over rows 0 to 63" ran off a 1280 px
-        // window as one piece: the s41 Qt ask A3).
-        if (characterCount(clause) <= static_cast<std::size_t>(kWholePhrase))
-            appendWithoutBreaks(out, clause);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const bool afterClause = i > 0 && (text[i - 1] == ',' || text[i - 1] == ':');
+        if (text[i] == ' ' && !afterClause)
+            out += kNoBreakSpace;
         else
-            out += keepOperatorsWithTheirValues(clause);
-        if (end < text.size()) out += ' ';
-        start = end + 1;
+            out += text[i];
     }
     return out;
 }

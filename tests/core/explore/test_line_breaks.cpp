@@ -201,17 +201,6 @@ TEST(LineBreaks, ASentencesEndStaysABreakBeforeALoneCapital) {
     EXPECT_EQ(marked(keepFormulasWhole("at 16 L. then 0.5 j")), "at 16~L. then 0.5~j");
 }
 
-// A clause longer than kWholePhrase keeps its ordinary spaces (but the one after an operator):
-// one 60-character title clause could not break at all (the s41 Qt ask A3).
-TEST(LineBreaks, ALongClauseKeepsItsSpaces) {
-    const std::string title = "Similarity of the heads' attention maps over rows 0 to 63";  // 57 characters
-    EXPECT_EQ(keepClausesWhole(title), title);
-    EXPECT_EQ(marked(keepClausesWhole("layer 3, fitted slope m = 0.25 over every query row of the file")),
-              "layer~3, fitted slope m =~0.25 over every query row of the file");
-    // Short clauses stay whole as before.
-    EXPECT_EQ(marked(keepClausesWhole("head 7, query 3: A = 0")), "head~7, query~3: A~=~0");
-}
-
 // Nested groups count as one: the Qt tooltip broke "softmax((content" | "+ bias) / τ)[j]" (the
 // s41 re-check); a long group keeps its own short groups whole.
 TEST(LineBreaks, ANestedShortGroupStaysWhole) {
