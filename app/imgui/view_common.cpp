@@ -281,10 +281,9 @@ void coreErrorText(std::string_view coreError) {
 }
 
 void textWrappedAtPhrases(std::string_view text, float width) {
-    // Qt's band rule (its readoutBreaks): phrases and short groups whole, and no line ending on
-    // an operator ("slope m = 1/8 =" | "0.125": the s41 re-check).
-    drawWrapped(explore::keepOperatorsWithTheirValues(explore::keepShortGroupsWhole(explore::keepPhrasesWhole(text))),
-                width);
+    // The core's read-out rule, as Qt's band: no line ending on an operator ("slope m = 1/8 =" |
+    // "0.125": the s41 re-check).
+    drawWrapped(explore::keepReadoutWhole(text), width);
 }
 
 bool beginTextChild(const char* id, ImVec2 size, ImGuiWindowFlags flags) {

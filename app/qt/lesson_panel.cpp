@@ -527,12 +527,6 @@ bool LessonPanel::arrowsAllowed() const {
 }
 
 bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
-    // The text's width changed without the dock's (its vertical scroll bar came or went): the
-    // core's lines, planned for the width before, are planned again (else Qt breaks each of them
-    // once more, 14 px short).
-    if (watched == m_text->viewport() && event->type() == QEvent::Resize && m_state)
-        QMetaObject::invokeMethod(
-            this, [this] { setStepHtml(); }, Qt::QueuedConnection);
     // Page Up / Page Down are the presenter's while a lesson is open: a view's own shortcut for
     // them (the Attention maps page steps its layers) must not take the key before it arrives.
     if (m_state && event->type() == QEvent::ShortcutOverride) {

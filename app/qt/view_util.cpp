@@ -354,9 +354,7 @@ QString keepBreaksAtSpaces(const std::string& text) {
 
 QString readoutBreaks(const QString& text) {
     QStringList lines = text.split(u'\n');
-    for (QString& line : lines)
-        line = keepBreaksAtSpaces(explore::keepOperatorsWithTheirValues(
-            explore::keepShortGroupsWhole(explore::keepPhrasesWhole(line.toStdString()))));
+    for (QString& line : lines) line = keepBreaksAtSpaces(explore::keepReadoutWhole(line.toStdString()));
     return lines.join(u'\n');
 }
 

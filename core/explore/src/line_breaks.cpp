@@ -160,6 +160,10 @@ std::string keepOperatorsWithTheirValues(std::string_view text) {
     return out;
 }
 
+std::string keepReadoutWhole(std::string_view text) {
+    return keepOperatorsWithTheirValues(keepShortGroupsWhole(keepPhrasesWhole(text)));
+}
+
 std::string keepShortGroupsWhole(std::string_view text) {
     std::string out;
     out.reserve(text.size() + text.size() / 8);

@@ -211,4 +211,14 @@ TEST(LineBreaks, ANestedShortGroupStaysWhole) {
     EXPECT_EQ(marked(keepShortGroupsWhole("mask min (-65504 in f16)")), "mask min (-65504~in~f16)");
 }
 
+// The read-out rule both explorers wrap a hover read-out with: phrases, short groups and an
+// operator's value each kept whole, the " · " separators and clause ends left to break at.
+TEST(LineBreaks, AReadOutKeepsPhrasesGroupsAndValuesWhole) {
+    EXPECT_EQ(marked(keepReadoutWhole("head 0 · slope m = 1/8 = 0.125 · bias = mask = -1e9 (-inf in f16)")),
+              "head~0 · slope~m~=~1/8~=~0.125 · bias~=~mask~=~-1e9~(-inf~in~f16)");
+    // A phrase longer than kWholePhrase keeps its clause break; its operator keeps its value.
+    EXPECT_EQ(marked(keepReadoutWhole("slope m = 1/2 = 0.5, position p_i = i + K - Q = 15 now then")),
+              "slope~m~=~1/2~=~0.5, position~p_i~=~i~+~K~-~Q~=~15~now~then");
+}
+
 }  // namespace alibi::explore

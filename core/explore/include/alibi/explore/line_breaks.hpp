@@ -46,6 +46,11 @@ inline constexpr int kShortGroup = 32;
 // line may still break before it ("configured m = 1/2" | "-> 1.65013e-13").
 [[nodiscard]] std::string keepOperatorsWithTheirValues(std::string_view text);
 
+// A hover read-out as every explorer wraps it: its " · " phrases whole (keepPhrasesWhole), its
+// short parenthesised groups whole (keepShortGroupsWhole), and no line ending on an operator
+// (keepOperatorsWithTheirValues). Qt's band and tooltips and ImGui's read-outs.
+[[nodiscard]] std::string keepReadoutWhole(std::string_view text);
+
 struct WrappedLine {
     std::string text;
     bool endsParagraph = false;  // the last line before a '\n' or the end
