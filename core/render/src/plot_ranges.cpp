@@ -57,7 +57,7 @@ PlotRanges plotRanges(const std::vector<Series>& series, const PlotStyle& style,
             r.ymin = std::min(r.ymin, axisY(style, s.y[k]));
             r.ymax = std::max(r.ymax, axisY(style, s.y[k]));
         }
-    const double highest = r.ymax;               // -inf without a point
+    const double highest = r.ymax;                // -inf without a point
     if (r.ymin > r.ymax) r.ymin = 0, r.ymax = 1;  // no point (inside the window)
     if (r.xmax == r.xmin) r.xmin -= 0.5, r.xmax += 0.5;
     if (r.ymax == r.ymin) r.ymin -= 0.5, r.ymax += 0.5;
