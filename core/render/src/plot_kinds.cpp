@@ -18,7 +18,12 @@ PlotStyle plotAxes(PlotKind kind) {
         case PlotKind::AttentionDistance:
         case PlotKind::FitProfile:
         case PlotKind::MapsRow:
-            style.yFromZero = true;  // probabilities and shares, whose floor is 0
+        case PlotKind::LiveLoss:
+            style.yFromZero = true;  // probabilities, shares and losses, whose floor is 0
+            break;
+        case PlotKind::LiveChange:
+            style.bars = true;  // one bar per head, as the slopes
+            style.yFromZero = true;
             break;
         case PlotKind::Extrapolation:
             style.logX1p = true;  // distance 0, the largest value, stays on the axis

@@ -1,5 +1,6 @@
 // The plot's data ranges (render/plot_ranges.hpp), the one rule of the figures and both
 // explorers' plots. Goldens worked out by hand from the rule.
+#include <alibi/render/plot_kinds.hpp>
 #include <alibi/render/plot_ranges.hpp>
 
 #include <gtest/gtest.h>
@@ -51,6 +52,27 @@ TEST(PlotRanges, UndrawablePointsAreLeftOut) {
     // Drawn: (1, 2) and (3, 8): x at log2(2) = 1 and log2(4) = 2, y at 1 and 3.
     EXPECT_EQ(plotRanges(curve, logs), (PlotRanges{1, 2, 1, 3}));
     EXPECT_EQ(plotRanges({}, PlotStyle{}), (PlotRanges{0, 1, 0, 1}));
+}
+
+TEST(PlotRanges, EveryKindHasTheAxesItsQuantityNeeds) {
+    // Per-head quantities are bars; probabilities, shares and losses start at 0; slopes are on a
+    // log2 axis; extrapolation's distances on log2(1 + d).
+    for (PlotKind kind : {PlotKind::Slopes, PlotKind::StagePanel, PlotKind::LiveChange})
+        EXPECT_TRUE(plotAxes(kind).bars) << static_cast<int>(kind);
+    for (PlotKind kind : {PlotKind::AttentionDistance, PlotKind::Extrapolation, PlotKind::FitProfile, PlotKind::MapsRow,
+                          PlotKind::LiveLoss, PlotKind::LiveChange})
+        EXPECT_TRUE(plotAxes(kind).yFromZero) << static_cast<int>(kind);
+    EXPECT_TRUE(plotAxes(PlotKind::Slopes).logY2);
+    EXPECT_TRUE(plotAxes(PlotKind::SlopeSchemes).logY2);
+    EXPECT_TRUE(plotAxes(PlotKind::Extrapolation).logX1p);
+    EXPECT_FALSE(plotAxes(PlotKind::BiasDistance).yFromZero);  // a bias is negative
+    // A change of 0.2 and 0.05 over heads 0 and 1: bars from 0, 6 % above the tallest.
+    const std::vector<Series> change{line({0, 1}, {0.2, 0.05})};
+    const PlotRanges r = plotRanges(change, plotAxes(PlotKind::LiveChange));
+    EXPECT_DOUBLE_EQ(r.xmin, -0.5);
+    EXPECT_DOUBLE_EQ(r.xmax, 1.5);
+    EXPECT_DOUBLE_EQ(r.ymin, 0);
+    EXPECT_DOUBLE_EQ(r.ymax, 0.2 + 0.06 * 0.2);
 }
 
 }  // namespace
