@@ -19,10 +19,9 @@ PlotStyle plotAxes(PlotKind kind) {
         case PlotKind::FitProfile:
         case PlotKind::MapsRow:
         case PlotKind::LiveLoss:
-            style.yFromZero = true;  // probabilities, shares and losses, whose floor is 0
-            break;
         case PlotKind::LiveChange:
-            style.bars = true;  // one bar per head, as the slopes
+            // Probabilities, shares, losses and total variations, whose floor is 0. (The change
+            // is a line a layer over the same heads: bars would stand on each other.)
             style.yFromZero = true;
             break;
         case PlotKind::Extrapolation:

@@ -18,7 +18,7 @@ enum class PlotKind {
     FitProfile,         // a fitted head's share of attention by distance: from 0
     MapsRow,            // a query row of attention maps by key: probabilities from 0
     LiveLoss,           // a checkpoint's loss per position, A vs B: nats from 0
-    LiveChange,         // a checkpoint's attention change per head, B vs A: bars from 0
+    LiveChange,         // a checkpoint's attention change per head, a line a layer: from 0
 };
 
 // A style with only the axes of `kind` set (logY2, logX1p, bars, yFromZero); the caller adds its
