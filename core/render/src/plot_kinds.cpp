@@ -19,10 +19,13 @@ PlotStyle plotAxes(PlotKind kind) {
         case PlotKind::FitProfile:
         case PlotKind::MapsRow:
         case PlotKind::LiveLoss:
+            style.yFromZero = true;  // probabilities, shares and losses, whose floor is 0
+            break;
         case PlotKind::LiveChange:
-            // Probabilities, shares, losses and total variations, whose floor is 0. (The change
-            // is a line a layer over the same heads: bars would stand on each other.)
+            // A total variation, whose floor is 0, per head: a line a layer over the same heads
+            // (bars would stand on each other).
             style.yFromZero = true;
+            style.categorical = true;
             break;
         case PlotKind::Extrapolation:
             style.logX1p = true;  // distance 0, the largest value, stays on the axis

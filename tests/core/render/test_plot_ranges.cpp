@@ -66,11 +66,12 @@ TEST(PlotRanges, EveryKindHasTheAxesItsQuantityNeeds) {
     EXPECT_TRUE(plotAxes(PlotKind::SlopeSchemes).logY2);
     EXPECT_TRUE(plotAxes(PlotKind::Extrapolation).logX1p);
     EXPECT_FALSE(plotAxes(PlotKind::BiasDistance).yFromZero);  // a bias is negative
-    // A change of 0.2 and 0.05 over heads 0 and 1: from 0, 4 % above the peak.
+    // A change of 0.2 and 0.05 over heads 0 and 1: half a head either side, from 0, 4 % above
+    // the peak.
     const std::vector<Series> change{line({0, 1}, {0.2, 0.05})};
     const PlotRanges r = plotRanges(change, plotAxes(PlotKind::LiveChange));
-    EXPECT_DOUBLE_EQ(r.xmin, 0);
-    EXPECT_DOUBLE_EQ(r.xmax, 1);
+    EXPECT_DOUBLE_EQ(r.xmin, -0.5);
+    EXPECT_DOUBLE_EQ(r.xmax, 1.5);
     EXPECT_DOUBLE_EQ(r.ymin, 0);
     EXPECT_DOUBLE_EQ(r.ymax, 0.2 + 0.04 * 0.2);
 }
