@@ -98,6 +98,8 @@ private:
     void drawDashedSeries(const Series& series, ImU32 color, float thickness, double on, double period,
                           double offset) const;
     void drawNote(const std::string& note) const;
+    // m_points as lines from point to point.
+    void strokePolyline(ImU32 color, float thickness) const;
 
     PlotAxes m_axes;
     ImVec2 m_min, m_max;      // plotting area (inside the axes)
