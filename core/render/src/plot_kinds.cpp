@@ -31,10 +31,14 @@ PlotStyle plotAxes(PlotKind kind) {
             style.logX1p = true;  // distance 0, the largest value, stays on the axis
             style.yFromZero = true;
             break;
-        case PlotKind::StagePanel:
-            style.bars = true;
-            break;
     }
+    return style;
+}
+
+PlotStyle stagePanelAxes(int stage, std::size_t keys) {
+    PlotStyle style;
+    style.bars = keys <= kStageBarKeys;
+    style.yFromZero = stage == 3;  // probabilities
     return style;
 }
 

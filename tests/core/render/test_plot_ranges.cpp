@@ -55,10 +55,9 @@ TEST(PlotRanges, UndrawablePointsAreLeftOut) {
 }
 
 TEST(PlotRanges, EveryKindHasTheAxesItsQuantityNeeds) {
-    // Slopes and stages are bars; probabilities, shares and losses start at 0; slopes are on a
+    // Slopes are bars; probabilities, shares and losses start at 0; slopes are on a
     // log2 axis; extrapolation's distances on log2(1 + d).
-    for (PlotKind kind : {PlotKind::Slopes, PlotKind::StagePanel})
-        EXPECT_TRUE(plotAxes(kind).bars) << static_cast<int>(kind);
+    EXPECT_TRUE(plotAxes(PlotKind::Slopes).bars);
     for (PlotKind kind : {PlotKind::AttentionDistance, PlotKind::Extrapolation, PlotKind::FitProfile, PlotKind::MapsRow,
                           PlotKind::LiveLoss, PlotKind::LiveChange})
         EXPECT_TRUE(plotAxes(kind).yFromZero) << static_cast<int>(kind);
@@ -74,6 +73,24 @@ TEST(PlotRanges, EveryKindHasTheAxesItsQuantityNeeds) {
     EXPECT_DOUBLE_EQ(r.xmax, 1.5);
     EXPECT_DOUBLE_EQ(r.ymin, 0);
     EXPECT_DOUBLE_EQ(r.ymax, 0.2 + 0.04 * 0.2);
+}
+
+TEST(PlotRanges, AStageIsBarsUpToSixtyFourKeysAndTheSoftmaxStartsAtZero) {
+    EXPECT_TRUE(stagePanelAxes(0, 64).bars);
+    EXPECT_FALSE(stagePanelAxes(0, 65).bars);
+    EXPECT_FALSE(stagePanelAxes(1, 4).yFromZero);
+    EXPECT_TRUE(stagePanelAxes(3, 4).yFromZero);
+    // Logits -2, -1 as bars: they hang from 0, with 6 % of [-2, 0] below the longest.
+    const std::vector<Series> logits{line({0, 1}, {-2, -1})};
+    const PlotRanges bars = plotRanges(logits, stagePanelAxes(1, 2));
+    EXPECT_DOUBLE_EQ(bars.ymax, 0);
+    EXPECT_DOUBLE_EQ(bars.ymin, -2 - 0.06 * 2);
+    EXPECT_DOUBLE_EQ(bars.xmin, -0.5);
+    // As a line (past 64 keys) they span their own extremes.
+    std::vector<double> keys(100), values(100);
+    for (std::size_t j = 0; j < 100; ++j) keys[j] = static_cast<double>(j), values[j] = -2 + j / 99.0;
+    const PlotRanges lines = plotRanges({line(keys, values)}, stagePanelAxes(1, 100));
+    EXPECT_EQ(lines, (PlotRanges{0, 99, -2, -1}));
 }
 
 }  // namespace
