@@ -119,7 +119,10 @@ PlotAxes kindAxes(PlotKind kind, const std::vector<Series>& series) {
 }
 
 PlotAxes kindAxes(PlotKind kind, const PlotRanges& r) {
-    const PlotStyle style = plotAxes(kind);
+    return styleAxes(plotAxes(kind), r);
+}
+
+PlotAxes styleAxes(const PlotStyle& style, const PlotRanges& r) {
     PlotAxes axes;
     axes.xKind = style.logX1p ? AxisScale::Log2OnePlus : AxisScale::Linear;
     axes.yKind = style.logY2 ? AxisScale::Log2 : AxisScale::Linear;

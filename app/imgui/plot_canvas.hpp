@@ -46,6 +46,8 @@ struct PlotAxes {
 [[nodiscard]] PlotAxes kindAxes(PlotKind kind, const std::vector<Series>& series);
 // The same for spans already found (plotRanges for plotAxes(kind), by a worker).
 [[nodiscard]] PlotAxes kindAxes(PlotKind kind, const PlotRanges& ranges);
+// The same for a style the core gave (stagePanelAxes) and its spans.
+[[nodiscard]] PlotAxes styleAxes(const PlotStyle& style, const PlotRanges& ranges);
 
 // Where a legend goes in a plot `size` big: its columns and rows, and the entries listed.
 struct LegendLayout {
