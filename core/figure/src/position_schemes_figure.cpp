@@ -143,26 +143,9 @@ FigureLayout makeLayout(const PositionSchemes& s, int width, int height, int sca
     for (const LegendEntry& e : L.legend) legendWidth = std::max(legendWidth, measure(e.text, base * 0.9) * scale);
     legendWidth = std::min(legendWidth + 3 * L.margin, L.width / 3);
 
-    // Ranges over every curve.
-    double yLo = std::numeric_limits<double>::infinity(), yHi = -yLo;
-    for (const PositionCurve& c : s.curves)
-        for (double v : c.y)
-            if (std::isfinite(v)) yLo = std::min(yLo, v), yHi = std::max(yHi, v);
-    if (!(yLo <= yHi)) yLo = 0, yHi = 1;
     L.logY = s.quantity == SchemeQuantity::Attention;
-    if (L.logY) {
-        // Whole powers of two around the probabilities, at most 40 octaves below 1.
-        L.yMin = std::floor(std::log2(std::max(yLo, kSchemesAttentionFloor)));
-        L.yMax = std::min(0.0, std::ceil(std::log2(std::max(yHi, kSchemesAttentionFloor))));
-        if (L.yMax <= L.yMin) L.yMax = L.yMin + 1;
-    } else {
-        if (yHi == yLo) yHi = yLo + 1;
-        const double pad = 0.04 * (yHi - yLo);
-        L.yMin = yLo - pad;
-        L.yMax = yHi + pad;
-    }
-    L.xMin = 0;
-    L.xMax = static_cast<double>(std::max<std::int64_t>(s.maxDistance, 1));
+    const PlotRanges ranges = positionSchemesRanges(s);
+    L.xMin = ranges.xmin, L.xMax = ranges.xmax, L.yMin = ranges.ymin, L.yMax = ranges.ymax;
 
     const int captionHeight = static_cast<int>(L.caption.size()) * L.smallLine;
     const int tickLabelWidth =
@@ -225,6 +208,29 @@ std::vector<std::pair<double, double>> screenPoints(const PositionCurve& c, cons
 }
 
 }  // namespace
+
+PlotRanges positionSchemesRanges(const PositionSchemes& s) {
+    double yLo = std::numeric_limits<double>::infinity(), yHi = -yLo;
+    for (const PositionCurve& c : s.curves)
+        for (double v : c.y)
+            if (std::isfinite(v)) yLo = std::min(yLo, v), yHi = std::max(yHi, v);
+    if (!(yLo <= yHi)) yLo = 0, yHi = 1;
+    PlotRanges r;
+    if (s.quantity == SchemeQuantity::Attention) {
+        // Whole powers of two around the probabilities, at most 40 octaves below 1.
+        r.ymin = std::floor(std::log2(std::max(yLo, kSchemesAttentionFloor)));
+        r.ymax = std::min(0.0, std::ceil(std::log2(std::max(yHi, kSchemesAttentionFloor))));
+        if (r.ymax <= r.ymin) r.ymax = r.ymin + 1;
+    } else {
+        if (yHi == yLo) yHi = yLo + 1;
+        const double pad = 0.04 * (yHi - yLo);
+        r.ymin = yLo - pad;
+        r.ymax = yHi + pad;
+    }
+    r.xmin = 0;
+    r.xmax = static_cast<double>(std::max<std::int64_t>(s.maxDistance, 1));
+    return r;
+}
 
 Rgba positionCurveColor(const PositionCurve& curve, int heads) {
     switch (curve.scheme) {

@@ -73,3 +73,20 @@ TEST(PositionSchemesFigure, TooSmallSaysWhatToDo) {
     ASSERT_FALSE(png.has_value());
     EXPECT_NE(png.error().message.find("make it at least 900 x 700"), std::string::npos) << png.error().message;
 }
+
+// The span of the schemes' plot (both explorers and the figure): attention in whole octaves
+// between the floor and 1, a logit contribution its extremes with 4 % either side.
+TEST(PositionSchemesFigure, TheAxesSpanWholeOctavesOrTheExtremesWithRoom) {
+    PositionSchemes attention;
+    attention.quantity = SchemeQuantity::Attention;
+    attention.maxDistance = 8;
+    PositionCurve c;
+    c.x = {0, 4, 8};
+    c.y = {0.75, 0.01, 0x1p-50};  // log2: -0.415, -6.64, -50 (below the floor, 2^-40)
+    attention.curves = {c};
+    EXPECT_EQ(positionSchemesRanges(attention), (PlotRanges{0, 8, -40, 0}));
+    PositionSchemes logit = attention;
+    logit.quantity = SchemeQuantity::Logit;
+    logit.curves.front().y = {0, -2, -10};
+    EXPECT_EQ(positionSchemesRanges(logit), (PlotRanges{0, 8, -10.4, 0.4}));
+}

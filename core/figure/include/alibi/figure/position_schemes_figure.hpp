@@ -5,6 +5,8 @@
 // explorers draw the curves in the same colours (positionCurveColor).
 #pragma once
 
+#include <alibi/render/plot_ranges.hpp>
+
 #include <alibi/base/error.hpp>
 #include <alibi/model/position_schemes.hpp>
 #include <alibi/render/render.hpp>
@@ -29,6 +31,11 @@ struct PositionSchemesFigure {
 // Attention is drawn on a log2 axis (probabilities span tens of decades: ALiBi's fall
 // exponentially, T5's and KERPLE's polynomially); values below this floor sit on the axis' bottom.
 inline constexpr double kSchemesAttentionFloor = 0x1p-40;
+// What the plot's axes span, in axis units (y as log2 on the attention's log axis), the figure's
+// and both explorers' (ImGui took the data's extremes, padded 4 %, down to the floor, not whole
+// octaves): attention in whole octaves down to at most the floor and up to at most 1; a logit
+// contribution its extremes with 4 % either side; distances 0 to D.
+[[nodiscard]] PlotRanges positionSchemesRanges(const PositionSchemes& schemes);
 // A scheme's second curve (T5 encoder, KERPLE power, RoPE's bound) is drawn dashed.
 [[nodiscard]] inline bool positionCurveDashed(const PositionCurve& curve) {
     return curve.variant != 0;
