@@ -105,7 +105,11 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
     const float plotHeight = std::max(160.0f, avail.y * 0.64f);
     const ImVec2 plotSize(std::max(200.0f, avail.x - tableWidth - ImGui::GetStyle().ItemSpacing.x), plotHeight);
 
-    PlotAxes axes;
+    // The figure's axes: a log2 axis for attention (probabilities span tens of octaves), spanned
+    // by the core's rule.
+    PlotStyle scales;
+    scales.logY2 = s.quantity == SchemeQuantity::Attention;
+    PlotAxes axes = styleAxes(scales, positionSchemesRanges(s));
     // The tab names the view; the plot's own title says what is drawn (the figure's, shortened).
     const std::string title = s.quantity == SchemeQuantity::Attention
                                   ? fmt::format("zero-content attention (D = {})", s.maxDistance)
@@ -114,18 +118,6 @@ void drawPositionSchemesView(AppState& state, const Model& model) {
     axes.title = title.c_str();
     axes.xLabel = "distance d = i - j";
     axes.yLabel = yLabel.c_str();
-    axes.xMin = 0;
-    axes.xMax = static_cast<double>(s.maxDistance);
-    axes.yMin = std::numeric_limits<double>::infinity();
-    axes.yMax = -axes.yMin;
-    for (const PositionCurve& c : s.curves)
-        for (double v : c.y)
-            if (std::isfinite(v)) axes.yMin = std::min(axes.yMin, v), axes.yMax = std::max(axes.yMax, v);
-    if (s.quantity == SchemeQuantity::Attention) {
-        // Probabilities span tens of octaves: a log2 axis down to the figure's floor.
-        axes.yKind = AxisScale::Log2;
-        axes.yMin = std::max(axes.yMin, kSchemesAttentionFloor);
-    }
     ImGui::BeginGroup();
     const ImVec2 plotOrigin = ImGui::GetCursorScreenPos();
     state.schemesPlotRect = ScreenRect{plotOrigin.x, plotOrigin.y, plotSize.x, plotSize.y};
