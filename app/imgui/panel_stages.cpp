@@ -12,7 +12,6 @@
 
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/explore/stages.hpp>
-#include <alibi/render/plot_kinds.hpp>
 
 #include <fmt/format.h>
 
@@ -129,22 +128,36 @@ void drawStage(int n, const StagesResult& result, ImVec2 size, std::int64_t mark
     const std::size_t shown =
         static_cast<std::size_t>(std::min<std::int64_t>(span.last + 1, static_cast<std::int64_t>(values.size())));
     Series series;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (std::size_t j = 0; j < shown; ++j) {
+        const double v = std::isfinite(values[j]) ? values[j] : std::numeric_limits<double>::quiet_NaN();
         series.x.push_back(static_cast<double>(j));
-        series.y.push_back(std::isfinite(values[j]) ? values[j] : std::numeric_limits<double>::quiet_NaN());
+        series.y.push_back(v);
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    }
+    if (!(lo <= hi)) lo = hi = 0.0;
+    if (n == 3) lo = 0.0;
+    // Bars stand on zero: the range holds it, else the value at an end of the range (llm-foundry's
+    // largest logit, -2 with all logits negative) would get a bar of no height.
+    if (shown <= 64) {
+        lo = std::min(lo, 0.0);
+        hi = std::max(hi, 0.0);
+    }
+    if (hi - lo < 1e-12) {
+        lo -= 0.5;
+        hi += 0.5;
     }
     PlotAxes axes;
     axes.title = kStagePlots[n].title;
     axes.xLabel = "key j";
     axes.yLabel = kStagePlots[n].yLabel;
-    // The core's spans for a stage panel: few keys as bars standing on zero (else the value at an
-    // end of the range, llm-foundry's largest logit, -2 with all logits negative, would get a bar
-    // of no height), many as a line; the softmax's probabilities from zero.
-    PlotStyle style = plotAxes(PlotKind::StagePanel);
-    style.bars = shown <= 64;
-    style.yFromZero = style.yFromZero || n == 3;
-    spanSeries(axes, {series}, style);
-    const double lo = axes.yMin, hi = axes.yMax;
+    axes.xMin = -0.5;
+    axes.xMax = static_cast<double>(std::max<std::size_t>(shown, 1)) - 0.5;
+    axes.yMin = lo;
+    axes.yMax = hi;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     PlotCanvas canvas(axes, size);
     const ImU32 color = IM_COL32(88, 166, 255, 255);
