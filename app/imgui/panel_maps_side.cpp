@@ -14,7 +14,6 @@
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
-#include <alibi/render/plot_kinds.hpp>
 #include <alibi/render/square_cells.hpp>
 #include <alibi/render/ticks.hpp>
 #include <alibi/text/visible.hpp>
@@ -322,11 +321,16 @@ void drawDistanceTab(AppState& state, const Model& model) {
     // The core's plot: its curves over the distances it shows (Qt's and the figure's).
     const FitProfilePlot& plot = fit->profiles[h];
     const std::vector<Series>& lines = plot.series;
+    double top = 0;
+    for (const Series& line : lines)
+        for (double v : line.y) top = std::max(top, v);
     PlotAxes axes;  // the title is above the legend; the axes named as in the figure
     axes.xLabel = maps.causal() ? "distance i − j" : "distance |i − j|";
     axes.yLabel = "share of attention";
-    spanSeries(axes, lines, plotAxes(PlotKind::FitProfile),
-               std::pair{static_cast<double>(plot.window.first), static_cast<double>(plot.window.last)});
+    axes.xMin = static_cast<double>(plot.window.first);
+    axes.xMax = static_cast<double>(std::max(plot.window.last, plot.window.first + 1));
+    axes.yMin = 0;
+    axes.yMax = top > 0 ? top * 1.05 : 1;
     // A lesson step showing attention against distance cites this plot (lesson 5 step 5).
     axes.cited = state.lessonOpen && s.lessonSide;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -464,11 +468,16 @@ void drawRowTab(AppState& state, const Model& model) {
         ImGui::SetCursorScreenPos(start);
     }
     if (!ready) return;
+    double top = 0;
+    for (const Series& line : lines)
+        for (double v : line.y) top = std::max(top, v);
     PlotAxes axes;  // the title is above the legend; the axes named as in the figure
     axes.xLabel = "key j";
     axes.yLabel = "probability";
-    spanSeries(axes, lines, plotAxes(PlotKind::MapsRow),
-               std::pair{static_cast<double>(window.first), static_cast<double>(window.last)});
+    axes.xMin = static_cast<double>(window.first);
+    axes.xMax = static_cast<double>(std::max<std::int64_t>(window.last, window.first + 1));
+    axes.yMin = 0;
+    axes.yMax = top > 0 ? top * 1.05 : 1;
     // A lesson step showing the row cites this plot (lesson 5 step 4's "peak at the right").
     // Cited in either layout (it was only in the column one, so a narrow tab's plot pushed under
     // its text, the s39 review's F2b, went unseen by the layout check); never shorter than the

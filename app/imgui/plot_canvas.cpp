@@ -115,11 +115,10 @@ ImU32 headColor(int head, int heads, float alpha) {
     return IM_COL32(c.r, c.g, c.b, static_cast<int>(alpha * 255.0f));
 }
 
-void spanSeries(PlotAxes& axes, const std::vector<Series>& series, const PlotStyle& style,
-                std::optional<std::pair<double, double>> xWindow) {
+void spanSeries(PlotAxes& axes, const std::vector<Series>& series, const PlotStyle& style) {
     axes.xKind = style.logX1p ? AxisScale::SignedLog2OnePlus : AxisScale::Linear;
     axes.yKind = style.logY2 ? AxisScale::Log2 : AxisScale::Linear;
-    const PlotRanges r = plotRanges(series, style, xWindow);  // in axis units
+    const PlotRanges r = plotRanges(series, style);  // in axis units
     axes.xMin = axisValue(axes.xKind, r.xmin);
     axes.xMax = axisValue(axes.xKind, r.xmax);
     axes.yMin = axisValue(axes.yKind, r.ymin);

@@ -7,9 +7,7 @@
 
 #include <imgui.h>
 
-#include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace alibi::imgui {
@@ -41,10 +39,8 @@ struct PlotAxes {
 };
 
 // The axes' spans and scales for `series` drawn on `style`'s axes (plotAxes), by the core's rule
-// for every plot of the figures and both explorers (render/plot_ranges.hpp: plotRanges), within
-// `xWindow` (axis units) where the plot shows part of its x range.
-void spanSeries(PlotAxes& axes, const std::vector<Series>& series, const PlotStyle& style,
-                std::optional<std::pair<double, double>> xWindow = std::nullopt);
+// for every plot of the figures and both explorers (render/plot_ranges.hpp: plotRanges).
+void spanSeries(PlotAxes& axes, const std::vector<Series>& series, const PlotStyle& style);
 
 // Where a legend goes in a plot `size` big: its columns and rows, and the entries listed.
 struct LegendLayout {
