@@ -12,12 +12,12 @@
 #include <imgui_internal.h>
 
 #include <alibi/render/format.hpp>
-#include <alibi/render/plot_kinds.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace alibi::imgui {
@@ -32,8 +32,18 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     axes.title = title.c_str();
     axes.xLabel = explore::kExtrapolationDistanceAxis;
     axes.yLabel = "probability";
-    spanSeries(axes, e.curves, plotAxes(PlotKind::Extrapolation));
-    const double xMax = axes.xMax, yMax = axes.yMax;
+    double xMax = 1, yMax = 1e-6;
+    for (const Series& s : e.curves) {
+        for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+            if (std::isfinite(s.x[i])) xMax = std::max(xMax, s.x[i]);
+            if (std::isfinite(s.y[i])) yMax = std::max(yMax, s.y[i]);
+        }
+    }
+    axes.xMin = 0;
+    axes.xMax = xMax;
+    axes.yMin = 0;
+    axes.yMax = yMax;
+    axes.xKind = AxisScale::SignedLog2OnePlus;
     axes.cited = cited;
     // The lengths' legend right of the plot, one entry a row (a row of entries under the plot
     // took a line of its height).

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <string>
 
 namespace alibi::imgui {
@@ -26,10 +27,36 @@ namespace {
 
 constexpr SlopeScheme kSchemes[] = {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear};
 
-void drawLegend(const PlotCanvas& canvas, const PlotAxes& axes, const std::vector<Series>& series,
+struct Range {
+    double xMin = std::numeric_limits<double>::infinity(), xMax = -std::numeric_limits<double>::infinity();
+    double yMin = std::numeric_limits<double>::infinity(), yMax = -std::numeric_limits<double>::infinity();
+};
+
+Range rangeOf(const std::vector<Series>& series) {
+    Range r;
+    for (const Series& s : series)
+        for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+            if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+            r.xMin = std::min(r.xMin, s.x[i]);
+            r.xMax = std::max(r.xMax, s.x[i]);
+            r.yMin = std::min(r.yMin, s.y[i]);
+            r.yMax = std::max(r.yMax, s.y[i]);
+        }
+    if (!(r.xMin < r.xMax)) {
+        r.xMin = std::isfinite(r.xMin) ? r.xMin - 1 : 0;
+        r.xMax = r.xMin + 2;
+    }
+    if (!(r.yMin < r.yMax)) {
+        r.yMin = std::isfinite(r.yMin) ? r.yMin - 0.5 : 0;
+        r.yMax = r.yMin + 1;
+    }
+    return r;
+}
+
+void drawLegend(const PlotCanvas& canvas, const Range& r, const std::vector<Series>& series,
                 const std::vector<ImU32>& colors) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec2 at = canvas.toScreen(axes.xMax, axes.yMax);
+    const ImVec2 at = canvas.toScreen(r.xMax, r.yMax);
     for (std::size_t n = 0; n < series.size(); ++n) {
         const std::string& label = series[n].label;
         const float width = ImGui::CalcTextSize(label.c_str()).x;
@@ -40,13 +67,15 @@ void drawLegend(const PlotCanvas& canvas, const PlotAxes& axes, const std::vecto
 
 void drawLossPlot(AppState& state, const lm::LiveRun& run, ImVec2 size) {
     const std::vector<Series> series = lm::liveLossSeries(run);
+    const Range r = rangeOf(series);
     PlotAxes axes;
     axes.title = "Loss per position: A (the model) vs B (the slope change)";
     axes.xLabel = "position (token predicted)";
     axes.yLabel = "loss (nats)";
-    PlotStyle style;
-    style.yFromZero = true;  // losses are not negative
-    spanSeries(axes, series, style);
+    axes.xMin = r.xMin;
+    axes.xMax = r.xMax;
+    axes.yMin = std::min(0.0, r.yMin);
+    axes.yMax = r.yMax * 1.05;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     state.live.lossPlotRect = {origin.x, origin.y, size.x, size.y};
     PlotCanvas canvas(axes, size);
@@ -57,7 +86,7 @@ void drawLossPlot(AppState& state, const lm::LiveRun& run, ImVec2 size) {
     // over A hid it.
     canvas.drawSeriesInTurn(series, colors, 1.5f);
     // The training length: a dashed line, labelled at the top.
-    if (const auto L = static_cast<double>(run.loss.trainingLength); L > 0 && L >= axes.xMin && L <= axes.xMax) {
+    if (const auto L = static_cast<double>(run.loss.trainingLength); L > 0 && L >= r.xMin && L <= r.xMax) {
         ImDrawList* draw = ImGui::GetWindowDrawList();
         const ImVec2 top = canvas.toScreen(L, axes.yMax), bottom = canvas.toScreen(L, axes.yMin);
         const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
@@ -66,7 +95,7 @@ void drawLossPlot(AppState& state, const lm::LiveRun& run, ImVec2 size) {
         const std::string label = fmt::format("training length {}", run.loss.trainingLength);
         draw->AddText(ImVec2(top.x + 4.0f, top.y + 2.0f), ink, label.c_str());
     }
-    drawLegend(canvas, axes, series, colors);
+    drawLegend(canvas, Range{r.xMin, r.xMax, axes.yMin, axes.yMax}, series, colors);
     // The hovered position's token and both losses.
     if (canvas.hovered()) {
         const auto p = static_cast<std::int64_t>(std::lround(canvas.mouseX()));
@@ -96,13 +125,15 @@ void drawChangePlot(const lm::LiveRun& run, ImVec2 size) {
         ImGui::EndChild();
         return;
     }
+    const Range r = rangeOf(series);
     PlotAxes axes;
     axes.title = "Attention change per head, B vs A";
     axes.xLabel = "head";
     axes.yLabel = "mean TV";  // the title and the line below say what it is
-    PlotStyle style;
-    style.bars = true;  // one value per head: half a head either side, from 0
-    spanSeries(axes, series, style);
+    axes.xMin = -0.5;
+    axes.xMax = r.xMax + 0.5;
+    axes.yMin = 0;
+    axes.yMax = std::max(r.yMax * 1.1, 1e-6);
     PlotCanvas canvas(axes, size);
     std::vector<ImU32> colors;
     const int count = static_cast<int>(series.size());
@@ -111,7 +142,7 @@ void drawChangePlot(const lm::LiveRun& run, ImVec2 size) {
         canvas.drawSeries(series[static_cast<std::size_t>(n)], colors[static_cast<std::size_t>(n)], 1.0f);
         canvas.drawPoints(series[static_cast<std::size_t>(n)], colors[static_cast<std::size_t>(n)], 3.5f);
     }
-    drawLegend(canvas, axes, series, colors);
+    drawLegend(canvas, Range{axes.xMin, axes.xMax, axes.yMin, axes.yMax}, series, colors);
 }
 
 void drawChangeControls(AppState& state) {
