@@ -105,11 +105,18 @@ struct GridResult {
     Clock::time_point requestedAt;
 };
 
+// Data bounds of a set of series, found once by the worker so frames do not rescan them.
+struct PlotRange {
+    double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
+};
+[[nodiscard]] PlotRange seriesRange(const std::vector<Series>& series);
+
 struct CurvesResult {
     CurvesRequest request;
     std::vector<Series> slopes;
     std::vector<Series> bias;
     std::vector<Series> attention;
+    PlotRange slopeRange, biasRange, attentionRange;
     std::int64_t maxDistance = 0;
     std::string error;
     double coreMs = 0;

@@ -8,7 +8,6 @@
 #include "view_common.hpp"
 
 #include <alibi/explore/batch_view.hpp>
-#include <alibi/render/plot_kinds.hpp>
 
 #include <imgui.h>
 
@@ -116,10 +115,11 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.title = "attention vs distance";
         axes.xLabel = "distance i - j (log)";
         axes.yLabel = "probability";
-        // Probabilities from 0 on the log distance axis this panel draws them on.
-        PlotStyle style = plotAxes(PlotKind::AttentionDistance);
-        style.logX1p = true;
-        spanSeries(axes, curves->attention, style);
+        axes.xMin = curves->attentionRange.xMin;
+        axes.xMax = curves->attentionRange.xMax;
+        axes.yMin = 0.0;
+        axes.yMax = std::max(curves->attentionRange.yMax, 1e-6);
+        axes.xKind = AxisScale::SignedLog2OnePlus;
         axes.legend = attentionLegend;
         axes.cited = inLesson && attentionFirst;
         PlotCanvas canvas(axes, ImVec2(avail.x, attentionHeight));
@@ -135,7 +135,11 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.title = "slope per head";
         axes.xLabel = "head";
         axes.yLabel = "m (log2)";
-        spanSeries(axes, curves->slopes, plotAxes(PlotKind::Slopes));  // half a head either side
+        axes.xMin = -0.5;
+        axes.xMax = std::max(curves->slopeRange.xMax, 1.0) + 0.5;
+        axes.yMin = curves->slopeRange.yMin;
+        axes.yMax = curves->slopeRange.yMax;
+        axes.yKind = AxisScale::Log2;
         axes.cited = inLesson && scroll && !attentionFirst;
         PlotCanvas canvas(axes, size);
         for (const Series& s : curves->slopes) canvas.drawSeries(s, IM_COL32(150, 150, 170, 160), 1.0f);
@@ -172,7 +176,10 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         axes.title = "bias vs distance";
         axes.xLabel = "distance i - j";
         axes.yLabel = "bias";
-        spanSeries(axes, curves->bias, plotAxes(PlotKind::BiasDistance));
+        axes.xMin = curves->biasRange.xMin;
+        axes.xMax = curves->biasRange.xMax;
+        axes.yMin = curves->biasRange.yMin;
+        axes.yMax = curves->biasRange.yMax;
         axes.legend = biasLegend;
         PlotCanvas canvas(axes, ImVec2(avail.x, biasHeight));
         drawFamily(canvas, curves->bias, highlight, state.lessonMark);

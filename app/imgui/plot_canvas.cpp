@@ -1,8 +1,6 @@
 // PlotCanvas: axes, ticks and polylines on an ImDrawList; plus the per-head colour every panel uses.
 #include "plot_canvas.hpp"
 
-#include <alibi/render/plot_ranges.hpp>
-
 #include "layout_check.hpp"
 #include "panels.hpp"
 
@@ -115,17 +113,6 @@ ImU32 headColor(int head, int heads, float alpha) {
     return IM_COL32(c.r, c.g, c.b, static_cast<int>(alpha * 255.0f));
 }
 
-void spanSeries(PlotAxes& axes, const std::vector<Series>& series, const PlotStyle& style) {
-    axes.xKind = style.logX1p ? AxisScale::SignedLog2OnePlus : AxisScale::Linear;
-    axes.yKind = style.logY2 ? AxisScale::Log2 : AxisScale::Linear;
-    const PlotRanges r = plotRanges(series, style);  // in axis units
-    axes.xMin = axisValue(axes.xKind, r.xmin);
-    axes.xMax = axisValue(axes.xKind, r.xmax);
-    axes.yMin = axisValue(axes.yKind, r.ymin);
-    axes.yMax = axisValue(axes.yKind, r.ymax);
-    axes.coreSpans = true;
-}
-
 PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     m_draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -144,6 +131,7 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     const bool yLabelOwnLine = yw > 0 && titleRight + ImGui::GetFontSize() > right - yw;
     m_min = ImVec2(origin.x + leftMargin(), origin.y + topMargin() + (yLabelOwnLine ? line : 0.0f));
     m_max = ImVec2(origin.x + size.x - rightMargin() - legend.width, origin.y + size.y - bottomMargin());
+    m_hovered = ImGui::IsItemHovered() && ImGui::IsMouseHoveringRect(m_min, m_max);
 
     m_x0 = mapValue(axes.xKind, axes.xMin);
     m_x1 = mapValue(axes.xKind, axes.xMax);
@@ -154,23 +142,10 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
         m_y0 -= 0.5;
         m_y1 = m_y0 + 1.0;
     }
-    // A little headroom so extreme points are not drawn on the frame (the core's spans have theirs).
-    const double pad = axes.coreSpans ? 0.0 : (m_y1 - m_y0) * 0.04;
+    // A little headroom so extreme points are not drawn on the frame.
+    const double pad = (m_y1 - m_y0) * 0.04;
     m_y0 -= pad;
     m_y1 += pad;
-    // As many y ticks as labels a line and a half apart fit (a short plot or a presentation font
-    // gets fewer, never overlapping ones).
-    // Two at least (the core's rule for every plot axis, render/ticks.hpp), so the top of the
-    // axis has a number: a 0.39 peak under a lone "0" could not be read.
-    const int yTicks = std::clamp(static_cast<int>((m_max.y - m_min.y) / (line * 1.5f)), 1, 4);
-    const std::vector<Tick> yTickValues =
-        atLeastTwoTicks(yTicks, [&](int target) { return ticksBetween(axes.yKind, m_y0, m_y1, target); });
-    // The frame starts right of the widest y label (the core's log2 span out to a whole octave
-    // labels "1/131072").
-    float yLabels = 0.0f;
-    for (const Tick& tick : yTickValues) yLabels = std::max(yLabels, ImGui::CalcTextSize(tick.label.c_str()).x);
-    m_min.x = std::max(m_min.x, std::ceil(origin.x + yLabels + 8.0f));
-    m_hovered = ImGui::IsItemHovered() && ImGui::IsMouseHoveringRect(m_min, m_max);
 
     const ImU32 frame = ImGui::GetColorU32(ImGuiCol_Border);
     const ImU32 grid = IM_COL32(255, 255, 255, 22);
@@ -191,20 +166,22 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     while (xTarget > 2 && (m_max.x - m_min.x) < static_cast<float>(xTarget) * widest(xTarget) * 2.0f) --xTarget;
     const std::vector<Tick> xTicks =
         atLeastTwoTicks(xTarget, [&](int target) { return ticksBetween(axes.xKind, m_x0, m_x1, target); });
-    // A y label on the frame's bottom edge (the core's spans put a probability's 0 there) reaches
-    // below it: the x labels then start right of the y labels.
-    const bool yLabelAtBottom = std::any_of(yTickValues.begin(), yTickValues.end(), [&](const Tick& tick) {
-        return (mapValue(axes.yKind, tick.value) - m_y0) / (m_y1 - m_y0) * (m_max.y - m_min.y) < line * 0.5f + 2.0f;
-    });
-    const float xLabelsFrom = m_min.x - (yLabelAtBottom ? 2.0f : 20.0f);
     for (const Tick& tick : xTicks) {
         const double t = mapValue(axes.xKind, tick.value);
         const float x = static_cast<float>(m_min.x + (t - m_x0) / (m_x1 - m_x0) * (m_max.x - m_min.x));
         m_draw->AddLine(ImVec2(x, m_min.y), ImVec2(x, m_max.y), grid);
         const std::string& label = tick.label;
         const float w = ImGui::CalcTextSize(label.c_str()).x;
-        m_draw->AddText(ImVec2(std::clamp(x - w * 0.5f, xLabelsFrom, m_max.x - w), m_max.y + 2.0f), dim, label.c_str());
+        m_draw->AddText(ImVec2(std::clamp(x - w * 0.5f, m_min.x - 20.0f, m_max.x - w), m_max.y + 2.0f), dim,
+                        label.c_str());
     }
+    // As many y ticks as labels a line and a half apart fit (a short plot or a presentation font
+    // gets fewer, never overlapping ones).
+    // Two at least (the core's rule for every plot axis, render/ticks.hpp), so the top of the
+    // axis has a number: a 0.39 peak under a lone "0" could not be read.
+    const int yTicks = std::clamp(static_cast<int>((m_max.y - m_min.y) / (line * 1.5f)), 1, 4);
+    const std::vector<Tick> yTickValues =
+        atLeastTwoTicks(yTicks, [&](int target) { return ticksBetween(axes.yKind, m_y0, m_y1, target); });
     for (const Tick& tick : yTickValues) {
         const double t = mapValue(axes.yKind, tick.value);
         const float y = static_cast<float>(m_max.y - (t - m_y0) / (m_y1 - m_y0) * (m_max.y - m_min.y));

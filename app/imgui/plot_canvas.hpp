@@ -34,13 +34,7 @@ struct PlotAxes {
     std::vector<LegendEntry> legend;
     // A lesson step cites this plot (the layout test wants it kMinCitedPlotHeight tall at least).
     bool cited = false;
-    // The spans are the core's (spanSeries): drawn as given, without the canvas's own headroom.
-    bool coreSpans = false;
 };
-
-// The axes' spans and scales for `series` drawn on `style`'s axes (plotAxes), by the core's rule
-// for every plot of the figures and both explorers (render/plot_ranges.hpp: plotRanges).
-void spanSeries(PlotAxes& axes, const std::vector<Series>& series, const PlotStyle& style);
 
 // Where a legend goes in a plot `size` big: its columns and rows, and the entries listed.
 struct LegendLayout {
