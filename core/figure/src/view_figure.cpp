@@ -166,7 +166,7 @@ Result<void> drawStages(detail::Canvas& canvas, const Session& s) {
             series.x.push_back(static_cast<double>(j));
             series.y.push_back(v);
         }
-        PlotStyle style = plotAxes(PlotKind::StagePanel);
+        PlotStyle style = stagePanelAxes(n, static_cast<std::size_t>(span.last - span.first + 1));
         style.legend = false;
         style.xLabel = "key j";
         style.yLabel = n == 3 ? "probability" : "logit";

@@ -18,16 +18,27 @@ PlotStyle plotAxes(PlotKind kind) {
         case PlotKind::AttentionDistance:
         case PlotKind::FitProfile:
         case PlotKind::MapsRow:
-            style.yFromZero = true;  // probabilities and shares, whose floor is 0
+        case PlotKind::LiveLoss:
+            style.yFromZero = true;  // probabilities, shares and losses, whose floor is 0
+            break;
+        case PlotKind::LiveChange:
+            // A total variation, whose floor is 0, per head: a line a layer over the same heads
+            // (bars would stand on each other).
+            style.yFromZero = true;
+            style.categorical = true;
             break;
         case PlotKind::Extrapolation:
             style.logX1p = true;  // distance 0, the largest value, stays on the axis
             style.yFromZero = true;
             break;
-        case PlotKind::StagePanel:
-            style.bars = true;
-            break;
     }
+    return style;
+}
+
+PlotStyle stagePanelAxes(int stage, std::size_t keys) {
+    PlotStyle style;
+    style.bars = keys <= kStageBarKeys;
+    style.yFromZero = stage == 3;  // probabilities
     return style;
 }
 

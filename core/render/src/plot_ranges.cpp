@@ -61,8 +61,8 @@ PlotRanges plotRanges(const std::vector<Series>& series, const PlotStyle& style,
     if (r.ymin > r.ymax) r.ymin = 0, r.ymax = 1;  // no point (inside the window)
     if (r.xmax == r.xmin) r.xmin -= 0.5, r.xmax += 0.5;
     if (r.ymax == r.ymin) r.ymin -= 0.5, r.ymax += 0.5;
+    if (style.bars || style.categorical) r.xmin -= 0.5, r.xmax += 0.5;
     if (style.bars) {
-        r.xmin -= 0.5, r.xmax += 0.5;
         // Bars stand on the bottom of a log axis: leave room below the smallest, or it has no height.
         if (style.logY2)
             r.ymin -= 0.25;

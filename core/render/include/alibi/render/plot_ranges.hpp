@@ -23,7 +23,8 @@ struct PlotRanges {
 [[nodiscard]] double plotAxisX(const PlotStyle& style, double x);
 
 // The spans of the drawable points of `series`, as style.logY2, logX1p, bars and yFromZero want
-// them: a single value widened half a unit either side; bars padded half a bar along x and
+// them: a single value widened half a unit either side; bars and categories padded half a unit
+// along x, bars
 // standing on 0 (on a log axis, a quarter octave below the smallest); yFromZero down to 0 with 4 %
 // above a peak; a log axis out to whole octaves; room above (and below) bars. Nothing drawable:
 // [0, 1] x [0, 1].
