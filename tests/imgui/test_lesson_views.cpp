@@ -492,11 +492,12 @@ INSTANTIATE_TEST_SUITE_P(Displays, DistanceNotes,
 // Every step of the five lessons: the layout check (layout_check.hpp) finds nothing in the
 // frame that shows it. With the Parameters panel open in presentation mode at 1280x720 the s39
 // review found stage plots 25 px tall with their ticks on each other, the mass table's rows
-// under its scroll bar, Compare's dtype combo and the Fit hint past the window's edge.
+// under its scroll bar, Compare's dtype combo and the Fit hint past the window's edge. Each step
+// on the head detail prints the head's numbers.
 class LessonLayout : public LessonViews {};
 TEST_P(LessonLayout, EveryStepLaysOutWithoutProblems) {
     int count = 0;
-    std::string problems;
+    std::string problems, noNumbers;
     for (const char* lesson : {"alibi-in-five-steps", "slopes", "train-short-test-long", "same-model-different-code",
                                "reading-a-real-model"}) {
         ASSERT_TRUE(m_explorer->openLesson(lesson));
@@ -513,9 +514,16 @@ TEST_P(LessonLayout, EveryStepLaysOutWithoutProblems) {
             for (const LayoutProblem& p : checkTextLayout(*ImGui::GetDrawData()))
                 if (++count <= 30)
                     problems += std::string(lesson) + " step " + std::to_string(step) + ": " + p.describe() + "\n";
+            // A step on the head detail of a head small enough for numbers prints them (the core's
+            // numberSizeForCell / cellForNumbers rule, s42).
+            const GridResult* detail = m_explorer->model().detail.get();
+            if (state().view == View::Detail && detail != nullptr && !detail->values.empty() &&
+                !state().detailCells.numbers)
+                noNumbers += std::string(lesson) + " step " + std::to_string(step) + "\n";
         }
     }
     EXPECT_EQ(count, 0) << problems;
+    EXPECT_TRUE(noNumbers.empty()) << "the head detail prints no numbers at:\n" << noNumbers;
 }
 
 INSTANTIATE_TEST_SUITE_P(Displays, LessonViews, ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false}),
