@@ -10,6 +10,7 @@
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/explore/readout.hpp>
+#include <alibi/render/cell_numbers.hpp>
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/square_cells.hpp>
@@ -48,50 +49,53 @@ struct ShownCells {
     [[nodiscard]] bool zoomed() const { return keys.count < keyCount || queries.count < queryCount; }
 };
 
-// The size cell numbers and axis numbers are printed at for cells `cellHeight` tall: the
-// interface's text size, smaller where the rows are shorter (never under 10 px).
-float numberFontSize(float cellHeight) {
-    return std::clamp(std::floor(cellHeight - 3.0f), 10.0f, ImGui::GetFontSize());
-}
-
 float textWidth(const std::string& text, float fontSize) {
     return ImGui::GetFont()->CalcTextSizeA(fontSize, FLT_MAX, 0.0f, text.c_str()).x;
 }
 
-// The head's numbers as the core writes them for cells `room` pixels across at `fontSize` (one
-// number of decimals for the whole head); nullopt when they do not fit.
-std::optional<CellNumbers> cellNumbers(const GridResult& detail, float fontSize, float room) {
-    return cellNumberTexts(
-        detail.values, detail.request.heatmap.what == RenderWhat::Attention,
-        [fontSize](std::string_view s) { return textWidth(std::string(s), fontSize); }, room);
+// The smallest text the detail prints in or beside its cells.
+constexpr float kLeastNumberSize = 10.0f;
+// A zoom to a lesson's cited cell prints its numbers at the interface's text size, or down to
+// this share of it where that shows every row (or key) of the head (the s42 brief: rows 0-2 of 4
+// with 140 px empty below).
+constexpr float kZoomNumberShare = 0.75f;
+
+bool isProbability(const GridResult& detail) {
+    return detail.request.heatmap.what == RenderWhat::Attention;
 }
 
-// The room between a zoomed cell's number and its neighbours' (the cells have no grid lines:
-// "-1.000-0.875" read as one number).
-float numberMargin() {
-    return std::ceil(ImGui::GetFontSize() * 0.3f);
+// The interface's font as the core's rule for cell numbers measures it (render/cell_numbers.hpp):
+// a line as tall as the font's size.
+NumberFont interfaceNumberFont() {
+    const float size = ImGui::GetFontSize();
+    return NumberFont{size, size, [size](std::string_view s) { return textWidth(std::string(s), size); }};
 }
 
-// The square cell in which every number of the head prints at the interface's text size with its
-// most exact decimals (the Qt detail's cellForNumbers): a line and 3 px tall, the widest number,
-// 2 px and numberMargin wide. 0 without numbers.
-float cellForNumbers(const GridResult& detail) {
-    const float fontSize = ImGui::GetFontSize();
-    const auto exact = cellNumbers(detail, fontSize, FLT_MAX);
-    if (!exact) return 0.0f;
-    float widest = 0.0f;
-    for (const std::string& text : exact->texts) widest = std::max(widest, textWidth(text, fontSize));
-    return std::ceil(std::max(fontSize + 3.0f, widest + 2.0f + numberMargin()));
+// The size the head's numbers print at in square cells `cell` pixels across: the core's
+// numberSizeForCell, at most the interface's text size, at least kLeastNumberSize.
+float numberSize(const GridResult& detail, float cell) {
+    const double size = numberSizeForCell(detail.values, isProbability(detail), interfaceNumberFont(), cell);
+    return std::clamp(std::floor(static_cast<float>(size)), kLeastNumberSize, ImGui::GetFontSize());
+}
+
+// The size of the query and key numbers beside cells `cell` pixels tall: a line in the core's
+// share of the cell (kNumberLineShare), at most the interface's text size.
+float axisNumberSize(float cell) {
+    return std::clamp(std::floor(cell * static_cast<float>(kNumberLineShare)), kLeastNumberSize, ImGui::GetFontSize());
 }
 
 // Prints each shown value in its cell when the cells are wide enough for the text; false when
 // they are too small (the caller says so).
 bool drawCellNumbers(const GridResult& detail, const ShownCells& cells) {
     if (detail.values.empty()) return true;
-    const float fontSize = numberFontSize(cells.cellHeight);
-    if (cells.cellHeight < fontSize) return false;
-    const auto numbers =
-        cellNumbers(detail, fontSize, cells.cellWidth - 2.0f - (cells.zoomed() ? numberMargin() : 0.0f));
+    // The core's rule (render/cell_numbers.hpp): a line at most kNumberLineShare of the cell,
+    // numberRoom across it; fewer decimals where the least size leaves too little room.
+    const float fontSize = numberSize(detail, cells.cellWidth);
+    if (fontSize > cells.cellHeight * static_cast<float>(kNumberLineShare)) return false;
+    const auto numbers = cellNumberTexts(
+        detail.values, isProbability(detail),
+        [fontSize](std::string_view s) { return textWidth(std::string(s), fontSize); },
+        numberRoom(cells.cellWidth, fontSize));
     if (!numbers) return false;
     const HeatmapTile& tile = detail.heatmap.tiles.front();
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -279,14 +283,36 @@ void drawDetailView(AppState& state, const Model& model) {
     // "too small for their numbers" beside 60 % of the width left empty).
     const LessonMark& mark = state.lessonMark;
     const bool cited = tile.head == mark.cellHead && mark.query >= 0 && mark.key >= 0 && mark.query < Q && mark.key < K;
-    const float need = cited && !detail->values.empty() ? cellForNumbers(*detail) : 0.0f;
+    // The cell in which every number prints at the interface's size, and the least one a zoom
+    // takes to show every row or key (core cellForNumbers, render/cell_numbers.hpp).
+    const NumberFont font = interfaceNumberFont();
+    const auto cellFor = [&](float size) {
+        return static_cast<float>(alibi::cellForNumbers(detail->values, isProbability(*detail), font, size));
+    };
+    const float need = cited && !detail->values.empty() ? cellFor(static_cast<float>(font.size)) : 0.0f;
+    const float least =
+        need > 0.0f ? cellFor(std::max(kLeastNumberSize, kZoomNumberShare * static_cast<float>(font.size))) : 0.0f;
+    // Cells sized here rather than the picture's fitted ones: the texture's part holding them is
+    // drawn at their size (the whole head too, where its smaller cells show it all).
+    bool resized = false;
     if (need > std::min(cells.cellWidth, cells.cellHeight) && tileCellWidth > 0 && tileCellHeight > 0) {
+        resized = true;
         struct Zoomed {
             float cell;
             CellRange keys, queries;
         };
         const auto zoomedIn = [&](float width, float height) {
-            const float cell = std::max(1.0f, std::min({need, width, height}));
+            float cell = std::max(1.0f, std::min({need, width, height}));
+            // Smaller cells, down to `least`, where they show the whole head, every row or every
+            // key: the room used rather than left empty below or beside the cut picture.
+            const float rows = std::floor(height / static_cast<float>(Q));
+            const float keys = std::floor(width / static_cast<float>(K));
+            for (const float whole : {std::min(rows, keys), rows, keys}) {
+                if (whole >= least && whole < cell) {
+                    cell = whole;
+                    break;
+                }
+            }
             return Zoomed{cell, cellsAround(K, mark.key, width, cell), cellsAround(Q, mark.query, height, cell)};
         };
         const float line = ImGui::GetTextLineHeightWithSpacing();
@@ -297,19 +323,17 @@ void drawDetailView(AppState& state, const Model& model) {
         cells = ShownCells{origin, z.cell, z.cell, z.keys, z.queries, K, Q};
     }
     const ImVec2 size(std::floor(cells.size().x), std::floor(cells.size().y));
-    // The texture's part that holds the shown cells (all of the image when nothing is zoomed).
+    // The texture's part that holds the shown cells (all of the image when they are the fitted ones).
     const ImVec2 uv0 =
-        cells.zoomed()
+        resized
             ? ImVec2(
                   (static_cast<float>(tile.x) + static_cast<float>(cells.keys.first) * tileCellWidth) / imageWidth,
                   (static_cast<float>(tile.y) + static_cast<float>(cells.queries.first) * tileCellHeight) / imageHeight)
             : ImVec2(0, 0);
-    const ImVec2 uv1 = cells.zoomed()
-                           ? ImVec2(uv0.x + static_cast<float>(cells.keys.count) * tileCellWidth / imageWidth,
-                                    uv0.y + static_cast<float>(cells.queries.count) * tileCellHeight / imageHeight)
-                           : ImVec2(1, 1);
-    const ImVec2 pictureSize =
-        cells.zoomed() ? size : ImVec2(std::floor(imageWidth * zoom), std::floor(imageHeight * zoom));
+    const ImVec2 uv1 = resized ? ImVec2(uv0.x + static_cast<float>(cells.keys.count) * tileCellWidth / imageWidth,
+                                        uv0.y + static_cast<float>(cells.queries.count) * tileCellHeight / imageHeight)
+                               : ImVec2(1, 1);
+    const ImVec2 pictureSize = resized ? size : ImVec2(std::floor(imageWidth * zoom), std::floor(imageHeight * zoom));
     ImGui::SetCursorScreenPos(origin);
     if (model.detailTexture != nullptr) {
         ImGui::Image(model.detailTexture, pictureSize, uv0, uv1);
@@ -329,7 +353,7 @@ void drawDetailView(AppState& state, const Model& model) {
                          numbers && !detail->values.empty()};
     noteHeatmapTiles("head detail", {HeatmapTile{tile.head, 0, 0, static_cast<int>(size.x), static_cast<int>(size.y)}},
                      cells.at, cells.queries.count, cells.keys.count);
-    drawAxisNumbers(cells, std::min(axisFont, numberFontSize(cells.cellHeight) + 2.0f));
+    drawAxisNumbers(cells, std::min(axisFont, axisNumberSize(cells.cellHeight) + 2.0f));
     // The mark on the whole head's picture placed so that its shown cells fall where they are.
     HeatmapTile whole = tile;
     whole.x =

@@ -1,8 +1,9 @@
 // The export panel: the current tensor (bias, or attention probabilities when the grid shows them)
 // in every format the core's exportTensor writes, streamed in the background with a progress bar
 // and a cancel button; a PNG screenshot of the whole window; and the open view as a figure
-// (figure_export.hpp: PNG at 1x/2x/4x or SVG, drawn by the core on a background thread).
-#include "figure_export.hpp"
+// (figure_choices.hpp: PNG at 1x/2x/4x or SVG, drawn by the core on a background thread).
+#include "figure_choices.hpp"
+#include "figure_plan.hpp"
 #include "layout_check.hpp"
 #include "panels.hpp"
 

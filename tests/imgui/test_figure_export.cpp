@@ -5,7 +5,7 @@
 // no file left, a running export cancelled. The popup opens with Ctrl+Shift+P, a format is picked
 // with the mouse and a path typed, as a person would; it fits a 1280x720 window.
 #include "explorer_fixture.hpp"
-#include "figure_export.hpp"
+#include "figure_plan.hpp"
 #include "view_models.hpp"
 
 #include <alibi/analysis/buggy_examples.hpp>

@@ -396,9 +396,47 @@ TEST_P(CitedCellZoom, TheDetailPrintsTheNumbersAroundTheCitedCell) {
     for (const TextRun& run : textRuns(*ImGui::GetDrawData())) readout += run.text + "\n";
     EXPECT_NE(readout.find("8 = -1"), std::string::npos) << readout;
 }
+
+// Lesson 4 step 5 cites query 0, key 12 of a 4 x 16 head. At 1280x720 presentation with the
+// Parameters panel the zoom showed rows 0-2 of 4 with about 140 px empty below (the s42 brief):
+// every row shows where the room allows them with their numbers, and the read-out of the hovered
+// cited cell is still wholly in the view. (At 1280x720 the core's cellForNumbers alone lets the
+// four rows fit; at 1280x600 the zoom's smaller cells do.)
+TEST_P(CitedCellZoom, TheZoomShowsEveryRowTheRoomAllows) {
+    ASSERT_TRUE(m_explorer->openLesson("same-model-different-code"));
+    goToStep(5);
+    ASSERT_EQ(state().view, View::Detail);
+    const LessonMark& mark = state().lessonMark;
+    ASSERT_EQ(mark.query, 0);
+    ASSERT_EQ(mark.key, 12);
+    const ScreenRect r = state().detailRect;
+    const AppState::DetailCells& cells = state().detailCells;
+    ASSERT_EQ(cells.queries, 4);
+    ASSERT_GT(cells.keyCount, 0);
+    const float cell = r.width / static_cast<float>(cells.keyCount);
+    ImGui::GetIO().MousePos = ImVec2(r.x + (static_cast<float>(mark.key - cells.firstKey) + 0.5f) * cell,
+                                     r.y + (static_cast<float>(mark.query - cells.firstQuery) + 0.5f) * cell);
+    frame();
+    frame();
+    EXPECT_TRUE(cells.numbers) << "the detail prints no cell numbers";
+    EXPECT_EQ(cells.queryCount, 4) << "rows " << cells.firstQuery << " + " << cells.queryCount << " of 4 in " << r.width
+                                   << " x " << r.height << " px";
+    bool readout = false;
+    for (const TextRun& run : textRuns(*ImGui::GetDrawData())) {
+        if (run.text.find("bias = ") == std::string::npos) continue;
+        readout = true;
+        EXPECT_LE(run.max.y, run.clip.w + 0.5f) << "the read-out's last line is below the view: " << run.text;
+    }
+    EXPECT_TRUE(readout) << "no read-out of the hovered cited cell";
+    for (const LayoutProblem& p : checkTextLayout(*ImGui::GetDrawData())) ADD_FAILURE() << p.describe();
+}
+
+// 1280x600 with the Parameters panel: the cells that print the numbers at the interface's size
+// show 3 rows of 4; smaller ones (core numberSizeForCell, at 3/4 of that size) show all four.
 INSTANTIATE_TEST_SUITE_P(Displays, CitedCellZoom,
                          ::testing::Values(Display{1920, 1080, true}, Display{1280, 720, true},
-                                           Display{1920, 1080, true, true}, Display{1280, 720, true, true}),
+                                           Display{1920, 1080, true, true}, Display{1280, 720, true, true},
+                                           Display{1280, 600, true, true}),
                          [](const auto& info) {
                              return std::to_string(info.param.width) + "x" + std::to_string(info.param.height) +
                                     (info.param.presentation ? "_presentation" : "") +
@@ -454,11 +492,12 @@ INSTANTIATE_TEST_SUITE_P(Displays, DistanceNotes,
 // Every step of the five lessons: the layout check (layout_check.hpp) finds nothing in the
 // frame that shows it. With the Parameters panel open in presentation mode at 1280x720 the s39
 // review found stage plots 25 px tall with their ticks on each other, the mass table's rows
-// under its scroll bar, Compare's dtype combo and the Fit hint past the window's edge.
+// under its scroll bar, Compare's dtype combo and the Fit hint past the window's edge. Each step
+// on the head detail prints the head's numbers.
 class LessonLayout : public LessonViews {};
 TEST_P(LessonLayout, EveryStepLaysOutWithoutProblems) {
     int count = 0;
-    std::string problems;
+    std::string problems, noNumbers;
     for (const char* lesson : {"alibi-in-five-steps", "slopes", "train-short-test-long", "same-model-different-code",
                                "reading-a-real-model"}) {
         ASSERT_TRUE(m_explorer->openLesson(lesson));
@@ -475,9 +514,16 @@ TEST_P(LessonLayout, EveryStepLaysOutWithoutProblems) {
             for (const LayoutProblem& p : checkTextLayout(*ImGui::GetDrawData()))
                 if (++count <= 30)
                     problems += std::string(lesson) + " step " + std::to_string(step) + ": " + p.describe() + "\n";
+            // A step on the head detail of a head small enough for numbers prints them (the core's
+            // numberSizeForCell / cellForNumbers rule, s42).
+            const GridResult* detail = m_explorer->model().detail.get();
+            if (state().view == View::Detail && detail != nullptr && !detail->values.empty() &&
+                !state().detailCells.numbers)
+                noNumbers += std::string(lesson) + " step " + std::to_string(step) + "\n";
         }
     }
     EXPECT_EQ(count, 0) << problems;
+    EXPECT_TRUE(noNumbers.empty()) << "the head detail prints no numbers at:\n" << noNumbers;
 }
 
 INSTANTIATE_TEST_SUITE_P(Displays, LessonViews, ::testing::Values(Display{1280, 720, true}, Display{1920, 1080, false}),

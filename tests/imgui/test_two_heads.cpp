@@ -6,7 +6,7 @@
 // picture labels its key axis with every k-th token (the core's step, 2 or more) where it showed
 // none before.
 #include "explorer_fixture.hpp"
-#include "figure_export.hpp"
+#include "figure_plan.hpp"
 
 #include "../core/attention_maps_fixture.hpp"
 
