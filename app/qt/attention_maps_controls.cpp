@@ -300,39 +300,25 @@ QWidget* AttentionMapsPage::buildSimilarityTab() {
 // The fit table: the core's columns, the lesson's rows marked, sortable.
 void AttentionMapsPage::buildFitTable() {
     m_tableModel = new NumberTable(this);
-    {
-        QStringList headers;
-        std::vector<NumberTable::Format> formats;
-        std::vector<NumberTable::Shade> shades(explore::kFitColumnCount);
-        // The verdict cell shows the core's verdict of the head its value points at.
-        const auto verdictOf = [this](double v) -> std::optional<FitVerdict> {
-            const auto index = static_cast<std::size_t>(std::fmod(v, kVerdictStride));
-            if (std::isnan(v) || index >= m_model->fits().size()) return std::nullopt;
-            return fitVerdict(m_model->fits()[index]);
-        };
-        for (int c = 0; c < explore::kFitColumnCount; ++c) {
-            const auto column = static_cast<explore::FitColumn>(c);
-            // Two lines ("configured" over "m"), so more columns fit the width.
-            headers << qs(std::string(explore::fitColumnTitle(column))).replace(u' ', u'\n');
-            if (column == explore::FitColumn::Verdict) {
-                formats.push_back([verdictOf](double v) {
-                    const auto verdict = verdictOf(v);
-                    return verdict ? qs(verdict->text) : QString();
-                });
-                shades[static_cast<std::size_t>(c)] = [verdictOf](double v) {
-                    const auto verdict = verdictOf(v);
-                    return verdict ? verdictColor(verdict->role) : QColor();
-                };
-            } else {
-                formats.push_back([column](double v) { return qs(explore::formatFitColumn(column, v)); });
-            }
-        }
-        m_tableModel->setColumns(headers, formats, shades);
-        QStringList tips;
-        for (int c = 0; c < explore::kFitColumnCount; ++c)
-            tips << qs(std::string(explore::fitColumnToolTip(static_cast<explore::FitColumn>(c))));
-        m_tableModel->setHeaderToolTips(tips);
+    QStringList headers, tips;
+    for (int c = 0; c < explore::kFitColumnCount; ++c) {
+        const auto column = static_cast<explore::FitColumn>(c);
+        // Two lines ("configured" over "m"), so more columns fit the width.
+        headers << qs(std::string(explore::fitColumnTitle(column))).replace(u' ', u'\n');
+        tips << qs(std::string(explore::fitColumnToolTip(column)));
     }
+    m_tableModel->setColumns(headers, {});
+    m_tableModel->setHeaderToolTips(tips);
+    // Each cell as the core writes it for its head (explore::fitCellText, as ImGui's table: "no
+    // rows", a slope at the search bound as ">= 30", the verdict's words), the verdict in its colour.
+    m_tableModel->setRowCells([this](int row, int c) -> NumberTable::Cell {
+        const auto& fits = m_model->fits();
+        if (row < 0 || row >= static_cast<int>(fits.size())) return {};
+        const HeadFit& f = fits[static_cast<std::size_t>(row)];
+        const auto column = static_cast<explore::FitColumn>(c);
+        const bool verdict = column == explore::FitColumn::Verdict && f.rows > 0;
+        return {qs(explore::fitCellText(f, column)), verdict ? verdictColor(fitVerdict(f).role) : QColor()};
+    });
     // The lesson's rows marked (lesson_mark.hpp) between the numbers and the sorting.
     m_lessonRows = new LessonRowsProxy(-1, this);
     m_lessonRows->setSourceModel(m_tableModel);

@@ -183,9 +183,6 @@ private:
     [[nodiscard]] MapsHeatmapView::Renderer mapsRenderer(MapsShows shows);
     // The figure of the open maps as `kind` (Maps or MapsOverview) from `params` at `scale`.
     bool exportMapsFigure(FigureJobRequest::Kind kind, const QString& path, const MapsHeatmapParams& params, int scale);
-    // The verdict column's value: the core's verdict kind (for sorting) times this, plus the
-    // head's position in the model's fits (to read its verdict back when the cell is drawn).
-    static constexpr double kVerdictStride = 1e9;
 
     // "log colours" and "per-head scale" on the layer's row where the page's view has the room,
     // else on a row of their own (beside the lesson in presentation mode the layer's row with

@@ -277,9 +277,6 @@ void AttentionMapsPage::refreshTable() {
         std::vector<double> row;
         for (int c = 0; c < explore::kFitColumnCount; ++c)
             row.push_back(explore::fitColumnValue(f, static_cast<explore::FitColumn>(c)));
-        row[static_cast<std::size_t>(explore::FitColumn::Verdict)] =
-            row[static_cast<std::size_t>(explore::FitColumn::Verdict)] * kVerdictStride +
-            static_cast<double>(values.size());
         values.push_back(std::move(row));
     }
     m_tableModel->setValues(std::move(values));
