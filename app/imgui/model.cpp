@@ -10,6 +10,7 @@
 #include <alibi/explore/decimate.hpp>
 #include <alibi/model/bias.hpp>
 #include <alibi/model/slopes.hpp>
+#include <alibi/render/plot_kinds.hpp>
 #include <alibi/render/square_cells.hpp>
 
 #include <algorithm>
@@ -78,22 +79,6 @@ std::optional<HoverRowRequest> hoverRowRequest(const AppState& state) {
     if (!state.hoverCell || state.session.what != RenderWhat::Attention) return std::nullopt;
     return HoverRowRequest{state.session.attention, state.hoverCell->head, state.hoverCell->query,
                            state.session.batch.active() ? state.session.batch : BatchParams{}, state.session.batchRow};
-}
-
-PlotRange seriesRange(const std::vector<Series>& series) {
-    double xMin = std::numeric_limits<double>::infinity();
-    double xMax = -xMin, yMin = xMin, yMax = -xMin;
-    for (const Series& s : series) {
-        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-            if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
-            xMin = std::min(xMin, s.x[i]);
-            xMax = std::max(xMax, s.x[i]);
-            yMin = std::min(yMin, s.y[i]);
-            yMax = std::max(yMax, s.y[i]);
-        }
-    }
-    if (!(xMin <= xMax)) return PlotRange{};
-    return PlotRange{xMin, xMax, yMin, yMax};
 }
 
 // ---------------------------------------------------------------------------
@@ -166,9 +151,9 @@ std::shared_ptr<const CurvesResult> computeCurves(const CurvesRequest& request, 
     result->slopes = std::move(curves.slopes);
     result->bias = std::move(curves.bias);
     result->attention = std::move(curves.attention);
-    result->slopeRange = seriesRange(result->slopes);
-    result->biasRange = seriesRange(result->bias);
-    result->attentionRange = seriesRange(result->attention);
+    result->slopeRange = plotRanges(result->slopes, plotAxes(PlotKind::Slopes));
+    result->biasRange = plotRanges(result->bias, plotAxes(PlotKind::BiasDistance));
+    result->attentionRange = plotRanges(result->attention, plotAxes(PlotKind::AttentionDistance));
     result->coreMs = millisecondsSince(start);
     return result;
 }

@@ -14,6 +14,7 @@
 #include <alibi/model/attention.hpp>
 #include <alibi/model/stats.hpp>
 #include <alibi/render/plot.hpp>
+#include <alibi/render/plot_ranges.hpp>
 #include <alibi/render/render.hpp>
 
 #include "maps_model.hpp"
@@ -105,18 +106,14 @@ struct GridResult {
     Clock::time_point requestedAt;
 };
 
-// Data bounds of a set of series, found once by the worker so frames do not rescan them.
-struct PlotRange {
-    double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
-};
-[[nodiscard]] PlotRange seriesRange(const std::vector<Series>& series);
-
 struct CurvesResult {
     CurvesRequest request;
     std::vector<Series> slopes;
     std::vector<Series> bias;
     std::vector<Series> attention;
-    PlotRange slopeRange, biasRange, attentionRange;
+    // The plots' spans (the core's plotRanges for their PlotKind), found once by the worker so
+    // frames do not rescan the series (256 heads x 65536 distances).
+    PlotRanges slopeRange, biasRange, attentionRange;
     std::int64_t maxDistance = 0;
     std::string error;
     double coreMs = 0;

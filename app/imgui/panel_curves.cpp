@@ -111,15 +111,10 @@ void drawCurvesPanel(AppState& state, const Model& model) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
 
     const auto attentionPlot = [&] {
-        PlotAxes axes;
+        PlotAxes axes = kindAxes(PlotKind::AttentionDistance, curves->attentionRange);
         axes.title = "attention vs distance";
-        axes.xLabel = "distance i - j (log)";
+        axes.xLabel = "distance i - j";
         axes.yLabel = "probability";
-        axes.xMin = curves->attentionRange.xMin;
-        axes.xMax = curves->attentionRange.xMax;
-        axes.yMin = 0.0;
-        axes.yMax = std::max(curves->attentionRange.yMax, 1e-6);
-        axes.xKind = AxisScale::SignedLog2OnePlus;
         axes.legend = attentionLegend;
         axes.cited = inLesson && attentionFirst;
         PlotCanvas canvas(axes, ImVec2(avail.x, attentionHeight));
@@ -128,36 +123,24 @@ void drawCurvesPanel(AppState& state, const Model& model) {
     };
     if (attentionFirst) attentionPlot();
 
-    // Slopes: one point per head, joined in head order (press order is deliberately unsorted).
+    // Slopes: one bar per head in head order (press order is deliberately unsorted), as Qt and
+    // the figures draw them (the core's PlotKind::Slopes).
     {
         const ImVec2 size(avail.x, slopeHeight);
-        PlotAxes axes;
+        PlotAxes axes = kindAxes(PlotKind::Slopes, curves->slopeRange);
         axes.title = "slope per head";
         axes.xLabel = "head";
         axes.yLabel = "m (log2)";
-        axes.xMin = -0.5;
-        axes.xMax = std::max(curves->slopeRange.xMax, 1.0) + 0.5;
-        axes.yMin = curves->slopeRange.yMin;
-        axes.yMax = curves->slopeRange.yMax;
-        axes.yKind = AxisScale::Log2;
         axes.cited = inLesson && scroll && !attentionFirst;
         PlotCanvas canvas(axes, size);
-        for (const Series& s : curves->slopes) canvas.drawSeries(s, IM_COL32(150, 150, 170, 160), 1.0f);
         for (const Series& s : curves->slopes) {
-            for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+            const int heads = static_cast<int>(s.x.size());
+            canvas.drawBars(s, [&](std::size_t i) {
                 const int head = static_cast<int>(std::lround(s.x[i]));
-                const int heads = static_cast<int>(s.x.size());
-                const bool lit = head == highlight;
-                const bool lesson = lessonMarks(state.lessonMark, head);
-                ImGui::GetWindowDrawList()->AddCircleFilled(canvas.toScreen(s.x[i], s.y[i]),
-                                                            lit      ? 5.0f
-                                                            : lesson ? 6.5f
-                                                                     : 2.5f,
-                                                            lit      ? kHighlightColor
-                                                            : lesson ? kLessonColor
-                                                                     : headColor(head, heads),
-                                                            10);
-            }
+                return head == highlight                     ? kHighlightColor
+                       : lessonMarks(state.lessonMark, head) ? kLessonColor
+                                                             : headColor(head, heads);
+            });
         }
         if (canvas.hovered() && !curves->slopes.empty()) {
             const int heads = static_cast<int>(curves->slopes.front().x.size());
@@ -172,14 +155,10 @@ void drawCurvesPanel(AppState& state, const Model& model) {
         }
     }
     {
-        PlotAxes axes;
+        PlotAxes axes = kindAxes(PlotKind::BiasDistance, curves->biasRange);
         axes.title = "bias vs distance";
         axes.xLabel = "distance i - j";
         axes.yLabel = "bias";
-        axes.xMin = curves->biasRange.xMin;
-        axes.xMax = curves->biasRange.xMax;
-        axes.yMin = curves->biasRange.yMin;
-        axes.yMax = curves->biasRange.yMax;
         axes.legend = biasLegend;
         PlotCanvas canvas(axes, ImVec2(avail.x, biasHeight));
         drawFamily(canvas, curves->bias, highlight, state.lessonMark);

@@ -27,23 +27,11 @@ namespace {
 // `thick`: the head is one a lesson step points at, drawn thick as the curves view draws it.
 // `cited`: the step cites the plot (the layout test wants it readable).
 void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick, bool cited) {
-    PlotAxes axes;
+    PlotAxes axes = kindAxes(PlotKind::Extrapolation, e.curves);
     const std::string title = fmt::format("head {}: attention vs distance as T grows", e.head);
     axes.title = title.c_str();
     axes.xLabel = explore::kExtrapolationDistanceAxis;
     axes.yLabel = "probability";
-    double xMax = 1, yMax = 1e-6;
-    for (const Series& s : e.curves) {
-        for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
-            if (std::isfinite(s.x[i])) xMax = std::max(xMax, s.x[i]);
-            if (std::isfinite(s.y[i])) yMax = std::max(yMax, s.y[i]);
-        }
-    }
-    axes.xMin = 0;
-    axes.xMax = xMax;
-    axes.yMin = 0;
-    axes.yMax = yMax;
-    axes.xKind = AxisScale::SignedLog2OnePlus;
     axes.cited = cited;
     // The lengths' legend right of the plot, one entry a row (a row of entries under the plot
     // took a line of its height).
@@ -56,8 +44,8 @@ void drawCurves(const explore::ExtrapolationSnapshot& e, ImVec2 size, bool thick
     canvas.drawSeriesInTurn(e.curves, colors, thick ? 4.5f : 1.5f);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     // The training length L: a dark dashed line, labelled at the top.
-    if (const double L = static_cast<double>(e.trainLength); L > 0 && L <= xMax) {
-        const ImVec2 top = canvas.toScreen(L, yMax), bottom = canvas.toScreen(L, 0);
+    if (const double L = static_cast<double>(e.trainLength); L > 0 && L <= axes.xMax) {
+        const ImVec2 top = canvas.toScreen(L, axes.yMax), bottom = canvas.toScreen(L, axes.yMin);
         const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
         for (float y = top.y; y < bottom.y; y += 8.0f)
             draw->AddLine(ImVec2(top.x, y), ImVec2(top.x, std::min(y + 4.0f, bottom.y)), ink, 1.5f);

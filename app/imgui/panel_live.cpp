@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <limits>
 #include <string>
 
 namespace alibi::imgui {
@@ -27,66 +26,32 @@ namespace {
 
 constexpr SlopeScheme kSchemes[] = {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear};
 
-struct Range {
-    double xMin = std::numeric_limits<double>::infinity(), xMax = -std::numeric_limits<double>::infinity();
-    double yMin = std::numeric_limits<double>::infinity(), yMax = -std::numeric_limits<double>::infinity();
-};
-
-Range rangeOf(const std::vector<Series>& series) {
-    Range r;
-    for (const Series& s : series)
-        for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
-            if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
-            r.xMin = std::min(r.xMin, s.x[i]);
-            r.xMax = std::max(r.xMax, s.x[i]);
-            r.yMin = std::min(r.yMin, s.y[i]);
-            r.yMax = std::max(r.yMax, s.y[i]);
-        }
-    if (!(r.xMin < r.xMax)) {
-        r.xMin = std::isfinite(r.xMin) ? r.xMin - 1 : 0;
-        r.xMax = r.xMin + 2;
-    }
-    if (!(r.yMin < r.yMax)) {
-        r.yMin = std::isfinite(r.yMin) ? r.yMin - 0.5 : 0;
-        r.yMax = r.yMin + 1;
-    }
-    return r;
-}
-
-void drawLegend(const PlotCanvas& canvas, const Range& r, const std::vector<Series>& series,
-                const std::vector<ImU32>& colors) {
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec2 at = canvas.toScreen(r.xMax, r.yMax);
-    for (std::size_t n = 0; n < series.size(); ++n) {
-        const std::string& label = series[n].label;
-        const float width = ImGui::CalcTextSize(label.c_str()).x;
-        draw->AddText(ImVec2(at.x - width - 6.0f, at.y + 4.0f + static_cast<float>(n) * ImGui::GetTextLineHeight()),
-                      colors[n % colors.size()], label.c_str());
-    }
+// The series' names in their colours, as the legend beside the plot (the core's plan, as every
+// plot's): written over the plot's top-right corner they hid the largest changes.
+std::vector<LegendEntry> legendOf(const std::vector<Series>& series, const std::vector<ImU32>& colors) {
+    std::vector<LegendEntry> legend;
+    for (std::size_t n = 0; n < series.size(); ++n) legend.push_back({series[n].label, colors[n], true});
+    return legend;
 }
 
 void drawLossPlot(AppState& state, const lm::LiveRun& run, ImVec2 size) {
     const std::vector<Series> series = lm::liveLossSeries(run);
-    const Range r = rangeOf(series);
-    PlotAxes axes;
+    PlotAxes axes = kindAxes(PlotKind::LiveLoss, series);
     axes.title = "Loss per position: A (the model) vs B (the slope change)";
     axes.xLabel = "position (token predicted)";
     axes.yLabel = "loss (nats)";
-    axes.xMin = r.xMin;
-    axes.xMax = r.xMax;
-    axes.yMin = std::min(0.0, r.yMin);
-    axes.yMax = r.yMax * 1.05;
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    state.live.lossPlotRect = {origin.x, origin.y, size.x, size.y};
-    PlotCanvas canvas(axes, size);
     std::vector<ImU32> colors;
     for (std::size_t n = 0; n < series.size(); ++n)
         colors.push_back(n % 2 == 0 ? IM_COL32(80, 160, 255, 255) : IM_COL32(255, 140, 40, 255));
+    axes.legend = legendOf(series, colors);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    state.live.lossPlotRect = {origin.x, origin.y, size.x, size.y};
+    PlotCanvas canvas(axes, size);
     // A and B the same line (a slope change that changes nothing) are dashed in turn: B drawn
     // over A hid it.
     canvas.drawSeriesInTurn(series, colors, 1.5f);
     // The training length: a dashed line, labelled at the top.
-    if (const auto L = static_cast<double>(run.loss.trainingLength); L > 0 && L >= r.xMin && L <= r.xMax) {
+    if (const auto L = static_cast<double>(run.loss.trainingLength); L > 0 && L >= axes.xMin && L <= axes.xMax) {
         ImDrawList* draw = ImGui::GetWindowDrawList();
         const ImVec2 top = canvas.toScreen(L, axes.yMax), bottom = canvas.toScreen(L, axes.yMin);
         const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
@@ -95,7 +60,6 @@ void drawLossPlot(AppState& state, const lm::LiveRun& run, ImVec2 size) {
         const std::string label = fmt::format("training length {}", run.loss.trainingLength);
         draw->AddText(ImVec2(top.x + 4.0f, top.y + 2.0f), ink, label.c_str());
     }
-    drawLegend(canvas, Range{r.xMin, r.xMax, axes.yMin, axes.yMax}, series, colors);
     // The hovered position's token and both losses.
     if (canvas.hovered()) {
         const auto p = static_cast<std::int64_t>(std::lround(canvas.mouseX()));
@@ -125,24 +89,19 @@ void drawChangePlot(const lm::LiveRun& run, ImVec2 size) {
         ImGui::EndChild();
         return;
     }
-    const Range r = rangeOf(series);
-    PlotAxes axes;
+    PlotAxes axes = kindAxes(PlotKind::LiveChange, series);
     axes.title = "Attention change per head, B vs A";
     axes.xLabel = "head";
     axes.yLabel = "mean TV";  // the title and the line below say what it is
-    axes.xMin = -0.5;
-    axes.xMax = r.xMax + 0.5;
-    axes.yMin = 0;
-    axes.yMax = std::max(r.yMax * 1.1, 1e-6);
-    PlotCanvas canvas(axes, size);
     std::vector<ImU32> colors;
     const int count = static_cast<int>(series.size());
     for (int n = 0; n < count; ++n) colors.push_back(headColor(n, std::max(count, 2)));
+    axes.legend = legendOf(series, colors);
+    PlotCanvas canvas(axes, size);
     for (int n = 0; n < count; ++n) {
         canvas.drawSeries(series[static_cast<std::size_t>(n)], colors[static_cast<std::size_t>(n)], 1.0f);
         canvas.drawPoints(series[static_cast<std::size_t>(n)], colors[static_cast<std::size_t>(n)], 3.5f);
     }
-    drawLegend(canvas, Range{axes.xMin, axes.xMax, axes.yMin, axes.yMax}, series, colors);
 }
 
 void drawChangeControls(AppState& state) {

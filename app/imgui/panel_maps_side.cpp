@@ -321,16 +321,10 @@ void drawDistanceTab(AppState& state, const Model& model) {
     // The core's plot: its curves over the distances it shows (Qt's and the figure's).
     const FitProfilePlot& plot = fit->profiles[h];
     const std::vector<Series>& lines = plot.series;
-    double top = 0;
-    for (const Series& line : lines)
-        for (double v : line.y) top = std::max(top, v);
-    PlotAxes axes;  // the title is above the legend; the axes named as in the figure
+    // The title is above the legend; the axes named, scaled and spanned as in the figure.
+    PlotAxes axes = kindAxes(PlotKind::FitProfile, lines);
     axes.xLabel = maps.causal() ? "distance i − j" : "distance |i − j|";
     axes.yLabel = "share of attention";
-    axes.xMin = static_cast<double>(plot.window.first);
-    axes.xMax = static_cast<double>(std::max(plot.window.last, plot.window.first + 1));
-    axes.yMin = 0;
-    axes.yMax = top > 0 ? top * 1.05 : 1;
     // A lesson step showing attention against distance cites this plot (lesson 5 step 5).
     axes.cited = state.lessonOpen && s.lessonSide;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -468,16 +462,13 @@ void drawRowTab(AppState& state, const Model& model) {
         ImGui::SetCursorScreenPos(start);
     }
     if (!ready) return;
-    double top = 0;
-    for (const Series& line : lines)
-        for (double v : line.y) top = std::max(top, v);
-    PlotAxes axes;  // the title is above the legend; the axes named as in the figure
+    // The title is above the legend; the axes named, scaled and spanned as in the figure.
+    // Over the keys the window shows, as the figure cuts its series (keepKeyWindow).
+    std::vector<Series> shown = lines;
+    explore::keepKeyWindow(shown, window);
+    PlotAxes axes = kindAxes(PlotKind::MapsRow, shown);
     axes.xLabel = "key j";
     axes.yLabel = "probability";
-    axes.xMin = static_cast<double>(window.first);
-    axes.xMax = static_cast<double>(std::max<std::int64_t>(window.last, window.first + 1));
-    axes.yMin = 0;
-    axes.yMax = top > 0 ? top * 1.05 : 1;
     // A lesson step showing the row cites this plot (lesson 5 step 4's "peak at the right").
     // Cited in either layout (it was only in the column one, so a narrow tab's plot pushed under
     // its text, the s39 review's F2b, went unseen by the layout check); never shorter than the

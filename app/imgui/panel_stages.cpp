@@ -12,6 +12,8 @@
 
 #include <alibi/explore/progress_text.hpp>
 #include <alibi/explore/stages.hpp>
+#include <alibi/render/plot_kinds.hpp>
+#include <alibi/render/plot_ranges.hpp>
 
 #include <fmt/format.h>
 
@@ -128,40 +130,22 @@ void drawStage(int n, const StagesResult& result, ImVec2 size, std::int64_t mark
     const std::size_t shown =
         static_cast<std::size_t>(std::min<std::int64_t>(span.last + 1, static_cast<std::int64_t>(values.size())));
     Series series;
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (std::size_t j = 0; j < shown; ++j) {
-        const double v = std::isfinite(values[j]) ? values[j] : std::numeric_limits<double>::quiet_NaN();
         series.x.push_back(static_cast<double>(j));
-        series.y.push_back(v);
-        if (std::isfinite(v)) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
+        series.y.push_back(std::isfinite(values[j]) ? values[j] : std::numeric_limits<double>::quiet_NaN());
     }
-    if (!(lo <= hi)) lo = hi = 0.0;
-    if (n == 3) lo = 0.0;
-    // Bars stand on zero: the range holds it, else the value at an end of the range (llm-foundry's
-    // largest logit, -2 with all logits negative) would get a bar of no height.
-    if (shown <= 64) {
-        lo = std::min(lo, 0.0);
-        hi = std::max(hi, 0.0);
-    }
-    if (hi - lo < 1e-12) {
-        lo -= 0.5;
-        hi += 0.5;
-    }
-    PlotAxes axes;
+    // The core's axes for a stage (bars up to 64 keys, standing on 0; the softmax from 0), as
+    // Qt and the figure draw it.
+    const PlotStyle style = stagePanelAxes(n, shown);
+    PlotAxes axes = styleAxes(style, plotRanges({series}, style));
     axes.title = kStagePlots[n].title;
     axes.xLabel = "key j";
     axes.yLabel = kStagePlots[n].yLabel;
-    axes.xMin = -0.5;
-    axes.xMax = static_cast<double>(std::max<std::size_t>(shown, 1)) - 0.5;
-    axes.yMin = lo;
-    axes.yMax = hi;
+    const double lo = axes.yMin, hi = axes.yMax;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     PlotCanvas canvas(axes, size);
     const ImU32 color = IM_COL32(88, 166, 255, 255);
-    if (shown <= 64) {
+    if (style.bars) {
         // Few keys: one bar per key, from zero (or the axis) to the value.
         ImDrawList* draw = ImGui::GetWindowDrawList();
         const double base = std::clamp(0.0, lo, hi);
@@ -187,7 +171,7 @@ void drawStage(int n, const StagesResult& result, ImVec2 size, std::int64_t mark
     if (marked >= 0 && marked < static_cast<std::int64_t>(shown)) {
         // The column frame shows the key even where its bar is zero or masked (as in the Qt explorer).
         ImDrawList* draw = ImGui::GetWindowDrawList();
-        const double half = shown <= 64 ? 0.5 : 0.0;
+        const double half = style.bars ? 0.5 : 0.0;
         const ImVec2 a = canvas.toScreen(static_cast<double>(marked) - half, hi);
         const ImVec2 b = canvas.toScreen(static_cast<double>(marked) + half, lo);
         const float grow = std::max(0.0f, (8.0f - std::abs(b.x - a.x)) / 2);

@@ -10,6 +10,7 @@
 #include <alibi/render/dashes.hpp>
 #include <alibi/render/legend_layout.hpp>
 #include <alibi/render/plot.hpp>
+#include <alibi/render/plot_ranges.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <fmt/format.h>
@@ -113,6 +114,26 @@ ImU32 headColor(int head, int heads, float alpha) {
     return IM_COL32(c.r, c.g, c.b, static_cast<int>(alpha * 255.0f));
 }
 
+PlotAxes kindAxes(PlotKind kind, const std::vector<Series>& series) {
+    return kindAxes(kind, plotRanges(series, plotAxes(kind)));
+}
+
+PlotAxes kindAxes(PlotKind kind, const PlotRanges& r) {
+    return styleAxes(plotAxes(kind), r);
+}
+
+PlotAxes styleAxes(const PlotStyle& style, const PlotRanges& r) {
+    PlotAxes axes;
+    axes.xKind = style.logX1p ? AxisScale::Log2OnePlus : AxisScale::Linear;
+    axes.yKind = style.logY2 ? AxisScale::Log2 : AxisScale::Linear;
+    axes.xMin = axisValue(axes.xKind, r.xmin);
+    axes.xMax = axisValue(axes.xKind, r.xmax);
+    axes.yMin = axisValue(axes.yKind, r.ymin);
+    axes.yMax = axisValue(axes.yKind, r.ymax);
+    axes.exact = true;
+    return axes;
+}
+
 PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     m_draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -131,7 +152,6 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
     const bool yLabelOwnLine = yw > 0 && titleRight + ImGui::GetFontSize() > right - yw;
     m_min = ImVec2(origin.x + leftMargin(), origin.y + topMargin() + (yLabelOwnLine ? line : 0.0f));
     m_max = ImVec2(origin.x + size.x - rightMargin() - legend.width, origin.y + size.y - bottomMargin());
-    m_hovered = ImGui::IsItemHovered() && ImGui::IsMouseHoveringRect(m_min, m_max);
 
     m_x0 = mapValue(axes.xKind, axes.xMin);
     m_x1 = mapValue(axes.xKind, axes.xMax);
@@ -142,10 +162,26 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
         m_y0 -= 0.5;
         m_y1 = m_y0 + 1.0;
     }
-    // A little headroom so extreme points are not drawn on the frame.
-    const double pad = (m_y1 - m_y0) * 0.04;
-    m_y0 -= pad;
-    m_y1 += pad;
+    // A little headroom so extreme points are not drawn on the frame (the core's spans have
+    // their own).
+    if (!axes.exact) {
+        const double pad = (m_y1 - m_y0) * 0.04;
+        m_y0 -= pad;
+        m_y1 += pad;
+    }
+    // As many y ticks as labels a line and a half apart fit (a short plot or a presentation font
+    // gets fewer, never overlapping ones).
+    // Two at least (the core's rule for every plot axis, render/ticks.hpp), so the top of the
+    // axis has a number: a 0.39 peak under a lone "0" could not be read.
+    const int yTicks = std::clamp(static_cast<int>((m_max.y - m_min.y) / (line * 1.5f)), 1, 4);
+    const std::vector<Tick> yTickValues =
+        atLeastTwoTicks(yTicks, [&](int target) { return ticksBetween(axes.yKind, m_y0, m_y1, target); });
+    // The frame starts right of the widest y tick label, as the figures' does ("1/131072" at the
+    // foot of H = 32's slopes was cut at the plot's left edge).
+    float widestY = 0;
+    for (const Tick& tick : yTickValues) widestY = std::max(widestY, ImGui::CalcTextSize(tick.label.c_str()).x);
+    m_min.x = std::max(m_min.x, origin.x + std::ceil(widestY) + 8.0f);
+    m_hovered = ImGui::IsItemHovered() && ImGui::IsMouseHoveringRect(m_min, m_max);
 
     const ImU32 frame = ImGui::GetColorU32(ImGuiCol_Border);
     const ImU32 grid = IM_COL32(255, 255, 255, 22);
@@ -172,16 +208,10 @@ PlotCanvas::PlotCanvas(const PlotAxes& axes, ImVec2 size) : m_axes(axes) {
         m_draw->AddLine(ImVec2(x, m_min.y), ImVec2(x, m_max.y), grid);
         const std::string& label = tick.label;
         const float w = ImGui::CalcTextSize(label.c_str()).x;
-        m_draw->AddText(ImVec2(std::clamp(x - w * 0.5f, m_min.x - 20.0f, m_max.x - w), m_max.y + 2.0f), dim,
-                        label.c_str());
+        // Not left of the frame: the y axis' lowest label ends there (a "0" under a "0" where
+        // both axes start at 0, as the core's spans have them).
+        m_draw->AddText(ImVec2(std::clamp(x - w * 0.5f, m_min.x, m_max.x - w), m_max.y + 2.0f), dim, label.c_str());
     }
-    // As many y ticks as labels a line and a half apart fit (a short plot or a presentation font
-    // gets fewer, never overlapping ones).
-    // Two at least (the core's rule for every plot axis, render/ticks.hpp), so the top of the
-    // axis has a number: a 0.39 peak under a lone "0" could not be read.
-    const int yTicks = std::clamp(static_cast<int>((m_max.y - m_min.y) / (line * 1.5f)), 1, 4);
-    const std::vector<Tick> yTickValues =
-        atLeastTwoTicks(yTicks, [&](int target) { return ticksBetween(axes.yKind, m_y0, m_y1, target); });
     for (const Tick& tick : yTickValues) {
         const double t = mapValue(axes.yKind, tick.value);
         const float y = static_cast<float>(m_max.y - (t - m_y0) / (m_y1 - m_y0) * (m_max.y - m_min.y));
@@ -249,14 +279,14 @@ void PlotCanvas::drawSeries(const Series& series, ImU32 color, float thickness) 
     if (m_points.size() == 1) m_draw->AddCircleFilled(m_points[0], thickness + 1.0f, color);
     if (m_points.size() < 2) return;
     m_draw->PushClipRect(m_min, m_max, true);
-    m_draw->AddPolyline(m_points.data(), static_cast<int>(m_points.size()), color, 0, thickness);
+    strokePolyline(color, thickness);
     m_draw->PopClipRect();
 }
 
 std::vector<std::string> PlotCanvas::drawSeriesInTurn(const std::vector<Series>& series,
                                                       const std::vector<ImU32>& colors, float thickness) const {
     // The y span in axis units, as drawn (log2 on a log axis), for the core's "same line".
-    const CurveAxes axes{m_y0, m_y1, m_axes.yKind == AxisScale::Log2, m_axes.xKind == AxisScale::Log2};
+    const CurveAxes axes{m_y0, m_y1, m_axes.yKind == AxisScale::Log2, m_axes.xKind == AxisScale::Log2OnePlus};
     const std::vector<CurveTurn> turns = coincidingCurves(series, axes);
     // Each stretch dashed in its turn among the coinciding curves drawn there: past the shorter
     // curves' ends the longer ones deal the dashes again, and a curve left alone is whole.
@@ -283,6 +313,12 @@ std::vector<std::string> PlotCanvas::drawSeriesInTurn(const std::vector<Series>&
     return phrases;
 }
 
+void PlotCanvas::strokePolyline(ImU32 color, float thickness) const {
+    // Segment by segment: ImGui's thick anti-aliased polyline folds its joins at a sharp spike
+    // (a loss per position that jumps 5 nats a token showed holes at its peaks).
+    for (std::size_t i = 1; i < m_points.size(); ++i) m_draw->AddLine(m_points[i - 1], m_points[i], color, thickness);
+}
+
 void PlotCanvas::drawDashedSeries(const Series& series, ImU32 color, float thickness, double on, double period,
                                   double offset) const {
     std::vector<PathPoint> points;
@@ -302,7 +338,7 @@ void PlotCanvas::drawDashedSeries(const Series& series, ImU32 color, float thick
     for (const std::vector<PathPoint>& dash : dashSegments(points, on, period - on, offset)) {
         m_points.clear();
         for (const auto& [x, y] : dash) m_points.emplace_back(static_cast<float>(x), static_cast<float>(y));
-        m_draw->AddPolyline(m_points.data(), static_cast<int>(m_points.size()), color, 0, thickness);
+        strokePolyline(color, thickness);
     }
     m_draw->PopClipRect();
 }
@@ -334,6 +370,18 @@ void PlotCanvas::drawNote(const std::string& note) const {
     for (const explore::WrappedLine& l : lines) {
         m_draw->AddText(ImVec2(x, y), dim, l.text.c_str());
         y += line;
+    }
+}
+
+void PlotCanvas::drawBars(const Series& series, const std::function<ImU32(std::size_t)>& colors) const {
+    const float width = static_cast<float>(0.8 * (m_max.x - m_min.x) / (m_x1 - m_x0));
+    const float foot = m_axes.yKind == AxisScale::Log2 ? m_max.y : toScreen(0.0, 0.0).y;
+    for (std::size_t k = 0; k < std::min(series.x.size(), series.y.size()); ++k) {
+        if (!std::isfinite(series.x[k]) || !std::isfinite(series.y[k])) continue;
+        if (m_axes.yKind == AxisScale::Log2 && series.y[k] <= 0) continue;
+        const ImVec2 at = toScreen(series.x[k], series.y[k]);
+        m_draw->AddRectFilled(ImVec2(at.x - width / 2, std::min(at.y, foot)),
+                              ImVec2(at.x + width / 2, std::max(at.y, foot)), colors(k));
     }
 }
 

@@ -3,10 +3,13 @@
 #pragma once
 
 #include <alibi/render/plot.hpp>
+#include <alibi/render/plot_kinds.hpp>
+#include <alibi/render/plot_ranges.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <imgui.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,7 +37,17 @@ struct PlotAxes {
     std::vector<LegendEntry> legend;
     // A lesson step cites this plot (the layout test wants it kMinCitedPlotHeight tall at least).
     bool cited = false;
+    // The spans are the core's (kindAxes): drawn as given, without the canvas's own headroom.
+    bool exact = false;
 };
+
+// The scales and spans of a plot of `kind` over `series` as the figures and Qt draw it: the
+// core's plotAxes and plotRanges (one curve, one picture in every front end).
+[[nodiscard]] PlotAxes kindAxes(PlotKind kind, const std::vector<Series>& series);
+// The same for spans already found (plotRanges for plotAxes(kind), by a worker).
+[[nodiscard]] PlotAxes kindAxes(PlotKind kind, const PlotRanges& ranges);
+// The same for a style the core gave (stagePanelAxes) and its spans.
+[[nodiscard]] PlotAxes styleAxes(const PlotStyle& style, const PlotRanges& ranges);
 
 // Where a legend goes in a plot `size` big: its columns and rows, and the entries listed.
 struct LegendLayout {
@@ -66,6 +79,9 @@ public:
     // otherwise cost hundreds of thousands of vertices per frame at H = 256).
     void drawSeries(const Series& series, ImU32 color, float thickness) const;
     void drawPoints(const Series& series, ImU32 color, float radius) const;
+    // Each point as a bar from the axis' foot (0 on a linear axis, the bottom of a log one), 0.8
+    // of a category wide, as the figures draw a PlotKind with bars; point k in colors(k).
+    void drawBars(const Series& series, const std::function<ImU32(std::size_t)>& colors) const;
     // Series drawn together, series[n] in colors[n]: those that draw the same line (the core's
     // coincidingCurves) each dashed in its turn (dashInTurn: its colour in its dash, the others'
     // in its gaps), so no curve hides another; the others as drawSeries draws them. The core's
@@ -84,6 +100,8 @@ private:
     void drawDashedSeries(const Series& series, ImU32 color, float thickness, double on, double period,
                           double offset) const;
     void drawNote(const std::string& note) const;
+    // m_points as lines from point to point.
+    void strokePolyline(ImU32 color, float thickness) const;
 
     PlotAxes m_axes;
     ImVec2 m_min, m_max;      // plotting area (inside the axes)

@@ -2,12 +2,15 @@
 // through the Qt explorer's model layer (SessionModel, Qt Core only) and the ImGui explorer's
 // (the Explorer in a bare ImGui context, driven by frames and typed keys as a person would), and
 // every answer is compared: the committed session, the clamping note, the refusal and its words,
-// and what the core then computed for the views (grid title, slopes, slope curves). Any
+// and what the core then computed for the views (grid title, slopes, slope curves, the curve
+// plots' spans). Any
 // difference fails. The CLI and Python are held to the same core by alibi_agreement.
 #include "../imgui/explorer_fixture.hpp"
 #include "model/session_model.hpp"
 
 #include <alibi/explore/editing.hpp>
+#include <alibi/render/plot_kinds.hpp>
+#include <alibi/render/plot_ranges.hpp>
 
 #include <QCoreApplication>
 #include <QSignalSpy>
@@ -201,6 +204,11 @@ TEST_F(GuiAgreement, BothExplorersAnswerEveryEditAlike) {
             EXPECT_EQ(snapshot->slopeCurves[i].label, curves->slopes[i].label);
             EXPECT_EQ(snapshot->slopeCurves[i].y, curves->slopes[i].y);
         }
+        // The curves' axes span what the core's rule gives for Qt's series (Qt's plots take the
+        // same plotRanges; the figures too): one curve, one axis.
+        EXPECT_EQ(plotRanges(snapshot->slopeCurves, plotAxes(PlotKind::Slopes)), curves->slopeRange);
+        EXPECT_EQ(plotRanges(snapshot->biasCurves, plotAxes(PlotKind::BiasDistance)), curves->biasRange);
+        EXPECT_EQ(plotRanges(snapshot->attentionCurves, plotAxes(PlotKind::AttentionDistance)), curves->attentionRange);
     }
 }
 

@@ -198,5 +198,52 @@ TEST_F(PlotCanvasTurns, TheLongestCurveIsWholeWhereItRunsOnAlone) {
     EXPECT_EQ(gaps, 0) << "of " << tail.size() << " points along the tail";
 }
 
+// The core's axes for a kind of plot (issue 23: ImGui drew the slopes as joined points on its own
+// span and attention vs distance on a log distance axis, Qt and the figures bars and a linear axis).
+TEST_F(PlotCanvasTurns, TheSlopesAreBarsOnTheFiguresAxis) {
+    // Slopes 1/4, 1/16, 1/64, 1/256 (log2 -2 to -8): the foot a quarter octave under the
+    // smallest, out to a whole octave (2^-9 = 1/512); the top -2 is whole, so an octave above
+    // it (1/2); half a bar either side of heads 0 to 3.
+    const Series slopes{"slopes", {0, 1, 2, 3}, {0.25, 0.0625, 0.015625, 0.00390625}};
+    const PlotAxes axes = kindAxes(PlotKind::Slopes, {slopes});
+    EXPECT_EQ(axes.yKind, AxisScale::Log2);
+    EXPECT_DOUBLE_EQ(axes.yMin, 1.0 / 512);
+    EXPECT_DOUBLE_EQ(axes.yMax, 0.5);
+    EXPECT_DOUBLE_EQ(axes.xMin, -0.5);
+    EXPECT_DOUBLE_EQ(axes.xMax, 3.5);
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(800, 600));
+    ImGui::Begin("plot");
+    const PlotCanvas canvas(axes, ImVec2(600, 400));
+    canvas.drawBars(slopes, [](std::size_t) { return kRed; });
+    // Each bar is a quad of two red triangles, all standing on one foot; the steepest tallest.
+    const std::vector<Triangle> bars = trianglesOf(*ImGui::GetWindowDrawList(), kRed);
+    ImGui::End();
+    ImGui::EndFrame();
+    ASSERT_EQ(bars.size(), 8u);
+    std::vector<float> tops, feet;
+    for (std::size_t n = 0; n < bars.size(); n += 2) {
+        float top = 1e9f, foot = -1e9f;
+        for (const Triangle& t : {bars[n], bars[n + 1]})
+            for (const ImVec2& p : {t.a, t.b, t.c}) top = std::min(top, p.y), foot = std::max(foot, p.y);
+        tops.push_back(top);
+        feet.push_back(foot);
+    }
+    for (float foot : feet) EXPECT_FLOAT_EQ(foot, feet.front());
+    EXPECT_TRUE(std::is_sorted(tops.begin(), tops.end())) << "the bars fall with the slope";
+    // On a log axis the bars rise in equal steps (a factor 4 a head).
+    EXPECT_NEAR(tops[1] - tops[0], tops[3] - tops[2], 0.5f);
+}
+
+TEST_F(PlotCanvasTurns, AttentionVsDistanceIsLinearFromZeroAsInTheFigures) {
+    const Series row{"head 0", {0, 1, 2, 3}, {0.5, 0.25, 0.125, 0.125}};
+    const PlotAxes axes = kindAxes(PlotKind::AttentionDistance, {row});
+    EXPECT_EQ(axes.xKind, AxisScale::Linear);
+    EXPECT_DOUBLE_EQ(axes.yMin, 0);
+    EXPECT_DOUBLE_EQ(axes.yMax, 0.52);  // 4 % of [0, 0.5] above the peak
+    EXPECT_TRUE(axes.exact);
+}
+
 }  // namespace
 }  // namespace alibi::imgui

@@ -2,6 +2,7 @@
 #include <alibi/figure/attention_maps_plots.hpp>
 
 #include <alibi/render/format.hpp>
+#include <alibi/render/plot_kinds.hpp>
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -70,6 +71,7 @@ std::string fitProfileTitle(const HeadFit& fit, const AttentionMaps& maps) {
 PlotFigure fitProfileFigure(const HeadFit& fit, const AttentionMaps& maps, std::int64_t firstRow, std::int64_t lastRow,
                             int width, int height) {
     PlotFigure f;
+    f.style = plotAxes(PlotKind::FitProfile);
     FitProfilePlot plot = fitProfilePlot(fit, maps, firstRow, lastRow);
     f.series = std::move(plot.series);
     f.style.width = width;
@@ -79,7 +81,6 @@ PlotFigure fitProfileFigure(const HeadFit& fit, const AttentionMaps& maps, std::
     f.style.yLabel = "share of attention";
     f.style.highlight = 0;
     f.style.highlightUnder = true;
-    f.style.yFromZero = true;
     const std::string rows = rowRange(maps, firstRow, lastRow);
     f.style.caption = fmt::format(
         "observed: the head's attention at each distance summed over {} ({}), normalised to sum 1; priors: the same "
@@ -105,6 +106,7 @@ Result<PlotFigure> mapsRowFigure(const AttentionMaps& maps, int layerIndex, int 
         explore::mapsRowWindow(*series, query + maps.keys() - maps.queries(), maps.keys(), maxDistance);
     explore::keepKeyWindow(*series, window);
     PlotFigure f;
+    f.style = plotAxes(PlotKind::MapsRow);
     f.series = std::move(*series);
     f.style.width = width;
     f.style.height = height;
@@ -113,7 +115,6 @@ Result<PlotFigure> mapsRowFigure(const AttentionMaps& maps, int layerIndex, int 
     f.style.yLabel = "probability";
     f.style.highlight = 0;
     f.style.highlightUnder = true;
-    f.style.yFromZero = true;
     const std::int64_t position = query + maps.keys() - maps.queries();
     const std::string where = maps.keys() != maps.queries() ? fmt::format(" (query {} sits at position {} of {} keys)",
                                                                           query, position, maps.keys())

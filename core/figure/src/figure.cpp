@@ -7,6 +7,7 @@
 #include <alibi/model/slopes.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/plot.hpp>
+#include <alibi/render/plot_kinds.hpp>
 #include <alibi/render/ticks.hpp>
 #include <alibi/render/tile_labels.hpp>
 #include <alibi/text/visible.hpp>
@@ -475,6 +476,9 @@ Result<CurvesPlot> curvesPlot(const CurvesParams& params, const ProgressFn& prog
     const BiasParams& b = params.attention.bias;
     CurvesPlot plot;
     PlotStyle& style = plot.style;
+    style = plotAxes(params.kind == CurveKind::Slopes              ? PlotKind::Slopes
+                     : params.kind == CurveKind::AttentionDistance ? PlotKind::AttentionDistance
+                                                                   : PlotKind::BiasDistance);
     style.width = params.width;
     style.height = params.height;
     style.highlight = params.head;
@@ -484,8 +488,6 @@ Result<CurvesPlot> curvesPlot(const CurvesParams& params, const ProgressFn& prog
         style.title = fmt::format("ALiBi slopes, {} heads, scheme {}", b.slopes.heads, schemeName(b.slopes.scheme));
         style.xLabel = "head";
         style.yLabel = "slope m (log2 axis)";
-        style.logY2 = true;
-        style.bars = true;  // as both explorers draw them: one bar per head, ticks 1/2, 1/4, ...
         style.caption = fmt::format(
             "bias(i, j) = -m_h·(i - j): head h's slope m_h sets how fast its attention falls "
             "with distance · scheme {}, max_bias {}",
@@ -496,7 +498,6 @@ Result<CurvesPlot> curvesPlot(const CurvesParams& params, const ProgressFn& prog
                                   contentName(params.attention.content.kind));
         style.xLabel = "distance p_i - j";
         style.yLabel = "probability";
-        style.yFromZero = true;
         HeatmapParams formula;
         formula.attention = params.attention;
         formula.what = RenderWhat::Attention;

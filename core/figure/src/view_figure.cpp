@@ -13,6 +13,7 @@
 #include <alibi/render/color_scale.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/plot.hpp>
+#include <alibi/render/plot_kinds.hpp>
 
 #include <alibi/render/canvas.hpp>
 #include <alibi/render/plot_draw.hpp>
@@ -165,8 +166,7 @@ Result<void> drawStages(detail::Canvas& canvas, const Session& s) {
             series.x.push_back(static_cast<double>(j));
             series.y.push_back(v);
         }
-        PlotStyle style;
-        style.bars = true;
+        PlotStyle style = stagePanelAxes(n, static_cast<std::size_t>(span.last - span.first + 1));
         style.legend = false;
         style.xLabel = "key j";
         style.yLabel = n == 3 ? "probability" : "logit";
@@ -192,15 +192,14 @@ Result<detail::CurvesPlot> extrapolationOf(const ViewFigureRequest& r) {
     if (!slopes) return std::unexpected(slopes.error());
     detail::CurvesPlot plot;
     plot.series = e.curves;
+    plot.style = plotAxes(PlotKind::Extrapolation);
     plot.style.width = s.width;
     plot.style.height = s.height;
     plot.style.title = fmt::format("Head {}: attention vs distance as T grows (L = {})", head, e.trainLength);
     // The explorers' axis: log2(1 + d), so distance 0 (the largest value) stays on it.
     plot.style.xLabel = explore::kExtrapolationDistanceAxis;
-    plot.style.logX1p = true;
     plot.style.markX = static_cast<double>(e.trainLength);
     plot.style.markLabel = fmt::format("L = {}", e.trainLength);
-    plot.style.yFromZero = true;
     plot.style.yLabel = "probability";
     plot.style.caption = fmt::format(
         "p(d) = softmax_j((content + bias) / τ) of the last query over T keys, bias = -m·d, m = {} (head {}), "

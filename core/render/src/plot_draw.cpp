@@ -6,6 +6,7 @@
 #include <alibi/render/colormap.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/legend_layout.hpp>
+#include <alibi/render/plot_ranges.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <fmt/format.h>
@@ -27,70 +28,7 @@ std::string tickLabel(double v) {
     return fmt::format("{:.4g}", v);
 }
 
-bool drawable(const PlotStyle& style, double x, double y) {
-    return std::isfinite(x) && std::isfinite(y) && (!style.logY2 || y > 0) && (!style.logX1p || x >= 0);
-}
-
-// x in axis units: log2(1 + x) on a logX1p axis.
-double axisX(const PlotStyle& style, double x) {
-    return style.logX1p ? axisPosition(AxisScale::Log2OnePlus, x) : x;
-}
-
-// The data ranges in axis units (log2 of y on a log2 axis).
-struct Ranges {
-    double xmin = 0, xmax = 1, ymin = 0, ymax = 1;
-};
-
-// The largest drawable y in axis units.
-double maxOf(const std::vector<Series>& series, const PlotStyle& style) {
-    double top = -std::numeric_limits<double>::infinity();
-    for (const auto& s : series)
-        for (std::size_t k = 0; k < std::min(s.x.size(), s.y.size()); ++k)
-            if (drawable(style, s.x[k], s.y[k])) top = std::max(top, style.logY2 ? std::log2(s.y[k]) : s.y[k]);
-    return top;
-}
-
-Ranges dataRanges(const std::vector<Series>& series, const PlotStyle& style) {
-    const auto ty = [&](double y) { return style.logY2 ? std::log2(y) : y; };
-    const auto tx = [&](double x) { return axisX(style, x); };
-    Ranges r{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-             std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
-    for (const auto& s : series)
-        for (std::size_t k = 0; k < std::min(s.x.size(), s.y.size()); ++k) {
-            if (!drawable(style, s.x[k], s.y[k])) continue;
-            r.xmin = std::min(r.xmin, tx(s.x[k]));
-            r.xmax = std::max(r.xmax, tx(s.x[k]));
-            r.ymin = std::min(r.ymin, ty(s.y[k]));
-            r.ymax = std::max(r.ymax, ty(s.y[k]));
-        }
-    if (r.xmin > r.xmax) r = Ranges{};
-    if (r.xmax == r.xmin) r.xmin -= 0.5, r.xmax += 0.5;
-    if (r.ymax == r.ymin) r.ymin -= 0.5, r.ymax += 0.5;
-    if (style.bars) {
-        r.xmin -= 0.5, r.xmax += 0.5;
-        // Bars stand on the bottom of a log axis: leave room below the smallest, or it has no height.
-        if (style.logY2)
-            r.ymin -= 0.25;
-        else
-            r.ymin = std::min(r.ymin, 0.0), r.ymax = std::max(r.ymax, 0.0);
-    }
-    if (style.yFromZero && !style.logY2) {
-        r.ymin = std::min(r.ymin, 0.0);
-        // A curve's peak (the extrapolation's distance 0) stays off the frame's top edge.
-        if (!style.bars && r.ymax > 0) r.ymax += 0.04 * (r.ymax - r.ymin);
-    }
-    if (style.logY2) r.ymin = std::floor(r.ymin), r.ymax = std::ceil(r.ymax);
-    // Bars never touch the frame: room above the tallest (a quarter octave on a log axis).
-    if (style.bars) {
-        if (style.logY2 && r.ymax - maxOf(series, style) < 0.25) r.ymax += 1;
-        const double span = r.ymax - r.ymin;
-        if (!style.logY2 && r.ymax > 0) r.ymax += 0.06 * span;
-        if (!style.logY2 && r.ymin < 0) r.ymin -= 0.06 * span;  // a bar hanging from 0 likewise
-    }
-    return r;
-}
-
-std::vector<double> yTicksOf(const Ranges& r, const PlotStyle& style, double height) {
+std::vector<double> yTicksOf(const PlotRanges& r, const PlotStyle& style, double height) {
     // A short panel labels two values of its axis (the explorers' rule: atLeastTwoTicks).
     if (!style.logY2)
         return atLeastTwoTicks(std::clamp(static_cast<int>(height / 45), 2, 10),
@@ -158,7 +96,7 @@ Box drawFigureFrame(Canvas& canvas, int width, int height, const std::string& ti
 PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, const PlotStyle& style, const Box& box,
                           const PlotMetrics& m, const std::string& panelTitle, const std::string& note,
                           std::optional<std::pair<double, double>> xRange) {
-    Ranges r = dataRanges(series, style);
+    PlotRanges r = plotRanges(series, style);
     if (xRange) {
         const double pad = style.bars ? 0.5 : 0.0;
         r.xmin = xRange->first - pad;
@@ -221,7 +159,7 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
     layout.frame = Box{left, top, std::max(1.0, right - left), std::max(1.0, bottom - top)};
     const double pw = layout.frame.width, ph = layout.frame.height;
     const auto pxAxis = [&](double a) { return left + (a - r.xmin) / (r.xmax - r.xmin) * pw; };
-    const auto px = [&](double x) { return pxAxis(axisX(style, x)); };
+    const auto px = [&](double x) { return pxAxis(plotAxisX(style, x)); };
     const auto pyAxis = [&](double a) { return top + ph - (a - r.ymin) / (r.ymax - r.ymin) * ph; };
     const auto py = [&](double y) { return pyAxis(style.logY2 ? std::log2(y) : y); };
 
@@ -285,7 +223,7 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
             const double base = style.logY2 ? top + ph : py(0.0);
             canvas.beginGroup("bars");
             for (std::size_t k = 0; k < count; ++k) {
-                if (!drawable(style, s.x[k], s.y[k])) continue;
+                if (!plotDrawable(style, s.x[k], s.y[k])) continue;
                 const double y = py(s.y[k]);
                 canvas.fillRect(px(s.x[k]) - width / 2, std::min(y, base), width, std::fabs(base - y), c,
                                 emphasised ? 1.0 : 0.3,
@@ -301,7 +239,7 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
             const Series piece = seriesStretch(s, stretch.xFrom, stretch.xTo);
             std::vector<Point> points;
             for (std::size_t k = 0; k < piece.x.size(); ++k)
-                if (drawable(style, piece.x[k], piece.y[k])) points.emplace_back(px(piece.x[k]), py(piece.y[k]));
+                if (plotDrawable(style, piece.x[k], piece.y[k])) points.emplace_back(px(piece.x[k]), py(piece.y[k]));
             Stroke stroke{c, thick ? 3.0 : 1.5, emphasised ? 1.0 : 0.3};
             if (!thick && stretch.turn.groupSize > 1) {
                 const DashPattern dash = dashInTurn(stretch.turn, stroke.width);
@@ -311,12 +249,12 @@ PanelLayout drawPlotPanel(Canvas& canvas, const std::vector<Series>& series, con
         }
         if (s.x.size() == 1 || series.size() == 1) {  // single series: mark its points (the slope plot)
             for (std::size_t k = 0; k < count; ++k)
-                if (drawable(style, s.x[k], s.y[k])) canvas.circle(px(s.x[k]), py(s.y[k]), 3, c);
+                if (plotDrawable(style, s.x[k], s.y[k])) canvas.circle(px(s.x[k]), py(s.y[k]), 3, c);
         }
     }
     canvas.endGroup();
 
-    if (style.markX && axisX(style, *style.markX) >= r.xmin && axisX(style, *style.markX) <= r.xmax) {
+    if (style.markX && plotAxisX(style, *style.markX) >= r.xmin && plotAxisX(style, *style.markX) <= r.xmax) {
         // The marker: a dark dashed line (drawn as short strokes) and its label inside the frame.
         canvas.beginGroup("marker");
         const double x = px(*style.markX);

@@ -1,6 +1,8 @@
 // The slope-schemes figure of slope_schemes.hpp.
 #include <alibi/render/slope_schemes.hpp>
 
+#include <alibi/render/plot_kinds.hpp>
+
 #include <fmt/format.h>
 
 namespace alibi {
@@ -16,13 +18,12 @@ Result<std::pair<std::vector<Series>, PlotStyle>> slopeSchemesPlot(const SlopePa
         one->front().label = std::string(schemeName(scheme));
         lines.push_back(std::move(one->front()));
     }
-    PlotStyle style;
+    PlotStyle style = plotAxes(PlotKind::SlopeSchemes);
     style.width = width;
     style.height = height;
     style.title = fmt::format("Slope schemes, H = {}, max_bias {}", slopes.heads, slopes.maxBias);
     style.xLabel = "head";
     style.yLabel = "slope m (log2 axis)";
-    style.logY2 = true;
     style.caption = "the slope m_h of each head under each scheme, for the same H and max_bias B (log2 axis)";
     return std::pair{std::move(lines), std::move(style)};
 }

@@ -53,6 +53,9 @@ struct PlotStyle {
     // Each point as a bar from the axis (from the bottom on a log2 axis), as the explorers draw
     // the slopes per head; x is then categorical (a head index), padded half a bar each side.
     bool bars = false;
+    // x is a category (a head index) drawn as lines and markers: padded half a unit each side, as
+    // bars are, so the first and last markers stay off the frame.
+    bool categorical = false;
     // The y axis reaches down to 0 (probabilities and shares, whose floor is 0), not only to the
     // smallest value drawn.
     bool yFromZero = false;
