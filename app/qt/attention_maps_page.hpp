@@ -7,6 +7,7 @@
 // draw the core's pictures and texts; this file only wires them.
 #pragma once
 
+#include "maps_heatmap_view.hpp"
 #include "model/attention_maps_model.hpp"
 
 #include <alibi/explore/attention_maps_view.hpp>
@@ -14,6 +15,7 @@
 #include <alibi/explore/lesson_state.hpp>
 #include <alibi/figure/attention_maps_render.hpp>
 #include <alibi/figure/figure_job.hpp>
+#include <alibi/figure/maps_picture.hpp>
 #include <alibi/io/preset.hpp>
 
 #include <QElapsedTimer>
@@ -39,7 +41,6 @@ class QToolButton;
 
 namespace alibi::qt {
 
-class MapsHeatmapView;
 class NumberTable;
 class LessonRowsProxy;
 class PlotWidget;
@@ -155,6 +156,34 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // The page's parts, built in this order by the constructor (attention_maps_controls.cpp):
+    // the control rows above the views, the views and their tabs, the column that holds them,
+    // then the wiring of the model, the controls, the views and the keys.
+    struct ControlRows {
+        QHBoxLayout* file;           // open, tensor, batch, values, Figure
+        QHBoxLayout* priorAndTable;  // the prior, the table's exports
+        QHBoxLayout* layer;          // layer, head, row (and the colour options where they fit)
+        QHBoxLayout* colours;        // the colour options where the layer's row has no room
+        QHBoxLayout* fit;            // the fit's rows, Fit, Cancel, progress
+    };
+    QHBoxLayout* buildFileControls();
+    ControlRows buildPositionAndFitControls(QHBoxLayout* fileRow);
+    void buildMapViews();
+    QWidget* buildDistanceTab();
+    QWidget* buildSimilarityTab();
+    void buildFitTable();
+    void buildTabs(QWidget* distancePage, QWidget* similarityPage);
+    void layOut(const ControlRows& rows);
+    void wireModel();
+    void wireControls();
+    void wireViews();
+    void addLayerKeys();
+    // The renderer of the grid, head or overview view (attention_maps_views.cpp): captures the
+    // shown state on the UI thread; its job draws the core's picture on the view's worker.
+    [[nodiscard]] MapsHeatmapView::Renderer mapsRenderer(MapsShows shows);
+    // The figure of the open maps as `kind` (Maps or MapsOverview) from `params` at `scale`.
+    bool exportMapsFigure(FigureJobRequest::Kind kind, const QString& path, const MapsHeatmapParams& params, int scale);
+
     // "log colours" and "per-head scale" on the layer's row where the page's view has the room,
     // else on a row of their own (beside the lesson in presentation mode the layer's row with
     // them made the page 31 px wider than its view: it scrolled sideways).

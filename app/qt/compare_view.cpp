@@ -5,6 +5,7 @@
 
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/line_breaks.hpp>
+#include <alibi/model/params.hpp>
 
 #include <QBoxLayout>
 #include <QComboBox>
@@ -211,7 +212,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     for (SlopeScheme s : {SlopeScheme::Press, SlopeScheme::Geometric, SlopeScheme::Linear})
         m_scheme->addItem(QString::fromUtf8(schemeName(s).data()), static_cast<int>(s));
     m_maxBias = new QDoubleSpinBox(this);
-    m_maxBias->setRange(-1, 64);
+    m_maxBias->setRange(-1, kMaxBiasRange.max);  // the core's range; -1: "same as A"
     m_maxBias->setDecimals(2);
     m_maxBias->setSingleStep(0.5);
     m_maxBias->setSpecialValueText(u"same as A"_s);

@@ -6,6 +6,7 @@
 #include "plot_widget.hpp"
 #include "view_util.hpp"
 
+#include <alibi/model/params.hpp>
 #include <alibi/render/format.hpp>
 
 #include <QHBoxLayout>
@@ -22,7 +23,7 @@ namespace alibi::qt {
 
 ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     m_length = new QSpinBox(this);
-    m_length->setRange(0, 65536);
+    m_length->setRange(0, static_cast<int>(kMaxLength));  // the core's (a session's train_length)
     m_length->setSpecialValueText(u"same as T"_s);
     m_length->setToolTip(u"Training length L; the curves grow T from L to 16 L"_s);
     m_head = new QSpinBox(this);

@@ -5,6 +5,7 @@
 
 #include <alibi/explore/compute.hpp>
 #include <alibi/explore/line_breaks.hpp>
+#include <alibi/render/cell_numbers.hpp>
 #include <alibi/render/format.hpp>
 #include <alibi/render/square_cells.hpp>
 #include <alibi/render/ticks.hpp>
@@ -114,7 +115,8 @@ void HeadDetailView::fit() {
     // presentation mode lesson 1 step 2's 16 x 16 cells printed 6.5 pt numbers, unreadable on a
     // projector).
     if (!m_snapshot || m_lessonHead != m_snapshot->head || m_lessonQuery >= m_queries || m_lessonKey >= m_keys) return;
-    const double need = cellForNumbers(kLessonNumberPt);
+    // The core's rule for numbers in square cells (alibi/render/cell_numbers.hpp).
+    const double need = cellForNumbers(m_snapshot->detailValues, probabilities(), numberFont(), kLessonNumberPt);
     if (need <= m_cell) return;
     m_cell = std::min(need, std::min(a.width(), a.height()));
     // Where the picture is larger than the area: whole cells from the area's start, the marked
@@ -159,33 +161,16 @@ QRectF HeadDetailView::wholeCells(const QRectF& a, Span& keys, Span& queries) co
     return QRectF(QPointF(left, top), QPointF(right, bottom));
 }
 
-double HeadDetailView::numberPointSize(double cell) const {
-    if (!m_snapshot || m_snapshot->detailValues.empty()) return 0;
-    // As large as the head's widest number, at its most exact, fits its cell with 1.5 px either
-    // side (the grid line between cells separates them), and a line at most 0.6 of the cell's
-    // height: a fixed cell / 4.2 printed 6.5 pt numbers in 28 px cells.
+NumberFont HeadDetailView::numberFont() const {
     const QFont f = textFont();
     const QFontMetricsF at(f);
-    double widest = 1;
-    if (const auto exact = cellNumberTexts(
-            m_snapshot->detailValues, m_snapshot->grid->session.what == RenderWhat::Attention,
-            [&at](std::string_view t) {
+    return {f.pointSizeF(), at.height(), [at](std::string_view t) {
                 return at.horizontalAdvance(QString::fromUtf8(t.data(), static_cast<qsizetype>(t.size())));
-            },
-            std::numeric_limits<double>::infinity()))
-        for (const std::string& t : exact->texts)
-            widest = std::max(widest, at.horizontalAdvance(QString::fromStdString(t)));
-    return f.pointSizeF() * std::min((cell - 3) / widest, 0.6 * cell / at.height());
+            }};
 }
 
-double HeadDetailView::cellForNumbers(double points) const {
-    const double at26 = numberPointSize(26);
-    if (at26 <= 0) return 0;
-    // The size grows with the cell, nearly in proportion: from the proportional guess, a few
-    // percent more until the size the paint computes reaches `points`.
-    double cell = std::max(26.0, 26.0 * points / at26);
-    for (int n = 0; n < 50 && numberPointSize(cell) < points; ++n) cell *= 1.02;
-    return cell;
+bool HeadDetailView::probabilities() const {
+    return m_snapshot && m_snapshot->grid->session.what == RenderWhat::Attention;
 }
 
 void HeadDetailView::resetView() {
@@ -445,7 +430,7 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
     QColor markedPen;
     if (!values.empty() && m_cell >= 26) {
         QFont f = textFont();
-        const bool probability = s.what == RenderWhat::Attention;
+        const bool probability = probabilities();
         const auto numbersAt = [&](const QFont& font, double room) {
             const QFontMetricsF at(font);
             return cellNumberTexts(
@@ -455,23 +440,28 @@ void HeadDetailView::paintEvent(QPaintEvent*) {
                 },
                 room);
         };
-        // As numberPointSize says, up to the view's own font size (presentation mode makes it
+        // As the core's rule says (numberSizeForCell), up to the view's own font size (presentation mode makes it
         // larger). Where even 6.5 pt is too large, the core drops decimals for the whole head.
-        f.setPointSizeF(std::clamp(numberPointSize(m_cell), 6.5, std::max(12.0, textFont().pointSizeF())));
+        f.setPointSizeF(std::clamp(numberSizeForCell(values, probability, numberFont(), m_cell), 6.5,
+                                   std::max(12.0, textFont().pointSizeF())));
         // A marked cell's number goes inside its frame (a line of 3 px at least either side):
         // every number of the head gets that room, so the cited one prints at its neighbours'
         // size and with their decimals (at 1920x1080 the cited "-1.000" shrank to fit: s40 F5).
         // Where the cells are too small for that (lesson 4 step 5's 32.6 px), the cells' own room,
         // and the cited number shrinks into its frame.
-        auto numbers = numbersAt(f, m_cell - 3 - (marking ? 2 * 3.0 : 0.0));
-        if (!numbers && marking) numbers = numbersAt(f, m_cell - 3);
-        // The size numberPointSize scaled from the view's font can come out a fraction of a pixel
+        // The room across a cell (the core's numberRoom), less a marked cell's frame when `framed`.
+        const auto numbersIn = [&](const QFont& font, bool framed) {
+            return numbersAt(font, numberRoom(m_cell, QFontMetricsF(font).height()) - (framed ? 2 * 3.0 : 0.0));
+        };
+        auto numbers = numbersIn(f, marking);
+        if (!numbers && marking) numbers = numbersIn(f, false);
+        // The size numberSizeForCell scaled from the view's font can come out a fraction of a pixel
         // too wide at this size (font hinting): under X at 1280x720 presentation, lesson 4 step 5's
         // 32.2 px cells printed no number at 11.05 pt. A little smaller, down to the floor.
         while (!numbers && f.pointSizeF() > 6.5) {
             f.setPointSizeF(std::max(6.5, f.pointSizeF() * 0.95));
-            numbers = numbersAt(f, m_cell - 3 - (marking ? 2 * 3.0 : 0.0));
-            if (!numbers && marking) numbers = numbersAt(f, m_cell - 3);
+            numbers = numbersIn(f, marking);
+            if (!numbers && marking) numbers = numbersIn(f, false);
         }
         m_numberPt = numbers ? f.pointSizeF() : 0;
         p.setFont(f);

@@ -4,6 +4,8 @@
 
 #include "model/snapshot.hpp"
 
+#include <alibi/render/cell_numbers.hpp>
+
 #include <QImage>
 #include <QWidget>
 
@@ -92,10 +94,10 @@ private:
     // The bands above the picture the title and subtitle need (wrapped).
     [[nodiscard]] TopBands bands() const;
     void fit();
-    // The size the cells' numbers fit at in cells of side `cell` (0 when no numbers are shown).
-    [[nodiscard]] double numberPointSize(double cell) const;
-    // The side of a cell whose numbers print at `points` (0 when no numbers are shown).
-    [[nodiscard]] double cellForNumbers(double points) const;
+    // The view's font for the core's rule of numbers in square cells (render/cell_numbers.hpp).
+    [[nodiscard]] NumberFont numberFont() const;
+    // The head's numbers are probabilities (the attention), not biases.
+    [[nodiscard]] bool probabilities() const;
     void placeCorner();
     // The rectangle of the whole cells inside `a` at the current zoom and pan, with their index
     // spans (a dimension where no whole cell fits keeps the area's extent).

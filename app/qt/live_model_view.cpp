@@ -4,6 +4,7 @@
 #include "plot_widget.hpp"
 
 #include <alibi/explore/editing.hpp>
+#include <alibi/model/live_model.hpp>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -71,7 +72,7 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
 
     m_scale = new QDoubleSpinBox(this);
     m_scale->setObjectName(u"liveScale"_s);
-    m_scale->setRange(0, 1e6);
+    m_scale->setRange(kSlopeScaleRange.min, kSlopeScaleRange.max);
     m_scale->setDecimals(4);
     m_scale->setSingleStep(0.25);
     m_scale->setToolTip(u"B: every slope times k (1: the model's own)"_s);
@@ -86,7 +87,7 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     m_scheme->setMinimumContentsLength(static_cast<int>(u"the model's"_s.size()) + 1);
     m_maxBiasSet = new QCheckBox(u"max_bias"_s, this);
     m_maxBias = new QDoubleSpinBox(this);
-    m_maxBias->setRange(0, 1024);
+    m_maxBias->setRange(kSlopeMaxBiasRange.min, kSlopeMaxBiasRange.max);
     m_maxBias->setDecimals(3);
     m_maxBias->setValue(8);
     m_heads = new QLineEdit(this);

@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QDockWidget;
 class QLabel;
@@ -193,7 +194,26 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // The window's parts, built and wired in this order by the constructor (main_window.cpp).
+    void buildParametersDock(std::vector<Preset> presets);
+    void buildViews(const std::vector<Preset>& priorPresets);
+    QWidget* buildDetailPage();
+    void buildStatusBar();
+    void wireResults();
+    void wireHoverReadouts();
+    void wireAttentionMaps();
+    void wireModelTab();
+    void wireViews();
+    void restoreWindow(const QRect& available);
+    // The menus (main_window_menus.cpp).
     void buildMenus();
+    void buildFileMenu();
+    void addFigureContextMenus();
+    void buildEditMenu();
+    void buildViewMenu();
+    void buildHelpMenu();
+    // The tab that shows a session's view.
+    [[nodiscard]] static int tabOf(ExplorerView view);
     void reportError(const QString& title, const QString& message);
     void scheduleSave();
     void saveToSettings();

@@ -26,12 +26,17 @@ QVariant NumberTable::data(const QModelIndex& index, int role) const {
     const auto column = static_cast<std::size_t>(index.column());
     switch (role) {
         case Qt::DisplayRole:
+            if (m_rowCells) return m_rowCells(index.row(), index.column()).text;
             return column < m_formats.size() && m_formats[column] ? m_formats[column](v) : QString::number(v);
         case Qt::UserRole:
             return v;
         case Qt::TextAlignmentRole:
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         case Qt::BackgroundRole:
+            if (m_rowCells) {
+                const QColor c = m_rowCells(index.row(), index.column()).background;
+                return c.isValid() ? QVariant(c) : QVariant();
+            }
             if (column < m_shades.size() && m_shades[column]) {
                 const QColor c = m_shades[column](v);
                 if (c.isValid()) return c;

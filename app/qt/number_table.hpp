@@ -24,6 +24,14 @@ public:
     void setRowHeaders(QStringList headers) { m_rowHeaders = std::move(headers); }
     // What each column means, shown when the mouse rests on its header.
     void setHeaderToolTips(QStringList tips) { m_headerToolTips = std::move(tips); }
+    // A table of records (the fit table's heads): each cell's text and background from its row's
+    // record rather than from its number alone (the core's text for the record); the numbers
+    // still sort. Set, it takes the place of the columns' formats and shades.
+    struct Cell {
+        QString text;
+        QColor background;  // invalid: none
+    };
+    void setRowCells(std::function<Cell(int row, int column)> cells) { m_rowCells = std::move(cells); }
     // values[row][column]
     void setValues(std::vector<std::vector<double>> values);
     [[nodiscard]] double value(int row, int column) const {
@@ -44,6 +52,7 @@ private:
     std::vector<Format> m_formats;
     std::vector<Shade> m_shades;
     std::vector<std::vector<double>> m_values;
+    std::function<Cell(int, int)> m_rowCells;
 };
 
 }  // namespace alibi::qt

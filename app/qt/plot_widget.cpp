@@ -245,7 +245,7 @@ alibi::LegendRoom PlotWidget::legendRoom() const {
 
 void PlotWidget::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    for (PlotWidget* sibling : m_legendSiblings)
+    for (const QPointer<PlotWidget>& sibling : m_legendSiblings)
         if (sibling && sibling != this) sibling->update();
 }
 
@@ -269,7 +269,7 @@ PlotWidget::LegendLayout PlotWidget::legendLayout() const {
     }
     // The room shared with sibling plots over the same series, so they list the same entries.
     std::vector<alibi::LegendRoom> rooms{legendRoom()};
-    for (const PlotWidget* sibling : m_legendSiblings)
+    for (const QPointer<PlotWidget>& sibling : m_legendSiblings)
         if (sibling && sibling != this && !sibling->isHidden()) rooms.push_back(sibling->legendRoom());
     const alibi::LegendRoom room = alibi::sharedLegendRoom(rooms);
     // The core's plan: brief names when one column of whole names is wider than the room (a

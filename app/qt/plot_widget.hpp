@@ -8,6 +8,7 @@
 #include <alibi/render/plot.hpp>
 #include <alibi/render/ticks.hpp>
 
+#include <QPointer>
 #include <QPolygonF>
 #include <QWidget>
 
@@ -70,9 +71,10 @@ public:
     // Plots shown together over the same series (the curves view's bias and attention plots):
     // each plans its legend in the room all of them hold (the core's sharedLegendRoom), so they
     // list the same entries (issue 27 L9: at H = 32 one listed h5 h10 h16, the other h6 h12 h19).
-    // Every plot of the group is given the others; a hidden sibling does not count.
-    void setLegendSiblings(std::vector<PlotWidget*> siblings) {
-        m_legendSiblings = std::move(siblings);
+    // Every plot of the group is given the others; a hidden sibling does not count, nor one
+    // deleted first (held as QPointer: it is forgotten, never read).
+    void setLegendSiblings(const std::vector<PlotWidget*>& siblings) {
+        m_legendSiblings.assign(siblings.begin(), siblings.end());
         update();
     }
     // This plot's own legend room, before any sharing: its width, rows, swatch and note width.
@@ -170,7 +172,7 @@ private:
     int m_highlight = -1;
     std::vector<int> m_emphasis;
     int m_legendLimit = 64;
-    std::vector<PlotWidget*> m_legendSiblings;
+    std::vector<QPointer<PlotWidget>> m_legendSiblings;
     // The legend at the right (the core's plan, render/legend_layout.hpp): columns of `rows`
     // entries `line` pixels apart, `width` in all, the listed series' labels (whole or brief)
     // and, when some are left out, the note "k of n listed" after them.

@@ -2,6 +2,7 @@
 #include "stages_view.hpp"
 
 #include <alibi/explore/stages.hpp>
+#include <alibi/render/plot_kinds.hpp>
 
 #include "view_util.hpp"
 
@@ -157,7 +158,9 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
                 ser.x.push_back(static_cast<double>(j));
                 ser.y.push_back(std::isfinite(v) ? v : std::numeric_limits<double>::quiet_NaN());
             }
-            m_plots[n]->setStyle(ser.x.size() <= 64 ? PlotWidget::Style::Bars : PlotWidget::Style::Lines);
+            // A bar a key up to the core's kStageBarKeys, a line past them (stagePanelAxes).
+            m_plots[n]->setStyle(stagePanelAxes(n, ser.x.size()).bars ? PlotWidget::Style::Bars
+                                                                      : PlotWidget::Style::Lines);
             m_plots[n]->setNote(
                 QString::fromStdString(explore::stageNote(session.attention, s->queryRow, n, *rows[n])));
             m_plots[n]->setSeries({ser});

@@ -20,14 +20,6 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace alibi::qt {
 
-namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-}  // namespace
-
 // ---------------------------------------------------------------------------
 // The canvas
 

@@ -15,6 +15,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <string>
 #include <vector>
 
 class QTabWidget;
@@ -26,6 +27,11 @@ class QTimer;
 class QFontMetrics;
 
 namespace alibi::qt {
+
+// A core string (UTF-8) as a QString.
+inline QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // The core's keepPhrasesWhole / keepClausesWhole / keepFormulasWhole text as Qt should lay it out:
 // Qt's line breaker (UAX 14) also breaks after '/', '|' and '-' even before a no-break space

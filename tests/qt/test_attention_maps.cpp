@@ -356,6 +356,47 @@ private slots:
         QCOMPARE(w.attentionPage()->head(), head);
     }
 
+    // Every fit-table cell reads as the core writes it for its head (explore::fitCellText, as
+    // ImGui's table does): a head that attends only to its own position has its slope at the
+    // search bound, ">= 30" (Qt's table wrote the number alone, "30", s42).
+    void tableCellsAreTheCoresText() {
+        QTemporaryDir dir;
+        // Two heads of 8 x 8: one on the diagonal only, one even over every key its row sees.
+        QByteArray data;
+        for (int h = 0; h < 2; ++h)
+            for (int i = 0; i < 8; ++i)
+                for (int j = 0; j < 8; ++j) {
+                    const float p =
+                        h == 0 ? (i == j ? 1.0F : 0.0F) : (j <= i ? 1.0F / static_cast<float>(i + 1) : 0.0F);
+                    data.append(reinterpret_cast<const char*>(&p), sizeof p);
+                }
+        QByteArray header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 8, 8), }";
+        while ((10 + header.size() + 1) % 64) header += ' ';
+        header += '\n';
+        const QString path = dir.filePath("diagonal.npy");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray("\x93NUMPY\x01\x00", 8) + char(header.size() & 0xff) + char(header.size() >> 8) + header +
+                   data);
+        file.close();
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(openAndFit(w, path));
+        auto* sorted = qobject_cast<QSortFilterProxyModel*>(w.attentionPage()->table()->model());
+        QVERIFY(sorted != nullptr);
+        const auto& fits = w.attentionPage()->model()->fits();
+        QCOMPARE(sorted->rowCount(), 2);
+        for (int r = 0; r < sorted->rowCount(); ++r) {
+            const HeadFit& f = fits[static_cast<std::size_t>(sorted->mapToSource(sorted->index(r, 0)).row())];
+            for (int c = 0; c < explore::kFitColumnCount; ++c)
+                QCOMPARE(sorted->index(r, c).data().toString(),
+                         QString::fromStdString(explore::fitCellText(f, static_cast<explore::FitColumn>(c))));
+        }
+        const int slope = static_cast<int>(explore::FitColumn::Slope);
+        const QString diagonal = sorted->index(0, slope).data().toString();
+        QVERIFY2(fits[0].slopeAtBound && diagonal.startsWith(">= "), qPrintable(diagonal));
+    }
+
     void exportsEqualTheCli() {
         QTemporaryDir dir;
         MainWindow w;

@@ -5,6 +5,7 @@
 // slopes set H; zoom; sessions hold the view.
 #include "compare_view.hpp"
 #include "export_controller.hpp"
+#include "extrapolation_view.hpp"
 #include "main_window.hpp"
 #include "parameters_panel.hpp"
 
@@ -535,6 +536,22 @@ private slots:
         QCOMPARE(s.scale, ScaleMode::PerHead);
         QCOMPARE(again.compareView()->spec().scheme, std::optional<SlopeScheme>(SlopeScheme::Linear));
         QCOMPARE(again.compareView()->spec().mode, std::optional<BiasMode>(BiasMode::Symmetric));
+    }
+
+    // Compare's max_bias B and Extrapolation's training length take the core's ranges
+    // (kMaxBiasRange, kMaxLength), as ImGui's fields do: Qt's boxes stopped at 64 and 65536, so
+    // a session's B of 100 read back as 64 and a training length of 100000 as 65536 (s42).
+    void compareAndTrainLengthTakeTheCoresRanges() {
+        MainWindow w;
+        w.setInteractive(false);
+        CompareOverrides spec;
+        spec.maxBias = 100.0;
+        w.compareView()->setSpec(spec);
+        QCOMPARE(w.compareView()->spec().maxBias, std::optional<double>(100.0));
+        QSpinBox* length = w.extrapolationView()->findChildren<QSpinBox*>().value(0);  // L, the view's first box
+        QVERIFY(length != nullptr);
+        length->setValue(100000);
+        QCOMPARE(w.model()->session().trainLength, std::int64_t{100000});
     }
 
 private:

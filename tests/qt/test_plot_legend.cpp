@@ -207,6 +207,39 @@ private slots:
         for (const QString& t : painted.texts) texts << t;
         QCOMPARE(texts, (QStringList{u"h0"_qs, u"h1"_qs, u"h2"_qs, u"h3"_qs}));
     }
+
+    // A legend sibling deleted before the plot (issue 23, s42): the plot held it as a raw
+    // pointer and read the freed widget when it planned its legend and when it was resized (under
+    // ASan a heap-use-after-free). It forgets the sibling, and plans its legend as a lone plot.
+    void aDeletedSiblingIsForgotten() {
+        std::vector<Series> series;
+        for (int h = 0; h < 32; ++h)
+            series.push_back({"head " + std::to_string(h) + " (m = 1/4096)", {0.0, 1.0}, {0.0, -1.0 * h}});
+        const auto shown = [&](PlotWidget& plot) {
+            plot.setSeries(series);
+            plot.resize(900, 600);
+            plot.show();
+            return QTest::qWaitForWindowExposed(&plot);
+        };
+        PlotWidget plot, alone;
+        auto* small = new PlotWidget;
+        QVERIFY(shown(plot) && shown(alone));
+        small->setSeries(series);
+        small->resize(260, 120);
+        small->show();
+        QVERIFY(QTest::qWaitForWindowExposed(small));
+        plot.setLegendSiblings({small});
+        small->setLegendSiblings({&plot});
+        plot.repaint();
+        const std::vector<int> shared = plot.legendShown();  // in the small sibling's room
+        delete small;
+        plot.resize(901, 600);  // a resize repaints the siblings
+        plot.repaint();
+        alone.resize(901, 600);
+        alone.repaint();
+        QCOMPARE(plot.legendShown(), alone.legendShown());
+        QVERIFY2(plot.legendShown().size() > shared.size(), qPrintable(QString::number(shared.size())));
+    }
 };
 
 QTEST_MAIN(PlotLegendTest)
