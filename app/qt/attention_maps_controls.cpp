@@ -246,9 +246,11 @@ void AttentionMapsPage::buildMapViews() {
 QWidget* AttentionMapsPage::buildDistanceTab() {
     m_profile = new PlotWidget(this);
     m_profile->setAxisLabels(u"distance i − j"_s, u"share of attention (all rows)"_s);
+    m_profile->setKind(PlotKind::FitProfile);
     m_profile->setCategorical(true);
     m_rowPlot = new PlotWidget(this);
     m_rowPlot->setAxisLabels(u"key j"_s, u"probability"_s);
+    m_rowPlot->setKind(PlotKind::MapsRow);
     m_rowPlot->setCategorical(true);
     auto* distance = new QSplitter(Qt::Vertical, this);
     distance->addWidget(m_profile);

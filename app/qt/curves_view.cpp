@@ -15,21 +15,22 @@ CurvesView::CurvesView(QWidget* parent) : QWidget(parent) {
     m_slopes = new PlotWidget(this);
     m_slopes->setTitle(u"Slope per head (log2 axis)"_s);
     m_slopes->setAxisLabels(u"head h"_s, u"slope m"_s);
-    m_slopes->setLogY2(true);
-    m_slopes->setStyle(PlotWidget::Style::Bars);
+    m_slopes->setKind(PlotKind::Slopes);
     m_slopes->setLegendLimit(0);
     m_schemes = new PlotWidget(this);
     m_schemes->setTitle(u"Slope schemes, same H and B"_s);
     m_schemes->setAxisLabels(u"head h"_s, u"slope m"_s);
-    m_schemes->setLogY2(true);
+    m_schemes->setKind(PlotKind::SlopeSchemes);
     m_schemes->setStyle(PlotWidget::Style::LinesAndMarkers);
     m_schemes->setCategorical(true);
     m_bias = new PlotWidget(this);
     m_bias->setTitle(u"Bias vs distance, every head"_s);
     m_bias->setAxisLabels(u"distance i − j"_s, u"bias"_s);
+    m_bias->setKind(PlotKind::BiasDistance);
     m_attention = new PlotWidget(this);
     m_attention->setTitle(u"Attention vs distance at the query row"_s);
     m_attention->setAxisLabels(u"distance i − j"_s, u"probability"_s);
+    m_attention->setKind(PlotKind::AttentionDistance);
     // Bias and attention plot the same heads side by side: one legend room, the same heads listed.
     m_bias->setLegendSiblings({m_attention});
     m_attention->setLegendSiblings({m_bias});

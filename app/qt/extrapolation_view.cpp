@@ -49,7 +49,7 @@ ExtrapolationView::ExtrapolationView(QWidget* parent) : QWidget(parent) {
     m_headImage->setMinimumWidth(300);
     m_plot = new PlotWidget(this);
     m_plot->setAxisLabels(QString::fromUtf8(explore::kExtrapolationDistanceAxis), u"probability"_s);
-    m_plot->setLogX2(true);
+    m_plot->setKind(PlotKind::Extrapolation);
     m_plot->setCategorical(true);
     m_model = new NumberTable(this);
     m_table = new QTableView(this);

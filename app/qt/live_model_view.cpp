@@ -143,10 +143,12 @@ LiveModelView::LiveModelView(SessionModel* session, QWidget* parent)
     m_lossPlot = new PlotWidget(this);
     m_lossPlot->setTitle(u"Loss per position: A (the model) vs B (the slope change)"_s);
     m_lossPlot->setAxisLabels(u"position (token predicted)"_s, u"loss (nats)"_s);
+    m_lossPlot->setKind(PlotKind::LiveLoss);
     m_lossPlot->setCategorical(true);
     m_changePlot = new PlotWidget(this);
     m_changePlot->setTitle(u"Attention change per head, B vs A"_s);
     m_changePlot->setAxisLabels(u"head"_s, u"mean over rows of ½Σ|P_B − P_A|"_s);
+    m_changePlot->setKind(PlotKind::LiveChange);
     m_changePlot->setStyle(PlotWidget::Style::LinesAndMarkers);
     m_changePlot->setCategorical(true);
     plots->addWidget(m_lossPlot, 3);

@@ -122,46 +122,36 @@ bool PlotWidget::usable(double x, double y) const {
     return true;
 }
 
+void PlotWidget::setAxes(const PlotStyle& axes) {
+    m_logY = axes.logY2;
+    m_logX = axes.logX1p;
+    m_yFromZero = axes.yFromZero;
+    m_xCategories = axes.categorical;
+    if (axes.bars)
+        m_style = Style::Bars;
+    else if (m_style == Style::Bars)
+        m_style = Style::Lines;
+    update();
+}
+
 void PlotWidget::computeRanges() {
-    double xl = std::numeric_limits<double>::infinity(), xh = -xl, yl = xl, yh = -xl;
-    for (const Series& s : m_series)
-        for (std::size_t n = 0; n < s.x.size() && n < s.y.size(); ++n) {
-            if (!usable(s.x[n], s.y[n])) continue;
-            const double x = xPosition(s.x[n]);
-            xl = std::min(xl, x), xh = std::max(xh, x);
-        }
+    // The core's rule (render/plot_ranges.hpp), the figures' and ImGui's: one curve, one axis.
+    PlotStyle axes;
+    axes.logY2 = m_logY;
+    axes.logX1p = m_logX;
+    axes.bars = m_style == Style::Bars;
+    axes.yFromZero = m_yFromZero;
+    axes.categorical = m_xCategories;
+    if (m_spans && !m_zoomX) {
+        m_x = {m_spans->xmin, m_spans->xmax};
+        m_y = {m_spans->ymin, m_spans->ymax};
+        return;
+    }
     // Zoomed (wheel): the x range asked for, inside the data's; y spans what it shows.
-    if (m_zoomX && std::isfinite(xl)) {
-        const double lo = std::max(m_zoomX->lo, xl), hi = std::min(m_zoomX->hi, xh);
-        if (hi > lo) xl = lo, xh = hi;
-    }
-    for (const Series& s : m_series)
-        for (std::size_t n = 0; n < s.x.size() && n < s.y.size(); ++n) {
-            if (!usable(s.x[n], s.y[n])) continue;
-            const double x = xPosition(s.x[n]);
-            if (x < xl || x > xh) continue;
-            const double y = m_logY ? std::log2(s.y[n]) : s.y[n];
-            yl = std::min(yl, y), yh = std::max(yh, y);
-        }
-    if (!std::isfinite(xl)) xl = 0, xh = 1;
-    if (!std::isfinite(yl)) yl = 0, yh = 1;
-    if (xh <= xl) xh = xl + 1, xl -= m_style == Style::Bars ? 1 : 0;
-    if (yh <= yl) {
-        const double pad = std::max(1e-12, std::abs(yl) * 0.1 + (yl == 0 ? 1 : 0));
-        yl -= pad, yh += pad;
-    }
-    if (m_style == Style::Bars) {
-        xl -= 0.5, xh += 0.5;
-        yl = std::min(yl, 0.0), yh = std::max(yh, 0.0);
-    }
-    if (m_logY)
-        yl = std::floor(yl - 0.25), yh = std::ceil(yh + 0.25);
-    else {
-        const double pad = 0.05 * (yh - yl);
-        yl -= (yl == 0 ? 0 : pad), yh += (yh == 0 ? 0 : pad);
-    }
-    m_x = {xl, xh};
-    m_y = {yl, yh};
+    const PlotRanges r =
+        plotRanges(m_series, axes, m_zoomX ? std::optional(std::pair{m_zoomX->lo, m_zoomX->hi}) : std::nullopt);
+    m_x = {r.xmin, r.xmax};
+    m_y = {r.ymin, r.ymax};
 }
 
 QFont PlotWidget::plotFont() const {

@@ -6,6 +6,8 @@
 #include <alibi/render/coinciding_curves.hpp>
 #include <alibi/render/legend_layout.hpp>
 #include <alibi/render/plot.hpp>
+#include <alibi/render/plot_kinds.hpp>
+#include <alibi/render/plot_ranges.hpp>
 #include <alibi/render/ticks.hpp>
 
 #include <QPointer>
@@ -33,13 +35,16 @@ public:
         m_yLabel = y;
         update();
     }
-    void setLogY2(bool on) {
-        m_logY = on;
-        update();
-    }
-    // A log2(1 + x) x axis (the core's AxisScale::Log2OnePlus): distance 0 stays on it.
-    void setLogX2(bool on) {
-        m_logX = on;
+    // The axes of a kind of plot, as the figures and the ImGui explorer draw it (the core's
+    // plotAxes): log2 y, a log2(1 + x) x axis (distance 0 stays on it), bars, from zero, half a
+    // category of room; what the axes span is then the core's plotRanges.
+    void setKind(PlotKind kind) { setAxes(plotAxes(kind)); }
+    // The same from a style the core gave (stagePanelAxes); only its axis flags are read.
+    void setAxes(const PlotStyle& axes);
+    // Spans the core computed for a plot with a rule of its own (positionSchemesRanges), in axis
+    // units; nullopt: plotRanges over the series. A wheel zoom still spans what it shows.
+    void setSpans(std::optional<PlotRanges> spans) {
+        m_spans = spans;
         update();
     }
     // A labelled dashed vertical line at x (the training length L); nullopt: none.
@@ -164,6 +169,8 @@ private:
     std::optional<Range> m_zoomX;  // the wheel's x range, in axis units (nullopt: every point)
     QString m_title, m_xLabel, m_yLabel, m_note;
     bool m_logY = false, m_logX = false, m_categorical = false;
+    bool m_yFromZero = false, m_xCategories = false;  // the core's PlotStyle::yFromZero and categorical
+    std::optional<PlotRanges> m_spans;
     std::optional<double> m_referenceX;
     QString m_referenceLabel;
     [[nodiscard]] double xPosition(double x) const;      // x in axis units

@@ -221,7 +221,11 @@ void PositionSchemesView::recompute() {
         m_table->setItem(static_cast<int>(n), 0, name);
         m_table->setItem(static_cast<int>(n), 1, new QTableWidgetItem(QString()));
     }
-    m_plot->setLogY2(m_schemes.quantity == SchemeQuantity::Attention);
+    // The figure's axes: log2 for attention, spanned by the core's rule for this plot.
+    PlotStyle axes;
+    axes.logY2 = m_schemes.quantity == SchemeQuantity::Attention;
+    m_plot->setAxes(axes);
+    m_plot->setSpans(positionSchemesRanges(m_schemes));
     m_plot->setSeries(std::move(series));
     m_plot->setSeriesColors(std::move(colors));
     m_plot->setSeriesDashed(std::move(dashed));

@@ -158,9 +158,8 @@ void StagesView::setSnapshot(const SnapshotPtr& s) {
                 ser.x.push_back(static_cast<double>(j));
                 ser.y.push_back(std::isfinite(v) ? v : std::numeric_limits<double>::quiet_NaN());
             }
-            // A bar a key up to the core's kStageBarKeys, a line past them (stagePanelAxes).
-            m_plots[n]->setStyle(stagePanelAxes(n, ser.x.size()).bars ? PlotWidget::Style::Bars
-                                                                      : PlotWidget::Style::Lines);
+            // A bar a key up to the core's kStageBarKeys, a line past them; the softmax from 0.
+            m_plots[n]->setAxes(stagePanelAxes(n, ser.x.size()));
             m_plots[n]->setNote(
                 QString::fromStdString(explore::stageNote(session.attention, s->queryRow, n, *rows[n])));
             m_plots[n]->setSeries({ser});

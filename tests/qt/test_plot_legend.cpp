@@ -211,6 +211,34 @@ private slots:
     // A legend sibling deleted before the plot (issue 23, s42): the plot held it as a raw
     // pointer and read the freed widget when it planned its legend and when it was resized (under
     // ASan a heap-use-after-free). It forgets the sibling, and plans its legend as a lone plot.
+    // Issue 23: one curve, one axis. The attention-vs-distance plot spans what the core's rule
+    // gives its kind (plotRanges for PlotKind::AttentionDistance, the figures' and ImGui's):
+    // from 0 to 4 % above the peak, so 0.5 sits at 0.5 / 0.52 of the frame's height and 0.125 at
+    // 0.125 / 0.52. Qt padded 5 % on either side of [0.125, 0.5] before.
+    void attentionSpansWhatTheCoreGivesItsKind() {
+        PlotWidget plot;
+        plot.setKind(PlotKind::AttentionDistance);
+        plot.setSeries({{"head 0", {0.0, 1.0, 2.0}, {0.5, 0.25, 0.125}}});
+        plot.resize(600, 400);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.repaint();
+        const QRectF frame = plot.frameRect();
+        QVERIFY(!plot.drawnCurves().empty());
+        const QPolygonF& points = plot.drawnCurves().front().points;
+        QCOMPARE(points.size(), 3);
+        // The curves are drawn in the frame inset by the same pen room at the top and the bottom:
+        // under the core's span [0, 0.52], two points give that inner height and its bottom, and
+        // the insets above and below come out equal (under Qt's old [0.106, 0.519] they did not).
+        const double inner = (points[2].y() - points[0].y()) * 0.52 / 0.375;
+        const double bottom = points[2].y() + 0.125 / 0.52 * inner;
+        const double above = bottom - inner - frame.top(), below = frame.bottom() - bottom;
+        QVERIFY2(std::abs(above - below) < 1.0,
+                 qPrintable(QString("the insets %1 above, %2 below: not the span [0, 0.52]").arg(above).arg(below)));
+        // 0.25 where the same span puts it.
+        QVERIFY(std::abs(points[1].y() - (bottom - 0.25 / 0.52 * inner)) < 1.0);
+    }
+
     void aDeletedSiblingIsForgotten() {
         std::vector<Series> series;
         for (int h = 0; h < 32; ++h)
