@@ -302,17 +302,9 @@ void drawDetailView(AppState& state, const Model& model) {
             CellRange keys, queries;
         };
         const auto zoomedIn = [&](float width, float height) {
-            float cell = std::max(1.0f, std::min({need, width, height}));
             // Smaller cells, down to `least`, where they show the whole head, every row or every
-            // key: the room used rather than left empty below or beside the cut picture.
-            const float rows = std::floor(height / static_cast<float>(Q));
-            const float keys = std::floor(width / static_cast<float>(K));
-            for (const float whole : {std::min(rows, keys), rows, keys}) {
-                if (whole >= least && whole < cell) {
-                    cell = whole;
-                    break;
-                }
-            }
+            // key (the core's rule, as Qt's detail).
+            const auto cell = static_cast<float>(citedZoomCell(need, least, width, height, Q, K));
             return Zoomed{cell, cellsAround(K, mark.key, width, cell), cellsAround(Q, mark.query, height, cell)};
         };
         const float line = ImGui::GetTextLineHeightWithSpacing();

@@ -463,10 +463,10 @@ void drawRowTab(AppState& state, const Model& model) {
     }
     if (!ready) return;
     // The title is above the legend; the axes named, scaled and spanned as in the figure.
-    // Over the keys the window shows, as the figure cuts its series (keepKeyWindow).
-    std::vector<Series> shown = lines;
-    explore::keepKeyWindow(shown, window);
-    PlotAxes axes = kindAxes(PlotKind::MapsRow, shown);
+    // Over the keys the window shows, as the figure cuts its series (keepKeyWindow): the core's
+    // span of the points inside the window, without a copy of the row each frame.
+    const std::pair<double, double> keys{static_cast<double>(window.first), static_cast<double>(window.last)};
+    PlotAxes axes = kindAxes(PlotKind::MapsRow, plotRanges(lines, plotAxes(PlotKind::MapsRow), keys));
     axes.xLabel = "key j";
     axes.yLabel = "probability";
     // A lesson step showing the row cites this plot (lesson 5 step 4's "peak at the right").

@@ -118,7 +118,9 @@ void HeadDetailView::fit() {
     // The core's rule for numbers in square cells (alibi/render/cell_numbers.hpp).
     const double need = cellForNumbers(m_snapshot->detailValues, probabilities(), numberFont(), kLessonNumberPt);
     if (need <= m_cell) return;
-    m_cell = std::min(need, std::min(a.width(), a.height()));
+    // The core's zoom rule; numbers never smaller than kLessonNumberPt here (least = need: a
+    // projector's reader, the lessons' 9 pt floor), where ImGui allows 3/4 of its size.
+    m_cell = alibi::citedZoomCell(need, need, a.width(), a.height(), m_queries, m_keys);
     // Where the picture is larger than the area: whole cells from the area's start, the marked
     // one in the middle of them (the core's cellsAround, which the ImGui detail uses too; a
     // picture centred on the marked cell cut a column and a row at the edges: issue 27 L1). The

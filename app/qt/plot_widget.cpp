@@ -66,7 +66,7 @@ void PlotWidget::setSeries(std::vector<Series> series) {
 void PlotWidget::findCoinciding() {
     // The core's rule (render/coinciding_curves.hpp), on the y span drawn; bars stand side by
     // side, never on one another.
-    const CurveAxes axes{m_y.lo, m_y.hi, m_logY, m_logX};
+    const CurveAxes axes{m_y.lo, m_y.hi, m_axes.logY2, m_axes.logX1p};
     m_turns = m_style == Style::Bars ? std::vector<CurveTurn>(m_series.size()) : coincidingCurves(m_series, axes);
     m_stretches = m_style == Style::Bars ? std::vector<std::vector<CurveStretch>>(m_series.size())
                                          : coincidingStretches(m_series, axes);
@@ -115,18 +115,12 @@ void PlotWidget::setHighlight(int index) {
     update();
 }
 
-bool PlotWidget::usable(double x, double y) const {
-    if (!std::isfinite(x) || !std::isfinite(y)) return false;
-    if (m_logX && x < 0) return false;
-    if (m_logY && y <= 0) return false;
-    return true;
-}
-
 void PlotWidget::setAxes(const PlotStyle& axes) {
-    m_logY = axes.logY2;
-    m_logX = axes.logX1p;
-    m_yFromZero = axes.yFromZero;
-    m_xCategories = axes.categorical;
+    m_axes = PlotStyle{};
+    m_axes.logY2 = axes.logY2;
+    m_axes.logX1p = axes.logX1p;
+    m_axes.yFromZero = axes.yFromZero;
+    m_axes.categorical = axes.categorical;
     if (axes.bars)
         m_style = Style::Bars;
     else if (m_style == Style::Bars)
@@ -136,12 +130,8 @@ void PlotWidget::setAxes(const PlotStyle& axes) {
 
 void PlotWidget::computeRanges() {
     // The core's rule (render/plot_ranges.hpp), the figures' and ImGui's: one curve, one axis.
-    PlotStyle axes;
-    axes.logY2 = m_logY;
-    axes.logX1p = m_logX;
+    PlotStyle axes = m_axes;
     axes.bars = m_style == Style::Bars;
-    axes.yFromZero = m_yFromZero;
-    axes.categorical = m_xCategories;
     if (m_spans && !m_zoomX) {
         m_x = {m_spans->xmin, m_spans->xmax};
         m_y = {m_spans->ymin, m_spans->ymax};
@@ -167,14 +157,14 @@ QSize PlotWidget::minimumSizeHint() const {
 }
 
 std::vector<alibi::Tick> PlotWidget::xTicks(double length) const {
-    if (m_logX) return alibi::axisTicks(alibi::AxisScale::Log2OnePlus, xValue(m_x.lo), xValue(m_x.hi), 10);
+    if (m_axes.logX1p) return alibi::axisTicks(alibi::AxisScale::Log2OnePlus, xValue(m_x.lo), xValue(m_x.hi), 10);
     const QFontMetrics fm(plotFont());
     const double spacing = std::max(90.0, 7.0 * fm.averageCharWidth());
     return alibi::axisTicks(alibi::AxisScale::Linear, m_x.lo, m_x.hi, std::max(2, static_cast<int>(length / spacing)));
 }
 
 std::vector<alibi::Tick> PlotWidget::yTicks(double length) const {
-    if (m_logY) return alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10);
+    if (m_axes.logY2) return alibi::axisTicks(alibi::AxisScale::Log2, std::exp2(m_y.lo), std::exp2(m_y.hi), 10);
     const QFontMetrics fm(plotFont());
     const double spacing = std::max(45.0, 2.2 * fm.height());
     // At least two labelled ticks spanning the data, the core's rule for every plot axis (issue 27:
@@ -308,7 +298,7 @@ double PlotWidget::mapX(double x, const QRectF& a) const {
 }
 
 double PlotWidget::mapY(double y, const QRectF& a) const {
-    const double v = m_logY ? std::log2(y) : y;
+    const double v = m_axes.logY2 ? std::log2(y) : y;
     return a.bottom() - (v - m_y.lo) / (m_y.hi - m_y.lo) * a.height();
 }
 
@@ -318,7 +308,7 @@ std::vector<QPolygonF> PlotWidget::screenPolylines(const Series& series, const Q
     // however long the series is.
     const double scaleX = a.width() / (m_x.hi - m_x.lo), scaleY = a.height() / (m_y.hi - m_y.lo);
     auto screenX = [&](double x) { return a.left() + (xPosition(x) - m_x.lo) * scaleX; };
-    auto screenY = [&](double y) { return a.bottom() - ((m_logY ? std::log2(y) : y) - m_y.lo) * scaleY; };
+    auto screenY = [&](double y) { return a.bottom() - ((m_axes.logY2 ? std::log2(y) : y) - m_y.lo) * scaleY; };
     std::vector<QPolygonF> lines;
     QPolygonF line;
     auto append = [&](QPointF pt) {
@@ -375,11 +365,11 @@ std::optional<double> PlotWidget::dataXAt(QPointF position) const {
 }
 
 double PlotWidget::xPosition(double x) const {
-    return m_logX ? alibi::axisPosition(alibi::AxisScale::Log2OnePlus, x) : x;
+    return plotAxisX(m_axes, x);
 }
 
 double PlotWidget::xValue(double position) const {
-    return m_logX ? alibi::axisValue(alibi::AxisScale::Log2OnePlus, position) : position;
+    return m_axes.logX1p ? alibi::axisValue(alibi::AxisScale::Log2OnePlus, position) : position;
 }
 
 void PlotWidget::mouseMoveEvent(QMouseEvent* event) {
@@ -438,9 +428,9 @@ void PlotWidget::paintEvent(QPaintEvent*) {
     // Ticks and labels from the core (alibi::axisTicks), in axis units (log2 when logarithmic).
     std::vector<alibi::Tick> xt = xTicks(a.width());
     std::vector<alibi::Tick> yt = yTicks(a.height());
-    if (m_logX)
+    if (m_axes.logX1p)
         for (auto& t : xt) t.value = xPosition(t.value);
-    if (m_logY)
+    if (m_axes.logY2)
         for (auto& t : yt) t.value = std::log2(t.value);
     // A tick label that would touch the one before it is left out (its grid line stays).
     double lastRight = -1e9;
@@ -540,7 +530,7 @@ void PlotWidget::paintEvent(QPaintEvent*) {
         const std::size_t n = std::min(ser.x.size(), ser.y.size());
         if (m_style == Style::Bars) {
             const double bw = std::max(1.0, 0.8 * a.width() / std::max<double>(1.0, m_x.hi - m_x.lo));
-            const double y0 = mapY(m_logY ? std::exp2(m_y.lo) : 0.0, a);
+            const double y0 = mapY(m_axes.logY2 ? std::exp2(m_y.lo) : 0.0, a);
             for (std::size_t k = 0; k < n; ++k) {
                 if (!usable(ser.x[k], ser.y[k])) continue;
                 const double x = mapX(ser.x[k], a), y = mapY(ser.y[k], a);

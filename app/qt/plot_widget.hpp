@@ -160,7 +160,8 @@ private:
     // value is unusable.
     [[nodiscard]] std::vector<QPolygonF> screenPolylines(const Series& series, const QRectF& area,
                                                          double columnWidth) const;
-    [[nodiscard]] bool usable(double x, double y) const;
+    // Whether a point is drawn at all (the core's plotDrawable for these axes).
+    [[nodiscard]] bool usable(double x, double y) const { return plotDrawable(m_axes, x, y); }
     void computeRanges();
     // Which series coincide and each one's turn in its group (the core's coincidingCurves).
     void findCoinciding();
@@ -168,8 +169,10 @@ private:
     std::vector<Series> m_series;
     std::optional<Range> m_zoomX;  // the wheel's x range, in axis units (nullopt: every point)
     QString m_title, m_xLabel, m_yLabel, m_note;
-    bool m_logY = false, m_logX = false, m_categorical = false;
-    bool m_yFromZero = false, m_xCategories = false;  // the core's PlotStyle::yFromZero and categorical
+    bool m_categorical = false;
+    // The axes' flags (setAxes: log2 y, log2(1 + x), from zero, categorical x); whether bars is
+    // m_style's.
+    PlotStyle m_axes;
     std::optional<PlotRanges> m_spans;
     std::optional<double> m_referenceX;
     QString m_referenceLabel;

@@ -14,16 +14,17 @@ namespace {
 // line over its share of the height, whichever is more. nullopt without a number to print.
 std::optional<double> pixelsPerSize(std::span<const double> values, bool probability, const NumberFont& font) {
     if (font.size <= 0 || !font.width) return std::nullopt;
-    const auto exact = cellNumberTexts(values, probability, font.width, std::numeric_limits<double>::infinity());
-    if (!exact) return std::nullopt;
-    double widest = 0;
-    bool any = false;
-    for (const std::string& text : exact->texts) {
-        if (text.empty()) continue;  // a masked cell prints nothing
-        widest = std::max(widest, font.width(text));
-        any = true;
-    }
-    if (!any) return std::nullopt;
+    // With unlimited room the first choice of decimals fits, so cellNumberTexts measures each
+    // number once, at its most exact: the widest is read off as it measures (a Qt head detail
+    // paints this for every cell).
+    double widest = -1;
+    const auto measured = [&](std::string_view text) {
+        const double width = font.width(text);
+        if (!text.empty()) widest = std::max(widest, width);  // a masked cell prints nothing
+        return width;
+    };
+    if (!cellNumberTexts(values, probability, measured, std::numeric_limits<double>::infinity()) || widest < 0)
+        return std::nullopt;
     const double across = widest + kNumberSideGap * font.lineHeight;
     const double down = font.lineHeight / kNumberLineShare;
     return std::max(across, down) / font.size;

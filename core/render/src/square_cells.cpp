@@ -88,4 +88,14 @@ CellRange cellsAround(std::int64_t count, std::int64_t marked, double length, do
     return {std::clamp<std::int64_t>(centre - (whole - 1) / 2, 0, count - whole), whole};
 }
 
+double citedZoomCell(double need, double least, double width, double height, std::int64_t queries, std::int64_t keys) {
+    double cell = std::max(1.0, std::min({need, width, height}));
+    if (queries <= 0 || keys <= 0) return cell;
+    const double rows = std::floor(height / static_cast<double>(queries));
+    const double columns = std::floor(width / static_cast<double>(keys));
+    for (const double whole : {std::min(rows, columns), rows, columns})
+        if (whole >= least && whole < cell) return whole;
+    return cell;
+}
+
 }  // namespace alibi

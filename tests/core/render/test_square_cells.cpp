@@ -108,3 +108,23 @@ TEST(CellsAround, AtLeastOneCellAndNothingForNone) {
     EXPECT_EQ(one.count, 1);
     EXPECT_EQ(cellsAround(0, 0, 400, 55).count, 0);
 }
+
+namespace {
+
+TEST(CitedZoomCell, TakesSmallerCellsOnlyWhereTheyShowWholeRowsOrKeys) {
+    // 4 x 16 cells in 585 x 135 px, numbers needing 45 px (lesson 4 step 5 with the panel): at
+    // 45 px only 3 rows fit; 33 px (135 / 4) shows every row, and numbers still print from 30 px.
+    EXPECT_EQ(citedZoomCell(45, 30, 585, 135, 4, 16), 33);
+    // The whole head (36 = 585 / 16 keys, 33 rows) is preferred where it fits: 4 x 16 in
+    // 600 x 600 px shows everything at 37 px.
+    EXPECT_EQ(citedZoomCell(45, 30, 600, 600, 4, 16), 37);
+    // Every row would need 27 px cells, under `least`; every key shows at 36 px.
+    EXPECT_EQ(citedZoomCell(45, 30, 585, 108, 4, 16), 36);
+    // Neither rows (27 px) nor keys (25 px) fit at 30 px or more: the numbers' own 45 px stay.
+    EXPECT_EQ(citedZoomCell(45, 30, 400, 108, 4, 16), 45);
+    // least = need never shrinks (Qt's 9 pt floor); the room still caps the cell.
+    EXPECT_EQ(citedZoomCell(45, 45, 585, 135, 4, 16), 45);
+    EXPECT_EQ(citedZoomCell(45, 45, 40, 135, 4, 16), 40);
+}
+
+}  // namespace

@@ -46,4 +46,13 @@ struct CellRange {
 };
 [[nodiscard]] CellRange cellsAround(std::int64_t count, std::int64_t marked, double length, double cell);
 
+// The cell of a head detail zoomed to a lesson's cited cell, in both explorers: `need` (the cell
+// in which the head's numbers print at the explorer's size, cellForNumbers) within the room of
+// width x height; or, where a smaller whole-pixel cell, not under `least`, shows the whole head
+// of queries x keys, else every row, else every key, that one: the room is used rather than left
+// empty below or beside a cut picture (issue 27: rows 0-2 of 4 with 140 px empty below). An
+// explorer that never prints smaller numbers passes least = need. At least 1.
+[[nodiscard]] double citedZoomCell(double need, double least, double width, double height, std::int64_t queries,
+                                   std::int64_t keys);
+
 }  // namespace alibi
